@@ -1,0 +1,31 @@
+# Project-wide compile options, as an INTERFACE target every AttnViz target links.
+#
+# ATTNVIZ_NATIVE (default ON): compile for the build machine's instruction set.  Eigen's
+# GEMM is several times faster with AVX2/AVX-512 than with the SSE2 baseline.  Packagers
+# switch it OFF for a portable binary; the softmax kernels still pick the widest unit
+# at run time because they are compiled per ISA and dispatched (engine/kernels).
+option(ATTNVIZ_NATIVE "Optimise for the build machine's CPU (-march=native)" ON)
+option(ATTNVIZ_WERROR "Treat compiler warnings as errors" OFF)
+set(ATTNVIZ_SANITIZE "" CACHE STRING "Sanitizers to build with, e.g. address,undefined")
+option(ATTNVIZ_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
+
+add_library(attnviz_options INTERFACE)
+target_compile_features(attnviz_options INTERFACE cxx_std_20)
+
+add_library(attnviz_warnings INTERFACE)
+if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+    target_compile_options(attnviz_warnings INTERFACE
+        -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
+        -Wunused -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+    if(ATTNVIZ_WERROR)
+        target_compile_options(attnviz_warnings INTERFACE -Werror)
+    endif()
+    if(ATTNVIZ_NATIVE)
+        target_compile_options(attnviz_options INTERFACE -march=native)
+    endif()
+    if(ATTNVIZ_SANITIZE)
+        target_compile_options(attnviz_options INTERFACE
+            -fsanitize=${ATTNVIZ_SANITIZE} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+        target_link_options(attnviz_options INTERFACE -fsanitize=${ATTNVIZ_SANITIZE})
+    endif()
+endif()

@@ -1,0 +1,43 @@
+// NumPy .npy files (format versions 1.0, 2.0 and 3.0), C order.
+//
+// Read: float32/float64 (little or big endian) into float32; bool/uint8 (and int types
+// holding 0/1) as masks.  Every header is checked against the file's real size before
+// anything is allocated, so a header claiming a huge shape is an error, not an allocation.
+// Write: float32 little-endian, or bool; written to a temporary file in the same folder
+// and renamed into place, so a failed write never leaves a partial file.
+// All failures throw attnviz::DataError with the file name and the problem.
+#pragma once
+
+#include <string>
+
+#include "engine/tensor.h"
+
+namespace attnviz::io {
+
+enum class NpyDtype { Float32, Float64, Bool, UInt8, Int8, Int32, Int64 };
+
+struct NpyInfo {
+    NpyDtype dtype;
+    Shape shape;
+    bool fortran_order = false;
+};
+
+/// Parses only the header (for tools and tests).
+NpyInfo read_npy_info(const std::string& path);
+
+/// A float array (float32/float64; bool/ints are refused with a dtype message).
+Tensor read_npy(const std::string& path);
+
+/// A mask: bool/uint8/int arrays become Mask::Kind::Bool (non-zero = masked);
+/// float32/float64 become Mask::Kind::Float (added to the scores).
+Mask read_npy_mask(const std::string& path);
+
+/// In-memory variants for the fuzzers; `name` is used in messages.
+Tensor parse_npy(const std::string& bytes, const std::string& name);
+Mask parse_npy_mask(const std::string& bytes, const std::string& name);
+
+void write_npy(const std::string& path, const Tensor& t);
+void write_npy_bool(const std::string& path, const Mask& m);  ///< m.kind must be Bool
+std::string serialize_npy(const Tensor& t);
+
+}  // namespace attnviz::io

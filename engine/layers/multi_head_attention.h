@@ -1,0 +1,131 @@
+// Multi-head attention with the semantics of torch.nn.MultiheadAttention (batch_first=True),
+// plus what a viewer needs: per-head weights, their mean, and on request every
+// intermediate of the computation, all filled during the one forward pass.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/tensor.h"
+
+namespace attnviz {
+
+/// How scores are computed.  ScaledDotProduct: q.k / sqrt(d_k) (Vaswani et al.).
+/// Additive (Bahdanau): w_h . tanh(q + k) per head, with a learned vector w_h of size
+/// head_dim per head (parameter "additive_v", shape [num_heads, head_dim]).
+enum class Scoring { ScaledDotProduct, Additive };
+
+/// What a query row gets when every key is masked.  Zero (default): all-zero weights, so the
+/// row's context is zero.  Uniform: 1/S' on every key.  NaN: NaN weights and output, exactly
+/// as PyTorch's reference path does.
+enum class MaskedRowPolicy { Zero, Uniform, NaN };
+
+const char* scoring_name(Scoring s);
+Scoring scoring_from_name(const std::string& name);  ///< "dot"/"scaled_dot_product", "additive"
+const char* masked_row_policy_name(MaskedRowPolicy p);
+MaskedRowPolicy masked_row_policy_from_name(const std::string& name);  ///< zero|uniform|nan
+
+struct MultiHeadAttentionOptions {
+    std::int64_t embed_dim = 0;
+    std::int64_t num_heads = 1;
+    std::int64_t kdim = 0;  ///< 0 means embed_dim
+    std::int64_t vdim = 0;  ///< 0 means embed_dim
+    bool bias = true;
+    bool add_bias_kv = false;
+    bool add_zero_attn = false;
+    float dropout = 0.0f;  ///< on the attention weights, training mode only; in [0, 1)
+    Scoring scoring = Scoring::ScaledDotProduct;
+
+    std::int64_t key_dim() const { return kdim ? kdim : embed_dim; }
+    std::int64_t value_dim() const { return vdim ? vdim : embed_dim; }
+    std::int64_t head_dim() const { return num_heads ? embed_dim / num_heads : 0; }
+    /// PyTorch packs Q/K/V projections into in_proj_weight when kdim == vdim == embed_dim.
+    bool packed_in_proj() const { return key_dim() == embed_dim && value_dim() == embed_dim; }
+    /// Throws std::invalid_argument with a clear message on a bad combination.
+    void validate() const;
+};
+
+struct AttentionForwardOptions {
+    const Mask* key_padding_mask = nullptr;  ///< [N,S], bool (true = ignore) or float (added)
+    const Mask* attn_mask = nullptr;         ///< [L,S] or [N*num_heads,L,S], bool or float
+    bool causal = false;          ///< also mask keys j > i (combined with any attn_mask)
+    bool training = false;        ///< dropout applies only when training
+    std::uint64_t dropout_seed = 0;
+    MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
+    bool need_weights = true;        ///< fill per-head weights and their mean
+    bool need_intermediates = false; ///< fill AttentionResult::steps
+    int num_threads = 1;             ///< heads x batch items are spread over this many threads
+};
+
+/// Every stage of the computation for one (batch item, head), for teaching views.
+struct HeadSteps {
+    Tensor q;         ///< [L, d]   query projection of this head (before scaling)
+    Tensor k;         ///< [S', d]  key projection (with bias_k / zero row if enabled)
+    Tensor v;         ///< [S', d]
+    Tensor scores;    ///< [L, S']  raw q.k^T (additive: w . tanh(q + k))
+    Tensor scaled;    ///< [L, S']  scores / sqrt(d) (additive: same as scores)
+    Tensor masked;    ///< [L, S']  scaled + additive mask (-inf where masked)
+    Tensor softmax;   ///< [L, S']  softmax, after the masked-row policy
+    Tensor dropped;   ///< [L, S']  after dropout (== softmax when not training)
+    Tensor context;   ///< [L, d]   dropped x V
+};
+
+struct AttentionSteps {
+    std::vector<HeadSteps> heads;  ///< index n * num_heads + h
+    Tensor concat;                 ///< [N, L, E] heads concatenated, before out_proj
+};
+
+struct AttentionResult {
+    Tensor output;        ///< [N, L, E]
+    Tensor weights;       ///< [N, H, L, S'] per-head, post-dropout (empty if !need_weights)
+    Tensor mean_weights;  ///< [N, L, S'] mean over heads
+    /// [N, H, L]: 1 where every key was masked for that query row (policy applied).
+    std::vector<std::uint8_t> fully_masked_rows;
+    std::int64_t source_length = 0;  ///< S' = S + bias_kv + zero_attn columns
+    std::optional<AttentionSteps> steps;
+};
+
+class MultiHeadAttention {
+public:
+    /// Validates the options and initialises the weights with seed 0.
+    explicit MultiHeadAttention(const MultiHeadAttentionOptions& options);
+
+    const MultiHeadAttentionOptions& options() const { return options_; }
+
+    /// PyTorch's scheme with our own seeded generator: xavier-uniform in-projection
+    /// (packed [3E,E] or each split matrix), zero in_proj_bias and out_proj.bias,
+    /// out_proj.weight uniform(+-1/sqrt(E)) like nn.Linear's default, bias_k/bias_v
+    /// xavier-normal, additive_v uniform(+-1/sqrt(head_dim)).
+    void reset_parameters(std::uint64_t seed);
+
+    /// PyTorch's state_dict names: in_proj_weight (packed) or q_proj_weight/k_proj_weight/
+    /// v_proj_weight (split), in_proj_bias, bias_k, bias_v, out_proj.weight, out_proj.bias;
+    /// plus additive_v for additive scoring.  Either layout is accepted when both fit.
+    /// Throws std::invalid_argument naming the tensor on a missing name or a wrong shape.
+    void load_state_dict(const std::map<std::string, Tensor>& state);
+    std::map<std::string, Tensor> state_dict() const;
+
+    /// query [N,L,E], key [N,S,kdim], value [N,S,vdim] (batch first).  Throws
+    /// std::invalid_argument with the actual sizes when shapes do not fit.
+    AttentionResult forward(const Tensor& query, const Tensor& key, const Tensor& value,
+                            const AttentionForwardOptions& fwd = {}) const;
+
+    /// Bytes a forward pass would allocate for its results and scratch, for budgets.
+    static std::size_t estimate_forward_bytes(const MultiHeadAttentionOptions& options,
+                                              std::int64_t batch, std::int64_t target_len,
+                                              std::int64_t source_len, bool need_intermediates);
+
+private:
+    MultiHeadAttentionOptions options_;
+    // Row-major parameters, PyTorch layout.
+    Tensor w_q_, w_k_, w_v_;  ///< [E,E], [E,kdim], [E,vdim]
+    Tensor b_in_;             ///< [3E] (empty when !bias)
+    Tensor bias_k_, bias_v_;  ///< [E] each (empty unless add_bias_kv)
+    Tensor w_o_, b_o_;        ///< [E,E], [E]
+    Tensor additive_v_;       ///< [H, d] (additive scoring only)
+};
+
+}  // namespace attnviz
