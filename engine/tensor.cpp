@@ -17,7 +17,8 @@ std::string shape_string(const Shape& shape) {
 std::size_t shape_numel(const Shape& shape) {
     std::size_t n = 1;
     for (std::int64_t d : shape) {
-        if (d < 0) throw std::invalid_argument("negative dimension in shape " + shape_string(shape));
+        if (d < 0)
+            throw std::invalid_argument("negative dimension in shape " + shape_string(shape));
         const auto ud = static_cast<std::size_t>(d);
         if (ud != 0 && n > std::numeric_limits<std::size_t>::max() / ud)
             throw std::invalid_argument("shape " + shape_string(shape) + " is too large");
@@ -43,7 +44,8 @@ Mask Mask::boolean(Shape s, std::vector<float> zero_or_one) {
     m.kind = Kind::Bool;
     m.shape = std::move(s);
     m.values = std::move(zero_or_one);
-    for (float& v : m.values) v = (v != 0.0f) ? 1.0f : 0.0f;
+    for (float& v : m.values)
+        v = (v != 0.0f) ? 1.0f : 0.0f;
     return m;
 }
 

@@ -1,1 +1,442 @@
-// placeholder: being written
+#include "engine/layers/multi_head_attention.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <stdexcept>
+
+#include "engine/ops/dropout.h"
+#include "engine/ops/masks.h"
+#include "engine/ops/parallel.h"
+#include "engine/ops/random.h"
+
+namespace attnviz {
+
+namespace {
+
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMat>;
+using MutMap = Eigen::Map<RowMat>;
+using Stride = Eigen::OuterStride<>;
+using ConstStrided = Eigen::Map<const RowMat, 0, Stride>;
+using MutStrided = Eigen::Map<RowMat, 0, Stride>;
+using Eigen::Index;
+
+/// y[rows, out] = x[rows, in] * w[out, in]^T + b, rows spread over threads.
+void linear(const float* x, Index rows, Index in, const float* w, const float* b, Index out,
+            float* y, int threads) {
+    const ConstMap wm(w, out, in);
+    ops::parallel_for(static_cast<std::size_t>(rows), threads, [&](std::size_t r0, std::size_t r1) {
+        const auto n = static_cast<Index>(r1 - r0);
+        MutMap ym(y + static_cast<Index>(r0) * out, n, out);
+        ym.noalias() = ConstMap(x + static_cast<Index>(r0) * in, n, in) * wm.transpose();
+        if (b) ym.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(b, out);
+    });
+}
+
+std::string tensor_name_and_shape(const std::string& name, const Shape& s) {
+    return "'" + name + "' " + shape_string(s);
+}
+
+void xavier_uniform(Tensor& t, std::int64_t fan_in, std::int64_t fan_out, ops::Random& rng) {
+    const float bound = std::sqrt(6.0f / static_cast<float>(fan_in + fan_out));
+    for (float& v : t.data)
+        v = rng.uniform(-bound, bound);
+}
+
+void check_finite(const std::string& name, const Tensor& t) {
+    for (std::size_t i = 0; i < t.numel(); ++i)
+        if (!std::isfinite(t.data[i]))
+            throw std::invalid_argument("weight " + name + " has a non-finite value (" +
+                                        std::to_string(t.data[i]) + ") at index " +
+                                        std::to_string(i));
+}
+
+Tensor copy_block(const float* src, Index rows, Index cols, Index ld) {
+    Tensor t({rows, cols});
+    MutMap(t.ptr(), rows, cols) = ConstStrided(src, rows, cols, Stride(ld));
+    return t;
+}
+
+}  // namespace
+
+const char* scoring_name(Scoring s) {
+    return s == Scoring::Additive ? "additive" : "scaled_dot_product";
+}
+
+Scoring scoring_from_name(const std::string& name) {
+    if (name == "dot" || name == "scaled_dot_product" || name == "sdp")
+        return Scoring::ScaledDotProduct;
+    if (name == "additive" || name == "bahdanau") return Scoring::Additive;
+    throw std::invalid_argument("unknown scoring '" + name +
+                                "' (expected scaled_dot_product or additive)");
+}
+
+const char* masked_row_policy_name(MaskedRowPolicy p) {
+    switch (p) {
+        case MaskedRowPolicy::Zero:
+            return "zero";
+        case MaskedRowPolicy::Uniform:
+            return "uniform";
+        case MaskedRowPolicy::NaN:
+            return "nan";
+    }
+    return "zero";
+}
+
+MaskedRowPolicy masked_row_policy_from_name(const std::string& name) {
+    if (name == "zero") return MaskedRowPolicy::Zero;
+    if (name == "uniform") return MaskedRowPolicy::Uniform;
+    if (name == "nan") return MaskedRowPolicy::NaN;
+    throw std::invalid_argument("unknown masked-row policy '" + name +
+                                "' (expected zero, uniform or nan)");
+}
+
+void MultiHeadAttentionOptions::validate() const {
+    if (embed_dim <= 0)
+        throw std::invalid_argument("embed_dim must be positive, got " + std::to_string(embed_dim));
+    if (num_heads <= 0)
+        throw std::invalid_argument("num_heads must be positive, got " + std::to_string(num_heads));
+    if (embed_dim % num_heads != 0)
+        throw std::invalid_argument("embed_dim " + std::to_string(embed_dim) +
+                                    " is not divisible by num_heads " + std::to_string(num_heads));
+    if (kdim < 0 || vdim < 0)
+        throw std::invalid_argument("kdim and vdim must be positive (or 0 for embed_dim)");
+    if (!(dropout >= 0.0f && dropout < 1.0f))
+        throw std::invalid_argument("dropout must be in [0, 1), got " + std::to_string(dropout));
+}
+
+MultiHeadAttentionOptions options_from_state_dict(const std::map<std::string, Tensor>& state,
+                                                  std::int64_t num_heads) {
+    MultiHeadAttentionOptions o;
+    o.num_heads = num_heads;
+    auto find = [&](const char* n) -> const Tensor* {
+        auto it = state.find(n);
+        return it == state.end() ? nullptr : &it->second;
+    };
+    const Tensor* wo = find("out_proj.weight");
+    if (!wo || wo->rank() != 2 || wo->dim(0) != wo->dim(1))
+        throw std::invalid_argument("weights have no square 'out_proj.weight' [E,E]");
+    o.embed_dim = wo->dim(0);
+    if (const Tensor* k = find("k_proj_weight"); k && k->rank() == 2) o.kdim = k->dim(1);
+    if (const Tensor* v = find("v_proj_weight"); v && v->rank() == 2) o.vdim = v->dim(1);
+    o.bias = find("in_proj_bias") != nullptr || find("out_proj.bias") != nullptr;
+    o.add_bias_kv = find("bias_k") != nullptr || find("bias_v") != nullptr;
+    if (find("additive_v")) o.scoring = Scoring::Additive;
+    return o;
+}
+
+MultiHeadAttention::MultiHeadAttention(const MultiHeadAttentionOptions& options)
+    : options_(options) {
+    options_.validate();
+    reset_parameters(0);
+}
+
+void MultiHeadAttention::reset_parameters(std::uint64_t seed) {
+    const auto E = options_.embed_dim, kd = options_.key_dim(), vd = options_.value_dim();
+    const auto H = options_.num_heads, d = options_.head_dim();
+    ops::Random rng(seed);
+    w_q_ = Tensor({E, E});
+    w_k_ = Tensor({E, kd});
+    w_v_ = Tensor({E, vd});
+    if (options_.packed_in_proj()) {
+        // One xavier_uniform_ over the packed [3E, E] matrix, as PyTorch does.
+        for (Tensor* w : {&w_q_, &w_k_, &w_v_})
+            xavier_uniform(*w, E, 3 * E, rng);
+    } else {
+        xavier_uniform(w_q_, E, E, rng);
+        xavier_uniform(w_k_, kd, E, rng);
+        xavier_uniform(w_v_, vd, E, rng);
+    }
+    b_in_ = options_.bias ? Tensor({3 * E}) : Tensor();
+    w_o_ = Tensor({E, E});
+    const float bound = 1.0f / std::sqrt(static_cast<float>(E));  // nn.Linear's default
+    for (float& v : w_o_.data)
+        v = rng.uniform(-bound, bound);
+    b_o_ = options_.bias ? Tensor({E}) : Tensor();
+    bias_k_ = bias_v_ = Tensor();
+    if (options_.add_bias_kv) {
+        bias_k_ = Tensor({E});
+        bias_v_ = Tensor({E});
+        const float stddev = std::sqrt(2.0f / static_cast<float>(E + E));  // xavier_normal_
+        for (Tensor* t : {&bias_k_, &bias_v_})
+            for (float& v : t->data)
+                v = stddev * rng.normal();
+    }
+    additive_v_ = Tensor();
+    if (options_.scoring == Scoring::Additive) {
+        additive_v_ = Tensor({H, d});
+        const float b = 1.0f / std::sqrt(static_cast<float>(d));
+        for (float& v : additive_v_.data)
+            v = rng.uniform(-b, b);
+    }
+}
+
+void MultiHeadAttention::load_state_dict(const std::map<std::string, Tensor>& state) {
+    const auto E = options_.embed_dim, kd = options_.key_dim(), vd = options_.value_dim();
+    std::set<std::string> used;
+    auto take = [&](const std::string& name, const Shape& want, bool required) -> const Tensor* {
+        auto it = state.find(name);
+        if (it == state.end()) {
+            if (required)
+                throw std::invalid_argument("weights have no tensor '" + name + "' " +
+                                            shape_string(want));
+            return nullptr;
+        }
+        // PyTorch stores bias_k/bias_v as [1,1,E]: accept any shape with the right elements.
+        const bool same = it->second.shape == want ||
+                          ((name == "bias_k" || name == "bias_v") &&
+                           it->second.numel() == shape_numel(want) && it->second.rank() == 3);
+        if (!same)
+            throw std::invalid_argument(
+                "weight " + tensor_name_and_shape(name, it->second.shape) +
+                " does not fit: expected " + shape_string(want) + " for embed_dim " +
+                std::to_string(E) +
+                (name.find("proj_weight") != std::string::npos
+                     ? ", kdim " + std::to_string(kd) + ", vdim " + std::to_string(vd)
+                     : std::string()));
+        check_finite(name, it->second);
+        used.insert(name);
+        return &it->second;
+    };
+
+    Tensor wq({E, E}), wk({E, kd}), wv({E, vd});
+    if (state.count("in_proj_weight")) {
+        if (!options_.packed_in_proj())
+            throw std::invalid_argument(
+                "weights are packed ('in_proj_weight') but kdim/vdim differ from embed_dim; "
+                "PyTorch uses q_proj_weight, k_proj_weight, v_proj_weight then");
+        const Tensor* w = take("in_proj_weight", {3 * E, E}, true);
+        const auto n = static_cast<std::size_t>(E * E);
+        std::copy_n(w->data.begin(), n, wq.data.begin());
+        std::copy_n(w->data.begin() + static_cast<std::ptrdiff_t>(n), n, wk.data.begin());
+        std::copy_n(w->data.begin() + static_cast<std::ptrdiff_t>(2 * n), n, wv.data.begin());
+    } else {
+        wq = *take("q_proj_weight", {E, E}, true);
+        wk = *take("k_proj_weight", {E, kd}, true);
+        wv = *take("v_proj_weight", {E, vd}, true);
+    }
+    Tensor b_in, b_o, bk, bv, av;
+    if (options_.bias) {
+        b_in = *take("in_proj_bias", {3 * E}, true);
+        b_o = *take("out_proj.bias", {E}, true);
+    }
+    const Tensor wo = *take("out_proj.weight", {E, E}, true);
+    if (options_.add_bias_kv) {
+        bk = *take("bias_k", {1, 1, E}, true);
+        bv = *take("bias_v", {1, 1, E}, true);
+        bk.shape = bv.shape = {E};
+    }
+    if (options_.scoring == Scoring::Additive)
+        av = *take("additive_v", {options_.num_heads, options_.head_dim()}, true);
+    for (const auto& [name, t] : state)
+        if (!used.count(name))
+            throw std::invalid_argument(
+                "weights have an unexpected tensor " + tensor_name_and_shape(name, t.shape) +
+                " for these options (bias " + (options_.bias ? "on" : "off") + ", add_bias_kv " +
+                (options_.add_bias_kv ? "on" : "off") + ")");
+    // Everything checked: commit.
+    w_q_ = std::move(wq);
+    w_k_ = std::move(wk);
+    w_v_ = std::move(wv);
+    b_in_ = std::move(b_in);
+    b_o_ = std::move(b_o);
+    w_o_ = wo;
+    bias_k_ = std::move(bk);
+    bias_v_ = std::move(bv);
+    additive_v_ = std::move(av);
+}
+
+std::map<std::string, Tensor> MultiHeadAttention::state_dict() const {
+    const auto E = options_.embed_dim;
+    std::map<std::string, Tensor> s;
+    if (options_.packed_in_proj()) {
+        Tensor w({3 * E, E});
+        auto out = w.data.begin();
+        for (const Tensor* p : {&w_q_, &w_k_, &w_v_})
+            out = std::copy(p->data.begin(), p->data.end(), out);
+        s["in_proj_weight"] = std::move(w);
+    } else {
+        s["q_proj_weight"] = w_q_;
+        s["k_proj_weight"] = w_k_;
+        s["v_proj_weight"] = w_v_;
+    }
+    if (options_.bias) {
+        s["in_proj_bias"] = b_in_;
+        s["out_proj.bias"] = b_o_;
+    }
+    s["out_proj.weight"] = w_o_;
+    if (options_.add_bias_kv) {
+        s["bias_k"] = Tensor({1, 1, E}, bias_k_.data);
+        s["bias_v"] = Tensor({1, 1, E}, bias_v_.data);
+    }
+    if (options_.scoring == Scoring::Additive) s["additive_v"] = additive_v_;
+    return s;
+}
+
+std::size_t MultiHeadAttention::estimate_forward_bytes(const MultiHeadAttentionOptions& o,
+                                                       std::int64_t batch, std::int64_t target_len,
+                                                       std::int64_t source_len,
+                                                       bool need_intermediates) {
+    const auto E = static_cast<double>(o.embed_dim), H = static_cast<double>(o.num_heads);
+    const auto N = static_cast<double>(batch), L = static_cast<double>(target_len);
+    const auto S =
+        static_cast<double>(source_len + (o.add_bias_kv ? 1 : 0) + (o.add_zero_attn ? 1 : 0));
+    const double d = o.num_heads ? E / H : 0.0;
+    double floats = N * H * L * S + N * L * S;  // weights + mean
+    floats += N * L * E * 3 + 2 * N * S * E;    // Q, concat, output, K, V
+    if (need_intermediates) floats += N * H * (5 * L * S + 2 * L * d + 2 * S * d) + N * L * E;
+    const double bytes = floats * sizeof(float);
+    return bytes >= static_cast<double>(std::numeric_limits<std::size_t>::max())
+               ? std::numeric_limits<std::size_t>::max()
+               : static_cast<std::size_t>(bytes);
+}
+
+AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& key,
+                                            const Tensor& value,
+                                            const AttentionForwardOptions& fwd) const {
+    const auto& o = options_;
+    const Index E = o.embed_dim, H = o.num_heads, d = o.head_dim();
+    const Index kd = o.key_dim(), vd = o.value_dim();
+    if (query.rank() != 3 || query.dim(2) != E)
+        throw std::invalid_argument("query is " + shape_string(query.shape) +
+                                    " but should be [N, L, " + std::to_string(E) + "] (embed_dim " +
+                                    std::to_string(E) + ")");
+    const Index N = query.dim(0), L = query.dim(1);
+    if (key.rank() != 3 || key.dim(0) != N || key.dim(2) != kd)
+        throw std::invalid_argument("key is " + shape_string(key.shape) + " but should be [" +
+                                    std::to_string(N) + ", S, " + std::to_string(kd) + "] (kdim " +
+                                    std::to_string(kd) + ")");
+    const Index S = key.dim(1);
+    if (value.rank() != 3 || value.dim(0) != N || value.dim(1) != S || value.dim(2) != vd)
+        throw std::invalid_argument("value is " + shape_string(value.shape) + " but should be [" +
+                                    std::to_string(N) + ", " + std::to_string(S) + ", " +
+                                    std::to_string(vd) + "] (vdim " + std::to_string(vd) + ")");
+    if (N == 0 || L == 0)
+        throw std::invalid_argument("query " + shape_string(query.shape) + " has no tokens");
+    if (S == 0 && !o.add_bias_kv && !o.add_zero_attn)
+        throw std::invalid_argument("key " + shape_string(key.shape) + " has no tokens");
+
+    const Index extra = (o.add_bias_kv ? 1 : 0) + (o.add_zero_attn ? 1 : 0);
+    const Index Sp = S + extra;
+    ops::MaskSpec masks{fwd.key_padding_mask, fwd.attn_mask, fwd.causal, N, H, L, S, extra};
+    masks.validate();
+    const int threads = std::max(1, fwd.num_threads);
+    const bool dot = o.scoring == Scoring::ScaledDotProduct;
+
+    // Projections, PyTorch layout: in_proj_bias = [b_q; b_k; b_v].
+    const float* bq = o.bias ? b_in_.ptr() : nullptr;
+    const float* bk = o.bias ? b_in_.ptr() + E : nullptr;
+    const float* bv = o.bias ? b_in_.ptr() + 2 * E : nullptr;
+    std::vector<float> q(static_cast<std::size_t>(N * L * E));
+    linear(query.ptr(), N * L, E, w_q_.ptr(), bq, E, q.data(), threads);
+    std::vector<float> q_unscaled;
+    if (fwd.need_intermediates) q_unscaled = q;
+    if (dot) {
+        const float scale = 1.0f / std::sqrt(static_cast<float>(d));
+        for (float& x : q)
+            x *= scale;
+    }
+    // K and V as [N, S', E]: the projected keys, then bias_k, then a zero row.
+    auto project_kv = [&](const Tensor& in, Index in_dim, const Tensor& w, const float* b,
+                          const Tensor& bias_row) {
+        std::vector<float> out(static_cast<std::size_t>(N * Sp * E), 0.0f);
+        if (extra == 0) {
+            linear(in.ptr(), N * S, in_dim, w.ptr(), b, E, out.data(), threads);
+            return out;
+        }
+        std::vector<float> tmp(static_cast<std::size_t>(N * S * E));
+        linear(in.ptr(), N * S, in_dim, w.ptr(), b, E, tmp.data(), threads);
+        for (Index n = 0; n < N; ++n) {
+            std::copy_n(tmp.data() + n * S * E, S * E, out.data() + n * Sp * E);
+            if (o.add_bias_kv) std::copy_n(bias_row.ptr(), E, out.data() + (n * Sp + S) * E);
+        }
+        return out;
+    };
+    const std::vector<float> k = project_kv(key, kd, w_k_, bk, bias_k_);
+    const std::vector<float> v = project_kv(value, vd, w_v_, bv, bias_v_);
+
+    AttentionResult result;
+    result.source_length = Sp;
+    const auto block = static_cast<std::size_t>(L * Sp);
+    const std::size_t tasks = static_cast<std::size_t>(N * H);
+    if (fwd.need_weights) result.weights = Tensor({N, H, L, Sp});
+    result.fully_masked_rows.assign(tasks * static_cast<std::size_t>(L), 0);
+    std::vector<float> concat(static_cast<std::size_t>(N * L * E));
+    if (fwd.need_intermediates) {
+        result.steps.emplace();
+        result.steps->heads.resize(tasks);
+    }
+    const bool dropout_on = fwd.training && o.dropout > 0.0f;
+
+    ops::parallel_for(tasks, threads, [&](std::size_t t0, std::size_t t1) {
+        std::vector<float> scratch;
+        if (!fwd.need_weights) scratch.resize(block);
+        for (std::size_t t = t0; t < t1; ++t) {
+            const Index n = static_cast<Index>(t) / H, h = static_cast<Index>(t) % H;
+            float* p = fwd.need_weights ? result.weights.ptr() + t * block : scratch.data();
+            MutMap scores(p, L, Sp);
+            const ConstStrided qh(q.data() + n * L * E + h * d, L, d, Stride(E));
+            const ConstStrided kh(k.data() + n * Sp * E + h * d, Sp, d, Stride(E));
+            const ConstStrided vh(v.data() + n * Sp * E + h * d, Sp, d, Stride(E));
+            if (dot) {
+                scores.noalias() = qh * kh.transpose();  // q already carries 1/sqrt(d)
+            } else {
+                const float* w = additive_v_.ptr() + h * d;
+                for (Index i = 0; i < L; ++i)
+                    for (Index j = 0; j < Sp; ++j) {
+                        float s = 0.0f;
+                        for (Index c = 0; c < d; ++c)
+                            s += w[c] * std::tanh(qh(i, c) + kh(j, c));
+                        scores(i, j) = s;
+                    }
+            }
+            HeadSteps* steps = fwd.need_intermediates ? &result.steps->heads[t] : nullptr;
+            if (steps) {
+                steps->q = copy_block(q_unscaled.data() + n * L * E + h * d, L, d, E);
+                steps->k = copy_block(k.data() + n * Sp * E + h * d, Sp, d, E);
+                steps->v = copy_block(v.data() + n * Sp * E + h * d, Sp, d, E);
+                steps->scaled = Tensor({L, Sp}, std::vector<float>(p, p + block));
+                steps->scores = steps->scaled;
+                if (dot) {
+                    const float unscale = std::sqrt(static_cast<float>(d));
+                    for (float& x : steps->scores.data)
+                        x *= unscale;
+                }
+            }
+            if (masks.any()) masks.apply(p, n, h);
+            if (steps) steps->masked = Tensor({L, Sp}, std::vector<float>(p, p + block));
+            ops::softmax_rows(p, static_cast<std::size_t>(L), static_cast<std::size_t>(Sp),
+                              fwd.masked_rows,
+                              result.fully_masked_rows.data() + t * static_cast<std::size_t>(L));
+            if (steps) steps->softmax = Tensor({L, Sp}, std::vector<float>(p, p + block));
+            if (dropout_on) ops::dropout_inplace(p, block, o.dropout, fwd.dropout_seed, t);
+            if (steps) steps->dropped = Tensor({L, Sp}, std::vector<float>(p, p + block));
+            MutStrided ctx(concat.data() + n * L * E + h * d, L, d, Stride(E));
+            ctx.noalias() = ConstMap(p, L, Sp) * vh;
+            if (steps) steps->context = copy_block(concat.data() + n * L * E + h * d, L, d, E);
+        }
+    });
+
+    result.output = Tensor({N, L, E});
+    linear(concat.data(), N * L, E, w_o_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
+           result.output.ptr(), threads);
+    if (fwd.need_intermediates) result.steps->concat = Tensor({N, L, E}, std::move(concat));
+
+    if (fwd.need_weights) {
+        result.mean_weights = Tensor({N, L, Sp});
+        const float inv_h = 1.0f / static_cast<float>(H);
+        for (Index n = 0; n < N; ++n) {
+            MutMap mean(result.mean_weights.ptr() + n * block, L, Sp);
+            for (Index h = 0; h < H; ++h)
+                mean += ConstMap(result.weights.ptr() + (n * H + h) * block, L, Sp);
+            mean *= inv_h;
+        }
+    }
+    return result;
+}
+
+}  // namespace attnviz

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/ops/softmax.h"
 #include "engine/tensor.h"
 
 namespace attnviz {
@@ -18,10 +19,9 @@ namespace attnviz {
 /// head_dim per head (parameter "additive_v", shape [num_heads, head_dim]).
 enum class Scoring { ScaledDotProduct, Additive };
 
-/// What a query row gets when every key is masked.  Zero (default): all-zero weights, so the
-/// row's context is zero.  Uniform: 1/S' on every key.  NaN: NaN weights and output, exactly
-/// as PyTorch's reference path does.
-enum class MaskedRowPolicy { Zero, Uniform, NaN };
+// MaskedRowPolicy (ops/softmax.h): what a query row gets when every key is masked.  Zero
+// (default): all-zero weights, so the row's context is zero.  Uniform: 1/S' on every key.
+// NaN: NaN weights and output, exactly as PyTorch's reference path does.
 
 const char* scoring_name(Scoring s);
 Scoring scoring_from_name(const std::string& name);  ///< "dot"/"scaled_dot_product", "additive"
@@ -51,26 +51,26 @@ struct MultiHeadAttentionOptions {
 struct AttentionForwardOptions {
     const Mask* key_padding_mask = nullptr;  ///< [N,S], bool (true = ignore) or float (added)
     const Mask* attn_mask = nullptr;         ///< [L,S] or [N*num_heads,L,S], bool or float
-    bool causal = false;          ///< also mask keys j > i (combined with any attn_mask)
-    bool training = false;        ///< dropout applies only when training
+    bool causal = false;                     ///< also mask keys j > i (combined with any attn_mask)
+    bool training = false;                   ///< dropout applies only when training
     std::uint64_t dropout_seed = 0;
     MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
-    bool need_weights = true;        ///< fill per-head weights and their mean
-    bool need_intermediates = false; ///< fill AttentionResult::steps
-    int num_threads = 1;             ///< heads x batch items are spread over this many threads
+    bool need_weights = true;         ///< fill per-head weights and their mean
+    bool need_intermediates = false;  ///< fill AttentionResult::steps
+    int num_threads = 1;              ///< heads x batch items are spread over this many threads
 };
 
 /// Every stage of the computation for one (batch item, head), for teaching views.
 struct HeadSteps {
-    Tensor q;         ///< [L, d]   query projection of this head (before scaling)
-    Tensor k;         ///< [S', d]  key projection (with bias_k / zero row if enabled)
-    Tensor v;         ///< [S', d]
-    Tensor scores;    ///< [L, S']  raw q.k^T (additive: w . tanh(q + k))
-    Tensor scaled;    ///< [L, S']  scores / sqrt(d) (additive: same as scores)
-    Tensor masked;    ///< [L, S']  scaled + additive mask (-inf where masked)
-    Tensor softmax;   ///< [L, S']  softmax, after the masked-row policy
-    Tensor dropped;   ///< [L, S']  after dropout (== softmax when not training)
-    Tensor context;   ///< [L, d]   dropped x V
+    Tensor q;        ///< [L, d]   query projection of this head (before scaling)
+    Tensor k;        ///< [S', d]  key projection (with bias_k / zero row if enabled)
+    Tensor v;        ///< [S', d]
+    Tensor scores;   ///< [L, S']  raw q.k^T (additive: w . tanh(q + k))
+    Tensor scaled;   ///< [L, S']  scores / sqrt(d) (additive: same as scores)
+    Tensor masked;   ///< [L, S']  scaled + additive mask (-inf where masked)
+    Tensor softmax;  ///< [L, S']  softmax, after the masked-row policy
+    Tensor dropped;  ///< [L, S']  after dropout (== softmax when not training)
+    Tensor context;  ///< [L, d]   dropped x V
 };
 
 struct AttentionSteps {
@@ -88,8 +88,14 @@ struct AttentionResult {
     std::optional<AttentionSteps> steps;
 };
 
+/// The options a PyTorch state_dict implies for a given head count: embed_dim from
+/// out_proj.weight, kdim/vdim from split projections, bias, add_bias_kv, additive scoring.
+/// Throws std::invalid_argument if there is no out_proj.weight.
+MultiHeadAttentionOptions options_from_state_dict(const std::map<std::string, Tensor>& state,
+                                                  std::int64_t num_heads);
+
 class MultiHeadAttention {
-public:
+  public:
     /// Validates the options and initialises the weights with seed 0.
     explicit MultiHeadAttention(const MultiHeadAttentionOptions& options);
 
@@ -118,7 +124,7 @@ public:
                                               std::int64_t batch, std::int64_t target_len,
                                               std::int64_t source_len, bool need_intermediates);
 
-private:
+  private:
     MultiHeadAttentionOptions options_;
     // Row-major parameters, PyTorch layout.
     Tensor w_q_, w_k_, w_v_;  ///< [E,E], [E,kdim], [E,vdim]

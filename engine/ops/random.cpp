@@ -29,7 +29,9 @@ Random::Random(std::uint64_t seed) {
     }
 }
 
-static inline std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static inline std::uint64_t rotl(std::uint64_t x, int k) {
+    return (x << k) | (x >> (64 - k));
+}
 
 std::uint64_t Random::next_u64() {
     const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
@@ -43,9 +45,13 @@ std::uint64_t Random::next_u64() {
     return result;
 }
 
-float Random::uniform() { return static_cast<float>(next_u64() >> 40) * 0x1.0p-24f; }
+float Random::uniform() {
+    return static_cast<float>(next_u64() >> 40) * 0x1.0p-24f;
+}
 
-float Random::uniform(float lo, float hi) { return lo + (hi - lo) * uniform(); }
+float Random::uniform(float lo, float hi) {
+    return lo + (hi - lo) * uniform();
+}
 
 float Random::normal() {
     // 1 - u keeps the argument of log in (0, 1].

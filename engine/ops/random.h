@@ -10,7 +10,7 @@
 namespace attnviz::ops {
 
 class Random {
-public:
+  public:
     explicit Random(std::uint64_t seed);
     std::uint64_t next_u64();
     /// Uniform in [0, 1) with 24 random bits.
@@ -20,7 +20,7 @@ public:
     /// Standard normal (Box-Muller on two uniforms).
     float normal();
 
-private:
+  private:
     std::uint64_t s_[4];
 };
 
