@@ -1,0 +1,1 @@
+attnviz_add_test(test_attention test_attention.cpp)

@@ -1,0 +1,387 @@
+// The attention layer against golden cases written by tests/golden/make_golden.py with
+// torch.nn.MultiheadAttention, plus dropout statistics, intermediates and error messages.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <tuple>
+
+#include "engine/io/npy.h"
+#include "engine/io/safetensors.h"
+#include "engine/layers/multi_head_attention.h"
+#include "engine/ops/random.h"
+#include "test_support.h"
+
+using namespace attnviz;
+
+namespace {
+
+constexpr double kAtol = 2e-6;  // float32 against PyTorch's float32
+constexpr double kRtol = 1e-5;
+
+QJsonObject read_json(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) qFatal("cannot open %s", qPrintable(path));
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+std::string golden(const QString& c, const char* file) {
+    return (QString::fromStdString(test::golden_dir()) + "/" + c + "/" + file).toStdString();
+}
+
+bool exists(const std::string& p) {
+    return QFile::exists(QString::fromStdString(p));
+}
+
+MultiHeadAttentionOptions options_from_config(const QJsonObject& c) {
+    MultiHeadAttentionOptions o;
+    o.embed_dim = c["embed_dim"].toInt();
+    o.num_heads = c["num_heads"].toInt();
+    o.kdim = c["kdim"].toInt();
+    o.vdim = c["vdim"].toInt();
+    o.bias = c["bias"].toBool();
+    o.add_bias_kv = c["add_bias_kv"].toBool();
+    o.add_zero_attn = c["add_zero_attn"].toBool();
+    o.scoring = scoring_from_name(c["scoring"].toString().toStdString());
+    return o;
+}
+
+struct GoldenRun {
+    MultiHeadAttention mha;
+    Tensor query, key, value;
+    std::optional<Mask> kpm, attn_mask;
+    bool causal;
+    AttentionForwardOptions fwd() const {
+        AttentionForwardOptions f;
+        f.key_padding_mask = kpm ? &*kpm : nullptr;
+        f.attn_mask = attn_mask ? &*attn_mask : nullptr;
+        f.causal = causal;
+        return f;
+    }
+};
+
+GoldenRun load_golden(const QString& name) {
+    const QJsonObject config =
+        read_json(QString::fromStdString(test::golden_dir()) + "/" + name + "/config.json");
+    GoldenRun run{MultiHeadAttention(options_from_config(config)),
+                  {},
+                  {},
+                  {},
+                  {},
+                  {},
+                  config["causal"].toBool()};
+    run.mha.load_state_dict(io::read_safetensors(golden(name, "weights.safetensors")));
+    run.query = io::read_npy(golden(name, "query.npy"));
+    run.key = exists(golden(name, "key.npy")) ? io::read_npy(golden(name, "key.npy")) : run.query;
+    run.value =
+        exists(golden(name, "value.npy")) ? io::read_npy(golden(name, "value.npy")) : run.query;
+    if (exists(golden(name, "key_padding_mask.npy")))
+        run.kpm = io::read_npy_mask(golden(name, "key_padding_mask.npy"));
+    if (exists(golden(name, "attn_mask.npy")))
+        run.attn_mask = io::read_npy_mask(golden(name, "attn_mask.npy"));
+    return run;
+}
+
+QStringList golden_cases() {
+    const QJsonObject index = read_json(QString::fromStdString(test::golden_dir()) + "/index.json");
+    QStringList names;
+    for (const auto& v : index["cases"].toArray())
+        names << v.toString();
+    return names;
+}
+
+template <class Fn>
+void expect_invalid(Fn&& fn, const char* needle) {
+    try {
+        fn();
+    } catch (const std::invalid_argument& e) {
+        QVERIFY2(std::string(e.what()).find(needle) != std::string::npos,
+                 qPrintable(QStringLiteral("message '%1' lacks '%2'").arg(e.what(), needle)));
+        return;
+    }
+    QFAIL(qPrintable(QStringLiteral("no std::invalid_argument (expected '%1')").arg(needle)));
+}
+
+Tensor random_tensor(Shape s, std::uint64_t seed) {
+    Tensor t(std::move(s));
+    ops::Random rng(seed);
+    for (float& v : t.data)
+        v = rng.normal();
+    return t;
+}
+
+}  // namespace
+
+class TestAttention : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void golden_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("policy");
+        QTest::addColumn<int>("threads");
+        const QStringList cases = golden_cases();
+        QVERIFY(cases.size() >= 25);
+        for (const QString& c : cases)
+            for (const char* p : {"nan", "zero", "uniform"})
+                for (int threads : {1, 2})
+                    QTest::newRow(qPrintable(QStringLiteral("%1/%2/t%3").arg(c, p).arg(threads)))
+                        << c << QString::fromLatin1(p) << threads;
+    }
+
+    void golden() {
+        QFETCH(QString, name);
+        QFETCH(QString, policy);
+        QFETCH(int, threads);
+        GoldenRun run = load_golden(name);
+        AttentionForwardOptions fwd = run.fwd();
+        fwd.masked_rows = masked_row_policy_from_name(policy.toStdString());
+        fwd.num_threads = threads;
+        fwd.need_intermediates = threads == 2;
+        const AttentionResult r = run.mha.forward(run.query, run.key, run.value, fwd);
+        const std::string p = policy.toStdString();
+        const Tensor w = io::read_npy(golden(name, ("expected_" + p + "_weights.npy").c_str()));
+        const Tensor mean = io::read_npy(golden(name, ("expected_" + p + "_mean.npy").c_str()));
+        const Tensor out = io::read_npy(golden(name, ("expected_" + p + "_output.npy").c_str()));
+        for (auto [actual, expected, what] : {std::tuple{&r.weights, &w, "weights"},
+                                              {&r.mean_weights, &mean, "mean"},
+                                              {&r.output, &out, "output"}}) {
+            const auto cmp = test::compare_tensors(*actual, *expected, kAtol, kRtol);
+            QVERIFY2(cmp.ok, qPrintable(QStringLiteral("%1: %2").arg(what, cmp.message.c_str())));
+        }
+        QCOMPARE(r.source_length, w.dim(3));
+        // Fully masked rows are reported exactly where PyTorch produced NaN rows.
+        const Tensor nan_w = io::read_npy(golden(name, "expected_nan_weights.npy"));
+        const auto S = static_cast<std::size_t>(nan_w.dim(3));
+        for (std::size_t row = 0; row < r.fully_masked_rows.size(); ++row)
+            QCOMPARE(r.fully_masked_rows[row] != 0, std::isnan(nan_w.data[row * S]));
+        if (r.steps) {  // intermediates agree with the returned weights
+            const auto H = static_cast<std::size_t>(w.dim(1));
+            const auto block = static_cast<std::size_t>(w.dim(2) * w.dim(3));
+            QCOMPARE(r.steps->heads.size(), static_cast<std::size_t>(w.dim(0)) * H);
+            for (std::size_t t = 0; t < r.steps->heads.size(); ++t) {
+                ATTNVIZ_COMPARE_ARRAYS(r.steps->heads[t].dropped.ptr(), r.weights.ptr() + t * block,
+                                       block, 0.0);
+                ATTNVIZ_COMPARE_ARRAYS(r.steps->heads[t].softmax.ptr(), r.weights.ptr() + t * block,
+                                       block, 0.0);
+            }
+        }
+    }
+
+    void options_inferred_from_weights() {
+        for (const QString& c : golden_cases()) {
+            const QJsonObject config =
+                read_json(QString::fromStdString(test::golden_dir()) + "/" + c + "/config.json");
+            const auto state = io::read_safetensors(golden(c, "weights.safetensors"));
+            const MultiHeadAttentionOptions o =
+                options_from_state_dict(state, config["num_heads"].toInt());
+            const MultiHeadAttentionOptions want = options_from_config(config);
+            QCOMPARE(o.embed_dim, want.embed_dim);
+            QCOMPARE(o.key_dim(), want.key_dim());
+            QCOMPARE(o.value_dim(), want.value_dim());
+            QCOMPARE(o.bias, want.bias);
+            QCOMPARE(o.add_bias_kv, want.add_bias_kv);
+            QCOMPARE(o.scoring, want.scoring);
+        }
+    }
+
+    void intermediates_follow_the_formula() {
+        GoldenRun run = load_golden("causal");
+        AttentionForwardOptions fwd = run.fwd();
+        fwd.need_intermediates = true;
+        const AttentionResult r = run.mha.forward(run.query, run.key, run.value, fwd);
+        const HeadSteps& s = r.steps->heads[5];  // batch item 1, head 1
+        const auto L = s.q.dim(0), d = s.q.dim(1), S = s.k.dim(0);
+        const double scale = 1.0 / std::sqrt(static_cast<double>(d));
+        for (std::int64_t i = 0; i < L; ++i)
+            for (std::int64_t j = 0; j < S; ++j) {
+                double dotp = 0.0;
+                for (std::int64_t c = 0; c < d; ++c)
+                    dotp += double(s.q.data[i * d + c]) * s.k.data[j * d + c];
+                ATTNVIZ_FUZZY(s.scores.data[i * S + j], dotp, 1e-4);
+                ATTNVIZ_FUZZY(s.scaled.data[i * S + j], dotp * scale, 1e-4);
+                if (j > i)
+                    QVERIFY(std::isinf(s.masked.data[i * S + j]));
+                else
+                    ATTNVIZ_FUZZY(s.masked.data[i * S + j], s.scaled.data[i * S + j], 0.0);
+            }
+        for (std::int64_t i = 0; i < L; ++i)
+            for (std::int64_t c = 0; c < d; ++c) {
+                double ctx = 0.0;
+                for (std::int64_t j = 0; j < S; ++j)
+                    ctx += double(s.dropped.data[i * S + j]) * s.v.data[j * d + c];
+                ATTNVIZ_FUZZY(s.context.data[i * d + c], ctx, 1e-5);
+            }
+        QCOMPARE(r.steps->concat.shape, (Shape{2, 7, 16}));
+    }
+
+    void dropout_statistics() {
+        MultiHeadAttentionOptions o;
+        o.embed_dim = 32;
+        o.num_heads = 4;
+        o.dropout = 0.3f;
+        MultiHeadAttention mha(o);
+        mha.reset_parameters(7);
+        const Tensor x = random_tensor({2, 64, 32}, 11);
+        AttentionForwardOptions fwd;
+        fwd.training = true;
+        fwd.dropout_seed = 42;
+        fwd.need_intermediates = true;
+        const AttentionResult a = mha.forward(x, x, x, fwd);
+        std::size_t zeros = 0, total = 0;
+        for (const HeadSteps& s : a.steps->heads)
+            for (std::size_t i = 0; i < s.softmax.numel(); ++i, ++total) {
+                if (s.dropped.data[i] == 0.0f) {
+                    ++zeros;
+                } else {
+                    ATTNVIZ_FUZZY(s.dropped.data[i], s.softmax.data[i] / 0.7, 1e-6);
+                }
+            }
+        const double fraction = double(zeros) / double(total);
+        // 32768 draws: the standard deviation of the fraction is 0.0025.
+        ATTNVIZ_FUZZY(fraction, 0.3, 0.015);
+
+        const AttentionResult same = mha.forward(x, x, x, fwd);
+        ATTNVIZ_COMPARE_TENSORS(same.weights, a.weights, 0.0);
+        ATTNVIZ_COMPARE_TENSORS(same.output, a.output, 0.0);
+        fwd.num_threads = 2;  // threads do not change the drawn mask
+        ATTNVIZ_COMPARE_TENSORS(mha.forward(x, x, x, fwd).weights, a.weights, 0.0);
+
+        fwd.dropout_seed = 43;
+        const AttentionResult other = mha.forward(x, x, x, fwd);
+        QVERIFY(!test::compare_tensors(other.weights, a.weights, 1e-3).ok);
+
+        fwd.training = false;  // eval: no dropout at all
+        const AttentionResult eval = mha.forward(x, x, x, fwd);
+        for (const HeadSteps& s : eval.steps->heads)
+            ATTNVIZ_COMPARE_ARRAYS(s.dropped.ptr(), s.softmax.ptr(), s.softmax.numel(), 0.0);
+    }
+
+    void reset_parameters_follows_pytorch_scheme() {
+        MultiHeadAttentionOptions o;
+        o.embed_dim = 64;
+        o.num_heads = 8;
+        o.add_bias_kv = true;
+        MultiHeadAttention a(o), b(o);
+        a.reset_parameters(5);
+        b.reset_parameters(5);
+        const auto sa = a.state_dict(), sb = b.state_dict();
+        for (const auto& [name, t] : sa)
+            ATTNVIZ_COMPARE_TENSORS(t, sb.at(name), 0.0);
+        b.reset_parameters(6);
+        QVERIFY(!test::compare_tensors(b.state_dict().at("in_proj_weight"), sa.at("in_proj_weight"),
+                                       1e-3)
+                     .ok);
+        // xavier_uniform_ over [3E, E]: bound sqrt(6 / (E + 3E)); variance bound^2 / 3.
+        const Tensor& w = sa.at("in_proj_weight");
+        const double bound = std::sqrt(6.0 / (64 + 192));
+        double sq = 0.0;
+        for (float v : w.data) {
+            QVERIFY(std::abs(v) <= bound);
+            sq += double(v) * v;
+        }
+        ATTNVIZ_FUZZY(sq / double(w.numel()), bound * bound / 3.0, 0.1 * bound * bound / 3.0);
+        for (float v : sa.at("in_proj_bias").data)
+            QCOMPARE(v, 0.0f);
+        for (float v : sa.at("out_proj.bias").data)
+            QCOMPARE(v, 0.0f);
+        for (float v : sa.at("out_proj.weight").data)
+            QVERIFY(std::abs(v) <= 1.0 / 8.0);
+        QCOMPARE(sa.at("bias_k").shape, (Shape{1, 1, 64}));
+    }
+
+    void state_dict_round_trip_through_safetensors() {
+        MultiHeadAttentionOptions o;
+        o.embed_dim = 16;
+        o.num_heads = 4;
+        o.kdim = 6;
+        o.vdim = 10;
+        MultiHeadAttention a(o);
+        a.reset_parameters(3);
+        const std::string path = test::temp_dir() + "/mha.safetensors";
+        io::write_safetensors(path, a.state_dict());
+        MultiHeadAttention b(options_from_state_dict(io::read_safetensors(path), 4));
+        b.load_state_dict(io::read_safetensors(path));
+        const Tensor q = random_tensor({1, 3, 16}, 1), k = random_tensor({1, 5, 6}, 2),
+                     v = random_tensor({1, 5, 10}, 3);
+        ATTNVIZ_COMPARE_TENSORS(b.forward(q, k, v).output, a.forward(q, k, v).output, 0.0);
+    }
+
+    void bad_options_and_shapes() {
+        MultiHeadAttentionOptions o;
+        o.embed_dim = 10;
+        o.num_heads = 4;
+        expect_invalid([&] { MultiHeadAttention m(o); },
+                       "embed_dim 10 is not divisible by num_heads 4");
+        o.num_heads = 2;
+        o.dropout = 1.0f;
+        expect_invalid([&] { MultiHeadAttention m(o); }, "dropout must be in [0, 1)");
+        o.dropout = std::numeric_limits<float>::quiet_NaN();
+        expect_invalid([&] { MultiHeadAttention m(o); }, "dropout");
+        o.dropout = 0.0f;
+        o.embed_dim = 0;
+        expect_invalid([&] { MultiHeadAttention m(o); }, "embed_dim must be positive");
+
+        o.embed_dim = 8;
+        MultiHeadAttention mha(o);
+        const Tensor x = random_tensor({2, 7, 8}, 1);
+        expect_invalid([&] { mha.forward(random_tensor({2, 7, 6}, 1), x, x); }, "query is [2,7,6]");
+        expect_invalid([&] { mha.forward(x, random_tensor({2, 7, 9}, 1), x); }, "key is [2,7,9]");
+        expect_invalid([&] { mha.forward(x, x, random_tensor({2, 6, 8}, 1)); }, "value is [2,6,8]");
+        expect_invalid([&] { mha.forward(Tensor({2, 0, 8}), x, x); }, "has no tokens");
+        const Mask kpm = Mask::boolean({2, 9}, std::vector<float>(18, 0.0f));
+        AttentionForwardOptions fwd;
+        fwd.key_padding_mask = &kpm;
+        expect_invalid([&] { mha.forward(x, x, x, fwd); },
+                       "key_padding_mask is [2,9] but keys are [2,7]");
+        const Mask am = Mask::boolean({7, 6}, std::vector<float>(42, 0.0f));
+        fwd = {};
+        fwd.attn_mask = &am;
+        expect_invalid([&] { mha.forward(x, x, x, fwd); },
+                       "attn_mask is [7,6] but should be [7,7] or [4,7,7]");
+    }
+
+    void bad_weights() {
+        MultiHeadAttentionOptions o;
+        o.embed_dim = 8;
+        o.num_heads = 2;
+        MultiHeadAttention mha(o);
+        auto state = mha.state_dict();
+        auto missing = state;
+        missing.erase("out_proj.weight");
+        expect_invalid([&] { mha.load_state_dict(missing); }, "no tensor 'out_proj.weight' [8,8]");
+        auto wrong = state;
+        wrong["in_proj_weight"] = Tensor({24, 7});
+        expect_invalid([&] { mha.load_state_dict(wrong); },
+                       "'in_proj_weight' [24,7] does not fit: expected [24,8]");
+        auto extra = state;
+        extra["bias_k"] = Tensor({1, 1, 8});
+        expect_invalid([&] { mha.load_state_dict(extra); }, "unexpected tensor 'bias_k'");
+        auto nan = state;
+        nan["out_proj.bias"].data[3] = std::numeric_limits<float>::quiet_NaN();
+        expect_invalid([&] { mha.load_state_dict(nan); }, "out_proj.bias has a non-finite value");
+        // A failed load leaves the previous weights in place.
+        ATTNVIZ_COMPARE_TENSORS(mha.state_dict().at("in_proj_weight"), state.at("in_proj_weight"),
+                                0.0);
+    }
+
+    void memory_estimate_grows_with_heads_and_tokens() {
+        MultiHeadAttentionOptions o;
+        o.embed_dim = 64;
+        o.num_heads = 8;
+        const auto small = MultiHeadAttention::estimate_forward_bytes(o, 1, 100, 100, false);
+        const auto big = MultiHeadAttention::estimate_forward_bytes(o, 1, 1000, 1000, false);
+        QVERIFY(small >= 8u * 100 * 100 * 4);
+        QVERIFY(big >= 8u * 1000 * 1000 * 4);
+        QVERIFY(MultiHeadAttention::estimate_forward_bytes(o, 1, 100, 100, true) > small);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAttention)
+#include "test_attention.moc"
