@@ -1,1 +1,322 @@
+#include "app/cli.h"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <new>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "engine/errors.h"
+#include "engine/io/npy.h"
+#include "engine/io/options.h"
+#include "engine/io/safetensors.h"
+#include "engine/kernels/softmax.h"
+#include "engine/layers/multi_head_attention.h"
+#include "engine/ops/random.h"
+#include "engine/ops/softmax.h"
+#include "engine/text/tokenizer.h"
+
+namespace attnviz::cli {
+
+namespace {
+
+using io::Options;
+
+constexpr const char* kUsage =
+    "usage: attnviz                         open the desktop app\n"
+    "       attnviz FILE.attnviz            open a session\n"
+    "       attnviz attend --weights W.safetensors --query Q.npy [--key K.npy] [--value V.npy]\n"
+    "                      --num-heads H [--key-padding-mask M.npy] [--attn-mask A.npy]\n"
+    "                      [--causal] [--add-zero-attn] [--dropout P --train --seed S]\n"
+    "                      [--masked-rows zero|uniform|nan] [--threads T]\n"
+    "                      --out-weights A.npy [--out-mean M.npy] [--out-output O.npy]\n"
+    "       attnviz tokenize --text TEXT [--lowercase] [--special-tokens]\n"
+    "       attnviz bench --tokens N --embed-dim E --num-heads H [--batch B] [--threads T]\n"
+    "                     [--repeats R]\n"
+    "       attnviz bench --softmax --rows R --cols C [--threads T] [--repeats R]\n"
+    "       attnviz export --text TEXT --embed-dim E --num-heads H ... --out FILE.png|svg|pdf\n"
+    "                      (see attnviz export --help)\n";
+
+const std::set<std::string> kSubcommands{"attend", "tokenize", "bench",    "help",
+                                         "--help", "-h",       "--version"};
+
+/// Folder of `path` exists and is a folder: checked before any work, so a run never
+/// computes for minutes and then fails to write, and never leaves one output of two.
+void require_output_folder(const std::string& path, const char* option) {
+    namespace fs = std::filesystem;
+    const fs::path parent = fs::path(path).parent_path();
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw DataError(std::string(option) + " '" + path + "' is a folder, not a file");
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        throw DataError(std::string(option) + " '" + path + "': folder '" + parent.string() +
+                        "' does not exist");
+}
+
+void require_finite(const Tensor& t, const std::string& what) {
+    for (std::size_t i = 0; i < t.numel(); ++i)
+        if (!std::isfinite(t.data[i]))
+            throw DataError(what + ": element " + std::to_string(i) + " is " +
+                            (std::isnan(t.data[i]) ? "NaN" : "infinite"));
+}
+
+void require_no_nan(const Mask& m, const std::string& what) {
+    for (std::size_t i = 0; i < m.numel(); ++i)
+        if (std::isnan(m.values[i]))
+            throw DataError(what + ": element " + std::to_string(i) + " is NaN");
+}
+
+/// Refuses configurations whose results would not fit in memory, instead of dying later.
+void require_memory(std::size_t bytes) {
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page <= 0) return;
+    const double budget = 0.5 * static_cast<double>(pages) * static_cast<double>(page);
+    if (static_cast<double>(bytes) > budget)
+        throw DataError("this needs about " + std::to_string(bytes >> 20) +
+                        " MiB, more than half of this machine's memory (" +
+                        std::to_string(static_cast<long long>(budget) >> 20) +
+                        " MiB); use fewer tokens, heads or batch items");
+}
+
+Tensor unsqueeze0(Tensor t) {
+    t.shape.insert(t.shape.begin(), 1);
+    return t;
+}
+
+int attend(const Options& opt) {
+    opt.allow({"weights", "query", "key", "value", "num-heads", "key-padding-mask", "attn-mask",
+               "causal", "add-zero-attn", "dropout", "train", "seed", "masked-rows", "threads",
+               "out-weights", "out-mean", "out-output"});
+    const std::string weights_path = opt.required("weights");
+    const std::string query_path = opt.required("query");
+    const std::string out_weights = opt.required("out-weights");
+    const auto num_heads = opt.integer("num-heads", 1, 1 << 20);
+    const float dropout = static_cast<float>(opt.real("dropout", 0.0, 1.0, true).value_or(0.0));
+    const bool train = opt.flag("train");
+    const auto seed = static_cast<std::uint64_t>(opt.integer_or("seed", 0, 0, INT64_MAX));
+    const int threads = static_cast<int>(opt.integer_or("threads", 1, 1, 256));
+    const MaskedRowPolicy policy =
+        masked_row_policy_from_name(opt.choice("masked-rows", "zero", {"zero", "uniform", "nan"}));
+    const std::string out_mean = opt.value_or("out-mean", "");
+    const std::string out_output = opt.value_or("out-output", "");
+    require_output_folder(out_weights, "--out-weights");
+    if (!out_mean.empty()) require_output_folder(out_mean, "--out-mean");
+    if (!out_output.empty()) require_output_folder(out_output, "--out-output");
+
+    const io::TensorMap state = io::read_safetensors(weights_path);
+    MultiHeadAttentionOptions options;
+    try {
+        options = options_from_state_dict(state, num_heads);
+        options.add_zero_attn = opt.flag("add-zero-attn");
+        options.dropout = dropout;
+        options.validate();
+    } catch (const std::invalid_argument& e) {
+        throw DataError(weights_path + ": " + e.what());
+    }
+    MultiHeadAttention mha(options);
+    try {
+        mha.load_state_dict(state);
+    } catch (const std::invalid_argument& e) {
+        throw DataError(weights_path + ": " + e.what());
+    }
+
+    Tensor query = io::read_npy(query_path);
+    require_finite(query, query_path);
+    const std::string key_path = opt.value_or("key", "");
+    const std::string value_path = opt.value_or("value", key_path);
+    Tensor key = key_path.empty() ? query : io::read_npy(key_path);
+    Tensor value = value_path.empty() ? query : io::read_npy(value_path);
+    if (!key_path.empty()) require_finite(key, key_path);
+    if (!value_path.empty()) require_finite(value, value_path);
+    const bool unbatched = query.rank() == 2;  // PyTorch accepts [L, E] for one sequence
+    if (unbatched) {
+        query = unsqueeze0(std::move(query));
+        if (key.rank() == 2) key = unsqueeze0(std::move(key));
+        if (value.rank() == 2) value = unsqueeze0(std::move(value));
+    }
+    std::optional<Mask> kpm, attn_mask;
+    if (const auto p = opt.value_or("key-padding-mask", ""); !p.empty()) {
+        kpm = io::read_npy_mask(p);
+        require_no_nan(*kpm, p);
+        if (unbatched && kpm->shape.size() == 1) kpm->shape.insert(kpm->shape.begin(), 1);
+    }
+    if (const auto p = opt.value_or("attn-mask", ""); !p.empty()) {
+        attn_mask = io::read_npy_mask(p);
+        require_no_nan(*attn_mask, p);
+    }
+    if (query.rank() == 3)
+        require_memory(MultiHeadAttention::estimate_forward_bytes(
+            options, query.dim(0), query.dim(1), key.rank() == 3 ? key.dim(1) : 0, false));
+
+    AttentionForwardOptions fwd;
+    fwd.key_padding_mask = kpm ? &*kpm : nullptr;
+    fwd.attn_mask = attn_mask ? &*attn_mask : nullptr;
+    fwd.causal = opt.flag("causal");
+    fwd.training = train;
+    fwd.dropout_seed = seed;
+    fwd.masked_rows = policy;
+    fwd.num_threads = threads;
+    AttentionResult r;
+    try {
+        r = mha.forward(query, key, value, fwd);
+    } catch (const std::invalid_argument& e) {
+        throw DataError(e.what());
+    }
+    if (unbatched) {  // PyTorch's unbatched shapes: [H, L, S'], [L, S'], [L, E]
+        r.weights.shape.erase(r.weights.shape.begin());
+        r.mean_weights.shape.erase(r.mean_weights.shape.begin());
+        r.output.shape.erase(r.output.shape.begin());
+    }
+    io::write_npy(out_weights, r.weights);
+    if (!out_mean.empty()) io::write_npy(out_mean, r.mean_weights);
+    if (!out_output.empty()) io::write_npy(out_output, r.output);
+    return 0;
+}
+
+int tokenize(const Options& opt) {
+    opt.allow({"text", "lowercase", "special-tokens"});
+    const std::string text = opt.required("text");
+    text::TokenizerOptions t;
+    t.lowercase = opt.flag("lowercase");
+    t.add_special_tokens = opt.flag("special-tokens");
+    const auto tokens = text::tokenize(text, t);
+    if (tokens.empty()) throw DataError("the text has no tokens (it is empty or only spaces)");
+    std::printf("%s\n", text::tokens_to_json(tokens).c_str());
+    return 0;
+}
+
+template <class Fn>
+double median_ms(int repeats, Fn&& fn) {
+    fn();  // warm-up: page faults, first-touch allocation, dispatch
+    std::vector<double> ms;
+    for (int i = 0; i < repeats; ++i) {
+        const auto t0 = std::chrono::steady_clock::now();
+        fn();
+        ms.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+}
+
+int bench_softmax(const Options& opt) {
+    opt.allow({"softmax", "rows", "cols", "threads", "repeats", "isa"});
+    const auto rows = static_cast<std::size_t>(opt.integer("rows", 1, 1 << 24));
+    const auto cols = static_cast<std::size_t>(opt.integer("cols", 1, 1 << 24));
+    const int threads = static_cast<int>(opt.integer_or("threads", 1, 1, 256));
+    const int repeats = static_cast<int>(opt.integer_or("repeats", 9, 1, 1000));
+    require_memory(rows * cols * sizeof(float) * 2);
+    std::vector<float> input(rows * cols), work(rows * cols);
+    ops::Random rng(1);
+    for (float& v : input)
+        v = rng.normal() * 4.0f;
+    const double ms = median_ms(repeats, [&] {
+        std::copy(input.begin(), input.end(), work.begin());
+        ops::softmax_rows(work.data(), rows, cols, MaskedRowPolicy::Zero, nullptr, threads);
+    });
+    const double copy_ms =
+        median_ms(repeats, [&] { std::copy(input.begin(), input.end(), work.begin()); });
+    const double net = std::max(ms - copy_ms, 1e-6);
+    std::printf(
+        "{\"bench\":\"softmax\",\"rows\":%zu,\"cols\":%zu,\"threads\":%d,\"isa\":\"%s\","
+        "\"median_ms\":%.4f,\"gelem_per_s\":%.4f}\n",
+        rows, cols, threads, kernels::isa_name(kernels::best_isa()), net,
+        static_cast<double>(rows * cols) / (net * 1e6));
+    return 0;
+}
+
+int bench_attention(const Options& opt) {
+    opt.allow({"tokens", "embed-dim", "num-heads", "batch", "threads", "repeats", "seed"});
+    MultiHeadAttentionOptions o;
+    const auto L = opt.integer("tokens", 1, 1 << 20);
+    o.embed_dim = opt.integer("embed-dim", 1, 1 << 16);
+    o.num_heads = opt.integer("num-heads", 1, 1 << 16);
+    const auto N = opt.integer_or("batch", 1, 1, 1 << 16);
+    const int threads = static_cast<int>(opt.integer_or("threads", 1, 1, 256));
+    const int repeats = static_cast<int>(opt.integer_or("repeats", 7, 1, 1000));
+    try {
+        o.validate();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    require_memory(MultiHeadAttention::estimate_forward_bytes(o, N, L, L, false));
+    MultiHeadAttention mha(o);
+    mha.reset_parameters(static_cast<std::uint64_t>(opt.integer_or("seed", 0, 0, INT64_MAX)));
+    Tensor x({N, L, o.embed_dim});
+    ops::Random rng(2);
+    for (float& v : x.data)
+        v = rng.normal();
+    AttentionForwardOptions fwd;
+    fwd.num_threads = threads;
+    const double ms = median_ms(repeats, [&] { (void)mha.forward(x, x, x, fwd); });
+    const double E = static_cast<double>(o.embed_dim), tokens = static_cast<double>(N * L);
+    const double flops =
+        4.0 * 2.0 * tokens * E * E + 2.0 * 2.0 * tokens * static_cast<double>(L) * E;
+    std::printf(
+        "{\"bench\":\"attention\",\"tokens\":%lld,\"embed_dim\":%lld,\"num_heads\":%lld,"
+        "\"batch\":%lld,\"threads\":%d,\"isa\":\"%s\",\"median_ms\":%.4f,\"gflops\":%.2f}\n",
+        static_cast<long long>(L), static_cast<long long>(o.embed_dim),
+        static_cast<long long>(o.num_heads), static_cast<long long>(N), threads,
+        kernels::isa_name(kernels::best_isa()), ms, flops / (ms * 1e6));
+    return 0;
+}
+
+int dispatch(const std::vector<std::string>& args) {
+    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+        std::fputs(kUsage, args.empty() ? stderr : stdout);
+        return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version") {
+        std::printf("attnviz %s\n", ATTNVIZ_VERSION);
+        return 0;
+    }
+    const std::string& cmd = args[0];
+    const Options opt = Options::parse(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (opt.flag("help")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    if (cmd == "attend") return attend(opt);
+    if (cmd == "tokenize") return tokenize(opt);
+    if (cmd == "bench") return opt.flag("softmax") ? bench_softmax(opt) : bench_attention(opt);
+    throw UsageError("unknown command '" + cmd + "' (expected attend, tokenize, bench or export)");
+}
+
+}  // namespace
+
+bool is_subcommand(const std::string& name) {
+    return kSubcommands.count(name) > 0;
+}
+
+int run(const std::vector<std::string>& args) {
+    const std::string prefix = "attnviz" + (args.empty() ? std::string() : " " + args[0]) + ": ";
+    try {
+        return dispatch(args);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "%s%s\n(see attnviz --help)\n", prefix.c_str(), e.what());
+        return 2;
+    } catch (const DataError& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        return 1;
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        return 1;
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "%sout of memory\n", prefix.c_str());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s%s\n", prefix.c_str(), e.what());
+        return 1;
+    }
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,98 @@
+#!/usr/bin/python3
+"""AttnViz against torch.nn.MultiheadAttention, in the same run, one thread each.
+
+    /usr/bin/python3 bench/compare_torch.py [--attnviz build/release/app/attnviz] [--rounds 5]
+
+For each (tokens, embed_dim, heads) it alternates rounds of `attnviz bench` and of PyTorch
+(eval, inference mode, need_weights=True, average_attn_weights=False, batch_first) so both see
+the same machine load, takes the median of each side's per-round medians and prints the ratio.
+It also runs `attnviz attend` on the module's own weights and inputs and prints the largest
+difference of the per-head weights and the output from PyTorch's (parity at bench sizes).
+Needs Debian's python3-torch; nothing of it is needed to build or test AttnViz.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import safetensors_lite  # noqa: E402
+
+SHAPES = [(512, 768, 12), (128, 256, 8), (2048, 512, 8)]
+
+
+def torch_median_ms(mha, x, repeats):
+    with torch.inference_mode():
+        mha(x, x, x, need_weights=True, average_attn_weights=False)
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            mha(x, x, x, need_weights=True, average_attn_weights=False)
+            times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def ours_median_ms(exe, L, E, H, repeats):
+    out = subprocess.run([exe, "bench", "--tokens", str(L), "--embed-dim", str(E),
+                          "--num-heads", str(H), "--threads", "1", "--repeats", str(repeats)],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])["median_ms"]
+
+
+def parity(exe, mha, x, H):
+    with tempfile.TemporaryDirectory() as d:
+        w = os.path.join(d, "w.safetensors")
+        safetensors_lite.save_file(mha.state_dict(), w)
+        np.save(os.path.join(d, "q.npy"), x.numpy())
+        subprocess.run([exe, "attend", "--weights", w, "--query", os.path.join(d, "q.npy"),
+                        "--num-heads", str(H), "--out-weights", os.path.join(d, "a.npy"),
+                        "--out-output", os.path.join(d, "o.npy")], check=True)
+        ours_w, ours_o = np.load(os.path.join(d, "a.npy")), np.load(os.path.join(d, "o.npy"))
+    mha.train()  # the reference path (dropout is 0)
+    with torch.no_grad():
+        out, w = mha(x, x, x, need_weights=True, average_attn_weights=False)
+    mha.eval()
+    return float(np.abs(ours_w - w.numpy()).max()), float(np.abs(ours_o - out.numpy()).max())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--attnviz", default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                      "..", "build", "release", "app", "attnviz"))
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    rows = []
+    for L, E, H in SHAPES:
+        mha = torch.nn.MultiheadAttention(E, H, batch_first=True).eval()
+        x = torch.randn(1, L, E)
+        reps = max(2, args.repeats if L <= 512 else args.repeats // 2)
+        ours, theirs = [], []
+        for _ in range(args.rounds):
+            ours.append(ours_median_ms(args.attnviz, L, E, H, reps))
+            theirs.append(torch_median_ms(mha, x, reps))
+        o, t = statistics.median(ours), statistics.median(theirs)
+        dw, do = parity(args.attnviz, mha, x, H)
+        row = dict(tokens=L, embed_dim=E, num_heads=H, attnviz_ms=round(o, 3),
+                   torch_ms=round(t, 3), speedup=round(t / o, 3),
+                   max_abs_diff_weights=dw, max_abs_diff_output=do, torch=torch.__version__)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    print("\n tokens embed heads   attnviz ms   torch ms   speedup   max|dW|   max|dOut|")
+    for r in rows:
+        print(f"{r['tokens']:7d} {r['embed_dim']:5d} {r['num_heads']:5d} {r['attnviz_ms']:12.2f} "
+              f"{r['torch_ms']:10.2f} {r['speedup']:8.2f}x {r['max_abs_diff_weights']:9.2e} "
+              f"{r['max_abs_diff_output']:9.2e}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 / Ubuntu machine:
+#   bash tools/setup.sh run    install what is missing, build, start the app
+#   bash tools/setup.sh test   install what is missing, build, run every test
+# Packages are checked first, so apt is only called when something is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case $mode in
+  run|test|build) ;;
+  *) echo "usage: bash tools/setup.sh run|test|build" >&2; exit 2 ;;
+esac
+
+packages=(
+  g++ cmake ninja-build pkg-config
+  qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
+  libgl-dev libeigen3-dev libqcustomplot-dev
+  fonts-noto-cjk
+)
+[[ $mode == test ]] && packages+=(clang libclang-rt-14-dev)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  sudo=()
+  [[ $(id -u) -ne 0 ]] && sudo=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+case $mode in
+  run|build)
+    cmake --preset release >/dev/null
+    cmake --build --preset release -j "$jobs"
+    [[ $mode == run ]] && exec ./build/release/app/attnviz
+    ;;
+  test)
+    cmake --preset ci >/dev/null
+    cmake --build --preset ci -j "$jobs"
+    ctest --preset ci -j "$jobs"
+    ;;
+esac
