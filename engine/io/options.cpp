@@ -1,5 +1,6 @@
 #include "engine/io/options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -20,7 +21,8 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
     for (std::size_t i = 1; i <= a.size(); ++i) {
         cur[0] = i;
         for (std::size_t j = 1; j <= b.size(); ++j)
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1,
+                               prev[j - 1] + static_cast<std::size_t>(a[i - 1] != b[j - 1])});
         std::swap(prev, cur);
     }
     return prev[b.size()];
