@@ -1,0 +1,3 @@
+# engine/text: the tokenizer (with its Unicode tables) and the token embeddings.
+attnviz_add_test(test_tokenizer test_tokenizer.cpp)
+attnviz_add_test(test_embedding test_embedding.cpp)
