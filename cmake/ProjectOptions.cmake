@@ -16,7 +16,7 @@ add_library(attnviz_warnings INTERFACE)
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(attnviz_warnings INTERFACE
         -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wcast-align
-        -Wunused -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+        -Wunused -Woverloaded-virtual -Wimplicit-fallthrough)
     if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
         # GCC 12 reports -Wrestrict on plain std::string concatenation at -O3 (GCC bug 105329),
         # a false positive that would otherwise fail -Werror builds in unrelated code.
