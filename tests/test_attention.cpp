@@ -31,7 +31,7 @@ QJsonObject read_json(const QString& path) {
     return QJsonDocument::fromJson(f.readAll()).object();
 }
 
-std::string golden(const QString& c, const char* file) {
+std::string golden_path(const QString& c, const char* file) {
     return (QString::fromStdString(test::golden_dir()) + "/" + c + "/" + file).toStdString();
 }
 
@@ -76,15 +76,15 @@ GoldenRun load_golden(const QString& name) {
                   {},
                   {},
                   config["causal"].toBool()};
-    run.mha.load_state_dict(io::read_safetensors(golden(name, "weights.safetensors")));
-    run.query = io::read_npy(golden(name, "query.npy"));
-    run.key = exists(golden(name, "key.npy")) ? io::read_npy(golden(name, "key.npy")) : run.query;
+    run.mha.load_state_dict(io::read_safetensors(golden_path(name, "weights.safetensors")));
+    run.query = io::read_npy(golden_path(name, "query.npy"));
+    run.key = exists(golden_path(name, "key.npy")) ? io::read_npy(golden_path(name, "key.npy")) : run.query;
     run.value =
-        exists(golden(name, "value.npy")) ? io::read_npy(golden(name, "value.npy")) : run.query;
-    if (exists(golden(name, "key_padding_mask.npy")))
-        run.kpm = io::read_npy_mask(golden(name, "key_padding_mask.npy"));
-    if (exists(golden(name, "attn_mask.npy")))
-        run.attn_mask = io::read_npy_mask(golden(name, "attn_mask.npy"));
+        exists(golden_path(name, "value.npy")) ? io::read_npy(golden_path(name, "value.npy")) : run.query;
+    if (exists(golden_path(name, "key_padding_mask.npy")))
+        run.kpm = io::read_npy_mask(golden_path(name, "key_padding_mask.npy"));
+    if (exists(golden_path(name, "attn_mask.npy")))
+        run.attn_mask = io::read_npy_mask(golden_path(name, "attn_mask.npy"));
     return run;
 }
 
@@ -146,9 +146,9 @@ class TestAttention : public QObject {
         fwd.need_intermediates = threads == 2;
         const AttentionResult r = run.mha.forward(run.query, run.key, run.value, fwd);
         const std::string p = policy.toStdString();
-        const Tensor w = io::read_npy(golden(name, ("expected_" + p + "_weights.npy").c_str()));
-        const Tensor mean = io::read_npy(golden(name, ("expected_" + p + "_mean.npy").c_str()));
-        const Tensor out = io::read_npy(golden(name, ("expected_" + p + "_output.npy").c_str()));
+        const Tensor w = io::read_npy(golden_path(name, ("expected_" + p + "_weights.npy").c_str()));
+        const Tensor mean = io::read_npy(golden_path(name, ("expected_" + p + "_mean.npy").c_str()));
+        const Tensor out = io::read_npy(golden_path(name, ("expected_" + p + "_output.npy").c_str()));
         for (auto [actual, expected, what] : {std::tuple{&r.weights, &w, "weights"},
                                               {&r.mean_weights, &mean, "mean"},
                                               {&r.output, &out, "output"}}) {
@@ -157,7 +157,7 @@ class TestAttention : public QObject {
         }
         QCOMPARE(r.source_length, w.dim(3));
         // Fully masked rows are reported exactly where PyTorch produced NaN rows.
-        const Tensor nan_w = io::read_npy(golden(name, "expected_nan_weights.npy"));
+        const Tensor nan_w = io::read_npy(golden_path(name, "expected_nan_weights.npy"));
         const auto S = static_cast<std::size_t>(nan_w.dim(3));
         for (std::size_t row = 0; row < r.fully_masked_rows.size(); ++row)
             QCOMPARE(r.fully_masked_rows[row] != 0, std::isnan(nan_w.data[row * S]));
@@ -178,7 +178,7 @@ class TestAttention : public QObject {
         for (const QString& c : golden_cases()) {
             const QJsonObject config =
                 read_json(QString::fromStdString(test::golden_dir()) + "/" + c + "/config.json");
-            const auto state = io::read_safetensors(golden(c, "weights.safetensors"));
+            const auto state = io::read_safetensors(golden_path(c, "weights.safetensors"));
             const MultiHeadAttentionOptions o =
                 options_from_state_dict(state, config["num_heads"].toInt());
             const MultiHeadAttentionOptions want = options_from_config(config);

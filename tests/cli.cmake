@@ -1,0 +1,1 @@
+attnviz_add_test(test_cli test_cli.cpp)

@@ -1,0 +1,292 @@
+// The attnviz command line, run as a process: results through files match the golden cases,
+// and every kind of bad input ends with the right exit status, one message on stderr and no
+// output file.
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <algorithm>
+#include <limits>
+
+#include "engine/io/npy.h"
+#include "engine/io/safetensors.h"
+#include "test_support.h"
+
+using namespace attnviz;
+
+namespace {
+
+struct Run {
+    int status = -1;
+    QString out, err;
+};
+
+Run attnviz_run(const QStringList& args) {
+    QProcess p;
+    p.setProgram(qEnvironmentVariable("ATTNVIZ_CLI"));
+    p.setArguments(args);
+    p.start();
+    if (!p.waitForFinished(120000)) qFatal("attnviz did not finish");
+    Run r;
+    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString golden(const char* c, const char* f) {
+    return QString::fromStdString(test::golden_dir()) + "/" + c + "/" + f;
+}
+
+QString tmp(const QString& name) {
+    return QString::fromStdString(test::temp_dir()) + "/" + name;
+}
+
+void write_bytes(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes);
+}
+
+QByteArray read_bytes(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// A valid attend command line on the self_basic golden case, writing to `out`.
+QStringList attend_args(const QString& out) {
+    return {"attend",
+            "--weights",
+            golden("self_basic", "weights.safetensors"),
+            "--query",
+            golden("self_basic", "query.npy"),
+            "--num-heads",
+            "4",
+            "--out-weights",
+            out};
+}
+
+}  // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void attend_matches_golden_through_files() {
+        const QString w = tmp("w.npy"), o = tmp("o.npy"), m = tmp("m.npy");
+        const Run r = attnviz_run({"attend",
+                                   "--weights",
+                                   golden("bias_kv_zero_attn_masks", "weights.safetensors"),
+                                   "--query",
+                                   golden("bias_kv_zero_attn_masks", "query.npy"),
+                                   "--num-heads",
+                                   "2",
+                                   "--add-zero-attn",
+                                   "--key-padding-mask",
+                                   golden("bias_kv_zero_attn_masks", "key_padding_mask.npy"),
+                                   "--attn-mask",
+                                   golden("bias_kv_zero_attn_masks", "attn_mask.npy"),
+                                   "--masked-rows",
+                                   "nan",
+                                   "--out-weights",
+                                   w,
+                                   "--out-mean",
+                                   m,
+                                   "--out-output",
+                                   o});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY(r.err.isEmpty());
+        const auto load = [](const QString& p) { return io::read_npy(p.toStdString()); };
+        ATTNVIZ_COMPARE_TENSORS(
+            load(w), load(golden("bias_kv_zero_attn_masks", "expected_nan_weights.npy")), 2e-6);
+        ATTNVIZ_COMPARE_TENSORS(
+            load(m), load(golden("bias_kv_zero_attn_masks", "expected_nan_mean.npy")), 2e-6);
+        ATTNVIZ_COMPARE_TENSORS(
+            load(o), load(golden("bias_kv_zero_attn_masks", "expected_nan_output.npy")), 2e-5);
+    }
+
+    void attend_cross_attention_and_causal() {
+        const QString w = tmp("wc.npy");
+        Run r = attnviz_run(
+            {"attend", "--weights", golden("cross_kdim_vdim", "weights.safetensors"), "--query",
+             golden("cross_kdim_vdim", "query.npy"), "--key", golden("cross_kdim_vdim", "key.npy"),
+             "--value", golden("cross_kdim_vdim", "value.npy"), "--num-heads", "2", "--out-weights",
+             w});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        ATTNVIZ_COMPARE_TENSORS(
+            io::read_npy(w.toStdString()),
+            io::read_npy(golden("cross_kdim_vdim", "expected_zero_weights.npy").toStdString()),
+            2e-6);
+        r = attnviz_run({"attend", "--weights", golden("causal", "weights.safetensors"), "--query",
+                         golden("causal", "query.npy"), "--num-heads", "4", "--causal",
+                         "--out-weights", w});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        ATTNVIZ_COMPARE_TENSORS(
+            io::read_npy(w.toStdString()),
+            io::read_npy(golden("causal", "expected_zero_weights.npy").toStdString()), 2e-6);
+    }
+
+    void dropout_is_reproducible_from_the_seed() {
+        const QString a = tmp("da.npy"), b = tmp("db.npy"), c = tmp("dc.npy");
+        for (const auto& [path, seed] : {std::pair{a, "7"}, {b, "7"}, {c, "8"}}) {
+            const Run r = attnviz_run(attend_args(path) +
+                                      QStringList{"--dropout", "0.5", "--train", "--seed", seed});
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+        }
+        QCOMPARE(read_bytes(a), read_bytes(b));
+        QVERIFY(read_bytes(a) != read_bytes(c));
+        const Tensor t = io::read_npy(a.toStdString());
+        const auto zeros = std::count(t.data.begin(), t.data.end(), 0.0f);
+        QVERIFY(zeros > 0 && zeros < static_cast<long>(t.numel()));
+    }
+
+    void tokenize_prints_json() {
+        const Run r = attnviz_run({"tokenize", "--text", QStringLiteral("我爱NLP！ The cat.")});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonArray tokens = QJsonDocument::fromJson(r.out.toUtf8()).array();
+        QStringList got;
+        for (const auto& t : tokens)
+            got << t.toString();
+        QCOMPARE(got, (QStringList{QStringLiteral("我"), QStringLiteral("爱"), "NLP",
+                                   QStringLiteral("！"), "The", "cat", "."}));
+    }
+
+    void bench_prints_one_json_line() {
+        Run r = attnviz_run(
+            {"bench", "--tokens", "16", "--embed-dim", "32", "--num-heads", "4", "--repeats", "2"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QJsonObject o = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
+        QVERIFY(o["median_ms"].toDouble() > 0.0);
+        QVERIFY(o["gflops"].toDouble() > 0.0);
+        r = attnviz_run({"bench", "--softmax", "--rows", "64", "--cols", "33", "--repeats", "2"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        o = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
+        QVERIFY(o["gelem_per_s"].toDouble() > 0.0);
+        QVERIFY(!o["isa"].toString().isEmpty());
+    }
+
+    void bad_input() {
+        // Files for the bad cases.
+        write_bytes(tmp("empty.npy"), {});
+        write_bytes(tmp("garbage.safetensors"), "this is not a safetensors file at all");
+        QByteArray lying("\x10\x00\x00\x00\x00\x00\x00\x00", 8);  // header of 16 bytes...
+        lying +=
+            "{\"a\":{\"dtype\":\"F32\",\"shape\":[1000000000],\"data_offsets\":[0,4000000000]}}";
+        write_bytes(tmp("lying.safetensors"), lying);
+        QByteArray huge = read_bytes(golden("self_basic", "query.npy"));
+        huge.replace("(1, 5, 16)", "(99999999999, 5, 16)");
+        write_bytes(tmp("huge.npy"), huge);
+        io::write_npy(tmp("wrong_e.npy").toStdString(), Tensor({1, 5, 12}));
+        io::write_npy(tmp("kpm_bad.npy").toStdString(), Tensor({1, 9}));
+        io::write_npy_bool(tmp("mask_bool.npy").toStdString(),
+                           Mask::boolean({1, 5, 16}, std::vector<float>(80, 0.0f)));
+        Tensor nan({1, 5, 16});
+        nan.data[7] = std::numeric_limits<float>::quiet_NaN();
+        io::write_npy(tmp("nan.npy").toStdString(), nan);
+
+        const QString out = tmp("out.npy");
+        const QString w = golden("self_basic", "weights.safetensors");
+        const QString q = golden("self_basic", "query.npy");
+        const struct {
+            QStringList args;
+            int status;
+            const char* needle;
+        } cases[] = {
+            {{"attend", "--query", q}, 2, "--weights is required"},
+            {attend_args(out) + QStringList{"--bogus"}, 2, "unknown option --bogus"},
+            {attend_args(out) + QStringList{"--caual"}, 2, "did you mean --causal"},
+            {attend_args(out) + QStringList{"--dropout", "1.5", "--train"}, 2,
+             "--dropout must be in"},
+            {attend_args(out) + QStringList{"--dropout", "abc"}, 2, "--dropout needs a number"},
+            {attend_args(out) + QStringList{"--masked-rows", "maybe"}, 2,
+             "--masked-rows must be one of"},
+            {attend_args(out) + QStringList{"--threads", "0"}, 2, "--threads must be between"},
+            {{"frobnicate"}, 2, "unknown command 'frobnicate'"},
+            {{"attend", "--weights", w, "--query", q, "--num-heads", "3", "--out-weights", out},
+             1,
+             "embed_dim 16 is not divisible by num_heads 3"},
+            {{"attend", "--weights", tmp("missing.safetensors"), "--query", q, "--num-heads", "4",
+              "--out-weights", out},
+             1,
+             "missing.safetensors"},
+            {{"attend", "--weights", tmp("garbage.safetensors"), "--query", q, "--num-heads", "4",
+              "--out-weights", out},
+             1,
+             "garbage.safetensors"},
+            {{"attend", "--weights", tmp("lying.safetensors"), "--query", q, "--num-heads", "4",
+              "--out-weights", out},
+             1,
+             "lying.safetensors"},
+            {{"attend", "--weights", w, "--query", tmp("empty.npy"), "--num-heads", "4",
+              "--out-weights", out},
+             1,
+             "empty.npy"},
+            {{"attend", "--weights", w, "--query", tmp("huge.npy"), "--num-heads", "4",
+              "--out-weights", out},
+             1,
+             "huge.npy"},
+            {{"attend", "--weights", w, "--query", tmp("wrong_e.npy"), "--num-heads", "4",
+              "--out-weights", out},
+             1,
+             "query is [1,5,12]"},
+            {{"attend", "--weights", w, "--query", tmp("mask_bool.npy"), "--num-heads", "4",
+              "--out-weights", out},
+             1,
+             "mask_bool.npy"},
+            {{"attend", "--weights", w, "--query", tmp("nan.npy"), "--num-heads", "4",
+              "--out-weights", out},
+             1,
+             "element 7 is NaN"},
+            {attend_args(out) + QStringList{"--key-padding-mask", tmp("kpm_bad.npy")}, 1,
+             "key_padding_mask is [1,9] but keys are [1,5]"},
+            {attend_args(tmp("no/such/folder/a.npy")), 1, "does not exist"},
+            {attend_args(QString::fromStdString(test::temp_dir())), 1, "is a folder"},
+            {{"tokenize", "--text", ""}, 1, "no tokens"},
+            {{"tokenize", "--text", "   "}, 1, "no tokens"},
+            {{"bench", "--tokens", "8", "--embed-dim", "10", "--num-heads", "3"},
+             2,
+             "not divisible"},
+        };
+        for (const auto& c : cases) {
+            QFile::remove(out);
+            const Run r = attnviz_run(c.args);
+            const QString what = c.args.join(' ');
+            QVERIFY2(r.status == c.status,
+                     qPrintable(QStringLiteral("%1: status %2, want %3; stderr: %4")
+                                    .arg(what)
+                                    .arg(r.status)
+                                    .arg(c.status)
+                                    .arg(r.err)));
+            QVERIFY2(r.err.contains(QLatin1String(c.needle)),
+                     qPrintable(
+                         QStringLiteral("%1: stderr '%2' lacks '%3'").arg(what, r.err, c.needle)));
+            QVERIFY2(r.err.trimmed().count('\n') <= 1,
+                     qPrintable("more than one message: " + r.err));
+            QVERIFY2(!QFile::exists(out), qPrintable(what + ": left an output file"));
+        }
+        // Nothing but our own inputs in the temporary folder: no stray temporary files.
+        for (const QString& f :
+             QDir(QString::fromStdString(test::temp_dir())).entryList(QDir::Files))
+            QVERIFY2(!f.startsWith('.'), qPrintable("stray file " + f));
+    }
+
+    void failed_write_keeps_the_previous_file() {
+        const QString out = tmp("keep.npy");
+        write_bytes(out, "previous contents");
+        // An output whose folder is missing is refused before anything is written...
+        Run r = attnviz_run(attend_args(out) + QStringList{"--out-output", tmp("nope/o.npy")});
+        QCOMPARE(r.status, 1);
+        QCOMPARE(read_bytes(out), QByteArray("previous contents"));
+        // ...and a successful run replaces it whole.
+        r = attnviz_run(attend_args(out));
+        QCOMPARE(r.status, 0);
+        QVERIFY(read_bytes(out).startsWith("\x93NUMPY"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
