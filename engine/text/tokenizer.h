@@ -8,8 +8,8 @@
 //  * each CJK ideograph (and kana, hangul syllable, bopomofo, CJK/fullwidth punctuation) is its
 //    own token: "我爱NLP！" -> 我 爱 NLP ！;
 //  * each emoji (with its skin-tone modifier, variation selector, keycap, tags and ZWJ
-//    sequence) is one token: 👍🏽, 1️⃣, 👩‍💻, 👨‍👩‍👧; two regional indicators make one flag
-//    🇨🇳;
+//    sequence) is one token, and two regional indicators make one flag:
+//    👍🏽  1️⃣  👩‍💻  👨‍👩‍👧  🇨🇳
 //  * letters and digits of other scripts, with their combining marks, form words ("GPT4",
 //    Arabic, Cyrillic, Devanagari); fullwidth letters and digits are letters and digits;
 //  * a combining mark or variation selector stays with the character before it;
