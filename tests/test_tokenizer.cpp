@@ -62,6 +62,10 @@ class TestTokenizer : public QObject {
     void invalid_utf8();
     void decode_lengths_data();
     void decode_lengths();
+    void classify_data();
+    void classify();
+    void to_lower_data();
+    void to_lower();
     void special_tokens_data();
     void special_tokens();
     void max_tokens_data();
@@ -323,6 +327,105 @@ void TestTokenizer::decode_lengths() {
     const auto d = unicode::decode(bytes(text), 0);
     QCOMPARE(uint(d.code_point), code_point);
     QCOMPARE(int(d.length), length);
+}
+
+void TestTokenizer::classify_data() {
+    QTest::addColumn<uint>("code_point");
+    QTest::addColumn<int>("expected");
+    using C = unicode::CharClass;
+    const auto row = [](const char* name, char32_t cp, C cls) {
+        QTest::newRow(name) << uint(cp) << int(cls);
+    };
+    row("CJK U+4E00", 0x4E00, C::Ideograph);
+    row("CJK U+9FFF", 0x9FFF, C::Ideograph);
+    row("Ext A", 0x3400, C::Ideograph);
+    row("Ext B", 0x20000, C::Ideograph);
+    row("Ext C", 0x2A700, C::Ideograph);
+    row("Ext D", 0x2B740, C::Ideograph);
+    row("Ext E", 0x2B820, C::Ideograph);
+    row("Ext F", 0x2CEB0, C::Ideograph);
+    row("Ext G", 0x30000, C::Ideograph);
+    row("compatibility", 0xF900, C::Ideograph);
+    row("compatibility supplement", 0x2F800, C::Ideograph);
+    row("hiragana", 0x3042, C::Ideograph);
+    row("katakana", 0x30A2, C::Ideograph);
+    row("halfwidth katakana", 0xFF71, C::Ideograph);
+    row("hangul syllable", 0xAC00, C::Ideograph);
+    row("bopomofo", 0x3105, C::Ideograph);
+    row("ideographic full stop", 0x3002, C::Punctuation);
+    row("corner bracket", 0x300C, C::Punctuation);
+    row("fullwidth comma", 0xFF0C, C::Punctuation);
+    row("fullwidth exclamation", 0xFF01, C::Punctuation);
+    row("em dash", 0x2014, C::Punctuation);
+    row("inverted question", 0x00BF, C::Punctuation);
+    row("replacement char", 0xFFFD, C::Punctuation);
+    row("ideographic space", 0x3000, C::Whitespace);
+    row("nbsp", 0x00A0, C::Whitespace);
+    row("em space", 0x2003, C::Whitespace);
+    row("next line", 0x0085, C::Whitespace);
+    row("grinning face", 0x1F600, C::Emoji);
+    row("rocket", 0x1F680, C::Emoji);
+    row("1FAFF", 0x1FAFF, C::Emoji);
+    row("sun", 0x2600, C::Emoji);
+    row("heavy heart", 0x2764, C::Emoji);
+    row("regional indicator", 0x1F1E8, C::RegionalIndicator);
+    row("skin tone", 0x1F3FD, C::EmojiModifier);
+    row("zero width space", 0x200B, C::Ignorable);
+    row("bom", 0xFEFF, C::Ignorable);
+    row("c0", 0x01, C::Ignorable);
+    row("c1", 0x9F, C::Ignorable);
+    row("soft hyphen", 0xAD, C::Ignorable);
+    row("zwj", 0x200D, C::Joiner);
+    row("vs16", 0xFE0F, C::VariationSelector);
+    row("combining acute", 0x0301, C::Mark);
+    row("keycap", 0x20E3, C::Mark);
+    row("tag", 0xE0067, C::Tag);
+    row("latin", U'a', C::Word);
+    row("e acute", 0x00E9, C::Word);
+    row("arabic", 0x0628, C::Word);
+    row("arabic fatha", 0x064E, C::Word);
+    row("cyrillic", 0x0416, C::Word);
+    row("greek", 0x03B1, C::Word);
+    row("devanagari", 0x0915, C::Word);
+    row("devanagari vowel sign", 0x093F, C::Word);
+    row("fullwidth A", 0xFF21, C::Word);
+    row("fullwidth 0", 0xFF10, C::Word);
+}
+
+void TestTokenizer::classify() {
+    QFETCH(uint, code_point);
+    QFETCH(int, expected);
+    QCOMPARE(int(unicode::classify(char32_t(code_point))), expected);
+}
+
+void TestTokenizer::to_lower_data() {
+    QTest::addColumn<uint>("upper");
+    QTest::addColumn<uint>("lower");
+    QTest::newRow("A") << uint('A') << uint('a');
+    QTest::newRow("z unchanged") << uint('z') << uint('z');
+    QTest::newRow("À") << 0xC0u << 0xE0u;
+    QTest::newRow("Þ") << 0xDEu << 0xFEu;
+    QTest::newRow("× unchanged") << 0xD7u << 0xD7u;
+    QTest::newRow("Ā") << 0x100u << 0x101u;
+    QTest::newRow("Ĺ (odd pair)") << 0x139u << 0x13Au;
+    QTest::newRow("Ÿ") << 0x178u << 0xFFu;
+    QTest::newRow("Ž") << 0x17Du << 0x17Eu;
+    QTest::newRow("Α") << 0x391u << 0x3B1u;
+    QTest::newRow("Ω") << 0x3A9u << 0x3C9u;
+    QTest::newRow("Ώ") << 0x38Fu << 0x3CEu;
+    QTest::newRow("Ѐ") << 0x400u << 0x450u;
+    QTest::newRow("Я") << 0x42Fu << 0x44Fu;
+    QTest::newRow("Ѣ") << 0x462u << 0x463u;
+    QTest::newRow("Ա") << 0x531u << 0x561u;
+    QTest::newRow("Ạ") << 0x1EA0u << 0x1EA1u;
+    QTest::newRow("Ａ") << 0xFF21u << 0xFF41u;
+    QTest::newRow("我 unchanged") << 0x6211u << 0x6211u;
+}
+
+void TestTokenizer::to_lower() {
+    QFETCH(uint, upper);
+    QFETCH(uint, lower);
+    QCOMPARE(uint(unicode::to_lower(char32_t(upper))), lower);
 }
 
 void TestTokenizer::special_tokens_data() {
