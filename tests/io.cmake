@@ -1,0 +1,4 @@
+# File formats (engine/io): .npy and safetensors readers/writers, the JSON header parser and
+# the atomic writer, against files numpy and torch wrote (tests/data/io/make_io_cases.py).
+attnviz_add_test(test_npy test_npy.cpp)
+attnviz_add_test(test_safetensors test_safetensors.cpp)

@@ -1,0 +1,548 @@
+// safetensors reading and writing (engine/io/safetensors.h) and the strict JSON parser behind
+// it (engine/io/json_lite.h), against torch nn.MultiheadAttention state_dicts laid out as
+// safetensors.torch.save_file writes them (tests/data/io/make_io_cases.py).
+
+#include <QDir>
+#include <QFileInfo>
+#include <QTest>
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/json_lite.h"
+#include "engine/io/npy.h"
+#include "engine/io/safetensors.h"
+#include "test_support.h"
+
+using namespace attnviz;
+
+namespace {
+
+std::string st_dir() {
+    return test::data_dir() + "/io/safetensors/";
+}
+std::string st_path(const std::string& file) {
+    return st_dir() + file;
+}
+
+std::string fresh_dir(const std::string& name) {
+    const std::string dir = test::temp_dir() + "/" + name;
+    QDir(QString::fromStdString(dir)).removeRecursively();
+    QDir().mkpath(QString::fromStdString(dir));
+    return dir;
+}
+
+QStringList entries(const std::string& dir) {
+    return QDir(QString::fromStdString(dir))
+        .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                   QDir::Name);
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() &&
+           (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
+std::string le64(std::uint64_t v) {
+    std::string s;
+    for (int i = 0; i < 8; ++i)
+        s += static_cast<char>((v >> (8 * i)) & 0xFF);
+    return s;
+}
+
+std::string f32_bytes(std::initializer_list<float> values) {
+    std::string s;
+    for (const float v : values) {
+        const auto bits = std::bit_cast<std::uint32_t>(v);
+        for (int i = 0; i < 4; ++i)
+            s += static_cast<char>((bits >> (8 * i)) & 0xFF);
+    }
+    return s;
+}
+
+// A safetensors file from header text (padded to 8 bytes with spaces) and data.
+std::string st_file(std::string header, const std::string& data) {
+    header.append((8 - header.size() % 8) % 8, ' ');
+    return le64(header.size()) + header + data;
+}
+
+// An independent binary16 decoder for the exhaustive check: the textbook formula.
+double half_reference(std::uint16_t h) {
+    const int sign = (h >> 15) ? -1 : 1;
+    const int exponent = (h >> 10) & 0x1F;
+    const int mantissa = h & 0x3FF;
+    if (exponent == 0) return sign * std::ldexp(mantissa, -24);
+    if (exponent == 31)
+        return mantissa ? std::numeric_limits<double>::quiet_NaN()
+                        : sign * std::numeric_limits<double>::infinity();
+    return sign * std::ldexp(1024 + mantissa, exponent - 25);
+}
+
+}  // namespace
+
+#define EXPECT_DATA_ERROR(expr, ...)                                                               \
+    do {                                                                                           \
+        std::string msg_;                                                                          \
+        bool thrown_ = false;                                                                      \
+        try {                                                                                      \
+            (void)(expr);                                                                          \
+        } catch (const DataError& e_) {                                                            \
+            thrown_ = true;                                                                        \
+            msg_ = e_.what();                                                                      \
+        } catch (const std::exception& e_) {                                                       \
+            QFAIL(qPrintable(QStringLiteral("%1 threw a non-DataError: %2")                        \
+                                 .arg(QStringLiteral(#expr), QString::fromStdString(e_.what())))); \
+        }                                                                                          \
+        QVERIFY2(thrown_, "no DataError from " #expr);                                             \
+        for (const std::string& p_ : std::initializer_list<std::string>{__VA_ARGS__})              \
+            QVERIFY2(                                                                              \
+                msg_.find(p_) != std::string::npos,                                                \
+                qPrintable(QStringLiteral("message \"%1\" lacks \"%2\"")                           \
+                               .arg(QString::fromStdString(msg_), QString::fromStdString(p_))));   \
+    } while (false)
+
+class TestSafetensors : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // What torch wrote, read back with torch's own float32 values (exactly).
+    void readsTorchStateDicts_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f :
+             {"mha_packed.safetensors", "mha_separate.safetensors", "mha_f64.safetensors",
+              "mha_f16.safetensors", "mha_bf16.safetensors", "mixed_dtypes.safetensors"})
+            QTest::newRow(f) << QString(f);
+    }
+    void readsTorchStateDicts() {
+        QFETCH(QString, file);
+        const io::TensorMap tensors = io::read_safetensors(st_path(file.toStdString()));
+        const QDir ref_dir(QString::fromStdString(st_path("ref/" + file.toStdString())));
+        std::set<std::string> expected_names;
+        for (const QString& npy : ref_dir.entryList({"*.npy"}, QDir::Files)) {
+            const std::string name = npy.chopped(4).toStdString();
+            expected_names.insert(name);
+            const auto it = tensors.find(name);
+            QVERIFY2(it != tensors.end(), name.c_str());
+            const Tensor expected = io::read_npy(ref_dir.filePath(npy).toStdString());
+            ATTNVIZ_COMPARE_TENSORS(it->second, expected, 0.0);
+        }
+        std::set<std::string> names;
+        for (const auto& [name, t] : tensors)
+            names.insert(name);
+        QVERIFY(names == expected_names);
+    }
+
+    void readsBothMultiheadAttentionLayouts() {
+        const io::TensorMap packed = io::read_safetensors(st_path("mha_packed.safetensors"));
+        QCOMPARE(packed.at("in_proj_weight").shape, Shape({48, 16}));
+        QCOMPARE(packed.at("in_proj_bias").shape, Shape({48}));
+        QCOMPARE(packed.at("out_proj.weight").shape, Shape({16, 16}));
+        QCOMPARE(packed.at("out_proj.bias").shape, Shape({16}));
+
+        const io::SafetensorsContents separate =
+            io::read_safetensors_contents(st_path("mha_separate.safetensors"));
+        QCOMPARE(separate.tensors.at("q_proj_weight").shape, Shape({16, 16}));
+        QCOMPARE(separate.tensors.at("k_proj_weight").shape, Shape({16, 12}));
+        QCOMPARE(separate.tensors.at("v_proj_weight").shape, Shape({16, 10}));
+        QCOMPARE(separate.tensors.at("bias_k").shape, Shape({1, 1, 16}));
+        QCOMPARE(separate.metadata, (std::map<std::string, std::string>{{"format", "pt"}}));
+    }
+
+    void convertsNarrowFloatsExactly() {
+        const io::TensorMap t = io::read_safetensors(st_path("mixed_dtypes.safetensors"));
+        const std::vector<float>& h = t.at("f16_special").data;
+        QCOMPARE(h[2], std::ldexp(1.0f, -24));  // smallest subnormal
+        QCOMPARE(h[3], std::ldexp(1023.0f, -24));
+        QVERIFY(h[1] == 0.0f && std::signbit(h[1]));
+        QCOMPARE(h[5], 65504.0f);
+        QCOMPARE(h[7], std::numeric_limits<float>::infinity());
+        QCOMPARE(h[8], -std::numeric_limits<float>::infinity());
+        QVERIFY(std::isnan(h[9]));
+        QVERIFY(std::isnan(t.at("bf16_special").data[7]));
+        QCOMPARE(t.at("f32_scalar").shape, Shape{});
+        QCOMPARE(t.at("f32_scalar").data, std::vector<float>{4.5f});
+        QCOMPARE(t.at("f32_empty").shape, Shape({2, 0, 3}));
+    }
+
+    // All 65536 half and bfloat16 bit patterns against an independent decoder.
+    void convertsEveryHalfAndBfloat16Value() {
+        std::string data;
+        for (std::uint32_t i = 0; i < 65536; ++i) {
+            data += static_cast<char>(i & 0xFF);
+            data += static_cast<char>(i >> 8);
+        }
+        for (const char* dtype : {"F16", "BF16"}) {
+            const std::string header = std::string("{\"x\":{\"dtype\":\"") + dtype +
+                                       "\",\"shape\":[256,256],\"data_offsets\":[0,131072]}}";
+            const Tensor x =
+                io::parse_safetensors(st_file(header, data), "all.safetensors").at("x");
+            for (std::uint32_t i = 0; i < 65536; ++i) {
+                const float got = x.data[i];
+                const double want = dtype == std::string("F16")
+                                        ? half_reference(static_cast<std::uint16_t>(i))
+                                        : double(std::bit_cast<float>(i << 16));
+                const bool ok = std::isnan(want) ? std::isnan(got)
+                                                 : (double(got) == want &&
+                                                    std::signbit(got) == std::signbit(want));
+                QVERIFY2(ok, qPrintable(QString("%1 bits 0x%2: got %3, expected %4")
+                                            .arg(dtype)
+                                            .arg(i, 4, 16, QChar('0'))
+                                            .arg(double(got), 0, 'g', 9)
+                                            .arg(want, 0, 'g', 9)));
+            }
+        }
+    }
+
+    void readsUnusualButValidHeaders() {
+        const io::TensorMap u = io::read_safetensors(st_path("unicode_names.safetensors"));
+        QCOMPARE(u.size(), std::size_t(3));
+        QCOMPARE(u.at("\xD0\xBA\xD0\xBB\xD1\x8E\xD1\x87").data, std::vector<float>{1.0f});  // ключ
+        QCOMPARE(u.at("emoji_\xF0\x9F\x98\x80").data, std::vector<float>{2.0f});
+        QCOMPARE(u.at("q\"uote\\slash/tab\t").data, std::vector<float>{3.0f});
+
+        const io::TensorMap extra = io::read_safetensors(st_path("extra_fields.safetensors"));
+        QCOMPARE(extra.at("w").data, std::vector<float>({-1.0f, 0.25f}));
+
+        QVERIFY(io::read_safetensors(st_path("empty.safetensors")).empty());
+    }
+
+    // Our writer lays files out exactly as safetensors.torch.save_file does.
+    void serializeMatchesTheReferenceLayout() {
+        for (const char* file :
+             {"mha_packed.safetensors", "mha_separate.safetensors", "empty.safetensors"}) {
+            const std::string path = st_path(file);
+            const io::SafetensorsContents c = io::read_safetensors_contents(path);
+            QCOMPARE(QByteArray::fromStdString(io::serialize_safetensors(c.tensors, c.metadata)),
+                     QByteArray::fromStdString(io::read_file(path)));
+        }
+        // The format's own examples (the Rust crate's serialization tests).
+        const io::TensorMap attn{{"attn.0", Tensor({1, 2, 3}, {0, 1, 2, 3, 4, 5})}};
+        QCOMPARE(io::serialize_safetensors(attn),
+                 st_file(R"({"attn.0":{"dtype":"F32","shape":[1,2,3],"data_offsets":[0,24]}})",
+                         f32_bytes({0, 1, 2, 3, 4, 5})));
+        QCOMPARE(io::serialize_safetensors({}), le64(8) + "{}      ");
+        QCOMPARE(io::serialize_safetensors({}, {{"framework", "pt"}}),
+                 le64(40) + R"({"__metadata__":{"framework":"pt"}})" + "     ");
+    }
+
+    void roundTrips() {
+        io::TensorMap tensors;
+        tensors["scalar"] = Tensor({}, std::vector<float>{std::numeric_limits<float>::quiet_NaN()});
+        tensors["empty"] = Tensor({0});
+        tensors["empty_3d"] = Tensor({3, 0, 2});
+        tensors["one"] = Tensor({1}, std::vector<float>{-0.0f});
+        Tensor big({2, 3, 4});
+        for (std::size_t i = 0; i < big.numel(); ++i)
+            big.data[i] = std::cos(float(i)) * 1e3f;
+        big.data[5] = std::numeric_limits<float>::infinity();
+        big.data[6] = std::numeric_limits<float>::denorm_min();
+        tensors["layers.0.self_attn.in_proj_weight"] = big;
+        tensors["name with \"quotes\", \\ and \x01 control"] = Tensor({2}, {1.0f, 2.0f});
+        tensors["\xE6\xB3\xA8\xE6\x84\x8F"] = Tensor({1}, std::vector<float>{3.0f});  // 注意
+        const std::map<std::string, std::string> metadata{
+            {"format", "pt"}, {"note", "line 1\nline \"2\""}, {"", ""}};
+
+        const std::string dir = fresh_dir("roundtrip");
+        const std::string path = dir + "/w.safetensors";
+        io::write_safetensors(path, tensors, metadata);
+        QCOMPARE(entries(dir), QStringList{"w.safetensors"});
+
+        const io::SafetensorsContents back = io::read_safetensors_contents(path);
+        QCOMPARE(back.metadata, metadata);
+        QCOMPARE(back.tensors.size(), tensors.size());
+        for (const auto& [name, t] : tensors) {
+            const auto it = back.tensors.find(name);
+            QVERIFY2(it != back.tensors.end(), name.c_str());
+            QCOMPARE(it->second.shape, t.shape);
+            QVERIFY2(same_bits(it->second.data, t.data), name.c_str());
+        }
+
+        // The header is padded to 8 bytes, so the data section is aligned.
+        const std::string bytes = io::read_file(path);
+        std::uint64_t n = 0;
+        std::memcpy(&n, bytes.data(), 8);
+        QCOMPARE(n % 8, std::uint64_t(0));
+        QCOMPARE(bytes[8 + n - 1] == '}' || bytes[8 + n - 1] == ' ', true);
+        // And writing what we read gives the same bytes.
+        QCOMPARE(io::serialize_safetensors(back.tensors, back.metadata), bytes);
+    }
+
+    void refusesBadFiles_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("phrase");
+        QTest::newRow("empty") << "bad_empty.safetensors"
+                               << "too short for a safetensors file";
+        QTest::newRow("short") << "bad_short.safetensors"
+                               << "too short for a safetensors file";
+        QTest::newRow("header length larger than file")
+            << "bad_header_length_larger.safetensors"
+            << "header length 1000 is larger than the file (72 bytes after the length field)";
+        QTest::newRow("header length 2^63")
+            << "bad_header_length_huge.safetensors"
+            << "header length 9223372036854775808 is larger than the file";
+        QTest::newRow("not json") << "bad_not_json.safetensors"
+                                  << "the header is not valid JSON";
+        QTest::newRow("json syntax") << "bad_json_syntax.safetensors"
+                                     << "the header is not valid JSON";
+        QTest::newRow("not an object") << "bad_not_object.safetensors"
+                                       << "not a JSON object";
+        QTest::newRow("a .npy file") << "bad_npy_file.safetensors"
+                                     << "header length";
+        QTest::newRow("missing dtype") << "bad_missing_dtype.safetensors"
+                                       << "has no 'dtype'";
+        QTest::newRow("missing shape") << "bad_missing_shape.safetensors"
+                                       << "has no 'shape'";
+        QTest::newRow("missing offsets") << "bad_missing_offsets.safetensors"
+                                         << "has no 'data_offsets'";
+        QTest::newRow("entry not an object") << "bad_entry_not_object.safetensors"
+                                             << "tensor 'a' must be an object";
+        QTest::newRow("offsets out of range")
+            << "bad_offsets_out_of_range.safetensors"
+            << "tensor 'a' data_offsets [0,4096] run past the end of the data";
+        QTest::newRow("offsets reversed") << "bad_offsets_reversed.safetensors"
+                                          << "data_offsets [16,0] end before they begin";
+        QTest::newRow("offsets not a pair") << "bad_offsets_not_pair.safetensors"
+                                            << "must be an array [begin, end]";
+        QTest::newRow("offsets negative") << "bad_offsets_negative.safetensors"
+                                          << "must be non-negative integers";
+        QTest::newRow("offsets overlap")
+            << "bad_offsets_overlap.safetensors"
+            << "tensors 'a' data_offsets [0,16] and 'b' data_offsets [8,24] overlap";
+        QTest::newRow("same range twice") << "bad_offsets_duplicate_range.safetensors"
+                                          << "overlap";
+        QTest::newRow("offsets size mismatch")
+            << "bad_offsets_mismatch.safetensors"
+            << "tensor 'in_proj_weight' data_offsets [0,4096] do not match shape [96,32] of F32 "
+               "(12288 bytes)";
+        QTest::newRow("gap") << "bad_offsets_gap.safetensors"
+                             << "gap in the data";
+        QTest::newRow("trailing data")
+            << "bad_trailing_data.safetensors"
+            << "trailing data: the last 16 bytes of the file belong to no tensor";
+        QTest::newRow("truncated") << "bad_truncated.safetensors"
+                                   << "truncated";
+        QTest::newRow("unsupported dtype")
+            << "bad_unsupported_dtype.safetensors"
+            << "tensor 'position_ids' has dtype I64, which cannot be read";
+        QTest::newRow("unknown dtype") << "bad_unknown_dtype.safetensors"
+                                       << "tensor 'a' has unknown dtype 'Q7'";
+        QTest::newRow("duplicate names") << "bad_duplicate_names.safetensors"
+                                         << "duplicate key \"a\"";
+        QTest::newRow("metadata not strings")
+            << "bad_metadata_not_strings.safetensors"
+            << "__metadata__ must be an object of strings, but 'epoch' is a number";
+        QTest::newRow("metadata not an object") << "bad_metadata_not_object.safetensors"
+                                                << "__metadata__ must be an object";
+        QTest::newRow("negative dimension") << "bad_shape_negative.safetensors"
+                                            << "negative dimension -1";
+        QTest::newRow("float dimension") << "bad_shape_float.safetensors"
+                                         << "not an integer";
+        QTest::newRow("shape overflow") << "bad_shape_overflow.safetensors"
+                                        << "(more than 2^64 bytes)";
+        QTest::newRow("invalid UTF-8") << "bad_invalid_utf8.safetensors"
+                                       << "invalid UTF-8";
+        QTest::newRow("lone surrogate") << "bad_lone_surrogate.safetensors"
+                                        << "unpaired high surrogate";
+        QTest::newRow("deep nesting") << "bad_deep_nesting.safetensors"
+                                      << "nesting deeper than 64 levels";
+    }
+    void refusesBadFiles() {
+        QFETCH(QString, file);
+        QFETCH(QString, phrase);
+        const std::string path = st_path(file.toStdString());
+        const std::string p = phrase.toStdString();
+        EXPECT_DATA_ERROR(io::read_safetensors(path), path + ": ", p);
+        EXPECT_DATA_ERROR(io::parse_safetensors(io::read_file(path), "w.safetensors"),
+                          "w.safetensors: ", p);
+    }
+
+    void refusesOversizedHeaders() {
+        // The reference's 100 MB limit, checked before the header is parsed.
+        const std::string bytes = le64(100'000'001) + std::string(100'000'001, ' ');
+        EXPECT_DATA_ERROR(io::parse_safetensors(bytes, "big.safetensors"),
+                          "big.safetensors: header length 100000001 exceeds the 100 MB limit");
+    }
+
+    void reportsMissingFilesAndFolders() {
+        const std::string missing = test::temp_dir() + "/nothing/w.safetensors";
+        EXPECT_DATA_ERROR(io::read_safetensors(missing),
+                          "cannot open '" + missing + "': No such file or directory");
+        const std::string folder = fresh_dir("x.safetensors");
+        EXPECT_DATA_ERROR(io::read_safetensors(folder), "cannot read '" + folder + "'",
+                          "Is a directory");
+    }
+
+    void failedWritesLeaveNothingBehind() {
+        const std::string dir = fresh_dir("failed_writes");
+        const io::TensorMap good{{"w", Tensor({2}, {1.0f, 2.0f})}};
+
+        const std::string in_missing = dir + "/out/w.safetensors";
+        EXPECT_DATA_ERROR(io::write_safetensors(in_missing, good),
+                          "cannot write '" + in_missing + "': No such file or directory");
+        QVERIFY(entries(dir).isEmpty());
+
+        const std::string folder = dir + "/w.safetensors";
+        QDir().mkpath(QString::fromStdString(folder));
+        EXPECT_DATA_ERROR(io::write_safetensors(folder, good),
+                          "cannot write '" + folder + "': Is a directory");
+        QCOMPARE(entries(dir), QStringList{"w.safetensors"});
+        QVERIFY(entries(folder).isEmpty());
+        QDir(QString::fromStdString(folder)).removeRecursively();
+
+        const std::string path = dir + "/w.safetensors";
+        io::write_safetensors(path, good);
+        const std::string original = io::read_file(path);
+        Tensor broken({2, 2}, 1.0f);
+        broken.data.pop_back();
+        EXPECT_DATA_ERROR(io::write_safetensors(path, {{"x", broken}}),
+                          "cannot write '" + path + "': tensor 'x' of shape [2,2] holds 3 values");
+        EXPECT_DATA_ERROR(io::write_safetensors(path, {{"__metadata__", Tensor({1})}}),
+                          "may not be called '__metadata__'");
+        EXPECT_DATA_ERROR(io::write_safetensors(path, {{"bad\xFF", Tensor({1})}}),
+                          "tensor name is not valid UTF-8");
+        EXPECT_DATA_ERROR(io::write_safetensors(path, good, {{"k", "\xC0\xAF"}}),
+                          "metadata value is not valid UTF-8");
+        QCOMPARE(io::read_file(path), original);
+        QCOMPARE(entries(dir), QStringList{"w.safetensors"});
+    }
+
+    // Every truncation and many corruptions of a real file end in a value or a DataError.
+    void survivesTruncationAndCorruption() {
+        const std::string good = io::read_file(st_path("mha_separate.safetensors"));
+        std::uint64_t header_len = 0;
+        std::memcpy(&header_len, good.data(), 8);
+        const auto attempt = [&](const std::string& bytes) {
+            try {
+                (void)io::parse_safetensors(bytes, "fuzz.safetensors");
+            } catch (const DataError&) {
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(QString("non-DataError: %1").arg(e.what())));
+            }
+        };
+        for (std::size_t n = 0; n < good.size(); n += (n < 8 + header_len + 64 ? 1 : 61))
+            attempt(good.substr(0, n));
+        for (std::size_t i = 0; i < 8 + header_len; ++i) {
+            for (const unsigned char v : {0x00, 0x01, 0x20, 0x22, 0x2C, 0x2D, 0x30, 0x39, 0x3A,
+                                          0x5B, 0x5D, 0x7B, 0x7D, 0x80, 0xFF}) {
+                std::string bad = good;
+                bad[i] = static_cast<char>(v);
+                attempt(bad);
+            }
+        }
+    }
+
+    // ---- the JSON parser on its own
+
+    void jsonParsesValidDocuments() {
+        namespace json = io::json;
+        const json::Value v = json::parse(
+            " {\"a\" : [1, -2, 3.5e-3, true, false, null, {}], \"b\":{\"c\":\"\\u00e9\\ud834\\udd1e"
+            "\\\"\\\\\\/\\b\\f\\n\\r\\t\"}, \"\":0 }\r\n");
+        QVERIFY(v.is_object());
+        QCOMPARE(v.members.size(), std::size_t(3));
+        const json::Value* a = v.find("a");
+        QVERIFY(a && a->is_array() && a->items.size() == 7);
+        QCOMPARE(a->items[0].as_int64(), std::optional<std::int64_t>(1));
+        QCOMPARE(a->items[1].as_int64(), std::optional<std::int64_t>(-2));
+        QVERIFY(!a->items[1].as_uint64());
+        QVERIFY(!a->items[2].is_integer());
+        QCOMPARE(a->items[2].text, std::string("3.5e-3"));
+        QVERIFY(a->items[3].is_bool() && a->items[3].boolean);
+        QVERIFY(a->items[5].is_null());
+        QCOMPARE(v.find("b")->find("c")->text,
+                 std::string("\xC3\xA9\xF0\x9D\x84\x9E\"\\/\b\f\n\r\t"));
+        QVERIFY(v.find("") != nullptr);
+        QVERIFY(v.find("zz") == nullptr);
+
+        QCOMPARE(json::parse("18446744073709551615").as_uint64(),
+                 std::optional<std::uint64_t>(18446744073709551615ull));
+        QVERIFY(!json::parse("18446744073709551616").as_uint64());
+        QCOMPARE(json::parse("-9223372036854775808").as_int64(),
+                 std::optional<std::int64_t>(std::numeric_limits<std::int64_t>::min()));
+        QVERIFY(!json::parse("9223372036854775808").as_int64());
+        QCOMPARE(json::parse("\"\xE2\x82\xAC\"").text, std::string("\xE2\x82\xAC"));  // raw UTF-8
+
+        // 64 levels are allowed, 65 are not.
+        QVERIFY(json::parse(std::string(64, '[') + std::string(64, ']')).is_array());
+        QVERIFY_THROWS_EXCEPTION(json::ParseError,
+                                 json::parse(std::string(65, '[') + std::string(65, ']')));
+        QVERIFY_THROWS_EXCEPTION(json::ParseError, json::parse(std::string(100000, '[')));
+    }
+
+    void jsonRefusesInvalidDocuments_data() {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("phrase");
+        QTest::newRow("empty") << QByteArray("") << "expected a value";
+        QTest::newRow("whitespace") << QByteArray("  ") << "expected a value";
+        QTest::newRow("two values") << QByteArray("{} {}") << "after the JSON value";
+        QTest::newRow("trailing comma object") << QByteArray("{\"a\":1,}") << "string key";
+        QTest::newRow("trailing comma array") << QByteArray("[1,]") << "expected a value";
+        QTest::newRow("missing colon") << QByteArray("{\"a\" 1}") << "expected ':'";
+        QTest::newRow("single quotes") << QByteArray("{'a':1}") << "string key";
+        QTest::newRow("unquoted key") << QByteArray("{a:1}") << "string key";
+        QTest::newRow("leading zero") << QByteArray("01") << "leading zero";
+        QTest::newRow("bare minus") << QByteArray("-") << "digit";
+        QTest::newRow("dot without digits") << QByteArray("1.") << "digit after '.'";
+        QTest::newRow("exponent without digits") << QByteArray("1e+") << "exponent";
+        QTest::newRow("plus sign") << QByteArray("+1") << "expected a value";
+        QTest::newRow("NaN") << QByteArray("NaN") << "expected a value";
+        QTest::newRow("Infinity") << QByteArray("[Infinity]") << "expected a value";
+        QTest::newRow("True") << QByteArray("True") << "expected a value";
+        QTest::newRow("truncated literal") << QByteArray("tru") << "expected a value";
+        QTest::newRow("comment") << QByteArray("{} // x") << "after the JSON value";
+        QTest::newRow("unterminated string") << QByteArray("\"abc") << "unterminated string";
+        QTest::newRow("raw newline") << QByteArray("\"a\nb\"") << "control character";
+        QTest::newRow("raw tab") << QByteArray("\"a\tb\"") << "control character";
+        QTest::newRow("bad escape") << QByteArray("\"\\x41\"") << "invalid escape";
+        QTest::newRow("short \\u") << QByteArray("\"\\u12\"") << "truncated \\u escape";
+        QTest::newRow("bad hex") << QByteArray("\"\\u12G4\"") << "invalid hex digit";
+        QTest::newRow("lone low surrogate") << QByteArray("\"\\udc00\"") << "unpaired low";
+        QTest::newRow("lone high surrogate") << QByteArray("\"\\ud800x\"") << "unpaired high";
+        QTest::newRow("high then non-low")
+            << QByteArray("\"\\ud800\\u0041\"") << "not followed by a low";
+        QTest::newRow("invalid UTF-8") << QByteArray("\"\xFF\"") << "invalid UTF-8";
+        QTest::newRow("overlong UTF-8") << QByteArray("\"\xC0\xAF\"") << "invalid UTF-8";
+        QTest::newRow("UTF-8 surrogate") << QByteArray("\"\xED\xA0\x80\"") << "invalid UTF-8";
+        QTest::newRow("truncated UTF-8") << QByteArray("\"\xE2\x82\"") << "invalid UTF-8";
+        QTest::newRow("beyond U+10FFFF") << QByteArray("\"\xF4\x90\x80\x80\"") << "invalid UTF-8";
+        QTest::newRow("duplicate key") << QByteArray("{\"a\":1,\"a\":2}") << "duplicate key";
+        QTest::newRow("duplicate after escape")
+            << QByteArray("{\"a\":1,\"\\u0061\":2}") << "duplicate key \"a\"";
+        QTest::newRow("unclosed object") << QByteArray("{\"a\":1") << "expected '}'";
+        QTest::newRow("unclosed array") << QByteArray("[1,2") << "expected ']'";
+        QTest::newRow("nul byte") << QByteArray("{}\0", 3) << "byte 0x00";
+    }
+    void jsonRefusesInvalidDocuments() {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, phrase);
+        try {
+            io::json::parse(std::string_view(text.constData(), std::size_t(text.size())));
+            QFAIL("parsed without error");
+        } catch (const io::json::ParseError& e) {
+            QVERIFY2(QString(e.what()).contains(phrase), e.what());
+            QVERIFY2(QString(e.what()).contains("at byte"), e.what());
+        }
+    }
+
+    void jsonQuoteRoundTrips() {
+        for (const std::string& s :
+             {std::string(""), std::string("plain"), std::string("q\"b\\s/\b\f\n\r\t"),
+              std::string("\x01\x1f\x7f", 3), std::string("\xF0\x9F\x98\x80 \xC3\xA9")}) {
+            const std::string q = io::json::quote(s);
+            QCOMPARE(io::json::parse(q).text, s);
+        }
+        QCOMPARE(io::json::quote("a\"\x01"), std::string("\"a\\\"\\u0001\""));
+        QVERIFY(io::json::is_valid_utf8("\xE6\xB3\xA8"));
+        QVERIFY(!io::json::is_valid_utf8("\xE6\xB3"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSafetensors)
+#include "test_safetensors.moc"
