@@ -262,6 +262,24 @@ class TestNpy : public QObject {
         }
     }
 
+    // Headers longer than read_npy_info's first read, and longer than version 1.0 can hold
+    // (numpy then writes 2.0, and so do we).
+    void longHeaders() {
+        const std::string dir = fresh_dir("long_headers");
+        for (const std::size_t rank : {std::size_t(2000), std::size_t(30000)}) {
+            const Shape shape(rank, 1);
+            const std::string path = dir + "/long.npy";
+            io::write_npy(path, Tensor(shape, 0.5f));
+            const std::string bytes = io::read_file(path);
+            QCOMPARE(int(bytes[6]), rank < 20000 ? 1 : 2);
+            QCOMPARE((bytes.size() - 4) % 64, std::size_t(0));
+            QCOMPARE(io::read_npy_info(path).shape, shape);
+            const Tensor back = io::read_npy(path);
+            QCOMPARE(back.shape, shape);
+            QCOMPARE(back.data, std::vector<float>{0.5f});
+        }
+    }
+
     void roundTrips_data() {
         QTest::addColumn<Shape>("shape");
         QTest::newRow("0-d") << Shape{};

@@ -25,7 +25,8 @@ FileHead read_file_head(const std::string& path, std::size_t max_bytes);
 /// ("cannot write 'out/A.npy': No such file or directory").  The temporary is named
 /// ".<name>.XXXXXX" in the destination's folder, so the rename never crosses file systems.
 /// A replaced file keeps its permission bits; a new one gets 0666 minus the umask, as with
-/// any ordinary file creation.
+/// any ordinary file creation.  A symbolic link at `path` is replaced by the file, not
+/// followed.
 void write_file_atomically(const std::string& path, const std::string& bytes);
 
 /// "400 GB", "1.5 MB", "20 bytes": a byte count for messages (decimal units).
