@@ -1,0 +1,281 @@
+#include "ui/cli/export_command.h"
+
+#include <QCoreApplication>
+#include <QThread>
+
+#include <cmath>
+
+#include "engine/errors.h"
+#include "ui/compute/attention_snapshot.h"
+#include "ui/document/attention_document.h"
+
+namespace attnviz::ui {
+
+namespace {
+QString tr(const char* text) {
+    return QCoreApplication::translate("ExportCommand", text);
+}
+
+[[noreturn]] void usage_error(const QString& message) {
+    throw UsageError(message.toStdString());
+}
+
+int to_int(const QString& option, const QString& value, int lo, int hi) {
+    bool ok = false;
+    const int v = value.toInt(&ok);
+    if (!ok || v < lo || v > hi)
+        usage_error(tr("%1 needs a whole number from %2 to %3, not '%4'")
+                        .arg(option)
+                        .arg(lo)
+                        .arg(hi)
+                        .arg(value));
+    return v;
+}
+
+double to_double(const QString& option, const QString& value, double lo, double hi) {
+    bool ok = false;
+    const double v = value.toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v < lo || v > hi)
+        usage_error(
+            tr("%1 needs a number from %2 to %3, not '%4'").arg(option).arg(lo).arg(hi).arg(value));
+    return v;
+}
+}  // namespace
+
+QString export_usage() {
+    return tr(
+        "usage: attnviz export --text \"...\" [--text2 \"...\" [--mode cross|batch]]\n"
+        "                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]\n"
+        "                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...\n"
+        "                      [--view grid|mean|head:K] [--colormap viridis|cividis|magma|grey]\n"
+        "                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf\n"
+        "\n"
+        "Renders the same figure as the window, without a display.\n"
+        "\n"
+        "Input:\n"
+        "  --text TEXT           the sentence (queries)\n"
+        "  --text2 TEXT          a second sentence: keys/values (cross) or a batch item\n"
+        "  --mode MODE           self (default without --text2), cross (default with it), batch\n"
+        "  --tokens LIST         pre-tokenized input instead of --text (tokens separated by |)\n"
+        "  --tokens2 LIST        the same for the second sentence\n"
+        "  --lowercase           lowercase before tokenizing\n"
+        "  --special-tokens      add [CLS] and [SEP]\n"
+        "Layer:\n"
+        "  --embed-dim E         model width (default 64)\n"
+        "  --num-heads H         heads; must divide E (default 4)\n"
+        "  --seed S              weight seed (default 0); also the dropout seed unless given\n"
+        "  --weights FILE        a safetensors nn.MultiheadAttention state_dict\n"
+        "  --scoring NAME        dot (default) or additive\n"
+        "  --no-bias             projections without bias\n"
+        "  --no-positional       no sinusoidal positional encoding\n"
+        "  --dropout P           dropout on the weights, in [0, 0.95]\n"
+        "  --train               training mode (dropout active)\n"
+        "  --dropout-seed D      seed of the dropout mask\n"
+        "Masks:\n"
+        "  --causal              mask keys after each query\n"
+        "  --mask-key K          mask key position K (0-based; repeatable)\n"
+        "  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows\n"
+        "Figure:\n"
+        "  --view VIEW           grid (default), mean, or head:K with K from 1 to H\n"
+        "  --item N              which sentence of a padded batch to draw (1 or 2)\n"
+        "  --colormap NAME       viridis (default), cividis, magma or grey\n"
+        "  --per-head-scale      scale each head to its own maximum\n"
+        "  --no-values           never print values in the cells\n"
+        "  --title TEXT          figure title (default: states the configuration)\n"
+        "  --no-title            no title or caption\n"
+        "  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)\n"
+        "  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)\n"
+        "  --font-size PX        base text size (default 14)\n"
+        "  --out FILE            output; the format follows the suffix: .png, .svg or .pdf\n"
+        "\n"
+        "Exit status: 0 success, 1 data or write error, 2 usage error.\n");
+}
+
+ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument* doc) {
+    ExportCommand cmd;
+    cmd.figure.font_px = 14;
+    cmd.size = ExportSize{1600, 1000, 2.0};
+    std::optional<PairMode> mode;
+    bool has_text = false, has_text2 = false, has_tokens = false, has_tokens2 = false;
+    std::optional<int> dropout_seed;
+    int seed = 0;
+    int num_heads = 4;
+    int embed_dim = 64;
+    std::set<MaskedKey> masked;
+    QString view = QStringLiteral("grid");
+
+    for (int k = 0; k < args.size(); ++k) {
+        const QString& arg = args[k];
+        QString inline_value;
+        QString name = arg;
+        if (arg.startsWith(QLatin1String("--")) && arg.contains(QLatin1Char('='))) {
+            name = arg.section(QLatin1Char('='), 0, 0);
+            inline_value = arg.section(QLatin1Char('='), 1);
+        }
+        bool used_inline = false;
+        auto value = [&]() -> QString {
+            if (!inline_value.isNull()) {
+                used_inline = true;
+                return inline_value;
+            }
+            if (k + 1 >= args.size()) usage_error(tr("%1 needs a value").arg(name));
+            return args[++k];
+        };
+        auto flag = [&] {
+            if (!inline_value.isNull()) usage_error(tr("%1 takes no value").arg(name));
+        };
+
+        if (name == QLatin1String("--help") || name == QLatin1String("-h")) {
+            cmd.help = true;
+            return cmd;
+        } else if (name == QLatin1String("--text")) {
+            doc->setTextA(value());
+            has_text = true;
+        } else if (name == QLatin1String("--text2")) {
+            doc->setTextB(value());
+            has_text2 = true;
+        } else if (name == QLatin1String("--tokens")) {
+            doc->setTokenListA(value());
+            has_tokens = true;
+        } else if (name == QLatin1String("--tokens2")) {
+            doc->setTokenListB(value());
+            has_tokens2 = true;
+        } else if (name == QLatin1String("--mode")) {
+            const QString v = value();
+            PairMode m;
+            if (v == QLatin1String("self"))
+                m = PairMode::Single;
+            else if (!pair_mode_from_name(v, &m))
+                usage_error(tr("--mode must be self, cross or batch, not '%1'").arg(v));
+            mode = m;
+        } else if (name == QLatin1String("--lowercase")) {
+            flag();
+            doc->setLowercase(true);
+        } else if (name == QLatin1String("--special-tokens")) {
+            flag();
+            doc->setSpecialTokens(true);
+        } else if (name == QLatin1String("--embed-dim")) {
+            embed_dim = to_int(name, value(), AttentionDocument::kMinEmbedDim,
+                               AttentionDocument::kMaxEmbedDim);
+        } else if (name == QLatin1String("--num-heads")) {
+            num_heads = to_int(name, value(), 1, AttentionDocument::kMaxHeads);
+        } else if (name == QLatin1String("--seed")) {
+            seed = to_int(name, value(), 0, AttentionDocument::kMaxSeed);
+        } else if (name == QLatin1String("--dropout-seed")) {
+            dropout_seed = to_int(name, value(), 0, AttentionDocument::kMaxSeed);
+        } else if (name == QLatin1String("--weights")) {
+            doc->setWeightsFile(value());
+        } else if (name == QLatin1String("--scoring")) {
+            const QString v = value();
+            if (v == QLatin1String("dot") || v == QLatin1String("scaled_dot_product"))
+                doc->setScoring(Scoring::ScaledDotProduct);
+            else if (v == QLatin1String("additive"))
+                doc->setScoring(Scoring::Additive);
+            else
+                usage_error(tr("--scoring must be dot or additive, not '%1'").arg(v));
+        } else if (name == QLatin1String("--no-bias")) {
+            flag();
+            doc->setBias(false);
+        } else if (name == QLatin1String("--no-positional")) {
+            flag();
+            doc->setPositionalEncoding(false);
+        } else if (name == QLatin1String("--dropout")) {
+            doc->setDropout(to_double(name, value(), 0.0, AttentionDocument::kMaxDropout));
+        } else if (name == QLatin1String("--train")) {
+            flag();
+            doc->setTraining(true);
+        } else if (name == QLatin1String("--causal")) {
+            flag();
+            doc->setCausal(true);
+        } else if (name == QLatin1String("--mask-key")) {
+            masked.insert({0, to_int(name, value(), 0, 1 << 20)});
+        } else if (name == QLatin1String("--masked-rows")) {
+            const QString v = value();
+            try {
+                doc->setMaskedRowPolicy(masked_row_policy_from_name(v.toStdString()));
+            } catch (const std::exception&) {
+                usage_error(tr("--masked-rows must be zero, uniform or nan, not '%1'").arg(v));
+            }
+        } else if (name == QLatin1String("--view")) {
+            view = value();
+        } else if (name == QLatin1String("--item")) {
+            cmd.figure.batch_item = to_int(name, value(), 1, 2) - 1;
+        } else if (name == QLatin1String("--colormap")) {
+            const QString v = value();
+            if (!colormap_from_name(v, &cmd.figure.colormap))
+                usage_error(tr("--colormap must be one of %1, not '%2'")
+                                .arg(colormap_names().join(QStringLiteral(", ")), v));
+        } else if (name == QLatin1String("--per-head-scale")) {
+            flag();
+            cmd.figure.scale = ScaleMode::PerHead;
+        } else if (name == QLatin1String("--no-values")) {
+            flag();
+            cmd.figure.values = false;
+        } else if (name == QLatin1String("--title")) {
+            cmd.figure.title = value();
+        } else if (name == QLatin1String("--no-title")) {
+            flag();
+            cmd.figure.show_title = false;
+        } else if (name == QLatin1String("--width")) {
+            cmd.size.width = to_int(name, value(), kMinExportSide, kMaxExportSide);
+        } else if (name == QLatin1String("--height")) {
+            cmd.size.height = to_int(name, value(), kMinExportSide, kMaxExportSide);
+        } else if (name == QLatin1String("--scale")) {
+            cmd.size.scale = to_double(name, value(), 0.25, kMaxExportScale);
+        } else if (name == QLatin1String("--font-size")) {
+            cmd.figure.font_px = to_int(name, value(), 6, 96);
+        } else if (name == QLatin1String("--out") || name == QLatin1String("-o")) {
+            cmd.out = value();
+        } else {
+            usage_error(tr("unknown option '%1' (see attnviz export --help)").arg(arg));
+        }
+        if (!inline_value.isNull() && !used_inline) usage_error(tr("%1 takes no value").arg(name));
+    }
+
+    if (!has_text && !has_tokens) usage_error(tr("--text (or --tokens) is required"));
+    if (has_text && has_tokens) usage_error(tr("use either --text or --tokens, not both"));
+    if (has_text2 && has_tokens2) usage_error(tr("use either --text2 or --tokens2, not both"));
+    const bool second = has_text2 || has_tokens2;
+    if (second && has_tokens != has_tokens2)
+        usage_error(tr("give both sentences as text or both as token lists"));
+    doc->setUseTokenList(has_tokens);
+    if (!mode) mode = second ? PairMode::CrossAttention : PairMode::Single;
+    if (*mode != PairMode::Single && !second)
+        usage_error(tr("--mode %1 needs --text2").arg(pair_mode_name(*mode)));
+    doc->setPairMode(*mode);
+    if (!doc->setEmbedDim(embed_dim)) usage_error(doc->validationMessage());
+    if (embed_dim % num_heads != 0)
+        usage_error(
+            tr("--num-heads %1 does not divide --embed-dim %2").arg(num_heads).arg(embed_dim));
+    doc->setNumHeads(num_heads);
+    doc->setWeightSeed(seed);
+    doc->setDropoutSeed(dropout_seed.value_or(seed));
+    doc->setMaskedKeys(masked);
+
+    if (view == QLatin1String("grid")) {
+        cmd.figure.view = FigureView::Grid;
+    } else if (view == QLatin1String("mean")) {
+        cmd.figure.view = FigureView::Mean;
+    } else if (view.startsWith(QLatin1String("head:"))) {
+        cmd.figure.view = FigureView::Head;
+        cmd.figure.head = to_int(QStringLiteral("--view head:K"), view.mid(5), 1, num_heads) - 1;
+    } else {
+        usage_error(tr("--view must be grid, mean or head:K, not '%1'").arg(view));
+    }
+    if (cmd.figure.batch_item > 0 && *mode != PairMode::PaddedBatch)
+        usage_error(tr("--item needs --mode batch"));
+
+    if (cmd.out.isEmpty()) usage_error(tr("--out FILE is required"));
+    if (!figure_format_for(cmd.out))
+        usage_error(tr("cannot tell the format of '%1': use .png, .svg or .pdf").arg(cmd.out));
+    validate_export_size(cmd.size);
+    return cmd;
+}
+
+void run_export(const ExportCommand& command, const AttentionDocument& document) {
+    const SnapshotPtr snapshot = compute_snapshot(document.computeConfig(), 1, nullptr,
+                                                  std::max(1, QThread::idealThreadCount()));
+    export_figure(*snapshot, command.figure, command.size, command.out);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,88 @@
+// One finished forward pass, as the viewer needs it: tokens, per-head weights and their
+// mean, raw scores (when the budget allows), which cells were masked and which rows were
+// fully masked.  Built once on the worker thread and then shared read-only (shared_ptr to
+// const) with the GUI, the renderer and every export, so nothing is ever recomputed to draw.
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/tensor.h"
+#include "ui/document/attention_config.h"
+
+namespace attnviz::ui {
+
+struct AttentionSnapshot {
+    std::uint64_t generation = 0;
+    ComputeConfig config;
+
+    int batch = 0;       ///< N
+    int heads = 0;       ///< H
+    int target_len = 0;  ///< L (queries)
+    int source_len = 0;  ///< S (keys)
+
+    /// Per batch item: L query tokens and S key tokens ("[PAD]" where padded).
+    std::vector<std::vector<QString>> query_tokens;
+    std::vector<std::vector<QString>> key_tokens;
+
+    Tensor weights;       ///< [N, H, L, S] after dropout
+    Tensor mean_weights;  ///< [N, L, S]
+    Tensor scores;        ///< [N, H, L, S] raw q.k (or additive) scores; empty over budget
+    std::vector<std::uint8_t> masked;             ///< [N, L, S] 1 where the cell was masked
+    std::vector<std::uint8_t> fully_masked_rows;  ///< [N, H, L]
+    double elapsed_ms = 0.0;                      ///< engine time
+
+    bool has_scores() const { return !scores.empty(); }
+    std::size_t cell(int n, int h, int i, int j) const {
+        return ((std::size_t(n) * heads + h) * target_len + i) * source_len + j;
+    }
+    float weight(int n, int h, int i, int j) const { return weights.data[cell(n, h, i, j)]; }
+    float mean_weight(int n, int i, int j) const {
+        return mean_weights.data[(std::size_t(n) * target_len + i) * source_len + j];
+    }
+    /// Panel value: head h, or the mean when h < 0.
+    float value(int n, int h, int i, int j) const {
+        return h < 0 ? mean_weight(n, i, j) : weight(n, h, i, j);
+    }
+    std::optional<float> score(int n, int h, int i, int j) const {
+        if (!has_scores() || h < 0) return std::nullopt;
+        return scores.data[cell(n, h, i, j)];
+    }
+    bool is_masked(int n, int i, int j) const {
+        return masked[(std::size_t(n) * target_len + i) * source_len + j] != 0;
+    }
+    /// For the mean (h < 0): masked in every head.
+    bool row_fully_masked(int n, int h, int i) const;
+    /// Largest finite weight of a panel (h < 0: the mean); 0 if none.
+    float panel_max(int n, int h) const;
+    /// Largest finite weight over all heads and the mean of item n.
+    float item_max(int n) const;
+};
+
+using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
+
+/// Cells (N*H*L*S) up to which raw scores are kept for hover read-outs.
+inline constexpr std::size_t kScoreCellBudget = std::size_t(1) << 22;
+
+/// Runs the engine for a configuration on the calling thread.  Throws std::exception
+/// (DataError, std::invalid_argument) with a message for the user on bad input.
+/// `cache` (optional) keeps the layer and any weights file between calls.
+struct ComputeCache;
+SnapshotPtr compute_snapshot(const ComputeConfig& config, std::uint64_t generation,
+                             ComputeCache* cache = nullptr, int num_threads = 1);
+
+/// Reuses the initialised layer (weights depend only on a few settings) and the parsed
+/// weights file between requests.  Not thread-safe: one per worker.
+struct ComputeCache {
+    ComputeCache();
+    ~ComputeCache();
+    struct Impl;
+    std::unique_ptr<Impl> impl;
+};
+
+}  // namespace attnviz::ui

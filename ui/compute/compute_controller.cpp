@@ -1,0 +1,144 @@
+#include "ui/compute/compute_controller.h"
+
+#include <QCoreApplication>
+#include <QMetaObject>
+
+#include <exception>
+
+#include "ui/render/heatmap_figure.h"
+
+namespace attnviz::ui {
+
+class ComputeController::Worker : public QObject {
+  public:
+    explicit Worker(ComputeController* owner) : owner_(owner) {}
+
+    void submit(Request request) {
+        std::lock_guard lock(mutex_);
+        pending_ = std::move(request);
+        if (scheduled_) return;
+        scheduled_ = true;
+        QMetaObject::invokeMethod(this, &Worker::drain, Qt::QueuedConnection);
+    }
+
+    void stop() { stopping_ = true; }
+
+  private:
+    void drain() {
+        for (;;) {
+            Request request;
+            {
+                std::lock_guard lock(mutex_);
+                if (!pending_ || stopping_) {
+                    scheduled_ = false;
+                    return;
+                }
+                request = std::move(*pending_);
+                pending_.reset();
+            }
+            run(request);
+        }
+    }
+
+    bool superseded() {
+        std::lock_guard lock(mutex_);
+        return pending_.has_value() || stopping_;
+    }
+
+    void progress(int percent, const QString& stage) {
+        QMetaObject::invokeMethod(
+            owner_, [o = owner_, percent, stage] { emit o->progressChanged(percent, stage); },
+            Qt::QueuedConnection);
+    }
+
+    void run(const Request& request) {
+        const std::uint64_t gen = request.generation;
+        try {
+            progress(5, QCoreApplication::translate("Compute", "Running the attention layer…"));
+            SnapshotPtr snapshot = compute_snapshot(request.config, gen, &cache_,
+                                                    std::max(1, QThread::idealThreadCount()));
+            std::shared_ptr<PreparedMaps> maps;
+            // A newer request makes these maps useless; skip straight to it, but still show
+            // this snapshot so a continuously dragged slider keeps the view moving.
+            if (request.prepare_maps && !superseded()) {
+                progress(70, QCoreApplication::translate("Compute", "Preparing heatmaps…"));
+                maps = std::make_shared<PreparedMaps>(build_prepared_maps(*snapshot));
+            }
+            QMetaObject::invokeMethod(
+                owner_,
+                [o = owner_, gen, snapshot = std::move(snapshot), maps = std::move(maps)] {
+                    o->deliver(gen, snapshot, maps);
+                },
+                Qt::QueuedConnection);
+        } catch (const std::exception& e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(
+                owner_, [o = owner_, gen, message] { o->fail(gen, message); },
+                Qt::QueuedConnection);
+        }
+    }
+
+    ComputeController* owner_;
+    ComputeCache cache_;
+    std::mutex mutex_;
+    std::optional<Request> pending_;
+    bool scheduled_ = false;
+    std::atomic<bool> stopping_{false};
+};
+
+ComputeController::ComputeController(QObject* parent) : QObject(parent) {
+    worker_ = new Worker(this);
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    thread_.setObjectName(QStringLiteral("attnviz-compute"));
+    thread_.start();
+}
+
+ComputeController::~ComputeController() {
+    worker_->stop();
+    thread_.quit();
+    thread_.wait();
+}
+
+std::uint64_t ComputeController::request(const ComputeConfig& config) {
+    if (last_config_ && *last_config_ == config) return requested_;
+    return requestAgain(config);
+}
+
+std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
+    last_config_ = config;
+    const bool was_busy = isBusy();
+    ++requested_;
+    worker_->submit(Request{config, requested_, prepare_maps_});
+    if (!was_busy) emit busyChanged(true);
+    return requested_;
+}
+
+void ComputeController::setFinished(std::uint64_t generation) {
+    const bool was_busy = isBusy();
+    finished_ = std::max(finished_, generation);
+    if (was_busy && !isBusy()) emit busyChanged(false);
+}
+
+void ComputeController::deliver(std::uint64_t generation, SnapshotPtr snapshot,
+                                std::shared_ptr<PreparedMaps> maps) {
+    if (generation > shown_) {
+        shown_ = generation;
+        latest_ = std::move(snapshot);
+        latest_maps_ = std::move(maps);
+        last_error_.clear();
+        setFinished(generation);
+        emit resultReady(latest_);
+    } else {
+        setFinished(generation);
+    }
+}
+
+void ComputeController::fail(std::uint64_t generation, const QString& message) {
+    setFinished(generation);
+    if (generation < requested_) return;  // a newer request may well succeed
+    last_error_ = message;
+    emit failed(message);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,78 @@
+// Runs the engine off the GUI thread.  The GUI calls request() with a copy of the document's
+// ComputeConfig; a worker on its own QThread computes.  The newest request wins: requests
+// that arrive while the worker is busy replace each other, and only the last one is run next.
+// Results arrive on the GUI thread as an immutable snapshot, together with the colour-map
+// data already built on the worker, so the GUI thread only draws.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+#include "ui/compute/attention_snapshot.h"
+
+namespace attnviz::ui {
+
+struct PreparedMaps;
+
+class ComputeController : public QObject {
+    Q_OBJECT
+  public:
+    explicit ComputeController(QObject* parent = nullptr);
+    ~ComputeController() override;
+
+    /// Queues a computation; returns its generation.  A config equal to the last request
+    /// is not recomputed (its generation is returned).
+    std::uint64_t request(const ComputeConfig& config);
+    /// Forces a recomputation even if the config is unchanged (e.g. the weights file changed).
+    std::uint64_t requestAgain(const ComputeConfig& config);
+
+    /// Build colour-map data on the worker too (the window wants it; the CLI does not).
+    void setPrepareMaps(bool on) { prepare_maps_ = on; }
+
+    SnapshotPtr latest() const { return latest_; }
+    /// Colour-map data for latest(); the grid takes the maps out of it.
+    std::shared_ptr<PreparedMaps> latestMaps() const { return latest_maps_; }
+    std::uint64_t requestedGeneration() const { return requested_; }
+    std::uint64_t finishedGeneration() const { return finished_; }
+    bool isBusy() const { return finished_ < requested_; }
+    QString lastError() const { return last_error_; }
+
+  signals:
+    void resultReady(const attnviz::ui::SnapshotPtr& snapshot);
+    void failed(const QString& message);
+    void busyChanged(bool busy);
+    void progressChanged(int percent, const QString& stage);
+
+  private:
+    struct Request {
+        ComputeConfig config;
+        std::uint64_t generation;
+        bool prepare_maps;
+    };
+    class Worker;
+
+    void deliver(std::uint64_t generation, SnapshotPtr snapshot,
+                 std::shared_ptr<PreparedMaps> maps);
+    void fail(std::uint64_t generation, const QString& message);
+    void setFinished(std::uint64_t generation);
+
+    QThread thread_;
+    Worker* worker_ = nullptr;
+    std::optional<ComputeConfig> last_config_;
+    std::uint64_t requested_ = 0;
+    std::uint64_t finished_ = 0;
+    std::uint64_t shown_ = 0;
+    bool prepare_maps_ = true;
+    SnapshotPtr latest_;
+    std::shared_ptr<PreparedMaps> latest_maps_;
+    QString last_error_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,130 @@
+#include "ui/document/attention_config.h"
+
+#include <QCoreApplication>
+
+#include "engine/text/tokenizer.h"
+
+namespace attnviz::ui {
+
+namespace {
+QString tr(const char* text) {
+    return QCoreApplication::translate("AttentionConfig", text);
+}
+
+template <typename Enum, std::size_t N>
+bool from_table(const QString& name, const std::pair<Enum, const char*> (&table)[N], Enum* out) {
+    for (const auto& [value, text] : table) {
+        if (name.compare(QLatin1String(text), Qt::CaseInsensitive) == 0) {
+            *out = value;
+            return true;
+        }
+    }
+    return false;
+}
+
+template <typename Enum, std::size_t N>
+QString to_name(Enum value, const std::pair<Enum, const char*> (&table)[N]) {
+    for (const auto& [v, text] : table)
+        if (v == value) return QLatin1String(text);
+    return {};
+}
+
+const std::pair<PairMode, const char*> kPairModes[] = {{PairMode::Single, "single"},
+                                                       {PairMode::CrossAttention, "cross"},
+                                                       {PairMode::PaddedBatch, "batch"}};
+const std::pair<FigureView, const char*> kViews[] = {
+    {FigureView::Grid, "grid"}, {FigureView::Mean, "mean"}, {FigureView::Head, "head"}};
+const std::pair<ScaleMode, const char*> kScales[] = {{ScaleMode::Shared, "shared"},
+                                                     {ScaleMode::PerHead, "per_head"}};
+const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viridis"},
+                                                       {Colormap::Cividis, "cividis"},
+                                                       {Colormap::Magma, "magma"},
+                                                       {Colormap::Grey, "grey"}};
+
+std::vector<std::string> tokens_of(const QString& text, const QString& list, bool use_list,
+                                   const text::TokenizerOptions& options) {
+    if (use_list) return text::split_token_list(list.toStdString());
+    return text::tokenize(text.toStdString(), options);
+}
+}  // namespace
+
+QString pair_mode_name(PairMode m) {
+    return to_name(m, kPairModes);
+}
+bool pair_mode_from_name(const QString& name, PairMode* out) {
+    return from_table(name, kPairModes, out);
+}
+QString figure_view_name(FigureView v) {
+    return to_name(v, kViews);
+}
+bool figure_view_from_name(const QString& name, FigureView* out) {
+    return from_table(name, kViews, out);
+}
+QString scale_mode_name(ScaleMode m) {
+    return to_name(m, kScales);
+}
+bool scale_mode_from_name(const QString& name, ScaleMode* out) {
+    return from_table(name, kScales, out);
+}
+QString colormap_name(Colormap c) {
+    return to_name(c, kColormaps);
+}
+bool colormap_from_name(const QString& name, Colormap* out) {
+    if (name.compare(QLatin1String("gray"), Qt::CaseInsensitive) == 0) {
+        *out = Colormap::Grey;
+        return true;
+    }
+    return from_table(name, kColormaps, out);
+}
+QStringList colormap_names() {
+    QStringList names;
+    for (const auto& entry : kColormaps)
+        names << QLatin1String(entry.second);
+    return names;
+}
+
+TokenSequences resolve_tokens(const ComputeConfig& config) {
+    text::TokenizerOptions options;
+    options.lowercase = config.lowercase;
+    options.add_special_tokens = config.special_tokens;
+    TokenSequences out;
+    out.a = tokens_of(config.text_a, config.token_list_a, config.use_token_list, options);
+    if (config.pair_mode != PairMode::Single)
+        out.b = tokens_of(config.text_b, config.token_list_b, config.use_token_list, options);
+    return out;
+}
+
+QString describe_config(const ComputeConfig& c) {
+    QStringList parts;
+    switch (c.pair_mode) {
+        case PairMode::Single:
+            parts << tr("Self-attention");
+            break;
+        case PairMode::CrossAttention:
+            parts << tr("Cross-attention");
+            break;
+        case PairMode::PaddedBatch:
+            parts << tr("Padded batch");
+            break;
+    }
+    parts << (c.num_heads == 1 ? tr("1 head") : tr("%1 heads").arg(c.num_heads));
+    parts << tr("embed_dim %1").arg(c.embed_dim);
+    parts << (c.scoring == Scoring::Additive ? tr("additive scoring") : tr("scaled dot-product"));
+    if (!c.bias) parts << tr("no bias");
+    if (c.causal) parts << tr("causal");
+    if (!c.masked_keys.empty())
+        parts << (c.masked_keys.size() == 1 ? tr("1 key masked")
+                                            : tr("%1 keys masked").arg(c.masked_keys.size()));
+    if (c.training && c.dropout > 0.0)
+        parts << tr("dropout %1 (train, seed %2)").arg(c.dropout).arg(c.dropout_seed);
+    else if (c.dropout > 0.0)
+        parts << tr("dropout %1 (eval: off)").arg(c.dropout);
+    if (!c.weights_file.isEmpty())
+        parts << tr("weights %1").arg(c.weights_file.section(QLatin1Char('/'), -1));
+    else
+        parts << tr("weight seed %1").arg(c.weight_seed);
+    if (!c.positional_encoding) parts << tr("no positional encoding");
+    return parts.join(QStringLiteral(" · "));
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,102 @@
+// Plain value types describing what to compute and how to draw it.  The document owns them;
+// the compute worker and the renderer receive copies, so neither ever touches a QObject that
+// lives on another thread.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "engine/layers/multi_head_attention.h"
+
+namespace attnviz::ui {
+
+/// How the two sentences feed the attention layer.
+enum class PairMode {
+    Single,          ///< self-attention over sentence A
+    CrossAttention,  ///< queries from sentence A, keys and values from sentence B
+    PaddedBatch,     ///< A and B as a batch of two, padded to the longer (key_padding_mask)
+};
+
+/// Which heatmaps a figure shows.
+enum class FigureView { Grid, Mean, Head };
+
+/// Shared: one colour range for every panel.  PerHead: each panel scaled to its own maximum.
+enum class ScaleMode { Shared, PerHead };
+
+/// Perceptually uniform, colour-blind-safe maps, plus grey for print.
+enum class Colormap { Viridis, Cividis, Magma, Grey };
+
+QString pair_mode_name(PairMode m);  ///< "single" | "cross" | "batch"
+bool pair_mode_from_name(const QString& name, PairMode* out);
+QString figure_view_name(FigureView v);  ///< "grid" | "mean" | "head"
+bool figure_view_from_name(const QString& name, FigureView* out);
+QString scale_mode_name(ScaleMode m);  ///< "shared" | "per_head"
+bool scale_mode_from_name(const QString& name, ScaleMode* out);
+QString colormap_name(Colormap c);  ///< "viridis" | "cividis" | "magma" | "grey"
+bool colormap_from_name(const QString& name, Colormap* out);  ///< also accepts "gray"
+QStringList colormap_names();
+
+/// A key position masked by clicking its label: (batch item, key index).
+using MaskedKey = std::pair<int, int>;
+
+/// Everything the engine needs for one forward pass.  Comparable, so a request that would
+/// produce the same result as the last one can be skipped.
+struct ComputeConfig {
+    PairMode pair_mode = PairMode::Single;
+    QString text_a;
+    QString text_b;
+    bool use_token_list = false;  ///< take tokens from token_list_a/b instead of tokenizing
+    QString token_list_a;         ///< one token per line, or separated by '|' / whitespace
+    QString token_list_b;
+    bool lowercase = false;
+    bool special_tokens = false;  ///< [CLS] ... [SEP]
+
+    int embed_dim = 64;
+    int num_heads = 4;
+    bool bias = true;
+    Scoring scoring = Scoring::ScaledDotProduct;
+    double dropout = 0.0;
+    bool training = false;
+    int dropout_seed = 0;
+    int weight_seed = 0;
+    bool positional_encoding = true;
+    bool causal = false;
+    std::set<MaskedKey> masked_keys;
+    MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
+    QString weights_file;  ///< safetensors state_dict; empty = seeded initialisation
+
+    bool operator==(const ComputeConfig&) const = default;
+};
+
+/// How a figure is drawn from a computed snapshot.  Never triggers a recomputation.
+struct FigureOptions {
+    FigureView view = FigureView::Grid;
+    int head = 0;        ///< 0-based; used when view == Head
+    int batch_item = 0;  ///< which item of a padded batch is shown
+    Colormap colormap = Colormap::Viridis;
+    ScaleMode scale = ScaleMode::Shared;
+    bool show_title = true;
+    QString title;       ///< empty: a title stating the configuration
+    int font_px = 13;    ///< base text size in pixels; titles are derived from it
+    bool values = true;  ///< print values in the cells when there is room (single panel)
+
+    bool operator==(const FigureOptions&) const = default;
+};
+
+/// Tokens for each sequence as the engine will see them (before padding).
+struct TokenSequences {
+    std::vector<std::string> a;
+    std::vector<std::string> b;
+};
+
+/// Tokenizes (or splits the token lists) exactly as the compute worker does.
+TokenSequences resolve_tokens(const ComputeConfig& config);
+
+/// "8 heads · embed_dim 64 · scaled dot-product · causal · dropout 0.1 (train, seed 3)"
+QString describe_config(const ComputeConfig& config);
+
+}  // namespace attnviz::ui

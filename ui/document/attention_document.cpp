@@ -1,0 +1,551 @@
+#include "ui/document/attention_document.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+
+namespace {
+ComputeConfig default_compute() {
+    ComputeConfig c;
+    c.text_a = AttentionDocument::demoSentence();
+    c.text_b = AttentionDocument::demoSecondSentence();
+    return c;
+}
+
+template <typename T, typename Signal>
+bool assign(T& field, const T& value, AttentionDocument* doc, Signal signal) {
+    if (field == value) return false;
+    field = value;
+    emit(doc->*signal)(value);
+    return true;
+}
+}  // namespace
+
+AttentionDocument::AttentionDocument(QObject* parent)
+    : QObject(parent), compute_(default_compute()) {}
+
+QString AttentionDocument::demoSentence() {
+    return QStringLiteral("The cat sat on the mat because it was tired");
+}
+
+QString AttentionDocument::demoSecondSentence() {
+    return QStringLiteral("那只猫坐在垫子上，因为它累了");
+}
+
+// --- inputs -------------------------------------------------------------------------------
+
+void AttentionDocument::setPairMode(PairMode mode) {
+    if (compute_.pair_mode == mode) return;
+    compute_.pair_mode = mode;
+    emit pairModeChanged(mode);
+    compute_.masked_keys.clear();  // key positions mean something else now
+    emit maskedKeysChanged();
+    if (mode != PairMode::PaddedBatch && figure_.batch_item != 0) {
+        figure_.batch_item = 0;
+        emit batchItemChanged(0);
+        figureChanged();
+    }
+    computeChanged();
+}
+
+void AttentionDocument::setTextA(const QString& text) {
+    const TokenSequences before = tokens();
+    if (assign(compute_.text_a, text, this, &AttentionDocument::textAChanged)) {
+        if (before.a != tokens().a)
+            computeChanged(true);
+        else
+            computeChanged();
+    }
+}
+
+void AttentionDocument::setTextB(const QString& text) {
+    const TokenSequences before = tokens();
+    if (assign(compute_.text_b, text, this, &AttentionDocument::textBChanged)) {
+        if (before.b != tokens().b)
+            computeChanged(true);
+        else
+            computeChanged();
+    }
+}
+
+void AttentionDocument::setUseTokenList(bool on) {
+    if (assign(compute_.use_token_list, on, this, &AttentionDocument::useTokenListChanged))
+        computeChanged(true);
+}
+
+void AttentionDocument::setTokenListA(const QString& list) {
+    if (assign(compute_.token_list_a, list, this, &AttentionDocument::tokenListAChanged))
+        computeChanged(compute_.use_token_list);
+}
+
+void AttentionDocument::setTokenListB(const QString& list) {
+    if (assign(compute_.token_list_b, list, this, &AttentionDocument::tokenListBChanged))
+        computeChanged(compute_.use_token_list);
+}
+
+void AttentionDocument::setLowercase(bool on) {
+    if (assign(compute_.lowercase, on, this, &AttentionDocument::lowercaseChanged))
+        computeChanged(true);
+}
+
+void AttentionDocument::setSpecialTokens(bool on) {
+    if (assign(compute_.special_tokens, on, this, &AttentionDocument::specialTokensChanged))
+        computeChanged(true);
+}
+
+// --- the layer ----------------------------------------------------------------------------
+
+QList<int> AttentionDocument::validHeadCounts(int embed_dim) {
+    QList<int> out;
+    for (int h = 1; h <= std::min(kMaxHeads, embed_dim); ++h)
+        if (embed_dim % h == 0) out << h;
+    return out;
+}
+
+bool AttentionDocument::setEmbedDim(int embed_dim) {
+    if (embed_dim < kMinEmbedDim || embed_dim > kMaxEmbedDim) {
+        setMessage(tr("embed_dim must be between %1 and %2.").arg(kMinEmbedDim).arg(kMaxEmbedDim));
+        return false;
+    }
+    if (compute_.embed_dim == embed_dim) return true;
+    compute_.embed_dim = embed_dim;
+    emit embedDimChanged(embed_dim);
+    if (embed_dim % compute_.num_heads != 0) {
+        const QList<int> valid = validHeadCounts(embed_dim);
+        int best = 1;
+        for (int h : valid)
+            if (h <= compute_.num_heads) best = h;
+        setMessage(tr("%1 heads do not divide embed_dim %2, so %3 heads are used.")
+                       .arg(compute_.num_heads)
+                       .arg(embed_dim)
+                       .arg(best));
+        compute_.num_heads = best;
+        emit numHeadsChanged(best);
+        clampViewToData();
+    } else {
+        setMessage(QString());
+    }
+    computeChanged();
+    return true;
+}
+
+bool AttentionDocument::setNumHeads(int num_heads) {
+    if (num_heads < 1 || num_heads > kMaxHeads || compute_.embed_dim % num_heads != 0) {
+        setMessage(tr("%1 heads do not divide embed_dim %2: each head gets embed_dim / heads "
+                      "dimensions. Choose one of %3.")
+                       .arg(num_heads)
+                       .arg(compute_.embed_dim)
+                       .arg([&] {
+                           QStringList s;
+                           for (int h : validHeadCounts(compute_.embed_dim))
+                               s << QString::number(h);
+                           return s.join(QStringLiteral(", "));
+                       }()));
+        return false;
+    }
+    setMessage(QString());
+    if (compute_.num_heads == num_heads) return true;
+    compute_.num_heads = num_heads;
+    emit numHeadsChanged(num_heads);
+    clampViewToData();
+    computeChanged();
+    return true;
+}
+
+void AttentionDocument::setBias(bool on) {
+    if (assign(compute_.bias, on, this, &AttentionDocument::biasChanged)) computeChanged();
+}
+
+void AttentionDocument::setScoring(Scoring scoring) {
+    if (assign(compute_.scoring, scoring, this, &AttentionDocument::scoringChanged))
+        computeChanged();
+}
+
+void AttentionDocument::setDropout(double p) {
+    p = std::clamp(p, 0.0, kMaxDropout);
+    p = std::round(p * 1000.0) / 1000.0;
+    if (assign(compute_.dropout, p, this, &AttentionDocument::dropoutChanged)) computeChanged();
+}
+
+void AttentionDocument::setTraining(bool on) {
+    if (assign(compute_.training, on, this, &AttentionDocument::trainingChanged)) computeChanged();
+}
+
+void AttentionDocument::setDropoutSeed(int seed) {
+    seed = std::clamp(seed, 0, kMaxSeed);
+    if (assign(compute_.dropout_seed, seed, this, &AttentionDocument::dropoutSeedChanged))
+        computeChanged();
+}
+
+void AttentionDocument::resampleDropout() {
+    setDropoutSeed(compute_.dropout_seed >= kMaxSeed ? 0 : compute_.dropout_seed + 1);
+}
+
+void AttentionDocument::setWeightSeed(int seed) {
+    seed = std::clamp(seed, 0, kMaxSeed);
+    if (assign(compute_.weight_seed, seed, this, &AttentionDocument::weightSeedChanged))
+        computeChanged();
+}
+
+void AttentionDocument::setPositionalEncoding(bool on) {
+    if (assign(compute_.positional_encoding, on, this,
+               &AttentionDocument::positionalEncodingChanged))
+        computeChanged();
+}
+
+void AttentionDocument::setWeightsFile(const QString& path) {
+    if (assign(compute_.weights_file, path, this, &AttentionDocument::weightsFileChanged))
+        computeChanged();
+}
+
+// --- masks --------------------------------------------------------------------------------
+
+void AttentionDocument::setCausal(bool on) {
+    if (assign(compute_.causal, on, this, &AttentionDocument::causalChanged)) computeChanged();
+}
+
+bool AttentionDocument::isKeyMasked(int item, int key) const {
+    return compute_.masked_keys.count({item, key}) != 0;
+}
+
+void AttentionDocument::toggleMaskedKey(int item, int key) {
+    if (item < 0 || key < 0) return;
+    auto keys = compute_.masked_keys;
+    if (!keys.erase({item, key})) keys.insert({item, key});
+    setMaskedKeys(keys);
+}
+
+void AttentionDocument::setMaskedKeys(const std::set<MaskedKey>& keys) {
+    if (compute_.masked_keys == keys) return;
+    compute_.masked_keys = keys;
+    emit maskedKeysChanged();
+    computeChanged();
+}
+
+void AttentionDocument::clearMaskedKeys() {
+    setMaskedKeys({});
+}
+
+void AttentionDocument::setMaskedRowPolicy(MaskedRowPolicy policy) {
+    if (assign(compute_.masked_rows, policy, this, &AttentionDocument::maskedRowPolicyChanged))
+        computeChanged();
+}
+
+// --- the figure ---------------------------------------------------------------------------
+
+void AttentionDocument::setView(FigureView view, int head) {
+    head = std::clamp(head, 0, compute_.num_heads - 1);
+    if (view != FigureView::Head) head = figure_.head;
+    if (figure_.view == view && figure_.head == head) return;
+    figure_.view = view;
+    figure_.head = head;
+    emit viewChanged(view, head);
+    figureChanged();
+}
+
+void AttentionDocument::setBatchItem(int item) {
+    item = compute_.pair_mode == PairMode::PaddedBatch ? std::clamp(item, 0, 1) : 0;
+    if (assign(figure_.batch_item, item, this, &AttentionDocument::batchItemChanged))
+        figureChanged();
+}
+
+void AttentionDocument::setColormap(Colormap map) {
+    if (assign(figure_.colormap, map, this, &AttentionDocument::colormapChanged)) figureChanged();
+}
+
+void AttentionDocument::setScaleMode(ScaleMode mode) {
+    if (assign(figure_.scale, mode, this, &AttentionDocument::scaleModeChanged)) figureChanged();
+}
+
+void AttentionDocument::setShowValues(bool on) {
+    if (assign(figure_.values, on, this, &AttentionDocument::showValuesChanged)) figureChanged();
+}
+
+void AttentionDocument::clampViewToData() {
+    if (figure_.head >= compute_.num_heads) {
+        figure_.head = compute_.num_heads - 1;
+        emit viewChanged(figure_.view, figure_.head);
+        figureChanged();
+    }
+}
+
+// --- change notification ------------------------------------------------------------------
+
+void AttentionDocument::setMessage(const QString& message) {
+    if (message_ == message) return;
+    message_ = message;
+    emit validationMessageChanged(message);
+}
+
+void AttentionDocument::computeChanged(bool tokens_may_change) {
+    // A clicked mask names a key position; when the tokens change it no longer means the
+    // same word, so it is dropped rather than silently moved to another token.
+    if (tokens_may_change && !compute_.masked_keys.empty()) {
+        compute_.masked_keys.clear();
+        emit maskedKeysChanged();
+    }
+    compute_dirty_ = true;
+    schedule();
+}
+
+void AttentionDocument::figureChanged() {
+    figure_dirty_ = true;
+    schedule();
+}
+
+void AttentionDocument::schedule() {
+    if (flush_scheduled_) return;
+    flush_scheduled_ = true;
+    QTimer::singleShot(0, this, &AttentionDocument::flush);
+}
+
+void AttentionDocument::flush() {
+    flush_scheduled_ = false;
+    const bool compute = compute_dirty_;
+    const bool figure = figure_dirty_;
+    compute_dirty_ = figure_dirty_ = false;
+    if (compute) emit computeConfigChanged();
+    if (figure) emit figureOptionsChanged();
+    if (compute || figure) emit settingsChanged();
+}
+
+void AttentionDocument::emitAll() {
+    emit pairModeChanged(compute_.pair_mode);
+    emit textAChanged(compute_.text_a);
+    emit textBChanged(compute_.text_b);
+    emit useTokenListChanged(compute_.use_token_list);
+    emit tokenListAChanged(compute_.token_list_a);
+    emit tokenListBChanged(compute_.token_list_b);
+    emit lowercaseChanged(compute_.lowercase);
+    emit specialTokensChanged(compute_.special_tokens);
+    emit embedDimChanged(compute_.embed_dim);
+    emit numHeadsChanged(compute_.num_heads);
+    emit biasChanged(compute_.bias);
+    emit scoringChanged(compute_.scoring);
+    emit dropoutChanged(compute_.dropout);
+    emit trainingChanged(compute_.training);
+    emit dropoutSeedChanged(compute_.dropout_seed);
+    emit weightSeedChanged(compute_.weight_seed);
+    emit positionalEncodingChanged(compute_.positional_encoding);
+    emit weightsFileChanged(compute_.weights_file);
+    emit causalChanged(compute_.causal);
+    emit maskedKeysChanged();
+    emit maskedRowPolicyChanged(compute_.masked_rows);
+    emit viewChanged(figure_.view, figure_.head);
+    emit batchItemChanged(figure_.batch_item);
+    emit colormapChanged(figure_.colormap);
+    emit scaleModeChanged(figure_.scale);
+    emit showValuesChanged(figure_.values);
+    setMessage(QString());
+    compute_dirty_ = figure_dirty_ = true;
+    schedule();
+}
+
+void AttentionDocument::resetToDefaults() {
+    compute_ = default_compute();
+    figure_ = FigureOptions{};
+    emitAll();
+}
+
+// --- sessions -----------------------------------------------------------------------------
+
+QJsonObject AttentionDocument::toJson() const {
+    const ComputeConfig& c = compute_;
+    QJsonObject input{{QStringLiteral("pair_mode"), pair_mode_name(c.pair_mode)},
+                      {QStringLiteral("text_a"), c.text_a},
+                      {QStringLiteral("text_b"), c.text_b},
+                      {QStringLiteral("use_token_list"), c.use_token_list},
+                      {QStringLiteral("token_list_a"), c.token_list_a},
+                      {QStringLiteral("token_list_b"), c.token_list_b},
+                      {QStringLiteral("lowercase"), c.lowercase},
+                      {QStringLiteral("special_tokens"), c.special_tokens}};
+    QJsonObject layer{{QStringLiteral("embed_dim"), c.embed_dim},
+                      {QStringLiteral("num_heads"), c.num_heads},
+                      {QStringLiteral("bias"), c.bias},
+                      {QStringLiteral("scoring"), QLatin1String(scoring_name(c.scoring))},
+                      {QStringLiteral("dropout"), c.dropout},
+                      {QStringLiteral("training"), c.training},
+                      {QStringLiteral("dropout_seed"), c.dropout_seed},
+                      {QStringLiteral("weight_seed"), c.weight_seed},
+                      {QStringLiteral("positional_encoding"), c.positional_encoding},
+                      {QStringLiteral("weights_file"), c.weights_file}};
+    QJsonArray keys;
+    for (const auto& [item, key] : c.masked_keys)
+        keys.append(QJsonArray{item, key});
+    QJsonObject masks{
+        {QStringLiteral("causal"), c.causal},
+        {QStringLiteral("masked_keys"), keys},
+        {QStringLiteral("masked_rows"), QLatin1String(masked_row_policy_name(c.masked_rows))}};
+    const FigureOptions& f = figure_;
+    QJsonObject figure{{QStringLiteral("view"), figure_view_name(f.view)},
+                       {QStringLiteral("head"), f.head},
+                       {QStringLiteral("batch_item"), f.batch_item},
+                       {QStringLiteral("colormap"), colormap_name(f.colormap)},
+                       {QStringLiteral("scale"), scale_mode_name(f.scale)},
+                       {QStringLiteral("values"), f.values}};
+    return QJsonObject{{QStringLiteral("input"), input},
+                       {QStringLiteral("layer"), layer},
+                       {QStringLiteral("masks"), masks},
+                       {QStringLiteral("figure"), figure}};
+}
+
+namespace {
+// Reads typed values, remembering the first problem with the key's path in it.
+class JsonReader {
+  public:
+    explicit JsonReader(QString* error) : error_(error) {}
+    bool ok() const { return ok_; }
+
+    QJsonObject object(const QJsonObject& parent, const QString& key) {
+        const QJsonValue v = parent.value(key);
+        if (v.isUndefined()) return {};
+        if (!v.isObject())
+            fail(QCoreApplication::translate("Session", "'%1' is not an object").arg(key));
+        return v.toObject();
+    }
+    void string(const QJsonObject& o, const QString& key, QString* out) {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined()) return;
+        if (!v.isString())
+            return fail(QCoreApplication::translate("Session", "'%1' is not a string").arg(key));
+        *out = v.toString();
+    }
+    void boolean(const QJsonObject& o, const QString& key, bool* out) {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined()) return;
+        if (!v.isBool())
+            return fail(
+                QCoreApplication::translate("Session", "'%1' is not true or false").arg(key));
+        *out = v.toBool();
+    }
+    void integer(const QJsonObject& o, const QString& key, int lo, int hi, int* out) {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined()) return;
+        const double d = v.toDouble(std::nan(""));
+        if (!v.isDouble() || d != std::floor(d) || d < lo || d > hi)
+            return fail(
+                QCoreApplication::translate("Session", "'%1' must be a whole number from %2 to %3")
+                    .arg(key)
+                    .arg(lo)
+                    .arg(hi));
+        *out = int(d);
+    }
+    void number(const QJsonObject& o, const QString& key, double lo, double hi, double* out) {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined()) return;
+        const double d = v.toDouble(std::nan(""));
+        if (!v.isDouble() || !(d >= lo && d <= hi))
+            return fail(
+                QCoreApplication::translate("Session", "'%1' must be a number from %2 to %3")
+                    .arg(key)
+                    .arg(lo)
+                    .arg(hi));
+        *out = d;
+    }
+    template <typename Enum>
+    void enumeration(const QJsonObject& o, const QString& key, bool (*parse)(const QString&, Enum*),
+                     Enum* out) {
+        const QJsonValue v = o.value(key);
+        if (v.isUndefined()) return;
+        if (!v.isString() || !parse(v.toString(), out))
+            fail(QCoreApplication::translate("Session", "'%1' has an unknown value '%2'")
+                     .arg(key, v.toVariant().toString()));
+    }
+    void fail(const QString& message) {
+        if (ok_ && error_) *error_ = message;
+        ok_ = false;
+    }
+
+  private:
+    QString* error_;
+    bool ok_ = true;
+};
+
+bool parse_scoring(const QString& name, Scoring* out) {
+    try {
+        *out = scoring_from_name(name.toStdString());
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
+bool parse_policy(const QString& name, MaskedRowPolicy* out) {
+    try {
+        *out = masked_row_policy_from_name(name.toStdString());
+        return true;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+}  // namespace
+
+bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
+    JsonReader r(error);
+    ComputeConfig c = default_compute();
+    FigureOptions f;
+
+    const QJsonObject input = r.object(json, QStringLiteral("input"));
+    r.enumeration(input, QStringLiteral("pair_mode"), &pair_mode_from_name, &c.pair_mode);
+    r.string(input, QStringLiteral("text_a"), &c.text_a);
+    r.string(input, QStringLiteral("text_b"), &c.text_b);
+    r.boolean(input, QStringLiteral("use_token_list"), &c.use_token_list);
+    r.string(input, QStringLiteral("token_list_a"), &c.token_list_a);
+    r.string(input, QStringLiteral("token_list_b"), &c.token_list_b);
+    r.boolean(input, QStringLiteral("lowercase"), &c.lowercase);
+    r.boolean(input, QStringLiteral("special_tokens"), &c.special_tokens);
+
+    const QJsonObject layer = r.object(json, QStringLiteral("layer"));
+    r.integer(layer, QStringLiteral("embed_dim"), kMinEmbedDim, kMaxEmbedDim, &c.embed_dim);
+    r.integer(layer, QStringLiteral("num_heads"), 1, kMaxHeads, &c.num_heads);
+    r.boolean(layer, QStringLiteral("bias"), &c.bias);
+    r.enumeration(layer, QStringLiteral("scoring"), &parse_scoring, &c.scoring);
+    r.number(layer, QStringLiteral("dropout"), 0.0, kMaxDropout, &c.dropout);
+    r.boolean(layer, QStringLiteral("training"), &c.training);
+    r.integer(layer, QStringLiteral("dropout_seed"), 0, kMaxSeed, &c.dropout_seed);
+    r.integer(layer, QStringLiteral("weight_seed"), 0, kMaxSeed, &c.weight_seed);
+    r.boolean(layer, QStringLiteral("positional_encoding"), &c.positional_encoding);
+    r.string(layer, QStringLiteral("weights_file"), &c.weights_file);
+    if (r.ok() && c.embed_dim % c.num_heads != 0)
+        r.fail(tr("num_heads %1 does not divide embed_dim %2").arg(c.num_heads).arg(c.embed_dim));
+
+    const QJsonObject masks = r.object(json, QStringLiteral("masks"));
+    r.boolean(masks, QStringLiteral("causal"), &c.causal);
+    r.enumeration(masks, QStringLiteral("masked_rows"), &parse_policy, &c.masked_rows);
+    const QJsonValue keys = masks.value(QStringLiteral("masked_keys"));
+    if (!keys.isUndefined()) {
+        if (!keys.isArray()) r.fail(tr("'masked_keys' is not a list"));
+        for (const QJsonValue& k : keys.toArray()) {
+            const QJsonArray pair = k.toArray();
+            if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble() ||
+                pair[0].toInt(-1) < 0 || pair[1].toInt(-1) < 0) {
+                r.fail(tr("'masked_keys' entries must be [item, key] pairs of whole numbers"));
+                break;
+            }
+            c.masked_keys.insert({pair[0].toInt(), pair[1].toInt()});
+        }
+    }
+
+    const QJsonObject figure = r.object(json, QStringLiteral("figure"));
+    r.enumeration(figure, QStringLiteral("view"), &figure_view_from_name, &f.view);
+    r.integer(figure, QStringLiteral("head"), 0, kMaxHeads - 1, &f.head);
+    r.integer(figure, QStringLiteral("batch_item"), 0, 1, &f.batch_item);
+    r.enumeration(figure, QStringLiteral("colormap"), &colormap_from_name, &f.colormap);
+    r.enumeration(figure, QStringLiteral("scale"), &scale_mode_from_name, &f.scale);
+    r.boolean(figure, QStringLiteral("values"), &f.values);
+    if (!r.ok()) return false;
+
+    f.head = std::min(f.head, c.num_heads - 1);
+    if (c.pair_mode != PairMode::PaddedBatch) f.batch_item = 0;
+    compute_ = c;
+    figure_ = f;
+    emitAll();
+    return true;
+}
+
+}  // namespace attnviz::ui

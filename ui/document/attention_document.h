@@ -1,0 +1,171 @@
+// The AttentionDocument owns every piece of state the user can change: the inputs, the
+// layer's settings, the masks and how the figure is drawn.  It holds no widget: panels show
+// it and write to it, the compute worker runs on a copy of computeConfig(), the renderer
+// draws with figureOptions().  Each property has its own change signal; the coalesced
+// computeConfigChanged / figureOptionsChanged / settingsChanged fire once per event-loop turn
+// however many properties changed in it.
+#pragma once
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include "ui/document/attention_config.h"
+
+namespace attnviz::ui {
+
+class AttentionDocument : public QObject {
+    Q_OBJECT
+  public:
+    static constexpr int kMinEmbedDim = 1;
+    static constexpr int kMaxEmbedDim = 4096;
+    static constexpr int kMaxHeads = 64;
+    static constexpr int kMaxSeed = 2147483647;
+    static constexpr double kMaxDropout = 0.95;
+
+    explicit AttentionDocument(QObject* parent = nullptr);
+
+    const ComputeConfig& computeConfig() const { return compute_; }
+    const FigureOptions& figureOptions() const { return figure_; }
+
+    /// The demo the window opens with, so the first launch already shows heatmaps.
+    static QString demoSentence();
+    static QString demoSecondSentence();
+
+    // --- inputs ---
+    PairMode pairMode() const { return compute_.pair_mode; }
+    void setPairMode(PairMode mode);
+    QString textA() const { return compute_.text_a; }
+    void setTextA(const QString& text);
+    QString textB() const { return compute_.text_b; }
+    void setTextB(const QString& text);
+    bool useTokenList() const { return compute_.use_token_list; }
+    void setUseTokenList(bool on);
+    QString tokenListA() const { return compute_.token_list_a; }
+    void setTokenListA(const QString& list);
+    QString tokenListB() const { return compute_.token_list_b; }
+    void setTokenListB(const QString& list);
+    bool lowercase() const { return compute_.lowercase; }
+    void setLowercase(bool on);
+    bool specialTokens() const { return compute_.special_tokens; }
+    void setSpecialTokens(bool on);
+    /// The tokens the engine will see (tokenized text or the token list).
+    TokenSequences tokens() const { return resolve_tokens(compute_); }
+
+    // --- the layer ---
+    int embedDim() const { return compute_.embed_dim; }
+    /// Also adjusts the head count to the largest divisor not above it, with a message.
+    bool setEmbedDim(int embed_dim);
+    int numHeads() const { return compute_.num_heads; }
+    /// Refused (returns false, message set) unless num_heads divides embed_dim.
+    bool setNumHeads(int num_heads);
+    /// Head counts that divide embed_dim (up to kMaxHeads).
+    static QList<int> validHeadCounts(int embed_dim);
+    bool bias() const { return compute_.bias; }
+    void setBias(bool on);
+    Scoring scoring() const { return compute_.scoring; }
+    void setScoring(Scoring scoring);
+    double dropout() const { return compute_.dropout; }
+    void setDropout(double p);
+    bool training() const { return compute_.training; }
+    void setTraining(bool on);
+    int dropoutSeed() const { return compute_.dropout_seed; }
+    void setDropoutSeed(int seed);
+    /// A fresh dropout sample: the next seed.
+    void resampleDropout();
+    int weightSeed() const { return compute_.weight_seed; }
+    void setWeightSeed(int seed);
+    bool positionalEncoding() const { return compute_.positional_encoding; }
+    void setPositionalEncoding(bool on);
+    QString weightsFile() const { return compute_.weights_file; }
+    void setWeightsFile(const QString& path);
+
+    // --- masks ---
+    bool causal() const { return compute_.causal; }
+    void setCausal(bool on);
+    const std::set<MaskedKey>& maskedKeys() const { return compute_.masked_keys; }
+    bool isKeyMasked(int item, int key) const;
+    void toggleMaskedKey(int item, int key);
+    void setMaskedKeys(const std::set<MaskedKey>& keys);
+    void clearMaskedKeys();
+    MaskedRowPolicy maskedRowPolicy() const { return compute_.masked_rows; }
+    void setMaskedRowPolicy(MaskedRowPolicy policy);
+
+    // --- the figure ---
+    FigureView view() const { return figure_.view; }
+    int viewHead() const { return figure_.head; }
+    void setView(FigureView view, int head = 0);
+    int batchItem() const { return figure_.batch_item; }
+    void setBatchItem(int item);
+    Colormap colormap() const { return figure_.colormap; }
+    void setColormap(Colormap map);
+    ScaleMode scaleMode() const { return figure_.scale; }
+    void setScaleMode(ScaleMode mode);
+    bool showValues() const { return figure_.values; }
+    void setShowValues(bool on);
+
+    /// The last inline validation message ("6 heads do not divide embed_dim 64"), or empty.
+    QString validationMessage() const { return message_; }
+
+    // --- sessions: the document writes and reads itself ---
+    QJsonObject toJson() const;
+    /// Validates everything before changing anything; on error returns false with a message
+    /// and leaves the document untouched.
+    bool fromJson(const QJsonObject& json, QString* error);
+    void resetToDefaults();
+
+  signals:
+    void pairModeChanged(attnviz::ui::PairMode mode);
+    void textAChanged(const QString& text);
+    void textBChanged(const QString& text);
+    void useTokenListChanged(bool on);
+    void tokenListAChanged(const QString& list);
+    void tokenListBChanged(const QString& list);
+    void lowercaseChanged(bool on);
+    void specialTokensChanged(bool on);
+    void embedDimChanged(int embed_dim);
+    void numHeadsChanged(int num_heads);
+    void biasChanged(bool on);
+    void scoringChanged(attnviz::Scoring scoring);
+    void dropoutChanged(double p);
+    void trainingChanged(bool on);
+    void dropoutSeedChanged(int seed);
+    void weightSeedChanged(int seed);
+    void positionalEncodingChanged(bool on);
+    void weightsFileChanged(const QString& path);
+    void causalChanged(bool on);
+    void maskedKeysChanged();
+    void maskedRowPolicyChanged(attnviz::MaskedRowPolicy policy);
+    void viewChanged(attnviz::ui::FigureView view, int head);
+    void batchItemChanged(int item);
+    void colormapChanged(attnviz::ui::Colormap map);
+    void scaleModeChanged(attnviz::ui::ScaleMode mode);
+    void showValuesChanged(bool on);
+    void validationMessageChanged(const QString& message);
+
+    /// Coalesced: the engine inputs changed (once per event-loop turn).
+    void computeConfigChanged();
+    /// Coalesced: only how the figure is drawn changed.
+    void figureOptionsChanged();
+    /// Coalesced: anything changed (for "modified" marks and autosave).
+    void settingsChanged();
+
+  private:
+    void computeChanged(bool tokens_may_change = false);
+    void figureChanged();
+    void schedule();
+    void flush();
+    void setMessage(const QString& message);
+    void clampViewToData();
+    void emitAll();
+
+    ComputeConfig compute_;
+    FigureOptions figure_;
+    QString message_;
+    bool compute_dirty_ = false;
+    bool figure_dirty_ = false;
+    bool flush_scheduled_ = false;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,108 @@
+#include "ui/document/session.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QSaveFile>
+
+#include "ui/document/attention_document.h"
+
+namespace attnviz::ui {
+
+namespace {
+QString tr(const char* text) {
+    return QCoreApplication::translate("Session", text);
+}
+constexpr qint64 kMaxSessionBytes = 64 * 1024 * 1024;
+}  // namespace
+
+bool save_session(const QString& path, const AttentionDocument& document,
+                  const SessionExtras& extras, QString* error) {
+    QJsonObject doc_json = document.toJson();
+    // A weights file beside the session is stored relative to it, so the pair can be moved.
+    QJsonObject layer = doc_json.value(QStringLiteral("layer")).toObject();
+    const QString weights = layer.value(QStringLiteral("weights_file")).toString();
+    if (!weights.isEmpty()) {
+        const QDir dir = QFileInfo(path).absoluteDir();
+        const QString rel = dir.relativeFilePath(weights);
+        if (!rel.startsWith(QLatin1String(".."))) layer[QStringLiteral("weights_file")] = rel;
+        doc_json[QStringLiteral("layer")] = layer;
+    }
+    QJsonObject root{{QStringLiteral("format"), QLatin1String(kSessionFormat)},
+                     {QStringLiteral("version"), kSessionVersion},
+                     {QStringLiteral("generator"),
+                      QStringLiteral("AttnViz %1").arg(QCoreApplication::applicationVersion())},
+                     {QStringLiteral("document"), doc_json}};
+    if (!extras.window.isEmpty()) root[QStringLiteral("window")] = extras.window;
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        *error = tr("Cannot write '%1': %2").arg(path, file.errorString());
+        return false;
+    }
+    file.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
+    if (!file.commit()) {
+        *error = tr("Cannot write '%1': %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+bool load_session(const QString& path, AttentionDocument* document, SessionExtras* extras,
+                  QString* error) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = tr("Cannot open '%1': %2").arg(path, file.errorString());
+        return false;
+    }
+    if (file.size() > kMaxSessionBytes) {
+        *error = tr("'%1' is too large to be an AttnViz session.").arg(path);
+        return false;
+    }
+    QJsonParseError parse_error;
+    const QJsonDocument json = QJsonDocument::fromJson(file.readAll(), &parse_error);
+    if (json.isNull() || !json.isObject()) {
+        *error = tr("'%1' is not a valid session file: %2")
+                     .arg(path, json.isNull() ? parse_error.errorString()
+                                              : tr("the top level is not an object"));
+        return false;
+    }
+    const QJsonObject root = json.object();
+    if (root.value(QStringLiteral("format")).toString() != QLatin1String(kSessionFormat)) {
+        *error = tr("'%1' is not an AttnViz session (no \"format\": \"%2\").")
+                     .arg(path, QLatin1String(kSessionFormat));
+        return false;
+    }
+    const QJsonValue version = root.value(QStringLiteral("version"));
+    if (!version.isDouble() || version.toInt() < 1) {
+        *error = tr("'%1' has no valid session version.").arg(path);
+        return false;
+    }
+    if (version.toInt() > kSessionVersion) {
+        *error = tr("'%1' was written by a newer AttnViz (session version %2; this version "
+                    "reads up to %3).")
+                     .arg(path)
+                     .arg(version.toInt())
+                     .arg(kSessionVersion);
+        return false;
+    }
+    QJsonObject doc_json = root.value(QStringLiteral("document")).toObject();
+    QJsonObject layer = doc_json.value(QStringLiteral("layer")).toObject();
+    const QString weights = layer.value(QStringLiteral("weights_file")).toString();
+    if (!weights.isEmpty() && QFileInfo(weights).isRelative()) {
+        layer[QStringLiteral("weights_file")] =
+            QFileInfo(path).absoluteDir().absoluteFilePath(weights);
+        doc_json[QStringLiteral("layer")] = layer;
+    }
+    QString message;
+    if (!document->fromJson(doc_json, &message)) {
+        *error = tr("'%1': %2").arg(path, message);
+        return false;
+    }
+    if (extras) extras->window = root.value(QStringLiteral("window")).toObject();
+    return true;
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,350 @@
+#include "ui/render/figure_export.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QClipboard>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMimeData>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+
+#include <cmath>
+
+#include <qcustomplot.h>
+
+#include "engine/errors.h"
+#include "engine/io/npy.h"
+#include "ui/render/heatmap_figure.h"
+
+namespace attnviz::ui {
+
+namespace {
+QString tr(const char* text) {
+    return QCoreApplication::translate("Export", text);
+}
+
+/// A hidden QCustomPlot with the figure laid out for exactly `size`.
+struct OffscreenFigure {
+    QCustomPlot plot;
+    HeatmapFigure figure{&plot};
+
+    OffscreenFigure(const AttentionSnapshot& snapshot, const FigureOptions& options, QSize size) {
+        plot.setAttribute(Qt::WA_DontShowOnScreen);
+        plot.resize(size);
+        // The snapshot is shared read-only; the figure holds it through a non-owning pointer.
+        figure.setSnapshot(SnapshotPtr(SnapshotPtr(), &snapshot));
+        figure.setOptions(options);
+        figure.setInteractive(false);
+        figure.layout(size);
+    }
+};
+
+void write_atomically(const QString& path, const QByteArray& bytes) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        throw DataError(tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
+    if (file.write(bytes) != bytes.size() || !file.commit())
+        throw DataError(tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
+}
+
+QString csv_field(const QString& s) {
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
+        !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
+        return s;
+    QString q = s;
+    q.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + q + QLatin1Char('"');
+}
+
+QString number(float v) {
+    if (std::isnan(v)) return QStringLiteral("nan");
+    return QString::number(double(v), 'g', 7);
+}
+
+QJsonValue json_number(float v) {
+    return std::isfinite(v) ? QJsonValue(double(v)) : QJsonValue(QJsonValue::Null);
+}
+}  // namespace
+
+std::optional<ExportFormat> figure_format_for(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) return ExportFormat::Png;
+    if (suffix == QLatin1String("svg")) return ExportFormat::Svg;
+    if (suffix == QLatin1String("pdf")) return ExportFormat::Pdf;
+    return std::nullopt;
+}
+
+std::optional<WeightsFormat> weights_format_for(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("csv")) return WeightsFormat::Csv;
+    if (suffix == QLatin1String("npy")) return WeightsFormat::Npy;
+    if (suffix == QLatin1String("json")) return WeightsFormat::Json;
+    return std::nullopt;
+}
+
+QString figure_format_suffix(ExportFormat format) {
+    switch (format) {
+        case ExportFormat::Png:
+            return QStringLiteral("png");
+        case ExportFormat::Svg:
+            return QStringLiteral("svg");
+        case ExportFormat::Pdf:
+            return QStringLiteral("pdf");
+    }
+    return {};
+}
+
+void validate_export_size(const ExportSize& size) {
+    if (size.width < kMinExportSide || size.width > kMaxExportSide ||
+        size.height < kMinExportSide || size.height > kMaxExportSide)
+        throw UsageError(
+            tr("The figure size must be between %1 and %2 pixels a side (got %3 x %4).")
+                .arg(kMinExportSide)
+                .arg(kMaxExportSide)
+                .arg(size.width)
+                .arg(size.height)
+                .toStdString());
+    if (!(size.scale >= 0.25 && size.scale <= kMaxExportScale))
+        throw UsageError(tr("The scale must be between 0.25 and %1 (got %2).")
+                             .arg(kMaxExportScale)
+                             .arg(size.scale)
+                             .toStdString());
+    if (double(size.width) * size.scale * double(size.height) * size.scale > 400e6)
+        throw UsageError(tr("%1 x %2 at scale %3 is too large an image.")
+                             .arg(size.width)
+                             .arg(size.height)
+                             .arg(size.scale)
+                             .toStdString());
+}
+
+QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                           QSize size, double scale) {
+    OffscreenFigure f(snapshot, options, size);
+    QImage image(int(std::lround(size.width() * scale)), int(std::lround(size.height() * scale)),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    // Record the scale as resolution, so "2x" images open at their intended physical size.
+    const int dpm = int(std::lround(96.0 * scale / 0.0254));
+    image.setDotsPerMeterX(dpm);
+    image.setDotsPerMeterY(dpm);
+    QCPPainter painter(&image);
+    painter.setMode(QCPPainter::pmNoCaching);
+    if (scale > 1.0) painter.setMode(QCPPainter::pmNonCosmetic);
+    painter.scale(scale, scale);
+    f.plot.toPainter(&painter, size.width(), size.height());
+    painter.end();
+    return image.convertToFormat(QImage::Format_RGB32);
+}
+
+QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                             QSize size) {
+    OffscreenFigure f(snapshot, options, size);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator generator;
+    generator.setOutputDevice(&buffer);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setResolution(96);
+    generator.setTitle(f.figure.titleText());
+    generator.setDescription(f.figure.captionText());
+    QCPPainter painter;
+    if (!painter.begin(&generator))
+        throw DataError(tr("Cannot start the SVG writer.").toStdString());
+    painter.setMode(QCPPainter::pmVectorized);
+    painter.setMode(QCPPainter::pmNoCaching);
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    f.plot.toPainter(&painter, size.width(), size.height());
+    painter.end();
+    return bytes;
+}
+
+QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                             QSize size) {
+    OffscreenFigure f(snapshot, options, size);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter writer(&buffer);
+        writer.setCreator(QStringLiteral("AttnViz"));
+        writer.setTitle(f.figure.titleText());
+        // One logical pixel of the figure is one point of the page.
+        QPageLayout page(
+            QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+            QPageLayout::Portrait, QMarginsF(0, 0, 0, 0));
+        page.setMode(QPageLayout::FullPageMode);
+        writer.setPageLayout(page);
+        QCPPainter painter;
+        if (!painter.begin(&writer))
+            throw DataError(tr("Cannot start the PDF writer.").toStdString());
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+        painter.setWindow(QRect(QPoint(0, 0), size));
+        f.plot.toPainter(&painter, size.width(), size.height());
+        painter.end();
+    }
+    return bytes;
+}
+
+void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                   const ExportSize& size, const QString& path,
+                   std::optional<ExportFormat> format) {
+    if (!format) format = figure_format_for(path);
+    if (!format)
+        throw UsageError(
+            tr("Unknown figure format for '%1': use .png, .svg or .pdf.").arg(path).toStdString());
+    validate_export_size(size);
+    const QSize logical(size.width, size.height);
+    QByteArray bytes;
+    switch (*format) {
+        case ExportFormat::Png: {
+            const QImage image = render_figure_image(snapshot, options, logical, size.scale);
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::WriteOnly);
+            QImageWriter writer(&buffer, "png");
+            writer.setText(QStringLiteral("Title"), HeatmapFigure::defaultTitle(snapshot, options));
+            writer.setText(QStringLiteral("Software"), QStringLiteral("AttnViz"));
+            if (!writer.write(image))
+                throw DataError(
+                    tr("Cannot encode the PNG: %1").arg(writer.errorString()).toStdString());
+            break;
+        }
+        case ExportFormat::Svg:
+            bytes = render_figure_svg(snapshot, options, logical);
+            break;
+        case ExportFormat::Pdf:
+            bytes = render_figure_pdf(snapshot, options, logical);
+            break;
+    }
+    write_atomically(path, bytes);
+}
+
+void copy_figure_to_clipboard(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                              QSize size, double scale) {
+    auto* mime = new QMimeData;
+    mime->setImageData(render_figure_image(snapshot, options, size, scale));
+    mime->setData(QStringLiteral("image/svg+xml"), render_figure_svg(snapshot, options, size));
+    QApplication::clipboard()->setMimeData(mime);
+}
+
+QByteArray weights_csv(const AttentionSnapshot& s) {
+    QByteArray out;
+    for (int n = 0; n < s.batch; ++n) {
+        QStringList header{QStringLiteral("item"), QStringLiteral("head"),
+                           QStringLiteral("query_index"), QStringLiteral("query_token")};
+        for (int j = 0; j < s.source_len; ++j)
+            header << csv_field(QStringLiteral("%1:%2").arg(j).arg(s.key_tokens[n][j]));
+        if (n == 0 || s.key_tokens[n] != s.key_tokens[0])
+            out += header.join(QLatin1Char(',')).toUtf8() + '\n';
+        for (int h = 0; h <= s.heads; ++h) {
+            const int head = h == s.heads ? -1 : h;
+            for (int i = 0; i < s.target_len; ++i) {
+                QStringList row{QString::number(n),
+                                head < 0 ? QStringLiteral("mean") : QString::number(head),
+                                QString::number(i), csv_field(s.query_tokens[n][i])};
+                for (int j = 0; j < s.source_len; ++j)
+                    row << number(s.value(n, head, i, j));
+                out += row.join(QLatin1Char(',')).toUtf8() + '\n';
+            }
+        }
+    }
+    return out;
+}
+
+QByteArray weights_json(const AttentionSnapshot& s) {
+    auto matrix = [&](int n, int h) {
+        QJsonArray rows;
+        for (int i = 0; i < s.target_len; ++i) {
+            QJsonArray row;
+            for (int j = 0; j < s.source_len; ++j)
+                row.append(json_number(s.value(n, h, i, j)));
+            rows.append(row);
+        }
+        return rows;
+    };
+    QJsonArray items;
+    for (int n = 0; n < s.batch; ++n) {
+        QJsonArray queries, keys, heads, masked, fully;
+        for (const QString& t : s.query_tokens[n])
+            queries.append(t);
+        for (const QString& t : s.key_tokens[n])
+            keys.append(t);
+        for (int h = 0; h < s.heads; ++h) {
+            heads.append(matrix(n, h));
+            QJsonArray rows;
+            for (int i = 0; i < s.target_len; ++i)
+                rows.append(s.row_fully_masked(n, h, i) ? 1 : 0);
+            fully.append(rows);
+        }
+        for (int i = 0; i < s.target_len; ++i) {
+            QJsonArray row;
+            for (int j = 0; j < s.source_len; ++j)
+                row.append(s.is_masked(n, i, j) ? 1 : 0);
+            masked.append(row);
+        }
+        items.append(QJsonObject{{QStringLiteral("query_tokens"), queries},
+                                 {QStringLiteral("key_tokens"), keys},
+                                 {QStringLiteral("weights"), heads},
+                                 {QStringLiteral("mean_weights"), matrix(n, -1)},
+                                 {QStringLiteral("masked"), masked},
+                                 {QStringLiteral("fully_masked_rows"), fully}});
+    }
+    const ComputeConfig& c = s.config;
+    QJsonObject config{
+        {QStringLiteral("pair_mode"), pair_mode_name(c.pair_mode)},
+        {QStringLiteral("embed_dim"), c.embed_dim},
+        {QStringLiteral("num_heads"), c.num_heads},
+        {QStringLiteral("bias"), c.bias},
+        {QStringLiteral("scoring"), QLatin1String(scoring_name(c.scoring))},
+        {QStringLiteral("dropout"), c.dropout},
+        {QStringLiteral("training"), c.training},
+        {QStringLiteral("dropout_seed"), c.dropout_seed},
+        {QStringLiteral("weight_seed"), c.weight_seed},
+        {QStringLiteral("positional_encoding"), c.positional_encoding},
+        {QStringLiteral("causal"), c.causal},
+        {QStringLiteral("masked_rows"), QLatin1String(masked_row_policy_name(c.masked_rows))},
+        {QStringLiteral("weights_file"), c.weights_file}};
+    QJsonObject root{
+        {QStringLiteral("format"), QStringLiteral("attnviz-weights")},
+        {QStringLiteral("version"), 1},
+        {QStringLiteral("description"), describe_config(c)},
+        {QStringLiteral("config"), config},
+        {QStringLiteral("shape"), QJsonArray{s.batch, s.heads, s.target_len, s.source_len}},
+        {QStringLiteral("items"), items}};
+    return QJsonDocument(root).toJson(QJsonDocument::Compact);
+}
+
+void export_weights(const AttentionSnapshot& s, const QString& path,
+                    std::optional<WeightsFormat> format) {
+    if (!format) format = weights_format_for(path);
+    if (!format)
+        throw UsageError(tr("Unknown weights format for '%1': use .csv, .npy or .json.")
+                             .arg(path)
+                             .toStdString());
+    switch (*format) {
+        case WeightsFormat::Csv:
+            write_atomically(path, weights_csv(s));
+            break;
+        case WeightsFormat::Json:
+            write_atomically(path, weights_json(s));
+            break;
+        case WeightsFormat::Npy: {
+            const std::string bytes = io::serialize_npy(s.weights);
+            write_atomically(path, QByteArray(bytes.data(), qsizetype(bytes.size())));
+            break;
+        }
+    }
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,66 @@
+// One export function, many front doors: the window's Export dialog, the clipboard action
+// and `attnviz export` all call these.  Each renders the figure with HeatmapFigure on an
+// off-screen QCustomPlot of exactly the requested size (so the layout is the same whatever
+// the window looks like) and writes the file atomically with QSaveFile: a failed export
+// leaves nothing behind.
+#pragma once
+
+#include <QByteArray>
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+#include "ui/compute/attention_snapshot.h"
+#include "ui/document/attention_config.h"
+
+namespace attnviz::ui {
+
+enum class ExportFormat { Png, Svg, Pdf };
+enum class WeightsFormat { Csv, Npy, Json };
+
+struct ExportSize {
+    int width = 1600;  ///< logical pixels (PDF: points)
+    int height = 1000;
+    double scale = 2.0;  ///< PNG only: output is width*scale x height*scale pixels
+};
+
+inline constexpr int kMinExportSide = 64;
+inline constexpr int kMaxExportSide = 20000;
+inline constexpr double kMaxExportScale = 8.0;
+
+/// From the file name's suffix (.png/.svg/.pdf, any case).
+std::optional<ExportFormat> figure_format_for(const QString& path);
+std::optional<WeightsFormat> weights_format_for(const QString& path);
+QString figure_format_suffix(ExportFormat format);
+
+/// Throws UsageError when the size or scale is out of range.
+void validate_export_size(const ExportSize& size);
+
+/// The figure as an image of size*scale pixels.
+QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                           QSize size, double scale);
+QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                             QSize size);
+QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                             QSize size);
+
+/// Writes the figure to `path` in `format` (default: from the suffix).  Throws UsageError
+/// (unknown format, bad size) or DataError (cannot write); the target is then untouched.
+void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                   const ExportSize& size, const QString& path,
+                   std::optional<ExportFormat> format = std::nullopt);
+
+/// Puts the figure on the clipboard as an image (and as SVG for vector-aware programs).
+void copy_figure_to_clipboard(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                              QSize size, double scale);
+
+/// The weights themselves: CSV (one row per item, head and query; "mean" rows too), NPY
+/// ([N, H, L, S] float32) or JSON (tokens, configuration, weights, mean, masks).
+void export_weights(const AttentionSnapshot& snapshot, const QString& path,
+                    std::optional<WeightsFormat> format = std::nullopt);
+QByteArray weights_csv(const AttentionSnapshot& snapshot);
+QByteArray weights_json(const AttentionSnapshot& snapshot);
+
+}  // namespace attnviz::ui

@@ -1,0 +1,93 @@
+#include "ui/render/fonts.h"
+
+#include <QFontDatabase>
+#include <QFontMetrics>
+
+#include <algorithm>
+
+namespace attnviz::ui {
+
+namespace {
+const char* const kCjkCandidates[] = {"Noto Sans CJK SC",
+                                      "Noto Sans CJK TC",
+                                      "Noto Sans CJK JP",
+                                      "Noto Sans CJK KR",
+                                      "Source Han Sans SC",
+                                      "Source Han Sans CN",
+                                      "WenQuanYi Micro Hei",
+                                      "WenQuanYi Zen Hei",
+                                      "Droid Sans Fallback",
+                                      "Microsoft YaHei",
+                                      "PingFang SC",
+                                      "Hiragino Sans GB",
+                                      "SimHei"};
+const char* const kLatinCandidates[] = {"Noto Sans", "DejaVu Sans", "Liberation Sans", "Arial",
+                                        "Helvetica"};
+
+bool single_family_covers(const QString& family, const QString& text) {
+    QFont f(family);
+    const QFontMetrics fm(f);
+    for (const char32_t ch : text.toUcs4())
+        if (ch > 0x20 && !fm.inFontUcs4(ch)) return false;
+    return true;
+}
+}  // namespace
+
+QStringList cjk_font_families() {
+    static const QStringList families = [] {
+        QStringList out;
+        const QStringList installed = QFontDatabase::families();
+        for (const char* name : kCjkCandidates)
+            if (installed.contains(QLatin1String(name))) out << QLatin1String(name);
+        return out;
+    }();
+    return families;
+}
+
+bool font_covers(const QFont& font, const QString& text) {
+    for (const QString& family : font.families())
+        if (single_family_covers(family, text)) return true;
+    // Character by character over the family list, as the text engine falls back.
+    for (const char32_t ch : text.toUcs4()) {
+        if (ch <= 0x20) continue;
+        bool found = false;
+        for (const QString& family : font.families()) {
+            if (QFontMetrics(QFont(family)).inFontUcs4(ch)) {
+                found = true;
+                break;
+            }
+        }
+        if (!found) return false;
+    }
+    return true;
+}
+
+QFont figure_font(int pixel_size, const QStringList& texts, bool bold) {
+    static const QString latin = [] {
+        const QStringList installed = QFontDatabase::families();
+        for (const char* name : kLatinCandidates)
+            if (installed.contains(QLatin1String(name))) return QString::fromLatin1(name);
+        return QFontDatabase::systemFont(QFontDatabase::GeneralFont).family();
+    }();
+    QStringList families{latin};
+    const QString joined = texts.join(QString());
+    if (!single_family_covers(latin, joined)) {
+        for (const QString& cjk : cjk_font_families()) {
+            if (single_family_covers(cjk, joined)) {
+                families << cjk;
+                break;
+            }
+        }
+        // Keep every CJK family as a further fallback for mixed scripts.
+        for (const QString& cjk : cjk_font_families())
+            if (!families.contains(cjk)) families << cjk;
+    }
+    QFont font(latin);
+    font.setFamilies(families);
+    font.setPixelSize(std::max(1, pixel_size));
+    font.setBold(bold);
+    font.setStyleStrategy(QFont::PreferAntialias);
+    return font;
+}
+
+}  // namespace attnviz::ui

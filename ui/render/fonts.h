@@ -1,0 +1,23 @@
+// Fonts that cover the tokens.  Chinese, Japanese and Korean tokens must render as
+// characters, never as empty boxes, on screen and in every export; Qt's own fallback is not
+// reliable on every platform plugin and does not exist in SVG files, so the figure asks for
+// an explicit family list: a Latin UI font first, then an installed CJK font.
+#pragma once
+
+#include <QFont>
+#include <QString>
+#include <QStringList>
+
+namespace attnviz::ui {
+
+/// Installed CJK families in order of preference (Noto Sans CJK SC, Source Han Sans, WenQuanYi…).
+QStringList cjk_font_families();
+
+/// A font of `pixel_size` whose family list covers every character of `texts`: the default
+/// sans-serif first, then the first CJK family that has the missing characters.
+QFont figure_font(int pixel_size, const QStringList& texts = {}, bool bold = false);
+
+/// True if `font` (with its fallback families) has a glyph for every character of `text`.
+bool font_covers(const QFont& font, const QString& text);
+
+}  // namespace attnviz::ui

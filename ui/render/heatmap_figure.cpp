@@ -1,0 +1,833 @@
+#include "ui/render/heatmap_figure.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ui/render/colormaps.h"
+#include "ui/render/fonts.h"
+#include "ui/render/token_ticker.h"
+
+namespace attnviz::ui {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const QColor kAxisColor(0x80, 0x80, 0x80);
+const QColor kTextColor(0x20, 0x20, 0x20);
+const QColor kCaptionColor(0x55, 0x55, 0x55);
+const QColor kMarkColor(0xd6, 0x27, 0x28);  // fully masked rows, struck-out labels
+constexpr int kMaxVectorCells = 160000;     // above this, vector exports embed an image
+constexpr int kMaxValueCells = 24;          // values printed only up to 24 x 24 cells
+
+// Cell k of an axis is centred on k.  QCPColorMap spans its key range edge-to-edge when the
+// map has one cell, and centre-to-centre otherwise.
+QCPRange cell_range(int n) {
+    return n <= 1 ? QCPRange(-0.5, 0.5) : QCPRange(0, n - 1);
+}
+
+QString wrap_parts(const QStringList& parts, const QFontMetricsF& fm, double width) {
+    QStringList lines;
+    QString line;
+    const QString sep = QStringLiteral("  ·  ");
+    for (const QString& part : parts) {
+        const QString candidate = line.isEmpty() ? part : line + sep + part;
+        if (!line.isEmpty() && fm.horizontalAdvance(candidate) > width) {
+            lines << line;
+            line = part;
+        } else {
+            line = candidate;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString format_value(double v) {
+    if (std::isnan(v)) return QStringLiteral("NaN");
+    if (v != 0.0 && std::abs(v) < 0.005) return QStringLiteral("<.01");
+    return QString::number(v, 'f', 2);
+}
+}  // namespace
+
+// --- colour-map data ----------------------------------------------------------------------
+
+std::unique_ptr<QCPColorMapData> build_map_data(const AttentionSnapshot& s, int n, int h) {
+    const int L = s.target_len, S = s.source_len;
+    auto data = std::make_unique<QCPColorMapData>(S, L, cell_range(S), cell_range(L));
+    for (int i = 0; i < L; ++i)
+        for (int j = 0; j < S; ++j)
+            data->setCell(j, i, s.is_masked(n, i, j) ? kNaN : double(s.value(n, h, i, j)));
+    return data;
+}
+
+PreparedMaps build_prepared_maps(const AttentionSnapshot& s) {
+    PreparedMaps out;
+    out.generation = s.generation;
+    out.batch = s.batch;
+    out.heads = s.heads;
+    for (int n = 0; n < s.batch; ++n)
+        for (int slot = 0; slot <= s.heads; ++slot)
+            out.maps.push_back(build_map_data(s, n, slot == s.heads ? -1 : slot));
+    return out;
+}
+
+std::unique_ptr<QCPColorMapData> PreparedMaps::take(int n, int h) {
+    const int slot = h < 0 ? heads : h;
+    const std::size_t index = std::size_t(n) * (heads + 1) + slot;
+    if (n < 0 || n >= batch || slot > heads || index >= maps.size()) return nullptr;
+    return std::move(maps[index]);
+}
+
+// --- drawing helpers ----------------------------------------------------------------------
+
+/// A colour map whose cells stay crisp in vector output: in PDF/SVG every cell is a filled
+/// rectangle (runs of equal colour merged) instead of an embedded image that viewers smooth.
+class CrispColorMap : public QCPColorMap {
+  public:
+    using QCPColorMap::QCPColorMap;
+
+  protected:
+    void draw(QCPPainter* painter) override {
+        QCPColorMapData* d = data();
+        if (!painter->modes().testFlag(QCPPainter::pmVectorized) || !d || d->isEmpty() ||
+            d->keySize() * d->valueSize() > kMaxVectorCells || !keyAxis() || !valueAxis()) {
+            QCPColorMap::draw(painter);
+            return;
+        }
+        QCPColorGradient g = gradient();
+        const QCPRange range = dataRange();
+        const QColor nan_color = g.nanColor();
+        painter->setAntialiasing(false);
+        painter->setPen(Qt::NoPen);
+        auto color_at = [&](int k, int v) {
+            const double z = d->cell(k, v);
+            return std::isnan(z) ? nan_color.rgb() : g.color(z, range);
+        };
+        for (int v = 0; v < d->valueSize(); ++v) {
+            const double y0 = valueAxis()->coordToPixel(v - 0.5);
+            const double y1 = valueAxis()->coordToPixel(v + 0.5);
+            int k = 0;
+            while (k < d->keySize()) {
+                const QRgb c = color_at(k, v);
+                int end = k + 1;
+                while (end < d->keySize() && color_at(end, v) == c)
+                    ++end;
+                const double x0 = keyAxis()->coordToPixel(k - 0.5);
+                const double x1 = keyAxis()->coordToPixel(end - 0.5);
+                // A quarter pixel of overlap hides the hairline seams viewers draw between
+                // abutting antialiased rectangles.
+                QRectF r = QRectF(QPointF(x0, y0), QPointF(x1, y1)).normalized();
+                r.adjust(-0.125, -0.125, 0.125, 0.125);
+                painter->fillRect(r, QColor(c));
+                k = end;
+            }
+        }
+    }
+};
+
+/// Hatching over masked cells, red outlines around fully masked rows, values inside the
+/// cells when there is room, and a strike through the labels of clicked-masked keys.
+class PanelOverlay : public QCPLayerable {
+  public:
+    PanelOverlay(HeatmapFigure* figure, int panel)
+        : QCPLayerable(figure->plot_, QStringLiteral("masks")), figure_(figure), panel_(panel) {}
+
+  protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override {
+        applyAntialiasingHint(painter, true, QCP::aeOther);
+    }
+    QRect clipRect() const override { return figure_->panels_[panel_].rect->outerRect(); }
+
+    void draw(QCPPainter* painter) override {
+        const HeatmapFigure::Panel& p = figure_->panels_[panel_];
+        if (!figure_->snapshot_) return;
+        const AttentionSnapshot& s = *figure_->snapshot_;
+        const int n = figure_->batchItem();
+        QCPAxis* x = p.rect->axis(QCPAxis::atBottom);
+        QCPAxis* y = p.rect->axis(QCPAxis::atLeft);
+        const QRect inner = p.rect->rect();
+        const int j0 = std::max(0, int(std::floor(x->range().lower + 0.5)));
+        const int j1 = std::min(s.source_len - 1, int(std::ceil(x->range().upper - 0.5)));
+        const int i0 = std::max(0, int(std::floor(y->range().lower + 0.5)));
+        const int i1 = std::min(s.target_len - 1, int(std::ceil(y->range().upper - 0.5)));
+        const double cw = std::abs(x->coordToPixel(1) - x->coordToPixel(0));
+        const double ch = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
+        auto cell_rect = [&](int i, int ja, int jb) {
+            return QRectF(QPointF(x->coordToPixel(ja - 0.5), y->coordToPixel(i - 0.5)),
+                          QPointF(x->coordToPixel(jb + 0.5), y->coordToPixel(i + 0.5)))
+                .normalized();
+        };
+
+        painter->save();
+        painter->setClipRect(inner);
+        // Hatching: one diagonal-line pattern per run of masked cells in a row.
+        if (cw >= 3.0 && ch >= 3.0) {
+            QPen pen(masked_hatch_color(figure_->options_.colormap), 1.0);
+            pen.setCosmetic(false);
+            painter->setPen(pen);
+            const double spacing = 6.0;
+            for (int i = i0; i <= i1; ++i) {
+                int j = j0;
+                while (j <= j1) {
+                    if (!s.is_masked(n, i, j)) {
+                        ++j;
+                        continue;
+                    }
+                    int end = j;
+                    while (end + 1 <= j1 && s.is_masked(n, i, end + 1))
+                        ++end;
+                    const QRectF r = cell_rect(i, j, end);
+                    // Lines x + y = t, t on a fixed grid so runs in adjacent rows line up.
+                    const double t0 = std::ceil((r.left() + r.top()) / spacing) * spacing;
+                    for (double t = t0; t < r.right() + r.bottom(); t += spacing) {
+                        const double xa = std::max(r.left(), t - r.bottom());
+                        const double xb = std::min(r.right(), t - r.top());
+                        if (xb > xa) painter->drawLine(QPointF(xa, t - xa), QPointF(xb, t - xb));
+                    }
+                    j = end + 1;
+                }
+            }
+        }
+        // Fully masked rows: a red outline (or a red tick in the margin when rows are thin).
+        QPen mark(kMarkColor, ch >= 4.0 ? 2.0 : 1.0);
+        painter->setPen(mark);
+        painter->setBrush(Qt::NoBrush);
+        for (int i = i0; i <= i1; ++i) {
+            if (!s.row_fully_masked(n, p.head, i)) continue;
+            if (ch >= 4.0) {
+                QRectF r = cell_rect(i, std::max(j0, 0), std::max(j1, 0));
+                r.setLeft(inner.left() + 1);
+                r.setRight(inner.right() - 0);
+                painter->drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+            }
+        }
+        painter->restore();
+        if (ch < 4.0) {
+            painter->setPen(QPen(kMarkColor, 2.0));
+            for (int i = i0; i <= i1; ++i)
+                if (s.row_fully_masked(n, p.head, i)) {
+                    const double yy = y->coordToPixel(i);
+                    painter->drawLine(QPointF(inner.left() - 6, yy), QPointF(inner.left() - 2, yy));
+                }
+        }
+
+        // Values inside the cells.
+        if (figure_->values_) {
+            painter->save();
+            painter->setClipRect(inner);
+            painter->setFont(figure_->value_font_);
+            QCPColorGradient g = p.map->gradient();
+            const QCPRange range = p.map->dataRange();
+            for (int i = i0; i <= i1; ++i)
+                for (int j = j0; j <= j1; ++j) {
+                    if (s.is_masked(n, i, j)) continue;
+                    const double v = s.value(n, p.head, i, j);
+                    const QColor bg = std::isnan(v) ? g.nanColor() : QColor(g.color(v, range));
+                    painter->setPen(text_color_on(bg));
+                    painter->drawText(cell_rect(i, j, j), Qt::AlignCenter, format_value(v));
+                }
+            painter->restore();
+        }
+
+        // Clicked-masked keys: strike their labels.
+        const auto& masked = s.config.masked_keys;
+        if (!masked.empty()) {
+            const QFontMetricsF fm(figure_->tick_font_);
+            const double base =
+                inner.bottom() + x->offset() + x->tickLengthOut() + x->tickLabelPadding() + 1;
+            painter->setPen(QPen(kMarkColor, 1.5));
+            const auto& labels = p.x_ticker->labels();
+            const QVector<double> ticks = x->tickVector();
+            for (double t : ticks) {
+                const int j = int(std::lround(t));
+                if (j < 0 || j >= labels.size() || !masked.count({n, j})) continue;
+                const double w = fm.horizontalAdvance(labels[j]);
+                const double px = x->coordToPixel(j);
+                if (figure_->rotate_keys_)
+                    painter->drawLine(QPointF(px, base), QPointF(px, base + w));
+                else
+                    painter->drawLine(QPointF(px - w / 2 - 1, base + fm.height() / 2),
+                                      QPointF(px + w / 2 + 1, base + fm.height() / 2));
+            }
+        }
+    }
+
+  private:
+    HeatmapFigure* figure_;
+    int panel_;
+};
+
+/// The hovered query row and key column, outlined in every panel at once.
+class HoverOverlay : public QCPLayerable {
+  public:
+    explicit HoverOverlay(HeatmapFigure* figure)
+        : QCPLayerable(figure->plot_, QStringLiteral("hover")), figure_(figure) {}
+
+  protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override {
+        applyAntialiasingHint(painter, false, QCP::aeOther);
+    }
+    void draw(QCPPainter* painter) override {
+        const int row = figure_->hl_row_, col = figure_->hl_col_;
+        if ((row < 0 && col < 0) || !figure_->snapshot_) return;
+        for (const auto& p : figure_->panels_) {
+            QCPAxis* x = p.rect->axis(QCPAxis::atBottom);
+            QCPAxis* y = p.rect->axis(QCPAxis::atLeft);
+            const QRect inner = p.rect->rect();
+            painter->save();
+            painter->setClipRect(inner);
+            painter->setBrush(QColor(255, 255, 255, 40));
+            auto band = [&](QRectF r) {
+                painter->setPen(QPen(QColor(0, 0, 0, 150), 1.0));
+                painter->drawRect(r.adjusted(-1, -1, 1, 1));
+                painter->setPen(QPen(QColor(255, 255, 255, 230), 1.0));
+                painter->drawRect(r);
+            };
+            if (row >= 0 && row < figure_->snapshot_->target_len) {
+                const double y0 = y->coordToPixel(row - 0.5), y1 = y->coordToPixel(row + 0.5);
+                band(QRectF(QPointF(inner.left() + 1, y0), QPointF(inner.right() - 1, y1))
+                         .normalized());
+            }
+            if (col >= 0 && col < figure_->snapshot_->source_len) {
+                const double x0 = x->coordToPixel(col - 0.5), x1 = x->coordToPixel(col + 0.5);
+                band(QRectF(QPointF(x0, inner.top() + 1), QPointF(x1, inner.bottom() - 1))
+                         .normalized());
+            }
+            painter->restore();
+        }
+    }
+
+  private:
+    HeatmapFigure* figure_;
+};
+
+// --- the figure ---------------------------------------------------------------------------
+
+HeatmapFigure::HeatmapFigure(QCustomPlot* plot) : QObject(plot), plot_(plot) {
+    if (!plot_->layer(QStringLiteral("masks")))
+        plot_->addLayer(QStringLiteral("masks"), plot_->layer(QStringLiteral("main")),
+                        QCustomPlot::limAbove);
+    if (!plot_->layer(QStringLiteral("hover"))) {
+        plot_->addLayer(QStringLiteral("hover"), plot_->layer(QStringLiteral("axes")),
+                        QCustomPlot::limAbove);
+        plot_->layer(QStringLiteral("hover"))->setMode(QCPLayer::lmBuffered);
+    }
+    plot_->setBackground(Qt::white);
+    plot_->plotLayout()->clear();
+    plot_->plotLayout()->setRowSpacing(0);
+    plot_->plotLayout()->setColumnSpacing(0);
+}
+
+HeatmapFigure::~HeatmapFigure() = default;
+
+void HeatmapFigure::setSnapshot(SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps) {
+    snapshot_ = std::move(snapshot);
+    maps_ = std::move(maps);
+    data_dirty_ = true;
+}
+
+void HeatmapFigure::setOptions(const FigureOptions& options) {
+    if (options.batch_item != options_.batch_item || options.colormap != options_.colormap ||
+        options.scale != options_.scale || options.view != options_.view ||
+        options.head != options_.head)
+        data_dirty_ = true;
+    options_ = options;
+}
+
+void HeatmapFigure::setInteractive(bool on) {
+    interactive_ = on;
+    plot_->setInteractions(on ? QCP::Interactions(QCP::iRangeDrag | QCP::iRangeZoom)
+                              : QCP::Interactions());
+    for (auto& p : panels_) {
+        p.rect->setRangeDrag(on ? Qt::Horizontal | Qt::Vertical : Qt::Orientations());
+        p.rect->setRangeZoom(on ? Qt::Horizontal | Qt::Vertical : Qt::Orientations());
+    }
+}
+
+int HeatmapFigure::batchItem() const {
+    if (!snapshot_) return 0;
+    return std::clamp(options_.batch_item, 0, std::max(0, snapshot_->batch - 1));
+}
+
+std::vector<int> HeatmapFigure::panelHeads() const {
+    if (!snapshot_) return {};
+    const int H = snapshot_->heads;
+    switch (options_.view) {
+        case FigureView::Mean:
+            return {-1};
+        case FigureView::Head:
+            return {std::clamp(options_.head, 0, H - 1)};
+        case FigureView::Grid:
+            break;
+    }
+    std::vector<int> heads;
+    for (int h = 0; h < H; ++h)
+        heads.push_back(h);
+    if (H > 1) heads.push_back(-1);
+    return heads;
+}
+
+int HeatmapFigure::panelHead(int panel) const {
+    return panel >= 0 && panel < panelCount() ? panels_[panel].head : -1;
+}
+QCPAxisRect* HeatmapFigure::panelRect(int panel) const {
+    return panel >= 0 && panel < panelCount() ? panels_[panel].rect : nullptr;
+}
+QCPColorMap* HeatmapFigure::panelMap(int panel) const {
+    return panel >= 0 && panel < panelCount() ? panels_[panel].map : nullptr;
+}
+QVector<QString> HeatmapFigure::keyLabels(int panel) const {
+    return panel >= 0 && panel < panelCount() ? panels_[panel].x_ticker->labels()
+                                              : QVector<QString>();
+}
+QVector<QString> HeatmapFigure::queryLabels(int panel) const {
+    return panel >= 0 && panel < panelCount() ? panels_[panel].y_ticker->labels()
+                                              : QVector<QString>();
+}
+
+QString HeatmapFigure::panelTitle(int panel) const {
+    if (panel < 0 || panel >= panelCount() || !snapshot_) return {};
+    const int h = panels_[panel].head;
+    QString title = h < 0 ? tr("Mean of %1 heads").arg(snapshot_->heads) : tr("Head %1").arg(h + 1);
+    if (options_.scale == ScaleMode::PerHead)
+        title += tr(" (max %1)").arg(format_value(snapshot_->panel_max(batchItem(), h)));
+    return title;
+}
+
+QString HeatmapFigure::defaultTitle(const AttentionSnapshot& s, const FigureOptions& o) {
+    QString title;
+    switch (o.view) {
+        case FigureView::Grid:
+            title = s.heads > 1 ? tr("Attention weights per head") : tr("Attention weights");
+            break;
+        case FigureView::Mean:
+            title = tr("Mean attention weights over %1 heads").arg(s.heads);
+            break;
+        case FigureView::Head:
+            title = tr("Attention weights of head %1 of %2")
+                        .arg(std::clamp(o.head, 0, s.heads - 1) + 1)
+                        .arg(s.heads);
+            break;
+    }
+    if (s.batch > 1)
+        title += tr(" — sentence %1 of %2")
+                     .arg(std::clamp(o.batch_item, 0, s.batch - 1) + 1)
+                     .arg(s.batch);
+    return title;
+}
+
+QString HeatmapFigure::titleText() const {
+    if (!snapshot_) return {};
+    return options_.title.isEmpty() ? defaultTitle(*snapshot_, options_) : options_.title;
+}
+
+QString HeatmapFigure::captionText() const {
+    if (!snapshot_) return {};
+    const AttentionSnapshot& s = *snapshot_;
+    const int n = batchItem();
+    QStringList parts{describe_config(s.config)};
+    parts << (s.target_len == s.source_len && s.config.pair_mode != PairMode::CrossAttention
+                  ? tr("%1 tokens").arg(s.target_len)
+                  : tr("%1 queries × %2 keys").arg(s.target_len).arg(s.source_len));
+    parts << tr("rows: queries, columns: keys");
+    const bool any_masked =
+        std::any_of(s.masked.begin() + std::ptrdiff_t(n) * s.target_len * s.source_len,
+                    s.masked.begin() + std::ptrdiff_t(n + 1) * s.target_len * s.source_len,
+                    [](std::uint8_t m) { return m != 0; });
+    if (any_masked) parts << tr("hatched grey: masked");
+    bool any_full = false;
+    for (int i = 0; i < s.target_len && !any_full; ++i)
+        for (int h = 0; h < s.heads && !any_full; ++h)
+            any_full = s.row_fully_masked(n, h, i);
+    if (any_full)
+        parts << tr("red outline: fully masked row (%1)")
+                     .arg(QLatin1String(masked_row_policy_name(s.config.masked_rows)));
+    return parts.join(QLatin1Char('\n'));  // re-wrapped to the figure width in layout()
+}
+
+void HeatmapFigure::clear() {
+    for (auto& p : panels_)
+        delete p.overlay;
+    panels_.clear();
+    delete hover_;
+    hover_ = nullptr;
+    plot_->clearPlottables();
+    plot_->plotLayout()->clear();
+    title_ = caption_ = nullptr;
+    color_scale_ = nullptr;
+    panel_grid_ = nullptr;
+    grid_cols_ = -1;
+    built_l_ = built_s_ = -1;
+}
+
+void HeatmapFigure::build(const std::vector<int>& heads) {
+    clear();
+    QCPLayoutGrid* root = plot_->plotLayout();
+    int row = 0;
+    if (options_.show_title) {
+        title_ = new QCPTextElement(plot_);
+        title_->setTextColor(kTextColor);
+        title_->setLayer(QStringLiteral("axes"));
+        root->addElement(row++, 0, title_);
+        caption_ = new QCPTextElement(plot_);
+        caption_->setTextColor(kCaptionColor);
+        caption_->setLayer(QStringLiteral("axes"));
+        root->addElement(row++, 0, caption_);
+    }
+    auto* body = new QCPLayoutGrid;
+    root->addElement(row, 0, body);
+    body->setRowSpacing(0);
+    body->setColumnSpacing(0);
+    panel_grid_ = new QCPLayoutGrid;
+    panel_grid_->setRowSpacing(0);
+    panel_grid_->setColumnSpacing(0);
+    body->addElement(1, 1, panel_grid_);
+    color_scale_ = new QCPColorScale(plot_);
+    color_scale_->setType(QCPAxis::atRight);
+    color_scale_->setRangeDrag(false);
+    color_scale_->setRangeZoom(false);
+    color_scale_->setBarWidth(14);
+    color_scale_->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
+    body->addElement(1, 2, color_scale_);
+    // Empty rows/columns around the content take the spare space, centring the figure.
+    body->expandTo(3, 4);
+
+    for (std::size_t k = 0; k < heads.size(); ++k) {
+        Panel p;
+        p.head = heads[k];
+        p.rect = new QCPAxisRect(plot_, true);
+        p.rect->setAutoMargins(QCP::msNone);
+        p.rect->setSizeConstraintRect(QCPLayoutElement::scrInnerRect);
+        for (QCPAxis* axis : p.rect->axes()) {
+            axis->grid()->setVisible(false);
+            axis->setSubTicks(false);
+            axis->setBasePen(QPen(kAxisColor, 0));
+            axis->setTickPen(QPen(kAxisColor, 0));
+            axis->setTickLength(0, 3);
+            axis->setTickLabelPadding(3);
+            axis->setLabelPadding(4);
+            axis->setTickLabelColor(kTextColor);
+            axis->setLabelColor(kTextColor);
+        }
+        QCPAxis* x = p.rect->axis(QCPAxis::atBottom);
+        QCPAxis* y = p.rect->axis(QCPAxis::atLeft);
+        QCPAxis* top = p.rect->axis(QCPAxis::atTop);
+        p.rect->axis(QCPAxis::atRight)->setVisible(false);
+        top->setVisible(true);
+        top->setTicks(false);
+        top->setTickLabels(false);
+        top->setBasePen(Qt::NoPen);
+        top->setLabelPadding(4);
+        y->setRangeReversed(true);
+        p.x_ticker = QSharedPointer<TokenTicker>::create();
+        p.y_ticker = QSharedPointer<TokenTicker>::create();
+        p.x_ticker->setAxis(x);
+        p.y_ticker->setAxis(y);
+        x->setTicker(p.x_ticker);
+        y->setTicker(p.y_ticker);
+        p.map = new CrispColorMap(x, y);
+        p.map->setInterpolate(false);
+        p.map->setTightBoundary(false);
+        p.overlay = new PanelOverlay(this, int(k));
+        p.rect->setRangeDrag(interactive_ ? Qt::Horizontal | Qt::Vertical : Qt::Orientations());
+        p.rect->setRangeZoom(interactive_ ? Qt::Horizontal | Qt::Vertical : Qt::Orientations());
+        p.rect->setRangeZoomFactor(0.85);
+        connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+                [this, x] { syncRanges(x, true); });
+        connect(y, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this,
+                [this, y] { syncRanges(y, false); });
+        panels_.push_back(p);
+    }
+    hover_ = new HoverOverlay(this);
+    data_dirty_ = true;
+}
+
+void HeatmapFigure::syncRanges(QCPAxis* source, bool horizontal) {
+    if (syncing_ || !snapshot_) return;
+    syncing_ = true;
+    // Keep the view on the data: never zoom out past the matrix, never pan off it.
+    const int count = horizontal ? snapshot_->source_len : snapshot_->target_len;
+    const QCPRange full(-0.5, count - 0.5);
+    QCPRange r = source->range();
+    if (r.size() > full.size()) r = full;
+    if (r.lower < full.lower) r += full.lower - r.lower;
+    if (r.upper > full.upper) r -= r.upper - full.upper;
+    for (auto& p : panels_) {
+        QCPAxis* axis = p.rect->axis(horizontal ? QCPAxis::atBottom : QCPAxis::atLeft);
+        axis->setRange(r);
+    }
+    syncing_ = false;
+    emit zoomChanged();
+}
+
+void HeatmapFigure::resetZoom() {
+    if (!snapshot_) return;
+    syncing_ = true;
+    for (auto& p : panels_) {
+        p.rect->axis(QCPAxis::atBottom)->setRange(-0.5, snapshot_->source_len - 0.5);
+        p.rect->axis(QCPAxis::atLeft)->setRange(-0.5, snapshot_->target_len - 0.5);
+    }
+    syncing_ = false;
+}
+
+bool HeatmapFigure::isZoomed() const {
+    if (!snapshot_ || panels_.empty()) return false;
+    const QCPRange r = panels_.front().rect->axis(QCPAxis::atBottom)->range();
+    const QCPRange v = panels_.front().rect->axis(QCPAxis::atLeft)->range();
+    return r.size() < snapshot_->source_len - 1e-6 || v.size() < snapshot_->target_len - 1e-6;
+}
+
+void HeatmapFigure::updateData() {
+    data_dirty_ = false;
+    if (!snapshot_) return;
+    const AttentionSnapshot& s = *snapshot_;
+    const int n = batchItem();
+    const QCPColorGradient gradient = make_gradient(options_.colormap);
+    const float shared_max = s.item_max(n);
+    const bool per_head = options_.scale == ScaleMode::PerHead;
+    const bool maps_fresh = maps_ && maps_->generation == s.generation;
+
+    QVector<QString> keys, queries;
+    for (const QString& t : s.key_tokens[n])
+        keys << t;
+    for (const QString& t : s.query_tokens[n])
+        queries << t;
+
+    for (auto& p : panels_) {
+        std::unique_ptr<QCPColorMapData> data = maps_fresh ? maps_->take(n, p.head) : nullptr;
+        if (!data) data = build_map_data(s, n, p.head);
+        p.map->setData(data.release(), false);
+        p.map->setGradient(gradient);
+        const float max = per_head ? s.panel_max(n, p.head) : shared_max;
+        p.map->setDataRange(QCPRange(0.0, max > 0.0f ? double(max) : 1.0));
+        p.x_ticker->setLabels(keys);
+        p.y_ticker->setLabels(queries);
+    }
+    if (built_l_ != s.target_len || built_s_ != s.source_len || !interactive_) {
+        built_l_ = s.target_len;
+        built_s_ = s.source_len;
+        resetZoom();
+    }
+    color_scale_->setGradient(gradient);
+    if (per_head) {
+        color_scale_->setDataRange(QCPRange(0.0, 1.0));
+        color_scale_->axis()->setLabel(tr("weight ÷ panel maximum"));
+    } else {
+        color_scale_->setDataRange(QCPRange(0.0, shared_max > 0.0f ? double(shared_max) : 1.0));
+        color_scale_->axis()->setLabel(tr("attention weight"));
+    }
+}
+
+void HeatmapFigure::layout(QSize size) {
+    if (!snapshot_) {
+        clear();
+        return;
+    }
+    const std::vector<int> heads = panelHeads();
+    std::vector<int> current;
+    for (const auto& p : panels_)
+        current.push_back(p.head);
+    if (current != heads || bool(title_) != options_.show_title || !color_scale_) build(heads);
+    if (data_dirty_) updateData();
+
+    const AttentionSnapshot& s = *snapshot_;
+    const int n = batchItem();
+    const int L = s.target_len, S = s.source_len;
+    const int P = int(panels_.size());
+    const bool single = P == 1;
+    const double W = std::max(64, size.width()), H = std::max(64, size.height());
+    const int fpx = std::max(6, options_.font_px);
+
+    // Fonts that cover every token (CJK included).
+    QStringList all_tokens;
+    for (const QString& t : s.key_tokens[n])
+        all_tokens << t;
+    for (const QString& t : s.query_tokens[n])
+        all_tokens << t;
+    tick_font_ = figure_font(fpx, all_tokens);
+    const QFont panel_font = figure_font(fpx + 1, {}, true);
+    const QFont label_font = figure_font(fpx);
+    const QFont title_font = figure_font(fpx + 5, {}, true);
+    const QFont caption_font = figure_font(std::max(6, fpx - 1));
+    const QFontMetricsF fm(tick_font_);
+
+    // Token labels, elided so one long token cannot squeeze the whole figure.
+    const double max_label = 11.0 * fpx;
+    auto elide = [&](const std::vector<QString>& tokens) {
+        QVector<QString> out;
+        double widest = 0.0;
+        for (const QString& t : tokens) {
+            const QString e = fm.elidedText(t, Qt::ElideRight, max_label);
+            widest = std::max(widest, fm.horizontalAdvance(e));
+            out << e;
+        }
+        return std::make_pair(out, widest);
+    };
+    const auto [key_labels, key_w] = elide(s.key_tokens[n]);
+    const auto [query_labels, query_w] = elide(s.query_tokens[n]);
+
+    const double tick_h = fm.height();
+    const double axis_label_h = single ? QFontMetricsF(label_font).height() + 6 : 0.0;
+    const int ml = int(std::ceil(query_w + 3 + 3 + 6 + axis_label_h));
+    const int mr = 10;
+    const int mt = int(std::ceil(QFontMetricsF(panel_font).height() + 8));
+    const int mb_flat = int(std::ceil(tick_h + 3 + 3 + 6 + axis_label_h));
+    const int mb_rot = int(std::ceil(key_w + 3 + 3 + 6 + axis_label_h));
+    const double pad = 10.0;
+    const QFontMetricsF cfm(caption_font);
+    const double cb_w = 12 + 14 + 3 + 4 +
+                        QFontMetricsF(label_font).horizontalAdvance(QStringLiteral("0.000")) + 6 +
+                        QFontMetricsF(label_font).height() + 10;
+
+    QString caption;
+    double title_h = 0.0;
+    if (options_.show_title) {
+        caption = wrap_parts(captionText().split(QLatin1Char('\n')), cfm, W - 2 * pad);
+        title_h = QFontMetricsF(title_font).height() + 10 +
+                  cfm.height() * (caption.count(QLatin1Char('\n')) + 1) + 8;
+    }
+    const double avail_w = W - 2 * pad - cb_w;
+    const double avail_h = H - title_h - 2 * pad;
+
+    // Pick the grid shape with the biggest square cells; rotate key labels only when they
+    // do not fit under their columns.
+    int best_nc = 1;
+    double best_c = -1.0;
+    int mb = mb_flat;
+    bool rotate = false;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        rotate = attempt == 1;
+        mb = rotate ? mb_rot : mb_flat;
+        best_c = -1.0;
+        for (int nc = 1; nc <= P; ++nc) {
+            const int nr = (P + nc - 1) / nc;
+            const double cw = (avail_w - nc * (ml + mr)) / (double(nc) * S);
+            const double ch = (avail_h - nr * (mt + mb)) / (double(nr) * L);
+            const double c = std::min(cw, ch);
+            if (c > best_c + 1e-9) {
+                best_c = c;
+                best_nc = nc;
+            }
+        }
+        if (!rotate && key_w + 4 <= best_c) break;
+    }
+    rotate_keys_ = rotate;
+    const double c = std::clamp(best_c, 0.05, 9.0 * fpx);
+    cell_px_ = c;
+    const int nc = best_nc;
+    const int inner_w = std::max(1, int(std::floor(c * S)));
+    const int inner_h = std::max(1, int(std::floor(c * L)));
+
+    // Values fit in the cells of a single enlarged panel with few tokens.
+    const QString sample = QStringLiteral("0.00");
+    const int value_px = std::clamp(int(c * 0.3), 6, fpx);
+    value_font_ = figure_font(value_px);
+    values_ = options_.values && single && L <= kMaxValueCells && S <= kMaxValueCells &&
+              QFontMetricsF(value_font_).horizontalAdvance(sample) + 4 <= c &&
+              QFontMetricsF(value_font_).height() + 2 <= c;
+
+    // Title and caption.
+    if (title_) {
+        title_->setFont(title_font);
+        title_->setText(titleText());
+        title_->setMargins(QMargins(0, 8, 0, 2));
+        caption_->setFont(caption_font);
+        caption_->setText(caption);
+        caption_->setMargins(QMargins(0, 0, 0, 6));
+    }
+
+    // Panels in a grid of nc columns.
+    if (nc != grid_cols_) {
+        for (auto& p : panels_)
+            if (p.rect->layout() == panel_grid_) panel_grid_->take(p.rect);
+        panel_grid_->simplify();
+        for (int k = 0; k < P; ++k)
+            panel_grid_->addElement(k / nc, k % nc, panels_[k].rect);
+        grid_cols_ = nc;
+    }
+    for (int k = 0; k < P; ++k) {
+        Panel& p = panels_[k];
+        p.rect->setMargins(QMargins(ml, mt, mr, mb));
+        p.rect->setMinimumSize(inner_w, inner_h);
+        p.rect->setMaximumSize(inner_w, inner_h);
+        QCPAxis* x = p.rect->axis(QCPAxis::atBottom);
+        QCPAxis* y = p.rect->axis(QCPAxis::atLeft);
+        QCPAxis* top = p.rect->axis(QCPAxis::atTop);
+        x->setTickLabelFont(tick_font_);
+        y->setTickLabelFont(tick_font_);
+        x->setTickLabelRotation(rotate ? -90.0 : 0.0);
+        x->setLabelFont(label_font);
+        y->setLabelFont(label_font);
+        x->setLabel(single ? tr("Keys") : QString());
+        y->setLabel(single ? tr("Queries") : QString());
+        top->setLabelFont(panel_font);
+        top->setLabel(panelTitle(k));
+        p.x_ticker->setLabels(key_labels);
+        p.y_ticker->setLabels(query_labels);
+        p.x_ticker->setMinSpacing(rotate ? tick_h + 2 : key_w + 8);
+        p.y_ticker->setMinSpacing(tick_h + 2);
+    }
+    color_scale_->setMargins(QMargins(12, mt, 0, mb));
+    color_scale_->setAutoMargins(QCP::msRight);
+    color_scale_->setMinimumSize(int(cb_w), 0);
+    color_scale_->setMaximumSize(int(cb_w), QWIDGETSIZE_MAX);
+    color_scale_->axis()->setTickLabelFont(label_font);
+    color_scale_->axis()->setLabelFont(label_font);
+    color_scale_->axis()->setTickLabelColor(kTextColor);
+    color_scale_->axis()->setLabelColor(kTextColor);
+    color_scale_->axis()->setBasePen(QPen(kAxisColor, 0));
+    color_scale_->axis()->setTickPen(QPen(kAxisColor, 0));
+    color_scale_->axis()->setSubTickPen(QPen(kAxisColor, 0));
+    color_scale_->axis()->setNumberFormat(QStringLiteral("f"));
+    color_scale_->axis()->setNumberPrecision(2);
+    color_scale_->axis()->ticker()->setTickCount(5);
+}
+
+FigureHit HeatmapFigure::hitTest(const QPointF& pos) const {
+    FigureHit hit;
+    if (!snapshot_) return hit;
+    for (int k = 0; k < panelCount(); ++k) {
+        const Panel& p = panels_[k];
+        const QRect inner = p.rect->rect();
+        const QRect outer = p.rect->outerRect();
+        if (!outer.contains(pos.toPoint())) continue;
+        hit.panel = k;
+        hit.head = p.head;
+        QCPAxis* x = p.rect->axis(QCPAxis::atBottom);
+        QCPAxis* y = p.rect->axis(QCPAxis::atLeft);
+        const int col = int(std::lround(x->pixelToCoord(pos.x())));
+        const int row = int(std::lround(y->pixelToCoord(pos.y())));
+        const bool col_ok = col >= 0 && col < snapshot_->source_len && pos.x() >= inner.left() &&
+                            pos.x() <= inner.right();
+        const bool row_ok = row >= 0 && row < snapshot_->target_len && pos.y() >= inner.top() &&
+                            pos.y() <= inner.bottom();
+        if (col_ok && row_ok) {
+            hit.region = FigureHit::Region::Cells;
+            hit.row = row;
+            hit.col = col;
+        } else if (col_ok && pos.y() > inner.bottom()) {
+            hit.region = FigureHit::Region::KeyLabels;
+            hit.col = col;
+        } else if (row_ok && pos.x() < inner.left()) {
+            hit.region = FigureHit::Region::QueryLabels;
+            hit.row = row;
+        } else if (pos.y() < inner.top()) {
+            hit.region = FigureHit::Region::PanelTitle;
+        }
+        return hit;
+    }
+    return hit;
+}
+
+void HeatmapFigure::setHighlight(int row, int col) {
+    if (row == hl_row_ && col == hl_col_) return;
+    hl_row_ = row;
+    hl_col_ = col;
+    if (QCPLayer* layer = plot_->layer(QStringLiteral("hover"))) layer->replot();
+}
+
+}  // namespace attnviz::ui

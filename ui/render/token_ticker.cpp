@@ -1,0 +1,50 @@
+#include "ui/render/token_ticker.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+
+double TokenTicker::getTickStep(const QCPRange& range) {
+    double pixels = 0.0;
+    if (axis_ && axis_->axisRect())
+        pixels = axis_->orientation() == Qt::Horizontal ? axis_->axisRect()->width()
+                                                        : axis_->axisRect()->height();
+    if (pixels <= 0.0 || range.size() <= 0.0) return 1.0;
+    const double per_token = pixels / range.size();
+    const double needed = std::max(1.0, min_spacing_ / per_token);
+    // Round up to 1, 2, 5, 10, 20, 50, ...
+    double magnitude = 1.0;
+    for (;;) {
+        for (double m : {1.0, 2.0, 5.0})
+            if (m * magnitude >= needed) return m * magnitude;
+        magnitude *= 10.0;
+    }
+}
+
+int TokenTicker::getSubTickCount(double) {
+    return 0;
+}
+
+QVector<double> TokenTicker::createTickVector(double tickStep, const QCPRange& range) {
+    QVector<double> ticks;
+    const int step = std::max(1, int(std::lround(tickStep)));
+    const int first = std::max(0, int(std::ceil(range.lower - 1e-9)));
+    const int last = std::min(int(labels_.size()) - 1, int(std::floor(range.upper + 1e-9)));
+    for (int i = (first + step - 1) / step * step; i <= last; i += step)
+        ticks << double(i);
+    return ticks;
+}
+
+QVector<QString> TokenTicker::createLabelVector(const QVector<double>& ticks, const QLocale&, QChar,
+                                                int) {
+    QVector<QString> out;
+    out.reserve(ticks.size());
+    for (double t : ticks) {
+        const int i = int(std::lround(t));
+        out << (i >= 0 && i < labels_.size() ? labels_[i] : QString());
+    }
+    return out;
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,35 @@
+// Axis ticks at integer positions labelled with the tokens themselves.  Only as many labels
+// as fit are shown (every k-th token, k a 1-2-5 step), so a 1024-token axis stays readable
+// and more labels appear as the user zooms in.
+#pragma once
+
+#include <QString>
+#include <QVector>
+
+#include <qcustomplot.h>
+
+namespace attnviz::ui {
+
+class TokenTicker : public QCPAxisTicker {
+  public:
+    /// `labels[i]` is drawn at position i.  `axis` (may be null) provides the pixel length
+    /// for thinning; `min_spacing_px` is the space one label needs along the axis.
+    void setLabels(QVector<QString> labels) { labels_ = std::move(labels); }
+    const QVector<QString>& labels() const { return labels_; }
+    void setAxis(QCPAxis* axis) { axis_ = axis; }
+    void setMinSpacing(double px) { min_spacing_ = px; }
+
+  protected:
+    double getTickStep(const QCPRange& range) override;
+    int getSubTickCount(double tickStep) override;
+    QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+    QVector<QString> createLabelVector(const QVector<double>& ticks, const QLocale& locale,
+                                       QChar formatChar, int precision) override;
+
+  private:
+    QVector<QString> labels_;
+    QCPAxis* axis_ = nullptr;
+    double min_spacing_ = 14.0;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,62 @@
+// Every preference in one typed place: each key with its default and its validation, read
+// and written through QSettings.  No other file names a QSettings key.
+#pragma once
+
+#include <QByteArray>
+#include <QSettings>
+#include <QString>
+#include <QStringList>
+#include <QVariant>
+
+#include <memory>
+
+#include "ui/document/attention_config.h"
+
+namespace attnviz::ui {
+
+class AppSettings {
+  public:
+    static constexpr int kMaxRecentFiles = 10;
+
+    /// The application's QSettings (organisation / application names of the QApplication).
+    AppSettings();
+    /// An ini file, for tests.
+    explicit AppSettings(const QString& ini_path);
+    ~AppSettings();
+
+    QStringList recentFiles() const;
+    void addRecentFile(const QString& path);  ///< most recent first, deduplicated
+    void removeRecentFile(const QString& path);
+    void clearRecentFiles();
+
+    QByteArray windowGeometry() const;
+    void setWindowGeometry(const QByteArray& g);
+    QByteArray windowState() const;
+    void setWindowState(const QByteArray& s);
+    QByteArray splitterState() const;
+    void setSplitterState(const QByteArray& s);
+
+    QString lastDirectory() const;
+    void setLastDirectory(const QString& dir);
+
+    /// Colour map of new documents.
+    Colormap defaultColormap() const;
+    void setDefaultColormap(Colormap map);
+
+    /// Figure export defaults: logical size in pixels, scale 1-4 for PNG.
+    int exportWidth() const;
+    void setExportWidth(int px);
+    int exportHeight() const;
+    void setExportHeight(int px);
+    double exportScale() const;
+    void setExportScale(double scale);
+    int exportFontPx() const;
+    void setExportFontPx(int px);
+
+    void sync();
+
+  private:
+    std::unique_ptr<QSettings> settings_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,155 @@
+#include "ui/widgets/export_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+
+#include <cmath>
+
+namespace attnviz::ui {
+
+ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget* parent)
+    : QDialog(parent), base_(current) {
+    setWindowTitle(tr("Export Figure"));
+    auto* form = new QFormLayout(this);
+
+    format_ = new QComboBox(this);
+    format_->setObjectName(QStringLiteral("exportFormatCombo"));
+    format_->addItem(tr("PNG image"), int(ExportFormat::Png));
+    format_->addItem(tr("SVG vector graphics"), int(ExportFormat::Svg));
+    format_->addItem(tr("PDF document"), int(ExportFormat::Pdf));
+    form->addRow(tr("&Format:"), format_);
+
+    view_ = new QComboBox(this);
+    view_->setObjectName(QStringLiteral("exportViewCombo"));
+    view_->addItem(tr("All heads and the mean"), -2);
+    view_->addItem(tr("Mean over heads"), -1);
+    for (int h = 0; h < num_heads; ++h)
+        view_->addItem(tr("Head %1").arg(h + 1), h);
+    const int current_view = current.view == FigureView::Grid   ? -2
+                             : current.view == FigureView::Mean ? -1
+                                                                : current.head;
+    view_->setCurrentIndex(std::max(0, view_->findData(current_view)));
+    form->addRow(tr("&Show:"), view_);
+
+    width_ = new QSpinBox(this);
+    width_->setObjectName(QStringLiteral("exportWidthSpin"));
+    width_->setRange(kMinExportSide, kMaxExportSide);
+    width_->setSuffix(tr(" px"));
+    height_ = new QSpinBox(this);
+    height_->setObjectName(QStringLiteral("exportHeightSpin"));
+    height_->setRange(kMinExportSide, kMaxExportSide);
+    height_->setSuffix(tr(" px"));
+    auto* size_row = new QHBoxLayout;
+    size_row->addWidget(width_);
+    size_row->addWidget(new QLabel(QStringLiteral("×"), this));
+    size_row->addWidget(height_);
+    auto* presets = new QComboBox(this);
+    presets->addItem(tr("Presets…"));
+    presets->addItem(tr("Slide 16:9 (1600 × 900)"), QSize(1600, 900));
+    presets->addItem(tr("Slide 4:3 (1200 × 900)"), QSize(1200, 900));
+    presets->addItem(tr("Square (1000 × 1000)"), QSize(1000, 1000));
+    presets->addItem(tr("Paper column (700 × 500)"), QSize(700, 500));
+    connect(presets, &QComboBox::activated, this, [this, presets](int index) {
+        const QSize s = presets->itemData(index).toSize();
+        if (s.isValid()) {
+            width_->setValue(s.width());
+            height_->setValue(s.height());
+        }
+        presets->setCurrentIndex(0);
+    });
+    size_row->addWidget(presets);
+    form->addRow(tr("Si&ze:"), size_row);
+
+    scale_ = new QComboBox(this);
+    scale_->setObjectName(QStringLiteral("exportScaleCombo"));
+    scale_->addItem(tr("1× (screen)"), 1.0);
+    scale_->addItem(tr("2× (slides, retina)"), 2.0);
+    scale_->addItem(tr("3× (print)"), 3.0);
+    scale_->addItem(tr("4×"), 4.0);
+    form->addRow(tr("S&cale (PNG):"), scale_);
+
+    font_ = new QSpinBox(this);
+    font_->setObjectName(QStringLiteral("exportFontSpin"));
+    font_->setRange(6, 96);
+    font_->setSuffix(tr(" px"));
+    form->addRow(tr("&Text size:"), font_);
+
+    title_ = new QLineEdit(this);
+    title_->setObjectName(QStringLiteral("exportTitleEdit"));
+    title_->setPlaceholderText(tr("Automatic: states the configuration"));
+    title_->setText(current.title);
+    form->addRow(tr("T&itle:"), title_);
+
+    summary_ = new QLabel(this);
+    summary_->setForegroundRole(QPalette::PlaceholderText);
+    form->addRow(summary_);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    form->addRow(buttons);
+
+    for (QSpinBox* spin : {width_, height_})
+        connect(spin, &QSpinBox::valueChanged, this, &ExportDialog::updateSummary);
+    connect(scale_, &QComboBox::currentIndexChanged, this, &ExportDialog::updateSummary);
+    connect(format_, &QComboBox::currentIndexChanged, this, &ExportDialog::updateSummary);
+    setSize(ExportSize{});
+    setFontPx(14);
+}
+
+void ExportDialog::setSize(const ExportSize& size) {
+    width_->setValue(size.width);
+    height_->setValue(size.height);
+    int best = 0;
+    for (int k = 0; k < scale_->count(); ++k)
+        if (std::abs(scale_->itemData(k).toDouble() - size.scale) <
+            std::abs(scale_->itemData(best).toDouble() - size.scale))
+            best = k;
+    scale_->setCurrentIndex(best);
+    updateSummary();
+}
+
+void ExportDialog::setFontPx(int px) {
+    font_->setValue(px);
+}
+
+FigureOptions ExportDialog::figureOptions() const {
+    FigureOptions o = base_;
+    const int v = view_->currentData().toInt();
+    o.view = v == -2 ? FigureView::Grid : v == -1 ? FigureView::Mean : FigureView::Head;
+    if (v >= 0) o.head = v;
+    o.font_px = font_->value();
+    o.title = title_->text().trimmed();
+    o.show_title = true;
+    return o;
+}
+
+ExportSize ExportDialog::exportSize() const {
+    return ExportSize{width_->value(), height_->value(), scale_->currentData().toDouble()};
+}
+
+ExportFormat ExportDialog::format() const {
+    return ExportFormat(format_->currentData().toInt());
+}
+
+void ExportDialog::updateSummary() {
+    const ExportSize s = exportSize();
+    scale_->setEnabled(format() == ExportFormat::Png);
+    if (format() == ExportFormat::Png)
+        summary_->setText(tr("The image will be %1 × %2 pixels.")
+                              .arg(int(std::lround(s.width * s.scale)))
+                              .arg(int(std::lround(s.height * s.scale))));
+    else
+        summary_->setText(tr("Vector output: real text, crisp cells at any zoom (%1 × %2 pt).")
+                              .arg(s.width)
+                              .arg(s.height));
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,43 @@
+// Export options for a figure: what to show (grid, mean, one head), the format, the size and
+// scale (1x/2x/3x for slides), the text size and the title.  It only collects choices; the
+// window then calls export_figure(), the same function `attnviz export` calls.
+#pragma once
+
+#include <QDialog>
+
+#include "ui/document/attention_config.h"
+#include "ui/render/figure_export.h"
+
+class QComboBox;
+class QLineEdit;
+class QSpinBox;
+class QLabel;
+
+namespace attnviz::ui {
+
+class ExportDialog : public QDialog {
+    Q_OBJECT
+  public:
+    ExportDialog(const FigureOptions& current, int num_heads, QWidget* parent = nullptr);
+
+    void setSize(const ExportSize& size);
+    void setFontPx(int px);
+    FigureOptions figureOptions() const;
+    ExportSize exportSize() const;
+    ExportFormat format() const;
+
+  private:
+    void updateSummary();
+
+    FigureOptions base_;
+    QComboBox* format_ = nullptr;
+    QComboBox* view_ = nullptr;
+    QSpinBox* width_ = nullptr;
+    QSpinBox* height_ = nullptr;
+    QComboBox* scale_ = nullptr;
+    QSpinBox* font_ = nullptr;
+    QLineEdit* title_ = nullptr;
+    QLabel* summary_ = nullptr;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,77 @@
+// The heatmap grid on screen: a QCustomPlot drawn by HeatmapFigure, plus what only a window
+// has — hover read-outs with the hovered row and column highlighted in every head, clicking
+// a head to enlarge it, clicking a token label to mask that key, wheel zoom and drag pan.
+#pragma once
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <cstdint>
+#include <memory>
+
+#include "ui/compute/attention_snapshot.h"
+#include "ui/document/attention_config.h"
+
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+
+namespace attnviz::ui {
+
+class HeatmapFigure;
+struct PreparedMaps;
+struct FigureHit;
+
+class HeatmapGridView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit HeatmapGridView(QWidget* parent = nullptr);
+    ~HeatmapGridView() override;
+
+    void setSnapshot(SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps = {});
+    void setOptions(const FigureOptions& options);
+    /// A message drawn over the grid (errors, "no tokens"); empty hides it.
+    void setMessage(const QString& message);
+
+    HeatmapFigure* figure() const { return figure_; }
+    QCustomPlot* plot() const { return plot_; }
+    SnapshotPtr snapshot() const;
+    /// Generation of the snapshot last drawn (after the replot finished).
+    std::uint64_t paintedGeneration() const { return painted_generation_; }
+    /// Text describing the hovered cell (also shown as tooltip).
+    QString hoverText() const { return hover_text_; }
+    /// Hover at a point in plot coordinates, as a mouse move would.
+    void hoverAt(const QPointF& pos);
+    /// Click at a point in plot coordinates, as a left click would.
+    void clickAt(const QPointF& pos);
+    void resetZoom();
+
+  signals:
+    void hovered(const QString& text);
+    /// A head (or -1 for the mean) was clicked in the grid.
+    void headClicked(int head);
+    /// A key label was clicked: toggle masking of key `key` of batch item `item`.
+    void keyLabelClicked(int item, int key);
+    /// Double click in an enlarged head: back to the grid.
+    void backToGridRequested();
+    /// The grid was redrawn for snapshot `generation`.
+    void repainted(std::uint64_t generation);
+
+  private:
+    void relayout();
+    QString describe(const FigureHit& hit) const;
+    void onMouseMove(QMouseEvent* event);
+    void onMousePress(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+
+    QCustomPlot* plot_ = nullptr;
+    HeatmapFigure* figure_ = nullptr;
+    QLabel* message_ = nullptr;
+    std::uint64_t painted_generation_ = 0;
+    QString hover_text_;
+    QPoint press_pos_;
+    bool pressed_ = false;
+    QElapsedTimer enlarged_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,194 @@
+#include "ui/widgets/input_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+
+#include "ui/document/attention_document.h"
+#include "ui/render/fonts.h"
+
+namespace attnviz::ui {
+
+namespace {
+QString join_tokens(const std::vector<std::string>& tokens) {
+    QStringList out;
+    for (const auto& t : tokens)
+        out << QString::fromStdString(t);
+    return out.join(QStringLiteral(" | "));
+}
+
+void set_text_keeping_cursor(QLineEdit* edit, const QString& text) {
+    if (edit->text() == text) return;
+    const QSignalBlocker block(edit);
+    const int cursor = edit->cursorPosition();
+    edit->setText(text);
+    edit->setCursorPosition(std::min(cursor, int(text.size())));
+}
+}  // namespace
+
+InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
+    : QWidget(parent), doc_(document) {
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(8, 6, 8, 6);
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(4);
+
+    mode_ = new QComboBox(this);
+    mode_->setObjectName(QStringLiteral("pairModeCombo"));
+    mode_->addItem(tr("Self-attention"), int(PairMode::Single));
+    mode_->addItem(tr("Cross-attention (keys from the second sentence)"),
+                   int(PairMode::CrossAttention));
+    mode_->addItem(tr("Padded batch of both sentences"), int(PairMode::PaddedBatch));
+    mode_->setToolTip(
+        tr("Self-attention: queries, keys and values all come from the sentence.\n"
+           "Cross-attention: queries from the sentence, keys and values from the "
+           "second sentence.\nPadded batch: both sentences run as a batch of two; "
+           "the shorter is padded and its [PAD] keys are masked."));
+
+    sentence_ = new QLineEdit(this);
+    sentence_->setObjectName(QStringLiteral("sentenceEdit"));
+    sentence_->setPlaceholderText(tr("Type a sentence…"));
+    sentence_->setClearButtonEnabled(true);
+    second_ = new QLineEdit(this);
+    second_->setObjectName(QStringLiteral("secondSentenceEdit"));
+    second_->setPlaceholderText(tr("Second sentence (for cross-attention or a padded batch)"));
+    second_->setClearButtonEnabled(true);
+    second_label_ = new QLabel(tr("Second sentence:"), this);
+    second_label_->setBuddy(second_);
+
+    edit_tokens_ = new QCheckBox(tr("Edit tokens"), this);
+    edit_tokens_->setObjectName(QStringLiteral("editTokensCheck"));
+    edit_tokens_->setToolTip(
+        tr("Use the token lists below as given (pre-tokenized input) "
+           "instead of tokenizing the sentences. Separate tokens with |."));
+    tokens_a_ = new QLineEdit(this);
+    tokens_a_->setObjectName(QStringLiteral("tokenListEdit"));
+    tokens_b_ = new QLineEdit(this);
+    tokens_b_->setObjectName(QStringLiteral("secondTokenListEdit"));
+    tokens_b_label_ = new QLabel(tr("Second tokens:"), this);
+    lowercase_ = new QCheckBox(tr("Lowercase"), this);
+    lowercase_->setObjectName(QStringLiteral("lowercaseCheck"));
+    special_ = new QCheckBox(tr("Add [CLS] / [SEP]"), this);
+    special_->setObjectName(QStringLiteral("specialTokensCheck"));
+    count_ = new QLabel(this);
+    count_->setObjectName(QStringLiteral("tokenCountLabel"));
+    count_->setForegroundRole(QPalette::PlaceholderText);
+
+    auto* sentence_label = new QLabel(tr("&Sentence:"), this);
+    sentence_label->setBuddy(sentence_);
+    auto* mode_label = new QLabel(tr("&Mode:"), this);
+    mode_label->setBuddy(mode_);
+    auto* tokens_label = new QLabel(tr("Tokens:"), this);
+    tokens_label->setBuddy(tokens_a_);
+
+    int row = 0;
+    grid->addWidget(sentence_label, row, 0);
+    grid->addWidget(sentence_, row, 1);
+    grid->addWidget(mode_label, row, 2);
+    grid->addWidget(mode_, row, 3);
+    ++row;
+    grid->addWidget(second_label_, row, 0);
+    grid->addWidget(second_, row, 1, 1, 3);
+    ++row;
+    grid->addWidget(tokens_label, row, 0);
+    grid->addWidget(tokens_a_, row, 1);
+    auto* options = new QHBoxLayout;
+    options->addWidget(edit_tokens_);
+    options->addWidget(lowercase_);
+    options->addWidget(special_);
+    options->addStretch(1);
+    grid->addLayout(options, row, 2, 1, 2);
+    ++row;
+    grid->addWidget(tokens_b_label_, row, 0);
+    grid->addWidget(tokens_b_, row, 1);
+    grid->addWidget(count_, row, 2, 1, 2);
+    grid->setColumnStretch(1, 1);
+
+    // View -> document.
+    connect(mode_, &QComboBox::currentIndexChanged, this,
+            [this] { doc_->setPairMode(PairMode(mode_->currentData().toInt())); });
+    connect(sentence_, &QLineEdit::textChanged, doc_, &AttentionDocument::setTextA);
+    connect(second_, &QLineEdit::textChanged, doc_, &AttentionDocument::setTextB);
+    connect(tokens_a_, &QLineEdit::textEdited, doc_, &AttentionDocument::setTokenListA);
+    connect(tokens_b_, &QLineEdit::textEdited, doc_, &AttentionDocument::setTokenListB);
+    connect(edit_tokens_, &QCheckBox::toggled, this, [this](bool on) {
+        if (on) {
+            // Start editing from what the tokenizer produced.
+            const TokenSequences t = doc_->tokens();
+            doc_->setTokenListA(join_tokens(t.a));
+            doc_->setTokenListB(join_tokens(resolve_tokens([&] {
+                                                ComputeConfig c = doc_->computeConfig();
+                                                c.pair_mode = PairMode::CrossAttention;
+                                                c.use_token_list = false;
+                                                return c;
+                                            }())
+                                                .b));
+        }
+        doc_->setUseTokenList(on);
+    });
+    connect(lowercase_, &QCheckBox::toggled, doc_, &AttentionDocument::setLowercase);
+    connect(special_, &QCheckBox::toggled, doc_, &AttentionDocument::setSpecialTokens);
+
+    // Document -> view.
+    connect(doc_, &AttentionDocument::computeConfigChanged, this, &InputPanel::syncFromDocument);
+    syncFromDocument();
+}
+
+void InputPanel::syncFromDocument() {
+    {
+        const QSignalBlocker b(mode_);
+        mode_->setCurrentIndex(mode_->findData(int(doc_->pairMode())));
+    }
+    set_text_keeping_cursor(sentence_, doc_->textA());
+    set_text_keeping_cursor(second_, doc_->textB());
+    {
+        const QSignalBlocker b1(edit_tokens_), b2(lowercase_), b3(special_);
+        edit_tokens_->setChecked(doc_->useTokenList());
+        lowercase_->setChecked(doc_->lowercase());
+        special_->setChecked(doc_->specialTokens());
+    }
+    const bool pair = doc_->pairMode() != PairMode::Single;
+    second_->setEnabled(pair);
+    second_label_->setEnabled(pair);
+    tokens_b_->setVisible(pair);
+    tokens_b_label_->setVisible(pair);
+    const bool editing = doc_->useTokenList();
+    sentence_->setEnabled(!editing);
+    second_->setEnabled(pair && !editing);
+    lowercase_->setEnabled(!editing);
+    special_->setEnabled(!editing);
+    tokens_a_->setReadOnly(!editing);
+    tokens_b_->setReadOnly(!editing);
+    refreshTokens();
+}
+
+void InputPanel::refreshTokens() {
+    const TokenSequences t = doc_->tokens();
+    QStringList all;
+    for (const auto& s : t.a)
+        all << QString::fromStdString(s);
+    for (const auto& s : t.b)
+        all << QString::fromStdString(s);
+    const QFont font = figure_font(QFontInfo(this->font()).pixelSize(), all);
+    tokens_a_->setFont(font);
+    tokens_b_->setFont(font);
+    sentence_->setFont(font);
+    second_->setFont(font);
+    if (doc_->useTokenList()) {
+        set_text_keeping_cursor(tokens_a_, doc_->tokenListA());
+        set_text_keeping_cursor(tokens_b_, doc_->tokenListB());
+    } else {
+        set_text_keeping_cursor(tokens_a_, join_tokens(t.a));
+        set_text_keeping_cursor(tokens_b_, join_tokens(t.b));
+    }
+    if (doc_->pairMode() == PairMode::Single)
+        count_->setText(tr("%1 tokens").arg(t.a.size()));
+    else
+        count_->setText(tr("%1 + %2 tokens").arg(t.a.size()).arg(t.b.size()));
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,41 @@
+// The inputs: the sentence, the second sentence and how it is used, and the editable token
+// lists.  Shows the document and writes to it; owns no data.
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+
+namespace attnviz::ui {
+
+class AttentionDocument;
+
+class InputPanel : public QWidget {
+    Q_OBJECT
+  public:
+    explicit InputPanel(AttentionDocument* document, QWidget* parent = nullptr);
+
+    QLineEdit* sentenceEdit() const { return sentence_; }
+
+  private:
+    void syncFromDocument();
+    void refreshTokens();
+
+    AttentionDocument* doc_;
+    QComboBox* mode_ = nullptr;
+    QLineEdit* sentence_ = nullptr;
+    QLineEdit* second_ = nullptr;
+    QLabel* second_label_ = nullptr;
+    QCheckBox* edit_tokens_ = nullptr;
+    QLineEdit* tokens_a_ = nullptr;
+    QLineEdit* tokens_b_ = nullptr;
+    QLabel* tokens_b_label_ = nullptr;
+    QCheckBox* lowercase_ = nullptr;
+    QCheckBox* special_ = nullptr;
+    QLabel* count_ = nullptr;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,647 @@
+#include "ui/widgets/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QKeySequence>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <exception>
+
+#include "engine/io/safetensors.h"
+#include "ui/compute/compute_controller.h"
+#include "ui/document/attention_document.h"
+#include "ui/document/session.h"
+#include "ui/render/heatmap_figure.h"
+#include "ui/settings/app_settings.h"
+#include "ui/widgets/controls_panel.h"
+#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/heatmap_grid_view.h"
+#include "ui/widgets/input_panel.h"
+
+namespace attnviz::ui {
+
+MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(parent) {
+    if (!settings) {
+        own_settings_ = std::make_unique<AppSettings>();
+        settings = own_settings_.get();
+    }
+    settings_ = settings;
+    setObjectName(QStringLiteral("MainWindow"));
+
+    doc_ = new AttentionDocument(this);
+    doc_->setColormap(settings_->defaultColormap());
+    compute_ = new ComputeController(this);
+
+    inputs_ = new InputPanel(doc_, this);
+    controls_ = new ControlsPanel(doc_, this);
+    grid_ = new HeatmapGridView(this);
+    grid_->setObjectName(QStringLiteral("heatmapGrid"));
+
+    auto* controls_scroll = new QScrollArea(this);
+    controls_scroll->setWidget(controls_);
+    controls_scroll->setWidgetResizable(true);
+    controls_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    controls_scroll->setMinimumWidth(controls_->sizeHint().width() + 24);
+    controls_scroll->setFrameShape(QFrame::NoFrame);
+
+    auto* right = new QWidget(this);
+    auto* right_layout = new QVBoxLayout(right);
+    right_layout->setContentsMargins(0, 0, 0, 0);
+    right_layout->setSpacing(0);
+    right_layout->addWidget(inputs_);
+    right_layout->addWidget(grid_, 1);
+
+    splitter_ = new QSplitter(Qt::Horizontal, this);
+    splitter_->addWidget(controls_scroll);
+    splitter_->addWidget(right);
+    splitter_->setStretchFactor(0, 0);
+    splitter_->setStretchFactor(1, 1);
+    splitter_->setCollapsible(1, false);
+    setCentralWidget(splitter_);
+
+    createActions();
+    createMenus();
+    createToolBar();
+    createStatusBar();
+
+    // Document -> compute -> grid.
+    connect(doc_, &AttentionDocument::computeConfigChanged, this,
+            [this] { compute_->request(doc_->computeConfig()); });
+    connect(doc_, &AttentionDocument::figureOptionsChanged, this, [this] {
+        grid_->setOptions(doc_->figureOptions());
+        syncViewControls();
+    });
+    connect(doc_, &AttentionDocument::settingsChanged, this, [this] {
+        if (!loading_) {
+            modified_ = true;
+            updateTitle();
+        }
+        syncViewControls();
+    });
+    connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
+        grid_->setSnapshot(s, compute_->latestMaps());
+        grid_->setMessage(QString());
+        timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
+                                   .arg(s->target_len)
+                                   .arg(s->source_len)
+                                   .arg(s->heads)
+                                   .arg(s->elapsed_ms, 0, 'f', 1));
+        syncViewControls();
+    });
+    connect(compute_, &ComputeController::failed, this, [this](const QString& message) {
+        grid_->setMessage(message);
+        statusBar()->showMessage(message, 8000);
+    });
+    connect(compute_, &ComputeController::busyChanged, this, [this](bool busy) {
+        if (busy) {
+            progress_delay_->start();
+        } else {
+            progress_delay_->stop();
+            progress_->hide();
+        }
+    });
+    connect(compute_, &ComputeController::progressChanged, this,
+            [this](int percent, const QString& stage) {
+                progress_->setValue(percent);
+                progress_->setFormat(stage);
+            });
+
+    // Grid interactions -> document.
+    connect(grid_, &HeatmapGridView::headClicked, this, [this](int head) {
+        doc_->setView(head < 0 ? FigureView::Mean : FigureView::Head, std::max(head, 0));
+    });
+    connect(grid_, &HeatmapGridView::backToGridRequested, this,
+            [this] { doc_->setView(FigureView::Grid); });
+    connect(grid_, &HeatmapGridView::keyLabelClicked, doc_, &AttentionDocument::toggleMaskedKey);
+    connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
+    connect(controls_, &ControlsPanel::loadWeightsRequested, this, &MainWindow::loadWeightsDialog);
+
+    grid_->setOptions(doc_->figureOptions());
+    compute_->request(doc_->computeConfig());
+    restoreLayout();
+    modified_ = false;
+    updateTitle();
+    syncViewControls();
+}
+
+MainWindow::~MainWindow() = default;
+
+// --- actions ------------------------------------------------------------------------------
+
+void MainWindow::createActions() {
+    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* a = new QAction(text, this);
+        if (!key.isEmpty()) a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        return a;
+    };
+    new_act_ = make(tr("&New Session"), QKeySequence::New, [this] {
+        if (maybeSave()) newSession();
+    });
+    open_act_ = make(tr("&Open Session…"), QKeySequence::Open, [this] { openDialog(); });
+    save_act_ = make(tr("&Save Session"), QKeySequence::Save, [this] { save(); });
+    save_as_act_ = make(tr("Save Session &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
+    export_act_ =
+        make(tr("&Export Figure…"), QKeySequence(tr("Ctrl+E")), [this] { exportFigureDialog(); });
+    export_weights_act_ = make(tr("Export &Weights…"), QKeySequence(tr("Ctrl+Shift+E")),
+                               [this] { exportWeightsDialog(); });
+    copy_act_ =
+        make(tr("&Copy Figure"), QKeySequence(tr("Ctrl+Shift+C")), [this] { copyFigure(); });
+    quit_act_ = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+
+    grid_act_ = make(tr("&All Heads"), QKeySequence(tr("Ctrl+G")),
+                     [this] { doc_->setView(FigureView::Grid); });
+    mean_act_ = make(tr("&Mean over Heads"), QKeySequence(tr("Ctrl+M")),
+                     [this] { doc_->setView(FigureView::Mean); });
+    next_head_act_ = make(tr("&Next Head"), QKeySequence(tr("Ctrl+]")), [this] { stepHead(1); });
+    prev_head_act_ =
+        make(tr("&Previous Head"), QKeySequence(tr("Ctrl+[")), [this] { stepHead(-1); });
+    back_act_ = make(tr("&Back to All Heads"), QKeySequence(Qt::Key_Escape),
+                     [this] { doc_->setView(FigureView::Grid); });
+    reset_zoom_act_ =
+        make(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), [this] { grid_->resetZoom(); });
+
+    causal_act_ = make(tr("&Causal Mask"), QKeySequence(tr("Ctrl+K")),
+                       [this] { doc_->setCausal(!doc_->causal()); });
+    causal_act_->setCheckable(true);
+    training_act_ = make(tr("&Training Mode"), QKeySequence(tr("Ctrl+T")),
+                         [this] { doc_->setTraining(!doc_->training()); });
+    training_act_->setCheckable(true);
+    resample_act_ = make(tr("&Resample Dropout"), QKeySequence(tr("Ctrl+R")), [this] {
+        if (!doc_->training()) doc_->setTraining(true);
+        doc_->resampleDropout();
+    });
+    clear_masks_act_ = make(tr("C&lear Masked Keys"), QKeySequence(tr("Ctrl+Shift+K")),
+                            [this] { doc_->clearMaskedKeys(); });
+    load_weights_act_ =
+        make(tr("&Load Weights…"), QKeySequence(tr("Ctrl+L")), [this] { loadWeightsDialog(); });
+    about_act_ = make(tr("&About AttnViz"), QKeySequence(), [this] {
+        QMessageBox::about(
+            this, tr("About AttnViz"),
+            tr("<h3>AttnViz %1</h3><p>Look inside multi-head attention: one heatmap per head, "
+               "live masks, dropout and head counts, and figures for slides and papers.</p>"
+               "<p>Hover a cell to read it; click a head to enlarge it; click a token label "
+               "to mask that key; scroll to zoom and drag to pan.</p>")
+                .arg(QCoreApplication::applicationVersion()));
+    });
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(new_act_);
+    file->addAction(open_act_);
+    recent_menu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(save_act_);
+    file->addAction(save_as_act_);
+    file->addSeparator();
+    file->addAction(export_act_);
+    file->addAction(export_weights_act_);
+    file->addAction(copy_act_);
+    file->addSeparator();
+    file->addAction(load_weights_act_);
+    file->addSeparator();
+    file->addAction(quit_act_);
+    updateRecentMenu();
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(grid_act_);
+    view->addAction(mean_act_);
+    view->addAction(next_head_act_);
+    view->addAction(prev_head_act_);
+    view->addAction(back_act_);
+    view->addSeparator();
+    view->addAction(reset_zoom_act_);
+
+    QMenu* attention = menuBar()->addMenu(tr("&Attention"));
+    attention->addAction(causal_act_);
+    attention->addAction(clear_masks_act_);
+    attention->addSeparator();
+    attention->addAction(training_act_);
+    attention->addAction(resample_act_);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(about_act_);
+}
+
+void MainWindow::createToolBar() {
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->addAction(open_act_);
+    bar->addAction(save_act_);
+    bar->addSeparator();
+    bar->addAction(export_act_);
+    bar->addAction(copy_act_);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Show: "), bar));
+    view_combo_ = new QComboBox(bar);
+    view_combo_->setObjectName(QStringLiteral("viewCombo"));
+    view_combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    bar->addWidget(view_combo_);
+    connect(view_combo_, &QComboBox::activated, this, [this] {
+        const int v = view_combo_->currentData().toInt();
+        if (v == -2)
+            doc_->setView(FigureView::Grid);
+        else if (v == -1)
+            doc_->setView(FigureView::Mean);
+        else
+            doc_->setView(FigureView::Head, v);
+    });
+    item_combo_ = new QComboBox(bar);
+    item_combo_->setObjectName(QStringLiteral("batchItemCombo"));
+    item_combo_->addItem(tr("Sentence 1"), 0);
+    item_combo_->addItem(tr("Sentence 2"), 1);
+    item_combo_action_ = bar->addWidget(item_combo_);
+    connect(item_combo_, &QComboBox::activated, this,
+            [this] { doc_->setBatchItem(item_combo_->currentData().toInt()); });
+    bar->addAction(reset_zoom_act_);
+    bar->addSeparator();
+    bar->addAction(causal_act_);
+    bar->addAction(resample_act_);
+}
+
+void MainWindow::createStatusBar() {
+    hover_label_ = new QLabel(this);
+    hover_label_->setObjectName(QStringLiteral("hoverLabel"));
+    hover_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    timing_label_ = new QLabel(this);
+    timing_label_->setObjectName(QStringLiteral("timingLabel"));
+    progress_ = new QProgressBar(this);
+    progress_->setObjectName(QStringLiteral("computeProgress"));
+    progress_->setMaximumWidth(220);
+    progress_->setRange(0, 100);
+    progress_->setTextVisible(true);
+    progress_->hide();
+    // Quick updates never flash a progress bar; only work longer than this shows one.
+    progress_delay_ = new QTimer(this);
+    progress_delay_->setSingleShot(true);
+    progress_delay_->setInterval(150);
+    connect(progress_delay_, &QTimer::timeout, this, [this] {
+        if (compute_->isBusy()) progress_->show();
+    });
+    statusBar()->addWidget(hover_label_, 1);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(timing_label_);
+}
+
+void MainWindow::syncViewControls() {
+    const int heads = doc_->numHeads();
+    {
+        const QSignalBlocker b(view_combo_);
+        if (view_combo_->count() != heads + 2) {
+            view_combo_->clear();
+            view_combo_->addItem(tr("All heads"), -2);
+            view_combo_->addItem(tr("Mean over heads"), -1);
+            for (int h = 0; h < heads; ++h)
+                view_combo_->addItem(tr("Head %1").arg(h + 1), h);
+        }
+        const int v = doc_->view() == FigureView::Grid   ? -2
+                      : doc_->view() == FigureView::Mean ? -1
+                                                         : doc_->viewHead();
+        view_combo_->setCurrentIndex(view_combo_->findData(v));
+    }
+    {
+        const QSignalBlocker b(item_combo_);
+        item_combo_->setCurrentIndex(doc_->batchItem());
+    }
+    item_combo_action_->setVisible(doc_->pairMode() == PairMode::PaddedBatch);
+    causal_act_->setChecked(doc_->causal());
+    training_act_->setChecked(doc_->training());
+    back_act_->setEnabled(doc_->view() != FigureView::Grid);
+}
+
+void MainWindow::stepHead(int delta) {
+    const int heads = doc_->numHeads();
+    int h =
+        doc_->view() == FigureView::Head ? doc_->viewHead() + delta : (delta > 0 ? 0 : heads - 1);
+    h = (h + heads) % heads;
+    doc_->setView(FigureView::Head, h);
+}
+
+// --- errors, title, layout ----------------------------------------------------------------
+
+void MainWindow::showError(const QString& title, const QString& text) {
+    last_error_ = text;
+    statusBar()->showMessage(text, 10000);
+    if (error_box_) error_box_->close();
+    // Window-modal and non-blocking: the message is in front, the app keeps running.
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    error_box_ = box;
+    box->open();
+}
+
+void MainWindow::updateTitle() {
+    const QString name = file_.isEmpty() ? tr("Untitled") : QFileInfo(file_).fileName();
+    setWindowTitle(tr("%1[*] — AttnViz").arg(name));
+    setWindowModified(modified_);
+}
+
+void MainWindow::restoreLayout() {
+    const QByteArray geometry = settings_->windowGeometry();
+    if (geometry.isEmpty() || !restoreGeometry(geometry)) {
+        // A generous default that leaves room around the window.
+        QSize size(1480, 940);
+        if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+            const QSize avail = screen->availableGeometry().size();
+            size = size.boundedTo(avail * 0.92);
+        }
+        resize(size);
+        splitter_->setSizes({340, size.width() - 340});
+    }
+    restoreState(settings_->windowState());
+    const QByteArray splitter = settings_->splitterState();
+    if (!splitter.isEmpty()) splitter_->restoreState(splitter);
+}
+
+void MainWindow::saveLayout() {
+    settings_->setWindowGeometry(saveGeometry());
+    settings_->setWindowState(saveState());
+    settings_->setSplitterState(splitter_->saveState());
+    settings_->sync();
+}
+
+QString MainWindow::dialogDirectory() const {
+    if (!file_.isEmpty()) return QFileInfo(file_).absolutePath();
+    return settings_->lastDirectory();
+}
+
+void MainWindow::rememberDirectory(const QString& path) {
+    settings_->setLastDirectory(QFileInfo(path).absolutePath());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (confirm_close_ && !maybeSave()) {
+        event->ignore();
+        return;
+    }
+    saveLayout();
+    event->accept();
+}
+
+bool MainWindow::maybeSave() {
+    if (!modified_ || !confirm_close_) return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("Save the changes to this session first?"),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel) return false;
+    if (answer == QMessageBox::Save) return save();
+    return true;
+}
+
+// --- sessions -----------------------------------------------------------------------------
+
+void MainWindow::updateRecentMenu() {
+    recent_menu_->clear();
+    const QStringList files = settings_->recentFiles();
+    for (const QString& path : files) {
+        QAction* a = recent_menu_->addAction(QFileInfo(path).fileName());
+        a->setToolTip(path);
+        a->setStatusTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            if (maybeSave()) openSession(path);
+        });
+    }
+    if (!files.isEmpty()) {
+        recent_menu_->addSeparator();
+        recent_menu_->addAction(tr("Clear List"), this, [this] {
+            settings_->clearRecentFiles();
+            updateRecentMenu();
+        });
+    }
+    recent_menu_->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::newSession() {
+    loading_ = true;
+    doc_->resetToDefaults();
+    doc_->setColormap(settings_->defaultColormap());
+    file_.clear();
+    QTimer::singleShot(0, this, [this] {
+        loading_ = false;
+        modified_ = false;
+        updateTitle();
+    });
+}
+
+void MainWindow::openDialog() {
+    if (!maybeSave()) return;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open Session"), dialogDirectory(),
+        tr("AttnViz sessions (*.%1);;All files (*)").arg(QLatin1String(kSessionSuffix)));
+    if (!path.isEmpty()) openSession(path);
+}
+
+bool MainWindow::openSession(const QString& path) {
+    QString error;
+    SessionExtras extras;
+    loading_ = true;
+    if (!load_session(path, doc_, &extras, &error)) {
+        loading_ = false;
+        settings_->removeRecentFile(path);
+        updateRecentMenu();
+        showError(tr("Cannot open session"), error);
+        return false;
+    }
+    const QJsonValue splitter = extras.window.value(QStringLiteral("splitter"));
+    if (splitter.isString())
+        splitter_->restoreState(QByteArray::fromBase64(splitter.toString().toLatin1()));
+    file_ = QFileInfo(path).absoluteFilePath();
+    settings_->addRecentFile(file_);
+    rememberDirectory(file_);
+    updateRecentMenu();
+    // The document's change signals are coalesced to the next event-loop turn; the session
+    // is unmodified once they have been delivered.
+    QTimer::singleShot(0, this, [this] {
+        loading_ = false;
+        modified_ = false;
+        updateTitle();
+    });
+    updateTitle();
+    statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 4000);
+    return true;
+}
+
+bool MainWindow::saveSessionTo(const QString& path) {
+    SessionExtras extras;
+    extras.window[QStringLiteral("splitter")] =
+        QString::fromLatin1(splitter_->saveState().toBase64());
+    QString error;
+    if (!save_session(path, *doc_, extras, &error)) {
+        showError(tr("Cannot save session"), error);
+        return false;
+    }
+    file_ = QFileInfo(path).absoluteFilePath();
+    modified_ = false;
+    settings_->addRecentFile(file_);
+    rememberDirectory(file_);
+    updateRecentMenu();
+    updateTitle();
+    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
+    return true;
+}
+
+bool MainWindow::save() {
+    return file_.isEmpty() ? saveAs() : saveSessionTo(file_);
+}
+
+bool MainWindow::saveAs() {
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Session"),
+        file_.isEmpty() ? dialogDirectory() + QStringLiteral("/attention.attnviz") : file_,
+        tr("AttnViz sessions (*.%1)").arg(QLatin1String(kSessionSuffix)));
+    if (path.isEmpty()) return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QLatin1Char('.') + QLatin1String(kSessionSuffix);
+    return saveSessionTo(path);
+}
+
+// --- exports ------------------------------------------------------------------------------
+
+bool MainWindow::exportFigureTo(const QString& path, const ExportSize& size,
+                                const FigureOptions& options) {
+    const SnapshotPtr snapshot = compute_->latest();
+    if (!snapshot) {
+        showError(tr("Cannot export"), tr("There is no figure yet: the attention is still being "
+                                          "computed or the input has an error."));
+        return false;
+    }
+    try {
+        QApplication::setOverrideCursor(Qt::WaitCursor);
+        export_figure(*snapshot, options, size, path);
+        QApplication::restoreOverrideCursor();
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        showError(tr("Cannot export the figure"), QString::fromStdString(e.what()));
+        return false;
+    }
+    rememberDirectory(path);
+    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+void MainWindow::exportFigureDialog() {
+    if (!compute_->latest()) {
+        showError(tr("Cannot export"), tr("There is no figure yet."));
+        return;
+    }
+    ExportDialog dialog(doc_->figureOptions(), doc_->numHeads(), this);
+    dialog.setSize(
+        ExportSize{settings_->exportWidth(), settings_->exportHeight(), settings_->exportScale()});
+    dialog.setFontPx(settings_->exportFontPx());
+    if (dialog.exec() != QDialog::Accepted) return;
+    const ExportSize size = dialog.exportSize();
+    settings_->setExportWidth(size.width);
+    settings_->setExportHeight(size.height);
+    settings_->setExportScale(size.scale);
+    settings_->setExportFontPx(dialog.figureOptions().font_px);
+    const QString suffix = figure_format_suffix(dialog.format());
+    const QString base =
+        file_.isEmpty() ? QStringLiteral("attention") : QFileInfo(file_).completeBaseName();
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Figure"),
+        dialogDirectory() + QLatin1Char('/') + base + QLatin1Char('.') + suffix,
+        tr("%1 files (*.%2)").arg(suffix.toUpper(), suffix));
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + suffix;
+    exportFigureTo(path, size, dialog.figureOptions());
+}
+
+bool MainWindow::exportWeightsTo(const QString& path) {
+    const SnapshotPtr snapshot = compute_->latest();
+    if (!snapshot) {
+        showError(tr("Cannot export"), tr("There are no weights yet."));
+        return false;
+    }
+    try {
+        export_weights(*snapshot, path);
+    } catch (const std::exception& e) {
+        showError(tr("Cannot export the weights"), QString::fromStdString(e.what()));
+        return false;
+    }
+    rememberDirectory(path);
+    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+void MainWindow::exportWeightsDialog() {
+    QString selected;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Weights"), dialogDirectory() + QStringLiteral("/weights.csv"),
+        tr("CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)"),
+        &selected);
+    if (!path.isEmpty()) exportWeightsTo(path);
+}
+
+void MainWindow::copyFigure() {
+    const SnapshotPtr snapshot = compute_->latest();
+    if (!snapshot) return;
+    FigureOptions options = doc_->figureOptions();
+    options.font_px = 14;
+    // The grid's own size, so the copy looks like what is on screen, at the screen's scale.
+    const QSize size = grid_->size().expandedTo(QSize(640, 400));
+    copy_figure_to_clipboard(*snapshot, options, size, std::max(1.0, devicePixelRatioF()));
+    statusBar()->showMessage(tr("Figure copied to the clipboard"), 3000);
+}
+
+// --- weights ------------------------------------------------------------------------------
+
+void MainWindow::loadWeightsDialog() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Load Weights"), dialogDirectory(),
+                                     tr("safetensors state_dict (*.safetensors);;All files (*)"));
+    if (!path.isEmpty()) loadWeightsFrom(path);
+}
+
+bool MainWindow::loadWeightsFrom(const QString& path) {
+    io::TensorMap tensors;
+    try {
+        tensors = io::read_safetensors(path.toStdString());
+    } catch (const std::exception& e) {
+        showError(tr("Cannot load weights"), QString::fromStdString(e.what()));
+        return false;
+    }
+    // Take embed_dim from the file, so a matching layer is ready without a second step.
+    int embed_dim = 0;
+    for (const char* name : {"in_proj_weight", "q_proj_weight", "out_proj.weight"}) {
+        const auto it = tensors.find(name);
+        if (it != tensors.end() && it->second.rank() == 2) {
+            embed_dim = int(it->second.dim(1));
+            break;
+        }
+    }
+    if (embed_dim <= 0) {
+        showError(tr("Cannot load weights"),
+                  tr("'%1' has no in_proj_weight, q_proj_weight or out_proj.weight: it is not "
+                     "an nn.MultiheadAttention state_dict.")
+                      .arg(QFileInfo(path).fileName()));
+        return false;
+    }
+    if (embed_dim != doc_->embedDim()) doc_->setEmbedDim(embed_dim);
+    doc_->setWeightsFile(QFileInfo(path).absoluteFilePath());
+    rememberDirectory(path);
+    statusBar()->showMessage(tr("Loaded weights from %1").arg(QFileInfo(path).fileName()), 4000);
+    return true;
+}
+
+}  // namespace attnviz::ui

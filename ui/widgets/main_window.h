@@ -1,0 +1,137 @@
+// The main window: inputs on top, controls on the left, the heatmap grid in the middle.
+// It wires the AttentionDocument to the panels, the compute worker and the grid, and offers
+// sessions, exports and shortcuts.  Errors are reported in (window-modal, non-blocking)
+// message boxes; the app keeps running.
+#pragma once
+
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+
+#include <memory>
+
+#include "ui/document/attention_config.h"
+#include "ui/render/figure_export.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QMessageBox;
+class QProgressBar;
+class QSplitter;
+class QTimer;
+
+namespace attnviz::ui {
+
+class AppSettings;
+class AttentionDocument;
+class ComputeController;
+class ControlsPanel;
+class HeatmapGridView;
+class InputPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    /// `settings` may be null (the application's QSettings are used).
+    explicit MainWindow(AppSettings* settings = nullptr, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    AttentionDocument* document() const { return doc_; }
+    ComputeController* compute() const { return compute_; }
+    HeatmapGridView* grid() const { return grid_; }
+    InputPanel* inputPanel() const { return inputs_; }
+    ControlsPanel* controlsPanel() const { return controls_; }
+
+    /// Each returns false and shows an error dialog on failure.
+    bool openSession(const QString& path);
+    bool saveSessionTo(const QString& path);
+    bool exportFigureTo(const QString& path, const ExportSize& size, const FigureOptions& options);
+    bool exportWeightsTo(const QString& path);
+    bool loadWeightsFrom(const QString& path);
+    void copyFigure();
+
+    QString currentFile() const { return file_; }
+    /// The text of the last error shown (also in the dialog).
+    QString lastError() const { return last_error_; }
+    /// The error dialog currently open, if any.
+    QMessageBox* errorDialog() const { return error_box_; }
+    /// When false, closing never asks to save (tests, scripted runs).
+    void setConfirmOnClose(bool on) { confirm_close_ = on; }
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void createActions();
+    void createMenus();
+    void createToolBar();
+    void createStatusBar();
+    void restoreLayout();
+    void saveLayout();
+    void updateRecentMenu();
+    void updateTitle();
+    void syncViewControls();
+    void showError(const QString& title, const QString& text);
+    bool maybeSave();
+
+    void newSession();
+    void openDialog();
+    bool save();
+    bool saveAs();
+    void exportFigureDialog();
+    void exportWeightsDialog();
+    void loadWeightsDialog();
+    void stepHead(int delta);
+    QString dialogDirectory() const;
+    void rememberDirectory(const QString& path);
+
+    std::unique_ptr<AppSettings> own_settings_;
+    AppSettings* settings_ = nullptr;
+    AttentionDocument* doc_ = nullptr;
+    ComputeController* compute_ = nullptr;
+    InputPanel* inputs_ = nullptr;
+    ControlsPanel* controls_ = nullptr;
+    HeatmapGridView* grid_ = nullptr;
+    QSplitter* splitter_ = nullptr;
+
+    QComboBox* view_combo_ = nullptr;
+    QComboBox* item_combo_ = nullptr;
+    QAction* item_combo_action_ = nullptr;
+    QLabel* hover_label_ = nullptr;
+    QLabel* timing_label_ = nullptr;
+    QProgressBar* progress_ = nullptr;
+    QTimer* progress_delay_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+
+    QAction* new_act_ = nullptr;
+    QAction* open_act_ = nullptr;
+    QAction* save_act_ = nullptr;
+    QAction* save_as_act_ = nullptr;
+    QAction* export_act_ = nullptr;
+    QAction* export_weights_act_ = nullptr;
+    QAction* copy_act_ = nullptr;
+    QAction* quit_act_ = nullptr;
+    QAction* grid_act_ = nullptr;
+    QAction* mean_act_ = nullptr;
+    QAction* next_head_act_ = nullptr;
+    QAction* prev_head_act_ = nullptr;
+    QAction* back_act_ = nullptr;
+    QAction* reset_zoom_act_ = nullptr;
+    QAction* causal_act_ = nullptr;
+    QAction* training_act_ = nullptr;
+    QAction* resample_act_ = nullptr;
+    QAction* clear_masks_act_ = nullptr;
+    QAction* load_weights_act_ = nullptr;
+    QAction* about_act_ = nullptr;
+
+    QString file_;
+    bool modified_ = false;
+    bool loading_ = false;
+    bool confirm_close_ = true;
+    QString last_error_;
+    QPointer<QMessageBox> error_box_;
+};
+
+}  // namespace attnviz::ui
