@@ -1,1 +1,20 @@
-// placeholder: being written
+// The softmax kernel instantiated for AVX2 + FMA (8 lanes; compiled with -mavx2 -mfma).
+// This unit includes only intrinsics and the kernel templates (anonymous namespace); see
+// softmax_impl.h for why nothing else may be shared with units built for other ISAs.
+#include <cstddef>
+
+#include "engine/kernels/lanes_avx2.h"
+#include "engine/kernels/softmax_impl.h"
+#include "engine/kernels/softmax_variants.h"
+
+namespace attnviz::kernels::detail {
+
+bool softmax_row_avx2(const float* x, float* y, std::size_t n) {
+    return softmax_row_impl<Avx2Lanes>(x, y, n);
+}
+
+void exp_array_avx2(const float* x, float* y, std::size_t n) {
+    exp_array_impl<Avx2Lanes>(x, y, n);
+}
+
+}  // namespace attnviz::kernels::detail

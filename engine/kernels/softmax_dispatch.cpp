@@ -1,1 +1,180 @@
-// placeholder: being written
+// Run-time choice of the softmax variant: which units were compiled in (ATTNVIZ_HAVE_*, set by
+// engine/CMakeLists.txt) and which of them this CPU can run.  Compiled with the baseline
+// flags, so nothing here executes an instruction the CPU may lack.
+#include <array>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "engine/kernels/softmax.h"
+#include "engine/kernels/softmax_variants.h"
+
+namespace attnviz::kernels {
+
+namespace {
+
+constexpr std::array kAllIsas = {Isa::Scalar, Isa::SSE2, Isa::AVX2, Isa::AVX512, Isa::NEON};
+
+bool cpu_runs(Isa isa) {
+    switch (isa) {
+        case Isa::Scalar:
+            return true;
+#if defined(ATTNVIZ_HAVE_SSE2)
+        case Isa::SSE2:
+            return __builtin_cpu_supports("sse2");
+#endif
+#if defined(ATTNVIZ_HAVE_AVX2)
+        case Isa::AVX2:
+            return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+#if defined(ATTNVIZ_HAVE_AVX512)
+        // The unit is built with -mavx512f -mavx512dq -mavx2 -mfma: require all of them.
+        // (libgcc's and compiler-rt's checks include the OS saving the wide registers.)
+        case Isa::AVX512:
+            return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+                   __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#endif
+#if defined(ATTNVIZ_HAVE_NEON)
+        case Isa::NEON:
+            return true;  // Advanced SIMD is mandatory on AArch64.
+#endif
+        default:
+            return false;
+    }
+}
+
+struct Dispatch {
+    std::array<bool, kAllIsas.size()> available{};
+    Isa best = Isa::Scalar;
+
+    Dispatch() {
+        for (Isa isa : kAllIsas) {
+            available[static_cast<std::size_t>(isa)] = cpu_runs(isa);
+            // kAllIsas is ordered narrowest first (NEON is never beside the x86 ones).
+            if (cpu_runs(isa)) best = isa;
+        }
+        // ATTNVIZ_ISA forces a variant, e.g. to test or time a narrower one; a value that
+        // is unknown or not available here is ignored.
+        if (const char* forced = std::getenv("ATTNVIZ_ISA"); forced != nullptr) {
+            try {
+                const Isa isa = isa_from_name(forced);
+                if (is_available(isa)) best = isa;
+            } catch (const std::invalid_argument&) {
+            }
+        }
+    }
+
+    bool is_available(Isa isa) const { return available[static_cast<std::size_t>(isa)]; }
+};
+
+const Dispatch& dispatch() {
+    static const Dispatch d;
+    return d;
+}
+
+void require_available(Isa isa) {
+    if (!dispatch().is_available(isa)) {
+        throw std::invalid_argument(std::string("softmax variant '") + isa_name(isa) +
+                                    "' is not available on this CPU or in this build");
+    }
+}
+
+}  // namespace
+
+const char* isa_name(Isa isa) {
+    switch (isa) {
+        case Isa::Scalar:
+            return "scalar";
+        case Isa::SSE2:
+            return "sse2";
+        case Isa::AVX2:
+            return "avx2";
+        case Isa::AVX512:
+            return "avx512";
+        case Isa::NEON:
+            return "neon";
+    }
+    return "unknown";
+}
+
+Isa isa_from_name(const char* name) {
+    const std::string_view s = name != nullptr ? name : "";
+    for (Isa isa : kAllIsas) {
+        if (s == isa_name(isa)) return isa;
+    }
+    throw std::invalid_argument("unknown softmax variant '" + std::string(s) +
+                                "' (expected scalar, sse2, avx2, avx512 or neon)");
+}
+
+std::vector<Isa> available_isas() {
+    std::vector<Isa> isas;
+    for (Isa isa : kAllIsas) {
+        if (dispatch().is_available(isa)) isas.push_back(isa);
+    }
+    return isas;
+}
+
+Isa best_isa() {
+    return dispatch().best;
+}
+
+bool softmax_row(Isa isa, const float* x, float* y, std::size_t n) {
+    require_available(isa);
+    switch (isa) {
+        case Isa::Scalar:
+            return detail::softmax_row_scalar(x, y, n);
+#if defined(ATTNVIZ_HAVE_SSE2)
+        case Isa::SSE2:
+            return detail::softmax_row_sse2(x, y, n);
+#endif
+#if defined(ATTNVIZ_HAVE_AVX2)
+        case Isa::AVX2:
+            return detail::softmax_row_avx2(x, y, n);
+#endif
+#if defined(ATTNVIZ_HAVE_AVX512)
+        case Isa::AVX512:
+            return detail::softmax_row_avx512(x, y, n);
+#endif
+#if defined(ATTNVIZ_HAVE_NEON)
+        case Isa::NEON:
+            return detail::softmax_row_neon(x, y, n);
+#endif
+        default:
+            break;
+    }
+    return detail::softmax_row_scalar(x, y, n);  // unreachable: require_available threw
+}
+
+bool softmax_row(const float* x, float* y, std::size_t n) {
+    return softmax_row(best_isa(), x, y, n);
+}
+
+void exp_array(Isa isa, const float* x, float* y, std::size_t n) {
+    require_available(isa);
+    switch (isa) {
+        case Isa::Scalar:
+            return detail::exp_array_scalar(x, y, n);
+#if defined(ATTNVIZ_HAVE_SSE2)
+        case Isa::SSE2:
+            return detail::exp_array_sse2(x, y, n);
+#endif
+#if defined(ATTNVIZ_HAVE_AVX2)
+        case Isa::AVX2:
+            return detail::exp_array_avx2(x, y, n);
+#endif
+#if defined(ATTNVIZ_HAVE_AVX512)
+        case Isa::AVX512:
+            return detail::exp_array_avx512(x, y, n);
+#endif
+#if defined(ATTNVIZ_HAVE_NEON)
+        case Isa::NEON:
+            return detail::exp_array_neon(x, y, n);
+#endif
+        default:
+            break;
+    }
+    detail::exp_array_scalar(x, y, n);  // unreachable: require_available threw
+}
+
+}  // namespace attnviz::kernels

@@ -1,0 +1,297 @@
+// The softmax and exp kernels, written once as templates over a "lanes" type, and compiled
+// once per instruction set by the softmax_<isa>.cpp units (each with its own -m flags).
+//
+// Include it only from those units, after the lanes header of the unit's ISA.  Everything
+// here is in an anonymous namespace, so every unit gets its own copy built for its own ISA,
+// and it calls no inline standard-library function: a std:: inline function instantiated in
+// an AVX2 unit could be the copy the linker keeps for the whole program (ODR), and an SSE2-only
+// CPU would then fault in it.
+//
+// A lanes type L is a struct of static functions over a vector of L::kWidth floats:
+//   V, M                          float vector, comparison mask
+//   kHasFma                       whether fma() is one fused instruction
+//   load/store (unaligned), set1, zero, add, sub, mul, max, fma(a, b, c) = a * b + c
+//   shl23_bits(v), add_bits(a, b) integer shift / add on the floats' bit patterns
+//   less, greater, is_nan -> M; mask_or(M, M), any(M) -> bool
+//   zero_where(m, v); select(m, if_true, if_false)
+//   reduce_add, reduce_max -> float
+//   optional load_masked(p, count, fill) / store_masked(p, count, v) for a partial vector;
+//   without them the row tail goes through a small padded buffer.
+//
+// The exp loop works on kBatch vectors in lock-step, one step for all of them before the
+// next: exp is a ~45-cycle dependency chain, and written one vector after another the
+// out-of-order window holds too few of them to keep the FMA pipes busy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace attnviz::kernels {
+namespace {
+
+constexpr float kInf = __builtin_huge_valf();
+constexpr float kNaN = __builtin_nanf("");
+
+// exp(x) = 2^n exp(r), n = round(x log2e), r = x - n ln2 in [-ln2/2, ln2/2].
+//  * n: fma(x, log2e, kShifter) rounds x log2e to an integer (for |x log2e| < 2^22) and leaves
+//    it in the low mantissa bits, so shifting the bits left by 23 puts n in the exponent field,
+//    and 2^n exp(r) is one integer add.
+//  * r: with a fused multiply-add, r = fma(n, -ln2, x) in one step; ln2's own float rounding
+//    (1.9e-9) then costs |n| * 1.9e-9 relative, below 2.4e-7 at the softmax range end.  Without
+//    FMA, and for the full-range exp, ln2 is split Cody-Waite style (Cephes) so that n * kLn2Hi
+//    is exact.
+//  * exp(r) = 1 + r (1 + r s(r)), s of degree 4: a degree-6 minimax fit for relative error on
+//    [-ln2/2, ln2/2] (Remez exchange, 3.1e-9 = 0.05 ULP before float rounding), 6 FMAs.
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2 = 0.693147180559945309f;
+constexpr float kLn2Hi = 0.693359375f;
+constexpr float kLn2Lo = -2.12194440e-4f;
+constexpr float kExpC2 = 0.499999934517f;
+constexpr float kExpC3 = 0.166665206898f;
+constexpr float kExpC4 = 0.041668387362f;
+constexpr float kExpC5 = 0.00836870982359f;
+constexpr float kExpC6 = 0.00138146132241f;
+constexpr float kShifter = 0x1.8p23f;
+// Below kExpLowest exp(x) is exactly 0: down to there exp(x) >= FLT_MIN and exp(r), which is
+// in [1, sqrt 2] when n = -126, keeps the exponent field positive.  Above kExpHighest, the
+// largest float whose exp is finite, exp(x) is +inf.
+constexpr float kExpLowest = -87.3f;
+constexpr float kExpHighest = 88.7228317f;
+
+// How many vectors the loops handle per iteration (independent accumulators hide the add
+// latency), and how many exps of them run in lock-step.
+constexpr std::size_t kUnroll = 4;
+constexpr std::size_t kBatch = 2;
+static_assert(kUnroll == 4 && kUnroll % kBatch == 0,
+              "the reductions below combine exactly four accumulators");
+// The exp sum is kept in kUnroll float vectors for this many iterations, then folded into a
+// double: each float lane adds at most ~kFlushEvery + kUnroll values, so the float rounding
+// error of the row sum stays a few ULP whatever the row length.
+constexpr unsigned kFlushEvery = 8;
+
+/// y[u] = exp(x[u]).  x < kExpLowest, -inf included, gives exactly 0.  kFullRange (exp_array):
+/// x > kExpHighest gives +inf, NaN gives NaN, and r is always reduced in two steps (1 ULP).
+/// Otherwise (softmax) x must be <= 0 and not NaN: with the exponent-field addition a NaN
+/// could turn into a number, so softmax looks for NaN before.
+template <class L, bool kFullRange, std::size_t U>
+void exp_batch(const typename L::V (&x)[U], typename L::V (&y)[U]) {
+    using V = typename L::V;
+    const V shifter = L::set1(kShifter);
+    V t[U], r[U], p[U];
+    for (std::size_t u = 0; u < U; ++u)
+        t[u] = L::fma(x[u], L::set1(kLog2e), shifter);
+    for (std::size_t u = 0; u < U; ++u) {
+        const V n = L::sub(t[u], shifter);
+        if constexpr (L::kHasFma && !kFullRange) {
+            r[u] = L::fma(n, L::set1(-kLn2), x[u]);
+        } else {
+            r[u] = L::fma(n, L::set1(-kLn2Lo), L::fma(n, L::set1(-kLn2Hi), x[u]));
+        }
+    }
+    for (std::size_t u = 0; u < U; ++u)
+        p[u] = L::fma(L::set1(kExpC6), r[u], L::set1(kExpC5));
+    for (std::size_t u = 0; u < U; ++u)
+        p[u] = L::fma(p[u], r[u], L::set1(kExpC4));
+    for (std::size_t u = 0; u < U; ++u)
+        p[u] = L::fma(p[u], r[u], L::set1(kExpC3));
+    for (std::size_t u = 0; u < U; ++u)
+        p[u] = L::fma(p[u], r[u], L::set1(kExpC2));
+    for (std::size_t u = 0; u < U; ++u)
+        p[u] = L::fma(p[u], r[u], L::set1(1.0f));
+    for (std::size_t u = 0; u < U; ++u) {
+        const V e = L::fma(p[u], r[u], L::set1(1.0f));
+        y[u] =
+            L::zero_where(L::less(x[u], L::set1(kExpLowest)), L::add_bits(e, L::shl23_bits(t[u])));
+    }
+    if constexpr (kFullRange) {
+        for (std::size_t u = 0; u < U; ++u) {
+            y[u] = L::select(L::greater(x[u], L::set1(kExpHighest)), L::set1(kInf), y[u]);
+            y[u] = L::select(L::is_nan(x[u]), x[u], y[u]);
+        }
+    }
+}
+
+/// y[u] = exp(x[u] - m) for x <= m (neg_m = -m).  x - m is rounded to float, as in every
+/// float32 softmax: that adds up to |x - m| * 2^-24 relative error (5.2e-6 at the -87.3 end,
+/// below 1e-6 within 16 of the max).  Recovering the rounding error exactly (TwoSum, five
+/// adds) was measured at +30% time for this loop, which the 8x speed target could not afford.
+template <class L, std::size_t U>
+void exp_shifted_batch(const typename L::V (&x)[U], typename L::V neg_m, typename L::V (&y)[U]) {
+    typename L::V d[U];
+    for (std::size_t u = 0; u < U; ++u)
+        d[u] = L::add(x[u], neg_m);
+    exp_batch<L, false>(d, y);
+}
+
+template <class L>
+typename L::V load_partial(const float* p, std::size_t count, float fill) {
+    if constexpr (requires { L::load_masked(p, count, fill); }) {
+        return L::load_masked(p, count, fill);
+    } else {
+        alignas(64) float buf[L::kWidth];
+        for (std::size_t i = 0; i < L::kWidth; ++i)
+            buf[i] = i < count ? p[i] : fill;
+        return L::load(buf);
+    }
+}
+
+template <class L>
+void store_partial(float* p, std::size_t count, typename L::V v) {
+    if constexpr (requires { L::store_masked(p, count, v); }) {
+        L::store_masked(p, count, v);
+    } else {
+        alignas(64) float buf[L::kWidth];
+        L::store(buf, v);
+        for (std::size_t i = 0; i < count; ++i)
+            p[i] = buf[i];
+    }
+}
+
+struct RowMax {
+    float max;
+    bool has_nan;
+};
+
+/// max over x[0..n), n >= 1, and whether there is a NaN (which x86 max would drop: it returns
+/// its second operand when either is NaN).
+template <class L>
+RowMax row_max(const float* x, std::size_t n) {
+    using V = typename L::V;
+    using M = typename L::M;
+    constexpr std::size_t W = L::kWidth;
+    V m[kUnroll];
+    for (auto& v : m)
+        v = L::set1(-kInf);
+    M nan = L::is_nan(L::zero());
+    std::size_t i = 0;
+    for (; i + kUnroll * W <= n; i += kUnroll * W) {
+        for (std::size_t u = 0; u < kUnroll; ++u) {
+            const V v = L::load(x + i + u * W);
+            m[u] = L::max(m[u], v);
+            nan = L::mask_or(nan, L::is_nan(v));
+        }
+    }
+    for (; i + W <= n; i += W) {
+        const V v = L::load(x + i);
+        m[0] = L::max(m[0], v);
+        nan = L::mask_or(nan, L::is_nan(v));
+    }
+    if (i < n) {
+        const V v = load_partial<L>(x + i, n - i, -kInf);
+        m[0] = L::max(m[0], v);
+        nan = L::mask_or(nan, L::is_nan(v));
+    }
+    return {L::reduce_max(L::max(L::max(m[0], m[1]), L::max(m[2], m[3]))), L::any(nan)};
+}
+
+/// y_i = exp(x_i - m) for a finite m and a row without NaN; returns sum_i y_i.
+template <class L>
+double exp_store_sum(const float* x, float* y, std::size_t n, float m) {
+    using V = typename L::V;
+    constexpr std::size_t W = L::kWidth;
+    const V neg_m = L::set1(-m);
+    V acc[kUnroll];
+    for (auto& v : acc)
+        v = L::zero();
+    double total = 0.0;
+    const auto flush = [&] {
+        total += L::reduce_add(L::add(L::add(acc[0], acc[1]), L::add(acc[2], acc[3])));
+        for (auto& v : acc)
+            v = L::zero();
+    };
+    std::size_t i = 0;
+    unsigned pending = 0;
+    for (; i + kUnroll * W <= n; i += kUnroll * W) {
+        for (std::size_t g = 0; g < kUnroll; g += kBatch) {
+            V in[kBatch], e[kBatch];
+            for (std::size_t u = 0; u < kBatch; ++u)
+                in[u] = L::load(x + i + (g + u) * W);
+            exp_shifted_batch<L>(in, neg_m, e);
+            for (std::size_t u = 0; u < kBatch; ++u) {
+                L::store(y + i + (g + u) * W, e[u]);
+                acc[g + u] = L::add(acc[g + u], e[u]);
+            }
+        }
+        if (++pending == kFlushEvery) {
+            flush();
+            pending = 0;
+        }
+    }
+    for (; i + W <= n; i += W) {
+        V in[1] = {L::load(x + i)}, e[1];
+        exp_shifted_batch<L>(in, neg_m, e);
+        L::store(y + i, e[0]);
+        acc[0] = L::add(acc[0], e[0]);
+    }
+    if (i < n) {
+        // Padding lanes are -inf, so their exp is 0 and adds nothing to the sum.
+        V in[1] = {load_partial<L>(x + i, n - i, -kInf)}, e[1];
+        exp_shifted_batch<L>(in, neg_m, e);
+        store_partial<L>(y + i, n - i, e[0]);
+        acc[0] = L::add(acc[0], e[0]);
+    }
+    flush();
+    return total;
+}
+
+template <class L>
+void scale_row(float* y, std::size_t n, float s) {
+    using V = typename L::V;
+    constexpr std::size_t W = L::kWidth;
+    const V vs = L::set1(s);
+    std::size_t i = 0;
+    for (; i + kUnroll * W <= n; i += kUnroll * W) {
+        for (std::size_t u = 0; u < kUnroll; ++u) {
+            L::store(y + i + u * W, L::mul(L::load(y + i + u * W), vs));
+        }
+    }
+    for (; i + W <= n; i += W)
+        L::store(y + i, L::mul(L::load(y + i), vs));
+    if (i < n) store_partial<L>(y + i, n - i, L::mul(load_partial<L>(y + i, n - i, 0.0f), vs));
+}
+
+inline void fill_row(float* y, std::size_t n, float v) {
+    for (std::size_t i = 0; i < n; ++i)
+        y[i] = v;
+}
+
+/// The softmax of kernels/softmax.h.  Three passes over the row: max, exp stored and summed,
+/// scale by the reciprocal of the sum.  A row is processed whole before the next, so for
+/// attention-sized rows (a few thousand floats) passes 2 and 3 run from L1/L2, and memory
+/// sees one read of x and one write of y.
+template <class L>
+bool softmax_row_impl(const float* x, float* y, std::size_t n) {
+    if (n == 0) return false;
+    const auto [m, has_nan] = row_max<L>(x, n);
+    if (has_nan || m == kInf) {
+        fill_row(y, n, kNaN);
+        return true;
+    }
+    if (m == -kInf) {  // fully masked
+        fill_row(y, n, 0.0f);
+        return false;
+    }
+    const double sum = exp_store_sum<L>(x, y, n, m);
+    scale_row<L>(y, n, static_cast<float>(1.0 / sum));
+    return true;
+}
+
+template <class L>
+void exp_array_impl(const float* x, float* y, std::size_t n) {
+    using V = typename L::V;
+    constexpr std::size_t W = L::kWidth;
+    std::size_t i = 0;
+    for (; i + W <= n; i += W) {
+        V in[1] = {L::load(x + i)}, e[1];
+        exp_batch<L, true>(in, e);
+        L::store(y + i, e[0]);
+    }
+    if (i < n) {
+        V in[1] = {load_partial<L>(x + i, n - i, 0.0f)}, e[1];
+        exp_batch<L, true>(in, e);
+        store_partial<L>(y + i, n - i, e[0]);
+    }
+}
+
+}  // namespace
+}  // namespace attnviz::kernels
