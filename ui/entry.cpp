@@ -9,6 +9,7 @@
 #include <QTranslator>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 
 #include "engine/errors.h"
@@ -51,6 +52,15 @@ void install_translations(QCoreApplication* app) {
     }
 }
 
+// Qt's own notices (e.g. "XDG_RUNTIME_DIR not set" on a headless machine) are not the
+// command's business: stderr carries exactly one message, and only on failure.
+void quiet_message_handler(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtFatalMsg) {
+        std::fprintf(stderr, "attnviz export: %s\n", message.toLocal8Bit().constData());
+        std::abort();
+    }
+}
+
 void print_error(const QString& message) {
     std::fprintf(stderr, "attnviz export: %s\n", message.toLocal8Bit().constData());
 }
@@ -81,6 +91,7 @@ int run_export_command(int argc, char** argv) {
     // offscreen platform unless the caller chose one explicitly.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
+    qInstallMessageHandler(quiet_message_handler);
     set_application_identity();
     int qt_argc = 1;
     char* qt_argv[] = {argv[0], nullptr};

@@ -79,7 +79,8 @@ QString export_usage() {
         "  --view VIEW           grid (default), mean, or head:K with K from 1 to H\n"
         "  --item N              which sentence of a padded batch to draw (1 or 2)\n"
         "  --colormap NAME       viridis (default), cividis, magma or grey\n"
-        "  --per-head-scale      scale each head to its own maximum\n"
+        "  --per-head-scale      scale each head from its own min to its own max\n"
+        "  --unit-scale          colours from 0 to 1 (default: the data's min to max)\n"
         "  --no-values           never print values in the cells\n"
         "  --title TEXT          figure title (default: states the configuration)\n"
         "  --no-title            no title or caption\n"
@@ -208,6 +209,9 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
         } else if (name == QLatin1String("--per-head-scale")) {
             flag();
             cmd.figure.scale = ScaleMode::PerHead;
+        } else if (name == QLatin1String("--unit-scale")) {
+            flag();
+            cmd.figure.scale = ScaleMode::Unit;
         } else if (name == QLatin1String("--no-values")) {
             flag();
             cmd.figure.values = false;

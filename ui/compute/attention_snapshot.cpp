@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -49,21 +50,33 @@ bool AttentionSnapshot::row_fully_masked(int n, int h, int i) const {
     return heads > 0;
 }
 
-float AttentionSnapshot::panel_max(int n, int h) const {
+namespace {
+void extend_range(const float* p, const std::uint8_t* m, std::size_t count, float* lo, float* hi) {
+    for (std::size_t k = 0; k < count; ++k) {
+        if (m[k] || !std::isfinite(p[k])) continue;
+        *lo = std::min(*lo, p[k]);
+        *hi = std::max(*hi, p[k]);
+    }
+}
+}  // namespace
+
+std::pair<float, float> AttentionSnapshot::panel_range(int n, int h) const {
     const std::size_t count = std::size_t(target_len) * source_len;
     const float* p = h < 0 ? mean_weights.ptr() + std::size_t(n) * count
                            : weights.ptr() + (std::size_t(n) * heads + h) * count;
-    float best = 0.0f;
-    for (std::size_t k = 0; k < count; ++k)
-        if (std::isfinite(p[k]) && p[k] > best) best = p[k];
-    return best;
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    extend_range(p, masked.data() + std::size_t(n) * count, count, &lo, &hi);
+    return lo <= hi ? std::make_pair(lo, hi) : std::make_pair(0.0f, 0.0f);
 }
 
-float AttentionSnapshot::item_max(int n) const {
-    float best = panel_max(n, -1);
+std::pair<float, float> AttentionSnapshot::item_range(int n) const {
+    const std::size_t count = std::size_t(target_len) * source_len;
+    const std::uint8_t* m = masked.data() + std::size_t(n) * count;
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    extend_range(mean_weights.ptr() + std::size_t(n) * count, m, count, &lo, &hi);
     for (int h = 0; h < heads; ++h)
-        best = std::max(best, panel_max(n, h));
-    return best;
+        extend_range(weights.ptr() + (std::size_t(n) * heads + h) * count, m, count, &lo, &hi);
+    return lo <= hi ? std::make_pair(lo, hi) : std::make_pair(0.0f, 0.0f);
 }
 
 struct ComputeCache::Impl {

@@ -58,10 +58,11 @@ struct AttentionSnapshot {
     }
     /// For the mean (h < 0): masked in every head.
     bool row_fully_masked(int n, int h, int i) const;
-    /// Largest finite weight of a panel (h < 0: the mean); 0 if none.
-    float panel_max(int n, int h) const;
-    /// Largest finite weight over all heads and the mean of item n.
-    float item_max(int n) const;
+    /// Smallest and largest finite weight of the unmasked cells of a panel (h < 0: the
+    /// mean); {0, 0} if there are none.
+    std::pair<float, float> panel_range(int n, int h) const;
+    /// The same over all heads and the mean of item n.
+    std::pair<float, float> item_range(int n) const;
 };
 
 using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;

@@ -34,8 +34,8 @@ const std::pair<PairMode, const char*> kPairModes[] = {{PairMode::Single, "singl
                                                        {PairMode::PaddedBatch, "batch"}};
 const std::pair<FigureView, const char*> kViews[] = {
     {FigureView::Grid, "grid"}, {FigureView::Mean, "mean"}, {FigureView::Head, "head"}};
-const std::pair<ScaleMode, const char*> kScales[] = {{ScaleMode::Shared, "shared"},
-                                                     {ScaleMode::PerHead, "per_head"}};
+const std::pair<ScaleMode, const char*> kScales[] = {
+    {ScaleMode::Shared, "shared"}, {ScaleMode::PerHead, "per_head"}, {ScaleMode::Unit, "unit"}};
 const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viridis"},
                                                        {Colormap::Cividis, "cividis"},
                                                        {Colormap::Magma, "magma"},

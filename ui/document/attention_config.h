@@ -24,8 +24,9 @@ enum class PairMode {
 /// Which heatmaps a figure shows.
 enum class FigureView { Grid, Mean, Head };
 
-/// Shared: one colour range for every panel.  PerHead: each panel scaled to its own maximum.
-enum class ScaleMode { Shared, PerHead };
+/// Shared: one colour range (the data's min to max) for every panel.  PerHead: each panel
+/// from its own min to its own max.  Unit: 0 to 1 for every panel, to compare figures.
+enum class ScaleMode { Shared, PerHead, Unit };
 
 /// Perceptually uniform, colour-blind-safe maps, plus grey for print.
 enum class Colormap { Viridis, Cividis, Magma, Grey };
@@ -34,7 +35,7 @@ QString pair_mode_name(PairMode m);  ///< "single" | "cross" | "batch"
 bool pair_mode_from_name(const QString& name, PairMode* out);
 QString figure_view_name(FigureView v);  ///< "grid" | "mean" | "head"
 bool figure_view_from_name(const QString& name, FigureView* out);
-QString scale_mode_name(ScaleMode m);  ///< "shared" | "per_head"
+QString scale_mode_name(ScaleMode m);  ///< "shared" | "per_head" | "unit"
 bool scale_mode_from_name(const QString& name, ScaleMode* out);
 QString colormap_name(Colormap c);  ///< "viridis" | "cividis" | "magma" | "grey"
 bool colormap_from_name(const QString& name, Colormap* out);  ///< also accepts "gray"

@@ -46,6 +46,12 @@ QString wrap_parts(const QStringList& parts, const QFontMetricsF& fm, double wid
     return lines.join(QLatin1Char('\n'));
 }
 
+QCPRange display_range(std::pair<float, float> r) {
+    const double lo = r.first, hi = r.second;
+    if (hi - lo > 1e-6) return QCPRange(lo, hi);
+    return QCPRange(std::min(0.0, lo), std::max(hi, std::min(0.0, lo) + 1.0));
+}
+
 QString format_value(double v) {
     if (std::isnan(v)) return QStringLiteral("NaN");
     if (v != 0.0 && std::abs(v) < 0.005) return QStringLiteral("<.01");
@@ -393,8 +399,10 @@ QString HeatmapFigure::panelTitle(int panel) const {
     if (panel < 0 || panel >= panelCount() || !snapshot_) return {};
     const int h = panels_[panel].head;
     QString title = h < 0 ? tr("Mean of %1 heads").arg(snapshot_->heads) : tr("Head %1").arg(h + 1);
-    if (options_.scale == ScaleMode::PerHead)
-        title += tr(" (max %1)").arg(format_value(snapshot_->panel_max(batchItem(), h)));
+    if (options_.scale == ScaleMode::PerHead) {
+        const auto [lo, hi] = snapshot_->panel_range(batchItem(), h);
+        title += tr(" (%1–%2)").arg(format_value(lo), format_value(hi));
+    }
     return title;
 }
 
@@ -491,7 +499,6 @@ void HeatmapFigure::build(const std::vector<int>& heads) {
     color_scale_->setRangeDrag(false);
     color_scale_->setRangeZoom(false);
     color_scale_->setBarWidth(14);
-    color_scale_->setSizeConstraintRect(QCPLayoutElement::scrOuterRect);
     body->addElement(1, 2, color_scale_);
     // Empty rows/columns around the content take the spare space, centring the figure.
     body->expandTo(3, 4);
@@ -587,8 +594,11 @@ void HeatmapFigure::updateData() {
     const AttentionSnapshot& s = *snapshot_;
     const int n = batchItem();
     const QCPColorGradient gradient = make_gradient(options_.colormap);
-    const float shared_max = s.item_max(n);
     const bool per_head = options_.scale == ScaleMode::PerHead;
+    // Shared: the data's own range, so structure in near-uniform attention stays visible
+    // (the colour bar states the numbers).  Unit: 0 to 1, to compare figures.
+    const QCPRange shared =
+        options_.scale == ScaleMode::Unit ? QCPRange(0.0, 1.0) : display_range(s.item_range(n));
     const bool maps_fresh = maps_ && maps_->generation == s.generation;
 
     QVector<QString> keys, queries;
@@ -602,8 +612,7 @@ void HeatmapFigure::updateData() {
         if (!data) data = build_map_data(s, n, p.head);
         p.map->setData(data.release(), false);
         p.map->setGradient(gradient);
-        const float max = per_head ? s.panel_max(n, p.head) : shared_max;
-        p.map->setDataRange(QCPRange(0.0, max > 0.0f ? double(max) : 1.0));
+        p.map->setDataRange(per_head ? display_range(s.panel_range(n, p.head)) : shared);
         p.x_ticker->setLabels(keys);
         p.y_ticker->setLabels(queries);
     }
@@ -615,9 +624,9 @@ void HeatmapFigure::updateData() {
     color_scale_->setGradient(gradient);
     if (per_head) {
         color_scale_->setDataRange(QCPRange(0.0, 1.0));
-        color_scale_->axis()->setLabel(tr("weight ÷ panel maximum"));
+        color_scale_->axis()->setLabel(tr("each head: its min (0) to its max (1)"));
     } else {
-        color_scale_->setDataRange(QCPRange(0.0, shared_max > 0.0f ? double(shared_max) : 1.0));
+        color_scale_->setDataRange(shared);
         color_scale_->axis()->setLabel(tr("attention weight"));
     }
 }
@@ -771,10 +780,10 @@ void HeatmapFigure::layout(QSize size) {
         p.x_ticker->setMinSpacing(rotate ? tick_h + 2 : key_w + 8);
         p.y_ticker->setMinSpacing(tick_h + 2);
     }
-    color_scale_->setMargins(QMargins(12, mt, 0, mb));
-    color_scale_->setAutoMargins(QCP::msRight);
-    color_scale_->setMinimumSize(int(cb_w), 0);
-    color_scale_->setMaximumSize(int(cb_w), QWIDGETSIZE_MAX);
+    // The bar spans the cells of the first to the last row of panels; QCPColorScale sizes
+    // its own width from the bar and its labels.
+    color_scale_->setAutoMargins(QCP::msNone);
+    color_scale_->setMargins(QMargins(6, mt, 0, mb));
     color_scale_->axis()->setTickLabelFont(label_font);
     color_scale_->axis()->setLabelFont(label_font);
     color_scale_->axis()->setTickLabelColor(kTextColor);
@@ -782,8 +791,8 @@ void HeatmapFigure::layout(QSize size) {
     color_scale_->axis()->setBasePen(QPen(kAxisColor, 0));
     color_scale_->axis()->setTickPen(QPen(kAxisColor, 0));
     color_scale_->axis()->setSubTickPen(QPen(kAxisColor, 0));
-    color_scale_->axis()->setNumberFormat(QStringLiteral("f"));
-    color_scale_->axis()->setNumberPrecision(2);
+    color_scale_->axis()->setNumberFormat(QStringLiteral("g"));
+    color_scale_->axis()->setNumberPrecision(3);
     color_scale_->axis()->ticker()->setTickCount(5);
 }
 

@@ -149,8 +149,9 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     figure->addRow(tr("Colo&urs:"), colormap_);
     scale_ = new QComboBox(figure_box);
     scale_->setObjectName(QStringLiteral("scaleCombo"));
-    scale_->addItem(tr("Shared by all heads"), int(ScaleMode::Shared));
-    scale_->addItem(tr("Each head to its maximum"), int(ScaleMode::PerHead));
+    scale_->addItem(tr("Shared by all heads (data range)"), int(ScaleMode::Shared));
+    scale_->addItem(tr("Each head to its own range"), int(ScaleMode::PerHead));
+    scale_->addItem(tr("Fixed 0 – 1"), int(ScaleMode::Unit));
     figure->addRow(tr("Sc&ale:"), scale_);
     values_ = new QCheckBox(tr("Print &values in enlarged heads"), figure_box);
     values_->setObjectName(QStringLiteral("valuesCheck"));
