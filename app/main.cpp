@@ -1,5 +1,6 @@
-// attnviz: the GUI with no arguments, headless subcommands otherwise.
-#include <cstdio>
+// attnviz: the GUI with no arguments (or a session file / Qt options), headless subcommands
+// otherwise.  An unknown word that is not a file is a usage error, never a window.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -9,12 +10,25 @@
 #include "ui/entry.h"
 #endif
 
+namespace {
+
+bool opens_gui(const std::vector<std::string>& args) {
+    if (args.empty()) return true;
+    const std::string& a = args[0];
+    if (attnviz::cli::is_subcommand(a) || a == "export") return false;
+    std::error_code ec;
+    return a[0] == '-' || a.ends_with(".attnviz") || std::filesystem::exists(a, ec);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-    std::vector<std::string> args(argv + 1, argv + argc);
+    const std::vector<std::string> args(argv + 1, argv + argc);
 #ifdef ATTNVIZ_WITH_GUI
     if (!args.empty() && args[0] == "export") return attnviz::ui::run_export_command(argc, argv);
-    if (args.empty() || !attnviz::cli::is_subcommand(args[0]))
-        return attnviz::ui::run_gui(argc, argv);
+    if (opens_gui(args)) return attnviz::ui::run_gui(argc, argv);
+#else
+    (void)opens_gui;
 #endif
     return attnviz::cli::run(args);
 }

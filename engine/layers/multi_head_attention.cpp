@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 
@@ -13,9 +14,22 @@
 #include "engine/ops/parallel.h"
 #include "engine/ops/random.h"
 
+#ifdef ATTNVIZ_WITH_OPENBLAS
+extern "C" void openblas_set_num_threads(int);
+#endif
+
 namespace attnviz {
 
 namespace {
+
+/// OpenBLAS would otherwise start its own threads inside ours: the engine spreads the work
+/// itself, so a benchmark's one thread is one thread.
+void pin_blas_to_one_thread() {
+#ifdef ATTNVIZ_WITH_OPENBLAS
+    static std::once_flag once;
+    std::call_once(once, [] { openblas_set_num_threads(1); });
+#endif
+}
 
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstMap = Eigen::Map<const RowMat>;
@@ -132,7 +146,17 @@ MultiHeadAttentionOptions options_from_state_dict(const std::map<std::string, Te
 MultiHeadAttention::MultiHeadAttention(const MultiHeadAttentionOptions& options)
     : options_(options) {
     options_.validate();
+    pin_blas_to_one_thread();
     reset_parameters(0);
+}
+
+void MultiHeadAttention::pack_in_projection() {
+    w_qkv_ = Tensor();
+    if (!options_.packed_in_proj()) return;
+    w_qkv_ = Tensor({3 * options_.embed_dim, options_.embed_dim});
+    auto out = w_qkv_.data.begin();
+    for (const Tensor* p : {&w_q_, &w_k_, &w_v_})
+        out = std::copy(p->data.begin(), p->data.end(), out);
 }
 
 void MultiHeadAttention::reset_parameters(std::uint64_t seed) {
@@ -248,6 +272,7 @@ void MultiHeadAttention::load_state_dict(const std::map<std::string, Tensor>& st
     bias_k_ = std::move(bk);
     bias_v_ = std::move(bv);
     additive_v_ = std::move(av);
+    pack_in_projection();
 }
 
 std::map<std::string, Tensor> MultiHeadAttention::state_dict() const {
@@ -327,37 +352,58 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     const int threads = std::max(1, fwd.num_threads);
     const bool dot = o.scoring == Scoring::ScaledDotProduct;
 
-    // Projections, PyTorch layout: in_proj_bias = [b_q; b_k; b_v].
+    // Projections, PyTorch layout: in_proj_bias = [b_q; b_k; b_v].  Q, K and V are row-strided
+    // views: q row r at q + r * ldq; k and v rows of batch item n at (n * Sp + j) * ld.
     const float* bq = o.bias ? b_in_.ptr() : nullptr;
     const float* bk = o.bias ? b_in_.ptr() + E : nullptr;
     const float* bv = o.bias ? b_in_.ptr() + 2 * E : nullptr;
-    std::vector<float> q(static_cast<std::size_t>(N * L * E));
-    linear(query.ptr(), N * L, E, w_q_.ptr(), bq, E, q.data(), threads);
-    std::vector<float> q_unscaled;
-    if (fwd.need_intermediates) q_unscaled = q;
-    if (dot) {
-        const float scale = 1.0f / std::sqrt(static_cast<float>(d));
-        for (float& x : q)
-            x *= scale;
-    }
-    // K and V as [N, S', E]: the projected keys, then bias_k, then a zero row.
-    auto project_kv = [&](const Tensor& in, Index in_dim, const Tensor& w, const float* b,
-                          const Tensor& bias_row) {
-        std::vector<float> out(static_cast<std::size_t>(N * Sp * E), 0.0f);
-        if (extra == 0) {
-            linear(in.ptr(), N * S, in_dim, w.ptr(), b, E, out.data(), threads);
+    const float scale = dot ? 1.0f / std::sqrt(static_cast<float>(d)) : 1.0f;
+    // Self-attention with packed weights: one [N*L, E] x [E, 3E] product instead of three.
+    const bool fused = !w_qkv_.empty() && extra == 0 && query.ptr() == key.ptr() &&
+                       key.ptr() == value.ptr() && query.shape == key.shape;
+    std::vector<float> qkv, q_own, k_own, v_own;
+    float *qp, *kp, *vp;  // into our own buffers
+    Index ldq = E, ldk = E, ldv = E;
+    if (fused) {
+        qkv.resize(static_cast<std::size_t>(N * L * 3 * E));
+        linear(query.ptr(), N * L, E, w_qkv_.ptr(), o.bias ? b_in_.ptr() : nullptr, 3 * E,
+               qkv.data(), threads);
+        qp = qkv.data();
+        kp = qkv.data() + E;
+        vp = qkv.data() + 2 * E;
+        ldq = ldk = ldv = 3 * E;
+    } else {
+        q_own.resize(static_cast<std::size_t>(N * L * E));
+        linear(query.ptr(), N * L, E, w_q_.ptr(), bq, E, q_own.data(), threads);
+        // K and V as [N, S', E]: the projected keys, then bias_k, then a zero row.
+        auto project_kv = [&](const Tensor& in, Index in_dim, const Tensor& w, const float* b,
+                              const Tensor& bias_row) {
+            std::vector<float> out(static_cast<std::size_t>(N * Sp * E), 0.0f);
+            if (extra == 0) {
+                linear(in.ptr(), N * S, in_dim, w.ptr(), b, E, out.data(), threads);
+                return out;
+            }
+            std::vector<float> tmp(static_cast<std::size_t>(N * S * E));
+            linear(in.ptr(), N * S, in_dim, w.ptr(), b, E, tmp.data(), threads);
+            for (Index n = 0; n < N; ++n) {
+                std::copy_n(tmp.data() + n * S * E, S * E, out.data() + n * Sp * E);
+                if (o.add_bias_kv) std::copy_n(bias_row.ptr(), E, out.data() + (n * Sp + S) * E);
+            }
             return out;
-        }
-        std::vector<float> tmp(static_cast<std::size_t>(N * S * E));
-        linear(in.ptr(), N * S, in_dim, w.ptr(), b, E, tmp.data(), threads);
-        for (Index n = 0; n < N; ++n) {
-            std::copy_n(tmp.data() + n * S * E, S * E, out.data() + n * Sp * E);
-            if (o.add_bias_kv) std::copy_n(bias_row.ptr(), E, out.data() + (n * Sp + S) * E);
-        }
-        return out;
-    };
-    const std::vector<float> k = project_kv(key, kd, w_k_, bk, bias_k_);
-    const std::vector<float> v = project_kv(value, vd, w_v_, bv, bias_v_);
+        };
+        k_own = project_kv(key, kd, w_k_, bk, bias_k_);
+        v_own = project_kv(value, vd, w_v_, bv, bias_v_);
+        qp = q_own.data();
+        kp = k_own.data();
+        vp = v_own.data();
+    }
+    // Unscaled Q for the steps view, then fold 1/sqrt(d) into Q once (PyTorch scales q too).
+    std::vector<float> q_unscaled;
+    if (fwd.need_intermediates) {
+        q_unscaled.resize(static_cast<std::size_t>(N * L * E));
+        MutMap(q_unscaled.data(), N * L, E) = ConstStrided(qp, N * L, E, Stride(ldq));
+    }
+    if (dot) MutStrided(qp, N * L, E, Stride(ldq)) *= scale;
 
     AttentionResult result;
     result.source_length = Sp;
@@ -379,9 +425,9 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
             const Index n = static_cast<Index>(t) / H, h = static_cast<Index>(t) % H;
             float* p = fwd.need_weights ? result.weights.ptr() + t * block : scratch.data();
             MutMap scores(p, L, Sp);
-            const ConstStrided qh(q.data() + n * L * E + h * d, L, d, Stride(E));
-            const ConstStrided kh(k.data() + n * Sp * E + h * d, Sp, d, Stride(E));
-            const ConstStrided vh(v.data() + n * Sp * E + h * d, Sp, d, Stride(E));
+            const ConstStrided qh(qp + n * L * ldq + h * d, L, d, Stride(ldq));
+            const ConstStrided kh(kp + n * Sp * ldk + h * d, Sp, d, Stride(ldk));
+            const ConstStrided vh(vp + n * Sp * ldv + h * d, Sp, d, Stride(ldv));
             if (dot) {
                 scores.noalias() = qh * kh.transpose();  // q already carries 1/sqrt(d)
             } else {
@@ -397,8 +443,8 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
             HeadSteps* steps = fwd.need_intermediates ? &result.steps->heads[t] : nullptr;
             if (steps) {
                 steps->q = copy_block(q_unscaled.data() + n * L * E + h * d, L, d, E);
-                steps->k = copy_block(k.data() + n * Sp * E + h * d, Sp, d, E);
-                steps->v = copy_block(v.data() + n * Sp * E + h * d, Sp, d, E);
+                steps->k = copy_block(kp + n * Sp * ldk + h * d, Sp, d, ldk);
+                steps->v = copy_block(vp + n * Sp * ldv + h * d, Sp, d, ldv);
                 steps->scaled = Tensor({L, Sp}, std::vector<float>(p, p + block));
                 steps->scores = steps->scaled;
                 if (dot) {

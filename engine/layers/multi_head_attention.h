@@ -125,6 +125,8 @@ class MultiHeadAttention {
                                               std::int64_t source_len, bool need_intermediates);
 
   private:
+    void pack_in_projection();
+
     MultiHeadAttentionOptions options_;
     // Row-major parameters, PyTorch layout.
     Tensor w_q_, w_k_, w_v_;  ///< [E,E], [E,kdim], [E,vdim]
@@ -132,6 +134,7 @@ class MultiHeadAttention {
     Tensor bias_k_, bias_v_;  ///< [E] each (empty unless add_bias_kv)
     Tensor w_o_, b_o_;        ///< [E,E], [E]
     Tensor additive_v_;       ///< [H, d] (additive scoring only)
+    Tensor w_qkv_;            ///< [3E,E] = [w_q; w_k; w_v] when packed, for fused self-attention
 };
 
 }  // namespace attnviz
