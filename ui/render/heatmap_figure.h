@@ -80,6 +80,10 @@ class HeatmapFigure : public QObject {
     QString titleText() const;
     QString captionText() const;
     double cellSize() const { return cell_px_; }
+    /// True when values are printed inside the cells (single panel, few tokens, room).
+    bool valuesShown() const { return values_; }
+    /// True when the key labels are drawn vertically (they do not fit under their columns).
+    bool keyLabelsRotated() const { return rotate_keys_; }
     int batchItem() const;  ///< the item shown, clamped to the snapshot
 
     FigureHit hitTest(const QPointF& pos) const;

@@ -189,6 +189,9 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
 
     // Document -> view.
     connect(doc_, &AttentionDocument::settingsChanged, this, &ControlsPanel::syncFromDocument);
+    // The head choices depend on embed_dim: offer the new divisors at once.
+    connect(doc_, &AttentionDocument::embedDimChanged, this, &ControlsPanel::syncHeads);
+    connect(doc_, &AttentionDocument::numHeadsChanged, this, &ControlsPanel::syncHeads);
     connect(doc_, &AttentionDocument::validationMessageChanged, this, [this](const QString& m) {
         heads_message_->setText(m);
         heads_message_->setVisible(!m.isEmpty());

@@ -135,6 +135,9 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
 
     // Document -> view.
     connect(doc_, &AttentionDocument::computeConfigChanged, this, &InputPanel::syncFromDocument);
+    // What is editable depends on these: follow them at once, not on the next turn.
+    connect(doc_, &AttentionDocument::pairModeChanged, this, &InputPanel::syncFromDocument);
+    connect(doc_, &AttentionDocument::useTokenListChanged, this, &InputPanel::syncFromDocument);
     syncFromDocument();
 }
 

@@ -1,0 +1,12 @@
+# The Qt front end (ui/): one Qt Test executable per feature, all on the offscreen platform.
+#  ui_session_test  the AttentionDocument and .attnviz sessions (round trip, versions, errors)
+#  ui_window_test   the real widgets: typing, heads, masks, dropout, hover, sessions, exports
+#  ui_export_test   figure and weight exports, `attnviz export` through QProcess, CJK fonts
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_session_test ui_session_test.cpp LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_window_test ui_window_test.cpp LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_export_test ui_export_test.cpp LIBS attnviz_ui GUI)
+    # ui_export_test runs the attnviz binary.
+    add_dependencies(ui_export_test attnviz)
+    add_dependencies(ui_window_test attnviz)
+endif()

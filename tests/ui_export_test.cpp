@@ -1,0 +1,305 @@
+// Figure and weight exports through the one export function, and `attnviz export` run as a
+// real process: sizes, SVG text, PDF headers, exit codes, nothing left behind on failure,
+// and Chinese tokens drawn as characters rather than empty boxes.
+#include <QFile>
+#include <QFontMetrics>
+#include <QImage>
+#include <QImageReader>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPainter>
+#include <QProcess>
+#include <QTest>
+#include <QXmlStreamReader>
+
+#include "engine/errors.h"
+#include "engine/io/npy.h"
+#include "test_support.h"
+#include "ui/compute/attention_snapshot.h"
+#include "ui/render/figure_export.h"
+#include "ui/render/fonts.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+QString temp(const QString& name) {
+    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
+}
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Run run_cli(const QStringList& args) {
+    QProcess p;
+    p.setProgram(qEnvironmentVariable("ATTNVIZ_CLI"));
+    p.setArguments(QStringList{QStringLiteral("export")} + args);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the command must manage without a display
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start();
+    Run r;
+    if (!p.waitForFinished(120000)) return r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+/// Texts of all <text> elements of an SVG, checking the XML is well formed.
+QStringList svg_texts(const QByteArray& xml, bool* ok) {
+    QXmlStreamReader r(xml);
+    QStringList texts;
+    while (!r.atEnd()) {
+        r.readNext();
+        if (r.isStartElement() && r.name() == QLatin1String("text"))
+            texts << r.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
+    }
+    *ok = !r.hasError();
+    return texts;
+}
+
+QByteArray read_all(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// Dark pixels of a text drawn alone in `font`.
+int ink(const QFont& font, const QString& text) {
+    QImage image(200, 80, QImage::Format_RGB32);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    p.setFont(font);
+    p.setPen(Qt::black);
+    p.drawText(image.rect(), Qt::AlignCenter, text);
+    p.end();
+    int dark = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            dark += qGray(image.pixel(x, y)) < 128;
+    return dark;
+}
+
+SnapshotPtr demo_snapshot(PairMode mode = PairMode::Single) {
+    ComputeConfig c;
+    c.text_a = QStringLiteral("The cat sat on the mat");
+    c.text_b = QStringLiteral("那只猫坐在垫子上");
+    c.pair_mode = mode;
+    c.embed_dim = 32;
+    c.num_heads = 4;
+    c.causal = mode == PairMode::Single;
+    return compute_snapshot(c, 1);
+}
+}  // namespace
+
+class ExportTest : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void pngHasTheRequestedSizeTimesScale_data() {
+        QTest::addColumn<double>("scale");
+        QTest::newRow("1x") << 1.0;
+        QTest::newRow("2x") << 2.0;
+        QTest::newRow("3x") << 3.0;
+    }
+    void pngHasTheRequestedSizeTimesScale() {
+        QFETCH(double, scale);
+        const SnapshotPtr s = demo_snapshot();
+        const QString path = temp(QStringLiteral("scale.png"));
+        export_figure(*s, FigureOptions{}, ExportSize{640, 400, scale}, path);
+        QImage image(path);
+        QCOMPARE(image.size(), QSize(int(640 * scale), int(400 * scale)));
+        // Not blank: the heatmap paints a good part of the figure.
+        int coloured = 0;
+        for (int y = 0; y < image.height(); y += 4)
+            for (int x = 0; x < image.width(); x += 4) {
+                const QColor c = image.pixelColor(x, y);
+                coloured += c.saturation() > 60;
+            }
+        QVERIFY(coloured > 100);
+    }
+
+    void svgIsXmlWithTheTokensAsText() {
+        const SnapshotPtr s = demo_snapshot(PairMode::CrossAttention);
+        const QString path = temp(QStringLiteral("cross.svg"));
+        export_figure(*s, FigureOptions{}, ExportSize{900, 600, 1.0}, path);
+        bool ok = false;
+        const QStringList texts = svg_texts(read_all(path), &ok);
+        QVERIFY(ok);
+        for (const char* token : {"The", "cat", "mat"})
+            QVERIFY2(texts.contains(QLatin1String(token)), token);
+        QVERIFY(texts.contains(QStringLiteral("猫")));
+        QVERIFY(texts.contains(QStringLiteral("attention weight")));
+        // The title states the configuration.
+        bool caption = false;
+        for (const QString& t : texts)
+            caption |= t.contains(QLatin1String("embed_dim 32"));
+        QVERIFY(caption);
+        // Vector cells: rectangles; the only bitmap is the colour bar's gradient.
+        QCOMPARE(read_all(path).count("<image"), 1);
+    }
+
+    void pdfIsAVectorDocument() {
+        const SnapshotPtr s = demo_snapshot();
+        const QString path = temp(QStringLiteral("grid.pdf"));
+        export_figure(*s, FigureOptions{}, ExportSize{900, 600, 1.0}, path);
+        const QByteArray pdf = read_all(path);
+        QVERIFY(pdf.startsWith("%PDF-"));
+        QVERIFY(pdf.size() > 5000);
+        QVERIFY(pdf.contains("/Font"));  // labels are text, not pixels
+    }
+
+    void unknownFormatAndBadPathLeaveNothing() {
+        const SnapshotPtr s = demo_snapshot();
+        const QString bmp = temp(QStringLiteral("figure.bmp"));
+        QVERIFY_THROWS_EXCEPTION(UsageError, export_figure(*s, FigureOptions{}, ExportSize{}, bmp));
+        QVERIFY(!QFile::exists(bmp));
+        const QString missing = temp(QStringLiteral("nowhere/figure.png"));
+        QVERIFY_THROWS_EXCEPTION(
+            DataError, export_figure(*s, FigureOptions{}, ExportSize{300, 200, 1}, missing));
+        QVERIFY(!QFile::exists(missing));
+        QVERIFY_THROWS_EXCEPTION(
+            UsageError,
+            export_figure(*s, FigureOptions{}, ExportSize{10, 10, 1}, temp("tiny.png")));
+    }
+
+    void weightsAsCsvNpyAndJson() {
+        const SnapshotPtr s = demo_snapshot();
+        const QString npy = temp(QStringLiteral("w.npy"));
+        export_weights(*s, npy);
+        const Tensor t = io::read_npy(npy.toStdString());
+        QCOMPARE(t.shape, (Shape{1, 4, 6, 6}));
+        ATTNVIZ_COMPARE_TENSORS(t, s->weights, 0.0);
+
+        const QString json = temp(QStringLiteral("w.json"));
+        export_weights(*s, json);
+        const QJsonObject root = QJsonDocument::fromJson(read_all(json)).object();
+        QCOMPARE(root[QStringLiteral("format")].toString(), QStringLiteral("attnviz-weights"));
+        const QJsonObject item = root[QStringLiteral("items")].toArray()[0].toObject();
+        QCOMPARE(item[QStringLiteral("key_tokens")].toArray()[1].toString(), QStringLiteral("cat"));
+        const double stored =
+            item[QStringLiteral("weights")].toArray()[2].toArray()[1].toArray()[0].toDouble();
+        ATTNVIZ_FUZZY(stored, s->weight(0, 2, 1, 0), 1e-6);
+
+        const QString csv = temp(QStringLiteral("w.csv"));
+        export_weights(*s, csv);
+        const QList<QByteArray> lines = read_all(csv).split('\n');
+        QCOMPARE(
+            lines[0],
+            QByteArray("item,head,query_index,query_token,0:The,1:cat,2:sat,3:on,4:the,5:mat"));
+        QCOMPARE(lines.size() - 1, 1 + 5 * 6);  // header + (4 heads + mean) x 6 queries
+    }
+
+    void chineseTokensRenderAsCharacters() {
+        const QFont font = figure_font(16, {QStringLiteral("猫坐在垫子上")});
+        QVERIFY2(font_covers(font, QStringLiteral("猫坐在垫子上")),
+                 qPrintable(font.families().join(QLatin1Char(','))));
+        QVERIFY2(!cjk_font_families().isEmpty(), "install fonts-noto-cjk or fonts-wqy-microhei");
+        // A real glyph has more ink than a missing-glyph box and differs from it.
+        QImage glyph(100, 60, QImage::Format_RGB32), box(100, 60, QImage::Format_RGB32);
+        QVERIFY(ink(font, QStringLiteral("猫")) > 20);
+        QVERIFY(ink(font, QStringLiteral("猫")) != ink(font, QStringLiteral("\U000F0000")));
+    }
+
+    void cliWritesPngSvgAndPdf() {
+        const QStringList common{"--text",      "The cat sat on the mat because it was tired",
+                                 "--embed-dim", "64",
+                                 "--num-heads", "4",
+                                 "--seed",      "3",
+                                 "--causal"};
+        const QString png = temp(QStringLiteral("cli.png"));
+        Run r = run_cli(common + QStringList{"--width", "700", "--height", "500", "--scale", "2",
+                                             "--out", png});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QCOMPARE(QImageReader(png).size(), QSize(1400, 1000));
+
+        const QString svg = temp(QStringLiteral("cli.svg"));
+        r = run_cli(common + QStringList{"--view", "head:2", "--colormap", "magma", "--out", svg});
+        QVERIFY2(r.code == 0, r.err.constData());
+        bool ok = false;
+        const QStringList texts = svg_texts(read_all(svg), &ok);
+        QVERIFY(ok);
+        QVERIFY(texts.contains(QStringLiteral("because")));
+        QVERIFY(texts.contains(QStringLiteral("Head 2")));
+
+        const QString pdf = temp(QStringLiteral("cli.pdf"));
+        r = run_cli(common +
+                    QStringList{"--view", "mean", "--dropout", "0.3", "--train", "--out", pdf});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QByteArray bytes = read_all(pdf);
+        QVERIFY(bytes.startsWith("%PDF-"));
+        QVERIFY(bytes.size() > 5000);
+    }
+
+    void cliSameFigureAsTheWindowFunction() {
+        // The command line and export_figure share one renderer: same input, same pixels.
+        const QString cli = temp(QStringLiteral("same-cli.png"));
+        const Run r = run_cli({"--text", "The cat sat on the mat", "--embed-dim", "32",
+                               "--num-heads", "4", "--causal", "--width", "640", "--height", "400",
+                               "--scale", "1", "--font-size", "14", "--out", cli});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const SnapshotPtr s = demo_snapshot();
+        FigureOptions options;
+        options.font_px = 14;
+        const QString direct = temp(QStringLiteral("same-direct.png"));
+        export_figure(*s, options, ExportSize{640, 400, 1.0}, direct);
+        QCOMPARE(QImage(cli).convertToFormat(QImage::Format_RGB32),
+                 QImage(direct).convertToFormat(QImage::Format_RGB32));
+    }
+
+    void cliErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("file");
+        QTest::newRow("no text") << QStringList{"--out", "x.png"} << 2 << QString();
+        QTest::newRow("unknown option")
+            << QStringList{"--text", "a b", "--frobnicate", "--out", "u.png"} << 2 << "u.png";
+        QTest::newRow("heads do not divide")
+            << QStringList{"--text",      "a b", "--embed-dim", "64",
+                           "--num-heads", "6",   "--out",       "h.png"}
+            << 2 << "h.png";
+        QTest::newRow("unknown format")
+            << QStringList{"--text", "a b", "--out", "f.bmp"} << 2 << "f.bmp";
+        QTest::newRow("bad view") << QStringList{"--text", "a b",   "--view",
+                                                 "head:9", "--out", "v.png"}
+                                  << 2 << "v.png";
+        QTest::newRow("bad colormap")
+            << QStringList{"--text", "a b", "--colormap", "jet", "--out", "c.png"} << 2 << "c.png";
+        QTest::newRow("missing value") << QStringList{"--text", "a b", "--out"} << 2 << QString();
+        QTest::newRow("unwritable") << QStringList{"--text", "a b", "--out", "no-such-dir/w.png"}
+                                    << 1 << "no-such-dir/w.png";
+        QTest::newRow("missing weights")
+            << QStringList{"--text", "a b", "--weights", "missing.safetensors", "--out", "m.png"}
+            << 1 << "m.png";
+    }
+    void cliErrors() {
+        QFETCH(QStringList, args);
+        QFETCH(int, code);
+        QFETCH(QString, file);
+        for (QString& a : args)
+            if (a.endsWith(QLatin1String(".png")) || a.endsWith(QLatin1String(".bmp")) ||
+                a.endsWith(QLatin1String(".safetensors")))
+                a = temp(a);
+        const Run r = run_cli(args);
+        QCOMPARE(r.code, code);
+        // Exactly one message, on stderr.
+        QVERIFY2(r.err.trimmed().count('\n') == 0 && !r.err.trimmed().isEmpty(), r.err.constData());
+        QVERIFY(r.err.startsWith("attnviz export: "));
+        if (!file.isEmpty()) QVERIFY(!QFile::exists(temp(file)));
+    }
+
+    void cliHelp() {
+        const Run r = run_cli({"--help"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("--view grid|mean|head:K"));
+    }
+};
+
+QTEST_MAIN(ExportTest)
+#include "ui_export_test.moc"

@@ -1,0 +1,445 @@
+// The main window, driven through its real widgets: typing a sentence, changing the head
+// count, causal masking, clicking a token label, dropout in training mode, hovering,
+// enlarging a head, sessions and exports from the window.
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QImageReader>
+#include <QInputMethodEvent>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTest>
+
+#include <cmath>
+#include <memory>
+
+#include <qcustomplot.h>
+
+#include "test_support.h"
+#include "ui/compute/compute_controller.h"
+#include "ui/document/attention_document.h"
+#include "ui/render/fonts.h"
+#include "ui/render/heatmap_figure.h"
+#include "ui/settings/app_settings.h"
+#include "ui/widgets/heatmap_grid_view.h"
+#include "ui/widgets/main_window.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+QString temp(const QString& name) {
+    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
+}
+
+bool settled(MainWindow& w) {
+    const ComputeController* c = w.compute();
+    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
+}
+
+QStringList labels(const QVector<QString>& v) {
+    return QStringList(v.begin(), v.end());
+}
+
+QStringList tokens(const std::vector<QString>& v) {
+    return QStringList(v.begin(), v.end());
+}
+}  // namespace
+
+// Lets the document's coalesced signals fire, then waits for the worker and the repaint.
+#define SETTLE(w)                                    \
+    do {                                             \
+        QTest::qWait(1);                             \
+        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 30000); \
+    } while (false)
+
+class WindowTest : public QObject {
+    Q_OBJECT
+
+  private:
+    std::unique_ptr<AppSettings> settings_;
+    std::unique_ptr<MainWindow> w_;
+
+    template <typename T>
+    T* find(const char* name) {
+        T* widget = w_->findChild<T*>(QLatin1String(name));
+        if (!widget) qFatal("no widget %s", name);
+        return widget;
+    }
+    HeatmapFigure* figure() { return w_->grid()->figure(); }
+    SnapshotPtr snap() { return w_->compute()->latest(); }
+
+    /// The pixel position of cell (row, col) of a panel, in plot coordinates.
+    QPoint cellPoint(int panel, int row, int col) {
+        QCPAxisRect* r = figure()->panelRect(panel);
+        return QPoint(int(r->axis(QCPAxis::atBottom)->coordToPixel(col)),
+                      int(r->axis(QCPAxis::atLeft)->coordToPixel(row)));
+    }
+    /// A point on the key label of column `col` of a panel.
+    QPoint keyLabelPoint(int panel, int col) {
+        QCPAxisRect* r = figure()->panelRect(panel);
+        return QPoint(int(r->axis(QCPAxis::atBottom)->coordToPixel(col)), r->rect().bottom() + 8);
+    }
+    /// Clicks a check box where a user would: on its indicator.
+    static void clickCheck(QCheckBox* box) {
+        QTest::mouseClick(box, Qt::LeftButton, {}, QPoint(8, box->height() / 2));
+    }
+    /// Chinese text arrives through the input method, as a commit string.
+    static void commitText(QLineEdit* edit, const QString& text) {
+        edit->setFocus();
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_Delete);
+        QInputMethodEvent event;
+        event.setCommitString(text);
+        QCoreApplication::sendEvent(edit, &event);
+    }
+    void typeSentence(const QString& text) {
+        QLineEdit* edit = find<QLineEdit>("sentenceEdit");
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_Delete);
+        QTest::keyClicks(edit, text);
+    }
+
+  private slots:
+    void init() {
+        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
+        w_ = std::make_unique<MainWindow>(settings_.get());
+        w_->setConfirmOnClose(false);
+        w_->resize(1400, 900);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        SETTLE(*w_);
+    }
+    void cleanup() {
+        w_.reset();
+        settings_.reset();
+    }
+
+    void firstLaunchShowsTheDemo() {
+        const SnapshotPtr s = snap();
+        QVERIFY(s);
+        QCOMPARE(w_->document()->textA(), AttentionDocument::demoSentence());
+        const QStringList demo{"The", "cat",     "sat", "on",  "the",
+                               "mat", "because", "it",  "was", "tired"};
+        QCOMPARE(figure()->panelCount(), w_->document()->numHeads() + 1);  // heads + mean
+        for (int p = 0; p < figure()->panelCount(); ++p) {
+            QCOMPARE(labels(figure()->keyLabels(p)), demo);
+            QCOMPARE(labels(figure()->queryLabels(p)), demo);
+            QCPColorMap* map = figure()->panelMap(p);
+            QVERIFY(!map->interpolate());
+            QCOMPARE(map->data()->keySize(), 10);
+            QCOMPARE(map->data()->valueSize(), 10);
+            // Square cells: the panel is as wide per key as it is tall per query.
+            const QRect inner = figure()->panelRect(p)->rect();
+            QVERIFY2(std::abs(inner.width() / 10.0 - inner.height() / 10.0) <= 1.0,
+                     qPrintable(QStringLiteral("%1 x %2").arg(inner.width()).arg(inner.height())));
+        }
+        QCOMPARE(figure()->panelHead(figure()->panelCount() - 1), -1);
+        QVERIFY(figure()->colorScale());
+        // Rows of a softmax sum to one.
+        for (int i = 0; i < s->target_len; ++i) {
+            double sum = 0;
+            for (int j = 0; j < s->source_len; ++j)
+                sum += s->weight(0, 0, i, j);
+            ATTNVIZ_FUZZY(sum, 1.0, 1e-4);
+        }
+    }
+
+    void typingASentenceRedrawsTheGrid() {
+        typeSentence(QStringLiteral("Hello brave new world"));
+        SETTLE(*w_);
+        const QStringList expected{"Hello", "brave", "new", "world"};
+        QCOMPARE(figure()->panelCount(), w_->document()->numHeads() + 1);
+        for (int p = 0; p < figure()->panelCount(); ++p) {
+            QCOMPARE(labels(figure()->keyLabels(p)), expected);
+            QCOMPARE(labels(figure()->queryLabels(p)), expected);
+            QCOMPARE(figure()->panelMap(p)->data()->keySize(), 4);
+        }
+        QCOMPARE(find<QLineEdit>("tokenListEdit")->text(),
+                 QStringLiteral("Hello | brave | new | world"));
+    }
+
+    void editedTokenListIsUsedAsGiven() {
+        clickCheck(find<QCheckBox>("editTokensCheck"));
+        QLineEdit* list = find<QLineEdit>("tokenListEdit");
+        QVERIFY(!list->isReadOnly());
+        list->selectAll();
+        QTest::keyClick(list, Qt::Key_Delete);
+        QTest::keyClicks(list, QStringLiteral("un|believ|able"));
+        SETTLE(*w_);
+        QCOMPARE(labels(figure()->keyLabels(0)), (QStringList{"un", "believ", "able"}));
+    }
+
+    void headCountFollowsTheCombo() {
+        QComboBox* heads = find<QComboBox>("numHeadsCombo");
+        // Only divisors of embed_dim are offered.
+        for (int k = 0; k < heads->count(); ++k)
+            QCOMPARE(w_->document()->embedDim() % heads->itemData(k).toInt(), 0);
+        heads->setCurrentIndex(heads->findData(8));
+        SETTLE(*w_);
+        QCOMPARE(snap()->heads, 8);
+        QCOMPARE(figure()->panelCount(), 9);
+        heads->setCurrentIndex(heads->findData(1));
+        SETTLE(*w_);
+        QCOMPARE(figure()->panelCount(), 1);  // one head: no separate mean panel
+
+        // embed_dim 60 with 8 heads: the combo offers divisors of 60, a message explains.
+        heads->setCurrentIndex(heads->findData(8));
+        SETTLE(*w_);
+        find<QSpinBox>("embedDimSpin")->setValue(60);
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->numHeads(), 6);
+        QCOMPARE(heads->currentData().toInt(), 6);
+        QVERIFY(find<QLabel>("headsMessage")->isVisibleTo(w_.get()));
+        QCOMPARE(figure()->panelCount(), 7);
+        QCOMPARE(heads->findData(8), -1);
+    }
+
+    void causalMasksTheUpperTriangle() {
+        clickCheck(find<QCheckBox>("causalCheck"));
+        QVERIFY(w_->document()->causal());
+        SETTLE(*w_);
+        const SnapshotPtr s = snap();
+        QVERIFY(s->config.causal);
+        for (int p = 0; p < figure()->panelCount(); ++p) {
+            QCPColorMapData* d = figure()->panelMap(p)->data();
+            const int h = figure()->panelHead(p);
+            for (int i = 0; i < s->target_len; ++i)
+                for (int j = 0; j < s->source_len; ++j) {
+                    QCOMPARE(std::isnan(d->cell(j, i)), j > i);  // masked cells are drawn apart
+                    QCOMPARE(s->is_masked(0, i, j), j > i);
+                    if (j > i) ATTNVIZ_FUZZY(s->value(0, h, i, j), 0.0, 0.0);
+                }
+        }
+        // The first query can only see itself.
+        ATTNVIZ_FUZZY(s->weight(0, 0, 0, 0), 1.0, 1e-6);
+        // Ctrl+K toggles it back.
+        QTest::keyClick(w_.get(), Qt::Key_K, Qt::ControlModifier);
+        SETTLE(*w_);
+        QVERIFY(!snap()->config.causal);
+        QVERIFY(!find<QCheckBox>("causalCheck")->isChecked());
+    }
+
+    void clickingATokenLabelMasksThatKey() {
+        QTest::mouseClick(w_->grid()->plot(), Qt::LeftButton, {}, keyLabelPoint(0, 2));
+        QVERIFY(w_->document()->isKeyMasked(0, 2));
+        SETTLE(*w_);
+        const SnapshotPtr s = snap();
+        for (int p = 0; p < figure()->panelCount(); ++p)
+            for (int i = 0; i < s->target_len; ++i) {
+                QVERIFY(std::isnan(figure()->panelMap(p)->data()->cell(2, i)));
+                ATTNVIZ_FUZZY(s->value(0, figure()->panelHead(p), i, 2), 0.0, 0.0);
+            }
+        QVERIFY(find<QLabel>("maskedKeysLabel")->text().contains(QLatin1String("sat")));
+        // Masking every key makes every row fully masked; the zero policy gives zero rows.
+        QTest::mouseClick(w_->grid()->plot(), Qt::LeftButton, {}, keyLabelPoint(0, 2));
+        SETTLE(*w_);
+        QVERIFY(!w_->document()->isKeyMasked(0, 2));
+        QVERIFY(!std::isnan(figure()->panelMap(0)->data()->cell(2, 0)));
+    }
+
+    void fullyMaskedRowsFollowThePolicy() {
+        // Causal plus masking key 0 leaves the first query no key at all.
+        w_->document()->setCausal(true);
+        w_->document()->toggleMaskedKey(0, 0);
+        QComboBox* policy = find<QComboBox>("maskedRowsCombo");
+        policy->setCurrentIndex(policy->findData(int(MaskedRowPolicy::Uniform)));
+        SETTLE(*w_);
+        const SnapshotPtr s = snap();
+        QVERIFY(s->row_fully_masked(0, 0, 0));
+        QVERIFY(!s->row_fully_masked(0, 0, 1));
+        ATTNVIZ_FUZZY(s->weight(0, 0, 0, 3), 1.0 / s->source_len, 1e-6);
+        QVERIFY(figure()->captionText().contains(QLatin1String("fully masked")));
+    }
+
+    void dropoutChangesTheMapsAndTheSeedBringsThemBack() {
+        const std::vector<float> eval = snap()->weights.data;
+        clickCheck(find<QCheckBox>("trainingCheck"));
+        find<QDoubleSpinBox>("dropoutSpin")->setValue(0.5);
+        SETTLE(*w_);
+        const std::vector<float> first = snap()->weights.data;
+        QCOMPARE(first.size(), eval.size());
+        QVERIFY(first != eval);
+        const int seed = w_->document()->dropoutSeed();
+        // Some weights dropped to zero, the rest scaled by 1 / (1 - p).
+        int zeros = 0;
+        for (float v : first)
+            zeros += v == 0.0f;
+        QVERIFY(zeros > 0);
+
+        QTest::mouseClick(find<QPushButton>("resampleButton"), Qt::LeftButton);
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->dropoutSeed(), seed + 1);
+        QVERIFY(snap()->weights.data != first);
+
+        find<QSpinBox>("dropoutSeedSpin")->setValue(seed);
+        SETTLE(*w_);
+        ATTNVIZ_COMPARE_ARRAYS(snap()->weights.data.data(), first.data(), first.size(), 0.0);
+
+        // Evaluation mode: dropout off, the original maps.
+        clickCheck(find<QCheckBox>("trainingCheck"));
+        SETTLE(*w_);
+        ATTNVIZ_COMPARE_ARRAYS(snap()->weights.data.data(), eval.data(), eval.size(), 0.0);
+    }
+
+    void hoverReadsACellAndHighlightsEveryHead() {
+        w_->grid()->hoverAt(cellPoint(1, 3, 5));
+        const QString text = w_->grid()->hoverText();
+        QVERIFY2(text.contains(QLatin1String("head 2")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("“on”")) && text.contains(QStringLiteral("“mat”")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QString::number(double(snap()->weight(0, 1, 3, 5)), 'f', 4)),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("raw score")), qPrintable(text));
+        QCOMPARE(figure()->highlightRow(), 3);
+        QCOMPARE(figure()->highlightCol(), 5);
+        QVERIFY(find<QLabel>("hoverLabel")->text() == text);
+    }
+
+    void clickingAHeadEnlargesIt() {
+        QTest::mouseClick(w_->grid()->plot(), Qt::LeftButton, {}, cellPoint(2, 1, 1));
+        QCOMPARE(w_->document()->view(), FigureView::Head);
+        QCOMPARE(w_->document()->viewHead(), 2);
+        SETTLE(*w_);
+        QCOMPARE(figure()->panelCount(), 1);
+        QCOMPARE(figure()->panelHead(0), 2);
+        QVERIFY(figure()->valuesShown());  // ten tokens: values fit in the cells
+        QCOMPARE(find<QComboBox>("viewCombo")->currentData().toInt(), 2);
+        // Wheel zoom keeps the cells square and the ranges inside the data.
+        QTest::keyClick(w_.get(), Qt::Key_Escape);
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->view(), FigureView::Grid);
+        QCOMPARE(figure()->panelCount(), w_->document()->numHeads() + 1);
+    }
+
+    void chineseTokensGetAFontThatHasThem() {
+        commitText(find<QLineEdit>("sentenceEdit"), QStringLiteral("那只猫坐在垫子上"));
+        SETTLE(*w_);
+        QCOMPARE(labels(figure()->keyLabels(0)).first(), QStringLiteral("那"));
+        const QFont font = figure()->panelRect(0)->axis(QCPAxis::atBottom)->tickLabelFont();
+        QVERIFY2(font_covers(font, QStringLiteral("那只猫坐在垫子上")),
+                 qPrintable(font.families().join(QLatin1Char(','))));
+    }
+
+    void sessionSaveAndReopenRestoresEverySetting() {
+        find<QComboBox>("pairModeCombo")->setCurrentIndex(2);  // padded batch
+        QLineEdit* second = find<QLineEdit>("secondSentenceEdit");
+        second->selectAll();
+        QTest::keyClick(second, Qt::Key_Delete);
+        QTest::keyClicks(second, QStringLiteral("A short one"));
+        find<QSpinBox>("embedDimSpin")->setValue(48);
+        QComboBox* heads = find<QComboBox>("numHeadsCombo");
+        heads->setCurrentIndex(heads->findData(6));
+        clickCheck(find<QCheckBox>("biasCheck"));
+        QComboBox* scoring = find<QComboBox>("scoringCombo");
+        scoring->setCurrentIndex(scoring->findData(int(Scoring::Additive)));
+        clickCheck(find<QCheckBox>("positionalCheck"));
+        find<QSpinBox>("weightSeedSpin")->setValue(7);
+        clickCheck(find<QCheckBox>("trainingCheck"));
+        find<QDoubleSpinBox>("dropoutSpin")->setValue(0.2);
+        find<QSpinBox>("dropoutSeedSpin")->setValue(11);
+        clickCheck(find<QCheckBox>("causalCheck"));
+        QComboBox* policy = find<QComboBox>("maskedRowsCombo");
+        policy->setCurrentIndex(policy->findData(int(MaskedRowPolicy::NaN)));
+        QComboBox* colormap = find<QComboBox>("colormapCombo");
+        colormap->setCurrentIndex(colormap->findData(int(Colormap::Cividis)));
+        QComboBox* scale = find<QComboBox>("scaleCombo");
+        scale->setCurrentIndex(scale->findData(int(ScaleMode::PerHead)));
+        SETTLE(*w_);
+        QTest::mouseClick(w_->grid()->plot(), Qt::LeftButton, {}, keyLabelPoint(0, 1));
+        SETTLE(*w_);
+        QVERIFY(w_->document()->isKeyMasked(0, 1));
+        QVERIFY(w_->isWindowModified());
+
+        const ComputeConfig saved = w_->document()->computeConfig();
+        const FigureOptions saved_figure = w_->document()->figureOptions();
+        const QString file = temp(QStringLiteral("window.attnviz"));
+        QVERIFY(w_->saveSessionTo(file));
+        QVERIFY(!w_->isWindowModified());
+        QVERIFY(settings_->recentFiles().contains(file));
+
+        MainWindow other(settings_.get());
+        other.setConfirmOnClose(false);
+        QVERIFY(other.openSession(file));
+        QVERIFY(other.document()->computeConfig() == saved);
+        QVERIFY(other.document()->figureOptions() == saved_figure);
+        QTRY_COMPARE(other.findChild<QSpinBox*>(QStringLiteral("embedDimSpin"))->value(), 48);
+        QCOMPARE(
+            other.findChild<QComboBox*>(QStringLiteral("numHeadsCombo"))->currentData().toInt(), 6);
+        QVERIFY(other.findChild<QCheckBox*>(QStringLiteral("causalCheck"))->isChecked());
+        QCOMPARE(other.findChild<QLineEdit*>(QStringLiteral("secondSentenceEdit"))->text(),
+                 QStringLiteral("A short one"));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(other), 30000);
+        QCOMPARE(other.compute()->latest()->batch, 2);
+        // The padded sentence's [PAD] keys are masked.
+        const SnapshotPtr s = other.compute()->latest();
+        QCOMPARE(tokens(s->key_tokens[1]).last(), QStringLiteral("[PAD]"));
+        QVERIFY(s->is_masked(1, 0, s->source_len - 1));
+    }
+
+    void openingABadSessionShowsAnErrorAndKeepsRunning() {
+        const ComputeConfig before = w_->document()->computeConfig();
+        QVERIFY(!w_->openSession(temp(QStringLiteral("missing.attnviz"))));
+        QVERIFY(w_->errorDialog());
+        QTRY_VERIFY(w_->errorDialog()->isVisible());
+        QVERIFY(w_->errorDialog()->text().contains(QLatin1String("missing.attnviz")));
+        QVERIFY(w_->document()->computeConfig() == before);
+        w_->errorDialog()->close();
+        // Still working.
+        clickCheck(find<QCheckBox>("causalCheck"));
+        SETTLE(*w_);
+        QVERIFY(snap()->config.causal);
+    }
+
+    void exportsFromTheWindow() {
+        const FigureOptions options = w_->document()->figureOptions();
+        const QString png = temp(QStringLiteral("window.png"));
+        QVERIFY(w_->exportFigureTo(png, ExportSize{800, 500, 2.0}, options));
+        QImageReader reader(png);
+        QCOMPARE(reader.size(), QSize(1600, 1000));
+
+        const QString svg = temp(QStringLiteral("window.svg"));
+        QVERIFY(w_->exportFigureTo(svg, ExportSize{800, 500, 1.0}, options));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray xml = f.readAll();
+        QVERIFY(xml.contains("<svg"));
+        QVERIFY(xml.contains(">because</text>"));
+
+        const QString pdf = temp(QStringLiteral("window.pdf"));
+        QVERIFY(w_->exportFigureTo(pdf, ExportSize{800, 500, 1.0}, options));
+        QFile p(pdf);
+        QVERIFY(p.open(QIODevice::ReadOnly));
+        QVERIFY(p.read(5) == "%PDF-");
+        QVERIFY(p.size() > 5000);
+
+        const QString csv = temp(QStringLiteral("weights.csv"));
+        QVERIFY(w_->exportWeightsTo(csv));
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        QVERIFY(c.readLine().startsWith("item,head,query_index,query_token,0:The"));
+    }
+
+    void aBadExportPathShowsAnErrorAndLeavesNothing() {
+        const QString bad = temp(QStringLiteral("no-such-folder/figure.png"));
+        QVERIFY(
+            !w_->exportFigureTo(bad, ExportSize{400, 300, 1.0}, w_->document()->figureOptions()));
+        QVERIFY(w_->errorDialog());
+        QVERIFY(w_->lastError().contains(QLatin1String("no-such-folder")));
+        QVERIFY(!QFile::exists(bad));
+        w_->errorDialog()->close();
+
+        const QString unknown = temp(QStringLiteral("figure.bmp"));
+        QVERIFY(!w_->exportFigureTo(unknown, ExportSize{400, 300, 1.0},
+                                    w_->document()->figureOptions()));
+        QVERIFY(w_->lastError().contains(QLatin1String(".png")));
+        QVERIFY(!QFile::exists(unknown));
+    }
+};
+
+QTEST_MAIN(WindowTest)
+#include "ui_window_test.moc"
