@@ -1,0 +1,528 @@
+#include "fuzz/fuzz_entry.h"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <tuple>
+#include <typeinfo>
+#include <vector>
+
+#include "engine/errors.h"
+#include "engine/io/json_lite.h"
+#include "engine/io/npy.h"
+#include "engine/io/options.h"
+#include "engine/io/safetensors.h"
+#include "engine/tensor.h"
+#include "engine/text/tokenizer.h"
+
+namespace attnviz::fuzz {
+
+namespace {
+
+namespace json = io::json;
+
+[[noreturn]] void violated(const std::string& what) {
+    throw InvariantViolation(what);
+}
+
+// The message is only built when the check fails: these run for every token and value.
+#define ATTNVIZ_FUZZ_CHECK(ok, target, what)                      \
+    do {                                                          \
+        if (!(ok)) violated(std::string(target) + ": " + (what)); \
+    } while (false)
+
+/// f() or nullopt when the parser refuses the input with a documented exception.  Only the
+/// parse goes through here: checks on an accepted result run outside, so a DataError thrown
+/// while re-serialising a value the reader accepted is reported, not swallowed.
+template <typename F>
+auto parse_or_refuse(F&& f) -> std::optional<decltype(f())> {
+    try {
+        return f();
+    } catch (const DataError&) {
+    } catch (const UsageError&) {
+    } catch (const std::invalid_argument&) {
+    }
+    return std::nullopt;
+}
+
+std::string hex_bits(float v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x",
+                  static_cast<unsigned>(std::bit_cast<std::uint32_t>(v)));
+    return buf;
+}
+
+// Bit for bit, so NaN payloads and signed zeros count; names the first difference.
+void check_same_floats(const char* target, const std::string& what, const std::vector<float>& a,
+                       const std::vector<float>& b) {
+    ATTNVIZ_FUZZ_CHECK(
+        a.size() == b.size(), target,
+        what + ": " + std::to_string(a.size()) + " values became " + std::to_string(b.size()));
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i]))
+            violated(std::string(target) + ": " + what + ": value " + std::to_string(i) + " was " +
+                     hex_bits(a[i]) + ", became " + hex_bits(b[i]));
+}
+
+void check_same_shape(const char* target, const std::string& what, const Shape& a, const Shape& b) {
+    ATTNVIZ_FUZZ_CHECK(a == b, target,
+                       what + ": shape " + shape_string(a) + " became " + shape_string(b));
+}
+
+void check_numel(const char* target, const std::string& what, const Shape& shape, std::size_t n) {
+    for (const std::int64_t d : shape)
+        ATTNVIZ_FUZZ_CHECK(d >= 0, target,
+                           what + " has a negative dimension in " + shape_string(shape));
+    // shape_numel throws on overflow, which cannot happen when n values exist; let it escape.
+    ATTNVIZ_FUZZ_CHECK(
+        shape_numel(shape) == n, target,
+        what + " of shape " + shape_string(shape) + " holds " + std::to_string(n) + " values");
+}
+
+// ---- .npy --------------------------------------------------------------------------------
+
+Outcome npy(std::string_view input) {
+    constexpr const char* kTarget = "npy";
+    const std::string bytes(input);
+    const std::string name = "fuzz.npy";
+    const auto tensor = parse_or_refuse([&] { return io::parse_npy(bytes, name); });
+    const auto mask = parse_or_refuse([&] { return io::parse_npy_mask(bytes, name); });
+
+    if (tensor) {
+        check_numel(kTarget, "parse_npy's tensor", tensor->shape, tensor->data.size());
+        // A float array is also a float (additive) mask with the same values.
+        ATTNVIZ_FUZZ_CHECK(mask.has_value(), kTarget,
+                           "parse_npy accepted the file but parse_npy_mask refused it");
+        ATTNVIZ_FUZZ_CHECK(mask->kind == Mask::Kind::Float, kTarget,
+                           "parse_npy accepted the file but parse_npy_mask made a bool mask of it");
+        check_same_shape(kTarget, "parse_npy vs parse_npy_mask", tensor->shape, mask->shape);
+        check_same_floats(kTarget, "parse_npy vs parse_npy_mask", tensor->data, mask->values);
+
+        const Tensor again = io::parse_npy(io::serialize_npy(*tensor), name);
+        check_same_shape(kTarget, "serialize_npy round trip", tensor->shape, again.shape);
+        check_same_floats(kTarget, "serialize_npy round trip", tensor->data, again.data);
+    }
+    if (mask) {
+        check_numel(kTarget, "parse_npy_mask's mask", mask->shape, mask->values.size());
+        if (mask->kind == Mask::Kind::Bool) {
+            ATTNVIZ_FUZZ_CHECK(!tensor, kTarget,
+                               "a file parse_npy reads as floats became a bool mask");
+            for (std::size_t i = 0; i < mask->values.size(); ++i)
+                ATTNVIZ_FUZZ_CHECK(mask->values[i] == 0.0f || mask->values[i] == 1.0f, kTarget,
+                                   "bool mask value " + std::to_string(i) + " is " +
+                                       hex_bits(mask->values[i]) + ", not 0 or 1");
+            const Mask again = io::parse_npy_mask(io::serialize_npy_bool(*mask), name);
+            ATTNVIZ_FUZZ_CHECK(
+                again.kind == Mask::Kind::Bool, kTarget,
+                "serialize_npy_bool round trip: the bool mask came back as a float mask");
+            check_same_shape(kTarget, "serialize_npy_bool round trip", mask->shape, again.shape);
+            check_same_floats(kTarget, "serialize_npy_bool round trip", mask->values, again.values);
+        } else {
+            ATTNVIZ_FUZZ_CHECK(tensor.has_value(), kTarget,
+                               "parse_npy_mask made a float mask but parse_npy refused the file");
+        }
+    }
+    return tensor || mask ? Outcome::Accepted : Outcome::Rejected;
+}
+
+// ---- safetensors -------------------------------------------------------------------------
+
+void check_same_contents(const char* what, const io::SafetensorsContents& a,
+                         const io::SafetensorsContents& b) {
+    constexpr const char* kTarget = "safetensors";
+    ATTNVIZ_FUZZ_CHECK(a.metadata == b.metadata, kTarget,
+                       std::string(what) + ": the metadata changed");
+    ATTNVIZ_FUZZ_CHECK(a.tensors.size() == b.tensors.size(), kTarget,
+                       std::string(what) + ": " + std::to_string(a.tensors.size()) +
+                           " tensors became " + std::to_string(b.tensors.size()));
+    for (const auto& [tensor_name, t] : a.tensors) {
+        const auto it = b.tensors.find(tensor_name);
+        ATTNVIZ_FUZZ_CHECK(
+            it != b.tensors.end(), kTarget,
+            std::string(what) + ": tensor " + json::quote(tensor_name) + " is missing");
+        const std::string label = std::string(what) + ", tensor " + json::quote(tensor_name);
+        check_same_shape(kTarget, label, t.shape, it->second.shape);
+        check_same_floats(kTarget, label, t.data, it->second.data);
+    }
+}
+
+Outcome safetensors(std::string_view input) {
+    constexpr const char* kTarget = "safetensors";
+    const std::string bytes(input);
+    const auto contents =
+        parse_or_refuse([&] { return io::parse_safetensors_contents(bytes, "fuzz.safetensors"); });
+    if (!contents) return Outcome::Rejected;
+
+    for (const auto& [tensor_name, t] : contents->tensors) {
+        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(tensor_name), kTarget,
+                           "a tensor name is not valid UTF-8");
+        ATTNVIZ_FUZZ_CHECK(tensor_name != "__metadata__", kTarget,
+                           "a tensor is called __metadata__");
+        check_numel(kTarget, "tensor " + json::quote(tensor_name), t.shape, t.data.size());
+    }
+    for (const auto& [key, value] : contents->metadata)
+        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(key) && json::is_valid_utf8(value), kTarget,
+                           "a metadata string is not valid UTF-8");
+
+    // Everything we read we can write, and read back as it was (F16/BF16/F64 come back as F32,
+    // which holds their converted values exactly).
+    const std::string written = io::serialize_safetensors(contents->tensors, contents->metadata);
+    const io::SafetensorsContents again =
+        io::parse_safetensors_contents(written, "fuzz.safetensors (re-written)");
+    check_same_contents("serialize_safetensors round trip", *contents, again);
+    return Outcome::Accepted;
+}
+
+// ---- tokenizer ---------------------------------------------------------------------------
+
+std::string token_label(const char* what, std::size_t i) {
+    return std::string(what) + " token " + std::to_string(i);
+}
+
+// Non-empty, valid UTF-8, and tokens_to_json gives a JSON array of exactly these strings.
+void check_tokens(const char* what, const std::vector<std::string>& tokens) {
+    constexpr const char* kTarget = "tokenizer";
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        ATTNVIZ_FUZZ_CHECK(!tokens[i].empty(), kTarget, token_label(what, i) + " is empty");
+        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(tokens[i]), kTarget,
+                           token_label(what, i) + " is not valid UTF-8");
+    }
+    const std::string text = text::tokens_to_json(tokens);
+    json::Value parsed;
+    try {
+        parsed = json::parse(text);
+    } catch (const json::ParseError& e) {
+        violated(std::string(kTarget) + ": tokens_to_json of the " + what +
+                 " tokens is not valid JSON: " + e.what());
+    }
+    ATTNVIZ_FUZZ_CHECK(parsed.is_array() && parsed.items.size() == tokens.size(), kTarget,
+                       std::string("tokens_to_json of ") + std::to_string(tokens.size()) + " " +
+                           what + " tokens does not parse back to as many strings");
+    for (std::size_t i = 0; i < tokens.size(); ++i)
+        ATTNVIZ_FUZZ_CHECK(parsed.items[i].is_string() && parsed.items[i].text == tokens[i],
+                           kTarget,
+                           token_label(what, i) + " " + json::quote(tokens[i]) +
+                               " does not survive tokens_to_json");
+}
+
+Outcome tokenizer(std::string_view input) {
+    constexpr const char* kTarget = "tokenizer";
+    if (input.empty()) {
+        ATTNVIZ_FUZZ_CHECK(text::tokenize(input).empty(), kTarget, "the empty text gives tokens");
+        return Outcome::Accepted;
+    }
+    const auto control = static_cast<unsigned char>(input.front());
+    const std::string_view text = input.substr(1);
+    text::TokenizerOptions options;
+    options.lowercase = (control & 1u) != 0;
+    options.add_special_tokens = (control & 2u) != 0;
+    options.max_tokens = control >> 2;  // 0..63, 0 = no limit
+
+    const std::vector<std::string> tokens = text::tokenize(text, options);
+    check_tokens("tokenize", tokens);
+    if (options.max_tokens != 0)
+        ATTNVIZ_FUZZ_CHECK(tokens.size() <= options.max_tokens, kTarget,
+                           std::to_string(tokens.size()) + " tokens for max_tokens " +
+                               std::to_string(options.max_tokens));
+    if (options.add_special_tokens && !tokens.empty()) {
+        ATTNVIZ_FUZZ_CHECK(tokens.front() == "[CLS]", kTarget,
+                           "the first special token is not [CLS]");
+        if (tokens.size() >= 2)
+            ATTNVIZ_FUZZ_CHECK(tokens.back() == "[SEP]", kTarget,
+                               "the last special token is not [SEP]");
+    }
+    if (options.max_tokens != 0 && !options.add_special_tokens) {
+        // "Reading stops there": a limit cuts the result, it never changes the tokens before.
+        text::TokenizerOptions unlimited = options;
+        unlimited.max_tokens = 0;
+        const std::vector<std::string> all = text::tokenize(text, unlimited);
+        const std::size_t expected = std::min(all.size(), options.max_tokens);
+        ATTNVIZ_FUZZ_CHECK(tokens.size() == expected, kTarget,
+                           "max_tokens " + std::to_string(options.max_tokens) + " gives " +
+                               std::to_string(tokens.size()) + " tokens, but the text has " +
+                               std::to_string(all.size()));
+        for (std::size_t i = 0; i < tokens.size(); ++i)
+            ATTNVIZ_FUZZ_CHECK(tokens[i] == all[i], kTarget,
+                               token_label("limited", i) + " " + json::quote(tokens[i]) + " is " +
+                                   json::quote(all[i]) + " without the limit");
+    }
+
+    const std::vector<std::string> list = text::split_token_list(text);
+    check_tokens("split_token_list", list);
+    // Each entry is trimmed and holds no line break, so one per line splits back to itself
+    // (the final newline keeps a single entry in line mode).
+    std::string lines;
+    for (const std::string& t : list)
+        lines += t + "\n";
+    const std::vector<std::string> again = text::split_token_list(lines);
+    ATTNVIZ_FUZZ_CHECK(again == list, kTarget,
+                       "split_token_list of its own " + std::to_string(list.size()) +
+                           " entries, one per line, gives " + std::to_string(again.size()) +
+                           " different entries; first entry " +
+                           (list.empty() ? std::string("(none)") : json::quote(list.front())));
+    return Outcome::Accepted;
+}
+
+// ---- options -----------------------------------------------------------------------------
+
+// Calls an accessor; a UsageError is its documented way to refuse the value.
+template <typename F>
+void refusable(F&& f) {
+    try {
+        f();
+    } catch (const UsageError&) {
+    }
+}
+
+void check_accessors(const io::Options& opt, const std::string& name) {
+    constexpr const char* kTarget = "options";
+    const bool present = opt.has(name);
+    const std::string dashed = "--" + name;
+    refusable([&] {
+        const bool f = opt.flag(name);
+        ATTNVIZ_FUZZ_CHECK(f == present, kTarget, "flag(" + dashed + ") disagrees with has()");
+    });
+    refusable([&] {
+        (void)opt.required(name);
+        ATTNVIZ_FUZZ_CHECK(present, kTarget,
+                           "required(" + dashed + ") returned a value for an absent option");
+    });
+    constexpr const char* kFallback = "(fallback)";
+    refusable([&] {
+        const std::string v = opt.value_or(name, kFallback);
+        if (!present)
+            ATTNVIZ_FUZZ_CHECK(v == kFallback, kTarget,
+                               "value_or(" + dashed + ") ignored the fallback");
+    });
+    constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    for (const auto& [lo, hi] :
+         {std::pair{std::int64_t{1}, std::int64_t{1} << 20}, std::pair{kMin, kMax}}) {
+        refusable([&, lo = lo, hi = hi] {
+            const std::int64_t v = opt.integer(name, lo, hi);
+            ATTNVIZ_FUZZ_CHECK(present && v >= lo && v <= hi, kTarget,
+                               "integer(" + dashed + ") returned " + std::to_string(v) +
+                                   " outside [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                                   "]");
+        });
+        refusable([&, lo = lo, hi = hi] {
+            const std::int64_t v = opt.integer_or(name, 7, lo, hi);
+            if (!present)
+                ATTNVIZ_FUZZ_CHECK(v == 7, kTarget,
+                                   "integer_or(" + dashed + ") ignored the fallback");
+            else
+                ATTNVIZ_FUZZ_CHECK(v >= lo && v <= hi, kTarget,
+                                   "integer_or(" + dashed + ") is out of range");
+        });
+    }
+    constexpr double kInf = std::numeric_limits<double>::infinity();
+    for (const auto& [lo, hi, exclusive] :
+         {std::tuple{0.0, 1.0, true}, std::tuple{-kInf, kInf, false}}) {
+        refusable([&, lo = lo, hi = hi, exclusive = exclusive] {
+            const std::optional<double> v = opt.real(name, lo, hi, exclusive);
+            ATTNVIZ_FUZZ_CHECK(v.has_value() == present, kTarget,
+                               "real(" + dashed + ") presence disagrees with has()");
+            if (v)
+                ATTNVIZ_FUZZ_CHECK(
+                    std::isfinite(*v) && *v >= lo && *v <= hi && !(exclusive && *v == hi), kTarget,
+                    "real(" + dashed + ") returned " + std::to_string(*v) + " outside its range");
+        });
+    }
+    refusable([&] {
+        const std::string c = opt.choice(name, "zero", {"zero", "uniform", "nan"});
+        ATTNVIZ_FUZZ_CHECK(c == "zero" || c == "uniform" || c == "nan", kTarget,
+                           "choice(" + dashed + ") returned '" + c + "', which is not a choice");
+        if (!present)
+            ATTNVIZ_FUZZ_CHECK(c == "zero", kTarget, "choice(" + dashed + ") ignored the fallback");
+    });
+}
+
+Outcome options(std::string_view input) {
+    constexpr const char* kTarget = "options";
+    std::vector<std::string> args;
+    if (!input.empty()) {
+        std::size_t start = 0;
+        for (;;) {
+            const std::size_t nul = input.find('\0', start);
+            args.emplace_back(
+                input.substr(start, nul == std::string_view::npos ? nul : nul - start));
+            if (nul == std::string_view::npos) break;
+            start = nul + 1;
+        }
+    }
+    const auto parsed = parse_or_refuse([&] { return io::Options::parse(args); });
+    if (!parsed) return Outcome::Rejected;
+    const io::Options& opt = *parsed;
+
+    // A separate argument starting with "--" is never taken as a value, so each one is an option.
+    std::vector<std::string> given;
+    for (const std::string& a : args) {
+        if (a.compare(0, 2, "--") != 0) continue;
+        const std::string name = a.substr(2, a.find('=') - 2);
+        ATTNVIZ_FUZZ_CHECK(opt.has(name), kTarget,
+                           "argument '" + a + "' parsed, but has(" + name + ") is false");
+        given.push_back(name);
+    }
+
+    // What the subcommands do, in a fixed order: the allow-lists of the command line ...
+    refusable([&] {
+        opt.allow({"weights", "query", "key", "value", "num-heads", "key-padding-mask", "attn-mask",
+                   "causal", "add-zero-attn", "dropout", "train", "seed", "masked-rows", "threads",
+                   "out-weights", "out-mean", "out-output"});
+    });
+    refusable([&] { opt.allow({"text", "lowercase", "special-tokens"}); });
+    refusable([&] { opt.allow({}); });
+    // ... then every accessor on each name given, in order, and on one that is not.
+    for (const std::string& name : given)
+        check_accessors(opt, name);
+    check_accessors(opt, "not-an-option");
+    return Outcome::Accepted;
+}
+
+// ---- JSON --------------------------------------------------------------------------------
+
+std::string write_json(const json::Value& v) {
+    switch (v.type) {
+        case json::Value::Type::Null:
+            return "null";
+        case json::Value::Type::Bool:
+            return v.boolean ? "true" : "false";
+        case json::Value::Type::Number:
+            return v.text;
+        case json::Value::Type::String:
+            return json::quote(v.text);
+        case json::Value::Type::Array: {
+            std::string out = "[";
+            for (std::size_t i = 0; i < v.items.size(); ++i)
+                out += (i ? "," : "") + write_json(v.items[i]);
+            return out + "]";
+        }
+        case json::Value::Type::Object: {
+            std::string out = "{";
+            for (std::size_t i = 0; i < v.members.size(); ++i)
+                out += (i ? "," : "") + json::quote(v.members[i].key) + ":" +
+                       write_json(v.members[i].value);
+            return out + "}";
+        }
+    }
+    return "?";
+}
+
+bool same_json(const json::Value& a, const json::Value& b) {
+    if (a.type != b.type || a.boolean != b.boolean || a.text != b.text ||
+        a.items.size() != b.items.size() || a.members.size() != b.members.size())
+        return false;
+    for (std::size_t i = 0; i < a.items.size(); ++i)
+        if (!same_json(a.items[i], b.items[i])) return false;
+    for (std::size_t i = 0; i < a.members.size(); ++i)
+        if (a.members[i].key != b.members[i].key ||
+            !same_json(a.members[i].value, b.members[i].value))
+            return false;
+    return true;
+}
+
+void check_value(const json::Value& v) {
+    constexpr const char* kTarget = "json";
+    if (v.is_string())
+        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(v.text), kTarget, "a string is not valid UTF-8");
+    if (v.is_number()) {
+        const auto i = v.as_int64();
+        const auto u = v.as_uint64();
+        ATTNVIZ_FUZZ_CHECK(!(i || u) || v.is_integer(), kTarget,
+                           "non-integer " + v.text + " has an integer value");
+        if (i && u)
+            ATTNVIZ_FUZZ_CHECK(*i >= 0 && static_cast<std::uint64_t>(*i) == *u, kTarget,
+                               v.text + " reads as two different integers");
+    }
+    for (const json::Value& item : v.items)
+        check_value(item);
+    for (const json::Member& m : v.members) {
+        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(m.key), kTarget, "a key is not valid UTF-8");
+        ATTNVIZ_FUZZ_CHECK(v.find(m.key) == &m.value, kTarget,
+                           "find(" + json::quote(m.key) + ") misses its member");
+        check_value(m.value);
+    }
+}
+
+Outcome json_document(std::string_view input) {
+    constexpr const char* kTarget = "json";
+    json::Value v;
+    try {
+        v = json::parse(input);
+    } catch (const json::ParseError& e) {
+        ATTNVIZ_FUZZ_CHECK(
+            e.offset() <= input.size(), kTarget,
+            "a ParseError points past the end of the text: " + std::string(e.what()));
+        return Outcome::Rejected;
+    }
+    check_value(v);
+    const std::string written = write_json(v);
+    json::Value again;
+    try {
+        again = json::parse(written);
+    } catch (const json::ParseError& e) {
+        violated(std::string(kTarget) +
+                 ": an accepted value, written back, does not parse: " + e.what());
+    }
+    ATTNVIZ_FUZZ_CHECK(same_json(v, again), kTarget,
+                       "an accepted value, written back, parses differently");
+    return Outcome::Accepted;
+}
+
+constexpr std::array<Target, 5> kTargets = {{{"npy", npy},
+                                             {"safetensors", safetensors},
+                                             {"tokenizer", tokenizer},
+                                             {"options", options},
+                                             {"json", json_document}}};
+
+}  // namespace
+
+Outcome run_npy(std::string_view input) {
+    return npy(input);
+}
+Outcome run_safetensors(std::string_view input) {
+    return safetensors(input);
+}
+Outcome run_tokenizer(std::string_view input) {
+    return tokenizer(input);
+}
+Outcome run_options(std::string_view input) {
+    return options(input);
+}
+Outcome run_json(std::string_view input) {
+    return json_document(input);
+}
+
+std::span<const Target> targets() {
+    return kTargets;
+}
+
+const Target* find_target(std::string_view name) {
+    for (const Target& t : kTargets)
+        if (t.name == name) return &t;
+    return nullptr;
+}
+
+int run_for_libfuzzer(Outcome (*run)(std::string_view), const std::uint8_t* data,
+                      std::size_t size) {
+    try {
+        run(std::string_view(reinterpret_cast<const char*>(data), size));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "\n==attnviz-fuzz== uncaught %s: %s\n", typeid(e).name(), e.what());
+        std::abort();
+    } catch (...) {
+        std::fprintf(stderr, "\n==attnviz-fuzz== uncaught exception of unknown type\n");
+        std::abort();
+    }
+    return 0;
+}
+
+}  // namespace attnviz::fuzz
