@@ -1,0 +1,7 @@
+# Fuzzing regressions: every input that ever crashed a fuzzer (fuzz/regressions/<target>/)
+# and every seed (fuzz/corpus/<target>/), through the fuzzers' own entry functions, so each
+# fixed crash stays fixed in the ordinary and the sanitizer builds without clang/libFuzzer.
+include(${PROJECT_SOURCE_DIR}/fuzz/fuzz_entry.cmake)
+attnviz_add_test(test_fuzz_regressions test_fuzz_regressions.cpp LIBS attnviz_fuzz_entry)
+target_compile_definitions(test_fuzz_regressions PRIVATE
+    ATTNVIZ_FUZZ_DIR="${PROJECT_SOURCE_DIR}/fuzz")

@@ -1,0 +1,102 @@
+// Replays every input the fuzzers ever crashed on (fuzz/regressions/<target>/) and every seed
+// (fuzz/corpus/<target>/) through the fuzzers' own entry functions (fuzz/fuzz_entry.h), in
+// the ordinary and the sanitizer builds.  An input may be refused only with the exceptions
+// the parsers document; those the entry already catches.  Anything that leaves an entry — a
+// broken invariant, any other exception — fails the row named after the file.
+#include <QDir>
+#include <QFile>
+#include <QObject>
+#include <QString>
+#include <QTest>
+
+#include <exception>
+#include <string>
+#include <typeinfo>
+
+#include "fuzz/fuzz_entry.h"
+
+namespace {
+
+QString fuzz_dir() {
+    return QStringLiteral(ATTNVIZ_FUZZ_DIR);
+}
+
+QStringList target_names() {
+    QStringList names;
+    for (const attnviz::fuzz::Target& t : attnviz::fuzz::targets())
+        names << QString::fromLatin1(t.name.data(), static_cast<qsizetype>(t.name.size()));
+    return names;
+}
+
+QStringList subfolders(const QString& path) {
+    return QDir(path).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
+}
+
+}  // namespace
+
+class TestFuzzRegressions : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void every_target_has_seeds();
+    void no_stray_folders();
+    void replay_data();
+    void replay();
+};
+
+void TestFuzzRegressions::every_target_has_seeds() {
+    for (const QString& name : target_names()) {
+        const QDir corpus(fuzz_dir() + QStringLiteral("/corpus/") + name);
+        QVERIFY2(corpus.exists() && !corpus.entryList(QDir::Files).isEmpty(),
+                 qPrintable(QStringLiteral("no seeds in ") + corpus.path()));
+    }
+}
+
+// A folder named after no target would silently never be replayed (a typo, a renamed target).
+void TestFuzzRegressions::no_stray_folders() {
+    const QStringList known = target_names();
+    for (const char* kind : {"corpus", "regressions"})
+        for (const QString& folder : subfolders(fuzz_dir() + '/' + QLatin1String(kind)))
+            QVERIFY2(known.contains(folder),
+                     qPrintable(QStringLiteral("fuzz/%1/%2 names no fuzz target (known: %3)")
+                                    .arg(QLatin1String(kind), folder, known.join(", "))));
+}
+
+void TestFuzzRegressions::replay_data() {
+    QTest::addColumn<QString>("target");
+    QTest::addColumn<QString>("path");
+    for (const char* kind : {"regressions", "corpus"}) {
+        const QString base = fuzz_dir() + '/' + QLatin1String(kind);
+        for (const QString& target : subfolders(base)) {
+            const QDir dir(base + '/' + target);
+            for (const QString& file : dir.entryList(QDir::Files, QDir::Name)) {
+                const QString row = QLatin1String(kind) + '/' + target + '/' + file;
+                QTest::newRow(qPrintable(row)) << target << dir.filePath(file);
+            }
+        }
+    }
+}
+
+void TestFuzzRegressions::replay() {
+    QFETCH(QString, target);
+    QFETCH(QString, path);
+    const attnviz::fuzz::Target* t = attnviz::fuzz::find_target(target.toStdString());
+    QVERIFY2(t != nullptr, qPrintable(QStringLiteral("unknown fuzz target ") + target));
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.errorString()));
+    const QByteArray bytes = file.readAll();
+    std::string failure;
+    try {
+        t->run(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const attnviz::fuzz::InvariantViolation& e) {
+        failure = std::string("invariant broken: ") + e.what();
+    } catch (const std::exception& e) {
+        failure = std::string("undocumented exception ") + typeid(e).name() + ": " + e.what();
+    } catch (...) {
+        failure = "exception of unknown type";
+    }
+    QVERIFY2(failure.empty(), failure.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestFuzzRegressions)
+#include "test_fuzz_regressions.moc"
