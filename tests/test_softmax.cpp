@@ -5,8 +5,10 @@
 #include <QTest>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <random>
 #include <string>
@@ -24,6 +26,16 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+/// NaNs with payloads, signalling and negative ones: a kernel that builds 2^n from the bits of
+/// an intermediate could turn some of these into numbers.
+std::vector<float> nan_variants() {
+    std::vector<float> v = {kNaN, -kNaN, std::numeric_limits<float>::signaling_NaN()};
+    for (std::uint32_t bits : {0x7fc001ffu, 0x7fffffffu, 0xffc00155u, 0x7f800001u}) {
+        v.push_back(std::bit_cast<float>(bits));
+    }
+    return v;
+}
 
 // The bounds documented in softmax.h: |y - ref| <= (kSoftmaxRelTol + |x - max| 2^-24) ref
 // + kSoftmaxAbsTol, the middle term being the float rounding of x - max.
@@ -276,7 +288,9 @@ class TestSoftmax : public QObject {
         for (std::size_t n : kLengths) {
             if (n == 0) continue;
             for (std::size_t pos : {std::size_t{0}, n / 2, n - 1}) {
-                for (float bad : {kNaN, kInf}) {
+                auto bads = nan_variants();
+                bads.push_back(kInf);
+                for (float bad : bads) {
                     auto x = random_row(n, 10.0, rng);
                     x[pos] = bad;
                     std::vector<float> y(n, 0.0f);
@@ -360,21 +374,25 @@ class TestSoftmax : public QObject {
     void expSpecialValues() {
         QFETCH(Isa, isa);
         // Lengths 1 and 19 so the values go through both the vector body and the tail.
-        const std::vector<float> x = {-kInf, -1e30f, -87.31f, -100.0f, 0.0f,   -0.0f, 1.0f,
-                                      88.8f, 1e30f,  kInf,    kNaN,    -88.0f, 88.72f};
-        const std::vector<float> expected = {0.0f,
-                                             0.0f,
-                                             0.0f,
-                                             0.0f,
-                                             1.0f,
-                                             1.0f,
-                                             std::exp(1.0f),
-                                             kInf,
-                                             kInf,
-                                             kInf,
-                                             kNaN,
-                                             0.0f,
-                                             std::exp(88.72f)};
+        std::vector<float> x = {-kInf, -1e30f, -87.31f, -100.0f, 0.0f,   -0.0f, 1.0f,
+                                88.8f, 1e30f,  kInf,    kNaN,    -88.0f, 88.72f};
+        std::vector<float> expected = {0.0f,
+                                       0.0f,
+                                       0.0f,
+                                       0.0f,
+                                       1.0f,
+                                       1.0f,
+                                       std::exp(1.0f),
+                                       kInf,
+                                       kInf,
+                                       kInf,
+                                       kNaN,
+                                       0.0f,
+                                       std::exp(88.72f)};
+        for (float nan : nan_variants()) {
+            x.push_back(nan);
+            expected.push_back(kNaN);
+        }
         for (std::size_t i = 0; i < x.size(); ++i) {
             for (std::size_t n : {std::size_t{1}, std::size_t{19}}) {
                 std::vector<float> in(n, x[i]), out(n);

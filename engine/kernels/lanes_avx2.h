@@ -40,8 +40,6 @@ struct Avx2Lanes {
     static V select(M m, V if_true, V if_false) { return _mm256_blendv_ps(if_false, if_true, m); }
 
     static M is_nan(V v) { return _mm256_cmp_ps(v, v, _CMP_UNORD_Q); }
-    static M mask_or(M a, M b) { return _mm256_or_ps(a, b); }
-    static bool any(M m) { return _mm256_movemask_ps(m) != 0; }
 
     static float reduce_add(V v) {
         __m128 q = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));

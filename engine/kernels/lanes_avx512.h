@@ -56,8 +56,6 @@ struct Avx512Lanes {
     }
 
     static M is_nan(V v) { return _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q); }
-    static M mask_or(M a, M b) { return static_cast<M>(a | b); }
-    static bool any(M m) { return m != 0; }
 
     static float reduce_add(V v) { return _mm512_reduce_add_ps(v); }
     static float reduce_max(V v) { return _mm512_reduce_max_ps(v); }

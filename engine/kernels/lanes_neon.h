@@ -42,8 +42,6 @@ struct NeonLanes {
     static V select(M m, V if_true, V if_false) { return vbslq_f32(m, if_true, if_false); }
 
     static M is_nan(V v) { return vmvnq_u32(vceqq_f32(v, v)); }
-    static M mask_or(M a, M b) { return vorrq_u32(a, b); }
-    static bool any(M m) { return vmaxvq_u32(m) != 0; }
 
     static float reduce_add(V v) { return vaddvq_f32(v); }
     static float reduce_max(V v) { return vmaxvq_f32(v); }

@@ -10,41 +10,27 @@
 namespace attnviz::kernels {
 namespace {
 
+#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
+constexpr bool kScalarHasFma = true;
+#else
+constexpr bool kScalarHasFma = false;
+#endif
+
 struct ScalarLanes {
     using V = float;
     using M = bool;
     static constexpr std::size_t kWidth = 1;
-#if defined(__FMA__) || defined(__ARM_FEATURE_FMA)
-    static constexpr bool kHasFma = true;
-#else
-    static constexpr bool kHasFma = false;
-#endif
+    static constexpr bool kHasFma = kScalarHasFma;
 
-    static V load(const float* p) {
-        return *p;
-    }
-    static void store(float* p, V v) {
-        *p = v;
-    }
-    static V set1(float f) {
-        return f;
-    }
-    static V zero() {
-        return 0.0f;
-    }
+    static V load(const float* p) { return *p; }
+    static void store(float* p, V v) { *p = v; }
+    static V set1(float f) { return f; }
+    static V zero() { return 0.0f; }
 
-    static V add(V a, V b) {
-        return a + b;
-    }
-    static V sub(V a, V b) {
-        return a - b;
-    }
-    static V mul(V a, V b) {
-        return a * b;
-    }
-    static V max(V a, V b) {
-        return b > a ? b : a;
-    }
+    static V add(V a, V b) { return a + b; }
+    static V sub(V a, V b) { return a - b; }
+    static V mul(V a, V b) { return a * b; }
+    static V max(V a, V b) { return b > a ? b : a; }
     // One instruction where the target has FMA; never the slow software fmaf where it has not.
     static V fma(V a, V b, V c) {
         if constexpr (kHasFma) {
@@ -63,35 +49,15 @@ struct ScalarLanes {
             float, __builtin_bit_cast(std::uint32_t, a) + __builtin_bit_cast(std::uint32_t, b));
     }
 
-    static M less(V a, V b) {
-        return a < b;
-    }
-    static M greater(V a, V b) {
-        return a > b;
-    }
-    static V zero_where(M m, V v) {
-        return m ? 0.0f : v;
-    }
-    static V select(M m, V if_true, V if_false) {
-        return m ? if_true : if_false;
-    }
+    static M less(V a, V b) { return a < b; }
+    static M greater(V a, V b) { return a > b; }
+    static V zero_where(M m, V v) { return m ? 0.0f : v; }
+    static V select(M m, V if_true, V if_false) { return m ? if_true : if_false; }
 
-    static M is_nan(V v) {
-        return v != v;
-    }
-    static M mask_or(M a, M b) {
-        return a || b;
-    }
-    static bool any(M m) {
-        return m;
-    }
+    static M is_nan(V v) { return v != v; }
 
-    static float reduce_add(V v) {
-        return v;
-    }
-    static float reduce_max(V v) {
-        return v;
-    }
+    static float reduce_add(V v) { return v; }
+    static float reduce_max(V v) { return v; }
 };
 
 }  // namespace

@@ -39,8 +39,6 @@ struct Sse2Lanes {
     }
 
     static M is_nan(V v) { return _mm_cmpunord_ps(v, v); }
-    static M mask_or(M a, M b) { return _mm_or_ps(a, b); }
-    static bool any(M m) { return _mm_movemask_ps(m) != 0; }
 
     static float reduce_add(V v) {
         const V pairs = _mm_add_ps(v, _mm_movehl_ps(v, v));

@@ -44,15 +44,52 @@ bool cpu_runs(Isa isa) {
     }
 }
 
+using RowFn = bool (*)(const float*, float*, std::size_t);
+using ExpFn = void (*)(const float*, float*, std::size_t);
+
+struct Variant {
+    RowFn softmax_row = nullptr;
+    ExpFn exp_array = nullptr;
+};
+
+/// The variant compiled for isa, or nulls if it is not compiled into this binary.
+constexpr Variant compiled(Isa isa) {
+    switch (isa) {
+        case Isa::Scalar:
+            return {detail::softmax_row_scalar, detail::exp_array_scalar};
+#if defined(ATTNVIZ_HAVE_SSE2)
+        case Isa::SSE2:
+            return {detail::softmax_row_sse2, detail::exp_array_sse2};
+#endif
+#if defined(ATTNVIZ_HAVE_AVX2)
+        case Isa::AVX2:
+            return {detail::softmax_row_avx2, detail::exp_array_avx2};
+#endif
+#if defined(ATTNVIZ_HAVE_AVX512)
+        case Isa::AVX512:
+            return {detail::softmax_row_avx512, detail::exp_array_avx512};
+#endif
+#if defined(ATTNVIZ_HAVE_NEON)
+        case Isa::NEON:
+            return {detail::softmax_row_neon, detail::exp_array_neon};
+#endif
+        default:
+            return {};
+    }
+}
+
+/// Built once: per ISA the functions if this binary has them and this CPU runs them, and the
+/// best one.  The hot path is then one table load and an indirect call.
 struct Dispatch {
-    std::array<bool, kAllIsas.size()> available{};
+    std::array<Variant, kAllIsas.size()> usable{};
     Isa best = Isa::Scalar;
 
     Dispatch() {
         for (Isa isa : kAllIsas) {
-            available[static_cast<std::size_t>(isa)] = cpu_runs(isa);
-            // kAllIsas is ordered narrowest first (NEON is never beside the x86 ones).
-            if (cpu_runs(isa)) best = isa;
+            const Variant v = compiled(isa);
+            if (v.softmax_row == nullptr || !cpu_runs(isa)) continue;
+            usable[index(isa)] = v;
+            best = isa;  // kAllIsas is ordered narrowest first (NEON is never beside x86 ones)
         }
         // ATTNVIZ_ISA forces a variant, e.g. to test or time a narrower one; a value that
         // is unknown or not available here is ignored.
@@ -65,19 +102,22 @@ struct Dispatch {
         }
     }
 
-    bool is_available(Isa isa) const { return available[static_cast<std::size_t>(isa)]; }
+    static std::size_t index(Isa isa) { return static_cast<std::size_t>(isa); }
+    bool is_available(Isa isa) const {
+        return index(isa) < usable.size() && usable[index(isa)].softmax_row != nullptr;
+    }
+    const Variant& get(Isa isa) const {
+        if (!is_available(isa)) {
+            throw std::invalid_argument(std::string("softmax variant '") + isa_name(isa) +
+                                        "' is not available on this CPU or in this build");
+        }
+        return usable[index(isa)];
+    }
 };
 
 const Dispatch& dispatch() {
     static const Dispatch d;
     return d;
-}
-
-void require_available(Isa isa) {
-    if (!dispatch().is_available(isa)) {
-        throw std::invalid_argument(std::string("softmax variant '") + isa_name(isa) +
-                                    "' is not available on this CPU or in this build");
-    }
 }
 
 }  // namespace
@@ -120,61 +160,16 @@ Isa best_isa() {
 }
 
 bool softmax_row(Isa isa, const float* x, float* y, std::size_t n) {
-    require_available(isa);
-    switch (isa) {
-        case Isa::Scalar:
-            return detail::softmax_row_scalar(x, y, n);
-#if defined(ATTNVIZ_HAVE_SSE2)
-        case Isa::SSE2:
-            return detail::softmax_row_sse2(x, y, n);
-#endif
-#if defined(ATTNVIZ_HAVE_AVX2)
-        case Isa::AVX2:
-            return detail::softmax_row_avx2(x, y, n);
-#endif
-#if defined(ATTNVIZ_HAVE_AVX512)
-        case Isa::AVX512:
-            return detail::softmax_row_avx512(x, y, n);
-#endif
-#if defined(ATTNVIZ_HAVE_NEON)
-        case Isa::NEON:
-            return detail::softmax_row_neon(x, y, n);
-#endif
-        default:
-            break;
-    }
-    return detail::softmax_row_scalar(x, y, n);  // unreachable: require_available threw
+    return dispatch().get(isa).softmax_row(x, y, n);
 }
 
 bool softmax_row(const float* x, float* y, std::size_t n) {
-    return softmax_row(best_isa(), x, y, n);
+    const Dispatch& d = dispatch();
+    return d.usable[Dispatch::index(d.best)].softmax_row(x, y, n);
 }
 
 void exp_array(Isa isa, const float* x, float* y, std::size_t n) {
-    require_available(isa);
-    switch (isa) {
-        case Isa::Scalar:
-            return detail::exp_array_scalar(x, y, n);
-#if defined(ATTNVIZ_HAVE_SSE2)
-        case Isa::SSE2:
-            return detail::exp_array_sse2(x, y, n);
-#endif
-#if defined(ATTNVIZ_HAVE_AVX2)
-        case Isa::AVX2:
-            return detail::exp_array_avx2(x, y, n);
-#endif
-#if defined(ATTNVIZ_HAVE_AVX512)
-        case Isa::AVX512:
-            return detail::exp_array_avx512(x, y, n);
-#endif
-#if defined(ATTNVIZ_HAVE_NEON)
-        case Isa::NEON:
-            return detail::exp_array_neon(x, y, n);
-#endif
-        default:
-            break;
-    }
-    detail::exp_array_scalar(x, y, n);  // unreachable: require_available threw
+    dispatch().get(isa).exp_array(x, y, n);
 }
 
 }  // namespace attnviz::kernels

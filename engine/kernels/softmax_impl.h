@@ -12,14 +12,14 @@
 //   kHasFma                       whether fma() is one fused instruction
 //   load/store (unaligned), set1, zero, add, sub, mul, max, fma(a, b, c) = a * b + c
 //   shl23_bits(v), add_bits(a, b) integer shift / add on the floats' bit patterns
-//   less, greater, is_nan -> M; mask_or(M, M), any(M) -> bool
+//   less, greater, is_nan -> M
 //   zero_where(m, v); select(m, if_true, if_false)
 //   reduce_add, reduce_max -> float
 //   optional load_masked(p, count, fill) / store_masked(p, count, v) for a partial vector;
 //   without them the row tail goes through a small padded buffer.
 //
 // The exp loop works on kBatch vectors in lock-step, one step for all of them before the
-// next: exp is a ~45-cycle dependency chain, and written one vector after another the
+// next: exp is a ~40-cycle dependency chain, and written one vector after another the
 // out-of-order window holds too few of them to keep the FMA pipes busy.
 #pragma once
 
@@ -33,15 +33,16 @@ constexpr float kInf = __builtin_huge_valf();
 constexpr float kNaN = __builtin_nanf("");
 
 // exp(x) = 2^n exp(r), n = round(x log2e), r = x - n ln2 in [-ln2/2, ln2/2].
-//  * n: fma(x, log2e, kShifter) rounds x log2e to an integer (for |x log2e| < 2^22) and leaves
-//    it in the low mantissa bits, so shifting the bits left by 23 puts n in the exponent field,
-//    and 2^n exp(r) is one integer add.
+//  * n: fma(x, log2e, shifter) rounds x log2e to an integer (for |x log2e| < 2^22) and leaves
+//    it in the low mantissa bits, so shifting the bits left by 23 puts it in the exponent field.
+//    softmax (x <= 0) uses kShifterBiased, whose low bits hold n + 127: shifted, they are the
+//    float 2^n, and exp(r) * 2^n is an ordinary multiply, through which a NaN input stays NaN
+//    whatever its payload (so the row's NaN check comes free with the sum).  The full-range
+//    exp needs n up to 128, past 2^127, and adds n to the exponent field of exp(r) instead.
 //  * r: with a fused multiply-add, r = fma(n, -ln2, x) in one step; ln2's own float rounding
 //    (1.9e-9) then costs |n| * 1.9e-9 relative, below 2.4e-7 at the softmax range end.  Without
 //    FMA, and for the full-range exp, ln2 is split Cody-Waite style (Cephes) so that n * kLn2Hi
 //    is exact.
-//  * exp(r) = 1 + r (1 + r s(r)), s of degree 4: a degree-6 minimax fit for relative error on
-//    [-ln2/2, ln2/2] (Remez exchange, 3.1e-9 = 0.05 ULP before float rounding), 6 FMAs.
 constexpr float kLog2e = 1.44269504088896341f;
 constexpr float kLn2 = 0.693147180559945309f;
 constexpr float kLn2Hi = 0.693359375f;
@@ -52,31 +53,32 @@ constexpr float kExpC4 = 0.041668387362f;
 constexpr float kExpC5 = 0.00836870982359f;
 constexpr float kExpC6 = 0.00138146132241f;
 constexpr float kShifter = 0x1.8p23f;
+constexpr float kShifterBiased = 0x1.8p23f + 127.0f;
 // Below kExpLowest exp(x) is exactly 0: down to there exp(x) >= FLT_MIN and exp(r), which is
 // in [1, sqrt 2] when n = -126, keeps the exponent field positive.  Above kExpHighest, the
 // largest float whose exp is finite, exp(x) is +inf.
 constexpr float kExpLowest = -87.3f;
 constexpr float kExpHighest = 88.7228317f;
 
-// How many vectors the loops handle per iteration (independent accumulators hide the add
-// latency), and how many exps of them run in lock-step.
-constexpr std::size_t kUnroll = 4;
+// Vectors per iteration: of the max and scale loops (independent accumulators hide the
+// latency), of the exp loop, and how many exps of those run in lock-step.  The exp loop is
+// register-bound: with 4 vectors per iteration its accumulators spill (measured 15% slower).
+constexpr std::size_t kUnroll = 2;
+constexpr std::size_t kExpUnroll = 2;
 constexpr std::size_t kBatch = 2;
-static_assert(kUnroll == 4 && kUnroll % kBatch == 0,
-              "the reductions below combine exactly four accumulators");
-// The exp sum is kept in kUnroll float vectors for this many iterations, then folded into a
-// double: each float lane adds at most ~kFlushEvery + kUnroll values, so the float rounding
-// error of the row sum stays a few ULP whatever the row length.
+static_assert(kExpUnroll % kBatch == 0, "whole batches per iteration");
+// The exp sum is kept in kExpUnroll float vectors for this many iterations, then folded into
+// a compensated (Kahan) vector sum: each float lane adds at most ~kFlushEvery + 2 values, so
+// the rounding error of the row sum stays a few ULP whatever the row length.
 constexpr unsigned kFlushEvery = 8;
 
 /// y[u] = exp(x[u]).  x < kExpLowest, -inf included, gives exactly 0.  kFullRange (exp_array):
-/// x > kExpHighest gives +inf, NaN gives NaN, and r is always reduced in two steps (1 ULP).
-/// Otherwise (softmax) x must be <= 0 and not NaN: with the exponent-field addition a NaN
-/// could turn into a number, so softmax looks for NaN before.
+/// any x; above kExpHighest +inf, NaN gives NaN, and r is always reduced in two steps.
+/// Otherwise (softmax): x <= 0, and NaN gives NaN.
 template <class L, bool kFullRange, std::size_t U>
 void exp_batch(const typename L::V (&x)[U], typename L::V (&y)[U]) {
     using V = typename L::V;
-    const V shifter = L::set1(kShifter);
+    const V shifter = L::set1(kFullRange ? kShifter : kShifterBiased);
     V t[U], r[U], p[U];
     for (std::size_t u = 0; u < U; ++u)
         t[u] = L::fma(x[u], L::set1(kLog2e), shifter);
@@ -99,14 +101,15 @@ void exp_batch(const typename L::V (&x)[U], typename L::V (&y)[U]) {
     for (std::size_t u = 0; u < U; ++u)
         p[u] = L::fma(p[u], r[u], L::set1(1.0f));
     for (std::size_t u = 0; u < U; ++u) {
-        const V e = L::fma(p[u], r[u], L::set1(1.0f));
-        y[u] =
-            L::zero_where(L::less(x[u], L::set1(kExpLowest)), L::add_bits(e, L::shl23_bits(t[u])));
-    }
-    if constexpr (kFullRange) {
-        for (std::size_t u = 0; u < U; ++u) {
+        const V e = L::fma(p[u], r[u], L::set1(1.0f));  // exp(r)
+        // Lanes below the range, where 2^n is garbage, become exactly 0; NaN compares false.
+        const auto below = L::less(x[u], L::set1(kExpLowest));
+        if constexpr (kFullRange) {
+            y[u] = L::zero_where(below, L::add_bits(e, L::shl23_bits(t[u])));
             y[u] = L::select(L::greater(x[u], L::set1(kExpHighest)), L::set1(kInf), y[u]);
             y[u] = L::select(L::is_nan(x[u]), x[u], y[u]);
+        } else {
+            y[u] = L::zero_where(below, L::mul(e, L::shl23_bits(t[u])));
         }
     }
 }
@@ -121,6 +124,31 @@ void exp_shifted_batch(const typename L::V (&x)[U], typename L::V neg_m, typenam
     for (std::size_t u = 0; u < U; ++u)
         d[u] = L::add(x[u], neg_m);
     exp_batch<L, false>(d, y);
+}
+
+/// v[0] + ... + v[N-1] (or max), pairwise.
+template <class L, std::size_t N>
+typename L::V tree_add(const typename L::V (&v)[N]) {
+    typename L::V t[N];
+    for (std::size_t i = 0; i < N; ++i)
+        t[i] = v[i];
+    for (std::size_t step = 1; step < N; step *= 2) {
+        for (std::size_t i = 0; i + step < N; i += 2 * step)
+            t[i] = L::add(t[i], t[i + step]);
+    }
+    return t[0];
+}
+
+template <class L, std::size_t N>
+typename L::V tree_max(const typename L::V (&v)[N]) {
+    typename L::V t[N];
+    for (std::size_t i = 0; i < N; ++i)
+        t[i] = v[i];
+    for (std::size_t step = 1; step < N; step *= 2) {
+        for (std::size_t i = 0; i + step < N; i += 2 * step)
+            t[i] = L::max(t[i], t[i + step]);
+    }
+    return t[0];
 }
 
 template <class L>
@@ -147,75 +175,65 @@ void store_partial(float* p, std::size_t count, typename L::V v) {
     }
 }
 
-struct RowMax {
-    float max;
-    bool has_nan;
-};
-
-/// max over x[0..n), n >= 1, and whether there is a NaN (which x86 max would drop: it returns
-/// its second operand when either is NaN).
+/// max over x[0..n), n >= 1.  A NaN may or may not survive (x86 max returns its second operand
+/// when either is NaN); the exp pass turns any NaN into a NaN sum anyway.
 template <class L>
-RowMax row_max(const float* x, std::size_t n) {
+float row_max(const float* x, std::size_t n) {
     using V = typename L::V;
-    using M = typename L::M;
     constexpr std::size_t W = L::kWidth;
     V m[kUnroll];
     for (auto& v : m)
         v = L::set1(-kInf);
-    M nan = L::is_nan(L::zero());
     std::size_t i = 0;
     for (; i + kUnroll * W <= n; i += kUnroll * W) {
-        for (std::size_t u = 0; u < kUnroll; ++u) {
-            const V v = L::load(x + i + u * W);
-            m[u] = L::max(m[u], v);
-            nan = L::mask_or(nan, L::is_nan(v));
-        }
+        for (std::size_t u = 0; u < kUnroll; ++u)
+            m[u] = L::max(m[u], L::load(x + i + u * W));
     }
-    for (; i + W <= n; i += W) {
-        const V v = L::load(x + i);
-        m[0] = L::max(m[0], v);
-        nan = L::mask_or(nan, L::is_nan(v));
-    }
-    if (i < n) {
-        const V v = load_partial<L>(x + i, n - i, -kInf);
-        m[0] = L::max(m[0], v);
-        nan = L::mask_or(nan, L::is_nan(v));
-    }
-    return {L::reduce_max(L::max(L::max(m[0], m[1]), L::max(m[2], m[3]))), L::any(nan)};
+    for (; i + W <= n; i += W)
+        m[0] = L::max(m[0], L::load(x + i));
+    if (i < n) m[0] = L::max(m[0], load_partial<L>(x + i, n - i, -kInf));
+    return L::reduce_max(tree_max<L>(m));
 }
 
-/// y_i = exp(x_i - m) for a finite m and a row without NaN; returns sum_i y_i.
+/// y_i = exp(x_i - m) for a finite m; returns sum_i y_i, NaN if the row holds a NaN.
 template <class L>
 double exp_store_sum(const float* x, float* y, std::size_t n, float m) {
     using V = typename L::V;
     constexpr std::size_t W = L::kWidth;
     const V neg_m = L::set1(-m);
-    V acc[kUnroll];
+    V acc[kExpUnroll];
     for (auto& v : acc)
         v = L::zero();
-    double total = 0.0;
+    // Blocks are folded into a Kahan-compensated vector sum: a few vector adds, no horizontal
+    // reduction or conversion inside the loop (a flush that reduced to a double each time
+    // cost ~14 cycles, 7% of the loop).
+    V total = L::zero(), compensation = L::zero();
     const auto flush = [&] {
-        total += L::reduce_add(L::add(L::add(acc[0], acc[1]), L::add(acc[2], acc[3])));
+        const V block = L::sub(tree_add<L>(acc), compensation);
+        const V t = L::add(total, block);
+        compensation = L::sub(L::sub(t, total), block);
+        total = t;
         for (auto& v : acc)
             v = L::zero();
     };
+    constexpr std::size_t kStep = kExpUnroll * W;
     std::size_t i = 0;
-    unsigned pending = 0;
-    for (; i + kUnroll * W <= n; i += kUnroll * W) {
-        for (std::size_t g = 0; g < kUnroll; g += kBatch) {
-            V in[kBatch], e[kBatch];
-            for (std::size_t u = 0; u < kBatch; ++u)
-                in[u] = L::load(x + i + (g + u) * W);
-            exp_shifted_batch<L>(in, neg_m, e);
-            for (std::size_t u = 0; u < kBatch; ++u) {
-                L::store(y + i + (g + u) * W, e[u]);
-                acc[g + u] = L::add(acc[g + u], e[u]);
+    while (i + kStep <= n) {
+        const std::size_t steps = (n - i) / kStep < kFlushEvery ? (n - i) / kStep : kFlushEvery;
+        const std::size_t end = i + steps * kStep;
+        for (; i < end; i += kStep) {
+            for (std::size_t g = 0; g < kExpUnroll; g += kBatch) {
+                V in[kBatch], e[kBatch];
+                for (std::size_t u = 0; u < kBatch; ++u)
+                    in[u] = L::load(x + i + (g + u) * W);
+                exp_shifted_batch<L>(in, neg_m, e);
+                for (std::size_t u = 0; u < kBatch; ++u) {
+                    L::store(y + i + (g + u) * W, e[u]);
+                    acc[g + u] = L::add(acc[g + u], e[u]);
+                }
             }
         }
-        if (++pending == kFlushEvery) {
-            flush();
-            pending = 0;
-        }
+        flush();
     }
     for (; i + W <= n; i += W) {
         V in[1] = {L::load(x + i)}, e[1];
@@ -231,7 +249,8 @@ double exp_store_sum(const float* x, float* y, std::size_t n, float m) {
         acc[0] = L::add(acc[0], e[0]);
     }
     flush();
-    return total;
+    return static_cast<double>(L::reduce_add(total)) -
+           static_cast<double>(L::reduce_add(compensation));
 }
 
 template <class L>
@@ -250,6 +269,13 @@ void scale_row(float* y, std::size_t n, float s) {
     if (i < n) store_partial<L>(y + i, n - i, L::mul(load_partial<L>(y + i, n - i, 0.0f), vs));
 }
 
+inline bool contains_nan(const float* x, std::size_t n) {
+    bool nan = false;
+    for (std::size_t i = 0; i < n; ++i)
+        nan |= x[i] != x[i];
+    return nan;
+}
+
 inline void fill_row(float* y, std::size_t n, float v) {
     for (std::size_t i = 0; i < n; ++i)
         y[i] = v;
@@ -262,15 +288,21 @@ inline void fill_row(float* y, std::size_t n, float v) {
 template <class L>
 bool softmax_row_impl(const float* x, float* y, std::size_t n) {
     if (n == 0) return false;
-    const auto [m, has_nan] = row_max<L>(x, n);
-    if (has_nan || m == kInf) {
-        fill_row(y, n, kNaN);
-        return true;
-    }
-    if (m == -kInf) {  // fully masked
+    const float m = row_max<L>(x, n);
+    if (!(m > -kInf)) {
+        // Every entry is -inf (fully masked), unless a NaN slipped past the max.
+        if (m != m || contains_nan(x, n)) {
+            fill_row(y, n, kNaN);
+            return true;
+        }
         fill_row(y, n, 0.0f);
         return false;
     }
+    if (m == kInf) {
+        fill_row(y, n, kNaN);
+        return true;
+    }
+    // A NaN entry makes the sum NaN, and the scaling spreads it over the whole row.
     const double sum = exp_store_sum<L>(x, y, n, m);
     scale_row<L>(y, n, static_cast<float>(1.0 / sum));
     return true;
