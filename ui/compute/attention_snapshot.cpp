@@ -61,6 +61,8 @@ void extend_range(const float* p, const std::uint8_t* m, std::size_t count, floa
 }  // namespace
 
 std::pair<float, float> AttentionSnapshot::panel_range(int n, int h) const {
+    const std::size_t slot = std::size_t(n) * (heads + 1) + (h < 0 ? heads : h);
+    if (slot < ranges.size()) return ranges[slot];
     const std::size_t count = std::size_t(target_len) * source_len;
     const float* p = h < 0 ? mean_weights.ptr() + std::size_t(n) * count
                            : weights.ptr() + (std::size_t(n) * heads + h) * count;
@@ -70,6 +72,16 @@ std::pair<float, float> AttentionSnapshot::panel_range(int n, int h) const {
 }
 
 std::pair<float, float> AttentionSnapshot::item_range(int n) const {
+    if (!ranges.empty()) {
+        float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+        for (int slot = 0; slot <= heads; ++slot) {
+            const auto [a, b] = ranges[std::size_t(n) * (heads + 1) + slot];
+            if (a == 0.0f && b == 0.0f) continue;  // no unmasked finite cell
+            lo = std::min(lo, a);
+            hi = std::max(hi, b);
+        }
+        return lo <= hi ? std::make_pair(lo, hi) : std::make_pair(0.0f, 0.0f);
+    }
     const std::size_t count = std::size_t(target_len) * source_len;
     const std::uint8_t* m = masked.data() + std::size_t(n) * count;
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
@@ -77,6 +89,15 @@ std::pair<float, float> AttentionSnapshot::item_range(int n) const {
     for (int h = 0; h < heads; ++h)
         extend_range(weights.ptr() + (std::size_t(n) * heads + h) * count, m, count, &lo, &hi);
     return lo <= hi ? std::make_pair(lo, hi) : std::make_pair(0.0f, 0.0f);
+}
+
+void AttentionSnapshot::cache_ranges() {
+    ranges.clear();
+    std::vector<std::pair<float, float>> out;
+    for (int n = 0; n < batch; ++n)
+        for (int slot = 0; slot <= heads; ++slot)
+            out.push_back(panel_range(n, slot == heads ? -1 : slot));
+    ranges = std::move(out);
 }
 
 struct ComputeCache::Impl {
@@ -238,6 +259,7 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             for (int j = 0; j < S; ++j)
                 snap->masked[(std::size_t(n) * L + i) * S + j] =
                     (padding[std::size_t(n) * S + j] != 0.0f) || (c.causal && j > i);
+    snap->cache_ranges();
     snap->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return snap;

@@ -36,6 +36,9 @@ struct AttentionSnapshot {
     std::vector<std::uint8_t> masked;             ///< [N, L, S] 1 where the cell was masked
     std::vector<std::uint8_t> fully_masked_rows;  ///< [N, H, L]
     double elapsed_ms = 0.0;                      ///< engine time
+    /// Cached panel_range() of every (item, slot), slot H = the mean; filled by
+    /// compute_snapshot so the GUI thread never scans millions of cells.
+    std::vector<std::pair<float, float>> ranges;
 
     bool has_scores() const { return !scores.empty(); }
     std::size_t cell(int n, int h, int i, int j) const {
@@ -63,6 +66,8 @@ struct AttentionSnapshot {
     std::pair<float, float> panel_range(int n, int h) const;
     /// The same over all heads and the mean of item n.
     std::pair<float, float> item_range(int n) const;
+    /// Fills `ranges`.
+    void cache_ranges();
 };
 
 using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;

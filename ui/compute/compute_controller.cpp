@@ -62,7 +62,8 @@ class ComputeController::Worker : public QObject {
             // this snapshot so a continuously dragged slider keeps the view moving.
             if (request.prepare_maps && !superseded()) {
                 progress(70, QCoreApplication::translate("Compute", "Preparing heatmaps…"));
-                maps = std::make_shared<PreparedMaps>(build_prepared_maps(*snapshot));
+                maps = std::make_shared<PreparedMaps>(
+                    build_prepared_maps(*snapshot, request.colormap, request.scale));
             }
             QMetaObject::invokeMethod(
                 owner_,
@@ -109,7 +110,7 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     last_config_ = config;
     const bool was_busy = isBusy();
     ++requested_;
-    worker_->submit(Request{config, requested_, prepare_maps_});
+    worker_->submit(Request{config, requested_, prepare_maps_, colormap_, scale_});
     if (!was_busy) emit busyChanged(true);
     return requested_;
 }

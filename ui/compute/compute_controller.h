@@ -35,6 +35,11 @@ class ComputeController : public QObject {
 
     /// Build colour-map data on the worker too (the window wants it; the CLI does not).
     void setPrepareMaps(bool on) { prepare_maps_ = on; }
+    /// How the window currently colours the maps, so the worker can colour them too.
+    void setFigureHints(Colormap colormap, ScaleMode scale) {
+        colormap_ = colormap;
+        scale_ = scale;
+    }
 
     SnapshotPtr latest() const { return latest_; }
     /// Colour-map data for latest(); the grid takes the maps out of it.
@@ -55,6 +60,8 @@ class ComputeController : public QObject {
         ComputeConfig config;
         std::uint64_t generation;
         bool prepare_maps;
+        Colormap colormap;
+        ScaleMode scale;
     };
     class Worker;
 
@@ -70,6 +77,8 @@ class ComputeController : public QObject {
     std::uint64_t finished_ = 0;
     std::uint64_t shown_ = 0;
     bool prepare_maps_ = true;
+    Colormap colormap_ = Colormap::Viridis;
+    ScaleMode scale_ = ScaleMode::Shared;
     SnapshotPtr latest_;
     std::shared_ptr<PreparedMaps> latest_maps_;
     QString last_error_;

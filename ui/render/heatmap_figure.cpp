@@ -70,15 +70,57 @@ std::unique_ptr<QCPColorMapData> build_map_data(const AttentionSnapshot& s, int 
     return data;
 }
 
-PreparedMaps build_prepared_maps(const AttentionSnapshot& s) {
+QCPRange colour_range(const AttentionSnapshot& s, int n, int h, ScaleMode scale) {
+    switch (scale) {
+        case ScaleMode::Unit:
+            return QCPRange(0.0, 1.0);
+        case ScaleMode::PerHead:
+            return display_range(s.panel_range(n, h));
+        case ScaleMode::Shared:
+            break;
+    }
+    // The data's own range, so structure in near-uniform attention stays visible (the colour
+    // bar states the numbers).
+    return display_range(s.item_range(n));
+}
+
+namespace {
+/// The panel coloured exactly as QCPColorMap would colour it (same gradient, same NaN
+/// colour), one pixel per cell, query 0 in the top row.
+QImage colour_image(const AttentionSnapshot& s, int n, int h, QCPColorGradient& gradient,
+                    const QCPRange& range) {
+    const int L = s.target_len, S = s.source_len;
+    QImage image(S, L, QImage::Format_ARGB32_Premultiplied);
+    std::vector<double> row(static_cast<std::size_t>(S));
+    for (int i = 0; i < L; ++i) {
+        for (int j = 0; j < S; ++j)
+            row[std::size_t(j)] = s.is_masked(n, i, j) ? kNaN : double(s.value(n, h, i, j));
+        gradient.colorize(row.data(), range, reinterpret_cast<QRgb*>(image.scanLine(i)), S);
+    }
+    return image;
+}
+}  // namespace
+
+PreparedMaps build_prepared_maps(const AttentionSnapshot& s, Colormap colormap, ScaleMode scale) {
     PreparedMaps out;
     out.generation = s.generation;
     out.batch = s.batch;
     out.heads = s.heads;
+    out.colormap = colormap;
+    out.scale = scale;
+    QCPColorGradient gradient = make_gradient(colormap);  // this thread's own copy
     for (int n = 0; n < s.batch; ++n)
-        for (int slot = 0; slot <= s.heads; ++slot)
-            out.maps.push_back(build_map_data(s, n, slot == s.heads ? -1 : slot));
+        for (int slot = 0; slot <= s.heads; ++slot) {
+            const int h = slot == s.heads ? -1 : slot;
+            out.maps.push_back(build_map_data(s, n, h));
+            out.images.push_back(colour_image(s, n, h, gradient, colour_range(s, n, h, scale)));
+        }
     return out;
+}
+
+QImage PreparedMaps::image(int n, int h) const {
+    const std::size_t index = std::size_t(n) * (heads + 1) + (h < 0 ? heads : h);
+    return index < images.size() ? images[index] : QImage();
 }
 
 std::unique_ptr<QCPColorMapData> PreparedMaps::take(int n, int h) {
@@ -96,14 +138,52 @@ class CrispColorMap : public QCPColorMap {
   public:
     using QCPColorMap::QCPColorMap;
 
+    /// An image coloured off the GUI thread; drawn instead of QCPColorMap's own while the
+    /// map's range and gradient still match it.
+    void setPreparedImage(QImage image, const QCPRange& range, const QCPColorGradient& g) {
+        prepared_ = std::move(image);
+        prepared_range_ = range;
+        prepared_gradient_ = g;
+    }
+
   protected:
     void draw(QCPPainter* painter) override {
         QCPColorMapData* d = data();
-        if (!painter->modes().testFlag(QCPPainter::pmVectorized) || !d || d->isEmpty() ||
-            d->keySize() * d->valueSize() > kMaxVectorCells || !keyAxis() || !valueAxis()) {
+        if (!d || d->isEmpty() || !keyAxis() || !valueAxis()) return;
+        const bool vector = painter->modes().testFlag(QCPPainter::pmVectorized);
+        if (vector && d->keySize() * d->valueSize() <= kMaxVectorCells) {
+            drawCells(painter, d);
+        } else if (!prepared_.isNull() && prepared_.width() == d->keySize() &&
+                   prepared_.height() == d->valueSize() && prepared_range_ == dataRange() &&
+                   prepared_gradient_ == gradient()) {
+            drawPrepared(painter);
+        } else {
             QCPColorMap::draw(painter);
-            return;
         }
+    }
+
+  private:
+    void drawPrepared(QCPPainter* painter) {
+        const int S = prepared_.width(), L = prepared_.height();
+        const QCPRange xr = keyAxis()->range(), yr = valueAxis()->range();
+        const int j0 = std::clamp(int(std::floor(xr.lower + 0.5)), 0, S - 1);
+        const int j1 = std::clamp(int(std::ceil(xr.upper - 0.5)), 0, S - 1);
+        const int i0 = std::clamp(int(std::floor(yr.lower + 0.5)), 0, L - 1);
+        const int i1 = std::clamp(int(std::ceil(yr.upper - 0.5)), 0, L - 1);
+        const double top = valueAxis()->coordToPixel(i0 - 0.5);
+        const double bottom = valueAxis()->coordToPixel(i1 + 0.5);
+        QImage source = prepared_.copy(j0, i0, j1 - j0 + 1, i1 - i0 + 1);
+        if (top > bottom) source.mirror(false, true);  // not reversed: query 0 at the bottom
+        const QRectF target = QRectF(QPointF(keyAxis()->coordToPixel(j0 - 0.5), top),
+                                     QPointF(keyAxis()->coordToPixel(j1 + 0.5), bottom))
+                                  .normalized();
+        painter->save();
+        painter->setRenderHint(QPainter::SmoothPixmapTransform, false);
+        painter->drawImage(target, source);
+        painter->restore();
+    }
+
+    void drawCells(QCPPainter* painter, QCPColorMapData* d) {
         QCPColorGradient g = gradient();
         const QCPRange range = dataRange();
         const QColor nan_color = g.nanColor();
@@ -133,6 +213,10 @@ class CrispColorMap : public QCPColorMap {
             }
         }
     }
+
+    QImage prepared_;
+    QCPRange prepared_range_;
+    QCPColorGradient prepared_gradient_;
 };
 
 /// Hatching over masked cells, red outlines around fully masked rows, values inside the
@@ -595,11 +679,10 @@ void HeatmapFigure::updateData() {
     const int n = batchItem();
     const QCPColorGradient gradient = make_gradient(options_.colormap);
     const bool per_head = options_.scale == ScaleMode::PerHead;
-    // Shared: the data's own range, so structure in near-uniform attention stays visible
-    // (the colour bar states the numbers).  Unit: 0 to 1, to compare figures.
-    const QCPRange shared =
-        options_.scale == ScaleMode::Unit ? QCPRange(0.0, 1.0) : display_range(s.item_range(n));
+    const QCPRange shared = colour_range(s, n, -1, per_head ? ScaleMode::Shared : options_.scale);
     const bool maps_fresh = maps_ && maps_->generation == s.generation;
+    const bool images_fresh =
+        maps_fresh && maps_->colormap == options_.colormap && maps_->scale == options_.scale;
 
     QVector<QString> keys, queries;
     for (const QString& t : s.key_tokens[n])
@@ -612,7 +695,9 @@ void HeatmapFigure::updateData() {
         if (!data) data = build_map_data(s, n, p.head);
         p.map->setData(data.release(), false);
         p.map->setGradient(gradient);
-        p.map->setDataRange(per_head ? display_range(s.panel_range(n, p.head)) : shared);
+        const QCPRange range = per_head ? colour_range(s, n, p.head, ScaleMode::PerHead) : shared;
+        p.map->setDataRange(range);
+        p.map->setPreparedImage(images_fresh ? maps_->image(n, p.head) : QImage(), range, gradient);
         p.x_ticker->setLabels(keys);
         p.y_ticker->setLabels(queries);
     }
@@ -651,33 +736,41 @@ void HeatmapFigure::layout(QSize size) {
     const double W = std::max(64, size.width()), H = std::max(64, size.height());
     const int fpx = std::max(6, options_.font_px);
 
-    // Fonts that cover every token (CJK included).
-    QStringList all_tokens;
-    for (const QString& t : s.key_tokens[n])
-        all_tokens << t;
-    for (const QString& t : s.query_tokens[n])
-        all_tokens << t;
-    tick_font_ = figure_font(fpx, all_tokens);
+    // Fonts that cover every token (CJK included), and the labels elided so one long token
+    // cannot squeeze the whole figure.  Both only change with the tokens: a new dropout
+    // sample or mask of 1024 tokens reuses them.
+    LabelCache& lc = label_cache_;
+    if (lc.font_px != fpx || lc.keys != s.key_tokens[n] || lc.queries != s.query_tokens[n]) {
+        lc.font_px = fpx;
+        lc.keys = s.key_tokens[n];
+        lc.queries = s.query_tokens[n];
+        QStringList all_tokens(lc.keys.begin(), lc.keys.end());
+        all_tokens.append(QStringList(lc.queries.begin(), lc.queries.end()));
+        lc.font = figure_font(fpx, all_tokens);
+        const QFontMetricsF lfm(lc.font);
+        const double max_label = 11.0 * fpx;
+        auto elide = [&](const std::vector<QString>& tokens, QVector<QString>* out,
+                         double* widest) {
+            out->clear();
+            *widest = 0.0;
+            for (const QString& t : tokens) {
+                const QString e = lfm.elidedText(t, Qt::ElideRight, max_label);
+                *widest = std::max(*widest, lfm.horizontalAdvance(e));
+                *out << e;
+            }
+        };
+        elide(lc.keys, &lc.key_labels, &lc.key_w);
+        elide(lc.queries, &lc.query_labels, &lc.query_w);
+    }
+    tick_font_ = lc.font;
+    const QVector<QString>& key_labels = lc.key_labels;
+    const QVector<QString>& query_labels = lc.query_labels;
+    const double key_w = lc.key_w, query_w = lc.query_w;
     const QFont panel_font = figure_font(fpx + 1, {}, true);
     const QFont label_font = figure_font(fpx);
     const QFont title_font = figure_font(fpx + 5, {}, true);
     const QFont caption_font = figure_font(std::max(6, fpx - 1));
     const QFontMetricsF fm(tick_font_);
-
-    // Token labels, elided so one long token cannot squeeze the whole figure.
-    const double max_label = 11.0 * fpx;
-    auto elide = [&](const std::vector<QString>& tokens) {
-        QVector<QString> out;
-        double widest = 0.0;
-        for (const QString& t : tokens) {
-            const QString e = fm.elidedText(t, Qt::ElideRight, max_label);
-            widest = std::max(widest, fm.horizontalAdvance(e));
-            out << e;
-        }
-        return std::make_pair(out, widest);
-    };
-    const auto [key_labels, key_w] = elide(s.key_tokens[n]);
-    const auto [query_labels, query_w] = elide(s.query_tokens[n]);
 
     const double tick_h = fm.height();
     const double axis_label_h = single ? QFontMetricsF(label_font).height() + 6 : 0.0;

@@ -5,6 +5,7 @@
 // clipboard, every file export and `attnviz export` all draw through this class.
 #pragma once
 
+#include <QImage>
 #include <QObject>
 #include <QPointF>
 #include <QSize>
@@ -27,19 +28,29 @@ class HoverOverlay;
 class CrispColorMap;
 
 /// Colour-map data built off the GUI thread: one QCPColorMapData per (item, panel), masked
-/// cells NaN.  The figure takes each map out (ownership passes to the QCPColorMap).
+/// cells NaN, and the coloured image of each for the colour map and scaling the window had
+/// when the request was made.  The figure takes each map out (ownership passes to the
+/// QCPColorMap); with a matching image the GUI thread never colours a cell itself.
 struct PreparedMaps {
     std::uint64_t generation = 0;
     int batch = 0;
     int heads = 0;
+    Colormap colormap = Colormap::Viridis;
+    ScaleMode scale = ScaleMode::Shared;
     std::vector<std::unique_ptr<QCPColorMapData>> maps;  ///< index n * (heads + 1) + slot
+    std::vector<QImage> images;                          ///< same index; S x L pixels
     /// The map of head h (h < 0: the mean) of item n, or null if already taken.
     std::unique_ptr<QCPColorMapData> take(int n, int h);
+    QImage image(int n, int h) const;
 };
+
+/// The colour range of head h (h < 0: the mean) of item n under a scaling mode.
+QCPRange colour_range(const AttentionSnapshot& snapshot, int n, int h, ScaleMode scale);
 
 /// QCPColorMapData for head h (h < 0: mean) of item n: cell (j, i) = weight, NaN if masked.
 std::unique_ptr<QCPColorMapData> build_map_data(const AttentionSnapshot& snapshot, int n, int h);
-PreparedMaps build_prepared_maps(const AttentionSnapshot& snapshot);
+PreparedMaps build_prepared_maps(const AttentionSnapshot& snapshot, Colormap colormap,
+                                 ScaleMode scale);
 
 /// What lies under a point of the figure.
 struct FigureHit {
@@ -141,6 +152,13 @@ class HeatmapFigure : public QObject {
     QFont tick_font_;
     QFont value_font_;
     int hl_row_ = -1, hl_col_ = -1;
+    struct LabelCache {
+        int font_px = -1;
+        std::vector<QString> keys, queries;
+        QFont font;
+        QVector<QString> key_labels, query_labels;
+        double key_w = 0.0, query_w = 0.0;
+    } label_cache_;
     bool syncing_ = false;
 };
 

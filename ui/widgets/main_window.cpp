@@ -85,6 +85,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(par
     connect(doc_, &AttentionDocument::computeConfigChanged, this,
             [this] { compute_->request(doc_->computeConfig()); });
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, [this] {
+        compute_->setFigureHints(doc_->colormap(), doc_->scaleMode());
         grid_->setOptions(doc_->figureOptions());
         syncViewControls();
     });
@@ -134,6 +135,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(par
     connect(controls_, &ControlsPanel::loadWeightsRequested, this, &MainWindow::loadWeightsDialog);
 
     grid_->setOptions(doc_->figureOptions());
+    compute_->setFigureHints(doc_->colormap(), doc_->scaleMode());
     compute_->request(doc_->computeConfig());
     restoreLayout();
     modified_ = false;
