@@ -217,8 +217,10 @@ class WindowTest : public QObject {
         }
         // The first query can only see itself.
         ATTNVIZ_FUZZY(s->weight(0, 0, 0, 0), 1.0, 1e-6);
-        // Ctrl+K toggles it back.
-        QTest::keyClick(w_.get(), Qt::Key_K, Qt::ControlModifier);
+        // Ctrl+K toggles it back, even while typing in the sentence box.
+        find<QLineEdit>("sentenceEdit")->setFocus();
+        QTest::keyClick(find<QLineEdit>("sentenceEdit"), Qt::Key_K, Qt::ControlModifier);
+        QCOMPARE(find<QLineEdit>("sentenceEdit")->text(), AttentionDocument::demoSentence());
         SETTLE(*w_);
         QVERIFY(!snap()->config.causal);
         QVERIFY(!find<QCheckBox>("causalCheck")->isChecked());

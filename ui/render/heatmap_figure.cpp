@@ -178,7 +178,11 @@ class CrispColorMap : public QCPColorMap {
                                      QPointF(keyAxis()->coordToPixel(j1 + 0.5), bottom))
                                   .normalized();
         painter->save();
-        painter->setRenderHint(QPainter::SmoothPixmapTransform, false);
+        // Crisp when cells are bigger than a pixel; filtered when many cells share a pixel,
+        // where nearest-neighbour sampling would show an arbitrary subset of them.
+        painter->setRenderHint(
+            QPainter::SmoothPixmapTransform,
+            target.width() < source.width() || target.height() < source.height());
         painter->drawImage(target, source);
         painter->restore();
     }
@@ -872,6 +876,8 @@ void HeatmapFigure::layout(QSize size) {
         p.y_ticker->setLabels(query_labels);
         p.x_ticker->setMinSpacing(rotate ? tick_h + 2 : key_w + 8);
         p.y_ticker->setMinSpacing(tick_h + 2);
+        p.x_ticker->setAxisPixels(inner_w);
+        p.y_ticker->setAxisPixels(inner_h);
     }
     // The bar spans the cells of the first to the last row of panels; QCPColorScale sizes
     // its own width from the bar and its labels.

@@ -6,8 +6,8 @@
 namespace attnviz::ui {
 
 double TokenTicker::getTickStep(const QCPRange& range) {
-    double pixels = 0.0;
-    if (axis_ && axis_->axisRect())
+    double pixels = axis_pixels_;
+    if (pixels <= 0.0 && axis_ && axis_->axisRect())
         pixels = axis_->orientation() == Qt::Horizontal ? axis_->axisRect()->width()
                                                         : axis_->axisRect()->height();
     if (pixels <= 0.0 || range.size() <= 0.0) return 1.0;

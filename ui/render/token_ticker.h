@@ -17,6 +17,9 @@ class TokenTicker : public QCPAxisTicker {
     void setLabels(QVector<QString> labels) { labels_ = std::move(labels); }
     const QVector<QString>& labels() const { return labels_; }
     void setAxis(QCPAxis* axis) { axis_ = axis; }
+    /// The axis length in pixels, known to the figure before QCustomPlot lays it out (the
+    /// ticks are generated before the axis rect gets its size).
+    void setAxisPixels(double px) { axis_pixels_ = px; }
     void setMinSpacing(double px) { min_spacing_ = px; }
 
   protected:
@@ -30,6 +33,7 @@ class TokenTicker : public QCPAxisTicker {
     QVector<QString> labels_;
     QCPAxis* axis_ = nullptr;
     double min_spacing_ = 14.0;
+    double axis_pixels_ = 0.0;
 };
 
 }  // namespace attnviz::ui

@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalBlocker>
@@ -133,12 +134,29 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
     connect(lowercase_, &QCheckBox::toggled, doc_, &AttentionDocument::setLowercase);
     connect(special_, &QCheckBox::toggled, doc_, &AttentionDocument::setSpecialTokens);
 
+    // Ctrl+K (causal) and Ctrl+E (export) are the window's, even while typing: on X11 a
+    // line edit would otherwise take them as emacs-style "kill line" / "end of line".
+    for (QLineEdit* edit : {sentence_, second_, tokens_a_, tokens_b_})
+        edit->installEventFilter(this);
+
     // Document -> view.
     connect(doc_, &AttentionDocument::computeConfigChanged, this, &InputPanel::syncFromDocument);
     // What is editable depends on these: follow them at once, not on the next turn.
     connect(doc_, &AttentionDocument::pairModeChanged, this, &InputPanel::syncFromDocument);
     connect(doc_, &AttentionDocument::useTokenListChanged, this, &InputPanel::syncFromDocument);
     syncFromDocument();
+}
+
+bool InputPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::ShortcutOverride) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->modifiers() == Qt::ControlModifier &&
+            (key->key() == Qt::Key_K || key->key() == Qt::Key_E)) {
+            event->ignore();
+            return true;  // not overridden: the window's shortcut runs
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void InputPanel::syncFromDocument() {

@@ -20,6 +20,9 @@ class InputPanel : public QWidget {
 
     QLineEdit* sentenceEdit() const { return sentence_; }
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   private:
     void syncFromDocument();
     void refreshTokens();

@@ -138,6 +138,9 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(par
     compute_->setFigureHints(doc_->colormap(), doc_->scaleMode());
     compute_->request(doc_->computeConfig());
     restoreLayout();
+    // Start on the heatmaps, so the shortcuts work before anything is clicked.
+    grid_->setFocusPolicy(Qt::StrongFocus);
+    grid_->setFocus();
     modified_ = false;
     updateTitle();
     syncViewControls();
