@@ -227,7 +227,9 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
     fwd.need_weights = true;
     const std::size_t cells = std::size_t(n_items) * c.num_heads * L * S;
     fwd.need_intermediates = cells <= kScoreCellBudget;
-    fwd.num_threads = std::max(1, num_threads);
+    // Threads only pay off on big inputs; for a sentence, waking them costs more than the
+    // whole forward pass.
+    fwd.num_threads = cells < (std::size_t(1) << 16) ? 1 : std::max(1, num_threads);
 
     AttentionResult result = mha.forward(query, key_value, key_value, fwd);
 
