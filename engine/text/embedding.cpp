@@ -17,13 +17,14 @@ void check_embed_dim(std::int64_t embed_dim, const char* where) {
 }
 
 // Writes the token's E values into row: N(0, 1) from a generator seeded by the token's bytes,
-// scaled by 1/sqrt(E).
+// the distribution nn.Embedding starts from.  (Scaling by 1/sqrt(E) made every component
+// smaller than the positional encoding's, so random-weight attention came out almost uniform
+// and nothing was left to see.)
 void token_vector(const std::string& token, std::uint64_t seed, std::int64_t embed_dim,
                   float* row) {
     ops::Random random(ops::hash_bytes(token, seed));
-    const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(embed_dim)));
     for (std::int64_t j = 0; j < embed_dim; ++j)
-        row[j] = random.normal() * scale;
+        row[j] = random.normal();
 }
 
 // Adds PE[pos, :] to row; the angle is computed in double so positions in the thousands

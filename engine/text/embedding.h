@@ -1,6 +1,6 @@
 // Deterministic token embeddings: the same token always maps to the same vector for a
-// given seed (a hash of the token's UTF-8 bytes seeds a generator of N(0, 1) values, scaled
-// by 1/sqrt(embed_dim) so dot products stay O(1)), plus optional sinusoidal positional
+// given seed (a hash of the token's UTF-8 bytes seeds a generator of N(0, 1) values, as
+// nn.Embedding is initialised), plus optional sinusoidal positional
 // encoding (Vaswani et al.: PE[pos, 2i] = sin(pos / 10000^(2i/d)), PE[pos, 2i+1] = cos(...)).
 #pragma once
 
