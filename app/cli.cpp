@@ -1,5 +1,6 @@
 #include "app/cli.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -193,19 +194,36 @@ int tokenize(const Options& opt) {
     return 0;
 }
 
+struct Timing {
+    double wall_ms;  ///< median wall-clock time
+    double cpu_ms;   ///< median CPU time of the process: robust to a busy machine's descheduling
+};
+
+double process_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
 template <class Fn>
-double median_ms(int repeats, Fn&& fn) {
+Timing time_median(int repeats, Fn&& fn) {
     fn();  // warm-up: page faults, first-touch allocation, dispatch
-    std::vector<double> ms;
+    std::vector<double> wall, cpu;
     for (int i = 0; i < repeats; ++i) {
+        const double c0 = process_cpu_ms();
         const auto t0 = std::chrono::steady_clock::now();
         fn();
-        ms.push_back(
+        wall.push_back(
             std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                 .count());
+        cpu.push_back(process_cpu_ms() - c0);
     }
-    std::sort(ms.begin(), ms.end());
-    return ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+    return {median(wall), median(cpu)};
 }
 
 int bench_softmax(const Options& opt) {
@@ -219,13 +237,14 @@ int bench_softmax(const Options& opt) {
     ops::Random rng(1);
     for (float& v : input)
         v = rng.normal() * 4.0f;
-    const double ms = median_ms(repeats, [&] {
+    // The rows are restored from a copy before every run; the copy's time is subtracted.
+    const Timing with_copy = time_median(repeats, [&] {
         std::copy(input.begin(), input.end(), work.begin());
         ops::softmax_rows(work.data(), rows, cols, MaskedRowPolicy::Zero, nullptr, threads);
     });
-    const double copy_ms =
-        median_ms(repeats, [&] { std::copy(input.begin(), input.end(), work.begin()); });
-    const double net = std::max(ms - copy_ms, 1e-6);
+    const Timing copy_only =
+        time_median(repeats, [&] { std::copy(input.begin(), input.end(), work.begin()); });
+    const double net = std::max(with_copy.wall_ms - copy_only.wall_ms, 1e-6);
     std::printf(
         "{\"bench\":\"softmax\",\"rows\":%zu,\"cols\":%zu,\"threads\":%d,\"isa\":\"%s\","
         "\"median_ms\":%.4f,\"gelem_per_s\":%.4f}\n",
@@ -257,16 +276,18 @@ int bench_attention(const Options& opt) {
         v = rng.normal();
     AttentionForwardOptions fwd;
     fwd.num_threads = threads;
-    const double ms = median_ms(repeats, [&] { (void)mha.forward(x, x, x, fwd); });
+    const Timing t = time_median(repeats, [&] { (void)mha.forward(x, x, x, fwd); });
+    const double ms = t.wall_ms;
     const double E = static_cast<double>(o.embed_dim), tokens = static_cast<double>(N * L);
     const double flops =
         4.0 * 2.0 * tokens * E * E + 2.0 * 2.0 * tokens * static_cast<double>(L) * E;
     std::printf(
         "{\"bench\":\"attention\",\"tokens\":%lld,\"embed_dim\":%lld,\"num_heads\":%lld,"
-        "\"batch\":%lld,\"threads\":%d,\"isa\":\"%s\",\"median_ms\":%.4f,\"gflops\":%.2f}\n",
+        "\"batch\":%lld,\"threads\":%d,\"isa\":\"%s\",\"median_ms\":%.4f,\"cpu_ms\":%.4f,"
+        "\"gflops\":%.2f}\n",
         static_cast<long long>(L), static_cast<long long>(o.embed_dim),
         static_cast<long long>(o.num_heads), static_cast<long long>(N), threads,
-        kernels::isa_name(kernels::best_isa()), ms, flops / (ms * 1e6));
+        kernels::isa_name(kernels::best_isa()), ms, t.cpu_ms, flops / (ms * 1e6));
     return 0;
 }
 

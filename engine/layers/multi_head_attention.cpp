@@ -2,8 +2,13 @@
 
 #include <Eigen/Core>
 
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <mutex>
 #include <set>
@@ -67,6 +72,25 @@ void check_finite(const std::string& name, const Tensor& t) {
             throw std::invalid_argument("weight " + name + " has a non-finite value (" +
                                         std::to_string(t.data[i]) + ") at index " +
                                         std::to_string(i));
+}
+
+/// A zero tensor for large results.  Its pages are requested as transparent huge pages before
+/// they are first touched: page faults on a 100 MB weights tensor otherwise cost about as much
+/// as computing it.
+Tensor large_tensor(const Shape& shape) {
+    Tensor t;
+    t.shape = shape;
+    const std::size_t n = shape_numel(shape);
+    t.data.reserve(n);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+    const auto begin = reinterpret_cast<std::uintptr_t>(t.data.data());
+    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
+    const std::uintptr_t last = (begin + n * sizeof(float)) & ~(kHuge - 1);
+    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+    t.data.resize(n);
+    return t;
 }
 
 Tensor copy_block(const float* src, Index rows, Index cols, Index ld) {
@@ -408,80 +432,120 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     AttentionResult result;
     result.source_length = Sp;
     const auto block = static_cast<std::size_t>(L * Sp);
-    const std::size_t tasks = static_cast<std::size_t>(N * H);
-    if (fwd.need_weights) result.weights = Tensor({N, H, L, Sp});
-    result.fully_masked_rows.assign(tasks * static_cast<std::size_t>(L), 0);
+    const auto heads_total = static_cast<std::size_t>(N * H);
+    if (fwd.need_weights) {
+        result.weights = large_tensor({N, H, L, Sp});
+        result.mean_weights = large_tensor({N, L, Sp});
+    }
+    result.fully_masked_rows.assign(heads_total * static_cast<std::size_t>(L), 0);
     std::vector<float> concat(static_cast<std::size_t>(N * L * E));
     if (fwd.need_intermediates) {
         result.steps.emplace();
-        result.steps->heads.resize(tasks);
+        result.steps->heads.resize(heads_total);
+        for (std::size_t t = 0; t < heads_total; ++t) {
+            const Index n = static_cast<Index>(t) / H, h = static_cast<Index>(t) % H;
+            HeadSteps& st = result.steps->heads[t];
+            st.q = copy_block(q_unscaled.data() + n * L * E + h * d, L, d, E);
+            st.k = copy_block(kp + n * Sp * ldk + h * d, Sp, d, ldk);
+            st.v = copy_block(vp + n * Sp * ldv + h * d, Sp, d, ldv);
+            for (Tensor* m : {&st.scores, &st.scaled, &st.masked, &st.softmax, &st.dropped})
+                *m = Tensor({L, Sp});
+            st.context = Tensor({L, d});
+        }
     }
     const bool dropout_on = fwd.training && o.dropout > 0.0f;
+    const float inv_h = 1.0f / static_cast<float>(H);
 
-    ops::parallel_for(tasks, threads, [&](std::size_t t0, std::size_t t1) {
-        std::vector<float> scratch;
-        if (!fwd.need_weights) scratch.resize(block);
-        for (std::size_t t = t0; t < t1; ++t) {
-            const Index n = static_cast<Index>(t) / H, h = static_cast<Index>(t) % H;
-            float* p = fwd.need_weights ? result.weights.ptr() + t * block : scratch.data();
-            MutMap scores(p, L, Sp);
-            const ConstStrided qh(qp + n * L * ldq + h * d, L, d, Stride(ldq));
-            const ConstStrided kh(kp + n * Sp * ldk + h * d, Sp, d, Stride(ldk));
-            const ConstStrided vh(vp + n * Sp * ldv + h * d, Sp, d, Stride(ldv));
-            if (dot) {
-                scores.noalias() = qh * kh.transpose();  // q already carries 1/sqrt(d)
-            } else {
-                const float* w = additive_v_.ptr() + h * d;
-                for (Index i = 0; i < L; ++i)
-                    for (Index j = 0; j < Sp; ++j) {
-                        float s = 0.0f;
-                        for (Index c = 0; c < d; ++c)
-                            s += w[c] * std::tanh(qh(i, c) + kh(j, c));
-                        scores(i, j) = s;
+    // Query rows go in blocks small enough that a block's weights (about 256 KB) stay in cache
+    // from the score product through mask, softmax, dropout, the product with V and the mean:
+    // each weight is written to memory once.  A work item is (batch item, row block) with every
+    // head inside it, so the mean over heads is summed where it is computed and no two threads
+    // ever write the same rows.
+    Index rows_per_block = std::clamp<Index>((Index{64} * 1024) / std::max<Index>(Sp, 1), 1, L);
+    if (threads > 1 && N < threads)  // enough items for every thread
+        rows_per_block = std::min(rows_per_block, (L * N + threads - 1) / threads);
+    rows_per_block = std::max<Index>(rows_per_block, 1);
+    const Index blocks_per_item = (L + rows_per_block - 1) / rows_per_block;
+
+    ops::parallel_for(
+        static_cast<std::size_t>(N * blocks_per_item), threads,
+        [&](std::size_t b0, std::size_t b1) {
+            std::vector<float> scratch;
+            if (!fwd.need_weights) scratch.resize(static_cast<std::size_t>(rows_per_block * Sp));
+            for (std::size_t b = b0; b < b1; ++b) {
+                const Index n = static_cast<Index>(b) / blocks_per_item;
+                const Index i0 = (static_cast<Index>(b) % blocks_per_item) * rows_per_block;
+                const Index rows = std::min(rows_per_block, L - i0);
+                const auto cells = static_cast<std::size_t>(rows * Sp);
+                float* mean =
+                    fwd.need_weights ? result.mean_weights.ptr() + (n * L + i0) * Sp : nullptr;
+                for (Index h = 0; h < H; ++h) {
+                    const auto t = static_cast<std::size_t>(n * H + h);
+                    float* p = fwd.need_weights ? result.weights.ptr() + t * block +
+                                                      static_cast<std::size_t>(i0 * Sp)
+                                                : scratch.data();
+                    MutMap scores(p, rows, Sp);
+                    const ConstStrided qh(qp + (n * L + i0) * ldq + h * d, rows, d, Stride(ldq));
+                    const ConstStrided kh(kp + n * Sp * ldk + h * d, Sp, d, Stride(ldk));
+                    const ConstStrided vh(vp + n * Sp * ldv + h * d, Sp, d, Stride(ldv));
+                    if (dot) {
+                        scores.noalias() = qh * kh.transpose();  // q already carries 1/sqrt(d)
+                    } else {
+                        const float* w = additive_v_.ptr() + h * d;
+                        for (Index i = 0; i < rows; ++i)
+                            for (Index j = 0; j < Sp; ++j) {
+                                float sum = 0.0f;
+                                for (Index c = 0; c < d; ++c)
+                                    sum += w[c] * std::tanh(qh(i, c) + kh(j, c));
+                                scores(i, j) = sum;
+                            }
                     }
-            }
-            HeadSteps* steps = fwd.need_intermediates ? &result.steps->heads[t] : nullptr;
-            if (steps) {
-                steps->q = copy_block(q_unscaled.data() + n * L * E + h * d, L, d, E);
-                steps->k = copy_block(kp + n * Sp * ldk + h * d, Sp, d, ldk);
-                steps->v = copy_block(vp + n * Sp * ldv + h * d, Sp, d, ldv);
-                steps->scaled = Tensor({L, Sp}, std::vector<float>(p, p + block));
-                steps->scores = steps->scaled;
-                if (dot) {
-                    const float unscale = std::sqrt(static_cast<float>(d));
-                    for (float& x : steps->scores.data)
-                        x *= unscale;
+                    HeadSteps* steps = fwd.need_intermediates ? &result.steps->heads[t] : nullptr;
+                    const auto keep = [&](Tensor& stage) {
+                        std::copy_n(p, cells, stage.ptr() + static_cast<std::size_t>(i0 * Sp));
+                    };
+                    if (steps) {
+                        keep(steps->scaled);
+                        keep(steps->scores);
+                        if (dot)  // the raw q.k before the 1/sqrt(d) folded into q
+                            for (std::size_t c = 0; c < cells; ++c)
+                                steps->scores.data[static_cast<std::size_t>(i0 * Sp) + c] /= scale;
+                    }
+                    if (masks.any()) masks.apply(p, n, h, i0, rows);
+                    if (steps) keep(steps->masked);
+                    ops::softmax_rows(p, static_cast<std::size_t>(rows),
+                                      static_cast<std::size_t>(Sp), fwd.masked_rows,
+                                      result.fully_masked_rows.data() +
+                                          t * static_cast<std::size_t>(L) +
+                                          static_cast<std::size_t>(i0));
+                    if (steps) keep(steps->softmax);
+                    if (dropout_on)  // one stream per (batch item, head, query row):
+                                     // blocking-independent
+                        for (Index i = 0; i < rows; ++i)
+                            ops::dropout_inplace(
+                                p + i * Sp, static_cast<std::size_t>(Sp), o.dropout,
+                                fwd.dropout_seed,
+                                t * static_cast<std::size_t>(L) + static_cast<std::size_t>(i0 + i));
+                    if (steps) keep(steps->dropped);
+                    MutStrided ctx(concat.data() + (n * L + i0) * E + h * d, rows, d, Stride(E));
+                    ctx.noalias() = ConstMap(p, rows, Sp) * vh;
+                    if (steps) MutMap(steps->context.ptr() + i0 * d, rows, d) = ctx;
+                    if (mean) {
+                        MutMap m(mean, rows, Sp);
+                        if (h == 0)
+                            m = ConstMap(p, rows, Sp);
+                        else
+                            m += ConstMap(p, rows, Sp);
+                    }
                 }
+                if (mean) MutMap(mean, rows, Sp) *= inv_h;
             }
-            if (masks.any()) masks.apply(p, n, h);
-            if (steps) steps->masked = Tensor({L, Sp}, std::vector<float>(p, p + block));
-            ops::softmax_rows(p, static_cast<std::size_t>(L), static_cast<std::size_t>(Sp),
-                              fwd.masked_rows,
-                              result.fully_masked_rows.data() + t * static_cast<std::size_t>(L));
-            if (steps) steps->softmax = Tensor({L, Sp}, std::vector<float>(p, p + block));
-            if (dropout_on) ops::dropout_inplace(p, block, o.dropout, fwd.dropout_seed, t);
-            if (steps) steps->dropped = Tensor({L, Sp}, std::vector<float>(p, p + block));
-            MutStrided ctx(concat.data() + n * L * E + h * d, L, d, Stride(E));
-            ctx.noalias() = ConstMap(p, L, Sp) * vh;
-            if (steps) steps->context = copy_block(concat.data() + n * L * E + h * d, L, d, E);
-        }
-    });
+        });
 
     result.output = Tensor({N, L, E});
     linear(concat.data(), N * L, E, w_o_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
            result.output.ptr(), threads);
     if (fwd.need_intermediates) result.steps->concat = Tensor({N, L, E}, std::move(concat));
-
-    if (fwd.need_weights) {
-        result.mean_weights = Tensor({N, L, Sp});
-        const float inv_h = 1.0f / static_cast<float>(H);
-        for (Index n = 0; n < N; ++n) {
-            MutMap mean(result.mean_weights.ptr() + n * block, L, Sp);
-            for (Index h = 0; h < H; ++h)
-                mean += ConstMap(result.weights.ptr() + (n * H + h) * block, L, Sp);
-            mean *= inv_h;
-        }
-    }
     return result;
 }
 

@@ -20,8 +20,10 @@ struct MaskSpec {
     bool any() const { return key_padding_mask || attn_mask || causal; }
     /// Throws std::invalid_argument with the expected and actual shapes.
     void validate() const;
-    /// scores is the [L, S + extra_columns] block of batch item n, head h; the mask is added.
-    void apply(float* scores, std::int64_t n, std::int64_t h) const;
+    /// scores holds rows [row_begin, row_begin + rows) of the [L, S + extra_columns] scores of
+    /// batch item n, head h (rows < 0: to the last row); the mask is added.
+    void apply(float* scores, std::int64_t n, std::int64_t h, std::int64_t row_begin = 0,
+               std::int64_t rows = -1) const;
 };
 
 /// A float [L,S] mask with -inf above the diagonal (key j > query i), 0 elsewhere.
