@@ -39,6 +39,38 @@ std::vector<QString> to_qstrings(const std::vector<std::string>& tokens) {
 
 Tensor with_batch(Tensor t) {
     t.shape.insert(t.shape.begin(), 1);
+/// The projection matrices of the layer as the steps view shows them, from a state_dict
+/// with either PyTorch layout (packed in_proj_weight or split q/k/v_proj_weight).
+void keep_projections(const std::map<std::string, Tensor>& state, int E, StepTensors* out) {
+    auto find = [&](const char* name) -> const Tensor* {
+        const auto it = state.find(name);
+        return it == state.end() ? nullptr : &it->second;
+    };
+    auto slice = [](const Tensor& t, std::size_t part, std::size_t rows, std::size_t cols) {
+        const auto begin = t.data.begin() + std::ptrdiff_t(part * rows * cols);
+        Shape shape =
+            cols == 1 ? Shape{std::int64_t(rows)} : Shape{std::int64_t(rows), std::int64_t(cols)};
+        return Tensor(shape, std::vector<float>(begin, begin + std::ptrdiff_t(rows * cols)));
+    };
+    const std::size_t e = std::size_t(E);
+    if (const Tensor* w = find("in_proj_weight"); w && w->numel() == 3 * e * e) {
+        out->w_q = slice(*w, 0, e, e);
+        out->w_k = slice(*w, 1, e, e);
+        out->w_v = slice(*w, 2, e, e);
+    } else {
+        if (const Tensor* q = find("q_proj_weight")) out->w_q = *q;
+        if (const Tensor* k = find("k_proj_weight")) out->w_k = *k;
+        if (const Tensor* v = find("v_proj_weight")) out->w_v = *v;
+    }
+    if (const Tensor* b = find("in_proj_bias"); b && b->numel() == 3 * e) {
+        out->b_q = slice(*b, 0, e, 1);
+        out->b_k = slice(*b, 1, e, 1);
+        out->b_v = slice(*b, 2, e, 1);
+    }
+    if (const Tensor* w = find("out_proj.weight")) out->w_o = *w;
+    if (const Tensor* b = find("out_proj.bias")) out->b_o = *b;
+}
+
     return t;
 }
 }  // namespace
@@ -259,6 +291,16 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
     for (int n = 0; n < n_items; ++n)
         for (int i = 0; i < L; ++i)
             for (int j = 0; j < S; ++j)
+    if (result.steps && cells <= kStepsCellBudget) {
+        auto steps = std::make_shared<StepTensors>();
+        steps->x_query = query;
+        if (c.pair_mode == PairMode::CrossAttention) steps->x_key = key_value;
+        steps->heads = std::move(result.steps->heads);
+        steps->concat = std::move(result.steps->concat);
+        steps->output = result.output;
+        keep_projections(cached.state, c.embed_dim, steps.get());
+        snap->steps = std::move(steps);
+    }
                 snap->masked[(std::size_t(n) * L + i) * S + j] =
                     (padding[std::size_t(n) * S + j] != 0.0f) || (c.causal && j > i);
     snap->cache_ranges();

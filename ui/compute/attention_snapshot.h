@@ -17,6 +17,24 @@
 
 namespace attnviz::ui {
 
+/// Every stage of the forward pass, kept for the teaching views (the computation steps).
+/// Filled during the same forward pass as the weights, for inputs small enough to teach
+/// with (kStepsCellBudget); the views never recompute any of it.
+struct StepTensors {
+    Tensor x_query;  ///< [N, L, E] the layer's query input (embeddings + positions)
+    Tensor x_key;    ///< [N, S, E] key/value input; empty for self-attention (= x_query)
+    std::vector<HeadSteps> heads;  ///< index n * H + h
+    Tensor concat;                 ///< [N, L, E] heads concatenated, before out_proj
+    Tensor output;                 ///< [N, L, E]
+    /// PyTorch layout: w_q/w_k/w_v [E, E] (out x in), w_o [E, E]; biases empty when off.
+    Tensor w_q, w_k, w_v, w_o, b_q, b_k, b_v, b_o;
+
+    const Tensor& keyInput() const { return x_key.empty() ? x_query : x_key; }
+    const HeadSteps& head(int n, int h, int num_heads) const {
+        return heads.at(std::size_t(n) * num_heads + h);
+    }
+};
+
 struct AttentionSnapshot {
     std::uint64_t generation = 0;
     ComputeConfig config;
@@ -35,6 +53,8 @@ struct AttentionSnapshot {
     Tensor scores;        ///< [N, H, L, S] raw q.k (or additive) scores; empty over budget
     std::vector<std::uint8_t> masked;             ///< [N, L, S] 1 where the cell was masked
     std::vector<std::uint8_t> fully_masked_rows;  ///< [N, H, L]
+    /// Intermediates for the steps view; null over kStepsCellBudget.
+    std::shared_ptr<const StepTensors> steps;
     double elapsed_ms = 0.0;                      ///< engine time
     /// Cached panel_range() of every (item, slot), slot H = the mean; filled by
     /// compute_snapshot so the GUI thread never scans millions of cells.
@@ -74,6 +94,10 @@ using SnapshotPtr = std::shared_ptr<const AttentionSnapshot>;
 
 /// Cells (N*H*L*S) up to which raw scores are kept for hover read-outs.
 inline constexpr std::size_t kScoreCellBudget = std::size_t(1) << 22;
+
+/// Cells (N*H*L*S) up to which every intermediate is kept for the steps view (about seven
+/// [L,S] and four [L,d] tensors per head: a few MB at this size).
+inline constexpr std::size_t kStepsCellBudget = std::size_t(1) << 18;
 
 /// Runs the engine for a configuration on the calling thread.  Throws std::exception
 /// (DataError, std::invalid_argument) with a message for the user on bad input.

@@ -36,6 +36,9 @@ const std::pair<FigureView, const char*> kViews[] = {
     {FigureView::Grid, "grid"}, {FigureView::Mean, "mean"}, {FigureView::Head, "head"}};
 const std::pair<ScaleMode, const char*> kScales[] = {
     {ScaleMode::Shared, "shared"}, {ScaleMode::PerHead, "per_head"}, {ScaleMode::Unit, "unit"}};
+const std::pair<FigureKind, const char*> kKinds[] = {{FigureKind::Heatmaps, "heatmaps"},
+                                                    {FigureKind::Steps, "steps"},
+                                                    {FigureKind::Lines, "lines"}};
 const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viridis"},
                                                        {Colormap::Cividis, "cividis"},
                                                        {Colormap::Magma, "magma"},
@@ -62,6 +65,12 @@ bool figure_view_from_name(const QString& name, FigureView* out) {
 }
 QString scale_mode_name(ScaleMode m) {
     return to_name(m, kScales);
+QString figure_kind_name(FigureKind k) {
+    return to_name(k, kKinds);
+}
+bool figure_kind_from_name(const QString& name, FigureKind* out) {
+    return from_table(name, kKinds, out);
+}
 }
 bool scale_mode_from_name(const QString& name, ScaleMode* out) {
     return from_table(name, kScales, out);

@@ -24,6 +24,10 @@ enum class PairMode {
 /// Which heatmaps a figure shows.
 enum class FigureView { Grid, Mean, Head };
 
+/// What kind of figure: the heatmap grid, the computation of one head step by step, or the
+/// head view (lines from each query token to each key token).
+enum class FigureKind { Heatmaps, Steps, Lines };
+
 /// Shared: one colour range (the data's min to max) for every panel.  PerHead: each panel
 /// from its own min to its own max.  Unit: 0 to 1 for every panel, to compare figures.
 enum class ScaleMode { Shared, PerHead, Unit };
@@ -35,6 +39,8 @@ QString pair_mode_name(PairMode m);  ///< "single" | "cross" | "batch"
 bool pair_mode_from_name(const QString& name, PairMode* out);
 QString figure_view_name(FigureView v);  ///< "grid" | "mean" | "head"
 bool figure_view_from_name(const QString& name, FigureView* out);
+QString figure_kind_name(FigureKind k);  ///< "heatmaps" | "steps" | "lines"
+bool figure_kind_from_name(const QString& name, FigureKind* out);
 QString scale_mode_name(ScaleMode m);  ///< "shared" | "per_head" | "unit"
 bool scale_mode_from_name(const QString& name, ScaleMode* out);
 QString colormap_name(Colormap c);  ///< "viridis" | "cividis" | "magma" | "grey"
@@ -84,6 +90,11 @@ struct FigureOptions {
     QString title;       ///< empty: a title stating the configuration
     int font_px = 13;    ///< base text size in pixels; titles are derived from it
     bool values = true;  ///< print values in the cells when there is room (single panel)
+    FigureKind kind = FigureKind::Heatmaps;
+    int step = -1;        ///< steps: the current stage, 0-based (-1: every stage at once)
+    bool focus = false;   ///< steps: only the current stage and its inputs, large
+    quint64 line_heads = ~quint64(0);  ///< lines: bit h set = head h drawn
+    bool high_contrast = false;        ///< presentation: black text, heavier lines
 
     bool operator==(const FigureOptions&) const = default;
 };

@@ -266,6 +266,22 @@ void AttentionDocument::setShowValues(bool on) {
     if (assign(figure_.values, on, this, &AttentionDocument::showValuesChanged)) figureChanged();
 }
 
+void AttentionDocument::setStep(int step) {
+    // 13 stages at most (cross-attention); the figure clamps to the stages it has.
+    if (assign(figure_.step, std::clamp(step, -1, kMaxStep), this,
+               &AttentionDocument::stepChanged))
+        figureChanged();
+}
+
+void AttentionDocument::setStepFocus(bool on) {
+    if (assign(figure_.focus, on, this, &AttentionDocument::stepFocusChanged)) figureChanged();
+}
+
+void AttentionDocument::setLineHeads(quint64 heads) {
+    if (assign(figure_.line_heads, heads, this, &AttentionDocument::lineHeadsChanged))
+        figureChanged();
+}
+
 void AttentionDocument::clampViewToData() {
     if (figure_.head >= compute_.num_heads) {
         figure_.head = compute_.num_heads - 1;
@@ -341,6 +357,9 @@ void AttentionDocument::emitAll() {
     emit colormapChanged(figure_.colormap);
     emit scaleModeChanged(figure_.scale);
     emit showValuesChanged(figure_.values);
+    emit stepChanged(figure_.step);
+    emit stepFocusChanged(figure_.focus);
+    emit lineHeadsChanged(figure_.line_heads);
     setMessage(QString());
     compute_dirty_ = figure_dirty_ = true;
     schedule();
@@ -387,7 +406,15 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("batch_item"), f.batch_item},
                        {QStringLiteral("colormap"), colormap_name(f.colormap)},
                        {QStringLiteral("scale"), scale_mode_name(f.scale)},
-                       {QStringLiteral("values"), f.values}};
+                       {QStringLiteral("values"), f.values},
+                       {QStringLiteral("step"), f.step},
+                       {QStringLiteral("step_focus"), f.focus}};
+    if (f.line_heads != ~quint64(0)) {
+        QJsonArray heads;
+        for (int h = 0; h < 64; ++h)
+            if (f.line_heads >> h & 1u) heads.append(h);
+        figure[QStringLiteral("line_heads")] = heads;
+    }
     return QJsonObject{{QStringLiteral("input"), input},
                        {QStringLiteral("layer"), layer},
                        {QStringLiteral("masks"), masks},
@@ -538,7 +565,23 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     r.enumeration(figure, QStringLiteral("colormap"), &colormap_from_name, &f.colormap);
     r.enumeration(figure, QStringLiteral("scale"), &scale_mode_from_name, &f.scale);
     r.boolean(figure, QStringLiteral("values"), &f.values);
+    r.integer(figure, QStringLiteral("step"), -1, kMaxStep, &f.step);
+    r.boolean(figure, QStringLiteral("step_focus"), &f.focus);
     if (!r.ok()) return false;
+    const QJsonValue line_heads = figure.value(QStringLiteral("line_heads"));
+    if (line_heads.isArray()) {
+        f.line_heads = 0;
+        for (const QJsonValue& v : line_heads.toArray()) {
+            if (!v.isDouble() || v.toInt() < 0 || v.toInt() >= 64) {
+                *error = tr("'line_heads' must list head numbers from 0 to 63");
+                return false;
+            }
+            f.line_heads |= quint64(1) << v.toInt();
+        }
+    } else if (!line_heads.isUndefined()) {
+        *error = tr("'line_heads' is not an array");
+        return false;
+    }
 
     f.head = std::min(f.head, c.num_heads - 1);
     if (c.pair_mode != PairMode::PaddedBatch) f.batch_item = 0;

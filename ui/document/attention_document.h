@@ -23,6 +23,7 @@ class AttentionDocument : public QObject {
     static constexpr int kMaxHeads = 64;
     static constexpr int kMaxSeed = 2147483647;
     static constexpr double kMaxDropout = 0.95;
+    static constexpr int kMaxStep = 12;  ///< the last of at most 13 computation stages
 
     explicit AttentionDocument(QObject* parent = nullptr);
 
@@ -104,6 +105,15 @@ class AttentionDocument : public QObject {
     void setScaleMode(ScaleMode mode);
     bool showValues() const { return figure_.values; }
     void setShowValues(bool on);
+    /// The computation steps: the current stage (-1: every stage at once) and whether only
+    /// it and its inputs are shown.
+    int step() const { return figure_.step; }
+    void setStep(int step);
+    bool stepFocus() const { return figure_.focus; }
+    void setStepFocus(bool on);
+    /// The head view: which heads draw their lines (bit h = head h).
+    quint64 lineHeads() const { return figure_.line_heads; }
+    void setLineHeads(quint64 heads);
 
     /// The last inline validation message ("6 heads do not divide embed_dim 64"), or empty.
     QString validationMessage() const { return message_; }
@@ -142,6 +152,9 @@ class AttentionDocument : public QObject {
     void colormapChanged(attnviz::ui::Colormap map);
     void scaleModeChanged(attnviz::ui::ScaleMode mode);
     void showValuesChanged(bool on);
+    void stepChanged(int step);
+    void stepFocusChanged(bool on);
+    void lineHeadsChanged(quint64 heads);
     void validationMessageChanged(const QString& message);
 
     /// Coalesced: the engine inputs changed (once per event-loop turn).

@@ -22,6 +22,7 @@
 
 #include "engine/errors.h"
 #include "engine/io/npy.h"
+#include "ui/classroom/classroom_figure.h"
 #include "ui/render/heatmap_figure.h"
 
 namespace attnviz::ui {
@@ -31,22 +32,40 @@ QString tr(const char* text) {
     return QCoreApplication::translate("Export", text);
 }
 
-/// A hidden QCustomPlot with the figure laid out for exactly `size`.
+/// The figure laid out for exactly `size`: a hidden QCustomPlot drawn by HeatmapFigure, or
+/// a classroom figure (steps, lines) that paints itself.
 struct OffscreenFigure {
     QCustomPlot plot;
     HeatmapFigure figure{&plot};
 
-    OffscreenFigure(const AttentionSnapshot& snapshot, const FigureOptions& options, QSize size) {
+    OffscreenFigure(const AttentionSnapshot& snapshot, const FigureOptions& options, QSize size)
+        : classroom(make_classroom_figure(options)) {
+        // The snapshot is shared read-only; the figure holds it through a non-owning pointer.
+        const SnapshotPtr shared(SnapshotPtr(), &snapshot);
+        if (classroom) {
+            classroom->setSnapshot(shared);
+            classroom->setOptions(options);
+            classroom->layout(size);
+            return;
+        }
+    std::unique_ptr<ClassroomFigure> classroom;
         plot.setAttribute(Qt::WA_DontShowOnScreen);
         plot.resize(size);
-        // The snapshot is shared read-only; the figure holds it through a non-owning pointer.
-        figure.setSnapshot(SnapshotPtr(SnapshotPtr(), &snapshot));
+        figure.setSnapshot(shared);
         figure.setOptions(options);
         figure.setInteractive(false);
         figure.layout(size);
     }
 };
 
+    QString title() const { return classroom ? classroom->titleText() : figure.titleText(); }
+    QString caption() const { return classroom ? classroom->captionText() : figure.captionText(); }
+    void paint(QCPPainter* painter, QSize size, bool vector) {
+        if (classroom)
+            classroom->paint(painter, vector);
+        else
+            plot.toPainter(painter, size.width(), size.height());
+    }
 void write_atomically(const QString& path, const QByteArray& bytes) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -139,7 +158,7 @@ QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOption
     painter.setMode(QCPPainter::pmNoCaching);
     if (scale > 1.0) painter.setMode(QCPPainter::pmNonCosmetic);
     painter.scale(scale, scale);
-    f.plot.toPainter(&painter, size.width(), size.height());
+    f.paint(&painter, size, false);
     painter.end();
     return image.convertToFormat(QImage::Format_RGB32);
 }
@@ -155,15 +174,15 @@ QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOpti
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setResolution(96);
-    generator.setTitle(f.figure.titleText());
-    generator.setDescription(f.figure.captionText());
+    generator.setTitle(f.title());
+    generator.setDescription(f.caption());
     QCPPainter painter;
     if (!painter.begin(&generator))
         throw DataError(tr("Cannot start the SVG writer.").toStdString());
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
     painter.setMode(QCPPainter::pmNonCosmetic);
-    f.plot.toPainter(&painter, size.width(), size.height());
+    f.paint(&painter, size, true);
     painter.end();
     return bytes;
 }
@@ -177,7 +196,7 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
     {
         QPdfWriter writer(&buffer);
         writer.setCreator(QStringLiteral("AttnViz"));
-        writer.setTitle(f.figure.titleText());
+        writer.setTitle(f.title());
         // One logical pixel of the figure is one point of the page.
         QPageLayout page(
             QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
@@ -191,7 +210,7 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
         painter.setMode(QCPPainter::pmNoCaching);
         painter.setMode(QCPPainter::pmNonCosmetic);
         painter.setWindow(QRect(QPoint(0, 0), size));
-        f.plot.toPainter(&painter, size.width(), size.height());
+        f.paint(&painter, size, true);
         painter.end();
     }
     return bytes;
@@ -201,6 +220,16 @@ void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& optio
                    const ExportSize& size, const QString& path,
                    std::optional<ExportFormat> format) {
     if (!format) format = figure_format_for(path);
+QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options) {
+    if (auto classroom = make_classroom_figure(options)) {
+        classroom->setSnapshot(SnapshotPtr(SnapshotPtr(), &snapshot));
+        classroom->setOptions(options);
+        classroom->layout(QSize(800, 600));
+        return classroom->titleText();
+    }
+    return HeatmapFigure::defaultTitle(snapshot, options);
+}
+
     if (!format)
         throw UsageError(
             tr("Unknown figure format for '%1': use .png, .svg or .pdf.").arg(path).toStdString());
@@ -213,7 +242,7 @@ void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& optio
             QBuffer buffer(&bytes);
             buffer.open(QIODevice::WriteOnly);
             QImageWriter writer(&buffer, "png");
-            writer.setText(QStringLiteral("Title"), HeatmapFigure::defaultTitle(snapshot, options));
+            writer.setText(QStringLiteral("Title"), figure_title(snapshot, options));
             writer.setText(QStringLiteral("Software"), QStringLiteral("AttnViz"));
             if (!writer.write(image))
                 throw DataError(

@@ -46,6 +46,9 @@ QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOpti
 QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOptions& options,
                              QSize size);
 
+/// The title the figure states (heatmaps, steps or lines, after options.kind).
+QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options);
+
 /// Writes the figure to `path` in `format` (default: from the suffix).  Throws UsageError
 /// (unknown format, bad size) or DataError (cannot write); the target is then untouched.
 void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,

@@ -1,0 +1,138 @@
+#include "ui/classroom/classroom_figure.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/classroom/lines_figure.h"
+#include "ui/classroom/steps_figure.h"
+#include "ui/render/fonts.h"
+
+namespace attnviz::ui {
+
+std::unique_ptr<ClassroomFigure> make_classroom_figure(const FigureOptions& options) {
+    switch (options.kind) {
+        case FigureKind::Steps:
+            return std::make_unique<StepsFigure>();
+        case FigureKind::Lines:
+            return std::make_unique<LinesFigure>();
+        case FigureKind::Heatmaps:
+            break;
+    }
+    return nullptr;
+}
+
+namespace paint {
+
+QColor signed_color(double v, double max_abs) {
+    // ColorBrewer RdBu (7 classes), blue for negative.
+    static const QColor stops[] = {QColor(0x21, 0x66, 0xac), QColor(0x67, 0xa9, 0xcf),
+                                   QColor(0xd1, 0xe5, 0xf0), QColor(0xf7, 0xf7, 0xf7),
+                                   QColor(0xfd, 0xdb, 0xc7), QColor(0xef, 0x8a, 0x62),
+                                   QColor(0xb2, 0x18, 0x2b)};
+    const double t = std::clamp(max_abs > 0 ? (v / max_abs + 1.0) / 2.0 : 0.5, 0.0, 1.0) * 6.0;
+    const int k = std::min(5, int(t));
+    const double f = t - k;
+    const QColor& a = stops[k];
+    const QColor& b = stops[k + 1];
+    return QColor::fromRgbF(float(a.redF() + (b.redF() - a.redF()) * f),
+                            float(a.greenF() + (b.greenF() - a.greenF()) * f),
+                            float(a.blueF() + (b.blueF() - a.blueF()) * f));
+}
+
+QColor head_color(int head) {
+    // Okabe-Ito without black and yellow (too faint as a thin line on white), then Paul
+    // Tol's muted scheme.
+    static const QColor colors[] = {QColor(0x00, 0x72, 0xb2), QColor(0xd5, 0x5e, 0x00),
+                                    QColor(0x00, 0x9e, 0x73), QColor(0xcc, 0x79, 0xa7),
+                                    QColor(0x56, 0xb4, 0xe9), QColor(0xe6, 0x9f, 0x00),
+                                    QColor(0x88, 0x22, 0x55), QColor(0x44, 0xaa, 0x99),
+                                    QColor(0x33, 0x22, 0x88), QColor(0x99, 0x99, 0x33)};
+    return colors[std::size_t(std::max(0, head)) % std::size(colors)];
+}
+
+QString format_cell(double v) {
+    if (std::isnan(v)) return QStringLiteral("NaN");
+    if (std::isinf(v)) return v > 0 ? QStringLiteral("+∞") : QStringLiteral("−∞");
+    if (v != 0.0 && std::abs(v) < 0.005) return QStringLiteral("<.01");
+    QString s = QString::number(v, 'f', std::abs(v) >= 10 ? 1 : 2);
+    if (s.startsWith(QLatin1Char('-'))) s.replace(0, 1, QStringLiteral("−"));
+    return s;
+}
+
+QString wrap_text(const QString& text, const QFont& font, double width) {
+    const QFontMetricsF fm(font);
+    QStringList lines;
+    for (const QString& paragraph : text.split(QLatin1Char('\n'))) {
+        QString line;
+        // Words, or single characters for scripts written without spaces (Chinese).
+        const QStringList words = paragraph.split(QLatin1Char(' '));
+        for (const QString& word : words) {
+            const QString candidate = line.isEmpty() ? word : line + QLatin1Char(' ') + word;
+            if (!line.isEmpty() && fm.horizontalAdvance(candidate) > width) {
+                lines << line;
+                line = word;
+            } else {
+                line = candidate;
+            }
+            while (fm.horizontalAdvance(line) > width && line.size() > 1) {
+                int cut = line.size() - 1;
+                while (cut > 1 && fm.horizontalAdvance(line.left(cut)) > width)
+                    --cut;
+                lines << line.left(cut);
+                line = line.mid(cut);
+            }
+        }
+        lines << line;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+double TitleBlock::layout(const FigureOptions& o, const QString& title_in,
+                          const QString& caption_in, double top, double width, double pad) {
+    title = caption = QRectF();
+    title_text = title_in;
+    caption_text.clear();
+    if (!o.show_title) return top;
+    const int fpx = std::max(6, o.font_px);
+    const QFont caption_font = figure_font(std::max(6, fpx - 1));
+    double y = top;
+    const double th = QFontMetricsF(figure_font(fpx + 5, {}, true)).height();
+    title = QRectF(pad, y, width - 2 * pad, th);
+    y += th + 2;
+    caption_text = wrap_text(caption_in, caption_font, width - 2 * pad);
+    const double ch =
+        QFontMetricsF(caption_font).height() * (caption_text.count(QLatin1Char('\n')) + 1);
+    caption = QRectF(pad, y, width - 2 * pad, ch);
+    return y + ch + 8;
+}
+
+void TitleBlock::paint(QPainter* p, const FigureOptions& o) const {
+    if (!o.show_title) return;
+    const int fpx = std::max(6, o.font_px);
+    p->setPen(o.high_contrast ? QColor(Qt::black) : kText);
+    p->setFont(figure_font(fpx + 5, {}, true));
+    p->drawText(title, Qt::AlignHCenter | Qt::AlignVCenter, title_text);
+    p->setPen(o.high_contrast ? QColor(Qt::black) : kMuted);
+    p->setFont(figure_font(std::max(6, fpx - 1)));
+    p->drawText(caption, Qt::AlignHCenter | Qt::AlignTop, caption_text);
+}
+
+void hatch(QPainter* p, const QRectF& r, const QColor& color, double spacing) {
+    p->save();
+    p->setPen(QPen(color, 1.0));
+    p->setClipRect(r, Qt::IntersectClip);
+    const double t0 = std::ceil((r.left() + r.top()) / spacing) * spacing;
+    for (double t = t0; t < r.right() + r.bottom(); t += spacing) {
+        const double xa = std::max(r.left(), t - r.bottom());
+        const double xb = std::min(r.right(), t - r.top());
+        if (xb > xa) p->drawLine(QPointF(xa, t - xa), QPointF(xb, t - xb));
+    }
+    p->restore();
+}
+
+}  // namespace paint
+
+}  // namespace attnviz::ui

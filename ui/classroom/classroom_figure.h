@@ -1,0 +1,77 @@
+// The classroom figures (computation steps, head lines, comparison) are diagrams rather
+// than plots, so they paint themselves with QPainter instead of laying out a QCustomPlot.
+// They share this interface so that the window, every file export, the clipboard and
+// `attnviz export` draw them through the same code (render/figure_export.cpp), and a few
+// drawing helpers so they look like one family with the heatmap grid.
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QRectF>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+
+#include "ui/compute/attention_snapshot.h"
+#include "ui/document/attention_config.h"
+
+class QPainter;
+
+namespace attnviz::ui {
+
+class ClassroomFigure {
+  public:
+    virtual ~ClassroomFigure() = default;
+    virtual void setSnapshot(SnapshotPtr snapshot) = 0;
+    virtual void setOptions(const FigureOptions& options) = 0;
+    /// Positions everything for a canvas of `size` logical pixels.
+    virtual void layout(QSize size) = 0;
+    /// Draws the laid-out figure.  `vector`: the target is SVG/PDF, so matrices are drawn as
+    /// rectangles that stay crisp at any zoom instead of images that viewers smooth.
+    virtual void paint(QPainter* painter, bool vector) const = 0;
+    virtual QString titleText() const = 0;
+    virtual QString captionText() const = 0;
+};
+
+/// A new figure of the kind `options.kind` asks for (null for FigureKind::Heatmaps, which
+/// HeatmapFigure draws).
+std::unique_ptr<ClassroomFigure> make_classroom_figure(const FigureOptions& options);
+
+namespace paint {
+
+inline const QColor kText(0x20, 0x20, 0x20);
+inline const QColor kMuted(0x66, 0x66, 0x66);
+inline const QColor kAccent(0x00, 0x72, 0xb2);     ///< Okabe-Ito blue: the current step
+inline const QColor kHighlight(0xd5, 0x5e, 0x00);  ///< Okabe-Ito vermillion: provenance
+
+/// Diverging blue-white-red (ColorBrewer RdBu, colour-blind safe) for signed values,
+/// symmetric around 0: v = -max_abs is blue, 0 white, +max_abs red.
+QColor signed_color(double v, double max_abs);
+/// The up-to-ten colours heads are drawn in (Okabe-Ito, then Tol's muted), cycling.
+QColor head_color(int head);
+/// "0.25", "−1.3", "−∞", "<.01".
+QString format_cell(double v);
+/// `text` broken into lines of at most `width` pixels.
+QString wrap_text(const QString& text, const QFont& font, double width);
+/// The title and the caption (the configuration) at the top of a classroom figure, in the
+/// same fonts as the heatmap grid's.
+struct TitleBlock {
+    QRectF title;
+    QRectF caption;
+    QString title_text;
+    QString caption_text;  ///< wrapped
+    /// Lays the block out from `top` across `width` (with `pad` either side); returns the
+    /// y below it.  Nothing when !options.show_title.
+    double layout(const FigureOptions& options, const QString& title, const QString& caption,
+                  double top, double width, double pad);
+    void paint(QPainter* painter, const FigureOptions& options) const;
+};
+
+/// Diagonal hatching inside `rect` on a fixed grid (so neighbouring cells line up).
+void hatch(QPainter* painter, const QRectF& rect, const QColor& color, double spacing = 6.0);
+
+}  // namespace paint
+
+}  // namespace attnviz::ui

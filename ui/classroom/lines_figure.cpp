@@ -1,0 +1,279 @@
+#include "ui/classroom/lines_figure.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/render/fonts.h"
+
+namespace attnviz::ui {
+
+namespace {
+// The translation context of this file's messages, as a class so lupdate files them
+// under the context tr() looks them up in.
+struct LinesText {
+    Q_DECLARE_TR_FUNCTIONS(Lines)
+};
+constexpr double kPad = 14.0;
+}  // namespace
+
+std::vector<HeadLine> head_lines(const AttentionSnapshot& s, int item, quint64 heads,
+                                 float threshold, int query, int key) {
+    std::vector<HeadLine> out;
+    if (s.batch == 0) return out;
+    const int n = std::clamp(item, 0, s.batch - 1);
+    for (int h = 0; h < s.heads; ++h) {
+        if (h < 64 && !(heads >> h & 1u)) continue;
+        for (int i = 0; i < s.target_len; ++i) {
+            if (query >= 0 && i != query) continue;
+            for (int j = 0; j < s.source_len; ++j) {
+                if (key >= 0 && j != key) continue;
+                const float w = s.weight(n, h, i, j);
+                if (s.is_masked(n, i, j) || !(w >= threshold)) continue;
+                out.push_back(HeadLine{h, i, j, w});
+            }
+        }
+    }
+    return out;
+}
+
+void LinesFigure::setSnapshot(SnapshotPtr snapshot) {
+    snapshot_ = std::move(snapshot);
+    hover_ = {};
+}
+
+void LinesFigure::setOptions(const FigureOptions& options) {
+    options_ = options;
+}
+
+QString LinesFigure::titleText() const {
+    if (!options_.title.isEmpty()) return options_.title;
+    if (snapshot_ && snapshot_->config.pair_mode == PairMode::CrossAttention)
+        return LinesText::tr("Where each query token looks in the other sentence");
+    return LinesText::tr("Where each token looks: one line per query, key and head");
+}
+
+QString LinesFigure::captionText() const {
+    return snapshot_ ? describe_config(snapshot_->config) : QString();
+}
+
+void LinesFigure::collect() {
+    lines_.clear();
+    if (!snapshot_) return;
+    const int q = hover_.side == Hit::Side::Query ? hover_.token : -1;
+    const int k = hover_.side == Hit::Side::Key ? hover_.token : -1;
+    lines_ = head_lines(*snapshot_, item_, options_.line_heads, kLineThreshold, q, k);
+    // Lighter lines first, so the strong ones are drawn on top.
+    std::stable_sort(lines_.begin(), lines_.end(),
+                     [](const HeadLine& a, const HeadLine& b) { return a.weight < b.weight; });
+}
+
+void LinesFigure::layout(QSize size) {
+    size_ = size;
+    if (!snapshot_) return;
+    const AttentionSnapshot& s = *snapshot_;
+    item_ = std::clamp(options_.batch_item, 0, std::max(0, s.batch - 1));
+    const double W = std::max(64, size.width()), H = std::max(64, size.height());
+    const int fpx = std::max(6, options_.font_px);
+    const QFont caption_font = figure_font(std::max(6, fpx - 1));
+    double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
+    const QFontMetricsF cfm(caption_font);
+    legend_rect_ = QRectF(kPad, H - kPad - cfm.height() - 6, W - 2 * kPad, cfm.height() + 6);
+    // Column headers, then one row per token: the labels shrink (down to 7 px) before rows
+    // overlap, so a long sentence still fits.
+    const auto& qt = s.query_tokens[std::size_t(item_)];
+    const auto& kt = s.key_tokens[std::size_t(item_)];
+    const int rows = std::max<int>(int(qt.size()), int(kt.size()));
+    const double header_h = QFontMetricsF(figure_font(fpx, {}, true)).height() + 10;
+    const double avail = legend_rect_.top() - 8 - y - header_h;
+    // Tokens are what this view is about: labels a few pixels above the base size,
+    // shrinking (down to 7 px) before rows overlap, so a long sentence still fits.
+    label_px_ = fpx + 3;
+    while (label_px_ > 7 && QFontMetricsF(figure_font(label_px_)).height() * 1.25 * rows > avail)
+        --label_px_;
+    const double lh = QFontMetricsF(figure_font(label_px_)).height();
+    row_h_ = std::max(1.0, std::min(avail / std::max(1, rows), lh * 3.0));
+    // The columns sit in the middle of the free height.
+    top_ = y + header_h + std::max(0.0, (avail - row_h_ * rows) / 2);
+    QStringList all(qt.begin(), qt.end());
+    all.append(QStringList(kt.begin(), kt.end()));
+    const QFontMetricsF lfm(figure_font(label_px_, all));
+    left_w_ = right_w_ = 0.0;
+    for (const QString& t : qt)
+        left_w_ = std::max(left_w_, lfm.horizontalAdvance(t));
+    for (const QString& t : kt)
+        right_w_ = std::max(right_w_, lfm.horizontalAdvance(t));
+    left_w_ = std::min(left_w_ + 16, W * 0.3);
+    right_w_ = std::min(right_w_ + 16, W * 0.3);
+    // The lines get the middle; the columns sit close enough that the eye follows a line.
+    const double span = std::min(W - 2 * kPad - left_w_ - right_w_, std::max(260.0, W * 0.42));
+    const double total = left_w_ + span + right_w_;
+    const double x0 = (W - total) / 2;
+    left_x_ = x0 + left_w_;
+    right_x_ = left_x_ + span;
+    collect();
+}
+
+QPointF LinesFigure::queryAnchor(int i) const {
+    return QPointF(left_x_, top_ + (i + 0.5) * row_h_);
+}
+
+QPointF LinesFigure::keyAnchor(int j) const {
+    return QPointF(right_x_, top_ + (j + 0.5) * row_h_);
+}
+
+void LinesFigure::paint(QPainter* p, bool) const {
+    p->save();
+    p->fillRect(QRectF(QPointF(0, 0), QSizeF(size_)), Qt::white);
+    const int fpx = std::max(6, options_.font_px);
+    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    if (!snapshot_) {
+        p->restore();
+        return;
+    }
+    const AttentionSnapshot& s = *snapshot_;
+    titles_.paint(p, options_);
+    const bool cross = s.config.pair_mode == PairMode::CrossAttention;
+    const QFont hf = figure_font(fpx, {}, true);
+    p->setFont(hf);
+    p->setPen(options_.high_contrast ? text : paint::kMuted);
+    const double hy = top_ - QFontMetricsF(hf).height() - 8;
+    const double hh = QFontMetricsF(hf).height();
+    p->drawText(QRectF(left_x_ - left_w_ - 100, hy, left_w_ + 100 - 8, hh),
+                Qt::AlignRight | Qt::AlignVCenter,
+                cross ? LinesText::tr("Queries (sentence 1)") : LinesText::tr("Queries"));
+    p->drawText(QRectF(right_x_ + 8, hy, right_w_ + 100, hh), Qt::AlignLeft | Qt::AlignVCenter,
+                cross ? LinesText::tr("Keys (sentence 2)") : LinesText::tr("Keys"));
+
+    // Lines: the colour of the head, opacity the weight.
+    p->setRenderHint(QPainter::Antialiasing, true);
+    const double width = options_.high_contrast ? std::clamp(row_h_ * 0.1, 3.0, 6.0)
+                                                : std::clamp(row_h_ * 0.06, 1.2, 3.5);
+    for (const HeadLine& l : lines_) {
+        QColor c = paint::head_color(l.head);
+        c.setAlphaF(std::clamp(double(l.weight), 0.0, 1.0));
+        p->setPen(QPen(c, width, Qt::SolidLine, Qt::RoundCap));
+        p->drawLine(queryAnchor(l.query), keyAnchor(l.key));
+    }
+
+    // Tokens; the hovered one on a tinted background, masked keys struck through.
+    const auto& qt = s.query_tokens[std::size_t(item_)];
+    const auto& kt = s.key_tokens[std::size_t(item_)];
+    QStringList all(qt.begin(), qt.end());
+    all.append(QStringList(kt.begin(), kt.end()));
+    const QFont lf = figure_font(label_px_, all);
+    const QFontMetricsF lfm(lf);
+    p->setFont(lf);
+    auto token = [&](const QString& t, const QRectF& r, Qt::Alignment align, bool hovered,
+                     bool struck) {
+        if (hovered) {
+            p->setPen(Qt::NoPen);
+            p->setBrush(QColor(0xff, 0xe8, 0xb0));
+            p->drawRoundedRect(r.adjusted(-2, 1, 2, -1), 4, 4);
+            p->setBrush(Qt::NoBrush);
+        }
+        p->setPen(struck ? QColor(0xa0, 0xa0, 0xa0) : text);
+        const QString e = lfm.elidedText(t, Qt::ElideRight, r.width() - 4);
+        p->drawText(r.adjusted(2, 0, -2, 0), align | Qt::AlignVCenter, e);
+        if (struck) {
+            const double w = lfm.horizontalAdvance(e);
+            const double x = align & Qt::AlignRight ? r.right() - 2 - w : r.left() + 2;
+            p->setPen(QPen(QColor(0xd6, 0x27, 0x28), 1.5));
+            p->drawLine(QPointF(x, r.center().y()), QPointF(x + w, r.center().y()));
+        }
+    };
+    for (int i = 0; i < int(qt.size()); ++i) {
+        const QPointF a = queryAnchor(i);
+        token(qt[std::size_t(i)], QRectF(a.x() - left_w_, a.y() - row_h_ / 2, left_w_ - 6, row_h_),
+              Qt::AlignRight, hover_.side == Hit::Side::Query && hover_.token == i, false);
+    }
+    for (int j = 0; j < int(kt.size()); ++j) {
+        const QPointF a = keyAnchor(j);
+        const bool struck = s.config.masked_keys.count({item_, j}) > 0 ||
+                            (s.config.pair_mode == PairMode::PaddedBatch &&
+                             kt[std::size_t(j)] == QLatin1String("[PAD]"));
+        token(kt[std::size_t(j)], QRectF(a.x() + 6, a.y() - row_h_ / 2, right_w_ - 6, row_h_),
+              Qt::AlignLeft, hover_.side == Hit::Side::Key && hover_.token == j, struck);
+    }
+
+    // Legend: which colour is which head.
+    const QFont gf = figure_font(std::max(6, fpx - 1));
+    const QFontMetricsF gfm(gf);
+    p->setFont(gf);
+    double x = legend_rect_.left();
+    const double ly = legend_rect_.center().y();
+    for (int h = 0; h < s.heads; ++h) {
+        if (h < 64 && !(options_.line_heads >> h & 1u)) continue;
+        const QString label = LinesText::tr("head %1").arg(h + 1);
+        if (x + 30 + gfm.horizontalAdvance(label) > legend_rect_.right()) break;
+        p->setPen(QPen(paint::head_color(h), 4, Qt::SolidLine, Qt::RoundCap));
+        p->drawLine(QPointF(x, ly), QPointF(x + 18, ly));
+        p->setPen(text);
+        p->drawText(QRectF(x + 24, legend_rect_.top(), gfm.horizontalAdvance(label) + 4,
+                           legend_rect_.height()),
+                    Qt::AlignVCenter, label);
+        x += 24 + gfm.horizontalAdvance(label) + 18;
+    }
+    const QString note = LinesText::tr("opacity = attention weight (lines under %1 omitted)")
+                             .arg(double(kLineThreshold));
+    p->setPen(options_.high_contrast ? text : paint::kMuted);
+    p->drawText(legend_rect_, Qt::AlignRight | Qt::AlignVCenter, note);
+    p->restore();
+}
+
+LinesFigure::Hit LinesFigure::hitTest(const QPointF& pos) const {
+    Hit hit;
+    if (!snapshot_ || row_h_ <= 0) return hit;
+    const int row = int(std::floor((pos.y() - top_) / row_h_));
+    const auto& qt = snapshot_->query_tokens[std::size_t(item_)];
+    const auto& kt = snapshot_->key_tokens[std::size_t(item_)];
+    if (pos.x() >= left_x_ - left_w_ && pos.x() <= left_x_ + 4 && row >= 0 && row < int(qt.size()))
+        return Hit{Hit::Side::Query, row};
+    if (pos.x() >= right_x_ - 4 && pos.x() <= right_x_ + right_w_ && row >= 0 &&
+        row < int(kt.size()))
+        return Hit{Hit::Side::Key, row};
+    return hit;
+}
+
+void LinesFigure::setHover(Hit hit) {
+    hover_ = hit;
+    collect();
+}
+
+QString LinesFigure::describe(const Hit& hit) const {
+    if (!snapshot_ || hit.side == Hit::Side::None) return {};
+    const AttentionSnapshot& s = *snapshot_;
+    // The strongest line of each shown head for the hovered token.
+    QStringList parts;
+    for (int h = 0; h < s.heads; ++h) {
+        if (h < 64 && !(options_.line_heads >> h & 1u)) continue;
+        int best = -1;
+        float w = -1.0f;
+        const int count = hit.side == Hit::Side::Query ? s.source_len : s.target_len;
+        for (int k = 0; k < count; ++k) {
+            const int i = hit.side == Hit::Side::Query ? hit.token : k;
+            const int j = hit.side == Hit::Side::Query ? k : hit.token;
+            if (s.is_masked(item_, i, j)) continue;
+            if (s.weight(item_, h, i, j) > w) {
+                w = s.weight(item_, h, i, j);
+                best = k;
+            }
+        }
+        if (best < 0) continue;
+        const QString other = hit.side == Hit::Side::Query
+                                  ? s.key_tokens[std::size_t(item_)][std::size_t(best)]
+                                  : s.query_tokens[std::size_t(item_)][std::size_t(best)];
+        parts << LinesText::tr("head %1 → “%2” %3").arg(h + 1).arg(other).arg(double(w), 0, 'f', 2);
+    }
+    const QString token = hit.side == Hit::Side::Query
+                              ? s.query_tokens[std::size_t(item_)][std::size_t(hit.token)]
+                              : s.key_tokens[std::size_t(item_)][std::size_t(hit.token)];
+    return (hit.side == Hit::Side::Query ? LinesText::tr("“%1” looks most at: %2")
+                                         : LinesText::tr("“%1” is looked at most by: %2"))
+        .arg(token, parts.join(QStringLiteral("  ·  ")));
+}
+
+}  // namespace attnviz::ui

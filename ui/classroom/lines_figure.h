@@ -1,0 +1,75 @@
+// The head view people know from BertViz: the query tokens in a column on the left, the key
+// tokens on the right, a line from each query to each key whose opacity is the attention
+// weight, one colour per head.  Hovering a token keeps only its lines.  Works the same for
+// cross-attention (two different sentences).  Window, exports and `--view lines` draw it.
+#pragma once
+
+#include <QPointF>
+#include <QRectF>
+
+#include <cstdint>
+#include <vector>
+
+#include "ui/classroom/classroom_figure.h"
+
+namespace attnviz::ui {
+
+struct HeadLine {
+    int head = 0;
+    int query = 0;
+    int key = 0;
+    float weight = 0.0f;
+};
+
+/// Weights below this are not drawn (they would be invisible anyway).
+inline constexpr float kLineThreshold = 0.01f;
+
+/// The lines of batch item `item`: one per (query, key, head) with weight >= threshold, for
+/// the heads whose bit is set in `heads`, only those touching `query` / `key` when >= 0.
+/// Masked cells have weight 0 and never get a line.
+std::vector<HeadLine> head_lines(const AttentionSnapshot& snapshot, int item, quint64 heads,
+                                 float threshold = kLineThreshold, int query = -1, int key = -1);
+
+class LinesFigure : public ClassroomFigure {
+  public:
+    struct Hit {
+        enum class Side { None, Query, Key };
+        Side side = Side::None;
+        int token = -1;
+    };
+
+    void setSnapshot(SnapshotPtr snapshot) override;
+    void setOptions(const FigureOptions& options) override;
+    void layout(QSize size) override;
+    void paint(QPainter* painter, bool vector) const override;
+    QString titleText() const override;
+    QString captionText() const override;
+
+    /// The lines currently drawn (after head selection and hover).
+    const std::vector<HeadLine>& lines() const { return lines_; }
+    Hit hitTest(const QPointF& pos) const;
+    void setHover(Hit hit);
+    Hit hover() const { return hover_; }
+    QPointF queryAnchor(int i) const;
+    QPointF keyAnchor(int j) const;
+    int labelPixelSize() const { return label_px_; }
+    QString describe(const Hit& hit) const;
+
+  private:
+    void collect();
+
+    SnapshotPtr snapshot_;
+    FigureOptions options_;
+    QSize size_;
+    std::vector<HeadLine> lines_;
+    Hit hover_;
+    int item_ = 0;
+    int label_px_ = 13;
+    double row_h_ = 0.0, top_ = 0.0;
+    double left_x_ = 0.0, right_x_ = 0.0;  ///< where lines start and end
+    double left_w_ = 0.0, right_w_ = 0.0;
+    paint::TitleBlock titles_;
+    QRectF legend_rect_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,201 @@
+#include "ui/classroom/statistics_view.h"
+
+#include <QEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+#include "ui/classroom/classroom_figure.h"
+
+namespace attnviz::ui {
+
+void HeadStatisticsModel::setStatistics(std::vector<HeadStatistics> stats, int focused_head) {
+    beginResetModel();
+    stats_ = std::move(stats);
+    focused_ = focused_head;
+    endResetModel();
+}
+
+int HeadStatisticsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(stats_.size());
+}
+
+int HeadStatisticsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : Count;
+}
+
+QVariant HeadStatisticsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= int(stats_.size())) return {};
+    const HeadStatistics& s = stats_[std::size_t(index.row())];
+    double v = 0.0;
+    switch (index.column()) {
+        case Head:
+            v = s.head;
+            break;
+        case Entropy:
+            v = s.entropy;
+            break;
+        case MaxWeight:
+            v = s.max_weight;
+            break;
+        case Distance:
+            v = s.mean_distance;
+            break;
+        case First:
+            v = s.first;
+            break;
+        case Cls:
+            v = s.cls;
+            break;
+        case Sep:
+            v = s.sep;
+            break;
+        case Self:
+            v = s.self;
+            break;
+        case Previous:
+            v = s.previous;
+            break;
+        default:
+            return {};
+    }
+    switch (role) {
+        case ValueRole:
+            return v;
+        case Qt::DisplayRole:
+            if (index.column() == Head) return tr("Head %1").arg(s.head + 1);
+            if (std::isnan(v)) return QStringLiteral("—");
+            if (index.column() == Entropy || index.column() == Distance)
+                return QString::number(v, 'f', 2);
+            return QStringLiteral("%1 %").arg(100.0 * v, 0, 'f', 1);
+        case Qt::TextAlignmentRole:
+            return index.column() == Head ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                          : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        case Qt::DecorationRole:
+            if (index.column() == Head) return paint::head_color(s.head);
+            return {};
+        case Qt::FontRole:
+            if (s.head == focused_) {
+                QFont f;
+                f.setBold(true);
+                return f;
+            }
+            return {};
+        default:
+            return {};
+    }
+}
+
+QVariant HeadStatisticsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::DisplayRole) {
+        switch (section) {
+            case Head:
+                return tr("Head");
+            case Entropy:
+                return tr("Entropy (bits)");
+            case MaxWeight:
+                return tr("Max weight");
+            case Distance:
+                return tr("Mean distance");
+            case First:
+                return tr("First token");
+            case Cls:
+                return tr("[CLS]");
+            case Sep:
+                return tr("[SEP]");
+            case Self:
+                return tr("Itself");
+            case Previous:
+                return tr("Previous token");
+            default:
+                return {};
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+            case Entropy:
+                return tr(
+                    "How spread out each query's attention is, averaged over queries: 0 "
+                    "bits = all on one key, log2(keys) = evenly on every key.");
+            case MaxWeight:
+                return tr(
+                    "The largest weight of each query row, averaged: near 1 means the "
+                    "head picks one key.");
+            case Distance:
+                return tr("How far each query looks, in tokens: Σ weight × |query − key|.");
+            case First:
+                return tr("Share of the weight on the first key token.");
+            case Cls:
+                return tr("Share of the weight on [CLS] keys (— if there are none).");
+            case Sep:
+                return tr("Share of the weight on [SEP] keys (— if there are none).");
+            case Self:
+                return tr("Share of the weight a token puts on itself (self-attention only).");
+            case Previous:
+                return tr(
+                    "Share of the weight on the token just before (a 'previous-token "
+                    "head').");
+            default:
+                return {};
+        }
+    }
+    return {};
+}
+
+StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("statisticsView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 0);
+    intro_ = new QLabel(this);
+    intro_->setWordWrap(true);
+    layout->addWidget(intro_);
+    model_ = new HeadStatisticsModel(this);
+    proxy_ = new QSortFilterProxyModel(this);
+    proxy_->setSourceModel(model_);
+    proxy_->setSortRole(HeadStatisticsModel::ValueRole);
+    table_ = new QTableView(this);
+    table_->setObjectName(QStringLiteral("statisticsTable"));
+    table_->setModel(proxy_);
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(HeadStatisticsModel::Head, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    layout->addWidget(table_, 1);
+    connect(table_, &QTableView::clicked, this,
+            [this](const QModelIndex& index) { emit headActivated(headAtRow(index.row())); });
+    connect(table_, &QTableView::activated, this,
+            [this](const QModelIndex& index) { emit headActivated(headAtRow(index.row())); });
+    retranslate();
+}
+
+void StatisticsView::retranslate() {
+    intro_->setText(
+        tr("What each head does, averaged over the query tokens. Click a column to sort; click "
+           "a head to see it in the grid. Hover a column title for its meaning."));
+}
+
+void StatisticsView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+int StatisticsView::headAtRow(int row) const {
+    const QModelIndex source = proxy_->mapToSource(proxy_->index(row, 0));
+    return source.isValid() ? model_->statistics()[std::size_t(source.row())].head : -1;
+}
+
+void StatisticsView::setSnapshot(SnapshotPtr snapshot, int item, int focused_head) {
+    model_->setStatistics(
+        snapshot ? head_statistics(*snapshot, item) : std::vector<HeadStatistics>{}, focused_head);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,604 @@
+#include "ui/classroom/steps_figure.h"
+
+#include <QCoreApplication>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+#include <qcustomplot.h>
+
+#include "ui/render/colormaps.h"
+#include "ui/render/fonts.h"
+
+namespace attnviz::ui {
+
+namespace {
+// The translation context of this file's messages, as a class so lupdate files them
+// under the context tr() looks them up in.
+struct StepsText {
+    Q_DECLARE_TR_FUNCTIONS(Steps)
+};
+
+constexpr double kPad = 12.0;
+constexpr double kGap = 12.0;
+constexpr int kMaxValueCells = 32 * 32;
+
+QString elide(const QString& s, const QFontMetricsF& fm, double width) {
+    return fm.elidedText(s, Qt::ElideRight, width);
+}
+
+/// Every k-th label so that labels `spacing` apart stay at least `need` apart.
+int label_stride(double spacing, double need) {
+    if (spacing <= 0.0) return 1 << 20;
+    int k = 1;
+    while (k * spacing < need)
+        k = k < 2 ? 2 : (k < 5 ? 5 : k * 2);
+    return k;
+}
+}  // namespace
+
+void StepsFigure::setSnapshot(SnapshotPtr snapshot) {
+    snapshot_ = std::move(snapshot);
+    dirty_ = true;
+}
+
+void StepsFigure::setOptions(const FigureOptions& options) {
+    if (options.head != options_.head || options.batch_item != options_.batch_item ||
+        options.colormap != options_.colormap)
+        dirty_ = true;
+    options_ = options;
+}
+
+int StepsFigure::currentStep() const {
+    if (model_.empty()) return -1;
+    if (options_.step < 0) return model_.count() - 1;
+    return std::min(options_.step, model_.count() - 1);
+}
+
+void StepsFigure::rebuild() {
+    dirty_ = false;
+    hover_ = {};
+    highlights_.clear();
+    images_.clear();
+    max_abs_.clear();
+    message_.clear();
+    if (!snapshot_) {
+        model_ = {};
+        message_ = StepsText::tr("Nothing computed yet.");
+        return;
+    }
+    model_ = build_steps_model(*snapshot_, options_.batch_item, options_.head, &message_);
+    for (const Stage& st : model_.stages) {
+        double m = 0.0;
+        for (std::size_t k = 0; k < st.values.size(); ++k)
+            if (std::isfinite(st.values[k]) && !(!st.masked.empty() && st.masked[k]))
+                m = std::max(m, double(std::abs(st.values[k])));
+        max_abs_.push_back(m > 0.0 ? m : 1.0);
+    }
+    images_.resize(model_.stages.size());
+}
+
+QString StepsFigure::titleText() const {
+    if (!options_.title.isEmpty()) return options_.title;
+    if (model_.empty()) return StepsText::tr("Computation steps");
+    QString t = StepsText::tr("Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step")
+                    .arg(model_.head + 1);
+    if (snapshot_ && snapshot_->batch > 1)
+        t += StepsText::tr(" (sentence %1)").arg(model_.item + 1);
+    return t;
+}
+
+QString StepsFigure::captionText() const {
+    return snapshot_ ? describe_config(snapshot_->config) : QString();
+}
+
+const StepsFigure::Card* StepsFigure::cardOf(int stage) const {
+    for (const Card& c : cards_)
+        if (c.stage == stage) return &c;
+    return nullptr;
+}
+
+QRectF StepsFigure::matrixRect(int stage) const {
+    const Card* c = cardOf(stage);
+    return c ? c->matrix : QRectF();
+}
+
+QRectF StepsFigure::cellRect(int stage, int row, int col) const {
+    const Card* c = cardOf(stage);
+    if (!c) return {};
+    return QRectF(c->matrix.left() + col * c->cell_w, c->matrix.top() + row * c->cell_h, c->cell_w,
+                  c->cell_h);
+}
+
+bool StepsFigure::valuesShown(int stage) const {
+    const Card* c = cardOf(stage);
+    return c && c->values && isRevealed(stage);
+}
+
+void StepsFigure::layout(QSize size) {
+    if (dirty_) rebuild();
+    size_ = size;
+    cards_.clear();
+    shown_.clear();
+    if (model_.empty()) return;
+
+    const int fpx = std::max(6, options_.font_px);
+    label_px_ = fpx;
+    const double W = std::max(64, size.width()), H = std::max(64, size.height());
+    const QFont caption_font = figure_font(std::max(6, fpx - 1));
+    const QFont banner_title_font = figure_font(fpx + 3, {}, true);
+    const QFont banner_font = figure_font(fpx + 1);
+    QStringList tokens(model_.query_tokens.begin(), model_.query_tokens.end());
+    tokens.append(QStringList(model_.key_tokens.begin(), model_.key_tokens.end()));
+    const QFont label_font = figure_font(fpx, tokens);
+    const QFontMetricsF lfm(label_font);
+
+    const int cur = currentStep();
+    if (options_.focus && !allShown()) {
+        shown_ = model_.inputsOf(cur);
+        shown_.push_back(cur);
+    } else {
+        for (int k = 0; k < model_.count(); ++k)
+            shown_.push_back(k);
+    }
+
+    double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
+    // The banner: what the current step does.
+    const Stage& cs = model_.stages[std::size_t(cur)];
+    if (allShown()) {
+        banner_title_ =
+            StepsText::tr("All %1 steps of head %2").arg(model_.count()).arg(model_.head + 1);
+        banner_text_ = StepsText::tr(
+            "Read from X to the output. Hover a cell to light up the cells it was "
+            "computed from.");
+    } else {
+        banner_title_ =
+            StepsText::tr("Step %1 of %2:  %3").arg(cur + 1).arg(model_.count()).arg(cs.formula);
+        banner_text_ = cs.explanation;
+    }
+    banner_text_ = paint::wrap_text(banner_text_, banner_font, W - 2 * kPad - 24);
+    const double bh =
+        QFontMetricsF(banner_title_font).height() +
+        QFontMetricsF(banner_font).height() * (banner_text_.count(QLatin1Char('\n')) + 1) + 14;
+    banner_rect_ = QRectF(kPad, y, W - 2 * kPad, bh);
+    y += bh + kGap;
+    const double legend_h = QFontMetricsF(caption_font).height() + 8;
+    legend_rect_ = QRectF(kPad, H - kPad - legend_h, W - 2 * kPad, legend_h);
+    const QRectF area(kPad, y, W - 2 * kPad, std::max(40.0, legend_rect_.top() - 6 - y));
+
+    // Label sizes shared by every card.
+    double widest = 0.0;
+    for (const QString& t : tokens)
+        widest = std::max(widest, lfm.horizontalAdvance(elide(t, lfm, 9.0 * fpx)));
+    row_label_w_ = widest + 6;
+    const double header_h = QFontMetricsF(figure_font(fpx + 1, {}, true)).height() +
+                            QFontMetricsF(caption_font).height() + 8;
+    const int P = int(shown_.size());
+
+    auto fit = [&](int nc, double col_h, std::vector<double>* cells) {
+        const int nr = (P + nc - 1) / nc;
+        const double cw = (area.width() - (nc - 1) * kGap) / nc;
+        const double ch = (area.height() - (nr - 1) * kGap) / nr;
+        double log_sum = 0.0;
+        cells->clear();
+        for (int k = 0; k < P; ++k) {
+            const Stage& st = model_.stages[std::size_t(shown_[std::size_t(k)])];
+            const double mw = cw - row_label_w_ - 16;
+            const double mh = ch - header_h - col_h - 12;
+            double c = std::min(mw / st.cols, mh / st.rows);
+            c = std::max(c, 0.2);
+            if (c >= 3.0) c = std::floor(c);
+            cells->push_back(c);
+            log_sum += std::log(c);
+        }
+        return log_sum / P;
+    };
+    double flat_h = lfm.height() + 6;
+    double rot_h = widest + 8;
+    std::vector<double> cells;
+    int best_nc = 1;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        rotate_cols_ = attempt == 1;
+        col_label_h_ = rotate_cols_ ? rot_h : flat_h;
+        double best = -1e300;
+        for (int nc = 1; nc <= P; ++nc) {
+            const double score = fit(nc, col_label_h_, &cells);
+            if (score > best) {
+                best = score;
+                best_nc = nc;
+            }
+        }
+        fit(best_nc, col_label_h_, &cells);
+        // Key labels lie flat when they fit under the columns of the score matrices.
+        double key_cell = 1e9;
+        for (int k = 0; k < P; ++k)
+            if (model_.stages[std::size_t(shown_[std::size_t(k)])].col_axis == StageAxis::Keys)
+                key_cell = std::min(key_cell, cells[std::size_t(k)]);
+        double widest_key = 0.0;
+        for (const QString& t : model_.key_tokens)
+            widest_key = std::max(widest_key, lfm.horizontalAdvance(elide(t, lfm, 9.0 * fpx)));
+        if (key_cell >= widest_key + 4 || key_cell == 1e9) break;
+    }
+    const int nc = best_nc;
+    const int nr = (P + nc - 1) / nc;
+    // Focus: the inputs side by side on top, the current stage across the whole width below.
+    const bool focus = options_.focus && !allShown() && P > 1;
+    const int top_count = focus ? P - 1 : nc;
+    const int rows = focus ? 2 : nr;
+    const double ch = (area.height() - (rows - 1) * kGap) / rows;
+    for (int k = 0; k < P; ++k) {
+        Card card;
+        card.stage = shown_[std::size_t(k)];
+        const Stage& st = model_.stages[std::size_t(card.stage)];
+        const bool last = focus && k == P - 1;
+        const int per_row = last ? 1 : top_count;
+        const double cw = (area.width() - (per_row - 1) * kGap) / per_row;
+        const int col = last ? 0 : k % per_row;
+        const int row = last ? 1 : k / per_row;
+        card.frame =
+            QRectF(area.left() + col * (cw + kGap), area.top() + row * (ch + kGap), cw, ch);
+        const double mw_avail = cw - row_label_w_ - 16;
+        const double mh_avail = ch - header_h - col_label_h_ - 12;
+        double c = std::max(0.2, std::min(mw_avail / st.cols, mh_avail / st.rows));
+        if (c >= 3.0) c = std::floor(c);
+        card.cell_w = card.cell_h = c;
+        // Feature matrices (64 columns for 6 tokens) would be a thin strip: give their rows
+        // at least the height of a label so every token stays readable.
+        if (st.col_axis != StageAxis::Keys && c < lfm.height() + 2)
+            card.cell_h = std::max(c, std::floor(std::min(mh_avail / st.rows, lfm.height() + 2)));
+        const double mw = st.cols * card.cell_w, mh = st.rows * card.cell_h;
+        card.matrix =
+            QRectF(card.frame.left() + 8 + row_label_w_ + std::max(0.0, (mw_avail - mw) / 2),
+                   card.frame.top() + header_h + 4, mw, mh);
+        const double cell = std::min(card.cell_w, card.cell_h);
+        const QFont vf = figure_font(std::clamp(int(cell * 0.3), 7, fpx));
+        const QFontMetricsF vfm(vf);
+        card.values = options_.values && st.rows * st.cols <= kMaxValueCells &&
+                      vfm.horizontalAdvance(QStringLiteral("−0.00")) + 4 <= card.cell_w &&
+                      vfm.height() + 2 <= card.cell_h;
+        cards_.push_back(card);
+    }
+}
+
+QColor StepsFigure::cellColor(const Stage& st, double v, bool masked) const {
+    if (masked || std::isinf(v)) return masked_cell_color(options_.colormap);
+    if (std::isnan(v)) return QColor(0xff, 0x00, 0xff);
+    const std::size_t k = std::size_t(&st - model_.stages.data());
+    if (st.probabilities) {
+        if (gradient_map_ != int(options_.colormap)) {
+            gradient_ = make_gradient(options_.colormap);
+            gradient_map_ = int(options_.colormap);
+        }
+        return QColor(gradient_.color(v, QCPRange(0.0, max_abs_[k])));
+    }
+    return paint::signed_color(v, max_abs_[k]);
+}
+
+QImage StepsFigure::stageImage(int stage) const {
+    QImage& image = images_[std::size_t(stage)];
+    if (!image.isNull()) return image;
+    const Stage& st = model_.stages[std::size_t(stage)];
+    image = QImage(st.cols, st.rows, QImage::Format_RGB32);
+    for (int r = 0; r < st.rows; ++r) {
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(r));
+        for (int c = 0; c < st.cols; ++c)
+            line[c] = cellColor(st, st.value(r, c), st.isMasked(r, c)).rgb();
+    }
+    return image;
+}
+
+void StepsFigure::paint(QPainter* p, bool vector) const {
+    p->save();
+    p->fillRect(QRectF(QPointF(0, 0), QSizeF(size_)), Qt::white);
+    const int fpx = std::max(6, options_.font_px);
+    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    if (model_.empty()) {
+        p->setPen(paint::kMuted);
+        p->setFont(figure_font(fpx + 2));
+        p->drawText(QRectF(QPointF(0, 0), QSizeF(size_)).adjusted(40, 40, -40, -40),
+                    Qt::AlignCenter | Qt::TextWordWrap, message_);
+        p->restore();
+        return;
+    }
+    titles_.paint(p, options_);
+    // Banner.
+    p->setPen(Qt::NoPen);
+    p->setBrush(QColor(0xe8, 0xf1, 0xf8));
+    p->drawRoundedRect(banner_rect_, 6, 6);
+    p->setBrush(paint::kAccent);
+    p->drawRect(QRectF(banner_rect_.topLeft(), QSizeF(6, banner_rect_.height())));
+    p->setBrush(Qt::NoBrush);
+    const QFont btf = figure_font(fpx + 3, {}, true);
+    p->setPen(text);
+    p->setFont(btf);
+    const QRectF inner = banner_rect_.adjusted(18, 6, -8, -6);
+    p->drawText(inner, Qt::AlignLeft | Qt::AlignTop, banner_title_);
+    p->setFont(figure_font(fpx + 1));
+    p->drawText(inner.adjusted(0, QFontMetricsF(btf).height() + 2, 0, 0),
+                Qt::AlignLeft | Qt::AlignTop, banner_text_);
+
+    for (const Card& card : cards_)
+        paintCard(p, card, vector);
+
+    // Legend: the two colour scales and the masked cells.
+    const QFont lf = figure_font(std::max(6, fpx - 1));
+    const QFontMetricsF lfm(lf);
+    p->setFont(lf);
+    double x = legend_rect_.left();
+    const double ly = legend_rect_.top() + 4, lh = legend_rect_.height() - 8;
+    auto ramp = [&](auto color_at, const QString& left, const QString& right) {
+        p->setPen(text);
+        p->drawText(QRectF(x, ly, lfm.horizontalAdvance(left) + 2, lh), Qt::AlignVCenter, left);
+        x += lfm.horizontalAdvance(left) + 6;
+        const double w = 90;
+        for (int k = 0; k < 30; ++k) {
+            p->fillRect(QRectF(x + k * w / 30, ly, w / 30 + 0.5, lh), color_at(k / 29.0));
+        }
+        p->setPen(QPen(paint::kMuted, 0.5));
+        p->drawRect(QRectF(x, ly, w, lh));
+        x += w + 6;
+        p->setPen(text);
+        p->drawText(QRectF(x, ly, lfm.horizontalAdvance(right) + 2, lh), Qt::AlignVCenter, right);
+        x += lfm.horizontalAdvance(right) + 28;
+    };
+    ramp([](double t) { return paint::signed_color(2 * t - 1, 1.0); },
+         StepsText::tr("values: negative"), StepsText::tr("positive"));
+    QCPColorGradient g = make_gradient(options_.colormap);
+    ramp([&](double t) { return QColor(g.color(t, QCPRange(0, 1))); }, StepsText::tr("weights: 0"),
+         StepsText::tr("max"));
+    const QRectF swatch(x, ly, lh * 1.6, lh);
+    p->fillRect(swatch, masked_cell_color(options_.colormap));
+    paint::hatch(p, swatch, masked_hatch_color(options_.colormap));
+    x += swatch.width() + 6;
+    p->setPen(text);
+    p->drawText(QRectF(x, ly, 400, lh), Qt::AlignVCenter,
+                StepsText::tr("masked (−∞ before softmax)"));
+    p->restore();
+}
+
+void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
+    const Stage& st = model_.stages[std::size_t(card.stage)];
+    const int fpx = std::max(6, options_.font_px);
+    const bool current = !allShown() && card.stage == currentStep();
+    const bool revealed = isRevealed(card.stage);
+    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor muted = options_.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
+
+    p->save();
+    if (current) {
+        p->setPen(QPen(paint::kAccent, 3));
+        p->setBrush(QColor(0xf3, 0xf8, 0xfc));
+    } else if (revealed) {
+        p->setPen(QPen(QColor(0xc8, 0xc8, 0xc8), 1));
+        p->setBrush(Qt::white);
+    } else {
+        QPen pen(QColor(0xc0, 0xc0, 0xc0), 1, Qt::DashLine);
+        p->setPen(pen);
+        p->setBrush(QColor(0xfa, 0xfa, 0xfa));
+    }
+    p->drawRoundedRect(card.frame.adjusted(1, 1, -1, -1), 6, 6);
+
+    // Header: number and formula, then what it is and its shape.
+    const QFont hf = figure_font(fpx + 1, {}, true);
+    const QFont sf = figure_font(std::max(6, fpx - 1));
+    const QRectF head(card.frame.left() + 10, card.frame.top() + 4, card.frame.width() - 20,
+                      QFontMetricsF(hf).height());
+    p->setPen(revealed ? (current ? paint::kAccent : text) : QColor(0xa0, 0xa0, 0xa0));
+    p->setFont(hf);
+    p->drawText(
+        head, Qt::AlignLeft | Qt::AlignVCenter,
+        QFontMetricsF(hf).elidedText(QStringLiteral("%1.  %2").arg(card.stage + 1).arg(st.formula),
+                                     Qt::ElideRight, head.width()));
+    p->setFont(sf);
+    p->setPen(revealed ? muted : QColor(0xb0, 0xb0, 0xb0));
+    const QRectF sub(head.left(), head.bottom(), head.width(), QFontMetricsF(sf).height());
+    p->drawText(sub, Qt::AlignLeft | Qt::AlignVCenter,
+                QStringLiteral("%1  ·  %2").arg(st.name, st.shapeText()));
+    if (!revealed) {
+        p->setFont(figure_font(fpx * 3, {}, true));
+        p->setPen(QColor(0xd8, 0xd8, 0xd8));
+        p->drawText(card.frame.adjusted(0, sub.bottom() - card.frame.top(), 0, 0), Qt::AlignCenter,
+                    QStringLiteral("?"));
+        p->restore();
+        return;
+    }
+
+    // The matrix.
+    const QRectF m = card.matrix;
+    if (vector) {
+        p->setPen(Qt::NoPen);
+        for (int r = 0; r < st.rows; ++r) {
+            int c = 0;
+            while (c < st.cols) {
+                const QColor col = cellColor(st, st.value(r, c), st.isMasked(r, c));
+                int end = c + 1;
+                while (end < st.cols && cellColor(st, st.value(r, end), st.isMasked(r, end)) == col)
+                    ++end;
+                p->fillRect(QRectF(m.left() + c * card.cell_w, m.top() + r * card.cell_h,
+                                   (end - c) * card.cell_w, card.cell_h)
+                                .adjusted(-0.125, -0.125, 0.125, 0.125),
+                            col);
+                c = end;
+            }
+        }
+    } else {
+        p->setRenderHint(QPainter::SmoothPixmapTransform, card.cell_w < 1.0 || card.cell_h < 1.0);
+        p->drawImage(m, stageImage(card.stage));
+    }
+    if (!st.masked.empty() && card.cell_w >= 4.0) {
+        for (int r = 0; r < st.rows; ++r)
+            for (int c = 0; c < st.cols; ++c)
+                if (st.isMasked(r, c))
+                    paint::hatch(p, cellRect(card.stage, r, c),
+                                 masked_hatch_color(options_.colormap));
+    }
+    p->setPen(QPen(QColor(0x90, 0x90, 0x90), 0.8));
+    p->setBrush(Qt::NoBrush);
+    p->drawRect(m);
+    if (st.band_begin >= 0) {
+        p->setPen(QPen(paint::kAccent, 2.5));
+        p->drawRect(QRectF(m.left() + st.band_begin * card.cell_w, m.top() - 2,
+                           (st.band_end - st.band_begin) * card.cell_w, m.height() + 4));
+    }
+
+    // Values in the cells.
+    if (card.values) {
+        p->setFont(figure_font(std::clamp(int(std::min(card.cell_w, card.cell_h) * 0.3), 7, fpx)));
+        for (int r = 0; r < st.rows; ++r)
+            for (int c = 0; c < st.cols; ++c) {
+                const double v = st.value(r, c);
+                const bool masked = st.isMasked(r, c);
+                if (masked && st.id != StageId::Masked) continue;
+                p->setPen(text_color_on(cellColor(st, v, masked)));
+                p->drawText(cellRect(card.stage, r, c), Qt::AlignCenter,
+                            masked ? QStringLiteral("−∞") : paint::format_cell(v));
+            }
+    }
+
+    // Row labels (tokens) and column labels (tokens or the feature count).
+    QStringList all(model_.query_tokens.begin(), model_.query_tokens.end());
+    all.append(QStringList(model_.key_tokens.begin(), model_.key_tokens.end()));
+    const QFont lf = figure_font(label_px_, all);
+    const QFontMetricsF lfm(lf);
+    p->setFont(lf);
+    p->setPen(text);
+    const auto& row_tokens =
+        st.row_axis == StageAxis::Keys ? model_.key_tokens : model_.query_tokens;
+    const int rstride = label_stride(card.cell_h, lfm.height());
+    for (int r = 0; r < st.rows; r += rstride) {
+        const QRectF rr(card.frame.left() + 4, m.top() + r * card.cell_h + card.cell_h / 2 - 20,
+                        m.left() - card.frame.left() - 8, 40);
+        p->drawText(rr, Qt::AlignRight | Qt::AlignVCenter,
+                    elide(row_tokens[std::size_t(r)], lfm, 9.0 * fpx));
+    }
+    if (st.col_axis == StageAxis::Keys) {
+        const int cstride = label_stride(card.cell_w, rotate_cols_ ? lfm.height() : 0.0);
+        for (int c = 0; c < st.cols; c += std::max(1, cstride)) {
+            const QString t = elide(model_.key_tokens[std::size_t(c)], lfm, 9.0 * fpx);
+            const double cx = m.left() + c * card.cell_w + card.cell_w / 2;
+            if (rotate_cols_) {
+                p->save();
+                p->translate(cx, m.bottom() + 4);
+                p->rotate(-90);
+                p->drawText(
+                    QRectF(-col_label_h_, -lfm.height() / 2, col_label_h_ - 2, lfm.height()),
+                    Qt::AlignRight | Qt::AlignVCenter, t);
+                p->restore();
+            } else {
+                p->drawText(QRectF(cx - card.cell_w / 2 - 40, m.bottom() + 3, card.cell_w + 80,
+                                   lfm.height()),
+                            Qt::AlignHCenter | Qt::AlignTop, t);
+            }
+        }
+    } else {
+        p->setFont(sf);
+        p->setPen(muted);
+        const QString what = st.col_axis == StageAxis::Head
+                                 ? StepsText::tr("d_k = %1 features").arg(st.cols)
+                                 : StepsText::tr("embed_dim = %1 features").arg(st.cols);
+        p->drawText(QRectF(m.left() - 40, m.bottom() + 3, m.width() + 80, lfm.height()),
+                    Qt::AlignHCenter | Qt::AlignTop, what);
+    }
+
+    // Provenance: dim what the hovered cell did not use, outline what it did.
+    std::vector<QRectF> parts;
+    bool whole = false;
+    for (const StageRegion& r : highlights_) {
+        if (r.stage != card.stage) continue;
+        switch (r.kind) {
+            case StageRegion::Kind::Cell:
+                parts.push_back(cellRect(card.stage, r.row, r.col));
+                break;
+            case StageRegion::Kind::Row:
+                parts.emplace_back(m.left(), m.top() + r.row * card.cell_h, m.width(), card.cell_h);
+                break;
+            case StageRegion::Kind::Column:
+                parts.emplace_back(m.left() + r.col * card.cell_w, m.top(), card.cell_w,
+                                   m.height());
+                break;
+            case StageRegion::Kind::All:
+                whole = true;
+                break;
+        }
+    }
+    const bool hovered_here = hover_.stage == card.stage && hover_.row >= 0;
+    if (!parts.empty() || hovered_here) {
+        QPainterPath dim;
+        dim.addRect(m);
+        QPainterPath keep;
+        for (const QRectF& r : parts)
+            keep.addRect(r);
+        if (hovered_here) keep.addRect(cellRect(card.stage, hover_.row, hover_.col));
+        p->setPen(Qt::NoPen);
+        p->setBrush(QColor(255, 255, 255, 150));
+        p->drawPath(dim.subtracted(keep));
+        p->setBrush(Qt::NoBrush);
+        p->setPen(QPen(paint::kHighlight, 2.5));
+        for (const QRectF& r : parts)
+            p->drawRect(r);
+        if (hovered_here) {
+            p->setPen(QPen(Qt::black, 2.5));
+            p->drawRect(cellRect(card.stage, hover_.row, hover_.col));
+        }
+    }
+    if (whole) {
+        p->setPen(QPen(paint::kHighlight, 2.5, Qt::DashLine));
+        p->drawRect(m.adjusted(-3, -3, 3, 3));
+    }
+    p->restore();
+}
+
+StepsFigure::Hit StepsFigure::hitTest(const QPointF& pos) const {
+    Hit hit;
+    for (const Card& c : cards_) {
+        if (!c.frame.contains(pos)) continue;
+        hit.stage = c.stage;
+        if (c.matrix.contains(pos) && isRevealed(c.stage) && c.cell_w > 0 && c.cell_h > 0) {
+            const Stage& st = model_.stages[std::size_t(c.stage)];
+            hit.row = std::clamp(int((pos.y() - c.matrix.top()) / c.cell_h), 0, st.rows - 1);
+            hit.col = std::clamp(int((pos.x() - c.matrix.left()) / c.cell_w), 0, st.cols - 1);
+        }
+        return hit;
+    }
+    return hit;
+}
+
+void StepsFigure::setHover(int stage, int row, int col) {
+    hover_ = Hit{stage, row, col};
+    highlights_.clear();
+    if (stage < 0 || row < 0) return;
+    for (const StageRegion& r : provenance(model_, stage, row, col))
+        if (isRevealed(r.stage)) highlights_.push_back(r);
+}
+
+QString StepsFigure::describe(const Hit& hit) const {
+    if (hit.stage < 0 || hit.row < 0 || model_.empty()) return {};
+    const Stage& st = model_.stages[std::size_t(hit.stage)];
+    auto axis_text = [&](StageAxis a, int k) {
+        switch (a) {
+            case StageAxis::Queries:
+                return StepsText::tr("query “%1”").arg(model_.query_tokens[std::size_t(k)]);
+            case StageAxis::Keys:
+                return StepsText::tr("key “%1”").arg(model_.key_tokens[std::size_t(k)]);
+            case StageAxis::Model:
+            case StageAxis::Head:
+                return StepsText::tr("feature %1").arg(k);
+        }
+        return QString();
+    };
+    const double v = st.value(hit.row, hit.col);
+    const QString value = st.isMasked(hit.row, hit.col) && st.id == StageId::Masked
+                              ? QStringLiteral("−∞")
+                              : (st.isMasked(hit.row, hit.col) ? StepsText::tr("0 (masked)")
+                                                               : QString::number(v, 'f', 4));
+    return StepsText::tr("%1 [%2, %3] = %4   ·   %5, %6")
+        .arg(st.formula)
+        .arg(hit.row)
+        .arg(hit.col)
+        .arg(value, axis_text(st.row_axis, hit.row), axis_text(st.col_axis, hit.col));
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,95 @@
+// The computation steps figure: every stage of one head as a labelled card (formula,
+// shape, the matrix with its tokens), revealed one step at a time, the current step
+// outlined and explained in a banner, and the cells a hovered cell came from highlighted in
+// the earlier stages.  In focus mode only the current stage and its inputs are shown, large
+// (for the back of a room).  Window, exports and `attnviz export --view steps` draw it.
+#pragma once
+
+#include <QImage>
+#include <QPointF>
+#include <QRectF>
+
+#include <vector>
+
+#include <qcustomplot.h>
+
+#include "ui/classroom/classroom_figure.h"
+#include "ui/classroom/steps_model.h"
+
+namespace attnviz::ui {
+
+class StepsFigure : public ClassroomFigure {
+  public:
+    struct Hit {
+        int stage = -1;
+        int row = -1;  ///< -1 when not over a cell
+        int col = -1;
+    };
+
+    void setSnapshot(SnapshotPtr snapshot) override;
+    void setOptions(const FigureOptions& options) override;
+    void layout(QSize size) override;
+    void paint(QPainter* painter, bool vector) const override;
+    QString titleText() const override;
+    QString captionText() const override;
+
+    const StepsModel& model() const { return model_; }
+    /// Why there is nothing to show (no snapshot, over the budget), or empty.
+    QString message() const { return message_; }
+    /// The current stage: options.step clamped; the last stage when every stage is shown.
+    int currentStep() const;
+    bool allShown() const { return options_.step < 0; }
+    /// The stages on the canvas, in order.
+    const std::vector<int>& shownStages() const { return shown_; }
+    bool isRevealed(int stage) const { return allShown() || stage <= currentStep(); }
+    /// The matrix of a shown stage, in canvas coordinates (empty if not shown).
+    QRectF matrixRect(int stage) const;
+    QRectF cellRect(int stage, int row, int col) const;
+    bool valuesShown(int stage) const;
+    int labelPixelSize() const { return label_px_; }
+
+    Hit hitTest(const QPointF& pos) const;
+    void setHover(int stage, int row, int col);
+    Hit hover() const { return hover_; }
+    const std::vector<StageRegion>& highlighted() const { return highlights_; }
+    /// "Q[3, 5] = 0.214" for the hovered cell, with the tokens.
+    QString describe(const Hit& hit) const;
+
+  private:
+    struct Card {
+        int stage = -1;
+        QRectF frame;
+        QRectF matrix;
+        double cell_w = 0.0;  ///< square, except feature rows that would be thinner than a label
+        double cell_h = 0.0;
+        bool values = false;
+    };
+    void rebuild();
+    void paintCard(QPainter* p, const Card& card, bool vector) const;
+    QImage stageImage(int stage) const;
+    QColor cellColor(const Stage& st, double v, bool masked) const;
+    const Card* cardOf(int stage) const;
+
+    SnapshotPtr snapshot_;
+    FigureOptions options_;
+    StepsModel model_;
+    QString message_;
+    bool dirty_ = true;
+    std::vector<int> shown_;
+    std::vector<Card> cards_;
+    std::vector<double> max_abs_;  ///< per stage: colour range
+    mutable std::vector<QImage> images_;
+    mutable QCPColorGradient gradient_;
+    mutable int gradient_map_ = -1;
+    QSize size_;
+    int label_px_ = 13;
+    paint::TitleBlock titles_;
+    QRectF banner_rect_, legend_rect_;
+    QString banner_title_, banner_text_;
+    double row_label_w_ = 0.0, col_label_h_ = 0.0;
+    bool rotate_cols_ = false;
+    Hit hover_;
+    std::vector<StageRegion> highlights_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,328 @@
+#include "ui/classroom/steps_model.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+
+namespace {
+// The translation context of this file's messages, as a class so lupdate files them
+// under the context tr() looks them up in.
+struct StepsText {
+    Q_DECLARE_TR_FUNCTIONS(Steps)
+};
+
+std::vector<float> block(const Tensor& t, std::size_t offset, std::size_t count) {
+    if (offset + count > t.numel()) return std::vector<float>(count, 0.0f);
+    return std::vector<float>(t.data.begin() + std::ptrdiff_t(offset),
+                              t.data.begin() + std::ptrdiff_t(offset + count));
+}
+
+Stage make_stage(StageId id, const QString& formula, const QString& name, int rows, int cols,
+                 StageAxis row_axis, StageAxis col_axis, std::vector<float> values) {
+    Stage s;
+    s.id = id;
+    s.formula = formula;
+    s.name = name;
+    s.rows = rows;
+    s.cols = cols;
+    s.row_axis = row_axis;
+    s.col_axis = col_axis;
+    s.values = std::move(values);
+    return s;
+}
+}  // namespace
+
+QString Stage::shapeText() const {
+    return QStringLiteral("%1 × %2").arg(rows).arg(cols);
+}
+
+int StepsModel::indexOf(StageId id) const {
+    for (int k = 0; k < count(); ++k)
+        if (stages[std::size_t(k)].id == id) return k;
+    return -1;
+}
+
+std::vector<int> StepsModel::inputsOf(int stage) const {
+    if (stage < 0 || stage >= count()) return {};
+    const int kv =
+        indexOf(StageId::KeyInput) >= 0 ? indexOf(StageId::KeyInput) : indexOf(StageId::Input);
+    std::vector<int> out;
+    switch (stages[std::size_t(stage)].id) {
+        case StageId::Input:
+        case StageId::KeyInput:
+            break;
+        case StageId::Query:
+            out = {indexOf(StageId::Input)};
+            break;
+        case StageId::Key:
+        case StageId::Value:
+            out = {kv};
+            break;
+        case StageId::Scores:
+            out = {indexOf(StageId::Query), indexOf(StageId::Key)};
+            break;
+        case StageId::Scaled:
+            out = {indexOf(StageId::Scores)};
+            break;
+        case StageId::Masked:
+            out = {indexOf(StageId::Scaled)};
+            break;
+        case StageId::Softmax:
+            out = {indexOf(StageId::Masked)};
+            break;
+        case StageId::Dropout:
+            out = {indexOf(StageId::Softmax)};
+            break;
+        case StageId::Context:
+            out = {indexOf(StageId::Dropout), indexOf(StageId::Value)};
+            break;
+        case StageId::Concat:
+            out = {indexOf(StageId::Context)};
+            break;
+        case StageId::Output:
+            out = {indexOf(StageId::Concat)};
+            break;
+    }
+    out.erase(std::remove(out.begin(), out.end(), -1), out.end());
+    return out;
+}
+
+StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QString* why) {
+    StepsModel m;
+    if (!s.steps || s.batch == 0 || s.heads == 0) {
+        if (why)
+            *why = s.steps ? QString()
+                           : StepsText::tr(
+                                 "The steps are kept for up to %1 attention cells (items × heads "
+                                 "× queries × keys); this input has %2. Shorten the sentence "
+                                 "or use fewer heads.")
+                                 .arg(kStepsCellBudget)
+                                 .arg(std::size_t(s.batch) * s.heads * s.target_len * s.source_len);
+        return m;
+    }
+    const StepTensors& t = *s.steps;
+    const int n = std::clamp(item, 0, s.batch - 1);
+    const int h = std::clamp(head, 0, s.heads - 1);
+    const ComputeConfig& c = s.config;
+    const int L = s.target_len, S = s.source_len, E = c.embed_dim, H = s.heads, d = E / H;
+    m.item = n;
+    m.head = h;
+    m.heads = H;
+    m.embed_dim = E;
+    m.head_dim = d;
+    m.query_tokens = s.query_tokens[std::size_t(n)];
+    m.key_tokens = s.key_tokens[std::size_t(n)];
+    const HeadSteps& hs = t.head(n, h, H);
+    const bool cross = !t.x_key.empty();
+    const bool additive = c.scoring == Scoring::Additive;
+    const std::size_t LS = std::size_t(L) * S;
+
+    const QString x_what = c.positional_encoding
+                               ? StepsText::tr(
+                                     "Each token as a vector of embed_dim = %1 numbers: its "
+                                     "embedding plus a positional encoding, one row per token.")
+                               : StepsText::tr(
+                                     "Each token as a vector of embed_dim = %1 numbers (its "
+                                     "embedding; positional encoding is off).");
+    m.stages.push_back(make_stage(
+        StageId::Input, cross ? StepsText::tr("X (queries' sentence)") : StepsText::tr("X"),
+        StepsText::tr("input"), L, E, StageAxis::Queries, StageAxis::Model,
+        block(t.x_query, std::size_t(n) * L * E, std::size_t(L) * E)));
+    m.stages.back().explanation = x_what.arg(E);
+    if (cross) {
+        m.stages.push_back(make_stage(StageId::KeyInput, StepsText::tr("X′ (keys' sentence)"),
+                                      StepsText::tr("input"), S, E, StageAxis::Keys,
+                                      StageAxis::Model,
+                                      block(t.x_key, std::size_t(n) * S * E, std::size_t(S) * E)));
+        m.stages.back().explanation = StepsText::tr(
+            "Cross-attention: the keys and values come from the second sentence, so it has "
+            "its own input matrix X′.");
+    }
+    const QString xk = cross ? QStringLiteral("X′") : QStringLiteral("X");
+    const QString b = c.bias ? QStringLiteral(" + b") : QString();
+    m.stages.push_back(make_stage(StageId::Query, QStringLiteral("Q = X W_Q") + b,
+                                  StepsText::tr("queries"), L, d, StageAxis::Queries,
+                                  StageAxis::Head, hs.q.data));
+    m.stages.back().explanation =
+        StepsText::tr(
+            "Each token's query, what it is looking for: X times this head's %1 × %2 slice of "
+            "W_Q, so d_k = %2 numbers per token.")
+            .arg(E)
+            .arg(d);
+    m.stages.push_back(make_stage(StageId::Key, QStringLiteral("K = %1 W_K").arg(xk) + b,
+                                  StepsText::tr("keys"), S, d, StageAxis::Keys, StageAxis::Head,
+                                  hs.k.data));
+    m.stages.back().explanation =
+        StepsText::tr("Each token's key, what it offers to be found by: the same input times W_K.");
+    m.stages.push_back(make_stage(StageId::Value, QStringLiteral("V = %1 W_V").arg(xk) + b,
+                                  StepsText::tr("values"), S, d, StageAxis::Keys, StageAxis::Head,
+                                  hs.v.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Each token's value, what it passes on when attended to: the input times W_V.");
+    m.stages.push_back(make_stage(
+        StageId::Scores, additive ? QStringLiteral("w · tanh(q + k)") : QStringLiteral("Q Kᵀ"),
+        StepsText::tr("scores"), L, S, StageAxis::Queries, StageAxis::Keys, hs.scores.data));
+    m.stages.back().explanation =
+        additive ? StepsText::tr(
+                       "Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for "
+                       "every query and key.")
+                 : StepsText::tr(
+                       "Every query against every key: the dot product of query row i and key "
+                       "row j, so similar vectors score high.");
+    m.stages.push_back(make_stage(
+        StageId::Scaled,
+        additive ? StepsText::tr("(additive: not scaled)") : QStringLiteral("Q Kᵀ / √%1").arg(d),
+        StepsText::tr("scaled scores"), L, S, StageAxis::Queries, StageAxis::Keys, hs.scaled.data));
+    m.stages.back().explanation =
+        additive ? StepsText::tr("Additive scores are used as they are.")
+                 : StepsText::tr(
+                       "Divided by √d_k = √%1 = %2, so that the scores do not grow with d_k and "
+                       "the softmax does not saturate.")
+                       .arg(d)
+                       .arg(std::sqrt(double(d)), 0, 'g', 3);
+    m.stages.push_back(make_stage(StageId::Masked, StepsText::tr("+ mask M"),
+                                  StepsText::tr("masked scores"), L, S, StageAxis::Queries,
+                                  StageAxis::Keys, hs.masked.data));
+    m.stages.back().explanation = StepsText::tr(
+        "The mask adds −∞ where a query may not look (future tokens with the causal mask, "
+        "padding, masked keys), 0 elsewhere.");
+    m.stages.push_back(make_stage(StageId::Softmax, QStringLiteral("A = softmax(·)"),
+                                  StepsText::tr("attention weights"), L, S, StageAxis::Queries,
+                                  StageAxis::Keys, hs.softmax.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes "
+        "exactly 0. These are the weights the heatmaps show.");
+    const bool dropping = c.training && c.dropout > 0.0;
+    m.stages.push_back(make_stage(StageId::Dropout,
+                                  dropping ? QStringLiteral("dropout(A), p = %1").arg(c.dropout)
+                                           : StepsText::tr("dropout(A) = A"),
+                                  StepsText::tr("weights after dropout"), L, S, StageAxis::Queries,
+                                  StageAxis::Keys, hs.dropped.data));
+    m.stages.back().explanation =
+        dropping ? StepsText::tr(
+                       "Training mode: each weight is dropped with probability %1 and the rest "
+                       "are scaled by 1/(1 − p), so rows no longer sum to exactly 1.")
+                       .arg(c.dropout)
+                 : StepsText::tr("Evaluation mode (or p = 0): dropout changes nothing.");
+    m.stages.push_back(make_stage(StageId::Context, QStringLiteral("A V"),
+                                  StepsText::tr("head output"), L, d, StageAxis::Queries,
+                                  StageAxis::Head, hs.context.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Each query's output is the weighted average of the value rows: row i of A times V.");
+    m.stages.push_back(make_stage(StageId::Concat, StepsText::tr("concat(head 1 … head %1)").arg(H),
+                                  StepsText::tr("all heads"), L, E, StageAxis::Queries,
+                                  StageAxis::Model,
+                                  block(t.concat, std::size_t(n) * L * E, std::size_t(L) * E)));
+    m.stages.back().band_begin = h * d;
+    m.stages.back().band_end = (h + 1) * d;
+    m.stages.back().explanation =
+        StepsText::tr(
+            "The %1 heads' outputs side by side: %1 × %2 = %3 columns. This head's columns are "
+            "outlined.")
+            .arg(H)
+            .arg(d)
+            .arg(E);
+    m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O") + b,
+                                  StepsText::tr("output"), L, E, StageAxis::Queries,
+                                  StageAxis::Model,
+                                  block(t.output, std::size_t(n) * L * E, std::size_t(L) * E)));
+    m.stages.back().explanation = StepsText::tr(
+        "W_O mixes the heads back into one embed_dim vector per token: the layer's output.");
+
+    // Masked cells in the score-shaped stages, and the weights' colours.
+    std::vector<uint8_t> mask(LS, 0);
+    for (int i = 0; i < L; ++i)
+        for (int j = 0; j < S; ++j)
+            mask[std::size_t(i) * S + j] = s.is_masked(n, i, j) ? 1 : 0;
+    for (Stage& st : m.stages) {
+        if (st.id == StageId::Masked || st.id == StageId::Softmax || st.id == StageId::Dropout)
+            st.masked = mask;
+        st.probabilities = st.id == StageId::Softmax || st.id == StageId::Dropout;
+        // A stage the engine did not fill (should not happen) shows zeros, not garbage.
+        if (st.values.size() != std::size_t(st.rows) * st.cols)
+            st.values.assign(std::size_t(st.rows) * st.cols, 0.0f);
+    }
+    return m;
+}
+
+std::vector<StageRegion> provenance(const StepsModel& m, int stage, int row, int col) {
+    std::vector<StageRegion> out;
+    if (stage < 0 || stage >= m.count()) return out;
+    using K = StageRegion::Kind;
+    auto add = [&](auto&& self, StageRegion r) -> void {
+        if (r.stage < 0) return;
+        if (std::find(out.begin(), out.end(), r) != out.end()) return;
+        // A whole matrix already covers any part of it.
+        for (const auto& o : out)
+            if (o.stage == r.stage && o.kind == K::All) return;
+        if (r.kind == K::All)
+            out.erase(std::remove_if(out.begin(), out.end(),
+                                     [&](const StageRegion& o) { return o.stage == r.stage; }),
+                      out.end());
+        out.push_back(r);
+        const Stage& st = m.stages[std::size_t(r.stage)];
+        const std::vector<int> in = m.inputsOf(r.stage);
+        auto cell = [](int s, int i, int j) { return StageRegion{s, K::Cell, i, j}; };
+        auto rowr = [](int s, int i) { return StageRegion{s, K::Row, i, -1}; };
+        auto colr = [](int s, int j) { return StageRegion{s, K::Column, -1, j}; };
+        auto all = [](int s) { return StageRegion{s, K::All, -1, -1}; };
+        const bool has_row = r.kind == K::Cell || r.kind == K::Row;
+        const bool has_col = r.kind == K::Cell || r.kind == K::Column;
+        switch (st.id) {
+            case StageId::Input:
+            case StageId::KeyInput:
+                break;
+            case StageId::Query:
+            case StageId::Key:
+            case StageId::Value:
+                // Row i of a projection is row i of its input times W.
+                self(self, has_row ? rowr(in[0], r.row) : all(in[0]));
+                break;
+            case StageId::Scores:
+                self(self, has_row ? rowr(in[0], r.row) : all(in[0]));
+                self(self, has_col ? rowr(in[1], r.col) : all(in[1]));
+                break;
+            case StageId::Scaled:
+            case StageId::Masked:
+            case StageId::Dropout:
+                // Elementwise: the same cells of the stage before.
+                self(self, StageRegion{in[0], r.kind, r.row, r.col});
+                break;
+            case StageId::Softmax:
+                // A weight depends on every score of its row.
+                self(self, has_row ? rowr(in[0], r.row) : all(in[0]));
+                break;
+            case StageId::Context:
+                self(self, has_row ? rowr(in[0], r.row) : all(in[0]));
+                self(self, has_col ? colr(in[1], r.col) : all(in[1]));
+                break;
+            case StageId::Concat:
+                if (r.kind == K::Cell) {
+                    if (r.col >= st.band_begin && r.col < st.band_end)
+                        self(self, cell(in[0], r.row, r.col - st.band_begin));
+                } else if (r.kind == K::Row) {
+                    self(self, rowr(in[0], r.row));
+                } else if (r.kind == K::Column) {
+                    if (r.col >= st.band_begin && r.col < st.band_end)
+                        self(self, colr(in[0], r.col - st.band_begin));
+                } else {
+                    self(self, all(in[0]));
+                }
+                break;
+            case StageId::Output:
+                // Output row i mixes every column of concat row i.
+                self(self, has_row ? rowr(in[0], r.row) : all(in[0]));
+                break;
+        }
+    };
+    const Stage& st = m.stages[std::size_t(stage)];
+    if (row < 0 || row >= st.rows || col < 0 || col >= st.cols) return out;
+    add(add, StageRegion{stage, K::Cell, row, col});
+    out.erase(out.begin());  // the hovered cell itself is not a source
+    return out;
+}
+
+}  // namespace attnviz::ui

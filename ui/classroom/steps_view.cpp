@@ -1,0 +1,200 @@
+#include "ui/classroom/steps_view.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/classroom/figure_canvas.h"
+#include "ui/classroom/steps_figure.h"
+#include "ui/document/attention_document.h"
+
+namespace attnviz::ui {
+
+StepsView::StepsView(AttentionDocument* document, QWidget* parent)
+    : QWidget(parent), doc_(document) {
+    setObjectName(QStringLiteral("stepsView"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 4, 6, 0);
+    layout->setSpacing(4);
+    auto* bar = new QHBoxLayout;
+    prev_ = new QToolButton(this);
+    prev_->setObjectName(QStringLiteral("stepBack"));
+    next_ = new QToolButton(this);
+    next_->setObjectName(QStringLiteral("stepForward"));
+    step_label_ = new QLabel(this);
+    step_label_->setObjectName(QStringLiteral("stepLabel"));
+    step_label_->setMinimumWidth(110);
+    head_label_ = new QLabel(this);
+    head_combo_ = new QComboBox(this);
+    head_combo_->setObjectName(QStringLiteral("stepsHeadCombo"));
+    all_box_ = new QCheckBox(this);
+    all_box_->setObjectName(QStringLiteral("stepsAllBox"));
+    focus_box_ = new QCheckBox(this);
+    focus_box_->setObjectName(QStringLiteral("stepsFocusBox"));
+    bar->addWidget(prev_);
+    bar->addWidget(step_label_);
+    bar->addWidget(next_);
+    bar->addSpacing(16);
+    bar->addWidget(head_label_);
+    bar->addWidget(head_combo_);
+    bar->addSpacing(16);
+    bar->addWidget(all_box_);
+    bar->addWidget(focus_box_);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+
+    canvas_ = new FigureCanvas(std::make_unique<StepsFigure>(), this);
+    canvas_->setObjectName(QStringLiteral("stepsCanvas"));
+    canvas_->setFocusPolicy(Qt::StrongFocus);
+    layout->addWidget(canvas_, 1);
+    setFocusProxy(canvas_);
+    retranslate();
+
+    connect(prev_, &QToolButton::clicked, this, [this] { stepBy(-1); });
+    connect(next_, &QToolButton::clicked, this, [this] { stepBy(1); });
+    connect(head_combo_, &QComboBox::activated, this,
+            [this](int index) { doc_->setView(FigureView::Head, index); });
+    connect(all_box_, &QCheckBox::toggled, this, [this](bool on) {
+        const int count = figure()->model().count();
+        doc_->setStep(on ? -1 : std::max(0, count - 1));
+    });
+    connect(focus_box_, &QCheckBox::toggled, doc_, &AttentionDocument::setStepFocus);
+    connect(canvas_, &FigureCanvas::mouseMoved, this, &StepsView::hoverAt);
+    connect(canvas_, &FigureCanvas::mouseLeft, this, [this] {
+        figure()->setHover(-1, -1, -1);
+        hover_text_.clear();
+        canvas_->update();
+        emit hovered(QString());
+    });
+    connect(doc_, &AttentionDocument::figureOptionsChanged, this, &StepsView::sync);
+    sync();
+}
+
+StepsFigure* StepsView::figure() const {
+    return static_cast<StepsFigure*>(canvas_->figure());
+}
+
+void StepsView::retranslate() {
+    prev_->setText(tr("◀ Back"));
+    prev_->setToolTip(tr("Previous step (Left arrow)"));
+    next_->setText(tr("Next ▶"));
+    next_->setToolTip(tr("Next step (Right arrow)"));
+    head_label_->setText(tr("Head:"));
+    all_box_->setText(tr("Every step at once"));
+    focus_box_->setText(tr("Only this step and its inputs"));
+    focus_box_->setToolTip(
+        tr("Show the current step large, next to the matrices it is "
+           "computed from (good for the back of the room)"));
+    sync();
+}
+
+void StepsView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+void StepsView::setSnapshot(SnapshotPtr snapshot) {
+    snapshot_ = std::move(snapshot);
+    figure()->setSnapshot(snapshot_);
+    sync();
+}
+
+void StepsView::setPresentation(int font_px, bool high_contrast) {
+    font_px_ = font_px;
+    high_contrast_ = high_contrast;
+    sync();
+}
+
+void StepsView::sync() {
+    FigureOptions o = doc_->figureOptions();
+    o.kind = FigureKind::Steps;
+    o.font_px = font_px_ > 0 ? font_px_ : QFontInfo(font()).pixelSize();
+    o.high_contrast = high_contrast_;
+    figure()->setOptions(o);
+    canvas_->relayout();
+    const StepsFigure* f = figure();
+    const int count = f->model().count();
+    const bool all = doc_->step() < 0;
+    if (count == 0)
+        step_label_->setText(QString());
+    else if (all)
+        step_label_->setText(tr("All %1 steps").arg(count));
+    else
+        step_label_->setText(tr("Step %1 of %2").arg(f->currentStep() + 1).arg(count));
+    prev_->setEnabled(count > 0 && (all || f->currentStep() > 0));
+    next_->setEnabled(count > 0 && !all && f->currentStep() < count - 1);
+    {
+        const QSignalBlocker b(head_combo_);
+        const int heads = doc_->numHeads();
+        if (head_combo_->count() != heads) {
+            head_combo_->clear();
+            for (int h = 0; h < heads; ++h)
+                head_combo_->addItem(tr("Head %1").arg(h + 1));
+        }
+        head_combo_->setCurrentIndex(doc_->viewHead());
+    }
+    {
+        const QSignalBlocker b(all_box_);
+        all_box_->setChecked(all);
+    }
+    {
+        const QSignalBlocker b(focus_box_);
+        focus_box_->setChecked(doc_->stepFocus());
+        focus_box_->setEnabled(!all);
+    }
+    if (f->hover().stage >= 0) {
+        hover_text_ = f->describe(f->hover());
+        emit hovered(hover_text_);
+    }
+}
+
+void StepsView::stepBy(int delta) {
+    const int count = figure()->model().count();
+    if (count == 0) return;
+    int step = doc_->step();
+    if (step < 0)
+        step = delta > 0 ? 0 : count - 1;
+    else
+        step = std::clamp(std::min(step, count - 1) + delta, 0, count - 1);
+    doc_->setStep(step);
+}
+
+void StepsView::hoverAt(const QPointF& pos) {
+    StepsFigure* f = figure();
+    const StepsFigure::Hit hit = f->hitTest(pos);
+    const StepsFigure::Hit old = f->hover();
+    if (hit.stage == old.stage && hit.row == old.row && hit.col == old.col) return;
+    f->setHover(hit.stage, hit.row, hit.col);
+    hover_text_ = f->describe(hit);
+    canvas_->update();
+    emit hovered(hover_text_);
+}
+
+void StepsView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+        case Qt::Key_Right:
+        case Qt::Key_Space:
+            stepBy(1);
+            return;
+        case Qt::Key_Left:
+        case Qt::Key_Backspace:
+            stepBy(-1);
+            return;
+        case Qt::Key_Home:
+            doc_->setStep(0);
+            return;
+        case Qt::Key_End:
+            doc_->setStep(-1);
+            return;
+        default:
+            QWidget::keyPressEvent(event);
+    }
+}
+
+}  // namespace attnviz::ui
