@@ -3,11 +3,9 @@
 #include <QApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QLibraryInfo>
-#include <QLocale>
 #include <QTimer>
-#include <QTranslator>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -15,6 +13,8 @@
 #include "engine/errors.h"
 #include "ui/cli/export_command.h"
 #include "ui/document/attention_document.h"
+#include "ui/i18n/language.h"
+#include "ui/settings/app_settings.h"
 #include "ui/widgets/main_window.h"
 
 #ifndef ATTNVIZ_VERSION
@@ -31,25 +31,26 @@ void set_application_identity() {
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTNVIZ_VERSION));
 }
 
-/// Qt's own catalog and the app's (":/i18n/attnviz_<locale>.qm" when compiled in, or a
-/// "translations" folder beside the executable), for the system locale.
-void install_translations(QCoreApplication* app) {
-    const QLocale locale;
-    auto* qt = new QTranslator(app);
-    if (qt->load(locale, QStringLiteral("qtbase"), QStringLiteral("_"),
-                 QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QCoreApplication::installTranslator(qt);
-    auto* own = new QTranslator(app);
-    const QStringList dirs{
-        QStringLiteral(":/i18n"),
-        QCoreApplication::applicationDirPath() + QStringLiteral("/translations"),
-        QCoreApplication::applicationDirPath() + QStringLiteral("/../share/attnviz/translations")};
-    for (const QString& dir : dirs) {
-        if (own->load(locale, QStringLiteral("attnviz"), QStringLiteral("_"), dir)) {
-            QCoreApplication::installTranslator(own);
-            break;
+/// Takes "--lang NAME" / "--lang=NAME" out of `args`.  Returns the name ("" when absent);
+/// `*found` tells whether the option was there at all.
+QString take_lang_option(QStringList* args, bool* found) {
+    *found = false;
+    QString value;
+    for (int k = 0; k < args->size();) {
+        const QString& a = args->at(k);
+        if (a == QLatin1String("--lang")) {
+            *found = true;
+            value = k + 1 < args->size() ? args->at(k + 1) : QString();
+            args->remove(k, std::min<qsizetype>(2, args->size() - k));
+        } else if (a.startsWith(QLatin1String("--lang="))) {
+            *found = true;
+            value = a.mid(7);
+            args->remove(k);
+        } else {
+            ++k;
         }
     }
+    return value;
 }
 
 // Qt's own notices (e.g. "XDG_RUNTIME_DIR not set" on a headless machine) are not the
@@ -70,13 +71,24 @@ int run_gui(int argc, char** argv) {
     set_application_identity();
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QStringLiteral("AttnViz"));
-    install_translations(&app);
-    MainWindow window;
-    window.show();
-    const QStringList args = QCoreApplication::arguments().mid(1);
+
+    // The language: --lang, else ATTNVIZ_LANG, else the View ▸ Language preference, else the
+    // system locale.  The first two hold for this run only.
+    QStringList args = QCoreApplication::arguments().mid(1);
+    bool has_lang = false;
+    QString lang = take_lang_option(&args, &has_lang);
+    if (!has_lang) lang = qEnvironmentVariable("ATTNVIZ_LANG");
+    if (!lang.isEmpty() && normalize_language(lang).isEmpty()) {
+        std::fprintf(stderr, "attnviz: unknown language '%s' (use en, zh_CN or system)\n",
+                     lang.toLocal8Bit().constData());
+        lang.clear();
+    }
+    AppSettings settings;
+    LanguageSwitcher switcher(&settings);
+    switcher.start(lang)->show();
     for (const QString& arg : args) {
         if (arg.startsWith(QLatin1Char('-'))) continue;
-        QTimer::singleShot(0, &window, [&window, arg] { window.openSession(arg); });
+        QTimer::singleShot(0, &switcher, [&switcher, arg] { switcher.window()->openSession(arg); });
         break;
     }
     return app.exec();
@@ -96,7 +108,17 @@ int run_export_command(int argc, char** argv) {
     int qt_argc = 1;
     char* qt_argv[] = {argv[0], nullptr};
     QApplication app(qt_argc, qt_argv);
-    install_translations(&app);
+
+    // Figures from the command line are English, the same on every machine, unless --lang
+    // asks otherwise (the window's exports follow the interface language instead).
+    bool has_lang = false;
+    const QString lang = take_lang_option(&args, &has_lang);
+    const QString language = normalize_language(lang);
+    if (has_lang && (language.isEmpty() || language == QLatin1String(kSystemLanguage))) {
+        print_error(QStringLiteral("--lang must be en or zh_CN, not '%1'").arg(lang));
+        return 2;
+    }
+    install_translations(has_lang ? language : QString::fromLatin1(kEnglish));
 
     AttentionDocument document;
     ExportCommand command;

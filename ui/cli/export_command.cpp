@@ -12,9 +12,11 @@
 namespace attnviz::ui {
 
 namespace {
-QString tr(const char* text) {
-    return QCoreApplication::translate("ExportCommand", text);
-}
+// The translation context of this file's messages, declared as a class so that lupdate
+// files them under the same context tr() looks them up in.
+struct ExportCommandText {
+    Q_DECLARE_TR_FUNCTIONS(ExportCommand)
+};
 
 [[noreturn]] void usage_error(const QString& message) {
     throw UsageError(message.toStdString());
@@ -24,7 +26,7 @@ int to_int(const QString& option, const QString& value, int lo, int hi) {
     bool ok = false;
     const int v = value.toInt(&ok);
     if (!ok || v < lo || v > hi)
-        usage_error(tr("%1 needs a whole number from %2 to %3, not '%4'")
+        usage_error(ExportCommandText::tr("%1 needs a whole number from %2 to %3, not '%4'")
                         .arg(option)
                         .arg(lo)
                         .arg(hi)
@@ -36,14 +38,17 @@ double to_double(const QString& option, const QString& value, double lo, double 
     bool ok = false;
     const double v = value.toDouble(&ok);
     if (!ok || !std::isfinite(v) || v < lo || v > hi)
-        usage_error(
-            tr("%1 needs a number from %2 to %3, not '%4'").arg(option).arg(lo).arg(hi).arg(value));
+        usage_error(ExportCommandText::tr("%1 needs a number from %2 to %3, not '%4'")
+                        .arg(option)
+                        .arg(lo)
+                        .arg(hi)
+                        .arg(value));
     return v;
 }
 }  // namespace
 
 QString export_usage() {
-    return tr(
+    return ExportCommandText::tr(
         "usage: attnviz export --text \"...\" [--text2 \"...\" [--mode cross|batch]]\n"
         "                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]\n"
         "                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...\n"
@@ -87,6 +92,7 @@ QString export_usage() {
         "  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)\n"
         "  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)\n"
         "  --font-size PX        base text size (default 14)\n"
+        "  --lang LANG           language of the title and caption: en (default) or zh_CN\n"
         "  --out FILE            output; the format follows the suffix: .png, .svg or .pdf\n"
         "\n"
         "Exit status: 0 success, 1 data or write error, 2 usage error.\n");
@@ -119,11 +125,13 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
                 used_inline = true;
                 return inline_value;
             }
-            if (k + 1 >= args.size()) usage_error(tr("%1 needs a value").arg(name));
+            if (k + 1 >= args.size())
+                usage_error(ExportCommandText::tr("%1 needs a value").arg(name));
             return args[++k];
         };
         auto flag = [&] {
-            if (!inline_value.isNull()) usage_error(tr("%1 takes no value").arg(name));
+            if (!inline_value.isNull())
+                usage_error(ExportCommandText::tr("%1 takes no value").arg(name));
         };
 
         if (name == QLatin1String("--help") || name == QLatin1String("-h")) {
@@ -147,7 +155,8 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
             if (v == QLatin1String("self"))
                 m = PairMode::Single;
             else if (!pair_mode_from_name(v, &m))
-                usage_error(tr("--mode must be self, cross or batch, not '%1'").arg(v));
+                usage_error(
+                    ExportCommandText::tr("--mode must be self, cross or batch, not '%1'").arg(v));
             mode = m;
         } else if (name == QLatin1String("--lowercase")) {
             flag();
@@ -173,7 +182,8 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
             else if (v == QLatin1String("additive"))
                 doc->setScoring(Scoring::Additive);
             else
-                usage_error(tr("--scoring must be dot or additive, not '%1'").arg(v));
+                usage_error(
+                    ExportCommandText::tr("--scoring must be dot or additive, not '%1'").arg(v));
         } else if (name == QLatin1String("--no-bias")) {
             flag();
             doc->setBias(false);
@@ -195,7 +205,9 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
             try {
                 doc->setMaskedRowPolicy(masked_row_policy_from_name(v.toStdString()));
             } catch (const std::exception&) {
-                usage_error(tr("--masked-rows must be zero, uniform or nan, not '%1'").arg(v));
+                usage_error(
+                    ExportCommandText::tr("--masked-rows must be zero, uniform or nan, not '%1'")
+                        .arg(v));
             }
         } else if (name == QLatin1String("--view")) {
             view = value();
@@ -204,7 +216,7 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
         } else if (name == QLatin1String("--colormap")) {
             const QString v = value();
             if (!colormap_from_name(v, &cmd.figure.colormap))
-                usage_error(tr("--colormap must be one of %1, not '%2'")
+                usage_error(ExportCommandText::tr("--colormap must be one of %1, not '%2'")
                                 .arg(colormap_names().join(QStringLiteral(", ")), v));
         } else if (name == QLatin1String("--per-head-scale")) {
             flag();
@@ -231,26 +243,32 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
         } else if (name == QLatin1String("--out") || name == QLatin1String("-o")) {
             cmd.out = value();
         } else {
-            usage_error(tr("unknown option '%1' (see attnviz export --help)").arg(arg));
+            usage_error(
+                ExportCommandText::tr("unknown option '%1' (see attnviz export --help)").arg(arg));
         }
-        if (!inline_value.isNull() && !used_inline) usage_error(tr("%1 takes no value").arg(name));
+        if (!inline_value.isNull() && !used_inline)
+            usage_error(ExportCommandText::tr("%1 takes no value").arg(name));
     }
 
-    if (!has_text && !has_tokens) usage_error(tr("--text (or --tokens) is required"));
-    if (has_text && has_tokens) usage_error(tr("use either --text or --tokens, not both"));
-    if (has_text2 && has_tokens2) usage_error(tr("use either --text2 or --tokens2, not both"));
+    if (!has_text && !has_tokens)
+        usage_error(ExportCommandText::tr("--text (or --tokens) is required"));
+    if (has_text && has_tokens)
+        usage_error(ExportCommandText::tr("use either --text or --tokens, not both"));
+    if (has_text2 && has_tokens2)
+        usage_error(ExportCommandText::tr("use either --text2 or --tokens2, not both"));
     const bool second = has_text2 || has_tokens2;
     if (second && has_tokens != has_tokens2)
-        usage_error(tr("give both sentences as text or both as token lists"));
+        usage_error(ExportCommandText::tr("give both sentences as text or both as token lists"));
     doc->setUseTokenList(has_tokens);
     if (!mode) mode = second ? PairMode::CrossAttention : PairMode::Single;
     if (*mode != PairMode::Single && !second)
-        usage_error(tr("--mode %1 needs --text2").arg(pair_mode_name(*mode)));
+        usage_error(ExportCommandText::tr("--mode %1 needs --text2").arg(pair_mode_name(*mode)));
     doc->setPairMode(*mode);
     if (!doc->setEmbedDim(embed_dim)) usage_error(doc->validationMessage());
     if (embed_dim % num_heads != 0)
-        usage_error(
-            tr("--num-heads %1 does not divide --embed-dim %2").arg(num_heads).arg(embed_dim));
+        usage_error(ExportCommandText::tr("--num-heads %1 does not divide --embed-dim %2")
+                        .arg(num_heads)
+                        .arg(embed_dim));
     doc->setNumHeads(num_heads);
     doc->setWeightSeed(seed);
     doc->setDropoutSeed(dropout_seed.value_or(seed));
@@ -264,14 +282,16 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
         cmd.figure.view = FigureView::Head;
         cmd.figure.head = to_int(QStringLiteral("--view head:K"), view.mid(5), 1, num_heads) - 1;
     } else {
-        usage_error(tr("--view must be grid, mean or head:K, not '%1'").arg(view));
+        usage_error(
+            ExportCommandText::tr("--view must be grid, mean or head:K, not '%1'").arg(view));
     }
     if (cmd.figure.batch_item > 0 && *mode != PairMode::PaddedBatch)
-        usage_error(tr("--item needs --mode batch"));
+        usage_error(ExportCommandText::tr("--item needs --mode batch"));
 
-    if (cmd.out.isEmpty()) usage_error(tr("--out FILE is required"));
+    if (cmd.out.isEmpty()) usage_error(ExportCommandText::tr("--out FILE is required"));
     if (!figure_format_for(cmd.out))
-        usage_error(tr("cannot tell the format of '%1': use .png, .svg or .pdf").arg(cmd.out));
+        usage_error(ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg or .pdf")
+                        .arg(cmd.out));
     validate_export_size(cmd.size);
     return cmd;
 }

@@ -18,9 +18,11 @@
 namespace attnviz::ui {
 
 namespace {
-QString tr(const char* text) {
-    return QCoreApplication::translate("Compute", text);
-}
+// The translation context of this file's messages, declared as a class so that lupdate
+// files them under the same context tr() looks them up in.
+struct ComputeText {
+    Q_DECLARE_TR_FUNCTIONS(Compute)
+};
 
 // Token embeddings use a fixed seed: changing the weight seed then changes only the layer,
 // which is what a user exploring "another random initialisation" expects.
@@ -37,8 +39,6 @@ std::vector<QString> to_qstrings(const std::vector<std::string>& tokens) {
     return out;
 }
 
-Tensor with_batch(Tensor t) {
-    t.shape.insert(t.shape.begin(), 1);
 /// The projection matrices of the layer as the steps view shows them, from a state_dict
 /// with either PyTorch layout (packed in_proj_weight or split q/k/v_proj_weight).
 void keep_projections(const std::map<std::string, Tensor>& state, int E, StepTensors* out) {
@@ -71,6 +71,8 @@ void keep_projections(const std::map<std::string, Tensor>& state, int E, StepTen
     if (const Tensor* b = find("out_proj.bias")) out->b_o = *b;
 }
 
+Tensor with_batch(Tensor t) {
+    t.shape.insert(t.shape.begin(), 1);
     return t;
 }
 }  // namespace
@@ -154,11 +156,13 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
                              int num_threads) {
     const auto start = std::chrono::steady_clock::now();
     TokenSequences seq = resolve_tokens(c);
-    if (seq.a.empty()) throw UsageError(tr("There are no tokens: type a sentence.").toStdString());
+    if (seq.a.empty())
+        throw UsageError(ComputeText::tr("There are no tokens: type a sentence.").toStdString());
     if (c.pair_mode != PairMode::Single && seq.b.empty())
-        throw UsageError(tr("The second sentence has no tokens.").toStdString());
+        throw UsageError(ComputeText::tr("The second sentence has no tokens.").toStdString());
     if (seq.a.size() > kMaxTokens || seq.b.size() > kMaxTokens)
-        throw UsageError(tr("At most %1 tokens per sentence.").arg(kMaxTokens).toStdString());
+        throw UsageError(
+            ComputeText::tr("At most %1 tokens per sentence.").arg(kMaxTokens).toStdString());
 
     MultiHeadAttentionOptions options;
     options.embed_dim = c.embed_dim;
@@ -188,12 +192,13 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             try {
                 mha.load_state_dict(tensors);
             } catch (const std::invalid_argument& e) {
-                throw DataError(tr("%1 does not fit this layer (embed_dim %2, %3 heads): %4")
-                                    .arg(QFileInfo(c.weights_file).fileName())
-                                    .arg(c.embed_dim)
-                                    .arg(c.num_heads)
-                                    .arg(QString::fromStdString(e.what()))
-                                    .toStdString());
+                throw DataError(
+                    ComputeText::tr("%1 does not fit this layer (embed_dim %2, %3 heads): %4")
+                        .arg(QFileInfo(c.weights_file).fileName())
+                        .arg(c.embed_dim)
+                        .arg(c.num_heads)
+                        .arg(QString::fromStdString(e.what()))
+                        .toStdString());
             }
         }
         cached.state = mha.state_dict();
@@ -286,11 +291,6 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
                 std::copy(s.data.begin(), s.data.end(), snap->scores.ptr() + k * per);
         }
     }
-    // The mask as it was given to the layer: padding and clicked keys, plus causal j > i.
-    snap->masked.assign(std::size_t(n_items) * L * S, 0);
-    for (int n = 0; n < n_items; ++n)
-        for (int i = 0; i < L; ++i)
-            for (int j = 0; j < S; ++j)
     if (result.steps && cells <= kStepsCellBudget) {
         auto steps = std::make_shared<StepTensors>();
         steps->x_query = query;
@@ -301,6 +301,11 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         keep_projections(cached.state, c.embed_dim, steps.get());
         snap->steps = std::move(steps);
     }
+    // The mask as it was given to the layer: padding and clicked keys, plus causal j > i.
+    snap->masked.assign(std::size_t(n_items) * L * S, 0);
+    for (int n = 0; n < n_items; ++n)
+        for (int i = 0; i < L; ++i)
+            for (int j = 0; j < S; ++j)
                 snap->masked[(std::size_t(n) * L + i) * S + j] =
                     (padding[std::size_t(n) * S + j] != 0.0f) || (c.causal && j > i);
     snap->cache_ranges();

@@ -7,9 +7,11 @@
 namespace attnviz::ui {
 
 namespace {
-QString tr(const char* text) {
-    return QCoreApplication::translate("AttentionConfig", text);
-}
+// The translation context of this file's messages, declared as a class so that lupdate
+// files them under the same context tr() looks them up in.
+struct ConfigText {
+    Q_DECLARE_TR_FUNCTIONS(AttentionConfig)
+};
 
 template <typename Enum, std::size_t N>
 bool from_table(const QString& name, const std::pair<Enum, const char*> (&table)[N], Enum* out) {
@@ -34,11 +36,11 @@ const std::pair<PairMode, const char*> kPairModes[] = {{PairMode::Single, "singl
                                                        {PairMode::PaddedBatch, "batch"}};
 const std::pair<FigureView, const char*> kViews[] = {
     {FigureView::Grid, "grid"}, {FigureView::Mean, "mean"}, {FigureView::Head, "head"}};
-const std::pair<ScaleMode, const char*> kScales[] = {
-    {ScaleMode::Shared, "shared"}, {ScaleMode::PerHead, "per_head"}, {ScaleMode::Unit, "unit"}};
 const std::pair<FigureKind, const char*> kKinds[] = {{FigureKind::Heatmaps, "heatmaps"},
                                                     {FigureKind::Steps, "steps"},
                                                     {FigureKind::Lines, "lines"}};
+const std::pair<ScaleMode, const char*> kScales[] = {
+    {ScaleMode::Shared, "shared"}, {ScaleMode::PerHead, "per_head"}, {ScaleMode::Unit, "unit"}};
 const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viridis"},
                                                        {Colormap::Cividis, "cividis"},
                                                        {Colormap::Magma, "magma"},
@@ -63,14 +65,14 @@ QString figure_view_name(FigureView v) {
 bool figure_view_from_name(const QString& name, FigureView* out) {
     return from_table(name, kViews, out);
 }
-QString scale_mode_name(ScaleMode m) {
-    return to_name(m, kScales);
 QString figure_kind_name(FigureKind k) {
     return to_name(k, kKinds);
 }
 bool figure_kind_from_name(const QString& name, FigureKind* out) {
     return from_table(name, kKinds, out);
 }
+QString scale_mode_name(ScaleMode m) {
+    return to_name(m, kScales);
 }
 bool scale_mode_from_name(const QString& name, ScaleMode* out) {
     return from_table(name, kScales, out);
@@ -107,32 +109,32 @@ QString describe_config(const ComputeConfig& c) {
     QStringList parts;
     switch (c.pair_mode) {
         case PairMode::Single:
-            parts << tr("Self-attention");
+            parts << ConfigText::tr("Self-attention");
             break;
         case PairMode::CrossAttention:
-            parts << tr("Cross-attention");
+            parts << ConfigText::tr("Cross-attention");
             break;
         case PairMode::PaddedBatch:
-            parts << tr("Padded batch");
+            parts << ConfigText::tr("Padded batch");
             break;
     }
-    parts << (c.num_heads == 1 ? tr("1 head") : tr("%1 heads").arg(c.num_heads));
-    parts << tr("embed_dim %1").arg(c.embed_dim);
-    parts << (c.scoring == Scoring::Additive ? tr("additive scoring") : tr("scaled dot-product"));
-    if (!c.bias) parts << tr("no bias");
-    if (c.causal) parts << tr("causal");
+    parts << ConfigText::tr("%n head(s)", nullptr, c.num_heads);
+    parts << ConfigText::tr("embed_dim %1").arg(c.embed_dim);
+    parts << (c.scoring == Scoring::Additive ? ConfigText::tr("additive scoring")
+                                             : ConfigText::tr("scaled dot-product"));
+    if (!c.bias) parts << ConfigText::tr("no bias");
+    if (c.causal) parts << ConfigText::tr("causal");
     if (!c.masked_keys.empty())
-        parts << (c.masked_keys.size() == 1 ? tr("1 key masked")
-                                            : tr("%1 keys masked").arg(c.masked_keys.size()));
+        parts << ConfigText::tr("%n key(s) masked", nullptr, int(c.masked_keys.size()));
     if (c.training && c.dropout > 0.0)
-        parts << tr("dropout %1 (train, seed %2)").arg(c.dropout).arg(c.dropout_seed);
+        parts << ConfigText::tr("dropout %1 (train, seed %2)").arg(c.dropout).arg(c.dropout_seed);
     else if (c.dropout > 0.0)
-        parts << tr("dropout %1 (eval: off)").arg(c.dropout);
+        parts << ConfigText::tr("dropout %1 (eval: off)").arg(c.dropout);
     if (!c.weights_file.isEmpty())
-        parts << tr("weights %1").arg(c.weights_file.section(QLatin1Char('/'), -1));
+        parts << ConfigText::tr("weights %1").arg(c.weights_file.section(QLatin1Char('/'), -1));
     else
-        parts << tr("weight seed %1").arg(c.weight_seed);
-    if (!c.positional_encoding) parts << tr("no positional encoding");
+        parts << ConfigText::tr("weight seed %1").arg(c.weight_seed);
+    if (!c.positional_encoding) parts << ConfigText::tr("no positional encoding");
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -12,9 +12,11 @@
 namespace attnviz::ui {
 
 namespace {
-QString tr(const char* text) {
-    return QCoreApplication::translate("Session", text);
-}
+// The translation context of this file's messages, declared as a class so that lupdate
+// files them under the same context tr() looks them up in.
+struct SessionText {
+    Q_DECLARE_TR_FUNCTIONS(Session)
+};
 constexpr qint64 kMaxSessionBytes = 64 * 1024 * 1024;
 }  // namespace
 
@@ -39,12 +41,12 @@ bool save_session(const QString& path, const AttentionDocument& document,
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly)) {
-        *error = tr("Cannot write '%1': %2").arg(path, file.errorString());
+        *error = SessionText::tr("Cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }
     file.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
     if (!file.commit()) {
-        *error = tr("Cannot write '%1': %2").arg(path, file.errorString());
+        *error = SessionText::tr("Cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }
     return true;
@@ -54,35 +56,36 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
                   QString* error) {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
-        *error = tr("Cannot open '%1': %2").arg(path, file.errorString());
+        *error = SessionText::tr("Cannot open '%1': %2").arg(path, file.errorString());
         return false;
     }
     if (file.size() > kMaxSessionBytes) {
-        *error = tr("'%1' is too large to be an AttnViz session.").arg(path);
+        *error = SessionText::tr("'%1' is too large to be an AttnViz session.").arg(path);
         return false;
     }
     QJsonParseError parse_error;
     const QJsonDocument json = QJsonDocument::fromJson(file.readAll(), &parse_error);
     if (json.isNull() || !json.isObject()) {
-        *error = tr("'%1' is not a valid session file: %2")
+        *error = SessionText::tr("'%1' is not a valid session file: %2")
                      .arg(path, json.isNull() ? parse_error.errorString()
-                                              : tr("the top level is not an object"));
+                                              : SessionText::tr("the top level is not an object"));
         return false;
     }
     const QJsonObject root = json.object();
     if (root.value(QStringLiteral("format")).toString() != QLatin1String(kSessionFormat)) {
-        *error = tr("'%1' is not an AttnViz session (no \"format\": \"%2\").")
+        *error = SessionText::tr("'%1' is not an AttnViz session (no \"format\": \"%2\").")
                      .arg(path, QLatin1String(kSessionFormat));
         return false;
     }
     const QJsonValue version = root.value(QStringLiteral("version"));
     if (!version.isDouble() || version.toInt() < 1) {
-        *error = tr("'%1' has no valid session version.").arg(path);
+        *error = SessionText::tr("'%1' has no valid session version.").arg(path);
         return false;
     }
     if (version.toInt() > kSessionVersion) {
-        *error = tr("'%1' was written by a newer AttnViz (session version %2; this version "
-                    "reads up to %3).")
+        *error = SessionText::tr(
+                     "'%1' was written by a newer AttnViz (session version %2; this version "
+                     "reads up to %3).")
                      .arg(path)
                      .arg(version.toInt())
                      .arg(kSessionVersion);
@@ -98,7 +101,7 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
     }
     QString message;
     if (!document->fromJson(doc_json, &message)) {
-        *error = tr("'%1': %2").arg(path, message);
+        *error = SessionText::tr("'%1': %2").arg(path, message);
         return false;
     }
     if (extras) extras->window = root.value(QStringLiteral("window")).toObject();

@@ -28,15 +28,18 @@
 namespace attnviz::ui {
 
 namespace {
-QString tr(const char* text) {
-    return QCoreApplication::translate("Export", text);
-}
+// The translation context of this file's messages, declared as a class so that lupdate
+// files them under the same context tr() looks them up in.
+struct ExportText {
+    Q_DECLARE_TR_FUNCTIONS(Export)
+};
 
 /// The figure laid out for exactly `size`: a hidden QCustomPlot drawn by HeatmapFigure, or
 /// a classroom figure (steps, lines) that paints itself.
 struct OffscreenFigure {
     QCustomPlot plot;
     HeatmapFigure figure{&plot};
+    std::unique_ptr<ClassroomFigure> classroom;
 
     OffscreenFigure(const AttentionSnapshot& snapshot, const FigureOptions& options, QSize size)
         : classroom(make_classroom_figure(options)) {
@@ -48,7 +51,6 @@ struct OffscreenFigure {
             classroom->layout(size);
             return;
         }
-    std::unique_ptr<ClassroomFigure> classroom;
         plot.setAttribute(Qt::WA_DontShowOnScreen);
         plot.resize(size);
         figure.setSnapshot(shared);
@@ -56,8 +58,6 @@ struct OffscreenFigure {
         figure.setInteractive(false);
         figure.layout(size);
     }
-};
-
     QString title() const { return classroom ? classroom->titleText() : figure.titleText(); }
     QString caption() const { return classroom ? classroom->captionText() : figure.captionText(); }
     void paint(QCPPainter* painter, QSize size, bool vector) {
@@ -66,12 +66,16 @@ struct OffscreenFigure {
         else
             plot.toPainter(painter, size.width(), size.height());
     }
+};
+
 void write_atomically(const QString& path, const QByteArray& bytes) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        throw DataError(tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
+        throw DataError(
+            ExportText::tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
     if (file.write(bytes) != bytes.size() || !file.commit())
-        throw DataError(tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
+        throw DataError(
+            ExportText::tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
 }
 
 QString csv_field(const QString& s) {
@@ -125,19 +129,19 @@ void validate_export_size(const ExportSize& size) {
     if (size.width < kMinExportSide || size.width > kMaxExportSide ||
         size.height < kMinExportSide || size.height > kMaxExportSide)
         throw UsageError(
-            tr("The figure size must be between %1 and %2 pixels a side (got %3 x %4).")
+            ExportText::tr("The figure size must be between %1 and %2 pixels a side (got %3 x %4).")
                 .arg(kMinExportSide)
                 .arg(kMaxExportSide)
                 .arg(size.width)
                 .arg(size.height)
                 .toStdString());
     if (!(size.scale >= 0.25 && size.scale <= kMaxExportScale))
-        throw UsageError(tr("The scale must be between 0.25 and %1 (got %2).")
+        throw UsageError(ExportText::tr("The scale must be between 0.25 and %1 (got %2).")
                              .arg(kMaxExportScale)
                              .arg(size.scale)
                              .toStdString());
     if (double(size.width) * size.scale * double(size.height) * size.scale > 400e6)
-        throw UsageError(tr("%1 x %2 at scale %3 is too large an image.")
+        throw UsageError(ExportText::tr("%1 x %2 at scale %3 is too large an image.")
                              .arg(size.width)
                              .arg(size.height)
                              .arg(size.scale)
@@ -178,7 +182,7 @@ QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOpti
     generator.setDescription(f.caption());
     QCPPainter painter;
     if (!painter.begin(&generator))
-        throw DataError(tr("Cannot start the SVG writer.").toStdString());
+        throw DataError(ExportText::tr("Cannot start the SVG writer.").toStdString());
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
     painter.setMode(QCPPainter::pmNonCosmetic);
@@ -205,7 +209,7 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
         writer.setPageLayout(page);
         QCPPainter painter;
         if (!painter.begin(&writer))
-            throw DataError(tr("Cannot start the PDF writer.").toStdString());
+            throw DataError(ExportText::tr("Cannot start the PDF writer.").toStdString());
         painter.setMode(QCPPainter::pmVectorized);
         painter.setMode(QCPPainter::pmNoCaching);
         painter.setMode(QCPPainter::pmNonCosmetic);
@@ -216,10 +220,6 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
     return bytes;
 }
 
-void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                   const ExportSize& size, const QString& path,
-                   std::optional<ExportFormat> format) {
-    if (!format) format = figure_format_for(path);
 QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options) {
     if (auto classroom = make_classroom_figure(options)) {
         classroom->setSnapshot(SnapshotPtr(SnapshotPtr(), &snapshot));
@@ -230,9 +230,14 @@ QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& opt
     return HeatmapFigure::defaultTitle(snapshot, options);
 }
 
+void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                   const ExportSize& size, const QString& path,
+                   std::optional<ExportFormat> format) {
+    if (!format) format = figure_format_for(path);
     if (!format)
-        throw UsageError(
-            tr("Unknown figure format for '%1': use .png, .svg or .pdf.").arg(path).toStdString());
+        throw UsageError(ExportText::tr("Unknown figure format for '%1': use .png, .svg or .pdf.")
+                             .arg(path)
+                             .toStdString());
     validate_export_size(size);
     const QSize logical(size.width, size.height);
     QByteArray bytes;
@@ -245,8 +250,9 @@ QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& opt
             writer.setText(QStringLiteral("Title"), figure_title(snapshot, options));
             writer.setText(QStringLiteral("Software"), QStringLiteral("AttnViz"));
             if (!writer.write(image))
-                throw DataError(
-                    tr("Cannot encode the PNG: %1").arg(writer.errorString()).toStdString());
+                throw DataError(ExportText::tr("Cannot encode the PNG: %1")
+                                    .arg(writer.errorString())
+                                    .toStdString());
             break;
         }
         case ExportFormat::Svg:
@@ -358,7 +364,7 @@ void export_weights(const AttentionSnapshot& s, const QString& path,
                     std::optional<WeightsFormat> format) {
     if (!format) format = weights_format_for(path);
     if (!format)
-        throw UsageError(tr("Unknown weights format for '%1': use .csv, .npy or .json.")
+        throw UsageError(ExportText::tr("Unknown weights format for '%1': use .csv, .npy or .json.")
                              .arg(path)
                              .toStdString());
     switch (*format) {

@@ -486,7 +486,8 @@ QVector<QString> HeatmapFigure::queryLabels(int panel) const {
 QString HeatmapFigure::panelTitle(int panel) const {
     if (panel < 0 || panel >= panelCount() || !snapshot_) return {};
     const int h = panels_[panel].head;
-    QString title = h < 0 ? tr("Mean of %1 heads").arg(snapshot_->heads) : tr("Head %1").arg(h + 1);
+    QString title =
+        h < 0 ? tr("Mean of %n head(s)", nullptr, snapshot_->heads) : tr("Head %1").arg(h + 1);
     if (options_.scale == ScaleMode::PerHead) {
         const auto [lo, hi] = snapshot_->panel_range(batchItem(), h);
         title += tr(" (%1–%2)").arg(format_value(lo), format_value(hi));
@@ -501,7 +502,7 @@ QString HeatmapFigure::defaultTitle(const AttentionSnapshot& s, const FigureOpti
             title = s.heads > 1 ? tr("Attention weights per head") : tr("Attention weights");
             break;
         case FigureView::Mean:
-            title = tr("Mean attention weights over %1 heads").arg(s.heads);
+            title = tr("Mean attention weights over %n head(s)", nullptr, s.heads);
             break;
         case FigureView::Head:
             title = tr("Attention weights of head %1 of %2")
@@ -527,7 +528,7 @@ QString HeatmapFigure::captionText() const {
     const int n = batchItem();
     QStringList parts{describe_config(s.config)};
     parts << (s.target_len == s.source_len && s.config.pair_mode != PairMode::CrossAttention
-                  ? tr("%1 tokens").arg(s.target_len)
+                  ? tr("%n token(s)", nullptr, s.target_len)
                   : tr("%1 queries × %2 keys").arg(s.target_len).arg(s.source_len));
     parts << tr("rows: queries, columns: keys");
     const bool any_masked =
@@ -770,10 +771,13 @@ void HeatmapFigure::layout(QSize size) {
     const QVector<QString>& key_labels = lc.key_labels;
     const QVector<QString>& query_labels = lc.query_labels;
     const double key_w = lc.key_w, query_w = lc.query_w;
-    const QFont panel_font = figure_font(fpx + 1, {}, true);
-    const QFont label_font = figure_font(fpx);
-    const QFont title_font = figure_font(fpx + 5, {}, true);
-    const QFont caption_font = figure_font(std::max(6, fpx - 1));
+    // Titles, captions and axis words follow the interface language: fonts that cover them
+    // (CJK in Chinese), so vector exports name a family that has the glyphs.
+    const QStringList words{titleText(), panelTitle(0), tr("attention weight")};
+    const QFont panel_font = figure_font(fpx + 1, words, true);
+    const QFont label_font = figure_font(fpx, words);
+    const QFont title_font = figure_font(fpx + 5, words, true);
+    const QFont caption_font = figure_font(std::max(6, fpx - 1), words);
     const QFontMetricsF fm(tick_font_);
 
     const double tick_h = fm.height();

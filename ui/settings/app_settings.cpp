@@ -96,6 +96,9 @@ ATTNVIZ_SETTING(kExportScale, double, "export/scale", 2.0,
                 [](const double& v) { return v >= 0.25 && v <= 8.0; });
 ATTNVIZ_SETTING(kExportFont, int, "export/fontPx", 14,
                 [](const int& v) { return v >= 6 && v <= 96; });
+ATTNVIZ_SETTING(kLanguage, QString, "ui/language", QStringLiteral("system"), [](const QString& s) {
+    return s == QLatin1String("system") || s == QLatin1String("en") || s == QLatin1String("zh_CN");
+});
 }  // namespace
 
 QByteArray AppSettings::windowGeometry() const {
@@ -155,6 +158,13 @@ int AppSettings::exportFontPx() const {
 }
 void AppSettings::setExportFontPx(int px) {
     set_entry(*settings_, kExportFont, px);
+}
+
+QString AppSettings::language() const {
+    return get_entry(*settings_, kLanguage);
+}
+void AppSettings::setLanguage(const QString& language) {
+    set_entry(*settings_, kLanguage, language);
 }
 
 void AppSettings::sync() {

@@ -53,6 +53,10 @@ class AppSettings {
     int exportFontPx() const;
     void setExportFontPx(int px);
 
+    /// Interface language: "system" (follow the system locale), "en" or "zh_CN".
+    QString language() const;
+    void setLanguage(const QString& language);
+
     void sync();
 
   private:

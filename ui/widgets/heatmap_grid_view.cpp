@@ -139,8 +139,8 @@ QString HeatmapGridView::describe(const FigureHit& hit) const {
     const SnapshotPtr s = figure_->snapshot();
     if (!s || hit.panel < 0) return {};
     const int n = figure_->batchItem();
-    const QString head =
-        hit.head < 0 ? tr("mean of %1 heads").arg(s->heads) : tr("head %1").arg(hit.head + 1);
+    const QString head = hit.head < 0 ? tr("mean of %n head(s)", nullptr, s->heads)
+                                      : tr("head %1").arg(hit.head + 1);
     switch (hit.region) {
         case FigureHit::Region::Cells: {
             const QString q = s->query_tokens[n][hit.row];

@@ -207,7 +207,7 @@ void InputPanel::refreshTokens() {
         set_text_keeping_cursor(tokens_b_, join_tokens(t.b));
     }
     if (doc_->pairMode() == PairMode::Single)
-        count_->setText(tr("%1 tokens").arg(t.a.size()));
+        count_->setText(tr("%n token(s)", nullptr, int(t.a.size())));
     else
         count_->setText(tr("%1 + %2 tokens").arg(t.a.size()).arg(t.b.size()));
 }

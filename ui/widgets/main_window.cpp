@@ -25,9 +25,13 @@
 #include <exception>
 
 #include "engine/io/safetensors.h"
+#include "ui/classroom/examples.h"
+#include "ui/classroom/steps_view.h"
+#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
+#include "ui/i18n/language.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/controls_panel.h"
@@ -37,7 +41,8 @@
 
 namespace attnviz::ui {
 
-MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument* document)
+    : QMainWindow(parent) {
     if (!settings) {
         own_settings_ = std::make_unique<AppSettings>();
         settings = own_settings_.get();
@@ -45,8 +50,13 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(par
     settings_ = settings;
     setObjectName(QStringLiteral("MainWindow"));
 
-    doc_ = new AttentionDocument(this);
-    doc_->setColormap(settings_->defaultColormap());
+    if (document) {
+        doc_ = document;
+        doc_->setParent(this);
+    } else {
+        doc_ = new AttentionDocument(this);
+        doc_->setColormap(settings_->defaultColormap());
+    }
     compute_ = new ComputeController(this);
 
     inputs_ = new InputPanel(doc_, this);
@@ -66,7 +76,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(par
     right_layout->setContentsMargins(0, 0, 0, 0);
     right_layout->setSpacing(0);
     right_layout->addWidget(inputs_);
-    right_layout->addWidget(grid_, 1);
+    views_ = new ViewTabs(doc_, grid_, right);
+    right_layout->addWidget(views_, 1);
 
     splitter_ = new QSplitter(Qt::Horizontal, this);
     splitter_->addWidget(controls_scroll);
@@ -80,6 +91,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(par
     createMenus();
     createToolBar();
     createStatusBar();
+    createClassroomActions();
 
     // Document -> compute -> grid.
     connect(doc_, &AttentionDocument::computeConfigChanged, this,
@@ -99,6 +111,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(par
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
         grid_->setSnapshot(s, compute_->latestMaps());
         grid_->setMessage(QString());
+        views_->setSnapshot(s);
         timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
                                    .arg(s->target_len)
                                    .arg(s->source_len)
@@ -132,6 +145,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent) : QMainWindow(par
             [this] { doc_->setView(FigureView::Grid); });
     connect(grid_, &HeatmapGridView::keyLabelClicked, doc_, &AttentionDocument::toggleMaskedKey);
     connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
+    connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
+    connect(views_, &ViewTabs::headActivated, this, [this](int head) {
+        doc_->setView(FigureView::Head, head);
+        views_->setCurrentTab(ViewTabs::GridTab);
+    });
     connect(controls_, &ControlsPanel::loadWeightsRequested, this, &MainWindow::loadWeightsDialog);
 
     grid_->setOptions(doc_->figureOptions());
@@ -234,6 +252,13 @@ void MainWindow::createMenus() {
     view->addAction(back_act_);
     view->addSeparator();
     view->addAction(reset_zoom_act_);
+    view->addSeparator();
+    QMenu* language = create_language_menu(settings_->language(), this);
+    view->addMenu(language);
+    connect(language, &QMenu::triggered, this, [this](QAction* a) {
+        settings_->setLanguage(a->data().toString());
+        emit languageRequested(a->data().toString());
+    });
 
     QMenu* attention = menuBar()->addMenu(tr("&Attention"));
     attention->addAction(causal_act_);
@@ -330,7 +355,7 @@ void MainWindow::syncViewControls() {
     item_combo_action_->setVisible(doc_->pairMode() == PairMode::PaddedBatch);
     causal_act_->setChecked(doc_->causal());
     training_act_->setChecked(doc_->training());
-    back_act_->setEnabled(doc_->view() != FigureView::Grid);
+    back_act_->setEnabled(doc_->view() != FigureView::Grid && !presenting_);
 }
 
 void MainWindow::stepHead(int delta) {
@@ -339,6 +364,17 @@ void MainWindow::stepHead(int delta) {
         doc_->view() == FigureView::Head ? doc_->viewHead() + delta : (delta > 0 ? 0 : heads - 1);
     h = (h + heads) % heads;
     doc_->setView(FigureView::Head, h);
+}
+
+void MainWindow::takeOverFrom(const MainWindow& previous) {
+    file_ = previous.file_;
+    modified_ = previous.modified_;
+    confirm_close_ = previous.confirm_close_;
+    restoreGeometry(previous.saveGeometry());
+    restoreState(previous.saveState());
+    splitter_->restoreState(previous.splitter_->saveState());
+    updateTitle();
+    syncViewControls();
 }
 
 // --- errors, title, layout ----------------------------------------------------------------
@@ -468,6 +504,10 @@ bool MainWindow::openSession(const QString& path) {
         showError(tr("Cannot open session"), error);
         return false;
     }
+    views_->hideExplanation();
+    ViewTabs::Tab tab = ViewTabs::GridTab;
+    if (ViewTabs::tabFromName(extras.window.value(QStringLiteral("tab")).toString(), &tab))
+        views_->setCurrentTab(tab);
     const QJsonValue splitter = extras.window.value(QStringLiteral("splitter"));
     if (splitter.isString())
         splitter_->restoreState(QByteArray::fromBase64(splitter.toString().toLatin1()));
@@ -489,6 +529,7 @@ bool MainWindow::openSession(const QString& path) {
 
 bool MainWindow::saveSessionTo(const QString& path) {
     SessionExtras extras;
+    extras.window[QStringLiteral("tab")] = ViewTabs::tabName(views_->currentTab());
     extras.window[QStringLiteral("splitter")] =
         QString::fromLatin1(splitter_->saveState().toBase64());
     QString error;
@@ -550,7 +591,7 @@ void MainWindow::exportFigureDialog() {
         showError(tr("Cannot export"), tr("There is no figure yet."));
         return;
     }
-    ExportDialog dialog(doc_->figureOptions(), doc_->numHeads(), this);
+    ExportDialog dialog(currentFigureOptions(), doc_->numHeads(), this);
     dialog.setSize(
         ExportSize{settings_->exportWidth(), settings_->exportHeight(), settings_->exportScale()});
     dialog.setFontPx(settings_->exportFontPx());
@@ -601,7 +642,7 @@ void MainWindow::exportWeightsDialog() {
 void MainWindow::copyFigure() {
     const SnapshotPtr snapshot = compute_->latest();
     if (!snapshot) return;
-    FigureOptions options = doc_->figureOptions();
+    FigureOptions options = currentFigureOptions();
     options.font_px = 14;
     // The grid's own size, so the copy looks like what is on screen, at the screen's scale.
     const QSize size = grid_->size().expandedTo(QSize(640, 400));

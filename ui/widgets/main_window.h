@@ -34,8 +34,11 @@ class InputPanel;
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
-    /// `settings` may be null (the application's QSettings are used).
-    explicit MainWindow(AppSettings* settings = nullptr, QWidget* parent = nullptr);
+    /// `settings` may be null (the application's QSettings are used).  `document`, when
+    /// given, is adopted (reparented) instead of a new one: a window rebuilt in another
+    /// language (LanguageSwitcher) keeps every setting of the one it replaces.
+    explicit MainWindow(AppSettings* settings = nullptr, QWidget* parent = nullptr,
+                        AttentionDocument* document = nullptr);
     ~MainWindow() override;
 
     AttentionDocument* document() const { return doc_; }
@@ -59,6 +62,13 @@ class MainWindow : public QMainWindow {
     QMessageBox* errorDialog() const { return error_box_; }
     /// When false, closing never asks to save (tests, scripted runs).
     void setConfirmOnClose(bool on) { confirm_close_ = on; }
+    /// Continues the session of `previous` (whose document this window adopted): file name,
+    /// unsaved-changes flag and layout.  State a view keeps outside the document belongs here.
+    void takeOverFrom(const MainWindow& previous);
+
+  signals:
+    /// View ▸ Language: "system", "en" or "zh_CN", already saved as the preference.
+    void languageRequested(const QString& preference);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
