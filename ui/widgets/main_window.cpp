@@ -25,9 +25,6 @@
 #include <exception>
 
 #include "engine/io/safetensors.h"
-#include "ui/classroom/examples.h"
-#include "ui/classroom/steps_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
@@ -76,8 +73,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     right_layout->setContentsMargins(0, 0, 0, 0);
     right_layout->setSpacing(0);
     right_layout->addWidget(inputs_);
-    views_ = new ViewTabs(doc_, grid_, right);
-    right_layout->addWidget(views_, 1);
+    right_layout->addWidget(grid_, 1);
 
     splitter_ = new QSplitter(Qt::Horizontal, this);
     splitter_->addWidget(controls_scroll);
@@ -91,7 +87,6 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     createMenus();
     createToolBar();
     createStatusBar();
-    createClassroomActions();
 
     // Document -> compute -> grid.
     connect(doc_, &AttentionDocument::computeConfigChanged, this,
@@ -111,7 +106,6 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
         grid_->setSnapshot(s, compute_->latestMaps());
         grid_->setMessage(QString());
-        views_->setSnapshot(s);
         timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
                                    .arg(s->target_len)
                                    .arg(s->source_len)
@@ -145,11 +139,6 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             [this] { doc_->setView(FigureView::Grid); });
     connect(grid_, &HeatmapGridView::keyLabelClicked, doc_, &AttentionDocument::toggleMaskedKey);
     connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
-    connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
-    connect(views_, &ViewTabs::headActivated, this, [this](int head) {
-        doc_->setView(FigureView::Head, head);
-        views_->setCurrentTab(ViewTabs::GridTab);
-    });
     connect(controls_, &ControlsPanel::loadWeightsRequested, this, &MainWindow::loadWeightsDialog);
 
     grid_->setOptions(doc_->figureOptions());
@@ -355,7 +344,7 @@ void MainWindow::syncViewControls() {
     item_combo_action_->setVisible(doc_->pairMode() == PairMode::PaddedBatch);
     causal_act_->setChecked(doc_->causal());
     training_act_->setChecked(doc_->training());
-    back_act_->setEnabled(doc_->view() != FigureView::Grid && !presenting_);
+    back_act_->setEnabled(doc_->view() != FigureView::Grid);
 }
 
 void MainWindow::stepHead(int delta) {
@@ -504,10 +493,6 @@ bool MainWindow::openSession(const QString& path) {
         showError(tr("Cannot open session"), error);
         return false;
     }
-    views_->hideExplanation();
-    ViewTabs::Tab tab = ViewTabs::GridTab;
-    if (ViewTabs::tabFromName(extras.window.value(QStringLiteral("tab")).toString(), &tab))
-        views_->setCurrentTab(tab);
     const QJsonValue splitter = extras.window.value(QStringLiteral("splitter"));
     if (splitter.isString())
         splitter_->restoreState(QByteArray::fromBase64(splitter.toString().toLatin1()));
@@ -529,7 +514,6 @@ bool MainWindow::openSession(const QString& path) {
 
 bool MainWindow::saveSessionTo(const QString& path) {
     SessionExtras extras;
-    extras.window[QStringLiteral("tab")] = ViewTabs::tabName(views_->currentTab());
     extras.window[QStringLiteral("splitter")] =
         QString::fromLatin1(splitter_->saveState().toBase64());
     QString error;
@@ -591,7 +575,7 @@ void MainWindow::exportFigureDialog() {
         showError(tr("Cannot export"), tr("There is no figure yet."));
         return;
     }
-    ExportDialog dialog(currentFigureOptions(), doc_->numHeads(), this);
+    ExportDialog dialog(doc_->figureOptions(), doc_->numHeads(), this);
     dialog.setSize(
         ExportSize{settings_->exportWidth(), settings_->exportHeight(), settings_->exportScale()});
     dialog.setFontPx(settings_->exportFontPx());
@@ -642,7 +626,7 @@ void MainWindow::exportWeightsDialog() {
 void MainWindow::copyFigure() {
     const SnapshotPtr snapshot = compute_->latest();
     if (!snapshot) return;
-    FigureOptions options = currentFigureOptions();
+    FigureOptions options = doc_->figureOptions();
     options.font_px = 14;
     // The grid's own size, so the copy looks like what is on screen, at the screen's scale.
     const QSize size = grid_->size().expandedTo(QSize(640, 400));
