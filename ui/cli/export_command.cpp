@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/errors.h"
+#include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_document.h"
 
@@ -52,7 +53,9 @@ QString export_usage() {
         "usage: attnviz export --text \"...\" [--text2 \"...\" [--mode cross|batch]]\n"
         "                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]\n"
         "                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...\n"
-        "                      [--view grid|mean|head:K] [--colormap viridis|cividis|magma|grey]\n"
+        "                      [--view grid|mean|head:K|steps[:K]|lines]\n"
+        "                      [--step N] [--focus] [--heads LIST]\n"
+        "                      [--colormap viridis|cividis|magma|grey]\n"
         "                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf\n"
         "\n"
         "Renders the same figure as the window, without a display.\n"
@@ -81,7 +84,13 @@ QString export_usage() {
         "  --mask-key K          mask key position K (0-based; repeatable)\n"
         "  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows\n"
         "Figure:\n"
-        "  --view VIEW           grid (default), mean, or head:K with K from 1 to H\n"
+        "  --view VIEW           grid (default), mean, or head:K with K from 1 to H;\n"
+        "                        steps[:K]: the computation of head K (default 1) stage by\n"
+        "                        stage; lines: BertViz-style lines from queries to keys\n"
+        "  --step N              steps: reveal stages 1 to N and explain stage N\n"
+        "                        (default: every stage)\n"
+        "  --focus               steps: only stage N and its inputs, large\n"
+        "  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)\n"
         "  --item N              which sentence of a padded batch to draw (1 or 2)\n"
         "  --colormap NAME       viridis (default), cividis, magma or grey\n"
         "  --per-head-scale      scale each head from its own min to its own max\n"
@@ -110,6 +119,9 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
     int embed_dim = 64;
     std::set<MaskedKey> masked;
     QString view = QStringLiteral("grid");
+    QString heads_list;
+    std::optional<int> step;
+    bool focus = false;
 
     for (int k = 0; k < args.size(); ++k) {
         const QString& arg = args[k];
@@ -211,6 +223,13 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
             }
         } else if (name == QLatin1String("--view")) {
             view = value();
+        } else if (name == QLatin1String("--step")) {
+            step = to_int(name, value(), 1, 64);
+        } else if (name == QLatin1String("--focus")) {
+            flag();
+            focus = true;
+        } else if (name == QLatin1String("--heads")) {
+            heads_list = value();
         } else if (name == QLatin1String("--item")) {
             cmd.figure.batch_item = to_int(name, value(), 1, 2) - 1;
         } else if (name == QLatin1String("--colormap")) {
@@ -281,9 +300,33 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
     } else if (view.startsWith(QLatin1String("head:"))) {
         cmd.figure.view = FigureView::Head;
         cmd.figure.head = to_int(QStringLiteral("--view head:K"), view.mid(5), 1, num_heads) - 1;
+    } else if (view == QLatin1String("steps") || view.startsWith(QLatin1String("steps:"))) {
+        cmd.figure.kind = FigureKind::Steps;
+        cmd.figure.head =
+            view.size() > 5
+                ? to_int(QStringLiteral("--view steps:K"), view.mid(6), 1, num_heads) - 1
+                : 0;
+    } else if (view == QLatin1String("lines")) {
+        cmd.figure.kind = FigureKind::Lines;
     } else {
-        usage_error(
-            ExportCommandText::tr("--view must be grid, mean or head:K, not '%1'").arg(view));
+        usage_error(ExportCommandText::tr(
+                        "--view must be grid, mean, head:K, steps, steps:K or lines, not '%1'")
+                        .arg(view));
+    }
+    if ((step || focus) && cmd.figure.kind != FigureKind::Steps)
+        usage_error(ExportCommandText::tr("--step and --focus need --view steps"));
+    if (focus && !step) usage_error(ExportCommandText::tr("--focus needs --step N"));
+    if (step) cmd.figure.step = *step - 1;
+    cmd.figure.focus = focus;
+    if (!heads_list.isEmpty()) {
+        if (cmd.figure.kind != FigureKind::Lines)
+            usage_error(ExportCommandText::tr("--heads needs --view lines"));
+        cmd.figure.line_heads = 0;
+        for (const QString& part : heads_list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const int h = to_int(QStringLiteral("--heads"), part.trimmed(), 1,
+                                 std::min(num_heads, 64));
+            cmd.figure.line_heads |= quint64(1) << (h - 1);
+        }
     }
     if (cmd.figure.batch_item > 0 && *mode != PairMode::PaddedBatch)
         usage_error(ExportCommandText::tr("--item needs --mode batch"));
@@ -299,6 +342,12 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
 void run_export(const ExportCommand& command, const AttentionDocument& document) {
     const SnapshotPtr snapshot = compute_snapshot(document.computeConfig(), 1, nullptr,
                                                   std::max(1, QThread::idealThreadCount()));
+    if (command.figure.kind == FigureKind::Steps) {
+        QString why;
+        if (build_steps_model(*snapshot, command.figure.batch_item, command.figure.head, &why)
+                .empty())
+            throw DataError(why.toStdString());
+    }
     export_figure(*snapshot, command.figure, command.size, command.out);
 }
 

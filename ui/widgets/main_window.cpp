@@ -22,9 +22,14 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <cmath>
 #include <exception>
+#include <map>
 
 #include "engine/io/safetensors.h"
+#include "ui/classroom/examples.h"
+#include "ui/classroom/steps_view.h"
+#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
@@ -73,7 +78,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     right_layout->setContentsMargins(0, 0, 0, 0);
     right_layout->setSpacing(0);
     right_layout->addWidget(inputs_);
-    right_layout->addWidget(grid_, 1);
+    views_ = new ViewTabs(doc_, grid_, right);
+    right_layout->addWidget(views_, 1);
 
     splitter_ = new QSplitter(Qt::Horizontal, this);
     splitter_->addWidget(controls_scroll);
@@ -87,6 +93,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     createMenus();
     createToolBar();
     createStatusBar();
+    createClassroomActions();
 
     // Document -> compute -> grid.
     connect(doc_, &AttentionDocument::computeConfigChanged, this,
@@ -106,6 +113,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
         grid_->setSnapshot(s, compute_->latestMaps());
         grid_->setMessage(QString());
+        views_->setSnapshot(s);
         timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
                                    .arg(s->target_len)
                                    .arg(s->source_len)
@@ -139,6 +147,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             [this] { doc_->setView(FigureView::Grid); });
     connect(grid_, &HeatmapGridView::keyLabelClicked, doc_, &AttentionDocument::toggleMaskedKey);
     connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
+    connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
+    connect(views_, &ViewTabs::headActivated, this, [this](int head) {
+        doc_->setView(FigureView::Head, head);
+        views_->setCurrentTab(ViewTabs::GridTab);
+    });
     connect(controls_, &ControlsPanel::loadWeightsRequested, this, &MainWindow::loadWeightsDialog);
 
     grid_->setOptions(doc_->figureOptions());
@@ -344,7 +357,7 @@ void MainWindow::syncViewControls() {
     item_combo_action_->setVisible(doc_->pairMode() == PairMode::PaddedBatch);
     causal_act_->setChecked(doc_->causal());
     training_act_->setChecked(doc_->training());
-    back_act_->setEnabled(doc_->view() != FigureView::Grid);
+    back_act_->setEnabled(doc_->view() != FigureView::Grid && !presenting_);
 }
 
 void MainWindow::stepHead(int delta) {
@@ -463,6 +476,7 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::newSession() {
+    views_->hideExplanation();
     loading_ = true;
     doc_->resetToDefaults();
     doc_->setColormap(settings_->defaultColormap());
@@ -493,6 +507,10 @@ bool MainWindow::openSession(const QString& path) {
         showError(tr("Cannot open session"), error);
         return false;
     }
+    views_->hideExplanation();
+    ViewTabs::Tab tab = ViewTabs::GridTab;
+    if (ViewTabs::tabFromName(extras.window.value(QStringLiteral("tab")).toString(), &tab))
+        views_->setCurrentTab(tab);
     const QJsonValue splitter = extras.window.value(QStringLiteral("splitter"));
     if (splitter.isString())
         splitter_->restoreState(QByteArray::fromBase64(splitter.toString().toLatin1()));
@@ -514,6 +532,7 @@ bool MainWindow::openSession(const QString& path) {
 
 bool MainWindow::saveSessionTo(const QString& path) {
     SessionExtras extras;
+    extras.window[QStringLiteral("tab")] = ViewTabs::tabName(views_->currentTab());
     extras.window[QStringLiteral("splitter")] =
         QString::fromLatin1(splitter_->saveState().toBase64());
     QString error;
@@ -575,7 +594,7 @@ void MainWindow::exportFigureDialog() {
         showError(tr("Cannot export"), tr("There is no figure yet."));
         return;
     }
-    ExportDialog dialog(doc_->figureOptions(), doc_->numHeads(), this);
+    ExportDialog dialog(currentFigureOptions(), doc_->numHeads(), this);
     dialog.setSize(
         ExportSize{settings_->exportWidth(), settings_->exportHeight(), settings_->exportScale()});
     dialog.setFontPx(settings_->exportFontPx());
@@ -626,7 +645,7 @@ void MainWindow::exportWeightsDialog() {
 void MainWindow::copyFigure() {
     const SnapshotPtr snapshot = compute_->latest();
     if (!snapshot) return;
-    FigureOptions options = doc_->figureOptions();
+    FigureOptions options = currentFigureOptions();
     options.font_px = 14;
     // The grid's own size, so the copy looks like what is on screen, at the screen's scale.
     const QSize size = grid_->size().expandedTo(QSize(640, 400));
@@ -672,6 +691,167 @@ bool MainWindow::loadWeightsFrom(const QString& path) {
     rememberDirectory(path);
     statusBar()->showMessage(tr("Loaded weights from %1").arg(QFileInfo(path).fileName()), 4000);
     return true;
+}
+
+// --- the classroom: views, examples, presentation -----------------------------------------
+
+void MainWindow::createClassroomActions() {
+    // Ctrl+1..4 switch the views, also in presentation mode.
+    const QString names[] = {tr("&Heatmaps"), tr("&Steps"), tr("&Lines"), tr("S&tatistics")};
+    QMenu* view = nullptr;
+    for (QAction* a : menuBar()->actions())
+        if (a->menu() && a->menu()->actions().contains(grid_act_)) view = a->menu();
+    if (view) view->addSeparator();
+    for (int k = 0; k < 4; ++k) {
+        auto* a = new QAction(names[k], this);
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + k)));
+        connect(a, &QAction::triggered, this,
+                [this, k] { views_->setCurrentTab(ViewTabs::Tab(k)); });
+        addAction(a);
+        if (view) view->addAction(a);
+    }
+    presentation_act_ = new QAction(tr("&Presentation Mode"), this);
+    presentation_act_->setObjectName(QStringLiteral("presentationAction"));
+    presentation_act_->setShortcut(QKeySequence(Qt::Key_F5));
+    presentation_act_->setCheckable(true);
+    connect(presentation_act_, &QAction::toggled, this, &MainWindow::setPresentation);
+    addAction(presentation_act_);
+    if (view) {
+        view->addSeparator();
+        view->addAction(presentation_act_);
+    }
+
+    // Keys of presentation mode: only active while presenting, so they never take the arrow
+    // keys from a text box.
+    auto key = [this](const QList<QKeySequence>& keys, auto slot) {
+        auto* a = new QAction(this);
+        a->setShortcuts(keys);
+        a->setEnabled(false);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        presentation_keys_.push_back(a);
+    };
+    key({QKeySequence(Qt::Key_Escape)}, [this] { presentation_act_->setChecked(false); });
+    key({QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_Space)}, [this] {
+        if (views_->currentTab() == ViewTabs::StepsTab)
+            views_->steps()->stepBy(1);
+        else
+            stepHead(1);
+    });
+    key({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_Backspace)}, [this] {
+        if (views_->currentTab() == ViewTabs::StepsTab)
+            views_->steps()->stepBy(-1);
+        else
+            stepHead(-1);
+    });
+    key({QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::Key_Down)}, [this] { stepHead(1); });
+    key({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_Up)}, [this] { stepHead(-1); });
+    key({QKeySequence(Qt::Key_C)}, [this] { doc_->setCausal(!doc_->causal()); });
+    key({QKeySequence(Qt::Key_D)}, [this] {
+        if (!doc_->training()) doc_->setTraining(true);
+        doc_->resampleDropout();
+    });
+    key({QKeySequence(Qt::Key_G)}, [this] { doc_->setView(FigureView::Grid); });
+
+    // Examples: each a session in the resources with an explanation for the banner.
+    examples_menu_ = new QMenu(tr("E&xamples"), this);
+    examples_menu_->setObjectName(QStringLiteral("examplesMenu"));
+    std::map<QString, QMenu*> groups;
+    for (const Example& e : builtin_examples()) {
+        QMenu* menu = examples_menu_;
+        if (!e.menu_group.isEmpty()) {
+            QMenu*& group = groups[e.menu_group];
+            if (!group) group = examples_menu_->addMenu(e.menu_group);
+            menu = group;
+        }
+        QAction* a = menu->addAction(e.title);
+        a->setData(e.id);
+        connect(a, &QAction::triggered, this, [this, id = e.id] {
+            if (maybeSave()) loadExample(id);
+        });
+    }
+    // Before Help, which stays last.
+    const QList<QAction*> menus = menuBar()->actions();
+    menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), examples_menu_);
+}
+
+FigureOptions MainWindow::currentFigureOptions() const {
+    FigureOptions options = doc_->figureOptions();
+    options.kind = views_->currentKind();
+    return options;
+}
+
+ViewTabs* MainWindow::views() const {
+    return views_;
+}
+
+bool MainWindow::loadExample(const QString& id) {
+    for (const Example& e : builtin_examples()) {
+        if (e.id != id) continue;
+        QString error;
+        loading_ = true;
+        if (!load_session(e.resource, doc_, nullptr, &error)) {
+            loading_ = false;
+            showError(tr("Cannot open the example"), error);
+            return false;
+        }
+        // An example is a new, untitled session: saving asks for a name.
+        file_.clear();
+        QTimer::singleShot(0, this, [this] {
+            loading_ = false;
+            modified_ = false;
+            updateTitle();
+        });
+        ViewTabs::Tab tab = ViewTabs::GridTab;
+        if (ViewTabs::tabFromName(e.tab, &tab)) views_->setCurrentTab(tab);
+        views_->showExplanation(e.title, e.explanation);
+        updateTitle();
+        return true;
+    }
+    return false;
+}
+
+int MainWindow::presentationPixelSize() const {
+    // Token labels of at least 24 pt, readable from the back of a room.
+    return int(std::ceil(24.0 * logicalDpiY() / 72.0));
+}
+
+void MainWindow::setPresentation(bool on) {
+    if (on == presenting_) return;
+    presenting_ = on;
+    {
+        const QSignalBlocker b(presentation_act_);
+        presentation_act_->setChecked(on);
+    }
+    for (QAction* a : presentation_keys_)
+        a->setEnabled(on);
+    // Everything but the views is an advanced control: hidden while presenting.
+    QWidget* controls = splitter_->widget(0);
+    if (on) {
+        was_maximized_ = isMaximized();
+        controls->hide();
+        inputs_->hide();
+        for (QToolBar* bar : findChildren<QToolBar*>())
+            bar->hide();
+        menuBar()->hide();
+        statusBar()->hide();
+        views_->setPresentation(presentationPixelSize());
+        showFullScreen();
+    } else {
+        controls->show();
+        inputs_->show();
+        for (QToolBar* bar : findChildren<QToolBar*>())
+            bar->show();
+        menuBar()->show();
+        statusBar()->show();
+        views_->setPresentation(0);
+        if (was_maximized_)
+            showMaximized();
+        else
+            showNormal();
+    }
+    syncViewControls();
+    if (QWidget* w = views_->tabs()->currentWidget()) w->setFocus();
 }
 
 }  // namespace attnviz::ui

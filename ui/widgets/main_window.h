@@ -30,6 +30,7 @@ class ComputeController;
 class ControlsPanel;
 class HeatmapGridView;
 class InputPanel;
+class ViewTabs;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -46,6 +47,19 @@ class MainWindow : public QMainWindow {
     HeatmapGridView* grid() const { return grid_; }
     InputPanel* inputPanel() const { return inputs_; }
     ControlsPanel* controlsPanel() const { return controls_; }
+    /// The tabs of the centre: grid, steps, lines, statistics.
+    ViewTabs* views() const;
+
+    /// Opens a built-in example (builtin_examples()) as an untitled session and shows its
+    /// explanation.  False (with an error dialog) if it cannot be read.
+    bool loadExample(const QString& id);
+    /// Presentation mode: full screen, large labels, high contrast, controls hidden,
+    /// keyboard-driven (arrows, Page Up/Down, C, D, G; Esc leaves).
+    void setPresentation(bool on);
+    bool isPresenting() const { return presenting_; }
+    int presentationPixelSize() const;
+    /// The document's figure options for the figure the current view shows (for exports).
+    FigureOptions currentFigureOptions() const;
 
     /// Each returns false and shows an error dialog on failure.
     bool openSession(const QString& path);
@@ -78,6 +92,7 @@ class MainWindow : public QMainWindow {
     void createMenus();
     void createToolBar();
     void createStatusBar();
+    void createClassroomActions();
     void restoreLayout();
     void saveLayout();
     void updateRecentMenu();
@@ -105,6 +120,12 @@ class MainWindow : public QMainWindow {
     ControlsPanel* controls_ = nullptr;
     HeatmapGridView* grid_ = nullptr;
     QSplitter* splitter_ = nullptr;
+    ViewTabs* views_ = nullptr;
+    QMenu* examples_menu_ = nullptr;
+    QAction* presentation_act_ = nullptr;
+    QList<QAction*> presentation_keys_;
+    bool presenting_ = false;
+    bool was_maximized_ = false;
 
     QComboBox* view_combo_ = nullptr;
     QComboBox* item_combo_ = nullptr;

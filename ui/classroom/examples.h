@@ -1,0 +1,24 @@
+// The built-in examples of the Examples menu, each explaining one idea: self-attention, the
+// padding mask, the causal mask, cross-attention, the head count and dropout.  Each is an
+// .attnviz session compiled into the resources (:/examples) plus a title and a paragraph
+// (translated here, so the session files hold no user-visible text).
+#pragma once
+
+#include <QString>
+
+#include <vector>
+
+namespace attnviz::ui {
+
+struct Example {
+    QString id;           ///< "self_attention"
+    QString menu_group;   ///< examples sharing a submenu ("Head count"), or empty
+    QString title;        ///< menu text and banner title
+    QString explanation;  ///< one paragraph for the banner
+    QString resource;     ///< ":/examples/self_attention.attnviz"
+    QString tab;          ///< the view to open: "grid", "steps", "lines", ...
+};
+
+std::vector<Example> builtin_examples();
+
+}  // namespace attnviz::ui

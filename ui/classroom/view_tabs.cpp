@@ -1,0 +1,174 @@
+#include "ui/classroom/view_tabs.h"
+
+#include <QApplication>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "ui/classroom/lines_view.h"
+#include "ui/classroom/statistics_view.h"
+#include "ui/classroom/steps_view.h"
+#include "ui/document/attention_document.h"
+#include "ui/widgets/heatmap_grid_view.h"
+
+namespace attnviz::ui {
+
+namespace {
+const char* const kTabNames[] = {"grid", "steps", "lines", "statistics", "compare"};
+}
+
+ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
+    : QWidget(parent), doc_(document), grid_(grid) {
+    setObjectName(QStringLiteral("viewTabs"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+
+    banner_ = new QWidget(this);
+    banner_->setObjectName(QStringLiteral("exampleBanner"));
+    banner_->setAttribute(Qt::WA_StyledBackground);
+    banner_->setStyleSheet(
+        QStringLiteral("#exampleBanner { background: #e8f1f8; border-left: 6px solid #0072b2; }"));
+    auto* bl = new QHBoxLayout(banner_);
+    bl->setContentsMargins(12, 6, 6, 6);
+    auto* texts = new QVBoxLayout;
+    banner_title_ = new QLabel(banner_);
+    banner_title_->setObjectName(QStringLiteral("exampleTitle"));
+    QFont bold = banner_title_->font();
+    bold.setBold(true);
+    bold.setPointSizeF(bold.pointSizeF() * 1.15);
+    banner_title_->setFont(bold);
+    banner_text_ = new QLabel(banner_);
+    banner_text_->setObjectName(QStringLiteral("exampleExplanation"));
+    banner_text_->setWordWrap(true);
+    banner_text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    texts->addWidget(banner_title_);
+    texts->addWidget(banner_text_);
+    bl->addLayout(texts, 1);
+    banner_close_ = new QToolButton(banner_);
+    banner_close_->setAutoRaise(true);
+    banner_close_->setText(QStringLiteral("✕"));
+    bl->addWidget(banner_close_, 0, Qt::AlignTop);
+    banner_->hide();
+    layout->addWidget(banner_);
+    connect(banner_close_, &QToolButton::clicked, this, &ViewTabs::hideExplanation);
+
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("viewTabWidget"));
+    tabs_->setDocumentMode(true);
+    steps_ = new StepsView(doc_, tabs_);
+    lines_ = new LinesView(doc_, tabs_);
+    stats_ = new StatisticsView(tabs_);
+    tabs_->addTab(grid_, QString());
+    tabs_->addTab(steps_, QString());
+    tabs_->addTab(lines_, QString());
+    tabs_->addTab(stats_, QString());
+    layout->addWidget(tabs_, 1);
+    retranslate();
+
+    connect(steps_, &StepsView::hovered, this, &ViewTabs::hovered);
+    connect(lines_, &LinesView::hovered, this, &ViewTabs::hovered);
+    connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
+    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        emit hovered(QString());
+        if (QWidget* w = tabs_->currentWidget()) w->setFocus();
+    });
+    connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::refreshStatistics);
+}
+
+void ViewTabs::retranslate() {
+    tabs_->setTabText(GridTab, tr("Heatmaps"));
+    tabs_->setTabToolTip(GridTab, tr("One heatmap per head, and their mean"));
+    tabs_->setTabText(StepsTab, tr("Steps"));
+    tabs_->setTabToolTip(StepsTab, tr("The computation of one head, step by step"));
+    tabs_->setTabText(LinesTab, tr("Lines"));
+    tabs_->setTabToolTip(LinesTab, tr("Lines from each query token to each key token"));
+    tabs_->setTabText(StatisticsTab, tr("Statistics"));
+    tabs_->setTabToolTip(StatisticsTab, tr("What each head does, in numbers"));
+    if (tabs_->count() > CompareTab) {
+        tabs_->setTabText(CompareTab, tr("Compare"));
+        tabs_->setTabToolTip(CompareTab, tr("Two configurations side by side"));
+    }
+    banner_close_->setToolTip(tr("Hide the explanation"));
+}
+
+void ViewTabs::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+void ViewTabs::setSnapshot(SnapshotPtr snapshot) {
+    snapshot_ = std::move(snapshot);
+    steps_->setSnapshot(snapshot_);
+    lines_->setSnapshot(snapshot_);
+    refreshStatistics();
+}
+
+void ViewTabs::refreshStatistics() {
+    stats_->setSnapshot(snapshot_, doc_->batchItem(),
+                        doc_->view() == FigureView::Head ? doc_->viewHead() : -1);
+}
+
+ViewTabs::Tab ViewTabs::currentTab() const {
+    return Tab(std::max(0, tabs_->currentIndex()));
+}
+
+void ViewTabs::setCurrentTab(Tab tab) {
+    if (int(tab) < tabs_->count()) tabs_->setCurrentIndex(int(tab));
+}
+
+FigureKind ViewTabs::currentKind() const {
+    switch (currentTab()) {
+        case StepsTab:
+            return FigureKind::Steps;
+        case LinesTab:
+            return FigureKind::Lines;
+        default:
+            return FigureKind::Heatmaps;
+    }
+}
+
+QString ViewTabs::tabName(Tab tab) {
+    return QLatin1String(kTabNames[int(tab)]);
+}
+
+bool ViewTabs::tabFromName(const QString& name, Tab* out) {
+    for (int k = 0; k < int(std::size(kTabNames)); ++k)
+        if (name == QLatin1String(kTabNames[k])) {
+            *out = Tab(k);
+            return true;
+        }
+    return false;
+}
+
+void ViewTabs::setPresentation(int font_px) {
+    steps_->setPresentation(font_px, font_px > 0);
+    lines_->setPresentation(font_px, font_px > 0);
+    QFont f = QApplication::font();
+    if (font_px > 0) f.setPixelSize(font_px);
+    // The grid reads its label size from its own font; the tab bar and table grow too.
+    grid_->setFont(f);
+    tabs_->tabBar()->setFont(f);
+    stats_->setFont(f);
+    grid_->setOptions(doc_->figureOptions());
+}
+
+void ViewTabs::showExplanation(const QString& title, const QString& text) {
+    banner_title_->setText(title);
+    banner_text_->setText(text);
+    banner_->show();
+}
+
+void ViewTabs::hideExplanation() {
+    banner_->hide();
+}
+
+bool ViewTabs::explanationVisible() const {
+    return !banner_->isHidden();
+}
+
+}  // namespace attnviz::ui

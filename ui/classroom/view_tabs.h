@@ -1,0 +1,81 @@
+// The views of the main window's centre, one tab each: the heatmap grid, the computation
+// steps, the head lines, the head statistics and the comparison of two configurations; and
+// above them the banner that explains a loaded example.  Every view shows the same
+// snapshot from the one compute worker and reads and writes the one AttentionDocument.
+#pragma once
+
+#include <QWidget>
+
+#include "ui/compute/attention_snapshot.h"
+#include "ui/document/attention_config.h"
+
+class QLabel;
+class QTabWidget;
+class QToolButton;
+
+namespace attnviz::ui {
+
+class AttentionDocument;
+class CompareView;
+class HeatmapGridView;
+class LinesView;
+class StatisticsView;
+class StepsView;
+
+class ViewTabs : public QWidget {
+    Q_OBJECT
+  public:
+    enum Tab { GridTab, StepsTab, LinesTab, StatisticsTab, CompareTab };
+
+    ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
+
+    void setSnapshot(SnapshotPtr snapshot);
+    Tab currentTab() const;
+    void setCurrentTab(Tab tab);
+    /// The figure the current tab shows, for exports ("heatmaps" for statistics).
+    FigureKind currentKind() const;
+    static QString tabName(Tab tab);  ///< "grid", "steps", "lines", "statistics", "compare"
+    static bool tabFromName(const QString& name, Tab* out);
+
+    /// Presentation: labels of `font_px` pixels and high contrast in every view (0: normal).
+    void setPresentation(int font_px);
+
+    /// The banner over the views: an example's title and its one-paragraph explanation.
+    void showExplanation(const QString& title, const QString& text);
+    void hideExplanation();
+    QLabel* explanationLabel() const { return banner_text_; }
+    bool explanationVisible() const;
+
+    QTabWidget* tabs() const { return tabs_; }
+    StepsView* steps() const { return steps_; }
+    LinesView* lines() const { return lines_; }
+    StatisticsView* statistics() const { return stats_; }
+    CompareView* compare() const { return compare_; }
+
+  signals:
+    void hovered(const QString& text);
+    /// A head was chosen in the statistics: focus it in the grid.
+    void headActivated(int head);
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void retranslate();
+    void refreshStatistics();
+
+    AttentionDocument* doc_;
+    HeatmapGridView* grid_;
+    QTabWidget* tabs_ = nullptr;
+    StepsView* steps_ = nullptr;
+    LinesView* lines_ = nullptr;
+    StatisticsView* stats_ = nullptr;
+    CompareView* compare_ = nullptr;
+    QWidget* banner_ = nullptr;
+    QLabel* banner_title_ = nullptr;
+    QLabel* banner_text_ = nullptr;
+    QToolButton* banner_close_ = nullptr;
+    SnapshotPtr snapshot_;
+};
+
+}  // namespace attnviz::ui
