@@ -2,6 +2,7 @@
 #  ui_session_test  the AttentionDocument and .attnviz sessions (round trip, versions, errors)
 #  ui_window_test   the real widgets: typing, heads, masks, dropout, hover, sessions, exports
 #  ui_export_test   figure and weight exports, `attnviz export` through QProcess, CJK fonts
+#  ui_classroom_test  the teaching views, presentation mode, examples, --view steps|lines
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_session_test ui_session_test.cpp LIBS attnviz_ui GUI)
     attnviz_add_test(ui_window_test ui_window_test.cpp LIBS attnviz_ui GUI)
@@ -9,4 +10,7 @@ if(TARGET attnviz_ui)
     # ui_export_test runs the attnviz binary.
     add_dependencies(ui_export_test attnviz)
     add_dependencies(ui_window_test attnviz)
+    # The classroom: steps, lines, statistics, presentation, examples, export --view steps.
+    attnviz_add_test(ui_classroom_test ui_classroom_test.cpp LIBS attnviz_ui GUI)
+    add_dependencies(ui_classroom_test attnviz)
 endif()

@@ -1,0 +1,543 @@
+// The classroom views, driven through the real window: the computation steps (stages,
+// shapes, the softmax stage against the grid's weights, stepping, provenance on hover), the
+// head lines (one line per query, key and head above the threshold), the head statistics
+// against an independent computation, presentation mode, every built-in example, and
+// `attnviz export --view steps|lines`.
+#include <QCheckBox>
+#include <QFile>
+#include <QImageReader>
+#include <QLabel>
+#include <QMenuBar>
+#include <QProcess>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+
+#include <cmath>
+#include <memory>
+
+#include "test_support.h"
+#include "ui/classroom/examples.h"
+#include "ui/classroom/figure_canvas.h"
+#include "ui/classroom/head_statistics.h"
+#include "ui/classroom/lines_figure.h"
+#include "ui/classroom/lines_view.h"
+#include "ui/classroom/statistics_view.h"
+#include "ui/classroom/steps_figure.h"
+#include "ui/classroom/steps_model.h"
+#include "ui/classroom/steps_view.h"
+#include "ui/classroom/view_tabs.h"
+#include "ui/compute/compute_controller.h"
+#include "ui/document/attention_document.h"
+#include "ui/render/heatmap_figure.h"
+#include "ui/settings/app_settings.h"
+#include "ui/widgets/controls_panel.h"
+#include "ui/widgets/heatmap_grid_view.h"
+#include "ui/widgets/input_panel.h"
+#include "ui/widgets/main_window.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+QString temp(const QString& name) {
+    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
+}
+
+bool settled(MainWindow& w) {
+    const ComputeController* c = w.compute();
+    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
+}
+
+ComputeConfig config(PairMode mode, int heads) {
+    ComputeConfig c;
+    c.pair_mode = mode;
+    c.text_a = QStringLiteral("The cat sat on the mat");
+    c.text_b = QStringLiteral("猫坐在垫子上");
+    c.embed_dim = 32;
+    c.num_heads = heads;
+    return c;
+}
+
+struct StageShape {
+    StageId id;
+    int rows, cols;
+};
+}  // namespace
+
+#define SETTLE(w)                                    \
+    do {                                             \
+        QTest::qWait(1);                             \
+        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 30000); \
+    } while (false)
+
+class ClassroomTest : public QObject {
+    Q_OBJECT
+
+  private:
+    std::unique_ptr<AppSettings> settings_;
+    std::unique_ptr<MainWindow> w_;
+
+    SnapshotPtr snap() { return w_->compute()->latest(); }
+    StepsView* steps() { return w_->views()->steps(); }
+    LinesView* lines() { return w_->views()->lines(); }
+
+  private slots:
+    void init() {
+        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
+        w_ = std::make_unique<MainWindow>(settings_.get());
+        w_->setConfirmOnClose(false);
+        w_->resize(1400, 900);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        SETTLE(*w_);
+    }
+    void cleanup() {
+        w_.reset();
+        settings_.reset();
+    }
+
+    // --- computation steps -------------------------------------------------------------
+
+    void stepsHaveEveryStageWithItsShape_data() {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("heads");
+        QTest::newRow("self, 4 heads") << int(PairMode::Single) << 4;
+        QTest::newRow("self, 1 head") << int(PairMode::Single) << 1;
+        QTest::newRow("cross, 8 heads") << int(PairMode::CrossAttention) << 8;
+    }
+    void stepsHaveEveryStageWithItsShape() {
+        QFETCH(int, mode);
+        QFETCH(int, heads);
+        const ComputeConfig c = config(PairMode(mode), heads);
+        const SnapshotPtr s = compute_snapshot(c, 1);
+        QVERIFY(s->steps);
+        const int L = 6, E = 32, d = E / heads;
+        const bool cross = PairMode(mode) == PairMode::CrossAttention;
+        const int S = s->source_len;
+        QCOMPARE(s->target_len, L);
+        std::vector<StageShape> expected{{StageId::Input, L, E}};
+        if (cross) expected.push_back({StageId::KeyInput, S, E});
+        for (StageShape sh : std::initializer_list<StageShape>{{StageId::Query, L, d},
+                                                               {StageId::Key, S, d},
+                                                               {StageId::Value, S, d},
+                                                               {StageId::Scores, L, S},
+                                                               {StageId::Scaled, L, S},
+                                                               {StageId::Masked, L, S},
+                                                               {StageId::Softmax, L, S},
+                                                               {StageId::Dropout, L, S},
+                                                               {StageId::Context, L, d},
+                                                               {StageId::Concat, L, E},
+                                                               {StageId::Output, L, E}})
+            expected.push_back(sh);
+        const StepsModel m = build_steps_model(*s, 0, heads - 1);
+        QCOMPARE(m.count(), cross ? 13 : 12);
+        for (int k = 0; k < m.count(); ++k) {
+            const Stage& st = m.stages[std::size_t(k)];
+            QCOMPARE(int(st.id), int(expected[std::size_t(k)].id));
+            QCOMPARE(st.rows, expected[std::size_t(k)].rows);
+            QCOMPARE(st.cols, expected[std::size_t(k)].cols);
+            QCOMPARE(st.values.size(), std::size_t(st.rows) * st.cols);
+            QVERIFY(!st.formula.isEmpty());
+            QVERIFY(!st.explanation.isEmpty());
+        }
+        // Scaling: the scaled scores are the raw scores over sqrt(d_k).
+        const Stage& raw = m.stages[std::size_t(m.indexOf(StageId::Scores))];
+        const Stage& scaled = m.stages[std::size_t(m.indexOf(StageId::Scaled))];
+        std::vector<float> expect(raw.values.size());
+        for (std::size_t k = 0; k < expect.size(); ++k)
+            expect[k] = raw.values[k] / std::sqrt(float(d));
+        ATTNVIZ_COMPARE_ARRAYS(scaled.values.data(), expect.data(), expect.size(), 1e-5);
+    }
+
+    void softmaxStageEqualsTheGridWeights() {
+        AttentionDocument* doc = w_->document();
+        for (int head : {0, 2}) {
+            doc->setView(FigureView::Head, head);
+            SETTLE(*w_);
+            w_->views()->setCurrentTab(ViewTabs::StepsTab);
+            const StepsModel& m = steps()->figure()->model();
+            QCOMPARE(m.head, head);
+            const Stage& st = m.stages[std::size_t(m.indexOf(StageId::Softmax))];
+            // What the grid draws: the snapshot its figure holds.
+            const SnapshotPtr shown = w_->grid()->figure()->snapshot();
+            QVERIFY(shown);
+            std::vector<float> grid(std::size_t(st.rows) * st.cols);
+            for (int i = 0; i < st.rows; ++i)
+                for (int j = 0; j < st.cols; ++j)
+                    grid[std::size_t(i) * st.cols + j] = shown->weight(0, head, i, j);
+            ATTNVIZ_COMPARE_ARRAYS(st.values.data(), grid.data(), grid.size(), 1e-6);
+        }
+        // In training mode the grid shows the weights after dropout: the dropout stage.
+        doc->setDropout(0.3);
+        doc->setTraining(true);
+        SETTLE(*w_);
+        const StepsModel& m = steps()->figure()->model();
+        const Stage& dropped = m.stages[std::size_t(m.indexOf(StageId::Dropout))];
+        const SnapshotPtr shown = w_->grid()->figure()->snapshot();
+        std::vector<float> grid;
+        for (int i = 0; i < dropped.rows; ++i)
+            for (int j = 0; j < dropped.cols; ++j)
+                grid.push_back(shown->weight(0, m.head, i, j));
+        ATTNVIZ_COMPARE_ARRAYS(dropped.values.data(), grid.data(), grid.size(), 1e-6);
+        int zeros = 0;
+        for (float v : dropped.values)
+            zeros += v == 0.0f;
+        QVERIFY2(zeros > 0, "dropout 0.3 in training mode dropped no weight");
+    }
+
+    void stepsStepWithButtonsAndArrowKeys() {
+        AttentionDocument* doc = w_->document();
+        w_->views()->setCurrentTab(ViewTabs::StepsTab);
+        QCOMPARE(doc->step(), -1);  // every stage at once
+        auto* forward = w_->findChild<QToolButton*>(QStringLiteral("stepForward"));
+        auto* back = w_->findChild<QToolButton*>(QStringLiteral("stepBack"));
+        auto* label = w_->findChild<QLabel*>(QStringLiteral("stepLabel"));
+        QVERIFY(forward && back && label);
+        // From "every stage", Back goes to the last one; forward then starts over.
+        back->click();
+        QTRY_COMPARE(doc->step(), 11);
+        doc->setStep(0);
+        QTRY_COMPARE(steps()->figure()->currentStep(), 0);
+        QVERIFY(label->text().contains(QStringLiteral("1")));
+        QVERIFY(!back->isEnabled());
+        forward->click();
+        QTRY_COMPARE(doc->step(), 1);
+        QWidget* canvas = steps()->canvas();
+        canvas->setFocus();
+        QTest::keyClick(canvas, Qt::Key_Right);
+        QTest::keyClick(canvas, Qt::Key_Right);
+        QTRY_COMPARE(doc->step(), 3);
+        QTest::keyClick(canvas, Qt::Key_Left);
+        QTRY_COMPARE(doc->step(), 2);
+        QTRY_COMPARE(steps()->figure()->currentStep(), 2);
+        // Stages after the current one are not revealed yet.
+        QVERIFY(steps()->figure()->isRevealed(2));
+        QVERIFY(!steps()->figure()->isRevealed(3));
+        // Focus: only the current stage (K = X W_K) and its input (X).
+        doc->setStepFocus(true);
+        QTRY_COMPARE(steps()->figure()->shownStages(), (std::vector<int>{0, 2}));
+    }
+
+    void hoveringAScoreLightsUpItsQueryAndKeyRows() {
+        w_->views()->setCurrentTab(ViewTabs::StepsTab);
+        w_->document()->setStep(-1);
+        QTest::qWait(1);
+        StepsFigure* f = steps()->figure();
+        const int scores = f->model().indexOf(StageId::Scores);
+        const int q = f->model().indexOf(StageId::Query);
+        const int k = f->model().indexOf(StageId::Key);
+        const QRectF cell = f->cellRect(scores, 2, 4);
+        QVERIFY(!cell.isEmpty());
+        steps()->hoverAt(cell.center());
+        QCOMPARE(f->hover().stage, scores);
+        QCOMPARE(f->hover().row, 2);
+        QCOMPARE(f->hover().col, 4);
+        const auto& h = f->highlighted();
+        auto has = [&](int stage, StageRegion::Kind kind, int row, int col) {
+            return std::find(h.begin(), h.end(), StageRegion{stage, kind, row, col}) != h.end();
+        };
+        QVERIFY(has(q, StageRegion::Kind::Row, 2, -1));
+        QVERIFY(has(k, StageRegion::Kind::Row, 4, -1));
+        QVERIFY(has(f->model().indexOf(StageId::Input), StageRegion::Kind::Row, 2, -1));
+        QVERIFY(steps()->hoverText().contains(QStringLiteral("cat")) ||
+                steps()->hoverText().contains(QStringLiteral("sat")));
+        // A context cell (i, c): row i of the weights and column c of V.
+        const std::vector<StageRegion> ctx =
+            provenance(f->model(), f->model().indexOf(StageId::Context), 1, 3);
+        QVERIFY(std::find(ctx.begin(), ctx.end(),
+                          StageRegion{f->model().indexOf(StageId::Dropout), StageRegion::Kind::Row,
+                                      1, -1}) != ctx.end());
+        QVERIFY(std::find(ctx.begin(), ctx.end(),
+                          StageRegion{f->model().indexOf(StageId::Value), StageRegion::Kind::Column,
+                                      -1, 3}) != ctx.end());
+    }
+
+    // --- head lines --------------------------------------------------------------------
+
+    void headViewDrawsOneLinePerQueryKeyAndHead() {
+        AttentionDocument* doc = w_->document();
+        w_->views()->setCurrentTab(ViewTabs::LinesTab);
+        const SnapshotPtr s = snap();
+        auto count = [&](quint64 heads, int query) {
+            std::size_t n = 0;
+            for (int h = 0; h < s->heads; ++h)
+                for (int i = 0; i < s->target_len; ++i)
+                    for (int j = 0; j < s->source_len; ++j)
+                        if ((heads >> h & 1u) && (query < 0 || i == query) &&
+                            s->weights.data[s->cell(0, h, i, j)] >= kLineThreshold)
+                            ++n;
+            return n;
+        };
+        QCOMPARE(lines()->figure()->lines().size(), count(~quint64(0), -1));
+        QVERIFY(lines()->figure()->lines().size() > 0);
+        // Untick head 2: its lines go.
+        QCheckBox* box = lines()->headBox(1);
+        QVERIFY(box && box->isChecked());
+        box->click();
+        QTRY_COMPARE(doc->lineHeads() & 2u, quint64(0));
+        // The view follows the document's coalesced change signal.
+        QTRY_COMPARE(lines()->figure()->lines().size(), count(~quint64(2), -1));
+        for (const HeadLine& l : lines()->figure()->lines())
+            QVERIFY(l.head != 1);
+        // Hover the third query token: only its lines.
+        const QPointF anchor = lines()->figure()->queryAnchor(2);
+        lines()->hoverAt(anchor - QPointF(10, 0));
+        QCOMPARE(lines()->figure()->lines().size(), count(~quint64(2), 2));
+        for (const HeadLine& l : lines()->figure()->lines())
+            QCOMPARE(l.query, 2);
+        QVERIFY(!lines()->hoverText().isEmpty());
+    }
+
+    void headViewWorksForCrossAttention() {
+        AttentionDocument* doc = w_->document();
+        doc->setPairMode(PairMode::CrossAttention);
+        SETTLE(*w_);
+        const SnapshotPtr s = snap();
+        QVERIFY(s->target_len != s->source_len);
+        std::size_t n = 0;
+        for (float v : s->weights.data)
+            n += v >= kLineThreshold;
+        QCOMPARE(head_lines(*s, 0, ~quint64(0)).size(), n);
+        QCOMPARE(lines()->figure()->lines().size(), n);
+        // A key anchor for the last key of the other sentence exists on the right.
+        QVERIFY(lines()->figure()->keyAnchor(s->source_len - 1).x() >
+                lines()->figure()->queryAnchor(0).x());
+    }
+
+    // --- statistics --------------------------------------------------------------------
+
+    void statisticsMatchAnIndependentComputation() {
+        ComputeConfig c = config(PairMode::Single, 4);
+        c.special_tokens = true;
+        c.causal = true;
+        const SnapshotPtr s = compute_snapshot(c, 1);
+        const auto stats = head_statistics(*s, 0);
+        QCOMPARE(int(stats.size()), 4);
+        const int L = s->target_len, S = s->source_len;
+        QCOMPARE(s->key_tokens[0].front(), QStringLiteral("[CLS]"));
+        QCOMPARE(s->key_tokens[0].back(), QStringLiteral("[SEP]"));
+        for (int h = 0; h < 4; ++h) {
+            double entropy = 0, mx = 0, dist = 0, first = 0, cls = 0, sep = 0, self = 0, prev = 0;
+            for (int i = 0; i < L; ++i) {
+                double row_max = 0;
+                for (int j = 0; j < S; ++j) {
+                    const double p = s->weights.data[s->cell(0, h, i, j)];
+                    if (p > 0) entropy += -p * std::log(p) / std::log(2.0);
+                    row_max = std::max(row_max, p);
+                    dist += p * std::abs(i - j);
+                }
+                mx += row_max;
+                first += s->weights.data[s->cell(0, h, i, 0)];
+                cls += s->weights.data[s->cell(0, h, i, 0)];
+                sep += s->weights.data[s->cell(0, h, i, S - 1)];
+                self += s->weights.data[s->cell(0, h, i, i)];
+                if (i > 0) prev += s->weights.data[s->cell(0, h, i, i - 1)];
+            }
+            const HeadStatistics& st = stats[std::size_t(h)];
+            QCOMPARE(st.rows, L);
+            ATTNVIZ_FUZZY(st.entropy, entropy / L, 1e-6);
+            ATTNVIZ_FUZZY(st.max_weight, mx / L, 1e-6);
+            ATTNVIZ_FUZZY(st.mean_distance, dist / L, 1e-6);
+            ATTNVIZ_FUZZY(st.first, first / L, 1e-6);
+            ATTNVIZ_FUZZY(st.cls, cls / L, 1e-6);
+            ATTNVIZ_FUZZY(st.sep, sep / L, 1e-6);
+            ATTNVIZ_FUZZY(st.self, self / L, 1e-6);
+            ATTNVIZ_FUZZY(st.previous, prev / (L - 1), 1e-6);
+        }
+        // Causal: the first query sees only itself, and the [SEP] key only the last query.
+        QVERIFY(stats[0].first > 0.0);
+        // Without [CLS]/[SEP] those columns do not exist.
+        const SnapshotPtr plain = compute_snapshot(config(PairMode::Single, 2), 1);
+        QVERIFY(std::isnan(head_statistics(*plain, 0)[0].cls));
+        QVERIFY(std::isnan(head_statistics(*plain, 0)[0].sep));
+    }
+
+    void statisticsTableSortsAndFocusesAHead() {
+        w_->views()->setCurrentTab(ViewTabs::StatisticsTab);
+        StatisticsView* view = w_->views()->statistics();
+        QTableView* table = view->table();
+        QCOMPARE(table->model()->rowCount(), w_->document()->numHeads());
+        // Sorted by entropy, descending: the column reads from high to low.
+        table->sortByColumn(HeadStatisticsModel::Entropy, Qt::DescendingOrder);
+        double last = 1e9;
+        for (int r = 0; r < table->model()->rowCount(); ++r) {
+            const double v = table->model()
+                                 ->index(r, HeadStatisticsModel::Entropy)
+                                 .data(HeadStatisticsModel::ValueRole)
+                                 .toDouble();
+            QVERIFY(v <= last);
+            last = v;
+        }
+        // Clicking a row focuses its head in the grid.
+        const int head = view->headAtRow(1);
+        const QRect rect = table->visualRect(table->model()->index(1, 1));
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, rect.center());
+        QTRY_COMPARE(w_->document()->view(), FigureView::Head);
+        QCOMPARE(w_->document()->viewHead(), head);
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::GridTab);
+    }
+
+    // --- presentation mode -------------------------------------------------------------
+
+    void presentationModeHidesControlsAndUsesLargeLabels() {
+        AttentionDocument* doc = w_->document();
+        w_->setPresentation(true);
+        QTest::qWait(50);
+        QVERIFY(w_->isPresenting());
+        QVERIFY(!w_->controlsPanel()->isVisible());
+        QVERIFY(!w_->inputPanel()->isVisible());
+        QVERIFY(!w_->menuBar()->isVisible());
+        // 24 pt at the screen's resolution, and never less than 24 pt at 96 dpi.
+        const int px = w_->presentationPixelSize();
+        QVERIFY(px * 72.0 / w_->logicalDpiY() >= 24.0 - 1e-9);
+        SETTLE(*w_);
+        QCOMPARE(w_->grid()->figure()->options().font_px, px);
+        QVERIFY(w_->grid()
+                    ->figure()
+                    ->panelRect(0)
+                    ->axis(QCPAxis::atLeft)
+                    ->tickLabelFont()
+                    .pixelSize() >= px);
+        w_->views()->setCurrentTab(ViewTabs::StepsTab);
+        QVERIFY(steps()->figure()->labelPixelSize() >= px);
+        w_->views()->setCurrentTab(ViewTabs::LinesTab);
+        QVERIFY(lines()->figure()->labelPixelSize() >= px);
+
+        // Keyboard-driven: C toggles the causal mask, Page Down changes the head, Right steps.
+        const bool causal = doc->causal();
+        QTest::keyClick(w_.get(), Qt::Key_C);
+        QTRY_COMPARE(doc->causal(), !causal);
+        QTest::keyClick(w_.get(), Qt::Key_PageDown);
+        QTRY_COMPARE(doc->view(), FigureView::Head);
+        w_->views()->setCurrentTab(ViewTabs::StepsTab);
+        const int step = doc->step();
+        QTest::keyClick(w_.get(), Qt::Key_Right);
+        QTRY_VERIFY(doc->step() != step);
+        const int seed = doc->dropoutSeed();
+        QTest::keyClick(w_.get(), Qt::Key_D);
+        QTRY_VERIFY(doc->dropoutSeed() != seed);
+        QVERIFY(doc->training());
+
+        // Esc leaves, and everything comes back.
+        QTest::keyClick(w_.get(), Qt::Key_Escape);
+        QTRY_VERIFY(!w_->isPresenting());
+        QTRY_VERIFY(w_->controlsPanel()->isVisible());
+        QVERIFY(w_->inputPanel()->isVisible());
+        QVERIFY(steps()->figure()->labelPixelSize() < px);
+    }
+
+    // --- examples ----------------------------------------------------------------------
+
+    void everyExampleLoadsAndComputes() {
+        const auto examples = builtin_examples();
+        QVERIFY(examples.size() >= 9);
+        for (const Example& e : examples) {
+            QVERIFY2(QFile::exists(e.resource), qPrintable(e.resource));
+            QVERIFY2(w_->loadExample(e.id), qPrintable(w_->lastError()));
+            SETTLE(*w_);
+            QVERIFY2(w_->compute()->lastError().isEmpty(), qPrintable(e.id));
+            QVERIFY(w_->views()->explanationVisible());
+            QCOMPARE(w_->views()->explanationLabel()->text(), e.explanation);
+            QVERIFY(!e.explanation.isEmpty());
+            QVERIFY(w_->currentFile().isEmpty());
+            const SnapshotPtr s = snap();
+            if (e.id == QLatin1String("padding_mask")) {
+                QCOMPARE(s->batch, 2);
+                QVERIFY(s->is_masked(1, 0, s->source_len - 1));  // [PAD] key of the short one
+            } else if (e.id == QLatin1String("causal_mask")) {
+                QVERIFY(s->config.causal && s->is_masked(0, 0, 1));
+            } else if (e.id == QLatin1String("cross_attention")) {
+                QCOMPARE(s->config.pair_mode, PairMode::CrossAttention);
+                QCOMPARE(w_->views()->currentTab(), ViewTabs::LinesTab);
+            } else if (e.id.startsWith(QLatin1String("heads_"))) {
+                QCOMPARE(s->heads, e.id.mid(6).toInt());
+            } else if (e.id == QLatin1String("dropout")) {
+                QVERIFY(s->config.training && s->config.dropout > 0.0);
+            } else if (e.id == QLatin1String("self_attention")) {
+                QCOMPARE(w_->views()->currentTab(), ViewTabs::StepsTab);
+                QCOMPARE(w_->document()->step(), 0);
+            }
+        }
+    }
+
+    void sessionKeepsTheClassroomState() {
+        AttentionDocument* doc = w_->document();
+        doc->setStep(4);
+        doc->setStepFocus(true);
+        doc->setLineHeads(0b1010);
+        w_->views()->setCurrentTab(ViewTabs::LinesTab);
+        const QString path = temp(QStringLiteral("classroom.attnviz"));
+        QVERIFY(w_->saveSessionTo(path));
+        w_->views()->setCurrentTab(ViewTabs::GridTab);
+        doc->resetToDefaults();
+        QCOMPARE(doc->step(), -1);
+        QVERIFY(w_->openSession(path));
+        QCOMPARE(doc->step(), 4);
+        QVERIFY(doc->stepFocus());
+        QCOMPARE(doc->lineHeads(), quint64(0b1010));
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::LinesTab);
+    }
+
+    // --- attnviz export ----------------------------------------------------------------
+
+    void exportCommandDrawsStepsAndLines_data() {
+        QTest::addColumn<QStringList>("view");
+        QTest::addColumn<QString>("file");
+        QTest::newRow("steps png") << QStringList{"--view", "steps"} << "steps.png";
+        QTest::newRow("steps:2 step 8 focus svg")
+            << QStringList{"--view", "steps:2", "--step", "8", "--focus"} << "steps.svg";
+        QTest::newRow("lines png") << QStringList{"--view", "lines"} << "lines.png";
+        QTest::newRow("lines heads svg")
+            << QStringList{"--view", "lines", "--heads", "1,3"} << "lines.svg";
+    }
+    void exportCommandDrawsStepsAndLines() {
+        QFETCH(QStringList, view);
+        QFETCH(QString, file);
+        const QString out = temp(file);
+        QFile::remove(out);
+        QProcess p;
+        p.start(qEnvironmentVariable("ATTNVIZ_CLI"),
+                QStringList{"export", "--text", "The cat sat on the mat", "--embed-dim", "32",
+                            "--num-heads", "4", "--width", "900", "--height", "600", "--scale", "1",
+                            "--out", out} +
+                    view);
+        QVERIFY(p.waitForFinished(60000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QVERIFY(QFile::exists(out));
+        if (file.endsWith(QLatin1String(".png"))) {
+            QImageReader reader(out);
+            QCOMPARE(reader.format(), QByteArray("png"));
+            QCOMPARE(reader.size(), QSize(900, 600));
+            const QImage image = reader.read();
+            QVERIFY(!image.isNull());
+            // Not a blank page: some pixels are far from white.
+            int dark = 0;
+            for (int y = 0; y < image.height(); y += 3)
+                for (int x = 0; x < image.width(); x += 3)
+                    dark += qGray(image.pixel(x, y)) < 128;
+            QVERIFY(dark > 200);
+        } else {
+            QFile f(out);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray svg = f.readAll();
+            QVERIFY(svg.contains("<svg"));
+            QVERIFY(svg.contains("</svg>"));
+            QVERIFY(svg.contains("mat"));
+        }
+    }
+
+    void exportCommandRefusesStepsOptionsElsewhere() {
+        QProcess p;
+        p.start(qEnvironmentVariable("ATTNVIZ_CLI"),
+                QStringList{"export", "--text", "a b", "--step", "3", "--out",
+                            temp(QStringLiteral("x.png"))});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("--view steps"));
+    }
+};
+
+QTEST_MAIN(ClassroomTest)
+#include "ui_classroom_test.moc"
