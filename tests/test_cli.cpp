@@ -26,16 +26,8 @@ struct Run {
 };
 
 Run attnviz_run(const QStringList& args) {
-    QProcess p;
-    p.setProgram(qEnvironmentVariable("ATTNVIZ_CLI"));
-    p.setArguments(args);
-    p.start();
-    if (!p.waitForFinished(120000)) qFatal("attnviz did not finish");
-    Run r;
-    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    const test::ProcessRun p = test::run_attnviz(args);
+    return {p.status, QString::fromUtf8(p.out), QString::fromUtf8(p.err)};
 }
 
 QString golden(const char* c, const char* f) {

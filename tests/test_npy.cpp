@@ -69,28 +69,6 @@ Tensor transpose2d(const Tensor& t) {
 
 }  // namespace
 
-// `expr` must throw attnviz::DataError whose message contains every phrase given.
-#define EXPECT_DATA_ERROR(expr, ...)                                                               \
-    do {                                                                                           \
-        std::string msg_;                                                                          \
-        bool thrown_ = false;                                                                      \
-        try {                                                                                      \
-            (void)(expr);                                                                          \
-        } catch (const DataError& e_) {                                                            \
-            thrown_ = true;                                                                        \
-            msg_ = e_.what();                                                                      \
-        } catch (const std::exception& e_) {                                                       \
-            QFAIL(qPrintable(QStringLiteral("%1 threw a non-DataError: %2")                        \
-                                 .arg(QStringLiteral(#expr), QString::fromStdString(e_.what())))); \
-        }                                                                                          \
-        QVERIFY2(thrown_, "no DataError from " #expr);                                             \
-        for (const std::string& p_ : std::initializer_list<std::string>{__VA_ARGS__})              \
-            QVERIFY2(                                                                              \
-                msg_.find(p_) != std::string::npos,                                                \
-                qPrintable(QStringLiteral("message \"%1\" lacks \"%2\"")                           \
-                               .arg(QString::fromStdString(msg_), QString::fromStdString(p_))));   \
-    } while (false)
-
 class TestNpy : public QObject {
     Q_OBJECT
 
@@ -174,8 +152,8 @@ class TestNpy : public QObject {
         QFETCH(QString, file);
         QFETCH(QString, descr);
         const std::string path = npy_path(file.toStdString());
-        EXPECT_DATA_ERROR(io::read_npy(path), path + ": ", descr.toStdString(),
-                          "is not a float array", "expected float32");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy(path), path + ": ", descr.toStdString(),
+                                  "is not a float array", "expected float32");
     }
 
     void fortranOrderIsReorderedToC() {
@@ -228,8 +206,10 @@ class TestNpy : public QObject {
         QCOMPARE(io::read_npy_info(npy_path("numpy_f4_big_dim_empty.npy")).shape,
                  Shape({1000000000000, 0}));
         // The header is still checked against the file's size.
-        EXPECT_DATA_ERROR(io::read_npy_info(npy_path("bad_huge_shape.npy")), "header claims");
-        EXPECT_DATA_ERROR(io::read_npy_info(npy_path("bad_trailing_data.npy")), "trailing data");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy_info(npy_path("bad_huge_shape.npy")),
+                                  "header claims");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy_info(npy_path("bad_trailing_data.npy")),
+                                  "trailing data");
     }
 
     // The writer reproduces np.save byte for byte.
@@ -388,26 +368,27 @@ class TestNpy : public QObject {
         QFETCH(QString, phrase);
         const std::string path = npy_path(file.toStdString());
         const std::string p = phrase.toStdString();
-        EXPECT_DATA_ERROR(io::read_npy(path), path + ": ", p);
-        EXPECT_DATA_ERROR(io::read_npy_mask(path), path + ": ", p);
-        EXPECT_DATA_ERROR(io::read_npy_info(path), path + ": ", p);
-        EXPECT_DATA_ERROR(io::parse_npy(io::read_file(path), "Q.npy"), "Q.npy: ", p);
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy(path), path + ": ", p);
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy_mask(path), path + ": ", p);
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy_info(path), path + ": ", p);
+        ATTNVIZ_EXPECT_DATA_ERROR(io::parse_npy(io::read_file(path), "Q.npy"), "Q.npy: ", p);
     }
 
     void reportsMissingAndUnreadableFiles() {
         const std::string missing = test::temp_dir() + "/no/such/Q.npy";
-        EXPECT_DATA_ERROR(io::read_npy(missing),
-                          "cannot open '" + missing + "': No such file or directory");
-        EXPECT_DATA_ERROR(io::read_npy_info(missing), "cannot open '" + missing + "'");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy(missing),
+                                  "cannot open '" + missing + "': No such file or directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy_info(missing), "cannot open '" + missing + "'");
         const std::string folder = fresh_dir("a_folder.npy");
-        EXPECT_DATA_ERROR(io::read_npy(folder), "cannot read '" + folder + "': Is a directory");
-        EXPECT_DATA_ERROR(io::read_file(folder), "Is a directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy(folder),
+                                  "cannot read '" + folder + "': Is a directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_file(folder), "Is a directory");
         if (::geteuid() != 0) {  // root reads anything
             const std::string locked = fresh_dir("locked") + "/Q.npy";
             write_bytes(locked, io::serialize_npy(Tensor({2}, 1.0f)));
             ::chmod(locked.c_str(), 0);
-            EXPECT_DATA_ERROR(io::read_npy(locked),
-                              "cannot open '" + locked + "': Permission denied");
+            ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy(locked),
+                                      "cannot open '" + locked + "': Permission denied");
         }
     }
 
@@ -415,7 +396,7 @@ class TestNpy : public QObject {
         const std::string path = npy_path("f4_le.npy");
         const std::string all = io::read_file(path);
         QCOMPARE(io::read_file(path, all.size()), all);
-        EXPECT_DATA_ERROR(io::read_file(path, all.size() - 1), path, "limit");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_file(path, all.size() - 1), path, "limit");
         const io::FileHead head = io::read_file_head(path, 10);
         QCOMPARE(head.bytes, all.substr(0, 10));
         QCOMPARE(head.file_size, std::uint64_t(all.size()));
@@ -436,8 +417,8 @@ class TestNpy : public QObject {
     void writeToMissingFolderCreatesNothing() {
         const std::string dir = fresh_dir("missing");
         const std::string path = dir + "/out/A.npy";
-        EXPECT_DATA_ERROR(io::write_npy(path, Tensor({2, 2}, 1.0f)),
-                          "cannot write '" + path + "': No such file or directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy(path, Tensor({2, 2}, 1.0f)),
+                                  "cannot write '" + path + "': No such file or directory");
         QVERIFY(entries(dir).isEmpty());
     }
 
@@ -446,11 +427,11 @@ class TestNpy : public QObject {
         const std::string path = dir + "/A.npy";
         QDir().mkpath(QString::fromStdString(path));
         write_bytes(path + "/keep.txt", "keep");
-        EXPECT_DATA_ERROR(io::write_npy(path, Tensor({2}, 1.0f)),
-                          "cannot write '" + path + "': Is a directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy(path, Tensor({2}, 1.0f)),
+                                  "cannot write '" + path + "': Is a directory");
         QCOMPARE(entries(dir), QStringList{"A.npy"});
         QCOMPARE(io::read_file(path + "/keep.txt"), std::string("keep"));
-        EXPECT_DATA_ERROR(io::write_npy(dir + "/", Tensor({2}, 1.0f)), "names a folder");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy(dir + "/", Tensor({2}, 1.0f)), "names a folder");
     }
 
     void failedWriteKeepsTheOriginal() {
@@ -462,8 +443,8 @@ class TestNpy : public QObject {
         // A tensor that cannot be written: nothing is touched.
         Tensor broken({2, 3}, 1.0f);
         broken.data.pop_back();
-        EXPECT_DATA_ERROR(io::write_npy(path, broken), "cannot write '" + path + "'",
-                          "shape [2,3] needs 6 values but there are 5");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy(path, broken), "cannot write '" + path + "'",
+                                  "shape [2,3] needs 6 values but there are 5");
         QCOMPARE(io::read_file(path), original);
         QCOMPARE(entries(dir), QStringList{"A.npy"});
 
@@ -525,8 +506,8 @@ class TestNpy : public QObject {
 
     void writeNpyBoolRefusesFloatMasks() {
         const std::string path = fresh_dir("bool") + "/m.npy";
-        EXPECT_DATA_ERROR(io::write_npy_bool(path, Mask::additive({2}, {0.0f, 1.0f})),
-                          "cannot write '" + path + "'", "float");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy_bool(path, Mask::additive({2}, {0.0f, 1.0f})),
+                                  "cannot write '" + path + "'", "float");
         QVERIFY(!QFileInfo::exists(QString::fromStdString(path)));
     }
 

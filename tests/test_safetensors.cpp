@@ -87,27 +87,6 @@ double half_reference(std::uint16_t h) {
 
 }  // namespace
 
-#define EXPECT_DATA_ERROR(expr, ...)                                                               \
-    do {                                                                                           \
-        std::string msg_;                                                                          \
-        bool thrown_ = false;                                                                      \
-        try {                                                                                      \
-            (void)(expr);                                                                          \
-        } catch (const DataError& e_) {                                                            \
-            thrown_ = true;                                                                        \
-            msg_ = e_.what();                                                                      \
-        } catch (const std::exception& e_) {                                                       \
-            QFAIL(qPrintable(QStringLiteral("%1 threw a non-DataError: %2")                        \
-                                 .arg(QStringLiteral(#expr), QString::fromStdString(e_.what())))); \
-        }                                                                                          \
-        QVERIFY2(thrown_, "no DataError from " #expr);                                             \
-        for (const std::string& p_ : std::initializer_list<std::string>{__VA_ARGS__})              \
-            QVERIFY2(                                                                              \
-                msg_.find(p_) != std::string::npos,                                                \
-                qPrintable(QStringLiteral("message \"%1\" lacks \"%2\"")                           \
-                               .arg(QString::fromStdString(msg_), QString::fromStdString(p_))));   \
-    } while (false)
-
 class TestSafetensors : public QObject {
     Q_OBJECT
 
@@ -358,25 +337,26 @@ class TestSafetensors : public QObject {
         QFETCH(QString, phrase);
         const std::string path = st_path(file.toStdString());
         const std::string p = phrase.toStdString();
-        EXPECT_DATA_ERROR(io::read_safetensors(path), path + ": ", p);
-        EXPECT_DATA_ERROR(io::parse_safetensors(io::read_file(path), "w.safetensors"),
-                          "w.safetensors: ", p);
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_safetensors(path), path + ": ", p);
+        ATTNVIZ_EXPECT_DATA_ERROR(io::parse_safetensors(io::read_file(path), "w.safetensors"),
+                                  "w.safetensors: ", p);
     }
 
     void refusesOversizedHeaders() {
         // The reference's 100 MB limit, checked before the header is parsed.
         const std::string bytes = le64(100'000'001) + std::string(100'000'001, ' ');
-        EXPECT_DATA_ERROR(io::parse_safetensors(bytes, "big.safetensors"),
-                          "big.safetensors: header length 100000001 exceeds the 100 MB limit");
+        ATTNVIZ_EXPECT_DATA_ERROR(
+            io::parse_safetensors(bytes, "big.safetensors"),
+            "big.safetensors: header length 100000001 exceeds the 100 MB limit");
     }
 
     void reportsMissingFilesAndFolders() {
         const std::string missing = test::temp_dir() + "/nothing/w.safetensors";
-        EXPECT_DATA_ERROR(io::read_safetensors(missing),
-                          "cannot open '" + missing + "': No such file or directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_safetensors(missing),
+                                  "cannot open '" + missing + "': No such file or directory");
         const std::string folder = fresh_dir("x.safetensors");
-        EXPECT_DATA_ERROR(io::read_safetensors(folder), "cannot read '" + folder + "'",
-                          "Is a directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::read_safetensors(folder), "cannot read '" + folder + "'",
+                                  "Is a directory");
     }
 
     void failedWritesLeaveNothingBehind() {
@@ -384,14 +364,14 @@ class TestSafetensors : public QObject {
         const io::TensorMap good{{"w", Tensor({2}, {1.0f, 2.0f})}};
 
         const std::string in_missing = dir + "/out/w.safetensors";
-        EXPECT_DATA_ERROR(io::write_safetensors(in_missing, good),
-                          "cannot write '" + in_missing + "': No such file or directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(in_missing, good),
+                                  "cannot write '" + in_missing + "': No such file or directory");
         QVERIFY(entries(dir).isEmpty());
 
         const std::string folder = dir + "/w.safetensors";
         QDir().mkpath(QString::fromStdString(folder));
-        EXPECT_DATA_ERROR(io::write_safetensors(folder, good),
-                          "cannot write '" + folder + "': Is a directory");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(folder, good),
+                                  "cannot write '" + folder + "': Is a directory");
         QCOMPARE(entries(dir), QStringList{"w.safetensors"});
         QVERIFY(entries(folder).isEmpty());
         QDir(QString::fromStdString(folder)).removeRecursively();
@@ -401,14 +381,15 @@ class TestSafetensors : public QObject {
         const std::string original = io::read_file(path);
         Tensor broken({2, 2}, 1.0f);
         broken.data.pop_back();
-        EXPECT_DATA_ERROR(io::write_safetensors(path, {{"x", broken}}),
-                          "cannot write '" + path + "': tensor 'x' of shape [2,2] holds 3 values");
-        EXPECT_DATA_ERROR(io::write_safetensors(path, {{"__metadata__", Tensor({1})}}),
-                          "may not be called '__metadata__'");
-        EXPECT_DATA_ERROR(io::write_safetensors(path, {{"bad\xFF", Tensor({1})}}),
-                          "tensor name is not valid UTF-8");
-        EXPECT_DATA_ERROR(io::write_safetensors(path, good, {{"k", "\xC0\xAF"}}),
-                          "metadata value is not valid UTF-8");
+        ATTNVIZ_EXPECT_DATA_ERROR(
+            io::write_safetensors(path, {{"x", broken}}),
+            "cannot write '" + path + "': tensor 'x' of shape [2,2] holds 3 values");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(path, {{"__metadata__", Tensor({1})}}),
+                                  "may not be called '__metadata__'");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(path, {{"bad\xFF", Tensor({1})}}),
+                                  "tensor name is not valid UTF-8");
+        ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(path, good, {{"k", "\xC0\xAF"}}),
+                                  "metadata value is not valid UTF-8");
         QCOMPARE(io::read_file(path), original);
         QCOMPARE(entries(dir), QStringList{"w.safetensors"});
     }

@@ -28,27 +28,9 @@ QString temp(const QString& name) {
     return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
 }
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Run run_cli(const QStringList& args) {
-    QProcess p;
-    p.setProgram(qEnvironmentVariable("ATTNVIZ_CLI"));
-    p.setArguments(QStringList{QStringLiteral("export")} + args);
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));  // the command must manage without a display
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-    p.setProcessEnvironment(env);
-    p.start();
-    Run r;
-    if (!p.waitForFinished(120000)) return r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+/// `attnviz export ARGS`, run with no display at all: the command must manage on its own.
+test::ProcessRun run_cli(const QStringList& args) {
+    return test::run_attnviz(QStringList{QStringLiteral("export")} + args, true);
 }
 
 /// Texts of all <text> elements of an SVG, checking the XML is well formed.
@@ -213,15 +195,15 @@ class ExportTest : public QObject {
                                  "--seed",      "3",
                                  "--causal"};
         const QString png = temp(QStringLiteral("cli.png"));
-        Run r = run_cli(common + QStringList{"--width", "700", "--height", "500", "--scale", "2",
-                                             "--out", png});
-        QVERIFY2(r.code == 0, r.err.constData());
+        test::ProcessRun r = run_cli(common + QStringList{"--width", "700", "--height", "500",
+                                                          "--scale", "2", "--out", png});
+        QVERIFY2(r.status == 0, r.err.constData());
         QVERIFY2(r.err.isEmpty(), r.err.constData());
         QCOMPARE(QImageReader(png).size(), QSize(1400, 1000));
 
         const QString svg = temp(QStringLiteral("cli.svg"));
         r = run_cli(common + QStringList{"--view", "head:2", "--colormap", "magma", "--out", svg});
-        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.status == 0, r.err.constData());
         bool ok = false;
         const QStringList texts = svg_texts(read_all(svg), &ok);
         QVERIFY(ok);
@@ -231,7 +213,7 @@ class ExportTest : public QObject {
         const QString pdf = temp(QStringLiteral("cli.pdf"));
         r = run_cli(common +
                     QStringList{"--view", "mean", "--dropout", "0.3", "--train", "--out", pdf});
-        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.status == 0, r.err.constData());
         const QByteArray bytes = read_all(pdf);
         QVERIFY(bytes.startsWith("%PDF-"));
         QVERIFY(bytes.size() > 5000);
@@ -240,10 +222,11 @@ class ExportTest : public QObject {
     void cliSameFigureAsTheWindowFunction() {
         // The command line and export_figure share one renderer: same input, same pixels.
         const QString cli = temp(QStringLiteral("same-cli.png"));
-        const Run r = run_cli({"--text", "The cat sat on the mat", "--embed-dim", "32",
-                               "--num-heads", "4", "--causal", "--width", "640", "--height", "400",
-                               "--scale", "1", "--font-size", "14", "--out", cli});
-        QVERIFY2(r.code == 0, r.err.constData());
+        const test::ProcessRun r =
+            run_cli({"--text", "The cat sat on the mat", "--embed-dim", "32", "--num-heads", "4",
+                     "--causal", "--width", "640", "--height", "400", "--scale", "1", "--font-size",
+                     "14", "--out", cli});
+        QVERIFY2(r.status == 0, r.err.constData());
         const SnapshotPtr s = demo_snapshot();
         FigureOptions options;
         options.font_px = 14;
@@ -286,8 +269,8 @@ class ExportTest : public QObject {
             if (a.endsWith(QLatin1String(".png")) || a.endsWith(QLatin1String(".bmp")) ||
                 a.endsWith(QLatin1String(".safetensors")))
                 a = temp(a);
-        const Run r = run_cli(args);
-        QCOMPARE(r.code, code);
+        const test::ProcessRun r = run_cli(args);
+        QCOMPARE(r.status, code);
         // Exactly one message, on stderr.
         QVERIFY2(r.err.trimmed().count('\n') == 0 && !r.err.trimmed().isEmpty(), r.err.constData());
         QVERIFY(r.err.startsWith("attnviz export: "));
@@ -295,8 +278,8 @@ class ExportTest : public QObject {
     }
 
     void cliHelp() {
-        const Run r = run_cli({"--help"});
-        QCOMPARE(r.code, 0);
+        const test::ProcessRun r = run_cli({"--help"});
+        QCOMPARE(r.status, 0);
         QVERIFY(r.out.contains("--view grid|mean|head:K"));
     }
 };

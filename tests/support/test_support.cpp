@@ -1,6 +1,8 @@
 #include "test_support.h"
 
 #include <QDir>
+#include <QProcess>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 
 #include <memory>
@@ -8,16 +10,20 @@
 
 namespace attnviz::test {
 
-std::string data_dir() { return ATTNVIZ_TEST_DATA_DIR; }
-std::string golden_dir() { return ATTNVIZ_TEST_GOLDEN_DIR; }
+std::string data_dir() {
+    return ATTNVIZ_TEST_DATA_DIR;
+}
+std::string golden_dir() {
+    return ATTNVIZ_TEST_GOLDEN_DIR;
+}
 
 std::string temp_dir() {
     static std::unique_ptr<QTemporaryDir> dir = std::make_unique<QTemporaryDir>();
     return dir->path().toStdString();
 }
 
-CompareResult compare_arrays(const float* actual, const float* expected, std::size_t n,
-                             double atol, double rtol) {
+CompareResult compare_arrays(const float* actual, const float* expected, std::size_t n, double atol,
+                             double rtol) {
     CompareResult r;
     for (std::size_t i = 0; i < n; ++i) {
         const double a = actual[i], e = expected[i];
@@ -54,6 +60,29 @@ CompareResult compare_tensors(const Tensor& actual, const Tensor& expected, doub
         return r;
     }
     return compare_arrays(actual.ptr(), expected.ptr(), actual.numel(), atol, rtol);
+}
+
+ProcessRun run_attnviz(const QStringList& args, bool without_display) {
+    QProcess p;
+    p.setProgram(qEnvironmentVariable("ATTNVIZ_CLI"));
+    p.setArguments(args);
+    if (without_display) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* v : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            env.remove(QString::fromLatin1(v));
+        p.setProcessEnvironment(env);
+    }
+    p.start();
+    ProcessRun r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
 }
 
 }  // namespace attnviz::test

@@ -2,14 +2,18 @@
 // that reports the first mismatch (index and both values), and test-data paths.
 #pragma once
 
+#include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <QTest>
 
 #include <cmath>
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
+#include "engine/errors.h"
 #include "engine/tensor.h"
 
 namespace attnviz::test {
@@ -28,12 +32,44 @@ struct CompareResult {
 };
 
 /// |a - b| <= atol + rtol * |b| elementwise; NaN matches NaN, inf matches same-signed inf.
-CompareResult compare_arrays(const float* actual, const float* expected, std::size_t n,
-                             double atol, double rtol = 0.0);
+CompareResult compare_arrays(const float* actual, const float* expected, std::size_t n, double atol,
+                             double rtol = 0.0);
 CompareResult compare_tensors(const Tensor& actual, const Tensor& expected, double atol,
                               double rtol = 0.0);
 
+/// What the attnviz binary (path in ATTNVIZ_CLI, set by CTest) did with some arguments.
+struct ProcessRun {
+    int status = -1;  ///< exit code, or -1 if it crashed or did not finish in time
+    QByteArray out, err;
+};
+
+/// Runs attnviz.  With `without_display` the display variables and QT_QPA_PLATFORM are
+/// removed, so the command has to manage on its own (as in a terminal over ssh or in CI).
+ProcessRun run_attnviz(const QStringList& args, bool without_display = false);
+
 }  // namespace attnviz::test
+
+/// `expr` must throw attnviz::DataError whose message contains every phrase given.
+#define ATTNVIZ_EXPECT_DATA_ERROR(expr, ...)                                                       \
+    do {                                                                                           \
+        std::string msg_;                                                                          \
+        bool thrown_ = false;                                                                      \
+        try {                                                                                      \
+            (void)(expr);                                                                          \
+        } catch (const ::attnviz::DataError& e_) {                                                 \
+            thrown_ = true;                                                                        \
+            msg_ = e_.what();                                                                      \
+        } catch (const std::exception& e_) {                                                       \
+            QFAIL(qPrintable(QStringLiteral("%1 threw a non-DataError: %2")                        \
+                                 .arg(QStringLiteral(#expr), QString::fromStdString(e_.what())))); \
+        }                                                                                          \
+        QVERIFY2(thrown_, "no DataError from " #expr);                                             \
+        for (const std::string& p_ : std::initializer_list<std::string>{__VA_ARGS__})              \
+            QVERIFY2(                                                                              \
+                msg_.find(p_) != std::string::npos,                                                \
+                qPrintable(QStringLiteral("message \"%1\" lacks \"%2\"")                           \
+                               .arg(QString::fromStdString(msg_), QString::fromStdString(p_))));   \
+    } while (false)
 
 /// QVERIFY2 with the first mismatch in the failure message.
 #define ATTNVIZ_COMPARE_TENSORS(actual, expected, atol)                                   \
@@ -49,11 +85,13 @@ CompareResult compare_tensors(const Tensor& actual, const Tensor& expected, doub
     } while (false)
 
 /// |actual - expected| <= atol, with both values in the message.
-#define ATTNVIZ_FUZZY(actual, expected, atol)                                               \
-    do {                                                                                    \
-        const double a_ = (actual), e_ = (expected);                                        \
-        QVERIFY2(std::abs(a_ - e_) <= (atol),                                               \
-                 qPrintable(QStringLiteral("%1 = %2, expected %3 (atol %4)")                \
-                                .arg(QStringLiteral(#actual)).arg(a_, 0, 'g', 9)            \
-                                .arg(e_, 0, 'g', 9).arg(double(atol))));                    \
+#define ATTNVIZ_FUZZY(actual, expected, atol)                                \
+    do {                                                                     \
+        const double a_ = (actual), e_ = (expected);                         \
+        QVERIFY2(std::abs(a_ - e_) <= (atol),                                \
+                 qPrintable(QStringLiteral("%1 = %2, expected %3 (atol %4)") \
+                                .arg(QStringLiteral(#actual))                \
+                                .arg(a_, 0, 'g', 9)                          \
+                                .arg(e_, 0, 'g', 9)                          \
+                                .arg(double(atol))));                        \
     } while (false)
