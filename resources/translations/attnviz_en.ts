@@ -6,83 +6,83 @@
     <message>
         <location filename="../../ui/document/attention_config.cpp" line="+112"/>
         <source>Self-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Self-attention</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Cross-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Cross-attention</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Padded batch</source>
-        <translation type="unfinished"></translation>
+        <translation>Padded batch</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source>%n head(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n head</numerusform>
+            <numerusform>%n heads</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>embed_dim %1</source>
-        <translation type="unfinished"></translation>
+        <translation>embed_dim %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>additive scoring</source>
-        <translation type="unfinished"></translation>
+        <translation>additive scoring</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>scaled dot-product</source>
-        <translation type="unfinished"></translation>
+        <translation>scaled dot-product</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>no bias</source>
-        <translation type="unfinished"></translation>
+        <translation>no bias</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>causal</source>
-        <translation type="unfinished"></translation>
+        <translation>causal</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%n key(s) masked</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n key masked</numerusform>
+            <numerusform>%n keys masked</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>dropout %1 (train, seed %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>dropout %1 (train, seed %2)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>dropout %1 (eval: off)</source>
-        <translation type="unfinished"></translation>
+        <translation>dropout %1 (eval: off)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>weights %1</source>
-        <translation type="unfinished"></translation>
+        <translation>weights %1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>weight seed %1</source>
-        <translation type="unfinished"></translation>
+        <translation>weight seed %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>no positional encoding</source>
-        <translation type="unfinished"></translation>
+        <translation>no positional encoding</translation>
     </message>
 </context>
 <context>
@@ -90,22 +90,22 @@
     <message>
         <location filename="../../ui/render/colormaps.cpp" line="+65"/>
         <source>Viridis</source>
-        <translation type="unfinished"></translation>
+        <translation>Viridis</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cividis</source>
-        <translation type="unfinished"></translation>
+        <translation>Cividis</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Magma</source>
-        <translation type="unfinished"></translation>
+        <translation>Magma</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Grey (print)</source>
-        <translation type="unfinished"></translation>
+        <translation>Grey (print)</translation>
     </message>
 </context>
 <context>
@@ -113,81 +113,190 @@
     <message>
         <location filename="../../ui/compute/compute_controller.cpp" line="+57"/>
         <source>Running the attention layer…</source>
-        <translation type="unfinished"></translation>
+        <translation>Running the attention layer…</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Preparing heatmaps…</source>
-        <translation type="unfinished"></translation>
+        <translation>Preparing heatmaps…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+160"/>
+        <source>There are no tokens: type a sentence.</source>
+        <translation>There are no tokens: type a sentence.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The second sentence has no tokens.</source>
+        <translation>The second sentence has no tokens.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>At most %1 tokens per sentence.</source>
+        <translation>At most %1 tokens per sentence.</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
+        <translation>%1 does not fit this layer (embed_dim %2, %3 heads): %4</translation>
+    </message>
+</context>
+<context>
+    <name>Examples</name>
+    <message>
+        <location filename="../../ui/classroom/examples.cpp" line="+26"/>
+        <source>What the head count does</source>
+        <translation>What the head count does</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same sentence and embed_dim 64, split into %1. Each head gets 64 / heads dimensions for its queries and keys, and its own W_Q, W_K, W_V. With more heads, each head is smaller, but the layer can attend to several things at once: compare the heads&apos; patterns, and open Statistics to see how differently they spread their attention.</source>
+        <translation>The same sentence and embed_dim 64, split into %1. Each head gets 64 / heads dimensions for its queries and keys, and its own W_Q, W_K, W_V. With more heads, each head is smaller, but the layer can attend to several things at once: compare the heads&apos; patterns, and open Statistics to see how differently they spread their attention.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Self-attention: “The cat sat on the mat”</source>
+        <translation>Self-attention: “The cat sat on the mat”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every token is a query, a key and a value. Step through the computation: each token&apos;s query is compared with every token&apos;s key (QKᵀ), the scores are scaled by √d_k and turned into weights by a softmax along each row, and each token&apos;s output is the weighted average of the values. Use the arrow keys to step; hover a cell to see where it came from.</source>
+        <translation>Every token is a query, a key and a value. Step through the computation: each token&apos;s query is compared with every token&apos;s key (QKᵀ), the scores are scaled by √d_k and turned into weights by a softmax along each row, and each token&apos;s output is the weighted average of the values. Use the arrow keys to step; hover a cell to see where it came from.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Padding mask: a batch of two sentences</source>
+        <translation>Padding mask: a batch of two sentences</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sentences in a batch must have the same length, so the shorter one is padded with [PAD] tokens. The key padding mask adds −∞ to the scores of the padding keys, so after the softmax they get exactly zero weight (hatched cells). Switch between the two sentences in the toolbar: the longer one needs no mask at all.</source>
+        <translation>Sentences in a batch must have the same length, so the shorter one is padded with [PAD] tokens. The key padding mask adds −∞ to the scores of the padding keys, so after the softmax they get exactly zero weight (hatched cells). Switch between the two sentences in the toolbar: the longer one needs no mask at all.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Causal mask: a language model reads left to right</source>
+        <translation>Causal mask: a language model reads left to right</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A language model predicting the next word may not look ahead. The causal mask hides every key after the query (the upper triangle), so the first token can only attend to itself and each row spreads its weight over the tokens so far. Press Ctrl+K to switch the mask off and on.</source>
+        <translation>A language model predicting the next word may not look ahead. The causal mask hides every key after the query (the upper triangle), so the first token can only attend to itself and each row spreads its weight over the tokens so far. Press Ctrl+K to switch the mask off and on.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cross-attention: English → Chinese</source>
+        <translation>Cross-attention: English → Chinese</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In a translation model the decoder&apos;s tokens (queries) attend to the encoder&apos;s tokens (keys and values) of the other sentence. The matrix is no longer square: one row per English token, one column per Chinese token. The lines show where each query looks; hover a token to see only its lines. (The weights are random, not trained: the alignment is not meaningful, the mechanics are.)</source>
+        <translation>In a translation model the decoder&apos;s tokens (queries) attend to the encoder&apos;s tokens (keys and values) of the other sentence. The matrix is no longer square: one row per English token, one column per Chinese token. The lines show where each query looks; hover a token to see only its lines. (The weights are random, not trained: the alignment is not meaningful, the mechanics are.)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+1"/>
+        <source>1 head</source>
+        <translation>1 head</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>2 heads</source>
+        <translation>2 heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>4 heads</source>
+        <translation>4 heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>8 heads</source>
+        <translation>8 heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dropout in training mode</source>
+        <translation>Dropout in training mode</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>During training, dropout sets each attention weight to zero with probability p (here 0.3) and scales the others by 1/(1 − p), so rows no longer sum to exactly 1. The seed fixes which weights are dropped: press Ctrl+R to draw a new sample, and switch training mode off (Ctrl+T) to see the weights the model uses at inference.</source>
+        <translation>During training, dropout sets each attention weight to zero with probability p (here 0.3) and scales the others by 1/(1 − p), so rows no longer sum to exactly 1. The seed fixes which weights are dropped: press Ctrl+R to draw a new sample, and switch training mode off (Ctrl+T) to see the weights the model uses at inference.</translation>
     </message>
 </context>
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+56"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+75"/>
         <location line="+3"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
     <message>
         <location line="+54"/>
         <source>The figure size must be between %1 and %2 pixels a side (got %3 x %4).</source>
-        <translation type="unfinished"></translation>
+        <translation>The figure size must be between %1 and %2 pixels a side (got %3 x %4).</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>The scale must be between 0.25 and %1 (got %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>The scale must be between 0.25 and %1 (got %2).</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 x %2 at scale %3 is too large an image.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 x %2 at scale %3 is too large an image.</translation>
     </message>
     <message>
         <location line="+41"/>
         <source>Cannot start the SVG writer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot start the SVG writer.</translation>
     </message>
     <message>
         <location line="+27"/>
         <source>Cannot start the PDF writer.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot start the PDF writer.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</source>
-        <translation type="unfinished"></translation>
+        <translation>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Cannot encode the PNG: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot encode the PNG: %1</translation>
     </message>
     <message>
         <location line="+114"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
-        <translation type="unfinished"></translation>
+        <translation>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</translation>
     </message>
 </context>
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+29"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+30"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>%1 needs a number from %2 to %3, not &apos;%4&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 needs a number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
                       [--embed-dim E] [--num-heads H] [--seed S] [--causal]
                       [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K] [--colormap viridis|cividis|magma|grey]
+                      [--view grid|mean|head:K|steps[:K]|lines]
+                      [--step N] [--focus] [--heads LIST]
+                      [--colormap viridis|cividis|magma|grey]
                       [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
 
 Renders the same figure as the window, without a display.
@@ -216,7 +325,13 @@ Masks:
   --mask-key K          mask key position K (0-based; repeatable)
   --masked-rows POLICY  zero (default), uniform or nan for fully masked rows
 Figure:
-  --view VIEW           grid (default), mean, or head:K with K from 1 to H
+  --view VIEW           grid (default), mean, or head:K with K from 1 to H;
+                        steps[:K]: the computation of head K (default 1) stage by
+                        stage; lines: BertViz-style lines from queries to keys
+  --step N              steps: reveal stages 1 to N and explain stage N
+                        (default: every stage)
+  --focus               steps: only stage N and its inputs, large
+  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)
   --item N              which sentence of a padded batch to draw (1 or 2)
   --colormap NAME       viridis (default), cividis, magma or grey
   --per-head-scale      scale each head from its own min to its own max
@@ -232,93 +347,163 @@ Figure:
 
 Exit status: 0 success, 1 data or write error, 2 usage error.
 </source>
-        <translation type="unfinished"></translation>
+        <translation>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
+                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]
+                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...
+                      [--view grid|mean|head:K|steps[:K]|lines]
+                      [--step N] [--focus] [--heads LIST]
+                      [--colormap viridis|cividis|magma|grey]
+                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
+
+Renders the same figure as the window, without a display.
+
+Input:
+  --text TEXT           the sentence (queries)
+  --text2 TEXT          a second sentence: keys/values (cross) or a batch item
+  --mode MODE           self (default without --text2), cross (default with it), batch
+  --tokens LIST         pre-tokenized input instead of --text (tokens separated by |)
+  --tokens2 LIST        the same for the second sentence
+  --lowercase           lowercase before tokenizing
+  --special-tokens      add [CLS] and [SEP]
+Layer:
+  --embed-dim E         model width (default 64)
+  --num-heads H         heads; must divide E (default 4)
+  --seed S              weight seed (default 0); also the dropout seed unless given
+  --weights FILE        a safetensors nn.MultiheadAttention state_dict
+  --scoring NAME        dot (default) or additive
+  --no-bias             projections without bias
+  --no-positional       no sinusoidal positional encoding
+  --dropout P           dropout on the weights, in [0, 0.95]
+  --train               training mode (dropout active)
+  --dropout-seed D      seed of the dropout mask
+Masks:
+  --causal              mask keys after each query
+  --mask-key K          mask key position K (0-based; repeatable)
+  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows
+Figure:
+  --view VIEW           grid (default), mean, or head:K with K from 1 to H;
+                        steps[:K]: the computation of head K (default 1) stage by
+                        stage; lines: BertViz-style lines from queries to keys
+  --step N              steps: reveal stages 1 to N and explain stage N
+                        (default: every stage)
+  --focus               steps: only stage N and its inputs, large
+  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)
+  --item N              which sentence of a padded batch to draw (1 or 2)
+  --colormap NAME       viridis (default), cividis, magma or grey
+  --per-head-scale      scale each head from its own min to its own max
+  --unit-scale          colours from 0 to 1 (default: the data&apos;s min to max)
+  --no-values           never print values in the cells
+  --title TEXT          figure title (default: states the configuration)
+  --no-title            no title or caption
+  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)
+  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)
+  --font-size PX        base text size (default 14)
+  --lang LANG           language of the title and caption: en (default) or zh_CN
+  --out FILE            output; the format follows the suffix: .png, .svg or .pdf
+
+Exit status: 0 success, 1 data or write error, 2 usage error.
+</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+89"/>
         <source>%1 needs a value</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 needs a value</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+116"/>
+        <location line="+123"/>
         <source>%1 takes no value</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 takes no value</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location line="-98"/>
         <source>--mode must be self, cross or batch, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--mode must be self, cross or batch, not &apos;%1&apos;</translation>
     </message>
     <message>
         <location line="+27"/>
         <source>--scoring must be dot or additive, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--scoring must be dot or additive, not &apos;%1&apos;</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>--masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--masked-rows must be zero, uniform or nan, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>--colormap must be one of %1, not &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--colormap must be one of %1, not &apos;%2&apos;</translation>
     </message>
     <message>
         <location line="+28"/>
         <source>unknown option &apos;%1&apos; (see attnviz export --help)</source>
-        <translation type="unfinished"></translation>
+        <translation>unknown option &apos;%1&apos; (see attnviz export --help)</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>--text (or --tokens) is required</source>
-        <translation type="unfinished"></translation>
+        <translation>--text (or --tokens) is required</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>use either --text or --tokens, not both</source>
-        <translation type="unfinished"></translation>
+        <translation>use either --text or --tokens, not both</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>use either --text2 or --tokens2, not both</source>
-        <translation type="unfinished"></translation>
+        <translation>use either --text2 or --tokens2, not both</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>give both sentences as text or both as token lists</source>
-        <translation type="unfinished"></translation>
+        <translation>give both sentences as text or both as token lists</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>--mode %1 needs --text2</source>
-        <translation type="unfinished"></translation>
+        <translation>--mode %1 needs --text2</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>--num-heads %1 does not divide --embed-dim %2</source>
-        <translation type="unfinished"></translation>
+        <translation>--num-heads %1 does not divide --embed-dim %2</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>--view must be grid, mean or head:K, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <location line="+24"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K or lines, not &apos;%1&apos;</source>
+        <translation>--view must be grid, mean, head:K, steps, steps:K or lines, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>--step and --focus need --view steps</source>
+        <translation>--step and --focus need --view steps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--focus needs --step N</source>
+        <translation>--focus needs --step N</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>--heads needs --view lines</source>
+        <translation>--heads needs --view lines</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>--item needs --mode batch</source>
-        <translation type="unfinished"></translation>
+        <translation>--item needs --mode batch</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>--out FILE is required</source>
-        <translation type="unfinished"></translation>
+        <translation>--out FILE is required</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
-        <translation type="unfinished"></translation>
+        <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</translation>
     </message>
 </context>
 <context>
@@ -326,336 +511,476 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message>
         <location filename="../../ui/i18n/language.cpp" line="+109"/>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Language</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>&amp;System (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;System (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>Lines</name>
+    <message>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+55"/>
+        <source>Where each query token looks in the other sentence</source>
+        <translation>Where each query token looks in the other sentence</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Where each token looks: one line per query, key and head</source>
+        <translation>Where each token looks: one line per query, key and head</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>Queries (sentence 1)</source>
+        <translation>Queries (sentence 1)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Queries</source>
+        <translation>Queries</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keys (sentence 2)</source>
+        <translation>Keys (sentence 2)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys</source>
+        <translation>Keys</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>head %1</source>
+        <translation>head %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>opacity = attention weight (lines under %1 omitted)</source>
+        <translation>opacity = attention weight (lines under %1 omitted)</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>head %1 → “%2” %3</source>
+        <translation>head %1 → “%2” %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>“%1” looks most at: %2</source>
+        <translation>“%1” looks most at: %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“%1” is looked at most by: %2</source>
+        <translation>“%1” is looked at most by: %2</translation>
     </message>
 </context>
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+408"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+435"/>
         <source>&apos;%1&apos; is not an object</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&apos;%1&apos; is not a string</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; is not a string</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>&apos;%1&apos; is not true or false</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; is not true or false</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>&apos;%1&apos; must be a whole number from %2 to %3</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; must be a whole number from %2 to %3</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; must be a number from %2 to %3</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>&apos;%1&apos; has an unknown value &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; has an unknown value &apos;%2&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../ui/document/session.cpp" line="+44"/>
+        <location line="+5"/>
+        <source>Cannot write &apos;%1&apos;: %2</source>
+        <translation>Cannot write &apos;%1&apos;: %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot open &apos;%1&apos;: %2</source>
+        <translation>Cannot open &apos;%1&apos;: %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;%1&apos; is too large to be an AttnViz session.</source>
+        <translation>&apos;%1&apos; is too large to be an AttnViz session.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;%1&apos; is not a valid session file: %2</source>
+        <translation>&apos;%1&apos; is not a valid session file: %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the top level is not an object</source>
+        <translation>the top level is not an object</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&apos;%1&apos; is not an AttnViz session (no &quot;format&quot;: &quot;%2&quot;).</source>
+        <translation>&apos;%1&apos; is not an AttnViz session (no &quot;format&quot;: &quot;%2&quot;).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;%1&apos; has no valid session version.</source>
+        <translation>&apos;%1&apos; has no valid session version.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</source>
+        <translation>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>&apos;%1&apos;: %2</source>
+        <translation>&apos;%1&apos;: %2</translation>
     </message>
 </context>
 <context>
-    <name>attnviz::ui</name>
+    <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+96"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+70"/>
+        <source>Nothing computed yet.</source>
+        <translation>Nothing computed yet.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Computation steps</source>
+        <translation>Computation steps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</source>
+        <translation>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> (sentence %1)</source>
+        <translation> (sentence %1)</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>All %1 steps of head %2</source>
+        <translation>All %1 steps of head %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read from X to the output. Hover a cell to light up the cells it was computed from.</source>
+        <translation>Read from X to the output. Hover a cell to light up the cells it was computed from.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Step %1 of %2:  %3</source>
+        <translation>Step %1 of %2:  %3</translation>
+    </message>
+    <message>
+        <location line="+189"/>
+        <source>values: negative</source>
+        <translation>values: negative</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>positive</source>
+        <translation>positive</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>weights: 0</source>
+        <translation>weights: 0</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>max</source>
+        <translation>max</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>masked (−∞ before softmax)</source>
+        <translation>masked (−∞ before softmax)</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>d_k = %1 features</source>
+        <translation>d_k = %1 features</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>embed_dim = %1 features</source>
+        <translation>embed_dim = %1 features</translation>
+    </message>
+    <message>
+        <location line="+82"/>
+        <source>query “%1”</source>
+        <translation>query “%1”</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>key “%1”</source>
+        <translation>key “%1”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>feature %1</source>
+        <translation>feature %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>0 (masked)</source>
+        <translation>0 (masked)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 [%2, %3] = %4   ·   %5, %6</source>
+        <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
+    </message>
+    <message>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+98"/>
         <source>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</source>
-        <translation type="unfinished"></translation>
+        <translation>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Each token as a vector of embed_dim = %1 numbers: its embedding plus a positional encoding, one row per token.</source>
-        <translation type="unfinished"></translation>
+        <translation>Each token as a vector of embed_dim = %1 numbers: its embedding plus a positional encoding, one row per token.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Each token as a vector of embed_dim = %1 numbers (its embedding; positional encoding is off).</source>
-        <translation type="unfinished"></translation>
+        <translation>Each token as a vector of embed_dim = %1 numbers (its embedding; positional encoding is off).</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>X (queries&apos; sentence)</source>
-        <translation type="unfinished"></translation>
+        <translation>X (queries&apos; sentence)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>X</source>
-        <translation type="unfinished"></translation>
+        <translation>X</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+5"/>
         <source>input</source>
-        <translation type="unfinished"></translation>
+        <translation>input</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-1"/>
         <source>X′ (keys&apos; sentence)</source>
-        <translation type="unfinished"></translation>
+        <translation>X′ (keys&apos; sentence)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</source>
-        <translation type="unfinished"></translation>
+        <translation>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>queries</source>
-        <translation type="unfinished"></translation>
+        <translation>queries</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Each token&apos;s query, what it is looking for: X times this head&apos;s %1 × %2 slice of W_Q, so d_k = %2 numbers per token.</source>
-        <translation type="unfinished"></translation>
+        <translation>Each token&apos;s query, what it is looking for: X times this head&apos;s %1 × %2 slice of W_Q, so d_k = %2 numbers per token.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>keys</source>
-        <translation type="unfinished"></translation>
+        <translation>keys</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Each token&apos;s key, what it offers to be found by: the same input times W_K.</source>
-        <translation type="unfinished"></translation>
+        <translation>Each token&apos;s key, what it offers to be found by: the same input times W_K.</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>values</source>
-        <translation type="unfinished"></translation>
+        <translation>values</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Each token&apos;s value, what it passes on when attended to: the input times W_V.</source>
-        <translation type="unfinished"></translation>
+        <translation>Each token&apos;s value, what it passes on when attended to: the input times W_V.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>scores</source>
-        <translation type="unfinished"></translation>
+        <translation>scores</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for every query and key.</source>
-        <translation type="unfinished"></translation>
+        <translation>Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for every query and key.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
-        <translation type="unfinished"></translation>
+        <translation>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>(additive: not scaled)</source>
-        <translation type="unfinished"></translation>
+        <translation>(additive: not scaled)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>scaled scores</source>
-        <translation type="unfinished"></translation>
+        <translation>scaled scores</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Additive scores are used as they are.</source>
-        <translation type="unfinished"></translation>
+        <translation>Additive scores are used as they are.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Divided by √d_k = √%1 = %2, so that the scores do not grow with d_k and the softmax does not saturate.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>+ mask M</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>masked scores</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>attention weights</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</source>
-        <translation type="unfinished"></translation>
+        <translation>Divided by √d_k = √%1 = %2, so that the scores do not grow with d_k and the softmax does not saturate.</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>+ mask M</source>
+        <translation>+ mask M</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>masked scores</source>
+        <translation>masked scores</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</source>
+        <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>attention weights</source>
+        <translation>attention weights</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</source>
+        <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>dropout(A) = A</source>
-        <translation type="unfinished"></translation>
+        <translation>dropout(A) = A</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>weights after dropout</source>
-        <translation type="unfinished"></translation>
+        <translation>weights after dropout</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Training mode: each weight is dropped with probability %1 and the rest are scaled by 1/(1 − p), so rows no longer sum to exactly 1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Training mode: each weight is dropped with probability %1 and the rest are scaled by 1/(1 − p), so rows no longer sum to exactly 1.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Evaluation mode (or p = 0): dropout changes nothing.</source>
-        <translation type="unfinished"></translation>
+        <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>head output</source>
-        <translation type="unfinished"></translation>
+        <translation>head output</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
-        <translation type="unfinished"></translation>
+        <translation>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>concat(head 1 … head %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>concat(head 1 … head %1)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>all heads</source>
-        <translation type="unfinished"></translation>
+        <translation>all heads</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</source>
-        <translation type="unfinished"></translation>
+        <translation>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>output</source>
-        <translation type="unfinished"></translation>
+        <translation>output</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../ui/document/session.cpp" line="+42"/>
-        <location line="+5"/>
-        <source>Cannot write &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Cannot open &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&apos;%1&apos; is too large to be an AttnViz session.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&apos;%1&apos; is not a valid session file: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>the top level is not an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>&apos;%1&apos; is not an AttnViz session (no &quot;format&quot;: &quot;%2&quot;).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&apos;%1&apos; has no valid session version.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>&apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</translation>
     </message>
 </context>
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-344"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-371"/>
         <source>embed_dim must be between %1 and %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>embed_dim must be between %1 and %2.</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 heads do not divide embed_dim %2, so %3 heads are used.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 heads do not divide embed_dim %2, so %3 heads are used.</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+376"/>
+        <location line="+403"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
-        <translation type="unfinished"></translation>
+        <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&apos;masked_keys&apos; is not a list</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;masked_keys&apos; is not a list</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>attnviz::ui::ComputeCache</name>
-    <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+157"/>
-        <source>There are no tokens: type a sentence.</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>The second sentence has no tokens.</source>
-        <translation type="unfinished"></translation>
+        <location line="+22"/>
+        <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
+        <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>At most %1 tokens per sentence.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
-        <translation type="unfinished"></translation>
+        <location line="+6"/>
+        <source>&apos;line_heads&apos; is not an array</source>
+        <translation>&apos;line_heads&apos; is not an array</translation>
     </message>
 </context>
 <context>
@@ -663,227 +988,227 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message>
         <location filename="../../ui/widgets/controls_panel.cpp" line="+36"/>
         <source>Attention layer</source>
-        <translation type="unfinished"></translation>
+        <translation>Attention layer</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Model width (num_hiddens): the size of every token vector.</source>
-        <translation type="unfinished"></translation>
+        <translation>Model width (num_hiddens): the size of every token vector.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;embed_dim:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;embed_dim:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Only head counts that divide embed_dim are offered: each head works on embed_dim / heads dimensions.</source>
-        <translation type="unfinished"></translation>
+        <translation>Only head counts that divide embed_dim are offered: each head works on embed_dim / heads dimensions.</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Heads:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Heads:</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Scaled dot-product</source>
-        <translation type="unfinished"></translation>
+        <translation>Scaled dot-product</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Additive (Bahdanau)</source>
-        <translation type="unfinished"></translation>
+        <translation>Additive (Bahdanau)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>S&amp;coring:</source>
-        <translation type="unfinished"></translation>
+        <translation>S&amp;coring:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Projection &amp;bias</source>
-        <translation type="unfinished"></translation>
+        <translation>Projection &amp;bias</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Sinusoidal &amp;positional encoding</source>
-        <translation type="unfinished"></translation>
+        <translation>Sinusoidal &amp;positional encoding</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Seed of the random initialisation of the projections.</source>
-        <translation type="unfinished"></translation>
+        <translation>Seed of the random initialisation of the projections.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Weight seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Weight seed:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Load weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>Load weights…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Load a PyTorch nn.MultiheadAttention state_dict saved with safetensors.</source>
-        <translation type="unfinished"></translation>
+        <translation>Load a PyTorch nn.MultiheadAttention state_dict saved with safetensors.</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Use seed</source>
-        <translation type="unfinished"></translation>
+        <translation>Use seed</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Weights:</source>
-        <translation type="unfinished"></translation>
+        <translation>Weights:</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Dropout on the weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Dropout on the weights</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&amp;Rate:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Rate:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Training mode (dropout active)</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Training mode (dropout active)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>In evaluation mode dropout does nothing, as in PyTorch&apos;s eval().</source>
-        <translation type="unfinished"></translation>
+        <translation>In evaluation mode dropout does nothing, as in PyTorch&apos;s eval().</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Resample</source>
-        <translation type="unfinished"></translation>
+        <translation>Resample</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Draw a new dropout mask (next seed)  Ctrl+R</source>
-        <translation type="unfinished"></translation>
+        <translation>Draw a new dropout mask (next seed)  Ctrl+R</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>S&amp;eed:</source>
-        <translation type="unfinished"></translation>
+        <translation>S&amp;eed:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Masks</source>
-        <translation type="unfinished"></translation>
+        <translation>Masks</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Causal (no looking ahead)</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Causal (no looking ahead)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Mask every key after the query&apos;s position  Ctrl+K</source>
-        <translation type="unfinished"></translation>
+        <translation>Mask every key after the query&apos;s position  Ctrl+K</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Clear</source>
-        <translation type="unfinished"></translation>
+        <translation>Clear</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Masked keys:</source>
-        <translation type="unfinished"></translation>
+        <translation>Masked keys:</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Zero weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Zero weights</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Uniform weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Uniform weights</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>NaN (as PyTorch)</source>
-        <translation type="unfinished"></translation>
+        <translation>NaN (as PyTorch)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>What a query row gets when every key is masked.</source>
-        <translation type="unfinished"></translation>
+        <translation>What a query row gets when every key is masked.</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Fully masked rows:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Fully masked rows:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Display</source>
-        <translation type="unfinished"></translation>
+        <translation>Display</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Colo&amp;urs:</source>
-        <translation type="unfinished"></translation>
+        <translation>Colo&amp;urs:</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Shared by all heads (data range)</source>
-        <translation type="unfinished"></translation>
+        <translation>Shared by all heads (data range)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Each head to its own range</source>
-        <translation type="unfinished"></translation>
+        <translation>Each head to its own range</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Fixed 0 – 1</source>
-        <translation type="unfinished"></translation>
+        <translation>Fixed 0 – 1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Sc&amp;ale:</source>
-        <translation type="unfinished"></translation>
+        <translation>Sc&amp;ale:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Print &amp;values in enlarged heads</source>
-        <translation type="unfinished"></translation>
+        <translation>Print &amp;values in enlarged heads</translation>
     </message>
     <message>
         <location line="+55"/>
         <source>%1  (head_dim %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1  (head_dim %2)</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>none — click a token label in the heatmaps</source>
-        <translation type="unfinished"></translation>
+        <translation>none — click a token label in the heatmaps</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>%1 (#%2, sentence %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (#%2, sentence %3)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 (#%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (#%2)</translation>
     </message>
     <message>
         <location line="+28"/>
         <source>random, from the weight seed</source>
-        <translation type="unfinished"></translation>
+        <translation>random, from the weight seed</translation>
     </message>
 </context>
 <context>
@@ -891,139 +1216,232 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message>
         <location filename="../../ui/widgets/export_dialog.cpp" line="+18"/>
         <source>Export Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>Export Figure</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>PNG image</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG image</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>SVG vector graphics</source>
-        <translation type="unfinished"></translation>
+        <translation>SVG vector graphics</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>PDF document</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF document</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Format:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Format:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>All heads and the mean</source>
-        <translation type="unfinished"></translation>
+        <translation>All heads and the mean</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Mean over heads</source>
-        <translation type="unfinished"></translation>
+        <translation>Mean over heads</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Head %1</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&amp;Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Show:</translation>
     </message>
     <message>
         <location line="+5"/>
         <location line="+4"/>
         <location line="+33"/>
         <source> px</source>
-        <translation type="unfinished"></translation>
+        <translation> px</translation>
     </message>
     <message>
         <location line="-27"/>
         <source>Presets…</source>
-        <translation type="unfinished"></translation>
+        <translation>Presets…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Slide 16:9 (1600 × 900)</source>
-        <translation type="unfinished"></translation>
+        <translation>Slide 16:9 (1600 × 900)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Slide 4:3 (1200 × 900)</source>
-        <translation type="unfinished"></translation>
+        <translation>Slide 4:3 (1200 × 900)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Square (1000 × 1000)</source>
-        <translation type="unfinished"></translation>
+        <translation>Square (1000 × 1000)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Paper column (700 × 500)</source>
-        <translation type="unfinished"></translation>
+        <translation>Paper column (700 × 500)</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Si&amp;ze:</source>
-        <translation type="unfinished"></translation>
+        <translation>Si&amp;ze:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>1× (screen)</source>
-        <translation type="unfinished"></translation>
+        <translation>1× (screen)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>2× (slides, retina)</source>
-        <translation type="unfinished"></translation>
+        <translation>2× (slides, retina)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>3× (print)</source>
-        <translation type="unfinished"></translation>
+        <translation>3× (print)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>4×</source>
-        <translation type="unfinished"></translation>
+        <translation>4×</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>S&amp;cale (PNG):</source>
-        <translation type="unfinished"></translation>
+        <translation>S&amp;cale (PNG):</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>&amp;Text size:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Text size:</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Automatic: states the configuration</source>
-        <translation type="unfinished"></translation>
+        <translation>Automatic: states the configuration</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>T&amp;itle:</source>
-        <translation type="unfinished"></translation>
+        <translation>T&amp;itle:</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>Export…</translation>
     </message>
     <message>
         <location line="+52"/>
         <source>The image will be %1 × %2 pixels.</source>
-        <translation type="unfinished"></translation>
+        <translation>The image will be %1 × %2 pixels.</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Vector output: real text, crisp cells at any zoom (%1 × %2 pt).</source>
-        <translation type="unfinished"></translation>
+        <translation>Vector output: real text, crisp cells at any zoom (%1 × %2 pt).</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::HeadStatisticsModel</name>
+    <message>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+70"/>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Head</source>
+        <translation>Head</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Entropy (bits)</source>
+        <translation>Entropy (bits)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Max weight</source>
+        <translation>Max weight</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mean distance</source>
+        <translation>Mean distance</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>First token</source>
+        <translation>First token</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[CLS]</source>
+        <translation>[CLS]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[SEP]</source>
+        <translation>[SEP]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Itself</source>
+        <translation>Itself</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Previous token</source>
+        <translation>Previous token</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>How spread out each query&apos;s attention is, averaged over queries: 0 bits = all on one key, log2(keys) = evenly on every key.</source>
+        <translation>How spread out each query&apos;s attention is, averaged over queries: 0 bits = all on one key, log2(keys) = evenly on every key.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The largest weight of each query row, averaged: near 1 means the head picks one key.</source>
+        <translation>The largest weight of each query row, averaged: near 1 means the head picks one key.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How far each query looks, in tokens: Σ weight × |query − key|.</source>
+        <translation>How far each query looks, in tokens: Σ weight × |query − key|.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight on the first key token.</source>
+        <translation>Share of the weight on the first key token.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight on [CLS] keys (— if there are none).</source>
+        <translation>Share of the weight on [CLS] keys (— if there are none).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight on [SEP] keys (— if there are none).</source>
+        <translation>Share of the weight on [SEP] keys (— if there are none).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight a token puts on itself (self-attention only).</source>
+        <translation>Share of the weight a token puts on itself (self-attention only).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight on the token just before (a &apos;previous-token head&apos;).</source>
+        <translation>Share of the weight on the token just before (a &apos;previous-token head&apos;).</translation>
     </message>
 </context>
 <context>
@@ -1031,97 +1449,97 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message numerus="yes">
         <location filename="../../ui/render/heatmap_figure.cpp" line="+490"/>
         <source>Mean of %n head(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Mean of %n head</numerusform>
+            <numerusform>Mean of %n heads</numerusform>
         </translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Head %1</translation>
     </message>
     <message>
         <location line="+3"/>
         <source> (%1–%2)</source>
-        <translation type="unfinished"></translation>
+        <translation> (%1–%2)</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Attention weights per head</source>
-        <translation type="unfinished"></translation>
+        <translation>Attention weights per head</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Attention weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Attention weights</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source>Mean attention weights over %n head(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Mean attention weights over %n head</numerusform>
+            <numerusform>Mean attention weights over %n heads</numerusform>
         </translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Attention weights of head %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Attention weights of head %1 of %2</translation>
     </message>
     <message>
         <location line="+6"/>
         <source> — sentence %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation> — sentence %1 of %2</translation>
     </message>
     <message numerus="yes">
         <location line="+17"/>
         <source>%n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 queries × %2 keys</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 queries × %2 keys</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>rows: queries, columns: keys</source>
-        <translation type="unfinished"></translation>
+        <translation>rows: queries, columns: keys</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>hatched grey: masked</source>
-        <translation type="unfinished"></translation>
+        <translation>hatched grey: masked</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>red outline: fully masked row (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>red outline: fully masked row (%1)</translation>
     </message>
     <message>
         <location line="+173"/>
         <source>each head: its min (0) to its max (1)</source>
-        <translation type="unfinished"></translation>
+        <translation>each head: its min (0) to its max (1)</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+56"/>
         <source>attention weight</source>
-        <translation type="unfinished"></translation>
+        <translation>attention weight</translation>
     </message>
     <message>
         <location line="+99"/>
         <source>Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>Keys</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Queries</source>
-        <translation type="unfinished"></translation>
+        <translation>Queries</translation>
     </message>
 </context>
 <context>
@@ -1129,77 +1547,77 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message numerus="yes">
         <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+142"/>
         <source>mean of %n head(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>mean of %n head</numerusform>
+            <numerusform>mean of %n heads</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>head %1</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 · query %2 “%3” → key %4 “%5” · weight %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · query %2 “%3” → key %4 “%5” · weight %6</translation>
     </message>
     <message>
         <location line="+8"/>
         <source> · raw score %1</source>
-        <translation type="unfinished"></translation>
+        <translation> · raw score %1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> · raw score not kept for this size</source>
-        <translation type="unfinished"></translation>
+        <translation> · raw score not kept for this size</translation>
     </message>
     <message>
         <location line="+1"/>
         <source> · masked</source>
-        <translation type="unfinished"></translation>
+        <translation> · masked</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> · row fully masked (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation> · row fully masked (%1)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>key %1 “%2” — click to %3 this key</source>
-        <translation type="unfinished"></translation>
+        <translation>key %1 “%2” — click to %3 this key</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+7"/>
         <source>unmask</source>
-        <translation type="unfinished"></translation>
+        <translation>unmask</translation>
     </message>
     <message>
         <location line="-7"/>
         <location line="+7"/>
         <source>mask</source>
-        <translation type="unfinished"></translation>
+        <translation>mask</translation>
     </message>
     <message>
         <location line="-4"/>
         <source>query %1 “%2”</source>
-        <translation type="unfinished"></translation>
+        <translation>query %1 “%2”</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>query %1 “%2” — click to %3 this token as a key</source>
-        <translation type="unfinished"></translation>
+        <translation>query %1 “%2” — click to %3 this token as a key</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 — click to enlarge</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — click to enlarge</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 — double-click to go back</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — double-click to go back</translation>
     </message>
 </context>
 <context>
@@ -1207,587 +1625,674 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message>
         <location filename="../../ui/widgets/input_panel.cpp" line="+43"/>
         <source>Self-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>Self-attention</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cross-attention (keys from the second sentence)</source>
-        <translation type="unfinished"></translation>
+        <translation>Cross-attention (keys from the second sentence)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Padded batch of both sentences</source>
-        <translation type="unfinished"></translation>
+        <translation>Padded batch of both sentences</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Self-attention: queries, keys and values all come from the sentence.
 Cross-attention: queries from the sentence, keys and values from the second sentence.
 Padded batch: both sentences run as a batch of two; the shorter is padded and its [PAD] keys are masked.</source>
-        <translation type="unfinished"></translation>
+        <translation>Self-attention: queries, keys and values all come from the sentence.
+Cross-attention: queries from the sentence, keys and values from the second sentence.
+Padded batch: both sentences run as a batch of two; the shorter is padded and its [PAD] keys are masked.</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Type a sentence…</source>
-        <translation type="unfinished"></translation>
+        <translation>Type a sentence…</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Second sentence (for cross-attention or a padded batch)</source>
-        <translation type="unfinished"></translation>
+        <translation>Second sentence (for cross-attention or a padded batch)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Second sentence:</source>
-        <translation type="unfinished"></translation>
+        <translation>Second sentence:</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Edit tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Edit tokens</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Use the token lists below as given (pre-tokenized input) instead of tokenizing the sentences. Separate tokens with |.</source>
-        <translation type="unfinished"></translation>
+        <translation>Use the token lists below as given (pre-tokenized input) instead of tokenizing the sentences. Separate tokens with |.</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Second tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>Second tokens:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Lowercase</source>
-        <translation type="unfinished"></translation>
+        <translation>Lowercase</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Add [CLS] / [SEP]</source>
-        <translation type="unfinished"></translation>
+        <translation>Add [CLS] / [SEP]</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>&amp;Sentence:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Sentence:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Mode:</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Mode:</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>Tokens:</translation>
     </message>
     <message numerus="yes">
         <location line="+124"/>
         <source>%n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 + %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 + %2 tokens</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::LinesView</name>
+    <message>
+        <location filename="../../ui/classroom/lines_view.cpp" line="+79"/>
+        <source>Heads:</source>
+        <translation>Heads:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All</source>
+        <translation>All</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>None</source>
+        <translation>None</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+30"/>
+        <source>Draw the lines of head %1</source>
+        <translation>Draw the lines of head %1</translation>
     </message>
 </context>
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+109"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+117"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+64"/>
         <source>&amp;New Session</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;New Session</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Open Session…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Open Session…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Save Session</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Save Session</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Save Session &amp;As…</source>
-        <translation type="unfinished"></translation>
+        <translation>Save Session &amp;As…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Export Figure…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Export Figure…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+E</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+E</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Export &amp;Weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>Export &amp;Weights…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+Shift+E</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Copy Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Copy Figure</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+Shift+C</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Quit</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;All Heads</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;All Heads</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+G</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+G</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Mean over Heads</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Mean over Heads</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+M</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+M</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Next Head</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Next Head</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+]</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+]</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Previous Head</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Previous Head</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+[</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+[</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Back to All Heads</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Back to All Heads</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Reset Zoom</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Reset Zoom</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+0</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+0</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Causal Mask</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Causal Mask</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+K</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+K</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Training Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Training Mode</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+T</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+T</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Resample Dropout</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Resample Dropout</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+R</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+R</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>C&amp;lear Masked Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>C&amp;lear Masked Keys</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+Shift+K</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Load Weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Load Weights…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+L</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+L</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;About AttnViz</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;About AttnViz</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>About AttnViz</source>
-        <translation type="unfinished"></translation>
+        <translation>About AttnViz</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;File</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>Open &amp;Recent</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;View</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>&amp;Attention</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Attention</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Help</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>Main</translation>
     </message>
     <message>
         <location line="+9"/>
         <source> Show: </source>
-        <translation type="unfinished"></translation>
+        <translation> Show: </translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Sentence 1</source>
-        <translation type="unfinished"></translation>
+        <translation>Sentence 1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Sentence 2</source>
-        <translation type="unfinished"></translation>
+        <translation>Sentence 2</translation>
     </message>
     <message>
         <location line="+40"/>
         <source>All heads</source>
-        <translation type="unfinished"></translation>
+        <translation>All heads</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Mean over heads</source>
-        <translation type="unfinished"></translation>
+        <translation>Mean over heads</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Head %1</translation>
     </message>
     <message>
         <location line="+52"/>
         <source>Untitled</source>
-        <translation type="unfinished"></translation>
+        <translation>Untitled</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1[*] — AttnViz</source>
-        <translation type="unfinished"></translation>
+        <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
         <location line="+49"/>
         <source>Unsaved changes</source>
-        <translation type="unfinished"></translation>
+        <translation>Unsaved changes</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Save the changes to this session first?</source>
-        <translation type="unfinished"></translation>
+        <translation>Save the changes to this session first?</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Clear List</source>
-        <translation type="unfinished"></translation>
+        <translation>Clear List</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Open Session</source>
-        <translation type="unfinished"></translation>
+        <translation>Open Session</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>AttnViz sessions (*.%1);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>AttnViz sessions (*.%1);;All files (*)</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Cannot open session</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot open session</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>Opened %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Opened %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Cannot save session</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot save session</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Saved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Saved %1</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Save Session</source>
-        <translation type="unfinished"></translation>
+        <translation>Save Session</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>AttnViz sessions (*.%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>AttnViz sessions (*.%1)</translation>
     </message>
     <message>
         <location line="+13"/>
         <location line="+20"/>
         <location line="+28"/>
         <source>Cannot export</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot export</translation>
     </message>
     <message>
         <location line="-48"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
-        <translation type="unfinished"></translation>
+        <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Cannot export the figure</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot export the figure</translation>
     </message>
     <message>
         <location line="+4"/>
         <location line="+44"/>
         <source>Exported %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Exported %1</translation>
     </message>
     <message>
         <location line="-38"/>
         <source>There is no figure yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>There is no figure yet.</translation>
     </message>
     <message>
         <location line="+17"/>
         <source>Export Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>Export Figure</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 files (*.%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 files (*.%2)</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>There are no weights yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>There are no weights yet.</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Cannot export the weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot export the weights</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Export Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Export Weights</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Figure copied to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>Figure copied to the clipboard</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Load Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Load Weights</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>safetensors state_dict (*.safetensors);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>safetensors state_dict (*.safetensors);;All files (*)</translation>
     </message>
     <message>
         <location line="+9"/>
         <location line="+13"/>
         <source>Cannot load weights</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot load weights</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</source>
-        <translation type="unfinished"></translation>
+        <translation>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Loaded weights from %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>attnviz::ui::StepsFigure</name>
-    <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+68"/>
-        <source>Nothing computed yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>Computation steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> (sentence %1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+74"/>
-        <source>All %1 steps of head %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Read from X to the output. Hover a cell to light up the cells it was computed from.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Step %1 of %2:  %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+180"/>
-        <source>values: negative</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>positive</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>weights: 0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>max</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>masked (−∞ before softmax)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+143"/>
-        <source>d_k = %1 features</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>embed_dim = %1 features</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+81"/>
-        <source>query “%1”</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>key “%1”</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>feature %1</source>
-        <translation type="unfinished"></translation>
+        <translation>Loaded weights from %1</translation>
     </message>
     <message>
         <location line="+8"/>
-        <source>0 (masked)</source>
-        <translation type="unfinished"></translation>
+        <source>&amp;Heatmaps</source>
+        <translation>&amp;Heatmaps</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Steps</source>
+        <translation>&amp;Steps</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Lines</source>
+        <translation>&amp;Lines</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>S&amp;tatistics</source>
+        <translation>S&amp;tatistics</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;Presentation Mode</source>
+        <translation>&amp;Presentation Mode</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>E&amp;xamples</source>
+        <translation>E&amp;xamples</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Cannot open the example</source>
+        <translation>Cannot open the example</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::StatisticsView</name>
+    <message>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+42"/>
+        <source>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</source>
+        <translation>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::StepsView</name>
+    <message>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+83"/>
+        <source>◀ Back</source>
+        <translation>◀ Back</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous step (Left arrow)</source>
+        <translation>Previous step (Left arrow)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next ▶</source>
+        <translation>Next ▶</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next step (Right arrow)</source>
+        <translation>Next step (Right arrow)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Head:</source>
+        <translation>Head:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every step at once</source>
+        <translation>Every step at once</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only this step and its inputs</source>
+        <translation>Only this step and its inputs</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>%1 [%2, %3] = %4   ·   %5, %6</source>
-        <translation type="unfinished"></translation>
+        <source>Show the current step large, next to the matrices it is computed from (good for the back of the room)</source>
+        <translation>Show the current step large, next to the matrices it is computed from (good for the back of the room)</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>All %1 steps</source>
+        <translation>All %1 steps</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step %1 of %2</source>
+        <translation>Step %1 of %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ViewTabs</name>
+    <message>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+84"/>
+        <source>Heatmaps</source>
+        <translation>Heatmaps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One heatmap per head, and their mean</source>
+        <translation>One heatmap per head, and their mean</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Steps</source>
+        <translation>Steps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The computation of one head, step by step</source>
+        <translation>The computation of one head, step by step</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lines</source>
+        <translation>Lines</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lines from each query token to each key token</source>
+        <translation>Lines from each query token to each key token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Statistics</source>
+        <translation>Statistics</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What each head does, in numbers</source>
+        <translation>What each head does, in numbers</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare</source>
+        <translation>Compare</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Two configurations side by side</source>
+        <translation>Two configurations side by side</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hide the explanation</source>
+        <translation>Hide the explanation</translation>
     </message>
 </context>
 </TS>

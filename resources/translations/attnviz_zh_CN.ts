@@ -6,81 +6,81 @@
     <message>
         <location filename="../../ui/document/attention_config.cpp" line="+112"/>
         <source>Self-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>自注意力</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Cross-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Padded batch</source>
-        <translation type="unfinished"></translation>
+        <translation>填充批次</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source>%n head(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个头</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>embed_dim %1</source>
-        <translation type="unfinished"></translation>
+        <translation>嵌入维度 %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>additive scoring</source>
-        <translation type="unfinished"></translation>
+        <translation>加性评分</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>scaled dot-product</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放点积</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>no bias</source>
-        <translation type="unfinished"></translation>
+        <translation>无偏置</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>causal</source>
-        <translation type="unfinished"></translation>
+        <translation>因果掩码</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%n key(s) masked</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个键被掩码</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>dropout %1 (train, seed %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>Dropout %1（训练模式，种子 %2）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>dropout %1 (eval: off)</source>
-        <translation type="unfinished"></translation>
+        <translation>Dropout %1（评估模式：不生效）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>weights %1</source>
-        <translation type="unfinished"></translation>
+        <translation>权重 %1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>weight seed %1</source>
-        <translation type="unfinished"></translation>
+        <translation>权重种子 %1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>no positional encoding</source>
-        <translation type="unfinished"></translation>
+        <translation>无位置编码</translation>
     </message>
 </context>
 <context>
@@ -88,22 +88,22 @@
     <message>
         <location filename="../../ui/render/colormaps.cpp" line="+65"/>
         <source>Viridis</source>
-        <translation type="unfinished"></translation>
+        <translation>Viridis</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cividis</source>
-        <translation type="unfinished"></translation>
+        <translation>Cividis</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Magma</source>
-        <translation type="unfinished"></translation>
+        <translation>Magma</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Grey (print)</source>
-        <translation type="unfinished"></translation>
+        <translation>灰度（打印）</translation>
     </message>
 </context>
 <context>
@@ -111,81 +111,190 @@
     <message>
         <location filename="../../ui/compute/compute_controller.cpp" line="+57"/>
         <source>Running the attention layer…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在运行注意力层…</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Preparing heatmaps…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在准备热力图…</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+160"/>
+        <source>There are no tokens: type a sentence.</source>
+        <translation>没有词元：请输入一个句子。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The second sentence has no tokens.</source>
+        <translation>第二个句子没有词元。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>At most %1 tokens per sentence.</source>
+        <translation>每个句子最多 %1 个词元。</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
+        <translation>%1 与当前注意力层不匹配（嵌入维度 %2，%3 个头）：%4</translation>
+    </message>
+</context>
+<context>
+    <name>Examples</name>
+    <message>
+        <location filename="../../ui/classroom/examples.cpp" line="+26"/>
+        <source>What the head count does</source>
+        <translation>头数的作用</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same sentence and embed_dim 64, split into %1. Each head gets 64 / heads dimensions for its queries and keys, and its own W_Q, W_K, W_V. With more heads, each head is smaller, but the layer can attend to several things at once: compare the heads&apos; patterns, and open Statistics to see how differently they spread their attention.</source>
+        <translation>同一个句子、同样的嵌入维度 64，分成 %1。每个头的查询和键各有 64 / 头数 维，并有自己的 W_Q、W_K、W_V。头越多，每个头越小，但该层可以同时关注好几样东西：比较各个头的模式，并打开“统计”看看它们分配注意力的方式有多不同。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Self-attention: “The cat sat on the mat”</source>
+        <translation>自注意力：“The cat sat on the mat”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every token is a query, a key and a value. Step through the computation: each token&apos;s query is compared with every token&apos;s key (QKᵀ), the scores are scaled by √d_k and turned into weights by a softmax along each row, and each token&apos;s output is the weighted average of the values. Use the arrow keys to step; hover a cell to see where it came from.</source>
+        <translation>每个词元既是查询，也是键和值。逐步查看计算过程：每个词元的查询与所有词元的键比较（QKᵀ），分数除以 √d_k 进行缩放，再对每行做 softmax 得到权重，每个词元的输出就是各个值的加权平均。用方向键逐步前进；鼠标悬停在单元格上可以看到它从何而来。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Padding mask: a batch of two sentences</source>
+        <translation>填充掩码：由两个句子组成的批次</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sentences in a batch must have the same length, so the shorter one is padded with [PAD] tokens. The key padding mask adds −∞ to the scores of the padding keys, so after the softmax they get exactly zero weight (hatched cells). Switch between the two sentences in the toolbar: the longer one needs no mask at all.</source>
+        <translation>同一批次中的句子长度必须相同，因此较短的句子用 [PAD] 词元填充。键填充掩码给填充键的分数加上 −∞，softmax 之后它们的权重恰好为 0（带斜线的单元格）。在工具栏中切换两个句子：较长的句子根本不需要掩码。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Causal mask: a language model reads left to right</source>
+        <translation>因果掩码：语言模型从左往右读</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A language model predicting the next word may not look ahead. The causal mask hides every key after the query (the upper triangle), so the first token can only attend to itself and each row spreads its weight over the tokens so far. Press Ctrl+K to switch the mask off and on.</source>
+        <translation>预测下一个词的语言模型不能偷看后面的内容。因果掩码遮住查询之后的所有键（上三角），所以第一个词元只能关注它自己，每一行只把权重分配给到目前为止的词元。按 Ctrl+K 可以关闭或打开掩码。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cross-attention: English → Chinese</source>
+        <translation>交叉注意力：英文 → 中文</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>In a translation model the decoder&apos;s tokens (queries) attend to the encoder&apos;s tokens (keys and values) of the other sentence. The matrix is no longer square: one row per English token, one column per Chinese token. The lines show where each query looks; hover a token to see only its lines. (The weights are random, not trained: the alignment is not meaningful, the mechanics are.)</source>
+        <translation>在翻译模型中，解码器的词元（查询）关注编码器中另一个句子的词元（键和值）。矩阵不再是方阵：每个英文词元一行，每个中文词元一列。连线显示每个查询关注哪里；鼠标悬停在某个词元上只显示它的连线。（权重是随机的，未经训练：对齐关系没有意义，有意义的是计算机制。）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+1"/>
+        <source>1 head</source>
+        <translation>1 个头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>2 heads</source>
+        <translation>2 个头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>4 heads</source>
+        <translation>4 个头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>8 heads</source>
+        <translation>8 个头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dropout in training mode</source>
+        <translation>训练模式下的 Dropout</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>During training, dropout sets each attention weight to zero with probability p (here 0.3) and scales the others by 1/(1 − p), so rows no longer sum to exactly 1. The seed fixes which weights are dropped: press Ctrl+R to draw a new sample, and switch training mode off (Ctrl+T) to see the weights the model uses at inference.</source>
+        <translation>训练时，Dropout 以概率 p（这里是 0.3）把每个注意力权重置为 0，并把其余权重乘以 1/(1 − p)，因此每行之和不再恰好为 1。随机种子决定哪些权重被丢弃：按 Ctrl+R 重新采样，关闭训练模式（Ctrl+T）即可看到模型推理时使用的权重。</translation>
     </message>
 </context>
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+56"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+75"/>
         <location line="+3"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
         <location line="+54"/>
         <source>The figure size must be between %1 and %2 pixels a side (got %3 x %4).</source>
-        <translation type="unfinished"></translation>
+        <translation>图的每条边必须在 %1 到 %2 像素之间（实际为 %3 x %4）。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>The scale must be between 0.25 and %1 (got %2).</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放倍数必须在 0.25 到 %1 之间（实际为 %2）。</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 x %2 at scale %3 is too large an image.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 x %2、缩放 %3 倍的图像太大。</translation>
     </message>
     <message>
         <location line="+41"/>
         <source>Cannot start the SVG writer.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动 SVG 写入器。</translation>
     </message>
     <message>
         <location line="+27"/>
         <source>Cannot start the PDF writer.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法启动 PDF 写入器。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+26"/>
         <source>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法识别“%1”的图像格式：请使用 .png、.svg 或 .pdf。</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Cannot encode the PNG: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法编码 PNG：%1</translation>
     </message>
     <message>
         <location line="+114"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法识别“%1”的权重格式：请使用 .csv、.npy 或 .json。</translation>
     </message>
 </context>
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+29"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+30"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>%1 needs a number from %2 to %3, not &apos;%4&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 需要 %2 到 %3 之间的数，而不是“%4”</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
                       [--embed-dim E] [--num-heads H] [--seed S] [--causal]
                       [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K] [--colormap viridis|cividis|magma|grey]
+                      [--view grid|mean|head:K|steps[:K]|lines]
+                      [--step N] [--focus] [--heads LIST]
+                      [--colormap viridis|cividis|magma|grey]
                       [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
 
 Renders the same figure as the window, without a display.
@@ -214,7 +323,13 @@ Masks:
   --mask-key K          mask key position K (0-based; repeatable)
   --masked-rows POLICY  zero (default), uniform or nan for fully masked rows
 Figure:
-  --view VIEW           grid (default), mean, or head:K with K from 1 to H
+  --view VIEW           grid (default), mean, or head:K with K from 1 to H;
+                        steps[:K]: the computation of head K (default 1) stage by
+                        stage; lines: BertViz-style lines from queries to keys
+  --step N              steps: reveal stages 1 to N and explain stage N
+                        (default: every stage)
+  --focus               steps: only stage N and its inputs, large
+  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)
   --item N              which sentence of a padded batch to draw (1 or 2)
   --colormap NAME       viridis (default), cividis, magma or grey
   --per-head-scale      scale each head from its own min to its own max
@@ -230,93 +345,163 @@ Figure:
 
 Exit status: 0 success, 1 data or write error, 2 usage error.
 </source>
-        <translation type="unfinished"></translation>
+        <translation>用法：attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
+                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]
+                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...
+                      [--view grid|mean|head:K|steps[:K]|lines]
+                      [--step N] [--focus] [--heads LIST]
+                      [--colormap viridis|cividis|magma|grey]
+                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
+
+在没有显示器的情况下，渲染与窗口中相同的图。
+
+输入：
+  --text TEXT           句子（提供查询）
+  --text2 TEXT          第二个句子：键/值（cross）或批次中的一项
+  --mode MODE           self（无 --text2 时默认）、cross（有 --text2 时默认）、batch
+  --tokens LIST         用已分词的输入代替 --text（词元之间用 | 分隔）
+  --tokens2 LIST        第二个句子的同类选项
+  --lowercase           分词前转为小写
+  --special-tokens      添加 [CLS] 和 [SEP]
+注意力层：
+  --embed-dim E         模型宽度，即嵌入维度（默认 64）
+  --num-heads H         头数；必须整除 E（默认 4）
+  --seed S              权重种子（默认 0）；未另行指定时也作为 Dropout 种子
+  --weights FILE        safetensors 格式的 nn.MultiheadAttention state_dict
+  --scoring NAME        dot（默认，点积）或 additive（加性）
+  --no-bias             投影不带偏置
+  --no-positional       不加正弦位置编码
+  --dropout P           注意力权重上的 Dropout，取值范围 [0, 0.95]
+  --train               训练模式（Dropout 生效）
+  --dropout-seed D      Dropout 掩码的种子
+掩码：
+  --causal              掩盖每个查询之后的键（因果掩码）
+  --mask-key K          掩盖位置 K 上的键（从 0 开始；可重复）
+  --masked-rows POLICY  整行被掩码时的处理：zero（默认）、uniform 或 nan
+图：
+  --view VIEW           grid（默认）、mean，或 head:K（K 从 1 到 H）；
+                        steps[:K]：逐阶段展示头 K（默认 1）的计算过程；
+                        lines：BertViz 风格的查询到键的连线
+  --step N              steps：显示第 1 到 N 个阶段，并解释第 N 个阶段
+                        （默认：所有阶段）
+  --focus               steps：只放大显示第 N 个阶段及其输入
+  --heads LIST          lines：要画的头，例如 1,3（默认：全部）
+  --item N              画填充批次中的哪个句子（1 或 2）
+  --colormap NAME       viridis（默认）、cividis、magma 或 grey
+  --per-head-scale      每个头按自己的最小值到最大值着色
+  --unit-scale          颜色范围固定为 0 到 1（默认：数据的最小值到最大值）
+  --no-values           不在单元格中显示数值
+  --title TEXT          图的标题（默认：说明当前配置）
+  --no-title            不显示标题和说明文字
+  --width PX --height PX  图的尺寸（默认 1600 x 1000；PDF 以点为单位）
+  --scale F             PNG 像素缩放倍数，幻灯片可用 2 或 3（默认 2）
+  --font-size PX        基础文字大小（默认 14）
+  --lang LANG           标题和说明文字的语言：en（默认）或 zh_CN
+  --out FILE            输出文件；格式由后缀决定：.png、.svg 或 .pdf
+
+退出状态：0 成功，1 数据或写入错误，2 用法错误。
+</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+89"/>
         <source>%1 needs a value</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 需要一个值</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+116"/>
+        <location line="+123"/>
         <source>%1 takes no value</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 不接受值</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location line="-98"/>
         <source>--mode must be self, cross or batch, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--mode 必须是 self、cross 或 batch，而不是“%1”</translation>
     </message>
     <message>
         <location line="+27"/>
         <source>--scoring must be dot or additive, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--scoring 必须是 dot 或 additive，而不是“%1”</translation>
     </message>
     <message>
         <location line="+23"/>
         <source>--masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--masked-rows 必须是 zero、uniform 或 nan，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>--colormap must be one of %1, not &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>--colormap 必须是 %1 之一，而不是“%2”</translation>
     </message>
     <message>
         <location line="+28"/>
         <source>unknown option &apos;%1&apos; (see attnviz export --help)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知选项“%1”（参见 attnviz export --help）</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>--text (or --tokens) is required</source>
-        <translation type="unfinished"></translation>
+        <translation>必须提供 --text（或 --tokens）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>use either --text or --tokens, not both</source>
-        <translation type="unfinished"></translation>
+        <translation>--text 和 --tokens 只能二选一</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>use either --text2 or --tokens2, not both</source>
-        <translation type="unfinished"></translation>
+        <translation>--text2 和 --tokens2 只能二选一</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>give both sentences as text or both as token lists</source>
-        <translation type="unfinished"></translation>
+        <translation>两个句子须同为文本或同为词元列表</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>--mode %1 needs --text2</source>
-        <translation type="unfinished"></translation>
+        <translation>--mode %1 需要 --text2</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>--num-heads %1 does not divide --embed-dim %2</source>
-        <translation type="unfinished"></translation>
+        <translation>--num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
     <message>
-        <location line="+17"/>
-        <source>--view must be grid, mean or head:K, not &apos;%1&apos;</source>
-        <translation type="unfinished"></translation>
+        <location line="+24"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K or lines, not &apos;%1&apos;</source>
+        <translation>--view 必须是 grid、mean、head:K、steps、steps:K 或 lines，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+5"/>
+        <source>--step and --focus need --view steps</source>
+        <translation>--step 和 --focus 需要 --view steps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--focus needs --step N</source>
+        <translation>--focus 需要 --step N</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>--heads needs --view lines</source>
+        <translation>--heads 需要 --view lines</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>--item needs --mode batch</source>
-        <translation type="unfinished"></translation>
+        <translation>--item 需要 --mode batch</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>--out FILE is required</source>
-        <translation type="unfinished"></translation>
+        <translation>必须提供 --out FILE</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
-        <translation type="unfinished"></translation>
+        <translation>无法判断“%1”的格式：请使用 .png、.svg 或 .pdf</translation>
     </message>
 </context>
 <context>
@@ -324,336 +509,476 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message>
         <location filename="../../ui/i18n/language.cpp" line="+109"/>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
+        <translation>语言(&amp;L)</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>&amp;System (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>跟随系统（%1）(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>Lines</name>
+    <message>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+55"/>
+        <source>Where each query token looks in the other sentence</source>
+        <translation>每个查询词元在另一个句子中关注哪里</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Where each token looks: one line per query, key and head</source>
+        <translation>每个词元关注哪里：每个（查询，键，头）一条连线</translation>
+    </message>
+    <message>
+        <location line="+91"/>
+        <source>Queries (sentence 1)</source>
+        <translation>查询（句子 1）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keys (sentence 2)</source>
+        <translation>键（句子 2）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location line="+61"/>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>opacity = attention weight (lines under %1 omitted)</source>
+        <translation>不透明度 = 注意力权重（低于 %1 的连线不画）</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>head %1 → “%2” %3</source>
+        <translation>头 %1 → “%2” %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>“%1” looks most at: %2</source>
+        <translation>“%1”最关注：%2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“%1” is looked at most by: %2</source>
+        <translation>最关注“%1”的是：%2</translation>
     </message>
 </context>
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+408"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+435"/>
         <source>&apos;%1&apos; is not an object</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是对象</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&apos;%1&apos; is not a string</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是字符串</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>&apos;%1&apos; is not true or false</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是 true 或 false</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>&apos;%1&apos; must be a whole number from %2 to %3</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”必须是 %2 到 %3 之间的整数</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”必须是 %2 到 %3 之间的数</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>&apos;%1&apos; has an unknown value &apos;%2&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”的值“%2”无法识别</translation>
+    </message>
+    <message>
+        <location filename="../../ui/document/session.cpp" line="+44"/>
+        <location line="+5"/>
+        <source>Cannot write &apos;%1&apos;: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot open &apos;%1&apos;: %2</source>
+        <translation>无法打开“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;%1&apos; is too large to be an AttnViz session.</source>
+        <translation>“%1”太大，不可能是 AttnViz 会话文件。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;%1&apos; is not a valid session file: %2</source>
+        <translation>“%1”不是有效的会话文件：%2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the top level is not an object</source>
+        <translation>顶层不是对象</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&apos;%1&apos; is not an AttnViz session (no &quot;format&quot;: &quot;%2&quot;).</source>
+        <translation>“%1”不是 AttnViz 会话文件（没有 &quot;format&quot;: &quot;%2&quot;）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;%1&apos; has no valid session version.</source>
+        <translation>“%1”没有有效的会话版本号。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</source>
+        <translation>“%1”由更新版本的 AttnViz 写入（会话版本 %2；本版本最高只能读取 %3）。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>&apos;%1&apos;: %2</source>
+        <translation>“%1”：%2</translation>
     </message>
 </context>
 <context>
-    <name>attnviz::ui</name>
+    <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+96"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+70"/>
+        <source>Nothing computed yet.</source>
+        <translation>尚未计算。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Computation steps</source>
+        <translation>计算步骤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</source>
+        <translation>头 %1 内部：逐步计算 softmax(QKᵀ / √d_k + M) V</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> (sentence %1)</source>
+        <translation>（句子 %1）</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <source>All %1 steps of head %2</source>
+        <translation>头 %2 的全部 %1 个步骤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Read from X to the output. Hover a cell to light up the cells it was computed from.</source>
+        <translation>从 X 一直读到输出。鼠标悬停在某个单元格上，会高亮计算它所用到的单元格。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Step %1 of %2:  %3</source>
+        <translation>第 %1 步（共 %2 步）：  %3</translation>
+    </message>
+    <message>
+        <location line="+189"/>
+        <source>values: negative</source>
+        <translation>数值：负</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>positive</source>
+        <translation>正</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>weights: 0</source>
+        <translation>权重：0</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>masked (−∞ before softmax)</source>
+        <translation>已掩码（softmax 之前为 −∞）</translation>
+    </message>
+    <message>
+        <location line="+142"/>
+        <source>d_k = %1 features</source>
+        <translation>d_k = %1 个特征</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>embed_dim = %1 features</source>
+        <translation>embed_dim = %1 个特征</translation>
+    </message>
+    <message>
+        <location line="+82"/>
+        <source>query “%1”</source>
+        <translation>查询“%1”</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>key “%1”</source>
+        <translation>键“%1”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>feature %1</source>
+        <translation>特征 %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>0 (masked)</source>
+        <translation>0（已掩码）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 [%2, %3] = %4   ·   %5, %6</source>
+        <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
+    </message>
+    <message>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+98"/>
         <source>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</source>
-        <translation type="unfinished"></translation>
+        <translation>计算步骤最多保留 %1 个注意力单元格（样本数 × 头数 × 查询数 × 键数）；当前输入有 %2 个。请缩短句子或减少头数。</translation>
     </message>
     <message>
         <location line="+26"/>
         <source>Each token as a vector of embed_dim = %1 numbers: its embedding plus a positional encoding, one row per token.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元表示为一个由 embed_dim = %1 个数组成的向量：词嵌入加上位置编码，每个词元一行。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Each token as a vector of embed_dim = %1 numbers (its embedding; positional encoding is off).</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元表示为一个由 embed_dim = %1 个数组成的向量（仅词嵌入；位置编码已关闭）。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>X (queries&apos; sentence)</source>
-        <translation type="unfinished"></translation>
+        <translation>X（查询所在的句子）</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>X</source>
-        <translation type="unfinished"></translation>
+        <translation>X</translation>
     </message>
     <message>
         <location line="+1"/>
         <location line="+5"/>
         <source>input</source>
-        <translation type="unfinished"></translation>
+        <translation>输入</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-1"/>
         <source>X′ (keys&apos; sentence)</source>
-        <translation type="unfinished"></translation>
+        <translation>X′（键所在的句子）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力：键和值来自第二个句子，因此它有自己的输入矩阵 X′。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>queries</source>
-        <translation type="unfinished"></translation>
+        <translation>查询</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Each token&apos;s query, what it is looking for: X times this head&apos;s %1 × %2 slice of W_Q, so d_k = %2 numbers per token.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元的查询，即它要寻找什么：X 乘以 W_Q 中属于本头的 %1 × %2 部分，因此每个词元有 d_k = %2 个数。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>keys</source>
-        <translation type="unfinished"></translation>
+        <translation>键</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Each token&apos;s key, what it offers to be found by: the same input times W_K.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元的键，即它凭什么被找到：同一输入乘以 W_K。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>values</source>
-        <translation type="unfinished"></translation>
+        <translation>值</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Each token&apos;s value, what it passes on when attended to: the input times W_V.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元的值，即它被关注时传递出去的内容：输入乘以 W_V。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>scores</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力分数</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for every query and key.</source>
-        <translation type="unfinished"></translation>
+        <translation>加性（Bahdanau）评分：用一个可学习的向量 w 对每一对查询和键的 tanh(q + k) 打分。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个查询与每个键比较：查询第 i 行与键第 j 行的点积，向量越相似，分数越高。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>(additive: not scaled)</source>
-        <translation type="unfinished"></translation>
+        <translation>（加性评分：不缩放）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>scaled scores</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放后的分数</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Additive scores are used as they are.</source>
-        <translation type="unfinished"></translation>
+        <translation>加性评分的分数直接使用，不做缩放。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Divided by √d_k = √%1 = %2, so that the scores do not grow with d_k and the softmax does not saturate.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>+ mask M</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>masked scores</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>attention weights</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</source>
-        <translation type="unfinished"></translation>
+        <translation>除以 √d_k = √%1 = %2，使分数不随 d_k 增大，softmax 也不会饱和。</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>+ mask M</source>
+        <translation>+ 掩码 M</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>masked scores</source>
+        <translation>掩码后的分数</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</source>
+        <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>attention weights</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</source>
+        <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>dropout(A) = A</source>
-        <translation type="unfinished"></translation>
+        <translation>dropout(A) = A</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>weights after dropout</source>
-        <translation type="unfinished"></translation>
+        <translation>Dropout 之后的权重</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Training mode: each weight is dropped with probability %1 and the rest are scaled by 1/(1 − p), so rows no longer sum to exactly 1.</source>
-        <translation type="unfinished"></translation>
+        <translation>训练模式：每个权重以概率 %1 被丢弃，其余权重乘以 1/(1 − p)，因此每行之和不再恰好为 1。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Evaluation mode (or p = 0): dropout changes nothing.</source>
-        <translation type="unfinished"></translation>
+        <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>head output</source>
-        <translation type="unfinished"></translation>
+        <translation>头的输出</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个查询的输出是各值行的加权平均：A 的第 i 行乘以 V。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>concat(head 1 … head %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>concat(头 1 … 头 %1)</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>all heads</source>
-        <translation type="unfinished"></translation>
+        <translation>所有头</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个头的输出并排拼接：%1 × %2 = %3 列。本头的列已用边框标出。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>output</source>
-        <translation type="unfinished"></translation>
+        <translation>输出</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location filename="../../ui/document/session.cpp" line="+42"/>
-        <location line="+5"/>
-        <source>Cannot write &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Cannot open &apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&apos;%1&apos; is too large to be an AttnViz session.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&apos;%1&apos; is not a valid session file: %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>the top level is not an object</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>&apos;%1&apos; is not an AttnViz session (no &quot;format&quot;: &quot;%2&quot;).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&apos;%1&apos; has no valid session version.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>&apos;%1&apos;: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>W_O 把各个头重新混合成每个词元一个 embed_dim 维的向量：这就是该层的输出。</translation>
     </message>
 </context>
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-344"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-371"/>
         <source>embed_dim must be between %1 and %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>%1 heads do not divide embed_dim %2, so %3 heads are used.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个头不能整除嵌入维度 %2，因此改用 %3 个头。</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+376"/>
+        <location line="+403"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
-        <translation type="unfinished"></translation>
+        <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&apos;masked_keys&apos; is not a list</source>
-        <translation type="unfinished"></translation>
+        <translation>“masked_keys”不是列表</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>attnviz::ui::ComputeCache</name>
-    <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+157"/>
-        <source>There are no tokens: type a sentence.</source>
-        <translation type="unfinished"></translation>
+        <translation>“masked_keys”的每一项必须是由整数组成的 [样本, 键] 对</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>The second sentence has no tokens.</source>
-        <translation type="unfinished"></translation>
+        <location line="+22"/>
+        <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
+        <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>At most %1 tokens per sentence.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+30"/>
-        <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
-        <translation type="unfinished"></translation>
+        <location line="+6"/>
+        <source>&apos;line_heads&apos; is not an array</source>
+        <translation>“line_heads”不是数组</translation>
     </message>
 </context>
 <context>
@@ -661,227 +986,227 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message>
         <location filename="../../ui/widgets/controls_panel.cpp" line="+36"/>
         <source>Attention layer</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力层</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Model width (num_hiddens): the size of every token vector.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型宽度（num_hiddens）：每个词元向量的长度。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;embed_dim:</source>
-        <translation type="unfinished"></translation>
+        <translation>嵌入维度 embed_dim(&amp;E)：</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Only head counts that divide embed_dim are offered: each head works on embed_dim / heads dimensions.</source>
-        <translation type="unfinished"></translation>
+        <translation>只提供能整除 embed_dim 的头数：每个头处理 embed_dim / 头数 个维度。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Heads:</source>
-        <translation type="unfinished"></translation>
+        <translation>头数(&amp;H)：</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Scaled dot-product</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放点积</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Additive (Bahdanau)</source>
-        <translation type="unfinished"></translation>
+        <translation>加性（Bahdanau）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>S&amp;coring:</source>
-        <translation type="unfinished"></translation>
+        <translation>评分函数(&amp;C)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Projection &amp;bias</source>
-        <translation type="unfinished"></translation>
+        <translation>投影偏置(&amp;B)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Sinusoidal &amp;positional encoding</source>
-        <translation type="unfinished"></translation>
+        <translation>正弦位置编码(&amp;P)</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Seed of the random initialisation of the projections.</source>
-        <translation type="unfinished"></translation>
+        <translation>投影矩阵随机初始化所用的种子。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Weight seed:</source>
-        <translation type="unfinished"></translation>
+        <translation>权重种子(&amp;W)：</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Load weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>加载权重…</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Load a PyTorch nn.MultiheadAttention state_dict saved with safetensors.</source>
-        <translation type="unfinished"></translation>
+        <translation>加载用 safetensors 保存的 PyTorch nn.MultiheadAttention state_dict。</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Use seed</source>
-        <translation type="unfinished"></translation>
+        <translation>改用种子</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Weights:</source>
-        <translation type="unfinished"></translation>
+        <translation>权重：</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Dropout on the weights</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力权重上的 Dropout</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&amp;Rate:</source>
-        <translation type="unfinished"></translation>
+        <translation>丢弃率(&amp;R)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Training mode (dropout active)</source>
-        <translation type="unfinished"></translation>
+        <translation>训练模式（Dropout 生效）(&amp;T)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>In evaluation mode dropout does nothing, as in PyTorch&apos;s eval().</source>
-        <translation type="unfinished"></translation>
+        <translation>在评估模式下 Dropout 不起作用，与 PyTorch 的 eval() 相同。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Resample</source>
-        <translation type="unfinished"></translation>
+        <translation>重新采样</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Draw a new dropout mask (next seed)  Ctrl+R</source>
-        <translation type="unfinished"></translation>
+        <translation>重新抽取 Dropout 掩码（下一个种子）  Ctrl+R</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>S&amp;eed:</source>
-        <translation type="unfinished"></translation>
+        <translation>种子(&amp;E)：</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Masks</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Causal (no looking ahead)</source>
-        <translation type="unfinished"></translation>
+        <translation>因果掩码（不能看后面）(&amp;C)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Mask every key after the query&apos;s position  Ctrl+K</source>
-        <translation type="unfinished"></translation>
+        <translation>掩盖查询位置之后的所有键  Ctrl+K</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Clear</source>
-        <translation type="unfinished"></translation>
+        <translation>清除</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Masked keys:</source>
-        <translation type="unfinished"></translation>
+        <translation>被掩码的键：</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Zero weights</source>
-        <translation type="unfinished"></translation>
+        <translation>权重全为 0</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Uniform weights</source>
-        <translation type="unfinished"></translation>
+        <translation>权重均匀分布</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>NaN (as PyTorch)</source>
-        <translation type="unfinished"></translation>
+        <translation>NaN（与 PyTorch 相同）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>What a query row gets when every key is masked.</source>
-        <translation type="unfinished"></translation>
+        <translation>当所有键都被掩码时，该查询行得到的值。</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Fully masked rows:</source>
-        <translation type="unfinished"></translation>
+        <translation>全被掩码的行(&amp;F)：</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Display</source>
-        <translation type="unfinished"></translation>
+        <translation>显示</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Colo&amp;urs:</source>
-        <translation type="unfinished"></translation>
+        <translation>配色(&amp;U)：</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Shared by all heads (data range)</source>
-        <translation type="unfinished"></translation>
+        <translation>所有头共用（数据范围）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Each head to its own range</source>
-        <translation type="unfinished"></translation>
+        <translation>每个头使用各自的范围</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Fixed 0 – 1</source>
-        <translation type="unfinished"></translation>
+        <translation>固定为 0 – 1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Sc&amp;ale:</source>
-        <translation type="unfinished"></translation>
+        <translation>色标范围(&amp;A)：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Print &amp;values in enlarged heads</source>
-        <translation type="unfinished"></translation>
+        <translation>在放大的头中显示数值(&amp;V)</translation>
     </message>
     <message>
         <location line="+55"/>
         <source>%1  (head_dim %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1  （每头维度 %2）</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>none — click a token label in the heatmaps</source>
-        <translation type="unfinished"></translation>
+        <translation>无 — 点击热力图中的词元标签</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>%1 (#%2, sentence %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（#%2，句子 %3）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 (#%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（#%2）</translation>
     </message>
     <message>
         <location line="+28"/>
         <source>random, from the weight seed</source>
-        <translation type="unfinished"></translation>
+        <translation>随机生成，来自权重种子</translation>
     </message>
 </context>
 <context>
@@ -889,139 +1214,232 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message>
         <location filename="../../ui/widgets/export_dialog.cpp" line="+18"/>
         <source>Export Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图像</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>PNG image</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>SVG vector graphics</source>
-        <translation type="unfinished"></translation>
+        <translation>SVG 矢量图</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>PDF document</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF 文档</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Format:</source>
-        <translation type="unfinished"></translation>
+        <translation>格式(&amp;F)：</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>All heads and the mean</source>
-        <translation type="unfinished"></translation>
+        <translation>所有头及其平均</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Mean over heads</source>
-        <translation type="unfinished"></translation>
+        <translation>各头平均</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>头 %1</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>&amp;Show:</source>
-        <translation type="unfinished"></translation>
+        <translation>显示内容(&amp;S)：</translation>
     </message>
     <message>
         <location line="+5"/>
         <location line="+4"/>
         <location line="+33"/>
         <source> px</source>
-        <translation type="unfinished"></translation>
+        <translation> 像素</translation>
     </message>
     <message>
         <location line="-27"/>
         <source>Presets…</source>
-        <translation type="unfinished"></translation>
+        <translation>预设…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Slide 16:9 (1600 × 900)</source>
-        <translation type="unfinished"></translation>
+        <translation>幻灯片 16:9（1600 × 900）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Slide 4:3 (1200 × 900)</source>
-        <translation type="unfinished"></translation>
+        <translation>幻灯片 4:3（1200 × 900）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Square (1000 × 1000)</source>
-        <translation type="unfinished"></translation>
+        <translation>正方形（1000 × 1000）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Paper column (700 × 500)</source>
-        <translation type="unfinished"></translation>
+        <translation>论文单栏（700 × 500）</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Si&amp;ze:</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸(&amp;Z)：</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>1× (screen)</source>
-        <translation type="unfinished"></translation>
+        <translation>1×（屏幕）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>2× (slides, retina)</source>
-        <translation type="unfinished"></translation>
+        <translation>2×（幻灯片、高分屏）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>3× (print)</source>
-        <translation type="unfinished"></translation>
+        <translation>3×（打印）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>4×</source>
-        <translation type="unfinished"></translation>
+        <translation>4×</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>S&amp;cale (PNG):</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放倍数（PNG）(&amp;C)：</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>&amp;Text size:</source>
-        <translation type="unfinished"></translation>
+        <translation>文字大小(&amp;T)：</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Automatic: states the configuration</source>
-        <translation type="unfinished"></translation>
+        <translation>自动：说明当前配置</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>T&amp;itle:</source>
-        <translation type="unfinished"></translation>
+        <translation>标题(&amp;I)：</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Export…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出…</translation>
     </message>
     <message>
         <location line="+52"/>
         <source>The image will be %1 × %2 pixels.</source>
-        <translation type="unfinished"></translation>
+        <translation>图像大小将为 %1 × %2 像素。</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Vector output: real text, crisp cells at any zoom (%1 × %2 pt).</source>
-        <translation type="unfinished"></translation>
+        <translation>矢量输出：文字可选中，任意缩放都清晰（%1 × %2 pt）。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::HeadStatisticsModel</name>
+    <message>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+70"/>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Entropy (bits)</source>
+        <translation>熵（比特）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Max weight</source>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Mean distance</source>
+        <translation>平均距离</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>First token</source>
+        <translation>第一个词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[CLS]</source>
+        <translation>[CLS]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>[SEP]</source>
+        <translation>[SEP]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Itself</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Previous token</source>
+        <translation>前一个词元</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>How spread out each query&apos;s attention is, averaged over queries: 0 bits = all on one key, log2(keys) = evenly on every key.</source>
+        <translation>每个查询的注意力有多分散（对所有查询取平均）：0 比特 = 全部集中在一个键上，log2(键数) = 均匀分布在所有键上。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The largest weight of each query row, averaged: near 1 means the head picks one key.</source>
+        <translation>每个查询行中最大的权重（取平均）：接近 1 说明该头只挑一个键。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How far each query looks, in tokens: Σ weight × |query − key|.</source>
+        <translation>每个查询关注得有多远（以词元计）：Σ 权重 × |查询 − 键|。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight on the first key token.</source>
+        <translation>落在第一个键词元上的权重占比。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight on [CLS] keys (— if there are none).</source>
+        <translation>落在 [CLS] 键上的权重占比（没有时显示 —）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight on [SEP] keys (— if there are none).</source>
+        <translation>落在 [SEP] 键上的权重占比（没有时显示 —）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight a token puts on itself (self-attention only).</source>
+        <translation>词元放在自己身上的权重占比（仅自注意力）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Share of the weight on the token just before (a &apos;previous-token head&apos;).</source>
+        <translation>落在前一个词元上的权重占比（即“前一词元头”）。</translation>
     </message>
 </context>
 <context>
@@ -1029,94 +1447,94 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message numerus="yes">
         <location filename="../../ui/render/heatmap_figure.cpp" line="+490"/>
         <source>Mean of %n head(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个头的平均</numerusform>
         </translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>头 %1</translation>
     </message>
     <message>
         <location line="+3"/>
         <source> (%1–%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>（%1–%2）</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Attention weights per head</source>
-        <translation type="unfinished"></translation>
+        <translation>各头的注意力权重</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Attention weights</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力权重</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source>Mean attention weights over %n head(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个头的平均注意力权重</numerusform>
         </translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Attention weights of head %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 个头的注意力权重（共 %2 个头）</translation>
     </message>
     <message>
         <location line="+6"/>
         <source> — sentence %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <translation> — 句子 %1（共 %2 句）</translation>
     </message>
     <message numerus="yes">
         <location line="+17"/>
         <source>%n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 queries × %2 keys</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个查询 × %2 个键</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>rows: queries, columns: keys</source>
-        <translation type="unfinished"></translation>
+        <translation>行：查询，列：键</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>hatched grey: masked</source>
-        <translation type="unfinished"></translation>
+        <translation>灰色斜线：已掩码</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>red outline: fully masked row (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>红框：整行被掩码（%1）</translation>
     </message>
     <message>
         <location line="+173"/>
         <source>each head: its min (0) to its max (1)</source>
-        <translation type="unfinished"></translation>
+        <translation>每个头：从其最小值 (0) 到最大值 (1)</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+56"/>
         <source>attention weight</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力权重</translation>
     </message>
     <message>
         <location line="+99"/>
         <source>Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>键</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Queries</source>
-        <translation type="unfinished"></translation>
+        <translation>查询</translation>
     </message>
 </context>
 <context>
@@ -1124,76 +1542,76 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message numerus="yes">
         <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+142"/>
         <source>mean of %n head(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个头的平均</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>头 %1</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 · query %2 “%3” → key %4 “%5” · weight %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 · 查询 %2“%3” → 键 %4“%5” · 权重 %6</translation>
     </message>
     <message>
         <location line="+8"/>
         <source> · raw score %1</source>
-        <translation type="unfinished"></translation>
+        <translation> · 原始分数 %1</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> · raw score not kept for this size</source>
-        <translation type="unfinished"></translation>
+        <translation> · 此规模下未保留原始分数</translation>
     </message>
     <message>
         <location line="+1"/>
         <source> · masked</source>
-        <translation type="unfinished"></translation>
+        <translation> · 已掩码</translation>
     </message>
     <message>
         <location line="+2"/>
         <source> · row fully masked (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation> · 整行被掩码（%1）</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>key %1 “%2” — click to %3 this key</source>
-        <translation type="unfinished"></translation>
+        <translation>键 %1“%2” — 点击可对此键%3</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+7"/>
         <source>unmask</source>
-        <translation type="unfinished"></translation>
+        <translation>取消掩码</translation>
     </message>
     <message>
         <location line="-7"/>
         <location line="+7"/>
         <source>mask</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码</translation>
     </message>
     <message>
         <location line="-4"/>
         <source>query %1 “%2”</source>
-        <translation type="unfinished"></translation>
+        <translation>查询 %1“%2”</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>query %1 “%2” — click to %3 this token as a key</source>
-        <translation type="unfinished"></translation>
+        <translation>查询 %1“%2” — 点击可对作为键的该词元%3</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>%1 — click to enlarge</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 点击放大</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1 — double-click to go back</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 双击返回</translation>
     </message>
 </context>
 <context>
@@ -1201,586 +1619,673 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <message>
         <location filename="../../ui/widgets/input_panel.cpp" line="+43"/>
         <source>Self-attention</source>
-        <translation type="unfinished"></translation>
+        <translation>自注意力</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Cross-attention (keys from the second sentence)</source>
-        <translation type="unfinished"></translation>
+        <translation>交叉注意力（键来自第二个句子）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Padded batch of both sentences</source>
-        <translation type="unfinished"></translation>
+        <translation>两个句子组成的填充批次</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Self-attention: queries, keys and values all come from the sentence.
 Cross-attention: queries from the sentence, keys and values from the second sentence.
 Padded batch: both sentences run as a batch of two; the shorter is padded and its [PAD] keys are masked.</source>
-        <translation type="unfinished"></translation>
+        <translation>自注意力：查询、键和值都来自这个句子。
+交叉注意力：查询来自这个句子，键和值来自第二个句子。
+填充批次：两个句子作为大小为 2 的批次一起计算；较短的句子被填充，其 [PAD] 键被掩码。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Type a sentence…</source>
-        <translation type="unfinished"></translation>
+        <translation>输入一个句子…</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>Second sentence (for cross-attention or a padded batch)</source>
-        <translation type="unfinished"></translation>
+        <translation>第二个句子（用于交叉注意力或填充批次）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Second sentence:</source>
-        <translation type="unfinished"></translation>
+        <translation>第二个句子：</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Edit tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>编辑词元</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Use the token lists below as given (pre-tokenized input) instead of tokenizing the sentences. Separate tokens with |.</source>
-        <translation type="unfinished"></translation>
+        <translation>直接使用下面的词元列表（已分词的输入），而不对句子分词。词元之间用 | 分隔。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Second tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>第二组词元：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Lowercase</source>
-        <translation type="unfinished"></translation>
+        <translation>转为小写</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Add [CLS] / [SEP]</source>
-        <translation type="unfinished"></translation>
+        <translation>添加 [CLS] / [SEP]</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>&amp;Sentence:</source>
-        <translation type="unfinished"></translation>
+        <translation>句子(&amp;S)：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Mode:</source>
-        <translation type="unfinished"></translation>
+        <translation>模式(&amp;M)：</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Tokens:</source>
-        <translation type="unfinished"></translation>
+        <translation>词元：</translation>
     </message>
     <message numerus="yes">
         <location line="+124"/>
         <source>%n token(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
         </translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 + %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 + %2 个词元</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::LinesView</name>
+    <message>
+        <location filename="../../ui/classroom/lines_view.cpp" line="+79"/>
+        <source>Heads:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+30"/>
+        <source>Draw the lines of head %1</source>
+        <translation>画出头 %1 的连线</translation>
     </message>
 </context>
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+109"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+117"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+64"/>
         <source>&amp;New Session</source>
-        <translation type="unfinished"></translation>
+        <translation>新建会话(&amp;N)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Open Session…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Save Session</source>
-        <translation type="unfinished"></translation>
+        <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Save Session &amp;As…</source>
-        <translation type="unfinished"></translation>
+        <translation>会话另存为(&amp;A)…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Export Figure…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图像(&amp;E)…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+E</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+E</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Export &amp;Weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出权重(&amp;W)…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+Shift+E</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Copy Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>复制图像(&amp;C)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+Shift+C</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;All Heads</source>
-        <translation type="unfinished"></translation>
+        <translation>所有头(&amp;A)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+G</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+G</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Mean over Heads</source>
-        <translation type="unfinished"></translation>
+        <translation>各头平均(&amp;M)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+M</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+M</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Next Head</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个头(&amp;N)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+]</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+]</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Previous Head</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个头(&amp;P)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+[</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+[</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;Back to All Heads</source>
-        <translation type="unfinished"></translation>
+        <translation>返回所有头(&amp;B)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Reset Zoom</source>
-        <translation type="unfinished"></translation>
+        <translation>重置缩放(&amp;R)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+0</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+0</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>&amp;Causal Mask</source>
-        <translation type="unfinished"></translation>
+        <translation>因果掩码(&amp;C)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+K</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+K</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Training Mode</source>
-        <translation type="unfinished"></translation>
+        <translation>训练模式(&amp;T)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+T</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+T</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Resample Dropout</source>
-        <translation type="unfinished"></translation>
+        <translation>重新采样 Dropout(&amp;R)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+R</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+R</translation>
     </message>
     <message>
         <location line="+4"/>
         <source>C&amp;lear Masked Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>清除被掩码的键(&amp;L)</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+Shift+K</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>&amp;Load Weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>加载权重(&amp;L)…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Ctrl+L</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+L</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&amp;About AttnViz</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 AttnViz(&amp;A)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>About AttnViz</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 AttnViz</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;看清多头注意力的内部：每个头一张热力图，掩码、Dropout 和头数实时可调，还能导出用于幻灯片和论文的图。&lt;/p&gt;&lt;p&gt;鼠标悬停在单元格上读取数值；点击某个头将其放大；点击词元标签可掩码该键；滚轮缩放，拖动平移。&lt;/p&gt;</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <location line="+16"/>
         <source>&amp;Attention</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力(&amp;A)</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>主工具栏</translation>
     </message>
     <message>
         <location line="+9"/>
         <source> Show: </source>
-        <translation type="unfinished"></translation>
+        <translation> 显示： </translation>
     </message>
     <message>
         <location line="+16"/>
         <source>Sentence 1</source>
-        <translation type="unfinished"></translation>
+        <translation>句子 1</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Sentence 2</source>
-        <translation type="unfinished"></translation>
+        <translation>句子 2</translation>
     </message>
     <message>
         <location line="+40"/>
         <source>All heads</source>
-        <translation type="unfinished"></translation>
+        <translation>所有头</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Mean over heads</source>
-        <translation type="unfinished"></translation>
+        <translation>各头平均</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>头 %1</translation>
     </message>
     <message>
         <location line="+52"/>
         <source>Untitled</source>
-        <translation type="unfinished"></translation>
+        <translation>未命名</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>%1[*] — AttnViz</source>
-        <translation type="unfinished"></translation>
+        <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
         <location line="+49"/>
         <source>Unsaved changes</source>
-        <translation type="unfinished"></translation>
+        <translation>未保存的更改</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Save the changes to this session first?</source>
-        <translation type="unfinished"></translation>
+        <translation>是否先保存对此会话的更改？</translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Clear List</source>
-        <translation type="unfinished"></translation>
+        <translation>清空列表</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>Open Session</source>
-        <translation type="unfinished"></translation>
+        <translation>打开会话</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>AttnViz sessions (*.%1);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>AttnViz 会话 (*.%1);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Cannot open session</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开会话</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>Opened %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已打开 %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>Cannot save session</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存会话</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Saved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存 %1</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Save Session</source>
-        <translation type="unfinished"></translation>
+        <translation>保存会话</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>AttnViz sessions (*.%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>AttnViz 会话 (*.%1)</translation>
     </message>
     <message>
         <location line="+13"/>
         <location line="+20"/>
         <location line="+28"/>
         <source>Cannot export</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出</translation>
     </message>
     <message>
         <location line="-48"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>Cannot export the figure</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出图像</translation>
     </message>
     <message>
         <location line="+4"/>
         <location line="+44"/>
         <source>Exported %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已导出 %1</translation>
     </message>
     <message>
         <location line="-38"/>
         <source>There is no figure yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有图。</translation>
     </message>
     <message>
         <location line="+17"/>
         <source>Export Figure</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图像</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>%1 files (*.%2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 文件 (*.%2)</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>There are no weights yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>还没有权重。</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>Cannot export the weights</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出权重</translation>
     </message>
     <message>
         <location line="+11"/>
         <source>Export Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>导出权重</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 表格 (*.csv);;NumPy 数组 [N, H, L, S] (*.npy);;带词元的 JSON (*.json)</translation>
     </message>
     <message>
         <location line="+13"/>
         <source>Figure copied to the clipboard</source>
-        <translation type="unfinished"></translation>
+        <translation>图像已复制到剪贴板</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Load Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>加载权重</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>safetensors state_dict (*.safetensors);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>safetensors state_dict (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+9"/>
         <location line="+13"/>
         <source>Cannot load weights</source>
-        <translation type="unfinished"></translation>
+        <translation>无法加载权重</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”中没有 in_proj_weight、q_proj_weight 或 out_proj.weight：它不是 nn.MultiheadAttention 的 state_dict。</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>Loaded weights from %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>attnviz::ui::StepsFigure</name>
-    <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+68"/>
-        <source>Nothing computed yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>Computation steps</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source> (sentence %1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+74"/>
-        <source>All %1 steps of head %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Read from X to the output. Hover a cell to light up the cells it was computed from.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Step %1 of %2:  %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+180"/>
-        <source>values: negative</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>positive</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>weights: 0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>max</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>masked (−∞ before softmax)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+143"/>
-        <source>d_k = %1 features</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>embed_dim = %1 features</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+81"/>
-        <source>query “%1”</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>key “%1”</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>feature %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已从 %1 加载权重</translation>
     </message>
     <message>
         <location line="+8"/>
-        <source>0 (masked)</source>
-        <translation type="unfinished"></translation>
+        <source>&amp;Heatmaps</source>
+        <translation>热力图(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Steps</source>
+        <translation>计算步骤(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Lines</source>
+        <translation>连线(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>S&amp;tatistics</source>
+        <translation>统计(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>&amp;Presentation Mode</source>
+        <translation>演示模式(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>E&amp;xamples</source>
+        <translation>示例(&amp;X)</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Cannot open the example</source>
+        <translation>无法打开示例</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::StatisticsView</name>
+    <message>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+42"/>
+        <source>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</source>
+        <translation>每个头在做什么（对所有查询词元取平均）。点击列标题排序；点击某个头可在热力图网格中查看它。鼠标悬停在列标题上可查看其含义。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::StepsView</name>
+    <message>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+83"/>
+        <source>◀ Back</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous step (Left arrow)</source>
+        <translation>上一步（左方向键）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Next step (Right arrow)</source>
+        <translation>下一步（右方向键）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Head:</source>
+        <translation>头：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every step at once</source>
+        <translation>一次显示所有步骤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Only this step and its inputs</source>
+        <translation>只显示当前步骤及其输入</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>%1 [%2, %3] = %4   ·   %5, %6</source>
-        <translation type="unfinished"></translation>
+        <source>Show the current step large, next to the matrices it is computed from (good for the back of the room)</source>
+        <translation>把当前步骤放大显示在计算它所用的矩阵旁边（教室后排也看得清）</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>All %1 steps</source>
+        <translation>全部 %1 个步骤</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 步，共 %2 步</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ViewTabs</name>
+    <message>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+84"/>
+        <source>Heatmaps</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One heatmap per head, and their mean</source>
+        <translation>每个头一张热力图，以及它们的平均</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Steps</source>
+        <translation>计算步骤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The computation of one head, step by step</source>
+        <translation>逐步展示一个头的计算过程</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lines</source>
+        <translation>连线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Lines from each query token to each key token</source>
+        <translation>从每个查询词元到每个键词元的连线</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Statistics</source>
+        <translation>统计</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What each head does, in numbers</source>
+        <translation>用数字看每个头在做什么</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Two configurations side by side</source>
+        <translation>两种配置并排对比</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hide the explanation</source>
+        <translation>隐藏说明</translation>
     </message>
 </context>
 </TS>
