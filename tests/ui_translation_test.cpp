@@ -30,6 +30,7 @@
 #include <memory>
 
 #include "test_support.h"
+#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
@@ -475,6 +476,7 @@ class TranslationTest : public QObject {
         QCOMPARE(figure_title(*w), QStringLiteral("Attention weights of head 2 of 2"));
         QVERIFY(w->isWindowModified());
         const QRect geometry = w->geometry();
+        w->views()->setCurrentTab(ViewTabs::StepsTab);
 
         MainWindow* zh = pick_language(switcher, "languageChinese");
         QVERIFY(zh != w);
@@ -498,6 +500,7 @@ class TranslationTest : public QObject {
         QCOMPARE(doc->viewHead(), 1);
         QVERIFY(zh->isWindowModified());
         QCOMPARE(zh->geometry().size(), geometry.size());
+        QCOMPARE(zh->views()->currentTab(), ViewTabs::StepsTab);
         auto* checked = zh->findChild<QAction*>(QStringLiteral("languageChinese"));
         QVERIFY(checked && checked->isChecked());
 
@@ -556,6 +559,8 @@ class TranslationTest : public QObject {
                              .arg(text, font.family(), missing);
         }
         QVERIFY2(chinese >= 20, qPrintable(QStringLiteral("only %1 Chinese texts").arg(chinese)));
+        // Counted strings (%n) come from the Chinese catalog too: the mean panel's title.
+        QCOMPARE(figure->panelTitle(figure->panelCount() - 1), QStringLiteral("4 个头的平均"));
         QVERIFY2(boxes.isEmpty(), qPrintable(listing(boxes)));
         // The figure picks a CJK family for its titles, so SVG and PDF exports name one.
         const QFont title_font = figure_font(20, {figure->titleText()}, true);

@@ -375,6 +375,10 @@ void MainWindow::takeOverFrom(const MainWindow& previous) {
     restoreGeometry(previous.saveGeometry());
     restoreState(previous.saveState());
     splitter_->restoreState(previous.splitter_->saveState());
+    // The view the class is looking at, and presentation mode (the step, focus and heads are
+    // in the document already).
+    views_->setCurrentTab(previous.views_->currentTab());
+    presentation_act_->setChecked(previous.presenting_);
     updateTitle();
     syncViewControls();
 }
