@@ -91,8 +91,12 @@ void LinesFigure::layout(QSize size) {
     const double avail = legend_rect_.top() - 8 - y - header_h;
     // Tokens are what this view is about: labels a few pixels above the base size,
     // shrinking (down to 7 px) before rows overlap, so a long sentence still fits.
+    // Presenting, the labels never go below the presentation size (24 pt): rows pack
+    // tighter instead.
     label_px_ = fpx + 3;
-    while (label_px_ > 7 && QFontMetricsF(figure_font(label_px_)).height() * 1.25 * rows > avail)
+    const int min_px = options_.high_contrast ? fpx : 7;
+    while (label_px_ > min_px &&
+           QFontMetricsF(figure_font(label_px_)).height() * 1.25 * rows > avail)
         --label_px_;
     const double lh = QFontMetricsF(figure_font(label_px_)).height();
     row_h_ = std::max(1.0, std::min(avail / std::max(1, rows), lh * 3.0));
@@ -142,10 +146,11 @@ void LinesFigure::paint(QPainter* p, bool) const {
     p->setPen(options_.high_contrast ? text : paint::kMuted);
     const double hy = top_ - QFontMetricsF(hf).height() - 8;
     const double hh = QFontMetricsF(hf).height();
-    p->drawText(QRectF(left_x_ - left_w_ - 100, hy, left_w_ + 100 - 8, hh),
-                Qt::AlignRight | Qt::AlignVCenter,
+    // Each header has the room from the edge of the figure to its column.
+    p->drawText(QRectF(kPad, hy, left_x_ - kPad, hh), Qt::AlignRight | Qt::AlignVCenter,
                 cross ? LinesText::tr("Queries (sentence 1)") : LinesText::tr("Queries"));
-    p->drawText(QRectF(right_x_ + 8, hy, right_w_ + 100, hh), Qt::AlignLeft | Qt::AlignVCenter,
+    p->drawText(QRectF(right_x_ + 6, hy, size_.width() - kPad - right_x_ - 6, hh),
+                Qt::AlignLeft | Qt::AlignVCenter,
                 cross ? LinesText::tr("Keys (sentence 2)") : LinesText::tr("Keys"));
 
     // Lines: the colour of the head, opacity the weight.

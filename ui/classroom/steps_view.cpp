@@ -29,7 +29,6 @@ StepsView::StepsView(AttentionDocument* document, QWidget* parent)
     next_->setObjectName(QStringLiteral("stepForward"));
     step_label_ = new QLabel(this);
     step_label_->setObjectName(QStringLiteral("stepLabel"));
-    step_label_->setMinimumWidth(110);
     head_label_ = new QLabel(this);
     head_combo_ = new QComboBox(this);
     head_combo_->setObjectName(QStringLiteral("stepsHeadCombo"));
@@ -116,6 +115,9 @@ void StepsView::sync() {
     o.kind = FigureKind::Steps;
     o.font_px = font_px_ > 0 ? font_px_ : QFontInfo(font()).pixelSize();
     o.high_contrast = high_contrast_;
+    // Presenting: twelve cards do not fit labels readable from the back of the room, so
+    // only the current step and its inputs are shown.
+    if (high_contrast_) o.focus = true;
     figure()->setOptions(o);
     canvas_->relayout();
     const StepsFigure* f = figure();

@@ -146,14 +146,26 @@ bool ViewTabs::tabFromName(const QString& name, Tab* out) {
 }
 
 void ViewTabs::setPresentation(int font_px) {
-    steps_->setPresentation(font_px, font_px > 0);
-    lines_->setPresentation(font_px, font_px > 0);
     QFont f = QApplication::font();
     if (font_px > 0) f.setPixelSize(font_px);
     // The grid reads its label size from its own font; the tab bar and table grow too.
     grid_->setFont(f);
     tabs_->tabBar()->setFont(f);
     stats_->setFont(f);
+    // The views' own bars (step buttons, head boxes) and the example's explanation too.
+    steps_->setFont(f);
+    lines_->setFont(f);
+    banner_text_->setFont(f);
+    QFont bold = f;
+    bold.setBold(true);
+    if (font_px > 0)
+        bold.setPixelSize(font_px + font_px / 4);
+    else
+        bold.setPointSizeF(f.pointSizeF() * 1.15);
+    banner_title_->setFont(bold);
+    // After the fonts: the views read their normal label size from them.
+    steps_->setPresentation(font_px, font_px > 0);
+    lines_->setPresentation(font_px, font_px > 0);
     grid_->setOptions(doc_->figureOptions());
 }
 

@@ -777,6 +777,16 @@ void MainWindow::createClassroomActions() {
     // Before Help, which stays last.
     const QList<QAction*> menus = menuBar()->actions();
     menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), examples_menu_);
+
+    // For classroom machines and screenshots: ATTNVIZ_EXAMPLE=<id> opens an example at start,
+    // ATTNVIZ_PRESENT=1 starts presenting.
+    const QString example = qEnvironmentVariable("ATTNVIZ_EXAMPLE");
+    const bool present = qEnvironmentVariableIntValue("ATTNVIZ_PRESENT") != 0;
+    if (!example.isEmpty() || present)
+        QTimer::singleShot(0, this, [this, example, present] {
+            if (!example.isEmpty()) loadExample(example);
+            if (present) setPresentation(true);
+        });
 }
 
 FigureOptions MainWindow::currentFigureOptions() const {
@@ -840,6 +850,10 @@ void MainWindow::setPresentation(bool on) {
         menuBar()->hide();
         statusBar()->hide();
         views_->setPresentation(presentationPixelSize());
+        // A presentation walks through the steps from the first, and shows one head at a time
+        // (every token labelled at 24 pt); G brings all heads back.
+        if (doc_->step() < 0) doc_->setStep(0);
+        if (doc_->view() == FigureView::Grid) doc_->setView(FigureView::Head, doc_->viewHead());
         showFullScreen();
     } else {
         controls->show();
