@@ -37,6 +37,7 @@
 #include "ui/render/fonts.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
+#include "ui/widgets/export_dialog.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
 
@@ -277,6 +278,16 @@ QList<std::pair<QFont, QString>> visible_texts(const MainWindow& w) {
     for (const QTabBar* t : w.findChildren<QTabBar*>())
         for (int k = 0; k < t->count(); ++k)
             out.append({t->font(), strip(t->tabText(k))});
+    return out;
+}
+
+/// Labels that would show a literal "&": a mnemonic with no buddy to give it to.
+QStringList stray_ampersands(const QWidget& root) {
+    QStringList out;
+    for (const QLabel* l : root.findChildren<QLabel*>())
+        if (!l->buddy() && l->textFormat() != Qt::RichText && !mnemonic(l->text()).isNull() &&
+            !Qt::mightBeRichText(l->text()))
+            out << l->text();
     return out;
 }
 
@@ -566,6 +577,20 @@ class TranslationTest : public QObject {
         const QFont title_font = figure_font(20, {figure->titleText()}, true);
         QVERIFY2(missing_glyphs(title_font, figure->titleText()).isEmpty(),
                  qPrintable(title_font.families().join(QLatin1Char(','))));
+    }
+
+    // A form row of several widgets gets a label with no buddy, which shows "&" as is.
+    void noLabelShowsAnAmpersand() {
+        AppSettings settings(temp(QStringLiteral("amp.ini")));
+        LanguageSwitcher switcher(&settings);
+        for (const char* language : {kEnglish, kChinese}) {
+            MainWindow* w = switcher.start(QLatin1String(language));
+            w->setConfirmOnClose(false);
+            QStringList stray = stray_ampersands(*w);
+            ExportDialog dialog(FigureOptions{}, 4, w);
+            stray << stray_ampersands(dialog);
+            QVERIFY2(stray.isEmpty(), qPrintable(listing(stray)));
+        }
     }
 
     // `attnviz export`: English whatever the machine's locale, Chinese with --lang zh_CN.

@@ -510,8 +510,8 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <name>LanguageMenu</name>
     <message>
         <location filename="../../ui/i18n/language.cpp" line="+109"/>
-        <source>&amp;Language</source>
-        <translation>&amp;Language</translation>
+        <source>Lang&amp;uage</source>
+        <translation>Lang&amp;uage</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -532,7 +532,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>Where each token looks: one line per query, key and head</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+95"/>
         <source>Queries (sentence 1)</source>
         <translation>Queries (sentence 1)</translation>
     </message>
@@ -1982,7 +1982,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+56"/>
         <source>Untitled</source>
         <translation>Untitled</translation>
     </message>

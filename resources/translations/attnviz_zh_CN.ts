@@ -508,8 +508,8 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     <name>LanguageMenu</name>
     <message>
         <location filename="../../ui/i18n/language.cpp" line="+109"/>
-        <source>&amp;Language</source>
-        <translation>语言(&amp;L)</translation>
+        <source>Lang&amp;uage</source>
+        <translation>语言(&amp;U)</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -530,7 +530,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>每个词元关注哪里：每个（查询，键，头）一条连线</translation>
     </message>
     <message>
-        <location line="+91"/>
+        <location line="+95"/>
         <source>Queries (sentence 1)</source>
         <translation>查询（句子 1）</translation>
     </message>
@@ -1975,7 +1975,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+56"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>

@@ -106,7 +106,7 @@ QString installed_language() {
 }
 
 QMenu* create_language_menu(const QString& preference, QWidget* parent) {
-    auto* menu = new QMenu(LanguageText::tr("&Language"), parent);
+    auto* menu = new QMenu(LanguageText::tr("Lang&uage"), parent);
     menu->setObjectName(QStringLiteral("languageMenu"));
     auto* group = new QActionGroup(menu);
     group->setExclusive(true);

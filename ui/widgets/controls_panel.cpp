@@ -112,6 +112,9 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     seed_row->addWidget(dropout_seed_, 1);
     seed_row->addWidget(resample_);
     dropout->addRow(tr("S&eed:"), seed_row);
+    // A row of several widgets gets a label without a buddy, which would show the "&".
+    if (auto* label = qobject_cast<QLabel*>(dropout->labelForField(seed_row)))
+        label->setBuddy(dropout_seed_);
     column->addWidget(dropout_box);
 
     // --- masks ---

@@ -65,6 +65,8 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
     });
     size_row->addWidget(presets);
     form->addRow(tr("Si&ze:"), size_row);
+    // A row of several widgets gets a label without a buddy, which would show the "&".
+    if (auto* label = qobject_cast<QLabel*>(form->labelForField(size_row))) label->setBuddy(width_);
 
     scale_ = new QComboBox(this);
     scale_->setObjectName(QStringLiteral("exportScaleCombo"));
