@@ -86,6 +86,16 @@ int run_gui(int argc, char** argv) {
     AppSettings settings;
     LanguageSwitcher switcher(&settings);
     switcher.start(lang)->show();
+    // For classroom machines and screenshots: ATTNVIZ_EXAMPLE=<id> opens an example at start,
+    // ATTNVIZ_PRESENT=1 starts presenting.  Read here, once, not by the window: a window
+    // rebuilt in another language must not open the example again over the class's changes.
+    const QString example = qEnvironmentVariable("ATTNVIZ_EXAMPLE");
+    const bool present = qEnvironmentVariableIntValue("ATTNVIZ_PRESENT") != 0;
+    if (!example.isEmpty() || present)
+        QTimer::singleShot(0, &switcher, [&switcher, example, present] {
+            if (!example.isEmpty()) switcher.window()->loadExample(example);
+            if (present) switcher.window()->setPresentation(true);
+        });
     for (const QString& arg : args) {
         if (arg.startsWith(QLatin1Char('-'))) continue;
         QTimer::singleShot(0, &switcher, [&switcher, arg] { switcher.window()->openSession(arg); });

@@ -777,16 +777,7 @@ void MainWindow::createClassroomActions() {
     // Before Help, which stays last.
     const QList<QAction*> menus = menuBar()->actions();
     menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), examples_menu_);
-
-    // For classroom machines and screenshots: ATTNVIZ_EXAMPLE=<id> opens an example at start,
-    // ATTNVIZ_PRESENT=1 starts presenting.
-    const QString example = qEnvironmentVariable("ATTNVIZ_EXAMPLE");
-    const bool present = qEnvironmentVariableIntValue("ATTNVIZ_PRESENT") != 0;
-    if (!example.isEmpty() || present)
-        QTimer::singleShot(0, this, [this, example, present] {
-            if (!example.isEmpty()) loadExample(example);
-            if (present) setPresentation(true);
-        });
+    // ATTNVIZ_EXAMPLE / ATTNVIZ_PRESENT are read once at start-up, in ui/entry.cpp.
 }
 
 FigureOptions MainWindow::currentFigureOptions() const {
