@@ -17,8 +17,10 @@
 #include "engine/io/npy.h"
 #include "test_support.h"
 #include "ui/compute/attention_snapshot.h"
+#include "ui/i18n/language.h"
 #include "ui/render/figure_export.h"
 #include "ui/render/fonts.h"
+#include "ui/widgets/main_window.h"  // language.h holds a QPointer<MainWindow>
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -227,6 +229,8 @@ class ExportTest : public QObject {
                      "--causal", "--width", "640", "--height", "400", "--scale", "1", "--font-size",
                      "14", "--out", cli});
         QVERIFY2(r.status == 0, r.err.constData());
+        // attnviz export draws its texts in English through the app's catalog; so does this.
+        QVERIFY(install_translations(QStringLiteral("en")));
         const SnapshotPtr s = demo_snapshot();
         FigureOptions options;
         options.font_px = 14;
