@@ -143,6 +143,10 @@ LanguageSwitcher::~LanguageSwitcher() {
     delete window_.data();
 }
 
+MainWindow* LanguageSwitcher::window() const {
+    return window_.data();
+}
+
 MainWindow* LanguageSwitcher::start(const QString& override_language) {
     const QString forced = normalize_language(override_language);
     language_ = resolve_language(forced.isEmpty() ? settings_->language() : forced);

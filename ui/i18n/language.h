@@ -64,7 +64,9 @@ class LanguageSwitcher : public QObject {
     /// (a --lang option or ATTNVIZ_LANG) wins over the saved preference for this run only.
     MainWindow* start(const QString& override_language = QString());
 
-    MainWindow* window() const { return window_; }
+    /// The current window (null before start()).  Not inline, so including this header does
+    /// not need MainWindow's.
+    MainWindow* window() const;
     /// The language in use: "en" or "zh_CN".
     QString language() const { return language_; }
 
