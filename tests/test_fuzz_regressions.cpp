@@ -2,8 +2,10 @@
 // (fuzz/corpus/<target>/) through the fuzzers' own entry functions (fuzz/fuzz_entry.h), in
 // the ordinary and the sanitizer builds.  An input may be refused only with the exceptions
 // the parsers document; those the entry already catches.  Anything that leaves an entry — a
-// broken invariant, any other exception — fails the row named after the file.
+// broken invariant, any other exception — fails the row named after the file, and so does
+// an input that takes longer than kMaxSeconds (a hang is a finding too).
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QObject>
 #include <QString>
@@ -16,6 +18,10 @@
 #include "fuzz/fuzz_entry.h"
 
 namespace {
+
+// Each file is at most a few hundred kB and parses in milliseconds, also under ASan; the
+// fuzzers give up on an input after 10 s (-timeout=10).  Well below that, well above noise.
+constexpr double kMaxSeconds = 2.0;
 
 QString fuzz_dir() {
     return QStringLiteral(ATTNVIZ_FUZZ_DIR);
@@ -86,6 +92,8 @@ void TestFuzzRegressions::replay() {
     QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.errorString()));
     const QByteArray bytes = file.readAll();
     std::string failure;
+    QElapsedTimer timer;
+    timer.start();
     try {
         t->run(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
     } catch (const attnviz::fuzz::InvariantViolation& e) {
@@ -96,6 +104,9 @@ void TestFuzzRegressions::replay() {
         failure = "exception of unknown type";
     }
     QVERIFY2(failure.empty(), failure.c_str());
+    const double seconds = static_cast<double>(timer.elapsed()) / 1000.0;
+    QVERIFY2(seconds <= kMaxSeconds,
+             qPrintable(QStringLiteral("took %1 s, more than %2 s").arg(seconds).arg(kMaxSeconds)));
 }
 
 QTEST_GUILESS_MAIN(TestFuzzRegressions)
