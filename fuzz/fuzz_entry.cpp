@@ -444,10 +444,13 @@ void check_value(const json::Value& v) {
     }
     for (const json::Value& item : v.items)
         check_value(item);
-    for (const json::Member& m : v.members) {
+    for (std::size_t k = 0; k < v.members.size(); ++k) {
+        const json::Member& m = v.members[k];
         ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(m.key), kTarget, "a key is not valid UTF-8");
-        ATTNVIZ_FUZZ_CHECK(v.find(m.key) == &m.value, kTarget,
-                           "find(" + json::quote(m.key) + ") misses its member");
+        // find() is a linear scan: checking every key would make wide objects quadratic.
+        if (k < 8)
+            ATTNVIZ_FUZZ_CHECK(v.find(m.key) == &m.value, kTarget,
+                               "find(" + json::quote(m.key) + ") misses its member");
         check_value(m.value);
     }
 }
