@@ -26,7 +26,7 @@ while getopts "t:a:k:h" opt; do
     t) seconds=$OPTARG ;;
     a) artifacts=$OPTARG ;;
     k) keep=$OPTARG ;;
-    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
+    *) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
