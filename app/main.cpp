@@ -1,5 +1,9 @@
 // attnviz: the GUI with no arguments (or a session file / Qt options), headless subcommands
 // otherwise.  An unknown word that is not a file is a usage error, never a window.
+#if defined(__linux__) && __has_include(<malloc.h>)
+#include <malloc.h>
+#endif
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -23,6 +27,14 @@ bool opens_gui(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    // Attention results of up to tens of MB are allocated on every recomputation.  glibc would
+    // map each from fresh pages and unmap it on free, so every forward pass paid a page fault
+    // per 4 KB (a fifth of a small pass).  Keep such blocks in the heap for reuse; the very
+    // large ones (huge pages, engine/layers) are still mapped.
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
     const std::vector<std::string> args(argv + 1, argv + argc);
 #ifdef ATTNVIZ_WITH_GUI
     if (!args.empty() && args[0] == "export") return attnviz::ui::run_export_command(argc, argv);

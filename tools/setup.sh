@@ -15,7 +15,7 @@ esac
 packages=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
-  libgl-dev libeigen3-dev libopenblas-dev libqcustomplot-dev
+  libgl-dev libeigen3-dev libopenblas-serial-dev libqcustomplot-dev
   fonts-noto-cjk
 )
 [[ $mode == test ]] && packages+=(clang libclang-rt-14-dev)
