@@ -11,6 +11,7 @@
 #include <exception>
 
 #include "engine/errors.h"
+#include "ui/classroom/view_tabs.h"
 #include "ui/cli/export_command.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
@@ -87,13 +88,17 @@ int run_gui(int argc, char** argv) {
     LanguageSwitcher switcher(&settings);
     switcher.start(lang)->show();
     // For classroom machines and screenshots: ATTNVIZ_EXAMPLE=<id> opens an example at start,
-    // ATTNVIZ_PRESENT=1 starts presenting.  Read here, once, not by the window: a window
-    // rebuilt in another language must not open the example again over the class's changes.
+    // ATTNVIZ_PRESENT=1 starts presenting, ATTNVIZ_TAB=<grid|steps|lines|statistics|compare>
+    // opens that view.  Read here, once, not by the window: a window rebuilt in another
+    // language must not open the example again over the class's changes.
     const QString example = qEnvironmentVariable("ATTNVIZ_EXAMPLE");
     const bool present = qEnvironmentVariableIntValue("ATTNVIZ_PRESENT") != 0;
-    if (!example.isEmpty() || present)
-        QTimer::singleShot(0, &switcher, [&switcher, example, present] {
+    ViewTabs::Tab tab = ViewTabs::GridTab;
+    const bool has_tab = ViewTabs::tabFromName(qEnvironmentVariable("ATTNVIZ_TAB"), &tab);
+    if (!example.isEmpty() || present || has_tab)
+        QTimer::singleShot(0, &switcher, [&switcher, example, present, has_tab, tab] {
             if (!example.isEmpty()) switcher.window()->loadExample(example);
+            if (has_tab) switcher.window()->views()->setCurrentTab(tab);
             if (present) switcher.window()->setPresentation(true);
         });
     for (const QString& arg : args) {
