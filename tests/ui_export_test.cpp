@@ -1,6 +1,7 @@
 // Figure and weight exports through the one export function, and `attnviz export` run as a
 // real process: sizes, SVG text, PDF headers, exit codes, nothing left behind on failure,
 // and Chinese tokens drawn as characters rather than empty boxes.
+#include <QComboBox>
 #include <QFile>
 #include <QFontMetrics>
 #include <QImage>
@@ -20,6 +21,7 @@
 #include "ui/i18n/language.h"
 #include "ui/render/figure_export.h"
 #include "ui/render/fonts.h"
+#include "ui/widgets/export_dialog.h"
 #include "ui/widgets/main_window.h"  // language.h holds a QPointer<MainWindow>
 
 using namespace attnviz;
@@ -279,6 +281,66 @@ class ExportTest : public QObject {
         QVERIFY2(r.err.trimmed().count('\n') == 0 && !r.err.trimmed().isEmpty(), r.err.constData());
         QVERIFY(r.err.startsWith("attnviz export: "));
         if (!file.isEmpty()) QVERIFY(!QFile::exists(temp(file)));
+    }
+
+    // The dialog offers what the current view can show, and its choice is what is exported.
+    void dialogFollowsTheFigureKind() {
+        FigureOptions heatmaps;
+        heatmaps.view = FigureView::Head;
+        heatmaps.head = 2;
+        {
+            ExportDialog dialog(heatmaps, 4, nullptr);
+            auto* show = dialog.findChild<QComboBox*>(QStringLiteral("exportViewCombo"));
+            QVERIFY(show);
+            QCOMPARE(show->count(), 2 + 4);  // grid, mean, heads 1..4
+            QCOMPARE(show->currentData().toInt(), 2);
+            QCOMPARE(dialog.figureOptions().view, FigureView::Head);
+            QCOMPARE(dialog.figureOptions().head, 2);
+            show->setCurrentIndex(1);
+            QCOMPARE(dialog.figureOptions().view, FigureView::Mean);
+            QVERIFY(dialog.findChild<QComboBox*>(QStringLiteral("exportHeadCombo"))->isHidden());
+        }
+        FigureOptions steps;
+        steps.kind = FigureKind::Steps;
+        steps.head = 1;
+        steps.step = 7;
+        steps.focus = true;
+        {
+            ExportDialog dialog(steps, 4, nullptr);
+            auto* show = dialog.findChild<QComboBox*>(QStringLiteral("exportViewCombo"));
+            auto* head = dialog.findChild<QComboBox*>(QStringLiteral("exportHeadCombo"));
+            QCOMPARE(show->count(), 3);  // every stage, stages 1..8, stage 8 focused
+            QCOMPARE(head->count(), 4);
+            QVERIFY(!head->isHidden());
+            FigureOptions o = dialog.figureOptions();
+            QCOMPARE(o.head, 1);
+            QCOMPARE(o.step, 7);
+            QVERIFY(o.focus);
+            head->setCurrentIndex(3);
+            show->setCurrentIndex(0);
+            o = dialog.figureOptions();
+            QCOMPARE(o.kind, FigureKind::Steps);
+            QCOMPARE(o.head, 3);
+            QCOMPARE(o.step, -1);
+            QVERIFY(!o.focus);
+            show->setCurrentIndex(1);
+            QCOMPARE(dialog.figureOptions().step, 7);
+            QVERIFY(!dialog.figureOptions().focus);
+        }
+        FigureOptions lines;
+        lines.kind = FigureKind::Lines;
+        lines.line_heads = 0b0101;
+        {
+            ExportDialog dialog(lines, 4, nullptr);
+            auto* show = dialog.findChild<QComboBox*>(QStringLiteral("exportViewCombo"));
+            QCOMPARE(show->count(), 1 + 1 + 4);  // as shown (1, 3), all, heads 1..4
+            QVERIFY(show->currentText().contains(QStringLiteral("1, 3")));
+            QCOMPARE(dialog.figureOptions().line_heads, quint64(0b0101));
+            show->setCurrentIndex(1);
+            QCOMPARE(dialog.figureOptions().line_heads, ~quint64(0));
+            show->setCurrentIndex(2 + 3);
+            QCOMPARE(dialog.figureOptions().line_heads, quint64(1) << 3);
+        }
     }
 
     void cliHelp() {

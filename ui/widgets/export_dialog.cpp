@@ -9,6 +9,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -25,17 +26,55 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
     format_->addItem(tr("PDF document"), int(ExportFormat::Pdf));
     form->addRow(tr("&Format:"), format_);
 
+    // What to show depends on the view the figure comes from: the grid's panels, the steps'
+    // stages of one head, or the heads the lines view draws.
     view_ = new QComboBox(this);
     view_->setObjectName(QStringLiteral("exportViewCombo"));
-    view_->addItem(tr("All heads and the mean"), -2);
-    view_->addItem(tr("Mean over heads"), -1);
+    head_ = new QComboBox(this);
+    head_->setObjectName(QStringLiteral("exportHeadCombo"));
     for (int h = 0; h < num_heads; ++h)
-        view_->addItem(tr("Head %1").arg(h + 1), h);
-    const int current_view = current.view == FigureView::Grid   ? -2
-                             : current.view == FigureView::Mean ? -1
-                                                                : current.head;
-    view_->setCurrentIndex(std::max(0, view_->findData(current_view)));
-    form->addRow(tr("&Show:"), view_);
+        head_->addItem(tr("Head %1").arg(h + 1), h);
+    head_->setCurrentIndex(std::clamp(current.head, 0, std::max(0, num_heads - 1)));
+    switch (current.kind) {
+        case FigureKind::Heatmaps: {
+            view_->addItem(tr("All heads and the mean"), kGrid);
+            view_->addItem(tr("Mean over heads"), kMean);
+            for (int h = 0; h < num_heads; ++h)
+                view_->addItem(tr("Head %1").arg(h + 1), h);
+            const int current_view = current.view == FigureView::Grid   ? kGrid
+                                     : current.view == FigureView::Mean ? kMean
+                                                                        : current.head;
+            view_->setCurrentIndex(std::max(0, view_->findData(current_view)));
+            form->addRow(tr("&Show:"), view_);
+            break;
+        }
+        case FigureKind::Steps:
+            form->addRow(tr("&Head:"), head_);
+            view_->addItem(tr("Every stage"), kAllStages);
+            if (current.step >= 0) {
+                view_->addItem(tr("Stages 1 to %1, as in the view").arg(current.step + 1),
+                               kStagesSoFar);
+                view_->addItem(tr("Stage %1 and its inputs, large").arg(current.step + 1),
+                               kFocusedStage);
+                view_->setCurrentIndex(current.focus ? 2 : 1);
+            }
+            form->addRow(tr("&Show:"), view_);
+            break;
+        case FigureKind::Lines: {
+            QStringList shown;
+            for (int h = 0; h < num_heads; ++h)
+                if (current.line_heads >> h & 1u) shown << QString::number(h + 1);
+            if (!shown.isEmpty() && shown.size() < num_heads)
+                view_->addItem(tr("Heads %1, as in the view").arg(shown.join(QStringLiteral(", "))),
+                               kLinesAsShown);
+            view_->addItem(tr("All heads"), kGrid);
+            for (int h = 0; h < num_heads; ++h)
+                view_->addItem(tr("Head %1").arg(h + 1), h);
+            form->addRow(tr("&Show:"), view_);
+            break;
+        }
+    }
+    head_->setVisible(current.kind == FigureKind::Steps);
 
     width_ = new QSpinBox(this);
     width_->setObjectName(QStringLiteral("exportWidthSpin"));
@@ -125,8 +164,25 @@ void ExportDialog::setFontPx(int px) {
 FigureOptions ExportDialog::figureOptions() const {
     FigureOptions o = base_;
     const int v = view_->currentData().toInt();
-    o.view = v == -2 ? FigureView::Grid : v == -1 ? FigureView::Mean : FigureView::Head;
-    if (v >= 0) o.head = v;
+    switch (o.kind) {
+        case FigureKind::Heatmaps:
+            o.view = v == kGrid   ? FigureView::Grid
+                     : v == kMean ? FigureView::Mean
+                                  : FigureView::Head;
+            if (v >= 0) o.head = v;
+            break;
+        case FigureKind::Steps:
+            o.head = head_->currentData().toInt();
+            if (v == kAllStages) o.step = -1;
+            o.focus = v == kFocusedStage;
+            break;
+        case FigureKind::Lines:
+            if (v == kGrid)
+                o.line_heads = ~quint64(0);
+            else if (v >= 0)
+                o.line_heads = quint64(1) << v;
+            break;
+    }
     o.font_px = font_->value();
     o.title = title_->text().trimmed();
     o.show_title = true;

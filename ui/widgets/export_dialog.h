@@ -1,4 +1,5 @@
-// Export options for a figure: what to show (grid, mean, one head), the format, the size and
+// Export options for a figure: what to show (for heatmaps the grid, the mean or one head; for
+// the steps a head and which stages; for the lines which heads), the format, the size and
 // scale (1x/2x/3x for slides), the text size and the title.  It only collects choices; the
 // window then calls export_figure(), the same function `attnviz export` calls.
 #pragma once
@@ -29,9 +30,14 @@ class ExportDialog : public QDialog {
   private:
     void updateSummary();
 
+    // Item data of the Show combo besides head numbers (>= 0).
+    static constexpr int kGrid = -2, kMean = -1, kAllStages = -3, kStagesSoFar = -4,
+                         kFocusedStage = -5, kLinesAsShown = -6;
+
     FigureOptions base_;
     QComboBox* format_ = nullptr;
     QComboBox* view_ = nullptr;
+    QComboBox* head_ = nullptr;  ///< steps: whose computation
     QSpinBox* width_ = nullptr;
     QSpinBox* height_ = nullptr;
     QComboBox* scale_ = nullptr;
