@@ -4,11 +4,15 @@
 // against an independent computation, presentation mode, every built-in example, and
 // `attnviz export --view steps|lines`.
 #include <QCheckBox>
+#include <QClipboard>
+#include <QDir>
 #include <QFile>
+#include <QGuiApplication>
 #include <QImageReader>
 #include <QLabel>
 #include <QMenuBar>
 #include <QProcess>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -377,6 +381,62 @@ class ClassroomTest : public QObject {
         QTRY_COMPARE(w_->document()->view(), FigureView::Head);
         QCOMPARE(w_->document()->viewHead(), head);
         QCOMPARE(w_->views()->currentTab(), ViewTabs::GridTab);
+    }
+
+    // The CSV export and the clipboard copy hold the model's numbers; a failed export
+    // reports why, in the window's error dialog, and leaves the previous file as it was.
+    void statisticsTableExportsAndCopies() {
+        w_->views()->setCurrentTab(ViewTabs::StatisticsTab);
+        StatisticsView* view = w_->views()->statistics();
+        const auto& stats = view->model()->statistics();
+        QCOMPARE(int(stats.size()), w_->document()->numHeads());
+        const QString path = temp(QStringLiteral("stats.csv"));
+        QString error;
+        QVERIFY2(view->exportCsv(path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + int(stats.size()));
+        QCOMPARE(lines[0], QStringLiteral("head,rows,entropy_bits,max_weight,mean_distance,first,"
+                                          "cls,sep,self,previous"));
+        for (std::size_t h = 0; h < stats.size(); ++h) {
+            const QStringList fields = lines[int(h) + 1].split(',');
+            QCOMPARE(fields.size(), 10);
+            QCOMPARE(fields[0].toInt(), int(h) + 1);
+            QCOMPARE(fields[1].toInt(), stats[h].rows);
+            ATTNVIZ_FUZZY(fields[2].toDouble(), stats[h].entropy, 1e-7);
+            ATTNVIZ_FUZZY(fields[3].toDouble(), stats[h].max_weight, 1e-7);
+            ATTNVIZ_FUZZY(fields[4].toDouble(), stats[h].mean_distance, 1e-7);
+            ATTNVIZ_FUZZY(fields[8].toDouble(), stats[h].self, 1e-7);
+            QVERIFY(fields[6].isEmpty());  // no [CLS] in the demo sentence
+        }
+        QTest::mouseClick(view->findChild<QPushButton*>(QStringLiteral("statisticsCopyButton")),
+                          Qt::LeftButton);
+        QCOMPARE(QGuiApplication::clipboard()->text().split('\n').first(),
+                 QString(lines[0]).replace(',', '\t'));
+
+        // Into a folder that does not exist: an error, and no file appears.
+        const QString bad = temp(QStringLiteral("no/such/folder/stats.csv"));
+        QVERIFY(!view->exportCsv(bad, &error));
+        QVERIFY(error.contains(QStringLiteral("stats.csv")));
+        QVERIFY(!QFile::exists(bad));
+        // Over a file that cannot be replaced (its folder is read-only): the old file stays.
+        const QString dir = temp(QStringLiteral("readonly"));
+        QDir().mkpath(dir);
+        QFile old(dir + QStringLiteral("/stats.csv"));
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("previous");
+        old.close();
+        QFile::setPermissions(dir, QFile::ReadOwner | QFile::ExeOwner);
+        const bool refused = !view->exportCsv(old.fileName(), &error);
+        QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        if (refused) {  // root may write anywhere; then there is nothing to check
+            QVERIFY(old.open(QIODevice::ReadOnly));
+            QCOMPARE(old.readAll(), QByteArray("previous"));
+        }
+        // The window shows a view's failure in its error dialog.
+        emit view->failed(QStringLiteral("t"), QStringLiteral("because"));
+        QCOMPARE(w_->lastError(), QStringLiteral("because"));
     }
 
     // --- presentation mode -------------------------------------------------------------

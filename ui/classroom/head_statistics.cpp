@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace attnviz::ui {
@@ -57,6 +58,34 @@ std::vector<HeadStatistics> head_statistics(const AttentionSnapshot& s, int item
         st.self = self_attention ? st.self / r : nan;
         st.previous = prev_rows > 0 ? st.previous / prev_rows : nan;
         out.push_back(st);
+    }
+    return out;
+}
+
+std::string head_statistics_table(const std::vector<HeadStatistics>& stats, char separator) {
+    std::string out;
+    const char* const names[] = {"head",  "rows", "entropy_bits", "max_weight", "mean_distance",
+                                 "first", "cls",  "sep",          "self",       "previous"};
+    for (const char* name : names) {
+        if (name != names[0]) out += separator;
+        out += name;
+    }
+    out += '\n';
+    char buffer[32];
+    const auto number = [&](double v) {
+        out += separator;
+        if (std::isnan(v)) return;
+        std::snprintf(buffer, sizeof buffer, "%.9g", v);
+        out += buffer;
+    };
+    for (const HeadStatistics& s : stats) {
+        out += std::to_string(s.head + 1);
+        out += separator;
+        out += std::to_string(s.rows);
+        for (double v :
+             {s.entropy, s.max_weight, s.mean_distance, s.first, s.cls, s.sep, s.self, s.previous})
+            number(v);
+        out += '\n';
     }
     return out;
 }

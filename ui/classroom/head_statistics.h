@@ -6,6 +6,7 @@
 
 #include <QString>
 
+#include <string>
 #include <vector>
 
 #include "ui/compute/attention_snapshot.h"
@@ -30,5 +31,11 @@ struct HeadStatistics {
 
 /// One entry per head of batch item `item`.
 std::vector<HeadStatistics> head_statistics(const AttentionSnapshot& snapshot, int item);
+
+/// The table as delimited text, for a file (',' : CSV) or a spreadsheet paste ('\t'): a
+/// header of column names (head, rows, entropy_bits, max_weight, mean_distance, first, cls,
+/// sep, self, previous), one line per head (numbered from 1), full float precision, and an
+/// empty field where a quantity does not exist.  Data, so the names are not translated.
+std::string head_statistics_table(const std::vector<HeadStatistics>& stats, char separator);
 
 }  // namespace attnviz::ui

@@ -1,14 +1,23 @@
 #include "ui/classroom/statistics_view.h"
 
+#include <QClipboard>
 #include <QEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <exception>
 
+#include "engine/io/file_util.h"
 #include "ui/classroom/classroom_figure.h"
 
 namespace attnviz::ui {
@@ -151,9 +160,27 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("statisticsView"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 0);
+    auto* top = new QHBoxLayout;
     intro_ = new QLabel(this);
     intro_->setWordWrap(true);
-    layout->addWidget(intro_);
+    top->addWidget(intro_, 1);
+    copy_ = new QPushButton(this);
+    copy_->setObjectName(QStringLiteral("statisticsCopyButton"));
+    export_ = new QPushButton(this);
+    export_->setObjectName(QStringLiteral("statisticsExportButton"));
+    top->addWidget(copy_);
+    top->addWidget(export_);
+    layout->addLayout(top);
+    connect(copy_, &QPushButton::clicked, this, &StatisticsView::copyTable);
+    connect(export_, &QPushButton::clicked, this, [this] {
+        QString path = QFileDialog::getSaveFileName(this, tr("Export Head Statistics"),
+                                                    QStringLiteral("head_statistics.csv"),
+                                                    tr("CSV files (*.csv)"));
+        if (path.isEmpty()) return;
+        if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
+        QString error;
+        if (!exportCsv(path, &error)) emit failed(tr("Cannot export the statistics"), error);
+    });
     model_ = new HeadStatisticsModel(this);
     proxy_ = new QSortFilterProxyModel(this);
     proxy_->setSourceModel(model_);
@@ -178,6 +205,10 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
 }
 
 void StatisticsView::retranslate() {
+    copy_->setText(tr("&Copy Table"));
+    copy_->setToolTip(tr("Copy the table, tab-separated, to paste into a spreadsheet"));
+    export_->setText(tr("E&xport CSV…"));
+    export_->setToolTip(tr("Save the table as a CSV file"));
     intro_->setText(
         tr("What each head does, averaged over the query tokens. Click a column to sort; click "
            "a head to see it in the grid. Hover a column title for its meaning."));
@@ -196,6 +227,22 @@ int StatisticsView::headAtRow(int row) const {
 void StatisticsView::setSnapshot(SnapshotPtr snapshot, int item, int focused_head) {
     model_->setStatistics(
         snapshot ? head_statistics(*snapshot, item) : std::vector<HeadStatistics>{}, focused_head);
+}
+
+bool StatisticsView::exportCsv(const QString& path, QString* error) const {
+    try {
+        io::write_file_atomically(QFile::encodeName(path).toStdString(),
+                                  head_statistics_table(model_->statistics(), ','));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void StatisticsView::copyTable() const {
+    QGuiApplication::clipboard()->setText(
+        QString::fromStdString(head_statistics_table(model_->statistics(), '\t')));
 }
 
 }  // namespace attnviz::ui

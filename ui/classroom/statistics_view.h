@@ -1,6 +1,7 @@
 // Head statistics as a sortable table: one row per head (entropy, maximum weight, mean
 // attention distance, share of weight on the first token, [CLS], [SEP], itself and the
-// previous token).  Clicking a row focuses that head.
+// previous token).  Clicking a row focuses that head.  The table can be copied for a
+// spreadsheet or exported as CSV.
 #pragma once
 
 #include <QAbstractTableModel>
@@ -11,6 +12,7 @@
 #include "ui/classroom/head_statistics.h"
 
 class QLabel;
+class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -49,8 +51,16 @@ class StatisticsView : public QWidget {
     /// The head shown in a row of the (sorted) table.
     int headAtRow(int row) const;
 
+    /// Writes the table as CSV (head_statistics_table), atomically: on failure `path` is
+    /// untouched and `error` says why.
+    bool exportCsv(const QString& path, QString* error) const;
+    /// Puts the table on the clipboard, tab-separated, ready to paste into a spreadsheet.
+    void copyTable() const;
+
   signals:
     void headActivated(int head);
+    /// The Export button's write failed (the window shows it like its other errors).
+    void failed(const QString& title, const QString& text);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -62,6 +72,8 @@ class StatisticsView : public QWidget {
     QSortFilterProxyModel* proxy_ = nullptr;
     QTableView* table_ = nullptr;
     QLabel* intro_ = nullptr;
+    QPushButton* copy_ = nullptr;
+    QPushButton* export_ = nullptr;
 };
 
 }  // namespace attnviz::ui

@@ -73,6 +73,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(steps_, &StepsView::hovered, this, &ViewTabs::hovered);
     connect(lines_, &LinesView::hovered, this, &ViewTabs::hovered);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
+    connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         emit hovered(QString());
         if (QWidget* w = tabs_->currentWidget()) w->setFocus();

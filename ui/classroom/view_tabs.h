@@ -56,6 +56,8 @@ class ViewTabs : public QWidget {
     void hovered(const QString& text);
     /// A head was chosen in the statistics: focus it in the grid.
     void headActivated(int head);
+    /// A view's own action (e.g. the statistics' CSV export) failed.
+    void failed(const QString& title, const QString& text);
 
   protected:
     void changeEvent(QEvent* event) override;

@@ -148,6 +148,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(grid_, &HeatmapGridView::keyLabelClicked, doc_, &AttentionDocument::toggleMaskedKey);
     connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
+    connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
     connect(views_, &ViewTabs::headActivated, this, [this](int head) {
         doc_->setView(FigureView::Head, head);
         views_->setCurrentTab(ViewTabs::GridTab);
