@@ -268,8 +268,7 @@ void AttentionDocument::setShowValues(bool on) {
 
 void AttentionDocument::setStep(int step) {
     // 13 stages at most (cross-attention); the figure clamps to the stages it has.
-    if (assign(figure_.step, std::clamp(step, -1, kMaxStep), this,
-               &AttentionDocument::stepChanged))
+    if (assign(figure_.step, std::clamp(step, -1, kMaxStep), this, &AttentionDocument::stepChanged))
         figureChanged();
 }
 
@@ -280,6 +279,55 @@ void AttentionDocument::setStepFocus(bool on) {
 void AttentionDocument::setLineHeads(quint64 heads) {
     if (assign(figure_.line_heads, heads, this, &AttentionDocument::lineHeadsChanged))
         figureChanged();
+}
+
+// --- comparing ------------------------------------------------------------------------
+
+void AttentionDocument::setCompareChanges(const CompareChanges& changes) {
+    if (compare_.changes == changes) return;
+    compare_.changes = changes;
+    compare_dirty_ = true;
+    emit compareChanged();
+    schedule();
+}
+
+void AttentionDocument::setCompareHead(int head) {
+    head = std::clamp(head, -1, kMaxHeads - 1);
+    if (compare_.head == head) return;
+    compare_.head = head;
+    compare_dirty_ = true;
+    emit compareChanged();
+    schedule();
+}
+
+bool AttentionDocument::applyComparePreset(ComparePreset preset) {
+    CompareChanges b;
+    switch (preset) {
+        case ComparePreset::Causal:
+            setCausal(false);
+            b.causal = true;
+            break;
+        case ComparePreset::Heads:
+            if (compute_.embed_dim % 8 != 0) {
+                setMessage(tr("4 vs 8 heads needs an embed_dim that 8 divides (it is %1).")
+                               .arg(compute_.embed_dim));
+                return false;
+            }
+            setNumHeads(4);
+            b.num_heads = 8;
+            break;
+        case ComparePreset::Dropout:
+            setTraining(false);
+            b.training = true;
+            // The class sees dropout only if p > 0; A keeps its own p (unused in evaluation).
+            b.dropout = compute_.dropout > 0.0 ? compute_.dropout : 0.1;
+            break;
+    }
+    setMessage(QString());
+    setCompareChanges(b);
+    // Head k of 4 heads and head k of 8 are different projections: compare the means.
+    if (preset == ComparePreset::Heads) setCompareHead(-1);
+    return true;
 }
 
 void AttentionDocument::clampViewToData() {
@@ -324,10 +372,11 @@ void AttentionDocument::flush() {
     flush_scheduled_ = false;
     const bool compute = compute_dirty_;
     const bool figure = figure_dirty_;
-    compute_dirty_ = figure_dirty_ = false;
+    const bool compare = compare_dirty_;
+    compute_dirty_ = figure_dirty_ = compare_dirty_ = false;
     if (compute) emit computeConfigChanged();
     if (figure) emit figureOptionsChanged();
-    if (compute || figure) emit settingsChanged();
+    if (compute || figure || compare) emit settingsChanged();
 }
 
 void AttentionDocument::emitAll() {
@@ -360,6 +409,7 @@ void AttentionDocument::emitAll() {
     emit stepChanged(figure_.step);
     emit stepFocusChanged(figure_.focus);
     emit lineHeadsChanged(figure_.line_heads);
+    emit compareChanged();
     setMessage(QString());
     compute_dirty_ = figure_dirty_ = true;
     schedule();
@@ -368,6 +418,7 @@ void AttentionDocument::emitAll() {
 void AttentionDocument::resetToDefaults() {
     compute_ = default_compute();
     figure_ = FigureOptions{};
+    compare_ = CompareSettings{};
     emitAll();
 }
 
@@ -418,7 +469,8 @@ QJsonObject AttentionDocument::toJson() const {
     return QJsonObject{{QStringLiteral("input"), input},
                        {QStringLiteral("layer"), layer},
                        {QStringLiteral("masks"), masks},
-                       {QStringLiteral("figure"), figure}};
+                       {QStringLiteral("figure"), figure},
+                       {QStringLiteral("compare"), compare_to_json(compare_)}};
 }
 
 namespace {
@@ -583,10 +635,23 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
         return false;
     }
 
+    // Sessions written before the Compare view (version 1) have no "compare": no comparison.
+    CompareSettings compare;
+    const QJsonValue compare_json = json.value(QStringLiteral("compare"));
+    if (!compare_json.isUndefined()) {
+        if (!compare_json.isObject()) {
+            *error = QCoreApplication::translate("Session", "'%1' is not an object")
+                         .arg(QStringLiteral("compare"));
+            return false;
+        }
+        if (!compare_from_json(compare_json.toObject(), &compare, error)) return false;
+    }
+
     f.head = std::min(f.head, c.num_heads - 1);
     if (c.pair_mode != PairMode::PaddedBatch) f.batch_item = 0;
     compute_ = c;
     figure_ = f;
+    compare_ = compare;
     emitAll();
     return true;
 }

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include "ui/document/attention_config.h"
+#include "ui/document/compare_config.h"
 
 namespace attnviz::ui {
 
@@ -115,6 +116,16 @@ class AttentionDocument : public QObject {
     quint64 lineHeads() const { return figure_.line_heads; }
     void setLineHeads(quint64 heads);
 
+    // --- comparing: configuration B = A with a few changes (the Compare view) ---
+    const CompareSettings& compare() const { return compare_; }
+    void setCompareChanges(const CompareChanges& changes);
+    /// -1: the mean over heads; k: head k (0-based) of both configurations.
+    void setCompareHead(int head);
+    /// A one-click comparison: sets A's side (no causal mask, 4 heads, evaluation mode) and
+    /// B's (causal mask, 8 heads, dropout with the same seed); other changes of B are
+    /// dropped.  False, with a validation message, when this layer cannot have it.
+    bool applyComparePreset(ComparePreset preset);
+
     /// The last inline validation message ("6 heads do not divide embed_dim 64"), or empty.
     QString validationMessage() const { return message_; }
 
@@ -155,6 +166,8 @@ class AttentionDocument : public QObject {
     void stepChanged(int step);
     void stepFocusChanged(bool on);
     void lineHeadsChanged(quint64 heads);
+    /// The comparison's changes or head (not coalesced; settingsChanged follows).
+    void compareChanged();
     void validationMessageChanged(const QString& message);
 
     /// Coalesced: the engine inputs changed (once per event-loop turn).
@@ -175,9 +188,11 @@ class AttentionDocument : public QObject {
 
     ComputeConfig compute_;
     FigureOptions figure_;
+    CompareSettings compare_;
     QString message_;
     bool compute_dirty_ = false;
     bool figure_dirty_ = false;
+    bool compare_dirty_ = false;
     bool flush_scheduled_ = false;
 };
 
