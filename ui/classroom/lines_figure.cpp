@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 #include "ui/render/fonts.h"
 
@@ -78,30 +80,31 @@ void LinesFigure::layout(QSize size) {
     item_ = std::clamp(options_.batch_item, 0, std::max(0, s.batch - 1));
     const double W = std::max(64, size.width()), H = std::max(64, size.height());
     const int fpx = std::max(6, options_.font_px);
-    const QFont caption_font = figure_font(std::max(6, fpx - 1));
-    double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
-    const QFontMetricsF cfm(caption_font);
-    legend_rect_ = QRectF(kPad, H - kPad - cfm.height() - 6, W - 2 * kPad, cfm.height() + 6);
-    // Column headers, then one row per token: the labels shrink (down to 7 px) before rows
-    // overlap, so a long sentence still fits.
+    const double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
+    // Below the columns, a two-line legend: the heads' colours, then what opacity means.
+    const double legend_line = QFontMetricsF(figure_font(fpx)).height() + 4;
+    const double legend_h = 2 * legend_line;
     const auto& qt = s.query_tokens[std::size_t(item_)];
     const auto& kt = s.key_tokens[std::size_t(item_)];
     const int rows = std::max<int>(int(qt.size()), int(kt.size()));
     const double header_h = QFontMetricsF(figure_font(fpx, {}, true)).height() + 10;
-    const double avail = legend_rect_.top() - 8 - y - header_h;
-    // Tokens are what this view is about: labels a few pixels above the base size,
-    // shrinking (down to 7 px) before rows overlap, so a long sentence still fits.
-    // Presenting, the labels never go below the presentation size (24 pt): rows pack
-    // tighter instead.
-    label_px_ = fpx + 3;
+    const double avail = std::max(1.0, H - kPad - legend_h - 10 - y - header_h);
+    // Tokens are what this view is about: labels grow up to nearly twice the base size
+    // when there is room (a slide with a short sentence) and shrink, down to 7 px, before
+    // rows overlap, so a long sentence still fits.  Presenting, the labels never go below
+    // the presentation size (24 pt): rows pack tighter instead.
     const int min_px = options_.high_contrast ? fpx : 7;
+    label_px_ = std::max(fpx + 3, int(std::lround(fpx * 1.8)));
     while (label_px_ > min_px &&
-           QFontMetricsF(figure_font(label_px_)).height() * 1.25 * rows > avail)
+           QFontMetricsF(figure_font(label_px_)).height() * 1.5 * rows > avail)
         --label_px_;
     const double lh = QFontMetricsF(figure_font(label_px_)).height();
-    row_h_ = std::max(1.0, std::min(avail / std::max(1, rows), lh * 3.0));
-    // The columns sit in the middle of the free height.
-    top_ = y + header_h + std::max(0.0, (avail - row_h_ * rows) / 2);
+    row_h_ = std::max(1.0, std::min(avail / std::max(1, rows), lh * 2.2));
+    // Headers, columns and legend form one block in the middle of the free height, so the
+    // legend stays next to the lines it explains.
+    const double block = header_h + row_h_ * rows + 10 + legend_h;
+    top_ = y + std::max(0.0, (H - kPad - y - block) / 2) + header_h;
+    legend_rect_ = QRectF(kPad, top_ + row_h_ * rows + 10, W - 2 * kPad, legend_h);
     QStringList all(qt.begin(), qt.end());
     all.append(QStringList(kt.begin(), kt.end()));
     const QFontMetricsF lfm(figure_font(label_px_, all));
@@ -204,28 +207,37 @@ void LinesFigure::paint(QPainter* p, bool) const {
               Qt::AlignLeft, hover_.side == Hit::Side::Key && hover_.token == j, struck);
     }
 
-    // Legend: which colour is which head.
-    const QFont gf = figure_font(std::max(6, fpx - 1));
+    // Legend, centred under the columns: which colour is which head (as many as fit on
+    // the line), then what the opacity means.
+    const QFont gf = figure_font(fpx);
     const QFontMetricsF gfm(gf);
     p->setFont(gf);
-    double x = legend_rect_.left();
-    const double ly = legend_rect_.center().y();
+    const double line_h = legend_rect_.height() / 2;
+    std::vector<std::pair<int, double>> items;  // head, width of its entry
+    double total = 0.0;
     for (int h = 0; h < s.heads; ++h) {
         if (h < 64 && !(options_.line_heads >> h & 1u)) continue;
-        const QString label = LinesText::tr("head %1").arg(h + 1);
-        if (x + 30 + gfm.horizontalAdvance(label) > legend_rect_.right()) break;
+        const double w = 24 + gfm.horizontalAdvance(LinesText::tr("head %1").arg(h + 1)) + 18;
+        if (total + w - 18 > legend_rect_.width()) break;
+        items.emplace_back(h, w);
+        total += w;
+    }
+    double x = legend_rect_.center().x() - std::max(0.0, total - 18) / 2;
+    const double ly = legend_rect_.top() + line_h / 2;
+    for (const auto& [h, w] : items) {
         p->setPen(QPen(paint::head_color(h), 4, Qt::SolidLine, Qt::RoundCap));
         p->drawLine(QPointF(x, ly), QPointF(x + 18, ly));
         p->setPen(text);
-        p->drawText(QRectF(x + 24, legend_rect_.top(), gfm.horizontalAdvance(label) + 4,
-                           legend_rect_.height()),
-                    Qt::AlignVCenter, label);
-        x += 24 + gfm.horizontalAdvance(label) + 18;
+        p->drawText(QRectF(x + 24, legend_rect_.top(), w - 24, line_h), Qt::AlignVCenter,
+                    LinesText::tr("head %1").arg(h + 1));
+        x += w;
     }
     const QString note = LinesText::tr("opacity = attention weight (lines under %1 omitted)")
                              .arg(double(kLineThreshold));
     p->setPen(options_.high_contrast ? text : paint::kMuted);
-    p->drawText(legend_rect_, Qt::AlignRight | Qt::AlignVCenter, note);
+    p->drawText(
+        QRectF(legend_rect_.left(), legend_rect_.top() + line_h, legend_rect_.width(), line_h),
+        Qt::AlignHCenter | Qt::AlignVCenter, note);
     p->restore();
 }
 
