@@ -326,22 +326,109 @@ std::map<std::string, Tensor> MultiHeadAttention::state_dict() const {
     return s;
 }
 
+namespace {
+
+/// The part of the result a forward pass keeps (AttentionForwardOptions' window), checked
+/// against the sizes.
+struct ResultWindow {
+    Index heads;     ///< per-head weights kept for heads [0, heads)
+    Index q0, rows;  ///< query rows [q0, q0 + rows)
+    Index k0, cols;  ///< key columns [k0, k0 + cols) of S'
+    bool full_columns;
+};
+
+ResultWindow result_window(const AttentionForwardOptions& fwd, Index H, Index L, Index Sp) {
+    auto range = [](const char* what, const char* things, Index begin, Index count, Index size,
+                    Index* b, Index* c) {
+        if (begin < 0 || begin >= size || count == 0 || count < -1 ||
+            (count > 0 && count > size - begin))
+            throw std::invalid_argument(
+                std::string(what) + " window from " + std::to_string(begin) + " of length " +
+                std::to_string(count) + " does not fit " + std::to_string(size) + " " + things);
+        *b = begin;
+        *c = count < 0 ? size - begin : count;
+    };
+    if (fwd.weights_heads < -1 || fwd.weights_heads > H)
+        throw std::invalid_argument("weights_heads " + std::to_string(fwd.weights_heads) +
+                                    " is not in [-1, " + std::to_string(H) + "]");
+    ResultWindow w{};
+    w.heads = fwd.weights_heads < 0 ? H : fwd.weights_heads;
+    range("query", "queries", fwd.query_begin, fwd.query_count, L, &w.q0, &w.rows);
+    range("key", "keys", fwd.key_begin, fwd.key_count, Sp, &w.k0, &w.cols);
+    w.full_columns = w.k0 == 0 && w.cols == Sp;
+    return w;
+}
+
+/// Query rows per work item: a block's weights (about 256 KB) stay in cache from the score
+/// product to the mean, and with few batch items every thread still gets work.
+Index rows_per_block(Index rows, Index Sp, Index N, int threads) {
+    Index r = std::clamp<Index>((Index{64} * 1024) / std::max<Index>(Sp, 1), 1, rows);
+    if (threads > 1 && N < threads) r = std::min(r, (rows * N + threads - 1) / threads);
+    return std::max<Index>(r, 1);
+}
+
+// A heap block costs its size rounded up to 16 bytes plus an 8-byte header (glibc); small
+// tensors pay that on their shape vector too.
+constexpr double kBlockOverhead = 32.0;
+
+}  // namespace
+
+std::size_t MultiHeadAttention::parameter_bytes(const MultiHeadAttentionOptions& o) {
+    const double E = double(o.embed_dim), kd = double(o.key_dim()), vd = double(o.value_dim());
+    double floats = E * E + E * kd + E * vd + E * E + 3 * E + E + 2 * E;  // w_q,k,v, w_o, biases
+    if (o.packed_in_proj()) floats += 3 * E * E;                          // w_qkv_
+    if (o.scoring == Scoring::Additive) floats += E;
+    return static_cast<std::size_t>(floats * sizeof(float) + 12 * kBlockOverhead);
+}
+
+std::size_t MultiHeadAttention::estimate_forward_bytes(const MultiHeadAttentionOptions& o,
+                                                       std::int64_t batch, std::int64_t target_len,
+                                                       std::int64_t source_len,
+                                                       const AttentionForwardOptions& fwd) {
+    const Index extra = (o.add_bias_kv ? 1 : 0) + (o.add_zero_attn ? 1 : 0);
+    const Index Sp = source_len + extra;
+    const ResultWindow w = result_window(fwd, o.num_heads, target_len, Sp);
+    const double E = double(o.embed_dim), H = double(o.num_heads), N = double(batch);
+    const double L = double(target_len), S = double(source_len), Spd = double(Sp);
+    const double d = o.num_heads ? E / H : 0.0;
+    const double rows = double(w.rows), cols = double(w.cols), kept = double(w.heads);
+    const int threads = std::max(1, fwd.num_threads);
+
+    // Projections: fused [N*L, 3E], or Q for the window rows, K and V (and K's unpadded copy).
+    const double fused = 3 * N * L * E;
+    const double split = N * rows * E + 2 * N * Spd * E + (extra ? N * S * E : 0.0);
+    double floats = std::max(fused, split);
+    if (fwd.need_intermediates) floats += N * rows * E;  // unscaled Q
+    if (fwd.need_weights) floats += N * kept * rows * cols + N * rows * cols;
+    floats += 2 * N * rows * E;  // concat, output
+    double bytes = floats * sizeof(float);
+    bytes += N * H * rows;  // fully masked rows
+    double blocks = 8;
+    if (fwd.need_intermediates) {
+        // Per (item, head): q, k, v, five [rows, S'] stages and the context.
+        bytes += N * H * (2 * rows * d + 2 * Spd * d + 5 * rows * Spd) * sizeof(float);
+        bytes += N * H * sizeof(HeadSteps);
+        blocks += N * H * 18;  // each tensor's data and shape
+    }
+    // Per thread: the scratch rows of one block (whenever some head's rows are not kept in
+    // place), and the packed operands of the matrix products (Eigen's blocking, bounded by
+    // the operands themselves: scores q.k^T and the product with V).
+    const double rpb = double(rows_per_block(w.rows, Sp, batch, threads));
+    const double per_thread = rpb * Spd + d * (rpb + Spd) + Spd * (rpb + d) + E * (rpb + E);
+    bytes += threads * (per_thread * sizeof(float) + 4 * kBlockOverhead);
+    bytes += blocks * kBlockOverhead;
+    return bytes >= static_cast<double>(std::numeric_limits<std::size_t>::max())
+               ? std::numeric_limits<std::size_t>::max()
+               : static_cast<std::size_t>(bytes);
+}
+
 std::size_t MultiHeadAttention::estimate_forward_bytes(const MultiHeadAttentionOptions& o,
                                                        std::int64_t batch, std::int64_t target_len,
                                                        std::int64_t source_len,
                                                        bool need_intermediates) {
-    const auto E = static_cast<double>(o.embed_dim), H = static_cast<double>(o.num_heads);
-    const auto N = static_cast<double>(batch), L = static_cast<double>(target_len);
-    const auto S =
-        static_cast<double>(source_len + (o.add_bias_kv ? 1 : 0) + (o.add_zero_attn ? 1 : 0));
-    const double d = o.num_heads ? E / H : 0.0;
-    double floats = N * H * L * S + N * L * S;  // weights + mean
-    floats += N * L * E * 3 + 2 * N * S * E;    // Q, concat, output, K, V
-    if (need_intermediates) floats += N * H * (5 * L * S + 2 * L * d + 2 * S * d) + N * L * E;
-    const double bytes = floats * sizeof(float);
-    return bytes >= static_cast<double>(std::numeric_limits<std::size_t>::max())
-               ? std::numeric_limits<std::size_t>::max()
-               : static_cast<std::size_t>(bytes);
+    AttentionForwardOptions fwd;
+    fwd.need_intermediates = need_intermediates;
+    return estimate_forward_bytes(o, batch, target_len, source_len, fwd);
 }
 
 AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& key,
@@ -373,18 +460,21 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     const Index Sp = S + extra;
     ops::MaskSpec masks{fwd.key_padding_mask, fwd.attn_mask, fwd.causal, N, H, L, S, extra};
     masks.validate();
+    const ResultWindow win = result_window(fwd, H, L, Sp);
+    const Index Lw = win.rows, q0 = win.q0, Hk = win.heads, Cw = win.cols, k0 = win.k0;
     const int threads = std::max(1, fwd.num_threads);
     const bool dot = o.scoring == Scoring::ScaledDotProduct;
 
     // Projections, PyTorch layout: in_proj_bias = [b_q; b_k; b_v].  Q, K and V are row-strided
-    // views: q row r at q + r * ldq; k and v rows of batch item n at (n * Sp + j) * ld.
+    // views: q row r of the window (all items) at q + r * ldq; k and v rows of batch item n at
+    // (n * Sp + j) * ld.
     const float* bq = o.bias ? b_in_.ptr() : nullptr;
     const float* bk = o.bias ? b_in_.ptr() + E : nullptr;
     const float* bv = o.bias ? b_in_.ptr() + 2 * E : nullptr;
     const float scale = dot ? 1.0f / std::sqrt(static_cast<float>(d)) : 1.0f;
     // Self-attention with packed weights: one [N*L, E] x [E, 3E] product instead of three.
     const bool fused = !w_qkv_.empty() && extra == 0 && query.ptr() == key.ptr() &&
-                       key.ptr() == value.ptr() && query.shape == key.shape;
+                       key.ptr() == value.ptr() && query.shape == key.shape && Lw == L;
     std::vector<float> qkv, q_own, k_own, v_own;
     float *qp, *kp, *vp;  // into our own buffers
     Index ldq = E, ldk = E, ldv = E;
@@ -397,8 +487,11 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
         vp = qkv.data() + 2 * E;
         ldq = ldk = ldv = 3 * E;
     } else {
-        q_own.resize(static_cast<std::size_t>(N * L * E));
-        linear(query.ptr(), N * L, E, w_q_.ptr(), bq, E, q_own.data(), threads);
+        // Only the window's query rows are projected.
+        q_own.resize(static_cast<std::size_t>(N * Lw * E));
+        for (Index n = 0; n < N; ++n)
+            linear(query.ptr() + (n * L + q0) * E, Lw, E, w_q_.ptr(), bq, E,
+                   q_own.data() + n * Lw * E, threads);
         // K and V as [N, S', E]: the projected keys, then bias_k, then a zero row.
         auto project_kv = [&](const Tensor& in, Index in_dim, const Tensor& w, const float* b,
                               const Tensor& bias_row) {
@@ -424,68 +517,68 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     // Unscaled Q for the steps view, then fold 1/sqrt(d) into Q once (PyTorch scales q too).
     std::vector<float> q_unscaled;
     if (fwd.need_intermediates) {
-        q_unscaled.resize(static_cast<std::size_t>(N * L * E));
-        MutMap(q_unscaled.data(), N * L, E) = ConstStrided(qp, N * L, E, Stride(ldq));
+        q_unscaled.resize(static_cast<std::size_t>(N * Lw * E));
+        MutMap(q_unscaled.data(), N * Lw, E) = ConstStrided(qp, N * Lw, E, Stride(ldq));
     }
-    if (dot) MutStrided(qp, N * L, E, Stride(ldq)) *= scale;
+    if (dot) MutStrided(qp, N * Lw, E, Stride(ldq)) *= scale;
 
     AttentionResult result;
     result.source_length = Sp;
-    const auto block = static_cast<std::size_t>(L * Sp);
     const auto heads_total = static_cast<std::size_t>(N * H);
     if (fwd.need_weights) {
-        result.weights = large_tensor({N, H, L, Sp});
-        result.mean_weights = large_tensor({N, L, Sp});
+        if (Hk > 0) result.weights = large_tensor({N, Hk, Lw, Cw});
+        result.mean_weights = large_tensor({N, Lw, Cw});
     }
-    result.fully_masked_rows.assign(heads_total * static_cast<std::size_t>(L), 0);
-    std::vector<float> concat(static_cast<std::size_t>(N * L * E));
+    result.fully_masked_rows.assign(heads_total * static_cast<std::size_t>(Lw), 0);
+    std::vector<float> concat(static_cast<std::size_t>(N * Lw * E));
     if (fwd.need_intermediates) {
         result.steps.emplace();
         result.steps->heads.resize(heads_total);
         for (std::size_t t = 0; t < heads_total; ++t) {
             const Index n = static_cast<Index>(t) / H, h = static_cast<Index>(t) % H;
             HeadSteps& st = result.steps->heads[t];
-            st.q = copy_block(q_unscaled.data() + n * L * E + h * d, L, d, E);
+            st.q = copy_block(q_unscaled.data() + n * Lw * E + h * d, Lw, d, E);
             st.k = copy_block(kp + n * Sp * ldk + h * d, Sp, d, ldk);
             st.v = copy_block(vp + n * Sp * ldv + h * d, Sp, d, ldv);
             for (Tensor* m : {&st.scores, &st.scaled, &st.masked, &st.softmax, &st.dropped})
-                *m = Tensor({L, Sp});
-            st.context = Tensor({L, d});
+                *m = Tensor({Lw, Sp});
+            st.context = Tensor({Lw, d});
         }
     }
     const bool dropout_on = fwd.training && o.dropout > 0.0f;
     const float inv_h = 1.0f / static_cast<float>(H);
 
-    // Query rows go in blocks small enough that a block's weights (about 256 KB) stay in cache
-    // from the score product through mask, softmax, dropout, the product with V and the mean:
-    // each weight is written to memory once.  A work item is (batch item, row block) with every
+    // Query rows go in blocks small enough that a block's weights stay in cache from the
+    // score product through mask, softmax, dropout, the product with V and the mean: each
+    // weight is written to memory once.  A work item is (batch item, row block) with every
     // head inside it, so the mean over heads is summed where it is computed and no two threads
-    // ever write the same rows.
-    Index rows_per_block = std::clamp<Index>((Index{64} * 1024) / std::max<Index>(Sp, 1), 1, L);
-    if (threads > 1 && N < threads)  // enough items for every thread
-        rows_per_block = std::min(rows_per_block, (L * N + threads - 1) / threads);
-    rows_per_block = std::max<Index>(rows_per_block, 1);
-    const Index blocks_per_item = (L + rows_per_block - 1) / rows_per_block;
+    // ever write the same rows.  A head whose weights are not kept (or whose kept columns are
+    // a window) is computed in per-thread scratch.
+    const Index rpb = rows_per_block(Lw, Sp, N, threads);
+    const Index blocks_per_item = (Lw + rpb - 1) / rpb;
+    const bool need_scratch = !fwd.need_weights || Hk < H || !win.full_columns;
 
     ops::parallel_for(
         static_cast<std::size_t>(N * blocks_per_item), threads,
         [&](std::size_t b0, std::size_t b1) {
             std::vector<float> scratch;
-            if (!fwd.need_weights) scratch.resize(static_cast<std::size_t>(rows_per_block * Sp));
+            if (need_scratch) scratch.resize(static_cast<std::size_t>(rpb * Sp));
             for (std::size_t b = b0; b < b1; ++b) {
                 const Index n = static_cast<Index>(b) / blocks_per_item;
-                const Index i0 = (static_cast<Index>(b) % blocks_per_item) * rows_per_block;
-                const Index rows = std::min(rows_per_block, L - i0);
+                const Index r0 = (static_cast<Index>(b) % blocks_per_item) * rpb;  // in window
+                const Index i0 = q0 + r0;                                          // absolute
+                const Index rows = std::min(rpb, Lw - r0);
                 const auto cells = static_cast<std::size_t>(rows * Sp);
                 float* mean =
-                    fwd.need_weights ? result.mean_weights.ptr() + (n * L + i0) * Sp : nullptr;
+                    fwd.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
                 for (Index h = 0; h < H; ++h) {
                     const auto t = static_cast<std::size_t>(n * H + h);
-                    float* p = fwd.need_weights ? result.weights.ptr() + t * block +
-                                                      static_cast<std::size_t>(i0 * Sp)
-                                                : scratch.data();
+                    const bool keep_head = fwd.need_weights && h < Hk;
+                    float* kept =
+                        keep_head ? result.weights.ptr() + ((n * Hk + h) * Lw + r0) * Cw : nullptr;
+                    float* p = keep_head && win.full_columns ? kept : scratch.data();
                     MutMap scores(p, rows, Sp);
-                    const ConstStrided qh(qp + (n * L + i0) * ldq + h * d, rows, d, Stride(ldq));
+                    const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
                     const ConstStrided kh(kp + n * Sp * ldk + h * d, Sp, d, Stride(ldk));
                     const ConstStrided vh(vp + n * Sp * ldv + h * d, Sp, d, Stride(ldv));
                     if (dot) {
@@ -502,50 +595,52 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
                     }
                     HeadSteps* steps = fwd.need_intermediates ? &result.steps->heads[t] : nullptr;
                     const auto keep = [&](Tensor& stage) {
-                        std::copy_n(p, cells, stage.ptr() + static_cast<std::size_t>(i0 * Sp));
+                        std::copy_n(p, cells, stage.ptr() + static_cast<std::size_t>(r0 * Sp));
                     };
                     if (steps) {
                         keep(steps->scaled);
                         keep(steps->scores);
                         if (dot)  // the raw q.k before the 1/sqrt(d) folded into q
                             for (std::size_t c = 0; c < cells; ++c)
-                                steps->scores.data[static_cast<std::size_t>(i0 * Sp) + c] /= scale;
+                                steps->scores.data[static_cast<std::size_t>(r0 * Sp) + c] /= scale;
                     }
                     if (masks.any()) masks.apply(p, n, h, i0, rows);
                     if (steps) keep(steps->masked);
                     ops::softmax_rows(p, static_cast<std::size_t>(rows),
                                       static_cast<std::size_t>(Sp), fwd.masked_rows,
                                       result.fully_masked_rows.data() +
-                                          t * static_cast<std::size_t>(L) +
-                                          static_cast<std::size_t>(i0));
+                                          t * static_cast<std::size_t>(Lw) +
+                                          static_cast<std::size_t>(r0));
                     if (steps) keep(steps->softmax);
-                    if (dropout_on)  // one stream per (batch item, head, query row):
-                                     // blocking-independent
+                    if (dropout_on)  // one stream per (batch item, head, absolute query row):
+                                     // independent of blocking and of the window
                         for (Index i = 0; i < rows; ++i)
                             ops::dropout_inplace(
                                 p + i * Sp, static_cast<std::size_t>(Sp), o.dropout,
                                 fwd.dropout_seed,
                                 t * static_cast<std::size_t>(L) + static_cast<std::size_t>(i0 + i));
                     if (steps) keep(steps->dropped);
-                    MutStrided ctx(concat.data() + (n * L + i0) * E + h * d, rows, d, Stride(E));
+                    MutStrided ctx(concat.data() + (n * Lw + r0) * E + h * d, rows, d, Stride(E));
                     ctx.noalias() = ConstMap(p, rows, Sp) * vh;
-                    if (steps) MutMap(steps->context.ptr() + i0 * d, rows, d) = ctx;
+                    if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
+                    const ConstStrided window_cols(p + k0, rows, Cw, Stride(Sp));
+                    if (kept && !win.full_columns) MutMap(kept, rows, Cw) = window_cols;
                     if (mean) {
-                        MutMap m(mean, rows, Sp);
+                        MutMap m(mean, rows, Cw);
                         if (h == 0)
-                            m = ConstMap(p, rows, Sp);
+                            m = window_cols;
                         else
-                            m += ConstMap(p, rows, Sp);
+                            m += window_cols;
                     }
                 }
-                if (mean) MutMap(mean, rows, Sp) *= inv_h;
+                if (mean) MutMap(mean, rows, Cw) *= inv_h;
             }
         });
 
-    result.output = Tensor({N, L, E});
-    linear(concat.data(), N * L, E, w_o_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
+    result.output = Tensor({N, Lw, E});
+    linear(concat.data(), N * Lw, E, w_o_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
            result.output.ptr(), threads);
-    if (fwd.need_intermediates) result.steps->concat = Tensor({N, L, E}, std::move(concat));
+    if (fwd.need_intermediates) result.steps->concat = Tensor({N, Lw, E}, std::move(concat));
     return result;
 }
 

@@ -58,6 +58,21 @@ struct AttentionForwardOptions {
     bool need_weights = true;         ///< fill per-head weights and their mean
     bool need_intermediates = false;  ///< fill AttentionResult::steps
     int num_threads = 1;              ///< heads x batch items are spread over this many threads
+
+    // What of the result is kept, so that a long input can be looked at within a memory
+    // budget.  Every kept number is the same element of the full result (up to float
+    // rounding: the matrix products then run on fewer rows).
+    /// Per-head weights are kept for heads [0, weights_heads) only: -1 every head, 0 none (the
+    /// mean only).  The mean is always over every head.
+    std::int64_t weights_heads = -1;
+    /// Query rows [query_begin, query_begin + query_count) are computed (-1: to the last):
+    /// output, weights, fully masked rows and steps cover only them.
+    std::int64_t query_begin = 0;
+    std::int64_t query_count = -1;
+    /// Weights and mean keep key columns [key_begin, key_begin + key_count) of S' (-1: to the
+    /// last).  The softmax still runs over every key, so kept rows need not sum to one.
+    std::int64_t key_begin = 0;
+    std::int64_t key_count = -1;
 };
 
 /// Every stage of the computation for one (batch item, head), for teaching views.
@@ -78,6 +93,9 @@ struct AttentionSteps {
     Tensor concat;                 ///< [N, L, E] heads concatenated, before out_proj
 };
 
+/// Shapes with the defaults of AttentionForwardOptions; a window or fewer kept heads shrink
+/// them: L to query_count, S' to key_count (weights and mean only), H to weights_heads
+/// (weights only).
 struct AttentionResult {
     Tensor output;        ///< [N, L, E]
     Tensor weights;       ///< [N, H, L, S'] per-head, post-dropout (empty if !need_weights)
@@ -119,10 +137,18 @@ class MultiHeadAttention {
     AttentionResult forward(const Tensor& query, const Tensor& key, const Tensor& value,
                             const AttentionForwardOptions& fwd = {}) const;
 
-    /// Bytes a forward pass would allocate for its results and scratch, for budgets.
+    /// An upper bound of the bytes forward() allocates on the heap for these sizes and
+    /// options (results, projections, per-thread scratch, steps), for memory budgets.  The
+    /// layer's own parameters are not included (parameter_bytes()).
+    static std::size_t estimate_forward_bytes(const MultiHeadAttentionOptions& options,
+                                              std::int64_t batch, std::int64_t target_len,
+                                              std::int64_t source_len,
+                                              const AttentionForwardOptions& fwd);
     static std::size_t estimate_forward_bytes(const MultiHeadAttentionOptions& options,
                                               std::int64_t batch, std::int64_t target_len,
                                               std::int64_t source_len, bool need_intermediates);
+    /// Bytes of a layer's parameters (and their packed copy).
+    static std::size_t parameter_bytes(const MultiHeadAttentionOptions& options);
 
   private:
     void pack_in_projection();

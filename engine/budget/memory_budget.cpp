@@ -1,0 +1,333 @@
+#include "engine/budget/memory_budget.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace attnviz::budget {
+
+namespace {
+
+// cgroup v1 writes "no limit" as a huge page-rounded number (9223372036854771712).
+constexpr std::uint64_t kUnlimited = std::uint64_t(1) << 62;
+
+std::optional<std::uint64_t> read_limit(const std::string& path) {
+    std::ifstream in(path);
+    std::string word;
+    if (!(in >> word) || word == "max") return std::nullopt;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(word.c_str(), &end, 10);
+    if (end == word.c_str() || *end != '\0' || v == 0 || v >= kUnlimited) return std::nullopt;
+    return std::uint64_t(v);
+}
+
+/// The lowest limit in `file` of the cgroup at `path` under `mount` and of each parent.
+std::optional<std::uint64_t> lowest_along(const std::string& mount, std::string path,
+                                          const char* file) {
+    std::optional<std::uint64_t> lowest;
+    for (;;) {
+        while (path.size() > 1 && path.back() == '/')
+            path.pop_back();
+        const std::string dir = path == "/" ? mount : mount + path;
+        if (const auto v = read_limit(dir + "/" + file)) lowest = std::min(lowest.value_or(*v), *v);
+        if (path.empty() || path == "/") return lowest;
+        const auto slash = path.rfind('/');
+        path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+    }
+}
+
+std::string trim(std::string_view s) {
+    std::size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b])))
+        ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1])))
+        --e;
+    return std::string(s.substr(b, e - b));
+}
+
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v);
+    std::string s = buf;
+    if (s.find('.') != std::string::npos) {
+        while (s.back() == '0')
+            s.pop_back();
+        if (s.back() == '.') s.pop_back();
+    }
+    return s;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> cgroup_memory_limit(const std::string& proc_self_cgroup,
+                                                 const std::string& cgroup_root) {
+    std::optional<std::uint64_t> lowest;
+    auto take = [&](std::optional<std::uint64_t> v) {
+        if (v) lowest = std::min(lowest.value_or(*v), *v);
+    };
+    std::istringstream lines(proc_self_cgroup);
+    std::string line;
+    while (std::getline(lines, line)) {
+        // "hierarchy-id:controllers:path"; v2 is "0::path".
+        const auto a = line.find(':');
+        const auto b = a == std::string::npos ? a : line.find(':', a + 1);
+        if (b == std::string::npos) continue;
+        const std::string id = line.substr(0, a), controllers = line.substr(a + 1, b - a - 1);
+        const std::string path = line.substr(b + 1);
+        if (path.empty() || path[0] != '/') continue;
+        if (id == "0" && controllers.empty()) {
+            take(lowest_along(cgroup_root, path, "memory.max"));
+            take(lowest_along(cgroup_root + "/unified", path, "memory.max"));
+        } else {
+            std::istringstream names(controllers);
+            std::string name;
+            while (std::getline(names, name, ','))
+                if (name == "memory")
+                    take(lowest_along(cgroup_root + "/memory", path, "memory.limit_in_bytes"));
+        }
+    }
+    return lowest;
+}
+
+std::uint64_t usable_memory_bytes() {
+    std::uint64_t physical = 0;
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+    if (pages > 0 && page > 0) physical = std::uint64_t(pages) * std::uint64_t(page);
+    std::ifstream in("/proc/self/cgroup");
+    std::stringstream text;
+    text << in.rdbuf();
+    const auto limit = cgroup_memory_limit(text.str(), "/sys/fs/cgroup");
+    if (limit && (physical == 0 || *limit < physical)) return *limit;
+    return physical;
+}
+
+std::uint64_t parse_memory_size(std::string_view text_view, std::uint64_t memory) {
+    const std::string text = trim(text_view);
+    auto bad = [&](const std::string& why) -> std::invalid_argument {
+        return std::invalid_argument("'" + text + "' " + why);
+    };
+    const char* const kForm = "is not a memory size (e.g. 2G, 512M or 60%)";
+    if (text.empty()) throw bad(kForm);
+    std::size_t used = 0;
+    double value = 0.0;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+        throw bad(kForm);
+    }
+    if (!(value > 0.0) || !std::isfinite(value) || text[0] == '+' || text[0] == '-' ||
+        !std::isdigit(static_cast<unsigned char>(text[0])) ||
+        text.find_first_of("eExXpP") < used)  // no exponents, hex or inf
+        throw bad(kForm);
+    std::string unit = trim(std::string_view(text).substr(used));
+    for (char& c : unit)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    double bytes = 0.0;
+    if (unit == "%") {
+        if (value > 100.0) throw bad("is more than 100% of the memory");
+        if (memory == 0) throw bad("is a share of the memory, which cannot be read here");
+        bytes = std::floor(double(memory) * value / 100.0);
+    } else {
+        if (!unit.empty() && unit.back() == 'b') unit.pop_back();  // "MB", "MiB", "B"
+        if (!unit.empty() && unit.back() == 'i' && unit.size() == 2) unit.pop_back();
+        static const std::pair<const char*, double> kUnits[] = {{"", 1.0},
+                                                                {"k", 1024.0},
+                                                                {"m", 1024.0 * 1024},
+                                                                {"g", 1024.0 * 1024 * 1024},
+                                                                {"t", 1024.0 * 1024 * 1024 * 1024}};
+        bool known = false;
+        for (const auto& [name, factor] : kUnits)
+            if (unit == name) {
+                bytes = std::floor(value * factor);
+                known = true;
+            }
+        if (!known) throw bad(kForm);
+    }
+    if (bytes >= double(kUnlimited)) throw bad("is more memory than any machine has");
+    if (bytes < double(kMinBudgetBytes))
+        throw bad("is below the smallest budget, " + format_bytes(kMinBudgetBytes));
+    return std::uint64_t(bytes);
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+    static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    double v = double(bytes);
+    int unit = 0;
+    // Rounding to three digits may reach 1024 ("1024 KiB"): step up before that.
+    while (unit < 5 && v >= 1023.5) {
+        v /= 1024.0;
+        ++unit;
+    }
+    if (unit == 0) return std::to_string(bytes) + " B";
+    return number_text(v) + " " + kUnits[unit];
+}
+
+MemoryBudget resolve_memory_budget(std::string_view option, std::string_view setting,
+                                   std::uint64_t memory) {
+    MemoryBudget b;
+    b.memory = memory;
+    if (!trim(option).empty()) {
+        try {
+            b.bytes = parse_memory_size(option, memory);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string("--memory-budget ") + e.what());
+        }
+        b.source = MemoryBudget::Source::Option;
+        b.text = trim(option);
+        return b;
+    }
+    if (const char* env = std::getenv(kBudgetEnvironmentVariable); env && !trim(env).empty()) {
+        try {
+            b.bytes = parse_memory_size(env, memory);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(std::string(kBudgetEnvironmentVariable) + ": " + e.what());
+        }
+        b.source = MemoryBudget::Source::Environment;
+        b.text = trim(env);
+        return b;
+    }
+    if (!trim(setting).empty()) {
+        try {
+            b.bytes = parse_memory_size(setting, memory);
+            b.source = MemoryBudget::Source::Setting;
+            b.text = trim(setting);
+            return b;
+        } catch (const std::invalid_argument&) {
+            // A stale or hand-edited setting falls back to the default.
+        }
+    }
+    b.source = MemoryBudget::Source::Default;
+    // Unknown memory (no /proc, no sysconf): a budget that lets teaching-sized inputs run.
+    b.bytes =
+        memory ? std::uint64_t(double(memory) * kDefaultBudgetFraction) : std::uint64_t(2) << 30;
+    return b;
+}
+
+std::string describe_budget(const MemoryBudget& b) {
+    const std::string amount = format_bytes(b.bytes);
+    switch (b.source) {
+        case MemoryBudget::Source::Option:
+            return amount + " (--memory-budget " + b.text + ")";
+        case MemoryBudget::Source::Environment:
+            return amount + " (" + kBudgetEnvironmentVariable + "=" + b.text + ")";
+        case MemoryBudget::Source::Setting:
+            return amount + " (the app's setting)";
+        case MemoryBudget::Source::Default:
+            break;
+    }
+    if (!b.memory) return amount + " (the default)";
+    return amount + " (the default: " + std::to_string(int(kDefaultBudgetFraction * 100)) +
+           "% of " + format_bytes(b.memory) + ")";
+}
+
+int ResultScope::kept_heads(int num_heads) const {
+    return heads_shown < 0 ? num_heads : std::min(heads_shown, num_heads);
+}
+
+AxisWindow window_on(const ResultScope& scope, std::int64_t size) {
+    if (size <= 0) return {0, 0};
+    if (!scope.windowed() || scope.window_length >= size) return {0, size};
+    const std::int64_t count = scope.window_length;
+    const std::int64_t begin = std::clamp<std::int64_t>(scope.window_start, 0, size - count);
+    return {begin, count};
+}
+
+namespace {
+/// The largest value in [lo, hi] for which fits() holds, given that it holds for no value
+/// above one where it fails; nullopt when not even lo fits.
+template <typename T, typename Fits>
+std::optional<T> largest_fitting(T lo, T hi, Fits fits) {
+    if (hi < lo || !fits(lo)) return std::nullopt;
+    while (lo < hi) {
+        const T mid = lo + (hi - lo + 1) / 2;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+}  // namespace
+
+MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requested, int num_heads,
+                       std::int64_t tokens, std::uint64_t budget) {
+    MemoryPlan plan;
+    plan.budget = budget;
+    plan.num_heads = num_heads;
+    plan.tokens = tokens;
+    plan.requested = requested;
+    plan.needed = footprint(requested);
+    if (plan.fits()) return plan;
+
+    const int kept = requested.kept_heads(num_heads);
+    if (kept > 1) {
+        auto with_heads = [&](int k) {
+            ResultScope s = requested;
+            s.heads_shown = k;
+            return s;
+        };
+        if (const auto k = largest_fitting<int>(
+                1, kept - 1, [&](int v) { return footprint(with_heads(v)) <= budget; })) {
+            plan.fewer_heads = with_heads(*k);
+            plan.fewer_heads_bytes = footprint(*plan.fewer_heads);
+        }
+    }
+    const std::int64_t length = window_on(requested, tokens).count;
+    if (length > 1) {
+        auto with_window = [&](std::int64_t w) {
+            ResultScope s = requested;
+            s.window_length = w;
+            s.window_start = window_on(s, tokens).begin;
+            return s;
+        };
+        if (const auto w = largest_fitting<std::int64_t>(1, length - 1, [&](std::int64_t v) {
+                return footprint(with_window(v)) <= budget;
+            })) {
+            plan.window = with_window(*w);
+            plan.window_bytes = footprint(*plan.window);
+        }
+    }
+    if (kept > 0) {
+        ResultScope s = requested;
+        s.heads_shown = 0;
+        const std::uint64_t bytes = footprint(s);
+        if (bytes <= budget) {
+            plan.mean_only = s;
+            plan.mean_only_bytes = bytes;
+        }
+    }
+    return plan;
+}
+
+std::string plan_message(const MemoryPlan& plan, const MemoryBudget& budget) {
+    std::string m = "needs " + format_bytes(plan.needed) + ", more than the memory budget of " +
+                    describe_budget(budget);
+    std::vector<std::string> offers;
+    if (plan.fewer_heads)
+        offers.push_back("--heads-shown " + std::to_string(plan.fewer_heads->heads_shown));
+    if (plan.window)
+        offers.push_back("--window " + std::to_string(plan.window->window_start) + ":" +
+                         std::to_string(plan.window->window_length));
+    if (plan.mean_only) offers.push_back("--mean-only");
+    if (offers.empty())
+        return m +
+               "; nothing smaller fits either: use fewer tokens, a smaller embed_dim or a "
+               "larger --memory-budget";
+    m += "; what fits: ";
+    for (const std::string& o : offers)
+        m += o + ", ";
+    return m + "or a larger --memory-budget";
+}
+
+MemoryBudgetExceeded::MemoryBudgetExceeded(MemoryPlan plan, MemoryBudget budget)
+    : DataError(plan_message(plan, budget)), plan_(std::move(plan)), budget_(std::move(budget)) {}
+
+}  // namespace attnviz::budget
