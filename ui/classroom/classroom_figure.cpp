@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/classroom/compare_figure.h"
 #include "ui/classroom/lines_figure.h"
 #include "ui/classroom/steps_figure.h"
 #include "ui/render/fonts.h"
@@ -18,6 +19,8 @@ std::unique_ptr<ClassroomFigure> make_classroom_figure(const FigureOptions& opti
             return std::make_unique<StepsFigure>();
         case FigureKind::Lines:
             return std::make_unique<LinesFigure>();
+        case FigureKind::Compare:
+            return std::make_unique<CompareFigure>();
         case FigureKind::Heatmaps:
             break;
     }
@@ -103,8 +106,16 @@ double TitleBlock::layout(const FigureOptions& o, const QString& title_in,
     title = QRectF(pad, y, width - 2 * pad, th);
     y += th + 2;
     caption_text = wrap_text(caption_in, caption_font, width - 2 * pad);
-    const double ch =
-        QFontMetricsF(caption_font).height() * (caption_text.count(QLatin1Char('\n')) + 1);
+    // No caption, no empty line for it.
+    // Measured as drawn: a line with Chinese in it is taller (the fallback font's line
+    // height), and a caption measured in lines of the Latin font would be clipped.
+    const QFontMetricsF cfm(caption_font);
+    const double ch = caption_in.isEmpty()
+                          ? 0.0
+                          : std::max(cfm.height() * (caption_text.count(QLatin1Char('\n')) + 1),
+                                     cfm.boundingRect(QRectF(0, 0, width - 2 * pad, 1e6),
+                                                      Qt::AlignHCenter | Qt::AlignTop, caption_text)
+                                         .height());
     caption = QRectF(pad, y, width - 2 * pad, ch);
     return y + ch + 8;
 }

@@ -25,6 +25,9 @@ class ClassroomFigure {
   public:
     virtual ~ClassroomFigure() = default;
     virtual void setSnapshot(SnapshotPtr snapshot) = 0;
+    /// The second configuration of a figure that compares two (CompareFigure); the other
+    /// figures draw one snapshot and ignore it.
+    virtual void setCompared(SnapshotPtr snapshot) { (void)snapshot; }
     virtual void setOptions(const FigureOptions& options) = 0;
     /// Positions everything for a canvas of `size` logical pixels.
     virtual void layout(QSize size) = 0;

@@ -200,7 +200,7 @@ void LinesFigure::paint(QPainter* p, bool) const {
     }
     for (int j = 0; j < int(kt.size()); ++j) {
         const QPointF a = keyAnchor(j);
-        const bool struck = s.config.masked_keys.count({item_, j}) > 0 ||
+        const bool struck = s.config.masked_keys.count({item_, j + s.key_offset}) > 0 ||
                             (s.config.pair_mode == PairMode::PaddedBatch &&
                              kt[std::size_t(j)] == QLatin1String("[PAD]"));
         token(kt[std::size_t(j)], QRectF(a.x() + 6, a.y() - row_h_ / 2, right_w_ - 6, row_h_),
@@ -213,11 +213,13 @@ void LinesFigure::paint(QPainter* p, bool) const {
     const QFontMetricsF gfm(gf);
     p->setFont(gf);
     const double line_h = legend_rect_.height() / 2;
-    std::vector<std::pair<int, double>> items;  // head, width of its entry
+    const double swatch = std::max(18.0, fpx * 1.4);  // the length of a head's sample line
+    std::vector<std::pair<int, double>> items;        // head, width of its entry
     double total = 0.0;
     for (int h = 0; h < s.heads; ++h) {
         if (h < 64 && !(options_.line_heads >> h & 1u)) continue;
-        const double w = 24 + gfm.horizontalAdvance(LinesText::tr("head %1").arg(h + 1)) + 18;
+        const double w =
+            swatch + 6 + gfm.horizontalAdvance(LinesText::tr("head %1").arg(h + 1)) + 18;
         if (total + w - 18 > legend_rect_.width()) break;
         items.emplace_back(h, w);
         total += w;
@@ -225,11 +227,12 @@ void LinesFigure::paint(QPainter* p, bool) const {
     double x = legend_rect_.center().x() - std::max(0.0, total - 18) / 2;
     const double ly = legend_rect_.top() + line_h / 2;
     for (const auto& [h, w] : items) {
-        p->setPen(QPen(paint::head_color(h), 4, Qt::SolidLine, Qt::RoundCap));
-        p->drawLine(QPointF(x, ly), QPointF(x + 18, ly));
+        p->setPen(
+            QPen(paint::head_color(h), std::max(4.0, fpx / 5.0), Qt::SolidLine, Qt::RoundCap));
+        p->drawLine(QPointF(x, ly), QPointF(x + swatch, ly));
         p->setPen(text);
-        p->drawText(QRectF(x + 24, legend_rect_.top(), w - 24, line_h), Qt::AlignVCenter,
-                    LinesText::tr("head %1").arg(h + 1));
+        p->drawText(QRectF(x + swatch + 6, legend_rect_.top(), w - swatch - 6, line_h),
+                    Qt::AlignVCenter, LinesText::tr("head %1").arg(h + 1));
         x += w;
     }
     const QString note = LinesText::tr("opacity = attention weight (lines under %1 omitted)")

@@ -18,12 +18,13 @@ namespace attnviz::ui {
 
 namespace {
 QIcon swatch(const QColor& color) {
-    QPixmap pm(18, 10);
+    // Drawn at twice the normal size so it stays crisp when presentation mode enlarges it.
+    QPixmap pm(36, 20);
     pm.fill(Qt::transparent);
     QPainter p(&pm);
     p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(QPen(color, 4, Qt::SolidLine, Qt::RoundCap));
-    p.drawLine(QPointF(2, 5), QPointF(16, 5));
+    p.setPen(QPen(color, 8, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(QPointF(4, 10), QPointF(32, 10));
     return QIcon(pm);
 }
 }  // namespace
@@ -121,9 +122,19 @@ void LinesView::sync() {
         }
     }
     const quint64 mask = doc_->lineHeads();
+    // Presenting, the boxes and colour swatches grow with the text, so they can be read
+    // (and hit) from the front of a room.
+    const int px = QFontInfo(font()).pixelSize();
+    const QString indicator =
+        font_px_ > 0
+            ? QStringLiteral("QCheckBox::indicator { width: %1px; height: %1px; }").arg(px * 3 / 4)
+            : QString();
     for (int h = 0; h < heads; ++h) {
-        const QSignalBlocker b(boxes_[std::size_t(h)]);
-        boxes_[std::size_t(h)]->setChecked(h >= 64 || (mask >> h & 1u));
+        QCheckBox* box = boxes_[std::size_t(h)];
+        const QSignalBlocker b(box);
+        box->setChecked(h >= 64 || (mask >> h & 1u));
+        box->setIconSize(font_px_ > 0 ? QSize(px * 3 / 2, px * 3 / 4) : QSize(18, 10));
+        if (box->styleSheet() != indicator) box->setStyleSheet(indicator);
     }
     FigureOptions o = doc_->figureOptions();
     o.kind = FigureKind::Lines;

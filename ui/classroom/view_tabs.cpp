@@ -9,6 +9,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "ui/classroom/compare_view.h"
 #include "ui/classroom/lines_view.h"
 #include "ui/classroom/statistics_view.h"
 #include "ui/classroom/steps_view.h"
@@ -63,15 +64,18 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     steps_ = new StepsView(doc_, tabs_);
     lines_ = new LinesView(doc_, tabs_);
     stats_ = new StatisticsView(tabs_);
+    compare_ = new CompareView(doc_, tabs_);
     tabs_->addTab(grid_, QString());
     tabs_->addTab(steps_, QString());
     tabs_->addTab(lines_, QString());
     tabs_->addTab(stats_, QString());
+    tabs_->addTab(compare_, QString());
     layout->addWidget(tabs_, 1);
     retranslate();
 
     connect(steps_, &StepsView::hovered, this, &ViewTabs::hovered);
     connect(lines_, &LinesView::hovered, this, &ViewTabs::hovered);
+    connect(compare_, &CompareView::hovered, this, &ViewTabs::hovered);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
@@ -106,6 +110,7 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
     steps_->setSnapshot(snapshot_);
     lines_->setSnapshot(snapshot_);
+    compare_->setSnapshot(snapshot_);
     refreshStatistics();
 }
 
@@ -128,6 +133,8 @@ FigureKind ViewTabs::currentKind() const {
             return FigureKind::Steps;
         case LinesTab:
             return FigureKind::Lines;
+        case CompareTab:
+            return FigureKind::Compare;
         default:
             return FigureKind::Heatmaps;
     }
@@ -156,6 +163,7 @@ void ViewTabs::setPresentation(int font_px) {
     // The views' own bars (step buttons, head boxes) and the example's explanation too.
     steps_->setFont(f);
     lines_->setFont(f);
+    compare_->setFont(f);
     banner_text_->setFont(f);
     QFont bold = f;
     bold.setBold(true);
@@ -167,6 +175,7 @@ void ViewTabs::setPresentation(int font_px) {
     // After the fonts: the views read their normal label size from them.
     steps_->setPresentation(font_px, font_px > 0);
     lines_->setPresentation(font_px, font_px > 0);
+    compare_->setPresentation(font_px, font_px > 0);
     grid_->setOptions(doc_->figureOptions());
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "engine/errors.h"
+#include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_document.h"
@@ -46,6 +47,17 @@ double to_double(const QString& option, const QString& value, double lo, double 
                         .arg(value));
     return v;
 }
+
+bool to_switch(const QString& option, const QString& value) {
+    const QString v = value.toLower();
+    if (v == QLatin1String("on") || v == QLatin1String("true") || v == QLatin1String("yes") ||
+        v == QLatin1String("1"))
+        return true;
+    if (v == QLatin1String("off") || v == QLatin1String("false") || v == QLatin1String("no") ||
+        v == QLatin1String("0"))
+        return false;
+    usage_error(ExportCommandText::tr("%1 needs on or off, not '%2'").arg(option, value));
+}
 }  // namespace
 
 QString export_usage() {
@@ -53,7 +65,8 @@ QString export_usage() {
         "usage: attnviz export --text \"...\" [--text2 \"...\" [--mode cross|batch]]\n"
         "                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]\n"
         "                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...\n"
-        "                      [--view grid|mean|head:K|steps[:K]|lines]\n"
+        "                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]\n"
+        "                      [--compare causal|heads|dropout] [--b-... ]\n"
         "                      [--step N] [--focus] [--heads LIST]\n"
         "                      [--colormap viridis|cividis|magma|grey]\n"
         "                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf\n"
@@ -103,9 +116,72 @@ QString export_usage() {
         "  --font-size PX        base text size (default 14)\n"
         "  --lang LANG           language of the title and caption: en (default) or zh_CN\n"
         "  --out FILE            output; the format follows the suffix: .png, .svg or .pdf\n"
+        "Comparison (--view compare): configuration A is the one above, B is A with changes:\n"
+        "  --view compare[:K]    A and B side by side and their difference B − A, for the\n"
+        "                        mean over heads or for head K (both must have it)\n"
+        "  --compare PRESET      causal: A without the causal mask, B with it;\n"
+        "                        heads: A with 4 heads, B with 8;\n"
+        "                        dropout: A in evaluation, B training, the same dropout seed\n"
+        "  --b-causal on|off     B's causal mask\n"
+        "  --b-num-heads H       B's heads; must divide E\n"
+        "  --b-train on|off      B's training mode (dropout active)\n"
+        "  --b-dropout P         B's dropout, in [0, 0.95]\n"
+        "  --b-scoring NAME      B's scoring: dot or additive\n"
+        "  --b-masked-rows POLICY  B's fully masked rows: zero, uniform or nan\n"
+        "  --b-bias on|off       B's projection bias\n"
+        "  --b-positional on|off B's positional encoding\n"
+        "  --b-seed S            B's weight seed\n"
         "\n"
         "Exit status: 0 success, 1 data or write error, 2 usage error.\n");
 }
+
+namespace {
+/// --view compare[:K] with the preset and the --b-... changes: B into the document, the head
+/// into the figure.  After every setting of A, which a preset may change.
+void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
+                      const CompareChanges& b_changes, AttentionDocument* doc,
+                      FigureOptions* figure) {
+    CompareChanges changes;
+    if (preset) {
+        if (!doc->applyComparePreset(*preset)) usage_error(doc->validationMessage());
+        changes = doc->compare().changes;
+    }
+    auto merge = [](auto& to, const auto& from) {
+        if (from) to = from;
+    };
+    merge(changes.causal, b_changes.causal);
+    merge(changes.num_heads, b_changes.num_heads);
+    merge(changes.training, b_changes.training);
+    merge(changes.dropout, b_changes.dropout);
+    merge(changes.scoring, b_changes.scoring);
+    merge(changes.masked_rows, b_changes.masked_rows);
+    merge(changes.bias, b_changes.bias);
+    merge(changes.positional_encoding, b_changes.positional_encoding);
+    merge(changes.weight_seed, b_changes.weight_seed);
+    const ComputeConfig& a = doc->computeConfig();
+    if (changes.num_heads && a.embed_dim % *changes.num_heads != 0)
+        usage_error(ExportCommandText::tr("--b-num-heads %1 does not divide --embed-dim %2")
+                        .arg(*changes.num_heads)
+                        .arg(a.embed_dim));
+    if (changes.empty())
+        usage_error(ExportCommandText::tr(
+            "--view compare needs a configuration B: --compare causal|heads|dropout or "
+            "--b-... options (see attnviz export --help)"));
+    const ComputeConfig b = compared_config(a, changes);
+    if (compare_labels(b, a).isEmpty())
+        usage_error(ExportCommandText::tr(
+            "B is the same as A: the --b-... options change nothing A does not already have"));
+    doc->setCompareChanges(changes);
+
+    figure->view = FigureView::Mean;
+    if (view.size() > 7) {
+        const int both = std::min(a.num_heads, b.num_heads);
+        figure->view = FigureView::Head;
+        figure->head = to_int(QStringLiteral("--view compare:K"), view.mid(8), 1, both) - 1;
+    }
+    doc->setCompareHead(figure->view == FigureView::Head ? figure->head : -1);
+}
+}  // namespace
 
 ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument* doc) {
     ExportCommand cmd;
@@ -122,6 +198,10 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
     QString heads_list;
     std::optional<int> step;
     bool focus = false;
+    // The comparison: a preset, then the --b-... changes on top of it.
+    std::optional<ComparePreset> preset;
+    CompareChanges b_changes;
+    QStringList b_options;
 
     for (int k = 0; k < args.size(); ++k) {
         const QString& arg = args[k];
@@ -259,6 +339,56 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
             cmd.size.scale = to_double(name, value(), 0.25, kMaxExportScale);
         } else if (name == QLatin1String("--font-size")) {
             cmd.figure.font_px = to_int(name, value(), 6, 96);
+        } else if (name == QLatin1String("--compare")) {
+            const QString v = value();
+            ComparePreset p;
+            if (!compare_preset_from_name(v, &p))
+                usage_error(
+                    ExportCommandText::tr("--compare must be causal, heads or dropout, not '%1'")
+                        .arg(v));
+            preset = p;
+            b_options << name;
+        } else if (name == QLatin1String("--b-causal")) {
+            b_changes.causal = to_switch(name, value());
+            b_options << name;
+        } else if (name == QLatin1String("--b-num-heads")) {
+            b_changes.num_heads = to_int(name, value(), 1, AttentionDocument::kMaxHeads);
+            b_options << name;
+        } else if (name == QLatin1String("--b-train")) {
+            b_changes.training = to_switch(name, value());
+            b_options << name;
+        } else if (name == QLatin1String("--b-dropout")) {
+            b_changes.dropout = to_double(name, value(), 0.0, AttentionDocument::kMaxDropout);
+            b_options << name;
+        } else if (name == QLatin1String("--b-scoring")) {
+            const QString v = value();
+            if (v == QLatin1String("dot") || v == QLatin1String("scaled_dot_product"))
+                b_changes.scoring = Scoring::ScaledDotProduct;
+            else if (v == QLatin1String("additive"))
+                b_changes.scoring = Scoring::Additive;
+            else
+                usage_error(
+                    ExportCommandText::tr("--b-scoring must be dot or additive, not '%1'").arg(v));
+            b_options << name;
+        } else if (name == QLatin1String("--b-masked-rows")) {
+            const QString v = value();
+            try {
+                b_changes.masked_rows = masked_row_policy_from_name(v.toStdString());
+            } catch (const std::exception&) {
+                usage_error(
+                    ExportCommandText::tr("--b-masked-rows must be zero, uniform or nan, not '%1'")
+                        .arg(v));
+            }
+            b_options << name;
+        } else if (name == QLatin1String("--b-bias")) {
+            b_changes.bias = to_switch(name, value());
+            b_options << name;
+        } else if (name == QLatin1String("--b-positional")) {
+            b_changes.positional_encoding = to_switch(name, value());
+            b_options << name;
+        } else if (name == QLatin1String("--b-seed")) {
+            b_changes.weight_seed = to_int(name, value(), 0, AttentionDocument::kMaxSeed);
+            b_options << name;
         } else if (name == QLatin1String("--out") || name == QLatin1String("-o")) {
             cmd.out = value();
         } else {
@@ -308,11 +438,16 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
                 : 0;
     } else if (view == QLatin1String("lines")) {
         cmd.figure.kind = FigureKind::Lines;
+    } else if (view == QLatin1String("compare") || view.startsWith(QLatin1String("compare:"))) {
+        cmd.figure.kind = FigureKind::Compare;
+        parse_comparison(view, preset, b_changes, doc, &cmd.figure);
     } else {
-        usage_error(ExportCommandText::tr(
-                        "--view must be grid, mean, head:K, steps, steps:K or lines, not '%1'")
+        usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
+                                          "lines, compare or compare:K, not '%1'")
                         .arg(view));
     }
+    if (!b_options.isEmpty() && cmd.figure.kind != FigureKind::Compare)
+        usage_error(ExportCommandText::tr("%1 needs --view compare").arg(b_options.first()));
     if ((step || focus) && cmd.figure.kind != FigureKind::Steps)
         usage_error(ExportCommandText::tr("--step and --focus need --view steps"));
     if (focus && !step) usage_error(ExportCommandText::tr("--focus needs --step N"));
@@ -323,8 +458,8 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
             usage_error(ExportCommandText::tr("--heads needs --view lines"));
         cmd.figure.line_heads = 0;
         for (const QString& part : heads_list.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-            const int h = to_int(QStringLiteral("--heads"), part.trimmed(), 1,
-                                 std::min(num_heads, 64));
+            const int h =
+                to_int(QStringLiteral("--heads"), part.trimmed(), 1, std::min(num_heads, 64));
             cmd.figure.line_heads |= quint64(1) << (h - 1);
         }
     }
@@ -348,7 +483,12 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
                 .empty())
             throw DataError(why.toStdString());
     }
-    export_figure(*snapshot, command.figure, command.size, command.out);
+    SnapshotPtr compared;
+    if (command.figure.kind == FigureKind::Compare)
+        compared = compute_compared(snapshot->config, document.compare().changes, 2, nullptr,
+                                    std::max(1, QThread::idealThreadCount()));
+    export_figure(*snapshot, command.figure, command.size, command.out, std::nullopt,
+                  compared.get());
 }
 
 }  // namespace attnviz::ui

@@ -325,8 +325,10 @@ bool AttentionDocument::applyComparePreset(ComparePreset preset) {
     }
     setMessage(QString());
     setCompareChanges(b);
-    // Head k of 4 heads and head k of 8 are different projections: compare the means.
+    // Head k of 4 heads and head k of 8 are different projections: compare the means.  Dropout
+    // shows in one head (a dropped weight is 0, the others grow); the mean blurs it.
     if (preset == ComparePreset::Heads) setCompareHead(-1);
+    if (preset == ComparePreset::Dropout) setCompareHead(0);
     return true;
 }
 

@@ -35,18 +35,23 @@ struct ExportText {
 };
 
 /// The figure laid out for exactly `size`: a hidden QCustomPlot drawn by HeatmapFigure, or
-/// a classroom figure (steps, lines) that paints itself.
+/// a classroom figure (steps, lines, comparison) that paints itself.
 struct OffscreenFigure {
     QCustomPlot plot;
     HeatmapFigure figure{&plot};
     std::unique_ptr<ClassroomFigure> classroom;
 
-    OffscreenFigure(const AttentionSnapshot& snapshot, const FigureOptions& options, QSize size)
+    OffscreenFigure(const AttentionSnapshot& snapshot, const FigureOptions& options, QSize size,
+                    const AttentionSnapshot* compared)
         : classroom(make_classroom_figure(options)) {
+        if (options.kind == FigureKind::Compare && !compared)
+            throw UsageError(
+                ExportText::tr("The comparison has no configuration B to draw.").toStdString());
         // The snapshot is shared read-only; the figure holds it through a non-owning pointer.
         const SnapshotPtr shared(SnapshotPtr(), &snapshot);
         if (classroom) {
             classroom->setSnapshot(shared);
+            if (compared) classroom->setCompared(SnapshotPtr(SnapshotPtr(), compared));
             classroom->setOptions(options);
             classroom->layout(size);
             return;
@@ -149,8 +154,8 @@ void validate_export_size(const ExportSize& size) {
 }
 
 QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                           QSize size, double scale) {
-    OffscreenFigure f(snapshot, options, size);
+                           QSize size, double scale, const AttentionSnapshot* compared) {
+    OffscreenFigure f(snapshot, options, size, compared);
     QImage image(int(std::lround(size.width() * scale)), int(std::lround(size.height() * scale)),
                  QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
@@ -168,8 +173,8 @@ QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOption
 }
 
 QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                             QSize size) {
-    OffscreenFigure f(snapshot, options, size);
+                             QSize size, const AttentionSnapshot* compared) {
+    OffscreenFigure f(snapshot, options, size, compared);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -192,8 +197,8 @@ QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOpti
 }
 
 QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                             QSize size) {
-    OffscreenFigure f(snapshot, options, size);
+                             QSize size, const AttentionSnapshot* compared) {
+    OffscreenFigure f(snapshot, options, size, compared);
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -220,9 +225,11 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
     return bytes;
 }
 
-QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options) {
+QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                     const AttentionSnapshot* compared) {
     if (auto classroom = make_classroom_figure(options)) {
         classroom->setSnapshot(SnapshotPtr(SnapshotPtr(), &snapshot));
+        if (compared) classroom->setCompared(SnapshotPtr(SnapshotPtr(), compared));
         classroom->setOptions(options);
         classroom->layout(QSize(800, 600));
         return classroom->titleText();
@@ -231,8 +238,8 @@ QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& opt
 }
 
 void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                   const ExportSize& size, const QString& path,
-                   std::optional<ExportFormat> format) {
+                   const ExportSize& size, const QString& path, std::optional<ExportFormat> format,
+                   const AttentionSnapshot* compared) {
     if (!format) format = figure_format_for(path);
     if (!format)
         throw UsageError(ExportText::tr("Unknown figure format for '%1': use .png, .svg or .pdf.")
@@ -243,11 +250,12 @@ void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& optio
     QByteArray bytes;
     switch (*format) {
         case ExportFormat::Png: {
-            const QImage image = render_figure_image(snapshot, options, logical, size.scale);
+            const QImage image =
+                render_figure_image(snapshot, options, logical, size.scale, compared);
             QBuffer buffer(&bytes);
             buffer.open(QIODevice::WriteOnly);
             QImageWriter writer(&buffer, "png");
-            writer.setText(QStringLiteral("Title"), figure_title(snapshot, options));
+            writer.setText(QStringLiteral("Title"), figure_title(snapshot, options, compared));
             writer.setText(QStringLiteral("Software"), QStringLiteral("AttnViz"));
             if (!writer.write(image))
                 throw DataError(ExportText::tr("Cannot encode the PNG: %1")
@@ -256,20 +264,23 @@ void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& optio
             break;
         }
         case ExportFormat::Svg:
-            bytes = render_figure_svg(snapshot, options, logical);
+            bytes = render_figure_svg(snapshot, options, logical, compared);
             break;
         case ExportFormat::Pdf:
-            bytes = render_figure_pdf(snapshot, options, logical);
+            bytes = render_figure_pdf(snapshot, options, logical, compared);
             break;
     }
     write_atomically(path, bytes);
 }
 
 void copy_figure_to_clipboard(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                              QSize size, double scale) {
+                              QSize size, double scale, const AttentionSnapshot* compared) {
+    // Rendered before the QMimeData exists, so a refused figure leaks nothing.
+    const QImage image = render_figure_image(snapshot, options, size, scale, compared);
+    const QByteArray svg = render_figure_svg(snapshot, options, size, compared);
     auto* mime = new QMimeData;
-    mime->setImageData(render_figure_image(snapshot, options, size, scale));
-    mime->setData(QStringLiteral("image/svg+xml"), render_figure_svg(snapshot, options, size));
+    mime->setImageData(image);
+    mime->setData(QStringLiteral("image/svg+xml"), svg);
     QApplication::clipboard()->setMimeData(mime);
 }
 

@@ -38,26 +38,33 @@ QString figure_format_suffix(ExportFormat format);
 /// Throws UsageError when the size or scale is out of range.
 void validate_export_size(const ExportSize& size);
 
+// `compared`: configuration B of a comparison (options.kind == Compare), computed for the
+// configuration of `snapshot` (A); the other figures ignore it.  A comparison without it
+// throws UsageError.
+
 /// The figure as an image of size*scale pixels.
 QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                           QSize size, double scale);
+                           QSize size, double scale, const AttentionSnapshot* compared = nullptr);
 QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                             QSize size);
+                             QSize size, const AttentionSnapshot* compared = nullptr);
 QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                             QSize size);
+                             QSize size, const AttentionSnapshot* compared = nullptr);
 
-/// The title the figure states (heatmaps, steps or lines, after options.kind).
-QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options);
+/// The title the figure states (heatmaps, steps, lines or comparison, after options.kind).
+QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                     const AttentionSnapshot* compared = nullptr);
 
 /// Writes the figure to `path` in `format` (default: from the suffix).  Throws UsageError
 /// (unknown format, bad size) or DataError (cannot write); the target is then untouched.
 void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
                    const ExportSize& size, const QString& path,
-                   std::optional<ExportFormat> format = std::nullopt);
+                   std::optional<ExportFormat> format = std::nullopt,
+                   const AttentionSnapshot* compared = nullptr);
 
 /// Puts the figure on the clipboard as an image (and as SVG for vector-aware programs).
 void copy_figure_to_clipboard(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                              QSize size, double scale);
+                              QSize size, double scale,
+                              const AttentionSnapshot* compared = nullptr);
 
 /// The weights themselves: CSV (one row per item, head and query; "mean" rows too), NPY
 /// ([N, H, L, S] float32) or JSON (tokens, configuration, weights, mean, masks).

@@ -73,6 +73,16 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
             form->addRow(tr("&Show:"), view_);
             break;
         }
+        case FigureKind::Compare: {
+            // The heads both configurations have (the window passes the smaller count).
+            view_->addItem(tr("Mean over heads"), kMean);
+            for (int h = 0; h < num_heads; ++h)
+                view_->addItem(tr("Head %1").arg(h + 1), h);
+            const int current_view = current.view == FigureView::Head ? current.head : kMean;
+            view_->setCurrentIndex(std::max(0, view_->findData(current_view)));
+            form->addRow(tr("&Show:"), view_);
+            break;
+        }
     }
     head_->setVisible(current.kind == FigureKind::Steps);
 
@@ -181,6 +191,10 @@ FigureOptions ExportDialog::figureOptions() const {
                 o.line_heads = ~quint64(0);
             else if (v >= 0)
                 o.line_heads = quint64(1) << v;
+            break;
+        case FigureKind::Compare:
+            o.view = v >= 0 ? FigureView::Head : FigureView::Mean;
+            if (v >= 0) o.head = v;
             break;
     }
     o.font_px = font_->value();

@@ -27,6 +27,7 @@
 #include <map>
 
 #include "engine/io/safetensors.h"
+#include "ui/classroom/compare_view.h"
 #include "ui/classroom/examples.h"
 #include "ui/classroom/steps_view.h"
 #include "ui/classroom/view_tabs.h"
@@ -362,6 +363,10 @@ void MainWindow::syncViewControls() {
 }
 
 void MainWindow::stepHead(int delta) {
+    if (views_->currentTab() == ViewTabs::CompareTab) {
+        views_->compare()->stepHead(delta);
+        return;
+    }
     const int heads = doc_->numHeads();
     int h =
         doc_->view() == FigureView::Head ? doc_->viewHead() + delta : (delta > 0 ? 0 : heads - 1);
@@ -582,7 +587,11 @@ bool MainWindow::exportFigureTo(const QString& path, const ExportSize& size,
     }
     try {
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        export_figure(*snapshot, options, size, path);
+        // A comparison also needs configuration B, computed for this A.
+        const SnapshotPtr compared = options.kind == FigureKind::Compare
+                                         ? views_->compare()->comparedFor(snapshot)
+                                         : nullptr;
+        export_figure(*snapshot, options, size, path, std::nullopt, compared.get());
         QApplication::restoreOverrideCursor();
     } catch (const std::exception& e) {
         QApplication::restoreOverrideCursor();
@@ -599,7 +608,14 @@ void MainWindow::exportFigureDialog() {
         showError(tr("Cannot export"), tr("There is no figure yet."));
         return;
     }
-    ExportDialog dialog(currentFigureOptions(), doc_->numHeads(), this);
+    const FigureOptions current = currentFigureOptions();
+    // A comparison offers the heads both configurations have.
+    const int heads =
+        current.kind == FigureKind::Compare
+            ? std::min(doc_->numHeads(),
+                       compared_config(doc_->computeConfig(), doc_->compare().changes).num_heads)
+            : doc_->numHeads();
+    ExportDialog dialog(current, heads, this);
     dialog.setSize(
         ExportSize{settings_->exportWidth(), settings_->exportHeight(), settings_->exportScale()});
     dialog.setFontPx(settings_->exportFontPx());
@@ -654,7 +670,16 @@ void MainWindow::copyFigure() {
     options.font_px = 14;
     // The grid's own size, so the copy looks like what is on screen, at the screen's scale.
     const QSize size = grid_->size().expandedTo(QSize(640, 400));
-    copy_figure_to_clipboard(*snapshot, options, size, std::max(1.0, devicePixelRatioF()));
+    try {
+        const SnapshotPtr compared = options.kind == FigureKind::Compare
+                                         ? views_->compare()->comparedFor(snapshot)
+                                         : nullptr;
+        copy_figure_to_clipboard(*snapshot, options, size, std::max(1.0, devicePixelRatioF()),
+                                 compared.get());
+    } catch (const std::exception& e) {
+        showError(tr("Cannot copy the figure"), QString::fromStdString(e.what()));
+        return;
+    }
     statusBar()->showMessage(tr("Figure copied to the clipboard"), 3000);
 }
 
@@ -701,13 +726,14 @@ bool MainWindow::loadWeightsFrom(const QString& path) {
 // --- the classroom: views, examples, presentation -----------------------------------------
 
 void MainWindow::createClassroomActions() {
-    // Ctrl+1..4 switch the views, also in presentation mode.
-    const QString names[] = {tr("&Heatmaps"), tr("&Steps"), tr("&Lines"), tr("S&tatistics")};
+    // Ctrl+1..5 switch the views, also in presentation mode.
+    const QString names[] = {tr("&Heatmaps"), tr("&Steps"), tr("&Lines"), tr("S&tatistics"),
+                             tr("&Compare")};
     QMenu* view = nullptr;
     for (QAction* a : menuBar()->actions())
         if (a->menu() && a->menu()->actions().contains(grid_act_)) view = a->menu();
     if (view) view->addSeparator();
-    for (int k = 0; k < 4; ++k) {
+    for (int k = 0; k < int(std::size(names)); ++k) {
         auto* a = new QAction(names[k], this);
         a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + k)));
         connect(a, &QAction::triggered, this,
@@ -784,6 +810,12 @@ void MainWindow::createClassroomActions() {
 FigureOptions MainWindow::currentFigureOptions() const {
     FigureOptions options = doc_->figureOptions();
     options.kind = views_->currentKind();
+    if (options.kind == FigureKind::Compare) {
+        // The comparison has its own head: the mean, or a head both configurations have.
+        const int head = doc_->compare().head;
+        options.view = head < 0 ? FigureView::Mean : FigureView::Head;
+        options.head = std::max(0, head);
+    }
     return options;
 }
 

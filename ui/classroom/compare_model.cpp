@@ -1,0 +1,105 @@
+#include "ui/classroom/compare_model.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+#include "engine/errors.h"
+
+namespace attnviz::ui {
+
+namespace {
+// The translation context of this file's messages, as a class so lupdate files them under
+// the context tr() looks them up in.
+struct CompareModelText {
+    Q_DECLARE_TR_FUNCTIONS(Compare)
+};
+}  // namespace
+
+CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnapshot& b, int item,
+                                 int head, QString* why) {
+    auto refuse = [&](const QString& message) {
+        if (why) *why = message;
+        return CompareModel{};
+    };
+    if (a.batch != b.batch || a.target_len != b.target_len || a.source_len != b.source_len ||
+        a.query_tokens != b.query_tokens || a.key_tokens != b.key_tokens)
+        return refuse(CompareModelText::tr("A and B were computed for different inputs."));
+    if (a.batch == 0 || a.target_len == 0 || a.source_len == 0)
+        return refuse(CompareModelText::tr("Nothing computed yet."));
+    if (head >= a.heads || head >= b.heads) {
+        const bool only_b = head >= a.heads && head < b.heads;
+        const bool only_a = head < a.heads && head >= b.heads;
+        const int both = std::min(a.heads, b.heads);
+        const QString range = both == 1 ? CompareModelText::tr("head 1")
+                                        : CompareModelText::tr("heads 1 to %1").arg(both);
+        if (only_b)
+            return refuse(CompareModelText::tr("Head %1 exists only in B: A has %2 heads. "
+                                               "Compare the mean, or %3.")
+                              .arg(head + 1)
+                              .arg(a.heads)
+                              .arg(range));
+        if (only_a)
+            return refuse(CompareModelText::tr("Head %1 exists only in A: B has %2 heads. "
+                                               "Compare the mean, or %3.")
+                              .arg(head + 1)
+                              .arg(b.heads)
+                              .arg(range));
+        return refuse(
+            CompareModelText::tr("Neither A nor B has a head %1. Compare the mean, or %2.")
+                .arg(head + 1)
+                .arg(range));
+    }
+    if (why) why->clear();
+
+    CompareModel m;
+    m.item = std::clamp(item, 0, a.batch - 1);
+    m.head = head;
+    m.rows = a.target_len;
+    m.cols = a.source_len;
+    m.query_tokens = a.query_tokens[std::size_t(m.item)];
+    m.key_tokens = a.key_tokens[std::size_t(m.item)];
+    const std::size_t count = std::size_t(m.rows) * m.cols;
+    m.a.resize(count);
+    m.b.resize(count);
+    m.diff.resize(count);
+    m.masked_a.resize(count);
+    m.masked_b.resize(count);
+    double sum = 0.0;
+    for (int i = 0; i < m.rows; ++i)
+        for (int j = 0; j < m.cols; ++j) {
+            const std::size_t k = m.index(i, j);
+            const float va = a.value(m.item, head, i, j);
+            const float vb = b.value(m.item, head, i, j);
+            m.a[k] = va;
+            m.b[k] = vb;
+            m.masked_a[k] = a.is_masked(m.item, i, j);
+            m.masked_b[k] = b.is_masked(m.item, i, j);
+            for (float v : {va, vb})
+                if (std::isfinite(v)) m.max_weight = std::max(m.max_weight, v);
+            if (!std::isfinite(va) || !std::isfinite(vb)) {
+                m.diff[k] = std::nanf("");
+                continue;
+            }
+            const float d = vb - va;
+            m.diff[k] = d;
+            sum += std::abs(double(d));
+            ++m.finite_cells;
+            if (m.max_row < 0 || std::abs(d) > m.max_abs_diff) {
+                m.max_abs_diff = std::abs(d);
+                m.max_row = i;
+                m.max_col = j;
+            }
+        }
+    m.mean_abs_diff = m.finite_cells > 0 ? sum / m.finite_cells : 0.0;
+    return m;
+}
+
+SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& changes,
+                             std::uint64_t generation, ComputeCache* cache, int num_threads) {
+    const QString problem = compare_problem(a, changes);
+    if (!problem.isEmpty()) throw UsageError(problem.toStdString());
+    return compute_snapshot(compared_config(a, changes), generation, cache, num_threads);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,47 @@
+// What the Compare view shows, taken from two finished snapshots (A and B = A with a few
+// changes): the weights of one head or of the mean in each, and their difference B − A
+// cell by cell, with the numbers a class asks about (the largest change, the average one).
+// Nothing is recomputed: both snapshots come from compute_snapshot.
+#pragma once
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+#include "ui/compute/attention_snapshot.h"
+#include "ui/document/compare_config.h"
+
+namespace attnviz::ui {
+
+struct CompareModel {
+    int item = 0;
+    int head = -1;  ///< -1: the mean over heads
+    int rows = 0;   ///< L, queries
+    int cols = 0;   ///< S, keys
+    std::vector<QString> query_tokens, key_tokens;
+    std::vector<float> a, b, diff;  ///< [rows * cols]; diff = b − a (NaN if either is)
+    std::vector<std::uint8_t> masked_a, masked_b;  ///< [rows * cols] 1 where the cell was masked
+    float max_weight = 0.0f;  ///< largest finite weight of A and B (their shared colour range)
+    float max_abs_diff = 0.0f;
+    double mean_abs_diff = 0.0;      ///< over the cells where both are finite
+    int max_row = -1, max_col = -1;  ///< where |diff| is largest
+    int finite_cells = 0;
+
+    bool empty() const { return rows == 0 || cols == 0; }
+    std::size_t index(int i, int j) const { return std::size_t(i) * cols + j; }
+};
+
+/// The model for batch item `item` and head `head` (-1: the mean).  Empty, with `why` set,
+/// when the two cannot be compared there: a head that only one configuration has, or
+/// snapshots of different inputs.
+CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnapshot& b, int item,
+                                 int head, QString* why = nullptr);
+
+/// Computes configuration B for A's configuration on the calling thread (the compute
+/// worker, or `attnviz export`).  Throws UsageError when B cannot be built next to A.
+SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& changes,
+                             std::uint64_t generation = 1, ComputeCache* cache = nullptr,
+                             int num_threads = 1);
+
+}  // namespace attnviz::ui
