@@ -508,6 +508,12 @@ std::span<const Target> targets() {
     return kTargets;
 }
 
+std::span<const std::string_view> target_names() {
+    static constexpr std::array<std::string_view, 6> kNames = {
+        "npy", "safetensors", "tokenizer", "options", "json", "session"};
+    return kNames;
+}
+
 const Target* find_target(std::string_view name) {
     for (const Target& t : kTargets)
         if (t.name == name) return &t;

@@ -51,8 +51,12 @@ struct Target {
     Outcome (*run)(std::string_view input);
 };
 
-/// Every target, in the order run_fuzzers.sh runs them.
+/// Every target of this library (no Qt), in the order run_fuzzers.sh runs them.
 std::span<const Target> targets();
+/// The name of every fuzz target, also of those whose entry needs Qt and so lives in another
+/// library (session: fuzz/fuzz_session_entry.h).  Folders under fuzz/corpus and
+/// fuzz/regressions must be named after one of these.
+std::span<const std::string_view> target_names();
 /// The target called `name`, or nullptr.
 const Target* find_target(std::string_view name);
 

@@ -8,7 +8,7 @@
 #   -a  where crash/leak/timeout inputs are kept (default build/fuzz/artifacts); each
 #       target writes to ARTIFACT_DIR/<target>/
 #   -k  keep each target's final corpus in CORPUS_KEEP_DIR/<target>/ (default: discarded)
-#   TARGET  npy safetensors tokenizer options json (default: all of them)
+#   TARGET  npy safetensors tokenizer options json session (default: all of them)
 #
 # Exits 1 if any target crashes, leaks, times out (-timeout=10) or runs out of memory
 # (-rss_limit_mb=2048), after printing executions, exec/s, corpus and coverage per target.
@@ -30,7 +30,7 @@ while getopts "t:a:k:h" opt; do
   esac
 done
 shift $((OPTIND - 1))
-all_targets=(npy safetensors tokenizer options json)
+all_targets=(npy safetensors tokenizer options json session)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 for t in "${targets[@]}"; do

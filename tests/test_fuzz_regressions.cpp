@@ -4,6 +4,10 @@
 // the parsers document; those the entry already catches.  Anything that leaves an entry — a
 // broken invariant, any other exception — fails the row named after the file, and so does
 // an input that takes longer than kMaxSeconds (a hang is a finding too).
+//
+// Built twice (tests/fuzz_regressions.cmake): test_fuzz_regressions replays the engine's
+// targets (fuzz/fuzz_entry.h), test_fuzz_session_regressions, with ATTNVIZ_FUZZ_SESSION, the
+// session loader's (fuzz/fuzz_session_entry.h, which needs the ui library).
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -12,10 +16,15 @@
 #include <QTest>
 
 #include <exception>
+#include <span>
 #include <string>
+#include <string_view>
 #include <typeinfo>
 
 #include "fuzz/fuzz_entry.h"
+#ifdef ATTNVIZ_FUZZ_SESSION
+#include "fuzz/fuzz_session_entry.h"
+#endif
 
 namespace {
 
@@ -27,10 +36,37 @@ QString fuzz_dir() {
     return QStringLiteral(ATTNVIZ_FUZZ_DIR);
 }
 
-QStringList target_names() {
+// The targets this build replays.
+std::span<const attnviz::fuzz::Target> replayed_targets() {
+#ifdef ATTNVIZ_FUZZ_SESSION
+    return attnviz::fuzz::session_targets();
+#else
+    return attnviz::fuzz::targets();
+#endif
+}
+
+const attnviz::fuzz::Target* find_replayed_target(const QString& name) {
+    for (const attnviz::fuzz::Target& t : replayed_targets())
+        if (t.name == name.toStdString()) return &t;
+    return nullptr;
+}
+
+QString qstring(std::string_view s) {
+    return QString::fromLatin1(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QStringList replayed_names() {
     QStringList names;
-    for (const attnviz::fuzz::Target& t : attnviz::fuzz::targets())
-        names << QString::fromLatin1(t.name.data(), static_cast<qsizetype>(t.name.size()));
+    for (const attnviz::fuzz::Target& t : replayed_targets())
+        names << qstring(t.name);
+    return names;
+}
+
+// Every fuzz target, also those the other build of this test replays.
+QStringList all_names() {
+    QStringList names;
+    for (const std::string_view name : attnviz::fuzz::target_names())
+        names << qstring(name);
     return names;
 }
 
@@ -51,7 +87,8 @@ class TestFuzzRegressions : public QObject {
 };
 
 void TestFuzzRegressions::every_target_has_seeds() {
-    for (const QString& name : target_names()) {
+    QVERIFY(!replayed_names().isEmpty());
+    for (const QString& name : replayed_names()) {
         const QDir corpus(fuzz_dir() + QStringLiteral("/corpus/") + name);
         QVERIFY2(corpus.exists() && !corpus.entryList(QDir::Files).isEmpty(),
                  qPrintable(QStringLiteral("no seeds in ") + corpus.path()));
@@ -60,7 +97,10 @@ void TestFuzzRegressions::every_target_has_seeds() {
 
 // A folder named after no target would silently never be replayed (a typo, a renamed target).
 void TestFuzzRegressions::no_stray_folders() {
-    const QStringList known = target_names();
+    const QStringList known = all_names();
+    for (const QString& name : replayed_names())
+        QVERIFY2(known.contains(name),
+                 qPrintable(name + QStringLiteral(" is not in target_names()")));
     for (const char* kind : {"corpus", "regressions"})
         for (const QString& folder : subfolders(fuzz_dir() + '/' + QLatin1String(kind)))
             QVERIFY2(known.contains(folder),
@@ -73,7 +113,7 @@ void TestFuzzRegressions::replay_data() {
     QTest::addColumn<QString>("path");
     for (const char* kind : {"regressions", "corpus"}) {
         const QString base = fuzz_dir() + '/' + QLatin1String(kind);
-        for (const QString& target : subfolders(base)) {
+        for (const QString& target : replayed_names()) {
             const QDir dir(base + '/' + target);
             for (const QString& file : dir.entryList(QDir::Files, QDir::Name)) {
                 const QString row = QLatin1String(kind) + '/' + target + '/' + file;
@@ -86,7 +126,7 @@ void TestFuzzRegressions::replay_data() {
 void TestFuzzRegressions::replay() {
     QFETCH(QString, target);
     QFETCH(QString, path);
-    const attnviz::fuzz::Target* t = attnviz::fuzz::find_target(target.toStdString());
+    const attnviz::fuzz::Target* t = find_replayed_target(target);
     QVERIFY2(t != nullptr, qPrintable(QStringLiteral("unknown fuzz target ") + target));
     QFile file(path);
     QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.errorString()));

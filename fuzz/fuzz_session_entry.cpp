@@ -1,0 +1,228 @@
+#include "fuzz/fuzz_session_entry.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QJsonObject>
+#include <QString>
+#include <QTemporaryDir>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "engine/errors.h"
+#include "ui/compute/attention_snapshot.h"
+#include "ui/document/attention_config.h"
+#include "ui/document/attention_document.h"
+#include "ui/document/session.h"
+
+namespace attnviz::fuzz {
+
+namespace {
+
+using ui::AttentionDocument;
+using ui::ComputeConfig;
+using ui::FigureOptions;
+
+constexpr const char* kTarget = "session";
+
+// Configurations up to this size are also computed, as the window does right after opening a
+// session; bigger ones would only make each run slower, not reach other code.
+constexpr std::size_t kComputeTokens = 16;
+constexpr int kComputeEmbedDim = 32;
+constexpr std::size_t kComputeCells = std::size_t(1) << 12;  // N * H * L * S
+
+[[noreturn]] void violated(const std::string& what) {
+    throw InvariantViolation(std::string(kTarget) + ": " + what);
+}
+
+void check(bool ok, const char* what) {
+    if (!ok) violated(what);
+}
+
+// The loader reads a file (the size limit and the relative weights path depend on it), so
+// every input goes through one scratch file, in a folder removed at exit.
+const QTemporaryDir& scratch_dir() {
+    static const QTemporaryDir dir;
+    if (!dir.isValid())
+        throw std::runtime_error("fuzz_session: no scratch folder: " +
+                                 dir.errorString().toStdString());
+    return dir;
+}
+
+void write_file(const QString& path, std::string_view bytes) {
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+        file.write(bytes.data(), qint64(bytes.size())) != qint64(bytes.size()))
+        throw std::runtime_error("fuzz_session: cannot write " + path.toStdString() + ": " +
+                                 file.errorString().toStdString());
+}
+
+// Once per process and only when the host (the regression test) has none: the document's
+// coalesced signals are posted events, which need an application object but no display.
+void ensure_application() {
+    if (QCoreApplication::instance()) return;
+    static int argc = 1;
+    static char name[] = "fuzz_session";
+    static char* argv[] = {name, nullptr};
+    // Never deleted: libFuzzer ends the process with exit(), and Qt's own globals may already
+    // be gone when static destructors would run.  Reachable, so LeakSanitizer is silent.
+    static QCoreApplication* app = new QCoreApplication(argc, argv);
+    (void)app;
+}
+
+// The weights path goes through QDir on save and load; "a/./w" comes back as "a/w".
+ComputeConfig comparable(ComputeConfig c) {
+    if (!c.weights_file.isEmpty()) c.weights_file = QDir::cleanPath(c.weights_file);
+    return c;
+}
+
+// What every accepted session must give, whatever the file said.
+void check_settings(const AttentionDocument& doc) {
+    const ComputeConfig& c = doc.computeConfig();
+    const FigureOptions& f = doc.figureOptions();
+    check(c.embed_dim >= AttentionDocument::kMinEmbedDim &&
+              c.embed_dim <= AttentionDocument::kMaxEmbedDim,
+          "embed_dim outside its range");
+    check(c.num_heads >= 1 && c.num_heads <= AttentionDocument::kMaxHeads,
+          "num_heads outside its range");
+    check(c.embed_dim % c.num_heads == 0, "num_heads does not divide embed_dim");
+    check(
+        std::isfinite(c.dropout) && c.dropout >= 0.0 && c.dropout <= AttentionDocument::kMaxDropout,
+        "dropout outside [0, kMaxDropout]");
+    check(c.dropout_seed >= 0 && c.weight_seed >= 0, "a negative seed");
+    for (const auto& [item, key] : c.masked_keys)
+        check(item >= 0 && key >= 0, "a masked key with a negative index");
+    check(f.head >= 0 && f.head < c.num_heads, "the shown head is not one of the heads");
+    check(f.batch_item == 0 || (f.batch_item == 1 && c.pair_mode == ui::PairMode::PaddedBatch),
+          "batch_item names an item the pair mode does not have");
+    check(f.step >= -1 && f.step <= AttentionDocument::kMaxStep, "step outside its range");
+    check(doc.validationMessage().isEmpty(), "a validation message after a successful load");
+}
+
+// The window computes what it opened: a configuration the loader accepts must either compute
+// or be refused with a message, and the snapshot must have the shape the settings promise.
+void check_compute(const ComputeConfig& c, const ui::TokenSequences& tokens) {
+    const bool single = c.pair_mode == ui::PairMode::Single;
+    const bool batch = c.pair_mode == ui::PairMode::PaddedBatch;
+    const std::size_t n = batch ? 2 : 1;
+    const std::size_t l = batch ? std::max(tokens.a.size(), tokens.b.size()) : tokens.a.size();
+    const std::size_t s = single ? l : batch ? l : tokens.b.size();
+    if (!c.weights_file.isEmpty() || l > kComputeTokens || s > kComputeTokens ||
+        c.embed_dim > kComputeEmbedDim || n * std::size_t(c.num_heads) * l * s > kComputeCells)
+        return;
+
+    ui::SnapshotPtr snap;
+    try {
+        snap = ui::compute_snapshot(c, 1);
+    } catch (const DataError&) {
+        return;
+    } catch (const UsageError&) {
+        return;
+    } catch (const std::invalid_argument&) {
+        return;
+    }
+    check(snap != nullptr, "compute_snapshot returned nothing");
+    check(snap->batch == int(n) && snap->heads == c.num_heads && snap->target_len == int(l) &&
+              snap->source_len == int(s),
+          "the snapshot's [N, H, L, S] differ from the settings and tokens");
+    const std::size_t cells = n * std::size_t(c.num_heads) * l * s;
+    check(snap->weights.data.size() == cells && snap->mean_weights.data.size() == n * l * s &&
+              snap->masked.size() == n * l * s &&
+              snap->fully_masked_rows.size() == n * std::size_t(c.num_heads) * l,
+          "a snapshot buffer has the wrong size");
+    const bool eval = !c.training || c.dropout == 0.0;
+    for (int b = 0; b < snap->batch; ++b)
+        for (int h = 0; h < snap->heads; ++h)
+            for (int i = 0; i < snap->target_len; ++i) {
+                if (snap->row_fully_masked(b, h, i)) continue;
+                double sum = 0.0;
+                for (int j = 0; j < snap->source_len; ++j) {
+                    const float w = snap->weight(b, h, i, j);
+                    check(std::isfinite(w) && w >= 0.0f, "a weight is negative, NaN or infinite");
+                    check(!snap->is_masked(b, i, j) || w == 0.0f, "a masked cell has weight");
+                    sum += w;
+                }
+                check(!eval || std::abs(sum - 1.0) < 1e-4, "a row's weights do not sum to 1");
+            }
+}
+
+Outcome session(std::string_view input) {
+    ensure_application();
+    const QTemporaryDir& dir = scratch_dir();
+    const QString file = dir.filePath(QStringLiteral("fuzz.attnviz"));
+    write_file(file, input);
+
+    // A document away from its defaults, so that "untouched" cannot pass by chance.
+    AttentionDocument doc;
+    doc.setPairMode(ui::PairMode::CrossAttention);
+    doc.setTextA(QStringLiteral("before the fuzzed session"));
+    doc.setEmbedDim(24);
+    doc.setNumHeads(3);
+    doc.setCausal(true);
+    doc.setDropout(0.5);
+    doc.setMaskedKeys({{0, 1}});
+    doc.setColormap(ui::Colormap::Grey);
+    doc.setView(ui::FigureView::Head, 2);
+    doc.setLineHeads(5);
+    QCoreApplication::sendPostedEvents(&doc);
+    const ComputeConfig compute_before = doc.computeConfig();
+    const FigureOptions figure_before = doc.figureOptions();
+    const QString message_before = doc.validationMessage();
+    int settings_changed = 0;
+    QObject::connect(&doc, &AttentionDocument::settingsChanged, [&] { ++settings_changed; });
+
+    const QJsonObject marker{{QStringLiteral("before"), true}};
+    ui::SessionExtras extras{marker};
+    QString error;
+    const bool loaded = ui::load_session(file, &doc, &extras, &error);
+    QCoreApplication::sendPostedEvents(&doc);
+    if (!loaded) {
+        check(!error.isEmpty(), "refused without a message");
+        check(doc.computeConfig() == compute_before && doc.figureOptions() == figure_before &&
+                  doc.validationMessage() == message_before,
+              "a refused session changed the document");
+        check(extras.window == marker, "a refused session changed the window's extras");
+        check(settings_changed == 0, "a refused session signalled a change");
+        return Outcome::Rejected;
+    }
+    check(settings_changed == 1, "an opened session did not signal one coalesced change");
+    check_settings(doc);
+    const ui::TokenSequences tokens = doc.tokens();
+    (void)ui::describe_config(doc.computeConfig());
+
+    // Whatever was opened can be saved and opens again as it was.
+    const QString again = dir.filePath(QStringLiteral("again.attnviz"));
+    if (!ui::save_session(again, doc, extras, &error))
+        violated("an opened session cannot be saved: " + error.toStdString());
+    AttentionDocument reopened;
+    ui::SessionExtras reopened_extras;
+    if (!ui::load_session(again, &reopened, &reopened_extras, &error))
+        violated("a saved session does not open: " + error.toStdString());
+    check(comparable(reopened.computeConfig()) == comparable(doc.computeConfig()),
+          "save and reopen changed the compute settings");
+    check(reopened.figureOptions() == doc.figureOptions(),
+          "save and reopen changed the figure settings");
+    check(reopened_extras.window == extras.window, "save and reopen changed the window's extras");
+
+    check_compute(doc.computeConfig(), tokens);
+    return Outcome::Accepted;
+}
+
+constexpr std::array<Target, 1> kSessionTargets = {{{"session", session}}};
+
+}  // namespace
+
+Outcome run_session(std::string_view input) {
+    return session(input);
+}
+
+std::span<const Target> session_targets() {
+    return kSessionTargets;
+}
+
+}  // namespace attnviz::fuzz
