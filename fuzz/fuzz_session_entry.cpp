@@ -18,6 +18,7 @@
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_config.h"
 #include "ui/document/attention_document.h"
+#include "ui/document/compare_config.h"
 #include "ui/document/session.h"
 
 namespace attnviz::fuzz {
@@ -25,6 +26,7 @@ namespace attnviz::fuzz {
 namespace {
 
 using ui::AttentionDocument;
+using ui::CompareSettings;
 using ui::ComputeConfig;
 using ui::FigureOptions;
 
@@ -101,6 +103,8 @@ void check_settings(const AttentionDocument& doc) {
     check(f.batch_item == 0 || (f.batch_item == 1 && c.pair_mode == ui::PairMode::PaddedBatch),
           "batch_item names an item the pair mode does not have");
     check(f.step >= -1 && f.step <= AttentionDocument::kMaxStep, "step outside its range");
+    check(doc.compare().head >= -1 && doc.compare().head < AttentionDocument::kMaxHeads,
+          "the compared head is outside its range");
     check(doc.validationMessage().isEmpty(), "a validation message after a successful load");
 }
 
@@ -169,9 +173,12 @@ Outcome session(std::string_view input) {
     doc.setColormap(ui::Colormap::Grey);
     doc.setView(ui::FigureView::Head, 2);
     doc.setLineHeads(5);
+    doc.setCompareChanges(ui::CompareChanges{.causal = false, .num_heads = 1});
+    doc.setCompareHead(1);
     QCoreApplication::sendPostedEvents(&doc);
     const ComputeConfig compute_before = doc.computeConfig();
     const FigureOptions figure_before = doc.figureOptions();
+    const CompareSettings compare_before = doc.compare();
     const QString message_before = doc.validationMessage();
     int settings_changed = 0;
     QObject::connect(&doc, &AttentionDocument::settingsChanged, [&] { ++settings_changed; });
@@ -184,7 +191,7 @@ Outcome session(std::string_view input) {
     if (!loaded) {
         check(!error.isEmpty(), "refused without a message");
         check(doc.computeConfig() == compute_before && doc.figureOptions() == figure_before &&
-                  doc.validationMessage() == message_before,
+                  doc.compare() == compare_before && doc.validationMessage() == message_before,
               "a refused session changed the document");
         check(extras.window == marker, "a refused session changed the window's extras");
         check(settings_changed == 0, "a refused session signalled a change");
@@ -207,9 +214,15 @@ Outcome session(std::string_view input) {
           "save and reopen changed the compute settings");
     check(reopened.figureOptions() == doc.figureOptions(),
           "save and reopen changed the figure settings");
+    check(reopened.compare() == doc.compare(), "save and reopen changed the comparison");
     check(reopened_extras.window == extras.window, "save and reopen changed the window's extras");
 
     check_compute(doc.computeConfig(), tokens);
+    // The Compare view computes configuration B next to A when B is possible.
+    const CompareSettings& compare = doc.compare();
+    if (!compare.changes.empty() &&
+        ui::compare_problem(doc.computeConfig(), compare.changes).isEmpty())
+        check_compute(ui::compared_config(doc.computeConfig(), compare.changes), tokens);
     return Outcome::Accepted;
 }
 

@@ -18,8 +18,9 @@ namespace attnviz::fuzz {
 /// change signals are untouched.  Accepted: every setting is within its documented range,
 /// one coalesced settingsChanged follows, the session saves and reloads to the same state,
 /// and a small enough configuration computes (a refusal there must be DataError/UsageError/
-/// std::invalid_argument) to a snapshot of the shape the settings promise.  Creates a
-/// QCoreApplication on first use if there is none (no display needed).
+/// std::invalid_argument) to a snapshot of the shape the settings promise, and so does the
+/// comparison's configuration B when it is possible.  Creates a QCoreApplication on first
+/// use if there is none (no display needed).
 Outcome run_session(std::string_view input);
 
 /// The targets of this library: just "session".
