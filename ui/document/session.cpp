@@ -18,6 +18,19 @@ struct SessionText {
     Q_DECLARE_TR_FUNCTIONS(Session)
 };
 constexpr qint64 kMaxSessionBytes = 64 * 1024 * 1024;
+
+/// Writes all of `bytes` to a file opened Unbuffered.  Buffered, a QSaveFile reports success
+/// when the disk fills while commit() flushes (Qt 6.4 takes the short write for a complete
+/// one) and replaces the previous file with a truncated copy; unbuffered, the short write
+/// shows here, before commit(), and the previous file stays.
+bool write_fully(QSaveFile& file, const QByteArray& bytes) {
+    for (qsizetype done = 0; done < bytes.size();) {
+        const qint64 n = file.write(bytes.constData() + done, bytes.size() - done);
+        if (n <= 0) return false;
+        done += qsizetype(n);
+    }
+    return true;
+}
 }  // namespace
 
 bool save_session(const QString& path, const AttentionDocument& document,
@@ -40,12 +53,11 @@ bool save_session(const QString& path, const AttentionDocument& document,
     if (!extras.window.isEmpty()) root[QStringLiteral("window")] = extras.window;
 
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
         *error = SessionText::tr("Cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }
-    file.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
-    if (!file.commit()) {
+    if (!write_fully(file, QJsonDocument(root).toJson(QJsonDocument::Indented)) || !file.commit()) {
         *error = SessionText::tr("Cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }

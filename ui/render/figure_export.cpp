@@ -74,11 +74,22 @@ struct OffscreenFigure {
 };
 
 void write_atomically(const QString& path, const QByteArray& bytes) {
+    // Unbuffered: a buffered QSaveFile takes a short write while commit() flushes (a full
+    // disk) for a complete one, reports success and replaces the previous file with a
+    // truncated copy (Qt 6.4).  Unbuffered, every short write shows here, before commit().
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered))
         throw DataError(
             ExportText::tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
-    if (file.write(bytes) != bytes.size() || !file.commit())
+    for (qsizetype done = 0; done < bytes.size();) {
+        const qint64 n = file.write(bytes.constData() + done, bytes.size() - done);
+        if (n <= 0)
+            throw DataError(ExportText::tr("Cannot write '%1': %2")
+                                .arg(path, file.errorString())
+                                .toStdString());
+        done += qsizetype(n);
+    }
+    if (!file.commit())
         throw DataError(
             ExportText::tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
 }

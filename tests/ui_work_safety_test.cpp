@@ -1,0 +1,407 @@
+// Never lose work, proven on the real window: saving a session and every export write
+// atomically, so a write that fails part way (a full disk, simulated with a file-size limit
+// that even root cannot write past) leaves the previous file byte for byte and no temporary
+// beside it; a failed save keeps the session modified and named as before; the window
+// remembers unsaved changes and asks before closing, replacing or resetting them, and
+// "Save" followed by a cancelled file dialog keeps the window open.
+#include <QApplication>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScopeGuard>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <functional>
+#include <memory>
+
+#include <signal.h>
+#include <sys/resource.h>
+
+#include "test_support.h"
+#include "ui/compute/compute_controller.h"
+#include "ui/document/attention_document.h"
+#include "ui/document/session.h"
+#include "ui/render/figure_export.h"
+#include "ui/settings/app_settings.h"
+#include "ui/widgets/heatmap_grid_view.h"
+#include "ui/widgets/main_window.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+
+/// Writes past `bytes` fail with EFBIG while alive, as on a full disk.  The test ignores
+/// SIGXFSZ, so such a write returns an error instead of ending the process.
+class FileSizeLimit {
+  public:
+    explicit FileSizeLimit(rlim_t bytes) {
+        getrlimit(RLIMIT_FSIZE, &old_);
+        rlimit limit = old_;
+        limit.rlim_cur = bytes;
+        setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() { setrlimit(RLIMIT_FSIZE, &old_); }
+    FileSizeLimit(const FileSizeLimit&) = delete;
+    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
+
+  private:
+    rlimit old_{};
+};
+
+QByteArray read_all(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+QStringList entries(const QString& dir) {
+    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+}
+
+/// Answers the next modal dialog the window opens (a blocking QMessageBox::question or a
+/// file dialog) from inside its event loop.  `answer` gets the dialog; what it saw stays
+/// in `seen` for the test to check afterwards.
+class DialogAnswerer : public QObject {
+  public:
+    explicit DialogAnswerer(std::function<void(QWidget*)> answer) : answer_(std::move(answer)) {
+        timer_.setInterval(20);
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (!modal || !modal->isVisible()) return;
+            timer_.stop();
+            ++seen;
+            if (auto* box = qobject_cast<QMessageBox*>(modal)) text = box->text();
+            class_name = QLatin1String(modal->metaObject()->className());
+            answer_(modal);
+        });
+        timer_.start();
+    }
+    int seen = 0;
+    QString text;
+    QString class_name;
+
+  private:
+    std::function<void(QWidget*)> answer_;
+    QTimer timer_;
+};
+
+/// Clicks the standard button `which` of a message box.
+std::function<void(QWidget*)> click(QMessageBox::StandardButton which) {
+    return [which](QWidget* w) {
+        auto* box = qobject_cast<QMessageBox*>(w);
+        if (!box) {
+            w->close();
+            return;
+        }
+        QAbstractButton* b = box->button(which);
+        if (b)
+            QTest::mouseClick(b, Qt::LeftButton);
+        else
+            box->reject();
+    };
+}
+
+bool settled(MainWindow& w) {
+    const ComputeController* c = w.compute();
+    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
+}
+
+}  // namespace
+
+#define SETTLE(w)                                    \
+    do {                                             \
+        QTest::qWait(1);                             \
+        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 30000); \
+    } while (false)
+
+class WorkSafetyTest : public QObject {
+    Q_OBJECT
+
+  private:
+    QTemporaryDir tmp_;
+    std::unique_ptr<AppSettings> settings_;
+    std::unique_ptr<MainWindow> w_;
+
+    /// A path in this test function's own folder (the settings live elsewhere).
+    QString path(const QString& name) const {
+        const QString dir = tmp_.filePath(QString::fromLatin1(QTest::currentTestFunction()));
+        QDir().mkpath(dir);
+        return dir + QLatin1Char('/') + name;
+    }
+
+    void makeWindow() {
+        settings_ = std::make_unique<AppSettings>(tmp_.filePath(QStringLiteral("settings.ini")));
+        w_ = std::make_unique<MainWindow>(settings_.get());
+        w_->setConfirmOnClose(false);
+        w_->resize(1200, 800);
+        w_->show();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        // Shortcuts (Ctrl+N) go to the active window.
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        SETTLE(*w_);
+    }
+    /// A change through the real widget, as a user makes it.
+    void changeSomething() {
+        auto* causal = w_->findChild<QCheckBox*>(QStringLiteral("causalCheck"));
+        QVERIFY(causal);
+        QTest::mouseClick(causal, Qt::LeftButton, {}, QPoint(8, causal->height() / 2));
+        QTest::qWait(1);
+    }
+    void closeErrorDialog() {
+        if (QMessageBox* box = w_->errorDialog()) box->close();
+        QTest::qWait(1);
+    }
+    /// The file at `file` is exactly `before`, and the folder holds exactly `listing`.
+    static void verifyIntact(const QString& file, const QByteArray& before,
+                             const QStringList& listing) {
+        QCOMPARE(read_all(file), before);
+        QCOMPARE(entries(QFileInfo(file).absolutePath()), listing);
+    }
+
+  private slots:
+    void initTestCase() {
+        signal(SIGXFSZ, SIG_IGN);
+        QVERIFY(tmp_.isValid());
+    }
+    void init() { makeWindow(); }
+    void cleanup() {
+        w_.reset();
+        settings_.reset();
+    }
+
+    // --- atomic writes --------------------------------------------------------------------
+
+    void aSaveThatFailsPartWayKeepsThePreviousSession() {
+        const QString file = path(QStringLiteral("full-disk.attnviz"));
+        QVERIFY(w_->saveSessionTo(file));
+        const QByteArray before = read_all(file);
+        QVERIFY(before.size() > 200);
+        const QStringList listing = entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
+        changeSomething();
+        QVERIFY(w_->isWindowModified());
+        {
+            const FileSizeLimit limit(100);
+            QVERIFY2(!w_->saveSessionTo(file), "a save past a full disk reported success");
+        }
+        verifyIntact(file, before, listing);
+        QVERIFY(w_->errorDialog());
+        QVERIFY2(w_->lastError().contains(QLatin1String("full-disk.attnviz")),
+                 qPrintable(w_->lastError()));
+        // Still modified: the change is not saved anywhere yet.
+        QVERIFY(w_->isWindowModified());
+        QCOMPARE(w_->currentFile(), QFileInfo(file).absoluteFilePath());
+        closeErrorDialog();
+        // With room again the same save goes through.
+        QVERIFY(w_->saveSessionTo(file));
+        QVERIFY(!w_->isWindowModified());
+        AttentionDocument reread;
+        QString error;
+        QVERIFY2(load_session(file, &reread, nullptr, &error), qPrintable(error));
+        QVERIFY(reread.causal());
+    }
+
+    void anExportThatFailsPartWayKeepsThePreviousFile_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"figure.png", "figure.svg", "figure.pdf", "weights.csv",
+                              "weights.npy", "weights.json"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+    void anExportThatFailsPartWayKeepsThePreviousFile() {
+        QFETCH(QString, name);
+        const QString file = path(QStringLiteral("full-disk-") + name);
+        const bool weights = name.startsWith(QLatin1String("weights"));
+        const ExportSize size{480, 320, 1.0};
+        auto write = [&] {
+            return weights ? w_->exportWeightsTo(file)
+                           : w_->exportFigureTo(file, size, w_->currentFigureOptions());
+        };
+        QVERIFY(write());
+        const QByteArray before = read_all(file);
+        QVERIFY(before.size() > 200);
+        const QStringList listing = entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
+        changeSomething();  // so a successful write would change the file
+        SETTLE(*w_);
+        {
+            const FileSizeLimit limit(100);
+            QVERIFY2(!write(), "an export past a full disk reported success");
+        }
+        verifyIntact(file, before, listing);
+        QVERIFY(w_->errorDialog());
+        QVERIFY2(!w_->lastError().isEmpty(), "no message");
+        closeErrorDialog();
+        QVERIFY(write());
+        QVERIFY(read_all(file) != before);
+    }
+
+    void aFolderOrAMissingFolderIsRefusedAndNothingChanges() {
+        const QString folder = path(QStringLiteral("folder.attnviz"));
+        QVERIFY(QDir().mkpath(folder + QStringLiteral("/inside")));
+        const QStringList listing = entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
+        QVERIFY(!w_->saveSessionTo(folder));
+        QVERIFY(QFileInfo(folder).isDir());
+        QCOMPARE(entries(folder), QStringList{QStringLiteral("inside")});
+        closeErrorDialog();
+        QVERIFY(!w_->saveSessionTo(path(QStringLiteral("missing/s.attnviz"))));
+        closeErrorDialog();
+        for (const char* name : {"folder.attnviz", "missing/f.png"}) {
+            QVERIFY(!w_->exportFigureTo(path(QLatin1String(name)), ExportSize{400, 300, 1.0},
+                                        w_->currentFigureOptions()));
+            closeErrorDialog();
+        }
+        QVERIFY(!w_->exportWeightsTo(path(QStringLiteral("folder.attnviz"))));
+        closeErrorDialog();
+        QCOMPARE(entries(QFileInfo(path(QStringLiteral("x"))).absolutePath()), listing);
+        QVERIFY(w_->currentFile().isEmpty());
+    }
+
+    void aReadOnlyFolderIsRefusedAndKeepsThePreviousFile() {
+        const QString dir = path(QStringLiteral("readonly"));
+        QVERIFY(QDir().mkpath(dir));
+        const QString file = dir + QStringLiteral("/s.attnviz");
+        QVERIFY(w_->saveSessionTo(file));
+        const QByteArray before = read_all(file);
+        QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::ExeOwner);
+        const auto restore = qScopeGuard([&] {
+            QFile::setPermissions(
+                dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        });
+        {
+            QFile probe(dir + QStringLiteral("/probe"));
+            if (probe.open(QIODevice::WriteOnly)) {
+                probe.remove();
+                QSKIP(
+                    "this user (root) writes into read-only folders; the full-disk cases "
+                    "cover a failed write");
+            }
+        }
+        changeSomething();
+        QVERIFY(!w_->saveSessionTo(file));
+        verifyIntact(file, before, {QStringLiteral("s.attnviz")});
+        QVERIFY(w_->isWindowModified());
+    }
+
+    // --- unsaved changes ------------------------------------------------------------------
+
+    void changesAreRememberedUntilSaved() {
+        QVERIFY(!w_->isWindowModified());
+        changeSomething();
+        QVERIFY(w_->isWindowModified());
+        QVERIFY(w_->windowTitle().contains(QLatin1String("[*]")));
+        const QString file = path(QStringLiteral("remembered.attnviz"));
+        QVERIFY(w_->saveSessionTo(file));
+        QVERIFY(!w_->isWindowModified());
+        changeSomething();
+        QVERIFY(w_->isWindowModified());
+        QVERIFY(w_->openSession(file));
+        QTest::qWait(1);
+        QVERIFY(!w_->isWindowModified());
+        // A refused session changes neither the document nor the flag.
+        changeSomething();
+        QVERIFY(!w_->openSession(path(QStringLiteral("nothing-here.attnviz"))));
+        closeErrorDialog();
+        QVERIFY(w_->isWindowModified());
+    }
+
+    void closingAnUnmodifiedWindowDoesNotAsk() {
+        w_->setConfirmOnClose(true);
+        DialogAnswerer answer(click(QMessageBox::Cancel));
+        QVERIFY(w_->close());
+        QTest::qWait(50);
+        QCOMPARE(answer.seen, 0);
+    }
+
+    void closingAsksAndCancelKeepsTheChanges() {
+        w_->setConfirmOnClose(true);
+        changeSomething();
+        const ComputeConfig changed = w_->document()->computeConfig();
+        DialogAnswerer answer(click(QMessageBox::Cancel));
+        QVERIFY(!w_->close());
+        QCOMPARE(answer.seen, 1);
+        QVERIFY2(answer.text.contains(QLatin1String("Save")), qPrintable(answer.text));
+        QVERIFY(w_->isVisible());
+        QVERIFY(w_->isWindowModified());
+        QVERIFY(w_->document()->computeConfig() == changed);
+    }
+
+    void closingAsksAndDiscardCloses() {
+        w_->setConfirmOnClose(true);
+        changeSomething();
+        DialogAnswerer answer(click(QMessageBox::Discard));
+        QVERIFY(w_->close());
+        QCOMPARE(answer.seen, 1);
+    }
+
+    void closingAsksAndSaveWritesTheNamedSession() {
+        const QString file = path(QStringLiteral("named.attnviz"));
+        QVERIFY(w_->saveSessionTo(file));
+        w_->setConfirmOnClose(true);
+        changeSomething();
+        DialogAnswerer answer(click(QMessageBox::Save));
+        QVERIFY(w_->close());
+        QCOMPARE(answer.seen, 1);
+        AttentionDocument reread;
+        QString error;
+        QVERIFY2(load_session(file, &reread, nullptr, &error), qPrintable(error));
+        QVERIFY(reread.causal());
+    }
+
+    void saveOfAnUntitledSessionWithTheFileDialogCancelledKeepsTheWindow() {
+        w_->setConfirmOnClose(true);
+        changeSomething();
+        // Save, then Cancel in the file dialog that asks for a name.
+        QString dialog_class;
+        DialogAnswerer answer([&dialog_class](QWidget* box) {
+            click(QMessageBox::Save)(box);
+            // The file dialog opens inside the Save button's handler.
+            auto* second = new DialogAnswerer([&dialog_class](QWidget* d) {
+                dialog_class = QLatin1String(d->metaObject()->className());
+                if (auto* fd = qobject_cast<QDialog*>(d))
+                    fd->reject();
+                else
+                    d->close();
+            });
+            second->setParent(qApp);
+        });
+        QVERIFY(!w_->close());
+        QCOMPARE(answer.seen, 1);
+        QCOMPARE(dialog_class, QStringLiteral("QFileDialog"));
+        QVERIFY(w_->isVisible());
+        QVERIFY(w_->isWindowModified());
+    }
+
+    void aNewSessionAsksFirst() {
+        w_->setConfirmOnClose(true);
+        changeSomething();
+        const ComputeConfig changed = w_->document()->computeConfig();
+        {
+            DialogAnswerer answer(click(QMessageBox::Cancel));
+            QTest::keyClick(w_.get(), Qt::Key_N, Qt::ControlModifier);
+            QCOMPARE(answer.seen, 1);
+        }
+        QVERIFY(w_->document()->computeConfig() == changed);
+        QVERIFY(w_->isWindowModified());
+        // A window manager gives the window back its focus when the question closes; the
+        // offscreen platform needs to be told.
+        w_->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        {
+            DialogAnswerer answer(click(QMessageBox::Discard));
+            QTest::keyClick(w_.get(), Qt::Key_N, Qt::ControlModifier);
+            QCOMPARE(answer.seen, 1);
+        }
+        QTest::qWait(1);
+        QVERIFY(!w_->document()->causal());
+        QVERIFY(!w_->isWindowModified());
+        w_->setConfirmOnClose(false);
+    }
+};
+
+QTEST_MAIN(WorkSafetyTest)
+#include "ui_work_safety_test.moc"
