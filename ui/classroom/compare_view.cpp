@@ -406,7 +406,7 @@ void CompareView::sync() {
 void CompareView::syncHeads() {
     const QSignalBlocker blocker(head_combo_);
     const int ha = a_ ? a_->heads : doc_->numHeads();
-    const int hb = comparedHeads();
+    const int hb = b_ ? b_->heads : comparedHeads();
     head_combo_->clear();
     head_combo_->addItem(tr("Mean over heads"), -1);
     for (int h = 0; h < std::max(ha, hb); ++h) {
