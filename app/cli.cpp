@@ -15,6 +15,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
 #include "engine/io/npy.h"
 #include "engine/io/options.h"
@@ -38,13 +39,28 @@ constexpr const char* kUsage =
     "                      --num-heads H [--key-padding-mask M.npy] [--attn-mask A.npy]\n"
     "                      [--causal] [--add-zero-attn] [--dropout P --train --seed S]\n"
     "                      [--masked-rows zero|uniform|nan] [--threads T]\n"
+    "                      [--heads-shown K | --mean-only] [--window START:LEN]\n"
+    "                      [--memory-budget SIZE]\n"
     "                      --out-weights A.npy [--out-mean M.npy] [--out-output O.npy]\n"
     "       attnviz tokenize --text TEXT [--lowercase] [--special-tokens]\n"
     "       attnviz bench --tokens N --embed-dim E --num-heads H [--batch B] [--threads T]\n"
     "                     [--repeats R]\n"
     "       attnviz bench --softmax --rows R --cols C [--threads T] [--repeats R]\n"
     "       attnviz export --text TEXT --embed-dim E --num-heads H ... --out FILE.png|svg|pdf\n"
-    "                      (see attnviz export --help)\n";
+    "                      (see attnviz export --help)\n"
+    "\n"
+    "Memory: a computation that needs more than the memory budget is refused before\n"
+    "anything is allocated (exit 1), with what fits instead.  The budget is\n"
+    "--memory-budget SIZE, else ATTNVIZ_MEMORY_BUDGET, else half of the machine's memory\n"
+    "(or of its cgroup limit); SIZE is bytes with K, M, G or T (2G, 512M) or a share (60%).\n"
+    "attend keeps less of the result, each a slice of the full one:\n"
+    "  --heads-shown K      per-head weights [N,K,L,S'] of the first K heads only; the\n"
+    "                       mean (--out-mean) is still over every head\n"
+    "  --mean-only          no per-head weights: write --out-mean (not --out-weights)\n"
+    "  --window START:LEN   query rows and key columns START..START+LEN-1: weights\n"
+    "                       [N,H,LEN,LEN], output [N,LEN,E]; the softmax still runs over\n"
+    "                       every key, so a row's kept weights may sum to less than 1.\n"
+    "                       On a shorter key sequence the window ends at its last token.\n";
 
 const std::set<std::string> kSubcommands{"attend", "tokenize", "bench",    "help",
                                          "--help", "-h",       "--version"};
@@ -75,16 +91,67 @@ void require_no_nan(const Mask& m, const std::string& what) {
             throw DataError(what + ": element " + std::to_string(i) + " is NaN");
 }
 
-/// Refuses configurations whose results would not fit in memory, instead of dying later.
-void require_memory(std::size_t bytes) {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || page <= 0) return;
-    const double budget = 0.5 * static_cast<double>(pages) * static_cast<double>(page);
-    if (static_cast<double>(bytes) > budget)
-        throw DataError("this needs about " + std::to_string(bytes >> 20) +
-                        " MiB, more than half of this machine's memory (" +
-                        std::to_string(static_cast<long long>(budget) >> 20) +
-                        " MiB); use fewer tokens, heads or batch items");
+/// The memory budget of this run: --memory-budget, ATTNVIZ_MEMORY_BUDGET or the default.
+/// (The window's own preference is not read: a script gives the same answer everywhere.)
+budget::MemoryBudget memory_budget(const Options& opt) {
+    try {
+        return budget::resolve_memory_budget(opt.value_or("memory-budget", ""), "");
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+/// Refuses configurations whose results would not fit in the budget, instead of dying later.
+void require_memory(std::size_t bytes, const Options& opt) {
+    const budget::MemoryBudget b = memory_budget(opt);
+    if (bytes > b.bytes)
+        throw DataError("needs " + budget::format_bytes(bytes) +
+                        ", more than the memory budget of " + budget::describe_budget(b) +
+                        "; use fewer tokens, heads or batch items, or a larger --memory-budget");
+}
+
+/// --heads-shown, --mean-only and --window as a ResultScope.
+budget::ResultScope result_scope(const Options& opt, std::int64_t num_heads) {
+    budget::ResultScope scope;
+    if (opt.has("heads-shown") && opt.flag("mean-only"))
+        throw UsageError("use either --heads-shown or --mean-only, not both");
+    if (opt.has("heads-shown"))
+        scope.heads_shown = static_cast<int>(opt.integer("heads-shown", 1, num_heads));
+    if (opt.flag("mean-only")) scope.heads_shown = 0;
+    if (opt.has("window")) {
+        const std::string w = opt.required("window");
+        const auto colon = w.find(':');
+        std::int64_t start = -1, length = -1;
+        const auto parse = [](std::string_view text, std::int64_t* out) {
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *out);
+            return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+        };
+        if (colon == std::string::npos || !parse(std::string_view(w).substr(0, colon), &start) ||
+            !parse(std::string_view(w).substr(colon + 1), &length) || start < 0 || length < 1)
+            throw UsageError(
+                "--window needs START:LEN, a first token (from 0) and a length "
+                "(from 1), e.g. 0:512, not '" +
+                w + "'");
+        scope.window_start = start;
+        scope.window_length = length;
+    }
+    return scope;
+}
+
+/// The forward options that keep `scope` of a [N, L, S] computation.
+void apply_scope(const budget::ResultScope& scope, std::int64_t L, std::int64_t S,
+                 AttentionForwardOptions* fwd) {
+    fwd->weights_heads = scope.heads_shown;
+    if (!scope.windowed()) return;
+    const budget::AxisWindow q = budget::window_on(scope, L), k = budget::window_on(scope, S);
+    fwd->query_begin = q.begin;
+    fwd->query_count = q.count;
+    fwd->key_begin = k.begin;
+    fwd->key_count = k.count;
+}
+
+std::size_t tensor_bytes(const Tensor& t) {
+    return t.numel() * sizeof(float) + 64;
 }
 
 Tensor unsqueeze0(Tensor t) {
@@ -93,13 +160,20 @@ Tensor unsqueeze0(Tensor t) {
 }
 
 int attend(const Options& opt) {
-    opt.allow({"weights", "query", "key", "value", "num-heads", "key-padding-mask", "attn-mask",
-               "causal", "add-zero-attn", "dropout", "train", "seed", "masked-rows", "threads",
-               "out-weights", "out-mean", "out-output"});
+    opt.allow(
+        {"weights",     "query",   "key",           "value",    "num-heads",  "key-padding-mask",
+         "attn-mask",   "causal",  "add-zero-attn", "dropout",  "train",      "seed",
+         "masked-rows", "threads", "out-weights",   "out-mean", "out-output", "heads-shown",
+         "mean-only",   "window",  "memory-budget"});
     const std::string weights_path = opt.required("weights");
     const std::string query_path = opt.required("query");
-    const std::string out_weights = opt.required("out-weights");
     const auto num_heads = opt.integer("num-heads", 1, 1 << 20);
+    const budget::ResultScope scope = result_scope(opt, num_heads);
+    const budget::MemoryBudget memory = memory_budget(opt);
+    if (scope.mean_only() && opt.has("out-weights"))
+        throw UsageError("--mean-only keeps no per-head weights: write the mean with --out-mean");
+    if (scope.mean_only() && !opt.has("out-mean")) throw UsageError("--mean-only needs --out-mean");
+    const std::string out_weights = scope.mean_only() ? "" : opt.required("out-weights");
     const float dropout = static_cast<float>(opt.real("dropout", 0.0, 1.0, true).value_or(0.0));
     const bool train = opt.flag("train");
     const auto seed = static_cast<std::uint64_t>(opt.integer_or("seed", 0, 0, INT64_MAX));
@@ -108,7 +182,7 @@ int attend(const Options& opt) {
         masked_row_policy_from_name(opt.choice("masked-rows", "zero", {"zero", "uniform", "nan"}));
     const std::string out_mean = opt.value_or("out-mean", "");
     const std::string out_output = opt.value_or("out-output", "");
-    require_output_folder(out_weights, "--out-weights");
+    if (!out_weights.empty()) require_output_folder(out_weights, "--out-weights");
     if (!out_mean.empty()) require_output_folder(out_mean, "--out-mean");
     if (!out_output.empty()) require_output_folder(out_output, "--out-output");
 
@@ -153,10 +227,6 @@ int attend(const Options& opt) {
         attn_mask = io::read_npy_mask(p);
         require_no_nan(*attn_mask, p);
     }
-    if (query.rank() == 3)
-        require_memory(MultiHeadAttention::estimate_forward_bytes(
-            options, query.dim(0), query.dim(1), key.rank() == 3 ? key.dim(1) : 0, false));
-
     AttentionForwardOptions fwd;
     fwd.key_padding_mask = kpm ? &*kpm : nullptr;
     fwd.attn_mask = attn_mask ? &*attn_mask : nullptr;
@@ -165,6 +235,38 @@ int attend(const Options& opt) {
     fwd.dropout_seed = seed;
     fwd.masked_rows = policy;
     fwd.num_threads = threads;
+    if (query.rank() == 3 && key.rank() == 3) {
+        const std::int64_t N = query.dim(0), L = query.dim(1), S = key.dim(1);
+        if (scope.windowed() && scope.window_start + scope.window_length > std::max(L, S))
+            throw UsageError("--window " + std::to_string(scope.window_start) + ":" +
+                             std::to_string(scope.window_length) + " ends after the last of " +
+                             std::to_string(std::max(L, S)) + " tokens");
+        // Everything this command holds: the inputs and parameters already read, the forward
+        // pass, and the largest output file's bytes while it is written.
+        std::size_t held = MultiHeadAttention::parameter_bytes(options) + tensor_bytes(query) +
+                           tensor_bytes(key) + tensor_bytes(value);
+        for (const auto& [name, t] : state)
+            held += tensor_bytes(t) + name.size() + 96;
+        for (const auto* m : {&kpm, &attn_mask})
+            if (*m) held += (*m)->numel() * sizeof(float) + 64;
+        const std::int64_t extra = (options.add_bias_kv ? 1 : 0) + (options.add_zero_attn ? 1 : 0);
+        const auto footprint = [&](const budget::ResultScope& s) -> std::uint64_t {
+            AttentionForwardOptions f = fwd;
+            apply_scope(s, L, S + (s.windowed() ? 0 : extra), &f);
+            const std::size_t engine =
+                MultiHeadAttention::estimate_forward_bytes(options, N, L, S, f);
+            const budget::AxisWindow q = budget::window_on(s, L);
+            const budget::AxisWindow k = budget::window_on(s, S + (s.windowed() ? 0 : extra));
+            const double cells = double(N) * double(q.count) * double(k.count);
+            const double file = std::max({cells * s.kept_heads(int(options.num_heads)), cells,
+                                          double(N) * double(q.count) * double(options.embed_dim)});
+            return held + engine + std::uint64_t(file * sizeof(float)) + 4096;
+        };
+        const budget::MemoryPlan plan = budget::plan_memory(
+            footprint, scope, int(options.num_heads), std::max(L, S), memory.bytes);
+        if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, memory);
+        apply_scope(scope, L, S + (scope.windowed() ? 0 : extra), &fwd);
+    }
     AttentionResult r;
     try {
         r = mha.forward(query, key, value, fwd);
@@ -172,11 +274,11 @@ int attend(const Options& opt) {
         throw DataError(e.what());
     }
     if (unbatched) {  // PyTorch's unbatched shapes: [H, L, S'], [L, S'], [L, E]
-        r.weights.shape.erase(r.weights.shape.begin());
+        if (!r.weights.shape.empty()) r.weights.shape.erase(r.weights.shape.begin());
         r.mean_weights.shape.erase(r.mean_weights.shape.begin());
         r.output.shape.erase(r.output.shape.begin());
     }
-    io::write_npy(out_weights, r.weights);
+    if (!out_weights.empty()) io::write_npy(out_weights, r.weights);
     if (!out_mean.empty()) io::write_npy(out_mean, r.mean_weights);
     if (!out_output.empty()) io::write_npy(out_output, r.output);
     return 0;
@@ -227,12 +329,12 @@ Timing time_median(int repeats, Fn&& fn) {
 }
 
 int bench_softmax(const Options& opt) {
-    opt.allow({"softmax", "rows", "cols", "threads", "repeats", "isa"});
+    opt.allow({"softmax", "rows", "cols", "threads", "repeats", "isa", "memory-budget"});
     const auto rows = static_cast<std::size_t>(opt.integer("rows", 1, 1 << 24));
     const auto cols = static_cast<std::size_t>(opt.integer("cols", 1, 1 << 24));
     const int threads = static_cast<int>(opt.integer_or("threads", 1, 1, 256));
     const int repeats = static_cast<int>(opt.integer_or("repeats", 9, 1, 1000));
-    require_memory(rows * cols * sizeof(float) * 2);
+    require_memory(rows * cols * sizeof(float) * 2, opt);
     std::vector<float> input(rows * cols), work(rows * cols);
     ops::Random rng(1);
     for (float& v : input)
@@ -254,7 +356,8 @@ int bench_softmax(const Options& opt) {
 }
 
 int bench_attention(const Options& opt) {
-    opt.allow({"tokens", "embed-dim", "num-heads", "batch", "threads", "repeats", "seed"});
+    opt.allow({"tokens", "embed-dim", "num-heads", "batch", "threads", "repeats", "seed",
+               "memory-budget"});
     MultiHeadAttentionOptions o;
     const auto L = opt.integer("tokens", 1, 1 << 20);
     o.embed_dim = opt.integer("embed-dim", 1, 1 << 16);
@@ -267,7 +370,14 @@ int bench_attention(const Options& opt) {
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    require_memory(MultiHeadAttention::estimate_forward_bytes(o, N, L, L, false));
+    {
+        AttentionForwardOptions fwd;
+        fwd.num_threads = threads;
+        require_memory(MultiHeadAttention::estimate_forward_bytes(o, N, L, L, fwd) +
+                           MultiHeadAttention::parameter_bytes(o) +
+                           std::size_t(N * L * o.embed_dim) * sizeof(float),
+                       opt);
+    }
     MultiHeadAttention mha(o);
     mha.reset_parameters(static_cast<std::uint64_t>(opt.integer_or("seed", 0, 0, INT64_MAX)));
     Tensor x({N, L, o.embed_dim});

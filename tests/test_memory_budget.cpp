@@ -296,6 +296,11 @@ class TestMemoryBudget : public QObject {
         QCOMPARE(small.window->window_start, std::int64_t(900));
         QVERIFY(small.window->window_length < 100);
 
+        // A cap on the window offered (the window's: long windows take long to draw).
+        const MemoryPlan capped = plan_memory(f, ResultScope{}, H, T, budget, 100);
+        QCOMPARE(capped.window->window_length, std::int64_t(100));
+        QCOMPARE(capped.fewer_heads->heads_shown, 3);
+
         // Nothing fits: no offers, and the message says so.
         const MemoryPlan none = plan_memory(f, ResultScope{}, H, T, 500'000);
         QVERIFY(!none.any_offer());

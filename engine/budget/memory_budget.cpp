@@ -171,7 +171,7 @@ std::string format_bytes(std::uint64_t bytes) {
 }
 
 MemoryBudget resolve_memory_budget(std::string_view option, std::string_view setting,
-                                   std::uint64_t memory) {
+                                   std::uint64_t memory, bool environment) {
     MemoryBudget b;
     b.memory = memory;
     if (!trim(option).empty()) {
@@ -184,7 +184,8 @@ MemoryBudget resolve_memory_budget(std::string_view option, std::string_view set
         b.text = trim(option);
         return b;
     }
-    if (const char* env = std::getenv(kBudgetEnvironmentVariable); env && !trim(env).empty()) {
+    if (const char* env = environment ? std::getenv(kBudgetEnvironmentVariable) : nullptr;
+        env && !trim(env).empty()) {
         try {
             b.bytes = parse_memory_size(env, memory);
         } catch (const std::invalid_argument& e) {
@@ -258,7 +259,7 @@ std::optional<T> largest_fitting(T lo, T hi, Fits fits) {
 }  // namespace
 
 MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requested, int num_heads,
-                       std::int64_t tokens, std::uint64_t budget) {
+                       std::int64_t tokens, std::uint64_t budget, std::int64_t max_window) {
     MemoryPlan plan;
     plan.budget = budget;
     plan.num_heads = num_heads;
@@ -288,9 +289,9 @@ MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requeste
             s.window_start = window_on(s, tokens).begin;
             return s;
         };
-        if (const auto w = largest_fitting<std::int64_t>(1, length - 1, [&](std::int64_t v) {
-                return footprint(with_window(v)) <= budget;
-            })) {
+        const std::int64_t longest = max_window > 0 ? std::min(length - 1, max_window) : length - 1;
+        if (const auto w = largest_fitting<std::int64_t>(
+                1, longest, [&](std::int64_t v) { return footprint(with_window(v)) <= budget; })) {
             plan.window = with_window(*w);
             plan.window_bytes = footprint(*plan.window);
         }

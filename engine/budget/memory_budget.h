@@ -48,12 +48,13 @@ struct MemoryBudget {
 };
 
 /// The budget in force.  Precedence: `option` (the command line's --memory-budget), the
-/// ATTNVIZ_MEMORY_BUDGET environment variable, `setting` (the app's preference), then
-/// kDefaultBudgetFraction of `memory`.  Empty strings count as absent.  Throws
-/// std::invalid_argument (naming the option or variable) for a value that is not a size.
-/// A bad setting is ignored: it cannot be fixed from the command line.
+/// ATTNVIZ_MEMORY_BUDGET environment variable (unless `environment` is false), `setting`
+/// (the app's preference), then kDefaultBudgetFraction of `memory`.  Empty strings count as
+/// absent.  Throws std::invalid_argument (naming the option or variable) for a value that
+/// is not a size.  A bad setting is ignored: it cannot be fixed from the command line.
 MemoryBudget resolve_memory_budget(std::string_view option, std::string_view setting,
-                                   std::uint64_t memory = usable_memory_bytes());
+                                   std::uint64_t memory = usable_memory_bytes(),
+                                   bool environment = true);
 
 /// "2 GiB (--memory-budget 2G)", "2 GiB (ATTNVIZ_MEMORY_BUDGET=2G)", "2 GiB (the default:
 /// 50% of 4 GiB)", "2 GiB (the app's setting)".
@@ -102,9 +103,11 @@ struct MemoryPlan {
 };
 
 /// Estimates `requested`; when it is over `budget`, searches the offers (the footprint must
-/// not shrink when heads or the window grow).  Never allocates what it estimates.
+/// not shrink when heads or the window grow).  Never allocates what it estimates.  A window
+/// offer is at most `max_window` tokens when that is positive (the window caps it: larger
+/// windows fit in memory but take long to compute and draw).
 MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requested, int num_heads,
-                       std::int64_t tokens, std::uint64_t budget);
+                       std::int64_t tokens, std::uint64_t budget, std::int64_t max_window = 0);
 
 /// One line for the command line: what is needed, the budget, and the options that fit:
 /// "needs 3.1 GiB, more than the memory budget of 2 GiB (the default: 50% of 4 GiB); what

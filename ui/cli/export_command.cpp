@@ -62,77 +62,94 @@ bool to_switch(const QString& option, const QString& value) {
 
 QString export_usage() {
     return ExportCommandText::tr(
-        "usage: attnviz export --text \"...\" [--text2 \"...\" [--mode cross|batch]]\n"
-        "                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]\n"
-        "                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...\n"
-        "                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]\n"
-        "                      [--compare causal|heads|dropout] [--b-... ]\n"
-        "                      [--step N] [--focus] [--heads LIST]\n"
-        "                      [--colormap viridis|cividis|magma|grey]\n"
-        "                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf\n"
-        "\n"
-        "Renders the same figure as the window, without a display.\n"
-        "\n"
-        "Input:\n"
-        "  --text TEXT           the sentence (queries)\n"
-        "  --text2 TEXT          a second sentence: keys/values (cross) or a batch item\n"
-        "  --mode MODE           self (default without --text2), cross (default with it), batch\n"
-        "  --tokens LIST         pre-tokenized input instead of --text (tokens separated by |)\n"
-        "  --tokens2 LIST        the same for the second sentence\n"
-        "  --lowercase           lowercase before tokenizing\n"
-        "  --special-tokens      add [CLS] and [SEP]\n"
-        "Layer:\n"
-        "  --embed-dim E         model width (default 64)\n"
-        "  --num-heads H         heads; must divide E (default 4)\n"
-        "  --seed S              weight seed (default 0); also the dropout seed unless given\n"
-        "  --weights FILE        a safetensors nn.MultiheadAttention state_dict\n"
-        "  --scoring NAME        dot (default) or additive\n"
-        "  --no-bias             projections without bias\n"
-        "  --no-positional       no sinusoidal positional encoding\n"
-        "  --dropout P           dropout on the weights, in [0, 0.95]\n"
-        "  --train               training mode (dropout active)\n"
-        "  --dropout-seed D      seed of the dropout mask\n"
-        "Masks:\n"
-        "  --causal              mask keys after each query\n"
-        "  --mask-key K          mask key position K (0-based; repeatable)\n"
-        "  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows\n"
-        "Figure:\n"
-        "  --view VIEW           grid (default), mean, or head:K with K from 1 to H;\n"
-        "                        steps[:K]: the computation of head K (default 1) stage by\n"
-        "                        stage; lines: BertViz-style lines from queries to keys\n"
-        "  --step N              steps: reveal stages 1 to N and explain stage N\n"
-        "                        (default: every stage)\n"
-        "  --focus               steps: only stage N and its inputs, large\n"
-        "  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)\n"
-        "  --item N              which sentence of a padded batch to draw (1 or 2)\n"
-        "  --colormap NAME       viridis (default), cividis, magma or grey\n"
-        "  --per-head-scale      scale each head from its own min to its own max\n"
-        "  --unit-scale          colours from 0 to 1 (default: the data's min to max)\n"
-        "  --no-values           never print values in the cells\n"
-        "  --title TEXT          figure title (default: states the configuration)\n"
-        "  --no-title            no title or caption\n"
-        "  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)\n"
-        "  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)\n"
-        "  --font-size PX        base text size (default 14)\n"
-        "  --lang LANG           language of the title and caption: en (default) or zh_CN\n"
-        "  --out FILE            output; the format follows the suffix: .png, .svg or .pdf\n"
-        "Comparison (--view compare): configuration A is the one above, B is A with changes:\n"
-        "  --view compare[:K]    A and B side by side and their difference B − A, for the\n"
-        "                        mean over heads or for head K (both must have it)\n"
-        "  --compare PRESET      causal: A without the causal mask, B with it;\n"
-        "                        heads: A with 4 heads, B with 8;\n"
-        "                        dropout: A in evaluation, B training, the same dropout seed\n"
-        "  --b-causal on|off     B's causal mask\n"
-        "  --b-num-heads H       B's heads; must divide E\n"
-        "  --b-train on|off      B's training mode (dropout active)\n"
-        "  --b-dropout P         B's dropout, in [0, 0.95]\n"
-        "  --b-scoring NAME      B's scoring: dot or additive\n"
-        "  --b-masked-rows POLICY  B's fully masked rows: zero, uniform or nan\n"
-        "  --b-bias on|off       B's projection bias\n"
-        "  --b-positional on|off B's positional encoding\n"
-        "  --b-seed S            B's weight seed\n"
-        "\n"
-        "Exit status: 0 success, 1 data or write error, 2 usage error.\n");
+               "usage: attnviz export --text \"...\" [--text2 \"...\" [--mode cross|batch]]\n"
+               "                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]\n"
+               "                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...\n"
+               "                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]\n"
+               "                      [--compare causal|heads|dropout] [--b-... ]\n"
+               "                      [--step N] [--focus] [--heads LIST]\n"
+               "                      [--colormap viridis|cividis|magma|grey]\n"
+               "                      [--width PX] [--height PX] [--scale F] --out "
+               "FILE.png|svg|pdf\n"
+               "\n"
+               "Renders the same figure as the window, without a display.\n"
+               "\n"
+               "Input:\n"
+               "  --text TEXT           the sentence (queries)\n"
+               "  --text2 TEXT          a second sentence: keys/values (cross) or a batch item\n"
+               "  --mode MODE           self (default without --text2), cross (default with it), "
+               "batch\n"
+               "  --tokens LIST         pre-tokenized input instead of --text (tokens separated by "
+               "|)\n"
+               "  --tokens2 LIST        the same for the second sentence\n"
+               "  --lowercase           lowercase before tokenizing\n"
+               "  --special-tokens      add [CLS] and [SEP]\n"
+               "Layer:\n"
+               "  --embed-dim E         model width (default 64)\n"
+               "  --num-heads H         heads; must divide E (default 4)\n"
+               "  --seed S              weight seed (default 0); also the dropout seed unless "
+               "given\n"
+               "  --weights FILE        a safetensors nn.MultiheadAttention state_dict\n"
+               "  --scoring NAME        dot (default) or additive\n"
+               "  --no-bias             projections without bias\n"
+               "  --no-positional       no sinusoidal positional encoding\n"
+               "  --dropout P           dropout on the weights, in [0, 0.95]\n"
+               "  --train               training mode (dropout active)\n"
+               "  --dropout-seed D      seed of the dropout mask\n"
+               "Masks:\n"
+               "  --causal              mask keys after each query\n"
+               "  --mask-key K          mask key position K (0-based; repeatable)\n"
+               "  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows\n"
+               "Figure:\n"
+               "  --view VIEW           grid (default), mean, or head:K with K from 1 to H;\n"
+               "                        steps[:K]: the computation of head K (default 1) stage by\n"
+               "                        stage; lines: BertViz-style lines from queries to keys\n"
+               "  --step N              steps: reveal stages 1 to N and explain stage N\n"
+               "                        (default: every stage)\n"
+               "  --focus               steps: only stage N and its inputs, large\n"
+               "  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)\n"
+               "  --item N              which sentence of a padded batch to draw (1 or 2)\n"
+               "  --colormap NAME       viridis (default), cividis, magma or grey\n"
+               "  --per-head-scale      scale each head from its own min to its own max\n"
+               "  --unit-scale          colours from 0 to 1 (default: the data's min to max)\n"
+               "  --no-values           never print values in the cells\n"
+               "  --title TEXT          figure title (default: states the configuration)\n"
+               "  --no-title            no title or caption\n"
+               "  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)\n"
+               "  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)\n"
+               "  --font-size PX        base text size (default 14)\n"
+               "  --lang LANG           language of the title and caption: en (default) or zh_CN\n"
+               "  --out FILE            output; the format follows the suffix: .png, .svg or .pdf\n"
+               "Comparison (--view compare): configuration A is the one above, B is A with "
+               "changes:\n"
+               "  --view compare[:K]    A and B side by side and their difference B − A, for the\n"
+               "                        mean over heads or for head K (both must have it)\n"
+               "  --compare PRESET      causal: A without the causal mask, B with it;\n"
+               "                        heads: A with 4 heads, B with 8;\n"
+               "                        dropout: A in evaluation, B training, the same dropout "
+               "seed\n"
+               "  --b-causal on|off     B's causal mask\n"
+               "  --b-num-heads H       B's heads; must divide E\n"
+               "  --b-train on|off      B's training mode (dropout active)\n"
+               "  --b-dropout P         B's dropout, in [0, 0.95]\n"
+               "  --b-scoring NAME      B's scoring: dot or additive\n"
+               "  --b-masked-rows POLICY  B's fully masked rows: zero, uniform or nan\n"
+               "  --b-bias on|off       B's projection bias\n"
+               "  --b-positional on|off B's positional encoding\n"
+               "  --b-seed S            B's weight seed\n"
+               "\n"
+               "Exit status: 0 success, 1 data or write error, 2 usage error.\n") +
+           ExportCommandText::tr(
+               "\n"
+               "Memory: a figure that needs more than the memory budget is refused before\n"
+               "anything is computed (exit 1), naming what fits instead:\n"
+               "  --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,\n"
+               "                        else half of the machine's memory)\n"
+               "  --heads-shown K       panels for the first K heads only (the mean still\n"
+               "                        covers every head)\n"
+               "  --mean-only           the mean over heads only\n"
+               "  --window START:LEN    tokens START..START+LEN-1 (from 0) of a long text: those\n"
+               "                        rows and columns of the full attention\n");
 }
 
 namespace {
@@ -197,6 +214,7 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
     QString view = QStringLiteral("grid");
     QString heads_list;
     std::optional<int> step;
+    std::optional<int> heads_shown;
     bool focus = false;
     // The comparison: a preset, then the --b-... changes on top of it.
     std::optional<ComparePreset> preset;
@@ -389,6 +407,26 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
         } else if (name == QLatin1String("--b-seed")) {
             b_changes.weight_seed = to_int(name, value(), 0, AttentionDocument::kMaxSeed);
             b_options << name;
+        } else if (name == QLatin1String("--memory-budget")) {
+            cmd.memory_budget = value();
+        } else if (name == QLatin1String("--heads-shown")) {
+            heads_shown = to_int(name, value(), 1, AttentionDocument::kMaxHeads);
+        } else if (name == QLatin1String("--mean-only")) {
+            flag();
+            if (heads_shown && *heads_shown != 0)
+                usage_error(ExportCommandText::tr("use either --heads-shown or --mean-only"));
+            heads_shown = 0;
+        } else if (name == QLatin1String("--window")) {
+            const QString v = value();
+            const QStringList parts = v.split(QLatin1Char(':'));
+            bool ok_start = false, ok_length = false;
+            const int start = parts.size() == 2 ? parts[0].toInt(&ok_start) : -1;
+            const int length = parts.size() == 2 ? parts[1].toInt(&ok_length) : 0;
+            if (!ok_start || !ok_length || start < 0 || length < 1)
+                usage_error(ExportCommandText::tr("--window needs START:LEN, a first token (from "
+                                                  "0) and a length (from 1), e.g. 0:512, not '%1'")
+                                .arg(v));
+            doc->setWindow(start, length);
         } else if (name == QLatin1String("--out") || name == QLatin1String("-o")) {
             cmd.out = value();
         } else {
@@ -419,6 +457,13 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
                         .arg(num_heads)
                         .arg(embed_dim));
     doc->setNumHeads(num_heads);
+    if (heads_shown) {
+        if (*heads_shown > num_heads)
+            usage_error(ExportCommandText::tr("--heads-shown %1 is more than --num-heads %2")
+                            .arg(*heads_shown)
+                            .arg(num_heads));
+        doc->setHeadsShown(*heads_shown);
+    }
     doc->setWeightSeed(seed);
     doc->setDropoutSeed(dropout_seed.value_or(seed));
     doc->setMaskedKeys(masked);
@@ -466,6 +511,11 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
     if (cmd.figure.batch_item > 0 && *mode != PairMode::PaddedBatch)
         usage_error(ExportCommandText::tr("--item needs --mode batch"));
 
+    if (heads_shown && *heads_shown > 0 && cmd.figure.view == FigureView::Head &&
+        cmd.figure.head >= *heads_shown)
+        usage_error(ExportCommandText::tr("--view head:%1 is not among the --heads-shown %2")
+                        .arg(cmd.figure.head + 1)
+                        .arg(*heads_shown));
     if (cmd.out.isEmpty()) usage_error(ExportCommandText::tr("--out FILE is required"));
     if (!figure_format_for(cmd.out))
         usage_error(ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg or .pdf")
@@ -475,8 +525,31 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
 }
 
 void run_export(const ExportCommand& command, const AttentionDocument& document) {
-    const SnapshotPtr snapshot = compute_snapshot(document.computeConfig(), 1, nullptr,
-                                                  std::max(1, QThread::idealThreadCount()));
+    // The command line's budget: --memory-budget, else ATTNVIZ_MEMORY_BUDGET, else the
+    // default (the window's own setting is not read: a script gives the same answer anywhere).
+    budget::MemoryBudget memory;
+    try {
+        memory = budget::resolve_memory_budget(command.memory_budget.toStdString(), "");
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    // A PNG is drawn on a canvas of its own (and QCustomPlot's buffer of the same size).
+    if (figure_format_for(command.out) == ExportFormat::Png) {
+        const double w = std::ceil(command.size.width * command.size.scale);
+        const double h = std::ceil(command.size.height * command.size.scale);
+        const auto canvas = std::uint64_t(2 * 4 * w * h);
+        if (canvas > memory.bytes)
+            throw DataError(
+                ExportCommandText::tr("a PNG of %1 x %2 pixels needs %3, more than the memory "
+                                      "budget of %4; use a smaller --width, --height or --scale")
+                    .arg(w)
+                    .arg(h)
+                    .arg(QString::fromStdString(budget::format_bytes(canvas)),
+                         QString::fromStdString(budget::describe_budget(memory)))
+                    .toStdString());
+    }
+    const SnapshotPtr snapshot = compute_snapshot(
+        document.computeConfig(), 1, nullptr, std::max(1, QThread::idealThreadCount()), &memory);
     if (command.figure.kind == FigureKind::Steps) {
         QString why;
         if (build_steps_model(*snapshot, command.figure.batch_item, command.figure.head, &why)

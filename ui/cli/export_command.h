@@ -15,6 +15,7 @@ struct ExportCommand {
     ExportSize size;
     FigureOptions figure;
     QString out;
+    QString memory_budget;  ///< --memory-budget as given; empty: the default
     bool help = false;
 };
 

@@ -27,9 +27,72 @@ struct ComputeText {
 // Token embeddings use a fixed seed: changing the weight seed then changes only the layer,
 // which is what a user exploring "another random initialisation" expects.
 constexpr std::uint64_t kEmbeddingSeed = 0;
-// The longest sequence the GUI accepts; beyond it a forward pass no longer fits an
-// interactive budget on an ordinary machine.
-constexpr std::size_t kMaxTokens = 4096;
+// (No fixed token limit: the memory budget decides, and offers a window of the tokens.)
+
+/// The sequences as the engine sees them: N items of L queries over S keys.
+struct Shapes {
+    std::int64_t N = 1, L = 0, S = 0;
+};
+
+Shapes shapes_of(const ComputeConfig& c, const TokenSequences& seq) {
+    const auto a = std::int64_t(seq.a.size()), b = std::int64_t(seq.b.size());
+    switch (c.pair_mode) {
+        case PairMode::Single:
+            return {1, a, a};
+        case PairMode::CrossAttention:
+            return {1, a, b};
+        case PairMode::PaddedBatch:
+            return {2, std::max(a, b), std::max(a, b)};
+    }
+    return {1, a, a};
+}
+
+MultiHeadAttentionOptions layer_options(const ComputeConfig& c) {
+    MultiHeadAttentionOptions options;
+    options.embed_dim = c.embed_dim;
+    options.num_heads = c.num_heads;
+    options.bias = c.bias;
+    options.scoring = c.scoring;
+    options.dropout = float(c.dropout);
+    return options;
+}
+
+/// What the engine is asked to keep for `scope`, and with how many threads.
+AttentionForwardOptions scoped_forward(const ComputeConfig& c, const Shapes& sh,
+                                       const budget::ResultScope& scope, int num_threads) {
+    AttentionForwardOptions fwd;
+    fwd.need_weights = true;
+    const int kept = scope.kept_heads(c.num_heads);
+    fwd.weights_heads = kept == c.num_heads ? -1 : kept;
+    const budget::AxisWindow q = budget::window_on(scope, sh.L), k = budget::window_on(scope, sh.S);
+    if (q.count < sh.L) {
+        fwd.query_begin = q.begin;
+        fwd.query_count = q.count;
+    }
+    if (k.count < sh.S) {
+        fwd.key_begin = k.begin;
+        fwd.key_count = k.count;
+    }
+    // Raw scores and the steps only for the whole result of a small input: the views that
+    // use them show every head over every token.
+    const bool whole = kept == c.num_heads && q.count == sh.L && k.count == sh.S;
+    const std::size_t cells = std::size_t(sh.N) * c.num_heads * sh.L * sh.S;
+    fwd.need_intermediates = whole && cells <= kScoreCellBudget;
+    // Threads only pay off on big inputs; for a sentence, waking them costs more than the
+    // whole forward pass.
+    const std::size_t work = std::size_t(sh.N) * c.num_heads * q.count * sh.S;
+    fwd.num_threads = work < (std::size_t(1) << 16) ? 1 : std::max(1, num_threads);
+    return fwd;
+}
+
+/// Heap bytes of a std::string holding `size` bytes (beyond the short-string buffer) and of
+/// a QString of as many UTF-16 units at most.
+double string_bytes(std::size_t size) {
+    return 32.0 + (size > 15 ? double(size) + 17.0 : 0.0);
+}
+double qstring_bytes(std::size_t utf8_size) {
+    return 24.0 + 32.0 + 2.0 * double(utf8_size + 1);
+}
 
 std::vector<QString> to_qstrings(const std::vector<std::string>& tokens) {
     std::vector<QString> out;
@@ -78,10 +141,11 @@ Tensor with_batch(Tensor t) {
 }  // namespace
 
 bool AttentionSnapshot::row_fully_masked(int n, int h, int i) const {
-    if (h >= 0) return fully_masked_rows[(std::size_t(n) * heads + h) * target_len + i] != 0;
-    for (int k = 0; k < heads; ++k)
-        if (!fully_masked_rows[(std::size_t(n) * heads + k) * target_len + i]) return false;
-    return heads > 0;
+    const int H = std::max(num_heads, heads);  // every head's rows, kept weights or not
+    if (h >= 0) return fully_masked_rows[(std::size_t(n) * H + h) * target_len + i] != 0;
+    for (int k = 0; k < H; ++k)
+        if (!fully_masked_rows[(std::size_t(n) * H + k) * target_len + i]) return false;
+    return H > 0;
 }
 
 namespace {
@@ -152,25 +216,86 @@ struct ComputeCache::Impl {
 ComputeCache::ComputeCache() : impl(std::make_unique<Impl>()) {}
 ComputeCache::~ComputeCache() = default;
 
+std::uint64_t estimate_snapshot_bytes(const ComputeConfig& c, const TokenSequences& seq,
+                                      const budget::ResultScope& scope, int num_threads) {
+    const Shapes sh = shapes_of(c, seq);
+    if (sh.L == 0 || sh.S == 0) return 0;
+    const MultiHeadAttentionOptions options = layer_options(c);
+    const AttentionForwardOptions fwd = scoped_forward(c, sh, scope, num_threads);
+    const budget::AxisWindow q = budget::window_on(scope, sh.L), k = budget::window_on(scope, sh.S);
+    const double N = double(sh.N), L = double(sh.L), S = double(sh.S), E = double(c.embed_dim);
+    const double H = double(c.num_heads), kept = double(scope.kept_heads(c.num_heads));
+    const double rows = double(q.count), cols = double(k.count);
+
+    double bytes = 0.0;
+    // The tokens, and for a batch their padded copies.
+    for (const auto* tokens : {&seq.a, &seq.b})
+        for (const std::string& t : *tokens)
+            bytes += string_bytes(t.size()) * (c.pair_mode == PairMode::PaddedBatch ? 2 : 1);
+    if (c.pair_mode == PairMode::PaddedBatch) bytes += 2 * L * string_bytes(5);  // "[PAD]"
+    // The window's tokens as QStrings, for queries and keys of every item: bounded by the
+    // longest token (and the whole text), so that moving a window never changes the estimate.
+    std::size_t longest = 5, total = 0;  // "[PAD]"
+    for (const auto* tokens : {&seq.a, &seq.b})
+        for (const std::string& t : *tokens) {
+            longest = std::max(longest, t.size());
+            total += t.size() + 1;
+        }
+    for (const double count : {rows, cols})
+        bytes += N * (count * qstring_bytes(0) +
+                      2.0 * std::min(count * double(longest), double(total) + 5.0 * count));
+    // Embeddings of every token (keys and values need them all): the query input, the
+    // key/value input (a copy in self-attention), the positional encoding and, for a batch,
+    // one sentence's rows while they are copied in.
+    bytes += sizeof(float) * (N * L * E + N * S * E + 2 * std::max(L, S) * E);
+    bytes += sizeof(float) * 2 * N * S;  // padding and the mask made of it
+    // Parameters: the layer, the cache's state_dict, the copy made to fill it, and a
+    // weights file being read.
+    bytes += 3.0 * double(MultiHeadAttention::parameter_bytes(options));
+    if (!c.weights_file.isEmpty())
+        bytes += double(std::max<qint64>(0, QFileInfo(c.weights_file).size()));
+    // The forward pass.
+    bytes += double(MultiHeadAttention::estimate_forward_bytes(options, sh.N, sh.L, sh.S, fwd));
+    // Kept for the views: raw scores copied out of the steps, the steps' inputs, output and
+    // projections.
+    if (fwd.need_intermediates)
+        bytes += sizeof(float) * (N * H * L * S + 2 * N * L * E + N * S * E) +
+                 double(MultiHeadAttention::parameter_bytes(options));
+    // The mask as drawn, the colour ranges, and every panel drawn (kept heads and the mean).
+    bytes += N * rows * cols + N * (kept + 1) * 16;
+    bytes += N * (kept + 1) *
+             (rows * cols * double(kDisplayBytesPerCell) + double(kDisplayBytesPerPanel));
+    bytes += double(kDisplayFixedBytes);
+    return bytes >= 1.8e19 ? std::numeric_limits<std::uint64_t>::max() : std::uint64_t(bytes);
+}
+
+budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& c, const TokenSequences& seq,
+                                        std::uint64_t budget_bytes, int num_threads) {
+    const Shapes sh = shapes_of(c, seq);
+    return budget::plan_memory(
+        [&](const budget::ResultScope& scope) {
+            return estimate_snapshot_bytes(c, seq, scope, num_threads);
+        },
+        c.scope(), c.num_heads, std::max(sh.L, sh.S), budget_bytes, kMaxOfferedWindow);
+}
+
 SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
-                             int num_threads) {
+                             int num_threads, const budget::MemoryBudget* budget) {
     const auto start = std::chrono::steady_clock::now();
     TokenSequences seq = resolve_tokens(c);
     if (seq.a.empty())
         throw UsageError(ComputeText::tr("There are no tokens: type a sentence.").toStdString());
     if (c.pair_mode != PairMode::Single && seq.b.empty())
         throw UsageError(ComputeText::tr("The second sentence has no tokens.").toStdString());
-    if (seq.a.size() > kMaxTokens || seq.b.size() > kMaxTokens)
-        throw UsageError(
-            ComputeText::tr("At most %1 tokens per sentence.").arg(kMaxTokens).toStdString());
 
-    MultiHeadAttentionOptions options;
-    options.embed_dim = c.embed_dim;
-    options.num_heads = c.num_heads;
-    options.bias = c.bias;
-    options.scoring = c.scoring;
-    options.dropout = float(c.dropout);
+    const MultiHeadAttentionOptions options = layer_options(c);
     options.validate();
+
+    // Nothing large is allocated before this: a configuration over the budget is refused
+    // with what fits instead (the window asks the user, `attnviz export` prints it).
+    const budget::MemoryBudget memory = budget ? *budget : budget::resolve_memory_budget("", "");
+    const budget::MemoryPlan plan = plan_snapshot_memory(c, seq, memory.bytes, num_threads);
+    if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, memory);
 
     // Parameters: from the cache, the weights file, or a seeded initialisation.
     ComputeCache local;
@@ -248,6 +373,17 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
     const int n_items = int(query.dim(0));
     const int L = int(query.dim(1));
     const int S = int(key_value.dim(1));
+    const Shapes shapes{n_items, L, S};
+    const budget::ResultScope scope = c.scope();
+    const budget::AxisWindow qw = budget::window_on(scope, L), kw = budget::window_on(scope, S);
+    const int Lw = int(qw.count), Sw = int(kw.count), q0 = int(qw.begin), k0 = int(kw.begin);
+    const int kept = scope.kept_heads(c.num_heads);
+    if (Lw < L || Sw < S) {  // only the window's tokens are labels
+        for (auto& tokens : snap->query_tokens)
+            tokens = std::vector<QString>(tokens.begin() + q0, tokens.begin() + q0 + Lw);
+        for (auto& tokens : snap->key_tokens)
+            tokens = std::vector<QString>(tokens.begin() + k0, tokens.begin() + k0 + Sw);
+    }
     for (const auto& [item, pos] : c.masked_keys)
         if (item >= 0 && item < n_items && pos >= 0 && pos < S)
             padding[std::size_t(item) * S + pos] = 1.0f;
@@ -255,33 +391,36 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
     const bool any_key_mask =
         std::any_of(padding.begin(), padding.end(), [](float v) { return v != 0.0f; });
 
-    AttentionForwardOptions fwd;
+    AttentionForwardOptions fwd = scoped_forward(c, shapes, scope, num_threads);
     fwd.key_padding_mask = any_key_mask ? &key_padding_mask : nullptr;
     fwd.causal = c.causal;
     fwd.training = c.training;
     fwd.dropout_seed = std::uint64_t(c.dropout_seed);
     fwd.masked_rows = c.masked_rows;
-    fwd.need_weights = true;
     const std::size_t cells = std::size_t(n_items) * c.num_heads * L * S;
-    fwd.need_intermediates = cells <= kScoreCellBudget;
-    // Threads only pay off on big inputs; for a sentence, waking them costs more than the
-    // whole forward pass.
-    fwd.num_threads = cells < (std::size_t(1) << 16) ? 1 : std::max(1, num_threads);
 
     AttentionResult result = mha.forward(query, key_value, key_value, fwd);
 
     snap->batch = n_items;
-    snap->heads = c.num_heads;
-    snap->target_len = L;
-    snap->source_len = int(result.source_length);
-    if (snap->source_len != S)
-        throw std::logic_error("the layer returned " + std::to_string(result.source_length) +
-                               " key columns for " + std::to_string(S) + " keys");
+    snap->heads = kept;
+    snap->num_heads = c.num_heads;
+    snap->target_len = Lw;
+    snap->source_len = Sw;
+    snap->query_offset = q0;
+    snap->key_offset = k0;
+    snap->query_total = L;
+    snap->key_total = S;
+    snap->estimated_bytes = plan.needed;
+    snap->budget_bytes = plan.budget;
+    if (result.source_length != S || result.mean_weights.numel() != std::size_t(n_items) * Lw * Sw)
+        throw std::logic_error("the layer returned " + shape_string(result.mean_weights.shape) +
+                               " mean weights for a window of " + std::to_string(Lw) + " x " +
+                               std::to_string(Sw));
     snap->weights = std::move(result.weights);
     snap->mean_weights = std::move(result.mean_weights);
     snap->fully_masked_rows = std::move(result.fully_masked_rows);
-    if (snap->fully_masked_rows.size() != std::size_t(n_items) * c.num_heads * L)
-        snap->fully_masked_rows.assign(std::size_t(n_items) * c.num_heads * L, 0);
+    if (snap->fully_masked_rows.size() != std::size_t(n_items) * c.num_heads * Lw)
+        snap->fully_masked_rows.assign(std::size_t(n_items) * c.num_heads * Lw, 0);
     if (result.steps) {
         snap->scores = Tensor({n_items, c.num_heads, L, S});
         const std::size_t per = std::size_t(L) * S;
@@ -301,13 +440,14 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         keep_projections(cached.state, c.embed_dim, steps.get());
         snap->steps = std::move(steps);
     }
-    // The mask as it was given to the layer: padding and clicked keys, plus causal j > i.
-    snap->masked.assign(std::size_t(n_items) * L * S, 0);
+    // The mask as it was given to the layer: padding and clicked keys, plus causal j > i
+    // (in the positions of the whole sequence).
+    snap->masked.assign(std::size_t(n_items) * Lw * Sw, 0);
     for (int n = 0; n < n_items; ++n)
-        for (int i = 0; i < L; ++i)
-            for (int j = 0; j < S; ++j)
-                snap->masked[(std::size_t(n) * L + i) * S + j] =
-                    (padding[std::size_t(n) * S + j] != 0.0f) || (c.causal && j > i);
+        for (int i = 0; i < Lw; ++i)
+            for (int j = 0; j < Sw; ++j)
+                snap->masked[(std::size_t(n) * Lw + i) * Sw + j] =
+                    (padding[std::size_t(n) * S + k0 + j] != 0.0f) || (c.causal && k0 + j > q0 + i);
     snap->cache_ranges();
     snap->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

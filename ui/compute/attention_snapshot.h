@@ -40,9 +40,17 @@ struct AttentionSnapshot {
     ComputeConfig config;
 
     int batch = 0;       ///< N
-    int heads = 0;       ///< H
-    int target_len = 0;  ///< L (queries)
-    int source_len = 0;  ///< S (keys)
+    int heads = 0;       ///< heads whose weights are kept, the first ones (0: the mean only)
+    int num_heads = 0;   ///< H of the layer: the mean is over all of them
+    int target_len = 0;  ///< L (queries kept: the window's)
+    int source_len = 0;  ///< S (keys kept)
+    /// Kept query i is query query_offset + i of query_total, kept key j is key
+    /// key_offset + j of key_total: a window onto the full attention (config.window_*).
+    int query_offset = 0, key_offset = 0;
+    int query_total = 0, key_total = 0;
+    /// What estimate_snapshot_bytes() said this computation needs, and the budget then.
+    std::uint64_t estimated_bytes = 0;
+    std::uint64_t budget_bytes = 0;
 
     /// Per batch item: L query tokens and S key tokens ("[PAD]" where padded).
     std::vector<std::vector<QString>> query_tokens;
@@ -52,15 +60,16 @@ struct AttentionSnapshot {
     Tensor mean_weights;  ///< [N, L, S]
     Tensor scores;        ///< [N, H, L, S] raw q.k (or additive) scores; empty over budget
     std::vector<std::uint8_t> masked;             ///< [N, L, S] 1 where the cell was masked
-    std::vector<std::uint8_t> fully_masked_rows;  ///< [N, H, L]
+    std::vector<std::uint8_t> fully_masked_rows;  ///< [N, num_heads, L]: every head's
     /// Intermediates for the steps view; null over kStepsCellBudget.
     std::shared_ptr<const StepTensors> steps;
-    double elapsed_ms = 0.0;                      ///< engine time
+    double elapsed_ms = 0.0;  ///< engine time
     /// Cached panel_range() of every (item, slot), slot H = the mean; filled by
     /// compute_snapshot so the GUI thread never scans millions of cells.
     std::vector<std::pair<float, float>> ranges;
 
     bool has_scores() const { return !scores.empty(); }
+    bool windowed() const { return target_len < query_total || source_len < key_total; }
     std::size_t cell(int n, int h, int i, int j) const {
         return ((std::size_t(n) * heads + h) * target_len + i) * source_len + j;
     }
@@ -99,12 +108,38 @@ inline constexpr std::size_t kScoreCellBudget = std::size_t(1) << 22;
 /// [L,S] and four [L,d] tensors per head: a few MB at this size).
 inline constexpr std::size_t kStepsCellBudget = std::size_t(1) << 18;
 
+/// Bytes per heatmap cell of one panel that drawing it keeps: the colour-map data (a
+/// double), its coloured image, the visible part copied when drawn and QCustomPlot's own
+/// image (render/heatmap_figure.cpp).  `attnviz export` draws with the same figure.
+inline constexpr std::size_t kDisplayBytesPerCell = 20;
+/// Per panel: QCustomPlot's oversampled image of a small map and the panel's objects.
+inline constexpr std::size_t kDisplayBytesPerPanel = 256 * 1024;
+/// Per figure: its QCustomPlot, fonts and layout, its canvas and QCustomPlot's buffer at a
+/// window's size (measured: about 4 MB at 640 x 400).
+inline constexpr std::size_t kDisplayFixedBytes = 8 * 1024 * 1024;
+
+/// An upper bound of the bytes compute_snapshot() allocates for `config` with its tokens
+/// (resolve_tokens(config)) when it keeps `scope`, plus drawing every kept panel.
+std::uint64_t estimate_snapshot_bytes(const ComputeConfig& config, const TokenSequences& tokens,
+                                      const budget::ResultScope& scope, int num_threads = 1);
+
+/// The longest window the memory budget offers by itself: longer ones may fit in memory
+/// but take long to compute and draw (the window's controls still allow them).
+inline constexpr std::int64_t kMaxOfferedWindow = 4096;
+
+/// The memory budget's verdict on `config` (its scope()) and, when over, what fits.
+budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& config, const TokenSequences& tokens,
+                                        std::uint64_t budget_bytes, int num_threads = 1);
+
 /// Runs the engine for a configuration on the calling thread.  Throws std::exception
-/// (DataError, std::invalid_argument) with a message for the user on bad input.
+/// (DataError, std::invalid_argument) with a message for the user on bad input, and
+/// budget::MemoryBudgetExceeded, before allocating anything large, when the configuration
+/// needs more than `budget` (null: ATTNVIZ_MEMORY_BUDGET or the default budget).
 /// `cache` (optional) keeps the layer and any weights file between calls.
 struct ComputeCache;
 SnapshotPtr compute_snapshot(const ComputeConfig& config, std::uint64_t generation,
-                             ComputeCache* cache = nullptr, int num_threads = 1);
+                             ComputeCache* cache = nullptr, int num_threads = 1,
+                             const budget::MemoryBudget* budget = nullptr);
 
 /// Reuses the initialised layer (weights depend only on a few settings) and the parsed
 /// weights file between requests.  Not thread-safe: one per worker.

@@ -55,8 +55,9 @@ class ComputeController::Worker : public QObject {
         const std::uint64_t gen = request.generation;
         try {
             progress(5, QCoreApplication::translate("Compute", "Running the attention layer…"));
-            SnapshotPtr snapshot = compute_snapshot(request.config, gen, &cache_,
-                                                    std::max(1, QThread::idealThreadCount()));
+            SnapshotPtr snapshot =
+                compute_snapshot(request.config, gen, &cache_,
+                                 std::max(1, QThread::idealThreadCount()), &request.budget);
             std::shared_ptr<PreparedMaps> maps;
             // A newer request makes these maps useless; skip straight to it, but still show
             // this snapshot so a continuously dragged slider keeps the view moving.
@@ -69,6 +70,14 @@ class ComputeController::Worker : public QObject {
                 owner_,
                 [o = owner_, gen, snapshot = std::move(snapshot), maps = std::move(maps)] {
                     o->deliver(gen, snapshot, maps);
+                },
+                Qt::QueuedConnection);
+        } catch (const budget::MemoryBudgetExceeded& e) {
+            QMetaObject::invokeMethod(
+                owner_,
+                [o = owner_, gen, plan = e.plan(), b = e.budget(),
+                 message = QString::fromStdString(e.what())] {
+                    o->failOverBudget(gen, plan, b, message);
                 },
                 Qt::QueuedConnection);
         } catch (const std::exception& e) {
@@ -88,6 +97,14 @@ class ComputeController::Worker : public QObject {
 };
 
 ComputeController::ComputeController(QObject* parent) : QObject(parent) {
+    // Until the window sets its own: ATTNVIZ_MEMORY_BUDGET or the default (a bad variable is
+    // reported by whoever sets the budget; here it must not stop the app).
+    try {
+        budget_ = budget::resolve_memory_budget("", "");
+    } catch (const std::invalid_argument&) {
+        budget_.memory = budget::usable_memory_bytes();
+        budget_.bytes = std::uint64_t(double(budget_.memory) * budget::kDefaultBudgetFraction);
+    }
     worker_ = new Worker(this);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -110,7 +127,7 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     last_config_ = config;
     const bool was_busy = isBusy();
     ++requested_;
-    worker_->submit(Request{config, requested_, prepare_maps_, colormap_, scale_});
+    worker_->submit(Request{config, requested_, prepare_maps_, colormap_, scale_, budget_});
     if (!was_busy) emit busyChanged(true);
     return requested_;
 }
@@ -128,11 +145,29 @@ void ComputeController::deliver(std::uint64_t generation, SnapshotPtr snapshot,
         latest_ = std::move(snapshot);
         latest_maps_ = std::move(maps);
         last_error_.clear();
+        over_budget_ = budget::MemoryPlan{};
         setFinished(generation);
         emit resultReady(latest_);
     } else {
         setFinished(generation);
     }
+}
+
+void ComputeController::failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,
+                                       const budget::MemoryBudget& budget, const QString& message) {
+    if (generation >= requested_) {
+        over_budget_ = plan;
+        emit overBudget(plan, budget);
+    }
+    (void)message;  // the command line's wording; the window says it its own way
+    fail(generation,
+         QCoreApplication::translate("Compute",
+                                     "This needs %1, more than the memory budget of %2, so "
+                                     "nothing was computed. Keep fewer heads' weights or a "
+                                     "window of the tokens (above the heatmaps), or raise "
+                                     "the budget.")
+             .arg(QString::fromStdString(budget::format_bytes(plan.needed)),
+                  QString::fromStdString(budget::format_bytes(plan.budget))));
 }
 
 void ComputeController::fail(std::uint64_t generation, const QString& message) {

@@ -35,6 +35,13 @@ class ComputeController : public QObject {
 
     /// Build colour-map data on the worker too (the window wants it; the CLI does not).
     void setPrepareMaps(bool on) { prepare_maps_ = on; }
+    /// The memory budget of the following requests (the default budget until set).  A
+    /// configuration over it is never computed: overBudget() reports what fits instead.
+    void setMemoryBudget(const budget::MemoryBudget& budget) { budget_ = budget; }
+    const budget::MemoryBudget& memoryBudget() const { return budget_; }
+    /// The verdict on the last request that was over the budget (needed == 0: none since
+    /// the last result).
+    const budget::MemoryPlan& lastOverBudget() const { return over_budget_; }
     /// How the window currently colours the maps, so the worker can colour them too.
     void setFigureHints(Colormap colormap, ScaleMode scale) {
         colormap_ = colormap;
@@ -52,6 +59,10 @@ class ComputeController : public QObject {
   signals:
     void resultReady(const attnviz::ui::SnapshotPtr& snapshot);
     void failed(const QString& message);
+    /// The newest request needs more memory than the budget; `plan` holds what fits.
+    /// failed() follows with a one-line message.
+    void overBudget(const attnviz::budget::MemoryPlan& plan,
+                    const attnviz::budget::MemoryBudget& budget);
     void busyChanged(bool busy);
     void progressChanged(int percent, const QString& stage);
 
@@ -62,12 +73,15 @@ class ComputeController : public QObject {
         bool prepare_maps;
         Colormap colormap;
         ScaleMode scale;
+        budget::MemoryBudget budget;
     };
     class Worker;
 
     void deliver(std::uint64_t generation, SnapshotPtr snapshot,
                  std::shared_ptr<PreparedMaps> maps);
     void fail(std::uint64_t generation, const QString& message);
+    void failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,
+                        const budget::MemoryBudget& budget, const QString& message);
     void setFinished(std::uint64_t generation);
 
     QThread thread_;
@@ -79,6 +93,8 @@ class ComputeController : public QObject {
     bool prepare_maps_ = true;
     Colormap colormap_ = Colormap::Viridis;
     ScaleMode scale_ = ScaleMode::Shared;
+    budget::MemoryBudget budget_;
+    budget::MemoryPlan over_budget_;
     SnapshotPtr latest_;
     std::shared_ptr<PreparedMaps> latest_maps_;
     QString last_error_;

@@ -136,6 +136,10 @@ QString describe_config(const ComputeConfig& c) {
     else
         parts << ConfigText::tr("weight seed %1").arg(c.weight_seed);
     if (!c.positional_encoding) parts << ConfigText::tr("no positional encoding");
+    if (c.heads_shown == 0)
+        parts << ConfigText::tr("mean only");
+    else if (c.heads_shown > 0 && c.heads_shown < c.num_heads)
+        parts << ConfigText::tr("first %1 of %2 heads kept").arg(c.heads_shown).arg(c.num_heads);
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/budget/memory_budget.h"
 #include "engine/layers/multi_head_attention.h"
 
 namespace attnviz::ui {
@@ -77,6 +78,14 @@ struct ComputeConfig {
     MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
     QString weights_file;  ///< safetensors state_dict; empty = seeded initialisation
 
+    // What of the result is kept, to stay within the memory budget (budget::ResultScope):
+    // per-head weights of the first heads_shown heads (-1: every head, 0: the mean only) and
+    // a window of window_length tokens from window_start (0-based; length 0: every token).
+    int heads_shown = -1;
+    int window_start = 0;
+    int window_length = 0;
+    budget::ResultScope scope() const { return {heads_shown, window_start, window_length}; }
+
     bool operator==(const ComputeConfig&) const = default;
 };
 
@@ -92,8 +101,8 @@ struct FigureOptions {
     int font_px = 13;    ///< base text size in pixels; titles are derived from it
     bool values = true;  ///< print values in the cells when there is room (single panel)
     FigureKind kind = FigureKind::Heatmaps;
-    int step = -1;        ///< steps: the current stage, 0-based (-1: every stage at once)
-    bool focus = false;   ///< steps: only the current stage and its inputs, large
+    int step = -1;       ///< steps: the current stage, 0-based (-1: every stage at once)
+    bool focus = false;  ///< steps: only the current stage and its inputs, large
     quint64 line_heads = ~quint64(0);  ///< lines: bit h set = head h drawn
     bool high_contrast = false;        ///< presentation: black text, heavier lines
 

@@ -126,6 +126,7 @@ bool AttentionDocument::setEmbedDim(int embed_dim) {
                        .arg(best));
         compute_.num_heads = best;
         emit numHeadsChanged(best);
+        normalizeHeadsShown();
         clampViewToData();
     } else {
         setMessage(QString());
@@ -152,6 +153,7 @@ bool AttentionDocument::setNumHeads(int num_heads) {
     if (compute_.num_heads == num_heads) return true;
     compute_.num_heads = num_heads;
     emit numHeadsChanged(num_heads);
+    normalizeHeadsShown();
     clampViewToData();
     computeChanged();
     return true;
@@ -236,10 +238,35 @@ void AttentionDocument::setMaskedRowPolicy(MaskedRowPolicy policy) {
         computeChanged();
 }
 
+// --- what of the result is kept -----------------------------------------------------------
+
+void AttentionDocument::setHeadsShown(int k) {
+    // Every head, however it was asked for, is -1: equal configurations stay equal.
+    k = k < 0 || k >= compute_.num_heads ? -1 : k;
+    if (!assign(compute_.heads_shown, k, this, &AttentionDocument::headsShownChanged)) return;
+    clampViewToData();
+    computeChanged();
+}
+
+void AttentionDocument::setWindow(int start, int length) {
+    length = std::max(length, 0);
+    start = length == 0 ? 0 : std::max(start, 0);
+    if (compute_.window_start == start && compute_.window_length == length) return;
+    compute_.window_start = start;
+    compute_.window_length = length;
+    emit windowChanged(start, length);
+    computeChanged();
+}
+
+void AttentionDocument::showEverything() {
+    setHeadsShown(-1);
+    setWindow(0, 0);
+}
+
 // --- the figure ---------------------------------------------------------------------------
 
 void AttentionDocument::setView(FigureView view, int head) {
-    head = std::clamp(head, 0, compute_.num_heads - 1);
+    head = std::clamp(head, 0, std::max(1, compute_.scope().kept_heads(compute_.num_heads)) - 1);
     if (view != FigureView::Head) head = figure_.head;
     if (figure_.view == view && figure_.head == head) return;
     figure_.view = view;
@@ -332,9 +359,18 @@ bool AttentionDocument::applyComparePreset(ComparePreset preset) {
     return true;
 }
 
+void AttentionDocument::normalizeHeadsShown() {
+    if (compute_.heads_shown >= compute_.num_heads) {
+        compute_.heads_shown = -1;
+        emit headsShownChanged(-1);
+    }
+}
+
 void AttentionDocument::clampViewToData() {
-    if (figure_.head >= compute_.num_heads) {
-        figure_.head = compute_.num_heads - 1;
+    // Only the kept heads have weights to show (the mean only: head 0 stands for the mean).
+    const int kept = std::max(1, compute_.scope().kept_heads(compute_.num_heads));
+    if (figure_.head >= kept) {
+        figure_.head = kept - 1;
         emit viewChanged(figure_.view, figure_.head);
         figureChanged();
     }
@@ -403,6 +439,8 @@ void AttentionDocument::emitAll() {
     emit causalChanged(compute_.causal);
     emit maskedKeysChanged();
     emit maskedRowPolicyChanged(compute_.masked_rows);
+    emit headsShownChanged(compute_.heads_shown);
+    emit windowChanged(compute_.window_start, compute_.window_length);
     emit viewChanged(figure_.view, figure_.head);
     emit batchItemChanged(figure_.batch_item);
     emit colormapChanged(figure_.colormap);
@@ -468,11 +506,14 @@ QJsonObject AttentionDocument::toJson() const {
             if (f.line_heads >> h & 1u) heads.append(h);
         figure[QStringLiteral("line_heads")] = heads;
     }
-    return QJsonObject{{QStringLiteral("input"), input},
-                       {QStringLiteral("layer"), layer},
-                       {QStringLiteral("masks"), masks},
-                       {QStringLiteral("figure"), figure},
-                       {QStringLiteral("compare"), compare_to_json(compare_)}};
+    // What of the result is kept (written always, read when present: older files keep all).
+    const QJsonObject scope{{QStringLiteral("heads_shown"), c.heads_shown},
+                            {QStringLiteral("window_start"), c.window_start},
+                            {QStringLiteral("window_length"), c.window_length}};
+    return QJsonObject{
+        {QStringLiteral("input"), input},   {QStringLiteral("layer"), layer},
+        {QStringLiteral("masks"), masks},   {QStringLiteral("scope"), scope},
+        {QStringLiteral("figure"), figure}, {QStringLiteral("compare"), compare_to_json(compare_)}};
 }
 
 namespace {
@@ -612,6 +653,13 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
         }
     }
 
+    const QJsonObject scope = r.object(json, QStringLiteral("scope"));
+    r.integer(scope, QStringLiteral("heads_shown"), -1, kMaxHeads, &c.heads_shown);
+    r.integer(scope, QStringLiteral("window_start"), 0, kMaxSeed, &c.window_start);
+    r.integer(scope, QStringLiteral("window_length"), 0, kMaxSeed, &c.window_length);
+    if (c.heads_shown >= c.num_heads) c.heads_shown = -1;
+    if (c.window_length == 0) c.window_start = 0;
+
     const QJsonObject figure = r.object(json, QStringLiteral("figure"));
     r.enumeration(figure, QStringLiteral("view"), &figure_view_from_name, &f.view);
     r.integer(figure, QStringLiteral("head"), 0, kMaxHeads - 1, &f.head);
@@ -649,7 +697,7 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
         if (!compare_from_json(compare_json.toObject(), &compare, error)) return false;
     }
 
-    f.head = std::min(f.head, c.num_heads - 1);
+    f.head = std::min(f.head, std::max(1, c.scope().kept_heads(c.num_heads)) - 1);
     if (c.pair_mode != PairMode::PaddedBatch) f.batch_item = 0;
     compute_ = c;
     figure_ = f;

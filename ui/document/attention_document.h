@@ -94,6 +94,18 @@ class AttentionDocument : public QObject {
     MaskedRowPolicy maskedRowPolicy() const { return compute_.masked_rows; }
     void setMaskedRowPolicy(MaskedRowPolicy policy);
 
+    // --- what of the result is kept (the memory budget's offers) ---
+    /// Per-head weights of the first k heads (-1: every head, 0: the mean only); k at or
+    /// above the head count means every head.
+    int headsShown() const { return compute_.heads_shown; }
+    void setHeadsShown(int k);
+    /// A window of `length` tokens from `start` (0-based); length 0: every token.
+    int windowStart() const { return compute_.window_start; }
+    int windowLength() const { return compute_.window_length; }
+    void setWindow(int start, int length);
+    /// Every head and every token again.
+    void showEverything();
+
     // --- the figure ---
     FigureView view() const { return figure_.view; }
     int viewHead() const { return figure_.head; }
@@ -158,6 +170,8 @@ class AttentionDocument : public QObject {
     void causalChanged(bool on);
     void maskedKeysChanged();
     void maskedRowPolicyChanged(attnviz::MaskedRowPolicy policy);
+    void headsShownChanged(int heads_shown);
+    void windowChanged(int start, int length);
     void viewChanged(attnviz::ui::FigureView view, int head);
     void batchItemChanged(int item);
     void colormapChanged(attnviz::ui::Colormap map);
@@ -183,6 +197,7 @@ class AttentionDocument : public QObject {
     void schedule();
     void flush();
     void setMessage(const QString& message);
+    void normalizeHeadsShown();
     void clampViewToData();
     void emitAll();
 

@@ -52,6 +52,11 @@ QCPRange display_range(std::pair<float, float> r) {
     return QCPRange(std::min(0.0, lo), std::max(hi, std::min(0.0, lo) + 1.0));
 }
 
+/// The layer's head count (snapshots built by hand in tests may leave num_heads 0).
+int model_heads(const AttentionSnapshot& s) {
+    return std::max(s.num_heads, s.heads);
+}
+
 QString format_value(double v) {
     if (std::isnan(v)) return QStringLiteral("NaN");
     if (v != 0.0 && std::abs(v) < 0.005) return QStringLiteral("<.01");
@@ -338,7 +343,7 @@ class PanelOverlay : public QCPLayerable {
             const QVector<double> ticks = x->tickVector();
             for (double t : ticks) {
                 const int j = int(std::lround(t));
-                if (j < 0 || j >= labels.size() || !masked.count({n, j})) continue;
+                if (j < 0 || j >= labels.size() || !masked.count({n, j + s.key_offset})) continue;
                 const double w = fm.horizontalAdvance(labels[j]);
                 const double px = x->coordToPixel(j);
                 if (figure_->rotate_keys_)
@@ -449,11 +454,12 @@ int HeatmapFigure::batchItem() const {
 
 std::vector<int> HeatmapFigure::panelHeads() const {
     if (!snapshot_) return {};
-    const int H = snapshot_->heads;
+    const int H = snapshot_->heads;  // the kept heads; with none (the mean only) the mean
     switch (options_.view) {
         case FigureView::Mean:
             return {-1};
         case FigureView::Head:
+            if (H == 0) return {-1};
             return {std::clamp(options_.head, 0, H - 1)};
         case FigureView::Grid:
             break;
@@ -461,7 +467,7 @@ std::vector<int> HeatmapFigure::panelHeads() const {
     std::vector<int> heads;
     for (int h = 0; h < H; ++h)
         heads.push_back(h);
-    if (H > 1) heads.push_back(-1);
+    if (std::max(H, snapshot_->num_heads) > 1 || H == 0) heads.push_back(-1);
     return heads;
 }
 
@@ -486,8 +492,8 @@ QVector<QString> HeatmapFigure::queryLabels(int panel) const {
 QString HeatmapFigure::panelTitle(int panel) const {
     if (panel < 0 || panel >= panelCount() || !snapshot_) return {};
     const int h = panels_[panel].head;
-    QString title =
-        h < 0 ? tr("Mean of %n head(s)", nullptr, snapshot_->heads) : tr("Head %1").arg(h + 1);
+    QString title = h < 0 ? tr("Mean of %n head(s)", nullptr, model_heads(*snapshot_))
+                          : tr("Head %1").arg(h + 1);
     if (options_.scale == ScaleMode::PerHead) {
         const auto [lo, hi] = snapshot_->panel_range(batchItem(), h);
         title += tr(" (%1–%2)").arg(format_value(lo), format_value(hi));
@@ -497,19 +503,33 @@ QString HeatmapFigure::panelTitle(int panel) const {
 
 QString HeatmapFigure::defaultTitle(const AttentionSnapshot& s, const FigureOptions& o) {
     QString title;
+    const int H = model_heads(s);
     switch (o.view) {
         case FigureView::Grid:
-            title = s.heads > 1 ? tr("Attention weights per head") : tr("Attention weights");
+            if (s.heads == 0)
+                title = tr("Mean attention weights over %n head(s)", nullptr, H);
+            else if (s.heads < H)
+                title = tr("Attention weights of the first %1 of %2 heads").arg(s.heads).arg(H);
+            else
+                title = s.heads > 1 ? tr("Attention weights per head") : tr("Attention weights");
             break;
         case FigureView::Mean:
-            title = tr("Mean attention weights over %n head(s)", nullptr, s.heads);
+            title = tr("Mean attention weights over %n head(s)", nullptr, H);
             break;
         case FigureView::Head:
-            title = tr("Attention weights of head %1 of %2")
-                        .arg(std::clamp(o.head, 0, s.heads - 1) + 1)
-                        .arg(s.heads);
+            if (s.heads == 0)
+                title = tr("Mean attention weights over %n head(s)", nullptr, H);
+            else
+                title = tr("Attention weights of head %1 of %2")
+                            .arg(std::clamp(o.head, 0, s.heads - 1) + 1)
+                            .arg(H);
             break;
     }
+    if (s.windowed())
+        title += tr(" — tokens %1–%2 of %3")
+                     .arg(s.query_offset + 1)
+                     .arg(s.query_offset + s.target_len)
+                     .arg(s.query_total);
     if (s.batch > 1)
         title += tr(" — sentence %1 of %2")
                      .arg(std::clamp(o.batch_item, 0, s.batch - 1) + 1)
@@ -527,9 +547,18 @@ QString HeatmapFigure::captionText() const {
     const AttentionSnapshot& s = *snapshot_;
     const int n = batchItem();
     QStringList parts{describe_config(s.config)};
-    parts << (s.target_len == s.source_len && s.config.pair_mode != PairMode::CrossAttention
-                  ? tr("%n token(s)", nullptr, s.target_len)
-                  : tr("%1 queries × %2 keys").arg(s.target_len).arg(s.source_len));
+    if (s.windowed())
+        parts << tr("queries %1–%2 of %3 × keys %4–%5 of %6 (the softmax is over every key)")
+                     .arg(s.query_offset + 1)
+                     .arg(s.query_offset + s.target_len)
+                     .arg(s.query_total)
+                     .arg(s.key_offset + 1)
+                     .arg(s.key_offset + s.source_len)
+                     .arg(s.key_total);
+    else
+        parts << (s.target_len == s.source_len && s.config.pair_mode != PairMode::CrossAttention
+                      ? tr("%n token(s)", nullptr, s.target_len)
+                      : tr("%1 queries × %2 keys").arg(s.target_len).arg(s.source_len));
     parts << tr("rows: queries, columns: keys");
     const bool any_masked =
         std::any_of(s.masked.begin() + std::ptrdiff_t(n) * s.target_len * s.source_len,
@@ -538,7 +567,7 @@ QString HeatmapFigure::captionText() const {
     if (any_masked) parts << tr("hatched grey: masked");
     bool any_full = false;
     for (int i = 0; i < s.target_len && !any_full; ++i)
-        for (int h = 0; h < s.heads && !any_full; ++h)
+        for (int h = 0; h < model_heads(s) && !any_full; ++h)
             any_full = s.row_fully_masked(n, h, i);
     if (any_full)
         parts << tr("red outline: fully masked row (%1)")

@@ -2,6 +2,10 @@
 
 #include <QFileInfo>
 
+#include <stdexcept>
+
+#include "engine/budget/memory_budget.h"
+
 namespace attnviz::ui {
 
 namespace {
@@ -96,6 +100,15 @@ ATTNVIZ_SETTING(kExportScale, double, "export/scale", 2.0,
                 [](const double& v) { return v >= 0.25 && v <= 8.0; });
 ATTNVIZ_SETTING(kExportFont, int, "export/fontPx", 14,
                 [](const int& v) { return v >= 6 && v <= 96; });
+ATTNVIZ_SETTING(kMemoryBudget, QString, "compute/memoryBudget", QString{}, [](const QString& s) {
+    if (s.isEmpty()) return true;
+    try {
+        budget::parse_memory_size(s.toStdString(), budget::usable_memory_bytes());
+        return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+});
 ATTNVIZ_SETTING(kLanguage, QString, "ui/language", QStringLiteral("system"), [](const QString& s) {
     return s == QLatin1String("system") || s == QLatin1String("en") || s == QLatin1String("zh_CN");
 });
@@ -158,6 +171,16 @@ int AppSettings::exportFontPx() const {
 }
 void AppSettings::setExportFontPx(int px) {
     set_entry(*settings_, kExportFont, px);
+}
+
+QString AppSettings::memoryBudget() const {
+    return get_entry(*settings_, kMemoryBudget);
+}
+void AppSettings::setMemoryBudget(const QString& size) {
+    if (size.trimmed().isEmpty())
+        settings_->remove(QLatin1String(kMemoryBudget.key));
+    else
+        set_entry(*settings_, kMemoryBudget, size.trimmed());
 }
 
 QString AppSettings::language() const {

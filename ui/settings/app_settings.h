@@ -53,6 +53,12 @@ class AppSettings {
     int exportFontPx() const;
     void setExportFontPx(int px);
 
+    /// The memory budget of the window's computations, as typed ("2G", "512M", "60%"), or
+    /// empty for the default share of the machine's memory.  ATTNVIZ_MEMORY_BUDGET, when
+    /// set, overrides it (budget::resolve_memory_budget).
+    QString memoryBudget() const;
+    void setMemoryBudget(const QString& size);
+
     /// Interface language: "system" (follow the system locale), "en" or "zh_CN".
     QString language() const;
     void setLanguage(const QString& language);

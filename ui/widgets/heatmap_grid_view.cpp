@@ -139,17 +139,20 @@ QString HeatmapGridView::describe(const FigureHit& hit) const {
     const SnapshotPtr s = figure_->snapshot();
     if (!s || hit.panel < 0) return {};
     const int n = figure_->batchItem();
-    const QString head = hit.head < 0 ? tr("mean of %n head(s)", nullptr, s->heads)
-                                      : tr("head %1").arg(hit.head + 1);
+    const QString head = hit.head < 0
+                             ? tr("mean of %n head(s)", nullptr, std::max(s->num_heads, s->heads))
+                             : tr("head %1").arg(hit.head + 1);
+    // Positions in the whole sequence: a window shows part of it.
+    const int query = hit.row + s->query_offset, key = hit.col + s->key_offset;
     switch (hit.region) {
         case FigureHit::Region::Cells: {
             const QString q = s->query_tokens[n][hit.row];
             const QString k = s->key_tokens[n][hit.col];
             QString text = tr("%1 · query %2 “%3” → key %4 “%5” · weight %6")
                                .arg(head)
-                               .arg(hit.row)
+                               .arg(query)
                                .arg(q)
-                               .arg(hit.col)
+                               .arg(key)
                                .arg(k)
                                .arg(fmt(s->value(n, hit.head, hit.row, hit.col)));
             if (const auto score = s->score(n, hit.head, hit.row, hit.col))
@@ -164,16 +167,16 @@ QString HeatmapGridView::describe(const FigureHit& hit) const {
         }
         case FigureHit::Region::KeyLabels:
             return tr("key %1 “%2” — click to %3 this key")
-                .arg(hit.col)
+                .arg(key)
                 .arg(s->key_tokens[n][hit.col])
-                .arg(s->config.masked_keys.count({n, hit.col}) ? tr("unmask") : tr("mask"));
+                .arg(s->config.masked_keys.count({n, key}) ? tr("unmask") : tr("mask"));
         case FigureHit::Region::QueryLabels:
             if (s->config.pair_mode == PairMode::CrossAttention)
-                return tr("query %1 “%2”").arg(hit.row).arg(s->query_tokens[n][hit.row]);
+                return tr("query %1 “%2”").arg(query).arg(s->query_tokens[n][hit.row]);
             return tr("query %1 “%2” — click to %3 this token as a key")
-                .arg(hit.row)
+                .arg(query)
                 .arg(s->query_tokens[n][hit.row])
-                .arg(s->config.masked_keys.count({n, hit.row}) ? tr("unmask") : tr("mask"));
+                .arg(s->config.masked_keys.count({n, query}) ? tr("unmask") : tr("mask"));
         case FigureHit::Region::PanelTitle:
             return figure_->panelCount() > 1 ? tr("%1 — click to enlarge").arg(head)
                                              : tr("%1 — double-click to go back").arg(head);
@@ -214,12 +217,13 @@ void HeatmapGridView::clickAt(const QPointF& pos) {
     if (!s || hit.panel < 0) return;
     const int n = figure_->batchItem();
     switch (hit.region) {
-        case FigureHit::Region::KeyLabels:
-            emit keyLabelClicked(n, hit.col);
+        case FigureHit::Region::KeyLabels:  // in positions of the whole sequence
+            emit keyLabelClicked(n, hit.col + s->key_offset);
             break;
         case FigureHit::Region::QueryLabels:
             // In self-attention (and a batch) query i is also key i.
-            if (s->config.pair_mode != PairMode::CrossAttention) emit keyLabelClicked(n, hit.row);
+            if (s->config.pair_mode != PairMode::CrossAttention)
+                emit keyLabelClicked(n, hit.row + s->query_offset);
             break;
         case FigureHit::Region::Cells:
         case FigureHit::Region::PanelTitle:

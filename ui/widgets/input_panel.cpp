@@ -15,11 +15,27 @@
 namespace attnviz::ui {
 
 namespace {
+// A pasted book must arrive whole (QLineEdit keeps 32767 characters unless told otherwise)
+// and is then refused or windowed by the memory budget, not cut here.
+constexpr int kMaxInputChars = 64 * 1024 * 1024;
+// The read-only token line shows this many tokens of a long text, then how many follow:
+// laying out a megabyte on every change would stall typing.
+constexpr std::size_t kShownTokens = 2000;
+
 QString join_tokens(const std::vector<std::string>& tokens) {
     QStringList out;
     for (const auto& t : tokens)
         out << QString::fromStdString(t);
     return out.join(QStringLiteral(" | "));
+}
+
+QString preview_tokens(const std::vector<std::string>& tokens) {
+    if (tokens.size() <= kShownTokens) return join_tokens(tokens);
+    QStringList out;
+    for (std::size_t i = 0; i < kShownTokens; ++i)
+        out << QString::fromStdString(tokens[i]);
+    return out.join(QStringLiteral(" | ")) +
+           InputPanel::tr(" | … (%1 more)").arg(tokens.size() - kShownTokens);
 }
 
 void set_text_keeping_cursor(QLineEdit* edit, const QString& text) {
@@ -136,8 +152,10 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
 
     // Ctrl+K (causal) and Ctrl+E (export) are the window's, even while typing: on X11 a
     // line edit would otherwise take them as emacs-style "kill line" / "end of line".
-    for (QLineEdit* edit : {sentence_, second_, tokens_a_, tokens_b_})
+    for (QLineEdit* edit : {sentence_, second_, tokens_a_, tokens_b_}) {
         edit->installEventFilter(this);
+        edit->setMaxLength(kMaxInputChars);
+    }
 
     // Document -> view.
     connect(doc_, &AttentionDocument::computeConfigChanged, this, &InputPanel::syncFromDocument);
@@ -189,11 +207,11 @@ void InputPanel::syncFromDocument() {
 
 void InputPanel::refreshTokens() {
     const TokenSequences t = doc_->tokens();
+    // The fonts for the tokens on show (a long text's first ones; Qt falls back per glyph).
     QStringList all;
-    for (const auto& s : t.a)
-        all << QString::fromStdString(s);
-    for (const auto& s : t.b)
-        all << QString::fromStdString(s);
+    for (const auto* tokens : {&t.a, &t.b})
+        for (std::size_t i = 0; i < std::min(tokens->size(), kShownTokens); ++i)
+            all << QString::fromStdString((*tokens)[i]);
     const QFont font = figure_font(QFontInfo(this->font()).pixelSize(), all);
     tokens_a_->setFont(font);
     tokens_b_->setFont(font);
@@ -203,8 +221,8 @@ void InputPanel::refreshTokens() {
         set_text_keeping_cursor(tokens_a_, doc_->tokenListA());
         set_text_keeping_cursor(tokens_b_, doc_->tokenListB());
     } else {
-        set_text_keeping_cursor(tokens_a_, join_tokens(t.a));
-        set_text_keeping_cursor(tokens_b_, join_tokens(t.b));
+        set_text_keeping_cursor(tokens_a_, preview_tokens(t.a));
+        set_text_keeping_cursor(tokens_b_, preview_tokens(t.b));
     }
     if (doc_->pairMode() == PairMode::Single)
         count_->setText(tr("%n token(s)", nullptr, int(t.a.size())));

@@ -41,6 +41,8 @@
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/input_panel.h"
+#include "ui/widgets/memory_guard.h"
+#include "ui/widgets/scope_bar.h"
 
 namespace attnviz::ui {
 
@@ -79,6 +81,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     right_layout->setContentsMargins(0, 0, 0, 0);
     right_layout->setSpacing(0);
     right_layout->addWidget(inputs_);
+    scope_bar_ = new ScopeBar(doc_, right);
+    right_layout->addWidget(scope_bar_);
     views_ = new ViewTabs(doc_, grid_, right);
     right_layout->addWidget(views_, 1);
 
@@ -95,6 +99,17 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     createToolBar();
     createStatusBar();
     createClassroomActions();
+
+    // The memory budget: set before the first request; Attention ▸ Memory Budget….
+    guard_ = new MemoryGuard(this, doc_, compute_, settings_, scope_bar_);
+    connect(guard_, &MemoryGuard::warning, this,
+            [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+    guard_->reloadBudget();
+    for (QAction* a : menuBar()->actions())
+        if (a->menu() && a->menu()->actions().contains(causal_act_)) {
+            a->menu()->addSeparator();
+            a->menu()->addAction(guard_->budgetAction());
+        }
 
     // Document -> compute -> grid.
     connect(doc_, &AttentionDocument::computeConfigChanged, this,
@@ -337,7 +352,8 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::syncViewControls() {
-    const int heads = doc_->numHeads();
+    // Only the heads whose weights are kept can be shown one by one.
+    const int heads = doc_->computeConfig().scope().kept_heads(doc_->numHeads());
     {
         const QSignalBlocker b(view_combo_);
         if (view_combo_->count() != heads + 2) {
@@ -367,7 +383,8 @@ void MainWindow::stepHead(int delta) {
         views_->compare()->stepHead(delta);
         return;
     }
-    const int heads = doc_->numHeads();
+    const int heads = doc_->computeConfig().scope().kept_heads(doc_->numHeads());
+    if (heads == 0) return;  // the mean only: no head to step to
     int h =
         doc_->view() == FigureView::Head ? doc_->viewHead() + delta : (delta > 0 ? 0 : heads - 1);
     h = (h + heads) % heads;
@@ -869,6 +886,7 @@ void MainWindow::setPresentation(bool on) {
         was_maximized_ = isMaximized();
         controls->hide();
         inputs_->hide();
+        scope_bar_->hide();
         for (QToolBar* bar : findChildren<QToolBar*>())
             bar->hide();
         menuBar()->hide();
@@ -882,6 +900,7 @@ void MainWindow::setPresentation(bool on) {
     } else {
         controls->show();
         inputs_->show();
+        scope_bar_->show();
         for (QToolBar* bar : findChildren<QToolBar*>())
             bar->show();
         menuBar()->show();

@@ -30,6 +30,8 @@ class ComputeController;
 class ControlsPanel;
 class HeatmapGridView;
 class InputPanel;
+class MemoryGuard;
+class ScopeBar;
 class ViewTabs;
 
 class MainWindow : public QMainWindow {
@@ -47,6 +49,10 @@ class MainWindow : public QMainWindow {
     HeatmapGridView* grid() const { return grid_; }
     InputPanel* inputPanel() const { return inputs_; }
     ControlsPanel* controlsPanel() const { return controls_; }
+    /// Over the views: whose weights are kept, the window of tokens, memory against budget.
+    ScopeBar* scopeBar() const { return scope_bar_; }
+    /// The memory budget: over-budget dialog with its offers, the budget's setting.
+    MemoryGuard* memoryGuard() const { return guard_; }
     /// The tabs of the centre: grid, steps, lines, statistics.
     ViewTabs* views() const;
 
@@ -121,6 +127,8 @@ class MainWindow : public QMainWindow {
     HeatmapGridView* grid_ = nullptr;
     QSplitter* splitter_ = nullptr;
     ViewTabs* views_ = nullptr;
+    ScopeBar* scope_bar_ = nullptr;
+    MemoryGuard* guard_ = nullptr;
     QMenu* examples_menu_ = nullptr;
     QAction* presentation_act_ = nullptr;
     QList<QAction*> presentation_keys_;

@@ -1,0 +1,109 @@
+#include "ui/widgets/memory_guard.h"
+
+#include <QAction>
+#include <QWidget>
+
+#include <algorithm>
+
+#include "ui/compute/compute_controller.h"
+#include "ui/document/attention_document.h"
+#include "ui/settings/app_settings.h"
+#include "ui/widgets/memory_dialogs.h"
+#include "ui/widgets/scope_bar.h"
+
+namespace attnviz::ui {
+
+MemoryGuard::MemoryGuard(QWidget* window, AttentionDocument* document, ComputeController* compute,
+                         AppSettings* settings, ScopeBar* bar)
+    : QObject(window),
+      window_(window),
+      doc_(document),
+      compute_(compute),
+      settings_(settings),
+      bar_(bar) {
+    action_ = new QAction(tr("&Memory Budget…"), this);
+    action_->setObjectName(QStringLiteral("memoryBudgetAction"));
+    connect(action_, &QAction::triggered, this, &MemoryGuard::editBudget);
+    connect(compute_, &ComputeController::overBudget, this, &MemoryGuard::overBudget);
+    connect(compute_, &ComputeController::resultReady, this, &MemoryGuard::resultReady);
+    connect(bar_, &ScopeBar::budgetRequested, this, &MemoryGuard::editBudget);
+    budget_ = compute_->memoryBudget();
+}
+
+OverBudgetDialog* MemoryGuard::overBudgetDialog() const {
+    return dialog_;
+}
+
+MemoryBudgetDialog* MemoryGuard::budgetDialog() const {
+    return budget_dialog_;
+}
+
+void MemoryGuard::reloadBudget() {
+    const std::string setting = settings_->memoryBudget().toStdString();
+    try {
+        budget_ = budget::resolve_memory_budget("", setting);
+    } catch (const std::invalid_argument& e) {
+        emit warning(
+            tr("%1 — the app's own budget is used instead.").arg(QString::fromStdString(e.what())));
+        budget_ = budget::resolve_memory_budget("", setting, budget::usable_memory_bytes(),
+                                                /*environment=*/false);
+    }
+    const bool changed = budget_.bytes != compute_->memoryBudget().bytes;
+    compute_->setMemoryBudget(budget_);
+    bar_->setBudgetSource(tr("Memory budget: %1 (%2)")
+                              .arg(QString::fromStdString(budget::format_bytes(budget_.bytes)),
+                                   OverBudgetDialog::budgetSource(budget_)));
+    // A new budget decides again about what was refused (or would now be refused).
+    if (changed && compute_->requestedGeneration() > 0)
+        compute_->requestAgain(doc_->computeConfig());
+}
+
+void MemoryGuard::editBudget() {
+    if (budget_dialog_) {
+        budget_dialog_->raise();
+        budget_dialog_->activateWindow();
+        return;
+    }
+    auto* dialog =
+        new MemoryBudgetDialog(settings_->memoryBudget(), budget::usable_memory_bytes(), window_);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowModality(Qt::WindowModal);
+    connect(dialog, &QDialog::accepted, this, [this, dialog] {
+        settings_->setMemoryBudget(dialog->budgetText());
+        reloadBudget();
+    });
+    budget_dialog_ = dialog;
+    dialog->open();
+}
+
+void MemoryGuard::overBudget(const budget::MemoryPlan& plan, const budget::MemoryBudget& b) {
+    bar_->setTokenCount(plan.tokens);
+    bar_->setMemory(plan.needed, plan.budget, true);
+    if (!dialog_) {
+        auto* dialog = new OverBudgetDialog(window_);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        // Window-modal and non-blocking, as the window's error messages: the offer is in
+        // front, the app keeps running.
+        dialog->setWindowModality(Qt::WindowModal);
+        connect(dialog, &OverBudgetDialog::offerChosen, this, &MemoryGuard::apply);
+        connect(dialog, &OverBudgetDialog::changeBudgetRequested, this, &MemoryGuard::editBudget);
+        dialog_ = dialog;
+    }
+    dialog_->setPlan(plan, b);
+    if (!dialog_->isVisible()) dialog_->open();
+}
+
+void MemoryGuard::resultReady(const SnapshotPtr& s) {
+    if (!s) return;
+    bar_->setTokenCount(std::max(s->query_total, s->key_total));
+    bar_->setMemory(s->estimated_bytes, s->budget_bytes, false);
+    // What was refused has been replaced by something that fits.
+    if (dialog_) dialog_->close();
+}
+
+void MemoryGuard::apply(const budget::ResultScope& scope) {
+    doc_->setHeadsShown(scope.heads_shown);
+    doc_->setWindow(int(scope.window_start), int(scope.window_length));
+}
+
+}  // namespace attnviz::ui

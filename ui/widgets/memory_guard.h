@@ -1,0 +1,64 @@
+// The window's side of the memory budget: it resolves the budget (ATTNVIZ_MEMORY_BUDGET, the
+// app's setting, the default), hands it to the compute worker, and when a configuration is
+// over it shows the OverBudgetDialog and applies the offer the user picks to the document.
+// It keeps the ScopeBar's figures (tokens, memory needed) up to date.
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+
+#include "engine/budget/memory_budget.h"
+#include "ui/compute/attention_snapshot.h"
+
+class QAction;
+class QWidget;
+
+namespace attnviz::ui {
+
+class AppSettings;
+class AttentionDocument;
+class ComputeController;
+class MemoryBudgetDialog;
+class OverBudgetDialog;
+class ScopeBar;
+
+class MemoryGuard : public QObject {
+    Q_OBJECT
+  public:
+    /// `window` parents the dialogs; everything else is used, not owned.
+    MemoryGuard(QWidget* window, AttentionDocument* document, ComputeController* compute,
+                AppSettings* settings, ScopeBar* bar);
+
+    const budget::MemoryBudget& budget() const { return budget_; }
+    /// Reads the budget again (after the setting changed) and recomputes if it matters.
+    void reloadBudget();
+    /// Opens the budget dialog (non-blocking).
+    void editBudget();
+    /// Attention ▸ Memory Budget…
+    QAction* budgetAction() const { return action_; }
+
+    /// The over-budget dialog while it is open.
+    OverBudgetDialog* overBudgetDialog() const;
+    MemoryBudgetDialog* budgetDialog() const;
+
+  signals:
+    /// A problem to show in the status bar (a bad ATTNVIZ_MEMORY_BUDGET).
+    void warning(const QString& message);
+
+  private:
+    void overBudget(const budget::MemoryPlan& plan, const budget::MemoryBudget& budget);
+    void resultReady(const SnapshotPtr& snapshot);
+    void apply(const budget::ResultScope& scope);
+
+    QWidget* window_;
+    AttentionDocument* doc_;
+    ComputeController* compute_;
+    AppSettings* settings_;
+    ScopeBar* bar_;
+    QAction* action_ = nullptr;
+    budget::MemoryBudget budget_;
+    QPointer<OverBudgetDialog> dialog_;
+    QPointer<MemoryBudgetDialog> budget_dialog_;
+};
+
+}  // namespace attnviz::ui
