@@ -31,6 +31,7 @@
 #include "alloc_counter.h"
 #include "engine/text/tokenizer.h"
 #include "test_support.h"
+#include "ui/classroom/steps_model.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
@@ -200,6 +201,10 @@ class MemoryTest : public QObject {
         QCOMPARE(figure()->panelHead(0), -1);
         QCOMPARE(snap()->heads, 0);
         verify_slice_of_full(*snap());
+        // The steps view says why it has nothing to show.
+        QString why;
+        QVERIFY(build_steps_model(*snap(), 0, 0, &why).empty());
+        QVERIFY2(why.contains(QStringLiteral("memory budget")), qPrintable(why));
         // Steps through heads have nothing to step to, and do not crash.
         QTest::keyClick(w_.get(), Qt::Key_BracketRight, Qt::ControlModifier);
         QCOMPARE(w_->document()->headsShown(), 0);

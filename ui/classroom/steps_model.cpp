@@ -93,7 +93,13 @@ std::vector<int> StepsModel::inputsOf(int stage) const {
 StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QString* why) {
     StepsModel m;
     if (!s.steps || s.batch == 0 || s.heads == 0) {
-        if (why)
+        // Kept heads or a window (the memory budget's offers) keep no steps.
+        if (why && (s.windowed() || s.heads < s.num_heads))
+            *why = StepsText::tr(
+                "The steps are kept only when every head's weights over every "
+                "token are: this configuration keeps a part of them to fit the "
+                "memory budget (Show All, over the heatmaps, brings them back).");
+        else if (why)
             *why = s.steps ? QString()
                            : StepsText::tr(
                                  "The steps are kept for up to %1 attention cells (items × heads "
