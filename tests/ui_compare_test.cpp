@@ -632,6 +632,13 @@ class CompareTest : public QObject {
                                         << QStringLiteral("from 1 to 4");
         QTest::newRow("bad view") << QStringList{"--view", "compared"}
                                   << QStringLiteral("compare:K");
+        QStringList words;
+        for (int k = 0; k < 2100; ++k)
+            words << QStringLiteral("w%1").arg(k);
+        QTest::newRow("too many tokens to compare")
+            << QStringList{"--view", "compare", "--compare",
+                           "causal", "--text",  words.join(QLatin1Char(' '))}
+            << QStringLiteral("too many to compare");
         QTest::newRow("dropout out of range")
             << QStringList{"--view", "compare", "--b-dropout", "2"}
             << QStringLiteral("--b-dropout");

@@ -23,6 +23,7 @@ struct CompareText {
 
 constexpr double kPad = 12.0;
 constexpr int kMaxValueCells = 24 * 24;
+constexpr std::size_t kMaxVectorCells = 128 * 128;
 const QColor kUndefined(0xdd, 0xdd, 0xdd);
 const QColor kDiffHatch(0x80, 0x80, 0x80);
 
@@ -382,8 +383,9 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
     p->drawText(head, Qt::AlignHCenter | Qt::AlignVCenter,
                 hfm.elidedText(title, Qt::ElideRight, head.width()));
 
-    // Cells.
-    if (vector) {
+    // Cells: rectangles in SVG/PDF, which stay crisp at any zoom, unless there are so many
+    // that the file would be huge; then the same image as on screen.
+    if (vector && std::size_t(model_.rows) * model_.cols <= kMaxVectorCells) {
         p->setPen(Qt::NoPen);
         for (int i = 0; i < model_.rows; ++i) {
             int j = 0;

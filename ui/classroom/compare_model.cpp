@@ -16,6 +16,16 @@ struct CompareModelText {
 };
 }  // namespace
 
+QString compare_size_problem(std::size_t rows, std::size_t cols) {
+    if (rows * cols <= kMaxCompareCells) return {};
+    return CompareModelText::tr(
+               "%1 × %2 tokens are too many to compare (at most %3 cells): "
+               "shorten the text.")
+        .arg(rows)
+        .arg(cols)
+        .arg(kMaxCompareCells);
+}
+
 CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnapshot& b, int item,
                                  int head, QString* why) {
     auto refuse = [&](const QString& message) {
@@ -27,6 +37,10 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
         return refuse(CompareModelText::tr("A and B were computed for different inputs."));
     if (a.batch == 0 || a.target_len == 0 || a.source_len == 0)
         return refuse(CompareModelText::tr("Nothing computed yet."));
+    if (const QString big =
+            compare_size_problem(std::size_t(a.target_len), std::size_t(a.source_len));
+        !big.isEmpty())
+        return refuse(big);
     if (head >= a.heads || head >= b.heads) {
         const bool only_b = head >= a.heads && head < b.heads;
         const bool only_a = head < a.heads && head >= b.heads;
@@ -99,6 +113,13 @@ SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& chang
                              std::uint64_t generation, ComputeCache* cache, int num_threads) {
     const QString problem = compare_problem(a, changes);
     if (!problem.isEmpty()) throw UsageError(problem.toStdString());
+    // Before B's forward pass: the longer sentence bounds both sides of every item.
+    const TokenSequences tokens = resolve_tokens(a);
+    std::size_t rows = tokens.a.size(), cols = tokens.a.size();
+    if (a.pair_mode == PairMode::CrossAttention) cols = tokens.b.size();
+    if (a.pair_mode == PairMode::PaddedBatch) rows = cols = std::max(rows, tokens.b.size());
+    if (const QString big = compare_size_problem(rows, cols); !big.isEmpty())
+        throw UsageError(big.toStdString());
     return compute_snapshot(compared_config(a, changes), generation, cache, num_threads);
 }
 

@@ -32,6 +32,13 @@ struct CompareModel {
     std::size_t index(int i, int j) const { return std::size_t(i) * cols + j; }
 };
 
+/// Query × key cells (per sentence) up to which two configurations are compared: each
+/// comparison keeps A, B and B − A of that size, on top of B's own snapshot.
+inline constexpr std::size_t kMaxCompareCells = std::size_t(1) << 22;
+
+/// Why inputs of `rows` queries and `cols` keys are too large to compare, or empty.
+QString compare_size_problem(std::size_t rows, std::size_t cols);
+
 /// The model for batch item `item` and head `head` (-1: the mean).  Empty, with `why` set,
 /// when the two cannot be compared there: a head that only one configuration has, or
 /// snapshots of different inputs.
@@ -39,7 +46,8 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
                                  int head, QString* why = nullptr);
 
 /// Computes configuration B for A's configuration on the calling thread (the compute
-/// worker, or `attnviz export`).  Throws UsageError when B cannot be built next to A.
+/// worker, or `attnviz export`).  Throws UsageError when B cannot be built next to A or the
+/// input is too large to compare.
 SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& changes,
                              std::uint64_t generation = 1, ComputeCache* cache = nullptr,
                              int num_threads = 1);

@@ -15,6 +15,7 @@
 
 #include <cmath>
 
+#include "engine/errors.h"
 #include "ui/classroom/compare_figure.h"
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/figure_canvas.h"
@@ -307,6 +308,8 @@ void CompareView::requestB() {
     if (!a_ || !isVisible()) return;
     const CompareChanges& changes = doc_->compare().changes;
     problem_ = compare_problem(a_->config, changes);
+    if (problem_.isEmpty())
+        problem_ = compare_size_problem(std::size_t(a_->target_len), std::size_t(a_->source_len));
     figure()->setProblem(problem_);
     if (!problem_.isEmpty()) {
         b_.reset();
@@ -365,6 +368,10 @@ void CompareView::showPair(SnapshotPtr a, SnapshotPtr b) {
 
 SnapshotPtr CompareView::comparedFor(const SnapshotPtr& a) const {
     if (!a) return nullptr;
+    if (const QString big =
+            compare_size_problem(std::size_t(a->target_len), std::size_t(a->source_len));
+        !big.isEmpty())
+        throw UsageError(big.toStdString());
     const CompareChanges& changes = doc_->compare().changes;
     if (changes.empty() && compare_problem(a->config, changes).isEmpty()) return a;
     if (b_ && b_ != a && b_->config == compared_config(a->config, changes)) return b_;
