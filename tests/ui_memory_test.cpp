@@ -337,6 +337,11 @@ class MemoryTest : public QObject {
         MemoryBudgetDialog* d = w_->memoryGuard()->budgetDialog();
         QVERIFY(d && d->isVisible());
         QVERIFY(d->defaultButton()->isChecked());
+        QVERIFY2(d->defaultButton()->text().startsWith(
+                     QStringLiteral("&Default: 50% of this machine's memory (%1 of ")
+                         .arg(QString::fromStdString(
+                             budget::format_bytes(std::uint64_t(double(memory) * 0.5))))),
+                 qPrintable(d->defaultButton()->text()));
         QPushButton* ok = d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
         d->sizeEdit()->setText(QStringLiteral("lots"));
         QVERIFY(d->customButton()->isChecked());
