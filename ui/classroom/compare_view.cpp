@@ -259,8 +259,8 @@ void CompareView::retranslate() {
     presets_[std::size_t(ComparePreset::Dropout)]->setToolTip(
         tr("A in evaluation mode, B training with dropout: the dropped weights become 0 and "
            "the others grow by 1/(1 − p)"));
-    head_label_->setText(tr("&Show:"));
-    edit_toggle_->setText(tr("Edit B"));
+    head_label_->setText(tr("Sh&ow:"));
+    edit_toggle_->setText(tr("E&dit B"));
     edit_toggle_->setToolTip(tr("Show or hide the settings B changes"));
     editor_title_->setText(tr("B = A with:"));
     causal_label_->setText(tr("Causal mask"));
