@@ -37,7 +37,7 @@ ScopeBar::ScopeBar(AttentionDocument* document, QWidget* parent) : QWidget(paren
     row->setSpacing(6);
     rows->addLayout(row);
 
-    auto* heads_label = new QLabel(tr("&Per-head weights:"), this);
+    auto* heads_label = new QLabel(tr("Per-head wei&ghts:"), this);
     heads_ = new QComboBox(this);
     heads_->setObjectName(QStringLiteral("headsShownCombo"));
     heads_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -49,7 +49,7 @@ ScopeBar::ScopeBar(AttentionDocument* document, QWidget* parent) : QWidget(paren
     row->addWidget(heads_);
     row->addSpacing(12);
 
-    window_ = new QCheckBox(tr("&Window of"), this);
+    window_ = new QCheckBox(tr("Wi&ndow of"), this);
     window_->setObjectName(QStringLiteral("windowCheck"));
     window_->setToolTip(
         tr("Show the attention of a stretch of a long text: these rows and columns of the "
@@ -64,10 +64,10 @@ ScopeBar::ScopeBar(AttentionDocument* document, QWidget* parent) : QWidget(paren
 
     memory_ = new QLabel(this);
     memory_->setObjectName(QStringLiteral("memoryLabel"));
-    budget_ = new QPushButton(tr("&Budget…"), this);
+    budget_ = new QPushButton(tr("Budget…"), this);
     budget_->setObjectName(QStringLiteral("budgetButton"));
     budget_->setToolTip(tr("Change the memory budget"));
-    everything_ = new QPushButton(tr("Show &All"), this);
+    everything_ = new QPushButton(tr("Show A&ll"), this);
     everything_->setObjectName(QStringLiteral("showEverythingButton"));
     everything_->setToolTip(tr("Every head's weights over every token again"));
     row->addWidget(memory_);
@@ -94,7 +94,7 @@ ScopeBar::ScopeBar(AttentionDocument* document, QWidget* parent) : QWidget(paren
     next_->setArrowType(Qt::RightArrow);
     next_->setToolTip(tr("The next window"));
     next_->setAutoRaise(true);
-    from_ = new QLabel(tr("First token:"), nav_);
+    from_ = new QLabel(tr("First to&ken:"), nav_);
     start_ = new QSpinBox(nav_);
     start_->setObjectName(QStringLiteral("windowStartSpin"));
     start_->setKeyboardTracking(false);
