@@ -126,8 +126,8 @@ QString export_usage() {
                "                        mean over heads or for head K (both must have it)\n"
                "  --compare PRESET      causal: A without the causal mask, B with it;\n"
                "                        heads: A with 4 heads, B with 8;\n"
-               "                        dropout: A in evaluation, B training, the same dropout "
-               "seed\n"
+               "                        dropout: A in evaluation, B training with the same\n"
+               "                        dropout seed, on head 1 unless compare:K says otherwise\n"
                "  --b-causal on|off     B's causal mask\n"
                "  --b-num-heads H       B's heads; must divide E\n"
                "  --b-train on|off      B's training mode (dropout active)\n"
@@ -190,7 +190,11 @@ void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
             "B is the same as A: the --b-... options change nothing A does not already have"));
     doc->setCompareChanges(changes);
 
-    figure->view = FigureView::Mean;
+    // Without :K, the head the preset chose (the dropout preset shows head 1, where a dropped
+    // weight stands out), else the mean.
+    const int preset_head = preset ? doc->compare().head : -1;
+    figure->view = preset_head >= 0 ? FigureView::Head : FigureView::Mean;
+    figure->head = std::max(0, preset_head);
     if (view.size() > 7) {
         const int both = std::min(a.num_heads, b.num_heads);
         figure->view = FigureView::Head;
