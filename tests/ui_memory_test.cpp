@@ -255,6 +255,12 @@ class MemoryTest : public QObject {
         QCOMPARE(snap()->query_offset, 340);
         QCOMPARE(figure()->keyLabels(0).last(), QStringLiteral("w399"));
         QVERIFY(!w_->findChild<QToolButton*>(QStringLiteral("windowNextButton"))->isEnabled());
+        // Exported weights name positions in the whole text.
+        const QByteArray csv = weights_csv(*snap());
+        QVERIFY(csv.startsWith("item,head,query_index,query_token,340:w340,341:w341,"));
+        QVERIFY(csv.contains("\n0,0,340,w340,"));
+        QVERIFY(weights_json(*snap()).contains(
+            R"("kept":{"key_offset":340,"key_total":400,"num_heads":4,"query_offset":340,)"));
 
         // A key label of the window masks that token of the whole text.
         w_->document()->setCausal(true);

@@ -301,7 +301,8 @@ QByteArray weights_csv(const AttentionSnapshot& s) {
         QStringList header{QStringLiteral("item"), QStringLiteral("head"),
                            QStringLiteral("query_index"), QStringLiteral("query_token")};
         for (int j = 0; j < s.source_len; ++j)
-            header << csv_field(QStringLiteral("%1:%2").arg(j).arg(s.key_tokens[n][j]));
+            header << csv_field(
+                QStringLiteral("%1:%2").arg(j + s.key_offset).arg(s.key_tokens[n][j]));
         if (n == 0 || s.key_tokens[n] != s.key_tokens[0])
             out += header.join(QLatin1Char(',')).toUtf8() + '\n';
         for (int h = 0; h <= s.heads; ++h) {
@@ -309,7 +310,8 @@ QByteArray weights_csv(const AttentionSnapshot& s) {
             for (int i = 0; i < s.target_len; ++i) {
                 QStringList row{QString::number(n),
                                 head < 0 ? QStringLiteral("mean") : QString::number(head),
-                                QString::number(i), csv_field(s.query_tokens[n][i])};
+                                QString::number(i + s.query_offset),  // in the whole text
+                                csv_field(s.query_tokens[n][i])};
                 for (int j = 0; j < s.source_len; ++j)
                     row << number(s.value(n, head, i, j));
                 out += row.join(QLatin1Char(',')).toUtf8() + '\n';
@@ -379,6 +381,14 @@ QByteArray weights_json(const AttentionSnapshot& s) {
         {QStringLiteral("config"), config},
         {QStringLiteral("shape"), QJsonArray{s.batch, s.heads, s.target_len, s.source_len}},
         {QStringLiteral("items"), items}};
+    // What of the result was kept (the memory budget): the first `heads` of num_heads, and
+    // query/key positions from the offsets (a window of a longer text).
+    if (s.windowed() || s.heads < s.num_heads)
+        root[QStringLiteral("kept")] = QJsonObject{{QStringLiteral("num_heads"), s.num_heads},
+                                                   {QStringLiteral("query_offset"), s.query_offset},
+                                                   {QStringLiteral("query_total"), s.query_total},
+                                                   {QStringLiteral("key_offset"), s.key_offset},
+                                                   {QStringLiteral("key_total"), s.key_total}};
     return QJsonDocument(root).toJson(QJsonDocument::Compact);
 }
 
