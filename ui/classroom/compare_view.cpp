@@ -388,8 +388,10 @@ bool CompareView::isComputing() const {
 void CompareView::setPresentation(int font_px, bool high_contrast) {
     font_px_ = font_px;
     high_contrast_ = high_contrast;
-    // Presenting: B's editor is an advanced control; the presets and the head stay.
+    // Presenting: B's editor is an advanced control; the presets and the head stay, on one
+    // line at the presentation size (the buttons say what they compare without the label).
     edit_toggle_->setVisible(!high_contrast);
+    presets_label_->setVisible(!high_contrast);
     editor_->setVisible(!high_contrast && edit_toggle_->isChecked());
     sync();
 }
