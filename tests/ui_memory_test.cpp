@@ -283,7 +283,7 @@ class MemoryTest : public QObject {
     }
 
     void a_hundred_thousand_pasted_tokens_give_a_message() {
-        openWindow(QString());  // the default budget
+        openWindow(QStringLiteral("8G"));  // every head of them would need about 1.2 TB
         SETTLE(*w_);
         QStringList words;
         for (int k = 0; k < 100000; ++k)
