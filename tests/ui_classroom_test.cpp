@@ -486,6 +486,23 @@ class ClassroomTest : public QObject {
         QTRY_VERIFY(w_->controlsPanel()->isVisible());
         QVERIFY(w_->inputPanel()->isVisible());
         QVERIFY(steps()->figure()->labelPixelSize() < px);
+
+        // An example's explanation folds to its title while presenting (the figure needs
+        // the room), unfolds on a click, and is whole again after presenting.
+        QVERIFY(w_->loadExample(QStringLiteral("causal_mask")));
+        QLabel* text = w_->views()->explanationLabel();
+        auto* fold = w_->views()->findChild<QToolButton*>(QStringLiteral("exampleFoldButton"));
+        QVERIFY(fold);
+        QTRY_VERIFY(text->isVisible());
+        w_->setPresentation(true);
+        QTRY_VERIFY(!text->isVisible());
+        QVERIFY(w_->views()->explanationVisible());
+        QTest::mouseClick(fold, Qt::LeftButton);
+        QTRY_VERIFY(text->isVisible());
+        QTest::mouseClick(fold, Qt::LeftButton);
+        QTRY_VERIFY(!text->isVisible());
+        w_->setPresentation(false);
+        QTRY_VERIFY(text->isVisible());
     }
 
     // --- examples ----------------------------------------------------------------------

@@ -50,6 +50,19 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     texts->addWidget(banner_title_);
     texts->addWidget(banner_text_);
     bl->addLayout(texts, 1);
+    // The explanation folds away to its title: presenting, the figure needs the room (the
+    // teacher tells the story), and one click brings the text back.
+    banner_fold_ = new QToolButton(banner_);
+    banner_fold_->setObjectName(QStringLiteral("exampleFoldButton"));
+    banner_fold_->setAutoRaise(true);
+    banner_fold_->setCheckable(true);
+    banner_fold_->setChecked(true);
+    banner_fold_->setArrowType(Qt::UpArrow);
+    connect(banner_fold_, &QToolButton::toggled, this, [this](bool expanded) {
+        banner_text_->setVisible(expanded);
+        banner_fold_->setArrowType(expanded ? Qt::UpArrow : Qt::DownArrow);
+    });
+    bl->addWidget(banner_fold_, 0, Qt::AlignTop);
     banner_close_ = new QToolButton(banner_);
     banner_close_->setAutoRaise(true);
     banner_close_->setText(QStringLiteral("✕"));
@@ -99,6 +112,7 @@ void ViewTabs::retranslate() {
         tabs_->setTabToolTip(CompareTab, tr("Two configurations side by side"));
     }
     banner_close_->setToolTip(tr("Hide the explanation"));
+    banner_fold_->setToolTip(tr("Fold the explanation to its title, or unfold it"));
 }
 
 void ViewTabs::changeEvent(QEvent* event) {
@@ -172,6 +186,7 @@ void ViewTabs::setPresentation(int font_px) {
     else
         bold.setPointSizeF(f.pointSizeF() * 1.15);
     banner_title_->setFont(bold);
+    banner_fold_->setChecked(font_px <= 0);
     // After the fonts: the views read their normal label size from them.
     steps_->setPresentation(font_px, font_px > 0);
     lines_->setPresentation(font_px, font_px > 0);

@@ -76,6 +76,7 @@ class ViewTabs : public QWidget {
     QWidget* banner_ = nullptr;
     QLabel* banner_title_ = nullptr;
     QLabel* banner_text_ = nullptr;
+    QToolButton* banner_fold_ = nullptr;  ///< shows or hides the explanation under the title
     QToolButton* banner_close_ = nullptr;
     SnapshotPtr snapshot_;
 };
