@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+112"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+113"/>
         <source>Self-attention</source>
         <translation>Self-attention</translation>
     </message>
@@ -84,6 +84,16 @@
         <source>no positional encoding</source>
         <translation>no positional encoding</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>mean only</source>
+        <translation>mean only</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>first %1 of %2 heads kept</source>
+        <translation>first %1 of %2 heads kept</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -109,6 +119,229 @@
     </message>
 </context>
 <context>
+    <name>Compare</name>
+    <message>
+        <location filename="../../ui/document/compare_config.cpp" line="+67"/>
+        <source>B&apos;s %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</source>
+        <translation>B's %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>causal mask</source>
+        <translation>causal mask</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no causal mask</source>
+        <translation>no causal mask</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>dropout %1 (training, seed %2)</source>
+        <translation>dropout %1 (training, seed %2)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>training, no dropout</source>
+        <translation>training, no dropout</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no dropout (evaluation)</source>
+        <translation>no dropout (evaluation)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>fully masked rows: %1</source>
+        <translation>fully masked rows: %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>with bias</source>
+        <translation>with bias</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>positional encoding</source>
+        <translation>positional encoding</translation>
+    </message>
+    <message>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+21"/>
+        <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
+        <translation>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>A and B were computed for different inputs.</source>
+        <translation>A and B were computed for different inputs.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing computed yet.</source>
+        <translation>Nothing computed yet.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>head 1</source>
+        <translation>head 1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>heads 1 to %1</source>
+        <translation>heads 1 to %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Head %1 exists only in B: A has %2 heads. Compare the mean, or %3.</source>
+        <translation>Head %1 exists only in B: A has %2 heads. Compare the mean, or %3.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Head %1 exists only in A: B has %2 heads. Compare the mean, or %3.</source>
+        <translation>Head %1 exists only in A: B has %2 heads. Compare the mean, or %3.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Neither A nor B has a head %1. Compare the mean, or %2.</source>
+        <translation>Neither A nor B has a head %1. Compare the mean, or %2.</translation>
+    </message>
+    <message>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+109"/>
+        <source>Computing configuration B…</source>
+        <translation>Computing configuration B…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Difference B − A</source>
+        <translation>Difference B − A</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A: %1</source>
+        <translation>A: %1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>B: %1</source>
+        <translation>B: %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Comparing two configurations</source>
+        <translation>Comparing two configurations</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A and B are the same configuration</source>
+        <translation>A and B are the same configuration</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1  vs  %2</source>
+        <translation>%1  vs  %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>mean over heads</source>
+        <translation>mean over heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>head %1</source>
+        <translation>head %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>sentence %1</source>
+        <translation>sentence %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A = %1</source>
+        <translation>A = %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>B = A: choose what B changes</source>
+        <translation>B = A: choose what B changes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B = A with %1; everything else the same</source>
+        <translation>B = A with %1; everything else the same</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No cell has a weight in both A and B.</source>
+        <translation>No cell has a weight in both A and B.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A and B give exactly the same weights here.</source>
+        <translation>A and B give exactly the same weights here.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Largest change %1 at “%2” → “%3”   ·   mean |B − A| %4</source>
+        <translation>Largest change %1 at “%2” → “%3”   ·   mean |B − A| %4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Largest change: %1 (from %2 to %3) at query “%4”, key “%5”</source>
+        <translation>Largest change: %1 (from %2 to %3) at query “%4”, key “%5”</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>mean |B − A| = %1 over %2 cells</source>
+        <translation>mean |B − A| = %1 over %2 cells</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <location line="+302"/>
+        <source>%1 (B lower)</source>
+        <translation>%1 (B lower)</translation>
+    </message>
+    <message>
+        <location line="-301"/>
+        <location line="+302"/>
+        <source>%1 (B higher)</source>
+        <translation>%1 (B higher)</translation>
+    </message>
+    <message>
+        <location line="-300"/>
+        <location line="+294"/>
+        <source>A and B:</source>
+        <translation>A and B:</translation>
+    </message>
+    <message>
+        <location line="-291"/>
+        <location line="+286"/>
+        <source>masked</source>
+        <translation>masked</translation>
+    </message>
+    <message>
+        <location line="-285"/>
+        <location line="+294"/>
+        <source>B − A:</source>
+        <translation>B − A:</translation>
+    </message>
+    <message>
+        <location line="-144"/>
+        <source>B − A</source>
+        <translation>B − A</translation>
+    </message>
+    <message>
+        <location line="+171"/>
+        <source>%1 (masked)</source>
+        <translation>%1 (masked)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</source>
+        <translation>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</translation>
+    </message>
+</context>
+<context>
     <name>Compute</name>
     <message>
         <location filename="../../ui/compute/compute_controller.cpp" line="+57"/>
@@ -116,12 +349,17 @@
         <translation>Running the attention layer…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Preparing heatmaps…</source>
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+160"/>
+        <location line="+99"/>
+        <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
+        <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads' weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+287"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -131,12 +369,7 @@
         <translation>The second sentence has no tokens.</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>At most %1 tokens per sentence.</source>
-        <translation>At most %1 tokens per sentence.</translation>
-    </message>
-    <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 does not fit this layer (embed_dim %2, %3 heads): %4</translation>
     </message>
@@ -227,12 +460,28 @@
         <source>During training, dropout sets each attention weight to zero with probability p (here 0.3) and scales the others by 1/(1 − p), so rows no longer sum to exactly 1. The seed fixes which weights are dropped: press Ctrl+R to draw a new sample, and switch training mode off (Ctrl+T) to see the weights the model uses at inference.</source>
         <translation>During training, dropout sets each attention weight to zero with probability p (here 0.3) and scales the others by 1/(1 − p), so rows no longer sum to exactly 1. The seed fixes which weights are dropped: press Ctrl+R to draw a new sample, and switch training mode off (Ctrl+T) to see the weights the model uses at inference.</translation>
     </message>
+    <message>
+        <location line="+8"/>
+        <source>Comparing: without and with the causal mask</source>
+        <translation>Comparing: without and with the causal mask</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same sentence and the same weights twice: A attends to every token, B only to the tokens so far. The third map is B − A: red where B gives more weight, blue where it gives less. The weight B may not put on later tokens (hatched) goes to the earlier ones, so the first rows change most and the last row not at all. Try the other comparisons above the figure.</source>
+        <translation>The same sentence and the same weights twice: A attends to every token, B only to the tokens so far. The third map is B − A: red where B gives more weight, blue where it gives less. The weight B may not put on later tokens (hatched) goes to the earlier ones, so the first rows change most and the last row not at all. Try the other comparisons above the figure.</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+75"/>
-        <location line="+3"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+49"/>
+        <source>The comparison has no configuration B to draw.</source>
+        <translation>The comparison has no configuration B to draw.</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <location line="+4"/>
+        <location line="+7"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
@@ -262,17 +511,17 @@
         <translation>Cannot start the PDF writer.</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</source>
         <translation>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Cannot encode the PNG: %1</source>
         <translation>Cannot encode the PNG: %1</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+127"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
         <translation>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</translation>
     </message>
@@ -280,7 +529,7 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+30"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+31"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
@@ -290,11 +539,17 @@
         <translation>%1 needs a number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+16"/>
+        <source>%1 needs on or off, not &apos;%2&apos;</source>
+        <translation>%1 needs on or off, not '%2'</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
                       [--embed-dim E] [--num-heads H] [--seed S] [--causal]
                       [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K|steps[:K]|lines]
+                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
+                      [--compare causal|heads|dropout] [--b-... ]
                       [--step N] [--focus] [--heads LIST]
                       [--colormap viridis|cividis|magma|grey]
                       [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
@@ -344,13 +599,30 @@ Figure:
   --font-size PX        base text size (default 14)
   --lang LANG           language of the title and caption: en (default) or zh_CN
   --out FILE            output; the format follows the suffix: .png, .svg or .pdf
+Comparison (--view compare): configuration A is the one above, B is A with changes:
+  --view compare[:K]    A and B side by side and their difference B − A, for the
+                        mean over heads or for head K (both must have it)
+  --compare PRESET      causal: A without the causal mask, B with it;
+                        heads: A with 4 heads, B with 8;
+                        dropout: A in evaluation, B training with the same
+                        dropout seed, on head 1 unless compare:K says otherwise
+  --b-causal on|off     B&apos;s causal mask
+  --b-num-heads H       B&apos;s heads; must divide E
+  --b-train on|off      B&apos;s training mode (dropout active)
+  --b-dropout P         B&apos;s dropout, in [0, 0.95]
+  --b-scoring NAME      B&apos;s scoring: dot or additive
+  --b-masked-rows POLICY  B&apos;s fully masked rows: zero, uniform or nan
+  --b-bias on|off       B&apos;s projection bias
+  --b-positional on|off B&apos;s positional encoding
+  --b-seed S            B&apos;s weight seed
 
 Exit status: 0 success, 1 data or write error, 2 usage error.
 </source>
-        <translation>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
+        <translation>usage: attnviz export --text "..." [--text2 "..." [--mode cross|batch]]
                       [--embed-dim E] [--num-heads H] [--seed S] [--causal]
                       [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K|steps[:K]|lines]
+                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
+                      [--compare causal|heads|dropout] [--b-... ]
                       [--step N] [--focus] [--heads LIST]
                       [--colormap viridis|cividis|magma|grey]
                       [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
@@ -391,7 +663,7 @@ Figure:
   --item N              which sentence of a padded batch to draw (1 or 2)
   --colormap NAME       viridis (default), cividis, magma or grey
   --per-head-scale      scale each head from its own min to its own max
-  --unit-scale          colours from 0 to 1 (default: the data&apos;s min to max)
+  --unit-scale          colours from 0 to 1 (default: the data's min to max)
   --no-values           never print values in the cells
   --title TEXT          figure title (default: states the configuration)
   --no-title            no title or caption
@@ -400,23 +672,79 @@ Figure:
   --font-size PX        base text size (default 14)
   --lang LANG           language of the title and caption: en (default) or zh_CN
   --out FILE            output; the format follows the suffix: .png, .svg or .pdf
+Comparison (--view compare): configuration A is the one above, B is A with changes:
+  --view compare[:K]    A and B side by side and their difference B − A, for the
+                        mean over heads or for head K (both must have it)
+  --compare PRESET      causal: A without the causal mask, B with it;
+                        heads: A with 4 heads, B with 8;
+                        dropout: A in evaluation, B training with the same
+                        dropout seed, on head 1 unless compare:K says otherwise
+  --b-causal on|off     B's causal mask
+  --b-num-heads H       B's heads; must divide E
+  --b-train on|off      B's training mode (dropout active)
+  --b-dropout P         B's dropout, in [0, 0.95]
+  --b-scoring NAME      B's scoring: dot or additive
+  --b-masked-rows POLICY  B's fully masked rows: zero, uniform or nan
+  --b-bias on|off       B's projection bias
+  --b-positional on|off B's positional encoding
+  --b-seed S            B's weight seed
 
 Exit status: 0 success, 1 data or write error, 2 usage error.
 </translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+78"/>
+        <source>
+Memory: a figure that needs more than the memory budget is refused before
+anything is computed (exit 1), naming what fits instead:
+  --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,
+                        else half of the machine&apos;s memory)
+  --heads-shown K       panels for the first K heads only (the mean still
+                        covers every head)
+  --mean-only           the mean over heads only
+  --window START:LEN    tokens START..START+LEN-1 (from 0) of a long text: those
+                        rows and columns of the full attention
+</source>
+        <translation>
+Memory: a figure that needs more than the memory budget is refused before
+anything is computed (exit 1), naming what fits instead:
+  --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,
+                        else half of the machine's memory)
+  --heads-shown K       panels for the first K heads only (the mean still
+                        covers every head)
+  --mean-only           the mean over heads only
+  --window START:LEN    tokens START..START+LEN-1 (from 0) of a long text: those
+                        rows and columns of the full attention
+</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>--b-num-heads %1 does not divide --embed-dim %2</source>
+        <translation>--b-num-heads %1 does not divide --embed-dim %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--view compare needs a configuration B: --compare causal|heads|dropout or --b-... options (see attnviz export --help)</source>
+        <translation>--view compare needs a configuration B: --compare causal|heads|dropout or --b-... options (see attnviz export --help)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>B is the same as A: the --b-... options change nothing A does not already have</source>
+        <translation>B is the same as A: the --b-... options change nothing A does not already have</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>%1 needs a value</source>
         <translation>%1 needs a value</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+123"/>
+        <location line="+193"/>
         <source>%1 takes no value</source>
         <translation>%1 takes no value</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-168"/>
         <source>--mode must be self, cross or batch, not &apos;%1&apos;</source>
         <translation>--mode must be self, cross or batch, not &apos;%1&apos;</translation>
     </message>
@@ -436,7 +764,32 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>--colormap must be one of %1, not &apos;%2&apos;</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
+        <source>--compare must be causal, heads or dropout, not &apos;%1&apos;</source>
+        <translation>--compare must be causal, heads or dropout, not '%1'</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>--b-scoring must be dot or additive, not &apos;%1&apos;</source>
+        <translation>--b-scoring must be dot or additive, not '%1'</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--b-masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
+        <translation>--b-masked-rows must be zero, uniform or nan, not '%1'</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>use either --heads-shown or --mean-only</source>
+        <translation>use either --heads-shown or --mean-only</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
+        <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not '%1'</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>unknown option &apos;%1&apos; (see attnviz export --help)</source>
         <translation>unknown option &apos;%1&apos; (see attnviz export --help)</translation>
     </message>
@@ -471,12 +824,27 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>--num-heads %1 does not divide --embed-dim %2</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K or lines, not &apos;%1&apos;</source>
-        <translation>--view must be grid, mean, head:K, steps, steps:K or lines, not &apos;%1&apos;</translation>
+        <location line="+6"/>
+        <source>--heads-shown %1 is more than --num-heads %2</source>
+        <translation>--heads-shown %1 is more than --num-heads %2</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not &apos;%1&apos;</source>
+        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not '%1'</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>%1 needs --view compare</source>
+        <translation>%1 needs --view compare</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</source>
+        <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
+    </message>
+    <message>
+        <location line="-46"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
@@ -496,7 +864,12 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>--item needs --mode batch</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
+        <source>--view head:%1 is not among the --heads-shown %2</source>
+        <translation>--view head:%1 is not among the --heads-shown %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>--out FILE is required</source>
         <translation>--out FILE is required</translation>
     </message>
@@ -522,7 +895,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>Lines</name>
     <message>
-        <location filename="../../ui/classroom/lines_figure.cpp" line="+55"/>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+59"/>
         <source>Where each query token looks in the other sentence</source>
         <translation>Where each query token looks in the other sentence</translation>
     </message>
@@ -532,7 +905,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>Where each token looks: one line per query, key and head</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+106"/>
         <source>Queries (sentence 1)</source>
         <translation>Queries (sentence 1)</translation>
     </message>
@@ -552,17 +925,23 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>Keys</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+71"/>
+        <location line="+13"/>
         <source>head %1</source>
         <translation>head %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>opacity = attention weight (the %1 strongest of %2 lines drawn)</source>
+        <translation>opacity = attention weight (the %1 strongest of %2 lines drawn)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>opacity = attention weight (lines under %1 omitted)</source>
         <translation>opacity = attention weight (lines under %1 omitted)</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+51"/>
         <source>head %1 → “%2” %3</source>
         <translation>head %1 → “%2” %3</translation>
     </message>
@@ -580,12 +959,13 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+435"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+530"/>
+        <location line="+163"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-156"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -596,11 +976,13 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     </message>
     <message>
         <location line="+9"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+37"/>
         <source>&apos;%1&apos; must be a whole number from %2 to %3</source>
         <translation>&apos;%1&apos; must be a whole number from %2 to %3</translation>
     </message>
     <message>
         <location line="+12"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+50"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
         <translation>&apos;%1&apos; must be a number from %2 to %3</translation>
     </message>
@@ -610,8 +992,8 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>&apos;%1&apos; has an unknown value &apos;%2&apos;</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+44"/>
-        <location line="+5"/>
+        <location filename="../../ui/document/session.cpp" line="+57"/>
+        <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
@@ -755,6 +1137,11 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     </message>
     <message>
         <location filename="../../ui/classroom/steps_model.cpp" line="+98"/>
+        <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
+        <translation>The steps are kept only when every head's weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</source>
         <translation>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</translation>
     </message>
@@ -943,7 +1330,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-371"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-466"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -953,12 +1340,17 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>%1 heads do not divide embed_dim %2, so %3 heads are used.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</source>
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+403"/>
+        <location line="+199"/>
+        <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
+        <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
+    </message>
+    <message>
+        <location line="+298"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -973,7 +1365,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+29"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
@@ -981,6 +1373,219 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <location line="+6"/>
         <source>&apos;line_heads&apos; is not an array</source>
         <translation>&apos;line_heads&apos; is not an array</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::CompareView</name>
+    <message>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+251"/>
+        <source>Compare:</source>
+        <translation>Compare:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Without vs with causal mask</source>
+        <translation>Without vs with causal mask</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A without the causal mask, B with it: what a language model may not look at</source>
+        <translation>A without the causal mask, B with it: what a language model may not look at</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>4 vs 8 heads</source>
+        <translation>4 vs 8 heads</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A with 4 heads, B with 8, compared on the mean over heads</source>
+        <translation>A with 4 heads, B with 8, compared on the mean over heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dropout off vs on, same seed</source>
+        <translation>Dropout off vs on, same seed</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A in evaluation mode, B training with dropout: the dropped weights become 0 and the others grow by 1/(1 − p)</source>
+        <translation>A in evaluation mode, B training with dropout: the dropped weights become 0 and the others grow by 1/(1 − p)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sh&amp;ow:</source>
+        <translation>Sh&amp;ow:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;dit B</source>
+        <translation>E&amp;dit B</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show or hide the settings B changes</source>
+        <translation>Show or hide the settings B changes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B = A with:</source>
+        <translation>B = A with:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Causal mask</source>
+        <translation>Causal mask</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Heads</source>
+        <translation>Heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B&apos;s dropout probability; B keeps A&apos;s dropout seed</source>
+        <translation>B's dropout probability; B keeps A's dropout seed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scoring</source>
+        <translation>Scoring</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fully masked rows</source>
+        <translation>Fully masked rows</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bias</source>
+        <translation>Bias</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positional encoding</source>
+        <translation>Positional encoding</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Weight seed</source>
+        <translation>Weight seed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B = A</source>
+        <translation>B = A</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undo every change of B</source>
+        <translation>Undo every change of B</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>B cannot be computed: %1</source>
+        <translation>B cannot be computed: %1</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>Mean over heads</source>
+        <translation>Mean over heads</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+7"/>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Head %1 (only in A)</source>
+        <translation>Head %1 (only in A)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Head %1 (only in B)</source>
+        <translation>Head %1 (only in B)</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>B is the same as A: pick a comparison above, or choose what B changes with Edit B.</source>
+        <translation>B is the same as A: pick a comparison above, or choose what B changes with Edit B.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Computing configuration B…</source>
+        <translation>Computing configuration B…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>on</source>
+        <translation>on</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>off</source>
+        <translation>off</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Same as A (%1)</source>
+        <translation>Same as A (%1)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+31"/>
+        <location line="+3"/>
+        <source>On</source>
+        <translation>On</translation>
+    </message>
+    <message>
+        <location line="-34"/>
+        <location line="+31"/>
+        <location line="+3"/>
+        <source>Off</source>
+        <translation>Off</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>on, p = %1</source>
+        <translation>on, p = %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Off (evaluation)</source>
+        <translation>Off (evaluation)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>On (training, A&apos;s seed)</source>
+        <translation>On (training, A's seed)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>additive</source>
+        <translation>additive</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>dot product</source>
+        <translation>dot product</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scaled dot product</source>
+        <translation>Scaled dot product</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Additive</source>
+        <translation>Additive</translation>
     </message>
 </context>
 <context>
@@ -1101,7 +1706,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>S&amp;eed:</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>Masks</source>
         <translation>Masks</translation>
     </message>
@@ -1214,7 +1819,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::ExportDialog</name>
     <message>
-        <location filename="../../ui/widgets/export_dialog.cpp" line="+18"/>
+        <location filename="../../ui/widgets/export_dialog.cpp" line="+19"/>
         <source>Export Figure</source>
         <translation>Export Figure</translation>
     </message>
@@ -1239,34 +1844,71 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>&amp;Format:</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+13"/>
         <source>All heads and the mean</source>
         <translation>All heads and the mean</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+37"/>
         <source>Mean over heads</source>
         <translation>Mean over heads</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-42"/>
+        <location line="+7"/>
+        <location line="+29"/>
+        <location line="+8"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-32"/>
+        <location line="+13"/>
+        <location line="+12"/>
+        <location line="+10"/>
         <source>&amp;Show:</source>
         <translation>&amp;Show:</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-31"/>
+        <source>&amp;Head:</source>
+        <translation>&amp;Head:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every stage</source>
+        <translation>Every stage</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stages 1 to %1, as in the view</source>
+        <translation>Stages 1 to %1, as in the view</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stage %1 and its inputs, large</source>
+        <translation>Stage %1 and its inputs, large</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Heads %1, as in the view</source>
+        <translation>Heads %1, as in the view</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All heads</source>
+        <translation>All heads</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <location line="+4"/>
-        <location line="+33"/>
+        <location line="+35"/>
         <source> px</source>
         <translation> px</translation>
     </message>
     <message>
-        <location line="-27"/>
+        <location line="-29"/>
         <source>Presets…</source>
         <translation>Presets…</translation>
     </message>
@@ -1296,7 +1938,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>Si&amp;ze:</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>1× (screen)</source>
         <translation>1× (screen)</translation>
     </message>
@@ -1341,7 +1983,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>Export…</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+73"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>The image will be %1 × %2 pixels.</translation>
     </message>
@@ -1354,7 +1996,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+70"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+79"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
@@ -1447,7 +2089,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+490"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+495"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>Mean of %n head</numerusform>
@@ -1455,7 +2097,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         </translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
@@ -1465,7 +2107,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation> (%1–%2)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+15"/>
         <source>Attention weights per head</source>
         <translation>Attention weights per head</translation>
     </message>
@@ -1475,7 +2117,9 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>Attention weights</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="-4"/>
+        <location line="+7"/>
+        <location line="+4"/>
         <source>Mean attention weights over %n head(s)</source>
         <translation>
             <numerusform>Mean attention weights over %n head</numerusform>
@@ -1483,17 +2127,32 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-9"/>
+        <source>Attention weights of the first %1 of %2 heads</source>
+        <translation>Attention weights of the first %1 of %2 heads</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Attention weights of head %1 of %2</source>
         <translation>Attention weights of head %1 of %2</translation>
     </message>
     <message>
         <location line="+6"/>
+        <source> — tokens %1–%2 of %3</source>
+        <translation> — tokens %1–%2 of %3</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source> — sentence %1 of %2</source>
         <translation> — sentence %1 of %2</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+17"/>
+        <source>queries %1–%2 of %3 × keys %4–%5 of %6 (the softmax is over every key)</source>
+        <translation>queries %1–%2 of %3 × keys %4–%5 of %6 (the softmax is over every key)</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n token</numerusform>
@@ -1545,7 +2204,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::HeatmapGridView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+142"/>
+        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+143"/>
         <source>mean of %n head(s)</source>
         <translation>
             <numerusform>mean of %n head</numerusform>
@@ -1558,7 +2217,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>head %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>%1 · query %2 “%3” → key %4 “%5” · weight %6</source>
         <translation>%1 · query %2 “%3” → key %4 “%5” · weight %6</translation>
     </message>
@@ -1623,7 +2282,12 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::InputPanel</name>
     <message>
-        <location filename="../../ui/widgets/input_panel.cpp" line="+43"/>
+        <location filename="../../ui/widgets/input_panel.cpp" line="+38"/>
+        <source> | … (%1 more)</source>
+        <translation> | … (%1 more)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Self-attention</source>
         <translation>Self-attention</translation>
     </message>
@@ -1702,7 +2366,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Tokens:</translation>
     </message>
     <message numerus="yes">
-        <location line="+124"/>
+        <location line="+126"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n token</numerusform>
@@ -1718,7 +2382,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::LinesView</name>
     <message>
-        <location filename="../../ui/classroom/lines_view.cpp" line="+79"/>
+        <location filename="../../ui/classroom/lines_view.cpp" line="+80"/>
         <source>Heads:</source>
         <translation>Heads:</translation>
     </message>
@@ -1742,12 +2406,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+117"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+133"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>&amp;New Session</source>
         <translation>&amp;New Session</translation>
     </message>
@@ -1967,7 +2631,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Sentence 2</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>All heads</source>
         <translation>All heads</translation>
     </message>
@@ -1982,7 +2646,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+61"/>
         <source>Untitled</source>
         <translation>Untitled</translation>
     </message>
@@ -2048,34 +2712,34 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     </message>
     <message>
         <location line="+13"/>
-        <location line="+20"/>
-        <location line="+28"/>
+        <location line="+24"/>
+        <location line="+35"/>
         <source>Cannot export</source>
         <translation>Cannot export</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-59"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>Cannot export the figure</source>
         <translation>Cannot export the figure</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+44"/>
+        <location line="+51"/>
         <source>Exported %1</source>
         <translation>Exported %1</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-45"/>
         <source>There is no figure yet.</source>
         <translation>There is no figure yet.</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+24"/>
         <source>Export Figure</source>
         <translation>Export Figure</translation>
     </message>
@@ -2105,7 +2769,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+19"/>
+        <source>Cannot copy the figure</source>
+        <translation>Cannot copy the figure</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Figure copied to the clipboard</source>
         <translation>Figure copied to the clipboard</translation>
     </message>
@@ -2156,6 +2825,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>S&amp;tatistics</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Compare</source>
+        <translation>&amp;Compare</translation>
+    </message>
+    <message>
         <location line="+13"/>
         <source>&amp;Presentation Mode</source>
         <translation>&amp;Presentation Mode</translation>
@@ -2166,15 +2840,342 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>E&amp;xamples</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+45"/>
         <source>Cannot open the example</source>
         <translation>Cannot open the example</translation>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::MemoryBudgetDialog</name>
+    <message>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+168"/>
+        <source>Memory Budget</source>
+        <translation>Memory Budget</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Before computing, AttnViz estimates the memory a configuration needs (per-head weights grow with heads × tokens²). Above this budget it computes nothing and offers what still fits: fewer heads, a window of tokens or the mean only.</source>
+        <translation>Before computing, AttnViz estimates the memory a configuration needs (per-head weights grow with heads × tokens²). Above this budget it computes nothing and offers what still fits: fewer heads, a window of tokens or the mean only.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Default: %1% of this machine&apos;s memory (%2 of %3)</source>
+        <translation>&amp;Default: %1% of this machine's memory (%2 of %3)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Custom:</source>
+        <translation>&amp;Custom:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>e.g. 2G, 512M or 60%</source>
+        <translation>e.g. 2G, 512M or 60%</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>ATTNVIZ_MEMORY_BUDGET=%1 is set: it overrides this setting as long as the app runs with it.</source>
+        <translation>ATTNVIZ_MEMORY_BUDGET=%1 is set: it overrides this setting as long as the app runs with it.</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>= %1, more than this machine&apos;s %2: computations that large may fail</source>
+        <translation>= %1, more than this machine's %2: computations that large may fail</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>= %1</source>
+        <translation>= %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not a size: write e.g. 2G, 512M or 60% (at least 1M).</source>
+        <translation>Not a size: write e.g. 2G, 512M or 60% (at least 1M).</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::MemoryGuard</name>
+    <message>
+        <location filename="../../ui/widgets/memory_guard.cpp" line="+24"/>
+        <source>&amp;Memory Budget…</source>
+        <translation>&amp;Memory Budget…</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>%1 — the app&apos;s own budget is used instead.</source>
+        <translation>%1 — the app's own budget is used instead.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Memory budget: %1 (%2)</source>
+        <translation>Memory budget: %1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::OverBudgetDialog</name>
+    <message>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-213"/>
+        <source>Not Enough Memory for This</source>
+        <translation>Not Enough Memory for This</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Nothing smaller fits either: shorten the text, lower embed_dim or raise the budget.</source>
+        <translation>Nothing smaller fits either: shorten the text, lower embed_dim or raise the budget.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Change the &amp;Budget…</source>
+        <translation>Change the &amp;Budget…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>set by --memory-budget</source>
+        <translation>set by --memory-budget</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>set by ATTNVIZ_MEMORY_BUDGET=%1</source>
+        <translation>set by ATTNVIZ_MEMORY_BUDGET=%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>your setting</source>
+        <translation>your setting</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the default: %1% of this machine&apos;s %2</source>
+        <translation>the default: %1% of this machine's %2</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>about %1</source>
+        <translation>about %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the mean over the heads</source>
+        <translation>the mean over the heads</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the weights of every head (%1)</source>
+        <translation>the weights of every head (%1)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the weights of heads 1–%1 of %2</source>
+        <translation>the weights of heads 1–%1 of %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a window of %1 of %2 tokens</source>
+        <translation>a window of %1 of %2 tokens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 tokens</source>
+        <translation>%1 tokens</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;p&gt;Showing %1 over %2 needs &lt;b&gt;%3&lt;/b&gt;, more than the memory budget of &lt;b&gt;%4&lt;/b&gt; (%5). Nothing was computed.&lt;/p&gt;&lt;p&gt;Per-head weights grow with heads × tokens². %6&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Showing %1 over %2 needs &lt;b&gt;%3&lt;/b&gt;, more than the memory budget of &lt;b&gt;%4&lt;/b&gt; (%5). Nothing was computed.&lt;/p&gt;&lt;p&gt;Per-head weights grow with heads × tokens². %6&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What still fits:</source>
+        <translation>What still fits:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Show head 1 only</source>
+        <translation>Show head 1 only</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show heads 1–%1 only</source>
+        <translation>Show heads 1–%1 only</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Needs %1. The mean still covers all %2 heads.</source>
+        <translation>Needs %1. The mean still covers all %2 heads.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Show a window of %1 tokens</source>
+        <translation>Show a window of %1 tokens</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Needs %1. Tokens %2–%3 first; move the window along the text above the heatmaps.</source>
+        <translation>Needs %1. Tokens %2–%3 first; move the window along the text above the heatmaps.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Show the mean over heads only</source>
+        <translation>Show the mean over heads only</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Needs %1. No heatmap per head.</source>
+        <translation>Needs %1. No heatmap per head.</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ScopeBar</name>
+    <message>
+        <location filename="../../ui/widgets/scope_bar.cpp" line="+40"/>
+        <source>Per-head wei&amp;ghts:</source>
+        <translation>Per-head wei&amp;ghts:</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</source>
+        <translation>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Wi&amp;ndow of</source>
+        <translation>Wi&amp;ndow of</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show the attention of a stretch of a long text: these rows and columns of the full attention (the softmax still runs over every key).</source>
+        <translation>Show the attention of a stretch of a long text: these rows and columns of the full attention (the softmax still runs over every key).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> tokens</source>
+        <translation> tokens</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Budget…</source>
+        <translation>Budget…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change the memory budget</source>
+        <translation>Change the memory budget</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show A&amp;ll</source>
+        <translation>Show A&amp;ll</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every head&apos;s weights over every token again</source>
+        <translation>Every head's weights over every token again</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The previous window</source>
+        <translation>The previous window</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Move the window along the text</source>
+        <translation>Move the window along the text</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The next window</source>
+        <translation>The next window</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>First to&amp;ken:</source>
+        <translation>First to&amp;ken:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The window&apos;s first token (1 is the first of the text).</source>
+        <translation>The window's first token (1 is the first of the text).</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Needs %1: over the %2 budget</source>
+        <translation>Needs %1: over the %2 budget</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Memory: %1 of %2</source>
+        <translation>Memory: %1 of %2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>All heads (%1)</source>
+        <translation>All heads (%1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Head 1 only</source>
+        <translation>Head 1 only</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Heads 1–%1</source>
+        <translation>Heads 1–%1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean only</source>
+        <translation>Mean only</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Tokens %1–%2 of %3</source>
+        <translation>Tokens %1–%2 of %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Tokens %1–%2</source>
+        <translation>Tokens %1–%2</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::StatisticsView</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+42"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+27"/>
+        <source>Export Head Statistics</source>
+        <translation>Export Head Statistics</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV files (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot export the statistics</source>
+        <translation>Cannot export the statistics</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>&amp;Copy Table</source>
+        <translation>&amp;Copy Table</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the table, tab-separated, to paste into a spreadsheet</source>
+        <translation>Copy the table, tab-separated, to paste into a spreadsheet</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;xport CSV…</source>
+        <translation>E&amp;xport CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the table as a CSV file</source>
+        <translation>Save the table as a CSV file</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</source>
         <translation>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</translation>
     </message>
@@ -2240,7 +3241,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+84"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+102"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -2293,6 +3294,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+2"/>
         <source>Hide the explanation</source>
         <translation>Hide the explanation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fold the explanation to its title, or unfold it</source>
+        <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
 </context>
 </TS>

@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+112"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+113"/>
         <source>Self-attention</source>
         <translation>自注意力</translation>
     </message>
@@ -82,6 +82,16 @@
         <source>no positional encoding</source>
         <translation>无位置编码</translation>
     </message>
+    <message>
+        <location line="+2"/>
+        <source>mean only</source>
+        <translation>只显示平均</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>first %1 of %2 heads kept</source>
+        <translation>保留 %2 个头中的前 %1 个</translation>
+    </message>
 </context>
 <context>
     <name>Colormap</name>
@@ -107,6 +117,229 @@
     </message>
 </context>
 <context>
+    <name>Compare</name>
+    <message>
+        <location filename="../../ui/document/compare_config.cpp" line="+67"/>
+        <source>B&apos;s %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</source>
+        <translation>B 的 %1 个头不能整除嵌入维度 %2：请选择能整除的头数，或修改嵌入维度。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>no causal mask</source>
+        <translation>无因果掩码</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>dropout %1 (training, seed %2)</source>
+        <translation>Dropout %1（训练模式，种子 %2）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>training, no dropout</source>
+        <translation>训练模式，无 Dropout</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>no dropout (evaluation)</source>
+        <translation>无 Dropout（评估模式）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>fully masked rows: %1</source>
+        <translation>全被掩码的行：%1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>with bias</source>
+        <translation>有偏置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>positional encoding</source>
+        <translation>有位置编码</translation>
+    </message>
+    <message>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+21"/>
+        <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
+        <translation>%1 × %2 个词元太多，无法对比（最多 %3 个单元格）：请缩短文本。</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>A and B were computed for different inputs.</source>
+        <translation>A 和 B 是针对不同的输入计算的。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Nothing computed yet.</source>
+        <translation>尚未计算。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>head 1</source>
+        <translation>头 1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>heads 1 to %1</source>
+        <translation>头 1 至 %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Head %1 exists only in B: A has %2 heads. Compare the mean, or %3.</source>
+        <translation>头 %1 只在 B 中存在：A 只有 %2 个头。请比较各头平均，或%3。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Head %1 exists only in A: B has %2 heads. Compare the mean, or %3.</source>
+        <translation>头 %1 只在 A 中存在：B 只有 %2 个头。请比较各头平均，或%3。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Neither A nor B has a head %1. Compare the mean, or %2.</source>
+        <translation>A 和 B 都没有头 %1。请比较各头平均，或%2。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+109"/>
+        <source>Computing configuration B…</source>
+        <translation>正在计算配置 B…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Difference B − A</source>
+        <translation>差值 B − A</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Comparing two configurations</source>
+        <translation>对比两种配置</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>A and B are the same configuration</source>
+        <translation>A 和 B 是同一种配置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1  vs  %2</source>
+        <translation>%1  对比  %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>mean over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>sentence %1</source>
+        <translation>句子 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>A = %1</source>
+        <translation>A = %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>B = A: choose what B changes</source>
+        <translation>B = A：请选择 B 要改动的设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B = A with %1; everything else the same</source>
+        <translation>B = A，但改为%1；其余完全相同</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>No cell has a weight in both A and B.</source>
+        <translation>没有任何单元格在 A 和 B 中都有权重。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A and B give exactly the same weights here.</source>
+        <translation>在这里 A 和 B 的权重完全相同。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Largest change %1 at “%2” → “%3”   ·   mean |B − A| %4</source>
+        <translation>最大变化 %1，在“%2”→“%3”   ·   平均 |B − A| %4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Largest change: %1 (from %2 to %3) at query “%4”, key “%5”</source>
+        <translation>最大变化：%1（从 %2 变为 %3），在查询“%4”、键“%5”</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>mean |B − A| = %1 over %2 cells</source>
+        <translation>%2 个单元格的平均 |B − A| = %1</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <location line="+302"/>
+        <source>%1 (B lower)</source>
+        <translation>%1（B 更低）</translation>
+    </message>
+    <message>
+        <location line="-301"/>
+        <location line="+302"/>
+        <source>%1 (B higher)</source>
+        <translation>%1（B 更高）</translation>
+    </message>
+    <message>
+        <location line="-300"/>
+        <location line="+294"/>
+        <source>A and B:</source>
+        <translation>A 和 B：</translation>
+    </message>
+    <message>
+        <location line="-291"/>
+        <location line="+286"/>
+        <source>masked</source>
+        <translation>已掩码</translation>
+    </message>
+    <message>
+        <location line="-285"/>
+        <location line="+294"/>
+        <source>B − A:</source>
+        <translation>B − A：</translation>
+    </message>
+    <message>
+        <location line="-144"/>
+        <source>B − A</source>
+        <translation>B − A</translation>
+    </message>
+    <message>
+        <location line="+171"/>
+        <source>%1 (masked)</source>
+        <translation>%1（已掩码）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</source>
+        <translation>查询“%1”→ 键“%2”：   A %3   ·   B %4   ·   B − A %5</translation>
+    </message>
+</context>
+<context>
     <name>Compute</name>
     <message>
         <location filename="../../ui/compute/compute_controller.cpp" line="+57"/>
@@ -114,12 +347,17 @@
         <translation>正在运行注意力层…</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Preparing heatmaps…</source>
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+160"/>
+        <location line="+99"/>
+        <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
+        <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+287"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -129,12 +367,7 @@
         <translation>第二个句子没有词元。</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <source>At most %1 tokens per sentence.</source>
-        <translation>每个句子最多 %1 个词元。</translation>
-    </message>
-    <message>
-        <location line="+31"/>
+        <location line="+32"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 与当前注意力层不匹配（嵌入维度 %2，%3 个头）：%4</translation>
     </message>
@@ -225,12 +458,28 @@
         <source>During training, dropout sets each attention weight to zero with probability p (here 0.3) and scales the others by 1/(1 − p), so rows no longer sum to exactly 1. The seed fixes which weights are dropped: press Ctrl+R to draw a new sample, and switch training mode off (Ctrl+T) to see the weights the model uses at inference.</source>
         <translation>训练时，Dropout 以概率 p（这里是 0.3）把每个注意力权重置为 0，并把其余权重乘以 1/(1 − p)，因此每行之和不再恰好为 1。随机种子决定哪些权重被丢弃：按 Ctrl+R 重新采样，关闭训练模式（Ctrl+T）即可看到模型推理时使用的权重。</translation>
     </message>
+    <message>
+        <location line="+8"/>
+        <source>Comparing: without and with the causal mask</source>
+        <translation>对比：无因果掩码与有因果掩码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same sentence and the same weights twice: A attends to every token, B only to the tokens so far. The third map is B − A: red where B gives more weight, blue where it gives less. The weight B may not put on later tokens (hatched) goes to the earlier ones, so the first rows change most and the last row not at all. Try the other comparisons above the figure.</source>
+        <translation>同一个句子、同一组权重算两次：A 关注所有词元，B 只关注到目前为止的词元。第三张图是 B − A：红色表示 B 给的权重更多，蓝色表示更少。B 不能放在后面词元（斜线）上的权重转移到了前面的词元上，所以前几行变化最大，最后一行完全不变。也可以试试图上方的其他对比。</translation>
+    </message>
 </context>
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+75"/>
-        <location line="+3"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+49"/>
+        <source>The comparison has no configuration B to draw.</source>
+        <translation>对比图缺少要绘制的配置 B。</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <location line="+4"/>
+        <location line="+7"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
@@ -260,17 +509,17 @@
         <translation>无法启动 PDF 写入器。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</source>
         <translation>无法识别“%1”的图像格式：请使用 .png、.svg 或 .pdf。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Cannot encode the PNG: %1</source>
         <translation>无法编码 PNG：%1</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+127"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
         <translation>无法识别“%1”的权重格式：请使用 .csv、.npy 或 .json。</translation>
     </message>
@@ -278,7 +527,7 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+30"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+31"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
@@ -288,11 +537,17 @@
         <translation>%1 需要 %2 到 %3 之间的数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+16"/>
+        <source>%1 needs on or off, not &apos;%2&apos;</source>
+        <translation>%1 需要 on 或 off，而不是“%2”</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
                       [--embed-dim E] [--num-heads H] [--seed S] [--causal]
                       [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K|steps[:K]|lines]
+                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
+                      [--compare causal|heads|dropout] [--b-... ]
                       [--step N] [--focus] [--heads LIST]
                       [--colormap viridis|cividis|magma|grey]
                       [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
@@ -342,13 +597,30 @@ Figure:
   --font-size PX        base text size (default 14)
   --lang LANG           language of the title and caption: en (default) or zh_CN
   --out FILE            output; the format follows the suffix: .png, .svg or .pdf
+Comparison (--view compare): configuration A is the one above, B is A with changes:
+  --view compare[:K]    A and B side by side and their difference B − A, for the
+                        mean over heads or for head K (both must have it)
+  --compare PRESET      causal: A without the causal mask, B with it;
+                        heads: A with 4 heads, B with 8;
+                        dropout: A in evaluation, B training with the same
+                        dropout seed, on head 1 unless compare:K says otherwise
+  --b-causal on|off     B&apos;s causal mask
+  --b-num-heads H       B&apos;s heads; must divide E
+  --b-train on|off      B&apos;s training mode (dropout active)
+  --b-dropout P         B&apos;s dropout, in [0, 0.95]
+  --b-scoring NAME      B&apos;s scoring: dot or additive
+  --b-masked-rows POLICY  B&apos;s fully masked rows: zero, uniform or nan
+  --b-bias on|off       B&apos;s projection bias
+  --b-positional on|off B&apos;s positional encoding
+  --b-seed S            B&apos;s weight seed
 
 Exit status: 0 success, 1 data or write error, 2 usage error.
 </source>
-        <translation>用法：attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
+        <translation>用法：attnviz export --text "..." [--text2 "..." [--mode cross|batch]]
                       [--embed-dim E] [--num-heads H] [--seed S] [--causal]
                       [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K|steps[:K]|lines]
+                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
+                      [--compare causal|heads|dropout] [--b-... ]
                       [--step N] [--focus] [--heads LIST]
                       [--colormap viridis|cividis|magma|grey]
                       [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
@@ -398,23 +670,77 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
   --font-size PX        基础文字大小（默认 14）
   --lang LANG           标题和说明文字的语言：en（默认）或 zh_CN
   --out FILE            输出文件；格式由后缀决定：.png、.svg 或 .pdf
+对比（--view compare）：配置 A 即上面的配置，B 是在 A 的基础上做了改动的配置：
+  --view compare[:K]    并排显示 A 和 B 以及它们的差 B − A，比较各头平均
+                        或头 K（A 和 B 都必须有这个头）
+  --compare PRESET      causal：A 不加因果掩码，B 加因果掩码；
+                        heads：A 用 4 个头，B 用 8 个头；
+                        dropout：A 为评估模式，B 为训练模式且 Dropout 种子相同，
+                        除非用 compare:K 指定，否则比较头 1
+  --b-causal on|off     B 的因果掩码
+  --b-num-heads H       B 的头数；必须整除 E
+  --b-train on|off      B 的训练模式（Dropout 生效）
+  --b-dropout P         B 的 Dropout，取值范围 [0, 0.95]
+  --b-scoring NAME      B 的评分函数：dot 或 additive
+  --b-masked-rows POLICY  B 对整行被掩码的处理：zero、uniform 或 nan
+  --b-bias on|off       B 的投影偏置
+  --b-positional on|off B 的位置编码
+  --b-seed S            B 的权重种子
 
 退出状态：0 成功，1 数据或写入错误，2 用法错误。
 </translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+78"/>
+        <source>
+Memory: a figure that needs more than the memory budget is refused before
+anything is computed (exit 1), naming what fits instead:
+  --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,
+                        else half of the machine&apos;s memory)
+  --heads-shown K       panels for the first K heads only (the mean still
+                        covers every head)
+  --mean-only           the mean over heads only
+  --window START:LEN    tokens START..START+LEN-1 (from 0) of a long text: those
+                        rows and columns of the full attention
+</source>
+        <translation>
+内存：所需内存超过内存预算的图会在任何计算之前被拒绝（退出码 1），并列出仍然放得下的方案：
+  --memory-budget SIZE  例如 2G、512M 或 60%（默认：ATTNVIZ_MEMORY_BUDGET，
+                        否则为本机内存的一半）
+  --heads-shown K       只画前 K 个头的面板（平均值仍覆盖全部头）
+  --mean-only           只画各头的平均
+  --window START:LEN    长文本中第 START..START+LEN-1 个词元（从 0 开始）：
+                        完整注意力矩阵中的这些行和列
+</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>--b-num-heads %1 does not divide --embed-dim %2</source>
+        <translation>--b-num-heads %1 不能整除 --embed-dim %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--view compare needs a configuration B: --compare causal|heads|dropout or --b-... options (see attnviz export --help)</source>
+        <translation>--view compare 需要配置 B：--compare causal|heads|dropout 或 --b-... 选项（见 attnviz export --help）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>B is the same as A: the --b-... options change nothing A does not already have</source>
+        <translation>B 与 A 相同：--b-... 选项没有改变 A 已有的任何设置</translation>
+    </message>
+    <message>
+        <location line="+54"/>
         <source>%1 needs a value</source>
         <translation>%1 需要一个值</translation>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+123"/>
+        <location line="+193"/>
         <source>%1 takes no value</source>
         <translation>%1 不接受值</translation>
     </message>
     <message>
-        <location line="-98"/>
+        <location line="-168"/>
         <source>--mode must be self, cross or batch, not &apos;%1&apos;</source>
         <translation>--mode 必须是 self、cross 或 batch，而不是“%1”</translation>
     </message>
@@ -434,7 +760,32 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>--colormap 必须是 %1 之一，而不是“%2”</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
+        <source>--compare must be causal, heads or dropout, not &apos;%1&apos;</source>
+        <translation>--compare 必须是 causal、heads 或 dropout，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>--b-scoring must be dot or additive, not &apos;%1&apos;</source>
+        <translation>--b-scoring 必须是 dot 或 additive，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--b-masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
+        <translation>--b-masked-rows 必须是 zero、uniform 或 nan，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>use either --heads-shown or --mean-only</source>
+        <translation>--heads-shown 和 --mean-only 只能二选一</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
+        <translation>--window 需要 START:LEN，即起始词元（从 0 开始）和长度（从 1 开始），例如 0:512，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>unknown option &apos;%1&apos; (see attnviz export --help)</source>
         <translation>未知选项“%1”（参见 attnviz export --help）</translation>
     </message>
@@ -469,12 +820,27 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>--num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
     <message>
-        <location line="+24"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K or lines, not &apos;%1&apos;</source>
-        <translation>--view 必须是 grid、mean、head:K、steps、steps:K 或 lines，而不是“%1”</translation>
+        <location line="+6"/>
+        <source>--heads-shown %1 is more than --num-heads %2</source>
+        <translation>--heads-shown %1 大于 --num-heads %2</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not &apos;%1&apos;</source>
+        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare 或 compare:K，而不是“%1”</translation>
     </message>
     <message>
         <location line="+5"/>
+        <source>%1 needs --view compare</source>
+        <translation>%1 需要 --view compare</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</source>
+        <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
+    </message>
+    <message>
+        <location line="-46"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
@@ -494,7 +860,12 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>--item 需要 --mode batch</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
+        <source>--view head:%1 is not among the --heads-shown %2</source>
+        <translation>--view head:%1 不在 --heads-shown %2 所保留的头中</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>--out FILE is required</source>
         <translation>必须提供 --out FILE</translation>
     </message>
@@ -520,7 +891,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>Lines</name>
     <message>
-        <location filename="../../ui/classroom/lines_figure.cpp" line="+55"/>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+59"/>
         <source>Where each query token looks in the other sentence</source>
         <translation>每个查询词元在另一个句子中关注哪里</translation>
     </message>
@@ -530,7 +901,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>每个词元关注哪里：每个（查询，键，头）一条连线</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+106"/>
         <source>Queries (sentence 1)</source>
         <translation>查询（句子 1）</translation>
     </message>
@@ -550,17 +921,23 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>键</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+71"/>
+        <location line="+13"/>
         <source>head %1</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+5"/>
+        <source>opacity = attention weight (the %1 strongest of %2 lines drawn)</source>
+        <translation>不透明度 = 注意力权重（只画出 %2 条线中最强的 %1 条）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>opacity = attention weight (lines under %1 omitted)</source>
         <translation>不透明度 = 注意力权重（低于 %1 的连线不画）</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+51"/>
         <source>head %1 → “%2” %3</source>
         <translation>头 %1 → “%2” %3</translation>
     </message>
@@ -578,12 +955,13 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+435"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+530"/>
+        <location line="+163"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-156"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -594,11 +972,13 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     </message>
     <message>
         <location line="+9"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+37"/>
         <source>&apos;%1&apos; must be a whole number from %2 to %3</source>
         <translation>“%1”必须是 %2 到 %3 之间的整数</translation>
     </message>
     <message>
         <location line="+12"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+50"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
         <translation>“%1”必须是 %2 到 %3 之间的数</translation>
     </message>
@@ -608,8 +988,8 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>“%1”的值“%2”无法识别</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+44"/>
-        <location line="+5"/>
+        <location filename="../../ui/document/session.cpp" line="+57"/>
+        <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
@@ -753,6 +1133,11 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
     </message>
     <message>
         <location filename="../../ui/classroom/steps_model.cpp" line="+98"/>
+        <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
+        <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</source>
         <translation>计算步骤最多保留 %1 个注意力单元格（样本数 × 头数 × 查询数 × 键数）；当前输入有 %2 个。请缩短句子或减少头数。</translation>
     </message>
@@ -941,7 +1326,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-371"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-466"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -951,12 +1336,17 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>%1 个头不能整除嵌入维度 %2，因此改用 %3 个头。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+17"/>
         <source>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</source>
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+403"/>
+        <location line="+199"/>
+        <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
+        <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
+    </message>
+    <message>
+        <location line="+298"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -971,7 +1361,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>“masked_keys”的每一项必须是由整数组成的 [样本, 键] 对</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+29"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
@@ -979,6 +1369,219 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <location line="+6"/>
         <source>&apos;line_heads&apos; is not an array</source>
         <translation>“line_heads”不是数组</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::CompareView</name>
+    <message>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+251"/>
+        <source>Compare:</source>
+        <translation>对比：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Without vs with causal mask</source>
+        <translation>无因果掩码 vs 有因果掩码</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A without the causal mask, B with it: what a language model may not look at</source>
+        <translation>A 不加因果掩码，B 加因果掩码：语言模型不能看的内容</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>4 vs 8 heads</source>
+        <translation>4 个头 vs 8 个头</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A with 4 heads, B with 8, compared on the mean over heads</source>
+        <translation>A 用 4 个头，B 用 8 个头，比较各头平均</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dropout off vs on, same seed</source>
+        <translation>Dropout 关 vs 开，种子相同</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A in evaluation mode, B training with dropout: the dropped weights become 0 and the others grow by 1/(1 − p)</source>
+        <translation>A 为评估模式，B 为带 Dropout 的训练模式：被丢弃的权重变为 0，其余权重放大 1/(1 − p) 倍</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sh&amp;ow:</source>
+        <translation>显示内容(&amp;O)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;dit B</source>
+        <translation>编辑 B(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show or hide the settings B changes</source>
+        <translation>显示或隐藏 B 改动的设置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B = A with:</source>
+        <translation>B = A，但：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Causal mask</source>
+        <translation>因果掩码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B&apos;s dropout probability; B keeps A&apos;s dropout seed</source>
+        <translation>B 的 Dropout 概率；B 沿用 A 的 Dropout 种子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scoring</source>
+        <translation>评分函数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fully masked rows</source>
+        <translation>全被掩码的行</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Positional encoding</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Weight seed</source>
+        <translation>权重种子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B = A</source>
+        <translation>B = A</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Undo every change of B</source>
+        <translation>撤销 B 的所有改动</translation>
+    </message>
+    <message>
+        <location line="+80"/>
+        <source>B cannot be computed: %1</source>
+        <translation>无法计算 B：%1</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>Mean over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+7"/>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <location line="-4"/>
+        <source>Head %1 (only in A)</source>
+        <translation>头 %1（仅 A 有）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Head %1 (only in B)</source>
+        <translation>头 %1（仅 B 有）</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>B is the same as A: pick a comparison above, or choose what B changes with Edit B.</source>
+        <translation>B 与 A 相同：请在上方选择一种对比，或通过“编辑 B”选择 B 要改动的设置。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Computing configuration B…</source>
+        <translation>正在计算配置 B…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Same as A (%1)</source>
+        <translation>与 A 相同（%1）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <location line="+31"/>
+        <location line="+3"/>
+        <source>On</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <location line="-34"/>
+        <location line="+31"/>
+        <location line="+3"/>
+        <source>Off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <location line="-23"/>
+        <source>on, p = %1</source>
+        <translation>开，p = %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Off (evaluation)</source>
+        <translation>关（评估模式）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>On (training, A&apos;s seed)</source>
+        <translation>开（训练模式，A 的种子）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>additive</source>
+        <translation>加性</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>dot product</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Scaled dot product</source>
+        <translation>缩放点积</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Additive</source>
+        <translation>加性</translation>
     </message>
 </context>
 <context>
@@ -1099,7 +1702,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>种子(&amp;E)：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+7"/>
         <source>Masks</source>
         <translation>掩码</translation>
     </message>
@@ -1212,7 +1815,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::ExportDialog</name>
     <message>
-        <location filename="../../ui/widgets/export_dialog.cpp" line="+18"/>
+        <location filename="../../ui/widgets/export_dialog.cpp" line="+19"/>
         <source>Export Figure</source>
         <translation>导出图像</translation>
     </message>
@@ -1237,34 +1840,71 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>格式(&amp;F)：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+13"/>
         <source>All heads and the mean</source>
         <translation>所有头及其平均</translation>
     </message>
     <message>
         <location line="+1"/>
+        <location line="+37"/>
         <source>Mean over heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-42"/>
+        <location line="+7"/>
+        <location line="+29"/>
+        <location line="+8"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-32"/>
+        <location line="+13"/>
+        <location line="+12"/>
+        <location line="+10"/>
         <source>&amp;Show:</source>
         <translation>显示内容(&amp;S)：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-31"/>
+        <source>&amp;Head:</source>
+        <translation>头(&amp;H)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every stage</source>
+        <translation>全部步骤</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stages 1 to %1, as in the view</source>
+        <translation>第 1 至 %1 步（与视图相同）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stage %1 and its inputs, large</source>
+        <translation>第 %1 步及其输入（放大）</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Heads %1, as in the view</source>
+        <translation>头 %1（与视图相同）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>All heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <location line="+4"/>
-        <location line="+33"/>
+        <location line="+35"/>
         <source> px</source>
         <translation> 像素</translation>
     </message>
     <message>
-        <location line="-27"/>
+        <location line="-29"/>
         <source>Presets…</source>
         <translation>预设…</translation>
     </message>
@@ -1294,7 +1934,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>尺寸(&amp;Z)：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>1× (screen)</source>
         <translation>1×（屏幕）</translation>
     </message>
@@ -1339,7 +1979,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>导出…</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+73"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>图像大小将为 %1 × %2 像素。</translation>
     </message>
@@ -1352,7 +1992,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+70"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+79"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
@@ -1445,14 +2085,14 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+490"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+495"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
@@ -1462,7 +2102,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>（%1–%2）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+15"/>
         <source>Attention weights per head</source>
         <translation>各头的注意力权重</translation>
     </message>
@@ -1472,24 +2112,41 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>注意力权重</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="-4"/>
+        <location line="+7"/>
+        <location line="+4"/>
         <source>Mean attention weights over %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均注意力权重</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-9"/>
+        <source>Attention weights of the first %1 of %2 heads</source>
+        <translation>%2 个头中前 %1 个头的注意力权重</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>Attention weights of head %1 of %2</source>
         <translation>第 %1 个头的注意力权重（共 %2 个头）</translation>
     </message>
     <message>
         <location line="+6"/>
+        <source> — tokens %1–%2 of %3</source>
+        <translation> —— 第 %1–%2 个词元，共 %3 个</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source> — sentence %1 of %2</source>
         <translation> — 句子 %1（共 %2 句）</translation>
     </message>
-    <message numerus="yes">
+    <message>
         <location line="+17"/>
+        <source>queries %1–%2 of %3 × keys %4–%5 of %6 (the softmax is over every key)</source>
+        <translation>查询 %1–%2（共 %3）× 键 %4–%5（共 %6）（softmax 对所有键计算）</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+9"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n 个词元</numerusform>
@@ -1540,7 +2197,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::HeatmapGridView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+142"/>
+        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+143"/>
         <source>mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -1552,7 +2209,7 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>%1 · query %2 “%3” → key %4 “%5” · weight %6</source>
         <translation>%1 · 查询 %2“%3” → 键 %4“%5” · 权重 %6</translation>
     </message>
@@ -1617,7 +2274,12 @@ Exit status: 0 success, 1 data or write error, 2 usage error.
 <context>
     <name>attnviz::ui::InputPanel</name>
     <message>
-        <location filename="../../ui/widgets/input_panel.cpp" line="+43"/>
+        <location filename="../../ui/widgets/input_panel.cpp" line="+38"/>
+        <source> | … (%1 more)</source>
+        <translation> | …（还有 %1 个）</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>Self-attention</source>
         <translation>自注意力</translation>
     </message>
@@ -1696,7 +2358,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>词元：</translation>
     </message>
     <message numerus="yes">
-        <location line="+124"/>
+        <location line="+126"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n 个词元</numerusform>
@@ -1711,7 +2373,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::LinesView</name>
     <message>
-        <location filename="../../ui/classroom/lines_view.cpp" line="+79"/>
+        <location filename="../../ui/classroom/lines_view.cpp" line="+80"/>
         <source>Heads:</source>
         <translation>头：</translation>
     </message>
@@ -1735,12 +2397,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+117"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+133"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+65"/>
         <source>&amp;New Session</source>
         <translation>新建会话(&amp;N)</translation>
     </message>
@@ -1960,7 +2622,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>句子 2</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
@@ -1975,7 +2637,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+61"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
@@ -2041,34 +2703,34 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     </message>
     <message>
         <location line="+13"/>
-        <location line="+20"/>
-        <location line="+28"/>
+        <location line="+24"/>
+        <location line="+35"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-59"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+14"/>
         <source>Cannot export the figure</source>
         <translation>无法导出图像</translation>
     </message>
     <message>
         <location line="+4"/>
-        <location line="+44"/>
+        <location line="+51"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location line="-38"/>
+        <location line="-45"/>
         <source>There is no figure yet.</source>
         <translation>还没有图。</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+24"/>
         <source>Export Figure</source>
         <translation>导出图像</translation>
     </message>
@@ -2098,7 +2760,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>CSV 表格 (*.csv);;NumPy 数组 [N, H, L, S] (*.npy);;带词元的 JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+19"/>
+        <source>Cannot copy the figure</source>
+        <translation>无法复制图</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Figure copied to the clipboard</source>
         <translation>图像已复制到剪贴板</translation>
     </message>
@@ -2149,6 +2816,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>统计(&amp;T)</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>&amp;Compare</source>
+        <translation>对比(&amp;C)</translation>
+    </message>
+    <message>
         <location line="+13"/>
         <source>&amp;Presentation Mode</source>
         <translation>演示模式(&amp;P)</translation>
@@ -2159,15 +2831,342 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>示例(&amp;X)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+45"/>
         <source>Cannot open the example</source>
         <translation>无法打开示例</translation>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::MemoryBudgetDialog</name>
+    <message>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+168"/>
+        <source>Memory Budget</source>
+        <translation>内存预算</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Before computing, AttnViz estimates the memory a configuration needs (per-head weights grow with heads × tokens²). Above this budget it computes nothing and offers what still fits: fewer heads, a window of tokens or the mean only.</source>
+        <translation>计算之前，AttnViz 会估算一个配置所需的内存（逐头权重随 头数 × 词元数² 增长）。超过此预算时不做任何计算，而是提供仍然放得下的方案：更少的头、一个词元窗口，或只显示平均。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&amp;Default: %1% of this machine&apos;s memory (%2 of %3)</source>
+        <translation>默认(&amp;D)：本机内存的 %1%（%3 中的 %2）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&amp;Custom:</source>
+        <translation>自定义(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>e.g. 2G, 512M or 60%</source>
+        <translation>例如 2G、512M 或 60%</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>ATTNVIZ_MEMORY_BUDGET=%1 is set: it overrides this setting as long as the app runs with it.</source>
+        <translation>已设置 ATTNVIZ_MEMORY_BUDGET=%1：只要应用在该环境变量下运行，它就优先于此设置。</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>= %1, more than this machine&apos;s %2: computations that large may fail</source>
+        <translation>= %1，超过本机的 %2：这么大的计算可能失败</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>= %1</source>
+        <translation>= %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Not a size: write e.g. 2G, 512M or 60% (at least 1M).</source>
+        <translation>不是有效的大小：请填写例如 2G、512M 或 60%（至少 1M）。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::MemoryGuard</name>
+    <message>
+        <location filename="../../ui/widgets/memory_guard.cpp" line="+24"/>
+        <source>&amp;Memory Budget…</source>
+        <translation>内存预算(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>%1 — the app&apos;s own budget is used instead.</source>
+        <translation>%1 —— 改用应用自己的预算。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Memory budget: %1 (%2)</source>
+        <translation>内存预算：%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::OverBudgetDialog</name>
+    <message>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-213"/>
+        <source>Not Enough Memory for This</source>
+        <translation>内存不足</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>Nothing smaller fits either: shorten the text, lower embed_dim or raise the budget.</source>
+        <translation>更小的方案也放不下：请缩短文本、减小 embed_dim 或提高预算。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Change the &amp;Budget…</source>
+        <translation>修改预算(&amp;B)…</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>set by --memory-budget</source>
+        <translation>由 --memory-budget 设置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>set by ATTNVIZ_MEMORY_BUDGET=%1</source>
+        <translation>由 ATTNVIZ_MEMORY_BUDGET=%1 设置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>your setting</source>
+        <translation>你的设置</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>the default: %1% of this machine&apos;s %2</source>
+        <translation>默认：本机 %2 的 %1%</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>about %1</source>
+        <translation>约 %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>the mean over the heads</source>
+        <translation>各头的平均</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the weights of every head (%1)</source>
+        <translation>全部头（%1 个）的权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the weights of heads 1–%1 of %2</source>
+        <translation>%2 个头中第 1–%1 个头的权重</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a window of %1 of %2 tokens</source>
+        <translation>%2 个词元中的 %1 个词元的窗口</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 tokens</source>
+        <translation>%1 个词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;p&gt;Showing %1 over %2 needs &lt;b&gt;%3&lt;/b&gt;, more than the memory budget of &lt;b&gt;%4&lt;/b&gt; (%5). Nothing was computed.&lt;/p&gt;&lt;p&gt;Per-head weights grow with heads × tokens². %6&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在 %2 上显示%1需要 &lt;b&gt;%3&lt;/b&gt;，超过了 &lt;b&gt;%4&lt;/b&gt; 的内存预算（%5）。没有进行任何计算。&lt;/p&gt;&lt;p&gt;逐头权重随 头数 × 词元数² 增长。%6&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>What still fits:</source>
+        <translation>仍然放得下的方案：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Show head 1 only</source>
+        <translation>只显示第 1 个头</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Show heads 1–%1 only</source>
+        <translation>只显示第 1–%1 个头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Needs %1. The mean still covers all %2 heads.</source>
+        <translation>需要%1。平均值仍然覆盖全部 %2 个头。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Show a window of %1 tokens</source>
+        <translation>显示 %1 个词元的窗口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Needs %1. Tokens %2–%3 first; move the window along the text above the heatmaps.</source>
+        <translation>需要%1。先显示第 %2–%3 个词元；可在热力图上方沿文本移动窗口。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Show the mean over heads only</source>
+        <translation>只显示各头的平均</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Needs %1. No heatmap per head.</source>
+        <translation>需要%1。不显示逐头热力图。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ScopeBar</name>
+    <message>
+        <location filename="../../ui/widgets/scope_bar.cpp" line="+40"/>
+        <source>Per-head wei&amp;ghts:</source>
+        <translation>逐头权重(&amp;G)：</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</source>
+        <translation>保留哪些权重：全部头、只保留前几个头，或只保留它们的平均。平均值始终对全部头求得。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Wi&amp;ndow of</source>
+        <translation>窗口(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show the attention of a stretch of a long text: these rows and columns of the full attention (the softmax still runs over every key).</source>
+        <translation>显示长文本中一段的注意力：即完整注意力矩阵中的这些行和列（softmax 仍然对所有键计算）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Budget…</source>
+        <translation>预算…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change the memory budget</source>
+        <translation>修改内存预算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show A&amp;ll</source>
+        <translation>全部显示(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every head&apos;s weights over every token again</source>
+        <translation>重新显示全部头在全部词元上的权重</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>The previous window</source>
+        <translation>上一个窗口</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Move the window along the text</source>
+        <translation>沿文本移动窗口</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The next window</source>
+        <translation>下一个窗口</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>First to&amp;ken:</source>
+        <translation>起始词元(&amp;K)：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The window&apos;s first token (1 is the first of the text).</source>
+        <translation>窗口的第一个词元（1 表示文本的第一个词元）。</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Needs %1: over the %2 budget</source>
+        <translation>需要 %1：超出 %2 的预算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Memory: %1 of %2</source>
+        <translation>内存：%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>All heads (%1)</source>
+        <translation>全部头（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Head 1 only</source>
+        <translation>只显示第 1 个头</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Heads 1–%1</source>
+        <translation>第 1–%1 个头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean only</source>
+        <translation>只显示平均</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Tokens %1–%2 of %3</source>
+        <translation>第 %1–%2 个词元，共 %3 个</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Tokens %1–%2</source>
+        <translation>第 %1–%2 个词元</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::StatisticsView</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+42"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+27"/>
+        <source>Export Head Statistics</source>
+        <translation>导出头统计</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot export the statistics</source>
+        <translation>无法导出统计</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>&amp;Copy Table</source>
+        <translation>复制表格(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copy the table, tab-separated, to paste into a spreadsheet</source>
+        <translation>复制表格（制表符分隔），可粘贴到电子表格</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>E&amp;xport CSV…</source>
+        <translation>导出 CSV(&amp;X)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the table as a CSV file</source>
+        <translation>将表格保存为 CSV 文件</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</source>
         <translation>每个头在做什么（对所有查询词元取平均）。点击列标题排序；点击某个头可在热力图网格中查看它。鼠标悬停在列标题上可查看其含义。</translation>
     </message>
@@ -2233,7 +3232,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+84"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+102"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -2286,6 +3285,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+2"/>
         <source>Hide the explanation</source>
         <translation>隐藏说明</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fold the explanation to its title, or unfold it</source>
+        <translation>将说明折叠为标题，或重新展开</translation>
     </message>
 </context>
 </TS>
