@@ -20,6 +20,8 @@ struct LinesText {
     Q_DECLARE_TR_FUNCTIONS(Lines)
 };
 constexpr double kPad = 14.0;
+/// More lines than this are drawn thin and flat-ended (see paint()).
+constexpr std::size_t kDenseLines = 1000;
 }  // namespace
 
 std::vector<HeadLine> head_lines(const AttentionSnapshot& s, int item, quint64 heads,
@@ -64,10 +66,20 @@ QString LinesFigure::captionText() const {
 
 void LinesFigure::collect() {
     lines_.clear();
+    over_threshold_ = 0;
     if (!snapshot_) return;
     const int q = hover_.side == Hit::Side::Query ? hover_.token : -1;
     const int k = hover_.side == Hit::Side::Key ? hover_.token : -1;
     lines_ = head_lines(*snapshot_, item_, options_.line_heads, kLineThreshold, q, k);
+    over_threshold_ = lines_.size();
+    if (lines_.size() > kMaxDrawnLines) {
+        const auto stronger = [](const HeadLine& a, const HeadLine& b) {
+            return a.weight > b.weight;
+        };
+        std::nth_element(lines_.begin(), lines_.begin() + std::ptrdiff_t(kMaxDrawnLines),
+                         lines_.end(), stronger);
+        lines_.resize(kMaxDrawnLines);
+    }
     // Lighter lines first, so the strong ones are drawn on top.
     std::stable_sort(lines_.begin(), lines_.end(),
                      [](const HeadLine& a, const HeadLine& b) { return a.weight < b.weight; });
@@ -158,12 +170,18 @@ void LinesFigure::paint(QPainter* p, bool) const {
 
     // Lines: the colour of the head, opacity the weight.
     p->setRenderHint(QPainter::Antialiasing, true);
+    // Thousands of lines are a dense fan between rows a few pixels apart: there they are
+    // drawn 1 px wide with flat ends, which the raster engine draws over ten times faster
+    // than wider or round-capped lines (0.05 against 0.6 ms a line).
+    const bool dense = lines_.size() > kDenseLines && !options_.high_contrast;
     const double width = options_.high_contrast ? std::clamp(row_h_ * 0.1, 3.0, 6.0)
+                         : dense                ? 1.0
                                                 : std::clamp(row_h_ * 0.06, 1.2, 3.5);
+    const Qt::PenCapStyle cap = dense ? Qt::FlatCap : Qt::RoundCap;
     for (const HeadLine& l : lines_) {
         QColor c = paint::head_color(l.head);
         c.setAlphaF(std::clamp(double(l.weight), 0.0, 1.0));
-        p->setPen(QPen(c, width, Qt::SolidLine, Qt::RoundCap));
+        p->setPen(QPen(c, width, Qt::SolidLine, cap));
         p->drawLine(queryAnchor(l.query), keyAnchor(l.key));
     }
 
@@ -235,8 +253,13 @@ void LinesFigure::paint(QPainter* p, bool) const {
                     Qt::AlignVCenter, LinesText::tr("head %1").arg(h + 1));
         x += w;
     }
-    const QString note = LinesText::tr("opacity = attention weight (lines under %1 omitted)")
-                             .arg(double(kLineThreshold));
+    const QString note =
+        lines_.size() < over_threshold_
+            ? LinesText::tr("opacity = attention weight (the %1 strongest of %2 lines drawn)")
+                  .arg(lines_.size())
+                  .arg(over_threshold_)
+            : LinesText::tr("opacity = attention weight (lines under %1 omitted)")
+                  .arg(double(kLineThreshold));
     p->setPen(options_.high_contrast ? text : paint::kMuted);
     p->drawText(
         QRectF(legend_rect_.left(), legend_rect_.top() + line_h, legend_rect_.width(), line_h),

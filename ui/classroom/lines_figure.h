@@ -7,6 +7,7 @@
 #include <QPointF>
 #include <QRectF>
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -23,6 +24,11 @@ struct HeadLine {
 
 /// Weights below this are not drawn (they would be invisible anyway).
 inline constexpr float kLineThreshold = 0.01f;
+
+/// At most this many lines are drawn, the strongest: more only darken a solid fill, and
+/// drawing them held the GUI thread for minutes (64 heads of 150 tokens with dropout are
+/// 144,000 lines over the threshold).
+inline constexpr std::size_t kMaxDrawnLines = 10000;
 
 /// The lines of batch item `item`: one per (query, key, head) with weight >= threshold, for
 /// the heads whose bit is set in `heads`, only those touching `query` / `key` when >= 0.
@@ -45,8 +51,10 @@ class LinesFigure : public ClassroomFigure {
     QString titleText() const override;
     QString captionText() const override;
 
-    /// The lines currently drawn (after head selection and hover).
+    /// The lines currently drawn (after head selection and hover), at most kMaxDrawnLines.
     const std::vector<HeadLine>& lines() const { return lines_; }
+    /// Lines over the threshold, drawn or not.
+    std::size_t linesOverThreshold() const { return over_threshold_; }
     Hit hitTest(const QPointF& pos) const;
     void setHover(Hit hit);
     Hit hover() const { return hover_; }
@@ -62,6 +70,7 @@ class LinesFigure : public ClassroomFigure {
     FigureOptions options_;
     QSize size_;
     std::vector<HeadLine> lines_;
+    std::size_t over_threshold_ = 0;
     Hit hover_;
     int item_ = 0;
     int label_px_ = 13;
