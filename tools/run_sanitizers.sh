@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds everything with AddressSanitizer + UndefinedBehaviorSanitizer (the `sanitizers`
 # preset: clang, RelWithDebInfo, -Werror, -fno-sanitize-recover=all) and runs the ctest
-# suite under it.  Any sanitizer report fails its test: leaks included, UB halts.
+# suite under it.  Any sanitizer report fails its test: leaks included, UB halts.  The same
+# build makes the fuzzers (fuzz/run_fuzzers.sh -b build/sanitizers), so CI compiles the
+# project with clang once.
 #
 #   tools/run_sanitizers.sh [-j JOBS] [-t TARGET]... [-- CTEST_ARGS...]
 #
@@ -22,7 +24,7 @@ while getopts "j:t:h" opt; do
   case $opt in
     j) jobs=$OPTARG ;;
     t) build_targets+=(--target "$OPTARG") ;;
-    *) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
+    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))

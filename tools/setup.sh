@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 / Ubuntu machine:
 #   bash tools/setup.sh run    install what is missing, build, start the app
-#   bash tools/setup.sh test   install what is missing, build, run every test
+#   bash tools/setup.sh test   install what is missing, build, run every test (also under
+#                              the sanitizers) and every fuzzer briefly: tools/test_all.sh
 # Packages are checked first, so apt is only called when something is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,9 @@ packages=(
   libgl-dev libeigen3-dev libopenblas-serial-dev libqcustomplot-dev
   fonts-noto-cjk
 )
-[[ $mode == test ]] && packages+=(clang libclang-rt-14-dev)
+# The sanitizer build and the fuzzers: clang, its runtimes (ASan, UBSan, libFuzzer) and
+# llvm-symbolizer, which gives their reports file:line stacks.
+[[ $mode == test ]] && packages+=(clang libclang-rt-14-dev llvm-14)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -41,8 +44,8 @@ case $mode in
     [[ $mode == run ]] && exec ./build/release/app/attnviz
     ;;
   test)
-    cmake --preset ci >/dev/null
-    cmake --build --preset ci -j "$jobs"
-    ctest --preset ci -j "$jobs"
+    # The release build and its tests, the sanitizer build and its tests, a short run of
+    # every fuzzer (ATTNVIZ_FUZZ_SECONDS each, default 60): tools/test_all.sh.
+    ATTNVIZ_BUILD_JOBS=${ATTNVIZ_BUILD_JOBS:-$jobs} exec bash tools/test_all.sh
     ;;
 esac
