@@ -173,7 +173,10 @@ Outcome session(std::string_view input) {
     doc.setColormap(ui::Colormap::Grey);
     doc.setView(ui::FigureView::Head, 2);
     doc.setLineHeads(5);
-    doc.setCompareChanges(ui::CompareChanges{.causal = false, .num_heads = 1});
+    ui::CompareChanges changes;  // (designated initializers would warn about the rest)
+    changes.causal = false;
+    changes.num_heads = 1;
+    doc.setCompareChanges(changes);
     doc.setCompareHead(1);
     QCoreApplication::sendPostedEvents(&doc);
     const ComputeConfig compute_before = doc.computeConfig();
