@@ -40,6 +40,7 @@
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/input_panel.h"
 #include "ui/widgets/main_window.h"
+#include "window_support.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -47,11 +48,6 @@ using namespace attnviz::ui;
 namespace {
 QString temp(const QString& name) {
     return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
-bool settled(MainWindow& w) {
-    const ComputeController* c = w.compute();
-    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
 }
 
 ComputeConfig config(PairMode mode, int heads) {
@@ -69,12 +65,6 @@ struct StageShape {
     int rows, cols;
 };
 }  // namespace
-
-#define SETTLE(w)                                    \
-    do {                                             \
-        QTest::qWait(1);                             \
-        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 30000); \
-    } while (false)
 
 class ClassroomTest : public QObject {
     Q_OBJECT

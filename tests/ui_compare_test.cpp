@@ -31,6 +31,7 @@
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "window_support.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -38,11 +39,6 @@ using namespace attnviz::ui;
 namespace {
 QString temp(const QString& name) {
     return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
-bool settled(MainWindow& w) {
-    const ComputeController* c = w.compute();
-    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
 }
 
 const QString kSentence = QStringLiteral("The cat sat on the mat because it was tired");
@@ -80,12 +76,6 @@ int dark_pixels(const QImage& image) {
 }
 }  // namespace
 
-#define SETTLE(w)                                    \
-    do {                                             \
-        QTest::qWait(1);                             \
-        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 30000); \
-    } while (false)
-
 class CompareTest : public QObject {
     Q_OBJECT
 
@@ -100,7 +90,7 @@ class CompareTest : public QObject {
     bool compared() {
         return QTest::qWaitFor(
             [&] {
-                if (!settled(*w_)) return false;
+                if (!test::settled(*w_)) return false;
                 // A for the document as it is now (a change may not have reached the worker).
                 const SnapshotPtr a = w_->compute()->latest();
                 if (a->config != doc()->computeConfig()) return false;

@@ -44,6 +44,7 @@
 #include "ui/widgets/memory_dialogs.h"
 #include "ui/widgets/memory_guard.h"
 #include "ui/widgets/scope_bar.h"
+#include "window_support.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -53,11 +54,6 @@ constexpr std::uint64_t MiB = 1024 * 1024;
 
 QString temp(const QString& name) {
     return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
-bool settled(MainWindow& w) {
-    const ComputeController* c = w.compute();
-    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
 }
 
 int threads() {
@@ -111,12 +107,6 @@ void paste_sentence(MainWindow& w, const QString& text) {
     QTest::keyClick(edit, Qt::Key_V, Qt::ControlModifier);
 }
 }  // namespace
-
-#define SETTLE(w)                                    \
-    do {                                             \
-        QTest::qWait(1);                             \
-        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 60000); \
-    } while (false)
 
 class MemoryTest : public QObject {
     Q_OBJECT

@@ -40,6 +40,7 @@
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "window_support.h"
 
 #ifndef ATTNVIZ_SOURCE_DIR
 #error "ATTNVIZ_SOURCE_DIR must name the source tree"
@@ -184,17 +185,6 @@ QString listing(const QStringList& lines) {
 }
 
 // --- windows ------------------------------------------------------------------------------
-
-bool settled(MainWindow& w) {
-    const ComputeController* c = w.compute();
-    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
-}
-
-#define SETTLE(w)                                    \
-    do {                                             \
-        QTest::qWait(1);                             \
-        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 30000); \
-    } while (false)
 
 QStringList menu_titles(const MainWindow& w) {
     QStringList out;

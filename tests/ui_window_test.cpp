@@ -27,6 +27,7 @@
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "window_support.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -34,11 +35,6 @@ using namespace attnviz::ui;
 namespace {
 QString temp(const QString& name) {
     return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
-bool settled(MainWindow& w) {
-    const ComputeController* c = w.compute();
-    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
 }
 
 QStringList labels(const QVector<QString>& v) {
@@ -49,13 +45,6 @@ QStringList tokens(const std::vector<QString>& v) {
     return QStringList(v.begin(), v.end());
 }
 }  // namespace
-
-// Lets the document's coalesced signals fire, then waits for the worker and the repaint.
-#define SETTLE(w)                                    \
-    do {                                             \
-        QTest::qWait(1);                             \
-        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 30000); \
-    } while (false)
 
 class WindowTest : public QObject {
     Q_OBJECT
@@ -375,7 +364,7 @@ class WindowTest : public QObject {
         QVERIFY(other.findChild<QCheckBox*>(QStringLiteral("causalCheck"))->isChecked());
         QCOMPARE(other.findChild<QLineEdit*>(QStringLiteral("secondSentenceEdit"))->text(),
                  QStringLiteral("A short one"));
-        QTRY_VERIFY_WITH_TIMEOUT(settled(other), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(test::settled(other), 30000);
         QCOMPARE(other.compute()->latest()->batch, 2);
         // The padded sentence's [PAD] keys are masked.
         const SnapshotPtr s = other.compute()->latest();

@@ -17,6 +17,7 @@
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_config.h"
 
+class QFontMetricsF;
 class QPainter;
 
 namespace attnviz::ui {
@@ -58,6 +59,11 @@ QColor head_color(int head);
 QString format_cell(double v);
 /// `text` broken into lines of at most `width` pixels.
 QString wrap_text(const QString& text, const QFont& font, double width);
+/// `text` cut to `width` pixels with an ellipsis.
+QString elide(const QString& text, const QFontMetricsF& metrics, double width);
+/// Label every k-th of a row of cells `spacing` pixels apart, k in 1, 2, 5, 10, 20, ...,
+/// so that neighbouring labels stay at least `need` pixels apart.
+int label_stride(double spacing, double need);
 /// The title and the caption (the configuration) at the top of a classroom figure, in the
 /// same fonts as the heatmap grid's.
 struct TitleBlock {

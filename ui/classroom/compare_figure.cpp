@@ -27,19 +27,6 @@ constexpr std::size_t kMaxVectorCells = 128 * 128;
 const QColor kUndefined(0xdd, 0xdd, 0xdd);
 const QColor kDiffHatch(0x80, 0x80, 0x80);
 
-QString elide(const QString& s, const QFontMetricsF& fm, double width) {
-    return fm.elidedText(s, Qt::ElideRight, width);
-}
-
-/// Every k-th label so that labels `spacing` apart stay at least `need` apart.
-int label_stride(double spacing, double need) {
-    if (spacing <= 0.0) return 1 << 20;
-    int k = 1;
-    while (k * spacing < need)
-        k = k < 2 ? 2 : (k < 5 ? 5 : k * 2);
-    return k;
-}
-
 /// "+0.12", "−0.05", "0": a difference, always with its sign.
 QString format_signed(double v) {
     if (std::isnan(v)) return QStringLiteral("—");
@@ -214,9 +201,10 @@ void CompareFigure::layout(QSize size) {
 
     double widest_query = 0.0, widest_key = 0.0;
     for (const QString& t : model_.query_tokens)
-        widest_query = std::max(widest_query, lfm.horizontalAdvance(elide(t, lfm, 9.0 * fpx)));
+        widest_query =
+            std::max(widest_query, lfm.horizontalAdvance(paint::elide(t, lfm, 9.0 * fpx)));
     for (const QString& t : model_.key_tokens)
-        widest_key = std::max(widest_key, lfm.horizontalAdvance(elide(t, lfm, 9.0 * fpx)));
+        widest_key = std::max(widest_key, lfm.horizontalAdvance(paint::elide(t, lfm, 9.0 * fpx)));
     const double row_label_w = widest_query + 10;
 
     // The legends may need two lines when the figure is narrow; reserve both.
@@ -348,12 +336,12 @@ void CompareFigure::paint(QPainter* p, bool vector) const {
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
-    const int rstride = label_stride(cell_, lfm.height());
+    const int rstride = paint::label_stride(cell_, lfm.height());
     for (int i = 0; i < model_.rows; i += rstride) {
         const QRectF r(row_labels_.left(), row_labels_.top() + i * cell_ + cell_ / 2 - 40,
                        row_labels_.width(), 80);
         p->drawText(r, Qt::AlignRight | Qt::AlignVCenter,
-                    elide(model_.query_tokens[std::size_t(i)], lfm, 9.0 * label_px_));
+                    paint::elide(model_.query_tokens[std::size_t(i)], lfm, 9.0 * label_px_));
     }
     paintLegend(p);
     p->setFont(figure_font(fpx));
@@ -448,9 +436,9 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
     p->setPen(text);
-    const int cstride = label_stride(cell_, rotate_keys_ ? lfm.height() : 0.0);
+    const int cstride = paint::label_stride(cell_, rotate_keys_ ? lfm.height() : 0.0);
     for (int j = 0; j < model_.cols; j += std::max(1, cstride)) {
-        const QString t = elide(model_.key_tokens[std::size_t(j)], lfm, 9.0 * label_px_);
+        const QString t = paint::elide(model_.key_tokens[std::size_t(j)], lfm, 9.0 * label_px_);
         const double cx = m.left() + j * cell_ + cell_ / 2;
         if (rotate_keys_) {
             p->save();
