@@ -143,4 +143,17 @@ QString describe_config(const ComputeConfig& c) {
     return parts.join(QStringLiteral(" · "));
 }
 
+QJsonObject layer_json(const ComputeConfig& c) {
+    return QJsonObject{{QStringLiteral("embed_dim"), c.embed_dim},
+                       {QStringLiteral("num_heads"), c.num_heads},
+                       {QStringLiteral("bias"), c.bias},
+                       {QStringLiteral("scoring"), QLatin1String(scoring_name(c.scoring))},
+                       {QStringLiteral("dropout"), c.dropout},
+                       {QStringLiteral("training"), c.training},
+                       {QStringLiteral("dropout_seed"), c.dropout_seed},
+                       {QStringLiteral("weight_seed"), c.weight_seed},
+                       {QStringLiteral("positional_encoding"), c.positional_encoding},
+                       {QStringLiteral("weights_file"), c.weights_file}};
+}
+
 }  // namespace attnviz::ui

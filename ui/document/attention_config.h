@@ -3,6 +3,7 @@
 // lives on another thread.
 #pragma once
 
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -120,5 +121,9 @@ TokenSequences resolve_tokens(const ComputeConfig& config);
 
 /// "8 heads · embed_dim 64 · scaled dot-product · causal · dropout 0.1 (train, seed 3)"
 QString describe_config(const ComputeConfig& config);
+/// The layer's settings as JSON (embed_dim, num_heads, bias, scoring, dropout, training,
+/// dropout_seed, weight_seed, positional_encoding, weights_file): the "layer" object of a
+/// session and part of the "config" of a weights export, written by this one function.
+QJsonObject layer_json(const ComputeConfig& config);
 
 }  // namespace attnviz::ui

@@ -474,16 +474,7 @@ QJsonObject AttentionDocument::toJson() const {
                       {QStringLiteral("token_list_b"), c.token_list_b},
                       {QStringLiteral("lowercase"), c.lowercase},
                       {QStringLiteral("special_tokens"), c.special_tokens}};
-    QJsonObject layer{{QStringLiteral("embed_dim"), c.embed_dim},
-                      {QStringLiteral("num_heads"), c.num_heads},
-                      {QStringLiteral("bias"), c.bias},
-                      {QStringLiteral("scoring"), QLatin1String(scoring_name(c.scoring))},
-                      {QStringLiteral("dropout"), c.dropout},
-                      {QStringLiteral("training"), c.training},
-                      {QStringLiteral("dropout_seed"), c.dropout_seed},
-                      {QStringLiteral("weight_seed"), c.weight_seed},
-                      {QStringLiteral("positional_encoding"), c.positional_encoding},
-                      {QStringLiteral("weights_file"), c.weights_file}};
+    const QJsonObject layer = layer_json(c);
     QJsonArray keys;
     for (const auto& [item, key] : c.masked_keys)
         keys.append(QJsonArray{item, key});

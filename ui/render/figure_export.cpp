@@ -360,20 +360,10 @@ QByteArray weights_json(const AttentionSnapshot& s) {
                                  {QStringLiteral("fully_masked_rows"), fully}});
     }
     const ComputeConfig& c = s.config;
-    QJsonObject config{
-        {QStringLiteral("pair_mode"), pair_mode_name(c.pair_mode)},
-        {QStringLiteral("embed_dim"), c.embed_dim},
-        {QStringLiteral("num_heads"), c.num_heads},
-        {QStringLiteral("bias"), c.bias},
-        {QStringLiteral("scoring"), QLatin1String(scoring_name(c.scoring))},
-        {QStringLiteral("dropout"), c.dropout},
-        {QStringLiteral("training"), c.training},
-        {QStringLiteral("dropout_seed"), c.dropout_seed},
-        {QStringLiteral("weight_seed"), c.weight_seed},
-        {QStringLiteral("positional_encoding"), c.positional_encoding},
-        {QStringLiteral("causal"), c.causal},
-        {QStringLiteral("masked_rows"), QLatin1String(masked_row_policy_name(c.masked_rows))},
-        {QStringLiteral("weights_file"), c.weights_file}};
+    QJsonObject config = layer_json(c);
+    config[QStringLiteral("pair_mode")] = pair_mode_name(c.pair_mode);
+    config[QStringLiteral("causal")] = c.causal;
+    config[QStringLiteral("masked_rows")] = QLatin1String(masked_row_policy_name(c.masked_rows));
     QJsonObject root{
         {QStringLiteral("format"), QStringLiteral("attnviz-weights")},
         {QStringLiteral("version"), 1},
