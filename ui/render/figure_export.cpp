@@ -397,6 +397,14 @@ void export_weights(const AttentionSnapshot& s, const QString& path,
             write_atomically(path, weights_json(s));
             break;
         case WeightsFormat::Npy: {
+            // The array is [N, H, L, S]; with the mean only (an offer of the memory budget)
+            // there is no H to fill.
+            if (s.weights.empty())
+                throw UsageError(
+                    ExportText::tr("Only the mean over heads was kept, so there are no per-head "
+                                   "weights for a .npy array [N, H, L, S]: keep the heads' "
+                                   "weights, or export CSV or JSON, which hold the mean.")
+                        .toStdString());
             const std::string bytes = io::serialize_npy(s.weights);
             write_atomically(path, QByteArray(bytes.data(), qsizetype(bytes.size())));
             break;
