@@ -448,6 +448,19 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             for (int j = 0; j < Sw; ++j)
                 snap->masked[(std::size_t(n) * Lw + i) * Sw + j] =
                     (padding[std::size_t(n) * S + k0 + j] != 0.0f) || (c.causal && k0 + j > q0 + i);
+    // Where nothing is masked a weight is a number, unless the scores overflowed float
+    // (a weights file with huge values: q.k past 3.4e38 gives inf - inf in the softmax).
+    // Say so instead of drawing NaN.
+    for (int n = 0; n < n_items; ++n)
+        for (int h = -1; h < snap->heads; ++h)
+            for (int i = 0; i < Lw; ++i)
+                for (int j = 0; j < Sw; ++j)
+                    if (!snap->is_masked(n, i, j) && !std::isfinite(snap->value(n, h, i, j)))
+                        throw DataError(
+                            ComputeText::tr("The attention scores overflow the range of float "
+                                            "(are the layer's weights far too large?): the "
+                                            "weights would be NaN, so none are drawn.")
+                                .toStdString());
     snap->cache_ranges();
     snap->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
