@@ -123,7 +123,7 @@
     <message>
         <location filename="../../ui/document/compare_config.cpp" line="+67"/>
         <source>B&apos;s %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</source>
-        <translation>B's %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</translation>
+        <translation>B&apos;s %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</translation>
     </message>
     <message>
         <location line="+11"/>
@@ -206,7 +206,7 @@
         <translation>Neither A nor B has a head %1. Compare the mean, or %2.</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+109"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+96"/>
         <source>Computing configuration B…</source>
         <translation>Computing configuration B…</translation>
     </message>
@@ -296,7 +296,7 @@
         <translation>mean |B − A| = %1 over %2 cells</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <location line="+302"/>
         <source>%1 (B lower)</source>
         <translation>%1 (B lower)</translation>
@@ -356,7 +356,7 @@
     <message>
         <location line="+99"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
-        <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads' weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
+        <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+287"/>
@@ -372,6 +372,11 @@
         <location line="+32"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 does not fit this layer (embed_dim %2, %3 heads): %4</translation>
+    </message>
+    <message>
+        <location line="+139"/>
+        <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
+        <translation>The attention scores overflow the range of float (are the layer's weights far too large?): the weights would be NaN, so none are drawn.</translation>
     </message>
 </context>
 <context>
@@ -521,9 +526,14 @@
         <translation>Cannot encode the PNG: %1</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+117"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
         <translation>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Only the mean over heads was kept, so there are no per-head weights for a .npy array [N, H, L, S]: keep the heads&apos; weights, or export CSV or JSON, which hold the mean.</source>
+        <translation>Only the mean over heads was kept, so there are no per-head weights for a .npy array [N, H, L, S]: keep the heads' weights, or export CSV or JSON, which hold the mean.</translation>
     </message>
 </context>
 <context>
@@ -541,7 +551,7 @@
     <message>
         <location line="+16"/>
         <source>%1 needs on or off, not &apos;%2&apos;</source>
-        <translation>%1 needs on or off, not '%2'</translation>
+        <translation>%1 needs on or off, not &apos;%2&apos;</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -618,7 +628,7 @@ Comparison (--view compare): configuration A is the one above, B is A with chang
 
 Exit status: 0 success, 1 data or write error, 2 usage error.
 </source>
-        <translation>usage: attnviz export --text "..." [--text2 "..." [--mode cross|batch]]
+        <translation>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
                       [--embed-dim E] [--num-heads H] [--seed S] [--causal]
                       [--dropout P --train [--dropout-seed D]] [--mask-key K]...
                       [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
@@ -663,7 +673,7 @@ Figure:
   --item N              which sentence of a padded batch to draw (1 or 2)
   --colormap NAME       viridis (default), cividis, magma or grey
   --per-head-scale      scale each head from its own min to its own max
-  --unit-scale          colours from 0 to 1 (default: the data's min to max)
+  --unit-scale          colours from 0 to 1 (default: the data&apos;s min to max)
   --no-values           never print values in the cells
   --title TEXT          figure title (default: states the configuration)
   --no-title            no title or caption
@@ -679,15 +689,15 @@ Comparison (--view compare): configuration A is the one above, B is A with chang
                         heads: A with 4 heads, B with 8;
                         dropout: A in evaluation, B training with the same
                         dropout seed, on head 1 unless compare:K says otherwise
-  --b-causal on|off     B's causal mask
-  --b-num-heads H       B's heads; must divide E
-  --b-train on|off      B's training mode (dropout active)
-  --b-dropout P         B's dropout, in [0, 0.95]
-  --b-scoring NAME      B's scoring: dot or additive
-  --b-masked-rows POLICY  B's fully masked rows: zero, uniform or nan
-  --b-bias on|off       B's projection bias
-  --b-positional on|off B's positional encoding
-  --b-seed S            B's weight seed
+  --b-causal on|off     B&apos;s causal mask
+  --b-num-heads H       B&apos;s heads; must divide E
+  --b-train on|off      B&apos;s training mode (dropout active)
+  --b-dropout P         B&apos;s dropout, in [0, 0.95]
+  --b-scoring NAME      B&apos;s scoring: dot or additive
+  --b-masked-rows POLICY  B&apos;s fully masked rows: zero, uniform or nan
+  --b-bias on|off       B&apos;s projection bias
+  --b-positional on|off B&apos;s positional encoding
+  --b-seed S            B&apos;s weight seed
 
 Exit status: 0 success, 1 data or write error, 2 usage error.
 </translation>
@@ -709,7 +719,7 @@ anything is computed (exit 1), naming what fits instead:
 Memory: a figure that needs more than the memory budget is refused before
 anything is computed (exit 1), naming what fits instead:
   --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,
-                        else half of the machine's memory)
+                        else half of the machine&apos;s memory)
   --heads-shown K       panels for the first K heads only (the mean still
                         covers every head)
   --mean-only           the mean over heads only
@@ -766,17 +776,17 @@ anything is computed (exit 1), naming what fits instead:
     <message>
         <location line="+29"/>
         <source>--compare must be causal, heads or dropout, not &apos;%1&apos;</source>
-        <translation>--compare must be causal, heads or dropout, not '%1'</translation>
+        <translation>--compare must be causal, heads or dropout, not &apos;%1&apos;</translation>
     </message>
     <message>
         <location line="+24"/>
         <source>--b-scoring must be dot or additive, not &apos;%1&apos;</source>
-        <translation>--b-scoring must be dot or additive, not '%1'</translation>
+        <translation>--b-scoring must be dot or additive, not &apos;%1&apos;</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>--b-masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
-        <translation>--b-masked-rows must be zero, uniform or nan, not '%1'</translation>
+        <translation>--b-masked-rows must be zero, uniform or nan, not &apos;%1&apos;</translation>
     </message>
     <message>
         <location line="+20"/>
@@ -786,7 +796,7 @@ anything is computed (exit 1), naming what fits instead:
     <message>
         <location line="+9"/>
         <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
-        <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not '%1'</translation>
+        <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -831,7 +841,7 @@ anything is computed (exit 1), naming what fits instead:
     <message>
         <location line="+28"/>
         <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not &apos;%1&apos;</source>
-        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not '%1'</translation>
+        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not &apos;%1&apos;</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -959,7 +969,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+530"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+521"/>
         <location line="+163"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -1041,7 +1051,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+70"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+58"/>
         <source>Nothing computed yet.</source>
         <translation>Nothing computed yet.</translation>
     </message>
@@ -1076,7 +1086,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>Step %1 of %2:  %3</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+190"/>
         <source>values: negative</source>
         <translation>values: negative</translation>
     </message>
@@ -1138,7 +1148,7 @@ anything is computed (exit 1), naming what fits instead:
     <message>
         <location filename="../../ui/classroom/steps_model.cpp" line="+98"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
-        <translation>The steps are kept only when every head's weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
+        <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -1330,7 +1340,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-466"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-457"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1350,7 +1360,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+298"/>
+        <location line="+289"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -1450,7 +1460,7 @@ anything is computed (exit 1), naming what fits instead:
     <message>
         <location line="+1"/>
         <source>B&apos;s dropout probability; B keeps A&apos;s dropout seed</source>
-        <translation>B's dropout probability; B keeps A's dropout seed</translation>
+        <translation>B&apos;s dropout probability; B keeps A&apos;s dropout seed</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -1565,7 +1575,7 @@ anything is computed (exit 1), naming what fits instead:
     <message>
         <location line="+1"/>
         <source>On (training, A&apos;s seed)</source>
-        <translation>On (training, A's seed)</translation>
+        <translation>On (training, A&apos;s seed)</translation>
     </message>
     <message>
         <location line="+8"/>
@@ -2860,7 +2870,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     <message>
         <location line="+8"/>
         <source>&amp;Default: %1% of this machine&apos;s memory (%2 of %3)</source>
-        <translation>&amp;Default: %1% of this machine's memory (%2 of %3)</translation>
+        <translation>&amp;Default: %1% of this machine&apos;s memory (%2 of %3)</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2880,7 +2890,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     <message>
         <location line="+38"/>
         <source>= %1, more than this machine&apos;s %2: computations that large may fail</source>
-        <translation>= %1, more than this machine's %2: computations that large may fail</translation>
+        <translation>= %1, more than this machine&apos;s %2: computations that large may fail</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -2903,7 +2913,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     <message>
         <location line="+23"/>
         <source>%1 — the app&apos;s own budget is used instead.</source>
-        <translation>%1 — the app's own budget is used instead.</translation>
+        <translation>%1 — the app&apos;s own budget is used instead.</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2946,7 +2956,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     <message>
         <location line="+4"/>
         <source>the default: %1% of this machine&apos;s %2</source>
-        <translation>the default: %1% of this machine's %2</translation>
+        <translation>the default: %1% of this machine&apos;s %2</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -3069,7 +3079,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     <message>
         <location line="+2"/>
         <source>Every head&apos;s weights over every token again</source>
-        <translation>Every head's weights over every token again</translation>
+        <translation>Every head&apos;s weights over every token again</translation>
     </message>
     <message>
         <location line="+15"/>
@@ -3094,7 +3104,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     <message>
         <location line="+4"/>
         <source>The window&apos;s first token (1 is the first of the text).</source>
-        <translation>The window's first token (1 is the first of the text).</translation>
+        <translation>The window&apos;s first token (1 is the first of the text).</translation>
     </message>
     <message>
         <location line="+51"/>

@@ -204,7 +204,7 @@
         <translation>A 和 B 都没有头 %1。请比较各头平均，或%2。</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+109"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+96"/>
         <source>Computing configuration B…</source>
         <translation>正在计算配置 B…</translation>
     </message>
@@ -294,7 +294,7 @@
         <translation>%2 个单元格的平均 |B − A| = %1</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <location line="+302"/>
         <source>%1 (B lower)</source>
         <translation>%1（B 更低）</translation>
@@ -370,6 +370,11 @@
         <location line="+32"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 与当前注意力层不匹配（嵌入维度 %2，%3 个头）：%4</translation>
+    </message>
+    <message>
+        <location line="+139"/>
+        <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
+        <translation>注意力分数超出了 float 的范围（该层的权重是否过大？）：权重会是 NaN，因此不予绘制。</translation>
     </message>
 </context>
 <context>
@@ -519,9 +524,14 @@
         <translation>无法编码 PNG：%1</translation>
     </message>
     <message>
-        <location line="+127"/>
+        <location line="+117"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
         <translation>无法识别“%1”的权重格式：请使用 .csv、.npy 或 .json。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Only the mean over heads was kept, so there are no per-head weights for a .npy array [N, H, L, S]: keep the heads&apos; weights, or export CSV or JSON, which hold the mean.</source>
+        <translation>只保留了各头的平均，因此没有逐头的权重可写入 .npy 数组 [N, H, L, S]：请保留各头的权重，或导出包含平均值的 CSV 或 JSON。</translation>
     </message>
 </context>
 <context>
@@ -616,7 +626,7 @@ Comparison (--view compare): configuration A is the one above, B is A with chang
 
 Exit status: 0 success, 1 data or write error, 2 usage error.
 </source>
-        <translation>用法：attnviz export --text "..." [--text2 "..." [--mode cross|batch]]
+        <translation>用法：attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
                       [--embed-dim E] [--num-heads H] [--seed S] [--causal]
                       [--dropout P --train [--dropout-seed D]] [--mask-key K]...
                       [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
@@ -955,7 +965,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+530"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+521"/>
         <location line="+163"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -1037,7 +1047,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+70"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+58"/>
         <source>Nothing computed yet.</source>
         <translation>尚未计算。</translation>
     </message>
@@ -1072,7 +1082,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>第 %1 步（共 %2 步）：  %3</translation>
     </message>
     <message>
-        <location line="+189"/>
+        <location line="+190"/>
         <source>values: negative</source>
         <translation>数值：负</translation>
     </message>
@@ -1326,7 +1336,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-466"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-457"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1346,7 +1356,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+298"/>
+        <location line="+289"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
