@@ -11,9 +11,11 @@
 #include <array>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_config.h"
@@ -131,27 +133,37 @@ void check_compute(const ComputeConfig& c, const ui::TokenSequences& tokens) {
         return;
     }
     check(snap != nullptr, "compute_snapshot returned nothing");
-    check(snap->batch == int(n) && snap->heads == c.num_heads && snap->target_len == int(l) &&
-              snap->source_len == int(s),
-          "the snapshot's [N, H, L, S] differ from the settings and tokens");
-    const std::size_t cells = n * std::size_t(c.num_heads) * l * s;
-    check(snap->weights.data.size() == cells && snap->mean_weights.data.size() == n * l * s &&
-              snap->masked.size() == n * l * s &&
-              snap->fully_masked_rows.size() == n * std::size_t(c.num_heads) * l,
+    // What the memory budget's scope keeps: the first heads, a window of queries and keys.
+    const budget::ResultScope scope = c.scope();
+    const budget::AxisWindow qw = budget::window_on(scope, std::int64_t(l));
+    const budget::AxisWindow kw = budget::window_on(scope, std::int64_t(s));
+    const int kept = scope.kept_heads(c.num_heads);
+    check(snap->batch == int(n) && snap->num_heads == c.num_heads && snap->heads == kept &&
+              snap->query_total == int(l) && snap->key_total == int(s),
+          "the snapshot's N, H, L or S differ from the settings and tokens");
+    check(snap->target_len == qw.count && snap->source_len == kw.count &&
+              snap->query_offset == qw.begin && snap->key_offset == kw.begin,
+          "the snapshot's window is not the one the settings ask for");
+    const std::size_t rows = n * std::size_t(snap->target_len);
+    const std::size_t row_cells = rows * std::size_t(snap->source_len);
+    check(snap->weights.data.size() == std::size_t(kept) * row_cells &&
+              snap->mean_weights.data.size() == row_cells && snap->masked.size() == row_cells &&
+              snap->fully_masked_rows.size() == std::size_t(c.num_heads) * rows,
           "a snapshot buffer has the wrong size");
-    const bool eval = !c.training || c.dropout == 0.0;
+    // A row sums to 1 in evaluation unless the window cuts keys off it.
+    const bool whole_rows = (!c.training || c.dropout == 0.0) && kw.count == std::int64_t(s);
     for (int b = 0; b < snap->batch; ++b)
-        for (int h = 0; h < snap->heads; ++h)
+        for (int h = -1; h < snap->heads; ++h)  // -1: the mean over every head
             for (int i = 0; i < snap->target_len; ++i) {
                 if (snap->row_fully_masked(b, h, i)) continue;
                 double sum = 0.0;
                 for (int j = 0; j < snap->source_len; ++j) {
-                    const float w = snap->weight(b, h, i, j);
+                    const float w = snap->value(b, h, i, j);
                     check(std::isfinite(w) && w >= 0.0f, "a weight is negative, NaN or infinite");
                     check(!snap->is_masked(b, i, j) || w == 0.0f, "a masked cell has weight");
                     sum += w;
                 }
-                check(!eval || std::abs(sum - 1.0) < 1e-4, "a row's weights do not sum to 1");
+                check(!whole_rows || std::abs(sum - 1.0) < 1e-4, "a row's weights do not sum to 1");
             }
 }
 
