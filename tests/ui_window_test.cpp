@@ -163,6 +163,27 @@ class WindowTest : public QObject {
         QCOMPARE(labels(figure()->keyLabels(0)), (QStringList{"un", "believ", "able"}));
     }
 
+    // A token that draws nothing (a control character, a noncharacter, only zero-width or
+    // format characters) still gets a label a student can see and click: its code points.
+    // (The token list drops zero-width spaces around tokens, as the tokenizer does.)
+    void invisibleTokensGetVisibleLabels() {
+        clickCheck(find<QCheckBox>("editTokensCheck"));
+        QLineEdit* list = find<QLineEdit>("tokenListEdit");
+        commitText(list, QStringLiteral("un|\u200B|\uFFFF|a\u0007b|\U0001F468\u200D\U0001F469"));
+        SETTLE(*w_);
+        QCOMPARE(labels(figure()->keyLabels(0)),
+                 (QStringList{"un", "<U+FFFF>", "a<U+0007>b",
+                              QStringLiteral("\U0001F468\u200D\U0001F469")}));
+        const QFontMetricsF fm(figure()->panelRect(0)->axis(QCPAxis::atBottom)->tickLabelFont());
+        for (const QString& label : labels(figure()->queryLabels(0)))
+            QVERIFY2(fm.horizontalAdvance(label) > 1.0, qPrintable(label));
+        QCOMPARE(visible_token(QString()), QStringLiteral("\"\""));
+        QCOMPARE(visible_token(QStringLiteral("  ")), QStringLiteral("<U+0020><U+0020>"));
+        QCOMPARE(visible_token(QStringLiteral("\u00AD")), QStringLiteral("<U+00AD>"));
+        QCOMPARE(visible_token(QStringLiteral("\u200B\u200D")), QStringLiteral("<U+200B><U+200D>"));
+        QCOMPARE(visible_token(QStringLiteral("猫")), QStringLiteral("猫"));
+    }
+
     void headCountFollowsTheCombo() {
         QComboBox* heads = find<QComboBox>("numHeadsCombo");
         // Only divisors of embed_dim are offered.

@@ -201,10 +201,11 @@ void CompareFigure::layout(QSize size) {
 
     double widest_query = 0.0, widest_key = 0.0;
     for (const QString& t : model_.query_tokens)
-        widest_query =
-            std::max(widest_query, lfm.horizontalAdvance(paint::elide(t, lfm, 9.0 * fpx)));
+        widest_query = std::max(
+            widest_query, lfm.horizontalAdvance(paint::elide(visible_token(t), lfm, 9.0 * fpx)));
     for (const QString& t : model_.key_tokens)
-        widest_key = std::max(widest_key, lfm.horizontalAdvance(paint::elide(t, lfm, 9.0 * fpx)));
+        widest_key = std::max(
+            widest_key, lfm.horizontalAdvance(paint::elide(visible_token(t), lfm, 9.0 * fpx)));
     const double row_label_w = widest_query + 10;
 
     // The legends may need two lines when the figure is narrow; reserve both.
@@ -340,8 +341,9 @@ void CompareFigure::paint(QPainter* p, bool vector) const {
     for (int i = 0; i < model_.rows; i += rstride) {
         const QRectF r(row_labels_.left(), row_labels_.top() + i * cell_ + cell_ / 2 - 40,
                        row_labels_.width(), 80);
-        p->drawText(r, Qt::AlignRight | Qt::AlignVCenter,
-                    paint::elide(model_.query_tokens[std::size_t(i)], lfm, 9.0 * label_px_));
+        p->drawText(
+            r, Qt::AlignRight | Qt::AlignVCenter,
+            paint::elide(visible_token(model_.query_tokens[std::size_t(i)]), lfm, 9.0 * label_px_));
     }
     paintLegend(p);
     p->setFont(figure_font(fpx));
@@ -438,7 +440,8 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
     p->setPen(text);
     const int cstride = paint::label_stride(cell_, rotate_keys_ ? lfm.height() : 0.0);
     for (int j = 0; j < model_.cols; j += std::max(1, cstride)) {
-        const QString t = paint::elide(model_.key_tokens[std::size_t(j)], lfm, 9.0 * label_px_);
+        const QString t =
+            paint::elide(visible_token(model_.key_tokens[std::size_t(j)]), lfm, 9.0 * label_px_);
         const double cx = m.left() + j * cell_ + cell_ / 2;
         if (rotate_keys_) {
             p->save();

@@ -80,8 +80,7 @@ std::vector<Example> builtin_examples() {
                  "Ctrl+R to draw a new sample, and switch training mode off (Ctrl+T) to see "
                  "the weights the model uses at inference."),
              "grid"),
-        make("compare_causal", {},
-             ExamplesText::tr("Comparing: without and with the causal mask"),
+        make("compare_causal", {}, ExamplesText::tr("Comparing: without and with the causal mask"),
              ExamplesText::tr(
                  "The same sentence and the same weights twice: A attends to every token, B "
                  "only to the tokens so far. The third map is B − A: red where B gives more "

@@ -202,7 +202,7 @@ void LinesFigure::paint(QPainter* p, bool) const {
             p->setBrush(Qt::NoBrush);
         }
         p->setPen(struck ? QColor(0xa0, 0xa0, 0xa0) : text);
-        const QString e = lfm.elidedText(t, Qt::ElideRight, r.width() - 4);
+        const QString e = lfm.elidedText(visible_token(t), Qt::ElideRight, r.width() - 4);
         p->drawText(r.adjusted(2, 0, -2, 0), align | Qt::AlignVCenter, e);
         if (struck) {
             const double w = lfm.horizontalAdvance(e);

@@ -160,7 +160,8 @@ void StepsFigure::layout(QSize size) {
     // Label sizes shared by every card.
     double widest = 0.0;
     for (const QString& t : tokens)
-        widest = std::max(widest, lfm.horizontalAdvance(paint::elide(t, lfm, 9.0 * fpx)));
+        widest =
+            std::max(widest, lfm.horizontalAdvance(paint::elide(visible_token(t), lfm, 9.0 * fpx)));
     row_label_w_ = widest + 6;
     const double header_h = QFontMetricsF(figure_font(fpx + 1, {}, true)).height() +
                             QFontMetricsF(caption_font).height() + 8;
@@ -207,8 +208,8 @@ void StepsFigure::layout(QSize size) {
                 key_cell = std::min(key_cell, cells[std::size_t(k)]);
         double widest_key = 0.0;
         for (const QString& t : model_.key_tokens)
-            widest_key =
-                std::max(widest_key, lfm.horizontalAdvance(paint::elide(t, lfm, 9.0 * fpx)));
+            widest_key = std::max(
+                widest_key, lfm.horizontalAdvance(paint::elide(visible_token(t), lfm, 9.0 * fpx)));
         if (key_cell >= widest_key + 4 || key_cell == 1e9) break;
     }
     const int nc = best_nc;
@@ -461,12 +462,13 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
         const QRectF rr(card.frame.left() + 4, m.top() + r * card.cell_h + card.cell_h / 2 - 20,
                         m.left() - card.frame.left() - 8, 40);
         p->drawText(rr, Qt::AlignRight | Qt::AlignVCenter,
-                    paint::elide(row_tokens[std::size_t(r)], lfm, 9.0 * fpx));
+                    paint::elide(visible_token(row_tokens[std::size_t(r)]), lfm, 9.0 * fpx));
     }
     if (st.col_axis == StageAxis::Keys) {
         const int cstride = paint::label_stride(card.cell_w, rotate_cols_ ? lfm.height() : 0.0);
         for (int c = 0; c < st.cols; c += std::max(1, cstride)) {
-            const QString t = paint::elide(model_.key_tokens[std::size_t(c)], lfm, 9.0 * fpx);
+            const QString t =
+                paint::elide(visible_token(model_.key_tokens[std::size_t(c)]), lfm, 9.0 * fpx);
             const double cx = m.left() + c * card.cell_w + card.cell_w / 2;
             if (rotate_cols_) {
                 p->save();

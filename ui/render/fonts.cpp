@@ -90,4 +90,30 @@ QFont figure_font(int pixel_size, const QStringList& texts, bool bold) {
     return font;
 }
 
+QString visible_token(const QString& token) {
+    if (token.isEmpty()) return QStringLiteral("\"\"");
+    auto never_drawn = [](char32_t ch) {
+        const QChar::Category c = QChar::category(ch);
+        return c == QChar::Other_Control || c == QChar::Other_NotAssigned ||
+               c == QChar::Other_Surrogate || (ch & 0xfffe) == 0xfffe ||
+               (ch >= 0xfdd0 && ch <= 0xfdef);
+    };
+    auto blank = [&](char32_t ch) {
+        const QChar::Category c = QChar::category(ch);
+        return never_drawn(ch) || QChar::isSpace(ch) || c == QChar::Other_Format ||
+               c == QChar::Mark_NonSpacing || c == QChar::Mark_Enclosing;
+    };
+    const QList<uint> code_points = token.toUcs4();
+    const bool all_blank = std::all_of(code_points.begin(), code_points.end(),
+                                       [&](uint ch) { return blank(char32_t(ch)); });
+    QString out;
+    for (const uint ch : code_points) {
+        if (all_blank || never_drawn(char32_t(ch)))
+            out += QStringLiteral("<U+%1>").arg(ch, 4, 16, QLatin1Char('0')).toUpper();
+        else
+            out += QString::fromUcs4(reinterpret_cast<const char32_t*>(&ch), 1);
+    }
+    return out;
+}
+
 }  // namespace attnviz::ui

@@ -20,4 +20,10 @@ QFont figure_font(int pixel_size, const QStringList& texts = {}, bool bold = fal
 /// True if `font` (with its fallback families) has a glyph for every character of `text`.
 bool font_covers(const QFont& font, const QString& text);
 
+/// A token as a label that always shows: control characters, unassigned code points and
+/// noncharacters become `<U+XXXX>`, and so does every character of a token that would
+/// otherwise draw nothing (only spaces, zero-width or format characters); an empty token
+/// is `""`.  Joiners inside visible text (emoji sequences) stay as they are.
+QString visible_token(const QString& token);
+
 }  // namespace attnviz::ui

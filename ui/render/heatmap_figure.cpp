@@ -788,7 +788,7 @@ void HeatmapFigure::layout(QSize size) {
             out->clear();
             *widest = 0.0;
             for (const QString& t : tokens) {
-                const QString e = lfm.elidedText(t, Qt::ElideRight, max_label);
+                const QString e = lfm.elidedText(visible_token(t), Qt::ElideRight, max_label);
                 *widest = std::max(*widest, lfm.horizontalAdvance(e));
                 *out << e;
             }
