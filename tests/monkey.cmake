@@ -1,6 +1,16 @@
 # The GUI under abuse (issue 5).
+#  ui_monkey_test      thousands of random actions on the real window from a fixed seed
+#                      (ATTNVIZ_MONKEY_SEED, ATTNVIZ_MONKEY_ACTIONS), each step checked
+#                      against a fresh engine computation; corrupt sessions and weights;
+#                      exports to good and bad paths; memory that does not keep growing
 #  ui_work_safety_test never lose work: atomic saves and exports, a failed write keeps the
 #                      previous file, unsaved changes are asked about before they go
 if(TARGET attnviz_ui)
+    attnviz_add_test(ui_monkey_test ui_monkey_test.cpp LIBS attnviz_ui GUI)
+    if(ATTNVIZ_SANITIZE)
+        # Fewer actions and no resident-memory criterion (ASan's quarantine holds freed
+        # memory; LeakSanitizer checks leaks there).
+        target_compile_definitions(ui_monkey_test PRIVATE ATTNVIZ_MONKEY_SANITIZED=1)
+    endif()
     attnviz_add_test(ui_work_safety_test ui_work_safety_test.cpp LIBS attnviz_ui GUI)
 endif()

@@ -16,6 +16,7 @@
 
 #include "engine/errors.h"
 #include "engine/io/npy.h"
+#include "file_support.h"
 #include "test_support.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/i18n/language.h"
@@ -26,6 +27,7 @@
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::test::read_all;
 
 namespace {
 QString temp(const QString& name) {
@@ -48,11 +50,6 @@ QStringList svg_texts(const QByteArray& xml, bool* ok) {
     }
     *ok = !r.hasError();
     return texts;
-}
-
-QByteArray read_all(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 /// Dark pixels of a text drawn alone in `font`.

@@ -23,6 +23,7 @@
 #include <signal.h>
 #include <sys/resource.h>
 
+#include "file_support.h"
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
@@ -34,31 +35,10 @@
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::test::FileSizeLimit;
+using attnviz::test::read_all;
 
 namespace {
-
-/// Writes past `bytes` fail with EFBIG while alive, as on a full disk.  The test ignores
-/// SIGXFSZ, so such a write returns an error instead of ending the process.
-class FileSizeLimit {
-  public:
-    explicit FileSizeLimit(rlim_t bytes) {
-        getrlimit(RLIMIT_FSIZE, &old_);
-        rlimit limit = old_;
-        limit.rlim_cur = bytes;
-        setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() { setrlimit(RLIMIT_FSIZE, &old_); }
-    FileSizeLimit(const FileSizeLimit&) = delete;
-    FileSizeLimit& operator=(const FileSizeLimit&) = delete;
-
-  private:
-    rlimit old_{};
-};
-
-QByteArray read_all(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 QStringList entries(const QString& dir) {
     return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
