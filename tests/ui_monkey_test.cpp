@@ -125,7 +125,7 @@ std::uint64_t env_number(const char* name, std::uint64_t fallback) {
 }
 
 int default_actions() {
-    if (kSanitized) return 800;
+    if (kSanitized) return 2000;
     return kOptimized ? 3000 : 1200;
 }
 
