@@ -31,7 +31,9 @@
 #include "alloc_counter.h"
 #include "engine/text/tokenizer.h"
 #include "test_support.h"
+#include "ui/classroom/compare_view.h"
 #include "ui/classroom/steps_model.h"
+#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
@@ -359,6 +361,38 @@ class MemoryTest : public QObject {
                           Qt::LeftButton);
         QTRY_VERIFY(!w_->memoryGuard()->budgetDialog());
         QCOMPARE(settings_->memoryBudget(), QString());
+    }
+
+    // The Compare tab's B is held to the same budget as A: a B over it says so (and nothing
+    // is allocated), and a larger budget set in the dialog computes it.
+    void compare_b_follows_the_window_budget() {
+        const ComputeConfig demo = AttentionDocument().computeConfig();
+        const TokenSequences tokens = resolve_tokens(demo);
+        ComputeConfig eight = demo;
+        eight.num_heads = 8;
+        const std::uint64_t fits = estimate_snapshot_bytes(demo, tokens, {}, threads());
+        QVERIFY(estimate_snapshot_bytes(eight, tokens, {}, threads()) > fits);
+        openWindow(QString::number(fits));
+        SETTLE(*w_);
+        QCOMPARE(snap()->num_heads, 4);
+        w_->views()->setCurrentTab(ViewTabs::CompareTab);
+        CompareView* compare = w_->views()->compare();
+        QTest::mouseClick(compare->presetButton(ComparePreset::Heads), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!compare->problem().isEmpty(), 30000);
+        QVERIFY2(compare->problem().contains(QStringLiteral("memory budget")),
+                 qPrintable(compare->problem()));
+        QVERIFY(!compare->compared());
+        QCOMPARE(compare->compute()->memoryBudget().bytes, fits);
+
+        w_->memoryGuard()->editBudget();
+        MemoryBudgetDialog* d = w_->memoryGuard()->budgetDialog();
+        d->sizeEdit()->setText(QStringLiteral("1G"));
+        QTest::mouseClick(d->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok),
+                          Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(compare->compared() != nullptr, 30000);
+        QCOMPARE(compare->compute()->memoryBudget().bytes, 1024 * MiB);
+        QCOMPARE(compare->compared()->num_heads, 8);
+        QVERIFY2(compare->problem().isEmpty(), qPrintable(compare->problem()));
     }
 
     void the_environment_overrides_the_setting() {

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <utility>
 
 #include "engine/errors.h"
 #include "ui/classroom/compare_figure.h"
@@ -330,15 +331,19 @@ void CompareView::requestB() {
         compute_ = new ComputeController(this);
         compute_->setObjectName(QStringLiteral("compareCompute"));
         compute_->setPrepareMaps(false);
+        if (budget_) compute_->setMemoryBudget(*budget_);
         connect(compute_, &ComputeController::resultReady, this, &CompareView::onResult);
         connect(compute_, &ComputeController::failed, this, &CompareView::onFailed);
         connect(compute_, &ComputeController::busyChanged, this, &CompareView::syncStatus);
     }
-    if (const SnapshotPtr latest = compute_->latest(); latest && latest->config == want) {
+    if (std::exchange(request_again_, false)) {
+        compute_->requestAgain(want);
+    } else if (const SnapshotPtr latest = compute_->latest(); latest && latest->config == want) {
         onResult(latest);
         return;
+    } else {
+        compute_->request(want);  // nothing new if this B is already on its way
     }
-    compute_->request(want);  // nothing new if this B is already on its way
     if (!compute_->isBusy() && !compute_->lastError().isEmpty()) onFailed(compute_->lastError());
     syncStatus();
 }
@@ -353,6 +358,7 @@ void CompareView::onResult(const SnapshotPtr& b) {
 }
 
 void CompareView::onFailed(const QString& message) {
+    b_.reset();  // an older B is not this one
     problem_ = tr("B cannot be computed: %1").arg(message);
     figure()->setProblem(problem_);
     showPair(a_, nullptr);
@@ -377,6 +383,17 @@ SnapshotPtr CompareView::comparedFor(const SnapshotPtr& a) const {
     if (b_ && b_ != a && b_->config == compared_config(a->config, changes)) return b_;
     return compute_compared(a->config, changes, 1, nullptr,
                             std::max(1, QThread::idealThreadCount()));
+}
+
+void CompareView::setMemoryBudget(const budget::MemoryBudget& budget) {
+    const bool changed = !budget_ || budget_->bytes != budget.bytes;
+    budget_ = budget;
+    if (!compute_ || !changed) return;
+    compute_->setMemoryBudget(budget);
+    if (compute_->requestedGeneration() == 0) return;
+    b_.reset();
+    request_again_ = true;
+    requestB();
 }
 
 bool CompareView::isComputing() const {

@@ -9,7 +9,9 @@
 #include <QWidget>
 
 #include <array>
+#include <optional>
 
+#include "engine/budget/memory_budget.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/compare_config.h"
 
@@ -54,6 +56,9 @@ class CompareView : public QWidget {
     QString problem() const { return problem_; }
     /// The worker computing B; null until the view was first shown.
     ComputeController* compute() const { return compute_; }
+    /// B is held to the window's memory budget (Attention ▸ Memory Budget…) like A; a new
+    /// budget decides again about a B it refused or computed.
+    void setMemoryBudget(const budget::MemoryBudget& budget);
 
     /// The next (+1) or previous (-1) head both have, through the mean.
     void stepHead(int delta);
@@ -96,6 +101,8 @@ class CompareView : public QWidget {
 
     AttentionDocument* doc_;
     ComputeController* compute_ = nullptr;
+    std::optional<budget::MemoryBudget> budget_;
+    bool request_again_ = false;  ///< the budget changed: compute B even if it was refused
     FigureCanvas* canvas_ = nullptr;
     QLabel* presets_label_ = nullptr;
     std::array<QPushButton*, 3> presets_{};

@@ -104,6 +104,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     guard_ = new MemoryGuard(this, doc_, compute_, settings_, scope_bar_);
     connect(guard_, &MemoryGuard::warning, this,
             [this](const QString& message) { statusBar()->showMessage(message, 15000); });
+    connect(guard_, &MemoryGuard::budgetChanged, views_->compare(), &CompareView::setMemoryBudget);
     guard_->reloadBudget();
     for (QAction* a : menuBar()->actions())
         if (a->menu() && a->menu()->actions().contains(causal_act_)) {

@@ -50,6 +50,7 @@ void MemoryGuard::reloadBudget() {
     }
     const bool changed = budget_.bytes != compute_->memoryBudget().bytes;
     compute_->setMemoryBudget(budget_);
+    emit budgetChanged(budget_);
     bar_->setBudgetSource(tr("Memory budget: %1 (%2)")
                               .arg(QString::fromStdString(budget::format_bytes(budget_.bytes)),
                                    OverBudgetDialog::budgetSource(budget_)));

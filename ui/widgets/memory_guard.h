@@ -44,6 +44,8 @@ class MemoryGuard : public QObject {
   signals:
     /// A problem to show in the status bar (a bad ATTNVIZ_MEMORY_BUDGET).
     void warning(const QString& message);
+    /// The budget was (re)loaded: every other worker of the window follows it.
+    void budgetChanged(const attnviz::budget::MemoryBudget& budget);
 
   private:
     void overBudget(const budget::MemoryPlan& plan, const budget::MemoryBudget& budget);
