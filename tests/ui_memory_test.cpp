@@ -180,6 +180,16 @@ class MemoryTest : public QObject {
         QCOMPARE(snap()->num_heads, 4);
         QVERIFY(snap()->estimated_bytes <= fits);
         verify_slice_of_full(*snap());
+        // The lines view offers the kept heads only, and says why the others are greyed.
+        w_->views()->setCurrentTab(ViewTabs::LinesTab);
+        QCheckBox* line2 = w_->findChild<QCheckBox*>(QStringLiteral("lineHead2"));
+        QCheckBox* line3 = w_->findChild<QCheckBox*>(QStringLiteral("lineHead3"));
+        QVERIFY(line2 && line3);
+        QTRY_VERIFY(!line3->isEnabled());
+        QVERIFY(line2->isEnabled());
+        QVERIFY2(line3->toolTip().contains(QStringLiteral("only heads 1–2 are shown")),
+                 qPrintable(line3->toolTip()));
+        w_->views()->setCurrentTab(ViewTabs::GridTab);
 
         // Undone in the bar: every head again is over the budget, and asks again.
         QTest::mouseClick(w_->findChild<QPushButton*>(QStringLiteral("showEverythingButton")),
@@ -193,6 +203,10 @@ class MemoryTest : public QObject {
         QCOMPARE(figure()->panelHead(0), -1);
         QCOMPARE(snap()->heads, 0);
         verify_slice_of_full(*snap());
+        w_->views()->setCurrentTab(ViewTabs::LinesTab);
+        QTRY_VERIFY(!line2->isEnabled());
+        QVERIFY(line2->toolTip().contains(QStringLiteral("only the mean")));
+        w_->views()->setCurrentTab(ViewTabs::GridTab);
         // The steps view says why it has nothing to show.
         QString why;
         QVERIFY(build_steps_model(*snap(), 0, 0, &why).empty());

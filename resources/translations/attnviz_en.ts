@@ -296,42 +296,42 @@
         <translation>mean |B − A| = %1 over %2 cells</translation>
     </message>
     <message>
-        <location line="+47"/>
-        <location line="+302"/>
+        <location line="+48"/>
+        <location line="+304"/>
         <source>%1 (B lower)</source>
         <translation>%1 (B lower)</translation>
     </message>
     <message>
-        <location line="-301"/>
-        <location line="+302"/>
+        <location line="-303"/>
+        <location line="+304"/>
         <source>%1 (B higher)</source>
         <translation>%1 (B higher)</translation>
     </message>
     <message>
-        <location line="-300"/>
-        <location line="+294"/>
+        <location line="-302"/>
+        <location line="+296"/>
         <source>A and B:</source>
         <translation>A and B:</translation>
     </message>
     <message>
-        <location line="-291"/>
-        <location line="+286"/>
+        <location line="-293"/>
+        <location line="+288"/>
         <source>masked</source>
         <translation>masked</translation>
     </message>
     <message>
-        <location line="-285"/>
-        <location line="+294"/>
+        <location line="-287"/>
+        <location line="+296"/>
         <source>B − A:</source>
         <translation>B − A:</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-145"/>
         <source>B − A</source>
         <translation>B − A</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+172"/>
         <source>%1 (masked)</source>
         <translation>%1 (masked)</translation>
     </message>
@@ -376,7 +376,7 @@
     <message>
         <location line="+139"/>
         <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
-        <translation>The attention scores overflow the range of float (are the layer's weights far too large?): the weights would be NaN, so none are drawn.</translation>
+        <translation>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</translation>
     </message>
 </context>
 <context>
@@ -466,7 +466,7 @@
         <translation>During training, dropout sets each attention weight to zero with probability p (here 0.3) and scales the others by 1/(1 − p), so rows no longer sum to exactly 1. The seed fixes which weights are dropped: press Ctrl+R to draw a new sample, and switch training mode off (Ctrl+T) to see the weights the model uses at inference.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Comparing: without and with the causal mask</source>
         <translation>Comparing: without and with the causal mask</translation>
     </message>
@@ -533,7 +533,7 @@
     <message>
         <location line="+15"/>
         <source>Only the mean over heads was kept, so there are no per-head weights for a .npy array [N, H, L, S]: keep the heads&apos; weights, or export CSV or JSON, which hold the mean.</source>
-        <translation>Only the mean over heads was kept, so there are no per-head weights for a .npy array [N, H, L, S]: keep the heads' weights, or export CSV or JSON, which hold the mean.</translation>
+        <translation>Only the mean over heads was kept, so there are no per-head weights for a .npy array [N, H, L, S]: keep the heads&apos; weights, or export CSV or JSON, which hold the mean.</translation>
     </message>
 </context>
 <context>
@@ -941,7 +941,12 @@ anything is computed (exit 1), naming what fits instead:
         <translation>head %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>Only the mean over heads was kept within the memory budget: there are no head lines to draw.</source>
+        <translation>Only the mean over heads was kept within the memory budget: there are no head lines to draw.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>opacity = attention weight (the %1 strongest of %2 lines drawn)</source>
         <translation>opacity = attention weight (the %1 strongest of %2 lines drawn)</translation>
     </message>
@@ -1086,7 +1091,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>Step %1 of %2:  %3</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+191"/>
         <source>values: negative</source>
         <translation>values: negative</translation>
     </message>
@@ -1111,7 +1116,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>masked (−∞ before softmax)</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+143"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 features</translation>
     </message>
@@ -1388,7 +1393,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <location filename="../../ui/classroom/compare_view.cpp" line="+251"/>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+252"/>
         <source>Compare:</source>
         <translation>Compare:</translation>
     </message>
@@ -1498,12 +1503,12 @@ anything is computed (exit 1), naming what fits instead:
         <translation>Undo every change of B</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+85"/>
         <source>B cannot be computed: %1</source>
         <translation>B cannot be computed: %1</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+75"/>
         <source>Mean over heads</source>
         <translation>Mean over heads</translation>
     </message>
@@ -2407,16 +2412,25 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>None</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+30"/>
+        <location line="+68"/>
         <source>Draw the lines of head %1</source>
         <translation>Draw the lines of head %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Head %1 was not kept: within the memory budget only the mean over heads is shown (see the bar above the views).</source>
+        <translation>Head %1 was not kept: within the memory budget only the mean over heads is shown (see the bar above the views).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Head %1 was not kept: within the memory budget only heads 1–%2 are shown (see the bar above the views).</source>
+        <translation>Head %1 was not kept: within the memory budget only heads 1–%2 are shown (see the bar above the views).</translation>
     </message>
 </context>
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+133"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+134"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
@@ -2916,7 +2930,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 — the app&apos;s own budget is used instead.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Memory budget: %1 (%2)</source>
         <translation>Memory budget: %1 (%2)</translation>
     </message>

@@ -294,42 +294,42 @@
         <translation>%2 个单元格的平均 |B − A| = %1</translation>
     </message>
     <message>
-        <location line="+47"/>
-        <location line="+302"/>
+        <location line="+48"/>
+        <location line="+304"/>
         <source>%1 (B lower)</source>
         <translation>%1（B 更低）</translation>
     </message>
     <message>
-        <location line="-301"/>
-        <location line="+302"/>
+        <location line="-303"/>
+        <location line="+304"/>
         <source>%1 (B higher)</source>
         <translation>%1（B 更高）</translation>
     </message>
     <message>
-        <location line="-300"/>
-        <location line="+294"/>
+        <location line="-302"/>
+        <location line="+296"/>
         <source>A and B:</source>
         <translation>A 和 B：</translation>
     </message>
     <message>
-        <location line="-291"/>
-        <location line="+286"/>
+        <location line="-293"/>
+        <location line="+288"/>
         <source>masked</source>
         <translation>已掩码</translation>
     </message>
     <message>
-        <location line="-285"/>
-        <location line="+294"/>
+        <location line="-287"/>
+        <location line="+296"/>
         <source>B − A:</source>
         <translation>B − A：</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-145"/>
         <source>B − A</source>
         <translation>B − A</translation>
     </message>
     <message>
-        <location line="+171"/>
+        <location line="+172"/>
         <source>%1 (masked)</source>
         <translation>%1（已掩码）</translation>
     </message>
@@ -464,7 +464,7 @@
         <translation>训练时，Dropout 以概率 p（这里是 0.3）把每个注意力权重置为 0，并把其余权重乘以 1/(1 − p)，因此每行之和不再恰好为 1。随机种子决定哪些权重被丢弃：按 Ctrl+R 重新采样，关闭训练模式（Ctrl+T）即可看到模型推理时使用的权重。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>Comparing: without and with the causal mask</source>
         <translation>对比：无因果掩码与有因果掩码</translation>
     </message>
@@ -937,7 +937,12 @@ anything is computed (exit 1), naming what fits instead:
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
+        <source>Only the mean over heads was kept within the memory budget: there are no head lines to draw.</source>
+        <translation>在内存预算内只保留了各头的平均：没有可画的各头连线。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>opacity = attention weight (the %1 strongest of %2 lines drawn)</source>
         <translation>不透明度 = 注意力权重（只画出 %2 条线中最强的 %1 条）</translation>
     </message>
@@ -1082,7 +1087,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>第 %1 步（共 %2 步）：  %3</translation>
     </message>
     <message>
-        <location line="+190"/>
+        <location line="+191"/>
         <source>values: negative</source>
         <translation>数值：负</translation>
     </message>
@@ -1107,7 +1112,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>已掩码（softmax 之前为 −∞）</translation>
     </message>
     <message>
-        <location line="+142"/>
+        <location line="+143"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 个特征</translation>
     </message>
@@ -1384,7 +1389,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <location filename="../../ui/classroom/compare_view.cpp" line="+251"/>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+252"/>
         <source>Compare:</source>
         <translation>对比：</translation>
     </message>
@@ -1494,12 +1499,12 @@ anything is computed (exit 1), naming what fits instead:
         <translation>撤销 B 的所有改动</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+85"/>
         <source>B cannot be computed: %1</source>
         <translation>无法计算 B：%1</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+75"/>
         <source>Mean over heads</source>
         <translation>各头平均</translation>
     </message>
@@ -2398,16 +2403,25 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>无</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <location line="+30"/>
+        <location line="+68"/>
         <source>Draw the lines of head %1</source>
         <translation>画出头 %1 的连线</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Head %1 was not kept: within the memory budget only the mean over heads is shown (see the bar above the views).</source>
+        <translation>未保留第 %1 个头：在内存预算内只显示各头的平均（见视图上方的提示栏）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Head %1 was not kept: within the memory budget only heads 1–%2 are shown (see the bar above the views).</source>
+        <translation>未保留第 %1 个头：在内存预算内只显示第 1–%2 个头（见视图上方的提示栏）。</translation>
     </message>
 </context>
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+133"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+134"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
@@ -2907,7 +2921,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 —— 改用应用自己的预算。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Memory budget: %1 (%2)</source>
         <translation>内存预算：%1（%2）</translation>
     </message>

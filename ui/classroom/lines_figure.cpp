@@ -122,9 +122,9 @@ void LinesFigure::layout(QSize size) {
     const QFontMetricsF lfm(figure_font(label_px_, all));
     left_w_ = right_w_ = 0.0;
     for (const QString& t : qt)
-        left_w_ = std::max(left_w_, lfm.horizontalAdvance(t));
+        left_w_ = std::max(left_w_, lfm.horizontalAdvance(visible_token(t)));
     for (const QString& t : kt)
-        right_w_ = std::max(right_w_, lfm.horizontalAdvance(t));
+        right_w_ = std::max(right_w_, lfm.horizontalAdvance(visible_token(t)));
     left_w_ = std::min(left_w_ + 16, W * 0.3);
     right_w_ = std::min(right_w_ + 16, W * 0.3);
     // The lines get the middle; the columns sit close enough that the eye follows a line.
@@ -254,7 +254,10 @@ void LinesFigure::paint(QPainter* p, bool) const {
         x += w;
     }
     const QString note =
-        lines_.size() < over_threshold_
+        s.heads == 0 ? LinesText::tr(
+                           "Only the mean over heads was kept within the memory budget: there "
+                           "are no head lines to draw.")
+        : lines_.size() < over_threshold_
             ? LinesText::tr("opacity = attention weight (the %1 strongest of %2 lines drawn)")
                   .arg(lines_.size())
                   .arg(over_threshold_)

@@ -80,8 +80,7 @@ void LinesView::retranslate() {
     heads_label_->setText(tr("Heads:"));
     all_->setText(tr("All"));
     none_->setText(tr("None"));
-    for (std::size_t h = 0; h < boxes_.size(); ++h)
-        boxes_[h]->setToolTip(tr("Draw the lines of head %1").arg(h + 1));
+    syncBoxes();
 }
 
 void LinesView::changeEvent(QEvent* event) {
@@ -111,7 +110,6 @@ void LinesView::sync() {
             auto* box = new QCheckBox(QString::number(h + 1), this);
             box->setObjectName(QStringLiteral("lineHead%1").arg(h + 1));
             box->setIcon(swatch(paint::head_color(h)));
-            box->setToolTip(tr("Draw the lines of head %1").arg(h + 1));
             connect(box, &QCheckBox::toggled, this, [this, h](bool on) {
                 quint64 mask = doc_->lineHeads();
                 const quint64 bit = quint64(1) << h;
@@ -121,7 +119,22 @@ void LinesView::sync() {
             boxes_.push_back(box);
         }
     }
+    syncBoxes();
+    FigureOptions o = doc_->figureOptions();
+    o.kind = FigureKind::Lines;
+    o.font_px = font_px_ > 0 ? font_px_ : QFontInfo(font()).pixelSize();
+    o.high_contrast = high_contrast_;
+    figure()->setOptions(o);
+    figure()->setHover(figure()->hover());
+    canvas_->relayout();
+}
+
+void LinesView::syncBoxes() {
     const quint64 mask = doc_->lineHeads();
+    // Heads the memory budget did not keep have no lines to draw: their boxes say so.
+    const int heads = int(boxes_.size());
+    const int kept =
+        snapshot_ && snapshot_->num_heads == heads ? std::min(snapshot_->heads, heads) : heads;
     // Presenting, the boxes and colour swatches grow with the text, so they can be read
     // (and hit) from the front of a room.
     const int px = QFontInfo(font()).pixelSize();
@@ -133,16 +146,19 @@ void LinesView::sync() {
         QCheckBox* box = boxes_[std::size_t(h)];
         const QSignalBlocker b(box);
         box->setChecked(h >= 64 || (mask >> h & 1u));
+        box->setEnabled(h < kept);
+        box->setToolTip(h < kept ? tr("Draw the lines of head %1").arg(h + 1)
+                        : kept == 0
+                            ? tr("Head %1 was not kept: within the memory budget only the mean "
+                                 "over heads is shown (see the bar above the views).")
+                                  .arg(h + 1)
+                            : tr("Head %1 was not kept: within the memory budget only heads "
+                                 "1–%2 are shown (see the bar above the views).")
+                                  .arg(h + 1)
+                                  .arg(kept));
         box->setIconSize(font_px_ > 0 ? QSize(px * 3 / 2, px * 3 / 4) : QSize(18, 10));
         if (box->styleSheet() != indicator) box->setStyleSheet(indicator);
     }
-    FigureOptions o = doc_->figureOptions();
-    o.kind = FigureKind::Lines;
-    o.font_px = font_px_ > 0 ? font_px_ : QFontInfo(font()).pixelSize();
-    o.high_contrast = high_contrast_;
-    figure()->setOptions(o);
-    figure()->setHover(figure()->hover());
-    canvas_->relayout();
 }
 
 void LinesView::hoverAt(const QPointF& pos) {

@@ -42,6 +42,7 @@ class LinesView : public QWidget {
 
   private:
     void sync();
+    void syncBoxes();
     void retranslate();
 
     AttentionDocument* doc_;
