@@ -129,10 +129,14 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     masked_keys_->setWordWrap(true);
     clear_masks_ = new QPushButton(tr("Clear"), mask_box);
     clear_masks_->setObjectName(QStringLiteral("clearMasksButton"));
-    auto* keys_row = new QHBoxLayout;
+    // In a widget of its own, so the form gives the row the height the wrapped list needs
+    // (a nested layout's height-for-width is not asked for).
+    auto* keys_field = new QWidget(mask_box);
+    auto* keys_row = new QHBoxLayout(keys_field);
+    keys_row->setContentsMargins(0, 0, 0, 0);
     keys_row->addWidget(masked_keys_, 1);
-    keys_row->addWidget(clear_masks_);
-    masks->addRow(tr("Masked keys:"), keys_row);
+    keys_row->addWidget(clear_masks_, 0, Qt::AlignTop);
+    masks->addRow(tr("Masked keys:"), keys_field);
     masked_rows_ = new QComboBox(mask_box);
     masked_rows_->setObjectName(QStringLiteral("maskedRowsCombo"));
     masked_rows_->addItem(tr("Zero weights"), int(MaskedRowPolicy::Zero));
