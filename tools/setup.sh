@@ -38,10 +38,15 @@ fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
 case $mode in
-  run|build)
+  run)
+    # The app alone (with its translations): the tests are built by `test` and `build`.
+    cmake --preset release >/dev/null
+    cmake --build --preset release -j "$jobs" --target attnviz
+    exec ./build/release/app/attnviz
+    ;;
+  build)
     cmake --preset release >/dev/null
     cmake --build --preset release -j "$jobs"
-    [[ $mode == run ]] && exec ./build/release/app/attnviz
     ;;
   test)
     # The release build and its tests, the sanitizer build and its tests, a short run of
