@@ -20,15 +20,7 @@ using namespace attnviz;
 
 namespace {
 
-struct Run {
-    int status = -1;
-    QString out, err;
-};
-
-Run attnviz_run(const QStringList& args) {
-    const test::ProcessRun p = test::run_attnviz(args);
-    return {p.status, QString::fromUtf8(p.out), QString::fromUtf8(p.err)};
-}
+using Run = test::CliRun;
 
 QString golden(const char* c, const char* f) {
     return QString::fromStdString(test::golden_dir()) + "/" + c + "/" + f;
@@ -70,26 +62,26 @@ class TestCli : public QObject {
   private slots:
     void attend_matches_golden_through_files() {
         const QString w = tmp("w.npy"), o = tmp("o.npy"), m = tmp("m.npy");
-        const Run r = attnviz_run({"attend",
-                                   "--weights",
-                                   golden("bias_kv_zero_attn_masks", "weights.safetensors"),
-                                   "--query",
-                                   golden("bias_kv_zero_attn_masks", "query.npy"),
-                                   "--num-heads",
-                                   "2",
-                                   "--add-zero-attn",
-                                   "--key-padding-mask",
-                                   golden("bias_kv_zero_attn_masks", "key_padding_mask.npy"),
-                                   "--attn-mask",
-                                   golden("bias_kv_zero_attn_masks", "attn_mask.npy"),
-                                   "--masked-rows",
-                                   "nan",
-                                   "--out-weights",
-                                   w,
-                                   "--out-mean",
-                                   m,
-                                   "--out-output",
-                                   o});
+        const Run r = test::run_cli({"attend",
+                                     "--weights",
+                                     golden("bias_kv_zero_attn_masks", "weights.safetensors"),
+                                     "--query",
+                                     golden("bias_kv_zero_attn_masks", "query.npy"),
+                                     "--num-heads",
+                                     "2",
+                                     "--add-zero-attn",
+                                     "--key-padding-mask",
+                                     golden("bias_kv_zero_attn_masks", "key_padding_mask.npy"),
+                                     "--attn-mask",
+                                     golden("bias_kv_zero_attn_masks", "attn_mask.npy"),
+                                     "--masked-rows",
+                                     "nan",
+                                     "--out-weights",
+                                     w,
+                                     "--out-mean",
+                                     m,
+                                     "--out-output",
+                                     o});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QVERIFY(r.err.isEmpty());
         const auto load = [](const QString& p) { return io::read_npy(p.toStdString()); };
@@ -103,7 +95,7 @@ class TestCli : public QObject {
 
     void attend_cross_attention_and_causal() {
         const QString w = tmp("wc.npy");
-        Run r = attnviz_run(
+        Run r = test::run_cli(
             {"attend", "--weights", golden("cross_kdim_vdim", "weights.safetensors"), "--query",
              golden("cross_kdim_vdim", "query.npy"), "--key", golden("cross_kdim_vdim", "key.npy"),
              "--value", golden("cross_kdim_vdim", "value.npy"), "--num-heads", "2", "--out-weights",
@@ -113,9 +105,9 @@ class TestCli : public QObject {
             io::read_npy(w.toStdString()),
             io::read_npy(golden("cross_kdim_vdim", "expected_zero_weights.npy").toStdString()),
             2e-6);
-        r = attnviz_run({"attend", "--weights", golden("causal", "weights.safetensors"), "--query",
-                         golden("causal", "query.npy"), "--num-heads", "4", "--causal",
-                         "--out-weights", w});
+        r = test::run_cli({"attend", "--weights", golden("causal", "weights.safetensors"),
+                           "--query", golden("causal", "query.npy"), "--num-heads", "4", "--causal",
+                           "--out-weights", w});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         ATTNVIZ_COMPARE_TENSORS(
             io::read_npy(w.toStdString()),
@@ -125,8 +117,8 @@ class TestCli : public QObject {
     void dropout_is_reproducible_from_the_seed() {
         const QString a = tmp("da.npy"), b = tmp("db.npy"), c = tmp("dc.npy");
         for (const auto& [path, seed] : {std::pair{a, "7"}, {b, "7"}, {c, "8"}}) {
-            const Run r = attnviz_run(attend_args(path) +
-                                      QStringList{"--dropout", "0.5", "--train", "--seed", seed});
+            const Run r = test::run_cli(attend_args(path) +
+                                        QStringList{"--dropout", "0.5", "--train", "--seed", seed});
             QVERIFY2(r.status == 0, qPrintable(r.err));
         }
         QCOMPARE(read_bytes(a), read_bytes(b));
@@ -137,7 +129,7 @@ class TestCli : public QObject {
     }
 
     void tokenize_prints_json() {
-        const Run r = attnviz_run({"tokenize", "--text", QStringLiteral("我爱NLP！ The cat.")});
+        const Run r = test::run_cli({"tokenize", "--text", QStringLiteral("我爱NLP！ The cat.")});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QJsonArray tokens = QJsonDocument::fromJson(r.out.toUtf8()).array();
         QStringList got;
@@ -148,13 +140,13 @@ class TestCli : public QObject {
     }
 
     void bench_prints_one_json_line() {
-        Run r = attnviz_run(
+        Run r = test::run_cli(
             {"bench", "--tokens", "16", "--embed-dim", "32", "--num-heads", "4", "--repeats", "2"});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QJsonObject o = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
         QVERIFY(o["median_ms"].toDouble() > 0.0);
         QVERIFY(o["gflops"].toDouble() > 0.0);
-        r = attnviz_run({"bench", "--softmax", "--rows", "64", "--cols", "33", "--repeats", "2"});
+        r = test::run_cli({"bench", "--softmax", "--rows", "64", "--cols", "33", "--repeats", "2"});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         o = QJsonDocument::fromJson(r.out.trimmed().toUtf8()).object();
         QVERIFY(o["gelem_per_s"].toDouble() > 0.0);
@@ -245,7 +237,7 @@ class TestCli : public QObject {
         };
         for (const auto& c : cases) {
             QFile::remove(out);
-            const Run r = attnviz_run(c.args);
+            const Run r = test::run_cli(c.args);
             const QString what = c.args.join(' ');
             QVERIFY2(r.status == c.status,
                      qPrintable(QStringLiteral("%1: status %2, want %3; stderr: %4")
@@ -270,11 +262,11 @@ class TestCli : public QObject {
         const QString out = tmp("keep.npy");
         write_bytes(out, "previous contents");
         // An output whose folder is missing is refused before anything is written...
-        Run r = attnviz_run(attend_args(out) + QStringList{"--out-output", tmp("nope/o.npy")});
+        Run r = test::run_cli(attend_args(out) + QStringList{"--out-output", tmp("nope/o.npy")});
         QCOMPARE(r.status, 1);
         QCOMPARE(read_bytes(out), QByteArray("previous contents"));
         // ...and a successful run replaces it whole.
-        r = attnviz_run(attend_args(out));
+        r = test::run_cli(attend_args(out));
         QCOMPARE(r.status, 0);
         QVERIFY(read_bytes(out).startsWith("\x93NUMPY"));
     }

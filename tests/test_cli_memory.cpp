@@ -16,15 +16,7 @@ using namespace attnviz;
 
 namespace {
 
-struct Run {
-    int status = -1;
-    QString out, err;
-};
-
-Run attnviz_run(const QStringList& args) {
-    const test::ProcessRun p = test::run_attnviz(args);
-    return {p.status, QString::fromUtf8(p.out), QString::fromUtf8(p.err)};
-}
+using Run = test::CliRun;
 
 QString tmp(const QString& name) {
     return QString::fromStdString(test::temp_dir()) + "/" + name;
@@ -58,31 +50,10 @@ Tensor load(const QString& path) {
     return io::read_npy(path.toStdString());
 }
 
-/// got equals full[:, h0:h0+H', q0:q0+L', k0:k0+S'] of a rank-4 tensor (rank 3 is taken as
-/// [N, 1, L, S]), within float rounding.
-void verify_slice(Tensor got, Tensor full, std::int64_t q0, std::int64_t k0) {
-    if (got.rank() == 3) got.shape.insert(got.shape.begin() + 1, 1);
-    if (full.rank() == 3) full.shape.insert(full.shape.begin() + 1, 1);
-    QCOMPARE(got.rank(), std::size_t(4));
-    for (std::int64_t n = 0; n < got.dim(0); ++n)
-        for (std::int64_t h = 0; h < got.dim(1); ++h)
-            for (std::int64_t i = 0; i < got.dim(2); ++i)
-                for (std::int64_t j = 0; j < got.dim(3); ++j) {
-                    const auto at = [](const Tensor& t, std::int64_t a, std::int64_t b,
-                                       std::int64_t c, std::int64_t d) {
-                        return t
-                            .data[std::size_t(((a * t.dim(1) + b) * t.dim(2) + c) * t.dim(3) + d)];
-                    };
-                    const float a = at(got, n, h, i, j), b = at(full, n, h, q0 + i, k0 + j);
-                    if (std::abs(a - b) > 1e-6f + 1e-5f * std::abs(b))
-                        QFAIL(qPrintable(QStringLiteral("[%1,%2,%3,%4]: %5, the full result has %6")
-                                             .arg(n)
-                                             .arg(h)
-                                             .arg(i)
-                                             .arg(j)
-                                             .arg(double(a), 0, 'g', 9)
-                                             .arg(double(b), 0, 'g', 9)));
-                }
+/// got equals the block of full at (q0, k0), within float rounding.
+void verify_slice(const Tensor& got, const Tensor& full, std::int64_t q0, std::int64_t k0) {
+    const QString diff = test::slice_mismatch(got, full, q0, k0);
+    QVERIFY2(diff.isEmpty(), qPrintable(diff));
 }
 
 void verify_one_line(const Run& r) {
@@ -105,13 +76,13 @@ class TestCliMemory : public QObject {
         Tensor unbatched = q;
         unbatched.shape = {kTokens, 16};
         io::write_npy(tmp("q2.npy").toStdString(), unbatched);
-        const Run full = attnviz_run(attend("full", {"--memory-budget", "1G"}));
+        const Run full = test::run_cli(attend("full", {"--memory-budget", "1G"}));
         QVERIFY2(full.status == 0, qPrintable(full.err));
         QCOMPARE(load(tmp("full_w.npy")).shape, (Shape{1, 4, kTokens, kTokens}));
     }
 
     void over_budget_is_one_line_with_what_fits() {
-        const Run r = attnviz_run(attend("over", {"--memory-budget", "2500K"}));
+        const Run r = test::run_cli(attend("over", {"--memory-budget", "2500K"}));
         QCOMPARE(r.status, 1);
         verify_one_line(r);
         for (const char* part :
@@ -132,29 +103,29 @@ class TestCliMemory : public QObject {
         const int k = heads.captured(1).toInt(), w = window.captured(1).toInt();
         QVERIFY(k >= 1 && k < 4);
         QVERIFY(w >= 1 && w < kTokens);
-        QCOMPARE(attnviz_run(
+        QCOMPARE(test::run_cli(
                      attend("k", {"--memory-budget", "2500K", "--heads-shown", QString::number(k)}))
                      .status,
                  0);
-        QCOMPARE(attnviz_run(attend("k1", {"--memory-budget", "2500K", "--heads-shown",
-                                           QString::number(k + 1)}))
+        QCOMPARE(test::run_cli(attend("k1", {"--memory-budget", "2500K", "--heads-shown",
+                                             QString::number(k + 1)}))
                      .status,
                  1);
-        QCOMPARE(attnviz_run(attend("win", {"--memory-budget", "2500K", "--window",
-                                            QStringLiteral("0:%1").arg(w)}))
+        QCOMPARE(test::run_cli(attend("win", {"--memory-budget", "2500K", "--window",
+                                              QStringLiteral("0:%1").arg(w)}))
                      .status,
                  0);
-        const Run longer = attnviz_run(attend(
+        const Run longer = test::run_cli(attend(
             "win1", {"--memory-budget", "2500K", "--window", QStringLiteral("0:%1").arg(w + 1)}));
         QCOMPARE(longer.status, 1);
         verify_one_line(longer);
-        QCOMPARE(
-            attnviz_run(attend("mean", {"--memory-budget", "2500K", "--mean-only"}, false)).status,
-            0);
+        QCOMPARE(test::run_cli(attend("mean", {"--memory-budget", "2500K", "--mean-only"}, false))
+                     .status,
+                 0);
     }
 
     void heads_shown_is_a_slice_of_the_full_result() {
-        const Run r = attnviz_run(attend("h2", {"--heads-shown", "2"}));
+        const Run r = test::run_cli(attend("h2", {"--heads-shown", "2"}));
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const Tensor w = load(tmp("h2_w.npy"));
         QCOMPARE(w.shape, (Shape{1, 2, kTokens, kTokens}));
@@ -165,9 +136,9 @@ class TestCliMemory : public QObject {
     }
 
     void window_is_a_slice_of_the_full_result() {
-        const Run r = attnviz_run(attend("win40", {"--window", "40:100", "--causal"}));
+        const Run r = test::run_cli(attend("win40", {"--window", "40:100", "--causal"}));
         QVERIFY2(r.status == 0, qPrintable(r.err));
-        const Run full = attnviz_run(attend("causal", {"--causal"}));
+        const Run full = test::run_cli(attend("causal", {"--causal"}));
         QVERIFY2(full.status == 0, qPrintable(full.err));
         const Tensor w = load(tmp("win40_w.npy"));
         QCOMPARE(w.shape, (Shape{1, 4, 100, 100}));
@@ -182,13 +153,13 @@ class TestCliMemory : public QObject {
     }
 
     void mean_only() {
-        const Run r = attnviz_run(attend("mo", {"--mean-only"}, false));
+        const Run r = test::run_cli(attend("mo", {"--mean-only"}, false));
         QVERIFY2(r.status == 0, qPrintable(r.err));
         verify_slice(load(tmp("mo_mean.npy")), load(tmp("full_mean.npy")), 0, 0);
         // Unbatched input: PyTorch's [L, S] mean, and no per-head weights at all.
         const Run u =
-            attnviz_run({"attend", "--weights", weights(), "--query", tmp("q2.npy"), "--num-heads",
-                         "4", "--mean-only", "--out-mean", tmp("u_mean.npy")});
+            test::run_cli({"attend", "--weights", weights(), "--query", tmp("q2.npy"),
+                           "--num-heads", "4", "--mean-only", "--out-mean", tmp("u_mean.npy")});
         QVERIFY2(u.status == 0, qPrintable(u.err));
         QCOMPARE(load(tmp("u_mean.npy")).shape, (Shape{kTokens, kTokens}));
     }
@@ -222,24 +193,24 @@ class TestCliMemory : public QObject {
         QFETCH(QStringList, extra);
         QFETCH(bool, with_weights);
         QFETCH(QString, phrase);
-        const Run r = attnviz_run(attend("bad", extra, with_weights));
+        const Run r = test::run_cli(attend("bad", extra, with_weights));
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains(phrase), qPrintable(r.err));
     }
 
     void mean_only_needs_out_mean() {
-        const Run r = attnviz_run({"attend", "--weights", weights(), "--query", tmp("q.npy"),
-                                   "--num-heads", "4", "--mean-only"});
+        const Run r = test::run_cli({"attend", "--weights", weights(), "--query", tmp("q.npy"),
+                                     "--num-heads", "4", "--mean-only"});
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains("--mean-only needs --out-mean"), qPrintable(r.err));
     }
 
     void budget_from_the_environment() {
         qputenv("ATTNVIZ_MEMORY_BUDGET", "1M");
-        const Run env = attnviz_run(attend("env", {}));
-        const Run option = attnviz_run(attend("opt", {"--memory-budget", "1G"}));
+        const Run env = test::run_cli(attend("env", {}));
+        const Run option = test::run_cli(attend("opt", {"--memory-budget", "1G"}));
         qputenv("ATTNVIZ_MEMORY_BUDGET", "plenty");
-        const Run bad = attnviz_run(attend("envbad", {}));
+        const Run bad = test::run_cli(attend("envbad", {}));
         qunsetenv("ATTNVIZ_MEMORY_BUDGET");
         QCOMPARE(env.status, 1);
         QVERIFY2(env.err.contains("(ATTNVIZ_MEMORY_BUDGET=1M)"), qPrintable(env.err));
@@ -248,19 +219,19 @@ class TestCliMemory : public QObject {
         QVERIFY2(bad.err.contains("ATTNVIZ_MEMORY_BUDGET: 'plenty' is not a memory size"),
                  qPrintable(bad.err));
         // Without either: the default, half of this machine's memory, names itself.
-        const Run big = attnviz_run({"bench", "--tokens", "200000", "--embed-dim", "64",
-                                     "--num-heads", "64", "--repeats", "1"});
+        const Run big = test::run_cli({"bench", "--tokens", "200000", "--embed-dim", "64",
+                                       "--num-heads", "64", "--repeats", "1"});
         QCOMPARE(big.status, 1);
         QVERIFY2(big.err.contains("(the default: 50% of "), qPrintable(big.err));
     }
 
     void help_documents_the_options() {
-        const Run r = attnviz_run({"--help"});
+        const Run r = test::run_cli({"--help"});
         QCOMPARE(r.status, 0);
         for (const char* part : {"--heads-shown K", "--mean-only", "--window START:LEN",
                                  "--memory-budget SIZE", "ATTNVIZ_MEMORY_BUDGET"})
             QVERIFY2(r.out.contains(QLatin1String(part)), part);
-        const Run e = attnviz_run({"export", "--help"});
+        const Run e = test::run_cli({"export", "--help"});
         QCOMPARE(e.status, 0);
         for (const char* part :
              {"--heads-shown K", "--mean-only", "--window START:LEN", "--memory-budget SIZE"})
@@ -272,7 +243,7 @@ class TestCliMemory : public QObject {
         for (int k = 0; k < 2000; ++k)
             words << QStringLiteral("w%1").arg(k);
         const QString text = words.join(' ');
-        const Run over = attnviz_run(
+        const Run over = test::run_cli(
             {"export", "--text", text, "--memory-budget", "64M", "--out", tmp("over.png")});
         QCOMPARE(over.status, 1);
         verify_one_line(over);
@@ -280,19 +251,19 @@ class TestCliMemory : public QObject {
                  qPrintable(over.err));
         QVERIFY(!QFile::exists(tmp("over.png")));
         const Run window =
-            attnviz_run({"export", "--text", text, "--memory-budget", "64M", "--window", "1000:40",
-                         "--heads-shown", "2", "--out", tmp("window.png")});
+            test::run_cli({"export", "--text", text, "--memory-budget", "64M", "--window",
+                           "1000:40", "--heads-shown", "2", "--out", tmp("window.png")});
         QVERIFY2(window.status == 0, qPrintable(window.err));
         QVERIFY(QFile(tmp("window.png")).size() > 1000);
         // The PNG's own canvas counts too.
-        const Run canvas = attnviz_run(
+        const Run canvas = test::run_cli(
             {"export", "--text", "a b", "--memory-budget", "16M", "--out", tmp("canvas.png")});
         QCOMPARE(canvas.status, 1);
         verify_one_line(canvas);
         QVERIFY2(canvas.err.contains("a PNG of 3200 x 2000 pixels needs 48.8 MiB"),
                  qPrintable(canvas.err));
-        const Run bad = attnviz_run({"export", "--text", "a b", "--num-heads", "2", "--heads-shown",
-                                     "3", "--out", tmp("bad.png")});
+        const Run bad = test::run_cli({"export", "--text", "a b", "--num-heads", "2",
+                                       "--heads-shown", "3", "--out", tmp("bad.png")});
         QCOMPARE(bad.status, 2);
         QVERIFY2(bad.err.contains("--heads-shown 3 is more than --num-heads 2"),
                  qPrintable(bad.err));

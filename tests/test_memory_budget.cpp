@@ -60,39 +60,12 @@ void write_text(const QString& path, const QByteArray& text) {
     f.write(text);
 }
 
-/// Element [n, h, i, j] of a [N, H, L, S] tensor.
-float at4(const Tensor& t, std::int64_t n, std::int64_t h, std::int64_t i, std::int64_t j) {
-    return t.data[std::size_t(((n * t.dim(1) + h) * t.dim(2) + i) * t.dim(3) + j)];
-}
-
-/// got[n, h, i, j] == full[n, h, q0 + i, k0 + j] for every element of `got`, up to float
-/// rounding (the matrix products run on fewer rows, so their kernels may sum in another
-/// order), reported at the first difference.
+/// got[n, h, i, j] == full[n, h, q0 + i, k0 + j] for every element of `got`, reported at
+/// the first difference.
 void verify_slice4(const Tensor& got, const Tensor& full, std::int64_t q0, std::int64_t k0,
                    const char* what) {
-    for (std::int64_t n = 0; n < got.dim(0); ++n)
-        for (std::int64_t h = 0; h < got.dim(1); ++h)
-            for (std::int64_t i = 0; i < got.dim(2); ++i)
-                for (std::int64_t j = 0; j < got.dim(3); ++j) {
-                    const float a = at4(got, n, h, i, j), b = at4(full, n, h, q0 + i, k0 + j);
-                    if (!(std::abs(a - b) <= 1e-6f + 1e-5f * std::abs(b) ||
-                          (std::isnan(a) && std::isnan(b))))
-                        QFAIL(qPrintable(QStringLiteral("%1 [%2,%3,%4,%5]: %6 but the full result "
-                                                        "has %7")
-                                             .arg(QLatin1String(what))
-                                             .arg(n)
-                                             .arg(h)
-                                             .arg(i)
-                                             .arg(j)
-                                             .arg(double(a), 0, 'g', 9)
-                                             .arg(double(b), 0, 'g', 9)));
-                }
-}
-
-Tensor as4(const Tensor& t) {  // [N, L, S] as [N, 1, L, S]
-    Tensor r = t;
-    r.shape = {t.dim(0), 1, t.dim(1), t.dim(2)};
-    return r;
+    const QString diff = test::slice_mismatch(got, full, q0, k0);
+    QVERIFY2(diff.isEmpty(), qPrintable(QLatin1String(what) + QLatin1Char(' ') + diff));
 }
 
 struct Config {
@@ -389,7 +362,7 @@ class TestMemoryBudget : public QObject {
             verify_slice4(got.weights, full.weights, c.q0, c.k0, "weights");
         }
         QCOMPARE(got.mean_weights.shape, (Shape{c.N, rows, cols}));
-        verify_slice4(as4(got.mean_weights), as4(full.mean_weights), c.q0, c.k0, "mean");
+        verify_slice4(got.mean_weights, full.mean_weights, c.q0, c.k0, "mean");
         Tensor out_full = full.output, out_got = got.output;
         out_full.shape = {c.N, 1, c.L, c.E};
         out_got.shape = {c.N, 1, rows, c.E};

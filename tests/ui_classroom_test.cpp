@@ -80,11 +80,8 @@ class ClassroomTest : public QObject {
   private slots:
     void init() {
         settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
-        w_ = std::make_unique<MainWindow>(settings_.get());
-        w_->setConfirmOnClose(false);
-        w_->resize(1400, 900);
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        w_ = test::open_window(settings_.get());
+        QVERIFY(w_);
         SETTLE(*w_);
     }
     void cleanup() {

@@ -107,11 +107,8 @@ class CompareTest : public QObject {
   private slots:
     void init() {
         settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
-        w_ = std::make_unique<MainWindow>(settings_.get());
-        w_->setConfirmOnClose(false);
-        w_->resize(1400, 900);
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        w_ = test::open_window(settings_.get());
+        QVERIFY(w_);
         doc()->setTextA(kSentence);
         doc()->setEmbedDim(32);
         SETTLE(*w_);

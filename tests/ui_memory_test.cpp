@@ -121,11 +121,8 @@ class MemoryTest : public QObject {
         QFile::remove(temp(QStringLiteral("settings.ini")));
         settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
         settings_->setMemoryBudget(budget_setting);
-        w_ = std::make_unique<MainWindow>(settings_.get());
-        w_->setConfirmOnClose(false);
-        w_->resize(1400, 900);
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        w_ = test::open_window(settings_.get());
+        QVERIFY(w_);
     }
     OverBudgetDialog* dialog() { return w_->memoryGuard()->overBudgetDialog(); }
     bool dialogShown() { return dialog() && dialog()->isVisible(); }

@@ -87,6 +87,7 @@
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "window_support.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -806,14 +807,7 @@ class MonkeyTest : public QObject {
         // A closed dialog hands the focus back to the window (a window manager does that;
         // the offscreen platform needs to be told), so its shortcuts work again.
         if (QApplication::activeWindow() != w_.get()) {
-            // The offscreen platform activates through a queued event (and has no
-            // WindowActivation capability, so qWaitForWindowActive only waits for exposure).
-            w_->activateWindow();
-            QElapsedTimer activation;
-            activation.start();
-            while (QApplication::activeWindow() != w_.get() && activation.elapsed() < 5000)
-                idle(1);
-            if (QApplication::activeWindow() != w_.get()) {
+            if (!test::activate(*w_)) {
                 fail(QStringLiteral("the window does not become active again"));
                 return false;
             }
@@ -1862,13 +1856,8 @@ class MonkeyTest : public QObject {
 
     void createWindow() {
         settings_ = std::make_unique<AppSettings>(tmp_.filePath(QStringLiteral("settings.ini")));
-        w_ = std::make_unique<MainWindow>(settings_.get());
-        w_->setConfirmOnClose(false);
-        w_->resize(1400, 900);
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-        w_->activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        w_ = test::open_window(settings_.get());
+        QVERIFY(w_);
         QVERIFY(settle());
     }
 

@@ -32,6 +32,7 @@
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "window_support.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -87,18 +88,7 @@ std::function<void(QWidget*)> click(QMessageBox::StandardButton which) {
     };
 }
 
-bool settled(MainWindow& w) {
-    const ComputeController* c = w.compute();
-    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
-}
-
 }  // namespace
-
-#define SETTLE(w)                                    \
-    do {                                             \
-        QTest::qWait(1);                             \
-        QTRY_VERIFY_WITH_TIMEOUT(settled(w), 30000); \
-    } while (false)
 
 class WorkSafetyTest : public QObject {
     Q_OBJECT
@@ -117,14 +107,8 @@ class WorkSafetyTest : public QObject {
 
     void makeWindow() {
         settings_ = std::make_unique<AppSettings>(tmp_.filePath(QStringLiteral("settings.ini")));
-        w_ = std::make_unique<MainWindow>(settings_.get());
-        w_->setConfirmOnClose(false);
-        w_->resize(1200, 800);
-        w_->show();
-        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
-        // Shortcuts (Ctrl+N) go to the active window.
-        w_->activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        w_ = test::open_window(settings_.get(), QSize(1200, 800));
+        QVERIFY(w_);
         SETTLE(*w_);
     }
     /// A change through the real widget, as a user makes it.

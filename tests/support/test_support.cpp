@@ -85,4 +85,43 @@ ProcessRun run_attnviz(const QStringList& args, bool without_display) {
     return r;
 }
 
+QString slice_mismatch(Tensor got, Tensor full, std::int64_t q0, std::int64_t k0) {
+    for (Tensor* t : {&got, &full})
+        if (t->rank() == 3) t->shape.insert(t->shape.begin() + 1, 1);
+    if (got.rank() != 4 || full.rank() != 4)
+        return QStringLiteral("ranks %1 and %2, not 4").arg(got.rank()).arg(full.rank());
+    for (std::size_t d : {0u, 1u})
+        if (got.dim(d) > full.dim(d))
+            return QStringLiteral("dimension %1 is %2, the full result has %3")
+                .arg(d)
+                .arg(got.dim(d))
+                .arg(full.dim(d));
+    if (q0 + got.dim(2) > full.dim(2) || k0 + got.dim(3) > full.dim(3))
+        return QStringLiteral("the block does not fit in the full result");
+    auto at = [](const Tensor& t, std::int64_t n, std::int64_t h, std::int64_t i, std::int64_t j) {
+        return t.data[std::size_t(((n * t.dim(1) + h) * t.dim(2) + i) * t.dim(3) + j)];
+    };
+    for (std::int64_t n = 0; n < got.dim(0); ++n)
+        for (std::int64_t h = 0; h < got.dim(1); ++h)
+            for (std::int64_t i = 0; i < got.dim(2); ++i)
+                for (std::int64_t j = 0; j < got.dim(3); ++j) {
+                    const float a = at(got, n, h, i, j), b = at(full, n, h, q0 + i, k0 + j);
+                    if (!(std::abs(a - b) <= 1e-6f + 1e-5f * std::abs(b) ||
+                          (std::isnan(a) && std::isnan(b))))
+                        return QStringLiteral("[%1,%2,%3,%4]: %5 but the full result has %6")
+                            .arg(n)
+                            .arg(h)
+                            .arg(i)
+                            .arg(j)
+                            .arg(double(a), 0, 'g', 9)
+                            .arg(double(b), 0, 'g', 9);
+                }
+    return {};
+}
+
+CliRun run_cli(const QStringList& args) {
+    const ProcessRun p = run_attnviz(args);
+    return {p.status, QString::fromUtf8(p.out), QString::fromUtf8(p.err)};
+}
+
 }  // namespace attnviz::test

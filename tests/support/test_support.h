@@ -47,6 +47,19 @@ struct ProcessRun {
 /// removed, so the command has to manage on its own (as in a terminal over ssh or in CI).
 ProcessRun run_attnviz(const QStringList& args, bool without_display = false);
 
+/// Where `got` differs from the block of `full` that starts at query row q0 and key column
+/// k0: got[n, h, i, j] against full[n, h, q0 + i, k0 + j], within float rounding (on fewer
+/// rows the kernels may sum in another order); NaN matches only NaN.  Rank-3 tensors are
+/// taken as [N, 1, L, S].  Empty when they agree, else the first difference.
+QString slice_mismatch(Tensor got, Tensor full, std::int64_t q0, std::int64_t k0);
+
+/// The same run with its output decoded from UTF-8, as the command-line tests compare it.
+struct CliRun {
+    int status = -1;
+    QString out, err;
+};
+CliRun run_cli(const QStringList& args);
+
 }  // namespace attnviz::test
 
 /// `expr` must throw attnviz::DataError whose message contains every phrase given.

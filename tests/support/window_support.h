@@ -1,9 +1,13 @@
-// For the GUI tests that drive a real MainWindow: waiting until what the window shows is the
-// result of its current settings.  Header-only, because the shared test library does not
-// link the Qt front end.
+// For the GUI tests that drive a real MainWindow: opening one, and waiting until what it
+// shows is the result of its current settings.  Header-only, because the shared test
+// library does not link the Qt front end.
 #pragma once
 
+#include <QApplication>
+#include <QElapsedTimer>
 #include <QTest>
+
+#include <memory>
 
 #include "ui/compute/compute_controller.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -15,6 +19,30 @@ namespace attnviz::test {
 inline bool settled(ui::MainWindow& w) {
     const ui::ComputeController* c = w.compute();
     return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
+}
+
+/// Makes `w` the active window (shortcuts such as Ctrl+N go there) and waits until it is.
+/// The offscreen platform activates through a queued event and has no WindowActivation
+/// capability, so QTest::qWaitForWindowActive would only wait for the window's exposure.
+inline bool activate(QWidget& w, int timeout_ms = 5000) {
+    w.activateWindow();
+    QElapsedTimer t;
+    t.start();
+    while (QApplication::activeWindow() != &w && t.elapsed() < timeout_ms)
+        QTest::qWait(1);
+    return QApplication::activeWindow() == &w;
+}
+
+/// A MainWindow on `settings` (each test its own file), shown at `size` and active, that
+/// does not ask about unsaved changes when the test closes it; null if it never shows.
+inline std::unique_ptr<ui::MainWindow> open_window(ui::AppSettings* settings,
+                                                   QSize size = QSize(1400, 900)) {
+    auto w = std::make_unique<ui::MainWindow>(settings);
+    w->setConfirmOnClose(false);
+    w->resize(size);
+    w->show();
+    if (!QTest::qWaitForWindowExposed(w.get()) || !activate(*w)) return nullptr;
+    return w;
 }
 
 }  // namespace attnviz::test
