@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTest>
+#include <QThread>
 #include <QToolButton>
 
 #include <cmath>
@@ -593,6 +594,35 @@ class CompareTest : public QObject {
             QVERIFY2(bytes.size() > 10000 && bytes.size() < 5000000,
                      qPrintable(QString::number(bytes.size())));
         }
+    }
+
+    // B is held to --memory-budget like A: over it, nothing is written and the message says
+    // why; with room, the same command writes the figure.
+    void exportCommandHoldsBToTheBudget() {
+        AttentionDocument doc;
+        doc.setTextA(kSentence);
+        doc.setEmbedDim(32);
+        const ComputeConfig a = doc.computeConfig();
+        ComputeConfig b = a;
+        b.num_heads = 8;
+        const int threads = std::max(1, QThread::idealThreadCount());
+        const TokenSequences tokens = resolve_tokens(a);
+        const std::uint64_t need_a = estimate_snapshot_bytes(a, tokens, {}, threads);
+        QVERIFY(estimate_snapshot_bytes(b, tokens, {}, threads) > need_a);
+        const QString out = temp(QStringLiteral("b-over-budget.svg"));
+        QFile::remove(out);
+        const QStringList args{"export", "--text",         kSentence, "--embed-dim",
+                               "32",     "--view",         "compare", "--b-num-heads",
+                               "8",      "--memory-budget"};
+        test::ProcessRun run =
+            test::run_attnviz(args + QStringList{QString::number(need_a), "--out", out}, true);
+        QCOMPARE(run.status, 1);
+        QVERIFY2(run.err.contains("memory budget"), run.err.constData());
+        QCOMPARE(run.err.count('\n'), 1);
+        QVERIFY(!QFile::exists(out));
+        run = test::run_attnviz(args + QStringList{"1G", "--out", out}, true);
+        QVERIFY2(run.status == 0, run.err.constData());
+        QVERIFY(QFile::exists(out));
     }
 
     void exportCommandRefusesBadCompareOptions_data() {

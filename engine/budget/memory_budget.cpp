@@ -212,6 +212,15 @@ MemoryBudget resolve_memory_budget(std::string_view option, std::string_view set
     return b;
 }
 
+MemoryBudget resolve_app_budget(std::string_view setting, std::string* problem) {
+    try {
+        return resolve_memory_budget("", setting);
+    } catch (const std::invalid_argument& e) {
+        if (problem) *problem = e.what();
+        return resolve_memory_budget("", setting, usable_memory_bytes(), /*environment=*/false);
+    }
+}
+
 std::string describe_budget(const MemoryBudget& b) {
     const std::string amount = format_bytes(b.bytes);
     switch (b.source) {

@@ -56,6 +56,11 @@ MemoryBudget resolve_memory_budget(std::string_view option, std::string_view set
                                    std::uint64_t memory = usable_memory_bytes(),
                                    bool environment = true);
 
+/// The desktop app's budget: ATTNVIZ_MEMORY_BUDGET, then `setting`, then the default.  The
+/// app must start whatever the environment says, so a variable that is not a size is
+/// skipped and `problem` (when given) receives why; otherwise it is left empty.
+MemoryBudget resolve_app_budget(std::string_view setting, std::string* problem = nullptr);
+
 /// "2 GiB (--memory-budget 2G)", "2 GiB (ATTNVIZ_MEMORY_BUDGET=2G)", "2 GiB (the default:
 /// 50% of 4 GiB)", "2 GiB (the app's setting)".
 std::string describe_budget(const MemoryBudget& budget);

@@ -110,7 +110,8 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
 }
 
 SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& changes,
-                             std::uint64_t generation, ComputeCache* cache, int num_threads) {
+                             std::uint64_t generation, ComputeCache* cache, int num_threads,
+                             const budget::MemoryBudget* budget) {
     const QString problem = compare_problem(a, changes);
     if (!problem.isEmpty()) throw UsageError(problem.toStdString());
     // Before B's forward pass: the longer sentence bounds both sides of every item.
@@ -120,7 +121,7 @@ SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& chang
     if (a.pair_mode == PairMode::PaddedBatch) rows = cols = std::max(rows, tokens.b.size());
     if (const QString big = compare_size_problem(rows, cols); !big.isEmpty())
         throw UsageError(big.toStdString());
-    return compute_snapshot(compared_config(a, changes), generation, cache, num_threads);
+    return compute_snapshot(compared_config(a, changes), generation, cache, num_threads, budget);
 }
 
 }  // namespace attnviz::ui

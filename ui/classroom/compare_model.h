@@ -47,9 +47,10 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
 
 /// Computes configuration B for A's configuration on the calling thread (the compute
 /// worker, or `attnviz export`).  Throws UsageError when B cannot be built next to A or the
-/// input is too large to compare.
+/// input is too large to compare, and budget::MemoryBudgetExceeded when B is over `budget`
+/// (null: ATTNVIZ_MEMORY_BUDGET or the default).
 SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& changes,
                              std::uint64_t generation = 1, ComputeCache* cache = nullptr,
-                             int num_threads = 1);
+                             int num_threads = 1, const budget::MemoryBudget* budget = nullptr);
 
 }  // namespace attnviz::ui

@@ -382,7 +382,8 @@ SnapshotPtr CompareView::comparedFor(const SnapshotPtr& a) const {
     if (changes.empty() && compare_problem(a->config, changes).isEmpty()) return a;
     if (b_ && b_ != a && b_->config == compared_config(a->config, changes)) return b_;
     return compute_compared(a->config, changes, 1, nullptr,
-                            std::max(1, QThread::idealThreadCount()));
+                            std::max(1, QThread::idealThreadCount()),
+                            budget_ ? &*budget_ : nullptr);
 }
 
 void CompareView::setMemoryBudget(const budget::MemoryBudget& budget) {

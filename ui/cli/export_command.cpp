@@ -563,7 +563,7 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
     SnapshotPtr compared;
     if (command.figure.kind == FigureKind::Compare)
         compared = compute_compared(snapshot->config, document.compare().changes, 2, nullptr,
-                                    std::max(1, QThread::idealThreadCount()));
+                                    std::max(1, QThread::idealThreadCount()), &memory);
     export_figure(*snapshot, command.figure, command.size, command.out, std::nullopt,
                   compared.get());
 }

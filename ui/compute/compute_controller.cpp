@@ -75,9 +75,8 @@ class ComputeController::Worker : public QObject {
         } catch (const budget::MemoryBudgetExceeded& e) {
             QMetaObject::invokeMethod(
                 owner_,
-                [o = owner_, gen, plan = e.plan(), b = e.budget(),
-                 message = QString::fromStdString(e.what())] {
-                    o->failOverBudget(gen, plan, b, message);
+                [o = owner_, gen, plan = e.plan(), b = e.budget()] {
+                    o->failOverBudget(gen, plan, b);
                 },
                 Qt::QueuedConnection);
         } catch (const std::exception& e) {
@@ -97,14 +96,9 @@ class ComputeController::Worker : public QObject {
 };
 
 ComputeController::ComputeController(QObject* parent) : QObject(parent) {
-    // Until the window sets its own: ATTNVIZ_MEMORY_BUDGET or the default (a bad variable is
-    // reported by whoever sets the budget; here it must not stop the app).
-    try {
-        budget_ = budget::resolve_memory_budget("", "");
-    } catch (const std::invalid_argument&) {
-        budget_.memory = budget::usable_memory_bytes();
-        budget_.bytes = std::uint64_t(double(budget_.memory) * budget::kDefaultBudgetFraction);
-    }
+    // Until the window sets its own (a bad ATTNVIZ_MEMORY_BUDGET is reported by whoever
+    // sets the budget; here it must not stop the app).
+    budget_ = budget::resolve_app_budget("");
     worker_ = new Worker(this);
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
@@ -154,12 +148,12 @@ void ComputeController::deliver(std::uint64_t generation, SnapshotPtr snapshot,
 }
 
 void ComputeController::failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,
-                                       const budget::MemoryBudget& budget, const QString& message) {
+                                       const budget::MemoryBudget& budget) {
     if (generation >= requested_) {
         over_budget_ = plan;
         emit overBudget(plan, budget);
     }
-    (void)message;  // the command line's wording; the window says it its own way
+    // Not the exception's text (the command line's wording, naming its options).
     fail(generation,
          QCoreApplication::translate("Compute",
                                      "This needs %1, more than the memory budget of %2, so "

@@ -81,7 +81,7 @@ class ComputeController : public QObject {
                  std::shared_ptr<PreparedMaps> maps);
     void fail(std::uint64_t generation, const QString& message);
     void failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,
-                        const budget::MemoryBudget& budget, const QString& message);
+                        const budget::MemoryBudget& budget);
     void setFinished(std::uint64_t generation);
 
     QThread thread_;

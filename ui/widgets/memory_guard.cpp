@@ -39,15 +39,11 @@ MemoryBudgetDialog* MemoryGuard::budgetDialog() const {
 }
 
 void MemoryGuard::reloadBudget() {
-    const std::string setting = settings_->memoryBudget().toStdString();
-    try {
-        budget_ = budget::resolve_memory_budget("", setting);
-    } catch (const std::invalid_argument& e) {
+    std::string problem;
+    budget_ = budget::resolve_app_budget(settings_->memoryBudget().toStdString(), &problem);
+    if (!problem.empty())
         emit warning(
-            tr("%1 — the app's own budget is used instead.").arg(QString::fromStdString(e.what())));
-        budget_ = budget::resolve_memory_budget("", setting, budget::usable_memory_bytes(),
-                                                /*environment=*/false);
-    }
+            tr("%1 — the app's own budget is used instead.").arg(QString::fromStdString(problem)));
     const bool changed = budget_.bytes != compute_->memoryBudget().bytes;
     compute_->setMemoryBudget(budget_);
     emit budgetChanged(budget_);
