@@ -27,7 +27,6 @@ MemoryGuard::MemoryGuard(QWidget* window, AttentionDocument* document, ComputeCo
     connect(compute_, &ComputeController::overBudget, this, &MemoryGuard::overBudget);
     connect(compute_, &ComputeController::resultReady, this, &MemoryGuard::resultReady);
     connect(bar_, &ScopeBar::budgetRequested, this, &MemoryGuard::editBudget);
-    budget_ = compute_->memoryBudget();
 }
 
 OverBudgetDialog* MemoryGuard::overBudgetDialog() const {
@@ -40,16 +39,17 @@ MemoryBudgetDialog* MemoryGuard::budgetDialog() const {
 
 void MemoryGuard::reloadBudget() {
     std::string problem;
-    budget_ = budget::resolve_app_budget(settings_->memoryBudget().toStdString(), &problem);
+    const budget::MemoryBudget chosen =
+        budget::resolve_app_budget(settings_->memoryBudget().toStdString(), &problem);
     if (!problem.empty())
         emit warning(
             tr("%1 — the app's own budget is used instead.").arg(QString::fromStdString(problem)));
-    const bool changed = budget_.bytes != compute_->memoryBudget().bytes;
-    compute_->setMemoryBudget(budget_);
-    emit budgetChanged(budget_);
+    const bool changed = chosen.bytes != compute_->memoryBudget().bytes;
+    compute_->setMemoryBudget(chosen);
+    emit budgetChanged(chosen);
     bar_->setBudgetSource(tr("Memory budget: %1 (%2)")
-                              .arg(QString::fromStdString(budget::format_bytes(budget_.bytes)),
-                                   OverBudgetDialog::budgetSource(budget_)));
+                              .arg(QString::fromStdString(budget::format_bytes(chosen.bytes)),
+                                   OverBudgetDialog::budgetSource(chosen)));
     // A new budget decides again about what was refused (or would now be refused).
     if (changed && compute_->requestedGeneration() > 0)
         compute_->requestAgain(doc_->computeConfig());

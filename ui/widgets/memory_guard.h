@@ -29,7 +29,6 @@ class MemoryGuard : public QObject {
     MemoryGuard(QWidget* window, AttentionDocument* document, ComputeController* compute,
                 AppSettings* settings, ScopeBar* bar);
 
-    const budget::MemoryBudget& budget() const { return budget_; }
     /// Reads the budget again (after the setting changed) and recomputes if it matters.
     void reloadBudget();
     /// Opens the budget dialog (non-blocking).
@@ -58,7 +57,6 @@ class MemoryGuard : public QObject {
     AppSettings* settings_;
     ScopeBar* bar_;
     QAction* action_ = nullptr;
-    budget::MemoryBudget budget_;
     QPointer<OverBudgetDialog> dialog_;
     QPointer<MemoryBudgetDialog> budget_dialog_;
 };
