@@ -139,17 +139,6 @@ budget::ResultScope result_scope(const Options& opt, std::int64_t num_heads) {
 }
 
 /// The forward options that keep `scope` of a [N, L, S] computation.
-void apply_scope(const budget::ResultScope& scope, std::int64_t L, std::int64_t S,
-                 AttentionForwardOptions* fwd) {
-    fwd->weights_heads = scope.heads_shown;
-    if (!scope.windowed()) return;
-    const budget::AxisWindow q = budget::window_on(scope, L), k = budget::window_on(scope, S);
-    fwd->query_begin = q.begin;
-    fwd->query_count = q.count;
-    fwd->key_begin = k.begin;
-    fwd->key_count = k.count;
-}
-
 std::size_t tensor_bytes(const Tensor& t) {
     return t.numel() * sizeof(float) + 64;
 }
@@ -252,7 +241,8 @@ int attend(const Options& opt) {
         const std::int64_t extra = (options.add_bias_kv ? 1 : 0) + (options.add_zero_attn ? 1 : 0);
         const auto footprint = [&](const budget::ResultScope& s) -> std::uint64_t {
             AttentionForwardOptions f = fwd;
-            apply_scope(s, L, S + (s.windowed() ? 0 : extra), &f);
+            budget::restrict_forward(s, int(options.num_heads), L, S + (s.windowed() ? 0 : extra),
+                                     &f);
             const std::size_t engine =
                 MultiHeadAttention::estimate_forward_bytes(options, N, L, S, f);
             const budget::AxisWindow q = budget::window_on(s, L);
@@ -265,7 +255,8 @@ int attend(const Options& opt) {
         const budget::MemoryPlan plan = budget::plan_memory(
             footprint, scope, int(options.num_heads), std::max(L, S), memory.bytes);
         if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, memory);
-        apply_scope(scope, L, S + (scope.windowed() ? 0 : extra), &fwd);
+        budget::restrict_forward(scope, int(options.num_heads), L,
+                                 S + (scope.windowed() ? 0 : extra), &fwd);
     }
     AttentionResult r;
     try {

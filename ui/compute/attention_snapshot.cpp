@@ -62,17 +62,9 @@ AttentionForwardOptions scoped_forward(const ComputeConfig& c, const Shapes& sh,
                                        const budget::ResultScope& scope, int num_threads) {
     AttentionForwardOptions fwd;
     fwd.need_weights = true;
+    budget::restrict_forward(scope, c.num_heads, sh.L, sh.S, &fwd);
     const int kept = scope.kept_heads(c.num_heads);
-    fwd.weights_heads = kept == c.num_heads ? -1 : kept;
     const budget::AxisWindow q = budget::window_on(scope, sh.L), k = budget::window_on(scope, sh.S);
-    if (q.count < sh.L) {
-        fwd.query_begin = q.begin;
-        fwd.query_count = q.count;
-    }
-    if (k.count < sh.S) {
-        fwd.key_begin = k.begin;
-        fwd.key_count = k.count;
-    }
     // Raw scores and the steps only for the whole result of a small input: the views that
     // use them show every head over every token.
     const bool whole = kept == c.num_heads && q.count == sh.L && k.count == sh.S;
