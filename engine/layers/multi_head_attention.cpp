@@ -2,10 +2,6 @@
 
 #include <Eigen/Core>
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
-
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -14,7 +10,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "engine/ops/dropout.h"
+#include "engine/layers/attention_core.h"
 #include "engine/ops/masks.h"
 #include "engine/ops/parallel.h"
 #include "engine/ops/random.h"
@@ -72,25 +68,6 @@ void check_finite(const std::string& name, const Tensor& t) {
             throw std::invalid_argument("weight " + name + " has a non-finite value (" +
                                         std::to_string(t.data[i]) + ") at index " +
                                         std::to_string(i));
-}
-
-/// A zero tensor for large results.  Its pages are requested as transparent huge pages before
-/// they are first touched: page faults on a 100 MB weights tensor otherwise cost about as much
-/// as computing it.
-Tensor large_tensor(const Shape& shape) {
-    Tensor t;
-    t.shape = shape;
-    const std::size_t n = shape_numel(shape);
-    t.data.reserve(n);
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(t.data.data());
-    const std::uintptr_t first = (begin + kHuge - 1) & ~(kHuge - 1);
-    const std::uintptr_t last = (begin + n * sizeof(float)) & ~(kHuge - 1);
-    if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
-#endif
-    t.data.resize(n);
-    return t;
 }
 
 Tensor copy_block(const float* src, Index rows, Index cols, Index ld) {
@@ -328,44 +305,10 @@ std::map<std::string, Tensor> MultiHeadAttention::state_dict() const {
 
 namespace {
 
-/// The part of the result a forward pass keeps (AttentionForwardOptions' window), checked
-/// against the sizes.
-struct ResultWindow {
-    Index heads;     ///< per-head weights kept for heads [0, heads)
-    Index q0, rows;  ///< query rows [q0, q0 + rows)
-    Index k0, cols;  ///< key columns [k0, k0 + cols) of S'
-    bool full_columns;
-};
-
-ResultWindow result_window(const AttentionForwardOptions& fwd, Index H, Index L, Index Sp) {
-    auto range = [](const char* what, const char* things, Index begin, Index count, Index size,
-                    Index* b, Index* c) {
-        if (begin < 0 || begin >= size || count == 0 || count < -1 ||
-            (count > 0 && count > size - begin))
-            throw std::invalid_argument(
-                std::string(what) + " window from " + std::to_string(begin) + " of length " +
-                std::to_string(count) + " does not fit " + std::to_string(size) + " " + things);
-        *b = begin;
-        *c = count < 0 ? size - begin : count;
-    };
-    if (fwd.weights_heads < -1 || fwd.weights_heads > H)
-        throw std::invalid_argument("weights_heads " + std::to_string(fwd.weights_heads) +
-                                    " is not in [-1, " + std::to_string(H) + "]");
-    ResultWindow w{};
-    w.heads = fwd.weights_heads < 0 ? H : fwd.weights_heads;
-    range("query", "queries", fwd.query_begin, fwd.query_count, L, &w.q0, &w.rows);
-    range("key", "keys", fwd.key_begin, fwd.key_count, Sp, &w.k0, &w.cols);
-    w.full_columns = w.k0 == 0 && w.cols == Sp;
-    return w;
-}
-
-/// Query rows per work item: a block's weights (about 256 KB) stay in cache from the score
-/// product to the mean, and with few batch items every thread still gets work.
-Index rows_per_block(Index rows, Index Sp, Index N, int threads) {
-    Index r = std::clamp<Index>((Index{64} * 1024) / std::max<Index>(Sp, 1), 1, rows);
-    if (threads > 1 && N < threads) r = std::min(r, (rows * N + threads - 1) / threads);
-    return std::max<Index>(r, 1);
-}
+using layers::large_tensor;
+using layers::result_window;
+using layers::ResultWindow;
+using layers::rows_per_block;
 
 // A heap block costs its size rounded up to 16 bytes plus an 8-byte header (glibc); small
 // tensors pay that on their shape vector too.
@@ -461,7 +404,7 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     ops::MaskSpec masks{fwd.key_padding_mask, fwd.attn_mask, fwd.causal, N, H, L, S, extra};
     masks.validate();
     const ResultWindow win = result_window(fwd, H, L, Sp);
-    const Index Lw = win.rows, q0 = win.q0, Hk = win.heads, Cw = win.cols, k0 = win.k0;
+    const Index Lw = win.rows, q0 = win.q0;
     const int threads = std::max(1, fwd.num_threads);
     const bool dot = o.scoring == Scoring::ScaledDotProduct;
 
@@ -523,13 +466,7 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     if (dot) MutStrided(qp, N * Lw, E, Stride(ldq)) *= scale;
 
     AttentionResult result;
-    result.source_length = Sp;
     const auto heads_total = static_cast<std::size_t>(N * H);
-    if (fwd.need_weights) {
-        if (Hk > 0) result.weights = large_tensor({N, Hk, Lw, Cw});
-        result.mean_weights = large_tensor({N, Lw, Cw});
-    }
-    result.fully_masked_rows.assign(heads_total * static_cast<std::size_t>(Lw), 0);
     std::vector<float> concat(static_cast<std::size_t>(N * Lw * E));
     if (fwd.need_intermediates) {
         result.steps.emplace();
@@ -545,97 +482,27 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
             st.context = Tensor({Lw, d});
         }
     }
-    const bool dropout_on = fwd.training && o.dropout > 0.0f;
-    const float inv_h = 1.0f / static_cast<float>(H);
-
-    // Query rows go in blocks small enough that a block's weights stay in cache from the
-    // score product through mask, softmax, dropout, the product with V and the mean: each
-    // weight is written to memory once.  A work item is (batch item, row block) with every
-    // head inside it, so the mean over heads is summed where it is computed and no two threads
-    // ever write the same rows.  A head whose weights are not kept (or whose kept columns are
-    // a window) is computed in per-thread scratch.
-    const Index rpb = rows_per_block(Lw, Sp, N, threads);
-    const Index blocks_per_item = (Lw + rpb - 1) / rpb;
-    const bool need_scratch = !fwd.need_weights || Hk < H || !win.full_columns;
-
-    ops::parallel_for(
-        static_cast<std::size_t>(N * blocks_per_item), threads,
-        [&](std::size_t b0, std::size_t b1) {
-            std::vector<float> scratch;
-            if (need_scratch) scratch.resize(static_cast<std::size_t>(rpb * Sp));
-            for (std::size_t b = b0; b < b1; ++b) {
-                const Index n = static_cast<Index>(b) / blocks_per_item;
-                const Index r0 = (static_cast<Index>(b) % blocks_per_item) * rpb;  // in window
-                const Index i0 = q0 + r0;                                          // absolute
-                const Index rows = std::min(rpb, Lw - r0);
-                const auto cells = static_cast<std::size_t>(rows * Sp);
-                float* mean =
-                    fwd.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
-                for (Index h = 0; h < H; ++h) {
-                    const auto t = static_cast<std::size_t>(n * H + h);
-                    const bool keep_head = fwd.need_weights && h < Hk;
-                    float* kept =
-                        keep_head ? result.weights.ptr() + ((n * Hk + h) * Lw + r0) * Cw : nullptr;
-                    float* p = keep_head && win.full_columns ? kept : scratch.data();
-                    MutMap scores(p, rows, Sp);
-                    const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
-                    const ConstStrided kh(kp + n * Sp * ldk + h * d, Sp, d, Stride(ldk));
-                    const ConstStrided vh(vp + n * Sp * ldv + h * d, Sp, d, Stride(ldv));
-                    if (dot) {
-                        scores.noalias() = qh * kh.transpose();  // q already carries 1/sqrt(d)
-                    } else {
-                        const float* w = additive_v_.ptr() + h * d;
-                        for (Index i = 0; i < rows; ++i)
-                            for (Index j = 0; j < Sp; ++j) {
-                                float sum = 0.0f;
-                                for (Index c = 0; c < d; ++c)
-                                    sum += w[c] * std::tanh(qh(i, c) + kh(j, c));
-                                scores(i, j) = sum;
-                            }
-                    }
-                    HeadSteps* steps = fwd.need_intermediates ? &result.steps->heads[t] : nullptr;
-                    const auto keep = [&](Tensor& stage) {
-                        std::copy_n(p, cells, stage.ptr() + static_cast<std::size_t>(r0 * Sp));
-                    };
-                    if (steps) {
-                        keep(steps->scaled);
-                        keep(steps->scores);
-                        if (dot)  // the raw q.k before the 1/sqrt(d) folded into q
-                            for (std::size_t c = 0; c < cells; ++c)
-                                steps->scores.data[static_cast<std::size_t>(r0 * Sp) + c] /= scale;
-                    }
-                    if (masks.any()) masks.apply(p, n, h, i0, rows);
-                    if (steps) keep(steps->masked);
-                    ops::softmax_rows(p, static_cast<std::size_t>(rows),
-                                      static_cast<std::size_t>(Sp), fwd.masked_rows,
-                                      result.fully_masked_rows.data() +
-                                          t * static_cast<std::size_t>(Lw) +
-                                          static_cast<std::size_t>(r0));
-                    if (steps) keep(steps->softmax);
-                    if (dropout_on)  // one stream per (batch item, head, absolute query row):
-                                     // independent of blocking and of the window
-                        for (Index i = 0; i < rows; ++i)
-                            ops::dropout_inplace(
-                                p + i * Sp, static_cast<std::size_t>(Sp), o.dropout,
-                                fwd.dropout_seed,
-                                t * static_cast<std::size_t>(L) + static_cast<std::size_t>(i0 + i));
-                    if (steps) keep(steps->dropped);
-                    MutStrided ctx(concat.data() + (n * Lw + r0) * E + h * d, rows, d, Stride(E));
-                    ctx.noalias() = ConstMap(p, rows, Sp) * vh;
-                    if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
-                    const ConstStrided window_cols(p + k0, rows, Cw, Stride(Sp));
-                    if (kept && !win.full_columns) MutMap(kept, rows, Cw) = window_cols;
-                    if (mean) {
-                        MutMap m(mean, rows, Cw);
-                        if (h == 0)
-                            m = window_cols;
-                        else
-                            m += window_cols;
-                    }
-                }
-                if (mean) MutMap(mean, rows, Cw) *= inv_h;
-            }
-        });
+    layers::ProjectedHeads heads;
+    heads.q = qp;
+    heads.ldq = ldq;
+    heads.k = kp;
+    heads.ldk = ldk;
+    heads.v = vp;
+    heads.ldv = ldv;
+    heads.batch = N;
+    heads.num_heads = heads.num_kv_heads = H;
+    heads.head_dim = d;
+    heads.target_len = L;
+    heads.source_len = Sp;
+    heads.additive_v = dot ? nullptr : additive_v_.ptr();
+    heads.score_scale = scale;
+    layers::AttendOptions attend;
+    attend.masked_rows = fwd.masked_rows;
+    attend.need_weights = fwd.need_weights;
+    attend.dropout = fwd.training ? o.dropout : 0.0f;
+    attend.dropout_seed = fwd.dropout_seed;
+    attend.num_threads = threads;
+    layers::attend(heads, masks, win, attend, result, concat.data(), E);
 
     result.output = Tensor({N, Lw, E});
     linear(concat.data(), N * Lw, E, w_o_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
