@@ -480,6 +480,7 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
             for (Tensor* m : {&st.scores, &st.scaled, &st.masked, &st.softmax, &st.dropped})
                 *m = Tensor({Lw, Sp});
             st.context = Tensor({Lw, d});
+            st.kv_head = h;
         }
     }
     layers::ProjectedHeads heads;

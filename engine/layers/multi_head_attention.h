@@ -86,6 +86,11 @@ struct HeadSteps {
     Tensor softmax;  ///< [L, S']  softmax, after the masked-row policy
     Tensor dropped;  ///< [L, S']  after dropout (== softmax when not training)
     Tensor context;  ///< [L, d]   dropped x V
+    // Rotary models (models/): q and k before the rotation (q, k above are after it), and
+    // which key/value head this query head reads under grouped-query attention.
+    Tensor q_unrotated;        ///< [L, d]  empty without a rotation
+    Tensor k_unrotated;        ///< [S', d] empty without a rotation
+    std::int64_t kv_head = 0;  ///< == the head itself without grouped-query attention
 };
 
 struct AttentionSteps {

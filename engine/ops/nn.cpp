@@ -1,0 +1,168 @@
+#include "engine/ops/nn.h"
+
+#include <Eigen/Core>
+
+#include <cmath>
+#include <stdexcept>
+
+#include "engine/ops/parallel.h"
+
+namespace attnviz::ops {
+
+namespace {
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using ConstMap = Eigen::Map<const RowMat>;
+using Stride = Eigen::OuterStride<>;
+using ConstStrided = Eigen::Map<const RowMat, 0, Stride>;
+using MutStrided = Eigen::Map<RowMat, 0, Stride>;
+using Eigen::Index;
+}  // namespace
+
+void linear(const float* x, Index rows, Index in, const float* w, const float* b, Index out,
+            float* y, int threads, Index ldx, Index ldy) {
+    if (ldx == 0) ldx = in;
+    if (ldy == 0) ldy = out;
+    const ConstMap wm(w, out, in);
+    parallel_for(static_cast<std::size_t>(rows), threads, [&](std::size_t r0, std::size_t r1) {
+        const auto n = static_cast<Index>(r1 - r0);
+        MutStrided ym(y + static_cast<Index>(r0) * ldy, n, out, Stride(ldy));
+        ym.noalias() =
+            ConstStrided(x + static_cast<Index>(r0) * ldx, n, in, Stride(ldx)) * wm.transpose();
+        if (b) ym.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(b, out);
+    });
+}
+
+void layer_norm(float* x, Index rows, Index dim, const float* gamma, const float* beta, float eps,
+                Index ldx) {
+    if (ldx == 0) ldx = dim;
+    for (Index r = 0; r < rows; ++r) {
+        float* row = x + r * ldx;
+        // Two passes in double: a row of 4096 activations of size ~100 keeps 1e-6 accuracy.
+        double sum = 0.0;
+        for (Index i = 0; i < dim; ++i)
+            sum += row[i];
+        const double mean = sum / static_cast<double>(dim);
+        double sq = 0.0;
+        for (Index i = 0; i < dim; ++i)
+            sq += (row[i] - mean) * (row[i] - mean);
+        const auto inv = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(dim) + eps));
+        const auto m = static_cast<float>(mean);
+        for (Index i = 0; i < dim; ++i)
+            row[i] = (row[i] - m) * inv * gamma[i] + (beta ? beta[i] : 0.0f);
+    }
+}
+
+void rms_norm(float* x, Index rows, Index dim, const float* weight, float eps, Index ldx) {
+    if (ldx == 0) ldx = dim;
+    for (Index r = 0; r < rows; ++r) {
+        float* row = x + r * ldx;
+        double sq = 0.0;
+        for (Index i = 0; i < dim; ++i)
+            sq += static_cast<double>(row[i]) * row[i];
+        const auto inv = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(dim) + eps));
+        for (Index i = 0; i < dim; ++i)
+            row[i] = row[i] * inv * weight[i];
+    }
+}
+
+Activation activation_from_name(const std::string& name) {
+    if (name == "gelu") return Activation::Gelu;
+    if (name == "gelu_new" || name == "gelu_pytorch_tanh" || name == "gelu_fast")
+        return Activation::GeluNew;
+    if (name == "silu" || name == "swish") return Activation::Silu;
+    if (name == "relu") return Activation::Relu;
+    throw std::invalid_argument(
+        "activation '" + name +
+        "' is not supported (gelu, gelu_new, gelu_pytorch_tanh, silu, relu)");
+}
+
+void activate(float* x, std::size_t n, Activation a) {
+    switch (a) {
+        case Activation::Gelu:
+            for (std::size_t i = 0; i < n; ++i)
+                x[i] = 0.5f * x[i] * (1.0f + std::erf(x[i] * 0.70710678118654752f));
+            break;
+        case Activation::GeluNew: {
+            constexpr float k = 0.79788456080286536f;  // sqrt(2 / pi)
+            for (std::size_t i = 0; i < n; ++i)
+                x[i] =
+                    0.5f * x[i] * (1.0f + std::tanh(k * (x[i] + 0.044715f * x[i] * x[i] * x[i])));
+            break;
+        }
+        case Activation::Silu:
+            for (std::size_t i = 0; i < n; ++i)
+                x[i] = x[i] / (1.0f + std::exp(-x[i]));
+            break;
+        case Activation::Relu:
+            for (std::size_t i = 0; i < n; ++i)
+                x[i] = x[i] > 0.0f ? x[i] : 0.0f;
+            break;
+    }
+}
+
+std::vector<double> rope_inv_freq(double theta, std::int64_t dim) {
+    std::vector<double> f(static_cast<std::size_t>(dim / 2));
+    for (std::size_t i = 0; i < f.size(); ++i)
+        f[i] = 1.0 / std::pow(theta, static_cast<double>(2 * i) / static_cast<double>(dim));
+    return f;
+}
+
+void rope_llama3_scaling(std::vector<double>& inv_freq, double factor, double low_freq_factor,
+                         double high_freq_factor, double original_max) {
+    const double low_wavelen = original_max / low_freq_factor;
+    const double high_wavelen = original_max / high_freq_factor;
+    constexpr double kPi = 3.14159265358979323846;
+    for (double& f : inv_freq) {
+        const double wavelen = 2.0 * kPi / f;
+        if (wavelen > low_wavelen) {
+            f = f / factor;
+        } else if (wavelen >= high_wavelen) {  // medium: blend (HF: not high and not low)
+            const double smooth =
+                (original_max / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor);
+            f = (1.0 - smooth) * f / factor + smooth * f;
+        }
+    }
+}
+
+void apply_rotary(float* x, Index rows, Index heads, Index head_dim, Index ldx,
+                  const std::vector<std::int64_t>& positions, const std::vector<double>& inv_freq) {
+    const Index half = head_dim / 2;
+    std::vector<float> cos_v(static_cast<std::size_t>(half)), sin_v(static_cast<std::size_t>(half));
+    for (Index r = 0; r < rows; ++r) {
+        const auto pos = static_cast<double>(positions[static_cast<std::size_t>(r)]);
+        for (Index i = 0; i < half; ++i) {
+            const double angle = pos * inv_freq[static_cast<std::size_t>(i)];
+            cos_v[static_cast<std::size_t>(i)] = static_cast<float>(std::cos(angle));
+            sin_v[static_cast<std::size_t>(i)] = static_cast<float>(std::sin(angle));
+        }
+        for (Index h = 0; h < heads; ++h) {
+            float* v = x + r * ldx + h * head_dim;
+            for (Index i = 0; i < half; ++i) {
+                const float x1 = v[i], x2 = v[i + half];
+                const float c = cos_v[static_cast<std::size_t>(i)];
+                const float s = sin_v[static_cast<std::size_t>(i)];
+                v[i] = x1 * c - x2 * s;
+                v[i + half] = x2 * c + x1 * s;
+            }
+        }
+    }
+}
+
+void embedding(const float* table, std::int64_t vocab, std::int64_t dim,
+               const std::vector<std::int64_t>& ids, float* out) {
+    for (std::size_t t = 0; t < ids.size(); ++t) {
+        const std::int64_t id = ids[t];
+        if (id < 0 || id >= vocab)
+            throw std::invalid_argument("token " + std::to_string(t) + " has id " +
+                                        std::to_string(id) + ", outside the vocabulary of " +
+                                        std::to_string(vocab) + " embeddings");
+        std::copy_n(table + id * dim, dim, out + static_cast<std::int64_t>(t) * dim);
+    }
+}
+
+void add_inplace(float* x, const float* y, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        x[i] += y[i];
+}
+
+}  // namespace attnviz::ops

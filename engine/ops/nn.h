@@ -1,0 +1,67 @@
+// The transformer building blocks the model families are made of, on row-major float32
+// buffers: linear layers, LayerNorm and RMSNorm, activations, rotary position embeddings and
+// the embedding lookup.  Each follows the PyTorch / Hugging Face definition it names, computed
+// in float32 (the reference tests compare with a float64 implementation within 1e-5).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "engine/tensor.h"
+
+namespace attnviz::ops {
+
+/// y[rows, out] = x[rows, in] · w[out, in]ᵀ (+ b[out]), as nn.Linear.  Rows are spread over
+/// `threads` threads; the rows of one call must not overlap y.  `ldx`/`ldy` are row strides
+/// (0: in / out).
+void linear(const float* x, std::int64_t rows, std::int64_t in, const float* w, const float* b,
+            std::int64_t out, float* y, int threads, std::int64_t ldx = 0, std::int64_t ldy = 0);
+
+/// In place over each of `rows` rows of `dim`: (x - mean) / sqrt(var + eps) * gamma + beta
+/// (biased variance, as nn.LayerNorm).
+void layer_norm(float* x, std::int64_t rows, std::int64_t dim, const float* gamma,
+                const float* beta, float eps, std::int64_t ldx = 0);
+
+/// In place: x / sqrt(mean(x²) + eps) * weight, as LlamaRMSNorm (and Qwen3's per-head
+/// q_norm / k_norm with dim = head_dim).
+void rms_norm(float* x, std::int64_t rows, std::int64_t dim, const float* weight, float eps,
+              std::int64_t ldx = 0);
+
+enum class Activation {
+    Gelu,     ///< exact: x · Φ(x) with erf (BERT's "gelu", torch.nn.GELU())
+    GeluNew,  ///< tanh approximation (GPT-2's "gelu_new", "gelu_pytorch_tanh")
+    Silu,     ///< x · sigmoid(x) (Llama's "silu")
+    Relu,
+};
+/// The Hugging Face name ("gelu", "gelu_new", "gelu_pytorch_tanh", "silu", "swish", "relu");
+/// throws std::invalid_argument naming it when unknown.
+Activation activation_from_name(const std::string& name);
+void activate(float* x, std::size_t n, Activation a);
+
+/// Rotary position embedding with Hugging Face's rotate_half pairing: dimension i of a head
+/// pairs with i + head_dim/2.  inv_freq has head_dim/2 entries; position p rotates pair i by
+/// p · inv_freq[i].  Applied in place to `heads` heads of `rows` rows, head h of row r at
+/// x + r * ldx + h * head_dim.  `positions` gives each row's position.
+void apply_rotary(float* x, std::int64_t rows, std::int64_t heads, std::int64_t head_dim,
+                  std::int64_t ldx, const std::vector<std::int64_t>& positions,
+                  const std::vector<double>& inv_freq);
+
+/// inv_freq[i] = 1 / theta^(2i / dim) for i < dim/2, as Hugging Face's default rope.
+std::vector<double> rope_inv_freq(double theta, std::int64_t dim);
+
+/// Llama 3's frequency scaling (rope_type "llama3"): long wavelengths divided by `factor`,
+/// short ones kept, a smooth blend between low_freq_factor and high_freq_factor.
+void rope_llama3_scaling(std::vector<double>& inv_freq, double factor, double low_freq_factor,
+                         double high_freq_factor, double original_max_position_embeddings);
+
+/// out[t, :] = table[ids[t], :] for a [vocab, dim] table.  Throws std::invalid_argument
+/// naming the token and the vocabulary size when an id is outside [0, vocab).
+void embedding(const float* table, std::int64_t vocab, std::int64_t dim,
+               const std::vector<std::int64_t>& ids, float* out);
+
+/// x[i] += y[i].
+void add_inplace(float* x, const float* y, std::size_t n);
+
+}  // namespace attnviz::ops
