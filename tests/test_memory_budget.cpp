@@ -507,6 +507,38 @@ class TestMemoryBudget : public QObject {
                      qPrintable(QStringLiteral("offer used %1 bytes").arg(peak)));
         }
     }
+    void layer_specs_round_trip() {
+        QCOMPARE(parse_layers_spec("all", 4), (std::vector<std::int64_t>{0, 1, 2, 3}));
+        QCOMPARE(parse_layers_spec("3,0-1", 12), (std::vector<std::int64_t>{0, 1, 3}));
+        QCOMPARE(parse_layers_spec("-1", 12), (std::vector<std::int64_t>{11}));
+        QCOMPARE(parse_layers_spec("10-11,2,2", 12), (std::vector<std::int64_t>{2, 10, 11}));
+        QCOMPARE(layers_spec({0, 1, 2, 3, 7, 9, 10}), std::string("0-3,7,9,10"));
+        QCOMPARE(layers_spec({5}), std::string("5"));
+        for (const char* bad : {"12", "a", "3-1", "1,", "-13", "1-", ""})
+            if (std::string_view(bad).empty())
+                QCOMPARE(parse_layers_spec(bad, 12).size(), std::size_t{12});
+            else
+                QVERIFY_THROWS_EXCEPTION(std::invalid_argument, parse_layers_spec(bad, 12));
+    }
+
+    void offers_fewer_layers_of_a_model() {
+        // A model's maps: 12 layers x 12 heads x L^2 floats; only the layers kept count.
+        const std::int64_t L = 1000;
+        const std::vector<std::int64_t> layers = parse_layers_spec("all", 12);
+        const FootprintFn footprint = [&](const ResultScope& s) {
+            const double kept_layers = s.layers_shown < 0 ? 12.0 : double(s.layers_shown);
+            const double heads = s.heads_shown < 0 ? 12.0 : double(s.heads_shown);
+            return std::uint64_t(kept_layers * (heads + 1) * double(L) * double(L) * 4.0);
+        };
+        const std::uint64_t budget = 200 * MiB;  // every layer needs about 595 MiB
+        const MemoryPlan plan = plan_memory(footprint, ResultScope{}, 12, L, budget, 0, layers);
+        QVERIFY(!plan.fits());
+        QVERIFY(plan.fewer_layers);
+        QCOMPARE(plan.fewer_layers->layers_shown, 4);  // 4 x 13 x 4 MB = 198 MiB
+        QVERIFY(plan.fewer_layers_bytes <= budget);
+        const std::string message = plan_message(plan, resolve_memory_budget("200M", ""));
+        QVERIFY2(message.find("--layers 0-3") != std::string::npos, message.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestMemoryBudget)

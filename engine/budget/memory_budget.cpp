@@ -281,11 +281,13 @@ void restrict_forward(const ResultScope& scope, int num_heads, std::int64_t L, s
 }
 
 MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requested, int num_heads,
-                       std::int64_t tokens, std::uint64_t budget, std::int64_t max_window) {
+                       std::int64_t tokens, std::uint64_t budget, std::int64_t max_window,
+                       std::vector<std::int64_t> layers) {
     MemoryPlan plan;
     plan.budget = budget;
     plan.num_heads = num_heads;
     plan.tokens = tokens;
+    plan.layers = std::move(layers);
     plan.requested = requested;
     plan.needed = footprint(requested);
     if (plan.fits()) return plan;
@@ -318,6 +320,22 @@ MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requeste
             plan.window_bytes = footprint(*plan.window);
         }
     }
+    const int kept_layers =
+        requested.layers_shown < 0
+            ? static_cast<int>(plan.layers.size())
+            : std::min<int>(requested.layers_shown, static_cast<int>(plan.layers.size()));
+    if (kept_layers > 1) {
+        auto with_layers = [&](int k) {
+            ResultScope s = requested;
+            s.layers_shown = k;
+            return s;
+        };
+        if (const auto k = largest_fitting<int>(
+                1, kept_layers - 1, [&](int v) { return footprint(with_layers(v)) <= budget; })) {
+            plan.fewer_layers = with_layers(*k);
+            plan.fewer_layers_bytes = footprint(*plan.fewer_layers);
+        }
+    }
     if (kept > 0) {
         ResultScope s = requested;
         s.heads_shown = 0;
@@ -334,6 +352,10 @@ std::string plan_message(const MemoryPlan& plan, const MemoryBudget& budget) {
     std::string m = "needs " + format_bytes(plan.needed) + ", more than the memory budget of " +
                     describe_budget(budget);
     std::vector<std::string> offers;
+    if (plan.fewer_layers)
+        offers.push_back("--layers " +
+                         layers_spec({plan.layers.begin(),
+                                      plan.layers.begin() + plan.fewer_layers->layers_shown}));
     if (plan.fewer_heads)
         offers.push_back("--heads-shown " + std::to_string(plan.fewer_heads->heads_shown));
     if (plan.window)
@@ -348,6 +370,72 @@ std::string plan_message(const MemoryPlan& plan, const MemoryBudget& budget) {
     for (const std::string& o : offers)
         m += o + ", ";
     return m + "or a larger --memory-budget";
+}
+
+std::string layers_spec(const std::vector<std::int64_t>& layers) {
+    std::string out;
+    for (std::size_t i = 0; i < layers.size();) {
+        std::size_t j = i;
+        while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1)
+            ++j;
+        if (!out.empty()) out += ',';
+        out += std::to_string(layers[i]);
+        if (j > i) out += (j == i + 1 ? "," : "-") + std::to_string(layers[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+std::vector<std::int64_t> parse_layers_spec(std::string_view spec, std::int64_t num_layers) {
+    std::vector<bool> chosen(static_cast<std::size_t>(std::max<std::int64_t>(num_layers, 0)));
+    const std::string all_text(spec);
+    auto fail = [&](const std::string& part, const std::string& why) {
+        throw std::invalid_argument("--layers '" + all_text + "': " + part + " " + why);
+    };
+    auto number = [&](std::string_view t, const std::string& part) {
+        std::int64_t v = 0;
+        const bool negative = !t.empty() && t.front() == '-';
+        if (negative) t.remove_prefix(1);
+        if (t.empty() || t.size() > 9 ||
+            t.find_first_not_of("0123456789") != std::string_view::npos)
+            fail(part, "is not a layer number");
+        for (char c : t)
+            v = v * 10 + (c - '0');
+        if (negative) v = num_layers - v;  // -1: the last layer
+        if (v < 0 || v >= num_layers)
+            fail(part,
+                 "is not a layer: the model has layers 0 to " + std::to_string(num_layers - 1));
+        return v;
+    };
+    if (spec == "all" || spec.empty()) {
+        std::vector<std::int64_t> out(chosen.size());
+        for (std::size_t i = 0; i < out.size(); ++i)
+            out[i] = static_cast<std::int64_t>(i);
+        return out;
+    }
+    while (!spec.empty()) {
+        const auto comma = spec.find(',');
+        const std::string_view part = spec.substr(0, comma);
+        const std::string p(part);
+        const auto dash = part.find('-', 1);
+        std::int64_t a, b;
+        if (dash == std::string_view::npos) {
+            a = b = number(part, p);
+        } else {
+            a = number(part.substr(0, dash), p);
+            b = number(part.substr(dash + 1), p);
+            if (b < a) fail(p, "runs backwards");
+        }
+        for (std::int64_t l = a; l <= b; ++l)
+            chosen[static_cast<std::size_t>(l)] = true;
+        if (comma == std::string_view::npos) break;
+        spec.remove_prefix(comma + 1);
+        if (spec.empty()) fail(p + ",", "ends with a comma");
+    }
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < chosen.size(); ++i)
+        if (chosen[i]) out.push_back(static_cast<std::int64_t>(i));
+    return out;
 }
 
 MemoryBudgetExceeded::MemoryBudgetExceeded(MemoryPlan plan, MemoryBudget budget)

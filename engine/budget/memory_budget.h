@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "engine/errors.h"
 
@@ -71,7 +72,9 @@ std::string describe_budget(const MemoryBudget& budget);
 
 /// What part of the attention a computation keeps.  Every offer changes only this.
 struct ResultScope {
-    int heads_shown = -1;            ///< per-head weights of heads [0, k); -1 all; 0 the mean only
+    int heads_shown = -1;  ///< per-head weights of heads [0, k); -1 all; 0 the mean only
+    /// A model's maps of the first k of the requested layers; -1 every requested layer.
+    int layers_shown = -1;
     std::int64_t window_start = 0;   ///< first token of the window
     std::int64_t window_length = 0;  ///< 0: every token
 
@@ -107,23 +110,36 @@ struct MemoryPlan {
     std::uint64_t budget = 0;
     int num_heads = 0;
     std::int64_t tokens = 0;  ///< the longest sequence
+    /// A model's requested layers, ascending (empty for a single attention layer).
+    std::vector<std::int64_t> layers;
     ResultScope requested;
     /// Each offer changes one thing of `requested` as little as possible and fits:
     /// the most heads (fewer than requested) whose weights fit, the longest window (shorter
     /// than requested, from the same start), or the mean only.
-    std::optional<ResultScope> fewer_heads, window, mean_only;
+    std::optional<ResultScope> fewer_heads, window, mean_only, fewer_layers;
     std::uint64_t fewer_heads_bytes = 0, window_bytes = 0, mean_only_bytes = 0;
+    std::uint64_t fewer_layers_bytes = 0;
 
     bool fits() const { return needed <= budget; }
-    bool any_offer() const { return fewer_heads || window || mean_only; }
+    bool any_offer() const { return fewer_heads || window || mean_only || fewer_layers; }
 };
 
 /// Estimates `requested`; when it is over `budget`, searches the offers (the footprint must
 /// not shrink when heads or the window grow).  Never allocates what it estimates.  A window
 /// offer is at most `max_window` tokens when that is positive (the window caps it: larger
 /// windows fit in memory but take long to compute and draw).
+/// With `layers` (a model's requested layers) it also offers the most of them, from the first,
+/// whose maps fit.
 MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requested, int num_heads,
-                       std::int64_t tokens, std::uint64_t budget, std::int64_t max_window = 0);
+                       std::int64_t tokens, std::uint64_t budget, std::int64_t max_window = 0,
+                       std::vector<std::int64_t> layers = {});
+
+/// "0-3,7,9-11": ascending layer numbers as the command line's --layers takes them.
+std::string layers_spec(const std::vector<std::int64_t>& layers);
+/// Parses a --layers value ("all", "3", "0-3,7", "-1" for the last) against `num_layers`;
+/// the result is ascending without repeats.  Throws std::invalid_argument naming the part
+/// that is not a layer.
+std::vector<std::int64_t> parse_layers_spec(std::string_view spec, std::int64_t num_layers);
 
 /// One line for the command line: what is needed, the budget, and the options that fit:
 /// "needs 3.1 GiB, more than the memory budget of 2 GiB (the default: 50% of 4 GiB); what
