@@ -6,31 +6,18 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <set>
 #include <stdexcept>
 
 #include "engine/layers/attention_core.h"
 #include "engine/ops/masks.h"
+#include "engine/ops/nn.h"
 #include "engine/ops/parallel.h"
 #include "engine/ops/random.h"
-
-#ifdef ATTNVIZ_WITH_OPENBLAS
-extern "C" void openblas_set_num_threads(int);
-#endif
 
 namespace attnviz {
 
 namespace {
-
-/// OpenBLAS would otherwise start its own threads inside ours: the engine spreads the work
-/// itself, so a benchmark's one thread is one thread.
-void pin_blas_to_one_thread() {
-#ifdef ATTNVIZ_WITH_OPENBLAS
-    static std::once_flag once;
-    std::call_once(once, [] { openblas_set_num_threads(1); });
-#endif
-}
 
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ConstMap = Eigen::Map<const RowMat>;
@@ -40,17 +27,7 @@ using ConstStrided = Eigen::Map<const RowMat, 0, Stride>;
 using MutStrided = Eigen::Map<RowMat, 0, Stride>;
 using Eigen::Index;
 
-/// y[rows, out] = x[rows, in] * w[out, in]^T + b, rows spread over threads.
-void linear(const float* x, Index rows, Index in, const float* w, const float* b, Index out,
-            float* y, int threads) {
-    const ConstMap wm(w, out, in);
-    ops::parallel_for(static_cast<std::size_t>(rows), threads, [&](std::size_t r0, std::size_t r1) {
-        const auto n = static_cast<Index>(r1 - r0);
-        MutMap ym(y + static_cast<Index>(r0) * out, n, out);
-        ym.noalias() = ConstMap(x + static_cast<Index>(r0) * in, n, in) * wm.transpose();
-        if (b) ym.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(b, out);
-    });
-}
+using ops::linear;
 
 std::string tensor_name_and_shape(const std::string& name, const Shape& s) {
     return "'" + name + "' " + shape_string(s);
@@ -147,7 +124,6 @@ MultiHeadAttentionOptions options_from_state_dict(const std::map<std::string, Te
 MultiHeadAttention::MultiHeadAttention(const MultiHeadAttentionOptions& options)
     : options_(options) {
     options_.validate();
-    pin_blas_to_one_thread();
     reset_parameters(0);
 }
 

@@ -3,9 +3,14 @@
 #include <Eigen/Core>
 
 #include <cmath>
+#include <mutex>
 #include <stdexcept>
 
 #include "engine/ops/parallel.h"
+
+#ifdef ATTNVIZ_WITH_OPENBLAS
+extern "C" void openblas_set_num_threads(int);
+#endif
 
 namespace attnviz::ops {
 
@@ -20,6 +25,12 @@ using Eigen::Index;
 
 void linear(const float* x, Index rows, Index in, const float* w, const float* b, Index out,
             float* y, int threads, Index ldx, Index ldy) {
+#ifdef ATTNVIZ_WITH_OPENBLAS
+    // OpenBLAS would otherwise start its own threads inside ours: the engine spreads the work
+    // itself, so a benchmark's one thread is one thread.
+    static std::once_flag once;
+    std::call_once(once, [] { openblas_set_num_threads(1); });
+#endif
     if (ldx == 0) ldx = in;
     if (ldy == 0) ldy = out;
     const ConstMap wm(w, out, in);
