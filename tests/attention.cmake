@@ -1,1 +1,2 @@
 attnviz_add_test(test_attention test_attention.cpp)
+attnviz_add_test(test_parallel test_parallel.cpp)
