@@ -52,9 +52,9 @@ Document::~Document() = default;
 Document parse(std::string_view text, const Limits& limits) {
     Document doc;
     doc.parser_ = std::make_unique<simdjson::dom::parser>();
-    // Depth counts the document itself as one level in simdjson.
-    if (auto err =
-            doc.parser_->allocate(std::max<std::size_t>(text.size(), 64), limits.max_depth + 1))
+    // simdjson's max_depth counts nested arrays/objects exactly as Limits does (a max_depth of
+    // 65 let 65 levels through).
+    if (auto err = doc.parser_->allocate(std::max<std::size_t>(text.size(), 64), limits.max_depth))
         throw ParseError(std::string("cannot parse JSON: ") + simdjson::error_message(err));
     auto result = doc.parser_->parse(text.data(), text.size(), true);
     if (result.error() == simdjson::DEPTH_ERROR)
