@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -16,7 +17,7 @@
 #include <vector>
 
 #include "engine/errors.h"
-#include "engine/io/json_lite.h"
+#include "engine/io/json.h"
 #include "engine/io/npy.h"
 #include "engine/io/options.h"
 #include "engine/io/safetensors.h"
@@ -196,21 +197,26 @@ void check_tokens(const char* what, const std::vector<std::string>& tokens) {
                            token_label(what, i) + " is not valid UTF-8");
     }
     const std::string text = text::tokens_to_json(tokens);
-    json::Value parsed;
+    json::Document parsed;
     try {
         parsed = json::parse(text);
     } catch (const json::ParseError& e) {
         violated(std::string(kTarget) + ": tokens_to_json of the " + what +
                  " tokens is not valid JSON: " + e.what());
     }
-    ATTNVIZ_FUZZ_CHECK(parsed.is_array() && parsed.items.size() == tokens.size(), kTarget,
-                       std::string("tokens_to_json of ") + std::to_string(tokens.size()) + " " +
-                           what + " tokens does not parse back to as many strings");
-    for (std::size_t i = 0; i < tokens.size(); ++i)
-        ATTNVIZ_FUZZ_CHECK(parsed.items[i].is_string() && parsed.items[i].text == tokens[i],
-                           kTarget,
+    const json::Element root = parsed.root();
+    ATTNVIZ_FUZZ_CHECK(
+        root.type() == json::Type::ARRAY && json::Array(root).size() == tokens.size(), kTarget,
+        std::string("tokens_to_json of ") + std::to_string(tokens.size()) + " " + what +
+            " tokens does not parse back to as many strings");
+    std::size_t i = 0;
+    for (const json::Element item : json::Array(root)) {
+        const auto text_of_item = json::as_string(item);
+        ATTNVIZ_FUZZ_CHECK(text_of_item && *text_of_item == tokens[i], kTarget,
                            token_label(what, i) + " " + json::quote(tokens[i]) +
                                " does not survive tokens_to_json");
+        ++i;
+    }
 }
 
 Outcome tokenizer(std::string_view input) {
@@ -389,93 +395,162 @@ Outcome options(std::string_view input) {
 
 // ---- JSON --------------------------------------------------------------------------------
 
-std::string write_json(const json::Value& v) {
-    switch (v.type) {
-        case json::Value::Type::Null:
-            return "null";
-        case json::Value::Type::Bool:
-            return v.boolean ? "true" : "false";
-        case json::Value::Type::Number:
-            return v.text;
-        case json::Value::Type::String:
-            return json::quote(v.text);
-        case json::Value::Type::Array: {
-            std::string out = "[";
-            for (std::size_t i = 0; i < v.items.size(); ++i)
-                out += (i ? "," : "") + write_json(v.items[i]);
-            return out + "]";
+// A double as JSON that parses back to the same bits: the shortest round-trip form, with
+// ".0" when it would otherwise read as an integer ("1000", "-0").
+std::string write_double(double d) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, d);
+    std::string out(buf, r.ptr);
+    if (out.find_first_of(".eE") == std::string::npos) out += ".0";
+    return out;
+}
+
+// The harness's own serialiser: compact, members in document order, strings by json::quote.
+void write_json(json::Element v, std::string& out) {
+    switch (v.type()) {
+        case json::Type::NULL_VALUE:
+            out += "null";
+            return;
+        case json::Type::BOOL:
+            out += *json::as_bool(v) ? "true" : "false";
+            return;
+        case json::Type::INT64:
+            out += std::to_string(*json::as_int64(v));
+            return;
+        case json::Type::UINT64:
+            out += std::to_string(*json::as_uint64(v));
+            return;
+        case json::Type::DOUBLE:
+            out += write_double(*json::as_double(v));
+            return;
+        case json::Type::STRING:
+            out += json::quote(*json::as_string(v));
+            return;
+        case json::Type::ARRAY: {
+            out += '[';
+            bool first = true;
+            for (const json::Element item : json::Array(v)) {
+                if (!first) out += ',';
+                first = false;
+                write_json(item, out);
+            }
+            out += ']';
+            return;
         }
-        case json::Value::Type::Object: {
-            std::string out = "{";
-            for (std::size_t i = 0; i < v.members.size(); ++i)
-                out += (i ? "," : "") + json::quote(v.members[i].key) + ":" +
-                       write_json(v.members[i].value);
-            return out + "}";
+        case json::Type::OBJECT: {
+            out += '{';
+            bool first = true;
+            for (const auto [key, value] : json::Object(v)) {
+                if (!first) out += ',';
+                first = false;
+                out += json::quote(key);
+                out += ':';
+                write_json(value, out);
+            }
+            out += '}';
+            return;
         }
     }
-    return "?";
 }
 
-bool same_json(const json::Value& a, const json::Value& b) {
-    if (a.type != b.type || a.boolean != b.boolean || a.text != b.text ||
-        a.items.size() != b.items.size() || a.members.size() != b.members.size())
-        return false;
-    for (std::size_t i = 0; i < a.items.size(); ++i)
-        if (!same_json(a.items[i], b.items[i])) return false;
-    for (std::size_t i = 0; i < a.members.size(); ++i)
-        if (a.members[i].key != b.members[i].key ||
-            !same_json(a.members[i].value, b.members[i].value))
-            return false;
-    return true;
+// Same type and value (doubles bit for bit, so -0.0 counts), members in the same order.
+bool same_json(json::Element a, json::Element b) {
+    if (a.type() != b.type()) return false;
+    switch (a.type()) {
+        case json::Type::NULL_VALUE:
+            return true;
+        case json::Type::BOOL:
+            return *json::as_bool(a) == *json::as_bool(b);
+        case json::Type::INT64:
+            return *json::as_int64(a) == *json::as_int64(b);
+        case json::Type::UINT64:
+            return *json::as_uint64(a) == *json::as_uint64(b);
+        case json::Type::DOUBLE:
+            return std::bit_cast<std::uint64_t>(*json::as_double(a)) ==
+                   std::bit_cast<std::uint64_t>(*json::as_double(b));
+        case json::Type::STRING:
+            return *json::as_string(a) == *json::as_string(b);
+        case json::Type::ARRAY: {
+            const json::Array x(a), y(b);
+            if (x.size() != y.size()) return false;
+            auto j = y.begin();
+            for (const json::Element item : x) {
+                if (!same_json(item, *j)) return false;
+                ++j;
+            }
+            return true;
+        }
+        case json::Type::OBJECT: {
+            const json::Object x(a), y(b);
+            if (x.size() != y.size()) return false;
+            auto j = y.begin();
+            for (const auto [key, value] : x) {
+                if (key != j.key() || !same_json(value, j.value())) return false;
+                ++j;
+            }
+            return true;
+        }
+    }
+    return false;
 }
 
-void check_value(const json::Value& v) {
+void check_value(json::Element v) {
     constexpr const char* kTarget = "json";
-    if (v.is_string())
-        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(v.text), kTarget, "a string is not valid UTF-8");
-    if (v.is_number()) {
-        const auto i = v.as_int64();
-        const auto u = v.as_uint64();
-        ATTNVIZ_FUZZ_CHECK(!(i || u) || v.is_integer(), kTarget,
-                           "non-integer " + v.text + " has an integer value");
-        if (i && u)
-            ATTNVIZ_FUZZ_CHECK(*i >= 0 && static_cast<std::uint64_t>(*i) == *u, kTarget,
-                               v.text + " reads as two different integers");
-    }
-    for (const json::Value& item : v.items)
-        check_value(item);
-    for (std::size_t k = 0; k < v.members.size(); ++k) {
-        const json::Member& m = v.members[k];
-        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(m.key), kTarget, "a key is not valid UTF-8");
-        // find() is a linear scan: checking every key would make wide objects quadratic.
-        if (k < 8)
-            ATTNVIZ_FUZZ_CHECK(v.find(m.key) == &m.value, kTarget,
-                               "find(" + json::quote(m.key) + ") misses its member");
-        check_value(m.value);
+    const json::Type t = v.type();
+    if (t == json::Type::STRING)
+        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(*json::as_string(v)), kTarget,
+                           "a string is not valid UTF-8");
+    const auto i = json::as_int64(v);
+    const auto u = json::as_uint64(v);
+    ATTNVIZ_FUZZ_CHECK(!(i || u) || t == json::Type::INT64 || t == json::Type::UINT64, kTarget,
+                       std::string("an integer accessor gives a value for ") + json::type_name(v));
+    if (i && u)
+        ATTNVIZ_FUZZ_CHECK(*i >= 0 && static_cast<std::uint64_t>(*i) == *u, kTarget,
+                           std::to_string(*i) + " reads as two different integers");
+    if (t == json::Type::INT64 || t == json::Type::UINT64 || t == json::Type::DOUBLE)
+        ATTNVIZ_FUZZ_CHECK(json::as_double(v).has_value(), kTarget, "a number has no double value");
+    if (t == json::Type::ARRAY)
+        for (const json::Element item : json::Array(v))
+            check_value(item);
+    if (t != json::Type::OBJECT) return;
+    std::size_t k = 0;
+    for (const auto [key, value] : json::Object(v)) {
+        ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(key), kTarget, "a key is not valid UTF-8");
+        // Keys are unique, so find() must give this very member; checking only the first few
+        // keeps wide objects linear.
+        if (k++ < 8) {
+            const auto found = json::find(v, key);
+            ATTNVIZ_FUZZ_CHECK(found && found->type() == value.type() &&
+                                   (value.type() == json::Type::ARRAY ||
+                                    value.type() == json::Type::OBJECT || same_json(*found, value)),
+                               kTarget, "find(" + json::quote(key) + ") misses its member");
+        }
+        check_value(value);
     }
 }
 
 Outcome json_document(std::string_view input) {
     constexpr const char* kTarget = "json";
-    json::Value v;
+    json::Document v;
     try {
         v = json::parse(input);
     } catch (const json::ParseError& e) {
-        ATTNVIZ_FUZZ_CHECK(
-            e.offset() <= input.size(), kTarget,
-            "a ParseError points past the end of the text: " + std::string(e.what()));
+        ATTNVIZ_FUZZ_CHECK(*e.what() != '\0', kTarget, "a ParseError without a message");
         return Outcome::Rejected;
     }
-    check_value(v);
-    const std::string written = write_json(v);
-    json::Value again;
+    // Accepted text is valid UTF-8 throughout (strings, keys, and the whitespace between).
+    ATTNVIZ_FUZZ_CHECK(json::is_valid_utf8(input), kTarget, "accepted text is not valid UTF-8");
+    check_value(v.root());
+    std::string written;
+    write_json(v.root(), written);
+    json::Document again;
     try {
         again = json::parse(written);
     } catch (const json::ParseError& e) {
         violated(std::string(kTarget) +
                  ": an accepted value, written back, does not parse: " + e.what());
     }
-    ATTNVIZ_FUZZ_CHECK(same_json(v, again), kTarget,
+    ATTNVIZ_FUZZ_CHECK(same_json(v.root(), again.root()), kTarget,
                        "an accepted value, written back, parses differently");
     return Outcome::Accepted;
 }

@@ -1,5 +1,6 @@
-// libFuzzer target for the strict JSON parser behind safetensors headers
-// (engine/io/json_lite.h).
+// libFuzzer target for the engine's strict JSON parser (engine/io/json.h: simdjson, plus no
+// repeated keys and no nesting deeper than 64), behind safetensors headers, shard indexes and
+// every model folder's JSON.
 // The harness is attnviz::fuzz::run_json (fuzz/fuzz_entry.cpp), shared with
 // tests/test_fuzz_regressions.cpp.
 #include <cstddef>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -10,9 +11,14 @@
 #include <string_view>
 #include <vector>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define ATTNVIZ_X86_F16C 1
+#endif
+
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
-#include "engine/io/json_lite.h"
+#include "engine/io/json.h"
 
 namespace attnviz::io {
 
@@ -22,22 +28,11 @@ namespace {
 constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
 constexpr std::string_view kMetadataKey = "__metadata__";
 
-enum class Dtype { F32, F64, F16, BF16 };
-
-struct Entry {
-    std::string name;
-    Dtype dtype = Dtype::F32;
-    std::string dtype_name;
-    Shape shape;
-    std::uint64_t begin = 0, end = 0;
-    std::size_t numel = 0;
-};
-
 [[noreturn]] void fail(const std::string& name, const std::string& what) {
     throw DataError(name + ": " + what);
 }
 
-std::string quoted(std::string_view s) {
+std::string in_quotes(std::string_view s) {
     return "'" + std::string(s) + "'";
 }
 
@@ -45,44 +40,49 @@ std::string offsets_string(std::uint64_t begin, std::uint64_t end) {
     return "[" + std::to_string(begin) + "," + std::to_string(end) + "]";
 }
 
-bool known_dtype(std::string_view d, Dtype* out, std::size_t* itemsize) {
-    struct Known {
-        std::string_view name;
-        Dtype dtype;
-        std::size_t itemsize;
-    };
-    static constexpr std::array<Known, 4> kKnown = {{{"F32", Dtype::F32, 4},
-                                                     {"F64", Dtype::F64, 8},
-                                                     {"F16", Dtype::F16, 2},
-                                                     {"BF16", Dtype::BF16, 2}}};
-    for (const Known& k : kKnown) {
-        if (k.name != d) continue;
-        *out = k.dtype;
-        *itemsize = k.itemsize;
-        return true;
-    }
-    return false;
+// Every dtype of the format (the reference's Dtype enum) with its size in bits; the format
+// allows sub-byte types as long as a tensor fills whole bytes.
+struct DtypeInfo {
+    std::string_view name;
+    unsigned bits;
+};
+constexpr std::array<DtypeInfo, 22> kDtypes = {
+    {{"F32", 32},    {"F64", 64},    {"F16", 16},        {"BF16", 16},       {"BOOL", 8},
+     {"U8", 8},      {"I8", 8},      {"I16", 16},        {"U16", 16},        {"I32", 32},
+     {"U32", 32},    {"I64", 64},    {"U64", 64},        {"C64", 64},        {"F8_E5M2", 8},
+     {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F8_E4M3FNUZ", 8}, {"F8_E5M2FNUZ", 8}, {"F6_E2M3", 6},
+     {"F6_E3M2", 6}, {"F4", 4}}};
+
+const DtypeInfo* find_dtype(std::string_view d) {
+    for (const DtypeInfo& k : kDtypes)
+        if (k.name == d) return &k;
+    return nullptr;
 }
 
-// numel * itemsize, or nullopt if it does not fit 64 bits.
-std::optional<std::uint64_t> byte_size(const Shape& shape, std::size_t itemsize) {
+std::size_t float_itemsize(std::string_view d) {
+    return d == "F32" ? 4 : d == "F64" ? 8 : d == "F16" || d == "BF16" ? 2 : 0;
+}
+
+// numel * bits / 8, or nullopt if it does not fit 64 bits; *partial when the tensor would
+// end inside a byte (sub-byte dtypes).
+std::optional<std::uint64_t> byte_size(const Shape& shape, unsigned bits, std::uint64_t* numel,
+                                       bool* partial) {
+    *partial = false;
     for (const std::int64_t d : shape)
-        if (d == 0) return 0;
-    std::uint64_t n = itemsize;
+        if (d == 0) {
+            *numel = 0;
+            return 0;
+        }
+    std::uint64_t n = 1;
     for (const std::int64_t d : shape) {
         const auto ud = static_cast<std::uint64_t>(d);
         if (n > std::numeric_limits<std::uint64_t>::max() / ud) return std::nullopt;
         n *= ud;
     }
-    return n;
-}
-
-// Dtypes the format defines that this reader refuses (integers, booleans, 8-bit floats ...).
-bool format_dtype(std::string_view d) {
-    static constexpr std::array<std::string_view, 16> kOthers = {
-        "BOOL", "U8",      "I8",      "I16",     "U16",     "I32", "U32",     "I64",
-        "U64",  "F8_E5M2", "F8_E4M3", "F8_E8M0", "F6_E2M3", "F4",  "F6_E3M2", "C64"};
-    return std::find(kOthers.begin(), kOthers.end(), d) != kOthers.end();
+    *numel = n;
+    if (n > std::numeric_limits<std::uint64_t>::max() / bits) return std::nullopt;
+    *partial = (n * bits) % 8 != 0;
+    return n * bits / 8;
 }
 
 std::uint64_t load_le64(const char* p) {
@@ -91,6 +91,153 @@ std::uint64_t load_le64(const char* p) {
         v |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
     return v;
 }
+
+// A number as it reads in a message ("-1", "1.5", "1e+300").
+std::string number_text(json::Element v) {
+    if (const auto i = json::as_int64(v)) return std::to_string(*i);
+    if (const auto u = json::as_uint64(v)) return std::to_string(*u);
+    if (const auto d = json::as_double(v)) {
+        char buf[32];
+        const auto r = std::to_chars(buf, buf + sizeof buf, *d);
+        return std::string(buf, r.ptr);
+    }
+    return json::type_name(v);
+}
+
+bool is_number(json::Element v) {
+    const json::Type t = v.type();
+    return t == json::Type::INT64 || t == json::Type::UINT64 || t == json::Type::DOUBLE;
+}
+
+Shape parse_shape(json::Element v, const std::string& name, std::string_view tensor) {
+    const std::string where = "tensor " + in_quotes(tensor) + " shape";
+    if (v.type() != json::Type::ARRAY)
+        fail(name, where + " must be an array of integers, found " + json::type_name(v));
+    Shape shape;
+    for (const json::Element d : json::Array(v)) {
+        if (!is_number(d)) fail(name, where + " must hold integers, found " + json::type_name(d));
+        if (d.type() == json::Type::DOUBLE)
+            fail(name, where + " holds " + number_text(d) + ", which is not an integer");
+        const auto dim = json::as_int64(d);
+        if (dim && *dim < 0) fail(name, where + " holds a negative dimension " + number_text(d));
+        if (!dim) fail(name, where + " holds dimension " + number_text(d) + ", which is too large");
+        shape.push_back(*dim);
+    }
+    return shape;
+}
+
+void parse_offsets(json::Element v, const std::string& name, SafetensorsEntry* e) {
+    const std::string where = "tensor " + in_quotes(e->name) + " data_offsets";
+    if (v.type() != json::Type::ARRAY || json::Array(v).size() != 2)
+        fail(name, where + " must be an array [begin, end] of two integers");
+    std::uint64_t out[2];
+    std::size_t i = 0;
+    for (const json::Element x : json::Array(v)) {
+        const auto u = json::as_uint64(x);
+        if (!u)
+            fail(name,
+                 where + " must be non-negative integers below 2^64, found " + number_text(x));
+        out[i++] = *u;
+    }
+    e->begin = out[0];
+    e->end = out[1];
+}
+
+SafetensorsEntry parse_entry(std::string_view tensor, json::Element v, std::uint64_t data_size,
+                             const std::string& name) {
+    SafetensorsEntry e;
+    e.name = tensor;
+    if (v.type() != json::Type::OBJECT)
+        fail(name, "tensor " + in_quotes(tensor) +
+                       " must be an object {dtype, shape, data_offsets}, found " +
+                       json::type_name(v));
+    const auto dtype = json::find(v, "dtype");
+    const auto shape = json::find(v, "shape");
+    const auto offsets = json::find(v, "data_offsets");
+    for (const auto& [field, present] :
+         {std::pair{"dtype", dtype.has_value()}, std::pair{"shape", shape.has_value()},
+          std::pair{"data_offsets", offsets.has_value()}})
+        if (!present) fail(name, "tensor " + in_quotes(tensor) + " has no '" + field + "' field");
+    const auto dtype_name = json::as_string(*dtype);
+    if (!dtype_name)
+        fail(name, "tensor " + in_quotes(tensor) + " dtype must be a string, found " +
+                       json::type_name(*dtype));
+    e.dtype = *dtype_name;
+    const DtypeInfo* info = find_dtype(e.dtype);
+    if (!info)
+        fail(name, "tensor " + in_quotes(tensor) + " has unknown dtype " + in_quotes(e.dtype));
+    e.shape = parse_shape(*shape, name, tensor);
+    parse_offsets(*offsets, name, &e);
+
+    const std::string offsets_text =
+        "tensor " + in_quotes(tensor) + " data_offsets " + offsets_string(e.begin, e.end);
+    if (e.end < e.begin) fail(name, offsets_text + " end before they begin");
+    if (e.end > data_size)
+        fail(name, offsets_text + " run past the end of the data: the file holds " +
+                       std::to_string(data_size) + " bytes after the header (truncated?)");
+    bool partial = false;
+    const std::optional<std::uint64_t> nbytes = byte_size(e.shape, info->bits, &e.numel, &partial);
+    if (partial)
+        fail(name, "tensor " + in_quotes(tensor) + " of shape " + shape_string(e.shape) + " and " +
+                       e.dtype + " does not fill a whole number of bytes");
+    if (!nbytes || *nbytes != e.end - e.begin)
+        fail(name, offsets_text + " do not match shape " + shape_string(e.shape) + " of " +
+                       e.dtype + " (" +
+                       (nbytes ? std::to_string(*nbytes) + " bytes" : "more than 2^64 bytes") +
+                       ")");
+    return e;
+}
+
+// The byte ranges must tile [0, data_size) exactly: no overlap, no gap, nothing left over.
+void check_layout(std::vector<const SafetensorsEntry*> entries, std::uint64_t data_size,
+                  const std::string& name) {
+    std::sort(entries.begin(), entries.end(),
+              [](const SafetensorsEntry* a, const SafetensorsEntry* b) {
+                  return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+              });
+    std::uint64_t covered = 0;
+    const SafetensorsEntry* previous = nullptr;
+    for (const SafetensorsEntry* e : entries) {
+        if (e->begin < covered)
+            fail(name, "tensors " + in_quotes(previous->name) + " data_offsets " +
+                           offsets_string(previous->begin, previous->end) + " and " +
+                           in_quotes(e->name) + " data_offsets " +
+                           offsets_string(e->begin, e->end) + " overlap");
+        if (e->begin > covered)
+            fail(name, "gap in the data: bytes [" + std::to_string(covered) + "," +
+                           std::to_string(e->begin) + ") before tensor " + in_quotes(e->name) +
+                           " belong to no tensor");
+        covered = e->end;
+        previous = e;
+    }
+    if (covered != data_size)
+        fail(name, "trailing data: the last " + std::to_string(data_size - covered) +
+                       " bytes of the file belong to no tensor (tensors end at " +
+                       std::to_string(covered) + " of " + std::to_string(data_size) +
+                       " data bytes)");
+}
+
+std::map<std::string, std::string> parse_metadata(json::Element v, const std::string& name) {
+    if (v.type() != json::Type::OBJECT)
+        fail(name,
+             std::string("__metadata__ must be an object of strings, found ") + json::type_name(v));
+    std::map<std::string, std::string> out;
+    for (const auto [key, value] : json::Object(v)) {
+        const auto text = json::as_string(value);
+        if (!text)
+            fail(name, "__metadata__ must be an object of strings, but " + in_quotes(key) + " is " +
+                           json::type_name(value));
+        out.emplace(key, *text);
+    }
+    return out;
+}
+
+// ---- conversion to float32 ------------------------------------------------------------
+// Each converter works in blocks: convert, then OR a "not finite" flag over the block's
+// output (a loop the compiler vectorises), and only search for the index when a block is
+// flagged.  float32 is not finite exactly when its exponent bits are all ones.
+
+constexpr std::size_t kBlock = 2048;
 
 template <typename Bits>
 Bits load_le(const char* p) {
@@ -104,166 +251,173 @@ Bits load_le(const char* p) {
     return v;
 }
 
+bool any_not_finite(const float* x, std::size_t n) {
+    std::uint32_t flag = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        flag |= static_cast<std::uint32_t>((std::bit_cast<std::uint32_t>(x[i]) & 0x7F800000u) ==
+                                           0x7F800000u);
+    return flag != 0;
+}
+
+std::size_t first_not_finite(const float* x, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        if ((std::bit_cast<std::uint32_t>(x[i]) & 0x7F800000u) == 0x7F800000u) return i;
+    return n;
+}
+
+// Runs convert(src_offset, dst, count) block by block and returns the first non-finite index.
+template <typename Convert>
+std::size_t convert_blocks(float* dst, std::size_t n, Convert convert) {
+    std::size_t first = n;
+    for (std::size_t i = 0; i < n; i += kBlock) {
+        const std::size_t m = std::min(kBlock, n - i);
+        convert(i, dst + i, m);
+        if (first == n && any_not_finite(dst + i, m)) first = i + first_not_finite(dst + i, m);
+    }
+    return first;
+}
+
 // IEEE 754 binary16 -> binary32, exact for every value: subnormals, signed zeros, infinities,
-// and NaNs (payload kept in the top mantissa bits).
-float half_to_float(std::uint16_t h) {
+// and NaNs (payload kept in the top mantissa bits).  Written with selects, no branches, so
+// loops over it vectorise.
+inline float half_to_float(std::uint16_t h) {
     const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-    const std::uint32_t exponent = (h >> 10) & 0x1Fu;
-    const std::uint32_t mantissa = h & 0x3FFu;
-    if (exponent == 0) {
-        // Zero or subnormal: mantissa * 2^-24, exact in float.
-        const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
-        return sign ? -magnitude : magnitude;
+    const std::uint32_t magnitude = h & 0x7FFFu;
+    const std::uint32_t exponent = magnitude >> 10;
+    // Zero or subnormal: mantissa * 2^-24, exact in float.
+    const std::uint32_t small =
+        std::bit_cast<std::uint32_t>(static_cast<float>(magnitude) * 0x1p-24f);
+    const std::uint32_t normal = (magnitude << 13) + (112u << 23);
+    const std::uint32_t special = (magnitude << 13) | 0x7F800000u;
+    const std::uint32_t bits = exponent == 0 ? small : exponent == 0x1F ? special : normal;
+    return std::bit_cast<float>(sign | bits);
+}
+
+void f16_portable_block(const char* src, float* dst, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i)
+        dst[i] = half_to_float(load_le<std::uint16_t>(src + 2 * i));
+}
+
+#if defined(ATTNVIZ_X86_F16C)
+// vcvtph2ps converts 8 halves per instruction, exactly (it is the IEEE conversion).
+__attribute__((target("avx,f16c"))) void f16_f16c_block(const char* src, float* dst,
+                                                        std::size_t n) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
     }
-    if (exponent == 0x1F) return std::bit_cast<float>(sign | 0x7F800000u | (mantissa << 13));
-    return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
+    for (; i < n; ++i)
+        dst[i] = half_to_float(load_le<std::uint16_t>(src + 2 * i));
 }
 
-float bfloat16_to_float(std::uint16_t b) {
-    return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16);
+bool cpu_has_f16c() {
+    static const bool has = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    return has;
+}
+#endif
+
+}  // namespace
+
+bool is_float_dtype(std::string_view dtype) {
+    return float_itemsize(dtype) != 0;
 }
 
-std::vector<float> decode(const Entry& e, const char* p) {
-    std::vector<float> out(e.numel);
-    for (std::size_t i = 0; i < e.numel; ++i) {
-        switch (e.dtype) {
-            case Dtype::F32:
-                out[i] = std::bit_cast<float>(load_le<std::uint32_t>(p + 4 * i));
-                break;
-            case Dtype::F64:
-                out[i] =
-                    static_cast<float>(std::bit_cast<double>(load_le<std::uint64_t>(p + 8 * i)));
-                break;
-            case Dtype::F16:
-                out[i] = half_to_float(load_le<std::uint16_t>(p + 2 * i));
-                break;
-            case Dtype::BF16:
-                out[i] = bfloat16_to_float(load_le<std::uint16_t>(p + 2 * i));
-                break;
-        }
-    }
-    return out;
-}
-
-Shape parse_shape(const json::Value& v, const std::string& name, const std::string& tensor) {
-    const std::string where = "tensor " + quoted(tensor) + " shape";
-    if (!v.is_array()) fail(name, where + " must be an array of integers, found " + v.type_name());
-    Shape shape;
-    for (const json::Value& d : v.items) {
-        if (!d.is_number()) fail(name, where + " must hold integers, found " + d.type_name());
-        if (!d.is_integer()) fail(name, where + " holds " + d.text + ", which is not an integer");
-        if (d.text.front() == '-') fail(name, where + " holds a negative dimension " + d.text);
-        const auto dim = d.as_int64();
-        if (!dim) fail(name, where + " holds dimension " + d.text + ", which is too large");
-        shape.push_back(*dim);
-    }
-    return shape;
-}
-
-void parse_offsets(const json::Value& v, const std::string& name, Entry* e) {
-    const std::string where = "tensor " + quoted(e->name) + " data_offsets";
-    if (!v.is_array() || v.items.size() != 2)
-        fail(name, where + " must be an array [begin, end] of two integers");
-    std::uint64_t out[2];
-    for (std::size_t i = 0; i < 2; ++i) {
-        const json::Value& x = v.items[i];
-        const auto u = x.as_uint64();
-        if (!u) {
-            const std::string found = x.is_number() ? x.text : x.type_name();
-            fail(name, where + " must be non-negative integers below 2^64, found " + found);
-        }
-        out[i] = *u;
-    }
-    e->begin = out[0];
-    e->end = out[1];
-}
-
-Entry parse_entry(const std::string& tensor, const json::Value& v, std::uint64_t data_size,
-                  const std::string& name) {
-    Entry e;
-    e.name = tensor;
-    if (!v.is_object())
-        fail(name, "tensor " + quoted(tensor) +
-                       " must be an object {dtype, shape, data_offsets}, "
-                       "found " +
-                       v.type_name());
-    const json::Value* dtype = v.find("dtype");
-    const json::Value* shape = v.find("shape");
-    const json::Value* offsets = v.find("data_offsets");
-    for (const auto& [field, value] :
-         {std::pair{"dtype", dtype}, std::pair{"shape", shape}, std::pair{"data_offsets", offsets}})
-        if (!value) fail(name, "tensor " + quoted(tensor) + " has no '" + field + "' field");
-    if (!dtype->is_string())
-        fail(name,
-             "tensor " + quoted(tensor) + " dtype must be a string, found " + dtype->type_name());
-    e.dtype_name = dtype->text;
-    std::size_t itemsize = 0;
-    if (!known_dtype(e.dtype_name, &e.dtype, &itemsize)) {
-        if (format_dtype(e.dtype_name))
-            fail(name, "tensor " + quoted(tensor) + " has dtype " + e.dtype_name +
-                           ", which cannot be read (supported: F32, F64, F16, BF16)");
-        fail(name, "tensor " + quoted(tensor) + " has unknown dtype " + quoted(e.dtype_name));
-    }
-    e.shape = parse_shape(*shape, name, tensor);
-    parse_offsets(*offsets, name, &e);
-
-    const std::string offsets_text =
-        "tensor " + quoted(tensor) + " data_offsets " + offsets_string(e.begin, e.end);
-    if (e.end < e.begin) fail(name, offsets_text + " end before they begin");
-    if (e.end > data_size)
-        fail(name, offsets_text + " run past the end of the data: the file holds " +
-                       std::to_string(data_size) + " bytes after the header (truncated?)");
-    const std::optional<std::uint64_t> nbytes = byte_size(e.shape, itemsize);
-    if (!nbytes || *nbytes != e.end - e.begin)
-        fail(name, offsets_text + " do not match shape " + shape_string(e.shape) + " of " +
-                       e.dtype_name + " (" +
-                       (nbytes ? std::to_string(*nbytes) + " bytes" : "more than 2^64 bytes") +
-                       ")");
-    e.numel = static_cast<std::size_t>(*nbytes / itemsize);
-    return e;
-}
-
-// The byte ranges must tile [0, data_size) exactly: no overlap, no gap, nothing left over.
-void check_layout(std::vector<const Entry*> entries, std::uint64_t data_size,
-                  const std::string& name) {
-    std::sort(entries.begin(), entries.end(), [](const Entry* a, const Entry* b) {
-        return a->begin != b->begin ? a->begin < b->begin : a->end < b->end;
+namespace detail {
+std::size_t convert_f16_portable(const void* src, float* dst, std::size_t n) {
+    const char* p = static_cast<const char*>(src);
+    return convert_blocks(dst, n, [&](std::size_t i, float* out, std::size_t m) {
+        f16_portable_block(p + 2 * i, out, m);
     });
-    std::uint64_t covered = 0;
-    const Entry* previous = nullptr;
-    for (const Entry* e : entries) {
-        if (e->begin < covered)
-            fail(name, "tensors " + quoted(previous->name) + " data_offsets " +
-                           offsets_string(previous->begin, previous->end) + " and " +
-                           quoted(e->name) + " data_offsets " + offsets_string(e->begin, e->end) +
-                           " overlap");
-        if (e->begin > covered)
-            fail(name, "gap in the data: bytes [" + std::to_string(covered) + "," +
-                           std::to_string(e->begin) + ") before tensor " + quoted(e->name) +
-                           " belong to no tensor");
-        covered = e->end;
-        previous = e;
+}
+}  // namespace detail
+
+std::size_t convert_to_float(std::string_view dtype, const void* src, float* dst, std::size_t n) {
+    const char* p = static_cast<const char*>(src);
+    if (dtype == "F32") {
+        return convert_blocks(dst, n, [&](std::size_t i, float* out, std::size_t m) {
+            if constexpr (std::endian::native == std::endian::little) {
+                std::memcpy(out, p + 4 * i, 4 * m);
+            } else {
+                for (std::size_t k = 0; k < m; ++k)
+                    out[k] = std::bit_cast<float>(load_le<std::uint32_t>(p + 4 * (i + k)));
+            }
+        });
     }
-    if (covered != data_size)
-        fail(name, "trailing data: the last " + std::to_string(data_size - covered) +
-                       " bytes of the file belong to no tensor (tensors end at " +
-                       std::to_string(covered) + " of " + std::to_string(data_size) +
-                       " data bytes)");
+    if (dtype == "BF16") {
+        return convert_blocks(dst, n, [&](std::size_t i, float* out, std::size_t m) {
+            const char* q = p + 2 * i;
+            for (std::size_t k = 0; k < m; ++k)
+                out[k] = std::bit_cast<float>(
+                    static_cast<std::uint32_t>(load_le<std::uint16_t>(q + 2 * k)) << 16);
+        });
+    }
+    if (dtype == "F16") {
+#if defined(ATTNVIZ_X86_F16C)
+        if (cpu_has_f16c())
+            return convert_blocks(dst, n, [&](std::size_t i, float* out, std::size_t m) {
+                f16_f16c_block(p + 2 * i, out, m);
+            });
+#endif
+        return detail::convert_f16_portable(src, dst, n);
+    }
+    if (dtype == "F64") {
+        return convert_blocks(dst, n, [&](std::size_t i, float* out, std::size_t m) {
+            const char* q = p + 8 * i;
+            for (std::size_t k = 0; k < m; ++k)
+                out[k] =
+                    static_cast<float>(std::bit_cast<double>(load_le<std::uint64_t>(q + 8 * k)));
+        });
+    }
+    throw std::invalid_argument("convert_to_float: dtype " + std::string(dtype) +
+                                " is not F32, F64, F16 or BF16");
 }
 
-std::map<std::string, std::string> parse_metadata(const json::Value& v, const std::string& name) {
-    if (!v.is_object())
-        fail(name,
-             "__metadata__ must be an object of strings, found " + std::string(v.type_name()));
-    std::map<std::string, std::string> out;
-    for (const json::Member& m : v.members) {
-        if (!m.value.is_string())
-            fail(name, "__metadata__ must be an object of strings, but " + quoted(m.key) + " is " +
-                           m.value.type_name());
-        out.emplace(m.key, m.value.text);
+SafetensorsHeader parse_safetensors_header(std::string_view file, const std::string& name) {
+    if (file.size() < 8)
+        fail(name, "too short for a safetensors file (" + format_byte_size(file.size()) +
+                       "; it starts with an 8-byte header length)");
+    const std::uint64_t header_len = load_le64(file.data());
+    const std::uint64_t after_length = file.size() - 8;
+    if (header_len > after_length)
+        fail(name, "header length " + std::to_string(header_len) + " is larger than the file (" +
+                       std::to_string(after_length) +
+                       " bytes after the length field); not a safetensors file, or truncated");
+    if (header_len > kMaxHeaderBytes)
+        fail(name, "header length " + std::to_string(header_len) + " exceeds the " +
+                       format_byte_size(kMaxHeaderBytes) + " limit");
+    const std::string_view header_text(file.data() + 8, static_cast<std::size_t>(header_len));
+    if (header_text.empty() || header_text.front() != '{')
+        fail(name, "the header is not a JSON object (it does not start with '{')");
+    json::Document doc;
+    try {
+        doc = json::parse(header_text);
+    } catch (const json::ParseError& e) {
+        fail(name, std::string("the header is not valid JSON: ") + e.what());
     }
-    return out;
+    const json::Element root = doc.root();
+    if (root.type() != json::Type::OBJECT)
+        fail(name, std::string("the header is ") + json::type_name(root) + ", not a JSON object");
+
+    const std::uint64_t data_size = after_length - header_len;
+    SafetensorsHeader header;
+    header.data_start = 8 + header_len;
+    header.tensors.reserve(json::Object(root).size());
+    for (const auto [key, value] : json::Object(root)) {
+        if (key == kMetadataKey)
+            header.metadata = parse_metadata(value, name);
+        else
+            header.tensors.push_back(parse_entry(key, value, data_size, name));
+    }
+    std::vector<const SafetensorsEntry*> pointers;
+    pointers.reserve(header.tensors.size());
+    for (const SafetensorsEntry& e : header.tensors)
+        pointers.push_back(&e);
+    check_layout(std::move(pointers), data_size, name);
+    return header;
 }
+
+namespace {
 
 void append_le32(std::string& out, std::uint32_t v) {
     for (int i = 0; i < 4; ++i)
@@ -295,17 +449,17 @@ std::string serialize(const TensorMap& tensors, const std::map<std::string, std:
             throw DataError(context + "a tensor may not be called '__metadata__'");
         for (const std::int64_t d : t.shape)
             if (d < 0)
-                throw DataError(context + "tensor " + quoted(tensor) + " has shape " +
+                throw DataError(context + "tensor " + in_quotes(tensor) + " has shape " +
                                 shape_string(t.shape));
         std::size_t numel = 0;
         try {
             numel = shape_numel(t.shape);
         } catch (const std::invalid_argument&) {
-            throw DataError(context + "tensor " + quoted(tensor) + " shape " +
+            throw DataError(context + "tensor " + in_quotes(tensor) + " shape " +
                             shape_string(t.shape) + " is too large");
         }
         if (numel != t.data.size())
-            throw DataError(context + "tensor " + quoted(tensor) + " of shape " +
+            throw DataError(context + "tensor " + in_quotes(tensor) + " of shape " +
                             shape_string(t.shape) + " holds " + std::to_string(t.data.size()) +
                             " values");
         if (header.size() > 1) header += ',';
@@ -336,48 +490,23 @@ std::string serialize(const TensorMap& tensors, const std::map<std::string, std:
 }  // namespace
 
 SafetensorsContents parse_safetensors_contents(const std::string& bytes, const std::string& name) {
-    if (bytes.size() < 8)
-        fail(name, "too short for a safetensors file (" + format_byte_size(bytes.size()) +
-                       "; it starts with an 8-byte header length)");
-    const std::uint64_t header_len = load_le64(bytes.data());
-    const std::uint64_t after_length = bytes.size() - 8;
-    if (header_len > after_length)
-        fail(name, "header length " + std::to_string(header_len) + " is larger than the file (" +
-                       std::to_string(after_length) +
-                       " bytes after the length field); not a safetensors file, or truncated");
-    if (header_len > kMaxHeaderBytes)
-        fail(name, "header length " + std::to_string(header_len) + " exceeds the " +
-                       format_byte_size(kMaxHeaderBytes) + " limit");
-    const std::string_view header_text(bytes.data() + 8, static_cast<std::size_t>(header_len));
-    if (header_text.empty() || header_text.front() != '{')
-        fail(name, "the header is not a JSON object (it does not start with '{')");
-    json::Value header;
-    try {
-        header = json::parse(header_text);
-    } catch (const json::ParseError& e) {
-        fail(name, std::string("the header is not valid JSON: ") + e.what());
-    }
-    if (!header.is_object())
-        fail(name, std::string("the header is ") + header.type_name() + ", not a JSON object");
-
-    const std::uint64_t data_size = after_length - header_len;
-    const char* data = bytes.data() + 8 + header_len;
+    SafetensorsHeader header = parse_safetensors_header(bytes, name);
+    // This reader converts whole files, so a tensor it cannot convert is refused here (the
+    // weight store lists such tensors and refuses them only when one is loaded).
+    for (const SafetensorsEntry& e : header.tensors)
+        if (!is_float_dtype(e.dtype))
+            fail(name, "tensor " + in_quotes(e.name) + " has dtype " + e.dtype +
+                           ", which cannot be read (supported: F32, F64, F16, BF16)");
     SafetensorsContents contents;
-    std::vector<Entry> entries;
-    entries.reserve(header.members.size());
-    for (const json::Member& m : header.members) {
-        if (m.key == kMetadataKey)
-            contents.metadata = parse_metadata(m.value, name);
-        else
-            entries.push_back(parse_entry(m.key, m.value, data_size, name));
+    contents.metadata = std::move(header.metadata);
+    const char* data = bytes.data() + header.data_start;
+    for (const SafetensorsEntry& e : header.tensors) {
+        Tensor t;
+        t.shape = e.shape;
+        t.data.resize(static_cast<std::size_t>(e.numel));
+        convert_to_float(e.dtype, data + e.begin, t.data.data(), t.data.size());
+        contents.tensors.emplace(e.name, std::move(t));
     }
-    std::vector<const Entry*> pointers;
-    for (const Entry& e : entries)
-        pointers.push_back(&e);
-    check_layout(std::move(pointers), data_size, name);
-
-    for (const Entry& e : entries)
-        contents.tensors.emplace(e.name, Tensor(e.shape, decode(e, data + e.begin)));
     return contents;
 }
 
