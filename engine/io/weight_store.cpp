@@ -1,0 +1,467 @@
+#include "engine/io/weight_store.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <system_error>
+#include <utility>
+
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/json.h"
+#include "engine/io/safetensors.h"
+
+namespace attnviz::io {
+
+namespace {
+
+constexpr std::string_view kSingleFile = "model.safetensors";
+constexpr std::string_view kIndexFile = "model.safetensors.index.json";
+// Index files list one line per tensor: a few hundred kilobytes for the largest models.
+constexpr std::size_t kMaxIndexBytes = 100'000'000;
+
+std::string errno_text(int err) {
+    return std::generic_category().message(err);
+}
+
+std::string in_quotes(std::string_view s) {
+    return "'" + std::string(s) + "'";
+}
+
+std::string join_path(const std::string& folder, std::string_view file) {
+    if (folder.empty()) return std::string(file);
+    return folder.back() == '/' ? folder + std::string(file) : folder + "/" + std::string(file);
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+/// A whole file mapped read-only.  MAP_PRIVATE: the weights are never written through it.
+class Mapping {
+  public:
+    static std::unique_ptr<Mapping> open(const std::string& path) {
+        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw DataError("cannot open '" + path + "': " + errno_text(errno));
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) {
+            const int err = errno;
+            ::close(fd);
+            throw DataError("cannot read '" + path + "': " + errno_text(err));
+        }
+        if (S_ISDIR(st.st_mode)) {
+            ::close(fd);
+            throw DataError("cannot read '" + path + "': " + errno_text(EISDIR));
+        }
+        if (!S_ISREG(st.st_mode)) {
+            ::close(fd);
+            throw DataError("cannot read '" + path + "': not a regular file");
+        }
+        const auto size = static_cast<std::uint64_t>(st.st_size);
+        if (size == 0) {
+            ::close(fd);
+            throw DataError(path + ": the file is empty (0 bytes), not a safetensors file");
+        }
+        void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+        const int err = errno;
+        ::close(fd);  // the mapping keeps the file open
+        if (addr == MAP_FAILED) throw DataError("cannot map '" + path + "': " + errno_text(err));
+        return std::unique_ptr<Mapping>(new Mapping(addr, static_cast<std::size_t>(size)));
+    }
+    Mapping(const Mapping&) = delete;
+    Mapping& operator=(const Mapping&) = delete;
+    ~Mapping() { ::munmap(addr_, size_); }
+    std::string_view bytes() const { return {static_cast<const char*>(addr_), size_}; }
+
+  private:
+    Mapping(void* addr, std::size_t size) : addr_(addr), size_(size) {}
+    void* addr_;
+    std::size_t size_;
+};
+
+/// One opened shard: its mapping and its checked header.
+struct Shard {
+    std::string file;  // name in the folder
+    std::string path;  // for messages
+    std::unique_ptr<Mapping> mapping;
+    SafetensorsHeader header;
+};
+
+Shard open_shard(const std::string& folder, const std::string& file) {
+    Shard s;
+    s.file = file;
+    s.path = join_path(folder, file);
+    s.mapping = Mapping::open(s.path);
+    s.header = parse_safetensors_header(s.mapping->bytes(), s.path);
+    return s;
+}
+
+enum class Kind { Missing, File, Folder, Other };
+
+Kind stat_kind(const std::string& path, int* err = nullptr) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        if (err) *err = errno;
+        return Kind::Missing;
+    }
+    return S_ISREG(st.st_mode) ? Kind::File : S_ISDIR(st.st_mode) ? Kind::Folder : Kind::Other;
+}
+
+std::vector<std::string> list_files(const std::string& folder) {
+    std::vector<std::string> out;
+    DIR* dir = ::opendir(folder.c_str());
+    if (!dir) throw DataError("cannot read model folder '" + folder + "': " + errno_text(errno));
+    while (const dirent* e = ::readdir(dir)) {
+        const std::string name = e->d_name;
+        if (name != "." && name != "..") out.push_back(name);
+    }
+    ::closedir(dir);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string list_text(const std::vector<std::string>& names, std::size_t at_most = 4) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < at_most; ++i)
+        out += (i ? ", " : "") + names[i];
+    if (names.size() > at_most) out += " and " + std::to_string(names.size() - at_most) + " more";
+    return out;
+}
+
+// Why a folder without model.safetensors or its index has no weights we can read.
+[[noreturn]] void fail_no_weights(const std::string& folder) {
+    std::vector<std::string> pickles, safetensors, others;
+    for (const std::string& f : list_files(folder)) {
+        if (stat_kind(join_path(folder, f)) != Kind::File) continue;
+        if (ends_with(f, ".bin") || ends_with(f, ".pt") || ends_with(f, ".pth") ||
+            f == "pytorch_model.bin.index.json")
+            pickles.push_back(f);
+        else if (ends_with(f, ".safetensors"))
+            safetensors.push_back(f);
+        else if (ends_with(f, ".h5") || ends_with(f, ".msgpack") || ends_with(f, ".gguf") ||
+                 ends_with(f, ".onnx"))
+            others.push_back(f);
+    }
+    const std::string where = "model folder '" + folder + "': ";
+    if (!safetensors.empty())
+        throw DataError(where + "no " + std::string(kSingleFile) + " or " +
+                        std::string(kIndexFile) + ", but " + list_text(safetensors) +
+                        "; a Hugging Face folder names its weights " + std::string(kSingleFile) +
+                        " (rename the file, or open it as a single .safetensors file)");
+    if (!pickles.empty())
+        throw DataError(
+            where + "only PyTorch pickle weights (" + list_text(pickles) +
+            "); AttnViz reads safetensors, which cannot run code when loaded.  Convert them once "
+            "in Python: model.save_pretrained(folder, safe_serialization=True), or "
+            "safetensors.torch.save_file(torch.load(\"pytorch_model.bin\"), "
+            "\"model.safetensors\")");
+    if (!others.empty())
+        throw DataError(where + "no safetensors weights, only " + list_text(others) +
+                        " (TensorFlow, Flax, GGUF or ONNX); AttnViz reads " +
+                        std::string(kSingleFile) + " or " + std::string(kIndexFile));
+    throw DataError(where + "no weights: expected " + std::string(kSingleFile) + " or " +
+                    std::string(kIndexFile) + " and its shards");
+}
+
+[[noreturn]] void fail_in(const std::string& name, const std::string& what) {
+    throw DataError(name + ": " + what);
+}
+
+bool plain_file_name(std::string_view s) {
+    return !s.empty() && s != "." && s != ".." && s.find('/') == std::string_view::npos &&
+           s.find('\\') == std::string_view::npos && s.find('\0') == std::string_view::npos;
+}
+
+std::string number_text(double v) {
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+// "12" for a vector, "[1,466]" (row-major coordinates) otherwise.
+std::string index_text(const Shape& shape, std::uint64_t flat) {
+    if (shape.size() <= 1) return std::to_string(flat);
+    std::vector<std::uint64_t> coords(shape.size());
+    for (std::size_t d = shape.size(); d-- > 0;) {
+        const auto n = static_cast<std::uint64_t>(shape[d]);
+        coords[d] = flat % n;
+        flat /= n;
+    }
+    std::string out = "[";
+    for (std::size_t d = 0; d < coords.size(); ++d)
+        out += (d ? "," : "") + std::to_string(coords[d]);
+    return out + "]";
+}
+
+// Fixed order for dtype_summary: the common ones first, then the rest by name.
+int dtype_rank(std::string_view d) {
+    return d == "F32" ? 0 : d == "BF16" ? 1 : d == "F16" ? 2 : d == "F64" ? 3 : 4;
+}
+
+}  // namespace
+
+struct WeightStore::State {
+    struct Stored {
+        TensorEntry entry;
+        const char* data = nullptr;  // the tensor's first byte in its mapping
+        std::string path;            // its shard's path, for messages
+        std::uint64_t numel = 0;
+    };
+    std::string folder;
+    std::vector<std::string> files;
+    std::vector<std::unique_ptr<Mapping>> mappings;
+    std::map<std::string, Stored, std::less<>> tensors;
+    std::uint64_t parameter_count = 0, data_bytes = 0;
+
+    /// The tensor called `name`; DataError naming the folder if there is none.
+    const Stored& stored(std::string_view name) const;
+
+    void add(const Shard& shard, const SafetensorsEntry& e) {
+        Stored s;
+        s.entry.name = e.name;
+        s.entry.dtype = e.dtype;
+        s.entry.shape = e.shape;
+        s.entry.file = shard.file;
+        s.entry.offset = shard.header.data_start + e.begin;
+        s.entry.nbytes = e.end - e.begin;
+        s.data = shard.mapping->bytes().data() + s.entry.offset;
+        s.path = shard.path;
+        s.numel = e.numel;
+        parameter_count += e.numel;
+        data_bytes += s.entry.nbytes;
+        tensors.emplace(e.name, std::move(s));
+    }
+};
+
+ShardIndex parse_shard_index(std::string_view text, const std::string& name) {
+    json::Document doc;
+    try {
+        doc = json::parse(text);
+    } catch (const json::ParseError& e) {
+        fail_in(name, std::string("the shard index is not valid JSON: ") + e.what());
+    }
+    const json::Element root = doc.root();
+    if (root.type() != json::Type::OBJECT)
+        fail_in(name,
+                std::string("the shard index is ") + json::type_name(root) + ", not a JSON object");
+    const auto map = json::find(root, "weight_map");
+    if (!map)
+        fail_in(name,
+                "the shard index has no \"weight_map\" (the object naming each tensor's shard)");
+    if (map->type() != json::Type::OBJECT)
+        fail_in(name,
+                std::string("\"weight_map\" must be an object {tensor name: shard file}, found ") +
+                    json::type_name(*map));
+    ShardIndex index;
+    std::set<std::string> shards;
+    for (const auto [tensor, value] : json::Object(*map)) {
+        const auto shard = json::as_string(value);
+        if (!shard)
+            fail_in(name, "weight_map: tensor " + in_quotes(tensor) + " maps to " +
+                              json::type_name(value) + ", not a shard file name");
+        if (!plain_file_name(*shard))
+            fail_in(name, "weight_map: tensor " + in_quotes(tensor) + " maps to " +
+                              json::quote(*shard) +
+                              ", which is not a file name in the model folder");
+        index.weight_map.emplace(tensor, *shard);
+        shards.emplace(*shard);
+    }
+    if (index.weight_map.empty())
+        fail_in(name, "\"weight_map\" is empty: the index lists no tensors");
+    index.shards.assign(shards.begin(), shards.end());
+    return index;
+}
+
+WeightStore::WeightStore() = default;
+WeightStore::WeightStore(const WeightStore&) = default;
+WeightStore::WeightStore(WeightStore&&) noexcept = default;
+WeightStore& WeightStore::operator=(const WeightStore&) = default;
+WeightStore& WeightStore::operator=(WeightStore&&) noexcept = default;
+WeightStore::~WeightStore() = default;
+
+WeightStore WeightStore::open_file(const std::string& path) {
+    const std::size_t slash = path.rfind('/');
+    const std::string file = slash == std::string::npos ? path : path.substr(slash + 1);
+    Shard shard;
+    shard.file = file;
+    shard.path = path;
+    shard.mapping = Mapping::open(path);
+    shard.header = parse_safetensors_header(shard.mapping->bytes(), path);
+
+    auto state = std::make_shared<State>();
+    state->folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    state->files.push_back(file);
+    for (const SafetensorsEntry& e : shard.header.tensors)
+        state->add(shard, e);
+    state->mappings.push_back(std::move(shard.mapping));
+    WeightStore store;
+    store.state_ = std::move(state);
+    return store;
+}
+
+WeightStore WeightStore::open_folder(const std::string& folder) {
+    int err = 0;
+    switch (stat_kind(folder, &err)) {
+        case Kind::Missing:
+            throw DataError("cannot open model folder '" + folder + "': " + errno_text(err));
+        case Kind::Folder:
+            break;
+        default:
+            throw DataError("'" + folder + "' is not a model folder (a folder holding " +
+                            std::string(kSingleFile) + " or " + std::string(kIndexFile) + ")");
+    }
+    if (stat_kind(join_path(folder, kSingleFile)) != Kind::Missing) {
+        WeightStore store = open_file(join_path(folder, kSingleFile));
+        std::const_pointer_cast<State>(store.state_)->folder = folder;
+        return store;
+    }
+    const std::string index_path = join_path(folder, kIndexFile);
+    if (stat_kind(index_path) == Kind::Missing) fail_no_weights(folder);
+
+    const ShardIndex index = parse_shard_index(read_file(index_path, kMaxIndexBytes), index_path);
+    std::vector<Shard> shards;
+    shards.reserve(index.shards.size());
+    for (const std::string& file : index.shards) {
+        const std::string path = join_path(folder, file);
+        if (stat_kind(path) == Kind::Missing)
+            throw DataError(index_path + ": names shard " + in_quotes(file) +
+                            ", which is not in the folder (" + std::to_string(index.shards.size()) +
+                            " shards listed)");
+        shards.push_back(open_shard(folder, file));
+    }
+
+    // Where each tensor really is: every shard's header, indexed or not.
+    std::map<std::string_view, std::pair<const Shard*, const SafetensorsEntry*>> held;
+    for (const Shard& shard : shards)
+        for (const SafetensorsEntry& e : shard.header.tensors) {
+            const auto [it, fresh] = held.emplace(e.name, std::pair{&shard, &e});
+            if (!fresh)
+                throw DataError("model folder '" + folder + "': tensor " + in_quotes(e.name) +
+                                " is in two shards, " + it->second.first->file + " and " +
+                                shard.file + " (the index maps it to " +
+                                (index.weight_map.count(e.name)
+                                     ? index.weight_map.at(e.name)
+                                     : std::string("neither; it is not listed")) +
+                                ")");
+        }
+
+    auto state = std::make_shared<State>();
+    state->folder = folder;
+    for (const auto& [tensor, file] : index.weight_map) {
+        const auto it = held.find(tensor);
+        if (it == held.end() || it->second.first->file != file)
+            throw DataError(index_path + ": maps tensor " + in_quotes(tensor) + " to " + file +
+                            ", which does not hold it" +
+                            (it == held.end() ? std::string(" (no shard the index names does)")
+                                              : " (it is in " + it->second.first->file + ")"));
+        state->add(*it->second.first, *it->second.second);
+    }
+    // Tensors the index does not list stay out (see the header), but were checked above.
+    for (Shard& shard : shards) {
+        state->files.push_back(shard.file);
+        state->mappings.push_back(std::move(shard.mapping));
+    }
+    WeightStore store;
+    store.state_ = std::move(state);
+    return store;
+}
+
+const TensorEntry* WeightStore::find(std::string_view name) const {
+    if (!state_) return nullptr;
+    const auto it = state_->tensors.find(name);
+    return it == state_->tensors.end() ? nullptr : &it->second.entry;
+}
+
+std::vector<std::string> WeightStore::names() const {
+    std::vector<std::string> out;
+    if (!state_) return out;
+    out.reserve(state_->tensors.size());
+    for (const auto& [name, s] : state_->tensors)
+        out.push_back(name);
+    return out;
+}
+
+const WeightStore::State::Stored& WeightStore::State::stored(std::string_view name) const {
+    const auto it = tensors.find(name);
+    if (it == tensors.end())
+        throw DataError("model folder '" + folder + "': no tensor " + in_quotes(name) + " in " +
+                        list_text(files));
+    return it->second;
+}
+
+Tensor WeightStore::load(std::string_view name) const {
+    if (!state_) throw DataError("no tensor " + in_quotes(name) + ": no weights are open");
+    const State::Stored& s = state_->stored(name);
+    Tensor t;
+    t.shape = s.entry.shape;
+    t.data.resize(static_cast<std::size_t>(s.numel));  // fits: its bytes are mapped
+    load_into(name, t.data.data(), t.data.size());
+    return t;
+}
+
+void WeightStore::load_into(std::string_view name, float* out, std::size_t numel) const {
+    if (!state_) throw DataError("no tensor " + in_quotes(name) + ": no weights are open");
+    const State::Stored& s = state_->stored(name);
+    const TensorEntry& e = s.entry;
+    const std::string where = s.path + ": tensor " + in_quotes(e.name);
+    if (numel != s.numel)
+        throw std::invalid_argument("load_into: tensor " + in_quotes(e.name) + " of shape " +
+                                    shape_string(e.shape) + " has " + std::to_string(s.numel) +
+                                    " values but the buffer holds " + std::to_string(numel));
+    if (!is_float_dtype(e.dtype))
+        throw DataError(where + " has dtype " + e.dtype +
+                        ", which cannot be read (AttnViz reads F32, F16, BF16 and F64)");
+    const std::size_t bad = convert_to_float(e.dtype, s.data, out, numel);
+    if (bad == numel) return;
+    const float v = out[bad];
+    std::string what = v != v ? "NaN" : v > 0 ? "infinity" : "-infinity";
+    if (e.dtype == "F64") {
+        double d;
+        std::memcpy(&d, s.data + 8 * bad, sizeof d);
+        if (d == d && d - d == 0.0)  // finite in the file: too large for float32
+            what = number_text(d) + " (beyond float32's range)";
+    }
+    std::string at = "index " + index_text(e.shape, bad);
+    if (e.shape.size() > 1) at += " (flat index " + std::to_string(bad) + ")";
+    throw DataError(where + " holds " + what + " at " + at +
+                    ", its first value that is not finite");
+}
+
+std::string WeightStore::dtype_summary() const {
+    if (!state_) return {};
+    std::set<std::pair<int, std::string>> seen;
+    for (const auto& [name, s] : state_->tensors)
+        seen.emplace(dtype_rank(s.entry.dtype), s.entry.dtype);
+    std::string out;
+    for (const auto& [rank, d] : seen)
+        out += (out.empty() ? "" : " + ") + d;
+    return out;
+}
+
+std::uint64_t WeightStore::parameter_count() const {
+    return state_ ? state_->parameter_count : 0;
+}
+
+std::uint64_t WeightStore::data_bytes() const {
+    return state_ ? state_->data_bytes : 0;
+}
+
+std::string WeightStore::folder() const {
+    return state_ ? state_->folder : std::string();
+}
+
+std::vector<std::string> WeightStore::files() const {
+    return state_ ? state_->files : std::vector<std::string>{};
+}
+
+}  // namespace attnviz::io

@@ -1,0 +1,103 @@
+// The weights of a Hugging Face model folder, memory-mapped: `model.safetensors`, or
+// `model.safetensors.index.json` and the shards its weight_map names (what
+// `save_pretrained(safe_serialization=True)` writes).
+//
+// Opening reads and checks only the headers (every check of engine/io/safetensors.h: lying
+// headers, overlaps, gaps, trailing data, the 100 MB header limit) and maps each file
+// read-only (MAP_PRIVATE); no weight is copied, so opening a 1 GB checkpoint costs
+// milliseconds.  load() converts one tensor to float32 when a model asks for it.
+//
+// Sharded folders follow transformers: the index's weight_map is the list of tensors.
+// Every shard it names must exist and hold the tensors mapped to it; a tensor may be in only
+// one shard (even when the index names only one of them).  A shard may hold tensors the index
+// does not list: they are checked like every other, but left out of names(), find(),
+// parameter_count() and data_bytes(), as transformers leaves them out of the model.
+// The index's "metadata" (total_size) is not checked: writers compute it differently.
+//
+// Failures throw attnviz::DataError naming the file and the problem.  A WeightStore is
+// read-only after opening: copies share the mappings, and load()/load_into() may run from
+// several threads at once.  A mapped file that another program truncates while it is open
+// makes a later load() fault (SIGBUS), as with any mmap reader; the checkpoint files of a
+// model folder are not rewritten in place.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/tensor.h"
+
+namespace attnviz::io {
+
+struct TensorEntry {
+    std::string name;   ///< as in the file ("bert.encoder.layer.0.attention.self.query.weight")
+    std::string dtype;  ///< "F32", "F16", "BF16", "F64" (others are listed; load() refuses them)
+    Shape shape;
+    std::string file;  ///< the shard's file name ("model-00001-of-00002.safetensors")
+    std::uint64_t offset = 0, nbytes = 0;  ///< in that file (offset counts from byte 0)
+};
+
+/// A model.safetensors.index.json, parsed and checked on its own (no file is opened).
+struct ShardIndex {
+    std::map<std::string, std::string> weight_map;  ///< tensor name -> shard file name
+    std::vector<std::string> shards;                ///< the distinct shard files, sorted
+};
+
+/// Parses the text of a model.safetensors.index.json; `name` is the path for messages.
+/// Requires a JSON object with a "weight_map" object of strings; each shard must be a plain
+/// file name in the folder (no '/', '\\', "." or ".."), and the map may not be empty.
+/// Throws DataError.
+ShardIndex parse_shard_index(std::string_view text, const std::string& name);
+
+class WeightStore {
+  public:
+    /// A Hugging Face model folder: `model.safetensors` (preferred when both are present, as
+    /// transformers does), else `model.safetensors.index.json` and its shards.  A folder with
+    /// only PyTorch pickles (*.bin, *.pt, *.pth) or no weights at all is a DataError that says
+    /// so.
+    static WeightStore open_folder(const std::string& folder);
+    /// One .safetensors file.
+    static WeightStore open_file(const std::string& path);
+
+    WeightStore();
+    WeightStore(const WeightStore&);
+    WeightStore(WeightStore&&) noexcept;
+    WeightStore& operator=(const WeightStore&);
+    WeightStore& operator=(WeightStore&&) noexcept;
+    ~WeightStore();
+
+    /// The entry called `name`, or nullptr.
+    const TensorEntry* find(std::string_view name) const;
+    /// Every tensor name, sorted.
+    std::vector<std::string> names() const;
+    /// The tensor as float32 (F16/BF16/F64 converted; F32 copied).  Throws DataError naming
+    /// the file and tensor if it is absent, holds a NaN or infinity (with the index of the
+    /// first one; also an F64 value beyond float32's range), or has a dtype that cannot be
+    /// read (I8, U8, BOOL, ...).
+    Tensor load(std::string_view name) const;
+    /// Converts into caller memory, which must hold exactly the tensor's numel floats
+    /// (std::invalid_argument with both sizes otherwise); same checks as load().
+    void load_into(std::string_view name, float* out, std::size_t numel) const;
+
+    /// "BF16", or "F32 + BF16" when mixed (dtypes in a fixed order: F32, BF16, F16, F64,
+    /// then others by name); "" for a store without tensors.
+    std::string dtype_summary() const;
+    /// The sum of every listed tensor's numel.
+    std::uint64_t parameter_count() const;
+    /// The sum of every listed tensor's nbytes (as stored, before conversion).
+    std::uint64_t data_bytes() const;
+    /// The folder opened, or the folder holding the file open_file() opened.
+    std::string folder() const;
+    /// The files mapped, in the order they were opened (file names, not paths).
+    std::vector<std::string> files() const;
+
+  private:
+    struct State;
+    std::shared_ptr<const State> state_;
+};
+
+}  // namespace attnviz::io
