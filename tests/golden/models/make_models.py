@@ -34,7 +34,7 @@ import hf_reference as ref  # noqa: E402
 import safetensors_lite  # noqa: E402
 
 SEED = 20240611
-TRANSFORMERS_VERSION = "4.44.2"
+TRANSFORMERS_VERSION = "4.51.3"  # has all seven families (Qwen3 came in 4.51); configs as it saves them
 
 # Init scales: q/k projections large enough that the maps are clearly non-uniform (a wrong
 # scaling changes them by far more than the tests' 1e-5), everything else small.
@@ -484,7 +484,7 @@ def qwen_config(family, vocab_size, layers, dtype, head_dim, rope_theta, tied, e
          "tie_word_embeddings": tied, "torch_dtype": dtype, "transformers_version": TRANSFORMERS_VERSION,
          "use_cache": True, "use_sliding_window": False, "vocab_size": vocab_size}
     if family == "qwen3":
-        c.update(attention_bias=False, head_dim=head_dim, layer_types=["full_attention"] * layers)
+        c.update(attention_bias=False, head_dim=head_dim)
     return c
 
 
