@@ -497,7 +497,7 @@ def draw_ids(rng, n, low, high):
 
 
 def make_case(name, folder):
-    """Writes the HF folder of case `name` (weights + tokenizer); returns (config, index entry,
+    """Writes the HF folder of case `name` (config, weights, tokenizer); returns (index entry,
     input_ids, token_type_ids or None)."""
     rng = case_rng(name)
     init = Init(rng)
@@ -817,9 +817,9 @@ def sensitivity(name, config, state, ids, tt, attentions):
 # ---------------------------------------------------------------------------------------------
 
 
-def write_reference(folder, config, ids, tt):
-    config_read, state = ref.load_folder(folder)
-    check(config_read == config, f"{folder}: config.json does not read back")
+def write_reference(folder, ids, tt):
+    """reference/ of a written case folder, from the folder as it reads back."""
+    config, state = ref.load_folder(folder)
     trace = {}
     attentions, hidden = ref.forward(config, state, ids, tt, trace=trace)
     r = os.path.join(folder, "reference")
@@ -831,7 +831,7 @@ def write_reference(folder, config, ids, tt):
     np.save(os.path.join(r, "hidden_states.npy"), torch.stack(hidden).numpy().astype(np.float32))
     for k, v in trace.items():
         np.save(os.path.join(r, f"layer0_{k}.npy"), v.numpy().astype(np.float32))
-    return state, attentions, hidden, trace
+    return config, state, attentions, hidden, trace
 
 
 def folder_size(folder):
@@ -848,9 +848,7 @@ def make_goldens(out_dir, only=None):
             shutil.rmtree(folder)
         os.makedirs(folder)
         entry, ids, tt = make_case(name, folder)
-        with open(os.path.join(folder, "config.json")) as f:
-            config = json.load(f)
-        state, attentions, hidden, trace = write_reference(folder, config, ids, tt)
+        config, state, attentions, hidden, trace = write_reference(folder, ids, tt)
         self_checks(name, config, state, ids, tt, attentions, hidden, trace)
         sens = sensitivity(name, config, state, ids, tt, attentions)
         entry["layers"], entry["heads"] = len(attentions), attentions[0].shape[0]
