@@ -1,0 +1,4 @@
+target_sources(attnviz_engine PRIVATE
+    ${CMAKE_CURRENT_LIST_DIR}/config.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/flops.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/transformer.cpp)

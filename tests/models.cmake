@@ -1,0 +1,1 @@
+attnviz_add_test(test_models test_models.cpp)

@@ -1,0 +1,324 @@
+// The model families against the float64 reference of tests/golden/models/make_models.py
+// (written from Hugging Face's modeling code): every layer × head of every case within 1e-5,
+// the hidden states, q/k before and after the rotation, the scope (layers, heads, window),
+// and a clear DataError for each kind of broken folder.
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/json.h"
+#include "engine/io/npy.h"
+#include "engine/models/model.h"
+#include "test_support.h"
+
+using namespace attnviz;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string models_dir() {
+    return test::golden_dir() + "/models";
+}
+
+struct Case {
+    std::string name, dir;
+};
+
+std::vector<Case> cases() {
+    const std::string index = models_dir() + "/index.json";
+    const auto doc = io::json::parse(io::read_file(index));
+    std::vector<Case> out;
+    const auto root = doc.root();
+    const auto list = root.is_array() ? root : *io::json::find(root, "cases");
+    for (io::json::Element c : io::json::Array(list)) {
+        const std::string name(*io::json::as_string(*io::json::find(c, "name")));
+        out.push_back({name, models_dir() + "/" + name});
+    }
+    return out;
+}
+
+/// An int64 .npy as written by numpy (little-endian, C order): the data are the file's last
+/// numel * 8 bytes, since the reader's header checks refuse trailing data.
+std::vector<std::int64_t> read_ids(const std::string& path) {
+    const io::NpyInfo info = io::read_npy_info(path);
+    const std::string bytes = io::read_file(path);
+    const std::size_t n = shape_numel(info.shape);
+    std::vector<std::int64_t> ids(n);
+    std::memcpy(ids.data(), bytes.data() + bytes.size() - n * 8, n * 8);
+    return ids;
+}
+
+models::ModelInput input_of(const std::string& dir) {
+    models::ModelInput in;
+    in.ids = read_ids(dir + "/reference/input_ids.npy");
+    if (fs::exists(dir + "/reference/token_type_ids.npy"))
+        in.token_type_ids = read_ids(dir + "/reference/token_type_ids.npy");
+    return in;
+}
+
+/// Block [b0, b0+rows) x [c0, c0+cols) of head h of a [layers, heads, L, L] reference.
+Tensor reference_map(const Tensor& all, std::int64_t layer, std::int64_t h, std::int64_t b0,
+                     std::int64_t rows, std::int64_t c0, std::int64_t cols) {
+    const std::int64_t H = all.dim(1), L = all.dim(2);
+    Tensor out({rows, cols});
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < cols; ++j)
+            out.data[static_cast<std::size_t>(i * cols + j)] =
+                all.data[static_cast<std::size_t>(((layer * H + h) * L + b0 + i) * L + c0 + j)];
+    return out;
+}
+
+Tensor head_of(const Tensor& weights, std::int64_t h) {
+    const std::int64_t rows = weights.dim(2), cols = weights.dim(3);
+    const auto n = static_cast<std::size_t>(rows * cols);
+    return Tensor(
+        {rows, cols},
+        std::vector<float>(weights.data.begin() + static_cast<std::ptrdiff_t>(h * n),
+                           weights.data.begin() + static_cast<std::ptrdiff_t>((h + 1) * n)));
+}
+
+Tensor slice0(const Tensor& t, std::int64_t i) {
+    Shape s(t.shape.begin() + 1, t.shape.end());
+    const std::size_t n = shape_numel(s);
+    return Tensor(s, std::vector<float>(t.data.begin() + static_cast<std::ptrdiff_t>(i * n),
+                                        t.data.begin() + static_cast<std::ptrdiff_t>((i + 1) * n)));
+}
+
+#define EXPECT_CLOSE(actual, expected, tol, what)                         \
+    do {                                                                  \
+        const auto r_ = test::compare_tensors(actual, expected, tol);     \
+        QVERIFY2(r_.ok, (std::string(what) + ": " + r_.message).c_str()); \
+    } while (0)
+
+std::string copy_case(const std::string& name, const std::string& as) {
+    const std::string dst = test::temp_dir() + "/" + as;
+    fs::remove_all(dst);
+    fs::copy(models_dir() + "/" + name, dst, fs::copy_options::recursive);
+    return dst;
+}
+
+void replace_in_file(const std::string& path, const std::string& from, const std::string& to) {
+    std::string s = io::read_file(path);
+    const auto at = s.find(from);
+    QVERIFY2(at != std::string::npos, ("'" + from + "' not in " + path).c_str());
+    s.replace(at, from.size(), to);
+    std::ofstream(path, std::ios::binary) << s;
+}
+
+void expect_data_error(const std::string& folder, const std::string& needle) {
+    try {
+        auto m = models::load_model(folder);
+        QFAIL(("no error for " + folder + " (expected one mentioning '" + needle + "')").c_str());
+    } catch (const DataError& e) {
+        const std::string what = e.what();
+        QVERIFY2(what.find(needle) != std::string::npos,
+                 ("message '" + what + "' does not mention '" + needle + "'").c_str());
+    }
+}
+
+}  // namespace
+
+class TestModels : public QObject {
+    Q_OBJECT
+  private slots:
+    void everyLayerAndHeadMatchesTheReference_data() {
+        QTest::addColumn<QString>("dir");
+        QTest::addColumn<int>("threads");
+        for (const Case& c : cases())
+            for (int threads : {1, 2})
+                QTest::newRow((c.name + "/" + std::to_string(threads)).c_str())
+                    << QString::fromStdString(c.dir) << threads;
+    }
+    void everyLayerAndHeadMatchesTheReference() {
+        QFETCH(QString, dir);
+        QFETCH(int, threads);
+        const std::string d = dir.toStdString();
+        const auto model = models::load_model(d);
+        const models::ModelInput in = input_of(d);
+        models::CollectingSink sink(true);
+        models::ModelForwardOptions opt;
+        opt.num_threads = threads;
+        model->forward(in, opt, sink);
+        const Tensor attn = io::read_npy(d + "/reference/attentions.npy");
+        const auto& info = model->info();
+        QCOMPARE(attn.dim(0), info.num_layers);
+        QCOMPARE(attn.dim(1), info.num_heads);
+        QCOMPARE(static_cast<std::int64_t>(sink.results.size()), info.num_layers);
+        const std::int64_t L = static_cast<std::int64_t>(in.ids.size());
+        for (std::int64_t l = 0; l < info.num_layers; ++l) {
+            QCOMPARE(sink.layers[static_cast<std::size_t>(l)], l);
+            const Tensor& w = sink.results[static_cast<std::size_t>(l)].weights;
+            QCOMPARE(w.shape, (Shape{1, info.num_heads, L, L}));
+            for (std::int64_t h = 0; h < info.num_heads; ++h)
+                EXPECT_CLOSE(head_of(w, h), reference_map(attn, l, h, 0, L, 0, L), 1e-5,
+                             "layer " + std::to_string(l) + " head " + std::to_string(h));
+        }
+        const Tensor hidden = io::read_npy(d + "/reference/hidden_states.npy");
+        QCOMPARE(static_cast<std::int64_t>(sink.hidden_states.size()), hidden.dim(0));
+        for (std::int64_t i = 0; i < hidden.dim(0); ++i) {
+            const auto r = test::compare_tensors(sink.hidden_states[static_cast<std::size_t>(i)],
+                                                 slice0(hidden, i), 1e-4, 1e-4);
+            QVERIFY2(r.ok, ("hidden state " + std::to_string(i) + ": " + r.message).c_str());
+        }
+    }
+
+    void rotaryStepsShowQAndKBeforeAndAfterTheRotation_data() {
+        QTest::addColumn<QString>("dir");
+        for (const Case& c : cases())
+            if (fs::exists(c.dir + "/reference/layer0_q_post_rope.npy"))
+                QTest::newRow(c.name.c_str()) << QString::fromStdString(c.dir);
+    }
+    void rotaryStepsShowQAndKBeforeAndAfterTheRotation() {
+        QFETCH(QString, dir);
+        const std::string d = dir.toStdString();
+        const auto model = models::load_model(d);
+        models::CollectingSink sink;
+        models::ModelForwardOptions opt;
+        opt.steps_layer = 0;
+        opt.scope.layers = {0};
+        model->forward(input_of(d), opt, sink);
+        QCOMPARE(sink.results.size(), std::size_t{1});
+        QVERIFY(sink.results[0].steps.has_value());
+        const auto& heads = sink.results[0].steps->heads;
+        const auto& info = model->info();
+        QCOMPARE(static_cast<std::int64_t>(heads.size()), info.num_heads);
+        const Tensor q_pre = io::read_npy(d + "/reference/layer0_q_pre_rope.npy");
+        const Tensor q_post = io::read_npy(d + "/reference/layer0_q_post_rope.npy");
+        const Tensor k_pre = io::read_npy(d + "/reference/layer0_k_pre_rope.npy");
+        const Tensor k_post = io::read_npy(d + "/reference/layer0_k_post_rope.npy");
+        const std::int64_t group = info.num_heads / info.num_kv_heads;
+        for (std::int64_t h = 0; h < info.num_heads; ++h) {
+            const HeadSteps& st = heads[static_cast<std::size_t>(h)];
+            QCOMPARE(st.kv_head, h / group);
+            const std::string w = "head " + std::to_string(h);
+            EXPECT_CLOSE(st.q_unrotated, slice0(q_pre, h), 1e-5, w + " q before rotation");
+            EXPECT_CLOSE(st.q, slice0(q_post, h), 1e-5, w + " q after rotation");
+            EXPECT_CLOSE(st.k_unrotated, slice0(k_pre, st.kv_head), 1e-5, w + " k before rotation");
+            EXPECT_CLOSE(st.k, slice0(k_post, st.kv_head), 1e-5, w + " k after rotation");
+        }
+    }
+
+    void aScopeKeepsExactlyThoseCellsOfTheFullMaps_data() {
+        QTest::addColumn<QString>("dir");
+        for (const Case& c : cases())
+            QTest::newRow(c.name.c_str()) << QString::fromStdString(c.dir);
+    }
+    void aScopeKeepsExactlyThoseCellsOfTheFullMaps() {
+        QFETCH(QString, dir);
+        const std::string d = dir.toStdString();
+        const auto model = models::load_model(d);
+        const models::ModelInput in = input_of(d);
+        const std::int64_t L = static_cast<std::int64_t>(in.ids.size());
+        const std::int64_t last = model->info().num_layers - 1;
+        models::CollectingSink sink;
+        models::ModelForwardOptions opt;
+        opt.scope.layers = {last};
+        opt.scope.heads = 2;
+        opt.scope.window_begin = 2;
+        opt.scope.window_length = 3;
+        model->forward(in, opt, sink);
+        QCOMPARE(sink.layers, std::vector<std::int64_t>{last});
+        const AttentionResult& r = sink.results[0];
+        QCOMPARE(r.weights.shape, (Shape{1, 2, 3, 3}));
+        QCOMPARE(r.mean_weights.shape, (Shape{1, 3, 3}));
+        const Tensor attn = io::read_npy(d + "/reference/attentions.npy");
+        for (std::int64_t h = 0; h < 2; ++h)
+            EXPECT_CLOSE(head_of(r.weights, h), reference_map(attn, last, h, 2, 3, 2, 3), 1e-5,
+                         "windowed head " + std::to_string(h));
+        // The mean covers every head, not only the kept ones.
+        Tensor mean({3, 3});
+        const std::int64_t H = attn.dim(1);
+        for (std::int64_t h = 0; h < H; ++h) {
+            const Tensor m = reference_map(attn, last, h, 2, 3, 2, 3);
+            for (std::size_t i = 0; i < 9; ++i)
+                mean.data[i] += m.data[i] / static_cast<float>(H);
+        }
+        EXPECT_CLOSE(Tensor({3, 3}, r.mean_weights.data), mean, 1e-5, "windowed mean");
+        QVERIFY(L >= 5);
+    }
+
+    void badInputsAreRefusedWithTheirSizes() {
+        const auto model = models::load_model(models_dir() + "/gpt2_lmhead");
+        models::CollectingSink sink;
+        models::ModelInput in;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->forward(in, {}, sink));
+        in.ids = {0, model->info().vocab_size};
+        try {
+            model->forward(in, {}, sink);
+            QFAIL("an id outside the vocabulary was accepted");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find(std::to_string(model->info().vocab_size)) !=
+                         std::string::npos,
+                     e.what());
+        }
+        in.ids.assign(static_cast<std::size_t>(model->info().max_positions + 1), 0);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->forward(in, {}, sink));
+        in.ids = {1, 2, 3};
+        models::ModelForwardOptions opt;
+        opt.scope.layers = {99};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->forward(in, opt, sink));
+        QVERIFY(sink.results.empty());
+    }
+
+    void brokenFoldersGiveOneClearMessage() {
+        expect_data_error(test::temp_dir() + "/does-not-exist", "config.json");
+        {
+            const std::string d = copy_case("bert_gamma_beta", "no_config");
+            fs::remove(d + "/config.json");
+            expect_data_error(d, "no config.json");
+        }
+        {
+            const std::string d = copy_case("bert_gamma_beta", "unknown_type");
+            replace_in_file(d + "/config.json", "\"model_type\": \"bert\"",
+                            "\"model_type\": \"t5\"");
+            expect_data_error(d, "model_type \"t5\" is not supported");
+        }
+        {
+            const std::string d = copy_case("bert_gamma_beta", "huge_vocab");
+            const std::string cfg = io::read_file(d + "/config.json");
+            const auto at = cfg.find("\"vocab_size\"");
+            QVERIFY(at != std::string::npos);
+            const auto end = cfg.find_first_of(",}", at);
+            std::string edited =
+                cfg.substr(0, at) + "\"vocab_size\": 1099511627776" + cfg.substr(end);
+            std::ofstream(d + "/config.json", std::ios::binary) << edited;
+            expect_data_error(d, "vocab_size is 1099511627776");
+        }
+        {
+            const std::string d = copy_case("bert_gamma_beta", "relative");
+            replace_in_file(d + "/config.json", "\"position_embedding_type\": \"absolute\"",
+                            "\"position_embedding_type\": \"relative_key\"");
+            expect_data_error(d, "relative position embeddings are not supported");
+        }
+        {
+            const std::string d = copy_case("llama_gqa", "disagree");
+            const std::string cfg = io::read_file(d + "/config.json");
+            const auto at = cfg.find("\"intermediate_size\"");
+            const auto end = cfg.find_first_of(",}", at);
+            std::ofstream(d + "/config.json", std::ios::binary)
+                << cfg.substr(0, at) + "\"intermediate_size\": 48" + cfg.substr(end);
+            expect_data_error(d, "intermediate 48, vocab 342) needs [32,48]");
+        }
+        {
+            const std::string d = copy_case("bert_gamma_beta", "not_json");
+            std::ofstream(d + "/config.json", std::ios::binary) << "{\"model_type\": \"bert\",";
+            expect_data_error(d, "not valid JSON");
+        }
+        {
+            const std::string d = copy_case("gpt2_bf16", "only_bin");
+            for (const auto& e : fs::directory_iterator(d))
+                if (e.path().extension() == ".safetensors" ||
+                    e.path().filename() == "model.safetensors.index.json")
+                    fs::remove(e.path());
+            std::ofstream(d + "/pytorch_model.bin", std::ios::binary) << "PK";
+            expect_data_error(d, "pytorch_model.bin");
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModels)
+#include "test_models.moc"
