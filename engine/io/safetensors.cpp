@@ -12,6 +12,7 @@
 #include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define ATTNVIZ_X86_F16C 1
 #endif
@@ -311,8 +312,14 @@ __attribute__((target("avx,f16c"))) void f16_f16c_block(const char* src, float* 
         dst[i] = half_to_float(load_le<std::uint16_t>(src + 2 * i));
 }
 
+// __builtin_cpu_supports knows "avx" (which includes the OS saving the YMM registers) but
+// clang 14 has no "f16c", so that bit comes from CPUID directly.
 bool cpu_has_f16c() {
-    static const bool has = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    static const bool has = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 &&
+               (ecx & bit_F16C) != 0;
+    }();
     return has;
 }
 #endif
