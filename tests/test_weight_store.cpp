@@ -288,6 +288,19 @@ class TestWeightStore : public QObject {
                                   "safetensors.torch.save_file");
     }
 
+    // The Hugging Face cache links snapshot files to blobs: links work, and a dangling one is
+    // reported as what it is, not as a folder without weights.
+    void symbolicLinks() {
+        const std::string blobs = fresh_dir("blobs");
+        write(blobs + "/abc123", st_bytes({f32("w", {1}, {7})}));
+        const std::string dir = fresh_dir("snapshot");
+        QCOMPARE(::symlink((blobs + "/abc123").c_str(), (dir + "/model.safetensors").c_str()), 0);
+        QCOMPARE(io::WeightStore::open_folder(dir).load("w").data, std::vector<float>{7});
+        QDir(QString::fromStdString(blobs)).removeRecursively();
+        ATTNVIZ_EXPECT_DATA_ERROR(io::WeightStore::open_folder(dir),
+                                  "cannot open '" + dir + "/model.safetensors': No such file");
+    }
+
     void foldersWithoutWeights() {
         const std::string empty = fresh_dir("no_weights");
         ATTNVIZ_EXPECT_DATA_ERROR(io::WeightStore::open_folder(empty),

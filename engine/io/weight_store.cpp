@@ -108,6 +108,13 @@ Shard open_shard(const std::string& folder, const std::string& file) {
 
 enum class Kind { Missing, File, Folder, Other };
 
+// True if a directory entry called `path` exists, even a dangling symbolic link (the Hugging
+// Face cache links snapshots to blobs): opening it then says what is wrong with it.
+bool entry_exists(const std::string& path) {
+    struct stat st {};
+    return ::lstat(path.c_str(), &st) == 0;
+}
+
 Kind stat_kind(const std::string& path, int* err = nullptr) {
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
@@ -320,20 +327,20 @@ WeightStore WeightStore::open_folder(const std::string& folder) {
             throw DataError("'" + folder + "' is not a model folder (a folder holding " +
                             std::string(kSingleFile) + " or " + std::string(kIndexFile) + ")");
     }
-    if (stat_kind(join_path(folder, kSingleFile)) != Kind::Missing) {
+    if (entry_exists(join_path(folder, kSingleFile))) {
         WeightStore store = open_file(join_path(folder, kSingleFile));
         std::const_pointer_cast<State>(store.state_)->folder = folder;
         return store;
     }
     const std::string index_path = join_path(folder, kIndexFile);
-    if (stat_kind(index_path) == Kind::Missing) fail_no_weights(folder);
+    if (!entry_exists(index_path)) fail_no_weights(folder);
 
     const ShardIndex index = parse_shard_index(read_file(index_path, kMaxIndexBytes), index_path);
     std::vector<Shard> shards;
     shards.reserve(index.shards.size());
     for (const std::string& file : index.shards) {
         const std::string path = join_path(folder, file);
-        if (stat_kind(path) == Kind::Missing)
+        if (!entry_exists(path))
             throw DataError(index_path + ": names shard " + in_quotes(file) +
                             ", which is not in the folder (" + std::to_string(index.shards.size()) +
                             " shards listed)");
@@ -434,7 +441,7 @@ void WeightStore::load_into(std::string_view name, float* out, std::size_t numel
     std::string at = "index " + index_text(e.shape, bad);
     if (e.shape.size() > 1) at += " (flat index " + std::to_string(bad) + ")";
     throw DataError(where + " holds " + what + " at " + at +
-                    ", its first value that is not finite");
+                    ", the first value that is not finite as float32");
 }
 
 std::string WeightStore::dtype_summary() const {
