@@ -555,11 +555,13 @@ Outcome json_document(std::string_view input) {
     return Outcome::Accepted;
 }
 
-constexpr std::array<Target, 5> kTargets = {{{"npy", npy},
+constexpr std::array<Target, 7> kTargets = {{{"npy", npy},
                                              {"safetensors", safetensors},
                                              {"tokenizer", tokenizer},
                                              {"options", options},
-                                             {"json", json_document}}};
+                                             {"json", json_document},
+                                             {"model_config", run_model_config},
+                                             {"shard_index", run_shard_index}}};
 
 }  // namespace
 
@@ -584,8 +586,9 @@ std::span<const Target> targets() {
 }
 
 std::span<const std::string_view> target_names() {
-    static constexpr std::array<std::string_view, 6> kNames = {
-        "npy", "safetensors", "tokenizer", "options", "json", "session"};
+    static constexpr std::array<std::string_view, 8> kNames = {
+        "npy",  "safetensors",  "tokenizer",   "options",
+        "json", "model_config", "shard_index", "session"};
     return kNames;
 }
 

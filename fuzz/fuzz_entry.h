@@ -46,6 +46,12 @@ Outcome run_options(std::string_view input);
 /// json::quote, must parse to the same value.
 Outcome run_json(std::string_view input);
 
+/// config.json text through models::parse_config: an accepted config has positive sizes that
+/// divide as a forward pass needs and weight sizes that fit 64 bits (fuzz/config_harness.cpp).
+Outcome run_model_config(std::string_view input);
+/// model.safetensors.index.json text through io::parse_shard_index (fuzz/weights_harness.cpp).
+Outcome run_shard_index(std::string_view input);
+
 struct Target {
     std::string_view name;  ///< folder under fuzz/corpus, fuzz/regressions and fuzz/dict
     Outcome (*run)(std::string_view input);
