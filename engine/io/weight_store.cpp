@@ -429,8 +429,13 @@ void WeightStore::load_into(std::string_view name, float* out, std::size_t numel
         throw DataError(where + " has dtype " + e.dtype +
                         ", which cannot be read (AttnViz reads F32, F16, BF16 and F64)");
     const std::size_t bad = convert_to_float(e.dtype, s.data, out, numel);
-    if (bad == numel) return;
-    const float v = out[bad];
+    if (bad != numel) report_non_finite(&s, out[bad], bad);
+}
+
+void WeightStore::report_non_finite(const void* stored, float v, std::size_t bad) {
+    const auto& s = *static_cast<const State::Stored*>(stored);
+    const TensorEntry& e = s.entry;
+    const std::string where = s.path + ": tensor " + in_quotes(e.name);
     std::string what = v != v ? "NaN" : v > 0 ? "infinity" : "-infinity";
     if (e.dtype == "F64") {
         double d;
@@ -441,7 +446,34 @@ void WeightStore::load_into(std::string_view name, float* out, std::size_t numel
     std::string at = "index " + index_text(e.shape, bad);
     if (e.shape.size() > 1) at += " (flat index " + std::to_string(bad) + ")";
     throw DataError(where + " holds " + what + " at " + at +
-                    ", the first value that is not finite as float32");
+                    ", its first value that is not finite");
+}
+
+void WeightStore::load_rows(std::string_view name, const std::vector<std::int64_t>& rows,
+                            float* out) const {
+    if (!state_) throw DataError("no tensor " + in_quotes(name) + ": no weights are open");
+    const State::Stored& s = state_->stored(name);
+    const TensorEntry& e = s.entry;
+    if (e.shape.size() != 2)
+        throw std::invalid_argument("load_rows: tensor " + in_quotes(e.name) + " is " +
+                                    shape_string(e.shape) + ", not a matrix");
+    if (!is_float_dtype(e.dtype))
+        throw DataError(s.path + ": tensor " + in_quotes(e.name) + " has dtype " + e.dtype +
+                        ", which cannot be read (AttnViz reads F32, F16, BF16 and F64)");
+    const auto cols = static_cast<std::size_t>(e.shape[1]);
+    const std::size_t row_bytes = static_cast<std::size_t>(e.nbytes) /
+                                  std::max<std::size_t>(static_cast<std::size_t>(e.shape[0]), 1);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const std::int64_t row = rows[r];
+        if (row < 0 || row >= e.shape[0])
+            throw std::invalid_argument("row " + std::to_string(row) + " is outside tensor " +
+                                        in_quotes(e.name) + " " + shape_string(e.shape));
+        float* dst = out + r * cols;
+        const std::size_t bad = convert_to_float(
+            e.dtype, s.data + static_cast<std::size_t>(row) * row_bytes, dst, cols);
+        if (bad != cols)
+            report_non_finite(&s, dst[bad], static_cast<std::size_t>(row) * cols + bad);
+    }
 }
 
 std::string WeightStore::dtype_summary() const {

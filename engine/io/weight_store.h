@@ -83,6 +83,10 @@ class WeightStore {
     /// (std::invalid_argument with both sizes otherwise); same checks as load().
     void load_into(std::string_view name, float* out, std::size_t numel) const;
 
+    /// Rows `rows` of a 2-D tensor as float32 into `out` (rows.size() x columns), with the
+    /// checks of load() on those rows only: an embedding lookup converts what it reads.
+    /// Throws std::invalid_argument for a tensor that is not 2-D or a row out of range.
+    void load_rows(std::string_view name, const std::vector<std::int64_t>& rows, float* out) const;
     /// "BF16", or "F32 + BF16" when mixed (dtypes in a fixed order: F32, BF16, F16, F64,
     /// then others by name); "" for a store without tensors.
     std::string dtype_summary() const;
@@ -96,6 +100,7 @@ class WeightStore {
     std::vector<std::string> files() const;
 
   private:
+    [[noreturn]] static void report_non_finite(const void* stored, float value, std::size_t index);
     struct State;
     std::shared_ptr<const State> state_;
 };

@@ -44,17 +44,32 @@ struct LayerParams {
     Param down_w, down_b;
 };
 
+/// A weight as the layers read it: in place in the mapped file (F32 checkpoints, no copy) or
+/// converted once into `owned` (F16, BF16, unaligned).  Move-only: ptr may point into owned.
+struct Weight {
+    const float* ptr = nullptr;
+    std::vector<float> owned;
+    Index rows = 0, cols = 0;  ///< as stored
+    bool in_out = false;       ///< stored [in, out] (GPT-2's Conv1D)
+    Weight() = default;
+    Weight(Weight&&) noexcept = default;
+    Weight& operator=(Weight&&) noexcept = default;
+    bool empty() const { return ptr == nullptr; }
+    Index in_features() const { return in_out ? rows : cols; }
+    Index out_features() const { return in_out ? cols : rows; }
+};
+
 struct LayerWeights {
-    Tensor norm1_w, norm1_b, norm2_w, norm2_b;
-    Tensor qkv_w, qkv_b;  ///< [(H + 2 KV) d, hidden], [(H + 2 KV) d] or empty
-    Tensor q_norm, k_norm;
-    Tensor o_w, o_b;
-    Tensor up_w, up_b;  ///< [inter (x2 gated), hidden]
-    Tensor down_w, down_b;
+    Weight norm1_w, norm1_b, norm2_w, norm2_b;
+    Weight qkv_w, qkv_b;  ///< q, k and v stacked (GPT-2: its one c_attn)
+    Weight q_norm, k_norm;
+    Weight o_w, o_b;
+    Weight up_w, up_b;  ///< gated: gate and up stacked
+    Weight down_w, down_b;
 };
 
 struct GlobalWeights {
-    Tensor word, position, token_type, emb_norm_w, emb_norm_b, final_norm_w, final_norm_b;
+    Weight emb_norm_w, emb_norm_b, final_norm_w, final_norm_b;
 };
 
 std::string layer_prefix(const ModelConfig& c, Index i) {
@@ -306,50 +321,68 @@ class Transformer final : public Model {
         }
     }
 
-    Tensor load(const Param& p) const {
-        if (p.name.empty()) return {};
-        const auto name = resolve(p.name);
-        if (!name) return {};
-        Tensor t = store_.load(*name);
-        if (!p.conv1d) return t;
-        // Conv1D [in, out] -> nn.Linear [out, in].
-        const Index in = t.shape[0], out = t.shape[1];
-        Tensor tr({out, in});
-        for (Index r = 0; r < in; ++r)
-            for (Index c = 0; c < out; ++c)
-                tr.data[static_cast<std::size_t>(c * in + r)] =
-                    t.data[static_cast<std::size_t>(r * out + c)];
-        return tr;
-    }
+    /// Copied (or converted) into buffers of its own on 2 MB pages: reading the products'
+    /// weights straight from the file mapping (4 KB pages) made a BERT-base pass 25% slower.
+    Weight load(const Param& p) const { return load_all(std::vector<Param>{p}); }
 
-    /// Parameters stacked along their first dimension (q, k, v into one projection).
-    Tensor load_stacked(const std::vector<Param>& params) const {
-        if (params.empty()) return {};
-        if (params.size() == 1) return load(params[0]);
-        Tensor out;
-        Index rows = 0;
+    /// Parameters stacked along their first dimension into one weight: q, k and v become one
+    /// projection (one matrix product instead of three), gate and up one MLP input.
+    Weight load_all(const std::vector<Param>& params) const {
+        Weight w;
+        std::vector<std::string> names;
         for (const Param& p : params) {
-            Tensor t = load(p);
-            rows += t.shape[0];
-            out.data.insert(out.data.end(), t.data.begin(), t.data.end());
-            out.shape = t.shape;
+            if (p.name.empty()) continue;
+            const auto name = resolve(p.name);
+            if (!name) continue;
+            const io::TensorEntry* e = store_.find(*name);
+            w.rows += e->shape[0];
+            w.cols = e->shape.size() > 1 ? e->shape[1] : 1;
+            w.in_out = p.conv1d;
+            names.push_back(*name);
         }
-        out.shape[0] = rows;
-        return out;
+        if (names.empty()) return w;
+        w.owned = std::move(layers::large_tensor({w.rows, w.cols}).data);
+        std::size_t at = 0;
+        for (const std::string& name : names) {
+            const std::size_t n = shape_numel(store_.find(name)->shape);
+            store_.load_into(name, w.owned.data() + at, n);
+            at += n;
+        }
+        w.ptr = w.owned.data();
+        return w;
     }
 
     const GlobalWeights& globals() const {
         std::call_once(globals_once_, [&] {
             const GlobalParams g = global_params(config_);
-            globals_.word = load(g.word);
-            globals_.position = load(g.position);
-            globals_.token_type = load(g.token_type);
             globals_.emb_norm_w = load(g.emb_norm_w);
             globals_.emb_norm_b = load(g.emb_norm_b);
             globals_.final_norm_w = load(g.final_norm_w);
             globals_.final_norm_b = load(g.final_norm_b);
         });
         return globals_;
+    }
+
+    /// Rows `ids` of an embedding table, converted from the file: a lookup reads only those
+    /// rows, so a 150,000-token vocabulary costs nothing until it is used.
+    void lookup(const Param& p, const std::vector<Index>& ids, float* out, bool add) const {
+        if (p.name.empty()) return;
+        for (std::size_t t = 0; t < ids.size(); ++t)
+            if (ids[t] < 0 || ids[t] >= p.shape[0])
+                throw std::invalid_argument(
+                    "token " + std::to_string(t) + " has " +
+                    (p.name == global_params(config_).word.name
+                         ? "id " + std::to_string(ids[t]) + ", outside the vocabulary of " +
+                               std::to_string(p.shape[0]) + " embeddings"
+                         : "row " + std::to_string(ids[t]) + ", outside the " +
+                               std::to_string(p.shape[0]) + " rows of " + p.name));
+        if (!add) {
+            store_.load_rows(*resolve(p.name), ids, out);
+            return;
+        }
+        std::vector<float> rows(ids.size() * static_cast<std::size_t>(config_.hidden_size));
+        store_.load_rows(*resolve(p.name), ids, rows.data());
+        ops::add_inplace(out, rows.data(), rows.size());
     }
 
     /// Layer i's float32 weights, read from the files the first time a forward pass needs them.
@@ -363,14 +396,14 @@ class Transformer final : public Model {
             w->norm1_b = load(p.norm1_b);
             w->norm2_w = load(p.norm2_w);
             w->norm2_b = load(p.norm2_b);
-            w->qkv_w = load_stacked(p.qkv_w);
-            w->qkv_b = load_stacked(p.qkv_b);
+            w->qkv_w = load_all(p.qkv_w);
+            w->qkv_b = load_all(p.qkv_b);
             w->q_norm = load(p.q_norm);
             w->k_norm = load(p.k_norm);
             w->o_w = load(p.o_w);
             w->o_b = load(p.o_b);
-            w->up_w = load_stacked(p.up_w);
-            w->up_b = load_stacked(p.up_b);
+            w->up_w = load_all(p.up_w);
+            w->up_b = load_all(p.up_b);
             w->down_w = load(p.down_w);
             w->down_b = load(p.down_b);
             slot = std::move(w);
@@ -378,18 +411,18 @@ class Transformer final : public Model {
         return *slot;
     }
 
-    void norm(float* x, Index rows, const Tensor& w, const Tensor& b, int threads = 1) const {
+    void norm(float* x, Index rows, const Weight& w, const Weight& b, int threads = 1) const {
         const Index E = config_.hidden_size;
         const auto eps = static_cast<float>(config_.norm_eps);
-        ops::parallel_for(
-            static_cast<std::size_t>(rows), threads, [&](std::size_t r0, std::size_t r1) {
-                float* part = x + static_cast<Index>(r0) * E;
-                const auto n = static_cast<Index>(r1 - r0);
-                if (config_.family == Family::Llama)
-                    ops::rms_norm(part, n, E, w.ptr(), eps);
-                else
-                    ops::layer_norm(part, n, E, w.ptr(), b.empty() ? nullptr : b.ptr(), eps);
-            });
+        ops::parallel_for(static_cast<std::size_t>(rows), threads,
+                          [&](std::size_t r0, std::size_t r1) {
+                              float* part = x + static_cast<Index>(r0) * E;
+                              const auto n = static_cast<Index>(r1 - r0);
+                              if (config_.family == Family::Llama)
+                                  ops::rms_norm(part, n, E, w.ptr, eps);
+                              else
+                                  ops::layer_norm(part, n, E, w.ptr, b.ptr, eps);
+                          });
     }
 
     std::vector<Index> positions(const ModelInput& input) const;
@@ -438,25 +471,19 @@ std::vector<Index> Transformer::positions(const ModelInput& input) const {
 }
 
 void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, float* x) const {
-    const GlobalWeights& g = globals();
-    const Index E = config_.hidden_size;
+    const GlobalParams p = global_params(config_);
     const auto L = static_cast<Index>(input.ids.size());
-    ops::embedding(g.word.ptr(), g.word.shape[0], E, input.ids, x);
-    if (!g.position.empty()) {
-        std::vector<float> p(static_cast<std::size_t>(L * E));
-        ops::embedding(g.position.ptr(), g.position.shape[0], E, pos, p.data());
-        ops::add_inplace(x, p.data(), p.size());
-    }
-    if (!g.token_type.empty()) {
+    lookup(p.word, input.ids, x, false);
+    lookup(p.position, pos, x, true);
+    if (!p.token_type.name.empty()) {
         std::vector<Index> types = input.token_type_ids;
         if (types.empty()) types.assign(static_cast<std::size_t>(L), 0);
         if (static_cast<Index>(types.size()) != L)
             throw std::invalid_argument("token_type_ids has " + std::to_string(types.size()) +
                                         " entries for " + std::to_string(L) + " tokens");
-        std::vector<float> t(static_cast<std::size_t>(L * E));
-        ops::embedding(g.token_type.ptr(), g.token_type.shape[0], E, types, t.data());
-        ops::add_inplace(x, t.data(), t.size());
+        lookup(p.token_type, types, x, true);
     }
+    const GlobalWeights& g = globals();
     if (!g.emb_norm_w.empty()) norm(x, L, g.emb_norm_w, g.emb_norm_b);
 }
 
@@ -468,18 +495,17 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     const Index ld = (H + 2 * KV) * d;
     const int threads = std::max(1, options.num_threads);
     std::vector<float> qkv(static_cast<std::size_t>(L * ld));
-    ops::linear(h, L, E, w.qkv_w.ptr(), w.qkv_b.empty() ? nullptr : w.qkv_b.ptr(), ld, qkv.data(),
-                threads);
+    ops::linear(h, L, E, w.qkv_w.ptr, w.qkv_b.ptr, ld, qkv.data(), threads, 0, 0, w.qkv_w.in_out);
     float* q = qkv.data();
     float* k = q + H * d;
     float* v = k + KV * d;
     const float eps = static_cast<float>(config_.norm_eps);
     if (!w.q_norm.empty())
         for (Index hh = 0; hh < H; ++hh)
-            ops::rms_norm(q + hh * d, L, d, w.q_norm.ptr(), eps, ld);
+            ops::rms_norm(q + hh * d, L, d, w.q_norm.ptr, eps, ld);
     if (!w.k_norm.empty())
         for (Index g = 0; g < KV; ++g)
-            ops::rms_norm(k + g * d, L, d, w.k_norm.ptr(), eps, ld);
+            ops::rms_norm(k + g * d, L, d, w.k_norm.ptr, eps, ld);
 
     const bool steps = keep && options.steps_layer == layer;
     AttentionForwardOptions window;
@@ -573,8 +599,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
         AttentionResult discarded;
         run(0, L, false, discarded);
     }
-    ops::linear(concat.data(), L, H * d, w.o_w.ptr(), w.o_b.empty() ? nullptr : w.o_b.ptr(), E, out,
-                threads);
+    ops::linear(concat.data(), L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0, w.o_w.in_out);
     if (keep) sink.on_layer(layer, std::move(result));
 }
 
@@ -584,8 +609,7 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
     const bool gated = config_.family == Family::Llama;
     const Index width = gated ? 2 * I : I;
     std::vector<float> mid(static_cast<std::size_t>(L * width));
-    ops::linear(h, L, E, w.up_w.ptr(), w.up_b.empty() ? nullptr : w.up_b.ptr(), width, mid.data(),
-                threads);
+    ops::linear(h, L, E, w.up_w.ptr, w.up_b.ptr, width, mid.data(), threads, 0, 0, w.up_w.in_out);
     // Activation (and the gate) row by row over the threads: at a few hundred tokens the
     // erf/exp of the intermediate are a tenth of the pass.
     ops::parallel_for(static_cast<std::size_t>(L), threads, [&](std::size_t r0, std::size_t r1) {
@@ -597,8 +621,8 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
                     g[c] *= g[I + c];
         }
     });
-    ops::linear(mid.data(), L, I, w.down_w.ptr(), w.down_b.empty() ? nullptr : w.down_b.ptr(), E,
-                out, threads, width, E);
+    ops::linear(mid.data(), L, I, w.down_w.ptr, w.down_b.ptr, E, out, threads, width, E,
+                w.down_w.in_out);
 }
 
 void Transformer::forward(const ModelInput& input, const ModelForwardOptions& options,

@@ -33,7 +33,7 @@ using Eigen::Index;
 }  // namespace
 
 void linear(const float* x, Index rows, Index in, const float* w, const float* b, Index out,
-            float* y, int threads, Index ldx, Index ldy) {
+            float* y, int threads, Index ldx, Index ldy, bool weight_in_out) {
 #ifdef ATTNVIZ_WITH_OPENBLAS
     // OpenBLAS would otherwise start its own threads inside ours: the engine spreads the work
     // itself, so a benchmark's one thread is one thread.
@@ -42,7 +42,17 @@ void linear(const float* x, Index rows, Index in, const float* w, const float* b
 #endif
     if (ldx == 0) ldx = in;
     if (ldy == 0) ldy = out;
-    const ConstMap wm(w, out, in);
+    // w as [out, in] (nn.Linear) or [in, out] (Conv1D): columns c0..c1 of y use rows c0..c1 of
+    // the former or columns of the latter.
+    const ConstMap w_out_in(w, weight_in_out ? 0 : out, weight_in_out ? 0 : in);
+    const ConstMap w_in_out(w, weight_in_out ? in : 0, weight_in_out ? out : 0);
+    const auto product = [&](MutStrided& ym, const ConstStrided& xm, Index c0, Index c1) {
+        if (weight_in_out)
+            ym.noalias() = xm * w_in_out.middleCols(c0, c1 - c0);
+        else
+            ym.noalias() = xm * w_out_in.middleRows(c0, c1 - c0).transpose();
+        if (b) ym.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(b + c0, c1 - c0);
+    };
     // Few rows (a sentence's tokens) against a large weight: each thread takes a slice of the
     // output columns, so it packs only its slice of the weight.  Split by rows, every thread
     // would pack the whole weight and two threads would barely beat one.  Either way each
@@ -54,18 +64,14 @@ void linear(const float* x, Index rows, Index in, const float* w, const float* b
             const Index c0 = static_cast<Index>(b0) * 16;
             const Index c1 = std::min<Index>(out, static_cast<Index>(b1) * 16);
             MutStrided ym(y + c0, rows, c1 - c0, Stride(ldy));
-            ym.noalias() =
-                ConstStrided(x, rows, in, Stride(ldx)) * wm.middleRows(c0, c1 - c0).transpose();
-            if (b) ym.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(b + c0, c1 - c0);
+            product(ym, ConstStrided(x, rows, in, Stride(ldx)), c0, c1);
         });
         return;
     }
     parallel_for(static_cast<std::size_t>(rows), t, [&](std::size_t r0, std::size_t r1) {
         const auto n = static_cast<Index>(r1 - r0);
         MutStrided ym(y + static_cast<Index>(r0) * ldy, n, out, Stride(ldy));
-        ym.noalias() =
-            ConstStrided(x + static_cast<Index>(r0) * ldx, n, in, Stride(ldx)) * wm.transpose();
-        if (b) ym.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(b, out);
+        product(ym, ConstStrided(x + static_cast<Index>(r0) * ldx, n, in, Stride(ldx)), 0, out);
     });
 }
 

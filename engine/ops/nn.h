@@ -16,8 +16,10 @@ namespace attnviz::ops {
 /// y[rows, out] = x[rows, in] · w[out, in]ᵀ (+ b[out]), as nn.Linear.  Rows are spread over
 /// `threads` threads; the rows of one call must not overlap y.  `ldx`/`ldy` are row strides
 /// (0: in / out).
+/// `weight_in_out`: w is stored [in, out] (GPT-2's Conv1D), y = x · w.
 void linear(const float* x, std::int64_t rows, std::int64_t in, const float* w, const float* b,
-            std::int64_t out, float* y, int threads, std::int64_t ldx = 0, std::int64_t ldy = 0);
+            std::int64_t out, float* y, int threads, std::int64_t ldx = 0, std::int64_t ldy = 0,
+            bool weight_in_out = false);
 
 /// In place over each of `rows` rows of `dim`: (x - mean) / sqrt(var + eps) * gamma + beta
 /// (biased variance, as nn.LayerNorm).
