@@ -496,6 +496,26 @@ class TestWeightStore : public QObject {
         QCOMPARE(store.load("fine").data, std::vector<float>({1, 2}));
     }
 
+    void loadsOnlyTheRowsAnEmbeddingLookupNeeds() {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const std::string dir = fresh_dir("rows");
+        write(dir + "/model.safetensors",
+              st_bytes({f32("e", {3, 2}, {1, 2, 3, 4, 5, 6}),
+                        bf16("b", {3, 2}, {1, 2, 3, nan, 5, 6}), f32("v", {2}, {1, 2})}));
+        const io::WeightStore store = io::WeightStore::open_folder(dir);
+        std::vector<float> out(6, -1.0f);
+        store.load_rows("e", {2, 0, 2}, out.data());
+        QCOMPARE(out, std::vector<float>({5, 6, 1, 2, 5, 6}));
+        out.assign(4, -1.0f);
+        store.load_rows("b", {2, 0}, out.data());  // row 1 holds the NaN: never read
+        QCOMPARE(out, std::vector<float>({5, 6, 1, 2}));
+        ATTNVIZ_EXPECT_DATA_ERROR(store.load_rows("b", {1}, out.data()),
+                                  "tensor 'b' holds NaN at index [1,1] (flat index 3)");
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.load_rows("e", {3}, out.data()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.load_rows("e", {-1}, out.data()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.load_rows("v", {0}, out.data()));
+    }
+
     void unreadableDtypesAreListedButRefusedAtLoad_data() {
         QTest::addColumn<QString>("dtype");
         QTest::addColumn<int>("itemsize");
