@@ -85,7 +85,11 @@ struct ComputeConfig {
     int heads_shown = -1;
     int window_start = 0;
     int window_length = 0;
-    budget::ResultScope scope() const { return {heads_shown, window_start, window_length}; }
+    budget::ResultScope scope() const {
+        return {.heads_shown = heads_shown,
+                .window_start = window_start,
+                .window_length = window_length};
+    }
 
     bool operator==(const ComputeConfig&) const = default;
 };
