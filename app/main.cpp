@@ -5,21 +5,31 @@
 #endif
 
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "app/cli.h"
 
 #ifdef ATTNVIZ_WITH_GUI
+#include "ui/cli/export_command.h"
 #include "ui/entry.h"
 #endif
 
 namespace {
 
+// Subcommands that live outside app/: `export` renders with the window's code, so it is
+// part of the ui library and joins the command line's tree from here.
+#ifdef ATTNVIZ_WITH_GUI
+constexpr attnviz::cli::AddCommand kExtensions[] = {attnviz::ui::add_export_command};
+#else
+constexpr std::span<const attnviz::cli::AddCommand> kExtensions;
+#endif
+
 bool opens_gui(const std::vector<std::string>& args) {
     if (args.empty()) return true;
     const std::string& a = args[0];
-    if (attnviz::cli::is_subcommand(a) || a == "export") return false;
+    if (attnviz::cli::is_subcommand(a, kExtensions)) return false;
     std::error_code ec;
     return a[0] == '-' || a.ends_with(".attnviz") || std::filesystem::exists(a, ec);
 }
@@ -37,10 +47,9 @@ int main(int argc, char** argv) {
 #endif
     const std::vector<std::string> args(argv + 1, argv + argc);
 #ifdef ATTNVIZ_WITH_GUI
-    if (!args.empty() && args[0] == "export") return attnviz::ui::run_export_command(argc, argv);
     if (opens_gui(args)) return attnviz::ui::run_gui(argc, argv);
 #else
     (void)opens_gui;
 #endif
-    return attnviz::cli::run(args);
+    return attnviz::cli::run(args, kExtensions);
 }

@@ -16,10 +16,10 @@
 #include <typeinfo>
 #include <vector>
 
+#include "app/cli.h"
 #include "engine/errors.h"
 #include "engine/io/json.h"
 #include "engine/io/npy.h"
-#include "engine/io/options.h"
 #include "engine/io/safetensors.h"
 #include "engine/tensor.h"
 #include "engine/text/tokenizer.h"
@@ -279,78 +279,6 @@ Outcome tokenizer(std::string_view input) {
 
 // ---- options -----------------------------------------------------------------------------
 
-// Calls an accessor; a UsageError is its documented way to refuse the value.
-template <typename F>
-void refusable(F&& f) {
-    try {
-        f();
-    } catch (const UsageError&) {
-    }
-}
-
-void check_accessors(const io::Options& opt, const std::string& name) {
-    constexpr const char* kTarget = "options";
-    const bool present = opt.has(name);
-    const std::string dashed = "--" + name;
-    refusable([&] {
-        const bool f = opt.flag(name);
-        ATTNVIZ_FUZZ_CHECK(f == present, kTarget, "flag(" + dashed + ") disagrees with has()");
-    });
-    refusable([&] {
-        (void)opt.required(name);
-        ATTNVIZ_FUZZ_CHECK(present, kTarget,
-                           "required(" + dashed + ") returned a value for an absent option");
-    });
-    constexpr const char* kFallback = "(fallback)";
-    refusable([&] {
-        const std::string v = opt.value_or(name, kFallback);
-        if (!present)
-            ATTNVIZ_FUZZ_CHECK(v == kFallback, kTarget,
-                               "value_or(" + dashed + ") ignored the fallback");
-    });
-    constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
-    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
-    for (const auto& [lo, hi] :
-         {std::pair{std::int64_t{1}, std::int64_t{1} << 20}, std::pair{kMin, kMax}}) {
-        refusable([&, lo = lo, hi = hi] {
-            const std::int64_t v = opt.integer(name, lo, hi);
-            ATTNVIZ_FUZZ_CHECK(present && v >= lo && v <= hi, kTarget,
-                               "integer(" + dashed + ") returned " + std::to_string(v) +
-                                   " outside [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                                   "]");
-        });
-        refusable([&, lo = lo, hi = hi] {
-            const std::int64_t v = opt.integer_or(name, 7, lo, hi);
-            if (!present)
-                ATTNVIZ_FUZZ_CHECK(v == 7, kTarget,
-                                   "integer_or(" + dashed + ") ignored the fallback");
-            else
-                ATTNVIZ_FUZZ_CHECK(v >= lo && v <= hi, kTarget,
-                                   "integer_or(" + dashed + ") is out of range");
-        });
-    }
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    for (const auto& [lo, hi, exclusive] :
-         {std::tuple{0.0, 1.0, true}, std::tuple{-kInf, kInf, false}}) {
-        refusable([&, lo = lo, hi = hi, exclusive = exclusive] {
-            const std::optional<double> v = opt.real(name, lo, hi, exclusive);
-            ATTNVIZ_FUZZ_CHECK(v.has_value() == present, kTarget,
-                               "real(" + dashed + ") presence disagrees with has()");
-            if (v)
-                ATTNVIZ_FUZZ_CHECK(
-                    std::isfinite(*v) && *v >= lo && *v <= hi && !(exclusive && *v == hi), kTarget,
-                    "real(" + dashed + ") returned " + std::to_string(*v) + " outside its range");
-        });
-    }
-    refusable([&] {
-        const std::string c = opt.choice(name, "zero", {"zero", "uniform", "nan"});
-        ATTNVIZ_FUZZ_CHECK(c == "zero" || c == "uniform" || c == "nan", kTarget,
-                           "choice(" + dashed + ") returned '" + c + "', which is not a choice");
-        if (!present)
-            ATTNVIZ_FUZZ_CHECK(c == "zero", kTarget, "choice(" + dashed + ") ignored the fallback");
-    });
-}
-
 Outcome options(std::string_view input) {
     constexpr const char* kTarget = "options";
     std::vector<std::string> args;
@@ -364,32 +292,36 @@ Outcome options(std::string_view input) {
             start = nul + 1;
         }
     }
-    const auto parsed = parse_or_refuse([&] { return io::Options::parse(args); });
-    if (!parsed) return Outcome::Rejected;
-    const io::Options& opt = *parsed;
-
-    // A separate argument starting with "--" is never taken as a value, so each one is an option.
-    std::vector<std::string> given;
-    for (const std::string& a : args) {
-        if (a.compare(0, 2, "--") != 0) continue;
-        const std::string name = a.substr(2, a.find('=') - 2);
-        ATTNVIZ_FUZZ_CHECK(opt.has(name), kTarget,
-                           "argument '" + a + "' parsed, but has(" + name + ") is false");
-        given.push_back(name);
+    // The whole command line's parser, without running the command: refusals come back as
+    // a result; whatever is thrown is a bug.
+    using Kind = cli::ParsedCommandLine::Kind;
+    const cli::ParsedCommandLine parsed = cli::parse_command_line(args);
+    ATTNVIZ_FUZZ_CHECK(parsed.status == (parsed.kind == Kind::Error ? 2 : 0), kTarget,
+                       "exit status " + std::to_string(parsed.status) + " for this outcome");
+    if (parsed.kind == Kind::Error) {
+        // Exactly one line, naming the subcommand: "attnviz attend: ...".
+        const std::string prefix =
+            parsed.command.empty() ? "attnviz: " : "attnviz " + parsed.command + ": ";
+        ATTNVIZ_FUZZ_CHECK(
+            parsed.output.starts_with(prefix) && parsed.output.size() > prefix.size() + 1, kTarget,
+            "error without its prefix: " + json::quote(parsed.output));
+        ATTNVIZ_FUZZ_CHECK(parsed.output.find('\n') == parsed.output.size() - 1, kTarget,
+                           "error is not one line: " + json::quote(parsed.output));
+        return Outcome::Rejected;
     }
-
-    // What the subcommands do, in a fixed order: the allow-lists of the command line ...
-    refusable([&] {
-        opt.allow({"weights", "query", "key", "value", "num-heads", "key-padding-mask", "attn-mask",
-                   "causal", "add-zero-attn", "dropout", "train", "seed", "masked-rows", "threads",
-                   "out-weights", "out-mean", "out-output"});
-    });
-    refusable([&] { opt.allow({"text", "lowercase", "special-tokens"}); });
-    refusable([&] { opt.allow({}); });
-    // ... then every accessor on each name given, in order, and on one that is not.
-    for (const std::string& name : given)
-        check_accessors(opt, name);
-    check_accessors(opt, "not-an-option");
+    if (parsed.kind != Kind::Command) {
+        ATTNVIZ_FUZZ_CHECK(!parsed.output.empty(), kTarget, "empty help or version");
+        return Outcome::Accepted;
+    }
+    ATTNVIZ_FUZZ_CHECK(!args.empty() && args.front() == parsed.command, kTarget,
+                       "ran '" + parsed.command + "', which is not the first argument");
+    // The configuration, written back as arguments, parses to itself.
+    const cli::ParsedCommandLine again = cli::parse_command_line(parsed.canonical);
+    ATTNVIZ_FUZZ_CHECK(
+        again.kind == Kind::Command, kTarget,
+        "the accepted options, written back, are refused: " + json::quote(again.output));
+    ATTNVIZ_FUZZ_CHECK(again.command == parsed.command && again.canonical == parsed.canonical,
+                       kTarget, "the accepted options, written back, parse differently");
     return Outcome::Accepted;
 }
 

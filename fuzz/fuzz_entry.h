@@ -39,8 +39,10 @@ Outcome run_safetensors(std::string_view input);
 /// non-empty valid UTF-8, tokens_to_json must parse back to them, a token limit must give a
 /// prefix of the unlimited result, and a split list must split again to itself.
 Outcome run_tokenizer(std::string_view input);
-/// The input split at NUL bytes is the argument list for Options::parse; the accessors
-/// are then called in a fixed pattern and their results checked against their contracts.
+/// The input split at NUL bytes is an argument list for the whole command line
+/// (attnviz::cli::parse_command_line, which parses without running): a refusal must be one
+/// line naming the subcommand, and an accepted configuration, written back as arguments,
+/// must parse to itself.
 Outcome run_options(std::string_view input);
 /// One JSON document through json::parse; an accepted value, written back out with
 /// json::quote, must parse to the same value.

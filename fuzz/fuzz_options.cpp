@@ -1,4 +1,4 @@
-// libFuzzer target for the command line's option parser (engine/io/options.h):
+// libFuzzer target for the command line's parser (app/cli.h, parse_command_line):
 // the input split at NUL bytes is the argument list.
 // The harness is attnviz::fuzz::run_options (fuzz/fuzz_entry.cpp), shared with
 // tests/test_fuzz_regressions.cpp.

@@ -187,7 +187,7 @@ class TestCli : public QObject {
              "--dropout must be in"},
             {attend_args(out) + QStringList{"--dropout", "abc"}, 2, "--dropout needs a number"},
             {attend_args(out) + QStringList{"--masked-rows", "maybe"}, 2,
-             "--masked-rows must be one of"},
+             "--masked-rows must be zero, uniform or nan"},
             {attend_args(out) + QStringList{"--threads", "0"}, 2, "--threads must be between"},
             {{"frobnicate"}, 2, "unknown command 'frobnicate'"},
             {{"attend", "--weights", w, "--query", q, "--num-heads", "3", "--out-weights", out},

@@ -10,10 +10,7 @@
 #include <cstdlib>
 #include <exception>
 
-#include "engine/errors.h"
 #include "ui/classroom/view_tabs.h"
-#include "ui/cli/export_command.h"
-#include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/main_window.h"
@@ -24,13 +21,14 @@
 
 namespace attnviz::ui {
 
-namespace {
 void set_application_identity() {
     QCoreApplication::setOrganizationName(QStringLiteral("AttnViz"));
     QCoreApplication::setOrganizationDomain(QStringLiteral("attnviz.org"));
     QCoreApplication::setApplicationName(QStringLiteral("AttnViz"));
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTNVIZ_VERSION));
 }
+
+namespace {
 
 /// Takes "--lang NAME" / "--lang=NAME" out of `args`.  Returns the name ("" when absent);
 /// `*found` tells whether the option was there at all.
@@ -54,18 +52,6 @@ QString take_lang_option(QStringList* args, bool* found) {
     return value;
 }
 
-// Qt's own notices (e.g. "XDG_RUNTIME_DIR not set" on a headless machine) are not the
-// command's business: stderr carries exactly one message, and only on failure.
-void quiet_message_handler(QtMsgType type, const QMessageLogContext&, const QString& message) {
-    if (type == QtFatalMsg) {
-        std::fprintf(stderr, "attnviz export: %s\n", message.toLocal8Bit().constData());
-        std::abort();
-    }
-}
-
-void print_error(const QString& message) {
-    std::fprintf(stderr, "attnviz export: %s\n", message.toLocal8Bit().constData());
-}
 }  // namespace
 
 int run_gui(int argc, char** argv) {
@@ -107,56 +93,6 @@ int run_gui(int argc, char** argv) {
         break;
     }
     return app.exec();
-}
-
-int run_export_command(int argc, char** argv) {
-    QStringList args;
-    for (int k = 2; k < argc; ++k)
-        args << QString::fromLocal8Bit(argv[k]);
-
-    // Rendering needs a QApplication (QCustomPlot is a widget) but never a display: use the
-    // offscreen platform unless the caller chose one explicitly.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
-    qInstallMessageHandler(quiet_message_handler);
-    set_application_identity();
-    int qt_argc = 1;
-    char* qt_argv[] = {argv[0], nullptr};
-    QApplication app(qt_argc, qt_argv);
-
-    // Figures from the command line are English, the same on every machine, unless --lang
-    // asks otherwise (the window's exports follow the interface language instead).
-    bool has_lang = false;
-    const QString lang = take_lang_option(&args, &has_lang);
-    const QString language = normalize_language(lang);
-    if (has_lang && (language.isEmpty() || language == QLatin1String(kSystemLanguage))) {
-        print_error(QStringLiteral("--lang must be en or zh_CN, not '%1'").arg(lang));
-        return 2;
-    }
-    install_translations(has_lang ? language : QString::fromLatin1(kEnglish));
-
-    AttentionDocument document;
-    ExportCommand command;
-    try {
-        command = parse_export_arguments(args, &document);
-    } catch (const UsageError& e) {
-        print_error(QString::fromStdString(e.what()));
-        return 2;
-    }
-    if (command.help) {
-        std::fputs(export_usage().toLocal8Bit().constData(), stdout);
-        return 0;
-    }
-    try {
-        run_export(command, document);
-    } catch (const UsageError& e) {
-        print_error(QString::fromStdString(e.what()));
-        return 2;
-    } catch (const std::exception& e) {
-        print_error(QString::fromStdString(e.what()));
-        return 1;
-    }
-    return 0;
 }
 
 }  // namespace attnviz::ui

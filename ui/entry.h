@@ -1,4 +1,5 @@
-// The two ways into the Qt front end, called from app/main.cpp.
+// The way into the Qt front end, called from app/main.cpp (`attnviz export` joins the
+// command line instead: ui/cli/export_command.h).
 #pragma once
 
 namespace attnviz::ui {
@@ -6,9 +7,8 @@ namespace attnviz::ui {
 /// The desktop application.  argv may name a .attnviz session to open.
 int run_gui(int argc, char** argv);
 
-/// `attnviz export ...`: the window's figure, headless, through the same document and
-/// renderer.  0 on success, 1 on a data or write error, 2 on a usage error; one message on
-/// stderr on failure.
-int run_export_command(int argc, char** argv);
+/// The organisation, application name and version every QApplication of attnviz carries
+/// (the window's, and the one `attnviz export` renders with: ui/cli/export_command.h).
+void set_application_identity();
 
 }  // namespace attnviz::ui

@@ -1,15 +1,28 @@
+// `attnviz export`: the window's figure, headless, through the same document and renderer.
+// Its options are declared in the command line's tree (app/command_line.h) like every other
+// subcommand's; here they are applied to an AttentionDocument, whose rules (heads that
+// divide embed_dim, a comparison that changes something, ...) give the usage errors.
 #include "ui/cli/export_command.h"
 
-#include <QCoreApplication>
+#include <QApplication>
 #include <QThread>
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <set>
 
+#include "app/command_line.h"
 #include "engine/errors.h"
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_document.h"
+#include "ui/entry.h"
+#include "ui/i18n/language.h"
+#include "ui/render/figure_export.h"
 
 namespace attnviz::ui {
 
@@ -36,121 +49,58 @@ int to_int(const QString& option, const QString& value, int lo, int hi) {
     return v;
 }
 
-double to_double(const QString& option, const QString& value, double lo, double hi) {
-    bool ok = false;
-    const double v = value.toDouble(&ok);
-    if (!ok || !std::isfinite(v) || v < lo || v > hi)
-        usage_error(ExportCommandText::tr("%1 needs a number from %2 to %3, not '%4'")
-                        .arg(option)
-                        .arg(lo)
-                        .arg(hi)
-                        .arg(value));
-    return v;
+QString qstring(const std::string& s) {
+    return QString::fromLocal8Bit(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-bool to_switch(const QString& option, const QString& value) {
-    const QString v = value.toLower();
-    if (v == QLatin1String("on") || v == QLatin1String("true") || v == QLatin1String("yes") ||
-        v == QLatin1String("1"))
-        return true;
-    if (v == QLatin1String("off") || v == QLatin1String("false") || v == QLatin1String("no") ||
-        v == QLatin1String("0"))
-        return false;
-    usage_error(ExportCommandText::tr("%1 needs on or off, not '%2'").arg(option, value));
+/// The options as given, before the document sees them.
+struct ExportArguments {
+    std::optional<std::string> text, text2, tokens, tokens2, mode;
+    bool lowercase = false, special_tokens = false;
+    int embed_dim = 64;
+    int num_heads = 4;
+    cli::SeedOptions seeds;
+    std::optional<std::string> weights;
+    std::string scoring = "dot";
+    bool no_bias = false, no_positional = false;
+    double dropout = 0.0;
+    bool train = false, causal = false;
+    std::vector<int> mask_keys;
+    std::string masked_rows = "zero";
+    std::string view = "grid";
+    std::optional<int> step, item;
+    bool focus = false;
+    std::optional<std::string> heads;
+    std::string colormap = "viridis";
+    bool per_head_scale = false, unit_scale = false, no_values = false;
+    std::optional<std::string> title;
+    bool no_title = false;
+    int width = 1600, height = 1000;
+    double scale = 2.0;
+    int font_size = 14;
+    std::optional<std::string> lang;
+    std::optional<std::string> out;
+    // The comparison: a preset, then the --b-... changes on top of it.
+    std::optional<std::string> compare;
+    std::optional<bool> b_causal, b_train, b_bias, b_positional;
+    std::optional<int> b_num_heads, b_seed;
+    std::optional<double> b_dropout;
+    std::optional<std::string> b_scoring, b_masked_rows;
+    cli::MemoryOptions memory;
+};
+
+/// What is exported, once the document holds the configuration.
+struct ExportCommand {
+    ExportSize size;
+    FigureOptions figure;
+    QString out;
+    QString memory_budget;  ///< --memory-budget as given; empty: the default
+};
+
+Scoring scoring_from_name(const std::string& name) {
+    return name == "additive" ? Scoring::Additive : Scoring::ScaledDotProduct;
 }
 }  // namespace
-
-QString export_usage() {
-    return ExportCommandText::tr(
-               "usage: attnviz export --text \"...\" [--text2 \"...\" [--mode cross|batch]]\n"
-               "                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]\n"
-               "                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...\n"
-               "                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]\n"
-               "                      [--compare causal|heads|dropout] [--b-... ]\n"
-               "                      [--step N] [--focus] [--heads LIST]\n"
-               "                      [--colormap viridis|cividis|magma|grey]\n"
-               "                      [--width PX] [--height PX] [--scale F] --out "
-               "FILE.png|svg|pdf\n"
-               "\n"
-               "Renders the same figure as the window, without a display.\n"
-               "\n"
-               "Input:\n"
-               "  --text TEXT           the sentence (queries)\n"
-               "  --text2 TEXT          a second sentence: keys/values (cross) or a batch item\n"
-               "  --mode MODE           self (default without --text2), cross (default with it), "
-               "batch\n"
-               "  --tokens LIST         pre-tokenized input instead of --text (tokens separated by "
-               "|)\n"
-               "  --tokens2 LIST        the same for the second sentence\n"
-               "  --lowercase           lowercase before tokenizing\n"
-               "  --special-tokens      add [CLS] and [SEP]\n"
-               "Layer:\n"
-               "  --embed-dim E         model width (default 64)\n"
-               "  --num-heads H         heads; must divide E (default 4)\n"
-               "  --seed S              weight seed (default 0); also the dropout seed unless "
-               "given\n"
-               "  --weights FILE        a safetensors nn.MultiheadAttention state_dict\n"
-               "  --scoring NAME        dot (default) or additive\n"
-               "  --no-bias             projections without bias\n"
-               "  --no-positional       no sinusoidal positional encoding\n"
-               "  --dropout P           dropout on the weights, in [0, 0.95]\n"
-               "  --train               training mode (dropout active)\n"
-               "  --dropout-seed D      seed of the dropout mask\n"
-               "Masks:\n"
-               "  --causal              mask keys after each query\n"
-               "  --mask-key K          mask key position K (0-based; repeatable)\n"
-               "  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows\n"
-               "Figure:\n"
-               "  --view VIEW           grid (default), mean, or head:K with K from 1 to H;\n"
-               "                        steps[:K]: the computation of head K (default 1) stage by\n"
-               "                        stage; lines: BertViz-style lines from queries to keys\n"
-               "  --step N              steps: reveal stages 1 to N and explain stage N\n"
-               "                        (default: every stage)\n"
-               "  --focus               steps: only stage N and its inputs, large\n"
-               "  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)\n"
-               "  --item N              which sentence of a padded batch to draw (1 or 2)\n"
-               "  --colormap NAME       viridis (default), cividis, magma or grey\n"
-               "  --per-head-scale      scale each head from its own min to its own max\n"
-               "  --unit-scale          colours from 0 to 1 (default: the data's min to max)\n"
-               "  --no-values           never print values in the cells\n"
-               "  --title TEXT          figure title (default: states the configuration)\n"
-               "  --no-title            no title or caption\n"
-               "  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)\n"
-               "  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)\n"
-               "  --font-size PX        base text size (default 14)\n"
-               "  --lang LANG           language of the title and caption: en (default) or zh_CN\n"
-               "  --out FILE            output; the format follows the suffix: .png, .svg or .pdf\n"
-               "Comparison (--view compare): configuration A is the one above, B is A with "
-               "changes:\n"
-               "  --view compare[:K]    A and B side by side and their difference B − A, for the\n"
-               "                        mean over heads or for head K (both must have it)\n"
-               "  --compare PRESET      causal: A without the causal mask, B with it;\n"
-               "                        heads: A with 4 heads, B with 8;\n"
-               "                        dropout: A in evaluation, B training with the same\n"
-               "                        dropout seed, on head 1 unless compare:K says otherwise\n"
-               "  --b-causal on|off     B's causal mask\n"
-               "  --b-num-heads H       B's heads; must divide E\n"
-               "  --b-train on|off      B's training mode (dropout active)\n"
-               "  --b-dropout P         B's dropout, in [0, 0.95]\n"
-               "  --b-scoring NAME      B's scoring: dot or additive\n"
-               "  --b-masked-rows POLICY  B's fully masked rows: zero, uniform or nan\n"
-               "  --b-bias on|off       B's projection bias\n"
-               "  --b-positional on|off B's positional encoding\n"
-               "  --b-seed S            B's weight seed\n"
-               "\n"
-               "Exit status: 0 success, 1 data or write error, 2 usage error.\n") +
-           ExportCommandText::tr(
-               "\n"
-               "Memory: a figure that needs more than the memory budget is refused before\n"
-               "anything is computed (exit 1), naming what fits instead:\n"
-               "  --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,\n"
-               "                        else half of the machine's memory)\n"
-               "  --heads-shown K       panels for the first K heads only (the mean still\n"
-               "                        covers every head)\n"
-               "  --mean-only           the mean over heads only\n"
-               "  --window START:LEN    tokens START..START+LEN-1 (from 0) of a long text: those\n"
-               "                        rows and columns of the full attention\n");
-}
 
 namespace {
 /// --view compare[:K] with the preset and the --b-... changes: B into the document, the head
@@ -204,243 +154,92 @@ void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
 }
 }  // namespace
 
-ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument* doc) {
+namespace {
+/// Puts the arguments into `doc` and returns the figure to export.  Throws UsageError
+/// (translated) for options that do not go together.
+ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) {
     ExportCommand cmd;
-    cmd.figure.font_px = 14;
-    cmd.size = ExportSize{1600, 1000, 2.0};
+    cmd.figure.font_px = a.font_size;
+    cmd.size = ExportSize{a.width, a.height, a.scale};
+    const bool has_text = a.text.has_value(), has_tokens = a.tokens.has_value();
+    const bool has_text2 = a.text2.has_value(), has_tokens2 = a.tokens2.has_value();
+    if (a.text) doc->setTextA(qstring(*a.text));
+    if (a.text2) doc->setTextB(qstring(*a.text2));
+    if (a.tokens) doc->setTokenListA(qstring(*a.tokens));
+    if (a.tokens2) doc->setTokenListB(qstring(*a.tokens2));
     std::optional<PairMode> mode;
-    bool has_text = false, has_text2 = false, has_tokens = false, has_tokens2 = false;
-    std::optional<int> dropout_seed;
-    int seed = 0;
-    int num_heads = 4;
-    int embed_dim = 64;
-    std::set<MaskedKey> masked;
-    QString view = QStringLiteral("grid");
-    QString heads_list;
-    std::optional<int> step;
-    std::optional<int> heads_shown;
-    bool focus = false;
-    // The comparison: a preset, then the --b-... changes on top of it.
-    std::optional<ComparePreset> preset;
-    CompareChanges b_changes;
-    QStringList b_options;
-
-    for (int k = 0; k < args.size(); ++k) {
-        const QString& arg = args[k];
-        QString inline_value;
-        QString name = arg;
-        if (arg.startsWith(QLatin1String("--")) && arg.contains(QLatin1Char('='))) {
-            name = arg.section(QLatin1Char('='), 0, 0);
-            inline_value = arg.section(QLatin1Char('='), 1);
-        }
-        bool used_inline = false;
-        auto value = [&]() -> QString {
-            if (!inline_value.isNull()) {
-                used_inline = true;
-                return inline_value;
-            }
-            if (k + 1 >= args.size())
-                usage_error(ExportCommandText::tr("%1 needs a value").arg(name));
-            return args[++k];
-        };
-        auto flag = [&] {
-            if (!inline_value.isNull())
-                usage_error(ExportCommandText::tr("%1 takes no value").arg(name));
-        };
-
-        if (name == QLatin1String("--help") || name == QLatin1String("-h")) {
-            cmd.help = true;
-            return cmd;
-        } else if (name == QLatin1String("--text")) {
-            doc->setTextA(value());
-            has_text = true;
-        } else if (name == QLatin1String("--text2")) {
-            doc->setTextB(value());
-            has_text2 = true;
-        } else if (name == QLatin1String("--tokens")) {
-            doc->setTokenListA(value());
-            has_tokens = true;
-        } else if (name == QLatin1String("--tokens2")) {
-            doc->setTokenListB(value());
-            has_tokens2 = true;
-        } else if (name == QLatin1String("--mode")) {
-            const QString v = value();
-            PairMode m;
-            if (v == QLatin1String("self"))
-                m = PairMode::Single;
-            else if (!pair_mode_from_name(v, &m))
-                usage_error(
-                    ExportCommandText::tr("--mode must be self, cross or batch, not '%1'").arg(v));
-            mode = m;
-        } else if (name == QLatin1String("--lowercase")) {
-            flag();
-            doc->setLowercase(true);
-        } else if (name == QLatin1String("--special-tokens")) {
-            flag();
-            doc->setSpecialTokens(true);
-        } else if (name == QLatin1String("--embed-dim")) {
-            embed_dim = to_int(name, value(), AttentionDocument::kMinEmbedDim,
-                               AttentionDocument::kMaxEmbedDim);
-        } else if (name == QLatin1String("--num-heads")) {
-            num_heads = to_int(name, value(), 1, AttentionDocument::kMaxHeads);
-        } else if (name == QLatin1String("--seed")) {
-            seed = to_int(name, value(), 0, AttentionDocument::kMaxSeed);
-        } else if (name == QLatin1String("--dropout-seed")) {
-            dropout_seed = to_int(name, value(), 0, AttentionDocument::kMaxSeed);
-        } else if (name == QLatin1String("--weights")) {
-            doc->setWeightsFile(value());
-        } else if (name == QLatin1String("--scoring")) {
-            const QString v = value();
-            if (v == QLatin1String("dot") || v == QLatin1String("scaled_dot_product"))
-                doc->setScoring(Scoring::ScaledDotProduct);
-            else if (v == QLatin1String("additive"))
-                doc->setScoring(Scoring::Additive);
-            else
-                usage_error(
-                    ExportCommandText::tr("--scoring must be dot or additive, not '%1'").arg(v));
-        } else if (name == QLatin1String("--no-bias")) {
-            flag();
-            doc->setBias(false);
-        } else if (name == QLatin1String("--no-positional")) {
-            flag();
-            doc->setPositionalEncoding(false);
-        } else if (name == QLatin1String("--dropout")) {
-            doc->setDropout(to_double(name, value(), 0.0, AttentionDocument::kMaxDropout));
-        } else if (name == QLatin1String("--train")) {
-            flag();
-            doc->setTraining(true);
-        } else if (name == QLatin1String("--causal")) {
-            flag();
-            doc->setCausal(true);
-        } else if (name == QLatin1String("--mask-key")) {
-            masked.insert({0, to_int(name, value(), 0, 1 << 20)});
-        } else if (name == QLatin1String("--masked-rows")) {
-            const QString v = value();
-            try {
-                doc->setMaskedRowPolicy(masked_row_policy_from_name(v.toStdString()));
-            } catch (const std::exception&) {
-                usage_error(
-                    ExportCommandText::tr("--masked-rows must be zero, uniform or nan, not '%1'")
-                        .arg(v));
-            }
-        } else if (name == QLatin1String("--view")) {
-            view = value();
-        } else if (name == QLatin1String("--step")) {
-            step = to_int(name, value(), 1, 64);
-        } else if (name == QLatin1String("--focus")) {
-            flag();
-            focus = true;
-        } else if (name == QLatin1String("--heads")) {
-            heads_list = value();
-        } else if (name == QLatin1String("--item")) {
-            cmd.figure.batch_item = to_int(name, value(), 1, 2) - 1;
-        } else if (name == QLatin1String("--colormap")) {
-            const QString v = value();
-            if (!colormap_from_name(v, &cmd.figure.colormap))
-                usage_error(ExportCommandText::tr("--colormap must be one of %1, not '%2'")
-                                .arg(colormap_names().join(QStringLiteral(", ")), v));
-        } else if (name == QLatin1String("--per-head-scale")) {
-            flag();
-            cmd.figure.scale = ScaleMode::PerHead;
-        } else if (name == QLatin1String("--unit-scale")) {
-            flag();
-            cmd.figure.scale = ScaleMode::Unit;
-        } else if (name == QLatin1String("--no-values")) {
-            flag();
-            cmd.figure.values = false;
-        } else if (name == QLatin1String("--title")) {
-            cmd.figure.title = value();
-        } else if (name == QLatin1String("--no-title")) {
-            flag();
-            cmd.figure.show_title = false;
-        } else if (name == QLatin1String("--width")) {
-            cmd.size.width = to_int(name, value(), kMinExportSide, kMaxExportSide);
-        } else if (name == QLatin1String("--height")) {
-            cmd.size.height = to_int(name, value(), kMinExportSide, kMaxExportSide);
-        } else if (name == QLatin1String("--scale")) {
-            cmd.size.scale = to_double(name, value(), 0.25, kMaxExportScale);
-        } else if (name == QLatin1String("--font-size")) {
-            cmd.figure.font_px = to_int(name, value(), 6, 96);
-        } else if (name == QLatin1String("--compare")) {
-            const QString v = value();
-            ComparePreset p;
-            if (!compare_preset_from_name(v, &p))
-                usage_error(
-                    ExportCommandText::tr("--compare must be causal, heads or dropout, not '%1'")
-                        .arg(v));
-            preset = p;
-            b_options << name;
-        } else if (name == QLatin1String("--b-causal")) {
-            b_changes.causal = to_switch(name, value());
-            b_options << name;
-        } else if (name == QLatin1String("--b-num-heads")) {
-            b_changes.num_heads = to_int(name, value(), 1, AttentionDocument::kMaxHeads);
-            b_options << name;
-        } else if (name == QLatin1String("--b-train")) {
-            b_changes.training = to_switch(name, value());
-            b_options << name;
-        } else if (name == QLatin1String("--b-dropout")) {
-            b_changes.dropout = to_double(name, value(), 0.0, AttentionDocument::kMaxDropout);
-            b_options << name;
-        } else if (name == QLatin1String("--b-scoring")) {
-            const QString v = value();
-            if (v == QLatin1String("dot") || v == QLatin1String("scaled_dot_product"))
-                b_changes.scoring = Scoring::ScaledDotProduct;
-            else if (v == QLatin1String("additive"))
-                b_changes.scoring = Scoring::Additive;
-            else
-                usage_error(
-                    ExportCommandText::tr("--b-scoring must be dot or additive, not '%1'").arg(v));
-            b_options << name;
-        } else if (name == QLatin1String("--b-masked-rows")) {
-            const QString v = value();
-            try {
-                b_changes.masked_rows = masked_row_policy_from_name(v.toStdString());
-            } catch (const std::exception&) {
-                usage_error(
-                    ExportCommandText::tr("--b-masked-rows must be zero, uniform or nan, not '%1'")
-                        .arg(v));
-            }
-            b_options << name;
-        } else if (name == QLatin1String("--b-bias")) {
-            b_changes.bias = to_switch(name, value());
-            b_options << name;
-        } else if (name == QLatin1String("--b-positional")) {
-            b_changes.positional_encoding = to_switch(name, value());
-            b_options << name;
-        } else if (name == QLatin1String("--b-seed")) {
-            b_changes.weight_seed = to_int(name, value(), 0, AttentionDocument::kMaxSeed);
-            b_options << name;
-        } else if (name == QLatin1String("--memory-budget")) {
-            cmd.memory_budget = value();
-        } else if (name == QLatin1String("--heads-shown")) {
-            heads_shown = to_int(name, value(), 1, AttentionDocument::kMaxHeads);
-        } else if (name == QLatin1String("--mean-only")) {
-            flag();
-            if (heads_shown && *heads_shown != 0)
-                usage_error(ExportCommandText::tr("use either --heads-shown or --mean-only"));
-            heads_shown = 0;
-        } else if (name == QLatin1String("--window")) {
-            const QString v = value();
-            const QStringList parts = v.split(QLatin1Char(':'));
-            bool ok_start = false, ok_length = false;
-            const int start = parts.size() == 2 ? parts[0].toInt(&ok_start) : -1;
-            const int length = parts.size() == 2 ? parts[1].toInt(&ok_length) : 0;
-            if (!ok_start || !ok_length || start < 0 || length < 1)
-                usage_error(ExportCommandText::tr("--window needs START:LEN, a first token (from "
-                                                  "0) and a length (from 1), e.g. 0:512, not '%1'")
-                                .arg(v));
-            doc->setWindow(start, length);
-        } else if (name == QLatin1String("--out") || name == QLatin1String("-o")) {
-            cmd.out = value();
-        } else {
-            usage_error(
-                ExportCommandText::tr("unknown option '%1' (see attnviz export --help)").arg(arg));
-        }
-        if (!inline_value.isNull() && !used_inline)
-            usage_error(ExportCommandText::tr("%1 takes no value").arg(name));
+    if (a.mode) {
+        PairMode m = PairMode::Single;
+        if (qstring(*a.mode).compare(QLatin1String("self"), Qt::CaseInsensitive) != 0)
+            pair_mode_from_name(qstring(*a.mode), &m);
+        mode = m;
     }
+    if (a.lowercase) doc->setLowercase(true);
+    if (a.special_tokens) doc->setSpecialTokens(true);
+    if (a.weights) doc->setWeightsFile(qstring(*a.weights));
+    doc->setScoring(scoring_from_name(a.scoring));
+    if (a.no_bias) doc->setBias(false);
+    if (a.no_positional) doc->setPositionalEncoding(false);
+    doc->setDropout(a.dropout);
+    if (a.train) doc->setTraining(true);
+    if (a.causal) doc->setCausal(true);
+    doc->setMaskedRowPolicy(masked_row_policy_from_name(a.masked_rows));
+    if (a.item) cmd.figure.batch_item = *a.item - 1;
+    colormap_from_name(qstring(a.colormap), &cmd.figure.colormap);
+    if (a.per_head_scale) cmd.figure.scale = ScaleMode::PerHead;
+    if (a.unit_scale) cmd.figure.scale = ScaleMode::Unit;
+    if (a.no_values) cmd.figure.values = false;
+    if (a.title) cmd.figure.title = qstring(*a.title);
+    if (a.no_title) cmd.figure.show_title = false;
+    if (a.out) cmd.out = qstring(*a.out);
+    cmd.memory_budget = qstring(a.memory.memory_budget);
+    if (a.memory.window) {
+        // The document counts tokens in int; a longer window is no window it could show.
+        const auto [start, length] = *a.memory.window;
+        if (start > std::numeric_limits<int>::max() || length > std::numeric_limits<int>::max())
+            usage_error(ExportCommandText::tr("--window needs START:LEN, a first token (from "
+                                              "0) and a length (from 1), e.g. 0:512, not '%1'")
+                            .arg(QStringLiteral("%1:%2").arg(start).arg(length)));
+        doc->setWindow(static_cast<int>(start), static_cast<int>(length));
+    }
+    std::set<MaskedKey> masked;
+    for (const int k : a.mask_keys)
+        masked.insert({0, k});
 
+    std::optional<ComparePreset> preset;
+    if (a.compare) {
+        ComparePreset p;
+        compare_preset_from_name(qstring(*a.compare), &p);
+        preset = p;
+    }
+    CompareChanges b_changes;
+    b_changes.causal = a.b_causal;
+    b_changes.num_heads = a.b_num_heads;
+    b_changes.training = a.b_train;
+    b_changes.dropout = a.b_dropout;
+    if (a.b_scoring) b_changes.scoring = scoring_from_name(*a.b_scoring);
+    if (a.b_masked_rows) b_changes.masked_rows = masked_row_policy_from_name(*a.b_masked_rows);
+    b_changes.bias = a.b_bias;
+    b_changes.positional_encoding = a.b_positional;
+    b_changes.weight_seed = a.b_seed;
+    // The first comparison option given, in the order of the help, for the message below.
+    QString b_option;
+    for (const auto& [given, name] : {std::pair{a.compare.has_value(), "--compare"},
+                                      {a.b_causal.has_value(), "--b-causal"},
+                                      {a.b_num_heads.has_value(), "--b-num-heads"},
+                                      {a.b_train.has_value(), "--b-train"},
+                                      {a.b_dropout.has_value(), "--b-dropout"},
+                                      {a.b_scoring.has_value(), "--b-scoring"},
+                                      {a.b_masked_rows.has_value(), "--b-masked-rows"},
+                                      {a.b_bias.has_value(), "--b-bias"},
+                                      {a.b_positional.has_value(), "--b-positional"},
+                                      {a.b_seed.has_value(), "--b-seed"}})
+        if (given && b_option.isEmpty()) b_option = QLatin1String(name);
+
+    const int embed_dim = a.embed_dim, num_heads = a.num_heads;
+    const std::optional<int> heads_shown =
+        a.memory.mean_only ? std::optional<int>(0) : a.memory.heads_shown;
+    const QString view = qstring(a.view);
     if (!has_text && !has_tokens)
         usage_error(ExportCommandText::tr("--text (or --tokens) is required"));
     if (has_text && has_tokens)
@@ -468,8 +267,8 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
                             .arg(num_heads));
         doc->setHeadsShown(*heads_shown);
     }
-    doc->setWeightSeed(seed);
-    doc->setDropoutSeed(dropout_seed.value_or(seed));
+    doc->setWeightSeed(static_cast<int>(a.seeds.seed));
+    doc->setDropoutSeed(static_cast<int>(a.seeds.dropout()));
     doc->setMaskedKeys(masked);
 
     if (view == QLatin1String("grid")) {
@@ -495,13 +294,16 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
                                           "lines, compare or compare:K, not '%1'")
                         .arg(view));
     }
-    if (!b_options.isEmpty() && cmd.figure.kind != FigureKind::Compare)
-        usage_error(ExportCommandText::tr("%1 needs --view compare").arg(b_options.first()));
+    if (!b_option.isEmpty() && cmd.figure.kind != FigureKind::Compare)
+        usage_error(ExportCommandText::tr("%1 needs --view compare").arg(b_option));
+    const std::optional<int> step = a.step;
+    const bool focus = a.focus;
     if ((step || focus) && cmd.figure.kind != FigureKind::Steps)
         usage_error(ExportCommandText::tr("--step and --focus need --view steps"));
     if (focus && !step) usage_error(ExportCommandText::tr("--focus needs --step N"));
     if (step) cmd.figure.step = *step - 1;
     cmd.figure.focus = focus;
+    const QString heads_list = a.heads ? qstring(*a.heads) : QString();
     if (!heads_list.isEmpty()) {
         if (cmd.figure.kind != FigureKind::Lines)
             usage_error(ExportCommandText::tr("--heads needs --view lines"));
@@ -528,6 +330,8 @@ ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument*
     return cmd;
 }
 
+/// Computes on this thread, renders, writes.  Throws DataError / UsageError /
+/// std::invalid_argument.
 void run_export(const ExportCommand& command, const AttentionDocument& document) {
     // The command line's budget: --memory-budget, else ATTNVIZ_MEMORY_BUDGET, else the
     // default (the window's own setting is not read: a script gives the same answer anywhere).
@@ -568,4 +372,197 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
                   compared.get());
 }
 
+// Qt's own notices (e.g. "XDG_RUNTIME_DIR not set" on a headless machine) are not the
+// command's business: stderr carries exactly one message, and only on failure.
+void quiet_message_handler(QtMsgType type, const QMessageLogContext&, const QString& message) {
+    if (type == QtFatalMsg) {
+        std::fprintf(stderr, "attnviz export: %s\n", message.toLocal8Bit().constData());
+        std::abort();
+    }
+}
+
+/// --lang: en or zh_CN (any spelling normalize_language knows), not "system".
+void check_language(const ExportArguments& a) {
+    if (!a.lang) return;
+    const QString language = normalize_language(qstring(*a.lang));
+    if (language.isEmpty() || language == QLatin1String(kSystemLanguage))
+        throw UsageError("--lang must be en or zh_CN, not '" + *a.lang + "'");
+}
+
+int run_export_command(const ExportArguments& a) {
+    // Rendering needs a QApplication (QCustomPlot is a widget) but never a display: use the
+    // offscreen platform unless the caller chose one explicitly.
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", QByteArrayLiteral("offscreen"));
+    qInstallMessageHandler(quiet_message_handler);
+    set_application_identity();
+    char program[] = "attnviz";
+    int qt_argc = 1;
+    char* qt_argv[] = {program, nullptr};
+    QApplication app(qt_argc, qt_argv);
+    // Figures from the command line are English, the same on every machine, unless --lang
+    // asks otherwise (the window's exports follow the interface language instead).
+    install_translations(a.lang ? normalize_language(qstring(*a.lang))
+                                : QString::fromLatin1(kEnglish));
+    AttentionDocument document;
+    const ExportCommand command = apply_arguments(a, &document);
+    run_export(command, document);
+    return 0;
+}
+
+std::vector<std::string> colormap_words() {
+    std::vector<std::string> words;
+    for (const QString& name : colormap_names())
+        words.push_back(name.toStdString());
+    return words;
+}
+}  // namespace
+
+void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
+    using cli::add_choice, cli::add_flag, cli::add_integer, cli::add_real,
+        cli::add_repeated_integer, cli::add_switch, cli::add_text, cli::UpperBound;
+    auto a = std::make_shared<ExportArguments>();
+    CLI::App* sub = app.add_subcommand(
+        "export",
+        "Renders the same figure as the window (heatmaps, the computation steps, lines, a "
+        "comparison) to PNG, SVG or PDF, without a display.  Configuration A is the window's "
+        "controls; --view compare adds a configuration B.");
+    sub->footer(
+        "Examples: attnviz export --text \"The cat sat on the mat\" --embed-dim 32 --num-heads 4 "
+        "--causal --out cat.png\n"
+        "          attnviz export --text \"The cat sat on the mat\" --view compare --compare "
+        "causal --out causal.pdf");
+
+    const char* input = "Input";
+    add_text(*sub, "--text", &a->text, "TEXT", "the sentence (queries)")->group(input);
+    add_text(*sub, "--text2", &a->text2, "TEXT",
+             "a second sentence: keys/values (cross) or a batch item")
+        ->group(input);
+    add_choice(*sub, "--mode", &a->mode, {"self", "cross", "batch"},
+               "self (default without --text2), cross (default with it) or batch", {"single"},
+               cli::LetterCase::Any)
+        ->group(input);
+    add_text(*sub, "--tokens", &a->tokens, "LIST",
+             "pre-tokenized input instead of --text (tokens separated by |)")
+        ->group(input);
+    add_text(*sub, "--tokens2", &a->tokens2, "LIST", "the same for the second sentence")
+        ->group(input);
+    add_flag(*sub, "--lowercase", &a->lowercase, "lowercase before tokenizing")->group(input);
+    add_flag(*sub, "--special-tokens", &a->special_tokens, "add [CLS] and [SEP]")->group(input);
+
+    const char* layer = "Layer";
+    add_integer(*sub, "--embed-dim", &a->embed_dim, AttentionDocument::kMinEmbedDim,
+                AttentionDocument::kMaxEmbedDim, "E", "model width")
+        ->group(layer);
+    add_integer(*sub, "--num-heads", &a->num_heads, 1, AttentionDocument::kMaxHeads, "H",
+                "heads; must divide --embed-dim")
+        ->group(layer);
+    add_text(*sub, "--weights", &a->weights, "FILE",
+             "a safetensors nn.MultiheadAttention state_dict instead of random weights")
+        ->group(layer);
+    add_choice(*sub, "--scoring", &a->scoring, {"dot", "additive"},
+               "scaled dot-product or additive scores", {"scaled_dot_product"})
+        ->group(layer);
+    add_flag(*sub, "--no-bias", &a->no_bias, "projections without bias")->group(layer);
+    add_flag(*sub, "--no-positional", &a->no_positional, "no sinusoidal positional encoding")
+        ->group(layer);
+    add_real(*sub, "--dropout", &a->dropout, 0.0, AttentionDocument::kMaxDropout,
+             UpperBound::Included, "P", "dropout on the weights, active with --train")
+        ->group(layer);
+    add_flag(*sub, "--train", &a->train, "training mode (dropout active)")->group(layer);
+    add_seed_options(*sub, &a->seeds, AttentionDocument::kMaxSeed,
+                     cli::SeedUse{.weights = true, .dropout = true});
+
+    const char* masks = "Masks";
+    add_flag(*sub, "--causal", &a->causal, "mask keys after each query")->group(masks);
+    add_repeated_integer(*sub, "--mask-key", &a->mask_keys, 0, 1 << 20, "K",
+                         "mask key position K (from 0)")
+        ->group(masks);
+    add_choice(*sub, "--masked-rows", &a->masked_rows, {"zero", "uniform", "nan"},
+               "the weights of a query row whose every key is masked")
+        ->group(masks);
+
+    const char* figure = "Figure";
+    add_text(*sub, "--view", &a->view, "grid|mean|head:K|steps[:K]|lines|compare[:K]",
+             "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the computation of "
+             "head K (default 1) stage by stage; lines: BertViz-style lines from queries to "
+             "keys; compare[:K]: see Comparison")
+        ->group(figure);
+    add_integer(*sub, "--step", &a->step, 1, 64, "N",
+                "steps: reveal stages 1 to N and explain stage N (default: every stage)")
+        ->group(figure);
+    add_flag(*sub, "--focus", &a->focus, "steps: only stage N and its inputs, large")
+        ->group(figure);
+    add_text(*sub, "--heads", &a->heads, "LIST",
+             "lines: the heads to draw, e.g. 1,3 (default: all)")
+        ->group(figure);
+    add_integer(*sub, "--item", &a->item, 1, 2, "N",
+                "which sentence of a padded batch (--mode batch) to draw")
+        ->group(figure);
+    add_choice(*sub, "--colormap", &a->colormap, colormap_words(), "the heatmaps' colours",
+               {"gray"}, cli::LetterCase::Any)
+        ->group(figure);
+    CLI::Option* per_head = add_flag(*sub, "--per-head-scale", &a->per_head_scale,
+                                     "scale each head from its own min to its own max");
+    CLI::Option* unit = add_flag(*sub, "--unit-scale", &a->unit_scale,
+                                 "colours from 0 to 1 (default: the data's min to max)");
+    per_head->excludes(unit);
+    for (CLI::Option* o : {per_head, unit})
+        o->group(figure);
+    add_flag(*sub, "--no-values", &a->no_values, "never print values in the cells")->group(figure);
+    add_text(*sub, "--title", &a->title, "TEXT", "figure title (default: states the configuration)")
+        ->group(figure);
+    add_flag(*sub, "--no-title", &a->no_title, "no title or caption")->group(figure);
+    add_integer(*sub, "--width", &a->width, kMinExportSide, kMaxExportSide, "PX",
+                "figure width (PDF: points)")
+        ->group(figure);
+    add_integer(*sub, "--height", &a->height, kMinExportSide, kMaxExportSide, "PX",
+                "figure height (PDF: points)")
+        ->group(figure);
+    add_real(*sub, "--scale", &a->scale, 0.25, kMaxExportScale, UpperBound::Included, "F",
+             "PNG pixel scale, e.g. 2 or 3 for slides")
+        ->group(figure);
+    add_integer(*sub, "--font-size", &a->font_size, 6, 96, "PX", "base text size")->group(figure);
+    add_text(*sub, "--lang", &a->lang, "LANG",
+             "language of the title and caption: en (default) or zh_CN")
+        ->group(figure);
+    add_text(*sub, "-o,--out", &a->out, "FILE",
+             "the figure; the format follows the suffix: .png, .svg or .pdf (required)")
+        ->group(figure);
+
+    const char* comparison = "Comparison (--view compare): B is A with changes";
+    add_choice(*sub, "--compare", &a->compare, {"causal", "heads", "dropout"},
+               "causal: A without the causal mask, B with it; heads: A with 4 heads, B with 8; "
+               "dropout: A in evaluation, B training with the same dropout seed, on head 1 "
+               "unless compare:K says otherwise",
+               {}, cli::LetterCase::Any)
+        ->option_text("PRESET")
+        ->group(comparison);
+    add_switch(*sub, "--b-causal", &a->b_causal, "B's causal mask")->group(comparison);
+    add_integer(*sub, "--b-num-heads", &a->b_num_heads, 1, AttentionDocument::kMaxHeads, "H",
+                "B's heads; must divide --embed-dim")
+        ->group(comparison);
+    add_switch(*sub, "--b-train", &a->b_train, "B's training mode (dropout active)")
+        ->group(comparison);
+    add_real(*sub, "--b-dropout", &a->b_dropout, 0.0, AttentionDocument::kMaxDropout,
+             UpperBound::Included, "P", "B's dropout")
+        ->group(comparison);
+    add_choice(*sub, "--b-scoring", &a->b_scoring, {"dot", "additive"}, "B's scoring",
+               {"scaled_dot_product"})
+        ->group(comparison);
+    add_choice(*sub, "--b-masked-rows", &a->b_masked_rows, {"zero", "uniform", "nan"},
+               "B's fully masked rows")
+        ->group(comparison);
+    add_switch(*sub, "--b-bias", &a->b_bias, "B's projection bias")->group(comparison);
+    add_switch(*sub, "--b-positional", &a->b_positional, "B's positional encoding")
+        ->group(comparison);
+    add_integer(*sub, "--b-seed", &a->b_seed, 0, AttentionDocument::kMaxSeed, "S",
+                "B's weight seed")
+        ->group(comparison);
+
+    add_memory_options(*sub, &a->memory, AttentionDocument::kMaxHeads);
+
+    ctx.on_parsed(
+        sub, [a] { return run_export_command(*a); }, [a] { check_language(*a); });
+}
 }  // namespace attnviz::ui

@@ -1,32 +1,23 @@
-// `attnviz export`: option parsing into an AttentionDocument plus export settings, kept apart
-// from the QApplication set-up so it can be tested directly.
+// `attnviz export`: the window's figure, headless, through the same document and renderer.
+// It is a subcommand of the one command line (app/cli.h): app/main.cpp passes
+// add_export_command to it, so `attnviz --help` lists it and its options, help and errors
+// follow the same rules as every other subcommand's.
 #pragma once
 
-#include <QString>
-#include <QStringList>
+namespace CLI {
+class App;
+}  // namespace CLI
 
-#include "ui/render/figure_export.h"
+namespace attnviz::cli {
+class CommandContext;
+}  // namespace attnviz::cli
 
 namespace attnviz::ui {
 
-class AttentionDocument;
-
-struct ExportCommand {
-    ExportSize size;
-    FigureOptions figure;
-    QString out;
-    QString memory_budget;  ///< --memory-budget as given; empty: the default
-    bool help = false;
-};
-
-/// Parses the arguments after "export" into `document` and the returned command.
-/// Throws UsageError with a one-line message on any problem.
-ExportCommand parse_export_arguments(const QStringList& args, AttentionDocument* document);
-
-QString export_usage();
-
-/// Runs a parsed command: computes on this thread, renders, writes.  Throws DataError /
-/// UsageError / std::invalid_argument.
-void run_export(const ExportCommand& command, const AttentionDocument& document);
+/// Adds `export` (its options and what it runs) to the command line's tree.  The handler
+/// creates the QApplication (offscreen unless QT_QPA_PLATFORM says otherwise), applies the
+/// options to an AttentionDocument and writes the figure; it throws UsageError (exit 2) or
+/// DataError / std::invalid_argument (exit 1) like every handler.
+void add_export_command(CLI::App& app, cli::CommandContext& ctx);
 
 }  // namespace attnviz::ui

@@ -1,0 +1,268 @@
+// `attnviz attend`: nn.MultiheadAttention from a safetensors state_dict on .npy inputs,
+// per-head weights, their mean and the output written as .npy.
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+
+#include "app/commands.h"
+#include "engine/budget/memory_budget.h"
+#include "engine/errors.h"
+#include "engine/io/npy.h"
+#include "engine/io/safetensors.h"
+#include "engine/layers/multi_head_attention.h"
+
+namespace attnviz::cli {
+
+namespace {
+
+struct AttendOptions {
+    std::string weights, query;
+    std::optional<std::string> key, value;
+    std::optional<std::int64_t> num_heads;
+    std::optional<std::string> key_padding_mask, attn_mask;
+    bool causal = false, add_zero_attn = false;
+    std::string masked_rows = "zero";
+    double dropout = 0.0;
+    bool train = false;
+    SeedOptions seeds;
+    std::optional<std::string> out_weights, out_mean, out_output;
+    MemoryOptions memory;
+    int threads = 1;
+};
+
+/// Folder of `path` exists and is a folder: checked before any work, so a run never
+/// computes for minutes and then fails to write, and never leaves one output of two.
+void require_output_folder(const std::string& path, const char* option) {
+    namespace fs = std::filesystem;
+    const fs::path parent = fs::path(path).parent_path();
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw DataError(std::string(option) + " '" + path + "' is a folder, not a file");
+    if (!parent.empty() && !fs::is_directory(parent, ec))
+        throw DataError(std::string(option) + " '" + path + "': folder '" + parent.string() +
+                        "' does not exist");
+}
+
+void require_finite(const Tensor& t, const std::string& what) {
+    for (std::size_t i = 0; i < t.numel(); ++i)
+        if (!std::isfinite(t.data[i]))
+            throw DataError(what + ": element " + std::to_string(i) + " is " +
+                            (std::isnan(t.data[i]) ? "NaN" : "infinite"));
+}
+
+void require_no_nan(const Mask& m, const std::string& what) {
+    for (std::size_t i = 0; i < m.numel(); ++i)
+        if (std::isnan(m.values[i]))
+            throw DataError(what + ": element " + std::to_string(i) + " is NaN");
+}
+
+std::size_t tensor_bytes(const Tensor& t) {
+    return t.numel() * sizeof(float) + 64;
+}
+
+Tensor unsqueeze0(Tensor t) {
+    t.shape.insert(t.shape.begin(), 1);
+    return t;
+}
+
+/// The rules between options; no file is read.
+void check(const AttendOptions& o) {
+    const budget::ResultScope scope = o.memory.scope();
+    if (scope.heads_shown > *o.num_heads)
+        throw UsageError("--heads-shown must be between 1 and " + std::to_string(*o.num_heads) +
+                         ", got " + std::to_string(scope.heads_shown));
+    if (scope.mean_only() && o.out_weights)
+        throw UsageError("--mean-only keeps no per-head weights: write the mean with --out-mean");
+    if (scope.mean_only() && !o.out_mean) throw UsageError("--mean-only needs --out-mean");
+    if (!scope.mean_only() && !o.out_weights) throw UsageError("--out-weights is required");
+}
+
+int attend(const AttendOptions& o) {
+    const budget::ResultScope scope = o.memory.scope();
+    const budget::MemoryBudget memory = o.memory.budget();
+    const std::int64_t num_heads = *o.num_heads;
+    // An output given as '' is not written.
+    const std::string out_weights = o.out_weights.value_or("");
+    const std::string out_mean = o.out_mean.value_or("");
+    const std::string out_output = o.out_output.value_or("");
+    if (!out_weights.empty()) require_output_folder(out_weights, "--out-weights");
+    if (!out_mean.empty()) require_output_folder(out_mean, "--out-mean");
+    if (!out_output.empty()) require_output_folder(out_output, "--out-output");
+
+    const io::TensorMap state = io::read_safetensors(o.weights);
+    MultiHeadAttentionOptions options;
+    try {
+        options = options_from_state_dict(state, num_heads);
+        options.add_zero_attn = o.add_zero_attn;
+        options.dropout = static_cast<float>(o.dropout);
+        options.validate();
+    } catch (const std::invalid_argument& e) {
+        throw DataError(o.weights + ": " + e.what());
+    }
+    MultiHeadAttention mha(options);
+    try {
+        mha.load_state_dict(state);
+    } catch (const std::invalid_argument& e) {
+        throw DataError(o.weights + ": " + e.what());
+    }
+
+    Tensor query = io::read_npy(o.query);
+    require_finite(query, o.query);
+    const std::string key_path = o.key.value_or("");
+    const std::string value_path = o.value.value_or(key_path);
+    Tensor key = key_path.empty() ? query : io::read_npy(key_path);
+    Tensor value = value_path.empty() ? query : io::read_npy(value_path);
+    if (!key_path.empty()) require_finite(key, key_path);
+    if (!value_path.empty()) require_finite(value, value_path);
+    const bool unbatched = query.rank() == 2;  // PyTorch accepts [L, E] for one sequence
+    if (unbatched) {
+        query = unsqueeze0(std::move(query));
+        if (key.rank() == 2) key = unsqueeze0(std::move(key));
+        if (value.rank() == 2) value = unsqueeze0(std::move(value));
+    }
+    std::optional<Mask> kpm, attn_mask;
+    if (const std::string p = o.key_padding_mask.value_or(""); !p.empty()) {
+        kpm = io::read_npy_mask(p);
+        require_no_nan(*kpm, p);
+        if (unbatched && kpm->shape.size() == 1) kpm->shape.insert(kpm->shape.begin(), 1);
+    }
+    if (const std::string p = o.attn_mask.value_or(""); !p.empty()) {
+        attn_mask = io::read_npy_mask(p);
+        require_no_nan(*attn_mask, p);
+    }
+    AttentionForwardOptions fwd;
+    fwd.key_padding_mask = kpm ? &*kpm : nullptr;
+    fwd.attn_mask = attn_mask ? &*attn_mask : nullptr;
+    fwd.causal = o.causal;
+    fwd.training = o.train;
+    fwd.dropout_seed = static_cast<std::uint64_t>(o.seeds.dropout());
+    fwd.masked_rows = masked_row_policy_from_name(o.masked_rows);
+    fwd.num_threads = o.threads;
+    if (query.rank() == 3 && key.rank() == 3) {
+        const std::int64_t N = query.dim(0), L = query.dim(1), S = key.dim(1);
+        if (scope.windowed() && scope.window_start + scope.window_length > std::max(L, S))
+            throw UsageError("--window " + std::to_string(scope.window_start) + ":" +
+                             std::to_string(scope.window_length) + " ends after the last of " +
+                             std::to_string(std::max(L, S)) + " tokens");
+        // Everything this command holds: the inputs and parameters already read, the forward
+        // pass, and the largest output file's bytes while it is written.
+        std::size_t held = MultiHeadAttention::parameter_bytes(options) + tensor_bytes(query) +
+                           tensor_bytes(key) + tensor_bytes(value);
+        for (const auto& [name, t] : state)
+            held += tensor_bytes(t) + name.size() + 96;
+        for (const auto* m : {&kpm, &attn_mask})
+            if (*m) held += (*m)->numel() * sizeof(float) + 64;
+        const std::int64_t extra = (options.add_bias_kv ? 1 : 0) + (options.add_zero_attn ? 1 : 0);
+        const auto footprint = [&](const budget::ResultScope& s) -> std::uint64_t {
+            AttentionForwardOptions f = fwd;
+            budget::restrict_forward(s, int(options.num_heads), L, S + (s.windowed() ? 0 : extra),
+                                     &f);
+            const std::size_t engine =
+                MultiHeadAttention::estimate_forward_bytes(options, N, L, S, f);
+            const budget::AxisWindow q = budget::window_on(s, L);
+            const budget::AxisWindow k = budget::window_on(s, S + (s.windowed() ? 0 : extra));
+            const double cells = double(N) * double(q.count) * double(k.count);
+            const double file = std::max({cells * s.kept_heads(int(options.num_heads)), cells,
+                                          double(N) * double(q.count) * double(options.embed_dim)});
+            return held + engine + std::uint64_t(file * sizeof(float)) + 4096;
+        };
+        const budget::MemoryPlan plan = budget::plan_memory(
+            footprint, scope, int(options.num_heads), std::max(L, S), memory.bytes);
+        if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, memory);
+        budget::restrict_forward(scope, int(options.num_heads), L,
+                                 S + (scope.windowed() ? 0 : extra), &fwd);
+    }
+    AttentionResult r;
+    try {
+        r = mha.forward(query, key, value, fwd);
+    } catch (const std::invalid_argument& e) {
+        throw DataError(e.what());
+    }
+    if (unbatched) {  // PyTorch's unbatched shapes: [H, L, S'], [L, S'], [L, E]
+        if (!r.weights.shape.empty()) r.weights.shape.erase(r.weights.shape.begin());
+        r.mean_weights.shape.erase(r.mean_weights.shape.begin());
+        r.output.shape.erase(r.output.shape.begin());
+    }
+    if (!out_weights.empty()) io::write_npy(out_weights, r.weights);
+    if (!out_mean.empty()) io::write_npy(out_mean, r.mean_weights);
+    if (!out_output.empty()) io::write_npy(out_output, r.output);
+    return 0;
+}
+
+}  // namespace
+
+void add_attend_command(CLI::App& app, CommandContext& ctx) {
+    auto o = std::make_shared<AttendOptions>();
+    CLI::App* sub = app.add_subcommand(
+        "attend",
+        "torch.nn.MultiheadAttention on .npy inputs, with a safetensors state_dict. "
+        " The weights are what mha.state_dict() holds (packed in_proj_weight or "
+        "q/k/v_proj_weight, bias_k/bias_v, out_proj); embed_dim, kdim, vdim, bias and "
+        "add_bias_kv are read from them.  Writes the "
+        "per-head weights [N,H,L,S'], their mean [N,L,S'] and the output [N,L,E] "
+        "(unbatched [L,E] queries give PyTorch's unbatched shapes).");
+    sub->footer(
+        "Example: attnviz attend --weights W.safetensors --query Q.npy --num-heads 8 "
+        "--causal --out-weights A.npy --out-mean M.npy");
+
+    const char* inputs = "Inputs";
+    add_text(*sub, "--weights", &o->weights, "W.safetensors",
+             "what safetensors.torch.save_file(mha.state_dict(), ...) writes")
+        ->required()
+        ->group(inputs);
+    add_text(*sub, "--query", &o->query, "Q.npy", "queries [N,L,E] (batch first) or [L,E]")
+        ->required()
+        ->group(inputs);
+    add_text(*sub, "--key", &o->key, "K.npy", "keys [N,S,kdim]; default: the queries")
+        ->group(inputs);
+    add_text(*sub, "--value", &o->value, "V.npy", "values [N,S,vdim]; default: the keys")
+        ->group(inputs);
+    add_integer(*sub, "--num-heads", &o->num_heads, 1, 1 << 20, "H", "heads; must divide embed_dim")
+        ->required()
+        ->group(inputs);
+
+    const char* masks = "Masks";
+    add_text(*sub, "--key-padding-mask", &o->key_padding_mask, "M.npy",
+             "[N,S]; bool/uint8 (true = masked) or float (added)")
+        ->group(masks);
+    add_text(*sub, "--attn-mask", &o->attn_mask, "A.npy",
+             "[L,S] or [N*H,L,S]; bool/uint8 (true = masked) or float (added)")
+        ->group(masks);
+    add_flag(*sub, "--causal", &o->causal,
+             "mask keys after each query (on top of a float mask: -inf above the diagonal)")
+        ->group(masks);
+    add_flag(*sub, "--add-zero-attn", &o->add_zero_attn, "append a zero key and value")
+        ->group(masks);
+    add_choice(*sub, "--masked-rows", &o->masked_rows, {"zero", "uniform", "nan"},
+               "a query row whose every key is masked: zero weights, uniform, or NaN (what "
+               "PyTorch returns)")
+        ->group(masks);
+
+    add_real(*sub, "--dropout", &o->dropout, 0.0, 1.0, UpperBound::Excluded, "P",
+             "dropout on the attention weights, active with --train")
+        ->group("Dropout");
+    add_flag(*sub, "--train", &o->train, "training mode: dropout is applied")->group("Dropout");
+    add_seed_options(*sub, &o->seeds, std::numeric_limits<std::int64_t>::max(),
+                     SeedUse{.weights = false, .dropout = true});
+
+    const char* outputs = "Outputs (written atomically, after the whole computation)";
+    add_text(*sub, "--out-weights", &o->out_weights, "A.npy",
+             "per-head weights [N,H,L,S']; required unless --mean-only")
+        ->group(outputs);
+    add_text(*sub, "--out-mean", &o->out_mean, "M.npy", "their mean over heads [N,L,S']")
+        ->group(outputs);
+    add_text(*sub, "--out-output", &o->out_output, "O.npy", "the attention output [N,L,E]")
+        ->group(outputs);
+
+    add_memory_options(*sub, &o->memory, 1 << 20);
+    add_threads_option(*sub, &o->threads);
+
+    ctx.on_parsed(
+        sub, [o] { return attend(*o); }, [o] { check(*o); });
+}
+
+}  // namespace attnviz::cli

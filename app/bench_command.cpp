@@ -1,0 +1,218 @@
+// `attnviz bench`: one attention layer's forward pass, or the SIMD softmax over rows, timed;
+// one JSON line on stdout.  Benchmarks are programs, never timed tests.
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "app/commands.h"
+#include "engine/budget/memory_budget.h"
+#include "engine/errors.h"
+#include "engine/kernels/softmax.h"
+#include "engine/layers/multi_head_attention.h"
+#include "engine/ops/random.h"
+#include "engine/ops/softmax.h"
+
+namespace attnviz::cli {
+
+namespace {
+
+struct BenchOptions {
+    bool softmax = false;
+    std::optional<std::int64_t> rows, cols;
+    std::optional<std::string> isa;
+    std::optional<std::int64_t> tokens, embed_dim, num_heads;
+    std::int64_t batch = 1;
+    SeedOptions seeds;
+    int threads = 1;
+    std::optional<int> repeats;
+    MemoryOptions memory;
+};
+
+struct Timing {
+    double wall_ms;  ///< median wall-clock time
+    double cpu_ms;   ///< median CPU time of the process: robust to a busy machine's descheduling
+};
+
+double process_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
+
+template <class Fn>
+Timing time_median(int repeats, Fn&& fn) {
+    fn();  // warm-up: page faults, first-touch allocation, dispatch
+    std::vector<double> wall, cpu;
+    for (int i = 0; i < repeats; ++i) {
+        const double c0 = process_cpu_ms();
+        const auto t0 = std::chrono::steady_clock::now();
+        fn();
+        wall.push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                .count());
+        cpu.push_back(process_cpu_ms() - c0);
+    }
+    return {median(wall), median(cpu)};
+}
+
+/// Refuses configurations whose results would not fit in the budget, instead of dying later.
+void require_memory(std::size_t bytes, const MemoryOptions& memory) {
+    const budget::MemoryBudget b = memory.budget();
+    if (bytes > b.bytes)
+        throw DataError("needs " + budget::format_bytes(bytes) +
+                        ", more than the memory budget of " + budget::describe_budget(b) +
+                        "; use fewer tokens, heads or batch items, or a larger --memory-budget");
+}
+
+void check(const BenchOptions& o) {
+    const auto require = [](const auto& value, const char* option) {
+        if (!value) throw UsageError(std::string(option) + " is required");
+    };
+    if (o.softmax) {
+        require(o.rows, "--rows");
+        require(o.cols, "--cols");
+    } else {
+        require(o.tokens, "--tokens");
+        require(o.embed_dim, "--embed-dim");
+        require(o.num_heads, "--num-heads");
+    }
+}
+
+int bench_softmax(const BenchOptions& o) {
+    const auto rows = static_cast<std::size_t>(*o.rows);
+    const auto cols = static_cast<std::size_t>(*o.cols);
+    const int repeats = o.repeats.value_or(9);
+    require_memory(rows * cols * sizeof(float) * 2, o.memory);
+    std::vector<float> input(rows * cols), work(rows * cols);
+    ops::Random rng(1);
+    for (float& v : input)
+        v = rng.normal() * 4.0f;
+    // The rows are restored from a copy before every run; the copy's time is subtracted.
+    const Timing with_copy = time_median(repeats, [&] {
+        std::copy(input.begin(), input.end(), work.begin());
+        ops::softmax_rows(work.data(), rows, cols, MaskedRowPolicy::Zero, nullptr, o.threads);
+    });
+    const Timing copy_only =
+        time_median(repeats, [&] { std::copy(input.begin(), input.end(), work.begin()); });
+    const double net = std::max(with_copy.wall_ms - copy_only.wall_ms, 1e-6);
+    std::printf(
+        "{\"bench\":\"softmax\",\"rows\":%zu,\"cols\":%zu,\"threads\":%d,\"isa\":\"%s\","
+        "\"median_ms\":%.4f,\"gelem_per_s\":%.4f}\n",
+        rows, cols, o.threads, kernels::isa_name(kernels::best_isa()), net,
+        static_cast<double>(rows * cols) / (net * 1e6));
+    return 0;
+}
+
+int bench_attention(const BenchOptions& opt) {
+    MultiHeadAttentionOptions o;
+    const std::int64_t L = *opt.tokens;
+    o.embed_dim = *opt.embed_dim;
+    o.num_heads = *opt.num_heads;
+    const std::int64_t N = opt.batch;
+    const int repeats = opt.repeats.value_or(7);
+    try {
+        o.validate();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    {
+        AttentionForwardOptions fwd;
+        fwd.num_threads = opt.threads;
+        require_memory(MultiHeadAttention::estimate_forward_bytes(o, N, L, L, fwd) +
+                           MultiHeadAttention::parameter_bytes(o) +
+                           std::size_t(N * L * o.embed_dim) * sizeof(float),
+                       opt.memory);
+    }
+    MultiHeadAttention mha(o);
+    mha.reset_parameters(static_cast<std::uint64_t>(opt.seeds.seed));
+    Tensor x({N, L, o.embed_dim});
+    ops::Random rng(2);
+    for (float& v : x.data)
+        v = rng.normal();
+    AttentionForwardOptions fwd;
+    fwd.num_threads = opt.threads;
+    const Timing t = time_median(repeats, [&] { (void)mha.forward(x, x, x, fwd); });
+    const double ms = t.wall_ms;
+    const double E = static_cast<double>(o.embed_dim), tokens = static_cast<double>(N * L);
+    const double flops =
+        4.0 * 2.0 * tokens * E * E + 2.0 * 2.0 * tokens * static_cast<double>(L) * E;
+    std::printf(
+        "{\"bench\":\"attention\",\"tokens\":%lld,\"embed_dim\":%lld,\"num_heads\":%lld,"
+        "\"batch\":%lld,\"threads\":%d,\"isa\":\"%s\",\"median_ms\":%.4f,\"cpu_ms\":%.4f,"
+        "\"gflops\":%.2f}\n",
+        static_cast<long long>(L), static_cast<long long>(o.embed_dim),
+        static_cast<long long>(o.num_heads), static_cast<long long>(N), opt.threads,
+        kernels::isa_name(kernels::best_isa()), ms, t.cpu_ms, flops / (ms * 1e6));
+    return 0;
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, CommandContext& ctx) {
+    auto o = std::make_shared<BenchOptions>();
+    CLI::App* sub = app.add_subcommand(
+        "bench",
+        "Times one nn.MultiheadAttention forward pass (self-attention on random inputs and "
+        "weights), or with --softmax the SIMD softmax over rows; prints one JSON line with "
+        "the median time.");
+    sub->footer(
+        "Examples: attnviz bench --tokens 512 --embed-dim 768 --num-heads 12 --threads 2\n"
+        "          attnviz bench --softmax --rows 4096 --cols 512");
+
+    const char* layer = "Attention (the default)";
+    CLI::Option* tokens = add_integer(*sub, "--tokens", &o->tokens, 1, 1 << 20, "N",
+                                      "sequence length L, required without --softmax");
+    CLI::Option* embed_dim = add_integer(*sub, "--embed-dim", &o->embed_dim, 1, 1 << 16, "E",
+                                         "model width, required without --softmax");
+    CLI::Option* num_heads =
+        add_integer(*sub, "--num-heads", &o->num_heads, 1, 1 << 16, "H",
+                    "heads, required without --softmax; must divide --embed-dim");
+    CLI::Option* batch = add_integer(*sub, "--batch", &o->batch, std::int64_t{1},
+                                     std::int64_t{1} << 16, "B", "sequences per pass");
+    for (CLI::Option* opt : {tokens, embed_dim, num_heads, batch})
+        opt->group(layer);
+    add_seed_options(*sub, &o->seeds, std::numeric_limits<std::int64_t>::max(),
+                     SeedUse{.weights = true, .dropout = false});
+    CLI::Option* seed = sub->get_option("--seed");
+
+    const char* softmax_group = "Softmax";
+    CLI::Option* softmax =
+        add_flag(*sub, "--softmax", &o->softmax, "time the softmax over rows instead");
+    CLI::Option* rows =
+        add_integer(*sub, "--rows", &o->rows, 1, 1 << 24, "R", "rows, required with --softmax");
+    CLI::Option* cols =
+        add_integer(*sub, "--cols", &o->cols, 1, 1 << 24, "C", "columns, required with --softmax");
+    CLI::Option* isa = add_text(*sub, "--isa", &o->isa, "NAME",
+                                "accepted for old scripts; the widest instruction set the CPU "
+                                "has is used, and named in the output");
+    for (CLI::Option* opt : {softmax, rows, cols, isa})
+        opt->group(softmax_group);
+    for (CLI::Option* opt : {rows, cols, isa})
+        opt->needs(softmax);
+    for (CLI::Option* opt : {tokens, embed_dim, num_heads, batch, seed})
+        softmax->excludes(opt);
+
+    add_integer(*sub, "--repeats", &o->repeats, 1, 1000, "R",
+                "timed runs after one warm-up; default 7, or 9 with --softmax")
+        ->group("Performance");
+    add_threads_option(*sub, &o->threads);
+    add_memory_budget_option(*sub, &o->memory);
+
+    ctx.on_parsed(
+        sub, [o] { return o->softmax ? bench_softmax(*o) : bench_attention(*o); },
+        [o] { check(*o); });
+}
+
+}  // namespace attnviz::cli

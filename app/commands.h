@@ -1,0 +1,16 @@
+// The subcommands of app/, each one function that declares its options and registers its
+// handler (app/command_line.h).  app/cli.cpp adds them to the tree in this order.
+#pragma once
+
+#include "app/command_line.h"
+
+namespace attnviz::cli {
+
+/// `attnviz attend`: nn.MultiheadAttention from a safetensors state_dict on .npy inputs.
+void add_attend_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz tokenize`: the app's tokenizer, tokens as a JSON array.
+void add_tokenize_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz bench`: one attention layer's forward pass, or the SIMD softmax, timed.
+void add_bench_command(CLI::App& app, CommandContext& ctx);
+
+}  // namespace attnviz::cli
