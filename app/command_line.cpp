@@ -358,6 +358,12 @@ CLI::Option* add_switch(CLI::App& app, const std::string& names, std::optional<b
         });
 }
 
+void let_last_repeat_win(CLI::App& command) {
+    for (CLI::Option* opt : command.get_options())
+        if (opt->get_multi_option_policy() == CLI::MultiOptionPolicy::Throw)
+            opt->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
 // ---- Shared option groups -------------------------------------------------------------------
 
 void add_threads_option(CLI::App& app, int* threads) {

@@ -122,6 +122,11 @@ std::int64_t parse_integer(const std::string& option, const std::string& text, s
 double parse_real(const std::string& option, const std::string& text, double lo, double hi,
                   UpperBound upper);
 
+/// For a subcommand whose scripts repeat options: from now on the last of a repeated option
+/// wins instead of being a usage error (repeatable options keep every value).  `export` has
+/// always worked so.
+void let_last_repeat_win(CLI::App& command);
+
 // ---- Shared option groups -------------------------------------------------------------------
 
 /// --threads T: the engine's worker threads.

@@ -431,7 +431,8 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
         "Examples: attnviz export --text \"The cat sat on the mat\" --embed-dim 32 --num-heads 4 "
         "--causal --out cat.png\n"
         "          attnviz export --text \"The cat sat on the mat\" --view compare --compare "
-        "causal --out causal.pdf");
+        "causal --out causal.pdf\n"
+        "An option given twice takes the last value (--mask-key adds each).");
 
     const char* input = "Input";
     add_text(*sub, "--text", &a->text, "TEXT", "the sentence (queries)")->group(input);
@@ -561,6 +562,9 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
         ->group(comparison);
 
     add_memory_options(*sub, &a->memory, AttentionDocument::kMaxHeads);
+    // Scripts (and ui_compare_test) give a base command line and append to it: the last
+    // --text wins, as it always has for export.
+    cli::let_last_repeat_win(*sub);
 
     ctx.on_parsed(
         sub, [a] { return run_export_command(*a); }, [a] { check_language(*a); });
