@@ -196,7 +196,7 @@ class MergeMap {
         const std::uint64_t key = (std::uint64_t(a) << 32) | b;
         for (std::size_t i = mix(key) & mask_;; i = (i + 1) & mask_) {
             const Slot& s = slots_[i];
-            if (!s.used) return false;
+            if (s.rank == kEmpty) return false;
             if (s.key == key) {
                 rank = s.rank;
                 merged = s.merged;
@@ -207,10 +207,11 @@ class MergeMap {
     std::size_t size() const { return size_; }
 
   private:
+    // 16 bytes a slot; a rank of 2^32 - 1 marks a free one (no file has 4 billion merges).
+    static constexpr std::uint32_t kEmpty = UINT32_MAX;
     struct Slot {
         std::uint64_t key = 0;
-        std::uint32_t rank = 0, merged = 0;
-        bool used = false;
+        std::uint32_t rank = kEmpty, merged = 0;
     };
     static std::uint64_t mix(std::uint64_t k) {
         k ^= k >> 33;

@@ -119,9 +119,9 @@ void MergeMap::grow(std::size_t n) {
     slots_.assign(capacity, Slot{});
     mask_ = capacity - 1;
     for (const Slot& s : old) {
-        if (!s.used) continue;
+        if (s.rank == kEmpty) continue;
         std::size_t i = mix(s.key) & mask_;
-        while (slots_[i].used)
+        while (slots_[i].rank != kEmpty)
             i = (i + 1) & mask_;
         slots_[i] = s;
     }
@@ -132,7 +132,8 @@ bool MergeMap::insert(std::uint32_t a, std::uint32_t b, std::uint32_t rank, std:
     if (2 * (size_ + 1) > slots_.size()) grow(size_ + 1);
     const std::uint64_t key = (std::uint64_t(a) << 32) | b;
     std::size_t i = mix(key) & mask_;
-    for (; slots_[i].used; i = (i + 1) & mask_) {
+    if (rank == kEmpty) return false;  // cannot be stored; no real file gets here
+    for (; slots_[i].rank != kEmpty; i = (i + 1) & mask_) {
         if (slots_[i].key == key) {
             if (overwrite) {
                 slots_[i].rank = rank;
@@ -141,7 +142,7 @@ bool MergeMap::insert(std::uint32_t a, std::uint32_t b, std::uint32_t rank, std:
             return false;
         }
     }
-    slots_[i] = Slot{key, rank, merged, true};
+    slots_[i] = Slot{key, rank, merged};
     ++size_;
     return true;
 }
