@@ -174,6 +174,7 @@ class TestHfTokenizer : public QObject {
     void roberta_lstrip_single_word_and_trimmed_offsets();
     void metaspace_prepend_first_and_fused_unk();
 
+    void transformers_class_adjustments();
     void api();
     void long_text_and_threads();
 
@@ -529,6 +530,47 @@ void TestHfTokenizer::metaspace_prepend_first_and_fused_unk() {
     // After the added token <sep> (8), "b" does not start the text: nothing is prepended.
     const Encoding sep = tok.encode("a<sep>b");
     CHECK_TOKENS(sep, {4, "▁a", "a", 0, 1}, {8, "<sep>", "<sep>", 1, 6}, {3, "b", "b", 6, 7});
+}
+
+// ---- tokenizer_config.json ------------------------------------------------------------------
+
+void TestHfTokenizer::transformers_class_adjustments() {
+    const std::string llama = read(folder("llama2_tiny") + "/tokenizer.json");
+    // LlamaTokenizerFast rebuilds the template from add_bos_token / add_eos_token.
+    const std::string eos = fresh_dir("llama_eos");
+    write(eos + "/tokenizer.json", llama);
+    write(eos + "/tokenizer_config.json",
+          R"({"tokenizer_class": "LlamaTokenizer", "add_bos_token": true, "add_eos_token": true,
+              "bos_token": "<s>", "eos_token": "</s>", "unk_token": "<unk>"})");
+    const Encoding e = HfTokenizer::from_folder(eos).encode("hello", std::string_view("world"));
+    CHECK_VECTOR("ids", e.ids, 1, 271, 2, 1, 276, 2);
+    CHECK_VECTOR("type_ids", e.type_ids, 0, 0, 0, 1, 1, 1);
+    // Without a tokenizer_class nothing is rebuilt: the file's "<s> $A" template stays.
+    const std::string plain = fresh_dir("llama_plain");
+    write(plain + "/tokenizer.json", llama);
+    write(plain + "/tokenizer_config.json", R"({"add_eos_token": true})");
+    CHECK_VECTOR("ids", HfTokenizer::from_folder(plain).encode("hello").ids, 1, 271);
+
+    // BertTokenizerFast takes do_lower_case from tokenizer_config.json (default true): a
+    // tokenizer.json that does not lowercase is made to.
+    const std::string bert = fresh_dir("bert_json");
+    write(bert + "/tokenizer.json",
+          R"({"normalizer": {"type": "BertNormalizer", "lowercase": false},
+              "pre_tokenizer": {"type": "BertPreTokenizer"},
+              "model": {"type": "WordPiece", "vocab": {"[UNK]": 0, "hello": 1, "Hello": 2}}})");
+    CHECK_VECTOR("ids", HfTokenizer::from_folder(bert).encode("Hello").ids, 2);
+    write(bert + "/tokenizer_config.json", R"({"tokenizer_class": "BertTokenizer"})");
+    CHECK_VECTOR("ids", HfTokenizer::from_folder(bert).encode("Hello").ids, 1);
+
+    // A special token tokenizer_config.json names but tokenizer.json lacks is added (special,
+    // found on the raw text) with the next free id.
+    write(bert + "/tokenizer_config.json",
+          R"({"tokenizer_class": "BertTokenizer", "mask_token": "[MASK]"})");
+    const HfTokenizer masked = HfTokenizer::from_folder(bert);
+    QCOMPARE(masked.token_to_id("[MASK]").value_or(-1), std::int64_t{3});
+    const Encoding m = masked.encode("hello [MASK]");
+    CHECK_VECTOR("ids", m.ids, 1, 3);
+    CHECK_VECTOR("special", m.special, 0, 1);
 }
 
 // ---- API ------------------------------------------------------------------------------------

@@ -569,7 +569,8 @@ struct TokenizerConfig {
     std::map<std::string, AddedToken> special;  // "bos_token" -> token, ...
     std::vector<AddedToken> additional_special;
     std::vector<std::pair<std::uint32_t, AddedToken>> added_tokens_decoder;
-    std::optional<bool> do_lower_case, tokenize_chinese_chars, add_prefix_space, add_bos_token;
+    std::optional<bool> do_lower_case, tokenize_chinese_chars, add_prefix_space, add_bos_token,
+        add_eos_token, trim_offsets;
     std::optional<std::optional<bool>> strip_accents;  // present: null or a value
     std::string tokenizer_class;
 };
@@ -635,6 +636,8 @@ TokenizerConfig read_config(const fs::path& dir) {
         c.tokenize_chinese_chars = opt_bool(r, root, "tokenize_chinese_chars");
         c.add_prefix_space = opt_bool(r, root, "add_prefix_space");
         c.add_bos_token = opt_bool(r, root, "add_bos_token");
+        c.add_eos_token = opt_bool(r, root, "add_eos_token");
+        c.trim_offsets = opt_bool(r, root, "trim_offsets");
         if (const auto v = json::find(root, "strip_accents"))
             c.strip_accents =
                 v->type() == json::Type::NULL_VALUE
@@ -673,31 +676,36 @@ TokenizerConfig read_config(const fs::path& dir) {
     return c;
 }
 
-/// The added tokens PreTrainedTokenizerFast gives a tokenizer converted from slow files:
-/// added_tokens_decoder by id, then the special tokens (bos, eos, unk, sep, pad, cls, mask,
-/// additional) not already among them.
-std::vector<AddedToken> tokens_to_add(const TokenizerConfig& c) {
+/// The added tokens PreTrainedTokenizerFast.__init__ adds to its backend: the entries of
+/// added_tokens_decoder by id (identical ones are already there and skipped by add_tokens; a
+/// different one replaces the flags of the token with that content), then the special tokens
+/// (bos, eos, unk, sep, pad, cls, mask, additional) the backend does not have yet.  A special
+/// token given as a string becomes AddedToken(content, special=True): not normalised.
+std::vector<AddedToken> tokens_to_add(const TokenizerConfig& c, const AddedVocabulary& backend) {
     std::vector<AddedToken> out;
     const auto has = [&](const std::string& content) {
-        return std::any_of(out.begin(), out.end(),
+        return backend.find(content).has_value() ||
+               std::any_of(out.begin(), out.end(),
                            [&](const AddedToken& t) { return t.content == content; });
     };
-    for (const auto& [id, t] : c.added_tokens_decoder)
-        out.push_back(t);
+    std::vector<std::string> specials;
+    for (const auto& [key, t] : c.special)
+        specials.push_back(t.content);
+    for (const AddedToken& t : c.additional_special)
+        specials.push_back(t.content);
+    const auto listed = [&](const std::string& content) {
+        return std::find(specials.begin(), specials.end(), content) != specials.end();
+    };
+    for (const auto& [id, t] : c.added_tokens_decoder) {
+        AddedToken copy = t;
+        copy.special = copy.special || listed(copy.content);
+        out.push_back(std::move(copy));
+    }
     for (const char* key : kSpecialKeys)
         if (const auto it = c.special.find(key); it != c.special.end() && !has(it->second.content))
             out.push_back(it->second);
     for (const AddedToken& t : c.additional_special)
         if (!has(t.content)) out.push_back(t);
-    // Every special token of the slow tokenizer is special in the fast one.
-    for (AddedToken& t : out) {
-        bool listed = false;
-        for (const auto& [key, s] : c.special)
-            listed = listed || s.content == t.content;
-        for (const AddedToken& s : c.additional_special)
-            listed = listed || s.content == t.content;
-        t.special = t.special || listed;
-    }
     return out;
 }
 
@@ -756,7 +764,7 @@ std::unique_ptr<Impl> load_vocab_txt(const fs::path& dir, const TokenizerConfig&
     t->normalizer = std::move(norm);
     t->pre_tokenizer = std::make_unique<BertPreTokenizer>();
     t->model = std::move(model);
-    t->added.add_tokens(tokens_to_add(c), *t->model, t->normalizer.get(), file);
+    t->added.add_tokens(tokens_to_add(c, t->added), *t->model, t->normalizer.get(), file);
 
     const std::string unk = special_or(c, "unk_token", "[UNK]");
     const std::string cls = special_or(c, "cls_token", "[CLS]");
@@ -873,7 +881,7 @@ std::unique_ptr<Impl> load_vocab_json(const fs::path& dir, const TokenizerConfig
     pre->use_regex = true;
     t->pre_tokenizer = std::move(pre);
     t->model = std::move(model);
-    t->added.add_tokens(tokens_to_add(cfg), *t->model, nullptr, vocab_file);
+    t->added.add_tokens(tokens_to_add(cfg, t->added), *t->model, nullptr, vocab_file);
     const std::string unk = special_or(cfg, "unk_token", unk_default);
     if (roberta) {
         auto post = std::make_unique<RobertaProcessing>();
@@ -902,6 +910,74 @@ std::unique_ptr<Impl> load_vocab_json(const fs::path& dir, const TokenizerConfig
     finish(*t);
     t->kind = describe_kind(*t, "vocab.json + merges.txt");
     return t;
+}
+
+/// What transformers' tokenizer classes change in a tokenizer.json they load, decided by
+/// tokenizer_config.json's tokenizer_class (never by config.json's model_type).
+void adjust_as_transformers(Impl& t, const TokenizerConfig& c, const std::string& config_file) {
+    // PreTrainedTokenizerFast: tokens of added_tokens_decoder and special tokens the file lacks.
+    t.added.add_tokens(tokens_to_add(c, t.added), *t.model, t.normalizer.get(), config_file);
+
+    const std::string& cls = c.tokenizer_class;
+    const auto is = [&](std::initializer_list<const char*> names) {
+        return std::any_of(names.begin(), names.end(), [&](const char* n) {
+            return cls == n || cls == std::string(n) + "Fast";
+        });
+    };
+    // BertTokenizerFast rebuilds the normaliser from do_lower_case (default true),
+    // strip_accents and tokenize_chinese_chars whenever they differ from tokenizer.json's.
+    if (is({"BertTokenizer", "DistilBertTokenizer"}))
+        if (auto* bert = dynamic_cast<BertNormalizer*>(t.normalizer.get())) {
+            bert->lowercase = c.do_lower_case.value_or(true);
+            bert->strip_accents = c.strip_accents.value_or(std::nullopt);
+            bert->handle_chinese_chars = c.tokenize_chinese_chars.value_or(true);
+        }
+    // GPT2TokenizerFast and RobertaTokenizerFast set the ByteLevel pre-tokenizer's
+    // add_prefix_space (default false); RobertaTokenizerFast also its post-processor's
+    // add_prefix_space and trim_offsets (default true).
+    if (is({"GPT2Tokenizer", "RobertaTokenizer"}))
+        if (auto* bl = dynamic_cast<ByteLevelPreTokenizer*>(t.pre_tokenizer.get()))
+            bl->add_prefix_space = c.add_prefix_space.value_or(false);
+    if (is({"RobertaTokenizer"})) {
+        if (auto* rp = dynamic_cast<RobertaProcessing*>(t.post_processor.get())) {
+            rp->add_prefix_space = c.add_prefix_space.value_or(false);
+            rp->trim_offsets = c.trim_offsets.value_or(true);
+        } else if (auto* bp = dynamic_cast<ByteLevelProcessing*>(t.post_processor.get())) {
+            bp->add_prefix_space = c.add_prefix_space.value_or(false);
+            bp->trim_offsets = c.trim_offsets.value_or(true);
+        }
+    }
+    // LlamaTokenizerFast (and CodeLlama's) replace the post-processor by a template built
+    // from add_bos_token (default true) and add_eos_token (default false).
+    if (is({"LlamaTokenizer", "CodeLlamaTokenizer"})) {
+        const bool bos = c.add_bos_token.value_or(true), eos = c.add_eos_token.value_or(false);
+        const auto token = [&](const char* key, const char* fallback) {
+            const auto it = c.special.find(key);
+            return it == c.special.end() ? std::string(fallback) : it->second.content;
+        };
+        const std::string unk = token("unk_token", "<unk>");
+        const std::string b = token("bos_token", "<s>"), e = token("eos_token", "</s>");
+        auto post = std::make_unique<TemplateProcessing>();
+        using P = TemplateProcessing::Piece;
+        for (int seq = 0; seq < 2; ++seq) {
+            std::vector<P>& tmpl = seq == 0 ? post->single : post->pair;
+            for (int k = 0; k <= seq; ++k) {
+                const auto type = static_cast<std::uint32_t>(k);
+                if (bos) tmpl.push_back(P{false, 0, b, type});
+                tmpl.push_back(P{true, k, "", type});
+                if (eos) tmpl.push_back(P{false, 0, e, type});
+            }
+        }
+        if (bos) post->specials[b] = {{slow_token_id(t, b, unk, config_file)}, {b}};
+        if (eos) post->specials[e] = {{slow_token_id(t, e, unk, config_file)}, {e}};
+        t.post_processor = std::move(post);
+    }
+    if (const auto it = c.special.find("bos_token"); it != c.special.end()) {
+        if (const auto id = t.added.find(it->second.content))
+            t.config_bos = *id;
+        else if (const auto mid = t.model->vocab().find(it->second.content))
+            t.config_bos = *mid;
+    }
 }
 
 }  // namespace
@@ -967,23 +1043,7 @@ std::unique_ptr<Impl> load_folder(const std::string& folder) {
         const std::string path = tokenizer_json.string();
         auto t = load_tokenizer_json(io::read_file(path), path);
         const TokenizerConfig c = read_config(dir);
-        // BertTokenizerFast rebuilds the normaliser from tokenizer_config.json's options
-        // (do_lower_case defaults to true there) whenever they differ from tokenizer.json's.
-        const bool bert_class = c.tokenizer_class == "BertTokenizer" ||
-                                c.tokenizer_class == "BertTokenizerFast" ||
-                                c.tokenizer_class == "DistilBertTokenizer" ||
-                                c.tokenizer_class == "DistilBertTokenizerFast";
-        if (auto* bert = dynamic_cast<BertNormalizer*>(t->normalizer.get()); bert && bert_class) {
-            bert->lowercase = c.do_lower_case.value_or(true);
-            bert->strip_accents = c.strip_accents.value_or(std::nullopt);
-            bert->handle_chinese_chars = c.tokenize_chinese_chars.value_or(true);
-        }
-        if (const auto it = c.special.find("bos_token"); it != c.special.end()) {
-            if (const auto id = t->added.find(it->second.content))
-                t->config_bos = *id;
-            else if (const auto mid = t->model->vocab().find(it->second.content))
-                t->config_bos = *mid;
-        }
+        adjust_as_transformers(*t, c, (dir / "tokenizer_config.json").string());
         return t;
     }
     const TokenizerConfig c = read_config(dir);
