@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "app/commands.h"
+#include "app/model_commands.h"
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
 #include "engine/io/npy.h"
@@ -32,10 +33,13 @@ struct AttendOptions {
     std::optional<std::string> out_weights, out_mean, out_output;
     MemoryOptions memory;
     int threads = 1;
+    // A Hugging Face model folder instead of one layer's .npy inputs.
+    std::optional<std::string> model, text, text2, out_tokens;
+    std::string layers = "all";
 };
 
-/// Folder of `path` exists and is a folder: checked before any work, so a run never
-/// computes for minutes and then fails to write, and never leaves one output of two.
+}  // namespace
+
 void require_output_folder(const std::string& path, const char* option) {
     namespace fs = std::filesystem;
     const fs::path parent = fs::path(path).parent_path();
@@ -46,6 +50,8 @@ void require_output_folder(const std::string& path, const char* option) {
         throw DataError(std::string(option) + " '" + path + "': folder '" + parent.string() +
                         "' does not exist");
 }
+
+namespace {
 
 void require_finite(const Tensor& t, const std::string& what) {
     for (std::size_t i = 0; i < t.numel(); ++i)
@@ -70,8 +76,53 @@ Tensor unsqueeze0(Tensor t) {
 }
 
 /// The rules between options; no file is read.
+/// --model DIR computes a checkpoint on a text; the options of one layer's .npy inputs do
+/// not apply to it, and the other way round.
+void check_sources(const AttendOptions& o) {
+    if (o.model) {
+        if (!o.text) throw UsageError("--model needs --text (the text to compute)");
+        const std::pair<bool, const char*> layer_only[] = {
+            {!o.weights.empty(), "--weights"},
+            {!o.query.empty(), "--query"},
+            {o.key.has_value(), "--key"},
+            {o.value.has_value(), "--value"},
+            {o.num_heads.has_value(), "--num-heads"},
+            {o.key_padding_mask.has_value(), "--key-padding-mask"},
+            {o.attn_mask.has_value(), "--attn-mask"},
+            {o.causal, "--causal"},
+            {o.add_zero_attn, "--add-zero-attn"},
+            {o.train, "--train"},
+            {o.out_output.has_value(), "--out-output"}};
+        for (const auto& [given, name] : layer_only)
+            if (given)
+                throw UsageError(std::string(name) +
+                                 " is for one layer's .npy inputs; a model folder (--model) "
+                                 "computes its own");
+        return;
+    }
+    const std::pair<bool, const char*> model_only[] = {{o.text.has_value(), "--text"},
+                                                       {o.text2.has_value(), "--text2"},
+                                                       {o.layers != "all", "--layers"},
+                                                       {o.out_tokens.has_value(), "--out-tokens"}};
+    for (const auto& [given, name] : model_only)
+        if (given) throw UsageError(std::string(name) + " needs --model DIR");
+    for (const auto& [missing, name] :
+         {std::pair{o.weights.empty(), "--weights"}, std::pair{o.query.empty(), "--query"},
+          std::pair{!o.num_heads.has_value(), "--num-heads"}})
+        if (missing) throw UsageError(std::string(name) + " is required (or give --model DIR)");
+}
+
 void check(const AttendOptions& o) {
+    check_sources(o);
     const budget::ResultScope scope = o.memory.scope();
+    if (o.model) {
+        if (scope.mean_only() && o.out_weights)
+            throw UsageError(
+                "--mean-only keeps no per-head weights: write the mean with --out-mean");
+        if (!o.out_weights && !o.out_mean)
+            throw UsageError("--out-weights or --out-mean is required");
+        return;
+    }
     if (scope.heads_shown > *o.num_heads)
         throw UsageError("--heads-shown must be between 1 and " + std::to_string(*o.num_heads) +
                          ", got " + std::to_string(scope.heads_shown));
@@ -81,7 +132,25 @@ void check(const AttendOptions& o) {
     if (!scope.mean_only() && !o.out_weights) throw UsageError("--out-weights is required");
 }
 
+int attend_model(const AttendOptions& o) {
+    ModelAttendRequest r;
+    r.folder = *o.model;
+    r.text = *o.text;
+    r.text2 = o.text2;
+    r.layers = o.layers;
+    r.scope = o.memory.scope();
+    r.budget = o.memory.budget();
+    r.masked_rows = masked_row_policy_from_name(o.masked_rows);
+    r.threads = o.threads;
+    r.out_weights = o.out_weights.value_or("");
+    r.out_mean = o.out_mean.value_or("");
+    r.out_tokens = o.out_tokens.value_or("");
+    attend_with_model(r);
+    return 0;
+}
+
 int attend(const AttendOptions& o) {
+    if (o.model) return attend_model(o);
     const budget::ResultScope scope = o.memory.scope();
     const budget::MemoryBudget memory = o.memory.budget();
     const std::int64_t num_heads = *o.num_heads;
@@ -199,7 +268,8 @@ void add_attend_command(CLI::App& app, CommandContext& ctx) {
     auto o = std::make_shared<AttendOptions>();
     CLI::App* sub = app.add_subcommand(
         "attend",
-        "torch.nn.MultiheadAttention on .npy inputs, with a safetensors state_dict. "
+        "torch.nn.MultiheadAttention on .npy inputs, with a safetensors state_dict; or, with "
+        "--model, every layer x head of a trained model on a text.  "
         " The weights are what mha.state_dict() holds (packed in_proj_weight or "
         "q/k/v_proj_weight, bias_k/bias_v, out_proj); embed_dim, kdim, vdim, bias and "
         "add_bias_kv are read from them.  Writes the "
@@ -207,23 +277,37 @@ void add_attend_command(CLI::App& app, CommandContext& ctx) {
         "(unbatched [L,E] queries give PyTorch's unbatched shapes).");
     sub->footer(
         "Example: attnviz attend --weights W.safetensors --query Q.npy --num-heads 8 "
-        "--causal --out-weights A.npy --out-mean M.npy");
+        "--causal --out-weights A.npy --out-mean M.npy\n"
+        "         attnviz attend --model DIR --text \"The cat sat\" --layers 0-3 --out-weights "
+        "A.npy");
 
     const char* inputs = "Inputs";
     add_text(*sub, "--weights", &o->weights, "W.safetensors",
              "what safetensors.torch.save_file(mha.state_dict(), ...) writes")
-        ->required()
         ->group(inputs);
     add_text(*sub, "--query", &o->query, "Q.npy", "queries [N,L,E] (batch first) or [L,E]")
-        ->required()
         ->group(inputs);
     add_text(*sub, "--key", &o->key, "K.npy", "keys [N,S,kdim]; default: the queries")
         ->group(inputs);
     add_text(*sub, "--value", &o->value, "V.npy", "values [N,S,vdim]; default: the keys")
         ->group(inputs);
     add_integer(*sub, "--num-heads", &o->num_heads, 1, 1 << 20, "H", "heads; must divide embed_dim")
-        ->required()
         ->group(inputs);
+
+    const char* model = "A trained model (instead of the inputs above)";
+    add_text(*sub, "--model", &o->model, "DIR",
+             "a Hugging Face model folder (config.json, safetensors, tokenizer files)")
+        ->group(model);
+    add_text(*sub, "--text", &o->text, "TEXT", "the text the model reads (UTF-8)")->group(model);
+    add_text(*sub, "--text2", &o->text2, "TEXT",
+             "a second text: the pair encoding ([CLS] A [SEP] B [SEP])")
+        ->group(model);
+    add_text(*sub, "--layers", &o->layers, "SPEC",
+             "layers kept: all, 3, 0-3,7 or -1 (the last); default all")
+        ->group(model);
+    add_text(*sub, "--out-tokens", &o->out_tokens, "T.json",
+             "the tokens, as attnviz tokenize --model prints them")
+        ->group(model);
 
     const char* masks = "Masks";
     add_text(*sub, "--key-padding-mask", &o->key_padding_mask, "M.npy",
@@ -251,9 +335,11 @@ void add_attend_command(CLI::App& app, CommandContext& ctx) {
 
     const char* outputs = "Outputs (written atomically, after the whole computation)";
     add_text(*sub, "--out-weights", &o->out_weights, "A.npy",
-             "per-head weights [N,H,L,S']; required unless --mean-only")
+             "per-head weights [N,H,L,S'] (--model: [layers,heads,L,L]); required unless "
+             "--mean-only")
         ->group(outputs);
-    add_text(*sub, "--out-mean", &o->out_mean, "M.npy", "their mean over heads [N,L,S']")
+    add_text(*sub, "--out-mean", &o->out_mean, "M.npy",
+             "their mean over heads [N,L,S'] (--model: [layers,L,L])")
         ->group(outputs);
     add_text(*sub, "--out-output", &o->out_output, "O.npy", "the attention output [N,L,E]")
         ->group(outputs);

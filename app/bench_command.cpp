@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <iostream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "app/model_commands.h"
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
 #include "engine/kernels/softmax.h"
@@ -33,6 +35,7 @@ struct BenchOptions {
     int threads = 1;
     std::optional<int> repeats;
     MemoryOptions memory;
+    std::optional<std::string> model;
 };
 
 struct Timing {
@@ -166,10 +169,11 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
         "bench",
         "Times one nn.MultiheadAttention forward pass (self-attention on random inputs and "
         "weights), or with --softmax the SIMD softmax over rows; prints one JSON line with "
-        "the median time.");
+        "the median time.  With --model, a trained model's forward pass.");
     sub->footer(
         "Examples: attnviz bench --tokens 512 --embed-dim 768 --num-heads 12 --threads 2\n"
-        "          attnviz bench --softmax --rows 4096 --cols 512");
+        "          attnviz bench --softmax --rows 4096 --cols 512\n"
+        "          attnviz bench --model DIR --tokens 128 --threads 2");
 
     const char* layer = "Attention (the default)";
     CLI::Option* tokens = add_integer(*sub, "--tokens", &o->tokens, 1, 1 << 20, "N",
@@ -210,9 +214,29 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
     add_threads_option(*sub, &o->threads);
     add_memory_budget_option(*sub, &o->memory);
 
+    CLI::Option* model = add_text(*sub, "--model", &o->model, "DIR",
+                                  "time a trained model's whole forward pass (every map kept) "
+                                  "on --tokens random ids; also the open time and the sgemm peak")
+                             ->group("A trained model");
+    for (CLI::Option* opt : {embed_dim, num_heads, batch, seed, softmax})
+        model->excludes(opt);
+
     ctx.on_parsed(
-        sub, [o] { return o->softmax ? bench_softmax(*o) : bench_attention(*o); },
-        [o] { check(*o); });
+        sub,
+        [o] {
+            if (o->model) {
+                bench_model(*o->model, *o->tokens, o->threads, o->repeats.value_or(7), std::cout);
+                return 0;
+            }
+            return o->softmax ? bench_softmax(*o) : bench_attention(*o);
+        },
+        [o] {
+            if (o->model) {
+                if (!o->tokens) throw UsageError("--model needs --tokens N");
+                return;
+            }
+            check(*o);
+        });
 }
 
 }  // namespace attnviz::cli

@@ -2,10 +2,18 @@
 // handler (app/command_line.h).  app/cli.cpp adds them to the tree in this order.
 #pragma once
 
+#include <string>
+
 #include "app/command_line.h"
 
 namespace attnviz::cli {
 
+/// Folder of `path` exists and `path` is not a folder: checked before any work, so a run
+/// never computes for minutes and then fails to write, and never leaves one output of two.
+void require_output_folder(const std::string& path, const char* option);
+
+/// `attnviz inspect --model DIR`: the model folder as JSON.
+void add_inspect_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz attend`: nn.MultiheadAttention from a safetensors state_dict on .npy inputs.
 void add_attend_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz tokenize`: the app's tokenizer, tokens as a JSON array.

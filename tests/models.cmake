@@ -1,1 +1,2 @@
 attnviz_add_test(test_models test_models.cpp)
+attnviz_add_test(test_cli_models test_cli_models.cpp)

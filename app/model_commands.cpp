@@ -1,0 +1,203 @@
+#include "app/model_commands.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "app/commands.h"
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/npy.h"
+#include "engine/models/flops.h"
+#include "engine/models/model_folder.h"
+
+namespace attnviz::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+/// Copies each kept layer into the output arrays as it arrives, so the pass never holds more
+/// than the outputs and one layer.
+class OutputSink : public models::AttentionSink {
+  public:
+    OutputSink(std::int64_t layers, std::int64_t heads, std::int64_t rows, bool weights,
+               bool mean) {
+        if (weights && heads > 0) weights_ = Tensor({layers, heads, rows, rows});
+        if (mean) mean_ = Tensor({layers, rows, rows});
+    }
+    void on_layer(std::int64_t, AttentionResult&& r) override {
+        if (!weights_.empty()) {
+            const std::size_t n = r.weights.numel();
+            std::copy_n(r.weights.ptr(), n, weights_.ptr() + static_cast<std::size_t>(next_) * n);
+        }
+        if (!mean_.empty()) {
+            const std::size_t n = r.mean_weights.numel();
+            std::copy_n(r.mean_weights.ptr(), n, mean_.ptr() + static_cast<std::size_t>(next_) * n);
+        }
+        ++next_;
+    }
+    Tensor weights_, mean_;
+
+  private:
+    std::int64_t next_ = 0;
+};
+
+models::ModelForwardOptions forward_options(const budget::ResultScope& scope,
+                                            const std::vector<std::int64_t>& layers, std::int64_t L,
+                                            int threads) {
+    models::ModelForwardOptions o;
+    o.num_threads = threads;
+    o.scope.layers = layers;
+    if (scope.layers_shown >= 0 && scope.layers_shown < static_cast<int>(layers.size()))
+        o.scope.layers.resize(static_cast<std::size_t>(scope.layers_shown));
+    o.scope.heads = scope.heads_shown;
+    const budget::AxisWindow w = budget::window_on(scope, L);
+    o.scope.window_begin = w.begin;
+    o.scope.window_length = w.count;
+    return o;
+}
+
+}  // namespace
+
+void inspect_model(const std::string& folder, std::ostream& out) {
+    const models::OpenedModel m = models::open_model_folder(folder);
+    out << models::inspect_json(m) << "\n";
+}
+
+void tokenize_with_model(const std::string& folder, const std::string& text,
+                         const std::optional<std::string>& text2, std::ostream& out) {
+    const models::OpenedModel m = models::open_model_folder(folder);
+    const models::EncodedText e = models::encode_text(
+        m, text, text2 ? std::optional<std::string_view>(*text2) : std::nullopt);
+    out << models::encoding_json(e.encoding) << "\n";
+}
+
+void attend_with_model(const ModelAttendRequest& r) {
+    if (r.out_weights.empty() && r.out_mean.empty())
+        throw UsageError("nothing to write: give --out-weights and/or --out-mean");
+    if (!r.out_weights.empty() && r.scope.mean_only())
+        throw UsageError("--mean-only keeps no per-head weights for --out-weights; use --out-mean");
+    for (const auto& [path, option] :
+         {std::pair{&r.out_weights, "--out-weights"}, std::pair{&r.out_mean, "--out-mean"},
+          std::pair{&r.out_tokens, "--out-tokens"}})
+        if (!path->empty()) require_output_folder(*path, option);
+    const models::OpenedModel m = models::open_model_folder(r.folder);
+    const models::ModelInfo& info = m.model->info();
+    std::vector<std::int64_t> layers;
+    try {
+        layers = budget::parse_layers_spec(r.layers, info.num_layers);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    if (r.scope.heads_shown > info.num_heads)
+        throw UsageError("--heads-shown " + std::to_string(r.scope.heads_shown) + ": " +
+                         info.display_name + " has " + std::to_string(info.num_heads) + " heads");
+    const models::EncodedText e = models::encode_text(
+        m, r.text, r.text2 ? std::optional<std::string_view>(*r.text2) : std::nullopt);
+    const auto L = static_cast<std::int64_t>(e.input.ids.size());
+
+    const auto footprint = [&](const budget::ResultScope& s) -> std::uint64_t {
+        const models::ModelForwardOptions o = forward_options(s, layers, L, r.threads);
+        const double kept = double(o.scope.layers.size());
+        const double rows = double(o.scope.window_length);
+        const double heads = s.heads_shown < 0 ? double(info.num_heads) : double(s.heads_shown);
+        const double outputs =
+            kept * ((r.out_weights.empty() ? 0.0 : heads) + (r.out_mean.empty() ? 0.0 : 1.0)) *
+            rows * rows * 4.0;
+        return m.model->estimate_forward_bytes(L, o) + static_cast<std::uint64_t>(outputs) +
+               m.model->weight_bytes();
+    };
+    const budget::MemoryPlan plan = budget::plan_memory(
+        footprint, r.scope, static_cast<int>(info.num_heads), L, r.budget.bytes, 0, layers);
+    if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, r.budget);
+
+    const models::ModelForwardOptions o = forward_options(r.scope, layers, L, r.threads);
+    const std::int64_t heads = r.scope.heads_shown < 0 ? info.num_heads : r.scope.heads_shown;
+    OutputSink sink(static_cast<std::int64_t>(o.scope.layers.size()), heads, o.scope.window_length,
+                    !r.out_weights.empty(), !r.out_mean.empty());
+    models::ModelForwardOptions run = o;
+    run.masked_rows = r.masked_rows;
+    m.model->forward(e.input, run, sink);
+    // Every output is computed before the first is written.
+    std::string tokens_json;
+    if (!r.out_tokens.empty()) tokens_json = models::encoding_json(e.encoding) + "\n";
+    if (!r.out_weights.empty()) io::write_npy(r.out_weights, sink.weights_);
+    if (!r.out_mean.empty()) io::write_npy(r.out_mean, sink.mean_);
+    if (!r.out_tokens.empty()) io::write_file_atomically(r.out_tokens, tokens_json);
+}
+
+void bench_model(const std::string& folder, std::int64_t tokens, int threads, int repeats,
+                 std::ostream& out) {
+    auto t0 = Clock::now();
+    const models::OpenedModel m = models::open_model_folder(folder);
+    const double open_ms = ms_since(t0);
+    const models::ModelInfo& info = m.model->info();
+    if (tokens < 1 || tokens > info.max_positions)
+        throw UsageError("--tokens " + std::to_string(tokens) + ": " + info.display_name +
+                         " takes 1 to " + std::to_string(info.max_positions) + " tokens");
+    // Ids drawn from the vocabulary with a fixed seed: the speed does not depend on them.
+    models::ModelInput input;
+    std::mt19937_64 rng(1);
+    const std::int64_t vocab = std::min(
+        info.vocab_size, m.tokenizer.vocab_size() > 0 ? m.tokenizer.vocab_size() : info.vocab_size);
+    for (std::int64_t t = 0; t < tokens; ++t)
+        input.ids.push_back(static_cast<std::int64_t>(
+            rng() % static_cast<std::uint64_t>(std::max<std::int64_t>(vocab, 1))));
+    models::ModelForwardOptions o;
+    o.num_threads = threads;
+    t0 = Clock::now();
+    {
+        models::CollectingSink sink;
+        m.model->forward(input, o, sink);
+    }
+    const double first_ms = ms_since(t0);
+    std::vector<double> runs;
+    for (int i = 0; i < std::max(1, repeats); ++i) {
+        models::CollectingSink sink;
+        t0 = Clock::now();
+        m.model->forward(input, o, sink);
+        runs.push_back(ms_since(t0));
+    }
+    std::vector<double> sorted = runs;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted[sorted.size() / 2];
+    const double gflops = models::forward_flops(m.model->config(), tokens) / (median * 1e6);
+    const double peak = models::measure_sgemm_gflops();
+    char line[1024];
+    std::snprintf(line, sizeof line,
+                  "{\"model\":\"%s\",\"layers\":%lld,\"heads\":%lld,\"tokens\":%lld,\"threads\":%d,"
+                  "\"open_ms\":%.2f,\"first_pass_ms\":%.2f,\"median_ms\":%.3f,\"runs\":%d,"
+                  "\"gflops\":%.1f,\"sgemm_peak_gflops\":%.1f,\"fraction_of_peak\":%.3f}",
+                  info.display_name.c_str(), static_cast<long long>(info.num_layers),
+                  static_cast<long long>(info.num_heads), static_cast<long long>(tokens), threads,
+                  open_ms, first_ms, median, static_cast<int>(runs.size()), gflops, peak,
+                  peak > 0 ? gflops / (peak * threads) : 0.0);
+    out << line << "\n";
+}
+
+void add_inspect_command(CLI::App& app, CommandContext& ctx) {
+    auto folder = std::make_shared<std::string>();
+    CLI::App* sub = app.add_subcommand(
+        "inspect",
+        "A Hugging Face model folder as one JSON object: architecture, layers, heads, kv heads, "
+        "head_dim, hidden size, vocabulary, dtype, parameters, tokenizer and special tokens.");
+    sub->footer("Example: attnviz inspect --model ~/models/bert-base-chinese");
+    add_text(*sub, "--model", folder.get(), "DIR",
+             "the folder (config.json, safetensors weights, tokenizer files)")
+        ->required();
+    ctx.on_parsed(sub, [folder] {
+        inspect_model(*folder, std::cout);
+        return 0;
+    });
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,46 @@
+// The command line's model subcommands: inspect, tokenize --model, attend --model and
+// bench --model.  Options are parsed by the CLI (app/cli.cpp); these run what they ask for.
+// Errors are thrown (UsageError: exit 2, DataError / std::invalid_argument: exit 1).
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "engine/budget/memory_budget.h"
+#include "engine/ops/softmax.h"
+
+namespace attnviz::cli {
+
+/// `attnviz inspect --model DIR`: one JSON object on `out`.
+void inspect_model(const std::string& folder, std::ostream& out);
+
+/// `attnviz tokenize --model DIR --text T [--text2 T2]`: the encoding the model sees, as JSON.
+void tokenize_with_model(const std::string& folder, const std::string& text,
+                         const std::optional<std::string>& text2, std::ostream& out);
+
+struct ModelAttendRequest {
+    std::string folder;
+    std::string text;
+    std::optional<std::string> text2;
+    std::string layers = "all";  ///< --layers SPEC
+    budget::ResultScope scope;   ///< --heads-shown / --mean-only / --window
+    budget::MemoryBudget budget;
+    MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
+    int threads = 1;
+    std::string out_weights;  ///< float32 [layers, heads, L, L]
+    std::string out_mean;     ///< float32 [layers, L, L]
+    std::string out_tokens;   ///< the tokens, as tokenize prints them
+};
+
+/// `attnviz attend --model DIR --text T ...`: every kept layer × head in one forward pass,
+/// written atomically after the whole pass (a failure leaves no file).
+void attend_with_model(const ModelAttendRequest& request);
+
+/// `attnviz bench --model DIR --tokens N [--threads T]`: one JSON line with the open time,
+/// the first pass (weights read from the files), the median of `repeats` passes with every
+/// map kept, and the forward pass's GFLOP/s against the sgemm peak measured in the same run.
+void bench_model(const std::string& folder, std::int64_t tokens, int threads, int repeats,
+                 std::ostream& out);
+
+}  // namespace attnviz::cli

@@ -1,0 +1,237 @@
+// The model subcommands end to end through the attnviz binary: inspect, tokenize --model,
+// attend --model (every layer × head, scopes, the memory budget) and bench --model, on the
+// committed golden folders; each map the command writes equals the engine's own forward pass
+// on the ids the command reports, and bad input gives one line and exit 1 or 2.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/io/npy.h"
+#include "engine/models/model.h"
+#include "test_support.h"
+
+using namespace attnviz;
+
+namespace {
+
+QString model_dir(const char* name) {
+    return QString::fromStdString(test::golden_dir() + "/models/" + name);
+}
+
+QJsonObject json_object(const QString& text) {
+    QJsonParseError err;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &err);
+    if (err.error != QJsonParseError::NoError)
+        qWarning() << "not JSON:" << text << err.errorString();
+    return doc.object();
+}
+
+std::vector<std::int64_t> ids_of(const QJsonObject& encoding) {
+    std::vector<std::int64_t> ids;
+    for (const QJsonValue v : encoding.value("ids").toArray())
+        ids.push_back(v.toInteger());
+    return ids;
+}
+
+/// The vocabulary line of each token of a vocab.txt (its id).
+std::int64_t vocab_id(const QString& folder, const QString& token) {
+    std::ifstream in((folder + "/vocab.txt").toStdString());
+    std::string line;
+    for (std::int64_t i = 0; std::getline(in, line); ++i)
+        if (QString::fromStdString(line) == token) return i;
+    return -1;
+}
+
+QString out_path(const QString& name) {
+    return QString::fromStdString(test::temp_dir()) + "/" + name;
+}
+
+/// Every map of the engine's forward on `ids`, [layers, heads, L, L].
+Tensor engine_maps(const QString& folder, const std::vector<std::int64_t>& ids,
+                   const std::vector<std::int64_t>& type_ids = {}) {
+    const auto model = models::load_model(folder.toStdString());
+    models::CollectingSink sink;
+    models::ModelInput in{ids, type_ids};
+    model->forward(in, {}, sink);
+    const auto& info = model->info();
+    const auto L = static_cast<std::int64_t>(ids.size());
+    Tensor all({info.num_layers, info.num_heads, L, L});
+    for (std::size_t l = 0; l < sink.results.size(); ++l)
+        std::copy(sink.results[l].weights.data.begin(), sink.results[l].weights.data.end(),
+                  all.data.begin() + static_cast<std::ptrdiff_t>(l * info.num_heads * L * L));
+    return all;
+}
+
+}  // namespace
+
+class TestCliModels : public QObject {
+    Q_OBJECT
+  private slots:
+    void inspectDescribesTheModel() {
+        const auto r = test::run_cli({"inspect", "--model", model_dir("llama_gqa")});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonObject o = json_object(r.out);
+        QCOMPARE(o.value("model_type").toString(), QStringLiteral("llama"));
+        QCOMPARE(o.value("layers").toInt(), 2);
+        QCOMPARE(o.value("heads").toInt(), 4);
+        QCOMPARE(o.value("kv_heads").toInt(), 2);
+        QCOMPARE(o.value("head_dim").toInt(), 8);
+        QCOMPARE(o.value("hidden_size").toInt(), 32);
+        QCOMPARE(o.value("dtype").toString(), QStringLiteral("F32"));
+        QVERIFY(o.value("parameters").toDouble() > 10000);
+        QVERIFY(o.value("causal").toBool());
+        QCOMPARE(o.value("position_encoding").toString(), QStringLiteral("rotary"));
+        QVERIFY2(!o.value("tokenizer").toString().isEmpty(), qPrintable(r.out));
+        QVERIFY(o.value("special_tokens").toObject().contains("<s>"));
+    }
+
+    void tokenizeGivesTheBertPairEncoding() {
+        const QString dir = model_dir("bert_mlm_prefix");
+        const auto r = test::run_cli(
+            {"tokenize", "--model", dir, "--text", "The cat sat", "--text2", "on the mat"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonObject o = json_object(r.out);
+        std::vector<std::int64_t> expected;
+        for (const char* t : {"[CLS]", "the", "cat", "sat", "[SEP]", "on", "the", "mat", "[SEP]"})
+            expected.push_back(vocab_id(dir, QString::fromUtf8(t)));
+        QCOMPARE(ids_of(o), expected);
+        QStringList types;
+        for (const QJsonValue v : o.value("type_ids").toArray())
+            types << QString::number(v.toInt());
+        QCOMPARE(types.join(","), QStringLiteral("0,0,0,0,0,1,1,1,1"));
+        QCOMPARE(o.value("text").toArray().at(1).toString(), QStringLiteral("The"));
+        QCOMPARE(o.value("special").toArray().at(0).toBool(), true);
+        QCOMPARE(o.value("special").toArray().at(1).toBool(), false);
+        const QJsonArray cat = o.value("offsets").toArray().at(2).toArray();
+        QCOMPARE(cat.at(0).toInt(), 4);
+        QCOMPARE(cat.at(1).toInt(), 7);
+    }
+
+    void attendWritesEveryLayerAndHeadOfTheForwardPass_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"bert_mlm_prefix", "gpt2_lmhead", "llama_gqa", "qwen2_bias_bf16"})
+            QTest::newRow(n) << QString::fromUtf8(n);
+    }
+    void attendWritesEveryLayerAndHeadOfTheForwardPass() {
+        QFETCH(QString, name);
+        const QString dir = model_dir(name.toUtf8().constData());
+        const QString maps = out_path(name + "_maps.npy"), mean = out_path(name + "_mean.npy");
+        const QString tokens = out_path(name + "_tokens.json");
+        const auto r = test::run_cli({"attend", "--model", dir, "--text", "the cat sat on the mat",
+                                      "--threads", "2", "--out-weights", maps, "--out-mean", mean,
+                                      "--out-tokens", tokens});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QFile f(tokens);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject enc = json_object(QString::fromUtf8(f.readAll()));
+        const std::vector<std::int64_t> ids = ids_of(enc);
+        QVERIFY(ids.size() >= 3);
+        const Tensor got = io::read_npy(maps.toStdString());
+        const Tensor expected = engine_maps(dir, ids);
+        QCOMPARE(got.shape, expected.shape);
+        ATTNVIZ_COMPARE_TENSORS(got, expected, 1e-6);
+        // The mean over heads, per layer.
+        const Tensor m = io::read_npy(mean.toStdString());
+        const std::int64_t Ly = got.dim(0), H = got.dim(1), L = got.dim(2);
+        QCOMPARE(m.shape, (Shape{Ly, L, L}));
+        for (std::int64_t l = 0; l < Ly; ++l)
+            for (std::int64_t c = 0; c < L * L; ++c) {
+                double sum = 0;
+                for (std::int64_t h = 0; h < H; ++h)
+                    sum += got.data[static_cast<std::size_t>((l * H + h) * L * L + c)];
+                ATTNVIZ_FUZZY(m.data[static_cast<std::size_t>(l * L * L + c)], sum / double(H),
+                              1e-6);
+            }
+    }
+
+    void attendKeepsTheAskedLayersHeadsAndWindow() {
+        const QString dir = model_dir("qwen3_qknorm");
+        const QString full = out_path("q3_full.npy"), part = out_path("q3_part.npy");
+        const QString text = QStringLiteral("the cat sat on the mat and the dog ran");
+        auto r = test::run_cli({"attend", "--model", dir, "--text", text, "--out-weights", full});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        r = test::run_cli({"attend", "--model", dir, "--text", text, "--layers", "1",
+                           "--heads-shown", "2", "--window", "1:3", "--out-weights", part});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const Tensor a = io::read_npy(full.toStdString()), b = io::read_npy(part.toStdString());
+        QCOMPARE(b.shape, (Shape{1, 2, 3, 3}));
+        const std::int64_t H = a.dim(1), L = a.dim(2);
+        for (std::int64_t h = 0; h < 2; ++h)
+            for (std::int64_t i = 0; i < 3; ++i)
+                for (std::int64_t j = 0; j < 3; ++j)
+                    ATTNVIZ_FUZZY(
+                        b.data[static_cast<std::size_t>((h * 3 + i) * 3 + j)],
+                        a.data[static_cast<std::size_t>(((1 * H + h) * L + 1 + i) * L + 1 + j)],
+                        1e-6);
+    }
+
+    void overTheBudgetNamesWhatFitsAndWritesNothing() {
+        const QString out = out_path("budget.npy");
+        const auto r = test::run_cli({"attend", "--model", model_dir("bert_mlm_prefix"), "--text",
+                                      "the cat sat on the mat", "--memory-budget", "1M",
+                                      "--out-weights", out});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.contains("memory budget"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void badInputIsOneLineAndAnExitCode_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("phrase");
+        const QString bert = model_dir("bert_mlm_prefix");
+        const QString out = out_path("never.npy");
+        QTest::newRow("no folder")
+            << QStringList{"inspect", "--model", out_path("missing")} << 1 << "config.json";
+        QTest::newRow("empty text")
+            << QStringList{"attend", "--model", bert, "--text", "", "--out-weights", out} << 1
+            << "empty";
+        QTest::newRow("no such layer")
+            << QStringList{"attend", "--model",       bert, "--text", "the cat", "--layers",
+                           "7",      "--out-weights", out}
+            << 2 << "layers";
+        QTest::newRow("too many heads")
+            << QStringList{"attend", "--model",       bert, "--text", "the cat", "--heads-shown",
+                           "9",      "--out-weights", out}
+            << 2 << "heads";
+        QTest::newRow("output folder missing") << QStringList{"attend",
+                                                              "--model",
+                                                              bert,
+                                                              "--text",
+                                                              "the cat",
+                                                              "--out-weights",
+                                                              out_path("no/such/folder/a.npy")}
+                                               << 1 << "does not exist";
+        QTest::newRow("no output")
+            << QStringList{"attend", "--model", bert, "--text", "the cat"} << 2 << "out";
+    }
+    void badInputIsOneLineAndAnExitCode() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, phrase);
+        const auto r = test::run_cli(args);
+        QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
+        QVERIFY2(r.err.contains(phrase, Qt::CaseInsensitive), qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+        QVERIFY(!QFile::exists(out_path("never.npy")));
+    }
+
+    void benchReportsAForwardPass() {
+        const auto r = test::run_cli(
+            {"bench", "--model", model_dir("gpt2_bf16"), "--tokens", "16", "--repeats", "2"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonObject o = json_object(r.out);
+        QCOMPARE(o.value("tokens").toInt(), 16);
+        QCOMPARE(o.value("layers").toInt(), 3);
+        QVERIFY(o.value("median_ms").toDouble() > 0);
+        QVERIFY(o.value("sgemm_peak_gflops").toDouble() > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliModels)
+#include "test_cli_models.moc"
