@@ -27,9 +27,8 @@
 namespace attnviz::text {
 
 struct TokenizerOptions {
-    /// Lowercase ASCII, Latin-1, Latin Extended-A, Vietnamese, Greek (with final ς),
-    /// Cyrillic, Armenian and fullwidth letters, code point by code point.  Special tokens
-    /// are never lowercased.
+    /// Lowercase every letter with a simple lowercase mapping (Unicode's, through utf8proc),
+    /// code point by code point, with Greek final ς.  Special tokens are never lowercased.
     bool lowercase = false;
     /// "[CLS]" first, "[SEP]" last; a text without tokens still gives an empty vector.
     bool add_special_tokens = false;

@@ -1,9 +1,7 @@
-// The small part of Unicode the tokenizer needs, written out by hand so the engine needs
-// no ICU: UTF-8 decoding with replacement of invalid bytes, a coarse character
-// classification, and simple (one code point to one code point) lowercasing.
-//
-// The tables follow Unicode 15 closely enough for tokenizing typed or pasted text; they are
-// not a general-purpose Unicode library.
+// The small part of Unicode the demo tokenizer needs: UTF-8 decoding with replacement of
+// invalid bytes, a coarse character classification, and simple (one code point to one code
+// point) lowercasing.  Classification and case come from utf8proc's Unicode data (Debian's
+// libutf8proc, Unicode 15), not from tables of our own.
 #pragma once
 
 #include <cstddef>
@@ -36,32 +34,36 @@ void append_utf8(std::string& out, char32_t cp);
 /// The bytes with every invalid UTF-8 subpart replaced by U+FFFD (valid input is unchanged).
 std::string sanitize_utf8(std::string_view bytes);
 
-/// How the tokenizer treats a code point.
+/// How the tokenizer treats a code point (the Unicode property deciding it in brackets).
 enum class CharClass : unsigned char {
-    Whitespace,         ///< White_Space: ASCII spaces/tabs/newlines, NBSP, U+3000, U+2000..200A...
-    Ignorable,          ///< dropped: C0/C1 controls, format characters (U+200B, BOM, bidi marks)
-    Joiner,             ///< ZWJ, ZWNJ: kept inside words and emoji sequences, dropped elsewhere
-    Mark,               ///< generic combining marks: they extend whatever token precedes them
+    Whitespace,  ///< [White_Space] ASCII spaces/tabs/newlines, NEL, NBSP, U+3000, U+2000..200A
+    Ignorable,   ///< [Cc, Cf] dropped: controls, format characters (U+200B, BOM, bidi marks)
+    Joiner,      ///< ZWJ, ZWNJ: kept inside words and emoji sequences, dropped elsewhere
+    Mark,        ///< generic combining marks [Me, or combining class 1, 8 or >= 200] and
+                 ///< Hangul vowel/trailing jamo: they extend whatever token precedes them
     VariationSelector,  ///< FE00..FE0F, E0100..E01EF: extend the preceding token
     Tag,                ///< E0020..E007F: extend an emoji (subdivision flags), dropped elsewhere
-    Word,               ///< letters, digits and marks of every other script
-    Punctuation,        ///< punctuation and symbols: one token each (also U+FFFD)
-    Ideograph,          ///< CJK ideographs, kana, hangul, bopomofo: one token each
-    Emoji,              ///< emoji that can start or continue a ZWJ sequence
+    Word,               ///< letters, digits, script-specific marks (Arabic fatha, Devanagari
+                        ///< matras), private use, unassigned code points
+    Punctuation,        ///< [P*, S*] punctuation and symbols: one token each (also U+FFFD)
+    Ideograph,          ///< [wide Lo, Lm, Nl, So] CJK ideographs, kana, hangul, bopomofo,
+                        ///< radicals: one token each
+    Emoji,              ///< [Extended_Pictographic] emoji that can start or continue a ZWJ
+                        ///< sequence (also ©, ®, ™, ‼)
     RegionalIndicator,  ///< 1F1E6..1F1FF: paired into flags
     EmojiModifier,      ///< skin tones 1F3FB..1F3FF: extend a preceding emoji
 };
 
+/// Halfwidth and fullwidth forms take the class of the character they are a variant of.
 CharClass classify(char32_t cp);
 
 bool is_whitespace(char32_t cp);
 
-/// Decimal digits of ASCII, fullwidth forms, Arabic-Indic, Extended Arabic-Indic, Devanagari.
+/// Decimal digits of every script (general category Nd).
 bool is_decimal_digit(char32_t cp);
 
-/// Simple lowercase mapping for ASCII, Latin-1 Supplement, Latin Extended-A, Latin Extended
-/// Additional (Vietnamese), Greek (not polytonic), Cyrillic, Armenian and fullwidth Latin;
-/// every other code point maps to itself.  Final-sigma selection is left to the caller.
+/// The simple lowercase mapping of UnicodeData.txt (İ -> i, ẞ -> ß); code points without one
+/// map to themselves.  Final-sigma selection is left to the caller.
 char32_t to_lower(char32_t cp);
 
 }  // namespace attnviz::text::unicode
