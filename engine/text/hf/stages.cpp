@@ -68,13 +68,11 @@ void BertNormalizer::normalize(NormalizedString& s) const {
         std::vector<Change> changes;
         changes.reserve(s.len());
         const std::string& text = s.get();
-        bool any = false;
         for (std::size_t i = 0; i < text.size();) {
             std::size_t len;
             const char32_t c = uni::decode(text, i, &len);
             i += len;
             if (is_chinese_char(c)) {
-                any = true;
                 changes.push_back({' ', 0});
                 changes.push_back({c, 1});
                 changes.push_back({' ', 1});
@@ -82,7 +80,7 @@ void BertNormalizer::normalize(NormalizedString& s) const {
                 changes.push_back({c, 0});
             }
         }
-        if (any) s.transform(changes, 0);
+        s.transform(changes, 0);
     }
     if (strip_accents.value_or(lowercase)) {
         s.nfd();
