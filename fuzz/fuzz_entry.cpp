@@ -487,13 +487,14 @@ Outcome json_document(std::string_view input) {
     return Outcome::Accepted;
 }
 
-constexpr std::array<Target, 7> kTargets = {{{"npy", npy},
+constexpr std::array<Target, 8> kTargets = {{{"npy", npy},
                                              {"safetensors", safetensors},
                                              {"tokenizer", tokenizer},
                                              {"options", options},
                                              {"json", json_document},
                                              {"model_config", run_model_config},
-                                             {"shard_index", run_shard_index}}};
+                                             {"shard_index", run_shard_index},
+                                             {"tokenizer_json", run_tokenizer_json}}};
 
 }  // namespace
 
@@ -518,9 +519,9 @@ std::span<const Target> targets() {
 }
 
 std::span<const std::string_view> target_names() {
-    static constexpr std::array<std::string_view, 8> kNames = {
-        "npy",  "safetensors",  "tokenizer",   "options",
-        "json", "model_config", "shard_index", "session"};
+    static constexpr std::array<std::string_view, 9> kNames = {
+        "npy",          "safetensors", "tokenizer",      "options", "json",
+        "model_config", "shard_index", "tokenizer_json", "session"};
     return kNames;
 }
 

@@ -53,6 +53,9 @@ Outcome run_json(std::string_view input);
 Outcome run_model_config(std::string_view input);
 /// model.safetensors.index.json text through io::parse_shard_index (fuzz/weights_harness.cpp).
 Outcome run_shard_index(std::string_view input);
+/// tokenizer.json text (and a text to encode after the first NUL) through HfTokenizer
+/// (fuzz/tokenizer_json_harness.cpp).
+Outcome run_tokenizer_json(std::string_view input);
 
 struct Target {
     std::string_view name;  ///< folder under fuzz/corpus, fuzz/regressions and fuzz/dict

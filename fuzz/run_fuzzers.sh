@@ -14,7 +14,8 @@
 #   -a  where crash/leak/timeout inputs are kept (default BUILD_DIR/artifacts); each
 #       target writes to ARTIFACT_DIR/<target>/
 #   -k  keep each target's final corpus in CORPUS_KEEP_DIR/<target>/ (default: discarded)
-#   TARGET  npy safetensors tokenizer options json model_config shard_index session
+#   TARGET  npy safetensors tokenizer options json model_config shard_index tokenizer_json
+#           session
 #           (default: all of them)
 #
 # Exits 1 if any target crashes, leaks, times out (-timeout=10) or runs out of memory
@@ -43,7 +44,7 @@ while getopts "t:j:s:b:a:k:h" opt; do
   esac
 done
 shift $((OPTIND - 1))
-all_targets=(npy safetensors tokenizer options json model_config shard_index session)
+all_targets=(npy safetensors tokenizer options json model_config shard_index tokenizer_json session)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 for t in "${targets[@]}"; do
