@@ -276,10 +276,10 @@ void add_attend_command(CLI::App& app, CommandContext& ctx) {
         "per-head weights [N,H,L,S'], their mean [N,L,S'] and the output [N,L,E] "
         "(unbatched [L,E] queries give PyTorch's unbatched shapes).");
     sub->footer(
-        "Example: attnviz attend --weights W.safetensors --query Q.npy --num-heads 8 "
-        "--causal --out-weights A.npy --out-mean M.npy\n"
-        "         attnviz attend --model DIR --text \"The cat sat\" --layers 0-3 --out-weights "
-        "A.npy");
+        "Examples:\n"
+        "  attnviz attend --weights W.safetensors --query Q.npy --num-heads 8 --causal "
+        "--out-weights A.npy --out-mean M.npy\n"
+        "  attnviz attend --model DIR --text \"The cat sat\" --layers 0-3 --out-weights A.npy");
 
     const char* inputs = "Inputs";
     add_text(*sub, "--weights", &o->weights, "W.safetensors",

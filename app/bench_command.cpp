@@ -171,9 +171,10 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
         "weights), or with --softmax the SIMD softmax over rows; prints one JSON line with "
         "the median time.  With --model, a trained model's forward pass.");
     sub->footer(
-        "Examples: attnviz bench --tokens 512 --embed-dim 768 --num-heads 12 --threads 2\n"
-        "          attnviz bench --softmax --rows 4096 --cols 512\n"
-        "          attnviz bench --model DIR --tokens 128 --threads 2");
+        "Examples:\n"
+        "  attnviz bench --tokens 512 --embed-dim 768 --num-heads 12 --threads 2\n"
+        "  attnviz bench --softmax --rows 4096 --cols 512\n"
+        "  attnviz bench --model DIR --tokens 128 --threads 2");
 
     const char* layer = "Attention (the default)";
     CLI::Option* tokens = add_integer(*sub, "--tokens", &o->tokens, 1, 1 << 20, "N",

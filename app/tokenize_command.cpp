@@ -50,7 +50,7 @@ void add_tokenize_command(CLI::App& app, CommandContext& ctx) {
         "tokenize",
         "The tokens the app makes of a text, as a JSON array on stdout; with --model, the "
         "encoding a trained model's tokenizer gives.");
-    sub->footer("Example: attnviz tokenize --text \"我爱自然语言处理, and NLP!\"");
+    sub->footer("Example:\n  attnviz tokenize --text \"我爱自然语言处理, and NLP!\"");
     add_text(*sub, "--text", &o->text, "TEXT", "the text (UTF-8)")->required();
     add_flag(*sub, "--lowercase", &o->lowercase, "lowercase before splitting");
     add_flag(*sub, "--special-tokens", &o->special_tokens, "add [CLS] and [SEP]");

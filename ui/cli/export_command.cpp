@@ -428,11 +428,13 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
         "comparison) to PNG, SVG or PDF, without a display.  Configuration A is the window's "
         "controls; --view compare adds a configuration B.");
     sub->footer(
-        "Examples: attnviz export --text \"The cat sat on the mat\" --embed-dim 32 --num-heads 4 "
+        "An option given twice takes the last value (--mask-key adds each).\n"
+        "\n"
+        "Examples:\n"
+        "  attnviz export --text \"The cat sat on the mat\" --embed-dim 32 --num-heads 4 "
         "--causal --out cat.png\n"
-        "          attnviz export --text \"The cat sat on the mat\" --view compare --compare "
-        "causal --out causal.pdf\n"
-        "An option given twice takes the last value (--mask-key adds each).");
+        "  attnviz export --text \"The cat sat on the mat\" --view compare --compare causal "
+        "--out causal.pdf");
 
     const char* input = "Input";
     add_text(*sub, "--text", &a->text, "TEXT", "the sentence (queries)")->group(input);
