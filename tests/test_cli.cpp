@@ -258,6 +258,102 @@ class TestCli : public QObject {
             QVERIFY2(!f.startsWith('.'), qPrintable("stray file " + f));
     }
 
+    void help_is_generated_for_every_subcommand() {
+        const Run root = test::run_cli({"--help"});
+        QCOMPARE(root.status, 0);
+        QVERIFY(root.err.isEmpty());
+        for (const char* sub : {"attend", "tokenize", "bench", "export"}) {
+            QVERIFY2(root.out.contains(QStringLiteral("\n  %1 ").arg(QLatin1String(sub))), sub);
+            const Run r = test::run_cli({sub, "--help"});
+            QCOMPARE(r.status, 0);
+            QVERIFY2(r.out.contains(QStringLiteral("Usage: attnviz %1 [OPTIONS]").arg(sub)),
+                     qPrintable(r.out));
+            QVERIFY(r.err.isEmpty());
+        }
+        // Grouped options, each with its placeholder, range and default.
+        const Run attend = test::run_cli({"attend", "--help"});
+        for (const char* part :
+             {"\nMasks:\n", "\nMemory budget:\n", "\nPerformance:\n", "--threads T",
+              "(1 to 256, default 1)", "--masked-rows zero|uniform|nan", "--dropout P",
+              "--dropout-seed D"})
+            QVERIFY2(attend.out.contains(QLatin1String(part)), part);
+        // `help SUB` is SUB --help; --help wins over a bad value given with it.
+        QCOMPARE(test::run_cli({"help", "attend"}).out, attend.out);
+        const Run both = test::run_cli({"attend", "--threads", "0", "--help"});
+        QCOMPARE(both.status, 0);
+        QCOMPARE(both.out, attend.out);
+        const Run version = test::run_cli({"--version"});
+        QCOMPARE(version.status, 0);
+        QVERIFY2(version.out.startsWith("attnviz ") && version.out.count('\n') == 1,
+                 qPrintable(version.out));
+    }
+
+    void usage_errors_are_one_line_naming_the_subcommand_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("given twice") << QStringList{"tokenize", "--text", "a", "--text", "b"}
+                                     << "attnviz tokenize: --text is given twice";
+        QTest::newRow("no value") << QStringList{"tokenize", "--text"}
+                                  << "attnviz tokenize: --text needs a value";
+        QTest::newRow("stray") << QStringList{"tokenize", "--text", "a", "stray"}
+                               << "attnviz tokenize: unexpected argument 'stray'";
+        QTest::newRow("flag with a value")
+            << QStringList{"tokenize", "--lowercase=yes", "--text", "a"}
+            << "attnviz tokenize: --lowercase takes no value";
+        QTest::newRow("near command")
+            << QStringList{"atend"} << "attnviz: unknown command 'atend' (did you mean attend?)";
+        QTest::newRow("unknown before missing")
+            << QStringList{"attend", "--bogus"} << "attnviz attend: unknown option --bogus";
+        QTest::newRow("softmax option alone")
+            << QStringList{"bench", "--rows", "5"} << "attnviz bench: --rows needs --softmax";
+        QTest::newRow("modes mixed")
+            << QStringList{"bench", "--softmax", "--rows", "4", "--cols", "4", "--tokens", "8"}
+            << "attnviz bench: use either --tokens or --softmax, not both";
+        QTest::newRow("not a number") << QStringList{"bench", "--softmax", "--rows", "0x10"}
+                                      << "attnviz bench: --rows needs a whole number, got '0x10'";
+        QTest::newRow("seed below 0")
+            << attend_args(tmp("never.npy")) + QStringList{"--seed", "-1"}
+            << "attnviz attend: --seed must be between 0 and 9223372036854775807, got -1";
+        QTest::newRow("export choice")
+            << QStringList{"export", "--text", "a", "--colormap", "jet", "--out", tmp("c.png")}
+            << "attnviz export: --colormap must be viridis, cividis, magma or grey, not 'jet'";
+    }
+    void usage_errors_are_one_line_naming_the_subcommand() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, line);
+        const Run r = test::run_cli(args);
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.startsWith(line), qPrintable(r.err));
+        QVERIFY2(r.err.endsWith('\n') && r.err.count('\n') == 1, qPrintable(r.err));
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void an_empty_value_after_equals_is_the_value() {
+        // "--text=" is an empty text, as "--text ''" is: --lowercase stays an option.
+        const Run r = test::run_cli({"tokenize", "--text=", "--lowercase"});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.contains("no tokens"), qPrintable(r.err));
+        // A value may start with '-'.
+        const Run dash = test::run_cli({"tokenize", "--text", "-x"});
+        QVERIFY2(dash.status == 0, qPrintable(dash.err));
+        QCOMPARE(dash.out.trimmed(), QStringLiteral("[\"-\",\"x\"]"));
+    }
+
+    void seed_is_the_dropout_seed_unless_dropout_seed() {
+        // attend reads its weights from a file, so --seed seeds the dropout mask, and
+        // --dropout-seed overrides it: the same rule as export's.
+        const QString a = tmp("sa.npy"), b = tmp("sb.npy"), c = tmp("sc.npy");
+        const QStringList dropout{"--dropout", "0.5", "--train"};
+        for (const auto& [path, seeds] : {std::pair{a, QStringList{"--seed", "7"}},
+                                          {b, QStringList{"--seed", "3", "--dropout-seed", "7"}},
+                                          {c, QStringList{"--seed", "3"}}}) {
+            const Run r = test::run_cli(attend_args(path) + dropout + seeds);
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+        }
+        QCOMPARE(read_bytes(a), read_bytes(b));
+        QVERIFY(read_bytes(a) != read_bytes(c));
+    }
+
     void failed_write_keeps_the_previous_file() {
         const QString out = tmp("keep.npy");
         write_bytes(out, "previous contents");
