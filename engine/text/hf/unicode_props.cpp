@@ -4,6 +4,8 @@
 
 #include <utf8proc.h>
 
+#include "engine/text/unicode.h"
+
 namespace attnviz::text::hf::uni {
 
 namespace {
@@ -22,21 +24,7 @@ char32_t decode_last(std::string_view s, std::size_t end, std::size_t* len) {
 }
 
 void append_utf8(std::string& out, char32_t c) {
-    if (c < 0x80) {
-        out.push_back(static_cast<char>(c));
-    } else if (c < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else if (c < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    }
+    unicode::append_utf8(out, c);  // one UTF-8 encoder for the engine
 }
 
 std::size_t count_chars(std::string_view s) {
