@@ -71,6 +71,18 @@ Tensor large_tensor(const Shape& shape) {
     return t;
 }
 
+Tensor copy_block(const float* src, Index rows, Index cols, Index ld) {
+    Tensor t({rows, cols});
+    MutMap(t.ptr(), rows, cols) = ConstStrided(src, rows, cols, Stride(ld));
+    return t;
+}
+
+void size_stages(HeadSteps& st, Index rows, Index cols, Index head_dim) {
+    for (Tensor* m : {&st.scores, &st.scaled, &st.masked, &st.softmax, &st.dropped})
+        *m = Tensor({rows, cols});
+    st.context = Tensor({rows, head_dim});
+}
+
 void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWindow& win,
             const AttendOptions& opt, AttentionResult& result, float* concat, Index ld_concat) {
     const Index N = in.batch, H = in.num_heads, d = in.head_dim, Sp = in.source_len;

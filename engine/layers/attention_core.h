@@ -36,6 +36,13 @@ std::int64_t rows_per_block(std::int64_t rows, std::int64_t Sp, std::int64_t N, 
 /// are first touched (page faults on a 100 MB weights tensor cost about as much as computing it).
 Tensor large_tensor(const Shape& shape);
 
+/// rows x cols of a row-strided buffer as its own tensor (a head's q, k or v for the steps view).
+Tensor copy_block(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld);
+
+/// Sizes the score-to-context stages of one head's steps for `rows` queries over `cols` keys;
+/// attend() fills them.
+void size_stages(HeadSteps& steps, std::int64_t rows, std::int64_t cols, std::int64_t head_dim);
+
 /// Q, K and V after projection, as row-strided views.  Query row r of the window of batch item
 /// n, head h starts at q + (n * rows + r) * ldq + h * head_dim and already carries the score
 /// scale (1/sqrt(d) for scaled dot products).  Key/value row j of item n for key/value head g

@@ -47,11 +47,7 @@ void check_finite(const std::string& name, const Tensor& t) {
                                         std::to_string(i));
 }
 
-Tensor copy_block(const float* src, Index rows, Index cols, Index ld) {
-    Tensor t({rows, cols});
-    MutMap(t.ptr(), rows, cols) = ConstStrided(src, rows, cols, Stride(ld));
-    return t;
-}
+using layers::copy_block;
 
 }  // namespace
 
@@ -453,9 +449,7 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
             st.q = copy_block(q_unscaled.data() + n * Lw * E + h * d, Lw, d, E);
             st.k = copy_block(kp + n * Sp * ldk + h * d, Sp, d, ldk);
             st.v = copy_block(vp + n * Sp * ldv + h * d, Sp, d, ldv);
-            for (Tensor* m : {&st.scores, &st.scaled, &st.masked, &st.softmax, &st.dropped})
-                *m = Tensor({Lw, Sp});
-            st.context = Tensor({Lw, d});
+            layers::size_stages(st, Lw, Sp, d);
             st.kv_head = h;
         }
     }

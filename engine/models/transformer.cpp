@@ -522,12 +522,6 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
         ops::apply_rotary(q, L, H, d, ld, pos, inv_freq_);
         ops::apply_rotary(k, L, KV, d, ld, pos, inv_freq_);
     }
-    auto block = [](const float* src, Index rows, Index cols, Index ldsrc) {
-        Tensor t({rows, cols});
-        for (Index r = 0; r < rows; ++r)
-            std::copy_n(src + r * ldsrc, cols, t.ptr() + r * cols);
-        return t;
-    };
     if (steps) {
         const Index Lw = win.rows;
         result.steps.emplace();
@@ -536,16 +530,15 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
             HeadSteps& st = result.steps->heads[static_cast<std::size_t>(hh)];
             const Index g = hh / (H / KV);
             st.kv_head = g;
-            st.q = block(q + win.q0 * ld + hh * d, Lw, d, ld);
-            st.k = block(k + g * d, L, d, ld);
-            st.v = block(v + g * d, L, d, ld);
+            st.q = layers::copy_block(q + win.q0 * ld + hh * d, Lw, d, ld);
+            st.k = layers::copy_block(k + g * d, L, d, ld);
+            st.v = layers::copy_block(v + g * d, L, d, ld);
             if (config_.rotary()) {
-                st.q_unrotated = block(unrotated.data() + win.q0 * ld + hh * d, Lw, d, ld);
-                st.k_unrotated = block(unrotated.data() + H * d + g * d, L, d, ld);
+                st.q_unrotated =
+                    layers::copy_block(unrotated.data() + win.q0 * ld + hh * d, Lw, d, ld);
+                st.k_unrotated = layers::copy_block(unrotated.data() + H * d + g * d, L, d, ld);
             }
-            for (Tensor* m : {&st.scores, &st.scaled, &st.masked, &st.softmax, &st.dropped})
-                *m = Tensor({Lw, L});
-            st.context = Tensor({Lw, d});
+            layers::size_stages(st, Lw, L, d);
         }
     }
     float scale = 1.0f;

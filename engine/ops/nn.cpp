@@ -188,18 +188,6 @@ void apply_rotary(float* x, Index rows, Index heads, Index head_dim, Index ldx,
     }
 }
 
-void embedding(const float* table, std::int64_t vocab, std::int64_t dim,
-               const std::vector<std::int64_t>& ids, float* out) {
-    for (std::size_t t = 0; t < ids.size(); ++t) {
-        const std::int64_t id = ids[t];
-        if (id < 0 || id >= vocab)
-            throw std::invalid_argument("token " + std::to_string(t) + " has id " +
-                                        std::to_string(id) + ", outside the vocabulary of " +
-                                        std::to_string(vocab) + " embeddings");
-        std::copy_n(table + id * dim, dim, out + static_cast<std::int64_t>(t) * dim);
-    }
-}
-
 void add_inplace(float* x, const float* y, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i)
         x[i] += y[i];

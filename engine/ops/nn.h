@@ -58,11 +58,6 @@ std::vector<double> rope_inv_freq(double theta, std::int64_t dim);
 void rope_llama3_scaling(std::vector<double>& inv_freq, double factor, double low_freq_factor,
                          double high_freq_factor, double original_max_position_embeddings);
 
-/// out[t, :] = table[ids[t], :] for a [vocab, dim] table.  Throws std::invalid_argument
-/// naming the token and the vocabulary size when an id is outside [0, vocab).
-void embedding(const float* table, std::int64_t vocab, std::int64_t dim,
-               const std::vector<std::int64_t>& ids, float* out);
-
 /// x[i] += y[i].
 void add_inplace(float* x, const float* y, std::size_t n);
 
