@@ -1811,8 +1811,8 @@ class MonkeyTest : public QObject {
         for (const char* key : {"text_a", "text_b", "token_list_a", "token_list_b"}) {
             const QString text = input.value(QLatin1String(key)).toString();
             if (text.size() > 120)
-                input[QLatin1String(key)] =
-                    QStringLiteral("%1… (%2 characters)").arg(text.left(80)).arg(text.size());
+                input[QLatin1String(key)] = QStringLiteral("%1… (%2 characters)")
+                                                .arg(text.left(80), QString::number(text.size()));
         }
         root[QStringLiteral("input")] = input;
         return QString::fromUtf8(QJsonDocument(root).toJson(QJsonDocument::Compact));
