@@ -7,6 +7,9 @@
 #                      previous file, unsaved changes are asked about before they go
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_monkey_test ui_monkey_test.cpp LIBS attnviz_ui GUI)
+    # The random actions stop at their time budget (ATTNVIZ_MONKEY_SECONDS, 150-200 s), and
+    # the test sets Qt Test's function limit from it; the other functions take a minute or two.
+    set_tests_properties(ui_monkey_test PROPERTIES TIMEOUT 900)
     if(ATTNVIZ_SANITIZE)
         # Fewer actions and no resident-memory criterion (ASan's quarantine holds freed
         # memory; LeakSanitizer checks leaks there).
