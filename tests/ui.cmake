@@ -14,3 +14,9 @@ if(TARGET attnviz_ui)
     attnviz_add_test(ui_classroom_test ui_classroom_test.cpp LIBS attnviz_ui GUI)
     add_dependencies(ui_classroom_test attnviz)
 endif()
+
+# A trained model in the window (issue 11): the model view, the layer selector, bad and
+# cancelled loads, sessions version 3.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_model_test ui_model_test.cpp LIBS attnviz_ui GUI)
+endif()

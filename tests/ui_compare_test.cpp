@@ -470,7 +470,7 @@ class CompareTest : public QObject {
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
-        QCOMPARE(root.value(QStringLiteral("version")).toInt(), 2);
+        QCOMPARE(root.value(QStringLiteral("version")).toInt(), kSessionVersion);
         QVERIFY(
             root.value(QStringLiteral("document")).toObject().contains(QStringLiteral("compare")));
 

@@ -74,7 +74,7 @@ int run_gui(int argc, char** argv) {
     LanguageSwitcher switcher(&settings);
     switcher.start(lang)->show();
     // For classroom machines and screenshots: ATTNVIZ_EXAMPLE=<id> opens an example at start,
-    // ATTNVIZ_PRESENT=1 starts presenting, ATTNVIZ_TAB=<grid|steps|lines|statistics|compare>
+    // ATTNVIZ_PRESENT=1 starts presenting, ATTNVIZ_TAB=<grid|steps|lines|statistics|compare|model>
     // opens that view.  Read here, once, not by the window: a window rebuilt in another
     // language must not open the example again over the class's changes.
     const QString example = qEnvironmentVariable("ATTNVIZ_EXAMPLE");
@@ -89,7 +89,13 @@ int run_gui(int argc, char** argv) {
         });
     for (const QString& arg : args) {
         if (arg.startsWith(QLatin1Char('-'))) continue;
-        QTimer::singleShot(0, &switcher, [&switcher, arg] { switcher.window()->openSession(arg); });
+        // `attnviz DIR` opens a model folder, `attnviz FILE.attnviz` a session.
+        QTimer::singleShot(0, &switcher, [&switcher, arg] {
+            if (QFileInfo(arg).isDir())
+                switcher.window()->openModel(arg);
+            else
+                switcher.window()->openSession(arg);
+        });
         break;
     }
     return app.exec();

@@ -4,7 +4,12 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+113"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+126"/>
+        <source>layer %1</source>
+        <translation>layer %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Self-attention</source>
         <translation>Self-attention</translation>
     </message>
@@ -354,12 +359,13 @@
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+93"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+287"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+304"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+30"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -539,196 +545,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+31"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+44"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>%1 needs a number from %2 to %3, not &apos;%4&apos;</source>
-        <translation>%1 needs a number from %2 to %3, not &apos;%4&apos;</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>%1 needs on or off, not &apos;%2&apos;</source>
-        <translation>%1 needs on or off, not &apos;%2&apos;</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
-                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]
-                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
-                      [--compare causal|heads|dropout] [--b-... ]
-                      [--step N] [--focus] [--heads LIST]
-                      [--colormap viridis|cividis|magma|grey]
-                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
-
-Renders the same figure as the window, without a display.
-
-Input:
-  --text TEXT           the sentence (queries)
-  --text2 TEXT          a second sentence: keys/values (cross) or a batch item
-  --mode MODE           self (default without --text2), cross (default with it), batch
-  --tokens LIST         pre-tokenized input instead of --text (tokens separated by |)
-  --tokens2 LIST        the same for the second sentence
-  --lowercase           lowercase before tokenizing
-  --special-tokens      add [CLS] and [SEP]
-Layer:
-  --embed-dim E         model width (default 64)
-  --num-heads H         heads; must divide E (default 4)
-  --seed S              weight seed (default 0); also the dropout seed unless given
-  --weights FILE        a safetensors nn.MultiheadAttention state_dict
-  --scoring NAME        dot (default) or additive
-  --no-bias             projections without bias
-  --no-positional       no sinusoidal positional encoding
-  --dropout P           dropout on the weights, in [0, 0.95]
-  --train               training mode (dropout active)
-  --dropout-seed D      seed of the dropout mask
-Masks:
-  --causal              mask keys after each query
-  --mask-key K          mask key position K (0-based; repeatable)
-  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows
-Figure:
-  --view VIEW           grid (default), mean, or head:K with K from 1 to H;
-                        steps[:K]: the computation of head K (default 1) stage by
-                        stage; lines: BertViz-style lines from queries to keys
-  --step N              steps: reveal stages 1 to N and explain stage N
-                        (default: every stage)
-  --focus               steps: only stage N and its inputs, large
-  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)
-  --item N              which sentence of a padded batch to draw (1 or 2)
-  --colormap NAME       viridis (default), cividis, magma or grey
-  --per-head-scale      scale each head from its own min to its own max
-  --unit-scale          colours from 0 to 1 (default: the data&apos;s min to max)
-  --no-values           never print values in the cells
-  --title TEXT          figure title (default: states the configuration)
-  --no-title            no title or caption
-  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)
-  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)
-  --font-size PX        base text size (default 14)
-  --lang LANG           language of the title and caption: en (default) or zh_CN
-  --out FILE            output; the format follows the suffix: .png, .svg or .pdf
-Comparison (--view compare): configuration A is the one above, B is A with changes:
-  --view compare[:K]    A and B side by side and their difference B − A, for the
-                        mean over heads or for head K (both must have it)
-  --compare PRESET      causal: A without the causal mask, B with it;
-                        heads: A with 4 heads, B with 8;
-                        dropout: A in evaluation, B training with the same
-                        dropout seed, on head 1 unless compare:K says otherwise
-  --b-causal on|off     B&apos;s causal mask
-  --b-num-heads H       B&apos;s heads; must divide E
-  --b-train on|off      B&apos;s training mode (dropout active)
-  --b-dropout P         B&apos;s dropout, in [0, 0.95]
-  --b-scoring NAME      B&apos;s scoring: dot or additive
-  --b-masked-rows POLICY  B&apos;s fully masked rows: zero, uniform or nan
-  --b-bias on|off       B&apos;s projection bias
-  --b-positional on|off B&apos;s positional encoding
-  --b-seed S            B&apos;s weight seed
-
-Exit status: 0 success, 1 data or write error, 2 usage error.
-</source>
-        <translation>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
-                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]
-                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
-                      [--compare causal|heads|dropout] [--b-... ]
-                      [--step N] [--focus] [--heads LIST]
-                      [--colormap viridis|cividis|magma|grey]
-                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
-
-Renders the same figure as the window, without a display.
-
-Input:
-  --text TEXT           the sentence (queries)
-  --text2 TEXT          a second sentence: keys/values (cross) or a batch item
-  --mode MODE           self (default without --text2), cross (default with it), batch
-  --tokens LIST         pre-tokenized input instead of --text (tokens separated by |)
-  --tokens2 LIST        the same for the second sentence
-  --lowercase           lowercase before tokenizing
-  --special-tokens      add [CLS] and [SEP]
-Layer:
-  --embed-dim E         model width (default 64)
-  --num-heads H         heads; must divide E (default 4)
-  --seed S              weight seed (default 0); also the dropout seed unless given
-  --weights FILE        a safetensors nn.MultiheadAttention state_dict
-  --scoring NAME        dot (default) or additive
-  --no-bias             projections without bias
-  --no-positional       no sinusoidal positional encoding
-  --dropout P           dropout on the weights, in [0, 0.95]
-  --train               training mode (dropout active)
-  --dropout-seed D      seed of the dropout mask
-Masks:
-  --causal              mask keys after each query
-  --mask-key K          mask key position K (0-based; repeatable)
-  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows
-Figure:
-  --view VIEW           grid (default), mean, or head:K with K from 1 to H;
-                        steps[:K]: the computation of head K (default 1) stage by
-                        stage; lines: BertViz-style lines from queries to keys
-  --step N              steps: reveal stages 1 to N and explain stage N
-                        (default: every stage)
-  --focus               steps: only stage N and its inputs, large
-  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)
-  --item N              which sentence of a padded batch to draw (1 or 2)
-  --colormap NAME       viridis (default), cividis, magma or grey
-  --per-head-scale      scale each head from its own min to its own max
-  --unit-scale          colours from 0 to 1 (default: the data&apos;s min to max)
-  --no-values           never print values in the cells
-  --title TEXT          figure title (default: states the configuration)
-  --no-title            no title or caption
-  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)
-  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)
-  --font-size PX        base text size (default 14)
-  --lang LANG           language of the title and caption: en (default) or zh_CN
-  --out FILE            output; the format follows the suffix: .png, .svg or .pdf
-Comparison (--view compare): configuration A is the one above, B is A with changes:
-  --view compare[:K]    A and B side by side and their difference B − A, for the
-                        mean over heads or for head K (both must have it)
-  --compare PRESET      causal: A without the causal mask, B with it;
-                        heads: A with 4 heads, B with 8;
-                        dropout: A in evaluation, B training with the same
-                        dropout seed, on head 1 unless compare:K says otherwise
-  --b-causal on|off     B&apos;s causal mask
-  --b-num-heads H       B&apos;s heads; must divide E
-  --b-train on|off      B&apos;s training mode (dropout active)
-  --b-dropout P         B&apos;s dropout, in [0, 0.95]
-  --b-scoring NAME      B&apos;s scoring: dot or additive
-  --b-masked-rows POLICY  B&apos;s fully masked rows: zero, uniform or nan
-  --b-bias on|off       B&apos;s projection bias
-  --b-positional on|off B&apos;s positional encoding
-  --b-seed S            B&apos;s weight seed
-
-Exit status: 0 success, 1 data or write error, 2 usage error.
-</translation>
-    </message>
-    <message>
-        <location line="+78"/>
-        <source>
-Memory: a figure that needs more than the memory budget is refused before
-anything is computed (exit 1), naming what fits instead:
-  --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,
-                        else half of the machine&apos;s memory)
-  --heads-shown K       panels for the first K heads only (the mean still
-                        covers every head)
-  --mean-only           the mean over heads only
-  --window START:LEN    tokens START..START+LEN-1 (from 0) of a long text: those
-                        rows and columns of the full attention
-</source>
-        <translation>
-Memory: a figure that needs more than the memory budget is refused before
-anything is computed (exit 1), naming what fits instead:
-  --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,
-                        else half of the machine&apos;s memory)
-  --heads-shown K       panels for the first K heads only (the mean still
-                        covers every head)
-  --mean-only           the mean over heads only
-  --window START:LEN    tokens START..START+LEN-1 (from 0) of a long text: those
-                        rows and columns of the full attention
-</translation>
-    </message>
-    <message>
-        <location line="+38"/>
+        <location line="+86"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 does not divide --embed-dim %2</translation>
     </message>
@@ -743,68 +565,12 @@ anything is computed (exit 1), naming what fits instead:
         <translation>B is the same as A: the --b-... options change nothing A does not already have</translation>
     </message>
     <message>
-        <location line="+54"/>
-        <source>%1 needs a value</source>
-        <translation>%1 needs a value</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <location line="+193"/>
-        <source>%1 takes no value</source>
-        <translation>%1 takes no value</translation>
-    </message>
-    <message>
-        <location line="-168"/>
-        <source>--mode must be self, cross or batch, not &apos;%1&apos;</source>
-        <translation>--mode must be self, cross or batch, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+27"/>
-        <source>--scoring must be dot or additive, not &apos;%1&apos;</source>
-        <translation>--scoring must be dot or additive, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>--masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
-        <translation>--masked-rows must be zero, uniform or nan, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>--colormap must be one of %1, not &apos;%2&apos;</source>
-        <translation>--colormap must be one of %1, not &apos;%2&apos;</translation>
-    </message>
-    <message>
-        <location line="+29"/>
-        <source>--compare must be causal, heads or dropout, not &apos;%1&apos;</source>
-        <translation>--compare must be causal, heads or dropout, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>--b-scoring must be dot or additive, not &apos;%1&apos;</source>
-        <translation>--b-scoring must be dot or additive, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>--b-masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
-        <translation>--b-masked-rows must be zero, uniform or nan, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>use either --heads-shown or --mean-only</source>
-        <translation>use either --heads-shown or --mean-only</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+61"/>
         <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
         <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>unknown option &apos;%1&apos; (see attnviz export --help)</source>
-        <translation>unknown option &apos;%1&apos; (see attnviz export --help)</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+44"/>
         <source>--text (or --tokens) is required</source>
         <translation>--text (or --tokens) is required</translation>
     </message>
@@ -849,12 +615,12 @@ anything is computed (exit 1), naming what fits instead:
         <translation>%1 needs --view compare</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+53"/>
         <source>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</source>
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-49"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
@@ -864,7 +630,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>--focus needs --step N</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>--heads needs --view lines</source>
         <translation>--heads needs --view lines</translation>
     </message>
@@ -974,13 +740,13 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+521"/>
-        <location line="+163"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+538"/>
+        <location line="+168"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-156"/>
+        <location line="-161"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -1007,7 +773,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>&apos;%1&apos; has an unknown value &apos;%2&apos;</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+57"/>
+        <location filename="../../ui/document/session.cpp" line="+65"/>
         <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>Cannot write &apos;%1&apos;: %2</translation>
@@ -1048,7 +814,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+25"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos;: %2</translation>
     </message>
@@ -1345,7 +1111,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-457"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-474"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1360,17 +1126,17 @@ anything is computed (exit 1), naming what fits instead:
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+199"/>
+        <location line="+210"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+289"/>
+        <location line="+295"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>&apos;masked_keys&apos; is not a list</translation>
     </message>
@@ -1508,7 +1274,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>B cannot be computed: %1</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Mean over heads</source>
         <translation>Mean over heads</translation>
     </message>
@@ -1741,7 +1507,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>Clear</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Masked keys:</source>
         <translation>Masked keys:</translation>
     </message>
@@ -1776,7 +1542,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>Display</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Colo&amp;urs:</source>
         <translation>Colo&amp;urs:</translation>
     </message>
@@ -1829,6 +1595,11 @@ anything is computed (exit 1), naming what fits instead:
         <location line="+28"/>
         <source>random, from the weight seed</source>
         <translation>random, from the weight seed</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>These settings belong to the demo layer; a trained model has its own. Choose “Demo layer” in the tool bar to use them.</source>
+        <translation>These settings belong to the demo layer; a trained model has its own. Choose “Demo layer” in the tool bar to use them.</translation>
     </message>
 </context>
 <context>
@@ -2393,6 +2164,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <source>%1 + %2 tokens</source>
         <translation>%1 + %2 tokens</translation>
     </message>
+    <message>
+        <location line="+5"/>
+        <source>The model&apos;s own tokenizer splits the text; these options belong to the demo layer.</source>
+        <translation>The model&apos;s own tokenizer splits the text; these options belong to the demo layer.</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::LinesView</name>
@@ -2430,12 +2206,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+134"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+158"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+90"/>
         <source>&amp;New Session</source>
         <translation>&amp;New Session</translation>
     </message>
@@ -2620,7 +2396,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Open &amp;Recent</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>&amp;View</source>
         <translation>&amp;View</translation>
     </message>
@@ -2640,7 +2416,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Main</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source> Show: </source>
         <translation> Show: </translation>
     </message>
@@ -2655,7 +2431,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Sentence 2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>All heads</source>
         <translation>All heads</translation>
     </message>
@@ -2925,14 +2701,136 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>&amp;Memory Budget…</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>%1 — the app&apos;s own budget is used instead.</source>
         <translation>%1 — the app&apos;s own budget is used instead.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
         <source>Memory budget: %1 (%2)</source>
         <translation>Memory budget: %1 (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ModelSource</name>
+    <message>
+        <location filename="../../ui/model/model_source.cpp" line="+68"/>
+        <source>Open &amp;Model…</source>
+        <translation>Open &amp;Model…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</source>
+        <translation>Open a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recent Mo&amp;dels</source>
+        <translation>Recent Mo&amp;dels</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Demo layer</source>
+        <translation>Demo layer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The demo layer (every control) or a trained model</source>
+        <translation>The demo layer (every control) or a trained model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model&apos;s layer the views show (Model tab: all of them)</source>
+        <translation>The model&apos;s layer the views show (Model tab: all of them)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layer </source>
+        <translation>Layer </translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Open a Model Folder</source>
+        <translation>Open a Model Folder</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Opening %1…</source>
+        <translation>Opening %1…</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Cannot Open the Model</source>
+        <translation>Cannot Open the Model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 could not be opened: %2</source>
+        <translation>%1 could not be opened: %2</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Clear List</source>
+        <translation>Clear List</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>%1 (%2 kv heads)</source>
+        <translation>%1 (%2 kv heads)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 heads · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 heads · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>causal</source>
+        <translation>causal</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>bidirectional</source>
+        <translation>bidirectional</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ModelView</name>
+    <message>
+        <location filename="../../ui/model/model_view.cpp" line="+57"/>
+        <location line="+76"/>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <location line="-37"/>
+        <source>Layer %1 · head %2</source>
+        <translation>Layer %1 · head %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (kv head %1)</source>
+        <translation> (kv head %1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> — most attended token: “%1” (%2% of the attention)</source>
+        <translation> — most attended token: “%1” (%2% of the attention)</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Open a trained model (File ▸ Open Model…) to see every layer and head at once.</source>
+        <translation>Open a trained model (File ▸ Open Model…) to see every layer and head at once.</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</source>
+        <translation>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</translation>
     </message>
 </context>
 <context>
@@ -3265,7 +3163,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+102"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+107"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -3313,6 +3211,16 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+1"/>
         <source>Two configurations side by side</source>
         <translation>Two configurations side by side</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Model</source>
+        <translation>Model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every layer and head of a trained model at once</source>
+        <translation>Every layer and head of a trained model at once</translation>
     </message>
     <message>
         <location line="+2"/>

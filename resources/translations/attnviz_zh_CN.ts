@@ -4,7 +4,12 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+113"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+126"/>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Self-attention</source>
         <translation>自注意力</translation>
     </message>
@@ -352,12 +357,13 @@
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+93"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+287"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+304"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+30"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -537,194 +543,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+31"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+44"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+12"/>
-        <source>%1 needs a number from %2 to %3, not &apos;%4&apos;</source>
-        <translation>%1 需要 %2 到 %3 之间的数，而不是“%4”</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>%1 needs on or off, not &apos;%2&apos;</source>
-        <translation>%1 需要 on 或 off，而不是“%2”</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>usage: attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
-                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]
-                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
-                      [--compare causal|heads|dropout] [--b-... ]
-                      [--step N] [--focus] [--heads LIST]
-                      [--colormap viridis|cividis|magma|grey]
-                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
-
-Renders the same figure as the window, without a display.
-
-Input:
-  --text TEXT           the sentence (queries)
-  --text2 TEXT          a second sentence: keys/values (cross) or a batch item
-  --mode MODE           self (default without --text2), cross (default with it), batch
-  --tokens LIST         pre-tokenized input instead of --text (tokens separated by |)
-  --tokens2 LIST        the same for the second sentence
-  --lowercase           lowercase before tokenizing
-  --special-tokens      add [CLS] and [SEP]
-Layer:
-  --embed-dim E         model width (default 64)
-  --num-heads H         heads; must divide E (default 4)
-  --seed S              weight seed (default 0); also the dropout seed unless given
-  --weights FILE        a safetensors nn.MultiheadAttention state_dict
-  --scoring NAME        dot (default) or additive
-  --no-bias             projections without bias
-  --no-positional       no sinusoidal positional encoding
-  --dropout P           dropout on the weights, in [0, 0.95]
-  --train               training mode (dropout active)
-  --dropout-seed D      seed of the dropout mask
-Masks:
-  --causal              mask keys after each query
-  --mask-key K          mask key position K (0-based; repeatable)
-  --masked-rows POLICY  zero (default), uniform or nan for fully masked rows
-Figure:
-  --view VIEW           grid (default), mean, or head:K with K from 1 to H;
-                        steps[:K]: the computation of head K (default 1) stage by
-                        stage; lines: BertViz-style lines from queries to keys
-  --step N              steps: reveal stages 1 to N and explain stage N
-                        (default: every stage)
-  --focus               steps: only stage N and its inputs, large
-  --heads LIST          lines: the heads to draw, e.g. 1,3 (default: all)
-  --item N              which sentence of a padded batch to draw (1 or 2)
-  --colormap NAME       viridis (default), cividis, magma or grey
-  --per-head-scale      scale each head from its own min to its own max
-  --unit-scale          colours from 0 to 1 (default: the data&apos;s min to max)
-  --no-values           never print values in the cells
-  --title TEXT          figure title (default: states the configuration)
-  --no-title            no title or caption
-  --width PX --height PX  figure size (default 1600 x 1000; PDF: points)
-  --scale F             PNG pixel scale, e.g. 2 or 3 for slides (default 2)
-  --font-size PX        base text size (default 14)
-  --lang LANG           language of the title and caption: en (default) or zh_CN
-  --out FILE            output; the format follows the suffix: .png, .svg or .pdf
-Comparison (--view compare): configuration A is the one above, B is A with changes:
-  --view compare[:K]    A and B side by side and their difference B − A, for the
-                        mean over heads or for head K (both must have it)
-  --compare PRESET      causal: A without the causal mask, B with it;
-                        heads: A with 4 heads, B with 8;
-                        dropout: A in evaluation, B training with the same
-                        dropout seed, on head 1 unless compare:K says otherwise
-  --b-causal on|off     B&apos;s causal mask
-  --b-num-heads H       B&apos;s heads; must divide E
-  --b-train on|off      B&apos;s training mode (dropout active)
-  --b-dropout P         B&apos;s dropout, in [0, 0.95]
-  --b-scoring NAME      B&apos;s scoring: dot or additive
-  --b-masked-rows POLICY  B&apos;s fully masked rows: zero, uniform or nan
-  --b-bias on|off       B&apos;s projection bias
-  --b-positional on|off B&apos;s positional encoding
-  --b-seed S            B&apos;s weight seed
-
-Exit status: 0 success, 1 data or write error, 2 usage error.
-</source>
-        <translation>用法：attnviz export --text &quot;...&quot; [--text2 &quot;...&quot; [--mode cross|batch]]
-                      [--embed-dim E] [--num-heads H] [--seed S] [--causal]
-                      [--dropout P --train [--dropout-seed D]] [--mask-key K]...
-                      [--view grid|mean|head:K|steps[:K]|lines|compare[:K]]
-                      [--compare causal|heads|dropout] [--b-... ]
-                      [--step N] [--focus] [--heads LIST]
-                      [--colormap viridis|cividis|magma|grey]
-                      [--width PX] [--height PX] [--scale F] --out FILE.png|svg|pdf
-
-在没有显示器的情况下，渲染与窗口中相同的图。
-
-输入：
-  --text TEXT           句子（提供查询）
-  --text2 TEXT          第二个句子：键/值（cross）或批次中的一项
-  --mode MODE           self（无 --text2 时默认）、cross（有 --text2 时默认）、batch
-  --tokens LIST         用已分词的输入代替 --text（词元之间用 | 分隔）
-  --tokens2 LIST        第二个句子的同类选项
-  --lowercase           分词前转为小写
-  --special-tokens      添加 [CLS] 和 [SEP]
-注意力层：
-  --embed-dim E         模型宽度，即嵌入维度（默认 64）
-  --num-heads H         头数；必须整除 E（默认 4）
-  --seed S              权重种子（默认 0）；未另行指定时也作为 Dropout 种子
-  --weights FILE        safetensors 格式的 nn.MultiheadAttention state_dict
-  --scoring NAME        dot（默认，点积）或 additive（加性）
-  --no-bias             投影不带偏置
-  --no-positional       不加正弦位置编码
-  --dropout P           注意力权重上的 Dropout，取值范围 [0, 0.95]
-  --train               训练模式（Dropout 生效）
-  --dropout-seed D      Dropout 掩码的种子
-掩码：
-  --causal              掩盖每个查询之后的键（因果掩码）
-  --mask-key K          掩盖位置 K 上的键（从 0 开始；可重复）
-  --masked-rows POLICY  整行被掩码时的处理：zero（默认）、uniform 或 nan
-图：
-  --view VIEW           grid（默认）、mean，或 head:K（K 从 1 到 H）；
-                        steps[:K]：逐阶段展示头 K（默认 1）的计算过程；
-                        lines：BertViz 风格的查询到键的连线
-  --step N              steps：显示第 1 到 N 个阶段，并解释第 N 个阶段
-                        （默认：所有阶段）
-  --focus               steps：只放大显示第 N 个阶段及其输入
-  --heads LIST          lines：要画的头，例如 1,3（默认：全部）
-  --item N              画填充批次中的哪个句子（1 或 2）
-  --colormap NAME       viridis（默认）、cividis、magma 或 grey
-  --per-head-scale      每个头按自己的最小值到最大值着色
-  --unit-scale          颜色范围固定为 0 到 1（默认：数据的最小值到最大值）
-  --no-values           不在单元格中显示数值
-  --title TEXT          图的标题（默认：说明当前配置）
-  --no-title            不显示标题和说明文字
-  --width PX --height PX  图的尺寸（默认 1600 x 1000；PDF 以点为单位）
-  --scale F             PNG 像素缩放倍数，幻灯片可用 2 或 3（默认 2）
-  --font-size PX        基础文字大小（默认 14）
-  --lang LANG           标题和说明文字的语言：en（默认）或 zh_CN
-  --out FILE            输出文件；格式由后缀决定：.png、.svg 或 .pdf
-对比（--view compare）：配置 A 即上面的配置，B 是在 A 的基础上做了改动的配置：
-  --view compare[:K]    并排显示 A 和 B 以及它们的差 B − A，比较各头平均
-                        或头 K（A 和 B 都必须有这个头）
-  --compare PRESET      causal：A 不加因果掩码，B 加因果掩码；
-                        heads：A 用 4 个头，B 用 8 个头；
-                        dropout：A 为评估模式，B 为训练模式且 Dropout 种子相同，
-                        除非用 compare:K 指定，否则比较头 1
-  --b-causal on|off     B 的因果掩码
-  --b-num-heads H       B 的头数；必须整除 E
-  --b-train on|off      B 的训练模式（Dropout 生效）
-  --b-dropout P         B 的 Dropout，取值范围 [0, 0.95]
-  --b-scoring NAME      B 的评分函数：dot 或 additive
-  --b-masked-rows POLICY  B 对整行被掩码的处理：zero、uniform 或 nan
-  --b-bias on|off       B 的投影偏置
-  --b-positional on|off B 的位置编码
-  --b-seed S            B 的权重种子
-
-退出状态：0 成功，1 数据或写入错误，2 用法错误。
-</translation>
-    </message>
-    <message>
-        <location line="+78"/>
-        <source>
-Memory: a figure that needs more than the memory budget is refused before
-anything is computed (exit 1), naming what fits instead:
-  --memory-budget SIZE  e.g. 2G, 512M or 60% (default: ATTNVIZ_MEMORY_BUDGET,
-                        else half of the machine&apos;s memory)
-  --heads-shown K       panels for the first K heads only (the mean still
-                        covers every head)
-  --mean-only           the mean over heads only
-  --window START:LEN    tokens START..START+LEN-1 (from 0) of a long text: those
-                        rows and columns of the full attention
-</source>
-        <translation>
-内存：所需内存超过内存预算的图会在任何计算之前被拒绝（退出码 1），并列出仍然放得下的方案：
-  --memory-budget SIZE  例如 2G、512M 或 60%（默认：ATTNVIZ_MEMORY_BUDGET，
-                        否则为本机内存的一半）
-  --heads-shown K       只画前 K 个头的面板（平均值仍覆盖全部头）
-  --mean-only           只画各头的平均
-  --window START:LEN    长文本中第 START..START+LEN-1 个词元（从 0 开始）：
-                        完整注意力矩阵中的这些行和列
-</translation>
-    </message>
-    <message>
-        <location line="+38"/>
+        <location line="+86"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
@@ -739,68 +563,12 @@ anything is computed (exit 1), naming what fits instead:
         <translation>B 与 A 相同：--b-... 选项没有改变 A 已有的任何设置</translation>
     </message>
     <message>
-        <location line="+54"/>
-        <source>%1 needs a value</source>
-        <translation>%1 需要一个值</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <location line="+193"/>
-        <source>%1 takes no value</source>
-        <translation>%1 不接受值</translation>
-    </message>
-    <message>
-        <location line="-168"/>
-        <source>--mode must be self, cross or batch, not &apos;%1&apos;</source>
-        <translation>--mode 必须是 self、cross 或 batch，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+27"/>
-        <source>--scoring must be dot or additive, not &apos;%1&apos;</source>
-        <translation>--scoring 必须是 dot 或 additive，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+23"/>
-        <source>--masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
-        <translation>--masked-rows 必须是 zero、uniform 或 nan，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+17"/>
-        <source>--colormap must be one of %1, not &apos;%2&apos;</source>
-        <translation>--colormap 必须是 %1 之一，而不是“%2”</translation>
-    </message>
-    <message>
-        <location line="+29"/>
-        <source>--compare must be causal, heads or dropout, not &apos;%1&apos;</source>
-        <translation>--compare 必须是 causal、heads 或 dropout，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>--b-scoring must be dot or additive, not &apos;%1&apos;</source>
-        <translation>--b-scoring 必须是 dot 或 additive，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>--b-masked-rows must be zero, uniform or nan, not &apos;%1&apos;</source>
-        <translation>--b-masked-rows 必须是 zero、uniform 或 nan，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+20"/>
-        <source>use either --heads-shown or --mean-only</source>
-        <translation>--heads-shown 和 --mean-only 只能二选一</translation>
-    </message>
-    <message>
-        <location line="+9"/>
+        <location line="+61"/>
         <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
         <translation>--window 需要 START:LEN，即起始词元（从 0 开始）和长度（从 1 开始），例如 0:512，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>unknown option &apos;%1&apos; (see attnviz export --help)</source>
-        <translation>未知选项“%1”（参见 attnviz export --help）</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+44"/>
         <source>--text (or --tokens) is required</source>
         <translation>必须提供 --text（或 --tokens）</translation>
     </message>
@@ -845,12 +613,12 @@ anything is computed (exit 1), naming what fits instead:
         <translation>%1 需要 --view compare</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+53"/>
         <source>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</source>
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
     <message>
-        <location line="-46"/>
+        <location line="-49"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
@@ -860,7 +628,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>--focus 需要 --step N</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>--heads needs --view lines</source>
         <translation>--heads 需要 --view lines</translation>
     </message>
@@ -970,13 +738,13 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+521"/>
-        <location line="+163"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+538"/>
+        <location line="+168"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-156"/>
+        <location line="-161"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -1003,7 +771,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>“%1”的值“%2”无法识别</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+57"/>
+        <location filename="../../ui/document/session.cpp" line="+65"/>
         <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
@@ -1044,7 +812,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>“%1”由更新版本的 AttnViz 写入（会话版本 %2；本版本最高只能读取 %3）。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+25"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>“%1”：%2</translation>
     </message>
@@ -1341,7 +1109,7 @@ anything is computed (exit 1), naming what fits instead:
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-457"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-474"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1356,17 +1124,17 @@ anything is computed (exit 1), naming what fits instead:
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+199"/>
+        <location line="+210"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+289"/>
+        <location line="+295"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+12"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>“masked_keys”不是列表</translation>
     </message>
@@ -1504,7 +1272,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>无法计算 B：%1</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>Mean over heads</source>
         <translation>各头平均</translation>
     </message>
@@ -1737,7 +1505,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>清除</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+9"/>
         <source>Masked keys:</source>
         <translation>被掩码的键：</translation>
     </message>
@@ -1772,7 +1540,7 @@ anything is computed (exit 1), naming what fits instead:
         <translation>显示</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Colo&amp;urs:</source>
         <translation>配色(&amp;U)：</translation>
     </message>
@@ -1825,6 +1593,11 @@ anything is computed (exit 1), naming what fits instead:
         <location line="+28"/>
         <source>random, from the weight seed</source>
         <translation>随机生成，来自权重种子</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>These settings belong to the demo layer; a trained model has its own. Choose “Demo layer” in the tool bar to use them.</source>
+        <translation>这些设置属于演示层；训练好的模型有它自己的设置。在工具栏中选择“演示层”即可使用它们。</translation>
     </message>
 </context>
 <context>
@@ -2384,6 +2157,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <source>%1 + %2 tokens</source>
         <translation>%1 + %2 个词元</translation>
     </message>
+    <message>
+        <location line="+5"/>
+        <source>The model&apos;s own tokenizer splits the text; these options belong to the demo layer.</source>
+        <translation>文本由模型自己的分词器切分；这些选项属于演示层。</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::LinesView</name>
@@ -2421,12 +2199,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+134"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+158"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+90"/>
         <source>&amp;New Session</source>
         <translation>新建会话(&amp;N)</translation>
     </message>
@@ -2611,7 +2389,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
@@ -2631,7 +2409,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source> Show: </source>
         <translation> 显示： </translation>
     </message>
@@ -2646,7 +2424,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>句子 2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
@@ -2916,14 +2694,136 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>内存预算(&amp;M)…</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+22"/>
         <source>%1 — the app&apos;s own budget is used instead.</source>
         <translation>%1 —— 改用应用自己的预算。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+4"/>
         <source>Memory budget: %1 (%2)</source>
         <translation>内存预算：%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ModelSource</name>
+    <message>
+        <location filename="../../ui/model/model_source.cpp" line="+68"/>
+        <source>Open &amp;Model…</source>
+        <translation>打开模型(&amp;M)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</source>
+        <translation>打开一个 Hugging Face 模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Recent Mo&amp;dels</source>
+        <translation>最近的模型(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Demo layer</source>
+        <translation>演示层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The demo layer (every control) or a trained model</source>
+        <translation>演示层（可调所有设置）或训练好的模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model&apos;s layer the views show (Model tab: all of them)</source>
+        <translation>视图显示模型的哪一层（“模型”标签页显示全部层）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layer </source>
+        <translation>第 </translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <source>Open a Model Folder</source>
+        <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Opening %1…</source>
+        <translation>正在打开 %1…</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Cannot Open the Model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 could not be opened: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Clear List</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>%1 (%2 kv heads)</source>
+        <translation>%1（%2 个 KV 头）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 heads · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 层 · %4 个头 · 头维度 %5&lt;br&gt;隐藏维度 %6 · %7 个参数 · %8&lt;br&gt;%9 个位置 · %10 · 分词器：%11（%12 个词元）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>causal</source>
+        <translation>因果</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>bidirectional</source>
+        <translation>双向</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ModelView</name>
+    <message>
+        <location filename="../../ui/model/model_view.cpp" line="+57"/>
+        <location line="+76"/>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <location line="-37"/>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 头 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (kv head %1)</source>
+        <translation>（KV 头 %1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> — most attended token: “%1” (%2% of the attention)</source>
+        <translation> —— 最受关注的词元：“%1”（占注意力的 %2%）</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Open a trained model (File ▸ Open Model…) to see every layer and head at once.</source>
+        <translation>打开一个训练好的模型（文件 ▸ 打开模型…），即可一次看到所有层和所有头。</translation>
+    </message>
+    <message>
+        <location line="+43"/>
+        <source>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</source>
+        <translation>%1 · %2 个词元 · 每个头从 0 着色到它自己的最大权重；点击一个头即可打开它所在的层</translation>
     </message>
 </context>
 <context>
@@ -3256,7 +3156,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+102"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+107"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -3304,6 +3204,16 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+1"/>
         <source>Two configurations side by side</source>
         <translation>两种配置并排对比</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every layer and head of a trained model at once</source>
+        <translation>一次查看训练好的模型的所有层和所有头</translation>
     </message>
     <message>
         <location line="+2"/>

@@ -14,12 +14,13 @@
 #include "ui/classroom/statistics_view.h"
 #include "ui/classroom/steps_view.h"
 #include "ui/document/attention_document.h"
+#include "ui/model/model_view.h"
 #include "ui/widgets/heatmap_grid_view.h"
 
 namespace attnviz::ui {
 
 namespace {
-const char* const kTabNames[] = {"grid", "steps", "lines", "statistics", "compare"};
+const char* const kTabNames[] = {"grid", "steps", "lines", "statistics", "compare", "model"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -83,12 +84,16 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     tabs_->addTab(lines_, QString());
     tabs_->addTab(stats_, QString());
     tabs_->addTab(compare_, QString());
+    model_ = new ModelView(tabs_);
+    tabs_->addTab(model_, QString());
     layout->addWidget(tabs_, 1);
     retranslate();
 
     connect(steps_, &StepsView::hovered, this, &ViewTabs::hovered);
     connect(lines_, &LinesView::hovered, this, &ViewTabs::hovered);
     connect(compare_, &CompareView::hovered, this, &ViewTabs::hovered);
+    connect(model_, &ModelView::hovered, this, &ViewTabs::hovered);
+    connect(model_, &ModelView::activated, this, &ViewTabs::modelHeadActivated);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
@@ -111,6 +116,10 @@ void ViewTabs::retranslate() {
         tabs_->setTabText(CompareTab, tr("Compare"));
         tabs_->setTabToolTip(CompareTab, tr("Two configurations side by side"));
     }
+    if (tabs_->count() > ModelTab) {
+        tabs_->setTabText(ModelTab, tr("Model"));
+        tabs_->setTabToolTip(ModelTab, tr("Every layer and head of a trained model at once"));
+    }
     banner_close_->setToolTip(tr("Hide the explanation"));
     banner_fold_->setToolTip(tr("Fold the explanation to its title, or unfold it"));
 }
@@ -123,6 +132,7 @@ void ViewTabs::changeEvent(QEvent* event) {
 void ViewTabs::setSnapshot(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
     steps_->setSnapshot(snapshot_);
+    model_->setSnapshot(snapshot_);
     lines_->setSnapshot(snapshot_);
     compare_->setSnapshot(snapshot_);
     refreshStatistics();

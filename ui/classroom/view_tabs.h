@@ -21,11 +21,12 @@ class HeatmapGridView;
 class LinesView;
 class StatisticsView;
 class StepsView;
+class ModelView;
 
 class ViewTabs : public QWidget {
     Q_OBJECT
   public:
-    enum Tab { GridTab, StepsTab, LinesTab, StatisticsTab, CompareTab };
+    enum Tab { GridTab, StepsTab, LinesTab, StatisticsTab, CompareTab, ModelTab };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
 
@@ -47,6 +48,7 @@ class ViewTabs : public QWidget {
     bool explanationVisible() const;
 
     QTabWidget* tabs() const { return tabs_; }
+    ModelView* modelView() const { return model_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
     StatisticsView* statistics() const { return stats_; }
@@ -56,6 +58,8 @@ class ViewTabs : public QWidget {
     void hovered(const QString& text);
     /// A head was chosen in the statistics: focus it in the grid.
     void headActivated(int head);
+    /// A head of the model view: show that layer's heads.
+    void modelHeadActivated(int layer, int head);
     /// A view's own action (e.g. the statistics' CSV export) failed.
     void failed(const QString& title, const QString& text);
 
@@ -68,6 +72,7 @@ class ViewTabs : public QWidget {
 
     AttentionDocument* doc_;
     HeatmapGridView* grid_;
+    ModelView* model_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;

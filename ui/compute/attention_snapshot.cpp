@@ -14,6 +14,7 @@
 #include "engine/errors.h"
 #include "engine/io/safetensors.h"
 #include "engine/text/embedding.h"
+#include "ui/compute/model_snapshot.h"
 
 namespace attnviz::ui {
 
@@ -203,6 +204,15 @@ struct ComputeCache::Impl {
     };
     std::optional<LayerKey> key;
     std::map<std::string, Tensor> state;  ///< parameters of the cached layer
+
+    // A model's last forward pass, keyed by what it depends on: another layer only re-slices.
+    struct ModelKey {
+        QString folder, text_a, text_b;
+        PairMode pair_mode;
+        bool operator==(const ModelKey&) const = default;
+    };
+    std::optional<ModelKey> model_key;
+    std::shared_ptr<const ModelMaps> model_maps;
 };
 
 ComputeCache::ComputeCache() : impl(std::make_unique<Impl>()) {}
@@ -273,6 +283,21 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& c, const TokenSeque
 
 SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
                              int num_threads, const budget::MemoryBudget* budget) {
+    if (c.usesModel()) {
+        const budget::MemoryBudget memory =
+            budget ? *budget : budget::resolve_memory_budget("", "");
+        ComputeCache local;
+        ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
+        const ComputeCache::Impl::ModelKey key{
+            c.model_folder, c.text_a, c.pair_mode == PairMode::Single ? QString() : c.text_b,
+            c.pair_mode == PairMode::Single ? PairMode::Single : PairMode::CrossAttention};
+        if (!cached.model_key || !(*cached.model_key == key) || !cached.model_maps) {
+            cached.model_maps.reset();  // before the new pass allocates
+            cached.model_maps = run_model(c, num_threads, memory);
+            cached.model_key = key;
+        }
+        return model_layer_snapshot(c, generation, cached.model_maps);
+    }
     const auto start = std::chrono::steady_clock::now();
     TokenSequences seq = resolve_tokens(c);
     if (seq.a.empty())

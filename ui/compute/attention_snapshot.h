@@ -4,6 +4,7 @@
 // const) with the GUI, the renderer and every export, so nothing is ever recomputed to draw.
 #pragma once
 
+#include <QImage>
 #include <QString>
 
 #include <cstdint>
@@ -32,6 +33,33 @@ struct StepTensors {
     const Tensor& keyInput() const { return x_key.empty() ? x_query : x_key; }
     const HeadSteps& head(int n, int h, int num_heads) const {
         return heads.at(std::size_t(n) * num_heads + h);
+    }
+};
+
+/// A trained model's forward pass: every layer's maps from one run, and each head's thumbnail
+/// coloured on the worker for the model view (the GUI thread only copies images).
+struct ModelMaps {
+    QString name;  ///< model_display_name()
+    QString folder;
+    int num_layers = 0, num_heads = 0, num_kv_heads = 0, tokens = 0;
+    bool causal = false;
+    std::vector<Tensor> weights;  ///< per layer [H, L, L]
+    std::vector<Tensor> means;    ///< per layer [L, L]
+    /// layer * num_heads + head: the map coloured from 0 (masked cells grey) to its own max.
+    std::vector<QImage> thumbnails;
+    std::vector<QString> token_text;     ///< what each token stands for
+    std::vector<std::uint8_t> special;   ///< 1 for [CLS], <s>, ... added by the tokenizer
+    std::vector<std::int32_t> sequence;  ///< 0 = first text, 1 = second, -1 = template token
+    double elapsed_ms = 0.0;             ///< the forward pass
+
+    float value(int layer, int head, int i, int j) const {
+        const auto L = std::size_t(tokens);
+        return head < 0 ? means[std::size_t(layer)].data[std::size_t(i) * L + std::size_t(j)]
+                        : weights[std::size_t(layer)]
+                              .data[(std::size_t(head) * L + std::size_t(i)) * L + std::size_t(j)];
+    }
+    const QImage& thumbnail(int layer, int head) const {
+        return thumbnails[std::size_t(layer) * std::size_t(num_heads) + std::size_t(head)];
     }
 };
 
@@ -64,6 +92,10 @@ struct AttentionSnapshot {
     /// Intermediates for the steps view; null over kStepsCellBudget.
     std::shared_ptr<const StepTensors> steps;
     double elapsed_ms = 0.0;  ///< engine time
+    /// With a trained model (config.usesModel()): every layer; weights and mean_weights above
+    /// are those of `layer`.
+    std::shared_ptr<const ModelMaps> model;
+    int layer = 0;
     /// Cached panel_range() of every (item, slot), slot H = the mean; filled by
     /// compute_snapshot so the GUI thread never scans millions of cells.
     std::vector<std::pair<float, float>> ranges;

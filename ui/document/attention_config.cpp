@@ -1,8 +1,11 @@
 #include "ui/document/attention_config.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 
 #include "engine/text/tokenizer.h"
+#include "ui/compute/model_snapshot.h"
+#include "ui/compute/model_store.h"
 
 namespace attnviz::ui {
 
@@ -96,6 +99,15 @@ QStringList colormap_names() {
 }
 
 TokenSequences resolve_tokens(const ComputeConfig& config) {
+    if (config.usesModel()) {  // the model's own tokens; none when it cannot be opened
+        TokenSequences out;
+        try {
+            for (const QString& t : model_tokens(config))
+                out.a.push_back(t.toStdString());
+        } catch (const std::exception&) {
+        }
+        return out;
+    }
     text::TokenizerOptions options;
     options.lowercase = config.lowercase;
     options.add_special_tokens = config.special_tokens;
@@ -108,6 +120,12 @@ TokenSequences resolve_tokens(const ComputeConfig& config) {
 
 QString describe_config(const ComputeConfig& c) {
     QStringList parts;
+    if (c.usesModel()) {
+        const ModelPtr m = find_model(c.model_folder);
+        parts << (m ? model_display_name(*m) : QFileInfo(c.model_folder).fileName());
+        parts << ConfigText::tr("layer %1").arg(c.layer);
+        return parts.join(QStringLiteral(" · "));
+    }
     switch (c.pair_mode) {
         case PairMode::Single:
             parts << ConfigText::tr("Self-attention");

@@ -79,6 +79,13 @@ struct ComputeConfig {
     MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
     QString weights_file;  ///< safetensors state_dict; empty = seeded initialisation
 
+    // The source: the demo layer above (model_folder empty) or a trained model, a Hugging
+    // Face folder, whose every layer runs and whose layer `layer` (0-based) the views show.
+    // The demo layer's settings are kept meanwhile, so switching back restores them.
+    QString model_folder;
+    int layer = 0;
+    bool usesModel() const { return !model_folder.isEmpty(); }
+
     // What of the result is kept, to stay within the memory budget (budget::ResultScope):
     // per-head weights of the first heads_shown heads (-1: every head, 0: the mean only) and
     // a window of window_length tokens from window_start (0-based; length 0: every token).

@@ -205,6 +205,17 @@ void AttentionDocument::setWeightsFile(const QString& path) {
         computeChanged();
 }
 
+void AttentionDocument::setModelFolder(const QString& folder) {
+    if (assign(compute_.model_folder, folder, this, &AttentionDocument::modelFolderChanged))
+        computeChanged();
+}
+
+void AttentionDocument::setLayer(int layer) {
+    if (assign(compute_.layer, std::clamp(layer, 0, kMaxLayers - 1), this,
+               &AttentionDocument::layerChanged))
+        computeChanged();
+}
+
 // --- masks --------------------------------------------------------------------------------
 
 void AttentionDocument::setCausal(bool on) {
@@ -501,10 +512,16 @@ QJsonObject AttentionDocument::toJson() const {
     const QJsonObject scope{{QStringLiteral("heads_shown"), c.heads_shown},
                             {QStringLiteral("window_start"), c.window_start},
                             {QStringLiteral("window_length"), c.window_length}};
-    return QJsonObject{
-        {QStringLiteral("input"), input},   {QStringLiteral("layer"), layer},
-        {QStringLiteral("masks"), masks},   {QStringLiteral("scope"), scope},
-        {QStringLiteral("figure"), figure}, {QStringLiteral("compare"), compare_to_json(compare_)}};
+    // The source (version 3): the model folder, empty for the demo layer, and its layer.
+    const QJsonObject source{{QStringLiteral("model_folder"), c.model_folder},
+                             {QStringLiteral("layer"), c.layer}};
+    return QJsonObject{{QStringLiteral("source"), source},
+                       {QStringLiteral("input"), input},
+                       {QStringLiteral("layer"), layer},
+                       {QStringLiteral("masks"), masks},
+                       {QStringLiteral("scope"), scope},
+                       {QStringLiteral("figure"), figure},
+                       {QStringLiteral("compare"), compare_to_json(compare_)}};
 }
 
 namespace {
@@ -627,6 +644,11 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     if (r.ok() && c.embed_dim % c.num_heads != 0)
         r.fail(tr("num_heads %1 does not divide embed_dim %2").arg(c.num_heads).arg(c.embed_dim));
 
+    // Versions 1 and 2 have no "source": the demo layer.
+    const QJsonObject source = r.object(json, QStringLiteral("source"));
+    r.string(source, QStringLiteral("model_folder"), &c.model_folder);
+    r.integer(source, QStringLiteral("layer"), 0, kMaxLayers - 1, &c.layer);
+
     const QJsonObject masks = r.object(json, QStringLiteral("masks"));
     r.boolean(masks, QStringLiteral("causal"), &c.causal);
     r.enumeration(masks, QStringLiteral("masked_rows"), &parse_policy, &c.masked_rows);
@@ -688,7 +710,9 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
         if (!compare_from_json(compare_json.toObject(), &compare, error)) return false;
     }
 
-    f.head = std::min(f.head, std::max(1, c.scope().kept_heads(c.num_heads)) - 1);
+    // A model's heads are known once it is open; the views clamp the head then.
+    if (!c.usesModel())
+        f.head = std::min(f.head, std::max(1, c.scope().kept_heads(c.num_heads)) - 1);
     if (c.pair_mode != PairMode::PaddedBatch) f.batch_item = 0;
     compute_ = c;
     figure_ = f;

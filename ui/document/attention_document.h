@@ -23,6 +23,7 @@ class AttentionDocument : public QObject {
     static constexpr int kMaxEmbedDim = 4096;
     static constexpr int kMaxHeads = 64;
     static constexpr int kMaxSeed = 2147483647;
+    static constexpr int kMaxLayers = 1024;
     static constexpr double kMaxDropout = 0.95;
     static constexpr int kMaxStep = 12;  ///< the last of at most 13 computation stages
 
@@ -82,6 +83,11 @@ class AttentionDocument : public QObject {
     void setPositionalEncoding(bool on);
     QString weightsFile() const { return compute_.weights_file; }
     void setWeightsFile(const QString& path);
+    /// The source: a model folder (already opened by the window), or empty for the demo
+    /// layer.  The layer is kept when it exists in the new model (the views clamp it).
+    void setModelFolder(const QString& folder);
+    /// The model's layer the views show (0-based).
+    void setLayer(int layer);
 
     // --- masks ---
     bool causal() const { return compute_.causal; }
@@ -167,6 +173,8 @@ class AttentionDocument : public QObject {
     void weightSeedChanged(int seed);
     void positionalEncodingChanged(bool on);
     void weightsFileChanged(const QString& path);
+    void modelFolderChanged(const QString& folder);
+    void layerChanged(int layer);
     void causalChanged(bool on);
     void maskedKeysChanged();
     void maskedRowPolicyChanged(attnviz::MaskedRowPolicy policy);

@@ -45,6 +45,14 @@ bool save_session(const QString& path, const AttentionDocument& document,
         if (!rel.startsWith(QLatin1String(".."))) layer[QStringLiteral("weights_file")] = rel;
         doc_json[QStringLiteral("layer")] = layer;
     }
+    // So is a model folder below the session's folder (version 3).
+    QJsonObject source = doc_json.value(QStringLiteral("source")).toObject();
+    const QString model = source.value(QStringLiteral("model_folder")).toString();
+    if (!model.isEmpty()) {
+        const QString rel = QFileInfo(path).absoluteDir().relativeFilePath(model);
+        if (!rel.startsWith(QLatin1String(".."))) source[QStringLiteral("model_folder")] = rel;
+        doc_json[QStringLiteral("source")] = source;
+    }
     QJsonObject root{{QStringLiteral("format"), QLatin1String(kSessionFormat)},
                      {QStringLiteral("version"), kSessionVersion},
                      {QStringLiteral("generator"),
@@ -110,6 +118,13 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
         layer[QStringLiteral("weights_file")] =
             QFileInfo(path).absoluteDir().absoluteFilePath(weights);
         doc_json[QStringLiteral("layer")] = layer;
+    }
+    QJsonObject source = doc_json.value(QStringLiteral("source")).toObject();
+    const QString model = source.value(QStringLiteral("model_folder")).toString();
+    if (!model.isEmpty() && QFileInfo(model).isRelative()) {
+        source[QStringLiteral("model_folder")] =
+            QDir::cleanPath(QFileInfo(path).absoluteDir().absoluteFilePath(model));
+        doc_json[QStringLiteral("source")] = source;
     }
     QString message;
     if (!document->fromJson(doc_json, &message)) {

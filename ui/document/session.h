@@ -1,10 +1,12 @@
 // .attnviz session files: a versioned JSON document that each part writes itself into
 // (the AttentionDocument under "document", the window under "window").
 //
-//   {"format": "attnviz-session", "version": 2, "document": {...}, "window": {...}}
+//   {"format": "attnviz-session", "version": 3, "document": {...}, "window": {...}}
 //
-// Version 2 added "document"."compare" (the Compare view's configuration B); version 1
-// files load with no comparison.
+// Version 3 added "document"."source" (a trained model's folder, relative to the session when
+// below it, and its layer); versions 1 and 2 open on the demo layer.  Version 2 added
+// "document"."compare" (the Compare view's configuration B); version 1 files load with no
+// comparison.
 // Files are written atomically (QSaveFile).  Readers accept every version up to
 // kSessionVersion and refuse newer ones with a message naming both versions.
 #pragma once
@@ -16,7 +18,7 @@ namespace attnviz::ui {
 
 class AttentionDocument;
 
-inline constexpr int kSessionVersion = 2;
+inline constexpr int kSessionVersion = 3;
 inline constexpr const char* kSessionFormat = "attnviz-session";
 inline constexpr const char* kSessionSuffix = "attnviz";
 

@@ -51,35 +51,43 @@ AppSettings::AppSettings(const QString& ini_path)
 
 AppSettings::~AppSettings() = default;
 
-QStringList AppSettings::recentFiles() const {
+// Recent sessions and recent models: a list of absolute paths, most recent first.
+QStringList AppSettings::recentList(RecentKind kind) const {
     static ATTNVIZ_SETTING(kRecent, QStringList, "session/recentFiles", QStringList{},
                            [](const QStringList& l) { return l.size() <= 100; });
-    QStringList files = get_entry(*settings_, kRecent);
+    static ATTNVIZ_SETTING(kModels, QStringList, "model/recentFolders", QStringList{},
+                           [](const QStringList& l) { return l.size() <= 100; });
+    QStringList files = get_entry(*settings_, kind == RecentKind::Sessions ? kRecent : kModels);
     files.removeAll(QString());
     while (files.size() > kMaxRecentFiles)
         files.removeLast();
     return files;
 }
 
-void AppSettings::addRecentFile(const QString& path) {
+QString AppSettings::recentKey(RecentKind kind) {
+    return kind == RecentKind::Sessions ? QStringLiteral("session/recentFiles")
+                                        : QStringLiteral("model/recentFolders");
+}
+
+void AppSettings::addRecent(RecentKind kind, const QString& path) {
     const QString abs = QFileInfo(path).absoluteFilePath();
-    QStringList files = recentFiles();
+    QStringList files = recentList(kind);
     files.removeAll(abs);
     files.prepend(abs);
     while (files.size() > kMaxRecentFiles)
         files.removeLast();
-    settings_->setValue(QStringLiteral("session/recentFiles"), files);
+    settings_->setValue(recentKey(kind), files);
 }
 
-void AppSettings::removeRecentFile(const QString& path) {
-    QStringList files = recentFiles();
+void AppSettings::removeRecent(RecentKind kind, const QString& path) {
+    QStringList files = recentList(kind);
     files.removeAll(QFileInfo(path).absoluteFilePath());
     files.removeAll(path);
-    settings_->setValue(QStringLiteral("session/recentFiles"), files);
+    settings_->setValue(recentKey(kind), files);
 }
 
-void AppSettings::clearRecentFiles() {
-    settings_->remove(QStringLiteral("session/recentFiles"));
+void AppSettings::clearRecent(RecentKind kind) {
+    settings_->remove(recentKey(kind));
 }
 
 namespace {

@@ -24,10 +24,16 @@ class AppSettings {
     explicit AppSettings(const QString& ini_path);
     ~AppSettings();
 
-    QStringList recentFiles() const;
-    void addRecentFile(const QString& path);  ///< most recent first, deduplicated
-    void removeRecentFile(const QString& path);
-    void clearRecentFiles();
+    /// Recently opened sessions, or model folders: absolute paths, most recent first.
+    enum class RecentKind { Sessions, Models };
+    QStringList recentList(RecentKind kind) const;
+    void addRecent(RecentKind kind, const QString& path);  ///< deduplicated
+    void removeRecent(RecentKind kind, const QString& path);
+    void clearRecent(RecentKind kind);
+    QStringList recentFiles() const { return recentList(RecentKind::Sessions); }
+    void addRecentFile(const QString& path) { addRecent(RecentKind::Sessions, path); }
+    void removeRecentFile(const QString& path) { removeRecent(RecentKind::Sessions, path); }
+    void clearRecentFiles() { clearRecent(RecentKind::Sessions); }
 
     QByteArray windowGeometry() const;
     void setWindowGeometry(const QByteArray& g);
@@ -66,6 +72,7 @@ class AppSettings {
     void sync();
 
   private:
+    static QString recentKey(RecentKind kind);
     std::unique_ptr<QSettings> settings_;
 };
 

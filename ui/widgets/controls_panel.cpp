@@ -148,6 +148,7 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
 
     // --- the figure ---
     auto* figure_box = new QGroupBox(tr("Display"), this);
+    figure_box->setObjectName(QStringLiteral("displayBox"));
     auto* figure = new QFormLayout(figure_box);
     colormap_ = new QComboBox(figure_box);
     colormap_->setObjectName(QStringLiteral("colormapCombo"));
@@ -275,6 +276,17 @@ void ControlsPanel::syncFromDocument() {
     select_data(colormap_, doc_->colormap());
     select_data(scale_, doc_->scaleMode());
     syncMaskedKeys();
+}
+
+void ControlsPanel::setModelSource(bool model) {
+    const QString why = model ? tr("These settings belong to the demo layer; a trained model "
+                                   "has its own. Choose “Demo layer” in the tool bar to use them.")
+                              : QString();
+    for (QGroupBox* box : findChildren<QGroupBox*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (box->objectName() == QLatin1String("displayBox")) continue;
+        box->setEnabled(!model);
+        box->setToolTip(why);
+    }
 }
 
 }  // namespace attnviz::ui

@@ -230,4 +230,17 @@ void InputPanel::refreshTokens() {
         count_->setText(tr("%1 + %2 tokens").arg(t.a.size()).arg(t.b.size()));
 }
 
+void InputPanel::setModelSource(bool model) {
+    const QString why =
+        model ? tr("The model's own tokenizer splits the text; these options belong to the "
+                   "demo layer.")
+              : QString();
+    for (QWidget* w : {static_cast<QWidget*>(edit_tokens_), static_cast<QWidget*>(lowercase_),
+                       static_cast<QWidget*>(special_)}) {
+        w->setEnabled(!model);
+        w->setToolTip(why);
+    }
+    if (model && doc_->computeConfig().use_token_list) doc_->setUseTokenList(false);
+}
+
 }  // namespace attnviz::ui

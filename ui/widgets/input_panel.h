@@ -19,6 +19,9 @@ class InputPanel : public QWidget {
     explicit InputPanel(AttentionDocument* document, QWidget* parent = nullptr);
 
     QLineEdit* sentenceEdit() const { return sentence_; }
+    /// A trained model tokenizes with its own tokenizer: the demo tokenizer's options and the
+    /// token lists are disabled, saying why.
+    void setModelSource(bool model);
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -5,6 +5,8 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
@@ -12,6 +14,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QProgressBar>
 #include <QScreen>
 #include <QScrollArea>
@@ -20,6 +23,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -35,6 +39,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/i18n/language.h"
+#include "ui/model/model_source.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/controls_panel.h"
@@ -63,14 +68,24 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         doc_->setColormap(settings_->defaultColormap());
     }
     compute_ = new ComputeController(this);
+    models_ = new ModelSource(doc_, settings_, this);
+    connect(models_, &ModelSource::failed, this, &MainWindow::showError);
+    setAcceptDrops(true);
 
     inputs_ = new InputPanel(doc_, this);
     controls_ = new ControlsPanel(doc_, this);
     grid_ = new HeatmapGridView(this);
     grid_->setObjectName(QStringLiteral("heatmapGrid"));
 
+    // The left column: the open model described, then the demo layer's controls (disabled,
+    // saying why, while a model is the source).
+    auto* left = new QWidget(this);
+    auto* left_layout = new QVBoxLayout(left);
+    left_layout->setContentsMargins(0, 0, 0, 0);
+    left_layout->addWidget(models_->infoPanel());
+    left_layout->addWidget(controls_, 1);
     auto* controls_scroll = new QScrollArea(this);
-    controls_scroll->setWidget(controls_);
+    controls_scroll->setWidget(left);
     controls_scroll->setWidgetResizable(true);
     controls_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     controls_scroll->setMinimumWidth(controls_->sizeHint().width() + 24);
@@ -127,7 +142,16 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         }
         syncViewControls();
     });
+    auto follow_source = [this] {
+        const bool model = doc_->computeConfig().usesModel();
+        controls_->setModelSource(model);
+        inputs_->setModelSource(model);
+        scope_bar_->setEnabled(!model);
+    };
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, follow_source);
+    follow_source();
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
+        models_->setSnapshot(s);
         grid_->setSnapshot(s, compute_->latestMaps());
         grid_->setMessage(QString());
         views_->setSnapshot(s);
@@ -166,6 +190,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
+    connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
+        doc_->setLayer(layer);
+        doc_->setView(FigureView::Head, head);
+        views_->setCurrentTab(ViewTabs::GridTab);
+    });
     connect(views_, &ViewTabs::headActivated, this, [this](int head) {
         doc_->setView(FigureView::Head, head);
         views_->setCurrentTab(ViewTabs::GridTab);
@@ -185,6 +214,26 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
 }
 
 MainWindow::~MainWindow() = default;
+
+void MainWindow::openModel(const QString& folder) {
+    models_->load(folder);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.front().isLocalFile()) return;
+    const QString path = urls.front().toLocalFile();
+    event->acceptProposedAction();
+    if (QFileInfo(path).isDir())
+        models_->load(path);
+    else if (maybeSave())
+        openSession(path);
+}
 
 // --- actions ------------------------------------------------------------------------------
 
@@ -252,6 +301,8 @@ void MainWindow::createMenus() {
     file->addAction(new_act_);
     file->addAction(open_act_);
     recent_menu_ = file->addMenu(tr("Open &Recent"));
+    file->addAction(models_->openAction());
+    file->addMenu(models_->recentMenu());
     file->addAction(save_act_);
     file->addAction(save_as_act_);
     file->addSeparator();
@@ -297,6 +348,8 @@ void MainWindow::createToolBar() {
     bar->setMovable(false);
     bar->addAction(open_act_);
     bar->addAction(save_act_);
+    bar->addSeparator();
+    models_->addToToolBar(bar);
     bar->addSeparator();
     bar->addAction(export_act_);
     bar->addAction(copy_act_);
@@ -348,6 +401,7 @@ void MainWindow::createStatusBar() {
         if (compute_->isBusy()) progress_->show();
     });
     statusBar()->addWidget(hover_label_, 1);
+    statusBar()->addPermanentWidget(models_->progressWidget());
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(timing_label_);
 }

@@ -31,6 +31,7 @@ class ControlsPanel;
 class HeatmapGridView;
 class InputPanel;
 class MemoryGuard;
+class ModelSource;
 class ScopeBar;
 class ViewTabs;
 
@@ -53,8 +54,12 @@ class MainWindow : public QMainWindow {
     ScopeBar* scopeBar() const { return scope_bar_; }
     /// The memory budget: over-budget dialog with its offers, the budget's setting.
     MemoryGuard* memoryGuard() const { return guard_; }
-    /// The tabs of the centre: grid, steps, lines, statistics.
+    /// The tabs of the centre: grid, steps, lines, statistics, compare, model.
     ViewTabs* views() const;
+    /// The source: demo layer or trained model (File ▸ Open Model…, the tool bar's selectors).
+    ModelSource* modelSource() const { return models_; }
+    /// Opens a model folder off the GUI thread (as File ▸ Open Model… does).
+    void openModel(const QString& folder);
 
     /// Opens a built-in example (builtin_examples()) as an untitled session and shows its
     /// explanation.  False (with an error dialog) if it cannot be read.
@@ -92,6 +97,9 @@ class MainWindow : public QMainWindow {
 
   protected:
     void closeEvent(QCloseEvent* event) override;
+    /// A model folder or a session file dropped on the window opens.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
   private:
     void createActions();
@@ -129,6 +137,7 @@ class MainWindow : public QMainWindow {
     ViewTabs* views_ = nullptr;
     ScopeBar* scope_bar_ = nullptr;
     MemoryGuard* guard_ = nullptr;
+    ModelSource* models_ = nullptr;
     QMenu* examples_menu_ = nullptr;
     QAction* presentation_act_ = nullptr;
     QList<QAction*> presentation_keys_;

@@ -1,0 +1,282 @@
+// A trained model in the real window: opening a folder off the GUI thread, the model view's
+// mosaic against an independent engine run, the layer selector driving the views, a click
+// on a head, a folder that fails, a cancelled load, and sessions (version 3) that keep the
+// model relative to the session file.
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QGroupBox>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QThread>
+
+#include <memory>
+
+#include "engine/models/model_folder.h"
+#include "test_support.h"
+#include "ui/classroom/view_tabs.h"
+#include "ui/compute/compute_controller.h"
+#include "ui/compute/model_store.h"
+#include "ui/document/attention_document.h"
+#include "ui/document/session.h"
+#include "ui/model/model_source.h"
+#include "ui/model/model_view.h"
+#include "ui/render/colormaps.h"
+#include "ui/settings/app_settings.h"
+#include "ui/widgets/main_window.h"
+#include "window_support.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+constexpr double kTol = 1e-6;
+
+QString temp(const QString& name) {
+    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
+}
+QString golden_model(const char* name) {
+    return QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/") + QLatin1String(name);
+}
+/// Every layer's maps for `text`, straight from the engine (no window, no store), on as many
+/// threads as the window's worker.
+models::CollectingSink engine_run(const QString& folder, const QString& text) {
+    const models::OpenedModel m = models::open_model_folder(folder.toStdString());
+    const models::EncodedText enc = models::encode_text(m, text.toStdString());
+    models::CollectingSink sink;
+    models::ModelForwardOptions options;
+    options.num_threads = std::max(1, QThread::idealThreadCount());
+    m.model->forward(enc.input, options, sink);
+    return sink;
+}
+bool copy_folder(const QString& from, const QString& to) {
+    if (!QDir().mkpath(to)) return false;
+    for (const QString& f : QDir(from).entryList(QDir::Files))
+        if (!QFile::copy(from + QLatin1Char('/') + f, to + QLatin1Char('/') + f)) return false;
+    return true;
+}
+}  // namespace
+
+class ModelWindowTest : public QObject {
+    Q_OBJECT
+  private:
+    std::unique_ptr<AppSettings> settings_;
+    std::unique_ptr<MainWindow> w_;
+
+    template <typename T>
+    T* find(const char* name) {
+        T* widget = w_->findChild<T*>(QLatin1String(name));
+        if (!widget) qFatal("no widget %s", name);
+        return widget;
+    }
+    ModelView* mosaic() { return w_->views()->modelView(); }
+    SnapshotPtr snap() { return w_->compute()->latest(); }
+
+    /// Opens a folder as File ▸ Open Model… does and waits for the load and the result.
+    bool openModel(const QString& folder) {
+        QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
+        w_->openModel(folder);
+        if (done.isEmpty() && !done.wait(30000)) return false;
+        if (!done.front().front().toBool()) return false;
+        QTest::qWait(1);
+        return QTest::qWaitFor([&] { return test::settled(*w_) && snap()->model; }, 60000);
+    }
+
+  private slots:
+    void init() {
+        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
+        w_ = test::open_window(settings_.get());
+        QVERIFY(w_);
+        SETTLE(*w_);
+    }
+    void cleanup() {
+        w_.reset();
+        settings_.reset();
+    }
+
+    void theModelViewHoldsEveryLayerAndHeadOfTheEngine() {
+        const QString folder = golden_model("llama_gqa");
+        QVERIFY(openModel(folder));
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        const ModelMaps* m = mosaic()->maps();
+        QVERIFY(m);
+        const QString text = w_->document()->textA();
+        const models::CollectingSink ref = engine_run(folder, text);
+        QCOMPARE(m->num_layers, int(ref.results.size()));
+        QCOMPARE(m->num_layers, 2);
+        QCOMPARE(m->num_heads, 4);
+        QCOMPARE(m->num_kv_heads, 2);
+        QCOMPARE(int(m->thumbnails.size()), m->num_layers * m->num_heads);
+        const int L = m->tokens;
+        QCOMPARE(snap()->source_len, L);
+        QCOMPARE(snap()->key_tokens.front().size(), std::size_t(L));
+        QVERIFY2(snap()->key_tokens.front().front() == QLatin1String("<s>"),
+                 qPrintable(snap()->key_tokens.front().front()));
+        // Every cell of every head equals the engine's own run, and each thumbnail is that
+        // map: its strongest cell has the colour map's top colour, a masked cell grey.
+        QCPColorGradient g = make_gradient(Colormap::Viridis);
+        const QRgb top = g.color(1.0, QCPRange(0.0, 1.0));
+        for (int l = 0; l < m->num_layers; ++l) {
+            const Tensor& w = ref.results[std::size_t(l)].weights;
+            // (Float sums may differ in the last bit with the buffers' alignment.)
+            ATTNVIZ_COMPARE_ARRAYS(m->weights[std::size_t(l)].ptr(), w.ptr(), w.numel(), kTol);
+            ATTNVIZ_COMPARE_ARRAYS(m->means[std::size_t(l)].ptr(),
+                                   ref.results[std::size_t(l)].mean_weights.ptr(), L * L, kTol);
+            for (int h = 0; h < m->num_heads; ++h) {
+                const QImage& img = m->thumbnail(l, h);
+                QCOMPARE(img.size(), QSize(L, L));
+                const float* map = w.ptr() + std::size_t(h) * L * L;
+                const std::size_t k = std::size_t(std::max_element(map, map + L * L) - map);
+                QCOMPARE(img.pixel(int(k % L), int(k / L)), top);
+                QCOMPARE(img.pixel(L - 1, 0), qRgb(236, 236, 236));  // causal: masked
+                QVERIFY(!mosaic()->cellRect(l, h).isEmpty());
+            }
+        }
+        // The window describes the model and has disabled the demo layer's settings.
+        QVERIFY(w_->modelSource()->infoPanel()->isVisible());
+        QVERIFY(w_->modelSource()->infoPanel()->text().contains(QLatin1String("LlamaForCausalLM")));
+        QVERIFY(!find<QWidget>("embedDimSpin")->isEnabled());
+        QVERIFY(find<QWidget>("colormapCombo")->isEnabled());
+        // Typing re-runs the forward pass on the loaded model.
+        w_->document()->setTextA(QStringLiteral("the cat the cat"));
+        SETTLE(*w_);
+        const Tensor again =
+            engine_run(folder, QStringLiteral("the cat the cat")).results[1].weights;
+        QCOMPARE(snap()->model->weights[1].numel(), again.numel());
+        ATTNVIZ_COMPARE_ARRAYS(snap()->model->weights[1].ptr(), again.ptr(), again.numel(), kTol);
+    }
+
+    void theLayerSelectorAndAClickDriveTheViews() {
+        QVERIFY(openModel(golden_model("llama_gqa")));
+        const models::CollectingSink ref =
+            engine_run(golden_model("llama_gqa"), w_->document()->textA());
+        QCOMPARE(snap()->layer, 0);
+        ATTNVIZ_COMPARE_ARRAYS(snap()->weights.ptr(), ref.results[0].weights.ptr(),
+                               ref.results[0].weights.numel(), kTol);
+        auto* spin = find<QSpinBox>("layerSpin");
+        QVERIFY(spin->isEnabled());
+        QCOMPARE(spin->maximum(), 1);
+        spin->setValue(1);
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->computeConfig().layer, 1);
+        QCOMPARE(snap()->layer, 1);
+        ATTNVIZ_COMPARE_ARRAYS(snap()->weights.ptr(), ref.results[1].weights.ptr(),
+                               ref.results[1].weights.numel(), kTol);
+        QCOMPARE(w_->grid()->snapshot()->weights.data, snap()->weights.data);
+        // A click on layer 0, head 3 of the mosaic opens that head in the grid.
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        QTest::qWait(1);
+        QTest::mouseClick(mosaic(), Qt::LeftButton, {}, mosaic()->cellRect(0, 3).center());
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->computeConfig().layer, 0);
+        QCOMPARE(w_->document()->view(), FigureView::Head);
+        QCOMPARE(w_->document()->viewHead(), 3);
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::GridTab);
+        QCOMPARE(spin->value(), 0);
+        // The keyboard moves through the mosaic.
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        mosaic()->setFocus();
+        QTest::keyClick(mosaic(), Qt::Key_Down);
+        QTest::keyClick(mosaic(), Qt::Key_Left);
+        QCOMPARE(mosaic()->current(), QPoint(2, 1));
+        QTest::keyClick(mosaic(), Qt::Key_Return);
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->computeConfig().layer, 1);
+        QCOMPARE(w_->document()->viewHead(), 2);
+        // Back to the demo layer: its settings work again.
+        auto* source = find<QComboBox>("sourceCombo");
+        QCOMPARE(source->count(), 2);
+        source->setCurrentIndex(0);
+        emit source->activated(0);
+        SETTLE(*w_);
+        QVERIFY(!w_->document()->computeConfig().usesModel());
+        QVERIFY(!snap()->model);
+        QVERIFY(find<QWidget>("embedDimSpin")->isEnabled());
+        QVERIFY(!spin->isEnabled());
+    }
+
+    void aFolderThatFailsChangesNothing() {
+        QVERIFY(openModel(golden_model("llama_gqa")));
+        const QJsonObject before = w_->document()->toJson();
+        const QString bad = temp(QStringLiteral("not-a-model"));
+        QVERIFY(QDir().mkpath(bad));
+        QFile f(bad + QStringLiteral("/config.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"model_type\": \"llama\", \"hidden_size\": ");  // cut short
+        f.close();
+        QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
+        w_->openModel(bad);
+        QVERIFY(done.wait(30000));
+        QCOMPARE(done.front().front().toBool(), false);
+        QVERIFY(w_->errorDialog() && w_->errorDialog()->isVisible());
+        QVERIFY2(w_->lastError().contains(QLatin1String("config.json")),
+                 qPrintable(w_->lastError()));
+        w_->errorDialog()->close();
+        QCOMPARE(w_->document()->toJson(), before);
+        SETTLE(*w_);
+        QVERIFY(snap()->model);
+    }
+
+    void aCancelledLoadKeepsTheOldModel() {
+        const QString llama = golden_model("llama_gqa");
+        QVERIFY(openModel(llama));
+        QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
+        w_->openModel(golden_model("roberta"));
+        if (w_->modelSource()->isLoading()) {  // not yet open in this process
+            w_->modelSource()->cancel();
+            QCOMPARE(done.size(), 1);
+            QCOMPARE(done.front().front().toBool(), false);
+            QTest::qWait(200);  // the loader finishes meanwhile; its result is dropped
+        }
+        // Either way the document follows only a load that was not cancelled.
+        if (!done.isEmpty() && !done.front().front().toBool())
+            QCOMPARE(QFileInfo(w_->document()->computeConfig().model_folder).fileName(),
+                     QStringLiteral("llama_gqa"));
+        SETTLE(*w_);
+        QVERIFY(snap()->model);
+        QVERIFY(!w_->modelSource()->isLoading());
+    }
+
+    void sessionsKeepTheModelAndTheLayer() {
+        // A model below the session's folder is stored relative to it, so both can move.
+        const QString dir = temp(QStringLiteral("session-with-model"));
+        QVERIFY(copy_folder(golden_model("llama_gqa"), dir + QStringLiteral("/models/tiny")));
+        QVERIFY(openModel(dir + QStringLiteral("/models/tiny")));
+        w_->document()->setLayer(1);
+        SETTLE(*w_);
+        const QString path = dir + QStringLiteral("/s.attnviz");
+        QVERIFY(w_->saveSessionTo(path));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(root.value(QStringLiteral("version")).toInt(), 3);
+        const QJsonObject source = root.value(QStringLiteral("document"))
+                                       .toObject()
+                                       .value(QStringLiteral("source"))
+                                       .toObject();
+        QCOMPARE(source.value(QStringLiteral("model_folder")).toString(),
+                 QStringLiteral("models/tiny"));
+        QCOMPARE(source.value(QStringLiteral("layer")).toInt(), 1);
+        // Moved elsewhere with its model, it still opens on it.
+        const QString moved = temp(QStringLiteral("moved"));
+        QVERIFY(QDir().rename(dir, moved));
+        w_->document()->setModelFolder(QString());
+        SETTLE(*w_);
+        QVERIFY(w_->openSession(moved + QStringLiteral("/s.attnviz")));
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->computeConfig().model_folder,
+                 QDir::cleanPath(moved + QStringLiteral("/models/tiny")));
+        QCOMPARE(snap()->layer, 1);
+        QVERIFY(snap()->model);
+        QCOMPARE(snap()->model->num_layers, 2);
+    }
+};
+
+QTEST_MAIN(ModelWindowTest)
+#include "ui_model_test.moc"

@@ -1,0 +1,162 @@
+// The window's compute path for a trained model: the text through the model's tokenizer, one
+// forward pass that hands every layer's attention over, and the snapshot of the chosen layer
+// that every existing view draws.  The per-layer maps stay in a ModelMaps shared by the
+// snapshots of one input, so choosing another layer re-slices instead of re-running.
+#include "ui/compute/model_snapshot.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+
+#include "engine/errors.h"
+#include "ui/compute/model_store.h"
+#include "ui/render/colormaps.h"
+
+namespace attnviz::ui {
+
+namespace {
+struct ComputeText {
+    Q_DECLARE_TR_FUNCTIONS(Compute)
+};
+
+using Encoded = models::EncodedText;
+using Opened = models::OpenedModel;
+
+Encoded encode(const Opened& m, const ComputeConfig& c) {
+    const QByteArray a = c.text_a.toUtf8(), b = c.text_b.toUtf8();
+    if (c.text_a.trimmed().isEmpty())
+        throw UsageError(ComputeText::tr("There are no tokens: type a sentence.").toStdString());
+    try {
+        if (c.pair_mode != PairMode::Single && !c.text_b.trimmed().isEmpty())
+            return models::encode_text(m, a.toStdString(), b.toStdString());
+        return models::encode_text(m, a.toStdString());
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+}
+
+/// Each head's map coloured from 0 to its own largest weight (a thumbnail shows where a head
+/// looks, not how sharply compared with the others); masked cells light grey.
+QImage thumbnail(const float* map, int L, bool causal, QCPColorGradient& gradient) {
+    QImage image(L, L, QImage::Format_RGB32);
+    float hi = 0.0f;
+    for (std::size_t k = 0; k < std::size_t(L) * L; ++k)
+        hi = std::max(hi, map[k]);
+    const QCPRange range(0.0, hi > 0.0f ? double(hi) : 1.0);
+    std::vector<double> row(static_cast<std::size_t>(L));
+    const QRgb grey = qRgb(236, 236, 236);
+    for (int i = 0; i < L; ++i) {
+        for (int j = 0; j < L; ++j)
+            row[std::size_t(j)] = double(map[std::size_t(i) * L + j]);
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
+        gradient.colorize(row.data(), range, line, L);
+        if (causal)
+            for (int j = i + 1; j < L; ++j)
+                line[j] = grey;
+    }
+    return image;
+}
+
+}  // namespace
+
+std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threads,
+                                           const budget::MemoryBudget& memory) {
+    const auto start = std::chrono::steady_clock::now();
+    const ModelPtr m = open_model(c.model_folder);
+    const models::EncodedText enc = encode(*m, c);
+    const models::Model& model = *m->model;
+    const models::ModelInfo& info = model.info();
+    const auto L = std::int64_t(enc.input.ids.size());
+
+    models::ModelForwardOptions options;
+    options.num_threads = std::max(1, num_threads);
+    // Kept: every layer's per-head maps and thumbnails, and one layer's panels drawn.
+    const double maps = double(info.num_layers) * double(info.num_heads + 1) * double(L * L);
+    const double needed = double(model.estimate_forward_bytes(L, options)) + maps * 8.0 +
+                          double(info.num_heads + 1) * double(L * L) * kDisplayBytesPerCell +
+                          double(kDisplayFixedBytes);
+    if (needed > double(memory.bytes)) {
+        budget::MemoryPlan plan;
+        plan.needed = std::uint64_t(needed);
+        plan.budget = memory.bytes;
+        plan.num_heads = int(info.num_heads);
+        plan.tokens = L;
+        throw budget::MemoryBudgetExceeded(plan, memory);
+    }
+
+    models::CollectingSink sink;
+    model.forward(enc.input, options, sink);
+
+    auto out = std::make_shared<ModelMaps>();
+    out->name = model_display_name(*m);
+    out->folder = c.model_folder;
+    out->num_layers = int(info.num_layers);
+    out->num_heads = int(info.num_heads);
+    out->num_kv_heads = int(info.num_kv_heads);
+    out->tokens = int(L);
+    out->causal = info.causal;
+    for (std::size_t k = 0; k < enc.encoding.size(); ++k) {
+        out->token_text.push_back(QString::fromStdString(enc.encoding.text[k]));
+        out->special.push_back(enc.encoding.special[k]);
+        out->sequence.push_back(enc.encoding.sequence.empty() ? 0 : enc.encoding.sequence[k]);
+    }
+    QCPColorGradient gradient = make_gradient(Colormap::Viridis);  // this thread's own
+    const int H = out->num_heads;
+    for (AttentionResult& r : sink.results) {
+        if (r.weights.numel() != std::size_t(H) * L * L ||
+            r.mean_weights.numel() != std::size_t(L * L))
+            throw std::logic_error("a layer returned maps of the wrong size");
+        for (int h = 0; h < H; ++h)
+            out->thumbnails.push_back(
+                thumbnail(r.weights.ptr() + std::size_t(h) * L * L, int(L), info.causal, gradient));
+        out->weights.push_back(Tensor({H, L, L}, std::move(r.weights.data)));
+        out->means.push_back(Tensor({L, L}, std::move(r.mean_weights.data)));
+    }
+    if (int(out->weights.size()) != out->num_layers)
+        throw std::logic_error("the model did not hand over every layer");
+    out->elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generation,
+                                 std::shared_ptr<const ModelMaps> maps) {
+    const int L = maps->tokens, H = maps->num_heads;
+    const int layer = std::clamp(c.layer, 0, maps->num_layers - 1);
+    auto snap = std::make_shared<AttentionSnapshot>();
+    snap->generation = generation;
+    snap->config = c;
+    snap->batch = 1;
+    snap->heads = H;
+    snap->num_heads = H;
+    snap->target_len = snap->source_len = L;
+    snap->query_total = snap->key_total = L;
+    snap->query_tokens = {maps->token_text};
+    snap->key_tokens = {maps->token_text};
+    snap->weights = Tensor({1, H, L, L}, maps->weights[std::size_t(layer)].data);
+    snap->mean_weights = Tensor({1, L, L}, maps->means[std::size_t(layer)].data);
+    snap->masked.assign(std::size_t(L) * L, 0);
+    if (maps->causal)
+        for (int i = 0; i < L; ++i)
+            for (int j = i + 1; j < L; ++j)
+                snap->masked[std::size_t(i) * L + j] = 1;
+    snap->fully_masked_rows.assign(std::size_t(H) * L, 0);
+    snap->layer = layer;
+    snap->elapsed_ms = maps->elapsed_ms;
+    snap->model = std::move(maps);
+    snap->cache_ranges();
+    return snap;
+}
+
+QStringList model_tokens(const ComputeConfig& c) {
+    const ModelPtr m = open_model(c.model_folder);
+    const models::EncodedText enc = encode(*m, c);
+    QStringList out;
+    for (const std::string& t : enc.encoding.text)
+        out << QString::fromStdString(t);
+    return out;
+}
+
+}  // namespace attnviz::ui

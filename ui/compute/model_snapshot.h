@@ -1,0 +1,26 @@
+// A trained model's forward pass for the window (ComputeConfig::usesModel()).
+#pragma once
+
+#include <QStringList>
+
+#include <memory>
+
+#include "ui/compute/attention_snapshot.h"
+
+namespace attnviz::ui {
+
+/// Opens the model (model_store), encodes text_a (and text_b as the pair's second text when
+/// pair_mode is not Single) and runs every layer once.  Throws UsageError for an empty or too
+/// long text, DataError for a broken model, MemoryBudgetExceeded before the forward pass when
+/// the maps would not fit `memory`.
+std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_threads,
+                                           const budget::MemoryBudget& memory);
+
+/// The snapshot every view draws: `config.layer` (clamped) of `maps`.
+SnapshotPtr model_layer_snapshot(const ComputeConfig& config, std::uint64_t generation,
+                                 std::shared_ptr<const ModelMaps> maps);
+
+/// What each token of the model's encoding stands for (resolve_tokens for a model).
+QStringList model_tokens(const ComputeConfig& config);
+
+}  // namespace attnviz::ui

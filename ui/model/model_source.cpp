@@ -1,0 +1,257 @@
+#include "ui/model/model_source.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QThread>
+#include <QToolBar>
+
+#include "ui/document/attention_document.h"
+#include "ui/settings/app_settings.h"
+
+namespace attnviz::ui {
+
+ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWidget* window)
+    : QObject(window), doc_(document), settings_(settings), window_(window) {
+    open_act_ = new QAction(this);
+    open_act_->setObjectName(QStringLiteral("openModelAction"));
+    open_act_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+    connect(open_act_, &QAction::triggered, this, &ModelSource::openDialog);
+    recent_menu_ = new QMenu(window);
+    recent_menu_->setObjectName(QStringLiteral("recentModelsMenu"));
+
+    info_ = new QLabel(window);
+    info_->setObjectName(QStringLiteral("modelInfo"));
+    info_->setWordWrap(true);
+    info_->setTextFormat(Qt::RichText);
+    info_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    info_->setContentsMargins(8, 6, 8, 6);
+    info_->setStyleSheet(QStringLiteral(
+        "#modelInfo { background: #eef5fb; border: 1px solid #c6dbef; border-radius: 4px; }"));
+    info_->hide();
+
+    progress_ = new QWidget(window);
+    progress_->setObjectName(QStringLiteral("modelLoadProgress"));
+    auto* pl = new QHBoxLayout(progress_);
+    pl->setContentsMargins(0, 0, 0, 0);
+    progress_label_ = new QLabel(progress_);
+    cancel_button_ = new QPushButton(progress_);
+    cancel_button_->setObjectName(QStringLiteral("cancelModelLoad"));
+    pl->addWidget(progress_label_);
+    pl->addWidget(cancel_button_);
+    connect(cancel_button_, &QPushButton::clicked, this, &ModelSource::cancel);
+    progress_->hide();
+
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, &ModelSource::sync);
+    connect(doc_, &AttentionDocument::layerChanged, this, &ModelSource::sync);
+    window_->installEventFilter(this);
+    retranslate();
+    updateRecentMenu();
+}
+
+ModelSource::~ModelSource() {
+    ++ticket_;  // whatever the loader finds is dropped
+    if (loading_) loading_->wait();
+}
+
+void ModelSource::retranslate() {
+    open_act_->setText(tr("Open &Model…"));
+    open_act_->setStatusTip(
+        tr("Open a Hugging Face model folder (config.json, "
+           "model.safetensors, tokenizer.json)"));
+    recent_menu_->setTitle(tr("Recent Mo&dels"));
+    cancel_button_->setText(tr("Cancel"));
+    if (source_combo_) {
+        source_combo_->setItemText(0, tr("Demo layer"));
+        source_combo_->setToolTip(tr("The demo layer (every control) or a trained model"));
+        layer_spin_->setToolTip(tr("The model's layer the views show (Model tab: all of them)"));
+        layer_spin_->setPrefix(tr("Layer "));
+    }
+    updateRecentMenu();
+}
+
+bool ModelSource::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == window_ && event->type() == QEvent::LanguageChange) retranslate();
+    return QObject::eventFilter(watched, event);
+}
+
+void ModelSource::addToToolBar(QToolBar* bar) {
+    source_combo_ = new QComboBox(bar);
+    source_combo_->setObjectName(QStringLiteral("sourceCombo"));
+    source_combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    source_combo_->addItem(QString(), QString());
+    bar->addWidget(source_combo_);
+    connect(source_combo_, &QComboBox::activated, this, [this] {
+        const QString folder = source_combo_->currentData().toString();
+        if (folder.isEmpty())
+            doc_->setModelFolder(QString());
+        else if (find_model(folder))
+            doc_->setModelFolder(folder);
+        else
+            load(folder);
+        sync();
+    });
+    layer_spin_ = new QSpinBox(bar);
+    layer_spin_->setObjectName(QStringLiteral("layerSpin"));
+    layer_spin_->setRange(0, 0);
+    layer_spin_->setKeyboardTracking(false);
+    bar->addWidget(layer_spin_);
+    connect(layer_spin_, &QSpinBox::valueChanged, doc_, &AttentionDocument::setLayer);
+    retranslate();
+    sync();
+}
+
+void ModelSource::openDialog() {
+    const QString start = doc_->computeConfig().usesModel()
+                              ? QFileInfo(doc_->computeConfig().model_folder).absolutePath()
+                              : QDir::homePath();
+    const QString folder = QFileDialog::getExistingDirectory(window_, tr("Open a Model Folder"),
+                                                             start, QFileDialog::ShowDirsOnly);
+    if (!folder.isEmpty()) load(folder);
+}
+
+void ModelSource::load(const QString& folder) {
+    if (ModelPtr m = find_model(folder)) {  // already open: no thread, no wait
+        finish(++ticket_, folder, std::move(m), QString());
+        return;
+    }
+    const std::uint64_t ticket = ++ticket_;
+    if (loading_) {
+        loading_->wait();  // opening reads headers only: a few ms to a few hundred
+        loading_ = nullptr;
+    }
+    progress_label_->setText(tr("Opening %1…").arg(QFileInfo(folder).fileName()));
+    progress_->show();
+    QPointer<ModelSource> self(this);
+    loading_ = QThread::create([self, ticket, folder] {
+        ModelPtr model;
+        QString error;
+        try {
+            model = open_model(folder);
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, ticket, folder, model, error] {
+                if (self) self->finish(ticket, folder, model, error);
+            },
+            Qt::QueuedConnection);
+    });
+    connect(loading_, &QThread::finished, loading_, &QObject::deleteLater);
+    loading_->start();
+}
+
+void ModelSource::cancel() {
+    if (!loading_) return;
+    ++ticket_;
+    progress_->hide();
+    loading_ = nullptr;  // it deletes itself when done; its result is dropped
+    emit loadFinished(false);
+}
+
+void ModelSource::finish(std::uint64_t ticket, const QString& folder, ModelPtr model,
+                         const QString& error) {
+    if (ticket != ticket_) return;  // cancelled, or a newer load started
+    if (loading_) {
+        loading_->wait();
+        loading_ = nullptr;
+    }
+    progress_->hide();
+    if (!model) {
+        settings_->removeRecent(AppSettings::RecentKind::Models, folder);
+        updateRecentMenu();
+        emit failed(tr("Cannot Open the Model"),
+                    tr("%1 could not be opened: %2").arg(QDir::toNativeSeparators(folder), error));
+        emit loadFinished(false);
+        return;
+    }
+    last_model_ = QFileInfo(folder).absoluteFilePath();
+    settings_->addRecent(AppSettings::RecentKind::Models, last_model_);
+    updateRecentMenu();
+    doc_->setModelFolder(last_model_);
+    sync();
+    emit loadFinished(true);
+}
+
+void ModelSource::updateRecentMenu() {
+    recent_menu_->clear();
+    const QStringList folders = settings_->recentList(AppSettings::RecentKind::Models);
+    for (const QString& folder : folders) {
+        QAction* a = recent_menu_->addAction(QFileInfo(folder).fileName());
+        a->setToolTip(QDir::toNativeSeparators(folder));
+        connect(a, &QAction::triggered, this, [this, folder] { load(folder); });
+    }
+    if (!folders.isEmpty()) {
+        recent_menu_->addSeparator();
+        recent_menu_->addAction(tr("Clear List"), this, [this] {
+            settings_->clearRecent(AppSettings::RecentKind::Models);
+            updateRecentMenu();
+        });
+    }
+    recent_menu_->setEnabled(!folders.isEmpty());
+}
+
+void ModelSource::sync() {
+    const ComputeConfig& c = doc_->computeConfig();
+    if (c.usesModel()) last_model_ = c.model_folder;
+    if (source_combo_) {
+        const QSignalBlocker block(source_combo_);
+        while (source_combo_->count() > 1)
+            source_combo_->removeItem(1);
+        if (!last_model_.isEmpty()) {
+            const ModelPtr m = find_model(last_model_);
+            source_combo_->addItem(m ? model_display_name(*m) : QFileInfo(last_model_).fileName(),
+                                   last_model_);
+            source_combo_->setItemData(1, QDir::toNativeSeparators(last_model_), Qt::ToolTipRole);
+        }
+        source_combo_->setCurrentIndex(c.usesModel() ? 1 : 0);
+        const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
+        const QSignalBlocker block_layer(layer_spin_);
+        layer_spin_->setEnabled(m != nullptr);
+        layer_spin_->setRange(0, m ? int(m->model->info().num_layers) - 1 : 0);
+        layer_spin_->setValue(c.layer);
+    }
+    const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
+    if (!m) {
+        info_->hide();
+        return;
+    }
+    const models::ModelInfo& i = m->model->info();
+    const QLocale locale;
+    QString heads = QString::number(i.num_heads);
+    if (i.num_kv_heads > 0 && i.num_kv_heads != i.num_heads)
+        heads = tr("%1 (%2 kv heads)").arg(i.num_heads).arg(i.num_kv_heads);
+    info_->setText(
+        tr("<b>%1</b><br>%2 · %3 layers · %4 heads · head_dim %5<br>hidden %6 · %7 parameters · "
+           "%8<br>%9 positions · %10 · tokenizer: %11 (%12 tokens)")
+            .arg(model_display_name(*m).toHtmlEscaped(),
+                 QString::fromStdString(i.architecture.empty() ? i.model_type : i.architecture))
+            .arg(i.num_layers)
+            .arg(heads)
+            .arg(i.head_dim)
+            .arg(i.hidden_size)
+            .arg(locale.toString(qulonglong(i.parameter_count)), QString::fromStdString(i.dtype))
+            .arg(i.max_positions)
+            .arg(i.causal ? tr("causal") : tr("bidirectional"),
+                 QString::fromStdString(m->tokenizer.kind()))
+            .arg(m->tokenizer.vocab_size()));
+    info_->show();
+}
+
+void ModelSource::setSnapshot(const SnapshotPtr& snapshot) {
+    (void)snapshot;
+    sync();
+}
+
+}  // namespace attnviz::ui

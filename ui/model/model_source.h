@@ -1,0 +1,84 @@
+// Where the window's attention comes from: the demo layer or a trained model folder.  It owns
+// File ▸ Open Model…, the recent models, the loader thread (the window stays usable, a load can
+// be cancelled, a failure changes nothing), the source and layer selectors of the tool bar and
+// the panel that describes the open model.
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <cstdint>
+
+#include "ui/compute/attention_snapshot.h"
+#include "ui/compute/model_store.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QMenu;
+class QPushButton;
+class QSpinBox;
+class QThread;
+class QToolBar;
+class QWidget;
+
+namespace attnviz::ui {
+
+class AppSettings;
+class AttentionDocument;
+
+class ModelSource : public QObject {
+    Q_OBJECT
+  public:
+    ModelSource(AttentionDocument* document, AppSettings* settings, QWidget* window);
+    ~ModelSource() override;
+
+    QAction* openAction() const { return open_act_; }
+    QMenu* recentMenu() const { return recent_menu_; }
+    /// "Source: [Demo layer | model]  Layer: [n]" for the tool bar.
+    void addToToolBar(QToolBar* bar);
+    /// The open model described (architecture, layers, heads, ...); hidden on the demo layer.
+    QLabel* infoPanel() const { return info_; }
+    /// The status bar's "Opening … [Cancel]".
+    QWidget* progressWidget() const { return progress_; }
+
+    /// Opens `folder` off the GUI thread; when it is open the document switches to it (the
+    /// window keeps what it had until then).  A failure is reported by failed().
+    void load(const QString& folder);
+    /// Abandons the load under way: the document keeps its source.
+    void cancel();
+    bool isLoading() const { return loading_ != nullptr; }
+    /// Follows a result: the layer selector's range, the info panel.
+    void setSnapshot(const SnapshotPtr& snapshot);
+
+  signals:
+    void failed(const QString& title, const QString& text);
+    /// A load finished (opened or failed) or was cancelled.
+    void loadFinished(bool opened);
+
+  private:
+    void openDialog();
+    void finish(std::uint64_t ticket, const QString& folder, ModelPtr model, const QString& error);
+    void sync();
+    void updateRecentMenu();
+    void retranslate();
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+    AttentionDocument* doc_;
+    AppSettings* settings_;
+    QWidget* window_;
+    QAction* open_act_ = nullptr;
+    QMenu* recent_menu_ = nullptr;
+    QComboBox* source_combo_ = nullptr;
+    QSpinBox* layer_spin_ = nullptr;
+    QLabel* info_ = nullptr;
+    QWidget* progress_ = nullptr;
+    QLabel* progress_label_ = nullptr;
+    QPushButton* cancel_button_ = nullptr;
+    QThread* loading_ = nullptr;
+    std::uint64_t ticket_ = 0;  ///< the current load; older results are dropped
+    QString last_model_;        ///< the model the source combo offers besides the demo layer
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,55 @@
+// The model view: a layers × heads mosaic of every head's attention, one small image each,
+// coloured on the compute worker (ModelMaps::thumbnails).  It paints images only, so 24 × 14
+// heads stay smooth; hovering names the head, a click or Enter opens that layer's heads in the
+// heatmap grid, and the arrow keys move through layers and heads.
+#pragma once
+
+#include <QWidget>
+
+#include "ui/compute/attention_snapshot.h"
+
+namespace attnviz::ui {
+
+class ModelView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ModelView(QWidget* parent = nullptr);
+
+    void setSnapshot(SnapshotPtr snapshot);
+    const ModelMaps* maps() const { return snapshot_ ? snapshot_->model.get() : nullptr; }
+    /// The head under the keyboard's selection: (layer, head), (-1, -1) with no model.
+    QPoint current() const { return QPoint(head_, layer_); }
+    void setCurrent(int layer, int head);
+    /// The rectangle a head's thumbnail is drawn in (empty when there is none).
+    QRect cellRect(int layer, int head) const;
+    /// The head at a point in widget coordinates, or (-1, -1).
+    QPoint headAt(const QPoint& pos) const;  ///< x = head, y = layer
+    /// "Layer 3 · head 7 — …": what hovering a head says.
+    QString describe(int layer, int head) const;
+
+  signals:
+    void hovered(const QString& text);
+    /// A click or Enter on a head: show that layer's heads, this one selected.
+    void activated(int layer, int head);
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+  private:
+    struct Geometry {
+        int left = 0, top = 0, cell = 0, gap = 0;
+    };
+    Geometry geometry() const;
+    void setHover(int layer, int head);
+
+    SnapshotPtr snapshot_;
+    int layer_ = -1, head_ = -1;              ///< keyboard selection
+    int hover_layer_ = -1, hover_head_ = -1;  ///< under the mouse
+};
+
+}  // namespace attnviz::ui
