@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTableWidget>
 #include <QTest>
 #include <QThread>
 
@@ -25,6 +26,7 @@
 #include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
+#include "ui/model/atlas_view.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
 #include "ui/render/colormaps.h"
@@ -138,6 +140,22 @@ class ModelWindowTest : public QObject {
                 QVERIFY(!mosaic()->cellRect(l, h).isEmpty());
             }
         }
+        // The atlas: read straight off the engine's maps, and one table row per head.
+        for (int l = 0; l < m->num_layers; ++l)
+            for (int h = 0; h < m->num_heads; ++h) {
+                const float* map =
+                    ref.results[std::size_t(l)].weights.ptr() + std::size_t(h) * L * L;
+                double previous = 0, first = 0;
+                for (int i = 1; i < L; ++i) {
+                    previous += map[i * L + i - 1];
+                    first += map[i * L];
+                }
+                QVERIFY(std::abs(m->atlas.at(l, h).previous - previous / (L - 1)) < 1e-6);
+                QVERIFY(std::abs(m->atlas.at(l, h).first - first / (L - 1)) < 1e-6);
+                QVERIFY(m->atlas.at(l, h).induction >= 0.0);
+            }
+        AtlasView* atlas = w_->views()->atlasView();
+        QCOMPARE(atlas->table()->rowCount(), m->num_layers * m->num_heads);
         // The window describes the model and has disabled the demo layer's settings.
         QVERIFY(w_->modelSource()->infoPanel()->isVisible());
         QVERIFY(w_->modelSource()->infoPanel()->text().contains(QLatin1String("LlamaForCausalLM")));
@@ -189,6 +207,16 @@ class ModelWindowTest : public QObject {
         SETTLE(*w_);
         QCOMPARE(w_->document()->computeConfig().layer, 1);
         QCOMPARE(w_->document()->viewHead(), 2);
+        // A row of the atlas opens its head too.
+        w_->views()->setCurrentTab(ViewTabs::AtlasTab);
+        QTableWidget* table = w_->views()->atlasView()->table();
+        table->sortItems(1, Qt::DescendingOrder);  // by head: row 0 is a head 3
+        const int layer = table->item(0, 0)->data(Qt::UserRole).toInt();
+        QCOMPARE(table->item(0, 1)->data(Qt::UserRole).toInt(), 3);
+        emit table->cellClicked(0, 4);
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->computeConfig().layer, layer);
+        QCOMPARE(w_->document()->viewHead(), 3);
         // Back to the demo layer: its settings work again.
         auto* source = find<QComboBox>("sourceCombo");
         QCOMPARE(source->count(), 2);

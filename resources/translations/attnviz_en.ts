@@ -364,7 +364,7 @@
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+304"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+308"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+30"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -1106,6 +1106,164 @@
         <location line="+3"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::AtlasView</name>
+    <message>
+        <location filename="../../ui/model/atlas_view.cpp" line="+41"/>
+        <source>previous token</source>
+        <translation>previous token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sink</source>
+        <translation>sink</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>self</source>
+        <translation>self</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>induction</source>
+        <translation>induction</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>broad</source>
+        <translation>broad</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Entropy</source>
+        <translation>Entropy</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Broad</source>
+        <translation>Broad</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Distance</source>
+        <translation>Distance</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>First</source>
+        <translation>First</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Self</source>
+        <translation>Self</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous</source>
+        <translation>Previous</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Induction</source>
+        <translation>Induction</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Entropy (nats)</source>
+        <translation>Entropy (nats)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Broadness (entropy / its maximum)</source>
+        <translation>Broadness (entropy / its maximum)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean distance (tokens)</source>
+        <translation>Mean distance (tokens)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention to the first token</source>
+        <translation>Attention to the first token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention to itself</source>
+        <translation>Attention to itself</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention to the previous token</source>
+        <translation>Attention to the previous token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Induction score</source>
+        <translation>Induction score</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Layer %1 · head %2: %3 %4%5</source>
+        <translation>Layer %1 · head %2: %3 %4%5</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Colour the grid by:</source>
+        <translation>Colour the grid by:</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Export CSV…</source>
+        <translation>Export CSV…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</source>
+        <translation>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Layer</source>
+        <translation>Layer</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Head</source>
+        <translation>Head</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Labels</source>
+        <translation>Labels</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Export the Head Atlas</source>
+        <translation>Export the Head Atlas</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV files (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot export the head atlas</source>
+        <translation>Cannot export the head atlas</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot write &apos;%1&apos;: %2</source>
+        <translation>Cannot write &apos;%1&apos;: %2</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Open a trained model to measure its heads.</source>
+        <translation>Open a trained model to measure its heads.</translation>
     </message>
 </context>
 <context>
@@ -3163,7 +3321,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+107"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+113"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -3221,6 +3379,16 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+1"/>
         <source>Every layer and head of a trained model at once</source>
         <translation>Every layer and head of a trained model at once</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Atlas</source>
+        <translation>Atlas</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What every head of a trained model does, in numbers</source>
+        <translation>What every head of a trained model does, in numbers</translation>
     </message>
     <message>
         <location line="+2"/>

@@ -362,7 +362,7 @@
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+304"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+308"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+30"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -1104,6 +1104,164 @@
         <location line="+3"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O 把各个头重新混合成每个词元一个 embed_dim 维的向量：这就是该层的输出。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::AtlasView</name>
+    <message>
+        <location filename="../../ui/model/atlas_view.cpp" line="+41"/>
+        <source>previous token</source>
+        <translation>前一个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>sink</source>
+        <translation>汇聚</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>broad</source>
+        <translation>广泛</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Entropy</source>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Broad</source>
+        <translation>广度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Distance</source>
+        <translation>距离</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>First</source>
+        <translation>首词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Self</source>
+        <translation>自身</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Previous</source>
+        <translation>前一个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Induction</source>
+        <translation>归纳</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Entropy (nats)</source>
+        <translation>熵（奈特）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Broadness (entropy / its maximum)</source>
+        <translation>广度（熵 / 其最大值）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean distance (tokens)</source>
+        <translation>平均距离（词元）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention to the first token</source>
+        <translation>对第一个词元的注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention to itself</source>
+        <translation>对自身的注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention to the previous token</source>
+        <translation>对前一个词元的注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Induction score</source>
+        <translation>归纳分数</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Layer %1 · head %2: %3 %4%5</source>
+        <translation>第 %1 层 · 头 %2：%3 %4%5</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Colour the grid by:</source>
+        <translation>网格着色依据：</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</source>
+        <translation>每项指标都对上方文本的所有查询词元取平均。归纳分数在本工具生成的序列上测量（第一个词元，然后把 50 个随机词元重复两遍）：第二遍中的词元对其前一次出现之后那个词元的注意力。标签：前一个词元 ≥ 0.4，汇聚（第一个词元）≥ 0.5，自身 ≥ 0.5，归纳 ≥ 0.3，广泛 ≥ 0.8。</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Labels</source>
+        <translation>标签</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>Export the Head Atlas</source>
+        <translation>导出头图谱</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Cannot export the head atlas</source>
+        <translation>无法导出头图谱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cannot write &apos;%1&apos;: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Open a trained model to measure its heads.</source>
+        <translation>打开一个训练好的模型来测量它的各个头。</translation>
     </message>
 </context>
 <context>
@@ -3156,7 +3314,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+107"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+113"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -3214,6 +3372,16 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+1"/>
         <source>Every layer and head of a trained model at once</source>
         <translation>一次查看训练好的模型的所有层和所有头</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Atlas</source>
+        <translation>头图谱</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What every head of a trained model does, in numbers</source>
+        <translation>用数字看训练好的模型的每个头在做什么</translation>
     </message>
     <message>
         <location line="+2"/>

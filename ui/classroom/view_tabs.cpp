@@ -14,13 +14,15 @@
 #include "ui/classroom/statistics_view.h"
 #include "ui/classroom/steps_view.h"
 #include "ui/document/attention_document.h"
+#include "ui/model/atlas_view.h"
 #include "ui/model/model_view.h"
 #include "ui/widgets/heatmap_grid_view.h"
 
 namespace attnviz::ui {
 
 namespace {
-const char* const kTabNames[] = {"grid", "steps", "lines", "statistics", "compare", "model"};
+const char* const kTabNames[] = {"grid",    "steps", "lines", "statistics",
+                                 "compare", "model", "atlas"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -86,6 +88,8 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     tabs_->addTab(compare_, QString());
     model_ = new ModelView(tabs_);
     tabs_->addTab(model_, QString());
+    atlas_ = new AtlasView(tabs_);
+    tabs_->addTab(atlas_, QString());
     layout->addWidget(tabs_, 1);
     retranslate();
 
@@ -94,6 +98,9 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(compare_, &CompareView::hovered, this, &ViewTabs::hovered);
     connect(model_, &ModelView::hovered, this, &ViewTabs::hovered);
     connect(model_, &ModelView::activated, this, &ViewTabs::modelHeadActivated);
+    connect(atlas_, &AtlasView::activated, this, &ViewTabs::modelHeadActivated);
+    connect(atlas_, &AtlasView::hovered, this, &ViewTabs::hovered);
+    connect(atlas_, &AtlasView::failed, this, &ViewTabs::failed);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
@@ -120,6 +127,10 @@ void ViewTabs::retranslate() {
         tabs_->setTabText(ModelTab, tr("Model"));
         tabs_->setTabToolTip(ModelTab, tr("Every layer and head of a trained model at once"));
     }
+    if (tabs_->count() > AtlasTab) {
+        tabs_->setTabText(AtlasTab, tr("Atlas"));
+        tabs_->setTabToolTip(AtlasTab, tr("What every head of a trained model does, in numbers"));
+    }
     banner_close_->setToolTip(tr("Hide the explanation"));
     banner_fold_->setToolTip(tr("Fold the explanation to its title, or unfold it"));
 }
@@ -133,6 +144,7 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
     steps_->setSnapshot(snapshot_);
     model_->setSnapshot(snapshot_);
+    atlas_->setSnapshot(snapshot_);
     lines_->setSnapshot(snapshot_);
     compare_->setSnapshot(snapshot_);
     refreshStatistics();

@@ -22,11 +22,12 @@ class LinesView;
 class StatisticsView;
 class StepsView;
 class ModelView;
+class AtlasView;
 
 class ViewTabs : public QWidget {
     Q_OBJECT
   public:
-    enum Tab { GridTab, StepsTab, LinesTab, StatisticsTab, CompareTab, ModelTab };
+    enum Tab { GridTab, StepsTab, LinesTab, StatisticsTab, CompareTab, ModelTab, AtlasTab };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
 
@@ -49,6 +50,7 @@ class ViewTabs : public QWidget {
 
     QTabWidget* tabs() const { return tabs_; }
     ModelView* modelView() const { return model_; }
+    AtlasView* atlasView() const { return atlas_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
     StatisticsView* statistics() const { return stats_; }
@@ -73,6 +75,7 @@ class ViewTabs : public QWidget {
     AttentionDocument* doc_;
     HeatmapGridView* grid_;
     ModelView* model_ = nullptr;
+    AtlasView* atlas_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;

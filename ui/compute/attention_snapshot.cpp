@@ -213,6 +213,8 @@ struct ComputeCache::Impl {
     };
     std::optional<ModelKey> model_key;
     std::shared_ptr<const ModelMaps> model_maps;
+    QString induction_folder;  ///< whose induction scores these are
+    std::vector<double> induction;
 };
 
 ComputeCache::ComputeCache() : impl(std::make_unique<Impl>()) {}
@@ -293,7 +295,9 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             c.pair_mode == PairMode::Single ? PairMode::Single : PairMode::CrossAttention};
         if (!cached.model_key || !(*cached.model_key == key) || !cached.model_maps) {
             cached.model_maps.reset();  // before the new pass allocates
-            cached.model_maps = run_model(c, num_threads, memory);
+            if (cached.induction_folder != c.model_folder) cached.induction.clear();
+            cached.induction_folder = c.model_folder;
+            cached.model_maps = run_model(c, num_threads, memory, &cached.induction);
             cached.model_key = key;
         }
         return model_layer_snapshot(c, generation, cached.model_maps);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/models/head_atlas.h"
 #include "engine/tensor.h"
 #include "ui/document/attention_config.h"
 
@@ -51,6 +52,9 @@ struct ModelMaps {
     std::vector<std::uint8_t> special;   ///< 1 for [CLS], <s>, ... added by the tokenizer
     std::vector<std::int32_t> sequence;  ///< 0 = first text, 1 = second, -1 = template token
     double elapsed_ms = 0.0;             ///< the forward pass
+    /// Every head measured on this input, and its induction score on the tool's repeated
+    /// random sequence (models::HeadAtlas).
+    models::HeadAtlas atlas;
 
     float value(int layer, int head, int i, int j) const {
         const auto L = std::size_t(tokens);

@@ -62,7 +62,8 @@ QImage thumbnail(const float* map, int L, bool causal, QCPColorGradient& gradien
 }  // namespace
 
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threads,
-                                           const budget::MemoryBudget& memory) {
+                                           const budget::MemoryBudget& memory,
+                                           std::vector<double>* induction) {
     const auto start = std::chrono::steady_clock::now();
     const ModelPtr m = open_model(c.model_folder);
     const models::EncodedText enc = encode(*m, c);
@@ -116,6 +117,23 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     }
     if (int(out->weights.size()) != out->num_layers)
         throw std::logic_error("the model did not hand over every layer");
+    out->atlas = models::measure_heads(out->weights, info.causal);
+    std::vector<double> own;
+    std::vector<double>& scores = induction ? *induction : own;
+    if (scores.size() != std::size_t(out->num_layers) * std::size_t(H)) {
+        models::HeadAtlas probe(out->num_layers, H);
+        const auto bos = m->tokenizer.bos_id();
+        models::add_induction_scores(model, bos ? *bos : -1, &probe, 50, 0, options.num_threads);
+        scores.clear();
+        for (int l = 0; l < out->num_layers; ++l)
+            for (int h = 0; h < H; ++h)
+                scores.push_back(probe.at(l, h).induction);
+    }
+    for (int l = 0; l < out->num_layers; ++l)
+        for (int h = 0; h < H; ++h)
+            out->atlas.at(l, h).induction =
+                scores[std::size_t(l) * std::size_t(H) + std::size_t(h)];
+    models::label_heads(&out->atlas);
     out->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;

@@ -13,8 +13,11 @@ namespace attnviz::ui {
 /// pair_mode is not Single) and runs every layer once.  Throws UsageError for an empty or too
 /// long text, DataError for a broken model, MemoryBudgetExceeded before the forward pass when
 /// the maps would not fit `memory`.
+/// `induction` (may be null) holds the model's induction scores per head (layer * H + head),
+/// computed on the first call for a model and reused: they do not depend on the text.
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_threads,
-                                           const budget::MemoryBudget& memory);
+                                           const budget::MemoryBudget& memory,
+                                           std::vector<double>* induction = nullptr);
 
 /// The snapshot every view draws: `config.layer` (clamped) of `maps`.
 SnapshotPtr model_layer_snapshot(const ComputeConfig& config, std::uint64_t generation,

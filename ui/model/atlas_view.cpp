@@ -1,0 +1,309 @@
+#include "ui/model/atlas_view.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+#include "ui/render/colormaps.h"
+
+namespace attnviz::ui {
+
+namespace {
+/// A table cell that sorts by its number, not its text.
+class NumberItem : public QTableWidgetItem {
+  public:
+    explicit NumberItem(double v, int decimals)
+        : QTableWidgetItem(v < 0 && decimals > 0 ? QStringLiteral("–")
+                                                 : QString::number(v, 'f', decimals)) {
+        setData(Qt::UserRole, v);
+        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    bool operator<(const QTableWidgetItem& other) const override {
+        return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
+    }
+};
+}  // namespace
+
+QString AtlasView::labelText(const std::string& label) {
+    if (label == "previous token") return tr("previous token");
+    if (label == "sink") return tr("sink");
+    if (label == "self") return tr("self");
+    if (label == "induction") return tr("induction");
+    if (label == "broad") return tr("broad");
+    return QString::fromStdString(label);
+}
+
+QString AtlasView::measureShort(const std::string& name) {
+    if (name == "entropy") return tr("Entropy");
+    if (name == "broadness") return tr("Broad");
+    if (name == "mean_distance") return tr("Distance");
+    if (name == "first") return tr("First");
+    if (name == "self") return tr("Self");
+    if (name == "previous") return tr("Previous");
+    if (name == "induction") return tr("Induction");
+    return QString::fromStdString(name);
+}
+
+QString AtlasView::measureText(const std::string& name) {
+    if (name == "entropy") return tr("Entropy (nats)");
+    if (name == "broadness") return tr("Broadness (entropy / its maximum)");
+    if (name == "mean_distance") return tr("Mean distance (tokens)");
+    if (name == "first") return tr("Attention to the first token");
+    if (name == "self") return tr("Attention to itself");
+    if (name == "previous") return tr("Attention to the previous token");
+    if (name == "induction") return tr("Induction score");
+    return QString::fromStdString(name);
+}
+
+AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("atlasView"));
+    auto* layout = new QVBoxLayout(this);
+    auto* top = new QHBoxLayout;
+    measure_label_ = new QLabel(this);
+    measure_ = new QComboBox(this);
+    measure_->setObjectName(QStringLiteral("atlasMeasureCombo"));
+    for (const std::string& n : models::head_measure_names())
+        measure_->addItem(QString(), QString::fromStdString(n));
+    measure_->setCurrentIndex(int(models::head_measure_names().size()) - 1);  // induction
+    export_ = new QPushButton(this);
+    export_->setObjectName(QStringLiteral("atlasExportButton"));
+    top->addWidget(measure_label_);
+    top->addWidget(measure_);
+    top->addStretch(1);
+    top->addWidget(export_);
+    layout->addLayout(top);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    grid_ = new AtlasGrid(split);
+    table_ = new QTableWidget(split);
+    table_->setObjectName(QStringLiteral("atlasTable"));
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->verticalHeader()->hide();
+    split->addWidget(grid_);
+    split->addWidget(table_);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    legend_ = new QLabel(this);
+    legend_->setWordWrap(true);
+    layout->addWidget(legend_);
+
+    connect(measure_, &QComboBox::currentIndexChanged, this,
+            [this] { grid_->setAtlas(atlas(), measure().toStdString()); });
+    connect(grid_, &AtlasGrid::activated, this, &AtlasView::activated);
+    connect(grid_, &AtlasGrid::hovered, this, [this](int l, int h) {
+        const models::HeadAtlas* a = atlas();
+        if (!a || l < 0) return emit hovered(QString());
+        const models::HeadMeasures& m = a->at(l, h);
+        QStringList labels;
+        for (const std::string& s : m.labels)
+            labels << labelText(s);
+        emit hovered(tr("Layer %1 · head %2: %3 %4%5")
+                         .arg(l)
+                         .arg(h)
+                         .arg(measureText(measure().toStdString()))
+                         .arg(models::head_measure(m, measure().toStdString()), 0, 'f', 3)
+                         .arg(labels.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(" — ") + labels.join(QStringLiteral(", "))));
+    });
+    connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
+        emit activated(table_->item(row, 0)->data(Qt::UserRole).toInt(),
+                       table_->item(row, 1)->data(Qt::UserRole).toInt());
+    });
+    connect(export_, &QPushButton::clicked, this, &AtlasView::exportCsv);
+    retranslate();
+}
+
+const models::HeadAtlas* AtlasView::atlas() const {
+    return snapshot_ && snapshot_->model ? &snapshot_->model->atlas : nullptr;
+}
+
+QString AtlasView::measure() const {
+    return measure_->currentData().toString();
+}
+
+void AtlasView::retranslate() {
+    measure_label_->setText(tr("Colour the grid by:"));
+    for (int k = 0; k < measure_->count(); ++k)
+        measure_->setItemText(k, measureText(measure_->itemData(k).toString().toStdString()));
+    export_->setText(tr("Export CSV…"));
+    legend_->setText(
+        tr("Each measure is averaged over the query tokens of the text above. The induction "
+           "score is measured on a sequence the tool makes (the first token, then 50 random "
+           "tokens twice): the attention from a token of the second copy to the token after its "
+           "earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ "
+           "0.5, induction ≥ 0.3, broad ≥ 0.8."));
+    fill();
+}
+
+void AtlasView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+void AtlasView::setSnapshot(SnapshotPtr snapshot) {
+    snapshot_ = std::move(snapshot);
+    fill();
+}
+
+void AtlasView::fill() {
+    const models::HeadAtlas* a = atlas();
+    grid_->setAtlas(a, measure().toStdString());
+    const auto& names = models::head_measure_names();
+    QStringList headers{tr("Layer"), tr("Head")};
+    for (const std::string& n : names)
+        headers << measureShort(n);
+    headers << tr("Labels");
+    table_->setSortingEnabled(false);
+    table_->clear();
+    table_->setColumnCount(int(headers.size()));
+    table_->setHorizontalHeaderLabels(headers);
+    for (std::size_t k = 0; k < names.size(); ++k)
+        table_->horizontalHeaderItem(int(k) + 2)->setToolTip(measureText(names[k]));
+    table_->setRowCount(a ? int(a->layers() * a->heads()) : 0);
+    if (a) {
+        int row = 0;
+        for (std::int64_t l = 0; l < a->layers(); ++l)
+            for (std::int64_t h = 0; h < a->heads(); ++h, ++row) {
+                const models::HeadMeasures& m = a->at(l, h);
+                table_->setItem(row, 0, new NumberItem(double(l), 0));
+                table_->setItem(row, 1, new NumberItem(double(h), 0));
+                int col = 2;
+                for (const std::string& n : names)
+                    table_->setItem(row, col++, new NumberItem(models::head_measure(m, n), 3));
+                QStringList labels;
+                for (const std::string& s : m.labels)
+                    labels << labelText(s);
+                table_->setItem(row, col, new QTableWidgetItem(labels.join(QStringLiteral(", "))));
+            }
+    }
+    table_->setSortingEnabled(true);
+    table_->resizeColumnsToContents();
+    export_->setEnabled(a != nullptr);
+}
+
+void AtlasView::exportCsv() {
+    const models::HeadAtlas* a = atlas();
+    if (!a) return;
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export the Head Atlas"),
+                                     QStringLiteral("head-atlas.csv"), tr("CSV files (*.csv)"));
+    if (path.isEmpty()) return;
+    QSaveFile file(path);
+    const QByteArray bytes = QByteArray::fromStdString(a->to_csv());
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        emit failed(tr("Cannot export the head atlas"),
+                    tr("Cannot write '%1': %2").arg(path, file.errorString()));
+}
+
+// --- the grid -----------------------------------------------------------------------------
+
+AtlasGrid::AtlasGrid(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("atlasGrid"));
+    setMouseTracking(true);
+    setMinimumSize(240, 200);
+}
+
+void AtlasGrid::setAtlas(const models::HeadAtlas* atlas, const std::string& measure) {
+    atlas_ = atlas;
+    measure_ = measure;
+    update();
+}
+
+QRect AtlasGrid::cellRect(int layer, int head) const {
+    if (!atlas_ || cell_ <= 0) return {};
+    return QRect(left_ + head * cell_, top_ + layer * cell_, cell_ - 1, cell_ - 1);
+}
+
+QPoint AtlasGrid::headAt(const QPoint& pos) const {
+    if (!atlas_ || cell_ <= 0 || pos.x() < left_ || pos.y() < top_) return QPoint(-1, -1);
+    const int h = (pos.x() - left_) / cell_, l = (pos.y() - top_) / cell_;
+    if (h >= atlas_->heads() || l >= atlas_->layers()) return QPoint(-1, -1);
+    return QPoint(h, l);
+}
+
+void AtlasGrid::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), Qt::white);
+    if (!atlas_ || atlas_->layers() == 0) {
+        p.setPen(QColor(90, 90, 90));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                   AtlasView::tr("Open a trained model to measure its heads."));
+        return;
+    }
+    const QFontMetrics fm(font());
+    left_ = fm.horizontalAdvance(QString::number(atlas_->layers())) + 12;
+    top_ = fm.height() + 6;
+    cell_ = std::clamp(int(std::min((width() - left_ - 4) / atlas_->heads(),
+                                    (height() - top_ - 4) / atlas_->layers())),
+                       6, 56);
+    double lo = 1e300, hi = -1e300;
+    for (std::int64_t l = 0; l < atlas_->layers(); ++l)
+        for (std::int64_t h = 0; h < atlas_->heads(); ++h) {
+            const double v = models::head_measure(atlas_->at(l, h), measure_);
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    // Shares (attention to a token, scores) on their natural 0–1 scale; the others from
+    // their smallest to their largest value.
+    const bool share = measure_ != "entropy" && measure_ != "mean_distance";
+    if (share) {
+        lo = 0.0;
+        hi = 1.0;
+    }
+    QCPColorGradient g = make_gradient(Colormap::Viridis);
+    p.setPen(QColor(60, 60, 60));
+    for (std::int64_t h = 0; h < atlas_->heads(); ++h)
+        if (cell_ >= fm.horizontalAdvance(QString::number(h)) + 2 || h % 2 == 0)
+            p.drawText(QRect(left_ + int(h) * cell_, 0, cell_, top_ - 2),
+                       Qt::AlignHCenter | Qt::AlignBottom, QString::number(h));
+    for (std::int64_t l = 0; l < atlas_->layers(); ++l)
+        p.drawText(QRect(0, top_ + int(l) * cell_, left_ - 6, cell_),
+                   Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
+    QFont small = font();
+    small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.8));
+    const QFontMetrics sfm(small);
+    for (std::int64_t l = 0; l < atlas_->layers(); ++l)
+        for (std::int64_t h = 0; h < atlas_->heads(); ++h) {
+            const double v = models::head_measure(atlas_->at(l, h), measure_);
+            const QRect r = cellRect(int(l), int(h));
+            const QColor c = v < 0
+                                 ? QColor(230, 230, 230)
+                                 : QColor::fromRgb(g.color(v, QCPRange(lo, hi > lo ? hi : lo + 1)));
+            p.fillRect(r, c);
+            const QString text =
+                v < 0 ? QStringLiteral("–") : QString::number(v, 'f', v >= 10 ? 0 : 2);
+            if (sfm.horizontalAdvance(text) + 4 <= r.width() && sfm.height() <= r.height()) {
+                p.setFont(small);
+                p.setPen(text_color_on(c));
+                p.drawText(r, Qt::AlignCenter, text);
+                p.setFont(font());
+            }
+        }
+}
+
+void AtlasGrid::mousePressEvent(QMouseEvent* event) {
+    const QPoint at = headAt(event->position().toPoint());
+    if (at.x() >= 0) emit activated(at.y(), at.x());
+}
+
+void AtlasGrid::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint at = headAt(event->position().toPoint());
+    emit hovered(at.y(), at.x());
+}
+
+}  // namespace attnviz::ui
