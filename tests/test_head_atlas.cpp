@@ -53,7 +53,7 @@ class TestHeadAtlas : public QObject {
         QVERIFY(csv.rfind("layer,head,entropy,broadness,mean_distance,first,self,previous,"
                           "induction,labels\n",
                           0) == 0);
-        QVERIFY(csv.find("\n0,0,0,0,0.833333,") != std::string::npos);
+        QVERIFY(csv.find("\n1,1,0,0,0.833333,") != std::string::npos);  // counted from 1
         QCOMPARE(std::count(csv.begin(), csv.end(), '\n'), 4L);
     }
 

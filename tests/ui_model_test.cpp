@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QGroupBox>
+#include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -19,6 +20,7 @@
 
 #include <memory>
 
+#include "engine/models/head_atlas.h"
 #include "engine/models/model_folder.h"
 #include "test_support.h"
 #include "ui/classroom/view_tabs.h"
@@ -179,8 +181,9 @@ class ModelWindowTest : public QObject {
                                ref.results[0].weights.numel(), kTol);
         auto* spin = find<QSpinBox>("layerSpin");
         QVERIFY(spin->isEnabled());
-        QCOMPARE(spin->maximum(), 1);
-        spin->setValue(1);
+        QCOMPARE(spin->minimum(), 1);  // layers count from 1 on screen
+        QCOMPARE(spin->maximum(), 2);
+        spin->setValue(2);
         SETTLE(*w_);
         QCOMPARE(w_->document()->computeConfig().layer, 1);
         QCOMPARE(snap()->layer, 1);
@@ -196,7 +199,7 @@ class ModelWindowTest : public QObject {
         QCOMPARE(w_->document()->view(), FigureView::Head);
         QCOMPARE(w_->document()->viewHead(), 3);
         QCOMPARE(w_->views()->currentTab(), ViewTabs::GridTab);
-        QCOMPARE(spin->value(), 0);
+        QCOMPARE(spin->value(), 1);
         // The keyboard moves through the mosaic.
         w_->views()->setCurrentTab(ViewTabs::ModelTab);
         mosaic()->setFocus();
@@ -211,8 +214,8 @@ class ModelWindowTest : public QObject {
         w_->views()->setCurrentTab(ViewTabs::AtlasTab);
         QTableWidget* table = w_->views()->atlasView()->table();
         table->sortItems(1, Qt::DescendingOrder);  // by head: row 0 is a head 3
-        const int layer = table->item(0, 0)->data(Qt::UserRole).toInt();
-        QCOMPARE(table->item(0, 1)->data(Qt::UserRole).toInt(), 3);
+        const int layer = table->item(0, 0)->data(Qt::UserRole).toInt() - 1;  // shown from 1
+        QCOMPARE(table->item(0, 1)->data(Qt::UserRole).toInt(), 4);
         emit table->cellClicked(0, 4);
         SETTLE(*w_);
         QCOMPARE(w_->document()->computeConfig().layer, layer);
@@ -269,6 +272,61 @@ class ModelWindowTest : public QObject {
         SETTLE(*w_);
         QVERIFY(snap()->model);
         QVERIFY(!w_->modelSource()->isLoading());
+    }
+
+    void exportsFromTheCommandLine() {
+        const QString m = golden_model("llama_gqa");
+        const QString text = QStringLiteral("The cat sat on the mat. The cat sat on the mat.");
+        // The mosaic as a PNG, of the size asked.
+        const QString png = temp(QStringLiteral("mosaic.png"));
+        test::ProcessRun r = test::run_attnviz(
+            {QStringLiteral("export"), QStringLiteral("--model"), m, QStringLiteral("--text"), text,
+             QStringLiteral("--view"), QStringLiteral("model"), QStringLiteral("--width"),
+             QStringLiteral("800"), QStringLiteral("--height"), QStringLiteral("500"),
+             QStringLiteral("--scale"), QStringLiteral("1"), QStringLiteral("--out"), png});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QCOMPARE(QImage(png).size(), QSize(800, 500));
+        // The atlas as CSV: the engine's numbers for this text, heads counted from 1.
+        const QString csv = temp(QStringLiteral("atlas.csv"));
+        r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
+                               QStringLiteral("--text"), text, QStringLiteral("--view"),
+                               QStringLiteral("atlas"), QStringLiteral("--out"), csv});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const models::CollectingSink ref = engine_run(m, text);
+        std::vector<Tensor> maps;
+        for (const auto& res : ref.results)
+            maps.push_back(res.weights);
+        const models::HeadAtlas atlas = models::measure_heads(maps, true);
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 2 * 4);
+        const QList<QByteArray> row = lines[1 + 1 * 4 + 2].split(',');  // layer 2, head 3
+        QCOMPARE(row[0].toInt(), 2);
+        QCOMPARE(row[1].toInt(), 3);
+        QVERIFY(std::abs(row[7].toDouble() - atlas.at(1, 2).previous) < 1e-5);
+        // A layer it does not have, --view atlas without .csv, --tokens with --model: usage
+        // errors (2) with one line; a folder that is no model: 1.  Nothing written.
+        const QString none = temp(QStringLiteral("none.png"));
+        for (const QStringList& bad :
+             {QStringList{QStringLiteral("--model"), m, QStringLiteral("--layer"),
+                          QStringLiteral("3")},
+              QStringList{QStringLiteral("--model"), m, QStringLiteral("--view"),
+                          QStringLiteral("atlas")},
+              QStringList{QStringLiteral("--layer"), QStringLiteral("1")},
+              QStringList{QStringLiteral("--view"), QStringLiteral("model")}}) {
+            r = test::run_attnviz(QStringList{QStringLiteral("export"), QStringLiteral("--text"),
+                                              text, QStringLiteral("--out"), none} +
+                                  bad);
+            QVERIFY2(r.status == 2, qPrintable(bad.join(' ') + QStringLiteral(": ") + r.err));
+            QCOMPARE(r.err.count('\n'), 1);
+        }
+        r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"),
+                               QString::fromStdString(test::temp_dir()), QStringLiteral("--text"),
+                               text, QStringLiteral("--out"), none});
+        QCOMPARE(r.status, 1);
+        QVERIFY(r.err.contains("config.json"));
+        QVERIFY(!QFile::exists(none));
     }
 
     void sessionsKeepTheModelAndTheLayer() {

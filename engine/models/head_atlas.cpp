@@ -35,7 +35,7 @@ std::string HeadAtlas::to_csv() const {
     for (std::int64_t l = 0; l < layers_; ++l)
         for (std::int64_t h = 0; h < heads_; ++h) {
             const HeadMeasures& m = at(l, h);
-            out << l << ',' << h;
+            out << l + 1 << ',' << h + 1;
             for (const std::string& n : head_measure_names())
                 out << ',' << head_measure(m, n);
             out << ',';

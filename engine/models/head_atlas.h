@@ -54,7 +54,8 @@ class HeadAtlas {
     const HeadMeasures& at(std::int64_t layer, std::int64_t head) const {
         return cells_[std::size_t(layer * heads_ + head)];
     }
-    /// One line per head: layer,head,<measures>,labels (labels joined with '+').
+    /// One line per head: layer,head (counted from 1, as the window shows them),<measures>,
+    /// labels (joined with '+').
     std::string to_csv() const;
 
   private:

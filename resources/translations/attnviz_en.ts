@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+126"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+127"/>
         <source>layer %1</source>
         <translation>layer %1</translation>
     </message>
@@ -490,14 +490,14 @@
         <translation>The comparison has no configuration B to draw.</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+53"/>
         <location line="+4"/>
         <location line="+7"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+35"/>
         <source>The figure size must be between %1 and %2 pixels a side (got %3 x %4).</source>
         <translation>The figure size must be between %1 and %2 pixels a side (got %3 x %4).</translation>
     </message>
@@ -545,12 +545,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+44"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+46"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+90"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 does not divide --embed-dim %2</translation>
     </message>
@@ -570,7 +570,22 @@
         <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+41"/>
+        <source>--layer needs --model</source>
+        <translation>--layer needs --model</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
+        <translation>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--layer %1: %2 has %3 layers</source>
+        <translation>--layer %1: %2 has %3 layers</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>--text (or --tokens) is required</source>
         <translation>--text (or --tokens) is required</translation>
     </message>
@@ -605,12 +620,7 @@
         <translation>--heads-shown %1 is more than --num-heads %2</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not &apos;%1&apos;</source>
-        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+40"/>
         <source>%1 needs --view compare</source>
         <translation>%1 needs --view compare</translation>
     </message>
@@ -625,7 +635,22 @@
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-19"/>
+        <source>--view %1 needs --model</source>
+        <translation>--view %1 needs --model</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</source>
+        <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</source>
+        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>--focus needs --step N</source>
         <translation>--focus needs --step N</translation>
     </message>
@@ -735,6 +760,41 @@
         <location line="+1"/>
         <source>“%1” is looked at most by: %2</source>
         <translation>“%1” is looked at most by: %2</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFigure</name>
+    <message>
+        <location filename="../../ui/model/model_figure.cpp" line="+42"/>
+        <location line="+30"/>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <location line="+1"/>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
+        <translation>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Every layer and head</source>
+        <translation>Every layer and head</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every layer and head of %1</source>
+        <translation>Every layer and head of %1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 layers × %2 heads · %3 tokens: %4</source>
+        <translation>%1 layers × %2 heads · %3 tokens: %4</translation>
     </message>
 </context>
 <context>
@@ -1211,7 +1271,7 @@
         <translation>Layer %1 · head %2: %3 %4%5</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <source>Colour the grid by:</source>
         <translation>Colour the grid by:</translation>
     </message>
@@ -1241,12 +1301,12 @@
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>Export the Head Atlas</source>
         <translation>Export the Head Atlas</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
     </message>
@@ -1845,7 +1905,7 @@
         <translation>All heads</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <location line="+4"/>
         <location line="+35"/>
         <source> px</source>
@@ -1927,7 +1987,7 @@
         <translation>Export…</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+75"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>The image will be %1 × %2 pixels.</translation>
     </message>
@@ -2912,7 +2972,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Layer </translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+42"/>
         <source>Open a Model Folder</source>
         <translation>Open a Model Folder</translation>
     </message>
@@ -2960,13 +3020,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+57"/>
-        <location line="+76"/>
-        <source>Layer %1</source>
-        <translation>Layer %1</translation>
-    </message>
-    <message>
-        <location line="-37"/>
+        <location filename="../../ui/model/model_view.cpp" line="+76"/>
         <source>Layer %1 · head %2</source>
         <translation>Layer %1 · head %2</translation>
     </message>
@@ -2986,7 +3040,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Open a trained model (File ▸ Open Model…) to see every layer and head at once.</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+18"/>
         <source>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</source>
         <translation>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</translation>
     </message>
@@ -3321,7 +3375,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+113"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+114"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>

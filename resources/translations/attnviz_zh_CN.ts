@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+126"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+127"/>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -488,14 +488,14 @@
         <translation>对比图缺少要绘制的配置 B。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+53"/>
         <location line="+4"/>
         <location line="+7"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+35"/>
         <source>The figure size must be between %1 and %2 pixels a side (got %3 x %4).</source>
         <translation>图的每条边必须在 %1 到 %2 像素之间（实际为 %3 x %4）。</translation>
     </message>
@@ -543,12 +543,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+44"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+46"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+90"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
@@ -568,7 +568,22 @@
         <translation>--window 需要 START:LEN，即起始词元（从 0 开始）和长度（从 1 开始），例如 0:512，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+44"/>
+        <location line="+41"/>
+        <source>--layer needs --model</source>
+        <translation>--layer 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
+        <translation>--tokens 不能与 --model 一起使用：由模型的分词器切分 --text</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--layer %1: %2 has %3 layers</source>
+        <translation>--layer %1：%2 只有 %3 层</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>--text (or --tokens) is required</source>
         <translation>必须提供 --text（或 --tokens）</translation>
     </message>
@@ -603,12 +618,7 @@
         <translation>--heads-shown %1 大于 --num-heads %2</translation>
     </message>
     <message>
-        <location line="+28"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare or compare:K, not &apos;%1&apos;</source>
-        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare 或 compare:K，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+5"/>
+        <location line="+40"/>
         <source>%1 needs --view compare</source>
         <translation>%1 需要 --view compare</translation>
     </message>
@@ -623,7 +633,22 @@
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-19"/>
+        <source>--view %1 needs --model</source>
+        <translation>--view %1 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</source>
+        <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</source>
+        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model 或 atlas，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>--focus needs --step N</source>
         <translation>--focus 需要 --step N</translation>
     </message>
@@ -733,6 +758,41 @@
         <location line="+1"/>
         <source>“%1” is looked at most by: %2</source>
         <translation>最关注“%1”的是：%2</translation>
+    </message>
+</context>
+<context>
+    <name>ModelFigure</name>
+    <message>
+        <location filename="../../ui/model/model_figure.cpp" line="+42"/>
+        <location line="+30"/>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <location line="-10"/>
+        <location line="+1"/>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
+        <translation>行：层。列：头。每张图从 0（深色）着色到它自己的最大权重（黄色）；灰色：被掩码。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Every layer and head</source>
+        <translation>所有层和所有头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every layer and head of %1</source>
+        <translation>%1 的所有层和所有头</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 layers × %2 heads · %3 tokens: %4</source>
+        <translation>%1 层 × %2 个头 · %3 个词元：%4</translation>
     </message>
 </context>
 <context>
@@ -1209,7 +1269,7 @@
         <translation>第 %1 层 · 头 %2：%3 %4%5</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+27"/>
         <source>Colour the grid by:</source>
         <translation>网格着色依据：</translation>
     </message>
@@ -1239,12 +1299,12 @@
         <translation>标签</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>Export the Head Atlas</source>
         <translation>导出头图谱</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
@@ -1843,7 +1903,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+25"/>
         <location line="+4"/>
         <location line="+35"/>
         <source> px</source>
@@ -1925,7 +1985,7 @@
         <translation>导出…</translation>
     </message>
     <message>
-        <location line="+73"/>
+        <location line="+75"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>图像大小将为 %1 × %2 像素。</translation>
     </message>
@@ -2905,7 +2965,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>第 </translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+42"/>
         <source>Open a Model Folder</source>
         <translation>打开模型文件夹</translation>
     </message>
@@ -2953,13 +3013,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+57"/>
-        <location line="+76"/>
-        <source>Layer %1</source>
-        <translation>第 %1 层</translation>
-    </message>
-    <message>
-        <location line="-37"/>
+        <location filename="../../ui/model/model_view.cpp" line="+76"/>
         <source>Layer %1 · head %2</source>
         <translation>第 %1 层 · 头 %2</translation>
     </message>
@@ -2979,7 +3033,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>打开一个训练好的模型（文件 ▸ 打开模型…），即可一次看到所有层和所有头。</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+18"/>
         <source>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</source>
         <translation>%1 · %2 个词元 · 每个头从 0 着色到它自己的最大权重；点击一个头即可打开它所在的层</translation>
     </message>
@@ -3314,7 +3368,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+113"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+114"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>

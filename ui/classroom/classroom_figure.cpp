@@ -9,6 +9,7 @@
 #include "ui/classroom/compare_figure.h"
 #include "ui/classroom/lines_figure.h"
 #include "ui/classroom/steps_figure.h"
+#include "ui/model/model_figure.h"
 #include "ui/render/fonts.h"
 
 namespace attnviz::ui {
@@ -21,6 +22,8 @@ std::unique_ptr<ClassroomFigure> make_classroom_figure(const FigureOptions& opti
             return std::make_unique<LinesFigure>();
         case FigureKind::Compare:
             return std::make_unique<CompareFigure>();
+        case FigureKind::Model:
+            return std::make_unique<ModelFigure>();
         case FigureKind::Heatmaps:
             break;
     }

@@ -171,6 +171,8 @@ FigureKind ViewTabs::currentKind() const {
             return FigureKind::Lines;
         case CompareTab:
             return FigureKind::Compare;
+        case ModelTab:
+            return FigureKind::Model;
         default:
             return FigureKind::Heatmaps;
     }

@@ -5,6 +5,7 @@
 #include "ui/cli/export_command.h"
 
 #include <QApplication>
+#include <QFileInfo>
 #include <QThread>
 
 #include <cmath>
@@ -19,6 +20,7 @@
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
+#include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
 #include "ui/entry.h"
 #include "ui/i18n/language.h"
@@ -87,6 +89,9 @@ struct ExportArguments {
     std::optional<double> b_dropout;
     std::optional<std::string> b_scoring, b_masked_rows;
     cli::MemoryOptions memory;
+    // A trained model instead of the demo layer.
+    std::optional<std::string> model;
+    std::optional<int> model_layer;
 };
 
 /// What is exported, once the document holds the configuration.
@@ -95,6 +100,7 @@ struct ExportCommand {
     FigureOptions figure;
     QString out;
     QString memory_budget;  ///< --memory-budget as given; empty: the default
+    bool atlas = false;     ///< --view atlas: the head atlas as CSV
 };
 
 Scoring scoring_from_name(const std::string& name) {
@@ -236,7 +242,27 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
                                       {a.b_seed.has_value(), "--b-seed"}})
         if (given && b_option.isEmpty()) b_option = QLatin1String(name);
 
-    const int embed_dim = a.embed_dim, num_heads = a.num_heads;
+    const int embed_dim = a.embed_dim;
+    int num_heads = a.num_heads;
+    if (a.model_layer && !a.model) usage_error(ExportCommandText::tr("--layer needs --model"));
+    if (a.model) {
+        if (has_tokens || has_tokens2)
+            usage_error(
+                ExportCommandText::tr("--tokens cannot be used with --model: the "
+                                      "model's tokenizer splits --text"));
+        const QString folder = QFileInfo(qstring(*a.model)).absoluteFilePath();
+        const ModelPtr m = open_model(folder);  // DataError: the folder is no model
+        const models::ModelInfo& info = m->model->info();
+        num_heads = int(info.num_heads);
+        const int layer = a.model_layer.value_or(1);
+        if (layer > info.num_layers)
+            usage_error(ExportCommandText::tr("--layer %1: %2 has %3 layers")
+                            .arg(layer)
+                            .arg(QString::fromStdString(info.display_name))
+                            .arg(info.num_layers));
+        doc->setModelFolder(folder);
+        doc->setLayer(layer - 1);
+    }
     const std::optional<int> heads_shown =
         a.memory.mean_only ? std::optional<int>(0) : a.memory.heads_shown;
     const QString view = qstring(a.view);
@@ -286,12 +312,20 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
                 : 0;
     } else if (view == QLatin1String("lines")) {
         cmd.figure.kind = FigureKind::Lines;
+    } else if (view == QLatin1String("model") || view == QLatin1String("atlas")) {
+        if (!a.model) usage_error(ExportCommandText::tr("--view %1 needs --model").arg(view));
+        cmd.figure.kind = FigureKind::Model;
+        cmd.atlas = view == QLatin1String("atlas");
+        if (cmd.atlas && !cmd.out.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+            usage_error(
+                ExportCommandText::tr("--view atlas writes a CSV table: give --out "
+                                      "FILE.csv (the window's Atlas tab draws it)"));
     } else if (view == QLatin1String("compare") || view.startsWith(QLatin1String("compare:"))) {
         cmd.figure.kind = FigureKind::Compare;
         parse_comparison(view, preset, b_changes, doc, &cmd.figure);
     } else {
         usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
-                                          "lines, compare or compare:K, not '%1'")
+                                          "lines, compare, compare:K, model or atlas, not '%1'")
                         .arg(view));
     }
     if (!b_option.isEmpty() && cmd.figure.kind != FigureKind::Compare)
@@ -323,7 +357,7 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
                         .arg(cmd.figure.head + 1)
                         .arg(*heads_shown));
     if (cmd.out.isEmpty()) usage_error(ExportCommandText::tr("--out FILE is required"));
-    if (!figure_format_for(cmd.out))
+    if (!cmd.atlas && !figure_format_for(cmd.out))
         usage_error(ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg or .pdf")
                         .arg(cmd.out));
     validate_export_size(cmd.size);
@@ -363,6 +397,10 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
         if (build_steps_model(*snapshot, command.figure.batch_item, command.figure.head, &why)
                 .empty())
             throw DataError(why.toStdString());
+    }
+    if (command.atlas) {
+        write_atomically(command.out, QByteArray::fromStdString(snapshot->model->atlas.to_csv()));
+        return;
     }
     SnapshotPtr compared;
     if (command.figure.kind == FigureKind::Compare)
@@ -453,6 +491,15 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
     add_flag(*sub, "--lowercase", &a->lowercase, "lowercase before tokenizing")->group(input);
     add_flag(*sub, "--special-tokens", &a->special_tokens, "add [CLS] and [SEP]")->group(input);
 
+    const char* model = "Trained model";
+    add_text(*sub, "--model", &a->model, "DIR",
+             "a Hugging Face model folder: its tokenizer splits --text (and --text2, a pair) "
+             "and every layer runs; the Layer options below do not apply")
+        ->group(model);
+    add_integer(*sub, "--layer", &a->model_layer, 1, AttentionDocument::kMaxLayers, "N",
+                "the model's layer that grid, mean and head:K show (from 1; default 1)")
+        ->group(model);
+
     const char* layer = "Layer";
     add_integer(*sub, "--embed-dim", &a->embed_dim, AttentionDocument::kMinEmbedDim,
                 AttentionDocument::kMaxEmbedDim, "E", "model width")
@@ -486,7 +533,7 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
         ->group(masks);
 
     const char* figure = "Figure";
-    add_text(*sub, "--view", &a->view, "grid|mean|head:K|steps[:K]|lines|compare[:K]",
+    add_text(*sub, "--view", &a->view, "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas",
              "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the computation of "
              "head K (default 1) stage by stage; lines: BertViz-style lines from queries to "
              "keys; compare[:K]: see Comparison")

@@ -42,7 +42,8 @@ const std::pair<FigureView, const char*> kViews[] = {
 const std::pair<FigureKind, const char*> kKinds[] = {{FigureKind::Heatmaps, "heatmaps"},
                                                      {FigureKind::Steps, "steps"},
                                                      {FigureKind::Lines, "lines"},
-                                                     {FigureKind::Compare, "compare"}};
+                                                     {FigureKind::Compare, "compare"},
+                                                     {FigureKind::Model, "model"}};
 const std::pair<ScaleMode, const char*> kScales[] = {
     {ScaleMode::Shared, "shared"}, {ScaleMode::PerHead, "per_head"}, {ScaleMode::Unit, "unit"}};
 const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viridis"},
@@ -123,7 +124,7 @@ QString describe_config(const ComputeConfig& c) {
     if (c.usesModel()) {
         const ModelPtr m = find_model(c.model_folder);
         parts << (m ? model_display_name(*m) : QFileInfo(c.model_folder).fileName());
-        parts << ConfigText::tr("layer %1").arg(c.layer);
+        parts << ConfigText::tr("layer %1").arg(c.layer + 1);
         return parts.join(QStringLiteral(" · "));
     }
     switch (c.pair_mode) {

@@ -112,8 +112,8 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
         for (const std::string& s : m.labels)
             labels << labelText(s);
         emit hovered(tr("Layer %1 · head %2: %3 %4%5")
-                         .arg(l)
-                         .arg(h)
+                         .arg(l + 1)
+                         .arg(h + 1)
                          .arg(measureText(measure().toStdString()))
                          .arg(models::head_measure(m, measure().toStdString()), 0, 'f', 3)
                          .arg(labels.isEmpty()
@@ -121,8 +121,9 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
                                   : QStringLiteral(" — ") + labels.join(QStringLiteral(", "))));
     });
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
-        emit activated(table_->item(row, 0)->data(Qt::UserRole).toInt(),
-                       table_->item(row, 1)->data(Qt::UserRole).toInt());
+        // The table counts from 1, as the heatmap grid's titles do.
+        emit activated(table_->item(row, 0)->data(Qt::UserRole).toInt() - 1,
+                       table_->item(row, 1)->data(Qt::UserRole).toInt() - 1);
     });
     connect(export_, &QPushButton::clicked, this, &AtlasView::exportCsv);
     retranslate();
@@ -180,8 +181,8 @@ void AtlasView::fill() {
         for (std::int64_t l = 0; l < a->layers(); ++l)
             for (std::int64_t h = 0; h < a->heads(); ++h, ++row) {
                 const models::HeadMeasures& m = a->at(l, h);
-                table_->setItem(row, 0, new NumberItem(double(l), 0));
-                table_->setItem(row, 1, new NumberItem(double(h), 0));
+                table_->setItem(row, 0, new NumberItem(double(l + 1), 0));
+                table_->setItem(row, 1, new NumberItem(double(h + 1), 0));
                 int col = 2;
                 for (const std::string& n : names)
                     table_->setItem(row, col++, new NumberItem(models::head_measure(m, n), 3));
@@ -268,12 +269,12 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
     QCPColorGradient g = make_gradient(Colormap::Viridis);
     p.setPen(QColor(60, 60, 60));
     for (std::int64_t h = 0; h < atlas_->heads(); ++h)
-        if (cell_ >= fm.horizontalAdvance(QString::number(h)) + 2 || h % 2 == 0)
+        if (cell_ >= fm.horizontalAdvance(QString::number(h + 1)) + 2 || h % 2 == 0)
             p.drawText(QRect(left_ + int(h) * cell_, 0, cell_, top_ - 2),
-                       Qt::AlignHCenter | Qt::AlignBottom, QString::number(h));
+                       Qt::AlignHCenter | Qt::AlignBottom, QString::number(h + 1));
     for (std::int64_t l = 0; l < atlas_->layers(); ++l)
         p.drawText(QRect(0, top_ + int(l) * cell_, left_ - 6, cell_),
-                   Qt::AlignRight | Qt::AlignVCenter, QString::number(l));
+                   Qt::AlignRight | Qt::AlignVCenter, QString::number(l + 1));
     QFont small = font();
     small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.8));
     const QFontMetrics sfm(small);

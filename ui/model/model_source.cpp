@@ -106,7 +106,9 @@ void ModelSource::addToToolBar(QToolBar* bar) {
     layer_spin_->setRange(0, 0);
     layer_spin_->setKeyboardTracking(false);
     bar->addWidget(layer_spin_);
-    connect(layer_spin_, &QSpinBox::valueChanged, doc_, &AttentionDocument::setLayer);
+    // Shown from 1, as heads are; the document counts from 0.
+    connect(layer_spin_, &QSpinBox::valueChanged, doc_,
+            [this](int shown) { doc_->setLayer(shown - 1); });
     retranslate();
     sync();
 }
@@ -219,8 +221,8 @@ void ModelSource::sync() {
         const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
         const QSignalBlocker block_layer(layer_spin_);
         layer_spin_->setEnabled(m != nullptr);
-        layer_spin_->setRange(0, m ? int(m->model->info().num_layers) - 1 : 0);
-        layer_spin_->setValue(c.layer);
+        layer_spin_->setRange(1, m ? int(m->model->info().num_layers) : 1);
+        layer_spin_->setValue(c.layer + 1);
     }
     const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
     if (!m) {

@@ -49,38 +49,18 @@ void ModelView::setCurrent(int layer, int head) {
     update(cellRect(layer_, head_).adjusted(-3, -3, 3, 3));
 }
 
-ModelView::Geometry ModelView::geometry() const {
-    Geometry g;
+MosaicLayout ModelView::geometry() const {
     const ModelMaps* m = maps();
-    if (!m || m->num_layers == 0 || m->num_heads == 0) return g;
-    const QFontMetrics fm(font());
-    g.left = fm.horizontalAdvance(tr("Layer %1").arg(m->num_layers)) + 12;
-    g.top = fm.height() + 8;
-    const int w = width() - g.left - 8, h = height() - g.top - kCaption - 4;
-    const int pitch = std::max(4, std::min(w / m->num_heads, h / m->num_layers));
-    g.gap = pitch >= 24 ? 3 : 1;
-    g.cell = pitch - g.gap;
-    return g;
+    if (!m) return {};
+    return layout_mosaic(*m, QRect(0, 0, width(), height() - kCaption - 4), font());
 }
 
 QRect ModelView::cellRect(int layer, int head) const {
-    const ModelMaps* m = maps();
-    if (!m || layer < 0 || head < 0 || layer >= m->num_layers || head >= m->num_heads) return {};
-    const Geometry g = geometry();
-    const int pitch = g.cell + g.gap;
-    return QRect(g.left + head * pitch, g.top + layer * pitch, g.cell, g.cell);
+    return maps() ? geometry().cellRect(layer, head) : QRect();
 }
 
 QPoint ModelView::headAt(const QPoint& pos) const {
-    const ModelMaps* m = maps();
-    if (!m) return QPoint(-1, -1);
-    const Geometry g = geometry();
-    const int pitch = g.cell + g.gap;
-    if (pitch <= 0 || pos.x() < g.left || pos.y() < g.top) return QPoint(-1, -1);
-    const int head = (pos.x() - g.left) / pitch, layer = (pos.y() - g.top) / pitch;
-    if (head >= m->num_heads || layer >= m->num_layers) return QPoint(-1, -1);
-    if (!cellRect(layer, head).contains(pos)) return QPoint(-1, -1);
-    return QPoint(head, layer);
+    return maps() ? geometry().headAt(pos) : QPoint(-1, -1);
 }
 
 QString ModelView::describe(int layer, int head) const {
@@ -93,9 +73,9 @@ QString ModelView::describe(int layer, int head) const {
         for (int j = 0; j < L; ++j)
             to[std::size_t(j)] += m->value(layer, head, i, j);
     const int top = int(std::max_element(to.begin(), to.end()) - to.begin());
-    QString text = tr("Layer %1 · head %2").arg(layer).arg(head);
+    QString text = tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
     if (m->num_kv_heads > 0 && m->num_kv_heads < m->num_heads)
-        text += tr(" (kv head %1)").arg(head / (m->num_heads / m->num_kv_heads));
+        text += tr(" (kv head %1)").arg(head / (m->num_heads / m->num_kv_heads) + 1);
     if (L > 0)
         text += tr(" — most attended token: “%1” (%2% of the attention)")
                     .arg(m->token_text[std::size_t(top)])
@@ -114,33 +94,8 @@ void ModelView::paintEvent(QPaintEvent* event) {
                       "at once."));
         return;
     }
-    const Geometry g = geometry();
-    const int pitch = g.cell + g.gap;
-    const QFontMetrics fm(font());
-    p.setPen(QColor(60, 60, 60));
-    // Head numbers above, layer numbers on the left (every other one when crowded).
-    const int label_every =
-        std::max(1, (fm.horizontalAdvance(QStringLiteral("00")) + 4) / std::max(1, pitch) + 1);
-    for (int h = 0; h < m->num_heads; h += label_every) {
-        const QRect r(g.left + h * pitch, 0, std::max(pitch, 16), g.top - 2);
-        if (r.intersects(event->rect()))
-            p.drawText(r, Qt::AlignLeft | Qt::AlignBottom, QString::number(h));
-    }
-    const int layer_every = std::max(1, (fm.height() + 2) / std::max(1, pitch) + 1);
-    for (int l = 0; l < m->num_layers; l += layer_every) {
-        const QRect r(0, g.top + l * pitch, g.left - 6, g.cell);
-        if (r.intersects(event->rect()))
-            p.drawText(r, Qt::AlignRight | Qt::AlignVCenter, tr("Layer %1").arg(l));
-    }
-    for (int l = 0; l < m->num_layers; ++l)
-        for (int h = 0; h < m->num_heads; ++h) {
-            const QRect r = cellRect(l, h);
-            if (!r.adjusted(-3, -3, 3, 3).intersects(event->rect())) continue;
-            const QImage& img = m->thumbnail(l, h);
-            // Shrinking a long input's map: smooth, so a line of strong cells stays visible.
-            p.setRenderHint(QPainter::SmoothPixmapTransform, img.width() > r.width());
-            p.drawImage(r, img);
-        }
+    const MosaicLayout g = geometry();
+    paint_mosaic(&p, *m, g, font(), event->rect());
     auto frame = [&](int l, int h, const QColor& colour, int width) {
         const QRect r = cellRect(l, h);
         if (r.isEmpty()) return;
@@ -151,7 +106,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
     if (hasFocus()) frame(layer_, head_, QColor(0, 114, 178), 2);
     frame(hover_layer_, hover_head_, QColor(213, 94, 0), 2);
     p.setPen(QColor(90, 90, 90));
-    const QRect caption(g.left, g.top + m->num_layers * pitch + 2, width() - g.left - 8, kCaption);
+    const QRect caption(g.left, g.bottom() + 2, width() - g.left - 8, kCaption);
     p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter,
                tr("%1 · %2 tokens · each head coloured from 0 to its own largest weight; click "
                   "a head to open its layer")

@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "ui/compute/attention_snapshot.h"
+#include "ui/model/model_figure.h"
 
 namespace attnviz::ui {
 
@@ -41,10 +42,7 @@ class ModelView : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
-    struct Geometry {
-        int left = 0, top = 0, cell = 0, gap = 0;
-    };
-    Geometry geometry() const;
+    MosaicLayout geometry() const;
     void setHover(int layer, int head);
 
     SnapshotPtr snapshot_;

@@ -73,6 +73,25 @@ struct OffscreenFigure {
     }
 };
 
+QString csv_field(const QString& s) {
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
+        !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
+        return s;
+    QString q = s;
+    q.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + q + QLatin1Char('"');
+}
+
+QString number(float v) {
+    if (std::isnan(v)) return QStringLiteral("nan");
+    return QString::number(double(v), 'g', 7);
+}
+
+QJsonValue json_number(float v) {
+    return std::isfinite(v) ? QJsonValue(double(v)) : QJsonValue(QJsonValue::Null);
+}
+}  // namespace
+
 void write_atomically(const QString& path, const QByteArray& bytes) {
     // Unbuffered: a buffered QSaveFile takes a short write while commit() flushes (a full
     // disk) for a complete one, reports success and replaces the previous file with a
@@ -93,25 +112,6 @@ void write_atomically(const QString& path, const QByteArray& bytes) {
         throw DataError(
             ExportText::tr("Cannot write '%1': %2").arg(path, file.errorString()).toStdString());
 }
-
-QString csv_field(const QString& s) {
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
-        !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString q = s;
-    q.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
-}
-
-QString number(float v) {
-    if (std::isnan(v)) return QStringLiteral("nan");
-    return QString::number(double(v), 'g', 7);
-}
-
-QJsonValue json_number(float v) {
-    return std::isfinite(v) ? QJsonValue(double(v)) : QJsonValue(QJsonValue::Null);
-}
-}  // namespace
 
 std::optional<ExportFormat> figure_format_for(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();

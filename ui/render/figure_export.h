@@ -30,6 +30,10 @@ inline constexpr int kMinExportSide = 64;
 inline constexpr int kMaxExportSide = 20000;
 inline constexpr double kMaxExportScale = 8.0;
 
+/// Writes `bytes` to `path` through QSaveFile: complete or not at all.  Throws DataError
+/// naming the path and the reason.
+void write_atomically(const QString& path, const QByteArray& bytes);
+
 /// From the file name's suffix (.png/.svg/.pdf, any case).
 std::optional<ExportFormat> figure_format_for(const QString& path);
 std::optional<WeightsFormat> weights_format_for(const QString& path);

@@ -83,6 +83,9 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
             form->addRow(tr("&Show:"), view_);
             break;
         }
+        case FigureKind::Model:  // the whole mosaic: nothing to choose
+            view_->hide();
+            break;
     }
     head_->setVisible(current.kind == FigureKind::Steps);
 
@@ -195,6 +198,8 @@ FigureOptions ExportDialog::figureOptions() const {
         case FigureKind::Compare:
             o.view = v >= 0 ? FigureView::Head : FigureView::Mean;
             if (v >= 0) o.head = v;
+            break;
+        case FigureKind::Model:
             break;
     }
     o.font_px = font_->value();

@@ -1,0 +1,137 @@
+#include "ui/model/model_figure.h"
+
+#include <QCoreApplication>
+#include <QFontMetrics>
+#include <QPainter>
+
+#include <algorithm>
+
+#include "ui/render/fonts.h"
+
+namespace attnviz::ui {
+
+namespace {
+struct MosaicText {
+    Q_DECLARE_TR_FUNCTIONS(ModelFigure)
+};
+}  // namespace
+
+QRect MosaicLayout::cellRect(int layer, int head) const {
+    if (layer < 0 || head < 0 || layer >= layers || head >= heads || cell <= 0) return {};
+    const int pitch = cell + gap;
+    return QRect(area.x() + left + head * pitch, area.y() + top + layer * pitch, cell, cell);
+}
+
+QPoint MosaicLayout::headAt(const QPoint& pos) const {
+    const int pitch = cell + gap;
+    if (pitch <= 0) return QPoint(-1, -1);
+    const int x = pos.x() - area.x() - left, y = pos.y() - area.y() - top;
+    if (x < 0 || y < 0) return QPoint(-1, -1);
+    const int head = x / pitch, layer = y / pitch;
+    if (!cellRect(layer, head).contains(pos)) return QPoint(-1, -1);
+    return QPoint(head, layer);
+}
+
+MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont& font) {
+    MosaicLayout g;
+    g.area = area;
+    g.layers = maps.num_layers;
+    g.heads = maps.num_heads;
+    if (g.layers == 0 || g.heads == 0) return g;
+    const QFontMetrics fm(font);
+    g.left = fm.horizontalAdvance(MosaicText::tr("Layer %1").arg(maps.num_layers)) + 12;
+    g.top = fm.height() + 8;
+    const int w = area.width() - g.left - 8, h = area.height() - g.top - 4;
+    const int pitch = std::max(4, std::min(w / g.heads, h / g.layers));
+    g.gap = pitch >= 24 ? 3 : 1;
+    g.cell = pitch - g.gap;
+    return g;
+}
+
+void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const QFont& font,
+                  const QRect& clip) {
+    const int pitch = g.cell + g.gap;
+    const QFontMetrics fm(font);
+    p->setFont(font);
+    p->setPen(QColor(60, 60, 60));
+    auto visible = [&](const QRect& r) { return clip.isNull() || r.intersects(clip); };
+    // Head numbers above, layer names on the left (every k-th when crowded).
+    const int head_every =
+        paint::label_stride(pitch, fm.horizontalAdvance(QStringLiteral("00")) + 4);
+    for (int h = 0; h < g.heads; h += head_every) {
+        const QRect r(g.area.x() + g.left + h * pitch, g.area.y(), std::max(pitch, 16), g.top - 2);
+        const QString label = pitch >= fm.horizontalAdvance(MosaicText::tr("Head %1").arg(99)) + 8
+                                  ? MosaicText::tr("Head %1").arg(h + 1)
+                                  : QString::number(h + 1);
+        if (visible(r)) p->drawText(r, Qt::AlignLeft | Qt::AlignBottom, label);
+    }
+    // Layers and heads count from 1, as the heatmap grid's "Head 1" does.
+    const int layer_every = paint::label_stride(pitch, fm.height() + 2);
+    for (int l = 0; l < g.layers; l += layer_every) {
+        const QRect r(g.area.x(), g.area.y() + g.top + l * pitch, g.left - 6, g.cell);
+        if (visible(r))
+            p->drawText(r, Qt::AlignRight | Qt::AlignVCenter,
+                        MosaicText::tr("Layer %1").arg(l + 1));
+    }
+    for (int l = 0; l < g.layers; ++l)
+        for (int h = 0; h < g.heads; ++h) {
+            const QRect r = g.cellRect(l, h);
+            if (!visible(r.adjusted(-3, -3, 3, 3))) continue;
+            const QImage& img = m.thumbnail(l, h);
+            // Shrinking a long input's map: smooth, so a line of strong cells stays visible.
+            p->setRenderHint(QPainter::SmoothPixmapTransform, img.width() > r.width());
+            p->drawImage(r, img);
+        }
+}
+
+void ModelFigure::layout(QSize size) {
+    size_ = size;
+    QStringList tokens;
+    if (snapshot_ && snapshot_->model)
+        for (const QString& t : snapshot_->model->token_text)
+            tokens << t;
+    font_ = figure_font(options_.font_px, tokens);
+    const double y = title_.layout(options_, titleText(), captionText(), 8, size.width(), 16);
+    if (!snapshot_ || !snapshot_->model) return;
+    mosaic_ =
+        layout_mosaic(*snapshot_->model,
+                      QRect(16, int(y) + 8, size.width() - 32, size.height() - int(y) - 40), font_);
+}
+
+void ModelFigure::paint(QPainter* painter, bool) const {
+    painter->fillRect(QRect(QPoint(0, 0), size_), Qt::white);
+    title_.paint(painter, options_);
+    if (!snapshot_ || !snapshot_->model) return;
+    paint_mosaic(painter, *snapshot_->model, mosaic_, font_);
+    QFont small = font_;
+    small.setPixelSize(std::max(8, options_.font_px - 2));
+    painter->setFont(small);
+    painter->setPen(paint::kMuted);
+    painter->drawText(
+        QRect(mosaic_.area.x() + mosaic_.left, mosaic_.bottom() + 4,
+              size_.width() - mosaic_.area.x() - mosaic_.left - 16, 24),
+        Qt::AlignLeft | Qt::AlignTop,
+        MosaicText::tr("Rows: layers. Columns: heads. Each map coloured from 0 (dark) "
+                       "to its own largest weight (yellow); grey: masked."));
+}
+
+QString ModelFigure::titleText() const {
+    if (!options_.title.isEmpty()) return options_.title;
+    if (!snapshot_ || !snapshot_->model) return MosaicText::tr("Every layer and head");
+    return MosaicText::tr("Every layer and head of %1").arg(snapshot_->model->name);
+}
+
+QString ModelFigure::captionText() const {
+    if (!snapshot_ || !snapshot_->model) return {};
+    const ModelMaps& m = *snapshot_->model;
+    QStringList tokens;
+    for (const QString& t : m.token_text)
+        tokens << t;
+    return MosaicText::tr("%1 layers × %2 heads · %3 tokens: %4")
+        .arg(m.num_layers)
+        .arg(m.num_heads)
+        .arg(m.tokens)
+        .arg(tokens.join(QStringLiteral(" | ")));
+}
+
+}  // namespace attnviz::ui

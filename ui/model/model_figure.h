@@ -1,0 +1,49 @@
+// The model view as a figure: a layers × heads mosaic of every head's map.  The window's
+// Model tab and every export (file, clipboard, `attnviz export --view model`) lay it out and
+// paint it with the same two functions.
+#pragma once
+
+#include <QFont>
+#include <QRect>
+
+#include "ui/classroom/classroom_figure.h"
+
+class QPainter;
+
+namespace attnviz::ui {
+
+/// Where the mosaic's parts go inside `area`.
+struct MosaicLayout {
+    QRect area;
+    int left = 0, top = 0, cell = 0, gap = 0;  ///< cells start at (area.x + left, area.y + top)
+    int layers = 0, heads = 0;
+    QRect cellRect(int layer, int head) const;
+    /// (head, layer) of the cell at `pos`, or (-1, -1).
+    QPoint headAt(const QPoint& pos) const;
+    int bottom() const { return area.y() + top + layers * (cell + gap); }
+};
+
+MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont& font);
+/// Layer and head numbers, and every thumbnail intersecting `clip` (a null clip: all).
+void paint_mosaic(QPainter* painter, const ModelMaps& maps, const MosaicLayout& layout,
+                  const QFont& font, const QRect& clip = QRect());
+
+class ModelFigure : public ClassroomFigure {
+  public:
+    void setSnapshot(SnapshotPtr snapshot) override { snapshot_ = std::move(snapshot); }
+    void setOptions(const FigureOptions& options) override { options_ = options; }
+    void layout(QSize size) override;
+    void paint(QPainter* painter, bool vector) const override;
+    QString titleText() const override;
+    QString captionText() const override;
+
+  private:
+    SnapshotPtr snapshot_;
+    FigureOptions options_;
+    QSize size_;
+    paint::TitleBlock title_;
+    MosaicLayout mosaic_;
+    QFont font_;
+};
+
+}  // namespace attnviz::ui
