@@ -49,6 +49,8 @@ class ComputeController : public QObject {
     }
 
     SnapshotPtr latest() const { return latest_; }
+    /// The configuration of the newest request (none before the first).
+    const std::optional<ComputeConfig>& lastRequest() const { return last_config_; }
     /// Colour-map data for latest(); the grid takes the maps out of it.
     std::shared_ptr<PreparedMaps> latestMaps() const { return latest_maps_; }
     std::uint64_t requestedGeneration() const { return requested_; }

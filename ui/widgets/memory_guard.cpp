@@ -74,6 +74,11 @@ void MemoryGuard::editBudget() {
 }
 
 void MemoryGuard::overBudget(const budget::MemoryPlan& plan, const budget::MemoryBudget& b) {
+    // The offers are changes to the configuration that was refused.  When the document has
+    // changed since (another session or example opened, more typed; its request is on the
+    // way), they are no answer to it: its own computation decides.
+    const std::optional<ComputeConfig>& refused = compute_->lastRequest();
+    if (!refused || !(*refused == doc_->computeConfig())) return;
     bar_->setTokenCount(plan.tokens);
     bar_->setMemory(plan.needed, plan.budget, true);
     if (!dialog_) {
