@@ -575,7 +575,7 @@
         <translation>--layer needs --model</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
         <translation>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</translation>
     </message>
@@ -620,7 +620,7 @@
         <translation>--heads-shown %1 is more than --num-heads %2</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>%1 needs --view compare</source>
         <translation>%1 needs --view compare</translation>
     </message>
@@ -635,12 +635,12 @@
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="-19"/>
+        <location line="-20"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</source>
         <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
     </message>
@@ -766,18 +766,18 @@
     <name>ModelFigure</name>
     <message>
         <location filename="../../ui/model/model_figure.cpp" line="+42"/>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-11"/>
         <location line="+1"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+50"/>
         <source>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
     </message>
@@ -2997,14 +2997,19 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Clear List</translation>
     </message>
     <message>
-        <location line="+37"/>
-        <source>%1 (%2 kv heads)</source>
-        <translation>%1 (%2 kv heads)</translation>
+        <location line="+35"/>
+        <source>%1 heads</source>
+        <translation>%1 heads</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 heads · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 heads · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</translation>
+        <source>%1 heads (%2 kv heads)</source>
+        <translation>%1 heads (%2 kv heads)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</translation>
     </message>
     <message>
         <location line="+10"/>

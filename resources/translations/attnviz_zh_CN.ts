@@ -573,7 +573,7 @@
         <translation>--layer 需要 --model</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
         <translation>--tokens 不能与 --model 一起使用：由模型的分词器切分 --text</translation>
     </message>
@@ -618,7 +618,7 @@
         <translation>--heads-shown %1 大于 --num-heads %2</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+41"/>
         <source>%1 needs --view compare</source>
         <translation>%1 需要 --view compare</translation>
     </message>
@@ -633,12 +633,12 @@
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="-19"/>
+        <location line="-20"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</source>
         <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
     </message>
@@ -764,18 +764,18 @@
     <name>ModelFigure</name>
     <message>
         <location filename="../../ui/model/model_figure.cpp" line="+42"/>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="-10"/>
+        <location line="-11"/>
         <location line="+1"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+50"/>
         <source>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>行：层。列：头。每张图从 0（深色）着色到它自己的最大权重（黄色）；灰色：被掩码。</translation>
     </message>
@@ -2990,14 +2990,19 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>清空列表</translation>
     </message>
     <message>
-        <location line="+37"/>
-        <source>%1 (%2 kv heads)</source>
-        <translation>%1（%2 个 KV 头）</translation>
+        <location line="+35"/>
+        <source>%1 heads</source>
+        <translation>%1 个头</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 heads · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 层 · %4 个头 · 头维度 %5&lt;br&gt;隐藏维度 %6 · %7 个参数 · %8&lt;br&gt;%9 个位置 · %10 · 分词器：%11（%12 个词元）</translation>
+        <source>%1 heads (%2 kv heads)</source>
+        <translation>%1 个头（%2 个 KV 头）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 层 · %4 · 头维度 %5&lt;br&gt;隐藏维度 %6 · %7 个参数 · %8&lt;br&gt;%9 个位置 · %10 · 分词器：%11（%12 个词元）</translation>
     </message>
     <message>
         <location line="+10"/>

@@ -231,11 +231,11 @@ void ModelSource::sync() {
     }
     const models::ModelInfo& i = m->model->info();
     const QLocale locale;
-    QString heads = QString::number(i.num_heads);
+    QString heads = tr("%1 heads").arg(i.num_heads);
     if (i.num_kv_heads > 0 && i.num_kv_heads != i.num_heads)
-        heads = tr("%1 (%2 kv heads)").arg(i.num_heads).arg(i.num_kv_heads);
+        heads = tr("%1 heads (%2 kv heads)").arg(i.num_heads).arg(i.num_kv_heads);
     info_->setText(
-        tr("<b>%1</b><br>%2 · %3 layers · %4 heads · head_dim %5<br>hidden %6 · %7 parameters · "
+        tr("<b>%1</b><br>%2 · %3 layers · %4 · head_dim %5<br>hidden %6 · %7 parameters · "
            "%8<br>%9 positions · %10 · tokenizer: %11 (%12 tokens)")
             .arg(model_display_name(*m).toHtmlEscaped(),
                  QString::fromStdString(i.architecture.empty() ? i.model_type : i.architecture))
