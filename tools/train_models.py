@@ -1,0 +1,666 @@
+#!/usr/bin/python3
+"""Trains the two small models AttnViz ships in resources/models/, so that the first launch shows
+heads that learned something, offline.
+
+    /usr/bin/python3 tools/train_models.py                 # both models -> resources/models/
+    /usr/bin/python3 tools/train_models.py --only attn-only-2l --steps 300 --out /tmp/models
+
+Needs Debian's python3-torch and python3-numpy, and the text of the packages `fortunes`
+(English) and `fortunes-zh` (Chinese); nothing is downloaded.  Deterministic from --seed: the
+same machine writes the same bytes (another CPU's float kernels may change the last bits).
+About 15 minutes on 2 cores.
+
+The models (both character-level, both in Hugging Face layout: config.json, model.safetensors,
+tokenizer.json, tokenizer_config.json, plus scores.json with what this script measured):
+
+- attn-only-2l: LlamaForCausalLM with intermediate_size 0, i.e. a 2-layer attention-only
+  transformer (rotary positions, 8 heads of 16 dimensions), on English fortunes.  The textbook
+  setting in which induction heads form (Elhage et al. 2021, Olsson et al. 2022).  Half of its
+  training sequences contain a passage repeated from earlier in the sequence, as quotations
+  and refrains do in real text: copying it is what an induction head does.
+- char-zh-en-4l: GPT2LMHeadModel, 4 layers with MLPs, 4 heads of 32 dimensions, on Chinese
+  poetry and prose and English fortunes; its vocabulary is every character seen at least 4
+  times, so it covers both languages.
+
+Both tokenizers are tokenizer.json files that Hugging Face's `tokenizers` reads: a BPE without
+merges and without a pre-tokenizer (each character is one token, unknown characters <unk>),
+with a TemplateProcessing that starts every text with <|bos|>.
+
+After training, the script reads each folder back with tests/golden/models/hf_reference.py
+(the plain-torch re-implementation of transformers' forward the engine's tests use), checks
+that its maps equal the training model's, and measures on those maps:
+- validation loss (nats per character) against a unigram baseline;
+- every head's previous-token score (mean weight on the token before) on validation text;
+- every head's sink score (mean weight on <|bos|>) on validation text;
+- every head's induction score on <|bos|> + R + R, R a random sequence of 50 tokens drawn from
+  the ids the engine's probe uses: the mean weight a query in the second copy puts on the
+  token after its earlier occurrence (random attention gives about 1/L).
+"""
+import argparse
+import ctypes
+import json
+import math
+import os
+import re
+import sys
+import time
+
+# OpenBLAS's own threads (numpy's and torch's), on top of torch's, spin against them on 2
+# cores: a step took 10x longer.  torch parallelises the operations itself.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.join(ROOT, "tests", "golden", "models"))
+import safetensors_lite  # noqa: E402
+import hf_reference  # noqa: E402
+
+FORTUNES = "/usr/share/games/fortunes"
+# Package `fortunes` (fortune-mod's data; BSD licence, /usr/share/doc/fortunes/copyright).  The
+# package's files minus those about politics, religion, drugs, ethnic jokes and the sexes, so
+# a classroom sees nothing it should not.
+ENGLISH_FILES = ["fortunes", "literature", "wisdom", "science", "computers", "people",
+                 "songs-poems", "humorists", "platitudes", "education", "kids", "love", "work",
+                 "food", "tao", "goedel", "paradoxum", "pets", "sports", "startrek", "linux",
+                 "magic", "art", "miscellaneous", "riddles"]
+# Package `fortunes-zh` (GPL-3.0+, /usr/share/doc/fortunes-zh/copyright): 300 Tang poems, 100
+# Song ci, and Chinese sayings, poems and Debian documentation.
+CHINESE_FILES = ["tang300", "song100", "chinese"]
+
+BOS, UNK = "<|bos|>", "<unk>"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+# Texts the tests and the examples use (the examples' sessions are written by this script too).
+DEMO = {
+    "induction": "A quick brown fox. A quick brown fox.",
+    "previous": "The quick brown fox jumps over the lazy dog.",
+    "sink": "Attention is all you need. 注意力就是一切。",
+    "poetry": "床前明月光，疑是地上霜。举头望明月，低头思故乡。",
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+def read_documents(name):
+    """The fortunes of one file: split at lines holding only "%", colour escapes removed (the
+    Chinese files colour titles and authors), tabs expanded, trailing blanks stripped."""
+    path = os.path.join(FORTUNES, name)
+    if not os.path.exists(path):
+        sys.exit(f"train_models: {path} is missing: apt-get install fortunes fortunes-zh")
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = ANSI.sub("", f.read()).replace("\r", "").expandtabs(4)
+    docs = []
+    for doc in re.split(r"\n%\n", "\n" + text + "\n"):
+        lines = [line.rstrip() for line in doc.strip("\n").split("\n")]
+        doc = "\n".join(lines).strip("\n")
+        if doc:
+            docs.append(doc)
+    return docs
+
+
+def split_documents(files):
+    """(train, validation): every 20th document of each file is held out."""
+    train, val = [], []
+    for name in files:
+        for k, doc in enumerate(read_documents(name)):
+            (val if k % 20 == 0 else train).append(doc)
+    return train, val
+
+
+class CharTokenizer:
+    """<|bos|>, <unk>, then one token per character."""
+
+    def __init__(self, chars):
+        self.vocab = [BOS, UNK] + list(chars)
+        self.ids = {t: i for i, t in enumerate(self.vocab)}
+
+    def encode(self, text, bos=True):
+        unk = self.ids[UNK]
+        ids = [self.ids.get(c, unk) for c in text]
+        return [self.ids[BOS]] + ids if bos else ids
+
+    def write(self, folder, max_length):
+        vocab = {t: i for i, t in enumerate(self.vocab)}
+        special = [{"id": vocab[t], "content": t, "single_word": False, "lstrip": False,
+                    "rstrip": False, "normalized": False, "special": True} for t in (BOS, UNK)]
+        bos = {"SpecialToken": {"id": BOS, "type_id": 0}}
+        tok = {
+            "version": "1.0", "truncation": None, "padding": None, "added_tokens": special,
+            "normalizer": None, "pre_tokenizer": None,
+            "post_processor": {
+                "type": "TemplateProcessing",
+                "single": [bos, {"Sequence": {"id": "A", "type_id": 0}}],
+                "pair": [bos, {"Sequence": {"id": "A", "type_id": 0}},
+                         {"SpecialToken": {"id": BOS, "type_id": 1}},
+                         {"Sequence": {"id": "B", "type_id": 1}}],
+                "special_tokens": {BOS: {"id": BOS, "ids": [vocab[BOS]], "tokens": [BOS]}}},
+            "decoder": None,
+            "model": {"type": "BPE", "dropout": None, "unk_token": UNK,
+                      "continuing_subword_prefix": None, "end_of_word_suffix": None,
+                      "fuse_unk": False, "byte_fallback": False, "ignore_merges": False,
+                      "vocab": vocab, "merges": []},
+        }
+        dump_json(os.path.join(folder, "tokenizer.json"), tok)
+        dump_json(os.path.join(folder, "tokenizer_config.json"), {
+            "tokenizer_class": "PreTrainedTokenizerFast", "bos_token": BOS, "unk_token": UNK,
+            "model_max_length": max_length, "clean_up_tokenization_spaces": False})
+
+
+def dump_json(path, obj):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+
+class Sampler:
+    """Training sequences of `length` ids: <|bos|> then documents from a random one on, joined
+    by blank lines.  `repeat`: the probability that a sequence gets a passage of 8-48
+    characters copied from its first half to a later place.  `random_repeat`: the probability
+    that, after some text, a string of 10-60 random characters (`random_ids`) follows, repeated
+    until the end: induction heads form on natural text too, but only after far more training
+    than 20 minutes of a CPU allow."""
+
+    def __init__(self, tokenizer, groups, length, rng, repeat=0.0, random_repeat=0.0,
+                 random_ids=None):
+        self.length, self.rng, self.repeat = length, rng, repeat
+        self.random_repeat, self.random_ids = random_repeat, random_ids
+        self.bos = tokenizer.ids[BOS]
+        self.groups = []
+        for docs in groups:  # a stream per language, sampled equally
+            stream = tokenizer.encode("\n\n".join(docs), bos=False)
+            self.groups.append(np.asarray(stream, dtype=np.int64))
+
+    def batch(self, n):
+        out = np.empty((n, self.length), dtype=np.int64)
+        for b in range(n):
+            stream = self.groups[self.rng.randint(len(self.groups))]
+            start = self.rng.randint(len(stream) - self.length)
+            seq = stream[start:start + self.length - 1].copy()
+            draw = self.rng.rand()
+            if draw < self.random_repeat:
+                m = self.rng.randint(10, 61)
+                once = self.rng.choice(self.random_ids, size=m)
+                at = self.rng.randint(0, len(seq) - 2 * m)
+                reps = (len(seq) - at + m - 1) // m
+                seq[at:] = np.tile(once, reps)[: len(seq) - at]
+            elif draw < self.random_repeat + self.repeat:
+                m = self.rng.randint(8, 49)
+                src = self.rng.randint(0, len(seq) // 2 - m)
+                dst = self.rng.randint(src + m, len(seq) - m + 1)
+                seq[dst:dst + m] = seq[src:src + m]
+            out[b, 0] = self.bos
+            out[b, 1:] = seq
+        return torch.from_numpy(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# The two architectures, written to give exactly transformers' eager forward (checked after
+# training against hf_reference.py)
+
+
+def causal_attention(q, k, v):
+    """q, k, v: [B, H, T, d].  Returns (context [B, T, H*d], probabilities [B, H, T, T])."""
+    T, d = q.shape[2], q.shape[3]
+    scores = q @ k.transpose(-1, -2) * d ** -0.5
+    mask = torch.ones(T, T, dtype=torch.bool).triu(1)
+    probs = scores.masked_fill(mask, float("-inf")).softmax(-1)
+    ctx = (probs @ v).transpose(1, 2).reshape(q.shape[0], T, -1)
+    return ctx, probs
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, n, eps):
+        super().__init__()
+        self.weight, self.eps = nn.Parameter(torch.ones(n)), eps
+
+    def forward(self, x):
+        return self.weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps))
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+class AttentionOnlyLlama(nn.Module):
+    """LlamaForCausalLM with intermediate_size 0: x + attn(input_layernorm(x)) per layer."""
+
+    def __init__(self, vocab, hidden, layers, heads, max_len, theta=10000.0, eps=1e-5):
+        super().__init__()
+        self.heads, self.d, self.eps, self.theta = heads, hidden // heads, eps, theta
+        self.max_len, self.hidden, self.vocab = max_len, hidden, vocab
+        self.embed_tokens = nn.Embedding(vocab, hidden)
+        self.layers = nn.ModuleList()
+        for _ in range(layers):
+            layer = nn.Module()
+            layer.input_layernorm = RMSNorm(hidden, eps)
+            for name in ("q_proj", "k_proj", "v_proj", "o_proj"):
+                setattr(layer, name, nn.Linear(hidden, hidden, bias=False))
+            self.layers.append(layer)
+        self.norm = RMSNorm(hidden, eps)
+        self.lm_head = nn.Linear(hidden, vocab, bias=False)
+        for p in self.parameters():
+            if p.dim() == 2:
+                nn.init.normal_(p, std=0.02)
+
+    def forward(self, ids, want_probs=False):
+        B, T = ids.shape
+        inv = 1.0 / self.theta ** (torch.arange(0, self.d, 2, dtype=torch.float32) / self.d)
+        freqs = torch.outer(torch.arange(T, dtype=torch.float32), inv)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        cos, sin = emb.cos(), emb.sin()
+        x = self.embed_tokens(ids)
+        maps = []
+        for layer in self.layers:
+            h = layer.input_layernorm(x)
+            q, k, v = (getattr(layer, n)(h).view(B, T, self.heads, self.d).transpose(1, 2)
+                       for n in ("q_proj", "k_proj", "v_proj"))
+            q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+            ctx, probs = causal_attention(q, k, v)
+            if want_probs:
+                maps.append(probs)
+            x = x + layer.o_proj(ctx)
+        return self.lm_head(self.norm(x)), maps
+
+    def config(self):
+        return {
+            "architectures": ["LlamaForCausalLM"], "model_type": "llama",
+            "vocab_size": self.vocab, "hidden_size": self.hidden, "intermediate_size": 0,
+            "num_hidden_layers": len(self.layers), "num_attention_heads": self.heads,
+            "num_key_value_heads": self.heads, "head_dim": self.d, "hidden_act": "silu",
+            "max_position_embeddings": self.max_len, "rms_norm_eps": self.eps,
+            "rope_theta": self.theta, "rope_scaling": None, "attention_bias": False,
+            "attention_dropout": 0.0, "mlp_bias": False, "tie_word_embeddings": False,
+            "bos_token_id": 0, "eos_token_id": 0, "initializer_range": 0.02,
+            "torch_dtype": "float32", "use_cache": True}
+
+    def hf_state(self):
+        """The state dict as save_pretrained names it, the MLP's zero-size tensors included."""
+        E = self.hidden
+        s = {"model.embed_tokens.weight": self.embed_tokens.weight,
+             "model.norm.weight": self.norm.weight, "lm_head.weight": self.lm_head.weight}
+        for i, layer in enumerate(self.layers):
+            p = f"model.layers.{i}."
+            s[p + "input_layernorm.weight"] = layer.input_layernorm.weight
+            for n in ("q_proj", "k_proj", "v_proj", "o_proj"):
+                s[p + f"self_attn.{n}.weight"] = getattr(layer, n).weight
+            s[p + "post_attention_layernorm.weight"] = torch.ones(E)
+            s[p + "mlp.gate_proj.weight"] = torch.zeros(0, E)
+            s[p + "mlp.up_proj.weight"] = torch.zeros(0, E)
+            s[p + "mlp.down_proj.weight"] = torch.zeros(E, 0)
+        return s
+
+
+def gelu_new(x):
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x.pow(3))))
+
+
+class Gpt2(nn.Module):
+    """GPT2LMHeadModel: learned positions, pre-LayerNorm, gelu_new MLP, tied lm_head."""
+
+    def __init__(self, vocab, hidden, layers, heads, inner, max_len, eps=1e-5):
+        super().__init__()
+        self.heads, self.d, self.eps = heads, hidden // heads, eps
+        self.vocab, self.hidden, self.inner, self.max_len = vocab, hidden, inner, max_len
+        self.wte = nn.Embedding(vocab, hidden)
+        self.wpe = nn.Embedding(max_len, hidden)
+        self.h = nn.ModuleList()
+        for _ in range(layers):
+            b = nn.Module()
+            b.ln_1, b.ln_2 = nn.LayerNorm(hidden, eps=eps), nn.LayerNorm(hidden, eps=eps)
+            b.c_attn, b.attn_proj = nn.Linear(hidden, 3 * hidden), nn.Linear(hidden, hidden)
+            b.c_fc, b.mlp_proj = nn.Linear(hidden, inner), nn.Linear(inner, hidden)
+            self.h.append(b)
+        self.ln_f = nn.LayerNorm(hidden, eps=eps)
+        for name, p in self.named_parameters():
+            if p.dim() == 2:
+                # GPT-2's init: residual projections scaled by 1/sqrt(2 * layers)
+                std = 0.02 / math.sqrt(2 * layers) if name.endswith("proj.weight") else 0.02
+                nn.init.normal_(p, std=std)
+            elif name.endswith("bias"):
+                nn.init.zeros_(p)
+
+    def forward(self, ids, want_probs=False):
+        B, T = ids.shape
+        x = self.wte(ids) + self.wpe(torch.arange(T))
+        maps = []
+        for b in self.h:
+            q, k, v = b.c_attn(b.ln_1(x)).split(self.hidden, dim=-1)
+            q, k, v = (t.view(B, T, self.heads, self.d).transpose(1, 2) for t in (q, k, v))
+            ctx, probs = causal_attention(q, k, v)
+            if want_probs:
+                maps.append(probs)
+            x = x + b.attn_proj(ctx)
+            x = x + b.mlp_proj(gelu_new(b.c_fc(b.ln_2(x))))
+        return self.ln_f(x) @ self.wte.weight.T, maps
+
+    def config(self):
+        return {
+            "architectures": ["GPT2LMHeadModel"], "model_type": "gpt2",
+            "vocab_size": self.vocab, "n_positions": self.max_len, "n_embd": self.hidden,
+            "n_layer": len(self.h), "n_head": self.heads, "n_inner": self.inner,
+            "activation_function": "gelu_new", "resid_pdrop": 0.0, "embd_pdrop": 0.0,
+            "attn_pdrop": 0.0, "layer_norm_epsilon": self.eps, "initializer_range": 0.02,
+            "scale_attn_weights": True, "scale_attn_by_inverse_layer_idx": False,
+            "reorder_and_upcast_attn": False, "bos_token_id": 0, "eos_token_id": 0,
+            "tie_word_embeddings": True, "torch_dtype": "float16", "use_cache": True}
+
+    def hf_state(self):
+        """GPT-2's Conv1D layout: weights stored [in, out]; lm_head left out (tied)."""
+        s = {"transformer.wte.weight": self.wte.weight, "transformer.wpe.weight": self.wpe.weight,
+             "transformer.ln_f.weight": self.ln_f.weight, "transformer.ln_f.bias": self.ln_f.bias}
+        for i, b in enumerate(self.h):
+            p = f"transformer.h.{i}."
+            for name, mod in (("ln_1", b.ln_1), ("ln_2", b.ln_2)):
+                s[p + name + ".weight"], s[p + name + ".bias"] = mod.weight, mod.bias
+            for name, mod in (("attn.c_attn", b.c_attn), ("attn.c_proj", b.attn_proj),
+                              ("mlp.c_fc", b.c_fc), ("mlp.c_proj", b.mlp_proj)):
+                s[p + name + ".weight"], s[p + name + ".bias"] = mod.weight.T, mod.bias
+        return s
+
+
+# ---------------------------------------------------------------------------------------------
+# Training
+
+
+def train(model, sampler, steps, batch, lr, log_every=100):
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.95), weight_decay=0.01)
+    warmup = max(1, steps // 20)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warmup) * (
+        0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, s / steps)))))
+    model.train()
+    start, running = time.time(), []
+    for step in range(steps):
+        ids = sampler.batch(batch)
+        logits, _ = model(ids[:, :-1])
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1))
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        running.append(loss.item())
+        if (step + 1) % log_every == 0 or step + 1 == steps:
+            print(f"  step {step + 1:5d}/{steps}  loss {np.mean(running):.3f}  "
+                  f"{time.time() - start:6.0f} s", flush=True)
+            running = []
+    model.eval()
+    return time.time() - start
+
+
+# ---------------------------------------------------------------------------------------------
+# Saving and measuring
+
+
+def save_folder(model, tokenizer, folder, dtype):
+    os.makedirs(folder, exist_ok=True)
+    tensors = {}
+    for name, t in model.hf_state().items():
+        a = t.detach().contiguous().numpy().astype(np.float32)
+        tensors[name] = a.astype(np.float16) if dtype == "float16" else a
+    safetensors_lite.save_file(tensors, os.path.join(folder, "model.safetensors"),
+                               metadata={"format": "pt"})
+    dump_json(os.path.join(folder, "config.json"), model.config())
+    tokenizer.write(folder, model.max_len)
+
+
+def reference_maps(folder, ids):
+    """[layers, heads, L, L] float64 maps of hf_reference's forward of the folder as written."""
+    config, state = hf_reference.load_folder(folder)
+    attentions, _ = hf_reference.forward(config, state, ids)
+    return torch.stack(attentions)
+
+
+def load_rounded(model, folder):
+    """The training model with the weights as the folder holds them (F16 rounding included)."""
+    _, state = hf_reference.load_folder(folder)
+    with torch.no_grad():
+        for name, t in model.hf_state().items():
+            if t.numel() and t.requires_grad:
+                a = torch.from_numpy(np.asarray(state[name], dtype=np.float32))
+                t.copy_(a.T if t.shape != a.shape else a)
+
+
+def induction_ids(vocab, rng, period=50):
+    """<|bos|> + R + R with R drawn from [min(vocab / 4, 256), vocab): the engine's probe."""
+    low = min(vocab // 4, 256)
+    once = rng.randint(low, vocab, size=period)
+    return np.concatenate([[0], once, once]).astype(np.int64)
+
+
+def measure(model, tokenizer, val_docs, seed):
+    """scores.json's figures, from the model's own maps (checked against hf_reference first)."""
+    rng = np.random.RandomState(seed + 1)
+    with torch.no_grad():
+        # Validation loss over held-out documents, and the unigram baseline (train counts,
+        # add-one smoothed) on the same predicted tokens.
+        total, count, seqs = 0.0, 0, []
+        for doc in val_docs:
+            ids = tokenizer.encode(doc)[: model.max_len]
+            if len(ids) < 8:
+                continue
+            seqs.append(ids)
+            logits, _ = model(torch.tensor([ids[:-1]]))
+            total += F.cross_entropy(logits[0], torch.tensor(ids[1:]), reduction="sum").item()
+            count += len(ids) - 1
+        prev = first = None
+        for ids in seqs[:200]:
+            _, maps = model(torch.tensor([ids]), want_probs=True)
+            m = torch.stack([p[0] for p in maps])  # [layers, heads, L, L]
+            L = m.shape[-1]
+            pv = m[:, :, torch.arange(1, L), torch.arange(0, L - 1)].mean(-1)
+            fs = m[:, :, 1:, 0].mean(-1)
+            prev = pv if prev is None else prev + pv
+            first = fs if first is None else first + fs
+        n = min(len(seqs), 200)
+        prev, first = prev / n, first / n
+        induction = None
+        for _ in range(8):
+            ids = induction_ids(model.vocab, rng)
+            _, maps = model(torch.from_numpy(ids)[None], want_probs=True)
+            m = torch.stack([p[0] for p in maps])
+            L, period = len(ids), (len(ids) - 1) // 2
+            rows = torch.arange(1 + period, L)
+            score = m[:, :, rows, rows - period + 1].mean(-1)
+            induction = score if induction is None else induction + score
+        induction = induction / 8
+    return total / count, count, prev, first, induction
+
+
+def unigram_loss(tokenizer, train_docs, val_docs, max_len):
+    counts = np.ones(len(tokenizer.vocab))
+    for doc in train_docs:
+        np.add.at(counts, tokenizer.encode(doc, bos=False), 1)
+    logp = np.log(counts / counts.sum())
+    total, count = 0.0, 0
+    for doc in val_docs:
+        ids = tokenizer.encode(doc)[:max_len]
+        if len(ids) < 8:
+            continue
+        total -= logp[ids[1:]].sum()
+        count += len(ids) - 1
+    return total / count
+
+
+def best(table, layers=None):
+    t = table if layers is None else table[layers]
+    flat = int(torch.argmax(t))
+    layer, head = divmod(flat, t.shape[1])
+    if layers is not None:
+        layer += layers.start or 0
+    return {"layer": layer + 1, "head": head + 1, "score": round(float(table[layer, head]), 4)}
+
+
+def check_against_reference(model, folder, tokenizer):
+    """The folder read back by hf_reference.py gives the training model's maps."""
+    load_rounded(model, folder)
+    worst = 0.0
+    for text in DEMO.values():
+        ids = tokenizer.encode(text)
+        with torch.no_grad():
+            _, maps = model(torch.tensor([ids]), want_probs=True)
+        mine = torch.stack([p[0] for p in maps]).double()
+        worst = max(worst, float((mine - reference_maps(folder, ids)).abs().max()))
+    if worst > 1e-4:
+        sys.exit(f"train_models: {folder}: the maps differ from hf_reference.py's by {worst:.2g}")
+    return worst
+
+
+def finish(name, model, tokenizer, folder, train_docs, val_docs, seed, seconds, dtype, data):
+    save_folder(model, tokenizer, folder, dtype)
+    worst = check_against_reference(model, folder, tokenizer)
+    loss, count, prev, first, induction = measure(model, tokenizer, val_docs, seed)
+    uni = unigram_loss(tokenizer, train_docs, val_docs, model.max_len)
+    scores = {
+        "model": name,
+        "seed": seed,
+        "training_seconds": round(seconds),
+        "torch": torch.__version__,
+        "data": data,
+        "validation": {"characters": count, "loss_nats_per_char": round(loss, 4),
+                       "unigram_loss_nats_per_char": round(uni, 4),
+                       "bits_per_char": round(loss / math.log(2), 4)},
+        "best_induction_head": best(induction),
+        "best_previous_token_head_layer_1": best(prev, slice(0, 1)),
+        "best_sink_head": best(first),
+        "heads": {"induction": induction.numpy().round(4).tolist(),
+                  "previous_token": prev.numpy().round(4).tolist(),
+                  "sink": first.numpy().round(4).tolist()},
+        "reference_check_max_abs_diff": float(f"{worst:.2g}"),
+        "size_bytes": sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder)),
+    }
+    dump_json(os.path.join(folder, "scores.json"), scores)
+    print(json.dumps({k: v for k, v in scores.items() if k != "heads"}, ensure_ascii=False))
+    return scores
+
+
+def run_attn_only(out, seed, steps):
+    torch.manual_seed(seed)
+    rng = np.random.RandomState(seed)
+    train_docs, val_docs = split_documents(ENGLISH_FILES)
+    chars = ["\n"] + [chr(c) for c in range(32, 127)]
+    tok = CharTokenizer(chars)
+    model = AttentionOnlyLlama(len(tok.vocab), hidden=128, layers=2, heads=8, max_len=512)
+    # The printable characters other than the space: the engine's probe draws from ids
+    # vocab/4 and up, this covers them.
+    printable = np.arange(tok.ids["!"], len(tok.vocab))
+    sampler = Sampler(tok, [train_docs], length=257, rng=rng, repeat=0.3, random_repeat=0.3,
+                      random_ids=printable)
+    print(f"attn-only-2l: {sum(p.numel() for p in model.parameters())} parameters, "
+          f"{sum(map(len, train_docs))} training characters")
+    seconds = train(model, sampler, steps, batch=16, lr=3e-3)
+    return finish("attn-only-2l", model, tok, os.path.join(out, "attn-only-2l"), train_docs,
+                  val_docs, seed, seconds, "float32",
+                  {"package": "fortunes", "files": ENGLISH_FILES, "licence": "BSD (fortune-mod)"})
+
+
+def run_char_zh_en(out, seed, steps):
+    torch.manual_seed(seed + 100)
+    rng = np.random.RandomState(seed + 100)
+    en_train, en_val = split_documents(ENGLISH_FILES)
+    zh_train, zh_val = split_documents(CHINESE_FILES)
+    counts = {}
+    for doc in en_train + zh_train:
+        for c in doc:
+            counts[c] = counts.get(c, 0) + 1
+    # Every character seen 4 times or more, the printable ASCII ones always; by frequency.
+    ascii_chars = {"\n"} | {chr(c) for c in range(32, 127)}
+    chars = sorted((c for c, n in counts.items() if n >= 4 or c in ascii_chars),
+                   key=lambda c: (-counts.get(c, 0), c))
+    chars += sorted(ascii_chars - set(chars))
+    tok = CharTokenizer(chars)
+    model = Gpt2(len(tok.vocab), hidden=128, layers=4, heads=4, inner=512, max_len=256)
+    sampler = Sampler(tok, [en_train, zh_train], length=129, rng=rng)
+    print(f"char-zh-en-4l: {sum(p.numel() for p in model.parameters())} parameters, "
+          f"vocabulary {len(tok.vocab)}")
+    seconds = train(model, sampler, steps, batch=24, lr=3e-3)
+    return finish("char-zh-en-4l", model, tok, os.path.join(out, "char-zh-en-4l"),
+                  en_train + zh_train, en_val + zh_val, seed, seconds, "float16",
+                  [{"package": "fortunes", "files": ENGLISH_FILES, "licence": "BSD (fortune-mod)"},
+                   {"package": "fortunes-zh", "files": CHINESE_FILES, "licence": "GPL-3.0+"}])
+
+
+def session(model, text, layer, view, head):
+    """An .attnviz session (version 3) that opens shipped model `model` (a folder name, which
+    the app resolves in its models folder) on `text`, at `layer` (0-based), showing `view`."""
+    return {
+        "format": "attnviz-session", "version": 3, "generator": "tools/train_models.py",
+        "document": {
+            "source": {"model_folder": model, "layer": layer},
+            "input": {"pair_mode": "single", "text_a": text, "text_b": "",
+                      "use_token_list": False, "token_list_a": "", "token_list_b": "",
+                      "lowercase": False, "special_tokens": False},
+            "layer": {"embed_dim": 64, "num_heads": 4, "bias": True,
+                      "scoring": "scaled_dot_product", "dropout": 0.0, "training": False,
+                      "dropout_seed": 0, "weight_seed": 0, "positional_encoding": True,
+                      "weights_file": ""},
+            "masks": {"causal": False, "masked_keys": [], "masked_rows": "zero"},
+            "figure": {"view": view, "head": head, "batch_item": 0, "colormap": "viridis",
+                       "scale": "shared", "values": False, "step": -1, "step_focus": False},
+        }}
+
+
+def write_examples(folder, attn, chars):
+    """The Examples menu's sessions on the shipped models, each on the head this run found
+    best (their titles and explanations are in ui/classroom/examples.cpp)."""
+    ind, prev = attn["best_induction_head"], attn["best_previous_token_head_layer_1"]
+    sink = chars["best_sink_head"]
+    examples = {
+        "learned_heads": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "grid", 0),
+        "induction_head": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "head",
+                                  ind["head"] - 1),
+        "previous_token": session("attn-only-2l", DEMO["previous"], 0, "head", prev["head"] - 1),
+        "attention_sink": session("char-zh-en-4l", DEMO["sink"], sink["layer"] - 1, "head",
+                                  sink["head"] - 1),
+        "chinese_poetry": session("char-zh-en-4l", DEMO["poetry"], 0, "grid", 0),
+    }
+    for name, doc in examples.items():
+        dump_json(os.path.join(folder, name + ".attnviz"), doc)
+
+
+def keep_freed_memory():
+    """glibc returns every large freed block to the kernel, so each step's attention tensors
+    (tens of MB) were page-faulted in afresh: most of a step's time on a virtual machine.
+    Keeping freed memory in the heap makes a step 3-5x faster."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+    except OSError:
+        return
+    M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+    libc.mallopt(M_MMAP_THRESHOLD, 1 << 30)
+    libc.mallopt(M_TRIM_THRESHOLD, (1 << 31) - 1)
+
+
+def main():
+    keep_freed_memory()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", default=os.path.join(ROOT, "resources", "models"))
+    ap.add_argument("--only", choices=["attn-only-2l", "char-zh-en-4l"])
+    ap.add_argument("--seed", type=int, default=20261124)
+    ap.add_argument("--steps", type=int, default=0, help="training steps (default: each model's)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--examples", default=os.path.join(ROOT, "resources", "examples"),
+                    help="where to write the example sessions ('' for nowhere)")
+    args = ap.parse_args()
+    torch.set_num_threads(args.threads)
+    start = time.time()
+    if args.only in (None, "attn-only-2l"):
+        run_attn_only(args.out, args.seed, args.steps or 1500)
+    if args.only in (None, "char-zh-en-4l"):
+        run_char_zh_en(args.out, args.seed, args.steps or 800)
+    print(f"done in {time.time() - start:.0f} s")
+    if args.examples:
+        scores = {}
+        for name in ("attn-only-2l", "char-zh-en-4l"):
+            with open(os.path.join(args.out, name, "scores.json"), encoding="utf-8") as f:
+                scores[name] = json.load(f)
+        write_examples(args.examples, scores["attn-only-2l"], scores["char-zh-en-4l"])
+
+
+if __name__ == "__main__":
+    main()
