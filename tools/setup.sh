@@ -16,7 +16,7 @@ esac
 packages=(
   g++ cmake ninja-build pkg-config
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n
-  libgl-dev libeigen3-dev libopenblas-pthread-dev libqcustomplot-dev
+  libgl-dev libeigen3-dev libopenblas-pthread-dev libdnnl-dev libqcustomplot-dev
   libsimdjson-dev libutf8proc-dev libpcre2-dev libcli11-dev
   fonts-noto-cjk
 )
