@@ -120,23 +120,35 @@ Activation activation_from_name(const std::string& name) {
 }
 
 void activate(float* x, std::size_t n, Activation a) {
-    // Eigen's packet erf, tanh and exp: vectorised, within a few ULP of the libm functions.
-    Eigen::Map<Eigen::ArrayXf> v(x, static_cast<Index>(n));
-    switch (a) {
-        case Activation::Gelu:
-            v = 0.5f * v * (1.0f + (v * 0.70710678118654752f).erf());
-            break;
-        case Activation::GeluNew: {
-            constexpr float k = 0.79788456080286536f;  // sqrt(2 / pi)
-            v = 0.5f * v * (1.0f + (k * (v + 0.044715f * v.cube())).tanh());
-            break;
+    // Eigen's packet erf, tanh and exp: vectorised, within a few ULP of the libm functions.  On a
+    // buffer of unknown alignment Eigen would compute the elements before the first aligned
+    // address and after the last whole packet with the scalar libm functions, which round
+    // differently, so the same row at another address (another allocation) would give other
+    // bits.  Each chunk goes through an aligned buffer of whole packets instead: every element
+    // takes the packet path, and a forward pass repeats its bits.
+    constexpr Index kChunk = 256;
+    alignas(64) float buf[kChunk];
+    Eigen::Map<Eigen::Array<float, kChunk, 1>, Eigen::Aligned64> v(buf);
+    for (std::size_t i0 = 0; i0 < n; i0 += kChunk) {
+        const auto len = static_cast<std::ptrdiff_t>(std::min<std::size_t>(kChunk, n - i0));
+        std::fill(std::copy_n(x + i0, len, buf), buf + kChunk, 0.0f);
+        switch (a) {
+            case Activation::Gelu:
+                v = 0.5f * v * (1.0f + (v * 0.70710678118654752f).erf());
+                break;
+            case Activation::GeluNew: {
+                constexpr float k = 0.79788456080286536f;  // sqrt(2 / pi)
+                v = 0.5f * v * (1.0f + (k * (v + 0.044715f * v.cube())).tanh());
+                break;
+            }
+            case Activation::Silu:
+                v = v / (1.0f + (-v).exp());
+                break;
+            case Activation::Relu:
+                v = v.max(0.0f);
+                break;
         }
-        case Activation::Silu:
-            v = v / (1.0f + (-v).exp());
-            break;
-        case Activation::Relu:
-            v = v.max(0.0f);
-            break;
+        std::copy_n(buf, len, x + i0);
     }
 }
 
