@@ -16,6 +16,7 @@
 #include "app/model_commands.h"
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
+#include "engine/kernels/gemm.h"
 #include "engine/kernels/softmax.h"
 #include "engine/layers/multi_head_attention.h"
 #include "engine/ops/random.h"
@@ -153,11 +154,13 @@ int bench_attention(const BenchOptions& opt) {
         4.0 * 2.0 * tokens * E * E + 2.0 * 2.0 * tokens * static_cast<double>(L) * E;
     std::printf(
         "{\"bench\":\"attention\",\"tokens\":%lld,\"embed_dim\":%lld,\"num_heads\":%lld,"
-        "\"batch\":%lld,\"threads\":%d,\"isa\":\"%s\",\"median_ms\":%.4f,\"cpu_ms\":%.4f,"
-        "\"gflops\":%.2f}\n",
+        "\"batch\":%lld,\"threads\":%d,\"isa\":\"%s\",\"gemm\":\"%s\",\"median_ms\":%.4f,"
+        "\"cpu_ms\":%.4f,\"gflops\":%.2f}\n",
         static_cast<long long>(L), static_cast<long long>(o.embed_dim),
         static_cast<long long>(o.num_heads), static_cast<long long>(N), opt.threads,
-        kernels::isa_name(kernels::best_isa()), ms, t.cpu_ms, flops / (ms * 1e6));
+        kernels::isa_name(kernels::best_isa()),
+        kernels::gemm_backend_description(kernels::gemm_backend()).c_str(), ms, t.cpu_ms,
+        flops / (ms * 1e6));
     return 0;
 }
 

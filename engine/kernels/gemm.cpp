@@ -25,8 +25,6 @@
 // without oneDNN), Eigen the last.  BLIS 0.9 does not know Zen 5 and runs its generic kernels.
 #include "engine/kernels/gemm.h"
 
-#undef EIGEN_USE_BLAS  // the Eigen backend is Eigen's own kernels
-
 // GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics when Eigen's GEMM
 // kernel is inlined here (the intrinsics' undefined "source" operand): a false positive that
 // would fail -Werror builds on AVX-512 machines (as in ops/nn.cpp).
@@ -210,6 +208,10 @@ std::vector<GemmBackend> gemm_backends() {
 GemmBackend gemm_backend() {
     static const GemmBackend chosen = choose();
     return chosen;
+}
+
+std::size_t gemm_scratch_bytes(GemmBackend backend) {
+    return backend == GemmBackend::OneDnn ? std::size_t{256} << 10 : 0;
 }
 
 void sgemm(GemmBackend backend, bool b_transposed, std::int64_t m, std::int64_t n, std::int64_t k,

@@ -17,6 +17,7 @@
 //    reads C (so garbage in C is not propagated).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -41,6 +42,12 @@ std::vector<GemmBackend> gemm_backends();
 /// The backend ops::gemm uses: ATTNVIZ_GEMM=<name> when set (and compiled in), otherwise the
 /// fastest one measured for this CPU's instruction set.  Chosen once.
 GemmBackend gemm_backend();
+
+/// The most heap one call may allocate beyond the size of its operands (memory estimates
+/// count packed copies as the operands' size): oneDNN allocates a workspace of at least 74 KiB
+/// per call, measured up to 231 KiB above the operands at the engine's shapes, so 256 KiB;
+/// OpenBLAS packs into buffers it allocated when it started, Eigen within the operands' size.
+std::size_t gemm_scratch_bytes(GemmBackend backend);
 
 /// C = A · B (see the contract above) with a given backend; throws std::invalid_argument if it
 /// is not compiled in.  No shape checks: ops::gemm checks them.

@@ -13,13 +13,13 @@
 #include <vector>
 
 #include "engine/ops/dropout.h"
+#include "engine/ops/gemm.h"
 #include "engine/ops/parallel.h"
 
 namespace attnviz::layers {
 
 namespace {
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMat>;
 using MutMap = Eigen::Map<RowMat>;
 using Stride = Eigen::OuterStride<>;
 using ConstStrided = Eigen::Map<const RowMat, 0, Stride>;
@@ -140,8 +140,8 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
                     const ConstStrided kh(kp + n * Sp * ldk + g * d, Sp, d, Stride(ldk));
                     const ConstStrided vh(vp + n * Sp * ldv + g * d, Sp, d, Stride(ldv));
-                    if (dot) {
-                        scores.noalias() = qh * kh.transpose();  // q already carries the scale
+                    if (dot) {  // q already carries the scale
+                        ops::gemm(qh.data(), rows, d, kh.data(), Sp, p, true, ldq, ldk, Sp);
                     } else {
                         const float* w = in.additive_v + h * d;
                         for (Index i = 0; i < rows; ++i)
@@ -182,7 +182,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     if (steps) keep(steps->dropped);
                     MutStrided ctx(concat + (n * Lw + r0) * ld_concat + h * d, rows, d,
                                    Stride(ld_concat));
-                    ctx.noalias() = ConstMap(p, rows, Sp) * vh;
+                    ops::gemm(p, rows, Sp, vh.data(), d, ctx.data(), false, Sp, ldv, ld_concat);
                     if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
                     const ConstStrided window_cols(p + k0, rows, Cw, Stride(Sp));
                     if (kept && !win.full_columns) MutMap(kept, rows, Cw) = window_cols;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "engine/layers/attention_core.h"
+#include "engine/ops/gemm.h"
 #include "engine/ops/masks.h"
 #include "engine/ops/nn.h"
 #include "engine/ops/parallel.h"
@@ -326,11 +327,13 @@ std::size_t MultiHeadAttention::estimate_forward_bytes(const MultiHeadAttentionO
         blocks += N * H * 18;  // each tensor's data and shape
     }
     // Per thread: the scratch rows of one block (whenever some head's rows are not kept in
-    // place), and the packed operands of the matrix products (Eigen's blocking, bounded by
-    // the operands themselves: scores q.k^T and the product with V).
+    // place), and the packed operands of the matrix products (the GEMM backend's blocking,
+    // bounded by the operands themselves: scores q.k^T and the product with V) plus the
+    // backend's own workspace.
     const double rpb = double(rows_per_block(w.rows, Sp, batch, threads));
     const double per_thread = rpb * Spd + d * (rpb + Spd) + Spd * (rpb + d) + E * (rpb + E);
-    bytes += threads * (per_thread * sizeof(float) + 4 * kBlockOverhead);
+    bytes += threads * (per_thread * sizeof(float) + 4 * kBlockOverhead +
+                        static_cast<double>(ops::gemm_scratch_bytes()));
     bytes += blocks * kBlockOverhead;
     return bytes >= static_cast<double>(std::numeric_limits<std::size_t>::max())
                ? std::numeric_limits<std::size_t>::max()

@@ -36,4 +36,8 @@ void gemm(const float* a, std::int64_t m, std::int64_t k, const float* b, std::i
                    accumulate);
 }
 
+std::size_t gemm_scratch_bytes() {
+    return kernels::gemm_scratch_bytes(kernels::gemm_backend());
+}
+
 }  // namespace attnviz::ops

@@ -3,6 +3,7 @@
 // chosen once at run time).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace attnviz::ops {
@@ -16,5 +17,9 @@ namespace attnviz::ops {
 void gemm(const float* a, std::int64_t m, std::int64_t k, const float* b, std::int64_t n, float* c,
           bool b_transposed = false, std::int64_t lda = 0, std::int64_t ldb = 0,
           std::int64_t ldc = 0, bool accumulate = false);
+
+/// The most heap one gemm call may allocate beyond the size of its operands, for memory
+/// estimates (kernels::gemm_scratch_bytes of the chosen backend).
+std::size_t gemm_scratch_bytes();
 
 }  // namespace attnviz::ops

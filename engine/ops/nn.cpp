@@ -12,66 +12,53 @@
 
 #include <algorithm>
 #include <cmath>
-#include <mutex>
 #include <stdexcept>
 
+#include "engine/ops/gemm.h"
 #include "engine/ops/parallel.h"
-
-#ifdef ATTNVIZ_WITH_OPENBLAS
-extern "C" void openblas_set_num_threads(int);
-#endif
 
 namespace attnviz::ops {
 
 namespace {
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using ConstMap = Eigen::Map<const RowMat>;
 using Stride = Eigen::OuterStride<>;
-using ConstStrided = Eigen::Map<const RowMat, 0, Stride>;
 using MutStrided = Eigen::Map<RowMat, 0, Stride>;
 using Eigen::Index;
 }  // namespace
 
 void linear(const float* x, Index rows, Index in, const float* w, const float* b, Index out,
             float* y, int threads, Index ldx, Index ldy, bool weight_in_out) {
-#ifdef ATTNVIZ_WITH_OPENBLAS
-    // OpenBLAS would otherwise start its own threads inside ours: the engine spreads the work
-    // itself, so a benchmark's one thread is one thread.
-    static std::once_flag once;
-    std::call_once(once, [] { openblas_set_num_threads(1); });
-#endif
     if (ldx == 0) ldx = in;
     if (ldy == 0) ldy = out;
-    // w as [out, in] (nn.Linear) or [in, out] (Conv1D): columns c0..c1 of y use rows c0..c1 of
-    // the former or columns of the latter.
-    const ConstMap w_out_in(w, weight_in_out ? 0 : out, weight_in_out ? 0 : in);
-    const ConstMap w_in_out(w, weight_in_out ? in : 0, weight_in_out ? out : 0);
-    const auto product = [&](MutStrided& ym, const ConstStrided& xm, Index c0, Index c1) {
+    // Columns c0..c1 of y: rows c0..c1 of w stored [out, in] (nn.Linear, used transposed) or
+    // columns c0..c1 of w stored [in, out] (Conv1D).
+    const auto product = [&](const float* xr, Index n, float* yr, Index c0, Index c1) {
         if (weight_in_out)
-            ym.noalias() = xm * w_in_out.middleCols(c0, c1 - c0);
+            gemm(xr, n, in, w + c0, c1 - c0, yr + c0, false, ldx, out, ldy);
         else
-            ym.noalias() = xm * w_out_in.middleRows(c0, c1 - c0).transpose();
-        if (b) ym.rowwise() += Eigen::Map<const Eigen::RowVectorXf>(b + c0, c1 - c0);
+            gemm(xr, n, in, w + c0 * in, c1 - c0, yr + c0, true, ldx, in, ldy);
+        if (b)
+            MutStrided(yr + c0, n, c1 - c0, Stride(ldy)).rowwise() +=
+                Eigen::Map<const Eigen::RowVectorXf>(b + c0, c1 - c0);
     };
     // Few rows (a sentence's tokens) against a large weight: each thread takes a slice of the
     // output columns, so it packs only its slice of the weight.  Split by rows, every thread
-    // would pack the whole weight and two threads would barely beat one.  Either way each
-    // output is the same dot product, so the thread count does not change the result.
+    // would pack the whole weight and two threads would barely beat one.  The slices depend
+    // only on the thread count, so a given thread count gives the same bits run after run
+    // (another count may round differently: the kernels pick their edge cases by size).
     const int t = std::max(1, threads);
     if (t > 1 && rows < Index{256} * t && out >= Index{64} * t) {
         const std::size_t blocks = static_cast<std::size_t>((out + 15) / 16);
         parallel_for(blocks, t, [&](std::size_t b0, std::size_t b1) {
             const Index c0 = static_cast<Index>(b0) * 16;
             const Index c1 = std::min<Index>(out, static_cast<Index>(b1) * 16);
-            MutStrided ym(y + c0, rows, c1 - c0, Stride(ldy));
-            product(ym, ConstStrided(x, rows, in, Stride(ldx)), c0, c1);
+            product(x, rows, y, c0, c1);
         });
         return;
     }
     parallel_for(static_cast<std::size_t>(rows), t, [&](std::size_t r0, std::size_t r1) {
-        const auto n = static_cast<Index>(r1 - r0);
-        MutStrided ym(y + static_cast<Index>(r0) * ldy, n, out, Stride(ldy));
-        product(ym, ConstStrided(x + static_cast<Index>(r0) * ldx, n, in, Stride(ldx)), 0, out);
+        const auto first = static_cast<Index>(r0);
+        product(x + first * ldx, static_cast<Index>(r1 - r0), y + first * ldy, 0, out);
     });
 }
 
