@@ -1,9 +1,10 @@
 # Project-wide compile options, as an INTERFACE target every AttnViz target links.
 #
-# ATTNVIZ_NATIVE (default ON): compile for the build machine's instruction set.  Eigen's
-# GEMM is several times faster with AVX2/AVX-512 than with the SSE2 baseline.  Packagers
-# switch it OFF for a portable binary; the softmax kernels still pick the widest unit
-# at run time because they are compiled per ISA and dispatched (engine/kernels).
+# ATTNVIZ_NATIVE (default ON): compile for the build machine's instruction set: Eigen's
+# code (and its GEMM, when neither oneDNN nor OpenBLAS is built in) is several times faster
+# with AVX2/AVX-512 than with the SSE2 baseline.  Packagers switch it OFF for a portable
+# binary; the matrix products (oneDNN, OpenBLAS) and the softmax kernels still pick the
+# widest unit at run time (engine/kernels/gemm.h, engine/kernels/softmax.h).
 option(ATTNVIZ_NATIVE "Optimise for the build machine's CPU (-march=native)" ON)
 option(ATTNVIZ_WERROR "Treat compiler warnings as errors" OFF)
 set(ATTNVIZ_SANITIZE "" CACHE STRING "Sanitizers to build with, e.g. address,undefined")
