@@ -1,8 +1,8 @@
 // The GEMM backends and the run-time choice between them (see kernels/gemm.h).
 //
-// The choice: oneDNN when it is compiled in, then OpenBLAS, then Eigen; ATTNVIZ_GEMM=<name>
-// overrides it.  Measured with bench/gemm_bench (one thread, GFLOP/s, medians of interleaved
-// rounds; AMD EPYC Zen 5, Debian 12, November 2026):
+// The choice on x86: oneDNN when it is compiled in, then OpenBLAS, then Eigen (elsewhere oneDNN
+// comes last, see kCompiled); ATTNVIZ_GEMM=<name> overrides it.  Measured with bench/gemm_bench
+// (one thread, GFLOP/s, medians of interleaved rounds; AMD EPYC Zen 5, Debian 12, November 2026):
 //
 //   shape [m x k] * [k x n]    oneDNN 2.6  OpenBLAS 0.3.21     Eigen 3.4        BLIS 0.9
 //                                          SkylakeX  Haswell   native  SSE2
@@ -126,15 +126,26 @@ void sgemm_onednn(bool b_transposed, std::int64_t m, std::int64_t n, std::int64_
 }
 #endif
 
-// Fastest first: see the figures at the top of this file.
+// Fastest first: see the figures at the top of this file.  Those are x86 figures: oneDNN 2.6
+// has JIT sgemm kernels for x86 (and 512-bit SVE) only and runs reference loops elsewhere, so on
+// other CPUs (AArch64 with NEON) it comes last, after OpenBLAS and Eigen's NEON kernels (not
+// measured here).
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#define ATTNVIZ_ONEDNN_FIRST 1
+#else
+#define ATTNVIZ_ONEDNN_FIRST 0
+#endif
 constexpr GemmBackend kCompiled[] = {
-#ifdef ATTNVIZ_WITH_ONEDNN
+#if defined(ATTNVIZ_WITH_ONEDNN) && ATTNVIZ_ONEDNN_FIRST
     GemmBackend::OneDnn,
 #endif
 #ifdef ATTNVIZ_WITH_OPENBLAS
     GemmBackend::OpenBlas,
 #endif
     GemmBackend::Eigen,
+#if defined(ATTNVIZ_WITH_ONEDNN) && !ATTNVIZ_ONEDNN_FIRST
+    GemmBackend::OneDnn,
+#endif
 };
 constexpr GemmBackend kAll[] = {GemmBackend::Eigen, GemmBackend::OpenBlas, GemmBackend::OneDnn};
 
