@@ -264,6 +264,37 @@ class TestModels : public QObject {
         QVERIFY(sink.results.empty());
     }
 
+    void anAttentionOnlyLlamaHasNoMlp() {
+        // intermediate_size 0: transformers' MLP has zero-width weights and adds nothing.  The
+        // folder's MLP tensors are then not read: layer 1 (before any MLP) is the reference's,
+        // layer 2 is not, since the reference's layer-1 MLP changed its input.
+        const std::string d = copy_case("llama_gqa", "attention_only");
+        std::string cfg = io::read_file(d + "/config.json");
+        const auto at = cfg.find("\"intermediate_size\"");
+        QVERIFY(at != std::string::npos);
+        const auto end = cfg.find_first_of(",}", at);
+        std::ofstream(d + "/config.json", std::ios::binary)
+            << cfg.substr(0, at) + "\"intermediate_size\": 0" + cfg.substr(end);
+        const auto model = models::load_model(d);
+        QCOMPARE(model->info().intermediate_size, std::int64_t(0));
+        const models::ModelInput in = input_of(models_dir() + "/llama_gqa");
+        models::CollectingSink sink;
+        model->forward(in, {}, sink);
+        QCOMPARE(sink.results.size(), std::size_t(model->info().num_layers));
+        const Tensor all = io::read_npy(models_dir() + "/llama_gqa/reference/attentions.npy");
+        const std::int64_t L = all.dim(2);
+        for (std::int64_t h = 0; h < all.dim(1); ++h)
+            EXPECT_CLOSE(head_of(sink.results[0].weights, h), reference_map(all, 0, h, 0, L, 0, L),
+                         1e-5, "layer 1 head " + std::to_string(h + 1));
+        const auto second = test::compare_tensors(head_of(sink.results[1].weights, 0),
+                                                  reference_map(all, 1, 0, 0, L, 0, L), 1e-3);
+        QVERIFY2(!second.ok, "layer 2 ignored that the MLP is gone");
+        // A negative width is still a lying config.
+        std::ofstream(d + "/config.json", std::ios::binary)
+            << cfg.substr(0, at) + "\"intermediate_size\": -1" + cfg.substr(end);
+        expect_data_error(d, "intermediate_size");
+    }
+
     void brokenFoldersGiveOneClearMessage() {
         expect_data_error(test::temp_dir() + "/does-not-exist", "config.json");
         {

@@ -144,7 +144,9 @@ void read_llama(const Reader& r, ModelConfig& c) {
     c.num_heads = r.required({"num_attention_heads"}, 1, kMaxHeads);
     c.num_kv_heads = r.integer({"num_key_value_heads"}, 1, kMaxHeads).value_or(c.num_heads);
     c.head_dim = r.integer({"head_dim"}, 2, 4096).value_or(0);
-    c.intermediate_size = r.required({"intermediate_size"}, 1, kMaxHidden * 16);
+    // 0: an attention-only model (no MLP, as interpretability work trains them); transformers
+    // builds its MLP with zero-width weights, whose output is zero.
+    c.intermediate_size = r.required({"intermediate_size"}, 0, kMaxHidden * 16);
     c.max_positions = r.integer({"max_position_embeddings"}, 1, kMaxPositions).value_or(2048);
     c.norm_eps = r.real("rms_norm_eps").value_or(1e-6);
     read_activation(r, "hidden_act", "silu", c);

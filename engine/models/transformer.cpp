@@ -149,7 +149,6 @@ LayerParams layer_params(const ModelConfig& c, Index i) {
             break;
         case Family::Llama: {
             l.norm1_w = {p + "input_layernorm.weight", {E}};
-            l.norm2_w = {p + "post_attention_layernorm.weight", {E}};
             const Index outs[3] = {H * d, KV * d, KV * d};
             const char* names[3] = {"q_proj", "k_proj", "v_proj"};
             for (int k = 0; k < 3; ++k) {
@@ -163,6 +162,10 @@ LayerParams layer_params(const ModelConfig& c, Index i) {
                 l.q_norm = {p + "self_attn.q_norm.weight", {d}};
                 l.k_norm = {p + "self_attn.k_norm.weight", {d}};
             }
+            // Attention only (intermediate_size 0): the file's zero-width MLP weights and the
+            // norm before them change nothing, so they are neither read nor required.
+            if (I == 0) break;
+            l.norm2_w = {p + "post_attention_layernorm.weight", {E}};
             for (const char* n : {"mlp.gate_proj", "mlp.up_proj"}) {
                 Param w, b;
                 lin(n, I, E, c.mlp_bias, &w, &b);
@@ -652,10 +655,12 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
             norm(h.data(), L, w.norm1_w, w.norm1_b, threads);
             attention(i, w, h.data(), L, pos, options, keep, a.data(), sink);
             ops::add_inplace(x.data(), a.data(), x.size());
-            h = x;
-            norm(h.data(), L, w.norm2_w, w.norm2_b, threads);
-            mlp(w, h.data(), L, a.data(), threads);
-            ops::add_inplace(x.data(), a.data(), x.size());
+            if (config_.intermediate_size > 0) {
+                h = x;
+                norm(h.data(), L, w.norm2_w, w.norm2_b, threads);
+                mlp(w, h.data(), L, a.data(), threads);
+                ops::add_inplace(x.data(), a.data(), x.size());
+            }
         } else {
             attention(i, w, x.data(), L, pos, options, keep, a.data(), sink);
             ops::add_inplace(a.data(), x.data(), x.size());
