@@ -439,6 +439,10 @@ void AttentionDocument::emitAll() {
     emit specialTokensChanged(compute_.special_tokens);
     emit embedDimChanged(compute_.embed_dim);
     emit numHeadsChanged(compute_.num_heads);
+    // The source and its layer too: a session or an example that opens a model must show it in
+    // the Source box at once, not when its first snapshot arrives.
+    emit modelFolderChanged(compute_.model_folder);
+    emit layerChanged(compute_.layer);
     emit biasChanged(compute_.bias);
     emit scoringChanged(compute_.scoring);
     emit dropoutChanged(compute_.dropout);
