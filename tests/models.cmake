@@ -1,3 +1,4 @@
 attnviz_add_test(test_models test_models.cpp)
 attnviz_add_test(test_cli_models test_cli_models.cpp)
 attnviz_add_test(test_head_atlas test_head_atlas.cpp)
+attnviz_add_test(test_shipped_models test_shipped_models.cpp)

@@ -31,6 +31,7 @@
 #include "ui/model/atlas_view.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
+#include "ui/model/shipped_models.h"
 #include "ui/render/colormaps.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/main_window.h"
@@ -222,7 +223,8 @@ class ModelWindowTest : public QObject {
         QCOMPARE(w_->document()->viewHead(), 3);
         // Back to the demo layer: its settings work again.
         auto* source = find<QComboBox>("sourceCombo");
-        QCOMPARE(source->count(), 2);
+        // The demo layer, the shipped models, the model opened.
+        QCOMPARE(source->count(), 2 + int(shipped_model_folders().size()));
         source->setCurrentIndex(0);
         emit source->activated(0);
         SETTLE(*w_);
@@ -230,6 +232,60 @@ class ModelWindowTest : public QObject {
         QVERIFY(!snap()->model);
         QVERIFY(find<QWidget>("embedDimSpin")->isEnabled());
         QVERIFY(!spin->isEnabled());
+    }
+
+    void theExamplesOpenTheShippedModelsOnLearnedHeads() {
+        QVERIFY2(!shipped_models_dir().isEmpty(), "no share/attnviz/models beside the test");
+        QCOMPARE(shipped_model_folders().size(), qsizetype(2));
+        struct Expect {
+            const char* id;
+            const char* model;
+            const char* measure;  // of the head the example shows
+            double at_least;
+        };
+        const Expect examples[] = {{"induction_head", "attn-only-2l", "induction", 0.5},
+                                   {"previous_token", "attn-only-2l", "previous", 0.4},
+                                   {"attention_sink", "char-zh-en-4l", "first", 0.5},
+                                   {"chinese_poetry", "char-zh-en-4l", nullptr, 0},
+                                   {"learned_heads", "attn-only-2l", nullptr, 0}};
+        auto* source = find<QComboBox>("sourceCombo");
+        for (const Expect& e : examples) {
+            QVERIFY2(w_->loadExample(QLatin1String(e.id)), e.id);
+            // The result of this example: its model on its text, not the previous example's.
+            QVERIFY(QTest::qWaitFor(
+                [&] {
+                    const ComputeConfig& now = w_->document()->computeConfig();
+                    const SnapshotPtr s = snap();
+                    return test::settled(*w_) && s && s->model &&
+                           s->model->folder == now.model_folder && s->config.text_a == now.text_a;
+                },
+                60000));
+            const ComputeConfig& c = w_->document()->computeConfig();
+            QCOMPARE(c.model_folder, shipped_model(QLatin1String(e.model)));
+            QVERIFY(is_shipped_model(c.model_folder));
+            // The source box names it, and the demo layer is one click away.
+            QCOMPARE(source->currentData().toString(), c.model_folder);
+            QCOMPARE(source->itemData(0).toString(), QString());
+            QVERIFY(w_->views()->explanationVisible());
+            QVERIFY(!w_->views()->explanationLabel()->text().isEmpty());
+            if (!e.measure) continue;
+            // The head shown is what the example says it is, on the window's own maps.
+            const ModelMaps& maps = *snap()->model;
+            const int layer = c.layer, head = w_->document()->viewHead();
+            const models::HeadMeasures& m = maps.atlas.at(layer, head);
+            const double value =
+                QLatin1String(e.measure) == QLatin1String("induction")  ? m.induction
+                : QLatin1String(e.measure) == QLatin1String("previous") ? m.previous
+                                                                        : m.first;
+            QVERIFY2(value >= e.at_least,
+                     (std::string(e.id) + ": " + e.measure + " " + std::to_string(value)).c_str());
+        }
+        // One click back to the demo layer.
+        source->setCurrentIndex(0);
+        emit source->activated(0);
+        SETTLE(*w_);
+        QVERIFY(!w_->document()->computeConfig().usesModel());
+        QVERIFY(!snap()->model);
     }
 
     void aFolderThatFailsChangesNothing() {

@@ -76,9 +76,14 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 # Texts the tests and the examples use (the examples' sessions are written by this script too).
 DEMO = {
-    "induction": "A quick brown fox. A quick brown fox.",
+    # A string no training text holds, said twice: the attention-only model's induction heads
+    # are sharp on such strings (its training repeats random ones) and weaker on plain English,
+    # whose next character its other heads predict well enough.
+    "induction": "zK8&pW3!rT6~bN1^ zK8&pW3!rT6~bN1^",
     "previous": "The quick brown fox jumps over the lazy dog.",
-    "sink": "Attention is all you need. 注意力就是一切。",
+    # The bilingual model's sink heads are clearest on Chinese verse (on mixed English text
+    # the same heads spread out): Meng Haoran's "Spring Dawn".
+    "sink": "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。",
     "poetry": "床前明月光，疑是地上霜。举头望明月，低头思故乡。",
 }
 
@@ -230,9 +235,10 @@ def rotate_half(x):
 class AttentionOnlyLlama(nn.Module):
     """LlamaForCausalLM with intermediate_size 0: x + attn(input_layernorm(x)) per layer."""
 
-    def __init__(self, vocab, hidden, layers, heads, max_len, theta=10000.0, eps=1e-5):
+    def __init__(self, vocab, hidden, layers, heads, max_len, theta=10000.0, eps=1e-5, bias=True):
         super().__init__()
         self.heads, self.d, self.eps, self.theta = heads, hidden // heads, eps, theta
+        self.bias = bias
         self.max_len, self.hidden, self.vocab = max_len, hidden, vocab
         self.embed_tokens = nn.Embedding(vocab, hidden)
         self.layers = nn.ModuleList()
@@ -240,13 +246,17 @@ class AttentionOnlyLlama(nn.Module):
             layer = nn.Module()
             layer.input_layernorm = RMSNorm(hidden, eps)
             for name in ("q_proj", "k_proj", "v_proj", "o_proj"):
-                setattr(layer, name, nn.Linear(hidden, hidden, bias=False))
+                setattr(layer, name, nn.Linear(hidden, hidden, bias=bias))
             self.layers.append(layer)
         self.norm = RMSNorm(hidden, eps)
         self.lm_head = nn.Linear(hidden, vocab, bias=False)
         for p in self.parameters():
             if p.dim() == 2:
                 nn.init.normal_(p, std=0.02)
+        for layer in self.layers:
+            for name in ("q_proj", "k_proj", "v_proj", "o_proj"):
+                if getattr(layer, name).bias is not None:
+                    nn.init.zeros_(getattr(layer, name).bias)
 
     def forward(self, ids, want_probs=False):
         B, T = ids.shape
@@ -274,7 +284,7 @@ class AttentionOnlyLlama(nn.Module):
             "num_hidden_layers": len(self.layers), "num_attention_heads": self.heads,
             "num_key_value_heads": self.heads, "head_dim": self.d, "hidden_act": "silu",
             "max_position_embeddings": self.max_len, "rms_norm_eps": self.eps,
-            "rope_theta": self.theta, "rope_scaling": None, "attention_bias": False,
+            "rope_theta": self.theta, "rope_scaling": None, "attention_bias": self.bias,
             "attention_dropout": 0.0, "mlp_bias": False, "tie_word_embeddings": False,
             "bos_token_id": 0, "eos_token_id": 0, "initializer_range": 0.02,
             "torch_dtype": "float32", "use_cache": True}
@@ -289,6 +299,8 @@ class AttentionOnlyLlama(nn.Module):
             s[p + "input_layernorm.weight"] = layer.input_layernorm.weight
             for n in ("q_proj", "k_proj", "v_proj", "o_proj"):
                 s[p + f"self_attn.{n}.weight"] = getattr(layer, n).weight
+                if self.bias:
+                    s[p + f"self_attn.{n}.bias"] = getattr(layer, n).bias
             s[p + "post_attention_layernorm.weight"] = torch.ones(E)
             s[p + "mlp.gate_proj.weight"] = torch.zeros(0, E)
             s[p + "mlp.up_proj.weight"] = torch.zeros(0, E)
@@ -368,7 +380,9 @@ class Gpt2(nn.Module):
 # Training
 
 
-def train(model, sampler, steps, batch, lr, log_every=100):
+def train(model, sampler, steps, batch, lr, log_every=100, probe=None):
+    """AdamW with warm-up and a cosine decay to a tenth.  `probe(model)`, if given, returns a
+    short string logged with the loss (the heads' scores: induction heads appear abruptly)."""
     opt = torch.optim.AdamW(model.parameters(), lr=lr, betas=(0.9, 0.95), weight_decay=0.01)
     warmup = max(1, steps // 20)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: min(1.0, (s + 1) / warmup) * (
@@ -386,8 +400,13 @@ def train(model, sampler, steps, batch, lr, log_every=100):
         sched.step()
         running.append(loss.item())
         if (step + 1) % log_every == 0 or step + 1 == steps:
+            extra = ""
+            if probe is not None and ((step + 1) % (4 * log_every) == 0 or step + 1 == steps):
+                model.eval()
+                extra = "  " + probe(model)
+                model.train()
             print(f"  step {step + 1:5d}/{steps}  loss {np.mean(running):.3f}  "
-                  f"{time.time() - start:6.0f} s", flush=True)
+                  f"{time.time() - start:6.0f} s{extra}", flush=True)
             running = []
     model.eval()
     return time.time() - start
@@ -472,6 +491,30 @@ def measure(model, tokenizer, val_docs, seed):
     return total / count, count, prev, first, induction
 
 
+def head_probe(tokenizer, text, seed):
+    """A probe for train(): the best induction score on two <|bos|> + R + R sequences and the
+    best layer-1 previous-token score on `text`."""
+    rng = np.random.RandomState(seed)
+    sequences = [torch.from_numpy(induction_ids(len(tokenizer.vocab), rng))[None]
+                 for _ in range(2)]
+    ids = torch.tensor([tokenizer.encode(text)])
+
+    def probe(model):
+        with torch.no_grad():
+            induction = 0.0
+            for seq in sequences:
+                _, maps = model(seq, want_probs=True)
+                m = torch.stack([p[0] for p in maps])
+                L, period = seq.shape[1], (seq.shape[1] - 1) // 2
+                rows = torch.arange(1 + period, L)
+                induction = induction + m[:, :, rows, rows - period + 1].mean(-1) / 2
+            _, maps = model(ids, want_probs=True)
+            L = ids.shape[1]
+            prev = maps[0][0][:, torch.arange(1, L), torch.arange(0, L - 1)].mean(-1)
+        return f"induction {float(induction.max()):.3f}  previous-token {float(prev.max()):.3f}"
+    return probe
+
+
 def unigram_loss(tokenizer, train_docs, val_docs, max_len):
     counts = np.ones(len(tokenizer.vocab))
     for doc in train_docs:
@@ -549,11 +592,12 @@ def run_attn_only(out, seed, steps):
     # The printable characters other than the space: the engine's probe draws from ids
     # vocab/4 and up, this covers them.
     printable = np.arange(tok.ids["!"], len(tok.vocab))
-    sampler = Sampler(tok, [train_docs], length=257, rng=rng, repeat=0.3, random_repeat=0.3,
+    sampler = Sampler(tok, [train_docs], length=129, rng=rng, repeat=0.2, random_repeat=0.5,
                       random_ids=printable)
     print(f"attn-only-2l: {sum(p.numel() for p in model.parameters())} parameters, "
           f"{sum(map(len, train_docs))} training characters")
-    seconds = train(model, sampler, steps, batch=16, lr=3e-3)
+    seconds = train(model, sampler, steps, batch=32, lr=3e-3,
+                    probe=head_probe(tok, DEMO["previous"] + " " + val_docs[3], seed + 7))
     return finish("attn-only-2l", model, tok, os.path.join(out, "attn-only-2l"), train_docs,
                   val_docs, seed, seconds, "float32",
                   {"package": "fortunes", "files": ENGLISH_FILES, "licence": "BSD (fortune-mod)"})
@@ -578,7 +622,8 @@ def run_char_zh_en(out, seed, steps):
     sampler = Sampler(tok, [en_train, zh_train], length=129, rng=rng)
     print(f"char-zh-en-4l: {sum(p.numel() for p in model.parameters())} parameters, "
           f"vocabulary {len(tok.vocab)}")
-    seconds = train(model, sampler, steps, batch=24, lr=3e-3)
+    seconds = train(model, sampler, steps, batch=24, lr=3e-3,
+                    probe=head_probe(tok, DEMO["poetry"] + DEMO["sink"], seed + 7))
     return finish("char-zh-en-4l", model, tok, os.path.join(out, "char-zh-en-4l"),
                   en_train + zh_train, en_val + zh_val, seed, seconds, "float16",
                   [{"package": "fortunes", "files": ENGLISH_FILES, "licence": "BSD (fortune-mod)"},
@@ -605,11 +650,37 @@ def session(model, text, layer, view, head):
         }}
 
 
-def write_examples(folder, attn, chars):
+def best_sink_on(folder, text):
+    """{layer, head, score} of the head that puts the most weight on <|bos|> in `text` (the
+    mean over the rows after it), from hf_reference's maps of the folder as written."""
+    vocab = json.load(open(os.path.join(folder, "tokenizer.json"), encoding="utf-8"))
+    vocab = vocab["model"]["vocab"]
+    ids = [vocab[BOS]] + [vocab.get(c, vocab[UNK]) for c in text]
+    first = reference_maps(folder, ids)[:, :, 1:, 0].mean(-1)
+    return best(first)
+
+
+def best_induction_on(folder, text):
+    """{layer, head, score} of the head that, in the second half of `text` (a string said
+    twice, separated by one character), puts the most weight on the token after the query's
+    earlier occurrence."""
+    vocab = json.load(open(os.path.join(folder, "tokenizer.json"), encoding="utf-8"))
+    vocab = vocab["model"]["vocab"]
+    ids = [vocab[BOS]] + [vocab.get(c, vocab[UNK]) for c in text]
+    period = (len(text) + 1) // 2
+    rows = torch.arange(1 + period, len(ids))
+    return best(reference_maps(folder, ids)[:, :, rows, rows - period + 1].mean(-1))
+
+
+def write_examples(folder, models, attn):
     """The Examples menu's sessions on the shipped models, each on the head this run found
     best (their titles and explanations are in ui/classroom/examples.cpp)."""
-    ind, prev = attn["best_induction_head"], attn["best_previous_token_head_layer_1"]
-    sink = chars["best_sink_head"]
+    prev = attn["best_previous_token_head_layer_1"]
+    ind = best_induction_on(os.path.join(models, "attn-only-2l"), DEMO["induction"])
+    print(f"induction example: layer {ind['layer']} head {ind['head']}, {ind['score']}")
+    sink = best_sink_on(os.path.join(models, "char-zh-en-4l"), DEMO["sink"])
+    print(f"attention sink example: layer {sink['layer']} head {sink['head']}, "
+          f"{sink['score']} of each row on {BOS}")
     examples = {
         "learned_heads": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "grid", 0),
         "induction_head": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "head",
@@ -646,20 +717,21 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--examples", default=os.path.join(ROOT, "resources", "examples"),
                     help="where to write the example sessions ('' for nowhere)")
+    ap.add_argument("--examples-only", action="store_true",
+                    help="train nothing: write the example sessions for the models in --out")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     start = time.time()
-    if args.only in (None, "attn-only-2l"):
-        run_attn_only(args.out, args.seed, args.steps or 1500)
-    if args.only in (None, "char-zh-en-4l"):
-        run_char_zh_en(args.out, args.seed, args.steps or 800)
-    print(f"done in {time.time() - start:.0f} s")
+    if not args.examples_only:
+        if args.only in (None, "attn-only-2l"):
+            run_attn_only(args.out, args.seed, args.steps or 4000)
+        if args.only in (None, "char-zh-en-4l"):
+            run_char_zh_en(args.out, args.seed, args.steps or 1000)
+        print(f"done in {time.time() - start:.0f} s")
     if args.examples:
-        scores = {}
-        for name in ("attn-only-2l", "char-zh-en-4l"):
-            with open(os.path.join(args.out, name, "scores.json"), encoding="utf-8") as f:
-                scores[name] = json.load(f)
-        write_examples(args.examples, scores["attn-only-2l"], scores["char-zh-en-4l"])
+        with open(os.path.join(args.out, "attn-only-2l", "scores.json"), encoding="utf-8") as f:
+            attn = json.load(f)
+        write_examples(args.examples, args.out, attn)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@
 
 #include "ui/classroom/view_tabs.h"
 #include "ui/i18n/language.h"
+#include "ui/model/shipped_models.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/main_window.h"
 
@@ -77,7 +78,14 @@ int run_gui(int argc, char** argv) {
     // ATTNVIZ_PRESENT=1 starts presenting, ATTNVIZ_TAB=<grid|steps|lines|statistics|compare|model>
     // opens that view.  Read here, once, not by the window: a window rebuilt in another
     // language must not open the example again over the class's changes.
-    const QString example = qEnvironmentVariable("ATTNVIZ_EXAMPLE");
+    QString example = qEnvironmentVariable("ATTNVIZ_EXAMPLE");
+    // Started without a file: the window opens on a trained model AttnViz ships, so the first
+    // thing a class sees is heads that learned something (the demo layer is one click away,
+    // in the Source box).
+    const bool has_file = std::any_of(
+        args.begin(), args.end(), [](const QString& a) { return !a.startsWith(QLatin1Char('-')); });
+    if (example.isEmpty() && !has_file && !shipped_model(QStringLiteral("attn-only-2l")).isEmpty())
+        example = QStringLiteral("learned_heads");
     const bool present = qEnvironmentVariableIntValue("ATTNVIZ_PRESENT") != 0;
     ViewTabs::Tab tab = ViewTabs::GridTab;
     const bool has_tab = ViewTabs::tabFromName(qEnvironmentVariable("ATTNVIZ_TAB"), &tab);

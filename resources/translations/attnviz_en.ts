@@ -388,7 +388,7 @@
 <context>
     <name>Examples</name>
     <message>
-        <location filename="../../ui/classroom/examples.cpp" line="+26"/>
+        <location filename="../../ui/classroom/examples.cpp" line="+33"/>
         <source>What the head count does</source>
         <translation>What the head count does</translation>
     </message>
@@ -480,6 +480,56 @@
         <location line="+1"/>
         <source>The same sentence and the same weights twice: A attends to every token, B only to the tokens so far. The third map is B − A: red where B gives more weight, blue where it gives less. The weight B may not put on later tokens (hatched) goes to the earlier ones, so the first rows change most and the last row not at all. Try the other comparisons above the figure.</source>
         <translation>The same sentence and the same weights twice: A attends to every token, B only to the tokens so far. The third map is B − A: red where B gives more weight, blue where it gives less. The weight B may not put on later tokens (hatched) goes to the earlier ones, so the first rows change most and the last row not at all. Try the other comparisons above the figure.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Learned heads: every head of a trained model</source>
+        <translation>Learned heads: every head of a trained model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A 2-layer, attention-only model that AttnViz trained on English fortunes (built in: nothing to download), on a string it has never seen, said twice. Each thumbnail is one head. In layer 1, some heads look at the previous character: the stripe just left of the diagonal. In layer 2, induction heads look from each character of the second copy to the one that followed it in the first: the stripe in the lower left. Click a thumbnail to open that head; choose Demo layer in the Source box to compute one random layer step by step.</source>
+        <translation>A 2-layer, attention-only model that AttnViz trained on English fortunes (built in: nothing to download), on a string it has never seen, said twice. Each thumbnail is one head. In layer 1, some heads look at the previous character: the stripe just left of the diagonal. In layer 2, induction heads look from each character of the second copy to the one that followed it in the first: the stripe in the lower left. Click a thumbnail to open that head; choose Demo layer in the Source box to compute one random layer step by step.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>A string of random characters, said twice. In the second copy, this layer-2 head looks from each character to the one that followed it the first time: the bright stripe parallel to the diagonal. It finds the same character earlier and copies what came next, which is how a model continues a pattern it has just seen, even one it never saw in training. It only works with a previous-token head in layer 1 before it. Uniform attention would give that cell about 1/L. On repeated ordinary English this small model relies on other heads, so its induction heads are fainter there; try your own string.</source>
+        <translation>A string of random characters, said twice. In the second copy, this layer-2 head looks from each character to the one that followed it the first time: the bright stripe parallel to the diagonal. It finds the same character earlier and copies what came next, which is how a model continues a pattern it has just seen, even one it never saw in training. It only works with a previous-token head in layer 1 before it. Uniform attention would give that cell about 1/L. On repeated ordinary English this small model relies on other heads, so its induction heads are fainter there; try your own string.</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Induction head</source>
+        <translation>Induction head</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Previous-token head</source>
+        <translation>Previous-token head</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A layer-1 head of the same trained model. About half of each row&apos;s weight, in most rows the largest part, is on the character just before the query: the stripe below the diagonal, whatever the text. Nobody programmed it: the model learned that the previous character predicts the next one, and the induction heads of layer 2 build on what this head passes on.</source>
+        <translation>A layer-1 head of the same trained model. About half of each row&apos;s weight, in most rows the largest part, is on the character just before the query: the stripe below the diagonal, whatever the text. Nobody programmed it: the model learned that the previous character predicts the next one, and the induction heads of layer 2 build on what this head passes on.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Attention sink</source>
+        <translation>Attention sink</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A 4-layer model trained on Chinese and English text, on Meng Haoran&apos;s “Spring Dawn”. This layer-4 head puts nearly all of every row&apos;s weight on the first token, &lt;|bos|&gt;: the first column is bright. The softmax must give its weights to something, so a head with nothing useful to read parks them on a token that is always there. Large language models do the same; the Model tab shows how many heads here do. On English text this small model&apos;s sinks are weaker.</source>
+        <translation>A 4-layer model trained on Chinese and English text, on Meng Haoran&apos;s “Spring Dawn”. This layer-4 head puts nearly all of every row&apos;s weight on the first token, &lt;|bos|&gt;: the first column is bright. The softmax must give its weights to something, so a head with nothing useful to read parks them on a token that is always there. Large language models do the same; the Model tab shows how many heads here do. On English text this small model&apos;s sinks are weaker.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Chinese poetry: “Quiet Night Thoughts”</source>
+        <translation>Chinese poetry: “Quiet Night Thoughts”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Li Bai&apos;s poem, one character per token, in the 4-layer model trained on Tang and Song poems and English text. All 16 heads are shown: on Chinese verse most heads of layers 2 to 4 rest on &lt;|bos|&gt; (the bright first column), while those of layer 1 spread over the characters before the query. Click a thumbnail to open that head.</source>
+        <translation>Li Bai&apos;s poem, one character per token, in the 4-layer model trained on Tang and Song poems and English text. All 16 heads are shown: on Chinese verse most heads of layers 2 to 4 rest on &lt;|bos|&gt; (the bright first column), while those of layer 1 spread over the characters before the query. Click a thumbnail to open that head.</translation>
     </message>
 </context>
 <context>
@@ -800,7 +850,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+538"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+542"/>
         <location line="+168"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -833,7 +883,7 @@
         <translation>&apos;%1&apos; has an unknown value &apos;%2&apos;</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+65"/>
+        <location filename="../../ui/document/session.cpp" line="+66"/>
         <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>Cannot write &apos;%1&apos;: %2</translation>
@@ -874,7 +924,7 @@
         <translation>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+30"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos;: %2</translation>
     </message>
@@ -1329,7 +1379,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-474"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-478"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1349,7 +1399,7 @@
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+295"/>
+        <location line="+299"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -2858,7 +2908,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>E&amp;xamples</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+51"/>
         <source>Cannot open the example</source>
         <translation>Cannot open the example</translation>
     </message>
@@ -2932,7 +2982,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+68"/>
+        <location filename="../../ui/model/model_source.cpp" line="+71"/>
         <source>Open &amp;Model…</source>
         <translation>Open &amp;Model…</translation>
     </message>
@@ -2997,7 +3047,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Clear List</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+24"/>
+        <source>%1 (trained, built in)</source>
+        <translation>%1 (trained, built in)</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>%1 heads</source>
         <translation>%1 heads</translation>
     </message>

@@ -386,7 +386,7 @@
 <context>
     <name>Examples</name>
     <message>
-        <location filename="../../ui/classroom/examples.cpp" line="+26"/>
+        <location filename="../../ui/classroom/examples.cpp" line="+33"/>
         <source>What the head count does</source>
         <translation>头数的作用</translation>
     </message>
@@ -478,6 +478,56 @@
         <location line="+1"/>
         <source>The same sentence and the same weights twice: A attends to every token, B only to the tokens so far. The third map is B − A: red where B gives more weight, blue where it gives less. The weight B may not put on later tokens (hatched) goes to the earlier ones, so the first rows change most and the last row not at all. Try the other comparisons above the figure.</source>
         <translation>同一个句子、同一组权重算两次：A 关注所有词元，B 只关注到目前为止的词元。第三张图是 B − A：红色表示 B 给的权重更多，蓝色表示更少。B 不能放在后面词元（斜线）上的权重转移到了前面的词元上，所以前几行变化最大，最后一行完全不变。也可以试试图上方的其他对比。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Learned heads: every head of a trained model</source>
+        <translation>学到的注意力头：一个训练好的模型的所有头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A 2-layer, attention-only model that AttnViz trained on English fortunes (built in: nothing to download), on a string it has never seen, said twice. Each thumbnail is one head. In layer 1, some heads look at the previous character: the stripe just left of the diagonal. In layer 2, induction heads look from each character of the second copy to the one that followed it in the first: the stripe in the lower left. Click a thumbnail to open that head; choose Demo layer in the Source box to compute one random layer step by step.</source>
+        <translation>一个只有两层注意力的模型，由 AttnViz 在英文 fortune 语录上训练（已内置，无需下载），输入一串它从未见过的字符，重复两遍。每个缩略图是一个头。第 1 层中，有些头看向前一个字符：紧贴对角线左侧的那条亮带。第 2 层中，归纳头从第二遍的每个字符看向第一遍里紧跟在同一字符后面的那个字符：左下方的那条亮带。点击缩略图即可打开该头；在“来源”框中选择“演示层”，可逐步计算一个随机权重的注意力层。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>A string of random characters, said twice. In the second copy, this layer-2 head looks from each character to the one that followed it the first time: the bright stripe parallel to the diagonal. It finds the same character earlier and copies what came next, which is how a model continues a pattern it has just seen, even one it never saw in training. It only works with a previous-token head in layer 1 before it. Uniform attention would give that cell about 1/L. On repeated ordinary English this small model relies on other heads, so its induction heads are fainter there; try your own string.</source>
+        <translation>一串随机字符，重复两遍。在第二遍中，这个第 2 层的头从每个字符看向第一遍里紧跟在同一字符后面的那个字符：与对角线平行的那条亮带。它在前文找到同一个字符，并照搬后面出现的内容——模型就是这样延续刚刚见过的模式的，即使这个模式在训练中从未出现过。它要靠第 1 层中的“前一个词元”头才能起作用。均匀注意力在那个格子上只有约 1/L。对于重复的普通英文句子，这个小模型更多依靠其他头，所以归纳头在那里较弱；也可以输入你自己的字符串试试。</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Induction head</source>
+        <translation>归纳头</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Previous-token head</source>
+        <translation>前一个词元头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A layer-1 head of the same trained model. About half of each row&apos;s weight, in most rows the largest part, is on the character just before the query: the stripe below the diagonal, whatever the text. Nobody programmed it: the model learned that the previous character predicts the next one, and the induction heads of layer 2 build on what this head passes on.</source>
+        <translation>同一个训练好的模型中第 1 层的一个头。每一行大约一半的权重（在大多数行中是最大的一份）落在查询前面的那个字符上：对角线下方的那条亮带，无论输入什么文本都是如此。没有人给它编程：是模型自己学到了前一个字符能预测下一个字符，而第 2 层的归纳头正是建立在这个头传递的信息之上。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Attention sink</source>
+        <translation>注意力汇聚（attention sink）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A 4-layer model trained on Chinese and English text, on Meng Haoran&apos;s “Spring Dawn”. This layer-4 head puts nearly all of every row&apos;s weight on the first token, &lt;|bos|&gt;: the first column is bright. The softmax must give its weights to something, so a head with nothing useful to read parks them on a token that is always there. Large language models do the same; the Model tab shows how many heads here do. On English text this small model&apos;s sinks are weaker.</source>
+        <translation>一个在中文和英文文本上训练的 4 层模型，输入孟浩然的《春晓》。这个第 4 层的头把每一行几乎全部的权重都放在第一个词元 &lt;|bos|&gt; 上：第一列是亮的。softmax 必须把权重分给某个词元，所以一个没有有用信息可读的头，就把权重停放在一个总会出现的词元上。大型语言模型也是这样；“模型”选项卡显示这里有多少个头这样做。在英文文本上，这个小模型的汇聚头要弱一些。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Chinese poetry: “Quiet Night Thoughts”</source>
+        <translation>中文诗词：《静夜思》</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Li Bai&apos;s poem, one character per token, in the 4-layer model trained on Tang and Song poems and English text. All 16 heads are shown: on Chinese verse most heads of layers 2 to 4 rest on &lt;|bos|&gt; (the bright first column), while those of layer 1 spread over the characters before the query. Click a thumbnail to open that head.</source>
+        <translation>李白的诗，每个字是一个词元，输入在唐诗宋词和英文文本上训练的 4 层模型。图中显示全部 16 个头：在中文诗句上，第 2 到第 4 层的多数头停在 &lt;|bos|&gt; 上（明亮的第一列），而第 1 层的头则分散在查询之前的几个字符上。点击缩略图即可打开该头。</translation>
     </message>
 </context>
 <context>
@@ -798,7 +848,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+538"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+542"/>
         <location line="+168"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -831,7 +881,7 @@
         <translation>“%1”的值“%2”无法识别</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+65"/>
+        <location filename="../../ui/document/session.cpp" line="+66"/>
         <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
@@ -872,7 +922,7 @@
         <translation>“%1”由更新版本的 AttnViz 写入（会话版本 %2；本版本最高只能读取 %3）。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+30"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>“%1”：%2</translation>
     </message>
@@ -1327,7 +1377,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-474"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-478"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1347,7 +1397,7 @@
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+295"/>
+        <location line="+299"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -2851,7 +2901,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>示例(&amp;X)</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+51"/>
         <source>Cannot open the example</source>
         <translation>无法打开示例</translation>
     </message>
@@ -2925,7 +2975,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+68"/>
+        <location filename="../../ui/model/model_source.cpp" line="+71"/>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
@@ -2990,7 +3040,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>清空列表</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+24"/>
+        <source>%1 (trained, built in)</source>
+        <translation>%1（已训练，内置）</translation>
+    </message>
+    <message>
+        <location line="+21"/>
         <source>%1 heads</source>
         <translation>%1 个头</translation>
     </message>

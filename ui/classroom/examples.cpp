@@ -20,6 +20,13 @@ Example make(const char* id, const QString& group, const QString& title, const Q
                    QStringLiteral(":/examples/%1.attnviz").arg(QLatin1String(id)),
                    QLatin1String(tab)};
 }
+
+/// An example on a trained model AttnViz ships.
+Example trained(const char* id, const QString& title, const QString& text, const char* tab) {
+    Example e = make(id, {}, title, text, tab);
+    e.trained = true;
+    return e;
+}
 }  // namespace
 
 std::vector<Example> builtin_examples() {
@@ -88,6 +95,56 @@ std::vector<Example> builtin_examples() {
                  "(hatched) goes to the earlier ones, so the first rows change most and the "
                  "last row not at all. Try the other comparisons above the figure."),
              "compare"),
+        // Trained heads, on the models AttnViz ships (resources/models/).
+        trained("learned_heads", ExamplesText::tr("Learned heads: every head of a trained model"),
+                ExamplesText::tr(
+                    "A 2-layer, attention-only model that AttnViz trained on English fortunes "
+                    "(built in: nothing to download), on a string it has never seen, said twice. "
+                    "Each thumbnail is one head. In layer 1, some heads look at the previous "
+                    "character: the stripe just left of the diagonal. In layer 2, induction heads "
+                    "look from each character of the second copy to the one that followed it in "
+                    "the first: the stripe in the lower left. Click a thumbnail to open that "
+                    "head; choose Demo layer in the Source box to compute one random layer step "
+                    "by step."),
+                "model"),
+        trained("induction_head", ExamplesText::tr("Induction head"),
+                ExamplesText::tr(
+                    "A string of random characters, said twice. In the second copy, this layer-2 "
+                    "head looks from each character to the one that followed it the first time: "
+                    "the bright stripe parallel to the diagonal. It finds the same character "
+                    "earlier and copies what came next, which is how a model continues a pattern "
+                    "it has just seen, even one it never saw in training. It only works with a "
+                    "previous-token head in layer 1 before it. Uniform attention would give that "
+                    "cell about 1/L. On repeated ordinary English this small model relies on "
+                    "other heads, so its induction heads are fainter there; try your own string."),
+                "grid"),
+        trained("previous_token", ExamplesText::tr("Previous-token head"),
+                ExamplesText::tr(
+                    "A layer-1 head of the same trained model. About half of each row's weight, "
+                    "in most rows the largest part, is on the character just before the query: "
+                    "the stripe below the diagonal, whatever the text. Nobody programmed it: the "
+                    "model learned that the "
+                    "previous character predicts the next one, and the induction heads of "
+                    "layer 2 build on what this head passes on."),
+                "grid"),
+        trained("attention_sink", ExamplesText::tr("Attention sink"),
+                ExamplesText::tr(
+                    "A 4-layer model trained on Chinese and English text, on Meng Haoran's "
+                    "“Spring Dawn”. This layer-4 head puts nearly all of every row's weight on "
+                    "the first token, <|bos|>: the first column is bright. The softmax must give "
+                    "its weights to something, so a head with nothing useful to read parks them "
+                    "on a token that is always there. Large language models do the same; the "
+                    "Model tab shows how many heads here do. On English text this small model's "
+                    "sinks are weaker."),
+                "grid"),
+        trained("chinese_poetry", ExamplesText::tr("Chinese poetry: “Quiet Night Thoughts”"),
+                ExamplesText::tr(
+                    "Li Bai's poem, one character per token, in the 4-layer model trained on "
+                    "Tang and Song poems and English text. All 16 heads are shown: on Chinese "
+                    "verse most heads of layers 2 to 4 rest on <|bos|> (the bright first "
+                    "column), while those of layer 1 spread over the characters before the "
+                    "query. Click a thumbnail to open that head."),
+                "model"),
     };
 }
 

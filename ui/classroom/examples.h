@@ -11,12 +11,13 @@
 namespace attnviz::ui {
 
 struct Example {
-    QString id;           ///< "self_attention"
-    QString menu_group;   ///< examples sharing a submenu ("Head count"), or empty
-    QString title;        ///< menu text and banner title
-    QString explanation;  ///< one paragraph for the banner
-    QString resource;     ///< ":/examples/self_attention.attnviz"
-    QString tab;          ///< the view to open: "grid", "steps", "lines", ...
+    QString id;            ///< "self_attention"
+    QString menu_group;    ///< examples sharing a submenu ("Head count"), or empty
+    QString title;         ///< menu text and banner title
+    QString explanation;   ///< one paragraph for the banner
+    QString resource;      ///< ":/examples/self_attention.attnviz"
+    QString tab;           ///< the view to open: "grid", "steps", "lines", ...
+    bool trained = false;  ///< opens a model AttnViz ships (resources/models/)
 };
 
 std::vector<Example> builtin_examples();

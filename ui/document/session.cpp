@@ -8,6 +8,7 @@
 #include <QSaveFile>
 
 #include "ui/document/attention_document.h"
+#include "ui/model/shipped_models.h"
 
 namespace attnviz::ui {
 
@@ -122,8 +123,13 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
     QJsonObject source = doc_json.value(QStringLiteral("source")).toObject();
     const QString model = source.value(QStringLiteral("model_folder")).toString();
     if (!model.isEmpty() && QFileInfo(model).isRelative()) {
-        source[QStringLiteral("model_folder")] =
-            QDir::cleanPath(QFileInfo(path).absoluteDir().absoluteFilePath(model));
+        // A built-in example (":/examples/...") names a shipped model; a session file, a
+        // folder relative to itself.
+        const bool resource = path.startsWith(QLatin1String(":/"));
+        const QString shipped = shipped_models_dir();
+        const QDir base =
+            resource && !shipped.isEmpty() ? QDir(shipped) : QFileInfo(path).absoluteDir();
+        source[QStringLiteral("model_folder")] = QDir::cleanPath(base.absoluteFilePath(model));
         doc_json[QStringLiteral("source")] = source;
     }
     QString message;

@@ -16,7 +16,10 @@
 #include <QThread>
 #include <QToolBar>
 
+#include <algorithm>
+
 #include "ui/document/attention_document.h"
+#include "ui/model/shipped_models.h"
 #include "ui/settings/app_settings.h"
 
 namespace attnviz::ui {
@@ -52,7 +55,12 @@ ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWi
     connect(cancel_button_, &QPushButton::clicked, this, &ModelSource::cancel);
     progress_->hide();
 
-    connect(doc_, &AttentionDocument::modelFolderChanged, this, &ModelSource::sync);
+    // A later choice wins: the document moving to another source (a session, an example, the
+    // demo layer) drops a load still under way, whose result would otherwise replace it.
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, [this](const QString& folder) {
+        if (loading_ && QFileInfo(folder).absoluteFilePath() != loading_folder_) cancel();
+        sync();
+    });
     connect(doc_, &AttentionDocument::layerChanged, this, &ModelSource::sync);
     window_->installEventFilter(this);
     retranslate();
@@ -93,12 +101,12 @@ void ModelSource::addToToolBar(QToolBar* bar) {
     bar->addWidget(source_combo_);
     connect(source_combo_, &QComboBox::activated, this, [this] {
         const QString folder = source_combo_->currentData().toString();
-        if (folder.isEmpty())
-            doc_->setModelFolder(QString());
-        else if (find_model(folder))
+        if (folder.isEmpty() || find_model(folder)) {
+            cancel();  // a model still opening from an earlier pick must not replace this one
             doc_->setModelFolder(folder);
-        else
+        } else {
             load(folder);
+        }
         sync();
     });
     layer_spin_ = new QSpinBox(bar);
@@ -132,6 +140,7 @@ void ModelSource::load(const QString& folder) {
         loading_->wait();  // opening reads headers only: a few ms to a few hundred
         loading_ = nullptr;
     }
+    loading_folder_ = QFileInfo(folder).absoluteFilePath();
     progress_label_->setText(tr("Opening %1…").arg(QFileInfo(folder).fileName()));
     progress_->show();
     QPointer<ModelSource> self(this);
@@ -211,13 +220,23 @@ void ModelSource::sync() {
         const QSignalBlocker block(source_combo_);
         while (source_combo_->count() > 1)
             source_combo_->removeItem(1);
-        if (!last_model_.isEmpty()) {
-            const ModelPtr m = find_model(last_model_);
-            source_combo_->addItem(m ? model_display_name(*m) : QFileInfo(last_model_).fileName(),
-                                   last_model_);
-            source_combo_->setItemData(1, QDir::toNativeSeparators(last_model_), Qt::ToolTipRole);
+        // The shipped models are always one click away, as is the demo layer; then the model
+        // opened last, if it is another.
+        QStringList folders = shipped_model_folders();
+        const QString last = QFileInfo(last_model_).absoluteFilePath();
+        if (!last_model_.isEmpty() && !folders.contains(last)) folders << last;
+        for (const QString& folder : folders) {
+            const bool shipped = is_shipped_model(folder);
+            const ModelPtr m = shipped ? nullptr : find_model(folder);
+            const QString name = m ? model_display_name(*m) : QFileInfo(folder).fileName();
+            source_combo_->addItem(shipped ? tr("%1 (trained, built in)").arg(name) : name, folder);
+            source_combo_->setItemData(source_combo_->count() - 1, QDir::toNativeSeparators(folder),
+                                       Qt::ToolTipRole);
         }
-        source_combo_->setCurrentIndex(c.usesModel() ? 1 : 0);
+        const int current =
+            c.usesModel() ? source_combo_->findData(QFileInfo(c.model_folder).absoluteFilePath())
+                          : 0;
+        source_combo_->setCurrentIndex(std::max(0, current));
         const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
         const QSignalBlocker block_layer(layer_spin_);
         layer_spin_->setEnabled(m != nullptr);

@@ -77,6 +77,7 @@ class ModelSource : public QObject {
     QLabel* progress_label_ = nullptr;
     QPushButton* cancel_button_ = nullptr;
     QThread* loading_ = nullptr;
+    QString loading_folder_;    ///< absolute: the folder loading_ opens
     std::uint64_t ticket_ = 0;  ///< the current load; older results are dropped
     QString last_model_;        ///< the model the source combo offers besides the demo layer
 };

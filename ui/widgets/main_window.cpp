@@ -860,7 +860,13 @@ void MainWindow::createClassroomActions() {
     examples_menu_ = new QMenu(tr("E&xamples"), this);
     examples_menu_->setObjectName(QStringLiteral("examplesMenu"));
     std::map<QString, QMenu*> groups;
+    bool separated = false;
     for (const Example& e : builtin_examples()) {
+        // The examples on trained models after a line: they open a model, not the demo layer.
+        if (e.trained && !separated) {
+            examples_menu_->addSeparator();
+            separated = true;
+        }
         QMenu* menu = examples_menu_;
         if (!e.menu_group.isEmpty()) {
             QMenu*& group = groups[e.menu_group];
