@@ -41,22 +41,11 @@ std::vector<Case> cases() {
     return out;
 }
 
-/// An int64 .npy as written by numpy (little-endian, C order): the data are the file's last
-/// numel * 8 bytes, since the reader's header checks refuse trailing data.
-std::vector<std::int64_t> read_ids(const std::string& path) {
-    const io::NpyInfo info = io::read_npy_info(path);
-    const std::string bytes = io::read_file(path);
-    const std::size_t n = shape_numel(info.shape);
-    std::vector<std::int64_t> ids(n);
-    std::memcpy(ids.data(), bytes.data() + bytes.size() - n * 8, n * 8);
-    return ids;
-}
-
 models::ModelInput input_of(const std::string& dir) {
     models::ModelInput in;
-    in.ids = read_ids(dir + "/reference/input_ids.npy");
+    in.ids = test::read_int64_npy(dir + "/reference/input_ids.npy");
     if (fs::exists(dir + "/reference/token_type_ids.npy"))
-        in.token_type_ids = read_ids(dir + "/reference/token_type_ids.npy");
+        in.token_type_ids = test::read_int64_npy(dir + "/reference/token_type_ids.npy");
     return in;
 }
 

@@ -52,15 +52,6 @@ std::vector<Case> cases() {
     return out;
 }
 
-std::vector<std::int64_t> read_ids(const std::string& path) {
-    const io::NpyInfo info = io::read_npy_info(path);
-    const std::string bytes = io::read_file(path);
-    const std::size_t n = shape_numel(info.shape);
-    std::vector<std::int64_t> ids(n);
-    std::memcpy(ids.data(), bytes.data() + bytes.size() - n * 8, n * 8);
-    return ids;
-}
-
 /// Every layer's [heads, L, L] maps of `text`.
 std::vector<Tensor> maps_of(const models::OpenedModel& m, const std::string& text) {
     const models::EncodedText enc = models::encode_text(m, text);
@@ -109,7 +100,7 @@ class TestShippedModels : public QObject {
         const std::string ref = goldens_dir() + "/reference/" + name.toStdString();
         // The tokenizer: Hugging Face's ids for the text.
         const models::EncodedText enc = models::encode_text(m, text.toStdString());
-        const std::vector<std::int64_t> ids = read_ids(ref + "/input_ids.npy");
+        const std::vector<std::int64_t> ids = test::read_int64_npy(ref + "/input_ids.npy");
         QCOMPARE(enc.input.ids, ids);
         // Every layer x head within 1e-5 of the float64 reference.
         const Tensor all = io::read_npy(ref + "/attentions.npy");

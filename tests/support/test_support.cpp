@@ -1,14 +1,28 @@
 #include "test_support.h"
 
+#include "engine/io/file_util.h"
+#include "engine/io/npy.h"
+
 #include <QDir>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 
+#include <cstring>
 #include <memory>
 #include <sstream>
 
 namespace attnviz::test {
+
+std::vector<std::int64_t> read_int64_npy(const std::string& path) {
+    const io::NpyInfo info = io::read_npy_info(path);
+    const std::string bytes = io::read_file(path);
+    const std::size_t n = shape_numel(info.shape);
+    if (bytes.size() < n * 8) throw DataError(path + ": shorter than its header says");
+    std::vector<std::int64_t> ids(n);
+    std::memcpy(ids.data(), bytes.data() + bytes.size() - n * 8, n * 8);
+    return ids;
+}
 
 std::string data_dir() {
     return ATTNVIZ_TEST_DATA_DIR;

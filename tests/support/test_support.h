@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -24,6 +25,10 @@ std::string data_dir();
 std::string golden_dir();
 /// A fresh, empty temporary folder for this test process (removed at exit).
 std::string temp_dir();
+/// The values of an int64 .npy as numpy writes it (little-endian, C order), such as a golden
+/// case's input_ids: the data are the file's last numel * 8 bytes, since the engine's reader
+/// (float data) checks the header but refuses the dtype.
+std::vector<std::int64_t> read_int64_npy(const std::string& path);
 
 struct CompareResult {
     bool ok = true;
