@@ -3,6 +3,10 @@
 
     /usr/bin/python3 bench/compare_torch.py [--attnviz build/release/app/attnviz] [--rounds 5]
 
+One table: for each shape, AttnViz, PyTorch, and the machine's best single-thread sgemm rate
+(bench/gemm_bench, every backend, measured in the same rounds), so that the engine's GFLOP/s
+read as a fraction of what the CPU can do.
+
 For each (tokens, embed_dim, heads) it alternates rounds of `attnviz bench` and of PyTorch
 (eval, inference mode, need_weights=True, average_attn_weights=False, batch_first) so both see
 the same machine load, takes the median of each side's per-round medians and prints the ratio.
@@ -46,7 +50,35 @@ def ours_median_ms(exe, L, E, H, repeats):
                           "--num-heads", str(H), "--threads", "1", "--repeats", str(repeats)],
                          check=True, capture_output=True, text=True).stdout
     row = json.loads(out.strip().splitlines()[-1])
-    return row["median_ms"], row["cpu_ms"]
+    return row["median_ms"], row["cpu_ms"], row.get("gflops", 0.0), row.get("gemm", "?")
+
+
+def sgemm_peak(gemm_bench, repeats):
+    """The machine's best single-thread sgemm rate, GFLOP/s, and which library gave it: the
+    largest cell of gemm_bench's table (every backend it knows, at the engine's shapes; the
+    one-row product left out), measured now, in this run."""
+    out = subprocess.run([gemm_bench, "--repeats", str(repeats)], check=True,
+                         capture_output=True, text=True).stdout.splitlines()
+    names = {}
+    for line in out:
+        if line.startswith("["):
+            key, _, name = line.partition("] ")
+            names[int(key[1:]) - 1] = name
+    best, who = 0.0, "?"
+    for line in out[2:]:
+        if line.startswith("[") or line.startswith("1x"):
+            continue
+        cells = line.split()
+        values = []
+        for v in reversed(cells):
+            try:
+                values.insert(0, float(v))
+            except ValueError:
+                break
+        for i, v in enumerate(values):
+            if v > best:
+                best, who = v, names.get(i, "?")
+    return best, who
 
 
 def parity(exe, mha, x, H):
@@ -71,7 +103,11 @@ def main():
                                                       "..", "build", "release", "app", "attnviz"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--gemm-bench", default=None,
+                    help="gemm_bench beside --attnviz's build (default: <build>/bench/gemm_bench)")
     args = ap.parse_args()
+    gemm_bench = args.gemm_bench or os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(args.attnviz))), "bench", "gemm_bench")
     torch.set_num_threads(1)
     torch.manual_seed(0)
     rows = []
@@ -79,26 +115,38 @@ def main():
         mha = torch.nn.MultiheadAttention(E, H, batch_first=True).eval()
         x = torch.randn(1, L, E)
         reps = max(2, args.repeats if L <= 512 else args.repeats // 2)
-        ours, theirs = [], []
+        ours, theirs, peaks = [], [], []
         for _ in range(args.rounds):
             ours.append(ours_median_ms(args.attnviz, L, E, H, reps))
             theirs.append(torch_median_ms(mha, x, reps))
-        o, t = statistics.median(w for w, _ in ours), statistics.median(w for w, _ in theirs)
-        oc, tc = statistics.median(c for _, c in ours), statistics.median(c for _, c in theirs)
+            if os.path.exists(gemm_bench):  # the peak, interleaved with both
+                peaks.append(sgemm_peak(gemm_bench, 1))
+        o, t = statistics.median(r[0] for r in ours), statistics.median(w for w, _ in theirs)
+        oc, tc = statistics.median(r[1] for r in ours), statistics.median(c for _, c in theirs)
+        gflops = statistics.median(r[2] for r in ours)
+        peak = statistics.median(p for p, _ in peaks) if peaks else 0.0
         dw, do = parity(args.attnviz, mha, x, H)
         row = dict(tokens=L, embed_dim=E, num_heads=H, attnviz_ms=round(o, 3),
                    torch_ms=round(t, 3), speedup=round(t / o, 3), attnviz_cpu_ms=round(oc, 3),
                    torch_cpu_ms=round(tc, 3), speedup_cpu=round(tc / oc, 3),
+                   attnviz_gflops=round(gflops, 1), sgemm_peak_gflops=round(peak, 1),
+                   of_peak=round(gflops / peak, 3) if peak else None,
+                   peak_by=peaks[0][1] if peaks else None, gemm=ours[0][3],
                    max_abs_diff_weights=dw, max_abs_diff_output=do, torch=torch.__version__)
         rows.append(row)
         print(json.dumps(row), flush=True)
     print("\n tokens embed heads | wall: attnviz ms  torch ms  speedup | cpu: attnviz ms  torch ms"
-          "  speedup |  max|dW|  max|dOut|")
+          "  speedup | attnviz GFLOP/s  sgemm peak  of peak |  max|dW|  max|dOut|")
     for r in rows:
+        of_peak = f"{100 * r['of_peak']:6.0f}%" if r["of_peak"] else "      -"
         print(f"{r['tokens']:7d} {r['embed_dim']:5d} {r['num_heads']:5d} | {r['attnviz_ms']:16.2f} "
               f"{r['torch_ms']:9.2f} {r['speedup']:7.2f}x | {r['attnviz_cpu_ms']:15.2f} "
-              f"{r['torch_cpu_ms']:9.2f} {r['speedup_cpu']:7.2f}x | {r['max_abs_diff_weights']:8.1e} "
+              f"{r['torch_cpu_ms']:9.2f} {r['speedup_cpu']:7.2f}x | {r['attnviz_gflops']:15.1f} "
+              f"{r['sgemm_peak_gflops']:11.1f} {of_peak} | {r['max_abs_diff_weights']:8.1e} "
               f"{r['max_abs_diff_output']:9.1e}")
+    if rows:
+        print(f"\nengine products: {rows[0]['gemm']}; sgemm peak by: {rows[0]['peak_by']}; "
+              f"one thread each; medians of {args.rounds} interleaved rounds")
 
 
 if __name__ == "__main__":
