@@ -5,6 +5,9 @@
 #   release     the `ci` preset (gcc, -Werror): build, then the whole ctest suite
 #   sanitizers  the `sanitizers` preset (clang, ASan + UBSan, and the fuzzers): build, then
 #               the whole ctest suite under the sanitizers (tools/run_sanitizers.sh)
+#   portable    the `portable` preset (baseline x86-64, -Werror): the engine's numeric suites,
+#               so that the matrix products and the softmax picked at run time are tested
+#               where the compiler could not assume AVX2 or AVX-512
 #   fuzz        every fuzz target for a short run on its seeds, from the sanitizer build, as
 #               many at a time as there are CPUs (fuzz/run_fuzzers.sh)
 #
@@ -35,13 +38,21 @@ release() {
 sanitizers() {
   bash tools/run_sanitizers.sh -j "$jobs"
 }
+# The numeric suites only: the GUI is the same code as in the release build.
+portable_tests='^(test_gemm|test_softmax|test_attention|test_parallel|test_models|test_shipped_models|test_head_atlas)$'
+portable() {
+  cmake --preset portable -DATTNVIZ_WERROR=ON >/dev/null &&
+    cmake --build build/portable -j "$jobs" --target test_gemm test_softmax test_attention \
+      test_parallel test_models test_shipped_models test_head_atlas &&
+    ctest --test-dir build/portable -j "$jobs" -R "$portable_tests" --output-on-failure
+}
 fuzz() {
   # The sanitizer build made the fuzzers; the configure step there is a no-op.
   cmake --preset sanitizers >/dev/null &&
     bash fuzz/run_fuzzers.sh -b build/sanitizers -t "$fuzz_seconds" -j "$jobs" -s "$fuzz_seed"
 }
 
-phases=(release sanitizers)
+phases=(release sanitizers portable)
 ((fuzz_seconds > 0)) && phases+=(fuzz)
 results=()
 failed=0
