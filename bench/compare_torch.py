@@ -57,7 +57,7 @@ def sgemm_peak(gemm_bench, repeats):
     """The machine's best single-thread sgemm rate, GFLOP/s, and which library gave it: the
     largest cell of gemm_bench's table (every backend it knows, at the engine's shapes; the
     one-row product left out), measured now, in this run."""
-    out = subprocess.run([gemm_bench, "--repeats", str(repeats)], check=True,
+    out = subprocess.run([gemm_bench, "--repeats", str(repeats), "--no-openblas-cores"], check=True,
                          capture_output=True, text=True).stdout.splitlines()
     names = {}
     for line in out:

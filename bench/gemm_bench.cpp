@@ -2,7 +2,7 @@
 // shapes the engine multiplies, to choose the engine's GEMM backend (engine/kernels/gemm.h).
 // Prints one table: GFLOP/s per backend per shape, medians of interleaved rounds.
 //
-//   gemm_bench [--repeats 7] [--ms 40]
+//   gemm_bench [--repeats 7] [--ms 40] [--no-openblas-cores]
 //
 // Backends: every one compiled into the engine (kernels/gemm.h, the chosen one first), Eigen's
 // own kernels compiled with this build's flags, Debian's OpenBLAS with its Haswell (AVX2) and,
@@ -195,22 +195,38 @@ void add_blis(std::vector<Backend>& out) {
 int main(int argc, char** argv) {
     int repeats = 7;
     double target_ms = 40.0;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    bool openblas_cores = true;
+    for (int i = 1; i < argc; ++i) {
+        // Re-running OpenBLAS's core selection in a live process can overrun the buffers it
+        // sized for the first core (a rare crash): a caller that only wants the peak skips it.
+        if (std::strcmp(argv[i], "--no-openblas-cores") == 0) {
+            openblas_cores = false;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "usage: %s [--repeats N] [--ms N] [--no-openblas-cores]\n",
+                         argv[0]);
+            return 2;
+        }
         if (std::strcmp(argv[i], "--repeats") == 0)
             repeats = std::max(1, std::atoi(argv[i + 1]));
         else if (std::strcmp(argv[i], "--ms") == 0)
             target_ms = std::max(1.0, std::atof(argv[i + 1]));
         else {
-            std::fprintf(stderr, "usage: %s [--repeats N] [--ms N]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--repeats N] [--ms N] [--no-openblas-cores]\n",
+                         argv[0]);
             return 2;
         }
+        ++i;
     }
 
     std::vector<Backend> backends;
     add_engine(backends);
     add_eigen(backends);
 #ifdef ATTNVIZ_WITH_OPENBLAS
-    add_openblas_cores(backends);
+    if (openblas_cores) add_openblas_cores(backends);
+#else
+    (void)openblas_cores;
 #endif
     add_onednn(backends);
     add_blis(backends);
