@@ -59,20 +59,6 @@ QImage thumbnail(const float* map, int L, bool causal, QCPColorGradient& gradien
     return image;
 }
 
-/// A label one can see: a token that is only white space (a character-level model's " " or
-/// "\n") shows as ␣ / ↵ / ⇥, else its axis label would be blank.
-QString visible_token(const QString& text) {
-    if (text.isEmpty() ||
-        !std::all_of(text.begin(), text.end(), [](QChar c) { return c.isSpace(); }))
-        return text;
-    QString out;
-    for (QChar c : text)
-        out += c == QLatin1Char('\n')   ? QChar(0x21B5)
-               : c == QLatin1Char('\t') ? QChar(0x21E5)
-                                        : QChar(0x2423);
-    return out;
-}
-
 }  // namespace
 
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threads,
@@ -113,7 +99,7 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     out->tokens = int(L);
     out->causal = info.causal;
     for (std::size_t k = 0; k < enc.encoding.size(); ++k) {
-        out->token_text.push_back(visible_token(QString::fromStdString(enc.encoding.text[k])));
+        out->token_text.push_back(QString::fromStdString(enc.encoding.text[k]));
         out->special.push_back(enc.encoding.special[k]);
         out->sequence.push_back(enc.encoding.sequence.empty() ? 0 : enc.encoding.sequence[k]);
     }

@@ -126,7 +126,7 @@ QString ModelFigure::captionText() const {
     const ModelMaps& m = *snapshot_->model;
     QStringList tokens;
     for (const QString& t : m.token_text)
-        tokens << t;
+        tokens << visible_token(t);
     return MosaicText::tr("%1 layers × %2 heads · %3 tokens: %4")
         .arg(m.num_layers)
         .arg(m.num_heads)

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "ui/render/fonts.h"
+
 namespace attnviz::ui {
 
 namespace {
@@ -78,7 +80,7 @@ QString ModelView::describe(int layer, int head) const {
         text += tr(" (kv head %1)").arg(head / (m->num_heads / m->num_kv_heads) + 1);
     if (L > 0)
         text += tr(" — most attended token: “%1” (%2% of the attention)")
-                    .arg(m->token_text[std::size_t(top)])
+                    .arg(visible_token(m->token_text[std::size_t(top)]))
                     .arg(100.0 * to[std::size_t(top)] / double(L), 0, 'f', 1);
     return text;
 }

@@ -10,37 +10,52 @@ namespace {
 bool is_model_folder(const QString& folder) {
     return QFileInfo::exists(folder + QStringLiteral("/config.json"));
 }
+
+struct Shipped {
+    QString dir;          ///< absolute, or "" when none is found
+    QStringList folders;  ///< its model folders, sorted by name
+};
+
+/// Looked up once: the Source box asks on every result, and the folder cannot change while
+/// the program runs.
+const Shipped& shipped_models() {
+    static const Shipped shipped = [] {
+        Shipped s;
+        const QString env = qEnvironmentVariable("ATTNVIZ_MODELS_DIR");
+        const QString dir = !env.isEmpty()
+                                ? QFileInfo(env).absoluteFilePath()
+                                : QDir::cleanPath(QCoreApplication::applicationDirPath() +
+                                                  QStringLiteral("/../share/attnviz/models"));
+        if (!QFileInfo(dir).isDir()) return s;
+        s.dir = dir;
+        for (const QString& name :
+             QDir(dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+            if (is_model_folder(dir + QLatin1Char('/') + name))
+                s.folders << dir + QLatin1Char('/') + name;
+        return s;
+    }();
+    return shipped;
+}
 }  // namespace
 
 QString shipped_models_dir() {
-    const QString env = qEnvironmentVariable("ATTNVIZ_MODELS_DIR");
-    if (!env.isEmpty())
-        return QFileInfo(env).isDir() ? QFileInfo(env).absoluteFilePath() : QString();
-    const QString beside = QDir::cleanPath(QCoreApplication::applicationDirPath() +
-                                           QStringLiteral("/../share/attnviz/models"));
-    return QFileInfo(beside).isDir() ? beside : QString();
+    return shipped_models().dir;
 }
 
 QString shipped_model(const QString& name) {
-    const QString dir = shipped_models_dir();
-    if (dir.isEmpty() || name.isEmpty()) return {};
-    const QString folder = QDir::cleanPath(dir + QLatin1Char('/') + name);
-    return is_model_folder(folder) ? folder : QString();
+    const Shipped& s = shipped_models();
+    for (const QString& folder : s.folders)
+        if (QFileInfo(folder).fileName() == name) return folder;
+    return {};
 }
 
 QStringList shipped_model_folders() {
-    const QString dir = shipped_models_dir();
-    QStringList out;
-    if (dir.isEmpty()) return out;
-    for (const QString& name : QDir(dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
-        if (is_model_folder(dir + QLatin1Char('/') + name)) out << dir + QLatin1Char('/') + name;
-    return out;
+    return shipped_models().folders;
 }
 
 bool is_shipped_model(const QString& folder) {
-    const QString dir = shipped_models_dir();
-    return !dir.isEmpty() && !folder.isEmpty() && QFileInfo(folder).absolutePath() == dir &&
-           is_model_folder(folder);
+    return !folder.isEmpty() &&
+           shipped_models().folders.contains(QFileInfo(folder).absoluteFilePath());
 }
 
 }  // namespace attnviz::ui

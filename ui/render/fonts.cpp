@@ -92,6 +92,10 @@ QFont figure_font(int pixel_size, const QStringList& texts, bool bold) {
 
 QString visible_token(const QString& token) {
     if (token.isEmpty()) return QStringLiteral("\"\"");
+    // A character-level model's lone space, newline or tab: the symbols a reader knows.
+    if (token == QLatin1String(" ")) return QString(QChar(0x2423));   // ␣
+    if (token == QLatin1String("\n")) return QString(QChar(0x21B5));  // ↵
+    if (token == QLatin1String("\t")) return QString(QChar(0x21E5));  // ⇥
     auto never_drawn = [](char32_t ch) {
         const QChar::Category c = QChar::category(ch);
         return c == QChar::Other_Control || c == QChar::Other_NotAssigned ||

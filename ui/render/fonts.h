@@ -23,7 +23,8 @@ bool font_covers(const QFont& font, const QString& text);
 /// A token as a label that always shows: control characters, unassigned code points and
 /// noncharacters become `<U+XXXX>`, and so does every character of a token that would
 /// otherwise draw nothing (only spaces, zero-width or format characters); an empty token
-/// is `""`.  Joiners inside visible text (emoji sequences) stay as they are.
+/// is `""`; a token that is one space, newline or tab (character-level models) is ␣, ↵, ⇥.  Joiners
+/// inside visible text (emoji sequences) stay as they are.
 QString visible_token(const QString& token);
 
 }  // namespace attnviz::ui
