@@ -69,6 +69,10 @@ const Shape kShapes[] = {
     {"128x256 * 256x768", 128, 768, 256, true},
     {"QK^T 128x32 * 32x128", 128, 128, 32, true},
     {"1x768 * 768x768", 1, 768, 768, true},
+    {"qkv 128x768 * 768x2304", 128, 2304, 768, true},
+    {"qkv 128x768 * 768x2304 B", 128, 2304, 768, false},
+    {"ffn 128x3072 * 3072x768", 128, 768, 3072, true},
+    {"ffn 128x3072 * 3072x768 B", 128, 768, 3072, false},
 };
 
 using GemmFn = std::function<void(const Shape&, const float*, const float*, float*)>;

@@ -13,8 +13,8 @@ namespace attnviz::models {
 double forward_flops(const ModelConfig& c, std::int64_t tokens);
 
 /// The machine's single-thread sgemm rate in GFLOP/s through the engine's matrix products
-/// (ops::gemm's backend, kernels/gemm.h): the best of a few large square-ish shapes,
-/// median of `repeats` runs each.
+/// (ops::gemm's backend, kernels/gemm.h): the best of a few large square-ish shapes in both
+/// weight layouts, median of `repeats` runs each.
 double measure_sgemm_gflops(int repeats = 5);
 
 }  // namespace attnviz::models

@@ -62,6 +62,17 @@ void linear(const float* x, Index rows, Index in, const float* w, const float* b
     });
 }
 
+void transpose(const float* src, Index rows, Index cols, float* dst) {
+    constexpr Index kBlock = 64;
+    for (Index r0 = 0; r0 < rows; r0 += kBlock)
+        for (Index c0 = 0; c0 < cols; c0 += kBlock) {
+            const Index r1 = std::min(rows, r0 + kBlock), c1 = std::min(cols, c0 + kBlock);
+            for (Index c = c0; c < c1; ++c)
+                for (Index r = r0; r < r1; ++r)
+                    dst[c * rows + r] = src[r * cols + c];
+        }
+}
+
 void layer_norm(float* x, Index rows, Index dim, const float* gamma, const float* beta, float eps,
                 Index ldx) {
     if (ldx == 0) ldx = dim;

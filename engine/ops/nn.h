@@ -21,6 +21,9 @@ void linear(const float* x, std::int64_t rows, std::int64_t in, const float* w, 
             std::int64_t out, float* y, int threads, std::int64_t ldx = 0, std::int64_t ldy = 0,
             bool weight_in_out = false);
 
+/// dst [cols, rows] = srcᵀ, src [rows, cols] row-major (cache-blocked).
+void transpose(const float* src, std::int64_t rows, std::int64_t cols, float* dst);
+
 /// In place over each of `rows` rows of `dim`: (x - mean) / sqrt(var + eps) * gamma + beta
 /// (biased variance, as nn.LayerNorm).
 void layer_norm(float* x, std::int64_t rows, std::int64_t dim, const float* gamma,
