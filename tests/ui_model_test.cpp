@@ -3,6 +3,7 @@
 // on a head, a folder that fails, a cancelled load, and sessions (version 3) that keep the
 // model relative to the session file.
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -22,6 +23,7 @@
 
 #include "engine/models/head_atlas.h"
 #include "engine/models/model_folder.h"
+#include "engine/models/token_views.h"
 #include "test_support.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
@@ -33,6 +35,7 @@
 #include "ui/model/model_view.h"
 #include "ui/model/shipped_models.h"
 #include "ui/render/colormaps.h"
+#include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/main_window.h"
 #include "window_support.h"
@@ -391,6 +394,8 @@ class ModelWindowTest : public QObject {
         QVERIFY(copy_folder(golden_model("llama_gqa"), dir + QStringLiteral("/models/tiny")));
         QVERIFY(openModel(dir + QStringLiteral("/models/tiny")));
         w_->document()->setLayer(1);
+        w_->document()->setWords(true);
+        w_->document()->setHideSpecial(true);
         SETTLE(*w_);
         const QString path = dir + QStringLiteral("/s.attnviz");
         QVERIFY(w_->saveSessionTo(path));
@@ -405,10 +410,14 @@ class ModelWindowTest : public QObject {
         QCOMPARE(source.value(QStringLiteral("model_folder")).toString(),
                  QStringLiteral("models/tiny"));
         QCOMPARE(source.value(QStringLiteral("layer")).toInt(), 1);
+        QCOMPARE(source.value(QStringLiteral("words")).toBool(), true);
+        QCOMPARE(source.value(QStringLiteral("hide_special")).toBool(), true);
         // Moved elsewhere with its model, it still opens on it.
         const QString moved = temp(QStringLiteral("moved"));
         QVERIFY(QDir().rename(dir, moved));
         w_->document()->setModelFolder(QString());
+        w_->document()->setWords(false);
+        w_->document()->setHideSpecial(false);
         SETTLE(*w_);
         QVERIFY(w_->openSession(moved + QStringLiteral("/s.attnviz")));
         SETTLE(*w_);
@@ -417,6 +426,110 @@ class ModelWindowTest : public QObject {
         QCOMPARE(snap()->layer, 1);
         QVERIFY(snap()->model);
         QCOMPARE(snap()->model->num_layers, 2);
+        QVERIFY(snap()->model->words && snap()->model->hide_special);
+        QVERIFY(find<QCheckBox>("wordsCheck")->isChecked());
+        QVERIFY(find<QCheckBox>("hideSpecialCheck")->isChecked());
+    }
+
+    void wordsHiddenSpecialTokensAndAggregatesInTheWindow() {
+        QVERIFY(openModel(golden_model("bert_gamma_beta")));
+        w_->document()->setTextA(QStringLiteral("the cats sat singing"));
+        SETTLE(*w_);
+        const std::shared_ptr<const ModelMaps> pieces = snap()->model;
+        // [CLS] the cat ##s sat sing ##ing [SEP]
+        QCOMPARE(pieces->tokens, 8);
+        QCOMPARE(pieces->pieces, 8);
+        const int P = 8, H = pieces->num_heads;
+        auto* words_box = find<QCheckBox>("wordsCheck");
+        auto* hide_box = find<QCheckBox>("hideSpecialCheck");
+        QVERIFY(words_box->isEnabled() && hide_box->isEnabled());
+
+        // Words: a word's row is the mean of its pieces' rows, summed over the key word's pieces.
+        words_box->click();
+        SETTLE(*w_);
+        const std::shared_ptr<const ModelMaps> words = snap()->model;
+        QVERIFY(words->words && !words->hide_special);
+        QCOMPARE(words->pieces, P);
+        QCOMPARE(words->token_text,
+                 (std::vector<QString>{"[CLS]", "the", "cats", "sat", "singing", "[SEP]"}));
+        QCOMPARE(snap()->key_tokens.front().size(), std::size_t(6));
+        const std::vector<std::vector<int>> members{{0}, {1}, {2, 3}, {4}, {5, 6}, {7}};
+        auto word_cell = [&](int l, int h, int g, int k) {
+            double s = 0.0;
+            for (const int i : members[std::size_t(g)])
+                for (const int j : members[std::size_t(k)])
+                    s += pieces->value(l, h, i, j);
+            return s / double(members[std::size_t(g)].size());
+        };
+        for (int l = 0; l < words->num_layers; ++l)
+            for (int h = -1; h < H; ++h)  // -1: the layer's mean
+                for (int g = 0; g < 6; ++g)
+                    for (int k = 0; k < 6; ++k)
+                        QVERIFY(std::abs(words->value(l, h, g, k) - word_cell(l, h, g, k)) < 1e-6);
+        QVERIFY(w_->grid()->figure()->captionText().contains(QLatin1String("key pieces")));
+
+        // Special tokens hidden: [CLS] and [SEP] leave, each row is rescaled to sum to 1.
+        hide_box->click();
+        SETTLE(*w_);
+        const std::shared_ptr<const ModelMaps> shown = snap()->model;
+        QCOMPARE(shown->token_text, (std::vector<QString>{"the", "cats", "sat", "singing"}));
+        for (int l = 0; l < shown->num_layers; ++l)
+            for (int h = 0; h < H; ++h)
+                for (int g = 0; g < 4; ++g) {
+                    double left = 0.0;
+                    for (int k = 1; k <= 4; ++k)
+                        left += word_cell(l, h, g + 1, k);
+                    for (int k = 0; k < 4; ++k)
+                        QVERIFY(std::abs(shown->value(l, h, g, k) -
+                                         word_cell(l, h, g + 1, k + 1) / left) < 1e-6);
+                }
+
+        // The rollout: computed over the pieces, then grouped and renormalised the same way.
+        QCOMPARE(shown->rollout.size(), std::size_t(shown->num_layers));
+        const std::vector<Tensor> rollout = models::attention_rollout(pieces->means);
+        for (int l = 0; l < shown->num_layers; ++l)
+            for (int g = 0; g < 4; ++g) {
+                double left = 0.0, row = 0.0;
+                auto cell = [&](int gg, int kk) {
+                    double s = 0.0;
+                    for (const int i : members[std::size_t(gg)])
+                        for (const int j : members[std::size_t(kk)])
+                            s += rollout[std::size_t(l)].data[std::size_t(i * P + j)];
+                    return s / double(members[std::size_t(gg)].size());
+                };
+                for (int k = 1; k <= 4; ++k)
+                    left += cell(g + 1, k);
+                for (int k = 0; k < 4; ++k) {
+                    const double v = shown->rollout[std::size_t(l)].data[std::size_t(g * 4 + k)];
+                    QVERIFY(std::abs(v - cell(g + 1, k + 1) / left) < 1e-6);
+                    row += v;
+                }
+                QVERIFY(std::abs(row - 1.0) < 1e-5);
+            }
+
+        // The mosaic has the mean and rollout columns; a click on a mean opens it in the grid.
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        QTest::qWait(1);
+        QVERIFY(!mosaic()->cellRect(1, shown->rolloutColumn()).isEmpty());
+        QCOMPARE(shown->thumbnail(1, shown->rolloutColumn()).size(), QSize(4, 4));
+        QVERIFY(mosaic()->describe(1, shown->rolloutColumn()).contains(QLatin1String("rollout")));
+        QTest::mouseClick(mosaic(), Qt::LeftButton, {},
+                          mosaic()->cellRect(1, shown->meanColumn()).center());
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->computeConfig().layer, 1);
+        QCOMPARE(w_->document()->view(), FigureView::Mean);
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::GridTab);
+
+        // A pair: the second text's first token is marked, and its sequence kept.
+        hide_box->click();
+        words_box->click();
+        w_->document()->setPairMode(PairMode::CrossAttention);
+        w_->document()->setTextB(QStringLiteral("a dog ran"));
+        SETTLE(*w_);
+        QCOMPARE(snap()->model->secondTextStart(), 8);  // [CLS] 6 pieces [SEP] | a dog ran
+        QCOMPARE(snap()->model->token_text[8], QStringLiteral("a"));
+        QVERIFY(w_->grid()->figure()->captionText().contains(QLatin1String("second text")));
+        QVERIFY(!words_box->isChecked() && !hide_box->isChecked());
     }
 };
 

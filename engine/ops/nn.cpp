@@ -76,33 +76,30 @@ void transpose(const float* src, Index rows, Index cols, float* dst) {
 void layer_norm(float* x, Index rows, Index dim, const float* gamma, const float* beta, float eps,
                 Index ldx) {
     if (ldx == 0) ldx = dim;
+    const Eigen::Map<const Eigen::ArrayXf> g(gamma, dim);
     for (Index r = 0; r < rows; ++r) {
-        float* row = x + r * ldx;
+        Eigen::Map<Eigen::ArrayXf> row(x + r * ldx, dim);
         // Two passes in double: a row of 4096 activations of size ~100 keeps 1e-6 accuracy.
-        double sum = 0.0;
-        for (Index i = 0; i < dim; ++i)
-            sum += row[i];
-        const double mean = sum / static_cast<double>(dim);
-        double sq = 0.0;
-        for (Index i = 0; i < dim; ++i)
-            sq += (row[i] - mean) * (row[i] - mean);
-        const auto inv = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(dim) + eps));
+        // Eigen vectorises the double reductions (a plain loop is one long dependency chain).
+        const double mean = row.cast<double>().mean();
+        const double var = (row.cast<double>() - mean).square().mean();
+        const auto inv = static_cast<float>(1.0 / std::sqrt(var + eps));
         const auto m = static_cast<float>(mean);
-        for (Index i = 0; i < dim; ++i)
-            row[i] = (row[i] - m) * inv * gamma[i] + (beta ? beta[i] : 0.0f);
+        if (beta)
+            row = (row - m) * inv * g + Eigen::Map<const Eigen::ArrayXf>(beta, dim);
+        else
+            row = (row - m) * inv * g;
     }
 }
 
 void rms_norm(float* x, Index rows, Index dim, const float* weight, float eps, Index ldx) {
     if (ldx == 0) ldx = dim;
+    const Eigen::Map<const Eigen::ArrayXf> w(weight, dim);
     for (Index r = 0; r < rows; ++r) {
-        float* row = x + r * ldx;
-        double sq = 0.0;
-        for (Index i = 0; i < dim; ++i)
-            sq += static_cast<double>(row[i]) * row[i];
-        const auto inv = static_cast<float>(1.0 / std::sqrt(sq / static_cast<double>(dim) + eps));
-        for (Index i = 0; i < dim; ++i)
-            row[i] = row[i] * inv * weight[i];
+        Eigen::Map<Eigen::ArrayXf> row(x + r * ldx, dim);
+        const double ms = row.cast<double>().square().mean();
+        const auto inv = static_cast<float>(1.0 / std::sqrt(ms + eps));
+        row = row * inv * w;
     }
 }
 

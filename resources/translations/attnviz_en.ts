@@ -4,12 +4,22 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+127"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+126"/>
+        <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
+        <translation>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>special tokens hidden, each row rescaled to sum to 1</source>
+        <translation>special tokens hidden, each row rescaled to sum to 1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>layer %1</source>
         <translation>layer %1</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Self-attention</source>
         <translation>Self-attention</translation>
     </message>
@@ -364,8 +374,8 @@
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+308"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+30"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+319"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+32"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -383,6 +393,11 @@
         <location line="+139"/>
         <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
         <translation>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+24"/>
+        <source>Every token is a special token: with special tokens hidden there is nothing to show.</source>
+        <translation>Every token is a special token: with special tokens hidden there is nothing to show.</translation>
     </message>
 </context>
 <context>
@@ -815,24 +830,48 @@
 <context>
     <name>ModelFigure</name>
     <message>
-        <location filename="../../ui/model/model_figure.cpp" line="+42"/>
-        <location line="+32"/>
+        <location filename="../../ui/model/model_figure.cpp" line="+45"/>
+        <location line="+43"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-20"/>
         <location line="+1"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+50"/>
-        <source>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
-        <translation>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
+        <location line="+4"/>
+        <location line="+3"/>
+        <source>Rollout</source>
+        <translation>Rollout</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-2"/>
+        <location line="+1"/>
+        <source>Mean</source>
+        <translation>Mean</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>M</source>
+        <comment>mean</comment>
+        <translation>M</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>R</source>
+        <comment>rollout</comment>
+        <translation>R</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
+        <translation>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Every layer and head</source>
         <translation>Every layer and head</translation>
     </message>
@@ -850,13 +889,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+542"/>
-        <location line="+168"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+555"/>
+        <location line="+170"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-163"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -1379,7 +1418,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-478"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-491"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1394,17 +1433,17 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+210"/>
+        <location line="+219"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+299"/>
+        <location line="+303"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>&apos;masked_keys&apos; is not a list</translation>
     </message>
@@ -2143,7 +2182,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+495"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+509"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>Mean of %n head</numerusform>
@@ -2227,6 +2266,11 @@
         <location line="+5"/>
         <source>hatched grey: masked</source>
         <translation>hatched grey: masked</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>dashed lines: where the second text begins</source>
+        <translation>dashed lines: where the second text begins</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2479,7 +2523,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+93"/>
         <source>&amp;New Session</source>
         <translation>&amp;New Session</translation>
     </message>
@@ -2982,7 +3026,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+71"/>
+        <location filename="../../ui/model/model_source.cpp" line="+79"/>
         <source>Open &amp;Model…</source>
         <translation>Open &amp;Model…</translation>
     </message>
@@ -3022,12 +3066,32 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Layer </translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+1"/>
+        <source>Words</source>
+        <translation>Words</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Group the model&apos;s pieces into words and characters: a word&apos;s attention is summed over its key pieces and averaged over its query pieces</source>
+        <translation>Group the model&apos;s pieces into words and characters: a word&apos;s attention is summed over its key pieces and averaged over its query pieces</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hide special tokens</source>
+        <translation>Hide special tokens</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Leave out [CLS], [SEP], BOS and the like, and rescale every row to sum to 1 over the tokens left</source>
+        <translation>Leave out [CLS], [SEP], BOS and the like, and rescale every row to sum to 1 over the tokens left</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>Open a Model Folder</source>
         <translation>Open a Model Folder</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Opening %1…</source>
         <translation>Opening %1…</translation>
     </message>
@@ -3052,7 +3116,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 (trained, built in)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+27"/>
         <source>%1 heads</source>
         <translation>%1 heads</translation>
     </message>
@@ -3080,7 +3144,17 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+76"/>
+        <location filename="../../ui/model/model_view.cpp" line="+84"/>
+        <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
+        <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Layer %1 · mean over its %2 heads</source>
+        <translation>Layer %1 · mean over its %2 heads</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Layer %1 · head %2</source>
         <translation>Layer %1 · head %2</translation>
     </message>
@@ -3090,7 +3164,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation> (kv head %1)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source> — most attended token: “%1” (%2% of the attention)</source>
         <translation> — most attended token: “%1” (%2% of the attention)</translation>
     </message>
@@ -3101,8 +3175,8 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     </message>
     <message>
         <location line="+18"/>
-        <source>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</source>
-        <translation>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</translation>
+        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</source>
+        <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</translation>
     </message>
 </context>
 <context>

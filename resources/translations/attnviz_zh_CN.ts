@@ -4,12 +4,22 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+127"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+126"/>
+        <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
+        <translation>按词显示：一个词的注意力对其作为键的各片段求和，对其作为查询的各片段取平均</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>special tokens hidden, each row rescaled to sum to 1</source>
+        <translation>已隐藏特殊词元，每行重新归一化，和为 1</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Self-attention</source>
         <translation>自注意力</translation>
     </message>
@@ -362,8 +372,8 @@
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+308"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+30"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+319"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+32"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -381,6 +391,11 @@
         <location line="+139"/>
         <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
         <translation>注意力分数超出了 float 的范围（该层的权重是否过大？）：权重会是 NaN，因此不予绘制。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+24"/>
+        <source>Every token is a special token: with special tokens hidden there is nothing to show.</source>
+        <translation>所有词元都是特殊词元：隐藏特殊词元后没有可显示的内容。</translation>
     </message>
 </context>
 <context>
@@ -813,24 +828,48 @@
 <context>
     <name>ModelFigure</name>
     <message>
-        <location filename="../../ui/model/model_figure.cpp" line="+42"/>
-        <location line="+32"/>
+        <location filename="../../ui/model/model_figure.cpp" line="+45"/>
+        <location line="+43"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="-11"/>
+        <location line="-20"/>
         <location line="+1"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+50"/>
-        <source>Rows: layers. Columns: heads. Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
-        <translation>行：层。列：头。每张图从 0（深色）着色到它自己的最大权重（黄色）；灰色：被掩码。</translation>
+        <location line="+4"/>
+        <location line="+3"/>
+        <source>Rollout</source>
+        <translation>注意力展开</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-2"/>
+        <location line="+1"/>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>M</source>
+        <comment>mean</comment>
+        <translation>平</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>R</source>
+        <comment>rollout</comment>
+        <translation>展</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
+        <translation>行：层。列：各个头，然后是该层所有头的平均，以及到该层为止的注意力展开（含残差）。每张图从 0（深色）到它自己的最大权重（黄色）着色；灰色：被遮蔽。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>Every layer and head</source>
         <translation>所有层和所有头</translation>
     </message>
@@ -848,13 +887,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+542"/>
-        <location line="+168"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+555"/>
+        <location line="+170"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-161"/>
+        <location line="-163"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -1377,7 +1416,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-478"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-491"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1392,17 +1431,17 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+210"/>
+        <location line="+219"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+299"/>
+        <location line="+303"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>“masked_keys”不是列表</translation>
     </message>
@@ -2141,7 +2180,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+495"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+509"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -2222,6 +2261,11 @@
         <location line="+5"/>
         <source>hatched grey: masked</source>
         <translation>灰色斜线：已掩码</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>dashed lines: where the second text begins</source>
+        <translation>虚线：第二段文本开始的位置</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -2472,7 +2516,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+93"/>
         <source>&amp;New Session</source>
         <translation>新建会话(&amp;N)</translation>
     </message>
@@ -2975,7 +3019,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+71"/>
+        <location filename="../../ui/model/model_source.cpp" line="+79"/>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
@@ -3015,12 +3059,32 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>第 </translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+1"/>
+        <source>Words</source>
+        <translation>按词</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Group the model&apos;s pieces into words and characters: a word&apos;s attention is summed over its key pieces and averaged over its query pieces</source>
+        <translation>把模型的子词片段合并成词和字：一个词的注意力对其作为键的片段求和，对其作为查询的片段取平均</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Hide special tokens</source>
+        <translation>隐藏特殊词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Leave out [CLS], [SEP], BOS and the like, and rescale every row to sum to 1 over the tokens left</source>
+        <translation>不显示 [CLS]、[SEP]、BOS 等特殊词元，并把每行在剩下的词元上重新归一化为 1</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>Open a Model Folder</source>
         <translation>打开模型文件夹</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+16"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -3045,7 +3109,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1（已训练，内置）</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+27"/>
         <source>%1 heads</source>
         <translation>%1 个头</translation>
     </message>
@@ -3073,7 +3137,17 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+76"/>
+        <location filename="../../ui/model/model_view.cpp" line="+84"/>
+        <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
+        <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Layer %1 · mean over its %2 heads</source>
+        <translation>第 %1 层 · %2 个头的平均</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Layer %1 · head %2</source>
         <translation>第 %1 层 · 头 %2</translation>
     </message>
@@ -3083,7 +3157,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>（KV 头 %1）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source> — most attended token: “%1” (%2% of the attention)</source>
         <translation> —— 最受关注的词元：“%1”（占注意力的 %2%）</translation>
     </message>
@@ -3094,8 +3168,8 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     </message>
     <message>
         <location line="+18"/>
-        <source>%1 · %2 tokens · each head coloured from 0 to its own largest weight; click a head to open its layer</source>
-        <translation>%1 · %2 个词元 · 每个头从 0 着色到它自己的最大权重；点击一个头即可打开它所在的层</translation>
+        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</source>
+        <translation>%1 · %2 个词元 · 每张图从 0 到它自己的最大权重着色；点击一个头可打开它所在的层</translation>
     </message>
 </context>
 <context>

@@ -212,8 +212,10 @@ struct ComputeCache::Impl {
         bool operator==(const ModelKey&) const = default;
     };
     std::optional<ModelKey> model_key;
-    std::shared_ptr<const ModelMaps> model_maps;
-    QString induction_folder;  ///< whose induction scores these are
+    std::shared_ptr<const ModelMaps> piece_maps;    ///< run_model's, for model_key
+    std::pair<bool, bool> shown_key{false, false};  ///< words, hide_special of model_maps
+    std::shared_ptr<const ModelMaps> model_maps;    ///< present_model(piece_maps)
+    QString induction_folder;                       ///< whose induction scores these are
     std::vector<double> induction;
 };
 
@@ -293,12 +295,21 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         const ComputeCache::Impl::ModelKey key{
             c.model_folder, c.text_a, c.pair_mode == PairMode::Single ? QString() : c.text_b,
             c.pair_mode == PairMode::Single ? PairMode::Single : PairMode::CrossAttention};
-        if (!cached.model_key || !(*cached.model_key == key) || !cached.model_maps) {
+        // Choosing another layer re-slices; the word and special-token toggles regroup the
+        // pieces' maps; only another text or model runs the forward pass again.
+        const std::pair<bool, bool> shown{c.words, c.hide_special};
+        if (!cached.model_key || !(*cached.model_key == key) || !cached.piece_maps) {
             cached.model_maps.reset();  // before the new pass allocates
+            cached.piece_maps.reset();
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
-            cached.model_maps = run_model(c, num_threads, memory, &cached.induction);
+            cached.piece_maps = run_model(c, num_threads, memory, &cached.induction);
             cached.model_key = key;
+        }
+        if (!cached.model_maps || cached.shown_key != shown) {
+            cached.model_maps.reset();
+            cached.model_maps = present_model(cached.piece_maps, c);
+            cached.shown_key = shown;
         }
         return model_layer_snapshot(c, generation, cached.model_maps);
     }

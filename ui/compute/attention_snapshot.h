@@ -15,6 +15,7 @@
 
 #include "engine/models/head_atlas.h"
 #include "engine/tensor.h"
+#include "engine/text/hf/hf_tokenizer.h"
 #include "ui/document/attention_config.h"
 
 namespace attnviz::ui {
@@ -43,15 +44,26 @@ struct ModelMaps {
     QString name;  ///< model_display_name()
     QString folder;
     int num_layers = 0, num_heads = 0, num_kv_heads = 0, tokens = 0;
+    int pieces = 0;  ///< the model's tokens; `tokens` are those shown (models::group_tokens)
+    bool words = false, hide_special = false;  ///< how pieces became the tokens shown
     bool causal = false;
     std::vector<Tensor> weights;  ///< per layer [H, L, L]
     std::vector<Tensor> means;    ///< per layer [L, L]
+    /// Per layer [L, L]: attention rollout through that layer (models::attention_rollout),
+    /// computed over the pieces, then grouped as the maps are.
+    std::vector<Tensor> rollout;
     /// layer * num_heads + head: the map coloured from 0 (masked cells grey) to its own max.
     std::vector<QImage> thumbnails;
+    /// layer * 2: the layer's mean over heads, layer * 2 + 1: the rollout through it.
+    std::vector<QImage> aggregate_thumbnails;
     std::vector<QString> token_text;     ///< what each token stands for
     std::vector<std::uint8_t> special;   ///< 1 for [CLS], <s>, ... added by the tokenizer
     std::vector<std::int32_t> sequence;  ///< 0 = first text, 1 = second, -1 = template token
-    double elapsed_ms = 0.0;             ///< the forward pass
+    /// The model's encoding of text_a (and text_b, the pair's second text, or empty): what
+    /// present_model() groups.  Set on the pieces' maps (run_model) only.
+    text::Encoding encoding;
+    QString text_a, text_b;
+    double elapsed_ms = 0.0;  ///< the forward pass
     /// Every head measured on this input, and its induction score on the tool's repeated
     /// random sequence (models::HeadAtlas).
     models::HeadAtlas atlas;
@@ -62,8 +74,19 @@ struct ModelMaps {
                         : weights[std::size_t(layer)]
                               .data[(std::size_t(head) * L + std::size_t(i)) * L + std::size_t(j)];
     }
+    /// head in [0, H): that head; kMeanColumn: the layer's mean; kRolloutColumn: the rollout.
     const QImage& thumbnail(int layer, int head) const {
+        if (head >= num_heads)
+            return aggregate_thumbnails[std::size_t(layer) * 2 + std::size_t(head - num_heads)];
         return thumbnails[std::size_t(layer) * std::size_t(num_heads) + std::size_t(head)];
+    }
+    int meanColumn() const { return num_heads; }
+    int rolloutColumn() const { return num_heads + 1; }
+    /// The first token of the pair's second text, or -1 (a single text).
+    int secondTextStart() const {
+        for (std::size_t k = 0; k < sequence.size(); ++k)
+            if (sequence[k] == 1) return int(k);
+        return -1;
     }
 };
 

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "engine/errors.h"
+#include "engine/models/token_views.h"
 #include "ui/compute/model_store.h"
 #include "ui/render/colormaps.h"
 
@@ -23,6 +24,7 @@ struct ComputeText {
 
 using Encoded = models::EncodedText;
 using Opened = models::OpenedModel;
+using Grouping = models::TokenGrouping;
 
 Encoded encode(const Opened& m, const ComputeConfig& c) {
     const QByteArray a = c.text_a.toUtf8(), b = c.text_b.toUtf8();
@@ -34,6 +36,26 @@ Encoded encode(const Opened& m, const ComputeConfig& c) {
         return models::encode_text(m, a.toStdString());
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
+    }
+}
+
+/// The pair's second text as encode() uses it: empty for a single text.
+QString pair_text(const ComputeConfig& c) {
+    return c.pair_mode != PairMode::Single && !c.text_b.trimmed().isEmpty() ? c.text_b : QString();
+}
+
+/// The tokens the views show: c.words and c.hide_special applied to the encoding.
+Grouping shown_tokens(const text::Encoding& encoding, const QString& text_a, const QString& text_b,
+                      const ComputeConfig& c) {
+    const std::string a = text_a.toUtf8().toStdString(), b = text_b.toUtf8().toStdString();
+    try {
+        return models::group_tokens(
+            encoding, a, text_b.isEmpty() ? std::nullopt : std::optional<std::string_view>(b),
+            c.words, c.hide_special);
+    } catch (const std::invalid_argument&) {
+        throw UsageError(ComputeText::tr("Every token is a special token: with special tokens "
+                                         "hidden there is nothing to show.")
+                             .toStdString());
     }
 }
 
@@ -57,6 +79,23 @@ QImage thumbnail(const float* map, int L, bool causal, QCPColorGradient& gradien
                 line[j] = grey;
     }
     return image;
+}
+
+void add_thumbnails(ModelMaps* m) {
+    QCPColorGradient gradient = make_gradient(Colormap::Viridis);  // this thread's own
+    const int G = m->tokens;
+    m->thumbnails.clear();
+    m->aggregate_thumbnails.clear();
+    for (int l = 0; l < m->num_layers; ++l) {
+        const Tensor& w = m->weights[std::size_t(l)];
+        for (int h = 0; h < m->num_heads; ++h)
+            m->thumbnails.push_back(
+                thumbnail(w.ptr() + std::size_t(h) * G * G, G, m->causal, gradient));
+        m->aggregate_thumbnails.push_back(
+            thumbnail(m->means[std::size_t(l)].ptr(), G, m->causal, gradient));
+        m->aggregate_thumbnails.push_back(
+            thumbnail(m->rollout[std::size_t(l)].ptr(), G, m->causal, gradient));
+    }
 }
 
 }  // namespace
@@ -89,35 +128,36 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
 
     models::CollectingSink sink;
     model.forward(enc.input, options, sink);
-
     auto out = std::make_shared<ModelMaps>();
     out->name = model_display_name(*m);
     out->folder = c.model_folder;
     out->num_layers = int(info.num_layers);
     out->num_heads = int(info.num_heads);
     out->num_kv_heads = int(info.num_kv_heads);
-    out->tokens = int(L);
+    out->pieces = out->tokens = int(L);
     out->causal = info.causal;
+    out->encoding = enc.encoding;
+    out->text_a = c.text_a;
+    out->text_b = pair_text(c);
     for (std::size_t k = 0; k < enc.encoding.size(); ++k) {
         out->token_text.push_back(QString::fromStdString(enc.encoding.text[k]));
         out->special.push_back(enc.encoding.special[k]);
         out->sequence.push_back(enc.encoding.sequence.empty() ? 0 : enc.encoding.sequence[k]);
     }
-    QCPColorGradient gradient = make_gradient(Colormap::Viridis);  // this thread's own
     const int H = out->num_heads;
     for (AttentionResult& r : sink.results) {
         if (r.weights.numel() != std::size_t(H) * L * L ||
             r.mean_weights.numel() != std::size_t(L * L))
             throw std::logic_error("a layer returned maps of the wrong size");
-        for (int h = 0; h < H; ++h)
-            out->thumbnails.push_back(
-                thumbnail(r.weights.ptr() + std::size_t(h) * L * L, int(L), info.causal, gradient));
         out->weights.push_back(Tensor({H, L, L}, std::move(r.weights.data)));
         out->means.push_back(Tensor({L, L}, std::move(r.mean_weights.data)));
     }
     if (int(out->weights.size()) != out->num_layers)
         throw std::logic_error("the model did not hand over every layer");
+    // Heads are measured on the pieces the model saw; present_model() groups the views.
     out->atlas = models::measure_heads(out->weights, info.causal);
+    out->rollout = models::attention_rollout(out->means);
+    add_thumbnails(out.get());
     std::vector<double> own;
     std::vector<double>& scores = induction ? *induction : own;
     if (scores.size() != std::size_t(out->num_layers) * std::size_t(H)) {
@@ -139,9 +179,42 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     return out;
 }
 
+std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> pieces,
+                                               const ComputeConfig& c) {
+    const Grouping shown = shown_tokens(pieces->encoding, pieces->text_a, pieces->text_b, c);
+    if (shown.identity(std::size_t(pieces->pieces))) return pieces;
+    auto out = std::make_shared<ModelMaps>();
+    out->name = pieces->name;
+    out->folder = pieces->folder;
+    out->num_layers = pieces->num_layers;
+    out->num_heads = pieces->num_heads;
+    out->num_kv_heads = pieces->num_kv_heads;
+    out->pieces = pieces->pieces;
+    out->tokens = int(shown.size());
+    out->words = c.words;
+    out->hide_special = c.hide_special;
+    out->causal = pieces->causal;
+    out->text_a = pieces->text_a;
+    out->text_b = pieces->text_b;
+    for (std::size_t k = 0; k < shown.size(); ++k) {
+        out->token_text.push_back(QString::fromStdString(shown.text[k]));
+        out->special.push_back(shown.special[k]);
+        out->sequence.push_back(shown.sequence[k]);
+    }
+    for (int l = 0; l < pieces->num_layers; ++l) {
+        out->weights.push_back(models::group_maps(pieces->weights[std::size_t(l)], shown));
+        out->means.push_back(models::group_maps(pieces->means[std::size_t(l)], shown));
+        out->rollout.push_back(models::group_maps(pieces->rollout[std::size_t(l)], shown));
+    }
+    add_thumbnails(out.get());
+    out->atlas = pieces->atlas;
+    out->elapsed_ms = pieces->elapsed_ms;
+    return out;
+}
+
 SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generation,
                                  std::shared_ptr<const ModelMaps> maps) {
-    const int L = maps->tokens, H = maps->num_heads;
+    const int L = maps->tokens, H = maps->num_heads;  // L: the tokens shown
     const int layer = std::clamp(c.layer, 0, maps->num_layers - 1);
     auto snap = std::make_shared<AttentionSnapshot>();
     snap->generation = generation;
@@ -172,7 +245,7 @@ QStringList model_tokens(const ComputeConfig& c) {
     const ModelPtr m = open_model(c.model_folder);
     const models::EncodedText enc = encode(*m, c);
     QStringList out;
-    for (const std::string& t : enc.encoding.text)
+    for (const std::string& t : shown_tokens(enc.encoding, c.text_a, pair_text(c), c).text)
         out << QString::fromStdString(t);
     return out;
 }

@@ -10,14 +10,21 @@
 namespace attnviz::ui {
 
 /// Opens the model (model_store), encodes text_a (and text_b as the pair's second text when
-/// pair_mode is not Single) and runs every layer once.  Throws UsageError for an empty or too
-/// long text, DataError for a broken model, MemoryBudgetExceeded before the forward pass when
-/// the maps would not fit `memory`.
-/// `induction` (may be null) holds the model's induction scores per head (layer * H + head),
-/// computed on the first call for a model and reused: they do not depend on the text.
+/// pair_mode is not Single) and runs every layer once: the maps over the model's pieces, with
+/// the atlas and the rollout (config.words and config.hide_special are present_model's).  Throws
+/// UsageError for an empty or too long text, DataError for a broken model, MemoryBudgetExceeded
+/// before the forward pass when the maps would not fit `memory`. `induction` (may be null) holds
+/// the model's induction scores per head (layer * H + head), computed on the first call for a model
+/// and reused: they do not depend on the text.
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_threads,
                                            const budget::MemoryBudget& memory,
                                            std::vector<double>* induction = nullptr);
+
+/// The maps as the views show them: `pieces` (from run_model) grouped into words and with the
+/// special tokens hidden as `config` says (models::group_tokens); `pieces` itself when neither
+/// applies.  Throws UsageError when hiding would leave no token.
+std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> pieces,
+                                               const ComputeConfig& config);
 
 /// The snapshot every view draws: `config.layer` (clamped) of `maps`.
 SnapshotPtr model_layer_snapshot(const ComputeConfig& config, std::uint64_t generation,

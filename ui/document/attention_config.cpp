@@ -119,12 +119,24 @@ TokenSequences resolve_tokens(const ComputeConfig& config) {
     return out;
 }
 
+QStringList token_view_notes(const ComputeConfig& c) {
+    QStringList notes;
+    if (!c.usesModel()) return notes;
+    if (c.words)
+        notes << ConfigText::tr(
+            "words: a word's attention summed over its key pieces, averaged over its query pieces");
+    if (c.hide_special)
+        notes << ConfigText::tr("special tokens hidden, each row rescaled to sum to 1");
+    return notes;
+}
+
 QString describe_config(const ComputeConfig& c) {
     QStringList parts;
     if (c.usesModel()) {
         const ModelPtr m = find_model(c.model_folder);
         parts << (m ? model_display_name(*m) : QFileInfo(c.model_folder).fileName());
         parts << ConfigText::tr("layer %1").arg(c.layer + 1);
+        parts << token_view_notes(c);
         return parts.join(QStringLiteral(" · "));
     }
     switch (c.pair_mode) {

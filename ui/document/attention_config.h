@@ -84,6 +84,10 @@ struct ComputeConfig {
     // The demo layer's settings are kept meanwhile, so switching back restores them.
     QString model_folder;
     int layer = 0;
+    // How a model's tokens are shown (models::group_tokens): pieces grouped into words and
+    // characters, and the special tokens hidden with every row renormalised.
+    bool words = false;
+    bool hide_special = false;
     bool usesModel() const { return !model_folder.isEmpty(); }
 
     // What of the result is kept, to stay within the memory budget (budget::ResultScope):
@@ -132,6 +136,9 @@ TokenSequences resolve_tokens(const ComputeConfig& config);
 
 /// "8 heads · embed_dim 64 · scaled dot-product · causal · dropout 0.1 (train, seed 3)"
 QString describe_config(const ComputeConfig& config);
+/// What a figure of a model must say about how its tokens are shown (words, hidden special
+/// tokens); empty for the pieces as they are, and for the demo layer.
+QStringList token_view_notes(const ComputeConfig& config);
 /// The layer's settings as JSON (embed_dim, num_heads, bias, scoring, dropout, training,
 /// dropout_seed, weight_seed, positional_encoding, weights_file): the "layer" object of a
 /// session and part of the "config" of a weights export, written by this one function.

@@ -216,6 +216,15 @@ void AttentionDocument::setLayer(int layer) {
         computeChanged();
 }
 
+void AttentionDocument::setWords(bool on) {
+    if (assign(compute_.words, on, this, &AttentionDocument::wordsChanged)) computeChanged();
+}
+
+void AttentionDocument::setHideSpecial(bool on) {
+    if (assign(compute_.hide_special, on, this, &AttentionDocument::hideSpecialChanged))
+        computeChanged();
+}
+
 // --- masks --------------------------------------------------------------------------------
 
 void AttentionDocument::setCausal(bool on) {
@@ -443,6 +452,8 @@ void AttentionDocument::emitAll() {
     // the Source box at once, not when its first snapshot arrives.
     emit modelFolderChanged(compute_.model_folder);
     emit layerChanged(compute_.layer);
+    emit wordsChanged(compute_.words);
+    emit hideSpecialChanged(compute_.hide_special);
     emit biasChanged(compute_.bias);
     emit scoringChanged(compute_.scoring);
     emit dropoutChanged(compute_.dropout);
@@ -518,7 +529,9 @@ QJsonObject AttentionDocument::toJson() const {
                             {QStringLiteral("window_length"), c.window_length}};
     // The source (version 3): the model folder, empty for the demo layer, and its layer.
     const QJsonObject source{{QStringLiteral("model_folder"), c.model_folder},
-                             {QStringLiteral("layer"), c.layer}};
+                             {QStringLiteral("layer"), c.layer},
+                             {QStringLiteral("words"), c.words},
+                             {QStringLiteral("hide_special"), c.hide_special}};
     return QJsonObject{{QStringLiteral("source"), source},
                        {QStringLiteral("input"), input},
                        {QStringLiteral("layer"), layer},
@@ -652,6 +665,8 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     const QJsonObject source = r.object(json, QStringLiteral("source"));
     r.string(source, QStringLiteral("model_folder"), &c.model_folder);
     r.integer(source, QStringLiteral("layer"), 0, kMaxLayers - 1, &c.layer);
+    r.boolean(source, QStringLiteral("words"), &c.words);
+    r.boolean(source, QStringLiteral("hide_special"), &c.hide_special);
 
     const QJsonObject masks = r.object(json, QStringLiteral("masks"));
     r.boolean(masks, QStringLiteral("causal"), &c.causal);

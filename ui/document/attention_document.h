@@ -88,6 +88,12 @@ class AttentionDocument : public QObject {
     void setModelFolder(const QString& folder);
     /// The model's layer the views show (0-based).
     void setLayer(int layer);
+    /// A model's tokens as words and characters instead of pieces.
+    bool words() const { return compute_.words; }
+    void setWords(bool on);
+    /// A model's special tokens ([CLS], [SEP], BOS) left out, rows renormalised.
+    bool hideSpecial() const { return compute_.hide_special; }
+    void setHideSpecial(bool on);
 
     // --- masks ---
     bool causal() const { return compute_.causal; }
@@ -175,6 +181,8 @@ class AttentionDocument : public QObject {
     void weightsFileChanged(const QString& path);
     void modelFolderChanged(const QString& folder);
     void layerChanged(int layer);
+    void wordsChanged(bool on);
+    void hideSpecialChanged(bool on);
     void causalChanged(bool on);
     void maskedKeysChanged();
     void maskedRowPolicyChanged(attnviz::MaskedRowPolicy policy);

@@ -16,20 +16,23 @@ struct MosaicText {
 };
 }  // namespace
 
-QRect MosaicLayout::cellRect(int layer, int head) const {
-    if (layer < 0 || head < 0 || layer >= layers || head >= heads || cell <= 0) return {};
+QRect MosaicLayout::cellRect(int layer, int column) const {
+    if (layer < 0 || column < 0 || layer >= layers || column >= columns() || cell <= 0) return {};
     const int pitch = cell + gap;
-    return QRect(area.x() + left + head * pitch, area.y() + top + layer * pitch, cell, cell);
+    return QRect(area.x() + left + column * pitch + (column >= heads ? split : 0),
+                 area.y() + top + layer * pitch, cell, cell);
 }
 
 QPoint MosaicLayout::headAt(const QPoint& pos) const {
     const int pitch = cell + gap;
     if (pitch <= 0) return QPoint(-1, -1);
-    const int x = pos.x() - area.x() - left, y = pos.y() - area.y() - top;
+    int x = pos.x() - area.x() - left;
+    const int y = pos.y() - area.y() - top;
+    if (x >= heads * pitch) x -= split;
     if (x < 0 || y < 0) return QPoint(-1, -1);
-    const int head = x / pitch, layer = y / pitch;
-    if (!cellRect(layer, head).contains(pos)) return QPoint(-1, -1);
-    return QPoint(head, layer);
+    const int column = x / pitch, layer = y / pitch;
+    if (!cellRect(layer, column).contains(pos)) return QPoint(-1, -1);
+    return QPoint(column, layer);
 }
 
 MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont& font) {
@@ -42,9 +45,11 @@ MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont
     g.left = fm.horizontalAdvance(MosaicText::tr("Layer %1").arg(maps.num_layers)) + 12;
     g.top = fm.height() + 8;
     const int w = area.width() - g.left - 8, h = area.height() - g.top - 4;
-    const int pitch = std::max(4, std::min(w / g.heads, h / g.layers));
+    const int pitch =
+        std::max(4, std::min((w - w / (4 * g.columns())) / g.columns(), h / g.layers));
     g.gap = pitch >= 24 ? 3 : 1;
     g.cell = pitch - g.gap;
+    g.split = std::max(4, pitch / 3);
     return g;
 }
 
@@ -65,6 +70,15 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
                                   : QString::number(h + 1);
         if (visible(r)) p->drawText(r, Qt::AlignLeft | Qt::AlignBottom, label);
     }
+    const bool room = pitch >= fm.horizontalAdvance(MosaicText::tr("Rollout")) + 4 &&
+                      pitch >= fm.horizontalAdvance(MosaicText::tr("Mean")) + 4;
+    const QString names[2] = {room ? MosaicText::tr("Mean") : MosaicText::tr("M", "mean"),
+                              room ? MosaicText::tr("Rollout") : MosaicText::tr("R", "rollout")};
+    for (int a = 0; a < 2; ++a) {
+        const QRect cell = g.cellRect(0, g.heads + a);
+        const QRect r(cell.x(), g.area.y(), std::max(pitch, 16), g.top - 2);
+        if (visible(r)) p->drawText(r, Qt::AlignLeft | Qt::AlignBottom, names[a]);
+    }
     // Layers and heads count from 1, as the heatmap grid's "Head 1" does.
     const int layer_every = paint::label_stride(pitch, fm.height() + 2);
     for (int l = 0; l < g.layers; l += layer_every) {
@@ -74,7 +88,7 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
                         MosaicText::tr("Layer %1").arg(l + 1));
     }
     for (int l = 0; l < g.layers; ++l)
-        for (int h = 0; h < g.heads; ++h) {
+        for (int h = 0; h < g.columns(); ++h) {
             const QRect r = g.cellRect(l, h);
             if (!visible(r.adjusted(-3, -3, 3, 3))) continue;
             const QImage& img = m.thumbnail(l, h);
@@ -111,8 +125,9 @@ void ModelFigure::paint(QPainter* painter, bool) const {
         QRect(mosaic_.area.x() + mosaic_.left, mosaic_.bottom() + 4,
               size_.width() - mosaic_.area.x() - mosaic_.left - 16, 24),
         Qt::AlignLeft | Qt::AlignTop,
-        MosaicText::tr("Rows: layers. Columns: heads. Each map coloured from 0 (dark) "
-                       "to its own largest weight (yellow); grey: masked."));
+        MosaicText::tr("Rows: layers. Columns: heads, then the layer's mean over heads and the "
+                       "attention rollout through it (residual included). Each map coloured "
+                       "from 0 (dark) to its own largest weight (yellow); grey: masked."));
 }
 
 QString ModelFigure::titleText() const {
@@ -127,11 +142,13 @@ QString ModelFigure::captionText() const {
     QStringList tokens;
     for (const QString& t : m.token_text)
         tokens << visible_token(t);
-    return MosaicText::tr("%1 layers × %2 heads · %3 tokens: %4")
-        .arg(m.num_layers)
-        .arg(m.num_heads)
-        .arg(m.tokens)
-        .arg(tokens.join(QStringLiteral(" | ")));
+    QStringList parts{MosaicText::tr("%1 layers × %2 heads · %3 tokens: %4")
+                          .arg(m.num_layers)
+                          .arg(m.num_heads)
+                          .arg(m.tokens)
+                          .arg(tokens.join(QStringLiteral(" | ")))};
+    parts << token_view_notes(snapshot_->config);
+    return parts.join(QStringLiteral(" · "));
 }
 
 }  // namespace attnviz::ui

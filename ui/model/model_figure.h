@@ -13,12 +13,16 @@ class QPainter;
 namespace attnviz::ui {
 
 /// Where the mosaic's parts go inside `area`.
+/// Columns 0..heads−1 are the heads; after a wider gap come two aggregates per layer:
+/// column `heads` the mean over heads, column `heads + 1` the attention rollout through it.
 struct MosaicLayout {
     QRect area;
     int left = 0, top = 0, cell = 0, gap = 0;  ///< cells start at (area.x + left, area.y + top)
+    int split = 0;                             ///< the extra gap before the aggregates
     int layers = 0, heads = 0;
-    QRect cellRect(int layer, int head) const;
-    /// (head, layer) of the cell at `pos`, or (-1, -1).
+    int columns() const { return heads + 2; }
+    QRect cellRect(int layer, int column) const;
+    /// (column, layer) of the cell at `pos`, or (-1, -1).
     QPoint headAt(const QPoint& pos) const;
     int bottom() const { return area.y() + top + layers * (cell + gap); }
 };

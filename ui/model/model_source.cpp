@@ -1,6 +1,7 @@
 #include "ui/model/model_source.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
@@ -62,6 +63,8 @@ ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWi
         sync();
     });
     connect(doc_, &AttentionDocument::layerChanged, this, &ModelSource::sync);
+    connect(doc_, &AttentionDocument::wordsChanged, this, &ModelSource::sync);
+    connect(doc_, &AttentionDocument::hideSpecialChanged, this, &ModelSource::sync);
     window_->installEventFilter(this);
     retranslate();
     updateRecentMenu();
@@ -84,6 +87,14 @@ void ModelSource::retranslate() {
         source_combo_->setToolTip(tr("The demo layer (every control) or a trained model"));
         layer_spin_->setToolTip(tr("The model's layer the views show (Model tab: all of them)"));
         layer_spin_->setPrefix(tr("Layer "));
+        words_box_->setText(tr("Words"));
+        words_box_->setToolTip(
+            tr("Group the model's pieces into words and characters: a word's attention is "
+               "summed over its key pieces and averaged over its query pieces"));
+        hide_special_box_->setText(tr("Hide special tokens"));
+        hide_special_box_->setToolTip(
+            tr("Leave out [CLS], [SEP], BOS and the like, and rescale every row to sum to 1 "
+               "over the tokens left"));
     }
     updateRecentMenu();
 }
@@ -117,6 +128,14 @@ void ModelSource::addToToolBar(QToolBar* bar) {
     // Shown from 1, as heads are; the document counts from 0.
     connect(layer_spin_, &QSpinBox::valueChanged, doc_,
             [this](int shown) { doc_->setLayer(shown - 1); });
+    words_box_ = new QCheckBox(bar);
+    words_box_->setObjectName(QStringLiteral("wordsCheck"));
+    bar->addWidget(words_box_);
+    connect(words_box_, &QCheckBox::toggled, doc_, &AttentionDocument::setWords);
+    hide_special_box_ = new QCheckBox(bar);
+    hide_special_box_->setObjectName(QStringLiteral("hideSpecialCheck"));
+    bar->addWidget(hide_special_box_);
+    connect(hide_special_box_, &QCheckBox::toggled, doc_, &AttentionDocument::setHideSpecial);
     retranslate();
     sync();
 }
@@ -242,6 +261,12 @@ void ModelSource::sync() {
         layer_spin_->setEnabled(m != nullptr);
         layer_spin_->setRange(1, m ? int(m->model->info().num_layers) : 1);
         layer_spin_->setValue(c.layer + 1);
+        for (auto [box, on] :
+             {std::pair{words_box_, c.words}, {hide_special_box_, c.hide_special}}) {
+            const QSignalBlocker block_box(box);
+            box->setEnabled(m != nullptr);
+            box->setChecked(on);
+        }
     }
     const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
     if (!m) {

@@ -14,6 +14,7 @@
 #include "ui/compute/model_store.h"
 
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QMenu;
@@ -36,7 +37,8 @@ class ModelSource : public QObject {
 
     QAction* openAction() const { return open_act_; }
     QMenu* recentMenu() const { return recent_menu_; }
-    /// "Source: [Demo layer | model]  Layer: [n]" for the tool bar.
+    /// "Source: [Demo layer | model]  Layer: [n]  [ ] Words  [ ] Hide special tokens" for the
+    /// tool bar.
     void addToToolBar(QToolBar* bar);
     /// The open model described (architecture, layers, heads, ...); hidden on the demo layer.
     QLabel* infoPanel() const { return info_; }
@@ -72,6 +74,8 @@ class ModelSource : public QObject {
     QMenu* recent_menu_ = nullptr;
     QComboBox* source_combo_ = nullptr;
     QSpinBox* layer_spin_ = nullptr;
+    QCheckBox* words_box_ = nullptr;
+    QCheckBox* hide_special_box_ = nullptr;
     QLabel* info_ = nullptr;
     QWidget* progress_ = nullptr;
     QLabel* progress_label_ = nullptr;

@@ -31,7 +31,7 @@ void ModelView::setSnapshot(SnapshotPtr snapshot) {
     if (const ModelMaps* m = maps()) {
         const int layer = snapshot_->layer;
         setCurrent(layer_ < 0 ? layer : std::clamp(layer_, 0, m->num_layers - 1),
-                   std::clamp(head_, 0, m->num_heads - 1));
+                   std::clamp(head_, 0, m->rolloutColumn()));
     } else {
         layer_ = head_ = hover_layer_ = hover_head_ = -1;
     }
@@ -42,7 +42,7 @@ void ModelView::setCurrent(int layer, int head) {
     const ModelMaps* m = maps();
     if (!m) return;
     const int l = std::clamp(layer, 0, m->num_layers - 1),
-              h = std::clamp(head, 0, m->num_heads - 1);
+              h = std::clamp(head, 0, m->rolloutColumn());
     if (l == layer_ && h == head_) return;
     const QRect before = cellRect(layer_, head_).adjusted(-3, -3, 3, 3);
     layer_ = l;
@@ -70,14 +70,27 @@ QString ModelView::describe(int layer, int head) const {
     if (!m || layer < 0 || head < 0) return {};
     // Where the head looks most, over all queries: the key that gets the most attention.
     const int L = m->tokens;
+    const bool rollout = head == m->rolloutColumn();
+    const int source = head >= m->num_heads ? -1 : head;  // the mean: value(layer, -1, ...)
     std::vector<double> to(static_cast<std::size_t>(L), 0.0);
     for (int i = 0; i < L; ++i)
         for (int j = 0; j < L; ++j)
-            to[std::size_t(j)] += m->value(layer, head, i, j);
+            to[std::size_t(j)] +=
+                rollout ? double(m->rollout[std::size_t(layer)].data[std::size_t(i) * L + j])
+                        : m->value(layer, source, i, j);
     const int top = int(std::max_element(to.begin(), to.end()) - to.begin());
-    QString text = tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
-    if (m->num_kv_heads > 0 && m->num_kv_heads < m->num_heads)
-        text += tr(" (kv head %1)").arg(head / (m->num_heads / m->num_kv_heads) + 1);
+    QString text;
+    if (rollout) {
+        text = tr("Attention rollout through layer %1: how much each token draws on each input "
+                  "token, residual included")
+                   .arg(layer + 1);
+    } else if (source < 0) {
+        text = tr("Layer %1 · mean over its %2 heads").arg(layer + 1).arg(m->num_heads);
+    } else {
+        text = tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
+        if (m->num_kv_heads > 0 && m->num_kv_heads < m->num_heads)
+            text += tr(" (kv head %1)").arg(head / (m->num_heads / m->num_kv_heads) + 1);
+    }
     if (L > 0)
         text += tr(" — most attended token: “%1” (%2% of the attention)")
                     .arg(visible_token(m->token_text[std::size_t(top)]))
@@ -110,7 +123,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
     p.setPen(QColor(90, 90, 90));
     const QRect caption(g.left, g.bottom() + 2, width() - g.left - 8, kCaption);
     p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter,
-               tr("%1 · %2 tokens · each head coloured from 0 to its own largest weight; click "
+               tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; click "
                   "a head to open its layer")
                    .arg(m->name)
                    .arg(m->tokens));
@@ -137,7 +150,15 @@ void ModelView::mousePressEvent(QMouseEvent* event) {
     const QPoint at = headAt(event->position().toPoint());
     if (at.x() < 0) return;
     setCurrent(at.y(), at.x());
-    if (event->button() == Qt::LeftButton) emit activated(at.y(), at.x());
+    if (event->button() == Qt::LeftButton) activate(at.y(), at.x());
+}
+
+void ModelView::activate(int layer, int column) {
+    const ModelMaps* m = maps();
+    if (!m) return;
+    // The rollout belongs to no single layer's grid: it stays here, described by hovering.
+    if (column == m->rolloutColumn()) return emit hovered(describe(layer, column));
+    emit activated(layer, column == m->meanColumn() ? -1 : column);
 }
 
 void ModelView::leaveEvent(QEvent* event) {
@@ -162,7 +183,7 @@ void ModelView::keyPressEvent(QKeyEvent* event) {
             break;
         case Qt::Key_Return:
         case Qt::Key_Enter:
-            emit activated(layer_, head_);
+            activate(layer_, head_);
             return;
         default:
             return QWidget::keyPressEvent(event);

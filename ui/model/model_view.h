@@ -18,7 +18,8 @@ class ModelView : public QWidget {
 
     void setSnapshot(SnapshotPtr snapshot);
     const ModelMaps* maps() const { return snapshot_ ? snapshot_->model.get() : nullptr; }
-    /// The head under the keyboard's selection: (layer, head), (-1, -1) with no model.
+    /// The column under the keyboard's selection: (layer, column), (-1, -1) with no model;
+    /// columns past the heads are the layer's mean and rollout (ModelMaps::meanColumn()).
     QPoint current() const { return QPoint(head_, layer_); }
     void setCurrent(int layer, int head);
     /// The rectangle a head's thumbnail is drawn in (empty when there is none).
@@ -30,7 +31,8 @@ class ModelView : public QWidget {
 
   signals:
     void hovered(const QString& text);
-    /// A click or Enter on a head: show that layer's heads, this one selected.
+    /// A click or Enter on a head: show that layer's heads, this one selected (head −1: the
+    /// layer's mean column).
     void activated(int layer, int head);
 
   protected:
@@ -44,6 +46,7 @@ class ModelView : public QWidget {
   private:
     MosaicLayout geometry() const;
     void setHover(int layer, int head);
+    void activate(int layer, int column);
 
     SnapshotPtr snapshot_;
     int layer_ = -1, head_ = -1;              ///< keyboard selection

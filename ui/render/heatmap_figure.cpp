@@ -4,6 +4,7 @@
 #include <QFontMetricsF>
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <limits>
 
@@ -304,6 +305,19 @@ class PanelOverlay : public QCPLayerable {
                 painter->drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
             }
         }
+        // A pair's second text ([CLS] A [SEP] B [SEP]): a dashed line before its first query
+        // and its first key, white on a dark edge so it reads on every colour map.
+        if (const int b = s.model ? s.model->secondTextStart() : -1; b > 0) {
+            const double xx = x->coordToPixel(b - 0.5), yy = y->coordToPixel(b - 0.5);
+            for (const auto& [pen_colour, width, dashed] :
+                 {std::tuple{QColor(0, 0, 0, 150), 3.5, false},
+                  std::tuple{QColor(Qt::white), 1.5, true}}) {
+                QPen pen(pen_colour, width, dashed ? Qt::DashLine : Qt::SolidLine);
+                painter->setPen(pen);
+                painter->drawLine(QPointF(xx, inner.top()), QPointF(xx, inner.bottom()));
+                painter->drawLine(QPointF(inner.left(), yy), QPointF(inner.right(), yy));
+            }
+        }
         painter->restore();
         if (ch < 4.0) {
             painter->setPen(QPen(kMarkColor, 2.0));
@@ -565,6 +579,8 @@ QString HeatmapFigure::captionText() const {
                     s.masked.begin() + std::ptrdiff_t(n + 1) * s.target_len * s.source_len,
                     [](std::uint8_t m) { return m != 0; });
     if (any_masked) parts << tr("hatched grey: masked");
+    if (s.model && s.model->secondTextStart() > 0)
+        parts << tr("dashed lines: where the second text begins");
     bool any_full = false;
     for (int i = 0; i < s.target_len && !any_full; ++i)
         for (int h = 0; h < model_heads(s) && !any_full; ++h)

@@ -192,7 +192,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
     connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
         doc_->setLayer(layer);
-        doc_->setView(FigureView::Head, head);
+        if (head < 0)
+            doc_->setView(FigureView::Mean, 0);
+        else
+            doc_->setView(FigureView::Head, head);
         views_->setCurrentTab(ViewTabs::GridTab);
     });
     connect(views_, &ViewTabs::headActivated, this, [this](int head) {
