@@ -31,6 +31,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/model/atlas_view.h"
+#include "ui/model/model_figure.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
 #include "ui/model/shipped_models.h"
@@ -373,7 +374,13 @@ class ModelWindowTest : public QObject {
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--view"),
                           QStringLiteral("atlas")},
               QStringList{QStringLiteral("--layer"), QStringLiteral("1")},
-              QStringList{QStringLiteral("--view"), QStringLiteral("model")}}) {
+              QStringList{QStringLiteral("--view"), QStringLiteral("model")},
+              QStringList{QStringLiteral("--words")},
+              QStringList{QStringLiteral("--model"), m, QStringLiteral("--focus-token"),
+                          QStringLiteral("2")},  // the grid has no token focus
+              QStringList{QStringLiteral("--model"), m, QStringLiteral("--view"),
+                          QStringLiteral("model"), QStringLiteral("--focus-token"),
+                          QStringLiteral("99")}}) {
             r = test::run_attnviz(QStringList{QStringLiteral("export"), QStringLiteral("--text"),
                                               text, QStringLiteral("--out"), none} +
                                   bad);
@@ -386,6 +393,65 @@ class ModelWindowTest : public QObject {
         QCOMPARE(r.status, 1);
         QVERIFY(r.err.contains("config.json"));
         QVERIFY(!QFile::exists(none));
+        // One token's attention across the model, as words, exported: the figure says so.
+        const QString focus = temp(QStringLiteral("focus.svg"));
+        r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
+                               QStringLiteral("--text"), text, QStringLiteral("--view"),
+                               QStringLiteral("model"), QStringLiteral("--words"),
+                               QStringLiteral("--focus-token"), QStringLiteral("3"),
+                               QStringLiteral("--focus-to"), QStringLiteral("--out"), focus});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QFile svg(focus);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QString body = QString::fromUtf8(svg.readAll());
+        QVERIFY(body.contains(QStringLiteral("Attention to “cat” (token 3)")));
+        QVERIFY(body.contains(QStringLiteral("key pieces")));
+    }
+
+    void oneTokensAttentionAcrossEveryLayerAndHead() {
+        QVERIFY(openModel(golden_model("llama_gqa")));
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        auto* mode = find<QComboBox>("focusModeCombo");
+        auto* token = find<QComboBox>("focusTokenCombo");
+        const ModelMaps& m = *snap()->model;
+        const int L = m.tokens, columns = m.num_heads + 2;
+        QVERIFY(mode->isEnabled());
+        QVERIFY(!token->isEnabled());
+        QCOMPARE(token->count(), L);
+        QCPColorGradient g = make_gradient(Colormap::Viridis);
+        const QRgb top = g.color(1.0, QCPRange(0.0, 1.0)), grey = qRgb(236, 236, 236);
+        for (const bool to : {false, true}) {
+            mode->setCurrentIndex(to ? 2 : 1);
+            emit mode->activated(to ? 2 : 1);
+            token->setCurrentIndex(2);
+            emit token->activated(2);
+            QCOMPARE(w_->document()->focusToken(), 2);
+            QCOMPARE(w_->document()->focusTo(), to);
+            QVERIFY(token->isEnabled());
+            const std::vector<QImage> strips = focus_strips(m, 2, to);
+            QCOMPARE(int(strips.size()), m.num_layers * columns);
+            for (int l = 0; l < m.num_layers; ++l)
+                for (int c = 0; c < columns; ++c) {
+                    // The strongest cell of token 2's row (from) or column (to) is the top
+                    // colour; cells the causal model masks are grey.
+                    int best = -1;
+                    float v = -1.0f;
+                    for (int k = 0; k < L; ++k) {
+                        const float x = to ? m.columnValue(l, c, k, 2) : m.columnValue(l, c, 2, k);
+                        if ((to ? k >= 2 : k <= 2) && x > v) v = x, best = k;
+                    }
+                    const QImage& s = strips[std::size_t(l * columns + c)];
+                    QCOMPARE(s.size(), QSize(L, 1));
+                    QCOMPARE(s.pixel(best, 0), top);
+                    QCOMPARE(s.pixel(to ? 0 : L - 1, 0), grey);
+                }
+            QVERIFY(mosaic()->describe(1, 0).contains(QLatin1String("looks at")));
+        }
+        mode->setCurrentIndex(0);
+        emit mode->activated(0);
+        QCOMPARE(w_->document()->focusToken(), -1);
+        QVERIFY(!token->isEnabled());
+        QVERIFY(mosaic()->describe(1, 0).contains(QLatin1String("most attended")));
     }
 
     void sessionsKeepTheModelAndTheLayer() {

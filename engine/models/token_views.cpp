@@ -73,7 +73,13 @@ Words split_words(std::string_view text) {
     return w;
 }
 
+/// Code points [begin, end) of the input, without the spaces at either end.
 std::string utf8_of(const std::u32string& cps, std::int64_t begin, std::int64_t end) {
+    end = std::min(end, std::int64_t(cps.size()));
+    while (begin < end && text::unicode::is_whitespace(cps[std::size_t(begin)]))
+        ++begin;
+    while (end > begin && text::unicode::is_whitespace(cps[std::size_t(end - 1)]))
+        --end;
     std::string out;
     for (std::int64_t k = begin; k < end && k < std::int64_t(cps.size()); ++k)
         text::unicode::append_utf8(out, cps[std::size_t(k)]);
@@ -114,15 +120,22 @@ TokenGrouping group_tokens(const text::Encoding& e, std::string_view text,
                     break;
                 }
         if (word >= 0) {
+            // A word reads as the input's text, without the spaces around it.
             const auto [it, added] = group_of.emplace(std::pair{seq, word}, out.members.size());
-            if (!added) {
-                const std::size_t g = it->second;
+            const std::size_t g = it->second;
+            if (added) {
+                out.members.push_back({std::int64_t(k)});
+                out.text.emplace_back();
+                out.special.push_back(0);
+                out.sequence.push_back(seq);
+                span.emplace_back(b, end);
+            } else {
                 out.members[g].push_back(std::int64_t(k));
                 span[g].first = std::min(span[g].first, b);
                 span[g].second = std::max(span[g].second, end);
-                out.text[g] = utf8_of(w.code_points, span[g].first, span[g].second);
-                continue;
             }
+            out.text[g] = utf8_of(w.code_points, span[g].first, span[g].second);
+            continue;
         }
         out.members.push_back({std::int64_t(k)});
         out.text.push_back(k < e.text.size() ? e.text[k] : std::string());

@@ -68,6 +68,11 @@ struct LayerWeights {
     Weight down_w, down_b;
 };
 
+/// Buffers one forward pass reuses from layer to layer.
+struct Scratch {
+    std::vector<float> qkv, mid;
+};
+
 struct GlobalWeights {
     Weight emb_norm_w, emb_norm_b, final_norm_w, final_norm_b;
 };
@@ -442,8 +447,9 @@ class Transformer final : public Model {
     void embed(const ModelInput& input, const std::vector<Index>& pos, float* x) const;
     void attention(Index layer, const LayerWeights& w, const float* h, Index L,
                    const std::vector<Index>& pos, const ModelForwardOptions& options, bool keep,
-                   float* out, AttentionSink& sink) const;
-    void mlp(const LayerWeights& w, const float* h, Index L, float* out, int threads) const;
+                   float* out, AttentionSink& sink, Scratch& scratch) const;
+    void mlp(const LayerWeights& w, const float* h, Index L, float* out, int threads,
+             Scratch& scratch) const;
 
     ModelConfig config_;
     io::WeightStore store_;
@@ -502,12 +508,13 @@ void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, 
 
 void Transformer::attention(Index layer, const LayerWeights& w, const float* h, Index L,
                             const std::vector<Index>& pos, const ModelForwardOptions& options,
-                            bool keep, float* out, AttentionSink& sink) const {
+                            bool keep, float* out, AttentionSink& sink, Scratch& scratch) const {
     const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
     const Index E = config_.hidden_size;
     const Index ld = (H + 2 * KV) * d;
     const int threads = std::max(1, options.num_threads);
-    std::vector<float> qkv(static_cast<std::size_t>(L * ld));
+    std::vector<float>& qkv = scratch.qkv;  // reused from layer to layer: no re-zeroing
+    qkv.resize(static_cast<std::size_t>(L * ld));
     ops::linear(h, L, E, w.qkv_w.ptr, w.qkv_b.ptr, ld, qkv.data(), threads, 0, 0, w.qkv_w.in_out);
     float* q = qkv.data();
     float* k = q + H * d;
@@ -609,12 +616,13 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     if (keep) sink.on_layer(layer, std::move(result));
 }
 
-void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out,
-                      int threads) const {
+void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out, int threads,
+                      Scratch& scratch) const {
     const Index E = config_.hidden_size, I = config_.intermediate_size;
     const bool gated = config_.family == Family::Llama;
     const Index width = gated ? 2 * I : I;
-    std::vector<float> mid(static_cast<std::size_t>(L * width));
+    std::vector<float>& mid = scratch.mid;
+    mid.resize(static_cast<std::size_t>(L * width));
     ops::linear(h, L, E, w.up_w.ptr, w.up_b.ptr, width, mid.data(), threads, 0, 0, w.up_w.in_out);
     // Activation (and the gate) row by row over the threads: at a few hundred tokens the
     // erf/exp of the intermediate are a tenth of the pass.
@@ -647,6 +655,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     const Index E = config_.hidden_size;
     const int threads = std::max(1, options.num_threads);
     std::vector<float> x(static_cast<std::size_t>(L * E)), h(x.size()), a(x.size());
+    Scratch scratch;
     embed(input, pos, x.data());
     const bool hidden = sink.wants_hidden_states();
     if (hidden) sink.on_hidden_state(0, Tensor({L, E}, x));
@@ -663,19 +672,19 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         if (pre_norm) {
             h = x;
             norm(h.data(), L, w.norm1_w, w.norm1_b, threads);
-            attention(i, w, h.data(), L, pos, options, keep, a.data(), sink);
+            attention(i, w, h.data(), L, pos, options, keep, a.data(), sink, scratch);
             ops::add_inplace(x.data(), a.data(), x.size());
             if (config_.intermediate_size > 0) {
                 h = x;
                 norm(h.data(), L, w.norm2_w, w.norm2_b, threads);
-                mlp(w, h.data(), L, a.data(), threads);
+                mlp(w, h.data(), L, a.data(), threads, scratch);
                 ops::add_inplace(x.data(), a.data(), x.size());
             }
         } else {
-            attention(i, w, x.data(), L, pos, options, keep, a.data(), sink);
+            attention(i, w, x.data(), L, pos, options, keep, a.data(), sink, scratch);
             ops::add_inplace(a.data(), x.data(), x.size());
             norm(a.data(), L, w.norm1_w, w.norm1_b, threads);
-            mlp(w, a.data(), L, x.data(), threads);
+            mlp(w, a.data(), L, x.data(), threads, scratch);
             ops::add_inplace(x.data(), a.data(), x.size());
             norm(x.data(), L, w.norm2_w, w.norm2_b, threads);
         }

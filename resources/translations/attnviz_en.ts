@@ -615,7 +615,7 @@
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+92"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 does not divide --embed-dim %2</translation>
     </message>
@@ -650,7 +650,12 @@
         <translation>--layer %1: %2 has %3 layers</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
+        <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
+        <translation>--words, --hide-special, --focus-token and --focus-to need --model</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>--text (or --tokens) is required</source>
         <translation>--text (or --tokens) is required</translation>
     </message>
@@ -685,7 +690,12 @@
         <translation>--heads-shown %1 is more than --num-heads %2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
+        <source>--focus-token and --focus-to need --view model</source>
+        <translation>--focus-token and --focus-to need --view model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 needs --view compare</source>
         <translation>%1 needs --view compare</translation>
     </message>
@@ -695,17 +705,22 @@
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
     <message>
-        <location line="-49"/>
+        <location line="+17"/>
+        <source>--focus-token %1: the text has %2 tokens</source>
+        <translation>--focus-token %1: the text has %2 tokens</translation>
+    </message>
+    <message>
+        <location line="-66"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-24"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</source>
         <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
     </message>
@@ -715,7 +730,7 @@
         <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>--focus needs --step N</source>
         <translation>--focus needs --step N</translation>
     </message>
@@ -830,8 +845,8 @@
 <context>
     <name>ModelFigure</name>
     <message>
-        <location filename="../../ui/model/model_figure.cpp" line="+45"/>
-        <location line="+43"/>
+        <location filename="../../ui/model/model_figure.cpp" line="+46"/>
+        <location line="+70"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
@@ -866,9 +881,19 @@
         <translation>R</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+59"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: every query token&apos;s attention to this one, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
+        <translation>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: every query token&apos;s attention to this one, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
+        <translation>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -876,12 +901,22 @@
         <translation>Every layer and head</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>Attention to “%1” (token %2) in every layer and head of %3</source>
+        <translation>Attention to “%1” (token %2) in every layer and head of %3</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Attention from “%1” (token %2) in every layer and head of %3</source>
+        <translation>Attention from “%1” (token %2) in every layer and head of %3</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Every layer and head of %1</source>
         <translation>Every layer and head of %1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
         <source>%1 layers × %2 heads · %3 tokens: %4</source>
         <translation>%1 layers × %2 heads · %3 tokens: %4</translation>
     </message>
@@ -889,13 +924,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+555"/>
-        <location line="+170"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+567"/>
+        <location line="+172"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-165"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -1418,7 +1453,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-491"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-503"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1433,12 +1468,12 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+219"/>
+        <location line="+228"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+303"/>
+        <location line="+306"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -1453,7 +1488,7 @@
         <translation>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
@@ -3144,7 +3179,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+84"/>
+        <location filename="../../ui/model/model_view.cpp" line="+91"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
     </message>
@@ -3164,7 +3199,13 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation> (kv head %1)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+14"/>
+        <location line="+1"/>
+        <source> — “%1” looks at “%2” most (%3%)</source>
+        <translation> — “%1” looks at “%2” most (%3%)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source> — most attended token: “%1” (%2% of the attention)</source>
         <translation> — most attended token: “%1” (%2% of the attention)</translation>
     </message>
@@ -3509,7 +3550,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+114"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+116"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -3559,7 +3600,32 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Two configurations side by side</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Every map</source>
+        <translation>Every map</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention from a token</source>
+        <translation>Attention from a token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention to a token</source>
+        <translation>Attention to a token</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One token&apos;s attention across every layer and head: where it looks (from), or which tokens look at it (to)</source>
+        <translation>One token&apos;s attention across every layer and head: where it looks (from), or which tokens look at it (to)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token in focus</source>
+        <translation>The token in focus</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Model</source>
         <translation>Model</translation>
     </message>

@@ -613,7 +613,7 @@
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+92"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
@@ -648,7 +648,12 @@
         <translation>--layer %1：%2 只有 %3 层</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
+        <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
+        <translation>--words、--hide-special、--focus-token 和 --focus-to 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>--text (or --tokens) is required</source>
         <translation>必须提供 --text（或 --tokens）</translation>
     </message>
@@ -683,7 +688,12 @@
         <translation>--heads-shown %1 大于 --num-heads %2</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+43"/>
+        <source>--focus-token and --focus-to need --view model</source>
+        <translation>--focus-token 和 --focus-to 需要 --view model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 needs --view compare</source>
         <translation>%1 需要 --view compare</translation>
     </message>
@@ -693,17 +703,22 @@
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
     <message>
-        <location line="-49"/>
+        <location line="+17"/>
+        <source>--focus-token %1: the text has %2 tokens</source>
+        <translation>--focus-token %1：文本只有 %2 个词元</translation>
+    </message>
+    <message>
+        <location line="-66"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-24"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</source>
         <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
     </message>
@@ -713,7 +728,7 @@
         <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model 或 atlas，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+12"/>
         <source>--focus needs --step N</source>
         <translation>--focus 需要 --step N</translation>
     </message>
@@ -828,8 +843,8 @@
 <context>
     <name>ModelFigure</name>
     <message>
-        <location filename="../../ui/model/model_figure.cpp" line="+45"/>
-        <location line="+43"/>
+        <location filename="../../ui/model/model_figure.cpp" line="+46"/>
+        <location line="+70"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -864,9 +879,19 @@
         <translation>展</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+59"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>行：层。列：各个头，然后是该层所有头的平均，以及到该层为止的注意力展开（含残差）。每张图从 0（深色）到它自己的最大权重（黄色）着色；灰色：被遮蔽。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: every query token&apos;s attention to this one, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
+        <translation>行：层。列：各个头、平均、注意力展开。每格从左到右：每个查询词元对这个词元的注意力，从 0 到该格的最大值（黄色）着色；灰色：被遮蔽。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
+        <translation>行：层。列：各个头、平均、注意力展开。每格从左到右：这个词元对每个键词元的注意力，从 0 到该格的最大值（黄色）着色；灰色：被遮蔽。</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -874,12 +899,22 @@
         <translation>所有层和所有头</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>Attention to “%1” (token %2) in every layer and head of %3</source>
+        <translation>%3 每一层每个头中指向“%1”（第 %2 个词元）的注意力</translation>
+    </message>
+    <message>
         <location line="+1"/>
+        <source>Attention from “%1” (token %2) in every layer and head of %3</source>
+        <translation>%3 每一层每个头中“%1”（第 %2 个词元）发出的注意力</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Every layer and head of %1</source>
         <translation>%1 的所有层和所有头</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+14"/>
         <source>%1 layers × %2 heads · %3 tokens: %4</source>
         <translation>%1 层 × %2 个头 · %3 个词元：%4</translation>
     </message>
@@ -887,13 +922,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+555"/>
-        <location line="+170"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+567"/>
+        <location line="+172"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-165"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -1416,7 +1451,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-491"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-503"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1431,12 +1466,12 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+219"/>
+        <location line="+228"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+303"/>
+        <location line="+306"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -1451,7 +1486,7 @@
         <translation>“masked_keys”的每一项必须是由整数组成的 [样本, 键] 对</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+31"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
@@ -3137,7 +3172,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+84"/>
+        <location filename="../../ui/model/model_view.cpp" line="+91"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
     </message>
@@ -3157,7 +3192,13 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>（KV 头 %1）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+14"/>
+        <location line="+1"/>
+        <source> — “%1” looks at “%2” most (%3%)</source>
+        <translation> — “%1”最关注“%2”（%3%）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source> — most attended token: “%1” (%2% of the attention)</source>
         <translation> —— 最受关注的词元：“%1”（占注意力的 %2%）</translation>
     </message>
@@ -3502,7 +3543,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+114"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+116"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -3552,7 +3593,32 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>两种配置并排对比</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
+        <source>Every map</source>
+        <translation>全部注意力图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention from a token</source>
+        <translation>某个词元发出的注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention to a token</source>
+        <translation>指向某个词元的注意力</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One token&apos;s attention across every layer and head: where it looks (from), or which tokens look at it (to)</source>
+        <translation>一个词元在每一层、每个头中的注意力：它关注哪里（发出），或哪些词元关注它（指向）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token in focus</source>
+        <translation>关注的词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>

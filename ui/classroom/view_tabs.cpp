@@ -1,9 +1,11 @@
 #include "ui/classroom/view_tabs.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QToolButton>
@@ -16,6 +18,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
 #include "ui/model/model_view.h"
+#include "ui/render/fonts.h"
 #include "ui/widgets/heatmap_grid_view.h"
 
 namespace attnviz::ui {
@@ -86,8 +89,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     tabs_->addTab(lines_, QString());
     tabs_->addTab(stats_, QString());
     tabs_->addTab(compare_, QString());
-    model_ = new ModelView(tabs_);
-    tabs_->addTab(model_, QString());
+    tabs_->addTab(makeModelTab(), QString());
     atlas_ = new AtlasView(tabs_);
     tabs_->addTab(atlas_, QString());
     layout->addWidget(tabs_, 1);
@@ -123,6 +125,13 @@ void ViewTabs::retranslate() {
         tabs_->setTabText(CompareTab, tr("Compare"));
         tabs_->setTabToolTip(CompareTab, tr("Two configurations side by side"));
     }
+    focus_mode_->setItemText(0, tr("Every map"));
+    focus_mode_->setItemText(1, tr("Attention from a token"));
+    focus_mode_->setItemText(2, tr("Attention to a token"));
+    focus_mode_->setToolTip(
+        tr("One token's attention across every layer and head: where it looks (from), or "
+           "which tokens look at it (to)"));
+    focus_token_->setToolTip(tr("The token in focus"));
     if (tabs_->count() > ModelTab) {
         tabs_->setTabText(ModelTab, tr("Model"));
         tabs_->setTabToolTip(ModelTab, tr("Every layer and head of a trained model at once"));
@@ -135,6 +144,53 @@ void ViewTabs::retranslate() {
     banner_fold_->setToolTip(tr("Fold the explanation to its title, or unfold it"));
 }
 
+QWidget* ViewTabs::makeModelTab() {
+    auto* page = new QWidget(tabs_);
+    auto* v = new QVBoxLayout(page);
+    v->setContentsMargins(0, 4, 0, 0);
+    v->setSpacing(2);
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(8, 0, 8, 0);
+    focus_mode_ = new QComboBox(page);
+    focus_mode_->setObjectName(QStringLiteral("focusModeCombo"));
+    focus_mode_->addItems({QString(), QString(), QString()});
+    focus_token_ = new QComboBox(page);
+    focus_token_->setObjectName(QStringLiteral("focusTokenCombo"));
+    focus_token_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    focus_token_->setMaxVisibleItems(20);
+    bar->addWidget(focus_mode_);
+    bar->addWidget(focus_token_);
+    bar->addStretch(1);
+    v->addLayout(bar);
+    model_ = new ModelView(page);
+    v->addWidget(model_, 1);
+    page->setFocusProxy(model_);
+    auto apply = [this] {
+        const int mode = focus_mode_->currentIndex();
+        doc_->setTokenFocus(mode == 0 ? -1 : std::max(0, focus_token_->currentIndex()), mode == 2);
+    };
+    connect(focus_mode_, &QComboBox::activated, this, apply);
+    connect(focus_token_, &QComboBox::activated, this, apply);
+    connect(doc_, &AttentionDocument::tokenFocusChanged, this, &ViewTabs::syncTokenFocus);
+    return page;
+}
+
+void ViewTabs::syncTokenFocus() {
+    const QSignalBlocker block_mode(focus_mode_), block_token(focus_token_);
+    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
+    focus_token_->clear();
+    if (m)
+        for (int k = 0; k < m->tokens; ++k)
+            focus_token_->addItem(QStringLiteral("%1 · %2").arg(k + 1).arg(
+                visible_token(m->token_text[std::size_t(k)])));
+    const int token = m && doc_->focusToken() < m->tokens ? doc_->focusToken() : -1;
+    focus_mode_->setEnabled(m != nullptr);
+    focus_mode_->setCurrentIndex(token < 0 ? 0 : doc_->focusTo() ? 2 : 1);
+    focus_token_->setEnabled(token >= 0);
+    focus_token_->setCurrentIndex(std::max(0, token));
+    model_->setTokenFocus(token, doc_->focusTo());
+}
+
 void ViewTabs::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) retranslate();
     QWidget::changeEvent(event);
@@ -144,6 +200,7 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
     steps_->setSnapshot(snapshot_);
     model_->setSnapshot(snapshot_);
+    syncTokenFocus();
     atlas_->setSnapshot(snapshot_);
     lines_->setSnapshot(snapshot_);
     compare_->setSnapshot(snapshot_);

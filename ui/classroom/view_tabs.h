@@ -9,6 +9,7 @@
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_config.h"
 
+class QComboBox;
 class QLabel;
 class QTabWidget;
 class QToolButton;
@@ -71,10 +72,15 @@ class ViewTabs : public QWidget {
   private:
     void retranslate();
     void refreshStatistics();
+    /// The model tab's "Show: [every map | from a token | to a token]  Token: [...]".
+    QWidget* makeModelTab();
+    void syncTokenFocus();
 
     AttentionDocument* doc_;
     HeatmapGridView* grid_;
     ModelView* model_ = nullptr;
+    QComboBox* focus_mode_ = nullptr;
+    QComboBox* focus_token_ = nullptr;
     AtlasView* atlas_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;

@@ -92,6 +92,8 @@ struct ExportArguments {
     // A trained model instead of the demo layer.
     std::optional<std::string> model;
     std::optional<int> model_layer;
+    bool words = false, hide_special = false, focus_to = false;
+    std::optional<int> focus_token;
 };
 
 /// What is exported, once the document holds the configuration.
@@ -262,6 +264,11 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
                             .arg(info.num_layers));
         doc->setModelFolder(folder);
         doc->setLayer(layer - 1);
+        doc->setWords(a.words);
+        doc->setHideSpecial(a.hide_special);
+    } else if (a.words || a.hide_special || a.focus_token || a.focus_to) {
+        usage_error(ExportCommandText::tr(
+            "--words, --hide-special, --focus-token and --focus-to need --model"));
     }
     const std::optional<int> heads_shown =
         a.memory.mean_only ? std::optional<int>(0) : a.memory.heads_shown;
@@ -316,6 +323,8 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
         if (!a.model) usage_error(ExportCommandText::tr("--view %1 needs --model").arg(view));
         cmd.figure.kind = FigureKind::Model;
         cmd.atlas = view == QLatin1String("atlas");
+        if (a.focus_token) cmd.figure.focus_token = *a.focus_token - 1;  // checked once computed
+        cmd.figure.focus_to = a.focus_to;
         if (cmd.atlas && !cmd.out.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
             usage_error(
                 ExportCommandText::tr("--view atlas writes a CSV table: give --out "
@@ -328,6 +337,8 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
                                           "lines, compare, compare:K, model or atlas, not '%1'")
                         .arg(view));
     }
+    if ((a.focus_token || a.focus_to) && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
+        usage_error(ExportCommandText::tr("--focus-token and --focus-to need --view model"));
     if (!b_option.isEmpty() && cmd.figure.kind != FigureKind::Compare)
         usage_error(ExportCommandText::tr("%1 needs --view compare").arg(b_option));
     const std::optional<int> step = a.step;
@@ -398,6 +409,11 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
                 .empty())
             throw DataError(why.toStdString());
     }
+    if (const int t = command.figure.focus_token; t >= 0 && t >= snapshot->model->tokens)
+        throw UsageError(ExportCommandText::tr("--focus-token %1: the text has %2 tokens")
+                             .arg(t + 1)
+                             .arg(snapshot->model->tokens)
+                             .toStdString());
     if (command.atlas) {
         write_atomically(command.out, QByteArray::fromStdString(snapshot->model->atlas.to_csv()));
         return;
@@ -498,6 +514,19 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
         ->group(model);
     add_integer(*sub, "--layer", &a->model_layer, 1, AttentionDocument::kMaxLayers, "N",
                 "the model's layer that grid, mean and head:K show (from 1; default 1)")
+        ->group(model);
+    add_flag(*sub, "--words", &a->words,
+             "pieces grouped into words and characters (attention summed over a word's key "
+             "pieces, averaged over its query pieces)")
+        ->group(model);
+    add_flag(*sub, "--hide-special", &a->hide_special,
+             "special tokens left out, every row rescaled to sum to 1")
+        ->group(model);
+    add_integer(*sub, "--focus-token", &a->focus_token, 1, AttentionDocument::kMaxTokens, "N",
+                "--view model: token N's attention (from 1) in every layer and head")
+        ->group(model);
+    add_flag(*sub, "--focus-to", &a->focus_to,
+             "with --focus-token: the attention to the token instead of from it")
         ->group(model);
 
     const char* layer = "Layer";

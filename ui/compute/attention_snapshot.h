@@ -80,6 +80,13 @@ struct ModelMaps {
             return aggregate_thumbnails[std::size_t(layer) * 2 + std::size_t(head - num_heads)];
         return thumbnails[std::size_t(layer) * std::size_t(num_heads) + std::size_t(head)];
     }
+    /// Cell (i, j) of a mosaic column: a head, the mean (meanColumn) or the rollout.
+    float columnValue(int layer, int column, int i, int j) const {
+        if (column == rolloutColumn())
+            return rollout[std::size_t(layer)]
+                .data[std::size_t(i) * std::size_t(tokens) + std::size_t(j)];
+        return value(layer, column >= num_heads ? -1 : column, i, j);
+    }
     int meanColumn() const { return num_heads; }
     int rolloutColumn() const { return num_heads + 1; }
     /// The first token of the pair's second text, or -1 (a single text).

@@ -120,7 +120,11 @@ struct FigureOptions {
     int step = -1;       ///< steps: the current stage, 0-based (-1: every stage at once)
     bool focus = false;  ///< steps: only the current stage and its inputs, large
     quint64 line_heads = ~quint64(0);  ///< lines: bit h set = head h drawn
-    bool high_contrast = false;        ///< presentation: black text, heavier lines
+    /// Model view: −1 every map; else one token's attention across every layer and head,
+    /// from it (its row) or, with focus_to, to it (its column).  Shown tokens, 0-based.
+    int focus_token = -1;
+    bool focus_to = false;
+    bool high_contrast = false;  ///< presentation: black text, heavier lines
 
     bool operator==(const FigureOptions&) const = default;
 };

@@ -323,6 +323,15 @@ void AttentionDocument::setStepFocus(bool on) {
     if (assign(figure_.focus, on, this, &AttentionDocument::stepFocusChanged)) figureChanged();
 }
 
+void AttentionDocument::setTokenFocus(int token, bool to) {
+    token = std::clamp(token, -1, kMaxTokens - 1);
+    if (token == figure_.focus_token && to == figure_.focus_to) return;
+    figure_.focus_token = token;
+    figure_.focus_to = to;
+    emit tokenFocusChanged(token, to);
+    figureChanged();
+}
+
 void AttentionDocument::setLineHeads(quint64 heads) {
     if (assign(figure_.line_heads, heads, this, &AttentionDocument::lineHeadsChanged))
         figureChanged();
@@ -474,6 +483,7 @@ void AttentionDocument::emitAll() {
     emit showValuesChanged(figure_.values);
     emit stepChanged(figure_.step);
     emit stepFocusChanged(figure_.focus);
+    emit tokenFocusChanged(figure_.focus_token, figure_.focus_to);
     emit lineHeadsChanged(figure_.line_heads);
     emit compareChanged();
     setMessage(QString());
@@ -516,7 +526,9 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("scale"), scale_mode_name(f.scale)},
                        {QStringLiteral("values"), f.values},
                        {QStringLiteral("step"), f.step},
-                       {QStringLiteral("step_focus"), f.focus}};
+                       {QStringLiteral("step_focus"), f.focus},
+                       {QStringLiteral("focus_token"), f.focus_token},
+                       {QStringLiteral("focus_to"), f.focus_to}};
     if (f.line_heads != ~quint64(0)) {
         QJsonArray heads;
         for (int h = 0; h < 64; ++h)
@@ -701,6 +713,8 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     r.boolean(figure, QStringLiteral("values"), &f.values);
     r.integer(figure, QStringLiteral("step"), -1, kMaxStep, &f.step);
     r.boolean(figure, QStringLiteral("step_focus"), &f.focus);
+    r.integer(figure, QStringLiteral("focus_token"), -1, kMaxTokens - 1, &f.focus_token);
+    r.boolean(figure, QStringLiteral("focus_to"), &f.focus_to);
     if (!r.ok()) return false;
     const QJsonValue line_heads = figure.value(QStringLiteral("line_heads"));
     if (line_heads.isArray()) {

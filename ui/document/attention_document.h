@@ -25,7 +25,8 @@ class AttentionDocument : public QObject {
     static constexpr int kMaxSeed = 2147483647;
     static constexpr int kMaxLayers = 1024;
     static constexpr double kMaxDropout = 0.95;
-    static constexpr int kMaxStep = 12;  ///< the last of at most 13 computation stages
+    static constexpr int kMaxStep = 12;         ///< the last of at most 13 computation stages
+    static constexpr int kMaxTokens = 1 << 20;  ///< a token index a session may name
 
     explicit AttentionDocument(QObject* parent = nullptr);
 
@@ -136,6 +137,10 @@ class AttentionDocument : public QObject {
     void setStep(int step);
     bool stepFocus() const { return figure_.focus; }
     void setStepFocus(bool on);
+    /// The model view's token focus (FigureOptions::focus_token, focus_to); −1: off.
+    int focusToken() const { return figure_.focus_token; }
+    bool focusTo() const { return figure_.focus_to; }
+    void setTokenFocus(int token, bool to);
     /// The head view: which heads draw their lines (bit h = head h).
     quint64 lineHeads() const { return figure_.line_heads; }
     void setLineHeads(quint64 heads);
@@ -195,6 +200,7 @@ class AttentionDocument : public QObject {
     void showValuesChanged(bool on);
     void stepChanged(int step);
     void stepFocusChanged(bool on);
+    void tokenFocusChanged(int token, bool to);
     void lineHeadsChanged(quint64 heads);
     /// The comparison's changes or head (not coalesced; settingsChanged follows).
     void compareChanged();

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
 
 namespace attnviz::ui {
@@ -53,8 +54,35 @@ MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont
     return g;
 }
 
+std::vector<QImage> focus_strips(const ModelMaps& m, int token, bool to) {
+    std::vector<QImage> out;
+    const int L = m.tokens;
+    if (token < 0 || token >= L) return out;
+    QCPColorGradient gradient = make_gradient(Colormap::Viridis);
+    const int columns = m.num_heads + 2;
+    std::vector<double> values(static_cast<std::size_t>(L));
+    const QRgb grey = qRgb(236, 236, 236);
+    for (int l = 0; l < m.num_layers; ++l)
+        for (int c = 0; c < columns; ++c) {
+            double hi = 0.0;
+            for (int k = 0; k < L; ++k) {
+                values[std::size_t(k)] =
+                    double(to ? m.columnValue(l, c, k, token) : m.columnValue(l, c, token, k));
+                hi = std::max(hi, values[std::size_t(k)]);
+            }
+            QImage strip(L, 1, QImage::Format_RGB32);
+            auto* line = reinterpret_cast<QRgb*>(strip.scanLine(0));
+            gradient.colorize(values.data(), QCPRange(0.0, hi > 0.0 ? hi : 1.0), line, L);
+            if (m.causal)  // from: keys after the token; to: queries before it
+                for (int k = 0; k < L; ++k)
+                    if (to ? k < token : k > token) line[k] = grey;
+            out.push_back(std::move(strip));
+        }
+    return out;
+}
+
 void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const QFont& font,
-                  const QRect& clip) {
+                  const QRect& clip, const std::vector<QImage>* images) {
     const int pitch = g.cell + g.gap;
     const QFontMetrics fm(font);
     p->setFont(font);
@@ -91,7 +119,9 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
         for (int h = 0; h < g.columns(); ++h) {
             const QRect r = g.cellRect(l, h);
             if (!visible(r.adjusted(-3, -3, 3, 3))) continue;
-            const QImage& img = m.thumbnail(l, h);
+            const QImage& img =
+                images ? (*images)[std::size_t(l) * std::size_t(g.columns()) + std::size_t(h)]
+                       : m.thumbnail(l, h);
             // Shrinking a long input's map: smooth, so a line of strong cells stays visible.
             p->setRenderHint(QPainter::SmoothPixmapTransform, img.width() > r.width());
             p->drawImage(r, img);
@@ -107,6 +137,9 @@ void ModelFigure::layout(QSize size) {
     font_ = figure_font(options_.font_px, tokens);
     const double y = title_.layout(options_, titleText(), captionText(), 8, size.width(), 16);
     if (!snapshot_ || !snapshot_->model) return;
+    strips_ = focusToken() >= 0
+                  ? focus_strips(*snapshot_->model, options_.focus_token, options_.focus_to)
+                  : std::vector<QImage>();
     mosaic_ =
         layout_mosaic(*snapshot_->model,
                       QRect(16, int(y) + 8, size.width() - 32, size.height() - int(y) - 40), font_);
@@ -116,7 +149,8 @@ void ModelFigure::paint(QPainter* painter, bool) const {
     painter->fillRect(QRect(QPoint(0, 0), size_), Qt::white);
     title_.paint(painter, options_);
     if (!snapshot_ || !snapshot_->model) return;
-    paint_mosaic(painter, *snapshot_->model, mosaic_, font_);
+    paint_mosaic(painter, *snapshot_->model, mosaic_, font_, QRect(),
+                 strips_.empty() ? nullptr : &strips_);
     QFont small = font_;
     small.setPixelSize(std::max(8, options_.font_px - 2));
     painter->setFont(small);
@@ -125,15 +159,40 @@ void ModelFigure::paint(QPainter* painter, bool) const {
         QRect(mosaic_.area.x() + mosaic_.left, mosaic_.bottom() + 4,
               size_.width() - mosaic_.area.x() - mosaic_.left - 16, 24),
         Qt::AlignLeft | Qt::AlignTop,
-        MosaicText::tr("Rows: layers. Columns: heads, then the layer's mean over heads and the "
-                       "attention rollout through it (residual included). Each map coloured "
-                       "from 0 (dark) to its own largest weight (yellow); grey: masked."));
+        focusToken() < 0
+            ? MosaicText::tr("Rows: layers. Columns: heads, then the layer's mean over heads and "
+                             "the attention rollout through it (residual included). Each map "
+                             "coloured from 0 (dark) to its own largest weight (yellow); grey: "
+                             "masked.")
+        : options_.focus_to
+            ? MosaicText::tr("Rows: layers. Columns: heads, mean, rollout. In each cell, left to "
+                             "right: every query token's attention to this one, coloured from 0 "
+                             "to the cell's largest (yellow); grey: masked.")
+            : MosaicText::tr("Rows: layers. Columns: heads, mean, rollout. In each cell, left to "
+                             "right: this token's attention to every key token, coloured from 0 "
+                             "to the cell's largest (yellow); grey: masked."));
 }
 
 QString ModelFigure::titleText() const {
     if (!options_.title.isEmpty()) return options_.title;
     if (!snapshot_ || !snapshot_->model) return MosaicText::tr("Every layer and head");
-    return MosaicText::tr("Every layer and head of %1").arg(snapshot_->model->name);
+    const ModelMaps& m = *snapshot_->model;
+    if (const int t = focusToken(); t >= 0) {
+        const QString token = visible_token(m.token_text[std::size_t(t)]);
+        return (options_.focus_to
+                    ? MosaicText::tr("Attention to “%1” (token %2) in every layer and head of %3")
+                    : MosaicText::tr(
+                          "Attention from “%1” (token %2) in every layer and head of %3"))
+            .arg(token)
+            .arg(t + 1)
+            .arg(m.name);
+    }
+    return MosaicText::tr("Every layer and head of %1").arg(m.name);
+}
+
+int ModelFigure::focusToken() const {
+    const int t = options_.focus_token;
+    return snapshot_ && snapshot_->model && t >= 0 && t < snapshot_->model->tokens ? t : -1;
 }
 
 QString ModelFigure::captionText() const {

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <QFont>
+#include <QImage>
 #include <QRect>
+
+#include <vector>
 
 #include "ui/classroom/classroom_figure.h"
 
@@ -28,9 +31,17 @@ struct MosaicLayout {
 };
 
 MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont& font);
-/// Layer and head numbers, and every thumbnail intersecting `clip` (a null clip: all).
+/// Layer and head numbers, and every thumbnail intersecting `clip` (a null clip: all), or
+/// `images` instead of the thumbnails (layer * columns + column, as focus_strips gives).
 void paint_mosaic(QPainter* painter, const ModelMaps& maps, const MosaicLayout& layout,
-                  const QFont& font, const QRect& clip = QRect());
+                  const QFont& font, const QRect& clip = QRect(),
+                  const std::vector<QImage>* images = nullptr);
+
+/// One token's attention in every cell of the mosaic (layer * (heads + 2) + column): from it
+/// (row `token` of each map) or, with `to`, to it (column `token`), as a 1 × L strip coloured
+/// from 0 to its own largest value; cells a causal model masks are grey.  Empty when `token`
+/// is not a shown token.
+std::vector<QImage> focus_strips(const ModelMaps& maps, int token, bool to);
 
 class ModelFigure : public ClassroomFigure {
   public:
@@ -48,6 +59,9 @@ class ModelFigure : public ClassroomFigure {
     paint::TitleBlock title_;
     MosaicLayout mosaic_;
     QFont font_;
+    std::vector<QImage> strips_;  ///< focus_strips() when options_.focus_token is set
+    /// The shown token in focus, or -1.
+    int focusToken() const;
 };
 
 }  // namespace attnviz::ui

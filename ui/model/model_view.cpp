@@ -26,8 +26,22 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent) {
     setMinimumSize(320, 240);
 }
 
+void ModelView::setTokenFocus(int token, bool to) {
+    focus_token_ = token;
+    focus_to_ = to;
+    updateStrips();
+    update();
+}
+
+void ModelView::updateStrips() {
+    const ModelMaps* m = maps();
+    strips_ =
+        m && focus_token_ >= 0 ? focus_strips(*m, focus_token_, focus_to_) : std::vector<QImage>();
+}
+
 void ModelView::setSnapshot(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
+    updateStrips();
     if (const ModelMaps* m = maps()) {
         const int layer = snapshot_->layer;
         setCurrent(layer_ < 0 ? layer : std::clamp(layer_, 0, m->num_layers - 1),
@@ -71,14 +85,7 @@ QString ModelView::describe(int layer, int head) const {
     // Where the head looks most, over all queries: the key that gets the most attention.
     const int L = m->tokens;
     const bool rollout = head == m->rolloutColumn();
-    const int source = head >= m->num_heads ? -1 : head;  // the mean: value(layer, -1, ...)
-    std::vector<double> to(static_cast<std::size_t>(L), 0.0);
-    for (int i = 0; i < L; ++i)
-        for (int j = 0; j < L; ++j)
-            to[std::size_t(j)] +=
-                rollout ? double(m->rollout[std::size_t(layer)].data[std::size_t(i) * L + j])
-                        : m->value(layer, source, i, j);
-    const int top = int(std::max_element(to.begin(), to.end()) - to.begin());
+    const int source = head >= m->num_heads ? -1 : head;
     QString text;
     if (rollout) {
         text = tr("Attention rollout through layer %1: how much each token draws on each input "
@@ -91,10 +98,31 @@ QString ModelView::describe(int layer, int head) const {
         if (m->num_kv_heads > 0 && m->num_kv_heads < m->num_heads)
             text += tr(" (kv head %1)").arg(head / (m->num_heads / m->num_kv_heads) + 1);
     }
-    if (L > 0)
-        text += tr(" — most attended token: “%1” (%2% of the attention)")
-                    .arg(visible_token(m->token_text[std::size_t(top)]))
-                    .arg(100.0 * to[std::size_t(top)] / double(L), 0, 'f', 1);
+    if (L <= 0) return text;
+    const int t = focus_token_;
+    if (t >= 0 && t < L) {  // one token: where it looks most, or who looks at it most
+        int best = 0;
+        float best_value = -1.0f;
+        for (int k = 0; k < L; ++k) {
+            const float v =
+                focus_to_ ? m->columnValue(layer, head, k, t) : m->columnValue(layer, head, t, k);
+            if (v > best_value) best_value = v, best = k;
+        }
+        const QString other = visible_token(m->token_text[std::size_t(best)]),
+                      self = visible_token(m->token_text[std::size_t(t)]);
+        return text + (focus_to_ ? tr(" — “%1” looks at “%2” most (%3%)").arg(other, self)
+                                 : tr(" — “%1” looks at “%2” most (%3%)").arg(self, other))
+                          .arg(100.0 * double(best_value), 0, 'f', 1);
+    }
+    // Where the map looks most, over all queries: the key that gets the most attention.
+    std::vector<double> to(static_cast<std::size_t>(L), 0.0);
+    for (int i = 0; i < L; ++i)
+        for (int j = 0; j < L; ++j)
+            to[std::size_t(j)] += m->columnValue(layer, head, i, j);
+    const int top = int(std::max_element(to.begin(), to.end()) - to.begin());
+    text += tr(" — most attended token: “%1” (%2% of the attention)")
+                .arg(visible_token(m->token_text[std::size_t(top)]))
+                .arg(100.0 * to[std::size_t(top)] / double(L), 0, 'f', 1);
     return text;
 }
 
@@ -110,7 +138,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
         return;
     }
     const MosaicLayout g = geometry();
-    paint_mosaic(&p, *m, g, font(), event->rect());
+    paint_mosaic(&p, *m, g, font(), event->rect(), strips_.empty() ? nullptr : &strips_);
     auto frame = [&](int l, int h, const QColor& colour, int width) {
         const QRect r = cellRect(l, h);
         if (r.isEmpty()) return;

@@ -17,6 +17,8 @@ class ModelView : public QWidget {
     explicit ModelView(QWidget* parent = nullptr);
 
     void setSnapshot(SnapshotPtr snapshot);
+    /// One token's attention in every cell (FigureOptions::focus_token); −1: the maps.
+    void setTokenFocus(int token, bool to);
     const ModelMaps* maps() const { return snapshot_ ? snapshot_->model.get() : nullptr; }
     /// The column under the keyboard's selection: (layer, column), (-1, -1) with no model;
     /// columns past the heads are the layer's mean and rollout (ModelMaps::meanColumn()).
@@ -47,10 +49,14 @@ class ModelView : public QWidget {
     MosaicLayout geometry() const;
     void setHover(int layer, int head);
     void activate(int layer, int column);
+    void updateStrips();
 
     SnapshotPtr snapshot_;
     int layer_ = -1, head_ = -1;              ///< keyboard selection
     int hover_layer_ = -1, hover_head_ = -1;  ///< under the mouse
+    int focus_token_ = -1;
+    bool focus_to_ = false;
+    std::vector<QImage> strips_;  ///< focus_strips() while a token is in focus
 };
 
 }  // namespace attnviz::ui
