@@ -4,8 +4,10 @@
 // and a clear DataError for each kind of broken folder.
 #include <QtTest>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "engine/errors.h"
@@ -13,6 +15,7 @@
 #include "engine/io/json.h"
 #include "engine/io/npy.h"
 #include "engine/models/model.h"
+#include "engine/ops/nn.h"
 #include "test_support.h"
 
 using namespace attnviz;
@@ -114,6 +117,38 @@ void expect_data_error(const std::string& folder, const std::string& needle) {
 class TestModels : public QObject {
     Q_OBJECT
   private slots:
+    void normsKeepFloat64AccuracyOnLargeOffsetRows() {
+        // A row of 4096 activations around 100 with spread 1: a one-pass float variance
+        // would cancel catastrophically; the two-pass norms stay within 1e-5 of float64.
+        const std::int64_t dim = 4096;
+        std::mt19937 rng(3);
+        std::normal_distribution<double> n(100.0, 1.0);
+        std::vector<float> x(dim), gamma(dim), beta(dim);
+        for (std::int64_t i = 0; i < dim; ++i) {
+            x[std::size_t(i)] = float(n(rng));
+            gamma[std::size_t(i)] = float(0.5 + 0.001 * double(i % 7));
+            beta[std::size_t(i)] = float(0.01 * double(i % 5));
+        }
+        double mean = 0.0, var = 0.0, ms = 0.0;
+        for (const float v : x)
+            mean += v, ms += double(v) * v;
+        mean /= dim;
+        for (const float v : x)
+            var += (v - mean) * (v - mean);
+        var /= dim;
+        ms /= dim;
+        std::vector<float> ln = x, rms = x;
+        ops::layer_norm(ln.data(), 1, dim, gamma.data(), beta.data(), 1e-12f);
+        ops::rms_norm(rms.data(), 1, dim, gamma.data(), 1e-6f);
+        for (std::int64_t i = 0; i < dim; ++i) {
+            const auto k = std::size_t(i);
+            const double want = (x[k] - mean) / std::sqrt(var + 1e-12) * gamma[k] + beta[k];
+            QVERIFY2(std::abs(ln[k] - want) < 1e-5, std::to_string(i).c_str());
+            const double want_rms = x[k] / std::sqrt(ms + 1e-6) * gamma[k];
+            QVERIFY2(std::abs(rms[k] - want_rms) < 1e-5, std::to_string(i).c_str());
+        }
+    }
+
     void everyLayerAndHeadMatchesTheReference_data() {
         QTest::addColumn<QString>("dir");
         QTest::addColumn<int>("threads");
