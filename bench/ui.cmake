@@ -4,4 +4,5 @@
 if(TARGET attnviz_ui)
     add_executable(ui_bench ui_bench.cpp)
     target_link_libraries(ui_bench PRIVATE attnviz_ui attnviz_warnings)
+    target_compile_definitions(ui_bench PRIVATE ATTNVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 endif()
