@@ -63,6 +63,15 @@ class TestTokenViews : public QObject {
         QCOMPARE(trimmed_texts(words),
                  (std::vector<std::string>{"Hello", "unbelievable", "猫", "!"}));
         QVERIFY(!words.identity(e.size()));
+
+        // A piece of spaces only joins the word after it; at the end, the word before it.
+        const std::string spaced = "Hello  world  ";
+        const text::Encoding s = t.encode(spaced);
+        const TokenGrouping joined = group_tokens(s, spaced, std::nullopt, true, false);
+        checkPartition(joined, s.size(), false, s);
+        QCOMPARE(joined.text, (std::vector<std::string>{"Hello", "world"}));
+        QVERIFY(joined.members[1].size() >= 2);
+        QCOMPARE(joined.members[1].back(), std::int64_t(s.size() - 1));
     }
 
     void bertPairsKeepTheirSequencesAndHideTheirSpecialTokens() {

@@ -113,12 +113,15 @@ TokenGrouping group_tokens(const text::Encoding& e, std::string_view text,
         const auto [b, end] =
             k < e.offsets.size() ? e.offsets[k] : std::pair<std::int64_t, std::int64_t>{0, 0};
         std::int64_t word = -1;
-        if (words && !special && seq >= 0)
-            for (std::int64_t c = b; c < end && c < std::int64_t(w.word.size()); ++c)
-                if (w.word[std::size_t(c)] >= 0) {
-                    word = w.word[std::size_t(c)];
-                    break;
-                }
+        if (words && !special && seq >= 0 && end > b) {
+            // The word of the piece's first letter; a piece of spaces only joins the word that
+            // follows it (as GPT-2's "Ġcat" carries its space), or the one before at the end.
+            const auto n = std::int64_t(w.word.size());
+            for (std::int64_t c = b; c < n && word < 0; ++c)
+                word = w.word[std::size_t(c)];
+            for (std::int64_t c = std::min(b, n) - 1; c >= 0 && word < 0; --c)
+                word = w.word[std::size_t(c)];
+        }
         if (word >= 0) {
             // A word reads as the input's text, without the spaces around it.
             const auto [it, added] = group_of.emplace(std::pair{seq, word}, out.members.size());

@@ -38,8 +38,9 @@ struct TokenGrouping {
     bool identity(std::size_t pieces) const;
 };
 
-/// The grouping of `encoding` (of `text`, and `text2` for a pair).  Pieces whose offsets hold
-/// only spaces, and tokens with no offsets, stay alone; with `hide_special` the special
+/// The grouping of `encoding` (of `text`, and `text2` for a pair).  A piece of spaces only
+/// joins the word after it (the word before it at the end of a text); tokens with no offsets
+/// stay alone; with `hide_special` the special
 /// tokens are left out.  Throws std::invalid_argument when every token would be hidden.
 TokenGrouping group_tokens(const text::Encoding& encoding, std::string_view text,
                            std::optional<std::string_view> text2, bool words, bool hide_special);

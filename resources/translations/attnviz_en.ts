@@ -2977,6 +2977,16 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>&amp;Compare</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>&amp;Model</source>
+        <translation>&amp;Model</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Head &amp;Atlas</source>
+        <translation>Head &amp;Atlas</translation>
+    </message>
+    <message>
         <location line="+13"/>
         <source>&amp;Presentation Mode</source>
         <translation>&amp;Presentation Mode</translation>

@@ -2970,6 +2970,16 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>对比(&amp;C)</translation>
     </message>
     <message>
+        <location line="+0"/>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Head &amp;Atlas</source>
+        <translation>头图谱(&amp;A)</translation>
+    </message>
+    <message>
         <location line="+13"/>
         <source>&amp;Presentation Mode</source>
         <translation>演示模式(&amp;P)</translation>

@@ -46,8 +46,8 @@ MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont
     g.left = fm.horizontalAdvance(MosaicText::tr("Layer %1").arg(maps.num_layers)) + 12;
     g.top = fm.height() + 8;
     const int w = area.width() - g.left - 8, h = area.height() - g.top - 4;
-    const int pitch =
-        std::max(4, std::min((w - w / (4 * g.columns())) / g.columns(), h / g.layers));
+    // columns cells and a third of one for the gap before the aggregates
+    const int pitch = std::max(4, std::min(3 * w / (3 * g.columns() + 1), h / g.layers));
     g.gap = pitch >= 24 ? 3 : 1;
     g.cell = pitch - g.gap;
     g.split = std::max(4, pitch / 3);

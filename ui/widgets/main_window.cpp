@@ -801,9 +801,9 @@ bool MainWindow::loadWeightsFrom(const QString& path) {
 // --- the classroom: views, examples, presentation -----------------------------------------
 
 void MainWindow::createClassroomActions() {
-    // Ctrl+1..5 switch the views, also in presentation mode.
-    const QString names[] = {tr("&Heatmaps"), tr("&Steps"), tr("&Lines"), tr("S&tatistics"),
-                             tr("&Compare")};
+    // Ctrl+1..7 switch the views, also in presentation mode.
+    const QString names[] = {tr("&Heatmaps"), tr("&Steps"), tr("&Lines"),     tr("S&tatistics"),
+                             tr("&Compare"),  tr("&Model"), tr("Head &Atlas")};
     QMenu* view = nullptr;
     for (QAction* a : menuBar()->actions())
         if (a->menu() && a->menu()->actions().contains(grid_act_)) view = a->menu();
