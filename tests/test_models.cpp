@@ -140,6 +140,16 @@ class TestModels : public QObject {
         std::vector<float> ln = x, rms = x;
         ops::layer_norm(ln.data(), 1, dim, gamma.data(), beta.data(), 1e-12f);
         ops::rms_norm(rms.data(), 1, dim, gamma.data(), 1e-6f);
+        // The same bits wherever the row lies: the window and an engine run must agree.
+        for (std::size_t shift = 1; shift < 8; ++shift) {
+            std::vector<float> moved(shift, 0.0f);
+            moved.insert(moved.end(), x.begin(), x.end());
+            std::vector<float> moved_rms = moved;
+            ops::layer_norm(moved.data() + shift, 1, dim, gamma.data(), beta.data(), 1e-12f);
+            ops::rms_norm(moved_rms.data() + shift, 1, dim, gamma.data(), 1e-6f);
+            QVERIFY(std::equal(ln.begin(), ln.end(), moved.begin() + std::ptrdiff_t(shift)));
+            QVERIFY(std::equal(rms.begin(), rms.end(), moved_rms.begin() + std::ptrdiff_t(shift)));
+        }
         for (std::int64_t i = 0; i < dim; ++i) {
             const auto k = std::size_t(i);
             const double want = (x[k] - mean) / std::sqrt(var + 1e-12) * gamma[k] + beta[k];

@@ -168,6 +168,10 @@ class ModelWindowTest : public QObject {
         QVERIFY(w_->modelSource()->infoPanel()->text().contains(QLatin1String("LlamaForCausalLM")));
         QVERIFY(!find<QWidget>("embedDimSpin")->isEnabled());
         QVERIFY(find<QWidget>("colormapCombo")->isEnabled());
+        // The scope bar states what the model's pass and maps need, against the budget.
+        QVERIFY(snap()->estimated_bytes > std::uint64_t(L) * L * 4 * 8 && snap()->budget_bytes > 0);
+        QVERIFY2(!find<QLabel>("memoryLabel")->text().contains(QLatin1String("0 B of")),
+                 qPrintable(find<QLabel>("memoryLabel")->text()));
         // Typing re-runs the forward pass on the loaded model.
         w_->document()->setTextA(QStringLiteral("the cat the cat"));
         SETTLE(*w_);

@@ -73,18 +73,41 @@ void transpose(const float* src, Index rows, Index cols, float* dst) {
         }
 }
 
+namespace {
+/// Σ f(row[i]) in float64 over 8 fixed lanes (element i in lane i % 8), then the lanes in
+/// order: the compiler vectorises it, and it gives the same bits wherever the row lies in
+/// memory.  (An Eigen reduction peels an unaligned head off first, so its sum depends on the
+/// address: the window and an engine run of the same text then differed in the last bits.)
+template <class F>
+double lane_sum(const float* row, Index dim, F f) {
+    double lane[8] = {};
+    Index i = 0;
+    for (; i + 8 <= dim; i += 8)
+        for (int k = 0; k < 8; ++k)
+            lane[k] += f(static_cast<double>(row[i + k]));
+    for (; i < dim; ++i)
+        lane[i % 8] += f(static_cast<double>(row[i]));
+    double sum = 0.0;
+    for (const double v : lane)
+        sum += v;
+    return sum;
+}
+}  // namespace
+
 void layer_norm(float* x, Index rows, Index dim, const float* gamma, const float* beta, float eps,
                 Index ldx) {
     if (ldx == 0) ldx = dim;
     const Eigen::Map<const Eigen::ArrayXf> g(gamma, dim);
     for (Index r = 0; r < rows; ++r) {
-        Eigen::Map<Eigen::ArrayXf> row(x + r * ldx, dim);
-        // Two passes (the mean, then the squares about it), each an Eigen float reduction:
-        // many vector accumulators summed as a tree keep a row of 4096 activations of size
-        // ~100 within 1e-6 of float64, and run at memory speed (a double loop was 2% of a pass).
-        const float m = row.mean();
-        const float var = (row - m).square().mean();
-        const auto inv = static_cast<float>(1.0 / std::sqrt(double(var) + double(eps)));
+        float* data = x + r * ldx;
+        // Two passes in double (the mean, then the squares about it): a row of 4096
+        // activations of size ~100 keeps 1e-6 accuracy.
+        const double mean = lane_sum(data, dim, [](double v) { return v; }) / double(dim);
+        const double var =
+            lane_sum(data, dim, [mean](double v) { return (v - mean) * (v - mean); }) / double(dim);
+        const auto inv = static_cast<float>(1.0 / std::sqrt(var + double(eps)));
+        const auto m = static_cast<float>(mean);
+        Eigen::Map<Eigen::ArrayXf> row(data, dim);
         if (beta)
             row = (row - m) * inv * g + Eigen::Map<const Eigen::ArrayXf>(beta, dim);
         else
@@ -96,9 +119,10 @@ void rms_norm(float* x, Index rows, Index dim, const float* weight, float eps, I
     if (ldx == 0) ldx = dim;
     const Eigen::Map<const Eigen::ArrayXf> w(weight, dim);
     for (Index r = 0; r < rows; ++r) {
-        Eigen::Map<Eigen::ArrayXf> row(x + r * ldx, dim);
-        const double ms = row.cast<double>().square().mean();
-        const auto inv = static_cast<float>(1.0 / std::sqrt(ms + eps));
+        float* data = x + r * ldx;
+        const double ms = lane_sum(data, dim, [](double v) { return v * v; }) / double(dim);
+        const auto inv = static_cast<float>(1.0 / std::sqrt(ms + double(eps)));
+        Eigen::Map<Eigen::ArrayXf> row(data, dim);
         row = row * inv * w;
     }
 }

@@ -64,6 +64,8 @@ struct ModelMaps {
     text::Encoding encoding;
     QString text_a, text_b;
     double elapsed_ms = 0.0;  ///< the forward pass
+    /// What run_model estimated the pass and its maps need, and the budget then.
+    std::uint64_t estimated_bytes = 0, budget_bytes = 0;
     /// Every head measured on this input, and its induction score on the tool's repeated
     /// random sequence (models::HeadAtlas).
     models::HeadAtlas atlas;

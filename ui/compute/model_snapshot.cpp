@@ -135,6 +135,8 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     out->num_heads = int(info.num_heads);
     out->num_kv_heads = int(info.num_kv_heads);
     out->pieces = out->tokens = int(L);
+    out->estimated_bytes = std::uint64_t(needed);
+    out->budget_bytes = memory.bytes;
     out->causal = info.causal;
     out->encoding = enc.encoding;
     out->text_a = c.text_a;
@@ -209,6 +211,8 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     add_thumbnails(out.get());
     out->atlas = pieces->atlas;
     out->elapsed_ms = pieces->elapsed_ms;
+    out->estimated_bytes = pieces->estimated_bytes;
+    out->budget_bytes = pieces->budget_bytes;
     return out;
 }
 
@@ -236,6 +240,8 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generatio
     snap->fully_masked_rows.assign(std::size_t(H) * L, 0);
     snap->layer = layer;
     snap->elapsed_ms = maps->elapsed_ms;
+    snap->estimated_bytes = maps->estimated_bytes;  // the scope bar's "Memory: … of …"
+    snap->budget_bytes = maps->budget_bytes;
     snap->model = std::move(maps);
     snap->cache_ranges();
     return snap;
