@@ -18,9 +18,13 @@ Outcome run_model_config(std::string_view input) {
     }
     const auto positive = [](std::int64_t v) { return v > 0; };
     if (!positive(c.hidden_size) || !positive(c.num_layers) || !positive(c.num_heads) ||
-        !positive(c.num_kv_heads) || !positive(c.head_dim) || !positive(c.intermediate_size) ||
-        !positive(c.vocab_size) || !positive(c.max_positions))
+        !positive(c.num_kv_heads) || !positive(c.head_dim) || !positive(c.vocab_size) ||
+        !positive(c.max_positions))
         throw InvariantViolation("model_config: an accepted config has a size <= 0");
+    // A Llama-family model without an MLP (intermediate_size 0) is an attention-only model,
+    // as transformers builds it (the shipped attn-only-2l); every other family needs one.
+    if (c.intermediate_size < 0 || (c.intermediate_size == 0 && c.family != models::Family::Llama))
+        throw InvariantViolation("model_config: an accepted config has no MLP width");
     if (c.num_heads % c.num_kv_heads != 0)
         throw InvariantViolation("model_config: kv heads do not divide the heads");
     if (c.rotary() && c.head_dim % 2 != 0)
