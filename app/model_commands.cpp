@@ -198,8 +198,8 @@ void bench_model(const std::string& folder, std::int64_t tokens, int threads, in
                   "\"gflops\":%.1f,\"sgemm_peak_gflops\":%.1f,\"fraction_of_peak\":%.3f}",
                   info.display_name.c_str(), static_cast<long long>(info.num_layers),
                   static_cast<long long>(info.num_heads), static_cast<long long>(tokens), threads,
-                  open_ms, first_layer_ms, first_ms, median, static_cast<int>(runs.size()), gflops, peak,
-                  peak > 0 ? gflops / (peak * threads) : 0.0);
+                  open_ms, first_layer_ms, first_ms, median, static_cast<int>(runs.size()), gflops,
+                  peak, peak > 0 ? gflops / (peak * threads) : 0.0);
     out << line << "\n";
 }
 

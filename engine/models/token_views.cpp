@@ -104,7 +104,8 @@ TokenGrouping group_tokens(const text::Encoding& e, std::string_view text,
     const Words second = split_words(text2.value_or(std::string_view()));
     // (sequence, word) -> shown token; pieces without a word get a key of their own.
     std::map<std::pair<std::int32_t, std::int64_t>, std::size_t> group_of;
-    std::vector<std::pair<std::int64_t, std::int64_t>> span;  // per group, code points
+    // Per shown token: a word's code points in its text, or (-1, -1) for a lone piece.
+    std::vector<std::pair<std::int64_t, std::int64_t>> span;
     for (std::size_t k = 0; k < e.size(); ++k) {
         const bool special = k < e.special.size() && e.special[k];
         if (special && hide_special) continue;
@@ -128,7 +129,7 @@ TokenGrouping group_tokens(const text::Encoding& e, std::string_view text,
             const std::size_t g = it->second;
             if (added) {
                 out.members.push_back({std::int64_t(k)});
-                out.text.emplace_back();
+                out.text.emplace_back();  // below, from its span
                 out.special.push_back(0);
                 out.sequence.push_back(seq);
                 span.emplace_back(b, end);
@@ -137,15 +138,18 @@ TokenGrouping group_tokens(const text::Encoding& e, std::string_view text,
                 span[g].first = std::min(span[g].first, b);
                 span[g].second = std::max(span[g].second, end);
             }
-            out.text[g] = utf8_of(w.code_points, span[g].first, span[g].second);
             continue;
         }
         out.members.push_back({std::int64_t(k)});
         out.text.push_back(k < e.text.size() ? e.text[k] : std::string());
         out.special.push_back(special ? 1 : 0);
         out.sequence.push_back(seq);
-        span.emplace_back(b, end);
+        span.emplace_back(-1, -1);  // keeps its token's own text
     }
+    for (std::size_t g = 0; g < out.size(); ++g)
+        if (span[g].first >= 0)
+            out.text[g] = utf8_of(out.sequence[g] == 1 ? second.code_points : first.code_points,
+                                  span[g].first, span[g].second);
     if (out.members.empty())
         throw std::invalid_argument(
             "every token is a special token: there is nothing left to show with them hidden");

@@ -27,6 +27,8 @@ ModelView::ModelView(QWidget* parent) : QWidget(parent) {
 }
 
 void ModelView::setTokenFocus(int token, bool to) {
+    // ViewTabs re-states the focus after every snapshot; setSnapshot() made the strips already.
+    if (token == focus_token_ && to == focus_to_) return;
     focus_token_ = token;
     focus_to_ = to;
     updateStrips();

@@ -4,9 +4,9 @@
 #include <QFontMetricsF>
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
