@@ -236,6 +236,51 @@ class TestModels : public QObject {
         }
     }
 
+    void stepsOfALayerMatchTheReference_data() {
+        QTest::addColumn<QString>("dir");
+        for (const Case& c : cases())
+            QTest::newRow(c.name.c_str()) << QString::fromStdString(c.dir);
+    }
+    // The steps view's intermediates for a model: what the projections read, every head's
+    // weights and output, the heads side by side and the output projection, against the
+    // float64 reference's layer 0.
+    void stepsOfALayerMatchTheReference() {
+        QFETCH(QString, dir);
+        const std::string d = dir.toStdString();
+        const auto model = models::load_model(d);
+        models::CollectingSink sink;
+        models::ModelForwardOptions opt;
+        opt.steps_layer = 0;
+        model->forward(input_of(d), opt, sink);
+        const auto& info = model->info();
+        QCOMPARE(static_cast<std::int64_t>(sink.results.size()), info.num_layers);
+        QVERIFY(sink.results[0].steps.has_value());
+        for (std::size_t l = 1; l < sink.results.size(); ++l)
+            QVERIFY(!sink.results[l].steps.has_value());
+        const AttentionResult& r = sink.results[0];
+        const AttentionSteps& st = *r.steps;
+        const Tensor input = io::read_npy(d + "/reference/layer0_attn_input.npy");
+        const Tensor concat = io::read_npy(d + "/reference/layer0_attn_concat.npy");
+        const Tensor output = io::read_npy(d + "/reference/layer0_attn_output.npy");
+        const Tensor attn = io::read_npy(d + "/reference/attentions.npy");
+        const std::int64_t L = input.dim(0), H = info.num_heads, hd = info.head_dim;
+        QCOMPARE(st.input.shape, (Shape{1, L, input.dim(1)}));
+        EXPECT_CLOSE(slice0(st.input, 0), input, 1e-5, "input");
+        QCOMPARE(st.concat.shape, (Shape{1, L, H * hd}));
+        EXPECT_CLOSE(slice0(st.concat, 0), concat, 1e-5, "concat");
+        EXPECT_CLOSE(slice0(r.output, 0), output, 1e-5, "output");
+        for (std::int64_t h = 0; h < H; ++h) {
+            const HeadSteps& hs = st.heads[static_cast<std::size_t>(h)];
+            const std::string w = "head " + std::to_string(h);
+            EXPECT_CLOSE(hs.softmax, reference_map(attn, 0, h, 0, L, 0, L), 1e-5, w + " softmax");
+            std::vector<float> ctx;
+            for (std::int64_t i = 0; i < L; ++i)
+                for (std::int64_t c = 0; c < hd; ++c)
+                    ctx.push_back(concat.data[static_cast<std::size_t>(i * H * hd + h * hd + c)]);
+            EXPECT_CLOSE(hs.context, Tensor({L, hd}, std::move(ctx)), 1e-5, w + " context");
+        }
+    }
+
     void aScopeKeepsExactlyThoseCellsOfTheFullMaps_data() {
         QTest::addColumn<QString>("dir");
         for (const Case& c : cases())

@@ -95,7 +95,11 @@ struct HeadSteps {
 
 struct AttentionSteps {
     std::vector<HeadSteps> heads;  ///< index n * num_heads + h
-    Tensor concat;                 ///< [N, L, E] heads concatenated, before out_proj
+    Tensor concat;                 ///< [N, L, H * d] heads concatenated, before out_proj
+    /// Models (models/) only: [1, L, hidden] what the projections read (after the layer's
+    /// input norm in pre-norm families).  A model's steps also set AttentionResult::output to
+    /// the output projection's result, before the residual.
+    Tensor input;
 };
 
 /// Shapes with the defaults of AttentionForwardOptions; a window or fewer kept heads shrink

@@ -613,6 +613,11 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
         run(0, L, false, discarded);
     }
     ops::linear(concat.data(), L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0, w.o_w.in_out);
+    if (steps) {  // every row: the steps view shows the whole layer
+        result.steps->input = Tensor({1, L, E}, std::vector<float>(h, h + L * E));
+        result.steps->concat = Tensor({1, L, H * d}, std::move(concat));
+        result.output = Tensor({1, L, E}, std::vector<float>(out, out + L * E));
+    }
     if (keep) sink.on_layer(layer, std::move(result));
 }
 
@@ -710,7 +715,7 @@ std::size_t Transformer::estimate_forward_bytes(Index tokens,
     double floats = kept_layers * (heads + 1.0) * rows * rows;               // kept maps and means
     floats += L * E * 4 + L * (H + 2 * KV) * d * 2 + L * H * d + L * I * 2;  // activations
     floats += double(std::max(1, options.num_threads)) * 64.0 * 1024.0;      // attention blocks
-    if (options.steps_layer >= 0) floats += H * (5 * rows * L + 4 * L * d);
+    if (options.steps_layer >= 0) floats += H * (5 * rows * L + 4 * L * d) + 2 * L * E + L * H * d;
     return static_cast<std::size_t>(floats * sizeof(float) + kept_layers * H * rows + (1 << 20));
 }
 

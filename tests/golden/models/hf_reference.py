@@ -163,6 +163,14 @@ def attend(q, k, v, scaling, causal):
 # Encoders: BERT, RoBERTa, DistilBERT (post-LayerNorm)
 
 
+def trace_attention(trace, layer, h, ctx, out):
+    """Layer 0's attention as the steps view shows it: what the projections read [L, E], the
+    heads' outputs side by side [L, H * d] and the output projection's result [L, E] (before
+    the residual)."""
+    if trace is not None and layer == 0:
+        trace.update(attn_input=h, attn_concat=merge_heads(ctx), attn_output=out)
+
+
 def roberta_position_ids(ids, padding_idx):
     """transformers' create_position_ids_from_input_ids: positions count the non-pad tokens from
     padding_idx + 1; pad tokens get padding_idx itself."""
@@ -194,8 +202,9 @@ def _bert(cfg, P, ids, token_type_ids, trace):
         v = split_heads(linear(x, P, p + "attention.self.value"), H, d)
         ctx, probs = attend(q, k, v, 1.0 / math.sqrt(d), causal=False)
         attentions.append(probs)
-        a = layer_norm(linear(merge_heads(ctx), P, p + "attention.output.dense") + x, P,
-                       p + "attention.output.LayerNorm", eps)
+        o = linear(merge_heads(ctx), P, p + "attention.output.dense")
+        trace_attention(trace, i, x, ctx, o)
+        a = layer_norm(o + x, P, p + "attention.output.LayerNorm", eps)
         m = linear(act(linear(a, P, p + "intermediate.dense")), P, p + "output.dense")
         x = layer_norm(m + a, P, p + "output.LayerNorm", eps)
         hidden.append(x)
@@ -221,8 +230,9 @@ def _distilbert(cfg, P, ids, token_type_ids, trace):
         v = split_heads(linear(x, P, p + "attention.v_lin"), H, d)
         ctx, probs = attend(q, k, v, 1.0 / math.sqrt(d), causal=False)
         attentions.append(probs)
-        a = layer_norm(linear(merge_heads(ctx), P, p + "attention.out_lin") + x, P,
-                       p + "sa_layer_norm", eps)
+        o = linear(merge_heads(ctx), P, p + "attention.out_lin")
+        trace_attention(trace, i, x, ctx, o)
+        a = layer_norm(o + x, P, p + "sa_layer_norm", eps)
         m = linear(act(linear(a, P, p + "ffn.lin1")), P, p + "ffn.lin2")
         x = layer_norm(m + a, P, p + "output_layer_norm", eps)
         hidden.append(x)
@@ -246,11 +256,13 @@ def _gpt2(cfg, P, ids, token_type_ids, trace):
     hidden, attentions = [x], []
     for i in range(cfg["n_layer"]):
         p = f"h.{i}."
-        qkv = conv1d(layer_norm(x, P, p + "ln_1", eps), P, p + "attn.c_attn")
-        q, k, v = (split_heads(t, H, d) for t in qkv.split(E, dim=-1))
+        h = layer_norm(x, P, p + "ln_1", eps)
+        q, k, v = (split_heads(t, H, d) for t in conv1d(h, P, p + "attn.c_attn").split(E, dim=-1))
         ctx, probs = attend(q, k, v, scaling, causal=True)
         attentions.append(probs)
-        x = x + conv1d(merge_heads(ctx), P, p + "attn.c_proj")
+        o = conv1d(merge_heads(ctx), P, p + "attn.c_proj")
+        trace_attention(trace, i, h, ctx, o)
+        x = x + o
         m = conv1d(act(conv1d(layer_norm(x, P, p + "ln_2", eps), P, p + "mlp.c_fc")), P, p + "mlp.c_proj")
         x = x + m
         hidden.append(x)
@@ -353,7 +365,9 @@ def _decoder(cfg, P, ids, token_type_ids, trace):
         k, v = k.repeat_interleave(H // KV, dim=0), v.repeat_interleave(H // KV, dim=0)
         ctx, probs = attend(q, k, v, d ** -0.5, causal=True)
         attentions.append(probs)
-        x = x + linear(merge_heads(ctx), P, p + "self_attn.o_proj", o_bias)
+        o = linear(merge_heads(ctx), P, p + "self_attn.o_proj", o_bias)
+        trace_attention(trace, i, h, ctx, o)
+        x = x + o
         h = rms_norm(x, P[p + "post_attention_layernorm.weight"], eps)
         m = act(linear(h, P, p + "mlp.gate_proj", mlp_bias)) * linear(h, P, p + "mlp.up_proj", mlp_bias)
         x = x + linear(m, P, p + "mlp.down_proj", mlp_bias)
