@@ -19,12 +19,19 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
 #include <memory>
 
 #include "engine/models/head_atlas.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/token_views.h"
 #include "test_support.h"
+#include "ui/classroom/lines_figure.h"
+#include "ui/classroom/lines_view.h"
+#include "ui/classroom/statistics_view.h"
+#include "ui/classroom/steps_figure.h"
+#include "ui/classroom/steps_model.h"
+#include "ui/classroom/steps_view.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/model_store.h"
@@ -242,6 +249,119 @@ class ModelWindowTest : public QObject {
         QVERIFY(!spin->isEnabled());
     }
 
+    // The steps of a rotary, grouped-query layer (computed only once the tab is open), and
+    // the steps, lines and statistics following the layer selector, against the engine.
+    void theStepsLinesAndStatisticsFollowTheLayer() {
+        const QString folder = golden_model("llama_gqa");
+        QVERIFY(openModel(folder));
+        const QString text = w_->document()->textA();
+        const models::CollectingSink maps = engine_run(folder, text);
+        const models::OpenedModel m = models::open_model_folder(folder.toStdString());
+        const models::EncodedText enc = models::encode_text(m, text.toStdString());
+        auto steps_of = [&](int layer) {
+            models::CollectingSink sink;
+            models::ModelForwardOptions options;
+            options.scope.layers = {layer};
+            options.steps_layer = layer;
+            options.num_threads = std::max(1, QThread::idealThreadCount());
+            m.model->forward(enc.input, options, sink);
+            return std::move(sink.results.at(0));
+        };
+        auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+            return a.size() == b.size() &&
+                   test::compare_arrays(a.data(), b.data(), a.size(), kTol).ok;
+        };
+        auto* spin = find<QSpinBox>("layerSpin");
+        spin->setValue(2);
+        SETTLE(*w_);
+        QVERIFY(!snap()->steps);  // no second pass while the steps are not shown
+        w_->views()->setCurrentTab(ViewTabs::StepsTab);
+        QVERIFY(QTest::qWaitFor([&] { return test::settled(*w_) && snap()->steps; }, 30000));
+        auto* combo = find<QComboBox>("stepsHeadCombo");
+        QCOMPARE(combo->count(), 4);
+        QCOMPARE(combo->itemText(3), QStringLiteral("Head 4 · key/value head 2"));
+        combo->setCurrentIndex(3);
+        emit combo->activated(3);
+        QTest::qWait(1);
+        const AttentionResult ref = steps_of(1);
+        const HeadSteps& hs = ref.steps->heads[3];
+        {
+            const StepsModel& sm = w_->views()->steps()->figure()->model();
+            QCOMPARE(sm.layer, 1);
+            QCOMPARE(sm.head, 3);
+            QCOMPARE(sm.kv_head, 1);
+            auto values = [&](StageId id) {
+                const int k = sm.indexOf(id);
+                if (k < 0) qFatal("no stage %d", int(id));
+                return sm.stages[std::size_t(k)].values;
+            };
+            QVERIFY(same(values(StageId::Query), hs.q_unrotated.data));
+            QVERIFY(same(values(StageId::QueryRotated), hs.q.data));
+            QVERIFY(same(values(StageId::Key), hs.k_unrotated.data));
+            QVERIFY(same(values(StageId::KeyRotated), hs.k.data));
+            QVERIFY(same(values(StageId::Value), hs.v.data));
+            QVERIFY(same(values(StageId::Output), ref.output.data));
+            QVERIFY(hs.q.data != hs.q_unrotated.data);  // the rotation did something
+            // The weights are the maps the heatmaps draw, and equal an independent full pass.
+            const std::vector<float> a = values(StageId::Softmax);
+            const Tensor& full = maps.results[1].weights;
+            const std::size_t LL = a.size();
+            ATTNVIZ_COMPARE_ARRAYS(a.data(), full.ptr() + 3 * LL, LL, kTol);
+            // A rotated cell comes from its pair of dimensions of the same row, and from X.
+            const int qr = sm.indexOf(StageId::QueryRotated), q0 = sm.indexOf(StageId::Query);
+            using K = StageRegion::Kind;
+            const std::vector<StageRegion> from = provenance(sm, qr, 2, 1);
+            const std::vector<StageRegion> expected{{q0, K::Cell, 2, 1},
+                                                    {q0, K::Cell, 2, 1 + sm.head_dim / 2},
+                                                    {sm.indexOf(StageId::Input), K::Row, 2, -1}};
+            QCOMPARE(from.size(), expected.size());
+            QVERIFY(std::is_permutation(from.begin(), from.end(), expected.begin()));
+            // Q′ K′ᵀ from the rotated stages, by hand.
+            const int L = int(sm.query_tokens.size()), d = sm.head_dim;
+            const std::vector<float> q = values(StageId::QueryRotated),
+                                     k = values(StageId::KeyRotated);
+            const std::vector<float> scores = values(StageId::Scores);
+            for (int i = 0; i < L; ++i)
+                for (int j = 0; j < L; ++j) {
+                    double dot = 0.0;
+                    for (int c = 0; c < d; ++c)
+                        dot +=
+                            double(q[std::size_t(i * d + c)]) * double(k[std::size_t(j * d + c)]);
+                    QVERIFY(std::abs(dot - double(scores[std::size_t(i * L + j)])) < 1e-4);
+                }
+        }
+        // Layer 1: the steps, the lines and the statistics follow.
+        spin->setValue(1);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::settled(*w_) && snap()->steps && snap()->layer == 0; }, 30000));
+        QTest::qWait(1);
+        QCOMPARE(w_->views()->steps()->figure()->model().layer, 0);
+        const AttentionResult ref0 = steps_of(0);
+        QVERIFY(same(w_->views()->steps()->figure()->model().stages[1].values,
+                     ref0.steps->heads[3].q_unrotated.data));
+        const Tensor& w0 = maps.results[0].weights;
+        const int H = int(w0.dim(1)), L = int(w0.dim(2));
+        auto weight = [&](int h, int i, int j) {
+            return w0.data[((std::size_t(h) * L) + i) * L + j];
+        };
+        w_->views()->setCurrentTab(ViewTabs::LinesTab);
+        QTest::qWait(1);
+        const auto& lines = w_->views()->lines()->figure()->lines();
+        QVERIFY(!lines.empty());
+        for (const HeadLine& l : lines)
+            QVERIFY(std::abs(l.weight - weight(l.head, l.query, l.key)) < kTol);
+        w_->views()->setCurrentTab(ViewTabs::StatisticsTab);
+        QTest::qWait(1);
+        const auto& stats = w_->views()->statistics()->model()->statistics();
+        QCOMPARE(int(stats.size()), H);
+        for (int h = 0; h < H; ++h) {
+            double previous = 0.0;
+            for (int i = 1; i < L; ++i)
+                previous += weight(h, i, i - 1);
+            QVERIFY(std::abs(stats[std::size_t(h)].previous - previous / (L - 1)) < 1e-6);
+        }
+    }
+
     void theExamplesOpenTheShippedModelsOnLearnedHeads() {
         QVERIFY2(!shipped_models_dir().isEmpty(), "no share/attnviz/models beside the test");
         QCOMPARE(shipped_model_folders().size(), qsizetype(2));
@@ -410,6 +530,19 @@ class ModelWindowTest : public QObject {
         const QString body = QString::fromUtf8(svg.readAll());
         QVERIFY(body.contains(QStringLiteral("Attention to “cat” (token 3)")));
         QVERIFY(body.contains(QStringLiteral("key pieces")));
+        // One head of layer 2, step by step, rotation and shared key/value head included.
+        const QString steps = temp(QStringLiteral("steps.svg"));
+        r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
+                               QStringLiteral("--text"), text, QStringLiteral("--view"),
+                               QStringLiteral("steps:4"), QStringLiteral("--layer"),
+                               QStringLiteral("2"), QStringLiteral("--out"), steps});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QFile steps_svg(steps);
+        QVERIFY(steps_svg.open(QIODevice::ReadOnly));
+        const QString steps_body = QString::fromUtf8(steps_svg.readAll());
+        QVERIFY(steps_body.contains(QStringLiteral("Inside layer 2, head 4 of")));
+        QVERIFY(steps_body.contains(QStringLiteral("K′ = RoPE(K)")));
+        QVERIFY(steps_body.contains(QStringLiteral("4 query heads share 2 key/value heads")));
     }
 
     void oneTokensAttentionAcrossEveryLayerAndHead() {

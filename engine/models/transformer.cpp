@@ -699,6 +699,8 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
                 norm(out.ptr(), L, globals().final_norm_w, globals().final_norm_b);
             sink.on_hidden_state(i + 1, out);
         }
+        // Nothing after the last kept layer is handed over (the steps view's pass to one layer).
+        if (!kept.empty() && next_kept == kept.size() && !hidden) break;
     }
 }
 

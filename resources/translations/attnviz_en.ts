@@ -364,17 +364,17 @@
         <translation>Running the attention layer…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Preparing heatmaps…</source>
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+102"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+319"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+334"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+32"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -705,12 +705,12 @@
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location line="-66"/>
+        <location line="-68"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
@@ -776,7 +776,7 @@
 <context>
     <name>Lines</name>
     <message>
-        <location filename="../../ui/classroom/lines_figure.cpp" line="+59"/>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+60"/>
         <source>Where each query token looks in the other sentence</source>
         <translation>Where each query token looks in the other sentence</translation>
     </message>
@@ -924,7 +924,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+567"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+581"/>
         <location line="+172"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -1016,7 +1016,12 @@
         <translation>Computation steps</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Inside layer %1, head %2 of %3: softmax(QKᵀ / √d_k + M) V, step by step</source>
+        <translation>Inside layer %1, head %2 of %3: softmax(QKᵀ / √d_k + M) V, step by step</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</source>
         <translation>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</translation>
     </message>
@@ -1024,6 +1029,24 @@
         <location line="+3"/>
         <source> (sentence %1)</source>
         <translation> (sentence %1)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>layer %1</source>
+        <translation>layer %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n token(s) as the model&apos;s tokenizer split them</source>
+        <translation>
+            <numerusform>%n token as the model&apos;s tokenizer split it</numerusform>
+            <numerusform>%n tokens as the model&apos;s tokenizer split them</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 query heads share %2 key/value heads</source>
+        <translation>%1 query heads share %2 key/value heads</translation>
     </message>
     <message>
         <location line="+63"/>
@@ -1101,7 +1124,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+98"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+295"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
@@ -1131,7 +1154,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-181"/>
+        <location line="+182"/>
         <location line="+5"/>
         <source>input</source>
         <translation>input</translation>
@@ -1147,7 +1171,8 @@
         <translation>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-174"/>
+        <location line="+181"/>
         <source>queries</source>
         <translation>queries</translation>
     </message>
@@ -1157,7 +1182,8 @@
         <translation>Each token&apos;s query, what it is looking for: X times this head&apos;s %1 × %2 slice of W_Q, so d_k = %2 numbers per token.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-174"/>
+        <location line="+180"/>
         <source>keys</source>
         <translation>keys</translation>
     </message>
@@ -1167,7 +1193,8 @@
         <translation>Each token&apos;s key, what it offers to be found by: the same input times W_K.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-161"/>
+        <location line="+163"/>
         <source>values</source>
         <translation>values</translation>
     </message>
@@ -1177,7 +1204,8 @@
         <translation>Each token&apos;s value, what it passes on when attended to: the input times W_V.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-159"/>
+        <location line="+163"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
@@ -1187,7 +1215,8 @@
         <translation>Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for every query and key.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-163"/>
+        <location line="+166"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</translation>
     </message>
@@ -1197,7 +1226,8 @@
         <translation>(additive: not scaled)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-156"/>
+        <location line="+157"/>
         <source>scaled scores</source>
         <translation>scaled scores</translation>
     </message>
@@ -1217,7 +1247,8 @@
         <translation>+ mask M</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-153"/>
+        <location line="+154"/>
         <source>masked scores</source>
         <translation>masked scores</translation>
     </message>
@@ -1227,12 +1258,14 @@
         <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-149"/>
+        <location line="+153"/>
         <source>attention weights</source>
         <translation>attention weights</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-151"/>
+        <location line="+153"/>
         <source>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</source>
         <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
     </message>
@@ -1257,37 +1290,133 @@
         <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-163"/>
+        <location line="+165"/>
         <source>head output</source>
         <translation>head output</translation>
     </message>
     <message>
+        <location line="-299"/>
+        <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
+        <translation>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Computing the steps of layer %1…</source>
+        <translation>Computing the steps of layer %1…</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source> Grouped-query attention: the %1 query heads share %2 key/value heads, so heads %3 to %4 all read key/value head %5.</source>
+        <translation> Grouped-query attention: the %1 query heads share %2 key/value heads, so heads %3 to %4 all read key/value head %5.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source> (key/value head %1 of %2)</source>
+        <translation> (key/value head %1 of %2)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Layer %1&apos;s input: each token&apos;s vector in the residual stream, normalised by the layer&apos;s first norm, %2 numbers per token.</source>
+        <translation>Layer %1&apos;s input: each token&apos;s vector in the residual stream, normalised by the layer&apos;s first norm, %2 numbers per token.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Layer %1&apos;s input: each token&apos;s vector as the layer before left it (the embeddings for layer 1), %2 numbers per token.</source>
+        <translation>Layer %1&apos;s input: each token&apos;s vector as the layer before left it (the embeddings for layer 1), %2 numbers per token.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</source>
+        <translation>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Each token&apos;s key, what it offers to be found by: X times W_K.</source>
+        <translation>Each token&apos;s key, what it offers to be found by: X times W_K.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>rotated queries</source>
+        <translation>rotated queries</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Rotary positions: dimensions c and c + %1 of token t&apos;s query are turned together by an angle t · θ_c. Compare the rows with Q: the first token is not turned at all.</source>
+        <translation>Rotary positions: dimensions c and c + %1 of token t&apos;s query are turned together by an angle t · θ_c. Compare the rows with Q: the first token is not turned at all.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>rotated keys</source>
+        <translation>rotated keys</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>The same rotation for the keys. Q′ · K′ then depends on how far apart two tokens are, not on where they stand.</source>
+        <translation>The same rotation for the keys. Q′ · K′ then depends on how far apart two tokens are, not on where they stand.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Each token&apos;s value, what it passes on when attended to: X times W_V (not rotated).</source>
+        <translation>Each token&apos;s value, what it passes on when attended to: X times W_V (not rotated).</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</source>
+        <translation>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Multiplied by %1, as this model&apos;s configuration asks.</source>
+        <translation>Multiplied by %1, as this model&apos;s configuration asks.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>+ causal mask</source>
+        <translation>+ causal mask</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</source>
+        <translation>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+165"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-163"/>
+        <location line="+165"/>
         <source>concat(head 1 … head %1)</source>
         <translation>concat(head 1 … head %1)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-164"/>
+        <location line="+165"/>
         <source>all heads</source>
         <translation>all heads</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-160"/>
+        <location line="+166"/>
         <source>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</source>
         <translation>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-159"/>
+        <location line="+166"/>
         <source>output</source>
         <translation>output</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-163"/>
+        <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</source>
+        <translation>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</translation>
+    </message>
+    <message>
+        <location line="+166"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</translation>
     </message>
@@ -1453,7 +1582,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-503"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-517"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1468,7 +1597,7 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+228"/>
+        <location line="+242"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
@@ -2553,12 +2682,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+158"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+159"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+94"/>
         <source>&amp;New Session</source>
         <translation>&amp;New Session</translation>
     </message>
@@ -3189,7 +3318,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+91"/>
+        <location filename="../../ui/model/model_view.cpp" line="+93"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
     </message>
@@ -3552,7 +3681,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Step %1 of %2</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
+        <source>Head %1 · key/value head %2</source>
+        <translation>Head %1 · key/value head %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
@@ -3560,7 +3694,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+116"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+117"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>

@@ -362,17 +362,17 @@
         <translation>正在运行注意力层…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
         <source>Preparing heatmaps…</source>
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+102"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+319"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+334"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+32"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -703,12 +703,12 @@
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location line="-66"/>
+        <location line="-68"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
@@ -774,7 +774,7 @@
 <context>
     <name>Lines</name>
     <message>
-        <location filename="../../ui/classroom/lines_figure.cpp" line="+59"/>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+60"/>
         <source>Where each query token looks in the other sentence</source>
         <translation>每个查询词元在另一个句子中关注哪里</translation>
     </message>
@@ -922,7 +922,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+567"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+581"/>
         <location line="+172"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -1014,7 +1014,12 @@
         <translation>计算步骤</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
+        <source>Inside layer %1, head %2 of %3: softmax(QKᵀ / √d_k + M) V, step by step</source>
+        <translation>%3 第 %1 层第 %2 个头的内部：softmax(QKᵀ / √d_k + M) V，逐步计算</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</source>
         <translation>头 %1 内部：逐步计算 softmax(QKᵀ / √d_k + M) V</translation>
     </message>
@@ -1022,6 +1027,23 @@
         <location line="+3"/>
         <source> (sentence %1)</source>
         <translation>（句子 %1）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n token(s) as the model&apos;s tokenizer split them</source>
+        <translation>
+            <numerusform>按模型分词器切分的 %n 个词元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 query heads share %2 key/value heads</source>
+        <translation>%1 个查询头共享 %2 个键/值头</translation>
     </message>
     <message>
         <location line="+63"/>
@@ -1099,7 +1121,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+98"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+295"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
@@ -1129,7 +1151,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-181"/>
+        <location line="+182"/>
         <location line="+5"/>
         <source>input</source>
         <translation>输入</translation>
@@ -1145,7 +1168,8 @@
         <translation>交叉注意力：键和值来自第二个句子，因此它有自己的输入矩阵 X′。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-174"/>
+        <location line="+181"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -1155,7 +1179,8 @@
         <translation>每个词元的查询，即它要寻找什么：X 乘以 W_Q 中属于本头的 %1 × %2 部分，因此每个词元有 d_k = %2 个数。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-174"/>
+        <location line="+180"/>
         <source>keys</source>
         <translation>键</translation>
     </message>
@@ -1165,7 +1190,8 @@
         <translation>每个词元的键，即它凭什么被找到：同一输入乘以 W_K。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-161"/>
+        <location line="+163"/>
         <source>values</source>
         <translation>值</translation>
     </message>
@@ -1175,7 +1201,8 @@
         <translation>每个词元的值，即它被关注时传递出去的内容：输入乘以 W_V。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-159"/>
+        <location line="+163"/>
         <source>scores</source>
         <translation>注意力分数</translation>
     </message>
@@ -1185,7 +1212,8 @@
         <translation>加性（Bahdanau）评分：用一个可学习的向量 w 对每一对查询和键的 tanh(q + k) 打分。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-163"/>
+        <location line="+166"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>每个查询与每个键比较：查询第 i 行与键第 j 行的点积，向量越相似，分数越高。</translation>
     </message>
@@ -1195,7 +1223,8 @@
         <translation>（加性评分：不缩放）</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-156"/>
+        <location line="+157"/>
         <source>scaled scores</source>
         <translation>缩放后的分数</translation>
     </message>
@@ -1215,7 +1244,8 @@
         <translation>+ 掩码 M</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-153"/>
+        <location line="+154"/>
         <source>masked scores</source>
         <translation>掩码后的分数</translation>
     </message>
@@ -1225,12 +1255,14 @@
         <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="-149"/>
+        <location line="+153"/>
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-151"/>
+        <location line="+153"/>
         <source>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</source>
         <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
     </message>
@@ -1255,37 +1287,133 @@
         <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-163"/>
+        <location line="+165"/>
         <source>head output</source>
         <translation>头的输出</translation>
     </message>
     <message>
+        <location line="-299"/>
+        <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
+        <translation>计算步骤最多保留 %1 个注意力单元（头数 × 词元数 × 词元数）；这段文本有 %2 个。缩短文本即可查看步骤。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Computing the steps of layer %1…</source>
+        <translation>正在计算第 %1 层的步骤…</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source> Grouped-query attention: the %1 query heads share %2 key/value heads, so heads %3 to %4 all read key/value head %5.</source>
+        <translation> 分组查询注意力：%1 个查询头共享 %2 个键/值头，因此第 %3 到第 %4 个头都读取第 %5 个键/值头。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source> (key/value head %1 of %2)</source>
+        <translation>（第 %1 个键/值头，共 %2 个）</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Layer %1&apos;s input: each token&apos;s vector in the residual stream, normalised by the layer&apos;s first norm, %2 numbers per token.</source>
+        <translation>第 %1 层的输入：残差流中每个词元的向量，经过该层第一个归一化，每个词元 %2 个数。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Layer %1&apos;s input: each token&apos;s vector as the layer before left it (the embeddings for layer 1), %2 numbers per token.</source>
+        <translation>第 %1 层的输入：上一层输出的每个词元向量（第 1 层为嵌入），每个词元 %2 个数。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</source>
+        <translation>每个词元的查询：X 乘以该头在 W_Q 中的 %1 × %2 切片（模型有偏置时再加偏置），因此每个词元有 head_dim = %2 个数。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Each token&apos;s key, what it offers to be found by: X times W_K.</source>
+        <translation>每个词元的键，即它供别人查找的特征：X 乘以 W_K。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>rotated queries</source>
+        <translation>旋转后的查询</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Rotary positions: dimensions c and c + %1 of token t&apos;s query are turned together by an angle t · θ_c. Compare the rows with Q: the first token is not turned at all.</source>
+        <translation>旋转位置编码：词元 t 的查询中第 c 维和第 c + %1 维一起旋转角度 t · θ_c。与 Q 的各行对比：第一个词元完全没有旋转。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>rotated keys</source>
+        <translation>旋转后的键</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>The same rotation for the keys. Q′ · K′ then depends on how far apart two tokens are, not on where they stand.</source>
+        <translation>键也做同样的旋转。于是 Q′ · K′ 取决于两个词元相隔多远，而不是它们各自的位置。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Each token&apos;s value, what it passes on when attended to: X times W_V (not rotated).</source>
+        <translation>每个词元的值，即被关注时传递出去的内容：X 乘以 W_V（不旋转）。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</source>
+        <translation>除以 √head_dim = √%1 = %2，使得分不随 head_dim 增大，softmax 也不会饱和。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Multiplied by %1, as this model&apos;s configuration asks.</source>
+        <translation>按该模型配置的要求乘以 %1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>+ causal mask</source>
+        <translation>+ 因果掩码</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</source>
+        <translation>因果模型：每个词元只能看到自己和它之前的词元，因此掩码在对角线上方加上 −∞。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <location line="+165"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>每个查询的输出是各值行的加权平均：A 的第 i 行乘以 V。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-163"/>
+        <location line="+165"/>
         <source>concat(head 1 … head %1)</source>
         <translation>concat(头 1 … 头 %1)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-164"/>
+        <location line="+165"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="-160"/>
+        <location line="+166"/>
         <source>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</source>
         <translation>%1 个头的输出并排拼接：%1 × %2 = %3 列。本头的列已用边框标出。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-159"/>
+        <location line="+166"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-163"/>
+        <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</source>
+        <translation>W_O 把各个头混合回每个词元 %1 个数。该层把结果加到输入上（残差），然后运行 MLP。</translation>
+    </message>
+    <message>
+        <location line="+166"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O 把各个头重新混合成每个词元一个 embed_dim 维的向量：这就是该层的输出。</translation>
     </message>
@@ -1451,7 +1579,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-503"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-517"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1466,7 +1594,7 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+228"/>
+        <location line="+242"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
@@ -2546,12 +2674,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+158"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+159"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+93"/>
+        <location line="+94"/>
         <source>&amp;New Session</source>
         <translation>新建会话(&amp;N)</translation>
     </message>
@@ -3182,7 +3310,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+91"/>
+        <location filename="../../ui/model/model_view.cpp" line="+93"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
     </message>
@@ -3545,7 +3673,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>第 %1 步，共 %2 步</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+12"/>
+        <source>Head %1 · key/value head %2</source>
+        <translation>第 %1 个头 · 第 %2 个键/值头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
@@ -3553,7 +3686,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+116"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+117"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>

@@ -55,7 +55,8 @@ void LinesFigure::setOptions(const FigureOptions& options) {
 
 QString LinesFigure::titleText() const {
     if (!options_.title.isEmpty()) return options_.title;
-    if (snapshot_ && snapshot_->config.pair_mode == PairMode::CrossAttention)
+    // A model's pair is one sequence ([CLS] A [SEP] B [SEP]), not cross-attention.
+    if (snapshot_ && snapshot_->config.pair_mode == PairMode::CrossAttention && !snapshot_->model)
         return LinesText::tr("Where each query token looks in the other sentence");
     return LinesText::tr("Where each token looks: one line per query, key and head");
 }

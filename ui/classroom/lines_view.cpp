@@ -101,7 +101,8 @@ void LinesView::setPresentation(int font_px, bool high_contrast) {
 }
 
 void LinesView::sync() {
-    const int heads = doc_->numHeads();
+    const int heads =
+        snapshot_ && snapshot_->model ? std::min(64, snapshot_->heads) : doc_->numHeads();
     if (int(boxes_.size()) != heads) {
         for (QCheckBox* b : boxes_)
             delete b;

@@ -72,6 +72,13 @@ void StepsFigure::rebuild() {
 QString StepsFigure::titleText() const {
     if (!options_.title.isEmpty()) return options_.title;
     if (model_.empty()) return StepsText::tr("Computation steps");
+    if (model_.layer >= 0)
+        return StepsText::tr(
+                   "Inside layer %1, head %2 of %3: softmax(QKᵀ / √d_k + M) V, step by "
+                   "step")
+            .arg(model_.layer + 1)
+            .arg(model_.head + 1)
+            .arg(model_.model_name);
     QString t = StepsText::tr("Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step")
                     .arg(model_.head + 1);
     if (snapshot_ && snapshot_->batch > 1)
@@ -80,7 +87,18 @@ QString StepsFigure::titleText() const {
 }
 
 QString StepsFigure::captionText() const {
-    return snapshot_ ? describe_config(snapshot_->config) : QString();
+    if (!snapshot_) return QString();
+    if (model_.layer >= 0) {  // the model's own pieces, whatever the other views group
+        QStringList parts{model_.model_name, StepsText::tr("layer %1").arg(model_.layer + 1),
+                          StepsText::tr("%n token(s) as the model's tokenizer split them", nullptr,
+                                        int(model_.query_tokens.size()))};
+        if (model_.kv_heads < model_.heads)
+            parts << StepsText::tr("%1 query heads share %2 key/value heads")
+                         .arg(model_.heads)
+                         .arg(model_.kv_heads);
+        return parts.join(QStringLiteral(" · "));
+    }
+    return describe_config(snapshot_->config);
 }
 
 const StepsFigure::Card* StepsFigure::cardOf(int stage) const {

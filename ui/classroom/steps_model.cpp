@@ -45,10 +45,15 @@ int StepsModel::indexOf(StageId id) const {
     return -1;
 }
 
+int StepsModel::firstOf(std::initializer_list<StageId> ids) const {
+    for (StageId id : ids)
+        if (const int k = indexOf(id); k >= 0) return k;
+    return -1;
+}
+
 std::vector<int> StepsModel::inputsOf(int stage) const {
     if (stage < 0 || stage >= count()) return {};
-    const int kv =
-        indexOf(StageId::KeyInput) >= 0 ? indexOf(StageId::KeyInput) : indexOf(StageId::Input);
+    const int kv = firstOf({StageId::KeyInput, StageId::Input});
     std::vector<int> out;
     switch (stages[std::size_t(stage)].id) {
         case StageId::Input:
@@ -61,8 +66,15 @@ std::vector<int> StepsModel::inputsOf(int stage) const {
         case StageId::Value:
             out = {kv};
             break;
+        case StageId::QueryRotated:
+            out = {indexOf(StageId::Query)};
+            break;
+        case StageId::KeyRotated:
+            out = {indexOf(StageId::Key)};
+            break;
         case StageId::Scores:
-            out = {indexOf(StageId::Query), indexOf(StageId::Key)};
+            out = {firstOf({StageId::QueryRotated, StageId::Query}),
+                   firstOf({StageId::KeyRotated, StageId::Key})};
             break;
         case StageId::Scaled:
             out = {indexOf(StageId::Scores)};
@@ -71,13 +83,13 @@ std::vector<int> StepsModel::inputsOf(int stage) const {
             out = {indexOf(StageId::Scaled)};
             break;
         case StageId::Softmax:
-            out = {indexOf(StageId::Masked)};
+            out = {firstOf({StageId::Masked, StageId::Scaled})};
             break;
         case StageId::Dropout:
             out = {indexOf(StageId::Softmax)};
             break;
         case StageId::Context:
-            out = {indexOf(StageId::Dropout), indexOf(StageId::Value)};
+            out = {firstOf({StageId::Dropout, StageId::Softmax}), indexOf(StageId::Value)};
             break;
         case StageId::Concat:
             out = {indexOf(StageId::Context)};
@@ -90,7 +102,190 @@ std::vector<int> StepsModel::inputsOf(int stage) const {
     return out;
 }
 
+namespace {
+
+/// A trained model's layer (StepTensors::model): the stages over the model's pieces.
+StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why) {
+    StepsModel m;
+    if (!s.steps || !s.steps->model) {
+        const std::size_t n = std::size_t(s.model->pieces);
+        const std::size_t cells = std::size_t(s.model->num_heads) * n * n;
+        if (why)
+            *why = cells > kStepsCellBudget
+                       ? StepsText::tr(
+                             "The steps are computed for up to %1 attention cells (heads × "
+                             "tokens × tokens); this text has %2. Shorten it to see the steps.")
+                             .arg(kStepsCellBudget)
+                             .arg(cells)
+                       : StepsText::tr("Computing the steps of layer %1…").arg(s.layer + 1);
+        return m;
+    }
+    const StepTensors& t = *s.steps;
+    const StepTensors::ModelLayer& ml = *t.model;
+    const int H = int(t.heads.size());
+    const int h = std::clamp(head, 0, H - 1);
+    const HeadSteps& hs = t.heads[std::size_t(h)];
+    const int L = int(ml.tokens.size()), E = int(t.x_query.dim(2)), d = int(hs.q.dim(1));
+    const int KV = std::max(1, ml.num_kv_heads), group = std::max(1, H / KV);
+    const int g = int(hs.kv_head);
+    m.head = h;
+    m.heads = H;
+    m.embed_dim = E;
+    m.head_dim = d;
+    m.layer = ml.layer;
+    m.kv_head = g;
+    m.kv_heads = KV;
+    m.model_name = ml.name;
+    m.query_tokens = m.key_tokens = ml.tokens;
+    const bool gqa = KV < H;
+    const QString kv_note =
+        gqa ? StepsText::tr(
+                  " Grouped-query attention: the %1 query heads share %2 key/value "
+                  "heads, so heads %3 to %4 all read key/value head %5.")
+                  .arg(H)
+                  .arg(KV)
+                  .arg(g * group + 1)
+                  .arg((g + 1) * group)
+                  .arg(g + 1)
+            : QString();
+    const QString kv_name =
+        gqa ? StepsText::tr(" (key/value head %1 of %2)").arg(g + 1).arg(KV) : QString();
+
+    m.stages.push_back(make_stage(StageId::Input, QStringLiteral("X"), StepsText::tr("input"), L, E,
+                                  StageAxis::Queries, StageAxis::Model, t.x_query.data));
+    m.stages.back().explanation =
+        ml.pre_norm
+            ? StepsText::tr(
+                  "Layer %1's input: each token's vector in the residual stream, normalised by "
+                  "the layer's first norm, %2 numbers per token.")
+                  .arg(ml.layer + 1)
+                  .arg(E)
+            : StepsText::tr(
+                  "Layer %1's input: each token's vector as the layer before left it (the "
+                  "embeddings for layer 1), %2 numbers per token.")
+                  .arg(ml.layer + 1)
+                  .arg(E);
+    const QString prime = ml.rotary ? QStringLiteral("′") : QString();
+    m.stages.push_back(make_stage(StageId::Query, QStringLiteral("Q = X W_Q"),
+                                  StepsText::tr("queries"), L, d, StageAxis::Queries,
+                                  StageAxis::Head, ml.rotary ? hs.q_unrotated.data : hs.q.data));
+    m.stages.back().explanation =
+        StepsText::tr(
+            "Each token's query: X times this head's %1 × %2 slice of W_Q (plus a bias where the "
+            "model has one), so head_dim = %2 numbers per token.")
+            .arg(E)
+            .arg(d);
+    m.stages.push_back(make_stage(StageId::Key, QStringLiteral("K = X W_K") + kv_name,
+                                  StepsText::tr("keys"), L, d, StageAxis::Keys, StageAxis::Head,
+                                  ml.rotary ? hs.k_unrotated.data : hs.k.data));
+    m.stages.back().explanation =
+        StepsText::tr("Each token's key, what it offers to be found by: X times W_K.") + kv_note;
+    if (ml.rotary) {
+        m.stages.push_back(make_stage(StageId::QueryRotated, QStringLiteral("Q′ = RoPE(Q)"),
+                                      StepsText::tr("rotated queries"), L, d, StageAxis::Queries,
+                                      StageAxis::Head, hs.q.data));
+        m.stages.back().explanation =
+            StepsText::tr(
+                "Rotary positions: dimensions c and c + %1 of token t's query are turned "
+                "together by an angle t · θ_c. Compare the rows with Q: the first token is not "
+                "turned at all.")
+                .arg(d / 2);
+        m.stages.push_back(make_stage(StageId::KeyRotated, QStringLiteral("K′ = RoPE(K)"),
+                                      StepsText::tr("rotated keys"), L, d, StageAxis::Keys,
+                                      StageAxis::Head, hs.k.data));
+        m.stages.back().explanation = StepsText::tr(
+            "The same rotation for the keys. Q′ · K′ then depends on how far apart two tokens "
+            "are, not on where they stand.");
+    }
+    m.stages.push_back(make_stage(StageId::Value, QStringLiteral("V = X W_V") + kv_name,
+                                  StepsText::tr("values"), L, d, StageAxis::Keys, StageAxis::Head,
+                                  hs.v.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Each token's value, what it passes on when attended to: X times W_V (not rotated).");
+    m.stages.push_back(make_stage(StageId::Scores, QStringLiteral("Q%1 K%1ᵀ").arg(prime),
+                                  StepsText::tr("scores"), L, L, StageAxis::Queries,
+                                  StageAxis::Keys, hs.scores.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Every query against every key: the dot product of query row i and key row j, so "
+        "similar vectors score high.");
+    // The factor the model really used (GPT-2 can turn the scaling off or divide by the layer).
+    double scale = 1.0 / std::sqrt(double(d));
+    for (std::size_t k = 0; k < hs.scores.numel(); ++k)
+        if (std::abs(hs.scores.data[k]) > 1e-3f && std::isfinite(hs.scaled.data[k])) {
+            scale = double(hs.scaled.data[k]) / double(hs.scores.data[k]);
+            break;
+        }
+    const bool sqrt_d = std::abs(scale * std::sqrt(double(d)) - 1.0) < 1e-4;
+    m.stages.push_back(make_stage(
+        StageId::Scaled,
+        sqrt_d ? QStringLiteral("Q%1 K%1ᵀ / √%2").arg(prime).arg(d)
+               : QStringLiteral("Q%1 K%1ᵀ × %2").arg(prime).arg(scale, 0, 'g', 4),
+        StepsText::tr("scaled scores"), L, L, StageAxis::Queries, StageAxis::Keys, hs.scaled.data));
+    m.stages.back().explanation =
+        sqrt_d ? StepsText::tr(
+                     "Divided by √head_dim = √%1 = %2, so that the scores do not grow with "
+                     "head_dim and the softmax does not saturate.")
+                     .arg(d)
+                     .arg(std::sqrt(double(d)), 0, 'g', 3)
+               : StepsText::tr("Multiplied by %1, as this model's configuration asks.")
+                     .arg(scale, 0, 'g', 4);
+    if (ml.causal) {
+        m.stages.push_back(make_stage(StageId::Masked, StepsText::tr("+ causal mask"),
+                                      StepsText::tr("masked scores"), L, L, StageAxis::Queries,
+                                      StageAxis::Keys, hs.masked.data));
+        m.stages.back().explanation = StepsText::tr(
+            "A causal model: each token may look only at itself and the tokens before it, so "
+            "the mask adds −∞ above the diagonal.");
+    }
+    m.stages.push_back(make_stage(StageId::Softmax, QStringLiteral("A = softmax(·)"),
+                                  StepsText::tr("attention weights"), L, L, StageAxis::Queries,
+                                  StageAxis::Keys, hs.softmax.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes "
+        "exactly 0. These are the weights the heatmaps show.");
+    m.stages.push_back(make_stage(StageId::Context, QStringLiteral("A V"),
+                                  StepsText::tr("head output"), L, d, StageAxis::Queries,
+                                  StageAxis::Head, hs.context.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Each query's output is the weighted average of the value rows: row i of A times V.");
+    m.stages.push_back(make_stage(StageId::Concat, StepsText::tr("concat(head 1 … head %1)").arg(H),
+                                  StepsText::tr("all heads"), L, H * d, StageAxis::Queries,
+                                  StageAxis::Model, t.concat.data));
+    m.stages.back().band_begin = h * d;
+    m.stages.back().band_end = (h + 1) * d;
+    m.stages.back().explanation =
+        StepsText::tr(
+            "The %1 heads' outputs side by side: %1 × %2 = %3 columns. This head's columns are "
+            "outlined.")
+            .arg(H)
+            .arg(d)
+            .arg(H * d);
+    m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O"),
+                                  StepsText::tr("output"), L, E, StageAxis::Queries,
+                                  StageAxis::Model, t.output.data));
+    m.stages.back().explanation =
+        StepsText::tr(
+            "W_O mixes the heads back into %1 numbers per token. The layer adds this to its "
+            "input (the residual) and then runs its MLP.")
+            .arg(E);
+    std::vector<uint8_t> mask(std::size_t(L) * L, 0);
+    if (ml.causal)
+        for (int i = 0; i < L; ++i)
+            for (int j = i + 1; j < L; ++j)
+                mask[std::size_t(i) * L + j] = 1;
+    for (Stage& st : m.stages) {
+        if (st.id == StageId::Masked || st.id == StageId::Softmax) st.masked = mask;
+        st.probabilities = st.id == StageId::Softmax;
+        if (st.values.size() != std::size_t(st.rows) * st.cols)
+            st.values.assign(std::size_t(st.rows) * st.cols, 0.0f);
+    }
+    return m;
+}
+
+}  // namespace
+
 StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QString* why) {
+    if (s.model) return build_model_steps(s, head, why);
     StepsModel m;
     if (!s.steps || s.batch == 0 || s.heads == 0) {
         // Kept heads or a window (the memory budget's offers) keep no steps.
@@ -287,6 +482,22 @@ std::vector<StageRegion> provenance(const StepsModel& m, int stage, int row, int
                 // Row i of a projection is row i of its input times W.
                 self(self, has_row ? rowr(in[0], r.row) : all(in[0]));
                 break;
+            case StageId::QueryRotated:
+            case StageId::KeyRotated: {
+                // The rotation turns dimension pairs (c, c + d/2) of the same row.
+                const int half = st.cols / 2;
+                const int pair = r.col < half ? r.col + half : r.col - half;
+                if (r.kind == K::Cell) {
+                    self(self, cell(in[0], r.row, r.col));
+                    self(self, cell(in[0], r.row, pair));
+                } else if (r.kind == K::Column) {
+                    self(self, colr(in[0], r.col));
+                    self(self, colr(in[0], pair));
+                } else {
+                    self(self, has_row ? rowr(in[0], r.row) : all(in[0]));
+                }
+                break;
+            }
             case StageId::Scores:
                 self(self, has_row ? rowr(in[0], r.row) : all(in[0]));
                 self(self, has_col ? rowr(in[1], r.col) : all(in[1]));

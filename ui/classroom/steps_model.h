@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "ui/compute/attention_snapshot.h"
@@ -14,19 +15,21 @@
 namespace attnviz::ui {
 
 enum class StageId {
-    Input,     ///< X (queries' input)
-    KeyInput,  ///< X' (keys/values' input; cross-attention only)
-    Query,     ///< Q = X W_Q
-    Key,       ///< K = X W_K
-    Value,     ///< V = X W_V
-    Scores,    ///< Q Kᵀ
-    Scaled,    ///< ÷ √d_k
-    Masked,    ///< + M
-    Softmax,   ///< softmax over each row
-    Dropout,   ///< dropout (identity in eval mode)
-    Context,   ///< × V
-    Concat,    ///< all heads side by side
-    Output,    ///< × W_O = output
+    Input,         ///< X (queries' input)
+    KeyInput,      ///< X' (keys/values' input; cross-attention only)
+    Query,         ///< Q = X W_Q
+    Key,           ///< K = X W_K
+    QueryRotated,  ///< Q′ = RoPE(Q) (rotary models)
+    KeyRotated,    ///< K′ = RoPE(K)
+    Value,         ///< V = X W_V
+    Scores,        ///< Q Kᵀ
+    Scaled,        ///< ÷ √d_k
+    Masked,        ///< + M
+    Softmax,       ///< softmax over each row
+    Dropout,       ///< dropout (identity in eval mode)
+    Context,       ///< × V
+    Concat,        ///< all heads side by side
+    Output,        ///< × W_O = output
 };
 
 /// What the rows or columns of a stage's matrix stand for.
@@ -60,19 +63,26 @@ struct StepsModel {
     int heads = 0;
     int embed_dim = 0;
     int head_dim = 0;
+    int layer = -1;    ///< a trained model's layer (0-based), -1 for the demo layer
+    int kv_head = -1;  ///< the key/value head this head reads (models), -1 for the demo layer
+    int kv_heads = 0;  ///< the model's key/value heads (< heads under grouped-query attention)
+    QString model_name;
     std::vector<QString> query_tokens;
     std::vector<QString> key_tokens;
     std::vector<Stage> stages;
 
     bool empty() const { return stages.empty(); }
     int count() const { return int(stages.size()); }
-    int indexOf(StageId id) const;  ///< -1 if absent
+    int indexOf(StageId id) const;                          ///< -1 if absent
+    int firstOf(std::initializer_list<StageId> ids) const;  ///< the first present, or -1
     /// The stages the stage is computed from (direct inputs only).
     std::vector<int> inputsOf(int stage) const;
 };
 
-/// The stages of head `head` of batch item `item`.  Empty when the snapshot kept no
-/// intermediates (over kStepsCellBudget); `why` (optional) then says so.
+/// The stages of head `head` of batch item `item`; for a trained model's snapshot, of the
+/// snapshot's layer over the model's pieces (rotary q and k before and after the rotation, the
+/// key/value head a grouped-query head reads).  Empty when the snapshot kept no intermediates
+/// (over kStepsCellBudget); `why` (optional) then says so.
 StepsModel build_steps_model(const AttentionSnapshot& snapshot, int item, int head,
                              QString* why = nullptr);
 

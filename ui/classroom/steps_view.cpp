@@ -133,13 +133,20 @@ void StepsView::sync() {
     next_->setEnabled(count > 0 && !all && f->currentStep() < count - 1);
     {
         const QSignalBlocker b(head_combo_);
-        const int heads = doc_->numHeads();
-        if (head_combo_->count() != heads) {
+        // A model's heads (with the key/value head each reads under grouped-query attention),
+        // or the demo layer's.
+        const StepsModel& sm = f->model();
+        const int heads = sm.layer >= 0 ? sm.heads : doc_->numHeads();
+        const int group = sm.layer >= 0 && sm.kv_heads < sm.heads ? sm.heads / sm.kv_heads : 0;
+        QStringList names;
+        for (int h = 0; h < heads; ++h)
+            names << (group > 0 ? tr("Head %1 · key/value head %2").arg(h + 1).arg(h / group + 1)
+                                : tr("Head %1").arg(h + 1));
+        if (head_combo_->count() != heads || head_combo_->itemText(0) != names.value(0)) {
             head_combo_->clear();
-            for (int h = 0; h < heads; ++h)
-                head_combo_->addItem(tr("Head %1").arg(h + 1));
+            head_combo_->addItems(names);
         }
-        head_combo_->setCurrentIndex(doc_->viewHead());
+        head_combo_->setCurrentIndex(std::min(doc_->viewHead(), heads - 1));
     }
     {
         const QSignalBlocker b(all_box_);

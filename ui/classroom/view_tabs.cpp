@@ -107,6 +107,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         emit hovered(QString());
+        emit stepsShown(currentTab() == StepsTab);
         if (QWidget* w = tabs_->currentWidget()) w->setFocus();
     });
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::refreshStatistics);

@@ -59,6 +59,8 @@ class ViewTabs : public QWidget {
 
   signals:
     void hovered(const QString& text);
+    /// The steps tab became visible (true) or hidden (false).
+    void stepsShown(bool shown);
     /// A head was chosen in the statistics: focus it in the grid.
     void headActivated(int head);
     /// A head of the model view: show that layer's heads.

@@ -401,8 +401,9 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
                          QString::fromStdString(budget::describe_budget(memory)))
                     .toStdString());
     }
-    const SnapshotPtr snapshot = compute_snapshot(
-        document.computeConfig(), 1, nullptr, std::max(1, QThread::idealThreadCount()), &memory);
+    const SnapshotPtr snapshot = compute_snapshot(document.computeConfig(), 1, nullptr,
+                                                  std::max(1, QThread::idealThreadCount()), &memory,
+                                                  command.figure.kind == FigureKind::Steps);
     if (command.figure.kind == FigureKind::Steps) {
         QString why;
         if (build_steps_model(*snapshot, command.figure.batch_item, command.figure.head, &why)

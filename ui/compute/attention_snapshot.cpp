@@ -215,6 +215,8 @@ struct ComputeCache::Impl {
     std::shared_ptr<const ModelMaps> piece_maps;    ///< run_model's, for model_key
     std::pair<bool, bool> shown_key{false, false};  ///< words, hide_special of model_maps
     std::shared_ptr<const ModelMaps> model_maps;    ///< present_model(piece_maps)
+    int steps_layer = -1;                           ///< the layer of `steps` (-1: none)
+    std::shared_ptr<const StepTensors> steps;       ///< model_steps(), null over the budget
     QString induction_folder;                       ///< whose induction scores these are
     std::vector<double> induction;
 };
@@ -286,7 +288,8 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& c, const TokenSeque
 }
 
 SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
-                             int num_threads, const budget::MemoryBudget* budget) {
+                             int num_threads, const budget::MemoryBudget* budget,
+                             bool model_steps) {
     if (c.usesModel()) {
         const budget::MemoryBudget memory =
             budget ? *budget : budget::resolve_memory_budget("", "");
@@ -301,6 +304,8 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         if (!cached.model_key || !(*cached.model_key == key) || !cached.piece_maps) {
             cached.model_maps.reset();  // before the new pass allocates
             cached.piece_maps.reset();
+            cached.steps.reset();
+            cached.steps_layer = -1;
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
             cached.piece_maps = run_model(c, num_threads, memory, &cached.induction);
@@ -311,7 +316,17 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.model_maps = present_model(cached.piece_maps, c);
             cached.shown_key = shown;
         }
-        return model_layer_snapshot(c, generation, cached.model_maps);
+        std::shared_ptr<const StepTensors> steps;
+        if (model_steps) {
+            const int layer = std::clamp(c.layer, 0, cached.piece_maps->num_layers - 1);
+            if (cached.steps_layer != layer) {
+                cached.steps.reset();
+                cached.steps = ui::model_steps(c, num_threads, *cached.piece_maps);
+                cached.steps_layer = layer;
+            }
+            steps = cached.steps;
+        }
+        return model_layer_snapshot(c, generation, cached.model_maps, std::move(steps));
     }
     const auto start = std::chrono::steady_clock::now();
     TokenSequences seq = resolve_tokens(c);

@@ -32,6 +32,19 @@ struct StepTensors {
     /// PyTorch layout: w_q/w_k/w_v [E, E] (out x in), w_o [E, E]; biases empty when off.
     Tensor w_q, w_k, w_v, w_o, b_q, b_k, b_v, b_o;
 
+    /// A trained model's layer (model_steps()): x_query is what its projections read
+    /// [1, L, hidden], concat [1, L, H * head_dim], output the output projection's result.
+    struct ModelLayer {
+        int layer = 0;
+        int num_kv_heads = 0;
+        bool rotary = false;  ///< heads carry q and k before the rotation
+        bool causal = false;
+        bool pre_norm = false;        ///< the input is the residual stream after the layer's norm
+        QString name;                 ///< "GPT-2"
+        std::vector<QString> tokens;  ///< the pieces the model saw (the views may show words)
+    };
+    std::optional<ModelLayer> model;
+
     const Tensor& keyInput() const { return x_key.empty() ? x_query : x_key; }
     const HeadSteps& head(int n, int h, int num_heads) const {
         return heads.at(std::size_t(n) * num_heads + h);
@@ -205,9 +218,12 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& config, const Token
 /// needs more than `budget` (null: ATTNVIZ_MEMORY_BUDGET or the default budget).
 /// `cache` (optional) keeps the layer and any weights file between calls.
 struct ComputeCache;
+/// `model_steps`: with a model, also run the pass that keeps config.layer's intermediates
+/// for the steps view (model_steps()); the demo layer keeps them whenever they fit.
 SnapshotPtr compute_snapshot(const ComputeConfig& config, std::uint64_t generation,
                              ComputeCache* cache = nullptr, int num_threads = 1,
-                             const budget::MemoryBudget* budget = nullptr);
+                             const budget::MemoryBudget* budget = nullptr,
+                             bool model_steps = false);
 
 /// Reuses the initialised layer (weights depend only on a few settings) and the parsed
 /// weights file between requests.  Not thread-safe: one per worker.

@@ -55,9 +55,9 @@ class ComputeController::Worker : public QObject {
         const std::uint64_t gen = request.generation;
         try {
             progress(5, QCoreApplication::translate("Compute", "Running the attention layer…"));
-            SnapshotPtr snapshot =
-                compute_snapshot(request.config, gen, &cache_,
-                                 std::max(1, QThread::idealThreadCount()), &request.budget);
+            SnapshotPtr snapshot = compute_snapshot(request.config, gen, &cache_,
+                                                    std::max(1, QThread::idealThreadCount()),
+                                                    &request.budget, request.model_steps);
             std::shared_ptr<PreparedMaps> maps;
             // A newer request makes these maps useless; skip straight to it, but still show
             // this snapshot so a continuously dragged slider keeps the view moving.
@@ -121,9 +121,18 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     last_config_ = config;
     const bool was_busy = isBusy();
     ++requested_;
-    worker_->submit(Request{config, requested_, prepare_maps_, colormap_, scale_, budget_});
+    worker_->submit(
+        Request{config, requested_, prepare_maps_, model_steps_, colormap_, scale_, budget_});
     if (!was_busy) emit busyChanged(true);
     return requested_;
+}
+
+void ComputeController::setModelSteps(bool on) {
+    if (model_steps_ == on) return;
+    model_steps_ = on;
+    if (on && last_config_ && last_config_->usesModel() && latest_ && latest_->model &&
+        !latest_->steps)
+        requestAgain(*last_config_);
 }
 
 void ComputeController::setFinished(std::uint64_t generation) {

@@ -35,6 +35,10 @@ class ComputeController : public QObject {
 
     /// Build colour-map data on the worker too (the window wants it; the CLI does not).
     void setPrepareMaps(bool on) { prepare_maps_ = on; }
+    /// With a model, also compute the chosen layer's steps (the steps view is open): a second
+    /// pass up to that layer, so it is only run when wanted.  Turning it on re-runs the latest
+    /// request when its result has no steps.
+    void setModelSteps(bool on);
     /// The memory budget of the following requests (the default budget until set).  A
     /// configuration over it is never computed: overBudget() reports what fits instead.
     void setMemoryBudget(const budget::MemoryBudget& budget) { budget_ = budget; }
@@ -73,6 +77,7 @@ class ComputeController : public QObject {
         ComputeConfig config;
         std::uint64_t generation;
         bool prepare_maps;
+        bool model_steps;
         Colormap colormap;
         ScaleMode scale;
         budget::MemoryBudget budget;
@@ -93,6 +98,7 @@ class ComputeController : public QObject {
     std::uint64_t finished_ = 0;
     std::uint64_t shown_ = 0;
     bool prepare_maps_ = true;
+    bool model_steps_ = false;
     Colormap colormap_ = Colormap::Viridis;
     ScaleMode scale_ = ScaleMode::Shared;
     budget::MemoryBudget budget_;

@@ -216,8 +216,46 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     return out;
 }
 
+std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_threads,
+                                               const ModelMaps& pieces) {
+    const int L = pieces.pieces, H = pieces.num_heads;
+    if (std::size_t(H) * std::size_t(L) * std::size_t(L) > kStepsCellBudget) return nullptr;
+    const ModelPtr m = open_model(c.model_folder);
+    const models::EncodedText enc = encode(*m, c);
+    if (std::int64_t(enc.input.ids.size()) != L)
+        throw std::logic_error("the steps' text differs from the maps'");
+    const models::ModelInfo& info = m->model->info();
+    const int layer = std::clamp(c.layer, 0, pieces.num_layers - 1);
+    models::ModelForwardOptions options;
+    options.num_threads = std::max(1, num_threads);
+    options.scope.layers = {layer};
+    options.scope.heads = 0;  // the steps carry every head's weights
+    options.steps_layer = layer;
+    models::CollectingSink sink;
+    m->model->forward(enc.input, options, sink);
+    if (sink.results.size() != 1 || !sink.results[0].steps)
+        throw std::logic_error("the model kept no steps");
+    AttentionResult& r = sink.results[0];
+    auto out = std::make_shared<StepTensors>();
+    out->x_query = std::move(r.steps->input);
+    out->heads = std::move(r.steps->heads);
+    out->concat = std::move(r.steps->concat);
+    out->output = std::move(r.output);
+    StepTensors::ModelLayer ml;
+    ml.layer = layer;
+    ml.num_kv_heads = int(info.num_kv_heads);
+    ml.rotary = info.position_encoding == "rotary";
+    ml.causal = info.causal;
+    ml.pre_norm = info.model_type == "gpt2" || ml.rotary;
+    ml.name = pieces.name;
+    ml.tokens = pieces.token_text;
+    out->model = std::move(ml);
+    return out;
+}
+
 SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generation,
-                                 std::shared_ptr<const ModelMaps> maps) {
+                                 std::shared_ptr<const ModelMaps> maps,
+                                 std::shared_ptr<const StepTensors> steps) {
     const int L = maps->tokens, H = maps->num_heads;  // L: the tokens shown
     const int layer = std::clamp(c.layer, 0, maps->num_layers - 1);
     auto snap = std::make_shared<AttentionSnapshot>();
@@ -243,6 +281,7 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generatio
     snap->estimated_bytes = maps->estimated_bytes;  // the scope bar's "Memory: … of …"
     snap->budget_bytes = maps->budget_bytes;
     snap->model = std::move(maps);
+    snap->steps = std::move(steps);
     snap->cache_ranges();
     return snap;
 }

@@ -26,9 +26,17 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_
 std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> pieces,
                                                const ComputeConfig& config);
 
-/// The snapshot every view draws: `config.layer` (clamped) of `maps`.
+/// One layer's computation for the steps view: a forward pass up to `config.layer` (clamped)
+/// that keeps that layer's intermediates over the model's pieces (`pieces`: run_model's maps of
+/// the same text).  Null when they would exceed kStepsCellBudget.
+std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& config, int num_threads,
+                                               const ModelMaps& pieces);
+
+/// The snapshot every view draws: `config.layer` (clamped) of `maps`, with the layer's
+/// steps when given.
 SnapshotPtr model_layer_snapshot(const ComputeConfig& config, std::uint64_t generation,
-                                 std::shared_ptr<const ModelMaps> maps);
+                                 std::shared_ptr<const ModelMaps> maps,
+                                 std::shared_ptr<const StepTensors> steps = nullptr);
 
 /// What each token of the model's encoding stands for (resolve_tokens for a model).
 QStringList model_tokens(const ComputeConfig& config);

@@ -206,8 +206,22 @@ void AttentionDocument::setWeightsFile(const QString& path) {
 }
 
 void AttentionDocument::setModelFolder(const QString& folder) {
-    if (assign(compute_.model_folder, folder, this, &AttentionDocument::modelFolderChanged))
-        computeChanged();
+    if (!assign(compute_.model_folder, folder, this, &AttentionDocument::modelFolderChanged))
+        return;
+    model_heads_ = 0;
+    clampViewToData();  // back to the demo layer: its heads
+    computeChanged();
+}
+
+int AttentionDocument::viewableHeads() const {
+    if (compute_.usesModel()) return model_heads_ > 0 ? model_heads_ : kMaxHeads;
+    return compute_.scope().kept_heads(compute_.num_heads);
+}
+
+void AttentionDocument::setModelHeads(int heads) {
+    if (heads == model_heads_) return;
+    model_heads_ = heads;
+    clampViewToData();
 }
 
 void AttentionDocument::setLayer(int layer) {
@@ -286,7 +300,7 @@ void AttentionDocument::showEverything() {
 // --- the figure ---------------------------------------------------------------------------
 
 void AttentionDocument::setView(FigureView view, int head) {
-    head = std::clamp(head, 0, std::max(1, compute_.scope().kept_heads(compute_.num_heads)) - 1);
+    head = std::clamp(head, 0, std::max(1, viewableHeads()) - 1);
     if (view != FigureView::Head) head = figure_.head;
     if (figure_.view == view && figure_.head == head) return;
     figure_.view = view;
@@ -397,7 +411,7 @@ void AttentionDocument::normalizeHeadsShown() {
 
 void AttentionDocument::clampViewToData() {
     // Only the kept heads have weights to show (the mean only: head 0 stands for the mean).
-    const int kept = std::max(1, compute_.scope().kept_heads(compute_.num_heads));
+    const int kept = std::max(1, viewableHeads());
     if (figure_.head >= kept) {
         figure_.head = kept - 1;
         emit viewChanged(figure_.view, figure_.head);

@@ -62,6 +62,11 @@ class AttentionDocument : public QObject {
     /// Also adjusts the head count to the largest divisor not above it, with a message.
     bool setEmbedDim(int embed_dim);
     int numHeads() const { return compute_.num_heads; }
+    /// The heads the views show one by one: a model's (setModelHeads(), once its first result
+    /// is in; until then any head), else the demo layer's kept heads (0: the mean only).
+    int viewableHeads() const;
+    /// The open model's head count, from its latest result (the window calls it).
+    void setModelHeads(int heads);
     /// Refused (returns false, message set) unless num_heads divides embed_dim.
     bool setNumHeads(int num_heads);
     /// Head counts that divide embed_dim (up to kMaxHeads).
@@ -224,6 +229,8 @@ class AttentionDocument : public QObject {
     void emitAll();
 
     ComputeConfig compute_;
+
+    int model_heads_ = 0;  ///< setModelHeads(); 0: not known yet
     FigureOptions figure_;
     CompareSettings compare_;
     QString message_;

@@ -151,6 +151,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(doc_, &AttentionDocument::modelFolderChanged, this, follow_source);
     follow_source();
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
+        if (s->model) doc_->setModelHeads(s->model->num_heads);
         models_->setSnapshot(s);
         grid_->setSnapshot(s, compute_->latestMaps());
         grid_->setMessage(QString());
@@ -190,6 +191,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
+    connect(views_, &ViewTabs::stepsShown, compute_, &ComputeController::setModelSteps);
     connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
         doc_->setLayer(layer);
         if (head < 0)
@@ -411,7 +413,7 @@ void MainWindow::createStatusBar() {
 
 void MainWindow::syncViewControls() {
     // Only the heads whose weights are kept can be shown one by one.
-    const int heads = doc_->computeConfig().scope().kept_heads(doc_->numHeads());
+    const int heads = doc_->viewableHeads();
     {
         const QSignalBlocker b(view_combo_);
         if (view_combo_->count() != heads + 2) {
@@ -441,7 +443,7 @@ void MainWindow::stepHead(int delta) {
         views_->compare()->stepHead(delta);
         return;
     }
-    const int heads = doc_->computeConfig().scope().kept_heads(doc_->numHeads());
+    const int heads = doc_->viewableHeads();
     if (heads == 0) return;  // the mean only: no head to step to
     int h =
         doc_->view() == FigureView::Head ? doc_->viewHead() + delta : (delta > 0 ? 0 : heads - 1);
