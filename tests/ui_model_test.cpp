@@ -21,11 +21,15 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "engine/models/head_atlas.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/token_views.h"
 #include "test_support.h"
+#include "ui/classroom/compare_figure.h"
+#include "ui/classroom/compare_model.h"
+#include "ui/classroom/compare_view.h"
 #include "ui/classroom/lines_figure.h"
 #include "ui/classroom/lines_view.h"
 #include "ui/classroom/statistics_view.h"
@@ -362,6 +366,88 @@ class ModelWindowTest : public QObject {
         }
     }
 
+    // Compare with a model: two layers, two heads, two sentences, each against the engine.
+    void compareTwoLayersTwoHeadsAndTwoSentences() {
+        const QString folder = golden_model("llama_gqa");
+        QVERIFY(openModel(folder));
+        const QString text = w_->document()->textA();
+        const models::CollectingSink maps = engine_run(folder, text);
+        w_->views()->setCurrentTab(ViewTabs::CompareTab);
+        CompareView* cv = w_->views()->compare();
+        QTest::qWait(1);
+        cv->editor()->show();
+        // The demo layer's settings make way for the model's.
+        QVERIFY(cv->layerSpin()->isVisibleTo(cv));
+        QVERIFY(!cv->causalCombo()->isVisibleTo(cv));
+        QCOMPARE(cv->layerSpin()->maximum(), 2);
+        QCOMPARE(cv->otherHeadCombo()->count(), 1 + 4);
+        auto head_map = [](const models::CollectingSink& run, int layer, int head) {
+            const Tensor& w = run.results[std::size_t(layer)].weights;
+            const std::size_t LL = std::size_t(w.dim(2) * w.dim(3));
+            return std::vector<float>(w.data.begin() + std::ptrdiff_t(head * LL),
+                                      w.data.begin() + std::ptrdiff_t((head + 1) * LL));
+        };
+        auto settled = [&](auto&& ready) {
+            return QTest::qWaitFor(
+                [&] { return test::settled(*w_) && !cv->isComputing() && ready(); }, 30000);
+        };
+        auto model = [&]() -> const CompareModel& {
+            cv->figure()->layout(QSize(900, 600));
+            return cv->figure()->model();
+        };
+        auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+            return a.size() == b.size() &&
+                   test::compare_arrays(a.data(), b.data(), a.size(), kTol).ok;
+        };
+        // Layer 1 against layer 2, head 2 of each.
+        emit cv->headCombo()->activated(cv->headCombo()->findData(1));
+        cv->layerSpin()->setValue(2);
+        QCOMPARE(w_->document()->compare().changes.layer, std::optional<int>(1));
+        QVERIFY(settled([&] { return cv->compared() && cv->compared()->layer == 1; }));
+        QVERIFY(same(model().a, head_map(maps, 0, 1)));
+        QVERIFY(same(model().b, head_map(maps, 1, 1)));
+        QVERIFY(cv->figure()->titleText().contains(QStringLiteral("layer 2")));
+        // Head 2 of layer 1 against head 4 of layer 2.
+        cv->otherHeadCombo()->setCurrentIndex(cv->otherHeadCombo()->findData(3));
+        emit cv->otherHeadCombo()->activated(cv->otherHeadCombo()->currentIndex());
+        QCOMPARE(w_->document()->compare().changes.head, std::optional<int>(3));
+        QVERIFY(settled([] { return true; }));
+        QVERIFY(same(model().a, head_map(maps, 0, 1)));
+        QVERIFY(same(model().b, head_map(maps, 1, 3)));
+        QVERIFY(cv->figure()->titleText().contains(QStringLiteral("head 4")));
+        // Another sentence with as many tokens, same layer and head: position by position.
+        const models::OpenedModel m = models::open_model_folder(folder.toStdString());
+        auto count = [&](const QString& t) {
+            return models::encode_text(m, t.toStdString()).input.ids.size();
+        };
+        QString other;
+        for (const QString& word : {QStringLiteral("dog"), QStringLiteral("bat"),
+                                    QStringLiteral("hat"), QStringLiteral("rat")}) {
+            const QString t = QString(text).replace(QStringLiteral("cat"), word);
+            if (t != text && count(t) == count(text)) {
+                other = t;
+                break;
+            }
+        }
+        QVERIFY2(!other.isEmpty(), qPrintable(text));
+        cv->layerSpin()->setValue(0);  // same as A
+        cv->otherHeadCombo()->setCurrentIndex(0);
+        emit cv->otherHeadCombo()->activated(0);
+        cv->textEdit()->setText(other);
+        emit cv->textEdit()->editingFinished();
+        QCOMPARE(w_->document()->compare().changes.text, std::optional<QString>(other));
+        QVERIFY(settled([&] { return cv->compared() && cv->compared()->config.text_a == other; }));
+        const models::CollectingSink b_maps = engine_run(folder, other);
+        QVERIFY(same(model().a, head_map(maps, 0, 1)));
+        QVERIFY(same(model().b, head_map(b_maps, 0, 1)));
+        // A sentence of another length is refused with the reason.
+        cv->textEdit()->setText(text + QStringLiteral(" and more words"));
+        emit cv->textEdit()->editingFinished();
+        QVERIFY(settled([&] { return cv->compared() && cv->compared()->config.text_a != other; }));
+        QVERIFY(model().empty());
+        QVERIFY(cv->figure()->message().contains(QStringLiteral("as many tokens")));
+    }
+
     void theExamplesOpenTheShippedModelsOnLearnedHeads() {
         QVERIFY2(!shipped_models_dir().isEmpty(), "no share/attnviz/models beside the test");
         QCOMPARE(shipped_model_folders().size(), qsizetype(2));
@@ -599,6 +685,11 @@ class ModelWindowTest : public QObject {
         w_->document()->setLayer(1);
         w_->document()->setWords(true);
         w_->document()->setHideSpecial(true);
+        CompareChanges compare;  // B: layer 1, head 3, another sentence
+        compare.layer = 0;
+        compare.head = 2;
+        compare.text = QStringLiteral("The dog sat");
+        w_->document()->setCompareChanges(compare);
         SETTLE(*w_);
         const QString path = dir + QStringLiteral("/s.attnviz");
         QVERIFY(w_->saveSessionTo(path));
@@ -632,6 +723,14 @@ class ModelWindowTest : public QObject {
         QVERIFY(snap()->model->words && snap()->model->hide_special);
         QVERIFY(find<QCheckBox>("wordsCheck")->isChecked());
         QVERIFY(find<QCheckBox>("hideSpecialCheck")->isChecked());
+        QCOMPARE(w_->document()->compare().changes, compare);
+        // A comparison that names a layer below 0 is refused with the key's name.
+        CompareSettings read;
+        QString error;
+        QVERIFY(!compare_from_json(
+            QJsonObject{{QStringLiteral("changes"), QJsonObject{{QStringLiteral("layer"), -1}}}},
+            &read, &error));
+        QVERIFY(error.contains(QStringLiteral("layer")));
     }
 
     void wordsHiddenSpecialTokensAndAggregatesInTheWindow() {

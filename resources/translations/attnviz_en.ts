@@ -136,12 +136,22 @@
 <context>
     <name>Compare</name>
     <message>
-        <location filename="../../ui/document/compare_config.cpp" line="+67"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+72"/>
+        <source>Another layer or another sentence needs a trained model: open one with File ▸ Open Model.</source>
+        <translation>Another layer or another sentence needs a trained model: open one with File ▸ Open Model.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>B&apos;s sentence is empty: type one, or compare the same sentence.</source>
+        <translation>B&apos;s sentence is empty: type one, or compare the same sentence.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>B&apos;s %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</source>
         <translation>B&apos;s %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+19"/>
         <source>causal mask</source>
         <translation>causal mask</translation>
     </message>
@@ -181,17 +191,27 @@
         <translation>positional encoding</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_model.cpp" line="+21"/>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+22"/>
         <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
         <translation>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</translation>
     </message>
     <message>
         <location line="+16"/>
+        <source>A&apos;s sentence has %1 tokens and B&apos;s %2: they are compared token by token, so give B a sentence with as many tokens (swap one word).</source>
+        <translation>A&apos;s sentence has %1 tokens and B&apos;s %2: they are compared token by token, so give B a sentence with as many tokens (swap one word).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>A and B were computed for different inputs.</source>
         <translation>A and B were computed for different inputs.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
+        <source>B has no head %1: it has %2 heads.</source>
+        <translation>B has no head %1: it has %2 heads.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Nothing computed yet.</source>
         <translation>Nothing computed yet.</translation>
     </message>
@@ -221,17 +241,17 @@
         <translation>Neither A nor B has a head %1. Compare the mean, or %2.</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+96"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+98"/>
         <source>Computing configuration B…</source>
         <translation>Computing configuration B…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+26"/>
         <source>Difference B − A</source>
         <translation>Difference B − A</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>A: %1</source>
         <translation>A: %1</translation>
     </message>
@@ -246,7 +266,7 @@
         <translation>Comparing two configurations</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>A and B are the same configuration</source>
         <translation>A and B are the same configuration</translation>
     </message>
@@ -256,12 +276,14 @@
         <translation>%1  vs  %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-24"/>
+        <location line="+27"/>
         <source>mean over heads</source>
         <translation>mean over heads</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-27"/>
+        <location line="+28"/>
         <source>head %1</source>
         <translation>head %1</translation>
     </message>
@@ -296,62 +318,67 @@
         <translation>A and B give exactly the same weights here.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+11"/>
         <source>Largest change %1 at “%2” → “%3”   ·   mean |B − A| %4</source>
         <translation>Largest change %1 at “%2” → “%3”   ·   mean |B − A| %4</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>Largest change: %1 (from %2 to %3) at query “%4”, key “%5”</source>
         <translation>Largest change: %1 (from %2 to %3) at query “%4”, key “%5”</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>mean |B − A| = %1 over %2 cells</source>
         <translation>mean |B − A| = %1 over %2 cells</translation>
     </message>
     <message>
         <location line="+48"/>
-        <location line="+304"/>
+        <location line="+306"/>
         <source>%1 (B lower)</source>
         <translation>%1 (B lower)</translation>
     </message>
     <message>
-        <location line="-303"/>
-        <location line="+304"/>
+        <location line="-305"/>
+        <location line="+306"/>
         <source>%1 (B higher)</source>
         <translation>%1 (B higher)</translation>
     </message>
     <message>
-        <location line="-302"/>
-        <location line="+296"/>
+        <location line="-304"/>
+        <location line="+298"/>
         <source>A and B:</source>
         <translation>A and B:</translation>
     </message>
     <message>
-        <location line="-293"/>
-        <location line="+288"/>
+        <location line="-295"/>
+        <location line="+290"/>
         <source>masked</source>
         <translation>masked</translation>
     </message>
     <message>
-        <location line="-287"/>
-        <location line="+296"/>
+        <location line="-289"/>
+        <location line="+298"/>
         <source>B − A:</source>
         <translation>B − A:</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-147"/>
         <source>B − A</source>
         <translation>B − A</translation>
     </message>
     <message>
-        <location line="+172"/>
+        <location line="+174"/>
         <source>%1 (masked)</source>
         <translation>%1 (masked)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
+        <source>A: “%1” → “%2” %3   ·   B: “%4” → “%5” %6   ·   B − A %7</source>
+        <translation>A: “%1” → “%2” %3   ·   B: “%4” → “%5” %6   ·   B − A %7</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</source>
         <translation>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</translation>
     </message>
@@ -364,7 +391,7 @@
         <translation>Running the attention layer…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Preparing heatmaps…</source>
         <translation>Preparing heatmaps…</translation>
     </message>
@@ -615,7 +642,27 @@
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+80"/>
+        <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
+        <translation>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--b-layer and --b-text need --model</source>
+        <translation>--b-layer and --b-text need --model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--b-layer %1: %2 has %3 layers</source>
+        <translation>--b-layer %1: %2 has %3 layers</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--b-head %1: there are %2 heads</source>
+        <translation>--b-head %1: there are %2 heads</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 does not divide --embed-dim %2</translation>
     </message>
@@ -630,12 +677,12 @@
         <translation>B is the same as A: the --b-... options change nothing A does not already have</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+62"/>
         <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
         <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+47"/>
         <source>--layer needs --model</source>
         <translation>--layer needs --model</translation>
     </message>
@@ -690,7 +737,7 @@
         <translation>--heads-shown %1 is more than --num-heads %2</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
         <source>--focus-token and --focus-to need --view model</source>
         <translation>--focus-token and --focus-to need --view model</translation>
     </message>
@@ -705,17 +752,17 @@
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location line="-68"/>
+        <location line="-67"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-26"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
@@ -725,7 +772,7 @@
         <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</source>
         <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</translation>
     </message>
@@ -941,13 +988,13 @@
     </message>
     <message>
         <location line="+9"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+37"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+40"/>
         <source>&apos;%1&apos; must be a whole number from %2 to %3</source>
         <translation>&apos;%1&apos; must be a whole number from %2 to %3</translation>
     </message>
     <message>
         <location line="+12"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+50"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+62"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
         <translation>&apos;%1&apos; must be a number from %2 to %3</translation>
     </message>
@@ -1021,7 +1068,7 @@
         <translation>Inside layer %1, head %2 of %3: softmax(QKᵀ / √d_k + M) V, step by step</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</source>
         <translation>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</translation>
     </message>
@@ -1124,7 +1171,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+295"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+293"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
@@ -1154,8 +1201,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="-181"/>
-        <location line="+182"/>
+        <location line="-178"/>
+        <location line="+179"/>
         <location line="+5"/>
         <source>input</source>
         <translation>input</translation>
@@ -1171,8 +1218,8 @@
         <translation>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</translation>
     </message>
     <message>
-        <location line="-174"/>
-        <location line="+181"/>
+        <location line="-171"/>
+        <location line="+178"/>
         <source>queries</source>
         <translation>queries</translation>
     </message>
@@ -1182,8 +1229,8 @@
         <translation>Each token&apos;s query, what it is looking for: X times this head&apos;s %1 × %2 slice of W_Q, so d_k = %2 numbers per token.</translation>
     </message>
     <message>
-        <location line="-174"/>
-        <location line="+180"/>
+        <location line="-172"/>
+        <location line="+178"/>
         <source>keys</source>
         <translation>keys</translation>
     </message>
@@ -1193,8 +1240,8 @@
         <translation>Each token&apos;s key, what it offers to be found by: the same input times W_K.</translation>
     </message>
     <message>
-        <location line="-161"/>
-        <location line="+163"/>
+        <location line="-159"/>
+        <location line="+161"/>
         <source>values</source>
         <translation>values</translation>
     </message>
@@ -1204,8 +1251,8 @@
         <translation>Each token&apos;s value, what it passes on when attended to: the input times W_V.</translation>
     </message>
     <message>
-        <location line="-159"/>
-        <location line="+163"/>
+        <location line="-158"/>
+        <location line="+162"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
@@ -1215,8 +1262,8 @@
         <translation>Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for every query and key.</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+166"/>
+        <location line="-162"/>
+        <location line="+165"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</translation>
     </message>
@@ -1226,8 +1273,8 @@
         <translation>(additive: not scaled)</translation>
     </message>
     <message>
-        <location line="-156"/>
-        <location line="+157"/>
+        <location line="-155"/>
+        <location line="+156"/>
         <source>scaled scores</source>
         <translation>scaled scores</translation>
     </message>
@@ -1296,7 +1343,7 @@
         <translation>head output</translation>
     </message>
     <message>
-        <location line="-299"/>
+        <location line="-297"/>
         <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
         <translation>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</translation>
     </message>
@@ -1311,7 +1358,7 @@
         <translation> Grouped-query attention: the %1 query heads share %2 key/value heads, so heads %3 to %4 all read key/value head %5.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source> (key/value head %1 of %2)</source>
         <translation> (key/value head %1 of %2)</translation>
     </message>
@@ -1326,7 +1373,7 @@
         <translation>Layer %1&apos;s input: each token&apos;s vector as the layer before left it (the embeddings for layer 1), %2 numbers per token.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</source>
         <translation>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</translation>
     </message>
@@ -1361,7 +1408,7 @@
         <translation>Each token&apos;s value, what it passes on when attended to: X times W_V (not rotated).</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+22"/>
         <source>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</source>
         <translation>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</translation>
     </message>
@@ -1630,7 +1677,7 @@
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <location filename="../../ui/classroom/compare_view.cpp" line="+252"/>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+269"/>
         <source>Compare:</source>
         <translation>Compare:</translation>
     </message>
@@ -1731,6 +1778,41 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Layer</source>
+        <translation>Layer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B shows this layer of the model</source>
+        <translation>B shows this layer of the model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Head</source>
+        <translation>Head</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>B shows this head, against the head A shows (Show, above): two heads of one layer, or of two layers</source>
+        <translation>B shows this head, against the head A shows (Show, above): two heads of one layer, or of two layers</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sentence</source>
+        <translation>Sentence</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Same as A</source>
+        <translation>Same as A</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>B runs the model on this sentence; with as many tokens as A&apos;s, the two are compared token by token (swap one word)</source>
+        <translation>B runs the model on this sentence; with as many tokens as A&apos;s, the two are compared token by token (swap one word)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>B = A</source>
         <translation>B = A</translation>
     </message>
@@ -1740,23 +1822,25 @@
         <translation>Undo every change of B</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+86"/>
         <source>B cannot be computed: %1</source>
         <translation>B cannot be computed: %1</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>Mean over heads</source>
         <translation>Mean over heads</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+7"/>
+        <location line="+103"/>
+        <location line="+2"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-109"/>
         <source>Head %1 (only in A)</source>
         <translation>Head %1 (only in A)</translation>
     </message>
@@ -1838,6 +1922,11 @@
         <location line="+1"/>
         <source>Additive</source>
         <translation>Additive</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Same as A&apos;s</source>
+        <translation>Same as A&apos;s</translation>
     </message>
 </context>
 <context>
@@ -2664,7 +2753,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>None</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+69"/>
         <source>Draw the lines of head %1</source>
         <translation>Draw the lines of head %1</translation>
     </message>

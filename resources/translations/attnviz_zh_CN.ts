@@ -134,12 +134,22 @@
 <context>
     <name>Compare</name>
     <message>
-        <location filename="../../ui/document/compare_config.cpp" line="+67"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+72"/>
+        <source>Another layer or another sentence needs a trained model: open one with File ▸ Open Model.</source>
+        <translation>比较另一层或另一个句子需要训练好的模型：用“文件 ▸ 打开模型”打开一个。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>B&apos;s sentence is empty: type one, or compare the same sentence.</source>
+        <translation>B 的句子为空：请输入一个，或比较同一个句子。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>B&apos;s %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</source>
         <translation>B 的 %1 个头不能整除嵌入维度 %2：请选择能整除的头数，或修改嵌入维度。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+19"/>
         <source>causal mask</source>
         <translation>因果掩码</translation>
     </message>
@@ -179,17 +189,27 @@
         <translation>有位置编码</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_model.cpp" line="+21"/>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+22"/>
         <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
         <translation>%1 × %2 个词元太多，无法对比（最多 %3 个单元格）：请缩短文本。</translation>
     </message>
     <message>
         <location line="+16"/>
+        <source>A&apos;s sentence has %1 tokens and B&apos;s %2: they are compared token by token, so give B a sentence with as many tokens (swap one word).</source>
+        <translation>A 的句子有 %1 个词元，B 的有 %2 个：二者逐个词元比较，请给 B 一个词元数相同的句子（换一个词）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>A and B were computed for different inputs.</source>
         <translation>A 和 B 是针对不同的输入计算的。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
+        <source>B has no head %1: it has %2 heads.</source>
+        <translation>B 没有第 %1 个头：它有 %2 个头。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Nothing computed yet.</source>
         <translation>尚未计算。</translation>
     </message>
@@ -219,17 +239,17 @@
         <translation>A 和 B 都没有头 %1。请比较各头平均，或%2。</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+96"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+98"/>
         <source>Computing configuration B…</source>
         <translation>正在计算配置 B…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+26"/>
         <source>Difference B − A</source>
         <translation>差值 B − A</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>A: %1</source>
         <translation>A：%1</translation>
     </message>
@@ -244,7 +264,7 @@
         <translation>对比两种配置</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>A and B are the same configuration</source>
         <translation>A 和 B 是同一种配置</translation>
     </message>
@@ -254,12 +274,14 @@
         <translation>%1  对比  %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-24"/>
+        <location line="+27"/>
         <source>mean over heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-27"/>
+        <location line="+28"/>
         <source>head %1</source>
         <translation>头 %1</translation>
     </message>
@@ -294,62 +316,67 @@
         <translation>在这里 A 和 B 的权重完全相同。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+11"/>
         <source>Largest change %1 at “%2” → “%3”   ·   mean |B − A| %4</source>
         <translation>最大变化 %1，在“%2”→“%3”   ·   平均 |B − A| %4</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
         <source>Largest change: %1 (from %2 to %3) at query “%4”, key “%5”</source>
         <translation>最大变化：%1（从 %2 变为 %3），在查询“%4”、键“%5”</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>mean |B − A| = %1 over %2 cells</source>
         <translation>%2 个单元格的平均 |B − A| = %1</translation>
     </message>
     <message>
         <location line="+48"/>
-        <location line="+304"/>
+        <location line="+306"/>
         <source>%1 (B lower)</source>
         <translation>%1（B 更低）</translation>
     </message>
     <message>
-        <location line="-303"/>
-        <location line="+304"/>
+        <location line="-305"/>
+        <location line="+306"/>
         <source>%1 (B higher)</source>
         <translation>%1（B 更高）</translation>
     </message>
     <message>
-        <location line="-302"/>
-        <location line="+296"/>
+        <location line="-304"/>
+        <location line="+298"/>
         <source>A and B:</source>
         <translation>A 和 B：</translation>
     </message>
     <message>
-        <location line="-293"/>
-        <location line="+288"/>
+        <location line="-295"/>
+        <location line="+290"/>
         <source>masked</source>
         <translation>已掩码</translation>
     </message>
     <message>
-        <location line="-287"/>
-        <location line="+296"/>
+        <location line="-289"/>
+        <location line="+298"/>
         <source>B − A:</source>
         <translation>B − A：</translation>
     </message>
     <message>
-        <location line="-145"/>
+        <location line="-147"/>
         <source>B − A</source>
         <translation>B − A</translation>
     </message>
     <message>
-        <location line="+172"/>
+        <location line="+174"/>
         <source>%1 (masked)</source>
         <translation>%1（已掩码）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+8"/>
+        <source>A: “%1” → “%2” %3   ·   B: “%4” → “%5” %6   ·   B − A %7</source>
+        <translation>A：“%1” → “%2” %3   ·   B：“%4” → “%5” %6   ·   B − A %7</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</source>
         <translation>查询“%1”→ 键“%2”：   A %3   ·   B %4   ·   B − A %5</translation>
     </message>
@@ -362,7 +389,7 @@
         <translation>正在运行注意力层…</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Preparing heatmaps…</source>
         <translation>正在准备热力图…</translation>
     </message>
@@ -613,7 +640,27 @@
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+92"/>
+        <location line="+80"/>
+        <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
+        <translation>--compare 和演示层的 --b-... 选项不适用于 --model：请用 --b-layer、--b-head 或 --b-text 比较</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--b-layer and --b-text need --model</source>
+        <translation>--b-layer 和 --b-text 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--b-layer %1: %2 has %3 layers</source>
+        <translation>--b-layer %1：%2 有 %3 层</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--b-head %1: there are %2 heads</source>
+        <translation>--b-head %1：共有 %2 个头</translation>
+    </message>
+    <message>
+        <location line="+25"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
@@ -628,12 +675,12 @@
         <translation>B 与 A 相同：--b-... 选项没有改变 A 已有的任何设置</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+62"/>
         <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
         <translation>--window 需要 START:LEN，即起始词元（从 0 开始）和长度（从 1 开始），例如 0:512，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+47"/>
         <source>--layer needs --model</source>
         <translation>--layer 需要 --model</translation>
     </message>
@@ -688,7 +735,7 @@
         <translation>--heads-shown %1 大于 --num-heads %2</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+45"/>
         <source>--focus-token and --focus-to need --view model</source>
         <translation>--focus-token 和 --focus-to 需要 --view model</translation>
     </message>
@@ -703,17 +750,17 @@
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+18"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location line="-68"/>
+        <location line="-67"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="-24"/>
+        <location line="-26"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
@@ -723,7 +770,7 @@
         <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
         <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</source>
         <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model 或 atlas，而不是“%1”</translation>
     </message>
@@ -939,13 +986,13 @@
     </message>
     <message>
         <location line="+9"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+37"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+40"/>
         <source>&apos;%1&apos; must be a whole number from %2 to %3</source>
         <translation>“%1”必须是 %2 到 %3 之间的整数</translation>
     </message>
     <message>
         <location line="+12"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+50"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+62"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
         <translation>“%1”必须是 %2 到 %3 之间的数</translation>
     </message>
@@ -1019,7 +1066,7 @@
         <translation>%3 第 %1 层第 %2 个头的内部：softmax(QKᵀ / √d_k + M) V，逐步计算</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Inside head %1: softmax(QKᵀ / √d_k + M) V, step by step</source>
         <translation>头 %1 内部：逐步计算 softmax(QKᵀ / √d_k + M) V</translation>
     </message>
@@ -1121,7 +1168,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+295"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+293"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
@@ -1151,8 +1198,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="-181"/>
-        <location line="+182"/>
+        <location line="-178"/>
+        <location line="+179"/>
         <location line="+5"/>
         <source>input</source>
         <translation>输入</translation>
@@ -1168,8 +1215,8 @@
         <translation>交叉注意力：键和值来自第二个句子，因此它有自己的输入矩阵 X′。</translation>
     </message>
     <message>
-        <location line="-174"/>
-        <location line="+181"/>
+        <location line="-171"/>
+        <location line="+178"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -1179,8 +1226,8 @@
         <translation>每个词元的查询，即它要寻找什么：X 乘以 W_Q 中属于本头的 %1 × %2 部分，因此每个词元有 d_k = %2 个数。</translation>
     </message>
     <message>
-        <location line="-174"/>
-        <location line="+180"/>
+        <location line="-172"/>
+        <location line="+178"/>
         <source>keys</source>
         <translation>键</translation>
     </message>
@@ -1190,8 +1237,8 @@
         <translation>每个词元的键，即它凭什么被找到：同一输入乘以 W_K。</translation>
     </message>
     <message>
-        <location line="-161"/>
-        <location line="+163"/>
+        <location line="-159"/>
+        <location line="+161"/>
         <source>values</source>
         <translation>值</translation>
     </message>
@@ -1201,8 +1248,8 @@
         <translation>每个词元的值，即它被关注时传递出去的内容：输入乘以 W_V。</translation>
     </message>
     <message>
-        <location line="-159"/>
-        <location line="+163"/>
+        <location line="-158"/>
+        <location line="+162"/>
         <source>scores</source>
         <translation>注意力分数</translation>
     </message>
@@ -1212,8 +1259,8 @@
         <translation>加性（Bahdanau）评分：用一个可学习的向量 w 对每一对查询和键的 tanh(q + k) 打分。</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+166"/>
+        <location line="-162"/>
+        <location line="+165"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>每个查询与每个键比较：查询第 i 行与键第 j 行的点积，向量越相似，分数越高。</translation>
     </message>
@@ -1223,8 +1270,8 @@
         <translation>（加性评分：不缩放）</translation>
     </message>
     <message>
-        <location line="-156"/>
-        <location line="+157"/>
+        <location line="-155"/>
+        <location line="+156"/>
         <source>scaled scores</source>
         <translation>缩放后的分数</translation>
     </message>
@@ -1293,7 +1340,7 @@
         <translation>头的输出</translation>
     </message>
     <message>
-        <location line="-299"/>
+        <location line="-297"/>
         <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
         <translation>计算步骤最多保留 %1 个注意力单元（头数 × 词元数 × 词元数）；这段文本有 %2 个。缩短文本即可查看步骤。</translation>
     </message>
@@ -1308,7 +1355,7 @@
         <translation> 分组查询注意力：%1 个查询头共享 %2 个键/值头，因此第 %3 到第 %4 个头都读取第 %5 个键/值头。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source> (key/value head %1 of %2)</source>
         <translation>（第 %1 个键/值头，共 %2 个）</translation>
     </message>
@@ -1323,7 +1370,7 @@
         <translation>第 %1 层的输入：上一层输出的每个词元向量（第 1 层为嵌入），每个词元 %2 个数。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
         <source>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</source>
         <translation>每个词元的查询：X 乘以该头在 W_Q 中的 %1 × %2 切片（模型有偏置时再加偏置），因此每个词元有 head_dim = %2 个数。</translation>
     </message>
@@ -1358,7 +1405,7 @@
         <translation>每个词元的值，即被关注时传递出去的内容：X 乘以 W_V（不旋转）。</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+22"/>
         <source>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</source>
         <translation>除以 √head_dim = √%1 = %2，使得分不随 head_dim 增大，softmax 也不会饱和。</translation>
     </message>
@@ -1627,7 +1674,7 @@
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <location filename="../../ui/classroom/compare_view.cpp" line="+252"/>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+269"/>
         <source>Compare:</source>
         <translation>对比：</translation>
     </message>
@@ -1728,6 +1775,41 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>B shows this layer of the model</source>
+        <translation>B 显示模型的这一层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>B shows this head, against the head A shows (Show, above): two heads of one layer, or of two layers</source>
+        <translation>B 显示这个头，与 A 显示的头（上方“显示”）对比：同一层的两个头，或两层的头</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Sentence</source>
+        <translation>句子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Same as A</source>
+        <translation>与 A 相同</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>B runs the model on this sentence; with as many tokens as A&apos;s, the two are compared token by token (swap one word)</source>
+        <translation>B 在这个句子上运行模型；词元数与 A 相同时逐个词元比较（换一个词）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>B = A</source>
         <translation>B = A</translation>
     </message>
@@ -1737,23 +1819,25 @@
         <translation>撤销 B 的所有改动</translation>
     </message>
     <message>
-        <location line="+85"/>
+        <location line="+86"/>
         <source>B cannot be computed: %1</source>
         <translation>无法计算 B：%1</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>Mean over heads</source>
         <translation>各头平均</translation>
     </message>
     <message>
         <location line="+3"/>
         <location line="+7"/>
+        <location line="+103"/>
+        <location line="+2"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="-4"/>
+        <location line="-109"/>
         <source>Head %1 (only in A)</source>
         <translation>头 %1（仅 A 有）</translation>
     </message>
@@ -1835,6 +1919,11 @@
         <location line="+1"/>
         <source>Additive</source>
         <translation>加性</translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <source>Same as A&apos;s</source>
+        <translation>与 A 的相同</translation>
     </message>
 </context>
 <context>
@@ -2656,7 +2745,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>无</translation>
     </message>
     <message>
-        <location line="+68"/>
+        <location line="+69"/>
         <source>Draw the lines of head %1</source>
         <translation>画出头 %1 的连线</translation>
     </message>

@@ -48,6 +48,7 @@ QString format_precise(double v, bool sign) {
 QStringList token_list(const CompareModel& m) {
     QStringList all(m.query_tokens.begin(), m.query_tokens.end());
     all.append(QStringList(m.key_tokens.begin(), m.key_tokens.end()));
+    all.append(QStringList(m.b_key_tokens.begin(), m.b_key_tokens.end()));
     return all;
 }
 }  // namespace
@@ -72,7 +73,8 @@ void CompareFigure::setOptions(const FigureOptions& options) {
     const int old_head = head();
     const ScaleMode old_scale = options_.scale;
     options_ = options;
-    if (head() != old_head || options.batch_item != model_.item || options.scale != old_scale)
+    if (head() != old_head || options.batch_item != model_.item || options.scale != old_scale ||
+        options.compare_b_head != model_.b_head)
         dirty_ = true;
     // Colours depend on the map and the scale; the cached images go with them.
     images_ = {};
@@ -96,18 +98,32 @@ void CompareFigure::rebuild() {
         message_ = CompareText::tr("Computing configuration B…");
         return;
     }
-    model_ = build_compare_model(*a_, *b_, options_.batch_item, head(), &message_);
+    model_ = build_compare_model(*a_, *b_, options_.batch_item, head(), &message_,
+                                 options_.compare_b_head);
     weight_hi_ = options_.scale == ScaleMode::Unit ? 1.0
                  : model_.max_weight > 0.0f        ? double(model_.max_weight)
                                                    : 1.0;
     diff_hi_ = model_.max_abs_diff > 0.0f ? double(model_.max_abs_diff) : 1.0;
 }
 
+QStringList CompareFigure::labels(int panel) const {
+    QStringList out = panel == PanelA ? compare_labels(a_->config, b_->config)
+                                      : compare_labels(b_->config, a_->config);
+    if (otherHead()) {
+        const int h = panel == PanelA ? head() : options_.compare_b_head;
+        out << (h < 0 ? CompareText::tr("mean over heads") : CompareText::tr("head %1").arg(h + 1));
+    }
+    return out;
+}
+
+bool CompareFigure::otherHead() const {
+    return options_.compare_b_head >= -1 && options_.compare_b_head != head();
+}
+
 QString CompareFigure::panelTitle(int panel) const {
     if (panel == PanelDiff) return CompareText::tr("Difference B − A");
     if (!a_ || !b_) return panel == PanelA ? QStringLiteral("A") : QStringLiteral("B");
-    const QStringList labels = panel == PanelA ? compare_labels(a_->config, b_->config)
-                                               : compare_labels(b_->config, a_->config);
+    const QStringList labels = this->labels(panel);
     if (labels.isEmpty()) return panel == PanelA ? QStringLiteral("A") : QStringLiteral("B");
     return (panel == PanelA ? CompareText::tr("A: %1") : CompareText::tr("B: %1"))
         .arg(labels.join(QStringLiteral(", ")));
@@ -116,14 +132,14 @@ QString CompareFigure::panelTitle(int panel) const {
 QString CompareFigure::titleText() const {
     if (!options_.title.isEmpty()) return options_.title;
     if (!a_ || !b_) return CompareText::tr("Comparing two configurations");
-    const QStringList la = compare_labels(a_->config, b_->config);
-    const QStringList lb = compare_labels(b_->config, a_->config);
+    const QStringList la = labels(PanelA), lb = labels(PanelB);
     QString what = la.isEmpty()
                        ? CompareText::tr("A and B are the same configuration")
                        : CompareText::tr("%1  vs  %2")
                              .arg(la.join(QStringLiteral(", ")), lb.join(QStringLiteral(", ")));
-    what += QStringLiteral("  ·  ") + (head() < 0 ? CompareText::tr("mean over heads")
-                                                  : CompareText::tr("head %1").arg(head() + 1));
+    if (!otherHead())
+        what += QStringLiteral("  ·  ") + (head() < 0 ? CompareText::tr("mean over heads")
+                                                      : CompareText::tr("head %1").arg(head() + 1));
     if (a_->batch > 1)
         what += QStringLiteral("  ·  ") +
                 CompareText::tr("sentence %1").arg(std::clamp(options_.batch_item, 0, 1) + 1);
@@ -136,7 +152,7 @@ QString CompareFigure::captionText() const {
     if (!a_) return {};
     QString caption = CompareText::tr("A = %1").arg(describe_config(a_->config));
     if (b_) {
-        const QStringList lb = compare_labels(b_->config, a_->config);
+        const QStringList lb = labels(PanelB);
         caption += QLatin1Char('\n') +
                    (lb.isEmpty() ? CompareText::tr("B = A: choose what B changes")
                                  : CompareText::tr("B = A with %1; everything else the same")
@@ -151,17 +167,21 @@ QString CompareFigure::summaryText() const {
     if (model_.max_abs_diff == 0.0f)
         return CompareText::tr("A and B give exactly the same weights here.");
     const std::size_t k = model_.index(model_.max_row, model_.max_col);
+    // Two sentences: "猫/狗" where B has another token at that position.
+    auto token = [](const std::vector<QString>& a, const std::vector<QString>& b, int i) {
+        const QString ta = a[std::size_t(i)];
+        const QString tb = std::size_t(i) < b.size() ? b[std::size_t(i)] : ta;
+        return tb == ta ? ta : ta + QLatin1Char('/') + tb;
+    };
+    const QString query = token(model_.query_tokens, model_.b_query_tokens, model_.max_row);
+    const QString key = token(model_.key_tokens, model_.b_key_tokens, model_.max_col);
     if (options_.high_contrast)
         return CompareText::tr("Largest change %1 at “%2” → “%3”   ·   mean |B − A| %4")
-            .arg(format_precise(model_.diff[k], true),
-                 model_.query_tokens[std::size_t(model_.max_row)],
-                 model_.key_tokens[std::size_t(model_.max_col)],
+            .arg(format_precise(model_.diff[k], true), query, key,
                  format_precise(model_.mean_abs_diff, false));
     return CompareText::tr("Largest change: %1 (from %2 to %3) at query “%4”, key “%5”")
                .arg(format_precise(model_.diff[k], true), format_precise(model_.a[k], false),
-                    format_precise(model_.b[k], false),
-                    model_.query_tokens[std::size_t(model_.max_row)],
-                    model_.key_tokens[std::size_t(model_.max_col)]) +
+                    format_precise(model_.b[k], false), query, key) +
            QStringLiteral("   ·   ") +
            CompareText::tr("mean |B − A| = %1 over %2 cells")
                .arg(format_precise(model_.mean_abs_diff, false))
@@ -439,9 +459,11 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
     p->setFont(lf);
     p->setPen(text);
     const int cstride = paint::label_stride(cell_, rotate_keys_ ? lfm.height() : 0.0);
+    // B's own words under B when it has another sentence.
+    const auto& keys =
+        panel == PanelB && !model_.b_key_tokens.empty() ? model_.b_key_tokens : model_.key_tokens;
     for (int j = 0; j < model_.cols; j += std::max(1, cstride)) {
-        const QString t =
-            paint::elide(visible_token(model_.key_tokens[std::size_t(j)]), lfm, 9.0 * label_px_);
+        const QString t = paint::elide(visible_token(keys[std::size_t(j)]), lfm, 9.0 * label_px_);
         const double cx = m.left() + j * cell_ + cell_ / 2;
         if (rotate_keys_) {
             p->save();
@@ -544,10 +566,17 @@ QString CompareFigure::describe(const Hit& hit) const {
         return masked ? CompareText::tr("%1 (masked)").arg(format_precise(v, false))
                       : format_precise(v, false);
     };
+    const QString q = model_.query_tokens[std::size_t(hit.row)];
+    const QString key = model_.key_tokens[std::size_t(hit.col)];
+    const QString bq = model_.b_query_tokens.at(std::size_t(hit.row));
+    const QString bk = model_.b_key_tokens.at(std::size_t(hit.col));
+    if (bq != q || bk != key)  // two sentences: B's tokens at the same positions
+        return CompareText::tr("A: “%1” → “%2” %3   ·   B: “%4” → “%5” %6   ·   B − A %7")
+            .arg(q, key, weight(model_.a[k], model_.masked_a[k]), bq, bk,
+                 weight(model_.b[k], model_.masked_b[k]), format_precise(model_.diff[k], true));
     return CompareText::tr("query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5")
-        .arg(model_.query_tokens[std::size_t(hit.row)], model_.key_tokens[std::size_t(hit.col)],
-             weight(model_.a[k], model_.masked_a[k]), weight(model_.b[k], model_.masked_b[k]),
-             format_precise(model_.diff[k], true));
+        .arg(q, key, weight(model_.a[k], model_.masked_a[k]),
+             weight(model_.b[k], model_.masked_b[k]), format_precise(model_.diff[k], true));
 }
 
 }  // namespace attnviz::ui

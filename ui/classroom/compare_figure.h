@@ -63,6 +63,10 @@ class CompareFigure : public ClassroomFigure {
     QString describe(const Hit& hit) const;
 
   private:
+    /// What sets a panel's configuration apart (compare_labels, and the head when B compares
+    /// another head).
+    QStringList labels(int panel) const;
+    bool otherHead() const;
     void rebuild();
     QColor cellColor(int panel, std::size_t k) const;
     QImage panelImage(int panel) const;

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "engine/errors.h"
+#include "ui/compute/model_snapshot.h"
 
 namespace attnviz::ui {
 
@@ -27,21 +28,34 @@ QString compare_size_problem(std::size_t rows, std::size_t cols) {
 }
 
 CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnapshot& b, int item,
-                                 int head, QString* why) {
+                                 int head, QString* why, int b_head) {
     auto refuse = [&](const QString& message) {
         if (why) *why = message;
         return CompareModel{};
     };
+    const bool two_texts = a.model && b.model && a.config.text_a != b.config.text_a;
+    if (two_texts && (a.target_len != b.target_len || a.source_len != b.source_len))
+        return refuse(CompareModelText::tr(
+                          "A's sentence has %1 tokens and B's %2: they are compared token by "
+                          "token, so give B a sentence with as many tokens (swap one word).")
+                          .arg(a.target_len)
+                          .arg(b.target_len));
     if (a.batch != b.batch || a.target_len != b.target_len || a.source_len != b.source_len ||
-        a.query_tokens != b.query_tokens || a.key_tokens != b.key_tokens)
+        (!two_texts && (a.query_tokens != b.query_tokens || a.key_tokens != b.key_tokens)))
         return refuse(CompareModelText::tr("A and B were computed for different inputs."));
+    if (b_head == -2) b_head = head;
+    if (head >= 0 && b_head < 0) b_head = head;
+    if (b_head >= b.heads)
+        return refuse(CompareModelText::tr("B has no head %1: it has %2 heads.")
+                          .arg(b_head + 1)
+                          .arg(b.heads));
     if (a.batch == 0 || a.target_len == 0 || a.source_len == 0)
         return refuse(CompareModelText::tr("Nothing computed yet."));
     if (const QString big =
             compare_size_problem(std::size_t(a.target_len), std::size_t(a.source_len));
         !big.isEmpty())
         return refuse(big);
-    if (head >= a.heads || head >= b.heads) {
+    if (head >= a.heads || (head >= b.heads && b_head == head)) {
         const bool only_b = head >= a.heads && head < b.heads;
         const bool only_a = head < a.heads && head >= b.heads;
         const int both = std::min(a.heads, b.heads);
@@ -73,6 +87,9 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
     m.cols = a.source_len;
     m.query_tokens = a.query_tokens[std::size_t(m.item)];
     m.key_tokens = a.key_tokens[std::size_t(m.item)];
+    m.b_head = b_head;
+    m.b_query_tokens = b.query_tokens[std::size_t(m.item)];
+    m.b_key_tokens = b.key_tokens[std::size_t(m.item)];
     const std::size_t count = std::size_t(m.rows) * m.cols;
     m.a.resize(count);
     m.b.resize(count);
@@ -84,7 +101,7 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
         for (int j = 0; j < m.cols; ++j) {
             const std::size_t k = m.index(i, j);
             const float va = a.value(m.item, head, i, j);
-            const float vb = b.value(m.item, head, i, j);
+            const float vb = b.value(m.item, b_head, i, j);
             m.a[k] = va;
             m.b[k] = vb;
             m.masked_a[k] = a.is_masked(m.item, i, j);
@@ -115,10 +132,15 @@ SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& chang
     const QString problem = compare_problem(a, changes);
     if (!problem.isEmpty()) throw UsageError(problem.toStdString());
     // Before B's forward pass: the longer sentence bounds both sides of every item.
-    const TokenSequences tokens = resolve_tokens(a);
-    std::size_t rows = tokens.a.size(), cols = tokens.a.size();
-    if (a.pair_mode == PairMode::CrossAttention) cols = tokens.b.size();
-    if (a.pair_mode == PairMode::PaddedBatch) rows = cols = std::max(rows, tokens.b.size());
+    std::size_t rows = 0, cols = 0;
+    if (a.usesModel()) {  // the model's pieces, pair included
+        rows = cols = std::size_t(model_tokens(compared_config(a, changes)).size());
+    } else {
+        const TokenSequences tokens = resolve_tokens(a);
+        rows = cols = tokens.a.size();
+        if (a.pair_mode == PairMode::CrossAttention) cols = tokens.b.size();
+        if (a.pair_mode == PairMode::PaddedBatch) rows = cols = std::max(rows, tokens.b.size());
+    }
     if (const QString big = compare_size_problem(rows, cols); !big.isEmpty())
         throw UsageError(big.toStdString());
     return compute_snapshot(compared_config(a, changes), generation, cache, num_threads, budget);

@@ -16,10 +16,12 @@ namespace attnviz::ui {
 
 struct CompareModel {
     int item = 0;
-    int head = -1;  ///< -1: the mean over heads
-    int rows = 0;   ///< L, queries
-    int cols = 0;   ///< S, keys
+    int head = -1;    ///< -1: the mean over heads
+    int b_head = -1;  ///< B's head (== head unless B compares another head)
+    int rows = 0;     ///< L, queries
+    int cols = 0;     ///< S, keys
     std::vector<QString> query_tokens, key_tokens;
+    std::vector<QString> b_query_tokens, b_key_tokens;  ///< B's: another sentence's words
     std::vector<float> a, b, diff;  ///< [rows * cols]; diff = b − a (NaN if either is)
     std::vector<std::uint8_t> masked_a, masked_b;  ///< [rows * cols] 1 where the cell was masked
     float max_weight = 0.0f;  ///< largest finite weight of A and B (their shared colour range)
@@ -39,11 +41,12 @@ inline constexpr std::size_t kMaxCompareCells = std::size_t(1) << 22;
 /// Why inputs of `rows` queries and `cols` keys are too large to compare, or empty.
 QString compare_size_problem(std::size_t rows, std::size_t cols);
 
-/// The model for batch item `item` and head `head` (-1: the mean).  Empty, with `why` set,
-/// when the two cannot be compared there: a head that only one configuration has, or
-/// snapshots of different inputs.
+/// The model for batch item `item` and head `head` (-1: the mean) of A, against head
+/// `b_head` of B (-2: the same as A's).  Empty, with `why` set, when the two cannot be
+/// compared there: a head that only one configuration has, or inputs of different lengths.
+/// Two sentences of a model with as many tokens each are compared position by position.
 CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnapshot& b, int item,
-                                 int head, QString* why = nullptr);
+                                 int head, QString* why = nullptr, int b_head = -2);
 
 /// Computes configuration B for A's configuration on the calling thread (the compute
 /// worker, or `attnviz export`).  Throws UsageError when B cannot be built next to A or the

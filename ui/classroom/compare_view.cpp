@@ -5,6 +5,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QScopedValueRollback>
 #include <QSignalBlocker>
@@ -120,6 +121,7 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
             row->addWidget(w);
         }
         bar->addWidget(box);
+        return box;
     };
     presets_label_ = new QLabel(this);
     const char* preset_names[] = {"comparePresetCausal", "comparePresetHeads",
@@ -135,7 +137,7 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
         });
         presets_[std::size_t(k)] = b;
     }
-    group({presets_label_, presets_[0], presets_[1], presets_[2]});
+    presets_box_ = group({presets_label_, presets_[0], presets_[1], presets_[2]});
     head_label_ = new QLabel(this);
     head_combo_ = combo(this, "compareHeadCombo");
     head_label_->setBuddy(head_combo_);
@@ -159,7 +161,7 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     bold.setBold(true);
     editor_title_->setFont(bold);
     flow->addWidget(editor_title_);
-    auto pair = [&](QLabel** label, std::initializer_list<QWidget*> fields) {
+    auto pair = [&](QLabel** label, std::initializer_list<QWidget*> fields) -> QWidget* {
         auto* box = new QWidget(editor_);
         auto* row = new QHBoxLayout(box);
         row->setContentsMargins(0, 0, 0, 0);
@@ -172,6 +174,7 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
             row->addWidget(field);
         }
         flow->addWidget(box);
+        return box;
     };
     causal_ = combo(editor_, "compareCausalCombo");
     heads_ = combo(editor_, "compareHeadsCombo");
@@ -191,14 +194,25 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     weight_seed_->setRange(kSame, AttentionDocument::kMaxSeed);
     reset_ = new QPushButton(editor_);
     reset_->setObjectName(QStringLiteral("compareResetButton"));
-    pair(&causal_label_, {causal_});
-    pair(&heads_label_, {heads_});
-    pair(&dropout_label_, {dropout_, dropout_p_});
-    pair(&scoring_label_, {scoring_});
-    pair(&masked_rows_label_, {masked_rows_});
-    pair(&bias_label_, {bias_});
-    pair(&positional_label_, {positional_});
-    pair(&weight_seed_label_, {weight_seed_});
+    layer_fields_ = {pair(&causal_label_, {causal_}),
+                     pair(&heads_label_, {heads_}),
+                     pair(&dropout_label_, {dropout_, dropout_p_}),
+                     pair(&scoring_label_, {scoring_}),
+                     pair(&masked_rows_label_, {masked_rows_}),
+                     pair(&bias_label_, {bias_}),
+                     pair(&positional_label_, {positional_}),
+                     pair(&weight_seed_label_, {weight_seed_})};
+    layer_ = new QSpinBox(editor_);
+    layer_->setObjectName(QStringLiteral("compareLayerSpin"));
+    layer_->setRange(0, 1);
+    layer_->setKeyboardTracking(false);
+    other_head_ = combo(editor_, "compareOtherHeadCombo");
+    text_ = new QLineEdit(editor_);
+    text_->setObjectName(QStringLiteral("compareTextEdit"));
+    text_->setClearButtonEnabled(true);
+    text_->setMinimumWidth(260);
+    model_fields_ = {pair(&layer_label_, {layer_}), pair(&other_head_label_, {other_head_}),
+                     pair(&text_label_, {text_})};
     flow->addWidget(reset_);
     editor_->hide();
     layout->addWidget(editor_);
@@ -222,6 +236,9 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
         connect(c, &QComboBox::activated, this, &CompareView::writeChanges);
     connect(dropout_p_, &QDoubleSpinBox::valueChanged, this, &CompareView::writeChanges);
     connect(weight_seed_, &QSpinBox::valueChanged, this, &CompareView::writeChanges);
+    connect(layer_, &QSpinBox::valueChanged, this, &CompareView::writeChanges);
+    connect(other_head_, &QComboBox::activated, this, &CompareView::writeChanges);
+    connect(text_, &QLineEdit::editingFinished, this, &CompareView::writeChanges);
     connect(reset_, &QPushButton::clicked, this, [this] { doc_->setCompareChanges({}); });
     connect(canvas_, &FigureCanvas::mouseMoved, this, &CompareView::hoverAt);
     connect(canvas_, &FigureCanvas::mouseLeft, this, [this] {
@@ -273,6 +290,17 @@ void CompareView::retranslate() {
     bias_label_->setText(tr("Bias"));
     positional_label_->setText(tr("Positional encoding"));
     weight_seed_label_->setText(tr("Weight seed"));
+    layer_label_->setText(tr("Layer"));
+    layer_->setToolTip(tr("B shows this layer of the model"));
+    other_head_label_->setText(tr("Head"));
+    other_head_->setToolTip(
+        tr("B shows this head, against the head A shows (Show, above): two heads of one "
+           "layer, or of two layers"));
+    text_label_->setText(tr("Sentence"));
+    text_->setPlaceholderText(tr("Same as A"));
+    text_->setToolTip(
+        tr("B runs the model on this sentence; with as many tokens as A's, the two are "
+           "compared token by token (swap one word)"));
     reset_->setText(tr("B = A"));
     reset_->setToolTip(tr("Undo every change of B"));
     syncEditor();
@@ -296,10 +324,11 @@ void CompareView::setSnapshot(SnapshotPtr snapshot) {
     a_ = std::move(snapshot);
     if (b_ && a_ && b_->config != compared_config(a_->config, doc_->compare().changes)) b_.reset();
     requestB();
-    syncHeads();
+    syncEditor();  // a model's layers and heads are known now
 }
 
 int CompareView::comparedHeads() const {
+    if (a_ && a_->model) return a_->heads;
     const ComputeConfig a = a_ ? a_->config : doc_->computeConfig();
     return compared_config(a, doc_->compare().changes).num_heads;
 }
@@ -317,12 +346,12 @@ void CompareView::requestB() {
         showPair(a_, nullptr);
         return;
     }
-    if (changes.empty()) {
-        b_ = a_;  // nothing to compute: B is A
+    const ComputeConfig want = compared_config(a_->config, changes);
+    if (want == a_->config) {
+        b_ = a_;  // nothing to compute: B is A (or another head of it)
         showPair(a_, b_);
         return;
     }
-    const ComputeConfig want = compared_config(a_->config, changes);
     if (b_ && b_->config == want) {
         showPair(a_, b_);
         return;
@@ -420,6 +449,7 @@ void CompareView::sync() {
     o.kind = FigureKind::Compare;
     o.view = s.head < 0 ? FigureView::Mean : FigureView::Head;
     o.head = std::max(0, s.head);
+    o.compare_b_head = s.changes.head ? *s.changes.head : -2;
     o.font_px = font_px_ > 0 ? font_px_ : QFontInfo(font()).pixelSize();
     o.high_contrast = high_contrast_;
     figure()->setOptions(o);
@@ -531,6 +561,32 @@ void CompareView::syncEditor() {
         weight_seed_->setSpecialValueText(same(QString::number(a.weight_seed)));
         weight_seed_->setValue(ch.weight_seed ? *ch.weight_seed : kSame);
     }
+    // A model: its layer, head and sentence instead of the demo layer's settings.
+    const bool model = a.usesModel();
+    const ModelMaps* maps = a_ && a_->model ? a_->model.get() : nullptr;
+    for (QWidget* w : layer_fields_)
+        w->setVisible(!model);
+    for (QWidget* w : model_fields_)
+        w->setVisible(model);
+    presets_box_->setVisible(!model);
+    {
+        const QSignalBlocker b(layer_);
+        layer_->setRange(0, maps ? maps->num_layers : std::max(1, a.layer + 1));
+        layer_->setSpecialValueText(same(QString::number(a.layer + 1)));
+        layer_->setValue(ch.layer ? *ch.layer + 1 : 0);
+    }
+    {
+        QList<std::pair<QString, int>> model_heads{{tr("Same as A's"), kSame}};
+        for (int h = 0; h < (maps ? maps->num_heads : 0); ++h)
+            model_heads.append({tr("Head %1").arg(h + 1), h});
+        if (ch.head && model_heads.size() <= *ch.head + 1)
+            model_heads.append({tr("Head %1").arg(*ch.head + 1), *ch.head});
+        fill(other_head_, model_heads, data_of(ch.head));
+    }
+    if (!text_->hasFocus()) {
+        const QSignalBlocker b(text_);
+        text_->setText(ch.text.value_or(QString()));
+    }
     reset_->setEnabled(!ch.empty());
     syncHeads();
     syncStatus();
@@ -555,6 +611,12 @@ void CompareView::writeChanges() {
     ch.bias = flag(bias_);
     ch.positional_encoding = flag(positional_);
     if (weight_seed_->value() != kSame) ch.weight_seed = weight_seed_->value();
+    if (doc_->computeConfig().usesModel()) {
+        if (layer_->value() > 0) ch.layer = layer_->value() - 1;
+        if (const int h = other_head_->currentData().toInt(); h != kSame) ch.head = h;
+        if (const QString t = text_->text(); !t.trimmed().isEmpty() && t != doc_->textA())
+            ch.text = t;
+    }
     doc_->setCompareChanges(ch);
 }
 

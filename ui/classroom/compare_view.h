@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+#include <vector>
+
 #include <array>
 #include <optional>
 
@@ -18,6 +20,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QToolButton;
@@ -76,6 +79,10 @@ class CompareView : public QWidget {
     QComboBox* biasCombo() const { return bias_; }
     QComboBox* positionalCombo() const { return positional_; }
     QSpinBox* weightSeedSpin() const { return weight_seed_; }
+    // A trained model's comparisons: B's layer (0: A's), B's head, B's sentence.
+    QSpinBox* layerSpin() const { return layer_; }
+    QComboBox* otherHeadCombo() const { return other_head_; }
+    QLineEdit* textEdit() const { return text_; }
     QWidget* editor() const { return editor_; }
     QLabel* statusLabel() const { return status_; }
 
@@ -128,6 +135,15 @@ class CompareView : public QWidget {
     QComboBox* positional_ = nullptr;
     QLabel* weight_seed_label_ = nullptr;
     QSpinBox* weight_seed_ = nullptr;
+    QLabel* layer_label_ = nullptr;
+    QSpinBox* layer_ = nullptr;
+    QLabel* other_head_label_ = nullptr;
+    QComboBox* other_head_ = nullptr;
+    QLabel* text_label_ = nullptr;
+    QLineEdit* text_ = nullptr;
+    QWidget* presets_box_ = nullptr;
+    std::vector<QWidget*> layer_fields_;  ///< the demo layer's settings (hidden with a model)
+    std::vector<QWidget*> model_fields_;  ///< a model's (hidden with the demo layer)
     QPushButton* reset_ = nullptr;
     QLabel* status_ = nullptr;
 

@@ -88,6 +88,8 @@ struct ExportArguments {
     std::optional<int> b_num_heads, b_seed;
     std::optional<double> b_dropout;
     std::optional<std::string> b_scoring, b_masked_rows;
+    std::optional<int> b_layer, b_head;  ///< from 1
+    std::optional<std::string> b_text;
     cli::MemoryOptions memory;
     // A trained model instead of the demo layer.
     std::optional<std::string> model;
@@ -115,7 +117,27 @@ namespace {
 /// into the figure.  After every setting of A, which a preset may change.
 void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
                       const CompareChanges& b_changes, AttentionDocument* doc,
-                      FigureOptions* figure) {
+                      FigureOptions* figure, const models::ModelInfo* model) {
+    const bool layer_changes = b_changes.causal || b_changes.num_heads || b_changes.training ||
+                               b_changes.dropout || b_changes.scoring || b_changes.masked_rows ||
+                               b_changes.bias || b_changes.positional_encoding ||
+                               b_changes.weight_seed;
+    if (model && (preset || layer_changes))
+        usage_error(ExportCommandText::tr(
+            "--compare and the demo layer's --b-... options do not apply to --model: compare "
+            "with --b-layer, --b-head or --b-text"));
+    if (!model && (b_changes.layer || b_changes.text))
+        usage_error(ExportCommandText::tr("--b-layer and --b-text need --model"));
+    if (model && b_changes.layer && *b_changes.layer >= model->num_layers)
+        usage_error(ExportCommandText::tr("--b-layer %1: %2 has %3 layers")
+                        .arg(*b_changes.layer + 1)
+                        .arg(QString::fromStdString(model->display_name))
+                        .arg(model->num_layers));
+    const int heads = model ? int(model->num_heads) : doc->numHeads();
+    if (b_changes.head && *b_changes.head >= heads)
+        usage_error(ExportCommandText::tr("--b-head %1: there are %2 heads")
+                        .arg(*b_changes.head + 1)
+                        .arg(heads));
     CompareChanges changes;
     if (preset) {
         if (!doc->applyComparePreset(*preset)) usage_error(doc->validationMessage());
@@ -133,6 +155,9 @@ void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
     merge(changes.bias, b_changes.bias);
     merge(changes.positional_encoding, b_changes.positional_encoding);
     merge(changes.weight_seed, b_changes.weight_seed);
+    merge(changes.layer, b_changes.layer);
+    merge(changes.text, b_changes.text);
+    merge(changes.head, b_changes.head);
     const ComputeConfig& a = doc->computeConfig();
     if (changes.num_heads && a.embed_dim % *changes.num_heads != 0)
         usage_error(ExportCommandText::tr("--b-num-heads %1 does not divide --embed-dim %2")
@@ -143,7 +168,7 @@ void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
             "--view compare needs a configuration B: --compare causal|heads|dropout or "
             "--b-... options (see attnviz export --help)"));
     const ComputeConfig b = compared_config(a, changes);
-    if (compare_labels(b, a).isEmpty())
+    if (compare_labels(b, a).isEmpty() && !changes.head)
         usage_error(ExportCommandText::tr(
             "B is the same as A: the --b-... options change nothing A does not already have"));
     doc->setCompareChanges(changes);
@@ -153,8 +178,9 @@ void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
     const int preset_head = preset ? doc->compare().head : -1;
     figure->view = preset_head >= 0 ? FigureView::Head : FigureView::Mean;
     figure->head = std::max(0, preset_head);
+    figure->compare_b_head = changes.head ? *changes.head : -2;
     if (view.size() > 7) {
-        const int both = std::min(a.num_heads, b.num_heads);
+        const int both = model ? heads : std::min(a.num_heads, b.num_heads);
         figure->view = FigureView::Head;
         figure->head = to_int(QStringLiteral("--view compare:K"), view.mid(8), 1, both) - 1;
     }
@@ -230,6 +256,9 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
     b_changes.bias = a.b_bias;
     b_changes.positional_encoding = a.b_positional;
     b_changes.weight_seed = a.b_seed;
+    if (a.b_layer) b_changes.layer = *a.b_layer - 1;
+    if (a.b_head) b_changes.head = *a.b_head - 1;
+    if (a.b_text) b_changes.text = qstring(*a.b_text);
     // The first comparison option given, in the order of the help, for the message below.
     QString b_option;
     for (const auto& [given, name] : {std::pair{a.compare.has_value(), "--compare"},
@@ -241,7 +270,10 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
                                       {a.b_masked_rows.has_value(), "--b-masked-rows"},
                                       {a.b_bias.has_value(), "--b-bias"},
                                       {a.b_positional.has_value(), "--b-positional"},
-                                      {a.b_seed.has_value(), "--b-seed"}})
+                                      {a.b_seed.has_value(), "--b-seed"},
+                                      {a.b_layer.has_value(), "--b-layer"},
+                                      {a.b_head.has_value(), "--b-head"},
+                                      {a.b_text.has_value(), "--b-text"}})
         if (given && b_option.isEmpty()) b_option = QLatin1String(name);
 
     const int embed_dim = a.embed_dim;
@@ -331,7 +363,9 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
                                       "FILE.csv (the window's Atlas tab draws it)"));
     } else if (view == QLatin1String("compare") || view.startsWith(QLatin1String("compare:"))) {
         cmd.figure.kind = FigureKind::Compare;
-        parse_comparison(view, preset, b_changes, doc, &cmd.figure);
+        parse_comparison(
+            view, preset, b_changes, doc, &cmd.figure,
+            a.model ? &open_model(doc->computeConfig().model_folder)->model->info() : nullptr);
     } else {
         usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
                                           "lines, compare, compare:K, model or atlas, not '%1'")
@@ -420,9 +454,17 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
         return;
     }
     SnapshotPtr compared;
-    if (command.figure.kind == FigureKind::Compare)
+    if (command.figure.kind == FigureKind::Compare) {
         compared = compute_compared(snapshot->config, document.compare().changes, 2, nullptr,
                                     std::max(1, QThread::idealThreadCount()), &memory);
+        // Nothing to draw (sentences of different lengths): the reason, not an empty figure.
+        QString why;
+        const int head = command.figure.view == FigureView::Head ? command.figure.head : -1;
+        if (build_compare_model(*snapshot, *compared, command.figure.batch_item, head, &why,
+                                command.figure.compare_b_head)
+                .empty())
+            throw UsageError(why.toStdString());
+    }
     export_figure(*snapshot, command.figure, command.size, command.out, std::nullopt,
                   compared.get());
 }
@@ -638,6 +680,16 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
         ->group(comparison);
     add_integer(*sub, "--b-seed", &a->b_seed, 0, AttentionDocument::kMaxSeed, "S",
                 "B's weight seed")
+        ->group(comparison);
+    add_integer(*sub, "--b-layer", &a->b_layer, 1, AttentionDocument::kMaxLayers, "N",
+                "with --model: B shows layer N (from 1)")
+        ->group(comparison);
+    add_integer(*sub, "--b-head", &a->b_head, 1, AttentionDocument::kMaxHeads, "K",
+                "B shows head K, against the head of --view compare:K (another head of the "
+                "same input)")
+        ->group(comparison);
+    add_text(*sub, "--b-text", &a->b_text, "TEXT",
+             "with --model: B's sentence, compared token by token (as many tokens as --text)")
         ->group(comparison);
 
     add_memory_options(*sub, &a->memory, AttentionDocument::kMaxHeads);

@@ -125,6 +125,9 @@ struct FigureOptions {
     int focus_token = -1;
     bool focus_to = false;
     bool high_contrast = false;  ///< presentation: black text, heavier lines
+    /// Compare: B's head when B compares another head of the same input (-2: A's head);
+    /// the document's CompareChanges::head, not saved with the figure.
+    int compare_b_head = -2;
 
     bool operator==(const FigureOptions&) const = default;
 };

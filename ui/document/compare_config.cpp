@@ -4,6 +4,7 @@
 #include <QJsonValue>
 
 #include <cmath>
+#include <tuple>
 
 #include "ui/document/attention_document.h"
 
@@ -49,6 +50,11 @@ bool compare_preset_from_name(const QString& name, ComparePreset* out) {
 
 ComputeConfig compared_config(const ComputeConfig& a, const CompareChanges& ch) {
     ComputeConfig b = a;
+    if (a.usesModel()) {  // the demo layer's settings do not apply to a model
+        if (ch.layer) b.layer = *ch.layer;
+        if (ch.text) b.text_a = *ch.text;
+        return b;
+    }
     if (ch.causal) b.causal = *ch.causal;
     if (ch.num_heads) b.num_heads = *ch.num_heads;
     if (ch.training) b.training = *ch.training;
@@ -62,6 +68,12 @@ ComputeConfig compared_config(const ComputeConfig& a, const CompareChanges& ch) 
 }
 
 QString compare_problem(const ComputeConfig& a, const CompareChanges& ch) {
+    if ((ch.layer || ch.text) && !a.usesModel())
+        return CompareText::tr(
+            "Another layer or another sentence needs a trained model: open one with File ▸ "
+            "Open Model.");
+    if (ch.text && ch.text->trimmed().isEmpty())
+        return CompareText::tr("B's sentence is empty: type one, or compare the same sentence.");
     if (ch.num_heads && (*ch.num_heads < 1 || *ch.num_heads > AttentionDocument::kMaxHeads ||
                          a.embed_dim % *ch.num_heads != 0))
         return CompareText::tr(
@@ -74,6 +86,14 @@ QString compare_problem(const ComputeConfig& a, const CompareChanges& ch) {
 
 QStringList compare_labels(const ComputeConfig& self, const ComputeConfig& other) {
     QStringList out;
+    if (self.usesModel()) {
+        if (self.layer != other.layer) out << config_text("layer %1").arg(self.layer + 1);
+        if (self.text_a != other.text_a) {
+            const QString t = self.text_a.simplified();
+            out << QStringLiteral("“%1”").arg(t.size() > 32 ? t.left(31) + QStringLiteral("…") : t);
+        }
+        return out;
+    }
     if (self.causal != other.causal)
         out << (self.causal ? CompareText::tr("causal mask") : CompareText::tr("no causal mask"));
     if (self.num_heads != other.num_heads) out << config_text("%n head(s)", self.num_heads);
@@ -116,6 +136,9 @@ QJsonObject compare_to_json(const CompareSettings& s) {
     if (c.positional_encoding)
         changes[QStringLiteral("positional_encoding")] = *c.positional_encoding;
     if (c.weight_seed) changes[QStringLiteral("weight_seed")] = *c.weight_seed;
+    if (c.layer) changes[QStringLiteral("layer")] = *c.layer;
+    if (c.text) changes[QStringLiteral("text")] = *c.text;
+    if (c.head) changes[QStringLiteral("head")] = *c.head;
     return QJsonObject{{QStringLiteral("head"), s.head}, {QStringLiteral("changes"), changes}};
 }
 
@@ -175,6 +198,17 @@ bool compare_from_json(const QJsonObject& json, CompareSettings* out, QString* e
         if (!whole(v, QStringLiteral("weight_seed"), 0, AttentionDocument::kMaxSeed, &seed))
             return false;
         c.weight_seed = seed;
+    }
+    for (auto [key, field, hi] : {std::tuple{"layer", &c.layer, AttentionDocument::kMaxLayers - 1},
+                                  std::tuple{"head", &c.head, AttentionDocument::kMaxHeads - 1}})
+        if (const QJsonValue v = ch.value(QLatin1String(key)); !v.isUndefined()) {
+            int n = 0;
+            if (!whole(v, QLatin1String(key), 0, hi, &n)) return false;
+            *field = n;
+        }
+    if (const QJsonValue v = ch.value(QStringLiteral("text")); !v.isUndefined()) {
+        if (!v.isString()) return fail("'%1' is not a string", QStringLiteral("text"));
+        c.text = v.toString();
     }
     if (const QJsonValue v = ch.value(QStringLiteral("dropout")); !v.isUndefined()) {
         const double d = v.toDouble(std::nan(""));

@@ -27,6 +27,10 @@ struct CompareChanges {
     std::optional<bool> bias;
     std::optional<bool> positional_encoding;
     std::optional<int> weight_seed;
+    // A trained model: another layer, another sentence, or another head of the same input.
+    std::optional<int> layer;     ///< 0-based
+    std::optional<QString> text;  ///< B's sentence (text_a)
+    std::optional<int> head;      ///< B's head, against the head A shows (0-based)
 
     bool empty() const { return *this == CompareChanges{}; }
     bool operator==(const CompareChanges&) const = default;
@@ -57,8 +61,8 @@ ComputeConfig compared_config(const ComputeConfig& a, const CompareChanges& chan
 QString compare_problem(const ComputeConfig& a, const CompareChanges& changes);
 
 /// The settings in which `self` differs from `other`, a few words each, in `self`'s terms:
-/// {"no causal mask"} against {"causal mask"}; {"4 heads"} against {"8 heads"}.  Empty when
-/// the two compute the same thing.
+/// {"no causal mask"} against {"causal mask"}; {"4 heads"} against {"8 heads"}; {"layer 2"};
+/// {"“The cat sat”"}.  Empty when the two compute the same thing.
 QStringList compare_labels(const ComputeConfig& self, const ComputeConfig& other);
 
 /// {"head": -1, "changes": {"causal": true, "num_heads": 8, ...}}; unset changes are left out.
