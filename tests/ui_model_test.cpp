@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -23,6 +24,7 @@
 #include <memory>
 #include <optional>
 
+#include "engine/budget/memory_budget.h"
 #include "engine/models/head_atlas.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/token_views.h"
@@ -50,6 +52,8 @@
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/memory_dialogs.h"
+#include "ui/widgets/memory_guard.h"
 #include "window_support.h"
 
 using namespace attnviz;
@@ -118,6 +122,7 @@ class ModelWindowTest : public QObject {
     void cleanup() {
         w_.reset();
         settings_.reset();
+        QFile::remove(temp(QStringLiteral("settings.ini")));  // no budget left for the next
     }
 
     void theModelViewHoldsEveryLayerAndHeadOfTheEngine() {
@@ -446,6 +451,49 @@ class ModelWindowTest : public QObject {
         QVERIFY(settled([&] { return cv->compared() && cv->compared()->config.text_a != other; }));
         QVERIFY(model().empty());
         QVERIFY(cv->figure()->message().contains(QStringLiteral("as many tokens")));
+    }
+
+    // Over the memory budget, the dialog offers the first layers; they are the engine's, and
+    // a button brings every layer back once the budget allows it.
+    void theMemoryBudgetOffersFewerLayers() {
+        qunsetenv(budget::kBudgetEnvironmentVariable);
+        const QString folder = golden_model("llama_gqa");
+        QVERIFY(openModel(folder));
+        const std::uint64_t all = snap()->model->estimated_bytes;
+        const models::CollectingSink maps = engine_run(folder, w_->document()->textA());
+        settings_->setMemoryBudget(QString::number(all - 1));
+        w_->memoryGuard()->reloadBudget();
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const OverBudgetDialog* d = w_->memoryGuard()->overBudgetDialog();
+                return d && d->isVisible();
+            },
+            30000));
+        OverBudgetDialog* dialog = w_->memoryGuard()->overBudgetDialog();
+        QVERIFY(dialog->fewerLayersButton()->isVisible());
+        QVERIFY(!dialog->fewerHeadsButton()->isVisible());  // a model keeps every head
+        QCOMPARE(dialog->fewerLayersButton()->text(), QStringLiteral("Keep layer 1 only"));
+        dialog->fewerLayersButton()->click();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::settled(*w_) && snap()->model && snap()->model->num_layers == 1; },
+            30000));
+        QCOMPARE(w_->document()->layersShown(), 1);
+        QCOMPARE(snap()->model->total_layers, 2);
+        QVERIFY(snap()->model->estimated_bytes < all);
+        ATTNVIZ_COMPARE_ARRAYS(snap()->model->weights[0].ptr(), maps.results[0].weights.ptr(),
+                               maps.results[0].weights.numel(), kTol);
+        QCOMPARE(find<QSpinBox>("layerSpin")->maximum(), 1);
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        auto* more = find<QPushButton>("allLayersButton");
+        QVERIFY(more->isVisible());
+        settings_->setMemoryBudget(QString());
+        w_->memoryGuard()->reloadBudget();
+        more->click();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::settled(*w_) && snap()->model && snap()->model->num_layers == 2; },
+            30000));
+        QVERIFY(!more->isVisible());
+        QCOMPARE(w_->document()->layersShown(), -1);
     }
 
     void theExamplesOpenTheShippedModelsOnLearnedHeads() {

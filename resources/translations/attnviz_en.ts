@@ -378,7 +378,7 @@
         <translation>A: “%1” → “%2” %3   ·   B: “%4” → “%5” %6   ·   B − A %7</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</source>
         <translation>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</translation>
     </message>
@@ -401,7 +401,7 @@
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+334"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+338"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+32"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -752,12 +752,12 @@
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+30"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location line="-67"/>
+        <location line="-79"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
@@ -967,17 +967,22 @@
         <source>%1 layers × %2 heads · %3 tokens: %4</source>
         <translation>%1 layers × %2 heads · %3 tokens: %4</translation>
     </message>
+    <message>
+        <location line="+6"/>
+        <source>layers 1–%1 of %2 kept (memory budget)</source>
+        <translation>layers 1–%1 of %2 kept (memory budget)</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+581"/>
-        <location line="+172"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+590"/>
+        <location line="+174"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-167"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -994,7 +999,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+62"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+61"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
         <translation>&apos;%1&apos; must be a number from %2 to %3</translation>
     </message>
@@ -1629,7 +1634,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-517"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-526"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1644,12 +1649,12 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+242"/>
+        <location line="+250"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+306"/>
+        <location line="+307"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -1664,7 +1669,7 @@
         <translation>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
@@ -3223,7 +3228,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+168"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+180"/>
         <source>Memory Budget</source>
         <translation>Memory Budget</translation>
     </message>
@@ -3379,7 +3384,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 (trained, built in)</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>%1 heads</source>
         <translation>%1 heads</translation>
     </message>
@@ -3451,12 +3456,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::OverBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-213"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-225"/>
         <source>Not Enough Memory for This</source>
         <translation>Not Enough Memory for This</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Nothing smaller fits either: shorten the text, lower embed_dim or raise the budget.</source>
         <translation>Nothing smaller fits either: shorten the text, lower embed_dim or raise the budget.</translation>
     </message>
@@ -3466,7 +3471,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Change the &amp;Budget…</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>set by --memory-budget</source>
         <translation>set by --memory-budget</translation>
     </message>
@@ -3559,6 +3564,21 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+2"/>
         <source>Needs %1. No heatmap per head.</source>
         <translation>Needs %1. No heatmap per head.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Keep layer 1 only</source>
+        <translation>Keep layer 1 only</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep layers 1–%1 of %2</source>
+        <translation>Keep layers 1–%1 of %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Needs %1. Every head of those layers; the later layers are not computed.</source>
+        <translation>Needs %1. Every head of those layers; the later layers are not computed.</translation>
     </message>
 </context>
 <context>
@@ -3783,7 +3803,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+117"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+118"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -3859,6 +3879,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     </message>
     <message>
         <location line="+2"/>
+        <source>Compute every layer again (the memory budget may refuse it for this text)</source>
+        <translation>Compute every layer again (the memory budget may refuse it for this text)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Model</source>
         <translation>Model</translation>
     </message>
@@ -3886,6 +3911,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+1"/>
         <source>Fold the explanation to its title, or unfold it</source>
         <translation>Fold the explanation to its title, or unfold it</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Layers 1–%1 of %2 kept: show all</source>
+        <translation>Layers 1–%1 of %2 kept: show all</translation>
     </message>
 </context>
 </TS>

@@ -376,7 +376,7 @@
         <translation>A：“%1” → “%2” %3   ·   B：“%4” → “%5” %6   ·   B − A %7</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>query “%1” → key “%2”:   A %3   ·   B %4   ·   B − A %5</source>
         <translation>查询“%1”→ 键“%2”：   A %3   ·   B %4   ·   B − A %5</translation>
     </message>
@@ -399,7 +399,7 @@
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+334"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+338"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+32"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -750,12 +750,12 @@
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+30"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location line="-67"/>
+        <location line="-79"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
@@ -965,17 +965,22 @@
         <source>%1 layers × %2 heads · %3 tokens: %4</source>
         <translation>%1 层 × %2 个头 · %3 个词元：%4</translation>
     </message>
+    <message>
+        <location line="+6"/>
+        <source>layers 1–%1 of %2 kept (memory budget)</source>
+        <translation>保留了 %2 层中的第 1–%1 层（内存预算）</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+581"/>
-        <location line="+172"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+590"/>
+        <location line="+174"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-165"/>
+        <location line="-167"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -992,7 +997,7 @@
     </message>
     <message>
         <location line="+12"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+62"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+61"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
         <translation>“%1”必须是 %2 到 %3 之间的数</translation>
     </message>
@@ -1626,7 +1631,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-517"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-526"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1641,12 +1646,12 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+242"/>
+        <location line="+250"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+306"/>
+        <location line="+307"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -1661,7 +1666,7 @@
         <translation>“masked_keys”的每一项必须是由整数组成的 [样本, 键] 对</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
@@ -3215,7 +3220,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+168"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+180"/>
         <source>Memory Budget</source>
         <translation>内存预算</translation>
     </message>
@@ -3371,7 +3376,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1（已训练，内置）</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+29"/>
         <source>%1 heads</source>
         <translation>%1 个头</translation>
     </message>
@@ -3443,12 +3448,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::OverBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-213"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-225"/>
         <source>Not Enough Memory for This</source>
         <translation>内存不足</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+28"/>
         <source>Nothing smaller fits either: shorten the text, lower embed_dim or raise the budget.</source>
         <translation>更小的方案也放不下：请缩短文本、减小 embed_dim 或提高预算。</translation>
     </message>
@@ -3458,7 +3463,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>修改预算(&amp;B)…</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+29"/>
         <source>set by --memory-budget</source>
         <translation>由 --memory-budget 设置</translation>
     </message>
@@ -3551,6 +3556,21 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+2"/>
         <source>Needs %1. No heatmap per head.</source>
         <translation>需要%1。不显示逐头热力图。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Keep layer 1 only</source>
+        <translation>只保留第 1 层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep layers 1–%1 of %2</source>
+        <translation>保留 %2 层中的第 1–%1 层</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Needs %1. Every head of those layers; the later layers are not computed.</source>
+        <translation>需要 %1。这些层的每个头都保留；后面的层不计算。</translation>
     </message>
 </context>
 <context>
@@ -3775,7 +3795,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+117"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+118"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -3851,6 +3871,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     </message>
     <message>
         <location line="+2"/>
+        <source>Compute every layer again (the memory budget may refuse it for this text)</source>
+        <translation>重新计算所有层（对这段文本，内存预算可能仍会拒绝）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
@@ -3878,6 +3903,11 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+1"/>
         <source>Fold the explanation to its title, or unfold it</source>
         <translation>将说明折叠为标题，或重新展开</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Layers 1–%1 of %2 kept: show all</source>
+        <translation>保留了 %2 层中的第 1–%1 层：显示全部</translation>
     </message>
 </context>
 </TS>

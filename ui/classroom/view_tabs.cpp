@@ -5,6 +5,7 @@
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QPushButton>
 #include <QSignalBlocker>
 #include <QTabBar>
 #include <QTabWidget>
@@ -133,6 +134,8 @@ void ViewTabs::retranslate() {
         tr("One token's attention across every layer and head: where it looks (from), or "
            "which tokens look at it (to)"));
     focus_token_->setToolTip(tr("The token in focus"));
+    all_layers_->setToolTip(
+        tr("Compute every layer again (the memory budget may refuse it for this text)"));
     if (tabs_->count() > ModelTab) {
         tabs_->setTabText(ModelTab, tr("Model"));
         tabs_->setTabToolTip(ModelTab, tr("Every layer and head of a trained model at once"));
@@ -162,6 +165,12 @@ QWidget* ViewTabs::makeModelTab() {
     bar->addWidget(focus_mode_);
     bar->addWidget(focus_token_);
     bar->addStretch(1);
+    // The memory budget kept only the first layers: a way back to all of them.
+    all_layers_ = new QPushButton(page);
+    all_layers_->setObjectName(QStringLiteral("allLayersButton"));
+    all_layers_->hide();
+    bar->addWidget(all_layers_);
+    connect(all_layers_, &QPushButton::clicked, this, [this] { doc_->setLayersShown(-1); });
     v->addLayout(bar);
     model_ = new ModelView(page);
     v->addWidget(model_, 1);
@@ -185,6 +194,10 @@ void ViewTabs::syncTokenFocus() {
             focus_token_->addItem(QStringLiteral("%1 · %2").arg(k + 1).arg(
                 visible_token(m->token_text[std::size_t(k)])));
     const int token = m && doc_->focusToken() < m->tokens ? doc_->focusToken() : -1;
+    all_layers_->setVisible(m && m->num_layers < m->total_layers);
+    if (m)
+        all_layers_->setText(
+            tr("Layers 1–%1 of %2 kept: show all").arg(m->num_layers).arg(m->total_layers));
     focus_mode_->setEnabled(m != nullptr);
     focus_mode_->setCurrentIndex(token < 0 ? 0 : doc_->focusTo() ? 2 : 1);
     focus_token_->setEnabled(token >= 0);

@@ -11,6 +11,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTabWidget;
 class QToolButton;
 
@@ -83,6 +84,7 @@ class ViewTabs : public QWidget {
     ModelView* model_ = nullptr;
     QComboBox* focus_mode_ = nullptr;
     QComboBox* focus_token_ = nullptr;
+    QPushButton* all_layers_ = nullptr;
     AtlasView* atlas_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;

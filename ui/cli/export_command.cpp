@@ -435,9 +435,21 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
                          QString::fromStdString(budget::describe_budget(memory)))
                     .toStdString());
     }
-    const SnapshotPtr snapshot = compute_snapshot(document.computeConfig(), 1, nullptr,
-                                                  std::max(1, QThread::idealThreadCount()), &memory,
-                                                  command.figure.kind == FigureKind::Steps);
+    ComputeConfig config = document.computeConfig();
+    // A figure of one layer needs the layers up to it only (the compared layer included).
+    if (config.usesModel() && command.figure.kind != FigureKind::Model && !command.atlas)
+        config.layers_shown =
+            std::max(config.layer, document.compare().changes.layer.value_or(0)) + 1;
+    SnapshotPtr snapshot;
+    try {
+        snapshot = compute_snapshot(config, 1, nullptr, std::max(1, QThread::idealThreadCount()),
+                                    &memory, command.figure.kind == FigureKind::Steps);
+    } catch (const budget::MemoryBudgetExceeded& e) {
+        if (!config.usesModel()) throw;
+        budget::MemoryPlan plan = e.plan();  // no --layers here: only the budget can help
+        plan.fewer_layers.reset();
+        throw budget::MemoryBudgetExceeded(plan, e.budget());
+    }
     if (command.figure.kind == FigureKind::Steps) {
         QString why;
         if (build_steps_model(*snapshot, command.figure.batch_item, command.figure.head, &why)

@@ -209,6 +209,7 @@ struct ComputeCache::Impl {
     struct ModelKey {
         QString folder, text_a, text_b;
         PairMode pair_mode;
+        int layers_shown;
         bool operator==(const ModelKey&) const = default;
     };
     std::optional<ModelKey> model_key;
@@ -297,11 +298,14 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
         const ComputeCache::Impl::ModelKey key{
             c.model_folder, c.text_a, c.pair_mode == PairMode::Single ? QString() : c.text_b,
-            c.pair_mode == PairMode::Single ? PairMode::Single : PairMode::CrossAttention};
+            c.pair_mode == PairMode::Single ? PairMode::Single : PairMode::CrossAttention,
+            c.layers_shown};
         // Choosing another layer re-slices; the word and special-token toggles regroup the
         // pieces' maps; only another text or model runs the forward pass again.
         const std::pair<bool, bool> shown{c.words, c.hide_special};
-        if (!cached.model_key || !(*cached.model_key == key) || !cached.piece_maps) {
+        // A lower budget decides again about maps it no longer allows.
+        if (!cached.model_key || !(*cached.model_key == key) || !cached.piece_maps ||
+            cached.piece_maps->estimated_bytes > memory.bytes) {
             cached.model_maps.reset();  // before the new pass allocates
             cached.piece_maps.reset();
             cached.steps.reset();

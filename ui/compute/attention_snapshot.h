@@ -57,7 +57,8 @@ struct ModelMaps {
     QString name;  ///< model_display_name()
     QString folder;
     int num_layers = 0, num_heads = 0, num_kv_heads = 0, tokens = 0;
-    int pieces = 0;  ///< the model's tokens; `tokens` are those shown (models::group_tokens)
+    int total_layers = 0;  ///< the model's; num_layers are the first ones, kept (memory budget)
+    int pieces = 0;        ///< the model's tokens; `tokens` are those shown (models::group_tokens)
     bool words = false, hide_special = false;  ///< how pieces became the tokens shown
     bool causal = false;
     std::vector<Tensor> weights;  ///< per layer [H, L, L]

@@ -112,30 +112,53 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
 
     models::ModelForwardOptions options;
     options.num_threads = std::max(1, num_threads);
-    // Kept: every layer's per-head maps and thumbnails, and one layer's panels drawn.
-    const double maps = double(info.num_layers) * double(info.num_heads + 1) * double(L * L);
-    const double needed = double(model.estimate_forward_bytes(L, options)) + maps * 8.0 +
-                          double(info.num_heads + 1) * double(L * L) * kDisplayBytesPerCell +
-                          double(kDisplayFixedBytes);
-    if (needed > double(memory.bytes)) {
-        budget::MemoryPlan plan;
-        plan.needed = std::uint64_t(needed);
-        plan.budget = memory.bytes;
-        plan.num_heads = int(info.num_heads);
-        plan.tokens = L;
+    const int N = int(info.num_layers);
+    const auto first_layers = [N](const budget::ResultScope& s) {
+        std::vector<std::int64_t> layers(
+            std::size_t(s.layers_shown > 0 ? std::min(s.layers_shown, N) : N));
+        for (std::size_t l = 0; l < layers.size(); ++l)
+            layers[l] = std::int64_t(l);
+        return layers;
+    };
+    // Kept: the kept layers' per-head maps and thumbnails, and one layer's panels drawn.
+    const auto footprint = [&](const budget::ResultScope& s) {
+        models::ModelForwardOptions o = options;
+        o.scope.layers = first_layers(s);
+        const double maps =
+            double(o.scope.layers.size()) * double(info.num_heads + 1) * double(L * L);
+        return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 +
+                             double(info.num_heads + 1) * double(L * L) * kDisplayBytesPerCell +
+                             double(kDisplayFixedBytes));
+    };
+    budget::ResultScope requested;
+    requested.layers_shown = c.layers_shown;
+    const std::uint64_t needed = footprint(requested);
+    if (needed > memory.bytes) {
+        // The window keeps every head of the layers it keeps: fewer layers is the offer.
+        std::vector<std::int64_t> all(static_cast<std::size_t>(N));
+        for (int l = 0; l < N; ++l)
+            all[std::size_t(l)] = l;
+        budget::MemoryPlan plan = budget::plan_memory(footprint, requested, int(info.num_heads), L,
+                                                      memory.bytes, 0, std::move(all));
+        plan.fewer_heads.reset();
+        plan.window.reset();
+        plan.mean_only.reset();
         throw budget::MemoryBudgetExceeded(plan, memory);
     }
+    options.scope.layers = first_layers(requested);
+    if (int(options.scope.layers.size()) == N) options.scope.layers.clear();  // every layer
 
     models::CollectingSink sink;
     model.forward(enc.input, options, sink);
     auto out = std::make_shared<ModelMaps>();
     out->name = model_display_name(*m);
     out->folder = c.model_folder;
-    out->num_layers = int(info.num_layers);
+    out->total_layers = N;
+    out->num_layers = options.scope.layers.empty() ? N : int(options.scope.layers.size());
     out->num_heads = int(info.num_heads);
     out->num_kv_heads = int(info.num_kv_heads);
     out->pieces = out->tokens = int(L);
-    out->estimated_bytes = std::uint64_t(needed);
+    out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
     out->causal = info.causal;
     out->encoding = enc.encoding;
@@ -162,12 +185,12 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     add_thumbnails(out.get());
     std::vector<double> own;
     std::vector<double>& scores = induction ? *induction : own;
-    if (scores.size() != std::size_t(out->num_layers) * std::size_t(H)) {
-        models::HeadAtlas probe(out->num_layers, H);
+    if (scores.size() != std::size_t(N) * std::size_t(H)) {
+        models::HeadAtlas probe(N, H);
         const auto bos = m->tokenizer.bos_id();
         models::add_induction_scores(model, bos ? *bos : -1, &probe, 50, 0, options.num_threads);
         scores.clear();
-        for (int l = 0; l < out->num_layers; ++l)
+        for (int l = 0; l < N; ++l)
             for (int h = 0; h < H; ++h)
                 scores.push_back(probe.at(l, h).induction);
     }
@@ -189,6 +212,7 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     out->name = pieces->name;
     out->folder = pieces->folder;
     out->num_layers = pieces->num_layers;
+    out->total_layers = pieces->total_layers;
     out->num_heads = pieces->num_heads;
     out->num_kv_heads = pieces->num_kv_heads;
     out->pieces = pieces->pieces;

@@ -96,8 +96,11 @@ struct ComputeConfig {
     int heads_shown = -1;
     int window_start = 0;
     int window_length = 0;
+    /// A model: the maps of its first layers_shown layers only (-1: every layer).
+    int layers_shown = -1;
     budget::ResultScope scope() const {
         return {.heads_shown = heads_shown,
+                .layers_shown = layers_shown,
                 .window_start = window_start,
                 .window_length = window_length};
     }

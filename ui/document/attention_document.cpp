@@ -209,13 +209,21 @@ void AttentionDocument::setModelFolder(const QString& folder) {
     if (!assign(compute_.model_folder, folder, this, &AttentionDocument::modelFolderChanged))
         return;
     model_heads_ = 0;
-    clampViewToData();  // back to the demo layer: its heads
+    compute_.layers_shown = -1;  // another model: its own layers
+    clampViewToData();           // back to the demo layer: its heads
     computeChanged();
 }
 
 int AttentionDocument::viewableHeads() const {
     if (compute_.usesModel()) return model_heads_ > 0 ? model_heads_ : kMaxHeads;
     return compute_.scope().kept_heads(compute_.num_heads);
+}
+
+void AttentionDocument::setLayersShown(int k) {
+    k = k < 1 ? -1 : std::min(k, kMaxLayers);
+    if (compute_.layers_shown == k) return;
+    compute_.layers_shown = k;
+    computeChanged();
 }
 
 void AttentionDocument::setModelHeads(int heads) {
@@ -552,7 +560,8 @@ QJsonObject AttentionDocument::toJson() const {
     // What of the result is kept (written always, read when present: older files keep all).
     const QJsonObject scope{{QStringLiteral("heads_shown"), c.heads_shown},
                             {QStringLiteral("window_start"), c.window_start},
-                            {QStringLiteral("window_length"), c.window_length}};
+                            {QStringLiteral("window_length"), c.window_length},
+                            {QStringLiteral("layers_shown"), c.layers_shown}};
     // The source (version 3): the model folder, empty for the demo layer, and its layer.
     const QJsonObject source{{QStringLiteral("model_folder"), c.model_folder},
                              {QStringLiteral("layer"), c.layer},
@@ -715,6 +724,8 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     r.integer(scope, QStringLiteral("heads_shown"), -1, kMaxHeads, &c.heads_shown);
     r.integer(scope, QStringLiteral("window_start"), 0, kMaxSeed, &c.window_start);
     r.integer(scope, QStringLiteral("window_length"), 0, kMaxSeed, &c.window_length);
+    r.integer(scope, QStringLiteral("layers_shown"), -1, kMaxLayers, &c.layers_shown);
+    if (c.layers_shown == 0) c.layers_shown = -1;
     if (c.heads_shown >= c.num_heads) c.heads_shown = -1;
     if (c.window_length == 0) c.window_start = 0;
 

@@ -67,6 +67,9 @@ class AttentionDocument : public QObject {
     int viewableHeads() const;
     /// The open model's head count, from its latest result (the window calls it).
     void setModelHeads(int heads);
+    /// A model's maps of its first `k` layers only (-1: every layer), the memory budget's offer.
+    void setLayersShown(int k);
+    int layersShown() const { return compute_.layers_shown; }
     /// Refused (returns false, message set) unless num_heads divides embed_dim.
     bool setNumHeads(int num_heads);
     /// Head counts that divide embed_dim (up to kMaxHeads).

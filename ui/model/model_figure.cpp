@@ -206,6 +206,10 @@ QString ModelFigure::captionText() const {
                           .arg(m.num_heads)
                           .arg(m.tokens)
                           .arg(tokens.join(QStringLiteral(" | ")))};
+    if (m.total_layers > m.num_layers)
+        parts << MosaicText::tr("layers 1–%1 of %2 kept (memory budget)")
+                     .arg(m.num_layers)
+                     .arg(m.total_layers);
     parts << token_view_notes(snapshot_->config);
     return parts.join(QStringLiteral(" · "));
 }

@@ -259,7 +259,9 @@ void ModelSource::sync() {
         const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
         const QSignalBlocker block_layer(layer_spin_);
         layer_spin_->setEnabled(m != nullptr);
-        layer_spin_->setRange(1, m ? int(m->model->info().num_layers) : 1);
+        // The memory budget may keep only the first layers.
+        const int layers = m ? int(m->model->info().num_layers) : 1;
+        layer_spin_->setRange(1, c.layers_shown > 0 ? std::min(layers, c.layers_shown) : layers);
         layer_spin_->setValue(c.layer + 1);
         for (auto [box, on] :
              {std::pair{words_box_, c.words}, {hide_special_box_, c.hide_special}}) {

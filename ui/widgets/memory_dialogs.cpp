@@ -51,7 +51,9 @@ OverBudgetDialog::OverBudgetDialog(QWidget* parent) : QDialog(parent) {
     window_->setObjectName(QStringLiteral("windowButton"));
     mean_only_ = new QCommandLinkButton(this);
     mean_only_->setObjectName(QStringLiteral("meanOnlyButton"));
-    for (QCommandLinkButton* b : {fewer_heads_, window_, mean_only_})
+    fewer_layers_ = new QCommandLinkButton(this);
+    fewer_layers_->setObjectName(QStringLiteral("fewerLayersButton"));
+    for (QCommandLinkButton* b : {fewer_layers_, fewer_heads_, window_, mean_only_})
         layout->addWidget(b);
     nothing_ = new QLabel(
         tr("Nothing smaller fits either: shorten the text, lower embed_dim or raise the budget."),
@@ -84,6 +86,7 @@ OverBudgetDialog::OverBudgetDialog(QWidget* parent) : QDialog(parent) {
     offer(fewer_heads_, &budget::MemoryPlan::fewer_heads);
     offer(window_, &budget::MemoryPlan::window);
     offer(mean_only_, &budget::MemoryPlan::mean_only);
+    offer(fewer_layers_, &budget::MemoryPlan::fewer_layers);
 }
 
 QString OverBudgetDialog::budgetSource(const budget::MemoryBudget& b) {
@@ -150,6 +153,16 @@ void OverBudgetDialog::setPlan(const budget::MemoryPlan& plan, const budget::Mem
         mean_only_->setText(tr("Show the mean over heads only"));
         mean_only_->setDescription(
             tr("Needs %1. No heatmap per head.").arg(aboutBytes(plan.mean_only_bytes)));
+    }
+    fewer_layers_->setVisible(plan.fewer_layers.has_value());
+    if (plan.fewer_layers) {
+        const int k = plan.fewer_layers->layers_shown;
+        fewer_layers_->setText(k == 1
+                                   ? tr("Keep layer 1 only")
+                                   : tr("Keep layers 1–%1 of %2").arg(k).arg(plan.layers.size()));
+        fewer_layers_->setDescription(
+            tr("Needs %1. Every head of those layers; the later layers are not computed.")
+                .arg(aboutBytes(plan.fewer_layers_bytes)));
     }
     nothing_->setVisible(!plan.any_offer());
     adjustSize();

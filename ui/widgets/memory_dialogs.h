@@ -30,6 +30,7 @@ class OverBudgetDialog : public QDialog {
     QCommandLinkButton* fewerHeadsButton() const { return fewer_heads_; }
     QCommandLinkButton* windowButton() const { return window_; }
     QCommandLinkButton* meanOnlyButton() const { return mean_only_; }
+    QCommandLinkButton* fewerLayersButton() const { return fewer_layers_; }
     QPushButton* changeBudgetButton() const { return change_budget_; }
 
     /// "the default: 50% of this machine's 16 GiB", "your setting", ... (translated).
@@ -49,6 +50,7 @@ class OverBudgetDialog : public QDialog {
     QCommandLinkButton* fewer_heads_ = nullptr;
     QCommandLinkButton* window_ = nullptr;
     QCommandLinkButton* mean_only_ = nullptr;
+    QCommandLinkButton* fewer_layers_ = nullptr;
     QPushButton* change_budget_ = nullptr;
 };
 

@@ -104,6 +104,10 @@ void MemoryGuard::resultReady(const SnapshotPtr& s) {
 }
 
 void MemoryGuard::apply(const budget::ResultScope& scope) {
+    if (doc_->computeConfig().usesModel()) {  // a model's offer: its first layers
+        doc_->setLayersShown(scope.layers_shown);
+        return;
+    }
     doc_->setHeadsShown(scope.heads_shown);
     doc_->setWindow(int(scope.window_start), int(scope.window_length));
 }
