@@ -2345,6 +2345,103 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::FigureExports</name>
+    <message>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+53"/>
+        <location line="+26"/>
+        <location line="+38"/>
+        <source>Cannot export</source>
+        <translation>Cannot export</translation>
+    </message>
+    <message>
+        <location line="-63"/>
+        <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
+        <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cannot export the figure</source>
+        <translation>Cannot export the figure</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+54"/>
+        <source>Exported %1</source>
+        <translation>Exported %1</translation>
+    </message>
+    <message>
+        <location line="-48"/>
+        <source>There is no figure yet.</source>
+        <translation>There is no figure yet.</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Export Figure</source>
+        <translation>Export Figure</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 files (*.%2)</source>
+        <translation>%1 files (*.%2)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>There are no weights yet.</source>
+        <translation>There are no weights yet.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot export the weights</source>
+        <translation>Cannot export the weights</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Export Weights</source>
+        <translation>Export Weights</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</source>
+        <translation>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Cannot copy the figure</source>
+        <translation>Cannot copy the figure</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Figure copied to the clipboard</source>
+        <translation>Figure copied to the clipboard</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Load Weights</source>
+        <translation>Load Weights</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>safetensors state_dict (*.safetensors);;All files (*)</source>
+        <translation>safetensors state_dict (*.safetensors);;All files (*)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+14"/>
+        <source>Cannot load weights</source>
+        <translation>Cannot load weights</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</source>
+        <translation>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Loaded weights from %1</source>
+        <translation>Loaded weights from %1</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
         <location filename="../../ui/classroom/statistics_view.cpp" line="+79"/>
@@ -2776,7 +2873,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+159"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+156"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
@@ -2796,12 +2893,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>&amp;Save Session</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Save Session &amp;As…</source>
         <translation>Save Session &amp;As…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>&amp;Export Figure…</source>
         <translation>&amp;Export Figure…</translation>
     </message>
@@ -2811,7 +2908,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Export &amp;Weights…</source>
         <translation>Export &amp;Weights…</translation>
     </message>
@@ -2931,7 +3028,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>&amp;Load Weights…</source>
         <translation>&amp;Load Weights…</translation>
     </message>
@@ -2941,7 +3038,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+L</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;About AttnViz</source>
         <translation>&amp;About AttnViz</translation>
     </message>
@@ -3016,7 +3113,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+60"/>
         <source>Untitled</source>
         <translation>Untitled</translation>
     </message>
@@ -3026,156 +3123,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
-        <location line="+49"/>
-        <source>Unsaved changes</source>
-        <translation>Unsaved changes</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Save the changes to this session first?</source>
-        <translation>Save the changes to this session first?</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Clear List</source>
-        <translation>Clear List</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>Open Session</source>
-        <translation>Open Session</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>AttnViz sessions (*.%1);;All files (*)</source>
-        <translation>AttnViz sessions (*.%1);;All files (*)</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Cannot open session</source>
-        <translation>Cannot open session</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Opened %1</source>
-        <translation>Opened %1</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Cannot save session</source>
-        <translation>Cannot save session</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Saved %1</source>
-        <translation>Saved %1</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Save Session</source>
-        <translation>Save Session</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>AttnViz sessions (*.%1)</source>
-        <translation>AttnViz sessions (*.%1)</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <location line="+24"/>
-        <location line="+35"/>
-        <source>Cannot export</source>
-        <translation>Cannot export</translation>
-    </message>
-    <message>
-        <location line="-59"/>
-        <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
-        <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Cannot export the figure</source>
-        <translation>Cannot export the figure</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+51"/>
-        <source>Exported %1</source>
-        <translation>Exported %1</translation>
-    </message>
-    <message>
-        <location line="-45"/>
-        <source>There is no figure yet.</source>
-        <translation>There is no figure yet.</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>Export Figure</source>
-        <translation>Export Figure</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 files (*.%2)</source>
-        <translation>%1 files (*.%2)</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>There are no weights yet.</source>
-        <translation>There are no weights yet.</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Cannot export the weights</source>
-        <translation>Cannot export the weights</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Export Weights</source>
-        <translation>Export Weights</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</source>
-        <translation>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Cannot copy the figure</source>
-        <translation>Cannot copy the figure</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Figure copied to the clipboard</source>
-        <translation>Figure copied to the clipboard</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Load Weights</source>
-        <translation>Load Weights</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>safetensors state_dict (*.safetensors);;All files (*)</source>
-        <translation>safetensors state_dict (*.safetensors);;All files (*)</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <location line="+13"/>
-        <source>Cannot load weights</source>
-        <translation>Cannot load weights</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</source>
-        <translation>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Loaded weights from %1</source>
-        <translation>Loaded weights from %1</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+88"/>
         <source>&amp;Heatmaps</source>
         <translation>&amp;Heatmaps</translation>
     </message>
@@ -3228,7 +3176,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+180"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+181"/>
         <source>Memory Budget</source>
         <translation>Memory Budget</translation>
     </message>
@@ -3456,7 +3404,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::OverBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-225"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-226"/>
         <source>Not Enough Memory for This</source>
         <translation>Not Enough Memory for This</translation>
     </message>
@@ -3566,7 +3514,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Needs %1. No heatmap per head.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Keep layer 1 only</source>
         <translation>Keep layer 1 only</translation>
     </message>
@@ -3692,6 +3640,64 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+4"/>
         <source>Tokens %1–%2</source>
         <translation>Tokens %1–%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::SessionFiles</name>
+    <message>
+        <location filename="../../ui/widgets/session_files.cpp" line="+51"/>
+        <source>Clear List</source>
+        <translation>Clear List</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Unsaved changes</source>
+        <translation>Unsaved changes</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Save the changes to this session first?</source>
+        <translation>Save the changes to this session first?</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Open Session</source>
+        <translation>Open Session</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AttnViz sessions (*.%1);;All files (*)</source>
+        <translation>AttnViz sessions (*.%1);;All files (*)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot open session</source>
+        <translation>Cannot open session</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Opened %1</source>
+        <translation>Opened %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot save session</source>
+        <translation>Cannot save session</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Saved %1</source>
+        <translation>Saved %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Save Session</source>
+        <translation>Save Session</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>AttnViz sessions (*.%1)</source>
+        <translation>AttnViz sessions (*.%1)</translation>
     </message>
 </context>
 <context>
@@ -3913,7 +3919,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>Layers 1–%1 of %2 kept: show all</source>
         <translation>Layers 1–%1 of %2 kept: show all</translation>
     </message>

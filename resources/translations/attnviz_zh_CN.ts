@@ -2342,6 +2342,103 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::FigureExports</name>
+    <message>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+53"/>
+        <location line="+26"/>
+        <location line="+38"/>
+        <source>Cannot export</source>
+        <translation>无法导出</translation>
+    </message>
+    <message>
+        <location line="-63"/>
+        <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
+        <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cannot export the figure</source>
+        <translation>无法导出图像</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+54"/>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <location line="-48"/>
+        <source>There is no figure yet.</source>
+        <translation>还没有图。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Export Figure</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 files (*.%2)</source>
+        <translation>%1 文件 (*.%2)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>There are no weights yet.</source>
+        <translation>还没有权重。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot export the weights</source>
+        <translation>无法导出权重</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Export Weights</source>
+        <translation>导出权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</source>
+        <translation>CSV 表格 (*.csv);;NumPy 数组 [N, H, L, S] (*.npy);;带词元的 JSON (*.json)</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Cannot copy the figure</source>
+        <translation>无法复制图</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Figure copied to the clipboard</source>
+        <translation>图像已复制到剪贴板</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Load Weights</source>
+        <translation>加载权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>safetensors state_dict (*.safetensors);;All files (*)</source>
+        <translation>safetensors state_dict (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+14"/>
+        <source>Cannot load weights</source>
+        <translation>无法加载权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</source>
+        <translation>“%1”中没有 in_proj_weight、q_proj_weight 或 out_proj.weight：它不是 nn.MultiheadAttention 的 state_dict。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Loaded weights from %1</source>
+        <translation>已从 %1 加载权重</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
         <location filename="../../ui/classroom/statistics_view.cpp" line="+79"/>
@@ -2768,7 +2865,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+159"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+156"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
@@ -2788,12 +2885,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Save Session &amp;As…</source>
         <translation>会话另存为(&amp;A)…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>&amp;Export Figure…</source>
         <translation>导出图像(&amp;E)…</translation>
     </message>
@@ -2803,7 +2900,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+E</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Export &amp;Weights…</source>
         <translation>导出权重(&amp;W)…</translation>
     </message>
@@ -2923,7 +3020,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>&amp;Load Weights…</source>
         <translation>加载权重(&amp;L)…</translation>
     </message>
@@ -2933,7 +3030,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+L</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;About AttnViz</source>
         <translation>关于 AttnViz(&amp;A)</translation>
     </message>
@@ -3008,7 +3105,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+61"/>
+        <location line="+60"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
@@ -3018,156 +3115,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
-        <location line="+49"/>
-        <source>Unsaved changes</source>
-        <translation>未保存的更改</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Save the changes to this session first?</source>
-        <translation>是否先保存对此会话的更改？</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Clear List</source>
-        <translation>清空列表</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>Open Session</source>
-        <translation>打开会话</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>AttnViz sessions (*.%1);;All files (*)</source>
-        <translation>AttnViz 会话 (*.%1);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+12"/>
-        <source>Cannot open session</source>
-        <translation>无法打开会话</translation>
-    </message>
-    <message>
-        <location line="+22"/>
-        <source>Opened %1</source>
-        <translation>已打开 %1</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Cannot save session</source>
-        <translation>无法保存会话</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <location line="+10"/>
-        <source>Save Session</source>
-        <translation>保存会话</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>AttnViz sessions (*.%1)</source>
-        <translation>AttnViz 会话 (*.%1)</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <location line="+24"/>
-        <location line="+35"/>
-        <source>Cannot export</source>
-        <translation>无法导出</translation>
-    </message>
-    <message>
-        <location line="-59"/>
-        <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
-        <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
-    </message>
-    <message>
-        <location line="+14"/>
-        <source>Cannot export the figure</source>
-        <translation>无法导出图像</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <location line="+51"/>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <location line="-45"/>
-        <source>There is no figure yet.</source>
-        <translation>还没有图。</translation>
-    </message>
-    <message>
-        <location line="+24"/>
-        <source>Export Figure</source>
-        <translation>导出图像</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>%1 files (*.%2)</source>
-        <translation>%1 文件 (*.%2)</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>There are no weights yet.</source>
-        <translation>还没有权重。</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>Cannot export the weights</source>
-        <translation>无法导出权重</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source>Export Weights</source>
-        <translation>导出权重</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</source>
-        <translation>CSV 表格 (*.csv);;NumPy 数组 [N, H, L, S] (*.npy);;带词元的 JSON (*.json)</translation>
-    </message>
-    <message>
-        <location line="+19"/>
-        <source>Cannot copy the figure</source>
-        <translation>无法复制图</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Figure copied to the clipboard</source>
-        <translation>图像已复制到剪贴板</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>Load Weights</source>
-        <translation>加载权重</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>safetensors state_dict (*.safetensors);;All files (*)</source>
-        <translation>safetensors state_dict (*.safetensors);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <location line="+13"/>
-        <source>Cannot load weights</source>
-        <translation>无法加载权重</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</source>
-        <translation>“%1”中没有 in_proj_weight、q_proj_weight 或 out_proj.weight：它不是 nn.MultiheadAttention 的 state_dict。</translation>
-    </message>
-    <message>
-        <location line="+8"/>
-        <source>Loaded weights from %1</source>
-        <translation>已从 %1 加载权重</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+88"/>
         <source>&amp;Heatmaps</source>
         <translation>热力图(&amp;H)</translation>
     </message>
@@ -3220,7 +3168,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+180"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+181"/>
         <source>Memory Budget</source>
         <translation>内存预算</translation>
     </message>
@@ -3448,7 +3396,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::OverBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-225"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-226"/>
         <source>Not Enough Memory for This</source>
         <translation>内存不足</translation>
     </message>
@@ -3558,7 +3506,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>需要%1。不显示逐头热力图。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Keep layer 1 only</source>
         <translation>只保留第 1 层</translation>
     </message>
@@ -3684,6 +3632,64 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+4"/>
         <source>Tokens %1–%2</source>
         <translation>第 %1–%2 个词元</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::SessionFiles</name>
+    <message>
+        <location filename="../../ui/widgets/session_files.cpp" line="+51"/>
+        <source>Clear List</source>
+        <translation>清空列表</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Save the changes to this session first?</source>
+        <translation>是否先保存对此会话的更改？</translation>
+    </message>
+    <message>
+        <location line="+46"/>
+        <source>Open Session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AttnViz sessions (*.%1);;All files (*)</source>
+        <translation>AttnViz 会话 (*.%1);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot open session</source>
+        <translation>无法打开会话</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot save session</source>
+        <translation>无法保存会话</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Save Session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>AttnViz sessions (*.%1)</source>
+        <translation>AttnViz 会话 (*.%1)</translation>
     </message>
 </context>
 <context>
@@ -3905,7 +3911,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>将说明折叠为标题，或重新展开</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+52"/>
         <source>Layers 1–%1 of %2 kept: show all</source>
         <translation>保留了 %2 层中的第 1–%1 层：显示全部</translation>
     </message>

@@ -30,7 +30,6 @@
 #include <exception>
 #include <map>
 
-#include "engine/io/safetensors.h"
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/examples.h"
 #include "ui/classroom/steps_view.h"
@@ -43,11 +42,12 @@
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/controls_panel.h"
-#include "ui/widgets/export_dialog.h"
+#include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/input_panel.h"
 #include "ui/widgets/memory_guard.h"
 #include "ui/widgets/scope_bar.h"
+#include "ui/widgets/session_files.h"
 
 namespace attnviz::ui {
 
@@ -68,6 +68,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         doc_->setColormap(settings_->defaultColormap());
     }
     compute_ = new ComputeController(this);
+    exports_ = new FigureExports(this, settings_);
     models_ = new ModelSource(doc_, settings_, this);
     connect(models_, &ModelSource::failed, this, &MainWindow::showError);
     setAcceptDrops(true);
@@ -108,6 +109,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     splitter_->setStretchFactor(1, 1);
     splitter_->setCollapsible(1, false);
     setCentralWidget(splitter_);
+    sessions_ = new SessionFiles(this, doc_, settings_, splitter_);
+    connect(sessions_, &SessionFiles::titleChanged, this, &MainWindow::updateTitle);
 
     createActions();
     createMenus();
@@ -135,13 +138,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         grid_->setOptions(doc_->figureOptions());
         syncViewControls();
     });
-    connect(doc_, &AttentionDocument::settingsChanged, this, [this] {
-        if (!loading_) {
-            modified_ = true;
-            updateTitle();
-        }
-        syncViewControls();
-    });
+    connect(doc_, &AttentionDocument::settingsChanged, this, &MainWindow::syncViewControls);
     auto follow_source = [this] {
         const bool model = doc_->computeConfig().usesModel();
         controls_->setModelSource(model);
@@ -204,7 +201,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         doc_->setView(FigureView::Head, head);
         views_->setCurrentTab(ViewTabs::GridTab);
     });
-    connect(controls_, &ControlsPanel::loadWeightsRequested, this, &MainWindow::loadWeightsDialog);
+    connect(controls_, &ControlsPanel::loadWeightsRequested, exports_,
+            &FigureExports::loadWeightsDialog);
 
     grid_->setOptions(doc_->figureOptions());
     compute_->setFigureHints(doc_->colormap(), doc_->scaleMode());
@@ -213,7 +211,6 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     // Start on the heatmaps, so the shortcuts work before anything is clicked.
     grid_->setFocusPolicy(Qt::StrongFocus);
     grid_->setFocus();
-    modified_ = false;
     updateTitle();
     syncViewControls();
 }
@@ -236,8 +233,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
     event->acceptProposedAction();
     if (QFileInfo(path).isDir())
         models_->load(path);
-    else if (maybeSave())
-        openSession(path);
+    else if (sessions_->maybeSave())
+        sessions_->openSession(path);
 }
 
 // --- actions ------------------------------------------------------------------------------
@@ -251,15 +248,16 @@ void MainWindow::createActions() {
         return a;
     };
     new_act_ = make(tr("&New Session"), QKeySequence::New, [this] {
-        if (maybeSave()) newSession();
+        if (sessions_->maybeSave()) sessions_->newSession();
     });
-    open_act_ = make(tr("&Open Session…"), QKeySequence::Open, [this] { openDialog(); });
-    save_act_ = make(tr("&Save Session"), QKeySequence::Save, [this] { save(); });
-    save_as_act_ = make(tr("Save Session &As…"), QKeySequence::SaveAs, [this] { saveAs(); });
-    export_act_ =
-        make(tr("&Export Figure…"), QKeySequence(tr("Ctrl+E")), [this] { exportFigureDialog(); });
+    open_act_ = make(tr("&Open Session…"), QKeySequence::Open, [this] { sessions_->openDialog(); });
+    save_act_ = make(tr("&Save Session"), QKeySequence::Save, [this] { sessions_->save(); });
+    save_as_act_ =
+        make(tr("Save Session &As…"), QKeySequence::SaveAs, [this] { sessions_->saveAs(); });
+    export_act_ = make(tr("&Export Figure…"), QKeySequence(tr("Ctrl+E")),
+                       [this] { exports_->exportFigureDialog(); });
     export_weights_act_ = make(tr("Export &Weights…"), QKeySequence(tr("Ctrl+Shift+E")),
-                               [this] { exportWeightsDialog(); });
+                               [this] { exports_->exportWeightsDialog(); });
     copy_act_ =
         make(tr("&Copy Figure"), QKeySequence(tr("Ctrl+Shift+C")), [this] { copyFigure(); });
     quit_act_ = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
@@ -288,8 +286,8 @@ void MainWindow::createActions() {
     });
     clear_masks_act_ = make(tr("C&lear Masked Keys"), QKeySequence(tr("Ctrl+Shift+K")),
                             [this] { doc_->clearMaskedKeys(); });
-    load_weights_act_ =
-        make(tr("&Load Weights…"), QKeySequence(tr("Ctrl+L")), [this] { loadWeightsDialog(); });
+    load_weights_act_ = make(tr("&Load Weights…"), QKeySequence(tr("Ctrl+L")),
+                             [this] { exports_->loadWeightsDialog(); });
     about_act_ = make(tr("&About AttnViz"), QKeySequence(), [this] {
         QMessageBox::about(
             this, tr("About AttnViz"),
@@ -318,7 +316,7 @@ void MainWindow::createMenus() {
     file->addAction(load_weights_act_);
     file->addSeparator();
     file->addAction(quit_act_);
-    updateRecentMenu();
+    sessions_->setRecentMenu(recent_menu_);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(grid_act_);
@@ -452,9 +450,7 @@ void MainWindow::stepHead(int delta) {
 }
 
 void MainWindow::takeOverFrom(const MainWindow& previous) {
-    file_ = previous.file_;
-    modified_ = previous.modified_;
-    confirm_close_ = previous.confirm_close_;
+    sessions_->takeOver(*previous.sessions_);
     restoreGeometry(previous.saveGeometry());
     restoreState(previous.saveState());
     splitter_->restoreState(previous.splitter_->saveState());
@@ -482,9 +478,10 @@ void MainWindow::showError(const QString& title, const QString& text) {
 }
 
 void MainWindow::updateTitle() {
-    const QString name = file_.isEmpty() ? tr("Untitled") : QFileInfo(file_).fileName();
+    const QString file = sessions_->file();
+    const QString name = file.isEmpty() ? tr("Untitled") : QFileInfo(file).fileName();
     setWindowTitle(tr("%1[*] — AttnViz").arg(name));
-    setWindowModified(modified_);
+    setWindowModified(sessions_->isModified());
 }
 
 void MainWindow::restoreLayout() {
@@ -512,7 +509,8 @@ void MainWindow::saveLayout() {
 }
 
 QString MainWindow::dialogDirectory() const {
-    if (!file_.isEmpty()) return QFileInfo(file_).absolutePath();
+    if (const QString file = sessions_->file(); !file.isEmpty())
+        return QFileInfo(file).absolutePath();
     return settings_->lastDirectory();
 }
 
@@ -521,7 +519,7 @@ void MainWindow::rememberDirectory(const QString& path) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-    if (confirm_close_ && !maybeSave()) {
+    if (!sessions_->maybeSave()) {
         event->ignore();
         return;
     }
@@ -529,275 +527,41 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
-bool MainWindow::maybeSave() {
-    if (!modified_ || !confirm_close_) return true;
-    const auto answer = QMessageBox::question(
-        this, tr("Unsaved changes"), tr("Save the changes to this session first?"),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Cancel) return false;
-    if (answer == QMessageBox::Save) return save();
-    return true;
-}
-
-// --- sessions -----------------------------------------------------------------------------
-
-void MainWindow::updateRecentMenu() {
-    recent_menu_->clear();
-    const QStringList files = settings_->recentFiles();
-    for (const QString& path : files) {
-        QAction* a = recent_menu_->addAction(QFileInfo(path).fileName());
-        a->setToolTip(path);
-        a->setStatusTip(path);
-        connect(a, &QAction::triggered, this, [this, path] {
-            if (maybeSave()) openSession(path);
-        });
-    }
-    if (!files.isEmpty()) {
-        recent_menu_->addSeparator();
-        recent_menu_->addAction(tr("Clear List"), this, [this] {
-            settings_->clearRecentFiles();
-            updateRecentMenu();
-        });
-    }
-    recent_menu_->setEnabled(!files.isEmpty());
-}
-
-void MainWindow::newSession() {
-    views_->hideExplanation();
-    loading_ = true;
-    doc_->resetToDefaults();
-    doc_->setColormap(settings_->defaultColormap());
-    file_.clear();
-    QTimer::singleShot(0, this, [this] {
-        loading_ = false;
-        modified_ = false;
-        updateTitle();
-    });
-}
-
-void MainWindow::openDialog() {
-    if (!maybeSave()) return;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open Session"), dialogDirectory(),
-        tr("AttnViz sessions (*.%1);;All files (*)").arg(QLatin1String(kSessionSuffix)));
-    if (!path.isEmpty()) openSession(path);
-}
+// --- sessions (SessionFiles) -------------------------------------------------------------
 
 bool MainWindow::openSession(const QString& path) {
-    QString error;
-    SessionExtras extras;
-    loading_ = true;
-    if (!load_session(path, doc_, &extras, &error)) {
-        loading_ = false;
-        settings_->removeRecentFile(path);
-        updateRecentMenu();
-        showError(tr("Cannot open session"), error);
-        return false;
-    }
-    views_->hideExplanation();
-    ViewTabs::Tab tab = ViewTabs::GridTab;
-    if (ViewTabs::tabFromName(extras.window.value(QStringLiteral("tab")).toString(), &tab))
-        views_->setCurrentTab(tab);
-    const QJsonValue splitter = extras.window.value(QStringLiteral("splitter"));
-    if (splitter.isString())
-        splitter_->restoreState(QByteArray::fromBase64(splitter.toString().toLatin1()));
-    file_ = QFileInfo(path).absoluteFilePath();
-    settings_->addRecentFile(file_);
-    rememberDirectory(file_);
-    updateRecentMenu();
-    // The document's change signals are coalesced to the next event-loop turn; the session
-    // is unmodified once they have been delivered.
-    QTimer::singleShot(0, this, [this] {
-        loading_ = false;
-        modified_ = false;
-        updateTitle();
-    });
-    updateTitle();
-    statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 4000);
-    return true;
+    return sessions_->openSession(path);
 }
 
 bool MainWindow::saveSessionTo(const QString& path) {
-    SessionExtras extras;
-    extras.window[QStringLiteral("tab")] = ViewTabs::tabName(views_->currentTab());
-    extras.window[QStringLiteral("splitter")] =
-        QString::fromLatin1(splitter_->saveState().toBase64());
-    QString error;
-    if (!save_session(path, *doc_, extras, &error)) {
-        showError(tr("Cannot save session"), error);
-        return false;
-    }
-    file_ = QFileInfo(path).absoluteFilePath();
-    modified_ = false;
-    settings_->addRecentFile(file_);
-    rememberDirectory(file_);
-    updateRecentMenu();
-    updateTitle();
-    statusBar()->showMessage(tr("Saved %1").arg(QFileInfo(path).fileName()), 4000);
-    return true;
+    return sessions_->saveSessionTo(path);
 }
 
-bool MainWindow::save() {
-    return file_.isEmpty() ? saveAs() : saveSessionTo(file_);
+QString MainWindow::currentFile() const {
+    return sessions_->file();
 }
 
-bool MainWindow::saveAs() {
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Save Session"),
-        file_.isEmpty() ? dialogDirectory() + QStringLiteral("/attention.attnviz") : file_,
-        tr("AttnViz sessions (*.%1)").arg(QLatin1String(kSessionSuffix)));
-    if (path.isEmpty()) return false;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += QLatin1Char('.') + QLatin1String(kSessionSuffix);
-    return saveSessionTo(path);
+void MainWindow::setConfirmOnClose(bool on) {
+    sessions_->setConfirm(on);
 }
 
-// --- exports ------------------------------------------------------------------------------
+// --- files: exports and weights (FigureExports) ------------------------------------------
 
 bool MainWindow::exportFigureTo(const QString& path, const ExportSize& size,
                                 const FigureOptions& options) {
-    const SnapshotPtr snapshot = compute_->latest();
-    if (!snapshot) {
-        showError(tr("Cannot export"), tr("There is no figure yet: the attention is still being "
-                                          "computed or the input has an error."));
-        return false;
-    }
-    try {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        // A comparison also needs configuration B, computed for this A.
-        const SnapshotPtr compared = options.kind == FigureKind::Compare
-                                         ? views_->compare()->comparedFor(snapshot)
-                                         : nullptr;
-        export_figure(*snapshot, options, size, path, std::nullopt, compared.get());
-        QApplication::restoreOverrideCursor();
-    } catch (const std::exception& e) {
-        QApplication::restoreOverrideCursor();
-        showError(tr("Cannot export the figure"), QString::fromStdString(e.what()));
-        return false;
-    }
-    rememberDirectory(path);
-    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
-    return true;
-}
-
-void MainWindow::exportFigureDialog() {
-    if (!compute_->latest()) {
-        showError(tr("Cannot export"), tr("There is no figure yet."));
-        return;
-    }
-    const FigureOptions current = currentFigureOptions();
-    // A comparison offers the heads both configurations have.
-    const int heads =
-        current.kind == FigureKind::Compare
-            ? std::min(doc_->numHeads(),
-                       compared_config(doc_->computeConfig(), doc_->compare().changes).num_heads)
-            : doc_->numHeads();
-    ExportDialog dialog(current, heads, this);
-    dialog.setSize(
-        ExportSize{settings_->exportWidth(), settings_->exportHeight(), settings_->exportScale()});
-    dialog.setFontPx(settings_->exportFontPx());
-    if (dialog.exec() != QDialog::Accepted) return;
-    const ExportSize size = dialog.exportSize();
-    settings_->setExportWidth(size.width);
-    settings_->setExportHeight(size.height);
-    settings_->setExportScale(size.scale);
-    settings_->setExportFontPx(dialog.figureOptions().font_px);
-    const QString suffix = figure_format_suffix(dialog.format());
-    const QString base =
-        file_.isEmpty() ? QStringLiteral("attention") : QFileInfo(file_).completeBaseName();
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Figure"),
-        dialogDirectory() + QLatin1Char('/') + base + QLatin1Char('.') + suffix,
-        tr("%1 files (*.%2)").arg(suffix.toUpper(), suffix));
-    if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += QLatin1Char('.') + suffix;
-    exportFigureTo(path, size, dialog.figureOptions());
+    return exports_->exportFigureTo(path, size, options);
 }
 
 bool MainWindow::exportWeightsTo(const QString& path) {
-    const SnapshotPtr snapshot = compute_->latest();
-    if (!snapshot) {
-        showError(tr("Cannot export"), tr("There are no weights yet."));
-        return false;
-    }
-    try {
-        export_weights(*snapshot, path);
-    } catch (const std::exception& e) {
-        showError(tr("Cannot export the weights"), QString::fromStdString(e.what()));
-        return false;
-    }
-    rememberDirectory(path);
-    statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
-    return true;
-}
-
-void MainWindow::exportWeightsDialog() {
-    QString selected;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Weights"), dialogDirectory() + QStringLiteral("/weights.csv"),
-        tr("CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)"),
-        &selected);
-    if (!path.isEmpty()) exportWeightsTo(path);
-}
-
-void MainWindow::copyFigure() {
-    const SnapshotPtr snapshot = compute_->latest();
-    if (!snapshot) return;
-    FigureOptions options = currentFigureOptions();
-    options.font_px = 14;
-    // The grid's own size, so the copy looks like what is on screen, at the screen's scale.
-    const QSize size = grid_->size().expandedTo(QSize(640, 400));
-    try {
-        const SnapshotPtr compared = options.kind == FigureKind::Compare
-                                         ? views_->compare()->comparedFor(snapshot)
-                                         : nullptr;
-        copy_figure_to_clipboard(*snapshot, options, size, std::max(1.0, devicePixelRatioF()),
-                                 compared.get());
-    } catch (const std::exception& e) {
-        showError(tr("Cannot copy the figure"), QString::fromStdString(e.what()));
-        return;
-    }
-    statusBar()->showMessage(tr("Figure copied to the clipboard"), 3000);
-}
-
-// --- weights ------------------------------------------------------------------------------
-
-void MainWindow::loadWeightsDialog() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Load Weights"), dialogDirectory(),
-                                     tr("safetensors state_dict (*.safetensors);;All files (*)"));
-    if (!path.isEmpty()) loadWeightsFrom(path);
+    return exports_->exportWeightsTo(path);
 }
 
 bool MainWindow::loadWeightsFrom(const QString& path) {
-    io::TensorMap tensors;
-    try {
-        tensors = io::read_safetensors(path.toStdString());
-    } catch (const std::exception& e) {
-        showError(tr("Cannot load weights"), QString::fromStdString(e.what()));
-        return false;
-    }
-    // Take embed_dim from the file, so a matching layer is ready without a second step.
-    int embed_dim = 0;
-    for (const char* name : {"in_proj_weight", "q_proj_weight", "out_proj.weight"}) {
-        const auto it = tensors.find(name);
-        if (it != tensors.end() && it->second.rank() == 2) {
-            embed_dim = int(it->second.dim(1));
-            break;
-        }
-    }
-    if (embed_dim <= 0) {
-        showError(tr("Cannot load weights"),
-                  tr("'%1' has no in_proj_weight, q_proj_weight or out_proj.weight: it is not "
-                     "an nn.MultiheadAttention state_dict.")
-                      .arg(QFileInfo(path).fileName()));
-        return false;
-    }
-    if (embed_dim != doc_->embedDim()) doc_->setEmbedDim(embed_dim);
-    doc_->setWeightsFile(QFileInfo(path).absoluteFilePath());
-    rememberDirectory(path);
-    statusBar()->showMessage(tr("Loaded weights from %1").arg(QFileInfo(path).fileName()), 4000);
-    return true;
+    return exports_->loadWeightsFrom(path);
+}
+
+void MainWindow::copyFigure() {
+    exports_->copyFigure();
 }
 
 // --- the classroom: views, examples, presentation -----------------------------------------
@@ -881,7 +645,7 @@ void MainWindow::createClassroomActions() {
         QAction* a = menu->addAction(e.title);
         a->setData(e.id);
         connect(a, &QAction::triggered, this, [this, id = e.id] {
-            if (maybeSave()) loadExample(id);
+            if (sessions_->maybeSave()) loadExample(id);
         });
     }
     // Before Help, which stays last.
@@ -910,19 +674,12 @@ bool MainWindow::loadExample(const QString& id) {
     for (const Example& e : builtin_examples()) {
         if (e.id != id) continue;
         QString error;
-        loading_ = true;
-        if (!load_session(e.resource, doc_, nullptr, &error)) {
-            loading_ = false;
+        // An example is a new, untitled session: saving asks for a name.
+        if (!sessions_->load([&] { return load_session(e.resource, doc_, nullptr, &error); },
+                             QString())) {
             showError(tr("Cannot open the example"), error);
             return false;
         }
-        // An example is a new, untitled session: saving asks for a name.
-        file_.clear();
-        QTimer::singleShot(0, this, [this] {
-            loading_ = false;
-            modified_ = false;
-            updateTitle();
-        });
         ViewTabs::Tab tab = ViewTabs::GridTab;
         if (ViewTabs::tabFromName(e.tab, &tab)) views_->setCurrentTab(tab);
         views_->showExplanation(e.title, e.explanation);

@@ -1,7 +1,9 @@
-// The main window: inputs on top, controls on the left, the heatmap grid in the middle.
-// It wires the AttentionDocument to the panels, the compute worker and the grid, and offers
-// sessions, exports and shortcuts.  Errors are reported in (window-modal, non-blocking)
-// message boxes; the app keeps running.
+// The main window: inputs on top, controls on the left, the views in the middle.  It wires
+// the AttentionDocument to the panels, the compute worker and the views, and holds the menus,
+// tool bar, shortcuts, presentation mode and language.  Session files (SessionFiles), exports
+// and weight loading (FigureExports), the source of the attention (ModelSource) and the
+// memory budget (MemoryGuard) are parts of their own.  Errors are reported in
+// (window-modal, non-blocking) message boxes; the app keeps running.
 #pragma once
 
 #include <QMainWindow>
@@ -28,6 +30,8 @@ class AppSettings;
 class AttentionDocument;
 class ComputeController;
 class ControlsPanel;
+class FigureExports;
+class SessionFiles;
 class HeatmapGridView;
 class InputPanel;
 class MemoryGuard;
@@ -80,13 +84,18 @@ class MainWindow : public QMainWindow {
     bool loadWeightsFrom(const QString& path);
     void copyFigure();
 
-    QString currentFile() const { return file_; }
+    QString currentFile() const;
     /// The text of the last error shown (also in the dialog).
     QString lastError() const { return last_error_; }
     /// The error dialog currently open, if any.
     QMessageBox* errorDialog() const { return error_box_; }
+    /// A window-modal, non-blocking error dialog (and the status bar); the app keeps running.
+    void showError(const QString& title, const QString& text);
+    /// Where file dialogs start: the session's folder, else the last one used.
+    QString dialogDirectory() const;
+    void rememberDirectory(const QString& path);
     /// When false, closing never asks to save (tests, scripted runs).
-    void setConfirmOnClose(bool on) { confirm_close_ = on; }
+    void setConfirmOnClose(bool on);
     /// Continues the session of `previous` (whose document this window adopted): file name,
     /// unsaved-changes flag and layout.  State a view keeps outside the document belongs here.
     void takeOverFrom(const MainWindow& previous);
@@ -109,22 +118,9 @@ class MainWindow : public QMainWindow {
     void createClassroomActions();
     void restoreLayout();
     void saveLayout();
-    void updateRecentMenu();
     void updateTitle();
     void syncViewControls();
-    void showError(const QString& title, const QString& text);
-    bool maybeSave();
-
-    void newSession();
-    void openDialog();
-    bool save();
-    bool saveAs();
-    void exportFigureDialog();
-    void exportWeightsDialog();
-    void loadWeightsDialog();
     void stepHead(int delta);
-    QString dialogDirectory() const;
-    void rememberDirectory(const QString& path);
 
     std::unique_ptr<AppSettings> own_settings_;
     AppSettings* settings_ = nullptr;
@@ -138,6 +134,8 @@ class MainWindow : public QMainWindow {
     ScopeBar* scope_bar_ = nullptr;
     MemoryGuard* guard_ = nullptr;
     ModelSource* models_ = nullptr;
+    FigureExports* exports_ = nullptr;
+    SessionFiles* sessions_ = nullptr;
     QMenu* examples_menu_ = nullptr;
     QAction* presentation_act_ = nullptr;
     QList<QAction*> presentation_keys_;
@@ -174,10 +172,6 @@ class MainWindow : public QMainWindow {
     QAction* load_weights_act_ = nullptr;
     QAction* about_act_ = nullptr;
 
-    QString file_;
-    bool modified_ = false;
-    bool loading_ = false;
-    bool confirm_close_ = true;
     QString last_error_;
     QPointer<QMessageBox> error_box_;
 };

@@ -1,0 +1,67 @@
+// The window's session files: New, Open…, Open Recent, Save, Save As…, the unsaved-changes
+// flag and the question before it is lost.  A session file holds the document and the
+// window's view (session.h); anything that fills the document wholesale (an example, a
+// session) goes through load(), so that it does not count as an edit.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+
+class QMenu;
+class QSplitter;
+
+namespace attnviz::ui {
+
+class AppSettings;
+class AttentionDocument;
+class MainWindow;
+
+class SessionFiles : public QObject {
+    Q_OBJECT
+  public:
+    SessionFiles(MainWindow* window, AttentionDocument* document, AppSettings* settings,
+                 QSplitter* splitter);
+
+    QString file() const { return file_; }
+    bool isModified() const { return modified_; }
+    /// When false, nothing asks to save (tests, scripted runs).
+    void setConfirm(bool on) { confirm_ = on; }
+    bool confirms() const { return confirm_; }
+    /// The list under File ▸ Open Recent (kept up to date from now on).
+    void setRecentMenu(QMenu* menu);
+
+    /// True when the changes are saved, discarded, or there are none; false when cancelled.
+    bool maybeSave();
+    void newSession();
+    void openDialog();
+    bool openSession(const QString& path);
+    bool saveSessionTo(const QString& path);
+    bool save();
+    bool saveAs();
+    /// Runs `fill`, which sets the whole document, as a load and not an edit: the session is
+    /// then unmodified and named `file` (empty: untitled).  False when `fill` fails.
+    bool load(const std::function<bool()>& fill, const QString& file);
+    /// Continues the session of `other` (a window rebuilt in another language).
+    void takeOver(const SessionFiles& other);
+
+  signals:
+    /// The file name or the unsaved-changes flag changed.
+    void titleChanged();
+
+  private:
+    void updateRecentMenu();
+
+    MainWindow* window_;
+    AttentionDocument* doc_;
+    AppSettings* settings_;
+    QSplitter* splitter_;
+    QMenu* recent_menu_ = nullptr;
+    QString file_;
+    bool modified_ = false;
+    bool loading_ = false;
+    bool confirm_ = true;
+};
+
+}  // namespace attnviz::ui
