@@ -363,6 +363,10 @@ class ModelWindowTest : public QObject {
         QTest::qWait(1);
         const auto& stats = w_->views()->statistics()->model()->statistics();
         QCOMPARE(int(stats.size()), H);
+        // Measured on the worker, for this very result.
+        const auto measured = w_->compute()->latestStatistics();
+        QVERIFY(measured && measured->generation == snap()->generation);
+        QCOMPARE(measured->items.at(0).size(), stats.size());
         for (int h = 0; h < H; ++h) {
             double previous = 0.0;
             for (int i = 1; i < L; ++i)

@@ -224,9 +224,12 @@ int StatisticsView::headAtRow(int row) const {
     return source.isValid() ? model_->statistics()[std::size_t(source.row())].head : -1;
 }
 
-void StatisticsView::setSnapshot(SnapshotPtr snapshot, int item, int focused_head) {
-    model_->setStatistics(
-        snapshot ? head_statistics(*snapshot, item) : std::vector<HeadStatistics>{}, focused_head);
+void StatisticsView::setSnapshot(SnapshotPtr snapshot, int item, int focused_head,
+                                 const std::vector<HeadStatistics>* measured) {
+    model_->setStatistics(measured   ? *measured
+                          : snapshot ? head_statistics(*snapshot, item)
+                                     : std::vector<HeadStatistics>{},
+                          focused_head);
 }
 
 bool StatisticsView::exportCsv(const QString& path, QString* error) const {

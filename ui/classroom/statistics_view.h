@@ -45,7 +45,9 @@ class StatisticsView : public QWidget {
   public:
     explicit StatisticsView(QWidget* parent = nullptr);
 
-    void setSnapshot(SnapshotPtr snapshot, int item, int focused_head);
+    /// `measured`: head_statistics of that item, made off the GUI thread (null: measured here).
+    void setSnapshot(SnapshotPtr snapshot, int item, int focused_head,
+                     const std::vector<HeadStatistics>* measured = nullptr);
     HeadStatisticsModel* model() const { return model_; }
     QTableView* table() const { return table_; }
     /// The head shown in a row of the (sorted) table.

@@ -210,8 +210,12 @@ void ViewTabs::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
-void ViewTabs::setSnapshot(SnapshotPtr snapshot) {
+void ViewTabs::setSnapshot(SnapshotPtr snapshot,
+                           std::shared_ptr<const SnapshotStatistics> statistics) {
     snapshot_ = std::move(snapshot);
+    statistics_ = snapshot_ && statistics && statistics->generation == snapshot_->generation
+                      ? std::move(statistics)
+                      : nullptr;
     steps_->setSnapshot(snapshot_);
     model_->setSnapshot(snapshot_);
     syncTokenFocus();
@@ -222,8 +226,10 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot) {
 }
 
 void ViewTabs::refreshStatistics() {
-    stats_->setSnapshot(snapshot_, doc_->batchItem(),
-                        doc_->view() == FigureView::Head ? doc_->viewHead() : -1);
+    const int item = doc_->batchItem();
+    const bool measured = statistics_ && item >= 0 && item < int(statistics_->items.size());
+    stats_->setSnapshot(snapshot_, item, doc_->view() == FigureView::Head ? doc_->viewHead() : -1,
+                        measured ? &statistics_->items[std::size_t(item)] : nullptr);
 }
 
 ViewTabs::Tab ViewTabs::currentTab() const {

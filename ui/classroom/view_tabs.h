@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "ui/compute/attention_snapshot.h"
+#include "ui/compute/compute_controller.h"
 #include "ui/document/attention_config.h"
 
 class QComboBox;
@@ -33,7 +34,9 @@ class ViewTabs : public QWidget {
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
 
-    void setSnapshot(SnapshotPtr snapshot);
+    /// `statistics`: the statistics view's numbers for it, measured on the worker (may be null).
+    void setSnapshot(SnapshotPtr snapshot,
+                     std::shared_ptr<const SnapshotStatistics> statistics = nullptr);
     Tab currentTab() const;
     void setCurrentTab(Tab tab);
     /// The figure the current tab shows, for exports ("heatmaps" for statistics).
@@ -97,6 +100,7 @@ class ViewTabs : public QWidget {
     QToolButton* banner_fold_ = nullptr;  ///< shows or hides the explanation under the title
     QToolButton* banner_close_ = nullptr;
     SnapshotPtr snapshot_;
+    std::shared_ptr<const SnapshotStatistics> statistics_;
 };
 
 }  // namespace attnviz::ui

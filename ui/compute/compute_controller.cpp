@@ -5,6 +5,7 @@
 
 #include <exception>
 
+#include "ui/classroom/head_statistics.h"
 #include "ui/render/heatmap_figure.h"
 
 namespace attnviz::ui {
@@ -59,18 +60,22 @@ class ComputeController::Worker : public QObject {
                                                     std::max(1, QThread::idealThreadCount()),
                                                     &request.budget, request.model_steps);
             std::shared_ptr<PreparedMaps> maps;
+            std::shared_ptr<SnapshotStatistics> stats;
             // A newer request makes these maps useless; skip straight to it, but still show
             // this snapshot so a continuously dragged slider keeps the view moving.
             if (request.prepare_maps && !superseded()) {
                 progress(70, QCoreApplication::translate("Compute", "Preparing heatmaps…"));
                 maps = std::make_shared<PreparedMaps>(
                     build_prepared_maps(*snapshot, request.colormap, request.scale));
+                stats = std::make_shared<SnapshotStatistics>();
+                stats->generation = gen;
+                for (int n = 0; n < snapshot->batch; ++n)
+                    stats->items.push_back(head_statistics(*snapshot, n));
             }
             QMetaObject::invokeMethod(
                 owner_,
-                [o = owner_, gen, snapshot = std::move(snapshot), maps = std::move(maps)] {
-                    o->deliver(gen, snapshot, maps);
-                },
+                [o = owner_, gen, snapshot = std::move(snapshot), maps = std::move(maps),
+                 stats = std::move(stats)] { o->deliver(gen, snapshot, maps, stats); },
                 Qt::QueuedConnection);
         } catch (const budget::MemoryBudgetExceeded& e) {
             QMetaObject::invokeMethod(
@@ -142,11 +147,13 @@ void ComputeController::setFinished(std::uint64_t generation) {
 }
 
 void ComputeController::deliver(std::uint64_t generation, SnapshotPtr snapshot,
-                                std::shared_ptr<PreparedMaps> maps) {
+                                std::shared_ptr<PreparedMaps> maps,
+                                std::shared_ptr<const SnapshotStatistics> statistics) {
     if (generation > shown_) {
         shown_ = generation;
         latest_ = std::move(snapshot);
         latest_maps_ = std::move(maps);
+        latest_stats_ = std::move(statistics);
         last_error_.clear();
         over_budget_ = budget::MemoryPlan{};
         setFinished(generation);

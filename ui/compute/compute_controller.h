@@ -20,6 +20,14 @@
 namespace attnviz::ui {
 
 struct PreparedMaps;
+struct HeadStatistics;
+
+/// The statistics view's numbers for a snapshot (head_statistics of each batch item),
+/// measured on the worker so that showing them never walks every cell on the GUI thread.
+struct SnapshotStatistics {
+    std::uint64_t generation = 0;
+    std::vector<std::vector<HeadStatistics>> items;  ///< per batch item, one entry per head
+};
 
 class ComputeController : public QObject {
     Q_OBJECT
@@ -57,6 +65,8 @@ class ComputeController : public QObject {
     const std::optional<ComputeConfig>& lastRequest() const { return last_config_; }
     /// Colour-map data for latest(); the grid takes the maps out of it.
     std::shared_ptr<PreparedMaps> latestMaps() const { return latest_maps_; }
+    /// Statistics of latest() (with the maps: only when the window prepares them).
+    std::shared_ptr<const SnapshotStatistics> latestStatistics() const { return latest_stats_; }
     std::uint64_t requestedGeneration() const { return requested_; }
     std::uint64_t finishedGeneration() const { return finished_; }
     bool isBusy() const { return finished_ < requested_; }
@@ -85,7 +95,8 @@ class ComputeController : public QObject {
     class Worker;
 
     void deliver(std::uint64_t generation, SnapshotPtr snapshot,
-                 std::shared_ptr<PreparedMaps> maps);
+                 std::shared_ptr<PreparedMaps> maps,
+                 std::shared_ptr<const SnapshotStatistics> statistics);
     void fail(std::uint64_t generation, const QString& message);
     void failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,
                         const budget::MemoryBudget& budget);
@@ -105,6 +116,7 @@ class ComputeController : public QObject {
     budget::MemoryPlan over_budget_;
     SnapshotPtr latest_;
     std::shared_ptr<PreparedMaps> latest_maps_;
+    std::shared_ptr<const SnapshotStatistics> latest_stats_;
     QString last_error_;
 };
 

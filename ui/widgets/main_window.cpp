@@ -152,7 +152,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         models_->setSnapshot(s);
         grid_->setSnapshot(s, compute_->latestMaps());
         grid_->setMessage(QString());
-        views_->setSnapshot(s);
+        views_->setSnapshot(s, compute_->latestStatistics());
         timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
                                    .arg(s->target_len)
                                    .arg(s->source_len)
