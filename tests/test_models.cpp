@@ -73,6 +73,13 @@ Tensor head_of(const Tensor& weights, std::int64_t h) {
                            weights.data.begin() + static_cast<std::ptrdiff_t>((h + 1) * n)));
 }
 
+/// One row per golden case: its folder as "dir".
+void every_case() {
+    QTest::addColumn<QString>("dir");
+    for (const Case& c : cases())
+        QTest::newRow(c.name.c_str()) << QString::fromStdString(c.dir);
+}
+
 Tensor slice0(const Tensor& t, std::int64_t i) {
     Shape s(t.shape.begin() + 1, t.shape.end());
     const std::size_t n = shape_numel(s);
@@ -236,11 +243,7 @@ class TestModels : public QObject {
         }
     }
 
-    void stepsOfALayerMatchTheReference_data() {
-        QTest::addColumn<QString>("dir");
-        for (const Case& c : cases())
-            QTest::newRow(c.name.c_str()) << QString::fromStdString(c.dir);
-    }
+    void stepsOfALayerMatchTheReference_data() { every_case(); }
     // The steps view's intermediates for a model: what the projections read, every head's
     // weights and output, the heads side by side and the output projection, against the
     // float64 reference's layer 0.
@@ -281,11 +284,7 @@ class TestModels : public QObject {
         }
     }
 
-    void aScopeKeepsExactlyThoseCellsOfTheFullMaps_data() {
-        QTest::addColumn<QString>("dir");
-        for (const Case& c : cases())
-            QTest::newRow(c.name.c_str()) << QString::fromStdString(c.dir);
-    }
+    void aScopeKeepsExactlyThoseCellsOfTheFullMaps_data() { every_case(); }
     void aScopeKeepsExactlyThoseCellsOfTheFullMaps() {
         QFETCH(QString, dir);
         const std::string d = dir.toStdString();

@@ -104,6 +104,40 @@ std::vector<int> StepsModel::inputsOf(int stage) const {
 
 namespace {
 
+/// The stages both the demo layer and a model end with, in order of the computation.
+void add_softmax_stage(StepsModel& m, int L, int S, const HeadSteps& hs) {
+    m.stages.push_back(make_stage(StageId::Softmax, QStringLiteral("A = softmax(·)"),
+                                  StepsText::tr("attention weights"), L, S, StageAxis::Queries,
+                                  StageAxis::Keys, hs.softmax.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes "
+        "exactly 0. These are the weights the heatmaps show.");
+}
+
+void add_context_stage(StepsModel& m, int L, int d, const HeadSteps& hs) {
+    m.stages.push_back(make_stage(StageId::Context, QStringLiteral("A V"),
+                                  StepsText::tr("head output"), L, d, StageAxis::Queries,
+                                  StageAxis::Head, hs.context.data));
+    m.stages.back().explanation = StepsText::tr(
+        "Each query's output is the weighted average of the value rows: row i of A times V.");
+}
+
+/// All heads side by side (H × d columns), head h's band outlined.
+void add_concat_stage(StepsModel& m, int L, int H, int d, int h, std::vector<float> values) {
+    m.stages.push_back(make_stage(StageId::Concat, StepsText::tr("concat(head 1 … head %1)").arg(H),
+                                  StepsText::tr("all heads"), L, H * d, StageAxis::Queries,
+                                  StageAxis::Model, std::move(values)));
+    m.stages.back().band_begin = h * d;
+    m.stages.back().band_end = (h + 1) * d;
+    m.stages.back().explanation =
+        StepsText::tr(
+            "The %1 heads' outputs side by side: %1 × %2 = %3 columns. This head's columns are "
+            "outlined.")
+            .arg(H)
+            .arg(d)
+            .arg(H * d);
+}
+
 /// A trained model's layer (StepTensors::model): the stages over the model's pieces.
 StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why) {
     StepsModel m;
@@ -237,29 +271,9 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
             "A causal model: each token may look only at itself and the tokens before it, so "
             "the mask adds −∞ above the diagonal.");
     }
-    m.stages.push_back(make_stage(StageId::Softmax, QStringLiteral("A = softmax(·)"),
-                                  StepsText::tr("attention weights"), L, L, StageAxis::Queries,
-                                  StageAxis::Keys, hs.softmax.data));
-    m.stages.back().explanation = StepsText::tr(
-        "Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes "
-        "exactly 0. These are the weights the heatmaps show.");
-    m.stages.push_back(make_stage(StageId::Context, QStringLiteral("A V"),
-                                  StepsText::tr("head output"), L, d, StageAxis::Queries,
-                                  StageAxis::Head, hs.context.data));
-    m.stages.back().explanation = StepsText::tr(
-        "Each query's output is the weighted average of the value rows: row i of A times V.");
-    m.stages.push_back(make_stage(StageId::Concat, StepsText::tr("concat(head 1 … head %1)").arg(H),
-                                  StepsText::tr("all heads"), L, H * d, StageAxis::Queries,
-                                  StageAxis::Model, t.concat.data));
-    m.stages.back().band_begin = h * d;
-    m.stages.back().band_end = (h + 1) * d;
-    m.stages.back().explanation =
-        StepsText::tr(
-            "The %1 heads' outputs side by side: %1 × %2 = %3 columns. This head's columns are "
-            "outlined.")
-            .arg(H)
-            .arg(d)
-            .arg(H * d);
+    add_softmax_stage(m, L, L, hs);
+    add_context_stage(m, L, d, hs);
+    add_concat_stage(m, L, H, d, h, t.concat.data);
     m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O"),
                                   StepsText::tr("output"), L, E, StageAxis::Queries,
                                   StageAxis::Model, t.output.data));
@@ -390,12 +404,7 @@ StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QSt
     m.stages.back().explanation = StepsText::tr(
         "The mask adds −∞ where a query may not look (future tokens with the causal mask, "
         "padding, masked keys), 0 elsewhere.");
-    m.stages.push_back(make_stage(StageId::Softmax, QStringLiteral("A = softmax(·)"),
-                                  StepsText::tr("attention weights"), L, S, StageAxis::Queries,
-                                  StageAxis::Keys, hs.softmax.data));
-    m.stages.back().explanation = StepsText::tr(
-        "Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes "
-        "exactly 0. These are the weights the heatmaps show.");
+    add_softmax_stage(m, L, S, hs);
     const bool dropping = c.training && c.dropout > 0.0;
     m.stages.push_back(make_stage(StageId::Dropout,
                                   dropping ? QStringLiteral("dropout(A), p = %1").arg(c.dropout)
@@ -408,24 +417,8 @@ StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QSt
                        "are scaled by 1/(1 − p), so rows no longer sum to exactly 1.")
                        .arg(c.dropout)
                  : StepsText::tr("Evaluation mode (or p = 0): dropout changes nothing.");
-    m.stages.push_back(make_stage(StageId::Context, QStringLiteral("A V"),
-                                  StepsText::tr("head output"), L, d, StageAxis::Queries,
-                                  StageAxis::Head, hs.context.data));
-    m.stages.back().explanation = StepsText::tr(
-        "Each query's output is the weighted average of the value rows: row i of A times V.");
-    m.stages.push_back(make_stage(StageId::Concat, StepsText::tr("concat(head 1 … head %1)").arg(H),
-                                  StepsText::tr("all heads"), L, E, StageAxis::Queries,
-                                  StageAxis::Model,
-                                  block(t.concat, std::size_t(n) * L * E, std::size_t(L) * E)));
-    m.stages.back().band_begin = h * d;
-    m.stages.back().band_end = (h + 1) * d;
-    m.stages.back().explanation =
-        StepsText::tr(
-            "The %1 heads' outputs side by side: %1 × %2 = %3 columns. This head's columns are "
-            "outlined.")
-            .arg(H)
-            .arg(d)
-            .arg(E);
+    add_context_stage(m, L, d, hs);
+    add_concat_stage(m, L, H, d, h, block(t.concat, std::size_t(n) * L * E, std::size_t(L) * E));
     m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O") + b,
                                   StepsText::tr("output"), L, E, StageAxis::Queries,
                                   StageAxis::Model,
