@@ -181,6 +181,42 @@ class WindowTest : public QObject {
         QCOMPARE(visible_token(QStringLiteral("猫")), QStringLiteral("猫"));
     }
 
+    // New colours for a large grid are made on the worker: the grid keeps its colours until
+    // maps in the new ones arrive for the same snapshot, then takes both at once.
+    void newColoursOfALargeGridAreMadeOnTheWorker() {
+        QStringList words;
+        for (int k = 0; k < 480; ++k)
+            words << QStringLiteral("w%1").arg(k);
+        w_->document()->setTextA(words.join(QLatin1Char(' ')));
+        SETTLE(*w_);
+        const SnapshotPtr before = w_->compute()->latest();
+        QVERIFY(std::size_t(before->heads + 1) * before->target_len * before->source_len >=
+                std::size_t(1) << 20);
+        const Colormap old = w_->grid()->figure()->options().colormap;
+        QComboBox* colormap = find<QComboBox>("colormapCombo");
+        const Colormap wanted = old == Colormap::Cividis ? Colormap::Viridis : Colormap::Cividis;
+        colormap->setCurrentIndex(colormap->findData(int(wanted)));
+        emit colormap->activated(colormap->currentIndex());
+        QCOMPARE(w_->document()->colormap(), wanted);
+        SETTLE(*w_);
+        // The same snapshot (nothing recomputed) with maps the worker coloured anew.
+        QCOMPARE(w_->compute()->latest(), before);
+        QVERIFY(w_->compute()->latestMaps());
+        QCOMPARE(w_->compute()->latestMaps()->colormap, wanted);
+        QCOMPARE(w_->compute()->latestMaps()->generation, before->generation);
+        QCOMPARE(w_->grid()->figure()->options().colormap, wanted);
+        // Small grids change colour at once, on the GUI thread.
+        w_->document()->setTextA(QStringLiteral("The cat sat"));
+        SETTLE(*w_);
+        const SnapshotPtr small = w_->compute()->latest();
+        colormap->setCurrentIndex(colormap->findData(int(old)));
+        emit colormap->activated(colormap->currentIndex());
+        SETTLE(*w_);
+        QCOMPARE(w_->grid()->figure()->options().colormap, old);
+        QCOMPARE(w_->compute()->latestMaps()->colormap, wanted);  // not coloured again
+        QCOMPARE(w_->compute()->latest(), small);
+    }
+
     void headCountFollowsTheCombo() {
         QComboBox* heads = find<QComboBox>("numHeadsCombo");
         // Only divisors of embed_dim are offered.

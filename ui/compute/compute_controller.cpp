@@ -55,10 +55,13 @@ class ComputeController::Worker : public QObject {
     void run(const Request& request) {
         const std::uint64_t gen = request.generation;
         try {
-            progress(5, QCoreApplication::translate("Compute", "Running the attention layer…"));
-            SnapshotPtr snapshot = compute_snapshot(request.config, gen, &cache_,
-                                                    std::max(1, QThread::idealThreadCount()),
-                                                    &request.budget, request.model_steps);
+            SnapshotPtr snapshot = request.recolor;
+            if (!snapshot) {
+                progress(5, QCoreApplication::translate("Compute", "Running the attention layer…"));
+                snapshot = compute_snapshot(request.config, gen, &cache_,
+                                            std::max(1, QThread::idealThreadCount()),
+                                            &request.budget, request.model_steps);
+            }
             std::shared_ptr<PreparedMaps> maps;
             std::shared_ptr<SnapshotStatistics> stats;
             // A newer request makes these maps useless; skip straight to it, but still show
@@ -67,10 +70,12 @@ class ComputeController::Worker : public QObject {
                 progress(70, QCoreApplication::translate("Compute", "Preparing heatmaps…"));
                 maps = std::make_shared<PreparedMaps>(
                     build_prepared_maps(*snapshot, request.colormap, request.scale));
-                stats = std::make_shared<SnapshotStatistics>();
-                stats->generation = gen;
-                for (int n = 0; n < snapshot->batch; ++n)
-                    stats->items.push_back(head_statistics(*snapshot, n));
+                if (!request.recolor) {  // a recolouring keeps the statistics it had
+                    stats = std::make_shared<SnapshotStatistics>();
+                    stats->generation = gen;
+                    for (int n = 0; n < snapshot->batch; ++n)
+                        stats->items.push_back(head_statistics(*snapshot, n));
+                }
             }
             QMetaObject::invokeMethod(
                 owner_,
@@ -126,10 +131,19 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     last_config_ = config;
     const bool was_busy = isBusy();
     ++requested_;
-    worker_->submit(
-        Request{config, requested_, prepare_maps_, model_steps_, colormap_, scale_, budget_});
+    worker_->submit(Request{config, requested_, prepare_maps_, model_steps_, colormap_, scale_,
+                            budget_, nullptr});
     if (!was_busy) emit busyChanged(true);
     return requested_;
+}
+
+bool ComputeController::recolor() {
+    if (!latest_ || !last_config_ || isBusy() || !prepare_maps_) return false;
+    ++requested_;
+    emit busyChanged(true);
+    worker_->submit(Request{*last_config_, requested_, true, model_steps_, colormap_, scale_,
+                            budget_, latest_});
+    return true;
 }
 
 void ComputeController::setModelSteps(bool on) {
@@ -151,9 +165,9 @@ void ComputeController::deliver(std::uint64_t generation, SnapshotPtr snapshot,
                                 std::shared_ptr<const SnapshotStatistics> statistics) {
     if (generation > shown_) {
         shown_ = generation;
+        if (statistics || snapshot != latest_) latest_stats_ = std::move(statistics);
         latest_ = std::move(snapshot);
         latest_maps_ = std::move(maps);
-        latest_stats_ = std::move(statistics);
         last_error_.clear();
         over_budget_ = budget::MemoryPlan{};
         setFinished(generation);

@@ -47,6 +47,11 @@ class ComputeController : public QObject {
     /// pass up to that layer, so it is only run when wanted.  Turning it on re-runs the latest
     /// request when its result has no steps.
     void setModelSteps(bool on);
+    /// Colours latest() again on the worker for the current figure hints (the colours or the
+    /// scaling changed), so the GUI thread does not recolour millions of cells: resultReady
+    /// follows with the same snapshot and fresh maps.  False (nothing queued) when there is
+    /// nothing to colour or a computation is on its way (it takes the new hints itself).
+    bool recolor();
     /// The memory budget of the following requests (the default budget until set).  A
     /// configuration over it is never computed: overBudget() reports what fits instead.
     void setMemoryBudget(const budget::MemoryBudget& budget) { budget_ = budget; }
@@ -91,11 +96,11 @@ class ComputeController : public QObject {
         Colormap colormap;
         ScaleMode scale;
         budget::MemoryBudget budget;
+        SnapshotPtr recolor;  ///< set: colour this snapshot's maps, compute nothing
     };
     class Worker;
 
-    void deliver(std::uint64_t generation, SnapshotPtr snapshot,
-                 std::shared_ptr<PreparedMaps> maps,
+    void deliver(std::uint64_t generation, SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps,
                  std::shared_ptr<const SnapshotStatistics> statistics);
     void fail(std::uint64_t generation, const QString& message);
     void failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,

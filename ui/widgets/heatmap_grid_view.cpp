@@ -106,6 +106,14 @@ void HeatmapGridView::setSnapshot(SnapshotPtr snapshot, std::shared_ptr<Prepared
     relayout();
 }
 
+void HeatmapGridView::setSnapshot(SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps,
+                                  const FigureOptions& options) {
+    FigureOptions o = options;
+    o.font_px = QFontInfo(font()).pixelSize();
+    figure_->setOptions(o);
+    setSnapshot(std::move(snapshot), std::move(maps));
+}
+
 void HeatmapGridView::setOptions(const FigureOptions& options) {
     FigureOptions o = options;
     o.font_px = QFontInfo(font()).pixelSize();

@@ -29,6 +29,9 @@ class HeatmapGridView : public QWidget {
     ~HeatmapGridView() override;
 
     void setSnapshot(SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps = {});
+    /// Both at once, laid out and drawn once (maps coloured for these options).
+    void setSnapshot(SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps,
+                     const FigureOptions& options);
     void setOptions(const FigureOptions& options);
     /// A message drawn over the grid (errors, "no tokens"); empty hides it.
     void setMessage(const QString& message);

@@ -134,8 +134,18 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(doc_, &AttentionDocument::computeConfigChanged, this,
             [this] { compute_->request(doc_->computeConfig()); });
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, [this] {
-        compute_->setFigureHints(doc_->colormap(), doc_->scaleMode());
-        grid_->setOptions(doc_->figureOptions());
+        const FigureOptions o = doc_->figureOptions();
+        compute_->setFigureHints(o.colormap, o.scale);
+        // New colours: the worker colours the maps, and the grid takes the options with them
+        // (resultReady), so the GUI thread never recolours every cell itself.
+        const FigureOptions& shown = grid_->figure()->options();
+        const bool colours = o.colormap != shown.colormap || o.scale != shown.scale;
+        const SnapshotPtr s = compute_->latest();
+        recolor_pending_ = colours && s &&
+                           std::size_t(s->batch) * (s->heads + 1) * s->target_len * s->source_len >=
+                               kRecolorOnWorkerCells &&
+                           compute_->recolor();
+        if (!recolor_pending_) grid_->setOptions(o);
         syncViewControls();
     });
     connect(doc_, &AttentionDocument::settingsChanged, this, &MainWindow::syncViewControls);
@@ -150,7 +160,12 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
         if (s->model) doc_->setModelHeads(s->model->num_heads);
         models_->setSnapshot(s);
-        grid_->setSnapshot(s, compute_->latestMaps());
+        if (recolor_pending_) {
+            recolor_pending_ = false;
+            grid_->setSnapshot(s, compute_->latestMaps(), doc_->figureOptions());
+        } else {
+            grid_->setSnapshot(s, compute_->latestMaps());
+        }
         grid_->setMessage(QString());
         views_->setSnapshot(s, compute_->latestStatistics());
         timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
@@ -161,6 +176,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         syncViewControls();
     });
     connect(compute_, &ComputeController::failed, this, [this](const QString& message) {
+        if (recolor_pending_) {
+            recolor_pending_ = false;
+            grid_->setOptions(doc_->figureOptions());
+        }
         grid_->setMessage(message);
         statusBar()->showMessage(message, 8000);
     });

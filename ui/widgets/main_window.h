@@ -10,6 +10,7 @@
 #include <QMessageBox>
 #include <QPointer>
 
+#include <cstddef>
 #include <memory>
 
 #include "ui/document/attention_config.h"
@@ -135,6 +136,10 @@ class MainWindow : public QMainWindow {
     MemoryGuard* guard_ = nullptr;
     ModelSource* models_ = nullptr;
     FigureExports* exports_ = nullptr;
+    /// Cells (items × (heads + 1) × queries × keys) from which new colours are made on the
+    /// worker instead of the GUI thread.
+    static constexpr std::size_t kRecolorOnWorkerCells = std::size_t(1) << 20;
+    bool recolor_pending_ = false;  ///< the grid waits for maps in the new colours
     SessionFiles* sessions_ = nullptr;
     QMenu* examples_menu_ = nullptr;
     QAction* presentation_act_ = nullptr;
