@@ -291,6 +291,8 @@ class ClassroomTest : public QObject {
         for (float v : s->weights.data)
             n += v >= kLineThreshold;
         QCOMPARE(head_lines(*s, 0, ~quint64(0)).size(), n);
+        w_->views()->setCurrentTab(ViewTabs::LinesTab);  // collected once shown
+        QTest::qWait(1);
         QCOMPARE(lines()->figure()->lines().size(), n);
         // A key anchor for the last key of the other sentence exists on the right.
         QVERIFY(lines()->figure()->keyAnchor(s->source_len - 1).x() >

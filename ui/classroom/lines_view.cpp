@@ -90,8 +90,19 @@ void LinesView::changeEvent(QEvent* event) {
 
 void LinesView::setSnapshot(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
+    // Collecting the lines walks every weight: a hidden view waits until it is shown.
+    if (!isVisible()) {
+        stale_ = true;
+        return;
+    }
+    stale_ = false;
     figure()->setSnapshot(snapshot_);
     sync();
+}
+
+void LinesView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) setSnapshot(snapshot_);
 }
 
 void LinesView::setPresentation(int font_px, bool high_contrast) {

@@ -38,6 +38,7 @@ class LinesView : public QWidget {
     void hovered(const QString& text);
 
   protected:
+    void showEvent(QShowEvent* event) override;
     void changeEvent(QEvent* event) override;
 
   private:
@@ -53,6 +54,7 @@ class LinesView : public QWidget {
     QToolButton* none_ = nullptr;
     std::vector<QCheckBox*> boxes_;
     SnapshotPtr snapshot_;
+    bool stale_ = false;  ///< a snapshot came while hidden
     QString hover_text_;
     int font_px_ = 0;
     bool high_contrast_ = false;
