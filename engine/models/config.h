@@ -53,6 +53,8 @@ struct ModelConfig {
 
     bool causal() const { return family == Family::Gpt2 || family == Family::Llama; }
     bool rotary() const { return family == Family::Llama; }
+    /// The norm before attention and MLP (GPT-2, Llama) rather than after them (BERT).
+    bool pre_norm() const { return family == Family::Gpt2 || family == Family::Llama; }
     /// "BERT", "RoBERTa", "GPT-2", "Qwen2", ... for titles.
     std::string display_name() const;
 };

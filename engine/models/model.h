@@ -25,6 +25,7 @@ struct ModelInfo {
     std::string dtype;                  ///< of the stored weights: "BF16", "F32 + F16"
     std::uint64_t parameter_count = 0;  ///< every tensor the files hold
     bool causal = false;
+    bool pre_norm = false;          ///< attention reads the residual stream after a norm
     std::string position_encoding;  ///< "learned", "rotary"
 };
 

@@ -246,6 +246,7 @@ class Transformer final : public Model {
         info_.dtype = store_.dtype_summary();
         info_.parameter_count = store_.parameter_count();
         info_.causal = config_.causal();
+        info_.pre_norm = config_.pre_norm();
         info_.position_encoding = config_.rotary() ? "rotary" : "learned";
         if (config_.rotary()) {
             inv_freq_ = ops::rope_inv_freq(config_.rope_theta, config_.head_dim);
@@ -664,7 +665,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     embed(input, pos, x.data());
     const bool hidden = sink.wants_hidden_states();
     if (hidden) sink.on_hidden_state(0, Tensor({L, E}, x));
-    const bool pre_norm = config_.family == Family::Gpt2 || config_.family == Family::Llama;
+    const bool pre_norm = config_.pre_norm();
     std::size_t next_kept = 0;
     const auto& kept = options.scope.layers;
     for (Index i = 0; i < config_.num_layers; ++i) {

@@ -44,7 +44,6 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
         (!two_texts && (a.query_tokens != b.query_tokens || a.key_tokens != b.key_tokens)))
         return refuse(CompareModelText::tr("A and B were computed for different inputs."));
     if (b_head == -2) b_head = head;
-    if (head >= 0 && b_head < 0) b_head = head;
     if (b_head >= b.heads)
         return refuse(CompareModelText::tr("B has no head %1: it has %2 heads.")
                           .arg(b_head + 1)

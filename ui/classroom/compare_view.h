@@ -8,10 +8,9 @@
 
 #include <QWidget>
 
-#include <vector>
-
 #include <array>
 #include <optional>
+#include <vector>
 
 #include "engine/budget/memory_budget.h"
 #include "ui/compute/attention_snapshot.h"

@@ -6,6 +6,7 @@
 
 #include <QString>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,13 @@ struct HeadStatistics {
     double sep = 0.0;            ///< weight on keys "[SEP]"
     double self = 0.0;           ///< weight on key i (self-attention only)
     double previous = 0.0;       ///< weight on key i - 1 (rows i >= 1)
+};
+
+/// The statistics view's numbers for a snapshot (head_statistics of each batch item),
+/// measured on the worker so that showing them never walks every cell on the GUI thread.
+struct SnapshotStatistics {
+    std::uint64_t generation = 0;
+    std::vector<std::vector<HeadStatistics>> items;  ///< per batch item, one entry per head
 };
 
 /// One entry per head of batch item `item`.

@@ -7,7 +7,6 @@
 #include <QWidget>
 
 #include "ui/compute/attention_snapshot.h"
-#include "ui/compute/compute_controller.h"
 #include "ui/document/attention_config.h"
 
 class QComboBox;
@@ -26,6 +25,7 @@ class StatisticsView;
 class StepsView;
 class ModelView;
 class AtlasView;
+struct SnapshotStatistics;
 
 class ViewTabs : public QWidget {
     Q_OBJECT

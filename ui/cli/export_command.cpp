@@ -118,10 +118,11 @@ namespace {
 void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
                       const CompareChanges& b_changes, AttentionDocument* doc,
                       FigureOptions* figure, const models::ModelInfo* model) {
-    const bool layer_changes = b_changes.causal || b_changes.num_heads || b_changes.training ||
-                               b_changes.dropout || b_changes.scoring || b_changes.masked_rows ||
-                               b_changes.bias || b_changes.positional_encoding ||
-                               b_changes.weight_seed;
+    CompareChanges demo_changes = b_changes;  // what is left once a model's changes are out
+    demo_changes.layer.reset();
+    demo_changes.text.reset();
+    demo_changes.head.reset();
+    const bool layer_changes = !demo_changes.empty();
     if (model && (preset || layer_changes))
         usage_error(ExportCommandText::tr(
             "--compare and the demo layer's --b-... options do not apply to --model: compare "

@@ -20,14 +20,7 @@
 namespace attnviz::ui {
 
 struct PreparedMaps;
-struct HeadStatistics;
-
-/// The statistics view's numbers for a snapshot (head_statistics of each batch item),
-/// measured on the worker so that showing them never walks every cell on the GUI thread.
-struct SnapshotStatistics {
-    std::uint64_t generation = 0;
-    std::vector<std::vector<HeadStatistics>> items;  ///< per batch item, one entry per head
-};
+struct SnapshotStatistics;
 
 class ComputeController : public QObject {
     Q_OBJECT

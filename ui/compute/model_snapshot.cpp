@@ -135,11 +135,9 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     const std::uint64_t needed = footprint(requested);
     if (needed > memory.bytes) {
         // The window keeps every head of the layers it keeps: fewer layers is the offer.
-        std::vector<std::int64_t> all(static_cast<std::size_t>(N));
-        for (int l = 0; l < N; ++l)
-            all[std::size_t(l)] = l;
-        budget::MemoryPlan plan = budget::plan_memory(footprint, requested, int(info.num_heads), L,
-                                                      memory.bytes, 0, std::move(all));
+        budget::MemoryPlan plan =
+            budget::plan_memory(footprint, requested, int(info.num_heads), L, memory.bytes, 0,
+                                first_layers(budget::ResultScope{}));
         plan.fewer_heads.reset();
         plan.window.reset();
         plan.mean_only.reset();
@@ -270,7 +268,7 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_t
     ml.num_kv_heads = int(info.num_kv_heads);
     ml.rotary = info.position_encoding == "rotary";
     ml.causal = info.causal;
-    ml.pre_norm = info.model_type == "gpt2" || ml.rotary;
+    ml.pre_norm = info.pre_norm;
     ml.name = pieces.name;
     ml.tokens = pieces.token_text;
     out->model = std::move(ml);
