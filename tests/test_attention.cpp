@@ -12,6 +12,7 @@
 #include <optional>
 #include <tuple>
 
+#include "engine/buffers.h"
 #include "engine/io/npy.h"
 #include "engine/io/safetensors.h"
 #include "engine/layers/multi_head_attention.h"
@@ -204,6 +205,46 @@ class TestAttention : public QObject {
                          again.output.data == first.output.data,
                      qPrintable(QStringLiteral("pass %1 differs from the first").arg(pass)));
         }
+    }
+    /// Results given back are reused by the next pass of the same size, and what a reused
+    /// buffer held before never shows: a causal pass, given back, then a pass without the
+    /// mask into the same memory equals that pass into fresh memory, bit for bit.
+    void recycled_results_are_reused_and_fully_rewritten() {
+        drop_kept_buffers();
+        MultiHeadAttentionOptions o;
+        o.embed_dim = 64;
+        o.num_heads = 4;
+        MultiHeadAttention mha(o);
+        mha.reset_parameters(5);
+        const Tensor x = random_tensor({1, 600, 64}, 8);
+        AttentionForwardOptions causal, plain;
+        causal.causal = true;
+        AttentionResult first = mha.forward(x, x, x, causal);
+        const float* weights_memory = first.weights.ptr();
+        recycle(first);
+        QVERIFY(first.weights.empty());
+        QVERIFY(kept_buffer_bytes() >= 600 * 600 * 5 * sizeof(float));  // weights and mean
+        const AttentionResult reused = mha.forward(x, x, x, plain);
+        QCOMPARE(reused.weights.ptr(), weights_memory);
+        drop_kept_buffers();
+        QCOMPARE(kept_buffer_bytes(), std::size_t{0});
+        const AttentionResult fresh = mha.forward(x, x, x, plain);
+        QVERIFY(fresh.weights.data == reused.weights.data);
+        QVERIFY(fresh.mean_weights.data == reused.mean_weights.data);
+        QVERIFY(fresh.output.data == reused.output.data);
+        QVERIFY(reused.weights.data[1] > 0.0f);  // above the diagonal: masked in the causal pass
+
+        // Small buffers are not kept; a buffer is not handed to a much smaller request.
+        std::vector<float> small = take_buffer(1000);
+        release_buffer(small);
+        QVERIFY(small.empty());
+        QCOMPARE(kept_buffer_bytes(), std::size_t{0});
+        std::vector<float> big = take_buffer(std::size_t{1} << 20);
+        const float* big_memory = big.data();
+        release_buffer(big);
+        QVERIFY(take_buffer(std::size_t{1} << 19).data() != big_memory);
+        QCOMPARE(take_buffer(std::size_t{1} << 20).data(), big_memory);
+        QCOMPARE(kept_buffer_bytes(), std::size_t{0});
     }
     void options_inferred_from_weights() {
         for (const QString& c : golden_cases()) {

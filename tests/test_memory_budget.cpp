@@ -242,7 +242,9 @@ class TestMemoryBudget : public QObject {
         const MemoryPlan plan = plan_memory(f, ResultScope{}, H, T, budget);
         QVERIFY(!plan.fits());
         QCOMPARE(plan.needed, f(ResultScope{}));
-        QVERIFY(plan.fewer_heads && plan.window && plan.mean_only);
+        QVERIFY(plan.fewer_heads);
+        QVERIFY(plan.window);
+        QVERIFY(plan.mean_only);
         const int k = plan.fewer_heads->heads_shown;
         QCOMPARE(k, 3);  // 1e6 + 4e6 * 4 fits, 1e6 + 4e6 * 5 does not
         QVERIFY(f(*plan.fewer_heads) <= budget);
@@ -493,10 +495,12 @@ class TestMemoryBudget : public QObject {
             return std::uint64_t(
                 MultiHeadAttention::estimate_forward_bytes(o, 1, L, L, fwd_for(s)));
         };
-        const std::uint64_t budget = 20 * MiB;  // all 8 heads need about 55 MB
+        const std::uint64_t budget = 28 * MiB;  // all 8 heads need over 55 MB
         const MemoryPlan plan = plan_memory(footprint, ResultScope{}, 8, L, budget);
         QVERIFY(!plan.fits());
-        QVERIFY(plan.fewer_heads && plan.window && plan.mean_only);
+        QVERIFY(plan.fewer_heads);
+        QVERIFY(plan.window);
+        QVERIFY(plan.mean_only);
         (void)mha.forward(q, q, q, fwd_for(ResultScope{}));  // warm-up
         for (const ResultScope& offer : {*plan.fewer_heads, *plan.window, *plan.mean_only}) {
             const std::int64_t before = test::heap_live_bytes();

@@ -28,13 +28,9 @@ struct ResultWindow {
 ResultWindow result_window(const AttentionForwardOptions& fwd, std::int64_t H, std::int64_t L,
                            std::int64_t Sp);
 
-/// Query rows per work item: a block's weights (about 256 KB) stay in cache from the score
+/// Query rows per work item: a block's weights (about 2 MB) stay in cache from the score
 /// product to the mean, and with few batch items every thread still gets work.
 std::int64_t rows_per_block(std::int64_t rows, std::int64_t Sp, std::int64_t N, int threads);
-
-/// A zero tensor for large results, its pages requested as transparent huge pages before they
-/// are first touched (page faults on a 100 MB weights tensor cost about as much as computing it).
-Tensor large_tensor(const Shape& shape);
 
 /// rows x cols of a row-strided buffer as its own tensor (a head's q, k or v for the steps view).
 Tensor copy_block(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld);

@@ -9,6 +9,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "engine/buffers.h"
 #include "engine/layers/attention_core.h"
 #include "engine/ops/gemm.h"
 #include "engine/ops/masks.h"
@@ -278,7 +279,6 @@ std::map<std::string, Tensor> MultiHeadAttention::state_dict() const {
 
 namespace {
 
-using layers::large_tensor;
 using layers::result_window;
 using layers::ResultWindow;
 using layers::rows_per_block;
@@ -288,6 +288,11 @@ using layers::rows_per_block;
 constexpr double kBlockOverhead = 32.0;
 
 }  // namespace
+
+void recycle(AttentionResult& result) {
+    for (Tensor* t : {&result.output, &result.weights, &result.mean_weights})
+        release_buffer(*t);
+}
 
 std::size_t MultiHeadAttention::parameter_bytes(const MultiHeadAttentionOptions& o) {
     const double E = double(o.embed_dim), kd = double(o.key_dim()), vd = double(o.value_dim());
@@ -397,7 +402,7 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     float *qp, *kp, *vp;  // into our own buffers
     Index ldq = E, ldk = E, ldv = E;
     if (fused) {
-        qkv.resize(static_cast<std::size_t>(N * L * 3 * E));
+        qkv = take_buffer(static_cast<std::size_t>(N * L * 3 * E));
         linear(query.ptr(), N * L, E, w_qkv_.ptr(), o.bias ? b_in_.ptr() : nullptr, 3 * E,
                qkv.data(), threads);
         qp = qkv.data();
@@ -406,7 +411,7 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
         ldq = ldk = ldv = 3 * E;
     } else {
         // Only the window's query rows are projected.
-        q_own.resize(static_cast<std::size_t>(N * Lw * E));
+        q_own = take_buffer(static_cast<std::size_t>(N * Lw * E));
         for (Index n = 0; n < N; ++n)
             linear(query.ptr() + (n * L + q0) * E, Lw, E, w_q_.ptr(), bq, E,
                    q_own.data() + n * Lw * E, threads);
@@ -442,7 +447,7 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
 
     AttentionResult result;
     const auto heads_total = static_cast<std::size_t>(N * H);
-    std::vector<float> concat(static_cast<std::size_t>(N * Lw * E));
+    std::vector<float> concat = take_buffer(static_cast<std::size_t>(N * Lw * E));
     if (fwd.need_intermediates) {
         result.steps.emplace();
         result.steps->heads.resize(heads_total);
@@ -478,10 +483,12 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     attend.num_threads = threads;
     layers::attend(heads, masks, win, attend, result, concat.data(), E);
 
-    result.output = Tensor({N, Lw, E});
+    result.output = take_tensor({N, Lw, E});
     linear(concat.data(), N * Lw, E, w_o_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
            result.output.ptr(), threads);
     if (fwd.need_intermediates) result.steps->concat = Tensor({N, Lw, E}, std::move(concat));
+    for (std::vector<float>* b : {&qkv, &q_own, &k_own, &v_own, &concat})
+        release_buffer(*b);
     return result;
 }
 

@@ -115,6 +115,10 @@ struct AttentionResult {
     std::optional<AttentionSteps> steps;
 };
 
+/// Gives the result's output, weights and mean back to the engine's kept buffers
+/// (engine/buffers.h), for the next forward pass of the same size; they are left empty.
+void recycle(AttentionResult& result);
+
 /// The options a PyTorch state_dict implies for a given head count: embed_dim from
 /// out_proj.weight, kdim/vdim from split projections, bias, add_bias_kv, additive scoring.
 /// Throws std::invalid_argument if there is no out_proj.weight.

@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/weight_store.h"
 #include "engine/layers/attention_core.h"
@@ -351,7 +352,7 @@ class Transformer final : public Model {
             names.push_back(*name);
         }
         if (names.empty()) return w;
-        w.owned = std::move(layers::large_tensor({w.rows, w.cols}).data);
+        w.owned = take_buffer(shape_numel({w.rows, w.cols}));
         std::size_t at = 0;
         for (const std::string& name : names) {
             const std::size_t n = shape_numel(store_.find(name)->shape);
@@ -361,7 +362,7 @@ class Transformer final : public Model {
         if (!w.in_out && w.cols > 1) {
             // Stored [in, out]: oneDNN's sgemm runs 15-25% faster on a BERT layer's products
             // with the weight in this layout than used transposed (bench/gemm_bench).
-            std::vector<float> t = std::move(layers::large_tensor({w.cols, w.rows}).data);
+            std::vector<float> t = take_buffer(shape_numel({w.cols, w.rows}));
             ops::transpose(w.owned.data(), w.rows, w.cols, t.data());
             w.owned = std::move(t);
             std::swap(w.rows, w.cols);
