@@ -459,23 +459,50 @@ class ModelWindowTest : public QObject {
 
     // Over the memory budget, the dialog offers the first layers; they are the engine's, and
     // a button brings every layer back once the budget allows it.
-    void theMemoryBudgetOffersFewerLayers() {
+    /// Over the budget, a model is offered its first layers, the first heads of every layer,
+    /// or the means only; each keeps the engine's numbers, and "show all" brings back the rest.
+    void theMemoryBudgetOffersFewerLayersHeadsOrTheMeans() {
         qunsetenv(budget::kBudgetEnvironmentVariable);
         const QString folder = golden_model("llama_gqa");
         QVERIFY(openModel(folder));
         const std::uint64_t all = snap()->model->estimated_bytes;
+        const models::HeadAtlas full_atlas = snap()->model->atlas;
+        const int H = snap()->model->num_heads;
+        QCOMPARE(snap()->model->heads_kept, H);
         const models::CollectingSink maps = engine_run(folder, w_->document()->textA());
-        settings_->setMemoryBudget(QString::number(all - 1));
-        w_->memoryGuard()->reloadBudget();
-        QVERIFY(QTest::qWaitFor(
-            [&] {
-                const OverBudgetDialog* d = w_->memoryGuard()->overBudgetDialog();
-                return d && d->isVisible();
-            },
-            30000));
-        OverBudgetDialog* dialog = w_->memoryGuard()->overBudgetDialog();
+        const auto over_budget = [&](std::uint64_t bytes) -> OverBudgetDialog* {
+            settings_->setMemoryBudget(QString::number(bytes));
+            w_->memoryGuard()->reloadBudget();
+            if (!QTest::qWaitFor(
+                    [&] {
+                        const OverBudgetDialog* d = w_->memoryGuard()->overBudgetDialog();
+                        return d && d->isVisible();
+                    },
+                    30000))
+                return nullptr;
+            return w_->memoryGuard()->overBudgetDialog();
+        };
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        auto* more = find<QPushButton>("allLayersButton");
+        const auto show_all = [&] {
+            settings_->setMemoryBudget(QString());
+            w_->memoryGuard()->reloadBudget();
+            more->click();
+            return QTest::qWaitFor(
+                [&] {
+                    const SnapshotPtr s = snap();
+                    return test::settled(*w_) && s->model && s->model->num_layers == 2 &&
+                           s->model->heads_kept == H;
+                },
+                30000);
+        };
+
+        // Fewer layers.
+        OverBudgetDialog* dialog = over_budget(all - 1);
+        QVERIFY(dialog);
         QVERIFY(dialog->fewerLayersButton()->isVisible());
-        QVERIFY(!dialog->fewerHeadsButton()->isVisible());  // a model keeps every head
+        QVERIFY(dialog->meanOnlyButton()->isVisible());
+        QVERIFY(!dialog->windowButton()->isVisible());  // the mosaic and atlas read whole maps
         QCOMPARE(dialog->fewerLayersButton()->text(), QStringLiteral("Keep layer 1 only"));
         dialog->fewerLayersButton()->click();
         QVERIFY(QTest::qWaitFor(
@@ -487,17 +514,79 @@ class ModelWindowTest : public QObject {
         ATTNVIZ_COMPARE_ARRAYS(snap()->model->weights[0].ptr(), maps.results[0].weights.ptr(),
                                maps.results[0].weights.numel(), kTol);
         QCOMPARE(find<QSpinBox>("layerSpin")->maximum(), 1);
-        w_->views()->setCurrentTab(ViewTabs::ModelTab);
-        auto* more = find<QPushButton>("allLayersButton");
         QVERIFY(more->isVisible());
-        settings_->setMemoryBudget(QString());
-        w_->memoryGuard()->reloadBudget();
-        more->click();
-        QVERIFY(QTest::qWaitFor(
-            [&] { return test::settled(*w_) && snap()->model && snap()->model->num_layers == 2; },
-            30000));
+        QVERIFY(show_all());
         QVERIFY(!more->isVisible());
         QCOMPARE(w_->document()->layersShown(), -1);
+
+        // Fewer heads: every layer, the maps of its first heads, the atlas still whole.
+        const std::size_t L = std::size_t(snap()->model->tokens);
+        const std::uint64_t two_heads_fit = all - std::uint64_t(H - 2) * L * L * 16;
+        dialog = over_budget(two_heads_fit);
+        QVERIFY(dialog);
+        QVERIFY(dialog->fewerHeadsButton()->isVisible());
+        dialog->fewerHeadsButton()->click();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::settled(*w_) && snap()->model && snap()->model->heads_kept < H; },
+            30000));
+        {
+            const ModelMaps& m = *snap()->model;
+            const int k = m.heads_kept;
+            QVERIFY2(k >= 1, "the offer keeps at least one head");
+            QCOMPARE(w_->document()->modelHeadsShown(), k);
+            QCOMPARE(m.num_layers, 2);
+            QVERIFY(m.estimated_bytes <= two_heads_fit);
+            for (int l = 0; l < 2; ++l) {
+                const AttentionResult& ref = maps.results[std::size_t(l)];
+                QCOMPARE(m.weights[std::size_t(l)].numel(), std::size_t(k) * L * L);
+                ATTNVIZ_COMPARE_ARRAYS(m.weights[std::size_t(l)].ptr(), ref.weights.ptr(),
+                                       std::size_t(k) * L * L, kTol);
+                ATTNVIZ_COMPARE_ARRAYS(m.means[std::size_t(l)].ptr(), ref.mean_weights.ptr(), L * L,
+                                       kTol);
+                for (int h = 0; h < H; ++h) {
+                    QCOMPARE(m.thumbnail(l, h).isNull(), h >= k);
+                    QCOMPARE(m.hasMaps(h), h < k);
+                    QVERIFY(std::abs(m.atlas.at(l, h).entropy - full_atlas.at(l, h).entropy) <
+                            1e-9);
+                    QCOMPARE(m.atlas.at(l, h).induction, full_atlas.at(l, h).induction);
+                }
+            }
+            QVERIFY(mosaic()->describe(0, H - 1).contains(QLatin1String("not kept")));
+            QVERIFY(more->isVisible());
+            QVERIFY(more->text().contains(QStringLiteral("heads 1–%1 of %2").arg(k).arg(H)));
+            QCOMPARE(w_->document()->viewableHeads(), k);
+            QCOMPARE(snap()->heads, k);
+        }
+        // A click on a head without maps opens its layer's mean.
+        QTest::mouseClick(mosaic(), Qt::LeftButton, {}, mosaic()->cellRect(1, H - 1).center());
+        QCOMPARE(w_->document()->figureOptions().view, FigureView::Mean);
+        QCOMPARE(w_->document()->computeConfig().layer, 1);
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        QVERIFY(show_all());
+        QCOMPARE(w_->document()->modelHeadsShown(), -1);
+
+        // The means only.
+        dialog = over_budget(all - 1);
+        QVERIFY(dialog);
+        dialog->meanOnlyButton()->click();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::settled(*w_) && snap()->model && snap()->model->heads_kept == 0; },
+            30000));
+        {
+            const ModelMaps& m = *snap()->model;
+            QCOMPARE(m.num_layers, 2);
+            for (int l = 0; l < 2; ++l) {
+                QCOMPARE(m.weights[std::size_t(l)].numel(), std::size_t(0));
+                ATTNVIZ_COMPARE_ARRAYS(m.means[std::size_t(l)].ptr(),
+                                       maps.results[std::size_t(l)].mean_weights.ptr(), L * L,
+                                       kTol);
+                QVERIFY(!m.thumbnail(l, m.meanColumn()).isNull());
+                QVERIFY(!m.thumbnail(l, m.rolloutColumn()).isNull());
+            }
+            QVERIFY(mosaic()->describe(0, 0).contains(QLatin1String("means only")));
+            QCOMPARE(snap()->heads, 0);
+        }
+        QVERIFY(show_all());
     }
 
     void theExamplesOpenTheShippedModelsOnLearnedHeads() {
@@ -627,6 +716,24 @@ class ModelWindowTest : public QObject {
         QCOMPARE(row[0].toInt(), 2);
         QCOMPARE(row[1].toInt(), 3);
         QVERIFY(std::abs(row[7].toDouble() - atlas.at(1, 2).previous) < 1e-5);
+        // Keeping the means only (the budget's offer) still measures every head; keeping two
+        // heads still draws the whole mosaic.
+        const QString csv_means = temp(QStringLiteral("atlas_means.csv"));
+        r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
+                               QStringLiteral("--text"), text, QStringLiteral("--view"),
+                               QStringLiteral("atlas"), QStringLiteral("--mean-only"),
+                               QStringLiteral("--out"), csv_means});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QFile means_file(csv_means);
+        QVERIFY(means_file.open(QIODevice::ReadOnly));
+        QCOMPARE(means_file.readAll().trimmed().split('\n'), lines);
+        const QString two = temp(QStringLiteral("two_heads.png"));
+        r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
+                               QStringLiteral("--text"), text, QStringLiteral("--view"),
+                               QStringLiteral("model"), QStringLiteral("--heads-shown"),
+                               QStringLiteral("2"), QStringLiteral("--out"), two});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QVERIFY(!QImage(two).isNull());
         // A layer it does not have, --view atlas without .csv, --tokens with --model: usage
         // errors (2) with one line; a folder that is no model: 1.  Nothing written.
         const QString none = temp(QStringLiteral("none.png"));
@@ -640,6 +747,10 @@ class ModelWindowTest : public QObject {
               QStringList{QStringLiteral("--words")},
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--focus-token"),
                           QStringLiteral("2")},  // the grid has no token focus
+              QStringList{QStringLiteral("--model"), m, QStringLiteral("--window"),
+                          QStringLiteral("0:3")},  // a model's maps are kept whole
+              QStringList{QStringLiteral("--model"), m, QStringLiteral("--heads-shown"),
+                          QStringLiteral("2"), QStringLiteral("--view"), QStringLiteral("head:3")},
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--view"),
                           QStringLiteral("model"), QStringLiteral("--focus-token"),
                           QStringLiteral("99")}}) {

@@ -205,6 +205,24 @@ class WindowTest : public QObject {
         QCOMPARE(w_->compute()->latestMaps()->colormap, wanted);
         QCOMPARE(w_->compute()->latestMaps()->generation, before->generation);
         QCOMPARE(w_->grid()->figure()->options().colormap, wanted);
+        // A refused request leaves the old snapshot on show; new colours must not pass it
+        // off as the answer to that request.
+        w_->document()->setWeightsFile(QStringLiteral("/nonexistent/weights.safetensors"));
+        SETTLE(*w_);
+        const QString refused = w_->compute()->lastError();
+        QVERIFY(!refused.isEmpty());
+        colormap->setCurrentIndex(colormap->findData(int(old)));
+        emit colormap->activated(colormap->currentIndex());
+        SETTLE(*w_);
+        QCOMPARE(w_->compute()->lastError(), refused);
+        QCOMPARE(w_->compute()->latest(), before);
+        auto* message = w_->grid()->findChild<QLabel*>(QStringLiteral("gridMessage"));
+        QVERIFY(message && message->isVisibleTo(w_->grid()));
+        w_->document()->setWeightsFile(QString());
+        colormap->setCurrentIndex(colormap->findData(int(wanted)));
+        emit colormap->activated(colormap->currentIndex());
+        SETTLE(*w_);
+        QVERIFY(w_->compute()->lastError().isEmpty());
         // Small grids change colour at once, on the GUI thread.
         w_->document()->setTextA(QStringLiteral("The cat sat"));
         SETTLE(*w_);

@@ -206,7 +206,7 @@
         <translation>A and B were computed for different inputs.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>B has no head %1: it has %2 heads.</source>
         <translation>B has no head %1: it has %2 heads.</translation>
     </message>
@@ -386,23 +386,23 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+57"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+60"/>
         <source>Running the attention layer…</source>
         <translation>Running the attention layer…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Preparing heatmaps…</source>
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+118"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+338"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+32"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+350"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+33"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -642,7 +642,7 @@
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+81"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</translation>
     </message>
@@ -698,6 +698,11 @@
     </message>
     <message>
         <location line="+9"/>
+        <source>--window cannot be used with --model: the model view, the rollout and the atlas read whole maps (use --heads-shown K or --mean-only)</source>
+        <translation>--window cannot be used with --model: the model view, the rollout and the atlas read whole maps (use --heads-shown K or --mean-only)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words, --hide-special, --focus-token and --focus-to need --model</translation>
     </message>
@@ -737,7 +742,7 @@
         <translation>--heads-shown %1 is more than --num-heads %2</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+48"/>
         <source>--focus-token and --focus-to need --view model</source>
         <translation>--focus-token and --focus-to need --view model</translation>
     </message>
@@ -893,7 +898,7 @@
     <name>ModelFigure</name>
     <message>
         <location filename="../../ui/model/model_figure.cpp" line="+46"/>
-        <location line="+70"/>
+        <location line="+74"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
@@ -928,7 +933,7 @@
         <translation>R</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+77"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
     </message>
@@ -941,6 +946,11 @@
         <location line="+3"/>
         <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hatched: a head whose maps the memory budget did not keep.</source>
+        <translation>Hatched: a head whose maps the memory budget did not keep.</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -972,17 +982,27 @@
         <source>layers 1–%1 of %2 kept (memory budget)</source>
         <translation>layers 1–%1 of %2 kept (memory budget)</translation>
     </message>
+    <message>
+        <location line="+4"/>
+        <source>the means only kept (memory budget)</source>
+        <translation>the means only kept (memory budget)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>heads 1–%1 of %2 kept (memory budget)</source>
+        <translation>heads 1–%1 of %2 kept (memory budget)</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+590"/>
-        <location line="+174"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+598"/>
+        <location line="+175"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-168"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -1176,7 +1196,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+293"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+307"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
@@ -1206,8 +1226,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="-178"/>
-        <location line="+179"/>
+        <location line="-158"/>
+        <location line="+159"/>
         <location line="+5"/>
         <source>input</source>
         <translation>input</translation>
@@ -1223,8 +1243,8 @@
         <translation>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</translation>
     </message>
     <message>
-        <location line="-171"/>
-        <location line="+178"/>
+        <location line="-151"/>
+        <location line="+158"/>
         <source>queries</source>
         <translation>queries</translation>
     </message>
@@ -1234,8 +1254,8 @@
         <translation>Each token&apos;s query, what it is looking for: X times this head&apos;s %1 × %2 slice of W_Q, so d_k = %2 numbers per token.</translation>
     </message>
     <message>
-        <location line="-172"/>
-        <location line="+178"/>
+        <location line="-152"/>
+        <location line="+158"/>
         <source>keys</source>
         <translation>keys</translation>
     </message>
@@ -1245,8 +1265,8 @@
         <translation>Each token&apos;s key, what it offers to be found by: the same input times W_K.</translation>
     </message>
     <message>
-        <location line="-159"/>
-        <location line="+161"/>
+        <location line="-139"/>
+        <location line="+141"/>
         <source>values</source>
         <translation>values</translation>
     </message>
@@ -1256,8 +1276,8 @@
         <translation>Each token&apos;s value, what it passes on when attended to: the input times W_V.</translation>
     </message>
     <message>
-        <location line="-158"/>
-        <location line="+162"/>
+        <location line="-138"/>
+        <location line="+142"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
@@ -1267,8 +1287,8 @@
         <translation>Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for every query and key.</translation>
     </message>
     <message>
-        <location line="-162"/>
-        <location line="+165"/>
+        <location line="-142"/>
+        <location line="+145"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</translation>
     </message>
@@ -1278,8 +1298,8 @@
         <translation>(additive: not scaled)</translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+156"/>
+        <location line="-135"/>
+        <location line="+136"/>
         <source>scaled scores</source>
         <translation>scaled scores</translation>
     </message>
@@ -1299,8 +1319,8 @@
         <translation>+ mask M</translation>
     </message>
     <message>
-        <location line="-153"/>
-        <location line="+154"/>
+        <location line="-133"/>
+        <location line="+134"/>
         <source>masked scores</source>
         <translation>masked scores</translation>
     </message>
@@ -1310,19 +1330,17 @@
         <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
     </message>
     <message>
-        <location line="-149"/>
-        <location line="+153"/>
+        <location line="-294"/>
         <source>attention weights</source>
         <translation>attention weights</translation>
     </message>
     <message>
-        <location line="-151"/>
-        <location line="+153"/>
+        <location line="+2"/>
         <source>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</source>
         <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+299"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1342,13 +1360,12 @@
         <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+165"/>
+        <location line="-300"/>
         <source>head output</source>
         <translation>head output</translation>
     </message>
     <message>
-        <location line="-297"/>
+        <location line="+30"/>
         <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
         <translation>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</translation>
     </message>
@@ -1433,42 +1450,38 @@
         <translation>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+165"/>
+        <location line="-149"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+165"/>
+        <location line="+6"/>
         <source>concat(head 1 … head %1)</source>
         <translation>concat(head 1 … head %1)</translation>
     </message>
     <message>
-        <location line="-164"/>
-        <location line="+165"/>
+        <location line="+1"/>
         <source>all heads</source>
         <translation>all heads</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+166"/>
+        <location line="+5"/>
         <source>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</source>
         <translation>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</translation>
     </message>
     <message>
-        <location line="-159"/>
-        <location line="+166"/>
+        <location line="+145"/>
+        <location line="+145"/>
         <source>output</source>
         <translation>output</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-142"/>
         <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</source>
         <translation>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+145"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</translation>
     </message>
@@ -1634,7 +1647,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-526"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-534"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1649,12 +1662,12 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+250"/>
+        <location line="+257"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+307"/>
+        <location line="+308"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -1669,7 +1682,7 @@
         <translation>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
@@ -2657,7 +2670,7 @@
 <context>
     <name>attnviz::ui::HeatmapGridView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+143"/>
+        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+151"/>
         <source>mean of %n head(s)</source>
         <translation>
             <numerusform>mean of %n head</numerusform>
@@ -2855,7 +2868,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>None</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+80"/>
         <source>Draw the lines of head %1</source>
         <translation>Draw the lines of head %1</translation>
     </message>
@@ -2873,12 +2886,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+156"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+171"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+98"/>
         <source>&amp;New Session</source>
         <translation>&amp;New Session</translation>
     </message>
@@ -3380,7 +3393,17 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation> (kv head %1)</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+4"/>
+        <source> — not kept: the memory budget keeps the means only (the Atlas still measures it)</source>
+        <translation> — not kept: the memory budget keeps the means only (the Atlas still measures it)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> — not kept: the memory budget keeps heads 1–%1 (the Atlas still measures it)</source>
+        <translation> — not kept: the memory budget keeps heads 1–%1 (the Atlas still measures it)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <location line="+1"/>
         <source> — “%1” looks at “%2” most (%3%)</source>
         <translation> — “%1” looks at “%2” most (%3%)</translation>
@@ -3919,9 +3942,29 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
     <message>
-        <location line="+52"/>
-        <source>Layers 1–%1 of %2 kept: show all</source>
-        <translation>Layers 1–%1 of %2 kept: show all</translation>
+        <location line="+56"/>
+        <source>layers 1–%1 of %2</source>
+        <translation>layers 1–%1 of %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the means only</source>
+        <translation>the means only</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>heads 1–%1 of %2</source>
+        <translation>heads 1–%1 of %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept: %1. Show all</source>
+        <translation>Kept: %1. Show all</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>, </source>
+        <translation>, </translation>
     </message>
 </context>
 </TS>

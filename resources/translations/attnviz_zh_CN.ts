@@ -204,7 +204,7 @@
         <translation>A 和 B 是针对不同的输入计算的。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>B has no head %1: it has %2 heads.</source>
         <translation>B 没有第 %1 个头：它有 %2 个头。</translation>
     </message>
@@ -384,23 +384,23 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+57"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+60"/>
         <source>Running the attention layer…</source>
         <translation>正在运行注意力层…</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>Preparing heatmaps…</source>
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location line="+102"/>
+        <location line="+118"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+338"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+32"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+350"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+33"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -640,7 +640,7 @@
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+80"/>
+        <location line="+81"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare 和演示层的 --b-... 选项不适用于 --model：请用 --b-layer、--b-head 或 --b-text 比较</translation>
     </message>
@@ -696,6 +696,11 @@
     </message>
     <message>
         <location line="+9"/>
+        <source>--window cannot be used with --model: the model view, the rollout and the atlas read whole maps (use --heads-shown K or --mean-only)</source>
+        <translation>--window 不能与 --model 同用：模型视图、注意力展开（rollout）和头图谱都需要完整的注意力图（请改用 --heads-shown K 或 --mean-only）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words、--hide-special、--focus-token 和 --focus-to 需要 --model</translation>
     </message>
@@ -735,7 +740,7 @@
         <translation>--heads-shown %1 大于 --num-heads %2</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+48"/>
         <source>--focus-token and --focus-to need --view model</source>
         <translation>--focus-token 和 --focus-to 需要 --view model</translation>
     </message>
@@ -891,7 +896,7 @@
     <name>ModelFigure</name>
     <message>
         <location filename="../../ui/model/model_figure.cpp" line="+46"/>
-        <location line="+70"/>
+        <location line="+74"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -926,7 +931,7 @@
         <translation>展</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+77"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>行：层。列：各个头，然后是该层所有头的平均，以及到该层为止的注意力展开（含残差）。每张图从 0（深色）到它自己的最大权重（黄色）着色；灰色：被遮蔽。</translation>
     </message>
@@ -939,6 +944,11 @@
         <location line="+3"/>
         <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
         <translation>行：层。列：各个头、平均、注意力展开。每格从左到右：这个词元对每个键词元的注意力，从 0 到该格的最大值（黄色）着色；灰色：被遮蔽。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Hatched: a head whose maps the memory budget did not keep.</source>
+        <translation>斜线格：内存预算未保留其注意力图的头。</translation>
     </message>
     <message>
         <location line="+7"/>
@@ -970,17 +980,27 @@
         <source>layers 1–%1 of %2 kept (memory budget)</source>
         <translation>保留了 %2 层中的第 1–%1 层（内存预算）</translation>
     </message>
+    <message>
+        <location line="+4"/>
+        <source>the means only kept (memory budget)</source>
+        <translation>只保留了平均值（内存预算）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>heads 1–%1 of %2 kept (memory budget)</source>
+        <translation>保留了 %2 个头中的第 1–%1 个（内存预算）</translation>
+    </message>
 </context>
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+590"/>
-        <location line="+174"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+598"/>
+        <location line="+175"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-167"/>
+        <location line="-168"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -1173,7 +1193,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+293"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+307"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
@@ -1203,8 +1223,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="-178"/>
-        <location line="+179"/>
+        <location line="-158"/>
+        <location line="+159"/>
         <location line="+5"/>
         <source>input</source>
         <translation>输入</translation>
@@ -1220,8 +1240,8 @@
         <translation>交叉注意力：键和值来自第二个句子，因此它有自己的输入矩阵 X′。</translation>
     </message>
     <message>
-        <location line="-171"/>
-        <location line="+178"/>
+        <location line="-151"/>
+        <location line="+158"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -1231,8 +1251,8 @@
         <translation>每个词元的查询，即它要寻找什么：X 乘以 W_Q 中属于本头的 %1 × %2 部分，因此每个词元有 d_k = %2 个数。</translation>
     </message>
     <message>
-        <location line="-172"/>
-        <location line="+178"/>
+        <location line="-152"/>
+        <location line="+158"/>
         <source>keys</source>
         <translation>键</translation>
     </message>
@@ -1242,8 +1262,8 @@
         <translation>每个词元的键，即它凭什么被找到：同一输入乘以 W_K。</translation>
     </message>
     <message>
-        <location line="-159"/>
-        <location line="+161"/>
+        <location line="-139"/>
+        <location line="+141"/>
         <source>values</source>
         <translation>值</translation>
     </message>
@@ -1253,8 +1273,8 @@
         <translation>每个词元的值，即它被关注时传递出去的内容：输入乘以 W_V。</translation>
     </message>
     <message>
-        <location line="-158"/>
-        <location line="+162"/>
+        <location line="-138"/>
+        <location line="+142"/>
         <source>scores</source>
         <translation>注意力分数</translation>
     </message>
@@ -1264,8 +1284,8 @@
         <translation>加性（Bahdanau）评分：用一个可学习的向量 w 对每一对查询和键的 tanh(q + k) 打分。</translation>
     </message>
     <message>
-        <location line="-162"/>
-        <location line="+165"/>
+        <location line="-142"/>
+        <location line="+145"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>每个查询与每个键比较：查询第 i 行与键第 j 行的点积，向量越相似，分数越高。</translation>
     </message>
@@ -1275,8 +1295,8 @@
         <translation>（加性评分：不缩放）</translation>
     </message>
     <message>
-        <location line="-155"/>
-        <location line="+156"/>
+        <location line="-135"/>
+        <location line="+136"/>
         <source>scaled scores</source>
         <translation>缩放后的分数</translation>
     </message>
@@ -1296,8 +1316,8 @@
         <translation>+ 掩码 M</translation>
     </message>
     <message>
-        <location line="-153"/>
-        <location line="+154"/>
+        <location line="-133"/>
+        <location line="+134"/>
         <source>masked scores</source>
         <translation>掩码后的分数</translation>
     </message>
@@ -1307,19 +1327,17 @@
         <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
     </message>
     <message>
-        <location line="-149"/>
-        <location line="+153"/>
+        <location line="-294"/>
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
     <message>
-        <location line="-151"/>
-        <location line="+153"/>
+        <location line="+2"/>
         <source>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</source>
         <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+299"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1339,13 +1357,12 @@
         <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+165"/>
+        <location line="-300"/>
         <source>head output</source>
         <translation>头的输出</translation>
     </message>
     <message>
-        <location line="-297"/>
+        <location line="+30"/>
         <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
         <translation>计算步骤最多保留 %1 个注意力单元（头数 × 词元数 × 词元数）；这段文本有 %2 个。缩短文本即可查看步骤。</translation>
     </message>
@@ -1430,42 +1447,38 @@
         <translation>因果模型：每个词元只能看到自己和它之前的词元，因此掩码在对角线上方加上 −∞。</translation>
     </message>
     <message>
-        <location line="+13"/>
-        <location line="+165"/>
+        <location line="-149"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>每个查询的输出是各值行的加权平均：A 的第 i 行乘以 V。</translation>
     </message>
     <message>
-        <location line="-163"/>
-        <location line="+165"/>
+        <location line="+6"/>
         <source>concat(head 1 … head %1)</source>
         <translation>concat(头 1 … 头 %1)</translation>
     </message>
     <message>
-        <location line="-164"/>
-        <location line="+165"/>
+        <location line="+1"/>
         <source>all heads</source>
         <translation>所有头</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+166"/>
+        <location line="+5"/>
         <source>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</source>
         <translation>%1 个头的输出并排拼接：%1 × %2 = %3 列。本头的列已用边框标出。</translation>
     </message>
     <message>
-        <location line="-159"/>
-        <location line="+166"/>
+        <location line="+145"/>
+        <location line="+145"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="-163"/>
+        <location line="-142"/>
         <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</source>
         <translation>W_O 把各个头混合回每个词元 %1 个数。该层把结果加到输入上（残差），然后运行 MLP。</translation>
     </message>
     <message>
-        <location line="+166"/>
+        <location line="+145"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O 把各个头重新混合成每个词元一个 embed_dim 维的向量：这就是该层的输出。</translation>
     </message>
@@ -1631,7 +1644,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-526"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-534"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1646,12 +1659,12 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+250"/>
+        <location line="+257"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+307"/>
+        <location line="+308"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -1666,7 +1679,7 @@
         <translation>“masked_keys”的每一项必须是由整数组成的 [样本, 键] 对</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+34"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
@@ -2651,7 +2664,7 @@
 <context>
     <name>attnviz::ui::HeatmapGridView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+143"/>
+        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+151"/>
         <source>mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -2847,7 +2860,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>无</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+80"/>
         <source>Draw the lines of head %1</source>
         <translation>画出头 %1 的连线</translation>
     </message>
@@ -2865,12 +2878,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+156"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+171"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+98"/>
         <source>&amp;New Session</source>
         <translation>新建会话(&amp;N)</translation>
     </message>
@@ -3372,7 +3385,17 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>（KV 头 %1）</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+4"/>
+        <source> — not kept: the memory budget keeps the means only (the Atlas still measures it)</source>
+        <translation> — 未保留：内存预算只保留平均值（头图谱仍会度量它）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> — not kept: the memory budget keeps heads 1–%1 (the Atlas still measures it)</source>
+        <translation> — 未保留：内存预算只保留第 1–%1 个头（头图谱仍会度量它）</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <location line="+1"/>
         <source> — “%1” looks at “%2” most (%3%)</source>
         <translation> — “%1”最关注“%2”（%3%）</translation>
@@ -3911,9 +3934,29 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>将说明折叠为标题，或重新展开</translation>
     </message>
     <message>
-        <location line="+52"/>
-        <source>Layers 1–%1 of %2 kept: show all</source>
-        <translation>保留了 %2 层中的第 1–%1 层：显示全部</translation>
+        <location line="+56"/>
+        <source>layers 1–%1 of %2</source>
+        <translation>%2 层中的第 1–%1 层</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the means only</source>
+        <translation>只有平均值</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>heads 1–%1 of %2</source>
+        <translation>%2 个头中的第 1–%1 个</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept: %1. Show all</source>
+        <translation>已保留：%1。显示全部</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>, </source>
+        <translation>，</translation>
     </message>
 </context>
 </TS>

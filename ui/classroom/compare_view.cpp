@@ -577,7 +577,7 @@ void CompareView::syncEditor() {
     }
     {
         QList<std::pair<QString, int>> model_heads{{tr("Same as A's"), kSame}};
-        for (int h = 0; h < (maps ? maps->num_heads : 0); ++h)
+        for (int h = 0; h < (maps ? maps->heads_kept : 0); ++h)
             model_heads.append({tr("Head %1").arg(h + 1), h});
         if (ch.head && model_heads.size() <= *ch.head + 1)
             model_heads.append({tr("Head %1").arg(*ch.head + 1), *ch.head});

@@ -165,12 +165,15 @@ QWidget* ViewTabs::makeModelTab() {
     bar->addWidget(focus_mode_);
     bar->addWidget(focus_token_);
     bar->addStretch(1);
-    // The memory budget kept only the first layers: a way back to all of them.
+    // The memory budget kept only the first layers or heads: a way back to all of them.
     all_layers_ = new QPushButton(page);
     all_layers_->setObjectName(QStringLiteral("allLayersButton"));
     all_layers_->hide();
     bar->addWidget(all_layers_);
-    connect(all_layers_, &QPushButton::clicked, this, [this] { doc_->setLayersShown(-1); });
+    connect(all_layers_, &QPushButton::clicked, this, [this] {
+        doc_->setLayersShown(-1);
+        doc_->setModelHeadsShown(-1);
+    });
     v->addLayout(bar);
     model_ = new ModelView(page);
     v->addWidget(model_, 1);
@@ -194,10 +197,17 @@ void ViewTabs::syncTokenFocus() {
             focus_token_->addItem(QStringLiteral("%1 · %2").arg(k + 1).arg(
                 visible_token(m->token_text[std::size_t(k)])));
     const int token = m && doc_->focusToken() < m->tokens ? doc_->focusToken() : -1;
-    all_layers_->setVisible(m && m->num_layers < m->total_layers);
-    if (m)
-        all_layers_->setText(
-            tr("Layers 1–%1 of %2 kept: show all").arg(m->num_layers).arg(m->total_layers));
+    all_layers_->setVisible(m && (m->num_layers < m->total_layers || m->heads_kept < m->num_heads));
+    if (m) {
+        QStringList kept;
+        if (m->num_layers < m->total_layers)
+            kept << tr("layers 1–%1 of %2").arg(m->num_layers).arg(m->total_layers);
+        if (m->heads_kept == 0)
+            kept << tr("the means only");
+        else if (m->heads_kept < m->num_heads)
+            kept << tr("heads 1–%1 of %2").arg(m->heads_kept).arg(m->num_heads);
+        all_layers_->setText(tr("Kept: %1. Show all").arg(kept.join(tr(", "))));
+    }
     focus_mode_->setEnabled(m != nullptr);
     focus_mode_->setCurrentIndex(token < 0 ? 0 : doc_->focusTo() ? 2 : 1);
     focus_token_->setEnabled(token >= 0);

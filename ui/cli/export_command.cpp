@@ -299,6 +299,10 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
         doc->setLayer(layer - 1);
         doc->setWords(a.words);
         doc->setHideSpecial(a.hide_special);
+        if (a.memory.window)
+            usage_error(ExportCommandText::tr(
+                "--window cannot be used with --model: the model view, the rollout and the "
+                "atlas read whole maps (use --heads-shown K or --mean-only)"));
     } else if (a.words || a.hide_special || a.focus_token || a.focus_to) {
         usage_error(ExportCommandText::tr(
             "--words, --hide-special, --focus-token and --focus-to need --model"));
@@ -331,7 +335,10 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
             usage_error(ExportCommandText::tr("--heads-shown %1 is more than --num-heads %2")
                             .arg(*heads_shown)
                             .arg(num_heads));
-        doc->setHeadsShown(*heads_shown);
+        if (a.model)  // the model's own scope; the demo layer's stays as it is
+            doc->setModelHeadsShown(*heads_shown);
+        else
+            doc->setHeadsShown(*heads_shown);
     }
     doc->setWeightSeed(static_cast<int>(a.seeds.seed));
     doc->setDropoutSeed(static_cast<int>(a.seeds.dropout()));

@@ -11,6 +11,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/safetensors.h"
 #include "engine/text/embedding.h"
@@ -133,6 +134,17 @@ Tensor with_batch(Tensor t) {
 }
 }  // namespace
 
+ModelMaps::~ModelMaps() {
+    for (auto* maps : {&weights, &means, &rollout})
+        for (Tensor& t : *maps)
+            release_buffer(t);
+}
+
+AttentionSnapshot::~AttentionSnapshot() {
+    for (Tensor* t : {&weights, &mean_weights, &scores})
+        release_buffer(*t);
+}
+
 bool AttentionSnapshot::row_fully_masked(int n, int h, int i) const {
     const int H = std::max(num_heads, heads);  // every head's rows, kept weights or not
     if (h >= 0) return fully_masked_rows[(std::size_t(n) * H + h) * target_len + i] != 0;
@@ -209,7 +221,7 @@ struct ComputeCache::Impl {
     struct ModelKey {
         QString folder, text_a, text_b;
         PairMode pair_mode;
-        int layers_shown;
+        int layers_shown, heads_shown;
         bool operator==(const ModelKey&) const = default;
     };
     std::optional<ModelKey> model_key;
@@ -297,9 +309,12 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         ComputeCache local;
         ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
         const ComputeCache::Impl::ModelKey key{
-            c.model_folder, c.text_a, c.pair_mode == PairMode::Single ? QString() : c.text_b,
+            c.model_folder,
+            c.text_a,
+            c.pair_mode == PairMode::Single ? QString() : c.text_b,
             c.pair_mode == PairMode::Single ? PairMode::Single : PairMode::CrossAttention,
-            c.layers_shown};
+            c.layers_shown,
+            c.model_heads_shown};
         // Choosing another layer re-slices; the word and special-token toggles regroup the
         // pieces' maps; only another text or model runs the forward pass again.
         const std::pair<bool, bool> shown{c.words, c.hide_special};

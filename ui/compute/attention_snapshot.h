@@ -54,9 +54,21 @@ struct StepTensors {
 /// A trained model's forward pass: every layer's maps from one run, and each head's thumbnail
 /// coloured on the worker for the model view (the GUI thread only copies images).
 struct ModelMaps {
+    ModelMaps() = default;
+    ModelMaps(const ModelMaps&) = default;
+    ModelMaps(ModelMaps&&) = default;
+    ModelMaps& operator=(const ModelMaps&) = default;
+    ModelMaps& operator=(ModelMaps&&) = default;
+    /// Gives the large maps back to the engine's kept buffers (engine/buffers.h): the next
+    /// computation of the same size reuses them instead of faulting in fresh pages.
+    ~ModelMaps();
+
     QString name;  ///< model_display_name()
     QString folder;
     int num_layers = 0, num_heads = 0, num_kv_heads = 0, tokens = 0;
+    /// Heads whose maps are kept, the first ones (the memory budget may keep fewer, or 0: the
+    /// means only): weights[l] is [heads_kept, L, L].  The atlas still measures every head.
+    int heads_kept = 0;
     int total_layers = 0;  ///< the model's; num_layers are the first ones, kept (memory budget)
     int pieces = 0;        ///< the model's tokens; `tokens` are those shown (models::group_tokens)
     bool words = false, hide_special = false;  ///< how pieces became the tokens shown
@@ -103,6 +115,8 @@ struct ModelMaps {
                 .data[std::size_t(i) * std::size_t(tokens) + std::size_t(j)];
         return value(layer, column >= num_heads ? -1 : column, i, j);
     }
+    /// Whether a mosaic column has maps: a kept head, the mean or the rollout.
+    bool hasMaps(int column) const { return column < heads_kept || column >= num_heads; }
     int meanColumn() const { return num_heads; }
     int rolloutColumn() const { return num_heads + 1; }
     /// The first token of the pair's second text, or -1 (a single text).
@@ -114,6 +128,15 @@ struct ModelMaps {
 };
 
 struct AttentionSnapshot {
+    AttentionSnapshot() = default;
+    AttentionSnapshot(const AttentionSnapshot&) = default;
+    AttentionSnapshot(AttentionSnapshot&&) = default;
+    AttentionSnapshot& operator=(const AttentionSnapshot&) = default;
+    AttentionSnapshot& operator=(AttentionSnapshot&&) = default;
+    /// Gives the large maps back to the engine's kept buffers (engine/buffers.h): the next
+    /// computation of the same size reuses them instead of faulting in fresh pages.
+    ~AttentionSnapshot();
+
     std::uint64_t generation = 0;
     ComputeConfig config;
 

@@ -138,7 +138,10 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
 }
 
 bool ComputeController::recolor() {
-    if (!latest_ || !last_config_ || isBusy() || !prepare_maps_) return false;
+    // Only the answer to the newest request: after a refused request the snapshot shown is
+    // an older one, and delivering it again would pass it off as the answer.
+    if (!latest_ || !last_config_ || isBusy() || !prepare_maps_ || shown_ != requested_)
+        return false;
     ++requested_;
     emit busyChanged(true);
     worker_->submit(Request{*last_config_, requested_, true, model_steps_, colormap_, scale_,

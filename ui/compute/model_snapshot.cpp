@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/models/token_views.h"
 #include "ui/compute/model_store.h"
@@ -88,15 +89,54 @@ void add_thumbnails(ModelMaps* m) {
     m->aggregate_thumbnails.clear();
     for (int l = 0; l < m->num_layers; ++l) {
         const Tensor& w = m->weights[std::size_t(l)];
-        for (int h = 0; h < m->num_heads; ++h)
-            m->thumbnails.push_back(
-                thumbnail(w.ptr() + std::size_t(h) * G * G, G, m->causal, gradient));
+        for (int h = 0; h < m->num_heads; ++h)  // a head the budget did not keep: no image
+            m->thumbnails.push_back(h < m->heads_kept ? thumbnail(w.ptr() + std::size_t(h) * G * G,
+                                                                  G, m->causal, gradient)
+                                                      : QImage());
         m->aggregate_thumbnails.push_back(
             thumbnail(m->means[std::size_t(l)].ptr(), G, m->causal, gradient));
         m->aggregate_thumbnails.push_back(
             thumbnail(m->rollout[std::size_t(l)].ptr(), G, m->causal, gradient));
     }
 }
+
+/// Measures every head of each layer as it arrives (the atlas is whole whatever is kept), then
+/// keeps the first `heads` heads' maps and the mean; the full maps go back to the engine's
+/// kept buffers, where the next layer finds them.
+class KeepingSink : public models::AttentionSink {
+  public:
+    KeepingSink(int heads, int num_heads, int layers, bool causal)
+        : atlas(layers, num_heads), heads_(heads), causal_(causal) {}
+    void on_layer(std::int64_t, AttentionResult&& r) override {
+        std::vector<Tensor> one;
+        one.push_back(std::move(r.weights));
+        const models::HeadAtlas measured = models::measure_heads(one, causal_);
+        const auto l = std::int64_t(means.size());
+        for (std::int64_t h = 0; h < atlas.heads(); ++h)
+            atlas.at(l, h) = measured.at(0, h);
+        Tensor& full = one.front();
+        const std::int64_t L = full.shape.back();
+        if (full.numel() != std::size_t(atlas.heads() * L * L) ||
+            r.mean_weights.numel() != std::size_t(L * L))
+            throw std::logic_error("a layer returned maps of the wrong size");
+        if (heads_ == atlas.heads()) {
+            weights.push_back(Tensor({heads_, L, L}, std::move(full.data)));
+        } else {
+            Tensor kept = take_tensor({heads_, L, L});
+            std::copy_n(full.ptr(), kept.numel(), kept.ptr());
+            release_buffer(full);
+            weights.push_back(std::move(kept));
+        }
+        means.push_back(Tensor({L, L}, std::move(r.mean_weights.data)));
+    }
+
+    std::vector<Tensor> weights, means;  ///< per layer [heads, L, L] and [L, L]
+    models::HeadAtlas atlas;             ///< every head of every layer
+
+  private:
+    std::int64_t heads_;
+    bool causal_;
+};
 
 }  // namespace
 
@@ -120,40 +160,51 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
             layers[l] = std::int64_t(l);
         return layers;
     };
-    // Kept: the kept layers' per-head maps and thumbnails, and one layer's panels drawn.
+    const int H = int(info.num_heads);
+    const auto kept_heads = [H](const budget::ResultScope& s) {
+        return s.heads_shown < 0 ? H : std::min(s.heads_shown, H);
+    };
+    // Kept: the kept layers' maps of the kept heads and their thumbnails, one layer's panels
+    // drawn, and, with fewer heads, one layer's every map while its heads are measured.
     const auto footprint = [&](const budget::ResultScope& s) {
         models::ModelForwardOptions o = options;
         o.scope.layers = first_layers(s);
-        const double maps =
-            double(o.scope.layers.size()) * double(info.num_heads + 1) * double(L * L);
-        return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 +
-                             double(info.num_heads + 1) * double(L * L) * kDisplayBytesPerCell +
+        const int k = kept_heads(s);
+        o.scope.heads = k;
+        const double cells = double(L * L);
+        const double maps = double(o.scope.layers.size()) * double(k + 1) * cells;
+        const double measured = k < H ? double(H) * cells * sizeof(float) : 0.0;
+        return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
+                             double(k + 1) * cells * kDisplayBytesPerCell +
                              double(kDisplayFixedBytes));
     };
     budget::ResultScope requested;
     requested.layers_shown = c.layers_shown;
+    requested.heads_shown = c.model_heads_shown;
     const std::uint64_t needed = footprint(requested);
     if (needed > memory.bytes) {
-        // The window keeps every head of the layers it keeps: fewer layers is the offer.
-        budget::MemoryPlan plan =
-            budget::plan_memory(footprint, requested, int(info.num_heads), L, memory.bytes, 0,
-                                first_layers(budget::ResultScope{}));
-        plan.fewer_heads.reset();
+        // Fewer layers, fewer heads of each, or the means only.  No window: the model view,
+        // the rollout and the atlas read whole maps.
+        budget::MemoryPlan plan = budget::plan_memory(footprint, requested, H, L, memory.bytes, 0,
+                                                      first_layers(budget::ResultScope{}));
         plan.window.reset();
-        plan.mean_only.reset();
         throw budget::MemoryBudgetExceeded(plan, memory);
     }
     options.scope.layers = first_layers(requested);
     if (int(options.scope.layers.size()) == N) options.scope.layers.clear();  // every layer
 
-    models::CollectingSink sink;
+    const int heads_kept = kept_heads(requested);
+    KeepingSink sink(heads_kept, H,
+                     options.scope.layers.empty() ? N : int(options.scope.layers.size()),
+                     info.causal);
     model.forward(enc.input, options, sink);
     auto out = std::make_shared<ModelMaps>();
     out->name = model_display_name(*m);
     out->folder = c.model_folder;
     out->total_layers = N;
     out->num_layers = options.scope.layers.empty() ? N : int(options.scope.layers.size());
-    out->num_heads = int(info.num_heads);
+    out->num_heads = H;
+    out->heads_kept = heads_kept;
     out->num_kv_heads = int(info.num_kv_heads);
     out->pieces = out->tokens = int(L);
     out->estimated_bytes = needed;
@@ -167,18 +218,12 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
         out->special.push_back(enc.encoding.special[k]);
         out->sequence.push_back(enc.encoding.sequence.empty() ? 0 : enc.encoding.sequence[k]);
     }
-    const int H = out->num_heads;
-    for (AttentionResult& r : sink.results) {
-        if (r.weights.numel() != std::size_t(H) * L * L ||
-            r.mean_weights.numel() != std::size_t(L * L))
-            throw std::logic_error("a layer returned maps of the wrong size");
-        out->weights.push_back(Tensor({H, L, L}, std::move(r.weights.data)));
-        out->means.push_back(Tensor({L, L}, std::move(r.mean_weights.data)));
-    }
+    out->weights = std::move(sink.weights);
+    out->means = std::move(sink.means);
     if (int(out->weights.size()) != out->num_layers)
         throw std::logic_error("the model did not hand over every layer");
     // Heads are measured on the pieces the model saw; present_model() groups the views.
-    out->atlas = models::measure_heads(out->weights, info.causal);
+    out->atlas = std::move(sink.atlas);
     out->rollout = models::attention_rollout(out->means);
     add_thumbnails(out.get());
     std::vector<double> own;
@@ -212,6 +257,7 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     out->num_layers = pieces->num_layers;
     out->total_layers = pieces->total_layers;
     out->num_heads = pieces->num_heads;
+    out->heads_kept = pieces->heads_kept;
     out->num_kv_heads = pieces->num_kv_heads;
     out->pieces = pieces->pieces;
     out->tokens = int(shown.size());
@@ -284,13 +330,13 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generatio
     snap->generation = generation;
     snap->config = c;
     snap->batch = 1;
-    snap->heads = H;
+    snap->heads = maps->heads_kept;
     snap->num_heads = H;
     snap->target_len = snap->source_len = L;
     snap->query_total = snap->key_total = L;
     snap->query_tokens = {maps->token_text};
     snap->key_tokens = {maps->token_text};
-    snap->weights = Tensor({1, H, L, L}, maps->weights[std::size_t(layer)].data);
+    snap->weights = Tensor({1, maps->heads_kept, L, L}, maps->weights[std::size_t(layer)].data);
     snap->mean_weights = Tensor({1, L, L}, maps->means[std::size_t(layer)].data);
     snap->masked.assign(std::size_t(L) * L, 0);
     if (maps->causal)

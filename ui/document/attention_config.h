@@ -96,10 +96,13 @@ struct ComputeConfig {
     int heads_shown = -1;
     int window_start = 0;
     int window_length = 0;
-    /// A model: the maps of its first layers_shown layers only (-1: every layer).
+    /// A model: the maps of its first layers_shown layers only (-1: every layer), and per-head
+    /// maps of the first model_heads_shown heads of each (-1: every head, 0: the means only).
+    /// The demo layer's heads_shown stays its own.
     int layers_shown = -1;
+    int model_heads_shown = -1;
     budget::ResultScope scope() const {
-        return {.heads_shown = heads_shown,
+        return {.heads_shown = usesModel() ? model_heads_shown : heads_shown,
                 .layers_shown = layers_shown,
                 .window_start = window_start,
                 .window_length = window_length};

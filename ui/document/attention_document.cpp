@@ -208,14 +208,14 @@ void AttentionDocument::setWeightsFile(const QString& path) {
 void AttentionDocument::setModelFolder(const QString& folder) {
     if (!assign(compute_.model_folder, folder, this, &AttentionDocument::modelFolderChanged))
         return;
-    model_heads_ = 0;
-    compute_.layers_shown = -1;  // another model: its own layers
-    clampViewToData();           // back to the demo layer: its heads
+    model_heads_ = -1;
+    compute_.layers_shown = compute_.model_heads_shown = -1;  // another model: its own
+    clampViewToData();                                        // back to the demo layer: its heads
     computeChanged();
 }
 
 int AttentionDocument::viewableHeads() const {
-    if (compute_.usesModel()) return model_heads_ > 0 ? model_heads_ : kMaxHeads;
+    if (compute_.usesModel()) return model_heads_ >= 0 ? model_heads_ : kMaxHeads;
     return compute_.scope().kept_heads(compute_.num_heads);
 }
 
@@ -223,6 +223,13 @@ void AttentionDocument::setLayersShown(int k) {
     k = k < 1 ? -1 : std::min(k, kMaxLayers);
     if (compute_.layers_shown == k) return;
     compute_.layers_shown = k;
+    computeChanged();
+}
+
+void AttentionDocument::setModelHeadsShown(int k) {
+    k = std::clamp(k, -1, kMaxHeads);
+    if (compute_.model_heads_shown == k) return;
+    compute_.model_heads_shown = k;
     computeChanged();
 }
 
@@ -561,7 +568,8 @@ QJsonObject AttentionDocument::toJson() const {
     const QJsonObject scope{{QStringLiteral("heads_shown"), c.heads_shown},
                             {QStringLiteral("window_start"), c.window_start},
                             {QStringLiteral("window_length"), c.window_length},
-                            {QStringLiteral("layers_shown"), c.layers_shown}};
+                            {QStringLiteral("layers_shown"), c.layers_shown},
+                            {QStringLiteral("model_heads_shown"), c.model_heads_shown}};
     // The source (version 3): the model folder, empty for the demo layer, and its layer.
     const QJsonObject source{{QStringLiteral("model_folder"), c.model_folder},
                              {QStringLiteral("layer"), c.layer},
@@ -726,6 +734,7 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     r.integer(scope, QStringLiteral("window_length"), 0, kMaxSeed, &c.window_length);
     r.integer(scope, QStringLiteral("layers_shown"), -1, kMaxLayers, &c.layers_shown);
     if (c.layers_shown == 0) c.layers_shown = -1;
+    r.integer(scope, QStringLiteral("model_heads_shown"), -1, kMaxHeads, &c.model_heads_shown);
     if (c.heads_shown >= c.num_heads) c.heads_shown = -1;
     if (c.window_length == 0) c.window_start = 0;
 

@@ -62,14 +62,20 @@ class AttentionDocument : public QObject {
     /// Also adjusts the head count to the largest divisor not above it, with a message.
     bool setEmbedDim(int embed_dim);
     int numHeads() const { return compute_.num_heads; }
-    /// The heads the views show one by one: a model's (setModelHeads(), once its first result
-    /// is in; until then any head), else the demo layer's kept heads (0: the mean only).
+    /// The heads the views show one by one: a model's kept heads (setModelHeads(), once its
+    /// first result is in; until then any head), else the demo layer's kept heads (0: the
+    /// mean only).
     int viewableHeads() const;
-    /// The open model's head count, from its latest result (the window calls it).
+    /// The open model's kept heads (ModelMaps::heads_kept), from its latest result (the window
+    /// calls it).
     void setModelHeads(int heads);
     /// A model's maps of its first `k` layers only (-1: every layer), the memory budget's offer.
     void setLayersShown(int k);
     int layersShown() const { return compute_.layers_shown; }
+    /// A model's per-head maps of its first `k` heads only (-1: every head, 0: the means
+    /// only), the memory budget's offer.
+    void setModelHeadsShown(int k);
+    int modelHeadsShown() const { return compute_.model_heads_shown; }
     /// Refused (returns false, message set) unless num_heads divides embed_dim.
     bool setNumHeads(int num_heads);
     /// Head counts that divide embed_dim (up to kMaxHeads).
@@ -233,7 +239,7 @@ class AttentionDocument : public QObject {
 
     ComputeConfig compute_;
 
-    int model_heads_ = 0;  ///< setModelHeads(); 0: not known yet
+    int model_heads_ = -1;  ///< setModelHeads(); -1: not known yet
     FigureOptions figure_;
     CompareSettings compare_;
     QString message_;

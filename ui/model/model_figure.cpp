@@ -64,6 +64,10 @@ std::vector<QImage> focus_strips(const ModelMaps& m, int token, bool to) {
     const QRgb grey = qRgb(236, 236, 236);
     for (int l = 0; l < m.num_layers; ++l)
         for (int c = 0; c < columns; ++c) {
+            if (!m.hasMaps(c)) {  // a head the budget did not keep
+                out.emplace_back();
+                continue;
+            }
             double hi = 0.0;
             for (int k = 0; k < L; ++k) {
                 values[std::size_t(k)] =
@@ -122,6 +126,11 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
             const QImage& img =
                 images ? (*images)[std::size_t(l) * std::size_t(g.columns()) + std::size_t(h)]
                        : m.thumbnail(l, h);
+            if (img.isNull()) {  // not kept (the memory budget): an empty, hatched cell
+                p->fillRect(r, QColor(244, 244, 244));
+                p->fillRect(r, QBrush(QColor(210, 210, 210), Qt::BDiagPattern));
+                continue;
+            }
             // Shrinking a long input's map: smooth, so a line of strong cells stays visible.
             p->setRenderHint(QPainter::SmoothPixmapTransform, img.width() > r.width());
             p->drawImage(r, img);
@@ -140,9 +149,15 @@ void ModelFigure::layout(QSize size) {
     strips_ = focusToken() >= 0
                   ? focus_strips(*snapshot_->model, options_.focus_token, options_.focus_to)
                   : std::vector<QImage>();
-    mosaic_ =
-        layout_mosaic(*snapshot_->model,
-                      QRect(16, int(y) + 8, size.width() - 32, size.height() - int(y) - 40), font_);
+    legend_ = legendText();
+    const int legend_width = std::max(100, size.width() - 32 - 120);  // the mosaic's left labels
+    legend_height_ = QFontMetrics(legendFont())
+                         .boundingRect(QRect(0, 0, legend_width, 100000), Qt::TextWordWrap, legend_)
+                         .height();
+    mosaic_ = layout_mosaic(
+        *snapshot_->model,
+        QRect(16, int(y) + 8, size.width() - 32, size.height() - int(y) - 16 - legend_height_),
+        font_);
 }
 
 void ModelFigure::paint(QPainter* painter, bool) const {
@@ -151,26 +166,40 @@ void ModelFigure::paint(QPainter* painter, bool) const {
     if (!snapshot_ || !snapshot_->model) return;
     paint_mosaic(painter, *snapshot_->model, mosaic_, font_, QRect(),
                  strips_.empty() ? nullptr : &strips_);
+    painter->setFont(legendFont());
+    painter->setPen(paint::kMuted);
+    painter->drawText(QRect(mosaic_.area.x() + mosaic_.left, mosaic_.bottom() + 4,
+                            size_.width() - mosaic_.area.x() - mosaic_.left - 16, legend_height_),
+                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, legend_);
+}
+
+QFont ModelFigure::legendFont() const {
     QFont small = font_;
     small.setPixelSize(std::max(8, options_.font_px - 2));
-    painter->setFont(small);
-    painter->setPen(paint::kMuted);
-    painter->drawText(
-        QRect(mosaic_.area.x() + mosaic_.left, mosaic_.bottom() + 4,
-              size_.width() - mosaic_.area.x() - mosaic_.left - 16, 24),
-        Qt::AlignLeft | Qt::AlignTop,
-        focusToken() < 0
-            ? MosaicText::tr("Rows: layers. Columns: heads, then the layer's mean over heads and "
+    return small;
+}
+
+QString ModelFigure::legendText() const {
+    QString text = focusToken() < 0
+                       ? MosaicText::tr(
+                             "Rows: layers. Columns: heads, then the layer's mean over heads and "
                              "the attention rollout through it (residual included). Each map "
                              "coloured from 0 (dark) to its own largest weight (yellow); grey: "
                              "masked.")
-        : options_.focus_to
-            ? MosaicText::tr("Rows: layers. Columns: heads, mean, rollout. In each cell, left to "
+                   : options_.focus_to
+                       ? MosaicText::tr(
+                             "Rows: layers. Columns: heads, mean, rollout. In each cell, left to "
                              "right: every query token's attention to this one, coloured from 0 "
                              "to the cell's largest (yellow); grey: masked.")
-            : MosaicText::tr("Rows: layers. Columns: heads, mean, rollout. In each cell, left to "
+                       : MosaicText::tr(
+                             "Rows: layers. Columns: heads, mean, rollout. In each cell, left to "
                              "right: this token's attention to every key token, coloured from 0 "
-                             "to the cell's largest (yellow); grey: masked."));
+                             "to the cell's largest (yellow); grey: masked.");
+    if (snapshot_ && snapshot_->model && snapshot_->model->heads_kept < snapshot_->model->num_heads)
+        text += QLatin1Char(' ') + MosaicText::tr(
+                                       "Hatched: a head whose maps the memory budget "
+                                       "did not keep.");
+    return text;
 }
 
 QString ModelFigure::titleText() const {
@@ -210,6 +239,12 @@ QString ModelFigure::captionText() const {
         parts << MosaicText::tr("layers 1–%1 of %2 kept (memory budget)")
                      .arg(m.num_layers)
                      .arg(m.total_layers);
+    if (m.heads_kept == 0)
+        parts << MosaicText::tr("the means only kept (memory budget)");
+    else if (m.heads_kept < m.num_heads)
+        parts << MosaicText::tr("heads 1–%1 of %2 kept (memory budget)")
+                     .arg(m.heads_kept)
+                     .arg(m.num_heads);
     parts << token_view_notes(snapshot_->config);
     return parts.join(QStringLiteral(" · "));
 }

@@ -60,6 +60,10 @@ class ModelFigure : public ClassroomFigure {
     MosaicLayout mosaic_;
     QFont font_;
     std::vector<QImage> strips_;  ///< focus_strips() when options_.focus_token is set
+    QString legend_;              ///< under the mosaic, wrapped to the figure's width
+    int legend_height_ = 0;
+    QString legendText() const;
+    QFont legendFont() const;
     /// The shown token in focus, or -1.
     int focusToken() const;
 };

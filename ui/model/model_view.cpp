@@ -100,6 +100,13 @@ QString ModelView::describe(int layer, int head) const {
         if (m->num_kv_heads > 0 && m->num_kv_heads < m->num_heads)
             text += tr(" (kv head %1)").arg(head / (m->num_heads / m->num_kv_heads) + 1);
     }
+    if (!m->hasMaps(head))
+        return text + (m->heads_kept == 0
+                           ? tr(" — not kept: the memory budget keeps the means only (the Atlas "
+                                "still measures it)")
+                           : tr(" — not kept: the memory budget keeps heads 1–%1 (the Atlas "
+                                "still measures it)")
+                                 .arg(m->heads_kept));
     if (L <= 0) return text;
     const int t = focus_token_;
     if (t >= 0 && t < L) {  // one token: where it looks most, or who looks at it most
@@ -188,7 +195,8 @@ void ModelView::activate(int layer, int column) {
     if (!m) return;
     // The rollout belongs to no single layer's grid: it stays here, described by hovering.
     if (column == m->rolloutColumn()) return emit hovered(describe(layer, column));
-    emit activated(layer, column == m->meanColumn() ? -1 : column);
+    // A head without maps opens its layer's mean.
+    emit activated(layer, column == m->meanColumn() || !m->hasMaps(column) ? -1 : column);
 }
 
 void ModelView::leaveEvent(QEvent* event) {

@@ -158,7 +158,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(doc_, &AttentionDocument::modelFolderChanged, this, follow_source);
     follow_source();
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
-        if (s->model) doc_->setModelHeads(s->model->num_heads);
+        if (s->model) doc_->setModelHeads(s->model->heads_kept);
         models_->setSnapshot(s);
         if (recolor_pending_) {
             recolor_pending_ = false;
@@ -210,7 +210,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(views_, &ViewTabs::stepsShown, compute_, &ComputeController::setModelSteps);
     connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
         doc_->setLayer(layer);
-        if (head < 0)
+        if (head < 0 || head >= doc_->viewableHeads())  // a head without maps: the mean
             doc_->setView(FigureView::Mean, 0);
         else
             doc_->setView(FigureView::Head, head);
