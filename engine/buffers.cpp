@@ -36,7 +36,9 @@ struct Kept {
     }
 };
 
-std::size_t bytes_of(const std::vector<float>& v) { return v.capacity() * sizeof(float); }
+std::size_t bytes_of(const std::vector<float>& v) {
+    return v.capacity() * sizeof(float);
+}
 
 void request_huge_pages([[maybe_unused]] const std::vector<float>& v) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
