@@ -53,6 +53,7 @@ void request_huge_pages([[maybe_unused]] const std::vector<float>& v) {
 }  // namespace
 
 std::vector<float> take_buffer(std::size_t n) {
+    std::deque<std::vector<float>> freed;  // freed outside the lock
     if (n >= kMinFloats) {
         Kept& k = Kept::instance();
         std::lock_guard lock(k.mutex);
@@ -68,7 +69,12 @@ std::vector<float> take_buffer(std::size_t n) {
             v.resize(n);  // only what lies beyond its last size is written (zeros)
             return v;
         }
+        // Another size: the work has changed, and the memory kept for the old sizes is freed
+        // before more is taken, so the process holds no more than the new work needs.
+        freed.swap(k.buffers);
+        k.bytes = 0;
     }
+    freed.clear();
     std::vector<float> v;
     v.reserve(n);
     request_huge_pages(v);

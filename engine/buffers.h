@@ -15,8 +15,9 @@
 namespace attnviz {
 
 /// n floats whose contents are unspecified: the caller writes every element.  A kept buffer
-/// of n to 5n/4 floats when there is one, else fresh memory (its large pages requested as
-/// transparent huge pages before they are first touched).
+/// of n to 5n/4 floats when there is one; else every kept buffer is freed (the sizes have
+/// changed) and the memory is fresh, its large pages requested as transparent huge pages
+/// before they are first touched.
 std::vector<float> take_buffer(std::size_t n);
 
 /// A tensor of `shape` from take_buffer(): its values are unspecified.

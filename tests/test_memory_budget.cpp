@@ -12,6 +12,8 @@
 
 #include "alloc_counter.h"
 #include "engine/budget/memory_budget.h"
+#include "engine/buffers.h"
+#include "engine/layers/attention_core.h"
 #include "engine/layers/multi_head_attention.h"
 #include "engine/ops/random.h"
 #include "test_support.h"
@@ -449,12 +451,15 @@ class TestMemoryBudget : public QObject {
         fwd.key_count = c.cols;
         (void)mha.forward(q, kv, kv, fwd);  // warm-up: thread-local and BLAS buffers
 
-        const std::int64_t before = test::heap_live_bytes();
-        test::reset_heap_peak();
+        // The largest of three passes: two threads' scratch only adds up when their blocks
+        // run at the same time, which a busy machine may not grant every pass.
         std::int64_t peak = 0;
-        {
+        for (int pass = 0; pass < 3; ++pass) {
+            drop_kept_buffers();  // what a first pass allocates, none of it handed back
+            const std::int64_t before = test::heap_live_bytes();
+            test::reset_heap_peak();
             const AttentionResult r = mha.forward(q, kv, kv, fwd);
-            peak = test::heap_peak_bytes() - before;
+            peak = std::max(peak, test::heap_peak_bytes() - before);
         }
         const auto estimate =
             std::int64_t(MultiHeadAttention::estimate_forward_bytes(o, c.N, c.L, c.S, fwd));
@@ -463,9 +468,16 @@ class TestMemoryBudget : public QObject {
         QVERIFY2(peak > 0, "nothing was counted");
         QVERIFY2(estimate >= peak,
                  qPrintable(QStringLiteral("estimate %1 < peak %2").arg(estimate).arg(peak)));
-        // An upper bound that is still a useful estimate: within twice the peak and 1 MiB.
+        // An upper bound that is still a useful estimate: within twice the peak and 1 MiB,
+        // and the scratch rows of the threads beyond the first, whose blocks a busy machine
+        // may run one after the other (the estimate counts them at once).
+        const std::int64_t Sp = c.S + (c.add_bias_kv ? 1 : 0) + (c.add_zero_attn ? 1 : 0);
+        const std::int64_t rows = c.rows < 0 ? c.L - c.q0 : c.rows;
+        const std::int64_t unshared = (c.threads - 1) *
+                                      layers::rows_per_block(rows, Sp, c.N, c.threads) * Sp *
+                                      std::int64_t(sizeof(float));
         QVERIFY2(
-            estimate <= 2 * peak + std::int64_t(MiB),
+            estimate <= 2 * peak + std::int64_t(MiB) + unshared,
             qPrintable(
                 QStringLiteral("estimate %1 is far above the peak %2").arg(estimate).arg(peak)));
     }
@@ -503,6 +515,7 @@ class TestMemoryBudget : public QObject {
         QVERIFY(plan.mean_only);
         (void)mha.forward(q, q, q, fwd_for(ResultScope{}));  // warm-up
         for (const ResultScope& offer : {*plan.fewer_heads, *plan.window, *plan.mean_only}) {
+            drop_kept_buffers();
             const std::int64_t before = test::heap_live_bytes();
             test::reset_heap_peak();
             { const AttentionResult r = mha.forward(q, q, q, fwd_for(offer)); }

@@ -408,7 +408,7 @@ class TranslationTest : public QObject {
         QVERIFY(QFile::exists(QStringLiteral(":/i18n/attnviz_en.qm")));
         QVERIFY(install_translations(QString::fromLatin1(kChinese)));
         QCOMPARE(installed_language(), QStringLiteral("zh_CN"));
-        QCOMPARE(QCoreApplication::translate("attnviz::ui::MainWindow", "&File"),
+        QCOMPARE(QCoreApplication::translate("attnviz::ui::WindowActions", "&File"),
                  QStringLiteral("文件(&F)"));
         QCOMPARE(QCoreApplication::translate("AttentionConfig", "%n head(s)", nullptr, 4),
                  QStringLiteral("4 个头"));

@@ -396,12 +396,12 @@
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+121"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+350"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+353"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+33"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -933,27 +933,27 @@
         <translation>R</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+76"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: every query token&apos;s attention to this one, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: every query token&apos;s attention to this one, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Hatched: a head whose maps the memory budget did not keep.</source>
         <translation>Hatched: a head whose maps the memory budget did not keep.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Every layer and head</source>
         <translation>Every layer and head</translation>
     </message>
@@ -2886,247 +2886,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+171"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+181"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+98"/>
-        <source>&amp;New Session</source>
-        <translation>&amp;New Session</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Open Session…</source>
-        <translation>&amp;Open Session…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Save Session</source>
-        <translation>&amp;Save Session</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Save Session &amp;As…</source>
-        <translation>Save Session &amp;As…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Export Figure…</source>
-        <translation>&amp;Export Figure…</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+E</source>
-        <translation>Ctrl+E</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Export &amp;Weights…</source>
-        <translation>Export &amp;Weights…</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+Shift+E</source>
-        <translation>Ctrl+Shift+E</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Copy Figure</source>
-        <translation>&amp;Copy Figure</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+Shift+C</source>
-        <translation>Ctrl+Shift+C</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Quit</source>
-        <translation>&amp;Quit</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;All Heads</source>
-        <translation>&amp;All Heads</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+G</source>
-        <translation>Ctrl+G</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Mean over Heads</source>
-        <translation>&amp;Mean over Heads</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+M</source>
-        <translation>Ctrl+M</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Next Head</source>
-        <translation>&amp;Next Head</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+]</source>
-        <translation>Ctrl+]</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Previous Head</source>
-        <translation>&amp;Previous Head</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+[</source>
-        <translation>Ctrl+[</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Back to All Heads</source>
-        <translation>&amp;Back to All Heads</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Reset Zoom</source>
-        <translation>&amp;Reset Zoom</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+0</source>
-        <translation>Ctrl+0</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Causal Mask</source>
-        <translation>&amp;Causal Mask</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+K</source>
-        <translation>Ctrl+K</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Training Mode</source>
-        <translation>&amp;Training Mode</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+T</source>
-        <translation>Ctrl+T</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Resample Dropout</source>
-        <translation>&amp;Resample Dropout</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+R</source>
-        <translation>Ctrl+R</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>C&amp;lear Masked Keys</source>
-        <translation>C&amp;lear Masked Keys</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+Shift+K</source>
-        <translation>Ctrl+Shift+K</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Load Weights…</source>
-        <translation>&amp;Load Weights…</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+L</source>
-        <translation>Ctrl+L</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;About AttnViz</source>
-        <translation>&amp;About AttnViz</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>About AttnViz</source>
-        <translation>About AttnViz</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>&amp;File</source>
-        <translation>&amp;File</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Open &amp;Recent</source>
-        <translation>Open &amp;Recent</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>&amp;View</source>
-        <translation>&amp;View</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>&amp;Attention</source>
-        <translation>&amp;Attention</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>&amp;Help</source>
-        <translation>&amp;Help</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Main</source>
-        <translation>Main</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source> Show: </source>
-        <translation> Show: </translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>Sentence 1</source>
-        <translation>Sentence 1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sentence 2</source>
-        <translation>Sentence 2</translation>
-    </message>
-    <message>
-        <location line="+42"/>
-        <source>All heads</source>
-        <translation>All heads</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Mean over heads</source>
-        <translation>Mean over heads</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Head %1</source>
-        <translation>Head %1</translation>
-    </message>
-    <message>
-        <location line="+60"/>
+        <location line="+143"/>
         <source>Untitled</source>
         <translation>Untitled</translation>
     </message>
@@ -3136,52 +2901,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
-        <location line="+88"/>
-        <source>&amp;Heatmaps</source>
-        <translation>&amp;Heatmaps</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>&amp;Steps</source>
-        <translation>&amp;Steps</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>&amp;Lines</source>
-        <translation>&amp;Lines</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>S&amp;tatistics</source>
-        <translation>S&amp;tatistics</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Compare</source>
-        <translation>&amp;Compare</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>&amp;Model</source>
-        <translation>&amp;Model</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Head &amp;Atlas</source>
-        <translation>Head &amp;Atlas</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>&amp;Presentation Mode</source>
-        <translation>&amp;Presentation Mode</translation>
-    </message>
-    <message>
-        <location line="+44"/>
-        <source>E&amp;xamples</source>
-        <translation>E&amp;xamples</translation>
-    </message>
-    <message>
-        <location line="+51"/>
+        <location line="+123"/>
         <source>Cannot open the example</source>
         <translation>Cannot open the example</translation>
     </message>
@@ -3550,6 +3270,14 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+2"/>
         <source>Needs %1. Every head of those layers; the later layers are not computed.</source>
         <translation>Needs %1. Every head of those layers; the later layers are not computed.</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PresentationMode</name>
+    <message>
+        <location filename="../../ui/widgets/presentation_mode.cpp" line="+31"/>
+        <source>&amp;Presentation Mode</source>
+        <translation>&amp;Presentation Mode</translation>
     </message>
 </context>
 <context>
@@ -3965,6 +3693,284 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+0"/>
         <source>, </source>
         <translation>, </translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::WindowActions</name>
+    <message>
+        <location filename="../../ui/widgets/window_actions.cpp" line="+47"/>
+        <source>&amp;New Session</source>
+        <translation>&amp;New Session</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Open Session…</source>
+        <translation>&amp;Open Session…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save Session</source>
+        <translation>&amp;Save Session</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save Session &amp;As…</source>
+        <translation>Save Session &amp;As…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Export Figure…</source>
+        <translation>&amp;Export Figure…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export &amp;Weights…</source>
+        <translation>Export &amp;Weights…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Copy Figure</source>
+        <translation>&amp;Copy Figure</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Quit</source>
+        <translation>&amp;Quit</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;All Heads</source>
+        <translation>&amp;All Heads</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+G</source>
+        <translation>Ctrl+G</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Mean over Heads</source>
+        <translation>&amp;Mean over Heads</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+M</source>
+        <translation>Ctrl+M</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Next Head</source>
+        <translation>&amp;Next Head</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+]</source>
+        <translation>Ctrl+]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Previous Head</source>
+        <translation>&amp;Previous Head</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+[</source>
+        <translation>Ctrl+[</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Back to All Heads</source>
+        <translation>&amp;Back to All Heads</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Reset Zoom</source>
+        <translation>&amp;Reset Zoom</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Causal Mask</source>
+        <translation>&amp;Causal Mask</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+K</source>
+        <translation>Ctrl+K</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Training Mode</source>
+        <translation>&amp;Training Mode</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Resample Dropout</source>
+        <translation>&amp;Resample Dropout</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>C&amp;lear Masked Keys</source>
+        <translation>C&amp;lear Masked Keys</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+K</source>
+        <translation>Ctrl+Shift+K</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Load Weights…</source>
+        <translation>&amp;Load Weights…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About AttnViz</source>
+        <translation>&amp;About AttnViz</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>About AttnViz</source>
+        <translation>About AttnViz</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;File</source>
+        <translation>&amp;File</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;Recent</source>
+        <translation>Open &amp;Recent</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;View</source>
+        <translation>&amp;View</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;Attention</source>
+        <translation>&amp;Attention</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Help</source>
+        <translation>&amp;Help</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Main</source>
+        <translation>Main</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source> Show: </source>
+        <translation> Show: </translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Sentence 1</source>
+        <translation>Sentence 1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sentence 2</source>
+        <translation>Sentence 2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>All heads</source>
+        <translation>All heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean over heads</source>
+        <translation>Mean over heads</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Head %1</source>
+        <translation>Head %1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&amp;Heatmaps</source>
+        <translation>&amp;Heatmaps</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Steps</source>
+        <translation>&amp;Steps</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Lines</source>
+        <translation>&amp;Lines</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>S&amp;tatistics</source>
+        <translation>S&amp;tatistics</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Compare</source>
+        <translation>&amp;Compare</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Model</source>
+        <translation>&amp;Model</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Head &amp;Atlas</source>
+        <translation>Head &amp;Atlas</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>E&amp;xamples</source>
+        <translation>E&amp;xamples</translation>
     </message>
 </context>
 </TS>

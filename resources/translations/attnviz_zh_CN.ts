@@ -394,12 +394,12 @@
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+121"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+350"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+353"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+33"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -931,27 +931,27 @@
         <translation>展</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+76"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>行：层。列：各个头，然后是该层所有头的平均，以及到该层为止的注意力展开（含残差）。每张图从 0（深色）到它自己的最大权重（黄色）着色；灰色：被遮蔽。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: every query token&apos;s attention to this one, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
         <translation>行：层。列：各个头、平均、注意力展开。每格从左到右：每个查询词元对这个词元的注意力，从 0 到该格的最大值（黄色）着色；灰色：被遮蔽。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
         <translation>行：层。列：各个头、平均、注意力展开。每格从左到右：这个词元对每个键词元的注意力，从 0 到该格的最大值（黄色）着色；灰色：被遮蔽。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Hatched: a head whose maps the memory budget did not keep.</source>
         <translation>斜线格：内存预算未保留其注意力图的头。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Every layer and head</source>
         <translation>所有层和所有头</translation>
     </message>
@@ -2878,247 +2878,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+171"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+181"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+98"/>
-        <source>&amp;New Session</source>
-        <translation>新建会话(&amp;N)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Open Session…</source>
-        <translation>打开会话(&amp;O)…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Save Session</source>
-        <translation>保存会话(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Save Session &amp;As…</source>
-        <translation>会话另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Export Figure…</source>
-        <translation>导出图像(&amp;E)…</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+E</source>
-        <translation>Ctrl+E</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Export &amp;Weights…</source>
-        <translation>导出权重(&amp;W)…</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+Shift+E</source>
-        <translation>Ctrl+Shift+E</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Copy Figure</source>
-        <translation>复制图像(&amp;C)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+Shift+C</source>
-        <translation>Ctrl+Shift+C</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;All Heads</source>
-        <translation>所有头(&amp;A)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+G</source>
-        <translation>Ctrl+G</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Mean over Heads</source>
-        <translation>各头平均(&amp;M)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+M</source>
-        <translation>Ctrl+M</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Next Head</source>
-        <translation>下一个头(&amp;N)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+]</source>
-        <translation>Ctrl+]</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Previous Head</source>
-        <translation>上一个头(&amp;P)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+[</source>
-        <translation>Ctrl+[</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Back to All Heads</source>
-        <translation>返回所有头(&amp;B)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Reset Zoom</source>
-        <translation>重置缩放(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+0</source>
-        <translation>Ctrl+0</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Causal Mask</source>
-        <translation>因果掩码(&amp;C)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+K</source>
-        <translation>Ctrl+K</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Training Mode</source>
-        <translation>训练模式(&amp;T)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+T</source>
-        <translation>Ctrl+T</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>&amp;Resample Dropout</source>
-        <translation>重新采样 Dropout(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+R</source>
-        <translation>Ctrl+R</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>C&amp;lear Masked Keys</source>
-        <translation>清除被掩码的键(&amp;L)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+Shift+K</source>
-        <translation>Ctrl+Shift+K</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;Load Weights…</source>
-        <translation>加载权重(&amp;L)…</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Ctrl+L</source>
-        <translation>Ctrl+L</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>&amp;About AttnViz</source>
-        <translation>关于 AttnViz(&amp;A)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>About AttnViz</source>
-        <translation>关于 AttnViz</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;看清多头注意力的内部：每个头一张热力图，掩码、Dropout 和头数实时可调，还能导出用于幻灯片和论文的图。&lt;/p&gt;&lt;p&gt;鼠标悬停在单元格上读取数值；点击某个头将其放大；点击词元标签可掩码该键；滚轮缩放，拖动平移。&lt;/p&gt;</translation>
-    </message>
-    <message>
-        <location line="+9"/>
-        <source>&amp;File</source>
-        <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <location line="+3"/>
-        <source>Open &amp;Recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <location line="+15"/>
-        <source>&amp;View</source>
-        <translation>视图(&amp;V)</translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>&amp;Attention</source>
-        <translation>注意力(&amp;A)</translation>
-    </message>
-    <message>
-        <location line="+7"/>
-        <source>&amp;Help</source>
-        <translation>帮助(&amp;H)</translation>
-    </message>
-    <message>
-        <location line="+5"/>
-        <source>Main</source>
-        <translation>主工具栏</translation>
-    </message>
-    <message>
-        <location line="+11"/>
-        <source> Show: </source>
-        <translation> 显示： </translation>
-    </message>
-    <message>
-        <location line="+16"/>
-        <source>Sentence 1</source>
-        <translation>句子 1</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Sentence 2</source>
-        <translation>句子 2</translation>
-    </message>
-    <message>
-        <location line="+42"/>
-        <source>All heads</source>
-        <translation>所有头</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>Mean over heads</source>
-        <translation>各头平均</translation>
-    </message>
-    <message>
-        <location line="+2"/>
-        <source>Head %1</source>
-        <translation>头 %1</translation>
-    </message>
-    <message>
-        <location line="+60"/>
+        <location line="+143"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
@@ -3128,52 +2893,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
-        <location line="+88"/>
-        <source>&amp;Heatmaps</source>
-        <translation>热力图(&amp;H)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>&amp;Steps</source>
-        <translation>计算步骤(&amp;S)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>&amp;Lines</source>
-        <translation>连线(&amp;L)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>S&amp;tatistics</source>
-        <translation>统计(&amp;T)</translation>
-    </message>
-    <message>
-        <location line="+1"/>
-        <source>&amp;Compare</source>
-        <translation>对比(&amp;C)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>&amp;Model</source>
-        <translation>模型(&amp;M)</translation>
-    </message>
-    <message>
-        <location line="+0"/>
-        <source>Head &amp;Atlas</source>
-        <translation>头图谱(&amp;A)</translation>
-    </message>
-    <message>
-        <location line="+13"/>
-        <source>&amp;Presentation Mode</source>
-        <translation>演示模式(&amp;P)</translation>
-    </message>
-    <message>
-        <location line="+44"/>
-        <source>E&amp;xamples</source>
-        <translation>示例(&amp;X)</translation>
-    </message>
-    <message>
-        <location line="+51"/>
+        <location line="+123"/>
         <source>Cannot open the example</source>
         <translation>无法打开示例</translation>
     </message>
@@ -3542,6 +3262,14 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+2"/>
         <source>Needs %1. Every head of those layers; the later layers are not computed.</source>
         <translation>需要 %1。这些层的每个头都保留；后面的层不计算。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PresentationMode</name>
+    <message>
+        <location filename="../../ui/widgets/presentation_mode.cpp" line="+31"/>
+        <source>&amp;Presentation Mode</source>
+        <translation>演示模式(&amp;P)</translation>
     </message>
 </context>
 <context>
@@ -3957,6 +3685,284 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+0"/>
         <source>, </source>
         <translation>，</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::WindowActions</name>
+    <message>
+        <location filename="../../ui/widgets/window_actions.cpp" line="+47"/>
+        <source>&amp;New Session</source>
+        <translation>新建会话(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Open Session…</source>
+        <translation>打开会话(&amp;O)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Save Session</source>
+        <translation>保存会话(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Save Session &amp;As…</source>
+        <translation>会话另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Export Figure…</source>
+        <translation>导出图像(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export &amp;Weights…</source>
+        <translation>导出权重(&amp;W)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+E</source>
+        <translation>Ctrl+Shift+E</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Copy Figure</source>
+        <translation>复制图像(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;All Heads</source>
+        <translation>所有头(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+G</source>
+        <translation>Ctrl+G</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Mean over Heads</source>
+        <translation>各头平均(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+M</source>
+        <translation>Ctrl+M</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Next Head</source>
+        <translation>下一个头(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+]</source>
+        <translation>Ctrl+]</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Previous Head</source>
+        <translation>上一个头(&amp;P)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+[</source>
+        <translation>Ctrl+[</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Back to All Heads</source>
+        <translation>返回所有头(&amp;B)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Reset Zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Causal Mask</source>
+        <translation>因果掩码(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+K</source>
+        <translation>Ctrl+K</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Training Mode</source>
+        <translation>训练模式(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Resample Dropout</source>
+        <translation>重新采样 Dropout(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>C&amp;lear Masked Keys</source>
+        <translation>清除被掩码的键(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+K</source>
+        <translation>Ctrl+Shift+K</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Load Weights…</source>
+        <translation>加载权重(&amp;L)…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;About AttnViz</source>
+        <translation>关于 AttnViz(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>About AttnViz</source>
+        <translation>关于 AttnViz</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;Look inside multi-head attention: one heatmap per head, live masks, dropout and head counts, and figures for slides and papers.&lt;/p&gt;&lt;p&gt;Hover a cell to read it; click a head to enlarge it; click a token label to mask that key; scroll to zoom and drag to pan.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;AttnViz %1&lt;/h3&gt;&lt;p&gt;看清多头注意力的内部：每个头一张热力图，掩码、Dropout 和头数实时可调，还能导出用于幻灯片和论文的图。&lt;/p&gt;&lt;p&gt;鼠标悬停在单元格上读取数值；点击某个头将其放大；点击词元标签可掩码该键；滚轮缩放，拖动平移。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>&amp;Attention</source>
+        <translation>注意力(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source> Show: </source>
+        <translation> 显示： </translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Sentence 1</source>
+        <translation>句子 1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sentence 2</source>
+        <translation>句子 2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>All heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mean over heads</source>
+        <translation>各头平均</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&amp;Heatmaps</source>
+        <translation>热力图(&amp;H)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Steps</source>
+        <translation>计算步骤(&amp;S)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Lines</source>
+        <translation>连线(&amp;L)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>S&amp;tatistics</source>
+        <translation>统计(&amp;T)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Compare</source>
+        <translation>对比(&amp;C)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Head &amp;Atlas</source>
+        <translation>头图谱(&amp;A)</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>E&amp;xamples</source>
+        <translation>示例(&amp;X)</translation>
     </message>
 </context>
 </TS>

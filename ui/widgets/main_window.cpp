@@ -1,43 +1,28 @@
 #include "ui/widgets/main_window.h"
 
-#include <QAction>
-#include <QApplication>
 #include <QCloseEvent>
-#include <QComboBox>
-#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QGuiApplication>
-#include <QKeySequence>
 #include <QLabel>
-#include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QScreen>
 #include <QScrollArea>
-#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTimer>
-#include <QToolBar>
 #include <QUrl>
 #include <QVBoxLayout>
 
-#include <cmath>
-#include <exception>
-#include <map>
-
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/examples.h"
-#include "ui/classroom/steps_view.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
-#include "ui/i18n/language.h"
 #include "ui/model/model_source.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
@@ -46,8 +31,10 @@
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/input_panel.h"
 #include "ui/widgets/memory_guard.h"
+#include "ui/widgets/presentation_mode.h"
 #include "ui/widgets/scope_bar.h"
 #include "ui/widgets/session_files.h"
+#include "ui/widgets/window_actions.h"
 
 namespace attnviz::ui {
 
@@ -112,11 +99,22 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     sessions_ = new SessionFiles(this, doc_, settings_, splitter_);
     connect(sessions_, &SessionFiles::titleChanged, this, &MainWindow::updateTitle);
 
-    createActions();
-    createMenus();
-    createToolBar();
+    WindowActions::Parts parts;
+    parts.document = doc_;
+    parts.sessions = sessions_;
+    parts.exports = exports_;
+    parts.models = models_;
+    parts.grid = grid_;
+    parts.views = views_;
+    parts.settings = settings_;
+    actions_ = new WindowActions(this, parts);
+    connect(actions_, &WindowActions::languageRequested, this, &MainWindow::languageRequested);
+    connect(actions_, &WindowActions::exampleRequested, this, &MainWindow::loadExample);
+    presentation_ = new PresentationMode(
+        this, doc_, views_, {controls_scroll, inputs_, scope_bar_},
+        [this](int delta) { actions_->stepHead(delta); }, actions_->viewMenu());
+    connect(presentation_, &PresentationMode::changed, this, &MainWindow::syncViewControls);
     createStatusBar();
-    createClassroomActions();
 
     // The memory budget: set before the first request; Attention ▸ Memory Budget….
     guard_ = new MemoryGuard(this, doc_, compute_, settings_, scope_bar_);
@@ -124,11 +122,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             [this](const QString& message) { statusBar()->showMessage(message, 15000); });
     connect(guard_, &MemoryGuard::budgetChanged, views_->compare(), &CompareView::setMemoryBudget);
     guard_->reloadBudget();
-    for (QAction* a : menuBar()->actions())
-        if (a->menu() && a->menu()->actions().contains(causal_act_)) {
-            a->menu()->addSeparator();
-            a->menu()->addAction(guard_->budgetAction());
-        }
+    actions_->attentionMenu()->addSeparator();
+    actions_->attentionMenu()->addAction(guard_->budgetAction());
 
     // Document -> compute -> grid.
     connect(doc_, &AttentionDocument::computeConfigChanged, this,
@@ -256,153 +251,6 @@ void MainWindow::dropEvent(QDropEvent* event) {
         sessions_->openSession(path);
 }
 
-// --- actions ------------------------------------------------------------------------------
-
-void MainWindow::createActions() {
-    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
-        auto* a = new QAction(text, this);
-        if (!key.isEmpty()) a->setShortcut(key);
-        connect(a, &QAction::triggered, this, slot);
-        addAction(a);
-        return a;
-    };
-    new_act_ = make(tr("&New Session"), QKeySequence::New, [this] {
-        if (sessions_->maybeSave()) sessions_->newSession();
-    });
-    open_act_ = make(tr("&Open Session…"), QKeySequence::Open, [this] { sessions_->openDialog(); });
-    save_act_ = make(tr("&Save Session"), QKeySequence::Save, [this] { sessions_->save(); });
-    save_as_act_ =
-        make(tr("Save Session &As…"), QKeySequence::SaveAs, [this] { sessions_->saveAs(); });
-    export_act_ = make(tr("&Export Figure…"), QKeySequence(tr("Ctrl+E")),
-                       [this] { exports_->exportFigureDialog(); });
-    export_weights_act_ = make(tr("Export &Weights…"), QKeySequence(tr("Ctrl+Shift+E")),
-                               [this] { exports_->exportWeightsDialog(); });
-    copy_act_ =
-        make(tr("&Copy Figure"), QKeySequence(tr("Ctrl+Shift+C")), [this] { copyFigure(); });
-    quit_act_ = make(tr("&Quit"), QKeySequence::Quit, [this] { close(); });
-
-    grid_act_ = make(tr("&All Heads"), QKeySequence(tr("Ctrl+G")),
-                     [this] { doc_->setView(FigureView::Grid); });
-    mean_act_ = make(tr("&Mean over Heads"), QKeySequence(tr("Ctrl+M")),
-                     [this] { doc_->setView(FigureView::Mean); });
-    next_head_act_ = make(tr("&Next Head"), QKeySequence(tr("Ctrl+]")), [this] { stepHead(1); });
-    prev_head_act_ =
-        make(tr("&Previous Head"), QKeySequence(tr("Ctrl+[")), [this] { stepHead(-1); });
-    back_act_ = make(tr("&Back to All Heads"), QKeySequence(Qt::Key_Escape),
-                     [this] { doc_->setView(FigureView::Grid); });
-    reset_zoom_act_ =
-        make(tr("&Reset Zoom"), QKeySequence(tr("Ctrl+0")), [this] { grid_->resetZoom(); });
-
-    causal_act_ = make(tr("&Causal Mask"), QKeySequence(tr("Ctrl+K")),
-                       [this] { doc_->setCausal(!doc_->causal()); });
-    causal_act_->setCheckable(true);
-    training_act_ = make(tr("&Training Mode"), QKeySequence(tr("Ctrl+T")),
-                         [this] { doc_->setTraining(!doc_->training()); });
-    training_act_->setCheckable(true);
-    resample_act_ = make(tr("&Resample Dropout"), QKeySequence(tr("Ctrl+R")), [this] {
-        if (!doc_->training()) doc_->setTraining(true);
-        doc_->resampleDropout();
-    });
-    clear_masks_act_ = make(tr("C&lear Masked Keys"), QKeySequence(tr("Ctrl+Shift+K")),
-                            [this] { doc_->clearMaskedKeys(); });
-    load_weights_act_ = make(tr("&Load Weights…"), QKeySequence(tr("Ctrl+L")),
-                             [this] { exports_->loadWeightsDialog(); });
-    about_act_ = make(tr("&About AttnViz"), QKeySequence(), [this] {
-        QMessageBox::about(
-            this, tr("About AttnViz"),
-            tr("<h3>AttnViz %1</h3><p>Look inside multi-head attention: one heatmap per head, "
-               "live masks, dropout and head counts, and figures for slides and papers.</p>"
-               "<p>Hover a cell to read it; click a head to enlarge it; click a token label "
-               "to mask that key; scroll to zoom and drag to pan.</p>")
-                .arg(QCoreApplication::applicationVersion()));
-    });
-}
-
-void MainWindow::createMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(new_act_);
-    file->addAction(open_act_);
-    recent_menu_ = file->addMenu(tr("Open &Recent"));
-    file->addAction(models_->openAction());
-    file->addMenu(models_->recentMenu());
-    file->addAction(save_act_);
-    file->addAction(save_as_act_);
-    file->addSeparator();
-    file->addAction(export_act_);
-    file->addAction(export_weights_act_);
-    file->addAction(copy_act_);
-    file->addSeparator();
-    file->addAction(load_weights_act_);
-    file->addSeparator();
-    file->addAction(quit_act_);
-    sessions_->setRecentMenu(recent_menu_);
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(grid_act_);
-    view->addAction(mean_act_);
-    view->addAction(next_head_act_);
-    view->addAction(prev_head_act_);
-    view->addAction(back_act_);
-    view->addSeparator();
-    view->addAction(reset_zoom_act_);
-    view->addSeparator();
-    QMenu* language = create_language_menu(settings_->language(), this);
-    view->addMenu(language);
-    connect(language, &QMenu::triggered, this, [this](QAction* a) {
-        settings_->setLanguage(a->data().toString());
-        emit languageRequested(a->data().toString());
-    });
-
-    QMenu* attention = menuBar()->addMenu(tr("&Attention"));
-    attention->addAction(causal_act_);
-    attention->addAction(clear_masks_act_);
-    attention->addSeparator();
-    attention->addAction(training_act_);
-    attention->addAction(resample_act_);
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(about_act_);
-}
-
-void MainWindow::createToolBar() {
-    QToolBar* bar = addToolBar(tr("Main"));
-    bar->setObjectName(QStringLiteral("mainToolBar"));
-    bar->setMovable(false);
-    bar->addAction(open_act_);
-    bar->addAction(save_act_);
-    bar->addSeparator();
-    models_->addToToolBar(bar);
-    bar->addSeparator();
-    bar->addAction(export_act_);
-    bar->addAction(copy_act_);
-    bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" Show: "), bar));
-    view_combo_ = new QComboBox(bar);
-    view_combo_->setObjectName(QStringLiteral("viewCombo"));
-    view_combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    bar->addWidget(view_combo_);
-    connect(view_combo_, &QComboBox::activated, this, [this] {
-        const int v = view_combo_->currentData().toInt();
-        if (v == -2)
-            doc_->setView(FigureView::Grid);
-        else if (v == -1)
-            doc_->setView(FigureView::Mean);
-        else
-            doc_->setView(FigureView::Head, v);
-    });
-    item_combo_ = new QComboBox(bar);
-    item_combo_->setObjectName(QStringLiteral("batchItemCombo"));
-    item_combo_->addItem(tr("Sentence 1"), 0);
-    item_combo_->addItem(tr("Sentence 2"), 1);
-    item_combo_action_ = bar->addWidget(item_combo_);
-    connect(item_combo_, &QComboBox::activated, this,
-            [this] { doc_->setBatchItem(item_combo_->currentData().toInt()); });
-    bar->addAction(reset_zoom_act_);
-    bar->addSeparator();
-    bar->addAction(causal_act_);
-    bar->addAction(resample_act_);
-}
-
 void MainWindow::createStatusBar() {
     hover_label_ = new QLabel(this);
     hover_label_->setObjectName(QStringLiteral("hoverLabel"));
@@ -428,46 +276,6 @@ void MainWindow::createStatusBar() {
     statusBar()->addPermanentWidget(timing_label_);
 }
 
-void MainWindow::syncViewControls() {
-    // Only the heads whose weights are kept can be shown one by one.
-    const int heads = doc_->viewableHeads();
-    {
-        const QSignalBlocker b(view_combo_);
-        if (view_combo_->count() != heads + 2) {
-            view_combo_->clear();
-            view_combo_->addItem(tr("All heads"), -2);
-            view_combo_->addItem(tr("Mean over heads"), -1);
-            for (int h = 0; h < heads; ++h)
-                view_combo_->addItem(tr("Head %1").arg(h + 1), h);
-        }
-        const int v = doc_->view() == FigureView::Grid   ? -2
-                      : doc_->view() == FigureView::Mean ? -1
-                                                         : doc_->viewHead();
-        view_combo_->setCurrentIndex(view_combo_->findData(v));
-    }
-    {
-        const QSignalBlocker b(item_combo_);
-        item_combo_->setCurrentIndex(doc_->batchItem());
-    }
-    item_combo_action_->setVisible(doc_->pairMode() == PairMode::PaddedBatch);
-    causal_act_->setChecked(doc_->causal());
-    training_act_->setChecked(doc_->training());
-    back_act_->setEnabled(doc_->view() != FigureView::Grid && !presenting_);
-}
-
-void MainWindow::stepHead(int delta) {
-    if (views_->currentTab() == ViewTabs::CompareTab) {
-        views_->compare()->stepHead(delta);
-        return;
-    }
-    const int heads = doc_->viewableHeads();
-    if (heads == 0) return;  // the mean only: no head to step to
-    int h =
-        doc_->view() == FigureView::Head ? doc_->viewHead() + delta : (delta > 0 ? 0 : heads - 1);
-    h = (h + heads) % heads;
-    doc_->setView(FigureView::Head, h);
-}
-
 void MainWindow::takeOverFrom(const MainWindow& previous) {
     sessions_->takeOver(*previous.sessions_);
     restoreGeometry(previous.saveGeometry());
@@ -476,7 +284,7 @@ void MainWindow::takeOverFrom(const MainWindow& previous) {
     // The view the class is looking at, and presentation mode (the step, focus and heads are
     // in the document already).
     views_->setCurrentTab(previous.views_->currentTab());
-    presentation_act_->setChecked(previous.presenting_);
+    presentation_->setActive(previous.presentation_->active());
     updateTitle();
     syncViewControls();
 }
@@ -583,94 +391,20 @@ void MainWindow::copyFigure() {
     exports_->copyFigure();
 }
 
-// --- the classroom: views, examples, presentation -----------------------------------------
+void MainWindow::syncViewControls() {
+    actions_->sync(presentation_->active());
+}
 
-void MainWindow::createClassroomActions() {
-    // Ctrl+1..7 switch the views, also in presentation mode.
-    const QString names[] = {tr("&Heatmaps"), tr("&Steps"), tr("&Lines"),     tr("S&tatistics"),
-                             tr("&Compare"),  tr("&Model"), tr("Head &Atlas")};
-    QMenu* view = nullptr;
-    for (QAction* a : menuBar()->actions())
-        if (a->menu() && a->menu()->actions().contains(grid_act_)) view = a->menu();
-    if (view) view->addSeparator();
-    for (int k = 0; k < int(std::size(names)); ++k) {
-        auto* a = new QAction(names[k], this);
-        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + k)));
-        connect(a, &QAction::triggered, this,
-                [this, k] { views_->setCurrentTab(ViewTabs::Tab(k)); });
-        addAction(a);
-        if (view) view->addAction(a);
-    }
-    presentation_act_ = new QAction(tr("&Presentation Mode"), this);
-    presentation_act_->setObjectName(QStringLiteral("presentationAction"));
-    presentation_act_->setShortcut(QKeySequence(Qt::Key_F5));
-    presentation_act_->setCheckable(true);
-    connect(presentation_act_, &QAction::toggled, this, &MainWindow::setPresentation);
-    addAction(presentation_act_);
-    if (view) {
-        view->addSeparator();
-        view->addAction(presentation_act_);
-    }
+bool MainWindow::isPresenting() const {
+    return presentation_->active();
+}
 
-    // Keys of presentation mode: only active while presenting, so they never take the arrow
-    // keys from a text box.
-    auto key = [this](const QList<QKeySequence>& keys, auto slot) {
-        auto* a = new QAction(this);
-        a->setShortcuts(keys);
-        a->setEnabled(false);
-        connect(a, &QAction::triggered, this, slot);
-        addAction(a);
-        presentation_keys_.push_back(a);
-    };
-    key({QKeySequence(Qt::Key_Escape)}, [this] { presentation_act_->setChecked(false); });
-    key({QKeySequence(Qt::Key_Right), QKeySequence(Qt::Key_Space)}, [this] {
-        if (views_->currentTab() == ViewTabs::StepsTab)
-            views_->steps()->stepBy(1);
-        else
-            stepHead(1);
-    });
-    key({QKeySequence(Qt::Key_Left), QKeySequence(Qt::Key_Backspace)}, [this] {
-        if (views_->currentTab() == ViewTabs::StepsTab)
-            views_->steps()->stepBy(-1);
-        else
-            stepHead(-1);
-    });
-    key({QKeySequence(Qt::Key_PageDown), QKeySequence(Qt::Key_Down)}, [this] { stepHead(1); });
-    key({QKeySequence(Qt::Key_PageUp), QKeySequence(Qt::Key_Up)}, [this] { stepHead(-1); });
-    key({QKeySequence(Qt::Key_C)}, [this] { doc_->setCausal(!doc_->causal()); });
-    key({QKeySequence(Qt::Key_D)}, [this] {
-        if (!doc_->training()) doc_->setTraining(true);
-        doc_->resampleDropout();
-    });
-    key({QKeySequence(Qt::Key_G)}, [this] { doc_->setView(FigureView::Grid); });
+void MainWindow::setPresentation(bool on) {
+    presentation_->setActive(on);
+}
 
-    // Examples: each a session in the resources with an explanation for the banner.
-    examples_menu_ = new QMenu(tr("E&xamples"), this);
-    examples_menu_->setObjectName(QStringLiteral("examplesMenu"));
-    std::map<QString, QMenu*> groups;
-    bool separated = false;
-    for (const Example& e : builtin_examples()) {
-        // The examples on trained models after a line: they open a model, not the demo layer.
-        if (e.trained && !separated) {
-            examples_menu_->addSeparator();
-            separated = true;
-        }
-        QMenu* menu = examples_menu_;
-        if (!e.menu_group.isEmpty()) {
-            QMenu*& group = groups[e.menu_group];
-            if (!group) group = examples_menu_->addMenu(e.menu_group);
-            menu = group;
-        }
-        QAction* a = menu->addAction(e.title);
-        a->setData(e.id);
-        connect(a, &QAction::triggered, this, [this, id = e.id] {
-            if (sessions_->maybeSave()) loadExample(id);
-        });
-    }
-    // Before Help, which stays last.
-    const QList<QAction*> menus = menuBar()->actions();
-    menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), examples_menu_);
-    // ATTNVIZ_EXAMPLE / ATTNVIZ_PRESENT are read once at start-up, in ui/entry.cpp.
+int MainWindow::presentationPixelSize() const {
+    return presentation_->pixelSize();
 }
 
 FigureOptions MainWindow::currentFigureOptions() const {
@@ -706,55 +440,6 @@ bool MainWindow::loadExample(const QString& id) {
         return true;
     }
     return false;
-}
-
-int MainWindow::presentationPixelSize() const {
-    // Token labels of at least 24 pt, readable from the back of a room.
-    return int(std::ceil(24.0 * logicalDpiY() / 72.0));
-}
-
-void MainWindow::setPresentation(bool on) {
-    if (on == presenting_) return;
-    presenting_ = on;
-    {
-        const QSignalBlocker b(presentation_act_);
-        presentation_act_->setChecked(on);
-    }
-    for (QAction* a : presentation_keys_)
-        a->setEnabled(on);
-    // Everything but the views is an advanced control: hidden while presenting.
-    QWidget* controls = splitter_->widget(0);
-    if (on) {
-        was_maximized_ = isMaximized();
-        controls->hide();
-        inputs_->hide();
-        scope_bar_->hide();
-        for (QToolBar* bar : findChildren<QToolBar*>())
-            bar->hide();
-        menuBar()->hide();
-        statusBar()->hide();
-        views_->setPresentation(presentationPixelSize());
-        // A presentation walks through the steps from the first, and shows one head at a time
-        // (every token labelled at 24 pt); G brings all heads back.
-        if (doc_->step() < 0) doc_->setStep(0);
-        if (doc_->view() == FigureView::Grid) doc_->setView(FigureView::Head, doc_->viewHead());
-        showFullScreen();
-    } else {
-        controls->show();
-        inputs_->show();
-        scope_bar_->show();
-        for (QToolBar* bar : findChildren<QToolBar*>())
-            bar->show();
-        menuBar()->show();
-        statusBar()->show();
-        views_->setPresentation(0);
-        if (was_maximized_)
-            showMaximized();
-        else
-            showNormal();
-    }
-    syncViewControls();
-    if (QWidget* w = views_->tabs()->currentWidget()) w->setFocus();
 }
 
 }  // namespace attnviz::ui

@@ -1,8 +1,9 @@
-// The main window: inputs on top, controls on the left, the views in the middle.  It wires
-// the AttentionDocument to the panels, the compute worker and the views, and holds the menus,
-// tool bar, shortcuts, presentation mode and language.  Session files (SessionFiles), exports
-// and weight loading (FigureExports), the source of the attention (ModelSource) and the
-// memory budget (MemoryGuard) are parts of their own.  Errors are reported in
+// The main window: inputs on top, controls on the left, the views in the middle.  It lays
+// them out and wires the AttentionDocument to the panels, the compute worker and the views.
+// Its other jobs are parts of their own: the menus, tool bar and shortcuts (WindowActions),
+// presentation mode (PresentationMode), session files (SessionFiles), exports and weight
+// loading (FigureExports), the source of the attention (ModelSource) and the memory budget
+// (MemoryGuard).  Errors are reported in
 // (window-modal, non-blocking) message boxes; the app keeps running.
 #pragma once
 
@@ -32,7 +33,9 @@ class AttentionDocument;
 class ComputeController;
 class ControlsPanel;
 class FigureExports;
+class PresentationMode;
 class SessionFiles;
+class WindowActions;
 class HeatmapGridView;
 class InputPanel;
 class MemoryGuard;
@@ -72,7 +75,7 @@ class MainWindow : public QMainWindow {
     /// Presentation mode: full screen, large labels, high contrast, controls hidden,
     /// keyboard-driven (arrows, Page Up/Down, C, D, G; Esc leaves).
     void setPresentation(bool on);
-    bool isPresenting() const { return presenting_; }
+    bool isPresenting() const;
     int presentationPixelSize() const;
     /// The document's figure options for the figure the current view shows (for exports).
     FigureOptions currentFigureOptions() const;
@@ -112,16 +115,11 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
-    void createActions();
-    void createMenus();
-    void createToolBar();
     void createStatusBar();
-    void createClassroomActions();
     void restoreLayout();
     void saveLayout();
     void updateTitle();
     void syncViewControls();
-    void stepHead(int delta);
 
     std::unique_ptr<AppSettings> own_settings_;
     AppSettings* settings_ = nullptr;
@@ -141,41 +139,13 @@ class MainWindow : public QMainWindow {
     static constexpr std::size_t kRecolorOnWorkerCells = std::size_t(1) << 20;
     bool recolor_pending_ = false;  ///< the grid waits for maps in the new colours
     SessionFiles* sessions_ = nullptr;
-    QMenu* examples_menu_ = nullptr;
-    QAction* presentation_act_ = nullptr;
-    QList<QAction*> presentation_keys_;
-    bool presenting_ = false;
-    bool was_maximized_ = false;
+    WindowActions* actions_ = nullptr;
+    PresentationMode* presentation_ = nullptr;
 
-    QComboBox* view_combo_ = nullptr;
-    QComboBox* item_combo_ = nullptr;
-    QAction* item_combo_action_ = nullptr;
     QLabel* hover_label_ = nullptr;
     QLabel* timing_label_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QTimer* progress_delay_ = nullptr;
-    QMenu* recent_menu_ = nullptr;
-
-    QAction* new_act_ = nullptr;
-    QAction* open_act_ = nullptr;
-    QAction* save_act_ = nullptr;
-    QAction* save_as_act_ = nullptr;
-    QAction* export_act_ = nullptr;
-    QAction* export_weights_act_ = nullptr;
-    QAction* copy_act_ = nullptr;
-    QAction* quit_act_ = nullptr;
-    QAction* grid_act_ = nullptr;
-    QAction* mean_act_ = nullptr;
-    QAction* next_head_act_ = nullptr;
-    QAction* prev_head_act_ = nullptr;
-    QAction* back_act_ = nullptr;
-    QAction* reset_zoom_act_ = nullptr;
-    QAction* causal_act_ = nullptr;
-    QAction* training_act_ = nullptr;
-    QAction* resample_act_ = nullptr;
-    QAction* clear_masks_act_ = nullptr;
-    QAction* load_weights_act_ = nullptr;
-    QAction* about_act_ = nullptr;
 
     QString last_error_;
     QPointer<QMessageBox> error_box_;
