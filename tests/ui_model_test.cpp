@@ -449,12 +449,38 @@ class ModelWindowTest : public QObject {
         const models::CollectingSink b_maps = engine_run(folder, other);
         QVERIFY(same(model().a, head_map(maps, 0, 1)));
         QVERIFY(same(model().b, head_map(b_maps, 0, 1)));
-        // A sentence of another length is refused with the reason.
-        cv->textEdit()->setText(text + QStringLiteral(" and more words"));
+        // A longer sentence: position by position over the longer one; the positions only B
+        // has are blank in A and in the difference.
+        const QString longer = text + QStringLiteral(" and more words");
+        cv->textEdit()->setText(longer);
         emit cv->textEdit()->editingFinished();
-        QVERIFY(settled([&] { return cv->compared() && cv->compared()->config.text_a != other; }));
-        QVERIFY(model().empty());
-        QVERIFY(cv->figure()->message().contains(QStringLiteral("as many tokens")));
+        QVERIFY(settled([&] { return cv->compared() && cv->compared()->config.text_a == longer; }));
+        const models::CollectingSink long_maps = engine_run(folder, longer);
+        const int La = int(count(text)), Lb = int(count(longer));
+        QVERIFY(Lb > La);
+        const CompareModel& cm = model();
+        QCOMPARE(cm.rows, Lb);
+        QCOMPARE(cm.a_rows, La);
+        QCOMPARE(cm.b_rows, Lb);
+        QVERIFY(!cm.sameLength());
+        const std::vector<float> a_head = head_map(maps, 0, 1), b_head = head_map(long_maps, 0, 1);
+        for (int i = 0; i < Lb; ++i)
+            for (int j = 0; j < Lb; ++j) {
+                const std::size_t k = cm.index(i, j);
+                const float b_ref = b_head[std::size_t(i * Lb + j)];
+                QVERIFY(std::abs(cm.b[k] - b_ref) < kTol);
+                if (i < La && j < La) {
+                    const float a_ref = a_head[std::size_t(i * La + j)];
+                    QVERIFY(std::abs(cm.a[k] - a_ref) < kTol);
+                    QVERIFY(std::abs(cm.diff[k] - (b_ref - a_ref)) < 2 * kTol);
+                } else {
+                    QVERIFY(std::isnan(cm.a[k]));
+                    QVERIFY(std::isnan(cm.diff[k]));
+                }
+            }
+        QVERIFY(cv->figure()->summaryText().contains(
+            QStringLiteral("A's sentence has %1 tokens and B's %2").arg(La).arg(Lb)));
+        QVERIFY(cv->figure()->message().isEmpty());
     }
 
     // Over the memory budget, the dialog offers the first layers; they are the engine's, and

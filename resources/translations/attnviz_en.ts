@@ -191,17 +191,12 @@
         <translation>positional encoding</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_model.cpp" line="+22"/>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+23"/>
         <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
         <translation>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>A&apos;s sentence has %1 tokens and B&apos;s %2: they are compared token by token, so give B a sentence with as many tokens (swap one word).</source>
-        <translation>A&apos;s sentence has %1 tokens and B&apos;s %2: they are compared token by token, so give B a sentence with as many tokens (swap one word).</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+19"/>
         <source>A and B were computed for different inputs.</source>
         <translation>A and B were computed for different inputs.</translation>
     </message>
@@ -216,7 +211,7 @@
         <translation>Nothing computed yet.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>head 1</source>
         <translation>head 1</translation>
     </message>
@@ -241,7 +236,7 @@
         <translation>Neither A nor B has a head %1. Compare the mean, or %2.</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+98"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+100"/>
         <source>Computing configuration B…</source>
         <translation>Computing configuration B…</translation>
     </message>
@@ -308,7 +303,12 @@
         <translation>B = A with %1; everything else the same</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
+        <source>A&apos;s sentence has %1 tokens and B&apos;s %2: compared position by position, the positions only one has are blank.</source>
+        <translation>A&apos;s sentence has %1 tokens and B&apos;s %2: compared position by position, the positions only one has are blank.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>No cell has a weight in both A and B.</source>
         <translation>No cell has a weight in both A and B.</translation>
     </message>
@@ -333,47 +333,62 @@
         <translation>mean |B − A| = %1 over %2 cells</translation>
     </message>
     <message>
-        <location line="+48"/>
-        <location line="+306"/>
+        <location line="+52"/>
+        <location line="+315"/>
         <source>%1 (B lower)</source>
         <translation>%1 (B lower)</translation>
     </message>
     <message>
-        <location line="-305"/>
-        <location line="+306"/>
+        <location line="-314"/>
+        <location line="+315"/>
         <source>%1 (B higher)</source>
         <translation>%1 (B higher)</translation>
     </message>
     <message>
-        <location line="-304"/>
-        <location line="+298"/>
+        <location line="-313"/>
+        <location line="+307"/>
         <source>A and B:</source>
         <translation>A and B:</translation>
     </message>
     <message>
-        <location line="-295"/>
-        <location line="+290"/>
+        <location line="-304"/>
+        <location line="+299"/>
         <source>masked</source>
         <translation>masked</translation>
     </message>
     <message>
-        <location line="-289"/>
-        <location line="+298"/>
+        <location line="-298"/>
+        <location line="+307"/>
         <source>B − A:</source>
         <translation>B − A:</translation>
     </message>
     <message>
-        <location line="-147"/>
+        <location line="-149"/>
         <source>B − A</source>
         <translation>B − A</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+176"/>
         <source>%1 (masked)</source>
         <translation>%1 (masked)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>“%1” → “%2” %3</source>
+        <translation>“%1” → “%2” %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no token here</source>
+        <translation>no token here</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A: %1   ·   B: %2</source>
+        <translation>A: %1   ·   B: %2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>A: “%1” → “%2” %3   ·   B: “%4” → “%5” %6   ·   B − A %7</source>
         <translation>A: “%1” → “%2” %3   ·   B: “%4” → “%5” %6   ·   B − A %7</translation>
     </message>
@@ -2886,7 +2901,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+181"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+166"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
@@ -3703,7 +3718,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>&amp;New Session</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Open Session…</source>
         <translation>&amp;Open Session…</translation>
     </message>
@@ -3738,7 +3753,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>&amp;Copy Figure</source>
         <translation>&amp;Copy Figure</translation>
     </message>
@@ -3748,7 +3763,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Quit</source>
         <translation>&amp;Quit</translation>
     </message>
@@ -3968,7 +3983,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Head &amp;Atlas</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>E&amp;xamples</source>
         <translation>E&amp;xamples</translation>
     </message>

@@ -189,17 +189,12 @@
         <translation>有位置编码</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_model.cpp" line="+22"/>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+23"/>
         <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
         <translation>%1 × %2 个词元太多，无法对比（最多 %3 个单元格）：请缩短文本。</translation>
     </message>
     <message>
-        <location line="+16"/>
-        <source>A&apos;s sentence has %1 tokens and B&apos;s %2: they are compared token by token, so give B a sentence with as many tokens (swap one word).</source>
-        <translation>A 的句子有 %1 个词元，B 的有 %2 个：二者逐个词元比较，请给 B 一个词元数相同的句子（换一个词）。</translation>
-    </message>
-    <message>
-        <location line="+7"/>
+        <location line="+19"/>
         <source>A and B were computed for different inputs.</source>
         <translation>A 和 B 是针对不同的输入计算的。</translation>
     </message>
@@ -214,7 +209,7 @@
         <translation>尚未计算。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>head 1</source>
         <translation>头 1</translation>
     </message>
@@ -239,7 +234,7 @@
         <translation>A 和 B 都没有头 %1。请比较各头平均，或%2。</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+98"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+100"/>
         <source>Computing configuration B…</source>
         <translation>正在计算配置 B…</translation>
     </message>
@@ -306,7 +301,12 @@
         <translation>B = A，但改为%1；其余完全相同</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+9"/>
+        <source>A&apos;s sentence has %1 tokens and B&apos;s %2: compared position by position, the positions only one has are blank.</source>
+        <translation>A 的句子有 %1 个词元，B 的有 %2 个：按位置逐个比较，只有一方有词元的位置留空。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>No cell has a weight in both A and B.</source>
         <translation>没有任何单元格在 A 和 B 中都有权重。</translation>
     </message>
@@ -331,47 +331,62 @@
         <translation>%2 个单元格的平均 |B − A| = %1</translation>
     </message>
     <message>
-        <location line="+48"/>
-        <location line="+306"/>
+        <location line="+52"/>
+        <location line="+315"/>
         <source>%1 (B lower)</source>
         <translation>%1（B 更低）</translation>
     </message>
     <message>
-        <location line="-305"/>
-        <location line="+306"/>
+        <location line="-314"/>
+        <location line="+315"/>
         <source>%1 (B higher)</source>
         <translation>%1（B 更高）</translation>
     </message>
     <message>
-        <location line="-304"/>
-        <location line="+298"/>
+        <location line="-313"/>
+        <location line="+307"/>
         <source>A and B:</source>
         <translation>A 和 B：</translation>
     </message>
     <message>
-        <location line="-295"/>
-        <location line="+290"/>
+        <location line="-304"/>
+        <location line="+299"/>
         <source>masked</source>
         <translation>已掩码</translation>
     </message>
     <message>
-        <location line="-289"/>
-        <location line="+298"/>
+        <location line="-298"/>
+        <location line="+307"/>
         <source>B − A:</source>
         <translation>B − A：</translation>
     </message>
     <message>
-        <location line="-147"/>
+        <location line="-149"/>
         <source>B − A</source>
         <translation>B − A</translation>
     </message>
     <message>
-        <location line="+174"/>
+        <location line="+176"/>
         <source>%1 (masked)</source>
         <translation>%1（已掩码）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>“%1” → “%2” %3</source>
+        <translation>“%1” → “%2” %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>no token here</source>
+        <translation>此处没有词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A: %1   ·   B: %2</source>
+        <translation>A：%1   ·   B：%2</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>A: “%1” → “%2” %3   ·   B: “%4” → “%5” %6   ·   B − A %7</source>
         <translation>A：“%1” → “%2” %3   ·   B：“%4” → “%5” %6   ·   B − A %7</translation>
     </message>
@@ -2878,7 +2893,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+181"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+166"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
@@ -3695,7 +3710,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>新建会话(&amp;N)</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>&amp;Open Session…</source>
         <translation>打开会话(&amp;O)…</translation>
     </message>
@@ -3730,7 +3745,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+Shift+E</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+2"/>
         <source>&amp;Copy Figure</source>
         <translation>复制图像(&amp;C)</translation>
     </message>
@@ -3740,7 +3755,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Ctrl+Shift+C</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
@@ -3960,7 +3975,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>头图谱(&amp;A)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+14"/>
         <source>E&amp;xamples</source>
         <translation>示例(&amp;X)</translation>
     </message>

@@ -25,6 +25,8 @@ constexpr double kPad = 12.0;
 constexpr int kMaxValueCells = 24 * 24;
 constexpr std::size_t kMaxVectorCells = 128 * 128;
 const QColor kUndefined(0xdd, 0xdd, 0xdd);
+/// A position only the other sentence has: no token, no weight.
+const QColor kAbsent(0xf7, 0xf7, 0xf7);
 const QColor kDiffHatch(0x80, 0x80, 0x80);
 
 /// "+0.12", "−0.05", "0": a difference, always with its sign.
@@ -163,6 +165,17 @@ QString CompareFigure::captionText() const {
 
 QString CompareFigure::summaryText() const {
     if (model_.empty()) return {};
+    if (!model_.sameLength())
+        return CompareText::tr(
+                   "A's sentence has %1 tokens and B's %2: compared position by "
+                   "position, the positions only one has are blank.")
+                   .arg(model_.a_rows)
+                   .arg(model_.b_rows) +
+               QLatin1Char('\n') + sharedSummary();
+    return sharedSummary();
+}
+
+QString CompareFigure::sharedSummary() const {
     if (model_.finite_cells == 0) return CompareText::tr("No cell has a weight in both A and B.");
     if (model_.max_abs_diff == 0.0f)
         return CompareText::tr("A and B give exactly the same weights here.");
@@ -215,9 +228,13 @@ void CompareFigure::layout(QSize size) {
     const double gap = std::max(18.0, fpx * 1.2);
     const double header_h = hfm.height() + 6;
     const double legend_h = legend_fm.height() + 8;
-    summary_text_ = paint::wrap_text(summaryText(), figure_font(fpx), W - 2 * kPad);
-    const double summary_h =
-        QFontMetricsF(figure_font(fpx)).height() * (summary_text_.count(QLatin1Char('\n')) + 1);
+    // The summary quotes tokens: a font that has them (Chinese lines are taller).
+    const QFont summary_font = figure_font(fpx, token_list(model_));
+    summary_text_ = paint::wrap_text(summaryText(), summary_font, W - 2 * kPad);
+    const double summary_h = QFontMetricsF(summary_font)
+                                 .boundingRect(QRectF(0, 0, W - 2 * kPad, 1e6),
+                                               Qt::AlignHCenter | Qt::AlignTop, summary_text_)
+                                 .height();
 
     double widest_query = 0.0, widest_key = 0.0;
     for (const QString& t : model_.query_tokens)
@@ -308,6 +325,11 @@ void CompareFigure::layout(QSize size) {
 }
 
 QColor CompareFigure::cellColor(int panel, std::size_t k) const {
+    const int i = int(k / std::size_t(model_.cols)), j = int(k % std::size_t(model_.cols));
+    const bool in_a = model_.inA(i, j), in_b = model_.inB(i, j);
+    if ((panel == PanelA && !in_a) || (panel == PanelB && !in_b) ||
+        (panel == PanelDiff && !(in_a && in_b)))
+        return kAbsent;
     if (panel == PanelDiff) {
         const float d = model_.diff[k];
         return std::isnan(d) ? kUndefined : paint::signed_color(d, diff_hi_);
@@ -361,12 +383,14 @@ void CompareFigure::paint(QPainter* p, bool vector) const {
     for (int i = 0; i < model_.rows; i += rstride) {
         const QRectF r(row_labels_.left(), row_labels_.top() + i * cell_ + cell_ / 2 - 40,
                        row_labels_.width(), 80);
-        p->drawText(
-            r, Qt::AlignRight | Qt::AlignVCenter,
-            paint::elide(visible_token(model_.query_tokens[std::size_t(i)]), lfm, 9.0 * label_px_));
+        // Past the end of A's sentence, B's words.
+        const QString& t = i < model_.a_rows ? model_.query_tokens[std::size_t(i)]
+                                             : model_.b_query_tokens[std::size_t(i)];
+        p->drawText(r, Qt::AlignRight | Qt::AlignVCenter,
+                    paint::elide(visible_token(t), lfm, 9.0 * label_px_));
     }
     paintLegend(p);
-    p->setFont(figure_font(fpx));
+    p->setFont(figure_font(fpx, token_list(model_)));
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
     p->drawText(summary_, Qt::AlignHCenter | Qt::AlignTop, summary_text_);
     p->restore();
@@ -426,7 +450,7 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
                     paint::hatch(p, cellRect(panel, i, j), masked_hatch_color(options_.colormap));
                 else if (panel == PanelB && mb)
                     paint::hatch(p, cellRect(panel, i, j), masked_hatch_color(options_.colormap));
-                else if (panel == PanelDiff && (ma || mb))
+                else if (panel == PanelDiff && (ma || mb) && model_.inA(i, j) && model_.inB(i, j))
                     paint::hatch(p, cellRect(panel, i, j), kDiffHatch, 8.0);
             }
     }
@@ -441,6 +465,7 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
         for (int i = 0; i < model_.rows; ++i)
             for (int j = 0; j < model_.cols; ++j) {
                 const std::size_t k = model_.index(i, j);
+                if (cellColor(panel, k) == kAbsent) continue;
                 QString s;
                 if (panel == PanelDiff) {
                     s = format_signed(model_.diff[k]);
@@ -462,7 +487,8 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
     // B's own words under B when it has another sentence.
     const auto& keys =
         panel == PanelB && !model_.b_key_tokens.empty() ? model_.b_key_tokens : model_.key_tokens;
-    for (int j = 0; j < model_.cols; j += std::max(1, cstride)) {
+    const int own_cols = panel == PanelB ? model_.b_cols : model_.a_cols;
+    for (int j = 0; j < std::min(model_.cols, own_cols); j += std::max(1, cstride)) {
         const QString t = paint::elide(visible_token(keys[std::size_t(j)]), lfm, 9.0 * label_px_);
         const double cx = m.left() + j * cell_ + cell_ / 2;
         if (rotate_keys_) {
@@ -566,6 +592,21 @@ QString CompareFigure::describe(const Hit& hit) const {
         return masked ? CompareText::tr("%1 (masked)").arg(format_precise(v, false))
                       : format_precise(v, false);
     };
+    const bool in_a = model_.inA(hit.row, hit.col), in_b = model_.inB(hit.row, hit.col);
+    if (!in_a || !in_b) {  // two sentences of different lengths: one side has no token here
+        const auto side = [&](bool in, const std::vector<QString>& q,
+                              const std::vector<QString>& key, float v, bool masked) {
+            return in ? CompareText::tr("“%1” → “%2” %3")
+                            .arg(q[std::size_t(hit.row)], key[std::size_t(hit.col)],
+                                 weight(v, masked))
+                      : CompareText::tr("no token here");
+        };
+        return CompareText::tr("A: %1   ·   B: %2")
+            .arg(
+                side(in_a, model_.query_tokens, model_.key_tokens, model_.a[k], model_.masked_a[k]),
+                side(in_b, model_.b_query_tokens, model_.b_key_tokens, model_.b[k],
+                     model_.masked_b[k]));
+    }
     const QString q = model_.query_tokens[std::size_t(hit.row)];
     const QString key = model_.key_tokens[std::size_t(hit.col)];
     const QString bq = model_.b_query_tokens.at(std::size_t(hit.row));

@@ -55,6 +55,7 @@ class CompareFigure : public ClassroomFigure {
     int labelPixelSize() const { return label_px_; }
     /// "Largest change: +0.41 at query “it”, key “cat” · mean |B − A| = 0.083 (100 cells)".
     QString summaryText() const;
+    QString sharedSummary() const;  ///< the largest and the mean difference
 
     Hit hitTest(const QPointF& pos) const;
     void setHover(Hit hit);

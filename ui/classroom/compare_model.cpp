@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 #include "engine/errors.h"
@@ -33,15 +34,11 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
         if (why) *why = message;
         return CompareModel{};
     };
+    // Two sentences of a model: position by position, over the longer one.
     const bool two_texts = a.model && b.model && a.config.text_a != b.config.text_a;
-    if (two_texts && (a.target_len != b.target_len || a.source_len != b.source_len))
-        return refuse(CompareModelText::tr(
-                          "A's sentence has %1 tokens and B's %2: they are compared token by "
-                          "token, so give B a sentence with as many tokens (swap one word).")
-                          .arg(a.target_len)
-                          .arg(b.target_len));
-    if (a.batch != b.batch || a.target_len != b.target_len || a.source_len != b.source_len ||
-        (!two_texts && (a.query_tokens != b.query_tokens || a.key_tokens != b.key_tokens)))
+    if (a.batch != b.batch ||
+        (!two_texts && (a.target_len != b.target_len || a.source_len != b.source_len ||
+                        a.query_tokens != b.query_tokens || a.key_tokens != b.key_tokens)))
         return refuse(CompareModelText::tr("A and B were computed for different inputs."));
     if (b_head == -2) b_head = head;
     if (b_head >= b.heads)
@@ -50,8 +47,9 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
                           .arg(b.heads));
     if (a.batch == 0 || a.target_len == 0 || a.source_len == 0)
         return refuse(CompareModelText::tr("Nothing computed yet."));
-    if (const QString big =
-            compare_size_problem(std::size_t(a.target_len), std::size_t(a.source_len));
+    const int rows = std::max(a.target_len, b.target_len);
+    const int cols = std::max(a.source_len, b.source_len);
+    if (const QString big = compare_size_problem(std::size_t(rows), std::size_t(cols));
         !big.isEmpty())
         return refuse(big);
     if (head >= a.heads || (head >= b.heads && b_head == head)) {
@@ -82,13 +80,22 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
     CompareModel m;
     m.item = std::clamp(item, 0, a.batch - 1);
     m.head = head;
-    m.rows = a.target_len;
-    m.cols = a.source_len;
-    m.query_tokens = a.query_tokens[std::size_t(m.item)];
-    m.key_tokens = a.key_tokens[std::size_t(m.item)];
+    m.rows = rows;
+    m.cols = cols;
+    m.a_rows = a.target_len;
+    m.a_cols = a.source_len;
+    m.b_rows = b.target_len;
+    m.b_cols = b.source_len;
+    // Tokens as long as the longer sentence: empty where a side has none.
+    const auto padded = [](std::vector<QString> tokens, int size) {
+        tokens.resize(std::size_t(size));
+        return tokens;
+    };
+    m.query_tokens = padded(a.query_tokens[std::size_t(m.item)], rows);
+    m.key_tokens = padded(a.key_tokens[std::size_t(m.item)], cols);
     m.b_head = b_head;
-    m.b_query_tokens = b.query_tokens[std::size_t(m.item)];
-    m.b_key_tokens = b.key_tokens[std::size_t(m.item)];
+    m.b_query_tokens = padded(b.query_tokens[std::size_t(m.item)], rows);
+    m.b_key_tokens = padded(b.key_tokens[std::size_t(m.item)], cols);
     const std::size_t count = std::size_t(m.rows) * m.cols;
     m.a.resize(count);
     m.b.resize(count);
@@ -99,12 +106,13 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
     for (int i = 0; i < m.rows; ++i)
         for (int j = 0; j < m.cols; ++j) {
             const std::size_t k = m.index(i, j);
-            const float va = a.value(m.item, head, i, j);
-            const float vb = b.value(m.item, b_head, i, j);
+            const bool in_a = m.inA(i, j), in_b = m.inB(i, j);
+            const float va = in_a ? a.value(m.item, head, i, j) : std::nanf("");
+            const float vb = in_b ? b.value(m.item, b_head, i, j) : std::nanf("");
             m.a[k] = va;
             m.b[k] = vb;
-            m.masked_a[k] = a.is_masked(m.item, i, j);
-            m.masked_b[k] = b.is_masked(m.item, i, j);
+            m.masked_a[k] = in_a && a.is_masked(m.item, i, j);
+            m.masked_b[k] = in_b && b.is_masked(m.item, i, j);
             for (float v : {va, vb})
                 if (std::isfinite(v)) m.max_weight = std::max(m.max_weight, v);
             if (!std::isfinite(va) || !std::isfinite(vb)) {

@@ -20,6 +20,10 @@ struct CompareModel {
     int b_head = -1;  ///< B's head (== head unless B compares another head)
     int rows = 0;     ///< L, queries
     int cols = 0;     ///< S, keys
+    /// Each side's own size.  They differ only for two sentences of different lengths: then
+    /// rows and cols are the longer ones, and the positions only the longer sentence has are
+    /// absent on the other side (blank, with no difference).
+    int a_rows = 0, a_cols = 0, b_rows = 0, b_cols = 0;
     std::vector<QString> query_tokens, key_tokens;
     std::vector<QString> b_query_tokens, b_key_tokens;  ///< B's: another sentence's words
     std::vector<float> a, b, diff;  ///< [rows * cols]; diff = b − a (NaN if either is)
@@ -31,6 +35,9 @@ struct CompareModel {
     int finite_cells = 0;
 
     bool empty() const { return rows == 0 || cols == 0; }
+    bool inA(int i, int j) const { return i < a_rows && j < a_cols; }
+    bool inB(int i, int j) const { return i < b_rows && j < b_cols; }
+    bool sameLength() const { return a_rows == b_rows && a_cols == b_cols; }
     std::size_t index(int i, int j) const { return std::size_t(i) * cols + j; }
 };
 
@@ -44,7 +51,7 @@ QString compare_size_problem(std::size_t rows, std::size_t cols);
 /// The model for batch item `item` and head `head` (-1: the mean) of A, against head
 /// `b_head` of B (-2: the same as A's).  Empty, with `why` set, when the two cannot be
 /// compared there: a head that only one configuration has, or inputs of different lengths.
-/// Two sentences of a model with as many tokens each are compared position by position.
+/// Two sentences of a model are compared position by position, over the longer one.
 CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnapshot& b, int item,
                                  int head, QString* why = nullptr, int b_head = -2);
 
