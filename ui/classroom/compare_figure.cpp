@@ -26,7 +26,7 @@ constexpr int kMaxValueCells = 24 * 24;
 constexpr std::size_t kMaxVectorCells = 128 * 128;
 const QColor kUndefined(0xdd, 0xdd, 0xdd);
 /// A position only the other sentence has: no token, no weight.
-const QColor kAbsent(0xf7, 0xf7, 0xf7);
+const QColor kAbsent(Qt::white);  // not #f7f7f7: signed_color(0), a difference of zero
 const QColor kDiffHatch(0x80, 0x80, 0x80);
 
 /// "+0.12", "−0.05", "0": a difference, always with its sign.
@@ -324,11 +324,14 @@ void CompareFigure::layout(QSize size) {
     summary_ = QRectF(kPad, legend_diff_.bottom() + 8, W - 2 * kPad, summary_h);
 }
 
+bool CompareFigure::hasCell(int panel, int i, int j) const {
+    return panel == PanelA   ? model_.inA(i, j)
+           : panel == PanelB ? model_.inB(i, j)
+                             : model_.inA(i, j) && model_.inB(i, j);
+}
+
 QColor CompareFigure::cellColor(int panel, std::size_t k) const {
-    const int i = int(k / std::size_t(model_.cols)), j = int(k % std::size_t(model_.cols));
-    const bool in_a = model_.inA(i, j), in_b = model_.inB(i, j);
-    if ((panel == PanelA && !in_a) || (panel == PanelB && !in_b) ||
-        (panel == PanelDiff && !(in_a && in_b)))
+    if (!hasCell(panel, int(k / std::size_t(model_.cols)), int(k % std::size_t(model_.cols))))
         return kAbsent;
     if (panel == PanelDiff) {
         const float d = model_.diff[k];
@@ -450,7 +453,7 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
                     paint::hatch(p, cellRect(panel, i, j), masked_hatch_color(options_.colormap));
                 else if (panel == PanelB && mb)
                     paint::hatch(p, cellRect(panel, i, j), masked_hatch_color(options_.colormap));
-                else if (panel == PanelDiff && (ma || mb) && model_.inA(i, j) && model_.inB(i, j))
+                else if (panel == PanelDiff && (ma || mb) && hasCell(panel, i, j))
                     paint::hatch(p, cellRect(panel, i, j), kDiffHatch, 8.0);
             }
     }
@@ -465,7 +468,7 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
         for (int i = 0; i < model_.rows; ++i)
             for (int j = 0; j < model_.cols; ++j) {
                 const std::size_t k = model_.index(i, j);
-                if (cellColor(panel, k) == kAbsent) continue;
+                if (!hasCell(panel, i, j)) continue;
                 QString s;
                 if (panel == PanelDiff) {
                     s = format_signed(model_.diff[k]);

@@ -70,6 +70,9 @@ class CompareFigure : public ClassroomFigure {
     bool otherHead() const;
     void rebuild();
     QColor cellColor(int panel, std::size_t k) const;
+    /// Whether a panel has cell (i, j): A and B where their sentence has tokens, the
+    /// difference where both have (two sentences of different lengths leave the rest blank).
+    bool hasCell(int panel, int i, int j) const;
     QImage panelImage(int panel) const;
     void paintPanel(QPainter* p, int panel, bool vector) const;
     void paintLegend(QPainter* p) const;

@@ -170,10 +170,7 @@ QWidget* ViewTabs::makeModelTab() {
     all_layers_->setObjectName(QStringLiteral("allLayersButton"));
     all_layers_->hide();
     bar->addWidget(all_layers_);
-    connect(all_layers_, &QPushButton::clicked, this, [this] {
-        doc_->setLayersShown(-1);
-        doc_->setModelHeadsShown(-1);
-    });
+    connect(all_layers_, &QPushButton::clicked, this, [this] { doc_->setModelScope(-1, -1); });
     v->addLayout(bar);
     model_ = new ModelView(page);
     v->addWidget(model_, 1);

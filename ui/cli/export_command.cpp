@@ -336,7 +336,7 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
                             .arg(*heads_shown)
                             .arg(num_heads));
         if (a.model)  // the model's own scope; the demo layer's stays as it is
-            doc->setModelHeadsShown(*heads_shown);
+            doc->setModelScope(doc->layersShown(), *heads_shown);
         else
             doc->setHeadsShown(*heads_shown);
     }

@@ -108,6 +108,10 @@ class KeepingSink : public models::AttentionSink {
     KeepingSink(int heads, int num_heads, int layers, bool causal)
         : atlas(layers, num_heads), heads_(heads), causal_(causal) {}
     void on_layer(std::int64_t, AttentionResult&& r) override {
+        const std::int64_t L = r.weights.empty() ? 0 : r.weights.shape.back();
+        if (L == 0 || r.weights.numel() != std::size_t(atlas.heads() * L * L) ||
+            r.mean_weights.numel() != std::size_t(L * L))
+            throw std::logic_error("a layer returned maps of the wrong size");
         std::vector<Tensor> one;
         one.push_back(std::move(r.weights));
         const models::HeadAtlas measured = models::measure_heads(one, causal_);
@@ -115,10 +119,6 @@ class KeepingSink : public models::AttentionSink {
         for (std::int64_t h = 0; h < atlas.heads(); ++h)
             atlas.at(l, h) = measured.at(0, h);
         Tensor& full = one.front();
-        const std::int64_t L = full.shape.back();
-        if (full.numel() != std::size_t(atlas.heads() * L * L) ||
-            r.mean_weights.numel() != std::size_t(L * L))
-            throw std::logic_error("a layer returned maps of the wrong size");
         if (heads_ == atlas.heads()) {
             weights.push_back(Tensor({heads_, L, L}, std::move(full.data)));
         } else {

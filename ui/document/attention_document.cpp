@@ -219,18 +219,13 @@ int AttentionDocument::viewableHeads() const {
     return compute_.scope().kept_heads(compute_.num_heads);
 }
 
-void AttentionDocument::setLayersShown(int k) {
-    k = k < 1 ? -1 : std::min(k, kMaxLayers);
-    if (compute_.layers_shown == k) return;
-    compute_.layers_shown = k;
-    computeChanged();
-}
-
-void AttentionDocument::setModelHeadsShown(int k) {
-    k = std::clamp(k, -1, kMaxHeads);
-    if (compute_.model_heads_shown == k) return;
-    compute_.model_heads_shown = k;
-    computeChanged();
+void AttentionDocument::setModelScope(int layers, int heads) {
+    layers = layers < 1 ? -1 : std::min(layers, kMaxLayers);
+    heads = std::clamp(heads, -1, kMaxHeads);
+    if (compute_.layers_shown == layers && compute_.model_heads_shown == heads) return;
+    compute_.layers_shown = layers;
+    compute_.model_heads_shown = heads;
+    computeChanged();  // once: both change in one request
 }
 
 void AttentionDocument::setModelHeads(int heads) {

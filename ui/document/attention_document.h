@@ -69,12 +69,11 @@ class AttentionDocument : public QObject {
     /// The open model's kept heads (ModelMaps::heads_kept), from its latest result (the window
     /// calls it).
     void setModelHeads(int heads);
-    /// A model's maps of its first `k` layers only (-1: every layer), the memory budget's offer.
-    void setLayersShown(int k);
+    /// What of a model's maps is kept, the memory budget's offers: its first `layers` layers
+    /// (-1: every layer), and per-head maps of the first `heads` heads of each (-1: every
+    /// head, 0: the means only).
+    void setModelScope(int layers, int heads);
     int layersShown() const { return compute_.layers_shown; }
-    /// A model's per-head maps of its first `k` heads only (-1: every head, 0: the means
-    /// only), the memory budget's offer.
-    void setModelHeadsShown(int k);
     int modelHeadsShown() const { return compute_.model_heads_shown; }
     /// Refused (returns false, message set) unless num_heads divides embed_dim.
     bool setNumHeads(int num_heads);

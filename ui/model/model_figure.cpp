@@ -149,15 +149,20 @@ void ModelFigure::layout(QSize size) {
     strips_ = focusToken() >= 0
                   ? focus_strips(*snapshot_->model, options_.focus_token, options_.focus_to)
                   : std::vector<QImage>();
+    // The legend runs under the mosaic from its cells' left edge (which the row labels
+    // decide, not the height); its wrapped height decides how tall the mosaic may be.
     legend_ = legendText();
-    const int legend_width = std::max(100, size.width() - 32 - 120);  // the mosaic's left labels
-    legend_height_ = QFontMetrics(legendFont())
-                         .boundingRect(QRect(0, 0, legend_width, 100000), Qt::TextWordWrap, legend_)
-                         .height();
-    mosaic_ = layout_mosaic(
-        *snapshot_->model,
-        QRect(16, int(y) + 8, size.width() - 32, size.height() - int(y) - 16 - legend_height_),
-        font_);
+    const QRect area(16, int(y) + 8, size.width() - 32, size.height() - int(y) - 16);
+    const int left = area.x() + layout_mosaic(*snapshot_->model, area, font_).left;
+    const int width = std::max(100, size.width() - left - 16);
+    legend_rect_ = QRect(left, 0, width,
+                         QFontMetrics(legendFont())
+                             .boundingRect(QRect(0, 0, width, 100000),
+                                           Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, legend_)
+                             .height());
+    mosaic_ =
+        layout_mosaic(*snapshot_->model, area.adjusted(0, 0, 0, -legend_rect_.height()), font_);
+    legend_rect_.moveTop(mosaic_.bottom() + 4);
 }
 
 void ModelFigure::paint(QPainter* painter, bool) const {
@@ -168,9 +173,7 @@ void ModelFigure::paint(QPainter* painter, bool) const {
                  strips_.empty() ? nullptr : &strips_);
     painter->setFont(legendFont());
     painter->setPen(paint::kMuted);
-    painter->drawText(QRect(mosaic_.area.x() + mosaic_.left, mosaic_.bottom() + 4,
-                            size_.width() - mosaic_.area.x() - mosaic_.left - 16, legend_height_),
-                      Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, legend_);
+    painter->drawText(legend_rect_, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, legend_);
 }
 
 QFont ModelFigure::legendFont() const {

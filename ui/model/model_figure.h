@@ -60,8 +60,8 @@ class ModelFigure : public ClassroomFigure {
     MosaicLayout mosaic_;
     QFont font_;
     std::vector<QImage> strips_;  ///< focus_strips() when options_.focus_token is set
-    QString legend_;              ///< under the mosaic, wrapped to the figure's width
-    int legend_height_ = 0;
+    QString legend_;              ///< under the mosaic, wrapped to its width
+    QRect legend_rect_;           ///< from the cells' left edge to the figure's right
     QString legendText() const;
     QFont legendFont() const;
     /// The shown token in focus, or -1.

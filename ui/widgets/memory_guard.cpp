@@ -105,8 +105,7 @@ void MemoryGuard::resultReady(const SnapshotPtr& s) {
 
 void MemoryGuard::apply(const budget::ResultScope& scope) {
     if (doc_->computeConfig().usesModel()) {  // a model's offer: its first layers or heads
-        doc_->setLayersShown(scope.layers_shown);
-        doc_->setModelHeadsShown(scope.heads_shown);
+        doc_->setModelScope(scope.layers_shown, scope.heads_shown);
         return;
     }
     doc_->setHeadsShown(scope.heads_shown);
