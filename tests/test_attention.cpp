@@ -392,6 +392,26 @@ class TestAttention : public QObject {
         ATTNVIZ_COMPARE_TENSORS(b.forward(q, k, v).output, a.forward(q, k, v).output, 0.0);
     }
 
+    // Self-attention reads a packed copy of the in-projection.  Re-seeding a layer that had
+    // loaded other weights must refresh that copy: the stale copy once kept the loaded weights.
+    void reset_after_load_uses_new_weights() {
+        MultiHeadAttentionOptions o;
+        o.embed_dim = 16;
+        o.num_heads = 4;
+        MultiHeadAttention loaded(o), fresh(o), other(o);
+        other.reset_parameters(11);
+        loaded.load_state_dict(other.state_dict());
+        loaded.reset_parameters(5);
+        fresh.reset_parameters(5);
+        const Tensor x = random_tensor({2, 7, 16}, 4);
+        const AttentionResult a = loaded.forward(x, x, x), b = fresh.forward(x, x, x);
+        ATTNVIZ_COMPARE_TENSORS(a.output, b.output, 0.0);
+        ATTNVIZ_COMPARE_TENSORS(a.weights, b.weights, 0.0);
+        // and the packed path agrees with the per-projection one (distinct key tensor)
+        const Tensor x2 = x;
+        ATTNVIZ_COMPARE_TENSORS(fresh.forward(x, x2, x2).output, b.output, 1e-5);
+    }
+
     void bad_options_and_shapes() {
         MultiHeadAttentionOptions o;
         o.embed_dim = 10;

@@ -126,12 +126,20 @@ MultiHeadAttention::MultiHeadAttention(const MultiHeadAttentionOptions& options)
 }
 
 void MultiHeadAttention::pack_in_projection() {
+    // The products read the weights as [in, out]: oneDNN's sgemm runs 5-10% faster on this
+    // layer's shapes than with nn.Linear's [out, in] used transposed (bench/gemm_bench's "B"
+    // rows), which is most of what separates the layer from the machine's peak at 128 tokens.
+    const auto E = options_.embed_dim;
+    w_o_in_out_ = Tensor({E, E});
+    ops::transpose(w_o_.ptr(), E, E, w_o_in_out_.ptr());
     w_qkv_ = Tensor();
     if (!options_.packed_in_proj()) return;
-    w_qkv_ = Tensor({3 * options_.embed_dim, options_.embed_dim});
-    auto out = w_qkv_.data.begin();
+    std::vector<float> packed(static_cast<std::size_t>(3 * E * E));
+    auto out = packed.begin();
     for (const Tensor* p : {&w_q_, &w_k_, &w_v_})
         out = std::copy(p->data.begin(), p->data.end(), out);
+    w_qkv_ = Tensor({E, 3 * E});
+    ops::transpose(packed.data(), 3 * E, E, w_qkv_.ptr());
 }
 
 void MultiHeadAttention::reset_parameters(std::uint64_t seed) {
@@ -172,6 +180,7 @@ void MultiHeadAttention::reset_parameters(std::uint64_t seed) {
         for (float& v : additive_v_.data)
             v = rng.uniform(-b, b);
     }
+    pack_in_projection();
 }
 
 void MultiHeadAttention::load_state_dict(const std::map<std::string, Tensor>& state) {
@@ -297,6 +306,7 @@ void recycle(AttentionResult& result) {
 std::size_t MultiHeadAttention::parameter_bytes(const MultiHeadAttentionOptions& o) {
     const double E = double(o.embed_dim), kd = double(o.key_dim()), vd = double(o.value_dim());
     double floats = E * E + E * kd + E * vd + E * E + 3 * E + E + 2 * E;  // w_q,k,v, w_o, biases
+    floats += E * E;                                                      // w_o_in_out_
     if (o.packed_in_proj()) floats += 3 * E * E;                          // w_qkv_
     if (o.scoring == Scoring::Additive) floats += E;
     return static_cast<std::size_t>(floats * sizeof(float) + 12 * kBlockOverhead);
@@ -404,7 +414,7 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     if (fused) {
         qkv = take_buffer(static_cast<std::size_t>(N * L * 3 * E));
         linear(query.ptr(), N * L, E, w_qkv_.ptr(), o.bias ? b_in_.ptr() : nullptr, 3 * E,
-               qkv.data(), threads);
+               qkv.data(), threads, 0, 0, true);
         qp = qkv.data();
         kp = qkv.data() + E;
         vp = qkv.data() + 2 * E;
@@ -484,8 +494,8 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     layers::attend(heads, masks, win, attend, result, concat.data(), E);
 
     result.output = take_tensor({N, Lw, E});
-    linear(concat.data(), N * Lw, E, w_o_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
-           result.output.ptr(), threads);
+    linear(concat.data(), N * Lw, E, w_o_in_out_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
+           result.output.ptr(), threads, 0, 0, true);
     if (fwd.need_intermediates) result.steps->concat = Tensor({N, Lw, E}, std::move(concat));
     for (std::vector<float>* b : {&qkv, &q_own, &k_own, &v_own, &concat})
         release_buffer(*b);

@@ -173,7 +173,9 @@ class MultiHeadAttention {
     Tensor bias_k_, bias_v_;  ///< [E] each (empty unless add_bias_kv)
     Tensor w_o_, b_o_;        ///< [E,E], [E]
     Tensor additive_v_;       ///< [H, d] (additive scoring only)
-    Tensor w_qkv_;            ///< [3E,E] = [w_q; w_k; w_v] when packed, for fused self-attention
+    // Copies laid out [in, out] for the products (pack_in_projection).
+    Tensor w_qkv_;       ///< [E,3E] = [w_q; w_k; w_v]ᵀ when packed, for fused self-attention
+    Tensor w_o_in_out_;  ///< [E,E] = w_oᵀ
 };
 
 }  // namespace attnviz
