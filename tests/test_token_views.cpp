@@ -202,6 +202,53 @@ class TestTokenViews : public QObject {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
                                  attention_rollout({Tensor({2, 2}), Tensor({3, 3})}));
     }
+
+    // A window keeps rows and columns [begin, begin + count) of each map, and the rollout
+    // accumulated a layer at a time equals the whole one.
+    void cropAndAccumulatedRollout() {
+        Tensor maps({2, 4, 4});
+        for (std::size_t k = 0; k < maps.numel(); ++k)
+            maps.data[k] = float(k);
+        const Tensor c = crop_maps(maps, 1, 2);
+        QCOMPARE(c.shape, (Shape{2, 2, 2}));
+        QCOMPARE(c.data, (std::vector<float>{5, 6, 9, 10, 21, 22, 25, 26}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, crop_maps(maps, 3, 2));
+
+        std::vector<Tensor> means;
+        for (int l = 0; l < 3; ++l) {
+            Tensor m({3, 3});
+            for (std::int64_t i = 0; i < 3; ++i)
+                for (std::int64_t j = 0; j < 3; ++j)
+                    m.data[std::size_t(i * 3 + j)] = float(1 + ((i + 2 * j + l) % 3)) / 6.0f;
+            means.push_back(m);
+        }
+        const std::vector<Tensor> whole = attention_rollout(means);
+        RolloutAccumulator acc;
+        for (std::size_t l = 0; l < means.size(); ++l)
+            QCOMPARE(acc.add(means[l]).data, whole[l].data);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, acc.add(Tensor({2, 2})));
+    }
+
+    void sliceEncodingCutsEveryField() {
+        text::Encoding e;
+        e.ids = {101, 7, 8, 102};
+        e.tokens = {"[CLS]", "a", "##b", "[SEP]"};
+        e.text = {"[CLS]", "a", "b", "[SEP]"};
+        e.offsets = {{0, 0}, {0, 1}, {1, 2}, {0, 0}};
+        e.special = {1, 0, 0, 1};
+        e.type_ids = {0, 0, 0, 0};
+        e.sequence = {-1, 0, 0, -1};
+        const text::Encoding s = slice_encoding(e, 1, 2);
+        QCOMPARE(s.ids, (std::vector<std::int64_t>{7, 8}));
+        QCOMPARE(s.tokens, (std::vector<std::string>{"a", "##b"}));
+        QCOMPARE(s.offsets.back(), (std::pair<std::int64_t, std::int64_t>{1, 2}));
+        QCOMPARE(s.special, (std::vector<std::uint8_t>{0, 0}));
+        QCOMPARE(s.sequence, (std::vector<std::int32_t>{0, 0}));
+        // the window's pieces group into the words they belong to
+        const TokenGrouping g = group_tokens(s, "ab", std::nullopt, true, false);
+        QCOMPARE(g.size(), std::size_t(1));
+        QCOMPARE(g.members[0], (std::vector<std::int64_t>{0, 1}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTokenViews)

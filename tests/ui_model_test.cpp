@@ -528,7 +528,7 @@ class ModelWindowTest : public QObject {
         QVERIFY(dialog);
         QVERIFY(dialog->fewerLayersButton()->isVisible());
         QVERIFY(dialog->meanOnlyButton()->isVisible());
-        QVERIFY(!dialog->windowButton()->isVisible());  // the mosaic and atlas read whole maps
+        QVERIFY(dialog->windowButton()->isVisible());
         QCOMPARE(dialog->fewerLayersButton()->text(), QStringLiteral("Keep layer 1 only"));
         dialog->fewerLayersButton()->click();
         QVERIFY(QTest::qWaitFor(
@@ -613,6 +613,74 @@ class ModelWindowTest : public QObject {
             QCOMPARE(snap()->heads, 0);
         }
         QVERIFY(show_all());
+
+        // A window: the rows and columns of the kept maps, cut from the whole pass's (the
+        // softmax ran over every piece); the atlas and the rollout still of the whole text.
+        dialog = over_budget(all - 1);
+        QVERIFY(dialog);
+        QVERIFY(dialog->windowButton()->isVisible());
+        dialog->windowButton()->click();
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::settled(*w_) && snap()->model && snap()->model->windowed(); },
+            30000));
+        {
+            const ModelMaps& m = *snap()->model;
+            const auto W = std::int64_t(m.pieces), b = std::int64_t(m.first_piece);
+            QCOMPARE(W, std::int64_t(w_->document()->windowLength()));
+            QVERIFY(W >= 1 && W < std::int64_t(L));
+            QCOMPARE(m.text_pieces, int(L));
+            QCOMPARE(m.heads_kept, H);
+            QCOMPARE(m.num_layers, 2);
+            QVERIFY(m.estimated_bytes <= all - 1);
+            std::vector<Tensor> means;
+            for (const AttentionResult& r : maps.results)
+                means.push_back(Tensor({std::int64_t(L), std::int64_t(L)}, r.mean_weights.data));
+            const std::vector<Tensor> rollout = models::attention_rollout(means);
+            for (int l = 0; l < 2; ++l) {
+                const auto k = std::size_t(l);
+                const Tensor full({H, std::int64_t(L), std::int64_t(L)},
+                                  maps.results[k].weights.data);
+                ATTNVIZ_COMPARE_TENSORS(m.weights[k], models::crop_maps(full, b, W), kTol);
+                ATTNVIZ_COMPARE_TENSORS(m.means[k], models::crop_maps(means[k], b, W), kTol);
+                ATTNVIZ_COMPARE_TENSORS(m.rollout[k], models::crop_maps(rollout[k], b, W), 1e-5);
+                for (int h = 0; h < H; ++h)
+                    QVERIFY(std::abs(m.atlas.at(l, h).entropy - full_atlas.at(l, h).entropy) <
+                            1e-9);
+            }
+            // The views count tokens in the whole text, and the steps say why they are absent.
+            QCOMPARE(snap()->query_offset, int(b));
+            QCOMPARE(snap()->query_total, int(L));
+            QCOMPARE(snap()->target_len, int(W));
+            ModelFigure figure;
+            figure.setSnapshot(snap());
+            QVERIFY(figure.captionText().contains(
+                QStringLiteral("pieces %1–%2 of %3").arg(b + 1).arg(b + W).arg(L)));
+            QString why;
+            build_steps_model(*snap(), 0, 0, &why);
+            QVERIFY2(why.contains(QLatin1String("window")), qPrintable(why));
+        }
+        // Words inside the window: grouped from the window's pieces, counted in the text's words.
+        w_->document()->setWords(true);
+        QVERIFY(QTest::qWaitFor(
+            [&] { return test::settled(*w_) && snap()->model && snap()->model->words; }, 30000));
+        QVERIFY(snap()->model->windowed());
+        QVERIFY(snap()->model->tokens <= snap()->model->pieces);
+        QVERIFY(snap()->model->text_tokens < int(L));
+        QVERIFY(snap()->model->first_token <= snap()->model->first_piece);
+        w_->document()->setWords(false);
+        // The scope bar's Show All brings every token back.
+        auto* everything = find<QPushButton>("showEverythingButton");
+        QVERIFY(everything->isVisible());
+        settings_->setMemoryBudget(QString());
+        w_->memoryGuard()->reloadBudget();
+        everything->click();
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return test::settled(*w_) && snap()->model && !snap()->model->windowed() &&
+                       snap()->model->tokens == int(L);
+            },
+            30000));
+        QCOMPARE(w_->document()->windowLength(), 0);
     }
 
     void theExamplesOpenTheShippedModelsOnLearnedHeads() {
@@ -723,6 +791,19 @@ class ModelWindowTest : public QObject {
              QStringLiteral("--scale"), QStringLiteral("1"), QStringLiteral("--out"), png});
         QVERIFY2(r.status == 0, r.err.constData());
         QCOMPARE(QImage(png).size(), QSize(800, 500));
+        // A window of the text: one layer's grid over pieces 3-7, titled with where they lie.
+        const QString part = temp(QStringLiteral("window.svg"));
+        r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
+                               QStringLiteral("--text"), text, QStringLiteral("--view"),
+                               QStringLiteral("grid"), QStringLiteral("--window"),
+                               QStringLiteral("2:5"), QStringLiteral("--out"), part});
+        QVERIFY2(r.status == 0, r.err.constData());
+        {
+            QFile svg(part);
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            const QString body = QString::fromUtf8(svg.readAll());
+            QVERIFY2(body.contains(QStringLiteral("tokens 3–7 of")), qPrintable(body.left(400)));
+        }
         // The atlas as CSV: the engine's numbers for this text, heads counted from 1.
         const QString csv = temp(QStringLiteral("atlas.csv"));
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
@@ -773,8 +854,6 @@ class ModelWindowTest : public QObject {
               QStringList{QStringLiteral("--words")},
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--focus-token"),
                           QStringLiteral("2")},  // the grid has no token focus
-              QStringList{QStringLiteral("--model"), m, QStringLiteral("--window"),
-                          QStringLiteral("0:3")},  // a model's maps are kept whole
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--heads-shown"),
                           QStringLiteral("2"), QStringLiteral("--view"), QStringLiteral("head:3")},
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--view"),

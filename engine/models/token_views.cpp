@@ -1,5 +1,6 @@
 #include "engine/models/token_views.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -201,35 +202,77 @@ Tensor group_maps(const Tensor& maps, const TokenGrouping& g) {
     return out;
 }
 
+const Tensor& RolloutAccumulator::add(const Tensor& mean) {
+    const std::int64_t L = mean.empty() ? 0 : mean.shape.back();
+    if (layers_ == 0) {
+        a_ = Tensor({L, L});
+        r_ = Tensor({L, L});
+    }
+    if (L == 0 || mean.numel() != std::size_t(L * L) || a_.numel() != mean.numel())
+        throw std::invalid_argument("attention_rollout: layer " + std::to_string(layers_) + " is " +
+                                    shape_string(mean.shape) + ", not [" +
+                                    std::to_string(a_.empty() ? L : a_.dim(0)) + "," +
+                                    std::to_string(a_.empty() ? L : a_.dim(0)) + "]");
+    for (std::int64_t i = 0; i < L; ++i) {
+        double sum = 0.0;
+        for (std::int64_t j = 0; j < L; ++j) {
+            const double v = 0.5 * double(mean.data[std::size_t(i * L + j)]) + (i == j ? 0.5 : 0.0);
+            a_.data[std::size_t(i * L + j)] = float(v);
+            sum += v;
+        }
+        for (std::int64_t j = 0; j < L; ++j)
+            a_.data[std::size_t(i * L + j)] = float(double(a_.data[std::size_t(i * L + j)]) / sum);
+    }
+    if (layers_++ == 0) {
+        std::swap(r_, a_);
+    } else {
+        if (next_.numel() != r_.numel()) next_ = Tensor({L, L});
+        ops::gemm(a_.ptr(), L, L, r_.ptr(), L, next_.ptr());
+        std::swap(r_, next_);
+    }
+    return r_;
+}
+
 std::vector<Tensor> attention_rollout(const std::vector<Tensor>& means) {
     std::vector<Tensor> out;
-    if (means.empty()) return out;
-    const std::int64_t L = means.front().shape.back();
-    Tensor a({L, L}), r({L, L});
-    for (std::size_t l = 0; l < means.size(); ++l) {
-        if (means[l].numel() != std::size_t(L * L))
-            throw std::invalid_argument("attention_rollout: layer " + std::to_string(l) + " is " +
-                                        shape_string(means[l].shape) + ", not [" +
-                                        std::to_string(L) + "," + std::to_string(L) + "]");
-        for (std::int64_t i = 0; i < L; ++i) {
-            double sum = 0.0;
-            for (std::int64_t j = 0; j < L; ++j) {
-                const double v =
-                    0.5 * double(means[l].data[std::size_t(i * L + j)]) + (i == j ? 0.5 : 0.0);
-                a.data[std::size_t(i * L + j)] = float(v);
-                sum += v;
-            }
-            for (std::int64_t j = 0; j < L; ++j)
-                a.data[std::size_t(i * L + j)] =
-                    float(double(a.data[std::size_t(i * L + j)]) / sum);
-        }
-        if (l == 0) {
-            out.push_back(a);
-        } else {
-            ops::gemm(a.ptr(), L, L, out.back().ptr(), L, r.ptr());
-            out.push_back(r);
-        }
-    }
+    RolloutAccumulator r;
+    for (const Tensor& m : means)
+        out.push_back(r.add(m));
+    return out;
+}
+
+Tensor crop_maps(const Tensor& maps, std::int64_t begin, std::int64_t count) {
+    const std::int64_t L = maps.rank() < 2 ? 0 : maps.shape.back();
+    if (maps.rank() < 2 || maps.shape[maps.rank() - 2] != L || begin < 0 || count < 0 ||
+        begin + count > L)
+        throw std::invalid_argument("crop_maps: tokens [" + std::to_string(begin) + ", " +
+                                    std::to_string(begin + count) + ") of maps " +
+                                    shape_string(maps.shape));
+    Shape shape = maps.shape;
+    shape[shape.size() - 2] = shape.back() = count;
+    Tensor out(shape);
+    const std::size_t n = maps.numel() / std::size_t(L * L);
+    for (std::size_t m = 0; m < n; ++m)
+        for (std::int64_t i = 0; i < count; ++i)
+            std::copy_n(maps.ptr() + m * std::size_t(L * L) + std::size_t((begin + i) * L + begin),
+                        count, out.ptr() + (m * std::size_t(count) + std::size_t(i)) * count);
+    return out;
+}
+
+text::Encoding slice_encoding(const text::Encoding& e, std::size_t begin, std::size_t count) {
+    text::Encoding out;
+    const auto cut = [&](const auto& from, auto& to) {
+        if (from.size() > begin)
+            to.assign(from.begin() + std::ptrdiff_t(begin),
+                      from.begin() + std::ptrdiff_t(std::min(from.size(), begin + count)));
+    };
+    cut(e.ids, out.ids);
+    cut(e.tokens, out.tokens);
+    cut(e.text, out.text);
+    cut(e.offsets, out.offsets);
+    cut(e.special, out.special);
+    cut(e.type_ids, out.type_ids);
+    cut(e.sequence, out.sequence);
     return out;
 }
 

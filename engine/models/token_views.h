@@ -54,4 +54,24 @@ Tensor group_maps(const Tensor& maps, const TokenGrouping& grouping);
 /// over heads, [L, L] (or [1, L, L]).  Returns R_l for every layer, each [L, L].
 std::vector<Tensor> attention_rollout(const std::vector<Tensor>& means);
 
+/// The same, one layer at a time, for a caller that keeps only part of each R_l (a window):
+/// it holds R_(l−1) alone, [L, L], instead of every layer's.
+class RolloutAccumulator {
+  public:
+    /// Takes layer l's mean over heads, [L, L] (or [1, L, L]); returns R_l.
+    const Tensor& add(const Tensor& mean);
+    const Tensor& current() const { return r_; }
+
+  private:
+    Tensor a_, r_, next_;
+    std::size_t layers_ = 0;
+};
+
+/// Rows and columns [begin, begin + count) of every [L, L] map of `maps` ([..., L, L]):
+/// [..., count, count].
+Tensor crop_maps(const Tensor& maps, std::int64_t begin, std::int64_t count);
+
+/// Tokens [begin, begin + count) of an encoding, every field cut alike.
+text::Encoding slice_encoding(const text::Encoding& encoding, std::size_t begin, std::size_t count);
+
 }  // namespace attnviz::models

@@ -334,31 +334,31 @@
     </message>
     <message>
         <location line="+52"/>
-        <location line="+315"/>
+        <location line="+318"/>
         <source>%1 (B lower)</source>
         <translation>%1 (B lower)</translation>
     </message>
     <message>
-        <location line="-314"/>
-        <location line="+315"/>
+        <location line="-317"/>
+        <location line="+318"/>
         <source>%1 (B higher)</source>
         <translation>%1 (B higher)</translation>
     </message>
     <message>
-        <location line="-313"/>
-        <location line="+307"/>
+        <location line="-316"/>
+        <location line="+310"/>
         <source>A and B:</source>
         <translation>A and B:</translation>
     </message>
     <message>
-        <location line="-304"/>
-        <location line="+299"/>
+        <location line="-307"/>
+        <location line="+302"/>
         <source>masked</source>
         <translation>masked</translation>
     </message>
     <message>
-        <location line="-298"/>
-        <location line="+307"/>
+        <location line="-301"/>
+        <location line="+310"/>
         <source>B − A:</source>
         <translation>B − A:</translation>
     </message>
@@ -416,7 +416,7 @@
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+353"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+355"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+33"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -713,11 +713,6 @@
     </message>
     <message>
         <location line="+9"/>
-        <source>--window cannot be used with --model: the model view, the rollout and the atlas read whole maps (use --heads-shown K or --mean-only)</source>
-        <translation>--window cannot be used with --model: the model view, the rollout and the atlas read whole maps (use --heads-shown K or --mean-only)</translation>
-    </message>
-    <message>
-        <location line="+4"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words, --hide-special, --focus-token and --focus-to need --model</translation>
     </message>
@@ -948,7 +943,7 @@
         <translation>R</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+79"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
     </message>
@@ -999,6 +994,11 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>pieces %1–%2 of %3: the softmax, the atlas and the rollout are over every piece</source>
+        <translation>pieces %1–%2 of %3: the softmax, the atlas and the rollout are over every piece</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>the means only kept (memory budget)</source>
         <translation>the means only kept (memory budget)</translation>
     </message>
@@ -1011,7 +1011,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+598"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+596"/>
         <location line="+175"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -1211,7 +1211,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+307"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+311"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
@@ -1345,7 +1345,7 @@
         <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
     </message>
     <message>
-        <location line="-294"/>
+        <location line="-298"/>
         <source>attention weights</source>
         <translation>attention weights</translation>
     </message>
@@ -1355,7 +1355,7 @@
         <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
     </message>
     <message>
-        <location line="+299"/>
+        <location line="+303"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1375,12 +1375,17 @@
         <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="-300"/>
+        <location line="-304"/>
         <source>head output</source>
         <translation>head output</translation>
     </message>
     <message>
         <location line="+30"/>
+        <source>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</source>
+        <translation>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
         <translation>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</translation>
     </message>
@@ -1465,7 +1470,7 @@
         <translation>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="-153"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</translation>
     </message>
@@ -1485,7 +1490,7 @@
         <translation>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+149"/>
         <location line="+145"/>
         <source>output</source>
         <translation>output</translation>
@@ -1662,7 +1667,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-534"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-532"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1677,7 +1682,7 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+257"/>
+        <location line="+255"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
@@ -2901,7 +2906,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+166"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+165"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
@@ -3303,12 +3308,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Per-head wei&amp;ghts:</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+148"/>
         <source>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</source>
         <translation>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-139"/>
         <source>Wi&amp;ndow of</source>
         <translation>Wi&amp;ndow of</translation>
     </message>
@@ -3398,7 +3403,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Mean only</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+10"/>
+        <source>With a model, the memory budget&apos;s offers choose which layers and heads are kept; the Model tab brings them all back.</source>
+        <translation>With a model, the memory budget&apos;s offers choose which layers and heads are kept; the Model tab brings them all back.</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Tokens %1–%2 of %3</source>
         <translation>Tokens %1–%2 of %3</translation>
     </message>
@@ -3685,7 +3695,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+53"/>
         <source>layers 1–%1 of %2</source>
         <translation>layers 1–%1 of %2</translation>
     </message>

@@ -332,31 +332,31 @@
     </message>
     <message>
         <location line="+52"/>
-        <location line="+315"/>
+        <location line="+318"/>
         <source>%1 (B lower)</source>
         <translation>%1（B 更低）</translation>
     </message>
     <message>
-        <location line="-314"/>
-        <location line="+315"/>
+        <location line="-317"/>
+        <location line="+318"/>
         <source>%1 (B higher)</source>
         <translation>%1（B 更高）</translation>
     </message>
     <message>
-        <location line="-313"/>
-        <location line="+307"/>
+        <location line="-316"/>
+        <location line="+310"/>
         <source>A and B:</source>
         <translation>A 和 B：</translation>
     </message>
     <message>
-        <location line="-304"/>
-        <location line="+299"/>
+        <location line="-307"/>
+        <location line="+302"/>
         <source>masked</source>
         <translation>已掩码</translation>
     </message>
     <message>
-        <location line="-298"/>
-        <location line="+307"/>
+        <location line="-301"/>
+        <location line="+310"/>
         <source>B − A:</source>
         <translation>B − A：</translation>
     </message>
@@ -414,7 +414,7 @@
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+353"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+355"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+33"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -711,11 +711,6 @@
     </message>
     <message>
         <location line="+9"/>
-        <source>--window cannot be used with --model: the model view, the rollout and the atlas read whole maps (use --heads-shown K or --mean-only)</source>
-        <translation>--window 不能与 --model 同用：模型视图、注意力展开（rollout）和头图谱都需要完整的注意力图（请改用 --heads-shown K 或 --mean-only）</translation>
-    </message>
-    <message>
-        <location line="+4"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words、--hide-special、--focus-token 和 --focus-to 需要 --model</translation>
     </message>
@@ -946,7 +941,7 @@
         <translation>展</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+79"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>行：层。列：各个头，然后是该层所有头的平均，以及到该层为止的注意力展开（含残差）。每张图从 0（深色）到它自己的最大权重（黄色）着色；灰色：被遮蔽。</translation>
     </message>
@@ -997,6 +992,11 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>pieces %1–%2 of %3: the softmax, the atlas and the rollout are over every piece</source>
+        <translation>%3 个片段中的第 %1–%2 个：softmax、头图谱和注意力展开仍覆盖全部片段</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>the means only kept (memory budget)</source>
         <translation>只保留了平均值（内存预算）</translation>
     </message>
@@ -1009,7 +1009,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+598"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+596"/>
         <location line="+175"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -1208,7 +1208,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+307"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+311"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
@@ -1342,7 +1342,7 @@
         <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
     </message>
     <message>
-        <location line="-294"/>
+        <location line="-298"/>
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
@@ -1352,7 +1352,7 @@
         <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
     </message>
     <message>
-        <location line="+299"/>
+        <location line="+303"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1372,12 +1372,17 @@
         <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="-300"/>
+        <location line="-304"/>
         <source>head output</source>
         <translation>头的输出</translation>
     </message>
     <message>
         <location line="+30"/>
+        <source>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</source>
+        <translation>计算步骤展示一层的完整计算，文本窗口不保留它们（热图上方的“全部显示”可恢复所有词元）。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
         <translation>计算步骤最多保留 %1 个注意力单元（头数 × 词元数 × 词元数）；这段文本有 %2 个。缩短文本即可查看步骤。</translation>
     </message>
@@ -1462,7 +1467,7 @@
         <translation>因果模型：每个词元只能看到自己和它之前的词元，因此掩码在对角线上方加上 −∞。</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="-153"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>每个查询的输出是各值行的加权平均：A 的第 i 行乘以 V。</translation>
     </message>
@@ -1482,7 +1487,7 @@
         <translation>%1 个头的输出并排拼接：%1 × %2 = %3 列。本头的列已用边框标出。</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+149"/>
         <location line="+145"/>
         <source>output</source>
         <translation>输出</translation>
@@ -1659,7 +1664,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-534"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-532"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1674,7 +1679,7 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+257"/>
+        <location line="+255"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
@@ -2893,7 +2898,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+166"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+165"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
@@ -3295,12 +3300,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>逐头权重(&amp;G)：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+148"/>
         <source>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</source>
         <translation>保留哪些权重：全部头、只保留前几个头，或只保留它们的平均。平均值始终对全部头求得。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="-139"/>
         <source>Wi&amp;ndow of</source>
         <translation>窗口(&amp;N)</translation>
     </message>
@@ -3390,7 +3395,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>只显示平均</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+10"/>
+        <source>With a model, the memory budget&apos;s offers choose which layers and heads are kept; the Model tab brings them all back.</source>
+        <translation>使用模型时，由内存预算的建议决定保留哪些层和头；“模型”标签页可恢复全部。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
         <source>Tokens %1–%2 of %3</source>
         <translation>第 %1–%2 个词元，共 %3 个</translation>
     </message>
@@ -3677,7 +3687,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>将说明折叠为标题，或重新展开</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+53"/>
         <source>layers 1–%1 of %2</source>
         <translation>%2 层中的第 1–%1 层</translation>
     </message>

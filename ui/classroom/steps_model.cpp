@@ -142,10 +142,15 @@ void add_concat_stage(StepsModel& m, int L, int H, int d, int h, std::vector<flo
 StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why) {
     StepsModel m;
     if (!s.steps || !s.steps->model) {
-        const std::size_t n = std::size_t(s.model->pieces);
+        const std::size_t n = std::size_t(s.model->text_pieces);
         const std::size_t cells = std::size_t(s.model->num_heads) * n * n;
         if (why)
-            *why = cells > kStepsCellBudget
+            *why = s.model->windowed()
+                       ? StepsText::tr(
+                             "The steps show a layer's whole computation: they are not "
+                             "kept for a window of the text (Show All, over the "
+                             "heatmaps, brings every token back).")
+                   : cells > kStepsCellBudget
                        ? StepsText::tr(
                              "The steps are computed for up to %1 attention cells (heads × "
                              "tokens × tokens); this text has %2. Shorten it to see the steps.")

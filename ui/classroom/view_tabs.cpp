@@ -191,8 +191,9 @@ void ViewTabs::syncTokenFocus() {
     focus_token_->clear();
     if (m)
         for (int k = 0; k < m->tokens; ++k)
-            focus_token_->addItem(QStringLiteral("%1 · %2").arg(k + 1).arg(
-                visible_token(m->token_text[std::size_t(k)])));
+            focus_token_->addItem(QStringLiteral("%1 · %2")
+                                      .arg(m->first_token + k + 1)
+                                      .arg(visible_token(m->token_text[std::size_t(k)])));
     const int token = m && doc_->focusToken() < m->tokens ? doc_->focusToken() : -1;
     all_layers_->setVisible(m && (m->num_layers < m->total_layers || m->heads_kept < m->num_heads));
     if (m) {

@@ -299,10 +299,6 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
         doc->setLayer(layer - 1);
         doc->setWords(a.words);
         doc->setHideSpecial(a.hide_special);
-        if (a.memory.window)
-            usage_error(ExportCommandText::tr(
-                "--window cannot be used with --model: the model view, the rollout and the "
-                "atlas read whole maps (use --heads-shown K or --mean-only)"));
     } else if (a.words || a.hide_special || a.focus_token || a.focus_to) {
         usage_error(ExportCommandText::tr(
             "--words, --hide-special, --focus-token and --focus-to need --model"));

@@ -221,7 +221,7 @@ struct ComputeCache::Impl {
     struct ModelKey {
         QString folder, text_a, text_b;
         PairMode pair_mode;
-        int layers_shown, heads_shown;
+        int layers_shown, heads_shown, window_start, window_length;
         bool operator==(const ModelKey&) const = default;
     };
     std::optional<ModelKey> model_key;
@@ -314,7 +314,9 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             c.pair_mode == PairMode::Single ? QString() : c.text_b,
             c.pair_mode == PairMode::Single ? PairMode::Single : PairMode::CrossAttention,
             c.layers_shown,
-            c.model_heads_shown};
+            c.model_heads_shown,
+            c.window_length > 0 ? c.window_start : 0,
+            c.window_length};
         // Choosing another layer re-slices; the word and special-token toggles regroup the
         // pieces' maps; only another text or model runs the forward pass again.
         const std::pair<bool, bool> shown{c.words, c.hide_special};

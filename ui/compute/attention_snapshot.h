@@ -71,6 +71,14 @@ struct ModelMaps {
     int heads_kept = 0;
     int total_layers = 0;  ///< the model's; num_layers are the first ones, kept (memory budget)
     int pieces = 0;        ///< the model's tokens; `tokens` are those shown (models::group_tokens)
+    /// A window (config.window_*, over the model's pieces): the maps keep pieces
+    /// [first_piece, first_piece + pieces) of the text's text_pieces, rows and columns; the
+    /// softmax, the atlas and the rollout still see every piece.  The tokens shown are
+    /// [first_token, first_token + tokens) of the text_tokens the whole text shows as (a word
+    /// the window cuts is counted where it begins).  Without a window first_* are 0 and
+    /// text_* equal pieces and tokens.
+    int first_piece = 0, text_pieces = 0, first_token = 0, text_tokens = 0;
+    bool windowed() const { return pieces < text_pieces; }
     bool words = false, hide_special = false;  ///< how pieces became the tokens shown
     bool causal = false;
     std::vector<Tensor> weights;  ///< per layer [H, L, L]
@@ -85,8 +93,9 @@ struct ModelMaps {
     std::vector<QString> token_text;     ///< what each token stands for
     std::vector<std::uint8_t> special;   ///< 1 for [CLS], <s>, ... added by the tokenizer
     std::vector<std::int32_t> sequence;  ///< 0 = first text, 1 = second, -1 = template token
-    /// The model's encoding of text_a (and text_b, the pair's second text, or empty): what
-    /// present_model() groups.  Set on the pieces' maps (run_model) only.
+    /// The model's encoding of text_a (and text_b, the pair's second text, or empty), every
+    /// piece of it (not only the window's): what present_model() groups.  Set on the pieces'
+    /// maps (run_model) only.
     text::Encoding encoding;
     QString text_a, text_b;
     double elapsed_ms = 0.0;  ///< the forward pass

@@ -101,12 +101,18 @@ void add_thumbnails(ModelMaps* m) {
 }
 
 /// Measures every head of each layer as it arrives (the atlas is whole whatever is kept), then
-/// keeps the first `heads` heads' maps and the mean; the full maps go back to the engine's
-/// kept buffers, where the next layer finds them.
+/// keeps the first `heads` heads' maps and the mean, of the window's rows and columns; the full
+/// maps go back to the engine's kept buffers, where the next layer finds them.  With a window
+/// the rollout runs along, over every piece, and only its window is kept.
 class KeepingSink : public models::AttentionSink {
   public:
-    KeepingSink(int heads, int num_heads, int layers, bool causal)
-        : atlas(layers, num_heads), heads_(heads), causal_(causal) {}
+    KeepingSink(int heads, int num_heads, int layers, bool causal, budget::AxisWindow window,
+                std::int64_t pieces)
+        : atlas(layers, num_heads),
+          heads_(heads),
+          causal_(causal),
+          window_(window),
+          windowed_(window.count < pieces) {}
     void on_layer(std::int64_t, AttentionResult&& r) override {
         const std::int64_t L = r.weights.empty() ? 0 : r.weights.shape.back();
         if (L == 0 || r.weights.numel() != std::size_t(atlas.heads() * L * L) ||
@@ -119,6 +125,18 @@ class KeepingSink : public models::AttentionSink {
         for (std::int64_t h = 0; h < atlas.heads(); ++h)
             atlas.at(l, h) = measured.at(0, h);
         Tensor& full = one.front();
+        Tensor mean({L, L}, std::move(r.mean_weights.data));
+        if (windowed_) {
+            const Tensor kept(
+                {heads_, L, L},
+                std::vector<float>(full.data.begin(),
+                                   full.data.begin() + std::ptrdiff_t(heads_ * L * L)));
+            release_buffer(full);
+            weights.push_back(models::crop_maps(kept, window_.begin, window_.count));
+            rollout.push_back(models::crop_maps(rollout_.add(mean), window_.begin, window_.count));
+            means.push_back(models::crop_maps(mean, window_.begin, window_.count));
+            return;
+        }
         if (heads_ == atlas.heads()) {
             weights.push_back(Tensor({heads_, L, L}, std::move(full.data)));
         } else {
@@ -127,15 +145,19 @@ class KeepingSink : public models::AttentionSink {
             release_buffer(full);
             weights.push_back(std::move(kept));
         }
-        means.push_back(Tensor({L, L}, std::move(r.mean_weights.data)));
+        means.push_back(std::move(mean));
     }
 
-    std::vector<Tensor> weights, means;  ///< per layer [heads, L, L] and [L, L]
+    std::vector<Tensor> weights, means;  ///< per layer [heads, W, W] and [W, W]
+    std::vector<Tensor> rollout;         ///< per layer [W, W], with a window only
     models::HeadAtlas atlas;             ///< every head of every layer
 
   private:
     std::int64_t heads_;
     bool causal_;
+    budget::AxisWindow window_;
+    bool windowed_;
+    models::RolloutAccumulator rollout_;
 };
 
 }  // namespace
@@ -164,39 +186,40 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     const auto kept_heads = [H](const budget::ResultScope& s) {
         return s.heads_shown < 0 ? H : std::min(s.heads_shown, H);
     };
-    // Kept: the kept layers' maps of the kept heads and their thumbnails, one layer's panels
-    // drawn, and, with fewer heads, one layer's every map while its heads are measured.
+    // Kept: the kept layers' maps of the kept heads (the window's rows and columns) and their
+    // thumbnails, one layer's panels drawn; with fewer heads or a window, one layer's every
+    // map while its heads are measured, and with a window the rollout running over every piece.
     const auto footprint = [&](const budget::ResultScope& s) {
         models::ModelForwardOptions o = options;
         o.scope.layers = first_layers(s);
         const int k = kept_heads(s);
         o.scope.heads = k;
-        const double cells = double(L * L);
+        const budget::AxisWindow w = budget::window_on(s, L);
+        o.scope.window_begin = w.begin;
+        o.scope.window_length = w.count;
+        const double cells = double(w.count) * double(w.count), full = double(L * L);
         const double maps = double(o.scope.layers.size()) * double(k + 1) * cells;
-        const double measured = k < H ? double(H) * cells * sizeof(float) : 0.0;
+        const double measured = k < H || w.count < L ? double(H) * full * sizeof(float) : 0.0;
+        const double rollout = w.count < L ? 3.0 * full * sizeof(float) : 0.0;
         return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
-                             double(k + 1) * cells * kDisplayBytesPerCell +
+                             rollout + double(k + 1) * cells * kDisplayBytesPerCell +
                              double(kDisplayFixedBytes));
     };
-    budget::ResultScope requested;
-    requested.layers_shown = c.layers_shown;
-    requested.heads_shown = c.model_heads_shown;
+    const budget::ResultScope requested = c.scope();
     const std::uint64_t needed = footprint(requested);
-    if (needed > memory.bytes) {
-        // Fewer layers, fewer heads of each, or the means only.  No window: the model view,
-        // the rollout and the atlas read whole maps.
-        budget::MemoryPlan plan = budget::plan_memory(footprint, requested, H, L, memory.bytes, 0,
-                                                      first_layers(budget::ResultScope{}));
-        plan.window.reset();
-        throw budget::MemoryBudgetExceeded(plan, memory);
-    }
+    if (needed > memory.bytes)  // fewer layers, fewer heads of each, a window, or the means
+        throw budget::MemoryBudgetExceeded(
+            budget::plan_memory(footprint, requested, H, L, memory.bytes, kMaxOfferedWindow,
+                                first_layers(budget::ResultScope{})),
+            memory);
+    const budget::AxisWindow window = budget::window_on(requested, L);
     options.scope.layers = first_layers(requested);
     if (int(options.scope.layers.size()) == N) options.scope.layers.clear();  // every layer
 
     const int heads_kept = kept_heads(requested);
     KeepingSink sink(heads_kept, H,
                      options.scope.layers.empty() ? N : int(options.scope.layers.size()),
-                     info.causal);
+                     info.causal, window, L);
     model.forward(enc.input, options, sink);
     auto out = std::make_shared<ModelMaps>();
     out->name = model_display_name(*m);
@@ -206,14 +229,16 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     out->num_heads = H;
     out->heads_kept = heads_kept;
     out->num_kv_heads = int(info.num_kv_heads);
-    out->pieces = out->tokens = int(L);
+    out->pieces = out->tokens = int(window.count);
+    out->first_piece = out->first_token = int(window.begin);
+    out->text_pieces = out->text_tokens = int(L);
     out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
     out->causal = info.causal;
     out->encoding = enc.encoding;
     out->text_a = c.text_a;
     out->text_b = pair_text(c);
-    for (std::size_t k = 0; k < enc.encoding.size(); ++k) {
+    for (auto k = std::size_t(window.begin); k < std::size_t(window.begin + window.count); ++k) {
         out->token_text.push_back(QString::fromStdString(enc.encoding.text[k]));
         out->special.push_back(enc.encoding.special[k]);
         out->sequence.push_back(enc.encoding.sequence.empty() ? 0 : enc.encoding.sequence[k]);
@@ -224,7 +249,8 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
         throw std::logic_error("the model did not hand over every layer");
     // Heads are measured on the pieces the model saw; present_model() groups the views.
     out->atlas = std::move(sink.atlas);
-    out->rollout = models::attention_rollout(out->means);
+    out->rollout =
+        out->windowed() ? std::move(sink.rollout) : models::attention_rollout(out->means);
     add_thumbnails(out.get());
     std::vector<double> own;
     std::vector<double>& scores = induction ? *induction : own;
@@ -249,7 +275,13 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
 
 std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> pieces,
                                                const ComputeConfig& c) {
-    const Grouping shown = shown_tokens(pieces->encoding, pieces->text_a, pieces->text_b, c);
+    // The window's pieces grouped; where the window begins among the whole text's tokens.
+    const text::Encoding in_window =
+        pieces->windowed()
+            ? models::slice_encoding(pieces->encoding, std::size_t(pieces->first_piece),
+                                     std::size_t(pieces->pieces))
+            : pieces->encoding;
+    const Grouping shown = shown_tokens(in_window, pieces->text_a, pieces->text_b, c);
     if (shown.identity(std::size_t(pieces->pieces))) return pieces;
     auto out = std::make_shared<ModelMaps>();
     out->name = pieces->name;
@@ -261,6 +293,16 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     out->num_kv_heads = pieces->num_kv_heads;
     out->pieces = pieces->pieces;
     out->tokens = int(shown.size());
+    out->first_piece = pieces->first_piece;
+    out->text_pieces = pieces->text_pieces;
+    out->first_token = 0;
+    out->text_tokens = out->tokens;
+    if (pieces->windowed()) {
+        const Grouping whole = shown_tokens(pieces->encoding, pieces->text_a, pieces->text_b, c);
+        out->text_tokens = int(whole.size());
+        for (const auto& m : whole.members)  // the tokens that end before the window
+            if (m.back() < pieces->first_piece) ++out->first_token;
+    }
     out->words = c.words;
     out->hide_special = c.hide_special;
     out->causal = pieces->causal;
@@ -287,7 +329,9 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
 std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_threads,
                                                const ModelMaps& pieces) {
     const int L = pieces.pieces, H = pieces.num_heads;
-    if (std::size_t(H) * std::size_t(L) * std::size_t(L) > kStepsCellBudget) return nullptr;
+    // A window's maps are not the layer's whole computation, which the steps show.
+    if (pieces.windowed() || std::size_t(H) * std::size_t(L) * std::size_t(L) > kStepsCellBudget)
+        return nullptr;
     const ModelPtr m = open_model(c.model_folder);
     const models::EncodedText enc = encode(*m, c);
     if (std::int64_t(enc.input.ids.size()) != L)
@@ -333,7 +377,8 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generatio
     snap->heads = maps->heads_kept;
     snap->num_heads = H;
     snap->target_len = snap->source_len = L;
-    snap->query_total = snap->key_total = L;
+    snap->query_offset = snap->key_offset = maps->first_token;
+    snap->query_total = snap->key_total = maps->text_tokens;
     snap->query_tokens = {maps->token_text};
     snap->key_tokens = {maps->token_text};
     snap->weights = Tensor({1, maps->heads_kept, L, L}, maps->weights[std::size_t(layer)].data);

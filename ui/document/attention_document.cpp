@@ -303,7 +303,10 @@ void AttentionDocument::setWindow(int start, int length) {
 }
 
 void AttentionDocument::showEverything() {
-    setHeadsShown(-1);
+    if (compute_.usesModel())
+        setModelScope(-1, -1);
+    else
+        setHeadsShown(-1);
     setWindow(0, 0);
 }
 

@@ -216,7 +216,7 @@ QString ModelFigure::titleText() const {
                     : MosaicText::tr(
                           "Attention from “%1” (token %2) in every layer and head of %3"))
             .arg(token)
-            .arg(t + 1)
+            .arg(m.first_token + t + 1)  // in the whole text
             .arg(m.name);
     }
     return MosaicText::tr("Every layer and head of %1").arg(m.name);
@@ -242,6 +242,13 @@ QString ModelFigure::captionText() const {
         parts << MosaicText::tr("layers 1–%1 of %2 kept (memory budget)")
                      .arg(m.num_layers)
                      .arg(m.total_layers);
+    if (m.windowed())
+        parts << MosaicText::tr(
+                     "pieces %1–%2 of %3: the softmax, the atlas and the rollout are "
+                     "over every piece")
+                     .arg(m.first_piece + 1)
+                     .arg(m.first_piece + m.pieces)
+                     .arg(m.text_pieces);
     if (m.heads_kept == 0)
         parts << MosaicText::tr("the means only kept (memory budget)");
     else if (m.heads_kept < m.num_heads)

@@ -148,7 +148,6 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         const bool model = doc_->computeConfig().usesModel();
         controls_->setModelSource(model);
         inputs_->setModelSource(model);
-        scope_bar_->setEnabled(!model);
     };
     connect(doc_, &AttentionDocument::modelFolderChanged, this, follow_source);
     follow_source();

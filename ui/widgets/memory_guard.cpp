@@ -97,18 +97,18 @@ void MemoryGuard::overBudget(const budget::MemoryPlan& plan, const budget::Memor
 
 void MemoryGuard::resultReady(const SnapshotPtr& s) {
     if (!s) return;
-    bar_->setTokenCount(std::max(s->query_total, s->key_total));
+    // A model's window is over its pieces (words or not), the demo's over its tokens.
+    bar_->setTokenCount(s->model ? s->model->text_pieces : std::max(s->query_total, s->key_total));
     bar_->setMemory(s->estimated_bytes, s->budget_bytes, false);
     // What was refused has been replaced by something that fits.
     if (dialog_) dialog_->close();
 }
 
 void MemoryGuard::apply(const budget::ResultScope& scope) {
-    if (doc_->computeConfig().usesModel()) {  // a model's offer: its first layers or heads
+    if (doc_->computeConfig().usesModel())  // a model's offer: its first layers or heads
         doc_->setModelScope(scope.layers_shown, scope.heads_shown);
-        return;
-    }
-    doc_->setHeadsShown(scope.heads_shown);
+    else
+        doc_->setHeadsShown(scope.heads_shown);
     doc_->setWindow(int(scope.window_start), int(scope.window_length));
 }
 

@@ -41,9 +41,6 @@ ScopeBar::ScopeBar(AttentionDocument* document, QWidget* parent) : QWidget(paren
     heads_ = new QComboBox(this);
     heads_->setObjectName(QStringLiteral("headsShownCombo"));
     heads_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    heads_->setToolTip(
-        tr("Whose weights are kept: every head, only the first ones, or only their mean. "
-           "The mean is always over every head."));
     heads_label->setBuddy(heads_);
     row->addWidget(heads_label);
     row->addWidget(heads_);
@@ -181,6 +178,15 @@ void ScopeBar::sync() {
         heads_->setCurrentIndex(
             heads_->findData(doc_->headsShown() >= H ? -1 : doc_->headsShown()));
     }
+    // A model keeps its heads per layer (the memory budget's offers; the model view's Show
+    // All brings them back): this list is the demo layer's.
+    const bool model = doc_->computeConfig().usesModel();
+    heads_->setEnabled(!model);
+    heads_->setToolTip(
+        model ? tr("With a model, the memory budget's offers choose which layers and heads are "
+                   "kept; the Model tab brings them all back.")
+              : tr("Whose weights are kept: every head, only the first ones, or only their mean. "
+                   "The mean is always over every head."));
     const bool windowed = doc_->windowLength() > 0;
     const int total =
         tokens_ > 0 ? int(std::min<std::int64_t>(tokens_, kUnknownTokens)) : kUnknownTokens;
@@ -210,7 +216,8 @@ void ScopeBar::sync() {
                              : tr("Tokens %1–%2")
                                    .arg(locale.toString(qlonglong(w.begin + 1)),
                                         locale.toString(qlonglong(w.begin + w.count))));
-    everything_->setVisible(windowed || (doc_->headsShown() >= 0 && doc_->headsShown() < H));
+    everything_->setVisible(windowed ||
+                            (!model && doc_->headsShown() >= 0 && doc_->headsShown() < H));
 }
 
 }  // namespace attnviz::ui
