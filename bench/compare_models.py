@@ -20,8 +20,24 @@ import statistics
 import sys
 import time
 
-import numpy as np
-import torch
+
+def _threads_asked(argv):
+    """--threads N (or --threads=N) from the command line, before argparse runs."""
+    for k, a in enumerate(argv):
+        if a == "--threads" and k + 1 < len(argv):
+            return argv[k + 1]
+        if a.startswith("--threads="):
+            return a.split("=", 1)[1]
+    return "1"
+
+
+# Debian's torch does its products in libblas.so.3; OpenBLAS's pthread build there uses every
+# core whatever torch.set_num_threads() says, and reads its thread count once, as it loads.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = _threads_asked(sys.argv[1:])
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "golden", "models"))
 import hf_reference as ref  # noqa: E402

@@ -23,8 +23,16 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-import torch
+# One thread each means torch's BLAS too: torch.set_num_threads() sets ATen's OpenMP team, but
+# Debian's torch does its products in whatever libblas.so.3 points to, and OpenBLAS's pthread
+# build (installed for the engine) then runs on every core, whatever torch was told.  Its thread
+# count is read once, when the library loads: before `import torch`.  (The attnviz subprocess
+# inherits it too, so OpenBLAS's idle worker does not spin beside the engine's first runs.)
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[_var] = "1"
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
 import safetensors_lite  # noqa: E402
