@@ -134,27 +134,36 @@ def main():
         gflops = statistics.median(r[2] for r in ours)
         peak = statistics.median(p for p, _ in peaks) if peaks else 0.0
         dw, do = parity(args.attnviz, mha, x, H)
+        # torch's rate on the same work, and the most any engine could gain over it here: the
+        # speed-up at 100% of the machine's sgemm peak.
+        torch_gflops = gflops * o / t
         row = dict(tokens=L, embed_dim=E, num_heads=H, attnviz_ms=round(o, 3),
                    torch_ms=round(t, 3), speedup=round(t / o, 3), attnviz_cpu_ms=round(oc, 3),
                    torch_cpu_ms=round(tc, 3), speedup_cpu=round(tc / oc, 3),
                    attnviz_gflops=round(gflops, 1), sgemm_peak_gflops=round(peak, 1),
                    of_peak=round(gflops / peak, 3) if peak else None,
+                   torch_gflops=round(torch_gflops, 1),
+                   speedup_ceiling=round(peak / torch_gflops, 2) if peak else None,
                    peak_by=peaks[0][1] if peaks else None, gemm=ours[0][3],
                    max_abs_diff_weights=dw, max_abs_diff_output=do, torch=torch.__version__)
         rows.append(row)
         print(json.dumps(row), flush=True)
     print("\n tokens embed heads | wall: attnviz ms  torch ms  speedup | cpu: attnviz ms  torch ms"
-          "  speedup | attnviz GFLOP/s  sgemm peak  of peak |  max|dW|  max|dOut|")
+          "  speedup | attnviz GFLOP/s  sgemm peak  of peak | torch GFLOP/s  ceiling |  max|dW|"
+          "  max|dOut|")
     for r in rows:
         of_peak = f"{100 * r['of_peak']:6.0f}%" if r["of_peak"] else "      -"
         print(f"{r['tokens']:7d} {r['embed_dim']:5d} {r['num_heads']:5d} | {r['attnviz_ms']:16.2f} "
               f"{r['torch_ms']:9.2f} {r['speedup']:7.2f}x | {r['attnviz_cpu_ms']:15.2f} "
               f"{r['torch_cpu_ms']:9.2f} {r['speedup_cpu']:7.2f}x | {r['attnviz_gflops']:15.1f} "
-              f"{r['sgemm_peak_gflops']:11.1f} {of_peak} | {r['max_abs_diff_weights']:8.1e} "
+              f"{r['sgemm_peak_gflops']:11.1f} {of_peak} | {r['torch_gflops']:13.1f} "
+              f"{(r['speedup_ceiling'] or 0):7.2f}x | {r['max_abs_diff_weights']:8.1e} "
               f"{r['max_abs_diff_output']:9.1e}")
     if rows:
         print(f"\nengine products: {rows[0]['gemm']}; sgemm peak by: {rows[0]['peak_by']}; "
               f"one thread each; medians of {args.rounds} interleaved rounds")
+        print("ceiling: the speed-up over torch at 100% of the sgemm peak (sgemm peak / torch "
+              "GFLOP/s), the most any engine could reach on this machine")
 
 
 if __name__ == "__main__":
