@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTest>
@@ -668,7 +669,11 @@ class ModelWindowTest : public QObject {
         QVERIFY(snap()->model->text_tokens < int(L));
         QVERIFY(snap()->model->first_token <= snap()->model->first_piece);
         w_->document()->setWords(false);
-        // The scope bar's Show All brings every token back.
+        // The scope bar walks a model's window; its heads list, the demo layer's, is hidden.
+        QVERIFY(find<QCheckBox>("windowCheck")->isChecked());
+        QVERIFY(find<QSlider>("windowSlider")->isVisible());
+        QVERIFY(!find<QComboBox>("headsShownCombo")->isVisible());
+        // Its Show All brings every token back.
         auto* everything = find<QPushButton>("showEverythingButton");
         QVERIFY(everything->isVisible());
         settings_->setMemoryBudget(QString());

@@ -998,7 +998,7 @@
         <translation>pieces %1–%2 of %3: the softmax, the atlas and the rollout are over every piece</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>the means only kept (memory budget)</source>
         <translation>the means only kept (memory budget)</translation>
     </message>
@@ -1211,7 +1211,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+311"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+312"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
@@ -1345,7 +1345,7 @@
         <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
     </message>
     <message>
-        <location line="-298"/>
+        <location line="-299"/>
         <source>attention weights</source>
         <translation>attention weights</translation>
     </message>
@@ -1355,7 +1355,7 @@
         <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
     </message>
     <message>
-        <location line="+303"/>
+        <location line="+304"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1375,7 +1375,7 @@
         <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="-304"/>
+        <location line="-305"/>
         <source>head output</source>
         <translation>head output</translation>
     </message>
@@ -1385,7 +1385,7 @@
         <translation>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
         <translation>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</translation>
     </message>
@@ -1470,7 +1470,7 @@
         <translation>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-154"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</translation>
     </message>
@@ -1490,7 +1490,7 @@
         <translation>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location line="+150"/>
         <location line="+145"/>
         <source>output</source>
         <translation>output</translation>
@@ -3308,12 +3308,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Per-head wei&amp;ghts:</translation>
     </message>
     <message>
-        <location line="+148"/>
+        <location line="+5"/>
         <source>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</source>
         <translation>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="+7"/>
         <source>Wi&amp;ndow of</source>
         <translation>Wi&amp;ndow of</translation>
     </message>
@@ -3403,12 +3403,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Mean only</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>With a model, the memory budget&apos;s offers choose which layers and heads are kept; the Model tab brings them all back.</source>
-        <translation>With a model, the memory budget&apos;s offers choose which layers and heads are kept; the Model tab brings them all back.</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+32"/>
         <source>Tokens %1–%2 of %3</source>
         <translation>Tokens %1–%2 of %3</translation>
     </message>
@@ -3695,7 +3690,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>layers 1–%1 of %2</source>
         <translation>layers 1–%1 of %2</translation>
     </message>

@@ -996,7 +996,7 @@
         <translation>%3 个片段中的第 %1–%2 个：softmax、头图谱和注意力展开仍覆盖全部片段</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>the means only kept (memory budget)</source>
         <translation>只保留了平均值（内存预算）</translation>
     </message>
@@ -1208,7 +1208,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+311"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+312"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
@@ -1342,7 +1342,7 @@
         <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
     </message>
     <message>
-        <location line="-298"/>
+        <location line="-299"/>
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
@@ -1352,7 +1352,7 @@
         <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
     </message>
     <message>
-        <location line="+303"/>
+        <location line="+304"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1372,7 +1372,7 @@
         <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="-304"/>
+        <location line="-305"/>
         <source>head output</source>
         <translation>头的输出</translation>
     </message>
@@ -1382,7 +1382,7 @@
         <translation>计算步骤展示一层的完整计算，文本窗口不保留它们（热图上方的“全部显示”可恢复所有词元）。</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</source>
         <translation>计算步骤最多保留 %1 个注意力单元（头数 × 词元数 × 词元数）；这段文本有 %2 个。缩短文本即可查看步骤。</translation>
     </message>
@@ -1467,7 +1467,7 @@
         <translation>因果模型：每个词元只能看到自己和它之前的词元，因此掩码在对角线上方加上 −∞。</translation>
     </message>
     <message>
-        <location line="-153"/>
+        <location line="-154"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>每个查询的输出是各值行的加权平均：A 的第 i 行乘以 V。</translation>
     </message>
@@ -1487,7 +1487,7 @@
         <translation>%1 个头的输出并排拼接：%1 × %2 = %3 列。本头的列已用边框标出。</translation>
     </message>
     <message>
-        <location line="+149"/>
+        <location line="+150"/>
         <location line="+145"/>
         <source>output</source>
         <translation>输出</translation>
@@ -3300,12 +3300,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>逐头权重(&amp;G)：</translation>
     </message>
     <message>
-        <location line="+148"/>
+        <location line="+5"/>
         <source>Whose weights are kept: every head, only the first ones, or only their mean. The mean is always over every head.</source>
         <translation>保留哪些权重：全部头、只保留前几个头，或只保留它们的平均。平均值始终对全部头求得。</translation>
     </message>
     <message>
-        <location line="-139"/>
+        <location line="+7"/>
         <source>Wi&amp;ndow of</source>
         <translation>窗口(&amp;N)</translation>
     </message>
@@ -3395,12 +3395,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>只显示平均</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>With a model, the memory budget&apos;s offers choose which layers and heads are kept; the Model tab brings them all back.</source>
-        <translation>使用模型时，由内存预算的建议决定保留哪些层和头；“模型”标签页可恢复全部。</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+32"/>
         <source>Tokens %1–%2 of %3</source>
         <translation>第 %1–%2 个词元，共 %3 个</translation>
     </message>
@@ -3687,7 +3682,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>将说明折叠为标题，或重新展开</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>layers 1–%1 of %2</source>
         <translation>%2 层中的第 1–%1 层</translation>
     </message>

@@ -37,12 +37,15 @@ ScopeBar::ScopeBar(AttentionDocument* document, QWidget* parent) : QWidget(paren
     row->setSpacing(6);
     rows->addLayout(row);
 
-    auto* heads_label = new QLabel(tr("Per-head wei&ghts:"), this);
+    heads_label_ = new QLabel(tr("Per-head wei&ghts:"), this);
     heads_ = new QComboBox(this);
     heads_->setObjectName(QStringLiteral("headsShownCombo"));
     heads_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    heads_label->setBuddy(heads_);
-    row->addWidget(heads_label);
+    heads_->setToolTip(
+        tr("Whose weights are kept: every head, only the first ones, or only their mean. "
+           "The mean is always over every head."));
+    heads_label_->setBuddy(heads_);
+    row->addWidget(heads_label_);
     row->addWidget(heads_);
     row->addSpacing(12);
 
@@ -178,15 +181,11 @@ void ScopeBar::sync() {
         heads_->setCurrentIndex(
             heads_->findData(doc_->headsShown() >= H ? -1 : doc_->headsShown()));
     }
-    // A model keeps its heads per layer (the memory budget's offers; the model view's Show
-    // All brings them back): this list is the demo layer's.
+    // A model keeps its heads per layer (the memory budget's offers; the Model tab's button
+    // brings them back and says what is kept): this list is the demo layer's, hidden meanwhile.
     const bool model = doc_->computeConfig().usesModel();
-    heads_->setEnabled(!model);
-    heads_->setToolTip(
-        model ? tr("With a model, the memory budget's offers choose which layers and heads are "
-                   "kept; the Model tab brings them all back.")
-              : tr("Whose weights are kept: every head, only the first ones, or only their mean. "
-                   "The mean is always over every head."));
+    heads_label_->setVisible(!model);
+    heads_->setVisible(!model);
     const bool windowed = doc_->windowLength() > 0;
     const int total =
         tokens_ > 0 ? int(std::min<std::int64_t>(tokens_, kUnknownTokens)) : kUnknownTokens;

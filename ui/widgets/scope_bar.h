@@ -50,6 +50,7 @@ class ScopeBar : public QWidget {
 
     AttentionDocument* doc_;
     std::int64_t tokens_ = 0;
+    QLabel* heads_label_ = nullptr;
     QComboBox* heads_ = nullptr;
     QCheckBox* window_ = nullptr;
     QSpinBox* length_ = nullptr;
