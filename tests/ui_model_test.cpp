@@ -861,6 +861,9 @@ class ModelWindowTest : public QObject {
                           QStringLiteral("2")},  // the grid has no token focus
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--heads-shown"),
                           QStringLiteral("2"), QStringLiteral("--view"), QStringLiteral("head:3")},
+              QStringList{QStringLiteral("--model"), m, QStringLiteral("--window"),
+                          QStringLiteral("0:1"),
+                          QStringLiteral("--hide-special")},  // the window holds <s> only
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--view"),
                           QStringLiteral("model"), QStringLiteral("--focus-token"),
                           QStringLiteral("99")}}) {

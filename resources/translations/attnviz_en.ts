@@ -437,7 +437,12 @@
         <translation>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+24"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+25"/>
+        <source>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</source>
+        <translation>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Every token is a special token: with special tokens hidden there is nothing to show.</source>
         <translation>Every token is a special token: with special tokens hidden there is nothing to show.</translation>
     </message>

@@ -435,7 +435,12 @@
         <translation>注意力分数超出了 float 的范围（该层的权重是否过大？）：权重会是 NaN，因此不予绘制。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+24"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+25"/>
+        <source>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</source>
+        <translation>窗口内只有特殊词元：隐藏特殊词元后没有可显示的内容。请移动窗口，或显示特殊词元。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Every token is a special token: with special tokens hidden there is nothing to show.</source>
         <translation>所有词元都是特殊词元：隐藏特殊词元后没有可显示的内容。</translation>
     </message>

@@ -47,16 +47,20 @@ QString pair_text(const ComputeConfig& c) {
 
 /// The tokens the views show: c.words and c.hide_special applied to the encoding.
 Grouping shown_tokens(const text::Encoding& encoding, const QString& text_a, const QString& text_b,
-                      const ComputeConfig& c) {
+                      const ComputeConfig& c, bool window = false) {
     const std::string a = text_a.toUtf8().toStdString(), b = text_b.toUtf8().toStdString();
     try {
         return models::group_tokens(
             encoding, a, text_b.isEmpty() ? std::nullopt : std::optional<std::string_view>(b),
             c.words, c.hide_special);
     } catch (const std::invalid_argument&) {
-        throw UsageError(ComputeText::tr("Every token is a special token: with special tokens "
-                                         "hidden there is nothing to show.")
-                             .toStdString());
+        throw UsageError(
+            (window ? ComputeText::tr("The window holds special tokens only: with special tokens "
+                                      "hidden there is nothing to show. Move the window, or "
+                                      "show special tokens.")
+                    : ComputeText::tr("Every token is a special token: with special tokens "
+                                      "hidden there is nothing to show."))
+                .toStdString());
     }
 }
 
@@ -281,7 +285,8 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
             ? models::slice_encoding(pieces->encoding, std::size_t(pieces->first_piece),
                                      std::size_t(pieces->pieces))
             : pieces->encoding;
-    const Grouping shown = shown_tokens(in_window, pieces->text_a, pieces->text_b, c);
+    const Grouping shown =
+        shown_tokens(in_window, pieces->text_a, pieces->text_b, c, pieces->windowed());
     if (shown.identity(std::size_t(pieces->pieces))) return pieces;
     auto out = std::make_shared<ModelMaps>();
     out->name = pieces->name;
