@@ -125,7 +125,7 @@ MultiHeadAttention::MultiHeadAttention(const MultiHeadAttentionOptions& options)
     reset_parameters(0);
 }
 
-void MultiHeadAttention::pack_in_projection() {
+void MultiHeadAttention::pack_weights() {
     // The products read the weights as [in, out]: oneDNN's sgemm runs 5-10% faster on this
     // layer's shapes than with nn.Linear's [out, in] used transposed (bench/gemm_bench's "B"
     // rows), which is most of what separates the layer from the machine's peak at 128 tokens.
@@ -180,7 +180,7 @@ void MultiHeadAttention::reset_parameters(std::uint64_t seed) {
         for (float& v : additive_v_.data)
             v = rng.uniform(-b, b);
     }
-    pack_in_projection();
+    pack_weights();
 }
 
 void MultiHeadAttention::load_state_dict(const std::map<std::string, Tensor>& state) {
@@ -256,7 +256,7 @@ void MultiHeadAttention::load_state_dict(const std::map<std::string, Tensor>& st
     bias_k_ = std::move(bk);
     bias_v_ = std::move(bv);
     additive_v_ = std::move(av);
-    pack_in_projection();
+    pack_weights();
 }
 
 std::map<std::string, Tensor> MultiHeadAttention::state_dict() const {

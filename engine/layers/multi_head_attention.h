@@ -164,7 +164,7 @@ class MultiHeadAttention {
     static std::size_t parameter_bytes(const MultiHeadAttentionOptions& options);
 
   private:
-    void pack_in_projection();
+    void pack_weights();
 
     MultiHeadAttentionOptions options_;
     // Row-major parameters, PyTorch layout.
@@ -173,7 +173,7 @@ class MultiHeadAttention {
     Tensor bias_k_, bias_v_;  ///< [E] each (empty unless add_bias_kv)
     Tensor w_o_, b_o_;        ///< [E,E], [E]
     Tensor additive_v_;       ///< [H, d] (additive scoring only)
-    // Copies laid out [in, out] for the products (pack_in_projection).
+    // Copies laid out [in, out] for the products (pack_weights).
     Tensor w_qkv_;       ///< [E,3E] = [w_q; w_k; w_v]ᵀ when packed, for fused self-attention
     Tensor w_o_in_out_;  ///< [E,E] = w_oᵀ
 };

@@ -60,7 +60,6 @@ class RolloutAccumulator {
   public:
     /// Takes layer l's mean over heads, [L, L] (or [1, L, L]); returns R_l.
     const Tensor& add(const Tensor& mean);
-    const Tensor& current() const { return r_; }
 
   private:
     Tensor a_, r_, next_;

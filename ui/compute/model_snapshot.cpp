@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <optional>
 
 #include "engine/buffers.h"
 #include "engine/errors.h"
@@ -130,15 +131,15 @@ class KeepingSink : public models::AttentionSink {
             atlas.at(l, h) = measured.at(0, h);
         Tensor& full = one.front();
         Tensor mean({L, L}, std::move(r.mean_weights.data));
-        if (windowed_) {
-            const Tensor kept(
-                {heads_, L, L},
-                std::vector<float>(full.data.begin(),
-                                   full.data.begin() + std::ptrdiff_t(heads_ * L * L)));
+        if (windowed_) {  // cropped straight from the full maps, which go back at once
+            const std::int64_t W = window_.count;
+            Tensor cropped = models::crop_maps(full, window_.begin, W);
+            cropped.data.resize(std::size_t(heads_ * W * W));  // the first heads_ heads
+            weights.push_back(Tensor({heads_, W, W}, std::move(cropped.data)));
             release_buffer(full);
-            weights.push_back(models::crop_maps(kept, window_.begin, window_.count));
-            rollout.push_back(models::crop_maps(rollout_.add(mean), window_.begin, window_.count));
-            means.push_back(models::crop_maps(mean, window_.begin, window_.count));
+            rollout.push_back(models::crop_maps(rollout_.add(mean), window_.begin, W));
+            means.push_back(models::crop_maps(mean, window_.begin, W));
+            release_buffer(mean);
             return;
         }
         if (heads_ == atlas.heads()) {
@@ -280,11 +281,11 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
 std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> pieces,
                                                const ComputeConfig& c) {
     // The window's pieces grouped; where the window begins among the whole text's tokens.
-    const text::Encoding in_window =
-        pieces->windowed()
-            ? models::slice_encoding(pieces->encoding, std::size_t(pieces->first_piece),
-                                     std::size_t(pieces->pieces))
-            : pieces->encoding;
+    std::optional<text::Encoding> sliced;
+    if (pieces->windowed())
+        sliced = models::slice_encoding(pieces->encoding, std::size_t(pieces->first_piece),
+                                        std::size_t(pieces->pieces));
+    const text::Encoding& in_window = sliced ? *sliced : pieces->encoding;
     const Grouping shown =
         shown_tokens(in_window, pieces->text_a, pieces->text_b, c, pieces->windowed());
     if (shown.identity(std::size_t(pieces->pieces))) return pieces;
