@@ -70,16 +70,25 @@ models::ModelForwardOptions forward_options(const budget::ResultScope& scope,
 }  // namespace
 
 void inspect_model(const std::string& folder, std::ostream& out) {
+    if (models::is_tokenizer_only(folder)) {
+        out << models::inspect_json(models::open_tokenizer_folder(folder)) << "\n";
+        return;
+    }
     const models::OpenedModel m = models::open_model_folder(folder);
     out << models::inspect_json(m) << "\n";
 }
 
 void tokenize_with_model(const std::string& folder, const std::string& text,
-                         const std::optional<std::string>& text2, std::ostream& out) {
-    const models::OpenedModel m = models::open_model_folder(folder);
-    const models::EncodedText e = models::encode_text(
-        m, text, text2 ? std::optional<std::string_view>(*text2) : std::nullopt);
-    out << models::encoding_json(e.encoding) << "\n";
+                         const std::optional<std::string>& text2, std::ostream& out,
+                         std::ostream& err) {
+    const models::OpenedTokenizer t = models::open_tokenizer_folder(folder);
+    const text::Encoding e = models::encode_pieces(
+        t.tokenizer, text, text2 ? std::optional<std::string_view>(*text2) : std::nullopt);
+    const auto L = static_cast<std::int64_t>(e.ids.size());
+    if (const std::int64_t max = t.max_positions(); max > 0 && L > max)
+        err << "attnviz tokenize: warning: " << L << " tokens, more than the " << max
+            << " positions of this model; attend and the window take at most " << max << "\n";
+    out << models::encoding_json(e) << "\n";
 }
 
 void attend_with_model(const ModelAttendRequest& r) {

@@ -12,12 +12,16 @@
 
 namespace attnviz::cli {
 
-/// `attnviz inspect --model DIR`: one JSON object on `out`.
+/// `attnviz inspect --model DIR`: one JSON object on `out`; a folder of tokenizer files
+/// without weights is described as a tokenizer ("kind": "tokenizer").
 void inspect_model(const std::string& folder, std::ostream& out);
 
 /// `attnviz tokenize --model DIR --text T [--text2 T2]`: the encoding the model sees, as JSON.
+/// Needs only the tokenizer files.  Any length: past the model's positions it warns on `err`,
+/// as Hugging Face does, and still prints every token.
 void tokenize_with_model(const std::string& folder, const std::string& text,
-                         const std::optional<std::string>& text2, std::ostream& out);
+                         const std::optional<std::string>& text2, std::ostream& out,
+                         std::ostream& err);
 
 struct ModelAttendRequest {
     std::string folder;

@@ -30,7 +30,7 @@ void check(const TokenizeOptions& o) {
 
 int tokenize(const TokenizeOptions& o) {
     if (o.model) {
-        tokenize_with_model(*o.model, o.text, o.text2, std::cout);
+        tokenize_with_model(*o.model, o.text, o.text2, std::cout, std::cerr);
         return 0;
     }
     text::TokenizerOptions t;

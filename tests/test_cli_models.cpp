@@ -4,6 +4,8 @@
 // on the ids the command reports, and bad input gives one line and exit 1 or 2.
 #include <QtTest>
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -218,6 +220,86 @@ class TestCliModels : public QObject {
         QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
         QVERIFY2(r.err.contains(phrase, Qt::CaseInsensitive), qPrintable(r.err));
         QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+        QVERIFY(!QFile::exists(out_path("never.npy")));
+    }
+
+    // A folder of tokenizer files alone (AutoTokenizer.save_pretrained), with a config.json
+    // that has no layer sizes or none at all: tokenize reads it, at any length (warning past
+    // the positions, as Hugging Face does); inspect says what it is; attend says why not.
+    void tokenizerOnlyFolders() {
+        const QString data = QString::fromStdString(test::data_dir()) + "/tokenizers/";
+        const QString dir = out_path("llama3_tokenizer_only");
+        QDir(dir).removeRecursively();
+        QVERIFY(QDir().mkpath(dir));
+        for (const char* f : {"tokenizer.json", "tokenizer_config.json"})
+            QVERIFY(QFile::copy(data + "llama3_tiny/" + f, dir + "/" + f));
+        QFile config(dir + "/config.json");
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"model_type": "llama", "vocab_size": 268, "max_position_embeddings": 8})");
+        config.close();
+
+        auto r = test::run_cli({"tokenize", "--model", dir, "--text", "Hello world"});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        const QJsonObject short_text = json_object(r.out);
+        QCOMPARE(short_text.value("ids").toArray().at(0).toInt(), 266);  // <|begin_of_text|>
+
+        const QString long_text = QStringLiteral("Hello world ").repeated(10);
+        r = test::run_cli({"tokenize", "--model", dir, "--text", long_text});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonObject o = json_object(r.out);
+        const int count = int(o.value("ids").toArray().size());
+        QVERIFY2(count > 8, qPrintable(r.out));
+        QVERIFY2(r.err.contains(QString::number(count) + " tokens, more than the 8 positions"),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+
+        r = test::run_cli({"inspect", "--model", dir});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonObject i = json_object(r.out);
+        QCOMPARE(i.value("kind").toString(), QStringLiteral("tokenizer"));
+        QCOMPARE(i.value("weights").toBool(true), false);
+        QCOMPARE(i.value("model_type").toString(), QStringLiteral("llama"));
+        QCOMPARE(i.value("max_positions").toInt(), 8);
+        QCOMPARE(i.value("tokenizer_vocab_size").toInt(), 268);
+        QVERIFY(i.value("special_tokens").toObject().contains("<|end_of_text|>"));
+
+        r = test::run_cli(
+            {"attend", "--model", dir, "--text", "Hello", "--out-weights", out_path("never.npy")});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.contains("a tokenizer without weights"), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(!QFile::exists(out_path("never.npy")));
+
+        // Without config.json: BERT's vocab.txt alone; no positions known, so no warning.
+        const QString bare = out_path("bert_vocab_only");
+        QDir(bare).removeRecursively();
+        QVERIFY(QDir().mkpath(bare));
+        for (const char* f : {"vocab.txt", "tokenizer_config.json"})
+            QVERIFY(QFile::copy(data + "bert-uncased/" + f, bare + "/" + f));
+        r = test::run_cli({"tokenize", "--model", bare, "--text", long_text});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QCOMPARE(json_object(r.out).value("ids").toArray().size(), 22);  // [CLS] 20 [SEP]
+        r = test::run_cli({"inspect", "--model", bare});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QCOMPARE(json_object(r.out).value("config_json").toBool(true), false);
+        QCOMPARE(json_object(r.out).value("max_positions").toInt(), 512);  // model_max_length
+    }
+
+    // Tokenizing has no length limit; attending keeps its clear refusal.
+    void tokenizeIsNotLimitedByPositions() {
+        const QString dir = model_dir("bert_mlm_prefix");
+        const QString text = QStringLiteral("the cat sat ").repeated(30);
+        auto r = test::run_cli({"tokenize", "--model", dir, "--text", text});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const int count = int(json_object(r.out).value("ids").toArray().size());
+        QVERIFY(count > 64);
+        QVERIFY2(r.err.contains(QString::number(count) + " tokens, more than the 64 positions"),
+                 qPrintable(r.err));
+        r = test::run_cli(
+            {"attend", "--model", dir, "--text", text, "--out-weights", out_path("never.npy")});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.contains("more than the 64 positions"), qPrintable(r.err));
         QVERIFY(!QFile::exists(out_path("never.npy")));
     }
 

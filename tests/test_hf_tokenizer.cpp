@@ -157,6 +157,7 @@ class TestHfTokenizer : public QObject {
     void bert_pair_type_ids();
     void bert_special_tokens_typed_in_text();
     void bert_word_over_100_characters();
+    void bert_clean_text_removes_control_characters();
     void gpt2_words_numbers_contractions();
     void gpt2_whitespace_and_newlines();
     void gpt2_special_token_typed_in_text();
@@ -175,6 +176,7 @@ class TestHfTokenizer : public QObject {
     void metaspace_prepend_first_and_fused_unk();
 
     void transformers_class_adjustments();
+    void shipped_tokenizer_configs_with_no_length_limit();
     void api();
     void long_text_and_threads();
 
@@ -306,6 +308,53 @@ void TestHfTokenizer::bert_word_over_100_characters() {
 }
 
 // ---- GPT-2 (vocab.json + merges.txt) --------------------------------------------------------
+
+// tokenizers' BertNormalizer (bert.rs do_clean_text) first removes U+0000, U+FFFD and every
+// control character (category C*, except \t \n \r, which count as whitespace), then maps
+// whitespace to ' '.  So \v and \f, both control and whitespace, vanish and join their
+// neighbours: "vertical\vtab" is one word, as llama.cpp tokenizes it too.
+void TestHfTokenizer::bert_clean_text_removes_control_characters() {
+    const HfTokenizer& tok = tokenizer("bert-uncased");
+    QCOMPARE(tok.encode("vertical\vtab form\ffeed").ids, tok.encode("verticaltab formfeed").ids);
+    // bert-base-uncased has no "##tab" or "##feed": the longest pieces.
+    CHECK_TOKENS(tok.encode("vertical\vtab form\ffeed"), {101, "[CLS]", "[CLS]", 0, 0},
+                 {7471, "vertical", "vertical", 0, 8}, {2696, "##ta", "ta", 9, 11},
+                 {2497, "##b", "b", 11, 12}, {2433, "form", "form", 13, 17},
+                 {7959, "##fe", "fe", 18, 20}, {2098, "##ed", "ed", 20, 22},
+                 {102, "[SEP]", "[SEP]", 0, 0});
+    const std::vector<std::int64_t> joined = tok.encode("ab").ids;  // [CLS] ab [SEP]
+    const std::vector<std::int64_t> split = tok.encode("a b").ids;  // [CLS] a b [SEP]
+    std::vector<char32_t> controls;
+    for (char32_t c = 0; c < 0x20; ++c)
+        controls.push_back(c);
+    for (char32_t c = 0x7F; c <= 0x9F; ++c)
+        controls.push_back(c);
+    controls.push_back(0xFFFD);
+    for (const char32_t c : controls) {
+        std::string text = "a";
+        if (c < 0x80) {
+            text += static_cast<char>(c);
+        } else if (c < 0x800) {
+            text += static_cast<char>(0xC0 | (c >> 6));
+            text += static_cast<char>(0x80 | (c & 0x3F));
+        } else {
+            text += static_cast<char>(0xE0 | (c >> 12));
+            text += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+            text += static_cast<char>(0x80 | (c & 0x3F));
+        }
+        text += "b";
+        const bool whitespace = c == '\t' || c == '\n' || c == '\r';
+        const Encoding e = tok.encode(text);
+        QVERIFY2(e.ids == (whitespace ? split : joined),
+                 qPrintable(QStringLiteral("U+%1 gives %2 tokens")
+                                .arg(static_cast<unsigned>(c), 4, 16, QLatin1Char('0'))
+                                .arg(e.ids.size())));
+        // The display text and offsets still point into the text as typed.
+        QCOMPARE(e.offsets.back().first, 0);  // [SEP]
+        QCOMPARE(e.offsets[1].first, 0);
+        QCOMPARE(e.offsets[whitespace ? 2 : 1].second, 3);
+    }
+}
 
 void TestHfTokenizer::gpt2_words_numbers_contractions() {
     const HfTokenizer& tok = tokenizer("gpt2");
@@ -574,6 +623,32 @@ void TestHfTokenizer::transformers_class_adjustments() {
 }
 
 // ---- API ------------------------------------------------------------------------------------
+
+// Llama 2's and Llama 3's tokenizer_config.json as Meta ships them: AddedToken objects with
+// "__type", added_tokens_decoder, and transformers' VERY_LARGE_INTEGER as model_max_length,
+// an integer past 64 bits.  The folders open, their ids are unchanged, and the length is "no
+// limit"; a real limit is read as one.
+void TestHfTokenizer::shipped_tokenizer_configs_with_no_length_limit() {
+    for (const char* name : {"llama2_tiny", "llama3_tiny"}) {
+        const std::string config = read(folder(name) + "/tokenizer_config.json");
+        QVERIFY(config.find("1000000000000000019884624838656") != std::string::npos);
+        const HfTokenizer& tok = tokenizer(name);
+        QVERIFY(!tok.model_max_length().has_value());
+        const std::string dir = fresh_dir(std::string("limited_") + name);
+        write(dir + "/tokenizer.json", read(folder(name) + "/tokenizer.json"));
+        std::string limited = config;
+        limited.replace(limited.find("1000000000000000019884624838656"), 31, "2048");
+        write(dir + "/tokenizer_config.json", limited);
+        const HfTokenizer with_limit = HfTokenizer::from_folder(dir);
+        QCOMPARE(with_limit.model_max_length(), std::optional<std::int64_t>(2048));
+        QCOMPARE(with_limit.encode("Hello world").ids, tok.encode("Hello world").ids);
+    }
+    // Llama 2: LlamaTokenizer's template from add_bos_token: <s> first, no </s>.
+    QCOMPARE(tokenizer("llama2_tiny").encode("Hello").ids.front(), 1);
+    QVERIFY(tokenizer("llama2_tiny").encode("Hello").ids.back() != 2);
+    // Llama 3: bos from tokenizer_config.json.
+    QCOMPARE(tokenizer("llama3_tiny").bos_id(), std::optional<std::int64_t>(266));
+}
 
 void TestHfTokenizer::api() {
     const HfTokenizer& qwen = tokenizer("qwen2");

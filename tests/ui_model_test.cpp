@@ -688,6 +688,44 @@ class ModelWindowTest : public QObject {
         QCOMPARE(w_->document()->windowLength(), 0);
     }
 
+    // A text longer than the model's positions is refused with one message, and the window
+    // offers its first tokens; taking the offer leaves the start of the text, which fits.
+    void aTooLongTextOffersItsFirstTokens() {
+        QVERIFY(openModel(golden_model("bert_mlm_prefix")));  // 64 positions
+        const QString long_text = QStringLiteral("the cat sat on the mat ").repeated(20);
+        w_->document()->setTextA(long_text);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const QMessageBox* box = w_->memoryGuard()->tooLongBox();
+                return box && box->isVisible();
+            },
+            30000));
+        QMessageBox* box = w_->memoryGuard()->tooLongBox();
+        QVERIFY2(box->text().contains(QStringLiteral("more than the 64 positions")),
+                 qPrintable(box->text()));
+        QVERIFY2(w_->compute()->lastError().contains(QStringLiteral("positions")),
+                 qPrintable(w_->compute()->lastError()));
+        auto* keep = box->findChild<QPushButton*>(QStringLiteral("keepFirstTokensButton"));
+        QVERIFY(keep);
+        QCOMPARE(keep->text(), QStringLiteral("Keep the First 64 Tokens"));
+        keep->click();
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                const SnapshotPtr s = snap();
+                // [CLS] + 62 words + [SEP]: exactly the positions, every word whole.
+                return test::settled(*w_) && s && s->model && s->model->text_pieces == 64;
+            },
+            30000));
+        const QString kept = w_->document()->textA();
+        QVERIFY(long_text.startsWith(kept));
+        QVERIFY(kept.size() < long_text.size());
+        QVERIFY2(kept.endsWith(QStringLiteral("the")) || kept.endsWith(QStringLiteral("cat")) ||
+                     kept.endsWith(QStringLiteral("sat")) || kept.endsWith(QStringLiteral("on")) ||
+                     kept.endsWith(QStringLiteral("mat")),
+                 qPrintable(kept.right(12)));
+        QVERIFY(!w_->memoryGuard()->tooLongBox() || !w_->memoryGuard()->tooLongBox()->isVisible());
+    }
+
     void theExamplesOpenTheShippedModelsOnLearnedHeads() {
         QVERIFY2(!shipped_models_dir().isEmpty(), "no share/attnviz/models beside the test");
         QCOMPARE(shipped_model_folders().size(), qsizetype(2));

@@ -1,5 +1,6 @@
 #include "engine/io/json.h"
 
+#include <algorithm>
 #include <unordered_set>
 #include <vector>
 
@@ -35,6 +36,56 @@ void check_unique_keys(Element v) {
     }
 }
 
+/// `text` with every integer literal too long for 64 bits written with a fraction ("…656" →
+/// "…656.0"), or nullopt if it has none.  transformers writes its VERY_LARGE_INTEGER (1e30) as
+/// `model_max_length`; that is valid JSON, but simdjson's DOM refuses integers past 64 bits,
+/// and reads the same literal with a fraction as the nearest double, which is what such a value
+/// means.  Strings are skipped (escapes included), so no string's content changes.
+std::optional<std::string> widen_big_integers(std::string_view text) {
+    std::string out;
+    bool changed = false;
+    std::size_t copied = 0;
+    for (std::size_t i = 0; i < text.size();) {
+        const char c = text[i];
+        if (c == '"') {
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+            ++i;
+            continue;
+        }
+        const bool sign = c == '-';
+        if (!sign && !(c >= '0' && c <= '9')) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i + (sign ? 1 : 0);
+        const std::size_t digits_begin = j;
+        while (j < text.size() && text[j] >= '0' && text[j] <= '9')
+            ++j;
+        const std::string_view digits = text.substr(digits_begin, j - digits_begin);
+        const bool integer =
+            j >= text.size() || (text[j] != '.' && text[j] != 'e' && text[j] != 'E');
+        // Past uint64 (or int64 when negative): longer, or as long and larger.
+        const std::string_view limit = sign ? "9223372036854775808" : "18446744073709551615";
+        if (integer &&
+            (digits.size() > limit.size() || (digits.size() == limit.size() && digits > limit))) {
+            out.append(text.substr(copied, j - copied));
+            out += ".0";
+            copied = j;
+            changed = true;
+        }
+        // Skip the rest of the number (fraction, exponent) so its digits are not re-read.
+        while (j < text.size() &&
+               (text[j] == '.' || text[j] == 'e' || text[j] == 'E' || text[j] == '+' ||
+                text[j] == '-' || (text[j] >= '0' && text[j] <= '9')))
+            ++j;
+        i = std::max(j, i + 1);
+    }
+    if (!changed) return std::nullopt;
+    out.append(text.substr(copied));
+    return out;
+}
+
 void append_escaped(std::string& out, char32_t c) {
     static const char* hex = "0123456789abcdef";
     out += "\\u00";
@@ -57,6 +108,15 @@ Document parse(std::string_view text, const Limits& limits) {
     if (auto err = doc.parser_->allocate(std::max<std::size_t>(text.size(), 64), limits.max_depth))
         throw ParseError(std::string("cannot parse JSON: ") + simdjson::error_message(err));
     auto result = doc.parser_->parse(text.data(), text.size(), true);
+    if (result.error() == simdjson::NUMBER_ERROR) {
+        // Only on failure: the common file pays nothing for the scan.
+        if (const auto widened = widen_big_integers(text)) {
+            doc.parser_ = std::make_unique<simdjson::dom::parser>();
+            if (auto err = doc.parser_->allocate(widened->size(), limits.max_depth))
+                throw ParseError(std::string("cannot parse JSON: ") + simdjson::error_message(err));
+            result = doc.parser_->parse(widened->data(), widened->size(), true);
+        }
+    }
     if (result.error() == simdjson::DEPTH_ERROR)
         throw ParseError("arrays and objects nested deeper than " +
                          std::to_string(limits.max_depth));

@@ -145,20 +145,31 @@ std::string list_text(const std::vector<std::string>& names, std::size_t at_most
     return out;
 }
 
-// Why a folder without model.safetensors or its index has no weights we can read.
-[[noreturn]] void fail_no_weights(const std::string& folder) {
+/// The files of a folder that hold weights of some format, by kind.
+struct WeightFiles {
     std::vector<std::string> pickles, safetensors, others;
+    bool empty() const { return pickles.empty() && safetensors.empty() && others.empty(); }
+};
+
+WeightFiles weight_files(const std::string& folder) {
+    WeightFiles w;
     for (const std::string& f : list_files(folder)) {
         if (stat_kind(join_path(folder, f)) != Kind::File) continue;
         if (ends_with(f, ".bin") || ends_with(f, ".pt") || ends_with(f, ".pth") ||
             f == "pytorch_model.bin.index.json")
-            pickles.push_back(f);
-        else if (ends_with(f, ".safetensors"))
-            safetensors.push_back(f);
+            w.pickles.push_back(f);
+        else if (ends_with(f, ".safetensors") || f == kIndexFile)
+            w.safetensors.push_back(f);
         else if (ends_with(f, ".h5") || ends_with(f, ".msgpack") || ends_with(f, ".gguf") ||
                  ends_with(f, ".onnx"))
-            others.push_back(f);
+            w.others.push_back(f);
     }
+    return w;
+}
+
+// Why a folder without model.safetensors or its index has no weights we can read.
+[[noreturn]] void fail_no_weights(const std::string& folder) {
+    const auto [pickles, safetensors, others] = weight_files(folder);
     const std::string where = "model folder '" + folder + "': ";
     if (!safetensors.empty())
         throw DataError(where + "no " + std::string(kSingleFile) + " or " +
@@ -314,6 +325,11 @@ WeightStore WeightStore::open_file(const std::string& path) {
     WeightStore store;
     store.state_ = std::move(state);
     return store;
+}
+
+bool folder_has_weight_files(const std::string& folder) {
+    if (stat_kind(folder) != Kind::Folder) return false;
+    return !weight_files(folder).empty();
 }
 
 WeightStore WeightStore::open_folder(const std::string& folder) {

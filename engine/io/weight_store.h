@@ -53,6 +53,11 @@ struct ShardIndex {
 /// Throws DataError.
 ShardIndex parse_shard_index(std::string_view text, const std::string& name);
 
+/// True if `folder` holds a file of weights in any format (safetensors, PyTorch pickles,
+/// TensorFlow, Flax, GGUF, ONNX), readable here or not.  A folder without any holds a
+/// tokenizer at most.
+bool folder_has_weight_files(const std::string& folder);
+
 class WeightStore {
   public:
     /// A Hugging Face model folder: `model.safetensors` (preferred when both are present, as

@@ -210,7 +210,9 @@ const std::vector<std::string>& supported_model_types() {
     return types;
 }
 
-ModelConfig parse_config(std::string_view text, const std::string& name) {
+namespace {
+/// config.json's text as a JSON object; DataError naming `name` otherwise.
+json::Document parse_object(std::string_view text, const std::string& name) {
     json::Document doc;
     try {
         doc = json::parse(text);
@@ -219,6 +221,12 @@ ModelConfig parse_config(std::string_view text, const std::string& name) {
     }
     if (!doc.root().is_object())
         throw DataError(name + ": expected a JSON object, found " + json::type_name(doc.root()));
+    return doc;
+}
+}  // namespace
+
+ModelConfig parse_config(std::string_view text, const std::string& name) {
+    const json::Document doc = parse_object(text, name);
     const Reader r(doc.root(), name);
     ModelConfig c;
     c.model_type = r.string("model_type").value_or("");
@@ -258,6 +266,22 @@ ModelConfig parse_config(std::string_view text, const std::string& name) {
     if (c.rotary() && c.head_dim % 2 != 0)
         r.fail("head_dim " + std::to_string(c.head_dim) + " is odd; rotary embeddings need pairs");
     return c;
+}
+
+TokenizerSideConfig read_tokenizer_side_config(const std::string& folder) {
+    TokenizerSideConfig out;
+    const std::string path = (std::filesystem::path(folder) / "config.json").string();
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) return out;
+    const std::string text = io::read_file(path, std::size_t(16) << 20);
+    const json::Document doc = parse_object(text, path);
+    const Reader r(doc.root(), path);
+    out.present = true;
+    out.model_type = r.string("model_type").value_or("");
+    out.vocab_size = r.integer({"vocab_size"}, 1, kMaxVocab).value_or(0);
+    out.max_positions =
+        r.integer({"max_position_embeddings", "n_positions"}, 1, kMaxPositions).value_or(0);
+    return out;
 }
 
 ModelConfig read_config(const std::string& folder) {

@@ -68,4 +68,17 @@ const std::vector<std::string>& supported_model_types();
 ModelConfig parse_config(std::string_view json_text, const std::string& name);
 ModelConfig read_config(const std::string& folder);
 
+/// What a tokenizer's user wants of config.json, read without the layer sizes a forward pass
+/// needs: a tokenizer-only folder (AutoTokenizer.save_pretrained) often has a config.json with
+/// model_type and vocab_size alone, or none.
+struct TokenizerSideConfig {
+    bool present = false;            ///< the folder has a config.json
+    std::string model_type;          ///< "" when absent
+    std::int64_t vocab_size = 0;     ///< 0 when absent
+    std::int64_t max_positions = 0;  ///< max_position_embeddings / n_positions; 0 when absent
+};
+/// Throws DataError for a config.json that is not a JSON object or has a field of the wrong
+/// type; a missing file or field is no error.
+TokenizerSideConfig read_tokenizer_side_config(const std::string& folder);
+
 }  // namespace attnviz::models

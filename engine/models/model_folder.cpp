@@ -1,14 +1,18 @@
 #include "engine/models/model_folder.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <stdexcept>
 
+#include "engine/errors.h"
 #include "engine/io/json.h"
+#include "engine/io/weight_store.h"
 
 namespace attnviz::models {
 
 namespace {
 
+namespace fs = std::filesystem;
 using io::json::quote;
 
 template <class T, class F>
@@ -25,26 +29,97 @@ std::string number(std::int64_t v) {
     return std::to_string(v);
 }
 
+std::string special_tokens_json(const text::HfTokenizer& t) {
+    std::string special = "{";
+    for (const auto& [token, id] : t.special_tokens()) {
+        if (special.size() > 1) special += ',';
+        special += quote(token) + ":" + number(id);
+    }
+    return special + "}";
+}
+
+/// The first `count` code points of UTF-8 `text` (already valid: the tokenizer's input).
+std::string first_code_points(std::string_view text, std::int64_t count) {
+    std::size_t at = 0;
+    for (std::int64_t n = 0; n < count && at < text.size(); ++n) {
+        ++at;
+        while (at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
+            ++at;
+    }
+    return std::string(text.substr(0, at));
+}
+
+/// The longest start of `text`, cut after a whole token, whose encoding fits `max` positions;
+/// "" when not even one token fits.  A cut can tokenize differently at its end (a merge that no
+/// longer happens), so each candidate is encoded again and a token dropped until it fits.
+std::string fitting_start(const text::HfTokenizer& tokenizer, std::string_view text,
+                          std::int64_t max) {
+    const text::Encoding full = tokenizer.encode(text, std::nullopt, true);
+    std::vector<std::int64_t> ends;  // end offset (code points) of each token of the text
+    for (std::size_t i = 0; i < full.ids.size(); ++i)
+        if (!full.special[i] && full.offsets[i].second > 0) ends.push_back(full.offsets[i].second);
+    std::int64_t keep = max - tokenizer.num_special_tokens_to_add(false);
+    for (int attempt = 0; attempt < 8 && keep > 0; ++attempt, --keep) {
+        const auto k =
+            static_cast<std::size_t>(std::min<std::int64_t>(keep, std::int64_t(ends.size())));
+        if (k == 0) break;
+        std::string start = first_code_points(text, ends[k - 1]);
+        if (static_cast<std::int64_t>(tokenizer.encode(start, std::nullopt, true).ids.size()) <=
+            max)
+            return start;
+    }
+    return {};
+}
+
 }  // namespace
 
+bool is_tokenizer_only(const std::string& folder) {
+    std::error_code ec;
+    if (!fs::is_directory(folder, ec) || io::folder_has_weight_files(folder)) return false;
+    for (const char* f : {"tokenizer.json", "vocab.txt", "vocab.json"})
+        if (fs::exists(fs::path(folder) / f, ec)) return true;
+    return false;
+}
+
 OpenedModel open_model_folder(const std::string& folder) {
+    if (is_tokenizer_only(folder))
+        throw DataError(folder +
+                        ": a tokenizer without weights (no model.safetensors): attention needs "
+                        "a model's weights; `attnviz tokenize --model` reads this folder");
     OpenedModel m{load_model(folder), text::HfTokenizer::from_folder(folder)};
     return m;
 }
 
-EncodedText encode_text(const OpenedModel& m, std::string_view text,
-                        std::optional<std::string_view> text2) {
+std::int64_t OpenedTokenizer::max_positions() const {
+    if (config.max_positions > 0) return config.max_positions;
+    return tokenizer.model_max_length().value_or(0);
+}
+
+OpenedTokenizer open_tokenizer_folder(const std::string& folder) {
+    OpenedTokenizer t{text::HfTokenizer::from_folder(folder), read_tokenizer_side_config(folder),
+                      io::folder_has_weight_files(folder)};
+    return t;
+}
+
+text::Encoding encode_pieces(const text::HfTokenizer& tokenizer, std::string_view text,
+                             std::optional<std::string_view> text2) {
     if (text.empty()) throw std::invalid_argument("the text is empty");
     if (text2 && text2->empty()) throw std::invalid_argument("the second text is empty");
+    text::Encoding e = tokenizer.encode(text, text2, true);
+    if (e.ids.empty()) throw std::invalid_argument("the text gives no tokens");
+    return e;
+}
+
+EncodedText encode_text(const OpenedModel& m, std::string_view text,
+                        std::optional<std::string_view> text2) {
     EncodedText out;
-    out.encoding = m.tokenizer.encode(text, text2, true);
+    out.encoding = encode_pieces(m.tokenizer, text, text2);
     const auto L = static_cast<std::int64_t>(out.encoding.ids.size());
-    if (L == 0) throw std::invalid_argument("the text gives no tokens");
     const std::int64_t max = m.model->info().max_positions;
     if (L > max)
-        throw std::invalid_argument("the text is " + std::to_string(L) + " tokens, more than the " +
-                                    std::to_string(max) + " positions of " +
-                                    m.model->info().display_name);
+        throw TextTooLong("the text is " + std::to_string(L) + " tokens, more than the " +
+                              std::to_string(max) + " positions of " + m.model->info().display_name,
+                          L, max, text2 ? std::string() : fitting_start(m.tokenizer, text, max));
     out.input.ids = out.encoding.ids;
     if (std::any_of(out.encoding.type_ids.begin(), out.encoding.type_ids.end(),
                     [](std::int64_t t) { return t != 0; }))
@@ -54,9 +129,9 @@ EncodedText encode_text(const OpenedModel& m, std::string_view text,
 
 std::string inspect_json(const OpenedModel& m) {
     const ModelInfo& i = m.model->info();
-    std::string s = "{";
+    std::string s = "{\"kind\":\"model\",\"weights\":true";
     auto field = [&](const char* key, const std::string& value) {
-        if (s.size() > 1) s += ',';
+        s += ',';
         s += quote(key) + ":" + value;
     };
     field("model_type", quote(i.model_type));
@@ -77,12 +152,21 @@ std::string inspect_json(const OpenedModel& m) {
     field("position_encoding", quote(i.position_encoding));
     field("tokenizer", quote(m.tokenizer.kind()));
     field("tokenizer_vocab_size", number(m.tokenizer.vocab_size()));
-    std::string special = "{";
-    for (const auto& [token, id] : m.tokenizer.special_tokens()) {
-        if (special.size() > 1) special += ',';
-        special += quote(token) + ":" + number(id);
-    }
-    field("special_tokens", special + "}");
+    field("special_tokens", special_tokens_json(m.tokenizer));
+    return s + "}";
+}
+
+std::string inspect_json(const OpenedTokenizer& t) {
+    std::string s = "{\"kind\":\"tokenizer\",\"weights\":false";
+    s += ",\"message\":" +
+         quote("a tokenizer without weights: tokenize works; attention needs a model's weights");
+    s += ",\"config_json\":" + std::string(t.config.present ? "true" : "false");
+    if (!t.config.model_type.empty()) s += ",\"model_type\":" + quote(t.config.model_type);
+    if (t.config.vocab_size > 0) s += ",\"vocab_size\":" + number(t.config.vocab_size);
+    if (t.max_positions() > 0) s += ",\"max_positions\":" + number(t.max_positions());
+    s += ",\"tokenizer\":" + quote(t.tokenizer.kind());
+    s += ",\"tokenizer_vocab_size\":" + number(t.tokenizer.vocab_size());
+    s += ",\"special_tokens\":" + special_tokens_json(t.tokenizer);
     return s + "}";
 }
 

@@ -2,8 +2,10 @@
 // the text → ids → attention path every front end (command line, window) shares.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -18,23 +20,62 @@ struct OpenedModel {
 };
 
 /// config.json, the weights (headers only) and the tokenizer files.  Throws DataError naming
-/// the file and the problem; nothing half-loaded is returned.
+/// the file and the problem; nothing half-loaded is returned.  A folder with tokenizer files
+/// and no weights at all is refused with a message that says it is a tokenizer alone.
 OpenedModel open_model_folder(const std::string& folder);
+
+/// A folder's tokenizer, without its weights: what tokenizing needs, and all that a
+/// tokenizer-only folder (AutoTokenizer.save_pretrained) has.
+struct OpenedTokenizer {
+    text::HfTokenizer tokenizer;
+    TokenizerSideConfig config;  ///< config.json's model_type, vocab_size, positions, if any
+    bool has_weights = false;    ///< the folder also holds weights (of some format)
+    /// The positions a model of this folder takes: config.json's, else tokenizer_config.json's
+    /// model_max_length; 0: no limit known.
+    std::int64_t max_positions() const;
+};
+OpenedTokenizer open_tokenizer_folder(const std::string& folder);
+
+/// A folder holding tokenizer files and no weights of any format.
+bool is_tokenizer_only(const std::string& folder);
+
+/// The encoding of `text` (and `text2`) with special tokens, as tokenizer(text) gives it, at
+/// any length.  Throws std::invalid_argument for an empty text or one that gives no tokens.
+text::Encoding encode_pieces(const text::HfTokenizer& tokenizer, std::string_view text,
+                             std::optional<std::string_view> text2 = std::nullopt);
 
 struct EncodedText {
     text::Encoding encoding;
     ModelInput input;
 };
 
+/// A text with more tokens than the model has positions.  For a single text it also carries
+/// the longest start of the text that fits (cut after a whole token), which a front end can
+/// offer; empty for a pair.
+class TextTooLong : public std::invalid_argument {
+  public:
+    TextTooLong(const std::string& what, std::int64_t token_count, std::int64_t positions,
+                std::string fitting)
+        : std::invalid_argument(what),
+          tokens(token_count),
+          max_positions(positions),
+          fitting_text(std::move(fitting)) {}
+    std::int64_t tokens, max_positions;
+    std::string fitting_text;
+};
+
 /// The encoding the model sees for `text` (and `text2`, the pair encoding): special tokens
-/// added as tokenizer(text) adds them.  Throws std::invalid_argument for an empty text or one
-/// longer than the model's positions (naming both lengths).
+/// added as tokenizer(text) adds them.  Throws std::invalid_argument for an empty text, and
+/// TextTooLong for one longer than the model's positions (naming both lengths).
 EncodedText encode_text(const OpenedModel& m, std::string_view text,
                         std::optional<std::string_view> text2 = std::nullopt);
 
 /// `attnviz inspect`: one JSON object with the architecture, sizes, dtype, parameter count,
 /// tokenizer kind and special tokens.
 std::string inspect_json(const OpenedModel& m);
+
+/// `attnviz inspect` on a tokenizer-only folder: {"kind": "tokenizer", "weights": false, ...}.
+std::string inspect_json(const OpenedTokenizer& t);
 
 /// `attnviz tokenize --model`: {"ids", "tokens", "text", "offsets", "special", "type_ids"}.
 std::string encoding_json(const text::Encoding& e);

@@ -401,7 +401,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+60"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+61"/>
         <source>Running the attention layer…</source>
         <translation>Running the attention layer…</translation>
     </message>
@@ -411,13 +411,13 @@
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+131"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+355"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+33"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+34"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -437,7 +437,7 @@
         <translation>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+25"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+27"/>
         <source>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</source>
         <translation>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</translation>
     </message>
@@ -2982,12 +2982,32 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryGuard</name>
     <message>
-        <location filename="../../ui/widgets/memory_guard.cpp" line="+24"/>
+        <location filename="../../ui/widgets/memory_guard.cpp" line="+26"/>
         <source>&amp;Memory Budget…</source>
         <translation>&amp;Memory Budget…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+27"/>
+        <source>The text is %1 tokens, more than the %2 positions the model has.
+
+Keep its first %2 tokens? The rest of the text is removed from the box.</source>
+        <translation>The text is %1 tokens, more than the %2 positions the model has.
+
+Keep its first %2 tokens? The rest of the text is removed from the box.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Text Too Long for the Model</source>
+        <translation>Text Too Long for the Model</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+11"/>
+        <source>Keep the First %1 Tokens</source>
+        <translation>Keep the First %1 Tokens</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>%1 — the app&apos;s own budget is used instead.</source>
         <translation>%1 — the app&apos;s own budget is used instead.</translation>
     </message>

@@ -399,7 +399,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+60"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+61"/>
         <source>Running the attention layer…</source>
         <translation>正在运行注意力层…</translation>
     </message>
@@ -409,13 +409,13 @@
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+131"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+355"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+33"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+34"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -435,7 +435,7 @@
         <translation>注意力分数超出了 float 的范围（该层的权重是否过大？）：权重会是 NaN，因此不予绘制。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+25"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+27"/>
         <source>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</source>
         <translation>窗口内只有特殊词元：隐藏特殊词元后没有可显示的内容。请移动窗口，或显示特殊词元。</translation>
     </message>
@@ -2974,12 +2974,32 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryGuard</name>
     <message>
-        <location filename="../../ui/widgets/memory_guard.cpp" line="+24"/>
+        <location filename="../../ui/widgets/memory_guard.cpp" line="+26"/>
         <source>&amp;Memory Budget…</source>
         <translation>内存预算(&amp;M)…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+27"/>
+        <source>The text is %1 tokens, more than the %2 positions the model has.
+
+Keep its first %2 tokens? The rest of the text is removed from the box.</source>
+        <translation>这段文本有 %1 个词元，超过了模型的 %2 个位置。
+
+是否只保留前 %2 个词元？其余的文本会从输入框中删除。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Text Too Long for the Model</source>
+        <translation>文本超出模型长度</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <location line="+11"/>
+        <source>Keep the First %1 Tokens</source>
+        <translation>保留前 %1 个词元</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>%1 — the app&apos;s own budget is used instead.</source>
         <translation>%1 —— 改用应用自己的预算。</translation>
     </message>

@@ -5,6 +5,7 @@
 
 #include <exception>
 
+#include "engine/models/model_folder.h"
 #include "ui/classroom/head_statistics.h"
 #include "ui/render/heatmap_figure.h"
 
@@ -87,6 +88,16 @@ class ComputeController::Worker : public QObject {
                 owner_,
                 [o = owner_, gen, plan = e.plan(), b = e.budget()] {
                     o->failOverBudget(gen, plan, b);
+                },
+                Qt::QueuedConnection);
+        } catch (const models::TextTooLong& e) {
+            const QString message = QString::fromStdString(e.what());
+            const QString fitting = QString::fromStdString(e.fitting_text);
+            const auto tokens = e.tokens, max = e.max_positions;
+            QMetaObject::invokeMethod(
+                owner_,
+                [o = owner_, gen, message, fitting, tokens, max] {
+                    o->failTooLong(gen, message, fitting, tokens, max);
                 },
                 Qt::QueuedConnection);
         } catch (const std::exception& e) {
@@ -195,6 +206,14 @@ void ComputeController::failOverBudget(std::uint64_t generation, const budget::M
                                      "the budget.")
              .arg(QString::fromStdString(budget::format_bytes(plan.needed)),
                   QString::fromStdString(budget::format_bytes(plan.budget))));
+}
+
+void ComputeController::failTooLong(std::uint64_t generation, const QString& message,
+                                    const QString& fitting, std::int64_t tokens,
+                                    std::int64_t max_positions) {
+    const bool newest = generation >= requested_;
+    fail(generation, message);
+    if (newest && !fitting.isEmpty()) emit textTooLong(fitting, tokens, max_positions);
 }
 
 void ComputeController::fail(std::uint64_t generation, const QString& message) {

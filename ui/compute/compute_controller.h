@@ -77,6 +77,9 @@ class ComputeController : public QObject {
     /// failed() follows with a one-line message.
     void overBudget(const attnviz::budget::MemoryPlan& plan,
                     const attnviz::budget::MemoryBudget& budget);
+    /// The newest request's text has more tokens than the model's positions; `fitting` is the
+    /// start of text A that fits (failed() has given the message).
+    void textTooLong(const QString& fitting, qint64 tokens, qint64 max_positions);
     void busyChanged(bool busy);
     void progressChanged(int percent, const QString& stage);
 
@@ -96,6 +99,8 @@ class ComputeController : public QObject {
     void deliver(std::uint64_t generation, SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps,
                  std::shared_ptr<const SnapshotStatistics> statistics);
     void fail(std::uint64_t generation, const QString& message);
+    void failTooLong(std::uint64_t generation, const QString& message, const QString& fitting,
+                     std::int64_t tokens, std::int64_t max_positions);
     void failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,
                         const budget::MemoryBudget& budget);
     void setFinished(std::uint64_t generation);

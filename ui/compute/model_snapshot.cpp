@@ -36,6 +36,8 @@ Encoded encode(const Opened& m, const ComputeConfig& c) {
         if (c.pair_mode != PairMode::Single && !c.text_b.trimmed().isEmpty())
             return models::encode_text(m, a.toStdString(), b.toStdString());
         return models::encode_text(m, a.toStdString());
+    } catch (const models::TextTooLong&) {
+        throw;  // the window offers the start that fits
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }

@@ -1,6 +1,8 @@
 #include "ui/widgets/memory_guard.h"
 
 #include <QAction>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QWidget>
 
 #include <algorithm>
@@ -26,6 +28,7 @@ MemoryGuard::MemoryGuard(QWidget* window, AttentionDocument* document, ComputeCo
     connect(action_, &QAction::triggered, this, &MemoryGuard::editBudget);
     connect(compute_, &ComputeController::overBudget, this, &MemoryGuard::overBudget);
     connect(compute_, &ComputeController::resultReady, this, &MemoryGuard::resultReady);
+    connect(compute_, &ComputeController::textTooLong, this, &MemoryGuard::textTooLong);
     connect(bar_, &ScopeBar::budgetRequested, this, &MemoryGuard::editBudget);
 }
 
@@ -35,6 +38,43 @@ OverBudgetDialog* MemoryGuard::overBudgetDialog() const {
 
 MemoryBudgetDialog* MemoryGuard::budgetDialog() const {
     return budget_dialog_;
+}
+
+QMessageBox* MemoryGuard::tooLongBox() const {
+    return too_long_;
+}
+
+void MemoryGuard::textTooLong(const QString& fitting, qint64 tokens, qint64 max_positions) {
+    // As with the memory offers: only an answer to what the document still holds.
+    const std::optional<ComputeConfig>& refused = compute_->lastRequest();
+    if (!refused || !(*refused == doc_->computeConfig())) return;
+    fitting_ = fitting;
+    const QString text =
+        tr("The text is %1 tokens, more than the %2 positions the model has.\n\n"
+           "Keep its first %2 tokens? The rest of the text is removed from the box.")
+            .arg(tokens)
+            .arg(max_positions);
+    if (!too_long_) {
+        auto* box = new QMessageBox(QMessageBox::Question, tr("Text Too Long for the Model"), text,
+                                    QMessageBox::Cancel, window_);
+        box->setObjectName(QStringLiteral("textTooLongBox"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setWindowModality(Qt::WindowModal);
+        QPushButton* keep = box->addButton(tr("Keep the First %1 Tokens").arg(max_positions),
+                                           QMessageBox::AcceptRole);
+        keep->setObjectName(QStringLiteral("keepFirstTokensButton"));
+        box->setDefaultButton(keep);
+        connect(keep, &QPushButton::clicked, this, [this] {
+            if (!fitting_.isEmpty()) doc_->setTextA(fitting_);
+        });
+        too_long_ = box;
+    } else {
+        too_long_->setText(text);
+        if (auto* keep =
+                too_long_->findChild<QPushButton*>(QStringLiteral("keepFirstTokensButton")))
+            keep->setText(tr("Keep the First %1 Tokens").arg(max_positions));
+    }
+    if (!too_long_->isVisible()) too_long_->open();
 }
 
 void MemoryGuard::reloadBudget() {
@@ -102,6 +142,7 @@ void MemoryGuard::resultReady(const SnapshotPtr& s) {
     bar_->setMemory(s->estimated_bytes, s->budget_bytes, false);
     // What was refused has been replaced by something that fits.
     if (dialog_) dialog_->close();
+    if (too_long_) too_long_->close();
 }
 
 void MemoryGuard::apply(const budget::ResultScope& scope) {

@@ -11,6 +11,7 @@
 #include "ui/compute/attention_snapshot.h"
 
 class QAction;
+class QMessageBox;
 class QWidget;
 
 namespace attnviz::ui {
@@ -39,6 +40,8 @@ class MemoryGuard : public QObject {
     /// The over-budget dialog while it is open.
     OverBudgetDialog* overBudgetDialog() const;
     MemoryBudgetDialog* budgetDialog() const;
+    /// The offer of a too long text's start while it is open.
+    QMessageBox* tooLongBox() const;
 
   signals:
     /// A problem to show in the status bar (a bad ATTNVIZ_MEMORY_BUDGET).
@@ -49,6 +52,8 @@ class MemoryGuard : public QObject {
   private:
     void overBudget(const budget::MemoryPlan& plan, const budget::MemoryBudget& budget);
     void resultReady(const SnapshotPtr& snapshot);
+    /// A text longer than the model's positions: offer its first `max_positions` tokens.
+    void textTooLong(const QString& fitting, qint64 tokens, qint64 max_positions);
     void apply(const budget::ResultScope& scope);
 
     QWidget* window_;
@@ -59,6 +64,8 @@ class MemoryGuard : public QObject {
     QAction* action_ = nullptr;
     QPointer<OverBudgetDialog> dialog_;
     QPointer<MemoryBudgetDialog> budget_dialog_;
+    QPointer<QMessageBox> too_long_;
+    QString fitting_;  ///< what too_long_ offers
 };
 
 }  // namespace attnviz::ui

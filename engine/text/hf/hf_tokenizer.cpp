@@ -365,6 +365,10 @@ std::optional<std::int64_t> HfTokenizer::bos_id() const {
     return std::nullopt;
 }
 
+std::optional<std::int64_t> HfTokenizer::model_max_length() const {
+    return impl_->model_max_length;
+}
+
 std::int64_t HfTokenizer::num_special_tokens_to_add(bool pair) const {
     return impl_->post_processor
                ? static_cast<std::int64_t>(impl_->post_processor->added_tokens(pair))

@@ -80,6 +80,9 @@ class HfTokenizer {
     /// The token a single text starts with when the format says so (the template's first
     /// special token: [CLS], <s>), else tokenizer_config.json's bos_token; nullopt if neither.
     std::optional<std::int64_t> bos_id() const;
+    /// tokenizer_config.json's model_max_length, nullopt when it is absent or says "no limit"
+    /// (transformers' 1e30).  Hugging Face only warns past it; so does `attnviz tokenize`.
+    std::optional<std::int64_t> model_max_length() const;
     /// Special tokens the post-processor adds to one text / a pair (2 and 3 for BERT).
     std::int64_t num_special_tokens_to_add(bool pair) const;
 

@@ -573,6 +573,7 @@ struct TokenizerConfig {
         add_eos_token, trim_offsets;
     std::optional<std::optional<bool>> strip_accents;  // present: null or a value
     std::string tokenizer_class;
+    std::optional<std::int64_t> model_max_length;
 };
 
 /// A special token written as a string (special, not normalised) or as an AddedToken object.
@@ -644,6 +645,12 @@ TokenizerConfig read_config(const fs::path& dir) {
                     ? std::optional<bool>{}
                     : std::optional<bool>{r.boolean(root, "strip_accents", false, "")};
         if (const auto s = r.opt_string(root, "tokenizer_class", "")) c.tokenizer_class = *s;
+        if (const auto v = r.get(root, "model_max_length")) {
+            // An integer past 64 bits (transformers' 1e30) reads as a double: no limit.
+            const auto d = json::as_double(*v);
+            if (!d || !(*d >= 1)) r.fail("model_max_length", "expected a positive number");
+            if (*d < 1e15) c.model_max_length = static_cast<std::int64_t>(*d);
+        }
         if (const auto v = r.get(root, "added_tokens_decoder")) {
             r.expect_object(*v, "added_tokens_decoder");
             for (const auto [key, value] : json::Object(*v)) {
@@ -1044,11 +1051,19 @@ std::unique_ptr<Impl> load_folder(const std::string& folder) {
         auto t = load_tokenizer_json(io::read_file(path), path);
         const TokenizerConfig c = read_config(dir);
         adjust_as_transformers(*t, c, (dir / "tokenizer_config.json").string());
+        t->model_max_length = c.model_max_length;
         return t;
     }
     const TokenizerConfig c = read_config(dir);
-    if (fs::exists(dir / "vocab.txt")) return load_vocab_txt(dir, c);
-    if (fs::exists(dir / "vocab.json")) return load_vocab_json(dir, c);
+    std::unique_ptr<Impl> t;
+    if (fs::exists(dir / "vocab.txt"))
+        t = load_vocab_txt(dir, c);
+    else if (fs::exists(dir / "vocab.json"))
+        t = load_vocab_json(dir, c);
+    if (t) {
+        t->model_max_length = c.model_max_length;
+        return t;
+    }
     throw DataError(folder +
                     ": no tokenizer files (tokenizer.json, vocab.txt, or vocab.json + merges.txt)");
 }

@@ -25,6 +25,9 @@ struct HfTokenizer::Impl {
     bool byte_fallback = false;
     /// tokenizer_config.json's bos_token, when the post-processor adds none.
     std::optional<std::uint32_t> config_bos;
+    /// tokenizer_config.json's model_max_length when it is a limit (transformers writes 1e30,
+    /// its VERY_LARGE_INTEGER, for "none").
+    std::optional<std::int64_t> model_max_length;
 
     /// One text through added tokens, normaliser, pre-tokenizer and model, offsets in code
     /// points of `text` (already valid UTF-8).
