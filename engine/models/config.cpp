@@ -252,6 +252,18 @@ ModelConfig parse_config(std::string_view text, const std::string& name) {
     else
         read_encoder(r, c);
     c.vocab_size = r.required({"vocab_size"}, 1, kMaxVocab);
+    if (const auto eos = r.get("eos_token_id")) {
+        if (eos->is_array()) {
+            for (json::Element e : json::Array(*eos)) {
+                const auto id = json::as_int64(e);
+                if (!id || *id < 0)
+                    r.fail(std::string("eos_token_id must hold ids, found ") + json::type_name(e));
+                c.eos_token_ids.push_back(*id);
+            }
+        } else {
+            c.eos_token_ids.push_back(*r.integer({"eos_token_id"}, 0, kMaxVocab));
+        }
+    }
     if (c.num_kv_heads == 0) c.num_kv_heads = c.num_heads;
     if (c.head_dim == 0) {
         if (c.hidden_size % c.num_heads != 0)

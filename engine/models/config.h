@@ -46,6 +46,7 @@ struct ModelConfig {
     bool mlp_bias = false;
     bool qk_norm = false;  ///< qwen3: RMSNorm per head on q and k before the rotation
     bool tie_word_embeddings = false;
+    std::vector<std::int64_t> eos_token_ids;  ///< eos_token_id: one id or a list
 
     // GPT-2.
     bool scale_attn_weights = true;

@@ -47,8 +47,40 @@ struct AttentionScope {
     std::int64_t window_length = -1;
 };
 
+/// One query head of one layer (both from 0).
+struct HeadRef {
+    std::int64_t layer = 0, head = 0;
+    bool operator==(const HeadRef&) const = default;
+};
+
+/// A change to a head's output: its slice of the attention context (A·V for that query head,
+/// before the output projection; under grouped-query attention the query head's own slice).
+struct HeadIntervention {
+    enum class Kind {
+        Zero,   ///< the slice set to 0
+        Mean,   ///< replaced at every position by its mean over the positions of this text
+        Patch,  ///< replaced by `source`'s slice (activation patching)
+    };
+    HeadRef head;
+    Kind kind = Kind::Zero;
+    /// Patch: the same layer's context of another run of as many tokens, [L, heads·head_dim]
+    /// (AttentionSink::on_context).
+    std::shared_ptr<const Tensor> source;
+};
+
 struct ModelForwardOptions {
     AttentionScope scope;
+    /// false: no layer's attention weights are computed or handed over (interventions,
+    /// residual streams and logits only: faster).
+    bool attention = true;
+    std::vector<HeadIntervention> interventions;
+    /// Resume a pass: run layers [resume_layer, layers) from `resume_residual`, the residual
+    /// stream before that layer as on_residual gave it, without the embeddings or the layers
+    /// below.  With `resume_context` (that layer's context in the same run), the layer's
+    /// attention is not computed again either: its interventions apply to that context.
+    std::int64_t resume_layer = 0;
+    const Tensor* resume_residual = nullptr;
+    const Tensor* resume_context = nullptr;
     /// The layer whose intermediates (q, k before and after the rotation, v, scores, ...)
     /// are handed over as AttentionResult::steps; -1: none.
     std::int64_t steps_layer = -1;
@@ -68,6 +100,69 @@ class AttentionSink {
     /// output_hidden_states.  Only called when wants_hidden_states().
     virtual bool wants_hidden_states() const { return false; }
     virtual void on_hidden_state(std::int64_t /*index*/, const Tensor& /*hidden*/) {}
+    /// The residual stream [L, hidden] before layer `layer` (0: the embeddings' output) and,
+    /// for layer == layers, after the last layer, before any final norm.  Model::logits()
+    /// reads it.  Only called when wants_residuals().
+    virtual bool wants_residuals() const { return false; }
+    virtual void on_residual(std::int64_t /*layer*/, const Tensor& /*residual*/) {}
+    /// A layer's context [L, heads·head_dim], interventions applied, before the output
+    /// projection.  Only called when wants_contexts().
+    virtual bool wants_contexts() const { return false; }
+    virtual void on_context(std::int64_t /*layer*/, const Tensor& /*context*/) {}
+};
+
+/// Keeps what a pass needs for predictions and interventions: every residual stream and
+/// every layer's context, no attention.
+class StreamSink : public AttentionSink {
+  public:
+    explicit StreamSink(bool keep_contexts = false) : contexts_(keep_contexts) {}
+    void on_layer(std::int64_t, AttentionResult&&) override {}
+    bool wants_residuals() const override { return true; }
+    void on_residual(std::int64_t layer, const Tensor& x) override {
+        if (residuals.size() <= static_cast<std::size_t>(layer))
+            residuals.resize(static_cast<std::size_t>(layer) + 1);
+        residuals[static_cast<std::size_t>(layer)] = x;
+    }
+    bool wants_contexts() const override { return contexts_; }
+    void on_context(std::int64_t layer, const Tensor& c) override {
+        if (contexts.size() <= static_cast<std::size_t>(layer))
+            contexts.resize(static_cast<std::size_t>(layer) + 1);
+        contexts[static_cast<std::size_t>(layer)] = std::make_shared<const Tensor>(c);
+    }
+    std::vector<Tensor> residuals;  ///< [layers + 1]; a resumed pass fills the upper ones
+    std::vector<std::shared_ptr<const Tensor>> contexts;
+
+  private:
+    bool contexts_;
+};
+
+/// The language-model head a checkpoint has, read from its own weights.
+enum class LmHeadKind {
+    None,    ///< a bare encoder (BertModel): attention only
+    Causal,  ///< final norm, then lm_head or the tied embeddings: next-token logits
+    Masked,  ///< the MLM head (transform, norm, decoder + bias): logits at [MASK]
+};
+
+struct GenerateOptions {
+    std::int64_t max_new_tokens = 32;
+    double temperature = 0.0;  ///< 0: greedy
+    std::int64_t top_k = 0;    ///< 0: every token
+    double top_p = 1.0;
+    std::uint64_t seed = 0;
+    std::vector<std::int64_t> eos_ids;  ///< stop after one of these (it is kept)
+    bool attention = false;             ///< keep each layer's attention rows
+    bool keep_logits = false;           ///< keep each step's next-token logits
+    int num_threads = 1;
+};
+
+struct Generation {
+    std::vector<std::int64_t> ids;  ///< the new tokens
+    bool eos = false;               ///< stopped at an eos token (else at the length)
+    /// With options.attention: [layers, heads, total, total] of prompt + new tokens (the last
+    /// token's row too), float32; zeros above the diagonal.
+    Tensor attention;
+    /// With options.keep_logits: [new tokens, vocab], the logits each token was chosen from.
+    Tensor logits;
 };
 
 /// Keeps everything it is given.
@@ -106,6 +201,21 @@ class Model {
                                                const ModelForwardOptions& options) const = 0;
     /// Bytes the float32 weights take once every layer has run.
     virtual std::size_t weight_bytes() const = 0;
+
+    virtual LmHeadKind lm_head() const = 0;
+    /// Why lm_head() is None, as a message ("… has no masked-LM head (cls.predictions.*) …").
+    virtual std::string lm_head_missing() const = 0;
+    /// The head's logits [rows, vocab_size] of a residual stream [L, hidden] (on_residual) at
+    /// `rows`: the final norm and the unembedding (causal), or the MLM head (masked).  With
+    /// `columns`, only those vocabulary ids ([rows, columns]).  Throws DataError naming the
+    /// missing head when lm_head() is None.
+    virtual Tensor logits(const Tensor& residual, const std::vector<std::int64_t>& rows,
+                          int threads = 1,
+                          const std::vector<std::int64_t>* columns = nullptr) const = 0;
+    /// Continues `prompt` with a key/value cache: each new token is one row of attention per
+    /// head.  Causal models only (std::invalid_argument otherwise).
+    virtual Generation generate(const std::vector<std::int64_t>& prompt,
+                                const GenerateOptions& options) const = 0;
 };
 
 /// Opens a Hugging Face model folder: config.json and its safetensors weights.  Only headers

@@ -3,5 +3,6 @@ target_sources(attnviz_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/flops.cpp
     ${CMAKE_CURRENT_LIST_DIR}/head_atlas.cpp
     ${CMAKE_CURRENT_LIST_DIR}/model_folder.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/predictions.cpp
     ${CMAKE_CURRENT_LIST_DIR}/token_views.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer.cpp)

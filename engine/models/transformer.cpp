@@ -34,6 +34,7 @@ struct Param {
     Shape shape;
     bool conv1d = false;
     bool optional = false;
+    bool top_level = false;  ///< named without the base model's prefix (a head's weights)
 };
 
 struct LayerParams {
@@ -76,6 +77,16 @@ struct Scratch {
 
 struct GlobalWeights {
     Weight emb_norm_w, emb_norm_b, final_norm_w, final_norm_b;
+};
+
+/// The language-model head as the products read it: unembed is [hidden, vocab] (in_out).
+struct HeadWeights {
+    Weight dense_w, dense_b, norm_w, norm_b, unembed, bias;
+};
+
+/// A generation's key/value cache: per layer, [positions, kv_heads·head_dim] of each.
+struct KvCache {
+    std::vector<std::vector<float>> k, v;
 };
 
 std::string layer_prefix(const ModelConfig& c, Index i) {
@@ -216,6 +227,56 @@ GlobalParams global_params(const ModelConfig& c) {
     return g;
 }
 
+/// The language-model head's parameters, named as the file names them at its top level (no
+/// base-model prefix).  decoder empty: tied to the word embeddings.
+struct HeadParams {
+    Param dense_w, dense_b, norm_w, norm_b, decoder, bias;
+    std::vector<std::string> bias_names;  ///< where the decoder's bias may be stored
+    ops::Activation activation = ops::Activation::Gelu;
+};
+
+/// The masked-LM head of an encoder family: BertForMaskedLM's cls.predictions, RoBERTa's
+/// lm_head, DistilBERT's vocab_* layers.
+HeadParams masked_head_params(const ModelConfig& c) {
+    const Index E = c.hidden_size, V = c.vocab_size;
+    HeadParams h;
+    std::string dense, norm;
+    if (c.family == Family::DistilBert) {
+        dense = "vocab_transform";
+        norm = "vocab_layer_norm";
+        h.decoder = {"vocab_projector.weight", {V, E}};
+        h.bias_names = {"vocab_projector.bias"};
+        h.activation = c.activation;
+    } else if (c.model_type == "roberta") {
+        dense = "lm_head.dense";
+        norm = "lm_head.layer_norm";
+        h.decoder = {"lm_head.decoder.weight", {V, E}};
+        h.bias_names = {"lm_head.bias", "lm_head.decoder.bias"};
+        h.activation = ops::Activation::Gelu;  // RobertaLMHead: gelu whatever hidden_act says
+    } else {
+        dense = "cls.predictions.transform.dense";
+        norm = "cls.predictions.transform.LayerNorm";
+        h.decoder = {"cls.predictions.decoder.weight", {V, E}};
+        h.bias_names = {"cls.predictions.bias", "cls.predictions.decoder.bias"};
+        h.activation = c.activation;  // BertPredictionHeadTransform: config.hidden_act
+    }
+    h.dense_w = {dense + ".weight", {E, E}};
+    h.dense_b = {dense + ".bias", {E}};
+    h.norm_w = {norm + ".weight", {E}};
+    h.norm_b = {norm + ".bias", {E}};
+    h.bias = {"", {V}};
+    for (Param* q : {&h.dense_w, &h.dense_b, &h.norm_w, &h.norm_b, &h.decoder, &h.bias})
+        q->top_level = true;
+    return h;
+}
+
+/// What a masked-LM checkpoint must hold for its head, for the message when it does not.
+std::string masked_head_names(const ModelConfig& c) {
+    if (c.family == Family::DistilBert) return "vocab_transform, vocab_layer_norm, vocab_projector";
+    if (c.model_type == "roberta") return "lm_head.*";
+    return "cls.predictions.*";
+}
+
 std::string describe_config(const ModelConfig& c) {
     std::string s = "hidden size " + std::to_string(c.hidden_size) + ", " +
                     std::to_string(c.num_heads) + " heads";
@@ -225,12 +286,72 @@ std::string describe_config(const ModelConfig& c) {
     return s;
 }
 
+/// The choice of the next token: the argmax (lowest id on a tie) at temperature 0, else a
+/// draw from the softmax of logits / temperature restricted to the top_k and then the top_p
+/// mass.  Its own generator (splitmix64, uniform from the top 53 bits) gives the same text
+/// for the same seed on every platform.
+class Sampler {
+  public:
+    explicit Sampler(const GenerateOptions& o) : o_(o), state_(o.seed) {}
+    Index pick(const std::vector<float>& logits) {
+        const auto V = static_cast<Index>(logits.size());
+        if (o_.temperature <= 0.0)
+            return static_cast<Index>(std::max_element(logits.begin(), logits.end()) -
+                                      logits.begin());
+        std::vector<Index> order(static_cast<std::size_t>(V));
+        for (Index i = 0; i < V; ++i)
+            order[static_cast<std::size_t>(i)] = i;
+        const auto by_logit = [&](Index a, Index b) {
+            const float la = logits[static_cast<std::size_t>(a)],
+                        lb = logits[static_cast<std::size_t>(b)];
+            return la > lb || (la == lb && a < b);
+        };
+        Index keep = o_.top_k > 0 ? std::min(o_.top_k, V) : V;
+        std::partial_sort(order.begin(), order.begin() + keep, order.end(), by_logit);
+        order.resize(static_cast<std::size_t>(keep));
+        const double top = logits[static_cast<std::size_t>(order[0])];
+        std::vector<double> p(order.size());
+        double sum = 0.0;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            p[i] = std::exp((logits[static_cast<std::size_t>(order[i])] - top) / o_.temperature);
+            sum += p[i];
+        }
+        if (o_.top_p < 1.0) {  // the smallest prefix whose probability reaches top_p
+            double mass = 0.0;
+            std::size_t n = 0;
+            while (n < p.size() && mass < o_.top_p * sum)
+                mass += p[n++];
+            p.resize(std::max<std::size_t>(n, 1));
+            sum = mass > 0.0 ? mass : p[0];
+        }
+        const double u = next_uniform() * sum;
+        double acc = 0.0;
+        for (std::size_t i = 0; i < p.size(); ++i) {
+            acc += p[i];
+            if (u < acc) return order[i];
+        }
+        return order[p.size() - 1];
+    }
+
+  private:
+    double next_uniform() {
+        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        z ^= z >> 31;
+        return static_cast<double>(z >> 11) * 0x1.0p-53;
+    }
+    GenerateOptions o_;
+    std::uint64_t state_;
+};
+
 class Transformer final : public Model {
   public:
     Transformer(ModelConfig config, io::WeightStore store, std::string folder)
         : config_(std::move(config)), store_(std::move(store)), folder_(std::move(folder)) {
         find_prefix();
         check_every_shape();
+        find_lm_head();
         layers_.resize(static_cast<std::size_t>(config_.num_layers));
         info_.model_type = config_.model_type;
         info_.display_name = config_.display_name();
@@ -266,12 +387,21 @@ class Transformer final : public Model {
     std::size_t estimate_forward_bytes(Index tokens,
                                        const ModelForwardOptions& options) const override;
     std::size_t weight_bytes() const override;
+    LmHeadKind lm_head() const override { return lm_head_; }
+    std::string lm_head_missing() const override { return lm_head_missing_; }
+    Tensor logits(const Tensor& residual, const std::vector<Index>& rows, int threads,
+                  const std::vector<Index>* columns) const override;
+    Generation generate(const std::vector<Index>& prompt,
+                        const GenerateOptions& options) const override;
 
   private:
     /// The stored name of a parameter: the family's name under the file's prefix, or the
     /// old "gamma"/"beta" spelling of a LayerNorm's weight/bias.
     std::optional<std::string> resolve(const std::string& name) const {
-        const std::string full = prefix_ + name;
+        return resolve_full(prefix_ + name);
+    }
+    /// A name at the file's top level (a head's: lm_head.*, cls.*), with the same aliases.
+    std::optional<std::string> resolve_full(const std::string& full) const {
         if (store_.find(full)) return full;
         auto alias = [&](const char* from, const char* to) -> std::optional<std::string> {
             const std::string f(from);
@@ -301,7 +431,7 @@ class Transformer final : public Model {
 
     void check(const Param& p) const {
         if (p.name.empty()) return;
-        const auto name = resolve(p.name);
+        const auto name = p.top_level ? resolve_full(p.name) : resolve(p.name);
         if (!name) {
             if (p.optional) return;
             throw DataError(folder_ + ": tensor '" + prefix_ + p.name +
@@ -313,6 +443,48 @@ class Transformer final : public Model {
             throw DataError(folder_ + ": tensor '" + *name + "' in " + e->file + " is " +
                             shape_string(e->shape) + " but config.json (" +
                             describe_config(config_) + ") needs " + shape_string(p.shape));
+    }
+
+    /// Which head the file holds, its shapes checked against config.json like the layers'.
+    void find_lm_head() {
+        if (config_.causal()) {
+            lm_head_ = LmHeadKind::Causal;
+            Param lm = {"lm_head.weight", {config_.vocab_size, config_.hidden_size}};
+            lm.top_level = true;
+            if (!config_.tie_word_embeddings && store_.find(lm.name)) {
+                check(lm);
+                head_params_.decoder = lm;
+            }
+            return;
+        }
+        HeadParams h = masked_head_params(config_);
+        if (!resolve_full(h.dense_w.name)) {
+            const char* with_head = config_.family == Family::DistilBert ? "DistilBertForMaskedLM"
+                                    : config_.model_type == "roberta"    ? "RobertaForMaskedLM"
+                                                                         : "BertForMaskedLM";
+            lm_head_missing_ =
+                folder_ + ": this " + config_.display_name() +
+                " checkpoint has no masked-LM head (" + masked_head_names(config_) + ")" +
+                (config_.architecture.empty() ? std::string()
+                                              : ": it is a bare " + config_.architecture) +
+                "; predictions need it saved with its head (" + with_head +
+                "); its attention still opens";
+            return;
+        }
+        for (const Param* p : {&h.dense_w, &h.dense_b, &h.norm_w, &h.norm_b})
+            check(*p);
+        if (resolve_full(h.decoder.name))
+            check(h.decoder);
+        else
+            h.decoder.name.clear();  // tied to the word embeddings, as save_pretrained leaves it
+        for (const std::string& b : h.bias_names)
+            if (store_.find(b)) {
+                h.bias.name = b;
+                check(h.bias);
+                break;
+            }
+        head_params_ = std::move(h);
+        lm_head_ = LmHeadKind::Masked;
     }
 
     void check_every_shape() const {
@@ -343,7 +515,7 @@ class Transformer final : public Model {
         std::vector<std::string> names;
         for (const Param& p : params) {
             if (p.name.empty()) continue;
-            const auto name = resolve(p.name);
+            const auto name = p.top_level ? resolve_full(p.name) : resolve(p.name);
             if (!name) continue;
             const io::TensorEntry* e = store_.find(*name);
             w.rows += e->shape[0];
@@ -445,6 +617,36 @@ class Transformer final : public Model {
                           });
     }
 
+    /// The head's weights, read from the files the first time predictions need them.
+    const HeadWeights& head() const {
+        std::call_once(head_once_, [&] {
+            head_.dense_w = load(head_params_.dense_w);
+            head_.dense_b = load(head_params_.dense_b);
+            head_.norm_w = load(head_params_.norm_w);
+            head_.norm_b = load(head_params_.norm_b);
+            const Param tied = {global_params(config_).word.name,
+                                {config_.vocab_size, config_.hidden_size}};
+            head_.unembed = load(head_params_.decoder.name.empty() ? tied : head_params_.decoder);
+            head_.bias = load(head_params_.bias);
+        });
+        return head_;
+    }
+
+    /// q, k and v of `rows` tokens at positions `pos` ([rows, (H + 2 KV) d]): the fused
+    /// projection, qwen3's per-head norms, then the rotation (the unrotated copy first when
+    /// `unrotated` is given).
+    void project_qkv(const LayerWeights& w, const float* h, Index rows,
+                     const std::vector<Index>& pos, int threads, std::vector<float>& qkv,
+                     std::vector<float>* unrotated = nullptr) const;
+    /// What q carries so that q·k is the family's score: 1/√d, GPT-2's options.
+    float score_scale(Index layer) const;
+    /// The layer's interventions applied to its context [L, H d].
+    void intervene(Index layer, float* concat, Index L, const ModelForwardOptions& options) const;
+    /// One pre-norm block over `n` new tokens at positions [t0, t0 + n), attending to the
+    /// cache (which it extends); weights [1, H, n, t0 + n] kept when `weights` is not null.
+    void cached_block(Index layer, float* x, Index n, Index t0, KvCache& cache,
+                      AttentionResult* weights, int threads, Scratch& scratch) const;
+
     std::vector<Index> positions(const ModelInput& input) const;
     void embed(const ModelInput& input, const std::vector<Index>& pos, float* x) const;
     void attention(Index layer, const LayerWeights& w, const float* h, Index L,
@@ -463,6 +665,11 @@ class Transformer final : public Model {
     mutable std::vector<std::unique_ptr<LayerWeights>> layers_;
     mutable std::once_flag globals_once_;
     mutable GlobalWeights globals_;
+    LmHeadKind lm_head_ = LmHeadKind::None;
+    std::string lm_head_missing_;
+    HeadParams head_params_;
+    mutable std::once_flag head_once_;
+    mutable HeadWeights head_;
 };
 
 std::vector<Index> Transformer::positions(const ModelInput& input) const {
@@ -508,6 +715,72 @@ void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, 
     if (!g.emb_norm_w.empty()) norm(x, L, g.emb_norm_w, g.emb_norm_b);
 }
 
+void Transformer::project_qkv(const LayerWeights& w, const float* h, Index rows,
+                              const std::vector<Index>& pos, int threads, std::vector<float>& qkv,
+                              std::vector<float>* unrotated) const {
+    const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
+    const Index ld = (H + 2 * KV) * d;
+    qkv.resize(static_cast<std::size_t>(rows * ld));
+    ops::linear(h, rows, config_.hidden_size, w.qkv_w.ptr, w.qkv_b.ptr, ld, qkv.data(), threads, 0,
+                0, w.qkv_w.in_out);
+    float* q = qkv.data();
+    float* k = q + H * d;
+    const float eps = static_cast<float>(config_.norm_eps);
+    if (!w.q_norm.empty())
+        for (Index hh = 0; hh < H; ++hh)
+            ops::rms_norm(q + hh * d, rows, d, w.q_norm.ptr, eps, ld);
+    if (!w.k_norm.empty())
+        for (Index g = 0; g < KV; ++g)
+            ops::rms_norm(k + g * d, rows, d, w.k_norm.ptr, eps, ld);
+    if (unrotated) unrotated->assign(qkv.begin(), qkv.end());
+    if (config_.rotary()) {
+        ops::apply_rotary(q, rows, H, d, ld, pos, inv_freq_);
+        ops::apply_rotary(k, rows, KV, d, ld, pos, inv_freq_);
+    }
+}
+
+float Transformer::score_scale(Index layer) const {
+    float scale = 1.0f;
+    if (config_.family != Family::Gpt2 || config_.scale_attn_weights)
+        scale = 1.0f / std::sqrt(static_cast<float>(config_.head_dim));
+    if (config_.family == Family::Gpt2 && config_.scale_attn_by_inverse_layer_idx)
+        scale /= static_cast<float>(layer + 1);
+    return scale;
+}
+
+void Transformer::intervene(Index layer, float* concat, Index L,
+                            const ModelForwardOptions& options) const {
+    const Index H = config_.num_heads, d = config_.head_dim, width = H * d;
+    for (const HeadIntervention& iv : options.interventions) {
+        if (iv.head.layer != layer) continue;
+        float* col = concat + iv.head.head * d;
+        switch (iv.kind) {
+            case HeadIntervention::Kind::Zero:
+                for (Index r = 0; r < L; ++r)
+                    std::fill_n(col + r * width, d, 0.0f);
+                break;
+            case HeadIntervention::Kind::Mean: {
+                std::vector<double> mean(static_cast<std::size_t>(d), 0.0);
+                for (Index r = 0; r < L; ++r)
+                    for (Index c = 0; c < d; ++c)
+                        mean[static_cast<std::size_t>(c)] += col[r * width + c];
+                for (Index r = 0; r < L; ++r)
+                    for (Index c = 0; c < d; ++c)
+                        col[r * width + c] =
+                            static_cast<float>(mean[static_cast<std::size_t>(c)] / double(L));
+                break;
+            }
+            case HeadIntervention::Kind::Patch: {
+                const Tensor& src = *iv.source;
+                const float* from = src.ptr() + iv.head.head * d;
+                for (Index r = 0; r < L; ++r)
+                    std::copy_n(from + r * width, d, col + r * width);
+                break;
+            }
+        }
+    }
+}
+
 void Transformer::attention(Index layer, const LayerWeights& w, const float* h, Index L,
                             const std::vector<Index>& pos, const ModelForwardOptions& options,
                             bool keep, float* out, AttentionSink& sink, Scratch& scratch) const {
@@ -515,21 +788,29 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     const Index E = config_.hidden_size;
     const Index ld = (H + 2 * KV) * d;
     const int threads = std::max(1, options.num_threads);
+    if (options.resume_context && layer == options.resume_layer) {
+        // The context of this layer is known (the run being resumed): only the interventions
+        // and the output projection are left.
+        const Tensor& c = *options.resume_context;
+        if (c.numel() != static_cast<std::size_t>(L * H * d))
+            throw std::invalid_argument("resume_context has " + std::to_string(c.numel()) +
+                                        " values for " + std::to_string(L) + " tokens × " +
+                                        std::to_string(H * d));
+        std::vector<float> concat(c.data.begin(), c.data.end());
+        intervene(layer, concat.data(), L, options);
+        if (sink.wants_contexts()) sink.on_context(layer, Tensor({L, H * d}, concat));
+        ops::linear(concat.data(), L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
+                    w.o_w.in_out);
+        return;
+    }
     std::vector<float>& qkv = scratch.qkv;  // reused from layer to layer: no re-zeroing
-    qkv.resize(static_cast<std::size_t>(L * ld));
-    ops::linear(h, L, E, w.qkv_w.ptr, w.qkv_b.ptr, ld, qkv.data(), threads, 0, 0, w.qkv_w.in_out);
+    const bool steps = keep && options.steps_layer == layer;
+    std::vector<float> unrotated;
+    project_qkv(w, h, L, pos, threads, qkv, steps ? &unrotated : nullptr);
     float* q = qkv.data();
     float* k = q + H * d;
     float* v = k + KV * d;
-    const float eps = static_cast<float>(config_.norm_eps);
-    if (!w.q_norm.empty())
-        for (Index hh = 0; hh < H; ++hh)
-            ops::rms_norm(q + hh * d, L, d, w.q_norm.ptr, eps, ld);
-    if (!w.k_norm.empty())
-        for (Index g = 0; g < KV; ++g)
-            ops::rms_norm(k + g * d, L, d, w.k_norm.ptr, eps, ld);
 
-    const bool steps = keep && options.steps_layer == layer;
     AttentionForwardOptions window;
     if (keep) {
         window.weights_heads = options.scope.heads;
@@ -538,12 +819,6 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     }
     const layers::ResultWindow win = layers::result_window(window, H, L, L);
     AttentionResult result;
-    std::vector<float> unrotated;
-    if (steps) unrotated.assign(qkv.begin(), qkv.end());
-    if (config_.rotary()) {
-        ops::apply_rotary(q, L, H, d, ld, pos, inv_freq_);
-        ops::apply_rotary(k, L, KV, d, ld, pos, inv_freq_);
-    }
     if (steps) {
         const Index Lw = win.rows;
         result.steps.emplace();
@@ -563,11 +838,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
             layers::size_stages(st, Lw, L, d);
         }
     }
-    float scale = 1.0f;
-    if (config_.family != Family::Gpt2 || config_.scale_attn_weights)
-        scale = 1.0f / std::sqrt(static_cast<float>(d));
-    if (config_.family == Family::Gpt2 && config_.scale_attn_by_inverse_layer_idx)
-        scale /= static_cast<float>(layer + 1);
+    const float scale = score_scale(layer);
     for (Index r = 0; r < L; ++r)
         for (Index c = 0; c < H * d; ++c)
             q[r * ld + c] *= scale;
@@ -614,6 +885,8 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
         AttentionResult discarded;
         run(0, L, false, discarded);
     }
+    intervene(layer, concat.data(), L, options);
+    if (sink.wants_contexts()) sink.on_context(layer, Tensor({L, H * d}, concat));
     ops::linear(concat.data(), L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0, w.o_w.in_out);
     if (steps) {  // every row: the steps view shows the whole layer
         result.steps->input = Tensor({1, L, E}, std::vector<float>(h, h + L * E));
@@ -658,23 +931,54 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     if (options.scope.heads < -1 || options.scope.heads > config_.num_heads)
         throw std::invalid_argument("heads kept " + std::to_string(options.scope.heads) +
                                     " is not in [-1, " + std::to_string(config_.num_heads) + "]");
+    const Index H = config_.num_heads, E = config_.hidden_size;
+    for (const HeadIntervention& iv : options.interventions) {
+        if (iv.head.layer < 0 || iv.head.layer >= config_.num_layers || iv.head.head < 0 ||
+            iv.head.head >= H)
+            throw std::invalid_argument("head " + std::to_string(iv.head.head) + " of layer " +
+                                        std::to_string(iv.head.layer) +
+                                        " does not exist: " + config_.display_name() + " has " +
+                                        std::to_string(config_.num_layers) + " layers of " +
+                                        std::to_string(H) + " heads");
+        if (iv.kind == HeadIntervention::Kind::Patch &&
+            (!iv.source ||
+             iv.source->numel() != static_cast<std::size_t>(L * H * config_.head_dim)))
+            throw std::invalid_argument("patching needs the source run's context of " +
+                                        std::to_string(L) +
+                                        " tokens: the texts must have as many tokens");
+    }
+    const Index first = options.resume_residual ? options.resume_layer : 0;
+    if (first < 0 || first >= config_.num_layers)
+        throw std::invalid_argument("resume_layer " + std::to_string(first) + " is not a layer");
     const std::vector<Index> pos = positions(input);
-    const Index E = config_.hidden_size;
     const int threads = std::max(1, options.num_threads);
     std::vector<float> x(static_cast<std::size_t>(L * E)), h(x.size()), a(x.size());
     Scratch scratch;
-    embed(input, pos, x.data());
-    const bool hidden = sink.wants_hidden_states();
+    if (options.resume_residual) {
+        if (options.resume_residual->numel() != x.size())
+            throw std::invalid_argument("resume_residual has " +
+                                        std::to_string(options.resume_residual->numel()) +
+                                        " values for " + std::to_string(L) + " tokens");
+        std::copy(options.resume_residual->data.begin(), options.resume_residual->data.end(),
+                  x.begin());
+    } else {
+        embed(input, pos, x.data());
+    }
+    const bool hidden = sink.wants_hidden_states() && first == 0;
+    const bool residuals = sink.wants_residuals();
     if (hidden) sink.on_hidden_state(0, Tensor({L, E}, x));
     const bool pre_norm = config_.pre_norm();
     std::size_t next_kept = 0;
     const auto& kept = options.scope.layers;
-    for (Index i = 0; i < config_.num_layers; ++i) {
+    const bool streams = residuals || sink.wants_contexts();
+    for (Index i = first; i < config_.num_layers; ++i) {
+        if (residuals) sink.on_residual(i, Tensor({L, E}, x));
         bool keep = kept.empty();
         if (!keep && next_kept < kept.size() && kept[next_kept] == i) {
             keep = true;
             ++next_kept;
         }
+        keep = keep && options.attention;
         const LayerWeights& w = layer(i);
         if (pre_norm) {
             h = x;
@@ -702,8 +1006,214 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
             sink.on_hidden_state(i + 1, out);
         }
         // Nothing after the last kept layer is handed over (the steps view's pass to one layer).
-        if (!kept.empty() && next_kept == kept.size() && !hidden) break;
+        if (!kept.empty() && next_kept == kept.size() && !hidden && !streams) break;
     }
+    if (residuals) sink.on_residual(config_.num_layers, Tensor({L, E}, std::move(x)));
+}
+
+Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& rows, int threads,
+                           const std::vector<Index>* columns) const {
+    if (lm_head_ == LmHeadKind::None) throw DataError(lm_head_missing_);
+    const Index E = config_.hidden_size, V = config_.vocab_size;
+    if (residual.numel() % static_cast<std::size_t>(E) != 0)
+        throw std::invalid_argument("the residual stream is not [tokens, " + std::to_string(E) +
+                                    "]");
+    const auto L = static_cast<Index>(residual.numel() / static_cast<std::size_t>(E));
+    const auto R = static_cast<Index>(rows.size());
+    std::vector<float> x(static_cast<std::size_t>(R * E));
+    for (Index r = 0; r < R; ++r) {
+        const Index t = rows[static_cast<std::size_t>(r)];
+        if (t < 0 || t >= L)
+            throw std::invalid_argument("position " + std::to_string(t) + " is not in the " +
+                                        std::to_string(L) + " tokens");
+        std::copy_n(residual.ptr() + t * E, E, x.data() + r * E);
+    }
+    const HeadWeights& hw = head();
+    if (lm_head_ == LmHeadKind::Causal) {
+        const GlobalWeights& g = globals();
+        norm(x.data(), R, g.final_norm_w, g.final_norm_b, threads);
+    } else {
+        std::vector<float> t(x.size());
+        ops::linear(x.data(), R, E, hw.dense_w.ptr, hw.dense_b.ptr, E, t.data(), threads, 0, 0,
+                    hw.dense_w.in_out);
+        ops::activate(t.data(), t.size(), head_params_.activation);
+        ops::layer_norm(t.data(), R, E, hw.norm_w.ptr, hw.norm_b.ptr,
+                        static_cast<float>(config_.norm_eps));
+        x = std::move(t);
+    }
+    const Weight& u = hw.unembed;  // [E, V]
+    if (columns) {
+        const auto C = static_cast<Index>(columns->size());
+        Tensor out({R, C});
+        for (Index c = 0; c < C; ++c) {
+            const Index id = (*columns)[static_cast<std::size_t>(c)];
+            if (id < 0 || id >= V)
+                throw std::invalid_argument("token id " + std::to_string(id) +
+                                            " is outside the vocabulary of " + std::to_string(V));
+            for (Index r = 0; r < R; ++r) {
+                double sum = hw.bias.empty() ? 0.0 : double(hw.bias.ptr[id]);
+                for (Index e = 0; e < E; ++e)
+                    sum +=
+                        double(x[static_cast<std::size_t>(r * E + e)]) * double(u.ptr[e * V + id]);
+                out.data[static_cast<std::size_t>(r * C + c)] = static_cast<float>(sum);
+            }
+        }
+        return out;
+    }
+    Tensor out({R, V});
+    ops::linear(x.data(), R, E, u.ptr, hw.bias.empty() ? nullptr : hw.bias.ptr, V, out.ptr(),
+                threads, 0, 0, u.in_out);
+    return out;
+}
+
+void Transformer::cached_block(Index layer, float* x, Index n, Index t0, KvCache& cache,
+                               AttentionResult* weights, int threads, Scratch& scratch) const {
+    const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
+    const Index E = config_.hidden_size, ld = (H + 2 * KV) * d, kvw = KV * d;
+    const LayerWeights& w = this->layer(layer);
+    std::vector<float> h(x, x + n * E), a(static_cast<std::size_t>(n * E));
+    norm(h.data(), n, w.norm1_w, w.norm1_b, threads);
+    std::vector<Index> pos(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i)
+        pos[static_cast<std::size_t>(i)] = t0 + i;
+    std::vector<float>& qkv = scratch.qkv;
+    project_qkv(w, h.data(), n, pos, threads, qkv);
+    std::vector<float>& K = cache.k[static_cast<std::size_t>(layer)];
+    std::vector<float>& Vc = cache.v[static_cast<std::size_t>(layer)];
+    const float scale = score_scale(layer);
+    for (Index i = 0; i < n; ++i) {
+        float* row = qkv.data() + i * ld;
+        std::copy_n(row + H * d, kvw, K.data() + (t0 + i) * kvw);
+        std::copy_n(row + H * d + kvw, kvw, Vc.data() + (t0 + i) * kvw);
+        for (Index c = 0; c < H * d; ++c)
+            row[c] *= scale;
+    }
+    const Index S = t0 + n;
+    layers::ProjectedHeads in;
+    in.q = qkv.data();
+    in.ldq = ld;
+    in.k = K.data();
+    in.v = Vc.data();
+    in.ldk = in.ldv = kvw;
+    in.batch = 1;
+    in.num_heads = H;
+    in.num_kv_heads = KV;
+    in.head_dim = d;
+    in.target_len = S;
+    in.source_len = S;
+    in.score_scale = scale;
+    const ops::MaskSpec masks{nullptr, nullptr, true, 1, H, S, S, 0};
+    AttentionForwardOptions part;
+    part.query_begin = t0;
+    part.query_count = n;
+    layers::AttendOptions opt;
+    opt.num_threads = threads;
+    opt.need_weights = weights != nullptr;
+    AttentionResult discarded;
+    std::vector<float> concat(static_cast<std::size_t>(n * H * d));
+    layers::attend(in, masks, layers::result_window(part, H, S, S), opt,
+                   weights ? *weights : discarded, concat.data(), H * d);
+    ops::linear(concat.data(), n, H * d, w.o_w.ptr, w.o_b.ptr, E, a.data(), threads, 0, 0,
+                w.o_w.in_out);
+    ops::add_inplace(x, a.data(), a.size());
+    if (config_.intermediate_size > 0) {
+        std::copy_n(x, n * E, h.data());
+        norm(h.data(), n, w.norm2_w, w.norm2_b, threads);
+        mlp(w, h.data(), n, a.data(), threads, scratch);
+        ops::add_inplace(x, a.data(), a.size());
+    }
+}
+
+Generation Transformer::generate(const std::vector<Index>& prompt,
+                                 const GenerateOptions& options) const {
+    if (!config_.causal())
+        throw std::invalid_argument("generation needs a causal language model; " +
+                                    config_.display_name() + " is a masked language model");
+    const auto P = static_cast<Index>(prompt.size());
+    if (P == 0) throw std::invalid_argument("the prompt has no tokens");
+    if (options.max_new_tokens < 1)
+        throw std::invalid_argument("max_new_tokens must be at least 1");
+    const Index T = P + options.max_new_tokens;
+    if (T > config_.max_positions)
+        throw std::invalid_argument(
+            std::to_string(P) + " prompt tokens and " + std::to_string(options.max_new_tokens) +
+            " new ones are more than the " + std::to_string(config_.max_positions) +
+            " positions of " + config_.display_name());
+    const Index N = config_.num_layers, H = config_.num_heads, E = config_.hidden_size;
+    const Index V = config_.vocab_size;
+    const int threads = std::max(1, options.num_threads);
+    KvCache cache;
+    const auto kv = static_cast<std::size_t>(T * config_.num_kv_heads * config_.head_dim);
+    cache.k.assign(static_cast<std::size_t>(N), std::vector<float>(kv));
+    cache.v.assign(static_cast<std::size_t>(N), std::vector<float>(kv));
+    Generation g;
+    if (options.attention) g.attention = Tensor({N, H, T, T});
+    std::vector<float> step_logits;
+    Scratch scratch;
+    Sampler sampler(options);
+
+    // The prompt in one pass, then one token at a time.
+    std::vector<Index> ids = prompt;
+    Index t0 = 0, n = P;
+    for (;;) {
+        ModelInput in;
+        in.ids.assign(ids.end() - n, ids.end());
+        std::vector<Index> pos(static_cast<std::size_t>(n));
+        for (Index i = 0; i < n; ++i)
+            pos[static_cast<std::size_t>(i)] = t0 + i;
+        std::vector<float> x(static_cast<std::size_t>(n * E));
+        embed(in, pos, x.data());
+        for (Index l = 0; l < N; ++l) {
+            AttentionResult r;
+            cached_block(l, x.data(), n, t0, cache, options.attention ? &r : nullptr, threads,
+                         scratch);
+            if (options.attention) {
+                const Index S = t0 + n;
+                for (Index h = 0; h < H; ++h)
+                    for (Index i = 0; i < n; ++i)
+                        std::copy_n(r.weights.ptr() + (h * n + i) * S, S,
+                                    g.attention.ptr() + ((l * H + h) * T + t0 + i) * T);
+                recycle(r);
+            }
+        }
+        const Tensor last =
+            logits(Tensor({1, E}, std::vector<float>(x.end() - E, x.end())), {0}, threads, nullptr);
+        const Index next = sampler.pick(last.data);
+        if (options.keep_logits)
+            step_logits.insert(step_logits.end(), last.data.begin(), last.data.end());
+        g.ids.push_back(next);
+        ids.push_back(next);
+        g.eos = std::find(options.eos_ids.begin(), options.eos_ids.end(), next) !=
+                options.eos_ids.end();
+        if (g.eos || static_cast<Index>(g.ids.size()) == options.max_new_tokens) break;
+        t0 += n;
+        n = 1;
+    }
+    const auto steps = static_cast<Index>(g.ids.size());
+    if (options.keep_logits) g.logits = Tensor({steps, V}, std::move(step_logits));
+    if (options.attention) {
+        // The last token's own row: one more step of attention without its logits.
+        const Index total = P + steps;
+        ModelInput in;
+        in.ids = {ids.back()};
+        std::vector<float> x(static_cast<std::size_t>(E));
+        embed(in, {total - 1}, x.data());
+        for (Index l = 0; l < N; ++l) {
+            AttentionResult r;
+            cached_block(l, x.data(), 1, total - 1, cache, &r, threads, scratch);
+            for (Index h = 0; h < H; ++h)
+                std::copy_n(r.weights.ptr() + h * total, total,
+                            g.attention.ptr() + ((l * H + h) * T + total - 1) * T);
+            recycle(r);
+        }
+        Tensor cropped({N, H, total, total});
+        for (Index lh = 0; lh < N * H; ++lh)
+            for (Index i = 0; i < total; ++i)
+                std::copy_n(g.attention.ptr() + (lh * T + i) * T, total,
+                            cropped.ptr() + (lh * total + i) * total);
+        g.attention = std::move(cropped);
+    }
+    return g;
 }
 
 std::size_t Transformer::estimate_forward_bytes(Index tokens,

@@ -7,7 +7,14 @@ modeling_rope_utils.py (eager attention, eval mode: no dropout, no attention mas
 one).  `forward` returns what `model(ids, output_attentions=True, output_hidden_states=True)`
 returns: `attentions`, one [heads, L, L] post-softmax tensor per layer, and `hidden_states`,
 [L, hidden] for the embeddings' output and then each layer's output, the last one after the
-final norm where the model has one (GPT-2 `ln_f`, Llama/Qwen `norm`).
+final norm where the model has one (GPT-2 `ln_f`, Llama/Qwen `norm`).  It can also change the
+heads' outputs on the way (`heads=`: ablation, activation patching) and hand out each layer's
+output before the final norm (`layer_outputs=`: the logit lens).
+
+The language-model heads (BertLMPredictionHead, RobertaLMHead, DistilBertForMaskedLM's
+vocab_* layers, GPT2LMHeadModel's and *ForCausalLM's lm_head, tied or not) are `lm_head_params` and
+`lm_logits`; `Model` runs a checkpoint with its head, and `ablation`, `recorder`, `patcher`,
+`logit_difference` and `greedy_generate` are the interventions the goldens record.
 
 Deliberate differences from transformers, all below float32 resolution of the goldens: the
 rotary inverse frequencies and cos/sin are computed in the forward's dtype (transformers forces
@@ -178,7 +185,7 @@ def roberta_position_ids(ids, padding_idx):
     return torch.cumsum(mask, 0) * mask + padding_idx
 
 
-def _bert(cfg, P, ids, token_type_ids, trace):
+def _bert(cfg, P, ids, token_type_ids, trace, heads=None, layer_outputs=None):
     if cfg.get("position_embedding_type", "absolute") != "absolute":
         raise NotImplementedError(f"position_embedding_type {cfg['position_embedding_type']!r}")
     L = ids.shape[0]
@@ -202,16 +209,20 @@ def _bert(cfg, P, ids, token_type_ids, trace):
         v = split_heads(linear(x, P, p + "attention.self.value"), H, d)
         ctx, probs = attend(q, k, v, 1.0 / math.sqrt(d), causal=False)
         attentions.append(probs)
+        if heads is not None:  # an intervention on the heads' outputs (see `forward`)
+            ctx = heads(i, ctx)
         o = linear(merge_heads(ctx), P, p + "attention.output.dense")
         trace_attention(trace, i, x, ctx, o)
         a = layer_norm(o + x, P, p + "attention.output.LayerNorm", eps)
         m = linear(act(linear(a, P, p + "intermediate.dense")), P, p + "output.dense")
         x = layer_norm(m + a, P, p + "output.LayerNorm", eps)
         hidden.append(x)
+        if layer_outputs is not None:
+            layer_outputs.append(x)
     return attentions, hidden
 
 
-def _distilbert(cfg, P, ids, token_type_ids, trace):
+def _distilbert(cfg, P, ids, token_type_ids, trace, heads=None, layer_outputs=None):
     if cfg.get("sinusoidal_pos_embds"):
         # The table is then computed, not loaded; the goldens only use learned positions.
         raise NotImplementedError("sinusoidal_pos_embds")
@@ -230,12 +241,16 @@ def _distilbert(cfg, P, ids, token_type_ids, trace):
         v = split_heads(linear(x, P, p + "attention.v_lin"), H, d)
         ctx, probs = attend(q, k, v, 1.0 / math.sqrt(d), causal=False)
         attentions.append(probs)
+        if heads is not None:  # an intervention on the heads' outputs (see `forward`)
+            ctx = heads(i, ctx)
         o = linear(merge_heads(ctx), P, p + "attention.out_lin")
         trace_attention(trace, i, x, ctx, o)
         a = layer_norm(o + x, P, p + "sa_layer_norm", eps)
         m = linear(act(linear(a, P, p + "ffn.lin1")), P, p + "ffn.lin2")
         x = layer_norm(m + a, P, p + "output_layer_norm", eps)
         hidden.append(x)
+        if layer_outputs is not None:
+            layer_outputs.append(x)
     return attentions, hidden
 
 
@@ -243,7 +258,7 @@ def _distilbert(cfg, P, ids, token_type_ids, trace):
 # GPT-2 (pre-LayerNorm, Conv1D weights, causal)
 
 
-def _gpt2(cfg, P, ids, token_type_ids, trace):
+def _gpt2(cfg, P, ids, token_type_ids, trace, heads=None, layer_outputs=None):
     if cfg.get("scale_attn_by_inverse_layer_idx") or cfg.get("add_cross_attention"):
         raise NotImplementedError("scale_attn_by_inverse_layer_idx / add_cross_attention")
     L = ids.shape[0]
@@ -260,12 +275,16 @@ def _gpt2(cfg, P, ids, token_type_ids, trace):
         q, k, v = (split_heads(t, H, d) for t in conv1d(h, P, p + "attn.c_attn").split(E, dim=-1))
         ctx, probs = attend(q, k, v, scaling, causal=True)
         attentions.append(probs)
+        if heads is not None:  # an intervention on the heads' outputs (see `forward`)
+            ctx = heads(i, ctx)
         o = conv1d(merge_heads(ctx), P, p + "attn.c_proj")
         trace_attention(trace, i, h, ctx, o)
         x = x + o
         m = conv1d(act(conv1d(layer_norm(x, P, p + "ln_2", eps), P, p + "mlp.c_fc")), P, p + "mlp.c_proj")
         x = x + m
         hidden.append(x)
+        if layer_outputs is not None:
+            layer_outputs.append(x)
     hidden[-1] = layer_norm(x, P, "ln_f", eps)
     return attentions, hidden
 
@@ -332,7 +351,7 @@ def apply_rotary(x, cos, sin):
     return x * cos + rotate_half(x) * sin
 
 
-def _decoder(cfg, P, ids, token_type_ids, trace):
+def _decoder(cfg, P, ids, token_type_ids, trace, heads=None, layer_outputs=None):
     family = cfg["model_type"]
     if cfg.get("use_sliding_window"):
         raise NotImplementedError("use_sliding_window")
@@ -365,6 +384,8 @@ def _decoder(cfg, P, ids, token_type_ids, trace):
         k, v = k.repeat_interleave(H // KV, dim=0), v.repeat_interleave(H // KV, dim=0)
         ctx, probs = attend(q, k, v, d ** -0.5, causal=True)
         attentions.append(probs)
+        if heads is not None:  # an intervention on the heads' outputs (see `forward`)
+            ctx = heads(i, ctx)
         o = linear(merge_heads(ctx), P, p + "self_attn.o_proj", o_bias)
         trace_attention(trace, i, h, ctx, o)
         x = x + o
@@ -372,6 +393,8 @@ def _decoder(cfg, P, ids, token_type_ids, trace):
         m = act(linear(h, P, p + "mlp.gate_proj", mlp_bias)) * linear(h, P, p + "mlp.up_proj", mlp_bias)
         x = x + linear(m, P, p + "mlp.down_proj", mlp_bias)
         hidden.append(x)
+        if layer_outputs is not None:
+            layer_outputs.append(x)
     hidden[-1] = rms_norm(x, P["norm.weight"], eps)
     return attentions, hidden
 
@@ -381,13 +404,19 @@ _FORWARD = {"bert": _bert, "roberta": _bert, "distilbert": _distilbert, "gpt2": 
 
 
 def forward(config, state, input_ids, token_type_ids=None, dtype=torch.float64, trace=None,
-            params=None):
+            params=None, heads=None, layer_outputs=None):
     """(attentions, hidden_states) of one sequence, as lists of tensors of `dtype`.
 
     config: the parsed config.json; state: the checkpoint's {name: array} (any prefix, as in
     the file), or `params` already made by to_params (the benchmark converts once).
     trace: a dict to receive layer 0's q/k before and after the rotation (rotary families),
-    [heads or kv_heads, L, head_dim], after q_norm/k_norm where the model has them."""
+    [heads or kv_heads, L, head_dim], after q_norm/k_norm where the model has them.
+    heads: None, or a function (layer, context) -> context called in every layer on the heads'
+    outputs, context = softmax(q k^T) v as [H, L, head_dim] (query heads; under grouped-query
+    attention each query head's own slice), before they are concatenated and projected: what
+    head ablation and activation patching change.
+    layer_outputs: None, or a list that receives each layer's output [L, hidden] (the residual
+    stream, before the final norm of GPT-2 / Llama / Qwen): what the logit lens reads."""
     family = config["model_type"]
     if family not in _FORWARD:
         raise NotImplementedError(f"model_type {family!r}")
@@ -395,4 +424,193 @@ def forward(config, state, input_ids, token_type_ids=None, dtype=torch.float64, 
     ids = torch.as_tensor(np.asarray(input_ids), dtype=torch.long)
     tt = None if token_type_ids is None else torch.as_tensor(np.asarray(token_type_ids), dtype=torch.long)
     with torch.no_grad():
-        return _FORWARD[family](config, P, ids, tt, trace)
+        return _FORWARD[family](config, P, ids, tt, trace, heads, layer_outputs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Language-model heads, logit lens, head ablation, activation patching, greedy generation
+#
+# Written from transformers' BertLMPredictionHead / BertPredictionHeadTransform, RobertaLMHead,
+# DistilBertForMaskedLM, GPT2LMHeadModel and {Llama,Qwen2,Qwen3}ForCausalLM.
+
+CAUSAL_FAMILIES = ("gpt2",) + ROTARY_FAMILIES
+
+# Masked-LM head weights of each encoder family, named as in a *ForMaskedLM file (outside the
+# base-model prefix): (dense, its LayerNorm, decoder weight, decoder bias or bias parameters).
+# The decoder weight is tied to the word embeddings; save_pretrained leaves it out (and the
+# decoder's bias, the same parameter as the head's `bias`).
+MLM_HEAD_NAMES = {
+    "bert": ("cls.predictions.transform.dense", "cls.predictions.transform.LayerNorm",
+             "cls.predictions.decoder.weight", ("cls.predictions.bias", "cls.predictions.decoder.bias")),
+    "roberta": ("lm_head.dense", "lm_head.layer_norm", "lm_head.decoder.weight",
+                ("lm_head.bias", "lm_head.decoder.bias")),
+    "distilbert": ("vocab_transform", "vocab_layer_norm", "vocab_projector.weight", ("vocab_projector.bias",)),
+}
+
+
+def lm_head_kind(config, state):
+    """"causal" (GPT-2, Llama, Qwen: they always have one, tied to the input embeddings when the
+    file has no lm_head.weight), "masked" (an encoder whose file has the MLM head's weights) or
+    None (a bare encoder)."""
+    family = config["model_type"]
+    if family in CAUSAL_FAMILIES:
+        return "causal"
+    if family in MLM_HEAD_NAMES and MLM_HEAD_NAMES[family][0] + ".weight" in state:
+        return "masked"
+    return None
+
+
+def _tensor(a, dtype):
+    return torch.from_numpy(np.ascontiguousarray(np.asarray(a))).to(dtype)
+
+
+def lm_head_params(config, state, P, dtype=torch.float64):
+    """The head's weights as torch tensors of `dtype`, as {"decoder.weight" [V, E], and for the
+    masked heads "dense.weight", "dense.bias", "norm.weight", "norm.bias", "decoder.bias"}, or
+    None without a head.  P: the base model's params (to_params), for the tied weights."""
+    family, kind = config["model_type"], lm_head_kind(config, state)
+    if kind is None:
+        return None
+    if kind == "causal":
+        embed = "wte.weight" if family == "gpt2" else "embed_tokens.weight"
+        # PretrainedConfig's default is tie_word_embeddings=True (GPT-2 keeps it); LlamaConfig,
+        # Qwen2Config and Qwen3Config default to False.
+        tied = config.get("tie_word_embeddings", family == "gpt2") or "lm_head.weight" not in state
+        return {"decoder.weight": P[embed] if tied else _tensor(state["lm_head.weight"], dtype)}
+    dense, norm, decoder, biases = MLM_HEAD_NAMES[family]
+
+    def get(name):
+        for n in (name, name.replace(".weight", ".gamma"), name.replace(".bias", ".beta")):
+            if n in state:
+                return _tensor(state[n], dtype)
+        raise KeyError(f"{name} is not in the checkpoint")
+
+    bias = next((n for n in biases if n in state), None)
+    if bias is None:
+        raise KeyError(f"{biases[0]} is not in the checkpoint")
+    return {"dense.weight": get(dense + ".weight"), "dense.bias": get(dense + ".bias"),
+            "norm.weight": get(norm + ".weight"), "norm.bias": get(norm + ".bias"),
+            "decoder.weight": (_tensor(state[decoder], dtype) if decoder in state
+                               else P["embeddings.word_embeddings.weight"]),
+            "decoder.bias": _tensor(state[bias], dtype)}
+
+
+def lm_logits(config, P, head, x):
+    """Logits [L, vocab_size] of a residual stream x [L, hidden] taken after some layer.
+
+    GPT-2 / Llama / Qwen: the final norm (ln_f / norm), then lm_head (no bias).  BERT / RoBERTa /
+    DistilBERT (post-norm: a layer's output is already normalised): the MLM head, dense ->
+    activation -> LayerNorm -> decoder + bias, with BERT's config.hidden_act, RoBERTa's fixed
+    erf GELU, DistilBERT's config.activation, and LayerNorm eps layer_norm_eps (BERT, RoBERTa) or
+    1e-12 (DistilBERT, hard-coded).  On the last layer's output this is the model's logits."""
+    family = config["model_type"]
+    with torch.no_grad():
+        if family == "gpt2":
+            return F.linear(layer_norm(x, P, "ln_f", config["layer_norm_epsilon"]), head["decoder.weight"])
+        if family in ROTARY_FAMILIES:
+            return F.linear(rms_norm(x, P["norm.weight"], config["rms_norm_eps"]), head["decoder.weight"])
+        if family == "bert":
+            act, eps = activation(config["hidden_act"]), config["layer_norm_eps"]
+        elif family == "roberta":
+            act, eps = F.gelu, config["layer_norm_eps"]
+        else:
+            act, eps = activation(config["activation"]), 1e-12
+        h = act(F.linear(x, head["dense.weight"], head["dense.bias"]))
+        h = F.layer_norm(h, h.shape[-1:], head["norm.weight"], head["norm.bias"], eps)
+        return F.linear(h, head["decoder.weight"], head["decoder.bias"])
+
+
+class Model:
+    """A checkpoint made ready once: its base-model params and its head (None without one)."""
+
+    def __init__(self, config, state, dtype=torch.float64):
+        self.config = config
+        self.params = to_params(state, config["model_type"], dtype)
+        self.kind = lm_head_kind(config, state)
+        self.head = lm_head_params(config, state, self.params, dtype)
+        self.num_heads = (config.get("num_attention_heads") or config.get("n_heads")
+                          or config["n_head"])
+        self.num_layers = (config.get("num_hidden_layers") or config.get("n_layers")
+                           or config["n_layer"])
+
+    def run(self, ids, token_type_ids=None, heads=None, lens=False):
+        """{"attentions", "hidden_states", "layer_outputs" (each layer's output before any final
+        norm), "logits" [L, V] (with a head), and with lens=True "lens" [layers, L, V]: lm_logits
+        after each layer}."""
+        outs = []
+        attentions, hidden = forward(self.config, None, ids, token_type_ids, params=self.params,
+                                     heads=heads, layer_outputs=outs)
+        r = {"attentions": attentions, "hidden_states": hidden, "layer_outputs": outs}
+        if self.head is not None:
+            r["logits"] = lm_logits(self.config, self.params, self.head, outs[-1])
+            if lens:
+                r["lens"] = torch.stack([lm_logits(self.config, self.params, self.head, x) for x in outs])
+        return r
+
+
+def ablation(pairs, mode):
+    """A `heads` function that ablates the heads (layer, head) of `pairs`: "zero" sets the head's
+    output [L, head_dim] to 0; "mean" replaces it at every position by its mean over the
+    sequence's positions (all L, for causal models too)."""
+    if mode not in ("zero", "mean"):
+        raise ValueError(mode)
+
+    def hook(layer, ctx):
+        hs = [h for l, h in pairs if l == layer]
+        if not hs:
+            return ctx
+        out = ctx.clone()
+        for h in hs:
+            out[h] = 0.0 if mode == "zero" else ctx[h].mean(0, keepdim=True).expand_as(ctx[h])
+        return out
+    return hook
+
+
+def recorder(store):
+    """A `heads` function that keeps every layer's head outputs in `store` (a list) and changes
+    nothing."""
+    def hook(layer, ctx):
+        store.append(ctx.clone())
+        return ctx
+    return hook
+
+
+def patcher(clean, pairs):
+    """A `heads` function for activation patching: the heads (layer, head) of `pairs` read the
+    clean run's outputs `clean` (recorder's list) at every position."""
+    def hook(layer, ctx):
+        hs = [h for l, h in pairs if l == layer]
+        if not hs:
+            return ctx
+        out = ctx.clone()
+        for h in hs:
+            out[h] = clean[layer][h]
+        return out
+    return hook
+
+
+def logit_difference(logits, target, distractor, position=-1):
+    """The patching metric: logit[target] - logit[distractor] at `position` (-1: the last)."""
+    return float(logits[position, target] - logits[position, distractor])
+
+
+def eos_ids(config):
+    e = config.get("eos_token_id")
+    return set() if e is None else {e} if isinstance(e, int) else set(e)
+
+
+def greedy_generate(model, prompt_ids, max_new_tokens):
+    """Greedy decoding as transformers' generate(do_sample=False) without a cache: the whole
+    sequence recomputed each step, the argmax of the last position's logits appended, stopping
+    after max_new_tokens or after a token of config.eos_token_id (which is kept).  Returns (new
+    ids, [steps, V] next-token logits of each step, "eos" or "length")."""
+    ids, steps = list(prompt_ids), []
+    stop = eos_ids(model.config)
+    for _ in range(max_new_tokens):
+        logits = model.run(ids)["logits"][-1]
+        steps.append(logits)
+        nxt = int(torch.argmax(logits))
+        ids.append(nxt)
+        if nxt in stop:
+            return ids[len(prompt_ids):], torch.stack(steps), "eos"
+    return ids[len(prompt_ids):], torch.stack(steps), "length"

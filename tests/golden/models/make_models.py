@@ -12,7 +12,9 @@ reference is computed from the folder as written (read back, F16/BF16 already ro
 files and the maps cannot disagree.  Everything derives from SEED: re-running rewrites the same
 bytes.  Before writing anything the script checks the reference against itself and against
 independent formulations (see `self_checks`), and that the maps are sensitive enough to catch a
-wrong scaling, a transposed weight or a wrong rotary pairing.
+wrong scaling, a transposed weight or a wrong rotary pairing.  Where the model has a language-model
+head it also writes its logits, the logit lens, head ablation, activation patching and greedy
+generation (`write_lm_reference`, with their own checks).
 """
 import argparse
 import json
@@ -348,6 +350,26 @@ def bert_mlm_head(init, c):
     return s
 
 
+def roberta_mlm_head(init, c):
+    """RobertaLMHead in state-dict order (its own `bias` first, then dense, layer_norm);
+    lm_head.decoder.weight/bias are tied to the word embeddings and lm_head.bias: left out."""
+    E, s = c["hidden_size"], {}
+    s["lm_head.bias"] = init.bias(c["vocab_size"])
+    init.linear(s, "lm_head.dense", E, E)
+    init.layer_norm(s, "lm_head.layer_norm", E)
+    return s
+
+
+def distilbert_mlm_head(init, c):
+    """DistilBertForMaskedLM's head; vocab_projector.weight is tied to the word embeddings (left
+    out), its bias is not."""
+    E, s = c["dim"], {}
+    init.linear(s, "vocab_transform", E, E)
+    init.layer_norm(s, "vocab_layer_norm", E)
+    s["vocab_projector.bias"] = init.bias(c["vocab_size"])
+    return s
+
+
 def distilbert_weights(init, c):
     E, I, s = c["dim"], c["hidden_dim"], {}
     s["embeddings.word_embeddings.weight"] = init.normal(EMB_STD, c["vocab_size"], E)
@@ -498,10 +520,15 @@ def draw_ids(rng, n, low, high):
 
 def make_case(name, folder):
     """Writes the HF folder of case `name` (config, weights, tokenizer); returns (index entry,
-    input_ids, token_type_ids or None)."""
+    input_ids, token_type_ids or None, info).  info: "id_range" (low, high) of the ordinary
+    tokens the input ids were drawn from, "special" (the special ids in the input) and "head_rng",
+    a generator of its own for the head weights added later (RoBERTa, DistilBERT) and for the
+    patching input, so that everything drawn from `rng` stays as it was."""
     rng = case_rng(name)
     init = Init(rng)
+    head_rng = case_rng(name + "/head")
     tt = None
+    special = set()
     if name in ("bert_mlm_prefix", "bert_gamma_beta", "bert_f16_sharded", "distilbert"):
         tok_class = "DistilBertTokenizer" if name == "distilbert" else "BertTokenizer"
         vocab = write_wordpiece_vocab(folder, tok_class)
@@ -509,14 +536,16 @@ def make_case(name, folder):
         first_word = vocab["."]
         cls, sep = vocab["[CLS]"], vocab["[SEP]"]
         if name == "distilbert":
-            c = {"activation": "gelu", "architectures": ["DistilBertModel"], "attention_dropout": 0.1,
+            c = {"activation": "gelu", "architectures": ["DistilBertForMaskedLM"], "attention_dropout": 0.1,
                  "dim": 32, "dropout": 0.1, "hidden_dim": 64, "initializer_range": 0.02,
                  "max_position_embeddings": 64, "model_type": "distilbert", "n_heads": 4, "n_layers": 2,
                  "pad_token_id": 0, "qa_dropout": 0.1, "seq_classif_dropout": 0.2,
                  "sinusoidal_pos_embds": False, "tie_weights_": True, "torch_dtype": "float32",
                  "transformers_version": TRANSFORMERS_VERSION, "vocab_size": V}
             state = prefixed(distilbert_weights(init, c), "distilbert.")
-            features = ["distilbert names", "distilbert. prefix", "learned positions"]
+            state.update(distilbert_mlm_head(Init(head_rng), c))
+            features = ["distilbert names", "distilbert. prefix", "learned positions",
+                        "vocab_transform/vocab_layer_norm/vocab_projector.bias head (tied projector left out)"]
             dtype, shards = "float32", 1
         elif name == "bert_mlm_prefix":
             c = bert_config("BertForMaskedLM", V, 2, "float32")
@@ -534,6 +563,7 @@ def make_case(name, folder):
             state = bert_weights(init, c, pooler=True)
             features = ["F16", "2 shards + index"]
             dtype, shards = "float16", 2
+        id_range, special = (first_word, V), {cls, sep}
         if name == "bert_mlm_prefix":
             a, b = draw_ids(rng, 4, first_word, V), draw_ids(rng, 3, first_word, V)
             ids = [cls] + a + [sep] + b + [sep]
@@ -548,14 +578,18 @@ def make_case(name, folder):
             "errors": "replace", "mask_token": "<mask>", "model_max_length": 62, "pad_token": "<pad>",
             "sep_token": "</s>", "tokenizer_class": "RobertaTokenizer", "trim_offsets": True,
             "unk_token": "<unk>"})
-        c = bert_config("RobertaModel", V, 2, "float32", model_type="roberta", pad_token_id=1,
+        c = bert_config("RobertaForMaskedLM", V, 2, "float32", model_type="roberta", pad_token_id=1,
                         bos_token_id=0, eos_token_id=2, type_vocab_size=1, layer_norm_eps=1e-05)
+        # The pooler stays, as in roberta-base (RobertaForMaskedLM does not use it).
         state = prefixed(bert_weights(init, c, pooler=True), "roberta.")
+        state.update(roberta_mlm_head(Init(head_rng), c))
         # A trailing <pad> (no attention mask, as when only ids are given): it is attended like
         # any token, but its position id is padding_idx, not the next position.
         ids = [vocab["<s>"]] + draw_ids(rng, 7, 4, V - 1) + [vocab["</s>"], vocab["<pad>"]]
+        id_range, special = (4, V - 1), {vocab["<s>"], vocab["</s>"], vocab["<pad>"]}
         features = ["roberta. prefix", "positions from padding_idx + 1", "pad token gets padding_idx",
-                    "type_vocab_size 1", "byte-level vocab.json + merges.txt"]
+                    "type_vocab_size 1", "byte-level vocab.json + merges.txt",
+                    "lm_head.* MLM head (tied decoder left out)"]
         dtype, shards = "float32", 1
     elif name in ("gpt2_lmhead", "gpt2_bf16"):
         vocab = write_byte_level_vocab(folder, [], ["<|endoftext|>"])
@@ -576,6 +610,7 @@ def make_case(name, folder):
             dtype = "bfloat16"
         shards = 1
         ids = draw_ids(rng, int(rng.integers(7, 13)), 0, V - 1)
+        id_range = (0, V - 1)
     elif name == "llama_gqa":
         n_tok, sp = write_sentencepiece_tokenizer_json(folder)
         dump_json(os.path.join(folder, "tokenizer_config.json"), {
@@ -587,6 +622,7 @@ def make_case(name, folder):
         state = prefixed(decoder_weights(init, c), "model.")
         state["lm_head.weight"] = init.normal(W_STD, V, 32)
         ids = [sp["<s>"]] + draw_ids(rng, int(rng.integers(6, 11)), 3, n_tok)
+        id_range, special = (3, n_tok), {sp["<s>"]}
         features = ["GQA 4/2", "untied lm_head.weight", f"vocab_size {V} > tokenizer's {n_tok}",
                     "SentencePiece-style tokenizer.json (byte_fallback)"]
         dtype, shards = "float32", 1
@@ -601,6 +637,7 @@ def make_case(name, folder):
                          sp["<|begin_of_text|>"], sp["<|end_of_text|>"])
         state = prefixed(decoder_weights(init, c), "model.")
         ids = [sp["<|begin_of_text|>"]] + draw_ids(rng, int(rng.integers(8, 12)), 0, n_tok - 2)
+        id_range, special = (0, n_tok - 2), {sp["<|begin_of_text|>"]}
         features = ["rope_scaling llama3", "rope_theta 500000", "head_dim 16 != hidden/heads",
                     "tied embeddings", "2 shards + index", "Llama 3 style byte-level tokenizer.json"]
         dtype, shards = "float32", 2
@@ -625,6 +662,7 @@ def make_case(name, folder):
             dtype = "float16"
         state = prefixed(decoder_weights(init, c), "model.")
         ids = draw_ids(rng, int(rng.integers(7, 13)), 0, n_tok - 3)
+        id_range = (0, n_tok - 3)
         shards = 1
     else:
         raise ValueError(name)
@@ -633,7 +671,7 @@ def make_case(name, folder):
     dump_json(os.path.join(folder, "config.json"), c)
     entry = {"name": name, "model_type": c["model_type"], "architecture": c["architectures"][0],
              "features": features, "dtype": dtype, "sharded": shards > 1, "input_length": len(ids)}
-    return entry, ids, tt
+    return entry, ids, tt, {"id_range": id_range, "special": special, "head_rng": head_rng}
 
 
 CASES = ["bert_mlm_prefix", "bert_gamma_beta", "bert_f16_sharded", "roberta", "distilbert", "gpt2_lmhead",
@@ -834,6 +872,192 @@ def write_reference(folder, ids, tt):
     return config, state, attentions, hidden, trace
 
 
+MAX_NEW_TOKENS = 6  # greedy generation: all tiny cases have 64 positions, inputs of <= 12 ids
+MIN_PATCH_EFFECT = 0.05  # m_clean - m_corrupt at least this, or the corruption is drawn again
+
+
+def corrupt(name, ids, tt, info, clean_logits, model):
+    """The patching input: the case's ids with two positions replaced by other ordinary ids,
+    drawn from the head generator.  Never position 0, a special token or the last position (so
+    that patching every head of every layer restores the clean logits there exactly).  Returns
+    (corrupt ids, its logits, target, distractor), drawn again until m_clean - m_corrupt >
+    MIN_PATCH_EFFECT."""
+    rng, (low, high) = info["head_rng"], info["id_range"]
+    positions = [k for k in range(1, len(ids) - 1) if ids[k] not in info["special"]]
+    last = clean_logits[-1]
+    target = int(torch.argmax(last))
+    for _ in range(100):
+        bad = list(ids)
+        for k in sorted(int(k) for k in rng.choice(positions, 2, replace=False)):
+            while bad[k] == ids[k]:
+                bad[k] = int(rng.integers(low, high))
+        logits = model.run(bad, tt)["logits"]
+        distractor = int(torch.argmax(logits[-1]))
+        if distractor == target:
+            distractor = int(torch.topk(last, 2).indices[1])
+        m_clean = ref.logit_difference(clean_logits, target, distractor)
+        m_corrupt = ref.logit_difference(logits, target, distractor)
+        if m_clean - m_corrupt > MIN_PATCH_EFFECT:
+            return bad, logits, target, distractor
+    raise AssertionError(f"{name}: no corruption moves the logit difference by {MIN_PATCH_EFFECT}")
+
+
+def zeroed_output_projection(config, P, pairs):
+    """The params with the columns of each (layer, head)'s slice in the attention output
+    projection zeroed: zero ablation written as a weight change."""
+    fam, Q = config["model_type"], dict(P)
+    H = config.get("num_attention_heads") or config.get("n_heads") or config["n_head"]
+    d = ref.head_dim_of(config) if fam in ref.ROTARY_FAMILIES else \
+        (config.get("hidden_size") or config.get("dim") or config["n_embd"]) // H
+    for layer, h in pairs:
+        if fam == "gpt2":  # Conv1D [in, out]: the head's rows
+            key = f"h.{layer}.attn.c_proj.weight"
+            w = Q[key].clone()
+            w[h * d:(h + 1) * d, :] = 0
+        else:
+            key = {"bert": "encoder.layer.{}.attention.output.dense.weight",
+                   "roberta": "encoder.layer.{}.attention.output.dense.weight",
+                   "distilbert": "transformer.layer.{}.attention.out_lin.weight"}.get(
+                       fam, "layers.{}.self_attn.o_proj.weight").format(layer)
+            w = Q[key].clone()
+            w[:, h * d:(h + 1) * d] = 0
+        Q[key] = w
+    return Q
+
+
+def write_lm_reference(folder, name, config, state, ids, tt, info, hidden):
+    """The head's outputs in reference/: logits, the logit lens, head ablation, activation
+    patching and (causal models) greedy generation, with their self-checks.  Returns the index's
+    lm_head ("causal", "masked" or None), the sensitivity figures of the head and a line to print."""
+    model = ref.Model(config, state)
+    if model.kind is None:
+        return None, {}, ""
+    r = os.path.join(folder, "reference")
+    fam, n, H = config["model_type"], model.num_layers, model.num_heads
+    P, head = model.params, model.head
+
+    clean_ctx = []
+    run = model.run(ids, tt, heads=ref.recorder(clean_ctx), lens=True)
+    logits, lens = run["logits"], run["lens"]
+    check(max_diff(run["hidden_states"], hidden) == 0.0, f"{name}: the hooked forward differs from the plain one")
+    check(float((lens[-1] - logits).abs().max()) < 1e-12, f"{name}: the lens' last layer is not the logits")
+    check(lens.shape == (n, len(ids), config["vocab_size"]), f"{name}: lens shape {tuple(lens.shape)}")
+    # The logits once more, written out from the final hidden state (the masked cases' decoders
+    # are all tied to the word embeddings).
+    if fam in ref.CAUSAL_FAMILIES:  # hidden[-1] is after the final norm already
+        again = hidden[-1] @ head["decoder.weight"].T
+    else:
+        u = hidden[-1] @ head["dense.weight"].T + head["dense.bias"]
+        g = 0.5 * u * (1 + torch.erf(u / math.sqrt(2)))  # all three encoders use erf GELU here
+        eps = 1e-12 if fam == "distilbert" else config["layer_norm_eps"]
+        again = F.layer_norm(g, g.shape[-1:], head["norm.weight"], head["norm.bias"], eps) \
+            @ P["embeddings.word_embeddings.weight"].T + head["decoder.bias"]
+    dd = float((again - logits).abs().max())
+    check(dd < 1e-12, f"{name}: logits differ from their written-out form by {dd}")
+    for i in range(n - 1):
+        dd = float((lens[i] - lens[-1]).abs().max())
+        check(dd > 1e-3, f"{name}: the lens after layer {i + 1} equals the last one ({dd:.2e})")
+
+    # Ablation: (0, 1) and the last layer's last head.
+    pairs = [[0, 1], [n - 1, H - 1]]
+    ablated = {}
+    for mode in ("zero", "mean"):
+        ablated[mode] = model.run(ids, tt, heads=ref.ablation(pairs, mode))["logits"]
+        dd = float((ablated[mode] - logits).abs().max())
+        check(dd > 1e-3, f"{name}: {mode}-ablating {pairs} moves the logits by only {dd:.2e}")
+        for one in pairs:  # each head alone moves them too
+            dd = float((model.run(ids, tt, heads=ref.ablation([one], mode))["logits"] - logits).abs().max())
+            check(dd > 1e-3, f"{name}: {mode}-ablating {one} moves the logits by only {dd:.2e}")
+    seen, mean = [], ref.ablation(pairs, "mean")
+    model.run(ids, tt, heads=lambda layer, ctx: ref.recorder(seen)(layer, mean(layer, ctx)))
+    dd = float((seen[0][1] - clean_ctx[0][1].mean(0)).abs().max())  # layer 0 reads the clean input
+    check(dd < 1e-15, f"{name}: mean ablation of head 1 at layer 0 is not the clean mean ({dd})")
+    check(torch.equal(seen[n - 1][H - 1], seen[n - 1][H - 1][:1].expand_as(seen[n - 1][H - 1])),
+          f"{name}: mean ablation of the last head is not the same at every position")
+    dd = float((ablated["zero"] - ablated["mean"]).abs().max())
+    check(dd > 1e-3, f"{name}: zero and mean ablation agree ({dd:.2e})")
+    keep = model.run(ids, tt, heads=lambda layer, ctx: ctx * torch.ones(H, 1, 1, dtype=ctx.dtype))["logits"]
+    check(torch.equal(keep, logits), f"{name}: an all-ones keep mask changes the logits")
+    outs = []
+    ref.forward(config, None, ids, tt, params=zeroed_output_projection(config, P, pairs), layer_outputs=outs)
+    dd = float((ref.lm_logits(config, P, head, outs[-1]) - ablated["zero"]).abs().max())
+    check(dd < 1e-12, f"{name}: zero ablation differs from zeroing the output projection's columns by {dd}")
+
+    # Activation patching: every single head of the corrupted run reads the clean run's output.
+    bad, bad_logits, target, distractor = corrupt(name, ids, tt, info, logits, model)
+    m_clean = ref.logit_difference(logits, target, distractor)
+    m_corrupt = ref.logit_difference(bad_logits, target, distractor)
+    patch_m = np.zeros((n, H), dtype=np.float64)
+    for layer in range(n):
+        for h in range(H):
+            out = model.run(bad, tt, heads=ref.patcher(clean_ctx, [(layer, h)]))["logits"]
+            patch_m[layer, h] = ref.logit_difference(out, target, distractor)
+    every = [(layer, h) for layer in range(n) for h in range(H)]
+    out = model.run(bad, tt, heads=ref.patcher(clean_ctx, every))["logits"]
+    dd = float((out[-1] - logits[-1]).abs().max())
+    check(dd < 1e-12, f"{name}: patching every head does not restore the clean last position ({dd:.2e})")
+    out = model.run(bad, tt, heads=ref.patcher(clean_ctx, []))["logits"]
+    check(ref.logit_difference(out, target, distractor) == m_corrupt, f"{name}: patching nothing changes m")
+    check(float(np.abs(patch_m - m_corrupt).max()) > 1e-3, f"{name}: no single head moves m")
+
+    os.makedirs(r, exist_ok=True)
+    np.save(os.path.join(r, "logits.npy"), logits.numpy().astype(np.float32))
+    np.save(os.path.join(r, "lens_logits.npy"), lens.numpy().astype(np.float32))
+    np.save(os.path.join(r, "ablate_zero_logits.npy"), ablated["zero"].numpy().astype(np.float32))
+    np.save(os.path.join(r, "ablate_mean_logits.npy"), ablated["mean"].numpy().astype(np.float32))
+    np.save(os.path.join(r, "patch_m.npy"), patch_m)
+    doc = {"ablate": pairs,
+           "patch": {"clean_ids": list(ids), "corrupt_ids": bad, "target": target, "distractor": distractor,
+                     "position": -1, "m_clean": m_clean, "m_corrupt": m_corrupt}}
+
+    if model.kind == "causal":
+        new, steps, finish = ref.greedy_generate(model, ids, MAX_NEW_TOKENS)
+        full = model.run(ids + new)
+        check(len(new) == steps.shape[0] and (finish == "eos") == (new[-1] in ref.eos_ids(config)),
+              f"{name}: generation {new} {finish}")
+        check(finish == "eos" or len(new) == MAX_NEW_TOKENS, f"{name}: generation stopped early: {new}")
+        # Causal: each step's logits are the final sequence's logits at that step's position.
+        dd = float((full["logits"][len(ids) - 1:len(ids) - 1 + len(new)] - steps).abs().max())
+        check(dd < 1e-12, f"{name}: step logits differ from the whole sequence's by {dd}")
+        top2 = torch.topk(steps, 2, dim=-1).values
+        gap = float((top2[:, 0] - top2[:, 1]).min())
+        check(gap > 1e-3, f"{name}: a greedy step's top two logits are only {gap:.2e} apart")
+        np.save(os.path.join(r, "generate_logits.npy"), steps.numpy().astype(np.float32))
+        np.save(os.path.join(r, "generate_attentions.npy"),
+                torch.stack(full["attentions"]).numpy().astype(np.float32))
+        doc["generate"] = {"prompt_ids": list(ids), "max_new_tokens": MAX_NEW_TOKENS, "ids": new,
+                           "finish": finish}
+        # The random models rarely choose the eos token; after a prompt that ends with it, the
+        # tied ones repeat it: the stop on eos (the eos id kept) then has a golden too.
+        prompt = list(ids) + [min(ref.eos_ids(config))]
+        new, steps, finish = ref.greedy_generate(model, prompt, MAX_NEW_TOKENS)
+        top2 = torch.topk(steps, 2, dim=-1).values
+        gap = float((top2[:, 0] - top2[:, 1]).min())
+        check(gap > 1e-3, f"{name}: a greedy step after eos has its top two logits only {gap:.2e} apart")
+        doc["generate_after_eos"] = {"prompt_ids": prompt, "max_new_tokens": MAX_NEW_TOKENS, "ids": new,
+                                     "finish": finish}
+    dump_json(os.path.join(r, "interventions.json"), doc)
+
+    # How much the logits move under the head mistakes the goldens must catch.
+    last = run["layer_outputs"][-1]
+    if model.kind == "causal":
+        sens = {"final norm skipped": max_diff([last @ head["decoder.weight"].T], [logits])}
+    else:
+        sens = {"head bias left out": max_diff([logits - head["decoder.bias"]], [logits])}
+        u = last @ head["dense.weight"].T + head["dense.bias"]
+        eps = 1e-12 if fam == "distilbert" else config["layer_norm_eps"]
+        tanh = F.layer_norm(ref.gelu_new(u), u.shape[-1:], head["norm.weight"], head["norm.bias"], eps) \
+            @ head["decoder.weight"].T + head["decoder.bias"]
+        sens["tanh GELU in the head"] = max_diff([tanh], [logits])
+    for what, dd in sens.items():
+        check(dd > 1e-3, f"{name}: a {what} mistake moves the logits by only {dd:.2e}")
+    summary = f"m {m_clean:.2f}->{m_corrupt:.2f}"
+    for key in ("generate", "generate_after_eos"):
+        if key in doc:
+            summary += f"  {key} {doc[key]['finish']} {doc[key]['ids']}"
+    return model.kind, sens, summary
+
+
 def folder_size(folder):
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(folder) for f in fs)
 
@@ -847,15 +1071,18 @@ def make_goldens(out_dir, only=None):
         if os.path.isdir(folder):
             shutil.rmtree(folder)
         os.makedirs(folder)
-        entry, ids, tt = make_case(name, folder)
+        entry, ids, tt, info = make_case(name, folder)
         config, state, attentions, hidden, trace = write_reference(folder, ids, tt)
         self_checks(name, config, state, ids, tt, attentions, hidden, trace)
         sens = sensitivity(name, config, state, ids, tt, attentions)
+        entry["lm_head"], head_sens, summary = write_lm_reference(folder, name, config, state, ids, tt, info,
+                                                                  hidden)
         entry["layers"], entry["heads"] = len(attentions), attentions[0].shape[0]
         entry["hidden_size"] = hidden[0].shape[1]
         index.append(entry)
         print(f"{name:22s} {folder_size(folder) / 1024:6.1f} KB  L={len(ids):2d}  " +
-              "  ".join(f"{k} {v:.2g}" for k, v in sens.items()))
+              "  ".join(f"{k} {v:.2g}" for k, v in {**sens, **head_sens}.items()) +
+              (f"\n{'':22s} {entry['lm_head']} head: {summary}" if entry["lm_head"] else ""))
     if not only:
         dump_json(os.path.join(out_dir, "index.json"), {"cases": index, "seed": SEED})
         print(f"total {sum(folder_size(os.path.join(out_dir, n)) for n in CASES) / 1024:.0f} KB")

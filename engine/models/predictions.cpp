@@ -1,0 +1,167 @@
+#include "engine/models/predictions.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace attnviz::models {
+
+namespace {
+
+using Index = std::int64_t;
+
+/// Keeps only the stream after the last layer: what the head reads.
+class FinalStreamSink : public AttentionSink {
+  public:
+    explicit FinalStreamSink(Index layers) : layers_(layers) {}
+    void on_layer(std::int64_t, AttentionResult&&) override {}
+    bool wants_residuals() const override { return true; }
+    void on_residual(std::int64_t layer, const Tensor& x) override {
+        if (layer == layers_) final = x;
+    }
+    Tensor final;
+
+  private:
+    Index layers_;
+};
+
+double metric(const Model& m, const Tensor& final, Index position,
+              const std::vector<Index>& columns, int threads) {
+    const Tensor c = m.logits(final, {position}, threads, &columns);
+    return double(c.data[0]) - double(c.data[1]);
+}
+
+}  // namespace
+
+std::vector<double> log_softmax(const float* logits, Index vocab) {
+    double top = -std::numeric_limits<double>::infinity();
+    for (Index i = 0; i < vocab; ++i)
+        top = std::max(top, double(logits[i]));
+    double sum = 0.0;
+    for (Index i = 0; i < vocab; ++i)
+        sum += std::exp(double(logits[i]) - top);
+    const double log_sum = top + std::log(sum);
+    std::vector<double> out(static_cast<std::size_t>(vocab));
+    for (Index i = 0; i < vocab; ++i)
+        out[static_cast<std::size_t>(i)] = double(logits[i]) - log_sum;
+    return out;
+}
+
+std::vector<TokenScore> top_k(const float* logits, Index vocab, Index k) {
+    if (k < 1) throw std::invalid_argument("top-k must be at least 1");
+    const std::vector<double> lp = log_softmax(logits, vocab);
+    std::vector<Index> order(static_cast<std::size_t>(vocab));
+    std::iota(order.begin(), order.end(), Index{0});
+    const Index n = std::min(k, vocab);
+    std::partial_sort(order.begin(), order.begin() + n, order.end(), [&](Index a, Index b) {
+        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+    });
+    std::vector<TokenScore> out;
+    for (Index i = 0; i < n; ++i) {
+        const Index id = order[static_cast<std::size_t>(i)];
+        out.push_back({id, lp[static_cast<std::size_t>(id)]});
+    }
+    return out;
+}
+
+Prediction predict(const Model& model, const ModelInput& input, const PredictOptions& options) {
+    if (model.lm_head() == LmHeadKind::None) throw DataError(model.lm_head_missing());
+    const auto L = static_cast<Index>(input.ids.size());
+    const Index N = model.info().num_layers, V = model.info().vocab_size;
+    ModelForwardOptions o;
+    o.attention = false;
+    o.interventions = options.interventions;
+    o.num_threads = options.num_threads;
+    StreamSink sink;
+    model.forward(input, o, sink);
+    Prediction p;
+    std::vector<Index> all(static_cast<std::size_t>(L));
+    std::iota(all.begin(), all.end(), Index{0});
+    p.logits = model.logits(sink.residuals[static_cast<std::size_t>(N)], all, o.num_threads);
+    if (options.lens) {
+        p.lens_positions = options.lens_positions.empty() ? all : options.lens_positions;
+        for (Index l = 1; l <= N; ++l)
+            p.lens.push_back(model.logits(sink.residuals[static_cast<std::size_t>(l)],
+                                          p.lens_positions, o.num_threads));
+    }
+    if (model.lm_head() == LmHeadKind::Causal && L > 1) {
+        double sum = 0.0;
+        for (Index t = 0; t + 1 < L; ++t) {
+            const std::vector<double> lp = log_softmax(p.logits.ptr() + t * V, V);
+            const double v =
+                lp[static_cast<std::size_t>(input.ids[static_cast<std::size_t>(t + 1)])];
+            p.next_logprob.push_back(v);
+            sum -= v;
+        }
+        p.loss = sum / double(L - 1);
+    }
+    return p;
+}
+
+std::vector<HeadIntervention> ablations(const std::vector<HeadRef>& heads,
+                                        HeadIntervention::Kind kind) {
+    std::vector<HeadIntervention> out;
+    for (const HeadRef& h : heads)
+        out.push_back({h, kind, nullptr});
+    return out;
+}
+
+PatchResult patch_sweep(const Model& model, const PatchRequest& r,
+                        const std::function<bool(Index, Index)>& progress) {
+    const auto L = static_cast<Index>(r.clean.ids.size());
+    if (static_cast<Index>(r.corrupt.ids.size()) != L)
+        throw std::invalid_argument(
+            "the clean text is " + std::to_string(L) + " tokens and the corrupted one " +
+            std::to_string(r.corrupt.ids.size()) + ": patching needs as many tokens in both");
+    const Index position = r.position < 0 ? L + r.position : r.position;
+    if (position < 0 || position >= L)
+        throw std::invalid_argument("position " + std::to_string(r.position) + " is not in the " +
+                                    std::to_string(L) + " tokens");
+    if (model.lm_head() == LmHeadKind::None) throw DataError(model.lm_head_missing());
+    const Index N = model.info().num_layers, H = model.info().num_heads;
+    const std::vector<Index> columns = {r.target, r.distractor};
+    ModelForwardOptions o;
+    o.attention = false;
+    o.num_threads = r.num_threads;
+    StreamSink clean(true), corrupt(true);
+    model.forward(r.clean, o, clean);
+    model.forward(r.corrupt, o, corrupt);
+    PatchResult out;
+    out.position = position;
+    out.m_clean = metric(model, clean.residuals[static_cast<std::size_t>(N)], position, columns,
+                         r.num_threads);
+    out.m_corrupt = metric(model, corrupt.residuals[static_cast<std::size_t>(N)], position, columns,
+                           r.num_threads);
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    out.m_patched = Tensor({N, H}, std::vector<float>(static_cast<std::size_t>(N * H), nan));
+    out.fraction = out.m_patched;
+    std::vector<HeadRef> heads = r.heads;
+    if (heads.empty())
+        for (Index l = 0; l < N; ++l)
+            for (Index h = 0; h < H; ++h)
+                heads.push_back({l, h});
+    const double span = out.m_clean - out.m_corrupt;
+    Index done = 0;
+    for (const HeadRef& head : heads) {
+        if (head.layer < 0 || head.layer >= N || head.head < 0 || head.head >= H)
+            throw std::invalid_argument("head " + std::to_string(head.head + 1) + " of layer " +
+                                        std::to_string(head.layer + 1) + " does not exist");
+        ModelForwardOptions p = o;
+        p.resume_layer = head.layer;
+        p.resume_residual = &corrupt.residuals[static_cast<std::size_t>(head.layer)];
+        p.resume_context = corrupt.contexts[static_cast<std::size_t>(head.layer)].get();
+        p.interventions = {{head, HeadIntervention::Kind::Patch,
+                            clean.contexts[static_cast<std::size_t>(head.layer)]}};
+        FinalStreamSink sink(N);
+        model.forward(r.corrupt, p, sink);
+        const double m = metric(model, sink.final, position, columns, r.num_threads);
+        const auto at = static_cast<std::size_t>(head.layer * H + head.head);
+        out.m_patched.data[at] = static_cast<float>(m);
+        out.fraction.data[at] = span == 0.0 ? nan : static_cast<float>((m - out.m_corrupt) / span);
+        if (progress && !progress(++done, static_cast<Index>(heads.size()))) break;
+    }
+    return out;
+}
+
+}  // namespace attnviz::models

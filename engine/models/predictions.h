@@ -1,0 +1,79 @@
+// What a model predicts and what its heads do, on top of Model::forward and Model::logits:
+// log-probabilities and top-k, the loss on each next token, the logit lens, head ablation and
+// activation patching.  One definition for every family (model.h, HeadIntervention): the
+// command line and the window both call these.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "engine/errors.h"
+#include "engine/models/model.h"
+
+namespace attnviz::models {
+
+struct TokenScore {
+    std::int64_t id = 0;
+    double logprob = 0.0;
+};
+
+/// log softmax of one row of logits, in double.
+std::vector<double> log_softmax(const float* logits, std::int64_t vocab);
+/// The k most likely ids of one row (ties: the lower id first), with their log-probabilities.
+std::vector<TokenScore> top_k(const float* logits, std::int64_t vocab, std::int64_t k);
+
+/// One pass with its residual streams kept: logits at every position, the lens after each
+/// layer (where asked), interventions applied.
+struct Prediction {
+    Tensor logits;  ///< [tokens, vocab]
+    /// lens[l]: [positions asked, vocab] after layer l + 1 (the last equals `logits` at those
+    /// rows, bit for bit); empty without a lens.
+    std::vector<Tensor> lens;
+    std::vector<std::int64_t> lens_positions;
+    /// Causal models: log p(ids[t + 1] | ids[..t]) for t < tokens - 1.
+    std::vector<double> next_logprob;
+    double loss = std::numeric_limits<double>::quiet_NaN();  ///< mean of -next_logprob
+};
+
+struct PredictOptions {
+    std::vector<HeadIntervention> interventions;
+    bool lens = false;
+    std::vector<std::int64_t> lens_positions;  ///< empty: every position
+    int num_threads = 1;
+};
+
+/// Throws DataError when the model has no language-model head.
+Prediction predict(const Model& model, const ModelInput& input, const PredictOptions& options);
+
+/// Zero or mean ablation of `heads` (layer, head from 0).
+std::vector<HeadIntervention> ablations(const std::vector<HeadRef>& heads,
+                                        HeadIntervention::Kind kind);
+
+struct PatchRequest {
+    ModelInput clean, corrupt;  ///< as many tokens
+    std::int64_t target = 0, distractor = 0;
+    std::int64_t position = -1;  ///< -1: the last
+    std::vector<HeadRef> heads;  ///< empty: every head
+    int num_threads = 1;
+};
+
+struct PatchResult {
+    double m_clean = 0.0, m_corrupt = 0.0;
+    Tensor m_patched;           ///< [layers, heads], NaN where a head was not patched
+    Tensor fraction;            ///< (m_patched - m_corrupt) / (m_clean - m_corrupt); NaN when equal
+    std::int64_t position = 0;  ///< the metric's position, counted from 0
+};
+
+/// Activation patching, one head at a time: m = logit(target) - logit(distractor) at
+/// `position`; the corrupted run with the head's output taken from the clean run.  Each
+/// head's run resumes at its own layer from the corrupted run's cached residual stream and
+/// context.  `progress(done, total)` is called after each head; returning false stops the
+/// sweep (the heads not run stay NaN).  Throws std::invalid_argument for texts of different
+/// lengths or a position outside them.
+PatchResult patch_sweep(const Model& model, const PatchRequest& request,
+                        const std::function<bool(std::int64_t, std::int64_t)>& progress = {});
+
+}  // namespace attnviz::models

@@ -1,0 +1,315 @@
+// The language-model heads, the logit lens, head ablation, activation patching and
+// generation with a key/value cache, against the float64 reference of
+// tests/golden/models/hf_reference.py (written from transformers' modeling code) on every tiny
+// checkpoint with a head; and the classroom demonstration on the shipped attn-only-2l: knock
+// out the induction head and the model can no longer continue a repeated string.
+#include <QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/json.h"
+#include "engine/io/npy.h"
+#include "engine/models/model_folder.h"
+#include "engine/models/predictions.h"
+#include "test_support.h"
+
+using namespace attnviz;
+using models::HeadIntervention;
+using Index = std::int64_t;
+namespace json = io::json;
+
+namespace {
+
+std::string case_dir(const std::string& name) {
+    return test::golden_dir() + "/models/" + name;
+}
+
+/// The cases whose checkpoint has a language-model head (index.json's lm_head).
+std::vector<std::pair<std::string, std::string>> head_cases() {
+    const json::Document doc =
+        json::parse(io::read_file(test::golden_dir() + "/models/index.json"));
+    std::vector<std::pair<std::string, std::string>> out;
+    for (json::Element c : json::Array(*json::find(doc.root(), "cases"))) {
+        const auto head = json::as_string(*json::find(c, "lm_head"));
+        if (head)
+            out.emplace_back(std::string(*json::as_string(*json::find(c, "name"))),
+                             std::string(*head));
+    }
+    return out;
+}
+
+models::ModelInput input_of(const std::string& dir) {
+    models::ModelInput in;
+    in.ids = test::read_int64_npy(dir + "/reference/input_ids.npy");
+    if (std::filesystem::exists(dir + "/reference/token_type_ids.npy"))
+        in.token_type_ids = test::read_int64_npy(dir + "/reference/token_type_ids.npy");
+    return in;
+}
+
+std::vector<Index> ids_of(json::Element v) {
+    std::vector<Index> out;
+    for (json::Element e : json::Array(v))
+        out.push_back(*json::as_int64(e));
+    return out;
+}
+
+/// Logits within 1e-4 × max(1, |logit|), the tolerance for float32 against float64.
+QString logits_mismatch(const Tensor& got, const Tensor& want) {
+    if (got.numel() != want.numel())
+        return QStringLiteral("%1 values, expected %2").arg(got.numel()).arg(want.numel());
+    for (std::size_t i = 0; i < got.numel(); ++i) {
+        const double g = got.data[i], w = want.data[i];
+        if (!(std::abs(g - w) <= 1e-4 * std::max(1.0, std::abs(w))))
+            return QStringLiteral("index %1: %2, expected %3").arg(i).arg(g).arg(w);
+    }
+    return {};
+}
+
+#define CHECK_LOGITS(got, want, what)                                                 \
+    do {                                                                              \
+        const QString m_ = logits_mismatch(got, want);                                \
+        QVERIFY2(m_.isEmpty(), qPrintable(QString::fromStdString(what) + ": " + m_)); \
+    } while (0)
+
+/// The mean next-token loss over positions [from, L - 1) of `ids`.
+double loss_over(const models::Prediction& p, std::size_t from) {
+    double sum = 0.0;
+    for (std::size_t t = from; t < p.next_logprob.size(); ++t)
+        sum -= p.next_logprob[t];
+    return sum / double(p.next_logprob.size() - from);
+}
+
+}  // namespace
+
+class TestPredictions : public QObject {
+    Q_OBJECT
+  private slots:
+    void cases_data() {
+        QTest::addColumn<QString>("name");
+        const auto cases = head_cases();
+        QVERIFY(cases.size() >= 9);
+        for (const auto& [name, head] : cases)
+            QTest::newRow(name.c_str()) << QString::fromStdString(name);
+    }
+
+    // Logits, the lens, both ablations and a patching sweep against the reference.
+    void cases() {
+        QFETCH(QString, name);
+        const std::string dir = case_dir(name.toStdString());
+        const auto model = models::load_model(dir);
+        const models::ModelInput in = input_of(dir);
+        const auto L = static_cast<Index>(in.ids.size());
+        const Index N = model->info().num_layers, H = model->info().num_heads;
+        const Index V = model->info().vocab_size;
+        QVERIFY(model->lm_head() != models::LmHeadKind::None);
+
+        models::PredictOptions po;
+        po.lens = true;
+        po.num_threads = 2;
+        const models::Prediction p = models::predict(*model, in, po);
+        QCOMPARE(p.logits.shape, (Shape{L, V}));
+        CHECK_LOGITS(p.logits, io::read_npy(dir + "/reference/logits.npy"), "logits");
+        const Tensor lens = io::read_npy(dir + "/reference/lens_logits.npy");
+        QCOMPARE(Index(p.lens.size()), N);
+        for (Index l = 0; l < N; ++l) {
+            Tensor want({L, V},
+                        std::vector<float>(lens.ptr() + l * L * V, lens.ptr() + (l + 1) * L * V));
+            CHECK_LOGITS(p.lens[std::size_t(l)], want, "lens after layer " + std::to_string(l + 1));
+            // Lens top-5 ids and log-probabilities at every position.
+            for (Index t = 0; t < L; ++t) {
+                const auto got = models::top_k(p.lens[std::size_t(l)].ptr() + t * V, V, 5);
+                const auto ref = models::top_k(want.ptr() + t * V, V, 5);
+                for (std::size_t k = 0; k < 5; ++k) {
+                    QCOMPARE(got[k].id, ref[k].id);
+                    QVERIFY(std::abs(got[k].logprob - ref[k].logprob) < 1e-4);
+                }
+            }
+        }
+        // The lens after the last layer is the model's own output, to the bit.
+        QVERIFY(p.lens.back().data == p.logits.data);
+
+        const json::Document iv = json::parse(io::read_file(dir + "/reference/interventions.json"));
+        std::vector<models::HeadRef> heads;
+        for (json::Element h : json::Array(*json::find(iv.root(), "ablate"))) {
+            const auto pair = ids_of(h);
+            heads.push_back({pair[0], pair[1]});
+        }
+        for (const auto& [kind, file] :
+             {std::pair{HeadIntervention::Kind::Zero, "ablate_zero_logits.npy"},
+              std::pair{HeadIntervention::Kind::Mean, "ablate_mean_logits.npy"}}) {
+            models::PredictOptions ab;
+            ab.interventions = models::ablations(heads, kind);
+            const models::Prediction a = models::predict(*model, in, ab);
+            CHECK_LOGITS(a.logits, io::read_npy(dir + "/reference/" + file), std::string(file));
+            QVERIFY(a.logits.data != p.logits.data);
+        }
+
+        const json::Element patch = *json::find(iv.root(), "patch");
+        models::PatchRequest pr;
+        pr.clean = in;
+        pr.corrupt = in;
+        pr.clean.ids = ids_of(*json::find(patch, "clean_ids"));
+        pr.corrupt.ids = ids_of(*json::find(patch, "corrupt_ids"));
+        pr.target = *json::as_int64(*json::find(patch, "target"));
+        pr.distractor = *json::as_int64(*json::find(patch, "distractor"));
+        pr.num_threads = 2;
+        const models::PatchResult r = models::patch_sweep(*model, pr);
+        const double m_clean = *json::as_double(*json::find(patch, "m_clean"));
+        const double m_corrupt = *json::as_double(*json::find(patch, "m_corrupt"));
+        QVERIFY2(std::abs(r.m_clean - m_clean) < 1e-4 * std::max(1.0, std::abs(m_clean)),
+                 qPrintable(QStringLiteral("m_clean %1, expected %2").arg(r.m_clean).arg(m_clean)));
+        QVERIFY(std::abs(r.m_corrupt - m_corrupt) < 1e-4 * std::max(1.0, std::abs(m_corrupt)));
+        const Tensor m_patched = io::read_npy(dir + "/reference/patch_m.npy");
+        QCOMPARE(r.m_patched.shape, (Shape{N, H}));
+        for (Index i = 0; i < N * H; ++i) {
+            const double g = r.m_patched.data[std::size_t(i)], w = m_patched.data[std::size_t(i)];
+            QVERIFY2(std::abs(g - w) < 1e-4 * std::max(1.0, std::abs(w)),
+                     qPrintable(QStringLiteral("head %1: m %2, expected %3").arg(i).arg(g).arg(w)));
+            const double f = (w - m_corrupt) / (m_clean - m_corrupt);
+            QVERIFY(std::abs(r.fraction.data[std::size_t(i)] - f) <
+                    1e-3 * std::max(1.0, std::abs(f)));
+        }
+    }
+
+    // Greedy continuation with the key/value cache: each step's token is the reference's
+    // argmax, the logits match, and the attention of the final sequence equals a plain pass.
+    void greedyGeneration_data() { cases_data(); }
+    void greedyGeneration() {
+        QFETCH(QString, name);
+        const std::string dir = case_dir(name.toStdString());
+        const auto model = models::load_model(dir);
+        const json::Document iv = json::parse(io::read_file(dir + "/reference/interventions.json"));
+        const auto gen = json::find(iv.root(), "generate");
+        if (!gen) {
+            QVERIFY(model->lm_head() == models::LmHeadKind::Masked);
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->generate(input_of(dir).ids, {}));
+            return;
+        }
+        models::GenerateOptions o;
+        o.max_new_tokens = *json::as_int64(*json::find(*gen, "max_new_tokens"));
+        o.eos_ids = model->config().eos_token_ids;
+        o.attention = true;
+        o.keep_logits = true;
+        o.num_threads = 2;
+        const std::vector<Index> prompt = ids_of(*json::find(*gen, "prompt_ids"));
+        const models::Generation g = model->generate(prompt, o);
+        QCOMPARE(g.ids, ids_of(*json::find(*gen, "ids")));
+        QCOMPARE(g.eos, std::string(*json::as_string(*json::find(*gen, "finish"))) == "eos");
+        const Tensor ref_logits = io::read_npy(dir + "/reference/generate_logits.npy");
+        CHECK_LOGITS(g.logits, ref_logits, "generation logits");
+        const Tensor ref_maps = io::read_npy(dir + "/reference/generate_attentions.npy");
+        const auto r =
+            test::compare_arrays(g.attention.ptr(), ref_maps.ptr(), ref_maps.numel(), 1e-5, 0.0);
+        QVERIFY2(r.ok, r.message.c_str());
+        // The cache changes nothing: the maps equal the engine's own pass over the sequence.
+        models::ModelInput all;
+        all.ids = prompt;
+        all.ids.insert(all.ids.end(), g.ids.begin(), g.ids.end());
+        models::CollectingSink sink;
+        model->forward(all, {}, sink);
+        const auto T = static_cast<Index>(all.ids.size());
+        const Index H = model->info().num_heads;
+        for (std::size_t l = 0; l < sink.results.size(); ++l) {
+            const auto c = test::compare_arrays(g.attention.ptr() + l * H * T * T,
+                                                sink.results[l].weights.ptr(),
+                                                std::size_t(H * T * T), 1e-6, 0.0);
+            QVERIFY2(c.ok, ("layer " + std::to_string(l) + ": " + c.message).c_str());
+        }
+        // After eos in the prompt's place, the generation stops at the eos it picks.
+        if (const auto after = json::find(iv.root(), "generate_after_eos")) {
+            const models::Generation e =
+                model->generate(ids_of(*json::find(*after, "prompt_ids")), o);
+            QCOMPARE(e.ids, ids_of(*json::find(*after, "ids")));
+            QCOMPARE(e.eos, std::string(*json::as_string(*json::find(*after, "finish"))) == "eos");
+        }
+        // Sampling: the same seed, the same text; another seed is allowed to differ.
+        models::GenerateOptions s = o;
+        s.temperature = 0.8;
+        s.top_k = 40;
+        s.top_p = 0.95;
+        s.seed = 7;
+        s.eos_ids.clear();
+        QCOMPARE(model->generate(prompt, s).ids, model->generate(prompt, s).ids);
+    }
+
+    void aCheckpointWithoutItsHead() {
+        for (const char* name : {"bert_gamma_beta", "bert_f16_sharded"}) {
+            const auto model = models::load_model(case_dir(name));
+            QVERIFY(model->lm_head() == models::LmHeadKind::None);
+            ATTNVIZ_EXPECT_DATA_ERROR(models::predict(*model, input_of(case_dir(name)), {}),
+                                      "no masked-LM head", "cls.predictions");
+            // Attention still works.
+            models::CollectingSink sink;
+            model->forward(input_of(case_dir(name)), {}, sink);
+            QCOMPARE(Index(sink.results.size()), model->info().num_layers);
+        }
+    }
+
+    void badInterventions() {
+        const auto model = models::load_model(case_dir("gpt2_lmhead"));
+        const models::ModelInput in = input_of(case_dir("gpt2_lmhead"));
+        models::PredictOptions o;
+        o.interventions = models::ablations({{0, 4}}, HeadIntervention::Kind::Zero);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::predict(*model, in, o));
+        o.interventions = models::ablations({{2, 0}}, HeadIntervention::Kind::Mean);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::predict(*model, in, o));
+        models::PatchRequest pr;
+        pr.clean = in;
+        pr.corrupt = in;
+        pr.corrupt.ids.pop_back();
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::patch_sweep(*model, pr));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, models::top_k(nullptr, 0, 0));
+        models::GenerateOptions g;
+        g.max_new_tokens = 64;  // past the 64 positions with the prompt
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->generate(in.ids, g));
+    }
+
+    // The classroom demonstration: <|bos|> + R + R with R 50 random characters.  The shipped
+    // attention-only model continues the second copy; zero-ablating its best induction head
+    // (layer 2, head 8) raises the loss there by at least a nat per token, a random other
+    // layer-2 head much less.
+    void knockingOutTheInductionHead() {
+        const auto m =
+            models::open_model_folder(test::golden_dir() + "/../../resources/models/attn-only-2l");
+        const std::int64_t bos = *m.tokenizer.bos_id();
+        const std::string alphabet =
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        std::mt19937_64 rng(3);
+        std::string r;
+        for (int i = 0; i < 50; ++i)
+            r += alphabet[rng() % alphabet.size()];
+        const text::Encoding e = m.tokenizer.encode(r + r, std::nullopt, false);
+        models::ModelInput in;
+        in.ids.push_back(bos);
+        in.ids.insert(in.ids.end(), e.ids.begin(), e.ids.end());
+        QCOMPARE(in.ids.size(), std::size_t(101));
+        const std::size_t second = 51;  // predictions of tokens 52..100: the second copy
+        const double base = loss_over(models::predict(*m.model, in, {}), second);
+        models::PredictOptions o;
+        o.interventions = models::ablations({{1, 7}}, HeadIntervention::Kind::Zero);
+        const double induction = loss_over(models::predict(*m.model, in, o), second);
+        QVERIFY2(induction - base >= 1.0,
+                 qPrintable(QStringLiteral("loss %1 -> %2").arg(base).arg(induction)));
+        double worst_other = 0.0;
+        for (Index h : {0, 2, 5}) {
+            o.interventions = models::ablations({{1, h}}, HeadIntervention::Kind::Zero);
+            const double other = loss_over(models::predict(*m.model, in, o), second);
+            worst_other = std::max(worst_other, other - base);
+        }
+        qInfo(
+            "second-copy loss %.3f nats/token; induction head out: %.3f; worst other layer-2 head: "
+            "+%.3f",
+            base, induction, worst_other);
+        QVERIFY2(worst_other < 0.5 * (induction - base),
+                 qPrintable(QStringLiteral("induction +%1, another head +%2")
+                                .arg(induction - base)
+                                .arg(worst_other)));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPredictions)
+#include "test_predictions.moc"
