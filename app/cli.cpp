@@ -16,8 +16,9 @@ namespace attnviz::cli {
 namespace {
 
 /// The subcommands of app/, in the order the help lists them.
-constexpr AddCommand kCommands[] = {add_attend_command, add_tokenize_command, add_inspect_command,
-                                    add_bench_command};
+constexpr AddCommand kCommands[] = {add_attend_command,  add_tokenize_command, add_inspect_command,
+                                    add_bench_command,   add_predict_command,  add_patch_command,
+                                    add_generate_command};
 
 const CLI::App* selected(const CLI::App& root) {
     const auto subs = root.get_subcommands();

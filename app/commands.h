@@ -20,5 +20,11 @@ void add_attend_command(CLI::App& app, CommandContext& ctx);
 void add_tokenize_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz bench`: one attention layer's forward pass, or the SIMD softmax, timed.
 void add_bench_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz predict`: a model's logits, top-k, loss and logit lens, heads knocked out.
+void add_predict_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz patch`: activation patching over heads.
+void add_patch_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz generate`: a causal model's continuation with a key/value cache.
+void add_generate_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace attnviz::cli

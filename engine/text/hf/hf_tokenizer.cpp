@@ -365,6 +365,45 @@ std::optional<std::int64_t> HfTokenizer::bos_id() const {
     return std::nullopt;
 }
 
+std::string HfTokenizer::decode(const std::vector<std::int64_t>& ids) const {
+    const Impl& m = *impl_;
+    const bool wordpiece = m.kind.rfind("WordPiece", 0) == 0;
+    std::string bytes;
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const std::int64_t id = ids[i];
+        const std::string token = id >= 0 && id <= std::int64_t(UINT32_MAX)
+                                      ? m.token_string(static_cast<std::uint32_t>(id))
+                                      : std::string();
+        if (token.empty()) {
+            bytes += "<id " + std::to_string(id) + ">";
+            continue;
+        }
+        if (m.added.token(static_cast<std::uint32_t>(id))) {
+            bytes += token;
+        } else if (m.byte_level) {
+            for (std::size_t p = 0; p < token.size();) {
+                std::size_t len;
+                const int b = hf::char_to_byte(hf::uni::decode(token, p, &len));
+                bytes.push_back(static_cast<char>(b >= 0 ? b : '?'));
+                p += len;
+            }
+        } else if (m.byte_fallback && fallback_byte(token) >= 0) {
+            bytes.push_back(static_cast<char>(fallback_byte(token)));
+        } else if (wordpiece) {
+            if (token.rfind("##", 0) == 0)
+                bytes += token.substr(2);
+            else
+                bytes += (bytes.empty() ? "" : " ") + token;
+        } else {
+            std::string t = token;
+            for (std::size_t p; (p = t.find("\xE2\x96\x81")) != std::string::npos;)
+                t.replace(p, 3, " ");
+            bytes += t;
+        }
+    }
+    return unicode::sanitize_utf8(bytes);
+}
+
 std::optional<std::int64_t> HfTokenizer::model_max_length() const {
     return impl_->model_max_length;
 }

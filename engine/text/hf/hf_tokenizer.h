@@ -80,6 +80,11 @@ class HfTokenizer {
     /// The token a single text starts with when the format says so (the template's first
     /// special token: [CLS], <s>), else tokenizer_config.json's bos_token; nullopt if neither.
     std::optional<std::int64_t> bos_id() const;
+    /// The text of `ids` (generated tokens), as Hugging Face's decoders join them: byte-level
+    /// tokens turned back into bytes, byte-fallback "<0xNN>" into its byte, "▁" into a space,
+    /// WordPiece's "##" pieces glued to the word before; special tokens kept.  Bytes that do
+    /// not form UTF-8 become U+FFFD.  An id the vocabulary lacks becomes "<id N>".
+    std::string decode(const std::vector<std::int64_t>& ids) const;
     /// tokenizer_config.json's model_max_length, nullopt when it is absent or says "no limit"
     /// (transformers' 1e30).  Hugging Face only warns past it; so does `attnviz tokenize`.
     std::optional<std::int64_t> model_max_length() const;

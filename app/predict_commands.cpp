@@ -1,0 +1,426 @@
+// `attnviz predict`, `attnviz patch` and `attnviz generate`: what a model predicts and what its
+// heads do (engine/models/predictions.h), from the command line.  Layers and heads count from
+// 1, as in the window.  Every output is computed before the first file is written, and each
+// is written atomically: a failure leaves no file.
+#include <cmath>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+
+#include "app/commands.h"
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/json.h"
+#include "engine/io/npy.h"
+#include "engine/models/model_folder.h"
+#include "engine/models/predictions.h"
+
+namespace attnviz::cli {
+
+namespace {
+
+using Index = std::int64_t;
+using io::json::quote;
+
+/// "2.4,1.7" (layer.head, from 1) into engine heads (from 0).
+std::vector<models::HeadRef> parse_heads(const std::string& spec, const models::ModelInfo& info,
+                                         const char* option) {
+    std::vector<models::HeadRef> out;
+    std::stringstream in(spec);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const std::size_t dot = item.find('.');
+        Index layer = 0, head = 0;
+        bool ok = dot != std::string::npos && dot > 0 && dot + 1 < item.size();
+        try {
+            if (ok) {
+                std::size_t used = 0;
+                layer = std::stoll(item.substr(0, dot), &used);
+                ok = used == dot;
+                head = std::stoll(item.substr(dot + 1), &used);
+                ok = ok && used == item.size() - dot - 1;
+            }
+        } catch (const std::exception&) {
+            ok = false;
+        }
+        if (!ok)
+            throw UsageError(std::string(option) + " " + spec +
+                             ": expected LAYER.HEAD items such as 2.4,1.7");
+        if (layer < 1 || layer > info.num_layers || head < 1 || head > info.num_heads)
+            throw UsageError(std::string(option) + ": head " + item +
+                             " does not exist: " + info.display_name + " has layers 1-" +
+                             std::to_string(info.num_layers) + " of heads 1-" +
+                             std::to_string(info.num_heads));
+        out.push_back({layer - 1, head - 1});
+    }
+    if (out.empty()) throw UsageError(std::string(option) + " names no head");
+    return out;
+}
+
+/// The token of `id` for people: the vocabulary string, or <id N> past the tokenizer's.
+std::string token_text(const text::HfTokenizer& t, Index id) {
+    const std::string s = t.id_to_token(id);
+    return s.empty() ? "<id " + std::to_string(id) + ">" : s;
+}
+
+std::string number(double v) {
+    if (!std::isfinite(v)) return "null";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.7g", v);
+    return buf;
+}
+
+std::string top_json(const text::HfTokenizer& t, const float* logits, Index V, Index k) {
+    std::string s = "[";
+    for (const models::TokenScore& c : models::top_k(logits, V, k)) {
+        if (s.size() > 1) s += ',';
+        s += "{\"id\":" + std::to_string(c.id) + ",\"token\":" + quote(token_text(t, c.id)) +
+             ",\"logprob\":" + number(c.logprob) + "}";
+    }
+    return s + "]";
+}
+
+std::string ids_json(const std::vector<Index>& ids) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        s += (i ? "," : "") + std::to_string(ids[i]);
+    return s + "]";
+}
+
+std::string tokens_json(const text::HfTokenizer& t, const std::vector<Index>& ids) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        s += (i ? "," : "") + quote(token_text(t, ids[i]));
+    return s + "]";
+}
+
+std::optional<std::string_view> view(const std::optional<std::string>& s) {
+    return s ? std::optional<std::string_view>(*s) : std::nullopt;
+}
+
+void require_head(const models::OpenedModel& m) {
+    if (m.model->lm_head() == models::LmHeadKind::None) throw DataError(m.model->lm_head_missing());
+}
+
+// ---- predict ------------------------------------------------------------------------------
+
+struct PredictOptions {
+    std::string folder, text, out_logits, out_json, ablate, ablate_mode = "zero", lens_positions;
+    std::optional<std::string> text2;
+    Index top = 10;
+    bool lens = false;
+    int threads = 1;
+};
+
+std::vector<Index> parse_positions(const std::string& spec, Index L) {
+    std::vector<Index> out;
+    std::stringstream in(spec);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        Index p = 0;
+        try {
+            std::size_t used = 0;
+            p = std::stoll(item, &used);
+            if (used != item.size()) throw std::invalid_argument(item);
+        } catch (const std::exception&) {
+            throw UsageError("--lens-positions " + spec + ": expected positions such as 1,5,-1");
+        }
+        const Index at = p < 0 ? L + p : p - 1;  // from 1; -1 the last
+        if (p == 0 || at < 0 || at >= L)
+            throw UsageError("--lens-positions: position " + item + " is not in the " +
+                             std::to_string(L) + " tokens (1 to " + std::to_string(L) +
+                             ", or -1 for the last)");
+        out.push_back(at);
+    }
+    return out;
+}
+
+int predict(const PredictOptions& o) {
+    if (o.out_logits.empty() && o.out_json.empty())
+        throw UsageError("nothing to write: give --out-logits and/or --out-json");
+    for (const auto& [path, option] :
+         {std::pair{&o.out_logits, "--out-logits"}, std::pair{&o.out_json, "--out-json"}})
+        if (!path->empty()) require_output_folder(*path, option);
+    const models::OpenedModel m = models::open_model_folder(o.folder);
+    const models::ModelInfo& info = m.model->info();
+    models::PredictOptions p;
+    p.num_threads = o.threads;
+    if (!o.ablate.empty())
+        p.interventions =
+            models::ablations(parse_heads(o.ablate, info, "--ablate"),
+                              o.ablate_mode == "mean" ? models::HeadIntervention::Kind::Mean
+                                                      : models::HeadIntervention::Kind::Zero);
+    require_head(m);
+    const models::EncodedText e = models::encode_text(m, o.text, view(o.text2));
+    const auto L = static_cast<Index>(e.input.ids.size());
+    p.lens = o.lens;
+    if (!o.lens_positions.empty()) {
+        if (!o.lens) throw UsageError("--lens-positions needs --lens");
+        p.lens_positions = parse_positions(o.lens_positions, L);
+    }
+    const models::Prediction r = models::predict(*m.model, e.input, p);
+    const Index V = info.vocab_size;
+    std::string js;
+    if (!o.out_json.empty()) {
+        js = "{\"ids\":" + ids_json(e.input.ids) +
+             ",\"tokens\":" + tokens_json(m.tokenizer, e.input.ids);
+        js += ",\"head\":" +
+              quote(m.model->lm_head() == models::LmHeadKind::Causal ? "causal" : "masked");
+        js += ",\"top\":[";
+        for (Index t = 0; t < L; ++t)
+            js += (t ? "," : "") + top_json(m.tokenizer, r.logits.ptr() + t * V, V, o.top);
+        js += "]";
+        if (o.lens) {
+            js += ",\"lens_positions\":[";
+            for (std::size_t i = 0; i < r.lens_positions.size(); ++i)
+                js += (i ? "," : "") + std::to_string(r.lens_positions[i] + 1);
+            js += "],\"lens\":[";
+            for (std::size_t l = 0; l < r.lens.size(); ++l) {
+                js += std::string(l ? "," : "") + "[";
+                for (std::size_t i = 0; i < r.lens_positions.size(); ++i)
+                    js += (i ? "," : "") +
+                          top_json(m.tokenizer, r.lens[l].ptr() + Index(i) * V, V, o.top);
+                js += "]";
+            }
+            js += "]";
+        }
+        if (!r.next_logprob.empty()) {
+            js += ",\"next_logprob\":[";
+            for (std::size_t t = 0; t < r.next_logprob.size(); ++t)
+                js += (t ? "," : "") + number(r.next_logprob[t]);
+            js += "],\"loss\":" + number(r.loss);
+        }
+        if (!p.interventions.empty()) {
+            js += ",\"ablated\":[";
+            for (std::size_t i = 0; i < p.interventions.size(); ++i)
+                js += std::string(i ? "," : "") +
+                      "{\"layer\":" + std::to_string(p.interventions[i].head.layer + 1) +
+                      ",\"head\":" + std::to_string(p.interventions[i].head.head + 1) +
+                      ",\"mode\":" + quote(o.ablate_mode) + "}";
+            js += "]";
+        }
+        js += "}\n";
+    }
+    if (!o.out_logits.empty()) io::write_npy(o.out_logits, r.logits);
+    if (!o.out_json.empty()) io::write_file_atomically(o.out_json, js);
+    return 0;
+}
+
+// ---- patch --------------------------------------------------------------------------------
+
+struct PatchOptions {
+    std::string folder, clean, corrupt, target, distractor, heads = "all", out, out_json;
+    Index position = -1;
+    int threads = 1;
+};
+
+/// The one id `text` tokenizes to, without special tokens; a usage error showing the pieces
+/// otherwise.
+Index single_token(const text::HfTokenizer& t, const std::string& text, const char* option) {
+    if (text.empty()) throw UsageError(std::string(option) + " is empty");
+    const text::Encoding e = t.encode(text, std::nullopt, false);
+    if (e.ids.size() != 1) {
+        std::string pieces;
+        for (std::size_t i = 0; i < e.tokens.size(); ++i)
+            pieces += (i ? " " : "") + quote(e.tokens[i]);
+        throw UsageError(std::string(option) + " " + quote(text) + " is " +
+                         std::to_string(e.ids.size()) + " tokens (" + pieces +
+                         "), not one: give a text that is exactly one token");
+    }
+    return e.ids[0];
+}
+
+int patch(const PatchOptions& o) {
+    for (const auto& [path, option] :
+         {std::pair{&o.out, "--out"}, std::pair{&o.out_json, "--out-json"}})
+        if (!path->empty()) require_output_folder(*path, option);
+    const models::OpenedModel m = models::open_model_folder(o.folder);
+    const models::ModelInfo& info = m.model->info();
+    models::PatchRequest r;
+    if (o.heads != "all") r.heads = parse_heads(o.heads, info, "--heads");
+    r.target = single_token(m.tokenizer, o.target, "--target");
+    r.distractor = single_token(m.tokenizer, o.distractor, "--distractor");
+    require_head(m);
+    r.clean = models::encode_text(m, o.clean).input;
+    r.corrupt = models::encode_text(m, o.corrupt).input;
+    const auto L = static_cast<Index>(r.clean.ids.size());
+    if (static_cast<Index>(r.corrupt.ids.size()) != L)
+        throw UsageError("--clean is " + std::to_string(L) + " tokens and --corrupt " +
+                         std::to_string(r.corrupt.ids.size()) +
+                         ": patching needs texts of as many tokens");
+    if (o.position == 0 || o.position > L || o.position < -L)
+        throw UsageError("--position " + std::to_string(o.position) + " is not in the " +
+                         std::to_string(L) + " tokens (1 to " + std::to_string(L) +
+                         ", or negative from the end)");
+    r.position = o.position < 0 ? L + o.position : o.position - 1;
+    r.num_threads = o.threads;
+    const models::PatchResult p = models::patch_sweep(*m.model, r);
+    if (p.m_clean == p.m_corrupt)
+        std::cerr << "attnviz patch: warning: the metric is " << p.m_clean
+                  << " on both texts, so no fraction can be restored: every fraction is NaN\n";
+    std::string js;
+    if (!o.out_json.empty()) {
+        js = "{\"position\":" + std::to_string(p.position + 1) +
+             ",\"target\":{\"id\":" + std::to_string(r.target) +
+             ",\"token\":" + quote(token_text(m.tokenizer, r.target)) +
+             "},\"distractor\":{\"id\":" + std::to_string(r.distractor) +
+             ",\"token\":" + quote(token_text(m.tokenizer, r.distractor)) +
+             "},\"m_clean\":" + number(p.m_clean) + ",\"m_corrupt\":" + number(p.m_corrupt) +
+             ",\"heads\":[";
+        bool first = true;
+        for (Index l = 0; l < info.num_layers; ++l)
+            for (Index h = 0; h < info.num_heads; ++h) {
+                const auto at = static_cast<std::size_t>(l * info.num_heads + h);
+                if (std::isnan(p.m_patched.data[at])) continue;
+                js += std::string(first ? "" : ",") + "{\"layer\":" + std::to_string(l + 1) +
+                      ",\"head\":" + std::to_string(h + 1) +
+                      ",\"m_patched\":" + number(p.m_patched.data[at]) +
+                      ",\"fraction\":" + number(p.fraction.data[at]) + "}";
+                first = false;
+            }
+        js += "]}\n";
+    }
+    if (!o.out.empty()) io::write_npy(o.out, p.fraction);
+    if (!o.out_json.empty()) io::write_file_atomically(o.out_json, js);
+    return 0;
+}
+
+// ---- generate -----------------------------------------------------------------------------
+
+struct GenerateCliOptions {
+    std::string folder, text, out_tokens, out_weights;
+    Index max_new_tokens = 32, top_k = 0;
+    double temperature = 0.0, top_p = 1.0;
+    std::int64_t seed = 0;
+    int threads = 1;
+};
+
+int generate(const GenerateCliOptions& o) {
+    for (const auto& [path, option] :
+         {std::pair{&o.out_tokens, "--out-tokens"}, std::pair{&o.out_weights, "--out-weights"}})
+        if (!path->empty()) require_output_folder(*path, option);
+    const models::OpenedModel m = models::open_model_folder(o.folder);
+    const models::ModelInfo& info = m.model->info();
+    if (!info.causal)
+        throw UsageError("generate needs a causal language model (GPT-2, Llama, Qwen); " +
+                         info.display_name + " is a masked language model: use predict");
+    const models::EncodedText e = models::encode_text(m, o.text);
+    const auto P = static_cast<Index>(e.input.ids.size());
+    if (P + o.max_new_tokens > info.max_positions)
+        throw UsageError("--max-new-tokens " + std::to_string(o.max_new_tokens) + ": with the " +
+                         std::to_string(P) + " prompt tokens that is more than the " +
+                         std::to_string(info.max_positions) + " positions of " + info.display_name +
+                         " (at most " + std::to_string(std::max<Index>(0, info.max_positions - P)) +
+                         ")");
+    models::GenerateOptions g;
+    g.max_new_tokens = o.max_new_tokens;
+    g.temperature = o.temperature;
+    g.top_k = o.top_k;
+    g.top_p = o.top_p;
+    g.seed = static_cast<std::uint64_t>(o.seed);
+    g.eos_ids = m.model->config().eos_token_ids;
+    g.attention = !o.out_weights.empty();
+    g.num_threads = o.threads;
+    const models::Generation r = m.model->generate(e.input.ids, g);
+    std::string js = "{\"prompt_ids\":" + ids_json(e.input.ids) + ",\"ids\":" + ids_json(r.ids) +
+                     ",\"tokens\":" + tokens_json(m.tokenizer, r.ids) +
+                     ",\"text\":" + quote(m.tokenizer.decode(r.ids)) +
+                     ",\"finish\":" + quote(r.eos ? "eos" : "length") + "}\n";
+    if (!o.out_weights.empty()) io::write_npy(o.out_weights, r.attention);
+    if (!o.out_tokens.empty()) io::write_file_atomically(o.out_tokens, js);
+    return 0;
+}
+
+}  // namespace
+
+void add_predict_command(CLI::App& app, CommandContext& ctx) {
+    auto o = std::make_shared<PredictOptions>();
+    CLI::App* sub = app.add_subcommand(
+        "predict",
+        "What a model folder's language-model head predicts at every position: raw logits "
+        "[tokens, vocab_size], the top-k, the loss on each next token (causal models), the "
+        "logit lens after each layer, with heads knocked out.");
+    sub->footer(
+        "Example:\n  attnviz predict --model resources/models/attn-only-2l --text \"abcabc\" "
+        "--lens --ablate 2.8 --out-logits l.npy --out-json p.json");
+    add_text(*sub, "--model", &o->folder, "DIR", "a Hugging Face model folder with its head")
+        ->required();
+    add_text(*sub, "--text", &o->text, "TEXT", "the text (UTF-8)")->required();
+    add_text(*sub, "--text2", &o->text2, "TEXT", "a second text (pair encoding)");
+    add_integer(*sub, "--top-k", &o->top, 1, 1000000, "K", "the k most likely tokens in the JSON");
+    add_flag(*sub, "--lens", &o->lens, "the logit lens: the head after each layer");
+    add_text(*sub, "--lens-positions", &o->lens_positions, "P,P,...",
+             "with --lens: only these positions (from 1; -1 the last)");
+    add_text(*sub, "--ablate", &o->ablate, "L.H,...", "knock out heads (layer.head, from 1)");
+    add_choice(*sub, "--ablate-mode", &o->ablate_mode, {"zero", "mean"},
+               "zero: the head's output set to 0; mean: its mean over the text's positions");
+    add_text(*sub, "--out-logits", &o->out_logits, "LOGITS.npy", "float32 [tokens, vocab_size]");
+    add_text(*sub, "--out-json", &o->out_json, "P.json",
+             "ids, tokens, top, lens, next_logprob and loss");
+    add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of the forward pass");
+    ctx.on_parsed(sub, [o] { return predict(*o); });
+}
+
+void add_patch_command(CLI::App& app, CommandContext& ctx) {
+    auto o = std::make_shared<PatchOptions>();
+    CLI::App* sub = app.add_subcommand(
+        "patch",
+        "Activation patching: for each head, the corrupted run with that head's output taken "
+        "from the clean run; the fraction of logit(target) - logit(distractor) restored.");
+    sub->footer(
+        "Example:\n  attnviz patch --model DIR --clean \"When Mary and John went, John gave "
+        "it to\" --corrupt \"When Mary and John went, Mary gave it to\" --target \" Mary\" "
+        "--distractor \" John\" --out patch.npy");
+    add_text(*sub, "--model", &o->folder, "DIR", "a Hugging Face model folder with its head")
+        ->required();
+    add_text(*sub, "--clean", &o->clean, "TEXT", "the clean text")->required();
+    add_text(*sub, "--corrupt", &o->corrupt, "TEXT", "the corrupted text, as many tokens")
+        ->required();
+    add_text(*sub, "--target", &o->target, "TOKEN", "the token the clean text predicts")
+        ->required();
+    add_text(*sub, "--distractor", &o->distractor, "TOKEN", "the token it competes with")
+        ->required();
+    add_integer(*sub, "--position", &o->position, -1000000, 1000000, "P",
+                "where the metric is read (from 1; -1 the last)");
+    add_text(*sub, "--heads", &o->heads, "all|L.H,...", "the heads to patch");
+    add_text(*sub, "--out", &o->out, "PATCH.npy",
+             "float32 [layers, heads] of fractions restored (NaN: not patched)")
+        ->required();
+    add_text(*sub, "--out-json", &o->out_json, "P.json", "m_clean, m_corrupt and each head's m");
+    add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of each pass");
+    ctx.on_parsed(sub, [o] { return patch(*o); });
+}
+
+void add_generate_command(CLI::App& app, CommandContext& ctx) {
+    auto o = std::make_shared<GenerateCliOptions>();
+    CLI::App* sub = app.add_subcommand(
+        "generate",
+        "Continues a text with a causal model and a key/value cache: greedy, or sampling with "
+        "temperature, top-k, top-p and a seed (the same seed gives the same text).");
+    sub->footer(
+        "Example:\n  attnviz generate --model resources/models/attn-only-2l --text \"abcabc\" "
+        "--max-new-tokens 8 --out-tokens g.json --out-weights a.npy");
+    add_text(*sub, "--model", &o->folder, "DIR", "a Hugging Face folder of a causal model")
+        ->required();
+    add_text(*sub, "--text", &o->text, "TEXT", "the prompt (UTF-8)")->required();
+    add_integer(*sub, "--max-new-tokens", &o->max_new_tokens, 1, 1 << 24, "N",
+                "stop after N new tokens (or at the config's eos_token_id)");
+    add_real(*sub, "--temperature", &o->temperature, 0.0, 100.0, UpperBound::Included, "T",
+             "0: greedy");
+    add_integer(*sub, "--top-k", &o->top_k, 0, 1 << 24, "K",
+                "sample among the K likeliest (0: all)");
+    add_real(*sub, "--top-p", &o->top_p, 0.0, 1.0, UpperBound::Included, "P",
+             "sample within the smallest set of probability P");
+    add_integer(*sub, "--seed", &o->seed, 0, std::numeric_limits<std::int64_t>::max(), "S",
+                "the sampler's seed");
+    add_text(*sub, "--out-tokens", &o->out_tokens, "G.json",
+             "prompt_ids, ids, tokens, text, finish (eos or length)")
+        ->required();
+    add_text(*sub, "--out-weights", &o->out_weights, "A.npy",
+             "float32 [layers, heads, total, total] of the final sequence");
+    add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of each step");
+    ctx.on_parsed(sub, [o] { return generate(*o); });
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,191 @@
+// attnviz predict, patch and generate end to end through the binary, on the golden tiny
+// checkpoints: each file equals the engine's own computation, and bad input is one line,
+// exit 1 or 2, and no file.
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+#include "engine/io/npy.h"
+#include "engine/models/model_folder.h"
+#include "engine/models/predictions.h"
+#include "test_support.h"
+
+using namespace attnviz;
+using Index = std::int64_t;
+
+namespace {
+
+QString model_dir(const char* name) {
+    return QString::fromStdString(test::golden_dir() + "/models/" + name);
+}
+QString out_path(const QString& name) {
+    return QString::fromStdString(test::temp_dir()) + "/" + name;
+}
+QJsonObject read_json(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+std::vector<Index> ids_of(const QJsonArray& a) {
+    std::vector<Index> out;
+    for (const QJsonValue v : a)
+        out.push_back(v.toInteger());
+    return out;
+}
+
+}  // namespace
+
+class TestCliPredictions : public QObject {
+    Q_OBJECT
+  private slots:
+    void predictWritesTheEnginesLogitsLensAndLoss() {
+        const QString dir = model_dir("llama_gqa");
+        const QString logits = out_path("logits.npy"), js = out_path("p.json");
+        const auto r =
+            test::run_cli({"predict", "--model", dir, "--text", "Hello world again", "--lens",
+                           "--top-k", "3", "--ablate", "1.2,2.4", "--ablate-mode", "mean",
+                           "--out-logits", logits, "--out-json", js});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonObject o = read_json(js);
+        const std::vector<Index> ids = ids_of(o.value("ids").toArray());
+        const auto m = models::open_model_folder(dir.toStdString());
+        models::PredictOptions po;
+        po.lens = true;
+        po.interventions =
+            models::ablations({{0, 1}, {1, 3}}, models::HeadIntervention::Kind::Mean);
+        const models::Prediction p = models::predict(*m.model, {ids, {}}, po);
+        const Tensor got = io::read_npy(logits.toStdString());
+        QCOMPARE(got.shape, p.logits.shape);
+        QVERIFY(got.data == p.logits.data);
+        const Index V = m.model->info().vocab_size, L = Index(ids.size());
+        const QJsonArray top = o.value("top").toArray();
+        QCOMPARE(top.size(), L);
+        const auto best = models::top_k(p.logits.ptr() + (L - 1) * V, V, 3);
+        QCOMPARE(top.last().toArray().size(), 3);
+        QCOMPARE(top.last().toArray().at(0).toObject().value("id").toInteger(), best[0].id);
+        QCOMPARE(o.value("lens").toArray().size(), m.model->info().num_layers);
+        QCOMPARE(o.value("next_logprob").toArray().size(), L - 1);
+        QVERIFY(std::abs(o.value("loss").toDouble() - p.loss) < 1e-5);
+        QCOMPARE(o.value("ablated").toArray().size(), 2);
+    }
+
+    void patchWritesTheFractionsRestored() {
+        const QString dir = model_dir("gpt2_lmhead");
+        const QString npy = out_path("patch.npy"), js = out_path("patch.json");
+        // Two texts one word apart; single bytes are tokens of any byte-level vocabulary.
+        const auto r = test::run_cli({"patch", "--model", dir, "--clean", "the cat sat on the",
+                                      "--corrupt", "the dog sat on the", "--target", "t",
+                                      "--distractor", "c", "--out", npy, "--out-json", js});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const Tensor got = io::read_npy(npy.toStdString());
+        const QJsonObject o = read_json(js);
+        QCOMPARE(got.shape, (Shape{2, 4}));
+        const double m_clean = o.value("m_clean").toDouble(),
+                     m_corrupt = o.value("m_corrupt").toDouble();
+        const QJsonArray heads = o.value("heads").toArray();
+        QCOMPARE(heads.size(), 8);
+        for (const QJsonValue h : heads) {
+            const QJsonObject x = h.toObject();
+            const Index at = (x.value("layer").toInt() - 1) * 4 + x.value("head").toInt() - 1;
+            const double f = (x.value("m_patched").toDouble() - m_corrupt) / (m_clean - m_corrupt);
+            QVERIFY(std::abs(got.data[std::size_t(at)] - f) < 1e-3 * std::max(1.0, std::abs(f)));
+        }
+    }
+
+    void generateContinuesWithTheCacheAndItsMapsEqualAttend() {
+        const QString dir = model_dir("qwen3_qknorm");
+        const QString js = out_path("g.json"), maps = out_path("g.npy"), a = out_path("a.npy");
+        auto r = test::run_cli({"generate", "--model", dir, "--text", "Hello", "--max-new-tokens",
+                                "5", "--out-tokens", js, "--out-weights", maps});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QJsonObject o = read_json(js);
+        std::vector<Index> all = ids_of(o.value("prompt_ids").toArray());
+        const std::vector<Index> fresh = ids_of(o.value("ids").toArray());
+        QVERIFY(!fresh.empty());
+        QVERIFY(o.value("finish").toString() == "eos" || fresh.size() == 5);
+        QCOMPARE(o.value("tokens").toArray().size(), Index(fresh.size()));
+        all.insert(all.end(), fresh.begin(), fresh.end());
+        const auto m = models::open_model_folder(dir.toStdString());
+        models::GenerateOptions g;
+        g.max_new_tokens = 5;
+        g.eos_ids = m.model->config().eos_token_ids;
+        QCOMPARE(m.model->generate(ids_of(o.value("prompt_ids").toArray()), g).ids, fresh);
+        const Tensor got = io::read_npy(maps.toStdString());
+        const auto T = Index(all.size());
+        QCOMPARE(got.shape, (Shape{2, 4, T, T}));
+        models::CollectingSink sink;
+        m.model->forward({all, {}}, {}, sink);
+        for (std::size_t l = 0; l < sink.results.size(); ++l) {
+            const auto c =
+                test::compare_arrays(got.ptr() + l * 4 * T * T, sink.results[l].weights.ptr(),
+                                     std::size_t(4 * T * T), 1e-6, 0.0);
+            QVERIFY2(c.ok, c.message.c_str());
+        }
+        // The same seed, the same text.
+        const QStringList sample = {"generate", "--model",          dir,  "--text",
+                                    "Hello",    "--max-new-tokens", "6",  "--temperature",
+                                    "0.8",      "--top-k",          "40", "--top-p",
+                                    "0.95",     "--seed",           "3",  "--out-tokens"};
+        r = test::run_cli(sample + QStringList{out_path("s1.json")});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        r = test::run_cli(sample + QStringList{out_path("s2.json")});
+        QCOMPARE(read_json(out_path("s1.json")), read_json(out_path("s2.json")));
+    }
+
+    void badInputIsOneLineAndNoFile_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("phrase");
+        const QString gpt2 = model_dir("gpt2_lmhead"), bert = model_dir("bert_gamma_beta");
+        const QString out = out_path("never.out");
+        QTest::newRow("ablate past the heads")
+            << QStringList{"predict",  "--model", gpt2,         "--text", "the cat",
+                           "--ablate", "2.5",     "--out-json", out}
+            << 2 << "does not exist";
+        QTest::newRow("top-k 0") << QStringList{"predict", "--model",    gpt2,
+                                                "--text",  "the cat",    "--top-k",
+                                                "0",       "--out-json", out}
+                                 << 2 << "top-k";
+        QTest::newRow("no head") << QStringList{"predict", "--model",      bert, "--text",
+                                                "the cat", "--out-logits", out}
+                                 << 1 << "no masked-LM head";
+        QTest::newRow("masked generate")
+            << QStringList{"generate",     "--model", model_dir("roberta"), "--text", "the cat",
+                           "--out-tokens", out}
+            << 2 << "causal";
+        QTest::newRow("too many new tokens")
+            << QStringList{"generate",         "--model", gpt2,           "--text", "the cat",
+                           "--max-new-tokens", "100",     "--out-tokens", out}
+            << 2 << "positions";
+        QTest::newRow("lengths differ")
+            << QStringList{"patch",     "--model",     gpt2,       "--clean", "the cat",
+                           "--corrupt", "the cat sat", "--target", "t",       "--distractor",
+                           "c",         "--out",       out}
+            << 2 << "as many tokens";
+        QTest::newRow("target of two tokens")
+            << QStringList{"patch",     "--model", gpt2,       "--clean", "the cat",
+                           "--corrupt", "the dog", "--target", "the cat", "--distractor",
+                           "c",         "--out",   out}
+            << 2 << "not one";
+        QTest::newRow("nothing to write")
+            << QStringList{"predict", "--model", gpt2, "--text", "the cat"} << 2 << "nothing";
+    }
+    void badInputIsOneLineAndNoFile() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, phrase);
+        const auto r = test::run_cli(args);
+        QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
+        QVERIFY2(r.err.contains(phrase, Qt::CaseInsensitive), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(!QFile::exists(out_path("never.out")));
+    }
+};
+
+QTEST_MAIN(TestCliPredictions)
+#include "test_cli_predictions.moc"
