@@ -37,6 +37,7 @@ struct BenchOptions {
     std::optional<int> repeats;
     MemoryOptions memory;
     std::optional<std::string> model;
+    ModelBenchExtras extras;
 };
 
 struct Timing {
@@ -228,12 +229,24 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
                              ->group("A trained model");
     for (CLI::Option* opt : {embed_dim, num_heads, batch, seed, softmax})
         model->excludes(opt);
+    for (CLI::Option* opt :
+         {add_flag(*sub, "--lm-head", &o->extras.lm_head,
+                   "with --model: also the head's logits at every position"),
+          add_flag(*sub, "--lens", &o->extras.lens,
+                   "with --model: also the logit lens after every layer and its top-10"),
+          add_integer(*sub, "--generate", &o->extras.generate, 1, 1 << 20, "M",
+                      "with --model: also M new tokens after the --tokens prompt, against one "
+                      "pass over as many tokens"),
+          add_flag(*sub, "--patch", &o->extras.patch,
+                   "with --model: also a patching sweep over every head, against one pass")})
+        opt->group("A trained model")->needs(model);
 
     ctx.on_parsed(
         sub,
         [o] {
             if (o->model) {
-                bench_model(*o->model, *o->tokens, o->threads, o->repeats.value_or(7), std::cout);
+                bench_model(*o->model, *o->tokens, o->threads, o->repeats.value_or(7), std::cout,
+                            o->extras);
                 return 0;
             }
             return o->softmax ? bench_softmax(*o) : bench_attention(*o);

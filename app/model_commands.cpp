@@ -15,6 +15,7 @@
 #include "engine/io/npy.h"
 #include "engine/models/flops.h"
 #include "engine/models/model_folder.h"
+#include "engine/models/predictions.h"
 
 namespace attnviz::cli {
 
@@ -157,8 +158,120 @@ class FirstLayerSink : public models::CollectingSink {
 };
 }  // namespace
 
+namespace {
+
+/// The median of `repeats` runs of `f`, in ms.
+template <class F>
+double median_ms(int repeats, F&& f) {
+    std::vector<double> runs;
+    for (int i = 0; i < std::max(1, repeats); ++i) {
+        const auto t0 = Clock::now();
+        f();
+        runs.push_back(ms_since(t0));
+    }
+    std::sort(runs.begin(), runs.end());
+    return runs[runs.size() / 2];
+}
+
+/// Each extra of bench --model as one JSON line, timed against the forward pass of the same
+/// run (`pass_ms`, every map kept) and the sgemm peak measured in it.
+void bench_predictions(const models::OpenedModel& m, const models::ModelInput& input, int threads,
+                       int repeats, double pass_ms, double peak,
+                       const ModelBenchExtras& extras, std::ostream& out) {
+    const models::ModelInfo& info = m.model->info();
+    if (m.model->lm_head() == models::LmHeadKind::None) throw DataError(m.model->lm_head_missing());
+    const auto L = static_cast<std::int64_t>(input.ids.size());
+    const double E = double(info.hidden_size), V = double(info.vocab_size);
+    const double layers = double(info.num_layers);
+    char line[1024];
+    models::ModelForwardOptions streams;
+    streams.attention = false;
+    streams.num_threads = threads;
+    models::StreamSink sink;
+    m.model->forward(input, streams, sink);
+    std::vector<std::int64_t> all(static_cast<std::size_t>(L));
+    for (std::int64_t t = 0; t < L; ++t)
+        all[static_cast<std::size_t>(t)] = t;
+    if (extras.lm_head) {
+        const double ms = median_ms(repeats, [&] { m.model->logits(sink.residuals.back(), all, threads); });
+        const double gflops = 2.0 * double(L) * E * V / (ms * 1e6);
+        std::snprintf(line, sizeof line,
+                      "{\"bench\":\"lm_head\",\"tokens\":%lld,\"vocab\":%lld,\"median_ms\":%.3f,"
+                      "\"gflops\":%.1f,\"fraction_of_peak\":%.3f,\"pass_ms\":%.3f}",
+                      static_cast<long long>(L), static_cast<long long>(info.vocab_size), ms, gflops,
+                      gflops / (peak * threads), pass_ms);
+        out << line << "\n";
+    }
+    if (extras.lens) {
+        std::vector<Tensor> lens;
+        const double ms = median_ms(repeats, [&] {
+            lens.clear();
+            for (std::size_t l = 1; l < sink.residuals.size(); ++l)
+                lens.push_back(m.model->logits(sink.residuals[l], all, threads));
+        });
+        const double topk_ms = median_ms(repeats, [&] {
+            for (const Tensor& t : lens)
+                for (std::int64_t r = 0; r < L; ++r)
+                    models::top_k(t.ptr() + r * info.vocab_size, info.vocab_size, 10);
+        });
+        const double gflops = 2.0 * layers * double(L) * E * V / (ms * 1e6);
+        std::snprintf(line, sizeof line,
+                      "{\"bench\":\"lens\",\"tokens\":%lld,\"layers\":%lld,\"products_ms\":%.3f,"
+                      "\"gflops\":%.1f,\"fraction_of_peak\":%.3f,\"top10_ms\":%.3f,"
+                      "\"top10_fraction\":%.3f,\"pass_ms\":%.3f}",
+                      static_cast<long long>(L), static_cast<long long>(info.num_layers), ms, gflops,
+                      gflops / (peak * threads), topk_ms, topk_ms / ms, pass_ms);
+        out << line << "\n";
+    }
+    if (extras.generate > 0) {
+        models::GenerateOptions g;
+        g.max_new_tokens = extras.generate;
+        g.num_threads = threads;
+        const double gen_ms = median_ms(repeats, [&] { m.model->generate(input.ids, g); });
+        // One forward pass over as many tokens as the prompt and the new ones, every map kept.
+        models::ModelInput longer = input;
+        for (std::int64_t i = 0; i < extras.generate; ++i)
+            longer.ids.push_back(input.ids[static_cast<std::size_t>(i % L)]);
+        models::ModelForwardOptions o;
+        o.num_threads = threads;
+        const double full_ms = median_ms(repeats, [&] {
+            models::CollectingSink keep;
+            m.model->forward(longer, o, keep);
+        });
+        std::snprintf(line, sizeof line,
+                      "{\"bench\":\"generate\",\"prompt\":%lld,\"new_tokens\":%lld,\"median_ms\":%.3f,"
+                      "\"ms_per_token\":%.3f,\"pass_of_total_ms\":%.3f,\"ratio\":%.3f}",
+                      static_cast<long long>(L), static_cast<long long>(extras.generate), gen_ms,
+                      gen_ms / double(extras.generate), full_ms, gen_ms / full_ms);
+        out << line << "\n";
+    }
+    if (extras.patch) {
+        models::PatchRequest r;
+        r.clean = input;
+        r.corrupt = input;
+        for (std::size_t i = 1; i < r.corrupt.ids.size(); i += 5)  // a fifth of the tokens
+            r.corrupt.ids[i] = r.clean.ids[(i + 1) % r.clean.ids.size()];
+        r.target = 1;
+        r.distractor = 2;
+        r.num_threads = threads;
+        const double heads = double(info.num_layers * info.num_heads);
+        const double batched = median_ms(repeats, [&] { models::patch_sweep(*m.model, r); });
+        r.batch = 1;
+        const double single = median_ms(std::max(1, repeats / 2), [&] { models::patch_sweep(*m.model, r); });
+        std::snprintf(line, sizeof line,
+                      "{\"bench\":\"patch\",\"tokens\":%lld,\"heads\":%.0f,\"sweep_ms\":%.3f,"
+                      "\"sweep_one_head_a_pass_ms\":%.3f,\"pass_ms\":%.3f,"
+                      "\"passes\":%.2f,\"fraction_of_heads_passes\":%.3f}",
+                      static_cast<long long>(L), heads, batched, single, pass_ms,
+                      batched / pass_ms, batched / (pass_ms * heads));
+        out << line << "\n";
+    }
+}
+
+}  // namespace
+
 void bench_model(const std::string& folder, std::int64_t tokens, int threads, int repeats,
-                 std::ostream& out) {
+                 std::ostream& out, const ModelBenchExtras& extras) {
     const auto opened = Clock::now();
     auto t0 = opened;
     const models::OpenedModel m = models::open_model_folder(folder);
@@ -210,6 +323,8 @@ void bench_model(const std::string& folder, std::int64_t tokens, int threads, in
                   open_ms, first_layer_ms, first_ms, median, static_cast<int>(runs.size()), gflops,
                   peak, peak > 0 ? gflops / (peak * threads) : 0.0);
     out << line << "\n";
+    if (extras.lm_head || extras.lens || extras.generate > 0 || extras.patch)
+        bench_predictions(m, input, threads, repeats, median, peak, extras, out);
 }
 
 void add_inspect_command(CLI::App& app, CommandContext& ctx) {

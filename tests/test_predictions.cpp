@@ -158,6 +158,13 @@ class TestPredictions : public QObject {
         pr.distractor = *json::as_int64(*json::find(patch, "distractor"));
         pr.num_threads = 2;
         const models::PatchResult r = models::patch_sweep(*model, pr);
+        // A head at a time gives what a layer's heads batched in one pass give.
+        models::PatchRequest one = pr;
+        one.batch = 1;
+        const models::PatchResult single = models::patch_sweep(*model, one);
+        for (std::size_t i = 0; i < r.m_patched.numel(); ++i)
+            QVERIFY(std::abs(single.m_patched.data[i] - r.m_patched.data[i]) <
+                    1e-5 * std::max(1.0f, std::abs(r.m_patched.data[i])));
         const double m_clean = *json::as_double(*json::find(patch, "m_clean"));
         const double m_corrupt = *json::as_double(*json::find(patch, "m_corrupt"));
         QVERIFY2(std::abs(r.m_clean - m_clean) < 1e-4 * std::max(1.0, std::abs(m_clean)),

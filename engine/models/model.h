@@ -81,6 +81,10 @@ struct ModelForwardOptions {
     std::int64_t resume_layer = 0;
     const Tensor* resume_residual = nullptr;
     const Tensor* resume_context = nullptr;
+    /// Several variants of the text in one pass (B = variants.size() > 1 copies, copy b with
+    /// variants[b]'s interventions on top of `interventions`): the products see B·L rows.
+    /// Hands over no attention; residuals and contexts come as [B·L, ...].
+    std::vector<std::vector<HeadIntervention>> variants;
     /// The layer whose intermediates (q, k before and after the rotation, v, scores, ...)
     /// are handed over as AttentionResult::steps; -1: none.
     std::int64_t steps_layer = -1;

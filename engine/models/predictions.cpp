@@ -142,24 +142,51 @@ PatchResult patch_sweep(const Model& model, const PatchRequest& r,
             for (Index h = 0; h < H; ++h)
                 heads.push_back({l, h});
     const double span = out.m_clean - out.m_corrupt;
-    Index done = 0;
-    for (const HeadRef& head : heads) {
+    for (const HeadRef& head : heads)
         if (head.layer < 0 || head.layer >= N || head.head < 0 || head.head >= H)
             throw std::invalid_argument("head " + std::to_string(head.head + 1) + " of layer " +
                                         std::to_string(head.layer + 1) + " does not exist");
+    // The heads of one layer go together: B variants of the corrupted text resumed at that
+    // layer, so each product sees B·L rows instead of L.
+    std::vector<HeadRef> sorted = heads;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const HeadRef& a, const HeadRef& b) { return a.layer < b.layer; });
+    const std::size_t most = r.batch > 0 ? static_cast<std::size_t>(r.batch) : sorted.size();
+    Index done = 0;
+    for (std::size_t i = 0; i < sorted.size();) {
+        const Index layer = sorted[i].layer;
+        std::size_t j = i;
+        while (j < sorted.size() && sorted[j].layer == layer && j - i < most)
+            ++j;
         ModelForwardOptions p = o;
-        p.resume_layer = head.layer;
-        p.resume_residual = &corrupt.residuals[static_cast<std::size_t>(head.layer)];
-        p.resume_context = corrupt.contexts[static_cast<std::size_t>(head.layer)].get();
-        p.interventions = {{head, HeadIntervention::Kind::Patch,
-                            clean.contexts[static_cast<std::size_t>(head.layer)]}};
+        p.resume_layer = layer;
+        p.resume_residual = &corrupt.residuals[static_cast<std::size_t>(layer)];
+        p.resume_context = corrupt.contexts[static_cast<std::size_t>(layer)].get();
+        const auto source = clean.contexts[static_cast<std::size_t>(layer)];
+        std::vector<Index> rows;
+        for (std::size_t k = i; k < j; ++k) {
+            const std::vector<HeadIntervention> patch = {
+                {sorted[k], HeadIntervention::Kind::Patch, source}};
+            if (j - i == 1)
+                p.interventions = patch;
+            else
+                p.variants.push_back(patch);
+            rows.push_back(static_cast<Index>(k - i) * L + position);
+        }
         FinalStreamSink sink(N);
         model.forward(r.corrupt, p, sink);
-        const double m = metric(model, sink.final, position, columns, r.num_threads);
-        const auto at = static_cast<std::size_t>(head.layer * H + head.head);
-        out.m_patched.data[at] = static_cast<float>(m);
-        out.fraction.data[at] = span == 0.0 ? nan : static_cast<float>((m - out.m_corrupt) / span);
-        if (progress && !progress(++done, static_cast<Index>(heads.size()))) break;
+        const Tensor m = model.logits(sink.final, rows, r.num_threads, &columns);
+        for (std::size_t k = i; k < j; ++k) {
+            const auto at = static_cast<std::size_t>(sorted[k].layer * H + sorted[k].head);
+            const std::size_t b = k - i;
+            const double v = double(m.data[2 * b]) - double(m.data[2 * b + 1]);
+            out.m_patched.data[at] = static_cast<float>(v);
+            out.fraction.data[at] =
+                span == 0.0 ? nan : static_cast<float>((v - out.m_corrupt) / span);
+        }
+        done += static_cast<Index>(j - i);
+        i = j;
+        if (progress && !progress(done, static_cast<Index>(sorted.size()))) break;
     }
     return out;
 }

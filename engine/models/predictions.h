@@ -57,6 +57,8 @@ struct PatchRequest {
     std::int64_t target = 0, distractor = 0;
     std::int64_t position = -1;  ///< -1: the last
     std::vector<HeadRef> heads;  ///< empty: every head
+    /// Heads of one layer patched in one pass (B variants of the text); 0: all of a layer's.
+    std::int64_t batch = 0;
     int num_threads = 1;
 };
 

@@ -641,7 +641,11 @@ class Transformer final : public Model {
     /// What q carries so that q·k is the family's score: 1/√d, GPT-2's options.
     float score_scale(Index layer) const;
     /// The layer's interventions applied to its context [L, H d].
-    void intervene(Index layer, float* concat, Index L, const ModelForwardOptions& options) const;
+    void intervene(Index layer, float* concat, Index L,
+                   const std::vector<HeadIntervention>& interventions) const;
+    /// B copies' contexts [B L, H d]: the pass's interventions, then each copy's variant.
+    void intervene_all(Index layer, float* concat, Index L, Index B,
+                       const ModelForwardOptions& options) const;
     /// One pre-norm block over `n` new tokens at positions [t0, t0 + n), attending to the
     /// cache (which it extends); weights [1, H, n, t0 + n] kept when `weights` is not null.
     void cached_block(Index layer, float* x, Index n, Index t0, KvCache& cache,
@@ -649,9 +653,10 @@ class Transformer final : public Model {
 
     std::vector<Index> positions(const ModelInput& input) const;
     void embed(const ModelInput& input, const std::vector<Index>& pos, float* x) const;
+    /// One layer's attention over B copies of L tokens (h: [B L, E]; B > 1 keeps no weights).
     void attention(Index layer, const LayerWeights& w, const float* h, Index L,
                    const std::vector<Index>& pos, const ModelForwardOptions& options, bool keep,
-                   float* out, AttentionSink& sink, Scratch& scratch) const;
+                   float* out, AttentionSink& sink, Scratch& scratch, Index B = 1) const;
     void mlp(const LayerWeights& w, const float* h, Index L, float* out, int threads,
              Scratch& scratch) const;
 
@@ -749,9 +754,9 @@ float Transformer::score_scale(Index layer) const {
 }
 
 void Transformer::intervene(Index layer, float* concat, Index L,
-                            const ModelForwardOptions& options) const {
+                            const std::vector<HeadIntervention>& interventions) const {
     const Index H = config_.num_heads, d = config_.head_dim, width = H * d;
-    for (const HeadIntervention& iv : options.interventions) {
+    for (const HeadIntervention& iv : interventions) {
         if (iv.head.layer != layer) continue;
         float* col = concat + iv.head.head * d;
         switch (iv.kind) {
@@ -781,9 +786,20 @@ void Transformer::intervene(Index layer, float* concat, Index L,
     }
 }
 
+void Transformer::intervene_all(Index layer, float* concat, Index L, Index B,
+                                const ModelForwardOptions& options) const {
+    const Index rows = L * config_.num_heads * config_.head_dim;
+    for (Index b = 0; b < B; ++b) {
+        intervene(layer, concat + b * rows, L, options.interventions);
+        if (!options.variants.empty())
+            intervene(layer, concat + b * rows, L, options.variants[static_cast<std::size_t>(b)]);
+    }
+}
+
 void Transformer::attention(Index layer, const LayerWeights& w, const float* h, Index L,
                             const std::vector<Index>& pos, const ModelForwardOptions& options,
-                            bool keep, float* out, AttentionSink& sink, Scratch& scratch) const {
+                            bool keep, float* out, AttentionSink& sink, Scratch& scratch,
+                            Index B) const {
     const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
     const Index E = config_.hidden_size;
     const Index ld = (H + 2 * KV) * d;
@@ -797,16 +813,23 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
                                         " values for " + std::to_string(L) + " tokens × " +
                                         std::to_string(H * d));
         std::vector<float> concat(c.data.begin(), c.data.end());
-        intervene(layer, concat.data(), L, options);
-        if (sink.wants_contexts()) sink.on_context(layer, Tensor({L, H * d}, concat));
-        ops::linear(concat.data(), L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
+        std::vector<float> all(static_cast<std::size_t>(B) * concat.size());
+        for (Index b = 0; b < B; ++b)
+            std::copy(concat.begin(), concat.end(), all.begin() + b * L * H * d);
+        intervene_all(layer, all.data(), L, B, options);
+        if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, all));
+        ops::linear(all.data(), B * L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
                     w.o_w.in_out);
         return;
     }
     std::vector<float>& qkv = scratch.qkv;  // reused from layer to layer: no re-zeroing
+    keep = keep && B == 1;
     const bool steps = keep && options.steps_layer == layer;
     std::vector<float> unrotated;
-    project_qkv(w, h, L, pos, threads, qkv, steps ? &unrotated : nullptr);
+    std::vector<Index> pos_all = pos;
+    for (Index b = 1; b < B; ++b)
+        pos_all.insert(pos_all.end(), pos.begin(), pos.end());
+    project_qkv(w, h, B * L, pos_all, threads, qkv, steps ? &unrotated : nullptr);
     float* q = qkv.data();
     float* k = q + H * d;
     float* v = k + KV * d;
@@ -839,17 +862,17 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
         }
     }
     const float scale = score_scale(layer);
-    for (Index r = 0; r < L; ++r)
+    for (Index r = 0; r < B * L; ++r)
         for (Index c = 0; c < H * d; ++c)
             q[r * ld + c] *= scale;
 
-    const ops::MaskSpec masks{nullptr, nullptr, config_.causal(), 1, H, L, L, 0};
-    std::vector<float> concat(static_cast<std::size_t>(L * H * d));
+    const ops::MaskSpec masks{nullptr, nullptr, config_.causal(), B, H, L, L, 0};
+    std::vector<float> concat(static_cast<std::size_t>(B * L * H * d));
     layers::ProjectedHeads in;
     in.ldq = in.ldk = in.ldv = ld;
     in.k = k;
     in.v = v;
-    in.batch = 1;
+    in.batch = B;
     in.num_heads = H;
     in.num_kv_heads = KV;
     in.head_dim = d;
@@ -885,9 +908,10 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
         AttentionResult discarded;
         run(0, L, false, discarded);
     }
-    intervene(layer, concat.data(), L, options);
-    if (sink.wants_contexts()) sink.on_context(layer, Tensor({L, H * d}, concat));
-    ops::linear(concat.data(), L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0, w.o_w.in_out);
+    intervene_all(layer, concat.data(), L, B, options);
+    if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, concat));
+    ops::linear(concat.data(), B * L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
+                w.o_w.in_out);
     if (steps) {  // every row: the steps view shows the whole layer
         result.steps->input = Tensor({1, L, E}, std::vector<float>(h, h + L * E));
         result.steps->concat = Tensor({1, L, H * d}, std::move(concat));
@@ -932,7 +956,18 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         throw std::invalid_argument("heads kept " + std::to_string(options.scope.heads) +
                                     " is not in [-1, " + std::to_string(config_.num_heads) + "]");
     const Index H = config_.num_heads, E = config_.hidden_size;
-    for (const HeadIntervention& iv : options.interventions) {
+    const Index B = options.variants.empty() ? 1 : static_cast<Index>(options.variants.size());
+    if (B > 1 && (options.attention || sink.wants_hidden_states()))
+        throw std::invalid_argument(
+            "a pass over several variants hands over no attention or hidden states");
+    std::vector<const HeadIntervention*> every;
+    for (const HeadIntervention& iv : options.interventions)
+        every.push_back(&iv);
+    for (const auto& v : options.variants)
+        for (const HeadIntervention& iv : v)
+            every.push_back(&iv);
+    for (const HeadIntervention* p : every) {
+        const HeadIntervention& iv = *p;
         if (iv.head.layer < 0 || iv.head.layer >= config_.num_layers || iv.head.head < 0 ||
             iv.head.head >= H)
             throw std::invalid_argument("head " + std::to_string(iv.head.head) + " of layer " +
@@ -952,10 +987,11 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         throw std::invalid_argument("resume_layer " + std::to_string(first) + " is not a layer");
     const std::vector<Index> pos = positions(input);
     const int threads = std::max(1, options.num_threads);
-    std::vector<float> x(static_cast<std::size_t>(L * E)), h(x.size()), a(x.size());
+    const auto one = static_cast<std::size_t>(L * E);
+    std::vector<float> x(static_cast<std::size_t>(B) * one), h(x.size()), a(x.size());
     Scratch scratch;
     if (options.resume_residual) {
-        if (options.resume_residual->numel() != x.size())
+        if (options.resume_residual->numel() != one)
             throw std::invalid_argument("resume_residual has " +
                                         std::to_string(options.resume_residual->numel()) +
                                         " values for " + std::to_string(L) + " tokens");
@@ -964,6 +1000,9 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     } else {
         embed(input, pos, x.data());
     }
+    for (Index b = 1; b < B; ++b)  // every variant starts from the same stream
+        std::copy_n(x.begin(), one, x.begin() + static_cast<std::ptrdiff_t>(b * L * E));
+    const Index R = B * L;  // rows of every product
     const bool hidden = sink.wants_hidden_states() && first == 0;
     const bool residuals = sink.wants_residuals();
     if (hidden) sink.on_hidden_state(0, Tensor({L, E}, x));
@@ -972,7 +1011,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     const auto& kept = options.scope.layers;
     const bool streams = residuals || sink.wants_contexts();
     for (Index i = first; i < config_.num_layers; ++i) {
-        if (residuals) sink.on_residual(i, Tensor({L, E}, x));
+        if (residuals) sink.on_residual(i, Tensor({R, E}, x));
         bool keep = kept.empty();
         if (!keep && next_kept < kept.size() && kept[next_kept] == i) {
             keep = true;
@@ -982,22 +1021,22 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         const LayerWeights& w = layer(i);
         if (pre_norm) {
             h = x;
-            norm(h.data(), L, w.norm1_w, w.norm1_b, threads);
-            attention(i, w, h.data(), L, pos, options, keep, a.data(), sink, scratch);
+            norm(h.data(), R, w.norm1_w, w.norm1_b, threads);
+            attention(i, w, h.data(), L, pos, options, keep, a.data(), sink, scratch, B);
             ops::add_inplace(x.data(), a.data(), x.size());
             if (config_.intermediate_size > 0) {
                 h = x;
-                norm(h.data(), L, w.norm2_w, w.norm2_b, threads);
-                mlp(w, h.data(), L, a.data(), threads, scratch);
+                norm(h.data(), R, w.norm2_w, w.norm2_b, threads);
+                mlp(w, h.data(), R, a.data(), threads, scratch);
                 ops::add_inplace(x.data(), a.data(), x.size());
             }
         } else {
-            attention(i, w, x.data(), L, pos, options, keep, a.data(), sink, scratch);
+            attention(i, w, x.data(), L, pos, options, keep, a.data(), sink, scratch, B);
             ops::add_inplace(a.data(), x.data(), x.size());
-            norm(a.data(), L, w.norm1_w, w.norm1_b, threads);
-            mlp(w, a.data(), L, x.data(), threads, scratch);
+            norm(a.data(), R, w.norm1_w, w.norm1_b, threads);
+            mlp(w, a.data(), R, x.data(), threads, scratch);
             ops::add_inplace(x.data(), a.data(), x.size());
-            norm(x.data(), L, w.norm2_w, w.norm2_b, threads);
+            norm(x.data(), R, w.norm2_w, w.norm2_b, threads);
         }
         if (hidden) {
             Tensor out({L, E}, x);
@@ -1008,7 +1047,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         // Nothing after the last kept layer is handed over (the steps view's pass to one layer).
         if (!kept.empty() && next_kept == kept.size() && !hidden && !streams) break;
     }
-    if (residuals) sink.on_residual(config_.num_layers, Tensor({L, E}, std::move(x)));
+    if (residuals) sink.on_residual(config_.num_layers, Tensor({R, E}, std::move(x)));
 }
 
 Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& rows, int threads,

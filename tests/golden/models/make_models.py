@@ -1165,8 +1165,33 @@ def bench_qwen2_0_5b(folder, rng):
             shutil.copyfile(src, os.path.join(folder, f))
 
 
+def bench_gpt2_small(folder, rng):
+    """GPT-2 small's shapes (12 x 12, hidden 768, vocabulary 50,257, tied head), F32: the
+    patching and generation benchmarks of bench/predictions_bench.py."""
+    E, V, layers = 768, 50257, 12
+    c = gpt2_config("GPT2LMHeadModel", V, layers, "float32", None, 50256)
+    c.update({"n_embd": E, "n_head": 12, "n_ctx": 1024, "n_positions": 1024})
+    s = {"transformer.wte.weight": lazy_normal(rng, (V, E), 0.02, "F32"),
+         "transformer.wpe.weight": lazy_normal(rng, (1024, E), 0.01, "F32")}
+    for i in range(layers):
+        p = f"transformer.h.{i}."
+        for n, shape in (("attn.c_attn", (E, 3 * E)), ("attn.c_proj", (E, E)),
+                         ("mlp.c_fc", (E, 4 * E)), ("mlp.c_proj", (4 * E, E))):
+            s[p + n + ".weight"] = lazy_normal(rng, shape, 0.02, "F32")
+            s[p + n + ".bias"] = lazy_normal(rng, (shape[1],), 0.02, "F32")
+        for n in ("ln_1", "ln_2"):
+            s[p + n + ".weight"], s[p + n + ".bias"] = lazy_const(E, 1.0, "F32"), lazy_const(E, 0.0, "F32")
+    s["transformer.ln_f.weight"], s["transformer.ln_f.bias"] = lazy_const(E, 1.0, "F32"), lazy_const(E, 0.0, "F32")
+    safetensors_lite.save_file(s, os.path.join(folder, "model.safetensors"), {"format": "pt"})
+    dump_json(os.path.join(folder, "config.json"), c)
+    repo = os.path.join(HERE, "..", "..", "data", "tokenizers", "gpt2")
+    for f in ("vocab.json", "merges.txt"):
+        shutil.copyfile(os.path.join(repo, f), os.path.join(folder, f))
+
+
 def make_bench(out_dir):
-    for name, fn in (("bert_base", bench_bert_base), ("qwen2_0_5b", bench_qwen2_0_5b)):
+    for name, fn in (("bert_base", bench_bert_base), ("qwen2_0_5b", bench_qwen2_0_5b),
+                     ("gpt2_small", bench_gpt2_small)):
         folder = os.path.join(out_dir, name)
         os.makedirs(folder, exist_ok=True)
         fn(folder, case_rng("bench/" + name))
