@@ -176,8 +176,8 @@ double median_ms(int repeats, F&& f) {
 /// Each extra of bench --model as one JSON line, timed against the forward pass of the same
 /// run (`pass_ms`, every map kept) and the sgemm peak measured in it.
 void bench_predictions(const models::OpenedModel& m, const models::ModelInput& input, int threads,
-                       int repeats, double pass_ms, double peak,
-                       const ModelBenchExtras& extras, std::ostream& out) {
+                       int repeats, double pass_ms, double peak, const ModelBenchExtras& extras,
+                       std::ostream& out) {
     const models::ModelInfo& info = m.model->info();
     if (m.model->lm_head() == models::LmHeadKind::None) throw DataError(m.model->lm_head_missing());
     const auto L = static_cast<std::int64_t>(input.ids.size());
@@ -193,13 +193,14 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
     for (std::int64_t t = 0; t < L; ++t)
         all[static_cast<std::size_t>(t)] = t;
     if (extras.lm_head) {
-        const double ms = median_ms(repeats, [&] { m.model->logits(sink.residuals.back(), all, threads); });
+        const double ms =
+            median_ms(repeats, [&] { m.model->logits(sink.residuals.back(), all, threads); });
         const double gflops = 2.0 * double(L) * E * V / (ms * 1e6);
         std::snprintf(line, sizeof line,
                       "{\"bench\":\"lm_head\",\"tokens\":%lld,\"vocab\":%lld,\"median_ms\":%.3f,"
                       "\"gflops\":%.1f,\"fraction_of_peak\":%.3f,\"pass_ms\":%.3f}",
-                      static_cast<long long>(L), static_cast<long long>(info.vocab_size), ms, gflops,
-                      gflops / (peak * threads), pass_ms);
+                      static_cast<long long>(L), static_cast<long long>(info.vocab_size), ms,
+                      gflops, gflops / (peak * threads), pass_ms);
         out << line << "\n";
     }
     if (extras.lens) {
@@ -219,8 +220,8 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
                       "{\"bench\":\"lens\",\"tokens\":%lld,\"layers\":%lld,\"products_ms\":%.3f,"
                       "\"gflops\":%.1f,\"fraction_of_peak\":%.3f,\"top10_ms\":%.3f,"
                       "\"top10_fraction\":%.3f,\"pass_ms\":%.3f}",
-                      static_cast<long long>(L), static_cast<long long>(info.num_layers), ms, gflops,
-                      gflops / (peak * threads), topk_ms, topk_ms / ms, pass_ms);
+                      static_cast<long long>(L), static_cast<long long>(info.num_layers), ms,
+                      gflops, gflops / (peak * threads), topk_ms, topk_ms / ms, pass_ms);
         out << line << "\n";
     }
     if (extras.generate > 0) {
@@ -238,11 +239,12 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
             models::CollectingSink keep;
             m.model->forward(longer, o, keep);
         });
-        std::snprintf(line, sizeof line,
-                      "{\"bench\":\"generate\",\"prompt\":%lld,\"new_tokens\":%lld,\"median_ms\":%.3f,"
-                      "\"ms_per_token\":%.3f,\"pass_of_total_ms\":%.3f,\"ratio\":%.3f}",
-                      static_cast<long long>(L), static_cast<long long>(extras.generate), gen_ms,
-                      gen_ms / double(extras.generate), full_ms, gen_ms / full_ms);
+        std::snprintf(
+            line, sizeof line,
+            "{\"bench\":\"generate\",\"prompt\":%lld,\"new_tokens\":%lld,\"median_ms\":%.3f,"
+            "\"ms_per_token\":%.3f,\"pass_of_total_ms\":%.3f,\"ratio\":%.3f}",
+            static_cast<long long>(L), static_cast<long long>(extras.generate), gen_ms,
+            gen_ms / double(extras.generate), full_ms, gen_ms / full_ms);
         out << line << "\n";
     }
     if (extras.patch) {
@@ -257,13 +259,14 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
         const double heads = double(info.num_layers * info.num_heads);
         const double batched = median_ms(repeats, [&] { models::patch_sweep(*m.model, r); });
         r.batch = 1;
-        const double single = median_ms(std::max(1, repeats / 2), [&] { models::patch_sweep(*m.model, r); });
+        const double single =
+            median_ms(std::max(1, repeats / 2), [&] { models::patch_sweep(*m.model, r); });
         std::snprintf(line, sizeof line,
                       "{\"bench\":\"patch\",\"tokens\":%lld,\"heads\":%.0f,\"sweep_ms\":%.3f,"
                       "\"sweep_one_head_a_pass_ms\":%.3f,\"pass_ms\":%.3f,"
                       "\"passes\":%.2f,\"fraction_of_heads_passes\":%.3f}",
-                      static_cast<long long>(L), heads, batched, single, pass_ms,
-                      batched / pass_ms, batched / (pass_ms * heads));
+                      static_cast<long long>(L), heads, batched, single, pass_ms, batched / pass_ms,
+                      batched / (pass_ms * heads));
         out << line << "\n";
     }
 }

@@ -63,7 +63,8 @@ void MemoryGuard::textTooLong(const QString& fitting, qint64 tokens, qint64 max_
         QPushButton* keep = box->addButton(tr("Keep the First %1 Tokens").arg(max_positions),
                                            QMessageBox::AcceptRole);
         keep->setObjectName(QStringLiteral("keepFirstTokensButton"));
-        box->setDefaultButton(keep);
+        // The rest of the text is removed: Return keeps it, the offer needs a click.
+        box->setDefaultButton(QMessageBox::Cancel);
         connect(keep, &QPushButton::clicked, this, [this] {
             if (!fitting_.isEmpty()) doc_->setTextA(fitting_);
         });
