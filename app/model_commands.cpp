@@ -205,15 +205,11 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
     }
     if (extras.lens) {
         std::vector<Tensor> lens;
-        const double ms = median_ms(repeats, [&] {
-            lens.clear();
-            for (std::size_t l = 1; l < sink.residuals.size(); ++l)
-                lens.push_back(m.model->logits(sink.residuals[l], all, threads));
-        });
+        const double ms = median_ms(
+            repeats, [&] { lens = models::lens_logits(*m.model, sink.residuals, all, threads); });
         const double topk_ms = median_ms(repeats, [&] {
             for (const Tensor& t : lens)
-                for (std::int64_t r = 0; r < L; ++r)
-                    models::top_k(t.ptr() + r * info.vocab_size, info.vocab_size, 10);
+                models::top_k_rows(t, 10, threads);
         });
         const double gflops = 2.0 * layers * double(L) * E * V / (ms * 1e6);
         std::snprintf(line, sizeof line,

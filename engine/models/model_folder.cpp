@@ -115,7 +115,9 @@ EncodedText encode_text(const OpenedModel& m, std::string_view text,
     EncodedText out;
     out.encoding = encode_pieces(m.tokenizer, text, text2);
     const auto L = static_cast<std::int64_t>(out.encoding.ids.size());
-    const std::int64_t max = m.model->info().max_positions;
+    // RoBERTa's positions start after its padding index: 514 rows hold 512 tokens.
+    const ModelConfig& c = m.model->config();
+    const std::int64_t max = c.max_positions - (c.pad_token_id >= 0 ? c.pad_token_id + 1 : 0);
     if (L > max)
         throw TextTooLong("the text is " + std::to_string(L) + " tokens, more than the " +
                               std::to_string(max) + " positions of " + m.model->info().display_name,

@@ -24,13 +24,22 @@ struct TokenScore {
 std::vector<double> log_softmax(const float* logits, std::int64_t vocab);
 /// The k most likely ids of one row (ties: the lower id first), with their log-probabilities.
 std::vector<TokenScore> top_k(const float* logits, std::int64_t vocab, std::int64_t k);
+/// top_k of each row of [rows, vocab] logits, the rows spread over `threads`.
+std::vector<std::vector<TokenScore>> top_k_rows(const Tensor& logits, std::int64_t k,
+                                                int threads = 1);
+
+/// The logit lens: the head applied to the residual stream after each layer (residuals as
+/// StreamSink keeps them, [layers + 1]), at `positions`: [layers] of [positions, vocab].  All
+/// layers' rows go through one product.
+std::vector<Tensor> lens_logits(const Model& model, const std::vector<Tensor>& residuals,
+                                const std::vector<std::int64_t>& positions, int threads = 1);
 
 /// One pass with its residual streams kept: logits at every position, the lens after each
 /// layer (where asked), interventions applied.
 struct Prediction {
     Tensor logits;  ///< [tokens, vocab]
-    /// lens[l]: [positions asked, vocab] after layer l + 1 (the last equals `logits` at those
-    /// rows, bit for bit); empty without a lens.
+    /// lens[l]: [positions asked, vocab] after layer l + 1; empty without a lens.  Over every
+    /// position the last one is `logits`, bit for bit.
     std::vector<Tensor> lens;
     std::vector<std::int64_t> lens_positions;
     /// Causal models: log p(ids[t + 1] | ids[..t]) for t < tokens - 1.

@@ -506,11 +506,15 @@ class Transformer final : public Model {
     /// Copied (or converted) into buffers of its own on 2 MB pages, matrices stored [in, out]:
     /// reading the products' weights straight from the file mapping (4 KB pages) made a BERT-base
     /// pass 25% slower.
-    Weight load(const Param& p) const { return load_all(std::vector<Param>{p}); }
+    Weight load(const Param& p, bool as_stored = false) const {
+        return load_all(std::vector<Param>{p}, as_stored);
+    }
 
     /// Parameters stacked along their first dimension into one weight: q, k and v become one
     /// projection (one matrix product instead of three), gate and up one MLP input.
-    Weight load_all(const std::vector<Param>& params) const {
+    /// as_stored: an [out, in] matrix stays so (the unembedding: each vocabulary row is read
+    /// whole, and a 151,936-wide [in, out] copy would make every row of B a page apart).
+    Weight load_all(const std::vector<Param>& params, bool as_stored = false) const {
         Weight w;
         std::vector<std::string> names;
         for (const Param& p : params) {
@@ -531,7 +535,7 @@ class Transformer final : public Model {
             store_.load_into(name, w.owned.data() + at, n);
             at += n;
         }
-        if (!w.in_out && w.cols > 1) {
+        if (!w.in_out && w.cols > 1 && !as_stored) {
             // Stored [in, out]: oneDNN's sgemm runs 15-25% faster on a BERT layer's products
             // with the weight in this layout than used transposed (bench/gemm_bench).
             std::vector<float> t = take_buffer(shape_numel({w.cols, w.rows}));
@@ -626,7 +630,8 @@ class Transformer final : public Model {
             head_.norm_b = load(head_params_.norm_b);
             const Param tied = {global_params(config_).word.name,
                                 {config_.vocab_size, config_.hidden_size}};
-            head_.unembed = load(head_params_.decoder.name.empty() ? tied : head_params_.decoder);
+            head_.unembed =
+                load(head_params_.decoder.name.empty() ? tied : head_params_.decoder, true);
             head_.bias = load(head_params_.bias);
         });
         return head_;
@@ -1080,7 +1085,7 @@ Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& row
                         static_cast<float>(config_.norm_eps));
         x = std::move(t);
     }
-    const Weight& u = hw.unembed;  // [E, V]
+    const Weight& u = hw.unembed;  // [V, E] as stored
     if (columns) {
         const auto C = static_cast<Index>(columns->size());
         Tensor out({R, C});
@@ -1092,8 +1097,8 @@ Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& row
             for (Index r = 0; r < R; ++r) {
                 double sum = hw.bias.empty() ? 0.0 : double(hw.bias.ptr[id]);
                 for (Index e = 0; e < E; ++e)
-                    sum +=
-                        double(x[static_cast<std::size_t>(r * E + e)]) * double(u.ptr[e * V + id]);
+                    sum += double(x[static_cast<std::size_t>(r * E + e)]) *
+                           double(u.in_out ? u.ptr[e * V + id] : u.ptr[id * E + e]);
                 out.data[static_cast<std::size_t>(r * C + c)] = static_cast<float>(sum);
             }
         }

@@ -46,8 +46,10 @@ void linear(const float* x, Index rows, Index in, const float* w, const float* b
     // would pack the whole weight and two threads would barely beat one.  The slices depend
     // only on the thread count, so a given thread count gives the same bits run after run
     // (another count may round differently: the kernels pick their edge cases by size).
+    // A weight far wider than the rows (a vocabulary's unembedding) is split by columns too:
+    // split by rows, each thread would pack all of its hundreds of megabytes.
     const int t = std::max(1, threads);
-    if (t > 1 && rows < Index{256} * t && out >= Index{64} * t) {
+    if (t > 1 && (rows < Index{256} * t || out >= Index{32} * rows) && out >= Index{64} * t) {
         const std::size_t blocks = static_cast<std::size_t>((out + 15) / 16);
         parallel_for(blocks, t, [&](std::size_t b0, std::size_t b1) {
             const Index c0 = static_cast<Index>(b0) * 16;
