@@ -204,13 +204,10 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
         out << line << "\n";
     }
     if (extras.lens) {
-        std::vector<Tensor> lens;
+        Tensor lens;
         const double ms = median_ms(
             repeats, [&] { lens = models::lens_logits(*m.model, sink.residuals, all, threads); });
-        const double topk_ms = median_ms(repeats, [&] {
-            for (const Tensor& t : lens)
-                models::top_k_rows(t, 10, threads);
-        });
+        const double topk_ms = median_ms(repeats, [&] { models::top_k_rows(lens, 10, threads); });
         const double gflops = 2.0 * layers * double(L) * E * V / (ms * 1e6);
         std::snprintf(line, sizeof line,
                       "{\"bench\":\"lens\",\"tokens\":%lld,\"layers\":%lld,\"products_ms\":%.3f,"

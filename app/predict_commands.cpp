@@ -176,11 +176,13 @@ int predict(const PredictOptions& o) {
             for (std::size_t i = 0; i < r.lens_positions.size(); ++i)
                 js += (i ? "," : "") + std::to_string(r.lens_positions[i] + 1);
             js += "],\"lens\":[";
-            for (std::size_t l = 0; l < r.lens.size(); ++l) {
+            const auto P = static_cast<Index>(r.lens_positions.size());
+            for (std::size_t l = 0; l < std::size_t(r.lens.shape[0]); ++l) {
                 js += std::string(l ? "," : "") + "[";
                 for (std::size_t i = 0; i < r.lens_positions.size(); ++i)
-                    js += (i ? "," : "") +
-                          top_json(m.tokenizer, r.lens[l].ptr() + Index(i) * V, V, o.top);
+                    js += (i ? "," : "") + top_json(m.tokenizer,
+                                                    r.lens.ptr() + (Index(l) * P + Index(i)) * V, V,
+                                                    o.top);
                 js += "]";
             }
             js += "]";

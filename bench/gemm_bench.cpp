@@ -80,6 +80,10 @@ const Shape kShapes[] = {
     {"qkv 128x768 * 768x2304 B", 128, 2304, 768, false},
     {"ffn 128x3072 * 3072x768", 128, 768, 3072, true},
     {"ffn 128x3072 * 3072x768 B", 128, 768, 3072, false},
+    // The unembedding of a 151,936-token vocabulary (Qwen2.5-0.5B): the head at 32 positions,
+    // and the logit lens of 24 layers stacked.
+    {"unembed 32x896 * 896x151936", 32, 151936, 896, true},
+    {"lens 768x896 * 896x151936", 768, 151936, 896, true},
 };
 
 using GemmFn = std::function<void(const Shape&, const float*, const float*, float*)>;

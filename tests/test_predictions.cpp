@@ -114,23 +114,26 @@ class TestPredictions : public QObject {
         QCOMPARE(p.logits.shape, (Shape{L, V}));
         CHECK_LOGITS(p.logits, io::read_npy(dir + "/reference/logits.npy"), "logits");
         const Tensor lens = io::read_npy(dir + "/reference/lens_logits.npy");
-        QCOMPARE(Index(p.lens.size()), N);
+        QCOMPARE(p.lens.shape, (Shape{N, L, V}));
         for (Index l = 0; l < N; ++l) {
             Tensor want({L, V},
                         std::vector<float>(lens.ptr() + l * L * V, lens.ptr() + (l + 1) * L * V));
-            CHECK_LOGITS(p.lens[std::size_t(l)], want, "lens after layer " + std::to_string(l + 1));
+            Tensor got({L, V}, std::vector<float>(p.lens.ptr() + l * L * V,
+                                                  p.lens.ptr() + (l + 1) * L * V));
+            CHECK_LOGITS(got, want, "lens after layer " + std::to_string(l + 1));
             // Lens top-5 ids and log-probabilities at every position.
             for (Index t = 0; t < L; ++t) {
-                const auto got = models::top_k(p.lens[std::size_t(l)].ptr() + t * V, V, 5);
+                const auto top = models::top_k(got.ptr() + t * V, V, 5);
                 const auto ref = models::top_k(want.ptr() + t * V, V, 5);
                 for (std::size_t k = 0; k < 5; ++k) {
-                    QCOMPARE(got[k].id, ref[k].id);
-                    QVERIFY(std::abs(got[k].logprob - ref[k].logprob) < 1e-4);
+                    QCOMPARE(top[k].id, ref[k].id);
+                    QVERIFY(std::abs(top[k].logprob - ref[k].logprob) < 1e-4);
                 }
             }
         }
         // The lens after the last layer is the model's own output, to the bit.
-        QVERIFY(p.lens.back().data == p.logits.data);
+        QVERIFY(std::equal(p.logits.data.begin(), p.logits.data.end(),
+                           p.lens.data.begin() + (N - 1) * L * V));
 
         const json::Document iv = json::parse(io::read_file(dir + "/reference/interventions.json"));
         std::vector<models::HeadRef> heads;

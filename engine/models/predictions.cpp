@@ -94,8 +94,8 @@ std::vector<std::vector<TokenScore>> top_k_rows(const Tensor& logits, Index k, i
     return out;
 }
 
-std::vector<Tensor> lens_logits(const Model& model, const std::vector<Tensor>& residuals,
-                                const std::vector<Index>& positions, int threads) {
+Tensor lens_logits(const Model& model, const std::vector<Tensor>& residuals,
+                   const std::vector<Index>& positions, int threads) {
     const Index E = model.info().hidden_size, V = model.info().vocab_size;
     const auto P = static_cast<Index>(positions.size());
     const Index N = static_cast<Index>(residuals.size()) - 1;
@@ -114,12 +114,9 @@ std::vector<Tensor> lens_logits(const Model& model, const std::vector<Tensor>& r
     }
     std::vector<Index> rows(static_cast<std::size_t>(N * P));
     std::iota(rows.begin(), rows.end(), Index{0});
-    const Tensor all = model.logits(stacked, rows, threads);
-    std::vector<Tensor> out;
-    for (Index l = 0; l < N; ++l)
-        out.emplace_back(Shape{P, V},
-                         std::vector<float>(all.ptr() + l * P * V, all.ptr() + (l + 1) * P * V));
-    return out;
+    Tensor all = model.logits(stacked, rows, threads);
+    all.shape = {N, P, V};
+    return all;
 }
 
 Prediction predict(const Model& model, const ModelInput& input, const PredictOptions& options) {
@@ -142,7 +139,8 @@ Prediction predict(const Model& model, const ModelInput& input, const PredictOpt
     // The model's own logits are the lens after the last layer when the lens covers every
     // position: one product, so the two agree to the bit.
     if (options.lens && p.lens_positions == all)
-        p.logits = p.lens.back();
+        p.logits = Tensor(
+            {L, V}, std::vector<float>(p.lens.ptr() + (N - 1) * L * V, p.lens.ptr() + N * L * V));
     else
         p.logits = model.logits(sink.residuals[static_cast<std::size_t>(N)], all, o.num_threads);
     if (model.lm_head() == LmHeadKind::Causal && L > 1) {

@@ -29,18 +29,18 @@ std::vector<std::vector<TokenScore>> top_k_rows(const Tensor& logits, std::int64
                                                 int threads = 1);
 
 /// The logit lens: the head applied to the residual stream after each layer (residuals as
-/// StreamSink keeps them, [layers + 1]), at `positions`: [layers] of [positions, vocab].  All
+/// StreamSink keeps them, [layers + 1]), at `positions`: [layers, positions, vocab].  All
 /// layers' rows go through one product.
-std::vector<Tensor> lens_logits(const Model& model, const std::vector<Tensor>& residuals,
-                                const std::vector<std::int64_t>& positions, int threads = 1);
+Tensor lens_logits(const Model& model, const std::vector<Tensor>& residuals,
+                   const std::vector<std::int64_t>& positions, int threads = 1);
 
 /// One pass with its residual streams kept: logits at every position, the lens after each
 /// layer (where asked), interventions applied.
 struct Prediction {
     Tensor logits;  ///< [tokens, vocab]
-    /// lens[l]: [positions asked, vocab] after layer l + 1; empty without a lens.  Over every
-    /// position the last one is `logits`, bit for bit.
-    std::vector<Tensor> lens;
+    /// [layers, positions asked, vocab]: the lens after each layer; empty without a lens.
+    /// Over every position the last layer's block is `logits`, bit for bit.
+    Tensor lens;
     std::vector<std::int64_t> lens_positions;
     /// Causal models: log p(ids[t + 1] | ids[..t]) for t < tokens - 1.
     std::vector<double> next_logprob;

@@ -1104,7 +1104,7 @@ Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& row
         }
         return out;
     }
-    Tensor out({R, V});
+    Tensor out = take_tensor({R, V});  // every value is written: no zero fill
     ops::linear(x.data(), R, E, u.ptr, hw.bias.empty() ? nullptr : hw.bias.ptr, V, out.ptr(),
                 threads, 0, 0, u.in_out);
     return out;
