@@ -62,17 +62,33 @@ std::vector<TokenScore> top_k(const float* logits, Index vocab, Index k) {
         return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
     };
     float threshold = -std::numeric_limits<float>::infinity();
-    for (Index i = 0; i < vocab; ++i) {
-        if (logits[i] < threshold) continue;  // the common case: one compare
-        if (best.size() == n && !before(i, best.back())) continue;
+    const auto consider = [&](Index i) {
+        if (logits[i] < threshold) return;
+        if (best.size() == n && !before(i, best.back())) return;
         best.insert(std::upper_bound(best.begin(), best.end(), i, before), i);
         if (best.size() > n) best.pop_back();
         if (best.size() == n) threshold = logits[best.back()];
+    };
+    // Blocks of 64 with nothing at or above the threshold are skipped after one vectorised
+    // test: after the first blocks, almost all of them.
+    constexpr Index kBlock = 64;
+    Index i = 0;
+    for (; i + kBlock <= vocab; i += kBlock) {
+        const float t = threshold;  // a local: the test below is then vectorised
+        const float* x = logits + i;
+        int hits = 0;
+        for (Index j = 0; j < kBlock; ++j)
+            hits += x[j] >= t ? 1 : 0;
+        if (hits == 0) continue;
+        for (Index j = 0; j < kBlock; ++j)
+            consider(i + j);
     }
+    for (; i < vocab; ++i)
+        consider(i);
     // The normaliser with the SIMD softmax: log p = log(softmax(x)[id]).
     thread_local std::vector<float> p;
-    p.assign(logits, logits + vocab);
-    ops::softmax_rows(p.data(), 1, static_cast<std::size_t>(vocab), MaskedRowPolicy::Zero);
+    p.resize(static_cast<std::size_t>(vocab));
+    ops::softmax_row(logits, p.data(), static_cast<std::size_t>(vocab));
     std::vector<TokenScore> out;
     for (const Index id : best) {
         const float q = p[static_cast<std::size_t>(id)];

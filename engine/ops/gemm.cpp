@@ -32,8 +32,12 @@ void gemm(const float* a, std::int64_t m, std::int64_t k, const float* b, std::i
     if (m == 0 || n == 0) return;  // nothing to write: no buffer is needed
     if (!c || (k > 0 && (!a || !b)))
         throw std::invalid_argument("gemm: a null buffer in " + shape());
-    kernels::sgemm(kernels::gemm_backend(), b_transposed, m, n, k, a, lda, b, ldb, c, ldc,
-                   accumulate);
+    // One row (a generated token): a matrix-vector product, which Eigen does at the memory's
+    // speed with no per-call set-up; the JIT backends' dispatch costs microseconds a call,
+    // and a step of a small model makes dozens of calls.
+    const kernels::GemmBackend backend =
+        m == 1 ? kernels::GemmBackend::Eigen : kernels::gemm_backend();
+    kernels::sgemm(backend, b_transposed, m, n, k, a, lda, b, ldb, c, ldc, accumulate);
 }
 
 std::size_t gemm_scratch_bytes() {

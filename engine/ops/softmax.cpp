@@ -9,6 +9,10 @@
 
 namespace attnviz::ops {
 
+bool softmax_row(const float* x, float* y, std::size_t n) {
+    return kernels::softmax_row(x, y, n);
+}
+
 std::size_t softmax_rows(float* data, std::size_t rows, std::size_t cols, MaskedRowPolicy policy,
                          std::uint8_t* fully_masked) {
     std::size_t masked = 0;

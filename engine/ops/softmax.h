@@ -18,6 +18,10 @@ namespace ops {
 std::size_t softmax_rows(float* data, std::size_t rows, std::size_t cols, MaskedRowPolicy policy,
                          std::uint8_t* fully_masked = nullptr);
 
+/// softmax of one row `x` into `y` (n values each); false, with y all 0, when every entry of x
+/// is -inf.
+bool softmax_row(const float* x, float* y, std::size_t n);
+
 /// The same, with the rows spread over `threads` threads.
 std::size_t softmax_rows(float* data, std::size_t rows, std::size_t cols, MaskedRowPolicy policy,
                          std::uint8_t* fully_masked, int threads);
