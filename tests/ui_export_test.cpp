@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QPainter>
 #include <QProcess>
+#include <QStandardPaths>
 #include <QTest>
 #include <QXmlStreamReader>
 
@@ -135,6 +136,66 @@ class ExportTest : public QObject {
         QVERIFY(pdf.startsWith("%PDF-"));
         QVERIFY(pdf.size() > 5000);
         QVERIFY(pdf.contains("/Font"));  // labels are text, not pixels
+    }
+
+    // The PDF keeps the data's colours: rasterised by poppler at one pixel per point, it
+    // matches the PNG export of the same figure.  Qt's PDF engine stored heatmaps as JPEG
+    // (bright cells brown, masked grey pink) until images went in losslessly.
+    void pdfColoursMatchThePng() {
+        const QString pdftoppm = QStandardPaths::findExecutable(QStringLiteral("pdftoppm"));
+        QVERIFY2(!pdftoppm.isEmpty(), "pdftoppm (poppler-utils, installed by tools/setup.sh test)");
+        const QString model = QString::fromStdString(test::golden_dir()) +
+                              QStringLiteral("/../../resources/models/char-zh-en-4l");
+        const QString text = QStringLiteral("春眠不觉晓，处处闻啼鸟。春眠不觉晓，处处闻啼鸟。");
+        const QString png = temp(QStringLiteral("model.png")),
+                      pdf = temp(QStringLiteral("model.pdf"));
+        for (const QString& out : {png, pdf}) {
+            QStringList args = {"export", "--model", model,     "--text", text,
+                                "--view", "model",   "--width", "900",    "--height",
+                                "600",    "--out",   out};
+            if (out == png)
+                args << "--scale"
+                     << "1";
+            const auto r = test::run_cli(args);
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+        }
+        const QString prefix = temp(QStringLiteral("model_pdf"));
+        QProcess p;
+        p.start(pdftoppm, {QStringLiteral("-r"), QStringLiteral("72"), QStringLiteral("-png"),
+                           QStringLiteral("-singlefile"), pdf, prefix});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage a = QImage(png).convertToFormat(QImage::Format_RGB32);
+        const QImage b =
+            QImage(prefix + QStringLiteral(".png")).convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(b.size(), a.size());
+        // Text and edges are antialiased differently by the two rasterisers, so only the
+        // inside of flat areas (a pixel of the PNG equal to its eight neighbours: cell
+        // interiors, the masked grey, the background) is compared, where the colours must agree.
+        qint64 flat = 0, off = 0;
+        int worst = 0;
+        for (int y = 1; y + 1 < a.height(); ++y)
+            for (int x = 1; x + 1 < a.width(); ++x) {
+                const QRgb c = a.pixel(x, y);
+                bool same = true;
+                for (int dy = -1; dy <= 1 && same; ++dy)
+                    for (int dx = -1; dx <= 1 && same; ++dx)
+                        same = a.pixel(x + dx, y + dy) == c;
+                if (!same) continue;
+                ++flat;
+                const QRgb o = b.pixel(x, y);
+                const int d =
+                    std::max({std::abs(qRed(c) - qRed(o)), std::abs(qGreen(c) - qGreen(o)),
+                              std::abs(qBlue(c) - qBlue(o))});
+                worst = std::max(worst, d);
+                off += d > 16 ? 1 : 0;
+            }
+        const double fraction = double(off) / double(flat);
+        qInfo("flat pixels: %lld; off by more than 16: %.3f%%; worst %d", flat, 100.0 * fraction,
+              worst);
+        QVERIFY(flat > a.width() * a.height() / 2);
+        QVERIFY2(fraction < 0.01,  // lossless: 0.23% (image edges a pixel apart); JPEG: 4.2%
+                 qPrintable(QStringLiteral("%1% of the flat pixels differ").arg(100 * fraction)));
     }
 
     void unknownFormatAndBadPathLeaveNothing() {

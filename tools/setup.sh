@@ -22,7 +22,8 @@ packages=(
 )
 # The sanitizer build and the fuzzers: clang, its runtimes (ASan, UBSan, libFuzzer) and
 # llvm-symbolizer, which gives their reports file:line stacks.
-[[ $mode == test ]] && packages+=(clang libclang-rt-14-dev llvm-14)
+# The PDF export test rasterises with poppler's pdftoppm.
+[[ $mode == test ]] && packages+=(clang libclang-rt-14-dev llvm-14 poppler-utils)
 
 missing=()
 for p in "${packages[@]}"; do

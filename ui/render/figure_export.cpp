@@ -229,6 +229,10 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
         painter.setMode(QCPPainter::pmVectorized);
         painter.setMode(QCPPainter::pmNoCaching);
         painter.setMode(QCPPainter::pmNonCosmetic);
+        // Without it Qt's PDF engine stores each heatmap as a JPEG when that is smaller: bright
+        // cells print brown and the grey of masked cells pink.  The data's colours are the
+        // figure, so every image goes in losslessly (Flate).
+        painter.setRenderHint(QPainter::LosslessImageRendering);
         painter.setWindow(QRect(QPoint(0, 0), size));
         f.paint(&painter, size, true);
         painter.end();
