@@ -1,11 +1,14 @@
 #include "app/cli.h"
 
 #include <cstdio>
+#include <functional>
 #include <new>
 #include <stdexcept>
 
 #include "app/commands.h"
 #include "engine/errors.h"
+#include "engine/kernels/gemm.h"
+#include "engine/kernels/softmax.h"
 
 #ifndef ATTNVIZ_VERSION
 #define ATTNVIZ_VERSION "0.1.0"
@@ -192,8 +195,15 @@ std::unique_ptr<CLI::App> make_command_line(CommandContext& ctx,
     // Set before the subcommands are added: they inherit the formatter and the help flag.
     root->formatter(make_help_formatter());
     root->set_help_flag("-h,--help", "print this help and exit");
-    root->set_version_flag("--version", std::string("attnviz ") + ATTNVIZ_VERSION,
-                           "print the version and exit");
+    // The version, and what the products and the softmax run on here: a bug report or a
+    // benchmark says which machine path it came from.
+    root->set_version_flag(
+        "--version", std::function<std::string()>([] {
+            return std::string("attnviz ") + ATTNVIZ_VERSION + "\nmatrix products: " +
+                   kernels::gemm_backend_description(kernels::gemm_backend()) +
+                   "\nsoftmax: " + kernels::isa_name(kernels::best_isa());
+        }),
+        "print the version, the matrix-product backend and the SIMD path, and exit");
     root->require_subcommand(0, 1);
     root->footer(
         "Run attnviz SUBCOMMAND --help for its options.\n"

@@ -284,8 +284,14 @@ class TestCli : public QObject {
         QCOMPARE(both.out, attend.out);
         const Run version = test::run_cli({"--version"});
         QCOMPARE(version.status, 0);
-        QVERIFY2(version.out.startsWith("attnviz ") && version.out.count('\n') == 1,
-                 qPrintable(version.out));
+        // The version, the matrix-product backend and the SIMD path this machine runs.
+        const QStringList lines = version.out.trimmed().split('\n');
+        QVERIFY2(lines.size() == 3 && lines[0].startsWith("attnviz "), qPrintable(version.out));
+        QVERIFY2(
+            lines[1].contains(QRegularExpression("^matrix products: (oneDNN|OpenBLAS|Eigen) ")),
+            qPrintable(lines[1]));
+        QVERIFY2(lines[2].contains(QRegularExpression("^softmax: (scalar|sse2|avx2|avx512|neon)$")),
+                 qPrintable(lines[2]));
     }
 
     void usage_errors_are_one_line_naming_the_subcommand_data() {
