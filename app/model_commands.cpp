@@ -278,9 +278,19 @@ void bench_model(const std::string& folder, std::int64_t tokens, int threads, in
     const models::OpenedModel m = models::open_model_folder(folder);
     const double open_ms = ms_since(t0);
     const models::ModelInfo& info = m.model->info();
+    const bool predictions = extras.lm_head || extras.lens || extras.generate > 0 || extras.patch;
+    if (predictions && m.model->lm_head() == models::LmHeadKind::None)
+        throw DataError(m.model->lm_head_missing());  // before anything is timed or printed
+    if (extras.generate > 0 && !info.causal)
+        throw UsageError("--generate needs a causal language model; " + info.display_name +
+                         " is a masked language model");
     if (tokens < 1 || tokens > info.max_positions)
         throw UsageError("--tokens " + std::to_string(tokens) + ": " + info.display_name +
                          " takes 1 to " + std::to_string(info.max_positions) + " tokens");
+    if (extras.generate > 0 && tokens + extras.generate > info.max_positions)
+        throw UsageError("--generate " + std::to_string(extras.generate) + " after " +
+                         std::to_string(tokens) + " tokens: " + info.display_name + " has " +
+                         std::to_string(info.max_positions) + " positions");
     // Ids drawn from the vocabulary with a fixed seed: the speed does not depend on them.
     models::ModelInput input;
     std::mt19937_64 rng(1);
@@ -324,8 +334,7 @@ void bench_model(const std::string& folder, std::int64_t tokens, int threads, in
                   open_ms, first_layer_ms, first_ms, median, static_cast<int>(runs.size()), gflops,
                   peak, peak > 0 ? gflops / (peak * threads) : 0.0);
     out << line << "\n";
-    if (extras.lm_head || extras.lens || extras.generate > 0 || extras.patch)
-        bench_predictions(m, input, threads, repeats, median, peak, extras, out);
+    if (predictions) bench_predictions(m, input, threads, repeats, median, peak, extras, out);
 }
 
 void add_inspect_command(CLI::App& app, CommandContext& ctx) {

@@ -172,6 +172,12 @@ class TestCliPredictions : public QObject {
                            "--corrupt", "the dog", "--target", "the cat", "--distractor",
                            "c",         "--out",   out}
             << 2 << "not one";
+        QTest::newRow("bench a missing head")
+            << QStringList{"bench", "--model", bert, "--tokens", "4", "--lens"} << 1
+            << "no masked-LM head";
+        QTest::newRow("bench generation past the positions")
+            << QStringList{"bench", "--model", gpt2, "--tokens", "40", "--generate", "40"} << 2
+            << "64 positions";
         QTest::newRow("nothing to write")
             << QStringList{"predict", "--model", gpt2, "--text", "the cat"} << 2 << "nothing";
     }
@@ -183,6 +189,7 @@ class TestCliPredictions : public QObject {
         QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
         QVERIFY2(r.err.contains(phrase, Qt::CaseInsensitive), qPrintable(r.err));
         QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));  // nothing timed or printed first
         QVERIFY(!QFile::exists(out_path("never.out")));
     }
 };
