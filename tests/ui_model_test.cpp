@@ -833,7 +833,18 @@ class ModelWindowTest : public QObject {
              QStringLiteral("800"), QStringLiteral("--height"), QStringLiteral("500"),
              QStringLiteral("--scale"), QStringLiteral("1"), QStringLiteral("--out"), png});
         QVERIFY2(r.status == 0, r.err.constData());
-        QCOMPARE(QImage(png).size(), QSize(800, 500));
+        // Two layers fill only the top of 800 × 500: the canvas is cut to the content, with
+        // no blank band at the bottom (the legend's last line ends within 24 px of it).
+        const QImage mosaic = QImage(png).convertToFormat(QImage::Format_RGB32);
+        QCOMPARE(mosaic.width(), 800);
+        QVERIFY2(mosaic.height() < 450, qPrintable(QString::number(mosaic.height())));
+        int last_ink = -1;
+        for (int y = 0; y < mosaic.height(); ++y)
+            for (int x = 0; x < mosaic.width() && last_ink < y; ++x)
+                if (qGray(mosaic.pixel(x, y)) < 200) last_ink = y;
+        QVERIFY2(
+            mosaic.height() - last_ink <= 24,
+            qPrintable(QStringLiteral("ink ends at %1 of %2").arg(last_ink).arg(mosaic.height())));
         // A window of the text: one layer's grid over pieces 3-7, titled with where they lie.
         const QString part = temp(QStringLiteral("window.svg"));
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,

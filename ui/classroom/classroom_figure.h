@@ -37,6 +37,9 @@ class ClassroomFigure {
     virtual void paint(QPainter* painter, bool vector) const = 0;
     virtual QString titleText() const = 0;
     virtual QString captionText() const = 0;
+    /// After layout(): the height the content takes when less than the canvas's (the
+    /// exports then cut the canvas there), else -1.
+    virtual int usedHeight() const { return -1; }
 };
 
 /// A new figure of the kind `options.kind` asks for (null for FigureKind::Heatmaps, which

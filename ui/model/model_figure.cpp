@@ -165,6 +165,13 @@ void ModelFigure::layout(QSize size) {
     legend_rect_.moveTop(mosaic_.bottom() + 4);
 }
 
+int ModelFigure::usedHeight() const {
+    if (!snapshot_ || !snapshot_->model) return -1;
+    // The mosaic's width decides its cells: a model of few layers leaves the rest blank.
+    const int used = legend_rect_.bottom() + 16;
+    return used < size_.height() ? used : -1;
+}
+
 void ModelFigure::paint(QPainter* painter, bool) const {
     painter->fillRect(QRect(QPoint(0, 0), size_), Qt::white);
     title_.paint(painter, options_);

@@ -51,6 +51,7 @@ class ModelFigure : public ClassroomFigure {
     void paint(QPainter* painter, bool vector) const override;
     QString titleText() const override;
     QString captionText() const override;
+    int usedHeight() const override;
 
   private:
     SnapshotPtr snapshot_;

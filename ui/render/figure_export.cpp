@@ -240,6 +240,18 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
     return bytes;
 }
 
+QSize fitted_figure_size(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                         QSize size, const AttentionSnapshot* compared) {
+    auto classroom = make_classroom_figure(options);
+    if (!classroom) return size;
+    classroom->setSnapshot(SnapshotPtr(SnapshotPtr(), &snapshot));
+    if (compared) classroom->setCompared(SnapshotPtr(SnapshotPtr(), compared));
+    classroom->setOptions(options);
+    classroom->layout(size);
+    const int used = classroom->usedHeight();
+    return used > 0 && used < size.height() ? QSize(size.width(), used) : size;
+}
+
 QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options,
                      const AttentionSnapshot* compared) {
     if (auto classroom = make_classroom_figure(options)) {
@@ -261,7 +273,9 @@ void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& optio
                              .arg(path)
                              .toStdString());
     validate_export_size(size);
-    const QSize logical(size.width, size.height);
+    // A figure shorter than the canvas (a two-layer mosaic) is cut to its content.
+    const QSize logical =
+        fitted_figure_size(snapshot, options, QSize(size.width, size.height), compared);
     QByteArray bytes;
     switch (*format) {
         case ExportFormat::Png: {
@@ -291,8 +305,9 @@ void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& optio
 void copy_figure_to_clipboard(const AttentionSnapshot& snapshot, const FigureOptions& options,
                               QSize size, double scale, const AttentionSnapshot* compared) {
     // Rendered before the QMimeData exists, so a refused figure leaks nothing.
-    const QImage image = render_figure_image(snapshot, options, size, scale, compared);
-    const QByteArray svg = render_figure_svg(snapshot, options, size, compared);
+    const QSize fitted = fitted_figure_size(snapshot, options, size, compared);
+    const QImage image = render_figure_image(snapshot, options, fitted, scale, compared);
+    const QByteArray svg = render_figure_svg(snapshot, options, fitted, compared);
     auto* mime = new QMimeData;
     mime->setImageData(image);
     mime->setData(QStringLiteral("image/svg+xml"), svg);

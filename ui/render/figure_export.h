@@ -47,6 +47,9 @@ void validate_export_size(const ExportSize& size);
 // throws UsageError.
 
 /// The figure as an image of size*scale pixels.
+/// `size`, or as much of its height as the figure's content takes (a mosaic of few layers).
+QSize fitted_figure_size(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                         QSize size, const AttentionSnapshot* compared = nullptr);
 QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOptions& options,
                            QSize size, double scale, const AttentionSnapshot* compared = nullptr);
 QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOptions& options,
