@@ -41,15 +41,16 @@ struct ModelAttendRequest {
 /// written atomically after the whole pass (a failure leaves no file).
 void attend_with_model(const ModelAttendRequest& request);
 
+/// What `bench --model` times besides the forward pass, one JSON line each.
+struct ModelBenchExtras {
+    bool lm_head = false;       ///< the head's logits at every position
+    bool lens = false;          ///< the lens after every layer, and its top-k
+    std::int64_t generate = 0;  ///< new tokens after the --tokens prompt
+    bool patch = false;         ///< a patching sweep over every head
+};
 /// `attnviz bench --model DIR --tokens N [--threads T]`: one JSON line with the open time,
 /// the first pass (weights read from the files), the median of `repeats` passes with every
 /// map kept, and the forward pass's GFLOP/s against the sgemm peak measured in the same run.
-struct ModelBenchExtras {
-    bool lm_head = false;             ///< the head's logits at every position
-    bool lens = false;                ///< the lens after every layer, and its top-k
-    std::int64_t generate = 0;        ///< new tokens after the --tokens prompt
-    bool patch = false;               ///< a patching sweep over every head
-};
 void bench_model(const std::string& folder, std::int64_t tokens, int threads, int repeats,
                  std::ostream& out, const ModelBenchExtras& extras = {});
 

@@ -233,6 +233,8 @@ struct HeadParams {
     Param dense_w, dense_b, norm_w, norm_b, decoder, bias;
     std::vector<std::string> bias_names;  ///< where the decoder's bias may be stored
     ops::Activation activation = ops::Activation::Gelu;
+    const char* names = "";      ///< for the message when the file has no head
+    const char* with_head = "";  ///< transformers' class that saves it
 };
 
 /// The masked-LM head of an encoder family: BertForMaskedLM's cls.predictions, RoBERTa's
@@ -247,18 +249,24 @@ HeadParams masked_head_params(const ModelConfig& c) {
         h.decoder = {"vocab_projector.weight", {V, E}};
         h.bias_names = {"vocab_projector.bias"};
         h.activation = c.activation;
+        h.names = "vocab_transform, vocab_layer_norm, vocab_projector";
+        h.with_head = "DistilBertForMaskedLM";
     } else if (c.model_type == "roberta") {
         dense = "lm_head.dense";
         norm = "lm_head.layer_norm";
         h.decoder = {"lm_head.decoder.weight", {V, E}};
         h.bias_names = {"lm_head.bias", "lm_head.decoder.bias"};
         h.activation = ops::Activation::Gelu;  // RobertaLMHead: gelu whatever hidden_act says
+        h.names = "lm_head.*";
+        h.with_head = "RobertaForMaskedLM";
     } else {
         dense = "cls.predictions.transform.dense";
         norm = "cls.predictions.transform.LayerNorm";
         h.decoder = {"cls.predictions.decoder.weight", {V, E}};
         h.bias_names = {"cls.predictions.bias", "cls.predictions.decoder.bias"};
         h.activation = c.activation;  // BertPredictionHeadTransform: config.hidden_act
+        h.names = "cls.predictions.*";
+        h.with_head = "BertForMaskedLM";
     }
     h.dense_w = {dense + ".weight", {E, E}};
     h.dense_b = {dense + ".bias", {E}};
@@ -268,13 +276,6 @@ HeadParams masked_head_params(const ModelConfig& c) {
     for (Param* q : {&h.dense_w, &h.dense_b, &h.norm_w, &h.norm_b, &h.decoder, &h.bias})
         q->top_level = true;
     return h;
-}
-
-/// What a masked-LM checkpoint must hold for its head, for the message when it does not.
-std::string masked_head_names(const ModelConfig& c) {
-    if (c.family == Family::DistilBert) return "vocab_transform, vocab_layer_norm, vocab_projector";
-    if (c.model_type == "roberta") return "lm_head.*";
-    return "cls.predictions.*";
 }
 
 std::string describe_config(const ModelConfig& c) {
@@ -459,15 +460,12 @@ class Transformer final : public Model {
         }
         HeadParams h = masked_head_params(config_);
         if (!resolve_full(h.dense_w.name)) {
-            const char* with_head = config_.family == Family::DistilBert ? "DistilBertForMaskedLM"
-                                    : config_.model_type == "roberta"    ? "RobertaForMaskedLM"
-                                                                         : "BertForMaskedLM";
             lm_head_missing_ =
                 folder_ + ": this " + config_.display_name() +
-                " checkpoint has no masked-LM head (" + masked_head_names(config_) + ")" +
+                " checkpoint has no masked-LM head (" + h.names + ")" +
                 (config_.architecture.empty() ? std::string()
                                               : ": it is a bare " + config_.architecture) +
-                "; predictions need it saved with its head (" + with_head +
+                "; predictions need it saved with its head (" + h.with_head +
                 "); its attention still opens";
             return;
         }
@@ -645,6 +643,23 @@ class Transformer final : public Model {
                      std::vector<float>* unrotated = nullptr) const;
     /// What q carries so that q·k is the family's score: 1/√d, GPT-2's options.
     float score_scale(Index layer) const;
+    /// The attention core's view of this model's heads: B sequences of S tokens attending to
+    /// themselves, keys and values with row stride ldkv, queries (set by the caller) ldq.
+    layers::ProjectedHeads projected(const float* k, const float* v, Index ldkv, Index ldq, Index B,
+                                     Index S, float scale) const {
+        layers::ProjectedHeads in;
+        in.k = k;
+        in.v = v;
+        in.ldk = in.ldv = ldkv;
+        in.ldq = ldq;
+        in.batch = B;
+        in.num_heads = config_.num_heads;
+        in.num_kv_heads = config_.num_kv_heads;
+        in.head_dim = config_.head_dim;
+        in.target_len = in.source_len = S;
+        in.score_scale = scale;
+        return in;
+    }
     /// The layer's interventions applied to its context [L, H d].
     void intervene(Index layer, float* concat, Index L,
                    const std::vector<HeadIntervention>& interventions) const;
@@ -817,10 +832,9 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
             throw std::invalid_argument("resume_context has " + std::to_string(c.numel()) +
                                         " values for " + std::to_string(L) + " tokens × " +
                                         std::to_string(H * d));
-        std::vector<float> concat(c.data.begin(), c.data.end());
-        std::vector<float> all(static_cast<std::size_t>(B) * concat.size());
+        std::vector<float> all(static_cast<std::size_t>(B) * c.numel());
         for (Index b = 0; b < B; ++b)
-            std::copy(concat.begin(), concat.end(), all.begin() + b * L * H * d);
+            std::copy(c.data.begin(), c.data.end(), all.begin() + b * L * H * d);
         intervene_all(layer, all.data(), L, B, options);
         if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, all));
         ops::linear(all.data(), B * L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
@@ -873,17 +887,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
 
     const ops::MaskSpec masks{nullptr, nullptr, config_.causal(), B, H, L, L, 0};
     std::vector<float> concat(static_cast<std::size_t>(B * L * H * d));
-    layers::ProjectedHeads in;
-    in.ldq = in.ldk = in.ldv = ld;
-    in.k = k;
-    in.v = v;
-    in.batch = B;
-    in.num_heads = H;
-    in.num_kv_heads = KV;
-    in.head_dim = d;
-    in.target_len = L;
-    in.source_len = L;
-    in.score_scale = scale;
+    layers::ProjectedHeads in = projected(k, v, ld, ld, B, L, scale);
     layers::AttendOptions opt;
     opt.masked_rows = options.masked_rows;
     opt.num_threads = threads;
@@ -1133,19 +1137,8 @@ void Transformer::cached_block(Index layer, float* x, Index n, Index t0, KvCache
             row[c] *= scale;
     }
     const Index S = t0 + n;
-    layers::ProjectedHeads in;
+    layers::ProjectedHeads in = projected(K.data(), Vc.data(), kvw, ld, 1, S, scale);
     in.q = qkv.data();
-    in.ldq = ld;
-    in.k = K.data();
-    in.v = Vc.data();
-    in.ldk = in.ldv = kvw;
-    in.batch = 1;
-    in.num_heads = H;
-    in.num_kv_heads = KV;
-    in.head_dim = d;
-    in.target_len = S;
-    in.source_len = S;
-    in.score_scale = scale;
     const ops::MaskSpec masks{nullptr, nullptr, true, 1, H, S, S, 0};
     AttentionForwardOptions part;
     part.query_begin = t0;
@@ -1196,14 +1189,14 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
     Scratch scratch;
     Sampler sampler(options);
 
-    // The prompt in one pass, then one token at a time.
     std::vector<Index> ids = prompt;
     // A new token is one row: for a small model the pool's wake-ups cost more than the rows
     // of its products, so its steps run on the calling thread (a step of char-zh-en-4l: 1.35
     // ms on two threads, 0.23 ms on one); a large one streams its weights on every thread.
     const int step_threads = weight_bytes() >= (std::size_t{64} << 20) ? threads : 1;
-    Index t0 = 0, n = P;
-    for (;;) {
+    // The last n ids (at positions t0...) through every layer, their attention rows kept;
+    // returns the stream of the last one.
+    const auto step = [&](Index n, Index t0) {
         const int run_threads = n == 1 ? step_threads : threads;
         ModelInput in;
         in.ids.assign(ids.end() - n, ids.end());
@@ -1216,17 +1209,20 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
             AttentionResult r;
             cached_block(l, x.data(), n, t0, cache, options.attention ? &r : nullptr, run_threads,
                          scratch);
-            if (options.attention) {
-                const Index S = t0 + n;
-                for (Index h = 0; h < H; ++h)
-                    for (Index i = 0; i < n; ++i)
-                        std::copy_n(r.weights.ptr() + (h * n + i) * S, S,
-                                    g.attention.ptr() + ((l * H + h) * T + t0 + i) * T);
-                recycle(r);
-            }
+            if (!options.attention) continue;
+            const Index S = t0 + n;
+            for (Index h = 0; h < H; ++h)
+                for (Index i = 0; i < n; ++i)
+                    std::copy_n(r.weights.ptr() + (h * n + i) * S, S,
+                                g.attention.ptr() + ((l * H + h) * T + t0 + i) * T);
+            recycle(r);
         }
-        const Tensor last = logits(Tensor({1, E}, std::vector<float>(x.end() - E, x.end())), {0},
-                                   run_threads, nullptr);
+        return Tensor({1, E}, std::vector<float>(x.end() - E, x.end()));
+    };
+    // The prompt in one pass, then one token at a time.
+    Index t0 = 0, n = P;
+    for (;;) {
+        const Tensor last = logits(step(n, t0), {0}, n == 1 ? step_threads : threads, nullptr);
         const Index next = sampler.pick(last.data);
         if (options.keep_logits)
             step_logits.insert(step_logits.end(), last.data.begin(), last.data.end());
@@ -1241,20 +1237,9 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
     const auto steps = static_cast<Index>(g.ids.size());
     if (options.keep_logits) g.logits = Tensor({steps, V}, std::move(step_logits));
     if (options.attention) {
-        // The last token's own row: one more step of attention without its logits.
+        // The last token's own row: one more step, without its logits.
         const Index total = P + steps;
-        ModelInput in;
-        in.ids = {ids.back()};
-        std::vector<float> x(static_cast<std::size_t>(E));
-        embed(in, {total - 1}, x.data());
-        for (Index l = 0; l < N; ++l) {
-            AttentionResult r;
-            cached_block(l, x.data(), 1, total - 1, cache, &r, threads, scratch);
-            for (Index h = 0; h < H; ++h)
-                std::copy_n(r.weights.ptr() + h * total, total,
-                            g.attention.ptr() + ((l * H + h) * T + total - 1) * T);
-            recycle(r);
-        }
+        step(1, total - 1);
         Tensor cropped({N, H, total, total});
         for (Index lh = 0; lh < N * H; ++lh)
             for (Index i = 0; i < total; ++i)
