@@ -10,6 +10,7 @@
 
 #include "engine/layers/multi_head_attention.h"
 #include "engine/models/config.h"
+#include "engine/pass_control.h"
 #include "engine/tensor.h"
 
 namespace attnviz::models {
@@ -90,6 +91,9 @@ struct ModelForwardOptions {
     std::int64_t steps_layer = -1;
     MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
     int num_threads = 1;
+    /// Polled before every layer (the pass throws Cancelled when stopped); its progress is
+    /// called after every layer, as (layers done, layers the pass runs).
+    PassControl control;
 };
 
 /// Receives a forward pass's results as they are computed.

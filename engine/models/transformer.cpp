@@ -1019,7 +1019,12 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     std::size_t next_kept = 0;
     const auto& kept = options.scope.layers;
     const bool streams = residuals || sink.wants_contexts();
+    // The layers this pass runs: up to the last kept one when nothing after it is wanted.
+    const Index last = (!kept.empty() && !hidden && !streams)
+                           ? std::min(kept.back() + 1, config_.num_layers)
+                           : config_.num_layers;
     for (Index i = first; i < config_.num_layers; ++i) {
+        options.control.check();
         if (residuals) sink.on_residual(i, Tensor({R, E}, x));
         bool keep = kept.empty();
         if (!keep && next_kept < kept.size() && kept[next_kept] == i) {
@@ -1053,6 +1058,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
                 norm(out.ptr(), L, globals().final_norm_w, globals().final_norm_b);
             sink.on_hidden_state(i + 1, out);
         }
+        options.control.report(i + 1 - first, last - first);
         // Nothing after the last kept layer is handed over (the steps view's pass to one layer).
         if (!kept.empty() && next_kept == kept.size() && !hidden && !streams) break;
     }
