@@ -23,3 +23,9 @@ endif()
 if(TARGET attnviz_ui)
     add_dependencies(ui_model_test attnviz)
 endif()
+
+# The window's threads: Cancel and closing stop a model's pass between layers; closing during
+# an export waits for its thread.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_threads_test ui_threads_test.cpp LIBS attnviz_ui GUI)
+endif()

@@ -401,18 +401,22 @@ void CompareView::showPair(SnapshotPtr a, SnapshotPtr b) {
     sync();
 }
 
-SnapshotPtr CompareView::comparedFor(const SnapshotPtr& a) const {
-    if (!a) return nullptr;
+std::function<SnapshotPtr()> CompareView::comparedFor(const SnapshotPtr& a) const {
+    if (!a) return [] { return SnapshotPtr(); };
     if (const QString big =
             compare_size_problem(std::size_t(a->target_len), std::size_t(a->source_len));
         !big.isEmpty())
         throw UsageError(big.toStdString());
     const CompareChanges& changes = doc_->compare().changes;
-    if (changes.empty() && compare_problem(a->config, changes).isEmpty()) return a;
-    if (b_ && b_ != a && b_->config == compared_config(a->config, changes)) return b_;
-    return compute_compared(a->config, changes, 1, nullptr,
-                            std::max(1, QThread::idealThreadCount()),
-                            budget_ ? &*budget_ : nullptr);
+    if (changes.empty() && compare_problem(a->config, changes).isEmpty()) return [a] { return a; };
+    if (b_ && b_ != a && b_->config == compared_config(a->config, changes))
+        return [b = b_] { return b; };
+    // Copies only: the computation may run on another thread while the view changes.
+    return [config = a->config, changes, budget = budget_] {
+        return compute_compared(config, changes, 1, nullptr,
+                                std::max(1, QThread::idealThreadCount()),
+                                budget ? &*budget : nullptr);
+    };
 }
 
 void CompareView::setMemoryBudget(const budget::MemoryBudget& budget) {

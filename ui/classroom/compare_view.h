@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include <array>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -48,9 +49,10 @@ class CompareView : public QWidget {
     /// The A the view was last given, and B computed for it (null until B is ready).
     SnapshotPtr snapshot() const { return a_; }
     SnapshotPtr compared() const { return b_; }
-    /// B for `a`: the view's own when it is for this A, else computed here, on the calling
-    /// thread (an export from another view).  Throws UsageError when B cannot be built.
-    SnapshotPtr comparedFor(const SnapshotPtr& a) const;
+    /// B for `a`, as a function: it returns the view's own B when that is for this A, else
+    /// computes B (an export from another view).  It holds copies only, so the export runs it
+    /// off the GUI thread.  Throws UsageError at once when B cannot be built (too big).
+    std::function<SnapshotPtr()> comparedFor(const SnapshotPtr& a) const;
     /// True while B is being computed for the current A.
     bool isComputing() const;
     /// Why B cannot be shown (a head count that does not divide embed_dim, an engine

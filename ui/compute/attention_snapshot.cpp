@@ -301,8 +301,8 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& c, const TokenSeque
 }
 
 SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
-                             int num_threads, const budget::MemoryBudget* budget,
-                             bool model_steps) {
+                             int num_threads, const budget::MemoryBudget* budget, bool model_steps,
+                             const PassControl* control) {
     if (c.usesModel()) {
         const budget::MemoryBudget memory =
             budget ? *budget : budget::resolve_memory_budget("", "");
@@ -329,7 +329,7 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.steps_layer = -1;
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
-            cached.piece_maps = run_model(c, num_threads, memory, &cached.induction);
+            cached.piece_maps = run_model(c, num_threads, memory, &cached.induction, control);
             cached.model_key = key;
         }
         if (!cached.model_maps || cached.shown_key != shown) {
@@ -342,7 +342,7 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             const int layer = std::clamp(c.layer, 0, cached.piece_maps->num_layers - 1);
             if (cached.steps_layer != layer) {
                 cached.steps.reset();
-                cached.steps = ui::model_steps(c, num_threads, *cached.piece_maps);
+                cached.steps = ui::model_steps(c, num_threads, *cached.piece_maps, control);
                 cached.steps_layer = layer;
             }
             steps = cached.steps;
@@ -467,6 +467,7 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
     fwd.masked_rows = c.masked_rows;
     const std::size_t cells = std::size_t(n_items) * c.num_heads * L * S;
 
+    if (control) control->check();
     AttentionResult result = mha.forward(query, key_value, key_value, fwd);
 
     snap->batch = n_items;

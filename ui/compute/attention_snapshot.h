@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "engine/models/head_atlas.h"
+#include "engine/pass_control.h"
 #include "engine/tensor.h"
 #include "engine/text/hf/hf_tokenizer.h"
 #include "ui/document/attention_config.h"
@@ -253,10 +254,12 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& config, const Token
 struct ComputeCache;
 /// `model_steps`: with a model, also run the pass that keeps config.layer's intermediates
 /// for the steps view (model_steps()); the demo layer keeps them whenever they fit.
+/// `control` (may be null): stopped, a model's pass throws Cancelled before its next layer
+/// (the demo layer before it starts); its progress follows the layers.
 SnapshotPtr compute_snapshot(const ComputeConfig& config, std::uint64_t generation,
                              ComputeCache* cache = nullptr, int num_threads = 1,
-                             const budget::MemoryBudget* budget = nullptr,
-                             bool model_steps = false);
+                             const budget::MemoryBudget* budget = nullptr, bool model_steps = false,
+                             const PassControl* control = nullptr);
 
 /// Reuses the initialised layer (weights depend only on a few settings) and the parsed
 /// weights file between requests.  Not thread-safe: one per worker.

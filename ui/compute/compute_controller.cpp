@@ -11,6 +11,17 @@
 
 namespace attnviz::ui {
 
+namespace {
+ComputeController::LayerHook& layer_hook() {
+    static ComputeController::LayerHook hook;
+    return hook;
+}
+}  // namespace
+
+void ComputeController::setLayerHookForTesting(LayerHook hook) {
+    layer_hook() = std::move(hook);
+}
+
 class ComputeController::Worker : public QObject {
   public:
     explicit Worker(ComputeController* owner) : owner_(owner) {}
@@ -23,7 +34,14 @@ class ComputeController::Worker : public QObject {
         QMetaObject::invokeMethod(this, &Worker::drain, Qt::QueuedConnection);
     }
 
-    void stop() { stopping_ = true; }
+    /// Ends the pass under way at its next layer, and runs nothing more.
+    void stop() {
+        stopping_ = true;
+        cancel_ = true;
+    }
+    /// Ends the pass under way at its next layer (the window's Cancel); queued requests
+    /// still run.
+    void cancel() { cancel_ = true; }
 
   private:
     void drain() {
@@ -37,6 +55,7 @@ class ComputeController::Worker : public QObject {
                 }
                 request = std::move(*pending_);
                 pending_.reset();
+                cancel_ = false;  // a Cancel meant the pass before this one
             }
             run(request);
         }
@@ -59,9 +78,19 @@ class ComputeController::Worker : public QObject {
             SnapshotPtr snapshot = request.recolor;
             if (!snapshot) {
                 progress(5, QCoreApplication::translate("Compute", "Running the attention layer…"));
+                PassControl control;
+                control.stop = &cancel_;
+                // A model's pass reports each layer: "Layer 12 of 32", up to 65%.
+                control.progress = [this, &control](std::int64_t done, std::int64_t total) {
+                    if (layer_hook() && layer_hook()(done, total, control)) cancel_ = true;
+                    progress(int(5 + 60 * done / std::max<std::int64_t>(1, total)),
+                             QCoreApplication::translate("Compute", "Layer %1 of %2")
+                                 .arg(done)
+                                 .arg(total));
+                };
                 snapshot = compute_snapshot(request.config, gen, &cache_,
                                             std::max(1, QThread::idealThreadCount()),
-                                            &request.budget, request.model_steps);
+                                            &request.budget, request.model_steps, &control);
             }
             std::shared_ptr<PreparedMaps> maps;
             std::shared_ptr<SnapshotStatistics> stats;
@@ -100,12 +129,21 @@ class ComputeController::Worker : public QObject {
                     o->failTooLong(gen, message, fitting, tokens, max);
                 },
                 Qt::QueuedConnection);
-        } catch (const std::exception& e) {
-            const QString message = QString::fromStdString(e.what());
+        } catch (const Cancelled&) {
             QMetaObject::invokeMethod(
-                owner_, [o = owner_, gen, message] { o->fail(gen, message); },
-                Qt::QueuedConnection);
+                owner_, [o = owner_, gen] { o->cancelled(gen); }, Qt::QueuedConnection);
+        } catch (const std::exception& e) {
+            failed(gen, QString::fromStdString(e.what()));
+        } catch (...) {  // nothing may leave the thread
+            failed(gen, QCoreApplication::translate("Compute",
+                                                    "An unexpected error stopped the "
+                                                    "computation."));
         }
+    }
+
+    void failed(std::uint64_t gen, const QString& message) {
+        QMetaObject::invokeMethod(
+            owner_, [o = owner_, gen, message] { o->fail(gen, message); }, Qt::QueuedConnection);
     }
 
     ComputeController* owner_;
@@ -114,6 +152,7 @@ class ComputeController::Worker : public QObject {
     std::optional<Request> pending_;
     bool scheduled_ = false;
     std::atomic<bool> stopping_{false};
+    std::atomic<bool> cancel_{false};
 };
 
 ComputeController::ComputeController(QObject* parent) : QObject(parent) {
@@ -128,7 +167,7 @@ ComputeController::ComputeController(QObject* parent) : QObject(parent) {
 }
 
 ComputeController::~ComputeController() {
-    worker_->stop();
+    worker_->stop();  // a pass under way ends at its next layer
     thread_.quit();
     thread_.wait();
 }
@@ -214,6 +253,18 @@ void ComputeController::failTooLong(std::uint64_t generation, const QString& mes
     const bool newest = generation >= requested_;
     fail(generation, message);
     if (newest && !fitting.isEmpty()) emit textTooLong(fitting, tokens, max_positions);
+}
+
+void ComputeController::cancel() {
+    if (isBusy()) worker_->cancel();
+}
+
+void ComputeController::cancelled(std::uint64_t generation) {
+    setFinished(generation);
+    if (generation < requested_) return;  // a newer request runs next
+    last_config_.reset();                 // the same configuration, asked again, is computed again
+    last_error_ = QCoreApplication::translate("Compute", "The computation was cancelled.");
+    emit failed(last_error_);
 }
 
 void ComputeController::fail(std::uint64_t generation, const QString& message) {

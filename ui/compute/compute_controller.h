@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -33,6 +34,16 @@ class ComputeController : public QObject {
     std::uint64_t request(const ComputeConfig& config);
     /// Forces a recomputation even if the config is unchanged (e.g. the weights file changed).
     std::uint64_t requestAgain(const ComputeConfig& config);
+    /// Stops the computation under way at its next layer (a model's pass) or step; failed()
+    /// then says it was cancelled, and the same configuration asked again is computed again.
+    /// Requests made after it still run.
+    void cancel();
+    /// Tests: called on the worker after each layer of a model's pass, as (done, total, the
+    /// pass's control: stopped() tells whether it was asked to stop); returning true cancels
+    /// the pass there, as cancel() would.  Empty: none.
+    using LayerHook =
+        std::function<bool(std::int64_t done, std::int64_t total, const PassControl& control)>;
+    static void setLayerHookForTesting(LayerHook hook);
 
     /// Build colour-map data on the worker too (the window wants it; the CLI does not).
     void setPrepareMaps(bool on) { prepare_maps_ = on; }
@@ -99,6 +110,7 @@ class ComputeController : public QObject {
     void deliver(std::uint64_t generation, SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps,
                  std::shared_ptr<const SnapshotStatistics> statistics);
     void fail(std::uint64_t generation, const QString& message);
+    void cancelled(std::uint64_t generation);
     void failTooLong(std::uint64_t generation, const QString& message, const QString& fitting,
                      std::int64_t tokens, std::int64_t max_positions);
     void failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,

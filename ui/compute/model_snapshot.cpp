@@ -171,7 +171,8 @@ class KeepingSink : public models::AttentionSink {
 
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threads,
                                            const budget::MemoryBudget& memory,
-                                           std::vector<double>* induction) {
+                                           std::vector<double>* induction,
+                                           const PassControl* control) {
     const auto start = std::chrono::steady_clock::now();
     const ModelPtr m = open_model(c.model_folder);
     const models::EncodedText enc = encode(*m, c);
@@ -181,6 +182,7 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
 
     models::ModelForwardOptions options;
     options.num_threads = std::max(1, num_threads);
+    if (control) options.control = *control;
     const int N = int(info.num_layers);
     const auto first_layers = [N](const budget::ResultScope& s) {
         std::vector<std::int64_t> layers(
@@ -335,7 +337,8 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
 }
 
 std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_threads,
-                                               const ModelMaps& pieces) {
+                                               const ModelMaps& pieces,
+                                               const PassControl* control) {
     const int L = pieces.pieces, H = pieces.num_heads;
     // A window's maps are not the layer's whole computation, which the steps show.
     if (pieces.windowed() || std::size_t(H) * std::size_t(L) * std::size_t(L) > kStepsCellBudget)
@@ -351,6 +354,7 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_t
     options.scope.layers = {layer};
     options.scope.heads = 0;  // the steps carry every head's weights
     options.steps_layer = layer;
+    if (control) options.control = *control;
     models::CollectingSink sink;
     m->model->forward(enc.input, options, sink);
     if (sink.results.size() != 1 || !sink.results[0].steps)

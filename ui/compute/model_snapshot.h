@@ -16,9 +16,11 @@ namespace attnviz::ui {
 /// before the forward pass when the maps would not fit `memory`. `induction` (may be null) holds
 /// the model's induction scores per head (layer * H + head), computed on the first call for a model
 /// and reused: they do not depend on the text.
+/// `control` (may be null) is the pass's: its stop and its progress per layer.
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_threads,
                                            const budget::MemoryBudget& memory,
-                                           std::vector<double>* induction = nullptr);
+                                           std::vector<double>* induction = nullptr,
+                                           const PassControl* control = nullptr);
 
 /// The maps as the views show them: `pieces` (from run_model) grouped into words and with the
 /// special tokens hidden as `config` says (models::group_tokens); `pieces` itself when neither
@@ -30,7 +32,8 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
 /// that keeps that layer's intermediates over the model's pieces (`pieces`: run_model's maps of
 /// the same text).  Null when they would exceed kStepsCellBudget.
 std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& config, int num_threads,
-                                               const ModelMaps& pieces);
+                                               const ModelMaps& pieces,
+                                               const PassControl* control = nullptr);
 
 /// The snapshot every view draws: `config.layer` (clamped) of `maps`, with the layer's
 /// steps when given.

@@ -71,8 +71,12 @@ ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWi
 }
 
 ModelSource::~ModelSource() {
-    ++ticket_;  // whatever the loader finds is dropped
-    if (loading_) loading_->wait();
+    ++ticket_;  // whatever the loaders find is dropped
+    // Opening reads headers only (a few ms to a few hundred); the threads must not outlive
+    // the application.
+    abandoned_.push_back(loading_);
+    for (const QPointer<QThread>& t : abandoned_)
+        if (t) t->wait();
 }
 
 void ModelSource::retranslate() {
@@ -155,10 +159,10 @@ void ModelSource::load(const QString& folder) {
         return;
     }
     const std::uint64_t ticket = ++ticket_;
-    if (loading_) {
-        loading_->wait();  // opening reads headers only: a few ms to a few hundred
-        loading_ = nullptr;
-    }
+    // A load under way is abandoned, not waited for: its result is dropped (ticket).
+    std::erase_if(abandoned_, [](const QPointer<QThread>& t) { return t.isNull(); });
+    if (loading_) abandoned_.push_back(loading_);
+    loading_ = nullptr;
     loading_folder_ = QFileInfo(folder).absoluteFilePath();
     progress_label_->setText(tr("Opening %1…").arg(QFileInfo(folder).fileName()));
     progress_->show();
@@ -170,6 +174,8 @@ void ModelSource::load(const QString& folder) {
             model = open_model(folder);
         } catch (const std::exception& e) {
             error = QString::fromStdString(e.what());
+        } catch (...) {  // nothing may leave the thread
+            error = tr("an unexpected error stopped the reading");
         }
         QMetaObject::invokeMethod(
             qApp,
@@ -186,17 +192,15 @@ void ModelSource::cancel() {
     if (!loading_) return;
     ++ticket_;
     progress_->hide();
-    loading_ = nullptr;  // it deletes itself when done; its result is dropped
+    abandoned_.push_back(loading_);  // it deletes itself when done; its result is dropped
+    loading_ = nullptr;
     emit loadFinished(false);
 }
 
 void ModelSource::finish(std::uint64_t ticket, const QString& folder, ModelPtr model,
                          const QString& error) {
     if (ticket != ticket_) return;  // cancelled, or a newer load started
-    if (loading_) {
-        loading_->wait();
-        loading_ = nullptr;
-    }
+    loading_ = nullptr;             // it has handed its result over and deletes itself when done
     progress_->hide();
     if (!model) {
         settings_->removeRecent(AppSettings::RecentKind::Models, folder);

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <vector>
 
 #include "ui/compute/attention_snapshot.h"
 #include "ui/compute/model_store.h"
@@ -81,6 +82,8 @@ class ModelSource : public QObject {
     QLabel* progress_label_ = nullptr;
     QPushButton* cancel_button_ = nullptr;
     QThread* loading_ = nullptr;
+    /// Loads cancelled or replaced, still finishing (each deletes itself when done).
+    std::vector<QPointer<QThread>> abandoned_;
     QString loading_folder_;    ///< absolute: the folder loading_ opens
     std::uint64_t ticket_ = 0;  ///< the current load; older results are dropped
     QString last_model_;        ///< the model the source combo offers besides the demo layer

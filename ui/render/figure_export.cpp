@@ -264,9 +264,10 @@ QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& opt
     return HeatmapFigure::defaultTitle(snapshot, options);
 }
 
-void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                   const ExportSize& size, const QString& path, std::optional<ExportFormat> format,
-                   const AttentionSnapshot* compared) {
+RenderedFigure render_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                             const ExportSize& size, const QString& path,
+                             std::optional<ExportFormat> format,
+                             const AttentionSnapshot* compared) {
     if (!format) format = figure_format_for(path);
     if (!format)
         throw UsageError(ExportText::tr("Unknown figure format for '%1': use .png, .svg or .pdf.")
@@ -276,30 +277,42 @@ void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& optio
     // A figure shorter than the canvas (a two-layer mosaic) is cut to its content.
     const QSize logical =
         fitted_figure_size(snapshot, options, QSize(size.width, size.height), compared);
-    QByteArray bytes;
+    RenderedFigure out;
+    out.format = *format;
     switch (*format) {
-        case ExportFormat::Png: {
-            const QImage image =
-                render_figure_image(snapshot, options, logical, size.scale, compared);
-            QBuffer buffer(&bytes);
-            buffer.open(QIODevice::WriteOnly);
-            QImageWriter writer(&buffer, "png");
-            writer.setText(QStringLiteral("Title"), figure_title(snapshot, options, compared));
-            writer.setText(QStringLiteral("Software"), QStringLiteral("AttnViz"));
-            if (!writer.write(image))
-                throw DataError(ExportText::tr("Cannot encode the PNG: %1")
-                                    .arg(writer.errorString())
-                                    .toStdString());
+        case ExportFormat::Png:
+            out.image = render_figure_image(snapshot, options, logical, size.scale, compared);
+            out.title = figure_title(snapshot, options, compared);
             break;
-        }
         case ExportFormat::Svg:
-            bytes = render_figure_svg(snapshot, options, logical, compared);
+            out.bytes = render_figure_svg(snapshot, options, logical, compared);
             break;
         case ExportFormat::Pdf:
-            bytes = render_figure_pdf(snapshot, options, logical, compared);
+            out.bytes = render_figure_pdf(snapshot, options, logical, compared);
             break;
     }
-    write_atomically(path, bytes);
+    return out;
+}
+
+QByteArray encode_figure(const RenderedFigure& figure) {
+    if (figure.format != ExportFormat::Png) return figure.bytes;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QImageWriter writer(&buffer, "png");
+    writer.setText(QStringLiteral("Title"), figure.title);
+    writer.setText(QStringLiteral("Software"), QStringLiteral("AttnViz"));
+    if (!writer.write(figure.image))
+        throw DataError(
+            ExportText::tr("Cannot encode the PNG: %1").arg(writer.errorString()).toStdString());
+    return bytes;
+}
+
+void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                   const ExportSize& size, const QString& path, std::optional<ExportFormat> format,
+                   const AttentionSnapshot* compared) {
+    write_atomically(path,
+                     encode_figure(render_figure(snapshot, options, size, path, format, compared)));
 }
 
 void copy_figure_to_clipboard(const AttentionSnapshot& snapshot, const FigureOptions& options,

@@ -61,6 +61,25 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
 QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options,
                      const AttentionSnapshot* compared = nullptr);
 
+/// A figure drawn and not yet encoded: a raster image (PNG) or the finished document (SVG,
+/// PDF).  Drawing builds widgets (QCustomPlot), so render_figure() runs on the GUI thread
+/// only; encode_figure() and write_atomically() use none and may run on any thread.
+struct RenderedFigure {
+    ExportFormat format = ExportFormat::Png;
+    QImage image;      ///< PNG: the pixels
+    QString title;     ///< PNG: the text chunk's title
+    QByteArray bytes;  ///< SVG, PDF: the file
+};
+
+/// The figure for `path` in `format` (default: from the suffix).  Throws UsageError
+/// (unknown format, bad size).  GUI thread only.
+RenderedFigure render_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                             const ExportSize& size, const QString& path,
+                             std::optional<ExportFormat> format = std::nullopt,
+                             const AttentionSnapshot* compared = nullptr);
+/// The file's bytes.  Throws DataError when the PNG cannot be encoded.  Any thread.
+QByteArray encode_figure(const RenderedFigure& figure);
+
 /// Writes the figure to `path` in `format` (default: from the suffix).  Throws UsageError
 /// (unknown format, bad size) or DataError (cannot write); the target is then untouched.
 void export_figure(const AttentionSnapshot& snapshot, const FigureOptions& options,

@@ -8,6 +8,7 @@
 #include <QStatusBar>
 
 #include <exception>
+#include <functional>
 #include <thread>
 
 #include "engine/io/safetensors.h"
@@ -23,14 +24,27 @@
 namespace attnviz::ui {
 
 namespace {
-/// Runs `work` on a thread of its own while the GUI thread keeps painting (input is held
-/// back until it ends, so nothing changes under it).  Rethrows what `work` threw.
+std::function<void()>& worker_hook() {
+    static std::function<void()> hook;
+    return hook;
+}
+}  // namespace
+
+void FigureExports::setWorkerHookForTesting(std::function<void()> hook) {
+    worker_hook() = std::move(hook);
+}
+
 template <typename Work>
-void off_gui_thread(Work&& work) {
+void FigureExports::offGuiThread(Work&& work) {
+    // No widget is touched on the worker: figures are drawn on the GUI thread before, and
+    // the work only encodes, computes or writes.  Input is held back while the loop runs,
+    // so nothing changes under it; a close request waits for the end (MainWindow::closeEvent).
     QEventLoop loop;
     std::exception_ptr failure;
+    ++busy_;
     std::thread worker([&] {
         try {
+            if (worker_hook()) worker_hook()();
             work();
         } catch (...) {
             failure = std::current_exception();
@@ -39,12 +53,21 @@ void off_gui_thread(Work&& work) {
     });
     loop.exec(QEventLoop::ExcludeUserInputEvents);
     worker.join();
+    if (--busy_ == 0) emit idle();
     if (failure) std::rethrow_exception(failure);
 }
-}  // namespace
 
 FigureExports::FigureExports(MainWindow* window, AppSettings* settings)
     : QObject(window), window_(window), settings_(settings) {}
+
+SnapshotPtr FigureExports::comparedFor(const SnapshotPtr& snapshot, const FigureOptions& options) {
+    if (options.kind != FigureKind::Compare) return nullptr;
+    // B of this A, computed off the GUI thread when the Compare tab has not got it.
+    const std::function<SnapshotPtr()> compute = window_->views()->compare()->comparedFor(snapshot);
+    SnapshotPtr compared;
+    offGuiThread([&] { compared = compute(); });
+    return compared;
+}
 
 bool FigureExports::exportFigureTo(const QString& path, const ExportSize& size,
                                    const FigureOptions& options) {
@@ -57,12 +80,10 @@ bool FigureExports::exportFigureTo(const QString& path, const ExportSize& size,
     }
     try {
         QApplication::setOverrideCursor(Qt::WaitCursor);
-        // A comparison also needs configuration B, computed for this A.
-        const SnapshotPtr compared = options.kind == FigureKind::Compare
-                                         ? window_->views()->compare()->comparedFor(snapshot)
-                                         : nullptr;
-        off_gui_thread(
-            [&] { export_figure(*snapshot, options, size, path, std::nullopt, compared.get()); });
+        const SnapshotPtr compared = comparedFor(snapshot, options);
+        const RenderedFigure figure =
+            render_figure(*snapshot, options, size, path, std::nullopt, compared.get());
+        offGuiThread([&] { write_atomically(path, encode_figure(figure)); });
         QApplication::restoreOverrideCursor();
     } catch (const std::exception& e) {
         QApplication::restoreOverrideCursor();
@@ -118,7 +139,7 @@ bool FigureExports::exportWeightsTo(const QString& path) {
         return false;
     }
     try {
-        off_gui_thread([&] { export_weights(*snapshot, path); });
+        offGuiThread([&] { export_weights(*snapshot, path); });
     } catch (const std::exception& e) {
         window_->showError(tr("Cannot export the weights"), QString::fromStdString(e.what()));
         return false;
@@ -145,9 +166,7 @@ void FigureExports::copyFigure() {
     // The grid's own size, so the copy looks like what is on screen, at the screen's scale.
     const QSize size = window_->grid()->size().expandedTo(QSize(640, 400));
     try {
-        const SnapshotPtr compared = options.kind == FigureKind::Compare
-                                         ? window_->views()->compare()->comparedFor(snapshot)
-                                         : nullptr;
+        const SnapshotPtr compared = comparedFor(snapshot, options);
         copy_figure_to_clipboard(*snapshot, options, size,
                                  std::max(1.0, window_->devicePixelRatioF()), compared.get());
     } catch (const std::exception& e) {

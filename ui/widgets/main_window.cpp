@@ -9,6 +9,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
 #include <QSplitter>
@@ -183,6 +184,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         } else {
             progress_delay_->stop();
             progress_->hide();
+            cancel_compute_->hide();
         }
     });
     connect(compute_, &ComputeController::progressChanged, this,
@@ -266,12 +268,21 @@ void MainWindow::createStatusBar() {
     progress_delay_ = new QTimer(this);
     progress_delay_->setSingleShot(true);
     progress_delay_->setInterval(150);
+    // A model's pass stops at its next layer: a big model's layer takes seconds, not minutes.
+    cancel_compute_ = new QPushButton(tr("Cancel"), this);
+    cancel_compute_->setObjectName(QStringLiteral("cancelComputeButton"));
+    cancel_compute_->setToolTip(tr("Stop the computation (the heatmaps keep what they show)"));
+    cancel_compute_->hide();
+    connect(cancel_compute_, &QPushButton::clicked, compute_, &ComputeController::cancel);
     connect(progress_delay_, &QTimer::timeout, this, [this] {
-        if (compute_->isBusy()) progress_->show();
+        if (!compute_->isBusy()) return;
+        progress_->show();
+        cancel_compute_->show();
     });
     statusBar()->addWidget(hover_label_, 1);
     statusBar()->addPermanentWidget(models_->progressWidget());
     statusBar()->addPermanentWidget(progress_);
+    statusBar()->addPermanentWidget(cancel_compute_);
     statusBar()->addPermanentWidget(timing_label_);
 }
 
@@ -345,6 +356,17 @@ void MainWindow::rememberDirectory(const QString& path) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+    // An export's thread still works with this window's results: close once it has ended.
+    if (exports_->isBusy()) {
+        event->ignore();
+        if (!close_when_idle_) {
+            close_when_idle_ = true;
+            connect(exports_, &FigureExports::idle, this, &QWidget::close,
+                    Qt::ConnectionType(Qt::QueuedConnection | Qt::SingleShotConnection));
+        }
+        return;
+    }
+    close_when_idle_ = false;
     if (!sessions_->maybeSave()) {
         event->ignore();
         return;

@@ -23,6 +23,7 @@ class QLabel;
 class QMenu;
 class QMessageBox;
 class QProgressBar;
+class QPushButton;
 class QSplitter;
 class QTimer;
 
@@ -134,6 +135,7 @@ class MainWindow : public QMainWindow {
     MemoryGuard* guard_ = nullptr;
     ModelSource* models_ = nullptr;
     FigureExports* exports_ = nullptr;
+    bool close_when_idle_ = false;  ///< a close waits for an export's thread
     /// Cells (items × (heads + 1) × queries × keys) from which new colours are made on the
     /// worker instead of the GUI thread.
     static constexpr std::size_t kRecolorOnWorkerCells = std::size_t(1) << 20;
@@ -145,6 +147,7 @@ class MainWindow : public QMainWindow {
     QLabel* hover_label_ = nullptr;
     QLabel* timing_label_ = nullptr;
     QProgressBar* progress_ = nullptr;
+    QPushButton* cancel_compute_ = nullptr;
     QTimer* progress_delay_ = nullptr;
 
     QString last_error_;

@@ -1,0 +1,181 @@
+// The window's threads, proven on the real window: a model's pass stops at its next layer when
+// Cancel is clicked or the window closes (the worker is held inside the pass by a test hook, so
+// nothing depends on timing), the same configuration is computed again afterwards, and a
+// window closed while an export's thread writes waits for it, then closes.
+#include <QApplication>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+
+#include "test_support.h"
+#include "ui/compute/compute_controller.h"
+#include "ui/document/attention_document.h"
+#include "ui/model/model_source.h"
+#include "ui/model/shipped_models.h"
+#include "ui/render/figure_export.h"
+#include "ui/settings/app_settings.h"
+#include "ui/widgets/figure_exports.h"
+#include "ui/widgets/main_window.h"
+#include "window_support.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+
+/// Holds a worker thread until released (or until `give_up` says so), with a bound so that a
+/// broken test fails instead of hanging.
+class Gate {
+  public:
+    template <typename GiveUp>
+    void wait(GiveUp&& give_up) {
+        reached_ = true;
+        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (!open_ && !give_up() && std::chrono::steady_clock::now() < end)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    void wait() {
+        wait([] { return false; });
+    }
+    void open() { open_ = true; }
+    bool reached() const { return reached_; }
+
+  private:
+    std::atomic<bool> open_{false};
+    std::atomic<bool> reached_{false};
+};
+
+}  // namespace
+
+class ThreadsTest : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    std::unique_ptr<AppSettings> settings_;
+    std::unique_ptr<MainWindow> w_;
+
+    /// The 4-layer bilingual model AttnViz ships, open and settled.
+    bool openShippedModel() {
+        const QString folder = shipped_model(QStringLiteral("char-zh-en-4l"));
+        if (folder.isEmpty()) return false;
+        QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
+        w_->openModel(folder);
+        if (done.isEmpty() && !done.wait(30000)) return false;
+        if (!done.front().front().toBool()) return false;
+        QTest::qWait(1);
+        return QTest::qWaitFor([&] { return test::settled(*w_) && w_->compute()->latest()->model; },
+                               60000);
+    }
+
+  private slots:
+    void init() {
+        QVERIFY(dir_.isValid());
+        settings_ = std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini")));
+        w_ = test::open_window(settings_.get());
+        QVERIFY(w_);
+        SETTLE(*w_);
+    }
+    void cleanup() {
+        ComputeController::setLayerHookForTesting({});
+        FigureExports::setWorkerHookForTesting({});
+        w_.reset();
+        settings_.reset();
+    }
+
+    void cancelStopsAModelPassAtItsNextLayer() {
+        QVERIFY(openShippedModel());
+        const SnapshotPtr before = w_->compute()->latest();
+        std::atomic<std::int64_t> last_layer{0}, total{0};
+        Gate gate;
+        ComputeController::setLayerHookForTesting(
+            [&](std::int64_t done, std::int64_t layers, const PassControl&) {
+                last_layer = done;
+                total = layers;
+                if (done == 1) gate.wait();  // held after the first layer until Cancel
+                return false;
+            });
+        QSignalSpy failed(w_->compute(), &ComputeController::failed);
+        w_->document()->setTextA(QStringLiteral("the cat sat on the mat, the cat sat"));
+        QTRY_VERIFY_WITH_TIMEOUT(gate.reached(), 30000);
+
+        // The real button, shown while the pass runs.
+        auto* cancel = w_->findChild<QPushButton*>(QStringLiteral("cancelComputeButton"));
+        QVERIFY(cancel);
+        QTRY_VERIFY_WITH_TIMEOUT(cancel->isVisible(), 10000);
+        QTest::mouseClick(cancel, Qt::LeftButton);
+        gate.open();
+
+        QTRY_VERIFY_WITH_TIMEOUT(!w_->compute()->isBusy(), 30000);
+        QCOMPARE(failed.count(), 1);
+        QCOMPARE(failed.front().front().toString(),
+                 QStringLiteral("The computation was cancelled."));
+        // It stopped before the second of the model's four layers; the window keeps what it
+        // showed and says why.
+        QCOMPARE(total.load(), std::int64_t(4));
+        QCOMPARE(last_layer.load(), std::int64_t(1));
+        QCOMPARE(w_->compute()->latest(), before);
+        QVERIFY(!cancel->isVisible());
+
+        // Asked again, the same configuration is computed, every layer.
+        ComputeController::setLayerHookForTesting(
+            [&](std::int64_t done, std::int64_t, const PassControl&) {
+                last_layer = done;
+                return false;
+            });
+        w_->compute()->request(w_->document()->computeConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(test::settled(*w_), 60000);
+        QCOMPARE(last_layer.load(), std::int64_t(4));
+        QCOMPARE(w_->compute()->latest()->config, w_->document()->computeConfig());
+    }
+
+    void closingTheWindowStopsThePassUnderWay() {
+        QVERIFY(openShippedModel());
+        std::atomic<std::int64_t> last_layer{0};
+        std::atomic<bool> stop_seen{false};
+        Gate gate;
+        ComputeController::setLayerHookForTesting(
+            [&](std::int64_t done, std::int64_t, const PassControl& control) {
+                last_layer = done;
+                // Held after the first layer until the window, closing, asks the pass to stop.
+                if (done == 1) gate.wait([&] { return control.stopped(); });
+                if (control.stopped()) stop_seen = true;
+                return false;
+            });
+        w_->document()->setTextA(QStringLiteral("春眠不觉晓，处处闻啼鸟。春眠不觉晓"));
+        QTRY_VERIFY_WITH_TIMEOUT(gate.reached(), 30000);
+        w_.reset();  // returns once the pass has stopped: a hang fails by ctest's timeout
+        QVERIFY(stop_seen.load());
+        QCOMPARE(last_layer.load(), std::int64_t(1));
+    }
+
+    void closingDuringAnExportWaitsForItsThread() {
+        SETTLE(*w_);
+        const QString path = dir_.filePath(QStringLiteral("figure.png"));
+        Gate gate;
+        FigureExports::setWorkerHookForTesting([&] { gate.wait(); });
+        bool visible_after_close = false;
+        // Runs inside the export's event loop, while its thread is held.
+        QTimer::singleShot(0, w_.get(), [&] {
+            QTRY_VERIFY_WITH_TIMEOUT(gate.reached(), 30000);
+            w_->close();
+            visible_after_close = w_->isVisible();
+            gate.open();
+        });
+        QVERIFY(w_->exportFigureTo(path, ExportSize{800, 500, 1.0}, w_->currentFigureOptions()));
+        QVERIFY(visible_after_close);  // the close waited for the thread
+        const QImage image(path);
+        QCOMPARE(image.size(), QSize(800, 500));
+        QTRY_VERIFY_WITH_TIMEOUT(!w_->isVisible(), 10000);  // then it happened
+    }
+};
+
+QTEST_MAIN(ThreadsTest)
+#include "ui_threads_test.moc"
