@@ -15,6 +15,7 @@
 #include "ui/model/shipped_models.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/recovery_keeper.h"
 
 #ifndef ATTNVIZ_VERSION
 #define ATTNVIZ_VERSION "0.1.0"
@@ -106,6 +107,7 @@ int run_gui(int argc, char** argv) {
         });
         break;
     }
+    RecoveryKeeper recovery(&switcher);  // offers a crashed run's work; a clean exit cleans up
     return app.exec();
 }
 

@@ -99,6 +99,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     setCentralWidget(splitter_);
     sessions_ = new SessionFiles(this, doc_, settings_, splitter_);
     connect(sessions_, &SessionFiles::titleChanged, this, &MainWindow::updateTitle);
+    connect(sessions_, &SessionFiles::titleChanged, this, &MainWindow::sessionChanged);
 
     WindowActions::Parts parts;
     parts.document = doc_;
@@ -127,8 +128,12 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     actions_->attentionMenu()->addAction(guard_->budgetAction());
 
     // Document -> compute -> grid.
-    connect(doc_, &AttentionDocument::computeConfigChanged, this,
-            [this] { compute_->request(doc_->computeConfig()); });
+    connect(doc_, &AttentionDocument::computeConfigChanged, this, [this] {
+        // A long pass is announced (the recovery copy is written) before it starts.
+        if (!compute_->lastRequest() || !(*compute_->lastRequest() == doc_->computeConfig()))
+            guard_->aboutToCompute(doc_->computeConfig());
+        compute_->request(doc_->computeConfig());
+    });
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, [this] {
         const FigureOptions o = doc_->figureOptions();
         compute_->setFigureHints(o.colormap, o.scale);
@@ -383,6 +388,18 @@ bool MainWindow::openSession(const QString& path) {
 
 bool MainWindow::saveSessionTo(const QString& path) {
     return sessions_->saveSessionTo(path);
+}
+
+bool MainWindow::restoreSession(const QString& path) {
+    return sessions_->restoreSession(path);
+}
+
+SessionExtras MainWindow::recoveryExtras() const {
+    return sessions_->extras(true);
+}
+
+bool MainWindow::hasUnsavedChanges() const {
+    return sessions_->isModified();
 }
 
 QString MainWindow::currentFile() const {

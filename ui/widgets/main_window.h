@@ -15,6 +15,7 @@
 #include <memory>
 
 #include "ui/document/attention_config.h"
+#include "ui/document/session.h"
 #include "ui/render/figure_export.h"
 
 class QAction;
@@ -84,6 +85,12 @@ class MainWindow : public QMainWindow {
     /// Each returns false and shows an error dialog on failure.
     bool openSession(const QString& path);
     bool saveSessionTo(const QString& path);
+    /// Opens a recovery copy as unsaved work (SessionFiles::restoreSession).
+    bool restoreSession(const QString& path);
+    /// What a recovery copy keeps besides the document: the view, the session's file and
+    /// its unsaved-changes flag.
+    SessionExtras recoveryExtras() const;
+    bool hasUnsavedChanges() const;
     bool exportFigureTo(const QString& path, const ExportSize& size, const FigureOptions& options);
     bool exportWeightsTo(const QString& path);
     bool loadWeightsFrom(const QString& path);
@@ -108,6 +115,8 @@ class MainWindow : public QMainWindow {
   signals:
     /// View ▸ Language: "system", "en" or "zh_CN", already saved as the preference.
     void languageRequested(const QString& preference);
+    /// The session's file or its unsaved-changes flag changed.
+    void sessionChanged();
 
   protected:
     void closeEvent(QCloseEvent* event) override;

@@ -78,6 +78,29 @@ void MemoryGuard::textTooLong(const QString& fitting, qint64 tokens, qint64 max_
     if (!too_long_->isVisible()) too_long_->open();
 }
 
+bool MemoryGuard::isLongPass(const ComputeConfig& c) const {
+    const double limit = kLongPassFraction * double(compute_->memoryBudget().bytes);
+    if (c.usesModel()) {
+        const ModelPass* last = last_model_pass_ ? &*last_model_pass_ : nullptr;
+        if (!last || last->folder != c.model_folder) return true;
+        // Another layer or grouping re-slices the maps; only another text runs a pass.
+        const QString text_b = c.pair_mode == PairMode::Single ? QString() : c.text_b;
+        if (last->text_a == c.text_a && last->text_b == text_b) return false;
+        return double(last->bytes) >= limit;
+    }
+    const TokenSequences tokens = resolve_tokens(c);
+    if (tokens.a.empty()) return false;
+    return double(estimate_snapshot_bytes(c, tokens, c.scope())) >= limit;
+}
+
+void MemoryGuard::aboutToCompute(const ComputeConfig& config) {
+    if (isLongPass(config)) beforeLongComputation(tr("a model pass"));
+}
+
+void MemoryGuard::beforeLongComputation(const QString& what) {
+    emit longComputationStarting(what);
+}
+
 void MemoryGuard::reloadBudget() {
     std::string problem;
     const budget::MemoryBudget chosen =
@@ -92,8 +115,10 @@ void MemoryGuard::reloadBudget() {
                               .arg(QString::fromStdString(budget::format_bytes(chosen.bytes)),
                                    OverBudgetDialog::budgetSource(chosen)));
     // A new budget decides again about what was refused (or would now be refused).
-    if (changed && compute_->requestedGeneration() > 0)
+    if (changed && compute_->requestedGeneration() > 0) {
+        aboutToCompute(doc_->computeConfig());
         compute_->requestAgain(doc_->computeConfig());
+    }
 }
 
 void MemoryGuard::editBudget() {
@@ -138,6 +163,11 @@ void MemoryGuard::overBudget(const budget::MemoryPlan& plan, const budget::Memor
 
 void MemoryGuard::resultReady(const SnapshotPtr& s) {
     if (!s) return;
+    if (s->model)
+        last_model_pass_ = ModelPass{s->config.model_folder, s->config.text_a,
+                                     s->config.pair_mode == PairMode::Single ? QString()
+                                                                             : s->config.text_b,
+                                     s->estimated_bytes};
     // A model's window is over its pieces (words or not), the demo's over its tokens.
     bar_->setTokenCount(s->model ? s->model->text_pieces : std::max(s->query_total, s->key_total));
     bar_->setMemory(s->estimated_bytes, s->budget_bytes, false);

@@ -7,6 +7,9 @@
 #include <QObject>
 #include <QPointer>
 
+#include <cstdint>
+#include <optional>
+
 #include "engine/budget/memory_budget.h"
 #include "ui/compute/attention_snapshot.h"
 
@@ -43,11 +46,27 @@ class MemoryGuard : public QObject {
     /// The offer of a too long text's start while it is open.
     QMessageBox* tooLongBox() const;
 
+    /// A pass is long when it needs at least this part of the budget: the OOM killer's size.
+    static constexpr double kLongPassFraction = 0.25;
+    /// Whether computing `config` is a long pass: its estimate (the demo layer's, or the
+    /// model's last pass when a model runs again on another text) reaches kLongPassFraction
+    /// of the budget.  A model's first pass counts as long: it reads all of its weights.
+    bool isLongPass(const ComputeConfig& config) const;
+    /// The window calls this just before it hands `config` to the worker: a long pass
+    /// announces itself (longComputationStarting) first.
+    void aboutToCompute(const ComputeConfig& config);
+    /// Announces any long computation (`what`: "a model pass", "a patching sweep",
+    /// "generation") before it starts; whatever is connected to longComputationStarting
+    /// (the recovery copy) runs before this returns.
+    void beforeLongComputation(const QString& what);
+
   signals:
     /// A problem to show in the status bar (a bad ATTNVIZ_MEMORY_BUDGET).
     void warning(const QString& message);
     /// The budget was (re)loaded: every other worker of the window follows it.
     void budgetChanged(const attnviz::budget::MemoryBudget& budget);
+    /// A long computation is about to start (beforeLongComputation()).
+    void longComputationStarting(const QString& what);
 
   private:
     void overBudget(const budget::MemoryPlan& plan, const budget::MemoryBudget& budget);
@@ -66,6 +85,12 @@ class MemoryGuard : public QObject {
     QPointer<MemoryBudgetDialog> budget_dialog_;
     QPointer<QMessageBox> too_long_;
     QString fitting_;  ///< what too_long_ offers
+    /// The last result of a model: its folder, texts and what its pass needed.
+    struct ModelPass {
+        QString folder, text_a, text_b;
+        std::uint64_t bytes = 0;
+    };
+    std::optional<ModelPass> last_model_pass_;
 };
 
 }  // namespace attnviz::ui

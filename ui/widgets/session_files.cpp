@@ -66,7 +66,7 @@ bool SessionFiles::maybeSave() {
     return true;
 }
 
-bool SessionFiles::load(const std::function<bool()>& fill, const QString& file) {
+bool SessionFiles::load(const std::function<bool()>& fill, const QString& file, bool modified) {
     loading_ = true;
     if (!fill()) {
         loading_ = false;
@@ -75,9 +75,9 @@ bool SessionFiles::load(const std::function<bool()>& fill, const QString& file) 
     file_ = file;
     // The document's change signals are coalesced to the next event-loop turn; the session
     // is unmodified once they have been delivered.
-    QTimer::singleShot(0, this, [this] {
+    QTimer::singleShot(0, this, [this, modified] {
         loading_ = false;
-        modified_ = false;
+        modified_ = modified;
         emit titleChanged();
     });
     emit titleChanged();
@@ -120,6 +120,31 @@ bool SessionFiles::openSession(const QString& path) {
         window_->showError(tr("Cannot open session"), error);
         return false;
     }
+    applyExtras(extras);
+    settings_->addRecentFile(file_);
+    window_->rememberDirectory(file_);
+    updateRecentMenu();
+    window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 4000);
+    return true;
+}
+
+bool SessionFiles::restoreSession(const QString& path) {
+    QString error;
+    SessionExtras extras;
+    // Read into a scratch document first: the file name it names is known only then.
+    AttentionDocument scratch;
+    if (!load_session(path, &scratch, &extras, &error)) {
+        window_->showError(tr("Cannot restore the work"), error);
+        return false;
+    }
+    const QString file = extras.window.value(QStringLiteral("file")).toString();
+    const bool modified = extras.window.value(QStringLiteral("modified")).toBool(true);
+    load([&] { return doc_->fromJson(scratch.toJson(), &error); }, file, modified);
+    applyExtras(extras);
+    return true;
+}
+
+void SessionFiles::applyExtras(const SessionExtras& extras) {
     ViewTabs* views = window_->views();
     views->hideExplanation();
     ViewTabs::Tab tab = ViewTabs::GridTab;
@@ -128,20 +153,23 @@ bool SessionFiles::openSession(const QString& path) {
     const QJsonValue splitter = extras.window.value(QStringLiteral("splitter"));
     if (splitter.isString())
         splitter_->restoreState(QByteArray::fromBase64(splitter.toString().toLatin1()));
-    settings_->addRecentFile(file_);
-    window_->rememberDirectory(file_);
-    updateRecentMenu();
-    window_->statusBar()->showMessage(tr("Opened %1").arg(QFileInfo(path).fileName()), 4000);
-    return true;
 }
 
-bool SessionFiles::saveSessionTo(const QString& path) {
+SessionExtras SessionFiles::extras(bool recovery) const {
     SessionExtras extras;
     extras.window[QStringLiteral("tab")] = ViewTabs::tabName(window_->views()->currentTab());
     extras.window[QStringLiteral("splitter")] =
         QString::fromLatin1(splitter_->saveState().toBase64());
+    if (recovery) {
+        extras.window[QStringLiteral("file")] = file_;
+        extras.window[QStringLiteral("modified")] = modified_;
+    }
+    return extras;
+}
+
+bool SessionFiles::saveSessionTo(const QString& path) {
     QString error;
-    if (!save_session(path, *doc_, extras, &error)) {
+    if (!save_session(path, *doc_, extras(), &error)) {
         window_->showError(tr("Cannot save session"), error);
         return false;
     }

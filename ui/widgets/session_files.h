@@ -9,6 +9,8 @@
 
 #include <functional>
 
+#include "ui/document/session.h"
+
 class QMenu;
 class QSplitter;
 
@@ -37,12 +39,18 @@ class SessionFiles : public QObject {
     void newSession();
     void openDialog();
     bool openSession(const QString& path);
+    /// Opens a recovery copy (recovery.h) as the work it saved: named after the session
+    /// file it continued (empty: untitled) and with unsaved changes.
+    bool restoreSession(const QString& path);
     bool saveSessionTo(const QString& path);
     bool save();
     bool saveAs();
     /// Runs `fill`, which sets the whole document, as a load and not an edit: the session is
     /// then unmodified and named `file` (empty: untitled).  False when `fill` fails.
-    bool load(const std::function<bool()>& fill, const QString& file);
+    bool load(const std::function<bool()>& fill, const QString& file, bool modified = false);
+    /// What a session file keeps of the window: the tab and the splitter, and with
+    /// `recovery` also the session's file and its unsaved-changes flag (recovery copies).
+    SessionExtras extras(bool recovery = false) const;
     /// Continues the session of `other` (a window rebuilt in another language).
     void takeOver(const SessionFiles& other);
 
@@ -52,6 +60,7 @@ class SessionFiles : public QObject {
 
   private:
     void updateRecentMenu();
+    void applyExtras(const SessionExtras& extras);
 
     MainWindow* window_;
     AttentionDocument* doc_;

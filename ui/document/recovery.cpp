@@ -1,0 +1,104 @@
+#include "ui/document/recovery.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include <algorithm>
+
+#include "ui/document/attention_document.h"
+
+namespace attnviz::ui {
+
+namespace {
+struct RecoveryText {
+    Q_DECLARE_TR_FUNCTIONS(Recovery)
+};
+
+QString lock_path(const QString& copy) {
+    return copy + QStringLiteral(".lock");
+}
+
+/// A lock that is never taken over by age: a running instance keeps its copy however long it
+/// runs; only a dead owner (QLockFile checks its pid, host and program) makes a lock stale.
+std::unique_ptr<QLockFile> try_lock(const QString& copy) {
+    auto lock = std::make_unique<QLockFile>(lock_path(copy));
+    lock->setStaleLockTime(0);
+    if (!lock->tryLock(0)) return nullptr;
+    return lock;
+}
+}  // namespace
+
+RecoveryStore::RecoveryStore(QString directory) : dir_(std::move(directory)) {}
+
+RecoveryStore::~RecoveryStore() = default;
+
+QString RecoveryStore::defaultDirectory() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/recovery");
+}
+
+bool RecoveryStore::open(QString* error) {
+    if (lock_) return true;
+    if (!QDir().mkpath(dir_)) {
+        *error = RecoveryText::tr("Cannot create the folder '%1'.").arg(dir_);
+        return false;
+    }
+    // The pid alone may come back after a reboot; with the start time two instances never
+    // share a name.
+    const QString copy = QDir(dir_).filePath(
+        QStringLiteral("%1-%2.%3")
+            .arg(QCoreApplication::applicationPid())
+            .arg(QDateTime::currentMSecsSinceEpoch())
+            .arg(QLatin1String(kSessionSuffix)));
+    lock_ = try_lock(copy);
+    if (!lock_) {
+        *error = RecoveryText::tr("Cannot lock '%1'.").arg(lock_path(copy));
+        return false;
+    }
+    copy_ = copy;
+    return true;
+}
+
+bool RecoveryStore::write(const AttentionDocument& document, const SessionExtras& extras,
+                          QString* error) {
+    if (!lock_ && !open(error)) return false;
+    return save_session(copy_, document, extras, error);
+}
+
+void RecoveryStore::removeCopy() {
+    if (!copy_.isEmpty()) QFile::remove(copy_);
+}
+
+void RecoveryStore::close() {
+    removeCopy();
+    if (lock_) lock_->unlock();  // removes the lock file
+    lock_.reset();
+}
+
+QList<RecoveredCopy> RecoveryStore::claimStaleCopies() const {
+    QList<RecoveredCopy> copies;
+    const QFileInfoList files =
+        QDir(dir_).entryInfoList({QStringLiteral("*.") + QLatin1String(kSessionSuffix)},
+                                 QDir::Files, QDir::Time);
+    for (const QFileInfo& file : files) {
+        const QString path = file.absoluteFilePath();
+        if (path == QFileInfo(copy_).absoluteFilePath()) continue;
+        std::unique_ptr<QLockFile> lock = try_lock(path);
+        if (!lock) continue;  // its instance is running
+        copies.append(RecoveredCopy{path, file.lastModified(), std::move(lock)});
+    }
+    std::stable_sort(copies.begin(), copies.end(),
+                     [](const RecoveredCopy& a, const RecoveredCopy& b) { return a.saved > b.saved; });
+    return copies;
+}
+
+void RecoveryStore::remove(const RecoveredCopy& copy) {
+    QFile::remove(copy.path);
+    if (copy.lock) copy.lock->unlock();
+}
+
+}  // namespace attnviz::ui
