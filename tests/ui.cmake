@@ -29,3 +29,12 @@ endif()
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_threads_test ui_threads_test.cpp LIBS attnviz_ui GUI)
 endif()
+
+# Nothing lost when the app dies (issue 26).
+#  ui_recovery_test  the recovery store (a copy per instance, stale once its owner is dead, a
+#                    clean exit removes it), the keeper in a real window, and the real binary
+#                    killed with SIGKILL, then the offer and the restored work
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_recovery_test ui_recovery_test.cpp LIBS attnviz_ui GUI)
+    add_dependencies(ui_recovery_test attnviz)
+endif()

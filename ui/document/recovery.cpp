@@ -48,13 +48,16 @@ bool RecoveryStore::open(QString* error) {
         return false;
     }
     // The pid alone may come back after a reboot; with the start time two instances never
-    // share a name.
-    const QString copy = QDir(dir_).filePath(
-        QStringLiteral("%1-%2.%3")
-            .arg(QCoreApplication::applicationPid())
-            .arg(QDateTime::currentMSecsSinceEpoch())
-            .arg(QLatin1String(kSessionSuffix)));
-    lock_ = try_lock(copy);
+    // share a name (a second store of one process, in tests, counts on).
+    const QString stem = QDir(dir_).filePath(QStringLiteral("%1-%2")
+                                                 .arg(QCoreApplication::applicationPid())
+                                                 .arg(QDateTime::currentMSecsSinceEpoch()));
+    QString copy;
+    for (int n = 0; !lock_ && n < 100; ++n) {
+        copy = (n == 0 ? stem : stem + QStringLiteral("-%1").arg(n)) + QLatin1Char('.') +
+               QLatin1String(kSessionSuffix);
+        if (!QFileInfo::exists(lock_path(copy))) lock_ = try_lock(copy);
+    }
     if (!lock_) {
         *error = RecoveryText::tr("Cannot lock '%1'.").arg(lock_path(copy));
         return false;
@@ -81,9 +84,8 @@ void RecoveryStore::close() {
 
 QList<RecoveredCopy> RecoveryStore::claimStaleCopies() const {
     QList<RecoveredCopy> copies;
-    const QFileInfoList files =
-        QDir(dir_).entryInfoList({QStringLiteral("*.") + QLatin1String(kSessionSuffix)},
-                                 QDir::Files, QDir::Time);
+    const QFileInfoList files = QDir(dir_).entryInfoList(
+        {QStringLiteral("*.") + QLatin1String(kSessionSuffix)}, QDir::Files, QDir::Time);
     for (const QFileInfo& file : files) {
         const QString path = file.absoluteFilePath();
         if (path == QFileInfo(copy_).absoluteFilePath()) continue;
@@ -91,8 +93,9 @@ QList<RecoveredCopy> RecoveryStore::claimStaleCopies() const {
         if (!lock) continue;  // its instance is running
         copies.append(RecoveredCopy{path, file.lastModified(), std::move(lock)});
     }
-    std::stable_sort(copies.begin(), copies.end(),
-                     [](const RecoveredCopy& a, const RecoveredCopy& b) { return a.saved > b.saved; });
+    std::stable_sort(
+        copies.begin(), copies.end(),
+        [](const RecoveredCopy& a, const RecoveredCopy& b) { return a.saved > b.saved; });
     return copies;
 }
 

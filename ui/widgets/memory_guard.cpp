@@ -164,10 +164,10 @@ void MemoryGuard::overBudget(const budget::MemoryPlan& plan, const budget::Memor
 void MemoryGuard::resultReady(const SnapshotPtr& s) {
     if (!s) return;
     if (s->model)
-        last_model_pass_ = ModelPass{s->config.model_folder, s->config.text_a,
-                                     s->config.pair_mode == PairMode::Single ? QString()
-                                                                             : s->config.text_b,
-                                     s->estimated_bytes};
+        last_model_pass_ =
+            ModelPass{s->config.model_folder, s->config.text_a,
+                      s->config.pair_mode == PairMode::Single ? QString() : s->config.text_b,
+                      s->estimated_bytes};
     // A model's window is over its pieces (words or not), the demo's over its tokens.
     bar_->setTokenCount(s->model ? s->model->text_pieces : std::max(s->query_total, s->key_total));
     bar_->setMemory(s->estimated_bytes, s->budget_bytes, false);

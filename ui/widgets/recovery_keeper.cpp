@@ -18,7 +18,7 @@ namespace attnviz::ui {
 
 namespace {
 QString quoted(const QString& text) {
-    constexpr int kShown = 40;
+    constexpr int kShown = 60;
     const QString simple = text.simplified();
     return simple.size() > kShown ? simple.left(kShown - 1) + QChar(0x2026) : simple;
 }
@@ -46,7 +46,8 @@ RecoveryKeeper::~RecoveryKeeper() {
 }
 
 void RecoveryKeeper::bind(MainWindow* window) {
-    for (const QMetaObject::Connection& c : connections_) disconnect(c);
+    for (const QMetaObject::Connection& c : connections_)
+        disconnect(c);
     connections_.clear();
     window_ = window;
     if (!window) return;
@@ -84,15 +85,15 @@ QString RecoveryKeeper::describe(const AttentionDocument& doc) {
     else
         parts << tr("the text “%1”").arg(quoted(c.text_a));
     if (c.pair_mode != PairMode::Single)
-        parts << tr("the second text “%1”")
-                     .arg(quoted(c.use_token_list ? c.token_list_b : c.text_b));
+        parts
+            << tr("the second text “%1”").arg(quoted(c.use_token_list ? c.token_list_b : c.text_b));
     parts << (c.usesModel() ? tr("the model %1").arg(QFileInfo(c.model_folder).fileName())
                             : tr("the demo layer (%n head(s))", nullptr, c.num_heads));
-    if (!c.masked_keys.empty())
-        parts << tr("%n masked key(s)", nullptr, int(c.masked_keys.size()));
+    if (!c.masked_keys.empty()) parts << tr("%n masked key(s)", nullptr, int(c.masked_keys.size()));
     if (!doc.compare().changes.empty()) {
         const QStringList b = compare_labels(compared_config(c, doc.compare().changes), c);
-        parts << tr("a comparison (%1)").arg(b.join(QStringLiteral(", ")));
+        parts << (b.isEmpty() ? tr("a comparison")
+                              : tr("a comparison (%1)").arg(b.join(QStringLiteral(", "))));
     }
     return parts.join(tr(", "));
 }
@@ -102,7 +103,8 @@ void RecoveryKeeper::offer() {
     QList<RecoveredCopy> copies = store_.claimStaleCopies();
     if (copies.isEmpty()) return;
     // The newest; older ones are released and offered at a later start.
-    for (qsizetype k = 1; k < copies.size(); ++k) copies[k].lock->unlock();
+    for (qsizetype k = 1; k < copies.size(); ++k)
+        copies[k].lock->unlock();
     offered_ = copies.front();
     AttentionDocument held;
     QString error;
@@ -119,8 +121,7 @@ void RecoveryKeeper::offer() {
     const QString day = QLocale().toString(offered_.saved.date(), QLocale::ShortFormat);
     auto* box = new QMessageBox(
         QMessageBox::Question, tr("Restore Unsaved Work"),
-        tr("AttnViz did not close properly. Restore the work saved at %1 (%2)?")
-            .arg(when, day),
+        tr("AttnViz did not close properly. Restore the work saved at %1 (%2)?").arg(when, day),
         QMessageBox::NoButton, window_);
     box->setObjectName(QStringLiteral("recoveryDialog"));
     box->setInformativeText(tr("It holds: %1.").arg(describe(held)));
@@ -140,14 +141,18 @@ void RecoveryKeeper::offer() {
 
 void RecoveryKeeper::answer(bool restore) {
     if (offered_.path.isEmpty()) return;
-    // Restored, the work is this instance's now: its copy takes over from the old one.
     if (restore && window_ && window_->restoreSession(offered_.path)) {
-        RecoveryStore::remove(offered_);
-        offered_ = {};
-        // After the load's own signals, so the copy holds the restored work.
-        QTimer::singleShot(0, this, &RecoveryKeeper::saveNow);
+        // The work is this instance's now: its copy takes over from the old one, which stays
+        // (claimed) until then, in case the restored work's first pass is what kills the
+        // app.  After the load's own signals, so the copy holds the restored work.
+        QTimer::singleShot(0, this, [this] {
+            saveNow();
+            RecoveryStore::remove(offered_);
+            offered_ = {};
+        });
         return;
     }
+    // Discarded; or not restorable, and then kept for a later start.
     if (!restore) RecoveryStore::remove(offered_);
     offered_ = {};
 }

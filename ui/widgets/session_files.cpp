@@ -22,11 +22,15 @@ SessionFiles::SessionFiles(MainWindow* window, AttentionDocument* document, AppS
                            QSplitter* splitter)
     : QObject(window), window_(window), doc_(document), settings_(settings), splitter_(splitter) {
     // Every change of a setting is an edit, except while a load fills the document.
-    connect(doc_, &AttentionDocument::settingsChanged, this, [this] {
+    auto edited = [this] {
         if (loading_ || modified_) return;
         modified_ = true;
         emit titleChanged();
-    });
+    };
+    // computeConfigChanged comes first in its event-loop turn: the computation it starts
+    // already sees the edit (a recovery copy written before a long pass must hold it).
+    connect(doc_, &AttentionDocument::computeConfigChanged, this, edited);
+    connect(doc_, &AttentionDocument::settingsChanged, this, edited);
 }
 
 void SessionFiles::setRecentMenu(QMenu* menu) {
