@@ -162,6 +162,19 @@ void RecoveryTest::staleOnlyWhenTheOwnerIsDead() {
     RecoveryStore::remove(again.front());
     QVERIFY(!QFileInfo::exists(copy));
     QVERIFY(!QFileInfo::exists(copy + QStringLiteral(".lock")));
+    // A dead instance that had nothing unsaved leaves only its lock: the next start clears it.
+    {
+        RecoveryStore quiet(dir);
+        QVERIFY(quiet.open(&error));
+        AttentionDocument empty;
+        QVERIFY(quiet.write(empty, {}, &error));
+        const QString quiet_copy = quiet.copyPath();
+        quiet.removeCopy();
+        QFile::remove(quiet_copy + QStringLiteral(".lock"));  // the store lets go below
+        orphan_lock(quiet_copy, tmp_.path());
+        QVERIFY(next.claimStaleCopies().isEmpty());
+        QVERIFY(!QFileInfo::exists(quiet_copy + QStringLiteral(".lock")));
+    }
     next.close();
     other.close();
     QCOMPARE(files_in(dir), QStringList());

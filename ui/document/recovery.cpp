@@ -93,6 +93,15 @@ QList<RecoveredCopy> RecoveryStore::claimStaleCopies() const {
         if (!lock) continue;  // its instance is running
         copies.append(RecoveredCopy{path, file.lastModified(), std::move(lock)});
     }
+    // A lock without a copy: an instance that died with nothing unsaved.
+    const QString lock_suffix = QStringLiteral(".lock");
+    const QFileInfoList locks = QDir(dir_).entryInfoList(
+        {QStringLiteral("*.") + QLatin1String(kSessionSuffix) + lock_suffix}, QDir::Files);
+    for (const QFileInfo& file : locks) {
+        const QString copy = file.absoluteFilePath().chopped(lock_suffix.size());
+        if (QFileInfo::exists(copy)) continue;
+        if (std::unique_ptr<QLockFile> lock = try_lock(copy)) lock->unlock();
+    }
     std::stable_sort(
         copies.begin(), copies.end(),
         [](const RecoveredCopy& a, const RecoveredCopy& b) { return a.saved > b.saved; });

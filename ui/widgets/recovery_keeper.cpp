@@ -1,5 +1,6 @@
 #include "ui/widgets/recovery_keeper.h"
 
+#include <QDate>
 #include <QFileInfo>
 #include <QLocale>
 #include <QMessageBox>
@@ -117,11 +118,14 @@ void RecoveryKeeper::offer() {
         offered_ = {};
         return;
     }
-    const QString when = QLocale().toString(offered_.saved.time(), QLocale::ShortFormat);
-    const QString day = QLocale().toString(offered_.saved.date(), QLocale::ShortFormat);
+    // Today's time, or the date and time of an older day.
+    const QLocale locale;
+    const QString when = offered_.saved.date() == QDate::currentDate()
+                             ? locale.toString(offered_.saved.time(), QLocale::ShortFormat)
+                             : locale.toString(offered_.saved, QLocale::ShortFormat);
     auto* box = new QMessageBox(
         QMessageBox::Question, tr("Restore Unsaved Work"),
-        tr("AttnViz did not close properly. Restore the work saved at %1 (%2)?").arg(when, day),
+        tr("AttnViz did not close properly. Restore the work saved at %1?").arg(when),
         QMessageBox::NoButton, window_);
     box->setObjectName(QStringLiteral("recoveryDialog"));
     box->setInformativeText(tr("It holds: %1.").arg(describe(held)));
