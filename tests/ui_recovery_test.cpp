@@ -216,7 +216,7 @@ void RecoveryTest::keeperWritesAfterChangesAndBeforeLongPasses() {
     w->document()->setTextA(QStringLiteral("typed just before a long pass"));
     QTest::qWait(1);  // the document's coalesced signals
     QCOMPARE(text_a_of(copy), QStringLiteral("typed before the crash"));
-    w->memoryGuard()->beforeLongComputation(QStringLiteral("a patching sweep"));
+    w->memoryGuard()->beforeLongComputation(MemoryGuard::LongComputation::PatchingSweep);
     QCOMPARE(text_a_of(copy), QStringLiteral("typed just before a long pass"));
     // The copy remembers the session's state for the restore.
     const QJsonObject window = read_copy(copy).value(QStringLiteral("window")).toObject();
@@ -276,7 +276,8 @@ void RecoveryTest::languageSwitchKeepsOneCopy() {
     QTRY_COMPARE_WITH_TIMEOUT(text_a_of(copy), QStringLiteral("after the switch"),
                               4 * RecoveryKeeper::kSaveDelayMs);
     QCOMPARE(files_in(dir).size(), qsizetype(2));
-    switcher.window()->memoryGuard()->beforeLongComputation(QStringLiteral("generation"));
+    switcher.window()->memoryGuard()->beforeLongComputation(
+        MemoryGuard::LongComputation::Generation);
     QCOMPARE(files_in(dir).size(), qsizetype(2));
     switcher.setLanguagePreference(QStringLiteral("en"));
 }

@@ -81,7 +81,7 @@ void MemoryGuard::textTooLong(const QString& fitting, qint64 tokens, qint64 max_
 bool MemoryGuard::isLongPass(const ComputeConfig& c) const {
     const double limit = kLongPassFraction * double(compute_->memoryBudget().bytes);
     if (c.usesModel()) {
-        const ModelPass* last = last_model_pass_ ? &*last_model_pass_ : nullptr;
+        const LastModelPass* last = last_model_pass_ ? &*last_model_pass_ : nullptr;
         if (!last || last->folder != c.model_folder) return true;
         // Another layer or grouping re-slices the maps; only another text runs a pass.
         const QString text_b = c.pair_mode == PairMode::Single ? QString() : c.text_b;
@@ -94,10 +94,10 @@ bool MemoryGuard::isLongPass(const ComputeConfig& c) const {
 }
 
 void MemoryGuard::aboutToCompute(const ComputeConfig& config) {
-    if (isLongPass(config)) beforeLongComputation(tr("a model pass"));
+    if (isLongPass(config)) beforeLongComputation(LongComputation::ModelPass);
 }
 
-void MemoryGuard::beforeLongComputation(const QString& what) {
+void MemoryGuard::beforeLongComputation(LongComputation what) {
     emit longComputationStarting(what);
 }
 
@@ -165,9 +165,9 @@ void MemoryGuard::resultReady(const SnapshotPtr& s) {
     if (!s) return;
     if (s->model)
         last_model_pass_ =
-            ModelPass{s->config.model_folder, s->config.text_a,
-                      s->config.pair_mode == PairMode::Single ? QString() : s->config.text_b,
-                      s->estimated_bytes};
+            LastModelPass{s->config.model_folder, s->config.text_a,
+                          s->config.pair_mode == PairMode::Single ? QString() : s->config.text_b,
+                          s->estimated_bytes};
     // A model's window is over its pieces (words or not), the demo's over its tokens.
     bar_->setTokenCount(s->model ? s->model->text_pieces : std::max(s->query_total, s->key_total));
     bar_->setMemory(s->estimated_bytes, s->budget_bytes, false);

@@ -55,10 +55,13 @@ class MemoryGuard : public QObject {
     /// The window calls this just before it hands `config` to the worker: a long pass
     /// announces itself (longComputationStarting) first.
     void aboutToCompute(const ComputeConfig& config);
-    /// Announces any long computation (`what`: "a model pass", "a patching sweep",
-    /// "generation") before it starts; whatever is connected to longComputationStarting
-    /// (the recovery copy) runs before this returns.
-    void beforeLongComputation(const QString& what);
+    /// What may take long or much memory.  Patching sweeps and generation are not in the
+    /// window yet: they are to call beforeLongComputation() as a model pass does.
+    enum class LongComputation { ModelPass, PatchingSweep, Generation };
+    Q_ENUM(LongComputation)
+    /// Announces a long computation before it starts; whatever is connected to
+    /// longComputationStarting (the recovery copy) runs before this returns.
+    void beforeLongComputation(LongComputation what);
 
   signals:
     /// A problem to show in the status bar (a bad ATTNVIZ_MEMORY_BUDGET).
@@ -66,7 +69,7 @@ class MemoryGuard : public QObject {
     /// The budget was (re)loaded: every other worker of the window follows it.
     void budgetChanged(const attnviz::budget::MemoryBudget& budget);
     /// A long computation is about to start (beforeLongComputation()).
-    void longComputationStarting(const QString& what);
+    void longComputationStarting(attnviz::ui::MemoryGuard::LongComputation what);
 
   private:
     void overBudget(const budget::MemoryPlan& plan, const budget::MemoryBudget& budget);
@@ -86,11 +89,11 @@ class MemoryGuard : public QObject {
     QPointer<QMessageBox> too_long_;
     QString fitting_;  ///< what too_long_ offers
     /// The last result of a model: its folder, texts and what its pass needed.
-    struct ModelPass {
+    struct LastModelPass {
         QString folder, text_a, text_b;
         std::uint64_t bytes = 0;
     };
-    std::optional<ModelPass> last_model_pass_;
+    std::optional<LastModelPass> last_model_pass_;
 };
 
 }  // namespace attnviz::ui
