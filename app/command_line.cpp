@@ -135,10 +135,7 @@ class HelpFormatter final : public CLI::Formatter {
     }
 
     std::string make_option_desc(const CLI::Option* opt) const override {
-        std::string d = opt->get_description();
-        if (opt->get_required())
-            d = d.ends_with(')') ? d.substr(0, d.size() - 1) + "; required)" : d + " (required)";
-        return wrap(d, kHelpWidth - kNameColumn);
+        return wrap(option_description(opt), kHelpWidth - kNameColumn);
     }
 
     std::string make_description(const CLI::App* app) const override {
@@ -481,6 +478,12 @@ std::string memory_options_help() {
 
 // ---- Help and messages ----------------------------------------------------------------------
 
+std::string option_description(const CLI::Option* opt) {
+    const std::string d = opt->get_description();
+    if (!opt->get_required()) return d;
+    return d.ends_with(')') ? d.substr(0, d.size() - 1) + "; required)" : d + " (required)";
+}
+
 std::shared_ptr<CLI::Formatter> make_help_formatter() {
     return std::make_shared<HelpFormatter>();
 }
@@ -518,7 +521,8 @@ std::string unexpected(const std::vector<std::string>& rest, const CLI::App& roo
         const std::string name = first.substr(0, first.find('='));
         std::vector<std::string> names;
         for (const CLI::Option* opt : (sub ? sub : &root)->get_options())
-            for (const std::string& l : opt->get_lnames())
+            if (!opt->get_group().empty())  // hidden options are suggested to nobody
+                for (const std::string& l : opt->get_lnames())
                 names.push_back("--" + l);
         const std::string near = nearest(name, names);
         return "unknown option " + name + (near.empty() ? "" : " (did you mean " + near + "?)");

@@ -1,7 +1,7 @@
 // The building blocks of attnviz's command line, on CLI11: typed options whose problems are
 // one-line usage errors in the project's words, the option groups several subcommands share
 // (memory budget, threads, seeds), and the context a subcommand registers its work in.
-// Qt-free: app/cli.cpp builds the tree from these, ui/cli/export_command.cpp adds `export`.
+// Qt-free: app/cli.cpp builds the tree from these and the app/*_command.cpp subcommands.
 //
 // A subcommand is one function, e.g.
 //
@@ -174,6 +174,10 @@ std::string memory_options_help();
 /// The formatter of every help page: options grouped, each with its placeholder, and the
 /// description (with range and default) wrapped beside it.
 std::shared_ptr<CLI::Formatter> make_help_formatter();
+
+/// An option's description as the help shows it: with its range and default, and marked
+/// required when it is (the man page says the same, app/cli_docs.cpp).
+std::string option_description(const CLI::Option* opt);
 
 /// One line for a CLI11 parse error of `app` (the root; the subcommand being parsed, if any,
 /// is found in it), in the project's words: "unknown option --bogus (did you mean

@@ -1,5 +1,6 @@
 // The subcommands of app/, each one function that declares its options and registers its
-// handler (app/command_line.h).  app/cli.cpp adds them to the tree in this order.
+// handler (app/command_line.h).  app/cli.cpp adds them to the tree in this order, then the
+// extensions app/main.cpp passes (export).
 #pragma once
 
 #include <string>
@@ -26,5 +27,8 @@ void add_predict_command(CLI::App& app, CommandContext& ctx);
 void add_patch_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz generate`: a causal model's continuation with a key/value cache.
 void add_generate_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz export`: the window's figure, headless (ui/cli/export_command.h renders it).
+/// Not in attnviz_cli, which is Qt-free: app/main.cpp passes it as an extension.
+void add_export_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace attnviz::cli

@@ -1,40 +1,17 @@
-// attnviz: the GUI with no arguments (or a session file / Qt options), headless subcommands
-// otherwise.  An unknown word that is not a file is a usage error, never a window.
+// attnviz: one command line (app/cli.h) for the desktop app and the headless subcommands.
+// With no subcommand it opens the window, on a model folder or a session if one is given;
+// anything the tree does not declare (an unknown option, a word that is neither a
+// subcommand nor a file) is a usage error, never a window.
 #if defined(__linux__) && __has_include(<malloc.h>)
 #include <malloc.h>
 #endif
 
-#include <filesystem>
-#include <span>
 #include <string>
 #include <vector>
 
 #include "app/cli.h"
-
-#ifdef ATTNVIZ_WITH_GUI
-#include "ui/cli/export_command.h"
+#include "app/commands.h"
 #include "ui/entry.h"
-#endif
-
-namespace {
-
-// Subcommands that live outside app/: `export` renders with the window's code, so it is
-// part of the ui library and joins the command line's tree from here.
-#ifdef ATTNVIZ_WITH_GUI
-constexpr attnviz::cli::AddCommand kExtensions[] = {attnviz::ui::add_export_command};
-#else
-constexpr std::span<const attnviz::cli::AddCommand> kExtensions;
-#endif
-
-bool opens_gui(const std::vector<std::string>& args) {
-    if (args.empty()) return true;
-    const std::string& a = args[0];
-    if (attnviz::cli::is_subcommand(a, kExtensions)) return false;
-    std::error_code ec;
-    return a[0] == '-' || a.ends_with(".attnviz") || std::filesystem::exists(a, ec);
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
 #if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
@@ -45,11 +22,14 @@ int main(int argc, char** argv) {
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
 #endif
+    // `export` renders with the window's code, so it is not in the Qt-free attnviz_cli (the
+    // fuzzer's): it joins the tree from here.
+    constexpr attnviz::cli::AddCommand extensions[] = {attnviz::cli::add_export_command};
     const std::vector<std::string> args(argv + 1, argv + argc);
-#ifdef ATTNVIZ_WITH_GUI
-    if (opens_gui(args)) return attnviz::ui::run_gui(argc, argv);
-#else
-    (void)opens_gui;
-#endif
-    return attnviz::cli::run(args, kExtensions);
+    return attnviz::cli::run(args, extensions, [&](const attnviz::cli::GuiRequest& request) {
+        // Qt reads its own options from argv; ours were parsed into the request.
+        return attnviz::ui::run_gui(
+            argc, argv,
+            attnviz::ui::GuiOptions{request.lang, request.model_folder, request.session});
+    });
 }

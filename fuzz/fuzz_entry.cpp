@@ -309,18 +309,27 @@ Outcome options(std::string_view input) {
                            "error is not one line: " + json::quote(parsed.output));
         return Outcome::Rejected;
     }
-    if (parsed.kind != Kind::Command) {
+    if (parsed.kind == Kind::Help || parsed.kind == Kind::Version) {
         ATTNVIZ_FUZZ_CHECK(!parsed.output.empty(), kTarget, "empty help or version");
         return Outcome::Accepted;
     }
-    ATTNVIZ_FUZZ_CHECK(!args.empty() && args.front() == parsed.command, kTarget,
-                       "ran '" + parsed.command + "', which is not the first argument");
+    if (parsed.kind == Kind::Gui) {
+        // The desktop app opens on one thing at most.
+        ATTNVIZ_FUZZ_CHECK(parsed.gui.model_folder.empty() || parsed.gui.session.empty(),
+                           kTarget, "the window would open both a model and a session");
+    } else {
+        ATTNVIZ_FUZZ_CHECK(!args.empty() && args.front() == parsed.command, kTarget,
+                           "ran '" + parsed.command + "', which is not the first argument");
+    }
     // The configuration, written back as arguments, parses to itself.
     const cli::ParsedCommandLine again = cli::parse_command_line(parsed.canonical);
     ATTNVIZ_FUZZ_CHECK(
-        again.kind == Kind::Command, kTarget,
+        again.kind == parsed.kind, kTarget,
         "the accepted options, written back, are refused: " + json::quote(again.output));
-    ATTNVIZ_FUZZ_CHECK(again.command == parsed.command && again.canonical == parsed.canonical,
+    ATTNVIZ_FUZZ_CHECK(again.command == parsed.command && again.canonical == parsed.canonical &&
+                           again.gui.lang == parsed.gui.lang &&
+                           again.gui.model_folder == parsed.gui.model_folder &&
+                           again.gui.session == parsed.gui.session,
                        kTarget, "the accepted options, written back, parse differently");
     return Outcome::Accepted;
 }

@@ -41,8 +41,8 @@ Outcome run_safetensors(std::string_view input);
 Outcome run_tokenizer(std::string_view input);
 /// The input split at NUL bytes is an argument list for the whole command line
 /// (attnviz::cli::parse_command_line, which parses without running): a refusal must be one
-/// line naming the subcommand, and an accepted configuration, written back as arguments,
-/// must parse to itself.
+/// line naming the subcommand, and an accepted configuration (a subcommand's, or the
+/// desktop app's), written back as arguments, must parse to itself.
 Outcome run_options(std::string_view input);
 /// One JSON document through json::parse; an accepted value, written back out with
 /// json::quote, must parse to the same value.

@@ -1,1 +1,1 @@
-attnviz_add_test(test_cli test_cli.cpp)
+attnviz_add_test(test_cli test_cli.cpp LIBS attnviz_cli)

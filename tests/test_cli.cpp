@@ -3,6 +3,7 @@
 // output file.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "app/cli.h"
 #include "engine/io/npy.h"
 #include "engine/io/safetensors.h"
 #include "test_support.h"
@@ -40,6 +42,54 @@ QByteArray read_bytes(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
+
+/// `attnviz ARGS` with no display at all: a window it tried to open would fail, not wait.
+Run run_headless(const QStringList& args) {
+    const test::ProcessRun p = test::run_attnviz(args, true);
+    return {p.status, QString::fromUtf8(p.out), QString::fromUtf8(p.err)};
+}
+
+/// A file the build wrote next to the program (the man page, the completion).
+QByteArray built_file(const char* name) {
+    return read_bytes(QFileInfo(qEnvironmentVariable("ATTNVIZ_CLI")).dir().filePath(name));
+}
+
+/// The desktop app's arguments, parsed only (no window).
+cli::ParsedCommandLine parse_gui(const QStringList& args) {
+    std::vector<std::string> v;
+    for (const QString& a : args)
+        v.push_back(a.toStdString());
+    return cli::parse_command_line(v);
+}
+
+/// The words bash's completion offers for `line` (the last word is being completed).
+QStringList complete(const QStringList& line) {
+    QStringList quoted;
+    for (const QString& w : line)
+        quoted << "'" + w + "'";
+    const QString script =
+        QStringLiteral("source \"$1\" || exit 3\n"
+                       "complete -p attnviz | grep -q -- '-F _attnviz' || exit 4\n"
+                       "COMP_WORDS=(%1); COMP_CWORD=%2\n"
+                       "_attnviz; printf '%s\\n' \"${COMPREPLY[@]}\"\n")
+            .arg(quoted.join(' '))
+            .arg(line.size() - 1);
+    QProcess bash;
+    bash.start(QStringLiteral("bash"),
+               {"--norc", "-c", script, "bash",
+                QFileInfo(qEnvironmentVariable("ATTNVIZ_CLI"))
+                    .dir()
+                    .filePath("attnviz.bash-completion")});
+    if (!bash.waitForFinished(30000) || bash.exitCode() != 0)
+        return {QStringLiteral("(bash failed: %1 %2)")
+                    .arg(bash.exitCode())
+                    .arg(QString::fromUtf8(bash.readAllStandardError()))};
+    return QString::fromUtf8(bash.readAllStandardOutput()).split('\n', Qt::SkipEmptyParts);
+}
+
+/// The subcommands `attnviz --help` must list.
+const QStringList kSubcommands{"attend", "tokenize", "inspect", "bench", "predict",
+                               "patch",  "generate", "export"};
 
 /// A valid attend command line on the self_basic golden case, writing to `out`.
 QStringList attend_args(const QString& out) {
@@ -262,14 +312,22 @@ class TestCli : public QObject {
         const Run root = test::run_cli({"--help"});
         QCOMPARE(root.status, 0);
         QVERIFY(root.err.isEmpty());
-        for (const char* sub : {"attend", "tokenize", "bench", "export"}) {
-            QVERIFY2(root.out.contains(QStringLiteral("\n  %1 ").arg(QLatin1String(sub))), sub);
+        for (const QString& sub : kSubcommands) {
+            QVERIFY2(root.out.contains(QStringLiteral("\n  %1 ").arg(sub)), qPrintable(sub));
             const Run r = test::run_cli({sub, "--help"});
             QCOMPARE(r.status, 0);
             QVERIFY2(r.out.contains(QStringLiteral("Usage: attnviz %1 [OPTIONS]").arg(sub)),
                      qPrintable(r.out));
             QVERIFY(r.err.isEmpty());
         }
+        // The desktop app's usage: what PATH may be, its options and Qt's.
+        for (const char* part : {"Usage: attnviz [OPTIONS] [PATH]", "\nDesktop app:\n",
+                                 "--lang en|zh_CN|system", "--platform NAME[:OPTIONS]",
+                                 "also -platform", "a .attnviz session"})
+            QVERIFY2(root.out.contains(QLatin1String(part)), part);
+        // The hidden options that write the man page and the completion are not offered.
+        QVERIFY(!root.out.contains("--man"));
+        QVERIFY(!root.out.contains("--completion"));
         // Grouped options, each with its placeholder, range and default.
         const Run attend = test::run_cli({"attend", "--help"});
         for (const char* part :
@@ -308,6 +366,23 @@ class TestCli : public QObject {
             << "attnviz tokenize: --lowercase takes no value";
         QTest::newRow("near command")
             << QStringList{"atend"} << "attnviz: unknown command 'atend' (did you mean attend?)";
+        QTest::newRow("unknown root option")
+            << QStringList{"--bogus"} << "attnviz: unknown option --bogus (see attnviz --help)";
+        QTest::newRow("unknown short option")
+            << QStringList{"-x"} << "attnviz: unknown option -x (see attnviz --help)";
+        QTest::newRow("no such subcommand")
+            << QStringList{"bogus-subcommand"}
+            << "attnviz: 'bogus-subcommand' is no subcommand, file or folder (see attnviz --help)";
+        QTest::newRow("no such file")
+            << QStringList{"no/such/model"} << "attnviz: no such file or folder 'no/such/model'";
+        QTest::newRow("unknown language")
+            << QStringList{"--lang", "bogus"}
+            << "attnviz: --lang must be en, zh_CN or system, not 'bogus'";
+        QTest::newRow("Qt option without its value")
+            << QStringList{"-platform"} << "attnviz: --platform needs a value";
+        QTest::newRow("window option with a subcommand")
+            << QStringList{"--lang", "en", "tokenize", "--text", "a"}
+            << "attnviz: --lang is for the desktop app: it does not go with attnviz tokenize";
         QTest::newRow("unknown before missing")
             << QStringList{"attend", "--bogus"} << "attnviz attend: unknown option --bogus";
         QTest::newRow("softmax option alone")
@@ -327,11 +402,99 @@ class TestCli : public QObject {
     void usage_errors_are_one_line_naming_the_subcommand() {
         QFETCH(QStringList, args);
         QFETCH(QString, line);
-        const Run r = test::run_cli(args);
+        // With no display: a command line that opened the window would fail, not wait.
+        const Run r = run_headless(args);
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.startsWith(line), qPrintable(r.err));
         QVERIFY2(r.err.endsWith('\n') && r.err.count('\n') == 1, qPrintable(r.err));
         QVERIFY(r.out.isEmpty());
+    }
+
+    void the_desktop_apps_arguments_are_declared() {
+        const QString dir = tmp("gui_model");
+        QVERIFY(QDir().mkpath(dir));
+        write_bytes(dir + "/config.json", "{}");
+        write_bytes(dir + "/model.safetensors", "");
+        write_bytes(tmp("lesson.attnviz"), "{}");
+        write_bytes(tmp("notes.txt"), "");
+        using Kind = cli::ParsedCommandLine::Kind;
+        struct Case {
+            QStringList args;
+            std::string lang, model, session;
+            std::vector<std::string> canonical;
+        };
+        const std::string d = dir.toStdString(), s = tmp("lesson.attnviz").toStdString();
+        const Case cases[] = {
+            {{}, "", "", "", {}},
+            {{"--lang", "zh_CN", dir}, "zh_CN", d, "", {"--lang", "zh_CN", "--", d}},
+            {{"--lang=system", tmp("lesson.attnviz")}, "system", "", s, {"--lang", "system", "--", s}},
+            {{dir + "/config.json"}, "", d, "", {"--", d + "/config.json"}},
+            {{dir + "/model.safetensors"}, "", d, "", {"--", d + "/model.safetensors"}},
+            // Qt's options, in Qt's spelling or ours, with or without '=', in any order.
+            {{"-platform", "offscreen", "-style=fusion", "--reverse", "-qmljsdebugger=port:9",
+              "-plugin", "a", "-plugin", "b", "--lang", "en"},
+             "en",
+             "",
+             "",
+             {"--lang", "en", "--platform", "offscreen", "--plugin", "a", "--plugin", "b",
+              "--qmljsdebugger", "port:9", "--style", "fusion", "--reverse"}},
+        };
+        for (const Case& c : cases) {
+            const cli::ParsedCommandLine p = parse_gui(c.args);
+            const QString what = c.args.join(' ');
+            QVERIFY2(p.kind == Kind::Gui, qPrintable(what + ": " + QString::fromStdString(p.output)));
+            QCOMPARE(p.status, 0);
+            QCOMPARE(p.gui.lang, c.lang);
+            QCOMPARE(p.gui.model_folder, c.model);
+            QCOMPARE(p.gui.session, c.session);
+            QCOMPARE(p.canonical, c.canonical);
+            std::vector<std::string> again_args = p.canonical;
+            const cli::ParsedCommandLine again = cli::parse_command_line(again_args);
+            QVERIFY(again.kind == Kind::Gui);
+            QCOMPARE(again.canonical, p.canonical);
+        }
+        // A file that is neither a model's nor a session: refused, not opened.
+        const cli::ParsedCommandLine notes = parse_gui({tmp("notes.txt")});
+        QVERIFY(notes.kind == Kind::Error);
+        QCOMPARE(notes.status, 2);
+        QVERIFY2(QString::fromStdString(notes.output).contains("is neither a model folder"),
+                 notes.output.c_str());
+    }
+
+    void man_page_covers_the_command_line() {
+        const QByteArray man = built_file("attnviz.1");
+        QVERIFY2(man.startsWith(".\\\""), "no generated attnviz.1 next to the program");
+        QVERIFY(man.contains(".TH ATTNVIZ 1 "));
+        for (const QString& sub : kSubcommands)
+            QVERIFY2(man.contains(QStringLiteral(".SS \"attnviz %1 [OPTIONS]\"").arg(sub).toUtf8()),
+                     qPrintable(sub));
+        for (const char* option : {"\\-\\-weights", "\\-\\-colormap", "\\-\\-lang",
+                                   "\\-\\-platform", "\\-\\-memory\\-budget"})
+            QVERIFY2(man.contains(option), option);
+        QVERIFY(!man.contains("\\-\\-man"));
+        // groff reads it without a warning (when groff is there to ask).
+        QProcess groff;
+        groff.start(QStringLiteral("groff"), {"-man", "-Tutf8", "-ww", "-z"});
+        if (!groff.waitForStarted()) QSKIP("no groff");
+        groff.write(man);
+        groff.closeWriteChannel();
+        QVERIFY(groff.waitForFinished(30000));
+        QCOMPARE(groff.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(groff.readAllStandardError()), QString());
+    }
+
+    void bash_completes_subcommands_and_their_options() {
+        QCOMPARE(complete({"attnviz", "exp"}), QStringList{"export"});
+        QVERIFY(complete({"attnviz", ""}).contains("generate"));
+        QCOMPARE(complete({"attnviz", "attend", "--wei"}), QStringList{"--weights"});
+        QCOMPARE(complete({"attnviz", "export", "--colormap", ""}),
+                 (QStringList{"viridis", "cividis", "magma", "grey"}));
+        QCOMPARE(complete({"attnviz", "export", "--view", "c"}), QStringList{"compare"});
+        QCOMPARE(complete({"attnviz", "--lang", ""}), (QStringList{"en", "zh_CN", "system"}));
+        QCOMPARE(complete({"attnviz", "-platformt"}), QStringList{"-platformtheme"});
+        // A number completes to nothing; a subcommand's options are its own.
+        QCOMPARE(complete({"attnviz", "bench", "--tokens", ""}), QStringList{});
+        QCOMPARE(complete({"attnviz", "tokenize", "--colormap"}), QStringList{});
     }
 
     void an_empty_value_after_equals_is_the_value() {

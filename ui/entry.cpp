@@ -1,11 +1,8 @@
 #include "ui/entry.h"
 
 #include <QApplication>
-#include <QDir>
-#include <QFileInfo>
 #include <QTimer>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -30,43 +27,16 @@ void set_application_identity() {
     QCoreApplication::setApplicationVersion(QStringLiteral(ATTNVIZ_VERSION));
 }
 
-namespace {
-
-/// Takes "--lang NAME" / "--lang=NAME" out of `args`.  Returns the name ("" when absent);
-/// `*found` tells whether the option was there at all.
-QString take_lang_option(QStringList* args, bool* found) {
-    *found = false;
-    QString value;
-    for (int k = 0; k < args->size();) {
-        const QString& a = args->at(k);
-        if (a == QLatin1String("--lang")) {
-            *found = true;
-            value = k + 1 < args->size() ? args->at(k + 1) : QString();
-            args->remove(k, std::min<qsizetype>(2, args->size() - k));
-        } else if (a.startsWith(QLatin1String("--lang="))) {
-            *found = true;
-            value = a.mid(7);
-            args->remove(k);
-        } else {
-            ++k;
-        }
-    }
-    return value;
-}
-
-}  // namespace
-
-int run_gui(int argc, char** argv) {
+int run_gui(int argc, char** argv, const GuiOptions& options) {
     set_application_identity();
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QStringLiteral("AttnViz"));
 
     // The language: --lang, else ATTNVIZ_LANG, else the View ▸ Language preference, else the
-    // system locale.  The first two hold for this run only.
-    QStringList args = QCoreApplication::arguments().mid(1);
-    bool has_lang = false;
-    QString lang = take_lang_option(&args, &has_lang);
-    if (!has_lang) lang = qEnvironmentVariable("ATTNVIZ_LANG");
+    // system locale.  The first two hold for this run only.  --lang was checked by the
+    // command line; the variable is checked here.
+    QString lang = QString::fromStdString(options.lang);
+    if (lang.isEmpty()) lang = qEnvironmentVariable("ATTNVIZ_LANG");
     if (!lang.isEmpty() && normalize_language(lang).isEmpty()) {
         std::fprintf(stderr, "attnviz: unknown language '%s' (use en, zh_CN or system)\n",
                      lang.toLocal8Bit().constData());
@@ -83,8 +53,9 @@ int run_gui(int argc, char** argv) {
     // Started without a file: the window opens on a trained model AttnViz ships, so the first
     // thing a class sees is heads that learned something (the demo layer is one click away,
     // in the Source box).
-    const bool has_file = std::any_of(
-        args.begin(), args.end(), [](const QString& a) { return !a.startsWith(QLatin1Char('-')); });
+    const QString model = QString::fromLocal8Bit(options.model_folder.c_str());
+    const QString session = QString::fromLocal8Bit(options.session.c_str());
+    const bool has_file = !model.isEmpty() || !session.isEmpty();
     if (example.isEmpty() && !has_file && !shipped_model(QStringLiteral("attn-only-2l")).isEmpty())
         example = QStringLiteral("learned_heads");
     const bool present = qEnvironmentVariableIntValue("ATTNVIZ_PRESENT") != 0;
@@ -96,17 +67,13 @@ int run_gui(int argc, char** argv) {
             if (has_tab) switcher.window()->views()->setCurrentTab(tab);
             if (present) switcher.window()->setPresentation(true);
         });
-    for (const QString& arg : args) {
-        if (arg.startsWith(QLatin1Char('-'))) continue;
-        // `attnviz DIR` opens a model folder, `attnviz FILE.attnviz` a session.
-        QTimer::singleShot(0, &switcher, [&switcher, arg] {
-            if (QFileInfo(arg).isDir())
-                switcher.window()->openModel(arg);
+    if (has_file)
+        QTimer::singleShot(0, &switcher, [&switcher, model, session] {
+            if (!model.isEmpty())
+                switcher.window()->openModel(model);
             else
-                switcher.window()->openSession(arg);
+                switcher.window()->openSession(session);
         });
-        break;
-    }
     RecoveryKeeper recovery(&switcher);  // offers a crashed run's work; a clean exit cleans up
     return app.exec();
 }

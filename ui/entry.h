@@ -1,11 +1,23 @@
-// The way into the Qt front end, called from app/main.cpp (`attnviz export` joins the
-// command line instead: ui/cli/export_command.h).
+// The way into the Qt front end, called from app/main.cpp once the command line is parsed
+// (app/cli.h; `attnviz export` renders through ui/cli/export_command.h instead).
 #pragma once
+
+#include <string>
 
 namespace attnviz::ui {
 
-/// The desktop application.  argv may name a .attnviz session to open.
-int run_gui(int argc, char** argv);
+/// What the desktop app opens on, as the command line parsed it.
+struct GuiOptions {
+    /// --lang as given (en, zh_CN, system, ...); "" for ATTNVIZ_LANG, else the View ▸
+    /// Language preference, else the system's.
+    std::string lang;
+    std::string model_folder;  ///< a model folder to open; "" for none
+    std::string session;       ///< a .attnviz session to open; "" for none
+};
+
+/// The desktop application.  QApplication reads Qt's own options (-platform, -style, ...)
+/// from argv; the rest of argv was parsed into `options` already.
+int run_gui(int argc, char** argv, const GuiOptions& options);
 
 /// The organisation, application name and version every QApplication of attnviz carries
 /// (the window's, and the one `attnviz export` renders with: ui/cli/export_command.h).

@@ -1,7 +1,7 @@
 // `attnviz export`: the window's figure, headless, through the same document and renderer.
-// Its options are declared in the command line's tree (app/command_line.h) like every other
-// subcommand's; here they are applied to an AttentionDocument, whose rules (heads that
-// divide embed_dim, a comparison that changes something, ...) give the usage errors.
+// The options arrive parsed (app/export_command.cpp declares them); here they are applied to
+// an AttentionDocument, whose rules (heads that divide embed_dim, a comparison that changes
+// something, ...) give the usage errors.
 #include "ui/cli/export_command.h"
 
 #include <QApplication>
@@ -15,7 +15,6 @@
 #include <optional>
 #include <set>
 
-#include "app/command_line.h"
 #include "engine/errors.h"
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
@@ -55,48 +54,6 @@ QString qstring(const std::string& s) {
     return QString::fromLocal8Bit(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-/// The options as given, before the document sees them.
-struct ExportArguments {
-    std::optional<std::string> text, text2, tokens, tokens2, mode;
-    bool lowercase = false, special_tokens = false;
-    int embed_dim = 64;
-    int num_heads = 4;
-    cli::SeedOptions seeds;
-    std::optional<std::string> weights;
-    std::string scoring = "dot";
-    bool no_bias = false, no_positional = false;
-    double dropout = 0.0;
-    bool train = false, causal = false;
-    std::vector<int> mask_keys;
-    std::string masked_rows = "zero";
-    std::string view = "grid";
-    std::optional<int> step, item;
-    bool focus = false;
-    std::optional<std::string> heads;
-    std::string colormap = "viridis";
-    bool per_head_scale = false, unit_scale = false, no_values = false;
-    std::optional<std::string> title;
-    bool no_title = false;
-    int width = 1600, height = 1000;
-    double scale = 2.0;
-    int font_size = 14;
-    std::optional<std::string> lang;
-    std::optional<std::string> out;
-    // The comparison: a preset, then the --b-... changes on top of it.
-    std::optional<std::string> compare;
-    std::optional<bool> b_causal, b_train, b_bias, b_positional;
-    std::optional<int> b_num_heads, b_seed;
-    std::optional<double> b_dropout;
-    std::optional<std::string> b_scoring, b_masked_rows;
-    std::optional<int> b_layer, b_head;  ///< from 1
-    std::optional<std::string> b_text;
-    cli::MemoryOptions memory;
-    // A trained model instead of the demo layer.
-    std::optional<std::string> model;
-    std::optional<int> model_layer;
-    bool words = false, hide_special = false, focus_to = false;
-    std::optional<int> focus_token;
-};
 
 /// What is exported, once the document holds the configuration.
 struct ExportCommand {
@@ -192,7 +149,7 @@ void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
 namespace {
 /// Puts the arguments into `doc` and returns the figure to export.  Throws UsageError
 /// (translated) for options that do not go together.
-ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) {
+ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
     ExportCommand cmd;
     cmd.figure.font_px = a.font_size;
     cmd.size = ExportSize{a.width, a.height, a.scale};
@@ -227,10 +184,10 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
     if (a.title) cmd.figure.title = qstring(*a.title);
     if (a.no_title) cmd.figure.show_title = false;
     if (a.out) cmd.out = qstring(*a.out);
-    cmd.memory_budget = qstring(a.memory.memory_budget);
-    if (a.memory.window) {
+    cmd.memory_budget = qstring(a.memory_budget);
+    if (a.window) {
         // The document counts tokens in int; a longer window is no window it could show.
-        const auto [start, length] = *a.memory.window;
+        const auto [start, length] = *a.window;
         if (start > std::numeric_limits<int>::max() || length > std::numeric_limits<int>::max())
             usage_error(ExportCommandText::tr("--window needs START:LEN, a first token (from "
                                               "0) and a length (from 1), e.g. 0:512, not '%1'")
@@ -304,7 +261,7 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
             "--words, --hide-special, --focus-token and --focus-to need --model"));
     }
     const std::optional<int> heads_shown =
-        a.memory.mean_only ? std::optional<int>(0) : a.memory.heads_shown;
+        a.mean_only ? std::optional<int>(0) : a.heads_shown;
     const QString view = qstring(a.view);
     if (!has_text && !has_tokens)
         usage_error(ExportCommandText::tr("--text (or --tokens) is required"));
@@ -336,8 +293,8 @@ ExportCommand apply_arguments(const ExportArguments& a, AttentionDocument* doc) 
         else
             doc->setHeadsShown(*heads_shown);
     }
-    doc->setWeightSeed(static_cast<int>(a.seeds.seed));
-    doc->setDropoutSeed(static_cast<int>(a.seeds.dropout()));
+    doc->setWeightSeed(static_cast<int>(a.seed));
+    doc->setDropoutSeed(static_cast<int>(a.dropout_seed.value_or(a.seed)));
     doc->setMaskedKeys(masked);
 
     if (view == QLatin1String("grid")) {
@@ -494,15 +451,18 @@ void quiet_message_handler(QtMsgType type, const QMessageLogContext&, const QStr
     }
 }
 
-/// --lang: en or zh_CN (any spelling normalize_language knows), not "system".
-void check_language(const ExportArguments& a) {
+}  // namespace
+
+void check_export_options(const ExportOptions& a) {
+    // en or zh_CN (any spelling normalize_language knows), not "system".
     if (!a.lang) return;
     const QString language = normalize_language(qstring(*a.lang));
     if (language.isEmpty() || language == QLatin1String(kSystemLanguage))
         throw UsageError("--lang must be en or zh_CN, not '" + *a.lang + "'");
 }
 
-int run_export_command(const ExportArguments& a) {
+void render_export(const ExportOptions& a) {
+    check_export_options(a);
     // Rendering needs a QApplication (QCustomPlot is a widget) but never a display: use the
     // offscreen platform unless the caller chose one explicitly.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -520,200 +480,13 @@ int run_export_command(const ExportArguments& a) {
     AttentionDocument document;
     const ExportCommand command = apply_arguments(a, &document);
     run_export(command, document);
-    return 0;
 }
 
-std::vector<std::string> colormap_words() {
+std::vector<std::string> export_colormap_names() {
     std::vector<std::string> words;
     for (const QString& name : colormap_names())
         words.push_back(name.toStdString());
     return words;
 }
-}  // namespace
 
-void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
-    using cli::add_choice, cli::add_flag, cli::add_integer, cli::add_real,
-        cli::add_repeated_integer, cli::add_switch, cli::add_text, cli::UpperBound;
-    auto a = std::make_shared<ExportArguments>();
-    CLI::App* sub = app.add_subcommand(
-        "export",
-        "Renders the same figure as the window (heatmaps, the computation steps, lines, a "
-        "comparison) to PNG, SVG or PDF, without a display.  Configuration A is the window's "
-        "controls; --view compare adds a configuration B.");
-    sub->footer(
-        "An option given twice takes the last value (--mask-key adds each).\n"
-        "\n"
-        "Examples:\n"
-        "  attnviz export --text \"The cat sat on the mat\" --embed-dim 32 --num-heads 4 "
-        "--causal --out cat.png\n"
-        "  attnviz export --text \"The cat sat on the mat\" --view compare --compare causal "
-        "--out causal.pdf");
-
-    const char* input = "Input";
-    add_text(*sub, "--text", &a->text, "TEXT", "the sentence (queries)")->group(input);
-    add_text(*sub, "--text2", &a->text2, "TEXT",
-             "a second sentence: keys/values (cross) or a batch item")
-        ->group(input);
-    add_choice(*sub, "--mode", &a->mode, {"self", "cross", "batch"},
-               "self (default without --text2), cross (default with it) or batch", {"single"},
-               cli::LetterCase::Any)
-        ->group(input);
-    add_text(*sub, "--tokens", &a->tokens, "LIST",
-             "pre-tokenized input instead of --text (tokens separated by |)")
-        ->group(input);
-    add_text(*sub, "--tokens2", &a->tokens2, "LIST", "the same for the second sentence")
-        ->group(input);
-    add_flag(*sub, "--lowercase", &a->lowercase, "lowercase before tokenizing")->group(input);
-    add_flag(*sub, "--special-tokens", &a->special_tokens, "add [CLS] and [SEP]")->group(input);
-
-    const char* model = "Trained model";
-    add_text(*sub, "--model", &a->model, "DIR",
-             "a Hugging Face model folder: its tokenizer splits --text (and --text2, a pair) "
-             "and every layer runs; the Layer options below do not apply")
-        ->group(model);
-    add_integer(*sub, "--layer", &a->model_layer, 1, AttentionDocument::kMaxLayers, "N",
-                "the model's layer that grid, mean and head:K show (from 1; default 1)")
-        ->group(model);
-    add_flag(*sub, "--words", &a->words,
-             "pieces grouped into words and characters (attention summed over a word's key "
-             "pieces, averaged over its query pieces)")
-        ->group(model);
-    add_flag(*sub, "--hide-special", &a->hide_special,
-             "special tokens left out, every row rescaled to sum to 1")
-        ->group(model);
-    add_integer(*sub, "--focus-token", &a->focus_token, 1, AttentionDocument::kMaxTokens, "N",
-                "--view model: token N's attention (from 1) in every layer and head")
-        ->group(model);
-    add_flag(*sub, "--focus-to", &a->focus_to,
-             "with --focus-token: the attention to the token instead of from it")
-        ->group(model);
-
-    const char* layer = "Layer";
-    add_integer(*sub, "--embed-dim", &a->embed_dim, AttentionDocument::kMinEmbedDim,
-                AttentionDocument::kMaxEmbedDim, "E", "model width")
-        ->group(layer);
-    add_integer(*sub, "--num-heads", &a->num_heads, 1, AttentionDocument::kMaxHeads, "H",
-                "heads; must divide --embed-dim")
-        ->group(layer);
-    add_text(*sub, "--weights", &a->weights, "FILE",
-             "a safetensors nn.MultiheadAttention state_dict instead of random weights")
-        ->group(layer);
-    add_choice(*sub, "--scoring", &a->scoring, {"dot", "additive"},
-               "scaled dot-product or additive scores", {"scaled_dot_product"})
-        ->group(layer);
-    add_flag(*sub, "--no-bias", &a->no_bias, "projections without bias")->group(layer);
-    add_flag(*sub, "--no-positional", &a->no_positional, "no sinusoidal positional encoding")
-        ->group(layer);
-    add_real(*sub, "--dropout", &a->dropout, 0.0, AttentionDocument::kMaxDropout,
-             UpperBound::Included, "P", "dropout on the weights, active with --train")
-        ->group(layer);
-    add_flag(*sub, "--train", &a->train, "training mode (dropout active)")->group(layer);
-    add_seed_options(*sub, &a->seeds, AttentionDocument::kMaxSeed,
-                     cli::SeedUse{.weights = true, .dropout = true});
-
-    const char* masks = "Masks";
-    add_flag(*sub, "--causal", &a->causal, "mask keys after each query")->group(masks);
-    add_repeated_integer(*sub, "--mask-key", &a->mask_keys, 0, 1 << 20, "K",
-                         "mask key position K (from 0)")
-        ->group(masks);
-    add_choice(*sub, "--masked-rows", &a->masked_rows, {"zero", "uniform", "nan"},
-               "the weights of a query row whose every key is masked")
-        ->group(masks);
-
-    const char* figure = "Figure";
-    add_text(*sub, "--view", &a->view, "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas",
-             "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the computation of "
-             "head K (default 1) stage by stage; lines: BertViz-style lines from queries to "
-             "keys; compare[:K]: see Comparison")
-        ->group(figure);
-    add_integer(*sub, "--step", &a->step, 1, 64, "N",
-                "steps: reveal stages 1 to N and explain stage N (default: every stage)")
-        ->group(figure);
-    add_flag(*sub, "--focus", &a->focus, "steps: only stage N and its inputs, large")
-        ->group(figure);
-    add_text(*sub, "--heads", &a->heads, "LIST",
-             "lines: the heads to draw, e.g. 1,3 (default: all)")
-        ->group(figure);
-    add_integer(*sub, "--item", &a->item, 1, 2, "N",
-                "which sentence of a padded batch (--mode batch) to draw")
-        ->group(figure);
-    add_choice(*sub, "--colormap", &a->colormap, colormap_words(), "the heatmaps' colours",
-               {"gray"}, cli::LetterCase::Any)
-        ->group(figure);
-    CLI::Option* per_head = add_flag(*sub, "--per-head-scale", &a->per_head_scale,
-                                     "scale each head from its own min to its own max");
-    CLI::Option* unit = add_flag(*sub, "--unit-scale", &a->unit_scale,
-                                 "colours from 0 to 1 (default: the data's min to max)");
-    per_head->excludes(unit);
-    for (CLI::Option* o : {per_head, unit})
-        o->group(figure);
-    add_flag(*sub, "--no-values", &a->no_values, "never print values in the cells")->group(figure);
-    add_text(*sub, "--title", &a->title, "TEXT", "figure title (default: states the configuration)")
-        ->group(figure);
-    add_flag(*sub, "--no-title", &a->no_title, "no title or caption")->group(figure);
-    add_integer(*sub, "--width", &a->width, kMinExportSide, kMaxExportSide, "PX",
-                "figure width (PDF: points)")
-        ->group(figure);
-    add_integer(*sub, "--height", &a->height, kMinExportSide, kMaxExportSide, "PX",
-                "figure height (PDF: points)")
-        ->group(figure);
-    add_real(*sub, "--scale", &a->scale, 0.25, kMaxExportScale, UpperBound::Included, "F",
-             "PNG pixel scale, e.g. 2 or 3 for slides")
-        ->group(figure);
-    add_integer(*sub, "--font-size", &a->font_size, 6, 96, "PX", "base text size")->group(figure);
-    add_text(*sub, "--lang", &a->lang, "LANG",
-             "language of the title and caption: en (default) or zh_CN")
-        ->group(figure);
-    add_text(*sub, "-o,--out", &a->out, "FILE",
-             "the figure; the format follows the suffix: .png, .svg or .pdf (required)")
-        ->group(figure);
-
-    const char* comparison = "Comparison (--view compare): B is A with changes";
-    add_choice(*sub, "--compare", &a->compare, {"causal", "heads", "dropout"},
-               "causal: A without the causal mask, B with it; heads: A with 4 heads, B with 8; "
-               "dropout: A in evaluation, B training with the same dropout seed, on head 1 "
-               "unless compare:K says otherwise",
-               {}, cli::LetterCase::Any)
-        ->option_text("PRESET")
-        ->group(comparison);
-    add_switch(*sub, "--b-causal", &a->b_causal, "B's causal mask")->group(comparison);
-    add_integer(*sub, "--b-num-heads", &a->b_num_heads, 1, AttentionDocument::kMaxHeads, "H",
-                "B's heads; must divide --embed-dim")
-        ->group(comparison);
-    add_switch(*sub, "--b-train", &a->b_train, "B's training mode (dropout active)")
-        ->group(comparison);
-    add_real(*sub, "--b-dropout", &a->b_dropout, 0.0, AttentionDocument::kMaxDropout,
-             UpperBound::Included, "P", "B's dropout")
-        ->group(comparison);
-    add_choice(*sub, "--b-scoring", &a->b_scoring, {"dot", "additive"}, "B's scoring",
-               {"scaled_dot_product"})
-        ->group(comparison);
-    add_choice(*sub, "--b-masked-rows", &a->b_masked_rows, {"zero", "uniform", "nan"},
-               "B's fully masked rows")
-        ->group(comparison);
-    add_switch(*sub, "--b-bias", &a->b_bias, "B's projection bias")->group(comparison);
-    add_switch(*sub, "--b-positional", &a->b_positional, "B's positional encoding")
-        ->group(comparison);
-    add_integer(*sub, "--b-seed", &a->b_seed, 0, AttentionDocument::kMaxSeed, "S",
-                "B's weight seed")
-        ->group(comparison);
-    add_integer(*sub, "--b-layer", &a->b_layer, 1, AttentionDocument::kMaxLayers, "N",
-                "with --model: B shows layer N (from 1)")
-        ->group(comparison);
-    add_integer(*sub, "--b-head", &a->b_head, 1, AttentionDocument::kMaxHeads, "K",
-                "B shows head K, against the head of --view compare:K (another head of the "
-                "same input)")
-        ->group(comparison);
-    add_text(*sub, "--b-text", &a->b_text, "TEXT",
-             "with --model: B's sentence, compared token by token (as many tokens as --text)")
-        ->group(comparison);
-
-    add_memory_options(*sub, &a->memory, AttentionDocument::kMaxHeads);
-    // Scripts (and ui_compare_test) give a base command line and append to it: the last
-    // --text wins, as it always has for export.
-    cli::let_last_repeat_win(*sub);
-
-    ctx.on_parsed(
-        sub, [a] { return run_export_command(*a); }, [a] { check_language(*a); });
-}
 }  // namespace attnviz::ui

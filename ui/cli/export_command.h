@@ -1,23 +1,84 @@
-// `attnviz export`: the window's figure, headless, through the same document and renderer.
-// It is a subcommand of the one command line (app/cli.h): app/main.cpp passes
-// add_export_command to it, so `attnviz --help` lists it and its options, help and errors
-// follow the same rules as every other subcommand's.
+// `attnviz export`, the rendering side: the window's figure, headless, through the same
+// document and renderer.  The command line (app/export_command.cpp) declares the options
+// and fills an ExportOptions; this file applies them to an AttentionDocument and writes the
+// figure.  Plain C++ types only: the front door that parses them is not the window's
+// business.
 #pragma once
 
-namespace CLI {
-class App;
-}  // namespace CLI
-
-namespace attnviz::cli {
-class CommandContext;
-}  // namespace attnviz::cli
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace attnviz::ui {
 
-/// Adds `export` (its options and what it runs) to the command line's tree.  The handler
-/// creates the QApplication (offscreen unless QT_QPA_PLATFORM says otherwise), applies the
-/// options to an AttentionDocument and writes the figure; it throws UsageError (exit 2) or
-/// DataError / std::invalid_argument (exit 1) like every handler.
-void add_export_command(CLI::App& app, cli::CommandContext& ctx);
+/// `attnviz export`'s options as given, before the document sees them (the names are the
+/// options', e.g. `no_bias` is --no-bias).  The defaults are the options' defaults.
+struct ExportOptions {
+    // Input
+    std::optional<std::string> text, text2, tokens, tokens2, mode;
+    bool lowercase = false, special_tokens = false;
+    // A trained model instead of the demo layer.
+    std::optional<std::string> model;
+    std::optional<int> model_layer;  ///< --layer, from 1
+    bool words = false, hide_special = false, focus_to = false;
+    std::optional<int> focus_token;  ///< from 1
+    // The demo layer
+    int embed_dim = 64;
+    int num_heads = 4;
+    std::optional<std::string> weights;
+    std::string scoring = "dot";
+    bool no_bias = false, no_positional = false;
+    double dropout = 0.0;
+    bool train = false;
+    std::int64_t seed = 0;
+    std::optional<std::int64_t> dropout_seed;  ///< default: seed
+    // Masks
+    bool causal = false;
+    std::vector<int> mask_keys;
+    std::string masked_rows = "zero";
+    // The figure
+    std::string view = "grid";
+    std::optional<int> step, item;
+    bool focus = false;
+    std::optional<std::string> heads;
+    std::string colormap = "viridis";
+    bool per_head_scale = false, unit_scale = false, no_values = false;
+    std::optional<std::string> title;
+    bool no_title = false;
+    int width = 1600, height = 1000;
+    double scale = 2.0;
+    int font_size = 14;
+    std::optional<std::string> lang;
+    std::optional<std::string> out;
+    // The comparison: a preset, then the --b-... changes on top of it.
+    std::optional<std::string> compare;
+    std::optional<bool> b_causal, b_train, b_bias, b_positional;
+    std::optional<int> b_num_heads, b_seed;
+    std::optional<double> b_dropout;
+    std::optional<std::string> b_scoring, b_masked_rows;
+    std::optional<int> b_layer, b_head;  ///< from 1
+    std::optional<std::string> b_text;
+    // The memory budget and what to keep of the result (README "Limits").
+    std::string memory_budget;  ///< as given; "" for the default
+    std::optional<int> heads_shown;
+    bool mean_only = false;
+    std::optional<std::pair<std::int64_t, std::int64_t>> window;  ///< START, LEN
+};
+
+/// Refuses (UsageError) what needs no file and no QApplication to refuse: a --lang that is
+/// not en or zh_CN.  run by the command line's parse, before anything is read.
+void check_export_options(const ExportOptions& options);
+
+/// Creates the QApplication (offscreen unless QT_QPA_PLATFORM says otherwise), applies
+/// `options` to an AttentionDocument, computes and writes the figure.  Throws UsageError
+/// (options that do not go together, exit 2) or DataError / std::invalid_argument (a file
+/// that is missing or broken, a computation over the budget, exit 1); nothing is written
+/// then.
+void render_export(const ExportOptions& options);
+
+/// The names --colormap accepts, as the window's Colormap box lists them.
+std::vector<std::string> export_colormap_names();
 
 }  // namespace attnviz::ui

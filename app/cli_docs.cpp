@@ -1,0 +1,311 @@
+#include "app/cli_docs.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+#include <vector>
+
+#include "app/command_line.h"
+
+namespace attnviz::cli {
+
+namespace {
+
+// ---- The tree -------------------------------------------------------------------------------
+
+/// Options of `app` by group, groups in the order their first option was declared; hidden
+/// options (no group) left out.
+std::vector<std::pair<std::string, std::vector<const CLI::Option*>>> groups(const CLI::App& app) {
+    std::vector<std::pair<std::string, std::vector<const CLI::Option*>>> out;
+    for (const CLI::Option* opt : app.get_options()) {
+        const std::string& g = opt->get_group();
+        if (g.empty()) continue;
+        auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == g; });
+        if (it == out.end()) it = out.insert(out.end(), {g, {}});
+        it->second.push_back(opt);
+    }
+    return out;
+}
+
+bool is_positional(const CLI::Option* opt) {
+    return opt->get_lnames().empty() && opt->get_snames().empty();
+}
+
+/// "-o, --out" (every name), or the positional's name.
+std::vector<std::string> names_of(const CLI::Option* opt) {
+    if (is_positional(opt)) return {opt->get_name()};
+    std::vector<std::string> names;
+    for (const std::string& s : opt->get_snames())
+        names.push_back("-" + s);
+    for (const std::string& l : opt->get_lnames())
+        names.push_back("--" + l);
+    return names;
+}
+
+bool takes_value(const CLI::Option* opt) {
+    return opt->get_items_expected_max() != 0;
+}
+
+/// The first sentence of a description (the help's one line per subcommand).
+std::string first_sentence(std::string d) {
+    if (const auto stop = d.find(". "); stop != std::string::npos) d.resize(stop + 1);
+    return d;
+}
+
+// ---- roff -----------------------------------------------------------------------------------
+
+/// Text for roff: backslashes escaped, a '-' that starts a word (an option's name) or
+/// follows one as a minus sign, a line never starting with a control character.
+std::string roff(const std::string& text) {
+    std::string out;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        const char c = text[k];
+        if (c == '\\') {
+            out += "\\e";
+        } else if (c == '-' && (k == 0 || text[k - 1] == ' ' || text[k - 1] == '-' ||
+                                text[k - 1] == '(' || text[k - 1] == '[' || text[k - 1] == '|' ||
+                                text[k - 1] == '\n' || text[k - 1] == '"')) {
+            out += "\\-";
+        } else {
+            if ((c == '.' || c == '\'') && (k == 0 || text[k - 1] == '\n')) out += "\\&";
+            out += c;
+        }
+    }
+    return out;
+}
+
+/// Every '-' as a minus sign: option names.
+std::string roff_name(const std::string& name) {
+    std::string out;
+    for (const char c : name)
+        out += c == '-' ? std::string("\\-") : c == '\\' ? std::string("\\e") : std::string(1, c);
+    return out;
+}
+
+/// Paragraphs of a help text (a footer): blank lines part them, lines that start with a
+/// space are laid out already (examples) and are kept as they are.
+std::string roff_paragraphs(const std::string& text) {
+    std::ostringstream out;
+    std::istringstream in(text);
+    std::string line;
+    bool literal = false;
+    while (std::getline(in, line)) {
+        const bool indented = !line.empty() && line[0] == ' ';
+        if (indented && !literal) out << ".PP\n.RS 2\n.nf\n";
+        if (!indented && literal) out << ".fi\n.RE\n";
+        literal = indented;
+        if (line.empty()) {
+            out << ".PP\n";
+        } else if (indented) {
+            const std::size_t start = line.find_first_not_of(' ');
+            out << roff(line.substr(std::min<std::size_t>(start, 2))) << "\n";
+        } else {
+            out << roff(line) << "\n";
+        }
+    }
+    if (literal) out << ".fi\n.RE\n";
+    return out.str();
+}
+
+void man_options(std::ostream& out, const CLI::App& app, const std::string& heading_macro) {
+    for (const auto& [group, options] : groups(app)) {
+        out << heading_macro << " \"" << roff(group) << "\"\n";
+        for (const CLI::Option* opt : options) {
+            out << ".TP\n";
+            const std::vector<std::string> names = names_of(opt);
+            for (std::size_t k = 0; k < names.size(); ++k)
+                out << (k ? ", " : "")
+                    << (is_positional(opt) ? "\\fI" + roff_name(names[k]) + "\\fR"
+                                           : "\\fB" + roff_name(names[k]) + "\\fR");
+            if (takes_value(opt) && !is_positional(opt) && !opt->get_option_text().empty())
+                out << " \\fI" << roff_name(opt->get_option_text()) << "\\fR";
+            out << "\n" << roff(option_description(opt)) << "\n";
+        }
+    }
+}
+
+// ---- bash -----------------------------------------------------------------------------------
+
+/// What the value of an option completes to.
+enum class ValueKind { Nothing, Words, Files, Folders };
+
+/// A placeholder's meaning: "a|b|c" are words (a part with a ':' or '[' names a form, not a
+/// word: "head:K" is left out, "steps[:K]" is "steps"), "DIR" folders, "FILE", "PATH" or a
+/// name with a suffix ("Q.npy") files.
+ValueKind value_kind(const std::string& placeholder, std::vector<std::string>* words) {
+    if (placeholder.find('|') != std::string::npos) {
+        std::stringstream in(placeholder);
+        std::string w;
+        while (std::getline(in, w, '|')) {
+            w = w.substr(0, w.find('['));
+            if (!w.empty() && w.find(':') == std::string::npos) words->push_back(w);
+        }
+        return ValueKind::Words;
+    }
+    if (placeholder == "DIR") return ValueKind::Folders;
+    if (placeholder.find("FILE") != std::string::npos || placeholder == "PATH")
+        return ValueKind::Files;
+    const auto dot = placeholder.rfind('.');
+    if (dot != std::string::npos && dot + 1 < placeholder.size() &&
+        std::all_of(placeholder.begin() + static_cast<std::ptrdiff_t>(dot) + 1, placeholder.end(),
+                    [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
+        return ValueKind::Files;
+    return ValueKind::Nothing;
+}
+
+/// A word bash may see unquoted inside single quotes: option names and choices are.
+bool plain_word(const std::string& w) {
+    return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+    });
+}
+
+std::string join(const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& w : words)
+        if (plain_word(w)) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+/// One `case` arm per subcommand (and "" for the root): its options, and what follows
+/// each option that takes a value.
+void bash_arm(std::ostream& out, const CLI::App& app, const std::string& label,
+              const std::string& qt_group) {
+    std::vector<std::string> options;
+    std::vector<std::string> words_arms, files, folders, nothing;
+    std::ostringstream words_out;
+    for (const CLI::Option* opt : app.get_options()) {
+        if (opt->get_group().empty() || is_positional(opt)) continue;
+        std::vector<std::string> names = names_of(opt);
+        // Qt's options in Qt's own spelling too.
+        if (opt->get_group() == qt_group && !opt->get_lnames().empty())
+            names.push_back("-" + opt->get_lnames().front());
+        options.insert(options.end(), names.begin(), names.end());
+        if (!takes_value(opt)) continue;
+        std::vector<std::string> words;
+        const std::string pattern = join(names);
+        std::string alternatives = pattern;
+        std::replace(alternatives.begin(), alternatives.end(), ' ', '|');
+        switch (value_kind(opt->get_option_text(), &words)) {
+            case ValueKind::Words:
+                words_out << "                " << alternatives << ") words='" << join(words)
+                          << "' ;;\n";
+                break;
+            case ValueKind::Files: files.push_back(alternatives); break;
+            case ValueKind::Folders: folders.push_back(alternatives); break;
+            case ValueKind::Nothing: nothing.push_back(alternatives); break;
+        }
+    }
+    const auto arm = [&](const std::vector<std::string>& patterns, const char* action) {
+        if (patterns.empty()) return;
+        std::string alternatives;
+        for (const std::string& p : patterns)
+            alternatives += (alternatives.empty() ? "" : "|") + p;
+        out << "                " << alternatives << ") " << action << " ;;\n";
+    };
+    out << "        " << label << ")\n";
+    out << "            options='" << join(options) << "'\n";
+    out << "            case $prev in\n";
+    out << words_out.str();
+    arm(files, "kind=files");
+    arm(folders, "kind=folders");
+    arm(nothing, "kind=nothing");
+    out << "            esac\n";
+    out << "            ;;\n";
+}
+
+}  // namespace
+
+std::string man_page(const CLI::App& root, const DocText& text) {
+    std::ostringstream out;
+    const std::string description = root.get_description();
+    const auto colon = description.find(": ");
+    const std::string summary = description.substr(colon + 2, description.find(". ") - colon - 2);
+    out << ".\\\" Generated from attnviz's command line by `attnviz --man`: edit app/, not this.\n"
+        << ".TH ATTNVIZ 1 \"\" \"attnviz " << roff(text.version) << "\" \"User Commands\"\n"
+        << ".SH NAME\n"
+        << "attnviz \\- " << roff(summary) << "\n"
+        << ".SH SYNOPSIS\n"
+        << ".B attnviz\n"
+        << "[\\fIOPTIONS\\fR] [\\fIPATH\\fR]\n"
+        << ".br\n"
+        << ".B attnviz\n"
+        << "\\fISUBCOMMAND\\fR [\\fIOPTIONS\\fR]\n"
+        << ".SH DESCRIPTION\n"
+        << roff(description.substr(colon + 2)) << "\n"
+        << ".PP\n"
+        << roff(text.memory) << "\n"
+        << ".SH OPTIONS\n";
+    man_options(out, root, ".SS");
+    out << ".SH COMMANDS\n";
+    for (const CLI::App* sub : root.get_subcommands({})) {
+        out << ".SS \"attnviz " << roff(sub->get_name()) << " [OPTIONS]\"\n"
+            << roff(sub->get_description()) << "\n";
+        if (!sub->get_footer().empty()) out << ".PP\n" << roff_paragraphs(sub->get_footer());
+        man_options(out, *sub, ".PP\n.B");
+    }
+    out << ".SH \"EXIT STATUS\"\n" << roff(text.exit_status) << "\n";
+    out << ".SH ENVIRONMENT\n";
+    std::istringstream env(text.environment);
+    for (std::string entry; std::getline(env, entry, '.');) {
+        entry.erase(0, entry.find_first_not_of(' '));
+        const auto sep = entry.find(": ");
+        if (sep == std::string::npos) continue;
+        out << ".TP\n.B " << entry.substr(0, sep) << "\n" << roff(entry.substr(sep + 2)) << ".\n";
+    }
+    out << ".SH \"SEE ALSO\"\n"
+        << "The README of AttnViz, and Qt's documentation of QApplication for its options.\n";
+    return out.str();
+}
+
+std::string bash_completion(const CLI::App& root, const DocText& text) {
+    std::vector<std::string> commands;
+    for (const CLI::App* sub : root.get_subcommands({}))
+        commands.push_back(sub->get_name());
+    std::ostringstream out;
+    out << "# bash completion for attnviz, generated from its command line by\n"
+        << "# `attnviz --completion bash`: edit app/, not this.\n"
+        << "_attnviz() {\n"
+        << "    local cur=${COMP_WORDS[COMP_CWORD]} prev='' command='' options='' words='' "
+           "kind='' i\n"
+        << "    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
+        << "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
+        << "        case ${COMP_WORDS[i]} in\n"
+        << "            " << [&] {
+               std::string alternatives;
+               for (const std::string& c : commands)
+                   alternatives += (alternatives.empty() ? "" : "|") + c;
+               return alternatives;
+           }() << ")\n"
+        << "                command=${COMP_WORDS[i]}\n"
+        << "                break\n"
+        << "                ;;\n"
+        << "        esac\n"
+        << "    done\n"
+        << "    case $command in\n";
+    bash_arm(out, root, "''", text.qt_group);
+    for (const CLI::App* sub : root.get_subcommands({}))
+        bash_arm(out, *sub, sub->get_name(), text.qt_group);
+    out << "    esac\n"
+        << "    COMPREPLY=()\n"
+        << "    if [[ -n $words ]]; then\n"
+        << "        mapfile -t COMPREPLY < <(compgen -W \"$words\" -- \"$cur\")\n"
+        << "    elif [[ $kind == files ]]; then\n"
+        << "        mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
+        << "    elif [[ $kind == folders ]]; then\n"
+        << "        mapfile -t COMPREPLY < <(compgen -d -- \"$cur\")\n"
+        << "    elif [[ $kind == nothing ]]; then\n"
+        << "        return 0\n"
+        << "    elif [[ $cur == -* ]]; then\n"
+        << "        mapfile -t COMPREPLY < <(compgen -W \"$options\" -- \"$cur\")\n"
+        << "    elif [[ -z $command ]]; then\n"
+        << "        mapfile -t COMPREPLY < <(compgen -W '" << join(commands)
+        << "' -- \"$cur\"; compgen -f -- \"$cur\")\n"
+        << "    fi\n"
+        << "    return 0\n"
+        << "}\n"
+        << "complete -o filenames -F _attnviz attnviz\n";
+    return out.str();
+}
+
+}  // namespace attnviz::cli
