@@ -251,14 +251,14 @@ const char* const kExitStatus =
     "error.  On failure one line on stderr names the problem.";
 
 const char* const kMemory =
-    "A computation that needs more than the memory budget is refused before anything is "
+    "a computation that needs more than the memory budget is refused before anything is "
     "allocated (exit 1), naming what fits instead.  attend and export keep less of the "
     "result when asked, each a slice of the full one";
 
 const char* const kEnvironment =
-    "ATTNVIZ_LANG: the desktop app's language when --lang is not given.  "
-    "ATTNVIZ_MEMORY_BUDGET: the memory budget when --memory-budget is not given.  "
-    "QT_QPA_PLATFORM: Qt's platform plugin (export uses offscreen unless it is set).";
+    "  ATTNVIZ_LANG: the desktop app's language when --lang is not given.\n"
+    "  ATTNVIZ_MEMORY_BUDGET: the memory budget when --memory-budget is not given.\n"
+    "  QT_QPA_PLATFORM: Qt's platform plugin (export uses offscreen unless it is set).";
 
 struct CommandLine {
     CommandContext ctx;
@@ -294,7 +294,7 @@ void add_root_options(CLI::App& root, RootArguments* a) {
 DocText doc_text() {
     return DocText{.version = ATTNVIZ_VERSION,
                    .exit_status = kExitStatus,
-                   .memory = std::string(kMemory) +
+                   .memory = "A" + std::string(kMemory).substr(1) +
                              ": see the Memory budget options of attend and export.",
                    .environment = kEnvironment,
                    .gui_group = kGuiGroup,
@@ -403,7 +403,7 @@ void build(CommandLine& line, std::span<const AddCommand> extensions) {
     root.require_subcommand(0, 1);
     add_root_options(root, &line.root_arguments);
     root.footer(std::string("Run attnviz SUBCOMMAND --help for its options.\n\nExit status: ") +
-                kExitStatus + "\n\nEnvironment: " + kEnvironment + "\n\nMemory: " + kMemory +
+                kExitStatus + "\n\nEnvironment:\n" + kEnvironment + "\n\nMemory: " + kMemory +
                 ":\n" + memory_options_help());
     for (const AddCommand add : kCommands)
         add(root, line.ctx);

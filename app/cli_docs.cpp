@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <sstream>
 #include <vector>
 
@@ -46,12 +47,6 @@ bool takes_value(const CLI::Option* opt) {
     return opt->get_items_expected_max() != 0;
 }
 
-/// The first sentence of a description (the help's one line per subcommand).
-std::string first_sentence(std::string d) {
-    if (const auto stop = d.find(". "); stop != std::string::npos) d.resize(stop + 1);
-    return d;
-}
-
 // ---- roff -----------------------------------------------------------------------------------
 
 /// Text for roff: backslashes escaped, a '-' that starts a word (an option's name) or
@@ -66,6 +61,17 @@ std::string roff(const std::string& text) {
                                 text[k - 1] == '(' || text[k - 1] == '[' || text[k - 1] == '|' ||
                                 text[k - 1] == '\n' || text[k - 1] == '"')) {
             out += "\\-";
+        } else if (static_cast<unsigned char>(c) >= 0x80) {
+            // Outside ASCII, a character by its code point: the page is ASCII, whatever the
+            // reader's locale and groff's input encoding.
+            const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+            const int extra = byte(k) >= 0xf0 ? 3 : byte(k) >= 0xe0 ? 2 : 1;
+            char32_t cp = byte(k) & (0x3f >> extra);
+            for (int i = 1; i <= extra && k + 1 < text.size(); ++i)
+                cp = (cp << 6) | (byte(++k) & 0x3f);
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "\\[u%04X]", static_cast<unsigned>(cp));
+            out += buf;
         } else {
             if ((c == '.' || c == '\'') && (k == 0 || text[k - 1] == '\n')) out += "\\&";
             out += c;
@@ -191,9 +197,15 @@ void bash_arm(std::ostream& out, const CLI::App& app, const std::string& label,
                 words_out << "                " << alternatives << ") words='" << join(words)
                           << "' ;;\n";
                 break;
-            case ValueKind::Files: files.push_back(alternatives); break;
-            case ValueKind::Folders: folders.push_back(alternatives); break;
-            case ValueKind::Nothing: nothing.push_back(alternatives); break;
+            case ValueKind::Files:
+                files.push_back(alternatives);
+                break;
+            case ValueKind::Folders:
+                folders.push_back(alternatives);
+                break;
+            case ValueKind::Nothing:
+                nothing.push_back(alternatives);
+                break;
         }
     }
     const auto arm = [&](const std::vector<std::string>& patterns, const char* action) {
@@ -247,11 +259,11 @@ std::string man_page(const CLI::App& root, const DocText& text) {
     out << ".SH \"EXIT STATUS\"\n" << roff(text.exit_status) << "\n";
     out << ".SH ENVIRONMENT\n";
     std::istringstream env(text.environment);
-    for (std::string entry; std::getline(env, entry, '.');) {
+    for (std::string entry; std::getline(env, entry);) {
         entry.erase(0, entry.find_first_not_of(' '));
         const auto sep = entry.find(": ");
         if (sep == std::string::npos) continue;
-        out << ".TP\n.B " << entry.substr(0, sep) << "\n" << roff(entry.substr(sep + 2)) << ".\n";
+        out << ".TP\n.B " << entry.substr(0, sep) << "\n" << roff(entry.substr(sep + 2)) << "\n";
     }
     out << ".SH \"SEE ALSO\"\n"
         << "The README of AttnViz, and Qt's documentation of QApplication for its options.\n";
@@ -271,12 +283,14 @@ std::string bash_completion(const CLI::App& root, const DocText& text) {
         << "    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}\n"
         << "    for ((i = 1; i < COMP_CWORD; i++)); do\n"
         << "        case ${COMP_WORDS[i]} in\n"
-        << "            " << [&] {
-               std::string alternatives;
-               for (const std::string& c : commands)
-                   alternatives += (alternatives.empty() ? "" : "|") + c;
-               return alternatives;
-           }() << ")\n"
+        << "            " <<
+        [&] {
+            std::string alternatives;
+            for (const std::string& c : commands)
+                alternatives += (alternatives.empty() ? "" : "|") + c;
+            return alternatives;
+        }()
+        << ")\n"
         << "                command=${COMP_WORDS[i]}\n"
         << "                break\n"
         << "                ;;\n"

@@ -15,7 +15,7 @@ struct DocText {
     std::string version;      ///< "0.1.0"
     std::string exit_status;  ///< EXIT STATUS
     std::string memory;       ///< a paragraph of DESCRIPTION
-    std::string environment;  ///< ENVIRONMENT: "NAME: what.  NAME: what."
+    std::string environment;  ///< ENVIRONMENT: a line "  NAME: what." for each variable
     std::string gui_group;    ///< the root's group of the desktop app's options
     std::string qt_group;     ///< the root's group of Qt's options
 };

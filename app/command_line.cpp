@@ -166,6 +166,11 @@ class HelpFormatter final : public CLI::Formatter {
             out += make_option(opt, is_positional);
         return out;
     }
+    // A blank line after the positionals too, as after every group.
+    std::string make_positionals(const CLI::App* app) const override {
+        const std::string p = CLI::Formatter::make_positionals(app);
+        return p.empty() ? p : p + "\n";
+    }
     std::string make_usage(const CLI::App* app, std::string name) const override {
         return CLI::Formatter::make_usage(app, std::move(name)) + "\n";
     }
@@ -523,7 +528,7 @@ std::string unexpected(const std::vector<std::string>& rest, const CLI::App& roo
         for (const CLI::Option* opt : (sub ? sub : &root)->get_options())
             if (!opt->get_group().empty())  // hidden options are suggested to nobody
                 for (const std::string& l : opt->get_lnames())
-                names.push_back("--" + l);
+                    names.push_back("--" + l);
         const std::string near = nearest(name, names);
         return "unknown option " + name + (near.empty() ? "" : " (did you mean " + near + "?)");
     }

@@ -123,8 +123,8 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
     add_integer(*sub, "--item", &a->item, 1, 2, "N",
                 "which sentence of a padded batch (--mode batch) to draw")
         ->group(figure);
-    add_choice(*sub, "--colormap", &a->colormap, ui::export_colormap_names(), "the heatmaps' colours",
-               {"gray"}, LetterCase::Any)
+    add_choice(*sub, "--colormap", &a->colormap, ui::export_colormap_names(),
+               "the heatmaps' colours", {"gray"}, LetterCase::Any)
         ->group(figure);
     CLI::Option* per_head = add_flag(*sub, "--per-head-scale", &a->per_head_scale,
                                      "scale each head from its own min to its own max");

@@ -315,8 +315,8 @@ Outcome options(std::string_view input) {
     }
     if (parsed.kind == Kind::Gui) {
         // The desktop app opens on one thing at most.
-        ATTNVIZ_FUZZ_CHECK(parsed.gui.model_folder.empty() || parsed.gui.session.empty(),
-                           kTarget, "the window would open both a model and a session");
+        ATTNVIZ_FUZZ_CHECK(parsed.gui.model_folder.empty() || parsed.gui.session.empty(), kTarget,
+                           "the window would open both a model and a session");
     } else {
         ATTNVIZ_FUZZ_CHECK(!args.empty() && args.front() == parsed.command, kTarget,
                            "ran '" + parsed.command + "', which is not the first argument");

@@ -67,19 +67,18 @@ QStringList complete(const QStringList& line) {
     QStringList quoted;
     for (const QString& w : line)
         quoted << "'" + w + "'";
-    const QString script =
-        QStringLiteral("source \"$1\" || exit 3\n"
-                       "complete -p attnviz | grep -q -- '-F _attnviz' || exit 4\n"
-                       "COMP_WORDS=(%1); COMP_CWORD=%2\n"
-                       "_attnviz; printf '%s\\n' \"${COMPREPLY[@]}\"\n")
-            .arg(quoted.join(' '))
-            .arg(line.size() - 1);
+    const QString script = QStringLiteral(
+                               "source \"$1\" || exit 3\n"
+                               "complete -p attnviz | grep -q -- '-F _attnviz' || exit 4\n"
+                               "COMP_WORDS=(%1); COMP_CWORD=%2\n"
+                               "_attnviz; printf '%s\\n' \"${COMPREPLY[@]}\"\n")
+                               .arg(quoted.join(' '))
+                               .arg(line.size() - 1);
     QProcess bash;
-    bash.start(QStringLiteral("bash"),
-               {"--norc", "-c", script, "bash",
-                QFileInfo(qEnvironmentVariable("ATTNVIZ_CLI"))
-                    .dir()
-                    .filePath("attnviz.bash-completion")});
+    bash.start(
+        QStringLiteral("bash"),
+        {"--norc", "-c", script, "bash",
+         QFileInfo(qEnvironmentVariable("ATTNVIZ_CLI")).dir().filePath("attnviz.bash-completion")});
     if (!bash.waitForFinished(30000) || bash.exitCode() != 0)
         return {QStringLiteral("(bash failed: %1 %2)")
                     .arg(bash.exitCode())
@@ -88,8 +87,8 @@ QStringList complete(const QStringList& line) {
 }
 
 /// The subcommands `attnviz --help` must list.
-const QStringList kSubcommands{"attend", "tokenize", "inspect", "bench", "predict",
-                               "patch",  "generate", "export"};
+const QStringList kSubcommands{"attend",  "tokenize", "inspect",  "bench",
+                               "predict", "patch",    "generate", "export"};
 
 /// A valid attend command line on the self_basic golden case, writing to `out`.
 QStringList attend_args(const QString& out) {
@@ -321,9 +320,9 @@ class TestCli : public QObject {
             QVERIFY(r.err.isEmpty());
         }
         // The desktop app's usage: what PATH may be, its options and Qt's.
-        for (const char* part : {"Usage: attnviz [OPTIONS] [PATH]", "\nDesktop app:\n",
-                                 "--lang en|zh_CN|system", "--platform NAME[:OPTIONS]",
-                                 "also -platform", "a .attnviz session"})
+        for (const char* part :
+             {"Usage: attnviz [OPTIONS] [PATH]", "\nDesktop app:\n", "--lang en|zh_CN|system",
+              "--platform NAME[:OPTIONS]", "also -platform", "a .attnviz session"})
             QVERIFY2(root.out.contains(QLatin1String(part)), part);
         // The hidden options that write the man page and the completion are not offered.
         QVERIFY(!root.out.contains("--man"));
@@ -427,7 +426,11 @@ class TestCli : public QObject {
         const Case cases[] = {
             {{}, "", "", "", {}},
             {{"--lang", "zh_CN", dir}, "zh_CN", d, "", {"--lang", "zh_CN", "--", d}},
-            {{"--lang=system", tmp("lesson.attnviz")}, "system", "", s, {"--lang", "system", "--", s}},
+            {{"--lang=system", tmp("lesson.attnviz")},
+             "system",
+             "",
+             s,
+             {"--lang", "system", "--", s}},
             {{dir + "/config.json"}, "", d, "", {"--", d + "/config.json"}},
             {{dir + "/model.safetensors"}, "", d, "", {"--", d + "/model.safetensors"}},
             // Qt's options, in Qt's spelling or ours, with or without '=', in any order.
@@ -442,7 +445,8 @@ class TestCli : public QObject {
         for (const Case& c : cases) {
             const cli::ParsedCommandLine p = parse_gui(c.args);
             const QString what = c.args.join(' ');
-            QVERIFY2(p.kind == Kind::Gui, qPrintable(what + ": " + QString::fromStdString(p.output)));
+            QVERIFY2(p.kind == Kind::Gui,
+                     qPrintable(what + ": " + QString::fromStdString(p.output)));
             QCOMPARE(p.status, 0);
             QCOMPARE(p.gui.lang, c.lang);
             QCOMPARE(p.gui.model_folder, c.model);

@@ -54,7 +54,6 @@ QString qstring(const std::string& s) {
     return QString::fromLocal8Bit(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-
 /// What is exported, once the document holds the configuration.
 struct ExportCommand {
     ExportSize size;
@@ -260,8 +259,7 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         usage_error(ExportCommandText::tr(
             "--words, --hide-special, --focus-token and --focus-to need --model"));
     }
-    const std::optional<int> heads_shown =
-        a.mean_only ? std::optional<int>(0) : a.heads_shown;
+    const std::optional<int> heads_shown = a.mean_only ? std::optional<int>(0) : a.heads_shown;
     const QString view = qstring(a.view);
     if (!has_text && !has_tokens)
         usage_error(ExportCommandText::tr("--text (or --tokens) is required"));
