@@ -213,8 +213,10 @@ std::string open_path(const std::string& path, const CLI::App& root, GuiRequest*
             std::vector<std::string> names = subcommand_names(root);
             std::sort(names.begin(), names.end());
             const std::string near = nearest(path, names);
-            return near.empty() ? "'" + path + "' is no subcommand, file or folder"
-                                : "unknown command '" + path + "' (did you mean " + near + "?)";
+            return "unknown command '" + path + "' (" +
+                   (near.empty() ? "no subcommand, file or folder of that name"
+                                 : "did you mean " + near + "?") +
+                   ")";
         }
         return "no such file or folder '" + path + "'";
     }

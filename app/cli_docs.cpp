@@ -235,6 +235,7 @@ std::string man_page(const CLI::App& root, const DocText& text) {
     const std::string summary = description.substr(colon + 2, description.find(". ") - colon - 2);
     out << ".\\\" Generated from attnviz's command line by `attnviz --man`: edit app/, not this.\n"
         << ".TH ATTNVIZ 1 \"\" \"attnviz " << roff(text.version) << "\" \"User Commands\"\n"
+        << ".nh\n"
         << ".SH NAME\n"
         << "attnviz \\- " << roff(summary) << "\n"
         << ".SH SYNOPSIS\n"
@@ -244,7 +245,7 @@ std::string man_page(const CLI::App& root, const DocText& text) {
         << ".B attnviz\n"
         << "\\fISUBCOMMAND\\fR [\\fIOPTIONS\\fR]\n"
         << ".SH DESCRIPTION\n"
-        << roff(description.substr(colon + 2)) << "\n"
+        << roff(description.substr(description.find(". ") + 2)) << "\n"
         << ".PP\n"
         << roff(text.memory) << "\n"
         << ".SH OPTIONS\n";

@@ -371,7 +371,8 @@ class TestCli : public QObject {
             << QStringList{"-x"} << "attnviz: unknown option -x (see attnviz --help)";
         QTest::newRow("no such subcommand")
             << QStringList{"bogus-subcommand"}
-            << "attnviz: 'bogus-subcommand' is no subcommand, file or folder (see attnviz --help)";
+            << "attnviz: unknown command 'bogus-subcommand' (no subcommand, file or folder of that "
+               "name) (see attnviz --help)";
         QTest::newRow("no such file")
             << QStringList{"no/such/model"} << "attnviz: no such file or folder 'no/such/model'";
         QTest::newRow("unknown language")
