@@ -1,1 +1,3 @@
 attnviz_add_test(test_cli test_cli.cpp LIBS attnviz_cli)
+# It reads the man page and the completion the build writes beside the program.
+add_dependencies(test_cli attnviz_cli_docs)
