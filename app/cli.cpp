@@ -334,7 +334,13 @@ ParsedCommandLine parse(CommandLine& line, const std::vector<std::string>& given
         // --help wins over a problem with the other options.
         if (help_asked(root)) return help();
         p.command = command();
-        p.output = error_line(p.command, describe_parse_error(e, root), true);
+        const std::vector<std::string> rest = root.remaining();
+        if (p.command.empty() && line.root_arguments.path && !rest.empty() &&
+            !rest.front().starts_with('-'))
+            p.output = error_line(
+                "", "the desktop app opens one PATH, not also '" + rest.front() + "'", true);
+        else
+            p.output = error_line(p.command, describe_parse_error(e, root), true);
         return p;
     }
     const RootArguments& r = line.root_arguments;

@@ -375,6 +375,8 @@ class TestCli : public QObject {
                "name) (see attnviz --help)";
         QTest::newRow("no such file")
             << QStringList{"no/such/model"} << "attnviz: no such file or folder 'no/such/model'";
+        QTest::newRow("two paths")
+            << QStringList{".", ".."} << "attnviz: the desktop app opens one PATH, not also '..'";
         QTest::newRow("unknown language")
             << QStringList{"--lang", "bogus"}
             << "attnviz: --lang must be en, zh_CN or system, not 'bogus'";
