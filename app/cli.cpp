@@ -39,13 +39,14 @@ struct QtOption {
     const char* name;
     const char* placeholder;  ///< nullptr for a flag
     const char* help;
+    bool joined = false;  ///< Qt reads the value only as -name=VALUE
 };
 constexpr QtOption kQtOptions[] = {
     {"platform", "NAME[:OPTIONS]", "the platform plugin: xcb, wayland, offscreen, ..."},
     {"platformpluginpath", "DIR", "where to look for platform plugins"},
     {"platformtheme", "NAME", "the platform theme"},
     {"plugin", "NAME", "an additional plugin to load (repeatable)"},
-    {"qmljsdebugger", "PORT", "the QML debugger's port (with =)"},
+    {"qmljsdebugger", "PORT", "the QML debugger's port", true},
     {"style", "STYLE", "the widget style, e.g. Fusion"},
     {"stylesheet", "FILE", "a Qt style sheet"},
     {"widgetcount", nullptr, "at exit, print how many widgets were left undestroyed"},
@@ -185,6 +186,30 @@ std::vector<std::string> subcommand_names(const CLI::App& root) {
     for (const CLI::App* sub : root.get_subcommands({}))
         names.push_back(sub->get_name());
     return names;
+}
+
+/// Qt's options that were given, as Qt reads them: "-platform" "offscreen", "-reverse",
+/// "-qmljsdebugger=port:9"; in the order of kQtOptions, a repeated one in its own order.
+std::vector<std::string> qt_arguments(const CLI::App& root) {
+    std::vector<std::string> out;
+    for (const QtOption& q : kQtOptions) {
+        const CLI::Option* opt = root.get_option_no_throw(std::string("--") + q.name);
+        if (!opt || opt->count() == 0) continue;
+        const std::string name = std::string("-") + q.name;
+        if (!q.placeholder) {
+            out.push_back(name);
+            continue;
+        }
+        for (const std::string& v : opt->results()) {
+            if (q.joined) {
+                out.push_back(name + "=" + v);
+            } else {
+                out.push_back(name);
+                out.push_back(v);
+            }
+        }
+    }
+    return out;
 }
 
 /// The first of the root's own options that was given, "" if none.
@@ -360,6 +385,7 @@ ParsedCommandLine parse(CommandLine& line, const std::vector<std::string>& given
                 return p;
             }
         }
+        p.gui.qt_arguments = qt_arguments(root);
         p.kind = ParsedCommandLine::Kind::Gui;
         p.status = 0;
         return p;

@@ -16,11 +16,13 @@
 namespace attnviz::cli {
 
 /// What the desktop app is asked to open: `attnviz [--lang NAME] [Qt options] [PATH]`.
-/// Qt's own options are checked here and read by QApplication from argv.
 struct GuiRequest {
     std::string lang;          ///< --lang as given (en, zh_CN, system, ...); "" when absent
     std::string model_folder;  ///< PATH, or the folder of PATH when it is a file of a model
     std::string session;       ///< PATH when it is a .attnviz session
+    /// Qt's options as Qt reads them ("-platform", "offscreen", "-reverse"), for
+    /// QApplication's argv: it sees nothing else of the command line.
+    std::vector<std::string> qt_arguments;
 };
 
 /// Starts the desktop app on a request; returns its exit status.

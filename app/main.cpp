@@ -27,9 +27,16 @@ int main(int argc, char** argv) {
     constexpr attnviz::cli::AddCommand extensions[] = {attnviz::cli::add_export_command};
     const std::vector<std::string> args(argv + 1, argv + argc);
     return attnviz::cli::run(args, extensions, [&](const attnviz::cli::GuiRequest& request) {
-        // Qt reads its own options from argv; ours were parsed into the request.
+        // QApplication's argv: the program and Qt's own options as Qt spells them; ours were
+        // parsed into the request.  The strings outlive the application (it keeps argv).
+        std::vector<std::string> qt_args{argv[0]};
+        qt_args.insert(qt_args.end(), request.qt_arguments.begin(), request.qt_arguments.end());
+        std::vector<char*> qt_argv;
+        for (std::string& a : qt_args)
+            qt_argv.push_back(a.data());
+        qt_argv.push_back(nullptr);
         return attnviz::ui::run_gui(
-            argc, argv,
+            static_cast<int>(qt_args.size()), qt_argv.data(),
             attnviz::ui::GuiOptions{request.lang, request.model_folder, request.session});
     });
 }

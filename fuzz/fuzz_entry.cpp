@@ -329,7 +329,8 @@ Outcome options(std::string_view input) {
     ATTNVIZ_FUZZ_CHECK(again.command == parsed.command && again.canonical == parsed.canonical &&
                            again.gui.lang == parsed.gui.lang &&
                            again.gui.model_folder == parsed.gui.model_folder &&
-                           again.gui.session == parsed.gui.session,
+                           again.gui.session == parsed.gui.session &&
+                           again.gui.qt_arguments == parsed.gui.qt_arguments,
                        kTarget, "the accepted options, written back, parse differently");
     return Outcome::Accepted;
 }

@@ -424,6 +424,7 @@ class TestCli : public QObject {
             QStringList args;
             std::string lang, model, session;
             std::vector<std::string> canonical;
+            std::vector<std::string> qt = {};  ///< QApplication's arguments
         };
         const std::string d = dir.toStdString(), s = tmp("lesson.attnviz").toStdString();
         const Case cases[] = {
@@ -443,7 +444,10 @@ class TestCli : public QObject {
              "",
              "",
              {"--lang", "en", "--platform", "offscreen", "--plugin", "a", "--plugin", "b",
-              "--qmljsdebugger", "port:9", "--style", "fusion", "--reverse"}},
+              "--qmljsdebugger", "port:9", "--style", "fusion", "--reverse"},
+             // As Qt reads them: -qmljsdebugger only with '='.
+             {"-platform", "offscreen", "-plugin", "a", "-plugin", "b", "-qmljsdebugger=port:9",
+              "-style", "fusion", "-reverse"}},
         };
         for (const Case& c : cases) {
             const cli::ParsedCommandLine p = parse_gui(c.args);
@@ -455,10 +459,12 @@ class TestCli : public QObject {
             QCOMPARE(p.gui.model_folder, c.model);
             QCOMPARE(p.gui.session, c.session);
             QCOMPARE(p.canonical, c.canonical);
+            QCOMPARE(p.gui.qt_arguments, c.qt);
             std::vector<std::string> again_args = p.canonical;
             const cli::ParsedCommandLine again = cli::parse_command_line(again_args);
             QVERIFY(again.kind == Kind::Gui);
             QCOMPARE(again.canonical, p.canonical);
+            QCOMPARE(again.gui.qt_arguments, p.gui.qt_arguments);
         }
         // A file that is neither a model's nor a session: refused, not opened.
         const cli::ParsedCommandLine notes = parse_gui({tmp("notes.txt")});

@@ -15,8 +15,9 @@ struct GuiOptions {
     std::string session;       ///< a .attnviz session to open; "" for none
 };
 
-/// The desktop application.  QApplication reads Qt's own options (-platform, -style, ...)
-/// from argv; the rest of argv was parsed into `options` already.
+/// The desktop application.  argv holds the program's name and Qt's own options
+/// (-platform, -style, ...), which QApplication reads; the rest of the command line was
+/// parsed into `options` already.
 int run_gui(int argc, char** argv, const GuiOptions& options);
 
 /// The organisation, application name and version every QApplication of attnviz carries
