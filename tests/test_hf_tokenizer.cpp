@@ -13,7 +13,6 @@
 #include <QTest>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -120,13 +119,6 @@ QString vector_mismatch(const char* what, const std::vector<T>& got, const std::
 
 std::string read(const std::string& path) {
     return io::read_file(path);
-}
-
-std::string fresh_dir(const std::string& name) {
-    const std::string dir = test::temp_dir() + "/" + name;
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir;
 }
 
 void write(const std::string& path, const std::string& bytes) {
@@ -586,7 +578,7 @@ void TestHfTokenizer::metaspace_prepend_first_and_fused_unk() {
 void TestHfTokenizer::transformers_class_adjustments() {
     const std::string llama = read(folder("llama2_tiny") + "/tokenizer.json");
     // LlamaTokenizerFast rebuilds the template from add_bos_token / add_eos_token.
-    const std::string eos = fresh_dir("llama_eos");
+    const std::string eos = test::fresh_dir("llama_eos");
     write(eos + "/tokenizer.json", llama);
     write(eos + "/tokenizer_config.json",
           R"({"tokenizer_class": "LlamaTokenizer", "add_bos_token": true, "add_eos_token": true,
@@ -595,14 +587,14 @@ void TestHfTokenizer::transformers_class_adjustments() {
     CHECK_VECTOR("ids", e.ids, 1, 271, 2, 1, 276, 2);
     CHECK_VECTOR("type_ids", e.type_ids, 0, 0, 0, 1, 1, 1);
     // Without a tokenizer_class nothing is rebuilt: the file's "<s> $A" template stays.
-    const std::string plain = fresh_dir("llama_plain");
+    const std::string plain = test::fresh_dir("llama_plain");
     write(plain + "/tokenizer.json", llama);
     write(plain + "/tokenizer_config.json", R"({"add_eos_token": true})");
     CHECK_VECTOR("ids", HfTokenizer::from_folder(plain).encode("hello").ids, 1, 271);
 
     // BertTokenizerFast takes do_lower_case from tokenizer_config.json (default true): a
     // tokenizer.json that does not lowercase is made to.
-    const std::string bert = fresh_dir("bert_json");
+    const std::string bert = test::fresh_dir("bert_json");
     write(bert + "/tokenizer.json",
           R"({"normalizer": {"type": "BertNormalizer", "lowercase": false},
               "pre_tokenizer": {"type": "BertPreTokenizer"},
@@ -634,7 +626,7 @@ void TestHfTokenizer::shipped_tokenizer_configs_with_no_length_limit() {
         QVERIFY(config.find("1000000000000000019884624838656") != std::string::npos);
         const HfTokenizer& tok = tokenizer(name);
         QVERIFY(!tok.model_max_length().has_value());
-        const std::string dir = fresh_dir(std::string("limited_") + name);
+        const std::string dir = test::fresh_dir(std::string("limited_") + name);
         write(dir + "/tokenizer.json", read(folder(name) + "/tokenizer.json"));
         std::string limited = config;
         limited.replace(limited.find("1000000000000000019884624838656"), 31, "2048");
@@ -878,37 +870,37 @@ void TestHfTokenizer::bad_folders() {
         QVERIFY2(message.find(file) != std::string::npos, message.c_str());
         QVERIFY2(message.find(problem) != std::string::npos, message.c_str());
     };
-    const std::string empty = fresh_dir("empty");
+    const std::string empty = test::fresh_dir("empty");
     write(empty + "/config.json", "{\"model_type\":\"bert\"}");
     expect(empty, empty, "no tokenizer files");
     expect(empty + "/missing", empty + "/missing", "not a folder");
 
-    const std::string no_merges = fresh_dir("no_merges");
+    const std::string no_merges = test::fresh_dir("no_merges");
     write(no_merges + "/vocab.json", "{\"a\":0}");
     expect(no_merges, no_merges + "/merges.txt", "missing");
 
-    const std::string bad_merge = fresh_dir("bad_merge");
+    const std::string bad_merge = test::fresh_dir("bad_merge");
     write(bad_merge + "/vocab.json", "{\"a\":0,\"b\":1,\"ab\":2}");
     write(bad_merge + "/merges.txt", "#version: 0.2\na b\nb c\n");
     expect(bad_merge, bad_merge + "/merges.txt: line 3", "\"c\" is not in vocab.json");
 
-    const std::string empty_vocab = fresh_dir("empty_vocab");
+    const std::string empty_vocab = test::fresh_dir("empty_vocab");
     write(empty_vocab + "/vocab.txt", "");
     expect(empty_vocab, empty_vocab + "/vocab.txt", "the vocabulary is empty");
 
-    const std::string broken_json = fresh_dir("broken_json");
+    const std::string broken_json = test::fresh_dir("broken_json");
     write(broken_json + "/tokenizer.json", "{\"model\":");
     write(broken_json + "/vocab.txt", "[UNK]\n");  // tokenizer.json wins, even when broken
     expect(broken_json, broken_json + "/tokenizer.json", "not valid JSON");
 
-    const std::string broken_config = fresh_dir("broken_config");
+    const std::string broken_config = test::fresh_dir("broken_config");
     write(broken_config + "/vocab.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\na\n");
     write(broken_config + "/tokenizer_config.json", "{\"do_lower_case\": maybe}");
     expect(broken_config, broken_config + "/tokenizer_config.json", "not valid JSON");
 
     // A GPT-2 checkpoint with a BERT vocab.txt (uer/gpt2-chinese-cluecorpussmall): the files
     // decide, not config.json's model_type.
-    const std::string uer = fresh_dir("uer");
+    const std::string uer = test::fresh_dir("uer");
     write(uer + "/config.json", "{\"model_type\":\"gpt2\"}");
     write(uer + "/vocab.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n我\n爱\n");
     const HfTokenizer t = HfTokenizer::from_folder(uer);

@@ -35,20 +35,6 @@ std::string npy_path(const std::string& file) {
     return npy_dir() + file;
 }
 
-// A fresh empty folder under the test's temporary folder.
-std::string fresh_dir(const std::string& name) {
-    const std::string dir = test::temp_dir() + "/" + name;
-    QDir(QString::fromStdString(dir)).removeRecursively();
-    QDir().mkpath(QString::fromStdString(dir));
-    return dir;
-}
-
-QStringList entries(const std::string& dir) {
-    return QDir(QString::fromStdString(dir))
-        .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
-                   QDir::Name);
-}
-
 void write_bytes(const std::string& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary) << bytes;
 }
@@ -245,7 +231,7 @@ class TestNpy : public QObject {
     // Headers longer than read_npy_info's first read, and longer than version 1.0 can hold
     // (numpy then writes 2.0, and so do we).
     void longHeaders() {
-        const std::string dir = fresh_dir("long_headers");
+        const std::string dir = test::fresh_dir("long_headers");
         for (const std::size_t rank : {std::size_t(2000), std::size_t(30000)}) {
             const Shape shape(rank, 1);
             const std::string path = dir + "/long.npy";
@@ -279,7 +265,7 @@ class TestNpy : public QObject {
                                   std::numeric_limits<float>::denorm_min(), -1e30f};
         for (std::size_t i = 0; i < t.numel(); ++i)
             t.data[i] = i < std::size(specials) ? specials[i] : std::sin(float(i)) * 3.0f;
-        const std::string dir = fresh_dir("roundtrip");
+        const std::string dir = test::fresh_dir("roundtrip");
         const std::string path = dir + "/t.npy";
         io::write_npy(path, t);
         const Tensor back = io::read_npy(path);
@@ -296,7 +282,7 @@ class TestNpy : public QObject {
         QVERIFY(m.is_bool());
         QCOMPARE(m.shape, shape);
         QCOMPARE(m.values, bits);
-        QCOMPARE(entries(dir), QStringList{"t.npy"});  // no temporary left behind
+        QCOMPARE(test::entries(dir), QStringList{"t.npy"});  // no temporary left behind
     }
 
     void refusesBadFiles_data() {
@@ -379,12 +365,12 @@ class TestNpy : public QObject {
         ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy(missing),
                                   "cannot open '" + missing + "': No such file or directory");
         ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy_info(missing), "cannot open '" + missing + "'");
-        const std::string folder = fresh_dir("a_folder.npy");
+        const std::string folder = test::fresh_dir("a_folder.npy");
         ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy(folder),
                                   "cannot read '" + folder + "': Is a directory");
         ATTNVIZ_EXPECT_DATA_ERROR(io::read_file(folder), "Is a directory");
         if (::geteuid() != 0) {  // root reads anything
-            const std::string locked = fresh_dir("locked") + "/Q.npy";
+            const std::string locked = test::fresh_dir("locked") + "/Q.npy";
             write_bytes(locked, io::serialize_npy(Tensor({2}, 1.0f)));
             ::chmod(locked.c_str(), 0);
             ATTNVIZ_EXPECT_DATA_ERROR(io::read_npy(locked),
@@ -415,27 +401,27 @@ class TestNpy : public QObject {
     // ---- atomic writes
 
     void writeToMissingFolderCreatesNothing() {
-        const std::string dir = fresh_dir("missing");
+        const std::string dir = test::fresh_dir("missing");
         const std::string path = dir + "/out/A.npy";
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy(path, Tensor({2, 2}, 1.0f)),
                                   "cannot write '" + path + "': No such file or directory");
-        QVERIFY(entries(dir).isEmpty());
+        QVERIFY(test::entries(dir).isEmpty());
     }
 
     void writeOverAFolderLeavesItAlone() {
-        const std::string dir = fresh_dir("over_folder");
+        const std::string dir = test::fresh_dir("over_folder");
         const std::string path = dir + "/A.npy";
         QDir().mkpath(QString::fromStdString(path));
         write_bytes(path + "/keep.txt", "keep");
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy(path, Tensor({2}, 1.0f)),
                                   "cannot write '" + path + "': Is a directory");
-        QCOMPARE(entries(dir), QStringList{"A.npy"});
+        QCOMPARE(test::entries(dir), QStringList{"A.npy"});
         QCOMPARE(io::read_file(path + "/keep.txt"), std::string("keep"));
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy(dir + "/", Tensor({2}, 1.0f)), "names a folder");
     }
 
     void failedWriteKeepsTheOriginal() {
-        const std::string dir = fresh_dir("keep_original");
+        const std::string dir = test::fresh_dir("keep_original");
         const std::string path = dir + "/A.npy";
         io::write_npy(path, Tensor({3}, 7.0f));
         const std::string original = io::read_file(path);
@@ -446,7 +432,7 @@ class TestNpy : public QObject {
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy(path, broken), "cannot write '" + path + "'",
                                   "shape [2,3] needs 6 values but there are 5");
         QCOMPARE(io::read_file(path), original);
-        QCOMPARE(entries(dir), QStringList{"A.npy"});
+        QCOMPARE(test::entries(dir), QStringList{"A.npy"});
 
         // The disk "fills up" half way through: RLIMIT_FSIZE makes write() fail with EFBIG,
         // even for root.
@@ -467,16 +453,16 @@ class TestNpy : public QObject {
         QVERIFY2(message.find("cannot write '" + path + "': File too large") != std::string::npos,
                  message.c_str());
         QCOMPARE(io::read_file(path), original);
-        QCOMPARE(entries(dir), QStringList{"A.npy"});
+        QCOMPARE(test::entries(dir), QStringList{"A.npy"});
 
         // And a good write replaces it.
         io::write_npy(path, Tensor({100, 100}, 2.0f));
         QCOMPARE(io::read_npy(path).shape, Shape({100, 100}));
-        QCOMPARE(entries(dir), QStringList{"A.npy"});
+        QCOMPARE(test::entries(dir), QStringList{"A.npy"});
     }
 
     void writtenFilesGetOrdinaryPermissions() {
-        const std::string dir = fresh_dir("modes");
+        const std::string dir = test::fresh_dir("modes");
         const std::string reference = dir + "/reference";
         write_bytes(reference, "x");
         struct stat ref {
@@ -494,18 +480,18 @@ class TestNpy : public QObject {
     }
 
     void writesRelativePaths() {
-        const std::string dir = fresh_dir("relative");
+        const std::string dir = test::fresh_dir("relative");
         const QString old = QDir::currentPath();
         QVERIFY(QDir::setCurrent(QString::fromStdString(dir)));
         io::write_npy("rel.npy", Tensor({2}, 3.0f));
         const Tensor back = io::read_npy("rel.npy");
         QDir::setCurrent(old);
         QCOMPARE(back.data, std::vector<float>({3.0f, 3.0f}));
-        QCOMPARE(entries(dir), QStringList{"rel.npy"});
+        QCOMPARE(test::entries(dir), QStringList{"rel.npy"});
     }
 
     void writeNpyBoolRefusesFloatMasks() {
-        const std::string path = fresh_dir("bool") + "/m.npy";
+        const std::string path = test::fresh_dir("bool") + "/m.npy";
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_npy_bool(path, Mask::additive({2}, {0.0f, 1.0f})),
                                   "cannot write '" + path + "'", "float");
         QVERIFY(!QFileInfo::exists(QString::fromStdString(path)));

@@ -32,19 +32,6 @@ std::string st_path(const std::string& file) {
     return st_dir() + file;
 }
 
-std::string fresh_dir(const std::string& name) {
-    const std::string dir = test::temp_dir() + "/" + name;
-    QDir(QString::fromStdString(dir)).removeRecursively();
-    QDir().mkpath(QString::fromStdString(dir));
-    return dir;
-}
-
-QStringList entries(const std::string& dir) {
-    return QDir(QString::fromStdString(dir))
-        .entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
-                   QDir::Name);
-}
-
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
     return a.size() == b.size() &&
            (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
@@ -228,10 +215,10 @@ class TestSafetensors : public QObject {
         const std::map<std::string, std::string> metadata{
             {"format", "pt"}, {"note", "line 1\nline \"2\""}, {"", ""}};
 
-        const std::string dir = fresh_dir("roundtrip");
+        const std::string dir = test::fresh_dir("roundtrip");
         const std::string path = dir + "/w.safetensors";
         io::write_safetensors(path, tensors, metadata);
-        QCOMPARE(entries(dir), QStringList{"w.safetensors"});
+        QCOMPARE(test::entries(dir), QStringList{"w.safetensors"});
 
         const io::SafetensorsContents back = io::read_safetensors_contents(path);
         QCOMPARE(back.metadata, metadata);
@@ -355,25 +342,25 @@ class TestSafetensors : public QObject {
         const std::string missing = test::temp_dir() + "/nothing/w.safetensors";
         ATTNVIZ_EXPECT_DATA_ERROR(io::read_safetensors(missing),
                                   "cannot open '" + missing + "': No such file or directory");
-        const std::string folder = fresh_dir("x.safetensors");
+        const std::string folder = test::fresh_dir("x.safetensors");
         ATTNVIZ_EXPECT_DATA_ERROR(io::read_safetensors(folder), "cannot read '" + folder + "'",
                                   "Is a directory");
     }
 
     void failedWritesLeaveNothingBehind() {
-        const std::string dir = fresh_dir("failed_writes");
+        const std::string dir = test::fresh_dir("failed_writes");
         const io::TensorMap good{{"w", Tensor({2}, {1.0f, 2.0f})}};
 
         const std::string in_missing = dir + "/out/w.safetensors";
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(in_missing, good),
                                   "cannot write '" + in_missing + "': No such file or directory");
-        QVERIFY(entries(dir).isEmpty());
+        QVERIFY(test::entries(dir).isEmpty());
 
         const std::string folder = dir + "/w.safetensors";
         QDir().mkpath(QString::fromStdString(folder));
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(folder, good),
                                   "cannot write '" + folder + "': Is a directory");
-        QCOMPARE(entries(dir), QStringList{"w.safetensors"});
+        QCOMPARE(test::entries(dir), QStringList{"w.safetensors"});
         QVERIFY(entries(folder).isEmpty());
         QDir(QString::fromStdString(folder)).removeRecursively();
 
@@ -392,7 +379,7 @@ class TestSafetensors : public QObject {
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(path, good, {{"k", "\xC0\xAF"}}),
                                   "metadata value is not valid UTF-8");
         QCOMPARE(io::read_file(path), original);
-        QCOMPARE(entries(dir), QStringList{"w.safetensors"});
+        QCOMPARE(test::entries(dir), QStringList{"w.safetensors"});
     }
 
     // Every truncation and many corruptions of a real file end in a value or a DataError.

@@ -30,13 +30,6 @@ namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
-std::string fresh_dir(const std::string& name) {
-    const std::string dir = test::temp_dir() + "/" + name;
-    QDir(QString::fromStdString(dir)).removeRecursively();
-    QDir().mkpath(QString::fromStdString(dir));
-    return dir;
-}
-
 void write(const std::string& path, const std::string& bytes) {
     io::write_file_atomically(path, bytes);
 }
@@ -126,7 +119,7 @@ constexpr const char* kShard2 = "model-00002-of-00002.safetensors";
 
 // A sharded folder: a and b in shard 1, c in shard 2, listed by the index.
 std::string sharded_folder(const std::string& name) {
-    const std::string dir = fresh_dir(name);
+    const std::string dir = test::fresh_dir(name);
     write(dir + "/" + kShard1, st_bytes({f32("a", {2}, {1, 2}), bf16("b", {3}, {0.5f, -1, 4})}));
     write(dir + "/" + kShard2, st_bytes({f16("c", {2, 2}, {1, -2, 0.25f, 8})}));
     write(dir + "/model.safetensors.index.json",
@@ -146,7 +139,7 @@ class TestWeightStore : public QObject {
 
   private slots:
     void opensAModelSafetensorsFolder() {
-        const std::string dir = fresh_dir("single");
+        const std::string dir = test::fresh_dir("single");
         const std::string bytes =
             st_bytes({f32("w", {2, 3}, {1, 2, 3, 4, 5, 6}), bf16("x.bias", {2}, {0.5f, -3}),
                       f16("h", {3}, {1, -0.5f, 1024}), f64("d", {}, {0.1})},
@@ -255,7 +248,7 @@ class TestWeightStore : public QObject {
     // A shard may hold tensors the index does not list: checked, but not part of the model
     // (transformers loads only what the weight_map names).
     void tensorsTheIndexDoesNotListAreLeftOut() {
-        const std::string dir = fresh_dir("unlisted");
+        const std::string dir = test::fresh_dir("unlisted");
         write(dir + "/" + kShard1, st_bytes({f32("a", {2}, {1, 2}), f32("extra", {1}, {9})}));
         write(dir + "/model.safetensors.index.json", index_json({{"a", kShard1}}));
         const io::WeightStore store = io::WeightStore::open_folder(dir);
@@ -279,7 +272,7 @@ class TestWeightStore : public QObject {
     }
     void pickleOnlyFoldersSaySo() {
         QFETCH(QString, file);
-        const std::string dir = fresh_dir("pickles");
+        const std::string dir = test::fresh_dir("pickles");
         write(dir + "/config.json", "{}");
         write(dir + "/" + file.toStdString(), "PK\x03\x04 not really a zip");
         ATTNVIZ_EXPECT_DATA_ERROR(io::WeightStore::open_folder(dir), "model folder '" + dir + "'",
@@ -291,9 +284,9 @@ class TestWeightStore : public QObject {
     // The Hugging Face cache links snapshot files to blobs: links work, and a dangling one is
     // reported as what it is, not as a folder without weights.
     void symbolicLinks() {
-        const std::string blobs = fresh_dir("blobs");
+        const std::string blobs = test::fresh_dir("blobs");
         write(blobs + "/abc123", st_bytes({f32("w", {1}, {7})}));
-        const std::string dir = fresh_dir("snapshot");
+        const std::string dir = test::fresh_dir("snapshot");
         QCOMPARE(::symlink((blobs + "/abc123").c_str(), (dir + "/model.safetensors").c_str()), 0);
         QCOMPARE(io::WeightStore::open_folder(dir).load("w").data, std::vector<float>{7});
         QDir(QString::fromStdString(blobs)).removeRecursively();
@@ -302,7 +295,7 @@ class TestWeightStore : public QObject {
     }
 
     void foldersWithoutWeights() {
-        const std::string empty = fresh_dir("no_weights");
+        const std::string empty = test::fresh_dir("no_weights");
         ATTNVIZ_EXPECT_DATA_ERROR(io::WeightStore::open_folder(empty),
                                   "model folder '" + empty + "': no weights",
                                   "model.safetensors or model.safetensors.index.json");
@@ -310,13 +303,13 @@ class TestWeightStore : public QObject {
         write(empty + "/tokenizer.json", "{}");
         ATTNVIZ_EXPECT_DATA_ERROR(io::WeightStore::open_folder(empty), "no weights");
 
-        const std::string other = fresh_dir("other_name");
+        const std::string other = test::fresh_dir("other_name");
         write(other + "/adapter_model.safetensors", st_bytes({f32("a", {1}, {1})}));
         ATTNVIZ_EXPECT_DATA_ERROR(io::WeightStore::open_folder(other),
                                   "no model.safetensors or model.safetensors.index.json, but "
                                   "adapter_model.safetensors");
 
-        const std::string tf = fresh_dir("tensorflow");
+        const std::string tf = test::fresh_dir("tensorflow");
         write(tf + "/tf_model.h5", "HDF");
         ATTNVIZ_EXPECT_DATA_ERROR(io::WeightStore::open_folder(tf), "only tf_model.h5");
 
@@ -375,7 +368,7 @@ class TestWeightStore : public QObject {
 
     // The 100 MB header limit holds before anything is parsed (a sparse file: no 100 MB write).
     void refusesHeadersOver100MB() {
-        const std::string path = fresh_dir("big_header") + "/model.safetensors";
+        const std::string path = test::fresh_dir("big_header") + "/model.safetensors";
         write(path, le64(100'000'001) + "{");
         const int fd = ::open(path.c_str(), O_WRONLY);
         QVERIFY(fd >= 0);
@@ -474,7 +467,7 @@ class TestWeightStore : public QObject {
 
     void nonFiniteWeightsAreFoundAtLoad() {
         const float nan = std::numeric_limits<float>::quiet_NaN();
-        const std::string dir = fresh_dir("nonfinite");
+        const std::string dir = test::fresh_dir("nonfinite");
         std::vector<float> big(5000, 0.5f);
         big[4321] = -kInf;  // past the first conversion block
         write(dir + "/model.safetensors",
@@ -498,7 +491,7 @@ class TestWeightStore : public QObject {
 
     void loadsOnlyTheRowsAnEmbeddingLookupNeeds() {
         const float nan = std::numeric_limits<float>::quiet_NaN();
-        const std::string dir = fresh_dir("rows");
+        const std::string dir = test::fresh_dir("rows");
         write(dir + "/model.safetensors",
               st_bytes({f32("e", {3, 2}, {1, 2, 3, 4, 5, 6}),
                         bf16("b", {3, 2}, {1, 2, 3, nan, 5, 6}), f32("v", {2}, {1, 2})}));
@@ -530,7 +523,7 @@ class TestWeightStore : public QObject {
         QFETCH(QString, dtype);
         QFETCH(int, itemsize);
         const std::string d = dtype.toStdString();
-        const std::string dir = fresh_dir("dtypes");
+        const std::string dir = test::fresh_dir("dtypes");
         write(dir + "/model.safetensors",
               st_bytes({f32("w", {2}, {1, 2}),
                         {"ids", d, {3}, std::string(3 * std::size_t(itemsize), '\1')}}));
@@ -550,7 +543,7 @@ class TestWeightStore : public QObject {
 
     // Sub-byte dtypes (F4, F6) must fill whole bytes, as the reference requires.
     void subByteDtypes() {
-        const std::string dir = fresh_dir("f4");
+        const std::string dir = test::fresh_dir("f4");
         write(dir + "/model.safetensors", st_bytes({{"q", "F4", {4}, std::string(2, '\0')}}));
         QCOMPARE(io::WeightStore::open_folder(dir).find("q")->nbytes, std::uint64_t(2));
         write(dir + "/model.safetensors", st_bytes({{"q", "F4", {3}, std::string(2, '\0')}}));
@@ -616,7 +609,7 @@ class TestWeightStore : public QObject {
 
     // load() is const and touches nothing shared: threads may load at once.
     void loadsFromSeveralThreads() {
-        const std::string dir = fresh_dir("threads");
+        const std::string dir = test::fresh_dir("threads");
         std::vector<float> values(100'000);
         for (std::size_t i = 0; i < values.size(); ++i)
             values[i] = float(i % 128) / 4.0f;  // exact in BF16 too

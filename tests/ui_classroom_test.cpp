@@ -46,10 +46,6 @@ using namespace attnviz;
 using namespace attnviz::ui;
 
 namespace {
-QString temp(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
 ComputeConfig config(PairMode mode, int heads) {
     ComputeConfig c;
     c.pair_mode = mode;
@@ -66,28 +62,20 @@ struct StageShape {
 };
 }  // namespace
 
-class ClassroomTest : public QObject {
+class ClassroomTest : public test::WindowFixture {
     Q_OBJECT
 
   private:
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
-
-    SnapshotPtr snap() { return w_->compute()->latest(); }
     StepsView* steps() { return w_->views()->steps(); }
     LinesView* lines() { return w_->views()->lines(); }
 
   private slots:
     void init() {
-        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
-        w_ = test::open_window(settings_.get());
-        QVERIFY(w_);
+        openWindow();
+        if (QTest::currentTestFailed()) return;
         SETTLE(*w_);
     }
-    void cleanup() {
-        w_.reset();
-        settings_.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     // --- computation steps -------------------------------------------------------------
 
@@ -379,7 +367,7 @@ class ClassroomTest : public QObject {
         StatisticsView* view = w_->views()->statistics();
         const auto& stats = view->model()->statistics();
         QCOMPARE(int(stats.size()), w_->document()->numHeads());
-        const QString path = temp(QStringLiteral("stats.csv"));
+        const QString path = test::temp_path(QStringLiteral("stats.csv"));
         QString error;
         QVERIFY2(view->exportCsv(path, &error), qPrintable(error));
         QFile f(path);
@@ -405,12 +393,12 @@ class ClassroomTest : public QObject {
                  QString(lines[0]).replace(',', '\t'));
 
         // Into a folder that does not exist: an error, and no file appears.
-        const QString bad = temp(QStringLiteral("no/such/folder/stats.csv"));
+        const QString bad = test::temp_path(QStringLiteral("no/such/folder/stats.csv"));
         QVERIFY(!view->exportCsv(bad, &error));
         QVERIFY(error.contains(QStringLiteral("stats.csv")));
         QVERIFY(!QFile::exists(bad));
         // Over a file that cannot be replaced (its folder is read-only): the old file stays.
-        const QString dir = temp(QStringLiteral("readonly"));
+        const QString dir = test::temp_path(QStringLiteral("readonly"));
         QDir().mkpath(dir);
         QFile old(dir + QStringLiteral("/stats.csv"));
         QVERIFY(old.open(QIODevice::WriteOnly));
@@ -534,7 +522,7 @@ class ClassroomTest : public QObject {
         doc->setStepFocus(true);
         doc->setLineHeads(0b1010);
         w_->views()->setCurrentTab(ViewTabs::LinesTab);
-        const QString path = temp(QStringLiteral("classroom.attnviz"));
+        const QString path = test::temp_path(QStringLiteral("classroom.attnviz"));
         QVERIFY(w_->saveSessionTo(path));
         w_->views()->setCurrentTab(ViewTabs::GridTab);
         doc->resetToDefaults();
@@ -561,7 +549,7 @@ class ClassroomTest : public QObject {
     void exportCommandDrawsStepsAndLines() {
         QFETCH(QStringList, view);
         QFETCH(QString, file);
-        const QString out = temp(file);
+        const QString out = test::temp_path(file);
         QFile::remove(out);
         QProcess p;
         p.start(qEnvironmentVariable("ATTNVIZ_CLI"),
@@ -598,7 +586,7 @@ class ClassroomTest : public QObject {
         QProcess p;
         p.start(qEnvironmentVariable("ATTNVIZ_CLI"),
                 QStringList{"export", "--text", "a b", "--step", "3", "--out",
-                            temp(QStringLiteral("x.png"))});
+                            test::temp_path(QStringLiteral("x.png"))});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("--view steps"));

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
 #include <QThread>
@@ -38,10 +39,6 @@ using namespace attnviz;
 using namespace attnviz::ui;
 
 namespace {
-QString temp(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
 const QString kSentence = QStringLiteral("The cat sat on the mat because it was tired");
 
 /// The mean over heads of item 0, [L * S], straight from a snapshot.
@@ -77,13 +74,10 @@ int dark_pixels(const QImage& image) {
 }
 }  // namespace
 
-class CompareTest : public QObject {
+class CompareTest : public test::WindowFixture {
     Q_OBJECT
 
   private:
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
-
     CompareView* view() { return w_->views()->compare(); }
     AttentionDocument* doc() { return w_->document(); }
 
@@ -107,17 +101,13 @@ class CompareTest : public QObject {
 
   private slots:
     void init() {
-        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
-        w_ = test::open_window(settings_.get());
-        QVERIFY(w_);
+        openWindow();
+        if (QTest::currentTestFailed()) return;
         doc()->setTextA(kSentence);
         doc()->setEmbedDim(32);
         SETTLE(*w_);
     }
-    void cleanup() {
-        w_.reset();
-        settings_.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     // --- the presets against independent computations ------------------------------------
 
@@ -365,7 +355,7 @@ class CompareTest : public QObject {
         QCOMPARE(view()->figure()->message(), view()->problem());
         QVERIFY(!view()->compared());
         // An export refuses with the same message, and writes nothing.
-        const QString out = temp(QStringLiteral("refused.png"));
+        const QString out = test::temp_path(QStringLiteral("refused.png"));
         QFile::remove(out);
         FigureOptions o = w_->currentFigureOptions();
         QCOMPARE(o.kind, FigureKind::Compare);
@@ -377,18 +367,26 @@ class CompareTest : public QObject {
 
     void bIsComputedOnlyWhenShown() {
         // The grid is shown: changing B computes nothing.
+        // The view decides on B when the document says B changed (compareChanged, delivered
+        // to it before this spy) or when A arrives: both must have happened, so that "no
+        // worker" is the view's decision and not a worker that is merely late.
+        SETTLE(*w_);
+        QVERIFY(view()->snapshot() && view()->snapshot() == snap());
+        QSignalSpy changed(doc(), &AttentionDocument::compareChanged);
         CompareChanges ch;
         ch.causal = true;
         doc()->setCompareChanges(ch);
+        QCOMPARE(changed.size(), 1);
         SETTLE(*w_);
-        QTest::qWait(50);
+        QCOMPARE(view()->snapshot(), snap());  // A after the change, given to the view
         QVERIFY(!view()->compute());
+        QVERIFY(!view()->isComputing());
         QVERIFY(!view()->compared());
         // An export of the comparison from here computes B for it, and draws it.
         FigureOptions o = doc()->figureOptions();
         o.kind = FigureKind::Compare;
         o.view = FigureView::Mean;
-        const QString out = temp(QStringLiteral("hidden.png"));
+        const QString out = test::temp_path(QStringLiteral("hidden.png"));
         QVERIFY2(w_->exportFigureTo(out, ExportSize{900, 500, 1.0}, o),
                  qPrintable(w_->lastError()));
         QVERIFY(QFile::exists(out));
@@ -408,7 +406,7 @@ class CompareTest : public QObject {
         QCOMPARE(o.kind, FigureKind::Compare);
         QCOMPARE(o.view, FigureView::Mean);
         for (const char* name : {"window.png", "window.svg", "window.pdf"}) {
-            const QString out = temp(QLatin1String(name));
+            const QString out = test::temp_path(QLatin1String(name));
             QVERIFY2(w_->exportFigureTo(out, ExportSize{1200, 700, 1.0}, o),
                      qPrintable(w_->lastError()));
             QFile f(out);
@@ -465,7 +463,7 @@ class CompareTest : public QObject {
         doc()->setCompareChanges(ch);
         doc()->setCompareHead(2);
         showCompareTab();
-        const QString path = temp(QStringLiteral("compare.attnviz"));
+        const QString path = test::temp_path(QStringLiteral("compare.attnviz"));
         QVERIFY(w_->saveSessionTo(path));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -487,7 +485,7 @@ class CompareTest : public QObject {
     }
 
     void versionOneSessionsLoadWithoutAComparison() {
-        const QString path = temp(QStringLiteral("v1.attnviz"));
+        const QString path = test::temp_path(QStringLiteral("v1.attnviz"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(R"({"format": "attnviz-session", "version": 1, "document":
@@ -521,7 +519,7 @@ class CompareTest : public QObject {
     void badComparisonInASessionIsRefusedAndChangesNothing() {
         QFETCH(QByteArray, compare);
         QFETCH(QString, message);
-        const QString path = temp(QStringLiteral("bad.attnviz"));
+        const QString path = test::temp_path(QStringLiteral("bad.attnviz"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(R"({"format": "attnviz-session", "version": 2, "document":
@@ -554,7 +552,7 @@ class CompareTest : public QObject {
     void exportCommandWritesTheComparison() {
         QFETCH(QStringList, options);
         QFETCH(QString, file);
-        const QString out = temp(file);
+        const QString out = test::temp_path(file);
         QFile::remove(out);
         QStringList args{"export",   "--text", kSentence, "--embed-dim", "32",    "--width", "1200",
                          "--height", "700",    "--scale", "1",           "--out", out};
@@ -609,7 +607,7 @@ class CompareTest : public QObject {
         const TokenSequences tokens = resolve_tokens(a);
         const std::uint64_t need_a = estimate_snapshot_bytes(a, tokens, {}, threads);
         QVERIFY(estimate_snapshot_bytes(b, tokens, {}, threads) > need_a);
-        const QString out = temp(QStringLiteral("b-over-budget.svg"));
+        const QString out = test::temp_path(QStringLiteral("b-over-budget.svg"));
         QFile::remove(out);
         const QStringList args{"export", "--text",         kSentence, "--embed-dim",
                                "32",     "--view",         "compare", "--b-num-heads",
@@ -664,7 +662,7 @@ class CompareTest : public QObject {
     void exportCommandRefusesBadCompareOptions() {
         QFETCH(QStringList, options);
         QFETCH(QString, message);
-        const QString out = temp(QStringLiteral("refused.png"));
+        const QString out = test::temp_path(QStringLiteral("refused.png"));
         QFile::remove(out);
         const test::ProcessRun run = test::run_attnviz(
             QStringList{"export", "--text", kSentence, "--out", out} + options, true);

@@ -31,10 +31,6 @@ using namespace attnviz::ui;
 using attnviz::test::read_all;
 
 namespace {
-QString temp(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
 /// `attnviz export ARGS`, run with no display at all: the command must manage on its own.
 test::ProcessRun run_cli(const QStringList& args) {
     return test::run_attnviz(QStringList{QStringLiteral("export")} + args, true);
@@ -94,7 +90,7 @@ class ExportTest : public QObject {
     void pngHasTheRequestedSizeTimesScale() {
         QFETCH(double, scale);
         const SnapshotPtr s = demo_snapshot();
-        const QString path = temp(QStringLiteral("scale.png"));
+        const QString path = test::temp_path(QStringLiteral("scale.png"));
         export_figure(*s, FigureOptions{}, ExportSize{640, 400, scale}, path);
         QImage image(path);
         QCOMPARE(image.size(), QSize(int(640 * scale), int(400 * scale)));
@@ -110,7 +106,7 @@ class ExportTest : public QObject {
 
     void svgIsXmlWithTheTokensAsText() {
         const SnapshotPtr s = demo_snapshot(PairMode::CrossAttention);
-        const QString path = temp(QStringLiteral("cross.svg"));
+        const QString path = test::temp_path(QStringLiteral("cross.svg"));
         export_figure(*s, FigureOptions{}, ExportSize{900, 600, 1.0}, path);
         bool ok = false;
         const QStringList texts = svg_texts(read_all(path), &ok);
@@ -130,7 +126,7 @@ class ExportTest : public QObject {
 
     void pdfIsAVectorDocument() {
         const SnapshotPtr s = demo_snapshot();
-        const QString path = temp(QStringLiteral("grid.pdf"));
+        const QString path = test::temp_path(QStringLiteral("grid.pdf"));
         export_figure(*s, FigureOptions{}, ExportSize{900, 600, 1.0}, path);
         const QByteArray pdf = read_all(path);
         QVERIFY(pdf.startsWith("%PDF-"));
@@ -147,8 +143,8 @@ class ExportTest : public QObject {
         const QString model = QString::fromStdString(test::golden_dir()) +
                               QStringLiteral("/../../resources/models/char-zh-en-4l");
         const QString text = QStringLiteral("春眠不觉晓，处处闻啼鸟。春眠不觉晓，处处闻啼鸟。");
-        const QString png = temp(QStringLiteral("model.png")),
-                      pdf = temp(QStringLiteral("model.pdf"));
+        const QString png = test::temp_path(QStringLiteral("model.png")),
+                      pdf = test::temp_path(QStringLiteral("model.pdf"));
         for (const QString& out : {png, pdf}) {
             QStringList args = {"export", "--model", model,     "--text", text,
                                 "--view", "model",   "--width", "900",    "--height",
@@ -159,7 +155,7 @@ class ExportTest : public QObject {
             const auto r = test::run_cli(args);
             QVERIFY2(r.status == 0, qPrintable(r.err));
         }
-        const QString prefix = temp(QStringLiteral("model_pdf"));
+        const QString prefix = test::temp_path(QStringLiteral("model_pdf"));
         QProcess p;
         p.start(pdftoppm, {QStringLiteral("-r"), QStringLiteral("72"), QStringLiteral("-png"),
                            QStringLiteral("-singlefile"), pdf, prefix});
@@ -200,27 +196,27 @@ class ExportTest : public QObject {
 
     void unknownFormatAndBadPathLeaveNothing() {
         const SnapshotPtr s = demo_snapshot();
-        const QString bmp = temp(QStringLiteral("figure.bmp"));
+        const QString bmp = test::temp_path(QStringLiteral("figure.bmp"));
         QVERIFY_THROWS_EXCEPTION(UsageError, export_figure(*s, FigureOptions{}, ExportSize{}, bmp));
         QVERIFY(!QFile::exists(bmp));
-        const QString missing = temp(QStringLiteral("nowhere/figure.png"));
+        const QString missing = test::temp_path(QStringLiteral("nowhere/figure.png"));
         QVERIFY_THROWS_EXCEPTION(
             DataError, export_figure(*s, FigureOptions{}, ExportSize{300, 200, 1}, missing));
         QVERIFY(!QFile::exists(missing));
         QVERIFY_THROWS_EXCEPTION(
             UsageError,
-            export_figure(*s, FigureOptions{}, ExportSize{10, 10, 1}, temp("tiny.png")));
+            export_figure(*s, FigureOptions{}, ExportSize{10, 10, 1}, test::temp_path("tiny.png")));
     }
 
     void weightsAsCsvNpyAndJson() {
         const SnapshotPtr s = demo_snapshot();
-        const QString npy = temp(QStringLiteral("w.npy"));
+        const QString npy = test::temp_path(QStringLiteral("w.npy"));
         export_weights(*s, npy);
         const Tensor t = io::read_npy(npy.toStdString());
         QCOMPARE(t.shape, (Shape{1, 4, 6, 6}));
         ATTNVIZ_COMPARE_TENSORS(t, s->weights, 0.0);
 
-        const QString json = temp(QStringLiteral("w.json"));
+        const QString json = test::temp_path(QStringLiteral("w.json"));
         export_weights(*s, json);
         const QJsonObject root = QJsonDocument::fromJson(read_all(json)).object();
         QCOMPARE(root[QStringLiteral("format")].toString(), QStringLiteral("attnviz-weights"));
@@ -230,7 +226,7 @@ class ExportTest : public QObject {
             item[QStringLiteral("weights")].toArray()[2].toArray()[1].toArray()[0].toDouble();
         ATTNVIZ_FUZZY(stored, s->weight(0, 2, 1, 0), 1e-6);
 
-        const QString csv = temp(QStringLiteral("w.csv"));
+        const QString csv = test::temp_path(QStringLiteral("w.csv"));
         export_weights(*s, csv);
         const QList<QByteArray> lines = read_all(csv).split('\n');
         QCOMPARE(
@@ -256,14 +252,14 @@ class ExportTest : public QObject {
                                  "--num-heads", "4",
                                  "--seed",      "3",
                                  "--causal"};
-        const QString png = temp(QStringLiteral("cli.png"));
+        const QString png = test::temp_path(QStringLiteral("cli.png"));
         test::ProcessRun r = run_cli(common + QStringList{"--width", "700", "--height", "500",
                                                           "--scale", "2", "--out", png});
         QVERIFY2(r.status == 0, r.err.constData());
         QVERIFY2(r.err.isEmpty(), r.err.constData());
         QCOMPARE(QImageReader(png).size(), QSize(1400, 1000));
 
-        const QString svg = temp(QStringLiteral("cli.svg"));
+        const QString svg = test::temp_path(QStringLiteral("cli.svg"));
         r = run_cli(common + QStringList{"--view", "head:2", "--colormap", "magma", "--out", svg});
         QVERIFY2(r.status == 0, r.err.constData());
         bool ok = false;
@@ -272,7 +268,7 @@ class ExportTest : public QObject {
         QVERIFY(texts.contains(QStringLiteral("because")));
         QVERIFY(texts.contains(QStringLiteral("Head 2")));
 
-        const QString pdf = temp(QStringLiteral("cli.pdf"));
+        const QString pdf = test::temp_path(QStringLiteral("cli.pdf"));
         r = run_cli(common +
                     QStringList{"--view", "mean", "--dropout", "0.3", "--train", "--out", pdf});
         QVERIFY2(r.status == 0, r.err.constData());
@@ -283,7 +279,7 @@ class ExportTest : public QObject {
 
     void cliSameFigureAsTheWindowFunction() {
         // The command line and export_figure share one renderer: same input, same pixels.
-        const QString cli = temp(QStringLiteral("same-cli.png"));
+        const QString cli = test::temp_path(QStringLiteral("same-cli.png"));
         const test::ProcessRun r =
             run_cli({"--text", "The cat sat on the mat", "--embed-dim", "32", "--num-heads", "4",
                      "--causal", "--width", "640", "--height", "400", "--scale", "1", "--font-size",
@@ -294,7 +290,7 @@ class ExportTest : public QObject {
         const SnapshotPtr s = demo_snapshot();
         FigureOptions options;
         options.font_px = 14;
-        const QString direct = temp(QStringLiteral("same-direct.png"));
+        const QString direct = test::temp_path(QStringLiteral("same-direct.png"));
         export_figure(*s, options, ExportSize{640, 400, 1.0}, direct);
         QCOMPARE(QImage(cli).convertToFormat(QImage::Format_RGB32),
                  QImage(direct).convertToFormat(QImage::Format_RGB32));
@@ -332,13 +328,13 @@ class ExportTest : public QObject {
         for (QString& a : args)
             if (a.endsWith(QLatin1String(".png")) || a.endsWith(QLatin1String(".bmp")) ||
                 a.endsWith(QLatin1String(".safetensors")))
-                a = temp(a);
+                a = test::temp_path(a);
         const test::ProcessRun r = run_cli(args);
         QCOMPARE(r.status, code);
         // Exactly one message, on stderr.
         QVERIFY2(r.err.trimmed().count('\n') == 0 && !r.err.trimmed().isEmpty(), r.err.constData());
         QVERIFY(r.err.startsWith("attnviz export: "));
-        if (!file.isEmpty()) QVERIFY(!QFile::exists(temp(file)));
+        if (!file.isEmpty()) QVERIFY(!QFile::exists(test::temp_path(file)));
     }
 
     // The dialog offers what the current view can show, and its choice is what is exported.

@@ -54,10 +54,6 @@ using namespace attnviz::ui;
 namespace {
 constexpr std::uint64_t MiB = 1024 * 1024;
 
-QString temp(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
 int threads() {
     return std::max(1, QThread::idealThreadCount());
 }
@@ -110,30 +106,23 @@ void paste_sentence(MainWindow& w, const QString& text) {
 }
 }  // namespace
 
-class MemoryTest : public QObject {
+class MemoryTest : public test::WindowFixture {
     Q_OBJECT
 
   private:
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
-
     void openWindow(const QString& budget_setting) {
-        QFile::remove(temp(QStringLiteral("settings.ini")));
-        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
-        settings_->setMemoryBudget(budget_setting);
-        w_ = test::open_window(settings_.get());
-        QVERIFY(w_);
+        QFile::remove(test::temp_path(QStringLiteral("settings.ini")));
+        WindowFixture::openWindow(
+            {{}, QSize(1400, 900), [&](AppSettings& s) { s.setMemoryBudget(budget_setting); }});
     }
     OverBudgetDialog* dialog() { return w_->memoryGuard()->overBudgetDialog(); }
     bool dialogShown() { return dialog() && dialog()->isVisible(); }
     HeatmapFigure* figure() { return w_->grid()->figure(); }
-    SnapshotPtr snap() { return w_->compute()->latest(); }
 
   private slots:
     void initTestCase() { qunsetenv(budget::kBudgetEnvironmentVariable); }
     void cleanup() {
-        w_.reset();
-        settings_.reset();
+        closeWindow();
         qunsetenv(budget::kBudgetEnvironmentVariable);
     }
 
@@ -429,11 +418,12 @@ class MemoryTest : public QObject {
         doc.setHeadsShown(3);
         doc.setWindow(12, 40);
         QString error;
-        QVERIFY2(save_session(temp(QStringLiteral("scope.attnviz")), doc, {}, &error),
+        QVERIFY2(save_session(test::temp_path(QStringLiteral("scope.attnviz")), doc, {}, &error),
                  qPrintable(error));
         AttentionDocument back;
-        QVERIFY2(load_session(temp(QStringLiteral("scope.attnviz")), &back, nullptr, &error),
-                 qPrintable(error));
+        QVERIFY2(
+            load_session(test::temp_path(QStringLiteral("scope.attnviz")), &back, nullptr, &error),
+            qPrintable(error));
         QCOMPARE(back.headsShown(), 3);
         QCOMPARE(back.windowStart(), 12);
         QCOMPARE(back.windowLength(), 40);

@@ -63,9 +63,6 @@ using namespace attnviz::ui;
 namespace {
 constexpr double kTol = 1e-6;
 
-QString temp(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
 QString golden_model(const char* name) {
     return QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/") + QLatin1String(name);
 }
@@ -88,20 +85,10 @@ bool copy_folder(const QString& from, const QString& to) {
 }
 }  // namespace
 
-class ModelWindowTest : public QObject {
+class ModelWindowTest : public test::WindowFixture {
     Q_OBJECT
   private:
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
-
-    template <typename T>
-    T* find(const char* name) {
-        T* widget = w_->findChild<T*>(QLatin1String(name));
-        if (!widget) qFatal("no widget %s", name);
-        return widget;
-    }
     ModelView* mosaic() { return w_->views()->modelView(); }
-    SnapshotPtr snap() { return w_->compute()->latest(); }
 
     /// Opens a folder as File ▸ Open Model… does and waits for the load and the result.
     bool openModel(const QString& folder) {
@@ -115,15 +102,14 @@ class ModelWindowTest : public QObject {
 
   private slots:
     void init() {
-        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
-        w_ = test::open_window(settings_.get());
-        QVERIFY(w_);
+        openWindow();
+        if (QTest::currentTestFailed()) return;
         SETTLE(*w_);
     }
     void cleanup() {
-        w_.reset();
-        settings_.reset();
-        QFile::remove(temp(QStringLiteral("settings.ini")));  // no budget left for the next
+        closeWindow();
+        QFile::remove(
+            test::temp_path(QStringLiteral("settings.ini")));  // no budget left for the next
     }
 
     void theModelViewHoldsEveryLayerAndHeadOfTheEngine() {
@@ -783,7 +769,7 @@ class ModelWindowTest : public QObject {
     void aFolderThatFailsChangesNothing() {
         QVERIFY(openModel(golden_model("llama_gqa")));
         const QJsonObject before = w_->document()->toJson();
-        const QString bad = temp(QStringLiteral("not-a-model"));
+        const QString bad = test::temp_path(QStringLiteral("not-a-model"));
         QVERIFY(QDir().mkpath(bad));
         QFile f(bad + QStringLiteral("/config.json"));
         QVERIFY(f.open(QIODevice::WriteOnly));
@@ -803,22 +789,35 @@ class ModelWindowTest : public QObject {
     }
 
     void aCancelledLoadKeepsTheOldModel() {
-        const QString llama = golden_model("llama_gqa");
-        QVERIFY(openModel(llama));
+        QVERIFY(openModel(golden_model("llama_gqa")));
+        // A folder this process has not opened: one it holds opens at once, with no loader
+        // to cancel.
+        static int copies = 0;
+        const QString folder = QString::fromStdString(
+            test::fresh_dir("cancelled_roberta_" + std::to_string(++copies)));
+        QVERIFY(copy_folder(golden_model("roberta"), folder));
+        QVERIFY(!find_model(folder));
         QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
-        w_->openModel(golden_model("roberta"));
-        if (w_->modelSource()->isLoading()) {  // not yet open in this process
-            w_->modelSource()->cancel();
-            QCOMPARE(done.size(), 1);
-            QCOMPARE(done.front().front().toBool(), false);
-            QTest::qWait(200);  // the loader finishes meanwhile; its result is dropped
-        }
-        // Either way the document follows only a load that was not cancelled.
-        if (!done.isEmpty() && !done.front().front().toBool())
-            QCOMPARE(QFileInfo(w_->document()->computeConfig().model_folder).fileName(),
-                     QStringLiteral("llama_gqa"));
+        QSignalSpy failed(w_->modelSource(), &ModelSource::failed);
+        w_->openModel(folder);
+        // The loader hands its result over through the event loop, which has not run since.
+        QVERIFY(w_->modelSource()->isLoading());
+        QVERIFY(done.isEmpty());
+        w_->modelSource()->cancel();
+        QVERIFY(!w_->modelSource()->isLoading());
+        QCOMPARE(done.size(), 1);
+        QCOMPARE(done.front().front().toBool(), false);
+        // The loader goes on opening the folder.  Once only the store and this test hold the
+        // model, the loader has returned and its result has been delivered: and dropped.
+        ModelPtr late;
+        QTRY_VERIFY_WITH_TIMEOUT((late = find_model(folder)) && late.use_count() == 2, 30000);
+        QCOMPARE(done.size(), 1);
+        QVERIFY(failed.isEmpty());
+        QCOMPARE(QFileInfo(w_->document()->computeConfig().model_folder).fileName(),
+                 QStringLiteral("llama_gqa"));
         SETTLE(*w_);
         QVERIFY(snap()->model);
+        QCOMPARE(snap()->config.model_folder, w_->document()->computeConfig().model_folder);
         QVERIFY(!w_->modelSource()->isLoading());
     }
 
@@ -826,7 +825,7 @@ class ModelWindowTest : public QObject {
         const QString m = golden_model("llama_gqa");
         const QString text = QStringLiteral("The cat sat on the mat. The cat sat on the mat.");
         // The mosaic as a PNG, of the size asked.
-        const QString png = temp(QStringLiteral("mosaic.png"));
+        const QString png = test::temp_path(QStringLiteral("mosaic.png"));
         test::ProcessRun r = test::run_attnviz(
             {QStringLiteral("export"), QStringLiteral("--model"), m, QStringLiteral("--text"), text,
              QStringLiteral("--view"), QStringLiteral("model"), QStringLiteral("--width"),
@@ -846,7 +845,7 @@ class ModelWindowTest : public QObject {
             mosaic.height() - last_ink <= 24,
             qPrintable(QStringLiteral("ink ends at %1 of %2").arg(last_ink).arg(mosaic.height())));
         // A window of the text: one layer's grid over pieces 3-7, titled with where they lie.
-        const QString part = temp(QStringLiteral("window.svg"));
+        const QString part = test::temp_path(QStringLiteral("window.svg"));
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
                                QStringLiteral("--text"), text, QStringLiteral("--view"),
                                QStringLiteral("grid"), QStringLiteral("--window"),
@@ -859,7 +858,7 @@ class ModelWindowTest : public QObject {
             QVERIFY2(body.contains(QStringLiteral("tokens 3–7 of")), qPrintable(body.left(400)));
         }
         // The atlas as CSV: the engine's numbers for this text, heads counted from 1.
-        const QString csv = temp(QStringLiteral("atlas.csv"));
+        const QString csv = test::temp_path(QStringLiteral("atlas.csv"));
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
                                QStringLiteral("--text"), text, QStringLiteral("--view"),
                                QStringLiteral("atlas"), QStringLiteral("--out"), csv});
@@ -879,7 +878,7 @@ class ModelWindowTest : public QObject {
         QVERIFY(std::abs(row[7].toDouble() - atlas.at(1, 2).previous) < 1e-5);
         // Keeping the means only (the budget's offer) still measures every head; keeping two
         // heads still draws the whole mosaic.
-        const QString csv_means = temp(QStringLiteral("atlas_means.csv"));
+        const QString csv_means = test::temp_path(QStringLiteral("atlas_means.csv"));
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
                                QStringLiteral("--text"), text, QStringLiteral("--view"),
                                QStringLiteral("atlas"), QStringLiteral("--mean-only"),
@@ -888,7 +887,7 @@ class ModelWindowTest : public QObject {
         QFile means_file(csv_means);
         QVERIFY(means_file.open(QIODevice::ReadOnly));
         QCOMPARE(means_file.readAll().trimmed().split('\n'), lines);
-        const QString two = temp(QStringLiteral("two_heads.png"));
+        const QString two = test::temp_path(QStringLiteral("two_heads.png"));
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
                                QStringLiteral("--text"), text, QStringLiteral("--view"),
                                QStringLiteral("model"), QStringLiteral("--heads-shown"),
@@ -897,7 +896,7 @@ class ModelWindowTest : public QObject {
         QVERIFY(!QImage(two).isNull());
         // A layer it does not have, --view atlas without .csv, --tokens with --model: usage
         // errors (2) with one line; a folder that is no model: 1.  Nothing written.
-        const QString none = temp(QStringLiteral("none.png"));
+        const QString none = test::temp_path(QStringLiteral("none.png"));
         for (const QStringList& bad :
              {QStringList{QStringLiteral("--model"), m, QStringLiteral("--layer"),
                           QStringLiteral("3")},
@@ -929,7 +928,7 @@ class ModelWindowTest : public QObject {
         QVERIFY(r.err.contains("config.json"));
         QVERIFY(!QFile::exists(none));
         // One token's attention across the model, as words, exported: the figure says so.
-        const QString focus = temp(QStringLiteral("focus.svg"));
+        const QString focus = test::temp_path(QStringLiteral("focus.svg"));
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
                                QStringLiteral("--text"), text, QStringLiteral("--view"),
                                QStringLiteral("model"), QStringLiteral("--words"),
@@ -942,7 +941,7 @@ class ModelWindowTest : public QObject {
         QVERIFY(body.contains(QStringLiteral("Attention to “cat” (token 3)")));
         QVERIFY(body.contains(QStringLiteral("key pieces")));
         // One head of layer 2, step by step, rotation and shared key/value head included.
-        const QString steps = temp(QStringLiteral("steps.svg"));
+        const QString steps = test::temp_path(QStringLiteral("steps.svg"));
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
                                QStringLiteral("--text"), text, QStringLiteral("--view"),
                                QStringLiteral("steps:4"), QStringLiteral("--layer"),
@@ -1004,7 +1003,7 @@ class ModelWindowTest : public QObject {
 
     void sessionsKeepTheModelAndTheLayer() {
         // A model below the session's folder is stored relative to it, so both can move.
-        const QString dir = temp(QStringLiteral("session-with-model"));
+        const QString dir = test::temp_path(QStringLiteral("session-with-model"));
         QVERIFY(copy_folder(golden_model("llama_gqa"), dir + QStringLiteral("/models/tiny")));
         QVERIFY(openModel(dir + QStringLiteral("/models/tiny")));
         w_->document()->setLayer(1);
@@ -1032,7 +1031,7 @@ class ModelWindowTest : public QObject {
         QCOMPARE(source.value(QStringLiteral("words")).toBool(), true);
         QCOMPARE(source.value(QStringLiteral("hide_special")).toBool(), true);
         // Moved elsewhere with its model, it still opens on it.
-        const QString moved = temp(QStringLiteral("moved"));
+        const QString moved = test::temp_path(QStringLiteral("moved"));
         QVERIFY(QDir().rename(dir, moved));
         w_->document()->setModelFolder(QString());
         w_->document()->setWords(false);

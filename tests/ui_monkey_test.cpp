@@ -258,14 +258,12 @@ void quiet_handler(QtMsgType type, const QMessageLogContext& context, const QStr
 
 }  // namespace
 
-class MonkeyTest : public QObject {
+class MonkeyTest : public test::WindowFixture {
     Q_OBJECT
 
   private:
     QTemporaryDir tmp_;
     QString dir_sessions_, dir_weights_, dir_out_;
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
     std::vector<Fixture> good_sessions_, bad_sessions_, good_weights_, bad_weights_;
     QByteArray valid_session_;
     bool read_only_dirs_work_ = false;
@@ -1918,9 +1916,8 @@ class MonkeyTest : public QObject {
     }
 
     void createWindow() {
-        settings_ = std::make_unique<AppSettings>(tmp_.filePath(QStringLiteral("settings.ini")));
-        w_ = test::open_window(settings_.get());
-        QVERIFY(w_);
+        openWindow({tmp_.filePath(QStringLiteral("settings.ini")), QSize(1400, 900), {}});
+        if (QTest::currentTestFailed()) return;
         QVERIFY(settle());
     }
 
@@ -1970,10 +1967,7 @@ class MonkeyTest : public QObject {
     }
 
     void init() { createWindow(); }
-    void cleanup() {
-        w_.reset();
-        settings_.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     /// Every corrupt session once, deterministically, before the dice get to them.
     void everyCorruptSessionIsRefusedAndChangesNothing() {

@@ -17,9 +17,7 @@ class SessionTest : public QObject {
     Q_OBJECT
 
   private:
-    static QString path(const char* name) {
-        return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + QLatin1String(name);
-    }
+    static QString path(const char* name) { return test::temp_path(QLatin1String(name)); }
     static void write(const QString& file, const QByteArray& bytes) {
         QFile f(file);
         QVERIFY(f.open(QIODevice::WriteOnly));

@@ -281,10 +281,6 @@ QStringList stray_ampersands(const QWidget& root) {
     return out;
 }
 
-QString temp(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
 }  // namespace
 
 class TranslationTest : public QObject {
@@ -446,7 +442,7 @@ class TranslationTest : public QObject {
         QCOMPARE(resolve_language(QStringLiteral("zh_CN"), {QStringLiteral("en-US")}),
                  QStringLiteral("zh_CN"));
         // A stale or hand-edited preference reads as "follow the system".
-        AppSettings settings(temp(QStringLiteral("lang.ini")));
+        AppSettings settings(test::temp_path(QStringLiteral("lang.ini")));
         QCOMPARE(settings.language(), QStringLiteral("system"));
         settings.setLanguage(QStringLiteral("klingon"));
         QCOMPARE(settings.language(), QStringLiteral("system"));
@@ -457,7 +453,7 @@ class TranslationTest : public QObject {
     // (b) View > Language rebuilds the window in Chinese and back; the document, its unsaved
     // changes and the window's place survive.
     void switchingLanguageKeepsTheDocument() {
-        AppSettings settings(temp(QStringLiteral("switch.ini")));
+        AppSettings settings(test::temp_path(QStringLiteral("switch.ini")));
         LanguageSwitcher switcher(&settings);
         MainWindow* w = switcher.start(QStringLiteral("en"));
         w->setConfirmOnClose(false);
@@ -517,13 +513,13 @@ class TranslationTest : public QObject {
     }
 
     void switchingLanguageLeavesASavedSessionUnmodified() {
-        AppSettings settings(temp(QStringLiteral("saved.ini")));
+        AppSettings settings(test::temp_path(QStringLiteral("saved.ini")));
         LanguageSwitcher switcher(&settings);
         MainWindow* w = switcher.start(QStringLiteral("en"));
         w->setConfirmOnClose(false);
         w->show();
         SETTLE(*w);
-        const QString session = temp(QStringLiteral("switch.attnviz"));
+        const QString session = test::temp_path(QStringLiteral("switch.attnviz"));
         QVERIFY(w->saveSessionTo(session));
         QVERIFY(!w->isWindowModified());
         MainWindow* zh = pick_language(switcher, "languageChinese");
@@ -537,7 +533,7 @@ class TranslationTest : public QObject {
     // (c) The Chinese interface shows characters, never boxes: every visible text has a
     // glyph for every character in the font it is drawn with (fallbacks included).
     void chineseInterfaceHasGlyphs() {
-        AppSettings settings(temp(QStringLiteral("glyphs.ini")));
+        AppSettings settings(test::temp_path(QStringLiteral("glyphs.ini")));
         LanguageSwitcher switcher(&settings);
         MainWindow* w = switcher.start(QStringLiteral("zh_CN"));
         w->setConfirmOnClose(false);
@@ -571,7 +567,7 @@ class TranslationTest : public QObject {
 
     // A form row of several widgets gets a label with no buddy, which shows "&" as is.
     void noLabelShowsAnAmpersand() {
-        AppSettings settings(temp(QStringLiteral("amp.ini")));
+        AppSettings settings(test::temp_path(QStringLiteral("amp.ini")));
         LanguageSwitcher switcher(&settings);
         for (const char* language : {kEnglish, kChinese}) {
             MainWindow* w = switcher.start(QLatin1String(language));
@@ -603,12 +599,12 @@ class TranslationTest : public QObject {
             p.waitForFinished(120000);
             return std::make_pair(p.exitCode(), QString::fromLocal8Bit(p.readAllStandardError()));
         };
-        const QString en_png = temp(QStringLiteral("export_en.png"));
+        const QString en_png = test::temp_path(QStringLiteral("export_en.png"));
         auto [code, err] = run({}, en_png);
         QVERIFY2(code == 0, qPrintable(err));
         QCOMPARE(QImageReader(en_png).text(QStringLiteral("Title")),
                  QStringLiteral("Attention weights per head"));
-        const QString zh_png = temp(QStringLiteral("export_zh.png"));
+        const QString zh_png = test::temp_path(QStringLiteral("export_zh.png"));
         std::tie(code, err) = run({QStringLiteral("--lang"), QStringLiteral("zh_CN")}, zh_png);
         QVERIFY2(code == 0, qPrintable(err));
         QCOMPARE(QImageReader(zh_png).text(QStringLiteral("Title")),

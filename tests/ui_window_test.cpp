@@ -33,10 +33,6 @@ using namespace attnviz;
 using namespace attnviz::ui;
 
 namespace {
-QString temp(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
 QStringList labels(const QVector<QString>& v) {
     return QStringList(v.begin(), v.end());
 }
@@ -46,21 +42,11 @@ QStringList tokens(const std::vector<QString>& v) {
 }
 }  // namespace
 
-class WindowTest : public QObject {
+class WindowTest : public test::WindowFixture {
     Q_OBJECT
 
   private:
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
-
-    template <typename T>
-    T* find(const char* name) {
-        T* widget = w_->findChild<T*>(QLatin1String(name));
-        if (!widget) qFatal("no widget %s", name);
-        return widget;
-    }
     HeatmapFigure* figure() { return w_->grid()->figure(); }
-    SnapshotPtr snap() { return w_->compute()->latest(); }
 
     /// The pixel position of cell (row, col) of a panel, in plot coordinates.
     QPoint cellPoint(int panel, int row, int col) {
@@ -95,15 +81,11 @@ class WindowTest : public QObject {
 
   private slots:
     void init() {
-        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
-        w_ = test::open_window(settings_.get());
-        QVERIFY(w_);
+        openWindow();
+        if (QTest::currentTestFailed()) return;
         SETTLE(*w_);
     }
-    void cleanup() {
-        w_.reset();
-        settings_.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     void firstLaunchShowsTheDemo() {
         const SnapshotPtr s = snap();
@@ -420,7 +402,7 @@ class WindowTest : public QObject {
 
         const ComputeConfig saved = w_->document()->computeConfig();
         const FigureOptions saved_figure = w_->document()->figureOptions();
-        const QString file = temp(QStringLiteral("window.attnviz"));
+        const QString file = test::temp_path(QStringLiteral("window.attnviz"));
         QVERIFY(w_->saveSessionTo(file));
         QVERIFY(!w_->isWindowModified());
         QVERIFY(settings_->recentFiles().contains(file));
@@ -446,7 +428,7 @@ class WindowTest : public QObject {
 
     void openingABadSessionShowsAnErrorAndKeepsRunning() {
         const ComputeConfig before = w_->document()->computeConfig();
-        QVERIFY(!w_->openSession(temp(QStringLiteral("missing.attnviz"))));
+        QVERIFY(!w_->openSession(test::temp_path(QStringLiteral("missing.attnviz"))));
         QVERIFY(w_->errorDialog());
         QTRY_VERIFY(w_->errorDialog()->isVisible());
         QVERIFY(w_->errorDialog()->text().contains(QLatin1String("missing.attnviz")));
@@ -460,12 +442,12 @@ class WindowTest : public QObject {
 
     void exportsFromTheWindow() {
         const FigureOptions options = w_->document()->figureOptions();
-        const QString png = temp(QStringLiteral("window.png"));
+        const QString png = test::temp_path(QStringLiteral("window.png"));
         QVERIFY(w_->exportFigureTo(png, ExportSize{800, 500, 2.0}, options));
         QImageReader reader(png);
         QCOMPARE(reader.size(), QSize(1600, 1000));
 
-        const QString svg = temp(QStringLiteral("window.svg"));
+        const QString svg = test::temp_path(QStringLiteral("window.svg"));
         QVERIFY(w_->exportFigureTo(svg, ExportSize{800, 500, 1.0}, options));
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
@@ -473,14 +455,14 @@ class WindowTest : public QObject {
         QVERIFY(xml.contains("<svg"));
         QVERIFY(xml.contains(">because</text>"));
 
-        const QString pdf = temp(QStringLiteral("window.pdf"));
+        const QString pdf = test::temp_path(QStringLiteral("window.pdf"));
         QVERIFY(w_->exportFigureTo(pdf, ExportSize{800, 500, 1.0}, options));
         QFile p(pdf);
         QVERIFY(p.open(QIODevice::ReadOnly));
         QVERIFY(p.read(5) == "%PDF-");
         QVERIFY(p.size() > 5000);
 
-        const QString csv = temp(QStringLiteral("weights.csv"));
+        const QString csv = test::temp_path(QStringLiteral("weights.csv"));
         QVERIFY(w_->exportWeightsTo(csv));
         QFile c(csv);
         QVERIFY(c.open(QIODevice::ReadOnly));
@@ -488,7 +470,7 @@ class WindowTest : public QObject {
     }
 
     void aBadExportPathShowsAnErrorAndLeavesNothing() {
-        const QString bad = temp(QStringLiteral("no-such-folder/figure.png"));
+        const QString bad = test::temp_path(QStringLiteral("no-such-folder/figure.png"));
         QVERIFY(
             !w_->exportFigureTo(bad, ExportSize{400, 300, 1.0}, w_->document()->figureOptions()));
         QVERIFY(w_->errorDialog());
@@ -496,7 +478,7 @@ class WindowTest : public QObject {
         QVERIFY(!QFile::exists(bad));
         w_->errorDialog()->close();
 
-        const QString unknown = temp(QStringLiteral("figure.bmp"));
+        const QString unknown = test::temp_path(QStringLiteral("figure.bmp"));
         QVERIFY(!w_->exportFigureTo(unknown, ExportSize{400, 300, 1.0},
                                     w_->document()->figureOptions()));
         QVERIFY(w_->lastError().contains(QLatin1String(".png")));

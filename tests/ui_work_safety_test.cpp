@@ -41,10 +41,6 @@ using attnviz::test::read_all;
 
 namespace {
 
-QStringList entries(const QString& dir) {
-    return QDir(dir).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
-}
-
 /// Answers the next modal dialog the window opens (a blocking QMessageBox::question or a
 /// file dialog) from inside its event loop.  `answer` gets the dialog; what it saw stays
 /// in `seen` for the test to check afterwards.
@@ -90,13 +86,11 @@ std::function<void(QWidget*)> click(QMessageBox::StandardButton which) {
 
 }  // namespace
 
-class WorkSafetyTest : public QObject {
+class WorkSafetyTest : public test::WindowFixture {
     Q_OBJECT
 
   private:
     QTemporaryDir tmp_;
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
 
     /// A path in this test function's own folder (the settings live elsewhere).
     QString path(const QString& name) const {
@@ -106,9 +100,8 @@ class WorkSafetyTest : public QObject {
     }
 
     void makeWindow() {
-        settings_ = std::make_unique<AppSettings>(tmp_.filePath(QStringLiteral("settings.ini")));
-        w_ = test::open_window(settings_.get(), QSize(1200, 800));
-        QVERIFY(w_);
+        openWindow({tmp_.filePath(QStringLiteral("settings.ini")), QSize(1200, 800), {}});
+        if (QTest::currentTestFailed()) return;
         SETTLE(*w_);
     }
     /// A change through the real widget, as a user makes it.
@@ -126,7 +119,7 @@ class WorkSafetyTest : public QObject {
     static void verifyIntact(const QString& file, const QByteArray& before,
                              const QStringList& listing) {
         QCOMPARE(read_all(file), before);
-        QCOMPARE(entries(QFileInfo(file).absolutePath()), listing);
+        QCOMPARE(test::entries(QFileInfo(file).absolutePath()), listing);
     }
 
   private slots:
@@ -135,10 +128,7 @@ class WorkSafetyTest : public QObject {
         QVERIFY(tmp_.isValid());
     }
     void init() { makeWindow(); }
-    void cleanup() {
-        w_.reset();
-        settings_.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     // --- atomic writes --------------------------------------------------------------------
 
@@ -147,7 +137,8 @@ class WorkSafetyTest : public QObject {
         QVERIFY(w_->saveSessionTo(file));
         const QByteArray before = read_all(file);
         QVERIFY(before.size() > 200);
-        const QStringList listing = entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
+        const QStringList listing =
+            test::entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
         changeSomething();
         QVERIFY(w_->isWindowModified());
         {
@@ -189,7 +180,8 @@ class WorkSafetyTest : public QObject {
         QVERIFY(write());
         const QByteArray before = read_all(file);
         QVERIFY(before.size() > 200);
-        const QStringList listing = entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
+        const QStringList listing =
+            test::entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
         changeSomething();  // so a successful write would change the file
         SETTLE(*w_);
         {
@@ -207,10 +199,11 @@ class WorkSafetyTest : public QObject {
     void aFolderOrAMissingFolderIsRefusedAndNothingChanges() {
         const QString folder = path(QStringLiteral("folder.attnviz"));
         QVERIFY(QDir().mkpath(folder + QStringLiteral("/inside")));
-        const QStringList listing = entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
+        const QStringList listing =
+            test::entries(QFileInfo(path(QStringLiteral("x"))).absolutePath());
         QVERIFY(!w_->saveSessionTo(folder));
         QVERIFY(QFileInfo(folder).isDir());
-        QCOMPARE(entries(folder), QStringList{QStringLiteral("inside")});
+        QCOMPARE(test::entries(folder), QStringList{QStringLiteral("inside")});
         closeErrorDialog();
         QVERIFY(!w_->saveSessionTo(path(QStringLiteral("missing/s.attnviz"))));
         closeErrorDialog();
@@ -221,7 +214,7 @@ class WorkSafetyTest : public QObject {
         }
         QVERIFY(!w_->exportWeightsTo(path(QStringLiteral("folder.attnviz"))));
         closeErrorDialog();
-        QCOMPARE(entries(QFileInfo(path(QStringLiteral("x"))).absolutePath()), listing);
+        QCOMPARE(test::entries(QFileInfo(path(QStringLiteral("x"))).absolutePath()), listing);
         QVERIFY(w_->currentFile().isEmpty());
     }
 

@@ -36,6 +36,25 @@ std::string temp_dir() {
     return dir->path().toStdString();
 }
 
+std::string fresh_dir(const std::string& name) {
+    const std::string dir = temp_dir() + "/" + name;
+    QDir(QString::fromStdString(dir)).removeRecursively();
+    QDir().mkpath(QString::fromStdString(dir));
+    return dir;
+}
+
+QString temp_path(const QString& name) {
+    return QString::fromStdString(temp_dir()) + QLatin1Char('/') + name;
+}
+
+QStringList entries(const QString& dir) {
+    return QDir(dir).entryList(
+        QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
+}
+QStringList entries(const std::string& dir) {
+    return entries(QString::fromStdString(dir));
+}
+
 CompareResult compare_arrays(const float* actual, const float* expected, std::size_t n, double atol,
                              double rtol) {
     CompareResult r;

@@ -25,6 +25,13 @@ std::string data_dir();
 std::string golden_dir();
 /// A fresh, empty temporary folder for this test process (removed at exit).
 std::string temp_dir();
+/// temp_dir()/name, emptied (or made): a folder of one test's own.
+std::string fresh_dir(const std::string& name);
+/// temp_dir()/name: a file (or folder) path for a test to write.
+QString temp_path(const QString& name);
+/// Every entry of `dir` (hidden ones too), sorted by name: what a writer left behind.
+QStringList entries(const QString& dir);
+QStringList entries(const std::string& dir);
 /// The values of an int64 .npy as numpy writes it (little-endian, C order), such as a golden
 /// case's input_ids: the data are the file's last numel * 8 bytes, since the engine's reader
 /// (float data) checks the header but refuses the dtype.

@@ -7,9 +7,12 @@
 #include <QElapsedTimer>
 #include <QTest>
 
+#include <functional>
 #include <memory>
 
+#include "test_support.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
 
@@ -44,6 +47,49 @@ inline std::unique_ptr<ui::MainWindow> open_window(ui::AppSettings* settings,
     if (!QTest::qWaitForWindowExposed(w.get()) || !activate(*w)) return nullptr;
     return w;
 }
+
+/// What a window test opens: the settings file (default: settings.ini in the test's
+/// temporary folder), the window's size, and what to set on the settings before the window
+/// reads them.
+struct WindowSetup {
+    QString settings_file;
+    QSize size = QSize(1400, 900);
+    std::function<void(ui::AppSettings&)> prepare;
+};
+
+/// The fixture the window tests share: a MainWindow on a settings file of its own.  A test
+/// class derives from it (with its own Q_OBJECT) and calls openWindow() from its init() slot
+/// and closeWindow() from cleanup(); the fixture has no slots, since QTest would run them as
+/// tests of every class.
+class WindowFixture : public QObject {
+  protected:
+    std::unique_ptr<ui::AppSettings> settings_;
+    std::unique_ptr<ui::MainWindow> w_;
+
+    /// Opens w_ as `setup` says; fails the test function when it never shows.
+    void openWindow(const WindowSetup& setup = {}) {
+        settings_ = std::make_unique<ui::AppSettings>(
+            setup.settings_file.isEmpty() ? temp_path(QStringLiteral("settings.ini"))
+                                          : setup.settings_file);
+        if (setup.prepare) setup.prepare(*settings_);
+        w_ = open_window(settings_.get(), setup.size);
+        QVERIFY2(w_, "the window never showed");
+    }
+    /// The window closed (without asking about unsaved changes) and its settings released.
+    void closeWindow() {
+        w_.reset();
+        settings_.reset();
+    }
+    /// The window's child widget called `name`; the test stops when there is none.
+    template <typename T>
+    T* find(const char* name) const {
+        T* widget = w_->findChild<T*>(QLatin1String(name));
+        if (!widget) qFatal("no widget %s", name);
+        return widget;
+    }
+    /// The window's latest result.
+    ui::SnapshotPtr snap() const { return w_->compute()->latest(); }
+};
 
 }  // namespace attnviz::test
 
