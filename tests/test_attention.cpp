@@ -15,6 +15,7 @@
 #include "engine/buffers.h"
 #include "engine/io/npy.h"
 #include "engine/io/safetensors.h"
+#include "engine/layers/attention_layer_file.h"
 #include "engine/layers/multi_head_attention.h"
 #include "engine/ops/random.h"
 #include "test_support.h"
@@ -519,6 +520,91 @@ class TestAttention : public QObject {
         qInfo("largest error against the float32 bar: %.2fx", worst_ratio);
     }
 
+    /// Every torch golden's weights file gives the layer of its config (heads from the
+    /// config, or from additive_v), whose forward pass is the golden's.
+    void layer_from_a_file() {
+        for (const QString& c : golden_cases()) {
+            const QJsonObject config =
+                read_json(QString::fromStdString(test::golden_dir()) + "/" + c + "/config.json");
+            const std::string path = golden_path(c, "weights.safetensors");
+            const MultiHeadAttention layer =
+                load_attention_layer(path, config["num_heads"].toInt());
+            const MultiHeadAttentionOptions o = layer.options(), want = options_from_config(config);
+            QVERIFY2(o.embed_dim == want.embed_dim && o.num_heads == want.num_heads &&
+                         o.key_dim() == want.key_dim() && o.value_dim() == want.value_dim() &&
+                         o.bias == want.bias && o.add_bias_kv == want.add_bias_kv &&
+                         o.scoring == want.scoring,
+                     qPrintable(c));
+            if (want.scoring == Scoring::Additive)  // the head count is in the file
+                QCOMPARE(load_attention_layer(path).options().num_heads, want.num_heads);
+            else
+                QCOMPARE(load_attention_layer(path).options().num_heads, std::int64_t{1});
+            GoldenRun run = load_golden(c);
+            AttentionForwardOptions fwd = run.fwd();
+            fwd.masked_rows = MaskedRowPolicy::Zero;
+            MultiHeadAttention same = layer;
+            if (want.add_zero_attn) {  // not in a state_dict: a forward option of the module
+                MultiHeadAttentionOptions with = o;
+                with.add_zero_attn = true;
+                same = MultiHeadAttention(with);
+                same.load_state_dict(io::read_safetensors(path));
+            }
+            const AttentionResult r = same.forward(run.query, run.key, run.value, fwd);
+            const Tensor out = io::read_npy(golden_path(c, "expected_zero_output.npy"));
+            const auto cmp = test::compare_tensors(r.output, out, kAtol, kRtol);
+            QVERIFY2(cmp.ok, qPrintable(c + ": " + QString::fromStdString(cmp.message)));
+        }
+        // torch's own files in every float dtype, both layouts.
+        for (const char* f : {"mha_packed", "mha_separate", "mha_f16", "mha_bf16", "mha_f64"}) {
+            const std::string path = test::data_dir() + "/io/safetensors/" + f + ".safetensors";
+            const MultiHeadAttention layer = load_attention_layer(path, 2);
+            QVERIFY2(layer.options().embed_dim > 0 && layer.options().packed_in_proj(), f);
+        }
+    }
+
+    /// A file that is not this layer's is refused with a DataError naming the file and,
+    /// where one is at fault, the tensor.
+    void layer_file_errors() {
+        const std::string missing = test::temp_dir() + "/none.safetensors";
+        ATTNVIZ_EXPECT_DATA_ERROR(load_attention_layer(missing), missing);
+        const std::string not_st = test::data_dir() + "/io/safetensors/bad_npy_file.safetensors";
+        ATTNVIZ_EXPECT_DATA_ERROR(load_attention_layer(not_st), not_st);
+        const std::string dir = test::fresh_dir("layer_files");
+        const auto write = [&](const char* name, const io::TensorMap& m) {
+            const std::string path = dir + "/" + name;
+            io::write_safetensors(path, m);
+            return path;
+        };
+        const io::TensorMap good =
+            io::read_safetensors(golden_path("bias_kv", "weights.safetensors"));
+        io::TensorMap m;
+        m["encoder.weight"] = random_tensor({8, 8}, 1);
+        std::string path = write("other.safetensors", m);
+        ATTNVIZ_EXPECT_DATA_ERROR(load_attention_layer(path), path,
+                                  "not a torch.nn.MultiheadAttention state_dict");
+        m = good;
+        m.erase("out_proj.weight");
+        path = write("no_out_proj.safetensors", m);
+        ATTNVIZ_EXPECT_DATA_ERROR(load_attention_layer(path), path, "out_proj.weight");
+        m = good;
+        m["in_proj_weight"] = random_tensor({47, 16}, 2);
+        path = write("short_in_proj.safetensors", m);
+        ATTNVIZ_EXPECT_DATA_ERROR(load_attention_layer(path), path, "'in_proj_weight' [47,16]",
+                                  "expected [48,16]");
+        m = good;
+        m["bias_k"].data[3] = std::numeric_limits<float>::quiet_NaN();
+        path = write("nan.safetensors", m);
+        ATTNVIZ_EXPECT_DATA_ERROR(load_attention_layer(path), path, "bias_k", "non-finite");
+        m = good;
+        m["adapter.weight"] = random_tensor({2}, 3);
+        path = write("extra.safetensors", m);
+        ATTNVIZ_EXPECT_DATA_ERROR(load_attention_layer(path), path, "unexpected tensor",
+                                  "'adapter.weight'");
+        path = write("good.safetensors", good);
+        ATTNVIZ_EXPECT_DATA_ERROR(load_attention_layer(path, 3), path, "embed_dim 16",
+                                  "num_heads 3");
+        QCOMPARE(load_attention_layer(path, 4).options().num_heads, std::int64_t{4});
+    }
     void options_inferred_from_weights() {
         for (const QString& c : golden_cases()) {
             const QJsonObject config =

@@ -1282,7 +1282,7 @@ class MonkeyTest : public test::WindowFixture {
         const Fixture f = good ? pick(good_weights_) : pick(bad_weights_);
         const QJsonObject before = w_->document()->toJson();
         note(QStringLiteral("load weights %1").arg(f.name));
-        if (w_->loadWeightsFrom(f.path)) {
+        if (test::load_weights(*w_, f.path)) {
             if (w_->document()->weightsFile() != QFileInfo(f.path).absoluteFilePath())
                 fail(QStringLiteral("loaded %1 but the document uses '%2'")
                          .arg(f.name, w_->document()->weightsFile()));
@@ -1995,7 +1995,7 @@ class MonkeyTest : public test::WindowFixture {
             for (const Fixture& f : *list) {
                 failure_.clear();
                 const QJsonObject before = w_->document()->toJson();
-                if (!w_->loadWeightsFrom(f.path)) {
+                if (!test::load_weights(*w_, f.path)) {
                     QVERIFY2(list == &bad_weights_, qPrintable(f.name + ": " + w_->lastError()));
                     QVERIFY2(!w_->lastError().isEmpty(), qPrintable(f.name));
                     QVERIFY2(w_->document()->toJson() == before, qPrintable(f.name));

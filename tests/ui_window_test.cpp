@@ -8,23 +8,28 @@
 #include <QFile>
 #include <QImageReader>
 #include <QInputMethodEvent>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QThreadPool>
 
 #include <cmath>
 #include <memory>
 
 #include <qcustomplot.h>
 
+#include "engine/io/safetensors.h"
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/render/fonts.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
+#include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
 #include "window_support.h"
@@ -483,6 +488,100 @@ class WindowTest : public test::WindowFixture {
                                     w_->document()->figureOptions()));
         QVERIFY(w_->lastError().contains(QLatin1String(".png")));
         QVERIFY(!QFile::exists(unknown));
+    }
+
+    // --- Load Weights… ----------------------------------------------------------------------
+
+    /// The file is read off the GUI thread: the call returns before it is read and nothing
+    /// changes until then; then the document takes the layer the file describes (embed_dim,
+    /// bias) and the result runs on the file's weights.
+    void loadWeightsReadsOffTheGuiThread() {
+        const QString file = QString::fromStdString(test::golden_dir()) +
+                             QStringLiteral("/bias_off/weights.safetensors");
+        FigureExports* exports = test::exports_of(*w_);
+        QVERIFY(exports);
+        QVERIFY(w_->document()->bias());
+        const QJsonObject before = w_->document()->toJson();
+        QSignalSpy done(exports, &FigureExports::weightsLoadFinished);
+        QVERIFY(w_->loadWeightsFrom(file));
+        QVERIFY(exports->isLoadingWeights());
+        QVERIFY(done.isEmpty());
+        QCOMPARE(w_->document()->toJson(), before);
+        QVERIFY(done.wait(30000));
+        QCOMPARE(done.size(), 1);
+        QCOMPARE(done.front().front().toBool(), true);
+        QVERIFY(!exports->isLoadingWeights());
+        QCOMPARE(w_->document()->weightsFile(), QFileInfo(file).absoluteFilePath());
+        QCOMPARE(w_->document()->embedDim(), 16);
+        QVERIFY(!w_->document()->bias());
+        SETTLE(*w_);
+        QVERIFY2(w_->compute()->lastError().isEmpty(), qPrintable(w_->compute()->lastError()));
+        QCOMPARE(snap()->config.weights_file, QFileInfo(file).absoluteFilePath());
+        QVERIFY(snap()->steps);
+        const io::TensorMap state = io::read_safetensors(file.toStdString());
+        QCOMPARE(snap()->steps->w_o.data, state.at("out_proj.weight").data);
+        QVERIFY(snap()->steps->b_o.empty());
+    }
+
+    /// A file the demo layer cannot run is refused with the dialog, and nothing changes.
+    void refusedWeightsChangeNothing_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("message");
+        const QString golden = QString::fromStdString(test::golden_dir());
+        const QString io =
+            QString::fromStdString(test::data_dir()) + QStringLiteral("/io/safetensors");
+        QTest::newRow("missing") << test::temp_path(QStringLiteral("none.safetensors"))
+                                 << QStringLiteral("none.safetensors");
+        QTest::newRow("not safetensors") << io + QStringLiteral("/bad_npy_file.safetensors")
+                                         << QStringLiteral("bad_npy_file.safetensors");
+        QTest::newRow("not attention") << io + QStringLiteral("/mixed_dtypes.safetensors")
+                                       << QStringLiteral("MultiheadAttention");
+        QTest::newRow("kdim") << golden + QStringLiteral("/cross_kdim_vdim/weights.safetensors")
+                              << QStringLiteral("kdim 10 and vdim 12");
+        QTest::newRow("bias_kv") << golden + QStringLiteral("/bias_kv/weights.safetensors")
+                                 << QStringLiteral("bias_k");
+    }
+    void refusedWeightsChangeNothing() {
+        QFETCH(QString, file);
+        QFETCH(QString, message);
+        const QJsonObject before = w_->document()->toJson();
+        QVERIFY(!test::load_weights(*w_, file));
+        QVERIFY(w_->errorDialog() && w_->errorDialog()->isVisible());
+        QVERIFY2(w_->lastError().contains(message), qPrintable(w_->lastError()));
+        QCOMPARE(w_->document()->toJson(), before);
+        w_->errorDialog()->close();
+    }
+
+    /// A second load replaces the first, whose result is dropped when it comes.
+    void aNewerLoadReplacesTheFirst() {
+        const QString golden = QString::fromStdString(test::golden_dir());
+        const QString first = golden + QStringLiteral("/heads_8/weights.safetensors");
+        const QString second = golden + QStringLiteral("/bias_off/weights.safetensors");
+        FigureExports* exports = test::exports_of(*w_);
+        QSignalSpy done(exports, &FigureExports::weightsLoadFinished);
+        QVERIFY(w_->loadWeightsFrom(first));
+        QVERIFY(w_->loadWeightsFrom(second));
+        QVERIFY(done.wait(30000));
+        // Both readers are done and their results delivered (the first one's dropped).
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
+        QCoreApplication::sendPostedEvents();
+        QCOMPARE(done.size(), 1);
+        QCOMPARE(done.front().front().toBool(), true);
+        QCOMPARE(w_->document()->weightsFile(), QFileInfo(second).absoluteFilePath());
+        QCOMPARE(w_->document()->embedDim(), 16);
+    }
+
+    /// Closing the window while a file is read: the window goes at once, the reader's result
+    /// is dropped when it comes.
+    void closingWhileWeightsLoadIsSafe() {
+        const QString file = QString::fromStdString(test::golden_dir()) +
+                             QStringLiteral("/odd_length_37/weights.safetensors");
+        QVERIFY(w_->loadWeightsFrom(file));
+        QVERIFY(test::exports_of(*w_)->isLoadingWeights());
+        closeWindow();
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
     }
 };
 

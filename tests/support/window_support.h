@@ -5,6 +5,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QTest>
 
 #include <functional>
@@ -13,6 +14,7 @@
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/settings/app_settings.h"
+#include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
 
@@ -46,6 +48,22 @@ inline std::unique_ptr<ui::MainWindow> open_window(ui::AppSettings* settings,
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get()) || !activate(*w)) return nullptr;
     return w;
+}
+
+/// The window's File ▸ Export/Load part.
+inline ui::FigureExports* exports_of(ui::MainWindow& w) {
+    return w.findChild<ui::FigureExports*>();
+}
+
+/// Load Weights… on `path`, which reads the file off the GUI thread, and waits for its end:
+/// true when the document switched to the file, false when the window refused it.
+inline bool load_weights(ui::MainWindow& w, const QString& path) {
+    ui::FigureExports* exports = exports_of(w);
+    if (!exports) return false;
+    QSignalSpy done(exports, &ui::FigureExports::weightsLoadFinished);
+    if (!w.loadWeightsFrom(path)) return false;
+    // The result comes through the event loop, never before this wait.
+    return done.wait(60000) && done.front().front().toBool();
 }
 
 /// What a window test opens: the settings file (default: settings.ini in the test's

@@ -5,13 +5,15 @@
 #include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QPointer>
 #include <QStatusBar>
+#include <QThreadPool>
 
 #include <exception>
 #include <functional>
 #include <thread>
 
-#include "engine/io/safetensors.h"
+#include "engine/layers/attention_layer_file.h"
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
@@ -184,36 +186,68 @@ void FigureExports::loadWeightsDialog() {
 }
 
 bool FigureExports::loadWeightsFrom(const QString& path) {
-    io::TensorMap tensors;
-    try {
-        tensors = io::read_safetensors(path.toStdString());
-    } catch (const std::exception& e) {
-        window_->showError(tr("Cannot load weights"), QString::fromStdString(e.what()));
+    if (path.isEmpty()) {
+        window_->showError(tr("Cannot load weights"), tr("No file was given."));
         return false;
     }
-    // Take embed_dim from the file, so a matching layer is ready without a second step.
-    int embed_dim = 0;
-    for (const char* name : {"in_proj_weight", "q_proj_weight", "out_proj.weight"}) {
-        const auto it = tensors.find(name);
-        if (it != tensors.end() && it->second.rank() == 2) {
-            embed_dim = int(it->second.dim(1));
-            break;
+    const std::uint64_t ticket = ++weights_ticket_;
+    loading_weights_ = true;
+    window_->statusBar()->showMessage(
+        tr("Reading weights from %1…").arg(QFileInfo(path).fileName()));
+    // The task holds only the path and a guarded pointer: a closed window drops its result.
+    QPointer<FigureExports> self(this);
+    QThreadPool::globalInstance()->start([self, ticket, path] {
+        std::optional<MultiHeadAttentionOptions> options;
+        QString error;
+        try {
+            options = load_attention_layer(path.toStdString()).options();
+        } catch (const std::exception& e) {
+            error = QString::fromStdString(e.what());
+        } catch (...) {
+            error = QStringLiteral("%1: an unknown error").arg(path);
         }
-    }
-    if (embed_dim <= 0) {
-        window_->showError(
-            tr("Cannot load weights"),
-            tr("'%1' has no in_proj_weight, q_proj_weight or out_proj.weight: it is not "
-               "an nn.MultiheadAttention state_dict.")
-                .arg(QFileInfo(path).fileName()));
-        return false;
-    }
-    if (embed_dim != window_->document()->embedDim()) window_->document()->setEmbedDim(embed_dim);
-    window_->document()->setWeightsFile(QFileInfo(path).absoluteFilePath());
-    window_->rememberDirectory(path);
-    window_->statusBar()->showMessage(tr("Loaded weights from %1").arg(QFileInfo(path).fileName()),
-                                      4000);
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, ticket, path, options, error] {
+                if (self) self->finishWeights(ticket, path, options, error);
+            },
+            Qt::QueuedConnection);
+    });
     return true;
+}
+
+void FigureExports::finishWeights(std::uint64_t ticket, const QString& path,
+                                  const std::optional<MultiHeadAttentionOptions>& options,
+                                  const QString& error) {
+    if (ticket != weights_ticket_) return;  // a newer load replaced this one
+    loading_weights_ = false;
+    window_->statusBar()->clearMessage();
+    const QString name = QFileInfo(path).fileName();
+    QString problem = error;
+    if (options && !options->packed_in_proj())
+        problem = tr("'%1' is a layer with kdim %2 and vdim %3, but the demo layer's keys and "
+                     "values have embed_dim (%4).")
+                      .arg(name)
+                      .arg(options->key_dim())
+                      .arg(options->value_dim())
+                      .arg(options->embed_dim);
+    else if (options && options->add_bias_kv)
+        problem = tr("'%1' has bias_k and bias_v, which the demo layer does not have.").arg(name);
+    if (!problem.isEmpty()) {
+        window_->showError(tr("Cannot load weights"), problem);
+        emit weightsLoadFinished(false);
+        return;
+    }
+    // The layer the file describes, so that it runs without a second step.
+    AttentionDocument* doc = window_->document();
+    if (options->embed_dim != doc->embedDim()) doc->setEmbedDim(int(options->embed_dim));
+    doc->setBias(options->bias);
+    doc->setScoring(options->scoring);
+    if (options->scoring == Scoring::Additive) doc->setNumHeads(int(options->num_heads));
+    doc->setWeightsFile(QFileInfo(path).absoluteFilePath());
+    window_->rememberDirectory(path);
+    window_->statusBar()->showMessage(tr("Loaded weights from %1").arg(name), 4000);
+    emit weightsLoadFinished(true);
 }
 
 }  // namespace attnviz::ui

@@ -8,8 +8,11 @@
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 
+#include "engine/layers/multi_head_attention.h"
 #include "ui/document/attention_config.h"
 #include "ui/render/figure_export.h"
 
@@ -26,7 +29,14 @@ class FigureExports : public QObject {
     /// Each returns false and shows an error dialog on failure.
     bool exportFigureTo(const QString& path, const ExportSize& size, const FigureOptions& options);
     bool exportWeightsTo(const QString& path);
+    /// Reads the state_dict at `path` off the GUI thread (the engine's load_attention_layer)
+    /// and returns at once; the window stays usable.  When the file holds a layer the demo
+    /// can run, the document switches to it (embed_dim, bias, scoring, the file); else the
+    /// error dialog says why and the document is unchanged.  weightsLoadFinished() tells
+    /// which.  A load started meanwhile replaces this one; closing the window drops it.
+    /// False (with the dialog) only for an empty path.
     bool loadWeightsFrom(const QString& path);
+    bool isLoadingWeights() const { return loading_weights_; }
     void copyFigure();
 
     void exportFigureDialog();
@@ -41,6 +51,9 @@ class FigureExports : public QObject {
   signals:
     /// The last export's thread has ended.
     void idle();
+    /// A load of loadWeightsFrom() ended: the document uses the file, or the dialog shows why
+    /// not (not emitted for a load that a newer one replaced).
+    void weightsLoadFinished(bool loaded);
 
   private:
     /// Runs `work` on a thread of its own while the GUI thread keeps painting; rethrows
@@ -50,9 +63,15 @@ class FigureExports : public QObject {
     /// Configuration B for a comparison's export (null for other figures).
     SnapshotPtr comparedFor(const SnapshotPtr& snapshot, const FigureOptions& options);
 
+    void finishWeights(std::uint64_t ticket, const QString& path,
+                       const std::optional<MultiHeadAttentionOptions>& options,
+                       const QString& error);
+
     int busy_ = 0;
     MainWindow* window_;
     AppSettings* settings_;
+    std::uint64_t weights_ticket_ = 0;  ///< the current load; older results are dropped
+    bool loading_weights_ = false;
 };
 
 }  // namespace attnviz::ui
