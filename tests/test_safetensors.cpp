@@ -361,7 +361,7 @@ class TestSafetensors : public QObject {
         ATTNVIZ_EXPECT_DATA_ERROR(io::write_safetensors(folder, good),
                                   "cannot write '" + folder + "': Is a directory");
         QCOMPARE(test::entries(dir), QStringList{"w.safetensors"});
-        QVERIFY(entries(folder).isEmpty());
+        QVERIFY(test::entries(folder).isEmpty());
         QDir(QString::fromStdString(folder)).removeRecursively();
 
         const std::string path = dir + "/w.safetensors";
