@@ -55,12 +55,10 @@ class Gate {
 
 }  // namespace
 
-class ThreadsTest : public QObject {
+class ThreadsTest : public test::WindowFixture {
     Q_OBJECT
 
     QTemporaryDir dir_;
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
 
     /// The 4-layer bilingual model AttnViz ships, open and settled.
     bool openShippedModel() {
@@ -78,16 +76,14 @@ class ThreadsTest : public QObject {
   private slots:
     void init() {
         QVERIFY(dir_.isValid());
-        settings_ = std::make_unique<AppSettings>(dir_.filePath(QStringLiteral("settings.ini")));
-        w_ = test::open_window(settings_.get());
-        QVERIFY(w_);
+        openWindow({dir_.filePath(QStringLiteral("settings.ini")), QSize(1400, 900), {}});
+        if (QTest::currentTestFailed()) return;
         SETTLE(*w_);
     }
     void cleanup() {
         ComputeController::setLayerHookForTesting({});
         FigureExports::setWorkerHookForTesting({});
-        w_.reset();
-        settings_.reset();
+        closeWindow();
     }
 
     void cancelStopsAModelPassAtItsNextLayer() {
