@@ -42,6 +42,7 @@ if [[ ! -f $tarball ]]; then
 fi
 
 root=$(mktemp -d "$cache/root.XXXXXX")
+chmod 755 "$root"  # apt's _apt user reads below it
 mounts=()
 cleanup() {
   local m
@@ -118,7 +119,7 @@ window_test() {
     sleep 5
     kill -0 $pid 2>/dev/null || { echo "attnviz exited after its window opened" >&2; exit 1; }
     xwd -root -silent >/tmp/'"$name"'.xwd
-    kill $pid; wait $pid || true' || { cat "$root/tmp/$name.log" >&2; fail "window test $name"; }
+    kill $pid; wait $pid 2>/dev/null || true' || { cat "$root/tmp/$name.log" >&2; fail "window test $name"; }
   if grep -qi "error\|fail\|cannot" "$root/tmp/$name.log"; then
     cat "$root/tmp/$name.log" >&2
     fail "attnviz reported a problem on stderr ($name)"
