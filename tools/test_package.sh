@@ -62,6 +62,8 @@ cp /etc/resolv.conf "$root/etc/resolv.conf"
 echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
 cp "$deb" "$root/tmp/"
 in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+# The chroot lives in the build tree, which apt's unprivileged _apt user may not reach.
+echo 'APT::Sandbox::User "root";' >"$root/etc/apt/apt.conf.d/99attnviz-test"
 export DEBIAN_FRONTEND=noninteractive
 
 step "apt install ./$(basename "$deb") (its Depends only, no Recommends)"
