@@ -45,7 +45,7 @@ root=$(mktemp -d "$cache/root.XXXXXX")
 chmod 755 "$root"  # apt's _apt user reads below it
 mounts=()
 cleanup() {
-  local m
+  local i
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done
   rm -rf --one-file-system "$root"
 }
@@ -61,10 +61,12 @@ bind "$cache/apt-archives" /var/cache/apt/archives
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
 cp "$deb" "$root/tmp/"
-in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
+in_root() {
+  chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+    DEBIAN_FRONTEND=noninteractive "$@"
+}
 # The chroot lives in the build tree, which apt's unprivileged _apt user may not reach.
 echo 'APT::Sandbox::User "root";' >"$root/etc/apt/apt.conf.d/99attnviz-test"
-export DEBIAN_FRONTEND=noninteractive
 
 step "apt install ./$(basename "$deb") (its Depends only, no Recommends)"
 in_root apt-get update -qq
