@@ -95,7 +95,9 @@ for f in /usr/share/applications/org.attnviz.AttnViz.desktop \
          /usr/share/icons/hicolor/scalable/apps/org.attnviz.AttnViz.svg \
          /usr/share/icons/hicolor/48x48/apps/org.attnviz.AttnViz.png \
          /usr/share/attnviz/examples/induction_head.attnviz \
-         /usr/share/doc/attnviz/copyright; do
+         /usr/share/doc/attnviz/copyright \
+         /usr/share/man/man1/attnviz.1.gz \
+         /usr/share/bash-completion/completions/attnviz; do
   [[ -f $root$f ]] || fail "$f is not installed"
 done
 
