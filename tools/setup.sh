@@ -3,14 +3,18 @@
 #   bash tools/setup.sh run    install what is missing, build, start the app
 #   bash tools/setup.sh test   install what is missing, build, run every test (also under
 #                              the sanitizers) and every fuzzer briefly: tools/test_all.sh
+#   bash tools/setup.sh build  install what is missing, build (the app and the tests)
+#   bash tools/setup.sh package install what is missing, build the Debian package
+#                              build/package/attnviz_<version>_<arch>.deb and check it with
+#                              lintian; install it with: sudo apt install ./build/package/attnviz_*.deb
 # Packages are checked first, so apt is only called when something is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case $mode in
-  run|test|build) ;;
-  *) echo "usage: bash tools/setup.sh run|test|build" >&2; exit 2 ;;
+  run|test|build|package) ;;
+  *) echo "usage: bash tools/setup.sh run|test|build|package" >&2; exit 2 ;;
 esac
 
 packages=(
@@ -19,11 +23,15 @@ packages=(
   libgl-dev libeigen3-dev libopenblas-pthread-dev libdnnl-dev libqcustomplot-dev
   libsimdjson-dev libutf8proc-dev libpcre2-dev libcli11-dev
   fonts-noto-cjk
+  librsvg2-bin desktop-file-utils appstream shared-mime-info
 )
 # The sanitizer build and the fuzzers: clang, its runtimes (ASan, UBSan, libFuzzer) and
 # llvm-symbolizer, which gives their reports file:line stacks.
 # The PDF export test rasterises with poppler's pdftoppm.
 [[ $mode == test ]] && packages+=(clang libclang-rt-14-dev llvm-14 poppler-utils)
+# The package: CPack's DEB generator (dpkg-shlibdeps computes its Depends, `file` finds the
+# binaries), lintian; tools/test_package.sh installs it into a debootstrap chroot.
+[[ $mode == package ]] && packages+=(dpkg-dev file fakeroot lintian debootstrap)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -49,6 +57,18 @@ case $mode in
   build)
     cmake --preset release >/dev/null
     cmake --build --preset release -j "$jobs"
+    ;;
+  package)
+    # The `package` preset: a portable binary (no -march=native) under /usr, without the tests.
+    cmake --preset package >/dev/null
+    cmake --build --preset package -j "$jobs"
+    rm -f build/package/attnviz_*.deb
+    cpack --preset package
+    deb=$(ls build/package/attnviz_*.deb)
+    # Errors fail; the warnings left are listed with their reasons in the README.
+    lintian --fail-on error "$deb" || exit 1
+    echo "== $deb: install it with  sudo apt install ./$deb"
+    echo "== test it in a fresh Debian 12 chroot with  sudo bash tools/test_package.sh"
     ;;
   test)
     # The release build and its tests, the sanitizer build and its tests, a short run of

@@ -124,12 +124,16 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
     const QString model = source.value(QStringLiteral("model_folder")).toString();
     if (!model.isEmpty() && QFileInfo(model).isRelative()) {
         // A built-in example (":/examples/...") names a shipped model; a session file, a
-        // folder relative to itself.
+        // folder relative to itself or, when it has none, a shipped model: the examples
+        // installed in share/attnviz/examples are the built-in ones, and name theirs so.
         const bool resource = path.startsWith(QLatin1String(":/"));
         const QString shipped = shipped_models_dir();
         const QDir base =
             resource && !shipped.isEmpty() ? QDir(shipped) : QFileInfo(path).absoluteDir();
-        source[QStringLiteral("model_folder")] = QDir::cleanPath(base.absoluteFilePath(model));
+        QString folder = QDir::cleanPath(base.absoluteFilePath(model));
+        if (!resource && !QFileInfo::exists(folder) && !shipped_model(model).isEmpty())
+            folder = shipped_model(model);
+        source[QStringLiteral("model_folder")] = folder;
         doc_json[QStringLiteral("source")] = source;
     }
     QString message;

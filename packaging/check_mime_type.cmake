@@ -1,0 +1,21 @@
+# ctest packaging_mime_type: the shared-MIME-info type compiles with update-mime-database, as
+# the package's trigger runs it, and registers application/x-attnviz-session for *.attnviz.
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK}/mime/packages)
+configure_file(${FILE} ${WORK}/mime/packages/org.attnviz.AttnViz.xml COPYONLY)
+execute_process(COMMAND ${UPDATE_MIME_DATABASE} ${WORK}/mime RESULT_VARIABLE rc
+                OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(NOT rc EQUAL 0 OR out MATCHES "[Ww]arning|[Ee]rror")
+    message(FATAL_ERROR "update-mime-database on ${FILE} (exit ${rc}):\n${out}")
+endif()
+if(NOT EXISTS ${WORK}/mime/application/x-attnviz-session.xml)
+    message(FATAL_ERROR "update-mime-database did not register application/x-attnviz-session")
+endif()
+file(READ ${WORK}/mime/globs2 globs)
+if(NOT globs MATCHES "application/x-attnviz-session:\\*\\.attnviz")
+    message(FATAL_ERROR "no *.attnviz glob in the compiled database:\n${globs}")
+endif()
+file(READ ${WORK}/mime/subclasses subclasses)
+if(NOT subclasses MATCHES "application/x-attnviz-session application/json")
+    message(FATAL_ERROR "application/x-attnviz-session is not a subclass of application/json:\n${subclasses}")
+endif()
