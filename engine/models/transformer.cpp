@@ -51,17 +51,23 @@ struct LayerParams {
     Param down_w, down_b;
 };
 
+struct WeightLayout;
+
 /// A weight as the layers read it: converted to float32 into `owned` (kept by the model, or a
 /// pass's streaming buffer reused from layer to layer).  Move-only: ptr points into owned.
 struct Weight {
     const float* ptr = nullptr;
     std::vector<float> owned;
+    /// A streamed matrix (ptr null): its tensors, converted a block of rows at a time by
+    /// Transformer::product just before the block is multiplied.
+    std::shared_ptr<const WeightLayout> source;
     Index rows = 0, cols = 0;  ///< as stored
     bool in_out = false;       ///< stored [in, out] (GPT-2's Conv1D)
     Weight() = default;
     Weight(Weight&&) noexcept = default;
     Weight& operator=(Weight&&) noexcept = default;
-    bool empty() const { return ptr == nullptr; }
+    bool empty() const { return ptr == nullptr && !source; }
+    bool streamed() const { return ptr == nullptr && source; }
     Index in_features() const { return in_out ? rows : cols; }
     Index out_features() const { return in_out ? cols : rows; }
 };
@@ -80,6 +86,7 @@ struct LayerWeights {
 /// otherwise `held` keeps the model's converted layer alive while the pass reads it.
 struct Scratch {
     std::vector<float> qkv, mid;
+    std::vector<float> block;  ///< a streamed matrix's rows being multiplied
     LayerWeights stream;
     std::shared_ptr<const LayerWeights> held;
 };
@@ -668,9 +675,40 @@ class Transformer final : public Model {
             if (const auto name = resolve(q->name)) store_.prefetch(*name);
     }
 
+    /// A matrix left in the file: product() converts it a block at a time.  GPT-2's Conv1D
+    /// weights ([in, out]: a block of outputs is not a block of rows) are converted whole.
+    void stream_matrix(const WeightLayout& l, Weight& w, int threads) const {
+        if (l.empty() || l.conv1d || l.cols <= 1) {
+            materialise(l, w, threads);
+            return;
+        }
+        release_buffer(w.owned);
+        w = Weight();
+        w.rows = l.rows;
+        w.cols = l.cols;
+        auto source = std::make_shared<WeightLayout>(l);
+        source->transpose = false;
+        w.source = std::move(source);
+    }
+
     /// Converts layer i's weights into `w` (its buffers reused when they have the sizes).
     void materialise_layer(Index i, LayerWeights& w, int threads) const {
         const LayerParams p = layer_params(config_, i);
+        if (weights_stream()) {  // the small ones converted, the matrices left in the file
+            for (auto [list, out] : {std::pair{&p.qkv_w, &w.qkv_w}, std::pair{&p.up_w, &w.up_w}})
+                stream_matrix(layout(*list), *out, threads);
+            stream_matrix(layout({p.o_w}), w.o_w, threads);
+            stream_matrix(layout({p.down_w}), w.down_w, threads);
+            for (auto [q, out] :
+                 {std::pair{&p.norm1_w, &w.norm1_w}, std::pair{&p.norm1_b, &w.norm1_b},
+                  std::pair{&p.norm2_w, &w.norm2_w}, std::pair{&p.norm2_b, &w.norm2_b},
+                  std::pair{&p.q_norm, &w.q_norm}, std::pair{&p.k_norm, &w.k_norm},
+                  std::pair{&p.o_b, &w.o_b}, std::pair{&p.down_b, &w.down_b}})
+                materialise(layout({*q}), *out, 1);
+            materialise(layout(p.qkv_b), w.qkv_b, 1);
+            materialise(layout(p.up_b), w.up_b, 1);
+            return;
+        }
         materialise(layout({p.norm1_w}), w.norm1_w, 1);
         materialise(layout({p.norm1_b}), w.norm1_b, 1);
         materialise(layout({p.norm2_w}), w.norm2_w, 1);
@@ -762,8 +800,13 @@ class Transformer final : public Model {
     /// projection, qwen3's per-head norms, then the rotation (the unrotated copy first when
     /// `unrotated` is given).
     void project_qkv(const LayerWeights& w, const float* h, Index rows,
-                     const std::vector<Index>& pos, int threads, std::vector<float>& qkv,
+                     const std::vector<Index>& pos, int threads, Scratch& scratch,
                      std::vector<float>* unrotated = nullptr) const;
+    /// y[rows, out] = x · wᵀ + b, as ops::linear; a streamed w is converted into
+    /// scratch.block a block of output rows at a time, each block multiplied while it is
+    /// still in the cache (converting a whole 8B layer first wrote and read 870 MB more).
+    void product(const float* x, Index rows, Index in, const Weight& w, const Weight& b, Index out,
+                 float* y, int threads, Scratch& scratch, Index ldx = 0, Index ldy = 0) const;
     /// What q carries so that q·k is the family's score: 1/√d, GPT-2's options.
     float score_scale(Index layer) const;
     /// The attention core's view of this model's heads: B sequences of S tokens attending to
@@ -868,13 +911,13 @@ void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, 
 }
 
 void Transformer::project_qkv(const LayerWeights& w, const float* h, Index rows,
-                              const std::vector<Index>& pos, int threads, std::vector<float>& qkv,
+                              const std::vector<Index>& pos, int threads, Scratch& scratch,
                               std::vector<float>* unrotated) const {
+    std::vector<float>& qkv = scratch.qkv;
     const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
     const Index ld = (H + 2 * KV) * d;
     qkv.resize(static_cast<std::size_t>(rows * ld));
-    ops::linear(h, rows, config_.hidden_size, w.qkv_w.ptr, w.qkv_b.ptr, ld, qkv.data(), threads, 0,
-                0, w.qkv_w.in_out);
+    product(h, rows, config_.hidden_size, w.qkv_w, w.qkv_b, ld, qkv.data(), threads, scratch);
     float* q = qkv.data();
     float* k = q + H * d;
     const float eps = static_cast<float>(config_.norm_eps);
@@ -964,8 +1007,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
             std::copy(c.data.begin(), c.data.end(), all.begin() + b * L * H * d);
         intervene_all(layer, all.data(), L, B, options);
         if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, all));
-        ops::linear(all.data(), B * L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
-                    w.o_w.in_out);
+        product(all.data(), B * L, H * d, w.o_w, w.o_b, E, out, threads, scratch);
         return;
     }
     std::vector<float>& qkv = scratch.qkv;  // reused from layer to layer: no re-zeroing
@@ -975,7 +1017,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     std::vector<Index> pos_all = pos;
     for (Index b = 1; b < B; ++b)
         pos_all.insert(pos_all.end(), pos.begin(), pos.end());
-    project_qkv(w, h, B * L, pos_all, threads, qkv, steps ? &unrotated : nullptr);
+    project_qkv(w, h, B * L, pos_all, threads, scratch, steps ? &unrotated : nullptr);
     float* q = qkv.data();
     float* k = q + H * d;
     float* v = k + KV * d;
@@ -1046,8 +1088,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     }
     intervene_all(layer, concat.data(), L, B, options);
     if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, concat));
-    ops::linear(concat.data(), B * L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
-                w.o_w.in_out);
+    product(concat.data(), B * L, H * d, w.o_w, w.o_b, E, out, threads, scratch);
     if (steps) {  // every row: the steps view shows the whole layer
         result.steps->input = Tensor({1, L, E}, std::vector<float>(h, h + L * E));
         result.steps->concat = Tensor({1, L, H * d}, std::move(concat));
@@ -1063,7 +1104,7 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
     const Index width = gated ? 2 * I : I;
     std::vector<float>& mid = scratch.mid;
     mid.resize(static_cast<std::size_t>(L * width));
-    ops::linear(h, L, E, w.up_w.ptr, w.up_b.ptr, width, mid.data(), threads, 0, 0, w.up_w.in_out);
+    product(h, L, E, w.up_w, w.up_b, width, mid.data(), threads, scratch);
     // Activation (and the gate) row by row over the threads: at a few hundred tokens the
     // erf/exp of the intermediate are a tenth of the pass.
     ops::parallel_for(static_cast<std::size_t>(L), threads, [&](std::size_t r0, std::size_t r1) {
@@ -1075,8 +1116,7 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
                     g[c] *= g[I + c];
         }
     });
-    ops::linear(mid.data(), L, I, w.down_w.ptr, w.down_b.ptr, E, out, threads, width, E,
-                w.down_w.in_out);
+    product(mid.data(), L, I, w.down_w, w.down_b, E, out, threads, scratch, width, E);
 }
 
 void Transformer::forward(const ModelInput& input, const ModelForwardOptions& options,
@@ -1252,6 +1292,41 @@ Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& row
     return out;
 }
 
+void Transformer::product(const float* x, Index rows, Index in, const Weight& w, const Weight& b,
+                          Index out, float* y, int threads, Scratch& scratch, Index ldx,
+                          Index ldy) const {
+    if (!w.streamed()) {
+        ops::linear(x, rows, in, w.ptr, b.ptr, out, y, threads, ldx, ldy, w.in_out);
+        return;
+    }
+    const WeightLayout& l = *w.source;
+    if (ldy == 0) ldy = out;
+    // Blocks of about 8 MB: in the last-level cache when they are multiplied, and wide
+    // enough (256 outputs at least) that repacking x for each one costs little.
+    const Index block = std::max<Index>(256, ((Index{8} << 20) / (4 * in)) / 64 * 64);
+    const auto size = static_cast<std::size_t>(std::min(block, l.rows) * in);
+    if (scratch.block.size() < size) {
+        release_buffer(scratch.block);
+        scratch.block = take_buffer(size);
+    }
+    float* buf = scratch.block.data();
+    for (std::size_t t = 0; t < l.names.size(); ++t) {
+        const Index r0 = l.offsets[t];
+        const Index r1 = t + 1 < l.names.size() ? l.offsets[t + 1] : l.rows;
+        for (Index n0 = r0; n0 < r1; n0 += block) {
+            const Index n = std::min(block, r1 - n0);
+            ops::parallel_for(static_cast<std::size_t>(n), threads,
+                              [&](std::size_t a, std::size_t e) {
+                                  store_.load_block(l.names[t], n0 - r0 + static_cast<Index>(a),
+                                                    n0 - r0 + static_cast<Index>(e),
+                                                    buf + static_cast<Index>(a) * in, in);
+                              });
+            ops::linear(x, rows, in, buf, b.empty() ? nullptr : b.ptr + n0, n, y + n0, threads, ldx,
+                        ldy, false);
+        }
+    }
+}
+
 Tensor Transformer::streamed_logits(const std::vector<float>& x, Index R, const HeadWeights& hw,
                                     int threads, const std::vector<Index>* columns) const {
     const Index E = config_.hidden_size, V = config_.vocab_size;
@@ -1304,7 +1379,7 @@ void Transformer::cached_block(Index layer, float* x, Index n, Index t0, KvCache
     for (Index i = 0; i < n; ++i)
         pos[static_cast<std::size_t>(i)] = t0 + i;
     std::vector<float>& qkv = scratch.qkv;
-    project_qkv(w, h.data(), n, pos, threads, qkv);
+    project_qkv(w, h.data(), n, pos, threads, scratch);
     std::vector<float>& K = cache.k[static_cast<std::size_t>(layer)];
     std::vector<float>& Vc = cache.v[static_cast<std::size_t>(layer)];
     const float scale = score_scale(layer);
@@ -1329,8 +1404,7 @@ void Transformer::cached_block(Index layer, float* x, Index n, Index t0, KvCache
     std::vector<float> concat(static_cast<std::size_t>(n * H * d));
     layers::attend(in, masks, layers::result_window(part, H, S, S), opt,
                    weights ? *weights : discarded, concat.data(), H * d);
-    ops::linear(concat.data(), n, H * d, w.o_w.ptr, w.o_b.ptr, E, a.data(), threads, 0, 0,
-                w.o_w.in_out);
+    product(concat.data(), n, H * d, w.o_w, w.o_b, E, a.data(), threads, scratch);
     ops::add_inplace(x, a.data(), a.size());
     if (config_.intermediate_size > 0) {
         std::copy_n(x, n * E, h.data());
