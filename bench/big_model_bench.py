@@ -13,9 +13,11 @@ Reports, as JSON lines:
   * cold: attend after dropping the checkpoint from the page cache (drop_caches when this
     process may write it, else posix_fadvise(DONTNEED) on every shard);
   * warm: attend again (best of --warm runs) with the files in the page cache.
-For each attend run: wall time, peak RssAnon (sampled from /proc/PID/status every 20 ms),
-GFLOP/s of the model's forward FLOPs (engine/models/flops.cpp's count) and its fraction of
-the peak.  A benchmark, never a test: the machine is shared, so quote ratios.
+For each attend run: wall time, CPU time, peak RssAnon (sampled from /proc/PID/status every
+20 ms), GFLOP/s of the model's forward FLOPs (engine/models/flops.cpp's count) and its
+fraction of the peak, and GFLOP per CPU-second (what the wall-clock figure would be per core
+on an idle machine: on a shared one the wall time counts other programs' time slices, and the
+peak, measured in wall time too, is lowered with it).  A benchmark, never a test.
 """
 import argparse
 import json
@@ -49,18 +51,23 @@ def rss_anon_kb(pid):
 
 
 def run_sampled(cmd, env=None):
-    """Runs cmd; returns (wall seconds, peak RssAnon in bytes)."""
+    """Runs cmd; returns (wall seconds, peak RssAnon in bytes, CPU seconds)."""
     t0 = time.monotonic()
     p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    peak = 0
-    while p.poll() is None:
+    peak, status, usage = 0, None, None
+    while status is None:
         peak = max(peak, rss_anon_kb(p.pid))
-        time.sleep(0.02)
+        pid, st, ru = os.wait4(p.pid, os.WNOHANG)
+        if pid:
+            status, usage = st, ru
+        else:
+            time.sleep(0.02)
     wall = time.monotonic() - t0
     err = p.stderr.read().decode()
-    if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}): {err.strip()}")
-    return wall, peak * 1024
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({code}): {err.strip()}")
+    return wall, peak * 1024, usage.ru_utime + usage.ru_stime
 
 
 def shards(model):
@@ -145,12 +152,17 @@ def main():
         cmd = [a.attnviz, "attend", "--model", a.model, "--text", text, "--threads",
                str(a.threads), "--out-weights", os.path.join(tmp, "A.npy")]
 
-        def report(kind, wall, rss, **extra):
+        def report(kind, wall, rss, cpu, **extra):
             gflops = flops / wall / 1e9
+            # On a shared machine the wall time counts other programs' time slices; the
+            # GFLOP per CPU-second against one core's peak does not.
             print(json.dumps(dict({"bench": kind, "tokens": got, "wall_s": round(wall, 2),
+                                   "cpu_s": round(cpu, 2),
                                    "rss_anon_gib": round(rss / 2**30, 3),
                                    "gflops": round(gflops, 1),
-                                   "fraction_of_peak": round(gflops / peak, 3)}, **extra)),
+                                   "fraction_of_peak": round(gflops / peak, 3),
+                                   "gflops_per_cpu_s": round(flops / cpu / 1e9, 1),
+                                   "load": os.getloadavg()[0]}, **extra)),
                   flush=True)
 
         if not a.no_cold:
@@ -163,12 +175,12 @@ def main():
             print(json.dumps({"bench": "disk", "dropped_by": how,
                               "read_gib_s": round(disk / 2**30, 3)}), flush=True)
             drop_cache(a.model)
-            wall, rss = run_sampled(cmd, env)
-            report("cold", wall, rss, read_gib_s=round(size / wall / 2**30, 3),
+            wall, rss, cpu = run_sampled(cmd, env)
+            report("cold", wall, rss, cpu, read_gib_s=round(size / wall / 2**30, 3),
                    disk_bound_s=round(size / disk, 1))
         runs = [run_sampled(cmd, env) for _ in range(max(1, a.warm))]
-        wall, rss = min(runs)
-        report("warm", wall, max(r for _, r in runs))
+        wall, _, cpu = min(runs)
+        report("warm", wall, max(r[1] for r in runs), cpu)
 
 
 if __name__ == "__main__":

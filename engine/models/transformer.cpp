@@ -105,6 +105,13 @@ struct WeightLayout {
 /// Vocabulary rows of the unembedding converted at a time when the weights stream.
 constexpr Index kHeadBlockRows = 4096;
 
+/// Rows of a streamed [out, in] matrix converted and multiplied at a time: about 8 MB, in the
+/// last-level cache when they are multiplied, and at least 256 so that repacking the
+/// activations for each block costs little.
+Index stream_block_rows(Index in) {
+    return std::max<Index>(256, ((Index{8} << 20) / (4 * std::max<Index>(in, 1))) / 64 * 64);
+}
+
 struct GlobalWeights {
     Weight emb_norm_w, emb_norm_b, final_norm_w, final_norm_b;
 };
@@ -1301,9 +1308,7 @@ void Transformer::product(const float* x, Index rows, Index in, const Weight& w,
     }
     const WeightLayout& l = *w.source;
     if (ldy == 0) ldy = out;
-    // Blocks of about 8 MB: in the last-level cache when they are multiplied, and wide
-    // enough (256 outputs at least) that repacking x for each one costs little.
-    const Index block = std::max<Index>(256, ((Index{8} << 20) / (4 * in)) / 64 * 64);
+    const Index block = stream_block_rows(in);
     const auto size = static_cast<std::size_t>(std::min(block, l.rows) * in);
     if (scratch.block.size() < size) {
         release_buffer(scratch.block);
@@ -1525,21 +1530,38 @@ std::size_t Transformer::weight_bytes() const {
 }
 
 std::size_t Transformer::streaming_weight_bytes() const {
-    // One layer's float32 weights (every layer has the same shapes), the small global ones
-    // and a block of the unembedding.
-    std::uint64_t values = 0;
+    // A layer's vectors (norms, biases) and GPT-2's Conv1D matrices, converted whole; one
+    // block of the largest other matrix; the global norms; a block of the unembedding.
+    std::uint64_t values = 0, block = 0;
     const LayerParams l = layer_params(config_, 0);
+    const auto count = [&](const std::vector<Param>& list) {
+        std::uint64_t rows = 0, cols = 1;
+        bool conv1d = false;
+        for (const Param& p : list) {
+            if (p.name.empty() || (p.optional && !resolve(p.name))) continue;
+            rows += static_cast<std::uint64_t>(p.shape[0]);
+            cols = p.shape.size() > 1 ? static_cast<std::uint64_t>(p.shape[1]) : 1;
+            conv1d = p.conv1d;
+        }
+        if (cols == 1 || conv1d) {
+            values += rows * cols;
+        } else {
+            const auto in = static_cast<Index>(cols);
+            block = std::max(block, std::min<std::uint64_t>(
+                                        rows, static_cast<std::uint64_t>(stream_block_rows(in))) *
+                                        cols);
+        }
+    };
     for (const Param* p : {&l.norm1_w, &l.norm1_b, &l.norm2_w, &l.norm2_b, &l.q_norm, &l.k_norm,
                            &l.o_w, &l.o_b, &l.down_w, &l.down_b})
-        if (!p->name.empty()) values += shape_numel(p->shape);
+        count({*p});
     for (const auto* list : {&l.qkv_w, &l.qkv_b, &l.up_w, &l.up_b})
-        for (const Param& p : *list)
-            if (!p.name.empty()) values += shape_numel(p.shape);
+        count(*list);
     const GlobalParams g = global_params(config_);
     for (const Param* p : {&g.emb_norm_w, &g.emb_norm_b, &g.final_norm_w, &g.final_norm_b})
-        if (!p->name.empty()) values += shape_numel(p->shape);
-    values += static_cast<std::uint64_t>(std::min(kHeadBlockRows, config_.vocab_size) *
-                                         (config_.hidden_size + 2));
+        count({*p});
+    values += block + static_cast<std::uint64_t>(std::min(kHeadBlockRows, config_.vocab_size) *
+                                                 (config_.hidden_size + 2));
     return static_cast<std::size_t>(
         std::min<std::uint64_t>(values * sizeof(float), weight_bytes()));
 }
