@@ -182,7 +182,7 @@ void attend_with_model(const ModelAttendRequest& r) {
     models::ModelForwardOptions run = o;
     run.masked_rows = r.masked_rows;
     {
-        const TerminalProgress bar(weights.stream ? budget::weights_message(weights) : "");
+        const TerminalProgress bar(weights.stream ? "weights streamed from the files" : "");
         run.control.progress = bar.callback();
         m.model->forward(e.input, run, sink);
     }
