@@ -309,14 +309,10 @@ class TestMemoryBudget : public QObject {
         WeightsPlan p = plan_weights(kept, streaming, 1ull << 30, budget);
         QVERIFY(p.stream);
         QCOMPARE(p.resident(), streaming);
-        QCOMPARE(weights_message(p),
-                 std::string("the weights (32 GiB in float32) are converted layer by layer into "
-                             "900 MiB"));
         // A small one: kept, up to the last byte of the budget.
         p = plan_weights(2ull << 30, 100ull << 20, budget - (2ull << 30), budget);
         QVERIFY(!p.stream);
         QCOMPARE(p.resident(), 2ull << 30);
-        QCOMPARE(weights_message(p), std::string("the weights are kept in float32 (2 GiB)"));
         QVERIFY(plan_weights(2ull << 30, 100ull << 20, budget - (2ull << 30) + 1, budget).stream);
         // The rest alone over the budget (plan_memory refuses it): streamed, never wrapped.
         QVERIFY(plan_weights(2ull << 30, 100ull << 20, budget + 1, budget).stream);

@@ -357,12 +357,6 @@ WeightsPlan plan_weights(std::uint64_t kept, std::uint64_t streaming, std::uint6
     return p;
 }
 
-std::string weights_message(const WeightsPlan& plan) {
-    if (!plan.stream) return "the weights are kept in float32 (" + format_bytes(plan.kept) + ")";
-    return "the weights (" + format_bytes(plan.kept) +
-           " in float32) are converted layer by layer into " + format_bytes(plan.streaming);
-}
-
 std::string plan_message(const MemoryPlan& plan, const MemoryBudget& budget) {
     std::string m = "needs " + format_bytes(plan.needed);
     if (plan.weights > 0)

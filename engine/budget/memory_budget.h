@@ -154,10 +154,6 @@ struct WeightsPlan {
 WeightsPlan plan_weights(std::uint64_t kept, std::uint64_t streaming, std::uint64_t others,
                          std::uint64_t budget);
 
-/// "the weights are kept in float32 (1.9 GiB)" or "the weights (30 GiB in float32) are
-/// converted layer by layer into 832 MiB".
-std::string weights_message(const WeightsPlan& plan);
-
 /// "0-3,7,9-11": ascending layer numbers as the command line's --layers takes them.
 std::string layers_spec(const std::vector<std::int64_t>& layers);
 /// Parses a --layers value ("all", "3", "0-3,7", "-1" for the last) against `num_layers`;
