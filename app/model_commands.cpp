@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <optional>
 #include <random>
 #include <vector>
+
+#include <unistd.h>
 
 #include "app/commands.h"
 #include "engine/buffers.h"
@@ -69,6 +72,40 @@ models::ModelForwardOptions forward_options(const budget::ResultScope& scope,
     return o;
 }
 
+/// "layer 12 of 32 [#######             ]" on stderr, redrawn in place, when stderr is a
+/// terminal; nothing when it is piped or redirected (scripts and logs get no control codes).
+/// The line is erased when the bar goes.
+class TerminalProgress {
+  public:
+    explicit TerminalProgress(std::string note) : on_(::isatty(STDERR_FILENO) == 1) {
+        if (on_ && !note.empty()) note_ = " (" + std::move(note) + ")";
+    }
+    TerminalProgress(const TerminalProgress&) = delete;
+    TerminalProgress& operator=(const TerminalProgress&) = delete;
+    ~TerminalProgress() {
+        if (on_ && drawn_) std::fputs("\r\033[K", stderr);
+    }
+    std::function<void(std::int64_t, std::int64_t)> callback() const {
+        if (!on_) return {};
+        return [this](std::int64_t done, std::int64_t total) {
+            constexpr int kWidth = 24;
+            const auto filled = static_cast<int>(kWidth * done / std::max<std::int64_t>(total, 1));
+            std::fprintf(stderr, "\r\033[Klayer %lld of %lld [%s%s]%s",
+                         static_cast<long long>(done), static_cast<long long>(total),
+                         std::string(static_cast<std::size_t>(filled), '#').c_str(),
+                         std::string(static_cast<std::size_t>(kWidth - filled), ' ').c_str(),
+                         note_.c_str());
+            std::fflush(stderr);
+            drawn_ = true;
+        };
+    }
+
+  private:
+    bool on_;
+    std::string note_;
+    mutable bool drawn_ = false;
+};
+
 }  // namespace
 
 void inspect_model(const std::string& folder, std::ostream& out) {
@@ -117,6 +154,7 @@ void attend_with_model(const ModelAttendRequest& r) {
         m, r.text, r.text2 ? std::optional<std::string_view>(*r.text2) : std::nullopt);
     const auto L = static_cast<std::int64_t>(e.input.ids.size());
 
+    const std::uint64_t streaming = m.model->streaming_weight_bytes();
     const auto footprint = [&](const budget::ResultScope& s) -> std::uint64_t {
         const models::ModelForwardOptions o = forward_options(s, layers, L, r.threads);
         const double kept = double(o.scope.layers.size());
@@ -126,11 +164,16 @@ void attend_with_model(const ModelAttendRequest& r) {
             kept * ((r.out_weights.empty() ? 0.0 : heads) + (r.out_mean.empty() ? 0.0 : 1.0)) *
             rows * rows * 4.0;
         return m.model->estimate_forward_bytes(L, o) + static_cast<std::uint64_t>(outputs) +
-               m.model->weight_bytes();
+               streaming;
     };
-    const budget::MemoryPlan plan = budget::plan_memory(
+    budget::MemoryPlan plan = budget::plan_memory(
         footprint, r.scope, static_cast<int>(info.num_heads), L, r.budget.bytes, 0, layers);
+    plan.weights = streaming;
     if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, r.budget);
+    // The weights take what the maps leave: kept in float32 when they fit, else streamed.
+    const budget::WeightsPlan weights = budget::plan_weights(
+        m.model->weight_bytes(), streaming, plan.needed - streaming, r.budget.bytes);
+    m.model->set_weight_cache_bytes(weights.stream ? 0 : weights.kept);
 
     const models::ModelForwardOptions o = forward_options(r.scope, layers, L, r.threads);
     const std::int64_t heads = r.scope.heads_shown < 0 ? info.num_heads : r.scope.heads_shown;
@@ -138,7 +181,11 @@ void attend_with_model(const ModelAttendRequest& r) {
                     !r.out_weights.empty(), !r.out_mean.empty());
     models::ModelForwardOptions run = o;
     run.masked_rows = r.masked_rows;
-    m.model->forward(e.input, run, sink);
+    {
+        const TerminalProgress bar(weights.stream ? "weights streamed from the files" : "");
+        run.control.progress = bar.callback();
+        m.model->forward(e.input, run, sink);
+    }
     // Every output is computed before the first is written.
     std::string tokens_json;
     if (!r.out_tokens.empty()) tokens_json = models::encoding_json(e.encoding) + "\n";

@@ -172,6 +172,31 @@ class TestCliModels : public QObject {
                         1e-6);
     }
 
+    void streamedWeightsWriteTheSameMapsAndNoProgressBarWhenPiped() {
+        // ATTNVIZ_WEIGHT_CACHE=0: every layer converted into one buffer as it runs.  stderr is
+        // a pipe here: the progress bar (a terminal's) stays off, so stderr stays empty.
+        for (const char* n : {"gpt2_bf16", "bert_f16_sharded", "qwen2_bias_bf16"}) {
+            const QString dir = model_dir(n);
+            const QString kept = out_path(QString(n) + "_kept.npy");
+            const QString streamed = out_path(QString(n) + "_streamed.npy");
+            const QStringList args = {
+                "attend", "--model",      dir, "--text", "the cat sat on the mat", "--threads",
+                "2",      "--out-weights"};
+            auto r = test::run_cli(args + QStringList{kept});
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            QCOMPARE(r.err, QString());
+            qputenv(models::kWeightCacheEnvironmentVariable, "0");
+            r = test::run_cli(args + QStringList{streamed});
+            qunsetenv(models::kWeightCacheEnvironmentVariable);
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            QCOMPARE(r.err, QString());
+            const Tensor a = io::read_npy(kept.toStdString());
+            const Tensor b = io::read_npy(streamed.toStdString());
+            QCOMPARE(b.shape, a.shape);
+            QVERIFY2(a.data == b.data, n);
+        }
+    }
+
     void overTheBudgetNamesWhatFitsAndWritesNothing() {
         const QString out = out_path("budget.npy");
         const auto r = test::run_cli({"attend", "--model", model_dir("bert_mlm_prefix"), "--text",

@@ -301,6 +301,41 @@ class TestMemoryBudget : public QObject {
         QVERIFY(plan_memory(f, ResultScope{}, H, T, f(ResultScope{})).fits());
     }
 
+    // --- weights ----------------------------------------------------------------------------
+
+    void weights_are_kept_when_they_fit_beside_the_rest() {
+        const std::uint64_t kept = 32ull << 30, streaming = 900ull << 20, budget = 12ull << 30;
+        // An 8B model in float32 (32 GiB) beside 1 GiB of maps: streamed.
+        WeightsPlan p = plan_weights(kept, streaming, 1ull << 30, budget);
+        QVERIFY(p.stream);
+        QCOMPARE(p.resident(), streaming);
+        // A small one: kept, up to the last byte of the budget.
+        p = plan_weights(2ull << 30, 100ull << 20, budget - (2ull << 30), budget);
+        QVERIFY(!p.stream);
+        QCOMPARE(p.resident(), 2ull << 30);
+        QVERIFY(plan_weights(2ull << 30, 100ull << 20, budget - (2ull << 30) + 1, budget).stream);
+        // The rest alone over the budget (plan_memory refuses it): streamed, never wrapped.
+        QVERIFY(plan_weights(2ull << 30, 100ull << 20, budget + 1, budget).stream);
+        // A buffer is never counted as more than the weights themselves.
+        QCOMPARE(plan_weights(1000, 5000, 0, 10).streaming, std::uint64_t(1000));
+    }
+
+    void the_message_counts_the_streamed_weights() {
+        // Maps of 1 MB a head beside weights that stream through 3 MB: 4 heads need 7 MB.
+        const FootprintFn f = [](const ResultScope& s) -> std::uint64_t {
+            return std::uint64_t(s.kept_heads(4)) * 1'000'000 + 3'000'000;
+        };
+        MemoryPlan plan = plan_memory(f, ResultScope{}, 4, 100, 5'500'000);
+        plan.weights = 3'000'000;
+        QVERIFY(!plan.fits());
+        QCOMPARE(plan.fewer_heads->heads_shown, 2);
+        const std::string m = plan_message(plan, resolve_memory_budget("5500000", ""));
+        QVERIFY2(m.find("needs 6.68 MiB (2.86 MiB of it for the weights, streamed layer by "
+                        "layer), more than the memory budget of") == 0,
+                 m.c_str());
+        QVERIFY2(m.find("--heads-shown 2") != std::string::npos, m.c_str());
+    }
+
     // --- the engine keeps slices of the full result ------------------------------------------
 
     void kept_parts_are_slices_of_the_full_result_data() {

@@ -4,9 +4,11 @@
 // and a clear DataError for each kind of broken folder.
 #include <QtTest>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <sstream>
 
@@ -16,6 +18,7 @@
 #include "engine/io/npy.h"
 #include "engine/models/model.h"
 #include "engine/ops/nn.h"
+#include "engine/pass_control.h"
 #include "test_support.h"
 
 using namespace attnviz;
@@ -169,16 +172,24 @@ class TestModels : public QObject {
     void everyLayerAndHeadMatchesTheReference_data() {
         QTest::addColumn<QString>("dir");
         QTest::addColumn<int>("threads");
+        QTest::addColumn<bool>("stream");
         for (const Case& c : cases())
             for (int threads : {1, 2})
-                QTest::newRow((c.name + "/" + std::to_string(threads)).c_str())
-                    << QString::fromStdString(c.dir) << threads;
+                for (bool stream : {false, true})
+                    QTest::newRow(
+                        (c.name + "/" + std::to_string(threads) + (stream ? "/streamed" : "/kept"))
+                            .c_str())
+                        << QString::fromStdString(c.dir) << threads << stream;
     }
     void everyLayerAndHeadMatchesTheReference() {
         QFETCH(QString, dir);
         QFETCH(int, threads);
+        QFETCH(bool, stream);
         const std::string d = dir.toStdString();
         const auto model = models::load_model(d);
+        // No cache: every layer is converted into the pass's one buffer as it runs.
+        model->set_weight_cache_bytes(stream ? 0 : std::numeric_limits<std::size_t>::max());
+        QCOMPARE(model->weights_stream(), stream);
         const models::ModelInput in = input_of(d);
         models::CollectingSink sink(true);
         models::ModelForwardOptions opt;
@@ -205,6 +216,98 @@ class TestModels : public QObject {
                                                  slice0(hidden, i), 1e-4, 1e-4);
             QVERIFY2(r.ok, ("hidden state " + std::to_string(i) + ": " + r.message).c_str());
         }
+    }
+
+    void streamedWeightsGiveTheKeptWeightsResults_data() { every_case(); }
+    void streamedWeightsGiveTheKeptWeightsResults() {
+        QFETCH(QString, dir);
+        const std::string d = dir.toStdString();
+        const auto kept = models::load_model(d);
+        const auto streamed = models::load_model(d);
+        kept->set_weight_cache_bytes(std::numeric_limits<std::size_t>::max());
+        streamed->set_weight_cache_bytes(0);
+        QVERIFY(!kept->weights_stream());
+        QVERIFY(streamed->weights_stream());
+        QCOMPARE(kept->resident_weight_bytes(), kept->weight_bytes());
+        QCOMPARE(streamed->resident_weight_bytes(), streamed->streaming_weight_bytes());
+        QVERIFY(streamed->streaming_weight_bytes() <= streamed->weight_bytes());
+        const models::ModelInput in = input_of(d);
+        // The same float32 values, multiplied a block of output rows at a time.
+        for (int threads : {1, 2}) {
+            models::ModelForwardOptions opt;
+            opt.num_threads = threads;
+            models::CollectingSink a(true), b(true);
+            kept->forward(in, opt, a);
+            streamed->forward(in, opt, b);
+            QCOMPARE(b.results.size(), a.results.size());
+            for (std::size_t l = 0; l < a.results.size(); ++l)
+                EXPECT_CLOSE(b.results[l].weights, a.results[l].weights, 1e-5,
+                             "layer " + std::to_string(l));
+            for (std::size_t i = 0; i < a.hidden_states.size(); ++i)
+                EXPECT_CLOSE(b.hidden_states[i], a.hidden_states[i], 1e-5,
+                             "hidden state " + std::to_string(i));
+        }
+        if (kept->lm_head() == models::LmHeadKind::None) return;
+        models::ModelForwardOptions opt;
+        opt.attention = false;
+        models::StreamSink sink;
+        kept->forward(in, opt, sink);
+        const Tensor& x = sink.residuals.back();
+        const std::int64_t L = static_cast<std::int64_t>(in.ids.size());
+        const std::vector<std::int64_t> rows = {0, L - 1};
+        // The streamed head runs its product a block of the vocabulary at a time.
+        EXPECT_CLOSE(streamed->logits(x, rows, 2), kept->logits(x, rows, 2), 1e-5, "logits");
+        const std::vector<std::int64_t> columns = {3, 0, kept->info().vocab_size - 1};
+        QCOMPARE(streamed->logits(x, rows, 1, &columns).data,
+                 kept->logits(x, rows, 1, &columns).data);
+        if (!kept->info().causal) return;
+        models::GenerateOptions g;
+        g.max_new_tokens = 4;
+        g.attention = true;
+        const models::Generation ga = kept->generate(in.ids, g);
+        const models::Generation gb = streamed->generate(in.ids, g);
+        QCOMPARE(gb.ids, ga.ids);
+        EXPECT_CLOSE(gb.attention, ga.attention, 1e-6, "generation's attention");
+    }
+
+    void theCacheLimitSwitchesBetweenKeptAndStreamed() {
+        const std::string d = models_dir() + "/qwen2_bias_bf16";
+        const auto model = models::load_model(d);
+        const models::ModelInput in = input_of(d);
+        models::ModelForwardOptions opt;
+        models::CollectingSink first, second, third;
+        model->set_weight_cache_bytes(model->weight_bytes());  // exactly enough: kept
+        QVERIFY(!model->weights_stream());
+        model->forward(in, opt, first);
+        model->set_weight_cache_bytes(model->weight_bytes() - 1);
+        QVERIFY(model->weights_stream());
+        model->forward(in, opt, second);
+        model->set_weight_cache_bytes(model->weight_bytes());
+        model->forward(in, opt, third);
+        for (std::size_t l = 0; l < first.results.size(); ++l) {
+            EXPECT_CLOSE(second.results[l].weights, first.results[l].weights, 1e-5, "streamed");
+            QVERIFY(third.results[l].weights.data == first.results[l].weights.data);
+        }
+    }
+
+    void aStopBetweenTheAttentionAndTheMlpIsAnswered() {
+        // The pass checks the stop flag before each layer and within it; progress counts layers.
+        const std::string d = models_dir() + "/llama_gqa";
+        const auto model = models::load_model(d);
+        model->set_weight_cache_bytes(0);
+        std::atomic<bool> stop{false};
+        std::vector<std::int64_t> seen;
+        models::ModelForwardOptions opt;
+        opt.control.stop = &stop;
+        opt.control.progress = [&](std::int64_t done, std::int64_t total) {
+            seen.push_back(done);
+            QCOMPARE(total, model->info().num_layers);
+            if (done == 1) stop = true;
+        };
+        models::CollectingSink sink;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, model->forward(input_of(d), opt, sink));
+        QCOMPARE(seen, std::vector<std::int64_t>({1}));
+        QCOMPARE(sink.results.size(), std::size_t(1));
     }
 
     void rotaryStepsShowQAndKBeforeAndAfterTheRotation_data() {

@@ -509,6 +509,68 @@ class TestWeightStore : public QObject {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.load_rows("v", {0}, out.data()));
     }
 
+    void materialisesBlocksAsStoredAndTransposed_data() {
+        QTest::addColumn<QString>("dtype");
+        for (const char* d : {"F32", "BF16", "F16"})
+            QTest::newRow(d) << d;
+    }
+    void materialisesBlocksAsStoredAndTransposed() {
+        QFETCH(QString, dtype);
+        // 37 x 1100: rows and columns that are not multiples of the 16 x 512 tiles.
+        const std::int64_t R = 37, C = 1100;
+        std::vector<float> v(static_cast<std::size_t>(R * C));
+        for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = static_cast<float>(static_cast<int>(i % 97) - 48) * 0.25f;  // exact in all three
+        const std::string dir = fresh_dir("blocks_" + dtype.toStdString());
+        const auto spec = dtype == "F32"    ? f32("w", {R, C}, v)
+                          : dtype == "BF16" ? bf16("w", {R, C}, v)
+                                            : f16("w", {R, C}, v);
+        write(dir + "/model.safetensors", st_bytes({spec, bf16("n", {3}, {1, 2, 3})}));
+        const io::WeightStore store = io::WeightStore::open_folder(dir);
+        const std::vector<float> all = store.load("w").data;
+        QVERIFY(same_bits(all, v));
+        // As stored, rows [5, 30) into a buffer with a wider row stride.
+        const std::int64_t ld = C + 3;
+        std::vector<float> out(static_cast<std::size_t>(25 * ld), -7.0f);
+        store.load_block("w", 5, 30, out.data(), ld);
+        for (std::int64_t r = 0; r < 25; ++r) {
+            for (std::int64_t c = 0; c < C; ++c)
+                QCOMPARE(out[static_cast<std::size_t>(r * ld + c)],
+                         v[static_cast<std::size_t>((r + 5) * C + c)]);
+            QCOMPARE(out[static_cast<std::size_t>(r * ld + C)], -7.0f);  // the gap stays
+        }
+        // Transposed, two row ranges into columns of one [C, R] buffer (as two threads do).
+        std::vector<float> t(static_cast<std::size_t>(C * R), -7.0f);
+        store.load_block("w", 0, 17, t.data(), R, true);
+        store.load_block("w", 17, R, t.data() + 17, R, true);
+        for (std::int64_t c = 0; c < C; ++c)
+            for (std::int64_t r = 0; r < R; ++r)
+                QCOMPARE(t[static_cast<std::size_t>(c * R + r)],
+                         v[static_cast<std::size_t>(r * C + c)]);
+        // A vector is one row.
+        std::vector<float> n(3);
+        store.load_block("n", 0, 1, n.data());
+        QCOMPARE(n, std::vector<float>({1, 2, 3}));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.load_block("w", 30, 38, t.data()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.load_block("w", 3, 2, t.data()));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.load_block("n", 0, 2, t.data()));
+    }
+
+    void blocksFindNonFiniteValuesInTheirRowsOnly() {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const std::string dir = fresh_dir("block_nonfinite");
+        std::vector<float> v(4 * 600, 1.0f);
+        v[2 * 600 + 555] = nan;  // row 2, in the second tile of columns
+        write(dir + "/model.safetensors", st_bytes({bf16("w", {4, 600}, v)}));
+        const io::WeightStore store = io::WeightStore::open_folder(dir);
+        std::vector<float> out(4 * 600);
+        store.load_block("w", 0, 2, out.data());
+        store.load_block("w", 3, 4, out.data(), 0, true);
+        for (const bool transposed : {false, true})
+            ATTNVIZ_EXPECT_DATA_ERROR(store.load_block("w", 1, 4, out.data(), 0, transposed),
+                                      "tensor 'w' holds NaN at index [2,555] (flat index 1755)");
+    }
+
     void unreadableDtypesAreListedButRefusedAtLoad_data() {
         QTest::addColumn<QString>("dtype");
         QTest::addColumn<int>("itemsize");

@@ -348,9 +348,20 @@ MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requeste
     return plan;
 }
 
+WeightsPlan plan_weights(std::uint64_t kept, std::uint64_t streaming, std::uint64_t others,
+                         std::uint64_t budget) {
+    WeightsPlan p;
+    p.kept = kept;
+    p.streaming = std::min(streaming, kept);
+    p.stream = others > budget || kept > budget - others;
+    return p;
+}
+
 std::string plan_message(const MemoryPlan& plan, const MemoryBudget& budget) {
-    std::string m = "needs " + format_bytes(plan.needed) + ", more than the memory budget of " +
-                    describe_budget(budget);
+    std::string m = "needs " + format_bytes(plan.needed);
+    if (plan.weights > 0)
+        m += " (" + format_bytes(plan.weights) + " of it for the weights, streamed layer by layer)";
+    m += ", more than the memory budget of " + describe_budget(budget);
     std::vector<std::string> offers;
     if (plan.fewer_layers)
         offers.push_back("--layers " +

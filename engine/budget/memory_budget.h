@@ -119,6 +119,9 @@ struct MemoryPlan {
     std::optional<ResultScope> fewer_heads, window, mean_only, fewer_layers;
     std::uint64_t fewer_heads_bytes = 0, window_bytes = 0, mean_only_bytes = 0;
     std::uint64_t fewer_layers_bytes = 0;
+    /// Of `needed`: a model's weights as they stream (WeightsPlan::streaming); 0 for a single
+    /// attention layer.  Every offer keeps them: they are the least a model needs.
+    std::uint64_t weights = 0;
 
     bool fits() const { return needed <= budget; }
     bool any_offer() const { return fewer_heads || window || mean_only || fewer_layers; }
@@ -133,6 +136,23 @@ struct MemoryPlan {
 MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requested, int num_heads,
                        std::int64_t tokens, std::uint64_t budget, std::int64_t max_window = 0,
                        std::vector<std::int64_t> layers = {});
+
+/// How a model's weights are held under a budget: converted to float32 once and kept when
+/// they fit beside everything else the computation takes, else streamed: each layer is
+/// converted into one reusable buffer just before it runs.
+struct WeightsPlan {
+    std::uint64_t kept = 0;       ///< every weight in float32 (Model::weight_bytes)
+    std::uint64_t streaming = 0;  ///< one layer's buffer and the small global weights
+    bool stream = false;
+    /// What the weights take: streaming or kept.
+    std::uint64_t resident() const { return stream ? streaming : kept; }
+};
+
+/// The plan for weights of `kept` bytes in float32 (`streaming` while they stream) beside
+/// `others` bytes (maps, activations, a key/value cache) under `budget` bytes: kept when
+/// others + kept fits, else streamed (whether others + streaming fits is plan_memory's to say).
+WeightsPlan plan_weights(std::uint64_t kept, std::uint64_t streaming, std::uint64_t others,
+                         std::uint64_t budget);
 
 /// "0-3,7,9-11": ascending layer numbers as the command line's --layers takes them.
 std::string layers_spec(const std::vector<std::int64_t>& layers);

@@ -16,6 +16,10 @@
 #include <system_error>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
+
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/json.h"
@@ -45,6 +49,25 @@ std::string join_path(const std::string& folder, std::string_view file) {
 
 bool ends_with(std::string_view s, std::string_view suffix) {
     return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+/// True when every row of a transposed block's destination starts a cache line: its 16-float
+/// columns can then be written as whole lines.
+bool aligned(const float* base, std::int64_t ld) {
+    return reinterpret_cast<std::uintptr_t>(base) % 64 == 0 && ld % 16 == 0;
+}
+
+/// Writes one 64-byte cache line from `line` (64-byte aligned) to `dst` (64-byte aligned),
+/// past the caches where the CPU can: a streamed layer's weights are written once and read
+/// by the next product, so reading each line in before overwriting it would double the
+/// memory traffic of the conversion.
+void store_line(float* dst, const float* line) {
+#if defined(__SSE2__)
+    for (int k = 0; k < 16; k += 4)
+        _mm_stream_ps(dst + k, _mm_load_ps(line + k));
+#else
+    std::memcpy(dst, line, 64);
+#endif
 }
 
 /// A whole file mapped read-only.  MAP_PRIVATE: the weights are never written through it.
@@ -490,6 +513,94 @@ void WeightStore::load_rows(std::string_view name, const std::vector<std::int64_
         if (bad != cols)
             report_non_finite(&s, dst[bad], static_cast<std::size_t>(row) * cols + bad);
     }
+}
+
+void WeightStore::load_block(std::string_view name, std::int64_t row0, std::int64_t row1,
+                             float* out, std::int64_t ld, bool transposed) const {
+    if (!state_) throw DataError("no tensor " + in_quotes(name) + ": no weights are open");
+    const State::Stored& s = state_->stored(name);
+    const TensorEntry& e = s.entry;
+    if (e.shape.size() > 2)
+        throw std::invalid_argument("load_block: tensor " + in_quotes(e.name) + " is " +
+                                    shape_string(e.shape) + ", not a matrix or a vector");
+    const std::int64_t rows = e.shape.size() == 2 ? e.shape[0] : 1;
+    const std::int64_t cols = e.shape.empty() ? 1 : e.shape.back();
+    if (row0 < 0 || row1 < row0 || row1 > rows)
+        throw std::invalid_argument("load_block: rows [" + std::to_string(row0) + ", " +
+                                    std::to_string(row1) + ") are outside tensor " +
+                                    in_quotes(e.name) + " " + shape_string(e.shape));
+    if (!is_float_dtype(e.dtype))
+        throw DataError(s.path + ": tensor " + in_quotes(e.name) + " has dtype " + e.dtype +
+                        ", which cannot be read (AttnViz reads F32, F16, BF16 and F64)");
+    const std::size_t value_bytes =
+        static_cast<std::size_t>(e.nbytes) / std::max<std::size_t>(s.numel, 1);
+    const auto at = [&](std::int64_t r, std::int64_t c) {
+        return s.data + (static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) +
+                         static_cast<std::size_t>(c)) *
+                            value_bytes;
+    };
+    const auto check = [&](std::size_t bad, std::size_t n, const float* dst, std::int64_t r,
+                           std::int64_t c) {
+        if (bad != n)
+            report_non_finite(&s, dst[bad],
+                              static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) +
+                                  static_cast<std::size_t>(c) + bad);
+    };
+    if (!transposed) {
+        if (ld == 0) ld = cols;
+        for (std::int64_t r = row0; r < row1; ++r) {
+            float* dst = out + (r - row0) * ld;
+            check(convert_to_float(e.dtype, at(r, 0), dst, static_cast<std::size_t>(cols)),
+                  static_cast<std::size_t>(cols), dst, r, 0);
+        }
+        return;
+    }
+    if (ld == 0) ld = row1 - row0;
+    // A tile of 16 rows x 256 columns (17 KB) is converted row by row, then written column by
+    // column: each destination row receives 16 consecutive floats, one cache line.  Its rows
+    // are 272 floats apart, not a power of two, so the 16 values of a column fall in
+    // different cache sets (2 KB rows made this loop 5x slower).
+    constexpr std::int64_t kTileRows = 16, kTileCols = 256, kStride = kTileCols + 16;
+    alignas(64) float tile[kTileRows * kStride];
+    for (std::int64_t r0 = row0; r0 < row1; r0 += kTileRows) {
+        const std::int64_t nr = std::min(kTileRows, row1 - r0);
+        for (std::int64_t c0 = 0; c0 < cols; c0 += kTileCols) {
+            const std::int64_t nc = std::min(kTileCols, cols - c0);
+            for (std::int64_t i = 0; i < nr; ++i) {
+                float* dst = tile + i * kStride;
+                check(convert_to_float(e.dtype, at(r0 + i, c0), dst, static_cast<std::size_t>(nc)),
+                      static_cast<std::size_t>(nc), dst, r0 + i, c0);
+            }
+            float* base = out + c0 * ld + (r0 - row0);
+            if (nr == kTileRows && aligned(base, ld)) {
+                for (std::int64_t c = 0; c < nc; ++c) {
+                    alignas(64) float col[kTileRows];
+                    for (std::int64_t i = 0; i < kTileRows; ++i)
+                        col[i] = tile[i * kStride + c];
+                    store_line(base + c * ld, col);
+                }
+            } else {
+                for (std::int64_t c = 0; c < nc; ++c)
+                    for (std::int64_t i = 0; i < nr; ++i)
+                        base[c * ld + i] = tile[i * kStride + c];
+            }
+        }
+    }
+#if defined(__SSE2__)
+    _mm_sfence();  // the streaming stores are visible before another thread reads the block
+#endif
+}
+
+void WeightStore::prefetch(std::string_view name) const noexcept {
+    if (!state_) return;
+    const auto it = state_->tensors.find(name);
+    if (it == state_->tensors.end()) return;
+    const State::Stored& s = it->second;
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const auto begin = reinterpret_cast<std::uintptr_t>(s.data) / page * page;
+    const auto end = reinterpret_cast<std::uintptr_t>(s.data) + s.entry.nbytes;
+    if (end > begin)
+        (void)::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_WILLNEED);  // a hint
 }
 
 std::string WeightStore::dtype_summary() const {

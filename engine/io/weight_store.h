@@ -92,6 +92,20 @@ class WeightStore {
     /// checks of load() on those rows only: an embedding lookup converts what it reads.
     /// Throws std::invalid_argument for a tensor that is not 2-D or a row out of range.
     void load_rows(std::string_view name, const std::vector<std::int64_t>& rows, float* out) const;
+    /// The seam every storage type plugs into: rows [row0, row1) of a tensor (a 1-D tensor is
+    /// one row) materialised as float32 into caller memory, with the checks of load() on those
+    /// rows only.  As stored, row r goes to out + (r - row0) * ld; `transposed`, its value c
+    /// goes to out[c * ld + (r - row0)] (an nn.Linear [out, in] weight written [in, out], in
+    /// tiles that stay in the cache).  ld 0 means the row length (the block's row count when
+    /// transposed).  Disjoint row ranges of one tensor may be converted from several threads
+    /// at once: a layer is streamed in by every thread.  Throws std::invalid_argument for a
+    /// range outside the tensor or a tensor of more than 2 dimensions.
+    void load_block(std::string_view name, std::int64_t row0, std::int64_t row1, float* out,
+                    std::int64_t ld = 0, bool transposed = false) const;
+    /// Asks the kernel to start reading the tensor's bytes from the disk (madvise WILLNEED)
+    /// and returns at once: a streamed layer prefetches the next one while it computes, so a
+    /// cold read overlaps the products.  Unknown names are ignored; never throws.
+    void prefetch(std::string_view name) const noexcept;
     /// "BF16", or "F32 + BF16" when mixed (dtypes in a fixed order: F32, BF16, F16, F64,
     /// then others by name); "" for a store without tensors.
     std::string dtype_summary() const;

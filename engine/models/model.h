@@ -193,6 +193,10 @@ class CollectingSink : public AttentionSink {
     bool keep_hidden_;
 };
 
+/// The environment variable that sets a model's weight cache (Model::set_weight_cache_bytes):
+/// "0" streams every layer of every model; a size ("4G") keeps the weights when they fit.
+inline constexpr const char* kWeightCacheEnvironmentVariable = "ATTNVIZ_WEIGHT_CACHE";
+
 class Model {
   public:
     virtual ~Model() = default;
@@ -207,8 +211,23 @@ class Model {
     /// CollectingSink included; weights not: weight_bytes()).
     virtual std::size_t estimate_forward_bytes(std::int64_t tokens,
                                                const ModelForwardOptions& options) const = 0;
-    /// Bytes the float32 weights take once every layer has run.
+    /// Bytes the float32 weights take once every layer has run (when they are kept).
     virtual std::size_t weight_bytes() const = 0;
+    /// Bytes the weights take while they stream: one layer's float32 buffer (every layer is
+    /// converted into it as it runs), the global norms, a block of the unembedding.
+    virtual std::size_t streaming_weight_bytes() const = 0;
+    /// The most bytes of converted float32 weights the model may keep between passes.  When
+    /// weight_bytes() is more, every layer streams from the mapped files (a BF16 8B model runs
+    /// in a gigabyte) and the layers kept so far are dropped; otherwise each is converted once
+    /// and kept.  The default: ATTNVIZ_WEIGHT_CACHE (a size; "0" streams every model), else
+    /// the default memory budget.  Thread-safe; a running pass finishes as it started.
+    virtual void set_weight_cache_bytes(std::size_t bytes) = 0;
+    /// True when the layers stream (weight_bytes() is above the cache limit).
+    virtual bool weights_stream() const = 0;
+    /// What the weights take now: streaming_weight_bytes() or weight_bytes().
+    std::size_t resident_weight_bytes() const {
+        return weights_stream() ? streaming_weight_bytes() : weight_bytes();
+    }
 
     virtual LmHeadKind lm_head() const = 0;
     /// Why lm_head() is None, as a message ("… has no masked-LM head (cls.predictions.*) …").

@@ -5,13 +5,18 @@
 // Q, K and V are one fused projection whatever the file stores, so each layer runs one matrix
 // product for them; attention itself is layers::attend, shared with nn.MultiheadAttention.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 
+#include "engine/budget/memory_budget.h"
 #include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/weight_store.h"
@@ -46,17 +51,23 @@ struct LayerParams {
     Param down_w, down_b;
 };
 
-/// A weight as the layers read it: in place in the mapped file (F32 checkpoints, no copy) or
-/// converted once into `owned` (F16, BF16, unaligned).  Move-only: ptr may point into owned.
+struct WeightLayout;
+
+/// A weight as the layers read it: converted to float32 into `owned` (kept by the model, or a
+/// pass's streaming buffer reused from layer to layer).  Move-only: ptr points into owned.
 struct Weight {
     const float* ptr = nullptr;
     std::vector<float> owned;
+    /// A streamed matrix (ptr null): its tensors, converted a block of rows at a time by
+    /// Transformer::product just before the block is multiplied.
+    std::shared_ptr<const WeightLayout> source;
     Index rows = 0, cols = 0;  ///< as stored
     bool in_out = false;       ///< stored [in, out] (GPT-2's Conv1D)
     Weight() = default;
     Weight(Weight&&) noexcept = default;
     Weight& operator=(Weight&&) noexcept = default;
-    bool empty() const { return ptr == nullptr; }
+    bool empty() const { return ptr == nullptr && !source; }
+    bool streamed() const { return ptr == nullptr && source; }
     Index in_features() const { return in_out ? rows : cols; }
     Index out_features() const { return in_out ? cols : rows; }
 };
@@ -70,10 +81,36 @@ struct LayerWeights {
     Weight down_w, down_b;
 };
 
-/// Buffers one forward pass reuses from layer to layer.
+/// Buffers one forward pass reuses from layer to layer.  When the weights stream, `stream`
+/// holds the running layer's float32 weights (each layer converted into the same buffers);
+/// otherwise `held` keeps the model's converted layer alive while the pass reads it.
 struct Scratch {
     std::vector<float> qkv, mid;
+    std::vector<float> block;  ///< a streamed matrix's rows being multiplied
+    LayerWeights stream;
+    std::shared_ptr<const LayerWeights> held;
 };
+
+/// Where a weight's float32 values come from: stored tensors stacked along their first
+/// dimension (q, k, v; gate, up), and whether it is written [in, out].
+struct WeightLayout {
+    std::vector<std::string> names;
+    std::vector<Index> offsets;  ///< each tensor's first row in the stack
+    Index rows = 0, cols = 0;    ///< as stored, stacked
+    bool conv1d = false;         ///< stored [in, out] already (GPT-2's Conv1D)
+    bool transpose = false;      ///< an [out, in] matrix written [in, out]
+    bool empty() const { return names.empty(); }
+};
+
+/// Vocabulary rows of the unembedding converted at a time when the weights stream.
+constexpr Index kHeadBlockRows = 4096;
+
+/// Rows of a streamed [out, in] matrix converted and multiplied at a time: about 8 MB, in the
+/// last-level cache when they are multiplied, and at least 256 so that repacking the
+/// activations for each block costs little.
+Index stream_block_rows(Index in) {
+    return std::max<Index>(256, ((Index{8} << 20) / (4 * std::max<Index>(in, 1))) / 64 * 64);
+}
 
 struct GlobalWeights {
     Weight emb_norm_w, emb_norm_b, final_norm_w, final_norm_b;
@@ -346,6 +383,28 @@ class Sampler {
     std::uint64_t state_;
 };
 
+/// ATTNVIZ_WEIGHT_CACHE, else the default memory budget: the weights are converted once and
+/// kept when they fit in it, as a small model's always have been.
+std::size_t default_weight_cache_bytes() {
+    const std::uint64_t memory = budget::usable_memory_bytes();
+    if (const char* env = std::getenv(kWeightCacheEnvironmentVariable); env && *env) {
+        if (std::string_view(env) == "0") return 0;
+        try {
+            return static_cast<std::size_t>(budget::parse_memory_size(env, memory));
+        } catch (const std::invalid_argument&) {
+            // not a size: the budget decides, as for a variable that is not set
+        }
+    }
+    std::uint64_t bytes = 0;
+    try {
+        bytes = budget::resolve_memory_budget("", "", memory).bytes;
+    } catch (const std::invalid_argument&) {
+        bytes = static_cast<std::uint64_t>(double(memory) * budget::kDefaultBudgetFraction);
+    }
+    // The machine's memory unknown: kept, as before there was a choice.
+    return bytes ? static_cast<std::size_t>(bytes) : std::numeric_limits<std::size_t>::max();
+}
+
 class Transformer final : public Model {
   public:
     Transformer(ModelConfig config, io::WeightStore store, std::string folder)
@@ -354,6 +413,7 @@ class Transformer final : public Model {
         check_every_shape();
         find_lm_head();
         layers_.resize(static_cast<std::size_t>(config_.num_layers));
+        cache_limit_ = default_weight_cache_bytes();
         info_.model_type = config_.model_type;
         info_.display_name = config_.display_name();
         info_.architecture = config_.architecture;
@@ -388,6 +448,16 @@ class Transformer final : public Model {
     std::size_t estimate_forward_bytes(Index tokens,
                                        const ModelForwardOptions& options) const override;
     std::size_t weight_bytes() const override;
+    std::size_t streaming_weight_bytes() const override;
+    void set_weight_cache_bytes(std::size_t bytes) override {
+        cache_limit_.store(bytes);
+        if (!weights_stream()) return;
+        // Streaming from now on: the converted layers go (a running pass keeps its own).
+        std::lock_guard lock(load_mutex_);
+        for (auto& slot : layers_)
+            slot.reset();
+    }
+    bool weights_stream() const override { return weight_bytes() > cache_limit_.load(); }
     LmHeadKind lm_head() const override { return lm_head_; }
     std::string lm_head_missing() const override { return lm_head_missing_; }
     Tensor logits(const Tensor& residual, const std::vector<Index>& rows, int threads,
@@ -501,48 +571,71 @@ class Transformer final : public Model {
         }
     }
 
-    /// Copied (or converted) into buffers of its own on 2 MB pages, matrices stored [in, out]:
-    /// reading the products' weights straight from the file mapping (4 KB pages) made a BERT-base
-    /// pass 25% slower.
-    Weight load(const Param& p, bool as_stored = false) const {
-        return load_all(std::vector<Param>{p}, as_stored);
-    }
-
-    /// Parameters stacked along their first dimension into one weight: q, k and v become one
-    /// projection (one matrix product instead of three), gate and up one MLP input.
+    /// The stored tensors of `params`, stacked along their first dimension: q, k and v become
+    /// one projection (one matrix product instead of three), gate and up one MLP input.
     /// as_stored: an [out, in] matrix stays so (the unembedding: each vocabulary row is read
     /// whole, and a 151,936-wide [in, out] copy would make every row of B a page apart).
-    Weight load_all(const std::vector<Param>& params, bool as_stored = false) const {
-        Weight w;
-        std::vector<std::string> names;
+    WeightLayout layout(const std::vector<Param>& params, bool as_stored = false) const {
+        WeightLayout l;
         for (const Param& p : params) {
             if (p.name.empty()) continue;
             const auto name = p.top_level ? resolve_full(p.name) : resolve(p.name);
             if (!name) continue;
             const io::TensorEntry* e = store_.find(*name);
-            w.rows += e->shape[0];
-            w.cols = e->shape.size() > 1 ? e->shape[1] : 1;
-            w.in_out = p.conv1d;
-            names.push_back(*name);
+            l.offsets.push_back(l.rows);
+            l.rows += e->shape[0];
+            l.cols = e->shape.size() > 1 ? e->shape[1] : 1;
+            l.conv1d = p.conv1d;
+            l.names.push_back(*name);
         }
-        if (names.empty()) return w;
-        w.owned = take_buffer(shape_numel({w.rows, w.cols}));
-        std::size_t at = 0;
-        for (const std::string& name : names) {
-            const std::size_t n = shape_numel(store_.find(name)->shape);
-            store_.load_into(name, w.owned.data() + at, n);
-            at += n;
+        // Stored [in, out]: oneDNN's sgemm runs 15-25% faster on a BERT layer's products with
+        // the weight in this layout than used transposed (bench/gemm_bench).
+        l.transpose = !l.conv1d && l.cols > 1 && !as_stored;
+        return l;
+    }
+
+    /// Converts `l` into `w`, reusing w.owned when it has the size already (a streamed layer
+    /// has its predecessor's shapes): every value is written, nothing is zeroed.  The rows are
+    /// shared among `threads` threads.
+    void materialise(const WeightLayout& l, Weight& w, int threads) const {
+        std::vector<float> buffer = std::move(w.owned);
+        w = Weight();
+        w.owned = std::move(buffer);
+        if (l.empty()) {
+            w.owned.clear();
+            return;
         }
-        if (!w.in_out && w.cols > 1 && !as_stored) {
-            // Stored [in, out]: oneDNN's sgemm runs 15-25% faster on a BERT layer's products
-            // with the weight in this layout than used transposed (bench/gemm_bench).
-            std::vector<float> t = take_buffer(shape_numel({w.cols, w.rows}));
-            ops::transpose(w.owned.data(), w.rows, w.cols, t.data());
-            w.owned = std::move(t);
-            std::swap(w.rows, w.cols);
-            w.in_out = true;
+        const std::size_t n = shape_numel({l.rows, l.cols});
+        if (w.owned.size() != n) {
+            if (!w.owned.empty()) release_buffer(w.owned);
+            w.owned = take_buffer(n);
+        }
+        w.rows = l.transpose ? l.cols : l.rows;
+        w.cols = l.transpose ? l.rows : l.cols;
+        w.in_out = l.conv1d || l.transpose;
+        float* dst = w.owned.data();
+        for (std::size_t t = 0; t < l.names.size(); ++t) {
+            const Index r0 = l.offsets[t];
+            const Index r1 = t + 1 < l.names.size() ? l.offsets[t + 1] : l.rows;
+            const bool matrix = store_.find(l.names[t])->shape.size() == 2;
+            ops::parallel_for(
+                static_cast<std::size_t>(matrix ? r1 - r0 : 1), threads,
+                [&](std::size_t a, std::size_t b) {
+                    const auto i0 = static_cast<Index>(a), i1 = static_cast<Index>(b);
+                    if (!matrix)  // a vector: its rows of the stack are its values
+                        store_.load_block(l.names[t], 0, 1, dst + r0);
+                    else if (l.transpose)
+                        store_.load_block(l.names[t], i0, i1, dst + r0 + i0, l.rows, true);
+                    else
+                        store_.load_block(l.names[t], i0, i1, dst + (r0 + i0) * l.cols, l.cols);
+                });
         }
         w.ptr = w.owned.data();
+    }
+
+    Weight load(const Param& p, bool as_stored = false) const {
+        Weight w;
+        materialise(layout({p}, as_stored), w, 1);
         return w;
     }
 
@@ -579,30 +672,102 @@ class Transformer final : public Model {
         ops::add_inplace(out, rows.data(), rows.size());
     }
 
-    /// Layer i's float32 weights, read from the files the first time a forward pass needs them.
-    const LayerWeights& layer(Index i) const {
+    /// Starts reading layer i's tensors from the disk (they are in the page cache when warm).
+    void prefetch_layer(Index i) const {
+        const LayerParams p = layer_params(config_, i);
+        for (const auto* list : {&p.qkv_w, &p.up_w})
+            for (const Param& q : *list)
+                if (const auto name = resolve(q.name)) store_.prefetch(*name);
+        for (const Param* q : {&p.o_w, &p.down_w})
+            if (const auto name = resolve(q->name)) store_.prefetch(*name);
+    }
+
+    /// A matrix left in the file: product() converts it a block at a time.  GPT-2's Conv1D
+    /// weights ([in, out]: a block of outputs is not a block of rows) are converted whole.
+    void stream_matrix(const WeightLayout& l, Weight& w, int threads) const {
+        if (l.empty() || l.conv1d || l.cols <= 1) {
+            materialise(l, w, threads);
+            return;
+        }
+        release_buffer(w.owned);
+        w = Weight();
+        w.rows = l.rows;
+        w.cols = l.cols;
+        auto source = std::make_shared<WeightLayout>(l);
+        source->transpose = false;
+        w.source = std::move(source);
+    }
+
+    /// Converts layer i's weights into `w` (its buffers reused when they have the sizes).
+    void materialise_layer(Index i, LayerWeights& w, int threads) const {
+        const LayerParams p = layer_params(config_, i);
+        if (weights_stream()) {  // the small ones converted, the matrices left in the file
+            for (auto [list, out] : {std::pair{&p.qkv_w, &w.qkv_w}, std::pair{&p.up_w, &w.up_w}})
+                stream_matrix(layout(*list), *out, threads);
+            stream_matrix(layout({p.o_w}), w.o_w, threads);
+            stream_matrix(layout({p.down_w}), w.down_w, threads);
+            for (auto [q, out] :
+                 {std::pair{&p.norm1_w, &w.norm1_w}, std::pair{&p.norm1_b, &w.norm1_b},
+                  std::pair{&p.norm2_w, &w.norm2_w}, std::pair{&p.norm2_b, &w.norm2_b},
+                  std::pair{&p.q_norm, &w.q_norm}, std::pair{&p.k_norm, &w.k_norm},
+                  std::pair{&p.o_b, &w.o_b}, std::pair{&p.down_b, &w.down_b}})
+                materialise(layout({*q}), *out, 1);
+            materialise(layout(p.qkv_b), w.qkv_b, 1);
+            materialise(layout(p.up_b), w.up_b, 1);
+            return;
+        }
+        materialise(layout({p.norm1_w}), w.norm1_w, 1);
+        materialise(layout({p.norm1_b}), w.norm1_b, 1);
+        materialise(layout({p.norm2_w}), w.norm2_w, 1);
+        materialise(layout({p.norm2_b}), w.norm2_b, 1);
+        materialise(layout(p.qkv_w), w.qkv_w, threads);
+        materialise(layout(p.qkv_b), w.qkv_b, 1);
+        materialise(layout({p.q_norm}), w.q_norm, 1);
+        materialise(layout({p.k_norm}), w.k_norm, 1);
+        materialise(layout({p.o_w}), w.o_w, threads);
+        materialise(layout({p.o_b}), w.o_b, 1);
+        materialise(layout(p.up_w), w.up_w, threads);
+        materialise(layout(p.up_b), w.up_b, 1);
+        materialise(layout({p.down_w}), w.down_w, threads);
+        materialise(layout({p.down_b}), w.down_b, 1);
+    }
+
+    /// Layer i's float32 weights for a pass.  Kept (converted the first time a pass needs
+    /// them) while every weight fits the cache limit; otherwise streamed: converted into the
+    /// pass's own buffer, which the next layer overwrites.
+    const LayerWeights& layer(Index i, Scratch& scratch, int threads) const {
+        if (weights_stream()) {
+            scratch.held.reset();
+            materialise_layer(i, scratch.stream, threads);
+            if (i + 1 < config_.num_layers) prefetch_layer(i + 1);  // read while this one runs
+            return scratch.stream;
+        }
         std::lock_guard lock(load_mutex_);
         auto& slot = layers_[static_cast<std::size_t>(i)];
         if (!slot) {
-            const LayerParams p = layer_params(config_, i);
-            auto w = std::make_unique<LayerWeights>();
-            w->norm1_w = load(p.norm1_w);
-            w->norm1_b = load(p.norm1_b);
-            w->norm2_w = load(p.norm2_w);
-            w->norm2_b = load(p.norm2_b);
-            w->qkv_w = load_all(p.qkv_w);
-            w->qkv_b = load_all(p.qkv_b);
-            w->q_norm = load(p.q_norm);
-            w->k_norm = load(p.k_norm);
-            w->o_w = load(p.o_w);
-            w->o_b = load(p.o_b);
-            w->up_w = load_all(p.up_w);
-            w->up_b = load_all(p.up_b);
-            w->down_w = load(p.down_w);
-            w->down_b = load(p.down_b);
+            auto w = std::make_shared<LayerWeights>();
+            materialise_layer(i, *w, threads);
             slot = std::move(w);
         }
+        scratch.held = slot;
         return *slot;
+    }
+
+    /// Gives a pass's streamed layer back to the kept buffers (the next pass takes them).
+    static void release_stream(Scratch& scratch) {
+        LayerWeights& w = scratch.stream;
+        for (Weight* p :
+             {&w.norm1_w, &w.norm1_b, &w.norm2_w, &w.norm2_b, &w.qkv_w, &w.qkv_b, &w.q_norm,
+              &w.k_norm, &w.o_w, &w.o_b, &w.up_w, &w.up_b, &w.down_w, &w.down_b})
+            release_buffer(p->owned);
+        scratch.held.reset();
+    }
+
+    /// The stored name of the unembedding: the decoder, or the tied word embeddings.
+    std::string unembed_name() const {
+        const std::string& d = head_params_.decoder.name;
+        if (!d.empty()) return head_params_.decoder.top_level ? *resolve_full(d) : *resolve(d);
+        return *resolve(global_params(config_).word.name);
     }
 
     void norm(float* x, Index rows, const Weight& w, const Weight& b, int threads = 1) const {
@@ -628,8 +793,11 @@ class Transformer final : public Model {
             head_.norm_b = load(head_params_.norm_b);
             const Param tied = {global_params(config_).word.name,
                                 {config_.vocab_size, config_.hidden_size}};
-            head_.unembed =
-                load(head_params_.decoder.name.empty() ? tied : head_params_.decoder, true);
+            // Streamed weights leave the unembedding in the file: logits() converts it a block
+            // of the vocabulary at a time (a 128,256-token head is 2 GB in float32).
+            if (!weights_stream())
+                head_.unembed =
+                    load(head_params_.decoder.name.empty() ? tied : head_params_.decoder, true);
             head_.bias = load(head_params_.bias);
         });
         return head_;
@@ -639,8 +807,13 @@ class Transformer final : public Model {
     /// projection, qwen3's per-head norms, then the rotation (the unrotated copy first when
     /// `unrotated` is given).
     void project_qkv(const LayerWeights& w, const float* h, Index rows,
-                     const std::vector<Index>& pos, int threads, std::vector<float>& qkv,
+                     const std::vector<Index>& pos, int threads, Scratch& scratch,
                      std::vector<float>* unrotated = nullptr) const;
+    /// y[rows, out] = x · wᵀ + b, as ops::linear; a streamed w is converted into
+    /// scratch.block a block of output rows at a time, each block multiplied while it is
+    /// still in the cache (converting a whole 8B layer first wrote and read 870 MB more).
+    void product(const float* x, Index rows, Index in, const Weight& w, const Weight& b, Index out,
+                 float* y, int threads, Scratch& scratch, Index ldx = 0, Index ldy = 0) const;
     /// What q carries so that q·k is the family's score: 1/√d, GPT-2's options.
     float score_scale(Index layer) const;
     /// The attention core's view of this model's heads: B sequences of S tokens attending to
@@ -668,6 +841,9 @@ class Transformer final : public Model {
                        const ModelForwardOptions& options) const;
     /// One pre-norm block over `n` new tokens at positions [t0, t0 + n), attending to the
     /// cache (which it extends); weights [1, H, n, t0 + n] kept when `weights` is not null.
+    /// logits() with the unembedding left in the file (the weights stream).
+    Tensor streamed_logits(const std::vector<float>& x, Index R, const HeadWeights& hw, int threads,
+                           const std::vector<Index>* columns) const;
     void cached_block(Index layer, float* x, Index n, Index t0, KvCache& cache,
                       AttentionResult* weights, int threads, Scratch& scratch) const;
 
@@ -687,7 +863,8 @@ class Transformer final : public Model {
     ModelInfo info_;
     std::vector<double> inv_freq_;
     mutable std::mutex load_mutex_;
-    mutable std::vector<std::unique_ptr<LayerWeights>> layers_;
+    mutable std::vector<std::shared_ptr<const LayerWeights>> layers_;
+    std::atomic<std::size_t> cache_limit_{0};
     mutable std::once_flag globals_once_;
     mutable GlobalWeights globals_;
     LmHeadKind lm_head_ = LmHeadKind::None;
@@ -741,13 +918,13 @@ void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, 
 }
 
 void Transformer::project_qkv(const LayerWeights& w, const float* h, Index rows,
-                              const std::vector<Index>& pos, int threads, std::vector<float>& qkv,
+                              const std::vector<Index>& pos, int threads, Scratch& scratch,
                               std::vector<float>* unrotated) const {
+    std::vector<float>& qkv = scratch.qkv;
     const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
     const Index ld = (H + 2 * KV) * d;
     qkv.resize(static_cast<std::size_t>(rows * ld));
-    ops::linear(h, rows, config_.hidden_size, w.qkv_w.ptr, w.qkv_b.ptr, ld, qkv.data(), threads, 0,
-                0, w.qkv_w.in_out);
+    product(h, rows, config_.hidden_size, w.qkv_w, w.qkv_b, ld, qkv.data(), threads, scratch);
     float* q = qkv.data();
     float* k = q + H * d;
     const float eps = static_cast<float>(config_.norm_eps);
@@ -837,8 +1014,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
             std::copy(c.data.begin(), c.data.end(), all.begin() + b * L * H * d);
         intervene_all(layer, all.data(), L, B, options);
         if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, all));
-        ops::linear(all.data(), B * L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
-                    w.o_w.in_out);
+        product(all.data(), B * L, H * d, w.o_w, w.o_b, E, out, threads, scratch);
         return;
     }
     std::vector<float>& qkv = scratch.qkv;  // reused from layer to layer: no re-zeroing
@@ -848,7 +1024,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     std::vector<Index> pos_all = pos;
     for (Index b = 1; b < B; ++b)
         pos_all.insert(pos_all.end(), pos.begin(), pos.end());
-    project_qkv(w, h, B * L, pos_all, threads, qkv, steps ? &unrotated : nullptr);
+    project_qkv(w, h, B * L, pos_all, threads, scratch, steps ? &unrotated : nullptr);
     float* q = qkv.data();
     float* k = q + H * d;
     float* v = k + KV * d;
@@ -919,8 +1095,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     }
     intervene_all(layer, concat.data(), L, B, options);
     if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, concat));
-    ops::linear(concat.data(), B * L, H * d, w.o_w.ptr, w.o_b.ptr, E, out, threads, 0, 0,
-                w.o_w.in_out);
+    product(concat.data(), B * L, H * d, w.o_w, w.o_b, E, out, threads, scratch);
     if (steps) {  // every row: the steps view shows the whole layer
         result.steps->input = Tensor({1, L, E}, std::vector<float>(h, h + L * E));
         result.steps->concat = Tensor({1, L, H * d}, std::move(concat));
@@ -936,7 +1111,7 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
     const Index width = gated ? 2 * I : I;
     std::vector<float>& mid = scratch.mid;
     mid.resize(static_cast<std::size_t>(L * width));
-    ops::linear(h, L, E, w.up_w.ptr, w.up_b.ptr, width, mid.data(), threads, 0, 0, w.up_w.in_out);
+    product(h, L, E, w.up_w, w.up_b, width, mid.data(), threads, scratch);
     // Activation (and the gate) row by row over the threads: at a few hundred tokens the
     // erf/exp of the intermediate are a tenth of the pass.
     ops::parallel_for(static_cast<std::size_t>(L), threads, [&](std::size_t r0, std::size_t r1) {
@@ -948,8 +1123,7 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
                     g[c] *= g[I + c];
         }
     });
-    ops::linear(mid.data(), L, I, w.down_w.ptr, w.down_b.ptr, E, out, threads, width, E,
-                w.down_w.in_out);
+    product(mid.data(), L, I, w.down_w, w.down_b, E, out, threads, scratch, width, E);
 }
 
 void Transformer::forward(const ModelInput& input, const ModelForwardOptions& options,
@@ -1032,12 +1206,14 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
             ++next_kept;
         }
         keep = keep && options.attention;
-        const LayerWeights& w = layer(i);
+        const LayerWeights& w = layer(i, scratch, threads);
+        options.control.check();  // converting a streamed layer takes as long as running it
         if (pre_norm) {
             h = x;
             norm(h.data(), R, w.norm1_w, w.norm1_b, threads);
             attention(i, w, h.data(), L, pos, options, keep, a.data(), sink, scratch, B);
             ops::add_inplace(x.data(), a.data(), x.size());
+            options.control.check();  // a layer of an 8B model is seconds long
             if (config_.intermediate_size > 0) {
                 h = x;
                 norm(h.data(), R, w.norm2_w, w.norm2_b, threads);
@@ -1048,6 +1224,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
             attention(i, w, x.data(), L, pos, options, keep, a.data(), sink, scratch, B);
             ops::add_inplace(a.data(), x.data(), x.size());
             norm(a.data(), R, w.norm1_w, w.norm1_b, threads);
+            options.control.check();
             mlp(w, a.data(), R, x.data(), threads, scratch);
             ops::add_inplace(x.data(), a.data(), x.size());
             norm(x.data(), R, w.norm2_w, w.norm2_b, threads);
@@ -1063,6 +1240,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         if (!kept.empty() && next_kept == kept.size() && !hidden && !streams) break;
     }
     if (residuals) sink.on_residual(config_.num_layers, Tensor({R, E}, std::move(x)));
+    release_stream(scratch);
 }
 
 Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& rows, int threads,
@@ -1096,6 +1274,7 @@ Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& row
         x = std::move(t);
     }
     const Weight& u = hw.unembed;  // [V, E] as stored
+    if (u.empty()) return streamed_logits(x, R, hw, threads, columns);
     if (columns) {
         const auto C = static_cast<Index>(columns->size());
         Tensor out({R, C});
@@ -1120,18 +1299,92 @@ Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& row
     return out;
 }
 
+void Transformer::product(const float* x, Index rows, Index in, const Weight& w, const Weight& b,
+                          Index out, float* y, int threads, Scratch& scratch, Index ldx,
+                          Index ldy) const {
+    if (!w.streamed()) {
+        ops::linear(x, rows, in, w.ptr, b.ptr, out, y, threads, ldx, ldy, w.in_out);
+        return;
+    }
+    const WeightLayout& l = *w.source;
+    if (ldy == 0) ldy = out;
+    const Index block = stream_block_rows(in);
+    const auto size = static_cast<std::size_t>(std::min(block, l.rows) * in);
+    if (scratch.block.size() < size) {
+        release_buffer(scratch.block);
+        scratch.block = take_buffer(size);
+    }
+    float* buf = scratch.block.data();
+    for (std::size_t t = 0; t < l.names.size(); ++t) {
+        const Index r0 = l.offsets[t];
+        const Index r1 = t + 1 < l.names.size() ? l.offsets[t + 1] : l.rows;
+        for (Index n0 = r0; n0 < r1; n0 += block) {
+            const Index n = std::min(block, r1 - n0);
+            ops::parallel_for(static_cast<std::size_t>(n), threads,
+                              [&](std::size_t a, std::size_t e) {
+                                  store_.load_block(l.names[t], n0 - r0 + static_cast<Index>(a),
+                                                    n0 - r0 + static_cast<Index>(e),
+                                                    buf + static_cast<Index>(a) * in, in);
+                              });
+            ops::linear(x, rows, in, buf, b.empty() ? nullptr : b.ptr + n0, n, y + n0, threads, ldx,
+                        ldy, false);
+        }
+    }
+}
+
+Tensor Transformer::streamed_logits(const std::vector<float>& x, Index R, const HeadWeights& hw,
+                                    int threads, const std::vector<Index>* columns) const {
+    const Index E = config_.hidden_size, V = config_.vocab_size;
+    const std::string name = unembed_name();
+    if (columns) {  // only those rows of the unembedding, as the kept path reads them
+        const auto C = static_cast<Index>(columns->size());
+        for (Index id : *columns)
+            if (id < 0 || id >= V)
+                throw std::invalid_argument("token id " + std::to_string(id) +
+                                            " is outside the vocabulary of " + std::to_string(V));
+        std::vector<float> u(static_cast<std::size_t>(C * E));
+        store_.load_rows(name, *columns, u.data());
+        Tensor out({R, C});
+        for (Index c = 0; c < C; ++c) {
+            const Index id = (*columns)[static_cast<std::size_t>(c)];
+            for (Index r = 0; r < R; ++r) {
+                double sum = hw.bias.empty() ? 0.0 : double(hw.bias.ptr[id]);
+                for (Index e = 0; e < E; ++e)
+                    sum += double(x[static_cast<std::size_t>(r * E + e)]) *
+                           double(u[static_cast<std::size_t>(c * E + e)]);
+                out.data[static_cast<std::size_t>(r * C + c)] = static_cast<float>(sum);
+            }
+        }
+        return out;
+    }
+    Tensor out = take_tensor({R, V});
+    std::vector<float> block =
+        take_buffer(static_cast<std::size_t>(std::min(kHeadBlockRows, V) * E));
+    for (Index v0 = 0; v0 < V; v0 += kHeadBlockRows) {
+        const Index n = std::min(kHeadBlockRows, V - v0);
+        ops::parallel_for(static_cast<std::size_t>(n), threads, [&](std::size_t a, std::size_t b) {
+            store_.load_block(name, v0 + static_cast<Index>(a), v0 + static_cast<Index>(b),
+                              block.data() + static_cast<Index>(a) * E);
+        });
+        ops::linear(x.data(), R, E, block.data(), hw.bias.empty() ? nullptr : hw.bias.ptr + v0, n,
+                    out.ptr() + v0, threads, 0, V);
+    }
+    release_buffer(block);
+    return out;
+}
+
 void Transformer::cached_block(Index layer, float* x, Index n, Index t0, KvCache& cache,
                                AttentionResult* weights, int threads, Scratch& scratch) const {
     const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
     const Index E = config_.hidden_size, ld = (H + 2 * KV) * d, kvw = KV * d;
-    const LayerWeights& w = this->layer(layer);
+    const LayerWeights& w = this->layer(layer, scratch, threads);
     std::vector<float> h(x, x + n * E), a(static_cast<std::size_t>(n * E));
     norm(h.data(), n, w.norm1_w, w.norm1_b, threads);
     std::vector<Index> pos(static_cast<std::size_t>(n));
     for (Index i = 0; i < n; ++i)
         pos[static_cast<std::size_t>(i)] = t0 + i;
     std::vector<float>& qkv = scratch.qkv;
-    project_qkv(w, h.data(), n, pos, threads, qkv);
+    project_qkv(w, h.data(), n, pos, threads, scratch);
     std::vector<float>& K = cache.k[static_cast<std::size_t>(layer)];
     std::vector<float>& Vc = cache.v[static_cast<std::size_t>(layer)];
     const float scale = score_scale(layer);
@@ -1156,8 +1409,7 @@ void Transformer::cached_block(Index layer, float* x, Index n, Index t0, KvCache
     std::vector<float> concat(static_cast<std::size_t>(n * H * d));
     layers::attend(in, masks, layers::result_window(part, H, S, S), opt,
                    weights ? *weights : discarded, concat.data(), H * d);
-    ops::linear(concat.data(), n, H * d, w.o_w.ptr, w.o_b.ptr, E, a.data(), threads, 0, 0,
-                w.o_w.in_out);
+    product(concat.data(), n, H * d, w.o_w, w.o_b, E, a.data(), threads, scratch);
     ops::add_inplace(x, a.data(), a.size());
     if (config_.intermediate_size > 0) {
         std::copy_n(x, n * E, h.data());
@@ -1275,6 +1527,43 @@ std::size_t Transformer::estimate_forward_bytes(Index tokens,
 
 std::size_t Transformer::weight_bytes() const {
     return static_cast<std::size_t>(store_.parameter_count()) * sizeof(float);
+}
+
+std::size_t Transformer::streaming_weight_bytes() const {
+    // A layer's vectors (norms, biases) and GPT-2's Conv1D matrices, converted whole; one
+    // block of the largest other matrix; the global norms; a block of the unembedding.
+    std::uint64_t values = 0, block = 0;
+    const LayerParams l = layer_params(config_, 0);
+    const auto count = [&](const std::vector<Param>& list) {
+        std::uint64_t rows = 0, cols = 1;
+        bool conv1d = false;
+        for (const Param& p : list) {
+            if (p.name.empty() || (p.optional && !resolve(p.name))) continue;
+            rows += static_cast<std::uint64_t>(p.shape[0]);
+            cols = p.shape.size() > 1 ? static_cast<std::uint64_t>(p.shape[1]) : 1;
+            conv1d = p.conv1d;
+        }
+        if (cols == 1 || conv1d) {
+            values += rows * cols;
+        } else {
+            const auto in = static_cast<Index>(cols);
+            block = std::max(block, std::min<std::uint64_t>(
+                                        rows, static_cast<std::uint64_t>(stream_block_rows(in))) *
+                                        cols);
+        }
+    };
+    for (const Param* p : {&l.norm1_w, &l.norm1_b, &l.norm2_w, &l.norm2_b, &l.q_norm, &l.k_norm,
+                           &l.o_w, &l.o_b, &l.down_w, &l.down_b})
+        count({*p});
+    for (const auto* list : {&l.qkv_w, &l.qkv_b, &l.up_w, &l.up_b})
+        count(*list);
+    const GlobalParams g = global_params(config_);
+    for (const Param* p : {&g.emb_norm_w, &g.emb_norm_b, &g.final_norm_w, &g.final_norm_b})
+        count({*p});
+    values += block + static_cast<std::uint64_t>(std::min(kHeadBlockRows, config_.vocab_size) *
+                                                 (config_.hidden_size + 2));
+    return static_cast<std::size_t>(
+        std::min<std::uint64_t>(values * sizeof(float), weight_bytes()));
 }
 
 }  // namespace

@@ -127,7 +127,12 @@ void OverBudgetDialog::setPlan(const budget::MemoryPlan& plan, const budget::Mem
            "(%5). Nothing was computed.</p><p>Per-head weights grow with heads × tokens². "
            "%6</p>")
             .arg(heads, tokens, bytes_text(plan.needed), bytes_text(plan.budget), budgetSource(b),
-                 plan.any_offer() ? tr("What still fits:") : QString()));
+                 (plan.weights > 0
+                      ? tr("The model's weights take %1 of it: converted layer by layer, they "
+                           "need no more. ")
+                            .arg(bytes_text(plan.weights))
+                      : QString()) +
+                     (plan.any_offer() ? tr("What still fits:") : QString())));
 
     fewer_heads_->setVisible(plan.fewer_heads.has_value());
     if (plan.fewer_heads) {
