@@ -521,7 +521,7 @@ class TestWeightStore : public QObject {
         std::vector<float> v(static_cast<std::size_t>(R * C));
         for (std::size_t i = 0; i < v.size(); ++i)
             v[i] = static_cast<float>(static_cast<int>(i % 97) - 48) * 0.25f;  // exact in all three
-        const std::string dir = fresh_dir("blocks_" + dtype.toStdString());
+        const std::string dir = test::fresh_dir("blocks_" + dtype.toStdString());
         const auto spec = dtype == "F32"    ? f32("w", {R, C}, v)
                           : dtype == "BF16" ? bf16("w", {R, C}, v)
                                             : f16("w", {R, C}, v);
@@ -558,7 +558,7 @@ class TestWeightStore : public QObject {
 
     void blocksFindNonFiniteValuesInTheirRowsOnly() {
         const float nan = std::numeric_limits<float>::quiet_NaN();
-        const std::string dir = fresh_dir("block_nonfinite");
+        const std::string dir = test::fresh_dir("block_nonfinite");
         std::vector<float> v(4 * 600, 1.0f);
         v[2 * 600 + 555] = nan;  // row 2, in the second tile of columns
         write(dir + "/model.safetensors", st_bytes({bf16("w", {4, 600}, v)}));

@@ -5,6 +5,9 @@
 #   release     the `ci` preset (gcc, -Werror): build, then the whole ctest suite
 #   sanitizers  the `sanitizers` preset (clang, ASan + UBSan, and the fuzzers): build, then
 #               the whole ctest suite under the sanitizers (tools/run_sanitizers.sh)
+#   tsan        the `tsan` preset (clang, ThreadSanitizer): the suites that start threads (the
+#               engine's on 2 threads, the window's workers, the fuzz regressions), under
+#               tools/run_tsan.sh; any report fails
 #   portable    the `portable` preset (baseline x86-64, -Werror): the engine's numeric suites,
 #               so that the matrix products and the softmax picked at run time are tested
 #               where the compiler could not assume AVX2 or AVX-512
@@ -40,6 +43,9 @@ sanitizers() {
 }
 # The numeric suites only: the GUI is the same code as in the release build.
 portable_tests='^(test_gemm|test_softmax|test_attention|test_parallel|test_models|test_shipped_models|test_head_atlas)$'
+tsan() {
+  bash tools/run_tsan.sh -j "$jobs"
+}
 portable() {
   cmake --preset portable -DATTNVIZ_WERROR=ON >/dev/null &&
     cmake --build build/portable -j "$jobs" --target test_gemm test_softmax test_attention \
@@ -52,7 +58,7 @@ fuzz() {
     bash fuzz/run_fuzzers.sh -b build/sanitizers -t "$fuzz_seconds" -j "$jobs" -s "$fuzz_seed"
 }
 
-phases=(release sanitizers portable)
+phases=(release sanitizers tsan portable)
 ((fuzz_seconds > 0)) && phases+=(fuzz)
 results=()
 failed=0
