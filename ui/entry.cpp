@@ -1,6 +1,7 @@
 #include "ui/entry.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QTimer>
 
 #include <cstdio>
@@ -31,6 +32,9 @@ int run_gui(int argc, char** argv, const GuiOptions& options) {
     set_application_identity();
     QApplication app(argc, argv);
     QApplication::setApplicationDisplayName(QStringLiteral("AttnViz"));
+    // The installed menu entry and icon (packaging/): Wayland docks match the window to them.
+    QGuiApplication::setDesktopFileName(QStringLiteral("org.attnviz.AttnViz"));
+    QApplication::setWindowIcon(QIcon::fromTheme(QStringLiteral("org.attnviz.AttnViz")));
 
     // The language: --lang, else ATTNVIZ_LANG, else the View ▸ Language preference, else the
     // system locale.  The first two hold for this run only.  --lang was checked by the

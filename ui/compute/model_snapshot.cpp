@@ -195,6 +195,8 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     const auto kept_heads = [H](const budget::ResultScope& s) {
         return s.heads_shown < 0 ? H : std::min(s.heads_shown, H);
     };
+    // A model too big to keep in float32 streams its weights: a layer's buffer counts.
+    const std::uint64_t streaming = model.streaming_weight_bytes();
     // Kept: the kept layers' maps of the kept heads (the window's rows and columns) and their
     // thumbnails, one layer's panels drawn; with fewer heads or a window, one layer's every
     // map while its heads are measured, and with a window the rollout running over every piece.
@@ -212,15 +214,22 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
         const double rollout = w.count < L ? 3.0 * full * sizeof(float) : 0.0;
         return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
                              rollout + double(k + 1) * cells * kDisplayBytesPerCell +
-                             double(kDisplayFixedBytes));
+                             double(kDisplayFixedBytes)) +
+               streaming;
     };
     const budget::ResultScope requested = c.scope();
     const std::uint64_t needed = footprint(requested);
-    if (needed > memory.bytes)  // fewer layers, fewer heads of each, a window, or the means
-        throw budget::MemoryBudgetExceeded(
+    if (needed > memory.bytes) {  // fewer layers, fewer heads of each, a window, or the means
+        budget::MemoryPlan plan =
             budget::plan_memory(footprint, requested, H, L, memory.bytes, kMaxOfferedWindow,
-                                first_layers(budget::ResultScope{})),
-            memory);
+                                first_layers(budget::ResultScope{}));
+        plan.weights = streaming;
+        throw budget::MemoryBudgetExceeded(plan, memory);
+    }
+    // The weights take what the maps leave: kept in float32 when they fit, else streamed.
+    const budget::WeightsPlan weights =
+        budget::plan_weights(model.weight_bytes(), streaming, needed - streaming, memory.bytes);
+    m->model->set_weight_cache_bytes(weights.stream ? 0 : weights.kept);
     const budget::AxisWindow window = budget::window_on(requested, L);
     options.scope.layers = first_layers(requested);
     if (int(options.scope.layers.size()) == N) options.scope.layers.clear();  // every layer

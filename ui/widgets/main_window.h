@@ -93,6 +93,8 @@ class MainWindow : public QMainWindow {
     bool hasUnsavedChanges() const;
     bool exportFigureTo(const QString& path, const ExportSize& size, const FigureOptions& options);
     bool exportWeightsTo(const QString& path);
+    /// Starts reading a demo layer's file off the GUI thread: true once started (false for an
+    /// empty path); the outcome comes with FigureExports::weightsLoadFinished.
     bool loadWeightsFrom(const QString& path);
     void copyFigure();
 
