@@ -1,0 +1,414 @@
+// GGUF reading (engine/io/gguf.h) against what llama.cpp's own reader, gguf-py, reads from
+// files its writer wrote (tests/data/gguf/make_gguf_files.py), and hand-made files that lie.
+
+#include <QTest>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/gguf.h"
+#include "engine/io/json.h"
+#include "test_support.h"
+
+using namespace attnviz;
+using io::GgufFile;
+using io::GgufValueType;
+
+namespace {
+
+std::string gguf_dir() {
+    return test::data_dir() + "/gguf/";
+}
+
+// A GGUF file written by hand, one field at a time, for the files no writer would make.
+class Builder {
+  public:
+    Builder& u32(std::uint32_t v) { return raw(&v, 4); }
+    Builder& u64(std::uint64_t v) { return raw(&v, 8); }
+    Builder& str(std::string_view s) {
+        u64(s.size());
+        bytes += s;
+        return *this;
+    }
+    Builder& header(std::uint64_t tensors, std::uint64_t kvs, std::uint32_t version = 3) {
+        bytes += "GGUF";
+        return u32(version).u64(tensors).u64(kvs);
+    }
+    Builder& kv_u32(std::string_view key, std::uint32_t v) {
+        return str(key).u32(static_cast<std::uint32_t>(GgufValueType::UInt32)).u32(v);
+    }
+    Builder& kv_str(std::string_view key, std::string_view v) {
+        return str(key).u32(static_cast<std::uint32_t>(GgufValueType::String)).str(v);
+    }
+    /// A tensor info: name, ne (ggml order), type, offset.
+    Builder& tensor(std::string_view name, std::vector<std::uint64_t> ne, std::uint32_t type,
+                    std::uint64_t offset) {
+        str(name).u32(static_cast<std::uint32_t>(ne.size()));
+        for (std::uint64_t n : ne)
+            u64(n);
+        return u32(type).u64(offset);
+    }
+    Builder& pad(std::size_t alignment = 32) {
+        while (bytes.size() % alignment)
+            bytes += '\0';
+        return *this;
+    }
+    Builder& data(std::size_t n) {
+        bytes.append(n, '\x11');
+        return *this;
+    }
+    std::string bytes;
+
+  private:
+    Builder& raw(const void* p, std::size_t n) {
+        bytes.append(static_cast<const char*>(p), n);
+        return *this;
+    }
+};
+
+// Two F32 tensors of 4 values, the second after the first: a well-formed file.
+Builder two_tensors(std::uint64_t second_offset = 32, std::string_view second_name = "b") {
+    Builder b;
+    b.header(2, 1).kv_str("general.architecture", "test");
+    b.tensor("a", {4}, 0, 0).tensor(second_name, {4}, 0, second_offset).pad().data(64);
+    return b;
+}
+
+GgufFile parse(const Builder& b) {
+    return GgufFile::parse(b.bytes, "bad.gguf");
+}
+
+std::string value_text(const io::GgufValue& v, GgufValueType t, std::size_t i = 0) {
+    switch (t) {
+        case GgufValueType::Float32:
+        case GgufValueType::Float64: {
+            const double d = v.is_array() ? v.as_double_array()[i] : v.as_double();
+            return std::to_string(d);
+        }
+        case GgufValueType::Bool:
+            return v.is_array() ? "" : (v.as_bool() ? "true" : "false");
+        case GgufValueType::String:
+            return std::string(v.is_array() ? v.as_string_array()[i] : v.as_string());
+        case GgufValueType::UInt64:
+            return std::to_string(v.is_array() ? static_cast<std::uint64_t>(v.as_double_array()[i])
+                                               : v.as_uint());
+        default:
+            return std::to_string(v.is_array() ? v.as_int_array()[i] : v.as_int());
+    }
+}
+
+// The JSON value gguf-py read, in the same text form as value_text.
+std::string expected_text(io::json::Element e, GgufValueType t) {
+    switch (t) {
+        case GgufValueType::Float32:
+        case GgufValueType::Float64:
+            return std::to_string(
+                std::strtod(std::string(*io::json::as_string(e)).c_str(), nullptr));
+        case GgufValueType::Bool:
+            return *io::json::as_bool(e) ? "true" : "false";
+        case GgufValueType::String:
+            return std::string(*io::json::as_string(e));
+        case GgufValueType::UInt64:
+            return std::to_string(*io::json::as_uint64(e));
+        default:
+            return std::to_string(*io::json::as_int64(e));
+    }
+}
+
+}  // namespace
+
+class TestGguf : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void reads_what_gguf_py_reads_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("v3, every value type") << "metadata_v3.gguf";
+        QTest::newRow("v2, alignment 64") << "align64_v2.gguf";
+    }
+    void reads_what_gguf_py_reads() {
+        QFETCH(QString, file);
+        const std::string name = file.toStdString();
+        const auto doc = io::json::parse(io::read_file(gguf_dir() + "expected.json"));
+        const auto want = *io::json::find(doc.root(), name);
+        const GgufFile f = GgufFile::open(gguf_dir() + name);
+        QCOMPARE(f.version(),
+                 std::uint32_t(*io::json::as_uint64(*io::json::find(want, "version"))));
+        QCOMPARE(f.alignment(),
+                 std::uint32_t(*io::json::as_uint64(*io::json::find(want, "alignment"))));
+        QCOMPARE(f.data_offset(), *io::json::as_uint64(*io::json::find(want, "data_offset")));
+
+        const io::json::Array keys = *io::json::find(want, "metadata");
+        QCOMPARE(f.metadata().size(), keys.size());
+        std::size_t k = 0;
+        for (io::json::Element e : keys) {
+            const io::GgufKeyValue& kv = f.metadata()[k++];
+            QCOMPARE(kv.key, std::string(*io::json::as_string(*io::json::find(e, "key"))));
+            const auto type =
+                static_cast<GgufValueType>(*io::json::as_uint64(*io::json::find(e, "type")));
+            QCOMPARE(kv.value.type(), type);
+            QCOMPARE(f.find(kv.key), &kv.value);
+            const io::json::Element value = *io::json::find(e, "value");
+            if (type != GgufValueType::Array) {
+                QCOMPARE(value_text(kv.value, type), expected_text(value, type));
+                continue;
+            }
+            const auto elem = static_cast<GgufValueType>(
+                *io::json::as_uint64(*io::json::find(e, "element_type")));
+            QCOMPARE(kv.value.element_type(), elem);
+            const io::json::Array items = value;
+            QCOMPARE(kv.value.size(), items.size());
+            std::size_t i = 0;
+            for (io::json::Element item : items) {
+                if (elem == GgufValueType::Bool) {
+                    // No accessor reads bool arrays (no key of llama.cpp's holds one): the
+                    // stored bytes are 0 or 1.
+                    QCOMPARE(kv.value.size(), items.size());
+                } else if (elem == GgufValueType::UInt64) {
+                    const std::uint64_t got =
+                        static_cast<std::uint64_t>(kv.value.as_double_array()[i]);
+                    QCOMPARE(got, *io::json::as_uint64(item));
+                } else {
+                    QCOMPARE(value_text(kv.value, elem, i), expected_text(item, elem));
+                }
+                ++i;
+            }
+        }
+
+        const io::json::Array tensors = *io::json::find(want, "tensors");
+        QCOMPARE(f.tensors().size(), tensors.size());
+        std::size_t t = 0;
+        for (io::json::Element e : tensors) {
+            const io::GgufTensorInfo& info = f.tensors()[t++];
+            QCOMPARE(info.name, std::string(*io::json::as_string(*io::json::find(e, "name"))));
+            QCOMPARE(info.type, std::uint32_t(*io::json::as_uint64(*io::json::find(e, "type"))));
+            std::vector<std::int64_t> ne;
+            for (io::json::Element n : io::json::Array(*io::json::find(e, "ne")))
+                ne.push_back(*io::json::as_int64(n));
+            QCOMPARE(info.ne, ne);
+            QCOMPARE(info.offset, *io::json::as_uint64(*io::json::find(e, "offset")));
+            QCOMPARE(info.nbytes, *io::json::as_uint64(*io::json::find(e, "nbytes")));
+            QCOMPARE(f.find_tensor(info.name), &info);
+            QCOMPARE(f.tensor_data(info).size(), std::size_t(info.nbytes));
+        }
+    }
+
+    void bool_arrays_and_shapes() {
+        const GgufFile f = GgufFile::open(gguf_dir() + "metadata_v3.gguf");
+        // Bool arrays are not integers: a request for them names the key and both types.
+        ATTNVIZ_EXPECT_DATA_ERROR(f.at("a.bool").as_int_array(), "metadata_v3.gguf", "'a.bool'",
+                                  "array of bool", "expected an array of integers");
+        ATTNVIZ_EXPECT_DATA_ERROR(f.at("t.str").as_uint(), "'t.str'", "is string");
+        ATTNVIZ_EXPECT_DATA_ERROR(f.at("t.i8").as_uint(), "'t.i8'", "negative");
+        ATTNVIZ_EXPECT_DATA_ERROR(f.at("t.u64").as_int(), "'t.u64'", "fits int64");
+        ATTNVIZ_EXPECT_DATA_ERROR(f.at("no.such.key"), "metadata_v3.gguf",
+                                  "no metadata key 'no.such.key'");
+        QCOMPARE(f.at("t.u64").as_uint(), std::uint64_t(18446744073709551615ull));
+        QCOMPARE(f.at("a.f32").as_float_array(), (std::vector<float>{0.5f, -1.25f, 3e38f}));
+        QCOMPARE(f.find_tensor("m.3d")->shape(), (Shape{2, 3, 4}));
+        QCOMPARE(f.find_tensor("m.3d")->numel, std::int64_t(24));
+        QCOMPARE(f.find_tensor("m.q8_0")->shape(), (Shape{3, 64}));
+        QCOMPARE(f.find_tensor("m.q8_0")->nbytes, std::uint64_t(3 * 2 * 34));
+        QCOMPARE(io::gguf_type_name(12), std::string("Q4_K"));
+        QCOMPARE(io::gguf_type_name(4), std::string("type 4"));  // Q4_2, removed from ggml
+        QVERIFY(f.find_tensor("absent") == nullptr);
+        QVERIFY(f.find("absent") == nullptr);
+    }
+
+    void the_file_in_memory_reads_as_mapped() {
+        const std::string bytes = io::read_file(gguf_dir() + "align64_v2.gguf");
+        const GgufFile a = GgufFile::parse(bytes, "x.gguf");
+        const GgufFile b = GgufFile::open(gguf_dir() + "align64_v2.gguf");
+        QCOMPARE(a.path(), std::string("x.gguf"));
+        QCOMPARE(a.tensors().size(), b.tensors().size());
+        for (std::size_t i = 0; i < a.tensors().size(); ++i)
+            QCOMPARE(a.tensor_data(a.tensors()[i]), b.tensor_data(b.tensors()[i]));
+        // The data of x is the 7 float32 values at the 64-aligned data section.
+        const io::GgufTensorInfo& x = *b.find_tensor("x");
+        QCOMPARE(b.data_offset() % 64, std::uint64_t(0));
+        QCOMPARE(b.tensor_data(x).data(), bytes.size() ? b.tensor_data(x).data() : nullptr);
+        QCOMPARE(std::string(b.tensor_data(x)), bytes.substr(b.data_offset() + x.offset, 28));
+        // A copy shares the mapping and stays valid after the original is gone.
+        GgufFile copy;
+        {
+            const GgufFile c = GgufFile::open(gguf_dir() + "align64_v2.gguf");
+            copy = c;
+        }
+        QCOMPARE(copy.at("t.name").as_string(), std::string_view("aligned"));
+    }
+
+    void a_well_formed_hand_made_file() {
+        const GgufFile f = parse(two_tensors());
+        QCOMPARE(f.tensors().size(), std::size_t(2));
+        QCOMPARE(f.data_offset() % 32, std::uint64_t(0));
+        QCOMPARE(f.tensor_data(f.tensors()[1]),
+                 std::string_view("\x11\x11\x11\x11\x11\x11\x11\x11"
+                                  "\x11\x11\x11\x11\x11\x11\x11\x11"));
+        // No tensors at all: the header alone is a file (a vocabulary-only GGUF is close).
+        Builder b;
+        b.header(0, 1).kv_str("general.architecture", "test");
+        QCOMPARE(parse(b).tensors().size(), std::size_t(0));
+    }
+
+    void every_truncation_is_refused() {
+        const std::string bytes = io::read_file(gguf_dir() + "metadata_v3.gguf");
+        const GgufFile whole = GgufFile::parse(bytes, "whole.gguf");
+        std::uint64_t data_end = 0;
+        for (const auto& t : whole.tensors())
+            data_end = std::max(data_end, whole.data_offset() + t.offset + t.nbytes);
+        for (std::size_t n = 0; n < bytes.size(); ++n) {
+            bool refused = false;
+            std::string msg;
+            try {
+                GgufFile::parse(bytes.substr(0, n), "cut.gguf");
+            } catch (const DataError& e) {
+                refused = true;
+                msg = e.what();
+            }
+            QVERIFY2(refused == (n < data_end), qPrintable(QString::number(n)));
+            if (refused) QVERIFY2(msg.rfind("cut.gguf: ", 0) == 0, msg.c_str());
+        }
+    }
+
+    void files_that_lie_are_refused_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QStringList>("phrases");
+        auto row = [](const char* name, const Builder& b, QStringList phrases) {
+            QTest::newRow(name) << QByteArray(b.bytes.data(), qsizetype(b.bytes.size())) << phrases;
+        };
+        row("not GGUF", Builder().u64(0), {"not a GGUF file"});
+        row("version 1", Builder().header(0, 0, 1), {"version 1 is not supported"});
+        row("version 4", Builder().header(0, 0, 4), {"version 4 is not supported"});
+        row("big-endian", Builder().header(0, 0, 0x03000000), {"big-endian"});
+        {
+            Builder b;
+            b.header(0, 0).bytes.resize(13);
+            row("truncated header", b, {"truncated", "the tensor count"});
+        }
+        {
+            Builder b;
+            b.header(std::uint64_t(1) << 60, 0);
+            row("2^60 tensors", b, {"claims 1152921504606846976 tensors"});
+        }
+        {
+            Builder b;
+            b.header(0, std::uint64_t(1) << 60);
+            row("2^60 key/values", b, {"claims 1152921504606846976 metadata key/values"});
+        }
+        {
+            Builder b;
+            b.header(0, 1).str("k").u32(8).u64(1000).bytes += "short";
+            row("string length past the end", b, {"'k'", "1000 bytes, past the end"});
+        }
+        {
+            Builder b;
+            b.header(0, 1).u64(std::uint64_t(1) << 62).data(16);
+            row("key length past the end", b, {"key of metadata entry 0", "past the end"});
+        }
+        {
+            Builder b;
+            b.header(0, 1).str("k").u32(9).u32(4).u64(std::uint64_t(1) << 60);
+            row("array of 2^60", b, {"'k' claims 1152921504606846976 elements of uint32"});
+        }
+        {
+            Builder b;
+            b.header(0, 1).str("k").u32(9).u32(9).u64(1).u32(4).u64(0);
+            row("array of arrays", b, {"'k' is an array of arrays"});
+        }
+        {
+            Builder b;
+            b.header(0, 1).str("k").u32(13).u32(0);
+            row("unknown value type", b, {"'k' has unknown value type 13"});
+        }
+        {
+            Builder b;
+            b.header(0, 2).kv_u32("k", 1).kv_u32("k", 2);
+            row("repeated key", b, {"metadata key 'k' appears twice"});
+        }
+        {
+            Builder b;
+            b.header(1, 0).tensor("w", {32}, 99, 0).pad().data(64);
+            row("unknown tensor type", b, {"tensor 'w' has unknown type 99"});
+        }
+        {
+            Builder b;
+            b.header(1, 0).tensor("w", {1, 1, 1, 1, 1}, 0, 0).pad().data(32);
+            row("five dimensions", b, {"'w' has 5 dimensions"});
+        }
+        {
+            Builder b;
+            b.header(1, 0).tensor("w", {33}, 2, 0).pad().data(64);
+            row("partial block", b, {"'w' is Q4_0 with rows of 33 values", "block of 32"});
+        }
+        {
+            Builder b;
+            b.header(1, 0)
+                .tensor("w", {std::uint64_t(1) << 20, std::uint64_t(1) << 20}, 0, 0)
+                .pad()
+                .data(32);
+            row("too many elements", b, {"'w'", "past the end"});
+        }
+        {
+            Builder b;
+            b.header(1, 0).tensor("w", {std::uint64_t(1) << 62, 4}, 0, 0).pad().data(32);
+            row("elements beyond int64", b, {"'w' has more elements than int64 can count"});
+        }
+        row("repeated tensor name", two_tensors(32, "a"), {"tensor name 'a' appears twice"});
+        row("lying offset", two_tensors(4096), {"tensor 'b'", "4096", "runs past the end"});
+        row("overlapping tensors", two_tensors(0), {"tensors 'a'", "'b'", "overlap"});
+        row("misaligned tensor", two_tensors(16), {"'b' is misaligned", "16", "alignment 32"});
+        {
+            Builder b;
+            b.header(1, 1).kv_u32("general.alignment", 48).tensor("w", {4}, 0, 0).pad(48).data(48);
+            row("alignment 48", b, {"general.alignment is 48, not a power of two"});
+        }
+        {
+            Builder b;
+            b.header(1, 1).kv_u32("general.alignment", 0).tensor("w", {4}, 0, 0).data(48);
+            row("alignment 0", b, {"general.alignment is 0"});
+        }
+        {
+            Builder b;
+            b.header(1, 1).kv_str("general.alignment", "32").tensor("w", {4}, 0, 0).pad().data(32);
+            row("alignment as a string", b, {"general.alignment is string, expected uint32"});
+        }
+        {
+            // The data section starts at the next multiple of 32, which the file never reaches.
+            Builder b;
+            b.header(1, 0).tensor("w", {0}, 0, 0);
+            row("data section past the end", b, {"truncated", "data section would start"});
+        }
+    }
+    void files_that_lie_are_refused() {
+        QFETCH(QByteArray, bytes);
+        QFETCH(QStringList, phrases);
+        try {
+            GgufFile::parse(std::string_view(bytes.constData(), std::size_t(bytes.size())),
+                            "bad.gguf");
+            QFAIL("accepted");
+        } catch (const DataError& e) {
+            const QString msg = QString::fromUtf8(e.what());
+            QVERIFY2(msg.startsWith("bad.gguf: "), qPrintable(msg));
+            QVERIFY2(!msg.contains('\n'), qPrintable(msg));
+            for (const QString& p : phrases)
+                QVERIFY2(msg.contains(p), qPrintable(msg));
+        }
+    }
+
+    void unreadable_paths() {
+        ATTNVIZ_EXPECT_DATA_ERROR(GgufFile::open(gguf_dir() + "absent.gguf"), "cannot open",
+                                  "absent.gguf");
+        ATTNVIZ_EXPECT_DATA_ERROR(GgufFile::open(gguf_dir()), "cannot read");
+        const std::string empty = test::temp_dir() + "/empty.gguf";
+        io::write_file_atomically(empty, "");
+        ATTNVIZ_EXPECT_DATA_ERROR(GgufFile::open(empty), "empty (0 bytes), not a GGUF file");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGguf)
+#include "test_gguf.moc"
