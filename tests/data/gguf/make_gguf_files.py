@@ -14,6 +14,7 @@ align64_v2.gguf      general.alignment = 64, written as version 2 (same layout a
 expected.json        what gguf-py's GGUFReader reads from both: version, alignment, data
                      offset, every key with its type and value, every tensor's type, ne,
                      offset and size
+fuzz/corpus/gguf/    seeds for fuzz_gguf: the two small files above and hand-made bad ones
 quants.gguf          one [2, 512] tensor per supported type (F32 F16 BF16 Q8_0 Q4_0 Q4_1
                      Q5_0 Q5_1 Q2_K Q3_K Q4_K Q5_K Q6_K): random normals quantized by gguf-py
                      where gguf-py can quantize the type, random blocks with finite scales
@@ -168,6 +169,43 @@ def quants_file(w):
             w.add_tensor(qt.name + ".expected", expected)
 
 
+def bad_seeds(corpus):
+    """Small files that lie, one way each (tests/test_gguf.cpp makes the same kinds)."""
+    import struct
+
+    def header(n_tensors, n_kv, version=3):
+        return b"GGUF" + struct.pack("<IQQ", version, n_tensors, n_kv)
+
+    def s(text):
+        return struct.pack("<Q", len(text)) + text.encode()
+
+    def tensor(name, ne, qtype, offset):
+        return s(name) + struct.pack("<I", len(ne)) + b"".join(struct.pack("<Q", n) for n in ne) + \
+            struct.pack("<IQ", qtype, offset)
+
+    def padded(b):
+        return b + b"\0" * (-len(b) % 32)
+
+    arch = s("general.architecture") + struct.pack("<I", 8) + s("test")
+    seeds = {
+        "bad_count_2_60": header(1 << 60, 0),
+        "bad_string_past_end": header(0, 1) + s("k") + struct.pack("<IQ", 8, 1000) + b"short",
+        "bad_array_of_arrays": header(0, 1) + s("k") + struct.pack("<IIQIQ", 9, 9, 1, 4, 0),
+        "bad_overlap": padded(header(2, 1) + arch + tensor("a", [4], 0, 0) + tensor("b", [4], 0, 0))
+        + b"\1" * 64,
+        "bad_misaligned": padded(header(2, 1) + arch + tensor("a", [4], 0, 0) + tensor("b", [4], 0, 16))
+        + b"\1" * 64,
+        "bad_unknown_type": padded(header(1, 0) + tensor("w", [32], 99, 0)) + b"\1" * 64,
+        "bad_duplicate_name": padded(header(2, 0) + tensor("a", [4], 0, 0) + tensor("a", [4], 0, 32))
+        + b"\1" * 64,
+        "q4_k_row": padded(header(1, 1) + arch + tensor("w", [256, 1], 12, 0)) + b"\1" * 144,
+    }
+    os.makedirs(corpus, exist_ok=True)
+    for name, data in seeds.items():
+        with open(os.path.join(corpus, name + ".gguf"), "wb") as f:
+            f.write(data)
+
+
 def main():
     meta = os.path.join(HERE, "metadata_v3.gguf")
     align = os.path.join(HERE, "align64_v2.gguf")
@@ -178,6 +216,11 @@ def main():
         json.dump(expected, f, indent=1, ensure_ascii=False)
         f.write("\n")
     write(os.path.join(HERE, "quants.gguf"), quants_file)
+    corpus = os.path.join(HERE, "..", "..", "..", "fuzz", "corpus", "gguf")
+    bad_seeds(corpus)
+    for name in ("metadata_v3.gguf", "align64_v2.gguf"):
+        with open(os.path.join(HERE, name), "rb") as src, open(os.path.join(corpus, name), "wb") as dst:
+            dst.write(src.read())
 
 
 if __name__ == "__main__":
