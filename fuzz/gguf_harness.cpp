@@ -3,12 +3,14 @@
 // multiple of the alignment, without overlapping another's, with the size its type and
 // dimensions give; the alignment is a power of two; and every metadata value can be read
 // with the accessor of its type (only integers beyond int64 may be refused, with a DataError).
+// Every tensor of a type the engine converts dequantizes, or is refused for a NaN/infinity.
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "engine/errors.h"
 #include "engine/io/gguf.h"
+#include "engine/io/gguf_quants.h"
 #include "fuzz/fuzz_entry.h"
 
 namespace attnviz::fuzz {
@@ -92,6 +94,15 @@ Outcome run_gguf(std::string_view input) {
             violated("'" + t.name + "' past the end");
         if (f.tensor_data(t).size() != t.nbytes) violated("data size of '" + t.name + "'");
         if (t.nbytes) ranges.emplace_back(t.offset, t.offset + t.nbytes);
+        if (io::gguf_can_dequantize(t.type)) {
+            // nbytes <= the input's size, so numel is at most 256/84 of it per byte.
+            std::vector<float> values(static_cast<std::size_t>(t.numel));
+            try {
+                io::dequantize_tensor(f, t, values.data(), values.size());
+            } catch (const DataError&) {
+                // a NaN or infinite value, reported
+            }
+        }
     }
     std::sort(ranges.begin(), ranges.end());
     for (std::size_t i = 1; i < ranges.size(); ++i)

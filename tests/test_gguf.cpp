@@ -12,6 +12,7 @@
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/gguf.h"
+#include "engine/io/gguf_quants.h"
 #include "engine/io/json.h"
 #include "test_support.h"
 
@@ -397,6 +398,83 @@ class TestGguf : public QObject {
             QVERIFY2(!msg.contains('\n'), qPrintable(msg));
             for (const QString& p : phrases)
                 QVERIFY2(msg.contains(p), qPrintable(msg));
+        }
+    }
+
+    void dequantizes_as_gguf_py_data() {
+        QTest::addColumn<QString>("type");
+        for (const char* t : {"F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1", "Q2_K",
+                              "Q3_K", "Q4_K", "Q5_K", "Q6_K"})
+            QTest::newRow(t) << t;
+    }
+    void dequantizes_as_gguf_py() {
+        QFETCH(QString, type);
+        const GgufFile f = GgufFile::open(gguf_dir() + "quants.gguf");
+        const io::GgufTensorInfo* stored = f.find_tensor(type.toStdString());
+        const io::GgufTensorInfo* expected = f.find_tensor(type.toStdString() + ".expected");
+        QVERIFY(stored && expected);
+        QCOMPARE(io::gguf_type_name(stored->type), type.toStdString());
+        QCOMPARE(expected->type, std::uint32_t(0));
+        QVERIFY(io::gguf_can_dequantize(stored->type));
+        const Tensor got = io::load_gguf_tensor(f, *stored);
+        const Tensor want = io::load_gguf_tensor(f, *expected);
+        QCOMPARE(got.shape, (Shape{2, 512}));
+        QCOMPARE(want.shape, got.shape);
+        // Bit for bit: the first differing index with both values.
+        for (std::size_t i = 0; i < got.numel(); ++i) {
+            std::uint32_t a = 0, b = 0;
+            std::memcpy(&a, &got.data[i], 4);
+            std::memcpy(&b, &want.data[i], 4);
+            if (a != b)
+                QFAIL(qPrintable(QString("index %1: got %2 (0x%3), gguf-py %4 (0x%5)")
+                                     .arg(i)
+                                     .arg(double(got.data[i]), 0, 'g', 9)
+                                     .arg(a, 8, 16, QChar('0'))
+                                     .arg(double(want.data[i]), 0, 'g', 9)
+                                     .arg(b, 8, 16, QChar('0'))));
+        }
+        // The same through the plain per-buffer function, on one row (a whole number of
+        // blocks) at an odd address.
+        const auto layout = *io::gguf_type_layout(stored->type);
+        const std::string_view bytes = f.tensor_data(*stored);
+        std::string shifted = " " + std::string(bytes.substr(0, bytes.size() / 2));
+        std::vector<float> row(512);
+        io::dequantize(stored->ggml_type(), reinterpret_cast<const std::byte*>(shifted.data() + 1),
+                       row.data(), 512);
+        QVERIFY(std::memcmp(row.data(), want.data.data(), 512 * 4) == 0);
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            io::dequantize(stored->ggml_type(), reinterpret_cast<const std::byte*>(bytes.data()),
+                           row.data(), layout.block_size == 1 ? -1 : 31));
+    }
+
+    void other_types_are_refused_by_name() {
+        const GgufFile f = GgufFile::open(gguf_dir() + "quants.gguf");
+        for (const char* t : {"IQ2_XXS", "TQ1_0"}) {
+            const io::GgufTensorInfo* info = f.find_tensor(t);
+            QVERIFY(info);
+            QVERIFY(!io::gguf_can_dequantize(info->type));
+            ATTNVIZ_EXPECT_DATA_ERROR(io::load_gguf_tensor(f, *info), "quants.gguf",
+                                      "tensor '" + std::string(t) + "' is " + t, "cannot read");
+        }
+        for (std::uint32_t t : {9u, 15u, 24u, 28u})
+            QVERIFY(!io::gguf_can_dequantize(t));
+        std::vector<float> small(3);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 io::dequantize_tensor(f, *f.find_tensor("Q8_0"), small.data(), 3));
+    }
+
+    void a_nan_scale_is_reported() {
+        // One Q8_0 block whose float16 scale is NaN (0x7E00), one with infinity (0x7C00).
+        for (std::uint16_t d : {std::uint16_t(0x7E00), std::uint16_t(0x7C00)}) {
+            Builder b;
+            b.header(1, 0).tensor("w", {32}, 8, 0).pad();
+            b.bytes += static_cast<char>(d & 0xFF);
+            b.bytes += static_cast<char>(d >> 8);
+            b.bytes.append(32, '\x01');
+            const GgufFile f = GgufFile::parse(b.bytes, "nan.gguf");
+            ATTNVIZ_EXPECT_DATA_ERROR(io::load_gguf_tensor(f, f.tensors()[0]), "nan.gguf",
+                                      "tensor 'w' (Q8_0) holds", "at index 0");
         }
     }
 
