@@ -14,6 +14,8 @@
 #include "engine/io/gguf.h"
 #include "engine/io/gguf_quants.h"
 #include "engine/io/json.h"
+#include "engine/io/npy.h"
+#include "engine/models/gguf_model.h"
 #include "test_support.h"
 
 using namespace attnviz;
@@ -119,6 +121,29 @@ std::string expected_text(io::json::Element e, GgufValueType t) {
         default:
             return std::to_string(*io::json::as_int64(e));
     }
+}
+
+// Every layer's and head's map of `model` on `ids` against a [layers, heads, L, L] reference,
+// within `tol`; the first difference named.
+void expect_maps(const models::Model& model, const std::vector<std::int64_t>& ids,
+                 const Tensor& want, double tol) {
+    models::ModelInput in;
+    in.ids = ids;
+    models::CollectingSink sink;
+    model.forward(in, models::ModelForwardOptions{}, sink);
+    const auto L = static_cast<std::int64_t>(ids.size());
+    QCOMPARE(want.shape, (Shape{model.info().num_layers, model.info().num_heads, L, L}));
+    QCOMPARE(std::int64_t(sink.results.size()), model.info().num_layers);
+    double worst = 0;
+    for (std::size_t l = 0; l < sink.results.size(); ++l) {
+        const Tensor& got = sink.results[l].weights;  // [1, heads, L, L]
+        const std::size_t n = static_cast<std::size_t>(model.info().num_heads * L * L);
+        QCOMPARE(got.numel(), n);
+        const auto r = test::compare_arrays(got.ptr(), want.ptr() + l * n, n, tol);
+        QVERIFY2(r.ok, qPrintable(QString("layer %1: %2").arg(l).arg(r.message.c_str())));
+        worst = std::max(worst, r.max_abs_diff);
+    }
+    qInfo("largest difference %.3g", worst);
 }
 
 }  // namespace
@@ -476,6 +501,90 @@ class TestGguf : public QObject {
             ATTNVIZ_EXPECT_DATA_ERROR(io::load_gguf_tensor(f, f.tensors()[0]), "nan.gguf",
                                       "tensor 'w' (Q8_0) holds", "at index 0");
         }
+    }
+
+    void models_equal_their_hugging_face_checkpoint_data() {
+        QTest::addColumn<QString>("gguf_case");
+        for (const char* c : {"llama_gqa", "qwen2_bias_bf16", "qwen3_qknorm", "gpt2_lmhead"})
+            QTest::newRow(c) << c;
+    }
+    void models_equal_their_hugging_face_checkpoint() {
+        // The file holds the checkpoint's own values (F32, F16, BF16); the maps must be the
+        // Hugging Face golden's, so llama's Q/K permutation has to be undone.
+        QFETCH(QString, gguf_case);
+        const std::string c = gguf_case.toStdString();
+        const std::string golden = test::golden_dir() + "/models/" + c + "/reference/";
+        const GgufFile f = GgufFile::open(gguf_dir() + "models/" + c + ".gguf");
+        const auto model = models::load_gguf_model(f);
+        const auto hf = models::load_model(test::golden_dir() + "/models/" + c);
+        QCOMPARE(model->info().model_type, hf->info().model_type);
+        QCOMPARE(model->info().num_layers, hf->info().num_layers);
+        QCOMPARE(model->info().num_heads, hf->info().num_heads);
+        QCOMPARE(model->info().num_kv_heads, hf->info().num_kv_heads);
+        QCOMPARE(model->info().head_dim, hf->info().head_dim);
+        QCOMPARE(model->info().intermediate_size, hf->info().intermediate_size);
+        QCOMPARE(model->info().vocab_size, hf->info().vocab_size);
+        QCOMPARE(model->config().rope_theta, hf->config().rope_theta);
+        QCOMPARE(model->config().norm_eps, hf->config().norm_eps);
+        QCOMPARE(model->info().folder, f.path());
+        expect_maps(*model, test::read_int64_npy(golden + "input_ids.npy"),
+                    io::read_npy(golden + "attentions.npy"), 1e-5);
+    }
+
+    void quantized_models_equal_the_reference_on_their_weights_data() {
+        QTest::addColumn<QString>("gguf_case");
+        QTest::addColumn<QString>("type");
+        for (auto [c, t] : {std::pair{"llama_gqa", "Q8_0"},
+                            {"llama_gqa", "Q4_0"},
+                            {"qwen2_bias_bf16", "Q5_1"},
+                            {"qwen3_qknorm", "Q4_1"},
+                            {"gpt2_lmhead", "Q5_0"}})
+            QTest::newRow((std::string(c) + "." + t).c_str()) << c << t;
+    }
+    void quantized_models_equal_the_reference_on_their_weights() {
+        // The float64 reference forward on the weights gguf-py dequantizes from the file.
+        QFETCH(QString, gguf_case);
+        QFETCH(QString, type);
+        const std::string stem =
+            gguf_dir() + "models/" + gguf_case.toStdString() + "." + type.toStdString();
+        const GgufFile f = GgufFile::open(stem + ".gguf");
+        const auto model = models::load_gguf_model(f);
+        QVERIFY2(model->info().dtype.find(type.toStdString()) != std::string::npos,
+                 model->info().dtype.c_str());
+        expect_maps(*model,
+                    test::read_int64_npy(test::golden_dir() + "/models/" + gguf_case.toStdString() +
+                                         "/reference/input_ids.npy"),
+                    io::read_npy(stem + ".attentions.npy"), 1e-5);
+    }
+
+    void models_that_cannot_be_read() {
+        // Hand-edited copies of a good file: the architecture, a stray tensor, RoPE scaling.
+        const std::string bytes = io::read_file(gguf_dir() + "models/llama_gqa.gguf");
+        auto replaced = [&](const std::string& from, const std::string& to) {
+            std::string b = bytes;
+            const std::size_t at = b.find(from);
+            b.replace(at, from.size(), to);
+            return GgufFile::parse(b, "edited.gguf");
+        };
+        // "llama" -> "bloom" keeps every length; the keys then name bloom.* too.
+        {
+            std::string b = bytes;
+            for (std::size_t at = b.find("llama"); at != std::string::npos;
+                 at = b.find("llama", at))
+                b.replace(at, 5, "bloom");
+            ATTNVIZ_EXPECT_DATA_ERROR(models::load_gguf_model(GgufFile::parse(b, "edited.gguf")),
+                                      "edited.gguf",
+                                      "general.architecture \"bloom\" is not supported");
+        }
+        ATTNVIZ_EXPECT_DATA_ERROR(
+            models::load_gguf_model(replaced("blk.1.ffn_up.weight", "blk.1.ffn_xx.weight")),
+            "edited.gguf", "tensor 'blk.1.ffn_xx.weight' is not one of");
+        ATTNVIZ_EXPECT_DATA_ERROR(
+            models::load_gguf_model(replaced("llama.block_count", "llama.block_cOunt")),
+            "edited.gguf", "no metadata key 'llama.block_count'");
+        ATTNVIZ_EXPECT_DATA_ERROR(
+            models::load_gguf_model(replaced("blk.1.attn_v.weight", "rope_freqs.weight__")),
+            "edited.gguf", "rope_freqs");
     }
 
     void unreadable_paths() {

@@ -220,6 +220,8 @@ struct WeightStore::State {
     std::vector<std::unique_ptr<MappedFile>> mappings;
     std::map<std::string, Stored, std::less<>> tensors;
     std::uint64_t parameter_count = 0, data_bytes = 0;
+    std::map<std::string, Tensor> owned;  // from_tensors: the data the entries point into
+    std::string dtype_label;              // from_tensors: what dtype_summary() says
 
     /// The tensor called `name`; DataError naming the folder if there is none.
     const Stored& stored(std::string_view name) const;
@@ -302,6 +304,33 @@ WeightStore WeightStore::open_file(const std::string& path) {
     for (const SafetensorsEntry& e : shard.header.tensors)
         state->add(shard, e);
     state->mappings.push_back(std::move(shard.mapping));
+    WeightStore store;
+    store.state_ = std::move(state);
+    return store;
+}
+
+WeightStore WeightStore::from_tensors(std::map<std::string, Tensor> tensors,
+                                      const std::string& path, const std::string& dtype) {
+    const std::size_t slash = path.rfind('/');
+    auto state = std::make_shared<State>();
+    state->folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    state->files.push_back(slash == std::string::npos ? path : path.substr(slash + 1));
+    state->dtype_label = dtype;
+    state->owned = std::move(tensors);
+    for (const auto& [name, t] : state->owned) {
+        State::Stored s;
+        s.entry.name = name;
+        s.entry.dtype = "F32";
+        s.entry.shape = t.shape;
+        s.entry.file = state->files.front();
+        s.entry.nbytes = t.numel() * sizeof(float);
+        s.data = reinterpret_cast<const char*>(t.data.data());
+        s.path = path;
+        s.numel = t.numel();
+        state->parameter_count += s.numel;
+        state->data_bytes += s.entry.nbytes;
+        state->tensors.emplace(name, std::move(s));
+    }
     WeightStore store;
     store.state_ = std::move(state);
     return store;
@@ -562,6 +591,7 @@ void WeightStore::prefetch(std::string_view name) const noexcept {
 
 std::string WeightStore::dtype_summary() const {
     if (!state_) return {};
+    if (!state_->dtype_label.empty()) return state_->dtype_label;
     std::set<std::pair<int, std::string>> seen;
     for (const auto& [name, s] : state_->tensors)
         seen.emplace(dtype_rank(s.entry.dtype), s.entry.dtype);
