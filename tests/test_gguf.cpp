@@ -16,6 +16,8 @@
 #include "engine/io/json.h"
 #include "engine/io/npy.h"
 #include "engine/models/gguf_model.h"
+#include "engine/models/gguf_tokenizer.h"
+#include "engine/models/model_folder.h"
 #include "test_support.h"
 
 using namespace attnviz;
@@ -585,6 +587,118 @@ class TestGguf : public QObject {
         ATTNVIZ_EXPECT_DATA_ERROR(
             models::load_gguf_model(replaced("blk.1.attn_v.weight", "rope_freqs.weight__")),
             "edited.gguf", "rope_freqs");
+    }
+
+    void tokenizers_give_hugging_face_ids_data() {
+        QTest::addColumn<QString>("vocab");
+        for (const char* v : {"bert-bge", "gpt-2", "qwen2", "llama-spm"})
+            QTest::newRow(v) << v;
+    }
+    void tokenizers_give_hugging_face_ids() {
+        // llama.cpp's test vocabularies with the ids Hugging Face's tokenizers gave
+        // (add_special_tokens=False), as llama.cpp's tests/test-tokenizer-0.cpp reads them.
+        QFETCH(QString, vocab);
+        const std::string base = gguf_dir() + "vocab/ggml-vocab-" + vocab.toStdString() + ".gguf";
+        const GgufFile f = GgufFile::open(base);
+        const text::HfTokenizer t = models::gguf_tokenizer(f);
+        const std::string inp = io::read_file(base + ".inp");
+        const std::string out = io::read_file(base + ".out");
+        const std::string sep = "\n__ggml_vocab_test__\n";
+        std::vector<std::string> texts;
+        for (std::size_t at = 0;;) {
+            const std::size_t next = inp.find(sep, at);
+            if (next == std::string::npos) break;
+            texts.push_back(inp.substr(at, next - at));
+            at = next + sep.size();
+        }
+        std::vector<std::string> lines;
+        for (std::size_t at = 0; at < out.size();) {
+            const std::size_t nl = out.find('\n', at);
+            lines.push_back(out.substr(at, nl - at));
+            at = nl == std::string::npos ? out.size() : nl + 1;
+        }
+        QCOMPARE(texts.size(), lines.size());
+        QVERIFY(texts.size() > 30);
+        int failures = 0;
+        for (std::size_t i = 0; i < texts.size(); ++i) {
+            const text::Encoding e = t.encode(texts[i], std::nullopt, false);
+            std::string got;
+            for (std::int64_t id : e.ids)
+                got += (got.empty() ? "" : " ") + std::to_string(id);
+            std::string want = lines[i];
+            while (!want.empty() && want.back() == ' ')
+                want.pop_back();
+            while (!want.empty() && want.front() == ' ')
+                want.erase(0, 1);
+            if (got != want) {
+                ++failures;
+                qWarning("text %zu %s: got [%s] want [%s]", i, io::json::quote(texts[i]).c_str(),
+                         got.c_str(), want.c_str());
+            }
+        }
+        QCOMPARE(failures, 0);
+    }
+
+    void the_command_line_opens_gguf_files() {
+        // --model FILE.gguf wherever a model folder works: the same ids as the Hugging Face
+        // folder the file was converted from, and the same maps (--out-weights).
+        const QString text = "The cat sat on the mat. Then the dog ran to the house!";
+        for (const char* c : {"llama_gqa", "qwen2_bias_bf16", "gpt2_lmhead"}) {
+            const QString gguf = QString::fromStdString(gguf_dir() + "models/" + c + ".gguf");
+            const QString folder = QString::fromStdString(test::golden_dir() + "/models/" + c);
+            const test::CliRun a = test::run_cli({"tokenize", "--model", gguf, "--text", text});
+            const test::CliRun b = test::run_cli({"tokenize", "--model", folder, "--text", text});
+            QCOMPARE(a.status, 0);
+            QCOMPARE(b.status, 0);
+            const auto ids = [](const QString& json) {
+                const auto doc = io::json::parse(json.toStdString());
+                std::vector<std::int64_t> out;
+                for (io::json::Element e : io::json::Array(*io::json::find(doc.root(), "ids")))
+                    out.push_back(*io::json::as_int64(e));
+                return out;
+            };
+            QCOMPARE(ids(a.out), ids(b.out));
+            const QString wa = QString::fromStdString(test::temp_dir() + "/" + c + "_gguf.npy");
+            const QString wb = QString::fromStdString(test::temp_dir() + "/" + c + "_hf.npy");
+            QCOMPARE(test::run_cli({"attend", "--model", gguf, "--text", text, "--out-weights", wa})
+                         .status,
+                     0);
+            QCOMPARE(
+                test::run_cli({"attend", "--model", folder, "--text", text, "--out-weights", wb})
+                    .status,
+                0);
+            const Tensor x = io::read_npy(wa.toStdString());
+            const Tensor y = io::read_npy(wb.toStdString());
+            QCOMPARE(x.shape, y.shape);
+            const auto r = test::compare_arrays(x.ptr(), y.ptr(), x.numel(), 1e-5);
+            QVERIFY2(r.ok, r.message.c_str());
+        }
+        const test::CliRun inspect =
+            test::run_cli({"inspect", "--model",
+                           QString::fromStdString(gguf_dir() + "models/llama_gqa.Q4_0.gguf")});
+        QCOMPARE(inspect.status, 0);
+        QVERIFY2(inspect.out.contains("\"dtype\":\"F32 + Q4_0\""), qPrintable(inspect.out));
+        // A vocabulary alone tokenizes and is no model; a lying file is one line and exit 1.
+        const QString vocab = QString::fromStdString(gguf_dir() + "vocab/ggml-vocab-gpt-2.gguf");
+        const test::CliRun tok =
+            test::run_cli({"tokenize", "--model", vocab, "--text", "Hello world"});
+        QCOMPARE(tok.status, 0);
+        QVERIFY2(tok.out.contains("\"ids\":[15496,995]"), qPrintable(tok.out));
+        const test::CliRun no_model =
+            test::run_cli({"attend", "--model", vocab, "--text", "Hello", "--out-weights",
+                           QString::fromStdString(test::temp_dir() + "/x.npy")});
+        QCOMPARE(no_model.status, 1);
+        QVERIFY2(no_model.err.contains("a tokenizer without weights"), qPrintable(no_model.err));
+        const std::string bad = test::temp_dir() + "/lying.gguf";
+        std::string bytes = io::read_file(gguf_dir() + "models/gpt2_lmhead.gguf");
+        bytes.resize(bytes.size() / 2);
+        io::write_file_atomically(bad, bytes);
+        const test::CliRun lying =
+            test::run_cli({"inspect", "--model", QString::fromStdString(bad)});
+        QCOMPARE(lying.status, 1);
+        QVERIFY2(lying.err.contains("lying.gguf") && lying.err.contains("past the end") &&
+                     lying.err.trimmed().count('\n') == 0,
+                 qPrintable(lying.err));
     }
 
     void unreadable_paths() {

@@ -201,11 +201,72 @@ def hyperparameters(w, config):
     w.add_vocab_size(config["vocab_size"])
 
 
-def write_model(path, config, tensors, qtype, source_dtype):
+def tokenizer_metadata(w, folder, config):
+    """The golden's tokenizer as llama.cpp's converter writes it: tokens by id (padded to the
+    model's vocab_size with [PAD<id>] user-defined tokens, as llama.cpp pads), their types
+    (control for special added tokens), and merges (byte-level BPE) or scores (SentencePiece:
+    a merged piece scores minus the rank of the merge that makes it, so the merges
+    transformers derives from the scores come out in the file's order)."""
+    tj = os.path.join(folder, "tokenizer.json")
+    if os.path.exists(tj):
+        with open(tj, encoding="utf-8") as f:
+            t = json.load(f)
+        vocab = dict(t["model"]["vocab"])
+        merges = [m if isinstance(m, str) else " ".join(m) for m in t["model"]["merges"]]
+        special = {a["content"]: a["id"] for a in t["added_tokens"] if a.get("special")}
+        for a in t["added_tokens"]:
+            vocab[a["content"]] = a["id"]
+        spm = bool(t["model"].get("byte_fallback"))
+    else:  # GPT2Tokenizer files
+        with open(os.path.join(folder, "vocab.json"), encoding="utf-8") as f:
+            vocab = json.load(f)
+        with open(os.path.join(folder, "merges.txt"), encoding="utf-8") as f:
+            merges = [line.rstrip("\n") for line in f if line.strip() and not line.startswith("#version")]
+        special = {"<|endoftext|>": vocab["<|endoftext|>"]}
+        spm = False
+    n = max(config["vocab_size"], max(vocab.values()) + 1)
+    tokens = [f"[PAD{i}]" for i in range(n)]
+    types = [gguf.TokenType.USER_DEFINED] * n
+    for tok, i in vocab.items():
+        tokens[i] = tok
+        types[i] = gguf.TokenType.CONTROL if tok in special else gguf.TokenType.NORMAL
+    if spm:
+        scores = [-1e9] * n
+        for rank, m in enumerate(merges):
+            merged = m.replace(" ", "")
+            if merged in vocab and scores[vocab[merged]] == -1e9:
+                scores[vocab[merged]] = -float(rank)
+        for i, tok in enumerate(tokens):
+            if tok.startswith("<0x") and len(tok) == 6:
+                types[i] = gguf.TokenType.BYTE
+            if tok == "<unk>":
+                types[i] = gguf.TokenType.UNKNOWN
+        w.add_tokenizer_model("llama")
+        w.add_tokenizer_pre("default")
+        w.add_token_list(tokens)
+        w.add_token_scores(scores)
+        w.add_token_types(types)
+        w.add_unk_token_id(vocab["<unk>"])
+        w.add_bos_token_id(vocab["<s>"])
+        w.add_eos_token_id(vocab["</s>"])
+        w.add_add_bos_token(True)
+        w.add_add_eos_token(False)
+        return
+    w.add_tokenizer_model("gpt2")
+    w.add_tokenizer_pre("gpt-2" if config["model_type"] == "gpt2" else "qwen2")
+    w.add_token_list(tokens)
+    w.add_token_types(types)
+    w.add_token_merges(merges)
+    w.add_bos_token_id(config["bos_token_id"])
+    w.add_eos_token_id(config["eos_token_id"])
+
+
+def write_model(path, config, tensors, qtype, source_dtype, folder):
     """Writes the file; returns what gguf-py dequantizes from it, by name."""
     w = gguf.GGUFWriter(path, arch=config["model_type"])
     w.add_name(os.path.basename(path))
     hyperparameters(w, config)
+    tokenizer_metadata(w, folder, config)
     w.add_file_type(0)
     for name, v in tensors.items():
         v = np.asarray(v, dtype=np.float32)
@@ -237,7 +298,7 @@ def main():
         golden = np.load(os.path.join(folder, "reference", "attentions.npy"))
         tensors = to_gguf(config, state)
         source = config.get("torch_dtype", "float32")
-        back = write_model(os.path.join(OUT, case + ".gguf"), config, tensors, None, source)
+        back = write_model(os.path.join(OUT, case + ".gguf"), config, tensors, None, source, folder)
         # The unquantized file holds the checkpoint exactly: its forward is the golden's.
         attn, _ = ref.forward(config, from_gguf(config, back), ids)
         diff = np.abs(torch.stack(attn).numpy() - golden).max()
@@ -245,7 +306,7 @@ def main():
         for q in qtypes:
             qt = T[q]
             path = os.path.join(OUT, f"{case}.{q}.gguf")
-            back = write_model(path, config, tensors, qt, source)
+            back = write_model(path, config, tensors, qt, source, folder)
             attn, _ = ref.forward(config, from_gguf(config, back), ids)
             maps = torch.stack(attn).numpy()
             moved = np.abs(maps - golden).max()
