@@ -4,6 +4,8 @@
 // dimensions give; the alignment is a power of two; and every metadata value can be read
 // with the accessor of its type (only integers beyond int64 may be refused, with a DataError).
 // Every tensor of a type the engine converts dequantizes, or is refused for a NaN/infinity.
+// A file with tokenizer metadata gives a tokenizer (which then encodes a short text) or a
+// DataError naming what it cannot read.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -11,6 +13,7 @@
 #include "engine/errors.h"
 #include "engine/io/gguf.h"
 #include "engine/io/gguf_quants.h"
+#include "engine/models/gguf_tokenizer.h"
 #include "fuzz/fuzz_entry.h"
 
 namespace attnviz::fuzz {
@@ -102,6 +105,14 @@ Outcome run_gguf(std::string_view input) {
             } catch (const DataError&) {
                 // a NaN or infinite value, reported
             }
+        }
+    }
+    if (f.find("tokenizer.ggml.model")) {
+        try {
+            const text::HfTokenizer t = models::gguf_tokenizer(f);
+            (void)t.encode("The cat sat, 猫 12345!", std::nullopt, true);
+        } catch (const DataError&) {
+            // an unsupported or inconsistent vocabulary, named
         }
     }
     std::sort(ranges.begin(), ranges.end());
