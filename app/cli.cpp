@@ -255,6 +255,10 @@ std::string open_path(const std::string& path, const CLI::App& root, GuiRequest*
         request->session = path;
         return {};
     }
+    if (suffix == ".gguf") {  // a GGUF model (llama.cpp, ollama, LM Studio) is one file
+        request->model_folder = path;
+        return {};
+    }
     const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
     if ((suffix == ".json" || suffix == ".safetensors") &&
         fs::is_regular_file(folder / "config.json", ec)) {
@@ -262,14 +266,15 @@ std::string open_path(const std::string& path, const CLI::App& root, GuiRequest*
         return {};
     }
     return "'" + path +
-           "' is neither a model folder, a file of one (config.json, *.safetensors) nor a "
-           ".attnviz session";
+           "' is neither a model folder, a file of one (config.json, *.safetensors), a .gguf "
+           "model nor a .attnviz session";
 }
 
 const char* const kDescription =
     "attnviz: multi-head attention, heatmap by heatmap.  Without a subcommand it opens the "
     "desktop app, on PATH if given: a Hugging Face model folder (or its config.json or "
-    "weights) or a .attnviz session.  The subcommands below run without a display.  "
+    "weights), a .gguf model file or a .attnviz session.  The subcommands below run without a "
+    "display.  "
     "Options use PyTorch's names.";
 
 const char* const kExitStatus =

@@ -6,7 +6,7 @@ if(NOT TARGET attnviz_fuzz_entry)
     add_library(attnviz_fuzz_entry STATIC
         ${CMAKE_CURRENT_LIST_DIR}/fuzz_entry.h ${CMAKE_CURRENT_LIST_DIR}/fuzz_entry.cpp
         ${CMAKE_CURRENT_LIST_DIR}/config_harness.cpp ${CMAKE_CURRENT_LIST_DIR}/weights_harness.cpp
-        ${CMAKE_CURRENT_LIST_DIR}/tokenizer_json_harness.cpp)
+        ${CMAKE_CURRENT_LIST_DIR}/tokenizer_json_harness.cpp ${CMAKE_CURRENT_LIST_DIR}/gguf_harness.cpp)
     # options: the command line's parser (app/cli.h), without the ui's `export`.
     target_link_libraries(attnviz_fuzz_entry PUBLIC attnviz_engine attnviz_cli
         PRIVATE attnviz_warnings)

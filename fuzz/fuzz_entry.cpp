@@ -497,14 +497,15 @@ Outcome json_document(std::string_view input) {
     return Outcome::Accepted;
 }
 
-constexpr std::array<Target, 8> kTargets = {{{"npy", npy},
+constexpr std::array<Target, 9> kTargets = {{{"npy", npy},
                                              {"safetensors", safetensors},
                                              {"tokenizer", tokenizer},
                                              {"options", options},
                                              {"json", json_document},
                                              {"model_config", run_model_config},
                                              {"shard_index", run_shard_index},
-                                             {"tokenizer_json", run_tokenizer_json}}};
+                                             {"tokenizer_json", run_tokenizer_json},
+                                             {"gguf", run_gguf}}};
 
 }  // namespace
 
@@ -529,9 +530,9 @@ std::span<const Target> targets() {
 }
 
 std::span<const std::string_view> target_names() {
-    static constexpr std::array<std::string_view, 9> kNames = {
+    static constexpr std::array<std::string_view, 10> kNames = {
         "npy",          "safetensors", "tokenizer",      "options", "json",
-        "model_config", "shard_index", "tokenizer_json", "session"};
+        "model_config", "shard_index", "tokenizer_json", "gguf",    "session"};
     return kNames;
 }
 

@@ -56,6 +56,8 @@ Outcome run_shard_index(std::string_view input);
 /// tokenizer.json text (and a text to encode after the first NUL) through HfTokenizer
 /// (fuzz/tokenizer_json_harness.cpp).
 Outcome run_tokenizer_json(std::string_view input);
+/// GGUF bytes through io::GgufFile::parse (fuzz/gguf_harness.cpp).
+Outcome run_gguf(std::string_view input);
 
 struct Target {
     std::string_view name;  ///< folder under fuzz/corpus, fuzz/regressions and fuzz/dict

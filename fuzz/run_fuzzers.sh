@@ -15,7 +15,7 @@
 #       target writes to ARTIFACT_DIR/<target>/
 #   -k  keep each target's final corpus in CORPUS_KEEP_DIR/<target>/ (default: discarded)
 #   TARGET  npy safetensors tokenizer options json model_config shard_index tokenizer_json
-#           session
+#           gguf session
 #           (default: all of them)
 #
 # Exits 1 if any target crashes, leaks, times out (-timeout=10) or runs out of memory
@@ -44,7 +44,7 @@ while getopts "t:j:s:b:a:k:h" opt; do
   esac
 done
 shift $((OPTIND - 1))
-all_targets=(npy safetensors tokenizer options json model_config shard_index tokenizer_json session)
+all_targets=(npy safetensors tokenizer options json model_config shard_index tokenizer_json gguf session)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 for t in "${targets[@]}"; do

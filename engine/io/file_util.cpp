@@ -1,6 +1,7 @@
 #include "engine/io/file_util.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -107,6 +108,27 @@ std::string temp_suffix() {
 }
 
 }  // namespace
+
+std::unique_ptr<MappedFile> MappedFile::open(const std::string& path, std::string_view format) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw DataError("cannot open '" + path + "': " + errno_text(errno));
+    FileDescriptor file(fd);  // the mapping keeps the file open after this closes it
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw DataError("cannot read '" + path + "': " + errno_text(errno));
+    if (S_ISDIR(st.st_mode)) throw DataError("cannot read '" + path + "': " + errno_text(EISDIR));
+    if (!S_ISREG(st.st_mode)) throw DataError("cannot read '" + path + "': not a regular file");
+    const auto size = static_cast<std::uint64_t>(st.st_size);
+    if (size == 0)
+        throw DataError(path + ": the file is empty (0 bytes), not a " + std::string(format) +
+                        " file");
+    void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) throw DataError("cannot map '" + path + "': " + errno_text(errno));
+    return std::unique_ptr<MappedFile>(new MappedFile(addr, static_cast<std::size_t>(size)));
+}
+
+MappedFile::~MappedFile() {
+    ::munmap(addr_, size_);
+}
 
 std::string format_byte_size(std::uint64_t bytes) {
     if (bytes < 1000) return std::to_string(bytes) + (bytes == 1 ? " byte" : " bytes");

@@ -3,7 +3,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <string_view>
 
 namespace attnviz::io {
 
@@ -28,6 +30,25 @@ FileHead read_file_head(const std::string& path, std::size_t max_bytes);
 /// any ordinary file creation.  A symbolic link at `path` is replaced by the file, not
 /// followed.
 void write_file_atomically(const std::string& path, const std::string& bytes);
+
+/// A whole regular file mapped read-only (MAP_PRIVATE: nothing is ever written through it),
+/// for readers of large binary files (safetensors shards, GGUF).  Another program truncating
+/// the file while it is mapped makes a later read fault (SIGBUS), as with any mmap reader.
+class MappedFile {
+  public:
+    /// Throws DataError naming the file: it cannot be opened or mapped, is a folder or not a
+    /// regular file, or is empty ("x: the file is empty (0 bytes), not a <format> file").
+    static std::unique_ptr<MappedFile> open(const std::string& path, std::string_view format);
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile();
+    std::string_view bytes() const { return {static_cast<const char*>(addr_), size_}; }
+
+  private:
+    MappedFile(void* addr, std::size_t size) : addr_(addr), size_(size) {}
+    void* addr_;
+    std::size_t size_;
+};
 
 /// "400 GB", "1.5 MB", "20 bytes": a byte count for messages (decimal units).
 std::string format_byte_size(std::uint64_t bytes);

@@ -70,53 +70,11 @@ void store_line(float* dst, const float* line) {
 #endif
 }
 
-/// A whole file mapped read-only.  MAP_PRIVATE: the weights are never written through it.
-class Mapping {
-  public:
-    static std::unique_ptr<Mapping> open(const std::string& path) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw DataError("cannot open '" + path + "': " + errno_text(errno));
-        struct stat st {};
-        if (::fstat(fd, &st) != 0) {
-            const int err = errno;
-            ::close(fd);
-            throw DataError("cannot read '" + path + "': " + errno_text(err));
-        }
-        if (S_ISDIR(st.st_mode)) {
-            ::close(fd);
-            throw DataError("cannot read '" + path + "': " + errno_text(EISDIR));
-        }
-        if (!S_ISREG(st.st_mode)) {
-            ::close(fd);
-            throw DataError("cannot read '" + path + "': not a regular file");
-        }
-        const auto size = static_cast<std::uint64_t>(st.st_size);
-        if (size == 0) {
-            ::close(fd);
-            throw DataError(path + ": the file is empty (0 bytes), not a safetensors file");
-        }
-        void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
-        const int err = errno;
-        ::close(fd);  // the mapping keeps the file open
-        if (addr == MAP_FAILED) throw DataError("cannot map '" + path + "': " + errno_text(err));
-        return std::unique_ptr<Mapping>(new Mapping(addr, static_cast<std::size_t>(size)));
-    }
-    Mapping(const Mapping&) = delete;
-    Mapping& operator=(const Mapping&) = delete;
-    ~Mapping() { ::munmap(addr_, size_); }
-    std::string_view bytes() const { return {static_cast<const char*>(addr_), size_}; }
-
-  private:
-    Mapping(void* addr, std::size_t size) : addr_(addr), size_(size) {}
-    void* addr_;
-    std::size_t size_;
-};
-
 /// One opened shard: its mapping and its checked header.
 struct Shard {
     std::string file;  // name in the folder
     std::string path;  // for messages
-    std::unique_ptr<Mapping> mapping;
+    std::unique_ptr<MappedFile> mapping;
     SafetensorsHeader header;
 };
 
@@ -124,7 +82,7 @@ Shard open_shard(const std::string& folder, const std::string& file) {
     Shard s;
     s.file = file;
     s.path = join_path(folder, file);
-    s.mapping = Mapping::open(s.path);
+    s.mapping = MappedFile::open(s.path, "safetensors");
     s.header = parse_safetensors_header(s.mapping->bytes(), s.path);
     return s;
 }
@@ -260,9 +218,11 @@ struct WeightStore::State {
     };
     std::string folder;
     std::vector<std::string> files;
-    std::vector<std::unique_ptr<Mapping>> mappings;
+    std::vector<std::unique_ptr<MappedFile>> mappings;
     std::map<std::string, Stored, std::less<>> tensors;
     std::uint64_t parameter_count = 0, data_bytes = 0;
+    std::map<std::string, Tensor> owned;  // from_tensors: the data the entries point into
+    std::string dtype_label;              // from_tensors: what dtype_summary() says
 
     /// The tensor called `name`; DataError naming the folder if there is none.
     const Stored& stored(std::string_view name) const;
@@ -336,7 +296,7 @@ WeightStore WeightStore::open_file(const std::string& path) {
     Shard shard;
     shard.file = file;
     shard.path = path;
-    shard.mapping = Mapping::open(path);
+    shard.mapping = MappedFile::open(path, "safetensors");
     shard.header = parse_safetensors_header(shard.mapping->bytes(), path);
 
     auto state = std::make_shared<State>();
@@ -345,6 +305,33 @@ WeightStore WeightStore::open_file(const std::string& path) {
     for (const SafetensorsEntry& e : shard.header.tensors)
         state->add(shard, e);
     state->mappings.push_back(std::move(shard.mapping));
+    WeightStore store;
+    store.state_ = std::move(state);
+    return store;
+}
+
+WeightStore WeightStore::from_tensors(std::map<std::string, Tensor> tensors,
+                                      const std::string& path, const std::string& dtype) {
+    const std::size_t slash = path.rfind('/');
+    auto state = std::make_shared<State>();
+    state->folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    state->files.push_back(slash == std::string::npos ? path : path.substr(slash + 1));
+    state->dtype_label = dtype;
+    state->owned = std::move(tensors);
+    for (const auto& [name, t] : state->owned) {
+        State::Stored s;
+        s.entry.name = name;
+        s.entry.dtype = "F32";
+        s.entry.shape = t.shape;
+        s.entry.file = state->files.front();
+        s.entry.nbytes = t.numel() * sizeof(float);
+        s.data = reinterpret_cast<const char*>(t.data.data());
+        s.path = path;
+        s.numel = t.numel();
+        state->parameter_count += s.numel;
+        state->data_bytes += s.entry.nbytes;
+        state->tensors.emplace(name, std::move(s));
+    }
     WeightStore store;
     store.state_ = std::move(state);
     return store;
@@ -605,6 +592,7 @@ void WeightStore::prefetch(std::string_view name) const noexcept {
 
 std::string WeightStore::dtype_summary() const {
     if (!state_) return {};
+    if (!state_->dtype_label.empty()) return state_->dtype_label;
     std::set<std::pair<int, std::string>> seen;
     for (const auto& [name, s] : state_->tensors)
         seen.emplace(dtype_rank(s.entry.dtype), s.entry.dtype);

@@ -67,6 +67,10 @@ class WeightStore {
     static WeightStore open_folder(const std::string& folder);
     /// One .safetensors file.
     static WeightStore open_file(const std::string& path);
+    /// Float32 tensors already in memory (a GGUF file dequantized when it is opened), listed
+    /// as held by `path`; dtype_summary() reports `dtype` ("Q4_K + F32") rather than F32.
+    static WeightStore from_tensors(std::map<std::string, Tensor> tensors, const std::string& path,
+                                    const std::string& dtype);
 
     WeightStore();
     WeightStore(const WeightStore&);

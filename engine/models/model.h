@@ -13,6 +13,10 @@
 #include "engine/pass_control.h"
 #include "engine/tensor.h"
 
+namespace attnviz::io {
+class WeightStore;
+}
+
 namespace attnviz::models {
 
 /// What `attnviz inspect` prints and the window's model panel shows.
@@ -250,5 +254,10 @@ class Model {
 /// data are read layer by layer on first use.  Throws DataError naming the file and the
 /// problem.
 std::unique_ptr<Model> load_model(const std::string& folder);
+
+/// The transformer of `config` on weights from elsewhere (a GGUF file's, mapped onto the
+/// Hugging Face names); `source` names them in messages and ModelInfo::folder.
+std::unique_ptr<Model> make_transformer(ModelConfig config, io::WeightStore weights,
+                                        const std::string& source);
 
 }  // namespace attnviz::models

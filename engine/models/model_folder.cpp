@@ -5,8 +5,11 @@
 #include <stdexcept>
 
 #include "engine/errors.h"
+#include "engine/io/gguf.h"
 #include "engine/io/json.h"
 #include "engine/io/weight_store.h"
+#include "engine/models/gguf_model.h"
+#include "engine/models/gguf_tokenizer.h"
 
 namespace attnviz::models {
 
@@ -74,6 +77,8 @@ std::string fitting_start(const text::HfTokenizer& tokenizer, std::string_view t
 }  // namespace
 
 bool is_tokenizer_only(const std::string& folder) {
+    // A GGUF file of a vocabulary alone (llama.cpp's ggml-vocab-*.gguf) has no tensors.
+    if (is_gguf_file(folder)) return io::GgufFile::open(folder).tensors().empty();
     std::error_code ec;
     if (!fs::is_directory(folder, ec) || io::folder_has_weight_files(folder)) return false;
     for (const char* f : {"tokenizer.json", "vocab.txt", "vocab.json"})
@@ -86,6 +91,11 @@ OpenedModel open_model_folder(const std::string& folder) {
         throw DataError(folder +
                         ": a tokenizer without weights (no model.safetensors): attention needs "
                         "a model's weights; `attnviz tokenize --model` reads this folder");
+    if (is_gguf_file(folder)) {
+        const io::GgufFile f = io::GgufFile::open(folder);
+        text::HfTokenizer tokenizer = gguf_tokenizer(f);
+        return OpenedModel{load_gguf_model(f), std::move(tokenizer)};
+    }
     OpenedModel m{load_model(folder), text::HfTokenizer::from_folder(folder)};
     return m;
 }
@@ -96,6 +106,17 @@ std::int64_t OpenedTokenizer::max_positions() const {
 }
 
 OpenedTokenizer open_tokenizer_folder(const std::string& folder) {
+    if (is_gguf_file(folder)) {
+        const io::GgufFile f = io::GgufFile::open(folder);
+        TokenizerSideConfig config;
+        if (const io::GgufValue* arch = f.find("general.architecture")) {
+            config.model_type = std::string(arch->as_string());
+            if (const io::GgufValue* n = f.find(config.model_type + ".context_length"))
+                config.max_positions = static_cast<std::int64_t>(n->as_uint());
+        }
+        OpenedTokenizer t{gguf_tokenizer(f), std::move(config), !f.tensors().empty()};
+        return t;
+    }
     OpenedTokenizer t{text::HfTokenizer::from_folder(folder), read_tokenizer_side_config(folder),
                       io::folder_has_weight_files(folder)};
     return t;

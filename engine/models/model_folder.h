@@ -19,7 +19,8 @@ struct OpenedModel {
     text::HfTokenizer tokenizer;
 };
 
-/// config.json, the weights (headers only) and the tokenizer files.  Throws DataError naming
+/// config.json, the weights (headers only) and the tokenizer files; or a GGUF file
+/// (engine/models/gguf_model.h), its tokenizer from its metadata.  Throws DataError naming
 /// the file and the problem; nothing half-loaded is returned.  A folder with tokenizer files
 /// and no weights at all is refused with a message that says it is a tokenizer alone.
 OpenedModel open_model_folder(const std::string& folder);
@@ -36,7 +37,8 @@ struct OpenedTokenizer {
 };
 OpenedTokenizer open_tokenizer_folder(const std::string& folder);
 
-/// A folder holding tokenizer files and no weights of any format.
+/// A folder holding tokenizer files and no weights of any format, or a GGUF file without
+/// tensors (a vocabulary alone).
 bool is_tokenizer_only(const std::string& folder);
 
 /// The encoding of `text` (and `text2`) with special tokens, as tokenizer(text) gives it, at

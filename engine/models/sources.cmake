@@ -1,6 +1,8 @@
 target_sources(attnviz_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/config.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flops.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/gguf_model.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/gguf_tokenizer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/head_atlas.cpp
     ${CMAKE_CURRENT_LIST_DIR}/model_folder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/predictions.cpp

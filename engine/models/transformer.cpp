@@ -1574,4 +1574,9 @@ std::unique_ptr<Model> load_model(const std::string& folder) {
     return std::make_unique<Transformer>(std::move(config), std::move(store), folder);
 }
 
+std::unique_ptr<Model> make_transformer(ModelConfig config, io::WeightStore weights,
+                                        const std::string& source) {
+    return std::make_unique<Transformer>(std::move(config), std::move(weights), source);
+}
+
 }  // namespace attnviz::models

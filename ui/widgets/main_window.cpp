@@ -251,7 +251,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (urls.size() != 1 || !urls.front().isLocalFile()) return;
     const QString path = urls.front().toLocalFile();
     event->acceptProposedAction();
-    if (QFileInfo(path).isDir())
+    if (QFileInfo(path).isDir() || path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive))
         models_->load(path);
     else if (sessions_->maybeSave())
         sessions_->openSession(path);

@@ -1,0 +1,254 @@
+#include "engine/models/gguf_model.h"
+
+#include <sys/stat.h>
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <set>
+
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/gguf_quants.h"
+#include "engine/io/json.h"
+#include "engine/io/weight_store.h"
+
+namespace attnviz::models {
+
+namespace {
+
+using io::GgufFile;
+using io::json::quote;
+
+constexpr const char* kArchitectures[] = {"llama", "qwen2", "qwen3", "gpt2"};
+
+[[noreturn]] void fail(const GgufFile& f, const std::string& what) {
+    throw DataError(f.path() + ": " + what);
+}
+
+std::string architecture(const GgufFile& f) {
+    const std::string arch(f.at("general.architecture").as_string());
+    for (const char* a : kArchitectures)
+        if (arch == a) return arch;
+    fail(f, "general.architecture \"" + arch +
+                "\" is not supported (supported: llama, qwen2, qwen3, gpt2)");
+}
+
+// llama.cpp's per-layer names -> the Hugging Face names the Transformer reads (no prefix).
+const std::map<std::string, std::string>& llama_layer_names() {
+    static const std::map<std::string, std::string> m = {
+        {"attn_norm.weight", "input_layernorm.weight"},
+        {"ffn_norm.weight", "post_attention_layernorm.weight"},
+        {"attn_q.weight", "self_attn.q_proj.weight"},
+        {"attn_q.bias", "self_attn.q_proj.bias"},
+        {"attn_k.weight", "self_attn.k_proj.weight"},
+        {"attn_k.bias", "self_attn.k_proj.bias"},
+        {"attn_v.weight", "self_attn.v_proj.weight"},
+        {"attn_v.bias", "self_attn.v_proj.bias"},
+        {"attn_output.weight", "self_attn.o_proj.weight"},
+        {"attn_output.bias", "self_attn.o_proj.bias"},
+        {"attn_q_norm.weight", "self_attn.q_norm.weight"},
+        {"attn_k_norm.weight", "self_attn.k_norm.weight"},
+        {"ffn_gate.weight", "mlp.gate_proj.weight"},
+        {"ffn_gate.bias", "mlp.gate_proj.bias"},
+        {"ffn_up.weight", "mlp.up_proj.weight"},
+        {"ffn_up.bias", "mlp.up_proj.bias"},
+        {"ffn_down.weight", "mlp.down_proj.weight"},
+        {"ffn_down.bias", "mlp.down_proj.bias"},
+    };
+    return m;
+}
+
+const std::map<std::string, std::string>& gpt2_layer_names() {
+    static const std::map<std::string, std::string> m = {
+        {"attn_norm.weight", "ln_1.weight"},          {"attn_norm.bias", "ln_1.bias"},
+        {"ffn_norm.weight", "ln_2.weight"},           {"ffn_norm.bias", "ln_2.bias"},
+        {"attn_qkv.weight", "attn.c_attn.weight"},    {"attn_qkv.bias", "attn.c_attn.bias"},
+        {"attn_output.weight", "attn.c_proj.weight"}, {"attn_output.bias", "attn.c_proj.bias"},
+        {"ffn_up.weight", "mlp.c_fc.weight"},         {"ffn_up.bias", "mlp.c_fc.bias"},
+        {"ffn_down.weight", "mlp.c_proj.weight"},     {"ffn_down.bias", "mlp.c_proj.bias"},
+    };
+    return m;
+}
+
+struct MappedName {
+    std::string hf;
+    bool transpose = false;  ///< GPT-2's Conv1D weights are stored [out, in] in GGUF
+};
+
+std::optional<MappedName> hf_name(const std::string& arch, const std::string& name) {
+    const bool gpt2 = arch == "gpt2";
+    if (name == "token_embd.weight") return MappedName{gpt2 ? "wte.weight" : "embed_tokens.weight"};
+    if (gpt2 && name == "position_embd.weight") return MappedName{"wpe.weight"};
+    if (name == "output_norm.weight") return MappedName{gpt2 ? "ln_f.weight" : "norm.weight"};
+    if (gpt2 && name == "output_norm.bias") return MappedName{"ln_f.bias"};
+    if (name == "output.weight") return MappedName{"lm_head.weight"};
+    if (name.rfind("blk.", 0) != 0) return std::nullopt;
+    const std::size_t dot = name.find('.', 4);
+    if (dot == std::string::npos) return std::nullopt;
+    const std::string layer = name.substr(4, dot - 4);
+    if (layer.empty() ||
+        !std::all_of(layer.begin(), layer.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        return std::nullopt;
+    const auto& names = gpt2 ? gpt2_layer_names() : llama_layer_names();
+    const auto it = names.find(name.substr(dot + 1));
+    if (it == names.end()) return std::nullopt;
+    const bool t = gpt2 && it->first.find(".weight") != std::string::npos &&
+                   it->first.find("norm") == std::string::npos;
+    return MappedName{(gpt2 ? "h." : "layers.") + layer + "." + it->second, t};
+}
+
+std::uint64_t uint_key(const GgufFile& f, const std::string& key) {
+    return f.at(key).as_uint();
+}
+
+std::optional<std::uint64_t> optional_uint(const GgufFile& f, const std::string& key) {
+    if (const io::GgufValue* v = f.find(key)) return v->as_uint();
+    return std::nullopt;
+}
+
+// A number for the config text.  float32 values (llama.cpp writes eps and freq_base as
+// float32) are written as the shortest decimal that reads back as the same float: the value
+// the converter was given (1e-05, not 9.99999974738e-06), as in the checkpoint's config.json.
+std::string real(const io::GgufValue& v) {
+    char buf[64];
+    const auto r = v.type() == io::GgufValueType::Float32
+                       ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v.as_double()))
+                       : std::to_chars(buf, buf + sizeof buf, v.as_double());
+    return std::string(buf, r.ptr);
+}
+
+// llama.cpp's converter reorders each head's rows of q and k from Hugging Face's halves
+// (j, j + d/2) to interleaved pairs (2j, 2j + 1); this puts them back.
+Tensor unpermute_heads(const Tensor& w, std::int64_t heads) {
+    const std::int64_t rows = w.dim(0), cols = w.dim(1), d = rows / heads;
+    Tensor out(w.shape);
+    for (std::int64_t h = 0; h < heads; ++h)
+        for (std::int64_t i = 0; i < d / 2; ++i)
+            for (int half = 0; half < 2; ++half) {
+                const std::int64_t from = h * d + 2 * i + half;  // as llama.cpp stores it
+                const std::int64_t to = h * d + half * (d / 2) + i;
+                std::copy_n(w.ptr() + from * cols, cols, out.ptr() + to * cols);
+            }
+    return out;
+}
+
+Tensor transposed(const Tensor& w) {
+    const std::int64_t r = w.dim(0), c = w.dim(1);
+    Tensor out(Shape{c, r});
+    for (std::int64_t i = 0; i < r; ++i)
+        for (std::int64_t j = 0; j < c; ++j)
+            out.ptr()[j * r + i] = w.ptr()[i * c + j];
+    return out;
+}
+
+}  // namespace
+
+ModelConfig gguf_model_config(const GgufFile& f) {
+    const std::string arch = architecture(f);
+    const auto key = [&](const char* k) { return arch + "." + k; };
+    if (f.find_tensor("rope_freqs.weight"))
+        fail(f,
+             "rope_freqs.weight (RoPE frequency factors, as for Llama 3.1 scaling) is not "
+             "supported");
+    if (const io::GgufValue* s = f.find(key("rope.scaling.type")); s && s->as_string() != "none")
+        fail(f, key("rope.scaling.type") + " \"" + std::string(s->as_string()) +
+                    "\" is not supported (only unscaled rotary embeddings)");
+    const io::GgufTensorInfo* embd = f.find_tensor("token_embd.weight");
+    if (!embd || embd->ne.size() != 2) fail(f, "no 2-D tensor token_embd.weight");
+    std::string j = "{\"model_type\":" + quote(arch);
+    const auto field = [&](const char* name, const std::string& value) {
+        j += ",\"" + std::string(name) + "\":" + value;
+    };
+    field("vocab_size", std::to_string(embd->ne[1]));
+    if (const io::GgufValue* eos = f.find("tokenizer.ggml.eos_token_id"))
+        field("eos_token_id", std::to_string(eos->as_uint()));
+    const bool untied = f.find_tensor("output.weight") != nullptr;
+    if (arch == "gpt2") {
+        field("n_embd", std::to_string(uint_key(f, key("embedding_length"))));
+        field("n_layer", std::to_string(uint_key(f, key("block_count"))));
+        field("n_head", std::to_string(uint_key(f, key("attention.head_count"))));
+        field("n_positions", std::to_string(uint_key(f, key("context_length"))));
+        if (auto ff = optional_uint(f, key("feed_forward_length")))
+            field("n_inner", std::to_string(*ff));
+        field("layer_norm_epsilon", real(f.at(key("attention.layer_norm_epsilon"))));
+        field("tie_word_embeddings", untied ? "false" : "true");
+    } else {
+        const std::uint64_t hidden = uint_key(f, key("embedding_length"));
+        const std::uint64_t heads = uint_key(f, key("attention.head_count"));
+        field("hidden_size", std::to_string(hidden));
+        field("num_hidden_layers", std::to_string(uint_key(f, key("block_count"))));
+        field("num_attention_heads", std::to_string(heads));
+        if (auto kv = optional_uint(f, key("attention.head_count_kv")))
+            field("num_key_value_heads", std::to_string(*kv));
+        const auto k_len = optional_uint(f, key("attention.key_length"));
+        const auto v_len = optional_uint(f, key("attention.value_length"));
+        if (k_len && v_len && *k_len != *v_len)
+            fail(f, "keys of " + std::to_string(*k_len) + " and values of " +
+                        std::to_string(*v_len) + " dimensions per head are not supported");
+        if (k_len) field("head_dim", std::to_string(*k_len));
+        const std::uint64_t head_dim = k_len ? *k_len : heads ? hidden / heads : 0;
+        if (auto rot = optional_uint(f, key("rope.dimension_count")); rot && *rot != head_dim)
+            fail(f, key("rope.dimension_count") + " is " + std::to_string(*rot) +
+                        " but heads have " + std::to_string(head_dim) +
+                        " dimensions: partial rotary embeddings are not supported");
+        field("intermediate_size", std::to_string(uint_key(f, key("feed_forward_length"))));
+        field("max_position_embeddings", std::to_string(uint_key(f, key("context_length"))));
+        field("rms_norm_eps", real(f.at(key("attention.layer_norm_rms_epsilon"))));
+        if (const io::GgufValue* base = f.find(key("rope.freq_base")))
+            field("rope_theta", real(*base));
+        field("hidden_act", "\"silu\"");
+        field("tie_word_embeddings", untied ? "false" : "true");
+        if (arch != "qwen2") {
+            field("attention_bias", f.find_tensor("blk.0.attn_q.bias") ? "true" : "false");
+            field("mlp_bias", f.find_tensor("blk.0.ffn_up.bias") ? "true" : "false");
+        }
+    }
+    j += "}";
+    ModelConfig c = parse_config(j, f.path() + " (metadata)");
+    c.architecture = "GGUF " + arch;
+    return c;
+}
+
+std::unique_ptr<Model> load_gguf_model(const GgufFile& f) {
+    ModelConfig config = gguf_model_config(f);
+    const std::string arch = config.model_type;
+    std::map<std::string, Tensor> tensors;
+    std::set<std::string> types;
+    for (const io::GgufTensorInfo& t : f.tensors()) {
+        const auto mapped = hf_name(arch, t.name);
+        if (!mapped)
+            fail(f, "tensor '" + t.name + "' is not one of llama.cpp's " + arch +
+                        " tensors that AttnViz reads");
+        Tensor w = io::load_gguf_tensor(f, t);
+        types.insert(io::gguf_type_name(t.type));
+        if (arch == "llama" && w.rank() == 2 &&
+            (mapped->hf.ends_with("q_proj.weight") || mapped->hf.ends_with("k_proj.weight"))) {
+            const std::int64_t heads =
+                mapped->hf.ends_with("q_proj.weight") ? config.num_heads : config.num_kv_heads;
+            if (w.dim(0) % (2 * heads) != 0)
+                fail(f, "tensor '" + t.name + "' has " + std::to_string(w.dim(0)) +
+                            " rows, not a whole number of heads of even size");
+            w = unpermute_heads(w, heads);
+        }
+        if (mapped->transpose && w.rank() == 2) w = transposed(w);
+        tensors.emplace(mapped->hf, std::move(w));
+    }
+    std::string dtype;
+    for (const std::string& t : types)
+        dtype += (dtype.empty() ? "" : " + ") + t;
+    io::WeightStore store = io::WeightStore::from_tensors(std::move(tensors), f.path(), dtype);
+    return make_transformer(std::move(config), std::move(store), f.path());
+}
+
+bool is_gguf_file(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    if (path.size() >= 5 && path.compare(path.size() - 5, 5, ".gguf") == 0) return true;
+    try {
+        return io::read_file_head(path, 4).bytes == "GGUF";
+    } catch (const DataError&) {
+        return false;
+    }
+}
+
+}  // namespace attnviz::models
