@@ -172,7 +172,7 @@ void ViewTabs::retranslate() {
         tabs_->setTabToolTip(ModelTab, tr("Every layer and head of a trained model at once"));
     }
     if (tabs_->count() > AtlasTab) {
-        tabs_->setTabText(AtlasTab, tr("Atlas"));
+        tabs_->setTabText(AtlasTab, tr("Head Atlas"));
         tabs_->setTabToolTip(AtlasTab, tr("What every head of a trained model does, in numbers"));
     }
     banner_close_->setToolTip(tr("Hide the explanation"));

@@ -41,6 +41,7 @@ struct StepTensors {
         bool rotary = false;  ///< heads carry q and k before the rotation
         bool causal = false;
         bool pre_norm = false;        ///< the input is the residual stream after the layer's norm
+        bool mlp = true;              ///< an MLP follows the attention (none: attention only)
         QString name;                 ///< "GPT-2"
         std::vector<QString> tokens;  ///< the pieces the model saw (the views may show words)
     };

@@ -371,6 +371,7 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_t
     ml.rotary = info.position_encoding == "rotary";
     ml.causal = info.causal;
     ml.pre_norm = info.pre_norm;
+    ml.mlp = info.intermediate_size > 0;
     ml.name = pieces.name;
     ml.tokens = pieces.token_text;
     out->model = std::move(ml);
