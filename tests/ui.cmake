@@ -38,3 +38,10 @@ if(TARGET attnviz_ui)
     attnviz_add_test(ui_recovery_test ui_recovery_test.cpp LIBS attnviz_ui GUI)
     add_dependencies(ui_recovery_test attnviz)
 endif()
+
+# What a new user hits (issue 23): looking around is no edit, the tool bar while a model is the
+# source, the example banner, wording, the Atlas table, Steps after a language switch, unknown
+# characters.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_newuser_test ui_newuser_test.cpp LIBS attnviz_ui GUI)
+endif()

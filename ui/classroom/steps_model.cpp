@@ -283,9 +283,11 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
                                   StepsText::tr("output"), L, E, StageAxis::Queries,
                                   StageAxis::Model, t.output.data));
     m.stages.back().explanation =
-        StepsText::tr(
-            "W_O mixes the heads back into %1 numbers per token. The layer adds this to its "
-            "input (the residual) and then runs its MLP.")
+        (ml.mlp ? StepsText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
+                                "adds this to its input (the residual) and then runs its MLP.")
+                : StepsText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
+                                "adds this to its input (the residual); this model has no MLP, "
+                                "so that sum goes straight to the next layer."))
             .arg(E);
     std::vector<uint8_t> mask(std::size_t(L) * L, 0);
     if (ml.causal)

@@ -56,6 +56,21 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     banner_text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     texts->addWidget(banner_title_);
     texts->addWidget(banner_text_);
+    // Once the text is the user's own, the explanation no longer describes the figure.
+    auto* note_row = new QHBoxLayout;
+    banner_note_ = new QLabel(banner_);
+    banner_note_->setObjectName(QStringLiteral("exampleNote"));
+    banner_note_->setWordWrap(true);
+    QFont italic = banner_note_->font();
+    italic.setItalic(true);
+    banner_note_->setFont(italic);
+    banner_restore_ = new QPushButton(banner_);
+    banner_restore_->setObjectName(QStringLiteral("restoreExampleButton"));
+    note_row->addWidget(banner_note_, 1);
+    note_row->addWidget(banner_restore_);
+    texts->addLayout(note_row);
+    banner_note_->hide();
+    banner_restore_->hide();
     bl->addLayout(texts, 1);
     // The explanation folds away to its title: presenting, the figure needs the room (the
     // teacher tells the story), and one click brings the text back.
@@ -77,6 +92,22 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     banner_->hide();
     layout->addWidget(banner_);
     connect(banner_close_, &QToolButton::clicked, this, &ViewTabs::hideExplanation);
+    connect(banner_restore_, &QPushButton::clicked, this, [this] {
+        doc_->setUseTokenList(example_.use_token_list);
+        doc_->setTokenListA(example_.token_list_a);
+        doc_->setTokenListB(example_.token_list_b);
+        doc_->setTextA(example_.text_a);
+        doc_->setTextB(example_.text_b);
+    });
+    // An explanation of another source's heads is wrong: it closes.
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, [this](const QString& folder) {
+        if (folder != example_.model_folder) hideExplanation();
+    });
+    for (auto signal :
+         {&AttentionDocument::textAChanged, &AttentionDocument::textBChanged,
+          &AttentionDocument::tokenListAChanged, &AttentionDocument::tokenListBChanged})
+        connect(doc_, signal, this, &ViewTabs::syncExampleNote);
+    connect(doc_, &AttentionDocument::useTokenListChanged, this, &ViewTabs::syncExampleNote);
 
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("viewTabWidget"));
@@ -141,10 +172,14 @@ void ViewTabs::retranslate() {
         tabs_->setTabToolTip(ModelTab, tr("Every layer and head of a trained model at once"));
     }
     if (tabs_->count() > AtlasTab) {
-        tabs_->setTabText(AtlasTab, tr("Atlas"));
+        tabs_->setTabText(AtlasTab, tr("Head Atlas"));
         tabs_->setTabToolTip(AtlasTab, tr("What every head of a trained model does, in numbers"));
     }
     banner_close_->setToolTip(tr("Hide the explanation"));
+    banner_note_->setText(
+        tr("The explanation is about the example's text; the text is now your "
+           "own."));
+    banner_restore_->setText(tr("Restore the example's text"));
     banner_fold_->setToolTip(tr("Fold the explanation to its title, or unfold it"));
 }
 
@@ -306,7 +341,19 @@ void ViewTabs::setPresentation(int font_px) {
 void ViewTabs::showExplanation(const QString& title, const QString& text) {
     banner_title_->setText(title);
     banner_text_->setText(text);
+    example_ = doc_->computeConfig();
+    syncExampleNote();
     banner_->show();
+}
+
+void ViewTabs::syncExampleNote() {
+    const ComputeConfig& c = doc_->computeConfig();
+    const bool own = c.text_a != example_.text_a || c.text_b != example_.text_b ||
+                     c.use_token_list != example_.use_token_list ||
+                     c.token_list_a != example_.token_list_a ||
+                     c.token_list_b != example_.token_list_b;
+    banner_note_->setVisible(own);
+    banner_restore_->setVisible(own);
 }
 
 void ViewTabs::hideExplanation() {

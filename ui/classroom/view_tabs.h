@@ -47,11 +47,17 @@ class ViewTabs : public QWidget {
     /// Presentation: labels of `font_px` pixels and high contrast in every view (0: normal).
     void setPresentation(int font_px);
 
-    /// The banner over the views: an example's title and its one-paragraph explanation.
+    /// The banner over the views: an example's title and its one-paragraph explanation, about
+    /// the document as it is now.  It closes when the source changes; while the text differs
+    /// from the example's it says so and offers the example's text back.
     void showExplanation(const QString& title, const QString& text);
     void hideExplanation();
     QLabel* explanationLabel() const { return banner_text_; }
     bool explanationVisible() const;
+    /// "The explanation is about the example's text…" and its Restore button (shown while the
+    /// text is the user's own).
+    QLabel* explanationNote() const { return banner_note_; }
+    QPushButton* restoreExampleButton() const { return banner_restore_; }
 
     QTabWidget* tabs() const { return tabs_; }
     ModelView* modelView() const { return model_; }
@@ -81,6 +87,8 @@ class ViewTabs : public QWidget {
     /// The model tab's "Show: [every map | from a token | to a token]  Token: [...]".
     QWidget* makeModelTab();
     void syncTokenFocus();
+    /// The banner's note and Restore button follow whether the text is still the example's.
+    void syncExampleNote();
 
     AttentionDocument* doc_;
     HeatmapGridView* grid_;
@@ -99,6 +107,9 @@ class ViewTabs : public QWidget {
     QLabel* banner_text_ = nullptr;
     QToolButton* banner_fold_ = nullptr;  ///< shows or hides the explanation under the title
     QToolButton* banner_close_ = nullptr;
+    QLabel* banner_note_ = nullptr;
+    QPushButton* banner_restore_ = nullptr;
+    ComputeConfig example_;  ///< the document the banner's explanation is about
     SnapshotPtr snapshot_;
     std::shared_ptr<const SnapshotStatistics> statistics_;
 };

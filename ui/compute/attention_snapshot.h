@@ -41,6 +41,7 @@ struct StepTensors {
         bool rotary = false;  ///< heads carry q and k before the rotation
         bool causal = false;
         bool pre_norm = false;        ///< the input is the residual stream after the layer's norm
+        bool mlp = true;              ///< an MLP follows the attention (none: attention only)
         QString name;                 ///< "GPT-2"
         std::vector<QString> tokens;  ///< the pieces the model saw (the views may show words)
     };
@@ -99,6 +100,9 @@ struct ModelMaps {
     /// maps (run_model) only.
     text::Encoding encoding;
     QString text_a, text_b;
+    /// Characters of the text(s) the model reads as its unknown token (<unk>, [UNK]), and
+    /// every character that is not a space: "12 of 12 characters are unknown to this model".
+    int unknown_chars = 0, text_chars = 0;
     double elapsed_ms = 0.0;  ///< the forward pass
     /// What run_model estimated the pass and its maps need, and the budget then.
     std::uint64_t estimated_bytes = 0, budget_bytes = 0;

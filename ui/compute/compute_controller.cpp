@@ -181,6 +181,7 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     last_config_ = config;
     const bool was_busy = isBusy();
     ++requested_;
+    requested_steps_ = model_steps_;
     worker_->submit(Request{config, requested_, prepare_maps_, model_steps_, colormap_, scale_,
                             budget_, nullptr});
     if (!was_busy) emit busyChanged(true);
@@ -193,6 +194,7 @@ bool ComputeController::recolor() {
     if (!latest_ || !last_config_ || isBusy() || !prepare_maps_ || shown_ != requested_)
         return false;
     ++requested_;
+    requested_steps_ = model_steps_;
     emit busyChanged(true);
     worker_->submit(Request{*last_config_, requested_, true, model_steps_, colormap_, scale_,
                             budget_, latest_});
@@ -202,8 +204,10 @@ bool ComputeController::recolor() {
 void ComputeController::setModelSteps(bool on) {
     if (model_steps_ == on) return;
     model_steps_ = on;
-    if (on && last_config_ && last_config_->usesModel() && latest_ && latest_->model &&
-        !latest_->steps)
+    if (!on || !last_config_ || !last_config_->usesModel()) return;
+    // A request still running without the steps (the Steps tab opened while a window's first
+    // pass ran, as in one rebuilt in another language) would leave the tab waiting for them.
+    if (isBusy() ? !requested_steps_ : latest_ && latest_->model && !latest_->steps)
         requestAgain(*last_config_);
 }
 

@@ -49,7 +49,7 @@ class ComputeController : public QObject {
     void setPrepareMaps(bool on) { prepare_maps_ = on; }
     /// With a model, also compute the chosen layer's steps (the steps view is open): a second
     /// pass up to that layer, so it is only run when wanted.  Turning it on re-runs the latest
-    /// request when its result has no steps.
+    /// request when its result has no steps, or when it is still running without them.
     void setModelSteps(bool on);
     /// Colours latest() again on the worker for the current figure hints (the colours or the
     /// scaling changed), so the GUI thread does not recolour millions of cells: resultReady
@@ -125,6 +125,7 @@ class ComputeController : public QObject {
     std::uint64_t shown_ = 0;
     bool prepare_maps_ = true;
     bool model_steps_ = false;
+    bool requested_steps_ = false;  ///< the newest request asked for a model's steps
     Colormap colormap_ = Colormap::Viridis;
     ScaleMode scale_ = ScaleMode::Shared;
     budget::MemoryBudget budget_;

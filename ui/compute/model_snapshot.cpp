@@ -256,6 +256,14 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     out->encoding = enc.encoding;
     out->text_a = c.text_a;
     out->text_b = pair_text(c);
+    if (const auto unk = m->tokenizer.unk_id())
+        for (std::size_t k = 0; k < enc.encoding.size(); ++k)
+            if (enc.encoding.ids[k] == *unk && !enc.encoding.special[k])
+                out->unknown_chars +=
+                    int(enc.encoding.offsets[k].second - enc.encoding.offsets[k].first);
+    for (const QString& t : {out->text_a, out->text_b})
+        for (const char32_t ch : t.toUcs4())
+            out->text_chars += !QChar::isSpace(ch);
     for (auto k = std::size_t(window.begin); k < std::size_t(window.begin + window.count); ++k) {
         out->token_text.push_back(QString::fromStdString(enc.encoding.text[k]));
         out->special.push_back(enc.encoding.special[k]);
@@ -327,6 +335,8 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     out->causal = pieces->causal;
     out->text_a = pieces->text_a;
     out->text_b = pieces->text_b;
+    out->unknown_chars = pieces->unknown_chars;
+    out->text_chars = pieces->text_chars;
     for (std::size_t k = 0; k < shown.size(); ++k) {
         out->token_text.push_back(QString::fromStdString(shown.text[k]));
         out->special.push_back(shown.special[k]);
@@ -380,6 +390,7 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_t
     ml.rotary = info.position_encoding == "rotary";
     ml.causal = info.causal;
     ml.pre_norm = info.pre_norm;
+    ml.mlp = info.intermediate_size > 0;
     ml.name = pieces.name;
     ml.tokens = pieces.token_text;
     out->model = std::move(ml);

@@ -237,7 +237,7 @@ void AttentionDocument::setModelHeads(int heads) {
 void AttentionDocument::setLayer(int layer) {
     if (assign(compute_.layer, std::clamp(layer, 0, kMaxLayers - 1), this,
                &AttentionDocument::layerChanged))
-        computeChanged();
+        computeChanged(false, Change::View);
 }
 
 void AttentionDocument::setWords(bool on) {
@@ -329,15 +329,18 @@ void AttentionDocument::setBatchItem(int item) {
 }
 
 void AttentionDocument::setColormap(Colormap map) {
-    if (assign(figure_.colormap, map, this, &AttentionDocument::colormapChanged)) figureChanged();
+    if (assign(figure_.colormap, map, this, &AttentionDocument::colormapChanged))
+        figureChanged(Change::Edit);
 }
 
 void AttentionDocument::setScaleMode(ScaleMode mode) {
-    if (assign(figure_.scale, mode, this, &AttentionDocument::scaleModeChanged)) figureChanged();
+    if (assign(figure_.scale, mode, this, &AttentionDocument::scaleModeChanged))
+        figureChanged(Change::Edit);
 }
 
 void AttentionDocument::setShowValues(bool on) {
-    if (assign(figure_.values, on, this, &AttentionDocument::showValuesChanged)) figureChanged();
+    if (assign(figure_.values, on, this, &AttentionDocument::showValuesChanged))
+        figureChanged(Change::Edit);
 }
 
 void AttentionDocument::setStep(int step) {
@@ -369,7 +372,7 @@ void AttentionDocument::setLineHeads(quint64 heads) {
 void AttentionDocument::setCompareChanges(const CompareChanges& changes) {
     if (compare_.changes == changes) return;
     compare_.changes = changes;
-    compare_dirty_ = true;
+    compare_dirty_ = edit_dirty_ = true;
     emit compareChanged();
     schedule();
 }
@@ -440,7 +443,7 @@ void AttentionDocument::setMessage(const QString& message) {
     emit validationMessageChanged(message);
 }
 
-void AttentionDocument::computeChanged(bool tokens_may_change) {
+void AttentionDocument::computeChanged(bool tokens_may_change, Change change) {
     // A clicked mask names a key position; when the tokens change it no longer means the
     // same word, so it is dropped rather than silently moved to another token.
     if (tokens_may_change && !compute_.masked_keys.empty()) {
@@ -448,11 +451,13 @@ void AttentionDocument::computeChanged(bool tokens_may_change) {
         emit maskedKeysChanged();
     }
     compute_dirty_ = true;
+    edit_dirty_ = edit_dirty_ || change == Change::Edit;
     schedule();
 }
 
-void AttentionDocument::figureChanged() {
+void AttentionDocument::figureChanged(Change change) {
     figure_dirty_ = true;
+    edit_dirty_ = edit_dirty_ || change == Change::Edit;
     schedule();
 }
 
@@ -467,7 +472,9 @@ void AttentionDocument::flush() {
     const bool compute = compute_dirty_;
     const bool figure = figure_dirty_;
     const bool compare = compare_dirty_;
-    compute_dirty_ = figure_dirty_ = compare_dirty_ = false;
+    const bool edit = edit_dirty_;
+    compute_dirty_ = figure_dirty_ = compare_dirty_ = edit_dirty_ = false;
+    if (edit) emit edited();  // first: what the edit starts already sees it
     if (compute) emit computeConfigChanged();
     if (figure) emit figureOptionsChanged();
     if (compute || figure || compare) emit settingsChanged();
@@ -514,7 +521,7 @@ void AttentionDocument::emitAll() {
     emit lineHeadsChanged(figure_.line_heads);
     emit compareChanged();
     setMessage(QString());
-    compute_dirty_ = figure_dirty_ = true;
+    compute_dirty_ = figure_dirty_ = edit_dirty_ = true;
     schedule();
 }
 
@@ -580,6 +587,22 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("scope"), scope},
                        {QStringLiteral("figure"), figure},
                        {QStringLiteral("compare"), compare_to_json(compare_)}};
+}
+
+QJsonObject AttentionDocument::editsJson() const {
+    QJsonObject json = toJson();
+    // The view state edited() leaves out, as section/key.
+    static const char* const kViewState[][2] = {{"figure", "view"},       {"figure", "head"},
+                                                {"figure", "batch_item"}, {"figure", "step"},
+                                                {"figure", "step_focus"}, {"figure", "focus_token"},
+                                                {"figure", "focus_to"},   {"figure", "line_heads"},
+                                                {"source", "layer"},      {"compare", "head"}};
+    for (const auto& [section, key] : kViewState) {
+        QJsonObject o = json.value(QLatin1String(section)).toObject();
+        o.remove(QLatin1String(key));
+        json[QLatin1String(section)] = o;
+    }
+    return json;
 }
 
 namespace {

@@ -173,6 +173,9 @@ class AttentionDocument : public QObject {
 
     // --- sessions: the document writes and reads itself ---
     QJsonObject toJson() const;
+    /// toJson() without the view state (see edited()): equal for two documents that differ
+    /// only in where the user looks.
+    QJsonObject editsJson() const;
     /// Validates everything before changing anything; on error returns false with a message
     /// and leaves the document untouched.
     bool fromJson(const QJsonObject& json, QString* error);
@@ -223,12 +226,19 @@ class AttentionDocument : public QObject {
     void computeConfigChanged();
     /// Coalesced: only how the figure is drawn changed.
     void figureOptionsChanged();
-    /// Coalesced: anything changed (for "modified" marks and autosave).
+    /// Coalesced: anything changed (for autosave).
     void settingsChanged();
+    /// Coalesced: the user's own input changed, not only where they look.  View state (the
+    /// view and head, the model's layer, the step, the token focus, the heads drawing lines,
+    /// the padded item and the compared head) is saved with a session but is no edit: looking
+    /// around does not make a session unsaved.  Emitted first in its event-loop turn.
+    void edited();
 
   private:
-    void computeChanged(bool tokens_may_change = false);
-    void figureChanged();
+    /// An edit of the user's input, or a change of view state only (see edited()).
+    enum class Change { Edit, View };
+    void computeChanged(bool tokens_may_change = false, Change change = Change::Edit);
+    void figureChanged(Change change = Change::View);
     void schedule();
     void flush();
     void setMessage(const QString& message);
@@ -245,6 +255,7 @@ class AttentionDocument : public QObject {
     bool compute_dirty_ = false;
     bool figure_dirty_ = false;
     bool compare_dirty_ = false;
+    bool edit_dirty_ = false;
     bool flush_scheduled_ = false;
 };
 

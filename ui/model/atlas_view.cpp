@@ -10,6 +10,7 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/model/shipped_models.h"
 #include "ui/render/colormaps.h"
 
 namespace attnviz::ui {
@@ -85,13 +87,16 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
     top->addStretch(1);
     top->addWidget(export_);
     layout->addLayout(top);
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = split_ = new QSplitter(Qt::Horizontal, this);
     grid_ = new AtlasGrid(split);
     table_ = new QTableWidget(split);
     table_->setObjectName(QStringLiteral("atlasTable"));
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setSelectionBehavior(QAbstractItemView::SelectRows);
     table_->verticalHeader()->hide();
+    table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
+    frozen_ = (new FrozenColumns(table_, 2))->view();
+    frozen_->setObjectName(QStringLiteral("atlasFrozenColumns"));
     split->addWidget(grid_);
     split->addWidget(table_);
     split->setStretchFactor(0, 1);
@@ -120,13 +125,29 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
                                   ? QString()
                                   : QStringLiteral(" — ") + labels.join(QStringLiteral(", "))));
     });
-    connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) {
-        // The table counts from 1, as the heatmap grid's titles do.
-        emit activated(table_->item(row, 0)->data(Qt::UserRole).toInt() - 1,
-                       table_->item(row, 1)->data(Qt::UserRole).toInt() - 1);
-    });
+    connect(table_, &QTableWidget::cellClicked, this, &AtlasView::activateRow);
+    connect(split_, &QSplitter::splitterMoved, this, [this] { user_sized_ = true; });
+    // Pressed, not clicked: the press selects the row in the shared selection, and the table
+    // scrolling to it leaves the frozen view no release on the same index.
+    connect(frozen_, &QTableView::pressed, this,
+            [this](const QModelIndex& index) { activateRow(index.row()); });
     connect(export_, &QPushButton::clicked, this, &AtlasView::exportCsv);
     retranslate();
+}
+
+void AtlasView::activateRow(int row) {
+    // The table counts from 1, as the heatmap grid's titles do.
+    emit activated(table_->item(row, 0)->data(Qt::UserRole).toInt() - 1,
+                   table_->item(row, 1)->data(Qt::UserRole).toInt() - 1);
+}
+
+void AtlasView::fitTable() {
+    if (user_sized_ || !isVisible() || table_->rowCount() == 0) return;
+    int need = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < table_->columnCount(); ++c)
+        need += table_->columnWidth(c);
+    const int room = split_->width() - split_->handleWidth();
+    if (need <= room - grid_->minimumWidth()) split_->setSizes({room - need, need});
 }
 
 const models::HeadAtlas* AtlasView::atlas() const {
@@ -149,6 +170,24 @@ void AtlasView::retranslate() {
            "earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ "
            "0.5, induction ≥ 0.3, broad ≥ 0.8."));
     fill();
+}
+
+QString AtlasView::placeholderText() {
+    const QString shipped = shipped_model_names();
+    if (shipped.isEmpty()) return tr("Open a trained model to measure its heads.");
+    return tr("Choose a trained model in the Source box of the tool bar (built in, nothing to "
+              "download: %1), or open one (File ▸ Open Model…), to measure its heads.")
+        .arg(shipped);
+}
+
+void AtlasView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitTable();
+}
+
+void AtlasView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    fitTable();
 }
 
 void AtlasView::changeEvent(QEvent* event) {
@@ -194,7 +233,78 @@ void AtlasView::fill() {
     }
     table_->setSortingEnabled(true);
     table_->resizeColumnsToContents();
+    fitTable();
     export_->setEnabled(a != nullptr);
+}
+
+// --- frozen columns -----------------------------------------------------------------------
+
+FrozenColumns::FrozenColumns(QTableView* table, int count)
+    : QObject(table), table_(table), frozen_(new QTableView(table)), count_(count) {
+    frozen_->setModel(table_->model());
+    frozen_->setSelectionModel(table_->selectionModel());
+    frozen_->setFocusPolicy(Qt::NoFocus);
+    frozen_->verticalHeader()->hide();
+    frozen_->horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    frozen_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    frozen_->setSelectionBehavior(table_->selectionBehavior());
+    frozen_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    frozen_->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    frozen_->setVerticalScrollMode(table_->verticalScrollMode());
+    frozen_->setFrameShape(QFrame::NoFrame);
+    frozen_->setStyleSheet(QStringLiteral("QTableView { border-right: 1px solid #a0a0a0; }"));
+    table_->viewport()->stackUnder(frozen_);
+    // A click on the frozen Layer or Head header sorts the table (which sorts the one model);
+    // the table's indicator shows in the frozen header too.
+    frozen_->horizontalHeader()->setSectionsClickable(true);
+    frozen_->horizontalHeader()->setSortIndicatorShown(true);
+    QHeaderView* header = table_->horizontalHeader();
+    connect(frozen_->horizontalHeader(), &QHeaderView::sortIndicatorChanged, header,
+            [header](int column, Qt::SortOrder order) { header->setSortIndicator(column, order); });
+    connect(header, &QHeaderView::sortIndicatorChanged, frozen_,
+            [this](int column, Qt::SortOrder order) {
+                frozen_->horizontalHeader()->setSortIndicator(column, order);
+            });
+    connect(header, &QHeaderView::sectionResized, this, [this](int column, int, int size) {
+        if (column >= count_) return;
+        frozen_->setColumnWidth(column, size);
+        place();
+    });
+    connect(table_->verticalHeader(), &QHeaderView::sectionResized, frozen_,
+            [this](int row, int, int size) { frozen_->setRowHeight(row, size); });
+    connect(frozen_->verticalScrollBar(), &QAbstractSlider::valueChanged,
+            table_->verticalScrollBar(), &QAbstractSlider::setValue);
+    connect(table_->verticalScrollBar(), &QAbstractSlider::valueChanged,
+            frozen_->verticalScrollBar(), &QAbstractSlider::setValue);
+    connect(table_->model(), &QAbstractItemModel::columnsInserted, this,
+            &FrozenColumns::syncColumns);
+    connect(table_->model(), &QAbstractItemModel::modelReset, this, &FrozenColumns::syncColumns);
+    table_->installEventFilter(this);
+    syncColumns();
+}
+
+void FrozenColumns::syncColumns() {
+    for (int c = 0; c < table_->model()->columnCount(); ++c) {
+        frozen_->setColumnHidden(c, c >= count_);
+        if (c < count_) frozen_->setColumnWidth(c, table_->columnWidth(c));
+    }
+    place();
+}
+
+void FrozenColumns::place() {
+    int width = 0;
+    for (int c = 0; c < std::min(count_, table_->model()->columnCount()); ++c)
+        width += table_->columnWidth(c);
+    frozen_->setVisible(width > 0);
+    frozen_->setGeometry(table_->verticalHeader()->width() + table_->frameWidth(),
+                         table_->frameWidth(), width,
+                         table_->viewport()->height() + table_->horizontalHeader()->height());
+}
+
+bool FrozenColumns::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_ && (event->type() == QEvent::Resize || event->type() == QEvent::Show))
+        place();
+    return QObject::eventFilter(watched, event);
 }
 
 void AtlasView::exportCsv() {
@@ -242,8 +352,8 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
     p.fillRect(rect(), Qt::white);
     if (!atlas_ || atlas_->layers() == 0) {
         p.setPen(QColor(90, 90, 90));
-        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                   AtlasView::tr("Open a trained model to measure its heads."));
+        p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
+                   AtlasView::placeholderText());
         return;
     }
     const QFontMetrics fm(font());

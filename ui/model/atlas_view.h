@@ -10,6 +10,8 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QSplitter;
+class QTableView;
 class QTableWidget;
 
 namespace attnviz::ui {
@@ -23,6 +25,8 @@ class AtlasView : public QWidget {
     void setSnapshot(SnapshotPtr snapshot);
     const models::HeadAtlas* atlas() const;
     QTableWidget* table() const { return table_; }
+    /// The table's Layer and Head columns, frozen over it: they stay when it scrolls sideways.
+    QTableView* frozenColumns() const { return frozen_; }
     QComboBox* measureCombo() const { return measure_; }
     /// The measure the grid colours by: one of models::head_measure_names().
     QString measure() const;
@@ -31,6 +35,8 @@ class AtlasView : public QWidget {
     static QString labelText(const std::string& label);
     static QString measureText(const std::string& name);
     static QString measureShort(const std::string& name);  ///< a table column's title
+    /// What the grid says while no model is the source: where to find one.
+    static QString placeholderText();
 
   signals:
     void activated(int layer, int head);
@@ -39,11 +45,17 @@ class AtlasView : public QWidget {
 
   protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
     void retranslate();
     void fill();
     void exportCsv();
+    void activateRow(int row);
+    /// Gives the table the width its columns need, when there is room, until the user moves
+    /// the splitter.
+    void fitTable();
 
     SnapshotPtr snapshot_;
     QComboBox* measure_ = nullptr;
@@ -52,6 +64,30 @@ class AtlasView : public QWidget {
     QPushButton* export_ = nullptr;
     AtlasGrid* grid_ = nullptr;
     QTableWidget* table_ = nullptr;
+    QTableView* frozen_ = nullptr;
+    QSplitter* split_ = nullptr;
+    bool user_sized_ = false;  ///< the splitter was moved by hand
+};
+
+/// Freezes the first `count` columns of `table` (Qt's "frozen column" example): a second view
+/// of the same model and selection laid over them, which scrolls up and down with the table
+/// but never sideways.  Column widths, row heights and sorting follow the table.
+class FrozenColumns : public QObject {
+    Q_OBJECT
+  public:
+    FrozenColumns(QTableView* table, int count);
+    QTableView* view() const { return frozen_; }
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+  private:
+    void syncColumns();
+    void place();
+
+    QTableView* table_;
+    QTableView* frozen_;
+    int count_;
 };
 
 /// The layers × heads grid of one measure.

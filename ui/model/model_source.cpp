@@ -90,7 +90,11 @@ void ModelSource::retranslate() {
         source_combo_->setItemText(0, tr("Demo layer"));
         source_combo_->setToolTip(tr("The demo layer (every control) or a trained model"));
         layer_spin_->setToolTip(tr("The model's layer the views show (Model tab: all of them)"));
-        layer_spin_->setPrefix(tr("Layer "));
+        // "Layer 2", "第 2 层": the number sits inside the phrase in some languages.
+        const QString layer = tr("Layer %1");
+        const qsizetype at = layer.indexOf(QLatin1String("%1"));
+        layer_spin_->setPrefix(layer.left(at));
+        layer_spin_->setSuffix(at < 0 ? QString() : layer.mid(at + 2));
         words_box_->setText(tr("Words"));
         words_box_->setToolTip(
             tr("Group the model's pieces into words and characters: a word's attention is "

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "ui/model/shipped_models.h"
 #include "ui/render/fonts.h"
 
 namespace attnviz::ui {
@@ -135,6 +136,16 @@ QString ModelView::describe(int layer, int head) const {
     return text;
 }
 
+QString ModelView::placeholderText() const {
+    const QString shipped = shipped_model_names();
+    if (shipped.isEmpty())
+        return tr("Open a trained model (File ▸ Open Model…) to see every layer and head at once.");
+    return tr("Choose a trained model in the Source box of the tool bar (built in, nothing to "
+              "download: %1), or open one (File ▸ Open Model…), to see every layer and head at "
+              "once.")
+        .arg(shipped);
+}
+
 void ModelView::paintEvent(QPaintEvent* event) {
     QPainter p(this);
     p.fillRect(event->rect(), Qt::white);
@@ -142,8 +153,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
     if (!m) {
         p.setPen(QColor(90, 90, 90));
         p.drawText(rect().adjusted(24, 24, -24, -24), Qt::AlignCenter | Qt::TextWordWrap,
-                   tr("Open a trained model (File ▸ Open Model…) to see every layer and head "
-                      "at once."));
+                   placeholderText());
         return;
     }
     const MosaicLayout g = geometry();

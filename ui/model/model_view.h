@@ -30,6 +30,8 @@ class ModelView : public QWidget {
     QPoint headAt(const QPoint& pos) const;  ///< x = head, y = layer
     /// "Layer 3 · head 7 — …": what hovering a head says.
     QString describe(int layer, int head) const;
+    /// What the view says while no model is the source: where to find one.
+    QString placeholderText() const;
 
   signals:
     void hovered(const QString& text);

@@ -53,6 +53,13 @@ QStringList shipped_model_folders() {
     return shipped_models().folders;
 }
 
+QString shipped_model_names() {
+    QStringList names;
+    for (const QString& folder : shipped_models().folders)
+        names << QFileInfo(folder).fileName();
+    return names.join(QStringLiteral(", "));
+}
+
 bool is_shipped_model(const QString& folder) {
     return !folder.isEmpty() &&
            shipped_models().folders.contains(QFileInfo(folder).absoluteFilePath());

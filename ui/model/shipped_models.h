@@ -21,5 +21,7 @@ QString shipped_model(const QString& name);
 QStringList shipped_model_folders();
 /// Whether `folder` is one of the shipped models.
 bool is_shipped_model(const QString& folder);
+/// Their names for a sentence ("attn-only-2l, char-zh-en-4l"), or "" when none is found.
+QString shipped_model_names();
 
 }  // namespace attnviz::ui

@@ -7,6 +7,7 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalBlocker>
 
 #include "ui/document/attention_document.h"
@@ -123,6 +124,24 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
     grid->addWidget(tokens_b_label_, row, 0);
     grid->addWidget(tokens_b_, row, 1);
     grid->addWidget(count_, row, 2, 1, 2);
+    ++row;
+    // A model that reads the text as <unk>: said where the tokens are, with the way out.
+    unknown_ = new QLabel(this);
+    unknown_->setObjectName(QStringLiteral("unknownCharactersLabel"));
+    unknown_->setWordWrap(true);
+    unknown_->setTextFormat(Qt::PlainText);
+    unknown_->setStyleSheet(QStringLiteral("#unknownCharactersLabel { color: #a33a00; }"));
+    bilingual_ = new QPushButton(tr("Use the Chinese and English model"), this);
+    bilingual_->setObjectName(QStringLiteral("bilingualModelButton"));
+    bilingual_->setToolTip(
+        tr("Open char-zh-en-4l, the model AttnViz ships for Chinese and English text"));
+    auto* unknown_row = new QHBoxLayout;
+    unknown_row->addWidget(unknown_, 1);
+    unknown_row->addWidget(bilingual_);
+    grid->addLayout(unknown_row, row, 1, 1, 3);
+    unknown_->hide();
+    bilingual_->hide();
+    connect(bilingual_, &QPushButton::clicked, this, &InputPanel::bilingualModelRequested);
     grid->setColumnStretch(1, 1);
 
     // View -> document.
@@ -228,6 +247,16 @@ void InputPanel::refreshTokens() {
         count_->setText(tr("%n token(s)", nullptr, int(t.a.size())));
     else
         count_->setText(tr("%1 + %2 tokens").arg(t.a.size()).arg(t.b.size()));
+}
+
+void InputPanel::setUnknownCharacters(int unknown, int total, bool offer_bilingual) {
+    unknown_->setVisible(unknown > 0);
+    bilingual_->setVisible(unknown > 0 && offer_bilingual);
+    if (unknown > 0)
+        unknown_->setText(tr("%1 of %2 characters are unknown to this model: it reads each as "
+                             "its unknown token (<unk>), whatever the labels show.")
+                              .arg(unknown)
+                              .arg(total));
 }
 
 void InputPanel::setModelSource(bool model) {

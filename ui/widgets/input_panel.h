@@ -8,6 +8,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 
 namespace attnviz::ui {
 
@@ -22,6 +23,16 @@ class InputPanel : public QWidget {
     /// A trained model tokenizes with its own tokenizer: the demo tokenizer's options and the
     /// token lists are disabled, saying why.
     void setModelSource(bool model);
+    /// The model read `unknown` of the text's `total` characters as its unknown token: said
+    /// under the tokens (hidden at 0), with a button to the bilingual shipped model when
+    /// `offer_bilingual`.
+    void setUnknownCharacters(int unknown, int total, bool offer_bilingual);
+    QLabel* unknownLabel() const { return unknown_; }
+    QPushButton* bilingualButton() const { return bilingual_; }
+
+  signals:
+    /// The button under an unknown-characters warning: open the bilingual shipped model.
+    void bilingualModelRequested();
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -42,6 +53,8 @@ class InputPanel : public QWidget {
     QCheckBox* lowercase_ = nullptr;
     QCheckBox* special_ = nullptr;
     QLabel* count_ = nullptr;
+    QLabel* unknown_ = nullptr;
+    QPushButton* bilingual_ = nullptr;
 };
 
 }  // namespace attnviz::ui

@@ -25,6 +25,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/model/model_source.h"
+#include "ui/model/shipped_models.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/controls_panel.h"
@@ -160,6 +161,12 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
         if (s->model) doc_->setModelHeads(s->model->heads_kept);
         models_->setSnapshot(s);
+        // Characters the model reads as <unk>: said under the tokens, with the bilingual model.
+        const QString bilingual = shipped_model(QStringLiteral("char-zh-en-4l"));
+        inputs_->setUnknownCharacters(
+            s->model ? s->model->unknown_chars : 0, s->model ? s->model->text_chars : 0,
+            s->model && !bilingual.isEmpty() &&
+                QFileInfo(s->model->folder).absoluteFilePath() != bilingual);
         if (recolor_pending_) {
             recolor_pending_ = false;
             grid_->setSnapshot(s, compute_->latestMaps(), doc_->figureOptions());
@@ -221,6 +228,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         doc_->setView(FigureView::Head, head);
         views_->setCurrentTab(ViewTabs::GridTab);
     });
+    connect(inputs_, &InputPanel::bilingualModelRequested, this,
+            [this] { models_->load(shipped_model(QStringLiteral("char-zh-en-4l"))); });
     connect(controls_, &ControlsPanel::loadWeightsRequested, exports_,
             &FigureExports::loadWeightsDialog);
 

@@ -21,16 +21,15 @@ namespace attnviz::ui {
 SessionFiles::SessionFiles(MainWindow* window, AttentionDocument* document, AppSettings* settings,
                            QSplitter* splitter)
     : QObject(window), window_(window), doc_(document), settings_(settings), splitter_(splitter) {
-    // Every change of a setting is an edit, except while a load fills the document.
-    auto edited = [this] {
+    // Every edit of the user's input counts, except while a load fills the document; looking
+    // around (a head, a step, a layer) does not ask to be saved.  edited() comes first in its
+    // event-loop turn: the computation computeConfigChanged starts already sees the edit (a
+    // recovery copy written before a long pass must hold it).
+    connect(doc_, &AttentionDocument::edited, this, [this] {
         if (loading_ || modified_) return;
         modified_ = true;
         emit titleChanged();
-    };
-    // computeConfigChanged comes first in its event-loop turn: the computation it starts
-    // already sees the edit (a recovery copy written before a long pass must hold it).
-    connect(doc_, &AttentionDocument::computeConfigChanged, this, edited);
-    connect(doc_, &AttentionDocument::settingsChanged, this, edited);
+    });
 }
 
 void SessionFiles::setRecentMenu(QMenu* menu) {

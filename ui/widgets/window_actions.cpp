@@ -84,6 +84,10 @@ void WindowActions::createActions() {
     });
     clear_masks_act_ = make(tr("C&lear Masked Keys"), QKeySequence(tr("Ctrl+Shift+K")),
                             [this] { p_.document->clearMaskedKeys(); });
+    causal_act_->setObjectName(QStringLiteral("causalAction"));
+    training_act_->setObjectName(QStringLiteral("trainingAction"));
+    resample_act_->setObjectName(QStringLiteral("resampleAction"));
+    clear_masks_act_->setObjectName(QStringLiteral("clearMasksAction"));
     load_weights_act_ = make(tr("&Load Weights…"), QKeySequence(tr("Ctrl+L")),
                              [this] { p_.exports->loadWeightsDialog(); });
     about_act_ = make(tr("&About AttnViz"), QKeySequence(), [this] {
@@ -206,6 +210,16 @@ void WindowActions::sync(bool presenting) {
     item_combo_action_->setVisible(p_.document->pairMode() == PairMode::PaddedBatch);
     causal_act_->setChecked(p_.document->causal());
     training_act_->setChecked(p_.document->training());
+    // The mask, dropout and clicked keys are the demo layer's: a trained model has its own
+    // mask and no dropout, so they would do nothing.
+    const bool demo = !p_.document->computeConfig().usesModel();
+    for (QAction* a : {causal_act_, training_act_, resample_act_, clear_masks_act_}) {
+        a->setEnabled(demo);
+        a->setToolTip(demo ? QString()
+                           : tr("%1: for the demo layer only (choose “Demo layer” in the Source "
+                                "box); a trained model has its own mask and no dropout")
+                                 .arg(QString(a->text()).remove(QLatin1Char('&'))));
+    }
     back_act_->setEnabled(p_.document->view() != FigureView::Grid && !presenting);
 }
 

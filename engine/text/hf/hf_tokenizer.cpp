@@ -365,6 +365,18 @@ std::optional<std::int64_t> HfTokenizer::bos_id() const {
     return std::nullopt;
 }
 
+std::optional<std::int64_t> HfTokenizer::unk_id() const {
+    const hf::Model* m = impl_->model.get();
+    std::optional<std::string> unk;
+    if (const auto* w = dynamic_cast<const hf::WordPieceModel*>(m))
+        unk = w->unk_token;
+    else if (const auto* l = dynamic_cast<const hf::WordLevelModel*>(m))
+        unk = l->unk_token;
+    else if (const auto* b = dynamic_cast<const hf::BpeModel*>(m))
+        unk = b->unk_token;
+    return unk ? token_to_id(*unk) : std::nullopt;
+}
+
 std::string HfTokenizer::decode(const std::vector<std::int64_t>& ids) const {
     const Impl& m = *impl_;
     const bool wordpiece = m.kind.rfind("WordPiece", 0) == 0;

@@ -80,6 +80,9 @@ class HfTokenizer {
     /// The token a single text starts with when the format says so (the template's first
     /// special token: [CLS], <s>), else tokenizer_config.json's bos_token; nullopt if neither.
     std::optional<std::int64_t> bos_id() const;
+    /// The id the model gives a piece it does not know (WordPiece's [UNK], a BPE's or a
+    /// WordLevel's unk_token); nullopt when it has none (byte-level BPE knows every byte).
+    std::optional<std::int64_t> unk_id() const;
     /// The text of `ids` (generated tokens), as Hugging Face's decoders join them: byte-level
     /// tokens turned back into bytes, byte-fallback "<0xNN>" into its byte, "▁" into a space,
     /// WordPiece's "##" pieces glued to the word before; special tokens kept.  Bytes that do
