@@ -559,8 +559,9 @@ class ModelWindowTest : public test::WindowFixture {
                 for (int h = 0; h < H; ++h) {
                     QCOMPARE(m.thumbnail(l, h).isNull(), h >= k);
                     QCOMPARE(m.hasMaps(h), h < k);
+                    // At this budget the weights stream (products in blocks: not bit for bit).
                     QVERIFY(std::abs(m.atlas.at(l, h).entropy - full_atlas.at(l, h).entropy) <
-                            1e-9);
+                            1e-5);
                     QCOMPARE(m.atlas.at(l, h).induction, full_atlas.at(l, h).induction);
                 }
             }
@@ -630,9 +631,9 @@ class ModelWindowTest : public test::WindowFixture {
                 ATTNVIZ_COMPARE_TENSORS(m.weights[k], models::crop_maps(full, b, W), kTol);
                 ATTNVIZ_COMPARE_TENSORS(m.means[k], models::crop_maps(means[k], b, W), kTol);
                 ATTNVIZ_COMPARE_TENSORS(m.rollout[k], models::crop_maps(rollout[k], b, W), 1e-5);
-                for (int h = 0; h < H; ++h)
+                for (int h = 0; h < H; ++h)  // the weights may stream here too
                     QVERIFY(std::abs(m.atlas.at(l, h).entropy - full_atlas.at(l, h).entropy) <
-                            1e-9);
+                            1e-5);
             }
             // The views count tokens in the whole text, and the steps say why they are absent.
             QCOMPARE(snap()->query_offset, int(b));
