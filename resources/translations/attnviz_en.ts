@@ -401,19 +401,34 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+61"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+80"/>
         <source>Running the attention layer…</source>
         <translation>Running the attention layer…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+7"/>
+        <source>Layer %1 of %2</source>
+        <translation>Layer %1 of %2</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Preparing heatmaps…</source>
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+38"/>
+        <source>An unexpected error stopped the computation.</source>
+        <translation>An unexpected error stopped the computation.</translation>
+    </message>
+    <message>
+        <location line="+107"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>The computation was cancelled.</source>
+        <translation>The computation was cancelled.</translation>
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+355"/>
@@ -432,7 +447,7 @@
         <translation>%1 does not fit this layer (embed_dim %2, %3 heads): %4</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+140"/>
         <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
         <translation>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</translation>
     </message>
@@ -634,17 +649,17 @@
         <translation>Cannot start the PDF writer.</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+45"/>
         <source>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</source>
         <translation>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+34"/>
         <source>Cannot encode the PNG: %1</source>
         <translation>Cannot encode the PNG: %1</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+114"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
         <translation>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</translation>
     </message>
@@ -657,12 +672,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+46"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+45"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+38"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</translation>
     </message>
@@ -722,7 +737,7 @@
         <translation>--words, --hide-special, --focus-token and --focus-to need --model</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>--text (or --tokens) is required</source>
         <translation>--text (or --tokens) is required</translation>
     </message>
@@ -948,7 +963,7 @@
         <translation>R</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+86"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
     </message>
@@ -1014,9 +1029,22 @@
     </message>
 </context>
 <context>
+    <name>Recovery</name>
+    <message>
+        <location filename="../../ui/document/recovery.cpp" line="+47"/>
+        <source>Cannot create the folder &apos;%1&apos;.</source>
+        <translation>Cannot create the folder &apos;%1&apos;.</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cannot lock &apos;%1&apos;.</source>
+        <translation>Cannot lock &apos;%1&apos;.</translation>
+    </message>
+</context>
+<context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+596"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+619"/>
         <location line="+175"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -1090,7 +1118,7 @@
         <translation>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos;: %2</translation>
     </message>
@@ -1216,7 +1244,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+312"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+314"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
@@ -1246,8 +1274,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="-158"/>
-        <location line="+159"/>
+        <location line="-160"/>
+        <location line="+161"/>
         <location line="+5"/>
         <source>input</source>
         <translation>input</translation>
@@ -1263,8 +1291,8 @@
         <translation>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</translation>
     </message>
     <message>
-        <location line="-151"/>
-        <location line="+158"/>
+        <location line="-153"/>
+        <location line="+160"/>
         <source>queries</source>
         <translation>queries</translation>
     </message>
@@ -1274,8 +1302,8 @@
         <translation>Each token&apos;s query, what it is looking for: X times this head&apos;s %1 × %2 slice of W_Q, so d_k = %2 numbers per token.</translation>
     </message>
     <message>
-        <location line="-152"/>
-        <location line="+158"/>
+        <location line="-154"/>
+        <location line="+160"/>
         <source>keys</source>
         <translation>keys</translation>
     </message>
@@ -1285,8 +1313,8 @@
         <translation>Each token&apos;s key, what it offers to be found by: the same input times W_K.</translation>
     </message>
     <message>
-        <location line="-139"/>
-        <location line="+141"/>
+        <location line="-141"/>
+        <location line="+143"/>
         <source>values</source>
         <translation>values</translation>
     </message>
@@ -1296,8 +1324,8 @@
         <translation>Each token&apos;s value, what it passes on when attended to: the input times W_V.</translation>
     </message>
     <message>
-        <location line="-138"/>
-        <location line="+142"/>
+        <location line="-140"/>
+        <location line="+144"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
@@ -1307,8 +1335,8 @@
         <translation>Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for every query and key.</translation>
     </message>
     <message>
-        <location line="-142"/>
-        <location line="+145"/>
+        <location line="-144"/>
+        <location line="+147"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</translation>
     </message>
@@ -1318,8 +1346,8 @@
         <translation>(additive: not scaled)</translation>
     </message>
     <message>
-        <location line="-135"/>
-        <location line="+136"/>
+        <location line="-137"/>
+        <location line="+138"/>
         <source>scaled scores</source>
         <translation>scaled scores</translation>
     </message>
@@ -1339,8 +1367,8 @@
         <translation>+ mask M</translation>
     </message>
     <message>
-        <location line="-133"/>
-        <location line="+134"/>
+        <location line="-135"/>
+        <location line="+136"/>
         <source>masked scores</source>
         <translation>masked scores</translation>
     </message>
@@ -1350,7 +1378,7 @@
         <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
     </message>
     <message>
-        <location line="-299"/>
+        <location line="-301"/>
         <source>attention weights</source>
         <translation>attention weights</translation>
     </message>
@@ -1360,7 +1388,7 @@
         <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
     </message>
     <message>
-        <location line="+304"/>
+        <location line="+306"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1380,7 +1408,7 @@
         <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-307"/>
         <source>head output</source>
         <translation>head output</translation>
     </message>
@@ -1496,14 +1524,19 @@
     </message>
     <message>
         <location line="+150"/>
-        <location line="+145"/>
+        <location line="+147"/>
         <source>output</source>
         <translation>output</translation>
     </message>
     <message>
-        <location line="-142"/>
+        <location line="-144"/>
         <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</source>
         <translation>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual); this model has no MLP, so that sum goes straight to the next layer.</source>
+        <translation>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual); this model has no MLP, so that sum goes straight to the next layer.</translation>
     </message>
     <message>
         <location line="+145"/>
@@ -1514,7 +1547,7 @@
 <context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+41"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+43"/>
         <source>previous token</source>
         <translation>previous token</translation>
     </message>
@@ -1609,12 +1642,12 @@
         <translation>Induction score</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+50"/>
         <source>Layer %1 · head %2: %3 %4%5</source>
         <translation>Layer %1 · head %2: %3 %4%5</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+43"/>
         <source>Colour the grid by:</source>
         <translation>Colour the grid by:</translation>
     </message>
@@ -1629,7 +1662,12 @@
         <translation>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+11"/>
+        <source>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</source>
+        <translation>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Layer</source>
         <translation>Layer</translation>
     </message>
@@ -1644,7 +1682,7 @@
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+104"/>
         <source>Export the Head Atlas</source>
         <translation>Export the Head Atlas</translation>
     </message>
@@ -1664,7 +1702,7 @@
         <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="-144"/>
         <source>Open a trained model to measure its heads.</source>
         <translation>Open a trained model to measure its heads.</translation>
     </message>
@@ -1672,7 +1710,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-532"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-555"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1687,12 +1725,12 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+255"/>
+        <location line="+258"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+308"/>
+        <location line="+328"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -1870,7 +1908,7 @@
         <translation>B cannot be computed: %1</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+81"/>
         <source>Mean over heads</source>
         <translation>Mean over heads</translation>
     </message>
@@ -2385,19 +2423,19 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+53"/>
-        <location line="+26"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+78"/>
+        <location line="+24"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>Cannot export</translation>
     </message>
     <message>
-        <location line="-63"/>
+        <location line="-61"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>Cannot export the figure</source>
         <translation>Cannot export the figure</translation>
     </message>
@@ -2443,7 +2481,7 @@
         <translation>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+17"/>
         <source>Cannot copy the figure</source>
         <translation>Cannot copy the figure</translation>
     </message>
@@ -2463,18 +2501,33 @@
         <translation>safetensors state_dict (*.safetensors);;All files (*)</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <location line="+14"/>
+        <location line="+6"/>
+        <location line="+47"/>
         <source>Cannot load weights</source>
         <translation>Cannot load weights</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</source>
-        <translation>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</translation>
+        <location line="-47"/>
+        <source>No file was given.</source>
+        <translation>No file was given.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>Reading weights from %1…</source>
+        <translation>Reading weights from %1…</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</source>
+        <translation>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&apos;%1&apos; has bias_k and bias_v, which the demo layer does not have.</source>
+        <translation>&apos;%1&apos; has bias_k and bias_v, which the demo layer does not have.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Loaded weights from %1</source>
         <translation>Loaded weights from %1</translation>
     </message>
@@ -2773,7 +2826,7 @@
 <context>
     <name>attnviz::ui::InputPanel</name>
     <message>
-        <location filename="../../ui/widgets/input_panel.cpp" line="+38"/>
+        <location filename="../../ui/widgets/input_panel.cpp" line="+39"/>
         <source> | … (%1 more)</source>
         <translation> | … (%1 more)</translation>
     </message>
@@ -2856,8 +2909,18 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <source>Tokens:</source>
         <translation>Tokens:</translation>
     </message>
+    <message>
+        <location line="+31"/>
+        <source>Use the Chinese and English model</source>
+        <translation>Use the Chinese and English model</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open char-zh-en-4l, the model AttnViz ships for Chinese and English text</source>
+        <translation>Open char-zh-en-4l, the model AttnViz ships for Chinese and English text</translation>
+    </message>
     <message numerus="yes">
-        <location line="+126"/>
+        <location line="+110"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n token</numerusform>
@@ -2870,7 +2933,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 + %2 tokens</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source>%1 of %2 characters are unknown to this model: it reads each as its unknown token (&lt;unk&gt;), whatever the labels show.</source>
+        <translation>%1 of %2 characters are unknown to this model: it reads each as its unknown token (&lt;unk&gt;), whatever the labels show.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The model&apos;s own tokenizer splits the text; these options belong to the demo layer.</source>
         <translation>The model&apos;s own tokenizer splits the text; these options belong to the demo layer.</translation>
     </message>
@@ -2911,12 +2979,22 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+165"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+178"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+108"/>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop the computation (the heatmaps keep what they show)</source>
+        <translation>Stop the computation (the heatmaps keep what they show)</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>Untitled</source>
         <translation>Untitled</translation>
     </message>
@@ -2926,7 +3004,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+146"/>
         <source>Cannot open the example</source>
         <translation>Cannot open the example</translation>
     </message>
@@ -2934,7 +3012,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+181"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+186"/>
         <source>Memory Budget</source>
         <translation>Memory Budget</translation>
     </message>
@@ -3002,12 +3080,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
     <message>
         <location line="+5"/>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Keep the First %1 Tokens</source>
         <translation>Keep the First %1 Tokens</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+34"/>
         <source>%1 — the app&apos;s own budget is used instead.</source>
         <translation>%1 — the app&apos;s own budget is used instead.</translation>
     </message>
@@ -3020,7 +3098,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+79"/>
+        <location filename="../../ui/model/model_source.cpp" line="+83"/>
         <source>Open &amp;Model…</source>
         <translation>Open &amp;Model…</translation>
     </message>
@@ -3055,12 +3133,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>The model&apos;s layer the views show (Model tab: all of them)</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Layer </source>
-        <translation>Layer </translation>
+        <location line="+2"/>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Words</source>
         <translation>Words</translation>
     </message>
@@ -3090,7 +3168,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Opening %1…</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+11"/>
+        <source>an unexpected error stopped the reading</source>
+        <translation>an unexpected error stopped the reading</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Cannot Open the Model</source>
         <translation>Cannot Open the Model</translation>
     </message>
@@ -3138,7 +3221,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+93"/>
+        <location filename="../../ui/model/model_view.cpp" line="+94"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
     </message>
@@ -3179,12 +3262,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation> — most attended token: “%1” (%2% of the attention)</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+9"/>
         <source>Open a trained model (File ▸ Open Model…) to see every layer and head at once.</source>
         <translation>Open a trained model (File ▸ Open Model…) to see every layer and head at once.</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+1"/>
+        <source>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to see every layer and head at once.</source>
+        <translation>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to see every layer and head at once.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</source>
         <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</translation>
     </message>
@@ -3192,7 +3280,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::OverBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-226"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-231"/>
         <source>Not Enough Memory for This</source>
         <translation>Not Enough Memory for This</translation>
     </message>
@@ -3262,6 +3350,11 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>&lt;p&gt;Showing %1 over %2 needs &lt;b&gt;%3&lt;/b&gt;, more than the memory budget of &lt;b&gt;%4&lt;/b&gt; (%5). Nothing was computed.&lt;/p&gt;&lt;p&gt;Per-head weights grow with heads × tokens². %6&lt;/p&gt;</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>The model&apos;s weights take %1 of it: converted layer by layer, they need no more. </source>
+        <translation>The model&apos;s weights take %1 of it: converted layer by layer, they need no more. </translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>What still fits:</source>
         <translation>What still fits:</translation>
@@ -3323,6 +3416,85 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location filename="../../ui/widgets/presentation_mode.cpp" line="+31"/>
         <source>&amp;Presentation Mode</source>
         <translation>&amp;Presentation Mode</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::RecoveryKeeper</name>
+    <message>
+        <location filename="../../ui/widgets/recovery_keeper.cpp" line="+85"/>
+        <source>the tokens “%1”</source>
+        <translation>the tokens “%1”</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the text “%1”</source>
+        <translation>the text “%1”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the second text “%1”</source>
+        <translation>the second text “%1”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model %1</source>
+        <translation>the model %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>the demo layer (%n head(s))</source>
+        <translation>
+            <numerusform>the demo layer (%n head)</numerusform>
+            <numerusform>the demo layer (%n heads)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n masked key(s)</source>
+        <translation>
+            <numerusform>%n masked key</numerusform>
+            <numerusform>%n masked keys</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a comparison</source>
+        <translation>a comparison</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a comparison (%1)</source>
+        <translation>a comparison (%1)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Restore Unsaved Work</source>
+        <translation>Restore Unsaved Work</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AttnViz did not close properly. Restore the work saved at %1?</source>
+        <translation>AttnViz did not close properly. Restore the work saved at %1?</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>It holds: %1.</source>
+        <translation>It holds: %1.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Restore</source>
+        <translation>&amp;Restore</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Discard</source>
+        <translation>&amp;Discard</translation>
     </message>
 </context>
 <context>
@@ -3441,7 +3613,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::SessionFiles</name>
     <message>
-        <location filename="../../ui/widgets/session_files.cpp" line="+51"/>
+        <location filename="../../ui/widgets/session_files.cpp" line="+54"/>
         <source>Clear List</source>
         <translation>Clear List</translation>
     </message>
@@ -3471,12 +3643,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Cannot open session</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+7"/>
         <source>Opened %1</source>
         <translation>Opened %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
+        <source>Cannot restore the work</source>
+        <translation>Cannot restore the work</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Cannot save session</source>
         <translation>Cannot save session</translation>
     </message>
@@ -3605,7 +3782,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+118"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+149"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -3696,8 +3873,8 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
     <message>
         <location line="+3"/>
-        <source>Atlas</source>
-        <translation>Atlas</translation>
+        <source>Head Atlas</source>
+        <translation>Head Atlas</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3708,6 +3885,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+2"/>
         <source>Hide the explanation</source>
         <translation>Hide the explanation</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The explanation is about the example&apos;s text; the text is now your own.</source>
+        <translation>The explanation is about the example&apos;s text; the text is now your own.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restore the example&apos;s text</source>
+        <translation>Restore the example&apos;s text</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3893,7 +4080,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>&amp;Load Weights…</source>
         <translation>&amp;Load Weights…</translation>
     </message>
@@ -3978,7 +4165,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+20"/>
+        <source>%1: for the demo layer only (choose “Demo layer” in the Source box); a trained model has its own mask and no dropout</source>
+        <translation>%1: for the demo layer only (choose “Demo layer” in the Source box); a trained model has its own mask and no dropout</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>&amp;Heatmaps</source>
         <translation>&amp;Heatmaps</translation>
     </message>

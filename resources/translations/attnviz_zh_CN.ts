@@ -399,19 +399,34 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+61"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+80"/>
         <source>Running the attention layer…</source>
         <translation>正在运行注意力层…</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+7"/>
+        <source>Layer %1 of %2</source>
+        <translation>第 %1 层，共 %2 层</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>Preparing heatmaps…</source>
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location line="+131"/>
+        <location line="+38"/>
+        <source>An unexpected error stopped the computation.</source>
+        <translation>一个意外的错误中止了计算。</translation>
+    </message>
+    <message>
+        <location line="+107"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>The computation was cancelled.</source>
+        <translation>计算已取消。</translation>
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+355"/>
@@ -430,7 +445,7 @@
         <translation>%1 与当前注意力层不匹配（嵌入维度 %2，%3 个头）：%4</translation>
     </message>
     <message>
-        <location line="+139"/>
+        <location line="+140"/>
         <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
         <translation>注意力分数超出了 float 的范围（该层的权重是否过大？）：权重会是 NaN，因此不予绘制。</translation>
     </message>
@@ -632,17 +647,17 @@
         <translation>无法启动 PDF 写入器。</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+45"/>
         <source>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</source>
         <translation>无法识别“%1”的图像格式：请使用 .png、.svg 或 .pdf。</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+34"/>
         <source>Cannot encode the PNG: %1</source>
         <translation>无法编码 PNG：%1</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+114"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
         <translation>无法识别“%1”的权重格式：请使用 .csv、.npy 或 .json。</translation>
     </message>
@@ -655,12 +670,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+46"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+45"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+38"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare 和演示层的 --b-... 选项不适用于 --model：请用 --b-layer、--b-head 或 --b-text 比较</translation>
     </message>
@@ -720,7 +735,7 @@
         <translation>--words、--hide-special、--focus-token 和 --focus-to 需要 --model</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+6"/>
         <source>--text (or --tokens) is required</source>
         <translation>必须提供 --text（或 --tokens）</translation>
     </message>
@@ -946,7 +961,7 @@
         <translation>展</translation>
     </message>
     <message>
-        <location line="+79"/>
+        <location line="+86"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>行：层。列：各个头，然后是该层所有头的平均，以及到该层为止的注意力展开（含残差）。每张图从 0（深色）到它自己的最大权重（黄色）着色；灰色：被遮蔽。</translation>
     </message>
@@ -1012,9 +1027,22 @@
     </message>
 </context>
 <context>
+    <name>Recovery</name>
+    <message>
+        <location filename="../../ui/document/recovery.cpp" line="+47"/>
+        <source>Cannot create the folder &apos;%1&apos;.</source>
+        <translation>无法创建文件夹“%1”。</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cannot lock &apos;%1&apos;.</source>
+        <translation>无法锁定“%1”。</translation>
+    </message>
+</context>
+<context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+596"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+619"/>
         <location line="+175"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -1088,7 +1116,7 @@
         <translation>“%1”由更新版本的 AttnViz 写入（会话版本 %2；本版本最高只能读取 %3）。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+34"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>“%1”：%2</translation>
     </message>
@@ -1213,7 +1241,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+312"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+314"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
@@ -1243,8 +1271,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="-158"/>
-        <location line="+159"/>
+        <location line="-160"/>
+        <location line="+161"/>
         <location line="+5"/>
         <source>input</source>
         <translation>输入</translation>
@@ -1260,8 +1288,8 @@
         <translation>交叉注意力：键和值来自第二个句子，因此它有自己的输入矩阵 X′。</translation>
     </message>
     <message>
-        <location line="-151"/>
-        <location line="+158"/>
+        <location line="-153"/>
+        <location line="+160"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -1271,8 +1299,8 @@
         <translation>每个词元的查询，即它要寻找什么：X 乘以 W_Q 中属于本头的 %1 × %2 部分，因此每个词元有 d_k = %2 个数。</translation>
     </message>
     <message>
-        <location line="-152"/>
-        <location line="+158"/>
+        <location line="-154"/>
+        <location line="+160"/>
         <source>keys</source>
         <translation>键</translation>
     </message>
@@ -1282,8 +1310,8 @@
         <translation>每个词元的键，即它凭什么被找到：同一输入乘以 W_K。</translation>
     </message>
     <message>
-        <location line="-139"/>
-        <location line="+141"/>
+        <location line="-141"/>
+        <location line="+143"/>
         <source>values</source>
         <translation>值</translation>
     </message>
@@ -1293,8 +1321,8 @@
         <translation>每个词元的值，即它被关注时传递出去的内容：输入乘以 W_V。</translation>
     </message>
     <message>
-        <location line="-138"/>
-        <location line="+142"/>
+        <location line="-140"/>
+        <location line="+144"/>
         <source>scores</source>
         <translation>注意力分数</translation>
     </message>
@@ -1304,8 +1332,8 @@
         <translation>加性（Bahdanau）评分：用一个可学习的向量 w 对每一对查询和键的 tanh(q + k) 打分。</translation>
     </message>
     <message>
-        <location line="-142"/>
-        <location line="+145"/>
+        <location line="-144"/>
+        <location line="+147"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>每个查询与每个键比较：查询第 i 行与键第 j 行的点积，向量越相似，分数越高。</translation>
     </message>
@@ -1315,8 +1343,8 @@
         <translation>（加性评分：不缩放）</translation>
     </message>
     <message>
-        <location line="-135"/>
-        <location line="+136"/>
+        <location line="-137"/>
+        <location line="+138"/>
         <source>scaled scores</source>
         <translation>缩放后的分数</translation>
     </message>
@@ -1336,8 +1364,8 @@
         <translation>+ 掩码 M</translation>
     </message>
     <message>
-        <location line="-133"/>
-        <location line="+134"/>
+        <location line="-135"/>
+        <location line="+136"/>
         <source>masked scores</source>
         <translation>掩码后的分数</translation>
     </message>
@@ -1347,7 +1375,7 @@
         <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
     </message>
     <message>
-        <location line="-299"/>
+        <location line="-301"/>
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
@@ -1357,7 +1385,7 @@
         <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
     </message>
     <message>
-        <location line="+304"/>
+        <location line="+306"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1377,7 +1405,7 @@
         <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="-305"/>
+        <location line="-307"/>
         <source>head output</source>
         <translation>头的输出</translation>
     </message>
@@ -1493,14 +1521,19 @@
     </message>
     <message>
         <location line="+150"/>
-        <location line="+145"/>
+        <location line="+147"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="-142"/>
+        <location line="-144"/>
         <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</source>
         <translation>W_O 把各个头混合回每个词元 %1 个数。该层把结果加到输入上（残差），然后运行 MLP。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual); this model has no MLP, so that sum goes straight to the next layer.</source>
+        <translation>W_O 把各个头重新混合成每个词元 %1 个数。该层把它加到输入上（残差）；这个模型没有 MLP，所以这个和直接进入下一层。</translation>
     </message>
     <message>
         <location line="+145"/>
@@ -1511,7 +1544,7 @@
 <context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+41"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+43"/>
         <source>previous token</source>
         <translation>前一个词元</translation>
     </message>
@@ -1606,12 +1639,12 @@
         <translation>归纳分数</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+50"/>
         <source>Layer %1 · head %2: %3 %4%5</source>
         <translation>第 %1 层 · 头 %2：%3 %4%5</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+43"/>
         <source>Colour the grid by:</source>
         <translation>网格着色依据：</translation>
     </message>
@@ -1626,7 +1659,12 @@
         <translation>每项指标都对上方文本的所有查询词元取平均。归纳分数在本工具生成的序列上测量（第一个词元，然后把 50 个随机词元重复两遍）：第二遍中的词元对其前一次出现之后那个词元的注意力。标签：前一个词元 ≥ 0.4，汇聚（第一个词元）≥ 0.5，自身 ≥ 0.5，归纳 ≥ 0.3，广泛 ≥ 0.8。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+11"/>
+        <source>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</source>
+        <translation>在工具栏的“来源”框中选择一个训练好的模型（内置，无需下载：%1），或打开一个模型（文件 ▸ 打开模型…），即可度量它的每个头。</translation>
+    </message>
+    <message>
+        <location line="+29"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
@@ -1641,7 +1679,7 @@
         <translation>标签</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+104"/>
         <source>Export the Head Atlas</source>
         <translation>导出头图谱</translation>
     </message>
@@ -1661,7 +1699,7 @@
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="-144"/>
         <source>Open a trained model to measure its heads.</source>
         <translation>打开一个训练好的模型来测量它的各个头。</translation>
     </message>
@@ -1669,7 +1707,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-532"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-555"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1684,12 +1722,12 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+255"/>
+        <location line="+258"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+308"/>
+        <location line="+328"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -1867,7 +1905,7 @@
         <translation>无法计算 B：%1</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+81"/>
         <source>Mean over heads</source>
         <translation>各头平均</translation>
     </message>
@@ -2382,19 +2420,19 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+53"/>
-        <location line="+26"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+78"/>
+        <location line="+24"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location line="-63"/>
+        <location line="-61"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+13"/>
         <source>Cannot export the figure</source>
         <translation>无法导出图像</translation>
     </message>
@@ -2440,7 +2478,7 @@
         <translation>CSV 表格 (*.csv);;NumPy 数组 [N, H, L, S] (*.npy);;带词元的 JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+17"/>
         <source>Cannot copy the figure</source>
         <translation>无法复制图</translation>
     </message>
@@ -2460,18 +2498,33 @@
         <translation>safetensors state_dict (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <location line="+14"/>
+        <location line="+6"/>
+        <location line="+47"/>
         <source>Cannot load weights</source>
         <translation>无法加载权重</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>&apos;%1&apos; has no in_proj_weight, q_proj_weight or out_proj.weight: it is not an nn.MultiheadAttention state_dict.</source>
-        <translation>“%1”中没有 in_proj_weight、q_proj_weight 或 out_proj.weight：它不是 nn.MultiheadAttention 的 state_dict。</translation>
+        <location line="-47"/>
+        <source>No file was given.</source>
+        <translation>未指定文件。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+6"/>
+        <source>Reading weights from %1…</source>
+        <translation>正在读取 %1 中的权重…</translation>
+    </message>
+    <message>
+        <location line="+32"/>
+        <source>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</source>
+        <translation>“%1”中的层 kdim 为 %2、vdim 为 %3，但演示层的键和值的维度为 embed_dim（%4）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&apos;%1&apos; has bias_k and bias_v, which the demo layer does not have.</source>
+        <translation>“%1”含有 bias_k 和 bias_v，而演示层没有这两项。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Loaded weights from %1</source>
         <translation>已从 %1 加载权重</translation>
     </message>
@@ -2766,7 +2819,7 @@
 <context>
     <name>attnviz::ui::InputPanel</name>
     <message>
-        <location filename="../../ui/widgets/input_panel.cpp" line="+38"/>
+        <location filename="../../ui/widgets/input_panel.cpp" line="+39"/>
         <source> | … (%1 more)</source>
         <translation> | …（还有 %1 个）</translation>
     </message>
@@ -2849,8 +2902,18 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <source>Tokens:</source>
         <translation>词元：</translation>
     </message>
+    <message>
+        <location line="+31"/>
+        <source>Use the Chinese and English model</source>
+        <translation>使用中英文模型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open char-zh-en-4l, the model AttnViz ships for Chinese and English text</source>
+        <translation>打开 char-zh-en-4l：AttnViz 附带的中英文模型</translation>
+    </message>
     <message numerus="yes">
-        <location line="+126"/>
+        <location line="+110"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n 个词元</numerusform>
@@ -2862,7 +2925,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 + %2 个词元</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source>%1 of %2 characters are unknown to this model: it reads each as its unknown token (&lt;unk&gt;), whatever the labels show.</source>
+        <translation>%2 个字符中有 %1 个是这个模型不认识的：无论标签显示什么，它都把它们读作未知词元（&lt;unk&gt;）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>The model&apos;s own tokenizer splits the text; these options belong to the demo layer.</source>
         <translation>文本由模型自己的分词器切分；这些选项属于演示层。</translation>
     </message>
@@ -2903,12 +2971,22 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+165"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+178"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+108"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop the computation (the heatmaps keep what they show)</source>
+        <translation>停止计算（热力图保留当前显示的内容）</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
@@ -2918,7 +2996,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
-        <location line="+123"/>
+        <location line="+146"/>
         <source>Cannot open the example</source>
         <translation>无法打开示例</translation>
     </message>
@@ -2926,7 +3004,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+181"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="+186"/>
         <source>Memory Budget</source>
         <translation>内存预算</translation>
     </message>
@@ -2994,12 +3072,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
     <message>
         <location line="+5"/>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>Keep the First %1 Tokens</source>
         <translation>保留前 %1 个词元</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+34"/>
         <source>%1 — the app&apos;s own budget is used instead.</source>
         <translation>%1 —— 改用应用自己的预算。</translation>
     </message>
@@ -3012,7 +3090,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+79"/>
+        <location filename="../../ui/model/model_source.cpp" line="+83"/>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
@@ -3047,12 +3125,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>视图显示模型的哪一层（“模型”标签页显示全部层）</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <source>Layer </source>
-        <translation>第 </translation>
+        <location line="+2"/>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+4"/>
         <source>Words</source>
         <translation>按词</translation>
     </message>
@@ -3082,7 +3160,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>正在打开 %1…</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+11"/>
+        <source>an unexpected error stopped the reading</source>
+        <translation>一个意外的错误中止了读取</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Cannot Open the Model</source>
         <translation>无法打开模型</translation>
     </message>
@@ -3130,7 +3213,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+93"/>
+        <location filename="../../ui/model/model_view.cpp" line="+94"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
     </message>
@@ -3171,12 +3254,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation> —— 最受关注的词元：“%1”（占注意力的 %2%）</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+9"/>
         <source>Open a trained model (File ▸ Open Model…) to see every layer and head at once.</source>
         <translation>打开一个训练好的模型（文件 ▸ 打开模型…），即可一次看到所有层和所有头。</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+1"/>
+        <source>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to see every layer and head at once.</source>
+        <translation>在工具栏的“来源”框中选择一个训练好的模型（内置，无需下载：%1），或打开一个模型（文件 ▸ 打开模型…），即可同时查看每一层的每个头。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</source>
         <translation>%1 · %2 个词元 · 每张图从 0 到它自己的最大权重着色；点击一个头可打开它所在的层</translation>
     </message>
@@ -3184,7 +3272,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::OverBudgetDialog</name>
     <message>
-        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-226"/>
+        <location filename="../../ui/widgets/memory_dialogs.cpp" line="-231"/>
         <source>Not Enough Memory for This</source>
         <translation>内存不足</translation>
     </message>
@@ -3254,6 +3342,11 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>&lt;p&gt;在 %2 上显示%1需要 &lt;b&gt;%3&lt;/b&gt;，超过了 &lt;b&gt;%4&lt;/b&gt; 的内存预算（%5）。没有进行任何计算。&lt;/p&gt;&lt;p&gt;逐头权重随 头数 × 词元数² 增长。%6&lt;/p&gt;</translation>
     </message>
     <message>
+        <location line="+5"/>
+        <source>The model&apos;s weights take %1 of it: converted layer by layer, they need no more. </source>
+        <translation>模型权重占其中 %1：逐层转换，所需不会更多。</translation>
+    </message>
+    <message>
         <location line="+4"/>
         <source>What still fits:</source>
         <translation>仍然放得下的方案：</translation>
@@ -3315,6 +3408,83 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location filename="../../ui/widgets/presentation_mode.cpp" line="+31"/>
         <source>&amp;Presentation Mode</source>
         <translation>演示模式(&amp;P)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::RecoveryKeeper</name>
+    <message>
+        <location filename="../../ui/widgets/recovery_keeper.cpp" line="+85"/>
+        <source>the tokens “%1”</source>
+        <translation>词元“%1”</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the text “%1”</source>
+        <translation>文本“%1”</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the second text “%1”</source>
+        <translation>第二个文本“%1”</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the model %1</source>
+        <translation>模型 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>the demo layer (%n head(s))</source>
+        <translation>
+            <numerusform>演示层（%n 个头）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n masked key(s)</source>
+        <translation>
+            <numerusform>%n 个被掩码的键</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>a comparison</source>
+        <translation>一组对比</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>a comparison (%1)</source>
+        <translation>一组对比（%1）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>Restore Unsaved Work</source>
+        <translation>恢复未保存的工作</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>AttnViz did not close properly. Restore the work saved at %1?</source>
+        <translation>AttnViz 上次没有正常关闭。要恢复 %1 保存的工作吗？</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>It holds: %1.</source>
+        <translation>其中包括：%1。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
     </message>
 </context>
 <context>
@@ -3433,7 +3603,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::SessionFiles</name>
     <message>
-        <location filename="../../ui/widgets/session_files.cpp" line="+51"/>
+        <location filename="../../ui/widgets/session_files.cpp" line="+54"/>
         <source>Clear List</source>
         <translation>清空列表</translation>
     </message>
@@ -3463,12 +3633,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>无法打开会话</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+7"/>
         <source>Opened %1</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+10"/>
+        <source>Cannot restore the work</source>
+        <translation>无法恢复工作</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -3597,7 +3772,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+118"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+149"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -3688,7 +3863,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
     <message>
         <location line="+3"/>
-        <source>Atlas</source>
+        <source>Head Atlas</source>
         <translation>头图谱</translation>
     </message>
     <message>
@@ -3700,6 +3875,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+2"/>
         <source>Hide the explanation</source>
         <translation>隐藏说明</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The explanation is about the example&apos;s text; the text is now your own.</source>
+        <translation>这段说明针对示例的文本；现在的文本是你自己输入的。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restore the example&apos;s text</source>
+        <translation>恢复示例文本</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3885,7 +4070,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+6"/>
         <source>&amp;Load Weights…</source>
         <translation>加载权重(&amp;L)…</translation>
     </message>
@@ -3970,7 +4155,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+20"/>
+        <source>%1: for the demo layer only (choose “Demo layer” in the Source box); a trained model has its own mask and no dropout</source>
+        <translation>%1：仅用于演示层（在“来源”框中选择“演示层”）；训练好的模型有自己的掩码，也没有 Dropout</translation>
+    </message>
+    <message>
+        <location line="+22"/>
         <source>&amp;Heatmaps</source>
         <translation>热力图(&amp;H)</translation>
     </message>
