@@ -49,10 +49,6 @@ using namespace attnviz;
 using namespace attnviz::ui;
 
 namespace {
-QString temp(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + QLatin1Char('/') + name;
-}
-
 /// A language whose layer box reads "第 2 层": the number inside the phrase.
 class NumberInsideTranslator : public QTranslator {
   public:
@@ -89,19 +85,9 @@ class DialogCounter : public QObject {
 };
 }  // namespace
 
-class NewUserTest : public QObject {
+class NewUserTest : public test::WindowFixture {
     Q_OBJECT
   private:
-    std::unique_ptr<AppSettings> settings_;
-    std::unique_ptr<MainWindow> w_;
-
-    template <typename T>
-    T* find(const char* name) {
-        T* widget = w_->findChild<T*>(QLatin1String(name));
-        if (!widget) qFatal("no widget %s", name);
-        return widget;
-    }
-    SnapshotPtr snap() { return w_->compute()->latest(); }
     /// The tool bar's button for `action`.
     QWidget* toolButton(QAction* action) {
         auto* bar = find<QToolBar>("mainToolBar");
@@ -136,15 +122,10 @@ class NewUserTest : public QObject {
 
   private slots:
     void init() {
-        settings_ = std::make_unique<AppSettings>(temp(QStringLiteral("settings.ini")));
-        w_ = test::open_window(settings_.get());
-        QVERIFY(w_);
+        openWindow();
         SETTLE(*w_);
     }
-    void cleanup() {
-        w_.reset();
-        settings_.reset();
-    }
+    void cleanup() { closeWindow(); }
 
     // --- "Save the changes?" after only looking around --------------------------------------
 
