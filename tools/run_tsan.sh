@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds with ThreadSanitizer (the `tsan` preset: clang, -O1 -gline-tables-only, -Werror) and
 # runs the suites that start threads: the engine's (its pool on 2 threads, the models, the
-# predictions, the command lines that spawn it), the window's workers (compute, model loading,
+# predictions, the weights' streaming), the window's workers (compute, model loading,
 # exports, the comparison, the memory budget, the threads test, the monkey for a short run) and
 # the fuzz regressions.  Any report fails its test (halt_on_error).
 #
@@ -22,7 +22,7 @@ while getopts "j:h" opt; do
 done
 shift $((OPTIND - 1))
 
-tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_predictions|test_weight_store|test_memory_budget|test_cli|test_cli_models|test_cli_memory|test_cli_predictions|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_model_test|ui_export_test|ui_compare_test|ui_memory_test|ui_monkey_test)$'
+tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_model_test|ui_export_test|ui_compare_test|ui_memory_test|ui_monkey_test)$'
 
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$jobs"

@@ -7,6 +7,7 @@
 
 #include "engine/models/model_folder.h"
 #include "ui/classroom/head_statistics.h"
+#include "ui/compute/mailbox.h"
 #include "ui/render/heatmap_figure.h"
 
 namespace attnviz::ui {
@@ -24,14 +25,16 @@ void ComputeController::setLayerHookForTesting(LayerHook hook) {
 
 class ComputeController::Worker : public QObject {
   public:
-    explicit Worker(ComputeController* owner) : owner_(owner) {}
+    /// `owner_box`: the GUI thread's mailbox every result goes through.
+    Worker(ComputeController* owner, Mailbox* owner_box)
+        : owner_(owner), owner_box_(owner_box), box_(new Mailbox(this)) {}
 
     void submit(Request request) {
         std::lock_guard lock(mutex_);
         pending_ = std::move(request);
         if (scheduled_) return;
         scheduled_ = true;
-        QMetaObject::invokeMethod(this, &Worker::drain, Qt::QueuedConnection);
+        box_->post([this] { drain(); });
     }
 
     /// Ends the pass under way at its next layer, and runs nothing more.
@@ -67,9 +70,7 @@ class ComputeController::Worker : public QObject {
     }
 
     void progress(int percent, const QString& stage) {
-        QMetaObject::invokeMethod(
-            owner_, [o = owner_, percent, stage] { emit o->progressChanged(percent, stage); },
-            Qt::QueuedConnection);
+        owner_box_->post([o = owner_, percent, stage] { emit o->progressChanged(percent, stage); });
     }
 
     void run(const Request& request) {
@@ -107,31 +108,22 @@ class ComputeController::Worker : public QObject {
                         stats->items.push_back(head_statistics(*snapshot, n));
                 }
             }
-            QMetaObject::invokeMethod(
-                owner_,
+            owner_box_->post(
                 [o = owner_, gen, snapshot = std::move(snapshot), maps = std::move(maps),
-                 stats = std::move(stats)] { o->deliver(gen, snapshot, maps, stats); },
-                Qt::QueuedConnection);
+                 stats = std::move(stats)] { o->deliver(gen, snapshot, maps, stats); });
         } catch (const budget::MemoryBudgetExceeded& e) {
-            QMetaObject::invokeMethod(
-                owner_,
-                [o = owner_, gen, plan = e.plan(), b = e.budget()] {
-                    o->failOverBudget(gen, plan, b);
-                },
-                Qt::QueuedConnection);
+            owner_box_->post([o = owner_, gen, plan = e.plan(), b = e.budget()] {
+                o->failOverBudget(gen, plan, b);
+            });
         } catch (const models::TextTooLong& e) {
             const QString message = QString::fromStdString(e.what());
             const QString fitting = QString::fromStdString(e.fitting_text);
             const auto tokens = e.tokens, max = e.max_positions;
-            QMetaObject::invokeMethod(
-                owner_,
-                [o = owner_, gen, message, fitting, tokens, max] {
-                    o->failTooLong(gen, message, fitting, tokens, max);
-                },
-                Qt::QueuedConnection);
+            owner_box_->post([o = owner_, gen, message, fitting, tokens, max] {
+                o->failTooLong(gen, message, fitting, tokens, max);
+            });
         } catch (const Cancelled&) {
-            QMetaObject::invokeMethod(
-                owner_, [o = owner_, gen] { o->cancelled(gen); }, Qt::QueuedConnection);
+            owner_box_->post([o = owner_, gen] { o->cancelled(gen); });
         } catch (const std::exception& e) {
             failed(gen, QString::fromStdString(e.what()));
         } catch (...) {  // nothing may leave the thread
@@ -142,11 +134,12 @@ class ComputeController::Worker : public QObject {
     }
 
     void failed(std::uint64_t gen, const QString& message) {
-        QMetaObject::invokeMethod(
-            owner_, [o = owner_, gen, message] { o->fail(gen, message); }, Qt::QueuedConnection);
+        owner_box_->post([o = owner_, gen, message] { o->fail(gen, message); });
     }
 
     ComputeController* owner_;
+    Mailbox* owner_box_;
+    Mailbox* box_;  ///< this thread's: the requests
     ComputeCache cache_;
     std::mutex mutex_;
     std::optional<Request> pending_;
@@ -159,7 +152,7 @@ ComputeController::ComputeController(QObject* parent) : QObject(parent) {
     // Until the window sets its own (a bad ATTNVIZ_MEMORY_BUDGET is reported by whoever
     // sets the budget; here it must not stop the app).
     budget_ = budget::resolve_app_budget("");
-    worker_ = new Worker(this);
+    worker_ = new Worker(this, new Mailbox(this));
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     thread_.setObjectName(QStringLiteral("attnviz-compute"));

@@ -19,6 +19,7 @@
 
 #include <algorithm>
 
+#include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/shipped_models.h"
 #include "ui/settings/app_settings.h"
@@ -181,12 +182,9 @@ void ModelSource::load(const QString& folder) {
         } catch (...) {  // nothing may leave the thread
             error = tr("an unexpected error stopped the reading");
         }
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, ticket, folder, model, error] {
-                if (self) self->finish(ticket, folder, model, error);
-            },
-            Qt::QueuedConnection);
+        Mailbox::application()->post([self, ticket, folder, model, error] {
+            if (self) self->finish(ticket, folder, model, error);
+        });
     });
     connect(loading_, &QThread::finished, loading_, &QObject::deleteLater);
     loading_->start();

@@ -17,6 +17,7 @@
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/export_dialog.h"
@@ -42,6 +43,7 @@ void FigureExports::offGuiThread(Work&& work) {
     // the work only encodes, computes or writes.  Input is held back while the loop runs,
     // so nothing changes under it; a close request waits for the end (MainWindow::closeEvent).
     QEventLoop loop;
+    Mailbox box(nullptr);  // this thread's: the worker's "done"
     std::exception_ptr failure;
     ++busy_;
     std::thread worker([&] {
@@ -51,7 +53,7 @@ void FigureExports::offGuiThread(Work&& work) {
         } catch (...) {
             failure = std::current_exception();
         }
-        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+        box.post([&loop] { loop.quit(); });
     });
     loop.exec(QEventLoop::ExcludeUserInputEvents);
     worker.join();
@@ -206,12 +208,9 @@ bool FigureExports::loadWeightsFrom(const QString& path) {
         } catch (...) {
             error = QStringLiteral("%1: an unknown error").arg(path);
         }
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, ticket, path, options, error] {
-                if (self) self->finishWeights(ticket, path, options, error);
-            },
-            Qt::QueuedConnection);
+        Mailbox::application()->post([self, ticket, path, options, error] {
+            if (self) self->finishWeights(ticket, path, options, error);
+        });
     });
     return true;
 }
