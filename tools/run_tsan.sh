@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # Builds with ThreadSanitizer (the `tsan` preset: clang, -O1 -gline-tables-only, -Werror) and
 # runs the suites that start threads: the engine's (its pool on 2 threads, the models, the
-# predictions, the weights' streaming), the window's workers (compute, model loading,
-# exports, the comparison, the memory budget, the threads test, the monkey for a short run) and
-# the fuzz regressions.  Any report fails its test (halt_on_error).
+# predictions, the weights' streaming), the window's workers (ui_threads_test: a model's load,
+# its pass, Cancel, closing, exports; ui_work_safety_test: exports; ui_window_test: Load
+# Weights; ui_memory_test: the budget's refusals; the monkey for a short run: everything,
+# the comparison included) and the fuzz regressions.  Any report fails its test.
+# The suites that start the attnviz binary through QProcess (test_cli*, ui_export_test,
+# ui_compare_test, ui_model_test) are left out: under clang 14's TSan that fork fails (a CHECK
+# in its ForkAfter), whatever the program does.
 #
 #   tools/run_tsan.sh [-j JOBS] [-- CTEST_ARGS...]
 #
 # Qt and OpenBLAS are not built with TSan, so the synchronisation inside them (Qt's event queue
-# and mutexes, OpenBLAS's own threads) is invisible to it; tools/tsan.supp lists what that
-# makes it report, each line with its reason, and nothing of our code.
+# and mutexes, its thread pool) is invisible to it.  Our own hand-overs through Qt are declared
+# to it (ui/compute/mailbox.h); tools/tsan.supp lists Qt's and GLib's internals only, each line
+# with its reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,12 +22,12 @@ jobs=${ATTNVIZ_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
 while getopts "j:h" opt; do
   case $opt in
     j) jobs=$OPTARG ;;
-    *) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
+    *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 
-tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_model_test|ui_export_test|ui_compare_test|ui_memory_test|ui_monkey_test)$'
+tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_window_test|ui_memory_test|ui_monkey_test)$'
 
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$jobs"

@@ -41,7 +41,9 @@ class ComputeController::Worker : public QObject {
     void stop() {
         stopping_ = true;
         cancel_ = true;
+        happens_before(this);  // the thread's end, then this object's deletion there
     }
+    ~Worker() override { happens_after(this); }
     /// Ends the pass under way at its next layer (the window's Cancel); queued requests
     /// still run.
     void cancel() { cancel_ = true; }

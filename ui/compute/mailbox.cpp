@@ -21,6 +21,15 @@ namespace attnviz::ui {
 
 namespace {
 
+/// The receiver's half of a hand-over released at `event`'s construction.
+void acquire(QEvent* event) {
+#ifdef ATTNVIZ_TSAN
+    __tsan_acquire(event);
+#else
+    (void)event;
+#endif
+}
+
 QEvent::Type call_event_type() {
     static const auto type = QEvent::Type(QEvent::registerEventType());
     return type;
@@ -36,17 +45,28 @@ class CallEvent : public QEvent {
 #endif
     }
     ~CallEvent() override {
-        acquire();
-    }
-    void acquire() {
-#ifdef ATTNVIZ_TSAN
-        __tsan_acquire(this);
-#endif
+        acquire(this);
     }
     std::function<void()> call;
 };
 
 }  // namespace
+
+void happens_before(const void* token) {
+#ifdef ATTNVIZ_TSAN
+    __tsan_release(const_cast<void*>(token));
+#else
+    (void)token;
+#endif
+}
+
+void happens_after(const void* token) {
+#ifdef ATTNVIZ_TSAN
+    __tsan_acquire(const_cast<void*>(token));
+#else
+    (void)token;
+#endif
+}
 
 Mailbox::Mailbox(QObject* parent) : QObject(parent) {}
 
@@ -67,10 +87,8 @@ void Mailbox::post(std::function<void()> call) {
 }
 
 void Mailbox::customEvent(QEvent* event) {
-    if (event->type() != call_event_type()) return;
-    auto* e = static_cast<CallEvent*>(event);
-    e->acquire();
-    e->call();
+    acquire(event);  // before anything of the event is read
+    if (event->type() == call_event_type()) static_cast<CallEvent*>(event)->call();
 }
 
 }  // namespace attnviz::ui

@@ -12,6 +12,12 @@
 
 namespace attnviz::ui {
 
+/// For the hand-overs Qt makes under its own locks, which TSan cannot see (a QThread's quit and
+/// its objects' deletion when it finishes): what one thread did before happens_before(token)
+/// happens before what another does after happens_after(token).  No-ops outside TSan builds.
+void happens_before(const void* token);
+void happens_after(const void* token);
+
 class Mailbox : public QObject {
   public:
     /// A mailbox in `parent`'s thread, destroyed with it.

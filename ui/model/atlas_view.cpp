@@ -279,11 +279,14 @@ FrozenColumns::FrozenColumns(QTableView* table, int count)
     connect(table_->model(), &QAbstractItemModel::columnsInserted, this,
             &FrozenColumns::syncColumns);
     connect(table_->model(), &QAbstractItemModel::modelReset, this, &FrozenColumns::syncColumns);
+    // The table deletes its headers before its model, whose reset then still reaches here.
+    connect(table_->verticalHeader(), &QObject::destroyed, this, [this] { closing_ = true; });
     table_->installEventFilter(this);
     syncColumns();
 }
 
 void FrozenColumns::syncColumns() {
+    if (closing_) return;
     for (int c = 0; c < table_->model()->columnCount(); ++c) {
         frozen_->setColumnHidden(c, c >= count_);
         if (c < count_) frozen_->setColumnWidth(c, table_->columnWidth(c));
@@ -292,6 +295,7 @@ void FrozenColumns::syncColumns() {
 }
 
 void FrozenColumns::place() {
+    if (closing_) return;
     int width = 0;
     for (int c = 0; c < std::min(count_, table_->model()->columnCount()); ++c)
         width += table_->columnWidth(c);

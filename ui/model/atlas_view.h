@@ -88,6 +88,7 @@ class FrozenColumns : public QObject {
     QTableView* table_;
     QTableView* frozen_;
     int count_;
+    bool closing_ = false;  ///< the table is being destroyed
 };
 
 /// The layers × heads grid of one measure.

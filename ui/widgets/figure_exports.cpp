@@ -198,7 +198,9 @@ bool FigureExports::loadWeightsFrom(const QString& path) {
         tr("Reading weights from %1…").arg(QFileInfo(path).fileName()));
     // The task holds only the path and a guarded pointer: a closed window drops its result.
     QPointer<FigureExports> self(this);
-    QThreadPool::globalInstance()->start([self, ticket, path] {
+    static const char pool_hand_over = 0;  // QThreadPool hands the task over under Qt's locks
+    std::function<void()> task = [self, ticket, path] {
+        happens_after(&pool_hand_over);
         std::optional<MultiHeadAttentionOptions> options;
         QString error;
         try {
@@ -211,7 +213,9 @@ bool FigureExports::loadWeightsFrom(const QString& path) {
         Mailbox::application()->post([self, ticket, path, options, error] {
             if (self) self->finishWeights(ticket, path, options, error);
         });
-    });
+    };
+    happens_before(&pool_hand_over);
+    QThreadPool::globalInstance()->start(std::move(task));
     return true;
 }
 
