@@ -11,6 +11,7 @@
 #include "engine/io/gguf_quants.h"
 #include "engine/io/json.h"
 #include "engine/io/weight_store.h"
+#include "engine/ops/nn.h"
 
 namespace attnviz::models {
 
@@ -133,11 +134,8 @@ Tensor unpermute_heads(const Tensor& w, std::int64_t heads) {
 }
 
 Tensor transposed(const Tensor& w) {
-    const std::int64_t r = w.dim(0), c = w.dim(1);
-    Tensor out(Shape{c, r});
-    for (std::int64_t i = 0; i < r; ++i)
-        for (std::int64_t j = 0; j < c; ++j)
-            out.ptr()[j * r + i] = w.ptr()[i * c + j];
+    Tensor out(Shape{w.dim(1), w.dim(0)});
+    ops::transpose(w.ptr(), w.dim(0), w.dim(1), out.ptr());
     return out;
 }
 

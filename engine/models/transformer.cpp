@@ -395,14 +395,8 @@ std::size_t default_weight_cache_bytes() {
             // not a size: the budget decides, as for a variable that is not set
         }
     }
-    std::uint64_t bytes = 0;
-    try {
-        bytes = budget::resolve_memory_budget("", "", memory).bytes;
-    } catch (const std::invalid_argument&) {
-        bytes = static_cast<std::uint64_t>(double(memory) * budget::kDefaultBudgetFraction);
-    }
-    // The machine's memory unknown: kept, as before there was a choice.
-    return bytes ? static_cast<std::size_t>(bytes) : std::numeric_limits<std::size_t>::max();
+    // The app's own rule: ATTNVIZ_MEMORY_BUDGET when it is a size, else the default.
+    return static_cast<std::size_t>(budget::resolve_app_budget("").bytes);
 }
 
 class Transformer final : public Model {

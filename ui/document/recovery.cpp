@@ -102,10 +102,7 @@ QList<RecoveredCopy> RecoveryStore::claimStaleCopies() const {
         if (QFileInfo::exists(copy)) continue;
         if (std::unique_ptr<QLockFile> lock = try_lock(copy)) lock->unlock();
     }
-    std::stable_sort(
-        copies.begin(), copies.end(),
-        [](const RecoveredCopy& a, const RecoveredCopy& b) { return a.saved > b.saved; });
-    return copies;
+    return copies;  // newest first: QDir::Time
 }
 
 void RecoveryStore::remove(const RecoveredCopy& copy) {

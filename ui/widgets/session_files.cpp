@@ -134,15 +134,19 @@ bool SessionFiles::openSession(const QString& path) {
 bool SessionFiles::restoreSession(const QString& path) {
     QString error;
     SessionExtras extras;
-    // Read into a scratch document first: the file name it names is known only then.
-    AttentionDocument scratch;
-    if (!load_session(path, &scratch, &extras, &error)) {
+    // The copy names the session's file; load() takes it once the copy has been read.  A
+    // copy is only ever written of unsaved work, so the restored session is modified.
+    QString file;
+    if (!load(
+            [&] {
+                if (!load_session(path, doc_, &extras, &error)) return false;
+                file = extras.window.value(QStringLiteral("file")).toString();
+                return true;
+            },
+            file, true)) {
         window_->showError(tr("Cannot restore the work"), error);
         return false;
     }
-    const QString file = extras.window.value(QStringLiteral("file")).toString();
-    const bool modified = extras.window.value(QStringLiteral("modified")).toBool(true);
-    load([&] { return doc_->fromJson(scratch.toJson(), &error); }, file, modified);
     applyExtras(extras);
     return true;
 }
