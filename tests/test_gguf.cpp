@@ -389,6 +389,18 @@ class TestGguf : public QObject {
         row("repeated tensor name", two_tensors(32, "a"), {"tensor name 'a' appears twice"});
         row("lying offset", two_tensors(4096), {"tensor 'b'", "4096", "runs past the end"});
         row("overlapping tensors", two_tensors(0), {"tensors 'a'", "'b'", "overlap"});
+        {
+            // An empty tensor between two that overlap hides nothing (found by fuzz_gguf).
+            Builder b;
+            b.header(3, 0)
+                .tensor("a", {16}, 0, 0)
+                .tensor("empty", {0}, 0, 32)
+                .tensor("b", {4}, 0, 32)
+                .pad()
+                .data(64);
+            row("overlap around an empty tensor", b,
+                {"tensors 'a' (bytes 0..64) and 'b' (from byte 32) overlap"});
+        }
         row("misaligned tensor", two_tensors(16), {"'b' is misaligned", "16", "alignment 32"});
         {
             Builder b;

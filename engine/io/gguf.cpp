@@ -543,18 +543,23 @@ class GgufParser {
                      " bytes at data offset " + std::to_string(t.offset) +
                      ") runs past the end of the file: the data section has " +
                      std::to_string(size) + " bytes (truncated?)");
-            order.push_back(&t);
+            // An empty tensor occupies nothing, so it overlaps nothing; leaving it in the
+            // order would let it sit between two tensors that do overlap.
+            if (t.nbytes != 0) order.push_back(&t);
         }
-        std::sort(order.begin(), order.end(), [](const auto* a, const auto* b) {
-            return a->offset != b->offset ? a->offset < b->offset : a->nbytes < b->nbytes;
-        });
-        for (std::size_t i = 1; i < order.size(); ++i) {
-            const GgufTensorInfo& a = *order[i - 1];
-            const GgufTensorInfo& b = *order[i];
-            if (a.nbytes != 0 && b.nbytes != 0 && a.offset + a.nbytes > b.offset)
-                fail("tensors " + quoted(a.name) + " (bytes " + std::to_string(a.offset) + ".." +
-                     std::to_string(a.offset + a.nbytes) + ") and " + quoted(b.name) +
-                     " (from byte " + std::to_string(b.offset) + ") overlap");
+        std::sort(order.begin(), order.end(),
+                  [](const auto* a, const auto* b) { return a->offset < b->offset; });
+        // Sorted by start, the tensors are disjoint exactly when each starts at or after the
+        // furthest end reached before it.
+        const GgufTensorInfo* furthest = nullptr;
+        for (const GgufTensorInfo* b : order) {
+            if (furthest && furthest->offset + furthest->nbytes > b->offset)
+                fail("tensors " + quoted(furthest->name) + " (bytes " +
+                     std::to_string(furthest->offset) + ".." +
+                     std::to_string(furthest->offset + furthest->nbytes) + ") and " +
+                     quoted(b->name) + " (from byte " + std::to_string(b->offset) + ") overlap");
+            if (!furthest || b->offset + b->nbytes > furthest->offset + furthest->nbytes)
+                furthest = b;
         }
     }
 
