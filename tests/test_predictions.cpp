@@ -135,6 +135,35 @@ class TestPredictions : public QObject {
         QVERIFY(std::equal(p.logits.data.begin(), p.logits.data.end(),
                            p.lens.data.begin() + (N - 1) * L * V));
 
+        // The window's blockwise summary equals the whole logits' top-10 and next-token
+        // log-probabilities: every row (causal), or the asked rows (masked LM).  Within 1e-5:
+        // here the whole logits come from the lens's product over every layer's rows.
+        {
+            models::StreamSink stream;
+            models::ModelForwardOptions fo;
+            fo.attention = false;
+            model->forward(in, fo, stream);
+            const bool causal = model->lm_head() == models::LmHeadKind::Causal;
+            const std::vector<Index> asked =
+                causal ? std::vector<Index>{} : std::vector<Index>{0, L - 1};
+            const models::RowPredictions rp = models::predict_rows(
+                *model, stream.residuals[std::size_t(N)], in.ids, asked, 10, 2);
+            QCOMPARE(rp.rows.size(), causal ? std::size_t(L) : std::size_t(2));
+            for (std::size_t i = 0; i < rp.rows.size(); ++i) {
+                const auto want = models::top_k(p.logits.ptr() + rp.rows[i] * V, V, 10);
+                QCOMPARE(rp.top[i].size(), want.size());
+                for (std::size_t k = 0; k < want.size(); ++k) {
+                    QCOMPARE(rp.top[i][k].id, want[k].id);
+                    QVERIFY(std::abs(rp.top[i][k].logprob - want[k].logprob) < 1e-5);
+                }
+            }
+            QCOMPARE(rp.next_logprob.size(), p.next_logprob.size());
+            for (std::size_t t = 0; t < p.next_logprob.size(); ++t)
+                QVERIFY(std::abs(rp.next_logprob[t] - p.next_logprob[t]) < 1e-5);
+            QCOMPARE(std::isnan(rp.loss), !causal);
+            if (causal) QVERIFY(std::abs(rp.loss - p.loss) < 1e-5);
+        }
+
         const json::Document iv = json::parse(io::read_file(dir + "/reference/interventions.json"));
         std::vector<models::HeadRef> heads;
         for (json::Element h : json::Array(*json::find(iv.root(), "ablate"))) {

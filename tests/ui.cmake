@@ -44,4 +44,5 @@ endif()
 # characters.
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_newuser_test ui_newuser_test.cpp LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_knockout_test ui_knockout_test.cpp LIBS attnviz_ui GUI)
 endif()

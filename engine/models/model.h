@@ -148,6 +148,21 @@ class StreamSink : public AttentionSink {
     bool contexts_;
 };
 
+/// Keeps only the residual stream after the last layer: what the language-model head reads.
+class FinalStreamSink : public AttentionSink {
+  public:
+    explicit FinalStreamSink(std::int64_t layers) : layers_(layers) {}
+    void on_layer(std::int64_t, AttentionResult&&) override {}
+    bool wants_residuals() const override { return true; }
+    void on_residual(std::int64_t layer, const Tensor& x) override {
+        if (layer == layers_) final = x;
+    }
+    Tensor final;
+
+  private:
+    std::int64_t layers_;
+};
+
 /// The language-model head a checkpoint has, read from its own weights.
 enum class LmHeadKind {
     None,    ///< a bare encoder (BertModel): attention only

@@ -14,20 +14,19 @@ namespace {
 
 using Index = std::int64_t;
 
-/// Keeps only the stream after the last layer: what the head reads.
-class FinalStreamSink : public AttentionSink {
-  public:
-    explicit FinalStreamSink(Index layers) : layers_(layers) {}
-    void on_layer(std::int64_t, AttentionResult&&) override {}
-    bool wants_residuals() const override { return true; }
-    void on_residual(std::int64_t layer, const Tensor& x) override {
-        if (layer == layers_) final = x;
-    }
-    Tensor final;
+/// log p(next) from one row of logits.
+double logprob_of(const float* row, Index vocab, Index next) {
+    return log_softmax(row, vocab)[static_cast<std::size_t>(next)];
+}
 
-  private:
-    Index layers_;
-};
+/// The mean of -logprob: the loss in nats per token (NaN with none).
+double mean_loss(const std::vector<double>& logprob) {
+    if (logprob.empty()) return std::numeric_limits<double>::quiet_NaN();
+    double sum = 0.0;
+    for (const double v : logprob)
+        sum -= v;
+    return sum / double(logprob.size());
+}
 
 double metric(const Model& m, const Tensor& final, Index position,
               const std::vector<Index>& columns, int threads) {
@@ -159,18 +158,64 @@ Prediction predict(const Model& model, const ModelInput& input, const PredictOpt
             {L, V}, std::vector<float>(p.lens.ptr() + (N - 1) * L * V, p.lens.ptr() + N * L * V));
     else
         p.logits = model.logits(sink.residuals[static_cast<std::size_t>(N)], all, o.num_threads);
-    if (model.lm_head() == LmHeadKind::Causal && L > 1) {
-        double sum = 0.0;
-        for (Index t = 0; t + 1 < L; ++t) {
-            const std::vector<double> lp = log_softmax(p.logits.ptr() + t * V, V);
-            const double v =
-                lp[static_cast<std::size_t>(input.ids[static_cast<std::size_t>(t + 1)])];
-            p.next_logprob.push_back(v);
-            sum -= v;
-        }
-        p.loss = sum / double(L - 1);
-    }
+    if (model.lm_head() == LmHeadKind::Causal)
+        for (Index t = 0; t + 1 < L; ++t)
+            p.next_logprob.push_back(
+                logprob_of(p.logits.ptr() + t * V, V, input.ids[static_cast<std::size_t>(t + 1)]));
+    p.loss = mean_loss(p.next_logprob);
     return p;
+}
+
+RowPredictions predict_rows(const Model& model, const Tensor& final_residual,
+                            const std::vector<Index>& ids, const std::vector<Index>& rows, Index k,
+                            int threads) {
+    if (model.lm_head() == LmHeadKind::None) throw DataError(model.lm_head_missing());
+    const auto L = static_cast<Index>(ids.size());
+    const Index V = model.info().vocab_size;
+    const bool causal = model.lm_head() == LmHeadKind::Causal;
+    RowPredictions out;
+    out.rows = rows;
+    if (out.rows.empty()) {
+        out.rows.resize(static_cast<std::size_t>(L));
+        std::iota(out.rows.begin(), out.rows.end(), Index{0});
+    }
+    for (const Index r : out.rows)
+        if (r < 0 || r >= L)
+            throw std::invalid_argument("row " + std::to_string(r) + " is not in the " +
+                                        std::to_string(L) + " tokens");
+    out.top.resize(out.rows.size());
+    // Causal: every row (the loss reads them all); masked: the asked rows only.
+    std::vector<Index> need = out.rows;
+    if (causal) {
+        need.resize(static_cast<std::size_t>(L));
+        std::iota(need.begin(), need.end(), Index{0});
+        out.next_logprob.resize(static_cast<std::size_t>(std::max<Index>(L - 1, 0)));
+    }
+    std::vector<std::ptrdiff_t> top_of(static_cast<std::size_t>(L), -1);
+    for (std::size_t i = 0; i < out.rows.size(); ++i)
+        top_of[static_cast<std::size_t>(out.rows[i])] = static_cast<std::ptrdiff_t>(i);
+    // 16 MB of logits at a time: 26 rows of a 151,936-token vocabulary, 4,096 of a small one.
+    const Index block = std::max<Index>(1, Index(4) * 1024 * 1024 / std::max<Index>(V, 1));
+    for (std::size_t b = 0; b < need.size(); b += static_cast<std::size_t>(block)) {
+        const std::vector<Index> part(need.begin() + static_cast<std::ptrdiff_t>(b),
+                                      need.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                         need.size(), b + std::size_t(block))));
+        const Tensor logits = model.logits(final_residual, part, threads);
+        ops::parallel_for(part.size(), threads, [&](std::size_t i0, std::size_t i1) {
+            for (std::size_t i = i0; i < i1; ++i) {
+                const Index t = part[i];
+                const float* row = logits.ptr() + static_cast<Index>(i) * V;
+                if (top_of[static_cast<std::size_t>(t)] >= 0)
+                    out.top[static_cast<std::size_t>(top_of[static_cast<std::size_t>(t)])] =
+                        top_k(row, V, k);
+                if (causal && t + 1 < L)
+                    out.next_logprob[static_cast<std::size_t>(t)] =
+                        logprob_of(row, V, ids[static_cast<std::size_t>(t + 1)]);
+            }
+        });
+    }
+    out.loss = mean_loss(out.next_logprob);
+    return out;
 }
 
 std::vector<HeadIntervention> ablations(const std::vector<HeadRef>& heads,

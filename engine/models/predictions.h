@@ -57,6 +57,22 @@ struct PredictOptions {
 /// Throws DataError when the model has no language-model head.
 Prediction predict(const Model& model, const ModelInput& input, const PredictOptions& options);
 
+/// What the head says at each row of a final residual stream (StreamSink's
+/// residuals[layers]): each of `rows`' k most likely tokens and, for a causal head, the
+/// log-probability of the actual next token at every position.  The logits are made a block of
+/// rows at a time, so [L, vocab] never exists whole (a long text on a 150,000-token vocabulary).
+struct RowPredictions {
+    std::vector<std::int64_t> rows;
+    std::vector<std::vector<TokenScore>> top;  ///< per row of `rows`
+    /// Causal: log p(ids[t + 1] | ids[..t]) for t < L - 1; empty for a masked LM.
+    std::vector<double> next_logprob;
+    double loss = std::numeric_limits<double>::quiet_NaN();  ///< mean of -next_logprob
+};
+/// `rows` empty: every row.  Throws DataError when the model has no head.
+RowPredictions predict_rows(const Model& model, const Tensor& final_residual,
+                            const std::vector<std::int64_t>& ids,
+                            const std::vector<std::int64_t>& rows, std::int64_t k, int threads = 1);
+
 /// Zero or mean ablation of `heads` (layer, head from 0).
 std::vector<HeadIntervention> ablations(const std::vector<HeadRef>& heads,
                                         HeadIntervention::Kind kind);

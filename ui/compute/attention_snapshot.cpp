@@ -222,6 +222,7 @@ struct ComputeCache::Impl {
         QString folder, text_a, text_b;
         PairMode pair_mode;
         int layers_shown, heads_shown, window_start, window_length;
+        std::map<ModelHead, KnockOut> knocked_out;
         bool operator==(const ModelKey&) const = default;
     };
     std::optional<ModelKey> model_key;
@@ -316,7 +317,8 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             c.layers_shown,
             c.model_heads_shown,
             c.window_length > 0 ? c.window_start : 0,
-            c.window_length};
+            c.window_length,
+            c.knocked_out};
         // Choosing another layer re-slices; the word and special-token toggles regroup the
         // pieces' maps; only another text or model runs the forward pass again.
         const std::pair<bool, bool> shown{c.words, c.hide_special};

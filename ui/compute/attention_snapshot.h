@@ -8,12 +8,15 @@
 #include <QString>
 
 #include <cstdint>
+#include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/models/head_atlas.h"
+#include "engine/models/predictions.h"
 #include "engine/pass_control.h"
 #include "engine/tensor.h"
 #include "engine/text/hf/hf_tokenizer.h"
@@ -51,6 +54,22 @@ struct StepTensors {
     const HeadSteps& head(int n, int h, int num_heads) const {
         return heads.at(std::size_t(n) * num_heads + h);
     }
+};
+
+/// What a model with a language-model head predicts on the text (models::predict_rows), over
+/// its pieces: the 10 most likely next pieces at every position (causal), or the 10 most
+/// likely fillers of each [MASK] (masked LM), and the loss on each actual next piece.
+struct ModelPredictions {
+    static constexpr int kTop = 10;
+    /// The longest text predicted: past it the [pieces, vocabulary] products take seconds.
+    static constexpr int kMaxPieces = 2048;
+    bool causal = false;
+    std::vector<int> positions;  ///< pieces (0-based): every piece, or each mask
+    std::vector<std::vector<models::TokenScore>> top;  ///< per position, most likely first
+    std::vector<std::vector<QString>> top_text;        ///< their vocabulary strings
+    /// Causal: log p(piece t + 1 | pieces ..t) for t < pieces - 1.
+    std::vector<double> next_logprob;
+    double loss = std::numeric_limits<double>::quiet_NaN();  ///< mean of -next_logprob
 };
 
 /// A trained model's forward pass: every layer's maps from one run, and each head's thumbnail
@@ -106,6 +125,14 @@ struct ModelMaps {
     double elapsed_ms = 0.0;  ///< the forward pass
     /// What run_model estimated the pass and its maps need, and the budget then.
     std::uint64_t estimated_bytes = 0, budget_bytes = 0;
+    /// The heads this pass ran with knocked out (ComputeConfig::knocked_out).
+    std::map<ModelHead, KnockOut> knocked_out;
+    /// What the model predicts on this text with those heads out; null when it cannot
+    /// (no_predictions says why: no language-model head, a text too long).
+    std::shared_ptr<const ModelPredictions> predictions;
+    /// With heads knocked out: what the intact model predicts, for "before → after".
+    std::shared_ptr<const ModelPredictions> intact_predictions;
+    QString no_predictions;
     /// Every head measured on this input, and its induction score on the tool's repeated
     /// random sequence (models::HeadAtlas).
     models::HeadAtlas atlas;

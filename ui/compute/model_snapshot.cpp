@@ -120,6 +120,12 @@ class KeepingSink : public models::AttentionSink {
           causal_(causal),
           window_(window),
           windowed_(window.count < pieces) {}
+    /// Also keeps the residual stream after layer `layers` (what the head reads).
+    void keepFinalStream(std::int64_t layers) { final_layer_ = layers; }
+    bool wants_residuals() const override { return final_layer_ >= 0; }
+    void on_residual(std::int64_t layer, const Tensor& x) override {
+        if (layer == final_layer_) final_stream = x;
+    }
     void on_layer(std::int64_t, AttentionResult&& r) override {
         const std::int64_t L = r.weights.empty() ? 0 : r.weights.shape.back();
         if (L == 0 || r.weights.numel() != std::size_t(atlas.heads() * L * L) ||
@@ -158,14 +164,87 @@ class KeepingSink : public models::AttentionSink {
     std::vector<Tensor> weights, means;  ///< per layer [heads, W, W] and [W, W]
     std::vector<Tensor> rollout;         ///< per layer [W, W], with a window only
     models::HeadAtlas atlas;             ///< every head of every layer
+    Tensor final_stream;                 ///< with keepFinalStream()
 
   private:
+    std::int64_t final_layer_ = -1;
     std::int64_t heads_;
     bool causal_;
     budget::AxisWindow window_;
     bool windowed_;
     models::RolloutAccumulator rollout_;
 };
+
+/// The interventions of the knocked-out heads; UsageError for a head the model lacks (a
+/// session written for another model).
+std::vector<models::HeadIntervention> knock_outs(const ComputeConfig& c,
+                                                 const models::ModelInfo& info) {
+    std::vector<models::HeadRef> zero, mean;
+    for (const auto& [head, how] : c.knocked_out) {
+        if (head.first >= info.num_layers || head.second >= info.num_heads)
+            throw UsageError(ComputeText::tr("Layer %1, head %2 is knocked out, but %3 has %4 "
+                                             "layers of %5 heads: restore it.")
+                                 .arg(head.first + 1)
+                                 .arg(head.second + 1)
+                                 .arg(QString::fromStdString(info.display_name))
+                                 .arg(info.num_layers)
+                                 .arg(info.num_heads)
+                                 .toStdString());
+        (how == KnockOut::Mean ? mean : zero).push_back({head.first, head.second});
+    }
+    auto out = models::ablations(zero, models::HeadIntervention::Kind::Zero);
+    for (auto& m : models::ablations(mean, models::HeadIntervention::Kind::Mean))
+        out.push_back(std::move(m));
+    return out;
+}
+
+/// Why a model's predictions are not shown, or empty when they are.
+QString predictions_missing(const models::Model& model, std::int64_t pieces) {
+    if (model.lm_head() == models::LmHeadKind::None)
+        return QString::fromStdString(model.lm_head_missing());
+    if (pieces > ModelPredictions::kMaxPieces)
+        return ComputeText::tr(
+                   "Predictions are shown for texts of up to %1 tokens; this one "
+                   "has %2.")
+            .arg(ModelPredictions::kMaxPieces)
+            .arg(pieces);
+    return {};
+}
+
+/// The head's predictions over a pass's final residual stream: every position of a causal
+/// model, each [MASK] / <mask> of a masked one.
+std::shared_ptr<const ModelPredictions> predictions_of(const Opened& m, const Tensor& final,
+                                                       const std::vector<std::int64_t>& ids,
+                                                       int threads) {
+    const models::Model& model = *m.model;
+    auto out = std::make_shared<ModelPredictions>();
+    out->causal = model.lm_head() == models::LmHeadKind::Causal;
+    std::vector<std::int64_t> rows;
+    if (!out->causal) {
+        std::optional<std::int64_t> mask = m.tokenizer.token_to_id("[MASK]");
+        if (!mask) mask = m.tokenizer.token_to_id("<mask>");
+        for (std::size_t t = 0; t < ids.size(); ++t)
+            if (mask && ids[t] == *mask) rows.push_back(std::int64_t(t));
+        if (rows.empty()) return out;  // nothing to fill in
+    }
+    models::RowPredictions r =
+        models::predict_rows(model, final, ids, rows, ModelPredictions::kTop, threads);
+    for (const std::int64_t p : r.rows)
+        out->positions.push_back(int(p));
+    for (const auto& row : r.top) {
+        std::vector<QString> text;
+        for (const models::TokenScore& t : row) {
+            const std::string s = m.tokenizer.id_to_token(t.id);
+            text.push_back(s.empty() ? QStringLiteral("<id %1>").arg(t.id)
+                                     : QString::fromStdString(s));
+        }
+        out->top_text.push_back(std::move(text));
+    }
+    out->top = std::move(r.top);
+    out->next_logprob = std::move(r.next_logprob);
+    out->loss = r.loss;
+    return out;
+}
 
 }  // namespace
 
@@ -183,6 +262,7 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     models::ModelForwardOptions options;
     options.num_threads = std::max(1, num_threads);
     if (control) options.control = *control;
+    options.interventions = knock_outs(c, info);
     const int N = int(info.num_layers);
     const auto first_layers = [N](const budget::ResultScope& s) {
         std::vector<std::int64_t> layers(
@@ -238,6 +318,8 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     KeepingSink sink(heads_kept, H,
                      options.scope.layers.empty() ? N : int(options.scope.layers.size()),
                      info.causal, window, L);
+    const QString no_predictions = predictions_missing(model, L);
+    if (no_predictions.isEmpty()) sink.keepFinalStream(N);
     model.forward(enc.input, options, sink);
     auto out = std::make_shared<ModelMaps>();
     out->name = model_display_name(*m);
@@ -268,6 +350,23 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
         out->token_text.push_back(QString::fromStdString(enc.encoding.text[k]));
         out->special.push_back(enc.encoding.special[k]);
         out->sequence.push_back(enc.encoding.sequence.empty() ? 0 : enc.encoding.sequence[k]);
+    }
+    out->knocked_out = c.knocked_out;
+    out->no_predictions = no_predictions;
+    if (no_predictions.isEmpty()) {
+        out->predictions =
+            predictions_of(*m, sink.final_stream, enc.input.ids, options.num_threads);
+        sink.final_stream = Tensor();
+        if (!c.knocked_out.empty()) {  // the intact model on the same text: "before → after"
+            models::ModelForwardOptions intact;
+            intact.attention = false;
+            intact.num_threads = options.num_threads;
+            intact.control = options.control;
+            models::FinalStreamSink final(N);
+            model.forward(enc.input, intact, final);
+            out->intact_predictions =
+                predictions_of(*m, final.final, enc.input.ids, options.num_threads);
+        }
     }
     out->weights = std::move(sink.weights);
     out->means = std::move(sink.means);
@@ -349,6 +448,10 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     }
     add_thumbnails(out.get());
     out->atlas = pieces->atlas;
+    out->knocked_out = pieces->knocked_out;
+    out->predictions = pieces->predictions;  // over the pieces, as the encoding
+    out->intact_predictions = pieces->intact_predictions;
+    out->no_predictions = pieces->no_predictions;
     out->elapsed_ms = pieces->elapsed_ms;
     out->estimated_bytes = pieces->estimated_bytes;
     out->budget_bytes = pieces->budget_bytes;
@@ -373,6 +476,7 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_t
     options.scope.layers = {layer};
     options.scope.heads = 0;  // the steps carry every head's weights
     options.steps_layer = layer;
+    options.interventions = knock_outs(c, info);  // the layer as the maps show it
     if (control) options.control = *control;
     models::CollectingSink sink;
     m->model->forward(enc.input, options, sink);

@@ -50,6 +50,8 @@ const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viri
                                                        {Colormap::Cividis, "cividis"},
                                                        {Colormap::Magma, "magma"},
                                                        {Colormap::Grey, "grey"}};
+const std::pair<KnockOut, const char*> kKnockOuts[] = {{KnockOut::Zero, "zero"},
+                                                       {KnockOut::Mean, "mean"}};
 
 std::vector<std::string> tokens_of(const QString& text, const QString& list, bool use_list,
                                    const text::TokenizerOptions& options) {
@@ -91,6 +93,12 @@ bool colormap_from_name(const QString& name, Colormap* out) {
         return true;
     }
     return from_table(name, kColormaps, out);
+}
+QString knock_out_name(KnockOut k) {
+    return to_name(k, kKnockOuts);
+}
+bool knock_out_from_name(const QString& name, KnockOut* out) {
+    return from_table(name, kKnockOuts, out);
 }
 QStringList colormap_names() {
     QStringList names;

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -53,6 +54,14 @@ QStringList colormap_names();
 /// A key position masked by clicking its label: (batch item, key index).
 using MaskedKey = std::pair<int, int>;
 
+/// A model's head, (layer, head), both from 0.
+using ModelHead = std::pair<int, int>;
+/// How a knocked-out head's output is replaced (models::HeadIntervention): by zeros, or by its
+/// mean over the text's positions.
+enum class KnockOut { Zero, Mean };
+QString knock_out_name(KnockOut k);  ///< "zero" | "mean"
+bool knock_out_from_name(const QString& name, KnockOut* out);
+
 /// Everything the engine needs for one forward pass.  Comparable, so a request that would
 /// produce the same result as the last one can be skipped.
 struct ComputeConfig {
@@ -88,6 +97,9 @@ struct ComputeConfig {
     // characters, and the special tokens hidden with every row renormalised.
     bool words = false;
     bool hide_special = false;
+    /// The model's heads knocked out of its pass (ablated), and how: every map of the layers
+    /// above them, the predictions and the loss change.  Cleared when the model changes.
+    std::map<ModelHead, KnockOut> knocked_out;
     bool usesModel() const { return !model_folder.isEmpty(); }
 
     // What of the result is kept, to stay within the memory budget (budget::ResultScope):

@@ -210,7 +210,11 @@ void AttentionDocument::setModelFolder(const QString& folder) {
         return;
     model_heads_ = -1;
     compute_.layers_shown = compute_.model_heads_shown = -1;  // another model: its own
-    clampViewToData();                                        // back to the demo layer: its heads
+    if (!compute_.knocked_out.empty()) {  // another model's heads are other heads
+        compute_.knocked_out.clear();
+        emit knockedOutChanged();
+    }
+    clampViewToData();  // back to the demo layer: its heads
     computeChanged();
 }
 
@@ -247,6 +251,33 @@ void AttentionDocument::setWords(bool on) {
 void AttentionDocument::setHideSpecial(bool on) {
     if (assign(compute_.hide_special, on, this, &AttentionDocument::hideSpecialChanged))
         computeChanged();
+}
+
+bool AttentionDocument::isKnockedOut(int layer, int head) const {
+    return compute_.knocked_out.count({layer, head}) != 0;
+}
+
+void AttentionDocument::knockOut(int layer, int head, KnockOut how) {
+    if (layer < 0 || head < 0 || layer >= kMaxLayers || head >= kMaxHeads) return;
+    auto heads = compute_.knocked_out;
+    heads[{layer, head}] = how;
+    setKnockedOut(heads);
+}
+
+void AttentionDocument::restoreHead(int layer, int head) {
+    auto heads = compute_.knocked_out;
+    if (heads.erase({layer, head})) setKnockedOut(heads);
+}
+
+void AttentionDocument::restoreAllHeads() {
+    setKnockedOut({});
+}
+
+void AttentionDocument::setKnockedOut(const std::map<ModelHead, KnockOut>& heads) {
+    if (compute_.knocked_out == heads) return;
+    compute_.knocked_out = heads;
+    emit knockedOutChanged();
+    computeChanged();
 }
 
 // --- masks --------------------------------------------------------------------------------
@@ -507,6 +538,7 @@ void AttentionDocument::emitAll() {
     emit weightsFileChanged(compute_.weights_file);
     emit causalChanged(compute_.causal);
     emit maskedKeysChanged();
+    emit knockedOutChanged();
     emit maskedRowPolicyChanged(compute_.masked_rows);
     emit headsShownChanged(compute_.heads_shown);
     emit windowChanged(compute_.window_start, compute_.window_length);
@@ -576,10 +608,15 @@ QJsonObject AttentionDocument::toJson() const {
                             {QStringLiteral("layers_shown"), c.layers_shown},
                             {QStringLiteral("model_heads_shown"), c.model_heads_shown}};
     // The source (version 3): the model folder, empty for the demo layer, and its layer.
+    // Knocked-out heads as [layer, head, "zero"|"mean"], from 0 (read when present).
+    QJsonArray knocked;
+    for (const auto& [head, how] : c.knocked_out)
+        knocked.append(QJsonArray{head.first, head.second, knock_out_name(how)});
     const QJsonObject source{{QStringLiteral("model_folder"), c.model_folder},
                              {QStringLiteral("layer"), c.layer},
                              {QStringLiteral("words"), c.words},
-                             {QStringLiteral("hide_special"), c.hide_special}};
+                             {QStringLiteral("hide_special"), c.hide_special},
+                             {QStringLiteral("knocked_out"), knocked}};
     return QJsonObject{{QStringLiteral("source"), source},
                        {QStringLiteral("input"), input},
                        {QStringLiteral("layer"), layer},
@@ -731,6 +768,25 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     r.integer(source, QStringLiteral("layer"), 0, kMaxLayers - 1, &c.layer);
     r.boolean(source, QStringLiteral("words"), &c.words);
     r.boolean(source, QStringLiteral("hide_special"), &c.hide_special);
+    const QJsonValue knocked = source.value(QStringLiteral("knocked_out"));
+    if (!knocked.isUndefined()) {
+        if (!knocked.isArray()) r.fail(tr("'knocked_out' is not a list"));
+        for (const QJsonValue& k : knocked.toArray()) {
+            const QJsonArray e = k.toArray();
+            KnockOut how = KnockOut::Zero;
+            if (e.size() != 3 || !e[0].isDouble() || !e[1].isDouble() || e[0].toInt(-1) < 0 ||
+                e[0].toInt(-1) >= kMaxLayers || e[1].toInt(-1) < 0 || e[1].toInt(-1) >= kMaxHeads ||
+                !knock_out_from_name(e[2].toString(), &how)) {
+                r.fail(
+                    tr("'knocked_out' entries must be [layer, head, \"zero\" or \"mean\"], "
+                       "layer and head from 0"));
+                break;
+            }
+            c.knocked_out[{e[0].toInt(), e[1].toInt()}] = how;
+        }
+        if (r.ok() && !c.knocked_out.empty() && c.model_folder.isEmpty())
+            r.fail(tr("'knocked_out' names heads of a model, but the source is the demo layer"));
+    }
 
     const QJsonObject masks = r.object(json, QStringLiteral("masks"));
     r.boolean(masks, QStringLiteral("causal"), &c.causal);

@@ -102,6 +102,15 @@ class AttentionDocument : public QObject {
     void setModelFolder(const QString& folder);
     /// The model's layer the views show (0-based).
     void setLayer(int layer);
+    /// The model's heads knocked out of its pass (ComputeConfig::knocked_out).
+    const std::map<ModelHead, KnockOut>& knockedOut() const { return compute_.knocked_out; }
+    bool isKnockedOut(int layer, int head) const;
+    /// Knocks (layer, head) out, or changes how it is (both from 0).
+    void knockOut(int layer, int head, KnockOut how);
+    /// Puts a knocked-out head back.
+    void restoreHead(int layer, int head);
+    void restoreAllHeads();
+    void setKnockedOut(const std::map<ModelHead, KnockOut>& heads);
     /// A model's tokens as words and characters instead of pieces.
     bool words() const { return compute_.words; }
     void setWords(bool on);
@@ -206,6 +215,7 @@ class AttentionDocument : public QObject {
     void hideSpecialChanged(bool on);
     void causalChanged(bool on);
     void maskedKeysChanged();
+    void knockedOutChanged();
     void maskedRowPolicyChanged(attnviz::MaskedRowPolicy policy);
     void headsShownChanged(int heads_shown);
     void windowChanged(int start, int length);
