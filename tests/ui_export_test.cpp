@@ -23,6 +23,7 @@
 #include "ui/i18n/language.h"
 #include "ui/render/figure_export.h"
 #include "ui/render/fonts.h"
+#include "ui/render/heatmap_figure.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/main_window.h"  // language.h holds a QPointer<MainWindow>
 
@@ -102,6 +103,48 @@ class ExportTest : public QObject {
                 coloured += c.saturation() > 60;
             }
         QVERIFY(coloured > 100);
+    }
+
+    // A grid of 9 panels of 24 tokens on the default canvas: every token labelled (the
+    // labels shrink to the cells), and the export cut under the last row of panels, not
+    // padded with white bands.  A figure that fills its canvas keeps the size asked for.
+    void gridExportsFitTheirContentAndLabelEveryToken() {
+        ComputeConfig c;
+        c.text_a = QStringLiteral("a b c d e f g h i j k l m n o p q r s t u v w x");
+        c.embed_dim = 64;
+        c.num_heads = 8;
+        c.causal = true;
+        const SnapshotPtr s = compute_snapshot(c, 1);
+        QCOMPARE(s->target_len, 24);
+        const QSize fitted = fitted_figure_size(*s, FigureOptions{}, QSize(1600, 1000));
+        QCOMPARE(fitted.width(), 1600);
+        QVERIFY2(fitted.height() < 800, qPrintable(QString::number(fitted.height())));
+        const QImage image = render_figure_image(*s, FigureOptions{}, fitted, 1.0);
+        // The last 40 rows hold nothing but the bottom margin and the key labels' tails;
+        // the panels' colours reach down to within a band of the bottom.
+        int lowest = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < image.width(); x += 2)
+                if (image.pixelColor(x, y).saturation() > 60) lowest = y;
+        QVERIFY2(image.height() - lowest < 140,
+                 qPrintable(QStringLiteral("%1 of %2").arg(lowest).arg(image.height())));
+
+        QCustomPlot plot;
+        plot.resize(fitted);
+        HeatmapFigure figure(&plot);
+        figure.setSnapshot(s);
+        figure.setOptions(FigureOptions{});
+        figure.layout(fitted);
+        plot.replot();
+        for (const QCPAxis::AxisType side : {QCPAxis::atLeft, QCPAxis::atBottom}) {
+            QCPAxis* axis = figure.panelRect(0)->axis(side);
+            QCOMPARE(axis->tickVector().size(), 24);                               // every token
+            QVERIFY(axis->tickLabelFont().pixelSize() < FigureOptions{}.font_px);  // shrunk
+        }
+
+        // The demo's 7 tokens fill 640 × 400: the size asked for.
+        QCOMPARE(fitted_figure_size(*demo_snapshot(), FigureOptions{}, QSize(640, 400)),
+                 QSize(640, 400));
     }
 
     void svgIsXmlWithTheTokensAsText() {

@@ -151,14 +151,6 @@ QString elide(const QString& text, const QFontMetricsF& metrics, double width) {
     return metrics.elidedText(text, Qt::ElideRight, width);
 }
 
-int label_stride(double spacing, double need) {
-    if (spacing <= 0.0) return 1 << 20;
-    int k = 1;
-    while (k * spacing < need)
-        k = k < 2 ? 2 : (k < 5 ? 5 : k * 2);
-    return k;
-}
-
 }  // namespace paint
 
 }  // namespace attnviz::ui

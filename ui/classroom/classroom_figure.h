@@ -64,9 +64,6 @@ QString format_cell(double v);
 QString wrap_text(const QString& text, const QFont& font, double width);
 /// `text` cut to `width` pixels with an ellipsis.
 QString elide(const QString& text, const QFontMetricsF& metrics, double width);
-/// Label every k-th of a row of cells `spacing` pixels apart, k in 1, 2, 5, 10, 20, ...,
-/// so that neighbouring labels stay at least `need` pixels apart.
-int label_stride(double spacing, double need);
 /// The title and the caption (the configuration) at the top of a classroom figure, in the
 /// same fonts as the heatmap grid's.
 struct TitleBlock {

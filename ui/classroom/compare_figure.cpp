@@ -11,6 +11,7 @@
 
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
+#include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
 
@@ -378,11 +379,11 @@ void CompareFigure::paint(QPainter* p, bool vector) const {
         paintPanel(p, k, vector);
 
     // Row labels: the query tokens, once, left of A (B and the difference share the rows).
-    const QFont lf = figure_font(label_px_, token_list(model_));
+    const QFont lf = label_font_for(figure_font(label_px_, token_list(model_)), cell_);
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
-    const int rstride = paint::label_stride(cell_, lfm.height());
+    const int rstride = label_stride(cell_, lfm.height());
     for (int i = 0; i < model_.rows; i += rstride) {
         const QRectF r(row_labels_.left(), row_labels_.top() + i * cell_ + cell_ / 2 - 40,
                        row_labels_.width(), 80);
@@ -482,11 +483,11 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
     }
 
     // Key labels under each panel.
-    const QFont lf = figure_font(label_px_, token_list(model_));
+    const QFont lf = label_font_for(figure_font(label_px_, token_list(model_)), cell_);
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
     p->setPen(text);
-    const int cstride = paint::label_stride(cell_, rotate_keys_ ? lfm.height() : 0.0);
+    const int cstride = label_stride(cell_, rotate_keys_ ? lfm.height() : 0.0);
     // B's own words under B when it has another sentence.
     const auto& keys =
         panel == PanelB && !model_.b_key_tokens.empty() ? model_.b_key_tokens : model_.key_tokens;

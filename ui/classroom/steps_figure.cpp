@@ -12,6 +12,7 @@
 
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
+#include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
 
@@ -469,13 +470,18 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
     // Row labels (tokens) and column labels (tokens or the feature count).
     QStringList all(model_.query_tokens.begin(), model_.query_tokens.end());
     all.append(QStringList(model_.key_tokens.begin(), model_.key_tokens.end()));
-    const QFont lf = figure_font(label_px_, all);
+    // Token labels shrink to the cells before any is left out (the feature matrices' rows are
+    // at least a label high, layout()).
+    const QFont lf = label_font_for(
+        figure_font(label_px_, all),
+        std::min(card.cell_h,
+                 st.col_axis == StageAxis::Keys && rotate_cols_ ? card.cell_w : card.cell_h));
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
     p->setPen(text);
     const auto& row_tokens =
         st.row_axis == StageAxis::Keys ? model_.key_tokens : model_.query_tokens;
-    const int rstride = paint::label_stride(card.cell_h, lfm.height());
+    const int rstride = label_stride(card.cell_h, lfm.height());
     for (int r = 0; r < st.rows; r += rstride) {
         const QRectF rr(card.frame.left() + 4, m.top() + r * card.cell_h + card.cell_h / 2 - 20,
                         m.left() - card.frame.left() - 8, 40);
@@ -483,7 +489,7 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
                     paint::elide(visible_token(row_tokens[std::size_t(r)]), lfm, 9.0 * fpx));
     }
     if (st.col_axis == StageAxis::Keys) {
-        const int cstride = paint::label_stride(card.cell_w, rotate_cols_ ? lfm.height() : 0.0);
+        const int cstride = label_stride(card.cell_w, rotate_cols_ ? lfm.height() : 0.0);
         for (int c = 0; c < st.cols; c += std::max(1, cstride)) {
             const QString t =
                 paint::elide(visible_token(model_.key_tokens[std::size_t(c)]), lfm, 9.0 * fpx);
@@ -508,7 +514,9 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
         const QString what = st.col_axis == StageAxis::Head
                                  ? StepsText::tr("d_k = %1 features").arg(st.cols)
                                  : StepsText::tr("embed_dim = %1 features").arg(st.cols);
-        p->drawText(QRectF(m.left() - 40, m.bottom() + 3, m.width() + 80, lfm.height()),
+        // Its own font's full height: a clipped line loses the underscores of "embed_dim".
+        p->drawText(QRectF(m.left() - 40, m.bottom() + 3, m.width() + 80,
+                           QFontMetricsF(sf).height() + 2),
                     Qt::AlignHCenter | Qt::AlignTop, what);
     }
 

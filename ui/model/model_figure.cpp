@@ -8,6 +8,7 @@
 
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
+#include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
 
@@ -93,8 +94,7 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
     p->setPen(QColor(60, 60, 60));
     auto visible = [&](const QRect& r) { return clip.isNull() || r.intersects(clip); };
     // Head numbers above, layer names on the left (every k-th when crowded).
-    const int head_every =
-        paint::label_stride(pitch, fm.horizontalAdvance(QStringLiteral("00")) + 4);
+    const int head_every = label_stride(pitch, fm.horizontalAdvance(QStringLiteral("00")) + 4);
     for (int h = 0; h < g.heads; h += head_every) {
         const QRect r(g.area.x() + g.left + h * pitch, g.area.y(), std::max(pitch, 16), g.top - 2);
         const QString label = pitch >= fm.horizontalAdvance(MosaicText::tr("Head %1").arg(99)) + 8
@@ -112,7 +112,7 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
         if (visible(r)) p->drawText(r, Qt::AlignLeft | Qt::AlignBottom, names[a]);
     }
     // Layers and heads count from 1, as the heatmap grid's "Head 1" does.
-    const int layer_every = paint::label_stride(pitch, fm.height() + 2);
+    const int layer_every = label_stride(pitch, fm.height() + 2);
     for (int l = 0; l < g.layers; l += layer_every) {
         const QRect r(g.area.x(), g.area.y() + g.top + l * pitch, g.left - 6, g.cell);
         if (visible(r))

@@ -28,6 +28,8 @@
 namespace attnviz::ui {
 
 namespace {
+constexpr int kMinCutPx = 32;  ///< fitted_figure_size() leaves smaller bands alone
+
 // The translation context of this file's messages, declared as a class so that lupdate
 // files them under the same context tr() looks them up in.
 struct ExportText {
@@ -242,14 +244,18 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
 
 QSize fitted_figure_size(const AttentionSnapshot& snapshot, const FigureOptions& options,
                          QSize size, const AttentionSnapshot* compared) {
-    auto classroom = make_classroom_figure(options);
-    if (!classroom) return size;
-    classroom->setSnapshot(SnapshotPtr(SnapshotPtr(), &snapshot));
-    if (compared) classroom->setCompared(SnapshotPtr(SnapshotPtr(), compared));
-    classroom->setOptions(options);
-    classroom->layout(size);
-    const int used = classroom->usedHeight();
-    return used > 0 && used < size.height() ? QSize(size.width(), used) : size;
+    int used = -1;
+    if (auto classroom = make_classroom_figure(options)) {
+        classroom->setSnapshot(SnapshotPtr(SnapshotPtr(), &snapshot));
+        if (compared) classroom->setCompared(SnapshotPtr(SnapshotPtr(), compared));
+        classroom->setOptions(options);
+        classroom->layout(size);
+        used = classroom->usedHeight();
+    } else {  // the heatmaps: rows of panels, cut under the last
+        used = OffscreenFigure(snapshot, options, size, compared).figure.usedHeight();
+    }
+    // Cut only a band worth cutting: a figure that nearly fills its canvas keeps the size asked.
+    return used > 0 && used < size.height() - kMinCutPx ? QSize(size.width(), used) : size;
 }
 
 QString figure_title(const AttentionSnapshot& snapshot, const FigureOptions& options,

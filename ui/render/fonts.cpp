@@ -120,4 +120,12 @@ QString visible_token(const QString& token) {
     return out;
 }
 
+QFont label_font_for(const QFont& font, double spacing, int min_px) {
+    const double h = QFontMetricsF(font).height();
+    if (h + 2 <= spacing || font.pixelSize() <= min_px) return font;
+    QFont f = font;
+    f.setPixelSize(std::max(min_px, int(std::floor(font.pixelSize() * (spacing - 2) / h))));
+    return f;
+}
+
 }  // namespace attnviz::ui

@@ -17,6 +17,10 @@ QStringList cjk_font_families();
 /// sans-serif first, then the first CJK family that has the missing characters.
 QFont figure_font(int pixel_size, const QStringList& texts = {}, bool bold = false);
 
+/// `font`, or a smaller size of it (down to `min_px` pixels) whose lines fit rows `spacing`
+/// pixels apart: token labels shrink before any is left out.
+QFont label_font_for(const QFont& font, double spacing, int min_px = 7);
+
 /// True if `font` (with its fallback families) has a glyph for every character of `text`.
 bool font_covers(const QFont& font, const QString& text);
 

@@ -23,6 +23,7 @@ const QColor kCaptionColor(0x55, 0x55, 0x55);
 const QColor kMarkColor(0xd6, 0x27, 0x28);  // fully masked rows, struck-out labels
 constexpr int kMaxVectorCells = 160000;     // above this, vector exports embed an image
 constexpr int kMaxValueCells = 24;          // values printed only up to 24 x 24 cells
+constexpr int kMinTickPx = 7;               // token labels shrink to this before thinning
 
 // Cell k of an axis is centred on k.  QCPColorMap spans its key range edge-to-edge when the
 // map has one cell, and centre-to-centre otherwise.
@@ -876,6 +877,17 @@ void HeatmapFigure::layout(QSize size) {
     const int nc = best_nc;
     const int inner_w = std::max(1, int(std::floor(c * S)));
     const int inner_h = std::max(1, int(std::floor(c * L)));
+    const int nr = (P + nc - 1) / nc;
+    used_height_ =
+        std::min(int(H), int(std::ceil(title_h + 2 * pad + nr * (mt + mb + inner_h))) + 6);
+    // Every row and column labelled whenever a smaller font fits the cells: thinning only
+    // below kMinTickPx.  The margins keep the widths measured at the full size.
+    const QFontMetricsF full_fm(tick_font_);
+    // A larger size asked for (presentation: read from the back of a room) is kept.
+    if (fpx <= FigureOptions{}.font_px) tick_font_ = label_font_for(tick_font_, c, kMinTickPx);
+    const double tick_step_h = QFontMetricsF(tick_font_).height() + 2;
+    const double key_step_w =
+        rotate ? tick_step_h : key_w * QFontMetricsF(tick_font_).height() / full_fm.height() + 8;
 
     // Values fit in the cells of a single enlarged panel with few tokens.
     const QString sample = QStringLiteral("0.00");
@@ -923,8 +935,8 @@ void HeatmapFigure::layout(QSize size) {
         top->setLabel(panelTitle(k));
         p.x_ticker->setLabels(key_labels);
         p.y_ticker->setLabels(query_labels);
-        p.x_ticker->setMinSpacing(rotate ? tick_h + 2 : key_w + 8);
-        p.y_ticker->setMinSpacing(tick_h + 2);
+        p.x_ticker->setMinSpacing(key_step_w);
+        p.y_ticker->setMinSpacing(tick_step_h);
         p.x_ticker->setAxisPixels(inner_w);
         p.y_ticker->setAxisPixels(inner_h);
     }

@@ -91,6 +91,9 @@ class HeatmapFigure : public QObject {
     QString titleText() const;
     QString captionText() const;
     double cellSize() const { return cell_px_; }
+    /// The height the last layout's panels, title and caption take (at most its size): an
+    /// export is cut to it instead of leaving bands of white under a row of panels.
+    int usedHeight() const { return used_height_; }
     /// True when values are printed inside the cells (single panel, few tokens, room).
     bool valuesShown() const { return values_; }
     /// True when the key labels are drawn vertically (they do not fit under their columns).
@@ -147,6 +150,7 @@ class HeatmapFigure : public QObject {
     int grid_cols_ = -1;
     int built_l_ = -1, built_s_ = -1;
     double cell_px_ = 0.0;
+    int used_height_ = 0;
     bool rotate_keys_ = false;
     bool values_ = false;
     QFont tick_font_;

@@ -5,21 +5,23 @@
 
 namespace attnviz::ui {
 
+int label_stride(double spacing, double need) {
+    if (spacing <= 0.0) return 1 << 20;
+    for (int k = 1; k <= 5; ++k)
+        if (k * spacing >= need) return k;
+    for (int m = 10; m < (1 << 20); m *= 10)
+        for (const int f : {1, 2, 5})
+            if (f * m * spacing >= need) return f * m;
+    return 1 << 20;
+}
+
 double TokenTicker::getTickStep(const QCPRange& range) {
     double pixels = axis_pixels_;
     if (pixels <= 0.0 && axis_ && axis_->axisRect())
         pixels = axis_->orientation() == Qt::Horizontal ? axis_->axisRect()->width()
                                                         : axis_->axisRect()->height();
     if (pixels <= 0.0 || range.size() <= 0.0) return 1.0;
-    const double per_token = pixels / range.size();
-    const double needed = std::max(1.0, min_spacing_ / per_token);
-    // Round up to 1, 2, 5, 10, 20, 50, ...
-    double magnitude = 1.0;
-    for (;;) {
-        for (double m : {1.0, 2.0, 5.0})
-            if (m * magnitude >= needed) return m * magnitude;
-        magnitude *= 10.0;
-    }
+    return label_stride(pixels / range.size(), min_spacing_);
 }
 
 int TokenTicker::getSubTickCount(double) {

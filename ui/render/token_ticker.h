@@ -1,6 +1,6 @@
 // Axis ticks at integer positions labelled with the tokens themselves.  Only as many labels
-// as fit are shown (every k-th token, k a 1-2-5 step), so a 1024-token axis stays readable
-// and more labels appear as the user zooms in.
+// as fit are shown (every k-th token: k up to 5, then a 10-20-50 step), so a 1024-token axis stays
+// readable and more labels appear as the user zooms in.
 #pragma once
 
 #include <QString>
@@ -9,6 +9,10 @@
 #include <qcustomplot.h>
 
 namespace attnviz::ui {
+
+/// Label every k-th of a row of cells `spacing` pixels apart, k in 1, 2, 3, 4, 5, 10, 20,
+/// 50, ..., so that neighbouring labels stay at least `need` pixels apart.
+int label_stride(double spacing, double need);
 
 class TokenTicker : public QCPAxisTicker {
   public:
