@@ -168,8 +168,8 @@ void StepsFigure::layout(QSize size) {
     }
     banner_text_ = paint::wrap_text(banner_text_, banner_font, W - 2 * kPad - 24);
     const double bh =
-        QFontMetricsF(banner_title_font).height() +
-        QFontMetricsF(banner_font).height() * (banner_text_.count(QLatin1Char('\n')) + 1) + 14;
+        line_height(banner_title_font, banner_title_) +
+        line_height(banner_font, banner_text_) * (banner_text_.count(QLatin1Char('\n')) + 1) + 14;
     banner_rect_ = QRectF(kPad, y, W - 2 * kPad, bh);
     y += bh + kGap;
     const double legend_h = QFontMetricsF(caption_font).height() + 8;
@@ -182,8 +182,11 @@ void StepsFigure::layout(QSize size) {
         widest =
             std::max(widest, lfm.horizontalAdvance(paint::elide(visible_token(t), lfm, 9.0 * fpx)));
     row_label_w_ = widest + 6;
-    const double header_h = QFontMetricsF(figure_font(fpx + 1, {}, true)).height() +
-                            QFontMetricsF(caption_font).height() + 8;
+    QString card_texts;  // every card's header, measured as drawn (CJK lines are taller)
+    for (const Stage& st : model_.stages)
+        card_texts += st.formula + st.name;
+    const double header_h = line_height(figure_font(fpx + 1, {}, true), card_texts) +
+                            line_height(caption_font, card_texts) + 8;
     const int P = int(shown_.size());
 
     auto fit = [&](int nc, double col_h, std::vector<double>* cells) {
@@ -324,10 +327,10 @@ void StepsFigure::paint(QPainter* p, bool vector) const {
     p->setPen(text);
     p->setFont(btf);
     const QRectF inner = banner_rect_.adjusted(18, 6, -8, -6);
-    p->drawText(inner, Qt::AlignLeft | Qt::AlignTop, banner_title_);
+    p->drawText(inner, Qt::AlignLeft | Qt::AlignTop | Qt::TextDontClip, banner_title_);
     p->setFont(figure_font(fpx + 1));
-    p->drawText(inner.adjusted(0, QFontMetricsF(btf).height() + 2, 0, 0),
-                Qt::AlignLeft | Qt::AlignTop, banner_text_);
+    p->drawText(inner.adjusted(0, line_height(btf, banner_title_) + 2, 0, 0),
+                Qt::AlignLeft | Qt::AlignTop | Qt::TextDontClip, banner_text_);
 
     for (const Card& card : cards_)
         paintCard(p, card, vector);
@@ -391,21 +394,28 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
     p->drawRoundedRect(card.frame.adjusted(1, 1, -1, -1), 6, 6);
 
     // Header: number and formula, then what it is and its shape.
-    const QFont hf = figure_font(fpx + 1, {}, true);
+    // A narrow card shrinks its formula (down to the caption's size) before eliding it, and
+    // elides the stage's name rather than its shape: "34 × 1" for 34 × 16 says something wrong.
+    const QString formula = QStringLiteral("%1.  %2").arg(card.stage + 1).arg(st.formula);
+    const double head_w = card.frame.width() - 20;
+    QFont hf = figure_font(fpx + 1, {}, true);
+    while (hf.pixelSize() > fpx - 1 && QFontMetricsF(hf).horizontalAdvance(formula) > head_w)
+        hf.setPixelSize(hf.pixelSize() - 1);
     const QFont sf = figure_font(std::max(6, fpx - 1));
-    const QRectF head(card.frame.left() + 10, card.frame.top() + 4, card.frame.width() - 20,
-                      QFontMetricsF(hf).height());
+    const QRectF head(card.frame.left() + 10, card.frame.top() + 4, head_w,
+                      line_height(hf, formula));
     p->setPen(revealed ? (current ? paint::kAccent : text) : QColor(0xa0, 0xa0, 0xa0));
     p->setFont(hf);
-    p->drawText(
-        head, Qt::AlignLeft | Qt::AlignVCenter,
-        QFontMetricsF(hf).elidedText(QStringLiteral("%1.  %2").arg(card.stage + 1).arg(st.formula),
-                                     Qt::ElideRight, head.width()));
+    p->drawText(head, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip,
+                QFontMetricsF(hf).elidedText(formula, Qt::ElideRight, head.width()));
     p->setFont(sf);
     p->setPen(revealed ? muted : QColor(0xb0, 0xb0, 0xb0));
-    const QRectF sub(head.left(), head.bottom(), head.width(), QFontMetricsF(sf).height());
-    p->drawText(sub, Qt::AlignLeft | Qt::AlignVCenter,
-                QStringLiteral("%1  ·  %2").arg(st.name, st.shapeText()));
+    const QFontMetricsF sfm(sf);
+    const QString shape = QStringLiteral("  ·  ") + st.shapeText();
+    const QString name = sfm.elidedText(st.name, Qt::ElideRight,
+                                        std::max(0.0, head_w - sfm.horizontalAdvance(shape)));
+    const QRectF sub(head.left(), head.bottom(), head.width(), line_height(sf, st.name));
+    p->drawText(sub, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip, name + shape);
     if (!revealed) {
         p->setFont(figure_font(fpx * 3, {}, true));
         p->setPen(QColor(0xd8, 0xd8, 0xd8));
@@ -515,9 +525,8 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
                                  ? StepsText::tr("d_k = %1 features").arg(st.cols)
                                  : StepsText::tr("embed_dim = %1 features").arg(st.cols);
         // Its own font's full height: a clipped line loses the underscores of "embed_dim".
-        p->drawText(QRectF(m.left() - 40, m.bottom() + 3, m.width() + 80,
-                           QFontMetricsF(sf).height() + 2),
-                    Qt::AlignHCenter | Qt::AlignTop, what);
+        p->drawText(QRectF(m.left() - 40, m.bottom() + 3, m.width() + 80, line_height(sf, what)),
+                    Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, what);
     }
 
     // Provenance: dim what the hovered cell did not use, outline what it did.

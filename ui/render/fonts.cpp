@@ -120,6 +120,18 @@ QString visible_token(const QString& token) {
     return out;
 }
 
+double line_height(const QFont& font, const QString& text) {
+    double h = QFontMetricsF(font).height();
+    if (single_family_covers(font.family(), text)) return h;
+    for (const QString& family : cjk_font_families()) {
+        QFont cjk = font;
+        cjk.setFamilies({family});
+        h = std::max(h, QFontMetricsF(cjk).height());
+        break;  // the first is the one the fallback picks (figure_font's order)
+    }
+    return h;
+}
+
 QFont label_font_for(const QFont& font, double spacing, int min_px) {
     const double h = QFontMetricsF(font).height();
     if (h + 2 <= spacing || font.pixelSize() <= min_px) return font;

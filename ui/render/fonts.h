@@ -17,6 +17,12 @@ QStringList cjk_font_families();
 /// sans-serif first, then the first CJK family that has the missing characters.
 QFont figure_font(int pixel_size, const QStringList& texts = {}, bool bold = false);
 
+/// The height a line of `text` takes in `font`: its metrics, or those of the CJK family the
+/// text engine falls back to when the font's first family lacks a character (Noto Sans CJK's
+/// lines are a quarter taller than DejaVu's, so Chinese text measured by the first family is
+/// cut at its bottom edge).
+double line_height(const QFont& font, const QString& text);
+
 /// `font`, or a smaller size of it (down to `min_px` pixels) whose lines fit rows `spacing`
 /// pixels apart: token labels shrink before any is left out.
 QFont label_font_for(const QFont& font, double spacing, int min_px = 7);
