@@ -540,6 +540,7 @@ class ClassroomTest : public test::WindowFixture {
         QTest::addColumn<QStringList>("view");
         QTest::addColumn<QString>("file");
         QTest::newRow("steps png") << QStringList{"--view", "steps"} << "steps.png";
+        QTest::newRow("steps svg") << QStringList{"--view", "steps"} << "steps_all.svg";
         QTest::newRow("steps:2 step 8 focus svg")
             << QStringList{"--view", "steps:2", "--step", "8", "--focus"} << "steps.svg";
         QTest::newRow("lines png") << QStringList{"--view", "lines"} << "lines.png";
@@ -579,6 +580,7 @@ class ClassroomTest : public test::WindowFixture {
             QVERIFY(svg.contains("<svg"));
             QVERIFY(svg.contains("</svg>"));
             QVERIFY(svg.contains("mat"));
+            QVERIFY(!svg.contains("Hover"));  // a file has no mouse: no hover hint
         }
     }
 

@@ -158,9 +158,10 @@ void StepsFigure::layout(QSize size) {
     if (allShown()) {
         banner_title_ =
             StepsText::tr("All %1 steps of head %2").arg(model_.count()).arg(model_.head + 1);
-        banner_text_ = StepsText::tr(
-            "Read from X to the output. Hover a cell to light up the cells it was "
-            "computed from.");
+        banner_text_ = interactive_ ? StepsText::tr(
+                                          "Read from X to the output. Hover a cell "
+                                          "to light up the cells it was computed from.")
+                                    : StepsText::tr("Read from X to the output.");
     } else {
         banner_title_ =
             StepsText::tr("Step %1 of %2:  %3").arg(cur + 1).arg(model_.count()).arg(cs.formula);

@@ -48,6 +48,9 @@ class StepsFigure : public ClassroomFigure {
     bool valuesShown(int stage) const;
     int labelPixelSize() const { return label_px_; }
 
+    /// In a window (hovering lights up provenance, and the banner says so); an export is
+    /// not, and keeps no hover hint.
+    void setInteractive(bool on) { interactive_ = on; }
     Hit hitTest(const QPointF& pos) const;
     void setHover(int stage, int row, int col);
     Hit hover() const { return hover_; }
@@ -83,6 +86,7 @@ class StepsFigure : public ClassroomFigure {
     mutable int gradient_map_ = -1;
     QSize size_;
     int label_px_ = 13;
+    bool interactive_ = false;
     paint::TitleBlock titles_;
     QRectF banner_rect_, legend_rect_;
     QString banner_title_, banner_text_;

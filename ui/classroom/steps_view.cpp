@@ -48,7 +48,9 @@ StepsView::StepsView(AttentionDocument* document, QWidget* parent)
     bar->addStretch(1);
     layout->addLayout(bar);
 
-    canvas_ = new FigureCanvas(std::make_unique<StepsFigure>(), this);
+    auto steps = std::make_unique<StepsFigure>();
+    steps->setInteractive(true);
+    canvas_ = new FigureCanvas(std::move(steps), this);
     canvas_->setObjectName(QStringLiteral("stepsCanvas"));
     canvas_->setFocusPolicy(Qt::StrongFocus);
     layout->addWidget(canvas_, 1);
