@@ -10,6 +10,7 @@
 #include "engine/io/weight_store.h"
 #include "engine/models/gguf_model.h"
 #include "engine/models/gguf_tokenizer.h"
+#include "engine/models/local_models.h"
 
 namespace attnviz::models {
 
@@ -76,7 +77,8 @@ std::string fitting_start(const text::HfTokenizer& tokenizer, std::string_view t
 
 }  // namespace
 
-bool is_tokenizer_only(const std::string& folder) {
+bool is_tokenizer_only(const std::string& path) {
+    const std::string folder = resolve_model_path(path);
     // A GGUF file of a vocabulary alone (llama.cpp's ggml-vocab-*.gguf) has no tensors.
     if (is_gguf_file(folder)) return io::GgufFile::open(folder).tensors().empty();
     std::error_code ec;
@@ -86,7 +88,8 @@ bool is_tokenizer_only(const std::string& folder) {
     return false;
 }
 
-OpenedModel open_model_folder(const std::string& folder) {
+OpenedModel open_model_folder(const std::string& path) {
+    const std::string folder = resolve_model_path(path);  // an ollama manifest: its GGUF blob
     if (is_tokenizer_only(folder))
         throw DataError(folder +
                         ": a tokenizer without weights (no model.safetensors): attention needs "
@@ -105,7 +108,8 @@ std::int64_t OpenedTokenizer::max_positions() const {
     return tokenizer.model_max_length().value_or(0);
 }
 
-OpenedTokenizer open_tokenizer_folder(const std::string& folder) {
+OpenedTokenizer open_tokenizer_folder(const std::string& path) {
+    const std::string folder = resolve_model_path(path);
     if (is_gguf_file(folder)) {
         const io::GgufFile f = io::GgufFile::open(folder);
         TokenizerSideConfig config;

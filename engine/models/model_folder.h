@@ -20,7 +20,8 @@ struct OpenedModel {
 };
 
 /// config.json, the weights (headers only) and the tokenizer files; or a GGUF file
-/// (engine/models/gguf_model.h), its tokenizer from its metadata.  Throws DataError naming
+/// (engine/models/gguf_model.h), its tokenizer from its metadata; or an ollama manifest, the
+/// GGUF blob of its model layer (local_models.h).  Throws DataError naming
 /// the file and the problem; nothing half-loaded is returned.  A folder with tokenizer files
 /// and no weights at all is refused with a message that says it is a tokenizer alone.
 OpenedModel open_model_folder(const std::string& folder);
