@@ -554,7 +554,7 @@ Tensor parse_npy(const std::string& bytes, const std::string& name) {
     const Header h = parse_whole(bytes, name);
     if (!is_float(h.info.dtype))
         fail(name, "dtype " + quoted(h.descr) + " (" + dtype_description(h.info.dtype) +
-                       ") is not a float array; expected float16 ('<f2'), float32 ('<f4') or float64 ('<f8')");
+                       ") is not a float array; expected float32 ('<f4'), float64 ('<f8') or float16 ('<f2')");
     return Tensor(h.info.shape, decode(h, bytes.data() + h.data_offset));
 }
 
