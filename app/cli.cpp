@@ -508,8 +508,8 @@ int run(const std::vector<std::string>& args, std::span<const AddCommand> extens
     std::string failure;
     int status = 1;
     try {
-        const int status = line.ctx.handler(selected(*line.root))->run();
-        if (status != 0 || p.command != "view") return status;
+        const int ran = line.ctx.handler(selected(*line.root))->run();
+        if (ran != 0 || p.command != "view") return ran;
         if (!run_gui) throw UsageError("this build has no desktop app to view the maps in");
         return run_gui(line.view);  // the maps were checked: the window opens on them
     } catch (const UsageError& e) {

@@ -191,8 +191,8 @@ void ModelSource::openMapsDialog() {
 bool ModelSource::openMaps(const QString& file, const QString& tokens) {
     const QString path = QFileInfo(file).absoluteFilePath();
     try {
-        // The headers and the tokens: what opening costs.  The values themselves (NaN, rows'
-        // sums) are read with the maps, on the compute thread.
+        // The headers and the tokens, then the values (NaN) of files read in a blink; bigger
+        // ones are read on the compute thread, whose errors the heatmaps show.
         const io::AttentionArrays arrays =
             io::AttentionArrays::open(QFile::encodeName(path).toStdString());
         std::string tokens_path = QFile::encodeName(tokens).toStdString();
@@ -201,6 +201,9 @@ bool ModelSource::openMaps(const QString& file, const QString& tokens) {
             throw DataError(tr("there is no tokens.json beside it: choose its tokens file")
                                 .toStdString());
         io::check_tokens(arrays, io::read_attention_tokens(tokens_path), tokens_path);
+        constexpr std::uint64_t kCheckedAtOnce = std::uint64_t(64) << 20;  // values
+        if (std::uint64_t(arrays.layers()) * arrays.layer_values() <= kCheckedAtOnce)
+            io::validate_attention_arrays(arrays);  // the rows' warning comes with the result
     } catch (const std::exception& e) {
         emit failed(tr("Cannot Open the Attention Maps"),
                     tr("%1 could not be opened: %2")
