@@ -1,0 +1,68 @@
+// `attnviz view --attentions A --tokens T` checks the maps before any window opens: bad data
+// exits 1 with one line naming the file and the problem, a usage mistake exits 2.  (The window
+// on good files: ui_attention_maps_test.)  Files: tests/data/attention_maps/make_attention_maps.py.
+#include <QtTest>
+
+#include "test_support.h"
+
+using namespace attnviz;
+
+namespace {
+QString maps_file(const char* name) {
+    return QString::fromStdString(test::data_dir()) + QStringLiteral("/attention_maps/") +
+           QLatin1String(name);
+}
+}  // namespace
+
+class TestCliAttentionMaps : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void refusesBadInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("message");
+        const auto view = [](const char* maps, const char* tokens) {
+            QStringList a{QStringLiteral("view"), QStringLiteral("--attentions"), maps_file(maps)};
+            if (tokens) a << QStringLiteral("--tokens") << maps_file(tokens);
+            return a;
+        };
+        QTest::newRow("wrong L") << view("maps_f32.npy", "bad_tokens_9.json") << 1
+                                 << "bad_tokens_9.json: 9 tokens but the maps in";
+        QTest::newRow("NaN") << view("bad_nan.npy", "tokens.json") << 1
+                             << "bad_nan.npy: layer 2, head 3, row 5, column 1 is NaN "
+                                "(counted from 1); attention maps must be finite";
+        QTest::newRow("not square") << view("bad_not_square.npy", nullptr) << 1
+                                    << "bad_not_square.npy: the maps are 10 × 9";
+        QTest::newRow("bad shape") << view("bad_2d.npy", nullptr) << 1
+                                   << "bad_2d.npy: the maps are [10,10]; expected [layers, heads";
+        QTest::newRow("safetensors names") << view("bad_names.safetensors", nullptr) << 1
+                                           << "tensor 'attn.1' is not one of layer.0";
+        QTest::newRow("tokens file broken") << view("maps_f32.npy", "maps_f16.npy") << 1
+                                            << "maps_f16.npy: not valid JSON";
+        QTest::newRow("no --attentions")
+            << QStringList{QStringLiteral("view"), QStringLiteral("--tokens"),
+                           maps_file("tokens.json")}
+            << 2 << "--attentions is required";
+        const QString lonely = QString::fromStdString(test::fresh_dir("lonely")) +
+                               QStringLiteral("/A.npy");
+        QFile::copy(maps_file("maps_f32.npy"), lonely);
+        QTest::newRow("no tokens beside")
+            << QStringList{QStringLiteral("view"), QStringLiteral("--attentions"), lonely} << 2
+            << "--tokens is required: there is no tokens.json beside";
+    }
+    void refusesBadInput() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, message);
+        const test::CliRun r = test::run_cli(args);
+        QCOMPARE(r.status, status);
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnviz view: ")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);  // one line
+        QVERIFY(r.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliAttentionMaps)
+#include "test_cli_attention_maps.moc"
