@@ -323,7 +323,8 @@ void add_view_command(CLI::App& app, CommandContext& ctx, GuiRequest* request) {
                              request->attentions);
         io::check_tokens(maps, io::read_attention_tokens(request->tokens), request->tokens);
         const std::string warning = io::validate_attention_arrays(maps);
-        if (!warning.empty()) std::fputs(("attnviz view: warning: " + warning + "\n").c_str(), stderr);
+        if (!warning.empty())
+            std::fputs(("attnviz view: warning: " + warning + "\n").c_str(), stderr);
         return 0;
     });
 }

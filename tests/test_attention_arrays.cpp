@@ -45,7 +45,8 @@ class TestAttentionArrays : public QObject {
         QTest::addColumn<int>("layers");
         QTest::addColumn<QString>("dtype");
         QTest::addColumn<double>("tolerance");
-        QTest::newRow("npy float32 [layers, heads, L, L]") << "maps_f32.npy" << 2 << "float32" << 0.0;
+        QTest::newRow("npy float32 [layers, heads, L, L]")
+            << "maps_f32.npy" << 2 << "float32" << 0.0;
         QTest::newRow("npy float16") << "maps_f16.npy" << 2 << "float16" << 5e-4;
         QTest::newRow("npy [heads, L, L]") << "maps_one_layer.npy" << 1 << "float32" << 0.0;
         QTest::newRow("npy [layers, 1, heads, L, L] (torch.stack of HF)")
@@ -75,7 +76,8 @@ class TestAttentionArrays : public QObject {
 
     void measuresAsTheModelGoldenDoes() {
         // The atlas of the file's maps is the atlas of the golden's: the same measures.
-        const io::AttentionArrays maps = io::AttentionArrays::open(maps_path("maps_hf.safetensors"));
+        const io::AttentionArrays maps =
+            io::AttentionArrays::open(maps_path("maps_hf.safetensors"));
         std::vector<Tensor> from_file, golden;
         const Tensor all = golden_maps();
         for (std::int64_t l = 0; l < maps.layers(); ++l) {
@@ -124,33 +126,44 @@ class TestAttentionArrays : public QObject {
         QTest::addColumn<QString>("tokens");
         QTest::addColumn<QString>("message");
         QTest::newRow("tokens' count against L")
-            << "maps_f32.npy" << "bad_tokens_9.json"
+            << "maps_f32.npy"
+            << "bad_tokens_9.json"
             << "9 tokens but the maps in " + QString::fromStdString(maps_path("maps_f32.npy")) +
                    " are 10 × 10: one token per row";
-        QTest::newRow("ids shorter than tokens")
-            << "maps_f32.npy" << "bad_tokens_ids.json"
-            << "\"ids\" has 9 entries but \"tokens\" has 10";
-        QTest::newRow("NaN") << "bad_nan.npy" << "tokens.json"
+        QTest::newRow("ids shorter than tokens") << "maps_f32.npy"
+                                                 << "bad_tokens_ids.json"
+                                                 << "\"ids\" has 9 entries but \"tokens\" has 10";
+        QTest::newRow("NaN") << "bad_nan.npy"
+                             << "tokens.json"
                              << "layer 2, head 3, row 5, column 1 is NaN (counted from 1)";
-        QTest::newRow("not square") << "bad_not_square.npy" << "tokens.json"
+        QTest::newRow("not square") << "bad_not_square.npy"
+                                    << "tokens.json"
                                     << "the maps are 10 × 9; each head's map must be square";
         QTest::newRow("one map, no heads")
-            << "bad_2d.npy" << "tokens.json"
+            << "bad_2d.npy"
+            << "tokens.json"
             << "the maps are [10,10]; expected [layers, heads, L, L], [heads, L, L]";
-        QTest::newRow("integers") << "bad_int.npy" << "tokens.json"
+        QTest::newRow("integers") << "bad_int.npy"
+                                  << "tokens.json"
                                   << "the maps must be float16 or float32";
-        QTest::newRow("Fortran order") << "bad_fortran.npy" << "tokens.json"
+        QTest::newRow("Fortran order") << "bad_fortran.npy"
+                                       << "tokens.json"
                                        << "Fortran order; save np.ascontiguousarray(maps)";
-        QTest::newRow("safetensors names")
-            << "bad_names.safetensors" << "tokens.json"
-            << "tensor 'attn.1' is not one of layer.0 ... layer.1";
-        QTest::newRow("safetensors shapes")
-            << "bad_layer_shapes.safetensors" << "tokens.json"
-            << "layer.1 is [3,10,10] but layer.0 is [4,10,10]";
-        QTest::newRow("not an array") << "tokens.json" << "tokens.json"
+        QTest::newRow("safetensors names") << "bad_names.safetensors"
+                                           << "tokens.json"
+                                           << "tensor 'attn.1' is not one of layer.0 ... layer.1";
+        QTest::newRow("safetensors shapes") << "bad_layer_shapes.safetensors"
+                                            << "tokens.json"
+                                            << "layer.1 is [3,10,10] but layer.0 is [4,10,10]";
+        QTest::newRow("not an array") << "tokens.json"
+                                      << "tokens.json"
                                       << "neither a .npy array";
-        QTest::newRow("tokens not JSON") << "maps_f32.npy" << "maps_f32.npy" << "not valid JSON";
-        QTest::newRow("no such file") << "missing.npy" << "tokens.json" << "missing.npy";
+        QTest::newRow("tokens not JSON") << "maps_f32.npy"
+                                         << "maps_f32.npy"
+                                         << "not valid JSON";
+        QTest::newRow("no such file") << "missing.npy"
+                                      << "tokens.json"
+                                      << "missing.npy";
     }
     void refusesBadInput() {
         QFETCH(QString, maps);
@@ -176,7 +189,8 @@ class TestAttentionArrays : public QObject {
         std::vector<float> layer(maps.layer_values());
         maps.read_layer(0, layer.data());
         scan.add(0, layer.data(), 4, 10);  // 0.995: off by more than 1e-3 too, but less
-        QVERIFY(scan.warning("x").find("layer 1, head 2, row 4 sums to 0.995") != std::string::npos);
+        QVERIFY(scan.warning("x").find("layer 1, head 2, row 4 sums to 0.995") !=
+                std::string::npos);
         QCOMPARE(scan.warning("x", 1e-2), std::string());
     }
 };

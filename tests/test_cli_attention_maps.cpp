@@ -38,14 +38,14 @@ class TestCliAttentionMaps : public QObject {
                                    << "bad_2d.npy: the maps are [10,10]; expected [layers, heads";
         QTest::newRow("safetensors names") << view("bad_names.safetensors", nullptr) << 1
                                            << "tensor 'attn.1' is not one of layer.0";
-        QTest::newRow("tokens file broken") << view("maps_f32.npy", "maps_f16.npy") << 1
-                                            << "maps_f16.npy: not valid JSON";
+        QTest::newRow("tokens file broken")
+            << view("maps_f32.npy", "maps_f16.npy") << 1 << "maps_f16.npy: not valid JSON";
         QTest::newRow("no --attentions")
             << QStringList{QStringLiteral("view"), QStringLiteral("--tokens"),
                            maps_file("tokens.json")}
             << 2 << "--attentions is required";
-        const QString lonely = QString::fromStdString(test::fresh_dir("lonely")) +
-                               QStringLiteral("/A.npy");
+        const QString lonely =
+            QString::fromStdString(test::fresh_dir("lonely")) + QStringLiteral("/A.npy");
         QFile::copy(maps_file("maps_f32.npy"), lonely);
         QTest::newRow("no tokens beside")
             << QStringList{QStringLiteral("view"), QStringLiteral("--attentions"), lonely} << 2

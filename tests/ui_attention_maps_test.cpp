@@ -88,11 +88,10 @@ class AttentionMapsTest : public test::WindowFixture {
         // attnviz attend writes the maps and tokens; read back, they are the model's own pass:
         // every map, the means, the rollout and every measure of the atlas but induction.
         const QString dir = QString::fromStdString(test::fresh_dir("roundtrip"));
-        const test::CliRun run =
-            test::run_cli({QStringLiteral("attend"), QStringLiteral("--model"), gpt2(),
-                           QStringLiteral("--text"), kText, QStringLiteral("--out-weights"),
-                           dir + QStringLiteral("/A.npy"), QStringLiteral("--out-tokens"),
-                           dir + QStringLiteral("/tokens.json")});
+        const test::CliRun run = test::run_cli(
+            {QStringLiteral("attend"), QStringLiteral("--model"), gpt2(), QStringLiteral("--text"),
+             kText, QStringLiteral("--out-weights"), dir + QStringLiteral("/A.npy"),
+             QStringLiteral("--out-tokens"), dir + QStringLiteral("/tokens.json")});
         QVERIFY2(run.status == 0, qPrintable(run.err));
         ComputeConfig from_file;
         from_file.model_folder = dir + QStringLiteral("/A.npy");  // tokens.json beside it
@@ -120,8 +119,8 @@ class AttentionMapsTest : public test::WindowFixture {
                 const models::HeadMeasures& y = b->atlas.at(l, h);
                 for (const std::string& name : models::head_measure_names()) {
                     if (name == "induction") continue;
-                    QVERIFY2(std::abs(models::head_measure(x, name) - models::head_measure(y, name)) <
-                                 1e-6,
+                    QVERIFY2(std::abs(models::head_measure(x, name) -
+                                      models::head_measure(y, name)) < 1e-6,
                              name.c_str());
                 }
                 QCOMPARE(x.induction, -1.0);  // it needs the model: not measured
@@ -169,13 +168,18 @@ class AttentionMapsTest : public test::WindowFixture {
         QTest::addColumn<QString>("maps");
         QTest::addColumn<QString>("tokens");
         QTest::addColumn<QString>("message");
-        QTest::newRow("tokens' count against L")
-            << "maps_f32.npy" << "bad_tokens_9.json" << "9 tokens but the maps in";
-        QTest::newRow("NaN") << "bad_nan.npy" << "tokens.json"
+        QTest::newRow("tokens' count against L") << "maps_f32.npy"
+                                                 << "bad_tokens_9.json"
+                                                 << "9 tokens but the maps in";
+        QTest::newRow("NaN") << "bad_nan.npy"
+                             << "tokens.json"
                              << "layer 2, head 3, row 5, column 1 is NaN";
-        QTest::newRow("shape") << "bad_not_square.npy" << "tokens.json"
+        QTest::newRow("shape") << "bad_not_square.npy"
+                               << "tokens.json"
                                << "each head's map must be square";
-        QTest::newRow("no heads") << "bad_2d.npy" << "tokens.json" << "expected [layers, heads";
+        QTest::newRow("no heads") << "bad_2d.npy"
+                                  << "tokens.json"
+                                  << "expected [layers, heads";
     }
     void badFilesAreRefusedInADialog() {
         QFETCH(QString, maps);
@@ -219,9 +223,11 @@ class AttentionMapsTest : public test::WindowFixture {
 
     void sessionsKeepTheMapsBesideThem() {
         const QString dir = QString::fromStdString(test::fresh_dir("session"));
-        QVERIFY(QFile::copy(maps_file("maps_f16.safetensors"), dir + QStringLiteral("/m.safetensors")));
+        QVERIFY(
+            QFile::copy(maps_file("maps_f16.safetensors"), dir + QStringLiteral("/m.safetensors")));
         QVERIFY(QFile::copy(maps_file("tokens_list.json"), dir + QStringLiteral("/words.json")));
-        QVERIFY(openMaps(dir + QStringLiteral("/m.safetensors"), dir + QStringLiteral("/words.json")));
+        QVERIFY(
+            openMaps(dir + QStringLiteral("/m.safetensors"), dir + QStringLiteral("/words.json")));
         w_->document()->setLayer(1);
         SETTLE(*w_);
         QString error;

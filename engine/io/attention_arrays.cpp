@@ -56,8 +56,8 @@ std::string format_sum(double v) {
 
 std::vector<std::string> strings(json::Element v, const std::string& name, const char* key) {
     if (v.type() != json::Type::ARRAY)
-        fail(name, std::string("\"") + key + "\" must be a list of strings, found " +
-                       json::type_name(v));
+        fail(name,
+             std::string("\"") + key + "\" must be a list of strings, found " + json::type_name(v));
     std::vector<std::string> out;
     for (const json::Element item : json::Array(v)) {
         const auto s = json::as_string(item);
@@ -95,9 +95,8 @@ AttentionTokens parse_attention_tokens(std::string_view text, const std::string&
         if (v.type() != json::Type::ARRAY)
             fail(name, std::string("\"") + key + "\" must be a list, found " + json::type_name(v));
         if (json::Array(v).size() != n)
-            fail(name, std::string("\"") + key + "\" has " +
-                           std::to_string(json::Array(v).size()) + " entries but \"tokens\" has " +
-                           std::to_string(n));
+            fail(name, std::string("\"") + key + "\" has " + std::to_string(json::Array(v).size()) +
+                           " entries but \"tokens\" has " + std::to_string(n));
     };
     if (const auto shown = json::find(root, "text")) {  // attnviz's own: pieces as shown
         check_length(*shown, "text");
@@ -209,7 +208,8 @@ AttentionArrays AttentionArrays::open(const std::string& path) {
                                " (one tensor per layer, named by its index)");
             by_layer[std::size_t(l)] = &e;
         }
-        if (h.tensors.empty()) fail(path, "the file holds no tensor (expected layer.0, layer.1, ...)");
+        if (h.tensors.empty())
+            fail(path, "the file holds no tensor (expected layer.0, layer.1, ...)");
         std::string first_dtype;
         for (std::size_t l = 0; l < by_layer.size(); ++l) {
             const SafetensorsEntry* e = by_layer[l];  // names are unique: every slot is filled
@@ -270,13 +270,12 @@ void AttentionArrays::read_layer(std::int64_t layer, float* dst) const {
 void check_tokens(const AttentionArrays& maps, const AttentionTokens& tokens,
                   const std::string& tokens_name) {
     if (std::int64_t(tokens.size()) != maps.length())
-        fail(tokens_name, std::to_string(tokens.size()) + " tokens but the maps in " +
-                              maps.path() + " are " + std::to_string(maps.length()) + " × " +
+        fail(tokens_name, std::to_string(tokens.size()) + " tokens but the maps in " + maps.path() +
+                              " are " + std::to_string(maps.length()) + " × " +
                               std::to_string(maps.length()) + ": one token per row");
 }
 
-void AttentionScan::add(std::int64_t layer, const float* maps, std::int64_t heads,
-                        std::int64_t L) {
+void AttentionScan::add(std::int64_t layer, const float* maps, std::int64_t heads, std::int64_t L) {
     for (std::int64_t h = 0; h < heads; ++h)
         for (std::int64_t i = 0; i < L; ++i) {
             const float* row = maps + std::size_t((h * L + i) * L);

@@ -31,8 +31,8 @@ namespace attnviz::io {
 class MappedFile;
 
 struct AttentionTokens {
-    std::vector<std::string> text;   ///< what each token shows as
-    std::vector<std::int64_t> ids;   ///< empty when the file gives none
+    std::vector<std::string> text;                               ///< what each token shows as
+    std::vector<std::int64_t> ids;                               ///< empty when the file gives none
     std::vector<std::pair<std::int64_t, std::int64_t>> offsets;  ///< empty when none
     std::vector<std::uint8_t> special;                           ///< empty when none
     std::size_t size() const { return text.size(); }
@@ -52,7 +52,7 @@ class AttentionArrays {
     const std::string& path() const { return path_; }
     std::int64_t layers() const { return std::int64_t(layers_.size()); }
     std::int64_t heads() const { return heads_; }
-    std::int64_t length() const { return length_; }  ///< L: rows and columns of every map
+    std::int64_t length() const { return length_; }      ///< L: rows and columns of every map
     const std::string& dtype() const { return dtype_; }  ///< "float32", "float16", ...
     /// Floats in one layer's maps: heads × L × L.
     std::size_t layer_values() const { return std::size_t(heads_ * length_ * length_); }

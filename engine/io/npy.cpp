@@ -332,9 +332,10 @@ Header parse_header(std::string_view head, std::uint64_t file_size, const std::s
 
     DtypeInfo dt{};
     if (!parse_descr(h.descr, &dt))
-        fail(name, "unsupported dtype " + quoted(h.descr) +
-                       " (supported: '<f2' '>f2' '<f4' '>f4' '<f8' '>f8' for arrays, '|b1' '|u1' '|i1' "
-                       "'<i4' '>i4' '<i8' '>i8' for masks)");
+        fail(name,
+             "unsupported dtype " + quoted(h.descr) +
+                 " (supported: '<f2' '>f2' '<f4' '>f4' '<f8' '>f8' for arrays, '|b1' '|u1' '|i1' "
+                 "'<i4' '>i4' '<i8' '>i8' for masks)");
     h.info.dtype = dt.dtype;
     h.itemsize = dt.itemsize;
     h.big_endian = dt.big_endian;
@@ -554,7 +555,8 @@ Tensor parse_npy(const std::string& bytes, const std::string& name) {
     const Header h = parse_whole(bytes, name);
     if (!is_float(h.info.dtype))
         fail(name, "dtype " + quoted(h.descr) + " (" + dtype_description(h.info.dtype) +
-                       ") is not a float array; expected float32 ('<f4'), float64 ('<f8') or float16 ('<f2')");
+                       ") is not a float array; expected float32 ('<f4'), float64 ('<f8') or "
+                       "float16 ('<f2')");
     return Tensor(h.info.shape, decode(h, bytes.data() + h.data_offset));
 }
 

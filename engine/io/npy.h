@@ -5,8 +5,8 @@
 // anything is allocated, so a header claiming a huge shape is an error, not an allocation.
 // The header dict is parsed strictly (exactly 'descr', 'fortran_order' and 'shape', in any
 // order); a file whose data does not exactly fill the rest of the file is an error.
-// Supported descr strings: '<f2' '>f2' '<f4' '>f4' '<f8' '>f8' '|b1' '|u1' '|i1' '<i4' '>i4' '<i8' '>i8'.
-// fortran_order True (what np.save writes for a transposed array) is supported: the data is
+// Supported descr strings: '<f2' '>f2' '<f4' '>f4' '<f8' '>f8' '|b1' '|u1' '|i1' '<i4' '>i4' '<i8'
+// '>i8'. fortran_order True (what np.save writes for a transposed array) is supported: the data is
 // reordered so the result is always C order (row-major) with the shape from the header.
 // Write: float32 little-endian, or bool; written to a temporary file in the same folder
 // and renamed into place, so a failed write never leaves a partial file.

@@ -345,8 +345,9 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.steps_layer = -1;
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
-            cached.piece_maps = maps ? run_maps(c, memory, control)
-                                     : run_model(c, num_threads, memory, &cached.induction, control);
+            cached.piece_maps = maps
+                                    ? run_maps(c, memory, control)
+                                    : run_model(c, num_threads, memory, &cached.induction, control);
             cached.model_key = key;
         }
         if (!cached.model_maps || cached.shown_key != shown) {

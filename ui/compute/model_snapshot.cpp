@@ -452,8 +452,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
         for (std::size_t l = 0; l < every.size(); ++l)
             every[l] = std::int64_t(l);
         throw budget::MemoryBudgetExceeded(
-            budget::plan_memory(footprint, requested, H, L, memory.bytes, kMaxOfferedWindow,
-                                every),
+            budget::plan_memory(footprint, requested, H, L, memory.bytes, kMaxOfferedWindow, every),
             memory);
     }
     const budget::AxisWindow window = budget::window_on(requested, L);

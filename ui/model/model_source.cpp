@@ -174,9 +174,9 @@ void ModelSource::openMapsDialog() {
     const ComputeConfig& c = doc_->computeConfig();
     const QString start =
         c.usesModel() ? QFileInfo(c.model_folder).absolutePath() : QDir::homePath();
-    const QString file = QFileDialog::getOpenFileName(
-        window_, tr("Open Attention Maps"), start,
-        tr("Attention maps (*.npy *.safetensors);;All files (*)"));
+    const QString file =
+        QFileDialog::getOpenFileName(window_, tr("Open Attention Maps"), start,
+                                     tr("Attention maps (*.npy *.safetensors);;All files (*)"));
     if (file.isEmpty()) return;
     QString tokens;
     if (io::tokens_beside(QFile::encodeName(file).toStdString()).empty()) {
@@ -198,8 +198,8 @@ bool ModelSource::openMaps(const QString& file, const QString& tokens) {
         std::string tokens_path = QFile::encodeName(tokens).toStdString();
         if (tokens_path.empty()) tokens_path = io::tokens_beside(arrays.path());
         if (tokens_path.empty())
-            throw DataError(tr("there is no tokens.json beside it: choose its tokens file")
-                                .toStdString());
+            throw DataError(
+                tr("there is no tokens.json beside it: choose its tokens file").toStdString());
         io::check_tokens(arrays, io::read_attention_tokens(tokens_path), tokens_path);
         constexpr std::uint64_t kCheckedAtOnce = std::uint64_t(64) << 20;  // values
         if (std::uint64_t(arrays.layers()) * arrays.layer_values() <= kCheckedAtOnce)
