@@ -112,11 +112,12 @@ class TestAttentionArrays : public QObject {
         // attnviz's own (tokenize, attend --out-tokens): "text" is what a token shows as.
         const io::AttentionTokens own = io::parse_attention_tokens(
             R"({"ids":[1,2],"tokens":["Ġa","b"],"text":[" a","b"],"offsets":[[0,2],[2,3]],)"
-            R"("special":[false,true],"type_ids":[0,0]})",
+            R"("special":[false,true],"type_ids":[0,0],"input":" ab"})",
             "own.json");
         QCOMPARE(own.text, (std::vector<std::string>{" a", "b"}));
         QCOMPARE(own.offsets.back(), (std::pair<std::int64_t, std::int64_t>(2, 3)));
         QCOMPARE(own.special, (std::vector<std::uint8_t>{0, 1}));
+        QCOMPARE(own.input, std::string(" ab"));
         QCOMPARE(io::tokens_beside(maps_path("maps_f32.npy")), maps_path("tokens.json"));
         QCOMPARE(io::tokens_beside(test::temp_dir() + "/A.npy"), std::string());
     }

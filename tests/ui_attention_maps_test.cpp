@@ -6,6 +6,9 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
 #include <QSpinBox>
@@ -76,6 +79,18 @@ class AttentionMapsTest : public test::WindowFixture {
             60000);
     }
 
+    /// `attnviz attend` on the golden GPT-2 and kText: the maps' path (tokens.json beside
+    /// them), "" when it failed.
+    QString attend(const char* folder) {
+        const QString dir = QString::fromStdString(test::fresh_dir(folder));
+        const test::CliRun run = test::run_cli(
+            {QStringLiteral("attend"), QStringLiteral("--model"), gpt2(), QStringLiteral("--text"),
+             kText, QStringLiteral("--out-weights"), dir + QStringLiteral("/A.npy"),
+             QStringLiteral("--out-tokens"), dir + QStringLiteral("/tokens.json")});
+        if (run.status != 0) qWarning("%s", qPrintable(run.err));
+        return run.status == 0 ? dir + QStringLiteral("/A.npy") : QString();
+    }
+
   private slots:
     void init() {
         openWindow();
@@ -87,14 +102,9 @@ class AttentionMapsTest : public test::WindowFixture {
     void attendWritesWhatViewReadsAsTheModelPassHasIt() {
         // attnviz attend writes the maps and tokens; read back, they are the model's own pass:
         // every map, the means, the rollout and every measure of the atlas but induction.
-        const QString dir = QString::fromStdString(test::fresh_dir("roundtrip"));
-        const test::CliRun run = test::run_cli(
-            {QStringLiteral("attend"), QStringLiteral("--model"), gpt2(), QStringLiteral("--text"),
-             kText, QStringLiteral("--out-weights"), dir + QStringLiteral("/A.npy"),
-             QStringLiteral("--out-tokens"), dir + QStringLiteral("/tokens.json")});
-        QVERIFY2(run.status == 0, qPrintable(run.err));
         ComputeConfig from_file;
-        from_file.model_folder = dir + QStringLiteral("/A.npy");  // tokens.json beside it
+        from_file.model_folder = attend("roundtrip");  // tokens.json beside it
+        QVERIFY(!from_file.model_folder.isEmpty());
         QVERIFY(from_file.usesMaps());
         ComputeConfig model;
         model.model_folder = gpt2();
@@ -126,6 +136,38 @@ class AttentionMapsTest : public test::WindowFixture {
                 QCOMPARE(x.induction, -1.0);  // it needs the model: not measured
                 QVERIFY(y.induction >= 0.0);
             }
+    }
+
+    void wordsFromOffsetsAreTheModelsWords() {
+        // attend's tokens with the input they count in: the pieces group into words as the
+        // model's own pass groups them.
+        const QString maps = attend("words");
+        QVERIFY(!maps.isEmpty());
+        const QString tokens = QFileInfo(maps).absolutePath() + QStringLiteral("/tokens.json");
+        QFile f(tokens);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        json[QStringLiteral("input")] = kText;
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(json).toJson());
+        f.close();
+        ComputeConfig from_file;
+        from_file.model_folder = maps;
+        from_file.words = true;
+        ComputeConfig model;
+        model.model_folder = gpt2();
+        model.text_a = kText;
+        model.words = true;
+        const auto a = present_model(run_maps(from_file, plenty()), from_file);
+        const auto b = present_model(run_model(model, 1, plenty()), model);
+        QVERIFY(a->words);
+        QVERIFY2(a->tokens < a->pieces, "the golden's byte pieces group into fewer words");
+        QCOMPARE(a->token_text, b->token_text);
+        QCOMPARE(a->token_text.front(), QStringLiteral("the"));
+        QCOMPARE(max_diff(a->weights, b->weights), 0.0);
+        const double rollout = max_diff(a->rollout, b->rollout);
+        QVERIFY2(rollout >= 0.0 && rollout <= 1e-6, qPrintable(QString::number(rollout)));
     }
 
     void theWindowShowsMapsFromAFile() {

@@ -126,6 +126,12 @@ AttentionTokens parse_attention_tokens(std::string_view text, const std::string&
             out.offsets.emplace_back(*begin, *end);
         }
     }
+    if (const auto input = json::find(root, "input")) {
+        const auto given = json::as_string(*input);
+        if (!given)
+            fail(name, std::string("\"input\" must be a string, found ") + json::type_name(*input));
+        out.input = std::string(*given);
+    }
     if (const auto special = json::find(root, "special")) {
         check_length(*special, "special");
         for (const json::Element item : json::Array(*special)) {

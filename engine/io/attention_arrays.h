@@ -12,8 +12,10 @@
 // costs the header and reading costs one layer's buffer.
 //
 // The tokens: a JSON list of strings, or an object {"tokens": [...], "ids": [...]} with
-// optional "text" (what each token shows as: attnviz's own), "offsets" ([[begin, end], ...])
-// and "special" (booleans); every list as long as "tokens".
+// optional "text" (what each token shows as: attnviz's own), "offsets" ([[begin, end], ...] in
+// code points of the input, Hugging Face's offset_mapping), "special" (booleans) and "input"
+// (the text the offsets count in: with offsets, the window can group pieces into words); every
+// list as long as "tokens".
 //
 // Every failure throws DataError naming the file and what is wrong, in one line.
 #pragma once
@@ -35,6 +37,7 @@ struct AttentionTokens {
     std::vector<std::int64_t> ids;                               ///< empty when the file gives none
     std::vector<std::pair<std::int64_t, std::int64_t>> offsets;  ///< empty when none
     std::vector<std::uint8_t> special;                           ///< empty when none
+    std::string input;  ///< the text the offsets count in; empty when none
     std::size_t size() const { return text.size(); }
 };
 

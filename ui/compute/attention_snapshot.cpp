@@ -352,7 +352,9 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         }
         if (!cached.model_maps || cached.shown_key != shown) {
             cached.model_maps.reset();
-            cached.model_maps = maps ? cached.piece_maps : present_model(cached.piece_maps, c);
+            // Maps from a file group their pieces when their tokens file says how.
+            const bool plain = maps && cached.piece_maps->encoding.size() == 0;
+            cached.model_maps = plain ? cached.piece_maps : present_model(cached.piece_maps, c);
             cached.shown_key = shown;
         }
         std::shared_ptr<const StepTensors> steps;

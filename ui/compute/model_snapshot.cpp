@@ -497,7 +497,34 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     for (auto k = std::size_t(window.begin); k < std::size_t(window.begin + window.count); ++k) {
         out->token_text.push_back(QString::fromStdString(tokens.text[k]));
         out->special.push_back(tokens.special.empty() ? 0 : tokens.special[k]);
-        out->sequence.push_back(0);
+        out->sequence.push_back(out->special.back() ? -1 : 0);
+    }
+    // With offsets into the input, or special tokens marked, the words and hidden special
+    // tokens views group these pieces as they group a model's (present_model).
+    if ((!tokens.offsets.empty() && !tokens.input.empty()) || !tokens.special.empty()) {
+        text::Encoding& e = out->encoding;
+        const std::size_t n = tokens.size();
+        e.ids = tokens.ids.empty() ? std::vector<std::int64_t>(n, 0) : tokens.ids;
+        e.tokens = e.text = tokens.text;
+        e.offsets = tokens.input.empty() || tokens.offsets.empty()
+                        ? std::vector<std::pair<std::int64_t, std::int64_t>>(n, {0, 0})
+                        : tokens.offsets;
+        e.special = tokens.special.empty() ? std::vector<std::uint8_t>(n, 0) : tokens.special;
+        e.type_ids.assign(n, 0);
+        for (std::size_t k = 0; k < n; ++k)
+            e.sequence.push_back(e.special[k] ? -1 : 0);
+        out->text_a = QString::fromStdString(tokens.input);
+        const auto chars = std::int64_t(out->text_a.toUcs4().size());
+        for (std::size_t k = 0; k < n; ++k)
+            if (e.offsets[k].second > chars)
+                throw DataError(ComputeText::tr("%1: token %2's offsets [%3, %4] are past the end "
+                                                "of \"input\" (%5 characters)")
+                                    .arg(tokens_path)
+                                    .arg(k + 1)
+                                    .arg(e.offsets[k].first)
+                                    .arg(e.offsets[k].second)
+                                    .arg(chars)
+                                    .toStdString());
     }
     out->weights = std::move(sink->weights);
     out->means = std::move(sink->means);

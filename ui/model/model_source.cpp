@@ -18,6 +18,7 @@
 #include <QToolBar>
 
 #include <algorithm>
+#include <tuple>
 
 #include "engine/errors.h"
 
@@ -211,6 +212,9 @@ bool ModelSource::openMaps(const QString& file, const QString& tokens) {
         return false;
     }
     cancel();
+    // Another file's tokens may not group: its pieces first, as they are.
+    doc_->setWords(false);
+    doc_->setHideSpecial(false);
     maps_tokens_ = tokens.isEmpty() ? QString() : QFileInfo(tokens).absoluteFilePath();
     doc_->setAttentionMaps(path, maps_tokens_);
     sync();
@@ -333,10 +337,13 @@ void ModelSource::sync() {
         const int layers = m ? int(m->model->info().num_layers) : maps ? maps_->total_layers : 1;
         layer_spin_->setRange(1, c.layers_shown > 0 ? std::min(layers, c.layers_shown) : layers);
         layer_spin_->setValue(c.layer + 1);
-        for (auto [box, on] :
-             {std::pair{words_box_, c.words}, {hide_special_box_, c.hide_special}}) {
+        // Maps from a file group into words when their tokens have offsets into an input,
+        // and hide special tokens when they are marked.
+        for (auto [box, on, can] :
+             {std::tuple{words_box_, c.words, maps && maps_words_},
+              std::tuple{hide_special_box_, c.hide_special, maps && maps_special_}}) {
             const QSignalBlocker block_box(box);
-            box->setEnabled(m != nullptr);  // maps from a file: no tokenizer to group with
+            box->setEnabled(m != nullptr || can);
             box->setChecked(on);
         }
     }
@@ -385,6 +392,15 @@ void ModelSource::sync() {
 
 void ModelSource::setSnapshot(const SnapshotPtr& snapshot) {
     if (snapshot && snapshot->model && snapshot->config.usesMaps()) {
+        const ModelMaps& m = *snapshot->model;
+        if (m.words || m.hide_special) {  // grouped: it could be
+            maps_words_ = maps_words_ || m.words;
+            maps_special_ = maps_special_ || m.hide_special;
+        } else {  // the pieces, with what their tokens file says of them
+            maps_words_ = m.encoding.size() > 0 && !m.text_a.isEmpty();
+            maps_special_ = std::any_of(m.encoding.special.begin(), m.encoding.special.end(),
+                                        [](std::uint8_t s) { return s != 0; });
+        }
         maps_ = snapshot->model;
         maps_tokens_ = snapshot->config.tokens_file;
     }

@@ -84,6 +84,8 @@ class ModelSource : public QObject {
     /// selector and their description for the info panel.
     std::shared_ptr<const ModelMaps> maps_;
     QString maps_tokens_;  ///< their tokens file ("" tokens.json beside them)
+    /// Whether their tokens group into words (offsets into an input) and mark special tokens.
+    bool maps_words_ = false, maps_special_ = false;
     QMenu* recent_menu_ = nullptr;
     QComboBox* source_combo_ = nullptr;
     QSpinBox* layer_spin_ = nullptr;
