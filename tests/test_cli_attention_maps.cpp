@@ -1,5 +1,6 @@
-// `attnviz view --attentions A --tokens T` checks the maps before any window opens: bad data
-// exits 1 with one line naming the file and the problem, a usage mistake exits 2.  (The window
+// `attnviz view --attentions A --tokens T` checks the maps before any window opens, and
+// `attnviz export --attentions` draws from them: bad data exits 1 with one line naming the file
+// and the problem, a usage mistake exits 2.  (The window
 // on good files: ui_attention_maps_test.)  Files: tests/data/attention_maps/make_attention_maps.py.
 #include <QtTest>
 
@@ -51,6 +52,66 @@ class TestCliAttentionMaps : public QObject {
             << QStringList{QStringLiteral("view"), QStringLiteral("--attentions"), lonely} << 2
             << "--tokens is required: there is no tokens.json beside";
     }
+    void exportRefusesAsViewDoes_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("message");
+        const QString out = test::temp_path(QStringLiteral("x.png"));
+        QTest::newRow("NaN in a layer the figure does not show")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("bad_nan.npy"), QStringLiteral("--out"), out}
+            << 1 << "layer 2, head 3, row 5, column 1 is NaN";
+        QTest::newRow("steps need the model")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("maps_f32.npy"), QStringLiteral("--view"),
+                           QStringLiteral("steps"), QStringLiteral("--out"), out}
+            << 2 << "--view steps needs a model: maps read from a file hold only its result";
+        QTest::newRow("no text with maps")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("maps_f32.npy"), QStringLiteral("--text"),
+                           QStringLiteral("a b"), QStringLiteral("--out"), out}
+            << 2 << "--attentions brings its own tokens";
+        QTest::newRow("layer past the file's")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("maps_f32.npy"), QStringLiteral("--layer"),
+                           QStringLiteral("3"), QStringLiteral("--out"), out}
+            << 2 << "--layer 3: maps_f32.npy has 2 layers";
+    }
+    void exportRefusesAsViewDoes() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, message);
+        const test::CliRun r = test::run_cli(args);
+        QCOMPARE(r.status, status);
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnviz export: ")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFile::exists(test::temp_path(QStringLiteral("x.png"))));
+    }
+
+    void exportsTheAtlasOfMapsFromAFile() {
+        // Every head measured from the file; the induction score needs the model (-1); the
+        // rows' warning on stderr, not a refusal.
+        const QString out = test::temp_path(QStringLiteral("atlas.csv"));
+        const test::CliRun r = test::run_cli(
+            {QStringLiteral("export"), QStringLiteral("--attentions"),
+             maps_file("rows_not_one.npy"), QStringLiteral("--attention-tokens"),
+             maps_file("tokens_list.json"), QStringLiteral("--view"), QStringLiteral("atlas"),
+             QStringLiteral("--out"), out});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.err.contains(QStringLiteral("warning: ")) &&
+                     r.err.contains(QStringLiteral("layer 2, head 3, row 7 sums to 0.9")),
+                 qPrintable(r.err));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 2 * 4);
+        QVERIFY(lines.front().startsWith(QStringLiteral("layer,head,entropy")));
+        for (const QString& line : lines.mid(1))
+            QCOMPARE(line.split(QLatin1Char(',')).at(8), QStringLiteral("-1"));  // induction
+    }
+
     void refusesBadInput() {
         QFETCH(QStringList, args);
         QFETCH(int, status);
