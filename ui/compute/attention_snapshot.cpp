@@ -332,7 +332,7 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             c.model_heads_shown,
             c.window_length > 0 ? c.window_start : 0,
             c.window_length,
-            c.knocked_out};
+            maps ? std::map<ModelHead, KnockOut>() : c.knocked_out};  // no model to knock
         // Choosing another layer re-slices; the word and special-token toggles regroup the
         // pieces' maps; only another text or model runs the forward pass again.
         const std::pair<bool, bool> shown{c.words, c.hide_special};

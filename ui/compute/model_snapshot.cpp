@@ -493,6 +493,9 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
     out->causal = sink->causal();
+    out->no_predictions = ComputeText::tr(
+        "Predictions and knocked-out heads need the model itself: maps read "
+        "from a file hold only its attention.");
     out->warning = QString::fromStdString(scan.warning(arrays.path()));
     for (auto k = std::size_t(window.begin); k < std::size_t(window.begin + window.count); ++k) {
         out->token_text.push_back(QString::fromStdString(tokens.text[k]));
