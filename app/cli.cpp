@@ -12,6 +12,7 @@
 #include "app/cli_docs.h"
 #include "app/commands.h"
 #include "engine/errors.h"
+#include "engine/io/attention_arrays.h"
 #include "engine/kernels/gemm.h"
 #include "engine/kernels/softmax.h"
 
@@ -296,7 +297,37 @@ struct CommandLine {
     CommandContext ctx;
     RootArguments root_arguments;
     std::unique_ptr<CLI::App> root;
+    GuiRequest view;  ///< what `attnviz view` opens the desktop app on, once checked
 };
+
+/// `attnviz view --attentions A --tokens T`: the desktop app on attention maps computed
+/// elsewhere.  The files are checked here, before any window: bad data exits 1 with one line;
+/// rows that do not sum to 1 are a warning on stderr.  run() then opens the window.
+void add_view_command(CLI::App& app, CommandContext& ctx, GuiRequest* request) {
+    CLI::App* sub = app.add_subcommand(
+        "view",
+        "Open the desktop app on attention maps computed elsewhere (Hugging Face "
+        "output_attentions, TransformerLens, attnviz attend --out-weights --out-tokens)");
+    add_text(*sub, "--attentions", &request->attentions, "A.npy",
+             "the maps: float32 or float16 [layers, heads, L, L] or [heads, L, L] (.npy), or "
+             "one tensor per layer named layer.N, [heads, L, L] (.safetensors)")
+        ->required();
+    add_text(*sub, "--tokens", &request->tokens, "T.json",
+             "the tokens: a JSON list of strings or {\"tokens\": [...], \"ids\": [...]}; "
+             "default: tokens.json beside the maps");
+    ctx.on_parsed(sub, [request] {
+        const io::AttentionArrays maps = io::AttentionArrays::open(request->attentions);
+        if (request->tokens.empty()) request->tokens = io::tokens_beside(request->attentions);
+        if (request->tokens.empty())
+            throw UsageError("--tokens is required: there is no tokens.json beside " +
+                             request->attentions);
+        io::check_tokens(maps, io::read_attention_tokens(request->tokens), request->tokens);
+        const std::string warning = io::validate_attention_arrays(maps);
+        if (!warning.empty())
+            std::fputs(("attnviz view: warning: " + warning + "\n").c_str(), stderr);
+        return 0;
+    });
+}
 
 /// --lang, PATH and Qt's options: the desktop app's; --man and --completion, hidden.
 void add_root_options(CLI::App& root, RootArguments* a) {
@@ -446,6 +477,7 @@ void build(CommandLine& line, std::span<const AddCommand> extensions) {
                 ":\n" + memory_options_help());
     for (const AddCommand add : kCommands)
         add(root, line.ctx);
+    add_view_command(root, line.ctx, &line.view);
     for (const AddCommand add : extensions)
         add(root, line.ctx);
 }
@@ -477,7 +509,10 @@ int run(const std::vector<std::string>& args, std::span<const AddCommand> extens
     std::string failure;
     int status = 1;
     try {
-        return line.ctx.handler(selected(*line.root))->run();
+        const int ran = line.ctx.handler(selected(*line.root))->run();
+        if (ran != 0 || p.command != "view") return ran;
+        if (!run_gui) throw UsageError("this build has no desktop app to view the maps in");
+        return run_gui(line.view);  // the maps were checked: the window opens on them
     } catch (const UsageError& e) {
         failure = error_line(p.command, e.what(), true);
         status = 2;

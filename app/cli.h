@@ -20,6 +20,9 @@ struct GuiRequest {
     std::string lang;          ///< --lang as given (en, zh_CN, system, ...); "" when absent
     std::string model_folder;  ///< PATH, or the folder of PATH when it is a file of a model
     std::string session;       ///< PATH when it is a .attnviz session
+    /// `attnviz view --attentions A --tokens T`: attention maps computed elsewhere, checked
+    /// (shapes, tokens, NaN) before the window opens; tokens "" for tokens.json beside them.
+    std::string attentions, tokens;
     /// Qt's options as Qt reads them ("-platform", "offscreen", "-reverse"), for
     /// QApplication's argv: it sees nothing else of the command line.
     std::vector<std::string> qt_arguments;

@@ -57,6 +57,13 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
              "a Hugging Face model folder: its tokenizer splits --text (and --text2, a pair) "
              "and every layer runs; the Layer options below do not apply")
         ->group(model);
+    add_text(*sub, "--attentions", &a->attentions, "A.npy",
+             "attention maps computed elsewhere instead of a model: [layers, heads, L, L] "
+             "(.npy) or layer.N tensors (.safetensors), float32 or float16 (attnviz view)")
+        ->group(model);
+    add_text(*sub, "--attention-tokens", &a->attention_tokens, "T.json",
+             "the tokens of --attentions; default: tokens.json beside them")
+        ->group(model);
     add_integer(*sub, "--layer", &a->model_layer, 1, ui::AttentionDocument::kMaxLayers, "N",
                 "the model's layer that grid, mean and head:K show (from 1; default 1)")
         ->group(model);

@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
         qt_argv.push_back(nullptr);
         return attnviz::ui::run_gui(
             static_cast<int>(qt_args.size()), qt_argv.data(),
-            attnviz::ui::GuiOptions{request.lang, request.model_folder, request.session});
+            attnviz::ui::GuiOptions{request.lang, request.model_folder, request.session,
+                                    request.attentions, request.tokens});
     });
 }

@@ -87,8 +87,8 @@ QStringList complete(const QStringList& line) {
 }
 
 /// The subcommands `attnviz --help` must list.
-const QStringList kSubcommands{"attend",  "tokenize", "inspect",  "bench",
-                               "predict", "patch",    "generate", "export"};
+const QStringList kSubcommands{"attend", "tokenize", "inspect", "bench", "predict",
+                               "patch",  "generate", "export",  "view"};
 
 /// A valid attend command line on the self_basic golden case, writing to `out`.
 QStringList attend_args(const QString& out) {

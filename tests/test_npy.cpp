@@ -183,6 +183,8 @@ class TestNpy : public QObject {
     void readsHeaderOnly() {
         const io::NpyInfo f8 = io::read_npy_info(npy_path("f8_be.npy"));
         QVERIFY(f8.dtype == io::NpyDtype::Float64);
+        QVERIFY(io::read_npy_info(npy_path("f2_zeros.npy")).dtype == io::NpyDtype::Float16);
+        QCOMPARE(io::read_npy(npy_path("f2_zeros.npy")).data, std::vector<float>(3, 0.0f));
         QCOMPARE(f8.shape, Shape({2, 3, 4}));
         QVERIFY(io::read_npy_info(npy_path("mask_b1.npy")).dtype == io::NpyDtype::Bool);
         QVERIFY(io::read_npy_info(npy_path("mask_u1.npy")).dtype == io::NpyDtype::UInt8);
@@ -330,8 +332,6 @@ class TestNpy : public QObject {
                                     << "shape must be a tuple";
         QTest::newRow("unknown dtype") << "bad_unknown_dtype.npy"
                                        << "unsupported dtype '<c8'";
-        QTest::newRow("float16") << "bad_f2_dtype.npy"
-                                 << "unsupported dtype '<f2'";
         QTest::newRow("structured") << "bad_structured.npy"
                                     << "structured dtype";
         QTest::newRow("missing key") << "bad_missing_key.npy"

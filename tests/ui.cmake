@@ -46,3 +46,10 @@ if(TARGET attnviz_ui)
     attnviz_add_test(ui_newuser_test ui_newuser_test.cpp LIBS attnviz_ui GUI)
     attnviz_add_test(ui_knockout_test ui_knockout_test.cpp LIBS attnviz_ui GUI)
 endif()
+
+# Attention maps computed elsewhere as the window's source (issue 25): attend's output read back
+# as the model's pass, the window on such files, bad files, the rows' warning, sessions.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_attention_maps_test ui_attention_maps_test.cpp LIBS attnviz_ui GUI)
+    add_dependencies(ui_attention_maps_test attnviz)
+endif()

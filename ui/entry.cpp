@@ -59,7 +59,9 @@ int run_gui(int argc, char** argv, const GuiOptions& options) {
     // in the Source box).
     const QString model = QString::fromLocal8Bit(options.model_folder.c_str());
     const QString session = QString::fromLocal8Bit(options.session.c_str());
-    const bool has_file = !model.isEmpty() || !session.isEmpty();
+    const QString attentions = QString::fromLocal8Bit(options.attentions.c_str());
+    const QString tokens = QString::fromLocal8Bit(options.tokens.c_str());
+    const bool has_file = !model.isEmpty() || !session.isEmpty() || !attentions.isEmpty();
     if (example.isEmpty() && !has_file && !shipped_model(QStringLiteral("attn-only-2l")).isEmpty())
         example = QStringLiteral("learned_heads");
     const bool present = qEnvironmentVariableIntValue("ATTNVIZ_PRESENT") != 0;
@@ -72,8 +74,10 @@ int run_gui(int argc, char** argv, const GuiOptions& options) {
             if (present) switcher.window()->setPresentation(true);
         });
     if (has_file)
-        QTimer::singleShot(0, &switcher, [&switcher, model, session] {
-            if (!model.isEmpty())
+        QTimer::singleShot(0, &switcher, [&switcher, model, session, attentions, tokens] {
+            if (!attentions.isEmpty())
+                switcher.window()->openAttentionMaps(attentions, tokens);
+            else if (!model.isEmpty())
                 switcher.window()->openModel(model);
             else
                 switcher.window()->openSession(session);

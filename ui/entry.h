@@ -13,6 +13,9 @@ struct GuiOptions {
     std::string lang;
     std::string model_folder;  ///< a model folder to open; "" for none
     std::string session;       ///< a .attnviz session to open; "" for none
+    /// `attnviz view`: attention maps computed elsewhere and their tokens ("" for tokens.json
+    /// beside them), checked by the command line already.
+    std::string attentions, tokens;
 };
 
 /// The desktop application.  argv holds the program's name and Qt's own options

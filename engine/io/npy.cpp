@@ -10,6 +10,7 @@
 
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
+#include "engine/io/half.h"
 
 namespace attnviz::io {
 
@@ -47,6 +48,8 @@ std::string quoted(std::string_view s) {
 
 const char* dtype_description(NpyDtype d) {
     switch (d) {
+        case NpyDtype::Float16:
+            return "float16";
         case NpyDtype::Float32:
             return "float32";
         case NpyDtype::Float64:
@@ -66,7 +69,7 @@ const char* dtype_description(NpyDtype d) {
 }
 
 bool is_float(NpyDtype d) {
-    return d == NpyDtype::Float32 || d == NpyDtype::Float64;
+    return d == NpyDtype::Float16 || d == NpyDtype::Float32 || d == NpyDtype::Float64;
 }
 
 bool parse_descr(std::string_view descr, DtypeInfo* out) {
@@ -78,7 +81,8 @@ bool parse_descr(std::string_view descr, DtypeInfo* out) {
         NpyDtype dtype;
         std::size_t itemsize;
     };
-    static constexpr std::array<Known, 7> kKnown = {{{"f4", NpyDtype::Float32, 4},
+    static constexpr std::array<Known, 8> kKnown = {{{"f2", NpyDtype::Float16, 2},
+                                                     {"f4", NpyDtype::Float32, 4},
                                                      {"f8", NpyDtype::Float64, 8},
                                                      {"b1", NpyDtype::Bool, 1},
                                                      {"u1", NpyDtype::UInt8, 1},
@@ -328,9 +332,10 @@ Header parse_header(std::string_view head, std::uint64_t file_size, const std::s
 
     DtypeInfo dt{};
     if (!parse_descr(h.descr, &dt))
-        fail(name, "unsupported dtype " + quoted(h.descr) +
-                       " (supported: '<f4' '>f4' '<f8' '>f8' for arrays, '|b1' '|u1' '|i1' "
-                       "'<i4' '>i4' '<i8' '>i8' for masks)");
+        fail(name,
+             "unsupported dtype " + quoted(h.descr) +
+                 " (supported: '<f2' '>f2' '<f4' '>f4' '<f8' '>f8' for arrays, '|b1' '|u1' '|i1' "
+                 "'<i4' '>i4' '<i8' '>i8' for masks)");
     h.info.dtype = dt.dtype;
     h.itemsize = dt.itemsize;
     h.big_endian = dt.big_endian;
@@ -372,7 +377,9 @@ Bits load(const char* p, bool big_endian) {
     Bits v;
     std::memcpy(&v, p, sizeof v);
     if (big_endian != (std::endian::native == std::endian::big)) {
-        if constexpr (sizeof(Bits) == 4)
+        if constexpr (sizeof(Bits) == 2)
+            v = __builtin_bswap16(v);
+        else if constexpr (sizeof(Bits) == 4)
             v = __builtin_bswap32(v);
         else if constexpr (sizeof(Bits) == 8)
             v = __builtin_bswap64(v);
@@ -385,6 +392,10 @@ std::vector<float> decode(const Header& h, const char* data) {
     std::vector<float> out(h.numel);
     const std::size_t n = h.numel;
     switch (h.info.dtype) {
+        case NpyDtype::Float16:
+            for (std::size_t i = 0; i < n; ++i)
+                out[i] = half_to_float(load<std::uint16_t>(data + 2 * i, h.big_endian));
+            break;
         case NpyDtype::Float32:
             for (std::size_t i = 0; i < n; ++i)
                 out[i] = std::bit_cast<float>(load<std::uint32_t>(data + 4 * i, h.big_endian));
@@ -522,6 +533,11 @@ std::string serialize_bool(const Mask& m, const std::string& context) {
 
 }  // namespace
 
+NpyLayout parse_npy_layout(std::string_view file, const std::string& name) {
+    const Header h = parse_header(file, file.size(), name);
+    return {h.info, h.data_offset, h.itemsize, h.big_endian};
+}
+
 NpyInfo read_npy_info(const std::string& path) {
     // Enough for any real header; re-read once if this one is longer.
     FileHead head = read_file_head(path, 4096);
@@ -539,7 +555,8 @@ Tensor parse_npy(const std::string& bytes, const std::string& name) {
     const Header h = parse_whole(bytes, name);
     if (!is_float(h.info.dtype))
         fail(name, "dtype " + quoted(h.descr) + " (" + dtype_description(h.info.dtype) +
-                       ") is not a float array; expected float32 ('<f4') or float64 ('<f8')");
+                       ") is not a float array; expected float32 ('<f4'), float64 ('<f8') or "
+                       "float16 ('<f2')");
     return Tensor(h.info.shape, decode(h, bytes.data() + h.data_offset));
 }
 

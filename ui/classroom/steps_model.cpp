@@ -145,7 +145,12 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
         const std::size_t n = std::size_t(s.model->text_pieces);
         const std::size_t cells = std::size_t(s.model->num_heads) * n * n;
         if (why)
-            *why = s.model->windowed()
+            *why = s.config.usesMaps()
+                       ? StepsText::tr(
+                             "The steps show how a model computes a layer's attention: maps "
+                             "read from a file hold only the result. Open the model itself "
+                             "(File ▸ Open Model…) to see its steps.")
+                   : s.model->windowed()
                        ? StepsText::tr(
                              "The steps show a layer's whole computation: they are not "
                              "kept for a window of the text (Show All, over the "

@@ -5,6 +5,7 @@
 #include "ui/cli/export_command.h"
 
 #include <QApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <QThread>
 
@@ -16,9 +17,11 @@
 #include <set>
 
 #include "engine/errors.h"
+#include "engine/io/attention_arrays.h"
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
+#include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
 #include "ui/entry.h"
@@ -235,8 +238,41 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
 
     const int embed_dim = a.embed_dim;
     int num_heads = a.num_heads;
-    if (a.model_layer && !a.model) usage_error(ExportCommandText::tr("--layer needs --model"));
-    if (a.model) {
+    const bool maps = a.attentions.has_value();
+    if (maps && a.model)
+        usage_error(ExportCommandText::tr("use either --model or --attentions, not both"));
+    if (a.attention_tokens && !maps)
+        usage_error(ExportCommandText::tr("--attention-tokens needs --attentions"));
+    if (a.model_layer && !a.model && !maps)
+        usage_error(ExportCommandText::tr("--layer needs --model"));
+    if (maps) {
+        if (has_text || has_tokens || has_text2 || has_tokens2)
+            usage_error(ExportCommandText::tr(
+                "--attentions brings its own tokens: --text and --tokens do not go with it"));
+        ComputeConfig source;
+        source.model_folder = QFileInfo(qstring(*a.attentions)).absoluteFilePath();
+        if (a.attention_tokens)
+            source.tokens_file = QFileInfo(qstring(*a.attention_tokens)).absoluteFilePath();
+        // DataError: shapes, tokens that do not fit, NaN in any layer (as attnviz view: the
+        // figure may show one layer, the file is refused whole).
+        const io::AttentionArrays arrays =
+            io::AttentionArrays::open(QFile::encodeName(source.model_folder).toStdString());
+        const std::string tokens = QFile::encodeName(maps_tokens_file(source)).toStdString();
+        io::check_tokens(arrays, io::read_attention_tokens(tokens), tokens);
+        if (const std::string warning = io::validate_attention_arrays(arrays); !warning.empty())
+            std::fprintf(stderr, "attnviz export: warning: %s\n", warning.c_str());
+        num_heads = int(arrays.heads());
+        const int layer = a.model_layer.value_or(1);
+        if (layer > arrays.layers())
+            usage_error(ExportCommandText::tr("--layer %1: %2 has %3 layers")
+                            .arg(layer)
+                            .arg(QFileInfo(source.model_folder).fileName())
+                            .arg(arrays.layers()));
+        doc->setAttentionMaps(source.model_folder, source.tokens_file);
+        doc->setLayer(layer - 1);
+        doc->setWords(a.words);
+        doc->setHideSpecial(a.hide_special);
+    } else if (a.model) {
         if (has_tokens || has_tokens2)
             usage_error(
                 ExportCommandText::tr("--tokens cannot be used with --model: the "
@@ -261,7 +297,7 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
     }
     const std::optional<int> heads_shown = a.mean_only ? std::optional<int>(0) : a.heads_shown;
     const QString view = qstring(a.view);
-    if (!has_text && !has_tokens)
+    if (!has_text && !has_tokens && !maps)
         usage_error(ExportCommandText::tr("--text (or --tokens) is required"));
     if (has_text && has_tokens)
         usage_error(ExportCommandText::tr("use either --text or --tokens, not both"));
@@ -276,17 +312,19 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         usage_error(ExportCommandText::tr("--mode %1 needs --text2").arg(pair_mode_name(*mode)));
     doc->setPairMode(*mode);
     if (!doc->setEmbedDim(embed_dim)) usage_error(doc->validationMessage());
-    if (embed_dim % num_heads != 0)
-        usage_error(ExportCommandText::tr("--num-heads %1 does not divide --embed-dim %2")
-                        .arg(num_heads)
-                        .arg(embed_dim));
-    doc->setNumHeads(num_heads);
+    if (!maps) {  // the demo layer's heads; maps from a file have their own
+        if (embed_dim % num_heads != 0)
+            usage_error(ExportCommandText::tr("--num-heads %1 does not divide --embed-dim %2")
+                            .arg(num_heads)
+                            .arg(embed_dim));
+        doc->setNumHeads(num_heads);
+    }
     if (heads_shown) {
         if (*heads_shown > num_heads)
             usage_error(ExportCommandText::tr("--heads-shown %1 is more than --num-heads %2")
                             .arg(*heads_shown)
                             .arg(num_heads));
-        if (a.model)  // the model's own scope; the demo layer's stays as it is
+        if (a.model || maps)  // the model's own scope; the demo layer's stays as it is
             doc->setModelScope(doc->layersShown(), *heads_shown);
         else
             doc->setHeadsShown(*heads_shown);
@@ -311,7 +349,8 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
     } else if (view == QLatin1String("lines")) {
         cmd.figure.kind = FigureKind::Lines;
     } else if (view == QLatin1String("model") || view == QLatin1String("atlas")) {
-        if (!a.model) usage_error(ExportCommandText::tr("--view %1 needs --model").arg(view));
+        if (!a.model && !maps)
+            usage_error(ExportCommandText::tr("--view %1 needs --model").arg(view));
         cmd.figure.kind = FigureKind::Model;
         cmd.atlas = view == QLatin1String("atlas");
         if (a.focus_token) cmd.figure.focus_token = *a.focus_token - 1;  // checked once computed
@@ -330,6 +369,10 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
                                           "lines, compare, compare:K, model or atlas, not '%1'")
                         .arg(view));
     }
+    if (maps && (cmd.figure.kind == FigureKind::Steps || cmd.figure.kind == FigureKind::Compare))
+        usage_error(ExportCommandText::tr("--view %1 needs a model: maps read from a file hold "
+                                          "only its result")
+                        .arg(view));
     if ((a.focus_token || a.focus_to) && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
         usage_error(ExportCommandText::tr("--focus-token and --focus-to need --view model"));
     if (!b_option.isEmpty() && cmd.figure.kind != FigureKind::Compare)

@@ -22,6 +22,9 @@ struct ExportOptions {
     // A trained model instead of the demo layer.
     std::optional<std::string> model;
     std::optional<int> model_layer;  ///< --layer, from 1
+    /// Attention maps computed elsewhere instead (engine/io/attention_arrays.h), and their
+    /// tokens (default: tokens.json beside them).
+    std::optional<std::string> attentions, attention_tokens;
     bool words = false, hide_special = false, focus_to = false;
     std::optional<int> focus_token;  ///< from 1
     // The demo layer

@@ -154,6 +154,18 @@ bool AttentionSnapshot::row_fully_masked(int n, int h, int i) const {
 }
 
 namespace {
+/// Attention maps' files, with their sizes and dates: a file written again is read again.
+QString maps_key(const ComputeConfig& c) {
+    QString key;
+    for (const QString& path : {c.model_folder, c.tokens_file}) {
+        const QFileInfo info(path);
+        key += path + QLatin1Char('\n') + QString::number(info.size()) + QLatin1Char(' ') +
+               QString::number(info.exists() ? info.lastModified().toMSecsSinceEpoch() : -1) +
+               QLatin1Char('\n');
+    }
+    return key;
+}
+
 void extend_range(const float* p, const std::uint8_t* m, std::size_t count, float* lo, float* hi) {
     for (std::size_t k = 0; k < count; ++k) {
         if (m[k] || !std::isfinite(p[k])) continue;
@@ -309,16 +321,18 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             budget ? *budget : budget::resolve_memory_budget("", "");
         ComputeCache local;
         ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
+        // Maps read from a file depend on the files (and their dates), not on the text.
+        const bool maps = c.usesMaps();
         const ComputeCache::Impl::ModelKey key{
-            c.model_folder,
-            c.text_a,
-            c.pair_mode == PairMode::Single ? QString() : c.text_b,
-            c.pair_mode == PairMode::Single ? PairMode::Single : PairMode::CrossAttention,
+            maps ? maps_key(c) : c.model_folder,
+            maps ? QString() : c.text_a,
+            c.pair_mode == PairMode::Single || maps ? QString() : c.text_b,
+            c.pair_mode == PairMode::Single || maps ? PairMode::Single : PairMode::CrossAttention,
             c.layers_shown,
             c.model_heads_shown,
             c.window_length > 0 ? c.window_start : 0,
             c.window_length,
-            c.knocked_out};
+            maps ? std::map<ModelHead, KnockOut>() : c.knocked_out};  // no model to knock
         // Choosing another layer re-slices; the word and special-token toggles regroup the
         // pieces' maps; only another text or model runs the forward pass again.
         const std::pair<bool, bool> shown{c.words, c.hide_special};
@@ -331,16 +345,20 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.steps_layer = -1;
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
-            cached.piece_maps = run_model(c, num_threads, memory, &cached.induction, control);
+            cached.piece_maps = maps
+                                    ? run_maps(c, memory, control)
+                                    : run_model(c, num_threads, memory, &cached.induction, control);
             cached.model_key = key;
         }
         if (!cached.model_maps || cached.shown_key != shown) {
             cached.model_maps.reset();
-            cached.model_maps = present_model(cached.piece_maps, c);
+            // Maps from a file group their pieces when their tokens file says how.
+            const bool plain = maps && cached.piece_maps->encoding.size() == 0;
+            cached.model_maps = plain ? cached.piece_maps : present_model(cached.piece_maps, c);
             cached.shown_key = shown;
         }
         std::shared_ptr<const StepTensors> steps;
-        if (model_steps) {
+        if (model_steps && !maps) {  // a file holds the maps, not how they were computed
             const int layer = std::clamp(c.layer, 0, cached.piece_maps->num_layers - 1);
             if (cached.steps_layer != layer) {
                 cached.steps.reset();

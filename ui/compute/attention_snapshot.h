@@ -122,6 +122,9 @@ struct ModelMaps {
     /// Characters of the text(s) the model reads as its unknown token (<unk>, [UNK]), and
     /// every character that is not a space: "12 of 12 characters are unknown to this model".
     int unknown_chars = 0, text_chars = 0;
+    /// Maps read from a file (run_maps): what the user should know about them, e.g. rows that
+    /// do not sum to 1; empty when nothing.
+    QString warning;
     double elapsed_ms = 0.0;  ///< the forward pass
     /// What run_model estimated the pass and its maps need, and the budget then.
     std::uint64_t estimated_bytes = 0, budget_bytes = 0;

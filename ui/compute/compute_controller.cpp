@@ -199,7 +199,8 @@ bool ComputeController::recolor() {
 void ComputeController::setModelSteps(bool on) {
     if (model_steps_ == on) return;
     model_steps_ = on;
-    if (!on || !last_config_ || !last_config_->usesModel()) return;
+    // Maps read from a file have no steps to ask for.
+    if (!on || !last_config_ || !last_config_->usesModel() || last_config_->usesMaps()) return;
     // A request still running without the steps (the Steps tab opened while a window's first
     // pass ran, as in one rebuilt in another language) would leave the tab waiting for them.
     if (isBusy() ? !requested_steps_ : latest_ && latest_->model && !latest_->steps)

@@ -5,6 +5,8 @@
 #include "ui/compute/model_snapshot.h"
 
 #include <QCoreApplication>
+#include <QFile>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <chrono>
@@ -13,6 +15,7 @@
 
 #include "engine/buffers.h"
 #include "engine/errors.h"
+#include "engine/io/attention_arrays.h"
 #include "engine/models/token_views.h"
 #include "ui/compute/model_store.h"
 #include "ui/render/colormaps.h"
@@ -161,6 +164,7 @@ class KeepingSink : public models::AttentionSink {
         means.push_back(std::move(mean));
     }
 
+    bool causal() const { return causal_; }
     std::vector<Tensor> weights, means;  ///< per layer [heads, W, W] and [W, W]
     std::vector<Tensor> rollout;         ///< per layer [W, W], with a window only
     models::HeadAtlas atlas;             ///< every head of every layer
@@ -398,6 +402,145 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     return out;
 }
 
+QString maps_tokens_file(const ComputeConfig& c) {
+    if (!c.tokens_file.isEmpty()) return c.tokens_file;
+    const std::string beside = io::tokens_beside(QFile::encodeName(c.model_folder).toStdString());
+    if (beside.empty())
+        throw DataError(ComputeText::tr("%1: no tokens file was given and there is no tokens.json "
+                                        "beside it")
+                            .arg(c.model_folder)
+                            .toStdString());
+    return QFile::decodeName(QByteArray::fromStdString(beside));
+}
+
+std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
+                                          const budget::MemoryBudget& memory,
+                                          const PassControl* control) {
+    const auto start = std::chrono::steady_clock::now();
+    const io::AttentionArrays arrays =
+        io::AttentionArrays::open(QFile::encodeName(c.model_folder).toStdString());
+    const QString tokens_path = maps_tokens_file(c);
+    const io::AttentionTokens tokens =
+        io::read_attention_tokens(QFile::encodeName(tokens_path).toStdString());
+    io::check_tokens(arrays, tokens, QFile::encodeName(tokens_path).toStdString());
+    const int N = int(arrays.layers()), H = int(arrays.heads());
+    const std::int64_t L = arrays.length();
+    const auto kept_layers = [N](const budget::ResultScope& s) {
+        return s.layers_shown > 0 ? std::min(s.layers_shown, N) : N;
+    };
+    const auto kept_heads = [H](const budget::ResultScope& s) {
+        return s.heads_shown < 0 ? H : std::min(s.heads_shown, H);
+    };
+    // What a model's pass keeps (run_model), without the pass: the kept layers' maps of the kept
+    // heads, the mean and rollout, their thumbnails and one layer's panels drawn, plus the one
+    // layer read from the file at a time (every head, every token) and a window's rollout.
+    const auto footprint = [&](const budget::ResultScope& s) {
+        const budget::AxisWindow w = budget::window_on(s, L);
+        const double cells = double(w.count) * double(w.count), full = double(L) * double(L);
+        const int k = kept_heads(s);
+        const double maps = double(kept_layers(s)) * double(k + 2) * cells;
+        const double read = 2.0 * double(H + 1) * full * sizeof(float);
+        const double rollout = w.count < L ? 3.0 * full * sizeof(float) : 0.0;
+        return std::uint64_t(maps * 8.0 + read + rollout +
+                             double(k + 1) * cells * kDisplayBytesPerCell +
+                             double(kDisplayFixedBytes));
+    };
+    const budget::ResultScope requested = c.scope();
+    const std::uint64_t needed = footprint(requested);
+    if (needed > memory.bytes) {
+        std::vector<std::int64_t> every(static_cast<std::size_t>(N));
+        for (std::size_t l = 0; l < every.size(); ++l)
+            every[l] = std::int64_t(l);
+        throw budget::MemoryBudgetExceeded(
+            budget::plan_memory(footprint, requested, H, L, memory.bytes, kMaxOfferedWindow, every),
+            memory);
+    }
+    const budget::AxisWindow window = budget::window_on(requested, L);
+    const int layers = kept_layers(requested), heads_kept = kept_heads(requested);
+    io::AttentionScan scan;
+    // Maps read from a file say nothing of a mask: the first layer with nothing above the
+    // diagonal in any head is a causal model's (the atlas measures its rows over the keys
+    // they see).
+    std::optional<KeepingSink> sink;
+    for (int l = 0; l < layers; ++l) {
+        if (control && control->stopped()) throw Cancelled();
+        AttentionResult r;
+        r.weights = take_tensor({1, std::int64_t(H), L, L});
+        arrays.read_layer(l, r.weights.ptr());
+        scan.add(l, r.weights.ptr(), H, L);
+        if (!sink) sink.emplace(heads_kept, H, layers, scan.causal(), window, L);
+        r.mean_weights = take_tensor({1, L, L});
+        float* mean = r.mean_weights.ptr();
+        std::fill_n(mean, std::size_t(L * L), 0.0f);
+        for (int h = 0; h < H; ++h)
+            for (std::size_t k = 0; k < std::size_t(L * L); ++k)
+                mean[k] += r.weights.data[std::size_t(h) * std::size_t(L * L) + k];
+        for (std::size_t k = 0; k < std::size_t(L * L); ++k)
+            mean[k] /= float(H);
+        sink->on_layer(l, std::move(r));
+        if (control) control->report(l + 1, layers);
+    }
+    auto out = std::make_shared<ModelMaps>();
+    out->name = QFileInfo(c.model_folder).fileName();
+    out->folder = c.model_folder;
+    out->total_layers = N;
+    out->num_layers = layers;
+    out->num_heads = H;
+    out->heads_kept = heads_kept;
+    out->pieces = out->tokens = int(window.count);
+    out->first_piece = out->first_token = int(window.begin);
+    out->text_pieces = out->text_tokens = int(L);
+    out->estimated_bytes = needed;
+    out->budget_bytes = memory.bytes;
+    out->causal = sink->causal();
+    out->no_predictions = ComputeText::tr(
+        "Predictions and knocked-out heads need the model itself: maps read "
+        "from a file hold only its attention.");
+    out->warning = QString::fromStdString(scan.warning(arrays.path()));
+    for (auto k = std::size_t(window.begin); k < std::size_t(window.begin + window.count); ++k) {
+        out->token_text.push_back(QString::fromStdString(tokens.text[k]));
+        out->special.push_back(tokens.special.empty() ? 0 : tokens.special[k]);
+        out->sequence.push_back(out->special.back() ? -1 : 0);
+    }
+    // With offsets into the input, or special tokens marked, the words and hidden special
+    // tokens views group these pieces as they group a model's (present_model).
+    if ((!tokens.offsets.empty() && !tokens.input.empty()) || !tokens.special.empty()) {
+        text::Encoding& e = out->encoding;
+        const std::size_t n = tokens.size();
+        e.ids = tokens.ids.empty() ? std::vector<std::int64_t>(n, 0) : tokens.ids;
+        e.tokens = e.text = tokens.text;
+        e.offsets = tokens.input.empty() || tokens.offsets.empty()
+                        ? std::vector<std::pair<std::int64_t, std::int64_t>>(n, {0, 0})
+                        : tokens.offsets;
+        e.special = tokens.special.empty() ? std::vector<std::uint8_t>(n, 0) : tokens.special;
+        e.type_ids.assign(n, 0);
+        for (std::size_t k = 0; k < n; ++k)
+            e.sequence.push_back(e.special[k] ? -1 : 0);
+        out->text_a = QString::fromStdString(tokens.input);
+        const auto chars = std::int64_t(out->text_a.toUcs4().size());
+        for (std::size_t k = 0; k < n; ++k)
+            if (e.offsets[k].second > chars)
+                throw DataError(ComputeText::tr("%1: token %2's offsets [%3, %4] are past the end "
+                                                "of \"input\" (%5 characters)")
+                                    .arg(tokens_path)
+                                    .arg(k + 1)
+                                    .arg(e.offsets[k].first)
+                                    .arg(e.offsets[k].second)
+                                    .arg(chars)
+                                    .toStdString());
+    }
+    out->weights = std::move(sink->weights);
+    out->means = std::move(sink->means);
+    out->atlas = std::move(sink->atlas);
+    models::label_heads(&out->atlas);
+    out->rollout =
+        out->windowed() ? std::move(sink->rollout) : models::attention_rollout(out->means);
+    add_thumbnails(out.get());
+    out->elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
 std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> pieces,
                                                const ComputeConfig& c) {
     // The window's pieces grouped; where the window begins among the whole text's tokens.
@@ -536,6 +679,13 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generatio
 }
 
 QStringList model_tokens(const ComputeConfig& c) {
+    if (c.usesMaps()) {
+        QStringList out;
+        for (const std::string& t :
+             io::read_attention_tokens(QFile::encodeName(maps_tokens_file(c)).toStdString()).text)
+            out << QString::fromStdString(t);
+        return out;
+    }
     const ModelPtr m = open_model(c.model_folder);
     const models::EncodedText enc = encode(*m, c);
     QStringList out;

@@ -22,6 +22,20 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_
                                            std::vector<double>* induction = nullptr,
                                            const PassControl* control = nullptr);
 
+/// Attention maps read from a file (config.usesMaps(): model_folder is the array, tokens_file or
+/// tokens.json beside it the tokens; engine/io/attention_arrays.h) into the structures run_model
+/// fills, layer by layer: the kept layers' maps of the kept heads (config.scope()), the atlas
+/// without the induction probe (it needs the model), the rollout, `warning` when rows do not sum
+/// to 1.  Throws DataError for a bad file (shapes, NaN, tokens that do not fit) and
+/// MemoryBudgetExceeded, before reading any layer, when the maps would not fit `memory`.
+std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& config,
+                                          const budget::MemoryBudget& memory,
+                                          const PassControl* control = nullptr);
+
+/// The tokens file of attention maps: config.tokens_file, else tokens.json beside the maps.
+/// Throws DataError when there is neither.
+QString maps_tokens_file(const ComputeConfig& config);
+
 /// The maps as the views show them: `pieces` (from run_model) grouped into words and with the
 /// special tokens hidden as `config` says (models::group_tokens); `pieces` itself when neither
 /// applies.  Throws UsageError when hiding would leave no token.

@@ -107,6 +107,11 @@ QStringList colormap_names() {
     return names;
 }
 
+bool is_attention_maps_path(const QString& path) {
+    return path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive) ||
+           path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive);
+}
+
 TokenSequences resolve_tokens(const ComputeConfig& config) {
     if (config.usesModel()) {  // the model's own tokens; none when it cannot be opened
         TokenSequences out;

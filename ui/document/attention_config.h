@@ -51,6 +51,10 @@ QString colormap_name(Colormap c);  ///< "viridis" | "cividis" | "magma" | "grey
 bool colormap_from_name(const QString& name, Colormap* out);  ///< also accepts "gray"
 QStringList colormap_names();
 
+/// A source path that names attention maps in a file (.npy, .safetensors) rather than a model
+/// (a folder, a .gguf file).
+bool is_attention_maps_path(const QString& path);
+
 /// A key position masked by clicking its label: (batch item, key index).
 using MaskedKey = std::pair<int, int>;
 
@@ -91,7 +95,10 @@ struct ComputeConfig {
     // The source: the demo layer above (model_folder empty) or a trained model, a Hugging
     // Face folder, whose every layer runs and whose layer `layer` (0-based) the views show.
     // The demo layer's settings are kept meanwhile, so switching back restores them.
+    // model_folder may also be an attention maps file computed elsewhere (.npy, .safetensors:
+    // engine/io/attention_arrays.h), whose layers stand in for a model's (usesMaps()).
     QString model_folder;
+    QString tokens_file;  ///< attention maps' tokens; empty: tokens.json beside them
     int layer = 0;
     // How a model's tokens are shown (models::group_tokens): pieces grouped into words and
     // characters, and the special tokens hidden with every row renormalised.
@@ -101,6 +108,8 @@ struct ComputeConfig {
     /// above them, the predictions and the loss change.  Cleared when the model changes.
     std::map<ModelHead, KnockOut> knocked_out;
     bool usesModel() const { return !model_folder.isEmpty(); }
+    /// The source is attention maps read from a file, not a model run: no text, no steps.
+    bool usesMaps() const { return is_attention_maps_path(model_folder); }
 
     // What of the result is kept, to stay within the memory budget (budget::ResultScope):
     // per-head weights of the first heads_shown heads (-1: every head, 0: the mean only) and

@@ -205,9 +205,20 @@ void AttentionDocument::setWeightsFile(const QString& path) {
         computeChanged();
 }
 
+void AttentionDocument::setAttentionMaps(const QString& file, const QString& tokens) {
+    if (compute_.model_folder == file && compute_.tokens_file == tokens) return;
+    compute_.tokens_file = tokens;  // read with the maps: one request for both
+    if (compute_.model_folder == file) {
+        computeChanged();
+        return;
+    }
+    setModelFolder(file);
+}
+
 void AttentionDocument::setModelFolder(const QString& folder) {
     if (!assign(compute_.model_folder, folder, this, &AttentionDocument::modelFolderChanged))
         return;
+    if (!compute_.usesMaps()) compute_.tokens_file.clear();
     model_heads_ = -1;
     compute_.layers_shown = compute_.model_heads_shown = -1;  // another model: its own
     if (!compute_.knocked_out.empty()) {  // another model's heads are other heads
@@ -612,11 +623,12 @@ QJsonObject AttentionDocument::toJson() const {
     QJsonArray knocked;
     for (const auto& [head, how] : c.knocked_out)
         knocked.append(QJsonArray{head.first, head.second, knock_out_name(how)});
-    const QJsonObject source{{QStringLiteral("model_folder"), c.model_folder},
-                             {QStringLiteral("layer"), c.layer},
-                             {QStringLiteral("words"), c.words},
-                             {QStringLiteral("hide_special"), c.hide_special},
-                             {QStringLiteral("knocked_out"), knocked}};
+    QJsonObject source{{QStringLiteral("model_folder"), c.model_folder},
+                       {QStringLiteral("layer"), c.layer},
+                       {QStringLiteral("words"), c.words},
+                       {QStringLiteral("hide_special"), c.hide_special},
+                       {QStringLiteral("knocked_out"), knocked}};
+    if (!c.tokens_file.isEmpty()) source[QStringLiteral("tokens_file")] = c.tokens_file;
     return QJsonObject{{QStringLiteral("source"), source},
                        {QStringLiteral("input"), input},
                        {QStringLiteral("layer"), layer},
@@ -765,6 +777,7 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     // Versions 1 and 2 have no "source": the demo layer.
     const QJsonObject source = r.object(json, QStringLiteral("source"));
     r.string(source, QStringLiteral("model_folder"), &c.model_folder);
+    r.string(source, QStringLiteral("tokens_file"), &c.tokens_file);  // attention maps' tokens
     r.integer(source, QStringLiteral("layer"), 0, kMaxLayers - 1, &c.layer);
     r.boolean(source, QStringLiteral("words"), &c.words);
     r.boolean(source, QStringLiteral("hide_special"), &c.hide_special);

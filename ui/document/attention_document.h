@@ -100,6 +100,9 @@ class AttentionDocument : public QObject {
     /// The source: a model folder (already opened by the window), or empty for the demo
     /// layer.  The layer is kept when it exists in the new model (the views clamp it).
     void setModelFolder(const QString& folder);
+    /// Attention maps read from a file as the source (ComputeConfig::usesMaps()), with their
+    /// tokens file (empty: tokens.json beside the maps).
+    void setAttentionMaps(const QString& file, const QString& tokens);
     /// The model's layer the views show (0-based).
     void setLayer(int layer);
     /// The model's heads knocked out of its pass (ComputeConfig::knocked_out).

@@ -48,10 +48,12 @@ bool save_session(const QString& path, const AttentionDocument& document,
     }
     // So is a model folder below the session's folder (version 3).
     QJsonObject source = doc_json.value(QStringLiteral("source")).toObject();
-    const QString model = source.value(QStringLiteral("model_folder")).toString();
-    if (!model.isEmpty()) {
-        const QString rel = QFileInfo(path).absoluteDir().relativeFilePath(model);
-        if (!rel.startsWith(QLatin1String(".."))) source[QStringLiteral("model_folder")] = rel;
+    // And attention maps and their tokens file.
+    for (const QString& key : {QStringLiteral("model_folder"), QStringLiteral("tokens_file")}) {
+        const QString file = source.value(key).toString();
+        if (file.isEmpty()) continue;
+        const QString rel = QFileInfo(path).absoluteDir().relativeFilePath(file);
+        if (!rel.startsWith(QLatin1String(".."))) source[key] = rel;
         doc_json[QStringLiteral("source")] = source;
     }
     QJsonObject root{{QStringLiteral("format"), QLatin1String(kSessionFormat)},
@@ -134,6 +136,12 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
         if (!resource && !QFileInfo::exists(folder) && !shipped_model(model).isEmpty())
             folder = shipped_model(model);
         source[QStringLiteral("model_folder")] = folder;
+        doc_json[QStringLiteral("source")] = source;
+    }
+    const QString tokens = source.value(QStringLiteral("tokens_file")).toString();
+    if (!tokens.isEmpty() && QFileInfo(tokens).isRelative()) {
+        source[QStringLiteral("tokens_file")] =
+            QDir::cleanPath(QFileInfo(path).absoluteDir().absoluteFilePath(tokens));
         doc_json[QStringLiteral("source")] = source;
     }
     QString message;

@@ -163,12 +163,6 @@ void AtlasView::retranslate() {
     for (int k = 0; k < measure_->count(); ++k)
         measure_->setItemText(k, measureText(measure_->itemData(k).toString().toStdString()));
     export_->setText(tr("Export CSV…"));
-    legend_->setText(
-        tr("Each measure is averaged over the query tokens of the text above. The induction "
-           "score is measured on a sequence the tool makes (the first token, then 50 random "
-           "tokens twice): the attention from a token of the second copy to the token after its "
-           "earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ "
-           "0.5, induction ≥ 0.3, broad ≥ 0.8."));
     fill();
 }
 
@@ -197,10 +191,24 @@ void AtlasView::changeEvent(QEvent* event) {
 
 void AtlasView::setSnapshot(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
+    // Maps read from a file have no induction score (it runs the model): colour by another.
+    if (snapshot_ && snapshot_->config.usesMaps() && measure() == QLatin1String("induction"))
+        measure_->setCurrentIndex(measure_->findData(QStringLiteral("previous")));
     fill();
 }
 
 void AtlasView::fill() {
+    QString legend =
+        tr("Each measure is averaged over the query tokens of the text above. The induction "
+           "score is measured on a sequence the tool makes (the first token, then 50 random "
+           "tokens twice): the attention from a token of the second copy to the token after its "
+           "earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ "
+           "0.5, induction ≥ 0.3, broad ≥ 0.8.");
+    if (snapshot_ && snapshot_->config.usesMaps())
+        legend += QLatin1Char(' ') +
+                  tr("These maps were read from a file: the induction score needs the model "
+                     "itself to run that sequence, so it is left out (–).");
+    legend_->setText(legend);
     const models::HeadAtlas* a = atlas();
     grid_->setAtlas(a, measure().toStdString());
     const auto& names = models::head_measure_names();

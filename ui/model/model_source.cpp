@@ -18,7 +18,11 @@
 #include <QToolBar>
 
 #include <algorithm>
+#include <tuple>
 
+#include "engine/errors.h"
+
+#include "engine/io/attention_arrays.h"
 #include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/shipped_models.h"
@@ -32,6 +36,9 @@ ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWi
     open_act_->setObjectName(QStringLiteral("openModelAction"));
     open_act_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
     connect(open_act_, &QAction::triggered, this, &ModelSource::openDialog);
+    maps_act_ = new QAction(this);
+    maps_act_->setObjectName(QStringLiteral("openMapsAction"));
+    connect(maps_act_, &QAction::triggered, this, &ModelSource::openMapsDialog);
     recent_menu_ = new QMenu(window);
     recent_menu_->setObjectName(QStringLiteral("recentModelsMenu"));
 
@@ -85,6 +92,10 @@ void ModelSource::retranslate() {
     open_act_->setStatusTip(
         tr("Open a Hugging Face model folder (config.json, "
            "model.safetensors, tokenizer.json)"));
+    maps_act_->setText(tr("Open &Attention Maps…"));
+    maps_act_->setStatusTip(
+        tr("Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) "
+           "and their tokens (.json)"));
     recent_menu_->setTitle(tr("Recent Mo&dels"));
     cancel_button_->setText(tr("Cancel"));
     if (source_combo_) {
@@ -121,7 +132,9 @@ void ModelSource::addToToolBar(QToolBar* bar) {
     bar->addWidget(source_combo_);
     connect(source_combo_, &QComboBox::activated, this, [this] {
         const QString folder = source_combo_->currentData().toString();
-        if (folder.isEmpty() || find_model(folder)) {
+        if (is_attention_maps_path(folder)) {
+            openMaps(folder, maps_tokens_);
+        } else if (folder.isEmpty() || find_model(folder)) {
             cancel();  // a model still opening from an earlier pick must not replace this one
             doc_->setModelFolder(folder);
         } else {
@@ -158,7 +171,61 @@ void ModelSource::openDialog() {
     if (!folder.isEmpty()) load(folder);
 }
 
+void ModelSource::openMapsDialog() {
+    const ComputeConfig& c = doc_->computeConfig();
+    const QString start =
+        c.usesModel() ? QFileInfo(c.model_folder).absolutePath() : QDir::homePath();
+    const QString file =
+        QFileDialog::getOpenFileName(window_, tr("Open Attention Maps"), start,
+                                     tr("Attention maps (*.npy *.safetensors);;All files (*)"));
+    if (file.isEmpty()) return;
+    QString tokens;
+    if (io::tokens_beside(QFile::encodeName(file).toStdString()).empty()) {
+        tokens = QFileDialog::getOpenFileName(
+            window_, tr("Open the Tokens of %1").arg(QFileInfo(file).fileName()),
+            QFileInfo(file).absolutePath(), tr("Tokens (*.json);;All files (*)"));
+        if (tokens.isEmpty()) return;
+    }
+    openMaps(file, tokens);
+}
+
+bool ModelSource::openMaps(const QString& file, const QString& tokens) {
+    const QString path = QFileInfo(file).absoluteFilePath();
+    try {
+        // The headers and the tokens, then the values (NaN) of files read in a blink; bigger
+        // ones are read on the compute thread, whose errors the heatmaps show.
+        const io::AttentionArrays arrays =
+            io::AttentionArrays::open(QFile::encodeName(path).toStdString());
+        std::string tokens_path = QFile::encodeName(tokens).toStdString();
+        if (tokens_path.empty()) tokens_path = io::tokens_beside(arrays.path());
+        if (tokens_path.empty())
+            throw DataError(
+                tr("there is no tokens.json beside it: choose its tokens file").toStdString());
+        io::check_tokens(arrays, io::read_attention_tokens(tokens_path), tokens_path);
+        constexpr std::uint64_t kCheckedAtOnce = std::uint64_t(64) << 20;  // values
+        if (std::uint64_t(arrays.layers()) * arrays.layer_values() <= kCheckedAtOnce)
+            io::validate_attention_arrays(arrays);  // the rows' warning comes with the result
+    } catch (const std::exception& e) {
+        emit failed(tr("Cannot Open the Attention Maps"),
+                    tr("%1 could not be opened: %2")
+                        .arg(QDir::toNativeSeparators(path), QString::fromStdString(e.what())));
+        return false;
+    }
+    cancel();
+    // Another file's tokens may not group: its pieces first, as they are.
+    doc_->setWords(false);
+    doc_->setHideSpecial(false);
+    maps_tokens_ = tokens.isEmpty() ? QString() : QFileInfo(tokens).absoluteFilePath();
+    doc_->setAttentionMaps(path, maps_tokens_);
+    sync();
+    return true;
+}
+
 void ModelSource::load(const QString& folder) {
+    if (is_attention_maps_path(folder)) {  // a drop, the command line: maps, not a model
+        openMaps(folder, QString());
+        return;
+    }
     if (ModelPtr m = find_model(folder)) {  // already open: no thread, no wait
         finish(++ticket_, folder, std::move(m), QString());
         return;
@@ -264,17 +331,37 @@ void ModelSource::sync() {
         source_combo_->setCurrentIndex(std::max(0, current));
         const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
         const QSignalBlocker block_layer(layer_spin_);
-        layer_spin_->setEnabled(m != nullptr);
+        const bool maps = c.usesMaps() && maps_;
+        layer_spin_->setEnabled(m != nullptr || maps);
         // The memory budget may keep only the first layers.
-        const int layers = m ? int(m->model->info().num_layers) : 1;
+        const int layers = m ? int(m->model->info().num_layers) : maps ? maps_->total_layers : 1;
         layer_spin_->setRange(1, c.layers_shown > 0 ? std::min(layers, c.layers_shown) : layers);
         layer_spin_->setValue(c.layer + 1);
-        for (auto [box, on] :
-             {std::pair{words_box_, c.words}, {hide_special_box_, c.hide_special}}) {
+        // Maps from a file group into words when their tokens have offsets into an input,
+        // and hide special tokens when they are marked.
+        for (auto [box, on, can] :
+             {std::tuple{words_box_, c.words, maps && maps_words_},
+              std::tuple{hide_special_box_, c.hide_special, maps && maps_special_}}) {
             const QSignalBlocker block_box(box);
-            box->setEnabled(m != nullptr);
+            box->setEnabled(m != nullptr || can);
             box->setChecked(on);
         }
+    }
+    if (c.usesMaps() && maps_) {
+        QString text =
+            tr("<b>%1</b><br>attention maps read from a file · %2 layers · %3 heads · %4 tokens · "
+               "%5<br>Steps and predictions need the model itself.")
+                .arg(QFileInfo(maps_->folder).fileName().toHtmlEscaped())
+                .arg(maps_->total_layers)
+                .arg(maps_->num_heads)
+                .arg(maps_->text_tokens)
+                .arg(maps_->causal ? tr("causal") : tr("bidirectional"));
+        if (!maps_->warning.isEmpty())
+            text += QStringLiteral("<br><span style='color:#a04000'>%1</span>")
+                        .arg(tr("Warning: %1").arg(maps_->warning.toHtmlEscaped()));
+        info_->setText(text);
+        info_->show();
+        return;
     }
     const ModelPtr m = c.usesModel() ? find_model(c.model_folder) : nullptr;
     if (!m) {
@@ -304,7 +391,19 @@ void ModelSource::sync() {
 }
 
 void ModelSource::setSnapshot(const SnapshotPtr& snapshot) {
-    (void)snapshot;
+    if (snapshot && snapshot->model && snapshot->config.usesMaps()) {
+        const ModelMaps& m = *snapshot->model;
+        if (m.words || m.hide_special) {  // grouped: it could be
+            maps_words_ = maps_words_ || m.words;
+            maps_special_ = maps_special_ || m.hide_special;
+        } else {  // the pieces, with what their tokens file says of them
+            maps_words_ = m.encoding.size() > 0 && !m.text_a.isEmpty();
+            maps_special_ = std::any_of(m.encoding.special.begin(), m.encoding.special.end(),
+                                        [](std::uint8_t s) { return s != 0; });
+        }
+        maps_ = snapshot->model;
+        maps_tokens_ = snapshot->config.tokens_file;
+    }
     sync();
 }
 

@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ui/compute/attention_snapshot.h"
@@ -37,6 +38,8 @@ class ModelSource : public QObject {
     ~ModelSource() override;
 
     QAction* openAction() const { return open_act_; }
+    /// File ▸ Open Attention Maps…: an array of maps computed elsewhere, then its tokens.
+    QAction* openMapsAction() const { return maps_act_; }
     QMenu* recentMenu() const { return recent_menu_; }
     /// "Source: [Demo layer | model]  Layer: [n]  [ ] Words  [ ] Hide special tokens" for the
     /// tool bar.
@@ -49,6 +52,9 @@ class ModelSource : public QObject {
     /// Opens `folder` off the GUI thread; when it is open the document switches to it (the
     /// window keeps what it had until then).  A failure is reported by failed().
     void load(const QString& folder);
+    /// Checks attention maps and their tokens (`tokens` empty: tokens.json beside them) and
+    /// makes them the source; a problem is reported by failed() and changes nothing.
+    bool openMaps(const QString& file, const QString& tokens);
     /// Abandons the load under way: the document keeps its source.
     void cancel();
     bool isLoading() const { return loading_ != nullptr; }
@@ -62,6 +68,7 @@ class ModelSource : public QObject {
 
   private:
     void openDialog();
+    void openMapsDialog();
     void finish(std::uint64_t ticket, const QString& folder, ModelPtr model, const QString& error);
     void sync();
     void updateRecentMenu();
@@ -72,6 +79,13 @@ class ModelSource : public QObject {
     AppSettings* settings_;
     QWidget* window_;
     QAction* open_act_ = nullptr;
+    QAction* maps_act_ = nullptr;
+    /// The last result's maps when they were read from a file: their layers for the layer
+    /// selector and their description for the info panel.
+    std::shared_ptr<const ModelMaps> maps_;
+    QString maps_tokens_;  ///< their tokens file ("" tokens.json beside them)
+    /// Whether their tokens group into words (offsets into an input) and mark special tokens.
+    bool maps_words_ = false, maps_special_ = false;
     QMenu* recent_menu_ = nullptr;
     QComboBox* source_combo_ = nullptr;
     QSpinBox* layer_spin_ = nullptr;

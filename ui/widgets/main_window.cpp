@@ -155,6 +155,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         const bool model = doc_->computeConfig().usesModel();
         controls_->setModelSource(model);
         inputs_->setModelSource(model);
+        // Attention maps read from a file come with their tokens: there is no text to type.
+        const bool maps = doc_->computeConfig().usesMaps();
+        inputs_->setEnabled(!maps);
+        inputs_->setToolTip(maps ? tr("The tokens are those of the attention maps' tokens file.")
+                                 : QString());
     };
     connect(doc_, &AttentionDocument::modelFolderChanged, this, follow_source);
     follow_source();
@@ -174,6 +179,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             grid_->setSnapshot(s, compute_->latestMaps());
         }
         grid_->setMessage(QString());
+        if (s->model && !s->model->warning.isEmpty() && s->model->warning != maps_warning_) {
+            maps_warning_ = s->model->warning;  // said once per file, not on every layer
+            statusBar()->showMessage(tr("Warning: %1").arg(maps_warning_), 15000);
+        }
         views_->setSnapshot(s, compute_->latestStatistics());
         timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
                                    .arg(s->target_len)
@@ -250,6 +259,10 @@ void MainWindow::openModel(const QString& folder) {
     models_->load(folder);
 }
 
+bool MainWindow::openAttentionMaps(const QString& file, const QString& tokens) {
+    return models_->openMaps(file, tokens);
+}
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.size() == 1 && urls.front().isLocalFile()) event->acceptProposedAction();
@@ -260,7 +273,8 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (urls.size() != 1 || !urls.front().isLocalFile()) return;
     const QString path = urls.front().toLocalFile();
     event->acceptProposedAction();
-    if (QFileInfo(path).isDir() || path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive))
+    if (QFileInfo(path).isDir() || path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) ||
+        is_attention_maps_path(path))
         models_->load(path);
     else if (sessions_->maybeSave())
         sessions_->openSession(path);

@@ -70,6 +70,9 @@ class MainWindow : public QMainWindow {
     ModelSource* modelSource() const { return models_; }
     /// Opens a model folder off the GUI thread (as File ▸ Open Model… does).
     void openModel(const QString& folder);
+    /// Opens attention maps computed elsewhere with their tokens (empty: tokens.json beside
+    /// them), as File ▸ Open Attention Maps… does; false (a dialog said why) when they cannot be.
+    bool openAttentionMaps(const QString& file, const QString& tokens);
 
     /// Opens a built-in example (builtin_examples()) as an untitled session and shows its
     /// explanation.  False (with an error dialog) if it cannot be read.
@@ -162,6 +165,7 @@ class MainWindow : public QMainWindow {
     QTimer* progress_delay_ = nullptr;
 
     QString last_error_;
+    QString maps_warning_;  ///< the attention maps' warning last shown (rows not summing to 1)
     QPointer<QMessageBox> error_box_;
 };
 

@@ -107,6 +107,7 @@ void WindowActions::createMenus() {
     file->addAction(open_act_);
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     file->addAction(p_.models->openAction());
+    file->addAction(p_.models->openMapsAction());
     file->addMenu(p_.models->recentMenu());
     file->addAction(save_act_);
     file->addAction(save_as_act_);

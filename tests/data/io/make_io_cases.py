@@ -174,7 +174,7 @@ def make_npy():
           npy_by_hand("{'descr': '<f4', 'fortran_order': False, 'shape': [3], }", bytes(12)))
     write(NPY, "bad_unknown_dtype.npy",
           npy_by_hand("{'descr': '<c8', 'fortran_order': False, 'shape': (3,), }", bytes(24)))
-    write(NPY, "bad_f2_dtype.npy", np_bytes(np.zeros(3, np.float16)))
+    write(NPY, "f2_zeros.npy", np_bytes(np.zeros(3, np.float16)))  # read: float16 is supported
     write(NPY, "bad_structured.npy",
           np_bytes(np.zeros(3, dtype=[("a", "<f4"), ("b", "<i4")])))
     write(NPY, "bad_missing_key.npy",

@@ -1,0 +1,129 @@
+// `attnviz view --attentions A --tokens T` checks the maps before any window opens, and
+// `attnviz export --attentions` draws from them: bad data exits 1 with one line naming the file
+// and the problem, a usage mistake exits 2.  (The window
+// on good files: ui_attention_maps_test.)  Files: tests/data/attention_maps/make_attention_maps.py.
+#include <QtTest>
+
+#include "test_support.h"
+
+using namespace attnviz;
+
+namespace {
+QString maps_file(const char* name) {
+    return QString::fromStdString(test::data_dir()) + QStringLiteral("/attention_maps/") +
+           QLatin1String(name);
+}
+}  // namespace
+
+class TestCliAttentionMaps : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void refusesBadInput_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("message");
+        const auto view = [](const char* maps, const char* tokens) {
+            QStringList a{QStringLiteral("view"), QStringLiteral("--attentions"), maps_file(maps)};
+            if (tokens) a << QStringLiteral("--tokens") << maps_file(tokens);
+            return a;
+        };
+        QTest::newRow("wrong L") << view("maps_f32.npy", "bad_tokens_9.json") << 1
+                                 << "bad_tokens_9.json: 9 tokens but the maps in";
+        QTest::newRow("NaN") << view("bad_nan.npy", "tokens.json") << 1
+                             << "bad_nan.npy: layer 2, head 3, row 5, column 1 is NaN "
+                                "(counted from 1); attention maps must be finite";
+        QTest::newRow("not square") << view("bad_not_square.npy", nullptr) << 1
+                                    << "bad_not_square.npy: the maps are 10 × 9";
+        QTest::newRow("bad shape") << view("bad_2d.npy", nullptr) << 1
+                                   << "bad_2d.npy: the maps are [10,10]; expected [layers, heads";
+        QTest::newRow("safetensors names") << view("bad_names.safetensors", nullptr) << 1
+                                           << "tensor 'attn.1' is not one of layer.0";
+        QTest::newRow("tokens file broken")
+            << view("maps_f32.npy", "maps_f16.npy") << 1 << "maps_f16.npy: not valid JSON";
+        QTest::newRow("no --attentions")
+            << QStringList{QStringLiteral("view"), QStringLiteral("--tokens"),
+                           maps_file("tokens.json")}
+            << 2 << "--attentions is required";
+        const QString lonely =
+            QString::fromStdString(test::fresh_dir("lonely")) + QStringLiteral("/A.npy");
+        QFile::copy(maps_file("maps_f32.npy"), lonely);
+        QTest::newRow("no tokens beside")
+            << QStringList{QStringLiteral("view"), QStringLiteral("--attentions"), lonely} << 2
+            << "--tokens is required: there is no tokens.json beside";
+    }
+    void exportRefusesAsViewDoes_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("message");
+        const QString out = test::temp_path(QStringLiteral("x.png"));
+        QTest::newRow("NaN in a layer the figure does not show")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("bad_nan.npy"), QStringLiteral("--out"), out}
+            << 1 << "layer 2, head 3, row 5, column 1 is NaN";
+        QTest::newRow("steps need the model")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("maps_f32.npy"), QStringLiteral("--view"),
+                           QStringLiteral("steps"), QStringLiteral("--out"), out}
+            << 2 << "--view steps needs a model: maps read from a file hold only its result";
+        QTest::newRow("no text with maps")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("maps_f32.npy"), QStringLiteral("--text"),
+                           QStringLiteral("a b"), QStringLiteral("--out"), out}
+            << 2 << "--attentions brings its own tokens";
+        QTest::newRow("layer past the file's")
+            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("maps_f32.npy"), QStringLiteral("--layer"),
+                           QStringLiteral("3"), QStringLiteral("--out"), out}
+            << 2 << "--layer 3: maps_f32.npy has 2 layers";
+    }
+    void exportRefusesAsViewDoes() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, message);
+        const test::CliRun r = test::run_cli(args);
+        QCOMPARE(r.status, status);
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnviz export: ")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFile::exists(test::temp_path(QStringLiteral("x.png"))));
+    }
+
+    void exportsTheAtlasOfMapsFromAFile() {
+        // Every head measured from the file; the induction score needs the model (-1); the
+        // rows' warning on stderr, not a refusal.
+        const QString out = test::temp_path(QStringLiteral("atlas.csv"));
+        const test::CliRun r = test::run_cli(
+            {QStringLiteral("export"), QStringLiteral("--attentions"),
+             maps_file("rows_not_one.npy"), QStringLiteral("--attention-tokens"),
+             maps_file("tokens_list.json"), QStringLiteral("--view"), QStringLiteral("atlas"),
+             QStringLiteral("--out"), out});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.err.contains(QStringLiteral("warning: ")) &&
+                     r.err.contains(QStringLiteral("layer 2, head 3, row 7 sums to 0.9")),
+                 qPrintable(r.err));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + 2 * 4);
+        QVERIFY(lines.front().startsWith(QStringLiteral("layer,head,entropy")));
+        for (const QString& line : lines.mid(1))
+            QCOMPARE(line.split(QLatin1Char(',')).at(8), QStringLiteral("-1"));  // induction
+    }
+
+    void refusesBadInput() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, message);
+        const test::CliRun r = test::run_cli(args);
+        QCOMPARE(r.status, status);
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnviz view: ")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);  // one line
+        QVERIFY(r.out.isEmpty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliAttentionMaps)
+#include "test_cli_attention_maps.moc"

@@ -1,0 +1,293 @@
+// Attention maps computed elsewhere as the window's source (issue 25): what `attnviz attend`
+// writes reads back as the model's own pass (every map, the atlas, the rollout), the real window
+// opens such files with every view that needs no model, bad files are refused in a dialog that
+// changes nothing, rows that do not sum to 1 are a warning, too big is the budget's refusal,
+// and sessions keep the files.  Files: tests/data/attention_maps/make_attention_maps.py.
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMessageBox>
+#include <QSpinBox>
+#include <QTest>
+
+#include <cmath>
+
+#include "engine/budget/memory_budget.h"
+#include "engine/io/npy.h"
+#include "test_support.h"
+#include "ui/classroom/steps_model.h"
+#include "ui/classroom/view_tabs.h"
+#include "ui/compute/model_snapshot.h"
+#include "ui/document/attention_document.h"
+#include "ui/document/session.h"
+#include "ui/model/atlas_view.h"
+#include "ui/model/model_source.h"
+#include "ui/widgets/main_window.h"
+#include "window_support.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+
+const QString kText = QStringLiteral("the cat sat on the mat, then the cat sat");
+
+QString gpt2() {
+    return QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/gpt2_lmhead");
+}
+
+QString maps_file(const char* name) {
+    return QStringLiteral(ATTNVIZ_TEST_DATA_DIR "/attention_maps/") + QLatin1String(name);
+}
+
+budget::MemoryBudget plenty() {
+    budget::MemoryBudget b;
+    b.bytes = std::uint64_t(1) << 30;
+    return b;
+}
+
+/// The largest |a - b| over two lists of tensors of the same shapes, -1 when shapes differ.
+double max_diff(const std::vector<Tensor>& a, const std::vector<Tensor>& b) {
+    if (a.size() != b.size()) return -1.0;
+    double d = 0.0;
+    for (std::size_t l = 0; l < a.size(); ++l) {
+        if (a[l].data.size() != b[l].data.size()) return -1.0;
+        for (std::size_t k = 0; k < a[l].data.size(); ++k)
+            d = std::max(d, double(std::abs(a[l].data[k] - b[l].data[k])));
+    }
+    return d;
+}
+
+}  // namespace
+
+class AttentionMapsTest : public test::WindowFixture {
+    Q_OBJECT
+  private:
+    /// Opens maps as File ▸ Open Attention Maps… does and waits for their result.
+    bool openMaps(const QString& file, const QString& tokens = QString()) {
+        if (!w_->openAttentionMaps(file, tokens)) return false;
+        QTest::qWait(1);
+        return QTest::qWaitFor(
+            [&] {
+                return test::settled(*w_) && snap()->model && snap()->config.usesMaps() &&
+                       snap()->config.model_folder == QFileInfo(file).absoluteFilePath();
+            },
+            60000);
+    }
+
+    /// `attnviz attend` on the golden GPT-2 and kText: the maps' path (tokens.json beside
+    /// them), "" when it failed.
+    QString attend(const char* folder) {
+        const QString dir = QString::fromStdString(test::fresh_dir(folder));
+        const test::CliRun run = test::run_cli(
+            {QStringLiteral("attend"), QStringLiteral("--model"), gpt2(), QStringLiteral("--text"),
+             kText, QStringLiteral("--out-weights"), dir + QStringLiteral("/A.npy"),
+             QStringLiteral("--out-tokens"), dir + QStringLiteral("/tokens.json")});
+        if (run.status != 0) qWarning("%s", qPrintable(run.err));
+        return run.status == 0 ? dir + QStringLiteral("/A.npy") : QString();
+    }
+
+  private slots:
+    void init() {
+        openWindow();
+        if (QTest::currentTestFailed()) return;
+        SETTLE(*w_);
+    }
+    void cleanup() { closeWindow(); }
+
+    void attendWritesWhatViewReadsAsTheModelPassHasIt() {
+        // attnviz attend writes the maps and tokens; read back, they are the model's own pass:
+        // every map, the means, the rollout and every measure of the atlas but induction.
+        ComputeConfig from_file;
+        from_file.model_folder = attend("roundtrip");  // tokens.json beside it
+        QVERIFY(!from_file.model_folder.isEmpty());
+        QVERIFY(from_file.usesMaps());
+        ComputeConfig model;
+        model.model_folder = gpt2();
+        model.text_a = kText;
+        const auto a = run_maps(from_file, plenty());
+        const auto b = run_model(model, 1, plenty());
+        QCOMPARE(a->num_layers, b->num_layers);
+        QCOMPARE(a->num_heads, b->num_heads);
+        QCOMPARE(a->tokens, b->tokens);
+        QCOMPARE(a->token_text, b->token_text);
+        QCOMPARE(a->causal, b->causal);
+        QVERIFY(a->causal);  // GPT-2's maps have nothing above the diagonal
+        QVERIFY(a->warning.isEmpty());
+        QCOMPARE(max_diff(a->weights, b->weights), 0.0);  // float32 written, float32 read
+        QVERIFY(max_diff(a->means, b->means) <= 1e-7);
+        QVERIFY(max_diff(a->means, b->means) >= 0.0);
+        const double rollout = max_diff(a->rollout, b->rollout);
+        QVERIFY2(rollout >= 0.0 && rollout <= 1e-6, qPrintable(QString::number(rollout)));
+        for (int l = 0; l < a->num_layers; ++l)
+            for (int h = 0; h < a->num_heads; ++h) {
+                const models::HeadMeasures& x = a->atlas.at(l, h);
+                const models::HeadMeasures& y = b->atlas.at(l, h);
+                for (const std::string& name : models::head_measure_names()) {
+                    if (name == "induction") continue;
+                    QVERIFY2(std::abs(models::head_measure(x, name) -
+                                      models::head_measure(y, name)) < 1e-6,
+                             name.c_str());
+                }
+                QCOMPARE(x.induction, -1.0);  // it needs the model: not measured
+                QVERIFY(y.induction >= 0.0);
+            }
+    }
+
+    void wordsFromOffsetsAreTheModelsWords() {
+        // attend's tokens with the input they count in: the pieces group into words as the
+        // model's own pass groups them.
+        const QString maps = attend("words");
+        QVERIFY(!maps.isEmpty());
+        const QString tokens = QFileInfo(maps).absolutePath() + QStringLiteral("/tokens.json");
+        QFile f(tokens);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject json = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        json[QStringLiteral("input")] = kText;
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QJsonDocument(json).toJson());
+        f.close();
+        ComputeConfig from_file;
+        from_file.model_folder = maps;
+        from_file.words = true;
+        ComputeConfig model;
+        model.model_folder = gpt2();
+        model.text_a = kText;
+        model.words = true;
+        const auto a = present_model(run_maps(from_file, plenty()), from_file);
+        const auto b = present_model(run_model(model, 1, plenty()), model);
+        QVERIFY(a->words);
+        QVERIFY2(a->tokens < a->pieces, "the golden's byte pieces group into fewer words");
+        QCOMPARE(a->token_text, b->token_text);
+        QCOMPARE(a->token_text.front(), QStringLiteral("the"));
+        QCOMPARE(max_diff(a->weights, b->weights), 0.0);
+        const double rollout = max_diff(a->rollout, b->rollout);
+        QVERIFY2(rollout >= 0.0 && rollout <= 1e-6, qPrintable(QString::number(rollout)));
+    }
+
+    void theWindowShowsMapsFromAFile() {
+        QVERIFY(openMaps(maps_file("maps_f32.npy")));
+        const Tensor golden =
+            io::read_npy(ATTNVIZ_TEST_GOLDEN_DIR "/models/gpt2_lmhead/reference/attentions.npy");
+        const ModelMaps& m = *snap()->model;
+        QCOMPARE(m.num_layers, 2);
+        QCOMPARE(m.num_heads, 4);
+        QCOMPARE(m.tokens, 10);
+        QCOMPARE(snap()->key_tokens.front().front(), QStringLiteral("z"));  // vocab id 89
+        for (int layer : {0, 1}) {
+            w_->document()->setLayer(layer);
+            SETTLE(*w_);
+            QCOMPARE(snap()->layer, layer);
+            for (int k = 0; k < 400; ++k)
+                QCOMPARE(snap()->weights.data[std::size_t(k)],
+                         golden.data[std::size_t(layer * 400 + k)]);
+        }
+        // The tool bar and the panel say what the source is.
+        auto* layers = find<QSpinBox>("layerSpin");
+        QVERIFY(layers->isEnabled());
+        QCOMPARE(layers->maximum(), 2);
+        QCOMPARE(find<QComboBox>("sourceCombo")->currentText(), QStringLiteral("maps_f32.npy"));
+        QVERIFY(find<QLabel>("modelInfo")->text().contains(QStringLiteral("2 layers · 4 heads")));
+        // The steps need the model: they say so.
+        QString why;
+        QVERIFY(build_steps_model(*snap(), 0, 0, &why).empty());
+        QVERIFY2(why.contains(QStringLiteral("read from a file")), qPrintable(why));
+        // The atlas without its induction probe colours the grid by another measure.
+        w_->views()->setCurrentTab(ViewTabs::AtlasTab);
+        QCOMPARE(w_->views()->atlasView()->measure(), QStringLiteral("previous"));
+        // The demo layer is one click away, and the maps again after it.
+        w_->document()->setModelFolder(QString());
+        SETTLE(*w_);
+        QVERIFY(!snap()->model);
+    }
+
+    void badFilesAreRefusedInADialog_data() {
+        QTest::addColumn<QString>("maps");
+        QTest::addColumn<QString>("tokens");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("tokens' count against L") << "maps_f32.npy"
+                                                 << "bad_tokens_9.json"
+                                                 << "9 tokens but the maps in";
+        QTest::newRow("NaN") << "bad_nan.npy"
+                             << "tokens.json"
+                             << "layer 2, head 3, row 5, column 1 is NaN";
+        QTest::newRow("shape") << "bad_not_square.npy"
+                               << "tokens.json"
+                               << "each head's map must be square";
+        QTest::newRow("no heads") << "bad_2d.npy"
+                                  << "tokens.json"
+                                  << "expected [layers, heads";
+    }
+    void badFilesAreRefusedInADialog() {
+        QFETCH(QString, maps);
+        QFETCH(QString, tokens);
+        QFETCH(QString, message);
+        const ComputeConfig before = w_->document()->computeConfig();
+        QVERIFY(!w_->openAttentionMaps(maps_file(maps.toUtf8().constData()),
+                                       maps_file(tokens.toUtf8().constData())));
+        QVERIFY2(w_->lastError().contains(message), qPrintable(w_->lastError()));
+        auto* box = w_->findChild<QMessageBox*>(QStringLiteral("errorDialog"));
+        QVERIFY(box);
+        QCOMPARE(box->windowTitle(), QStringLiteral("Cannot Open the Attention Maps"));
+        box->close();
+        QVERIFY(w_->document()->computeConfig() == before);  // nothing changed
+    }
+
+    void rowsThatDoNotSumToOneAreAWarning() {
+        QVERIFY(openMaps(maps_file("rows_not_one.npy"), maps_file("tokens.json")));
+        const QString warning = snap()->model->warning;
+        QVERIFY2(warning.endsWith(QStringLiteral(
+                     "rows do not all sum to 1: layer 2, head 3, row 7 sums to 0.9 (counted from "
+                     "1)")),
+                 qPrintable(warning));
+        QVERIFY(find<QLabel>("modelInfo")->text().contains(QStringLiteral("row 7 sums to 0.9")));
+    }
+
+    void tooBigIsTheBudgetsRefusal() {
+        ComputeConfig c;
+        c.model_folder = maps_file("maps_f32.npy");
+        budget::MemoryBudget tiny;
+        tiny.bytes = 1 << 20;
+        bool refused = false;
+        try {
+            run_maps(c, tiny);
+        } catch (const budget::MemoryBudgetExceeded& e) {
+            refused = true;
+            QVERIFY(e.plan().needed > tiny.bytes);
+        }
+        QVERIFY(refused);
+    }
+
+    void sessionsKeepTheMapsBesideThem() {
+        const QString dir = QString::fromStdString(test::fresh_dir("session"));
+        QVERIFY(
+            QFile::copy(maps_file("maps_f16.safetensors"), dir + QStringLiteral("/m.safetensors")));
+        QVERIFY(QFile::copy(maps_file("tokens_list.json"), dir + QStringLiteral("/words.json")));
+        QVERIFY(
+            openMaps(dir + QStringLiteral("/m.safetensors"), dir + QStringLiteral("/words.json")));
+        w_->document()->setLayer(1);
+        SETTLE(*w_);
+        QString error;
+        QVERIFY2(save_session(dir + QStringLiteral("/s.attnviz"), *w_->document(), {}, &error),
+                 qPrintable(error));
+        QFile f(dir + QStringLiteral("/s.attnviz"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray saved = f.readAll();
+        QVERIFY2(saved.contains("\"model_folder\": \"m.safetensors\""), saved.constData());
+        QVERIFY(saved.contains("\"tokens_file\": \"words.json\""));
+        AttentionDocument doc;
+        QVERIFY2(load_session(dir + QStringLiteral("/s.attnviz"), &doc, nullptr, &error),
+                 qPrintable(error));
+        QCOMPARE(doc.computeConfig().model_folder, dir + QStringLiteral("/m.safetensors"));
+        QCOMPARE(doc.computeConfig().tokens_file, dir + QStringLiteral("/words.json"));
+        QCOMPARE(doc.computeConfig().layer, 1);
+    }
+};
+
+QTEST_MAIN(AttentionMapsTest)
+#include "ui_attention_maps_test.moc"
