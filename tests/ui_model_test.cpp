@@ -789,6 +789,58 @@ class ModelWindowTest : public test::WindowFixture {
         QVERIFY(snap()->model);
     }
 
+    // File ▸ Models on This Computer lists ollama's models by name:tag and LM Studio's GGUF
+    // files; picking one opens the manifest's GGUF blob, the same model as the file.
+    void theLocalRunnersModelsAreOneClickAway() {
+        const QString home = test::temp_path(QStringLiteral("home"));
+        QDir(home).removeRecursively();
+        const QString models = home + QStringLiteral("/.ollama/models");
+        const QString hex(64, QLatin1Char('b'));
+        const QString gguf =
+            QString::fromStdString(test::data_dir() + "/gguf/models/llama_gqa.gguf");
+        QVERIFY(QDir().mkpath(models + QStringLiteral("/blobs")));
+        QVERIFY(QFile::copy(gguf, models + QStringLiteral("/blobs/sha256-") + hex));
+        const QString manifest =
+            models + QStringLiteral("/manifests/registry.ollama.ai/library/tiny/latest");
+        QVERIFY(QDir().mkpath(QFileInfo(manifest).path()));
+        QFile m(manifest);
+        QVERIFY(m.open(QIODevice::WriteOnly));
+        m.write(QStringLiteral(R"({"schemaVersion":2,"layers":[{"mediaType":)"
+                               R"("application/vnd.ollama.image.model","digest":"sha256:%1",)"
+                               R"("size":%2}]})")
+                    .arg(hex)
+                    .arg(QFileInfo(gguf).size())
+                    .toUtf8());
+        m.close();
+        const QByteArray old_home = qgetenv("HOME");
+        const QByteArray old_ollama = qgetenv("OLLAMA_MODELS");
+        qputenv("HOME", home.toUtf8());
+        qunsetenv("OLLAMA_MODELS");
+        QMenu* menu = w_->modelSource()->localMenu();
+        emit menu->aboutToShow();
+        qputenv("HOME", old_home);
+        if (!old_ollama.isEmpty()) qputenv("OLLAMA_MODELS", old_ollama);
+        QCOMPARE(menu->actions().size(), 1);
+        QAction* tiny = menu->actions().front();
+        QCOMPARE(tiny->text(), QStringLiteral("ollama · tiny:latest"));
+        QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
+        tiny->trigger();
+        QVERIFY(done.wait(30000));
+        QVERIFY(done.front().front().toBool());
+        QVERIFY(QTest::qWaitFor([&] { return test::settled(*w_) && snap()->model; }, 60000));
+        QCOMPARE(QFileInfo(w_->document()->computeConfig().model_folder).absoluteFilePath(),
+                 QFileInfo(manifest).absoluteFilePath());
+        QCOMPARE(snap()->model->num_layers, 2);
+        QCOMPARE(snap()->model->num_kv_heads, 2);
+
+        // Nothing found: one disabled line says where it looked.
+        qputenv("HOME", test::temp_path(QStringLiteral("empty-home")).toUtf8());
+        emit menu->aboutToShow();
+        qputenv("HOME", old_home);
+        QCOMPARE(menu->actions().size(), 1);
+        QVERIFY(!menu->actions().front()->isEnabled());
+    }
+
     void aCancelledLoadKeepsTheOldModel() {
         QVERIFY(openModel(golden_model("llama_gqa")));
         // A folder this process has not opened: one it holds opens at once, with no loader

@@ -23,6 +23,7 @@
 #include "engine/errors.h"
 
 #include "engine/io/attention_arrays.h"
+#include "engine/models/local_models.h"
 #include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/shipped_models.h"
@@ -41,6 +42,10 @@ ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWi
     connect(maps_act_, &QAction::triggered, this, &ModelSource::openMapsDialog);
     recent_menu_ = new QMenu(window);
     recent_menu_->setObjectName(QStringLiteral("recentModelsMenu"));
+    local_menu_ = new QMenu(window);
+    local_menu_->setObjectName(QStringLiteral("localModelsMenu"));
+    // Listed when it opens: the folders are walked then, not at every start.
+    connect(local_menu_, &QMenu::aboutToShow, this, &ModelSource::updateLocalMenu);
 
     info_ = new QLabel(window);
     info_->setObjectName(QStringLiteral("modelInfo"));
@@ -97,6 +102,7 @@ void ModelSource::retranslate() {
         tr("Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) "
            "and their tokens (.json)"));
     recent_menu_->setTitle(tr("Recent Mo&dels"));
+    local_menu_->setTitle(tr("Models on This &Computer"));
     cancel_button_->setText(tr("Cancel"));
     if (source_combo_) {
         source_combo_->setItemText(0, tr("Demo layer"));
@@ -303,6 +309,21 @@ void ModelSource::updateRecentMenu() {
         });
     }
     recent_menu_->setEnabled(!folders.isEmpty());
+}
+
+void ModelSource::updateLocalMenu() {
+    local_menu_->clear();
+    const auto found = models::find_local_models(QDir::homePath().toStdString());
+    for (const models::LocalModel& m : found) {
+        const QString path = QString::fromStdString(m.path);
+        QAction* a = local_menu_->addAction(
+            tr("%1 · %2").arg(QString::fromStdString(m.runner), QString::fromStdString(m.name)));
+        a->setToolTip(QDir::toNativeSeparators(path));
+        connect(a, &QAction::triggered, this, [this, path] { load(path); });
+    }
+    if (found.empty())
+        local_menu_->addAction(tr("No ollama or LM Studio models in their default folders"))
+            ->setEnabled(false);
 }
 
 void ModelSource::sync() {

@@ -41,6 +41,9 @@ class ModelSource : public QObject {
     /// File ▸ Open Attention Maps…: an array of maps computed elsewhere, then its tokens.
     QAction* openMapsAction() const { return maps_act_; }
     QMenu* recentMenu() const { return recent_menu_; }
+    /// The models of local runners (ollama, LM Studio) found in their default folders, listed
+    /// when the menu opens (models::find_local_models).
+    QMenu* localMenu() const { return local_menu_; }
     /// "Source: [Demo layer | model]  Layer: [n]  [ ] Words  [ ] Hide special tokens" for the
     /// tool bar.
     void addToToolBar(QToolBar* bar);
@@ -72,6 +75,7 @@ class ModelSource : public QObject {
     void finish(std::uint64_t ticket, const QString& folder, ModelPtr model, const QString& error);
     void sync();
     void updateRecentMenu();
+    void updateLocalMenu();
     void retranslate();
     bool eventFilter(QObject* watched, QEvent* event) override;
 
@@ -87,6 +91,7 @@ class ModelSource : public QObject {
     /// Whether their tokens group into words (offsets into an input) and mark special tokens.
     bool maps_words_ = false, maps_special_ = false;
     QMenu* recent_menu_ = nullptr;
+    QMenu* local_menu_ = nullptr;
     QComboBox* source_combo_ = nullptr;
     QSpinBox* layer_spin_ = nullptr;
     QCheckBox* words_box_ = nullptr;

@@ -109,6 +109,7 @@ void WindowActions::createMenus() {
     file->addAction(p_.models->openAction());
     file->addAction(p_.models->openMapsAction());
     file->addMenu(p_.models->recentMenu());
+    file->addMenu(p_.models->localMenu());
     file->addAction(save_act_);
     file->addAction(save_as_act_);
     file->addSeparator();
