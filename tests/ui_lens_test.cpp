@@ -23,6 +23,7 @@
 #include "ui/model/lens_view.h"
 #include "ui/model/model_source.h"
 #include "ui/render/figure_export.h"
+#include "ui/render/fonts.h"
 #include "ui/widgets/main_window.h"
 #include "window_support.h"
 
@@ -52,6 +53,40 @@ EngineLens engine_lens(const QString& folder, const QString& text) {
     o.lens = true;
     e.prediction = models::predict(*e.model.model, e.text.input, o);
     return e;
+}
+/// The records of a CSV file, each split into fields (quoted fields may hold commas and
+/// newlines: a token can be "\n").
+QList<QStringList> csv_records(const QString& path) {
+    QFile f(path);
+    QList<QStringList> out;
+    if (!f.open(QIODevice::ReadOnly)) return out;
+    const QString text = QString::fromUtf8(f.readAll());
+    QStringList record;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"'))
+                field += text[++i];
+            else if (c == QLatin1Char('"'))
+                quoted = false;
+            else
+                field += c;
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            record << field;
+            field.clear();
+        } else if (c == QLatin1Char('\n')) {
+            out << (record << field);
+            record.clear();
+            field.clear();
+        } else {
+            field += c;
+        }
+    }
+    return out;
 }
 Index argmax(const float* row, Index n) {
     return Index(std::max_element(row, row + n) - row);
@@ -100,8 +135,7 @@ class LensTest : public test::WindowFixture {
 
         const EngineLens ref = engine_lens(folder, text);
         const models::ModelInfo& info = ref.model.model->info();
-        const Index L = Index(ref.text.input.ids.size()), V = info.vocab_size,
-                    N = info.num_layers;
+        const Index L = Index(ref.text.input.ids.size()), V = info.vocab_size, N = info.num_layers;
         QCOMPARE(g.num_layers, int(N));
         QCOMPARE(g.positions, int(L));
         QCOMPARE(g.first_position, 0);
@@ -159,11 +193,20 @@ class LensTest : public test::WindowFixture {
         QFile::remove(csv);
         QVERIFY(lensView()->exportCsvButton()->isEnabled());
         QVERIFY(lensView()->exportCsvTo(csv));
-        QFile f(csv);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QList<QByteArray> rows = f.readAll().trimmed().split('\n');
+        const QList<QStringList> rows = csv_records(csv);
         QCOMPARE(rows.size(), 1 + int(N * L) * kLensTopK);
-        QCOMPARE(rows[0], QByteArray("layer,position,token,rank,id,prediction,probability"));
+        QCOMPARE(rows[0].join(QLatin1Char(',')),
+                 QStringLiteral("layer,position,token,rank,id,prediction,probability"));
+        // Row by row, the cells of the tab.
+        for (int l = 0; l < g.num_layers; ++l)
+            for (int t = 0; t < g.positions; ++t)
+                for (int k = 0; k < g.top_k; ++k) {
+                    const QStringList& row = rows[1 + int(g.at(l, t, k))];
+                    QCOMPARE(row.size(), 7);
+                    QCOMPARE(row[2], g.tokens[std::size_t(t)]);
+                    QCOMPARE(row[4].toLongLong(), g.top_ids[g.at(l, t, k)]);
+                    QCOMPARE(row[5], g.top_text[g.at(l, t, k)]);
+                }
 
         // The figure the exports draw: the tab's own, titled.
         FigureOptions options = w_->currentFigureOptions();
@@ -240,27 +283,22 @@ class LensTest : public test::WindowFixture {
         const QString text = QStringLiteral("abcabc xyz");
         const QString csv = test::temp_path(QStringLiteral("lens.csv"));
         QFile::remove(csv);
-        test::ProcessRun r =
-            test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
-                               QStringLiteral("--text"), text, QStringLiteral("--view"),
-                               QStringLiteral("lens"), QStringLiteral("--out"), csv});
+        test::ProcessRun r = test::run_attnviz(
+            {QStringLiteral("export"), QStringLiteral("--model"), m, QStringLiteral("--text"), text,
+             QStringLiteral("--view"), QStringLiteral("lens"), QStringLiteral("--out"), csv});
         QVERIFY2(r.status == 0, r.err.constData());
         const EngineLens ref = engine_lens(m, text);
         const Index L = Index(ref.text.input.ids.size()), V = ref.model.model->info().vocab_size,
                     N = ref.model.model->info().num_layers;
-        QFile f(csv);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        const QList<QByteArray> rows = f.readAll().trimmed().split('\n');
+        const QList<QStringList> rows = csv_records(csv);
         QCOMPARE(rows.size(), 1 + int(N * L) * kLensTopK);
-        // Rows go layer, position, rank: compare the first position of every layer and the
-        // last row's every position with the engine.
+        // Rows go layer, position, rank: every one against the engine.
         for (Index l = 0; l < N; ++l)
             for (Index t = 0; t < L; ++t) {
                 const auto top =
                     models::top_k(ref.prediction.lens.ptr() + (l * L + t) * V, V, kLensTopK);
                 for (int k = 0; k < kLensTopK; ++k) {
-                    const QList<QByteArray> row =
-                        rows[1 + int((l * L + t) * kLensTopK) + k].split(',');
+                    const QStringList& row = rows[1 + int((l * L + t) * kLensTopK) + k];
                     QCOMPARE(row.size(), 7);
                     QCOMPARE(row[0].toLongLong(), l + 1);
                     QCOMPARE(row[1].toLongLong(), t + 1);

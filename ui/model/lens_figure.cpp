@@ -149,7 +149,7 @@ void LensFigure::paint(QPainter* p, bool) const {
         p->drawText(area, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, message());
         return;
     }
-    const QCPColorGradient gradient = make_gradient(options_.colormap);
+    QCPColorGradient gradient = make_gradient(options_.colormap);  // color() is not const
     const QCPRange unit(0.0, 1.0);
     const double cw = grid_.cell_w, ch = grid_.cell_h;
     // Row labels: layers, and the rows of tokens above and below.
