@@ -88,6 +88,13 @@ QList<QStringList> csv_records(const QString& path) {
     }
     return out;
 }
+void lay_out(LensFigure* figure, SnapshotPtr snapshot) {
+    figure->setSnapshot(std::move(snapshot));
+    FigureOptions o;
+    o.kind = FigureKind::Lens;
+    figure->setOptions(o);
+    figure->layout(QSize(1200, 600));
+}
 Index argmax(const float* row, Index n) {
     return Index(std::max_element(row, row + n) - row);
 }
@@ -98,13 +105,6 @@ class LensTest : public test::WindowFixture {
   private:
     LensView* lensView() { return w_->views()->lensView(); }
 
-    bool openModel(const QString& folder) {
-        QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
-        w_->openModel(folder);
-        if (done.isEmpty() && !done.wait(30000)) return false;
-        if (!done.front().front().toBool()) return false;
-        return QTest::qWaitFor([&] { return test::settled(*w_) && snap()->model; }, 60000);
-    }
     bool waitForLens() {
         return QTest::qWaitFor(
             [&] { return test::settled(*w_) && snap()->lens && lensView()->lens(); }, 60000);
@@ -248,12 +248,7 @@ class LensTest : public test::WindowFixture {
                      QString::fromStdString(ref.text.encoding.text[std::size_t(t)]));
         }
         LensFigure figure;
-        const SnapshotPtr s = compute_snapshot(c, 1, nullptr, 2, nullptr, false, nullptr, true);
-        figure.setSnapshot(s);
-        FigureOptions o;
-        o.kind = FigureKind::Lens;
-        figure.setOptions(o);
-        figure.layout(QSize(1200, 600));
+        lay_out(&figure, compute_snapshot(c, 1, nullptr, 2, nullptr, false, nullptr, true));
         QVERIFY2(figure.captionText().contains(QStringLiteral("the last 64 of")),
                  qPrintable(figure.captionText()));
     }
@@ -269,11 +264,7 @@ class LensTest : public test::WindowFixture {
         QVERIFY2(s->lens->unavailable.contains(QStringLiteral("no masked-LM head")),
                  qPrintable(s->lens->unavailable));
         LensFigure figure;
-        figure.setSnapshot(s);
-        FigureOptions o;
-        o.kind = FigureKind::Lens;
-        figure.setOptions(o);
-        figure.layout(QSize(800, 400));
+        lay_out(&figure, s);
         QVERIFY2(figure.message().contains(QStringLiteral("no language-model head")),
                  qPrintable(figure.message()));
     }

@@ -9,6 +9,7 @@
 #include "engine/models/predictions.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
+#include "ui/render/figure_export.h"
 
 namespace attnviz::ui {
 
@@ -19,14 +20,6 @@ using Index = std::int64_t;
 /// in chunks of at most this many bytes, so Qwen's 151,936 tokens × 24 layers stay bounded.
 constexpr double kLensChunkBytes = 64.0 * 1024 * 1024;
 
-QString csv_field(const QString& s) {
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
-        !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString q = s;
-    q.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
-}
 }  // namespace
 
 double LensGrid::probability(int layer, int position, int rank) const {
