@@ -20,6 +20,25 @@ using Index = std::int64_t;
 /// in chunks of at most this many bytes, so Qwen's 151,936 tokens × 24 layers stay bounded.
 constexpr double kLensChunkBytes = 64.0 * 1024 * 1024;
 
+/// The residual stream after each layer at the text's last `keep` positions only: a long
+/// text's every row of every layer is not kept for the few the lens reads.
+class LastRowsSink : public models::AttentionSink {
+  public:
+    explicit LastRowsSink(Index keep) : keep_(keep) {}
+    void on_layer(Index, models::AttentionResult&&) override {}
+    bool wants_residuals() const override { return true; }
+    void on_residual(Index layer, const Tensor& x) override {
+        const Index E = x.shape.back(), rows = Index(x.numel()) / E;
+        if (residuals.size() <= std::size_t(layer)) residuals.resize(std::size_t(layer) + 1);
+        residuals[std::size_t(layer)] = Tensor(
+            {keep_, E}, std::vector<float>(x.ptr() + (rows - keep_) * E, x.ptr() + rows * E));
+    }
+    std::vector<Tensor> residuals;  ///< [layers + 1] of [keep, hidden]
+
+  private:
+    Index keep_;
+};
+
 }  // namespace
 
 double LensGrid::probability(int layer, int position, int rank) const {
@@ -72,7 +91,7 @@ LensPtr compute_lens(const ComputeConfig& c, int num_threads, const PassControl*
     options.attention = false;
     options.num_threads = std::max(1, num_threads);
     if (control) options.control = *control;
-    models::StreamSink sink;
+    LastRowsSink sink(P);
     model.forward(enc.input, options, sink);
 
     std::unordered_map<Index, QString> texts;
@@ -105,9 +124,9 @@ LensPtr compute_lens(const ComputeConfig& c, int num_threads, const PassControl*
     for (Index first = 0; first < P; first += chunk) {
         if (control) control->check();
         const Index C = std::min(chunk, P - first);
-        std::vector<Index> positions;
+        std::vector<Index> positions;  // rows of the kept residuals
         for (Index i = 0; i < C; ++i)
-            positions.push_back(L - P + first + i);
+            positions.push_back(first + i);
         Tensor lens = models::lens_logits(model, sink.residuals, positions, options.num_threads);
         lens.shape = {N * C, V};
         const auto tops = models::top_k_rows(lens, grid->top_k, options.num_threads);
