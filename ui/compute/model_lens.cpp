@@ -25,7 +25,7 @@ constexpr double kLensChunkBytes = 64.0 * 1024 * 1024;
 class LastRowsSink : public models::AttentionSink {
   public:
     explicit LastRowsSink(Index keep) : keep_(keep) {}
-    void on_layer(Index, models::AttentionResult&&) override {}
+    void on_layer(Index, AttentionResult&&) override {}
     bool wants_residuals() const override { return true; }
     void on_residual(Index layer, const Tensor& x) override {
         const Index E = x.shape.back(), rows = Index(x.numel()) / E;
