@@ -46,11 +46,13 @@ struct EngineLens {
     models::EncodedText text;
     models::Prediction prediction;
 };
-EngineLens engine_lens(const QString& folder, const QString& text) {
+EngineLens engine_lens(const QString& folder, const QString& text,
+                       const std::vector<models::HeadRef>& zeroed = {}) {
     EngineLens e{models::open_model_folder(folder.toStdString()), {}, {}};
     e.text = models::encode_text(e.model, text.toStdString());
     models::PredictOptions o;
     o.lens = true;
+    o.interventions = models::ablations(zeroed, models::HeadIntervention::Kind::Zero);
     e.prediction = models::predict(*e.model.model, e.text.input, o);
     return e;
 }
@@ -131,7 +133,9 @@ class LensTest : public test::WindowFixture {
         w_->views()->setCurrentTab(ViewTabs::LensTab);
         QVERIFY(w_->compute()->modelLens());
         QVERIFY(waitForLens());
-        const LensGrid& g = *lensView()->lens();
+        const SnapshotPtr first = snap();  // keeps the grid alive past later passes
+        const LensGrid& g = *first->lens;
+        QCOMPARE(lensView()->lens(), &g);
 
         const EngineLens ref = engine_lens(folder, text);
         const models::ModelInfo& info = ref.model.model->info();
@@ -214,6 +218,36 @@ class LensTest : public test::WindowFixture {
         const QImage image = render_figure_image(*snap(), options, QSize(900, 500), 1.0);
         QVERIFY(!image.isNull());
         QVERIFY(figure_title(*snap(), options).contains(QStringLiteral("Logit lens")));
+
+        // Knocking out the induction head (layer 2, head 8): the lens of the model without
+        // it, as models::predict computes it with that ablation.
+        w_->document()->knockOut(1, 7, KnockOut::Zero);
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return test::settled(*w_) && snap()->lens && !snap()->lens->knocked_out.empty() &&
+                       lensView()->lens() == snap()->lens.get();
+            },
+            60000));
+        {
+            const LensGrid& k = *lensView()->lens();
+            const EngineLens knocked = engine_lens(folder, text, {{1, 7}});
+            int changed = 0;
+            for (Index t = 0; t < L; ++t) {
+                const Index want = argmax(knocked.prediction.logits.ptr() + t * V, V);
+                QCOMPARE(k.top_ids[k.at(int(N - 1), int(t))], want);
+                const auto top =
+                    models::top_k(knocked.prediction.lens.ptr() + ((N - 1) * L + t) * V, V, 1);
+                QVERIFY(std::abs(k.probability(int(N - 1), int(t)) - std::exp(top[0].logprob)) <
+                        1e-6);
+                changed += want != g.top_ids[g.at(int(N - 1), int(t))] ? 1 : 0;
+            }
+            QVERIFY(changed > 0);
+            QVERIFY2(lensView()->figure().captionText().contains(
+                         QStringLiteral("heads knocked out: 2.8")),
+                     qPrintable(lensView()->figure().captionText()));
+        }
+        w_->document()->setKnockedOut({});
+        SETTLE(*w_);
 
         // Leaving the tab stops asking for the lens; another text then has none.
         w_->views()->setCurrentTab(ViewTabs::ModelTab);

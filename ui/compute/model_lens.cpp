@@ -91,6 +91,9 @@ LensPtr compute_lens(const ComputeConfig& c, int num_threads, const PassControl*
     options.attention = false;
     options.num_threads = std::max(1, num_threads);
     if (control) options.control = *control;
+    // The knocked-out heads: the lens shows what the model predicts without them.
+    options.interventions = model_knock_outs(c, info);
+    grid->knocked_out = c.knocked_out;
     LastRowsSink sink(P);
     model.forward(enc.input, options, sink);
 

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -38,8 +39,8 @@ struct LensGrid {
     std::vector<std::int64_t> top_ids;
     std::vector<double> top_logprob;
     std::vector<QString> top_text;
-    /// Heads knocked out of the pass, "L.H" from 1 (empty: none).
-    QStringList ablated;
+    /// The heads knocked out of the pass (ComputeConfig::knocked_out).
+    std::map<ModelHead, KnockOut> knocked_out;
 
     bool available() const { return unavailable.isEmpty() && positions > 0; }
     std::size_t at(int layer, int position, int rank = 0) const {

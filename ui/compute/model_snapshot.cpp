@@ -257,6 +257,11 @@ models::EncodedText encode_model_text(const models::OpenedModel& model,
     return encode(model, config);
 }
 
+std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& config,
+                                                       const models::ModelInfo& info) {
+    return knock_outs(config, info);
+}
+
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threads,
                                            const budget::MemoryBudget& memory,
                                            std::vector<double>* induction,

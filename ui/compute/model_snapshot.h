@@ -15,6 +15,11 @@ namespace attnviz::ui {
 models::EncodedText encode_model_text(const models::OpenedModel& model,
                                       const ComputeConfig& config);
 
+/// The interventions of config.knocked_out, as every model pass of the window applies them.
+/// Throws UsageError for a head `info`'s model does not have.
+std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& config,
+                                                       const models::ModelInfo& info);
+
 /// Opens the model (model_store), encodes text_a (and text_b as the pair's second text when
 /// pair_mode is not Single) and runs every layer once: the maps over the model's pieces, with
 /// the atlas and the rollout (config.words and config.hide_special are present_model's).  Throws

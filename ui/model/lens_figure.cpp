@@ -252,8 +252,15 @@ QString LensFigure::captionText() const {
         LensText::tr("%1 layers × %2 positions").arg(g->num_layers).arg(g->positions)};
     if (g->positions < g->total_positions)
         parts << LensText::tr("the last %1 of %2 tokens").arg(g->positions).arg(g->total_positions);
-    if (!g->ablated.isEmpty())
-        parts << LensText::tr("heads knocked out: %1").arg(g->ablated.join(QStringLiteral(", ")));
+    if (!g->knocked_out.empty()) {
+        QStringList heads;
+        for (const auto& [head, how] : g->knocked_out)
+            heads << (how == KnockOut::Mean ? LensText::tr("%1.%2 (mean)")
+                                            : QStringLiteral("%1.%2"))
+                         .arg(head.first + 1)
+                         .arg(head.second + 1);
+        parts << LensText::tr("heads knocked out: %1").arg(heads.join(QStringLiteral(", ")));
+    }
     return parts.join(QStringLiteral(" · "));
 }
 
