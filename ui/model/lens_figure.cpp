@@ -55,11 +55,10 @@ QString LensFigure::message() const {
                                        .arg(shipped);
     }
     if (!snapshot_->lens) return LensText::tr("Computing the logit lens…");
-    if (!snapshot_->lens->unavailable.isEmpty())
-        return LensText::tr(
-                   "This model has no logit lens: it has no language-model head to "
-                   "read the layers with (%1).")
-            .arg(snapshot_->lens->unavailable);
+    if (!snapshot_->lens->unavailable.isEmpty())  // the sentence, then the engine's detail
+        return LensText::tr("%1 has no language-model head, so there is no logit lens to show.")
+                   .arg(snapshot_->lens->name) +
+               QStringLiteral("\n\n") + snapshot_->lens->unavailable;
     if (snapshot_->lens->positions == 0) return LensText::tr("The text has no tokens.");
     return {};
 }

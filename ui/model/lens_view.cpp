@@ -70,7 +70,7 @@ LensView::LensView(QWidget* parent) : QWidget(parent) {
     note_->setWordWrap(true);
     export_ = new QPushButton(this);
     export_->setObjectName(QStringLiteral("lensExportCsvButton"));
-    export_->setEnabled(false);
+    export_->hide();
     bar->addWidget(note_, 1);
     bar->addWidget(export_);
     v->addLayout(bar);
@@ -105,7 +105,7 @@ void LensView::relayout() {
     figure_.setOptions(options_);
     figure_.layout(canvas_->size());
     const LensGrid* g = figure_.lens();
-    export_->setEnabled(g != nullptr);
+    export_->setVisible(g != nullptr);
     note_->setText(g ? figure_.captionText() : QString());
     note_->setVisible(g != nullptr);
     canvas_->update();
