@@ -295,13 +295,29 @@ class LensTest : public test::WindowFixture {
         QVERIFY(s->model);  // the attention is still there
         QVERIFY(s->lens);
         QVERIFY(!s->lens->available());
-        QVERIFY2(s->lens->unavailable.contains(QStringLiteral("no masked-LM head")),
-                 qPrintable(s->lens->unavailable));
+        QCOMPARE(s->lens->unavailable,
+                 QStringLiteral("BERT · bert_gamma_beta has no language-model head, so there is "
+                                "no logit lens to show."));
+        QVERIFY2(s->lens->detail.contains(QStringLiteral("no masked-LM head")),
+                 qPrintable(s->lens->detail));
         LensFigure figure;
         lay_out(&figure, s);
         QVERIFY2(figure.message().startsWith(
                      QStringLiteral("BERT · bert_gamma_beta has no language-model head, so there "
                                     "is no logit lens to show.")),
+                 qPrintable(figure.message()));
+    }
+
+    void mapsFromAFileHaveNoLens() {
+        ComputeConfig c;
+        c.model_folder = QStringLiteral(ATTNVIZ_TEST_DATA_DIR "/attention_maps/maps_f32.npy");
+        QVERIFY(c.usesMaps());
+        const SnapshotPtr s = compute_snapshot(c, 1, nullptr, 2, nullptr, false, nullptr, true);
+        QVERIFY(s->model);  // the maps are there
+        QVERIFY(s->lens && !s->lens->available());
+        LensFigure figure;
+        lay_out(&figure, s);
+        QVERIFY2(figure.message().startsWith(QStringLiteral("These attention maps were read")),
                  qPrintable(figure.message()));
     }
 

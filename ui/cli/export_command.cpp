@@ -476,8 +476,8 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
         return;
     }
     if (command.figure.kind == FigureKind::Lens) {
-        if (!snapshot->lens->unavailable.isEmpty())
-            throw DataError(snapshot->lens->unavailable.toStdString());
+        if (const LensGrid& g = *snapshot->lens; !g.unavailable.isEmpty())
+            throw DataError((g.unavailable + QLatin1Char(' ') + g.detail).trimmed().toStdString());
         if (command.lens_csv) {
             write_atomically(command.out, snapshot->lens->to_csv());
             return;

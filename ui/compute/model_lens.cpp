@@ -1,5 +1,6 @@
 #include "ui/compute/model_lens.h"
 
+#include <QCoreApplication>
 #include <QStringList>
 
 #include <algorithm>
@@ -15,6 +16,10 @@ namespace attnviz::ui {
 
 namespace {
 using Index = std::int64_t;
+
+struct LensText {
+    Q_DECLARE_TR_FUNCTIONS(ModelLens)
+};
 
 /// The lens's logits are [layers, positions, vocab] floats: a long text's positions go through
 /// in chunks of at most this many bytes, so Qwen's 151,936 tokens × 24 layers stay bounded.
@@ -66,13 +71,22 @@ QByteArray LensGrid::to_csv() const {
 }
 
 LensPtr compute_lens(const ComputeConfig& c, int num_threads, const PassControl* control) {
+    auto grid = std::make_shared<LensGrid>();
+    if (c.usesMaps()) {
+        grid->unavailable = LensText::tr(
+            "These attention maps were read from a file, without the model that made them: the "
+            "logit lens needs a model folder with its language-model head.");
+        return grid;
+    }
     const ModelPtr m = open_model(c.model_folder);
     const models::Model& model = *m->model;
     const models::ModelInfo& info = model.info();
-    auto grid = std::make_shared<LensGrid>();
     grid->name = model_display_name(*m);
     if (model.lm_head() == models::LmHeadKind::None) {
-        grid->unavailable = QString::fromStdString(model.lm_head_missing());
+        grid->unavailable =
+            LensText::tr("%1 has no language-model head, so there is no logit lens to show.")
+                .arg(grid->name);
+        grid->detail = QString::fromStdString(model.lm_head_missing());
         return grid;
     }
     const models::EncodedText enc = encode_model_text(*m, c);

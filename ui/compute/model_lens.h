@@ -23,8 +23,9 @@ inline constexpr int kLensTopK = 5;
 
 struct LensGrid {
     QString name;  ///< model_display_name()
-    /// Why there is no lens (a model without a language-model head), else empty.
-    QString unavailable;
+    /// Why there is no lens, one sentence for people (a model without a language-model head,
+    /// maps read from a file), else empty; `detail` what the engine said, if anything.
+    QString unavailable, detail;
     int num_layers = 0;  ///< rows: the residual stream after layer 1 .. num_layers
     int positions = 0;   ///< columns
     /// Column p is the text's token first_position + p of total_positions (the last ones).
@@ -62,8 +63,9 @@ struct LensGrid {
 using LensPtr = std::shared_ptr<const LensGrid>;
 
 /// The lens of `config`'s model on its text (text_a, and text_b as encode does), with the
-/// config's knocked-out heads.  A model without a language-model head gives a grid that says
-/// so (unavailable) rather than an error: the other views still work.  Throws UsageError for
+/// config's knocked-out heads.  A model without a language-model head, or maps read from a
+/// file, give a grid that says so (unavailable) rather than an error: the other views still
+/// work.  Throws UsageError for
 /// an empty text, Cancelled when `control` is stopped.
 LensPtr compute_lens(const ComputeConfig& config, int num_threads,
                      const PassControl* control = nullptr);

@@ -55,10 +55,9 @@ QString LensFigure::message() const {
                                        .arg(shipped);
     }
     if (!snapshot_->lens) return LensText::tr("Computing the logit lens…");
-    if (!snapshot_->lens->unavailable.isEmpty())  // the sentence, then the engine's detail
-        return LensText::tr("%1 has no language-model head, so there is no logit lens to show.")
-                   .arg(snapshot_->lens->name) +
-               QStringLiteral("\n\n") + snapshot_->lens->unavailable;
+    if (const LensGrid& g = *snapshot_->lens; !g.unavailable.isEmpty())
+        return g.detail.isEmpty() ? g.unavailable
+                                  : g.unavailable + QStringLiteral("\n\n") + g.detail;
     if (snapshot_->lens->positions == 0) return LensText::tr("The text has no tokens.");
     return {};
 }
