@@ -114,10 +114,13 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         ->group(masks);
 
     const char* figure = "Figure";
-    add_text(*sub, "--view", &a->view, "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas",
+    add_text(*sub, "--view", &a->view,
+             "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens",
              "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the computation of "
              "head K (default 1) stage by stage; lines: BertViz-style lines from queries to "
-             "keys; compare[:K]: see Comparison")
+             "keys; compare[:K]: see Comparison; model, atlas: every head of --model (atlas: "
+             "a CSV table); lens: the logit lens of --model, a figure or, with --out FILE.csv, "
+             "the top 5 tokens of every layer and position")
         ->group(figure);
     add_integer(*sub, "--step", &a->step, 1, 64, "N",
                 "steps: reveal stages 1 to N and explain stage N (default: every stage)")

@@ -24,6 +24,13 @@ if(TARGET attnviz_ui)
     add_dependencies(ui_model_test attnviz)
 endif()
 
+# The logit lens (issue 23): the Logit Lens tab against models::predict, its tool tip, the
+# CSV, and `attnviz export --view lens`.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_lens_test ui_lens_test.cpp LIBS attnviz_ui GUI)
+    add_dependencies(ui_lens_test attnviz)
+endif()
+
 # The window's threads: Cancel and closing stop a model's pass between layers; closing during
 # an export waits for its thread.
 if(TARGET attnviz_ui)

@@ -90,16 +90,6 @@ class ModelWindowTest : public test::WindowFixture {
   private:
     ModelView* mosaic() { return w_->views()->modelView(); }
 
-    /// Opens a folder as File ▸ Open Model… does and waits for the load and the result.
-    bool openModel(const QString& folder) {
-        QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
-        w_->openModel(folder);
-        if (done.isEmpty() && !done.wait(30000)) return false;
-        if (!done.front().front().toBool()) return false;
-        QTest::qWait(1);
-        return QTest::qWaitFor([&] { return test::settled(*w_) && snap()->model; }, 60000);
-    }
-
   private slots:
     void init() {
         openWindow();

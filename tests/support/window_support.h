@@ -13,6 +13,7 @@
 
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/model/model_source.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -107,6 +108,15 @@ class WindowFixture : public QObject {
     }
     /// The window's latest result.
     ui::SnapshotPtr snap() const { return w_->compute()->latest(); }
+    /// Opens a model folder as File ▸ Open Model… does and waits for the load and its maps.
+    bool openModel(const QString& folder) {
+        QSignalSpy done(w_->modelSource(), &ui::ModelSource::loadFinished);
+        w_->openModel(folder);
+        if (done.isEmpty() && !done.wait(30000)) return false;
+        if (!done.front().front().toBool()) return false;
+        QTest::qWait(1);
+        return QTest::qWaitFor([&] { return settled(*w_) && snap()->model; }, 60000);
+    }
 };
 
 }  // namespace attnviz::test

@@ -9,6 +9,7 @@
 #include "ui/classroom/compare_figure.h"
 #include "ui/classroom/lines_figure.h"
 #include "ui/classroom/steps_figure.h"
+#include "ui/model/lens_figure.h"
 #include "ui/model/model_figure.h"
 #include "ui/render/fonts.h"
 
@@ -24,6 +25,8 @@ std::unique_ptr<ClassroomFigure> make_classroom_figure(const FigureOptions& opti
             return std::make_unique<CompareFigure>();
         case FigureKind::Model:
             return std::make_unique<ModelFigure>();
+        case FigureKind::Lens:
+            return std::make_unique<LensFigure>();
         case FigureKind::Heatmaps:
             break;
     }

@@ -18,6 +18,7 @@
 #include "ui/classroom/steps_view.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
+#include "ui/model/lens_view.h"
 #include "ui/model/model_view.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -26,7 +27,7 @@ namespace attnviz::ui {
 
 namespace {
 const char* const kTabNames[] = {"grid",    "steps", "lines", "statistics",
-                                 "compare", "model", "atlas"};
+                                 "compare", "model", "atlas", "lens"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -124,6 +125,9 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     tabs_->addTab(makeModelTab(), QString());
     atlas_ = new AtlasView(tabs_);
     tabs_->addTab(atlas_, QString());
+    lens_ = new LensView(tabs_);
+    lens_->setColormap(doc_->figureOptions().colormap);
+    tabs_->addTab(lens_, QString());
     layout->addWidget(tabs_, 1);
     retranslate();
 
@@ -135,14 +139,19 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(atlas_, &AtlasView::activated, this, &ViewTabs::modelHeadActivated);
     connect(atlas_, &AtlasView::hovered, this, &ViewTabs::hovered);
     connect(atlas_, &AtlasView::failed, this, &ViewTabs::failed);
+    connect(lens_, &LensView::hovered, this, &ViewTabs::hovered);
+    connect(lens_, &LensView::failed, this, &ViewTabs::failed);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         emit hovered(QString());
         emit stepsShown(currentTab() == StepsTab);
+        emit lensShown(currentTab() == LensTab);
         if (QWidget* w = tabs_->currentWidget()) w->setFocus();
     });
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::refreshStatistics);
+    connect(doc_, &AttentionDocument::figureOptionsChanged, this,
+            [this] { lens_->setColormap(doc_->figureOptions().colormap); });
 }
 
 void ViewTabs::retranslate() {
@@ -174,6 +183,10 @@ void ViewTabs::retranslate() {
     if (tabs_->count() > AtlasTab) {
         tabs_->setTabText(AtlasTab, tr("Head Atlas"));
         tabs_->setTabToolTip(AtlasTab, tr("What every head of a trained model does, in numbers"));
+    }
+    if (tabs_->count() > LensTab) {
+        tabs_->setTabText(LensTab, tr("Logit Lens"));
+        tabs_->setTabToolTip(LensTab, tr("What a trained model predicts after each of its layers"));
     }
     banner_close_->setToolTip(tr("Hide the explanation"));
     banner_note_->setText(
@@ -263,6 +276,7 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot,
     model_->setSnapshot(snapshot_);
     syncTokenFocus();
     atlas_->setSnapshot(snapshot_);
+    lens_->setSnapshot(snapshot_);
     lines_->setSnapshot(snapshot_);
     compare_->setSnapshot(snapshot_);
     refreshStatistics();
@@ -293,6 +307,8 @@ FigureKind ViewTabs::currentKind() const {
             return FigureKind::Compare;
         case ModelTab:
             return FigureKind::Model;
+        case LensTab:
+            return FigureKind::Lens;
         default:
             return FigureKind::Heatmaps;
     }
@@ -322,6 +338,7 @@ void ViewTabs::setPresentation(int font_px) {
     steps_->setFont(f);
     lines_->setFont(f);
     compare_->setFont(f);
+    lens_->setFont(f);
     banner_text_->setFont(f);
     QFont bold = f;
     bold.setBold(true);

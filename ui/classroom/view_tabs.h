@@ -25,12 +25,22 @@ class StatisticsView;
 class StepsView;
 class ModelView;
 class AtlasView;
+class LensView;
 struct SnapshotStatistics;
 
 class ViewTabs : public QWidget {
     Q_OBJECT
   public:
-    enum Tab { GridTab, StepsTab, LinesTab, StatisticsTab, CompareTab, ModelTab, AtlasTab };
+    enum Tab {
+        GridTab,
+        StepsTab,
+        LinesTab,
+        StatisticsTab,
+        CompareTab,
+        ModelTab,
+        AtlasTab,
+        LensTab
+    };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
 
@@ -41,7 +51,7 @@ class ViewTabs : public QWidget {
     void setCurrentTab(Tab tab);
     /// The figure the current tab shows, for exports ("heatmaps" for statistics).
     FigureKind currentKind() const;
-    static QString tabName(Tab tab);  ///< "grid", "steps", "lines", "statistics", "compare"
+    static QString tabName(Tab tab);  ///< "grid", "steps", "lines", "statistics", "compare", ...
     static bool tabFromName(const QString& name, Tab* out);
 
     /// Presentation: labels of `font_px` pixels and high contrast in every view (0: normal).
@@ -62,6 +72,7 @@ class ViewTabs : public QWidget {
     QTabWidget* tabs() const { return tabs_; }
     ModelView* modelView() const { return model_; }
     AtlasView* atlasView() const { return atlas_; }
+    LensView* lensView() const { return lens_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
     StatisticsView* statistics() const { return stats_; }
@@ -71,6 +82,8 @@ class ViewTabs : public QWidget {
     void hovered(const QString& text);
     /// The steps tab became visible (true) or hidden (false).
     void stepsShown(bool shown);
+    /// The logit lens tab became visible (true) or hidden (false).
+    void lensShown(bool shown);
     /// A head was chosen in the statistics: focus it in the grid.
     void headActivated(int head);
     /// A head of the model view: show that layer's heads.
@@ -97,6 +110,7 @@ class ViewTabs : public QWidget {
     QComboBox* focus_token_ = nullptr;
     QPushButton* all_layers_ = nullptr;
     AtlasView* atlas_ = nullptr;
+    LensView* lens_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;

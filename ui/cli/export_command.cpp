@@ -21,6 +21,7 @@
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
+#include "ui/compute/model_lens.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
@@ -64,6 +65,7 @@ struct ExportCommand {
     QString out;
     QString memory_budget;  ///< --memory-budget as given; empty: the default
     bool atlas = false;     ///< --view atlas: the head atlas as CSV
+    bool lens_csv = false;  ///< --view lens with --out FILE.csv: the lens's top-k as CSV
 };
 
 Scoring scoring_from_name(const std::string& name) {
@@ -359,6 +361,10 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
             usage_error(
                 ExportCommandText::tr("--view atlas writes a CSV table: give --out "
                                       "FILE.csv (the window's Atlas tab draws it)"));
+    } else if (view == QLatin1String("lens")) {
+        if (!a.model) usage_error(ExportCommandText::tr("--view lens needs --model"));
+        cmd.figure.kind = FigureKind::Lens;
+        cmd.lens_csv = cmd.out.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive);
     } else if (view == QLatin1String("compare") || view.startsWith(QLatin1String("compare:"))) {
         cmd.figure.kind = FigureKind::Compare;
         parse_comparison(
@@ -366,7 +372,8 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
             a.model ? &open_model(doc->computeConfig().model_folder)->model->info() : nullptr);
     } else {
         usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
-                                          "lines, compare, compare:K, model or atlas, not '%1'")
+                                          "lines, compare, compare:K, model, atlas or lens, not "
+                                          "'%1'")
                         .arg(view));
     }
     if (maps && (cmd.figure.kind == FigureKind::Steps || cmd.figure.kind == FigureKind::Compare))
@@ -404,7 +411,7 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
                         .arg(cmd.figure.head + 1)
                         .arg(*heads_shown));
     if (cmd.out.isEmpty()) usage_error(ExportCommandText::tr("--out FILE is required"));
-    if (!cmd.atlas && !figure_format_for(cmd.out))
+    if (!cmd.atlas && !cmd.lens_csv && !figure_format_for(cmd.out))
         usage_error(ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg or .pdf")
                         .arg(cmd.out));
     validate_export_size(cmd.size);
@@ -445,7 +452,8 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
     SnapshotPtr snapshot;
     try {
         snapshot = compute_snapshot(config, 1, nullptr, std::max(1, QThread::idealThreadCount()),
-                                    &memory, command.figure.kind == FigureKind::Steps);
+                                    &memory, command.figure.kind == FigureKind::Steps, nullptr,
+                                    command.figure.kind == FigureKind::Lens);
     } catch (const budget::MemoryBudgetExceeded& e) {
         if (!config.usesModel()) throw;
         budget::MemoryPlan plan = e.plan();  // no --layers here: only the budget can help
@@ -466,6 +474,14 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
     if (command.atlas) {
         write_atomically(command.out, QByteArray::fromStdString(snapshot->model->atlas.to_csv()));
         return;
+    }
+    if (command.figure.kind == FigureKind::Lens) {
+        if (const LensGrid& g = *snapshot->lens; !g.unavailable.isEmpty())
+            throw DataError((g.unavailable + QLatin1Char(' ') + g.detail).trimmed().toStdString());
+        if (command.lens_csv) {
+            write_atomically(command.out, snapshot->lens->to_csv());
+            return;
+        }
     }
     SnapshotPtr compared;
     if (command.figure.kind == FigureKind::Compare) {

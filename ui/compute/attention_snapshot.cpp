@@ -15,6 +15,7 @@
 #include "engine/errors.h"
 #include "engine/io/safetensors.h"
 #include "engine/text/embedding.h"
+#include "ui/compute/model_lens.h"
 #include "ui/compute/model_snapshot.h"
 
 namespace attnviz::ui {
@@ -243,6 +244,7 @@ struct ComputeCache::Impl {
     std::shared_ptr<const ModelMaps> model_maps;    ///< present_model(piece_maps)
     int steps_layer = -1;                           ///< the layer of `steps` (-1: none)
     std::shared_ptr<const StepTensors> steps;       ///< model_steps(), null over the budget
+    std::shared_ptr<const LensGrid> lens;           ///< compute_lens() for model_key
     QString induction_folder;                       ///< whose induction scores these are
     std::vector<double> induction;
 };
@@ -315,7 +317,7 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& c, const TokenSeque
 
 SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
                              int num_threads, const budget::MemoryBudget* budget, bool model_steps,
-                             const PassControl* control) {
+                             const PassControl* control, bool model_lens) {
     if (c.usesModel()) {
         const budget::MemoryBudget memory =
             budget ? *budget : budget::resolve_memory_budget("", "");
@@ -343,6 +345,7 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.piece_maps.reset();
             cached.steps.reset();
             cached.steps_layer = -1;
+            cached.lens.reset();
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
             cached.piece_maps = maps
@@ -367,7 +370,11 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             }
             steps = cached.steps;
         }
-        return model_layer_snapshot(c, generation, cached.model_maps, std::move(steps));
+        // The lens reads the model's pieces, not the words shown: only the text or the model
+        // computes it again.
+        if (model_lens && !cached.lens) cached.lens = compute_lens(c, num_threads, control);
+        return model_layer_snapshot(c, generation, cached.model_maps, std::move(steps),
+                                    model_lens ? cached.lens : nullptr);
     }
     const auto start = std::chrono::steady_clock::now();
     TokenSequences seq = resolve_tokens(c);

@@ -24,6 +24,8 @@
 
 namespace attnviz::ui {
 
+struct LensGrid;  // compute/model_lens.h
+
 /// Every stage of the forward pass, kept for the teaching views (the computation steps).
 /// Filled during the same forward pass as the weights, for inputs small enough to teach
 /// with (kStepsCellBudget); the views never recompute any of it.
@@ -213,6 +215,8 @@ struct AttentionSnapshot {
     /// are those of `layer`.
     std::shared_ptr<const ModelMaps> model;
     int layer = 0;
+    /// A model's logit lens (compute_lens), when it was asked for (the Logit Lens tab).
+    std::shared_ptr<const LensGrid> lens;
     /// Cached panel_range() of every (item, slot), slot H = the mean; filled by
     /// compute_snapshot so the GUI thread never scans millions of cells.
     std::vector<std::pair<float, float>> ranges;
@@ -290,10 +294,12 @@ struct ComputeCache;
 /// for the steps view (model_steps()); the demo layer keeps them whenever they fit.
 /// `control` (may be null): stopped, a model's pass throws Cancelled before its next layer
 /// (the demo layer before it starts); its progress follows the layers.
+/// `model_lens`: with a model, also compute its logit lens on the text (compute_lens), kept in
+/// the cache until the text or the model changes.
 SnapshotPtr compute_snapshot(const ComputeConfig& config, std::uint64_t generation,
                              ComputeCache* cache = nullptr, int num_threads = 1,
                              const budget::MemoryBudget* budget = nullptr, bool model_steps = false,
-                             const PassControl* control = nullptr);
+                             const PassControl* control = nullptr, bool model_lens = false);
 
 /// Reuses the initialised layer (weights depend only on a few settings) and the parsed
 /// weights file between requests.  Not thread-safe: one per worker.

@@ -91,9 +91,9 @@ class ComputeController::Worker : public QObject {
                                  .arg(done)
                                  .arg(total));
                 };
-                snapshot = compute_snapshot(request.config, gen, &cache_,
-                                            std::max(1, QThread::idealThreadCount()),
-                                            &request.budget, request.model_steps, &control);
+                snapshot = compute_snapshot(
+                    request.config, gen, &cache_, std::max(1, QThread::idealThreadCount()),
+                    &request.budget, request.model_steps, &control, request.model_lens);
             }
             std::shared_ptr<PreparedMaps> maps;
             std::shared_ptr<SnapshotStatistics> stats;
@@ -177,8 +177,9 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     const bool was_busy = isBusy();
     ++requested_;
     requested_steps_ = model_steps_;
-    worker_->submit(Request{config, requested_, prepare_maps_, model_steps_, colormap_, scale_,
-                            budget_, nullptr});
+    requested_lens_ = model_lens_;
+    worker_->submit(Request{config, requested_, prepare_maps_, model_steps_, model_lens_, colormap_,
+                            scale_, budget_, nullptr});
     if (!was_busy) emit busyChanged(true);
     return requested_;
 }
@@ -190,9 +191,10 @@ bool ComputeController::recolor() {
         return false;
     ++requested_;
     requested_steps_ = model_steps_;
+    requested_lens_ = model_lens_;
     emit busyChanged(true);
-    worker_->submit(Request{*last_config_, requested_, true, model_steps_, colormap_, scale_,
-                            budget_, latest_});
+    worker_->submit(Request{*last_config_, requested_, true, model_steps_, model_lens_, colormap_,
+                            scale_, budget_, latest_});
     return true;
 }
 
@@ -204,6 +206,14 @@ void ComputeController::setModelSteps(bool on) {
     // A request still running without the steps (the Steps tab opened while a window's first
     // pass ran, as in one rebuilt in another language) would leave the tab waiting for them.
     if (isBusy() ? !requested_steps_ : latest_ && latest_->model && !latest_->steps)
+        requestAgain(*last_config_);
+}
+
+void ComputeController::setModelLens(bool on) {
+    if (model_lens_ == on) return;
+    model_lens_ = on;
+    if (!on || !last_config_ || !last_config_->usesModel()) return;
+    if (isBusy() ? !requested_lens_ : latest_ && latest_->model && !latest_->lens)
         requestAgain(*last_config_);
 }
 

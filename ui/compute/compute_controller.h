@@ -51,6 +51,10 @@ class ComputeController : public QObject {
     /// pass up to that layer, so it is only run when wanted.  Turning it on re-runs the latest
     /// request when its result has no steps, or when it is still running without them.
     void setModelSteps(bool on);
+    /// With a model, also compute its logit lens (the Logit Lens tab is open), as
+    /// setModelSteps does for the steps.
+    void setModelLens(bool on);
+    bool modelLens() const { return model_lens_; }
     /// Colours latest() again on the worker for the current figure hints (the colours or the
     /// scaling changed), so the GUI thread does not recolour millions of cells: resultReady
     /// follows with the same snapshot and fresh maps.  False (nothing queued) when there is
@@ -100,6 +104,7 @@ class ComputeController : public QObject {
         std::uint64_t generation;
         bool prepare_maps;
         bool model_steps;
+        bool model_lens;
         Colormap colormap;
         ScaleMode scale;
         budget::MemoryBudget budget;
@@ -126,6 +131,8 @@ class ComputeController : public QObject {
     bool prepare_maps_ = true;
     bool model_steps_ = false;
     bool requested_steps_ = false;  ///< the newest request asked for a model's steps
+    bool model_lens_ = false;
+    bool requested_lens_ = false;  ///< the newest request asked for a model's lens
     Colormap colormap_ = Colormap::Viridis;
     ScaleMode scale_ = ScaleMode::Shared;
     budget::MemoryBudget budget_;

@@ -252,6 +252,16 @@ std::shared_ptr<const ModelPredictions> predictions_of(const Opened& m, const Te
 
 }  // namespace
 
+models::EncodedText encode_model_text(const models::OpenedModel& model,
+                                      const ComputeConfig& config) {
+    return encode(model, config);
+}
+
+std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& config,
+                                                       const models::ModelInfo& info) {
+    return knock_outs(config, info);
+}
+
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threads,
                                            const budget::MemoryBudget& memory,
                                            std::vector<double>* induction,
@@ -646,7 +656,8 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_t
 
 SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generation,
                                  std::shared_ptr<const ModelMaps> maps,
-                                 std::shared_ptr<const StepTensors> steps) {
+                                 std::shared_ptr<const StepTensors> steps,
+                                 std::shared_ptr<const LensGrid> lens) {
     const int L = maps->tokens, H = maps->num_heads;  // L: the tokens shown
     const int layer = std::clamp(c.layer, 0, maps->num_layers - 1);
     auto snap = std::make_shared<AttentionSnapshot>();
@@ -674,6 +685,7 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generatio
     snap->budget_bytes = maps->budget_bytes;
     snap->model = std::move(maps);
     snap->steps = std::move(steps);
+    snap->lens = std::move(lens);
     snap->cache_ranges();
     return snap;
 }

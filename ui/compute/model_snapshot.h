@@ -5,9 +5,20 @@
 
 #include <memory>
 
+#include "engine/models/model_folder.h"
 #include "ui/compute/attention_snapshot.h"
 
 namespace attnviz::ui {
+
+/// The encoding the model sees for `config`: text_a, and text_b as the pair's second text when
+/// pair_mode is not Single.  Throws UsageError for an empty text, models::TextTooLong.
+models::EncodedText encode_model_text(const models::OpenedModel& model,
+                                      const ComputeConfig& config);
+
+/// The interventions of config.knocked_out, as every model pass of the window applies them.
+/// Throws UsageError for a head `info`'s model does not have.
+std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& config,
+                                                       const models::ModelInfo& info);
 
 /// Opens the model (model_store), encodes text_a (and text_b as the pair's second text when
 /// pair_mode is not Single) and runs every layer once: the maps over the model's pieces, with
@@ -50,10 +61,11 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& config, int 
                                                const PassControl* control = nullptr);
 
 /// The snapshot every view draws: `config.layer` (clamped) of `maps`, with the layer's
-/// steps when given.
+/// steps and the logit lens when given.
 SnapshotPtr model_layer_snapshot(const ComputeConfig& config, std::uint64_t generation,
                                  std::shared_ptr<const ModelMaps> maps,
-                                 std::shared_ptr<const StepTensors> steps = nullptr);
+                                 std::shared_ptr<const StepTensors> steps = nullptr,
+                                 std::shared_ptr<const LensGrid> lens = nullptr);
 
 /// What each token of the model's encoding stands for (resolve_tokens for a model).
 QStringList model_tokens(const ComputeConfig& config);

@@ -30,7 +30,7 @@ enum class FigureView { Grid, Mean, Head };
 /// What kind of figure: the heatmap grid, the computation of one head step by step, the
 /// head view (lines from each query token to each key token), or two configurations side by
 /// side with their difference.
-enum class FigureKind { Heatmaps, Steps, Lines, Compare, Model };
+enum class FigureKind { Heatmaps, Steps, Lines, Compare, Model, Lens };
 
 /// Shared: one colour range (the data's min to max) for every panel.  PerHead: each panel
 /// from its own min to its own max.  Unit: 0 to 1 for every panel, to compare figures.
@@ -43,7 +43,7 @@ QString pair_mode_name(PairMode m);  ///< "single" | "cross" | "batch"
 bool pair_mode_from_name(const QString& name, PairMode* out);
 QString figure_view_name(FigureView v);  ///< "grid" | "mean" | "head"
 bool figure_view_from_name(const QString& name, FigureView* out);
-QString figure_kind_name(FigureKind k);  ///< "heatmaps" | "steps" | "lines" | "compare"
+QString figure_kind_name(FigureKind k);  ///< "heatmaps" | "steps" | "lines" | "compare" | ...
 bool figure_kind_from_name(const QString& name, FigureKind* out);
 QString scale_mode_name(ScaleMode m);  ///< "shared" | "per_head" | "unit"
 bool scale_mode_from_name(const QString& name, ScaleMode* out);

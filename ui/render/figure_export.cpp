@@ -75,15 +75,6 @@ struct OffscreenFigure {
     }
 };
 
-QString csv_field(const QString& s) {
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
-        !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString q = s;
-    q.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
-}
-
 QString number(float v) {
     if (std::isnan(v)) return QStringLiteral("nan");
     return QString::number(double(v), 'g', 7);
@@ -93,6 +84,15 @@ QJsonValue json_number(float v) {
     return std::isfinite(v) ? QJsonValue(double(v)) : QJsonValue(QJsonValue::Null);
 }
 }  // namespace
+
+QString csv_field(const QString& s) {
+    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
+        !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
+        return s;
+    QString q = s;
+    q.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + q + QLatin1Char('"');
+}
 
 void write_atomically(const QString& path, const QByteArray& bytes) {
     // Unbuffered: a buffered QSaveFile takes a short write while commit() flushes (a full

@@ -83,7 +83,8 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
             form->addRow(tr("&Show:"), view_);
             break;
         }
-        case FigureKind::Model:  // the whole mosaic: nothing to choose
+        case FigureKind::Model:  // the whole mosaic, or the whole lens: nothing to choose
+        case FigureKind::Lens:
             view_->hide();
             break;
     }
@@ -200,6 +201,7 @@ FigureOptions ExportDialog::figureOptions() const {
             if (v >= 0) o.head = v;
             break;
         case FigureKind::Model:
+        case FigureKind::Lens:
             break;
     }
     o.font_px = font_->value();

@@ -225,6 +225,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
     connect(views_, &ViewTabs::stepsShown, compute_, &ComputeController::setModelSteps);
+    connect(views_, &ViewTabs::lensShown, compute_, &ComputeController::setModelLens);
     connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
         doc_->setLayer(layer);
         if (head < 0 || head >= doc_->viewableHeads())  // a head without maps: the mean
