@@ -16,17 +16,19 @@
 #include "ui/classroom/lines_view.h"
 #include "ui/classroom/statistics_view.h"
 #include "ui/classroom/steps_view.h"
+#include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
 #include "ui/model/model_view.h"
+#include "ui/model/patch_view.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/heatmap_grid_view.h"
 
 namespace attnviz::ui {
 
 namespace {
-const char* const kTabNames[] = {"grid",    "steps", "lines", "statistics",
-                                 "compare", "model", "atlas"};
+const char* const kTabNames[] = {"grid",  "steps", "lines", "statistics",
+                                 "compare", "model", "atlas", "patch"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -124,6 +126,8 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     tabs_->addTab(makeModelTab(), QString());
     atlas_ = new AtlasView(tabs_);
     tabs_->addTab(atlas_, QString());
+    patch_ = new PatchView(tabs_);
+    tabs_->addTab(patch_, QString());
     layout->addWidget(tabs_, 1);
     retranslate();
 
@@ -135,6 +139,8 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(atlas_, &AtlasView::activated, this, &ViewTabs::modelHeadActivated);
     connect(atlas_, &AtlasView::hovered, this, &ViewTabs::hovered);
     connect(atlas_, &AtlasView::failed, this, &ViewTabs::failed);
+    connect(patch_, &PatchView::hovered, this, &ViewTabs::hovered);
+    connect(patch_, &PatchView::failed, this, &ViewTabs::failed);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
@@ -174,6 +180,12 @@ void ViewTabs::retranslate() {
     if (tabs_->count() > AtlasTab) {
         tabs_->setTabText(AtlasTab, tr("Head Atlas"));
         tabs_->setTabToolTip(AtlasTab, tr("What every head of a trained model does, in numbers"));
+    }
+    if (tabs_->count() > PatchTab) {
+        tabs_->setTabText(PatchTab, tr("Patching"));
+        tabs_->setTabToolTip(PatchTab,
+                             tr("Activation patching: which heads carry what the corrupted "
+                                "text lost"));
     }
     banner_close_->setToolTip(tr("Hide the explanation"));
     banner_note_->setText(
@@ -263,6 +275,8 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot,
     model_->setSnapshot(snapshot_);
     syncTokenFocus();
     atlas_->setSnapshot(snapshot_);
+    patch_->setModel(snapshot_ && snapshot_->model ? find_model(snapshot_->model->folder)
+                                                   : nullptr);
     lines_->setSnapshot(snapshot_);
     compare_->setSnapshot(snapshot_);
     refreshStatistics();

@@ -25,12 +25,22 @@ class StatisticsView;
 class StepsView;
 class ModelView;
 class AtlasView;
+class PatchView;
 struct SnapshotStatistics;
 
 class ViewTabs : public QWidget {
     Q_OBJECT
   public:
-    enum Tab { GridTab, StepsTab, LinesTab, StatisticsTab, CompareTab, ModelTab, AtlasTab };
+    enum Tab {
+        GridTab,
+        StepsTab,
+        LinesTab,
+        StatisticsTab,
+        CompareTab,
+        ModelTab,
+        AtlasTab,
+        PatchTab,
+    };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
 
@@ -62,6 +72,7 @@ class ViewTabs : public QWidget {
     QTabWidget* tabs() const { return tabs_; }
     ModelView* modelView() const { return model_; }
     AtlasView* atlasView() const { return atlas_; }
+    PatchView* patchView() const { return patch_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
     StatisticsView* statistics() const { return stats_; }
@@ -97,6 +108,7 @@ class ViewTabs : public QWidget {
     QComboBox* focus_token_ = nullptr;
     QPushButton* all_layers_ = nullptr;
     AtlasView* atlas_ = nullptr;
+    PatchView* patch_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;

@@ -21,6 +21,7 @@
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/examples.h"
 #include "ui/classroom/view_tabs.h"
+#include "ui/model/patch_view.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
@@ -497,6 +498,10 @@ bool MainWindow::loadExample(const QString& id) {
         ViewTabs::Tab tab = ViewTabs::GridTab;
         if (ViewTabs::tabFromName(e.tab, &tab)) views_->setCurrentTab(tab);
         views_->showExplanation(e.title, e.explanation);
+        if (!e.patch.clean.isEmpty())
+            views_->patchView()->setInputs(e.patch.clean, e.patch.corrupt, e.patch.target,
+                                           e.patch.distractor,
+                                           doc_->computeConfig().model_folder);
         updateTitle();
         return true;
     }
