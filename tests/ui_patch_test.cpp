@@ -61,7 +61,8 @@ bool same_array(const Tensor& a, const Tensor& b, QString* why) {
 }
 
 int finite_cells(const Tensor& t) {
-    return int(std::count_if(t.data.begin(), t.data.end(), [](float v) { return std::isfinite(v); }));
+    return int(
+        std::count_if(t.data.begin(), t.data.end(), [](float v) { return std::isfinite(v); }));
 }
 }  // namespace
 
@@ -100,8 +101,10 @@ class TestPatch : public QObject {
                  qPrintable(v->messageLabel()->text()));
         // Both lists, token by token; the extra one is marked as differing.
         for (const QString t : {"a", "b", "c"}) {
-            QVERIFY(v->cleanTokensLabel()->text().contains(QStringLiteral("&nbsp;%1&nbsp;").arg(t)));
-            QVERIFY(v->corruptTokensLabel()->text().contains(QStringLiteral("&nbsp;%1&nbsp;").arg(t)));
+            QVERIFY(
+                v->cleanTokensLabel()->text().contains(QStringLiteral("&nbsp;%1&nbsp;").arg(t)));
+            QVERIFY(
+                v->corruptTokensLabel()->text().contains(QStringLiteral("&nbsp;%1&nbsp;").arg(t)));
         }
         QCOMPARE(v->cleanTokensLabel()->text().count(QStringLiteral("<span")), L);
         QCOMPARE(v->corruptTokensLabel()->text().count(QStringLiteral("<span")), L + 1);
@@ -158,7 +161,8 @@ class TestPatch : public QObject {
         QCOMPARE(v->progressBar()->value(), heads);
         QCOMPARE(v->progressBar()->maximum(), heads);
 
-        const models::PatchResult want = models::patch_sweep(*model_->model, v->runner()->request());
+        const models::PatchResult want =
+            models::patch_sweep(*model_->model, v->runner()->request());
         const PatchMaps& got = *v->maps();
         QString why;
         QVERIFY2(same_array(got.result.fraction, want.fraction, &why), qPrintable(why));
@@ -298,11 +302,13 @@ class TestPatch : public QObject {
 
     void aModelWithoutACausalHeadIsExplained() {
         auto v = std::make_unique<PatchView>();
-        const ModelPtr bert = open_model(QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/bert_gamma_beta"));
+        const ModelPtr bert =
+            open_model(QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/bert_gamma_beta"));
         v->setModel(bert);
         const QLabel* placeholder = v->findChild<QLabel*>(QStringLiteral("patchPlaceholder"));
         QVERIFY(placeholder && placeholder->isVisibleTo(v.get()));
-        QVERIFY2(placeholder->text().contains(QStringLiteral("causal")), qPrintable(placeholder->text()));
+        QVERIFY2(placeholder->text().contains(QStringLiteral("causal")),
+                 qPrintable(placeholder->text()));
         QVERIFY(!v->cleanEdit()->isVisibleTo(v.get()));
         v->setModel(nullptr);
         QVERIFY(placeholder->text().contains(QStringLiteral("attn-only-2l")));

@@ -182,9 +182,8 @@ PatchRequest patch_request(const OpenedModel& m, const PatchTexts& texts) {
                          ": patching needs texts of as many tokens");
     const std::int64_t p = texts.position;
     if (p == 0 || p > L || p < -L)
-        throw UsageError("--position " + std::to_string(p) + " is not in the " +
-                         std::to_string(L) + " tokens (1 to " + std::to_string(L) +
-                         ", or negative from the end)");
+        throw UsageError("--position " + std::to_string(p) + " is not in the " + std::to_string(L) +
+                         " tokens (1 to " + std::to_string(L) + ", or negative from the end)");
     r.position = p < 0 ? L + p : p - 1;
     return r;
 }

@@ -27,7 +27,7 @@
 namespace attnviz::ui {
 
 namespace {
-const char* const kTabNames[] = {"grid",  "steps", "lines", "statistics",
+const char* const kTabNames[] = {"grid",    "steps", "lines", "statistics",
                                  "compare", "model", "atlas", "patch"};
 }
 

@@ -46,7 +46,8 @@ class PatchRunner : public QObject {
                        int layer, int head);
 
     /// Tests: called on the sweep's thread after each pass, before it looks at cancel().
-    static void setPassHookForTesting(std::function<void(std::int64_t done, std::int64_t total)> hook);
+    static void setPassHookForTesting(
+        std::function<void(std::int64_t done, std::int64_t total)> hook);
 
   signals:
     /// After each pass: the heads run until now (the others NaN).

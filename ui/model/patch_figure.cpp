@@ -79,8 +79,8 @@ QByteArray patch_csv(const PatchMaps& m) {
                        .arg(l + 1)
                        .arg(h + 1)
                        .arg(number(double(m.result.fraction.data[at])),
-                            number(double(m.result.m_patched.data[at])),
-                            number(m.result.m_clean), number(m.result.m_corrupt))
+                            number(double(m.result.m_patched.data[at])), number(m.result.m_clean),
+                            number(m.result.m_corrupt))
                        .toUtf8();
         }
     return out;
@@ -100,8 +100,9 @@ QString PatchFigure::captionText() const {
     if (!maps_) return {};
     const auto L = int(maps_->clean_tokens.size());
     const auto at = std::size_t(std::clamp<std::int64_t>(maps_->result.position, 0, L - 1));
-    return PatchText::tr("%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at "
-                         "token %6 %7")
+    return PatchText::tr(
+               "%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at "
+               "token %6 %7")
         .arg(maps_->model, maps_->clean_text, maps_->corrupt_text, quoted(maps_->target),
              quoted(maps_->distractor))
         .arg(maps_->result.position + 1)
@@ -159,8 +160,8 @@ void PatchFigure::layout(QSize size) {
 }
 
 QRectF PatchFigure::cellRect(int layer, int head) const {
-    if (!maps_ || layer < 0 || head < 0 || layer >= maps_->num_layers ||
-        head >= maps_->num_heads || cell_ <= 0)
+    if (!maps_ || layer < 0 || head < 0 || layer >= maps_->num_layers || head >= maps_->num_heads ||
+        cell_ <= 0)
         return {};
     return QRectF(map_.x() + head * cell_, map_.y() + layer * cell_, cell_, cell_);
 }
@@ -176,8 +177,9 @@ QString PatchFigure::describe(int layer, int head) const {
     if (!maps_ || !cellRect(layer, head).isValid()) return {};
     const QString name = PatchText::tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
     const double f = maps_->fraction(layer, head);
-    const double m = maps_->result.m_patched
-                         .data[std::size_t(layer) * std::size_t(maps_->num_heads) + std::size_t(head)];
+    const double m =
+        maps_->result.m_patched
+            .data[std::size_t(layer) * std::size_t(maps_->num_heads) + std::size_t(head)];
     if (std::isnan(m)) return PatchText::tr("%1: not run yet").arg(name);
     if (std::isnan(f))
         return PatchText::tr("%1: m = %2 (the metric is the same on both texts, so no fraction)")
@@ -214,7 +216,8 @@ void PatchFigure::paintMap(QPainter* p) const {
     const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
     p->setFont(font_);
     p->setPen(text);
-    const int head_every = paint::label_stride(cell_, fm.horizontalAdvance(QStringLiteral("88")) + 4);
+    const int head_every =
+        paint::label_stride(cell_, fm.horizontalAdvance(QStringLiteral("88")) + 4);
     const bool words = cell_ >= fm.horizontalAdvance(PatchText::tr("H%1").arg(88)) + 4;
     for (int h = 0; h < m.num_heads; h += head_every)
         p->drawText(QRectF(map_.x() + h * cell_, map_.y() - fm.height() - 4, cell_, fm.height()),
@@ -227,8 +230,8 @@ void PatchFigure::paintMap(QPainter* p) const {
     const double limit = m.scaleLimit();
     QFont value_font = small_;
     const QFontMetricsF vm(value_font);
-    const bool values = cell_ >= vm.horizontalAdvance(QStringLiteral("−0.00")) + 6 &&
-                        cell_ >= vm.height() + 4;
+    const bool values =
+        cell_ >= vm.horizontalAdvance(QStringLiteral("−0.00")) + 6 && cell_ >= vm.height() + 4;
     p->setFont(value_font);
     for (int l = 0; l < m.num_layers; ++l)
         for (int h = 0; h < m.num_heads; ++h) {
@@ -265,9 +268,8 @@ void PatchFigure::paintMap(QPainter* p) const {
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kMuted);
     QString progress;
     if (m.stopped)
-        progress = PatchText::tr("Stopped after %1 of %2 heads; grey: not run.")
-                       .arg(m.done)
-                       .arg(m.total);
+        progress =
+            PatchText::tr("Stopped after %1 of %2 heads; grey: not run.").arg(m.done).arg(m.total);
     else if (m.done < m.total)
         progress = PatchText::tr("%1 of %2 heads run; grey: not run yet.").arg(m.done).arg(m.total);
     else
@@ -307,8 +309,8 @@ void PatchFigure::paintScale(QPainter* p) const {
 }
 
 void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& map,
-                               const std::vector<QString>& tokens, const QString& title,
-                               double max, bool vector) const {
+                               const std::vector<QString>& tokens, const QString& title, double max,
+                               bool vector) const {
     const auto L = int(tokens.size());
     if (L <= 0 || map.numel() != std::size_t(L) * std::size_t(L)) return;
     const QFontMetricsF fm(font_), sm(small_);

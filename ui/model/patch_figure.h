@@ -87,9 +87,9 @@ class PatchFigure : public PaintedFigure {
     QSize size_;
     paint::TitleBlock title_;
     QFont font_, small_;
-    QRectF map_;     ///< the cells
-    QRectF scale_;   ///< the colour bar
-    QRectF notes_;   ///< m_clean, m_corrupt and the progress, under the map
+    QRectF map_;                        ///< the cells
+    QRectF scale_;                      ///< the colour bar
+    QRectF notes_;                      ///< m_clean, m_corrupt and the progress, under the map
     QRectF clean_area_, corrupt_area_;  ///< the chosen head's maps (empty: none)
     double cell_ = 0.0;
     QPoint hover_{-1, -1};

@@ -170,9 +170,8 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
         map_->setMaps(&*maps_);
         emit headShown(h.layer, h.head);
     });
-    connect(runner_, &PatchRunner::headMapsFailed, this, [this](const QString& message) {
-        emit failed(tr("Cannot show the head"), message);
-    });
+    connect(runner_, &PatchRunner::headMapsFailed, this,
+            [this](const QString& message) { emit failed(tr("Cannot show the head"), message); });
     retranslate();
     setModel(nullptr);
 }
@@ -192,8 +191,9 @@ void PatchView::retranslate() {
         tr("The token the clean text predicts: a text that is one token, or a vocabulary entry"));
     distractor_->setToolTip(tr("The token it competes with"));
     run_->setText(tr("Run"));
-    run_->setToolTip(tr("Patch every head, one at a time, from the clean run into the "
-                        "corrupted run"));
+    run_->setToolTip(
+        tr("Patch every head, one at a time, from the clean run into the "
+           "corrupted run"));
     cancel_->setText(tr("Cancel"));
     export_->setText(tr("Export…"));
     export_->setToolTip(tr("The figure (PNG, SVG, PDF) or the fractions (NPY, CSV)"));
@@ -386,7 +386,8 @@ void PatchView::showHead(int layer, int head) {
 
 bool PatchView::exportTo(const QString& path) {
     try {
-        if (!maps_) throw UsageError(tr("Run the sweep first: there is nothing to export.").toStdString());
+        if (!maps_)
+            throw UsageError(tr("Run the sweep first: there is nothing to export.").toStdString());
         const QString suffix = QFileInfo(path).suffix().toLower();
         if (suffix == QLatin1String("npy")) {
             write_atomically(path, patch_npy(*maps_));
@@ -398,7 +399,8 @@ bool PatchView::exportTo(const QString& path) {
             FigureOptions options;
             options.font_px = 14;
             figure.setOptions(options);
-            write_atomically(path, encode_figure(render_painted_figure(figure, ExportSize{}, path)));
+            write_atomically(path,
+                             encode_figure(render_painted_figure(figure, ExportSize{}, path)));
         }
         return true;
     } catch (const std::exception& e) {

@@ -263,8 +263,8 @@ QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOption
 QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOptions& options,
                              QSize size, const AttentionSnapshot* compared) {
     OffscreenFigure f(snapshot, options, size, compared);
-    return paint_svg([&](QCPPainter* p, bool vector) { f.paint(p, size, vector); }, size,
-                     f.title(), f.caption());
+    return paint_svg([&](QCPPainter* p, bool vector) { f.paint(p, size, vector); }, size, f.title(),
+                     f.caption());
 }
 
 QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOptions& options,

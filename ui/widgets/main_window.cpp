@@ -21,11 +21,11 @@
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/examples.h"
 #include "ui/classroom/view_tabs.h"
-#include "ui/model/patch_view.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/model/model_source.h"
+#include "ui/model/patch_view.h"
 #include "ui/model/shipped_models.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
@@ -500,8 +500,7 @@ bool MainWindow::loadExample(const QString& id) {
         views_->showExplanation(e.title, e.explanation);
         if (!e.patch.clean.isEmpty())
             views_->patchView()->setInputs(e.patch.clean, e.patch.corrupt, e.patch.target,
-                                           e.patch.distractor,
-                                           doc_->computeConfig().model_folder);
+                                           e.patch.distractor, doc_->computeConfig().model_folder);
         updateTitle();
         return true;
     }
