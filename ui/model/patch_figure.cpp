@@ -28,6 +28,13 @@ QString quoted(const QString& token) {
     return PatchText::tr("“%1”").arg(visible_token(token));
 }
 
+/// "−4.785": three decimals and a true minus, as the figure's other numbers.
+QString signed_number(double v) {
+    QString s = QString::number(v, 'f', 3);
+    if (s.startsWith(QLatin1Char('-'))) s.replace(0, 1, QStringLiteral("−"));
+    return s;
+}
+
 QString number(double v) {
     if (std::isnan(v)) return QStringLiteral("nan");
     return QString::number(v, 'g', 7);
@@ -129,12 +136,17 @@ void PatchFigure::layout(QSize size) {
     const QRectF area(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
     const QFontMetricsF fm(font_), sm(small_);
     const bool head = maps_->head.layer >= 0 && !maps_->head.clean.empty();
-    const double column = head ? std::min(area.width() * 0.42, 520.0) : area.width();
+    // The chosen head's two maps are square and as tall as the room: they take the width that
+    // needs (at most 60%), the patching map the rest.
+    const double label = std::min(90.0, fm.horizontalAdvance(QStringLiteral("MMMMMM")));
+    const double map_side = std::max(60.0, area.height() - fm.lineSpacing() - 4 - label);
+    const double maps_w = head ? std::min(area.width() * 0.6, 2 * (map_side + label) + 16) : 0.0;
+    const double column = head ? area.width() - maps_w - 24 : area.width();
     const double left = fm.horizontalAdvance(PatchText::tr("Layer %1").arg(88)) + 8;
     const double top = fm.height() + 4;
     const double scale_w =
         12 + 14 + 6 + std::max(sm.horizontalAdvance(QStringLiteral("−0.00")), sm.height() * 1.2);
-    const double notes_h = sm.lineSpacing() * 3 + 4;
+    const double notes_h = sm.lineSpacing() * 5 + 4;
     const double H = maps_->num_heads, N = maps_->num_layers;
     cell_ = std::min((column - left - scale_w) / H, (area.height() - top - notes_h) / N);
     cell_ = std::clamp(std::floor(cell_), 4.0, 72.0);
@@ -150,9 +162,7 @@ void PatchFigure::layout(QSize size) {
         if (w > 60) {
             clean_area_ = QRectF(x, area.y(), w, area.height());
             corrupt_area_ = QRectF(x + w + 16, area.y(), w, area.height());
-            // Square maps: as tall as they are wide, plus the title and the labels.
-            const double label = std::min(90.0, fm.horizontalAdvance(QStringLiteral("MMMMMM")));
-            const double side = std::min(w - label, area.height() - fm.lineSpacing() - label);
+            const double side = std::min(w - label, map_side);
             bottom = std::max(bottom, area.y() + fm.lineSpacing() + 4 + side + label);
         }
     }
@@ -183,11 +193,9 @@ QString PatchFigure::describe(int layer, int head) const {
     if (std::isnan(m)) return PatchText::tr("%1: not run yet").arg(name);
     if (std::isnan(f))
         return PatchText::tr("%1: m = %2 (the metric is the same on both texts, so no fraction)")
-            .arg(name)
-            .arg(m, 0, 'f', 3);
+            .arg(name, signed_number(m));
     return PatchText::tr("%1: restores %2 of the metric (m = %3); click to see its attention")
-        .arg(name, paint::format_cell(f))
-        .arg(m, 0, 'f', 3);
+        .arg(name, paint::format_cell(f), signed_number(m));
 }
 
 void PatchFigure::paint(QPainter* p, bool vector) const {
@@ -274,14 +282,18 @@ void PatchFigure::paintMap(QPainter* p) const {
         progress = PatchText::tr("%1 of %2 heads run; grey: not run yet.").arg(m.done).arg(m.total);
     else
         progress = PatchText::tr("Every head run (%1).").arg(m.total);
-    const QString notes =
+    QString notes =
         PatchText::tr("m = logit %1 − logit %2: clean %3, corrupted %4.")
             .arg(quoted(m.target), quoted(m.distractor))
-            .arg(m.result.m_clean, 0, 'f', 3)
-            .arg(m.result.m_corrupt, 0, 'f', 3) +
+            .arg(signed_number(m.result.m_clean), signed_number(m.result.m_corrupt)) +
         QLatin1Char('\n') +
         PatchText::tr("Fraction restored = (m patched − m corrupted) / (m clean − m corrupted).") +
         QLatin1Char('\n') + progress;
+    if (!clean_area_.isEmpty())
+        notes += QLatin1Char('\n') +
+                 PatchText::tr("Right: the chosen head's attention, rows the queries and columns "
+                               "the keys, from 0 (dark) to the larger maximum of the two "
+                               "(yellow); grey: the future, masked.");
     p->drawText(notes_, Qt::AlignLeft | Qt::AlignTop,
                 paint::wrap_text(notes, small_, notes_.width()));
 }
@@ -354,7 +366,9 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
     const int every = paint::label_stride(c, sm.height());
     for (int i = 0; i < L; i += every) {
         const QString t = paint::elide(visible_token(tokens[std::size_t(i)]), sm, label - 4);
-        p->drawText(QRectF(area.x(), cells.y() + i * c, label - 4, c),
+        // A row may be thinner than a line of text: the label is centred on it, unclipped.
+        p->drawText(QRectF(area.x(), cells.y() + (i + 0.5) * c - sm.height() / 2, label - 4,
+                           sm.height()),
                     Qt::AlignRight | Qt::AlignVCenter, t);
         p->save();
         p->translate(cells.x() + (i + 0.5) * c, cells.bottom() + 3);
