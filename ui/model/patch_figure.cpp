@@ -132,6 +132,7 @@ void PatchFigure::layout(QSize size) {
     cell_ = 0.0;
     const double y = title_.layout(options_, titleText(), captionText(), 8, size.width(), kPad);
     used_height_ = int(std::ceil(y));
+    used_width_ = -1;
     if (!maps_ || maps_->num_layers <= 0 || maps_->num_heads <= 0) return;
     const QRectF area(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
     const QFontMetricsF fm(font_), sm(small_);
@@ -146,7 +147,7 @@ void PatchFigure::layout(QSize size) {
     const double top = fm.height() + 4;
     const double scale_w =
         12 + 14 + 6 + std::max(sm.horizontalAdvance(QStringLiteral("−0.00")), sm.height() * 1.2);
-    const double notes_h = sm.lineSpacing() * 5 + 4;
+    const double notes_h = sm.lineSpacing() * (head ? 6 : 3) + 4;
     const double H = maps_->num_heads, N = maps_->num_layers;
     cell_ = std::min((column - left - scale_w) / H, (area.height() - top - notes_h) / N);
     cell_ = std::clamp(std::floor(cell_), 4.0, 72.0);
@@ -154,7 +155,7 @@ void PatchFigure::layout(QSize size) {
     scale_ = QRectF(map_.right() + 12, map_.top(), 14,
                     std::max(map_.height(), std::min(area.height() - top - notes_h, 140.0)));
     notes_ = QRectF(area.x(), std::max(map_.bottom(), scale_.bottom()) + 8,
-                    std::max(column, map_.right() + scale_w - area.x()), notes_h);
+                    std::max(std::min(column, 520.0), map_.right() + scale_w - area.x()), notes_h);
     double bottom = notes_.bottom();
     if (head) {
         const double x = area.x() + std::max(column, notes_.width()) + 24;
@@ -167,6 +168,13 @@ void PatchFigure::layout(QSize size) {
         }
     }
     used_height_ = int(std::ceil(bottom + kPad));
+    // The map alone need not fill a wide canvas; the title's line still must fit.
+    const double title_w =
+        QFontMetricsF(figure_font(std::max(6, options_.font_px) + 5, {titleText()}, true))
+            .horizontalAdvance(titleText());
+    const double content = clean_area_.isEmpty() ? std::max(notes_.right(), scale_.right() + 50)
+                                                 : corrupt_area_.right();
+    used_width_ = int(std::ceil(std::max({content + kPad, title_w + 2 * kPad + 8, 480.0})));
 }
 
 QRectF PatchFigure::cellRect(int layer, int head) const {
@@ -291,9 +299,10 @@ void PatchFigure::paintMap(QPainter* p) const {
         QLatin1Char('\n') + progress;
     if (!clean_area_.isEmpty())
         notes += QLatin1Char('\n') +
-                 PatchText::tr("Right: the chosen head's attention, rows the queries and columns "
-                               "the keys, from 0 (dark) to the larger maximum of the two "
-                               "(yellow); grey: the future, masked.");
+                 PatchText::tr(
+                     "Right: the chosen head's attention, rows the queries and columns "
+                     "the keys, from 0 (dark) to the larger maximum of the two "
+                     "(yellow); grey: the future, masked.");
     p->drawText(notes_, Qt::AlignLeft | Qt::AlignTop,
                 paint::wrap_text(notes, small_, notes_.width()));
 }
@@ -367,9 +376,9 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
     for (int i = 0; i < L; i += every) {
         const QString t = paint::elide(visible_token(tokens[std::size_t(i)]), sm, label - 4);
         // A row may be thinner than a line of text: the label is centred on it, unclipped.
-        p->drawText(QRectF(area.x(), cells.y() + (i + 0.5) * c - sm.height() / 2, label - 4,
-                           sm.height()),
-                    Qt::AlignRight | Qt::AlignVCenter, t);
+        p->drawText(
+            QRectF(area.x(), cells.y() + (i + 0.5) * c - sm.height() / 2, label - 4, sm.height()),
+            Qt::AlignRight | Qt::AlignVCenter, t);
         p->save();
         p->translate(cells.x() + (i + 0.5) * c, cells.bottom() + 3);
         p->rotate(90);

@@ -67,6 +67,7 @@ class PatchFigure : public PaintedFigure {
     QString titleText() const override;
     QString captionText() const override;
     int usedHeight() const override { return used_height_; }
+    int usedWidth() const override { return used_width_; }
 
     /// After layout(): the rectangle of a head's cell, and the head (x) and layer (y) at a point
     /// ((-1, -1) outside the map).
@@ -93,7 +94,7 @@ class PatchFigure : public PaintedFigure {
     QRectF clean_area_, corrupt_area_;  ///< the chosen head's maps (empty: none)
     double cell_ = 0.0;
     QPoint hover_{-1, -1};
-    int used_height_ = -1;
+    int used_height_ = -1, used_width_ = -1;
 };
 
 }  // namespace attnviz::ui

@@ -279,8 +279,12 @@ RenderedFigure render_painted_figure(PaintedFigure& figure, const ExportSize& si
     RenderedFigure out;
     out.format = checked_format(path, format, size);
     figure.layout(QSize(size.width, size.height));
-    const int used = figure.usedHeight();
-    const QSize logical(size.width, used > 0 && used < size.height ? used : size.height);
+    const int used_w = figure.usedWidth();
+    // Narrower, the content may wrap and take more height: measured again at that width.
+    if (used_w > 0 && used_w < size.width) figure.layout(QSize(used_w, size.height));
+    const int used_h = figure.usedHeight();
+    const QSize logical(used_w > 0 && used_w < size.width ? used_w : size.width,
+                        used_h > 0 && used_h < size.height ? used_h : size.height);
     figure.layout(logical);
     const auto paint = [&](QCPPainter* p, bool vector) { figure.paint(p, vector); };
     switch (out.format) {

@@ -24,6 +24,8 @@ class PaintedFigure {
     /// After layout(): the height the content takes when less than the canvas's (the
     /// exports then cut the canvas there), else -1.
     virtual int usedHeight() const { return -1; }
+    /// The same for the width (-1: all of it).
+    virtual int usedWidth() const { return -1; }
 };
 
 }  // namespace attnviz::ui
