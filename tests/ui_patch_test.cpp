@@ -24,6 +24,7 @@
 #include "test_support.h"
 #include "ui/classroom/classroom_figure.h"
 #include "ui/classroom/examples.h"
+#include "ui/classroom/figure_canvas.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/model_store.h"
 #include "ui/compute/patch_runner.h"
@@ -177,7 +178,7 @@ class TestPatch : public QObject {
         const double limit = got.scaleLimit();
         for (int l = 0; l < 2; ++l)
             for (int h = 0; h < 8; ++h) {
-                const QRectF r = v->mapView()->figure().cellRect(l, h);
+                const QRectF r = v->figure().cellRect(l, h);
                 const QColor want_colour = paint::signed_color(got.fraction(l, h), limit);
                 const QColor pixel = image.pixelColor(QPoint(int(r.x()) + 4, int(r.y()) + 4));
                 QVERIFY2(std::abs(pixel.red() - want_colour.red()) <= 2 &&
@@ -226,7 +227,7 @@ class TestPatch : public QObject {
                 QCOMPARE(got.result.fraction.data[i], whole.fraction.data[i]);
         QVERIFY(v->runButton()->isEnabled());
         QVERIFY(!v->cancelButton()->isEnabled());
-        QVERIFY(v->mapView()->figure().describe(1, 7).contains(QStringLiteral("not run")));
+        QVERIFY(v->figure().describe(1, 7).contains(QStringLiteral("not run")));
     }
 
     void aClickOnAHeadShowsItsAttentionOnBothTexts() {
@@ -239,7 +240,7 @@ class TestPatch : public QObject {
         QVERIFY(v->run());
         QVERIFY(finished.wait(60000));
         QSignalSpy shown(v.get(), &PatchView::headShown);
-        const QPoint at = v->mapView()->cellCentre(1, 3);
+        const QPoint at = v->cellCentre(1, 3);
         QVERIFY(!at.isNull());
         QTest::mouseClick(v->mapView(), Qt::LeftButton, {}, at);
         QVERIFY(shown.wait(30000));
@@ -258,7 +259,7 @@ class TestPatch : public QObject {
             const auto c = test::compare_arrays(map->ptr(), w.ptr() + 3 * L * L, L * L, 1e-6, 0.0);
             QVERIFY2(c.ok, c.message.c_str());
         }
-        QVERIFY(!v->mapView()->figure().cellRect(1, 3).isEmpty());
+        QVERIFY(!v->figure().cellRect(1, 3).isEmpty());
     }
 
     void exportsWriteTheArrayAndTheFigure() {

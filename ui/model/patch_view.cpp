@@ -8,8 +8,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMouseEvent>
-#include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QStringListModel>
@@ -17,6 +15,7 @@
 
 #include "engine/errors.h"
 #include "engine/models/model_folder.h"
+#include "ui/classroom/figure_canvas.h"
 #include "ui/compute/patch_runner.h"
 #include "ui/model/shipped_models.h"
 #include "ui/render/figure_export.h"
@@ -129,7 +128,10 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
     grid->addWidget(message_, 6, 0, 1, 2);
     grid->setColumnStretch(1, 1);
     v->addWidget(controls_);
-    map_ = new PatchMapView(this);
+    auto figure = std::make_unique<PatchFigure>();
+    figure_ = figure.get();
+    map_ = new FigureCanvas(std::move(figure), this);
+    map_->setObjectName(QStringLiteral("patchMap"));
     v->addWidget(map_, 1);
     controls_->hide();
     map_->hide();
@@ -141,8 +143,12 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
     connect(run_, &QPushButton::clicked, this, &PatchView::run);
     connect(cancel_, &QPushButton::clicked, this, &PatchView::cancel);
     connect(export_, &QPushButton::clicked, this, &PatchView::exportDialog);
-    connect(map_, &PatchMapView::hovered, this, &PatchView::hovered);
-    connect(map_, &PatchMapView::activated, this, &PatchView::showHead);
+    connect(map_, &FigureCanvas::mouseMoved, this, &PatchView::hoverAt);
+    connect(map_, &FigureCanvas::mouseLeft, this, [this] { hoverAt(QPointF(-1, -1)); });
+    connect(map_, &FigureCanvas::clicked, this, [this](const QPointF& pos) {
+        const QPoint at = figure_->headAt(pos);
+        if (at.x() >= 0) showHead(at.y(), at.x());
+    });
     connect(runner_, &PatchRunner::progressed, this,
             [this](const models::PatchResult& r, qint64 done, qint64 total) {
                 setMaps(r, done, total, false);
@@ -153,7 +159,7 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
                 if (!r.fraction.empty()) setMaps(r, done, total, stopped);
                 if (maps_ && stopped) {
                     maps_->stopped = true;
-                    map_->setMaps(&*maps_);
+                    showMaps();
                 }
                 run_->setEnabled(request_.has_value());
                 cancel_->setEnabled(false);
@@ -167,7 +173,7 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
     connect(runner_, &PatchRunner::headMapsReady, this, [this](const PatchHeadMaps& h) {
         if (!maps_) return;
         maps_->head = h;
-        map_->setMaps(&*maps_);
+        showMaps();
         emit headShown(h.layer, h.head);
     });
     connect(runner_, &PatchRunner::headMapsFailed, this,
@@ -216,7 +222,7 @@ void PatchView::setModel(ModelPtr model) {
         runner_->cancel();
         model_ = std::move(model);
         maps_.reset();
-        map_->setMaps(nullptr);
+        showMaps();
         export_->setEnabled(false);
         progress_->setRange(0, 1);
         progress_->setValue(0);
@@ -348,7 +354,7 @@ bool PatchView::run() {
     if (!request_ || !model_ || isRunning()) return false;
     PatchMaps m = make_patch_maps(*model_, *request_, clean_->text(), corrupt_->text());
     maps_ = std::move(m);
-    map_->setMaps(&*maps_);
+    showMaps();
     progress_->setRange(0, maps_->total);
     progress_->setValue(0);
     run_->setEnabled(false);
@@ -375,7 +381,31 @@ void PatchView::setMaps(const models::PatchResult& result, qint64 done, qint64 t
     progress_->setRange(0, int(total));
     progress_->setValue(int(done));
     export_->setEnabled(true);
-    map_->setMaps(&*maps_);
+    showMaps();
+}
+
+void PatchView::showMaps() {
+    figure_->setMaps(maps_ ? &*maps_ : nullptr);
+    FigureOptions options;
+    options.font_px = std::max(9, QFontInfo(font()).pixelSize());
+    figure_->setOptions(options);
+    map_->relayout();
+}
+
+void PatchView::hoverAt(const QPointF& pos) {
+    const QPoint at = figure_->headAt(pos);
+    if (at == hover_) return;
+    hover_ = at;
+    figure_->setHover(at.y(), at.x());
+    const QString text = figure_->describe(at.y(), at.x());
+    map_->setToolTip(text);
+    emit hovered(text);
+    map_->update();
+}
+
+QPoint PatchView::cellCentre(int layer, int head) const {
+    const QRectF r = figure_->cellRect(layer, head);
+    return r.isValid() ? r.center().toPoint() : QPoint();
 }
 
 void PatchView::showHead(int layer, int head) {
@@ -415,67 +445,6 @@ void PatchView::exportDialog() {
         tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;NumPy array (*.npy);;"
            "CSV table (*.csv)"));
     if (!path.isEmpty()) exportTo(path);
-}
-
-// ---- the map ----------------------------------------------------------------------------
-
-PatchMapView::PatchMapView(QWidget* parent) : QWidget(parent) {
-    setObjectName(QStringLiteral("patchMap"));
-    setMouseTracking(true);
-    setMinimumSize(320, 200);
-}
-
-void PatchMapView::setMaps(const PatchMaps* maps) {
-    maps_ = maps;
-    figure_.setMaps(maps);
-    relayout();
-    update();
-}
-
-void PatchMapView::relayout() {
-    FigureOptions options;
-    options.font_px = std::max(9, QFontInfo(font()).pixelSize());
-    figure_.setOptions(options);
-    figure_.layout(size());
-}
-
-QPoint PatchMapView::cellCentre(int layer, int head) const {
-    const QRectF r = figure_.cellRect(layer, head);
-    return r.isValid() ? r.center().toPoint() : QPoint();
-}
-
-void PatchMapView::paintEvent(QPaintEvent*) {
-    QPainter p(this);
-    figure_.paint(&p, false);
-}
-
-void PatchMapView::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    relayout();
-}
-
-void PatchMapView::mouseMoveEvent(QMouseEvent* event) {
-    const QPoint at = figure_.headAt(event->position());
-    if (at == hover_) return;
-    hover_ = at;
-    figure_.setHover(at.y(), at.x());
-    const QString text = figure_.describe(at.y(), at.x());
-    setToolTip(text);
-    emit hovered(text);
-    update();
-}
-
-void PatchMapView::mousePressEvent(QMouseEvent* event) {
-    const QPoint at = figure_.headAt(event->position());
-    if (at.x() >= 0 && event->button() == Qt::LeftButton) emit activated(at.y(), at.x());
-}
-
-void PatchMapView::leaveEvent(QEvent* event) {
-    hover_ = {-1, -1};
-    figure_.setHover(-1, -1);
-    emit hovered(QString());
-    update();
-    QWidget::leaveEvent(event);
 }
 
 }  // namespace attnviz::ui

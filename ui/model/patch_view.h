@@ -22,7 +22,7 @@ class QCompleter;
 namespace attnviz::ui {
 
 class PatchRunner;
-class PatchMapView;
+class FigureCanvas;
 
 class PatchView : public QWidget {
     Q_OBJECT
@@ -51,7 +51,10 @@ class PatchView : public QWidget {
     /// What the map shows (null before the first sweep).
     const PatchMaps* maps() const { return maps_ ? &*maps_ : nullptr; }
     PatchRunner* runner() const { return runner_; }
-    PatchMapView* mapView() const { return map_; }
+    FigureCanvas* mapView() const { return map_; }
+    const PatchFigure& figure() const { return *figure_; }
+    /// The centre of a head's cell in mapView(), for clicks; a null point when there is none.
+    QPoint cellCentre(int layer, int head) const;
     QLineEdit* cleanEdit() const { return clean_; }
     QLineEdit* corruptEdit() const { return corrupt_; }
     QLineEdit* targetEdit() const { return target_; }
@@ -92,42 +95,18 @@ class PatchView : public QWidget {
     QLabel *clean_tokens_, *corrupt_tokens_, *message_;
     QPushButton *run_, *cancel_, *export_;
     QProgressBar* progress_;
-    PatchMapView* map_;
+    FigureCanvas* map_;
+    PatchFigure* figure_;  ///< map_'s
+    QPoint hover_{-1, -1};
+    /// Shows maps_ (or nothing) in the map, laid out again.
+    void showMaps();
+    void hoverAt(const QPointF& pos);
     /// What the inputs resolve to (check()); empty optional when they do not.
     std::optional<models::PatchRequest> request_;
     std::vector<QString> clean_pieces_, corrupt_pieces_;
     std::optional<PatchMaps> maps_;  ///< the last sweep's, with its inputs
     QString run_on_;  ///< setInputs(..., run_on), canonical: sweep once that model is here
     void runIfWaiting();
-};
-
-/// The figure in the tab: paints a PatchFigure, names the head under the mouse, and a click
-/// chooses a head.
-class PatchMapView : public QWidget {
-    Q_OBJECT
-  public:
-    explicit PatchMapView(QWidget* parent = nullptr);
-    void setMaps(const PatchMaps* maps);
-    const PatchFigure& figure() const { return figure_; }
-    /// The centre of a head's cell, for clicks (tests); null point when there is none.
-    QPoint cellCentre(int layer, int head) const;
-
-  signals:
-    void hovered(const QString& text);
-    void activated(int layer, int head);
-
-  protected:
-    void paintEvent(QPaintEvent* event) override;
-    void resizeEvent(QResizeEvent* event) override;
-    void mouseMoveEvent(QMouseEvent* event) override;
-    void mousePressEvent(QMouseEvent* event) override;
-    void leaveEvent(QEvent* event) override;
-
-  private:
-    void relayout();
-    PatchFigure figure_;
-    const PatchMaps* maps_ = nullptr;
-    QPoint hover_{-1, -1};
 };
 
 }  // namespace attnviz::ui
