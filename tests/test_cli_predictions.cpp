@@ -207,37 +207,31 @@ class TestCliPredictions : public QObject {
                            "--corrupt", "the dog", "--target", "the cat", "--distractor",
                            "c",         "--out",   out}
             << 2 << "not one";
+        // export --view patch: the texts, the target and the out file changed one at a time.
+        const auto export_patch = [&](const QString& model, const QString& corrupt,
+                                      const QString& target, const QString& file) {
+            QStringList args = {"export",  "--model", model,       "--view", "patch",
+                                "--clean", "the cat", "--corrupt", corrupt};
+            if (!target.isEmpty()) args << "--target" << target;
+            return args + QStringList{"--distractor", "c", "--out", file};
+        };
         const QString never_npy = out_path("never.npy");
-        const QStringList patch = {"export",  "--model",      gpt2,        "--view",  "patch",
-                                   "--clean", "the cat",      "--corrupt", "the dog", "--target",
-                                   "t",       "--distractor", "c",         "--out"};
         QTest::newRow("export patch: lengths differ")
-            << QStringList{"export",  "--model",      gpt2,        "--view",      "patch",
-                           "--clean", "the cat",      "--corrupt", "the cat sat", "--target",
-                           "t",       "--distractor", "c",         "--out",       never_npy}
-            << 2 << "as many tokens";
+            << export_patch(gpt2, "the cat sat", "t", never_npy) << 2 << "as many tokens";
         QTest::newRow("export patch: a target of two tokens")
-            << QStringList{"export",  "--model",      gpt2,        "--view",  "patch",
-                           "--clean", "the cat",      "--corrupt", "the dog", "--target",
-                           "the cat", "--distractor", "c",         "--out",   never_npy}
-            << 2 << "not one";
+            << export_patch(gpt2, "the dog", "the cat", never_npy) << 2 << "not one";
         QTest::newRow("export patch: no target")
-            << QStringList{"export",  "--model", gpt2,        "--view",  "patch",
-                           "--clean", "the cat", "--corrupt", "the dog", "--distractor",
-                           "c",       "--out",   never_npy}
-            << 2 << "needs --clean, --corrupt, --target and --distractor";
+            << export_patch(gpt2, "the dog", "", never_npy) << 2
+            << "needs --clean, --corrupt, --target and --distractor";
         QTest::newRow("export patch: a format it cannot write")
-            << patch + QStringList{out} << 2 << "cannot tell the format";
+            << export_patch(gpt2, "the dog", "t", out) << 2 << "cannot tell the format";
+        QTest::newRow("export patch: a model without a head")
+            << export_patch(bert, "the dog", "t", never_npy) << 1 << "no masked-LM head";
         QTest::newRow("export: --clean without --view patch")
             << QStringList{"export",  "--model", gpt2,
                            "--text",  "the cat", "--clean",
                            "the cat", "--out",   out_path("never.png")}
             << 2 << "need --view patch";
-        QTest::newRow("export patch: a model without a head")
-            << QStringList{"export",  "--model",      bert,        "--view",  "patch",
-                           "--clean", "the cat",      "--corrupt", "the dog", "--target",
-                           "t",       "--distractor", "c",         "--out",   never_npy}
-            << 1 << "no masked-LM head";
         QTest::newRow("bench a missing head")
             << QStringList{"bench", "--model", bert, "--tokens", "4", "--lens"} << 1
             << "no masked-LM head";
