@@ -1,5 +1,7 @@
 #include "ui/model/patch_view.h"
 
+#include <QApplication>
+#include <QClipboard>
 #include <QCompleter>
 #include <QEvent>
 #include <QFileDialog>
@@ -414,29 +416,44 @@ void PatchView::showHead(int layer, int head) {
     runner_->startHeadMaps(model_, r.clean, r.corrupt, layer, head);
 }
 
+namespace {
+/// The figure of `maps` for `path` (its format from the suffix), as exports draw it.
+RenderedFigure render_patch_figure(const PatchMaps& maps, const QString& path) {
+    PatchFigure figure;
+    figure.setMaps(&maps);
+    FigureOptions options;
+    options.font_px = 14;
+    figure.setOptions(options);
+    return render_painted_figure(figure, ExportSize{}, path);
+}
+}  // namespace
+
 bool PatchView::exportTo(const QString& path) {
     try {
         if (!maps_)
             throw UsageError(tr("Run the sweep first: there is nothing to export.").toStdString());
         const QString suffix = QFileInfo(path).suffix().toLower();
-        if (suffix == QLatin1String("npy")) {
+        if (suffix == QLatin1String("npy"))
             write_atomically(path, patch_npy(*maps_));
-        } else if (suffix == QLatin1String("csv")) {
+        else if (suffix == QLatin1String("csv"))
             write_atomically(path, patch_csv(*maps_));
-        } else {
-            PatchFigure figure;
-            figure.setMaps(&*maps_);
-            FigureOptions options;
-            options.font_px = 14;
-            figure.setOptions(options);
-            write_atomically(path,
-                             encode_figure(render_painted_figure(figure, ExportSize{}, path)));
-        }
+        else
+            write_atomically(path, encode_figure(render_patch_figure(*maps_, path)));
         return true;
     } catch (const std::exception& e) {
         emit failed(tr("Cannot export the patching map"), QString::fromUtf8(e.what()));
         return false;
     }
+}
+
+void PatchView::copyFigure() {
+    if (!maps_) {
+        emit failed(tr("Cannot copy the figure"),
+                    tr("Run the sweep first: there is nothing to copy."));
+        return;
+    }
+    QApplication::clipboard()->setImage(
+        render_patch_figure(*maps_, QStringLiteral("patching.png")).image);
 }
 
 void PatchView::exportDialog() {

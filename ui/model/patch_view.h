@@ -47,6 +47,10 @@ class PatchView : public QWidget {
     /// Writes the figure (.png, .svg, .pdf) or the array (.npy, .csv) to `path`; false and
     /// failed() on an error (nothing written).
     bool exportTo(const QString& path);
+    /// Asks for a file and exportTo() it.
+    void exportDialog();
+    /// The figure on the clipboard, as an image; failed() when there is none.
+    void copyFigure();
 
     /// What the map shows (null before the first sweep).
     const PatchMaps* maps() const { return maps_ ? &*maps_ : nullptr; }
@@ -82,7 +86,6 @@ class PatchView : public QWidget {
     void retranslate();
     /// Tokenizes both texts and resolves both tokens: the token lists, the message, Run.
     void check();
-    void exportDialog();
     void setMaps(const models::PatchResult& result, qint64 done, qint64 total, bool stopped);
 
     ModelPtr model_;
