@@ -3,6 +3,7 @@
 // window for a model without a causal head, and the worked example.
 #include <QAbstractItemModel>
 #include <QApplication>
+#include <QClipboard>
 #include <QCompleter>
 #include <QFile>
 #include <QLabel>
@@ -333,6 +334,18 @@ class TestPatch : public QObject {
         std::sort(f.begin(), f.end(), std::greater<>());
         QVERIFY2(f[0] >= 0.5f, qPrintable(QString::number(f[0])));
         QVERIFY2(f[1] <= 0.25f, qPrintable(QString::number(f[1])));
+        // The window's Copy Figure copies this tab's figure, not the heatmaps.
+        QApplication::clipboard()->clear();
+        test::exports_of(*w)->copyFigure();
+        const QImage copied = QApplication::clipboard()->image();
+        QVERIFY(!copied.isNull());
+        PatchFigure figure;
+        figure.setMaps(&m);
+        FigureOptions options;
+        options.font_px = 14;  // as every export of the tab draws it
+        figure.setOptions(options);
+        figure.layout(QSize(1600, 1000));
+        QCOMPARE(copied.width(), 2 * figure.usedWidth());
     }
 };
 
