@@ -79,8 +79,8 @@ RenderedFigure render_figure(const AttentionSnapshot& snapshot, const FigureOpti
                              std::optional<ExportFormat> format = std::nullopt,
                              const AttentionSnapshot* compared = nullptr);
 /// A figure that paints itself (the patching map), laid out for `size` and cut to the width
-/// and height its content takes, for `path` in `format` (default: from the suffix).  Throws UsageError
-/// (unknown format, bad size).  GUI thread only.
+/// and height its content takes, for `path` in `format` (default: from the suffix).  Throws
+/// UsageError (unknown format, bad size).  GUI thread only.
 RenderedFigure render_painted_figure(PaintedFigure& figure, const ExportSize& size,
                                      const QString& path,
                                      std::optional<ExportFormat> format = std::nullopt);
