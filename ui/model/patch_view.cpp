@@ -238,7 +238,8 @@ void PatchView::setModel(ModelPtr model) {
             }
         }
         for (QLineEdit* e : {target_, distractor_}) {
-            auto* c = new QCompleter(new QStringListModel(vocabulary, e), e);
+            auto* c = new QCompleter(e);
+            c->setModel(new QStringListModel(vocabulary, c));  // goes with the completer
             c->setFilterMode(Qt::MatchContains);
             c->setCaseSensitivity(Qt::CaseSensitive);
             c->setMaxVisibleItems(15);
