@@ -13,6 +13,7 @@
 #include "ui/compute/model_store.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
+#include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
 
@@ -232,14 +233,13 @@ void PatchFigure::paintMap(QPainter* p) const {
     const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
     p->setFont(font_);
     p->setPen(text);
-    const int head_every =
-        paint::label_stride(cell_, fm.horizontalAdvance(QStringLiteral("88")) + 4);
+    const int head_every = label_stride(cell_, fm.horizontalAdvance(QStringLiteral("88")) + 4);
     const bool words = cell_ >= fm.horizontalAdvance(PatchText::tr("H%1").arg(88)) + 4;
     for (int h = 0; h < m.num_heads; h += head_every)
         p->drawText(QRectF(map_.x() + h * cell_, map_.y() - fm.height() - 4, cell_, fm.height()),
                     Qt::AlignHCenter | Qt::AlignBottom,
                     words ? PatchText::tr("H%1").arg(h + 1) : QString::number(h + 1));
-    const int layer_every = paint::label_stride(cell_, fm.height());
+    const int layer_every = label_stride(cell_, fm.height());
     for (int l = 0; l < m.num_layers; l += layer_every)
         p->drawText(QRectF(0, map_.y() + l * cell_, map_.x() - 8, cell_),
                     Qt::AlignRight | Qt::AlignVCenter, PatchText::tr("Layer %1").arg(l + 1));
@@ -372,7 +372,7 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
     // Queries on the left, keys underneath (written downwards); every k-th when crowded.
     p->setFont(small_);
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kMuted);
-    const int every = paint::label_stride(c, sm.height());
+    const int every = label_stride(c, sm.height());
     for (int i = 0; i < L; i += every) {
         const QString t = paint::elide(visible_token(tokens[std::size_t(i)]), sm, label - 4);
         // A row may be thinner than a line of text: the label is centred on it, unclipped.
