@@ -3,6 +3,8 @@
 // extensions app/main.cpp passes (export).
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "app/command_line.h"
@@ -12,6 +14,16 @@ namespace attnviz::cli {
 /// Folder of `path` exists and `path` is not a folder: checked before any work, so a run
 /// never computes for minutes and then fails to write, and never leaves one output of two.
 void require_output_folder(const std::string& path, const char* option);
+
+/// Activation patching's inputs, as `attnviz patch` and `attnviz export --view patch` spell
+/// them: --clean, --corrupt, --target, --distractor, --position.
+struct PatchInputOptions {
+    std::optional<std::string> clean, corrupt, target, distractor;
+    std::optional<std::int64_t> position;  ///< from 1; negative: from the end
+};
+/// Declares them on `sub`; the texts and tokens `required` (else in the group `group`).
+void add_patch_inputs(CLI::App& sub, PatchInputOptions* inputs, bool required,
+                      const char* group = nullptr);
 
 /// `attnviz inspect --model DIR`: the model folder as JSON.
 void add_inspect_command(CLI::App& app, CommandContext& ctx);

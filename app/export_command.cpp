@@ -18,6 +18,7 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         ui::ExportOptions options;
         SeedOptions seeds;
         MemoryOptions memory;
+        PatchInputOptions patch;
     };
     auto parsed = std::make_shared<Parsed>();
     ui::ExportOptions* a = &parsed->options;
@@ -33,7 +34,9 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         "  attnviz export --text \"The cat sat on the mat\" --embed-dim 32 --num-heads 4 "
         "--causal --out cat.png\n"
         "  attnviz export --text \"The cat sat on the mat\" --view compare --compare causal "
-        "--out causal.pdf");
+        "--out causal.pdf\n"
+        "  attnviz export --model resources/models/attn-only-2l --view patch --clean TEXT "
+        "--corrupt TEXT --target T --distractor D --out patch.pdf");
 
     const char* input = "Input";
     add_text(*sub, "--text", &a->text, "TEXT", "the sentence (queries)")->group(input);
@@ -115,12 +118,12 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
 
     const char* figure = "Figure";
     add_text(*sub, "--view", &a->view,
-             "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens",
+             "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens|patch",
              "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the computation of "
              "head K (default 1) stage by stage; lines: BertViz-style lines from queries to "
              "keys; compare[:K]: see Comparison; model, atlas: every head of --model (atlas: "
              "a CSV table); lens: the logit lens of --model, a figure or, with --out FILE.csv, "
-             "the top 5 tokens of every layer and position")
+             "the top 5 tokens of every layer and position; patch: see Activation patching")
         ->group(figure);
     add_integer(*sub, "--step", &a->step, 1, 64, "N",
                 "steps: reveal stages 1 to N and explain stage N (default: every stage)")
@@ -204,6 +207,11 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
              "with --model: B's sentence, compared token by token (as many tokens as --text)")
         ->group(comparison);
 
+    add_patch_inputs(*sub, &parsed->patch, false,
+                     "Activation patching (--view patch, with --model): the fraction restored by "
+                     "each head, as attnviz patch computes it; --out .png, .svg, .pdf, or the "
+                     "array as .npy or .csv");
+
     add_memory_options(*sub, &parsed->memory, ui::AttentionDocument::kMaxHeads);
     // Scripts (and ui_compare_test) give a base command line and append to it: the last
     // --text wins, as it always has for export.
@@ -217,6 +225,11 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         o.heads_shown = parsed->memory.heads_shown;
         o.mean_only = parsed->memory.mean_only;
         o.window = parsed->memory.window;
+        o.clean = parsed->patch.clean;
+        o.corrupt = parsed->patch.corrupt;
+        o.target = parsed->patch.target;
+        o.distractor = parsed->patch.distractor;
+        o.position = parsed->patch.position;
         return o;
     };
     ctx.on_parsed(

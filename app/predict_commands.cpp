@@ -212,26 +212,10 @@ int predict(const PredictOptions& o) {
 // ---- patch --------------------------------------------------------------------------------
 
 struct PatchOptions {
-    std::string folder, clean, corrupt, target, distractor, heads = "all", out, out_json;
-    Index position = -1;
+    std::string folder, heads = "all", out, out_json;
+    PatchInputOptions inputs;
     int threads = 1;
 };
-
-/// The one id `text` tokenizes to, without special tokens; a usage error showing the pieces
-/// otherwise.
-Index single_token(const text::HfTokenizer& t, const std::string& text, const char* option) {
-    if (text.empty()) throw UsageError(std::string(option) + " is empty");
-    const text::Encoding e = t.encode(text, std::nullopt, false);
-    if (e.ids.size() != 1) {
-        std::string pieces;
-        for (std::size_t i = 0; i < e.tokens.size(); ++i)
-            pieces += (i ? " " : "") + quote(e.tokens[i]);
-        throw UsageError(std::string(option) + " " + quote(text) + " is " +
-                         std::to_string(e.ids.size()) + " tokens (" + pieces +
-                         "), not one: give a text that is exactly one token");
-    }
-    return e.ids[0];
-}
 
 int patch(const PatchOptions& o) {
     for (const auto& [path, option] :
@@ -239,23 +223,10 @@ int patch(const PatchOptions& o) {
         if (!path->empty()) require_output_folder(*path, option);
     const models::OpenedModel m = models::open_model_folder(o.folder);
     const models::ModelInfo& info = m.model->info();
-    models::PatchRequest r;
+    const PatchInputOptions& in = o.inputs;
+    models::PatchRequest r = models::patch_request(
+        m, {*in.clean, *in.corrupt, *in.target, *in.distractor, in.position.value_or(-1)});
     if (o.heads != "all") r.heads = parse_heads(o.heads, info, "--heads");
-    r.target = single_token(m.tokenizer, o.target, "--target");
-    r.distractor = single_token(m.tokenizer, o.distractor, "--distractor");
-    require_head(m);
-    r.clean = models::encode_text(m, o.clean).input;
-    r.corrupt = models::encode_text(m, o.corrupt).input;
-    const auto L = static_cast<Index>(r.clean.ids.size());
-    if (static_cast<Index>(r.corrupt.ids.size()) != L)
-        throw UsageError("--clean is " + std::to_string(L) + " tokens and --corrupt " +
-                         std::to_string(r.corrupt.ids.size()) +
-                         ": patching needs texts of as many tokens");
-    if (o.position == 0 || o.position > L || o.position < -L)
-        throw UsageError("--position " + std::to_string(o.position) + " is not in the " +
-                         std::to_string(L) + " tokens (1 to " + std::to_string(L) +
-                         ", or negative from the end)");
-    r.position = o.position < 0 ? L + o.position : o.position - 1;
     r.num_threads = o.threads;
     const models::PatchResult p = models::patch_sweep(*m.model, r);
     if (p.m_clean == p.m_corrupt)
@@ -336,6 +307,22 @@ int generate(const GenerateCliOptions& o) {
 
 }  // namespace
 
+void add_patch_inputs(CLI::App& sub, PatchInputOptions* in, bool required, const char* group) {
+    const std::vector<CLI::Option*> texts = {
+        add_text(sub, "--clean", &in->clean, "TEXT", "the clean text"),
+        add_text(sub, "--corrupt", &in->corrupt, "TEXT", "the corrupted text, as many tokens"),
+        add_text(sub, "--target", &in->target, "TOKEN",
+                 "the token the clean text predicts: a text of one token, or a vocabulary entry"),
+        add_text(sub, "--distractor", &in->distractor, "TOKEN", "the token it competes with")};
+    CLI::Option* position = add_integer(sub, "--position", &in->position, -1000000, 1000000, "P",
+                                        "where the metric is read (from 1; -1 the last)");
+    for (CLI::Option* o : texts) {
+        if (required) o->required();
+        if (group) o->group(group);
+    }
+    if (group) position->group(group);
+}
+
 void add_predict_command(CLI::App& app, CommandContext& ctx) {
     auto o = std::make_shared<PredictOptions>();
     CLI::App* sub = app.add_subcommand(
@@ -376,15 +363,7 @@ void add_patch_command(CLI::App& app, CommandContext& ctx) {
         "--distractor \" John\" --out patch.npy");
     add_text(*sub, "--model", &o->folder, "DIR", "a Hugging Face model folder with its head")
         ->required();
-    add_text(*sub, "--clean", &o->clean, "TEXT", "the clean text")->required();
-    add_text(*sub, "--corrupt", &o->corrupt, "TEXT", "the corrupted text, as many tokens")
-        ->required();
-    add_text(*sub, "--target", &o->target, "TOKEN", "the token the clean text predicts")
-        ->required();
-    add_text(*sub, "--distractor", &o->distractor, "TOKEN", "the token it competes with")
-        ->required();
-    add_integer(*sub, "--position", &o->position, -1000000, 1000000, "P",
-                "where the metric is read (from 1; -1 the last)");
+    add_patch_inputs(*sub, &o->inputs, true);
     add_text(*sub, "--heads", &o->heads, "all|L.H,...", "the heads to patch");
     add_text(*sub, "--out", &o->out, "PATCH.npy",
              "float32 [layers, heads] of fractions restored (NaN: not patched)")

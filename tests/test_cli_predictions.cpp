@@ -7,6 +7,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QThread>
 
 #include <cmath>
 
@@ -97,6 +98,40 @@ class TestCliPredictions : public QObject {
         }
     }
 
+    void exportViewPatchWritesTheSweep() {
+        // attnviz export --view patch, spelled as attnviz patch: the array equals the engine's
+        // sweep, and the figure is a whole file.
+        const QString dir = model_dir("gpt2_lmhead");
+        const QStringList inputs = {
+            "--clean", "the cat sat on the", "--corrupt", "the dog sat on the", "--target",
+            "t",       "--distractor",       "c"};
+        const QString npy = out_path("export_patch.npy"), csv = out_path("export_patch.csv"),
+                      pdf = out_path("export_patch.pdf");
+        for (const QString& out : {npy, csv, pdf}) {
+            const auto r = test::run_cli(QStringList{"export", "--model", dir, "--view", "patch"} +
+                                         inputs + QStringList{"--out", out});
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        }
+        const auto m = models::open_model_folder(dir.toStdString());
+        models::PatchRequest request =
+            models::patch_request(m, {"the cat sat on the", "the dog sat on the", "t", "c", -1});
+        request.num_threads = std::max(1, QThread::idealThreadCount());
+        const models::PatchResult want = models::patch_sweep(*m.model, request);
+        const Tensor got = io::read_npy(npy.toStdString());
+        QCOMPARE(got.shape, (Shape{2, 4}));
+        const auto c = test::compare_arrays(got.ptr(), want.fraction.ptr(), 8, 1e-6, 0.0);
+        QVERIFY2(c.ok, c.message.c_str());
+        QFile table(csv);
+        QVERIFY(table.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = table.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 1 + 8);
+        QVERIFY(std::abs(lines[1].split(',')[4].toDouble() - want.m_clean) < 1e-5);
+        QFile figure(pdf);
+        QVERIFY(figure.open(QIODevice::ReadOnly));
+        QVERIFY(figure.readAll().startsWith("%PDF"));
+    }
+
     void generateContinuesWithTheCacheAndItsMapsEqualAttend() {
         const QString dir = model_dir("qwen3_qknorm");
         const QString js = out_path("g.json"), maps = out_path("g.npy"), a = out_path("a.npy");
@@ -172,6 +207,31 @@ class TestCliPredictions : public QObject {
                            "--corrupt", "the dog", "--target", "the cat", "--distractor",
                            "c",         "--out",   out}
             << 2 << "not one";
+        // export --view patch: the texts, the target and the out file changed one at a time.
+        const auto export_patch = [&](const QString& model, const QString& corrupt,
+                                      const QString& target, const QString& file) {
+            QStringList args = {"export",  "--model", model,       "--view", "patch",
+                                "--clean", "the cat", "--corrupt", corrupt};
+            if (!target.isEmpty()) args << "--target" << target;
+            return args + QStringList{"--distractor", "c", "--out", file};
+        };
+        const QString never_npy = out_path("never.npy");
+        QTest::newRow("export patch: lengths differ")
+            << export_patch(gpt2, "the cat sat", "t", never_npy) << 2 << "as many tokens";
+        QTest::newRow("export patch: a target of two tokens")
+            << export_patch(gpt2, "the dog", "the cat", never_npy) << 2 << "not one";
+        QTest::newRow("export patch: no target")
+            << export_patch(gpt2, "the dog", "", never_npy) << 2
+            << "needs --clean, --corrupt, --target and --distractor";
+        QTest::newRow("export patch: a format it cannot write")
+            << export_patch(gpt2, "the dog", "t", out) << 2 << "cannot tell the format";
+        QTest::newRow("export patch: a model without a head")
+            << export_patch(bert, "the dog", "t", never_npy) << 1 << "no masked-LM head";
+        QTest::newRow("export: --clean without --view patch")
+            << QStringList{"export",  "--model", gpt2,
+                           "--text",  "the cat", "--clean",
+                           "the cat", "--out",   out_path("never.png")}
+            << 2 << "need --view patch";
         QTest::newRow("bench a missing head")
             << QStringList{"bench", "--model", bert, "--tokens", "4", "--lens"} << 1
             << "no masked-LM head";
@@ -190,7 +250,8 @@ class TestCliPredictions : public QObject {
         QVERIFY2(r.err.contains(phrase, Qt::CaseInsensitive), qPrintable(r.err));
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.out.isEmpty(), qPrintable(r.out));  // nothing timed or printed first
-        QVERIFY(!QFile::exists(out_path("never.out")));
+        for (const char* name : {"never.out", "never.npy", "never.png"})
+            QVERIFY(!QFile::exists(out_path(name)));
     }
 };
 

@@ -60,3 +60,10 @@ if(TARGET attnviz_ui)
     attnviz_add_test(ui_attention_maps_test ui_attention_maps_test.cpp LIBS attnviz_ui GUI)
     add_dependencies(ui_attention_maps_test attnviz)
 endif()
+
+# The Patching tab (issue 23): texts of different lengths, the sweep against the engine's
+# patch_sweep, Cancel in the middle, a click on a head, the exports, the worked example.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_patch_test ui_patch_test.cpp LIBS attnviz_ui GUI)
+    add_dependencies(ui_patch_test attnviz)
+endif()

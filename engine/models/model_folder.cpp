@@ -154,6 +154,40 @@ EncodedText encode_text(const OpenedModel& m, std::string_view text,
     return out;
 }
 
+std::int64_t single_token_id(const text::HfTokenizer& tokenizer, const std::string& text,
+                             const std::string& what) {
+    if (text.empty()) throw UsageError(what + " is empty");
+    const text::Encoding e = tokenizer.encode(text, std::nullopt, false);
+    if (e.ids.size() == 1) return e.ids[0];
+    if (const auto id = tokenizer.token_to_id(text)) return *id;
+    std::string pieces;
+    for (std::size_t i = 0; i < e.tokens.size(); ++i)
+        pieces += (i ? " " : "") + quote(e.tokens[i]);
+    throw UsageError(what + " " + quote(text) + " is " + std::to_string(e.ids.size()) +
+                     " tokens (" + pieces +
+                     "), not one: give a text that is exactly one token, or a vocabulary entry");
+}
+
+PatchRequest patch_request(const OpenedModel& m, const PatchTexts& texts) {
+    PatchRequest r;
+    r.target = single_token_id(m.tokenizer, texts.target, "--target");
+    r.distractor = single_token_id(m.tokenizer, texts.distractor, "--distractor");
+    if (m.model->lm_head() == LmHeadKind::None) throw DataError(m.model->lm_head_missing());
+    r.clean = encode_text(m, texts.clean).input;
+    r.corrupt = encode_text(m, texts.corrupt).input;
+    const auto L = static_cast<std::int64_t>(r.clean.ids.size());
+    if (static_cast<std::int64_t>(r.corrupt.ids.size()) != L)
+        throw UsageError("--clean is " + std::to_string(L) + " tokens and --corrupt " +
+                         std::to_string(r.corrupt.ids.size()) +
+                         ": patching needs texts of as many tokens");
+    const std::int64_t p = texts.position;
+    if (p == 0 || p > L || p < -L)
+        throw UsageError("--position " + std::to_string(p) + " is not in the " + std::to_string(L) +
+                         " tokens (1 to " + std::to_string(L) + ", or negative from the end)");
+    r.position = p < 0 ? L + p : p - 1;
+    return r;
+}
+
 std::string inspect_json(const OpenedModel& m) {
     const ModelInfo& i = m.model->info();
     std::string s = "{\"kind\":\"model\",\"weights\":true";

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "engine/models/model.h"
+#include "engine/models/predictions.h"
 #include "engine/text/hf/hf_tokenizer.h"
 
 namespace attnviz::models {
@@ -72,6 +73,27 @@ class TextTooLong : public std::invalid_argument {
 /// TextTooLong for one longer than the model's positions (naming both lengths).
 EncodedText encode_text(const OpenedModel& m, std::string_view text,
                         std::optional<std::string_view> text2 = std::nullopt);
+
+/// The one token `text` names, as a target or a distractor of patching: a text that
+/// tokenizes (without special tokens) to exactly one token, else a vocabulary string
+/// ("Ġcat", "##ing").  Throws UsageError naming `what` ("--target") and the text's pieces.
+std::int64_t single_token_id(const text::HfTokenizer& tokenizer, const std::string& text,
+                             const std::string& what);
+
+/// Activation patching as the command line spells it (`attnviz patch`, `attnviz export
+/// --view patch`): the two texts, the two tokens, the metric's position from 1 (negative:
+/// from the end).
+struct PatchTexts {
+    std::string clean, corrupt, target, distractor;
+    std::int64_t position = -1;
+};
+
+/// The request for `texts` (every head, one thread): the texts encoded as the model sees
+/// them, the tokens single_token_id's.  Throws DataError for a model without a language-model
+/// head; UsageError naming the option (--clean, --corrupt, --target, --distractor,
+/// --position) for texts of different lengths, a token that is not one, or a position
+/// outside the text; TextTooLong for a text past the model's positions.
+PatchRequest patch_request(const OpenedModel& m, const PatchTexts& texts);
 
 /// `attnviz inspect`: one JSON object with the architecture, sizes, dtype, parameter count,
 /// tokenizer kind and special tokens.

@@ -226,8 +226,7 @@ std::vector<HeadIntervention> ablations(const std::vector<HeadRef>& heads,
     return out;
 }
 
-PatchResult patch_sweep(const Model& model, const PatchRequest& r,
-                        const std::function<bool(Index, Index)>& progress) {
+PatchResult patch_sweep(const Model& model, const PatchRequest& r, const PatchProgress& progress) {
     const auto L = static_cast<Index>(r.clean.ids.size());
     if (static_cast<Index>(r.corrupt.ids.size()) != L)
         throw std::invalid_argument(
@@ -243,6 +242,7 @@ PatchResult patch_sweep(const Model& model, const PatchRequest& r,
     ModelForwardOptions o;
     o.attention = false;
     o.num_threads = r.num_threads;
+    o.control.stop = r.stop;
     StreamSink clean(true), corrupt(true);
     model.forward(r.clean, o, clean);
     model.forward(r.corrupt, o, corrupt);
@@ -305,7 +305,7 @@ PatchResult patch_sweep(const Model& model, const PatchRequest& r,
         }
         done += static_cast<Index>(j - i);
         i = j;
-        if (progress && !progress(done, static_cast<Index>(sorted.size()))) break;
+        if (progress && !progress(done, static_cast<Index>(sorted.size()), out)) break;
     }
     return out;
 }

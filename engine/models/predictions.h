@@ -4,6 +4,7 @@
 // command line and the window both call these.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -85,6 +86,9 @@ struct PatchRequest {
     /// Heads of one layer patched in one pass (B variants of the text); 0: all of a layer's.
     std::int64_t batch = 0;
     int num_threads = 1;
+    /// Set (by any thread) to stop: every pass polls it before each layer and the sweep
+    /// throws Cancelled (a window's Cancel answers within one layer).  nullptr: no stop.
+    const std::atomic<bool>* stop = nullptr;
 };
 
 struct PatchResult {
@@ -97,10 +101,13 @@ struct PatchResult {
 /// Activation patching, one head at a time: m = logit(target) - logit(distractor) at
 /// `position`; the corrupted run with the head's output taken from the clean run.  Each
 /// head's run resumes at its own layer from the corrupted run's cached residual stream and
-/// context.  `progress(done, total)` is called after each head; returning false stops the
+/// context.  `progress(done, total, so_far)` is called after each pass (`batch` heads, or a
+/// layer's), with the heads run until then filled in `so_far`; returning false stops the
 /// sweep (the heads not run stay NaN).  Throws std::invalid_argument for texts of different
-/// lengths or a position outside them.
+/// lengths or a position outside them, Cancelled when `request.stop` is set.
+using PatchProgress =
+    std::function<bool(std::int64_t done, std::int64_t total, const PatchResult& so_far)>;
 PatchResult patch_sweep(const Model& model, const PatchRequest& request,
-                        const std::function<bool(std::int64_t, std::int64_t)>& progress = {});
+                        const PatchProgress& progress = {});
 
 }  // namespace attnviz::models

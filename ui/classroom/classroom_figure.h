@@ -16,30 +16,20 @@
 
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_config.h"
+#include "ui/render/painted_figure.h"
 
 class QFontMetricsF;
 class QPainter;
 
 namespace attnviz::ui {
 
-class ClassroomFigure {
+class ClassroomFigure : public PaintedFigure {
   public:
-    virtual ~ClassroomFigure() = default;
     virtual void setSnapshot(SnapshotPtr snapshot) = 0;
     /// The second configuration of a figure that compares two (CompareFigure); the other
     /// figures draw one snapshot and ignore it.
     virtual void setCompared(SnapshotPtr snapshot) { (void)snapshot; }
     virtual void setOptions(const FigureOptions& options) = 0;
-    /// Positions everything for a canvas of `size` logical pixels.
-    virtual void layout(QSize size) = 0;
-    /// Draws the laid-out figure.  `vector`: the target is SVG/PDF, so matrices are drawn as
-    /// rectangles that stay crisp at any zoom instead of images that viewers smooth.
-    virtual void paint(QPainter* painter, bool vector) const = 0;
-    virtual QString titleText() const = 0;
-    virtual QString captionText() const = 0;
-    /// After layout(): the height the content takes when less than the canvas's (the
-    /// exports then cut the canvas there), else -1.
-    virtual int usedHeight() const { return -1; }
 };
 
 /// A new figure of the kind `options.kind` asks for (null for FigureKind::Heatmaps, which

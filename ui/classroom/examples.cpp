@@ -18,13 +18,24 @@ Example make(const char* id, const QString& group, const QString& title, const Q
                    title,
                    text,
                    QStringLiteral(":/examples/%1.attnviz").arg(QLatin1String(id)),
-                   QLatin1String(tab)};
+                   QLatin1String(tab),
+                   false,
+                   {}};
 }
 
 /// An example on a trained model AttnViz ships.
 Example trained(const char* id, const QString& title, const QString& text, const char* tab) {
     Example e = make(id, {}, title, text, tab);
     e.trained = true;
+    return e;
+}
+/// The Patching tab's example: the shipped attn-only-2l and a pair where its induction head
+/// stands out (found with `attnviz patch`: 2.8 restores 0.74, no other head over 0.08).
+Example patching(const QString& title, const QString& text) {
+    Example e = trained("patching", title, text, "patch");
+    e.patch = {QStringLiteral("zK8&pW3!rT6~bN1^ zK8&pW3!rT6~bN1"),
+               QStringLiteral("zK8&pW3!rT6~bN1x zK8&pW3!rT6~bN1"), QStringLiteral("^"),
+               QStringLiteral("x")};
     return e;
 }
 }  // namespace
@@ -145,6 +156,18 @@ std::vector<Example> builtin_examples() {
                     "column), while those of layer 1 spread over the characters before the "
                     "query. Click a thumbnail to open that head."),
                 "model"),
+        patching(ExamplesText::tr("Activation patching: find the induction head"),
+                 ExamplesText::tr(
+                     "Activation patching asks which head carries a piece of information. The "
+                     "clean text is a random string said twice, cut before its last character: "
+                     "after “1” the first copy had “^”, so the model predicts “^”. The corrupted "
+                     "text differs in one character, the first copy's “^” became “x”, so the "
+                     "model predicts “x”. Each head in turn runs on the corrupted text with its "
+                     "output taken from the clean run, and the map shows how much of logit(“^”) "
+                     "− logit(“x”) comes back: 1 is all of it, 0 nothing. Layer 2 head 8, the "
+                     "induction head, restores about three quarters on its own; every other "
+                     "head less than a tenth. Click a head to see its attention on both texts: "
+                     "head 8 looks from the last “1” to the character after the first “1”.")),
     };
 }
 

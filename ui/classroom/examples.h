@@ -18,6 +18,11 @@ struct Example {
     QString resource;      ///< ":/examples/self_attention.attnviz"
     QString tab;           ///< the view to open: "grid", "steps", "lines", ...
     bool trained = false;  ///< opens a model AttnViz ships (resources/models/)
+    /// Activation patching (tab "patch"): the Patching tab's inputs, swept once the model is
+    /// open.  Empty clean text: none.
+    struct Patch {
+        QString clean, corrupt, target, distractor;
+    } patch;
 };
 
 std::vector<Example> builtin_examples();

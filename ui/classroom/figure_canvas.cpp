@@ -5,7 +5,7 @@
 
 namespace attnviz::ui {
 
-FigureCanvas::FigureCanvas(std::unique_ptr<ClassroomFigure> figure, QWidget* parent)
+FigureCanvas::FigureCanvas(std::unique_ptr<PaintedFigure> figure, QWidget* parent)
     : QWidget(parent), figure_(std::move(figure)) {
     setMouseTracking(true);
     setAttribute(Qt::WA_OpaquePaintEvent);

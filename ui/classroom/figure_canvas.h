@@ -1,6 +1,6 @@
-// A widget that shows one classroom figure (steps, lines, comparison): it lays the figure
-// out for its own size, paints it with the same code as the exports, and reports the mouse
-// so the view around it can hover and click.
+// A widget that shows one figure that paints itself (steps, lines, comparison, patching): it lays
+// the figure out for its own size, paints it with the same code as the exports, and reports the
+// mouse so the view around it can hover and click.
 #pragma once
 
 #include <QPointF>
@@ -8,17 +8,17 @@
 
 #include <memory>
 
-#include "ui/classroom/classroom_figure.h"
+#include "ui/render/painted_figure.h"
 
 namespace attnviz::ui {
 
 class FigureCanvas : public QWidget {
     Q_OBJECT
   public:
-    FigureCanvas(std::unique_ptr<ClassroomFigure> figure, QWidget* parent = nullptr);
+    FigureCanvas(std::unique_ptr<PaintedFigure> figure, QWidget* parent = nullptr);
     ~FigureCanvas() override;
 
-    ClassroomFigure* figure() const { return figure_.get(); }
+    PaintedFigure* figure() const { return figure_.get(); }
     /// Lays the figure out again (after new data or options) and repaints.
     void relayout();
 
@@ -35,7 +35,7 @@ class FigureCanvas : public QWidget {
     void leaveEvent(QEvent* event) override;
 
   private:
-    std::unique_ptr<ClassroomFigure> figure_;
+    std::unique_ptr<PaintedFigure> figure_;
 };
 
 }  // namespace attnviz::ui

@@ -16,18 +16,20 @@
 #include "ui/classroom/lines_view.h"
 #include "ui/classroom/statistics_view.h"
 #include "ui/classroom/steps_view.h"
+#include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
 #include "ui/model/lens_view.h"
 #include "ui/model/model_view.h"
+#include "ui/model/patch_view.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/heatmap_grid_view.h"
 
 namespace attnviz::ui {
 
 namespace {
-const char* const kTabNames[] = {"grid",    "steps", "lines", "statistics",
-                                 "compare", "model", "atlas", "lens"};
+const char* const kTabNames[] = {"grid",  "steps", "lines", "statistics", "compare",
+                                 "model", "atlas", "lens",  "patch"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -128,6 +130,8 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     lens_ = new LensView(tabs_);
     lens_->setColormap(doc_->figureOptions().colormap);
     tabs_->addTab(lens_, QString());
+    patch_ = new PatchView(tabs_);
+    tabs_->addTab(patch_, QString());
     layout->addWidget(tabs_, 1);
     retranslate();
 
@@ -141,6 +145,8 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(atlas_, &AtlasView::failed, this, &ViewTabs::failed);
     connect(lens_, &LensView::hovered, this, &ViewTabs::hovered);
     connect(lens_, &LensView::failed, this, &ViewTabs::failed);
+    connect(patch_, &PatchView::hovered, this, &ViewTabs::hovered);
+    connect(patch_, &PatchView::failed, this, &ViewTabs::failed);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
@@ -187,6 +193,12 @@ void ViewTabs::retranslate() {
     if (tabs_->count() > LensTab) {
         tabs_->setTabText(LensTab, tr("Logit Lens"));
         tabs_->setTabToolTip(LensTab, tr("What a trained model predicts after each of its layers"));
+    }
+    if (tabs_->count() > PatchTab) {
+        tabs_->setTabText(PatchTab, tr("Patching"));
+        tabs_->setTabToolTip(PatchTab,
+                             tr("Activation patching: which heads carry what the corrupted "
+                                "text lost"));
     }
     banner_close_->setToolTip(tr("Hide the explanation"));
     banner_note_->setText(
@@ -277,6 +289,8 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot,
     syncTokenFocus();
     atlas_->setSnapshot(snapshot_);
     lens_->setSnapshot(snapshot_);
+    patch_->setModel(snapshot_ && snapshot_->model ? find_model(snapshot_->model->folder)
+                                                   : nullptr);
     lines_->setSnapshot(snapshot_);
     compare_->setSnapshot(snapshot_);
     refreshStatistics();

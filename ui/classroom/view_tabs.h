@@ -26,6 +26,7 @@ class StepsView;
 class ModelView;
 class AtlasView;
 class LensView;
+class PatchView;
 struct SnapshotStatistics;
 
 class ViewTabs : public QWidget {
@@ -39,7 +40,8 @@ class ViewTabs : public QWidget {
         CompareTab,
         ModelTab,
         AtlasTab,
-        LensTab
+        LensTab,
+        PatchTab
     };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
@@ -73,6 +75,7 @@ class ViewTabs : public QWidget {
     ModelView* modelView() const { return model_; }
     AtlasView* atlasView() const { return atlas_; }
     LensView* lensView() const { return lens_; }
+    PatchView* patchView() const { return patch_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
     StatisticsView* statistics() const { return stats_; }
@@ -111,6 +114,7 @@ class ViewTabs : public QWidget {
     QPushButton* all_layers_ = nullptr;
     AtlasView* atlas_ = nullptr;
     LensView* lens_ = nullptr;
+    PatchView* patch_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;

@@ -27,6 +27,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/entry.h"
 #include "ui/i18n/language.h"
+#include "ui/model/patch_figure.h"
 #include "ui/render/figure_export.h"
 
 namespace attnviz::ui {
@@ -372,8 +373,8 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
             a.model ? &open_model(doc->computeConfig().model_folder)->model->info() : nullptr);
     } else {
         usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
-                                          "lines, compare, compare:K, model, atlas or lens, not "
-                                          "'%1'")
+                                          "lines, compare, compare:K, model, atlas, lens or "
+                                          "patch, not '%1'")
                         .arg(view));
     }
     if (maps && (cmd.figure.kind == FigureKind::Steps || cmd.figure.kind == FigureKind::Compare))
@@ -499,6 +500,46 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
                   compared.get());
 }
 
+/// --view patch: the sweep of `attnviz patch`, drawn by the Patching tab's figure or written
+/// as its array.  Everything is checked and computed before the one file is written.
+void run_patch_export(const ExportOptions& a) {
+    if (!a.model) usage_error(ExportCommandText::tr("--view patch needs --model"));
+    if (a.text || a.tokens || a.text2 || a.tokens2 || a.model_layer)
+        usage_error(ExportCommandText::tr(
+            "--view patch reads --clean and --corrupt, not --text, --tokens or --layer"));
+    if (!a.clean || !a.corrupt || !a.target || !a.distractor)
+        usage_error(ExportCommandText::tr(
+            "--view patch needs --clean, --corrupt, --target and --distractor"));
+    if (!a.out) usage_error(ExportCommandText::tr("--out FILE is required"));
+    const QString out = qstring(*a.out);
+    const QString suffix = QFileInfo(out).suffix().toLower();
+    const bool array = suffix == QLatin1String("npy") || suffix == QLatin1String("csv");
+    const ExportSize size{a.width, a.height, a.scale};
+    if (!array && !figure_format_for(out))
+        usage_error(
+            ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg, .pdf, .npy or "
+                                  ".csv")
+                .arg(out));
+    if (!array) validate_export_size(size);
+    const ModelPtr m = open_model(QFileInfo(qstring(*a.model)).absoluteFilePath());
+    models::PatchRequest request = models::patch_request(
+        *m, {*a.clean, *a.corrupt, *a.target, *a.distractor, a.position.value_or(-1)});
+    request.num_threads = std::max(1, QThread::idealThreadCount());
+    PatchMaps maps = make_patch_maps(*m, request, qstring(*a.clean), qstring(*a.corrupt));
+    maps.result = models::patch_sweep(*m->model, request);
+    maps.done = maps.total;
+    if (suffix == QLatin1String("npy")) return write_atomically(out, patch_npy(maps));
+    if (suffix == QLatin1String("csv")) return write_atomically(out, patch_csv(maps));
+    PatchFigure figure;
+    figure.setMaps(&maps);
+    FigureOptions options;
+    options.font_px = a.font_size;
+    if (a.title) options.title = qstring(*a.title);
+    if (a.no_title) options.show_title = false;
+    figure.setOptions(options);
+    write_atomically(out, encode_figure(render_painted_figure(figure, size, out)));
+}
+
 // Qt's own notices (e.g. "XDG_RUNTIME_DIR not set" on a headless machine) are not the
 // command's business: stderr carries exactly one message, and only on failure.
 void quiet_message_handler(QtMsgType type, const QMessageLogContext&, const QString& message) {
@@ -534,6 +575,10 @@ void render_export(const ExportOptions& a) {
     // asks otherwise (the window's exports follow the interface language instead).
     install_translations(a.lang ? normalize_language(qstring(*a.lang))
                                 : QString::fromLatin1(kEnglish));
+    if (a.view == "patch") return run_patch_export(a);
+    if (a.clean || a.corrupt || a.target || a.distractor || a.position)
+        usage_error(ExportCommandText::tr(
+            "--clean, --corrupt, --target, --distractor and --position need --view patch"));
     AttentionDocument document;
     const ExportCommand command = apply_arguments(a, &document);
     run_export(command, document);

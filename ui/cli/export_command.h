@@ -63,6 +63,9 @@ struct ExportOptions {
     std::optional<std::string> b_scoring, b_masked_rows;
     std::optional<int> b_layer, b_head;  ///< from 1
     std::optional<std::string> b_text;
+    // Activation patching (--view patch), as `attnviz patch` spells it.
+    std::optional<std::string> clean, corrupt, target, distractor;
+    std::optional<std::int64_t> position;  ///< from 1; negative: from the end
     // The memory budget and what to keep of the result (README "Limits").
     std::string memory_budget;  ///< as given; "" for the default
     std::optional<int> heads_shown;

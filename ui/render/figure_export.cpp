@@ -17,6 +17,7 @@
 #include <QSvgGenerator>
 
 #include <cmath>
+#include <functional>
 
 #include <qcustomplot.h>
 
@@ -166,9 +167,11 @@ void validate_export_size(const ExportSize& size) {
                              .toStdString());
 }
 
-QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                           QSize size, double scale, const AttentionSnapshot* compared) {
-    OffscreenFigure f(snapshot, options, size, compared);
+namespace {
+/// Paints a figure of `size` logical pixels (`vector`: on SVG or PDF).
+using PaintFigure = std::function<void(QCPPainter* painter, bool vector)>;
+
+QImage paint_image(const PaintFigure& paint, QSize size, double scale) {
     QImage image(int(std::lround(size.width() * scale)), int(std::lround(size.height() * scale)),
                  QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
@@ -180,14 +183,13 @@ QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOption
     painter.setMode(QCPPainter::pmNoCaching);
     if (scale > 1.0) painter.setMode(QCPPainter::pmNonCosmetic);
     painter.scale(scale, scale);
-    f.paint(&painter, size, false);
+    paint(&painter, false);
     painter.end();
     return image.convertToFormat(QImage::Format_RGB32);
 }
 
-QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                             QSize size, const AttentionSnapshot* compared) {
-    OffscreenFigure f(snapshot, options, size, compared);
+QByteArray paint_svg(const PaintFigure& paint, QSize size, const QString& title,
+                     const QString& caption) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -196,29 +198,27 @@ QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOpti
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setResolution(96);
-    generator.setTitle(f.title());
-    generator.setDescription(f.caption());
+    generator.setTitle(title);
+    generator.setDescription(caption);
     QCPPainter painter;
     if (!painter.begin(&generator))
         throw DataError(ExportText::tr("Cannot start the SVG writer.").toStdString());
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
     painter.setMode(QCPPainter::pmNonCosmetic);
-    f.paint(&painter, size, true);
+    paint(&painter, true);
     painter.end();
     return bytes;
 }
 
-QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOptions& options,
-                             QSize size, const AttentionSnapshot* compared) {
-    OffscreenFigure f(snapshot, options, size, compared);
+QByteArray paint_pdf(const PaintFigure& paint, QSize size, const QString& title) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     {
         QPdfWriter writer(&buffer);
         writer.setCreator(QStringLiteral("AttnViz"));
-        writer.setTitle(f.title());
+        writer.setTitle(title);
         // One logical pixel of the figure is one point of the page.
         QPageLayout page(
             QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
@@ -236,10 +236,70 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
         // figure, so every image goes in losslessly (Flate).
         painter.setRenderHint(QPainter::LosslessImageRendering);
         painter.setWindow(QRect(QPoint(0, 0), size));
-        f.paint(&painter, size, true);
+        paint(&painter, true);
         painter.end();
     }
     return bytes;
+}
+
+ExportFormat checked_format(const QString& path, std::optional<ExportFormat> format,
+                            const ExportSize& size) {
+    if (!format) format = figure_format_for(path);
+    if (!format)
+        throw UsageError(ExportText::tr("Unknown figure format for '%1': use .png, .svg or .pdf.")
+                             .arg(path)
+                             .toStdString());
+    validate_export_size(size);
+    return *format;
+}
+}  // namespace
+
+QImage render_figure_image(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                           QSize size, double scale, const AttentionSnapshot* compared) {
+    OffscreenFigure f(snapshot, options, size, compared);
+    return paint_image([&](QCPPainter* p, bool vector) { f.paint(p, size, vector); }, size, scale);
+}
+
+QByteArray render_figure_svg(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                             QSize size, const AttentionSnapshot* compared) {
+    OffscreenFigure f(snapshot, options, size, compared);
+    return paint_svg([&](QCPPainter* p, bool vector) { f.paint(p, size, vector); }, size, f.title(),
+                     f.caption());
+}
+
+QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOptions& options,
+                             QSize size, const AttentionSnapshot* compared) {
+    OffscreenFigure f(snapshot, options, size, compared);
+    return paint_pdf([&](QCPPainter* p, bool vector) { f.paint(p, size, vector); }, size,
+                     f.title());
+}
+
+RenderedFigure render_painted_figure(PaintedFigure& figure, const ExportSize& size,
+                                     const QString& path, std::optional<ExportFormat> format) {
+    RenderedFigure out;
+    out.format = checked_format(path, format, size);
+    figure.layout(QSize(size.width, size.height));
+    const int used_w = figure.usedWidth();
+    // Narrower, the content may wrap and take more height: measured again at that width.
+    if (used_w > 0 && used_w < size.width) figure.layout(QSize(used_w, size.height));
+    const int used_h = figure.usedHeight();
+    const QSize logical(used_w > 0 && used_w < size.width ? used_w : size.width,
+                        used_h > 0 && used_h < size.height ? used_h : size.height);
+    figure.layout(logical);
+    const auto paint = [&](QCPPainter* p, bool vector) { figure.paint(p, vector); };
+    switch (out.format) {
+        case ExportFormat::Png:
+            out.image = paint_image(paint, logical, size.scale);
+            out.title = figure.titleText();
+            break;
+        case ExportFormat::Svg:
+            out.bytes = paint_svg(paint, logical, figure.titleText(), figure.captionText());
+            break;
+        case ExportFormat::Pdf:
+            out.bytes = paint_pdf(paint, logical, figure.titleText());
+            break;
+    }
+    return out;
 }
 
 QSize fitted_figure_size(const AttentionSnapshot& snapshot, const FigureOptions& options,
@@ -274,12 +334,7 @@ RenderedFigure render_figure(const AttentionSnapshot& snapshot, const FigureOpti
                              const ExportSize& size, const QString& path,
                              std::optional<ExportFormat> format,
                              const AttentionSnapshot* compared) {
-    if (!format) format = figure_format_for(path);
-    if (!format)
-        throw UsageError(ExportText::tr("Unknown figure format for '%1': use .png, .svg or .pdf.")
-                             .arg(path)
-                             .toStdString());
-    validate_export_size(size);
+    format = checked_format(path, format, size);
     // A figure shorter than the canvas (a two-layer mosaic) is cut to its content.
     const QSize logical =
         fitted_figure_size(snapshot, options, QSize(size.width, size.height), compared);

@@ -14,6 +14,7 @@
 
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_config.h"
+#include "ui/render/painted_figure.h"
 
 namespace attnviz::ui {
 
@@ -81,6 +82,12 @@ RenderedFigure render_figure(const AttentionSnapshot& snapshot, const FigureOpti
                              const ExportSize& size, const QString& path,
                              std::optional<ExportFormat> format = std::nullopt,
                              const AttentionSnapshot* compared = nullptr);
+/// A figure that paints itself (the patching map), laid out for `size` and cut to the width
+/// and height its content takes, for `path` in `format` (default: from the suffix).  Throws
+/// UsageError (unknown format, bad size).  GUI thread only.
+RenderedFigure render_painted_figure(PaintedFigure& figure, const ExportSize& size,
+                                     const QString& path,
+                                     std::optional<ExportFormat> format = std::nullopt);
 /// The file's bytes.  Throws DataError when the PNG cannot be encoded.  Any thread.
 QByteArray encode_figure(const RenderedFigure& figure);
 

@@ -19,6 +19,7 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
+#include "ui/model/patch_view.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -100,6 +101,9 @@ bool FigureExports::exportFigureTo(const QString& path, const ExportSize& size,
 }
 
 void FigureExports::exportFigureDialog() {
+    // The Patching tab's figure is its sweep, not the snapshot: the tab exports it itself.
+    if (window_->views()->currentTab() == ViewTabs::PatchTab)
+        return window_->views()->patchView()->exportDialog();
     if (!window_->compute()->latest()) {
         window_->showError(tr("Cannot export"), tr("There is no figure yet."));
         return;
@@ -163,6 +167,8 @@ void FigureExports::exportWeightsDialog() {
 }
 
 void FigureExports::copyFigure() {
+    if (window_->views()->currentTab() == ViewTabs::PatchTab)
+        return window_->views()->patchView()->copyFigure();
     const SnapshotPtr snapshot = window_->compute()->latest();
     if (!snapshot) return;
     FigureOptions options = window_->currentFigureOptions();

@@ -25,6 +25,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/model/model_source.h"
+#include "ui/model/patch_view.h"
 #include "ui/model/shipped_models.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
@@ -498,6 +499,9 @@ bool MainWindow::loadExample(const QString& id) {
         ViewTabs::Tab tab = ViewTabs::GridTab;
         if (ViewTabs::tabFromName(e.tab, &tab)) views_->setCurrentTab(tab);
         views_->showExplanation(e.title, e.explanation);
+        if (!e.patch.clean.isEmpty())
+            views_->patchView()->setInputs(e.patch.clean, e.patch.corrupt, e.patch.target,
+                                           e.patch.distractor, doc_->computeConfig().model_folder);
         updateTitle();
         return true;
     }

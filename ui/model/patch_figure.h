@@ -1,0 +1,100 @@
+// The patching figure: a layers × heads map of the fraction of the metric each head restores
+// (models::patch_sweep), on a diverging blue–white–red scale centred on 0, heads not run in
+// grey; and, once a head is chosen, that head's attention on the clean and the corrupted text
+// side by side.  The Patching tab, its exports and `attnviz export --view patch` all draw it
+// with this one class.
+#pragma once
+
+#include <QFont>
+#include <QRectF>
+#include <QString>
+
+#include <vector>
+
+#include "engine/models/model_folder.h"
+#include "engine/models/predictions.h"
+#include "ui/classroom/classroom_figure.h"
+#include "ui/render/painted_figure.h"
+
+namespace attnviz::ui {
+
+/// One head's attention on both texts ([L, L] each, rows the queries).
+struct PatchHeadMaps {
+    int layer = -1, head = -1;  ///< from 0
+    Tensor clean, corrupt;
+};
+
+/// What the figure draws: a sweep's result (complete or not) and what it was asked.
+struct PatchMaps {
+    QString model;  ///< model_display_name()
+    int num_layers = 0, num_heads = 0;
+    models::PatchResult result;  ///< fraction and m_patched NaN where a head was not run
+    int done = 0, total = 0;     ///< heads run, heads asked
+    bool stopped = false;        ///< cancelled before every head ran
+    QString clean_text, corrupt_text;
+    std::vector<QString> clean_tokens, corrupt_tokens;  ///< the pieces, as the model sees them
+    QString target, distractor;                         ///< the tokens, vocabulary strings
+    std::int64_t target_id = 0, distractor_id = 0;
+    PatchHeadMaps head;  ///< the chosen head's maps; layer < 0: none
+
+    float fraction(int l, int h) const {
+        return result.fraction.data[std::size_t(l) * std::size_t(num_heads) + std::size_t(h)];
+    }
+    /// The largest |fraction| run, at least 1: the colour scale runs from −that to +that.
+    double scaleLimit() const;
+};
+
+/// What the figure shows of a sweep of `request` on `model` before its first head (every
+/// fraction NaN): the model's name and sizes, the texts and their tokens, the two tokens.
+PatchMaps make_patch_maps(const models::OpenedModel& model, const models::PatchRequest& request,
+                          const QString& clean_text, const QString& corrupt_text);
+
+/// The fractions as CSV: layer, head (from 1), fraction, m_patched, m_clean, m_corrupt; "nan"
+/// for a head not run.
+QByteArray patch_csv(const PatchMaps& maps);
+/// The fractions as a float32 .npy [layers, heads] (NaN: not run), as `attnviz patch --out`.
+QByteArray patch_npy(const PatchMaps& maps);
+
+class PatchFigure : public PaintedFigure {
+  public:
+    void setMaps(const PatchMaps* maps) { maps_ = maps; }
+    void setOptions(const FigureOptions& options) { options_ = options; }
+    /// The head framed in the map (from 0; -1: none), e.g. the one under the mouse.
+    void setHover(int layer, int head) { hover_ = {layer, head}; }
+
+    void layout(QSize size) override;
+    void paint(QPainter* painter, bool vector) const override;
+    QString titleText() const override;
+    QString captionText() const override;
+    int usedHeight() const override { return used_height_; }
+    int usedWidth() const override { return used_width_; }
+
+    /// After layout(): the rectangle of a head's cell, and the head (x) and layer (y) at a point
+    /// ((-1, -1) outside the map).
+    QRectF cellRect(int layer, int head) const;
+    QPoint headAt(const QPointF& pos) const;
+    /// "Layer 1 · head 6: restores 0.93 of the metric (m = 2.41)".
+    QString describe(int layer, int head) const;
+
+  private:
+    void paintMap(QPainter* p) const;
+    void paintScale(QPainter* p) const;
+    void paintHeadMap(QPainter* p, const QRectF& area, const Tensor& map,
+                      const std::vector<QString>& tokens, const QString& title, double max,
+                      bool vector) const;
+
+    const PatchMaps* maps_ = nullptr;
+    FigureOptions options_;
+    QSize size_;
+    paint::TitleBlock title_;
+    QFont font_, small_;
+    QRectF map_;                        ///< the cells
+    QRectF scale_;                      ///< the colour bar
+    QRectF notes_;                      ///< m_clean, m_corrupt and the progress, under the map
+    QRectF clean_area_, corrupt_area_;  ///< the chosen head's maps (empty: none)
+    double cell_ = 0.0;
+    QPoint hover_{-1, -1};
+    int used_height_ = -1, used_width_ = -1;
+};
+
+}  // namespace attnviz::ui
