@@ -167,8 +167,8 @@ QString PredictionStrip::summary() const {
         text += tr(", %1 of %2 in the second copy")
                     .arg(correctGuesses(begin + 1, end))
                     .arg(end - begin - 1);
-    text +=
-        tr(" · loss %1 nats/token (the colour under each guess)").arg(nats(m->predictions->loss));
+    text += tr(" · loss %1 nats/token (the colour under each guess: pale 0, dark red 6 or more)")
+                .arg(nats(m->predictions->loss));
     if (!m->knocked_out.empty()) text += tr(" · knocked out: %1").arg(knocked_list(*m));
     return text;
 }
@@ -179,7 +179,7 @@ int PredictionStrip::rowHeight() const {
 
 QSize PredictionStrip::sizeHint() const {
     const int rows = aligned_ ? 1 : 2;
-    return QSize(400, rows * rowHeight() + 8 + QFontMetrics(font()).height() + 10);
+    return QSize(400, rows * rowHeight() + 8 + 2 * QFontMetrics(font()).height() + 10);
 }
 
 int PredictionStrip::tokenAt(int x) const {
@@ -242,9 +242,8 @@ void PredictionStrip::paintEvent(QPaintEvent*) {
     y += rh + loss_h + 4;
     p.setPen(kMuted);
     const int left = columns_.empty() ? 4 : std::max(4, int(columns_.front().left()));
-    p.drawText(QRect(left, y, width() - left - 4, fm.height() + 4),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(summary(), Qt::ElideRight, width() - left - 4));
+    p.drawText(QRect(left, y, width() - left - 4, height() - y),
+               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, summary());
 }
 
 void PredictionStrip::mouseMoveEvent(QMouseEvent* event) {
@@ -445,8 +444,8 @@ int PredictionsBox::draw(QPainter* p, int width) const {
         const QString here = piece < int(e.text.size())
                                  ? visible_token(QString::fromStdString(e.text[std::size_t(piece)]))
                                  : QString();
-        text(last ? tr("Next after the text (after “%1”):").arg(here)
-                  : tr("Next after “%1” (piece %2); actually “%3”:")
+        text(last ? tr("After the last token, “%1”, the model guesses:").arg(here)
+                  : tr("After “%1” (position %2) the model guesses (actually “%3”):")
                         .arg(here)
                         .arg(piece + 1)
                         .arg(visible_token(QString::fromStdString(e.text[std::size_t(piece) + 1]))),

@@ -518,7 +518,7 @@ QString HeatmapFigure::panelTitle(int panel) const {
     if (snapshot_->model && h >= 0)
         if (const auto k = snapshot_->model->knocked_out.find({snapshot_->layer, h});
             k != snapshot_->model->knocked_out.end())
-            title += tr(" · knocked out (%1)").arg(knock_out_label(k->second));
+            title += tr(" · knocked out");
     if (options_.scale == ScaleMode::PerHead) {
         const auto [lo, hi] = snapshot_->panel_range(batchItem(), h);
         title += tr(" (%1–%2)").arg(format_value(lo), format_value(hi));
