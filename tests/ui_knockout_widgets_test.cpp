@@ -18,6 +18,7 @@
 #include <cmath>
 #include <random>
 
+#include "repeated_text.h"
 #include "test_support.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
@@ -36,19 +37,10 @@
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::test::repeated_text;
+using attnviz::test::second_copy_loss;
 
 namespace {
-
-/// R + R, R 50 random letters and digits (as ui_knockout_test): with <|bos|>, 101 pieces; the
-/// second copy is pieces 51..100.
-QString repeated_text() {
-    const std::string alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    std::mt19937_64 rng(3);
-    std::string r;
-    for (int i = 0; i < 50; ++i)
-        r += alphabet[rng() % alphabet.size()];
-    return QString::fromStdString(r + r);
-}
 
 /// Correct top-1 guesses of pieces [51, 101) straight from the pass's predictions.
 int second_copy_hits(const ModelMaps& m) {
@@ -57,14 +49,6 @@ int second_copy_hits(const ModelMaps& m) {
     for (std::size_t t = 50; t + 1 < m.encoding.ids.size(); ++t)
         hits += p.top[t][0].id == m.encoding.ids[t + 1];
     return hits;
-}
-
-/// The mean −log p over the second copy's predictable pieces (52..100).
-double second_copy_loss(const ModelPredictions& p) {
-    double sum = 0.0;
-    for (std::size_t t = 51; t < p.next_logprob.size(); ++t)
-        sum -= p.next_logprob[t];
-    return sum / double(p.next_logprob.size() - 51);
 }
 
 /// True when the pixel is the knock-out cross's red, not a colour of viridis.

@@ -95,6 +95,9 @@ class DocumentHistory::Edit : public QUndoCommand {
 
 DocumentHistory::DocumentHistory(AttentionDocument* document, QObject* parent)
     : QObject(parent), doc_(document), stack_(new QUndoStack(this)), last_(document->editsJson()) {
+    // Each step holds the document twice (shared between neighbours): a bound keeps a long
+    // session's long texts from piling up.
+    stack_->setUndoLimit(kUndoLimit);
     connect(doc_, &AttentionDocument::edited, this, &DocumentHistory::recordEdit);
 }
 

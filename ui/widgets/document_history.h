@@ -17,6 +17,8 @@ class AttentionDocument;
 class DocumentHistory : public QObject {
     Q_OBJECT
   public:
+    /// The steps kept: the oldest go first.
+    static constexpr int kUndoLimit = 100;
     explicit DocumentHistory(AttentionDocument* document, QObject* parent = nullptr);
 
     QUndoStack* stack() const { return stack_; }
