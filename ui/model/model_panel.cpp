@@ -66,6 +66,8 @@ ModelPanel::ModelPanel(AttentionDocument* document, QWidget* parent)
 
 void ModelPanel::setSnapshot(const SnapshotPtr& snapshot) {
     snapshot_ = snapshot && snapshot->model ? snapshot : nullptr;
+    // Maps read from a file have no pass to knock heads out of.
+    knocked_box_->setVisible(!doc_->computeConfig().usesMaps());
     predictions_->setSnapshot(snapshot_);
     const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
     const int token = doc_->focusToken();

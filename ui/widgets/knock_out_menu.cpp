@@ -13,6 +13,7 @@ KnockOutMenu::KnockOutMenu(AttentionDocument* document, QWidget* parent)
 
 QMenu* KnockOutMenu::popup(int layer, int head, const QPoint& global) {
     if (menu_) menu_->close();
+    if (doc_->computeConfig().usesMaps()) return nullptr;  // maps from a file: no pass to knock
     auto* menu = new QMenu(parent_);
     menu->setObjectName(QStringLiteral("knockOutMenu"));
     menu->setAttribute(Qt::WA_DeleteOnClose);
@@ -43,6 +44,7 @@ QMenu* KnockOutMenu::popup(int layer, int head, const QPoint& global) {
 }
 
 void KnockOutMenu::toggle(int layer, int head) {
+    if (doc_->computeConfig().usesMaps()) return;
     if (doc_->isKnockedOut(layer, head))
         doc_->restoreHead(layer, head);
     else

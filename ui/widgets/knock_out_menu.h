@@ -21,7 +21,7 @@ class KnockOutMenu : public QObject {
     KnockOutMenu(AttentionDocument* document, QWidget* parent);
 
     /// Builds the menu of head (layer, head), both from 0, and pops it up at `global` without
-    /// blocking; it deletes itself once closed.
+    /// blocking; it deletes itself once closed.  None for maps read from a file (no pass).
     QMenu* popup(int layer, int head, const QPoint& global);
     /// The menu popped up last, while it is open (tests trigger its actions).
     QMenu* lastMenu() const { return menu_; }
