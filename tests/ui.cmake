@@ -67,3 +67,9 @@ if(TARGET attnviz_ui)
     attnviz_add_test(ui_patch_test ui_patch_test.cpp LIBS attnviz_ui GUI)
     add_dependencies(ui_patch_test attnviz)
 endif()
+
+# Knocking heads out in the window (issue 23): the context menus, the crossed-out heads, the
+# predictions strip and box, Undo / Redo and the model's panel.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_knockout_widgets_test ui_knockout_widgets_test.cpp LIBS attnviz_ui GUI)
+endif()

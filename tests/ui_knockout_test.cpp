@@ -9,6 +9,7 @@
 
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
+#include "repeated_text.h"
 #include "test_support.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_document.h"
@@ -16,27 +17,10 @@
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::test::repeated_text;
+using attnviz::test::second_copy_loss;
 
 namespace {
-
-/// <|bos|> is added by the tokenizer; R + R with R 50 random letters and digits: the second
-/// copy is what an induction head predicts.
-QString repeated_text() {
-    const std::string alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-    std::mt19937_64 rng(3);
-    std::string r;
-    for (int i = 0; i < 50; ++i)
-        r += alphabet[rng() % alphabet.size()];
-    return QString::fromStdString(r + r);
-}
-
-/// The mean of -log p over the second copy's predictions (positions 51.. of 101 pieces).
-double second_copy_loss(const ModelPredictions& p) {
-    double sum = 0.0;
-    for (std::size_t t = 51; t < p.next_logprob.size(); ++t)
-        sum -= p.next_logprob[t];
-    return sum / double(p.next_logprob.size() - 51);
-}
 
 ComputeConfig model_config(const QString& folder, const QString& text) {
     AttentionDocument doc;

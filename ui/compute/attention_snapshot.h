@@ -117,9 +117,15 @@ struct ModelMaps {
     std::vector<std::uint8_t> special;   ///< 1 for [CLS], <s>, ... added by the tokenizer
     std::vector<std::int32_t> sequence;  ///< 0 = first text, 1 = second, -1 = template token
     /// The model's encoding of text_a (and text_b, the pair's second text, or empty), every
-    /// piece of it (not only the window's): what present_model() groups.  Set on the pieces'
-    /// maps (run_model) only.
+    /// piece of it (not only the window's): what present_model() groups.
     text::Encoding encoding;
+    /// Per shown token, the last of its pieces in the whole text (0-based), where its
+    /// prediction of what comes next is read; empty when the tokens are the pieces.
+    std::vector<int> last_piece;
+    /// The piece of the whole text whose prediction shown token `token` stands for.
+    int pieceOf(int token) const {
+        return last_piece.empty() ? first_piece + token : last_piece[std::size_t(token)];
+    }
     QString text_a, text_b;
     /// Characters of the text(s) the model reads as its unknown token (<unk>, [UNK]), and
     /// every character that is not a space: "12 of 12 characters are unknown to this model".

@@ -593,7 +593,9 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
         out->token_text.push_back(QString::fromStdString(shown.text[k]));
         out->special.push_back(shown.special[k]);
         out->sequence.push_back(shown.sequence[k]);
+        out->last_piece.push_back(pieces->first_piece + int(shown.members[k].back()));
     }
+    out->encoding = pieces->encoding;  // what the predictions are over
     for (int l = 0; l < pieces->num_layers; ++l) {
         out->weights.push_back(models::group_maps(pieces->weights[std::size_t(l)], shown));
         out->means.push_back(models::group_maps(pieces->means[std::size_t(l)], shown));

@@ -8,6 +8,7 @@
 
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
+#include "ui/render/knock_out_mark.h"
 #include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
@@ -134,6 +135,9 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
             // Shrinking a long input's map: smooth, so a line of strong cells stays visible.
             p->setRenderHint(QPainter::SmoothPixmapTransform, img.width() > r.width());
             p->drawImage(r, img);
+            if (h < g.heads)
+                if (const auto k = m.knocked_out.find({l, h}); k != m.knocked_out.end())
+                    paint_knocked_out(p, QRectF(r), k->second);
         }
 }
 
@@ -205,6 +209,11 @@ QString ModelFigure::legendText() const {
                              "Rows: layers. Columns: heads, mean, rollout. In each cell, left to "
                              "right: this token's attention to every key token, coloured from 0 "
                              "to the cell's largest (yellow); grey: masked.");
+    if (snapshot_ && snapshot_->model && !snapshot_->model->knocked_out.empty())
+        text += QLatin1Char(' ') + MosaicText::tr(
+                                       "Crossed out: a head knocked out of the model's pass "
+                                       "(its output replaced by zeros or by its mean); the "
+                                       "layers above it and the predictions change.");
     if (snapshot_ && snapshot_->model && snapshot_->model->heads_kept < snapshot_->model->num_heads)
         text += QLatin1Char(' ') + MosaicText::tr(
                                        "Hatched: a head whose maps the memory budget "

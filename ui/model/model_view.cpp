@@ -1,5 +1,6 @@
 #include "ui/model/model_view.h"
 
+#include <QContextMenuEvent>
 #include <QEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -171,7 +172,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
     const QRect caption(g.left, g.bottom() + 2, width() - g.left - 8, kCaption);
     p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter,
                tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; click "
-                  "a head to open its layer")
+                  "a head to open its layer, Ctrl-click or right-click it to knock it out")
                    .arg(m->name)
                    .arg(m->tokens));
 }
@@ -197,7 +198,19 @@ void ModelView::mousePressEvent(QMouseEvent* event) {
     const QPoint at = headAt(event->position().toPoint());
     if (at.x() < 0) return;
     setCurrent(at.y(), at.x());
-    if (event->button() == Qt::LeftButton) activate(at.y(), at.x());
+    if (event->button() != Qt::LeftButton) return;
+    if (event->modifiers() & Qt::ControlModifier) {  // ⌘ on macOS
+        if (at.x() < maps()->num_heads) emit knockOutToggled(at.y(), at.x());
+        return;
+    }
+    activate(at.y(), at.x());
+}
+
+void ModelView::contextMenuEvent(QContextMenuEvent* event) {
+    const QPoint at = headAt(event->pos());
+    if (at.x() < 0 || at.x() >= maps()->num_heads) return QWidget::contextMenuEvent(event);
+    setCurrent(at.y(), at.x());
+    emit headMenuRequested(at.y(), at.x(), event->globalPos());
 }
 
 void ModelView::activate(int layer, int column) {

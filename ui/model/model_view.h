@@ -1,7 +1,8 @@
 // The model view: a layers × heads mosaic of every head's attention, one small image each,
 // coloured on the compute worker (ModelMaps::thumbnails).  It paints images only, so 24 × 14
 // heads stay smooth; hovering names the head, a click or Enter opens that layer's heads in the
-// heatmap grid, and the arrow keys move through layers and heads.
+// heatmap grid, and the arrow keys move through layers and heads.  Ctrl-click or the context
+// menu knocks a head out (KnockOutMenu); knocked-out heads are drawn crossed out.
 #pragma once
 
 #include <QWidget>
@@ -38,11 +39,16 @@ class ModelView : public QWidget {
     /// A click or Enter on a head: show that layer's heads, this one selected (head −1: the
     /// layer's mean column).
     void activated(int layer, int head);
+    /// The context menu of a head (not the mean or rollout): knock it out or restore it.
+    void headMenuRequested(int layer, int head, const QPoint& global);
+    /// Ctrl-click (⌘-click) on a head: toggle its zero knock-out.
+    void knockOutToggled(int layer, int head);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void changeEvent(QEvent* event) override;

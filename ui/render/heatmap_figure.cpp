@@ -10,6 +10,7 @@
 
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
+#include "ui/render/knock_out_mark.h"
 #include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
@@ -368,6 +369,11 @@ class PanelOverlay : public QCPLayerable {
                                       QPointF(px + w / 2 + 1, base + fm.height() / 2));
             }
         }
+        // A knocked-out head of a model: crossed out, its map still the pattern it computed.
+        if (s.model && p.head >= 0)
+            if (const auto k = s.model->knocked_out.find({s.layer, p.head});
+                k != s.model->knocked_out.end())
+                paint_knocked_out(painter, QRectF(inner), k->second);
     }
 
   private:
@@ -509,6 +515,10 @@ QString HeatmapFigure::panelTitle(int panel) const {
     const int h = panels_[panel].head;
     QString title = h < 0 ? tr("Mean of %n head(s)", nullptr, model_heads(*snapshot_))
                           : tr("Head %1").arg(h + 1);
+    if (snapshot_->model && h >= 0)
+        if (const auto k = snapshot_->model->knocked_out.find({snapshot_->layer, h});
+            k != snapshot_->model->knocked_out.end())
+            title += tr(" · knocked out");
     if (options_.scale == ScaleMode::PerHead) {
         const auto [lo, hi] = snapshot_->panel_range(batchItem(), h);
         title += tr(" (%1–%2)").arg(format_value(lo), format_value(hi));

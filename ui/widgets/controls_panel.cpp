@@ -286,6 +286,7 @@ void ControlsPanel::setModelSource(bool model) {
         if (box->objectName() == QLatin1String("displayBox")) continue;
         box->setEnabled(!model);
         box->setToolTip(why);
+        box->setVisible(!model);  // the model's own panel (ModelPanel) takes their place
     }
 }
 

@@ -20,8 +20,8 @@ class ControlsPanel : public QWidget {
     Q_OBJECT
   public:
     explicit ControlsPanel(AttentionDocument* document, QWidget* parent = nullptr);
-    /// With a trained model as the source, the demo layer's groups are disabled and say why;
-    /// the display's stay.
+    /// With a trained model as the source, the demo layer's groups are disabled and hidden
+    /// (the model's panel takes their place); the display's stay.
     void setModelSource(bool model);
 
   signals:

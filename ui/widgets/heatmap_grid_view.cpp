@@ -13,6 +13,7 @@
 
 #include <qcustomplot.h>
 
+#include "ui/model/predictions_view.h"
 #include "ui/render/heatmap_figure.h"
 
 namespace attnviz::ui {
@@ -55,6 +56,8 @@ HeatmapGridView::HeatmapGridView(QWidget* parent) : QWidget(parent) {
     plot_->setMouseTracking(true);
     plot_->setAttribute(Qt::WA_Hover);
     layout->addWidget(plot_);
+    strip_ = new PredictionStrip(this);
+    layout->addWidget(strip_);
     figure_ = new HeatmapFigure(plot_);
     figure_->setInteractive(true);
     plot->on_resize = [this](QSize size) {
@@ -74,6 +77,9 @@ HeatmapGridView::HeatmapGridView(QWidget* parent) : QWidget(parent) {
         "#f0b070; border-radius: 6px; padding: 8px 14px; }"));
     message_->hide();
 
+    plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot_, &QWidget::customContextMenuRequested, this,
+            [this](const QPoint& pos) { contextMenuAt(QPointF(pos)); });
     connect(plot_, &QCustomPlot::mouseMove, this, &HeatmapGridView::onMouseMove);
     connect(plot_, &QCustomPlot::mousePress, this, &HeatmapGridView::onMousePress);
     connect(plot_, &QCustomPlot::mouseRelease, this, &HeatmapGridView::onMouseRelease);
@@ -89,6 +95,7 @@ HeatmapGridView::HeatmapGridView(QWidget* parent) : QWidget(parent) {
             [this] { plot_->replot(QCustomPlot::rpQueuedReplot); });
     connect(plot_, &QCustomPlot::afterReplot, this, [this] {
         if (figure_->snapshot()) {
+            alignStrip();
             painted_generation_ = figure_->snapshot()->generation;
             emit repainted(painted_generation_);
         }
@@ -102,6 +109,7 @@ SnapshotPtr HeatmapGridView::snapshot() const {
 }
 
 void HeatmapGridView::setSnapshot(SnapshotPtr snapshot, std::shared_ptr<PreparedMaps> maps) {
+    strip_->setSnapshot(snapshot);
     figure_->setSnapshot(std::move(snapshot), std::move(maps));
     relayout();
 }
@@ -124,6 +132,34 @@ void HeatmapGridView::setOptions(const FigureOptions& options) {
 void HeatmapGridView::relayout() {
     figure_->layout(plot_->size());
     plot_->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void HeatmapGridView::alignStrip() {
+    const SnapshotPtr s = figure_->snapshot();
+    if (strip_->isHidden() || !s || figure_->panelCount() == 0) return;
+    const int L = s->source_len;
+    std::vector<QRectF> columns;
+    const int dx = plot_->x() - strip_->x();  // the plot's x in the strip
+    if (figure_->panelCount() == 1) {         // under the map's own columns, zoomed or not
+        QCPAxis* x = figure_->panelRect(0)->axis(QCPAxis::atBottom);
+        for (int j = 0; j < L; ++j) {
+            const double a = x->coordToPixel(j - 0.5), b = x->coordToPixel(j + 0.5);
+            columns.emplace_back(std::min(a, b) + dx, 0.0, std::abs(b - a), 1.0);
+        }
+        strip_->setColumns(std::move(columns), true);
+        return;
+    }
+    // A grid of heads: the strip spans the panels, a column per token, its tokens above.
+    double left = 1e9, right = -1e9;
+    for (int k = 0; k < figure_->panelCount(); ++k) {
+        const QRect r = figure_->panelRect(k)->rect();
+        left = std::min(left, double(r.left()));
+        right = std::max(right, double(r.right()));
+    }
+    const double w = L > 0 ? (right - left) / L : 0.0;
+    for (int j = 0; j < L; ++j)
+        columns.emplace_back(left + j * w + dx, 0.0, w, 1.0);
+    strip_->setColumns(std::move(columns), false);
 }
 
 void HeatmapGridView::resetZoom() {
@@ -245,6 +281,23 @@ void HeatmapGridView::clickAt(const QPointF& pos) {
     }
 }
 
+namespace {
+/// The model's head under a hit, or -1 (the demo layer, the mean, outside the maps).
+int model_head(const AttentionSnapshot* s, const FigureHit& hit) {
+    return s && s->model && hit.head >= 0 &&
+                   (hit.region == FigureHit::Region::Cells ||
+                    hit.region == FigureHit::Region::PanelTitle)
+               ? hit.head
+               : -1;
+}
+}  // namespace
+
+void HeatmapGridView::contextMenuAt(const QPointF& pos) {
+    const SnapshotPtr s = figure_->snapshot();
+    const int head = model_head(s.get(), figure_->hitTest(pos));
+    if (head >= 0) emit headMenuRequested(s->layer, head, plot_->mapToGlobal(pos.toPoint()));
+}
+
 void HeatmapGridView::onMouseMove(QMouseEvent* event) {
     hoverAt(event->position());
     if (!hover_text_.isEmpty() && !pressed_)
@@ -262,6 +315,12 @@ void HeatmapGridView::onMouseRelease(QMouseEvent* event) {
     const bool click = pressed_ && event->button() == Qt::LeftButton &&
                        (event->pos() - press_pos_).manhattanLength() <= 3;
     pressed_ = false;
+    if (click && (event->modifiers() & Qt::ControlModifier)) {  // ⌘ on macOS
+        const SnapshotPtr s = figure_->snapshot();
+        const int head = model_head(s.get(), figure_->hitTest(event->position()));
+        if (head >= 0) emit knockOutToggled(s->layer, head);
+        return;
+    }
     if (click) clickAt(event->position());
 }
 

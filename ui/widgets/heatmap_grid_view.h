@@ -1,6 +1,7 @@
 // The heatmap grid on screen: a QCustomPlot drawn by HeatmapFigure, plus what only a window
 // has — hover read-outs with the hovered row and column highlighted in every head, clicking
-// a head to enlarge it, clicking a token label to mask that key, wheel zoom and drag pan.
+// a head to enlarge it, clicking a token label to mask that key, wheel zoom and drag pan; and
+// under a causal model's maps the strip of its predictions, aligned with the token axis.
 #pragma once
 
 #include <QElapsedTimer>
@@ -19,6 +20,7 @@ class QMouseEvent;
 namespace attnviz::ui {
 
 class HeatmapFigure;
+class PredictionStrip;
 struct PreparedMaps;
 struct FigureHit;
 
@@ -38,6 +40,8 @@ class HeatmapGridView : public QWidget {
 
     HeatmapFigure* figure() const { return figure_; }
     QCustomPlot* plot() const { return plot_; }
+    /// Under a causal model's maps: its top guess after every token and the loss on each.
+    PredictionStrip* predictionStrip() const { return strip_; }
     SnapshotPtr snapshot() const;
     /// Generation of the snapshot last drawn (after the replot finished).
     std::uint64_t paintedGeneration() const { return painted_generation_; }
@@ -48,6 +52,8 @@ class HeatmapGridView : public QWidget {
     /// Click at a point in plot coordinates, as a left click would.
     void clickAt(const QPointF& pos);
     void resetZoom();
+    /// A right click at a point in plot coordinates: a model's head asks for its menu.
+    void contextMenuAt(const QPointF& pos);
 
   signals:
     void hovered(const QString& text);
@@ -55,6 +61,10 @@ class HeatmapGridView : public QWidget {
     void headClicked(int head);
     /// A key label was clicked: toggle masking of key `key` of batch item `item`.
     void keyLabelClicked(int item, int key);
+    /// A model's head (layer, head) asks for its knock-out menu (a right click), or for its
+    /// zero knock-out toggled (Ctrl-click, ⌘-click).
+    void headMenuRequested(int layer, int head, const QPoint& global);
+    void knockOutToggled(int layer, int head);
     /// Double click in an enlarged head: back to the grid.
     void backToGridRequested();
     /// The grid was redrawn for snapshot `generation`.
@@ -62,6 +72,8 @@ class HeatmapGridView : public QWidget {
 
   private:
     void relayout();
+    /// The strip's columns under the panels' token axis (after every replot).
+    void alignStrip();
     QString describe(const FigureHit& hit) const;
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
@@ -70,6 +82,7 @@ class HeatmapGridView : public QWidget {
     QCustomPlot* plot_ = nullptr;
     HeatmapFigure* figure_ = nullptr;
     QLabel* message_ = nullptr;
+    PredictionStrip* strip_ = nullptr;
     std::uint64_t painted_generation_ = 0;
     QString hover_text_;
     QPoint press_pos_;

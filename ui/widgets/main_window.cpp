@@ -24,15 +24,20 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
+#include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
+#include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
+#include "ui/model/predictions_view.h"
 #include "ui/model/shipped_models.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/controls_panel.h"
+#include "ui/widgets/document_history.h"
 #include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/input_panel.h"
+#include "ui/widgets/knock_out_menu.h"
 #include "ui/widgets/memory_guard.h"
 #include "ui/widgets/presentation_mode.h"
 #include "ui/widgets/scope_bar.h"
@@ -68,12 +73,14 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     grid_ = new HeatmapGridView(this);
     grid_->setObjectName(QStringLiteral("heatmapGrid"));
 
-    // The left column: the open model described, then the demo layer's controls (disabled,
-    // saying why, while a model is the source).
+    // The left column: the open model described and its own panel (focus, knocked-out heads,
+    // predictions) while a model is the source; else the demo layer's controls.
     auto* left = new QWidget(this);
     auto* left_layout = new QVBoxLayout(left);
     left_layout->setContentsMargins(0, 0, 0, 0);
     left_layout->addWidget(models_->infoPanel());
+    model_panel_ = new ModelPanel(doc_, left);
+    left_layout->addWidget(model_panel_);
     left_layout->addWidget(controls_, 1);
     auto* controls_scroll = new QScrollArea(this);
     controls_scroll->setWidget(left);
@@ -111,6 +118,9 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     parts.grid = grid_;
     parts.views = views_;
     parts.settings = settings_;
+    history_ = new DocumentHistory(doc_, this);
+    connect(sessions_, &SessionFiles::loaded, history_, &DocumentHistory::clear);
+    parts.history = history_;
     actions_ = new WindowActions(this, parts);
     connect(actions_, &WindowActions::languageRequested, this, &MainWindow::languageRequested);
     connect(actions_, &WindowActions::exampleRequested, this, &MainWindow::loadExample);
@@ -155,6 +165,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     auto follow_source = [this] {
         const bool model = doc_->computeConfig().usesModel();
         controls_->setModelSource(model);
+        model_panel_->setVisible(model);
         inputs_->setModelSource(model);
         // Attention maps read from a file come with their tokens: there is no text to type.
         const bool maps = doc_->computeConfig().usesMaps();
@@ -185,6 +196,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             statusBar()->showMessage(tr("Warning: %1").arg(maps_warning_), 15000);
         }
         views_->setSnapshot(s, compute_->latestStatistics());
+        model_panel_->setSnapshot(s);
         timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
                                    .arg(s->target_len)
                                    .arg(s->source_len)
@@ -223,6 +235,17 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             [this] { doc_->setView(FigureView::Grid); });
     connect(grid_, &HeatmapGridView::keyLabelClicked, doc_, &AttentionDocument::toggleMaskedKey);
     connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
+    // Knocking a model's heads out, from the grid of a layer or the Model tab.
+    knock_out_ = new KnockOutMenu(doc_, this);
+    connect(grid_, &HeatmapGridView::headMenuRequested, knock_out_, &KnockOutMenu::popup);
+    connect(grid_, &HeatmapGridView::knockOutToggled, knock_out_, &KnockOutMenu::toggle);
+    connect(views_->modelView(), &ModelView::headMenuRequested, knock_out_, &KnockOutMenu::popup);
+    connect(views_->modelView(), &ModelView::knockOutToggled, knock_out_, &KnockOutMenu::toggle);
+    // The strip under the maps chooses the position the predictions box shows.
+    connect(grid_->predictionStrip(), &PredictionStrip::pieceHovered, model_panel_->predictions(),
+            &PredictionsBox::setHoverPiece);
+    connect(grid_->predictionStrip(), &PredictionStrip::pieceClicked, model_panel_->predictions(),
+            &PredictionsBox::setFocusPiece);
     connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
     connect(views_, &ViewTabs::stepsShown, compute_, &ComputeController::setModelSteps);

@@ -40,6 +40,9 @@ class SessionFiles;
 class WindowActions;
 class HeatmapGridView;
 class InputPanel;
+class DocumentHistory;
+class KnockOutMenu;
+class ModelPanel;
 class MemoryGuard;
 class ModelSource;
 class ScopeBar;
@@ -60,6 +63,8 @@ class MainWindow : public QMainWindow {
     HeatmapGridView* grid() const { return grid_; }
     InputPanel* inputPanel() const { return inputs_; }
     ControlsPanel* controlsPanel() const { return controls_; }
+    /// In the left column while a model is the source: focus, knock-outs, predictions.
+    ModelPanel* modelPanel() const { return model_panel_; }
     /// Over the views: whose weights are kept, the window of tokens, memory against budget.
     ScopeBar* scopeBar() const { return scope_bar_; }
     /// The memory budget: over-budget dialog with its offers, the budget's setting.
@@ -68,6 +73,10 @@ class MainWindow : public QMainWindow {
     ViewTabs* views() const;
     /// The source: demo layer or trained model (File ▸ Open Model…, the tool bar's selectors).
     ModelSource* modelSource() const { return models_; }
+    /// A head's knock-out menu and Ctrl-click, for the grid and the Model tab.
+    KnockOutMenu* knockOutMenu() const { return knock_out_; }
+    /// Edit ▸ Undo / Redo over the document's edits.
+    DocumentHistory* history() const { return history_; }
     /// Opens a model folder off the GUI thread (as File ▸ Open Model… does).
     void openModel(const QString& folder);
     /// Opens attention maps computed elsewhere with their tokens (empty: tokens.json beside
@@ -142,12 +151,15 @@ class MainWindow : public QMainWindow {
     ComputeController* compute_ = nullptr;
     InputPanel* inputs_ = nullptr;
     ControlsPanel* controls_ = nullptr;
+    ModelPanel* model_panel_ = nullptr;
     HeatmapGridView* grid_ = nullptr;
     QSplitter* splitter_ = nullptr;
     ViewTabs* views_ = nullptr;
     ScopeBar* scope_bar_ = nullptr;
     MemoryGuard* guard_ = nullptr;
     ModelSource* models_ = nullptr;
+    KnockOutMenu* knock_out_ = nullptr;
+    DocumentHistory* history_ = nullptr;
     FigureExports* exports_ = nullptr;
     bool close_when_idle_ = false;  ///< a close waits for an export's thread
     /// Cells (items × (heads + 1) × queries × keys) from which new colours are made on the

@@ -82,6 +82,7 @@ bool SessionFiles::load(const std::function<bool()>& fill, const QString& file, 
         loading_ = false;
         modified_ = modified;
         emit titleChanged();
+        emit loaded();
     });
     emit titleChanged();
     return true;

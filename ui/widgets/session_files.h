@@ -57,6 +57,9 @@ class SessionFiles : public QObject {
   signals:
     /// The file name or the unsaved-changes flag changed.
     void titleChanged();
+    /// A load finished (a session, a new one, an example, a recovery copy): the document is
+    /// another piece of work, with a history of its own.
+    void loaded();
 
   private:
     void updateRecentMenu();

@@ -10,6 +10,7 @@
 #include <QMessageBox>
 #include <QSignalBlocker>
 #include <QToolBar>
+#include <QUndoStack>
 
 #include <iterator>
 #include <map>
@@ -21,6 +22,7 @@
 #include "ui/i18n/language.h"
 #include "ui/model/model_source.h"
 #include "ui/settings/app_settings.h"
+#include "ui/widgets/document_history.h"
 #include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/session_files.h"
@@ -59,6 +61,15 @@ void WindowActions::createActions() {
     copy_act_ = make(tr("&Copy Figure"), QKeySequence(tr("Ctrl+Shift+C")),
                      [this] { p_.exports->copyFigure(); });
     quit_act_ = make(tr("&Quit"), QKeySequence::Quit, [this] { window_->close(); });
+
+    undo_act_ = p_.history->stack()->createUndoAction(window_, tr("&Undo"));
+    undo_act_->setShortcut(QKeySequence::Undo);
+    undo_act_->setObjectName(QStringLiteral("undoAction"));
+    redo_act_ = p_.history->stack()->createRedoAction(window_, tr("&Redo"));
+    redo_act_->setShortcut(QKeySequence::Redo);
+    redo_act_->setObjectName(QStringLiteral("redoAction"));
+    window_->addAction(undo_act_);
+    window_->addAction(redo_act_);
 
     grid_act_ = make(tr("&All Heads"), QKeySequence(tr("Ctrl+G")),
                      [this] { p_.document->setView(FigureView::Grid); });
@@ -121,6 +132,10 @@ void WindowActions::createMenus() {
     file->addSeparator();
     file->addAction(quit_act_);
     p_.sessions->setRecentMenu(recent);
+
+    QMenu* edit = window_->menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(undo_act_);
+    edit->addAction(redo_act_);
 
     QMenu* view = view_menu_ = window_->menuBar()->addMenu(tr("&View"));
     view->addAction(grid_act_);

@@ -1,4 +1,4 @@
-// The window's commands: the actions with their shortcuts, the File, View, Attention,
+// The window's commands: the actions with their shortcuts, the File, Edit, View, Attention,
 // Examples and Help menus, and the main tool bar with its view and sentence selectors, kept in
 // step with the document.  Each action calls the part that does the work: the document, the
 // session files, the exports, the model source, the grid or the view tabs.
@@ -17,6 +17,7 @@ namespace attnviz::ui {
 
 class AppSettings;
 class AttentionDocument;
+class DocumentHistory;
 class FigureExports;
 class HeatmapGridView;
 class ModelSource;
@@ -34,6 +35,7 @@ class WindowActions : public QObject {
         HeatmapGridView* grid = nullptr;
         ViewTabs* views = nullptr;
         AppSettings* settings = nullptr;
+        DocumentHistory* history = nullptr;
     };
     /// Adds the menus, the tool bar and the shortcuts to `window`.
     WindowActions(QMainWindow* window, const Parts& parts);
@@ -76,6 +78,8 @@ class WindowActions : public QObject {
     QAction* export_weights_act_ = nullptr;
     QAction* copy_act_ = nullptr;
     QAction* quit_act_ = nullptr;
+    QAction* undo_act_ = nullptr;
+    QAction* redo_act_ = nullptr;
     QAction* grid_act_ = nullptr;
     QAction* mean_act_ = nullptr;
     QAction* next_head_act_ = nullptr;

@@ -1,0 +1,495 @@
+#include "ui/model/predictions_view.h"
+
+#include <QEvent>
+#include <QFontMetrics>
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ui/render/fonts.h"
+
+namespace attnviz::ui {
+
+namespace {
+const QColor kRight(0, 140, 100);        // a correct guess (Okabe–Ito bluish green, darker)
+const QColor kRightFill(214, 240, 228);  // its cell
+const QColor kWrongFill(244, 244, 244);
+const QColor kMuted(100, 100, 100);
+const QColor kAfterBar(0, 114, 178);     // with heads knocked out
+const QColor kBeforeBar(170, 170, 170);  // the intact model
+constexpr double kLossTop = 6.0;         // nats: the loss strip's darkest colour
+
+/// The index of `piece` in p.positions, or −1.
+int row_of(const ModelPredictions& p, int piece) {
+    const auto it = std::lower_bound(p.positions.begin(), p.positions.end(), piece);
+    return it != p.positions.end() && *it == piece ? int(it - p.positions.begin()) : -1;
+}
+
+/// Loss in nats as a colour, from pale yellow (0) to dark red (kLossTop and above).
+QColor loss_colour(double loss) {
+    const double t = std::clamp(loss / kLossTop, 0.0, 1.0);
+    const QColor a(255, 247, 200), b(160, 20, 30);
+    return QColor::fromRgbF(float(a.redF() + t * (b.redF() - a.redF())),
+                            float(a.greenF() + t * (b.greenF() - a.greenF())),
+                            float(a.blueF() + t * (b.blueF() - a.blueF())));
+}
+
+QString nats(double v) {
+    return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'f', 2);
+}
+
+/// "L2 H8 (zero), L1 H3 (mean)".
+QString knocked_list(const ModelMaps& m) {
+    QStringList heads;
+    for (const auto& [head, how] : m.knocked_out)
+        heads << PredictionsBox::tr("L%1 H%2").arg(head.first + 1).arg(head.second + 1);
+    return heads.join(QStringLiteral(", "));
+}
+}  // namespace
+
+QString readable_piece(const QString& vocab) {
+    QString s = vocab;
+    if (s.startsWith(QChar(0x0120)) ||
+        s.startsWith(QChar(0x2581)))  // Ġ (byte BPE), ▁ (SentencePiece)
+        s[0] = QLatin1Char(' ');
+    if (s == QString(QChar(0x010A))) s = QStringLiteral("\n");  // Ċ
+    return visible_token(s);
+}
+
+std::vector<TokenGuess> token_guesses(const ModelMaps& m, const ModelPredictions& p) {
+    std::vector<TokenGuess> out;
+    if (!p.causal) return out;
+    const auto& ids = m.encoding.ids;
+    for (int t = 0; t < m.tokens; ++t) {
+        TokenGuess g;
+        g.piece = m.pieceOf(t);
+        const int r = row_of(p, g.piece);
+        if (r >= 0 && !p.top[std::size_t(r)].empty()) {
+            const models::TokenScore& top = p.top[std::size_t(r)][0];
+            g.guess = readable_piece(p.top_text[std::size_t(r)][0]);
+            g.probability = std::exp(top.logprob);
+            g.has_next = std::size_t(g.piece) + 1 < ids.size() &&
+                         std::size_t(g.piece) < p.next_logprob.size();
+            if (g.has_next) {
+                g.correct = top.id == ids[std::size_t(g.piece) + 1];
+                g.loss = -p.next_logprob[std::size_t(g.piece)];
+            }
+        }
+        out.push_back(g);
+    }
+    return out;
+}
+
+std::pair<int, int> second_copy(const ModelMaps& m) {
+    const auto& e = m.encoding;
+    std::vector<int> text;  // the pieces that are not special tokens
+    for (std::size_t k = 0; k < e.ids.size(); ++k)
+        if (k >= e.special.size() || !e.special[k]) text.push_back(int(k));
+    const int n = int(text.size());
+    // Said twice, or twice with one separator between (a space, a newline).
+    for (const int gap : {0, 1}) {
+        if (n < 4 || (n - gap) % 2 != 0) continue;
+        const int half = (n - gap) / 2;
+        bool same = true;
+        for (int i = 0; i < half && same; ++i)
+            same = e.ids[std::size_t(text[std::size_t(i)])] ==
+                   e.ids[std::size_t(text[std::size_t(i + half + gap)])];
+        if (same) return {text[std::size_t(half + gap)], text.back() + 1};
+    }
+    return {-1, -1};
+}
+
+double mean_loss(const ModelPredictions& p, int begin, int end) {
+    double sum = 0.0;
+    int count = 0;
+    for (int k = std::max(begin, 1); k < end && std::size_t(k) <= p.next_logprob.size(); ++k) {
+        sum -= p.next_logprob[std::size_t(k) - 1];
+        ++count;
+    }
+    return count ? sum / count : std::numeric_limits<double>::quiet_NaN();
+}
+
+// --- the strip ------------------------------------------------------------------------------
+
+PredictionStrip::PredictionStrip(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("predictionStrip"));
+    setMouseTracking(true);
+    setAutoFillBackground(true);
+    QPalette pal = palette();
+    pal.setColor(QPalette::Window, Qt::white);
+    setPalette(pal);
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    hide();
+}
+
+void PredictionStrip::setSnapshot(const SnapshotPtr& snapshot) {
+    snapshot_ = snapshot;
+    const ModelMaps* m = snapshot ? snapshot->model.get() : nullptr;
+    guesses_ = m && m->predictions ? token_guesses(*m, *m->predictions) : std::vector<TokenGuess>();
+    tokens_.clear();
+    if (m)
+        for (const QString& t : m->token_text)
+            tokens_.push_back(visible_token(t));
+    hover_ = -1;
+    setVisible(!guesses_.empty());
+    updateGeometry();
+    update();
+}
+
+void PredictionStrip::setColumns(std::vector<QRectF> columns, bool aligned) {
+    if (aligned != aligned_) {
+        aligned_ = aligned;
+        updateGeometry();
+    }
+    columns_ = std::move(columns);
+    update();
+}
+
+int PredictionStrip::correctGuesses(int begin, int end) const {
+    return int(std::count_if(guesses_.begin(), guesses_.end(), [&](const TokenGuess& g) {
+        return g.correct && g.piece + 1 >= begin && g.piece + 1 < end;
+    }));
+}
+
+QString PredictionStrip::summary() const {
+    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
+    if (!m || !m->predictions) return {};
+    const int predicted = int(std::count_if(guesses_.begin(), guesses_.end(),
+                                            [](const TokenGuess& g) { return g.has_next; }));
+    QString text = tr("Top guess for the next token after each token: %1 of %2 right (green)")
+                       .arg(correctGuesses())
+                       .arg(predicted);
+    const auto [begin, end] = second_copy(*m);
+    if (begin >= 0)
+        text += tr(", %1 of %2 in the second copy")
+                    .arg(correctGuesses(begin + 1, end))
+                    .arg(end - begin - 1);
+    text += tr(" · loss %1 nats/token (the colour under each guess: pale 0, dark red 6 or more)")
+                .arg(nats(m->predictions->loss));
+    if (!m->knocked_out.empty()) text += tr(" · knocked out: %1").arg(knocked_list(*m));
+    return text;
+}
+
+int PredictionStrip::rowHeight() const {
+    return QFontMetrics(font()).height() + 6;
+}
+
+QSize PredictionStrip::sizeHint() const {
+    const int rows = aligned_ ? 1 : 2;
+    return QSize(400, rows * rowHeight() + 8 + 2 * QFontMetrics(font()).height() + 10);
+}
+
+int PredictionStrip::tokenAt(int x) const {
+    for (std::size_t k = 0; k < columns_.size() && k < guesses_.size(); ++k)
+        if (x >= columns_[k].left() && x < columns_[k].right()) return int(k);
+    return -1;
+}
+
+void PredictionStrip::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.fillRect(rect(), Qt::white);
+    if (guesses_.empty()) return;
+    const QFontMetrics fm(font());
+    const int rh = rowHeight();
+    int y = 2;
+    QFont bold = font();
+    bold.setBold(true);
+    auto label = [&](int top, int height, const QString& text) {  // in the gutter on the left
+        if (columns_.empty()) return;
+        const int room = int(columns_.front().left()) - 6;
+        if (fm.horizontalAdvance(text) <= room)
+            p.drawText(QRect(0, top, room, height), Qt::AlignRight | Qt::AlignVCenter, text);
+    };
+    const QRect area = rect();
+    auto inside = [&](const QRectF& c) { return c.right() > 0 && c.left() < area.right(); };
+    p.setPen(kMuted);
+    if (!aligned_) {  // the tokens, above their guesses
+        label(y, rh, tr("Token"));
+        for (std::size_t k = 0; k < columns_.size() && k < tokens_.size(); ++k) {
+            const QRectF c(columns_[k].left(), y, columns_[k].width(), rh);
+            if (!inside(c) || c.width() < 6) continue;
+            p.drawText(c, Qt::AlignCenter,
+                       fm.elidedText(tokens_[k], Qt::ElideRight, int(c.width())));
+        }
+        y += rh;
+    }
+    label(y, rh, tr("Guess"));
+    const int loss_h = 6;
+    for (std::size_t k = 0; k < columns_.size() && k < guesses_.size(); ++k) {
+        const TokenGuess& g = guesses_[k];
+        const QRectF c(columns_[k].left(), y, columns_[k].width(), rh);
+        if (!inside(c)) continue;
+        const QRectF cell = c.adjusted(0.5, 1, -0.5, -1);
+        p.fillRect(cell, g.correct ? kRightFill : kWrongFill);
+        if (int(k) == hover_) {
+            p.setPen(QPen(QColor(213, 94, 0), 2));
+            p.drawRect(cell.adjusted(1, 1, -1, -1));
+        }
+        if (c.width() >= 6) {
+            p.setFont(g.correct ? bold : font());
+            p.setPen(g.correct ? kRight : (g.has_next ? QColor(60, 60, 60) : kMuted));
+            p.drawText(cell, Qt::AlignCenter,
+                       QFontMetrics(p.font()).elidedText(g.guess, Qt::ElideRight, int(c.width())));
+            p.setFont(font());
+        }
+        if (g.has_next)
+            p.fillRect(QRectF(c.left() + 0.5, y + rh, c.width() - 1, loss_h), loss_colour(g.loss));
+    }
+    label(y + rh - 2, loss_h + 4, tr("Loss"));
+    y += rh + loss_h + 4;
+    p.setPen(kMuted);
+    const int left = columns_.empty() ? 4 : std::max(4, int(columns_.front().left()));
+    p.drawText(QRect(left, y, width() - left - 4, height() - y),
+               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, summary());
+}
+
+void PredictionStrip::mouseMoveEvent(QMouseEvent* event) {
+    const int t = tokenAt(int(event->position().x()));
+    if (t == hover_) return;
+    hover_ = t;
+    update();
+    if (t >= 0) {
+        const TokenGuess& g = guesses_[std::size_t(t)];
+        setToolTip(g.has_next ? tr("After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats")
+                                    .arg(tokens_[std::size_t(t)], g.guess)
+                                    .arg(100.0 * g.probability, 0, 'f', 1)
+                                    .arg(g.correct ? tr(", right") : QString())
+                                    .arg(nats(g.loss))
+                              : tr("After the text: the model guesses “%1” (%2%)")
+                                    .arg(g.guess)
+                                    .arg(100.0 * g.probability, 0, 'f', 1));
+    }
+    emit pieceHovered(t < 0 ? -1 : guesses_[std::size_t(t)].piece);
+}
+
+void PredictionStrip::mousePressEvent(QMouseEvent* event) {
+    const int t = tokenAt(int(event->position().x()));
+    if (t >= 0 && event->button() == Qt::LeftButton)
+        emit pieceClicked(guesses_[std::size_t(t)].piece);
+}
+
+void PredictionStrip::leaveEvent(QEvent* event) {
+    hover_ = -1;
+    update();
+    emit pieceHovered(-1);
+    QWidget::leaveEvent(event);
+}
+
+void PredictionStrip::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) {
+        updateGeometry();
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+// --- the box --------------------------------------------------------------------------------
+
+PredictionsBox::PredictionsBox(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("predictionsBox"));
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Preferred);
+}
+
+void PredictionsBox::setSnapshot(const SnapshotPtr& snapshot) {
+    snapshot_ = snapshot;
+    updateGeometry();
+    update();
+}
+
+void PredictionsBox::setFocusPiece(int piece) {
+    if (piece == focus_) return;
+    focus_ = piece;
+    update();
+}
+
+void PredictionsBox::setHoverPiece(int piece) {
+    if (piece == hover_) return;
+    hover_ = piece;
+    update();
+}
+
+int PredictionsBox::shownPiece() const {
+    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
+    if (!m || !m->predictions || m->predictions->positions.empty()) return -1;
+    const int last = m->predictions->positions.back();
+    const int want = hover_ >= 0 ? hover_ : focus_;
+    return want >= 0 && row_of(*m->predictions, want) >= 0 ? want : last;
+}
+
+QStringList PredictionsBox::lossLines() const {
+    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
+    QStringList lines;
+    if (!m || !m->predictions || !m->predictions->causal) return lines;
+    const ModelPredictions& after = *m->predictions;
+    const ModelPredictions* before = m->intact_predictions.get();
+    auto line = [&](const QString& span, int begin, int end) {
+        const double a = mean_loss(after, begin, end);
+        if (std::isnan(a)) return;
+        lines << (before ? tr("Loss on %1: %2 → %3 nats/token")
+                               .arg(span, nats(mean_loss(*before, begin, end)), nats(a))
+                         : tr("Loss on %1: %2 nats/token").arg(span, nats(a)));
+    };
+    const int pieces = int(m->encoding.ids.size());
+    line(tr("the text"), 1, pieces);
+    const auto [begin, end] = second_copy(*m);
+    if (begin >= 0) line(tr("the second copy"), begin + 1, end);
+    return lines;
+}
+
+QStringList PredictionsBox::rows(bool intact) const {
+    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
+    QStringList out;
+    const ModelPredictions* p = !m       ? nullptr
+                                : intact ? m->intact_predictions.get()
+                                         : m->predictions.get();
+    if (!p) return out;
+    auto add = [&](int r) {
+        for (std::size_t k = 0; k < p->top[std::size_t(r)].size(); ++k)
+            out << QStringLiteral("%1\t%2")
+                       .arg(readable_piece(p->top_text[std::size_t(r)][k]))
+                       .arg(std::exp(p->top[std::size_t(r)][k].logprob), 0, 'f', 4);
+    };
+    if (p->causal) {
+        if (const int r = row_of(*p, shownPiece()); r >= 0) add(r);
+    } else {
+        for (std::size_t r = 0; r < p->positions.size(); ++r)
+            add(int(r));
+    }
+    return out;
+}
+
+QSize PredictionsBox::sizeHint() const {
+    return QSize(260, heightForWidth(260));
+}
+
+int PredictionsBox::heightForWidth(int width) const {
+    return draw(nullptr, width);
+}
+
+void PredictionsBox::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    draw(&p, width());
+}
+
+int PredictionsBox::draw(QPainter* p, int width) const {
+    const QFontMetrics fm(font());
+    QFont bold = font();
+    bold.setBold(true);
+    const int line = fm.height() + 4;
+    int y = 0;
+    auto text = [&](const QString& s, const QColor& colour, bool strong = false) {
+        const QFont f = strong ? bold : font();
+        const QRect r = QFontMetrics(f).boundingRect(QRect(0, 0, width, 10000),
+                                                     Qt::TextWordWrap | Qt::AlignLeft, s);
+        if (p) {
+            p->setFont(f);
+            p->setPen(colour);
+            p->drawText(QRect(0, y, width, r.height()), Qt::TextWordWrap | Qt::AlignLeft, s);
+        }
+        y += r.height() + 2;
+    };
+    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
+    if (!m) return 0;
+    if (!m->predictions) {
+        text(m->no_predictions.isEmpty() ? tr("No predictions for this model.") : m->no_predictions,
+             kMuted);
+        return y;
+    }
+    const ModelPredictions& after = *m->predictions;
+    const ModelPredictions* before = m->intact_predictions.get();
+    const auto& e = m->encoding;
+    // One list of guesses: the token, a bar as long as its probability, the percentage; the
+    // actual next piece in green with a tick.
+    auto bars = [&](const ModelPredictions& pr, int r, std::int64_t actual, const QColor& bar) {
+        const int label_w = std::min(width / 3, fm.horizontalAdvance(QStringLiteral("MMMMMMMM")));
+        const int pct_w = fm.horizontalAdvance(QStringLiteral("100.0%")) + 4;
+        const int bar_w = std::max(20, width - label_w - pct_w - 8);
+        for (std::size_t k = 0; k < pr.top[std::size_t(r)].size(); ++k) {
+            const models::TokenScore& s = pr.top[std::size_t(r)][k];
+            const double prob = std::exp(s.logprob);
+            const bool right = s.id == actual;
+            if (p) {
+                p->setFont(right ? bold : font());
+                p->setPen(right ? kRight : QColor(40, 40, 40));
+                const QString name = readable_piece(pr.top_text[std::size_t(r)][k]) +
+                                     (right ? QStringLiteral(" ✓") : QString());
+                p->drawText(QRect(0, y, label_w, line), Qt::AlignRight | Qt::AlignVCenter,
+                            QFontMetrics(p->font()).elidedText(name, Qt::ElideRight, label_w));
+                const QRectF track(label_w + 6, y + 3, bar_w, line - 6);
+                p->fillRect(track, QColor(240, 240, 240));
+                p->fillRect(
+                    QRectF(track.left(), track.top(), std::max(1.0, prob * bar_w), track.height()),
+                    right ? kRight : bar);
+                p->setFont(font());
+                p->setPen(kMuted);
+                p->drawText(QRect(label_w + 8 + bar_w, y, pct_w, line),
+                            Qt::AlignRight | Qt::AlignVCenter,
+                            QStringLiteral("%1%").arg(100.0 * prob, 0, 'f', prob < 0.1 ? 1 : 0));
+            }
+            y += line;
+        }
+        y += 4;
+    };
+    for (const QString& l : lossLines())
+        text(l, before ? QColor(160, 20, 30) : QColor(40, 40, 40), before != nullptr);
+    if (after.causal) {
+        const int piece = shownPiece();
+        const int r = row_of(after, piece);
+        if (r < 0) return y;
+        const bool last = std::size_t(piece) + 1 >= e.ids.size();
+        const std::int64_t actual = last ? -1 : e.ids[std::size_t(piece) + 1];
+        const QString here = piece < int(e.text.size())
+                                 ? visible_token(QString::fromStdString(e.text[std::size_t(piece)]))
+                                 : QString();
+        text(last ? tr("After the last token, “%1”, the model guesses:").arg(here)
+                  : tr("After “%1” (position %2) the model guesses (actually “%3”):")
+                        .arg(here)
+                        .arg(piece + 1)
+                        .arg(visible_token(QString::fromStdString(e.text[std::size_t(piece) + 1]))),
+             QColor(40, 40, 40), true);
+        if (before) {
+            text(tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar);
+            bars(after, r, actual, kAfterBar);
+            if (const int rb = row_of(*before, piece); rb >= 0) {
+                text(tr("Intact model:"), kMuted);
+                bars(*before, rb, actual, kBeforeBar);
+            }
+        } else {
+            bars(after, r, actual, kAfterBar);
+        }
+        return y;
+    }
+    if (after.positions.empty()) {
+        text(tr("A masked language model: put [MASK] or <mask> in the text to see what it "
+                "would fill in."),
+             kMuted);
+        return y;
+    }
+    for (std::size_t r = 0; r < after.positions.size(); ++r) {
+        const int piece = after.positions[r];
+        text(tr("Fillers of %1 at piece %2:")
+                 .arg(visible_token(QString::fromStdString(e.tokens[std::size_t(piece)])))
+                 .arg(piece + 1),
+             QColor(40, 40, 40), true);
+        if (before) text(tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar);
+        bars(after, int(r), -1, kAfterBar);
+        if (before && r < before->positions.size()) {
+            text(tr("Intact model:"), kMuted);
+            bars(*before, int(r), -1, kBeforeBar);
+        }
+    }
+    return y;
+}
+
+void PredictionsBox::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::FontChange) {
+        updateGeometry();
+        update();
+    }
+    QWidget::changeEvent(event);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,119 @@
+// A model's predictions beside its attention (ModelMaps::predictions, computed on the worker):
+// the strip under a causal model's heatmaps (its top guess after every token, marked where it
+// is the actual next token, and the loss on each token), and the predictions box of the model
+// panel (the 10 most likely next tokens at the position in focus, or at each mask of a masked
+// LM; with heads knocked out, before → after and the change in loss).  Neither computes
+// anything: they read and show what the pass predicted.
+#pragma once
+
+#include <QRectF>
+#include <QWidget>
+
+#include <utility>
+#include <vector>
+
+#include "ui/compute/attention_snapshot.h"
+
+namespace attnviz::ui {
+
+/// A vocabulary string as a reader sees it: "Ġcat" / "▁cat" → " cat", then visible_token().
+QString readable_piece(const QString& vocab);
+
+/// What a causal model guessed after one shown token (read at its last piece).
+struct TokenGuess {
+    int piece = -1;          ///< in the whole text, 0-based
+    QString guess;           ///< the top guess, readable
+    double probability = 0;  ///< of the top guess
+    bool has_next = false;   ///< the text goes on after this piece
+    bool correct = false;    ///< the guess is the actual next piece
+    double loss = 0;         ///< −log p(actual next piece), with has_next
+};
+/// One guess per shown token of `maps` (empty when `p` is not a causal model's).
+std::vector<TokenGuess> token_guesses(const ModelMaps& maps, const ModelPredictions& p);
+
+/// The text's second copy when it is one string said twice (special tokens aside): the pieces
+/// [begin, end) of the whole text; (−1, −1) otherwise.
+std::pair<int, int> second_copy(const ModelMaps& maps);
+/// The mean loss on the pieces [begin, end), each predicted from the pieces before it; NaN
+/// when none is predicted.
+double mean_loss(const ModelPredictions& p, int begin, int end);
+
+/// The strip under a causal model's heatmaps: one column per shown token, aligned with the
+/// heatmap's token axis by HeatmapGridView (setColumns).
+class PredictionStrip : public QWidget {
+    Q_OBJECT
+  public:
+    explicit PredictionStrip(QWidget* parent = nullptr);
+
+    /// Shows the model's predictions (hidden for the demo layer and models without them).
+    void setSnapshot(const SnapshotPtr& snapshot);
+    /// Where each shown token's column is, in this widget's x; `aligned`: under the heatmap's
+    /// own columns (else spread over the width, with the tokens written above the guesses).
+    void setColumns(std::vector<QRectF> columns, bool aligned);
+    const std::vector<TokenGuess>& guesses() const { return guesses_; }
+    /// Correct guesses among the shown tokens whose next piece lies in [begin, end) of the
+    /// whole text (the default: all).
+    int correctGuesses(int begin = 0, int end = 1 << 30) const;
+    /// The caption's text: "12 of 39 next tokens guessed · loss 0.31 nats/token …".
+    QString summary() const;
+    /// The shown token under x, or −1.
+    int tokenAt(int x) const;
+    QSize sizeHint() const override;
+
+  signals:
+    /// Hovering a column (−1: left), clicking it: the piece the predictions box should show.
+    void pieceHovered(int piece);
+    void pieceClicked(int piece);
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+  private:
+    int rowHeight() const;
+    SnapshotPtr snapshot_;
+    std::vector<TokenGuess> guesses_;
+    std::vector<QString> tokens_;
+    std::vector<QRectF> columns_;
+    bool aligned_ = false;
+    int hover_ = -1;
+};
+
+/// The predictions box: the top-10 at the piece in focus (causal) or at each mask (masked LM),
+/// with probability bars; with heads knocked out the intact model's beside them and the loss
+/// before → after.
+class PredictionsBox : public QWidget {
+    Q_OBJECT
+  public:
+    explicit PredictionsBox(QWidget* parent = nullptr);
+
+    void setSnapshot(const SnapshotPtr& snapshot);
+    /// The piece in focus (of the whole text); −1: the last one.
+    void setFocusPiece(int piece);
+    /// Hovering shows another piece until the mouse leaves (−1: back to the focus).
+    void setHoverPiece(int piece);
+    int shownPiece() const;
+    /// "loss 0.31 → 2.05 nats/token", one line per span (whole text, second copy).
+    QStringList lossLines() const;
+    /// What the box lists, first the knocked-out model's then (with knock-outs) the intact
+    /// model's: one "token probability" line per guess, for tests and the clipboard.
+    QStringList rows(bool intact) const;
+    QSize sizeHint() const override;
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+  private:
+    /// Draws (or only measures, with a null painter) the box at width `width`; its height.
+    int draw(QPainter* painter, int width) const;
+    SnapshotPtr snapshot_;
+    int focus_ = -1, hover_ = -1;
+};
+
+}  // namespace attnviz::ui
