@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Trains the two small models AttnViz ships in resources/models/, so that the first launch shows
-heads that learned something, offline.
+"""Trains the three small models AttnViz ships in resources/models/, so that the first launch
+shows heads that learned something, offline.
 
-    /usr/bin/python3 tools/train_models.py                 # both models -> resources/models/
+    /usr/bin/python3 tools/train_models.py                 # all three -> resources/models/
     /usr/bin/python3 tools/train_models.py --only attn-only-2l --steps 300 --out /tmp/models
 
 Needs Debian's python3-torch and python3-numpy, and the text of the packages `fortunes`
@@ -21,6 +21,12 @@ tokenizer.json, tokenizer_config.json, plus scores.json with what this script me
 - char-zh-en-4l: GPT2LMHeadModel, 4 layers with MLPs, 4 heads of 32 dimensions, on Chinese
   poetry and prose and English fortunes; its vocabulary is every character seen at least 4
   times, so it covers both languages.
+- attn-only-zh-en-2l: attn-only-2l's architecture and recipe on both languages, so that a
+  Chinese classroom sees induction and previous-token heads: its vocabulary is the printable
+  ASCII characters and the 2,000 most common others of the Chinese text, and half of its
+  training sequences end with a random string repeated, of Chinese characters or of English
+  letters and digits.  scores.json's "classroom" holds its induction scores on such strings
+  and its previous-token scores on held-out Chinese text.
 
 Both tokenizers are tokenizer.json files that Hugging Face's `tokenizers` reads: a BPE without
 merges and without a pre-tokenizer (each character is one token, unknown characters <unk>),
@@ -85,6 +91,14 @@ DEMO = {
     # the same heads spread out): Meng Haoran's "Spring Dawn".
     "sink": "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。",
     "poetry": "床前明月光，疑是地上霜。举头望明月，低头思故乡。",
+    # For the attention-only bilingual model: 30 random characters said twice, drawn (seed 23)
+    # from the 500 most common Chinese characters of its training text, and from English
+    # letters and digits; and held-out Chinese text (Li Bai's "Hard is the Road", one of the
+    # Tang poems every 20th of which is held out).
+    "induction_zh": 2 * "道服曰保窗条上全调须统示清识件及模如大据焉疾东广如使过台年居",
+    "induction_en": 2 * "5Th7nPkBB0rPWnT862ZCKs9jg4N8Wm",
+    "held_out_zh": "金樽清酒斗十千，玉盘珍馐直万钱。\n停杯投箸不能食，拔剑四顾心茫然。\n"
+                   "欲渡黄河冰塞川，将登太行雪暗天。\n闲来垂钓坐溪上，忽复乘舟梦日边。",
 }
 
 
@@ -171,9 +185,11 @@ class Sampler:
     than 20 minutes of a CPU allow."""
 
     def __init__(self, tokenizer, groups, length, rng, repeat=0.0, random_repeat=0.0,
-                 random_ids=None):
+                 random_ids=()):
         self.length, self.rng, self.repeat = length, rng, repeat
-        self.random_repeat, self.random_ids = random_repeat, random_ids
+        # One alphabet per script (Chinese characters, English letters and digits), each
+        # string drawn from one of them, picked equally.
+        self.random_repeat, self.random_ids = random_repeat, list(random_ids)
         self.bos = tokenizer.ids[BOS]
         self.groups = []
         for docs in groups:  # a stream per language, sampled equally
@@ -189,7 +205,9 @@ class Sampler:
             draw = self.rng.rand()
             if draw < self.random_repeat:
                 m = self.rng.randint(10, 61)
-                once = self.rng.choice(self.random_ids, size=m)
+                alphabet = self.random_ids[0] if len(self.random_ids) == 1 else \
+                    self.random_ids[self.rng.randint(len(self.random_ids))]
+                once = self.rng.choice(alphabet, size=m)
                 at = self.rng.randint(0, len(seq) - 2 * m)
                 reps = (len(seq) - at + m - 1) // m
                 seq[at:] = np.tile(once, reps)[: len(seq) - at]
@@ -515,6 +533,73 @@ def head_probe(tokenizer, text, seed):
     return probe
 
 
+def chinese_ids(tokenizer, count=None):
+    """The ids of the Chinese characters (CJK ideographs) of `tokenizer`, the most common first
+    (the vocabulary is ordered by frequency); the first `count` of them if given."""
+    ids = [i for i, t in enumerate(tokenizer.vocab) if len(t) == 1 and "\u4e00" <= t <= "\u9fff"]
+    return np.asarray(ids[:count], dtype=np.int64)
+
+
+def alnum_ids(tokenizer):
+    """The ids of the English letters and digits."""
+    chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    return np.asarray([tokenizer.ids[c] for c in chars], dtype=np.int64)
+
+
+def induction_table(model, ids, period):
+    """[layers, heads]: the mean weight a query of the second copy in `ids` (<|bos|> then a
+    string of `period` tokens twice) puts on the token after its earlier occurrence."""
+    _, maps = model(torch.as_tensor(ids)[None], want_probs=True)
+    m = torch.stack([p[0] for p in maps])
+    rows = torch.arange(1 + period, len(ids))
+    return m[:, :, rows, rows - period + 1].mean(-1)
+
+
+def previous_table(model, sequences):
+    """[layers, heads]: the mean weight on the token just before, over `sequences`."""
+    total = None
+    for ids in sequences:
+        _, maps = model(torch.as_tensor(ids)[None], want_probs=True)
+        m = torch.stack([p[0] for p in maps])
+        L = m.shape[-1]
+        pv = m[:, :, torch.arange(1, L), torch.arange(0, L - 1)].mean(-1)
+        total = pv if total is None else total + pv
+    return total / len(sequences)
+
+
+class ClassroomProbe:
+    """What a Chinese classroom needs to see in the attention-only bilingual model, measured
+    on the training model: the induction score on <|bos|> + R + R with R 50 random characters
+    among the 500 most common Chinese ones, the same with R from English letters and digits
+    (`draws` draws each), and the previous-token score on held-out Chinese documents (the
+    first `docs`, at most 256 characters each)."""
+
+    def __init__(self, tokenizer, zh_val, seed, draws=8, docs=200, period=50):
+        rng = np.random.RandomState(seed)
+        self.period = period
+        self.alphabets = {"chinese": chinese_ids(tokenizer, 500), "english": alnum_ids(tokenizer)}
+        self.sequences = {}
+        for name, alphabet in self.alphabets.items():
+            self.sequences[name] = []
+            for _ in range(draws):
+                once = rng.choice(alphabet, size=period)
+                self.sequences[name].append(
+                    np.concatenate([[tokenizer.ids[BOS]], once, once]).astype(np.int64))
+        self.held_out = [ids for ids in (tokenizer.encode(d)[:256] for d in zh_val)
+                         if len(ids) >= 8][:docs]
+
+    def tables(self, model):
+        with torch.no_grad():
+            out = {f"induction_{name}": sum(induction_table(model, ids, self.period)
+                                            for ids in seqs) / len(seqs)
+                   for name, seqs in self.sequences.items()}
+            out["previous_token_chinese"] = previous_table(model, self.held_out)
+        return out
+
+    def __call__(self, model):
+        return "  ".join(f"{k} {float(v.max()):.3f}" for k, v in self.tables(model).items())
+
+
 def unigram_loss(tokenizer, train_docs, val_docs, max_len):
     counts = np.ones(len(tokenizer.vocab))
     for doc in train_docs:
@@ -554,7 +639,8 @@ def check_against_reference(model, folder, tokenizer):
     return worst
 
 
-def finish(name, model, tokenizer, folder, train_docs, val_docs, seed, seconds, dtype, data):
+def finish(name, model, tokenizer, folder, train_docs, val_docs, seed, seconds, dtype, data,
+           classroom=None):
     save_folder(model, tokenizer, folder, dtype)
     worst = check_against_reference(model, folder, tokenizer)
     loss, count, prev, first, induction = measure(model, tokenizer, val_docs, seed)
@@ -575,10 +661,21 @@ def finish(name, model, tokenizer, folder, train_docs, val_docs, seed, seconds, 
                   "previous_token": prev.numpy().round(4).tolist(),
                   "sink": first.numpy().round(4).tolist()},
         "reference_check_max_abs_diff": float(f"{worst:.2g}"),
+        "classroom": None if classroom is None else {
+            "about": "induction on <|bos|> + R + R, R 50 random characters among the 500 most "
+                     "common Chinese ones, or among English letters and digits (8 draws each); "
+                     "previous token on held-out Chinese documents",
+            **{k: {"best": best(v), "heads": v.numpy().round(4).tolist()}
+               for k, v in classroom.tables(model).items()}},
         "size_bytes": sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder)),
     }
+    if classroom is None:
+        del scores["classroom"]
     dump_json(os.path.join(folder, "scores.json"), scores)
-    print(json.dumps({k: v for k, v in scores.items() if k != "heads"}, ensure_ascii=False))
+    print(json.dumps({k: v for k, v in scores.items() if k not in ("heads", "classroom")},
+                     ensure_ascii=False))
+    if classroom is not None:
+        print(json.dumps({k: v["best"] for k, v in scores["classroom"].items() if k != "about"}))
     return scores
 
 
@@ -593,7 +690,7 @@ def run_attn_only(out, seed, steps):
     # vocab/4 and up, this covers them.
     printable = np.arange(tok.ids["!"], len(tok.vocab))
     sampler = Sampler(tok, [train_docs], length=129, rng=rng, repeat=0.2, random_repeat=0.5,
-                      random_ids=printable)
+                      random_ids=[printable])
     print(f"attn-only-2l: {sum(p.numel() for p in model.parameters())} parameters, "
           f"{sum(map(len, train_docs))} training characters")
     seconds = train(model, sampler, steps, batch=32, lr=3e-3,
@@ -628,6 +725,40 @@ def run_char_zh_en(out, seed, steps):
                   en_train + zh_train, en_val + zh_val, seed, seconds, "float16",
                   [{"package": "fortunes", "files": ENGLISH_FILES, "licence": "BSD (fortune-mod)"},
                    {"package": "fortunes-zh", "files": CHINESE_FILES, "licence": "GPL-3.0+"}])
+
+
+def run_attn_only_zh_en(out, seed, steps, chinese_chars=2000):
+    """The attention-only recipe of attn-only-2l on both languages: the vocabulary is the
+    printable ASCII characters and the `chinese_chars` most common others of the Chinese text
+    (98% of held-out Chinese characters; the rest are <unk>), and half of the sequences end
+    with a random string repeated, drawn from the Chinese characters or from English letters
+    and digits."""
+    torch.manual_seed(seed + 200)
+    rng = np.random.RandomState(seed + 200)
+    en_train, en_val = split_documents(ENGLISH_FILES)
+    zh_train, zh_val = split_documents(CHINESE_FILES)
+    counts = {}
+    for doc in zh_train:
+        for c in doc:
+            if ord(c) >= 127:
+                counts[c] = counts.get(c, 0) + 1
+    others = sorted(counts, key=lambda c: (-counts[c], c))[:chinese_chars]
+    tok = CharTokenizer(["\n"] + [chr(c) for c in range(32, 127)] + others)
+    model = AttentionOnlyLlama(len(tok.vocab), hidden=128, layers=2, heads=8, max_len=512)
+    # Every non-ASCII character of the vocabulary (the engine's probe draws ids from 256 on,
+    # all of them such characters), and English letters and digits.
+    non_ascii = np.arange(tok.ids[others[0]], len(tok.vocab))
+    sampler = Sampler(tok, [en_train, zh_train], length=129, rng=rng, repeat=0.2,
+                      random_repeat=0.5, random_ids=[non_ascii, alnum_ids(tok)])
+    print(f"attn-only-zh-en-2l: {sum(p.numel() for p in model.parameters())} parameters, "
+          f"vocabulary {len(tok.vocab)}")
+    seconds = train(model, sampler, steps, batch=32, lr=3e-3,
+                    probe=ClassroomProbe(tok, zh_val, seed + 7, draws=2, docs=20))
+    return finish("attn-only-zh-en-2l", model, tok, os.path.join(out, "attn-only-zh-en-2l"),
+                  en_train + zh_train, en_val + zh_val, seed, seconds, "float32",
+                  [{"package": "fortunes", "files": ENGLISH_FILES, "licence": "BSD (fortune-mod)"},
+                   {"package": "fortunes-zh", "files": CHINESE_FILES, "licence": "GPL-3.0+"}],
+                  classroom=ClassroomProbe(tok, zh_val, seed + 1))
 
 
 def session(model, text, layer, view, head):
@@ -711,7 +842,7 @@ def main():
     keep_freed_memory()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "resources", "models"))
-    ap.add_argument("--only", choices=["attn-only-2l", "char-zh-en-4l"])
+    ap.add_argument("--only", choices=["attn-only-2l", "char-zh-en-4l", "attn-only-zh-en-2l"])
     ap.add_argument("--seed", type=int, default=20261124)
     ap.add_argument("--steps", type=int, default=0, help="training steps (default: each model's)")
     ap.add_argument("--threads", type=int, default=2)
@@ -727,6 +858,8 @@ def main():
             run_attn_only(args.out, args.seed, args.steps or 4000)
         if args.only in (None, "char-zh-en-4l"):
             run_char_zh_en(args.out, args.seed, args.steps or 1000)
+        if args.only in (None, "attn-only-zh-en-2l"):
+            run_attn_only_zh_en(args.out, args.seed, args.steps or 4000)
         print(f"done in {time.time() - start:.0f} s")
     if args.examples:
         with open(os.path.join(args.out, "attn-only-2l", "scores.json"), encoding="utf-8") as f:
