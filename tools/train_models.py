@@ -93,12 +93,12 @@ DEMO = {
     "poetry": "床前明月光，疑是地上霜。举头望明月，低头思故乡。",
     # For the attention-only bilingual model: 30 random characters said twice, drawn (seed 23)
     # from the 500 most common Chinese characters of its training text, and from English
-    # letters and digits; and held-out Chinese text (Li Bai's "Hard is the Road", one of the
-    # Tang poems every 20th of which is held out).
+    # letters and digits; and held-out Chinese text (every 20th poem is held out): Lu You's
+    # "To My Son" and Liu Fangping's "Spring Grief".
     "induction_zh": 2 * "道服曰保窗条上全调须统示清识件及模如大据焉疾东广如使过台年居",
     "induction_en": 2 * "5Th7nPkBB0rPWnT862ZCKs9jg4N8Wm",
-    "held_out_zh": "金樽清酒斗十千，玉盘珍馐直万钱。\n停杯投箸不能食，拔剑四顾心茫然。\n"
-                   "欲渡黄河冰塞川，将登太行雪暗天。\n闲来垂钓坐溪上，忽复乘舟梦日边。",
+    "held_out_zh": "死去元知万事空，但悲不见九州同。\n王师北定中原日，家祭无忘告乃翁。\n"
+                   "纱窗日落渐黄昏，金屋无人见泪痕。\n寂寞空庭春欲晚，梨花满地不开门。",
 }
 
 
@@ -791,14 +791,14 @@ def best_sink_on(folder, text):
     return best(first)
 
 
-def best_induction_on(folder, text):
+def best_induction_on(folder, text, period=None):
     """{layer, head, score} of the head that, in the second half of `text` (a string said
-    twice, separated by one character), puts the most weight on the token after the query's
-    earlier occurrence."""
+    twice, separated by one character unless `period` says its length), puts the most weight on
+    the token after the query's earlier occurrence."""
     vocab = json.load(open(os.path.join(folder, "tokenizer.json"), encoding="utf-8"))
     vocab = vocab["model"]["vocab"]
     ids = [vocab[BOS]] + [vocab.get(c, vocab[UNK]) for c in text]
-    period = (len(text) + 1) // 2
+    period = period or (len(text) + 1) // 2
     rows = torch.arange(1 + period, len(ids))
     return best(reference_maps(folder, ids)[:, :, rows, rows - period + 1].mean(-1))
 
@@ -812,6 +812,12 @@ def write_examples(folder, models, attn):
     sink = best_sink_on(os.path.join(models, "char-zh-en-4l"), DEMO["sink"])
     print(f"attention sink example: layer {sink['layer']} head {sink['head']}, "
           f"{sink['score']} of each row on {BOS}")
+    zh = os.path.join(models, "attn-only-zh-en-2l")
+    ind_zh = best_induction_on(zh, DEMO["induction_zh"], len(DEMO["induction_zh"]) // 2)
+    ind_en = best_induction_on(zh, DEMO["induction_en"], len(DEMO["induction_en"]) // 2)
+    print(f"Chinese induction example: layer {ind_zh['layer']} head {ind_zh['head']}, "
+          f"{ind_zh['score']} (letters and digits: layer {ind_en['layer']} head "
+          f"{ind_en['head']}, {ind_en['score']})")
     examples = {
         "learned_heads": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "grid", 0),
         "induction_head": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "head",
@@ -820,6 +826,8 @@ def write_examples(folder, models, attn):
         "attention_sink": session("char-zh-en-4l", DEMO["sink"], sink["layer"] - 1, "head",
                                   sink["head"] - 1),
         "chinese_poetry": session("char-zh-en-4l", DEMO["poetry"], 0, "grid", 0),
+        "induction_head_zh": session("attn-only-zh-en-2l", DEMO["induction_zh"],
+                                     ind_zh["layer"] - 1, "head", ind_zh["head"] - 1),
     }
     for name, doc in examples.items():
         dump_json(os.path.join(folder, name + ".attnviz"), doc)
