@@ -21,12 +21,12 @@ tokenizer.json, tokenizer_config.json, plus scores.json with what this script me
 - char-zh-en-4l: GPT2LMHeadModel, 4 layers with MLPs, 4 heads of 32 dimensions, on Chinese
   poetry and prose and English fortunes; its vocabulary is every character seen at least 4
   times, so it covers both languages.
-- attn-only-zh-en-2l: attn-only-2l's architecture and recipe on both languages, so that a
-  Chinese classroom sees induction and previous-token heads: its vocabulary is the printable
-  ASCII characters and the 2,000 most common others of the Chinese text, and half of its
-  training sequences end with a random string repeated, of Chinese characters or of English
-  letters and digits.  scores.json's "classroom" holds its induction scores on such strings
-  and its previous-token scores on held-out Chinese text.
+- attn-only-zh-en-2l: attn-only-2l taught Chinese, so that a Chinese classroom sees induction
+  and previous-token heads: it starts from attn-only-2l's weights, its vocabulary is
+  attn-only-2l's followed by the 1,000 most common other characters of the Chinese text, and
+  most of its training sequences end with a random string repeated, of Chinese characters or
+  of English letters and digits.  scores.json's "classroom" holds its induction scores on such
+  strings and its previous-token scores on held-out Chinese text.
 
 Both tokenizers are tokenizer.json files that Hugging Face's `tokenizers` reads: a BPE without
 merges and without a pre-tokenizer (each character is one token, unknown characters <unk>),
@@ -93,12 +93,12 @@ DEMO = {
     "poetry": "床前明月光，疑是地上霜。举头望明月，低头思故乡。",
     # For the attention-only bilingual model: 30 random characters said twice, drawn (seed 23)
     # from the 500 most common Chinese characters of its training text, and from English
-    # letters and digits; and held-out Chinese text (every 20th poem is held out): Lu You's
-    # "To My Son" and Liu Fangping's "Spring Grief".
+    # letters and digits; and held-out Chinese text (every 20th document is held out): three
+    # sayings of the Analects and a line of Li Bai, all in the model's vocabulary.
     "induction_zh": 2 * "道服曰保窗条上全调须统示清识件及模如大据焉疾东广如使过台年居",
     "induction_en": 2 * "5Th7nPkBB0rPWnT862ZCKs9jg4N8Wm",
-    "held_out_zh": "死去元知万事空，但悲不见九州同。\n王师北定中原日，家祭无忘告乃翁。\n"
-                   "纱窗日落渐黄昏，金屋无人见泪痕。\n寂寞空庭春欲晚，梨花满地不开门。",
+    "held_out_zh": "子曰：“君子周而不比，小人比而不周。”\n或曰：“以德报怨，何如？”子曰：“何以报德？"
+                   "以直报怨，以德报德。”\n子曰：“过而不改，是谓过矣。”\n五月天山雪，无花只有寒。",
 }
 
 
@@ -727,12 +727,40 @@ def run_char_zh_en(out, seed, steps):
                    {"package": "fortunes-zh", "files": CHINESE_FILES, "licence": "GPL-3.0+"}])
 
 
-def run_attn_only_zh_en(out, seed, steps, chinese_chars=2000):
-    """The attention-only recipe of attn-only-2l on both languages: the vocabulary is the
-    printable ASCII characters and the `chinese_chars` most common others of the Chinese text
-    (98% of held-out Chinese characters; the rest are <unk>), and half of the sequences end
-    with a random string repeated, drawn from the Chinese characters or from English letters
-    and digits."""
+def warm_start(model, folder, alphabet, rng):
+    """Copies a trained attention-only model's weights into `model`, whose vocabulary begins
+    with the same tokens: the shared rows of the embedding and the output layer, and every
+    other weight.  Each new character starts as a distinct pair of the old `alphabet`'s
+    characters (its rows the pair's sum over √2, of the same scale), so that the induction
+    circuit already there matches and copies it from the first step, as it would the pair."""
+    _, state = hf_reference.load_folder(folder)
+    pairs = [(a, b) for k, a in enumerate(alphabet) for b in alphabet[k + 1:]]
+    order = rng.permutation(len(pairs))
+    with torch.no_grad():
+        for name, t in model.hf_state().items():
+            if not (t.numel() and t.requires_grad):
+                continue
+            a = torch.from_numpy(np.asarray(state[name], dtype=np.float32))
+            if a.shape == t.shape:
+                t.copy_(a)
+                continue
+            n = a.shape[0]  # embed_tokens, lm_head: [vocab, hidden]
+            if t.shape[0] - n > len(pairs):
+                sys.exit(f"train_models: {t.shape[0] - n} new characters, {len(pairs)} pairs")
+            t[:n] = a
+            for row in range(n, t.shape[0]):
+                x, y = pairs[order[row - n]]
+                t[row] = (a[x] + a[y]) / math.sqrt(2)
+
+
+def run_attn_only_zh_en(out, seed, steps, chinese_chars=1000):
+    """attn-only-2l taught Chinese: the same architecture, its weights as the start (its
+    induction and previous-token heads are there from the first step), its vocabulary followed
+    by the `chinese_chars` most common other characters of the Chinese text (94% of held-out
+    Chinese characters; the rest are <unk>).  Over half of the sequences end with a random
+    string repeated, drawn from those characters or from English letters and digits, so the
+    heads learn to read the new characters.  Trained from scratch, the same recipe showed no
+    induction head after 2,000 steps."""
     torch.manual_seed(seed + 200)
     rng = np.random.RandomState(seed + 200)
     en_train, en_val = split_documents(ENGLISH_FILES)
@@ -745,14 +773,15 @@ def run_attn_only_zh_en(out, seed, steps, chinese_chars=2000):
     others = sorted(counts, key=lambda c: (-counts[c], c))[:chinese_chars]
     tok = CharTokenizer(["\n"] + [chr(c) for c in range(32, 127)] + others)
     model = AttentionOnlyLlama(len(tok.vocab), hidden=128, layers=2, heads=8, max_len=512)
+    warm_start(model, os.path.join(out, "attn-only-2l"), alnum_ids(tok), rng)
     # Every non-ASCII character of the vocabulary (the engine's probe draws ids from 256 on,
     # all of them such characters), and English letters and digits.
     non_ascii = np.arange(tok.ids[others[0]], len(tok.vocab))
-    sampler = Sampler(tok, [en_train, zh_train], length=129, rng=rng, repeat=0.2,
-                      random_repeat=0.5, random_ids=[non_ascii, alnum_ids(tok)])
+    sampler = Sampler(tok, [en_train, zh_train], length=129, rng=rng, repeat=0.1,
+                      random_repeat=0.6, random_ids=[non_ascii, alnum_ids(tok)])
     print(f"attn-only-zh-en-2l: {sum(p.numel() for p in model.parameters())} parameters, "
           f"vocabulary {len(tok.vocab)}")
-    seconds = train(model, sampler, steps, batch=32, lr=3e-3,
+    seconds = train(model, sampler, steps, batch=32, lr=2e-3,
                     probe=ClassroomProbe(tok, zh_val, seed + 7, draws=2, docs=20))
     return finish("attn-only-zh-en-2l", model, tok, os.path.join(out, "attn-only-zh-en-2l"),
                   en_train + zh_train, en_val + zh_val, seed, seconds, "float32",
@@ -867,7 +896,7 @@ def main():
         if args.only in (None, "char-zh-en-4l"):
             run_char_zh_en(args.out, args.seed, args.steps or 1000)
         if args.only in (None, "attn-only-zh-en-2l"):
-            run_attn_only_zh_en(args.out, args.seed, args.steps or 4000)
+            run_attn_only_zh_en(args.out, args.seed, args.steps or 1000)
         print(f"done in {time.time() - start:.0f} s")
     if args.examples:
         with open(os.path.join(args.out, "attn-only-2l", "scores.json"), encoding="utf-8") as f:
