@@ -124,7 +124,8 @@ std::vector<Example> builtin_examples() {
                     "attention-only model that AttnViz trained on Chinese and English text. In "
                     "the second copy, this layer-2 head looks from each character to the one "
                     "that followed it the first time: the bright stripe parallel to the "
-                    "diagonal. A layer-1 head before it looks at the character just before each "
+                    "diagonal. In the first copy, with nothing to copy yet, it rests on "
+                    "<|bos|>. A layer-1 head before it looks at the character just before each "
                     "one (Model tab). The same heads work on English letters and digits said "
                     "twice; type your own string twice and watch the stripe."),
                 "grid"),
