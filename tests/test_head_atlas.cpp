@@ -87,6 +87,20 @@ class TestHeadAtlas : public QObject {
                         1e-9);
             }
     }
+
+    void inductionScoreOfAStringSaidTwiceAfterSomeText() {
+        // "x y | a b c | a b c": 2 tokens before the string, period 3, L = 8.  The second
+        // copy's queries are 5, 6, 7 and their targets 3, 4, 5 (the token after each one's
+        // earlier occurrence).  Row i puts 0.1 * (i + 1) there and the rest on token 0.
+        const std::int64_t L = 8, period = 3;
+        std::vector<float> p(std::size_t(L * L), 0.0f);
+        for (std::int64_t i = 0; i < L; ++i) {
+            const float w = 0.1f * float(i + 1);
+            p[std::size_t(i * L + (i >= 5 ? i - period + 1 : 0))] += w;
+            p[std::size_t(i * L)] += 1.0f - w;
+        }
+        QVERIFY(std::abs(induction_score(p.data(), L, period) - (0.6 + 0.7 + 0.8) / 3) < 1e-6);
+    }
 };
 
 QTEST_MAIN(TestHeadAtlas)

@@ -27,6 +27,10 @@ constexpr double kInduction = 0.5;          // attn-only-2l: best head on <bos> 
 constexpr double kPreviousToken = 0.4;      // best layer-1 head on an ordinary sentence
 constexpr double kSink = 0.9;               // char-zh-en-4l: best layer-4 weight on <|bos|>
 constexpr double kBilingualPrevious = 0.2;  // char-zh-en-4l: best layer-1 head, mixed text
+// attn-only-zh-en-2l, what a Chinese classroom is promised: an induction head on common Chinese
+// characters said twice and on English letters and digits said twice, and a previous-token
+// head on held-out Chinese text.
+constexpr double kClassroom = 0.5;
 constexpr std::uintmax_t kMaxModelBytes = 5u << 20;
 
 std::string shipped_dir() {
@@ -65,6 +69,12 @@ std::vector<Tensor> maps_of(const models::OpenedModel& m, const std::string& tex
     return out;
 }
 
+std::string case_text(const std::string& name) {
+    for (const Case& c : cases())
+        if (c.name == name) return c.text;
+    throw std::runtime_error("no case " + name + " in tests/golden/shipped/index.json");
+}
+
 double best(const models::HeadAtlas& atlas, double models::HeadMeasures::*measure,
             std::int64_t layer = -1) {
     double b = -1;
@@ -73,6 +83,22 @@ double best(const models::HeadAtlas& atlas, double models::HeadMeasures::*measur
             for (std::int64_t h = 0; h < atlas.heads(); ++h)
                 b = std::max(b, atlas.at(l, h).*measure);
     return b;
+}
+
+/// The engine's own probe, <bos> + R + R with R 50 random ids, in three draws: "" when in each
+/// the best induction head scores `at_least` or more and is in layer 2 (induction needs a
+/// previous-token head before it), else what failed.
+std::string probe_induction(const models::OpenedModel& m, models::HeadAtlas* atlas,
+                            double at_least) {
+    for (std::uint64_t seed : {0u, 1u, 2u}) {
+        models::add_induction_scores(*m.model, *m.tokenizer.bos_id(), atlas, 50, seed, 2);
+        const double induction = best(*atlas, &models::HeadMeasures::induction);
+        if (induction < at_least || best(*atlas, &models::HeadMeasures::induction, 1) != induction)
+            return "seed " + std::to_string(seed) + ": best induction score " +
+                   std::to_string(induction) + ", in layer 2 " +
+                   std::to_string(best(*atlas, &models::HeadMeasures::induction, 1));
+    }
+    return {};
 }
 
 }  // namespace
@@ -125,17 +151,8 @@ class TestShippedModels : public QObject {
         const double previous = best(atlas, &models::HeadMeasures::previous, 0);
         QVERIFY2(previous >= kPreviousToken,
                  ("best layer-1 previous-token score " + std::to_string(previous)).c_str());
-        // The engine's own probe: <bos> + R + R, R 50 random ids, three draws.
-        for (std::uint64_t seed : {0u, 1u, 2u}) {
-            models::add_induction_scores(*m.model, *m.tokenizer.bos_id(), &atlas, 50, seed, 2);
-            const double induction = best(atlas, &models::HeadMeasures::induction);
-            QVERIFY2(induction >= kInduction,
-                     ("seed " + std::to_string(seed) + ": best induction score " +
-                      std::to_string(induction))
-                         .c_str());
-            // Induction needs a previous-token head before it: the best one is in layer 2.
-            QVERIFY(best(atlas, &models::HeadMeasures::induction, 1) == induction);
-        }
+        const std::string failed = probe_induction(m, &atlas, kInduction);
+        QVERIFY2(failed.empty(), failed.c_str());
     }
 
     void theBilingualModelHasSinkHeads() {
@@ -165,8 +182,65 @@ class TestShippedModels : public QObject {
         QVERIFY(std::find(enc.input.ids.begin(), enc.input.ids.end(), *unk) == enc.input.ids.end());
     }
 
+    void theAttentionOnlyBilingualModelShowsAClassroomItsHeads_data() {
+        QTest::addColumn<QString>("golden");  // a case of tests/golden/shipped/index.json
+        QTest::addColumn<bool>("induction");  // or previous token
+        QTest::addColumn<int>("layer");       // where the best head must be (0-based)
+        QTest::newRow("induction, common Chinese characters said twice")
+            << QStringLiteral("zh_en_induction_zh") << true << 1;
+        QTest::newRow("induction, English letters and digits said twice")
+            << QStringLiteral("zh_en_induction_en") << true << 1;
+        QTest::newRow("previous token, held-out Chinese text")
+            << QStringLiteral("zh_en_held_out_zh") << false << 0;
+    }
+    void theAttentionOnlyBilingualModelShowsAClassroomItsHeads() {
+        QFETCH(QString, golden);
+        QFETCH(bool, induction);
+        QFETCH(int, layer);
+        const models::OpenedModel m =
+            models::open_model_folder(shipped_dir() + "/attn-only-zh-en-2l");
+        QCOMPARE(m.model->info().num_layers, std::int64_t(2));
+        QCOMPARE(m.model->info().intermediate_size, std::int64_t(0));  // attention only
+        const std::string text = case_text(golden.toStdString());
+        // Every character is in the vocabulary: the scores are about the text, not <unk>.
+        const models::EncodedText enc = models::encode_text(m, text);
+        const auto unk = m.tokenizer.token_to_id("<unk>");
+        QVERIFY(unk.has_value());
+        QVERIFY(std::find(enc.input.ids.begin(), enc.input.ids.end(), *unk) == enc.input.ids.end());
+        const std::vector<Tensor> maps = maps_of(m, text);
+        models::HeadAtlas atlas = models::measure_heads(maps, true);
+        if (induction) {
+            // <|bos|> + R + R.
+            const std::int64_t L = std::int64_t(enc.input.ids.size()), period = (L - 1) / 2;
+            QCOMPARE(1 + 2 * period, L);
+            for (std::int64_t l = 0; l < atlas.layers(); ++l)
+                for (std::int64_t h = 0; h < atlas.heads(); ++h)
+                    atlas.at(l, h).induction = models::induction_score(
+                        maps[std::size_t(l)].ptr() + std::size_t(h * L * L), L, period);
+        }
+        const auto measure =
+            induction ? &models::HeadMeasures::induction : &models::HeadMeasures::previous;
+        const double score = best(atlas, measure);
+        QVERIFY2(score >= kClassroom,
+                 (golden.toStdString() + ": best " +
+                  (induction ? "induction " : "previous-token ") + std::to_string(score))
+                     .c_str());
+        // Induction needs a previous-token head before it: the best one is in layer 2.
+        QCOMPARE(best(atlas, measure, layer), score);
+    }
+
+    void theAttentionOnlyBilingualModelPassesTheEnginesProbe() {
+        // The Atlas tab's own probe: <|bos|> + R + R, R 50 random ids from 256 on, which here
+        // are Chinese characters and symbols.
+        const models::OpenedModel m =
+            models::open_model_folder(shipped_dir() + "/attn-only-zh-en-2l");
+        models::HeadAtlas atlas(2, m.model->info().num_heads);
+        const std::string failed = probe_induction(m, &atlas, kClassroom);
+        QVERIFY2(failed.empty(), failed.c_str());
+    }
+
     void eachModelIsSmallAndDocumented() {
-        for (const char* name : {"attn-only-2l", "char-zh-en-4l"}) {
+        for (const char* name : {"attn-only-2l", "char-zh-en-4l", "attn-only-zh-en-2l"}) {
             const std::string dir = shipped_dir() + "/" + name;
             std::uintmax_t bytes = 0;
             for (const auto& e : fs::directory_iterator(dir))

@@ -705,7 +705,7 @@ class ModelWindowTest : public test::WindowFixture {
 
     void theExamplesOpenTheShippedModelsOnLearnedHeads() {
         QVERIFY2(!shipped_models_dir().isEmpty(), "no share/attnviz/models beside the test");
-        QCOMPARE(shipped_model_folders().size(), qsizetype(2));
+        QCOMPARE(shipped_model_folders().size(), qsizetype(3));
         struct Expect {
             const char* id;
             const char* model;
@@ -713,6 +713,7 @@ class ModelWindowTest : public test::WindowFixture {
             double at_least;
         };
         const Expect examples[] = {{"induction_head", "attn-only-2l", "induction", 0.5},
+                                   {"induction_head_zh", "attn-only-zh-en-2l", "induction", 0.5},
                                    {"previous_token", "attn-only-2l", "previous", 0.4},
                                    {"attention_sink", "char-zh-en-4l", "first", 0.5},
                                    {"chinese_poetry", "char-zh-en-4l", nullptr, 0},

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Trains the two small models AttnViz ships in resources/models/, so that the first launch shows
-heads that learned something, offline.
+"""Trains the three small models AttnViz ships in resources/models/, so that the first launch
+shows heads that learned something, offline.
 
-    /usr/bin/python3 tools/train_models.py                 # both models -> resources/models/
+    /usr/bin/python3 tools/train_models.py                 # all three -> resources/models/
     /usr/bin/python3 tools/train_models.py --only attn-only-2l --steps 300 --out /tmp/models
 
 Needs Debian's python3-torch and python3-numpy, and the text of the packages `fortunes`
@@ -21,6 +21,12 @@ tokenizer.json, tokenizer_config.json, plus scores.json with what this script me
 - char-zh-en-4l: GPT2LMHeadModel, 4 layers with MLPs, 4 heads of 32 dimensions, on Chinese
   poetry and prose and English fortunes; its vocabulary is every character seen at least 4
   times, so it covers both languages.
+- attn-only-zh-en-2l: attn-only-2l taught Chinese, so that a Chinese classroom sees induction
+  and previous-token heads: it starts from attn-only-2l's weights, its vocabulary is
+  attn-only-2l's followed by the 1,000 most common other characters of the Chinese text, and
+  most of its training sequences end with a random string repeated, of Chinese characters or
+  of English letters and digits.  scores.json's "classroom" holds its induction scores on such
+  strings and its previous-token scores on held-out Chinese text.
 
 Both tokenizers are tokenizer.json files that Hugging Face's `tokenizers` reads: a BPE without
 merges and without a pre-tokenizer (each character is one token, unknown characters <unk>),
@@ -85,6 +91,14 @@ DEMO = {
     # the same heads spread out): Meng Haoran's "Spring Dawn".
     "sink": "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。",
     "poetry": "床前明月光，疑是地上霜。举头望明月，低头思故乡。",
+    # For the attention-only bilingual model: 30 random characters said twice, drawn (seed 23)
+    # from the 500 most common Chinese characters of its training text, and from English
+    # letters and digits; and held-out Chinese text (every 20th document is held out): three
+    # sayings of the Analects and a line of Li Bai, all in the model's vocabulary.
+    "induction_zh": 2 * "道服曰保窗条上全调须统示清识件及模如大据焉疾东广如使过台年居",
+    "induction_en": 2 * "5Th7nPkBB0rPWnT862ZCKs9jg4N8Wm",
+    "held_out_zh": "子曰：“君子周而不比，小人比而不周。”\n或曰：“以德报怨，何如？”子曰：“何以报德？"
+                   "以直报怨，以德报德。”\n子曰：“过而不改，是谓过矣。”\n五月天山雪，无花只有寒。",
 }
 
 
@@ -171,9 +185,11 @@ class Sampler:
     than 20 minutes of a CPU allow."""
 
     def __init__(self, tokenizer, groups, length, rng, repeat=0.0, random_repeat=0.0,
-                 random_ids=None):
+                 random_ids=()):
         self.length, self.rng, self.repeat = length, rng, repeat
-        self.random_repeat, self.random_ids = random_repeat, random_ids
+        # One alphabet per script (Chinese characters, English letters and digits), each
+        # string drawn from one of them, picked equally.
+        self.random_repeat, self.random_ids = random_repeat, list(random_ids)
         self.bos = tokenizer.ids[BOS]
         self.groups = []
         for docs in groups:  # a stream per language, sampled equally
@@ -189,7 +205,9 @@ class Sampler:
             draw = self.rng.rand()
             if draw < self.random_repeat:
                 m = self.rng.randint(10, 61)
-                once = self.rng.choice(self.random_ids, size=m)
+                alphabet = self.random_ids[0] if len(self.random_ids) == 1 else \
+                    self.random_ids[self.rng.randint(len(self.random_ids))]
+                once = self.rng.choice(alphabet, size=m)
                 at = self.rng.randint(0, len(seq) - 2 * m)
                 reps = (len(seq) - at + m - 1) // m
                 seq[at:] = np.tile(once, reps)[: len(seq) - at]
@@ -515,6 +533,73 @@ def head_probe(tokenizer, text, seed):
     return probe
 
 
+def chinese_ids(tokenizer, count=None):
+    """The ids of the Chinese characters (CJK ideographs) of `tokenizer`, the most common first
+    (the vocabulary is ordered by frequency); the first `count` of them if given."""
+    ids = [i for i, t in enumerate(tokenizer.vocab) if len(t) == 1 and "\u4e00" <= t <= "\u9fff"]
+    return np.asarray(ids[:count], dtype=np.int64)
+
+
+def alnum_ids(tokenizer):
+    """The ids of the English letters and digits."""
+    chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+    return np.asarray([tokenizer.ids[c] for c in chars], dtype=np.int64)
+
+
+def induction_table(model, ids, period):
+    """[layers, heads]: the mean weight a query of the second copy in `ids` (<|bos|> then a
+    string of `period` tokens twice) puts on the token after its earlier occurrence."""
+    _, maps = model(torch.as_tensor(ids)[None], want_probs=True)
+    m = torch.stack([p[0] for p in maps])
+    rows = torch.arange(1 + period, len(ids))
+    return m[:, :, rows, rows - period + 1].mean(-1)
+
+
+def previous_table(model, sequences):
+    """[layers, heads]: the mean weight on the token just before, over `sequences`."""
+    total = None
+    for ids in sequences:
+        _, maps = model(torch.as_tensor(ids)[None], want_probs=True)
+        m = torch.stack([p[0] for p in maps])
+        L = m.shape[-1]
+        pv = m[:, :, torch.arange(1, L), torch.arange(0, L - 1)].mean(-1)
+        total = pv if total is None else total + pv
+    return total / len(sequences)
+
+
+class ClassroomProbe:
+    """What a Chinese classroom needs to see in the attention-only bilingual model, measured
+    on the training model: the induction score on <|bos|> + R + R with R 50 random characters
+    among the 500 most common Chinese ones, the same with R from English letters and digits
+    (`draws` draws each), and the previous-token score on held-out Chinese documents (the
+    first `docs`, at most 256 characters each)."""
+
+    def __init__(self, tokenizer, zh_val, seed, draws=8, docs=200, period=50):
+        rng = np.random.RandomState(seed)
+        self.period = period
+        self.alphabets = {"chinese": chinese_ids(tokenizer, 500), "english": alnum_ids(tokenizer)}
+        self.sequences = {}
+        for name, alphabet in self.alphabets.items():
+            self.sequences[name] = []
+            for _ in range(draws):
+                once = rng.choice(alphabet, size=period)
+                self.sequences[name].append(
+                    np.concatenate([[tokenizer.ids[BOS]], once, once]).astype(np.int64))
+        self.held_out = [ids for ids in (tokenizer.encode(d)[:256] for d in zh_val)
+                         if len(ids) >= 8][:docs]
+
+    def tables(self, model):
+        with torch.no_grad():
+            out = {f"induction_{name}": sum(induction_table(model, ids, self.period)
+                                            for ids in seqs) / len(seqs)
+                   for name, seqs in self.sequences.items()}
+            out["previous_token_chinese"] = previous_table(model, self.held_out)
+        return out
+
+    def __call__(self, model):
+        return "  ".join(f"{k} {float(v.max()):.3f}" for k, v in self.tables(model).items())
+
+
 def unigram_loss(tokenizer, train_docs, val_docs, max_len):
     counts = np.ones(len(tokenizer.vocab))
     for doc in train_docs:
@@ -554,7 +639,8 @@ def check_against_reference(model, folder, tokenizer):
     return worst
 
 
-def finish(name, model, tokenizer, folder, train_docs, val_docs, seed, seconds, dtype, data):
+def finish(name, model, tokenizer, folder, train_docs, val_docs, seed, seconds, dtype, data,
+           classroom=None):
     save_folder(model, tokenizer, folder, dtype)
     worst = check_against_reference(model, folder, tokenizer)
     loss, count, prev, first, induction = measure(model, tokenizer, val_docs, seed)
@@ -575,10 +661,21 @@ def finish(name, model, tokenizer, folder, train_docs, val_docs, seed, seconds, 
                   "previous_token": prev.numpy().round(4).tolist(),
                   "sink": first.numpy().round(4).tolist()},
         "reference_check_max_abs_diff": float(f"{worst:.2g}"),
+        "classroom": None if classroom is None else {
+            "about": "induction on <|bos|> + R + R, R 50 random characters among the 500 most "
+                     "common Chinese ones, or among English letters and digits (8 draws each); "
+                     "previous token on held-out Chinese documents",
+            **{k: {"best": best(v), "heads": v.numpy().round(4).tolist()}
+               for k, v in classroom.tables(model).items()}},
         "size_bytes": sum(os.path.getsize(os.path.join(folder, f)) for f in os.listdir(folder)),
     }
+    if classroom is None:
+        del scores["classroom"]
     dump_json(os.path.join(folder, "scores.json"), scores)
-    print(json.dumps({k: v for k, v in scores.items() if k != "heads"}, ensure_ascii=False))
+    print(json.dumps({k: v for k, v in scores.items() if k not in ("heads", "classroom")},
+                     ensure_ascii=False))
+    if classroom is not None:
+        print(json.dumps({k: v["best"] for k, v in scores["classroom"].items() if k != "about"}))
     return scores
 
 
@@ -593,7 +690,7 @@ def run_attn_only(out, seed, steps):
     # vocab/4 and up, this covers them.
     printable = np.arange(tok.ids["!"], len(tok.vocab))
     sampler = Sampler(tok, [train_docs], length=129, rng=rng, repeat=0.2, random_repeat=0.5,
-                      random_ids=printable)
+                      random_ids=[printable])
     print(f"attn-only-2l: {sum(p.numel() for p in model.parameters())} parameters, "
           f"{sum(map(len, train_docs))} training characters")
     seconds = train(model, sampler, steps, batch=32, lr=3e-3,
@@ -630,6 +727,69 @@ def run_char_zh_en(out, seed, steps):
                    {"package": "fortunes-zh", "files": CHINESE_FILES, "licence": "GPL-3.0+"}])
 
 
+def warm_start(model, folder, alphabet, rng):
+    """Copies a trained attention-only model's weights into `model`, whose vocabulary begins
+    with the same tokens: the shared rows of the embedding and the output layer, and every
+    other weight.  Each new character starts as a distinct pair of the old `alphabet`'s
+    characters (its rows the pair's sum over √2, of the same scale), so that the induction
+    circuit already there matches and copies it from the first step, as it would the pair."""
+    _, state = hf_reference.load_folder(folder)
+    pairs = [(a, b) for k, a in enumerate(alphabet) for b in alphabet[k + 1:]]
+    order = rng.permutation(len(pairs))
+    with torch.no_grad():
+        for name, t in model.hf_state().items():
+            if not (t.numel() and t.requires_grad):
+                continue
+            a = torch.from_numpy(np.asarray(state[name], dtype=np.float32))
+            if a.shape == t.shape:
+                t.copy_(a)
+                continue
+            n = a.shape[0]  # embed_tokens, lm_head: [vocab, hidden]
+            if t.shape[0] - n > len(pairs):
+                sys.exit(f"train_models: {t.shape[0] - n} new characters, {len(pairs)} pairs")
+            t[:n] = a
+            for row in range(n, t.shape[0]):
+                x, y = pairs[order[row - n]]
+                t[row] = (a[x] + a[y]) / math.sqrt(2)
+
+
+def run_attn_only_zh_en(out, seed, steps, chinese_chars=1000):
+    """attn-only-2l taught Chinese: the same architecture, its weights as the start (its
+    induction and previous-token heads are there from the first step), its vocabulary followed
+    by the `chinese_chars` most common other characters of the Chinese text (94% of held-out
+    Chinese characters; the rest are <unk>).  Over half of the sequences end with a random
+    string repeated, drawn from those characters or from English letters and digits, so the
+    heads learn to read the new characters.  Trained from scratch, the same recipe showed no
+    induction head after 2,000 steps."""
+    torch.manual_seed(seed + 200)
+    rng = np.random.RandomState(seed + 200)
+    en_train, en_val = split_documents(ENGLISH_FILES)
+    zh_train, zh_val = split_documents(CHINESE_FILES)
+    counts = {}
+    for doc in zh_train:
+        for c in doc:
+            if ord(c) >= 127:
+                counts[c] = counts.get(c, 0) + 1
+    others = sorted(counts, key=lambda c: (-counts[c], c))[:chinese_chars]
+    tok = CharTokenizer(["\n"] + [chr(c) for c in range(32, 127)] + others)
+    model = AttentionOnlyLlama(len(tok.vocab), hidden=128, layers=2, heads=8, max_len=512)
+    warm_start(model, os.path.join(out, "attn-only-2l"), alnum_ids(tok), rng)
+    # Every non-ASCII character of the vocabulary (the engine's probe draws ids from 256 on,
+    # all of them such characters), and English letters and digits.
+    non_ascii = np.arange(tok.ids[others[0]], len(tok.vocab))
+    sampler = Sampler(tok, [en_train, zh_train], length=129, rng=rng, repeat=0.1,
+                      random_repeat=0.6, random_ids=[non_ascii, alnum_ids(tok)])
+    print(f"attn-only-zh-en-2l: {sum(p.numel() for p in model.parameters())} parameters, "
+          f"vocabulary {len(tok.vocab)}")
+    seconds = train(model, sampler, steps, batch=32, lr=2e-3,
+                    probe=ClassroomProbe(tok, zh_val, seed + 7, draws=2, docs=20))
+    return finish("attn-only-zh-en-2l", model, tok, os.path.join(out, "attn-only-zh-en-2l"),
+                  en_train + zh_train, en_val + zh_val, seed, seconds, "float32",
+                  [{"package": "fortunes", "files": ENGLISH_FILES, "licence": "BSD (fortune-mod)"},
+                   {"package": "fortunes-zh", "files": CHINESE_FILES, "licence": "GPL-3.0+"}],
+                  classroom=ClassroomProbe(tok, zh_val, seed + 1))
+
+
 def session(model, text, layer, view, head):
     """An .attnviz session (version 3) that opens shipped model `model` (a folder name, which
     the app resolves in its models folder) on `text`, at `layer` (0-based), showing `view`."""
@@ -660,14 +820,14 @@ def best_sink_on(folder, text):
     return best(first)
 
 
-def best_induction_on(folder, text):
+def best_induction_on(folder, text, period=None):
     """{layer, head, score} of the head that, in the second half of `text` (a string said
-    twice, separated by one character), puts the most weight on the token after the query's
-    earlier occurrence."""
+    twice, separated by one character unless `period` says its length), puts the most weight on
+    the token after the query's earlier occurrence."""
     vocab = json.load(open(os.path.join(folder, "tokenizer.json"), encoding="utf-8"))
     vocab = vocab["model"]["vocab"]
     ids = [vocab[BOS]] + [vocab.get(c, vocab[UNK]) for c in text]
-    period = (len(text) + 1) // 2
+    period = period or (len(text) + 1) // 2
     rows = torch.arange(1 + period, len(ids))
     return best(reference_maps(folder, ids)[:, :, rows, rows - period + 1].mean(-1))
 
@@ -681,6 +841,12 @@ def write_examples(folder, models, attn):
     sink = best_sink_on(os.path.join(models, "char-zh-en-4l"), DEMO["sink"])
     print(f"attention sink example: layer {sink['layer']} head {sink['head']}, "
           f"{sink['score']} of each row on {BOS}")
+    zh = os.path.join(models, "attn-only-zh-en-2l")
+    ind_zh = best_induction_on(zh, DEMO["induction_zh"], len(DEMO["induction_zh"]) // 2)
+    ind_en = best_induction_on(zh, DEMO["induction_en"], len(DEMO["induction_en"]) // 2)
+    print(f"Chinese induction example: layer {ind_zh['layer']} head {ind_zh['head']}, "
+          f"{ind_zh['score']} (letters and digits: layer {ind_en['layer']} head "
+          f"{ind_en['head']}, {ind_en['score']})")
     examples = {
         "learned_heads": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "grid", 0),
         "induction_head": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "head",
@@ -689,6 +855,8 @@ def write_examples(folder, models, attn):
         "attention_sink": session("char-zh-en-4l", DEMO["sink"], sink["layer"] - 1, "head",
                                   sink["head"] - 1),
         "chinese_poetry": session("char-zh-en-4l", DEMO["poetry"], 0, "grid", 0),
+        "induction_head_zh": session("attn-only-zh-en-2l", DEMO["induction_zh"],
+                                     ind_zh["layer"] - 1, "head", ind_zh["head"] - 1),
     }
     for name, doc in examples.items():
         dump_json(os.path.join(folder, name + ".attnviz"), doc)
@@ -711,7 +879,7 @@ def main():
     keep_freed_memory()
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", default=os.path.join(ROOT, "resources", "models"))
-    ap.add_argument("--only", choices=["attn-only-2l", "char-zh-en-4l"])
+    ap.add_argument("--only", choices=["attn-only-2l", "char-zh-en-4l", "attn-only-zh-en-2l"])
     ap.add_argument("--seed", type=int, default=20261124)
     ap.add_argument("--steps", type=int, default=0, help="training steps (default: each model's)")
     ap.add_argument("--threads", type=int, default=2)
@@ -727,6 +895,8 @@ def main():
             run_attn_only(args.out, args.seed, args.steps or 4000)
         if args.only in (None, "char-zh-en-4l"):
             run_char_zh_en(args.out, args.seed, args.steps or 1000)
+        if args.only in (None, "attn-only-zh-en-2l"):
+            run_attn_only_zh_en(args.out, args.seed, args.steps or 1000)
         print(f"done in {time.time() - start:.0f} s")
     if args.examples:
         with open(os.path.join(args.out, "attn-only-2l", "scores.json"), encoding="utf-8") as f:

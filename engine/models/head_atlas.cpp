@@ -1,5 +1,6 @@
 #include "engine/models/head_atlas.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -126,6 +127,16 @@ std::vector<std::int64_t> induction_sequence(std::int64_t first, std::int64_t pe
     return ids;
 }
 
+double induction_score(const float* p, std::int64_t L, std::int64_t period) {
+    double sum = 0;
+    std::int64_t rows = 0;
+    // Query i of the second copy: its earlier occurrence is i − period, the token after it
+    // i − period + 1.
+    for (std::int64_t i = std::max<std::int64_t>(L - period, period); i < L; ++i, ++rows)
+        sum += p[std::size_t(i * L + (i - period + 1))];
+    return rows ? sum / double(rows) : 0.0;
+}
+
 void add_induction_scores(const Model& model, std::int64_t bos, HeadAtlas* atlas,
                           std::int64_t period, std::uint64_t seed, int num_threads,
                           const HeadAtlasThresholds& thresholds) {
@@ -142,15 +153,9 @@ void add_induction_scores(const Model& model, std::int64_t bos, HeadAtlas* atlas
     const std::int64_t L = std::int64_t(input.ids.size()), H = atlas->heads();
     for (std::size_t k = 0; k < sink.results.size(); ++k) {
         const Tensor& w = sink.results[k].weights;
-        for (std::int64_t h = 0; h < H; ++h) {
-            double sum = 0;
-            std::int64_t rows = 0;
-            // Query i of the second copy: its earlier occurrence is i − period, the token
-            // after it i − period + 1.
-            for (std::int64_t i = 1 + period; i < L; ++i, ++rows)
-                sum += w.ptr()[std::size_t((h * L + i) * L + (i - period + 1))];
-            atlas->at(sink.layers[k], h).induction = rows ? sum / double(rows) : 0.0;
-        }
+        for (std::int64_t h = 0; h < H; ++h)
+            atlas->at(sink.layers[k], h).induction =
+                induction_score(w.ptr() + std::size_t(h * L * L), L, period);
     }
     label_heads(atlas, thresholds);
 }

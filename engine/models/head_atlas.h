@@ -73,6 +73,11 @@ std::vector<std::int64_t> induction_sequence(std::int64_t first, std::int64_t pe
                                              std::int64_t low, std::int64_t high,
                                              std::uint64_t seed);
 
+/// The induction score of one head's causal map `p` ([L, L], row-major) of a sequence whose
+/// last 2 × `period` tokens are a string said twice: the mean over the queries i of the second
+/// copy of p[i, i − period + 1], the weight on the token after the query's earlier occurrence.
+double induction_score(const float* p, std::int64_t L, std::int64_t period);
+
 /// Runs `model` on induction_sequence() and fills every head's induction score.
 /// `bos` is the tokenizer's BOS (or [CLS]) id, or -1.  Labels are recomputed.
 void add_induction_scores(const Model& model, std::int64_t bos, HeadAtlas* atlas,

@@ -129,6 +129,17 @@ std::vector<Example> builtin_examples() {
                     "cell about 1/L. On repeated ordinary English this small model relies on "
                     "other heads, so its induction heads are fainter there; try your own string."),
                 "grid"),
+        trained("induction_head_zh", ExamplesText::tr("Induction head in Chinese"),
+                ExamplesText::tr(
+                    "Thirty common Chinese characters in random order, said twice, in a 2-layer, "
+                    "attention-only model that AttnViz trained on Chinese and English text. In "
+                    "the second copy, this layer-2 head looks from each character to the one "
+                    "that followed it the first time: the bright stripe parallel to the "
+                    "diagonal. In the first copy, with nothing to copy yet, it rests on "
+                    "<|bos|>. A layer-1 head before it looks at the character just before each "
+                    "one (Model tab). The same heads work on English letters and digits said "
+                    "twice; type your own string twice and watch the stripe."),
+                "grid"),
         trained("previous_token", ExamplesText::tr("Previous-token head"),
                 ExamplesText::tr(
                     "A layer-1 head of the same trained model. About half of each row's weight, "

@@ -23,8 +23,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 sys.path.insert(0, os.path.join(ROOT, "tests", "golden", "models"))
 import hf_reference  # noqa: E402
+from train_models import DEMO  # noqa: E402
 
-# The examples' texts (tools/train_models.py DEMO), in both models, plus an unknown character.
+# The examples' texts (tools/train_models.py DEMO), in the three models, plus an unknown
+# character.
 CASES = [
     ("attn_induction", "attn-only-2l", "zK8&pW3!rT6~bN1^ zK8&pW3!rT6~bN1^"),
     ("attn_repeat", "attn-only-2l", "A quick brown fox. A quick brown fox."),
@@ -33,6 +35,13 @@ CASES = [
     ("chars_poetry", "char-zh-en-4l", "床前明月光，疑是地上霜。举头望明月，低头思故乡。"),
     ("chars_sink", "char-zh-en-4l", "春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。"),
     ("chars_mixed", "char-zh-en-4l", "Attention is all you need. 注意力就是一切。"),
+    # The attention-only bilingual model's three promises: an induction head on common Chinese
+    # characters said twice and on English letters and digits said twice, and a previous-token
+    # head on held-out Chinese text.
+    ("zh_en_induction_zh", "attn-only-zh-en-2l", DEMO["induction_zh"]),
+    ("zh_en_induction_en", "attn-only-zh-en-2l", DEMO["induction_en"]),
+    ("zh_en_held_out_zh", "attn-only-zh-en-2l", DEMO["held_out_zh"]),
+    ("zh_en_mixed", "attn-only-zh-en-2l", "Attention is all you need. 注意力就是一切。"),
 ]
 
 
@@ -60,7 +69,7 @@ def main():
         np.save(os.path.join(d, "attentions.npy"), maps.numpy().astype(np.float32))
         index.append({"name": name, "model": model, "text": text, "tokens": len(ids),
                       "layers": maps.shape[0], "heads": maps.shape[1]})
-        print(f"{name:16s} {model:14s} L={len(ids)}")
+        print(f"{name:18s} {model:18s} L={len(ids)}")
     with open(os.path.join(HERE, "index.json"), "w", encoding="utf-8") as f:
         f.write(json.dumps({"cases": index}, indent=2, ensure_ascii=False) + "\n")
 
