@@ -123,8 +123,14 @@ void man_options(std::ostream& out, const CLI::App& app, const std::string& head
                 out << (k ? ", " : "")
                     << (is_positional(opt) ? "\\fI" + roff_name(names[k]) + "\\fR"
                                            : "\\fB" + roff_name(names[k]) + "\\fR");
-            if (takes_value(opt) && !is_positional(opt) && !opt->get_option_text().empty())
-                out << " \\fI" << roff_name(opt->get_option_text()) << "\\fR";
+            if (takes_value(opt) && !is_positional(opt) && !opt->get_option_text().empty()) {
+                // A long list of choices may break after any '|' (\\: is a break point).
+                std::string text = roff_name(opt->get_option_text());
+                for (std::size_t at = text.find('|'); at != std::string::npos;
+                     at = text.find('|', at + 3))
+                    text.insert(at + 1, "\\:");
+                out << " \\fI" << text << "\\fR";
+            }
             out << "\n" << roff(option_description(opt)) << "\n";
         }
     }

@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+126"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+137"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</translation>
     </message>
@@ -236,7 +236,7 @@
         <translation>Neither A nor B has a head %1. Compare the mean, or %2.</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+100"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+101"/>
         <source>Computing configuration B…</source>
         <translation>Computing configuration B…</translation>
     </message>
@@ -401,7 +401,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+80"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+83"/>
         <source>Running the attention layer…</source>
         <translation>Running the attention layer…</translation>
     </message>
@@ -416,12 +416,12 @@
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+29"/>
         <source>An unexpected error stopped the computation.</source>
         <translation>An unexpected error stopped the computation.</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+119"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
@@ -431,8 +431,8 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+355"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+34"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+382"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+37"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -461,11 +461,36 @@
         <source>Every token is a special token: with special tokens hidden there is nothing to show.</source>
         <translation>Every token is a special token: with special tokens hidden there is nothing to show.</translation>
     </message>
+    <message>
+        <location line="+122"/>
+        <source>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</source>
+        <translation>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
+        <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
+    </message>
+    <message>
+        <location line="+209"/>
+        <source>%1: no tokens file was given and there is no tokens.json beside it</source>
+        <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</source>
+        <translation>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</source>
+        <translation>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>
     <message>
-        <location filename="../../ui/classroom/examples.cpp" line="+33"/>
+        <location filename="../../ui/classroom/examples.cpp" line="+44"/>
         <source>What the head count does</source>
         <translation>What the head count does</translation>
     </message>
@@ -574,12 +599,32 @@
         <translation>A string of random characters, said twice. In the second copy, this layer-2 head looks from each character to the one that followed it the first time: the bright stripe parallel to the diagonal. It finds the same character earlier and copies what came next, which is how a model continues a pattern it has just seen, even one it never saw in training. It only works with a previous-token head in layer 1 before it. Uniform attention would give that cell about 1/L. On repeated ordinary English this small model relies on other heads, so its induction heads are fainter there; try your own string.</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+48"/>
+        <source>Activation patching: find the induction head</source>
+        <translation>Activation patching: find the induction head</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activation patching asks which head carries a piece of information. The clean text is a random string said twice, cut before its last character: after “1” the first copy had “^”, so the model predicts “^”. The corrupted text differs in one character, the first copy&apos;s “^” became “x”, so the model predicts “x”. Each head in turn runs on the corrupted text with its output taken from the clean run, and the map shows how much of logit(“^”) − logit(“x”) comes back: 1 is all of it, 0 nothing. Layer 2 head 8, the induction head, restores about three quarters on its own; every other head less than a tenth. Click a head to see its attention on both texts: head 8 looks from the last “1” to the character after the first “1”.</source>
+        <translation>Activation patching asks which head carries a piece of information. The clean text is a random string said twice, cut before its last character: after “1” the first copy had “^”, so the model predicts “^”. The corrupted text differs in one character, the first copy&apos;s “^” became “x”, so the model predicts “x”. Each head in turn runs on the corrupted text with its output taken from the clean run, and the map shows how much of logit(“^”) − logit(“x”) comes back: 1 is all of it, 0 nothing. Layer 2 head 8, the induction head, restores about three quarters on its own; every other head less than a tenth. Click a head to see its attention on both texts: head 8 looks from the last “1” to the character after the first “1”.</translation>
+    </message>
+    <message>
+        <location line="-50"/>
         <source>Induction head</source>
         <translation>Induction head</translation>
     </message>
     <message>
         <location line="+11"/>
+        <source>Induction head in Chinese</source>
+        <translation>Induction head in Chinese</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thirty common Chinese characters in random order, said twice, in a 2-layer, attention-only model that AttnViz trained on Chinese and English text. In the second copy, this layer-2 head looks from each character to the one that followed it the first time: the bright stripe parallel to the diagonal. In the first copy, with nothing to copy yet, it rests on &lt;|bos|&gt;. A layer-1 head before it looks at the character just before each one (Model tab). The same heads work on English letters and digits said twice; type your own string twice and watch the stripe.</source>
+        <translation>Thirty common Chinese characters in random order, said twice, in a 2-layer, attention-only model that AttnViz trained on Chinese and English text. In the second copy, this layer-2 head looks from each character to the one that followed it the first time: the bright stripe parallel to the diagonal. In the first copy, with nothing to copy yet, it rests on &lt;|bos|&gt;. A layer-1 head before it looks at the character just before each one (Model tab). The same heads work on English letters and digits said twice; type your own string twice and watch the stripe.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Previous-token head</source>
         <translation>Previous-token head</translation>
     </message>
@@ -612,7 +657,7 @@
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+49"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+52"/>
         <source>The comparison has no configuration B to draw.</source>
         <translation>The comparison has no configuration B to draw.</translation>
     </message>
@@ -639,22 +684,22 @@
         <translation>%1 x %2 at scale %3 is too large an image.</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Cannot start the SVG writer.</source>
         <translation>Cannot start the SVG writer.</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+25"/>
         <source>Cannot start the PDF writer.</source>
         <translation>Cannot start the PDF writer.</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+19"/>
         <source>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</source>
         <translation>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+119"/>
         <source>Cannot encode the PNG: %1</source>
         <translation>Cannot encode the PNG: %1</translation>
     </message>
@@ -672,12 +717,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+45"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+50"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</translation>
     </message>
@@ -717,22 +762,38 @@
         <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+53"/>
         <source>--layer needs --model</source>
         <translation>--layer needs --model</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+31"/>
         <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
         <translation>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-11"/>
+        <location line="+19"/>
         <source>--layer %1: %2 has %3 layers</source>
         <translation>--layer %1: %2 has %3 layers</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-43"/>
+        <source>use either --model or --attentions, not both</source>
+        <translation>use either --model or --attentions, not both</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--attention-tokens needs --attentions</source>
+        <translation>--attention-tokens needs --attentions</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>--attentions brings its own tokens: --text and --tokens do not go with it</source>
+        <translation>--attentions brings its own tokens: --text and --tokens do not go with it</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words, --hide-special, --focus-token and --focus-to need --model</translation>
     </message>
@@ -762,17 +823,32 @@
         <translation>--mode %1 needs --text2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>--num-heads %1 does not divide --embed-dim %2</source>
         <translation>--num-heads %1 does not divide --embed-dim %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>--heads-shown %1 is more than --num-heads %2</source>
         <translation>--heads-shown %1 is more than --num-heads %2</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+39"/>
+        <source>--view lens needs --model</source>
+        <translation>--view lens needs --model</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens or patch, not &apos;%1&apos;</source>
+        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens or patch, not &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--view %1 needs a model: maps read from a file hold only its result</source>
+        <translation>--view %1 needs a model: maps read from a file hold only its result</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>--focus-token and --focus-to need --view model</source>
         <translation>--focus-token and --focus-to need --view model</translation>
     </message>
@@ -787,17 +863,42 @@
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="+35"/>
+        <source>--view patch needs --model</source>
+        <translation>--view patch needs --model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view patch reads --clean and --corrupt, not --text, --tokens or --layer</source>
+        <translation>--view patch reads --clean and --corrupt, not --text, --tokens or --layer</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view patch needs --clean, --corrupt, --target and --distractor</source>
+        <translation>--view patch needs --clean, --corrupt, --target and --distractor</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>cannot tell the format of &apos;%1&apos;: use .png, .svg, .pdf, .npy or .csv</source>
+        <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg, .pdf, .npy or .csv</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>--clean, --corrupt, --target, --distractor and --position need --view patch</source>
+        <translation>--clean, --corrupt, --target, --distractor and --position need --view patch</translation>
+    </message>
+    <message>
+        <location line="-189"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-35"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
@@ -807,12 +908,7 @@
         <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</source>
-        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+29"/>
         <source>--focus needs --step N</source>
         <translation>--focus needs --step N</translation>
     </message>
@@ -833,13 +929,29 @@
     </message>
     <message>
         <location line="+3"/>
+        <location line="+99"/>
         <source>--out FILE is required</source>
         <translation>--out FILE is required</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-97"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</translation>
+    </message>
+</context>
+<context>
+    <name>KnockOutMark</name>
+    <message>
+        <location filename="../../ui/render/knock_out_mark.cpp" line="+19"/>
+        <source>mean</source>
+        <comment>a head knocked out by its mean</comment>
+        <translation>mean</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>zero</source>
+        <comment>a head knocked out by zeros</comment>
+        <translation>zero</translation>
     </message>
 </context>
 <context>
@@ -853,6 +965,113 @@
         <location line="+11"/>
         <source>&amp;System (%1)</source>
         <translation>&amp;System (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>LensFigure</name>
+    <message>
+        <location filename="../../ui/model/lens_figure.cpp" line="+48"/>
+        <source>Open a trained model (File ▸ Open Model…) to see what it predicts after each layer.</source>
+        <translation>Open a trained model (File ▸ Open Model…) to see what it predicts after each layer.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Choose a trained model in the Source box of the tool bar (built in: %1), or open one (File ▸ Open Model…), to see what it predicts after each layer.</source>
+        <translation>Choose a trained model in the Source box of the tool bar (built in: %1), or open one (File ▸ Open Model…), to see what it predicts after each layer.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Computing the logit lens…</source>
+        <translation>Computing the logit lens…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The text has no tokens.</source>
+        <translation>The text has no tokens.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+75"/>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <location line="+78"/>
+        <source>Input</source>
+        <translation>Input</translation>
+    </message>
+    <message>
+        <location line="-77"/>
+        <location line="+80"/>
+        <source>Next</source>
+        <translation>Next</translation>
+    </message>
+    <message>
+        <location line="-79"/>
+        <location line="+79"/>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location line="-76"/>
+        <source>Rows: the residual stream after each layer, read through the model&apos;s own head; the last row is the model&apos;s output. Each cell: the most likely next token, coloured by its probability. Framed in bold: it is the actual next token.</source>
+        <translation>Rows: the residual stream after each layer, read through the model&apos;s own head; the last row is the model&apos;s output. Each cell: the most likely next token, coloured by its probability. Framed in bold: it is the actual next token.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Rows: the residual stream after each layer, read through the model&apos;s masked-LM head; the last row is the model&apos;s output. Each cell: the most likely token at that position, coloured by its probability. Framed in bold: it is the token there.</source>
+        <translation>Rows: the residual stream after each layer, read through the model&apos;s masked-LM head; the last row is the model&apos;s output. Each cell: the most likely token at that position, coloured by its probability. Framed in bold: it is the token there.</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>probability of the top-1 token</source>
+        <translation>probability of the top-1 token</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Logit lens</source>
+        <translation>Logit lens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Logit lens of %1: what it predicts after each layer</source>
+        <translation>Logit lens of %1: what it predicts after each layer</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 layers × %2 positions</source>
+        <translation>%1 layers × %2 positions</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the last %1 of %2 tokens</source>
+        <translation>the last %1 of %2 tokens</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1.%2 (mean)</source>
+        <translation>%1.%2 (mean)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>heads knocked out: %1</source>
+        <translation>heads knocked out: %1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Layer %1 · token %2 “%3”</source>
+        <translation>Layer %1 · token %2 “%3”</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>next: “%1”</source>
+        <translation>next: “%1”</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>token: “%1”</source>
+        <translation>token: “%1”</translation>
     </message>
 </context>
 <context>
@@ -927,8 +1146,8 @@
 <context>
     <name>ModelFigure</name>
     <message>
-        <location filename="../../ui/model/model_figure.cpp" line="+46"/>
-        <location line="+74"/>
+        <location filename="../../ui/model/model_figure.cpp" line="+48"/>
+        <location line="+73"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
@@ -963,7 +1182,7 @@
         <translation>R</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+89"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
     </message>
@@ -976,6 +1195,11 @@
         <location line="+4"/>
         <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Crossed out: a head knocked out of the model&apos;s pass (its output replaced by zeros or by its mean); the layers above it and the predictions change.</source>
+        <translation>Crossed out: a head knocked out of the model&apos;s pass (its output replaced by zeros or by its mean); the layers above it and the predictions change.</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -1029,6 +1253,114 @@
     </message>
 </context>
 <context>
+    <name>ModelLens</name>
+    <message>
+        <location filename="../../ui/compute/model_lens.cpp" line="+76"/>
+        <source>These attention maps were read from a file, without the model that made them: the logit lens needs a model folder with its language-model head.</source>
+        <translation>These attention maps were read from a file, without the model that made them: the logit lens needs a model folder with its language-model head.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 has no language-model head, so there is no logit lens to show.</source>
+        <translation>%1 has no language-model head, so there is no logit lens to show.</translation>
+    </message>
+</context>
+<context>
+    <name>PatchFigure</name>
+    <message>
+        <location filename="../../ui/model/patch_figure.cpp" line="+29"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Activation patching: the fraction of the metric each head restores</source>
+        <translation>Activation patching: the fraction of the metric each head restores</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at token %6 %7</source>
+        <translation>%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at token %6 %7</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <location line="+98"/>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <location line="-48"/>
+        <source>Layer %1 · head %2</source>
+        <translation>Layer %1 · head %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: not run yet</source>
+        <translation>%1: not run yet</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: m = %2 (the metric is the same on both texts, so no fraction)</source>
+        <translation>%1: m = %2 (the metric is the same on both texts, so no fraction)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: restores %2 of the metric (m = %3); click to see its attention</source>
+        <translation>%1: restores %2 of the metric (m = %3); click to see its attention</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>layer %1 · head %2</source>
+        <translation>layer %1 · head %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clean text, %1</source>
+        <translation>Clean text, %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Corrupted text, %1</source>
+        <translation>Corrupted text, %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+4"/>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Stopped after %1 of %2 heads; grey: not run.</source>
+        <translation>Stopped after %1 of %2 heads; grey: not run.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 of %2 heads run; grey: not run yet.</source>
+        <translation>%1 of %2 heads run; grey: not run yet.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every head run (%1).</source>
+        <translation>Every head run (%1).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>m = logit %1 − logit %2: clean %3, corrupted %4.</source>
+        <translation>m = logit %1 − logit %2: clean %3, corrupted %4.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fraction restored = (m patched − m corrupted) / (m clean − m corrupted).</source>
+        <translation>Fraction restored = (m patched − m corrupted) / (m clean − m corrupted).</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Right: the chosen head&apos;s attention, rows the queries and columns the keys, from 0 (dark) to the larger maximum of the two (yellow); grey: the future, masked.</source>
+        <translation>Right: the chosen head&apos;s attention, rows the queries and columns the keys, from 0 (dark) to the larger maximum of the two (yellow); grey: the future, masked.</translation>
+    </message>
+</context>
+<context>
     <name>Recovery</name>
     <message>
         <location filename="../../ui/document/recovery.cpp" line="+47"/>
@@ -1044,13 +1376,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+619"/>
-        <location line="+175"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+668"/>
+        <location line="+195"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-168"/>
+        <location line="-188"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -1077,7 +1409,7 @@
         <translation>&apos;%1&apos; has an unknown value &apos;%2&apos;</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+66"/>
+        <location filename="../../ui/document/session.cpp" line="+68"/>
         <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>Cannot write &apos;%1&apos;: %2</translation>
@@ -1118,7 +1450,7 @@
         <translation>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+40"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos;: %2</translation>
     </message>
@@ -1126,7 +1458,7 @@
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+58"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+59"/>
         <source>Nothing computed yet.</source>
         <translation>Nothing computed yet.</translation>
     </message>
@@ -1179,12 +1511,17 @@
         <translation>Read from X to the output. Hover a cell to light up the cells it was computed from.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>Read from X to the output.</source>
+        <translation>Read from X to the output.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Step %1 of %2:  %3</source>
         <translation>Step %1 of %2:  %3</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+194"/>
         <source>values: negative</source>
         <translation>values: negative</translation>
     </message>
@@ -1209,7 +1546,7 @@
         <translation>masked (−∞ before softmax)</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+155"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 features</translation>
     </message>
@@ -1219,7 +1556,7 @@
         <translation>embed_dim = %1 features</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+83"/>
         <source>query “%1”</source>
         <translation>query “%1”</translation>
     </message>
@@ -1244,7 +1581,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+314"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+319"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
@@ -1378,7 +1715,7 @@
         <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
     </message>
     <message>
-        <location line="-301"/>
+        <location line="-306"/>
         <source>attention weights</source>
         <translation>attention weights</translation>
     </message>
@@ -1388,7 +1725,7 @@
         <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
     </message>
     <message>
-        <location line="+306"/>
+        <location line="+311"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1408,12 +1745,17 @@
         <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="-307"/>
+        <location line="-312"/>
         <source>head output</source>
         <translation>head output</translation>
     </message>
     <message>
         <location line="+30"/>
+        <source>The steps show how a model computes a layer&apos;s attention: maps read from a file hold only the result. Open the model itself (File ▸ Open Model…) to see its steps.</source>
+        <translation>The steps show how a model computes a layer&apos;s attention: maps read from a file hold only the result. Open the model itself (File ▸ Open Model…) to see its steps.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</source>
         <translation>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</translation>
     </message>
@@ -1503,7 +1845,7 @@
         <translation>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-159"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</translation>
     </message>
@@ -1523,7 +1865,7 @@
         <translation>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</translation>
     </message>
     <message>
-        <location line="+150"/>
+        <location line="+155"/>
         <location line="+147"/>
         <source>output</source>
         <translation>output</translation>
@@ -1657,17 +1999,22 @@
         <translation>Export CSV…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+37"/>
         <source>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</source>
         <translation>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-30"/>
         <source>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</source>
         <translation>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+37"/>
+        <source>These maps were read from a file: the induction score needs the model itself to run that sequence, so it is left out (–).</source>
+        <translation>These maps were read from a file: the induction score needs the model itself to run that sequence, so it is left out (–).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Layer</source>
         <translation>Layer</translation>
     </message>
@@ -1682,7 +2029,7 @@
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+108"/>
         <source>Export the Head Atlas</source>
         <translation>Export the Head Atlas</translation>
     </message>
@@ -1702,7 +2049,7 @@
         <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-162"/>
         <source>Open a trained model to measure its heads.</source>
         <translation>Open a trained model to measure its heads.</translation>
     </message>
@@ -1710,7 +2057,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-555"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-604"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -1725,17 +2072,32 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+258"/>
+        <location line="+300"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+328"/>
+        <location line="+335"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+11"/>
+        <source>&apos;knocked_out&apos; is not a list</source>
+        <translation>&apos;knocked_out&apos; is not a list</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;knocked_out&apos; entries must be [layer, head, &quot;zero&quot; or &quot;mean&quot;], layer and head from 0</source>
+        <translation>&apos;knocked_out&apos; entries must be [layer, head, &quot;zero&quot; or &quot;mean&quot;], layer and head from 0</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&apos;knocked_out&apos; names heads of a model, but the source is the demo layer</source>
+        <translation>&apos;knocked_out&apos; names heads of a model, but the source is the demo layer</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>&apos;masked_keys&apos; is not a list</translation>
     </message>
@@ -2244,6 +2606,34 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::DocumentHistory</name>
+    <message>
+        <location filename="../../ui/widgets/document_history.cpp" line="+82"/>
+        <source>Knock Out Heads</source>
+        <translation>Knock Out Heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Typing</source>
+        <translation>Typing</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change Source</source>
+        <translation>Change Source</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mask Keys</source>
+        <translation>Mask Keys</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change Settings</source>
+        <translation>Change Settings</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ExportDialog</name>
     <message>
         <location filename="../../ui/widgets/export_dialog.cpp" line="+19"/>
@@ -2328,7 +2718,7 @@
         <translation>All heads</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <location line="+4"/>
         <location line="+35"/>
         <source> px</source>
@@ -2410,7 +2800,7 @@
         <translation>Export…</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>The image will be %1 × %2 pixels.</translation>
     </message>
@@ -2423,14 +2813,14 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+78"/>
-        <location line="+24"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+81"/>
+        <location line="+27"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>Cannot export</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-64"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
     </message>
@@ -2441,7 +2831,7 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>Exported %1</source>
         <translation>Exported %1</translation>
     </message>
@@ -2481,7 +2871,7 @@
         <translation>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Cannot copy the figure</source>
         <translation>Cannot copy the figure</translation>
     </message>
@@ -2502,12 +2892,12 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Cannot load weights</source>
         <translation>Cannot load weights</translation>
     </message>
     <message>
-        <location line="-47"/>
+        <location line="-48"/>
         <source>No file was given.</source>
         <translation>No file was given.</translation>
     </message>
@@ -2517,7 +2907,7 @@
         <translation>Reading weights from %1…</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</source>
         <translation>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</translation>
     </message>
@@ -2628,7 +3018,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+509"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+516"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>Mean of %n head</numerusform>
@@ -2641,7 +3031,7 @@
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source> (%1–%2)</source>
         <translation> (%1–%2)</translation>
     </message>
@@ -2666,7 +3056,12 @@
         </translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-25"/>
+        <source> · knocked out</source>
+        <translation> · knocked out</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Attention weights of the first %1 of %2 heads</source>
         <translation>Attention weights of the first %1 of %2 heads</translation>
     </message>
@@ -2735,7 +3130,7 @@
         <translation>attention weight</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+110"/>
         <source>Keys</source>
         <translation>Keys</translation>
     </message>
@@ -2748,7 +3143,7 @@
 <context>
     <name>attnviz::ui::HeatmapGridView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+151"/>
+        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+187"/>
         <source>mean of %n head(s)</source>
         <translation>
             <numerusform>mean of %n head</numerusform>
@@ -2944,6 +3339,62 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     </message>
 </context>
 <context>
+    <name>attnviz::ui::KnockOutMenu</name>
+    <message>
+        <location filename="../../ui/widgets/knock_out_menu.cpp" line="+20"/>
+        <source>Layer %1 · head %2</source>
+        <translation>Layer %1 · head %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Knock Out (Zero)</source>
+        <translation>Knock Out (Zero)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Knock Out (Mean)</source>
+        <translation>Knock Out (Mean)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restore</source>
+        <translation>Restore</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Restore All Heads</source>
+        <translation>Restore All Heads</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::LensView</name>
+    <message>
+        <location filename="../../ui/model/lens_view.cpp" line="+115"/>
+        <source>Export CSV…</source>
+        <translation>Export CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The top %1 tokens of every cell, with their probabilities, as a CSV table</source>
+        <translation>The top %1 tokens of every cell, with their probabilities, as a CSV table</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cannot export the logit lens</source>
+        <translation>Cannot export the logit lens</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the Logit Lens</source>
+        <translation>Export the Logit Lens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV files (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::LinesView</name>
     <message>
         <location filename="../../ui/classroom/lines_view.cpp" line="+80"/>
@@ -2979,12 +3430,22 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+178"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+173"/>
+        <source>The tokens are those of the attention maps&apos; tokens file.</source>
+        <translation>The tokens are those of the attention maps&apos; tokens file.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Warning: %1</source>
+        <translation>Warning: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+125"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -3096,9 +3557,82 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
 </context>
 <context>
+    <name>attnviz::ui::ModelPanel</name>
+    <message>
+        <location filename="../../ui/model/model_panel.cpp" line="+81"/>
+        <source>Computing…</source>
+        <translation>Computing…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Layer %1 · head %2</source>
+        <translation>Layer %1 · head %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Layer %1 · mean over its %2 heads</source>
+        <translation>Layer %1 · mean over its %2 heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layer %1 · all %2 heads</source>
+        <translation>Layer %1 · all %2 heads</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (knocked out)</source>
+        <translation> (knocked out)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 layers × %2 heads · %3 tokens</source>
+        <translation>%1 layers × %2 heads · %3 tokens</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Layer %1 · head %2 — %3</source>
+        <translation>Layer %1 · head %2 — %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Restore</source>
+        <translation>Restore</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put layer %1, head %2 back</source>
+        <translation>Put layer %1, head %2 back</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>In focus</source>
+        <translation>In focus</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Heads knocked out</source>
+        <translation>Heads knocked out</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>None. Right-click a head in the Model tab or the heatmaps (or Ctrl-click it) to knock it out and see what the model loses.</source>
+        <translation>None. Right-click a head in the Model tab or the heatmaps (or Ctrl-click it) to knock it out and see what the model loses.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restore All</source>
+        <translation>Restore All</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Predictions</source>
+        <translation>Predictions</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+83"/>
+        <location filename="../../ui/model/model_source.cpp" line="+96"/>
         <source>Open &amp;Model…</source>
         <translation>Open &amp;Model…</translation>
     </message>
@@ -3109,8 +3643,23 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
     <message>
         <location line="+2"/>
+        <source>Open &amp;Attention Maps…</source>
+        <translation>Open &amp;Attention Maps…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) and their tokens (.json)</source>
+        <translation>Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) and their tokens (.json)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Recent Mo&amp;dels</source>
         <translation>Recent Mo&amp;dels</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Models on This &amp;Computer</source>
+        <translation>Models on This &amp;Computer</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3158,12 +3707,42 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Leave out [CLS], [SEP], BOS and the like, and rescale every row to sum to 1 over the tokens left</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+53"/>
         <source>Open a Model Folder</source>
         <translation>Open a Model Folder</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+10"/>
+        <source>Open Attention Maps</source>
+        <translation>Open Attention Maps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention maps (*.npy *.safetensors);;All files (*)</source>
+        <translation>Attention maps (*.npy *.safetensors);;All files (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Open the Tokens of %1</source>
+        <translation>Open the Tokens of %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens (*.json);;All files (*)</source>
+        <translation>Tokens (*.json);;All files (*)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>there is no tokens.json beside it: choose its tokens file</source>
+        <translation>there is no tokens.json beside it: choose its tokens file</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot Open the Attention Maps</source>
+        <translation>Cannot Open the Attention Maps</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Opening %1…</source>
         <translation>Opening %1…</translation>
     </message>
@@ -3173,12 +3752,13 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>an unexpected error stopped the reading</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+27"/>
         <source>Cannot Open the Model</source>
         <translation>Cannot Open the Model</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-67"/>
+        <location line="+68"/>
         <source>%1 could not be opened: %2</source>
         <translation>%1 could not be opened: %2</translation>
     </message>
@@ -3188,12 +3768,32 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Clear List</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+14"/>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No ollama or LM Studio models in their default folders</source>
+        <translation>No ollama or LM Studio models in their default folders</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>%1 (trained, built in)</source>
         <translation>%1 (trained, built in)</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;attention maps read from a file · %2 layers · %3 heads · %4 tokens · %5&lt;br&gt;Steps and predictions need the model itself.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;attention maps read from a file · %2 layers · %3 heads · %4 tokens · %5&lt;br&gt;Steps and predictions need the model itself.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Warning: %1</source>
+        <translation>Warning: %1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1 heads</source>
         <translation>%1 heads</translation>
     </message>
@@ -3208,12 +3808,14 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 layers · %4 · head_dim %5&lt;br&gt;hidden %6 · %7 parameters · %8&lt;br&gt;%9 positions · %10 · tokenizer: %11 (%12 tokens)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-19"/>
+        <location line="+29"/>
         <source>causal</source>
         <translation>causal</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-29"/>
+        <location line="+29"/>
         <source>bidirectional</source>
         <translation>bidirectional</translation>
     </message>
@@ -3221,7 +3823,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+94"/>
+        <location filename="../../ui/model/model_view.cpp" line="+95"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
     </message>
@@ -3273,8 +3875,8 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
     <message>
         <location line="+30"/>
-        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</source>
-        <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</translation>
+        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, Ctrl-click or right-click it to knock it out</source>
+        <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, Ctrl-click or right-click it to knock it out</translation>
     </message>
 </context>
 <context>
@@ -3408,6 +4010,273 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+2"/>
         <source>Needs %1. Every head of those layers; the later layers are not computed.</source>
         <translation>Needs %1. Every head of those layers; the later layers are not computed.</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PatchView</name>
+    <message>
+        <location filename="../../ui/model/patch_view.cpp" line="+173"/>
+        <source>Patching failed</source>
+        <translation>Patching failed</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cannot show the head</source>
+        <translation>Cannot show the head</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Clean:</source>
+        <translation>Clean:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Corrupted:</source>
+        <translation>Corrupted:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target:</source>
+        <translation>Target:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Distractor:</source>
+        <translation>Distractor:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the text where the model predicts the target</source>
+        <translation>the text where the model predicts the target</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the same text with a change, as many tokens</source>
+        <translation>the same text with a change, as many tokens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>a token of the vocabulary</source>
+        <translation>a token of the vocabulary</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token the clean text predicts: a text that is one token, or a vocabulary entry</source>
+        <translation>The token the clean text predicts: a text that is one token, or a vocabulary entry</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The token it competes with</source>
+        <translation>The token it competes with</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run</source>
+        <translation>Run</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patch every head, one at a time, from the clean run into the corrupted run</source>
+        <translation>Patch every head, one at a time, from the clean run into the corrupted run</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF) or the fractions (NPY, CSV)</source>
+        <translation>The figure (PNG, SVG, PDF) or the fractions (NPY, CSV)</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Patching needs a trained causal language model: open one (File ▸ Open Model…).</source>
+        <translation>Patching needs a trained causal language model: open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patching needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</source>
+        <translation>Patching needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Patching reads the next-token logits of a causal language model; %1 has no such head.</source>
+        <translation>Patching reads the next-token logits of a causal language model; %1 has no such head.</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>The clean text is %1 tokens and the corrupted text %2: patching needs texts of as many tokens (the tokens that differ are marked).</source>
+        <translation>The clean text is %1 tokens and the corrupted text %2: patching needs texts of as many tokens (the tokens that differ are marked).</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>not one token</source>
+        <translation>not one token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“%1” is not one token of this vocabulary: pick one from the list.</source>
+        <translation>“%1” is not one token of this vocabulary: pick one from the list.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>id %1</source>
+        <translation>id %1</translation>
+    </message>
+    <message>
+        <location line="+95"/>
+        <source>Run the sweep first: there is nothing to export.</source>
+        <translation>Run the sweep first: there is nothing to export.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot export the patching map</source>
+        <translation>Cannot export the patching map</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot copy the figure</source>
+        <translation>Cannot copy the figure</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run the sweep first: there is nothing to copy.</source>
+        <translation>Run the sweep first: there is nothing to copy.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the patching map</source>
+        <translation>Export the patching map</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;NumPy array (*.npy);;CSV table (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;NumPy array (*.npy);;CSV table (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PredictionStrip</name>
+    <message>
+        <location filename="../../ui/model/predictions_view.cpp" line="+162"/>
+        <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
+        <translation>Top guess for the next token after each token: %1 of %2 right (green)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>, %1 of %2 in the second copy</source>
+        <translation>, %1 of %2 in the second copy</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · loss %1 nats/token (the colour under each guess: pale 0, dark red 6 or more)</source>
+        <translation> · loss %1 nats/token (the colour under each guess: pale 0, dark red 6 or more)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · knocked out: %1</source>
+        <translation> · knocked out: %1</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Token</source>
+        <translation>Token</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Guess</source>
+        <translation>Guess</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Loss</source>
+        <translation>Loss</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</source>
+        <translation>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, right</source>
+        <translation>, right</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>After the text: the model guesses “%1” (%2%)</source>
+        <translation>After the text: the model guesses “%1” (%2%)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PredictionsBox</name>
+    <message>
+        <location line="-213"/>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+    <message>
+        <location line="+283"/>
+        <source>Loss on %1: %2 → %3 nats/token</source>
+        <translation>Loss on %1: %2 → %3 nats/token</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Loss on %1: %2 nats/token</source>
+        <translation>Loss on %1: %2 nats/token</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the text</source>
+        <translation>the text</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the second copy</source>
+        <translation>the second copy</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>No predictions for this model.</source>
+        <translation>No predictions for this model.</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>After the last token, “%1”, the model guesses:</source>
+        <translation>After the last token, “%1”, the model guesses:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After “%1” (position %2) the model guesses (actually “%3”):</source>
+        <translation>After “%1” (position %2) the model guesses (actually “%3”):</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+23"/>
+        <source>With %1 knocked out:</source>
+        <translation>With %1 knocked out:</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <location line="+23"/>
+        <source>Intact model:</source>
+        <translation>Intact model:</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</source>
+        <translation>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Fillers of %1 at piece %2:</source>
+        <translation>Fillers of %1 at piece %2:</translation>
     </message>
 </context>
 <context>
@@ -3628,7 +4497,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Save the changes to this session first?</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Open Session</source>
         <translation>Open Session</translation>
     </message>
@@ -3648,12 +4517,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Opened %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>Cannot restore the work</source>
         <translation>Cannot restore the work</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+33"/>
         <source>Cannot save session</source>
         <translation>Cannot save session</translation>
     </message>
@@ -3719,7 +4588,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::StepsView</name>
     <message>
-        <location filename="../../ui/classroom/steps_view.cpp" line="+83"/>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+85"/>
         <source>◀ Back</source>
         <translation>◀ Back</translation>
     </message>
@@ -3782,7 +4651,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+149"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+164"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -3882,7 +4751,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>What every head of a trained model does, in numbers</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Logit Lens</source>
+        <translation>Logit Lens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What a trained model predicts after each of its layers</source>
+        <translation>What a trained model predicts after each of its layers</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Patching</source>
+        <translation>Patching</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Activation patching: which heads carry what the corrupted text lost</source>
+        <translation>Activation patching: which heads carry what the corrupted text lost</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Hide the explanation</source>
         <translation>Hide the explanation</translation>
     </message>
@@ -3930,7 +4819,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::WindowActions</name>
     <message>
-        <location filename="../../ui/widgets/window_actions.cpp" line="+47"/>
+        <location filename="../../ui/widgets/window_actions.cpp" line="+49"/>
         <source>&amp;New Session</source>
         <translation>&amp;New Session</translation>
     </message>
@@ -3986,6 +4875,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Undo</source>
+        <translation>&amp;Undo</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Redo</source>
+        <translation>&amp;Redo</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;All Heads</source>
         <translation>&amp;All Heads</translation>
     </message>
@@ -4115,7 +5014,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Open &amp;Recent</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
+        <source>&amp;Edit</source>
+        <translation>&amp;Edit</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;View</source>
         <translation>&amp;View</translation>
     </message>

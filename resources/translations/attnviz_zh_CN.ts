@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+126"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+137"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>按词显示：一个词的注意力对其作为键的各片段求和，对其作为查询的各片段取平均</translation>
     </message>
@@ -234,7 +234,7 @@
         <translation>A 和 B 都没有头 %1。请比较各头平均，或%2。</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+100"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+101"/>
         <source>Computing configuration B…</source>
         <translation>正在计算配置 B…</translation>
     </message>
@@ -399,7 +399,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+80"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+83"/>
         <source>Running the attention layer…</source>
         <translation>正在运行注意力层…</translation>
     </message>
@@ -414,12 +414,12 @@
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+29"/>
         <source>An unexpected error stopped the computation.</source>
         <translation>一个意外的错误中止了计算。</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+119"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
@@ -429,8 +429,8 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+355"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+34"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+382"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+37"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -459,11 +459,36 @@
         <source>Every token is a special token: with special tokens hidden there is nothing to show.</source>
         <translation>所有词元都是特殊词元：隐藏特殊词元后没有可显示的内容。</translation>
     </message>
+    <message>
+        <location line="+122"/>
+        <source>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</source>
+        <translation>第 %1 层第 %2 个头已被敲除，但 %3 只有 %4 层、每层 %5 个头：请恢复它。</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
+        <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
+    </message>
+    <message>
+        <location line="+209"/>
+        <source>%1: no tokens file was given and there is no tokens.json beside it</source>
+        <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</source>
+        <translation>预测和敲除注意力头需要模型本身：从文件读取的注意力图只含其注意力。</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</source>
+        <translation>%1：第 %2 个词元的偏移 [%3, %4] 超出了 &quot;input&quot; 的末尾（%5 个字符）</translation>
+    </message>
 </context>
 <context>
     <name>Examples</name>
     <message>
-        <location filename="../../ui/classroom/examples.cpp" line="+33"/>
+        <location filename="../../ui/classroom/examples.cpp" line="+44"/>
         <source>What the head count does</source>
         <translation>头数的作用</translation>
     </message>
@@ -572,12 +597,32 @@
         <translation>一串随机字符，重复两遍。在第二遍中，这个第 2 层的头从每个字符看向第一遍里紧跟在同一字符后面的那个字符：与对角线平行的那条亮带。它在前文找到同一个字符，并照搬后面出现的内容——模型就是这样延续刚刚见过的模式的，即使这个模式在训练中从未出现过。它要靠第 1 层中的“前一个词元”头才能起作用。均匀注意力在那个格子上只有约 1/L。对于重复的普通英文句子，这个小模型更多依靠其他头，所以归纳头在那里较弱；也可以输入你自己的字符串试试。</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+48"/>
+        <source>Activation patching: find the induction head</source>
+        <translation>激活修补：找出归纳头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Activation patching asks which head carries a piece of information. The clean text is a random string said twice, cut before its last character: after “1” the first copy had “^”, so the model predicts “^”. The corrupted text differs in one character, the first copy&apos;s “^” became “x”, so the model predicts “x”. Each head in turn runs on the corrupted text with its output taken from the clean run, and the map shows how much of logit(“^”) − logit(“x”) comes back: 1 is all of it, 0 nothing. Layer 2 head 8, the induction head, restores about three quarters on its own; every other head less than a tenth. Click a head to see its attention on both texts: head 8 looks from the last “1” to the character after the first “1”.</source>
+        <translation>激活修补回答的问题是：哪个头携带了某条信息。干净文本是一串随机字符重复两遍，在最后一个字符前截断：第一遍中“1”后面是“^”，所以模型预测“^”。损坏文本只差一个字符：第一遍的“^”变成了“x”，于是模型预测“x”。每个头依次在损坏文本上运行，但其输出取自干净文本的运行，图中显示 logit(“^”) − logit(“x”) 恢复了多少：1 表示全部恢复，0 表示毫无恢复。第 2 层第 8 个头（归纳头）单独就恢复了约四分之三，其余每个头都不到十分之一。点击一个头，可并排查看它在两段文本上的注意力：第 8 个头从最后一个“1”看向第一个“1”之后的那个字符。</translation>
+    </message>
+    <message>
+        <location line="-50"/>
         <source>Induction head</source>
         <translation>归纳头</translation>
     </message>
     <message>
         <location line="+11"/>
+        <source>Induction head in Chinese</source>
+        <translation>中文里的归纳头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thirty common Chinese characters in random order, said twice, in a 2-layer, attention-only model that AttnViz trained on Chinese and English text. In the second copy, this layer-2 head looks from each character to the one that followed it the first time: the bright stripe parallel to the diagonal. In the first copy, with nothing to copy yet, it rests on &lt;|bos|&gt;. A layer-1 head before it looks at the character just before each one (Model tab). The same heads work on English letters and digits said twice; type your own string twice and watch the stripe.</source>
+        <translation>三十个随机排列的常用汉字，说两遍，输入 AttnViz 用中英文文本训练的两层纯注意力模型。在第二遍中，这个第 2 层的头从每个字符看向第一遍里紧跟在它后面的那个字符：即与对角线平行的亮条纹。在第一遍中，还没有可复制的内容，它停在 &lt;|bos|&gt; 上。在它之前，第 1 层有一个头看向每个字符的前一个字符（见“模型”页）。同样的头对说两遍的英文字母和数字也有效；把你自己的字符串输入两遍，看看这条条纹。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>Previous-token head</source>
         <translation>前一个词元头</translation>
     </message>
@@ -610,7 +655,7 @@
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+49"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+52"/>
         <source>The comparison has no configuration B to draw.</source>
         <translation>对比图缺少要绘制的配置 B。</translation>
     </message>
@@ -637,22 +682,22 @@
         <translation>%1 x %2、缩放 %3 倍的图像太大。</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+42"/>
         <source>Cannot start the SVG writer.</source>
         <translation>无法启动 SVG 写入器。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+25"/>
         <source>Cannot start the PDF writer.</source>
         <translation>无法启动 PDF 写入器。</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+19"/>
         <source>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</source>
         <translation>无法识别“%1”的图像格式：请使用 .png、.svg 或 .pdf。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+119"/>
         <source>Cannot encode the PNG: %1</source>
         <translation>无法编码 PNG：%1</translation>
     </message>
@@ -670,12 +715,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+45"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+50"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+39"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare 和演示层的 --b-... 选项不适用于 --model：请用 --b-layer、--b-head 或 --b-text 比较</translation>
     </message>
@@ -715,22 +760,38 @@
         <translation>--window 需要 START:LEN，即起始词元（从 0 开始）和长度（从 1 开始），例如 0:512，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+53"/>
         <source>--layer needs --model</source>
         <translation>--layer 需要 --model</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+31"/>
         <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
         <translation>--tokens 不能与 --model 一起使用：由模型的分词器切分 --text</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="-11"/>
+        <location line="+19"/>
         <source>--layer %1: %2 has %3 layers</source>
         <translation>--layer %1：%2 只有 %3 层</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-43"/>
+        <source>use either --model or --attentions, not both</source>
+        <translation>--model 与 --attentions 只能用其一</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--attention-tokens needs --attentions</source>
+        <translation>--attention-tokens 需要 --attentions</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>--attentions brings its own tokens: --text and --tokens do not go with it</source>
+        <translation>--attentions 自带词元：不能与 --text 和 --tokens 同用</translation>
+    </message>
+    <message>
+        <location line="+45"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words、--hide-special、--focus-token 和 --focus-to 需要 --model</translation>
     </message>
@@ -760,17 +821,32 @@
         <translation>--mode %1 需要 --text2</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>--num-heads %1 does not divide --embed-dim %2</source>
         <translation>--num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>--heads-shown %1 is more than --num-heads %2</source>
         <translation>--heads-shown %1 大于 --num-heads %2</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+39"/>
+        <source>--view lens needs --model</source>
+        <translation>--view lens 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens or patch, not &apos;%1&apos;</source>
+        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens 或 patch，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>--view %1 needs a model: maps read from a file hold only its result</source>
+        <translation>--view %1 需要模型：从文件读取的注意力图只含其结果</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>--focus-token and --focus-to need --view model</source>
         <translation>--focus-token 和 --focus-to 需要 --view model</translation>
     </message>
@@ -785,17 +861,42 @@
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+31"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location line="-79"/>
+        <location line="+35"/>
+        <source>--view patch needs --model</source>
+        <translation>--view patch 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view patch reads --clean and --corrupt, not --text, --tokens or --layer</source>
+        <translation>--view patch 读取 --clean 和 --corrupt，不读取 --text、--tokens 或 --layer</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view patch needs --clean, --corrupt, --target and --distractor</source>
+        <translation>--view patch 需要 --clean、--corrupt、--target 和 --distractor</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>cannot tell the format of &apos;%1&apos;: use .png, .svg, .pdf, .npy or .csv</source>
+        <translation>无法判断“%1”的格式：请使用 .png、.svg、.pdf、.npy 或 .csv</translation>
+    </message>
+    <message>
+        <location line="+60"/>
+        <source>--clean, --corrupt, --target, --distractor and --position need --view patch</source>
+        <translation>--clean、--corrupt、--target、--distractor 和 --position 需要 --view patch</translation>
+    </message>
+    <message>
+        <location line="-189"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="-26"/>
+        <location line="-35"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
@@ -805,12 +906,7 @@
         <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
     </message>
     <message>
-        <location line="+8"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model or atlas, not &apos;%1&apos;</source>
-        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model 或 atlas，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+12"/>
+        <location line="+29"/>
         <source>--focus needs --step N</source>
         <translation>--focus 需要 --step N</translation>
     </message>
@@ -831,13 +927,29 @@
     </message>
     <message>
         <location line="+3"/>
+        <location line="+99"/>
         <source>--out FILE is required</source>
         <translation>必须提供 --out FILE</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-97"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>无法判断“%1”的格式：请使用 .png、.svg 或 .pdf</translation>
+    </message>
+</context>
+<context>
+    <name>KnockOutMark</name>
+    <message>
+        <location filename="../../ui/render/knock_out_mark.cpp" line="+19"/>
+        <source>mean</source>
+        <comment>a head knocked out by its mean</comment>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>zero</source>
+        <comment>a head knocked out by zeros</comment>
+        <translation>置零</translation>
     </message>
 </context>
 <context>
@@ -851,6 +963,113 @@
         <location line="+11"/>
         <source>&amp;System (%1)</source>
         <translation>跟随系统（%1）(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>LensFigure</name>
+    <message>
+        <location filename="../../ui/model/lens_figure.cpp" line="+48"/>
+        <source>Open a trained model (File ▸ Open Model…) to see what it predicts after each layer.</source>
+        <translation>打开一个训练好的模型（文件 ▸ 打开模型…），查看它在每一层之后的预测。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Choose a trained model in the Source box of the tool bar (built in: %1), or open one (File ▸ Open Model…), to see what it predicts after each layer.</source>
+        <translation>在工具栏的“来源”框中选择一个训练好的模型（内置：%1），或打开一个（文件 ▸ 打开模型…），查看它在每一层之后的预测。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Computing the logit lens…</source>
+        <translation>正在计算 Logit 透镜…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The text has no tokens.</source>
+        <translation>文本没有词元。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <location line="+75"/>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <location line="-74"/>
+        <location line="+78"/>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location line="-77"/>
+        <location line="+80"/>
+        <source>Next</source>
+        <translation>下一个</translation>
+    </message>
+    <message>
+        <location line="-79"/>
+        <location line="+79"/>
+        <source>Token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <location line="-76"/>
+        <source>Rows: the residual stream after each layer, read through the model&apos;s own head; the last row is the model&apos;s output. Each cell: the most likely next token, coloured by its probability. Framed in bold: it is the actual next token.</source>
+        <translation>行：每一层之后的残差流，经模型自己的输出头读出；最后一行即模型的输出。每个格子：最可能的下一个词元，颜色表示其概率。粗框：它正是实际的下一个词元。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Rows: the residual stream after each layer, read through the model&apos;s masked-LM head; the last row is the model&apos;s output. Each cell: the most likely token at that position, coloured by its probability. Framed in bold: it is the token there.</source>
+        <translation>行：每一层之后的残差流，经模型的掩码语言模型头读出；最后一行即模型的输出。每个格子：该位置最可能的词元，颜色表示其概率。粗框：它正是该位置的词元。</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>probability of the top-1 token</source>
+        <translation>第一名词元的概率</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Logit lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Logit lens of %1: what it predicts after each layer</source>
+        <translation>%1 的 Logit 透镜：每一层之后的预测</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 layers × %2 positions</source>
+        <translation>%1 层 × %2 个位置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the last %1 of %2 tokens</source>
+        <translation>%2 个词元中的最后 %1 个</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>%1.%2 (mean)</source>
+        <translation>%1.%2（均值）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>heads knocked out: %1</source>
+        <translation>已敲除的头：%1</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Layer %1 · token %2 “%3”</source>
+        <translation>第 %1 层 · 词元 %2 “%3”</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>next: “%1”</source>
+        <translation>下一个：“%1”</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>token: “%1”</source>
+        <translation>词元：“%1”</translation>
     </message>
 </context>
 <context>
@@ -925,8 +1144,8 @@
 <context>
     <name>ModelFigure</name>
     <message>
-        <location filename="../../ui/model/model_figure.cpp" line="+46"/>
-        <location line="+74"/>
+        <location filename="../../ui/model/model_figure.cpp" line="+48"/>
+        <location line="+73"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -961,7 +1180,7 @@
         <translation>展</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+89"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>行：层。列：各个头，然后是该层所有头的平均，以及到该层为止的注意力展开（含残差）。每张图从 0（深色）到它自己的最大权重（黄色）着色；灰色：被遮蔽。</translation>
     </message>
@@ -974,6 +1193,11 @@
         <location line="+4"/>
         <source>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</source>
         <translation>行：层。列：各个头、平均、注意力展开。每格从左到右：这个词元对每个键词元的注意力，从 0 到该格的最大值（黄色）着色；灰色：被遮蔽。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Crossed out: a head knocked out of the model&apos;s pass (its output replaced by zeros or by its mean); the layers above it and the predictions change.</source>
+        <translation>打叉：从模型前向计算中敲除的头（其输出被替换为零或其均值）；它上面的层和预测随之改变。</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -1027,6 +1251,114 @@
     </message>
 </context>
 <context>
+    <name>ModelLens</name>
+    <message>
+        <location filename="../../ui/compute/model_lens.cpp" line="+76"/>
+        <source>These attention maps were read from a file, without the model that made them: the logit lens needs a model folder with its language-model head.</source>
+        <translation>这些注意力图读自文件，没有生成它们的模型：Logit 透镜需要带语言模型头的模型文件夹。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1 has no language-model head, so there is no logit lens to show.</source>
+        <translation>%1 没有语言模型头，因此无法显示 Logit 透镜。</translation>
+    </message>
+</context>
+<context>
+    <name>PatchFigure</name>
+    <message>
+        <location filename="../../ui/model/patch_figure.cpp" line="+29"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+75"/>
+        <source>Activation patching: the fraction of the metric each head restores</source>
+        <translation>激活修补：每个头恢复的指标比例</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at token %6 %7</source>
+        <translation>%1 · 干净：“%2” · 损坏：“%3” · 指标：第 %6 个词元 %7 处的 logit %4 − logit %5</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <location line="+98"/>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <location line="-48"/>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 头 %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: not run yet</source>
+        <translation>%1：尚未运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: m = %2 (the metric is the same on both texts, so no fraction)</source>
+        <translation>%1：m = %2（指标在两段文本上相同，无法计算比例）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: restores %2 of the metric (m = %3); click to see its attention</source>
+        <translation>%1：恢复了指标的 %2（m = %3）；点击查看其注意力</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>layer %1 · head %2</source>
+        <translation>第 %1 层 · 头 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Clean text, %1</source>
+        <translation>干净文本，%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Corrupted text, %1</source>
+        <translation>损坏文本，%1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <location line="+4"/>
+        <source>H%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>Stopped after %1 of %2 heads; grey: not run.</source>
+        <translation>在 %2 个头中运行了 %1 个后停止；灰色：未运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 of %2 heads run; grey: not run yet.</source>
+        <translation>已运行 %2 个头中的 %1 个；灰色：尚未运行。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every head run (%1).</source>
+        <translation>所有头均已运行（%1 个）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>m = logit %1 − logit %2: clean %3, corrupted %4.</source>
+        <translation>m = logit %1 − logit %2：干净 %3，损坏 %4。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Fraction restored = (m patched − m corrupted) / (m clean − m corrupted).</source>
+        <translation>恢复比例 = (m 修补 − m 损坏) / (m 干净 − m 损坏)。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Right: the chosen head&apos;s attention, rows the queries and columns the keys, from 0 (dark) to the larger maximum of the two (yellow); grey: the future, masked.</source>
+        <translation>右侧：所选头的注意力，行为查询、列为键，颜色从 0（深色）到两图中较大的最大值（黄色）；灰色：未来位置，已掩码。</translation>
+    </message>
+</context>
+<context>
     <name>Recovery</name>
     <message>
         <location filename="../../ui/document/recovery.cpp" line="+47"/>
@@ -1042,13 +1374,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+619"/>
-        <location line="+175"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+668"/>
+        <location line="+195"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-168"/>
+        <location line="-188"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -1075,7 +1407,7 @@
         <translation>“%1”的值“%2”无法识别</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+66"/>
+        <location filename="../../ui/document/session.cpp" line="+68"/>
         <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
@@ -1116,7 +1448,7 @@
         <translation>“%1”由更新版本的 AttnViz 写入（会话版本 %2；本版本最高只能读取 %3）。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+40"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>“%1”：%2</translation>
     </message>
@@ -1124,7 +1456,7 @@
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+58"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+59"/>
         <source>Nothing computed yet.</source>
         <translation>尚未计算。</translation>
     </message>
@@ -1176,12 +1508,17 @@
         <translation>从 X 一直读到输出。鼠标悬停在某个单元格上，会高亮计算它所用到的单元格。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source>Read from X to the output.</source>
+        <translation>从 X 一直读到输出。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Step %1 of %2:  %3</source>
         <translation>第 %1 步（共 %2 步）：  %3</translation>
     </message>
     <message>
-        <location line="+191"/>
+        <location line="+194"/>
         <source>values: negative</source>
         <translation>数值：负</translation>
     </message>
@@ -1206,7 +1543,7 @@
         <translation>已掩码（softmax 之前为 −∞）</translation>
     </message>
     <message>
-        <location line="+143"/>
+        <location line="+155"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 个特征</translation>
     </message>
@@ -1216,7 +1553,7 @@
         <translation>embed_dim = %1 个特征</translation>
     </message>
     <message>
-        <location line="+82"/>
+        <location line="+83"/>
         <source>query “%1”</source>
         <translation>查询“%1”</translation>
     </message>
@@ -1241,7 +1578,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+314"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+319"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
@@ -1375,7 +1712,7 @@
         <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
     </message>
     <message>
-        <location line="-301"/>
+        <location line="-306"/>
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
@@ -1385,7 +1722,7 @@
         <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
     </message>
     <message>
-        <location line="+306"/>
+        <location line="+311"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1405,12 +1742,17 @@
         <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="-307"/>
+        <location line="-312"/>
         <source>head output</source>
         <translation>头的输出</translation>
     </message>
     <message>
         <location line="+30"/>
+        <source>The steps show how a model computes a layer&apos;s attention: maps read from a file hold only the result. Open the model itself (File ▸ Open Model…) to see its steps.</source>
+        <translation>计算步骤展示模型如何算出一层的注意力：从文件读取的注意力图只含结果。请打开模型本身（文件 ▸ 打开模型…）查看其步骤。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</source>
         <translation>计算步骤展示一层的完整计算，文本窗口不保留它们（热图上方的“全部显示”可恢复所有词元）。</translation>
     </message>
@@ -1500,7 +1842,7 @@
         <translation>因果模型：每个词元只能看到自己和它之前的词元，因此掩码在对角线上方加上 −∞。</translation>
     </message>
     <message>
-        <location line="-154"/>
+        <location line="-159"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>每个查询的输出是各值行的加权平均：A 的第 i 行乘以 V。</translation>
     </message>
@@ -1520,7 +1862,7 @@
         <translation>%1 个头的输出并排拼接：%1 × %2 = %3 列。本头的列已用边框标出。</translation>
     </message>
     <message>
-        <location line="+150"/>
+        <location line="+155"/>
         <location line="+147"/>
         <source>output</source>
         <translation>输出</translation>
@@ -1654,17 +1996,22 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+37"/>
         <source>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</source>
         <translation>每项指标都对上方文本的所有查询词元取平均。归纳分数在本工具生成的序列上测量（第一个词元，然后把 50 个随机词元重复两遍）：第二遍中的词元对其前一次出现之后那个词元的注意力。标签：前一个词元 ≥ 0.4，汇聚（第一个词元）≥ 0.5，自身 ≥ 0.5，归纳 ≥ 0.3，广泛 ≥ 0.8。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-30"/>
         <source>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</source>
         <translation>在工具栏的“来源”框中选择一个训练好的模型（内置，无需下载：%1），或打开一个模型（文件 ▸ 打开模型…），即可度量它的每个头。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+37"/>
+        <source>These maps were read from a file: the induction score needs the model itself to run that sequence, so it is left out (–).</source>
+        <translation>这些注意力图读自文件：归纳分数需要模型本身运行该序列，因此略去（–）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
@@ -1679,7 +2026,7 @@
         <translation>标签</translation>
     </message>
     <message>
-        <location line="+104"/>
+        <location line="+108"/>
         <source>Export the Head Atlas</source>
         <translation>导出头图谱</translation>
     </message>
@@ -1699,7 +2046,7 @@
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-162"/>
         <source>Open a trained model to measure its heads.</source>
         <translation>打开一个训练好的模型来测量它的各个头。</translation>
     </message>
@@ -1707,7 +2054,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-555"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-604"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -1722,17 +2069,32 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+258"/>
+        <location line="+300"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+328"/>
+        <location line="+335"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+11"/>
+        <source>&apos;knocked_out&apos; is not a list</source>
+        <translation>“knocked_out”不是列表</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;knocked_out&apos; entries must be [layer, head, &quot;zero&quot; or &quot;mean&quot;], layer and head from 0</source>
+        <translation>“knocked_out”的每一项必须是 [层, 头, &quot;zero&quot; 或 &quot;mean&quot;]，层和头从 0 开始计数</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>&apos;knocked_out&apos; names heads of a model, but the source is the demo layer</source>
+        <translation>“knocked_out”指定的是模型的头，但来源是演示层</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>“masked_keys”不是列表</translation>
     </message>
@@ -2241,6 +2603,34 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::DocumentHistory</name>
+    <message>
+        <location filename="../../ui/widgets/document_history.cpp" line="+82"/>
+        <source>Knock Out Heads</source>
+        <translation>敲除头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Typing</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Change Source</source>
+        <translation>更换来源</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Mask Keys</source>
+        <translation>掩码键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Change Settings</source>
+        <translation>更改设置</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ExportDialog</name>
     <message>
         <location filename="../../ui/widgets/export_dialog.cpp" line="+19"/>
@@ -2325,7 +2715,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
         <location line="+4"/>
         <location line="+35"/>
         <source> px</source>
@@ -2407,7 +2797,7 @@
         <translation>导出…</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+76"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>图像大小将为 %1 × %2 像素。</translation>
     </message>
@@ -2420,14 +2810,14 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+78"/>
-        <location line="+24"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+81"/>
+        <location line="+27"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location line="-61"/>
+        <location line="-64"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
     </message>
@@ -2438,7 +2828,7 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+54"/>
+        <location line="+57"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -2478,7 +2868,7 @@
         <translation>CSV 表格 (*.csv);;NumPy 数组 [N, H, L, S] (*.npy);;带词元的 JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+19"/>
         <source>Cannot copy the figure</source>
         <translation>无法复制图</translation>
     </message>
@@ -2499,12 +2889,12 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+47"/>
+        <location line="+48"/>
         <source>Cannot load weights</source>
         <translation>无法加载权重</translation>
     </message>
     <message>
-        <location line="-47"/>
+        <location line="-48"/>
         <source>No file was given.</source>
         <translation>未指定文件。</translation>
     </message>
@@ -2514,7 +2904,7 @@
         <translation>正在读取 %1 中的权重…</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+33"/>
         <source>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</source>
         <translation>“%1”中的层 kdim 为 %2、vdim 为 %3，但演示层的键和值的维度为 embed_dim（%4）。</translation>
     </message>
@@ -2625,7 +3015,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+509"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+516"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -2637,7 +3027,7 @@
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+7"/>
         <source> (%1–%2)</source>
         <translation>（%1–%2）</translation>
     </message>
@@ -2661,7 +3051,12 @@
         </translation>
     </message>
     <message>
-        <location line="-9"/>
+        <location line="-25"/>
+        <source> · knocked out</source>
+        <translation> · 已敲除</translation>
+    </message>
+    <message>
+        <location line="+16"/>
         <source>Attention weights of the first %1 of %2 heads</source>
         <translation>%2 个头中前 %1 个头的注意力权重</translation>
     </message>
@@ -2729,7 +3124,7 @@
         <translation>注意力权重</translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+110"/>
         <source>Keys</source>
         <translation>键</translation>
     </message>
@@ -2742,7 +3137,7 @@
 <context>
     <name>attnviz::ui::HeatmapGridView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+151"/>
+        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+187"/>
         <source>mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -2936,6 +3331,62 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     </message>
 </context>
 <context>
+    <name>attnviz::ui::KnockOutMenu</name>
+    <message>
+        <location filename="../../ui/widgets/knock_out_menu.cpp" line="+20"/>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 头 %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Knock Out (Zero)</source>
+        <translation>敲除（置零）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Knock Out (Mean)</source>
+        <translation>敲除（取均值）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Restore All Heads</source>
+        <translation>恢复所有头</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::LensView</name>
+    <message>
+        <location filename="../../ui/model/lens_view.cpp" line="+115"/>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The top %1 tokens of every cell, with their probabilities, as a CSV table</source>
+        <translation>每个格子概率最高的 %1 个词元及其概率，导出为 CSV 表格</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cannot export the logit lens</source>
+        <translation>无法导出 Logit 透镜</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the Logit Lens</source>
+        <translation>导出 Logit 透镜</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::LinesView</name>
     <message>
         <location filename="../../ui/classroom/lines_view.cpp" line="+80"/>
@@ -2971,12 +3422,22 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+178"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+173"/>
+        <source>The tokens are those of the attention maps&apos; tokens file.</source>
+        <translation>词元来自注意力图的词元文件。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>%1 × %2 tokens · %3 heads · %4 ms</source>
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+125"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3088,9 +3549,82 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::ModelPanel</name>
+    <message>
+        <location filename="../../ui/model/model_panel.cpp" line="+81"/>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 头 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Layer %1 · mean over its %2 heads</source>
+        <translation>第 %1 层 · %2 个头的均值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Layer %1 · all %2 heads</source>
+        <translation>第 %1 层 · 全部 %2 个头</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> (knocked out)</source>
+        <translation>（已敲除）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 layers × %2 heads · %3 tokens</source>
+        <translation>%1 层 × %2 个头 · %3 个词元</translation>
+    </message>
+    <message>
+        <location line="+16"/>
+        <source>Layer %1 · head %2 — %3</source>
+        <translation>第 %1 层 · 头 %2 — %3</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Put layer %1, head %2 back</source>
+        <translation>恢复第 %1 层的头 %2</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>In focus</source>
+        <translation>当前焦点</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Heads knocked out</source>
+        <translation>已敲除的头</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>None. Right-click a head in the Model tab or the heatmaps (or Ctrl-click it) to knock it out and see what the model loses.</source>
+        <translation>无。在“模型”页或热力图中右键单击一个头（或按住 Ctrl 单击）即可敲除它，看看模型失去了什么。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Restore All</source>
+        <translation>全部恢复</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Predictions</source>
+        <translation>预测</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+83"/>
+        <location filename="../../ui/model/model_source.cpp" line="+96"/>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
@@ -3101,8 +3635,23 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>Open &amp;Attention Maps…</source>
+        <translation>打开注意力图(&amp;A)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) and their tokens (.json)</source>
+        <translation>打开在别处计算的注意力图（.npy 或 .safetensors，[层, 头, L, L]）及其词元（.json）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Recent Mo&amp;dels</source>
         <translation>最近的模型(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Models on This &amp;Computer</source>
+        <translation>本机上的模型(&amp;C)</translation>
     </message>
     <message>
         <location line="+1"/>
@@ -3150,12 +3699,42 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>不显示 [CLS]、[SEP]、BOS 等特殊词元，并把每行在剩下的词元上重新归一化为 1</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+53"/>
         <source>Open a Model Folder</source>
         <translation>打开模型文件夹</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+10"/>
+        <source>Open Attention Maps</source>
+        <translation>打开注意力图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention maps (*.npy *.safetensors);;All files (*)</source>
+        <translation>注意力图 (*.npy *.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Open the Tokens of %1</source>
+        <translation>打开 %1 的词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Tokens (*.json);;All files (*)</source>
+        <translation>词元 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>there is no tokens.json beside it: choose its tokens file</source>
+        <translation>旁边没有 tokens.json：请选择它的词元文件</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Cannot Open the Attention Maps</source>
+        <translation>无法打开注意力图</translation>
+    </message>
+    <message>
+        <location line="+30"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -3165,12 +3744,13 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>一个意外的错误中止了读取</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+27"/>
         <source>Cannot Open the Model</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-67"/>
+        <location line="+68"/>
         <source>%1 could not be opened: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
@@ -3180,12 +3760,32 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>清空列表</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+14"/>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>No ollama or LM Studio models in their default folders</source>
+        <translation>ollama 和 LM Studio 的默认文件夹中没有模型</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>%1 (trained, built in)</source>
         <translation>%1（已训练，内置）</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+28"/>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;attention maps read from a file · %2 layers · %3 heads · %4 tokens · %5&lt;br&gt;Steps and predictions need the model itself.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;从文件读取的注意力图 · %2 层 · %3 个头 · %4 个词元 · %5&lt;br&gt;计算步骤与预测需要模型本身。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <location line="+12"/>
         <source>%1 heads</source>
         <translation>%1 个头</translation>
     </message>
@@ -3200,12 +3800,14 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 · %3 层 · %4 · 头维度 %5&lt;br&gt;隐藏维度 %6 · %7 个参数 · %8&lt;br&gt;%9 个位置 · %10 · 分词器：%11（%12 个词元）</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="-19"/>
+        <location line="+29"/>
         <source>causal</source>
         <translation>因果</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-29"/>
+        <location line="+29"/>
         <source>bidirectional</source>
         <translation>双向</translation>
     </message>
@@ -3213,7 +3815,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+94"/>
+        <location filename="../../ui/model/model_view.cpp" line="+95"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
     </message>
@@ -3265,8 +3867,8 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
     <message>
         <location line="+30"/>
-        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer</source>
-        <translation>%1 · %2 个词元 · 每张图从 0 到它自己的最大权重着色；点击一个头可打开它所在的层</translation>
+        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, Ctrl-click or right-click it to knock it out</source>
+        <translation>%1 · %2 个词元 · 每张图从 0 到它自己的最大权重着色；点击一个头可打开它所在的层，按住 Ctrl 单击或右键单击可敲除它</translation>
     </message>
 </context>
 <context>
@@ -3400,6 +4002,273 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+2"/>
         <source>Needs %1. Every head of those layers; the later layers are not computed.</source>
         <translation>需要 %1。这些层的每个头都保留；后面的层不计算。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PatchView</name>
+    <message>
+        <location filename="../../ui/model/patch_view.cpp" line="+173"/>
+        <source>Patching failed</source>
+        <translation>激活修补失败</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Cannot show the head</source>
+        <translation>无法显示该头</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Clean:</source>
+        <translation>干净：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Corrupted:</source>
+        <translation>损坏：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Distractor:</source>
+        <translation>干扰项：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the text where the model predicts the target</source>
+        <translation>模型会预测出目标词元的文本</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the same text with a change, as many tokens</source>
+        <translation>改动过的同一文本，词元数相同</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location line="+1"/>
+        <source>a token of the vocabulary</source>
+        <translation>词表中的一个词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token the clean text predicts: a text that is one token, or a vocabulary entry</source>
+        <translation>干净文本所预测的词元：恰好一个词元的文本，或词表中的条目</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The token it competes with</source>
+        <translation>与之竞争的词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patch every head, one at a time, from the clean run into the corrupted run</source>
+        <translation>逐个把每个头从干净运行修补到损坏运行中</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF) or the fractions (NPY, CSV)</source>
+        <translation>图像（PNG、SVG、PDF）或比例数组（NPY、CSV）</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Patching needs a trained causal language model: open one (File ▸ Open Model…).</source>
+        <translation>激活修补需要一个训练好的因果语言模型：请打开一个（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patching needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</source>
+        <translation>激活修补需要一个训练好的因果语言模型：请在“来源”框中选择一个（内置：%1），或打开一个（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Patching reads the next-token logits of a causal language model; %1 has no such head.</source>
+        <translation>激活修补读取因果语言模型的下一词元 logit；%1 没有这样的输出头。</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>The clean text is %1 tokens and the corrupted text %2: patching needs texts of as many tokens (the tokens that differ are marked).</source>
+        <translation>干净文本有 %1 个词元，损坏文本有 %2 个：激活修补需要两段文本的词元数相同（不同的词元已标出）。</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>not one token</source>
+        <translation>不是单个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“%1” is not one token of this vocabulary: pick one from the list.</source>
+        <translation>“%1”不是此词表中的单个词元：请从列表中选择。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>id %1</source>
+        <translation>id %1</translation>
+    </message>
+    <message>
+        <location line="+95"/>
+        <source>Run the sweep first: there is nothing to export.</source>
+        <translation>请先运行扫描：还没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot export the patching map</source>
+        <translation>无法导出激活修补图</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot copy the figure</source>
+        <translation>无法复制图像</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Run the sweep first: there is nothing to copy.</source>
+        <translation>请先运行扫描：还没有可复制的内容。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the patching map</source>
+        <translation>导出激活修补图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;NumPy array (*.npy);;CSV table (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;NumPy 数组 (*.npy);;CSV 表格 (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PredictionStrip</name>
+    <message>
+        <location filename="../../ui/model/predictions_view.cpp" line="+162"/>
+        <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
+        <translation>每个词元之后对下一个词元的首选猜测：%2 个中猜对 %1 个（绿色）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>, %1 of %2 in the second copy</source>
+        <translation>，第二遍中 %2 个猜对 %1 个</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · loss %1 nats/token (the colour under each guess: pale 0, dark red 6 or more)</source>
+        <translation> · 损失 %1 奈特/词元（每个猜测下方的颜色：浅色为 0，深红为 6 及以上）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> · knocked out: %1</source>
+        <translation> · 已敲除：%1</translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>Token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Guess</source>
+        <translation>猜测</translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</source>
+        <translation>在“%1”之后：模型猜“%2”（%3%）%4 · 损失 %5 奈特</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>, right</source>
+        <translation>，猜对</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>After the text: the model guesses “%1” (%2%)</source>
+        <translation>文本之后：模型猜“%1”（%2%）</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PredictionsBox</name>
+    <message>
+        <location line="-213"/>
+        <source>L%1 H%2</source>
+        <translation>L%1 H%2</translation>
+    </message>
+    <message>
+        <location line="+283"/>
+        <source>Loss on %1: %2 → %3 nats/token</source>
+        <translation>%1的损失：%2 → %3 奈特/词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Loss on %1: %2 nats/token</source>
+        <translation>%1的损失：%2 奈特/词元</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>the text</source>
+        <translation>全文</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the second copy</source>
+        <translation>第二遍</translation>
+    </message>
+    <message>
+        <location line="+59"/>
+        <source>No predictions for this model.</source>
+        <translation>此模型没有预测。</translation>
+    </message>
+    <message>
+        <location line="+50"/>
+        <source>After the last token, “%1”, the model guesses:</source>
+        <translation>在最后一个词元“%1”之后，模型猜测：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>After “%1” (position %2) the model guesses (actually “%3”):</source>
+        <translation>在“%1”（位置 %2）之后，模型猜测（实际为“%3”）：</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+23"/>
+        <source>With %1 knocked out:</source>
+        <translation>敲除 %1 后：</translation>
+    </message>
+    <message>
+        <location line="-20"/>
+        <location line="+23"/>
+        <source>Intact model:</source>
+        <translation>完整模型：</translation>
+    </message>
+    <message>
+        <location line="-14"/>
+        <source>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</source>
+        <translation>掩码语言模型：在文本中放入 [MASK] 或 &lt;mask&gt;，看看它会填入什么。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Fillers of %1 at piece %2:</source>
+        <translation>第 %2 个片段 %1 处的填充：</translation>
     </message>
 </context>
 <context>
@@ -3618,7 +4487,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>是否先保存对此会话的更改？</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
@@ -3638,12 +4507,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>已打开 %1</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+17"/>
         <source>Cannot restore the work</source>
         <translation>无法恢复工作</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+33"/>
         <source>Cannot save session</source>
         <translation>无法保存会话</translation>
     </message>
@@ -3709,7 +4578,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::StepsView</name>
     <message>
-        <location filename="../../ui/classroom/steps_view.cpp" line="+83"/>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+85"/>
         <source>◀ Back</source>
         <translation>◀ 上一步</translation>
     </message>
@@ -3772,7 +4641,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+149"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+164"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -3872,7 +4741,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>用数字看训练好的模型的每个头在做什么</translation>
     </message>
     <message>
+        <location line="+3"/>
+        <source>Logit Lens</source>
+        <translation>Logit 透镜</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What a trained model predicts after each of its layers</source>
+        <translation>训练好的模型在每一层之后预测什么</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Patching</source>
+        <translation>激活修补</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>Activation patching: which heads carry what the corrupted text lost</source>
+        <translation>激活修补：哪些头携带了损坏文本丢失的信息</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Hide the explanation</source>
         <translation>隐藏说明</translation>
     </message>
@@ -3920,7 +4809,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::WindowActions</name>
     <message>
-        <location filename="../../ui/widgets/window_actions.cpp" line="+47"/>
+        <location filename="../../ui/widgets/window_actions.cpp" line="+49"/>
         <source>&amp;New Session</source>
         <translation>新建会话(&amp;N)</translation>
     </message>
@@ -3976,6 +4865,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
     <message>
         <location line="+2"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>&amp;All Heads</source>
         <translation>所有头(&amp;A)</translation>
     </message>
@@ -4105,7 +5004,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+17"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
