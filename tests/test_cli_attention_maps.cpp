@@ -62,20 +62,30 @@ class TestCliAttentionMaps : public QObject {
                            maps_file("bad_nan.npy"), QStringLiteral("--out"), out}
             << 1 << "layer 2, head 3, row 5, column 1 is NaN";
         QTest::newRow("steps need the model")
-            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
-                           maps_file("maps_f32.npy"), QStringLiteral("--view"),
-                           QStringLiteral("steps"), QStringLiteral("--out"), out}
+            << QStringList{QStringLiteral("export"),
+                           QStringLiteral("--attentions"),
+                           maps_file("maps_f32.npy"),
+                           QStringLiteral("--view"),
+                           QStringLiteral("steps"),
+                           QStringLiteral("--out"),
+                           out}
             << 2 << "--view steps needs a model: maps read from a file hold only its result";
-        QTest::newRow("no text with maps")
-            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
-                           maps_file("maps_f32.npy"), QStringLiteral("--text"),
-                           QStringLiteral("a b"), QStringLiteral("--out"), out}
-            << 2 << "--attentions brings its own tokens";
-        QTest::newRow("layer past the file's")
-            << QStringList{QStringLiteral("export"), QStringLiteral("--attentions"),
-                           maps_file("maps_f32.npy"), QStringLiteral("--layer"),
-                           QStringLiteral("3"), QStringLiteral("--out"), out}
-            << 2 << "--layer 3: maps_f32.npy has 2 layers";
+        QTest::newRow("no text with maps") << QStringList{QStringLiteral("export"),
+                                                          QStringLiteral("--attentions"),
+                                                          maps_file("maps_f32.npy"),
+                                                          QStringLiteral("--text"),
+                                                          QStringLiteral("a b"),
+                                                          QStringLiteral("--out"),
+                                                          out}
+                                           << 2 << "--attentions brings its own tokens";
+        QTest::newRow("layer past the file's") << QStringList{QStringLiteral("export"),
+                                                              QStringLiteral("--attentions"),
+                                                              maps_file("maps_f32.npy"),
+                                                              QStringLiteral("--layer"),
+                                                              QStringLiteral("3"),
+                                                              QStringLiteral("--out"),
+                                                              out}
+                                               << 2 << "--layer 3: maps_f32.npy has 2 layers";
     }
     void exportRefusesAsViewDoes() {
         QFETCH(QStringList, args);
@@ -93,11 +103,11 @@ class TestCliAttentionMaps : public QObject {
         // Every head measured from the file; the induction score needs the model (-1); the
         // rows' warning on stderr, not a refusal.
         const QString out = test::temp_path(QStringLiteral("atlas.csv"));
-        const test::CliRun r = test::run_cli(
-            {QStringLiteral("export"), QStringLiteral("--attentions"),
-             maps_file("rows_not_one.npy"), QStringLiteral("--attention-tokens"),
-             maps_file("tokens_list.json"), QStringLiteral("--view"), QStringLiteral("atlas"),
-             QStringLiteral("--out"), out});
+        const test::CliRun r =
+            test::run_cli({QStringLiteral("export"), QStringLiteral("--attentions"),
+                           maps_file("rows_not_one.npy"), QStringLiteral("--attention-tokens"),
+                           maps_file("tokens_list.json"), QStringLiteral("--view"),
+                           QStringLiteral("atlas"), QStringLiteral("--out"), out});
         QCOMPARE(r.status, 0);
         QVERIFY2(r.err.contains(QStringLiteral("warning: ")) &&
                      r.err.contains(QStringLiteral("layer 2, head 3, row 7 sums to 0.9")),
