@@ -77,12 +77,15 @@ class KnockOutTest : public QObject {
         QTest::newRow("not a list") << QJsonValue(3) << m << "is not a list";
         QTest::newRow("two items")
             << QJsonValue(QJsonArray{QJsonArray{1, 2}}) << m << "[layer, head";
-        QTest::newRow("negative") << QJsonValue(QJsonArray{QJsonArray{-1, 2, "zero"}}) << m
-                                  << "[layer, head";
+        QTest::newRow("negative") << QJsonValue(
+                                         QJsonArray{QJsonArray{-1, 2, QStringLiteral("zero")}})
+                                  << m << "[layer, head";
         QTest::newRow("unknown mode")
-            << QJsonValue(QJsonArray{QJsonArray{1, 2, "half"}}) << m << "\"zero\" or \"mean\"";
+            << QJsonValue(QJsonArray{QJsonArray{1, 2, QStringLiteral("half")}}) << m
+            << "\"zero\" or \"mean\"";
         QTest::newRow("the demo layer")
-            << QJsonValue(QJsonArray{QJsonArray{1, 2, "zero"}}) << QString() << "demo layer";
+            << QJsonValue(QJsonArray{QJsonArray{1, 2, QStringLiteral("zero")}}) << QString()
+            << "demo layer";
     }
     void badSessionEntriesAreRefused() {
         QFETCH(QJsonValue, entry);
