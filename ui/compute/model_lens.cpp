@@ -114,14 +114,7 @@ LensPtr compute_lens(const ComputeConfig& c, int num_threads, const PassControl*
     std::unordered_map<Index, QString> texts;
     const auto text_of = [&](Index id) -> const QString& {
         auto [it, added] = texts.try_emplace(id);
-        if (added) {
-            // A byte-level piece reads as its text (" the"), or as its vocabulary entry when
-            // it is part of a character only.
-            QString s = QString::fromStdString(m->tokenizer.decode({id}));
-            if (s.isEmpty() || s.contains(QChar::ReplacementCharacter))
-                s = QString::fromStdString(m->tokenizer.id_to_token(id));
-            it->second = s.isEmpty() ? QStringLiteral("<id %1>").arg(id) : s;
-        }
+        if (added) it->second = token_label(m->tokenizer, id);
         return it->second;
     };
     for (Index p = 0; p < P; ++p) {

@@ -237,11 +237,8 @@ std::shared_ptr<const ModelPredictions> predictions_of(const Opened& m, const Te
         out->positions.push_back(int(p));
     for (const auto& row : r.top) {
         std::vector<QString> text;
-        for (const models::TokenScore& t : row) {
-            const std::string s = m.tokenizer.id_to_token(t.id);
-            text.push_back(s.empty() ? QStringLiteral("<id %1>").arg(t.id)
-                                     : QString::fromStdString(s));
-        }
+        for (const models::TokenScore& t : row)
+            text.push_back(token_label(m.tokenizer, t.id));
         out->top_text.push_back(std::move(text));
     }
     out->top = std::move(r.top);
@@ -260,6 +257,13 @@ models::EncodedText encode_model_text(const models::OpenedModel& model,
 std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& config,
                                                        const models::ModelInfo& info) {
     return knock_outs(config, info);
+}
+
+QString token_label(const text::HfTokenizer& tokenizer, std::int64_t id) {
+    QString s = QString::fromStdString(tokenizer.decode({id}));
+    if (s.isEmpty() || s.contains(QChar::ReplacementCharacter))
+        s = QString::fromStdString(tokenizer.id_to_token(id));
+    return s.isEmpty() ? QStringLiteral("<id %1>").arg(id) : s;
 }
 
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threads,

@@ -67,6 +67,11 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& config, std::uint64_t gene
                                  std::shared_ptr<const StepTensors> steps = nullptr,
                                  std::shared_ptr<const LensGrid> lens = nullptr);
 
+/// A vocabulary id as people read it: its decoded text (" the" rather than "Ġthe"), its
+/// vocabulary entry when it is part of a character only, else "<id N>".  The predictions and
+/// the logit lens name their tokens with it.
+QString token_label(const text::HfTokenizer& tokenizer, std::int64_t id);
+
 /// What each token of the model's encoding stands for (resolve_tokens for a model).
 QStringList model_tokens(const ComputeConfig& config);
 
