@@ -273,6 +273,65 @@ class TestPredictions : public QObject {
         s.seed = 7;
         s.eos_ids.clear();
         QCOMPARE(model->generate(prompt, s).ids, model->generate(prompt, s).ids);
+
+        // on_token sees every token as it is chosen; returning false stops there.
+        std::vector<Index> seen;
+        models::GenerateOptions cb = o;
+        cb.eos_ids.clear();
+        cb.on_token = [&](std::int64_t id) {
+            seen.push_back(id);
+            return seen.size() < 2;
+        };
+        const models::Generation two = model->generate(prompt, cb);
+        QVERIFY(two.stopped);
+        QCOMPARE(two.ids, seen);
+        QCOMPARE(two.ids.size(), std::size_t(2));
+        QCOMPARE(two.attention.shape[2], Index(prompt.size()) + 2);
+
+        // With heads knocked out, each token is the argmax of predict() with the same
+        // interventions on the text so far (golden-checked above), and the maps are the
+        // ablated pass's.
+        const json::Document ivs =
+            json::parse(io::read_file(dir + "/reference/interventions.json"));
+        std::vector<models::HeadRef> heads;
+        for (json::Element h : json::Array(*json::find(ivs.root(), "ablate")))
+            heads.push_back({ids_of(h)[0], ids_of(h)[1]});
+        for (const auto kind : {HeadIntervention::Kind::Zero, HeadIntervention::Kind::Mean}) {
+            models::GenerateOptions ab = o;
+            ab.eos_ids.clear();
+            ab.max_new_tokens = std::min<Index>(o.max_new_tokens, 4);
+            ab.interventions = models::ablations(heads, kind);
+            const models::Generation a = model->generate(prompt, ab);
+            QCOMPARE(Index(a.ids.size()), ab.max_new_tokens);
+            models::ModelInput text;
+            text.ids = prompt;
+            models::PredictOptions po;
+            po.interventions = ab.interventions;
+            const Index V = model->info().vocab_size;
+            for (std::size_t t = 0; t < a.ids.size(); ++t) {
+                const models::Prediction p = models::predict(*model, text, po);
+                const Index last = Index(text.ids.size()) - 1;
+                const auto best = models::top_k(p.logits.ptr() + last * V, V, 1);
+                QCOMPARE(a.ids[t], best[0].id);
+                text.ids.push_back(a.ids[t]);
+            }
+            models::ModelForwardOptions fo;
+            fo.interventions = ab.interventions;
+            models::CollectingSink ablated;
+            model->forward(text, fo, ablated);
+            const auto total = Index(text.ids.size());
+            const Index heads_n = model->info().num_heads;
+            QCOMPARE(a.attention.shape, (Shape{model->info().num_layers, heads_n, total, total}));
+            for (std::size_t l = 0; l < ablated.results.size(); ++l) {
+                const auto c = test::compare_arrays(a.attention.ptr() + l * heads_n * total * total,
+                                                    ablated.results[l].weights.ptr(),
+                                                    std::size_t(heads_n * total * total), 1e-6, 0.0);
+                QVERIFY2(c.ok, ("ablated layer " + std::to_string(l) + ": " + c.message).c_str());
+            }
+        }
+        models::GenerateOptions patched = o;
+        patched.interventions = {{{0, 0}, HeadIntervention::Kind::Patch, nullptr}};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->generate(prompt, patched));
     }
 
     void aCheckpointWithoutItsHead() {

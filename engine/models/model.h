@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -180,11 +181,20 @@ struct GenerateOptions {
     bool attention = false;             ///< keep each layer's attention rows
     bool keep_logits = false;           ///< keep each step's next-token logits
     int num_threads = 1;
+    /// Heads knocked out (Zero or Mean; not Patch).  A head's mean over the text's positions
+    /// changes as the text grows, so with any of them every step runs the whole text again
+    /// (no key/value cache): the tokens are those the ablated model predicts from the text so
+    /// far, as forward() with these interventions gives them.
+    std::vector<HeadIntervention> interventions;
+    /// Called with each new token as soon as it is chosen (on the calling thread); returning
+    /// false stops the generation there (Generation::stopped), the token kept.
+    std::function<bool(std::int64_t id)> on_token;
 };
 
 struct Generation {
     std::vector<std::int64_t> ids;  ///< the new tokens
     bool eos = false;               ///< stopped at an eos token (else at the length)
+    bool stopped = false;           ///< on_token asked to stop
     /// With options.attention: [layers, heads, total, total] of prompt + new tokens (the last
     /// token's row too), float32; zeros above the diagonal.
     Tensor attention;

@@ -1428,13 +1428,20 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
             std::to_string(P) + " prompt tokens and " + std::to_string(options.max_new_tokens) +
             " new ones are more than the " + std::to_string(config_.max_positions) +
             " positions of " + config_.display_name());
+    for (const HeadIntervention& iv : options.interventions)
+        if (iv.kind == HeadIntervention::Kind::Patch)
+            throw std::invalid_argument("generation takes knocked-out heads (zero, mean), not "
+                                        "patched ones");
+    const bool intervened = !options.interventions.empty();
     const Index N = config_.num_layers, H = config_.num_heads, E = config_.hidden_size;
     const Index V = config_.vocab_size;
     const int threads = std::max(1, options.num_threads);
     KvCache cache;
     const auto kv = static_cast<std::size_t>(T * config_.num_kv_heads * config_.head_dim);
-    cache.k.assign(static_cast<std::size_t>(N), std::vector<float>(kv));
-    cache.v.assign(static_cast<std::size_t>(N), std::vector<float>(kv));
+    if (!intervened) {
+        cache.k.assign(static_cast<std::size_t>(N), std::vector<float>(kv));
+        cache.v.assign(static_cast<std::size_t>(N), std::vector<float>(kv));
+    }
     Generation g;
     if (options.attention) g.attention = Tensor({N, H, T, T});
     std::vector<float> step_logits;
@@ -1471,10 +1478,36 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
         }
         return Tensor({1, E}, std::vector<float>(x.end() - E, x.end()));
     };
+    // The whole text with the knocked-out heads' interventions: the attention of every layer
+    // (kept into g.attention) or only the last stream.
+    const auto intervened_pass = [&](bool keep_attention) {
+        ModelInput in;
+        in.ids = ids;
+        ModelForwardOptions o;
+        o.attention = keep_attention;
+        o.interventions = options.interventions;
+        o.num_threads = threads;
+        if (!keep_attention) {
+            FinalStreamSink sink(N);
+            forward(in, o, sink);
+            return logits(sink.final, {static_cast<Index>(ids.size()) - 1}, threads, nullptr);
+        }
+        CollectingSink sink;
+        forward(in, o, sink);
+        const auto S = static_cast<Index>(ids.size());
+        for (std::size_t k = 0; k < sink.results.size(); ++k)
+            for (Index h = 0; h < H; ++h)
+                for (Index i = 0; i < S; ++i)
+                    std::copy_n(sink.results[k].weights.ptr() + (h * S + i) * S, S,
+                                g.attention.ptr() + ((sink.layers[k] * H + h) * T + i) * T);
+        return Tensor();
+    };
     // The prompt in one pass, then one token at a time.
     Index t0 = 0, n = P;
     for (;;) {
-        const Tensor last = logits(step(n, t0), {0}, n == 1 ? step_threads : threads, nullptr);
+        const Tensor last = intervened ? intervened_pass(false)
+                                       : logits(step(n, t0), {0},
+                                                n == 1 ? step_threads : threads, nullptr);
         const Index next = sampler.pick(last.data);
         if (options.keep_logits)
             step_logits.insert(step_logits.end(), last.data.begin(), last.data.end());
@@ -1482,7 +1515,9 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
         ids.push_back(next);
         g.eos = std::find(options.eos_ids.begin(), options.eos_ids.end(), next) !=
                 options.eos_ids.end();
-        if (g.eos || static_cast<Index>(g.ids.size()) == options.max_new_tokens) break;
+        g.stopped = options.on_token && !options.on_token(next);
+        if (g.eos || g.stopped || static_cast<Index>(g.ids.size()) == options.max_new_tokens)
+            break;
         t0 += n;
         n = 1;
     }
@@ -1491,7 +1526,10 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
     if (options.attention) {
         // The last token's own row: one more step, without its logits.
         const Index total = P + steps;
-        step(1, total - 1);
+        if (intervened)
+            intervened_pass(true);
+        else
+            step(1, total - 1);
         Tensor cropped({N, H, total, total});
         for (Index lh = 0; lh < N * H; ++lh)
             for (Index i = 0; i < total; ++i)
