@@ -323,15 +323,52 @@ class TestPredictions : public QObject {
             const Index heads_n = model->info().num_heads;
             QCOMPARE(a.attention.shape, (Shape{model->info().num_layers, heads_n, total, total}));
             for (std::size_t l = 0; l < ablated.results.size(); ++l) {
-                const auto c = test::compare_arrays(a.attention.ptr() + l * heads_n * total * total,
-                                                    ablated.results[l].weights.ptr(),
-                                                    std::size_t(heads_n * total * total), 1e-6, 0.0);
+                const auto c =
+                    test::compare_arrays(a.attention.ptr() + l * heads_n * total * total,
+                                         ablated.results[l].weights.ptr(),
+                                         std::size_t(heads_n * total * total), 1e-6, 0.0);
                 QVERIFY2(c.ok, ("ablated layer " + std::to_string(l) + ": " + c.message).c_str());
             }
         }
         models::GenerateOptions patched = o;
         patched.interventions = {{{0, 0}, HeadIntervention::Kind::Patch, nullptr}};
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->generate(prompt, patched));
+    }
+
+    // A generation's tokens appended to the prompt's encoding read as the tokenizer reads the
+    // whole text, where it splits the text at the same place: the same labels (pieces of a
+    // character "猫[1/3]" included) and offsets into the prompt and its continuation.
+    void continuedEncodingsReadAsTheWholeText_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"gpt2_lmhead", "llama_gqa", "qwen2_bias_bf16", "llama3_rope_sharded"})
+            QTest::newRow(n) << QString::fromLatin1(n);
+    }
+    void continuedEncodingsReadAsTheWholeText() {
+        QFETCH(QString, name);
+        const auto m = models::open_model_folder(case_dir(name.toStdString()));
+        const std::string prompt = "Hello", more = " 猫 cat world";
+        const models::EncodedText whole = models::encode_text(m, prompt + more);
+        models::EncodedText e = models::encode_text(m, prompt);
+        const std::size_t P = e.input.ids.size();
+        QVERIFY(std::equal(e.input.ids.begin(), e.input.ids.end(), whole.input.ids.begin()));
+        const std::vector<Index> ids(whole.input.ids.begin() + std::ptrdiff_t(P),
+                                     whole.input.ids.end());
+        QCOMPARE(models::continue_encoding(m, e, prompt, ids), prompt + more);
+        QCOMPARE(e.input.ids, whole.input.ids);
+        QCOMPARE(e.encoding.ids, whole.encoding.ids);
+        QCOMPARE(e.encoding.tokens, whole.encoding.tokens);
+        QCOMPARE(e.encoding.text, whole.encoding.text);
+        QCOMPARE(e.encoding.offsets, whole.encoding.offsets);
+        // An id the model lacks, and more tokens than its positions.
+        models::EncodedText bad = models::encode_text(m, prompt);
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            models::continue_encoding(m, bad, prompt, {m.model->info().vocab_size}));
+        QVERIFY_THROWS_EXCEPTION(
+            models::TextTooLong,
+            models::continue_encoding(
+                m, bad, prompt,
+                std::vector<Index>(std::size_t(m.model->info().max_positions), ids[0])));
     }
 
     void aCheckpointWithoutItsHead() {

@@ -154,6 +154,102 @@ EncodedText encode_text(const OpenedModel& m, std::string_view text,
     return out;
 }
 
+namespace {
+std::int64_t code_points(std::string_view s) {
+    return std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; });
+}
+
+/// The bytes `a` and `b` share at their start, cut back to a whole character.
+std::size_t common_prefix(std::string_view a, std::string_view b) {
+    std::size_t n = 0;
+    while (n < a.size() && n < b.size() && a[n] == b[n])
+        ++n;
+    while (n > 0 && n < a.size() && (a[n] & 0xC0) == 0x80)
+        --n;
+    return n;
+}
+}  // namespace
+
+std::string continue_encoding(const OpenedModel& m, EncodedText& e, std::string_view text,
+                              const std::vector<std::int64_t>& ids) {
+    if (ids.empty()) return std::string(text);
+    const text::HfTokenizer& tok = m.tokenizer;
+    const std::int64_t V = m.model->info().vocab_size;
+    for (const std::int64_t id : ids)
+        if (id < 0 || id >= V)
+            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the " +
+                                        std::to_string(V) + "-token vocabulary of " +
+                                        m.model->info().display_name);
+    const auto L = static_cast<std::int64_t>(e.input.ids.size() + ids.size());
+    const std::int64_t max = m.model->config().max_positions;
+    if (L > max)
+        throw TextTooLong("the text and its continuation are " + std::to_string(L) +
+                              " tokens, more than the " + std::to_string(max) + " positions of " +
+                              m.model->info().display_name,
+                          L, max, {});
+    // The continuation's text after the prompt's last token, so that a decoder that drops a
+    // leading space at the start of a text ("▁Hello") keeps it here.
+    std::vector<std::int64_t> run;
+    if (!e.input.ids.empty()) run.push_back(e.input.ids.back());
+    const std::string context = tok.decode(run);
+    const auto after_context = [&](const std::string& decoded, std::size_t count) {
+        if (decoded.compare(0, context.size(), context) == 0) return decoded.substr(context.size());
+        return tok.decode(std::vector<std::int64_t>(ids.begin(), ids.begin() + count));
+    };
+    run.insert(run.end(), ids.begin(), ids.end());
+    const std::string all = after_context(tok.decode(run), ids.size());
+    run.resize(run.size() - ids.size());
+    // Each token ends where the continuation decoded up to it stops agreeing with the whole;
+    // a token that ends inside a character adds nothing of its own.
+    std::vector<std::size_t> ends;
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        run.push_back(ids[k]);
+        const std::size_t end = k + 1 == ids.size()
+                                    ? all.size()
+                                    : common_prefix(after_context(tok.decode(run), k + 1), all);
+        ends.push_back(std::max(end, ends.empty() ? std::size_t{0} : ends.back()));
+    }
+    const std::int64_t base = code_points(text);
+    const auto specials = tok.special_tokens();
+    text::Encoding& enc = e.encoding;
+    std::size_t begin = 0;
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        const std::string piece = all.substr(begin, ends[k] - begin);
+        enc.ids.push_back(ids[k]);
+        enc.tokens.push_back(tok.id_to_token(ids[k]));
+        enc.text.push_back(piece);
+        enc.offsets.emplace_back(base + code_points(std::string_view(all).substr(0, begin)),
+                                 base + code_points(std::string_view(all).substr(0, ends[k])));
+        enc.special.push_back(std::any_of(specials.begin(), specials.end(),
+                                          [&](const auto& s) { return s.second == ids[k]; }));
+        if (!enc.type_ids.empty()) enc.type_ids.push_back(0);
+        if (!enc.sequence.empty()) enc.sequence.push_back(0);
+        begin = ends[k];
+    }
+    // The pieces of one character: each shows it and which piece it is.
+    const std::size_t first = enc.ids.size() - ids.size();
+    for (std::size_t k = first; k < enc.ids.size();) {
+        std::size_t j = k;
+        while (j < enc.ids.size() && enc.text[j].empty())
+            ++j;
+        if (j == enc.ids.size()) {  // a character not finished yet: its pieces as they are
+            for (; k < j; ++k)
+                enc.text[k] = enc.tokens[k];
+            break;
+        }
+        const std::size_t n = j - k + 1;
+        for (std::size_t i = 0; n > 1 && i < n; ++i) {
+            enc.text[k + i] =
+                enc.text[j] + "[" + std::to_string(i + 1) + "/" + std::to_string(n) + "]";
+            if (i + 1 < n) enc.offsets[k + i] = {enc.offsets[j].first, enc.offsets[j].first + 1};
+        }
+        k = j + 1;
+    }
+    e.input.ids.insert(e.input.ids.end(), ids.begin(), ids.end());
+    if (!e.input.token_type_ids.empty()) e.input.token_type_ids.resize(e.input.ids.size(), 0);
+    return std::string(text) + all;
+}
+
 std::int64_t single_token_id(const text::HfTokenizer& tokenizer, const std::string& text,
                              const std::string& what) {
     if (text.empty()) throw UsageError(what + " is empty");

@@ -74,6 +74,16 @@ class TextTooLong : public std::invalid_argument {
 EncodedText encode_text(const OpenedModel& m, std::string_view text,
                         std::optional<std::string_view> text2 = std::nullopt);
 
+/// `e`, the encoding of `text` (a single text), continued by `ids`: a causal model's new
+/// tokens, as it chose them (decoding and tokenizing again could split them otherwise).  Each
+/// gets its vocabulary string, the text it adds (the continuation decoded as a whole, as
+/// Hugging Face's decoders join it, cut where each token ends: a piece of a character shows
+/// it as "猫[1/2]"), offsets into the returned text, `text` followed by that continuation,
+/// and special set for the tokenizer's special tokens.  Throws std::invalid_argument for an
+/// id outside the vocabulary and TextTooLong past the model's positions.
+std::string continue_encoding(const OpenedModel& m, EncodedText& e, std::string_view text,
+                              const std::vector<std::int64_t>& ids);
+
 /// The one token `text` names, as a target or a distractor of patching: a text that
 /// tokenizes (without special tokens) to exactly one token, else a vocabulary string
 /// ("Ġcat", "##ing").  Throws UsageError naming `what` ("--target") and the text's pieces.

@@ -1430,8 +1430,9 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
             " positions of " + config_.display_name());
     for (const HeadIntervention& iv : options.interventions)
         if (iv.kind == HeadIntervention::Kind::Patch)
-            throw std::invalid_argument("generation takes knocked-out heads (zero, mean), not "
-                                        "patched ones");
+            throw std::invalid_argument(
+                "generation takes knocked-out heads (zero, mean), not "
+                "patched ones");
     const bool intervened = !options.interventions.empty();
     const Index N = config_.num_layers, H = config_.num_heads, E = config_.hidden_size;
     const Index V = config_.vocab_size;
@@ -1505,9 +1506,9 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
     // The prompt in one pass, then one token at a time.
     Index t0 = 0, n = P;
     for (;;) {
-        const Tensor last = intervened ? intervened_pass(false)
-                                       : logits(step(n, t0), {0},
-                                                n == 1 ? step_threads : threads, nullptr);
+        const Tensor last =
+            intervened ? intervened_pass(false)
+                       : logits(step(n, t0), {0}, n == 1 ? step_threads : threads, nullptr);
         const Index next = sampler.pick(last.data);
         if (options.keep_logits)
             step_logits.insert(step_logits.end(), last.data.begin(), last.data.end());
@@ -1516,8 +1517,7 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
         g.eos = std::find(options.eos_ids.begin(), options.eos_ids.end(), next) !=
                 options.eos_ids.end();
         g.stopped = options.on_token && !options.on_token(next);
-        if (g.eos || g.stopped || static_cast<Index>(g.ids.size()) == options.max_new_tokens)
-            break;
+        if (g.eos || g.stopped || static_cast<Index>(g.ids.size()) == options.max_new_tokens) break;
         t0 += n;
         n = 1;
     }
