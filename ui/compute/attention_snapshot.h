@@ -126,7 +126,20 @@ struct ModelMaps {
     int pieceOf(int token) const {
         return last_piece.empty() ? first_piece + token : last_piece[std::size_t(token)];
     }
+    /// text_a: the text and, on the generation timeline, the continuation shown, whose
+    /// generated_pieces pieces end the text (ComputeConfig::generated).
     QString text_a, text_b;
+    int generated_pieces = 0;
+    /// Whether shown token `token` is (or ends in) the model's own continuation.
+    bool isGenerated(int token) const {
+        return generated_pieces > 0 && pieceOf(token) >= text_pieces - generated_pieces;
+    }
+    /// The first shown token the model wrote itself, or -1.
+    int firstGeneratedToken() const {
+        for (int t = 0; t < tokens; ++t)
+            if (isGenerated(t)) return t;
+        return -1;
+    }
     /// Characters of the text(s) the model reads as its unknown token (<unk>, [UNK]), and
     /// every character that is not a space: "12 of 12 characters are unknown to this model".
     int unknown_chars = 0, text_chars = 0;

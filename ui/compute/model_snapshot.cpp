@@ -31,14 +31,24 @@ using Encoded = models::EncodedText;
 using Opened = models::OpenedModel;
 using Grouping = models::TokenGrouping;
 
-Encoded encode(const Opened& m, const ComputeConfig& c) {
+/// The text as the model reads it: text_a (and text_b) encoded, then the continuation the
+/// timeline shows (c.generated); `text` gets text_a followed by that continuation.
+Encoded encode(const Opened& m, const ComputeConfig& c, QString* text = nullptr) {
     const QByteArray a = c.text_a.toUtf8(), b = c.text_b.toUtf8();
     if (c.text_a.trimmed().isEmpty())
         throw UsageError(ComputeText::tr("There are no tokens: type a sentence.").toStdString());
+    if (text) *text = c.text_a;
     try {
         if (c.pair_mode != PairMode::Single && !c.text_b.trimmed().isEmpty())
             return models::encode_text(m, a.toStdString(), b.toStdString());
-        return models::encode_text(m, a.toStdString());
+        Encoded e = models::encode_text(m, a.toStdString());
+        const std::vector<qint64> more = c.shownGenerated();
+        if (!more.empty()) {
+            const std::string whole = models::continue_encoding(
+                m, e, a.toStdString(), std::vector<std::int64_t>(more.begin(), more.end()));
+            if (text) *text = QString::fromStdString(whole);
+        }
+        return e;
     } catch (const models::TextTooLong&) {
         throw;  // the window offers the start that fits
     } catch (const std::invalid_argument& e) {
@@ -254,6 +264,12 @@ models::EncodedText encode_model_text(const models::OpenedModel& model,
     return encode(model, config);
 }
 
+QString model_text(const models::OpenedModel& model, const ComputeConfig& config) {
+    QString text;
+    encode(model, config, &text);
+    return text;
+}
+
 std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& config,
                                                        const models::ModelInfo& info) {
     return knock_outs(config, info);
@@ -272,7 +288,8 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
                                            const PassControl* control) {
     const auto start = std::chrono::steady_clock::now();
     const ModelPtr m = open_model(c.model_folder);
-    const models::EncodedText enc = encode(*m, c);
+    QString text_a;
+    const models::EncodedText enc = encode(*m, c, &text_a);
     const models::Model& model = *m->model;
     const models::ModelInfo& info = model.info();
     const auto L = std::int64_t(enc.input.ids.size());
@@ -354,8 +371,9 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     out->budget_bytes = memory.bytes;
     out->causal = info.causal;
     out->encoding = enc.encoding;
-    out->text_a = c.text_a;
+    out->text_a = text_a;
     out->text_b = pair_text(c);
+    out->generated_pieces = int(c.shownGenerated().size());
     if (const auto unk = m->tokenizer.unk_id())
         for (std::size_t k = 0; k < enc.encoding.size(); ++k)
             if (enc.encoding.ids[k] == *unk && !enc.encoding.special[k])
@@ -591,6 +609,7 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     out->causal = pieces->causal;
     out->text_a = pieces->text_a;
     out->text_b = pieces->text_b;
+    out->generated_pieces = pieces->generated_pieces;
     out->unknown_chars = pieces->unknown_chars;
     out->text_chars = pieces->text_chars;
     for (std::size_t k = 0; k < shown.size(); ++k) {
@@ -705,9 +724,10 @@ QStringList model_tokens(const ComputeConfig& c) {
         return out;
     }
     const ModelPtr m = open_model(c.model_folder);
-    const models::EncodedText enc = encode(*m, c);
+    QString text_a;
+    const models::EncodedText enc = encode(*m, c, &text_a);
     QStringList out;
-    for (const std::string& t : shown_tokens(enc.encoding, c.text_a, pair_text(c), c).text)
+    for (const std::string& t : shown_tokens(enc.encoding, text_a, pair_text(c), c).text)
         out << QString::fromStdString(t);
     return out;
 }

@@ -15,6 +15,10 @@ namespace attnviz::ui {
 models::EncodedText encode_model_text(const models::OpenedModel& model,
                                       const ComputeConfig& config);
 
+/// text_a followed by the continuation the timeline shows (config.shownGenerated()), decoded
+/// as the model's tokenizer joins it: what Keep makes the sentence.
+QString model_text(const models::OpenedModel& model, const ComputeConfig& config);
+
 /// The interventions of config.knocked_out, as every model pass of the window applies them.
 /// Throws UsageError for a head `info`'s model does not have.
 std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& config,

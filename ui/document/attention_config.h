@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <utility>
@@ -107,6 +108,18 @@ struct ComputeConfig {
     /// The model's heads knocked out of its pass (ablated), and how: every map of the layers
     /// above them, the predictions and the loss change.  Cleared when the model changes.
     std::map<ModelHead, KnockOut> knocked_out;
+    /// A causal model's continuation of text_a (the generation timeline): the ids it chose,
+    /// after the text's own tokens (models::continue_encoding), and how many of them the views
+    /// show, from 0 (-1: all): the text as it was at that step.  Cleared with the text or the
+    /// model.
+    std::vector<qint64> generated;
+    int timeline = -1;
+    /// The generated ids the views show (timeline applied).
+    std::vector<qint64> shownGenerated() const {
+        const auto n = timeline < 0 ? generated.size()
+                                    : std::min(generated.size(), std::size_t(timeline));
+        return {generated.begin(), generated.begin() + std::ptrdiff_t(n)};
+    }
     bool usesModel() const { return !model_folder.isEmpty(); }
     /// The source is attention maps read from a file, not a model run: no text, no steps.
     bool usesMaps() const { return is_attention_maps_path(model_folder); }
@@ -130,6 +143,17 @@ struct ComputeConfig {
     }
 
     bool operator==(const ComputeConfig&) const = default;
+};
+
+/// How the generation timeline's Continue writes (models::GenerateOptions): `count` tokens,
+/// greedy (temperature 0) or sampled with temperature, top-k (0: all), top-p and a seed.
+struct GenerationSettings {
+    int count = 16;
+    double temperature = 0.0;
+    int top_k = 0;
+    double top_p = 1.0;
+    int seed = 0;
+    bool operator==(const GenerationSettings&) const = default;
 };
 
 /// How a figure is drawn from a computed snapshot.  Never triggers a recomputation.

@@ -43,6 +43,7 @@ void AttentionDocument::setPairMode(PairMode mode) {
     if (compute_.pair_mode == mode) return;
     compute_.pair_mode = mode;
     emit pairModeChanged(mode);
+    dropGenerated();  // a continuation of a single text
     compute_.masked_keys.clear();  // key positions mean something else now
     emit maskedKeysChanged();
     if (mode != PairMode::PaddedBatch && figure_.batch_item != 0) {
@@ -56,6 +57,7 @@ void AttentionDocument::setPairMode(PairMode mode) {
 void AttentionDocument::setTextA(const QString& text) {
     const TokenSequences before = tokens();
     if (assign(compute_.text_a, text, this, &AttentionDocument::textAChanged)) {
+        dropGenerated();  // it continued another text
         if (before.a != tokens().a)
             computeChanged(true);
         else
@@ -225,6 +227,7 @@ void AttentionDocument::setModelFolder(const QString& folder) {
         compute_.knocked_out.clear();
         emit knockedOutChanged();
     }
+    dropGenerated();  // another model's ids
     clampViewToData();  // back to the demo layer: its heads
     computeChanged();
 }
@@ -289,6 +292,57 @@ void AttentionDocument::setKnockedOut(const std::map<ModelHead, KnockOut>& heads
     compute_.knocked_out = heads;
     emit knockedOutChanged();
     computeChanged();
+}
+
+void AttentionDocument::dropGenerated() {
+    if (compute_.generated.empty() && compute_.timeline < 0) return;
+    compute_.generated.clear();
+    compute_.timeline = -1;
+    emit generatedChanged();
+}
+
+void AttentionDocument::appendGenerated(qint64 id) {
+    auto ids = compute_.generated;
+    ids.push_back(id);
+    setGenerated(ids);
+}
+
+void AttentionDocument::setGenerated(const std::vector<qint64>& ids) {
+    if (compute_.generated == ids && compute_.timeline < 0) return;
+    compute_.generated = ids;
+    compute_.timeline = -1;  // the newest token
+    emit generatedChanged();
+    computeChanged(true);
+}
+
+void AttentionDocument::keepGenerated(const QString& text) {
+    const bool had = !compute_.generated.empty() || compute_.timeline >= 0;
+    compute_.generated.clear();
+    compute_.timeline = -1;
+    if (had) emit generatedChanged();
+    const bool changed = assign(compute_.text_a, text, this, &AttentionDocument::textAChanged);
+    if (had || changed) computeChanged(true);
+}
+
+void AttentionDocument::setTimeline(int step) {
+    step = step < 0 || step >= int(compute_.generated.size()) ? -1 : step;
+    if (compute_.timeline == step) return;
+    compute_.timeline = step;
+    emit generatedChanged();
+    computeChanged(true, Change::View);
+}
+
+void AttentionDocument::setGenerationSettings(const GenerationSettings& settings) {
+    GenerationSettings g = settings;
+    g.count = std::clamp(g.count, 1, kMaxGenerated);
+    g.temperature = std::clamp(g.temperature, 0.0, 100.0);
+    g.top_k = std::clamp(g.top_k, 0, kMaxTokens);
+    g.top_p = std::clamp(g.top_p, 0.0, 1.0);
+    g.seed = std::clamp(g.seed, 0, kMaxSeed);
+    if (generation_ == g) return;
+    generation_ = g;
+    emit generationSettingsChanged();
+    figureChanged(Change::Edit);  // nothing to compute, but saved
 }
 
 // --- masks --------------------------------------------------------------------------------
@@ -550,6 +604,8 @@ void AttentionDocument::emitAll() {
     emit causalChanged(compute_.causal);
     emit maskedKeysChanged();
     emit knockedOutChanged();
+    emit generatedChanged();
+    emit generationSettingsChanged();
     emit maskedRowPolicyChanged(compute_.masked_rows);
     emit headsShownChanged(compute_.heads_shown);
     emit windowChanged(compute_.window_start, compute_.window_length);
@@ -571,6 +627,7 @@ void AttentionDocument::emitAll() {
 void AttentionDocument::resetToDefaults() {
     compute_ = default_compute();
     figure_ = FigureOptions{};
+    generation_ = GenerationSettings{};
     compare_ = CompareSettings{};
     emitAll();
 }
@@ -629,7 +686,22 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("hide_special"), c.hide_special},
                        {QStringLiteral("knocked_out"), knocked}};
     if (!c.tokens_file.isEmpty()) source[QStringLiteral("tokens_file")] = c.tokens_file;
+    // The generation timeline: the model's continuation as ids, and the step shown.
+    if (!c.generated.empty()) {
+        QJsonArray ids;
+        for (const qint64 id : c.generated)
+            ids.append(double(id));
+        source[QStringLiteral("generated")] = ids;
+        source[QStringLiteral("timeline")] = c.timeline;
+    }
+    const GenerationSettings& g = generation_;
+    const QJsonObject generation{{QStringLiteral("count"), g.count},
+                                 {QStringLiteral("temperature"), g.temperature},
+                                 {QStringLiteral("top_k"), g.top_k},
+                                 {QStringLiteral("top_p"), g.top_p},
+                                 {QStringLiteral("seed"), g.seed}};
     return QJsonObject{{QStringLiteral("source"), source},
+                       {QStringLiteral("generation"), generation},
                        {QStringLiteral("input"), input},
                        {QStringLiteral("layer"), layer},
                        {QStringLiteral("masks"), masks},
@@ -645,7 +717,8 @@ QJsonObject AttentionDocument::editsJson() const {
                                                 {"figure", "batch_item"}, {"figure", "step"},
                                                 {"figure", "step_focus"}, {"figure", "focus_token"},
                                                 {"figure", "focus_to"},   {"figure", "line_heads"},
-                                                {"source", "layer"},      {"compare", "head"}};
+                                                {"source", "layer"},      {"source", "timeline"},
+                                                {"compare", "head"}};
     for (const auto& [section, key] : kViewState) {
         QJsonObject o = json.value(QLatin1String(section)).toObject();
         o.remove(QLatin1String(key));
@@ -801,6 +874,34 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
             r.fail(tr("'knocked_out' names heads of a model, but the source is the demo layer"));
     }
 
+    const QJsonValue generated = source.value(QStringLiteral("generated"));
+    if (!generated.isUndefined()) {
+        const QJsonArray ids = generated.toArray();
+        if (!generated.isArray() || ids.size() > kMaxTokens) {
+            r.fail(tr("'generated' is not a list of token ids"));
+        } else {
+            for (const QJsonValue& id : ids) {
+                const double v = id.toDouble(-1.0);
+                if (!id.isDouble() || v < 0 || v > double(kMaxSeed) || v != std::floor(v)) {
+                    r.fail(tr("'generated' entries must be token ids, whole numbers from 0"));
+                    break;
+                }
+                c.generated.push_back(qint64(v));
+            }
+        }
+        r.integer(source, QStringLiteral("timeline"), -1, kMaxTokens, &c.timeline);
+        if (c.timeline >= int(c.generated.size())) c.timeline = -1;
+        if (r.ok() && !c.generated.empty() && c.model_folder.isEmpty())
+            r.fail(tr("'generated' continues a model's text, but the source is the demo layer"));
+    }
+    GenerationSettings gen;
+    const QJsonObject generation = r.object(json, QStringLiteral("generation"));
+    r.integer(generation, QStringLiteral("count"), 1, kMaxGenerated, &gen.count);
+    r.number(generation, QStringLiteral("temperature"), 0.0, 100.0, &gen.temperature);
+    r.integer(generation, QStringLiteral("top_k"), 0, kMaxTokens, &gen.top_k);
+    r.number(generation, QStringLiteral("top_p"), 0.0, 1.0, &gen.top_p);
+    r.integer(generation, QStringLiteral("seed"), 0, kMaxSeed, &gen.seed);
+
     const QJsonObject masks = r.object(json, QStringLiteral("masks"));
     r.boolean(masks, QStringLiteral("causal"), &c.causal);
     r.enumeration(masks, QStringLiteral("masked_rows"), &parse_policy, &c.masked_rows);
@@ -873,6 +974,7 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     if (c.pair_mode != PairMode::PaddedBatch) f.batch_item = 0;
     compute_ = c;
     figure_ = f;
+    generation_ = gen;
     compare_ = compare;
     emitAll();
     return true;

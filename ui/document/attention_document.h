@@ -27,6 +27,7 @@ class AttentionDocument : public QObject {
     static constexpr double kMaxDropout = 0.95;
     static constexpr int kMaxStep = 12;         ///< the last of at most 13 computation stages
     static constexpr int kMaxTokens = 1 << 20;  ///< a token index a session may name
+    static constexpr int kMaxGenerated = 4096;  ///< tokens one Continue may ask for
 
     explicit AttentionDocument(QObject* parent = nullptr);
 
@@ -114,6 +115,22 @@ class AttentionDocument : public QObject {
     void restoreHead(int layer, int head);
     void restoreAllHeads();
     void setKnockedOut(const std::map<ModelHead, KnockOut>& heads);
+    /// The generation timeline (ComputeConfig::generated, timeline): the model's continuation
+    /// of the text, token by token.  Appending follows the newest token (timeline -1).
+    const std::vector<qint64>& generated() const { return compute_.generated; }
+    void appendGenerated(qint64 id);
+    void setGenerated(const std::vector<qint64>& ids);
+    /// The continuation dropped; the text as it was.
+    void discardGenerated() { setGenerated({}); }
+    /// The continuation made part of the sentence: `text` (the text and the continuation
+    /// decoded) becomes text_a, and the generated ids are cleared.
+    void keepGenerated(const QString& text);
+    /// How many generated tokens the views show (-1: all); view state, like the layer.
+    int timeline() const { return compute_.timeline; }
+    void setTimeline(int step);
+    const GenerationSettings& generationSettings() const { return generation_; }
+    void setGenerationSettings(const GenerationSettings& settings);
+
     /// A model's tokens as words and characters instead of pieces.
     bool words() const { return compute_.words; }
     void setWords(bool on);
@@ -219,6 +236,9 @@ class AttentionDocument : public QObject {
     void causalChanged(bool on);
     void maskedKeysChanged();
     void knockedOutChanged();
+    /// The generated ids or the timeline's step changed.
+    void generatedChanged();
+    void generationSettingsChanged();
     void maskedRowPolicyChanged(attnviz::MaskedRowPolicy policy);
     void headsShownChanged(int heads_shown);
     void windowChanged(int start, int length);
@@ -255,6 +275,8 @@ class AttentionDocument : public QObject {
     void schedule();
     void flush();
     void setMessage(const QString& message);
+    /// Clears the generated ids (the text, the model or the pair mode changed).
+    void dropGenerated();
     void normalizeHeadsShown();
     void clampViewToData();
     void emitAll();
@@ -263,6 +285,7 @@ class AttentionDocument : public QObject {
 
     int model_heads_ = -1;  ///< setModelHeads(); -1: not known yet
     FigureOptions figure_;
+    GenerationSettings generation_;
     CompareSettings compare_;
     QString message_;
     bool compute_dirty_ = false;

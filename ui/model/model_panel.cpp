@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 
 #include "ui/document/attention_document.h"
+#include "ui/model/generation_panel.h"
 #include "ui/model/predictions_view.h"
 #include "ui/render/knock_out_mark.h"
 
@@ -27,6 +28,9 @@ ModelPanel::ModelPanel(AttentionDocument* document, QWidget* parent)
     focus_->setWordWrap(true);
     focus_layout->addWidget(focus_);
     column->addWidget(focus_box_);
+
+    generation_ = new GenerationPanel(doc_, this);
+    column->addWidget(generation_);
 
     knocked_box_ = new QGroupBox(this);
     knocked_box_->setObjectName(QStringLiteral("knockedOutBox"));
@@ -69,6 +73,7 @@ void ModelPanel::setSnapshot(const SnapshotPtr& snapshot) {
     // Maps read from a file have no pass to knock heads out of.
     knocked_box_->setVisible(!doc_->computeConfig().usesMaps());
     predictions_->setSnapshot(snapshot_);
+    generation_->setSnapshot(snapshot_);
     const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
     const int token = doc_->focusToken();
     predictions_->setFocusPiece(m && token >= 0 && token < m->tokens ? m->pieceOf(token) : -1);

@@ -1,6 +1,6 @@
 // The left column's panel while a trained model is the source (in place of the demo layer's
 // controls): the layer and head in focus, the heads knocked out (each with its mode, each
-// removable, Restore All) and the predictions box.  It writes knock-outs to the document and
+// removable, Restore All), the generation timeline and the predictions box.  It writes knock-outs to the document and
 // shows what the last pass predicted.
 #pragma once
 
@@ -16,6 +16,7 @@ class QVBoxLayout;
 namespace attnviz::ui {
 
 class AttentionDocument;
+class GenerationPanel;
 class PredictionsBox;
 
 class ModelPanel : public QWidget {
@@ -25,6 +26,8 @@ class ModelPanel : public QWidget {
 
     void setSnapshot(const SnapshotPtr& snapshot);
     PredictionsBox* predictions() const { return predictions_; }
+    /// The generation timeline (causal models).
+    GenerationPanel* generation() const { return generation_; }
     QLabel* focusLabel() const { return focus_; }
     QPushButton* restoreAllButton() const { return restore_all_; }
     /// One row per knocked-out head: "Layer 2 · head 8 — zero" and its Restore button.
@@ -42,6 +45,7 @@ class ModelPanel : public QWidget {
     SnapshotPtr snapshot_;
     QGroupBox* focus_box_ = nullptr;
     QLabel* focus_ = nullptr;
+    GenerationPanel* generation_ = nullptr;
     QGroupBox* knocked_box_ = nullptr;
     QWidget* list_ = nullptr;
     QVBoxLayout* list_layout_ = nullptr;

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ui/render/generated_tokens.h"
 #include "ui/render/fonts.h"
 
 namespace attnviz::ui {
@@ -130,9 +131,12 @@ void PredictionStrip::setSnapshot(const SnapshotPtr& snapshot) {
     const ModelMaps* m = snapshot ? snapshot->model.get() : nullptr;
     guesses_ = m && m->predictions ? token_guesses(*m, *m->predictions) : std::vector<TokenGuess>();
     tokens_.clear();
+    generated_.clear();
     if (m)
-        for (const QString& t : m->token_text)
-            tokens_.push_back(visible_token(t));
+        for (int t = 0; t < m->tokens; ++t) {
+            tokens_.push_back(visible_token(m->token_text[std::size_t(t)]));
+            generated_.push_back(m->isGenerated(t));
+        }
     hover_ = -1;
     setVisible(!guesses_.empty());
     updateGeometry();
@@ -211,9 +215,11 @@ void PredictionStrip::paintEvent(QPaintEvent*) {
         for (std::size_t k = 0; k < columns_.size() && k < tokens_.size(); ++k) {
             const QRectF c(columns_[k].left(), y, columns_[k].width(), rh);
             if (!inside(c) || c.width() < 6) continue;
+            p.setPen(generated_[k] ? generated_token_color() : kMuted);
             p.drawText(c, Qt::AlignCenter,
                        fm.elidedText(tokens_[k], Qt::ElideRight, int(c.width())));
         }
+        p.setPen(kMuted);
         y += rh;
     }
     label(y, rh, tr("Guess"));
@@ -237,6 +243,8 @@ void PredictionStrip::paintEvent(QPaintEvent*) {
         }
         if (g.has_next)
             p.fillRect(QRectF(c.left() + 0.5, y + rh, c.width() - 1, loss_h), loss_colour(g.loss));
+        if (k < generated_.size() && generated_[k])  // a token the model wrote: its guess too
+            p.fillRect(QRectF(c.left() + 0.5, y - 1, c.width() - 1, 2), generated_token_color());
     }
     label(y + rh - 2, loss_h + 4, tr("Loss"));
     y += rh + loss_h + 4;

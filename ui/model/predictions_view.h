@@ -77,6 +77,7 @@ class PredictionStrip : public QWidget {
     SnapshotPtr snapshot_;
     std::vector<TokenGuess> guesses_;
     std::vector<QString> tokens_;
+    std::vector<bool> generated_;  ///< per token: the model wrote it (generation timeline)
     std::vector<QRectF> columns_;
     bool aligned_ = false;
     int hover_ = -1;

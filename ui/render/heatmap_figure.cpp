@@ -11,6 +11,7 @@
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
 #include "ui/render/knock_out_mark.h"
+#include "ui/render/generated_tokens.h"
 #include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
@@ -320,7 +321,28 @@ class PanelOverlay : public QCPLayerable {
                 painter->drawLine(QPointF(inner.left(), yy), QPointF(inner.right(), yy));
             }
         }
+        // The model's own tokens (the generation timeline): an orange line before the first
+        // of them, on a dark edge, and an orange bar along both axes under them.
+        if (const int g = s.model ? s.model->firstGeneratedToken() : -1; g >= 0) {
+            const double xx = x->coordToPixel(g - 0.5), yy = y->coordToPixel(g - 0.5);
+            for (const auto& [pen_colour, width] : {std::pair{QColor(0, 0, 0, 150), 4.0},
+                                                    std::pair{generated_token_color(), 2.0}}) {
+                painter->setPen(QPen(pen_colour, width));
+                painter->drawLine(QPointF(xx, inner.top()), QPointF(xx, inner.bottom()));
+                painter->drawLine(QPointF(inner.left(), yy), QPointF(inner.right(), yy));
+            }
+        }
         painter->restore();
+        if (const int g = s.model ? s.model->firstGeneratedToken() : -1; g >= 0) {
+            const double last = s.model->tokens - 0.5;
+            const QColor c = generated_token_color();
+            painter->fillRect(QRectF(QPointF(x->coordToPixel(g - 0.5), inner.bottom() + 1),
+                                     QPointF(x->coordToPixel(last), inner.bottom() + 4)),
+                              c);
+            painter->fillRect(QRectF(QPointF(inner.left() - 4, y->coordToPixel(g - 0.5)),
+                                     QPointF(inner.left() - 1, y->coordToPixel(last))),
+                              c);
+        }
         if (ch < 4.0) {
             painter->setPen(QPen(kMarkColor, 2.0));
             for (int i = i0; i <= i1; ++i)
@@ -592,6 +614,8 @@ QString HeatmapFigure::captionText() const {
     if (any_masked) parts << tr("hatched grey: masked");
     if (s.model && s.model->secondTextStart() > 0)
         parts << tr("dashed lines: where the second text begins");
+    if (s.model && s.model->firstGeneratedToken() >= 0)
+        parts << tr("orange: the tokens the model wrote");
     bool any_full = false;
     for (int i = 0; i < s.target_len && !any_full; ++i)
         for (int h = 0; h < model_heads(s) && !any_full; ++h)

@@ -54,8 +54,10 @@ class DocumentHistory::Edit : public QUndoCommand {
     Edit(DocumentHistory* history, QJsonObject before, QJsonObject after)
         : history_(history), before_(std::move(before)), after_(std::move(after)) {
         const QStringList keys = changed_keys(before_, after_);
+        // Typing in one box, or the tokens of one generation arriving one by one.
         typing_ = keys.size() == 1 && (keys[0] == QLatin1String("input/text_a") ||
-                                       keys[0] == QLatin1String("input/text_b"))
+                                       keys[0] == QLatin1String("input/text_b") ||
+                                       keys[0] == QLatin1String("source/generated"))
                       ? keys[0]
                       : QString();
         setText(describe(keys));
@@ -81,6 +83,10 @@ class DocumentHistory::Edit : public QUndoCommand {
         };
         if (only("source/knocked_out")) return DocumentHistory::tr("Knock Out Heads");
         if (only("input/text_a") || only("input/text_b")) return DocumentHistory::tr("Typing");
+        if (only("source/generated")) return DocumentHistory::tr("Generate");
+        if (keys.contains(QLatin1String("source/generated")) &&
+            keys.contains(QLatin1String("input/text_a")))
+            return DocumentHistory::tr("Keep Generated Text");
         if (keys.contains(QLatin1String("source/model_folder")))
             return DocumentHistory::tr("Change Source");
         if (only("masks/masked_keys")) return DocumentHistory::tr("Mask Keys");

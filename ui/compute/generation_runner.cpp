@@ -1,0 +1,99 @@
+#include "ui/compute/generation_runner.h"
+
+#include <QCoreApplication>
+#include <QThread>
+
+#include <algorithm>
+
+#include "engine/errors.h"
+#include "ui/compute/mailbox.h"
+#include "ui/compute/model_snapshot.h"
+#include "ui/compute/model_store.h"
+
+namespace attnviz::ui {
+
+namespace {
+struct GenerationText {
+    Q_DECLARE_TR_FUNCTIONS(Generation)
+};
+}  // namespace
+
+GenerationRunner::GenerationRunner(QObject* parent) : QObject(parent), box_(new Mailbox(this)) {}
+
+GenerationRunner::~GenerationRunner() {
+    stop();
+    if (thread_.joinable()) thread_.join();
+}
+
+void GenerationRunner::stop() {
+    if (stop_) stop_->store(true);
+    ++generation_;  // drops what the thread still hands over
+    running_ = false;
+}
+
+void GenerationRunner::start(const ComputeConfig& config, const GenerationSettings& settings) {
+    stop();
+    if (thread_.joinable()) thread_.join();  // at most one step of the model
+    auto stop_flag = std::make_shared<std::atomic<bool>>(false);
+    stop_ = stop_flag;
+    running_ = true;
+    const std::uint64_t generation = generation_;
+    Mailbox* box = box_;
+    // The thread is joined before box_ and this are destroyed, so both outlive it.
+    thread_ = std::thread([this, box, generation, config, settings, stop_flag] {
+        const auto deliver = [this, box, generation](auto call) {
+            box->post([this, generation, call] {
+                if (generation == generation_) call();
+            });
+        };
+        try {
+            const ModelPtr m = open_model(config.model_folder);
+            const models::Model& model = *m->model;
+            const models::ModelInfo& info = model.info();
+            if (!info.causal)
+                throw UsageError(GenerationText::tr("%1 is a masked language model: only a causal "
+                                                    "model (GPT-2, Llama, Qwen) continues a text.")
+                                     .arg(model_display_name(*m))
+                                     .toStdString());
+            const models::EncodedText enc = encode_model_text(*m, config);
+            const auto P = std::int64_t(enc.input.ids.size());
+            const std::int64_t room = info.max_positions - P;
+            if (room < 1)
+                throw UsageError(GenerationText::tr("The text fills all %1 positions of %2: there "
+                                                    "is no room for another token.")
+                                     .arg(info.max_positions)
+                                     .arg(model_display_name(*m))
+                                     .toStdString());
+            models::GenerateOptions o;
+            o.max_new_tokens = std::min<std::int64_t>(settings.count, room);
+            o.temperature = settings.temperature;
+            o.top_k = settings.top_k;
+            o.top_p = settings.top_p;
+            // Each Continue of a sampled text draws afresh, yet the same session gives the
+            // same text: the seed moves with the tokens already there.
+            o.seed = std::uint64_t(settings.seed) * 1000003u + std::uint64_t(P);
+            o.eos_ids = model.config().eos_token_ids;
+            o.interventions = model_knock_outs(config, info);
+            o.num_threads = std::max(1, QThread::idealThreadCount());
+            o.on_token = [&](std::int64_t id) {
+                deliver([this, id] { emit tokenGenerated(qint64(id)); });
+                return !stop_flag->load();
+            };
+            const models::Generation g = model.generate(enc.input.ids, o);
+            if (g.stopped) return;
+            const bool full = !g.eos && P + std::int64_t(g.ids.size()) >= info.max_positions;
+            deliver([this, eos = g.eos, full] {
+                running_ = false;
+                emit finished(eos, full);
+            });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromUtf8(e.what());
+            deliver([this, message] {
+                running_ = false;
+                emit failed(message);
+            });
+        }
+    });
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,53 @@
+// The generation timeline's writer, off the GUI thread: Model::generate on the document's
+// text (its continuation so far included) with the knocked-out heads, each new token handed
+// to the GUI thread as soon as it is chosen.  stop() answers at once: the tokens the thread
+// still delivers are dropped, and it ends after the step under way.  Nothing here touches a
+// widget or the document.
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <thread>
+
+#include "ui/document/attention_config.h"
+
+namespace attnviz::ui {
+
+class Mailbox;
+
+class GenerationRunner : public QObject {
+    Q_OBJECT
+  public:
+    explicit GenerationRunner(QObject* parent = nullptr);
+    /// Stops what runs and waits for it (one step of the model).
+    ~GenerationRunner() override;
+
+    /// Continues `config`'s text (with config.shownGenerated()) by `settings.count` tokens of
+    /// its model, fewer when the model's positions end first.  A generation under way is
+    /// stopped first.
+    void start(const ComputeConfig& config, const GenerationSettings& settings);
+    /// Ends the generation now: no token arrives after it; finished() is not emitted.
+    void stop();
+    bool isRunning() const { return running_; }
+
+  signals:
+    /// A new token, in order.
+    void tokenGenerated(qint64 id);
+    /// The generation ended by itself: at its count, at the model's end-of-text token (eos),
+    /// or at the model's last position.
+    void finished(bool eos, bool positions_full);
+    void failed(const QString& message);
+
+  private:
+    Mailbox* box_;
+    std::thread thread_;
+    std::shared_ptr<std::atomic<bool>> stop_;
+    std::uint64_t generation_ = 0;
+    bool running_ = false;
+};
+
+}  // namespace attnviz::ui

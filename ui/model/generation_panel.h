@@ -1,0 +1,99 @@
+// The generation timeline, in the model's panel while a causal model is the source: Continue
+// (a count, greedy or sampled with temperature, top-k, top-p and a seed) appends the model's
+// own tokens to the text one by one (GenerationRunner), Stop ends it at once, a slider scrubs
+// the steps (every view then shows the text as it was at that step: the newest token's row
+// is the attention it wrote with) and Play replays them, a row a step.  Keep makes the
+// continuation part of the sentence; Discard drops it.  The model's tokens are drawn in
+// generated_token_color() here and in every view.
+#pragma once
+
+#include <QGroupBox>
+
+#include "ui/compute/attention_snapshot.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QTimer;
+class QToolButton;
+class QWidget;
+
+namespace attnviz::ui {
+
+class AttentionDocument;
+class GenerationRunner;
+
+class GenerationPanel : public QGroupBox {
+    Q_OBJECT
+  public:
+    /// A step of Play.
+    static constexpr int kPlayStepMs = 350;
+
+    explicit GenerationPanel(AttentionDocument* document, QWidget* parent = nullptr);
+    ~GenerationPanel() override;
+
+    /// Shown for a causal model's snapshot only.
+    void setSnapshot(const SnapshotPtr& snapshot);
+
+    QPushButton* continueButton() const { return continue_; }
+    QPushButton* stopButton() const { return stop_; }
+    QPushButton* keepButton() const { return keep_; }
+    QPushButton* discardButton() const { return discard_; }
+    QSlider* timeline() const { return slider_; }
+    QToolButton* playButton() const { return play_; }
+    QSpinBox* countBox() const { return count_; }
+    QComboBox* modeBox() const { return mode_; }
+    QLabel* textLabel() const { return text_; }
+    QLabel* statusLabel() const { return status_; }
+    GenerationRunner* runner() const { return runner_; }
+    bool isWriting() const;
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void retranslate();
+    void continueWriting();
+    void stopWriting();
+    void keep();
+    void togglePlay();
+    void playStep();
+    void syncSettings();
+    void writeSettings();
+    void syncTimeline();
+    void syncText();
+    void syncButtons();
+    void setStatus(const QString& text, bool error = false);
+
+    AttentionDocument* doc_;
+    GenerationRunner* runner_;
+    SnapshotPtr snapshot_;
+    QLabel* text_ = nullptr;
+    QSpinBox* count_ = nullptr;
+    QComboBox* mode_ = nullptr;
+    QWidget* sampling_ = nullptr;
+    QLabel* temperature_label_ = nullptr;
+    QLabel* top_k_label_ = nullptr;
+    QLabel* top_p_label_ = nullptr;
+    QLabel* seed_label_ = nullptr;
+    QDoubleSpinBox* temperature_ = nullptr;
+    QSpinBox* top_k_ = nullptr;
+    QDoubleSpinBox* top_p_ = nullptr;
+    QSpinBox* seed_ = nullptr;
+    QPushButton* continue_ = nullptr;
+    QPushButton* stop_ = nullptr;
+    QSlider* slider_ = nullptr;
+    QToolButton* play_ = nullptr;
+    QLabel* step_ = nullptr;
+    QPushButton* keep_ = nullptr;
+    QPushButton* discard_ = nullptr;
+    QLabel* status_ = nullptr;
+    QTimer* player_ = nullptr;
+    std::size_t expected_ = 0;  ///< the generated ids while writing: others mean an edit
+    int written_ = 0;           ///< tokens of the generation under way
+};
+
+}  // namespace attnviz::ui
