@@ -73,3 +73,9 @@ endif()
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_knockout_widgets_test ui_knockout_widgets_test.cpp LIBS attnviz_ui GUI)
 endif()
+
+# The generation timeline (issue 23): Continue against the engine's generate(), the slider's
+# steps against the final pass, Play, Stop, Keep / Discard / Undo, knock-outs, sessions.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_generation_test ui_generation_test.cpp LIBS attnviz_ui GUI)
+endif()

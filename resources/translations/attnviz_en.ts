@@ -431,8 +431,8 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+382"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+37"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+384"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+39"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -452,7 +452,7 @@
         <translation>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+27"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+35"/>
         <source>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</source>
         <translation>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</translation>
     </message>
@@ -472,7 +472,7 @@
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="+221"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
@@ -940,6 +940,19 @@
     </message>
 </context>
 <context>
+    <name>Generation</name>
+    <message>
+        <location filename="../../ui/compute/generation_runner.cpp" line="+54"/>
+        <source>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</source>
+        <translation>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The text fills all %1 positions of %2: there is no room for another token.</source>
+        <translation>The text fills all %1 positions of %2: there is no room for another token.</translation>
+    </message>
+</context>
+<context>
     <name>KnockOutMark</name>
     <message>
         <location filename="../../ui/render/knock_out_mark.cpp" line="+19"/>
@@ -1376,13 +1389,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+668"/>
-        <location line="+195"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+740"/>
+        <location line="+223"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-188"/>
+        <location line="-216"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -2057,7 +2070,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-604"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-674"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -2072,12 +2085,12 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+300"/>
+        <location line="+352"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+335"/>
+        <location line="+353"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -2097,7 +2110,22 @@
         <translation>&apos;knocked_out&apos; names heads of a model, but the source is the demo layer</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>&apos;generated&apos; is not a list of token ids</source>
+        <translation>&apos;generated&apos; is not a list of token ids</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&apos;generated&apos; entries must be token ids, whole numbers from 0</source>
+        <translation>&apos;generated&apos; entries must be token ids, whole numbers from 0</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&apos;generated&apos; continues a model&apos;s text, but the source is the demo layer</source>
+        <translation>&apos;generated&apos; continues a model&apos;s text, but the source is the demo layer</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>&apos;masked_keys&apos; is not a list</translation>
     </message>
@@ -2608,7 +2636,7 @@
 <context>
     <name>attnviz::ui::DocumentHistory</name>
     <message>
-        <location filename="../../ui/widgets/document_history.cpp" line="+82"/>
+        <location filename="../../ui/widgets/document_history.cpp" line="+84"/>
         <source>Knock Out Heads</source>
         <translation>Knock Out Heads</translation>
     </message>
@@ -2616,6 +2644,16 @@
         <location line="+1"/>
         <source>Typing</source>
         <translation>Typing</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Generate</source>
+        <translation>Generate</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep Generated Text</source>
+        <translation>Keep Generated Text</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2923,6 +2961,160 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::GenerationPanel</name>
+    <message>
+        <location filename="../../ui/model/generation_panel.cpp" line="+159"/>
+        <source>Writing… %1 of %2</source>
+        <translation>Writing… %1 of %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The model ended its text (end-of-text token).</source>
+        <translation>The model ended its text (end-of-text token).</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model&apos;s positions are full.</source>
+        <translation>The model&apos;s positions are full.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Wrote %n token(s).</source>
+        <translation>
+            <numerusform>Wrote %n token.</numerusform>
+            <numerusform>Wrote %n tokens.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Stopped: the text changed.</source>
+        <translation>Stopped: the text changed.</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Writing…</source>
+        <translation>Writing…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Stopped after %n token(s).</source>
+        <translation>
+            <numerusform>Stopped after %n token.</numerusform>
+            <numerusform>Stopped after %n tokens.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The text now ends with the model&apos;s tokens.</source>
+        <translation>The text now ends with the model&apos;s tokens.</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Step %1 of %2: every view shows the text as the model had it then, the newest token&apos;s row being the attention it wrote with</source>
+        <translation>Step %1 of %2: every view shows the text as the model had it then, the newest token&apos;s row being the attention it wrote with</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Pause</source>
+        <translation>Pause</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Play</source>
+        <translation>Play</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Write with the model</source>
+        <translation>Write with the model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> tokens</source>
+        <translation> tokens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How many tokens Continue writes</source>
+        <translation>How many tokens Continue writes</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Greedy (most likely)</source>
+        <translation>Greedy (most likely)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sampled</source>
+        <translation>Sampled</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperature</source>
+        <translation>Temperature</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>all</source>
+        <translation>all</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed</source>
+        <translation>Seed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Continue</source>
+        <translation>Continue</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Append the model&apos;s own next tokens to the text, one by one (with the heads knocked out, the ablated model writes)</source>
+        <translation>Append the model&apos;s own next tokens to the text, one by one (with the heads knocked out, the ablated model writes)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop</source>
+        <translation>Stop</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep</source>
+        <translation>Keep</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Make the text shown, with the model&apos;s tokens, the sentence</source>
+        <translation>Make the text shown, with the model&apos;s tokens, the sentence</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Discard</source>
+        <translation>Discard</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drop the model&apos;s tokens: back to the sentence as typed</source>
+        <translation>Drop the model&apos;s tokens: back to the sentence as typed</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
         <location filename="../../ui/classroom/statistics_view.cpp" line="+79"/>
@@ -3018,7 +3210,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+516"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+538"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>Mean of %n head</numerusform>
@@ -3112,6 +3304,11 @@
         <location line="+2"/>
         <source>dashed lines: where the second text begins</source>
         <translation>dashed lines: where the second text begins</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>orange: the tokens the model wrote</source>
+        <translation>orange: the tokens the model wrote</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -3559,7 +3756,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelPanel</name>
     <message>
-        <location filename="../../ui/model/model_panel.cpp" line="+81"/>
+        <location filename="../../ui/model/model_panel.cpp" line="+86"/>
         <source>Computing…</source>
         <translation>Computing…</translation>
     </message>
@@ -4164,7 +4361,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PredictionStrip</name>
     <message>
-        <location filename="../../ui/model/predictions_view.cpp" line="+162"/>
+        <location filename="../../ui/model/predictions_view.cpp" line="+166"/>
         <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
         <translation>Top guess for the next token after each token: %1 of %2 right (green)</translation>
     </message>
@@ -4189,12 +4386,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Token</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Guess</source>
         <translation>Guess</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Loss</source>
         <translation>Loss</translation>
     </message>
@@ -4217,12 +4414,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PredictionsBox</name>
     <message>
-        <location line="-213"/>
+        <location line="-220"/>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <location line="+283"/>
+        <location line="+290"/>
         <source>Loss on %1: %2 → %3 nats/token</source>
         <translation>Loss on %1: %2 → %3 nats/token</translation>
     </message>

@@ -429,8 +429,8 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+382"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+37"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+384"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+39"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -450,7 +450,7 @@
         <translation>注意力分数超出了 float 的范围（该层的权重是否过大？）：权重会是 NaN，因此不予绘制。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+27"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+35"/>
         <source>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</source>
         <translation>窗口内只有特殊词元：隐藏特殊词元后没有可显示的内容。请移动窗口，或显示特殊词元。</translation>
     </message>
@@ -470,7 +470,7 @@
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="+221"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
@@ -938,6 +938,19 @@
     </message>
 </context>
 <context>
+    <name>Generation</name>
+    <message>
+        <location filename="../../ui/compute/generation_runner.cpp" line="+54"/>
+        <source>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</source>
+        <translation>%1 是掩码语言模型：只有因果模型（GPT-2、Llama、Qwen）能续写文本。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>The text fills all %1 positions of %2: there is no room for another token.</source>
+        <translation>文本已占满 %2 的全部 %1 个位置：没有空间再写一个词元。</translation>
+    </message>
+</context>
+<context>
     <name>KnockOutMark</name>
     <message>
         <location filename="../../ui/render/knock_out_mark.cpp" line="+19"/>
@@ -1374,13 +1387,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+668"/>
-        <location line="+195"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+740"/>
+        <location line="+223"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-188"/>
+        <location line="-216"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -2054,7 +2067,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-604"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-674"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -2069,12 +2082,12 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+300"/>
+        <location line="+352"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+335"/>
+        <location line="+353"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -2094,7 +2107,22 @@
         <translation>“knocked_out”指定的是模型的头，但来源是演示层</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
+        <source>&apos;generated&apos; is not a list of token ids</source>
+        <translation>“generated”不是词元 id 的列表</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>&apos;generated&apos; entries must be token ids, whole numbers from 0</source>
+        <translation>“generated”的每一项必须是词元 id，即从 0 开始的整数</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>&apos;generated&apos; continues a model&apos;s text, but the source is the demo layer</source>
+        <translation>“generated”是模型续写的文本，但来源是演示层</translation>
+    </message>
+    <message>
+        <location line="+15"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>“masked_keys”不是列表</translation>
     </message>
@@ -2605,7 +2633,7 @@
 <context>
     <name>attnviz::ui::DocumentHistory</name>
     <message>
-        <location filename="../../ui/widgets/document_history.cpp" line="+82"/>
+        <location filename="../../ui/widgets/document_history.cpp" line="+84"/>
         <source>Knock Out Heads</source>
         <translation>敲除头</translation>
     </message>
@@ -2613,6 +2641,16 @@
         <location line="+1"/>
         <source>Typing</source>
         <translation>输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Generate</source>
+        <translation>生成</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Keep Generated Text</source>
+        <translation>保留生成的文本</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -2920,6 +2958,158 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::GenerationPanel</name>
+    <message>
+        <location filename="../../ui/model/generation_panel.cpp" line="+159"/>
+        <source>Writing… %1 of %2</source>
+        <translation>正在续写… 第 %1 个，共 %2 个</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The model ended its text (end-of-text token).</source>
+        <translation>模型结束了它的文本（文本结束词元）。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The model&apos;s positions are full.</source>
+        <translation>模型的位置已用完。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>Wrote %n token(s).</source>
+        <translation>
+            <numerusform>已写出 %n 个词元。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Stopped: the text changed.</source>
+        <translation>已停止：文本已改变。</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Writing…</source>
+        <translation>正在续写…</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+8"/>
+        <source>Stopped after %n token(s).</source>
+        <translation>
+            <numerusform>写出 %n 个词元后停止。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The text now ends with the model&apos;s tokens.</source>
+        <translation>文本现在以模型写出的词元结尾。</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Step %1 of %2: every view shows the text as the model had it then, the newest token&apos;s row being the attention it wrote with</source>
+        <translation>第 %1 步，共 %2 步：每个视图都显示模型当时看到的文本，最新词元那一行就是它写出该词元时的注意力</translation>
+    </message>
+    <message>
+        <location line="+37"/>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Write with the model</source>
+        <translation>让模型续写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How many tokens Continue writes</source>
+        <translation>“续写”写出多少个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Greedy (most likely)</source>
+        <translation>贪心（最可能的）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Sampled</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top-k</source>
+        <translation>Top-k</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Seed</source>
+        <translation>种子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Continue</source>
+        <translation>续写</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Append the model&apos;s own next tokens to the text, one by one (with the heads knocked out, the ablated model writes)</source>
+        <translation>把模型自己预测的下一个词元逐个接到文本后面（若有被敲除的头，就由敲除后的模型来写）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Keep</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Make the text shown, with the model&apos;s tokens, the sentence</source>
+        <translation>把当前显示的文本（含模型写出的词元）作为句子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Discard</source>
+        <translation>丢弃</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Drop the model&apos;s tokens: back to the sentence as typed</source>
+        <translation>丢弃模型写出的词元：回到输入的句子</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
         <location filename="../../ui/classroom/statistics_view.cpp" line="+79"/>
@@ -3015,7 +3205,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+516"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+538"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -3106,6 +3296,11 @@
         <location line="+2"/>
         <source>dashed lines: where the second text begins</source>
         <translation>虚线：第二段文本开始的位置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>orange: the tokens the model wrote</source>
+        <translation>橙色：模型写出的词元</translation>
     </message>
     <message>
         <location line="+6"/>
@@ -3551,7 +3746,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelPanel</name>
     <message>
-        <location filename="../../ui/model/model_panel.cpp" line="+81"/>
+        <location filename="../../ui/model/model_panel.cpp" line="+86"/>
         <source>Computing…</source>
         <translation>计算中…</translation>
     </message>
@@ -4156,7 +4351,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PredictionStrip</name>
     <message>
-        <location filename="../../ui/model/predictions_view.cpp" line="+162"/>
+        <location filename="../../ui/model/predictions_view.cpp" line="+166"/>
         <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
         <translation>每个词元之后对下一个词元的首选猜测：%2 个中猜对 %1 个（绿色）</translation>
     </message>
@@ -4181,12 +4376,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+11"/>
         <source>Guess</source>
         <translation>猜测</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
@@ -4209,12 +4404,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PredictionsBox</name>
     <message>
-        <location line="-213"/>
+        <location line="-220"/>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <location line="+283"/>
+        <location line="+290"/>
         <source>Loss on %1: %2 → %3 nats/token</source>
         <translation>%1的损失：%2 → %3 奈特/词元</translation>
     </message>

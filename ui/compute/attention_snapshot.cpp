@@ -236,6 +236,7 @@ struct ComputeCache::Impl {
         PairMode pair_mode;
         int layers_shown, heads_shown, window_start, window_length;
         std::map<ModelHead, KnockOut> knocked_out;
+        std::vector<qint64> generated;  ///< the continuation shown (the timeline's step)
         bool operator==(const ModelKey&) const = default;
     };
     std::optional<ModelKey> model_key;
@@ -334,7 +335,8 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             c.model_heads_shown,
             c.window_length > 0 ? c.window_start : 0,
             c.window_length,
-            maps ? std::map<ModelHead, KnockOut>() : c.knocked_out};  // no model to knock
+            maps ? std::map<ModelHead, KnockOut>() : c.knocked_out,  // no model to knock
+            maps ? std::vector<qint64>() : c.shownGenerated()};
         // Choosing another layer re-slices; the word and special-token toggles regroup the
         // pieces' maps; only another text or model runs the forward pass again.
         const std::pair<bool, bool> shown{c.words, c.hide_special};

@@ -116,8 +116,8 @@ struct ComputeConfig {
     int timeline = -1;
     /// The generated ids the views show (timeline applied).
     std::vector<qint64> shownGenerated() const {
-        const auto n = timeline < 0 ? generated.size()
-                                    : std::min(generated.size(), std::size_t(timeline));
+        const auto n =
+            timeline < 0 ? generated.size() : std::min(generated.size(), std::size_t(timeline));
         return {generated.begin(), generated.begin() + std::ptrdiff_t(n)};
     }
     bool usesModel() const { return !model_folder.isEmpty(); }

@@ -43,7 +43,7 @@ void AttentionDocument::setPairMode(PairMode mode) {
     if (compute_.pair_mode == mode) return;
     compute_.pair_mode = mode;
     emit pairModeChanged(mode);
-    dropGenerated();  // a continuation of a single text
+    dropGenerated();               // a continuation of a single text
     compute_.masked_keys.clear();  // key positions mean something else now
     emit maskedKeysChanged();
     if (mode != PairMode::PaddedBatch && figure_.batch_item != 0) {
@@ -227,7 +227,7 @@ void AttentionDocument::setModelFolder(const QString& folder) {
         compute_.knocked_out.clear();
         emit knockedOutChanged();
     }
-    dropGenerated();  // another model's ids
+    dropGenerated();    // another model's ids
     clampViewToData();  // back to the demo layer: its heads
     computeChanged();
 }
@@ -687,38 +687,33 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("knocked_out"), knocked}};
     if (!c.tokens_file.isEmpty()) source[QStringLiteral("tokens_file")] = c.tokens_file;
     // The generation timeline: the model's continuation as ids, and the step shown.
-    if (!c.generated.empty()) {
-        QJsonArray ids;
-        for (const qint64 id : c.generated)
-            ids.append(double(id));
-        source[QStringLiteral("generated")] = ids;
-        source[QStringLiteral("timeline")] = c.timeline;
-    }
+    // Written even when empty: undo merges edits over the document as it is.
+    QJsonArray ids;
+    for (const qint64 id : c.generated)
+        ids.append(double(id));
+    source[QStringLiteral("generated")] = ids;
+    source[QStringLiteral("timeline")] = c.timeline;
     const GenerationSettings& g = generation_;
     const QJsonObject generation{{QStringLiteral("count"), g.count},
                                  {QStringLiteral("temperature"), g.temperature},
                                  {QStringLiteral("top_k"), g.top_k},
                                  {QStringLiteral("top_p"), g.top_p},
                                  {QStringLiteral("seed"), g.seed}};
-    return QJsonObject{{QStringLiteral("source"), source},
-                       {QStringLiteral("generation"), generation},
-                       {QStringLiteral("input"), input},
-                       {QStringLiteral("layer"), layer},
-                       {QStringLiteral("masks"), masks},
-                       {QStringLiteral("scope"), scope},
-                       {QStringLiteral("figure"), figure},
-                       {QStringLiteral("compare"), compare_to_json(compare_)}};
+    return QJsonObject{
+        {QStringLiteral("source"), source}, {QStringLiteral("generation"), generation},
+        {QStringLiteral("input"), input},   {QStringLiteral("layer"), layer},
+        {QStringLiteral("masks"), masks},   {QStringLiteral("scope"), scope},
+        {QStringLiteral("figure"), figure}, {QStringLiteral("compare"), compare_to_json(compare_)}};
 }
 
 QJsonObject AttentionDocument::editsJson() const {
     QJsonObject json = toJson();
     // The view state edited() leaves out, as section/key.
-    static const char* const kViewState[][2] = {{"figure", "view"},       {"figure", "head"},
-                                                {"figure", "batch_item"}, {"figure", "step"},
-                                                {"figure", "step_focus"}, {"figure", "focus_token"},
-                                                {"figure", "focus_to"},   {"figure", "line_heads"},
-                                                {"source", "layer"},      {"source", "timeline"},
-                                                {"compare", "head"}};
+    static const char* const kViewState[][2] = {
+        {"figure", "view"},     {"figure", "head"},       {"figure", "batch_item"},
+        {"figure", "step"},     {"figure", "step_focus"}, {"figure", "focus_token"},
+        {"figure", "focus_to"}, {"figure", "line_heads"}, {"source", "layer"},
+        {"source", "timeline"}, {"compare", "head"}};
     for (const auto& [section, key] : kViewState) {
         QJsonObject o = json.value(QLatin1String(section)).toObject();
         o.remove(QLatin1String(key));

@@ -135,9 +135,8 @@ GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
         setStatus(QString());
     });
     connect(play_, &QToolButton::clicked, this, &GenerationPanel::togglePlay);
-    connect(slider_, &QSlider::valueChanged, this, [this](int v) {
-        doc_->setTimeline(v >= int(doc_->generated().size()) ? -1 : v);
-    });
+    connect(slider_, &QSlider::valueChanged, this,
+            [this](int v) { doc_->setTimeline(v >= int(doc_->generated().size()) ? -1 : v); });
     connect(count_, &QSpinBox::valueChanged, this, &GenerationPanel::writeSettings);
     connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
         // Sampling starts from the usual settings rather than from greedy's temperature 0.
@@ -260,8 +259,7 @@ void GenerationPanel::playStep() {
 
 void GenerationPanel::syncSettings() {
     const GenerationSettings& g = doc_->generationSettings();
-    const QSignalBlocker b1(count_), b2(mode_), b3(temperature_), b4(top_k_), b5(top_p_),
-        b6(seed_);
+    const QSignalBlocker b1(count_), b2(mode_), b3(temperature_), b4(top_k_), b5(top_p_), b6(seed_);
     count_->setValue(g.count);
     mode_->setCurrentIndex(g.temperature > 0.0 ? 1 : 0);
     if (g.temperature > 0.0) temperature_->setValue(g.temperature);
@@ -290,7 +288,7 @@ void GenerationPanel::syncTimeline() {
     slider_->setValue(at);
     step_->setText(tr("%1 / %2").arg(at).arg(n));
     slider_->setToolTip(tr("Step %1 of %2: every view shows the text as the model had it "
-                           "after writing %1 token(s)")
+                           "then, the newest token's row being the attention it wrote with")
                             .arg(at)
                             .arg(n));
 }
@@ -298,8 +296,7 @@ void GenerationPanel::syncTimeline() {
 void GenerationPanel::syncText() {
     const ComputeConfig& c = doc_->computeConfig();
     QString prompt = c.text_a;
-    if (prompt.size() > kPromptChars)
-        prompt = QStringLiteral("…") + prompt.right(kPromptChars);
+    if (prompt.size() > kPromptChars) prompt = QStringLiteral("…") + prompt.right(kPromptChars);
     QString rich = html(prompt);
     const ModelPtr m = c.usesModel() && !c.usesMaps() ? find_model(c.model_folder) : nullptr;
     const int shown = int(c.shownGenerated().size());
@@ -309,8 +306,8 @@ void GenerationPanel::syncText() {
         const QString on = generated_token_color().name(), off = QStringLiteral("#a0a0a0");
         for (std::size_t k = 0; k < c.generated.size(); ++k)
             rich += QStringLiteral("<span style=\"color:%1;font-weight:600\">%2</span>")
-                        .arg(int(k) < shown ? on : off, html(token_label(m->tokenizer,
-                                                                         c.generated[k])));
+                        .arg(int(k) < shown ? on : off,
+                             html(token_label(m->tokenizer, c.generated[k])));
     }
     text_->setText(rich);
 }
@@ -333,7 +330,8 @@ void GenerationPanel::syncButtons() {
 
 void GenerationPanel::setStatus(const QString& text, bool error) {
     status_->setText(text);
-    status_->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QStringLiteral("color: #555;"));
+    status_->setStyleSheet(error ? QStringLiteral("color: #b00020;")
+                                 : QStringLiteral("color: #555;"));
 }
 
 void GenerationPanel::retranslate() {

@@ -1,7 +1,7 @@
 // The left column's panel while a trained model is the source (in place of the demo layer's
 // controls): the layer and head in focus, the heads knocked out (each with its mode, each
-// removable, Restore All), the generation timeline and the predictions box.  It writes knock-outs to the document and
-// shows what the last pass predicted.
+// removable, Restore All), the generation timeline and the predictions box.  It writes knock-outs
+// to the document and shows what the last pass predicted.
 #pragma once
 
 #include <QGroupBox>

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <limits>
 
-#include "ui/render/generated_tokens.h"
 #include "ui/render/fonts.h"
+#include "ui/render/generated_tokens.h"
 
 namespace attnviz::ui {
 

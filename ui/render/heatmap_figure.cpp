@@ -10,8 +10,8 @@
 
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
-#include "ui/render/knock_out_mark.h"
 #include "ui/render/generated_tokens.h"
+#include "ui/render/knock_out_mark.h"
 #include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
@@ -325,8 +325,8 @@ class PanelOverlay : public QCPLayerable {
         // of them, on a dark edge, and an orange bar along both axes under them.
         if (const int g = s.model ? s.model->firstGeneratedToken() : -1; g >= 0) {
             const double xx = x->coordToPixel(g - 0.5), yy = y->coordToPixel(g - 0.5);
-            for (const auto& [pen_colour, width] : {std::pair{QColor(0, 0, 0, 150), 4.0},
-                                                    std::pair{generated_token_color(), 2.0}}) {
+            for (const auto& [pen_colour, width] :
+                 {std::pair{QColor(0, 0, 0, 150), 4.0}, std::pair{generated_token_color(), 2.0}}) {
                 painter->setPen(QPen(pen_colour, width));
                 painter->drawLine(QPointF(xx, inner.top()), QPointF(xx, inner.bottom()));
                 painter->drawLine(QPointF(inner.left(), yy), QPointF(inner.right(), yy));

@@ -1,0 +1,264 @@
+// The generation timeline in the window, driven through its widgets on the shipped
+// attn-only-2l: a random string said once and begun again, which its induction head copies.
+// Continue writes the engine's own greedy (and seeded sampled) continuation, knocked-out heads
+// included; the slider shows the text as it was at a step (the maps' rows equal the final
+// pass's rows, the model being causal); Play visits every step; Stop drops the tokens still
+// on their way; Keep, Discard, Undo and sessions keep or drop the continuation.
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QJsonArray>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
+
+#include "test_support.h"
+#include "ui/compute/compute_controller.h"
+#include "ui/compute/generation_runner.h"
+#include "ui/compute/model_snapshot.h"
+#include "ui/compute/model_store.h"
+#include "ui/document/attention_document.h"
+#include "ui/model/generation_panel.h"
+#include "ui/model/model_panel.h"
+#include "ui/model/shipped_models.h"
+#include "ui/render/generated_tokens.h"
+#include "ui/widgets/document_history.h"
+#include "ui/widgets/main_window.h"
+#include "window_support.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+const QString kPrompt = QStringLiteral("zK8&pW3!rT6~bN1^ zK8&");
+
+/// The engine's own continuation of the document's text (its generated ids included).
+std::vector<qint64> engine_continuation(const ComputeConfig& c, const GenerationSettings& s,
+                                        const std::vector<models::HeadIntervention>& iv = {}) {
+    const ModelPtr m = open_model(c.model_folder);
+    const models::EncodedText e = encode_model_text(*m, c);
+    models::GenerateOptions o;
+    o.max_new_tokens = s.count;
+    o.temperature = s.temperature;
+    o.top_k = s.top_k;
+    o.top_p = s.top_p;
+    o.seed = std::uint64_t(s.seed) * 1000003u + std::uint64_t(e.input.ids.size());
+    o.eos_ids = m->model->config().eos_token_ids;
+    o.interventions = iv;
+    const models::Generation g = m->model->generate(e.input.ids, o);
+    return {g.ids.begin(), g.ids.end()};
+}
+}  // namespace
+
+class GenerationTest : public test::WindowFixture {
+    Q_OBJECT
+  private:
+    GenerationPanel* panel() const { return w_->modelPanel()->generation(); }
+    AttentionDocument* doc() const { return w_->document(); }
+    void openModel() {
+        w_->openModel(shipped_model(QStringLiteral("attn-only-2l")));
+        QTRY_VERIFY_WITH_TIMEOUT(doc()->computeConfig().usesModel(), 60000);
+        doc()->setTextA(kPrompt);
+        SETTLE(*w_);
+        QTRY_VERIFY_WITH_TIMEOUT(snap()->model && snap()->model->predictions, 60000);
+        QTRY_VERIFY(!panel()->isHidden());
+    }
+    /// Clicks Continue and waits for the writing to end by itself.
+    void writeTokens(int count) {
+        panel()->countBox()->setValue(count);
+        QTest::mouseClick(panel()->continueButton(), Qt::LeftButton);
+        QVERIFY(panel()->isWriting());
+        QVERIFY(panel()->stopButton()->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel()->isWriting(), 60000);
+        SETTLE(*w_);
+    }
+
+  private slots:
+    void init() {
+        if (shipped_model(QStringLiteral("attn-only-2l")).isEmpty())
+            QSKIP("the shipped models are not built");
+        openWindow();
+        SETTLE(*w_);
+    }
+    void cleanup() { closeWindow(); }
+
+    void continueWritesTheModelsGreedyTokens() {
+        openModel();
+        const int prompt_tokens = snap()->model->tokens;
+        QCOMPARE(prompt_tokens, 22);  // <|bos|> and 21 characters
+        GenerationSettings s = doc()->generationSettings();
+        s.count = 12;
+        const std::vector<qint64> want = engine_continuation(doc()->computeConfig(), s);
+        writeTokens(12);
+        QCOMPARE(doc()->generated(), want);
+        QCOMPARE(panel()->statusLabel()->text(),
+                 GenerationPanel::tr("Wrote %n token(s).", nullptr, 12));
+        // The induction head copies the string: "pW3!rT6~bN1^".
+        const ModelPtr m = open_model(doc()->computeConfig().model_folder);
+        QCOMPARE(QString::fromStdString(m->tokenizer.decode({want.begin(), want.end()})),
+                 QStringLiteral("pW3!rT6~bN1^"));
+        // Every view reads the continued text; the model's tokens are the last 12.
+        const ModelMaps& maps = *snap()->model;
+        QCOMPARE(maps.tokens, prompt_tokens + 12);
+        QCOMPARE(maps.text_a, kPrompt + QStringLiteral("pW3!rT6~bN1^"));
+        QCOMPARE(maps.firstGeneratedToken(), prompt_tokens);
+        QVERIFY(!maps.isGenerated(prompt_tokens - 1));
+        QVERIFY(maps.isGenerated(prompt_tokens + 11));
+        QCOMPARE(maps.token_text.back(), QStringLiteral("^"));
+        // The panel shows them in the continuation's colour.
+        QVERIFY(panel()->textLabel()->text().contains(generated_token_color().name()));
+        QCOMPARE(panel()->timeline()->maximum(), 12);
+        QCOMPARE(panel()->timeline()->value(), 12);
+        // Writing on continues from there.
+        s.count = 4;
+        const std::vector<qint64> more = engine_continuation(doc()->computeConfig(), s);
+        writeTokens(4);
+        QCOMPARE(doc()->generated().size(), std::size_t(16));
+        QVERIFY(std::equal(more.begin(), more.end(), doc()->generated().begin() + 12));
+    }
+
+    void theTimelineShowsEachStepsAttention() {
+        openModel();
+        writeTokens(10);
+        const SnapshotPtr whole = snap();
+        const int P = whole->model->tokens - 10, T = whole->model->tokens;
+        const int H = whole->model->num_heads;
+        // Step 4: the text as the model had it after writing 4 tokens.  Causal: each row
+        // equals the final pass's row over its keys.
+        const QJsonObject edits = doc()->editsJson();
+        panel()->timeline()->setValue(4);
+        QCOMPARE(doc()->timeline(), 4);
+        SETTLE(*w_);
+        QTRY_VERIFY_WITH_TIMEOUT(snap()->model && snap()->model->tokens == P + 4, 60000);
+        const ModelMaps& at = *snap()->model;
+        QCOMPARE(at.firstGeneratedToken(), P);
+        for (int l = 0; l < at.num_layers; ++l)
+            for (int h = 0; h < H; ++h)
+                for (int i = 0; i < P + 4; ++i)
+                    for (int j = 0; j <= i; ++j)
+                        QVERIFY(std::abs(at.value(l, h, i, j) - whole->model->value(l, h, i, j)) <
+                                1e-5f);
+        QCOMPARE(panel()->timeline()->value(), 4);
+        // Looking at a step is no edit.
+        QCOMPARE(doc()->editsJson(), edits);
+        // Play: from the prompt, a step at a time, to the end.
+        std::vector<int> visited;
+        connect(doc(), &AttentionDocument::generatedChanged, this,
+                [&] { visited.push_back(doc()->timeline()); });
+        doc()->setTimeline(-1);
+        visited.clear();
+        QTest::mouseClick(panel()->playButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!visited.empty() && visited.back() == -1 && visited.size() > 10,
+                                 20000);
+        const std::vector<int> steps = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, -1};
+        QCOMPARE(visited, steps);
+        SETTLE(*w_);
+        QCOMPARE(snap()->model->tokens, T);
+        // Continue from an earlier step drops the steps after it.
+        panel()->timeline()->setValue(3);
+        SETTLE(*w_);
+        writeTokens(2);
+        QCOMPARE(doc()->generated().size(), std::size_t(5));
+        QCOMPARE(doc()->timeline(), -1);
+    }
+
+    void stopDropsTheTokensOnTheirWay() {
+        openModel();
+        panel()->countBox()->setValue(40);
+        QTest::mouseClick(panel()->continueButton(), Qt::LeftButton);
+        // Stop in the same turn: whatever the thread has chosen is not delivered.
+        QTest::mouseClick(panel()->stopButton(), Qt::LeftButton);
+        QVERIFY(!panel()->isWriting());
+        QTest::qWait(300);
+        QCOMPARE(doc()->generated().size(), std::size_t(0));
+        QCOMPARE(panel()->statusLabel()->text(),
+                 GenerationPanel::tr("Stopped after %n token(s).", nullptr, 0));
+        QVERIFY(panel()->continueButton()->isEnabled());
+        QVERIFY(!panel()->stopButton()->isEnabled());
+    }
+
+    void keepDiscardAndUndo() {
+        openModel();
+        writeTokens(6);
+        QCOMPARE(doc()->generated().size(), std::size_t(6));
+        // Undo takes the whole generation back in one step, Redo brings it again.
+        QUndoStack* stack = w_->history()->stack();
+        QCOMPARE(stack->undoText(), QStringLiteral("Generate"));
+        stack->undo();
+        QVERIFY(doc()->generated().empty());
+        stack->redo();
+        QCOMPARE(doc()->generated().size(), std::size_t(6));
+        // Discard: the sentence as typed.
+        QTest::mouseClick(panel()->discardButton(), Qt::LeftButton);
+        QVERIFY(doc()->generated().empty());
+        QCOMPARE(doc()->textA(), kPrompt);
+        // Keep: up to the step shown.
+        writeTokens(6);
+        panel()->timeline()->setValue(3);
+        QTest::mouseClick(panel()->keepButton(), Qt::LeftButton);
+        QVERIFY(doc()->generated().empty());
+        QCOMPARE(doc()->textA(), kPrompt + QStringLiteral("pW3"));
+        QVERIFY(!panel()->keepButton()->isEnabled());
+        // Typing drops a continuation: it continued another text.
+        writeTokens(2);
+        doc()->setTextA(QStringLiteral("abc"));
+        QVERIFY(doc()->generated().empty());
+    }
+
+    void knockedOutHeadsWriteTooAndSessionsKeepIt() {
+        openModel();
+        doc()->knockOut(1, 7, KnockOut::Zero);  // the induction head
+        SETTLE(*w_);
+        GenerationSettings s = doc()->generationSettings();
+        s.count = 12;
+        const ComputeConfig c = doc()->computeConfig();
+        const ModelPtr m = open_model(c.model_folder);
+        const std::vector<qint64> ablated =
+            engine_continuation(c, s, model_knock_outs(c, m->model->info()));
+        QVERIFY(ablated != engine_continuation(c, s));  // it no longer copies
+        writeTokens(12);
+        QCOMPARE(doc()->generated(), ablated);
+
+        // Sampled, with a seed: the same seed writes the same text.
+        doc()->discardGenerated();
+        panel()->modeBox()->setCurrentIndex(1);
+        QVERIFY(doc()->generationSettings().temperature > 0.0);
+        QVERIFY(!panel()
+                     ->findChild<QDoubleSpinBox*>(QStringLiteral("generateTemperature"))
+                     ->isHidden());
+        panel()->findChild<QSpinBox*>(QStringLiteral("generateSeed"))->setValue(5);
+        s = doc()->generationSettings();
+        s.count = 8;
+        const std::vector<qint64> sampled =
+            engine_continuation(doc()->computeConfig(), s, model_knock_outs(c, m->model->info()));
+        writeTokens(8);
+        QCOMPARE(doc()->generated(), sampled);
+
+        // A session keeps the continuation, the step and the settings.
+        panel()->timeline()->setValue(5);
+        const QJsonObject json = doc()->toJson();
+        AttentionDocument other;
+        QString error;
+        QVERIFY2(other.fromJson(json, &error), qPrintable(error));
+        QCOMPARE(other.generated(), sampled);
+        QCOMPARE(other.timeline(), 5);
+        QCOMPARE(other.generationSettings(), doc()->generationSettings());
+        // Broken entries are refused, the document untouched.
+        QJsonObject bad = json;
+        QJsonObject source = bad[QStringLiteral("source")].toObject();
+        QJsonArray ids;
+        ids.append(1);
+        ids.append(-2);
+        source[QStringLiteral("generated")] = ids;
+        bad[QStringLiteral("source")] = source;
+        QVERIFY(!other.fromJson(bad, &error));
+        QVERIFY(error.contains(QStringLiteral("generated")));
+        QCOMPARE(other.generated(), sampled);
+    }
+};
+
+QTEST_MAIN(GenerationTest)
+#include "ui_generation_test.moc"
