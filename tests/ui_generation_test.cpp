@@ -208,6 +208,30 @@ class GenerationTest : public test::WindowFixture {
         QVERIFY(doc()->generated().empty());
     }
 
+    // The worked examples write as soon as they open: the rest of the second copy, exactly.
+    void watchItWrite_data() {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("continuation");
+        QTest::newRow("en") << QStringLiteral("watch_it_write") << QStringLiteral("pW3!rT6~bN1^");
+        QTest::newRow("zh") << QStringLiteral("watch_it_write_zh")
+                            << QStringLiteral("全调须统示清识件及模如大据焉疾东广如使过台年");
+    }
+    void watchItWrite() {
+        QFETCH(QString, id);
+        QFETCH(QString, continuation);
+        QVERIFY(w_->loadExample(id));
+        QVERIFY(panel()->isWriting());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel()->isWriting(), 60000);
+        SETTLE(*w_);
+        const ModelPtr m = open_model(doc()->computeConfig().model_folder);
+        const std::vector<qint64>& ids = doc()->generated();
+        QCOMPARE(QString::fromStdString(m->tokenizer.decode({ids.begin(), ids.end()})),
+                 continuation);
+        QCOMPARE(snap()->model->text_a, doc()->textA() + continuation);
+        QVERIFY(!panel()->isHidden());
+        QCOMPARE(panel()->timeline()->maximum(), int(continuation.toUcs4().size()));
+    }
+
     void knockedOutHeadsWriteTooAndSessionsKeepIt() {
         openModel();
         doc()->knockOut(1, 7, KnockOut::Zero);  // the induction head

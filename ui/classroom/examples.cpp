@@ -38,6 +38,13 @@ Example patching(const QString& title, const QString& text) {
                QStringLiteral("x")};
     return e;
 }
+/// The generation timeline's example: a random string said once and begun again, which the
+/// model's induction head goes on copying, token by token.
+Example writing(const char* id, const QString& title, const QString& text) {
+    Example e = trained(id, title, text, "grid");
+    e.writes = true;
+    return e;
+}
 }  // namespace
 
 std::vector<Example> builtin_examples() {
@@ -179,6 +186,22 @@ std::vector<Example> builtin_examples() {
                      "induction head, restores about three quarters on its own; every other "
                      "head less than a tenth. Click a head to see its attention on both texts: "
                      "head 8 looks from the last “1” to the character after the first “1”.")),
+        writing("watch_it_write", ExamplesText::tr("Watch it write"),
+                ExamplesText::tr(
+                    "A random string, said once and begun again. The model continues it one "
+                    "character at a time (Write with the model, on the left): each new character "
+                    "is the model's top guess, drawn in orange, and its row of this layer-2 head "
+                    "is where it looked while choosing it, the character after the same one in "
+                    "the first copy. Drag the slider to see any step, or press Play to watch the "
+                    "map grow a row a step. Knock out this head (right-click it) and Continue "
+                    "again: the copying stops.")),
+        writing("watch_it_write_zh", ExamplesText::tr("Watch it write, in Chinese"),
+                ExamplesText::tr(
+                    "Thirty common Chinese characters in random order, said once and begun again, "
+                    "in the bilingual 2-layer model. It writes the rest of the second copy one "
+                    "character at a time, in orange; each new row of this layer-2 head looks at "
+                    "the character that followed the same one the first time. Drag the slider or "
+                    "press Play to watch the map grow a row a step; Keep makes the text yours.")),
     };
 }
 

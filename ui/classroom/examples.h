@@ -23,6 +23,9 @@ struct Example {
     struct Patch {
         QString clean, corrupt, target, distractor;
     } patch;
+    /// The generation timeline: once open, the model continues the text (Continue, with the
+    /// session's count).
+    bool writes = false;
 };
 
 std::vector<Example> builtin_examples();

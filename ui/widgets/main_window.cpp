@@ -24,6 +24,7 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
+#include "ui/model/generation_panel.h"
 #include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
@@ -525,6 +526,7 @@ bool MainWindow::loadExample(const QString& id) {
         if (!e.patch.clean.isEmpty())
             views_->patchView()->setInputs(e.patch.clean, e.patch.corrupt, e.patch.target,
                                            e.patch.distractor, doc_->computeConfig().model_folder);
+        if (e.writes) model_panel_->generation()->startWriting();
         updateTitle();
         return true;
     }
