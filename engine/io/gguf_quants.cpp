@@ -1,5 +1,6 @@
 #include "engine/io/gguf_quants.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -215,7 +216,7 @@ bool gguf_can_dequantize(std::uint32_t type) {
     return gguf_type_layout(type) && (is_plain_float(t) || block_function(t) != nullptr);
 }
 
-void dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n) {
+std::size_t dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n) {
     const auto id = static_cast<std::uint32_t>(type);
     if (!gguf_can_dequantize(id))
         throw std::invalid_argument("dequantize: cannot convert " + gguf_type_name(id));
@@ -227,22 +228,40 @@ void dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n)
     const auto count = static_cast<std::size_t>(n);
     switch (type) {
         case GgufType::F32:
-            convert_to_float("F32", src, dst, count);
-            return;
+            return convert_to_float("F32", src, dst, count);
         case GgufType::F16:
-            convert_to_float("F16", src, dst, count);
-            return;
+            return convert_to_float("F16", src, dst, count);
         case GgufType::BF16:
-            convert_to_float("BF16", src, dst, count);
-            return;
+            return convert_to_float("BF16", src, dst, count);
         default:
             break;
     }
     const BlockFn fn = block_function(type);
     const auto* p = reinterpret_cast<const u8*>(src);
     const std::int64_t blocks = n / layout.block_size;
-    for (std::int64_t i = 0; i < blocks; ++i)
-        fn(p + i * layout.type_size, dst + i * layout.block_size);
+    // A few kilobytes at a time, checked while they are still in the cache.
+    const std::int64_t chunk = std::max<std::int64_t>(1, 2048 / layout.block_size);
+    std::size_t first = count;
+    for (std::int64_t b0 = 0; b0 < blocks; b0 += chunk) {
+        const std::int64_t b1 = std::min(blocks, b0 + chunk);
+        for (std::int64_t i = b0; i < b1; ++i)
+            fn(p + i * layout.type_size, dst + i * layout.block_size);
+        if (first == count) {
+            const auto at = static_cast<std::size_t>(b0 * layout.block_size);
+            const auto m = static_cast<std::size_t>((b1 - b0) * layout.block_size);
+            const std::size_t bad = first_non_finite(dst + at, m);
+            if (bad != m) first = at + bad;
+        }
+    }
+    return first;
+}
+
+void require_dequantizable(const GgufFile& file, const GgufTensorInfo& tensor) {
+    if (!gguf_can_dequantize(tensor.type))
+        throw DataError(file.path() + ": tensor '" + tensor.name + "' is " +
+                        gguf_type_name(tensor.type) +
+                        ", which AttnViz cannot read (it reads F32, F16, BF16, Q8_0, Q4_0, "
+                        "Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K and Q6_K)");
 }
 
 void dequantize_tensor(const GgufFile& file, const GgufTensorInfo& tensor, float* dst,
@@ -251,20 +270,15 @@ void dequantize_tensor(const GgufFile& file, const GgufTensorInfo& tensor, float
         throw std::invalid_argument("dequantize_tensor: '" + tensor.name + "' has " +
                                     std::to_string(tensor.numel) + " values, the buffer " +
                                     std::to_string(numel));
-    if (!gguf_can_dequantize(tensor.type))
-        throw DataError(file.path() + ": tensor '" + tensor.name + "' is " +
-                        gguf_type_name(tensor.type) +
-                        ", which AttnViz cannot read (it reads F32, F16, BF16, Q8_0, Q4_0, "
-                        "Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K and Q6_K)");
+    require_dequantizable(file, tensor);
     const std::string_view bytes = file.tensor_data(tensor);
-    dequantize(tensor.ggml_type(), reinterpret_cast<const std::byte*>(bytes.data()), dst,
-               tensor.numel);
-    for (std::size_t i = 0; i < numel; ++i)
-        if (!std::isfinite(dst[i]))
-            throw DataError(file.path() + ": tensor '" + tensor.name + "' (" +
-                            gguf_type_name(tensor.type) + ") holds " +
-                            (std::isnan(dst[i]) ? "NaN" : "an infinite value") + " at index " +
-                            std::to_string(i));
+    const std::size_t i = dequantize(
+        tensor.ggml_type(), reinterpret_cast<const std::byte*>(bytes.data()), dst, tensor.numel);
+    if (i != numel)
+        throw DataError(file.path() + ": tensor '" + tensor.name + "' (" +
+                        gguf_type_name(tensor.type) + ") holds " +
+                        (std::isnan(dst[i]) ? "NaN" : "an infinite value") + " at index " +
+                        std::to_string(i));
 }
 
 Tensor load_gguf_tensor(const GgufFile& file, const GgufTensorInfo& tensor) {
