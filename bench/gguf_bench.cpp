@@ -15,7 +15,8 @@
 //           "first" (the kept weights converted as the layers run), then the median of
 //           --passes "kept" passes, then the median of --passes "streamed" passes
 //           (set_weight_cache_bytes(0): every layer converted again as it runs); and each
-//           GGUF median as a multiple of the BF16 one.
+//           GGUF median as a multiple of the BF16 one;
+//   * dequantize: each type's largest tensor dequantized a row at a time, one thread.
 // Prints one JSON line per measurement.  A benchmark, never a test.
 #include <algorithm>
 #include <chrono>
@@ -31,6 +32,7 @@
 #include <vector>
 
 #include "engine/io/gguf.h"
+#include "engine/io/gguf_quants.h"
 #include "engine/models/gguf_model.h"
 #include "engine/models/model.h"
 #include "engine/models/model_folder.h"
@@ -123,6 +125,33 @@ int main(int argc, char** argv) {
                 "{\"bench\":\"open\",\"file\":\"%s\",\"model_ms\":%.1f,"
                 "\"model_and_tokenizer_ms\":%.1f}\n",
                 p.c_str(), model_only * 1e3, with_tokenizer * 1e3);
+        }
+        // Dequantization alone, one thread, one row at a time into a reused buffer (as a
+        // streamed block is converted): the largest tensor of each type, values per second.
+        for (const std::string& p : {q4, q8}) {
+            const auto f = attnviz::io::GgufFile::open(p);
+            std::map<std::uint32_t, const attnviz::io::GgufTensorInfo*> largest;
+            for (const auto& t : f.tensors())
+                if (!largest[t.type] || largest[t.type]->numel < t.numel) largest[t.type] = &t;
+            for (const auto& [type, t] : largest) {
+                const std::string_view bytes = f.tensor_data(*t);
+                const std::int64_t cols = t->ne[0], rows = t->numel / cols;
+                const std::size_t row_bytes = bytes.size() / static_cast<std::size_t>(rows);
+                std::vector<float> row(static_cast<std::size_t>(cols));
+                const double s = median_of(o.repeats, [&] {
+                    for (std::int64_t r = 0; r < rows; ++r)
+                        (void)attnviz::io::dequantize(
+                            t->ggml_type(),
+                            reinterpret_cast<const std::byte*>(bytes.data()) +
+                                static_cast<std::size_t>(r) * row_bytes,
+                            row.data(), cols);
+                });
+                std::printf(
+                    "{\"bench\":\"dequantize\",\"type\":\"%s\",\"tensor\":\"%s\","
+                    "\"values\":%lld,\"gvalues_per_s\":%.2f}\n",
+                    attnviz::io::gguf_type_name(type).c_str(), t->name.c_str(),
+                    static_cast<long long>(t->numel), static_cast<double>(t->numel) / s / 1e9);
+            }
         }
         const double st = median_of(o.repeats, [&] { (void)models::load_model(bf16); });
         std::printf("{\"bench\":\"open\",\"file\":\"%s\",\"model_ms\":%.1f}\n", bf16.c_str(),
