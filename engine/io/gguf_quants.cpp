@@ -4,6 +4,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -192,32 +193,9 @@ constexpr int kQK = 256;  // values per K-quant super-block
 
 using BlockFn = void (*)(const u8*, float*);
 
-BlockFn block_function(GgufType t) {
-    switch (t) {
-        case GgufType::Q4_0:
-            return q4_0;
-        case GgufType::Q4_1:
-            return q4_1;
-        case GgufType::Q5_0:
-            return q5_0;
-        case GgufType::Q5_1:
-            return q5_1;
-        case GgufType::Q8_0:
-            return q8_0;
-        case GgufType::Q2_K:
-            return q2_k;
-        case GgufType::Q3_K:
-            return q3_k;
-        case GgufType::Q4_K:
-            return q4_k;
-        case GgufType::Q5_K:
-            return q5_k;
-        case GgufType::Q6_K:
-            return q6_k;
-        default:
-            return nullptr;
-    }
-}
+constexpr GgufType kBlockTypes[] = {GgufType::Q4_0, GgufType::Q4_1, GgufType::Q5_0, GgufType::Q5_1,
+                                    GgufType::Q8_0, GgufType::Q2_K, GgufType::Q3_K, GgufType::Q4_K,
+                                    GgufType::Q5_K, GgufType::Q6_K};
 
 // Blocks [b0, b1) with the block function a constant, so that it is inlined into the loop and
 // vectorised for the instruction set of the function that instantiates the loop.
@@ -252,7 +230,7 @@ template <BlockFn Fn>
             return each_block<q5_k>(p, y, b0, b1, layout);
         case GgufType::Q6_K:
             return each_block<q6_k>(p, y, b0, b1, layout);
-        default:
+        default:  // not in kBlockTypes
             return;
     }
 }
@@ -294,7 +272,9 @@ bool is_plain_float(GgufType t) {
 
 bool gguf_can_dequantize(std::uint32_t type) {
     const auto t = static_cast<GgufType>(type);
-    return gguf_type_layout(type) && (is_plain_float(t) || block_function(t) != nullptr);
+    return gguf_type_layout(type) &&
+           (is_plain_float(t) ||
+            std::find(std::begin(kBlockTypes), std::end(kBlockTypes), t) != std::end(kBlockTypes));
 }
 
 std::size_t dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n) {
