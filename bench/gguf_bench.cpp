@@ -133,7 +133,9 @@ int main(int argc, char** argv) {
             std::map<std::uint32_t, const attnviz::io::GgufTensorInfo*> largest;
             for (const auto& t : f.tensors())
                 if (!largest[t.type] || largest[t.type]->numel < t.numel) largest[t.type] = &t;
-            for (const auto& [type, t] : largest) {
+            for (const auto& entry : largest) {  // clang 14 cannot capture bindings
+                const std::uint32_t type = entry.first;
+                const attnviz::io::GgufTensorInfo* t = entry.second;
                 const std::string_view bytes = f.tensor_data(*t);
                 const std::int64_t cols = t->ne[0], rows = t->numel / cols;
                 const std::size_t row_bytes = bytes.size() / static_cast<std::size_t>(rows);
