@@ -306,7 +306,8 @@ void add_attend_command(CLI::App& app, CommandContext& ctx) {
              "layers kept: all, 3, 0-3,7 or -1 (the last); default all")
         ->group(model);
     add_text(*sub, "--out-tokens", &o->out_tokens, "T.json",
-             "the tokens, as attnviz tokenize --model prints them")
+             "the maps' tokens (the window's with --window), for attnviz view --attentions "
+             "--tokens: tokenize's lists and the input text their offsets count in")
         ->group(model);
 
     const char* masks = "Masks";

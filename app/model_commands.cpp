@@ -188,7 +188,11 @@ void attend_with_model(const ModelAttendRequest& r) {
     }
     // Every output is computed before the first is written.
     std::string tokens_json;
-    if (!r.out_tokens.empty()) tokens_json = models::encoding_json(e.encoding) + "\n";
+    if (!r.out_tokens.empty())
+        tokens_json = models::attention_tokens_json(
+                          e.encoding, o.scope.window_begin, o.scope.window_length,
+                          r.text2 ? std::nullopt : std::optional<std::string_view>(r.text)) +
+                      "\n";
     if (!r.out_weights.empty()) io::write_npy(r.out_weights, sink.weights_);
     if (!r.out_mean.empty()) io::write_npy(r.out_mean, sink.mean_);
     if (!r.out_tokens.empty()) io::write_file_atomically(r.out_tokens, tokens_json);

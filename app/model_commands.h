@@ -34,7 +34,7 @@ struct ModelAttendRequest {
     int threads = 1;
     std::string out_weights;  ///< float32 [layers, heads, L, L]
     std::string out_mean;     ///< float32 [layers, L, L]
-    std::string out_tokens;   ///< the tokens, as tokenize prints them
+    std::string out_tokens;   ///< the maps' tokens (models::attention_tokens_json)
 };
 
 /// `attnviz attend --model DIR --text T ...`: every kept layer × head in one forward pass,

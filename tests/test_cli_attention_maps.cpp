@@ -4,6 +4,7 @@
 // on good files: ui_attention_maps_test.)  Files: tests/data/attention_maps/make_attention_maps.py.
 #include <QtTest>
 
+#include "engine/io/attention_arrays.h"
 #include "test_support.h"
 
 using namespace attnviz;
@@ -120,6 +121,78 @@ class TestCliAttentionMaps : public QObject {
         QVERIFY(lines.front().startsWith(QStringLiteral("layer,head,entropy")));
         for (const QString& line : lines.mid(1))
             QCOMPARE(line.split(QLatin1Char(',')).at(8), QStringLiteral("-1"));  // induction
+    }
+
+    void attendsOwnFilesRoundTripWithWords_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("window");
+        QTest::newRow("gpt2, whole") << "gpt2_lmhead"
+                                     << "";
+        QTest::newRow("bert, whole") << "bert_mlm_prefix"
+                                     << "";
+        QTest::newRow("qwen2, window 2:4") << "qwen2_bias_bf16"
+                                           << "2:4";
+    }
+    void attendsOwnFilesRoundTripWithWords() {
+        // attend --out-weights --out-tokens writes what view --attentions --tokens reads: one
+        // token per row (the window's with --window), the tokenizer's ids and pieces, and the
+        // offsets with the "input" they count in, so the Words box can group the pieces: each
+        // piece's label is its span of the input.
+        QFETCH(QString, model);
+        QFETCH(QString, window);
+        const QString text = QStringLiteral("The caf\u00e9's cat sat, unhappily, on 2 mats.");
+        const QString dir = QString::fromStdString(test::golden_dir() + "/models/") + model;
+        const QString maps = test::temp_path(model + QStringLiteral("_A.npy"));
+        const QString tokens = test::temp_path(model + QStringLiteral("_T.json"));
+        QStringList args{QStringLiteral("attend"),
+                         QStringLiteral("--model"),
+                         dir,
+                         QStringLiteral("--text"),
+                         text,
+                         QStringLiteral("--out-weights"),
+                         maps,
+                         QStringLiteral("--out-tokens"),
+                         tokens};
+        if (!window.isEmpty()) args << QStringLiteral("--window") << window;
+        test::CliRun r = test::run_cli(args);
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        r = test::run_cli({QStringLiteral("tokenize"), QStringLiteral("--model"), dir,
+                           QStringLiteral("--text"), text});
+        QCOMPARE(r.status, 0);
+        const io::AttentionTokens all = io::parse_attention_tokens(r.out.toStdString(), "tokenize");
+        const io::AttentionTokens t = io::read_attention_tokens(tokens.toStdString());
+        const io::AttentionArrays a = io::AttentionArrays::open(maps.toStdString());
+        io::check_tokens(a, t, tokens.toStdString());  // one token per row, or DataError
+        std::size_t begin = 0, count = all.size();
+        if (!window.isEmpty()) {
+            begin = window.section(QLatin1Char(':'), 0, 0).toULongLong();  // from 0
+            count = window.section(QLatin1Char(':'), 1, 1).toULongLong();
+        }
+        QCOMPARE(t.size(), count);
+        QCOMPARE(t.input, text.toStdString());
+        QCOMPARE(t.offsets.size(), count);
+        const std::u32string input = text.toStdU32String();
+        for (std::size_t k = 0; k < count; ++k) {
+            QCOMPARE(t.ids[k], all.ids[begin + k]);
+            QCOMPARE(t.text[k], all.text[begin + k]);
+            QCOMPARE(t.offsets[k], all.offsets[begin + k]);
+            if (t.special[k]) continue;
+            const auto [b, e] = t.offsets[k];
+            const QString span = QString::fromStdU32String(
+                input.substr(static_cast<std::size_t>(b), static_cast<std::size_t>(e - b)));
+            QVERIFY2(QString::fromStdString(t.text[k]).trimmed() == span.trimmed() ||
+                         QString::fromStdString(t.text[k]).contains(QLatin1Char('[')),
+                     qPrintable(QStringLiteral("token %1: \"%2\" but the input has \"%3\"")
+                                    .arg(k)
+                                    .arg(QString::fromStdString(t.text[k]), span)));
+        }
+        // The window's words: the file opens with its tokens and draws grouped.
+        const QString png = test::temp_path(model + QStringLiteral("_words.png"));
+        r = test::run_cli({QStringLiteral("export"), QStringLiteral("--attentions"), maps,
+                           QStringLiteral("--attention-tokens"), tokens, QStringLiteral("--words"),
+                           QStringLiteral("--out"), png});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(png));
     }
 
     void refusesBadInput() {

@@ -1,11 +1,13 @@
 // GGUF reading (engine/io/gguf.h) against what llama.cpp's own reader, gguf-py, reads from
 // files its writer wrote (tests/data/gguf/make_gguf_files.py), and hand-made files that lie.
 
+#include <QFile>
 #include <QTest>
 
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -15,9 +17,11 @@
 #include "engine/io/gguf_quants.h"
 #include "engine/io/json.h"
 #include "engine/io/npy.h"
+#include "engine/io/weight_store.h"
 #include "engine/models/gguf_model.h"
 #include "engine/models/gguf_tokenizer.h"
 #include "engine/models/model_folder.h"
+#include "engine/ops/nn.h"
 #include "test_support.h"
 
 using namespace attnviz;
@@ -571,6 +575,174 @@ class TestGguf : public QObject {
                     io::read_npy(stem + ".attentions.npy"), 1e-5);
     }
 
+    void store_conversions_agree_bit_for_bit_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f : {"llama_gqa.Q4_0", "qwen2_bias_bf16.Q5_1", "gpt2_lmhead.Q5_0"})
+            QTest::newRow(f) << f;
+        QTest::newRow("quants") << "../quants";
+    }
+    void store_conversions_agree_bit_for_bit() {
+        // Every way a model reads a GGUF tensor from the store (whole, a block of rows, a
+        // block written [in, out] as kept layers are, chosen rows as embeddings are) gives
+        // dequantize_tensor's values (gguf-py's, bit for bit), with the rows in the order the
+        // source asks (here reversed, for every matrix).
+        QFETCH(QString, file);
+        const GgufFile f = GgufFile::open(gguf_dir() + "models/" + file.toStdString() + ".gguf");
+        std::vector<io::GgufSource> sources;
+        for (const io::GgufTensorInfo& t : f.tensors()) {
+            if (!io::gguf_can_dequantize(t.type) || t.ne.size() > 2) continue;
+            io::GgufSource s{"m." + t.name, t.name, {}};
+            if (t.ne.size() == 2)
+                for (std::int64_t r = t.ne[1]; r-- > 0;)
+                    s.row_order.push_back(r);
+            sources.push_back(std::move(s));
+        }
+        QVERIFY(sources.size() > 2);
+        const io::WeightStore store = io::WeightStore::from_gguf(f, sources);
+        const auto same = [](const float* got, const float* want, std::size_t n,
+                             const std::string& what) {
+            if (std::memcmp(got, want, n * sizeof(float)) == 0) return true;
+            for (std::size_t i = 0; i < n; ++i)
+                if (std::memcmp(got + i, want + i, sizeof(float)) != 0)
+                    qWarning("%s: index %zu: %.9g, dequantized %.9g", what.c_str(), i,
+                             double(got[i]), double(want[i]));
+            return false;
+        };
+        for (const io::GgufSource& s : sources) {
+            const io::GgufTensorInfo& t = *f.find_tensor(s.tensor);
+            const io::TensorEntry* e = store.find(s.name);
+            QVERIFY(e);
+            QCOMPARE(e->dtype, io::gguf_type_name(t.type));
+            QCOMPARE(e->shape, t.shape());
+            QCOMPARE(e->nbytes, t.nbytes);
+            const Tensor file_order = io::load_gguf_tensor(f, t);
+            const std::int64_t rows = t.ne.size() == 2 ? t.ne[1] : 1, cols = t.ne[0];
+            Tensor want = file_order;
+            if (t.ne.size() == 2)
+                for (std::int64_t r = 0; r < rows; ++r)
+                    std::copy_n(file_order.ptr() + (rows - 1 - r) * cols, cols,
+                                want.ptr() + r * cols);
+            QVERIFY(same(store.load(s.name).ptr(), want.ptr(), want.numel(), s.tensor + " load"));
+            const std::vector<std::int64_t> picked = {rows - 1, 0, rows / 2};
+            std::vector<float> block(want.numel() + picked.size() * static_cast<std::size_t>(cols));
+            const std::int64_t r0 = rows / 3;
+            store.load_block(s.name, r0, rows, block.data());
+            QVERIFY(same(block.data(), want.ptr() + r0 * cols, (rows - r0) * cols,
+                         s.tensor + " block"));
+            if (t.ne.size() != 2) continue;
+            store.load_block(s.name, 0, rows, block.data(), 0, true);
+            Tensor back(Shape{rows, cols});
+            ops::transpose(block.data(), cols, rows, back.ptr());
+            QVERIFY(same(back.ptr(), want.ptr(), want.numel(), s.tensor + " transposed"));
+            store.load_rows(s.name, picked, block.data());
+            for (std::size_t k = 0; k < picked.size(); ++k)
+                QVERIFY(same(block.data() + k * cols, want.ptr() + picked[k] * cols, cols,
+                             s.tensor + " row " + std::to_string(picked[k])));
+        }
+        // A row order that is no permutation, and a tensor the file lacks, are refused.
+        std::vector<io::GgufSource> bad = {sources.front()};
+        bad.front().row_order.assign(bad.front().row_order.size(), 0);
+        if (!bad.front().row_order.empty())
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, io::WeightStore::from_gguf(f, bad));
+        ATTNVIZ_EXPECT_DATA_ERROR(io::WeightStore::from_gguf(f, {{"x", "absent", {}}}),
+                                  "no tensor 'absent'");
+    }
+
+    void streamed_weights_give_the_kept_weights_maps_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* f :
+             {"llama_gqa", "llama_gqa.Q8_0", "llama_gqa.Q4_0", "qwen2_bias_bf16.Q5_1",
+              "qwen3_qknorm.Q4_1", "gpt2_lmhead", "gpt2_lmhead.Q5_0"})
+            QTest::newRow(f) << f;
+    }
+    void streamed_weights_give_the_kept_weights_maps() {
+        // No weight cache: each layer's tensors are dequantized a block of rows at a time as
+        // the layer runs (llama's Q/K rows reordered as they are read).  The float32 weights
+        // are the kept ones bit for bit (store_conversions_agree_bit_for_bit); the products
+        // then run [out, in] a block at a time rather than [in, out] whole, whose kernels may
+        // round the last bit differently (as for safetensors, test_models), so the maps
+        // agree within 1e-6.
+        QFETCH(QString, file);
+        const std::string stem = file.toStdString();
+        const GgufFile f = GgufFile::open(gguf_dir() + "models/" + stem + ".gguf");
+        const auto kept = models::load_gguf_model(f);
+        const auto streamed = models::load_gguf_model(f);
+        kept->set_weight_cache_bytes(std::numeric_limits<std::size_t>::max());
+        streamed->set_weight_cache_bytes(0);
+        QVERIFY(!kept->weights_stream());
+        QVERIFY(streamed->weights_stream());
+        // Memory: float32 for every value the file holds, kept; one layer's vectors and a block
+        // of its largest matrix, streamed: the same as the Hugging Face checkpoint's.
+        std::uint64_t values = 0;
+        for (const io::GgufTensorInfo& t : f.tensors())
+            values += static_cast<std::uint64_t>(t.numel);
+        QCOMPARE(kept->weight_bytes(), values * sizeof(float));
+        QCOMPARE(kept->resident_weight_bytes(), kept->weight_bytes());
+        QCOMPARE(streamed->resident_weight_bytes(), streamed->streaming_weight_bytes());
+        QVERIFY(streamed->streaming_weight_bytes() < streamed->weight_bytes());
+        const std::string hf_dir = test::golden_dir() + "/models/" + stem.substr(0, stem.find('.'));
+        const auto hf = models::load_model(hf_dir);
+        const auto& info = kept->info();
+        if (info.model_type != "gpt2") {
+            QCOMPARE(streamed->streaming_weight_bytes(), hf->streaming_weight_bytes());
+        } else {
+            // GGUF holds GPT-2's Conv1D weights [out, in], so they stream by blocks of rows
+            // instead of being converted whole: a layer's vectors, the largest matrix (fewer
+            // rows than a block here), ln_f and a block of the unembedding.
+            const std::int64_t E = info.hidden_size, I = info.intermediate_size;
+            QVERIFY(3 * E <= 256 && I <= 256);
+            const std::int64_t vectors = 4 * E + 3 * E + E + I + E;
+            const std::int64_t largest = std::max(3 * E, I) * E;
+            const std::int64_t head = std::min<std::int64_t>(4096, info.vocab_size) * (E + 2);
+            QCOMPARE(streamed->streaming_weight_bytes(),
+                     static_cast<std::size_t>(vectors + largest + 2 * E + head) * sizeof(float));
+            QVERIFY(streamed->streaming_weight_bytes() < hf->streaming_weight_bytes());
+        }
+        models::ModelInput in;
+        in.ids = test::read_int64_npy(hf_dir + "/reference/input_ids.npy");
+        for (int threads : {1, 2}) {
+            const auto r = test::compare_forward_passes(*streamed, *kept, in, threads, 1e-6, 1e-5);
+            QVERIFY2(r.ok, r.message.c_str());
+            qInfo("%d threads: largest difference %.3g", threads, r.max_abs_diff);
+        }
+    }
+
+    void a_corrupt_scale_is_refused_when_its_layer_runs_data() {
+        QTest::addColumn<bool>("stream");
+        QTest::newRow("kept") << false;
+        QTest::newRow("streamed") << true;
+    }
+    void a_corrupt_scale_is_refused_when_its_layer_runs() {
+        // A NaN float16 scale in layer 1's Q projection, in the block that starts the file's
+        // row 1 (which llama's unpermutation reads as row head_dim / 2).  Opening reads no
+        // tensor: the file opens, layer 0 runs, and layer 1 is refused naming the tensor, its
+        // type and where the scale is in the file.
+        std::string bytes = io::read_file(gguf_dir() + "models/llama_gqa.Q8_0.gguf");
+        const GgufFile good = GgufFile::parse(bytes, "good.gguf");
+        const io::GgufTensorInfo* q = good.find_tensor("blk.1.attn_q.weight");
+        QVERIFY(q);
+        QCOMPARE(io::gguf_type_name(q->type), std::string("Q8_0"));
+        const std::uint64_t row_bytes = q->nbytes / static_cast<std::uint64_t>(q->ne[1]);
+        const std::uint64_t at = good.data_offset() + q->offset + row_bytes;
+        bytes[at] = '\x00';
+        bytes[at + 1] = '\x7E';
+        const GgufFile f = GgufFile::parse(bytes, "corrupt.gguf");
+        QFETCH(bool, stream);
+        const auto model = models::load_gguf_model(f);
+        model->set_weight_cache_bytes(stream ? 0 : std::numeric_limits<std::size_t>::max());
+        models::ModelInput in;
+        in.ids = {1, 2, 3, 4};
+        models::CollectingSink sink;
+        ATTNVIZ_EXPECT_DATA_ERROR(model->forward(in, models::ModelForwardOptions{}, sink),
+                                  "corrupt.gguf: tensor 'blk.1.attn_q.weight' (Q8_0) holds NaN",
+                                  "at index [1,0] (flat index " + std::to_string(q->ne[0]) + ")");
+        QCOMPARE(sink.results.size(), std::size_t(1));
+        // Asked again, it is refused again (nothing half-converted is kept).
+        models::CollectingSink again;
+        ATTNVIZ_EXPECT_DATA_ERROR(model->forward(in, models::ModelForwardOptions{}, again),
+                                  "blk.1.attn_q.weight");
+    }
+
     void models_that_cannot_be_read() {
         // Hand-edited copies of a good file: the architecture, a stray tensor, RoPE scaling.
         const std::string bytes = io::read_file(gguf_dir() + "models/llama_gqa.gguf");
@@ -711,6 +883,50 @@ class TestGguf : public QObject {
         QVERIFY2(lying.err.contains("lying.gguf") && lying.err.contains("past the end") &&
                      lying.err.trimmed().count('\n') == 0,
                  qPrintable(lying.err));
+    }
+
+    void the_command_line_streams_gguf_weights() {
+        // ATTNVIZ_WEIGHT_CACHE=0: the same maps, bit for bit; a NaN scale in layer 1 is one
+        // line naming the tensor, exit 1, and no file written.
+        const QString text = "The cat sat on the mat.";
+        const QString gguf =
+            QString::fromStdString(gguf_dir() + "models/qwen2_bias_bf16.Q5_1.gguf");
+        const QString kept = QString::fromStdString(test::temp_dir() + "/gguf_kept.npy");
+        const QString streamed = QString::fromStdString(test::temp_dir() + "/gguf_streamed.npy");
+        const QStringList args = {"attend", "--model",   gguf, "--text",
+                                  text,     "--threads", "2",  "--out-weights"};
+        test::CliRun r = test::run_cli(args + QStringList{kept});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        qputenv(models::kWeightCacheEnvironmentVariable, "0");
+        r = test::run_cli(args + QStringList{streamed});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const Tensor a = io::read_npy(kept.toStdString());
+        const Tensor b = io::read_npy(streamed.toStdString());
+        QCOMPARE(b.shape, a.shape);
+        QVERIFY(a.data == b.data);
+
+        std::string bytes = io::read_file(gguf.toStdString());
+        const GgufFile good = GgufFile::parse(bytes, "good.gguf");
+        const io::GgufTensorInfo* up = good.find_tensor("blk.1.ffn_up.weight");
+        QVERIFY(up);
+        QCOMPARE(io::gguf_type_name(up->type), std::string("Q5_1"));
+        const std::uint64_t at = good.data_offset() + up->offset;  // the first block's d
+        bytes[at] = '\x00';
+        bytes[at + 1] = '\x7C';  // +infinity
+        const std::string bad = test::temp_dir() + "/inf_scale.gguf";
+        io::write_file_atomically(bad, bytes);
+        const QString never = QString::fromStdString(test::temp_dir() + "/never.npy");
+        for (const char* cache : {"0", ""}) {
+            qputenv(models::kWeightCacheEnvironmentVariable, cache);
+            r = test::run_cli({"attend", "--model", QString::fromStdString(bad), "--text", text,
+                               "--out-weights", never});
+            QCOMPARE(r.status, 1);
+            QVERIFY2(r.err.contains("inf_scale.gguf: tensor 'blk.1.ffn_up.weight' (Q5_1) holds") &&
+                         r.err.trimmed().count('\n') == 0,
+                     qPrintable(r.err));
+            QVERIFY(!QFile::exists(never));
+        }
+        qunsetenv(models::kWeightCacheEnvironmentVariable);
     }
 
     void unreadable_paths() {

@@ -234,18 +234,8 @@ class TestModels : public QObject {
         const models::ModelInput in = input_of(d);
         // The same float32 values, multiplied a block of output rows at a time.
         for (int threads : {1, 2}) {
-            models::ModelForwardOptions opt;
-            opt.num_threads = threads;
-            models::CollectingSink a(true), b(true);
-            kept->forward(in, opt, a);
-            streamed->forward(in, opt, b);
-            QCOMPARE(b.results.size(), a.results.size());
-            for (std::size_t l = 0; l < a.results.size(); ++l)
-                EXPECT_CLOSE(b.results[l].weights, a.results[l].weights, 1e-5,
-                             "layer " + std::to_string(l));
-            for (std::size_t i = 0; i < a.hidden_states.size(); ++i)
-                EXPECT_CLOSE(b.hidden_states[i], a.hidden_states[i], 1e-5,
-                             "hidden state " + std::to_string(i));
+            const auto r = test::compare_forward_passes(*streamed, *kept, in, threads, 1e-5, 1e-5);
+            QVERIFY2(r.ok, r.message.c_str());
         }
         if (kept->lm_head() == models::LmHeadKind::None) return;
         models::ModelForwardOptions opt;

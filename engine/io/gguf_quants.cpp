@@ -1,8 +1,10 @@
 #include "engine/io/gguf_quants.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -20,7 +22,7 @@ namespace {
 
 using u8 = std::uint8_t;
 
-inline float f16_at(const u8* p) {
+[[gnu::always_inline]] inline float f16_at(const u8* p) {
     return half_to_float(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
 }
 
@@ -28,7 +30,7 @@ constexpr int kQK = 256;  // values per K-quant super-block
 
 // --- the legacy blocks of 32 -------------------------------------------------------------
 
-void q4_0(const u8* b, float* y) {  // half d; u8 qs[16]
+[[gnu::always_inline]] inline void q4_0(const u8* b, float* y) {  // half d; u8 qs[16]
     const float d = f16_at(b);
     const u8* qs = b + 2;
     for (int j = 0; j < 16; ++j) {
@@ -37,7 +39,7 @@ void q4_0(const u8* b, float* y) {  // half d; u8 qs[16]
     }
 }
 
-void q4_1(const u8* b, float* y) {  // half d, m; u8 qs[16]
+[[gnu::always_inline]] inline void q4_1(const u8* b, float* y) {  // half d, m; u8 qs[16]
     const float d = f16_at(b), m = f16_at(b + 2);
     const u8* qs = b + 4;
     for (int j = 0; j < 16; ++j) {
@@ -46,12 +48,12 @@ void q4_1(const u8* b, float* y) {  // half d, m; u8 qs[16]
     }
 }
 
-std::uint32_t u32_at(const u8* p) {
+[[gnu::always_inline]] inline std::uint32_t u32_at(const u8* p) {
     return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
            std::uint32_t(p[3]) << 24;
 }
 
-void q5_0(const u8* b, float* y) {  // half d; u8 qh[4]; u8 qs[16]
+[[gnu::always_inline]] inline void q5_0(const u8* b, float* y) {  // half d; u8 qh[4]; u8 qs[16]
     const float d = f16_at(b);
     const std::uint32_t qh = u32_at(b + 2);
     const u8* qs = b + 6;
@@ -63,7 +65,7 @@ void q5_0(const u8* b, float* y) {  // half d; u8 qh[4]; u8 qs[16]
     }
 }
 
-void q5_1(const u8* b, float* y) {  // half d, m; u8 qh[4]; u8 qs[16]
+[[gnu::always_inline]] inline void q5_1(const u8* b, float* y) {  // half d, m; u8 qh[4]; u8 qs[16]
     const float d = f16_at(b), m = f16_at(b + 2);
     const std::uint32_t qh = u32_at(b + 4);
     const u8* qs = b + 8;
@@ -75,7 +77,7 @@ void q5_1(const u8* b, float* y) {  // half d, m; u8 qh[4]; u8 qs[16]
     }
 }
 
-void q8_0(const u8* b, float* y) {  // half d; i8 qs[32]
+[[gnu::always_inline]] inline void q8_0(const u8* b, float* y) {  // half d; i8 qs[32]
     const float d = f16_at(b);
     for (int j = 0; j < 32; ++j)
         y[j] = static_cast<float>(static_cast<std::int8_t>(b[2 + j])) * d;
@@ -83,7 +85,8 @@ void q8_0(const u8* b, float* y) {  // half d; i8 qs[32]
 
 // --- the K-quants: super-blocks of 256 ---------------------------------------------------
 
-void q2_k(const u8* b, float* y) {  // u8 scales[16]; u8 qs[64]; half d, dmin
+[[gnu::always_inline]] inline void q2_k(const u8* b,
+                                        float* y) {  // u8 scales[16]; u8 qs[64]; half d, dmin
     const u8* scales = b;
     const u8* qs = b + 16;
     const float d = f16_at(b + 80), dmin = f16_at(b + 82);
@@ -97,7 +100,8 @@ void q2_k(const u8* b, float* y) {  // u8 scales[16]; u8 qs[64]; half d, dmin
     }
 }
 
-void q3_k(const u8* b, float* y) {  // u8 hmask[32]; u8 qs[64]; u8 scales[12]; half d
+[[gnu::always_inline]] inline void q3_k(
+    const u8* b, float* y) {  // u8 hmask[32]; u8 qs[64]; u8 scales[12]; half d
     const u8* hmask = b;
     const u8* qs = b + 32;
     const u8* sc = b + 96;
@@ -118,7 +122,7 @@ void q3_k(const u8* b, float* y) {  // u8 hmask[32]; u8 qs[64]; u8 scales[12]; h
 }
 
 // The 6-bit scales and mins of Q4_K and Q5_K, eight of each, packed in 12 bytes.
-void k_scale_min(const u8* s, int* sc, int* mn) {
+[[gnu::always_inline]] inline void k_scale_min(const u8* s, int* sc, int* mn) {
     for (int j = 0; j < 4; ++j) {
         sc[j] = s[j] & 0x3F;
         mn[j] = s[4 + j] & 0x3F;
@@ -127,7 +131,8 @@ void k_scale_min(const u8* s, int* sc, int* mn) {
     }
 }
 
-void q4_k(const u8* b, float* y) {  // half d, dmin; u8 scales[12]; u8 qs[128]
+[[gnu::always_inline]] inline void q4_k(const u8* b,
+                                        float* y) {  // half d, dmin; u8 scales[12]; u8 qs[128]
     const float d = f16_at(b), dmin = f16_at(b + 2);
     int sc[8], mn[8];
     k_scale_min(b + 4, sc, mn);
@@ -143,7 +148,8 @@ void q4_k(const u8* b, float* y) {  // half d, dmin; u8 scales[12]; u8 qs[128]
     }
 }
 
-void q5_k(const u8* b, float* y) {  // half d, dmin; u8 scales[12]; u8 qh[32]; u8 qs[128]
+[[gnu::always_inline]] inline void q5_k(
+    const u8* b, float* y) {  // half d, dmin; u8 scales[12]; u8 qh[32]; u8 qs[128]
     const float d = f16_at(b), dmin = f16_at(b + 2);
     int sc[8], mn[8];
     k_scale_min(b + 4, sc, mn);
@@ -160,48 +166,102 @@ void q5_k(const u8* b, float* y) {  // half d, dmin; u8 scales[12]; u8 qh[32]; u
     }
 }
 
-void q6_k(const u8* b, float* y) {  // u8 ql[128]; u8 qh[64]; i8 scales[16]; half d
-    const u8* ql = b;
-    const u8* qh = b + 128;
-    const u8* scales = b + 192;
+[[gnu::always_inline]] inline void q6_k(const u8* b,
+                                        float* y) {  // u8 ql[128]; u8 qh[64]; i8 scales[16]; half d
     const float d = f16_at(b + 208);
-    for (int e = 0; e < kQK; ++e) {
-        const int h = e / 128, r = e % 128;
-        const int low = (ql[h * 64 + r % 64] >> (4 * (r / 64))) & 0x0F;
-        const int high = (qh[h * 32 + r % 32] >> (2 * (r / 32))) & 3;
-        const float dg = d * static_cast<float>(static_cast<std::int8_t>(scales[e / 16]));
-        y[e] = dg *
-               static_cast<float>(static_cast<std::int8_t>(static_cast<u8>(low | high << 4)) - 32);
+    // Two halves of 128 values, each four runs of 32 (ggml's dequantize_row_q6_K order), so
+    // that the inner loops have fixed shifts and vectorise.
+    for (int h = 0; h < 2; ++h) {
+        const u8* ql = b + h * 64;
+        const u8* qh = b + 128 + h * 32;
+        const u8* scales = b + 192 + h * 8;
+        for (int k = 0; k < 4; ++k) {
+            const int shift = 4 * (k / 2), at = 32 * (k % 2);
+            for (int half = 0; half < 2; ++half) {
+                const float dg =
+                    d * static_cast<float>(static_cast<std::int8_t>(scales[2 * k + half]));
+                float* out = y + h * 128 + k * 32 + half * 16;
+                for (int l = half * 16; l < half * 16 + 16; ++l) {
+                    const int low = (ql[at + l] >> shift) & 0x0F;
+                    const int high = (qh[l] >> (2 * k)) & 3;
+                    out[l - half * 16] = dg * static_cast<float>((low | high << 4) - 32);
+                }
+            }
+        }
     }
 }
 
 using BlockFn = void (*)(const u8*, float*);
 
-BlockFn block_function(GgufType t) {
+constexpr GgufType kBlockTypes[] = {GgufType::Q4_0, GgufType::Q4_1, GgufType::Q5_0, GgufType::Q5_1,
+                                    GgufType::Q8_0, GgufType::Q2_K, GgufType::Q3_K, GgufType::Q4_K,
+                                    GgufType::Q5_K, GgufType::Q6_K};
+
+// Blocks [b0, b1) with the block function a constant, so that it is inlined into the loop and
+// vectorised for the instruction set of the function that instantiates the loop.
+template <BlockFn Fn>
+[[gnu::always_inline]] inline void each_block(const u8* p, float* y, std::int64_t b0,
+                                              std::int64_t b1, const GgufTypeLayout& layout) {
+    for (std::int64_t i = b0; i < b1; ++i)
+        Fn(p + i * layout.type_size, y + i * layout.block_size);
+}
+
+[[gnu::always_inline]] inline void dequantize_blocks(GgufType t, const u8* p, float* y,
+                                                     std::int64_t b0, std::int64_t b1,
+                                                     const GgufTypeLayout& layout) {
     switch (t) {
         case GgufType::Q4_0:
-            return q4_0;
+            return each_block<q4_0>(p, y, b0, b1, layout);
         case GgufType::Q4_1:
-            return q4_1;
+            return each_block<q4_1>(p, y, b0, b1, layout);
         case GgufType::Q5_0:
-            return q5_0;
+            return each_block<q5_0>(p, y, b0, b1, layout);
         case GgufType::Q5_1:
-            return q5_1;
+            return each_block<q5_1>(p, y, b0, b1, layout);
         case GgufType::Q8_0:
-            return q8_0;
+            return each_block<q8_0>(p, y, b0, b1, layout);
         case GgufType::Q2_K:
-            return q2_k;
+            return each_block<q2_k>(p, y, b0, b1, layout);
         case GgufType::Q3_K:
-            return q3_k;
+            return each_block<q3_k>(p, y, b0, b1, layout);
         case GgufType::Q4_K:
-            return q4_k;
+            return each_block<q4_k>(p, y, b0, b1, layout);
         case GgufType::Q5_K:
-            return q5_k;
+            return each_block<q5_k>(p, y, b0, b1, layout);
         case GgufType::Q6_K:
-            return q6_k;
-        default:
-            return nullptr;
+            return each_block<q6_k>(p, y, b0, b1, layout);
+        default:  // not in kBlockTypes
+            return;
     }
+}
+
+void dequantize_blocks_baseline(GgufType t, const u8* p, float* y, std::int64_t b0, std::int64_t b1,
+                                const GgufTypeLayout& layout) {
+    dequantize_blocks(t, p, y, b0, b1, layout);
+}
+
+#if defined(__x86_64__)
+// The same loops compiled for AVX2 (8 floats a vector, variable shifts), picked at run time.
+// The operations are the scalar ones, each rounded the same way (no FMA: this file is built
+// with -ffp-contract=off and the target adds no "fma"), so the values are the same bits.
+__attribute__((target("avx2"))) void dequantize_blocks_avx2(GgufType t, const u8* p, float* y,
+                                                            std::int64_t b0, std::int64_t b1,
+                                                            const GgufTypeLayout& layout) {
+    dequantize_blocks(t, p, y, b0, b1, layout);
+}
+#endif
+
+using BlocksFn = void (*)(GgufType, const u8*, float*, std::int64_t, std::int64_t,
+                          const GgufTypeLayout&);
+
+BlocksFn blocks_function() {
+#if defined(__x86_64__)
+    static const BlocksFn fn =
+        __builtin_cpu_supports("avx2") ? dequantize_blocks_avx2 : dequantize_blocks_baseline;
+    return fn;
+#else
+    return dequantize_blocks_baseline;
+#endif
 }
 
 bool is_plain_float(GgufType t) {
@@ -212,10 +272,12 @@ bool is_plain_float(GgufType t) {
 
 bool gguf_can_dequantize(std::uint32_t type) {
     const auto t = static_cast<GgufType>(type);
-    return gguf_type_layout(type) && (is_plain_float(t) || block_function(t) != nullptr);
+    return gguf_type_layout(type) &&
+           (is_plain_float(t) ||
+            std::find(std::begin(kBlockTypes), std::end(kBlockTypes), t) != std::end(kBlockTypes));
 }
 
-void dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n) {
+std::size_t dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n) {
     const auto id = static_cast<std::uint32_t>(type);
     if (!gguf_can_dequantize(id))
         throw std::invalid_argument("dequantize: cannot convert " + gguf_type_name(id));
@@ -227,22 +289,39 @@ void dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n)
     const auto count = static_cast<std::size_t>(n);
     switch (type) {
         case GgufType::F32:
-            convert_to_float("F32", src, dst, count);
-            return;
+            return convert_to_float("F32", src, dst, count);
         case GgufType::F16:
-            convert_to_float("F16", src, dst, count);
-            return;
+            return convert_to_float("F16", src, dst, count);
         case GgufType::BF16:
-            convert_to_float("BF16", src, dst, count);
-            return;
+            return convert_to_float("BF16", src, dst, count);
         default:
             break;
     }
-    const BlockFn fn = block_function(type);
+    const BlocksFn run = blocks_function();
     const auto* p = reinterpret_cast<const u8*>(src);
     const std::int64_t blocks = n / layout.block_size;
-    for (std::int64_t i = 0; i < blocks; ++i)
-        fn(p + i * layout.type_size, dst + i * layout.block_size);
+    // A few kilobytes at a time, checked while they are still in the cache.
+    const std::int64_t chunk = std::max<std::int64_t>(1, 2048 / layout.block_size);
+    std::size_t first = count;
+    for (std::int64_t b0 = 0; b0 < blocks; b0 += chunk) {
+        const std::int64_t b1 = std::min(blocks, b0 + chunk);
+        run(type, p, dst, b0, b1, layout);
+        if (first == count) {
+            const auto at = static_cast<std::size_t>(b0 * layout.block_size);
+            const auto m = static_cast<std::size_t>((b1 - b0) * layout.block_size);
+            const std::size_t bad = first_non_finite(dst + at, m);
+            if (bad != m) first = at + bad;
+        }
+    }
+    return first;
+}
+
+void require_dequantizable(const GgufFile& file, const GgufTensorInfo& tensor) {
+    if (!gguf_can_dequantize(tensor.type))
+        throw DataError(file.path() + ": tensor '" + tensor.name + "' is " +
+                        gguf_type_name(tensor.type) +
+                        ", which AttnViz cannot read (it reads F32, F16, BF16, Q8_0, Q4_0, "
+                        "Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K and Q6_K)");
 }
 
 void dequantize_tensor(const GgufFile& file, const GgufTensorInfo& tensor, float* dst,
@@ -251,20 +330,15 @@ void dequantize_tensor(const GgufFile& file, const GgufTensorInfo& tensor, float
         throw std::invalid_argument("dequantize_tensor: '" + tensor.name + "' has " +
                                     std::to_string(tensor.numel) + " values, the buffer " +
                                     std::to_string(numel));
-    if (!gguf_can_dequantize(tensor.type))
-        throw DataError(file.path() + ": tensor '" + tensor.name + "' is " +
-                        gguf_type_name(tensor.type) +
-                        ", which AttnViz cannot read (it reads F32, F16, BF16, Q8_0, Q4_0, "
-                        "Q4_1, Q5_0, Q5_1, Q2_K, Q3_K, Q4_K, Q5_K and Q6_K)");
+    require_dequantizable(file, tensor);
     const std::string_view bytes = file.tensor_data(tensor);
-    dequantize(tensor.ggml_type(), reinterpret_cast<const std::byte*>(bytes.data()), dst,
-               tensor.numel);
-    for (std::size_t i = 0; i < numel; ++i)
-        if (!std::isfinite(dst[i]))
-            throw DataError(file.path() + ": tensor '" + tensor.name + "' (" +
-                            gguf_type_name(tensor.type) + ") holds " +
-                            (std::isnan(dst[i]) ? "NaN" : "an infinite value") + " at index " +
-                            std::to_string(i));
+    const std::size_t i = dequantize(
+        tensor.ggml_type(), reinterpret_cast<const std::byte*>(bytes.data()), dst, tensor.numel);
+    if (i != numel)
+        throw DataError(file.path() + ": tensor '" + tensor.name + "' (" +
+                        gguf_type_name(tensor.type) + ") holds " +
+                        (std::isnan(dst[i]) ? "NaN" : "an infinite value") + " at index " +
+                        std::to_string(i));
 }
 
 Tensor load_gguf_tensor(const GgufFile& file, const GgufTensorInfo& tensor) {

@@ -6,8 +6,8 @@
 // results are identical, not merely close.  Other types (the IQ family, the ternary TQ types,
 // Q8_1/Q8_K, integer and F64 tensors) are refused.
 //
-// dequantize() is the per-tensor "materialise into this float32 buffer" step that a layer's
-// weights go through before the layer runs.
+// dequantize() is the "materialise into this float32 buffer" step a GGUF model's weights go
+// through, a block of rows at a time, when a layer runs (engine/io/weight_store.h).
 #pragma once
 
 #include <cstddef>
@@ -22,16 +22,20 @@ namespace attnviz::io {
 bool gguf_can_dequantize(std::uint32_t type);
 
 /// Converts `n` values of `type` stored at `src` (any alignment; n / block_size blocks) into
-/// `dst`.  Throws std::invalid_argument for a type it cannot convert or an `n` that is not a
-/// whole number of blocks (with the type and both numbers).  Non-finite results (a NaN or
-/// infinite scale or value) are written as they come; dequantize_tensor() checks them.
-void dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n);
+/// `dst`.  Returns the index of the first result that is NaN or infinite (a NaN or infinite
+/// scale or value), or `n` when all are finite; every value is written either way.  Throws
+/// std::invalid_argument for a type it cannot convert or an `n` that is not a whole number of
+/// blocks (with the type and both numbers).
+std::size_t dequantize(GgufType type, const std::byte* src, float* dst, std::int64_t n);
+
+/// DataError naming the file, the tensor and its type when dequantize() cannot convert it
+/// ("... tensor 'blk.0.attn_q.weight' is IQ2_XXS, which AttnViz cannot read ...").
+void require_dequantizable(const GgufFile& file, const GgufTensorInfo& tensor);
 
 /// A tensor of `file` converted into `dst`, which holds `numel` floats (the tensor's numel,
-/// else std::invalid_argument with both sizes).  DataError naming the file, the tensor and
-/// its type for a type dequantize() cannot convert ("... tensor 'blk.0.attn_q.weight' is
-/// IQ2_XXS, which AttnViz cannot read ..."), and for a result that is NaN or infinite (with
-/// the index of the first one).
+/// else std::invalid_argument with both sizes).  DataError for a type dequantize() cannot
+/// convert (require_dequantizable), and for a result that is NaN or infinite (with the index
+/// of the first one).
 void dequantize_tensor(const GgufFile& file, const GgufTensorInfo& tensor, float* dst,
                        std::size_t numel);
 

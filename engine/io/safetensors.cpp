@@ -311,6 +311,14 @@ bool cpu_has_f16c() {
 
 }  // namespace
 
+std::size_t first_non_finite(const float* x, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += kBlock) {
+        const std::size_t m = std::min(kBlock, n - i);
+        if (any_not_finite(x + i, m)) return i + first_not_finite(x + i, m);
+    }
+    return n;
+}
+
 bool is_float_dtype(std::string_view dtype) {
     return float_itemsize(dtype) != 0;
 }

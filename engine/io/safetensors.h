@@ -70,6 +70,10 @@ bool is_float_dtype(std::string_view dtype);
 /// converted either way.  F16 uses the F16C instructions when the CPU has them.
 std::size_t convert_to_float(std::string_view dtype, const void* src, float* dst, std::size_t n);
 
+/// The index of the first of `n` floats that is NaN or infinite, or `n` when all are finite
+/// (a vectorised scan; only a block holding one is searched value by value).
+std::size_t first_non_finite(const float* x, std::size_t n);
+
 namespace detail {
 /// The portable F16 path of convert_to_float, for tests that compare it with F16C.
 std::size_t convert_f16_portable(const void* src, float* dst, std::size_t n);

@@ -22,6 +22,8 @@
 
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
+#include "engine/io/gguf.h"
+#include "engine/io/gguf_quants.h"
 #include "engine/io/json.h"
 #include "engine/io/safetensors.h"
 
@@ -213,16 +215,40 @@ struct WeightStore::State {
     struct Stored {
         TensorEntry entry;
         const char* data = nullptr;  // the tensor's first byte in its mapping
-        std::string path;            // its shard's path, for messages
+        std::string path;            // its file's path, for messages
         std::uint64_t numel = 0;
+        std::string label;      // for messages: "'name'", "'blk.0.attn_q.weight' (Q4_K)" in GGUF
+        std::int64_t cols = 1;  // values per row: a 1-D tensor is one row
+        std::size_t row_bytes = 0;
+        std::int64_t block = 1;  // values per block: a block of a row starts every block_bytes
+        std::size_t block_bytes = 0;
+        bool quantized = false;               // a GGUF block type: gguf_quants dequantizes it
+        std::vector<std::int64_t> row_order;  // GgufSource::row_order
+
+        bool readable() const { return quantized || is_float_dtype(entry.dtype); }
+        /// Value c (a multiple of block) of row r as the model reads it.
+        const char* at(std::int64_t r, std::int64_t c) const {
+            const std::int64_t stored =
+                row_order.empty() ? r : row_order[static_cast<std::size_t>(r)];
+            return data + static_cast<std::size_t>(stored) * row_bytes +
+                   static_cast<std::size_t>(c / block) * block_bytes;
+        }
+        /// Converts n values (whole blocks) from src; the first non-finite index, or n.
+        std::size_t convert(const char* src, float* dst, std::size_t n) const {
+            if (quantized)
+                return dequantize(static_cast<GgufType>(gguf_type),
+                                  reinterpret_cast<const std::byte*>(src), dst,
+                                  static_cast<std::int64_t>(n));
+            return convert_to_float(entry.dtype, src, dst, n);
+        }
+        std::uint32_t gguf_type = 0;
     };
     std::string folder;
     std::vector<std::string> files;
     std::vector<std::unique_ptr<MappedFile>> mappings;
+    std::shared_ptr<const GgufFile> gguf;  // from_gguf: the file the entries point into
     std::map<std::string, Stored, std::less<>> tensors;
     std::uint64_t parameter_count = 0, data_bytes = 0;
-    std::map<std::string, Tensor> owned;  // from_tensors: the data the entries point into
-    std::string dtype_label;              // from_tensors: what dtype_summary() says
 
     /// The tensor called `name`; DataError naming the folder if there is none.
     const Stored& stored(std::string_view name) const;
@@ -238,6 +264,11 @@ struct WeightStore::State {
         s.data = shard.mapping->bytes().data() + s.entry.offset;
         s.path = shard.path;
         s.numel = e.numel;
+        s.label = in_quotes(e.name);
+        s.cols = e.shape.empty() ? 1 : e.shape.back();
+        s.block_bytes = static_cast<std::size_t>(s.entry.nbytes) /
+                        std::max<std::size_t>(static_cast<std::size_t>(s.numel), 1);
+        s.row_bytes = static_cast<std::size_t>(s.cols) * s.block_bytes;
         parameter_count += e.numel;
         data_bytes += s.entry.nbytes;
         tensors.emplace(e.name, std::move(s));
@@ -310,27 +341,57 @@ WeightStore WeightStore::open_file(const std::string& path) {
     return store;
 }
 
-WeightStore WeightStore::from_tensors(std::map<std::string, Tensor> tensors,
-                                      const std::string& path, const std::string& dtype) {
+WeightStore WeightStore::from_gguf(const GgufFile& file, std::vector<GgufSource> sources) {
+    const std::string& path = file.path();
     const std::size_t slash = path.rfind('/');
     auto state = std::make_shared<State>();
     state->folder = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
     state->files.push_back(slash == std::string::npos ? path : path.substr(slash + 1));
-    state->dtype_label = dtype;
-    state->owned = std::move(tensors);
-    for (const auto& [name, t] : state->owned) {
+    state->gguf = std::make_shared<const GgufFile>(file);
+    for (GgufSource& source : sources) {
+        const GgufTensorInfo* t = state->gguf->find_tensor(source.tensor);
+        if (!t) throw DataError(path + ": no tensor " + in_quotes(source.tensor));
+        require_dequantizable(file, *t);
+        const GgufTypeLayout layout = *gguf_type_layout(t->type);
         State::Stored s;
-        s.entry.name = name;
-        s.entry.dtype = "F32";
-        s.entry.shape = t.shape;
+        s.entry.name = source.name;
+        s.entry.dtype = std::string(layout.name);
+        s.entry.shape = t->shape();
         s.entry.file = state->files.front();
-        s.entry.nbytes = t.numel() * sizeof(float);
-        s.data = reinterpret_cast<const char*>(t.data.data());
+        s.entry.offset = file.data_offset() + t->offset;
+        s.entry.nbytes = t->nbytes;
+        s.data = state->gguf->tensor_data(*t).data();
         s.path = path;
-        s.numel = t.numel();
+        s.numel = static_cast<std::uint64_t>(t->numel);
+        s.label = in_quotes(t->name) + " (" + s.entry.dtype + ")";
+        s.cols = t->ne.empty() ? 1 : t->ne[0];
+        s.block = layout.block_size;
+        s.block_bytes = static_cast<std::size_t>(layout.type_size);
+        s.row_bytes = static_cast<std::size_t>(s.cols / s.block) * s.block_bytes;
+        s.quantized = !is_float_dtype(s.entry.dtype);
+        s.gguf_type = t->type;
+        if (!source.row_order.empty()) {
+            const auto rows =
+                static_cast<std::size_t>(s.entry.shape.size() == 2 ? s.entry.shape[0] : 0);
+            std::vector<bool> seen(rows);
+            bool permutation = source.row_order.size() == rows;
+            for (std::size_t r = 0; permutation && r < rows; ++r) {
+                const std::int64_t from = source.row_order[r];
+                permutation = from >= 0 && static_cast<std::size_t>(from) < rows &&
+                              !seen[static_cast<std::size_t>(from)];
+                if (permutation) seen[static_cast<std::size_t>(from)] = true;
+            }
+            if (!permutation)
+                throw std::invalid_argument("from_gguf: the row order of " + in_quotes(t->name) +
+                                            " " + shape_string(s.entry.shape) +
+                                            " is not a permutation of its rows");
+            s.row_order = std::move(source.row_order);
+        }
         state->parameter_count += s.numel;
         state->data_bytes += s.entry.nbytes;
-        state->tensors.emplace(name, std::move(s));
+        if (!state->tensors.emplace(source.name, std::move(s)).second)
+            throw std::invalid_argument("from_gguf: two tensors are called " +
+                                        in_quotes(source.name));
     }
     WeightStore store;
     store.state_ = std::move(state);
@@ -446,28 +507,39 @@ void WeightStore::load_into(std::string_view name, float* out, std::size_t numel
     if (!state_) throw DataError("no tensor " + in_quotes(name) + ": no weights are open");
     const State::Stored& s = state_->stored(name);
     const TensorEntry& e = s.entry;
-    const std::string where = s.path + ": tensor " + in_quotes(e.name);
     if (numel != s.numel)
         throw std::invalid_argument("load_into: tensor " + in_quotes(e.name) + " of shape " +
                                     shape_string(e.shape) + " has " + std::to_string(s.numel) +
                                     " values but the buffer holds " + std::to_string(numel));
-    if (!is_float_dtype(e.dtype))
-        throw DataError(where + " has dtype " + e.dtype +
-                        ", which cannot be read (AttnViz reads F32, F16, BF16 and F64)");
-    const std::size_t bad = convert_to_float(e.dtype, s.data, out, numel);
+    if (!s.readable()) refuse_dtype(&s);
+    if (!s.row_order.empty()) {
+        load_block(name, 0, e.shape[0], out);
+        return;
+    }
+    const std::size_t bad = s.convert(s.data, out, numel);
     if (bad != numel) report_non_finite(&s, out[bad], bad);
+}
+
+void WeightStore::refuse_dtype(const void* stored) {
+    const auto& s = *static_cast<const State::Stored*>(stored);
+    throw DataError(s.path + ": tensor " + s.label + " has dtype " + s.entry.dtype +
+                    ", which cannot be read (AttnViz reads F32, F16, BF16 and F64)");
 }
 
 void WeightStore::report_non_finite(const void* stored, float v, std::size_t bad) {
     const auto& s = *static_cast<const State::Stored*>(stored);
     const TensorEntry& e = s.entry;
-    const std::string where = s.path + ": tensor " + in_quotes(e.name);
+    const std::string where = s.path + ": tensor " + s.label;
     std::string what = v != v ? "NaN" : v > 0 ? "infinity" : "-infinity";
     if (e.dtype == "F64") {
         double d;
         std::memcpy(&d, s.data + 8 * bad, sizeof d);
         if (d == d && d - d == 0.0)  // finite in the file: too large for float32
             what = number_text(d) + " (beyond float32's range)";
+    }
+    if (!s.row_order.empty()) {  // where it is in the file
+        const auto cols = static_cast<std::size_t>(s.cols);
+        bad = static_cast<std::size_t>(s.row_order[bad / cols]) * cols + bad % cols;
     }
     std::string at = "index " + index_text(e.shape, bad);
     if (e.shape.size() > 1) at += " (flat index " + std::to_string(bad) + ")";
@@ -483,20 +555,15 @@ void WeightStore::load_rows(std::string_view name, const std::vector<std::int64_
     if (e.shape.size() != 2)
         throw std::invalid_argument("load_rows: tensor " + in_quotes(e.name) + " is " +
                                     shape_string(e.shape) + ", not a matrix");
-    if (!is_float_dtype(e.dtype))
-        throw DataError(s.path + ": tensor " + in_quotes(e.name) + " has dtype " + e.dtype +
-                        ", which cannot be read (AttnViz reads F32, F16, BF16 and F64)");
+    if (!s.readable()) refuse_dtype(&s);
     const auto cols = static_cast<std::size_t>(e.shape[1]);
-    const std::size_t row_bytes = static_cast<std::size_t>(e.nbytes) /
-                                  std::max<std::size_t>(static_cast<std::size_t>(e.shape[0]), 1);
     for (std::size_t r = 0; r < rows.size(); ++r) {
         const std::int64_t row = rows[r];
         if (row < 0 || row >= e.shape[0])
             throw std::invalid_argument("row " + std::to_string(row) + " is outside tensor " +
                                         in_quotes(e.name) + " " + shape_string(e.shape));
         float* dst = out + r * cols;
-        const std::size_t bad = convert_to_float(
-            e.dtype, s.data + static_cast<std::size_t>(row) * row_bytes, dst, cols);
+        const std::size_t bad = s.convert(s.at(row, 0), dst, cols);
         if (bad != cols)
             report_non_finite(&s, dst[bad], static_cast<std::size_t>(row) * cols + bad);
     }
@@ -511,21 +578,12 @@ void WeightStore::load_block(std::string_view name, std::int64_t row0, std::int6
         throw std::invalid_argument("load_block: tensor " + in_quotes(e.name) + " is " +
                                     shape_string(e.shape) + ", not a matrix or a vector");
     const std::int64_t rows = e.shape.size() == 2 ? e.shape[0] : 1;
-    const std::int64_t cols = e.shape.empty() ? 1 : e.shape.back();
+    const std::int64_t cols = s.cols;
     if (row0 < 0 || row1 < row0 || row1 > rows)
         throw std::invalid_argument("load_block: rows [" + std::to_string(row0) + ", " +
                                     std::to_string(row1) + ") are outside tensor " +
                                     in_quotes(e.name) + " " + shape_string(e.shape));
-    if (!is_float_dtype(e.dtype))
-        throw DataError(s.path + ": tensor " + in_quotes(e.name) + " has dtype " + e.dtype +
-                        ", which cannot be read (AttnViz reads F32, F16, BF16 and F64)");
-    const std::size_t value_bytes =
-        static_cast<std::size_t>(e.nbytes) / std::max<std::size_t>(s.numel, 1);
-    const auto at = [&](std::int64_t r, std::int64_t c) {
-        return s.data + (static_cast<std::size_t>(r) * static_cast<std::size_t>(cols) +
-                         static_cast<std::size_t>(c)) *
-                            value_bytes;
-    };
+    if (!s.readable()) refuse_dtype(&s);
     const auto check = [&](std::size_t bad, std::size_t n, const float* dst, std::int64_t r,
                            std::int64_t c) {
         if (bad != n)
@@ -537,7 +595,7 @@ void WeightStore::load_block(std::string_view name, std::int64_t row0, std::int6
         if (ld == 0) ld = cols;
         for (std::int64_t r = row0; r < row1; ++r) {
             float* dst = out + (r - row0) * ld;
-            check(convert_to_float(e.dtype, at(r, 0), dst, static_cast<std::size_t>(cols)),
+            check(s.convert(s.at(r, 0), dst, static_cast<std::size_t>(cols)),
                   static_cast<std::size_t>(cols), dst, r, 0);
         }
         return;
@@ -546,7 +604,8 @@ void WeightStore::load_block(std::string_view name, std::int64_t row0, std::int6
     // A tile of 16 rows x 256 columns (17 KB) is converted row by row, then written column by
     // column: each destination row receives 16 consecutive floats, one cache line.  Its rows
     // are 272 floats apart, not a power of two, so the 16 values of a column fall in
-    // different cache sets (2 KB rows made this loop 5x slower).
+    // different cache sets (2 KB rows made this loop 5x slower).  256 columns are whole
+    // blocks of every GGUF type.
     constexpr std::int64_t kTileRows = 16, kTileCols = 256, kStride = kTileCols + 16;
     alignas(64) float tile[kTileRows * kStride];
     for (std::int64_t r0 = row0; r0 < row1; r0 += kTileRows) {
@@ -555,7 +614,7 @@ void WeightStore::load_block(std::string_view name, std::int64_t row0, std::int6
             const std::int64_t nc = std::min(kTileCols, cols - c0);
             for (std::int64_t i = 0; i < nr; ++i) {
                 float* dst = tile + i * kStride;
-                check(convert_to_float(e.dtype, at(r0 + i, c0), dst, static_cast<std::size_t>(nc)),
+                check(s.convert(s.at(r0 + i, c0), dst, static_cast<std::size_t>(nc)),
                       static_cast<std::size_t>(nc), dst, r0 + i, c0);
             }
             float* base = out + c0 * ld + (r0 - row0);
@@ -592,7 +651,6 @@ void WeightStore::prefetch(std::string_view name) const noexcept {
 
 std::string WeightStore::dtype_summary() const {
     if (!state_) return {};
-    if (!state_->dtype_label.empty()) return state_->dtype_label;
     std::set<std::pair<int, std::string>> seen;
     for (const auto& [name, s] : state_->tensors)
         seen.emplace(dtype_rank(s.entry.dtype), s.entry.dtype);

@@ -33,12 +33,25 @@
 
 namespace attnviz::io {
 
+class GgufFile;  // engine/io/gguf.h
+
 struct TensorEntry {
-    std::string name;   ///< as in the file ("bert.encoder.layer.0.attention.self.query.weight")
-    std::string dtype;  ///< "F32", "F16", "BF16", "F64" (others are listed; load() refuses them)
+    std::string name;  ///< as in the file ("bert.encoder.layer.0.attention.self.query.weight")
+    /// "F32", "F16", "BF16", "F64" (others are listed; load() refuses them), or a GGUF
+    /// file's type ("Q4_K"; from_gguf admits only those it can convert)
+    std::string dtype;
     Shape shape;
     std::string file;  ///< the shard's file name ("model-00001-of-00002.safetensors")
     std::uint64_t offset = 0, nbytes = 0;  ///< in that file (offset counts from byte 0)
+};
+
+/// One tensor of a GGUF file as a model reads it (WeightStore::from_gguf).
+struct GgufSource {
+    std::string name;    ///< the name the model reads ("layers.0.self_attn.q_proj.weight")
+    std::string tensor;  ///< the file's tensor ("blk.0.attn_q.weight")
+    /// Empty: the rows as stored.  Else a permutation of a matrix's rows: its row r is the
+    /// file's row row_order[r] (llama.cpp's interleaved Q/K rows put back as they are read).
+    std::vector<std::int64_t> row_order;
 };
 
 /// A model.safetensors.index.json, parsed and checked on its own (no file is opened).
@@ -67,10 +80,15 @@ class WeightStore {
     static WeightStore open_folder(const std::string& folder);
     /// One .safetensors file.
     static WeightStore open_file(const std::string& path);
-    /// Float32 tensors already in memory (a GGUF file dequantized when it is opened), listed
-    /// as held by `path`; dtype_summary() reports `dtype` ("Q4_K + F32") rather than F32.
-    static WeightStore from_tensors(std::map<std::string, Tensor> tensors, const std::string& path,
-                                    const std::string& dtype);
+    /// Tensors of a GGUF file, left in its mapping (the store shares it with `file`) and
+    /// converted to float32 as any other store's are: a block of rows when a layer runs, each
+    /// row dequantized whole (GGUF rows are whole blocks).  Entries carry the model's names,
+    /// the file's type names as dtype ("Q4_K") and the tensors' shapes; messages name the
+    /// file's tensors ("x.gguf: tensor 'blk.1.attn_q.weight' (Q8_0) holds NaN at ...").
+    /// Reads no tensor data.  DataError for a tensor the file does not hold or of a type
+    /// gguf_quants cannot convert; std::invalid_argument for a row_order that is not a
+    /// permutation of the tensor's rows, or two sources with one name.
+    static WeightStore from_gguf(const GgufFile& file, std::vector<GgufSource> tensors);
 
     WeightStore();
     WeightStore(const WeightStore&);
@@ -83,10 +101,10 @@ class WeightStore {
     const TensorEntry* find(std::string_view name) const;
     /// Every tensor name, sorted.
     std::vector<std::string> names() const;
-    /// The tensor as float32 (F16/BF16/F64 converted; F32 copied).  Throws DataError naming
-    /// the file and tensor if it is absent, holds a NaN or infinity (with the index of the
-    /// first one; also an F64 value beyond float32's range), or has a dtype that cannot be
-    /// read (I8, U8, BOOL, ...).
+    /// The tensor as float32 (F16/BF16/F64 converted, GGUF types dequantized; F32 copied).  Throws
+    /// DataError naming the file and tensor if it is absent, holds a NaN or infinity (with the
+    /// index of the first one; also an F64 value beyond float32's range), or has a dtype that
+    /// cannot be read (I8, U8, BOOL, ...).
     Tensor load(std::string_view name) const;
     /// Converts into caller memory, which must hold exactly the tensor's numel floats
     /// (std::invalid_argument with both sizes otherwise); same checks as load().
@@ -115,7 +133,7 @@ class WeightStore {
     std::string dtype_summary() const;
     /// The sum of every listed tensor's numel.
     std::uint64_t parameter_count() const;
-    /// The sum of every listed tensor's nbytes (as stored, before conversion).
+    /// The sum of every listed tensor's nbytes (as stored, before conversion: quantized).
     std::uint64_t data_bytes() const;
     /// The folder opened, or the folder holding the file open_file() opened.
     std::string folder() const;
@@ -124,6 +142,7 @@ class WeightStore {
 
   private:
     [[noreturn]] static void report_non_finite(const void* stored, float value, std::size_t index);
+    [[noreturn]] static void refuse_dtype(const void* stored);
     struct State;
     std::shared_ptr<const State> state_;
 };

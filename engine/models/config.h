@@ -51,6 +51,8 @@ struct ModelConfig {
     // GPT-2.
     bool scale_attn_weights = true;
     bool scale_attn_by_inverse_layer_idx = false;
+    /// The weights are nn.Linear's [out, in] (a GGUF file), not Conv1D's [in, out].
+    bool linear_weights = false;
 
     bool causal() const { return family == Family::Gpt2 || family == Family::Llama; }
     bool rotary() const { return family == Family::Llama; }

@@ -4,14 +4,14 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
-#include <set>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
-#include "engine/io/gguf_quants.h"
 #include "engine/io/json.h"
 #include "engine/io/weight_store.h"
-#include "engine/ops/nn.h"
 
 namespace attnviz::models {
 
@@ -71,18 +71,13 @@ const std::map<std::string, std::string>& gpt2_layer_names() {
     return m;
 }
 
-struct MappedName {
-    std::string hf;
-    bool transpose = false;  ///< GPT-2's Conv1D weights are stored [out, in] in GGUF
-};
-
-std::optional<MappedName> hf_name(const std::string& arch, const std::string& name) {
+std::optional<std::string> hf_name(const std::string& arch, const std::string& name) {
     const bool gpt2 = arch == "gpt2";
-    if (name == "token_embd.weight") return MappedName{gpt2 ? "wte.weight" : "embed_tokens.weight"};
-    if (gpt2 && name == "position_embd.weight") return MappedName{"wpe.weight"};
-    if (name == "output_norm.weight") return MappedName{gpt2 ? "ln_f.weight" : "norm.weight"};
-    if (gpt2 && name == "output_norm.bias") return MappedName{"ln_f.bias"};
-    if (name == "output.weight") return MappedName{"lm_head.weight"};
+    if (name == "token_embd.weight") return gpt2 ? "wte.weight" : "embed_tokens.weight";
+    if (gpt2 && name == "position_embd.weight") return "wpe.weight";
+    if (name == "output_norm.weight") return gpt2 ? "ln_f.weight" : "norm.weight";
+    if (gpt2 && name == "output_norm.bias") return "ln_f.bias";
+    if (name == "output.weight") return "lm_head.weight";
     if (name.rfind("blk.", 0) != 0) return std::nullopt;
     const std::size_t dot = name.find('.', 4);
     if (dot == std::string::npos) return std::nullopt;
@@ -93,9 +88,7 @@ std::optional<MappedName> hf_name(const std::string& arch, const std::string& na
     const auto& names = gpt2 ? gpt2_layer_names() : llama_layer_names();
     const auto it = names.find(name.substr(dot + 1));
     if (it == names.end()) return std::nullopt;
-    const bool t = gpt2 && it->first.find(".weight") != std::string::npos &&
-                   it->first.find("norm") == std::string::npos;
-    return MappedName{(gpt2 ? "h." : "layers.") + layer + "." + it->second, t};
+    return (gpt2 ? "h." : "layers.") + layer + "." + it->second;
 }
 
 std::uint64_t uint_key(const GgufFile& f, const std::string& key) {
@@ -119,24 +112,16 @@ std::string real(const io::GgufValue& v) {
 }
 
 // llama.cpp's converter reorders each head's rows of q and k from Hugging Face's halves
-// (j, j + d/2) to interleaved pairs (2j, 2j + 1); this puts them back.
-Tensor unpermute_heads(const Tensor& w, std::int64_t heads) {
-    const std::int64_t rows = w.dim(0), cols = w.dim(1), d = rows / heads;
-    Tensor out(w.shape);
+// (j, j + d/2) to interleaved pairs (2j, 2j + 1); this is the stored row of each row of the
+// Hugging Face matrix, which the weight store reads in that order.
+std::vector<std::int64_t> unpermuted_rows(std::int64_t rows, std::int64_t heads) {
+    const std::int64_t d = rows / heads;
+    std::vector<std::int64_t> order(static_cast<std::size_t>(rows));
     for (std::int64_t h = 0; h < heads; ++h)
         for (std::int64_t i = 0; i < d / 2; ++i)
-            for (int half = 0; half < 2; ++half) {
-                const std::int64_t from = h * d + 2 * i + half;  // as llama.cpp stores it
-                const std::int64_t to = h * d + half * (d / 2) + i;
-                std::copy_n(w.ptr() + from * cols, cols, out.ptr() + to * cols);
-            }
-    return out;
-}
-
-Tensor transposed(const Tensor& w) {
-    Tensor out(Shape{w.dim(1), w.dim(0)});
-    ops::transpose(w.ptr(), w.dim(0), w.dim(1), out.ptr());
-    return out;
+            for (int half = 0; half < 2; ++half)
+                order[static_cast<std::size_t>(h * d + half * (d / 2) + i)] = h * d + 2 * i + half;
+    return order;
 }
 
 }  // namespace
@@ -204,37 +189,33 @@ ModelConfig gguf_model_config(const GgufFile& f) {
     j += "}";
     ModelConfig c = parse_config(j, f.path() + " (metadata)");
     c.architecture = "GGUF " + arch;
+    c.linear_weights = true;  // llama.cpp writes GPT-2's Conv1D weights as [out, in]
     return c;
 }
 
 std::unique_ptr<Model> load_gguf_model(const GgufFile& f) {
     ModelConfig config = gguf_model_config(f);
     const std::string arch = config.model_type;
-    std::map<std::string, Tensor> tensors;
-    std::set<std::string> types;
+    std::vector<io::GgufSource> sources;
     for (const io::GgufTensorInfo& t : f.tensors()) {
-        const auto mapped = hf_name(arch, t.name);
-        if (!mapped)
+        auto name = hf_name(arch, t.name);
+        if (!name)
             fail(f, "tensor '" + t.name + "' is not one of llama.cpp's " + arch +
                         " tensors that AttnViz reads");
-        Tensor w = io::load_gguf_tensor(f, t);
-        types.insert(io::gguf_type_name(t.type));
-        if (arch == "llama" && w.rank() == 2 &&
-            (mapped->hf.ends_with("q_proj.weight") || mapped->hf.ends_with("k_proj.weight"))) {
+        io::GgufSource source{std::move(*name), t.name, {}};
+        const Shape shape = t.shape();
+        if (arch == "llama" && shape.size() == 2 &&
+            (source.name.ends_with("q_proj.weight") || source.name.ends_with("k_proj.weight"))) {
             const std::int64_t heads =
-                mapped->hf.ends_with("q_proj.weight") ? config.num_heads : config.num_kv_heads;
-            if (w.dim(0) % (2 * heads) != 0)
-                fail(f, "tensor '" + t.name + "' has " + std::to_string(w.dim(0)) +
+                source.name.ends_with("q_proj.weight") ? config.num_heads : config.num_kv_heads;
+            if (shape[0] % (2 * heads) != 0)
+                fail(f, "tensor '" + t.name + "' has " + std::to_string(shape[0]) +
                             " rows, not a whole number of heads of even size");
-            w = unpermute_heads(w, heads);
+            source.row_order = unpermuted_rows(shape[0], heads);
         }
-        if (mapped->transpose && w.rank() == 2) w = transposed(w);
-        tensors.emplace(mapped->hf, std::move(w));
+        sources.push_back(std::move(source));
     }
-    std::string dtype;
-    for (const std::string& t : types)
-        dtype += (dtype.empty() ? "" : " + ") + t;
-    io::WeightStore store = io::WeightStore::from_tensors(std::move(tensors), f.path(), dtype);
+    io::WeightStore store = io::WeightStore::from_gguf(f, std::move(sources));
     return make_transformer(std::move(config), std::move(store), f.path());
 }
 

@@ -342,4 +342,26 @@ std::string encoding_json(const text::Encoding& e) {
     return s + "}";
 }
 
+std::string attention_tokens_json(const text::Encoding& e, std::int64_t begin, std::int64_t count,
+                                  std::optional<std::string_view> input) {
+    const auto n = static_cast<std::int64_t>(e.size());
+    if (begin < 0 || count < 0 || begin > n || count > n - begin)
+        throw std::invalid_argument("attention_tokens_json: tokens [" + number(begin) + ", " +
+                                    number(begin + count) + ") of " + number(n));
+    const auto slice = [&](const auto& v) {
+        using V = std::decay_t<decltype(v)>;
+        return v.empty() ? V() : V(v.begin() + begin, v.begin() + begin + count);
+    };
+    text::Encoding w;
+    w.ids = slice(e.ids);
+    w.tokens = slice(e.tokens);
+    w.text = slice(e.text);
+    w.offsets = slice(e.offsets);
+    w.special = slice(e.special);
+    w.type_ids = slice(e.type_ids);
+    std::string s = encoding_json(w);
+    if (input) s.insert(s.size() - 1, ",\"input\":" + quote(*input));
+    return s;
+}
+
 }  // namespace attnviz::models

@@ -115,4 +115,12 @@ std::string inspect_json(const OpenedTokenizer& t);
 /// `attnviz tokenize --model`: {"ids", "tokens", "text", "offsets", "special", "type_ids"}.
 std::string encoding_json(const text::Encoding& e);
 
+/// `attnviz attend --out-tokens`: the tokens file `attnviz view --attentions --tokens` reads
+/// (engine/io/attention_arrays.h), for the maps' tokens [begin, begin + count): encoding_json's
+/// lists, and "input", the text the offsets count in, when there is one text (a pair's
+/// offsets count in two texts), so that the window can group the pieces into words.
+/// std::invalid_argument for a range outside the encoding.
+std::string attention_tokens_json(const text::Encoding& e, std::int64_t begin, std::int64_t count,
+                                  std::optional<std::string_view> input);
+
 }  // namespace attnviz::models

@@ -33,7 +33,8 @@ namespace {
 using Index = std::int64_t;
 
 /// One parameter of the family's layout: its name without the model prefix and the shape the
-/// config implies.  conv1d: GPT-2 stores [in, out]; it is transposed to nn.Linear's [out, in].
+/// config implies.  conv1d: GPT-2 stores [in, out] (unless ModelConfig::linear_weights), not
+/// nn.Linear's [out, in].
 struct Param {
     std::string name;
     Shape shape;
@@ -187,20 +188,25 @@ LayerParams layer_params(const ModelConfig& c, Index i) {
             l.norm2_b = {p + "output_layer_norm.bias", {E}};
             break;
         }
-        case Family::Gpt2:
+        case Family::Gpt2: {
+            const auto conv1d = [&](const char* name, Index in, Index out) {
+                return c.linear_weights ? Param{p + name, {out, in}}
+                                        : Param{p + name, {in, out}, true};
+            };
             l.norm1_w = {p + "ln_1.weight", {E}};
             l.norm1_b = {p + "ln_1.bias", {E}};
-            l.qkv_w.push_back({p + "attn.c_attn.weight", {E, 3 * E}, true});
+            l.qkv_w.push_back(conv1d("attn.c_attn.weight", E, 3 * E));
             l.qkv_b.push_back({p + "attn.c_attn.bias", {3 * E}});
-            l.o_w = {p + "attn.c_proj.weight", {E, E}, true};
+            l.o_w = conv1d("attn.c_proj.weight", E, E);
             l.o_b = {p + "attn.c_proj.bias", {E}};
             l.norm2_w = {p + "ln_2.weight", {E}};
             l.norm2_b = {p + "ln_2.bias", {E}};
-            l.up_w.push_back({p + "mlp.c_fc.weight", {E, I}, true});
+            l.up_w.push_back(conv1d("mlp.c_fc.weight", E, I));
             l.up_b.push_back({p + "mlp.c_fc.bias", {I}});
-            l.down_w = {p + "mlp.c_proj.weight", {I, E}, true};
+            l.down_w = conv1d("mlp.c_proj.weight", I, E);
             l.down_b = {p + "mlp.c_proj.bias", {E}};
             break;
+        }
         case Family::Llama: {
             l.norm1_w = {p + "input_layernorm.weight", {E}};
             const Index outs[3] = {H * d, KV * d, KV * d};

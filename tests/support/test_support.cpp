@@ -2,12 +2,14 @@
 
 #include "engine/io/file_util.h"
 #include "engine/io/npy.h"
+#include "engine/models/model.h"
 
 #include <QDir>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <sstream>
@@ -93,6 +95,39 @@ CompareResult compare_tensors(const Tensor& actual, const Tensor& expected, doub
         return r;
     }
     return compare_arrays(actual.ptr(), expected.ptr(), actual.numel(), atol, rtol);
+}
+
+CompareResult compare_forward_passes(const models::Model& actual, const models::Model& expected,
+                                     const models::ModelInput& input, int threads, double maps_atol,
+                                     double hidden_atol) {
+    models::ModelForwardOptions opt;
+    opt.num_threads = threads;
+    models::CollectingSink a(true), e(true);
+    actual.forward(input, opt, a);
+    expected.forward(input, opt, e);
+    CompareResult r;
+    if (a.results.size() != e.results.size() || a.hidden_states.size() != e.hidden_states.size()) {
+        r.ok = false;
+        r.message = std::to_string(a.results.size()) + " layers and " +
+                    std::to_string(a.hidden_states.size()) + " hidden states, expected " +
+                    std::to_string(e.results.size()) + " and " +
+                    std::to_string(e.hidden_states.size());
+        return r;
+    }
+    const auto merge = [&](const CompareResult& c, const std::string& what) {
+        r.max_abs_diff = std::max(r.max_abs_diff, c.max_abs_diff);
+        if (!c.ok && r.ok) {
+            r.ok = false;
+            r.message = what + ", " + std::to_string(threads) + " threads: " + c.message;
+        }
+    };
+    for (std::size_t l = 0; l < e.results.size(); ++l)
+        merge(compare_tensors(a.results[l].weights, e.results[l].weights, maps_atol),
+              "layer " + std::to_string(l));
+    for (std::size_t i = 0; i < e.hidden_states.size(); ++i)
+        merge(compare_tensors(a.hidden_states[i], e.hidden_states[i], hidden_atol),
+              "hidden state " + std::to_string(i));
+    return r;
 }
 
 ProcessRun run_attnviz(const QStringList& args, bool without_display) {

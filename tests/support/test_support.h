@@ -17,6 +17,11 @@
 #include "engine/errors.h"
 #include "engine/tensor.h"
 
+namespace attnviz::models {
+class Model;
+struct ModelInput;
+}  // namespace attnviz::models
+
 namespace attnviz::test {
 
 /// Folder of committed test data (tests/data), set by CMake.
@@ -48,6 +53,13 @@ CompareResult compare_arrays(const float* actual, const float* expected, std::si
                              double rtol = 0.0);
 CompareResult compare_tensors(const Tensor& actual, const Tensor& expected, double atol,
                               double rtol = 0.0);
+
+/// Runs `actual` and `expected` on `input` with `threads` threads, every layer's maps and the
+/// hidden states collected, and compares them: maps within maps_atol, hidden states within
+/// hidden_atol; the message names the layer (or hidden state) and the first difference.
+CompareResult compare_forward_passes(const models::Model& actual, const models::Model& expected,
+                                     const models::ModelInput& input, int threads, double maps_atol,
+                                     double hidden_atol);
 
 /// What the attnviz binary (path in ATTNVIZ_CLI, set by CTest) did with some arguments.
 struct ProcessRun {
