@@ -2,7 +2,7 @@
 # offscreen platform (16 x 8, 256 x 12, 1024 x 16 tokens x heads), plus the longest stall of
 # the GUI thread and zoom/pan replot times.  A program, not a test: run it and read the table.
 if(TARGET attnviz_ui)
-    add_executable(ui_bench ui_bench.cpp)
+    add_executable(ui_bench ui_bench.cpp shaped_checkpoint.cpp)
     target_link_libraries(ui_bench PRIVATE attnviz_ui attnviz_warnings)
     target_compile_definitions(ui_bench PRIVATE ATTNVIZ_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
 endif()

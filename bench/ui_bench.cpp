@@ -1,6 +1,8 @@
 // ui_bench: how long from a change of a control to the repainted grid, in the real window.
 //
 //   QT_QPA_PLATFORM=offscreen ./ui_bench [--quick] [--models DIR] [--models-only]
+//                                        [--interventions-only] [--no-interventions]
+//                                        [--keep-checkpoints DIR]
 //
 // For each case (tokens x heads, embed_dim) it toggles the causal check box (alternating,
 // so every change needs a new forward pass) and measures until the grid has been replotted
@@ -14,14 +16,32 @@
 // thumbnail is repainted (BERT-base at 32 tokens <= 150 ms, Qwen2.5-0.5B sized at 64 tokens
 // <= 1.5 s with no GUI stall over 50 ms), and hovering a head until its cell is repainted
 // (<= 16 ms).
+//
+// Interventions (issue 23), on random checkpoints with real models' shapes that the bench
+// writes into a temporary folder (bench/shaped_checkpoint.h), one JSON line per measurement
+// with its goal and verdict:
+//   - knocking out a head of a Qwen2.5-0.5B-shaped model at 64 tokens, on the Model tab and
+//     on the Heatmaps tab: knockOut() until the maps and the predictions box are repainted
+//     (<= 1 s), and the longest GUI-thread stall meanwhile (<= 50 ms);
+//   - the patching sweep of a GPT-2-small-shaped model at 32 tokens on 2 threads: its total
+//     time (< 10 s), the progress bar's updates (it moves), and Cancel, from the click until
+//     the sweep has stopped and said so (<= 200 ms).
+// --interventions-only runs just these; --no-interventions skips them; --keep-checkpoints DIR
+// writes the checkpoints there once and reuses them (for `attnviz bench --model DIR/...`).
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QMouseEvent>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QTemporaryDir>
+#include <QThread>
 #include <QTimer>
 
 #include <algorithm>
@@ -30,17 +50,25 @@
 
 #include <qcustomplot.h>
 
+#include "engine/models/model_folder.h"
+#include "shaped_checkpoint.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/model_store.h"
+#include "ui/compute/patch_runner.h"
 #include "ui/document/attention_document.h"
+#include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
+#include "ui/model/patch_view.h"
+#include "ui/model/predictions_view.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
 
 using namespace attnviz::ui;
+namespace models = attnviz::models;
 
 namespace {
 struct Case {
@@ -91,12 +119,16 @@ class StallMeter : public QObject {
     double last_ = -1, worst_ = 0;
 };
 
+/// Runs the event loop until `done`.  It sleeps between events (a 1 ms timer wakes it to
+/// look): spinning would take a core from the compute threads on a small machine.
 bool wait_until(const std::function<bool()>& done, int timeout_ms) {
     QElapsedTimer t;
     t.start();
+    QTimer tick;
+    tick.start(1);
     while (!done()) {
         if (t.elapsed() > timeout_ms) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
     }
     return true;
 }
@@ -197,6 +229,235 @@ bool painted(MainWindow& w) {
     const ComputeController* c = w.compute();
     return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->requestedGeneration();
 }
+
+/// One measurement as a JSON line: what, the figures, the goal and the verdict.
+void print_json(const QJsonObject& o) {
+    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
+    std::fflush(stdout);
+}
+
+/// `n` words whose text `model` reads as exactly `pieces` pieces (words added or removed
+/// until it does); empty when it never does.
+QString text_of_pieces(const models::OpenedModel& model, int pieces) {
+    int words = pieces;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        const QString text = sentence(words);
+        const auto got =
+            std::int64_t(models::encode_text(model, text.toStdString()).input.ids.size());
+        if (got == pieces) return text;
+        words += pieces - int(got);
+    }
+    return {};
+}
+
+/// Opens `folder` in `w` on `tab` with a text of `pieces` pieces; false when it fails.
+bool open_shaped(MainWindow& w, const QString& folder, ViewTabs::Tab tab, int pieces) {
+    w.setConfirmOnClose(false);
+    w.resize(1600, 1000);
+    w.show();
+    w.views()->setCurrentTab(tab);
+    w.openModel(folder);
+    const auto loaded = [&] {
+        const SnapshotPtr s = w.compute()->latest();
+        return !w.modelSource()->isLoading() && !w.compute()->isBusy() && s && s->model;
+    };
+    if (!wait_until(loaded, 600000)) return false;
+    const ModelPtr model = find_model(w.compute()->latest()->model->folder);
+    if (!model) return false;
+    const QString text = text_of_pieces(*model, pieces);
+    if (text.isEmpty()) return false;
+    const auto before = w.compute()->requestedGeneration();
+    w.document()->setTextA(text);
+    return wait_until(
+        [&] {
+            return w.compute()->requestedGeneration() > before && loaded() &&
+                   w.compute()->latest()->model->text_pieces == pieces;
+        },
+        600000);
+}
+
+/// Knocking out heads of a Qwen2.5-0.5B-shaped model at 64 tokens, on the Model tab and on the
+/// Heatmaps tab: from knockOut() until the maps and the predictions are repainted.
+bool bench_knockout(AppSettings* settings, const QString& folder) {
+    constexpr int kPieces = 64, kReps = 6;
+    constexpr double kGoalMs = 1000.0, kGoalStallMs = 50.0;
+    for (const ViewTabs::Tab tab : {ViewTabs::ModelTab, ViewTabs::GridTab}) {
+        MainWindow w(settings);
+        if (!open_shaped(w, folder, tab, kPieces)) {
+            std::fprintf(stderr, "could not open %s at %d tokens\n", qPrintable(folder), kPieces);
+            return false;
+        }
+        const bool model_tab = tab == ViewTabs::ModelTab;
+        ModelView* view = w.views()->modelView();
+        PredictionsBox* box = w.modelPanel()->predictions();
+        const auto shown = [&] {
+            const SnapshotPtr s = w.compute()->latest();
+            if (!s || !s->model || s->model->knocked_out != w.document()->knockedOut())
+                return false;
+            return model_tab ? model_shown(w) : painted(w);
+        };
+        const int layers = w.compute()->latest()->model->num_layers;
+        const int heads = w.compute()->latest()->model->num_heads;
+        std::vector<double> total, engine;
+        StallMeter stall;
+        stall.start();
+        for (int r = 0; r < kReps; ++r) {
+            // A different head each time, added to those already out, zero and mean in turn.
+            const int layer = (r * 7 + 3) % layers, head = (r * 5 + 1) % heads;
+            QElapsedTimer t;
+            t.start();
+            const auto before = w.compute()->requestedGeneration();
+            w.document()->knockOut(layer, head, r % 2 ? KnockOut::Mean : KnockOut::Zero);
+            if (!wait_until([&] { return w.compute()->requestedGeneration() > before && shown(); },
+                            300000)) {
+                std::fprintf(stderr, "timed out knocking out a head\n");
+                return false;
+            }
+            if (model_tab) {
+                view->repaint();
+            } else {
+                w.grid()->repaint();
+                w.grid()->predictionStrip()->repaint();
+            }
+            box->repaint();
+            total.push_back(t.nsecsElapsed() / 1e6);
+            engine.push_back(w.compute()->latest()->model->elapsed_ms);
+        }
+        const double worst_stall = stall.stop();
+        const double med = median(total);
+        print_json(QJsonObject{
+            {QStringLiteral("bench"), QStringLiteral("knock_out_head")},
+            {QStringLiteral("model"), QStringLiteral("qwen2.5-0.5b-shaped")},
+            {QStringLiteral("tab"),
+             model_tab ? QStringLiteral("model") : QStringLiteral("heatmaps")},
+            {QStringLiteral("tokens"), kPieces},
+            {QStringLiteral("threads"), QThread::idealThreadCount()},
+            {QStringLiteral("repaint_ms_median"), med},
+            {QStringLiteral("repaint_ms_worst"), *std::max_element(total.begin(), total.end())},
+            {QStringLiteral("engine_ms_median"), median(engine)},
+            {QStringLiteral("gui_stall_ms"), worst_stall},
+            {QStringLiteral("goal"), QStringLiteral("repaint <= 1000 ms, stall <= 50 ms")},
+            {QStringLiteral("pass"), med <= kGoalMs && worst_stall <= kGoalStallMs}});
+    }
+    return true;
+}
+
+/// The patching sweep of a GPT-2-small-shaped model at 32 tokens: its time, the progress
+/// bar's updates, and how soon Cancel stops it.
+bool bench_patching(AppSettings* settings, const QString& folder) {
+    constexpr int kPieces = 32;
+    constexpr double kGoalMs = 10000.0, kGoalCancelMs = 200.0;
+    MainWindow w(settings);
+    if (!open_shaped(w, folder, ViewTabs::PatchTab, 8)) {
+        std::fprintf(stderr, "could not open %s\n", qPrintable(folder));
+        return false;
+    }
+    PatchView* v = w.views()->patchView();
+    if (!wait_until([&] { return v->model() != nullptr; }, 60000)) return false;
+    const QString clean = text_of_pieces(*v->model(), kPieces);
+    QStringList words = clean.split(QLatin1Char(' '));
+    words[words.size() / 2] = QStringLiteral("dog");  // one token for another
+    const QString corrupt = words.join(QLatin1Char(' '));
+    v->setInputs(clean, corrupt, QStringLiteral(" cat"), QStringLiteral(" dog"));
+    if (!v->runButton()->isEnabled()) {
+        std::fprintf(stderr, "the patching inputs are refused: %s\n",
+                     qPrintable(v->messageLabel()->text()));
+        return false;
+    }
+    int bar_updates = 0, hand_overs = 0;
+    qint64 done = 0, total_heads = 0;
+    bool finished = false, stopped = false;
+    QObject::connect(v->progressBar(), &QProgressBar::valueChanged, [&] { ++bar_updates; });
+    QObject::connect(v->runner(), &PatchRunner::progressed,
+                     [&](const models::PatchResult&, qint64 d, qint64 t) {
+                         ++hand_overs;
+                         done = d;
+                         total_heads = t;
+                     });
+    QObject::connect(v, &PatchView::sweepFinished, [&](bool s) {
+        finished = true;
+        stopped = s;
+    });
+    // The whole sweep.
+    StallMeter stall;
+    stall.start();
+    QElapsedTimer t;
+    t.start();
+    v->runButton()->click();
+    if (!wait_until([&] { return finished; }, 600000)) return false;
+    const double sweep_ms = t.nsecsElapsed() / 1e6;
+    const double worst_stall = stall.stop();
+    print_json(QJsonObject{
+        {QStringLiteral("bench"), QStringLiteral("patching_sweep")},
+        {QStringLiteral("model"), QStringLiteral("gpt2-small-shaped")},
+        {QStringLiteral("tokens"), kPieces},
+        {QStringLiteral("threads"), QThread::idealThreadCount()},
+        {QStringLiteral("heads"), qint64(total_heads)},
+        {QStringLiteral("sweep_ms"), sweep_ms},
+        {QStringLiteral("progress_bar_updates"), bar_updates},
+        {QStringLiteral("hand_overs"), hand_overs},
+        {QStringLiteral("gui_stall_ms"), worst_stall},
+        {QStringLiteral("goal"), QStringLiteral("sweep < 10000 ms, the progress bar moves")},
+        {QStringLiteral("pass"),
+         sweep_ms < kGoalMs && !stopped && bar_updates >= 2 && done == total_heads}});
+
+    // Cancel at a quarter, half and three quarters of the sweep.
+    std::vector<double> latencies;
+    for (const double at : {0.25, 0.5, 0.75}) {
+        finished = false;
+        done = 0;
+        v->runButton()->click();
+        if (!wait_until([&] { return finished || double(done) >= at * double(total_heads); },
+                        600000))
+            return false;
+        if (finished) continue;  // it ran to the end before the mark: nothing to cancel
+        QElapsedTimer c;
+        c.start();
+        v->cancelButton()->click();
+        if (!wait_until([&] { return finished; }, 60000)) return false;
+        latencies.push_back(c.nsecsElapsed() / 1e6);
+        if (!stopped || v->runner()->isRunning()) {
+            std::fprintf(stderr, "Cancel did not stop the sweep\n");
+            return false;
+        }
+    }
+    const double worst =
+        latencies.empty() ? -1.0 : *std::max_element(latencies.begin(), latencies.end());
+    print_json(QJsonObject{{QStringLiteral("bench"), QStringLiteral("patching_cancel")},
+                           {QStringLiteral("model"), QStringLiteral("gpt2-small-shaped")},
+                           {QStringLiteral("tokens"), kPieces},
+                           {QStringLiteral("cancels"), int(latencies.size())},
+                           {QStringLiteral("cancel_ms_median"), median(latencies)},
+                           {QStringLiteral("cancel_ms_worst"), worst},
+                           {QStringLiteral("goal"), QStringLiteral("cancel <= 200 ms")},
+                           {QStringLiteral("pass"), !latencies.empty() && worst <= kGoalCancelMs}});
+    return true;
+}
+
+/// Writes the shaped checkpoints into a temporary folder (or into `keep`, once, when given)
+/// and runs both intervention benches.
+bool bench_interventions(AppSettings* settings, const QString& keep) {
+    QTemporaryDir temporary;
+    if (keep.isEmpty() && !temporary.isValid()) return false;
+    const QDir dir(keep.isEmpty() ? temporary.path() : keep);
+    QElapsedTimer t;
+    t.start();
+    const QString qwen = dir.filePath(QStringLiteral("qwen2_0_5b_shaped"));
+    const QString gpt2 = dir.filePath(QStringLiteral("gpt2_small_shaped"));
+    for (const auto& [folder, write] :
+         {std::pair{qwen, &attnviz::bench::write_qwen2_0_5b_shaped},
+          std::pair{gpt2, &attnviz::bench::write_gpt2_small_shaped}}) {
+        if (!keep.isEmpty() && QFileInfo::exists(folder + QStringLiteral("/config.json")))
+            continue;  // written by an earlier run
+        const QString error = write(folder, QStringLiteral(ATTNVIZ_SOURCE_DIR));
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return false;
+        }
+    }
+    std::fprintf(stderr, "shaped checkpoints ready in %.1f s\n", t.elapsed() / 1e3);
+    return bench_knockout(settings, qwen) && bench_patching(settings, gpt2);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -214,7 +475,8 @@ int main(int argc, char** argv) {
 
     std::vector<Case> cases{
         {16, 8, 64, 41, 16.0}, {256, 12, 768, 21, 150.0}, {1024, 16, 1024, 7, 0.0}};
-    if (args.contains(QStringLiteral("--models-only"))) cases.clear();
+    const bool interventions_only = args.contains(QStringLiteral("--interventions-only"));
+    if (args.contains(QStringLiteral("--models-only")) || interventions_only) cases.clear();
     if (quick)
         for (auto& c : cases)
             c.reps = std::max(3, c.reps / 4);
@@ -294,5 +556,9 @@ int main(int argc, char** argv) {
                     fig->panelCount());
         std::fflush(stdout);
     }
-    return bench_models(&settings, models_dir) ? 0 : 1;
+    if (!interventions_only && !bench_models(&settings, models_dir)) return 1;
+    if (args.contains(QStringLiteral("--no-interventions"))) return 0;
+    const qsizetype keep_at = args.indexOf(QStringLiteral("--keep-checkpoints"));
+    const QString keep = keep_at > 0 && keep_at + 1 < args.size() ? args[keep_at + 1] : QString();
+    return bench_interventions(&settings, keep) ? 0 : 1;
 }
