@@ -248,6 +248,7 @@ struct ComputeCache::Impl {
     std::shared_ptr<const LensGrid> lens;           ///< compute_lens() for model_key
     QString induction_folder;                       ///< whose induction scores these are
     std::vector<double> induction;
+    IntactPredictions intact;  ///< the last text's predictions without knock-outs
 };
 
 ComputeCache::ComputeCache() : impl(std::make_unique<Impl>()) {}
@@ -350,9 +351,9 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.lens.reset();
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
-            cached.piece_maps = maps
-                                    ? run_maps(c, memory, control)
-                                    : run_model(c, num_threads, memory, &cached.induction, control);
+            cached.piece_maps = maps ? run_maps(c, memory, control)
+                                     : run_model(c, num_threads, memory, &cached.induction, control,
+                                                 &cached.intact);
             cached.model_key = key;
         }
         if (!cached.model_maps || cached.shown_key != shown) {

@@ -32,10 +32,22 @@ std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& conf
 /// the model's induction scores per head (layer * H + head), computed on the first call for a model
 /// and reused: they do not depend on the text.
 /// `control` (may be null) is the pass's: its stop and its progress per layer.
+/// The intact model's predictions on one input, kept between passes: knocking heads out of
+/// the same text needs them for "before → after", and they do not change with the heads.
+struct IntactPredictions {
+    QString folder;
+    models::ModelInput input;
+    std::shared_ptr<const ModelPredictions> predictions;
+};
+
+/// `intact` (may be null): read when heads are knocked out and it holds this model's intact
+/// predictions on this input (else they are computed, one pass more), written by every pass
+/// that has them.
 std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_threads,
                                            const budget::MemoryBudget& memory,
                                            std::vector<double>* induction = nullptr,
-                                           const PassControl* control = nullptr);
+                                           const PassControl* control = nullptr,
+                                           IntactPredictions* intact = nullptr);
 
 /// Attention maps read from a file (config.usesMaps(): model_folder is the array, tokens_file or
 /// tokens.json beside it the tokens; engine/io/attention_arrays.h) into the structures run_model
