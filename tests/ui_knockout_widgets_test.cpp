@@ -15,8 +15,11 @@
 #include <QToolButton>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+
+#include <qcustomplot.h>
 
 #include "repeated_text.h"
 #include "test_support.h"
@@ -49,6 +52,17 @@ int second_copy_hits(const ModelMaps& m) {
     for (std::size_t t = 50; t + 1 < m.encoding.ids.size(); ++t)
         hits += p.top[t][0].id == m.encoding.ids[t + 1];
     return hits;
+}
+
+/// The predictions box's first row for `piece`, from the pass's own predictions:
+/// "token\tprobability", as PredictionsBox::rows() writes it.
+QString top1_row(const ModelPredictions& p, int piece) {
+    const auto it = std::find(p.positions.begin(), p.positions.end(), piece);
+    if (it == p.positions.end()) return {};
+    const auto k = std::size_t(it - p.positions.begin());
+    return QStringLiteral("%1\t%2")
+        .arg(readable_piece(p.top_text[k][0]))
+        .arg(std::exp(p.top[k][0].logprob), 0, 'f', 4);
 }
 
 /// True when the pixel is the knock-out cross's red, not a colour of viridis.
@@ -243,6 +257,97 @@ class KnockOutWidgetsTest : public test::WindowFixture {
         for (QGroupBox* box2 :
              w_->controlsPanel()->findChildren<QGroupBox*>(QString(), Qt::FindDirectChildrenOnly))
             QVERIFY(!box2->isHidden() && box2->isEnabled());
+    }
+
+    /// Hovering a row (a query token) of a layer's map or of a head in the Model tab shows
+    /// that token's predictions in the box; leaving goes back to the token clicked last (or
+    /// the last token).
+    void hoveringAMapRowMovesThePredictionsBox() {
+        openModelWithRepeatedText();
+        AttentionDocument* doc = w_->document();
+        PredictionsBox* box = w_->modelPanel()->predictions();
+        const ModelPredictions& p = *maps().predictions;
+        const int last = p.positions.back();
+        QCOMPARE(last, 100);
+        QCOMPARE(box->shownPiece(), last);
+        QCOMPARE(box->rows(false).value(0), top1_row(p, last));
+
+        // The heatmap of layer 1, head 3, enlarged (rows several pixels high).
+        doc->setLayer(0);
+        doc->setView(FigureView::Head, 2);
+        w_->views()->setCurrentTab(ViewTabs::GridTab);
+        SETTLE(*w_);
+        QCustomPlot* plot = w_->grid()->plot();
+        HeatmapFigure* figure = w_->grid()->figure();
+        QCOMPARE(figure->panelCount(), 1);
+        // The row under the mouse, moved to the middle of `row` (twice: hovering may lay the
+        // figure out again).
+        const auto hover_row = [&](int row) {
+            for (int k = 0; k < 2; ++k) {
+                QCPAxisRect* panel = figure->panelRect(0);
+                const double y = panel->axis(QCPAxis::atLeft)->coordToPixel(row);
+                QTest::mouseMove(plot, QPoint(panel->rect().center().x(), int(std::lround(y))));
+                QTest::qWait(20);
+            }
+            return figure->hitTest(QPointF(plot->mapFromGlobal(QCursor::pos()))).row;
+        };
+        QCOMPARE(hover_row(30), 30);
+        QTRY_COMPARE(box->shownPiece(), maps().pieceOf(30));
+        QCOMPARE(box->shownPiece(), 30);  // no window, no words: the tokens are the pieces
+        QCOMPARE(box->rows(false).value(0), top1_row(p, 30));
+        QVERIFY(top1_row(p, 30) != top1_row(p, last));
+        QCOMPARE(hover_row(72), 72);
+        QTRY_COMPARE(box->shownPiece(), 72);
+        QCOMPARE(box->rows(false).value(0), top1_row(p, 72));
+
+        // Leaving the map: back to the last token.
+        QTest::mouseMove(w_->modelPanel(), QPoint(5, 5));
+        QTRY_COMPARE(box->shownPiece(), last);
+        QCOMPARE(box->rows(false).value(0), top1_row(p, last));
+
+        // Clicking a token of the strip focuses it; hovering leaves it and comes back to it.
+        PredictionStrip* strip = w_->grid()->predictionStrip();
+        int x = -1;
+        for (int px = 0; px < strip->width() && x < 0; ++px)
+            if (strip->tokenAt(px) == 12) x = px;
+        QVERIFY(x >= 0);
+        QTest::mouseClick(strip, Qt::LeftButton, {}, QPoint(x, strip->height() / 2));
+        QTest::mouseMove(w_->modelPanel(), QPoint(5, 5));
+        QTRY_COMPARE(box->shownPiece(), strip->guesses()[12].piece);
+        const int clicked = box->shownPiece();
+        QCOMPARE(hover_row(45), 45);
+        QTRY_COMPARE(box->shownPiece(), 45);
+        QTest::mouseMove(w_->modelPanel(), QPoint(5, 5));
+        QTRY_COMPARE(box->shownPiece(), clicked);
+
+        // The Model tab: a row of layer 2, head 8's map.
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        ModelView* mosaic = w_->views()->modelView();
+        QTRY_VERIFY(!mosaic->cellRect(1, 7).isEmpty());
+        // The mouse on a map, at a fraction of its height (twice, as above); the token whose
+        // band of the map (one row per token, over the whole cell) holds the mouse.
+        const auto hover_cell = [&](int layer, int column, double fraction) {
+            const QRect cell = mosaic->cellRect(layer, column);
+            for (int k = 0; k < 2; ++k) {
+                QTest::mouseMove(
+                    mosaic, QPoint(cell.center().x(), cell.top() + int(cell.height() * fraction)));
+                QTest::qWait(20);
+            }
+            const QPoint mouse = mosaic->mapFromGlobal(QCursor::pos());
+            if (!cell.contains(mouse)) return -1;
+            return int(std::floor(double(mouse.y() - cell.top()) * maps().tokens / cell.height()));
+        };
+        const int token = hover_cell(1, 7, 0.67);
+        QVERIFY2(token > 50, qPrintable(QString::number(token)));
+        QTRY_COMPARE(box->shownPiece(), maps().pieceOf(token));
+        QCOMPARE(box->rows(false).value(0), top1_row(p, token));
+        // Its layer's mean too, near the top.
+        const int early = hover_cell(1, maps().meanColumn(), 0.05);
+        QVERIFY2(early >= 0 && early < 10, qPrintable(QString::number(early)));
+        QTRY_COMPARE(box->shownPiece(), maps().pieceOf(early));
+        QCOMPARE(box->rows(false).value(0), top1_row(p, early));
+        QTest::mouseMove(w_->modelPanel(), QPoint(5, 5));
+        QTRY_COMPARE(box->shownPiece(), clicked);
     }
 
     void typingIsOneUndoStep() {

@@ -52,6 +52,7 @@ void ModelView::setSnapshot(SnapshotPtr snapshot) {
                    std::clamp(head_, 0, m->rolloutColumn()));
     } else {
         layer_ = head_ = hover_layer_ = hover_head_ = -1;
+        setHoverPiece(-1);
     }
     update();
 }
@@ -190,8 +191,27 @@ void ModelView::setHover(int layer, int head) {
 }
 
 void ModelView::mouseMoveEvent(QMouseEvent* event) {
-    const QPoint at = headAt(event->position().toPoint());
+    const QPoint pos = event->position().toPoint();
+    const QPoint at = headAt(pos);
     setHover(at.y(), at.x());
+    const int token = tokenAt(pos);
+    setHoverPiece(token >= 0 ? maps()->pieceOf(token) : -1);
+}
+
+int ModelView::tokenAt(const QPoint& pos) const {
+    const ModelMaps* m = maps();
+    if (!m || focus_token_ >= 0 || m->tokens <= 0) return -1;
+    const QPoint at = headAt(pos);
+    const QRect r = cellRect(at.y(), at.x());
+    if (r.isEmpty()) return -1;
+    // Every map is drawn over its whole cell, one row per token shown.
+    return std::clamp((pos.y() - r.top()) * m->tokens / r.height(), 0, m->tokens - 1);
+}
+
+void ModelView::setHoverPiece(int piece) {
+    if (piece == hover_piece_) return;
+    hover_piece_ = piece;
+    emit pieceHovered(piece);
 }
 
 void ModelView::mousePressEvent(QMouseEvent* event) {
@@ -224,6 +244,7 @@ void ModelView::activate(int layer, int column) {
 
 void ModelView::leaveEvent(QEvent* event) {
     setHover(-1, -1);
+    setHoverPiece(-1);
     QWidget::leaveEvent(event);
 }
 

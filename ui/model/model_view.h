@@ -43,6 +43,11 @@ class ModelView : public QWidget {
     void headMenuRequested(int layer, int head, const QPoint& global);
     /// Ctrl-click (⌘-click) on a head: toggle its zero knock-out.
     void knockOutToggled(int layer, int head);
+    /// A row (query token) of a head's map, or of a layer's mean or rollout, is under the
+    /// mouse: the piece of the whole text whose prediction that token stands for
+    /// (ModelMaps::pieceOf); −1 when none is (between the maps, a token in focus draws strips
+    /// instead), or the mouse left.  The predictions box follows it.
+    void pieceHovered(int piece);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -56,12 +61,16 @@ class ModelView : public QWidget {
   private:
     MosaicLayout geometry() const;
     void setHover(int layer, int head);
+    /// The query token under `pos` in its map, or −1.
+    int tokenAt(const QPoint& pos) const;
+    void setHoverPiece(int piece);
     void activate(int layer, int column);
     void updateStrips();
 
     SnapshotPtr snapshot_;
     int layer_ = -1, head_ = -1;              ///< keyboard selection
     int hover_layer_ = -1, hover_head_ = -1;  ///< under the mouse
+    int hover_piece_ = -1;                    ///< pieceHovered()'s last
     int focus_token_ = -1;
     bool focus_to_ = false;
     std::vector<QImage> strips_;  ///< focus_strips() while a token is in focus

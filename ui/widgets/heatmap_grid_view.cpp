@@ -67,6 +67,7 @@ HeatmapGridView::HeatmapGridView(QWidget* parent) : QWidget(parent) {
         figure_->setHighlight(-1, -1);
         hover_text_.clear();
         emit hovered(QString());
+        setHoverPiece(-1);
     };
     message_ = new QLabel(plot_);
     message_->setObjectName(QStringLiteral("gridMessage"));
@@ -242,6 +243,9 @@ void HeatmapGridView::hoverAt(const QPointF& pos) {
         row = hit.row;
     }
     figure_->setHighlight(row, col);
+    const SnapshotPtr s = figure_->snapshot();
+    const ModelMaps* m = s ? s->model.get() : nullptr;
+    setHoverPiece(m && row >= 0 && row < m->tokens ? m->pieceOf(row) : -1);
     const QString text = describe(hit);
     if (text != hover_text_) {
         hover_text_ = text;
@@ -253,6 +257,12 @@ void HeatmapGridView::hoverAt(const QPointF& pos) {
                              (hit.region != FigureHit::Region::None && figure_->panelCount() > 1)
                          ? Qt::PointingHandCursor
                          : Qt::CrossCursor);
+}
+
+void HeatmapGridView::setHoverPiece(int piece) {
+    if (piece == hover_piece_) return;
+    hover_piece_ = piece;
+    emit pieceHovered(piece);
 }
 
 void HeatmapGridView::clickAt(const QPointF& pos) {

@@ -69,6 +69,10 @@ class HeatmapGridView : public QWidget {
     void backToGridRequested();
     /// The grid was redrawn for snapshot `generation`.
     void repainted(std::uint64_t generation);
+    /// A model's query row (a cell or its label) is under the mouse: the piece of the whole
+    /// text whose prediction that token stands for (ModelMaps::pieceOf); −1 when none is, or
+    /// the mouse left.  The predictions box follows it.
+    void pieceHovered(int piece);
 
   private:
     void relayout();
@@ -78,6 +82,7 @@ class HeatmapGridView : public QWidget {
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
+    void setHoverPiece(int piece);
 
     QCustomPlot* plot_ = nullptr;
     HeatmapFigure* figure_ = nullptr;
@@ -85,6 +90,7 @@ class HeatmapGridView : public QWidget {
     PredictionStrip* strip_ = nullptr;
     std::uint64_t painted_generation_ = 0;
     QString hover_text_;
+    int hover_piece_ = -1;  ///< pieceHovered()'s last
     QPoint press_pos_;
     bool pressed_ = false;
     QElapsedTimer enlarged_;

@@ -247,6 +247,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             &PredictionsBox::setHoverPiece);
     connect(grid_->predictionStrip(), &PredictionStrip::pieceClicked, model_panel_->predictions(),
             &PredictionsBox::setFocusPiece);
+    // So does hovering a row (a query token) of any map, of a layer or of the Model tab.
+    connect(grid_, &HeatmapGridView::pieceHovered, model_panel_->predictions(),
+            &PredictionsBox::setHoverPiece);
+    connect(views_->modelView(), &ModelView::pieceHovered, model_panel_->predictions(),
+            &PredictionsBox::setHoverPiece);
     connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
     connect(views_, &ViewTabs::stepsShown, compute_, &ComputeController::setModelSteps);
