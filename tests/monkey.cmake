@@ -7,8 +7,10 @@
 #                      previous file, unsaved changes are asked about before they go
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_monkey_test ui_monkey_test.cpp LIBS attnviz_ui GUI)
-    # The random actions stop at their time budget (ATTNVIZ_MONKEY_SECONDS, 150-200 s), and
-    # the test sets Qt Test's function limit from it; the other functions take a minute or two.
+    # The random actions stop at their time budget (ATTNVIZ_MONKEY_SECONDS, 150-200 s) and the
+    # run ends itself by the budget plus a grace of 60-90 s (every wait is cut there, with a
+    # failure naming the seed), inside Qt Test's 300 s per function; the other functions take
+    # a minute or two.
     set_tests_properties(ui_monkey_test PROPERTIES TIMEOUT 900)
     if(ATTNVIZ_SANITIZE)
         # Fewer actions and no resident-memory criterion (ASan's quarantine holds freed

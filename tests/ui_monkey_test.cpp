@@ -177,33 +177,24 @@ constexpr int kSettleBoundMs = kSanitized ? 300000 : 60000;
 /// function stops with the reason.
 #define CHECKED_STEP(what) QVERIFY2(checkedStep(QStringLiteral(what)), qPrintable(failure_))
 
-/// Resident memory in MiB, after glibc has returned what it can to the system.
-double resident_mib() {
+/// Resident memory in MiB, after glibc has returned what it can to the system: all of it, or
+/// (`anonymous`) only what no file backs (the heap, thread stacks): what a leak grows.  The
+/// rest is mapped files such as the CJK fonts, whose pages come in as glyphs are first drawn,
+/// whenever the run first shows them.
+double resident_mib(bool anonymous = false) {
     malloc_trim(0);
     QFile f(QStringLiteral("/proc/self/statm"));
     if (!f.open(QIODevice::ReadOnly)) return -1.0;
-    const QList<QByteArray> fields = f.readAll().split(' ');
-    if (fields.size() < 2) return -1.0;
-    return fields[1].toDouble() * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+    const QList<QByteArray> fields = f.readAll().split(' ');  // size resident shared ...
+    if (fields.size() < 3) return -1.0;
+    const double pages = fields[1].toDouble() - (anonymous ? fields[2].toDouble() : 0.0);
+    return pages * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
 }
 
 /// The engine's kept buffers (engine/buffers.h) in MiB: a cache of at most 8 buffers that
 /// the last computations' sizes decide, not a leak.
 double kept_buffers_mib() {
     return double(kept_buffer_bytes()) / (1024.0 * 1024.0);
-}
-
-/// Resident memory that no file backs (the heap, thread stacks), in MiB: what a leak grows.
-/// The rest is mapped files such as the CJK fonts, whose pages come in as glyphs are first
-/// drawn, whenever the run first shows them.
-double anonymous_mib() {
-    malloc_trim(0);
-    QFile f(QStringLiteral("/proc/self/statm"));
-    if (!f.open(QIODevice::ReadOnly)) return -1.0;
-    const QList<QByteArray> fields = f.readAll().split(' ');
-    if (fields.size() < 3) return -1.0;
-    return (fields[1].toDouble() - fields[2].toDouble()) * double(sysconf(_SC_PAGESIZE)) /
-           (1024.0 * 1024.0);
 }
 
 double median(std::vector<double> v) {
@@ -2700,7 +2691,7 @@ class MonkeyTest : public test::WindowFixture {
             if (action_ >= warm_up && action_ % sample_every == 0) rss.push_back(resident_mib());
             if (action_ > 0 && action_ % checkpoint_every == 0) {
                 census.push_back(canonicalCensus());
-                checkpoint_rss.push_back(anonymous_mib() - kept_buffers_mib());
+                checkpoint_rss.push_back(resident_mib(/*anonymous=*/true) - kept_buffers_mib());
                 checkpoint_kept.push_back(kept_buffers_mib());
                 if (verbose_ && census.size() > 1)
                     std::fprintf(
@@ -2714,7 +2705,7 @@ class MonkeyTest : public test::WindowFixture {
             std::fprintf(stderr, "monkey: document at the end: %s\n",
                          qPrintable(documentSummary()));
         census.push_back(canonicalCensus());
-        checkpoint_rss.push_back(anonymous_mib() - kept_buffers_mib());
+        checkpoint_rss.push_back(resident_mib(/*anonymous=*/true) - kept_buffers_mib());
         checkpoint_kept.push_back(kept_buffers_mib());
         const double seconds = clock.elapsed() / 1000.0;
 
