@@ -39,10 +39,11 @@ Example patching(const QString& title, const QString& text) {
     return e;
 }
 /// The generation timeline's example: a random string said once and begun again, which the
-/// model's induction head goes on copying, token by token.
+/// model's induction head goes on copying, token by token (the session holds the model's
+/// greedy continuation, written with `attnviz generate`).
 Example writing(const char* id, const QString& title, const QString& text) {
     Example e = trained(id, title, text, "grid");
-    e.writes = true;
+    e.plays = true;
     return e;
 }
 }  // namespace
@@ -188,20 +189,22 @@ std::vector<Example> builtin_examples() {
                      "head 8 looks from the last “1” to the character after the first “1”.")),
         writing("watch_it_write", ExamplesText::tr("Watch it write"),
                 ExamplesText::tr(
-                    "A random string, said once and begun again. The model continues it one "
-                    "character at a time (Write with the model, on the left): each new character "
-                    "is the model's top guess, drawn in orange, and its row of this layer-2 head "
+                    "A random string, said once and begun again. The model continued it one "
+                    "character at a time (Write with the model, on the left), and Play replays "
+                    "that: each new character is the model's top guess, drawn in orange, and its "
+                    "row of this layer-2 head "
                     "is where it looked while choosing it, the character after the same one in "
-                    "the first copy. Drag the slider to see any step, or press Play to watch the "
-                    "map grow a row a step. Knock out this head (right-click it) and Continue "
-                    "again: the copying stops.")),
+                    "the first copy. The map grows a row a step; drag the slider to see any step. "
+                    "Knock out this head (right-click it), drag the slider back to 0 and press "
+                    "Continue: the copying stops.")),
         writing("watch_it_write_zh", ExamplesText::tr("Watch it write, in Chinese"),
                 ExamplesText::tr(
                     "Thirty common Chinese characters in random order, said once and begun again, "
-                    "in the bilingual 2-layer model. It writes the rest of the second copy one "
-                    "character at a time, in orange; each new row of this layer-2 head looks at "
-                    "the character that followed the same one the first time. Drag the slider or "
-                    "press Play to watch the map grow a row a step; Keep makes the text yours.")),
+                    "in the bilingual 2-layer model. Play replays how it wrote the rest of the "
+                    "second copy, one character at a time, in orange: each new row of this "
+                    "layer-2 head looks at the character that followed the same one the first "
+                    "time. Drag the slider to see any step; Continue writes more, and Keep makes "
+                    "the text yours.")),
     };
 }
 

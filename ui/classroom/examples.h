@@ -23,9 +23,9 @@ struct Example {
     struct Patch {
         QString clean, corrupt, target, distractor;
     } patch;
-    /// The generation timeline: once open, the model continues the text (Continue, with the
-    /// session's count).
-    bool writes = false;
+    /// The generation timeline: the session holds the model's continuation at step 0, and
+    /// once open Play replays it, a token a step (no edit: Continue writes more).
+    bool plays = false;
 };
 
 std::vector<Example> builtin_examples();

@@ -237,6 +237,11 @@ void GenerationPanel::togglePlay() {
         syncButtons();
         return;
     }
+    startPlaying();
+}
+
+void GenerationPanel::startPlaying() {
+    if (player_->isActive() || runner_->isRunning()) return;
     const int n = int(doc_->generated().size());
     if (n == 0) return;
     // From the prompt alone, unless scrubbed back to a step.

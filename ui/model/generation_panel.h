@@ -50,8 +50,8 @@ class GenerationPanel : public QGroupBox {
     QLabel* statusLabel() const { return status_; }
     GenerationRunner* runner() const { return runner_; }
     bool isWriting() const;
-    /// Continue, as its button does (from the step shown).
-    void startWriting() { continueWriting(); }
+    /// Play, as its button does: from the step shown (from the prompt at the last step).
+    void startPlaying();
 
   protected:
     void changeEvent(QEvent* event) override;

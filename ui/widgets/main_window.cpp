@@ -531,7 +531,7 @@ bool MainWindow::loadExample(const QString& id) {
         if (!e.patch.clean.isEmpty())
             views_->patchView()->setInputs(e.patch.clean, e.patch.corrupt, e.patch.target,
                                            e.patch.distractor, doc_->computeConfig().model_folder);
-        if (e.writes) model_panel_->generation()->startWriting();
+        if (e.plays) model_panel_->generation()->startPlaying();
         updateTitle();
         return true;
     }
