@@ -45,6 +45,7 @@
 #include <QPushButton>
 #include <QScopeGuard>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTabBar>
 #include <QTabWidget>
@@ -97,6 +98,7 @@
 #include "ui/compute/patch_runner.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
+#include "ui/model/generation_panel.h"
 #include "ui/model/lens_view.h"
 #include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
@@ -1981,6 +1983,60 @@ class MonkeyTest : public test::WindowFixture {
         return true;
     }
 
+    /// The generation timeline: Continue (greedy or sampled, any count), Stop at once or a
+    /// little later, the slider, Play, Keep and Discard.
+    bool workGeneration() {
+        if (!shownModel()) return false;
+        GenerationPanel* g = w_->modelPanel()->generation();
+        if (!usable(g)) return false;
+        switch (below(8)) {
+            case 0:
+            case 1: {
+                if (!usable(g->continueButton())) return false;
+                g->countBox()->setValue(int(between(1, 24)));
+                g->modeBox()->setCurrentIndex(chance(0.3) ? 1 : 0);
+                QTest::mouseClick(g->continueButton(), Qt::LeftButton);
+                if (chance(0.4) && usable(g->stopButton())) {
+                    idle(between(0, 3));
+                    QTest::mouseClick(g->stopButton(), Qt::LeftButton);
+                    note(QStringLiteral("generate: Continue %1, then Stop")
+                             .arg(g->countBox()->value()));
+                } else {
+                    note(QStringLiteral("generate: Continue %1").arg(g->countBox()->value()));
+                }
+                return true;
+            }
+            case 2:
+                if (!usable(g->stopButton())) return false;
+                QTest::mouseClick(g->stopButton(), Qt::LeftButton);
+                note(QStringLiteral("generate: Stop"));
+                return true;
+            case 3:
+            case 4: {
+                QSlider* t = g->timeline();
+                if (!usable(t) || t->maximum() < 1) return false;
+                t->setValue(int(between(0, t->maximum())));
+                note(QStringLiteral("generate: step %1 of %2").arg(t->value()).arg(t->maximum()));
+                return true;
+            }
+            case 5:
+                if (!usable(g->playButton())) return false;
+                QTest::mouseClick(g->playButton(), Qt::LeftButton);
+                note(QStringLiteral("generate: Play / Pause"));
+                return true;
+            case 6:
+                if (!usable(g->keepButton())) return false;
+                QTest::mouseClick(g->keepButton(), Qt::LeftButton);
+                note(QStringLiteral("generate: Keep"));
+                return true;
+            default:
+                if (!usable(g->discardButton())) return false;
+                QTest::mouseClick(g->discardButton(), Qt::LeftButton);
+                note(QStringLiteral("generate: Discard"));
+                return true;
+        }
+    }
+
     void buildActions() {
         QWidget* win = w_.get();
         actions_ = {
@@ -2028,6 +2084,7 @@ class MonkeyTest : public test::WindowFixture {
             {"undo / redo", 10, [this] { return undoRedo(); }},
             {"patching", 20, [this] { return workPatch(); }},
             {"lens", 6, [this] { return workLens(); }},
+            {"generate", 12, [this] { return workGeneration(); }},
             {"steps", 25, [this] { return workSteps(); }},
             {"lines", 15, [this] { return workLines(); }},
             {"statistics", 15, [this] { return workStatistics(); }},
@@ -2563,6 +2620,53 @@ class MonkeyTest : public test::WindowFixture {
         doc->restoreAllHeads();
         CHECKED_STEP("Restore All with the lens shown");
         QVERIFY(w_->views()->lensView()->lens()->knocked_out.empty());
+    }
+
+    /// Writing with the model on purpose: Stop in the middle, switching the model and typing
+    /// while it writes, and closing the window while it writes.
+    void generationOnPurpose() {
+        const QString folder = shipped_model(QStringLiteral("attn-only-2l"));
+        if (folder.isEmpty()) QSKIP("the shipped models are not built");
+        failure_.clear();
+        recent_.clear();
+        action_ = 0;
+        AttentionDocument* doc = w_->document();
+        QVERIFY(test::WindowFixture::openModel(folder));
+        doc->setTextA(QStringLiteral("zK8&pW3!rT6~bN1^ zK8&"));
+        CHECKED_STEP("attn-only-2l on a string begun again");
+        GenerationPanel* g = w_->modelPanel()->generation();
+        QVERIFY(!g->isHidden());
+        // Stop after the first tokens: none arrives after it.
+        g->countBox()->setValue(400);
+        QTest::mouseClick(g->continueButton(), Qt::LeftButton);
+        QVERIFY(waitFor([&] { return !doc->generated().empty(); }));
+        QTest::mouseClick(g->stopButton(), Qt::LeftButton);
+        const std::size_t at_stop = doc->generated().size();
+        idle(200);
+        QCOMPARE(doc->generated().size(), at_stop);
+        CHECKED_STEP("Stop in the middle of a generation");
+        // Typing while it writes ends the writing and drops the continuation.
+        QTest::mouseClick(g->continueButton(), Qt::LeftButton);
+        doc->setTextA(QStringLiteral("abcabc"));
+        QVERIFY(!g->isWriting());
+        idle(200);
+        QVERIFY(doc->generated().empty());
+        CHECKED_STEP("typing while the model writes");
+        // Another model while it writes.
+        QTest::mouseClick(g->continueButton(), Qt::LeftButton);
+        const QString other = shipped_model(QStringLiteral("attn-only-zh-en-2l"));
+        if (!other.isEmpty()) {
+            QVERIFY(test::WindowFixture::openModel(other));
+            QVERIFY(!g->isWriting());
+            QVERIFY(doc->generated().empty());
+            CHECKED_STEP("another model while the model writes");
+            QTest::mouseClick(g->continueButton(), Qt::LeftButton);
+        }
+        for (int k = 0; k < 30; ++k)
+            QVERIFY(workGeneration() || true);
+        // Closing the window while it writes: cleanup() closes it mid-generation.
+        g->countBox()->setValue(400);
+        if (!g->isWriting()) QTest::mouseClick(g->continueButton(), Qt::LeftButton);
     }
 
     void monkey() {
