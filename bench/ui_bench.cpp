@@ -2,7 +2,7 @@
 //
 //   QT_QPA_PLATFORM=offscreen ./ui_bench [--quick] [--models DIR] [--models-only]
 //                                        [--interventions-only] [--no-interventions]
-//                                        [--keep-checkpoints DIR]
+//                                        [--generation-only] [--keep-checkpoints DIR]
 //
 // For each case (tokens x heads, embed_dim) it toggles the causal check box (alternating,
 // so every change needs a new forward pass) and measures until the grid has been replotted
@@ -25,7 +25,9 @@
 //     (<= 1 s), and the longest GUI-thread stall meanwhile (<= 50 ms);
 //   - the patching sweep of a GPT-2-small-shaped model at 32 tokens on 2 threads: its total
 //     time (< 10 s), the progress bar's updates (it moves), and Cancel, from the click until
-//     the sweep has stopped and said so (<= 200 ms).
+//     the sweep has stopped and said so (<= 200 ms);
+//   - generation after a 32-token prompt (the shipped attn-only-2l and both shapes): each new
+//     token from its arrival until the heatmaps are painted with it (<= 150 ms).
 // --interventions-only runs just these; --no-interventions skips them; --keep-checkpoints DIR
 // writes the checkpoints there once and reuses them (for `attnviz bench --model DIR/...`).
 #include <QApplication>
@@ -54,9 +56,11 @@
 #include "shaped_checkpoint.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/generation_runner.h"
 #include "ui/compute/model_store.h"
 #include "ui/compute/patch_runner.h"
 #include "ui/document/attention_document.h"
+#include "ui/model/generation_panel.h"
 #include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
@@ -239,15 +243,20 @@ void print_json(const QJsonObject& o) {
 /// `n` words whose text `model` reads as exactly `pieces` pieces (words added or removed
 /// until it does); empty when it never does.
 QString text_of_pieces(const models::OpenedModel& model, int pieces) {
+    const auto count = [&](const QString& text) {
+        return int(models::encode_text(model, text.toStdString()).input.ids.size());
+    };
     int words = pieces;
     for (int attempt = 0; attempt < 8; ++attempt) {
-        const QString text = sentence(words);
-        const auto got =
-            std::int64_t(models::encode_text(model, text.toStdString()).input.ids.size());
-        if (got == pieces) return text;
-        words += pieces - int(got);
+        const int got = count(sentence(words));
+        if (got == pieces) return sentence(words);
+        words = std::max(1, words + (pieces - got) * words / std::max(got, 1));
     }
-    return {};
+    // A tokenizer of characters: a longer text cut a character at a time.
+    QString text = sentence(pieces);
+    while (text.size() > 1 && count(text) > pieces)
+        text.chop(1);
+    return count(text) == pieces && !text.endsWith(QLatin1Char(' ')) ? text : QString();
 }
 
 /// Opens `folder` in `w` on `tab` with a text of `pieces` pieces; false when it fails.
@@ -434,9 +443,71 @@ bool bench_patching(AppSettings* settings, const QString& folder) {
     return true;
 }
 
+/// Generation on the Heatmaps tab: Continue writes kTokens tokens after a prompt of kPrompt
+/// pieces; for each token, from its arrival on the GUI thread (the writer hands it over as
+/// soon as it is chosen) until the grid is painted with a snapshot that holds it.  Tokens
+/// that arrive while a pass runs are drawn by the next one together.
+bool bench_generation(AppSettings* settings, const QString& folder, const QString& name) {
+    constexpr int kPrompt = 32, kTokens = 24;
+    constexpr double kGoalMs = 150.0;
+    MainWindow w(settings);
+    if (!open_shaped(w, folder, ViewTabs::GridTab, kPrompt)) {
+        std::fprintf(stderr, "could not open %s\n", qPrintable(folder));
+        return false;
+    }
+    GenerationPanel* g = w.modelPanel()->generation();
+    std::vector<QElapsedTimer> arrived;
+    std::vector<double> latency;
+    QObject::connect(g->runner(), &GenerationRunner::tokenGenerated, [&](qint64) {
+        arrived.emplace_back();
+        arrived.back().start();
+    });
+    const auto record = [&] {
+        // Every token the painted grid holds and not yet timed.
+        const SnapshotPtr s = w.compute()->latest();
+        if (!painted(w) || !s || !s->model) return;
+        const int held = s->model->text_pieces - kPrompt;
+        while (int(latency.size()) < std::min(held, int(arrived.size())))
+            latency.push_back(arrived[latency.size()].nsecsElapsed() / 1e6);
+    };
+    g->countBox()->setValue(kTokens);
+    g->modeBox()->setCurrentIndex(0);
+    StallMeter stall;
+    stall.start();
+    QElapsedTimer t;
+    t.start();
+    g->continueButton()->click();
+    if (!wait_until(
+            [&] {
+                record();
+                return !g->isWriting() && int(latency.size()) == int(arrived.size()) &&
+                       !arrived.empty();
+            },
+            600000)) {
+        std::fprintf(stderr, "generation did not finish\n");
+        return false;
+    }
+    const double total_ms = t.nsecsElapsed() / 1e6;
+    const double worst_stall = stall.stop();
+    const double worst = *std::max_element(latency.begin(), latency.end());
+    print_json(QJsonObject{
+        {QStringLiteral("bench"), QStringLiteral("generation")},
+        {QStringLiteral("model"), name},
+        {QStringLiteral("prompt_tokens"), kPrompt},
+        {QStringLiteral("new_tokens"), int(latency.size())},
+        {QStringLiteral("threads"), QThread::idealThreadCount()},
+        {QStringLiteral("total_ms"), total_ms},
+        {QStringLiteral("drawn_after_ms_median"), median(latency)},
+        {QStringLiteral("drawn_after_ms_worst"), worst},
+        {QStringLiteral("gui_stall_ms"), worst_stall},
+        {QStringLiteral("goal"), QStringLiteral("each token drawn <= 150 ms after it is chosen")},
+        {QStringLiteral("pass"), worst <= kGoalMs}});
+    return true;
+}
+
 /// Writes the shaped checkpoints into a temporary folder (or into `keep`, once, when given)
 /// and runs both intervention benches.
-bool bench_interventions(AppSettings* settings, const QString& keep) {
+bool bench_interventions(AppSettings* settings, const QString& keep, bool generation_only) {
     QTemporaryDir temporary;
     if (keep.isEmpty() && !temporary.isValid()) return false;
     const QDir dir(keep.isEmpty() ? temporary.path() : keep);
@@ -456,7 +527,12 @@ bool bench_interventions(AppSettings* settings, const QString& keep) {
         }
     }
     std::fprintf(stderr, "shaped checkpoints ready in %.1f s\n", t.elapsed() / 1e3);
-    return bench_knockout(settings, qwen) && bench_patching(settings, gpt2);
+    const QString shipped = QStringLiteral(ATTNVIZ_SOURCE_DIR "/resources/models/attn-only-2l");
+    return (generation_only ||
+            (bench_knockout(settings, qwen) && bench_patching(settings, gpt2))) &&
+           bench_generation(settings, shipped, QStringLiteral("attn-only-2l (shipped)")) &&
+           bench_generation(settings, gpt2, QStringLiteral("gpt2-small-shaped")) &&
+           bench_generation(settings, qwen, QStringLiteral("qwen2.5-0.5b-shaped"));
 }
 }  // namespace
 
@@ -475,7 +551,8 @@ int main(int argc, char** argv) {
 
     std::vector<Case> cases{
         {16, 8, 64, 41, 16.0}, {256, 12, 768, 21, 150.0}, {1024, 16, 1024, 7, 0.0}};
-    const bool interventions_only = args.contains(QStringLiteral("--interventions-only"));
+    const bool interventions_only = args.contains(QStringLiteral("--interventions-only")) ||
+                                    args.contains(QStringLiteral("--generation-only"));
     if (args.contains(QStringLiteral("--models-only")) || interventions_only) cases.clear();
     if (quick)
         for (auto& c : cases)
@@ -560,5 +637,7 @@ int main(int argc, char** argv) {
     if (args.contains(QStringLiteral("--no-interventions"))) return 0;
     const qsizetype keep_at = args.indexOf(QStringLiteral("--keep-checkpoints"));
     const QString keep = keep_at > 0 && keep_at + 1 < args.size() ? args[keep_at + 1] : QString();
-    return bench_interventions(&settings, keep) ? 0 : 1;
+    return bench_interventions(&settings, keep, args.contains(QStringLiteral("--generation-only")))
+               ? 0
+               : 1;
 }
