@@ -60,7 +60,7 @@ int PredictionsFigure::layoutAt(QSize size, int font_px) {
     for (const auto& row : m->predictions->top_text)
         for (const QString& t : row)
             texts << readable_piece(t);
-    summary_ = guesses_summary(*m, guesses_);
+    if (m->predictions->causal) summary_ = guesses_summary(*m, guesses_);
     texts << summary_ << prediction_loss_lines(*m);
     font_ = figure_font(font_px, texts);
     const QFontMetrics fm(font_);
