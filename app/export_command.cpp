@@ -38,8 +38,9 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         "--out causal.pdf\n"
         "  attnviz export --model resources/models/attn-only-2l --view patch --clean TEXT "
         "--corrupt TEXT --target T --distractor D --out patch.pdf\n"
-        "  attnviz export --model resources/models/attn-only-2l --text \"TEXT TEXT\" --view "
-        "predictions --ablate 2.8 --out knocked.pdf");
+        "  attnviz export --model resources/models/attn-only-2l --text "
+        "\"q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Q\" --view predictions "
+        "--ablate 2.4,2.5,2.8 --out knocked.pdf");
 
     const char* input = "Input";
     add_text(*sub, "--text", &a->text, "TEXT", "the sentence (queries)")->group(input);

@@ -101,7 +101,9 @@ int PredictionsFigure::layoutAt(QSize size, int font_px) {
     const ModelPredictions& p = *m->predictions;
     const int token = options_.focus_token;
     piece_ = predictions_piece(*m, token >= 0 && token < m->tokens ? m->pieceOf(token) : -1);
-    const int box_w = std::min(size.width() - 2 * kPad, 64 * fm.averageCharWidth());
+    // With heads knocked out the box sets the two models' lists side by side.
+    const int box_w = std::min(size.width() - 2 * kPad,
+                               (m->intact_predictions ? 110 : 64) * fm.averageCharWidth());
     const int box_h =
         p.causal && piece_ < 0 ? 0 : paint_predictions_box(nullptr, font_, *m, piece_, box_w);
     box_rect_ = QRect(kPad, y + 16, box_w, box_h);

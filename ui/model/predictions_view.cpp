@@ -425,14 +425,17 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
     bold.setBold(true);
     const int line = fm.height() + 4;
     int y = 0;
-    auto text = [&](const QString& s, const QColor& colour, bool strong = false) {
+    // Text and lists go across the width, or into a column [x, x + w) of it.
+    auto text = [&](const QString& s, const QColor& colour, bool strong = false, int x = 0,
+                    int w = -1) {
+        if (w < 0) w = width;
         const QFont f = strong ? bold : font;
-        const QRect r = QFontMetrics(f).boundingRect(QRect(0, 0, width, 10000),
+        const QRect r = QFontMetrics(f).boundingRect(QRect(0, 0, w, 10000),
                                                      Qt::TextWordWrap | Qt::AlignLeft, s);
         if (p) {
             p->setFont(f);
             p->setPen(colour);
-            p->drawText(QRect(0, y, width, r.height()), Qt::TextWordWrap | Qt::AlignLeft, s);
+            p->drawText(QRect(x, y, w, r.height()), Qt::TextWordWrap | Qt::AlignLeft, s);
         }
         y += r.height() + 2;
     };
@@ -448,10 +451,12 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
     const auto& e = m->encoding;
     // One list of guesses: the token, a bar as long as its probability, the percentage; the
     // actual next piece in green with a tick.
-    auto bars = [&](const ModelPredictions& pr, int r, std::int64_t actual, const QColor& bar) {
-        const int label_w = std::min(width / 3, fm.horizontalAdvance(QStringLiteral("MMMMMMMM")));
+    auto bars = [&](const ModelPredictions& pr, int r, std::int64_t actual, const QColor& bar,
+                    int x = 0, int w = -1) {
+        if (w < 0) w = width;
+        const int label_w = std::min(w / 3, fm.horizontalAdvance(QStringLiteral("MMMMMMMM")));
         const int pct_w = fm.horizontalAdvance(QStringLiteral("100.0%")) + 4;
-        const int bar_w = std::max(20, width - label_w - pct_w - 8);
+        const int bar_w = std::max(20, w - label_w - pct_w - 8);
         for (std::size_t k = 0; k < pr.top[std::size_t(r)].size(); ++k) {
             const models::TokenScore& s = pr.top[std::size_t(r)][k];
             const double prob = std::exp(s.logprob);
@@ -461,22 +466,40 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
                 p->setPen(right ? kRight : QColor(40, 40, 40));
                 const QString name = readable_piece(pr.top_text[std::size_t(r)][k]) +
                                      (right ? QStringLiteral(" ✓") : QString());
-                p->drawText(QRect(0, y, label_w, line), Qt::AlignRight | Qt::AlignVCenter,
+                p->drawText(QRect(x, y, label_w, line), Qt::AlignRight | Qt::AlignVCenter,
                             QFontMetrics(p->font()).elidedText(name, Qt::ElideRight, label_w));
-                const QRectF track(label_w + 6, y + 3, bar_w, line - 6);
+                const QRectF track(x + label_w + 6, y + 3, bar_w, line - 6);
                 p->fillRect(track, QColor(240, 240, 240));
                 p->fillRect(
                     QRectF(track.left(), track.top(), std::max(1.0, prob * bar_w), track.height()),
                     right ? kRight : bar);
                 p->setFont(font);
                 p->setPen(kMuted);
-                p->drawText(QRect(label_w + 8 + bar_w, y, pct_w, line),
+                p->drawText(QRect(x + label_w + 8 + bar_w, y, pct_w, line),
                             Qt::AlignRight | Qt::AlignVCenter,
                             QStringLiteral("%1%").arg(100.0 * prob, 0, 'f', prob < 0.1 ? 1 : 0));
             }
             y += line;
         }
         y += 4;
+    };
+    // The knocked-out model's list and the intact model's: side by side when the box is wide
+    // enough for two (an export), else one under the other (the window's panel).
+    const int gap = fm.horizontalAdvance(QStringLiteral("MM"));
+    const int column = (width - gap) / 2;
+    const bool side_by_side = column >= 22 * fm.horizontalAdvance(QLatin1Char('M'));
+    auto before_after = [&](int r, int rb, std::int64_t actual) {
+        const int top = y;
+        text(T::tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar, false, 0,
+             side_by_side ? column : width);
+        bars(after, r, actual, kAfterBar, 0, side_by_side ? column : width);
+        if (rb < 0) return;
+        const int bottom = y;
+        if (side_by_side) y = top;
+        const int x = side_by_side ? column + gap : 0;
+        text(T::tr("Intact model:"), kMuted, false, x, side_by_side ? column : width);
+        bars(*before, rb, actual, kBeforeBar, x, side_by_side ? column : width);
+        y = std::max(y, bottom);
     };
     for (const QString& l : prediction_loss_lines(*m))
         text(l, before ? QColor(160, 20, 30) : QColor(40, 40, 40), before != nullptr);
@@ -495,12 +518,7 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
                         .arg(visible_token(QString::fromStdString(e.text[std::size_t(piece) + 1]))),
              QColor(40, 40, 40), true);
         if (before) {
-            text(T::tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar);
-            bars(after, r, actual, kAfterBar);
-            if (const int rb = row_of(*before, piece); rb >= 0) {
-                text(T::tr("Intact model:"), kMuted);
-                bars(*before, rb, actual, kBeforeBar);
-            }
+            before_after(r, row_of(*before, piece), actual);
         } else {
             bars(after, r, actual, kAfterBar);
         }
@@ -518,12 +536,10 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
                  .arg(visible_token(QString::fromStdString(e.tokens[std::size_t(mask)])))
                  .arg(mask + 1),
              QColor(40, 40, 40), true);
-        if (before) text(T::tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar);
-        bars(after, int(r), -1, kAfterBar);
-        if (before && r < before->positions.size()) {
-            text(T::tr("Intact model:"), kMuted);
-            bars(*before, int(r), -1, kBeforeBar);
-        }
+        if (before)
+            before_after(int(r), r < before->positions.size() ? int(r) : -1, -1);
+        else
+            bars(after, int(r), -1, kAfterBar);
     }
     return y;
 }
