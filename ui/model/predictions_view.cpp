@@ -419,7 +419,6 @@ void PredictionsBox::paintEvent(QPaintEvent*) {
 
 int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps, int piece,
                           int width) {
-    using T = PredictionsBox;
     const QFontMetrics fm(font);
     QFont bold = font;
     bold.setBold(true);
@@ -441,7 +440,7 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
     };
     const ModelMaps* m = &maps;
     if (!m->predictions) {
-        text(m->no_predictions.isEmpty() ? T::tr("No predictions for this model.")
+        text(m->no_predictions.isEmpty() ? PredictionsBox::tr("No predictions for this model.")
                                          : m->no_predictions,
              kMuted);
         return y;
@@ -490,14 +489,14 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
     const bool side_by_side = column >= 22 * fm.horizontalAdvance(QLatin1Char('M'));
     auto before_after = [&](int r, int rb, std::int64_t actual) {
         const int top = y;
-        text(T::tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar, false, 0,
+        text(PredictionsBox::tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar, false, 0,
              side_by_side ? column : width);
         bars(after, r, actual, kAfterBar, 0, side_by_side ? column : width);
         if (rb < 0) return;
         const int bottom = y;
         if (side_by_side) y = top;
         const int x = side_by_side ? column + gap : 0;
-        text(T::tr("Intact model:"), kMuted, false, x, side_by_side ? column : width);
+        text(PredictionsBox::tr("Intact model:"), kMuted, false, x, side_by_side ? column : width);
         bars(*before, rb, actual, kBeforeBar, x, side_by_side ? column : width);
         y = std::max(y, bottom);
     };
@@ -511,11 +510,12 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
         const QString here = piece < int(e.text.size())
                                  ? visible_token(QString::fromStdString(e.text[std::size_t(piece)]))
                                  : QString();
-        text(last ? T::tr("After the last token, “%1”, the model guesses:").arg(here)
-                  : T::tr("After “%1” (position %2) the model guesses (actually “%3”):")
-                        .arg(here)
-                        .arg(piece + 1)
-                        .arg(visible_token(QString::fromStdString(e.text[std::size_t(piece) + 1]))),
+        text(last
+                 ? PredictionsBox::tr("After the last token, “%1”, the model guesses:").arg(here)
+                 : PredictionsBox::tr("After “%1” (position %2) the model guesses (actually “%3”):")
+                       .arg(here)
+                       .arg(piece + 1)
+                       .arg(visible_token(QString::fromStdString(e.text[std::size_t(piece) + 1]))),
              QColor(40, 40, 40), true);
         if (before) {
             before_after(r, row_of(*before, piece), actual);
@@ -525,14 +525,15 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
         return y;
     }
     if (after.positions.empty()) {
-        text(T::tr("A masked language model: put [MASK] or <mask> in the text to see what it "
-                   "would fill in."),
+        text(PredictionsBox::tr(
+                 "A masked language model: put [MASK] or <mask> in the text to see what it "
+                 "would fill in."),
              kMuted);
         return y;
     }
     for (std::size_t r = 0; r < after.positions.size(); ++r) {
         const int mask = after.positions[r];
-        text(T::tr("Fillers of %1 at piece %2:")
+        text(PredictionsBox::tr("Fillers of %1 at piece %2:")
                  .arg(visible_token(QString::fromStdString(e.tokens[std::size_t(mask)])))
                  .arg(mask + 1),
              QColor(40, 40, 40), true);
