@@ -269,7 +269,7 @@ void PredictionStrip::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), Qt::white);
     if (guesses_.empty()) return;
-    GuessRows rows{columns_, guesses_, {}, hover_};
+    GuessRows rows{columns_, guesses_, {}, hover_, 6};
     if (!aligned_) rows.tokens = tokens_;
     const int y = paint_guess_rows(&p, font(), rows, 2, rect().right());
     p.setFont(font());
