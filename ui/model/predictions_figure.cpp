@@ -27,9 +27,12 @@ void PredictionsFigure::layout(QSize size) {
     const ModelMaps* m = maps();
     guesses_ = m && m->predictions ? token_guesses(*m, *m->predictions) : std::vector<TokenGuess>();
     tokens_.clear();
+    generated_.clear();
     if (m)
-        for (const QString& t : m->token_text)
-            tokens_.push_back(visible_token(t));
+        for (int t = 0; t < m->tokens; ++t) {
+            tokens_.push_back(visible_token(m->token_text[std::size_t(t)]));
+            generated_.push_back(m->isGenerated(t));
+        }
     // Long texts take smaller type before anything is cut at the canvas's bottom edge.
     for (int px = options_.font_px;; --px) {
         bottom_ = layoutAt(size, px);
@@ -152,7 +155,12 @@ void PredictionsFigure::paint(QPainter* p, bool) const {
     const std::span<const QString> tokens(tokens_);
     for (const Block& b : blocks_) {
         const std::size_t n = b.columns.size();
-        GuessRows rows{b.columns, {}, tokens.subspan(b.first, n), -1, loss_height_};
+        GuessRows rows{b.columns,
+                       {},
+                       tokens.subspan(b.first, n),
+                       std::span<const std::uint8_t>(generated_).subspan(b.first, n),
+                       -1,
+                       loss_height_};
         if (!guesses.empty()) rows.guesses = guesses.subspan(b.first, n);
         paint_guess_rows(p, font_, rows, b.top, size_.width());
     }

@@ -48,6 +48,7 @@ class PredictionsFigure : public ClassroomFigure {
     QFont font_;
     std::vector<TokenGuess> guesses_;
     std::vector<QString> tokens_;
+    std::vector<std::uint8_t> generated_;  ///< per token: the model wrote it
     std::vector<Block> blocks_;
     QString summary_;
     QRect summary_rect_, box_rect_, message_rect_;

@@ -200,6 +200,8 @@ int paint_guess_rows(QPainter* p, const QFont& font, const GuessRows& rows, int 
         }
         if (g.has_next)
             p->fillRect(QRectF(c.left() + 0.5, y + rh, c.width() - 1, loss_h), loss_colour(g.loss));
+        if (generated(k))  // a token the model wrote: its guess too
+            p->fillRect(QRectF(c.left() + 0.5, y - 1, c.width() - 1, 2), generated_token_color());
     }
     // The loss bar is thin: its name in type that fits beside it.
     QFont small = font;
@@ -269,7 +271,7 @@ void PredictionStrip::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), Qt::white);
     if (guesses_.empty()) return;
-    GuessRows rows{columns_, guesses_, {}, hover_, 6};
+    GuessRows rows{columns_, guesses_, {}, generated_, hover_, 6};
     if (!aligned_) rows.tokens = tokens_;
     const int y = paint_guess_rows(&p, font(), rows, 2, rect().right());
     p.setFont(font());
