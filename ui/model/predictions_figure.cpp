@@ -26,13 +26,7 @@ void PredictionsFigure::layout(QSize size) {
     size_ = size;
     const ModelMaps* m = maps();
     guesses_ = m && m->predictions ? token_guesses(*m, *m->predictions) : std::vector<TokenGuess>();
-    tokens_.clear();
-    generated_.clear();
-    if (m)
-        for (int t = 0; t < m->tokens; ++t) {
-            tokens_.push_back(visible_token(m->token_text[std::size_t(t)]));
-            generated_.push_back(m->isGenerated(t));
-        }
+    shown_tokens(m, &tokens_, &generated_);
     // Long texts take smaller type before anything is cut at the canvas's bottom edge.
     for (int px = options_.font_px;; --px) {
         bottom_ = layoutAt(size, px);

@@ -116,6 +116,17 @@ double mean_loss(const ModelPredictions& p, int begin, int end) {
 
 // --- the strip ------------------------------------------------------------------------------
 
+void shown_tokens(const ModelMaps* m, std::vector<QString>* tokens,
+                  std::vector<std::uint8_t>* generated) {
+    tokens->clear();
+    generated->clear();
+    if (!m) return;
+    for (int t = 0; t < m->tokens; ++t) {
+        tokens->push_back(visible_token(m->token_text[std::size_t(t)]));
+        generated->push_back(m->isGenerated(t));
+    }
+}
+
 int correct_guesses(std::span<const TokenGuess> guesses, int begin, int end) {
     return int(std::count_if(guesses.begin(), guesses.end(), [&](const TokenGuess& g) {
         return g.correct && g.piece + 1 >= begin && g.piece + 1 < end;
@@ -225,13 +236,7 @@ void PredictionStrip::setSnapshot(const SnapshotPtr& snapshot) {
     snapshot_ = snapshot;
     const ModelMaps* m = snapshot ? snapshot->model.get() : nullptr;
     guesses_ = m && m->predictions ? token_guesses(*m, *m->predictions) : std::vector<TokenGuess>();
-    tokens_.clear();
-    generated_.clear();
-    if (m)
-        for (int t = 0; t < m->tokens; ++t) {
-            tokens_.push_back(visible_token(m->token_text[std::size_t(t)]));
-            generated_.push_back(m->isGenerated(t));
-        }
+    shown_tokens(m, &tokens_, &generated_);
     hover_ = -1;
     setVisible(!guesses_.empty());
     updateGeometry();

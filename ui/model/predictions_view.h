@@ -43,6 +43,10 @@ std::pair<int, int> second_copy(const ModelMaps& maps);
 /// when none is predicted.
 double mean_loss(const ModelPredictions& p, int begin, int end);
 
+/// The shown tokens of `maps` (none when null) as the strip writes them, and which of them the
+/// model wrote (generation timeline).
+void shown_tokens(const ModelMaps* maps, std::vector<QString>* tokens,
+                  std::vector<std::uint8_t>* generated);
 /// Correct guesses among `guesses` whose next piece lies in [begin, end) of the whole text.
 int correct_guesses(std::span<const TokenGuess> guesses, int begin = 0, int end = 1 << 30);
 /// The strip's caption: "12 of 39 next tokens guessed · loss 0.31 nats/token …".
