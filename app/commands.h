@@ -25,6 +25,15 @@ struct PatchInputOptions {
 void add_patch_inputs(CLI::App& sub, PatchInputOptions* inputs, bool required,
                       const char* group = nullptr);
 
+/// Heads knocked out of a model's pass, as `attnviz predict` and `attnviz export` spell them:
+/// --ablate L.H,... (layer.head, from 1; models::parse_head_list reads it) and --ablate-mode.
+struct AblateOptions {
+    std::string heads;  ///< as given; empty: none
+    std::string mode = "zero";
+};
+/// Declares them on `sub` (in the group `group`).
+void add_ablate_options(CLI::App& sub, AblateOptions* ablate, const char* group = nullptr);
+
 /// `attnviz inspect --model DIR`: the model folder as JSON.
 void add_inspect_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz attend`: nn.MultiheadAttention from a safetensors state_dict on .npy inputs.

@@ -19,6 +19,7 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         SeedOptions seeds;
         MemoryOptions memory;
         PatchInputOptions patch;
+        AblateOptions ablate;
     };
     auto parsed = std::make_shared<Parsed>();
     ui::ExportOptions* a = &parsed->options;
@@ -36,7 +37,10 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         "  attnviz export --text \"The cat sat on the mat\" --view compare --compare causal "
         "--out causal.pdf\n"
         "  attnviz export --model resources/models/attn-only-2l --view patch --clean TEXT "
-        "--corrupt TEXT --target T --distractor D --out patch.pdf");
+        "--corrupt TEXT --target T --distractor D --out patch.pdf\n"
+        "  attnviz export --model resources/models/attn-only-2l --text "
+        "\"q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Q\" --view predictions "
+        "--ablate 2.4,2.5,2.8 --out knocked.pdf");
 
     const char* input = "Input";
     add_text(*sub, "--text", &a->text, "TEXT", "the sentence (queries)")->group(input);
@@ -78,11 +82,13 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
              "special tokens left out, every row rescaled to sum to 1")
         ->group(model);
     add_integer(*sub, "--focus-token", &a->focus_token, 1, ui::AttentionDocument::kMaxTokens, "N",
-                "--view model: token N's attention (from 1) in every layer and head")
+                "--view model: token N's attention (from 1) in every layer and head; --view "
+                "predictions: the token whose top 10 the box lists (default: the last)")
         ->group(model);
     add_flag(*sub, "--focus-to", &a->focus_to,
              "with --focus-token: the attention to the token instead of from it")
         ->group(model);
+    add_ablate_options(*sub, &parsed->ablate, model);
 
     const char* layer = "Layer";
     add_integer(*sub, "--embed-dim", &a->embed_dim, ui::AttentionDocument::kMinEmbedDim,
@@ -118,12 +124,15 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
 
     const char* figure = "Figure";
     add_text(*sub, "--view", &a->view,
-             "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens|patch",
+             "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens|predictions|patch",
              "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the computation of "
              "head K (default 1) stage by stage; lines: BertViz-style lines from queries to "
              "keys; compare[:K]: see Comparison; model, atlas: every head of --model (atlas: "
              "a CSV table); lens: the logit lens of --model, a figure or, with --out FILE.csv, "
-             "the top 5 tokens of every layer and position; patch: see Activation patching")
+             "the top 5 tokens of every layer and position; predictions: --model's top guess after "
+             "every token, the loss on each and the top 10 at --focus-token (a masked LM: at "
+             "each mask), a figure or, with --out FILE.csv, the top 10 at every position; "
+             "patch: see Activation patching")
         ->group(figure);
     add_integer(*sub, "--step", &a->step, 1, 64, "N",
                 "steps: reveal stages 1 to N and explain stage N (default: every stage)")
@@ -230,6 +239,8 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         o.target = parsed->patch.target;
         o.distractor = parsed->patch.distractor;
         o.position = parsed->patch.position;
+        if (!parsed->ablate.heads.empty()) o.ablate = parsed->ablate.heads;
+        o.ablate_mode = parsed->ablate.mode;
         return o;
     };
     ctx.on_parsed(

@@ -23,41 +23,6 @@ namespace {
 using Index = std::int64_t;
 using io::json::quote;
 
-/// "2.4,1.7" (layer.head, from 1) into engine heads (from 0).
-std::vector<models::HeadRef> parse_heads(const std::string& spec, const models::ModelInfo& info,
-                                         const char* option) {
-    std::vector<models::HeadRef> out;
-    std::stringstream in(spec);
-    std::string item;
-    while (std::getline(in, item, ',')) {
-        const std::size_t dot = item.find('.');
-        Index layer = 0, head = 0;
-        bool ok = dot != std::string::npos && dot > 0 && dot + 1 < item.size();
-        try {
-            if (ok) {
-                std::size_t used = 0;
-                layer = std::stoll(item.substr(0, dot), &used);
-                ok = used == dot;
-                head = std::stoll(item.substr(dot + 1), &used);
-                ok = ok && used == item.size() - dot - 1;
-            }
-        } catch (const std::exception&) {
-            ok = false;
-        }
-        if (!ok)
-            throw UsageError(std::string(option) + " " + spec +
-                             ": expected LAYER.HEAD items such as 2.4,1.7");
-        if (layer < 1 || layer > info.num_layers || head < 1 || head > info.num_heads)
-            throw UsageError(std::string(option) + ": head " + item +
-                             " does not exist: " + info.display_name + " has layers 1-" +
-                             std::to_string(info.num_layers) + " of heads 1-" +
-                             std::to_string(info.num_heads));
-        out.push_back({layer - 1, head - 1});
-    }
-    if (out.empty()) throw UsageError(std::string(option) + " names no head");
-    return out;
-}
-
 /// The token of `id` for people: the vocabulary string, or <id N> past the tokenizer's.
 std::string token_text(const text::HfTokenizer& t, Index id) {
     const std::string s = t.id_to_token(id);
@@ -106,7 +71,8 @@ void require_head(const models::OpenedModel& m) {
 // ---- predict ------------------------------------------------------------------------------
 
 struct PredictOptions {
-    std::string folder, text, out_logits, out_json, ablate, ablate_mode = "zero", lens_positions;
+    std::string folder, text, out_logits, out_json, lens_positions;
+    AblateOptions ablate;
     std::optional<std::string> text2;
     Index top = 10;
     bool lens = false;
@@ -146,10 +112,10 @@ int predict(const PredictOptions& o) {
     const models::ModelInfo& info = m.model->info();
     models::PredictOptions p;
     p.num_threads = o.threads;
-    if (!o.ablate.empty())
+    if (!o.ablate.heads.empty())
         p.interventions =
-            models::ablations(parse_heads(o.ablate, info, "--ablate"),
-                              o.ablate_mode == "mean" ? models::HeadIntervention::Kind::Mean
+            models::ablations(models::parse_head_list(o.ablate.heads, info, "--ablate"),
+                              o.ablate.mode == "mean" ? models::HeadIntervention::Kind::Mean
                                                       : models::HeadIntervention::Kind::Zero);
     require_head(m);
     const models::EncodedText e = models::encode_text(m, o.text, view(o.text2));
@@ -199,7 +165,7 @@ int predict(const PredictOptions& o) {
                 js += std::string(i ? "," : "") +
                       "{\"layer\":" + std::to_string(p.interventions[i].head.layer + 1) +
                       ",\"head\":" + std::to_string(p.interventions[i].head.head + 1) +
-                      ",\"mode\":" + quote(o.ablate_mode) + "}";
+                      ",\"mode\":" + quote(o.ablate.mode) + "}";
             js += "]";
         }
         js += "}\n";
@@ -226,7 +192,7 @@ int patch(const PatchOptions& o) {
     const PatchInputOptions& in = o.inputs;
     models::PatchRequest r = models::patch_request(
         m, {*in.clean, *in.corrupt, *in.target, *in.distractor, in.position.value_or(-1)});
-    if (o.heads != "all") r.heads = parse_heads(o.heads, info, "--heads");
+    if (o.heads != "all") r.heads = models::parse_head_list(o.heads, info, "--heads");
     r.num_threads = o.threads;
     const models::PatchResult p = models::patch_sweep(*m.model, r);
     if (p.m_clean == p.m_corrupt)
@@ -307,6 +273,15 @@ int generate(const GenerateCliOptions& o) {
 
 }  // namespace
 
+void add_ablate_options(CLI::App& sub, AblateOptions* ablate, const char* group) {
+    for (CLI::Option* o :
+         {add_text(sub, "--ablate", &ablate->heads, "L.H,...",
+                   "knock out heads (layer.head, from 1)"),
+          add_choice(sub, "--ablate-mode", &ablate->mode, {"zero", "mean"},
+                     "zero: the head's output set to 0; mean: its mean over the text's positions")})
+        if (group) o->group(group);
+}
+
 void add_patch_inputs(CLI::App& sub, PatchInputOptions* in, bool required, const char* group) {
     const std::vector<CLI::Option*> texts = {
         add_text(sub, "--clean", &in->clean, "TEXT", "the clean text"),
@@ -341,9 +316,7 @@ void add_predict_command(CLI::App& app, CommandContext& ctx) {
     add_flag(*sub, "--lens", &o->lens, "the logit lens: the head after each layer");
     add_text(*sub, "--lens-positions", &o->lens_positions, "P,P,...",
              "with --lens: only these positions (from 1; -1 the last)");
-    add_text(*sub, "--ablate", &o->ablate, "L.H,...", "knock out heads (layer.head, from 1)");
-    add_choice(*sub, "--ablate-mode", &o->ablate_mode, {"zero", "mean"},
-               "zero: the head's output set to 0; mean: its mean over the text's positions");
+    add_ablate_options(*sub, &o->ablate);
     add_text(*sub, "--out-logits", &o->out_logits, "LOGITS.npy", "float32 [tokens, vocab_size]");
     add_text(*sub, "--out-json", &o->out_json, "P.json",
              "ids, tokens, top, lens, next_logprob and loss");

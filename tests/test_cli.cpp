@@ -503,6 +503,11 @@ class TestCli : public QObject {
         QCOMPARE(complete({"attnviz", "export", "--colormap", ""}),
                  (QStringList{"viridis", "cividis", "magma", "grey"}));
         QCOMPARE(complete({"attnviz", "export", "--view", "c"}), QStringList{"compare"});
+        QCOMPARE(complete({"attnviz", "export", "--view", "pr"}), QStringList{"predictions"});
+        QCOMPARE(complete({"attnviz", "export", "--abl"}),
+                 (QStringList{"--ablate", "--ablate-mode"}));
+        QCOMPARE(complete({"attnviz", "export", "--ablate-mode", ""}),
+                 (QStringList{"zero", "mean"}));
         QCOMPARE(complete({"attnviz", "--lang", ""}), (QStringList{"en", "zh_CN", "system"}));
         QCOMPARE(complete({"attnviz", "-platformt"}), QStringList{"-platformtheme"});
         // A number completes to nothing; a subcommand's options are its own.

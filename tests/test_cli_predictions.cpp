@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -37,6 +38,61 @@ std::vector<Index> ids_of(const QJsonArray& a) {
     for (const QJsonValue v : a)
         out.push_back(v.toInteger());
     return out;
+}
+
+/// `attnviz export --view predictions --out FILE.csv`'s rows, split at commas (no field of
+/// the golden models' texts holds one).
+QList<QList<QByteArray>> read_csv(const QString& path) {
+    QFile f(path);
+    QList<QList<QByteArray>> rows;
+    if (!f.open(QIODevice::ReadOnly)) return rows;
+    const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+    for (const QByteArray& line : lines)
+        rows << line.split(',');
+    return rows;
+}
+
+/// The predictions CSV of export equals predict's JSON of the same text: every position's
+/// top 10 (ids and probabilities) and the loss on each next token.
+void compare_predictions(const QString& csv, const QString& json, int L) {
+    const QList<QList<QByteArray>> rows = read_csv(csv);
+    const QJsonObject o = read_json(json);
+    QCOMPARE(rows.size(), 1 + L * 10);
+    QCOMPARE(rows[0].join(','), QByteArray("position,token,next_token,loss,rank,id,prediction,"
+                                           "probability"));
+    const QJsonArray top = o.value("top").toArray(), next = o.value("next_logprob").toArray();
+    for (int r = 1; r < rows.size(); ++r) {
+        const QList<QByteArray>& row = rows[r];
+        QCOMPARE(row.size(), 8);
+        const int position = row[0].toInt(), rank = row[4].toInt();
+        const QJsonObject want = top[position - 1].toArray()[rank - 1].toObject();
+        QCOMPARE(row[5].toLongLong(), want.value("id").toInteger());
+        const double p = row[7].toDouble(), p_want = std::exp(want.value("logprob").toDouble());
+        QVERIFY2(std::abs(p - p_want) < 1e-5,
+                 qPrintable(QStringLiteral("row %1: %2 vs %3").arg(r).arg(p).arg(p_want)));
+        if (position == L) {
+            QVERIFY(row[3].isEmpty());  // nothing follows the last piece
+        } else {
+            const double loss_want = -next[position - 1].toDouble();
+            QVERIFY2(std::abs(row[3].toDouble() - loss_want) < 1e-4,
+                     qPrintable(QStringLiteral("row %1: loss %2 vs %3")
+                                    .arg(r)
+                                    .arg(QString::fromUtf8(row[3]))
+                                    .arg(loss_want)));
+        }
+    }
+}
+
+/// The mean of the CSV's losses (one per position).
+double mean_csv_loss(const QString& csv) {
+    double sum = 0.0;
+    int n = 0;
+    for (const QList<QByteArray>& row : read_csv(csv).mid(1))
+        if (row[4] == "1" && !row[3].isEmpty()) {
+            sum += row[3].toDouble();
+            ++n;
+        }
+    return n ? sum / n : std::nan("");
 }
 
 }  // namespace
@@ -130,6 +186,123 @@ class TestCliPredictions : public QObject {
         QFile figure(pdf);
         QVERIFY(figure.open(QIODevice::ReadOnly));
         QVERIFY(figure.readAll().startsWith("%PDF"));
+    }
+
+    void exportViewPredictionsEqualsPredict() {
+        // The same text through attnviz predict and attnviz export --view predictions, intact
+        // and with heads knocked out (--ablate spelled alike): the same top 10 and losses.
+        const QString dir = model_dir("gpt2_lmhead");
+        const QString text = "the cat sat on the mat";
+        for (const QStringList& ablate :
+             {QStringList{}, QStringList{"--ablate", "2.1,1.3"},
+              QStringList{"--ablate", "2.1", "--ablate-mode", "mean"}}) {
+            const QString tag = ablate.join('_').remove('-').replace(',', '_').remove('.');
+            const QString js = out_path("pred" + tag + ".json"),
+                          csv = out_path("pred" + tag + ".csv");
+            auto r = test::run_cli(QStringList{"predict", "--model", dir, "--text", text, "--top-k",
+                                               "10", "--out-json", js} +
+                                   ablate);
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            r = test::run_cli(QStringList{"export", "--model", dir, "--text", text, "--view",
+                                          "predictions", "--out", csv} +
+                              ablate);
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+            const int L = int(read_json(js).value("ids").toArray().size());
+            QCOMPARE(L, 10);
+            compare_predictions(csv, js, L);
+            QVERIFY(std::abs(mean_csv_loss(csv) - read_json(js).value("loss").toDouble()) < 1e-4);
+        }
+        // Knocking heads out changes the loss, in the export as in predict.
+        const double intact = mean_csv_loss(out_path("pred.csv"));
+        const double knocked = mean_csv_loss(out_path("predablate_21_13.csv"));
+        QVERIFY2(std::abs(knocked - intact) > 1e-3,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(knocked).arg(intact)));
+    }
+
+    void exportViewPredictionsDrawsAFigure() {
+        // A shipped model on a string said twice: its induction head gets the second copy right.
+        const QString dir =
+            QString::fromStdString(test::golden_dir()) + "/../../resources/models/attn-only-2l";
+        const QStringList base = {"export",
+                                  "--model",
+                                  dir,
+                                  "--text",
+                                  "q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Q",
+                                  "--view",
+                                  "predictions",
+                                  "--width",
+                                  "900",
+                                  "--height",
+                                  "700"};
+        const QString png1 = out_path("pred1.png"), png2 = out_path("pred2.png");
+        auto r = test::run_cli(base + QStringList{"--scale", "1", "--out", png1});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        r = test::run_cli(base + QStringList{"--scale", "2", "--out", png2});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QImage one(png1), two(png2);
+        QVERIFY(!one.isNull());
+        // Cut to its content (a short text: less than the canvas asked for), never more.
+        QVERIFY2(one.width() > 300 && one.width() <= 900, qPrintable(QString::number(one.width())));
+        QVERIFY2(one.height() > 300 && one.height() < 700,
+                 qPrintable(QString::number(one.height())));
+        QCOMPARE(two.size(), one.size() * 2);
+        // The correct guesses' green cells and the box's blue bars are drawn.
+        int green = 0, blue = 0;
+        for (int y = 0; y < one.height(); ++y)
+            for (int x = 0; x < one.width(); ++x) {
+                const QRgb c = one.pixel(x, y);
+                green += c == qRgb(214, 240, 228);
+                blue += c == qRgb(0, 114, 178);
+            }
+        QVERIFY2(green > 50, qPrintable(QString::number(green)));
+        QVERIFY2(blue > 50, qPrintable(QString::number(blue)));
+        // A PDF of text and rectangles: no image in it.
+        const QString pdf = out_path("pred.pdf");
+        r = test::run_cli(base + QStringList{"--ablate", "2.1", "--out", pdf});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY(!bytes.contains("/Subtype /Image"));
+    }
+
+    void exportAblateChangesEveryModelView() {
+        // Layer 2's maps read layer 1's output: a head of layer 1 knocked out changes them,
+        // and the logit lens's.
+        const QString dir = model_dir("gpt2_lmhead");
+        const QStringList base = {"export", "--model", dir, "--text", "the cat sat on the mat"};
+        auto bytes = [&](const QStringList& args, const QString& name) {
+            const QString out = out_path(name);
+            const auto r = test::run_cli(base + args + QStringList{"--out", out});
+            QFile f(out);
+            return r.status == 0 && f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        const QByteArray lens = bytes({"--view", "lens"}, "lens.csv"),
+                         lens_knocked = bytes({"--view", "lens", "--ablate", "1.1"}, "lens_k.csv");
+        QVERIFY(!lens.isEmpty() && !lens_knocked.isEmpty());
+        QVERIFY(lens != lens_knocked);
+        const QByteArray grid = bytes({"--view", "mean", "--layer", "2"}, "grid.svg"),
+                         grid_knocked = bytes({"--view", "mean", "--layer", "2", "--ablate", "1.1"},
+                                              "grid_k.svg");
+        QVERIFY(!grid.isEmpty() && !grid_knocked.isEmpty());
+        QVERIFY(grid != grid_knocked);
+    }
+
+    void exportViewPredictionsOfAMaskedLm() {
+        // A masked LM: the top 10 at each mask, no loss.
+        const QString csv = out_path("mlm.csv");
+        const auto r = test::run_cli({"export", "--model", model_dir("bert_mlm_prefix"), "--text",
+                                      "the [MASK] sat", "--view", "predictions", "--out", csv});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QList<QList<QByteArray>> rows = read_csv(csv);
+        QCOMPARE(rows.size(), 1 + 10);
+        for (const QList<QByteArray>& row : rows.mid(1)) {
+            QCOMPARE(row[0], QByteArray("3"));  // [CLS] the [MASK]
+            QCOMPARE(row[1], QByteArray("[MASK]"));
+            QVERIFY(row[3].isEmpty());
+        }
     }
 
     void generateContinuesWithTheCacheAndItsMapsEqualAttend() {
@@ -232,6 +405,47 @@ class TestCliPredictions : public QObject {
                            "--text",  "the cat", "--clean",
                            "the cat", "--out",   out_path("never.png")}
             << 2 << "need --view patch";
+        // export --ablate, as predict spells it.
+        const auto export_ablate = [&](const QStringList& extra) {
+            return QStringList{"export",      "--model", gpt2,
+                               "--text",      "the cat", "--view",
+                               "predictions", "--out",   out_path("never.png")} +
+                   extra;
+        };
+        QTest::newRow("export: ablate past the heads")
+            << export_ablate({"--ablate", "2.5"}) << 2 << "does not exist";
+        QTest::newRow("export: ablate past the layers")
+            << export_ablate({"--ablate", "3.1"}) << 2 << "has layers 1-2";
+        QTest::newRow("export: ablate not L.H")
+            << export_ablate({"--ablate", "2"}) << 2 << "expected LAYER.HEAD";
+        QTest::newRow("export: ablate mode without ablate")
+            << export_ablate({"--ablate-mode", "mean"}) << 2 << "--ablate-mode needs --ablate";
+        QTest::newRow("export: ablate mode unknown")
+            << export_ablate({"--ablate", "1.1", "--ablate-mode", "half"}) << 2 << "ablate-mode";
+        QTest::newRow("export: ablate without a model") << QStringList{"export",
+                                                                       "--text",
+                                                                       "the cat",
+                                                                       "--ablate",
+                                                                       "1.1",
+                                                                       "--out",
+                                                                       out_path("never.png")}
+                                                        << 2 << "--ablate needs --model";
+        QTest::newRow("export: predictions of a model without a head")
+            << QStringList{"export",      "--model", bert,
+                           "--text",      "the cat", "--view",
+                           "predictions", "--out",   out_path("never.png")}
+            << 1 << "no masked-LM head";
+        QTest::newRow("export: predictions without a model")
+            << QStringList{"export",
+                           "--text",
+                           "the cat",
+                           "--view",
+                           "predictions",
+                           "--out",
+                           out_path("never.png")}
+            << 2 << "--view predictions needs --model";
+        QTest::newRow("export: focus past the text")
+            << export_ablate({"--focus-token", "40"}) << 2 << "--focus-token 40";
         QTest::newRow("bench a missing head")
             << QStringList{"bench", "--model", bert, "--tokens", "4", "--lens"} << 1
             << "no masked-LM head";

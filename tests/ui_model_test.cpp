@@ -41,6 +41,7 @@
 #include "ui/classroom/steps_view.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/model_lens.h"
 #include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
@@ -48,6 +49,7 @@
 #include "ui/model/model_figure.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
+#include "ui/model/predictions_view.h"
 #include "ui/model/shipped_models.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/heatmap_figure.h"
@@ -756,6 +758,79 @@ class ModelWindowTest : public test::WindowFixture {
         SETTLE(*w_);
         QVERIFY(!w_->document()->computeConfig().usesModel());
         QVERIFY(!snap()->model);
+    }
+
+    // The knock-out and logit-lens examples (issue 23) open their tab with their state: the
+    // induction heads out, and the second copy's guesses gone from the strip; the lens whose
+    // last row is the model's own output.  The counts were measured with attnviz export
+    // --view predictions --ablate and are what the examples' explanations say.
+    void theKnockOutAndLensExamplesShowWhatTheySay() {
+        QVERIFY2(!shipped_models_dir().isEmpty(), "no share/attnviz/models beside the test");
+        struct Expect {
+            const char* id;
+            const char* model;
+            ViewTabs::Tab tab;
+            int intact_right, knocked_right;  // in the second copy, of `copy` guesses
+            int copy;
+        };
+        const Expect examples[] = {
+            {"knock_out", "attn-only-2l", ViewTabs::GridTab, 29, 0, 29},
+            {"knock_out_zh", "attn-only-zh-en-2l", ViewTabs::GridTab, 29, 0, 29},
+            {"logit_lens", "attn-only-2l", ViewTabs::LensTab, 0, 0, 0},
+            {"logit_lens_zh", "char-zh-en-4l", ViewTabs::LensTab, 0, 0, 0}};
+        for (const Expect& e : examples) {
+            QVERIFY2(w_->loadExample(QLatin1String(e.id)), e.id);
+            const bool lens = e.tab == ViewTabs::LensTab;
+            QVERIFY(QTest::qWaitFor(
+                [&] {
+                    const ComputeConfig& now = w_->document()->computeConfig();
+                    const SnapshotPtr s = snap();
+                    return test::settled(*w_) && s && s->model &&
+                           s->model->folder == now.model_folder && s->config.text_a == now.text_a &&
+                           (!lens || s->lens);
+                },
+                60000));
+            QCOMPARE(w_->views()->currentTab(), e.tab);
+            const ComputeConfig& c = w_->document()->computeConfig();
+            QCOMPARE(c.model_folder, shipped_model(QLatin1String(e.model)));
+            const ModelMaps& maps = *snap()->model;
+            QVERIFY2(maps.predictions, qPrintable(maps.no_predictions));
+            if (lens) {
+                QVERIFY(c.knocked_out.empty());
+                const LensGrid& g = *snap()->lens;
+                QVERIFY2(g.available(), qPrintable(g.unavailable));
+                QCOMPARE(g.positions, int(maps.encoding.ids.size()));  // every token shown
+                // The last row is the model's output: its top token at every position.
+                const ModelPredictions& p = *maps.predictions;
+                for (int k = 0; k < g.positions; ++k)
+                    QCOMPARE(g.top_ids[g.at(g.num_layers - 1, k)],
+                             p.top[std::size_t(g.first_position + k)].front().id);
+                continue;
+            }
+            // Layer 2's induction heads 4, 5 and 8, zeroed.
+            const std::map<ModelHead, KnockOut> heads = {
+                {{1, 3}, KnockOut::Zero}, {{1, 4}, KnockOut::Zero}, {{1, 7}, KnockOut::Zero}};
+            QVERIFY(c.knocked_out == heads);
+            QVERIFY(maps.knocked_out == heads);
+            QVERIFY(maps.intact_predictions);
+            const auto [begin, end] = second_copy(maps);
+            QVERIFY2(begin > 0, e.id);
+            QCOMPARE(end - begin - 1, e.copy);
+            auto* strip = w_->findChild<PredictionStrip*>(QStringLiteral("predictionStrip"));
+            QVERIFY(strip && strip->isVisible());
+            const std::vector<TokenGuess> intact = token_guesses(maps, *maps.intact_predictions);
+            QCOMPARE(correct_guesses(intact, begin + 1, end), e.intact_right);
+            QCOMPARE(strip->correctGuesses(begin + 1, end), e.knocked_right);
+            // The loss on the second copy jumps by more than 3.5 nats per token.
+            const double before = mean_loss(*maps.intact_predictions, begin + 1, end),
+                         after = mean_loss(*maps.predictions, begin + 1, end);
+            QVERIFY2(before < 1.0 && after - before > 3.5,
+                     qPrintable(QStringLiteral("%1: %2 -> %3").arg(e.id).arg(before).arg(after)));
+            QVERIFY2(
+                strip->summary().contains(
+                    QStringLiteral("%1 of %2 in the second copy").arg(e.knocked_right).arg(e.copy)),
+                qPrintable(strip->summary()));
+        }
     }
 
     void aFolderThatFailsChangesNothing() {

@@ -97,6 +97,14 @@ DEMO = {
     # sayings of the Analects and a line of Li Bai, all in the model's vocabulary.
     "induction_zh": 2 * "道服曰保窗条上全调须统示清识件及模如大据焉疾东广如使过台年居",
     "induction_en": 2 * "5Th7nPkBB0rPWnT862ZCKs9jg4N8Wm",
+    # The knock-out example: 30 random letters and digits said twice (no space between, as
+    # the training strings repeat), whose second copy the intact attention-only model gets
+    # right character by character.
+    "knockout": 2 * "q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Q",
+    # The logit-lens examples: a sentence of the English model's kind, and Wang Zhihuan's
+    # "On the Stork Tower" for the 4-layer bilingual model.
+    "lens": "Early to bed and early to rise makes a man healthy and wise.",
+    "lens_zh": "白日依山尽，黄河入海流。欲穷千里目，更上一层楼。",
     "held_out_zh": "子曰：“君子周而不比，小人比而不周。”\n或曰：“以德报怨，何如？”子曰：“何以报德？"
                    "以直报怨，以德报德。”\n子曰：“过而不改，是谓过矣。”\n五月天山雪，无花只有寒。",
 }
@@ -790,13 +798,18 @@ def run_attn_only_zh_en(out, seed, steps, chinese_chars=1000):
                   classroom=ClassroomProbe(tok, zh_val, seed + 1))
 
 
-def session(model, text, layer, view, head):
+def session(model, text, layer, view, head, knocked_out=(), tab=None):
     """An .attnviz session (version 3) that opens shipped model `model` (a folder name, which
-    the app resolves in its models folder) on `text`, at `layer` (0-based), showing `view`."""
-    return {
+    the app resolves in its models folder) on `text`, at `layer` (0-based), showing `view`,
+    with the heads `knocked_out` ((layer, head) from 1) zero-ablated, on the window's tab
+    `tab` (default: the example's own)."""
+    source = {"model_folder": model, "layer": layer}
+    if knocked_out:
+        source["knocked_out"] = [[l - 1, h - 1, "zero"] for l, h in knocked_out]
+    out = {
         "format": "attnviz-session", "version": 3, "generator": "tools/train_models.py",
         "document": {
-            "source": {"model_folder": model, "layer": layer},
+            "source": source,
             "input": {"pair_mode": "single", "text_a": text, "text_b": "",
                       "use_token_list": False, "token_list_a": "", "token_list_b": "",
                       "lowercase": False, "special_tokens": False},
@@ -808,6 +821,9 @@ def session(model, text, layer, view, head):
             "figure": {"view": view, "head": head, "batch_item": 0, "colormap": "viridis",
                        "scale": "shared", "values": False, "step": -1, "step_focus": False},
         }}
+    if tab:
+        out["window"] = {"tab": tab}
+    return out
 
 
 def best_sink_on(folder, text):
@@ -832,6 +848,18 @@ def best_induction_on(folder, text, period=None):
     return best(reference_maps(folder, ids)[:, :, rows, rows - period + 1].mean(-1))
 
 
+def induction_heads_on(folder, text, period, threshold=0.5):
+    """[(layer, head)] from 1 of every head that, in the second half of `text` (a string of
+    length `period` said twice), puts at least `threshold` of its weight on the token after
+    the query's earlier occurrence: the heads the knock-out example takes out."""
+    vocab = json.load(open(os.path.join(folder, "tokenizer.json"), encoding="utf-8"))
+    vocab = vocab["model"]["vocab"]
+    ids = [vocab[BOS]] + [vocab.get(c, vocab[UNK]) for c in text]
+    rows = torch.arange(1 + period, len(ids))
+    score = reference_maps(folder, ids)[:, :, rows, rows - period + 1].mean(-1)
+    return [(int(l) + 1, int(h) + 1) for l, h in (score >= threshold).nonzero().tolist()]
+
+
 def write_examples(folder, models, attn):
     """The Examples menu's sessions on the shipped models, each on the head this run found
     best (their titles and explanations are in ui/classroom/examples.cpp)."""
@@ -847,7 +875,17 @@ def write_examples(folder, models, attn):
     print(f"Chinese induction example: layer {ind_zh['layer']} head {ind_zh['head']}, "
           f"{ind_zh['score']} (letters and digits: layer {ind_en['layer']} head "
           f"{ind_en['head']}, {ind_en['score']})")
+    knocked = induction_heads_on(os.path.join(models, "attn-only-2l"), DEMO["knockout"],
+                                 len(DEMO["knockout"]) // 2)
+    knocked_zh = induction_heads_on(zh, DEMO["induction_zh"], len(DEMO["induction_zh"]) // 2)
+    print(f"knock-out examples: {knocked} (Chinese: {knocked_zh})")
     examples = {
+        "knock_out": session("attn-only-2l", DEMO["knockout"], knocked[0][0] - 1, "grid", 0,
+                             knocked, "grid"),
+        "knock_out_zh": session("attn-only-zh-en-2l", DEMO["induction_zh"],
+                                knocked_zh[0][0] - 1, "grid", 0, knocked_zh, "grid"),
+        "logit_lens": session("attn-only-2l", DEMO["lens"], 0, "grid", 0, (), "lens"),
+        "logit_lens_zh": session("char-zh-en-4l", DEMO["lens_zh"], 0, "grid", 0, (), "lens"),
         "learned_heads": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "grid", 0),
         "induction_head": session("attn-only-2l", DEMO["induction"], ind["layer"] - 1, "head",
                                   ind["head"] - 1),

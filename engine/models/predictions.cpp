@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
+#include "engine/errors.h"
 #include "engine/ops/parallel.h"
 #include "engine/ops/softmax.h"
 
@@ -215,6 +217,40 @@ RowPredictions predict_rows(const Model& model, const Tensor& final_residual,
         });
     }
     out.loss = mean_loss(out.next_logprob);
+    return out;
+}
+
+std::vector<HeadRef> parse_head_list(const std::string& spec, const ModelInfo& info,
+                                     const char* option) {
+    std::vector<HeadRef> out;
+    std::stringstream in(spec);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const std::size_t dot = item.find('.');
+        std::int64_t layer = 0, head = 0;
+        bool ok = dot != std::string::npos && dot > 0 && dot + 1 < item.size();
+        try {
+            if (ok) {
+                std::size_t used = 0;
+                layer = std::stoll(item.substr(0, dot), &used);
+                ok = used == dot;
+                head = std::stoll(item.substr(dot + 1), &used);
+                ok = ok && used == item.size() - dot - 1;
+            }
+        } catch (const std::exception&) {
+            ok = false;
+        }
+        if (!ok)
+            throw UsageError(std::string(option) + " " + spec +
+                             ": expected LAYER.HEAD items such as 2.4,1.7");
+        if (layer < 1 || layer > info.num_layers || head < 1 || head > info.num_heads)
+            throw UsageError(std::string(option) + ": head " + item +
+                             " does not exist: " + info.display_name + " has layers 1-" +
+                             std::to_string(info.num_layers) + " of heads 1-" +
+                             std::to_string(info.num_heads));
+        out.push_back({layer - 1, head - 1});
+    }
+    if (out.empty()) throw UsageError(std::string(option) + " names no head");
     return out;
 }
 

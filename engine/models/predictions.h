@@ -78,6 +78,12 @@ RowPredictions predict_rows(const Model& model, const Tensor& final_residual,
 std::vector<HeadIntervention> ablations(const std::vector<HeadRef>& heads,
                                         HeadIntervention::Kind kind);
 
+/// Heads as the command line spells them, "2.4,1.7" (layer.head, from 1), into heads from 0.
+/// Throws UsageError naming `option` for an item that is not LAYER.HEAD, a head `info` does
+/// not have, or an empty list.
+std::vector<HeadRef> parse_head_list(const std::string& spec, const ModelInfo& info,
+                                     const char* option);
+
 struct PatchRequest {
     ModelInput clean, corrupt;  ///< as many tokens
     std::int64_t target = 0, distractor = 0;

@@ -11,6 +11,7 @@
 #include "ui/classroom/steps_figure.h"
 #include "ui/model/lens_figure.h"
 #include "ui/model/model_figure.h"
+#include "ui/model/predictions_figure.h"
 #include "ui/render/fonts.h"
 
 namespace attnviz::ui {
@@ -27,6 +28,8 @@ std::unique_ptr<ClassroomFigure> make_classroom_figure(const FigureOptions& opti
             return std::make_unique<ModelFigure>();
         case FigureKind::Lens:
             return std::make_unique<LensFigure>();
+        case FigureKind::Predictions:
+            return std::make_unique<PredictionsFigure>();
         case FigureKind::Heatmaps:
             break;
     }

@@ -18,6 +18,7 @@
 
 #include "engine/errors.h"
 #include "engine/io/attention_arrays.h"
+#include "engine/models/predictions.h"
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
@@ -28,6 +29,7 @@
 #include "ui/entry.h"
 #include "ui/i18n/language.h"
 #include "ui/model/patch_figure.h"
+#include "ui/model/predictions_figure.h"
 #include "ui/render/figure_export.h"
 
 namespace attnviz::ui {
@@ -64,9 +66,10 @@ struct ExportCommand {
     ExportSize size;
     FigureOptions figure;
     QString out;
-    QString memory_budget;  ///< --memory-budget as given; empty: the default
-    bool atlas = false;     ///< --view atlas: the head atlas as CSV
-    bool lens_csv = false;  ///< --view lens with --out FILE.csv: the lens's top-k as CSV
+    QString memory_budget;         ///< --memory-budget as given; empty: the default
+    bool atlas = false;            ///< --view atlas: the head atlas as CSV
+    bool lens_csv = false;         ///< --view lens with --out FILE.csv: the lens's top-k as CSV
+    bool predictions_csv = false;  ///< --view predictions with --out FILE.csv
 };
 
 Scoring scoring_from_name(const std::string& name) {
@@ -294,10 +297,20 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         doc->setLayer(layer - 1);
         doc->setWords(a.words);
         doc->setHideSpecial(a.hide_special);
+        if (a.ablate) {
+            const KnockOut how = a.ablate_mode == "mean" ? KnockOut::Mean : KnockOut::Zero;
+            std::map<ModelHead, KnockOut> heads;
+            for (const models::HeadRef& h : models::parse_head_list(*a.ablate, info, "--ablate"))
+                heads[{int(h.layer), int(h.head)}] = how;
+            doc->setKnockedOut(heads);
+        }
     } else if (a.words || a.hide_special || a.focus_token || a.focus_to) {
         usage_error(ExportCommandText::tr(
             "--words, --hide-special, --focus-token and --focus-to need --model"));
     }
+    if (a.ablate && !a.model) usage_error(ExportCommandText::tr("--ablate needs --model"));
+    if (!a.ablate && a.ablate_mode != "zero")
+        usage_error(ExportCommandText::tr("--ablate-mode needs --ablate"));
     const std::optional<int> heads_shown = a.mean_only ? std::optional<int>(0) : a.heads_shown;
     const QString view = qstring(a.view);
     if (!has_text && !has_tokens && !maps)
@@ -362,6 +375,11 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
             usage_error(
                 ExportCommandText::tr("--view atlas writes a CSV table: give --out "
                                       "FILE.csv (the window's Atlas tab draws it)"));
+    } else if (view == QLatin1String("predictions")) {
+        if (!a.model) usage_error(ExportCommandText::tr("--view predictions needs --model"));
+        cmd.figure.kind = FigureKind::Predictions;
+        if (a.focus_token) cmd.figure.focus_token = *a.focus_token - 1;  // checked once computed
+        cmd.predictions_csv = cmd.out.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive);
     } else if (view == QLatin1String("lens")) {
         if (!a.model) usage_error(ExportCommandText::tr("--view lens needs --model"));
         cmd.figure.kind = FigureKind::Lens;
@@ -373,16 +391,19 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
             a.model ? &open_model(doc->computeConfig().model_folder)->model->info() : nullptr);
     } else {
         usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
-                                          "lines, compare, compare:K, model, atlas, lens or "
-                                          "patch, not '%1'")
+                                          "lines, compare, compare:K, model, atlas, lens, "
+                                          "predictions or patch, not '%1'")
                         .arg(view));
     }
     if (maps && (cmd.figure.kind == FigureKind::Steps || cmd.figure.kind == FigureKind::Compare))
         usage_error(ExportCommandText::tr("--view %1 needs a model: maps read from a file hold "
                                           "only its result")
                         .arg(view));
-    if ((a.focus_token || a.focus_to) && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
-        usage_error(ExportCommandText::tr("--focus-token and --focus-to need --view model"));
+    if (a.focus_token && cmd.figure.kind != FigureKind::Predictions &&
+        (cmd.figure.kind != FigureKind::Model || cmd.atlas))
+        usage_error(ExportCommandText::tr("--focus-token needs --view model or predictions"));
+    if (a.focus_to && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
+        usage_error(ExportCommandText::tr("--focus-to needs --view model"));
     if (!b_option.isEmpty() && cmd.figure.kind != FigureKind::Compare)
         usage_error(ExportCommandText::tr("%1 needs --view compare").arg(b_option));
     const std::optional<int> step = a.step;
@@ -412,7 +433,7 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
                         .arg(cmd.figure.head + 1)
                         .arg(*heads_shown));
     if (cmd.out.isEmpty()) usage_error(ExportCommandText::tr("--out FILE is required"));
-    if (!cmd.atlas && !cmd.lens_csv && !figure_format_for(cmd.out))
+    if (!cmd.atlas && !cmd.lens_csv && !cmd.predictions_csv && !figure_format_for(cmd.out))
         usage_error(ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg or .pdf")
                         .arg(cmd.out));
     validate_export_size(cmd.size);
@@ -483,6 +504,17 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
             write_atomically(command.out, snapshot->lens->to_csv());
             return;
         }
+    }
+    if (command.figure.kind == FigureKind::Predictions) {
+        const ModelMaps& m = *snapshot->model;
+        if (!m.predictions) throw DataError(m.no_predictions.toStdString());
+        if (command.predictions_csv) return write_atomically(command.out, predictions_csv(m));
+        // Drawn as a figure that fits its content: as wide and as tall as it takes.
+        PredictionsFigure figure;
+        figure.setSnapshot(snapshot);
+        figure.setOptions(command.figure);
+        return write_atomically(
+            command.out, encode_figure(render_painted_figure(figure, command.size, command.out)));
     }
     SnapshotPtr compared;
     if (command.figure.kind == FigureKind::Compare) {
@@ -575,6 +607,8 @@ void render_export(const ExportOptions& a) {
     // asks otherwise (the window's exports follow the interface language instead).
     install_translations(a.lang ? normalize_language(qstring(*a.lang))
                                 : QString::fromLatin1(kEnglish));
+    if (a.ablate && a.view == "patch")
+        usage_error(ExportCommandText::tr("--ablate does not apply to --view patch"));
     if (a.view == "patch") return run_patch_export(a);
     if (a.clean || a.corrupt || a.target || a.distractor || a.position)
         usage_error(ExportCommandText::tr(

@@ -22,6 +22,9 @@ struct ExportOptions {
     // A trained model instead of the demo layer.
     std::optional<std::string> model;
     std::optional<int> model_layer;  ///< --layer, from 1
+    /// Heads knocked out of the model's pass: --ablate L.H,... (from 1), --ablate-mode.
+    std::optional<std::string> ablate;
+    std::string ablate_mode = "zero";
     /// Attention maps computed elsewhere instead (engine/io/attention_arrays.h), and their
     /// tokens (default: tokens.json beside them).
     std::optional<std::string> attentions, attention_tokens;

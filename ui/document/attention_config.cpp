@@ -39,9 +39,13 @@ const std::pair<PairMode, const char*> kPairModes[] = {{PairMode::Single, "singl
                                                        {PairMode::PaddedBatch, "batch"}};
 const std::pair<FigureView, const char*> kViews[] = {
     {FigureView::Grid, "grid"}, {FigureView::Mean, "mean"}, {FigureView::Head, "head"}};
-const std::pair<FigureKind, const char*> kKinds[] = {
-    {FigureKind::Heatmaps, "heatmaps"}, {FigureKind::Steps, "steps"}, {FigureKind::Lines, "lines"},
-    {FigureKind::Compare, "compare"},   {FigureKind::Model, "model"}, {FigureKind::Lens, "lens"}};
+const std::pair<FigureKind, const char*> kKinds[] = {{FigureKind::Heatmaps, "heatmaps"},
+                                                     {FigureKind::Steps, "steps"},
+                                                     {FigureKind::Lines, "lines"},
+                                                     {FigureKind::Compare, "compare"},
+                                                     {FigureKind::Model, "model"},
+                                                     {FigureKind::Lens, "lens"},
+                                                     {FigureKind::Predictions, "predictions"}};
 const std::pair<ScaleMode, const char*> kScales[] = {
     {ScaleMode::Shared, "shared"}, {ScaleMode::PerHead, "per_head"}, {ScaleMode::Unit, "unit"}};
 const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viridis"},

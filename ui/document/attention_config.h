@@ -31,7 +31,7 @@ enum class FigureView { Grid, Mean, Head };
 /// What kind of figure: the heatmap grid, the computation of one head step by step, the
 /// head view (lines from each query token to each key token), or two configurations side by
 /// side with their difference.
-enum class FigureKind { Heatmaps, Steps, Lines, Compare, Model, Lens };
+enum class FigureKind { Heatmaps, Steps, Lines, Compare, Model, Lens, Predictions };
 
 /// Shared: one colour range (the data's min to max) for every panel.  PerHead: each panel
 /// from its own min to its own max.  Unit: 0 to 1 for every panel, to compare figures.

@@ -1,6 +1,7 @@
 #include "ui/model/predictions_view.h"
 
 #include <QEvent>
+#include <QFontInfo>
 #include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
@@ -42,14 +43,14 @@ QString nats(double v) {
     return std::isnan(v) ? QStringLiteral("–") : QString::number(v, 'f', 2);
 }
 
-/// "L2 H8 (zero), L1 H3 (mean)".
+}  // namespace
+
 QString knocked_list(const ModelMaps& m) {
     QStringList heads;
     for (const auto& [head, how] : m.knocked_out)
         heads << PredictionsBox::tr("L%1 H%2").arg(head.first + 1).arg(head.second + 1);
     return heads.join(QStringLiteral(", "));
 }
-}  // namespace
 
 QString readable_piece(const QString& vocab) {
     QString s = vocab;
@@ -115,6 +116,111 @@ double mean_loss(const ModelPredictions& p, int begin, int end) {
 
 // --- the strip ------------------------------------------------------------------------------
 
+void shown_tokens(const ModelMaps* m, std::vector<QString>* tokens,
+                  std::vector<std::uint8_t>* generated) {
+    tokens->clear();
+    generated->clear();
+    if (!m) return;
+    for (int t = 0; t < m->tokens; ++t) {
+        tokens->push_back(visible_token(m->token_text[std::size_t(t)]));
+        generated->push_back(m->isGenerated(t));
+    }
+}
+
+int correct_guesses(std::span<const TokenGuess> guesses, int begin, int end) {
+    return int(std::count_if(guesses.begin(), guesses.end(), [&](const TokenGuess& g) {
+        return g.correct && g.piece + 1 >= begin && g.piece + 1 < end;
+    }));
+}
+
+QString guesses_summary(const ModelMaps& m, std::span<const TokenGuess> guesses) {
+    if (!m.predictions) return {};
+    const int predicted = int(std::count_if(guesses.begin(), guesses.end(),
+                                            [](const TokenGuess& g) { return g.has_next; }));
+    QString text =
+        PredictionStrip::tr("Top guess for the next token after each token: %1 of %2 right (green)")
+            .arg(correct_guesses(guesses))
+            .arg(predicted);
+    const auto [begin, end] = second_copy(m);
+    if (begin >= 0)
+        text += PredictionStrip::tr(", %1 of %2 in the second copy")
+                    .arg(correct_guesses(guesses, begin + 1, end))
+                    .arg(end - begin - 1);
+    text += PredictionStrip::tr(
+                " · loss %1 nats/token (the colour under each guess: pale 0, dark red 6 or more)")
+                .arg(nats(m.predictions->loss));
+    if (!m.knocked_out.empty())
+        text += PredictionStrip::tr(" · knocked out: %1").arg(knocked_list(m));
+    return text;
+}
+
+int guess_row_height(const QFont& font) {
+    return QFontMetrics(font).height() + 6;
+}
+
+int paint_guess_rows(QPainter* p, const QFont& font, const GuessRows& rows, int top, int right) {
+    const QFontMetrics fm(font);
+    const int rh = guess_row_height(font);
+    int y = top;
+    QFont bold = font;
+    bold.setBold(true);
+    p->setFont(font);
+    auto label = [&](int at, int height, const QString& text,
+                     const QFont& f) {  // in the gutter on the left
+        if (rows.columns.empty()) return;
+        const int room = int(rows.columns.front().left()) - 6;
+        p->setFont(f);
+        p->setPen(kMuted);
+        if (QFontMetrics(f).horizontalAdvance(text) <= room)
+            p->drawText(QRect(0, at, room, height), Qt::AlignRight | Qt::AlignVCenter, text);
+    };
+    auto inside = [&](const QRectF& c) { return c.right() > 0 && c.left() < right; };
+    auto generated = [&](std::size_t k) { return k < rows.generated.size() && rows.generated[k]; };
+    if (!rows.tokens.empty()) {  // the tokens, above their guesses
+        label(y, rh, PredictionStrip::tr("Token"), font);
+        for (std::size_t k = 0; k < rows.columns.size() && k < rows.tokens.size(); ++k) {
+            const QRectF c(rows.columns[k].left(), y, rows.columns[k].width(), rh);
+            if (!inside(c) || c.width() < 6) continue;
+            p->setPen(generated(k) ? generated_token_color() : kMuted);
+            p->drawText(c, Qt::AlignCenter,
+                        fm.elidedText(rows.tokens[k], Qt::ElideRight, int(c.width())));
+        }
+        y += rh;
+    }
+    if (rows.guesses.empty()) return y;
+    label(y, rh, PredictionStrip::tr("Guess"), font);
+    const int loss_h = rows.loss_height;
+    for (std::size_t k = 0; k < rows.columns.size() && k < rows.guesses.size(); ++k) {
+        const TokenGuess& g = rows.guesses[k];
+        const QRectF c(rows.columns[k].left(), y, rows.columns[k].width(), rh);
+        if (!inside(c)) continue;
+        const QRectF cell = c.adjusted(0.5, 1, -0.5, -1);
+        p->fillRect(cell, g.correct ? kRightFill : kWrongFill);
+        if (int(k) == rows.hover) {
+            p->setBrush(Qt::NoBrush);
+            p->setPen(QPen(QColor(213, 94, 0), 2));
+            p->drawRect(cell.adjusted(1, 1, -1, -1));
+        }
+        if (c.width() >= 6) {
+            p->setFont(g.correct ? bold : font);
+            p->setPen(g.correct ? kRight : (g.has_next ? QColor(60, 60, 60) : kMuted));
+            p->drawText(
+                cell, Qt::AlignCenter,
+                QFontMetrics(p->font()).elidedText(g.guess, Qt::ElideRight, int(c.width())));
+            p->setFont(font);
+        }
+        if (g.has_next)
+            p->fillRect(QRectF(c.left() + 0.5, y + rh, c.width() - 1, loss_h), loss_colour(g.loss));
+        if (generated(k))  // a token the model wrote: its guess too
+            p->fillRect(QRectF(c.left() + 0.5, y - 1, c.width() - 1, 2), generated_token_color());
+    }
+    // The loss bar is thin: its name in type that fits beside it.
+    QFont small = font;
+    small.setPixelSize(std::clamp(loss_h + 2, 7, std::max(7, QFontInfo(font).pixelSize())));
+    label(y + rh - 2, loss_h + 4, PredictionStrip::tr("Loss"), small);
+    return y + rh + loss_h + 4;
+}
+
 PredictionStrip::PredictionStrip(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("predictionStrip"));
     setMouseTracking(true);
@@ -130,13 +236,7 @@ void PredictionStrip::setSnapshot(const SnapshotPtr& snapshot) {
     snapshot_ = snapshot;
     const ModelMaps* m = snapshot ? snapshot->model.get() : nullptr;
     guesses_ = m && m->predictions ? token_guesses(*m, *m->predictions) : std::vector<TokenGuess>();
-    tokens_.clear();
-    generated_.clear();
-    if (m)
-        for (int t = 0; t < m->tokens; ++t) {
-            tokens_.push_back(visible_token(m->token_text[std::size_t(t)]));
-            generated_.push_back(m->isGenerated(t));
-        }
+    shown_tokens(m, &tokens_, &generated_);
     hover_ = -1;
     setVisible(!guesses_.empty());
     updateGeometry();
@@ -153,37 +253,17 @@ void PredictionStrip::setColumns(std::vector<QRectF> columns, bool aligned) {
 }
 
 int PredictionStrip::correctGuesses(int begin, int end) const {
-    return int(std::count_if(guesses_.begin(), guesses_.end(), [&](const TokenGuess& g) {
-        return g.correct && g.piece + 1 >= begin && g.piece + 1 < end;
-    }));
+    return correct_guesses(guesses_, begin, end);
 }
 
 QString PredictionStrip::summary() const {
     const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
-    if (!m || !m->predictions) return {};
-    const int predicted = int(std::count_if(guesses_.begin(), guesses_.end(),
-                                            [](const TokenGuess& g) { return g.has_next; }));
-    QString text = tr("Top guess for the next token after each token: %1 of %2 right (green)")
-                       .arg(correctGuesses())
-                       .arg(predicted);
-    const auto [begin, end] = second_copy(*m);
-    if (begin >= 0)
-        text += tr(", %1 of %2 in the second copy")
-                    .arg(correctGuesses(begin + 1, end))
-                    .arg(end - begin - 1);
-    text += tr(" · loss %1 nats/token (the colour under each guess: pale 0, dark red 6 or more)")
-                .arg(nats(m->predictions->loss));
-    if (!m->knocked_out.empty()) text += tr(" · knocked out: %1").arg(knocked_list(*m));
-    return text;
-}
-
-int PredictionStrip::rowHeight() const {
-    return QFontMetrics(font()).height() + 6;
+    return m ? guesses_summary(*m, guesses_) : QString();
 }
 
 QSize PredictionStrip::sizeHint() const {
     const int rows = aligned_ ? 1 : 2;
-    return QSize(400, rows * rowHeight() + 8 + 2 * QFontMetrics(font()).height() + 10);
+    return QSize(400, rows * guess_row_height(font()) + 8 + 2 * QFontMetrics(font()).height() + 10);
 }
 
 int PredictionStrip::tokenAt(int x) const {
@@ -196,58 +276,10 @@ void PredictionStrip::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), Qt::white);
     if (guesses_.empty()) return;
-    const QFontMetrics fm(font());
-    const int rh = rowHeight();
-    int y = 2;
-    QFont bold = font();
-    bold.setBold(true);
-    auto label = [&](int top, int height, const QString& text) {  // in the gutter on the left
-        if (columns_.empty()) return;
-        const int room = int(columns_.front().left()) - 6;
-        if (fm.horizontalAdvance(text) <= room)
-            p.drawText(QRect(0, top, room, height), Qt::AlignRight | Qt::AlignVCenter, text);
-    };
-    const QRect area = rect();
-    auto inside = [&](const QRectF& c) { return c.right() > 0 && c.left() < area.right(); };
-    p.setPen(kMuted);
-    if (!aligned_) {  // the tokens, above their guesses
-        label(y, rh, tr("Token"));
-        for (std::size_t k = 0; k < columns_.size() && k < tokens_.size(); ++k) {
-            const QRectF c(columns_[k].left(), y, columns_[k].width(), rh);
-            if (!inside(c) || c.width() < 6) continue;
-            p.setPen(generated_[k] ? generated_token_color() : kMuted);
-            p.drawText(c, Qt::AlignCenter,
-                       fm.elidedText(tokens_[k], Qt::ElideRight, int(c.width())));
-        }
-        p.setPen(kMuted);
-        y += rh;
-    }
-    label(y, rh, tr("Guess"));
-    const int loss_h = 6;
-    for (std::size_t k = 0; k < columns_.size() && k < guesses_.size(); ++k) {
-        const TokenGuess& g = guesses_[k];
-        const QRectF c(columns_[k].left(), y, columns_[k].width(), rh);
-        if (!inside(c)) continue;
-        const QRectF cell = c.adjusted(0.5, 1, -0.5, -1);
-        p.fillRect(cell, g.correct ? kRightFill : kWrongFill);
-        if (int(k) == hover_) {
-            p.setPen(QPen(QColor(213, 94, 0), 2));
-            p.drawRect(cell.adjusted(1, 1, -1, -1));
-        }
-        if (c.width() >= 6) {
-            p.setFont(g.correct ? bold : font());
-            p.setPen(g.correct ? kRight : (g.has_next ? QColor(60, 60, 60) : kMuted));
-            p.drawText(cell, Qt::AlignCenter,
-                       QFontMetrics(p.font()).elidedText(g.guess, Qt::ElideRight, int(c.width())));
-            p.setFont(font());
-        }
-        if (g.has_next)
-            p.fillRect(QRectF(c.left() + 0.5, y + rh, c.width() - 1, loss_h), loss_colour(g.loss));
-        if (k < generated_.size() && generated_[k])  // a token the model wrote: its guess too
-            p.fillRect(QRectF(c.left() + 0.5, y - 1, c.width() - 1, 2), generated_token_color());
-    }
-    label(y + rh - 2, loss_h + 4, tr("Loss"));
-    y += rh + loss_h + 4;
+    GuessRows rows{columns_, guesses_, {}, generated_, hover_, 6};
+    if (!aligned_) rows.tokens = tokens_;
+    const int y = paint_guess_rows(&p, font(), rows, 2, rect().right());
+    p.setFont(font());
     p.setPen(kMuted);
     const int left = columns_.empty() ? 4 : std::max(4, int(columns_.front().left()));
     p.drawText(QRect(left, y, width() - left - 4, height() - y),
@@ -319,32 +351,39 @@ void PredictionsBox::setHoverPiece(int piece) {
     update();
 }
 
+int predictions_piece(const ModelMaps& m, int want) {
+    if (!m.predictions || m.predictions->positions.empty()) return -1;
+    const int last = m.predictions->positions.back();
+    return want >= 0 && row_of(*m.predictions, want) >= 0 ? want : last;
+}
+
 int PredictionsBox::shownPiece() const {
     const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
-    if (!m || !m->predictions || m->predictions->positions.empty()) return -1;
-    const int last = m->predictions->positions.back();
-    const int want = hover_ >= 0 ? hover_ : focus_;
-    return want >= 0 && row_of(*m->predictions, want) >= 0 ? want : last;
+    return m ? predictions_piece(*m, hover_ >= 0 ? hover_ : focus_) : -1;
+}
+
+QStringList prediction_loss_lines(const ModelMaps& m) {
+    QStringList lines;
+    if (!m.predictions || !m.predictions->causal) return lines;
+    const ModelPredictions& after = *m.predictions;
+    const ModelPredictions* before = m.intact_predictions.get();
+    auto line = [&](const QString& span, int begin, int end) {
+        const double a = mean_loss(after, begin, end);
+        if (std::isnan(a)) return;
+        lines << (before ? PredictionsBox::tr("Loss on %1: %2 → %3 nats/token")
+                               .arg(span, nats(mean_loss(*before, begin, end)), nats(a))
+                         : PredictionsBox::tr("Loss on %1: %2 nats/token").arg(span, nats(a)));
+    };
+    const int pieces = int(m.encoding.ids.size());
+    line(PredictionsBox::tr("the text"), 1, pieces);
+    const auto [begin, end] = second_copy(m);
+    if (begin >= 0) line(PredictionsBox::tr("the second copy"), begin + 1, end);
+    return lines;
 }
 
 QStringList PredictionsBox::lossLines() const {
     const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
-    QStringList lines;
-    if (!m || !m->predictions || !m->predictions->causal) return lines;
-    const ModelPredictions& after = *m->predictions;
-    const ModelPredictions* before = m->intact_predictions.get();
-    auto line = [&](const QString& span, int begin, int end) {
-        const double a = mean_loss(after, begin, end);
-        if (std::isnan(a)) return;
-        lines << (before ? tr("Loss on %1: %2 → %3 nats/token")
-                               .arg(span, nats(mean_loss(*before, begin, end)), nats(a))
-                         : tr("Loss on %1: %2 nats/token").arg(span, nats(a)));
-    };
-    const int pieces = int(m->encoding.ids.size());
-    line(tr("the text"), 1, pieces);
-    const auto [begin, end] = second_copy(*m);
-    if (begin >= 0) line(tr("the second copy"), begin + 1, end);
-    return lines;
+    return m ? prediction_loss_lines(*m) : QStringList();
 }
 
 QStringList PredictionsBox::rows(bool intact) const {
@@ -374,35 +413,42 @@ QSize PredictionsBox::sizeHint() const {
 }
 
 int PredictionsBox::heightForWidth(int width) const {
-    return draw(nullptr, width);
+    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
+    return m ? paint_predictions_box(nullptr, font(), *m, shownPiece(), width) : 0;
 }
 
 void PredictionsBox::paintEvent(QPaintEvent*) {
+    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
+    if (!m) return;
     QPainter p(this);
-    draw(&p, width());
+    paint_predictions_box(&p, font(), *m, shownPiece(), width());
 }
 
-int PredictionsBox::draw(QPainter* p, int width) const {
-    const QFontMetrics fm(font());
-    QFont bold = font();
+int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps, int piece,
+                          int width) {
+    const QFontMetrics fm(font);
+    QFont bold = font;
     bold.setBold(true);
     const int line = fm.height() + 4;
     int y = 0;
-    auto text = [&](const QString& s, const QColor& colour, bool strong = false) {
-        const QFont f = strong ? bold : font();
-        const QRect r = QFontMetrics(f).boundingRect(QRect(0, 0, width, 10000),
+    // Text and lists go across the width, or into a column [x, x + w) of it.
+    auto text = [&](const QString& s, const QColor& colour, bool strong = false, int x = 0,
+                    int w = -1) {
+        if (w < 0) w = width;
+        const QFont f = strong ? bold : font;
+        const QRect r = QFontMetrics(f).boundingRect(QRect(0, 0, w, 10000),
                                                      Qt::TextWordWrap | Qt::AlignLeft, s);
         if (p) {
             p->setFont(f);
             p->setPen(colour);
-            p->drawText(QRect(0, y, width, r.height()), Qt::TextWordWrap | Qt::AlignLeft, s);
+            p->drawText(QRect(x, y, w, r.height()), Qt::TextWordWrap | Qt::AlignLeft, s);
         }
         y += r.height() + 2;
     };
-    const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
-    if (!m) return 0;
+    const ModelMaps* m = &maps;
     if (!m->predictions) {
-        text(m->no_predictions.isEmpty() ? tr("No predictions for this model.") : m->no_predictions,
+        text(m->no_predictions.isEmpty() ? PredictionsBox::tr("No predictions for this model.")
+                                         : m->no_predictions,
              kMuted);
         return y;
     }
@@ -411,29 +457,31 @@ int PredictionsBox::draw(QPainter* p, int width) const {
     const auto& e = m->encoding;
     // One list of guesses: the token, a bar as long as its probability, the percentage; the
     // actual next piece in green with a tick.
-    auto bars = [&](const ModelPredictions& pr, int r, std::int64_t actual, const QColor& bar) {
-        const int label_w = std::min(width / 3, fm.horizontalAdvance(QStringLiteral("MMMMMMMM")));
+    auto bars = [&](const ModelPredictions& pr, int r, std::int64_t actual, const QColor& bar,
+                    int x = 0, int w = -1) {
+        if (w < 0) w = width;
+        const int label_w = std::min(w / 3, fm.horizontalAdvance(QStringLiteral("MMMMMMMM")));
         const int pct_w = fm.horizontalAdvance(QStringLiteral("100.0%")) + 4;
-        const int bar_w = std::max(20, width - label_w - pct_w - 8);
+        const int bar_w = std::max(20, w - label_w - pct_w - 8);
         for (std::size_t k = 0; k < pr.top[std::size_t(r)].size(); ++k) {
             const models::TokenScore& s = pr.top[std::size_t(r)][k];
             const double prob = std::exp(s.logprob);
             const bool right = s.id == actual;
             if (p) {
-                p->setFont(right ? bold : font());
+                p->setFont(right ? bold : font);
                 p->setPen(right ? kRight : QColor(40, 40, 40));
                 const QString name = readable_piece(pr.top_text[std::size_t(r)][k]) +
                                      (right ? QStringLiteral(" ✓") : QString());
-                p->drawText(QRect(0, y, label_w, line), Qt::AlignRight | Qt::AlignVCenter,
+                p->drawText(QRect(x, y, label_w, line), Qt::AlignRight | Qt::AlignVCenter,
                             QFontMetrics(p->font()).elidedText(name, Qt::ElideRight, label_w));
-                const QRectF track(label_w + 6, y + 3, bar_w, line - 6);
+                const QRectF track(x + label_w + 6, y + 3, bar_w, line - 6);
                 p->fillRect(track, QColor(240, 240, 240));
                 p->fillRect(
                     QRectF(track.left(), track.top(), std::max(1.0, prob * bar_w), track.height()),
                     right ? kRight : bar);
-                p->setFont(font());
+                p->setFont(font);
                 p->setPen(kMuted);
-                p->drawText(QRect(label_w + 8 + bar_w, y, pct_w, line),
+                p->drawText(QRect(x + label_w + 8 + bar_w, y, pct_w, line),
                             Qt::AlignRight | Qt::AlignVCenter,
                             QStringLiteral("%1%").arg(100.0 * prob, 0, 'f', prob < 0.1 ? 1 : 0));
             }
@@ -441,10 +489,27 @@ int PredictionsBox::draw(QPainter* p, int width) const {
         }
         y += 4;
     };
-    for (const QString& l : lossLines())
+    // The knocked-out model's list and the intact model's: side by side when the box is wide
+    // enough for two (an export), else one under the other (the window's panel).
+    const int gap = fm.horizontalAdvance(QStringLiteral("MM"));
+    const int column = (width - gap) / 2;
+    const bool side_by_side = column >= 22 * fm.horizontalAdvance(QLatin1Char('M'));
+    auto before_after = [&](int r, int rb, std::int64_t actual) {
+        const int top = y;
+        text(PredictionsBox::tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar, false, 0,
+             side_by_side ? column : width);
+        bars(after, r, actual, kAfterBar, 0, side_by_side ? column : width);
+        if (rb < 0) return;
+        const int bottom = y;
+        if (side_by_side) y = top;
+        const int x = side_by_side ? column + gap : 0;
+        text(PredictionsBox::tr("Intact model:"), kMuted, false, x, side_by_side ? column : width);
+        bars(*before, rb, actual, kBeforeBar, x, side_by_side ? column : width);
+        y = std::max(y, bottom);
+    };
+    for (const QString& l : prediction_loss_lines(*m))
         text(l, before ? QColor(160, 20, 30) : QColor(40, 40, 40), before != nullptr);
     if (after.causal) {
-        const int piece = shownPiece();
         const int r = row_of(after, piece);
         if (r < 0) return y;
         const bool last = std::size_t(piece) + 1 >= e.ids.size();
@@ -452,42 +517,37 @@ int PredictionsBox::draw(QPainter* p, int width) const {
         const QString here = piece < int(e.text.size())
                                  ? visible_token(QString::fromStdString(e.text[std::size_t(piece)]))
                                  : QString();
-        text(last ? tr("After the last token, “%1”, the model guesses:").arg(here)
-                  : tr("After “%1” (position %2) the model guesses (actually “%3”):")
-                        .arg(here)
-                        .arg(piece + 1)
-                        .arg(visible_token(QString::fromStdString(e.text[std::size_t(piece) + 1]))),
+        text(last
+                 ? PredictionsBox::tr("After the last token, “%1”, the model guesses:").arg(here)
+                 : PredictionsBox::tr("After “%1” (position %2) the model guesses (actually “%3”):")
+                       .arg(here)
+                       .arg(piece + 1)
+                       .arg(visible_token(QString::fromStdString(e.text[std::size_t(piece) + 1]))),
              QColor(40, 40, 40), true);
         if (before) {
-            text(tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar);
-            bars(after, r, actual, kAfterBar);
-            if (const int rb = row_of(*before, piece); rb >= 0) {
-                text(tr("Intact model:"), kMuted);
-                bars(*before, rb, actual, kBeforeBar);
-            }
+            before_after(r, row_of(*before, piece), actual);
         } else {
             bars(after, r, actual, kAfterBar);
         }
         return y;
     }
     if (after.positions.empty()) {
-        text(tr("A masked language model: put [MASK] or <mask> in the text to see what it "
-                "would fill in."),
+        text(PredictionsBox::tr(
+                 "A masked language model: put [MASK] or <mask> in the text to see what it "
+                 "would fill in."),
              kMuted);
         return y;
     }
     for (std::size_t r = 0; r < after.positions.size(); ++r) {
-        const int piece = after.positions[r];
-        text(tr("Fillers of %1 at piece %2:")
-                 .arg(visible_token(QString::fromStdString(e.tokens[std::size_t(piece)])))
-                 .arg(piece + 1),
+        const int mask = after.positions[r];
+        text(PredictionsBox::tr("Fillers of %1 at piece %2:")
+                 .arg(visible_token(QString::fromStdString(e.tokens[std::size_t(mask)])))
+                 .arg(mask + 1),
              QColor(40, 40, 40), true);
-        if (before) text(tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar);
-        bars(after, int(r), -1, kAfterBar);
-        if (before && r < before->positions.size()) {
-            text(tr("Intact model:"), kMuted);
-            bars(*before, int(r), -1, kBeforeBar);
-        }
+        if (before)
+            before_after(int(r), r < before->positions.size() ? int(r) : -1, -1);
+        else
+            bars(after, int(r), -1, kAfterBar);
     }
     return y;
 }

@@ -9,6 +9,8 @@
 #include <QRectF>
 #include <QWidget>
 
+#include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,9 @@ namespace attnviz::ui {
 
 /// A vocabulary string as a reader sees it: "Ġcat" / "▁cat" → " cat", then visible_token().
 QString readable_piece(const QString& vocab);
+
+/// The heads `maps` ran with knocked out: "L2 H8, L1 H3".
+QString knocked_list(const ModelMaps& maps);
 
 /// What a causal model guessed after one shown token (read at its last piece).
 struct TokenGuess {
@@ -37,6 +42,44 @@ std::pair<int, int> second_copy(const ModelMaps& maps);
 /// The mean loss on the pieces [begin, end), each predicted from the pieces before it; NaN
 /// when none is predicted.
 double mean_loss(const ModelPredictions& p, int begin, int end);
+
+/// The shown tokens of `maps` (none when null) as the strip writes them, and which of them the
+/// model wrote (generation timeline).
+void shown_tokens(const ModelMaps* maps, std::vector<QString>* tokens,
+                  std::vector<std::uint8_t>* generated);
+/// Correct guesses among `guesses` whose next piece lies in [begin, end) of the whole text.
+int correct_guesses(std::span<const TokenGuess> guesses, int begin = 0, int end = 1 << 30);
+/// The strip's caption: "12 of 39 next tokens guessed · loss 0.31 nats/token …".
+QString guesses_summary(const ModelMaps& maps, std::span<const TokenGuess> guesses);
+
+/// The strip's rows, as the window's strip and PredictionsFigure paint them: the tokens (when
+/// `tokens` is not empty) above their guesses, the guesses (when `guesses` is not empty), a
+/// cell each at `columns`' x, and the loss under each; the rows' names in the gutter left of
+/// the first column.
+struct GuessRows {
+    std::span<const QRectF> columns;  ///< x and width of each token's column
+    std::span<const TokenGuess> guesses;
+    std::span<const QString> tokens;
+    /// Per column, 1 where the model wrote the token (generation timeline): its token and its
+    /// guess marked in generated_token_color(); empty: none.
+    std::span<const std::uint8_t> generated;
+    int hover = -1;       ///< the column framed as hovered
+    int loss_height = 6;  ///< the loss bar under the guesses
+};
+/// The height of one row of the strip in `font`.
+int guess_row_height(const QFont& font);
+/// Paints `rows` from `top`, skipping columns outside [0, right); returns the y below them.
+int paint_guess_rows(QPainter* painter, const QFont& font, const GuessRows& rows, int top,
+                     int right);
+
+/// The piece the predictions box shows for `want` (−1: the last predicted one), or −1.
+int predictions_piece(const ModelMaps& maps, int want);
+/// "Loss on the text: 0.31 → 2.05 nats/token", one line per span (whole text, second copy).
+QStringList prediction_loss_lines(const ModelMaps& maps);
+/// Draws (or only measures, with a null painter) the predictions box of `maps` at `piece`
+/// (predictions_piece) in `font`, `width` wide, from the painter's (0, 0); returns its height.
+int paint_predictions_box(QPainter* painter, const QFont& font, const ModelMaps& maps, int piece,
+                          int width);
 
 /// The strip under a causal model's heatmaps: one column per shown token, aligned with the
 /// heatmap's token axis by HeatmapGridView (setColumns).
@@ -73,11 +116,10 @@ class PredictionStrip : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
-    int rowHeight() const;
     SnapshotPtr snapshot_;
     std::vector<TokenGuess> guesses_;
     std::vector<QString> tokens_;
-    std::vector<bool> generated_;  ///< per token: the model wrote it (generation timeline)
+    std::vector<std::uint8_t> generated_;  ///< per token: the model wrote it (generation timeline)
     std::vector<QRectF> columns_;
     bool aligned_ = false;
     int hover_ = -1;
@@ -111,8 +153,6 @@ class PredictionsBox : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
-    /// Draws (or only measures, with a null painter) the box at width `width`; its height.
-    int draw(QPainter* painter, int width) const;
     SnapshotPtr snapshot_;
     int focus_ = -1, hover_ = -1;
 };

@@ -85,6 +85,7 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
         }
         case FigureKind::Model:  // the whole mosaic, or the whole lens: nothing to choose
         case FigureKind::Lens:
+        case FigureKind::Predictions:
             view_->hide();
             break;
     }
@@ -202,6 +203,7 @@ FigureOptions ExportDialog::figureOptions() const {
             break;
         case FigureKind::Model:
         case FigureKind::Lens:
+        case FigureKind::Predictions:
             break;
     }
     o.font_px = font_->value();
