@@ -34,6 +34,15 @@ struct AblateOptions {
 /// Declares them on `sub` (in the group `group`).
 void add_ablate_options(CLI::App& sub, AblateOptions* ablate, const char* group = nullptr);
 
+/// How a model continues a text, as `attnviz generate` and `attnviz export --generate` spell
+/// it: greedy (--temperature 0) or sampled with --temperature, --top-k and --top-p.
+struct SamplingOptions {
+    double temperature = 0.0, top_p = 1.0;
+    std::int64_t top_k = 0;
+};
+/// Declares them on `sub` (in the group `group`).
+void add_sampling_options(CLI::App& sub, SamplingOptions* sampling, const char* group = nullptr);
+
 /// `attnviz inspect --model DIR`: the model folder as JSON.
 void add_inspect_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz attend`: nn.MultiheadAttention from a safetensors state_dict on .npy inputs.

@@ -20,6 +20,7 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         MemoryOptions memory;
         PatchInputOptions patch;
         AblateOptions ablate;
+        SamplingOptions sampling;
     };
     auto parsed = std::make_shared<Parsed>();
     ui::ExportOptions* a = &parsed->options;
@@ -89,6 +90,11 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
              "with --focus-token: the attention to the token instead of from it")
         ->group(model);
     add_ablate_options(*sub, &parsed->ablate, model);
+    add_integer(*sub, "--generate", &a->generate, 1, ui::AttentionDocument::kMaxGenerated, "N",
+                "the text continued by the model first: N new tokens, drawn in orange (greedy, "
+                "or sampled with --temperature, --top-k, --top-p and --seed)")
+        ->group(model);
+    add_sampling_options(*sub, &parsed->sampling, model);
 
     const char* layer = "Layer";
     add_integer(*sub, "--embed-dim", &a->embed_dim, ui::AttentionDocument::kMinEmbedDim,
@@ -241,6 +247,9 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         o.position = parsed->patch.position;
         if (!parsed->ablate.heads.empty()) o.ablate = parsed->ablate.heads;
         o.ablate_mode = parsed->ablate.mode;
+        o.temperature = parsed->sampling.temperature;
+        o.top_k = int(parsed->sampling.top_k);
+        o.top_p = parsed->sampling.top_p;
         return o;
     };
     ctx.on_parsed(

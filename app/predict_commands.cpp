@@ -229,8 +229,8 @@ int patch(const PatchOptions& o) {
 
 struct GenerateCliOptions {
     std::string folder, text, out_tokens, out_weights;
-    Index max_new_tokens = 32, top_k = 0;
-    double temperature = 0.0, top_p = 1.0;
+    Index max_new_tokens = 32;
+    SamplingOptions sampling;
     std::int64_t seed = 0;
     int threads = 1;
 };
@@ -254,9 +254,9 @@ int generate(const GenerateCliOptions& o) {
                          ")");
     models::GenerateOptions g;
     g.max_new_tokens = o.max_new_tokens;
-    g.temperature = o.temperature;
-    g.top_k = o.top_k;
-    g.top_p = o.top_p;
+    g.temperature = o.sampling.temperature;
+    g.top_k = o.sampling.top_k;
+    g.top_p = o.sampling.top_p;
     g.seed = static_cast<std::uint64_t>(o.seed);
     g.eos_ids = m.model->config().eos_token_ids;
     g.attention = !o.out_weights.empty();
@@ -272,6 +272,17 @@ int generate(const GenerateCliOptions& o) {
 }
 
 }  // namespace
+
+void add_sampling_options(CLI::App& sub, SamplingOptions* sampling, const char* group) {
+    for (CLI::Option* o :
+         {add_real(sub, "--temperature", &sampling->temperature, 0.0, 100.0, UpperBound::Included,
+                   "T", "0: greedy"),
+          add_integer(sub, "--top-k", &sampling->top_k, 0, 1 << 24, "K",
+                      "sample among the K likeliest (0: all)"),
+          add_real(sub, "--top-p", &sampling->top_p, 0.0, 1.0, UpperBound::Included, "P",
+                   "sample within the smallest set of probability P")})
+        if (group) o->group(group);
+}
 
 void add_ablate_options(CLI::App& sub, AblateOptions* ablate, const char* group) {
     for (CLI::Option* o :
@@ -360,12 +371,7 @@ void add_generate_command(CLI::App& app, CommandContext& ctx) {
     add_text(*sub, "--text", &o->text, "TEXT", "the prompt (UTF-8)")->required();
     add_integer(*sub, "--max-new-tokens", &o->max_new_tokens, 1, 1 << 24, "N",
                 "stop after N new tokens (or at the config's eos_token_id)");
-    add_real(*sub, "--temperature", &o->temperature, 0.0, 100.0, UpperBound::Included, "T",
-             "0: greedy");
-    add_integer(*sub, "--top-k", &o->top_k, 0, 1 << 24, "K",
-                "sample among the K likeliest (0: all)");
-    add_real(*sub, "--top-p", &o->top_p, 0.0, 1.0, UpperBound::Included, "P",
-             "sample within the smallest set of probability P");
+    add_sampling_options(*sub, &o->sampling);
     add_integer(*sub, "--seed", &o->seed, 0, std::numeric_limits<std::int64_t>::max(), "S",
                 "the sampler's seed");
     add_text(*sub, "--out-tokens", &o->out_tokens, "G.json",

@@ -345,6 +345,58 @@ class TestCliPredictions : public QObject {
         QCOMPARE(read_json(out_path("s1.json")), read_json(out_path("s2.json")));
     }
 
+    void exportGenerateDrawsTheContinuedText() {
+        // --generate N: the text continued by the model as `attnviz generate` continues it,
+        // greedy and sampled with a seed, with heads knocked out as the window's Continue.
+        const QString dir = model_dir("qwen3_qknorm");
+        for (const QStringList& how :
+             {QStringList{}, QStringList{"--temperature", "0.8", "--top-k", "40", "--seed", "3"}}) {
+            const QString tag = how.isEmpty() ? "greedy" : "sampled";
+            const QString js = out_path("gen_" + tag + ".json"),
+                          csv = out_path("gen_" + tag + ".csv");
+            QStringList gen = {"generate", "--model",      dir,
+                               "--text",   "Hello",        "--max-new-tokens",
+                               "5",        "--out-tokens", js};
+            QStringList ex = {"export", "--model", dir,           "--text", "Hello", "--generate",
+                              "5",      "--view",  "predictions", "--out",  csv};
+            if (!how.isEmpty()) {
+                // The window's seed moves with the text's length: the generate command's seed
+                // for the same draw is 3 * 1000003 + the prompt's tokens.
+                const auto m = models::open_model_folder(dir.toStdString());
+                const auto P = m.tokenizer.encode("Hello").ids.size();
+                gen << "--temperature"
+                    << "0.8"
+                    << "--top-k"
+                    << "40"
+                    << "--seed" << QString::number(3 * 1000003 + qint64(P));
+                ex << how;
+            }
+            auto r = test::run_cli(gen);
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            r = test::run_cli(ex);
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+            const QJsonObject o = read_json(js);
+            std::vector<Index> ids = ids_of(o.value("prompt_ids").toArray());
+            const std::vector<Index> fresh = ids_of(o.value("ids").toArray());
+            ids.insert(ids.end(), fresh.begin(), fresh.end());
+            // The CSV's rank-1 rows name every position's token: prompt and continuation.
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QStringList lines =
+                QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+            int positions = 0;
+            for (const QString& line : lines.mid(1))
+                positions = std::max(positions, line.section(',', 0, 0).toInt());
+            QCOMPARE(positions, int(ids.size()));
+        }
+        // A figure of the continued text.
+        const QString png = out_path("gen.png");
+        const auto r = test::run_cli({"export", "--model", dir, "--text", "Hello", "--generate",
+                                      "4", "--ablate", "1.1", "--view", "grid", "--out", png});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY(QImage(png).width() > 100);
+    }
+
     void badInputIsOneLineAndNoFile_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("status");
@@ -446,6 +498,27 @@ class TestCliPredictions : public QObject {
             << 2 << "--view predictions needs --model";
         QTest::newRow("export: focus past the text")
             << export_ablate({"--focus-token", "40"}) << 2 << "--focus-token 40";
+        QTest::newRow("export: generate without a model") << QStringList{"export",
+                                                                         "--text",
+                                                                         "the cat",
+                                                                         "--generate",
+                                                                         "3",
+                                                                         "--out",
+                                                                         out_path("never.png")}
+                                                          << 2 << "--generate needs --model";
+        QTest::newRow("export: sampling without generate")
+            << export_ablate({"--temperature", "0.7"}) << 2 << "need --generate";
+        QTest::newRow("export: generate 0")
+            << export_ablate({"--generate", "0"}) << 2 << "--generate";
+        QTest::newRow("export: generate with a pair")
+            << export_ablate({"--generate", "3", "--text2", "a dog"}) << 2 << "single text";
+        QTest::newRow("export: generate with a masked LM")
+            << QStringList{"export", "--model", model_dir("bert_mlm_prefix"),
+                           "--text", "the cat", "--generate",
+                           "3",      "--out",   out_path("never.png")}
+            << 2 << "masked language model";
+        QTest::newRow("export: generate past the positions")
+            << export_ablate({"--generate", "64"}) << 2 << "positions";
         QTest::newRow("bench a missing head")
             << QStringList{"bench", "--model", bert, "--tokens", "4", "--lens"} << 1
             << "no masked-LM head";

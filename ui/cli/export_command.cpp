@@ -22,6 +22,7 @@
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
+#include "ui/compute/generation_runner.h"
 #include "ui/compute/model_lens.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
@@ -309,6 +310,9 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
             "--words, --hide-special, --focus-token and --focus-to need --model"));
     }
     if (a.ablate && !a.model) usage_error(ExportCommandText::tr("--ablate needs --model"));
+    if (a.generate && !a.model) usage_error(ExportCommandText::tr("--generate needs --model"));
+    if (!a.generate && (a.temperature != 0.0 || a.top_k != 0 || a.top_p != 1.0))
+        usage_error(ExportCommandText::tr("--temperature, --top-k and --top-p need --generate"));
     if (!a.ablate && a.ablate_mode != "zero")
         usage_error(ExportCommandText::tr("--ablate-mode needs --ablate"));
     const std::optional<int> heads_shown = a.mean_only ? std::optional<int>(0) : a.heads_shown;
@@ -437,6 +441,32 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         usage_error(ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg or .pdf")
                         .arg(cmd.out));
     validate_export_size(cmd.size);
+    if (a.generate) {
+        // The text continued by the model first, as Continue does in the window: every view
+        // then draws the text with the model's tokens (orange) after it.
+        if (*mode != PairMode::Single)
+            usage_error(ExportCommandText::tr("--generate continues a single text: no --text2"));
+        GenerationSettings g;
+        g.count = *a.generate;
+        g.temperature = a.temperature;
+        g.top_k = a.top_k;
+        g.top_p = a.top_p;
+        g.seed = int(std::clamp<std::int64_t>(a.seed, 0, AttentionDocument::kMaxSeed));
+        doc->setGenerationSettings(g);
+        const ModelPtr m = open_model(doc->computeConfig().model_folder);
+        const auto P = int(encode_model_text(*m, doc->computeConfig()).input.ids.size());
+        const int positions = int(m->model->info().max_positions);
+        if (P + g.count > positions)
+            usage_error(ExportCommandText::tr("--generate %1: with the %2 tokens of the text that "
+                                              "is more than the %3 positions of %4 (at most %5)")
+                            .arg(g.count)
+                            .arg(P)
+                            .arg(positions)
+                            .arg(model_display_name(*m))
+                            .arg(std::max(0, positions - P)));
+        const models::Generation r = continue_text(doc->computeConfig(), doc->generationSettings());
+        doc->setGenerated({r.ids.begin(), r.ids.end()});
+    }
     return cmd;
 }
 
@@ -609,6 +639,8 @@ void render_export(const ExportOptions& a) {
                                 : QString::fromLatin1(kEnglish));
     if (a.ablate && a.view == "patch")
         usage_error(ExportCommandText::tr("--ablate does not apply to --view patch"));
+    if (a.generate && a.view == "patch")
+        usage_error(ExportCommandText::tr("--generate does not apply to --view patch"));
     if (a.view == "patch") return run_patch_export(a);
     if (a.clean || a.corrupt || a.target || a.distractor || a.position)
         usage_error(ExportCommandText::tr(

@@ -25,6 +25,12 @@ struct ExportOptions {
     /// Heads knocked out of the model's pass: --ablate L.H,... (from 1), --ablate-mode.
     std::optional<std::string> ablate;
     std::string ablate_mode = "zero";
+    /// The text continued by the model first (the generation timeline): --generate N new
+    /// tokens, greedy or sampled (--temperature, --top-k, --top-p; the sampler's seed is
+    /// --seed).
+    std::optional<int> generate;
+    double temperature = 0.0, top_p = 1.0;
+    int top_k = 0;
     /// Attention maps computed elsewhere instead (engine/io/attention_arrays.h), and their
     /// tokens (default: tokens.json beside them).
     std::optional<std::string> attentions, attention_tokens;

@@ -18,6 +18,40 @@ struct GenerationText {
 };
 }  // namespace
 
+models::Generation continue_text(const ComputeConfig& config, const GenerationSettings& settings,
+                                 const std::function<bool(std::int64_t)>& on_token) {
+    const ModelPtr m = open_model(config.model_folder);
+    const models::Model& model = *m->model;
+    const models::ModelInfo& info = model.info();
+    if (!info.causal)
+        throw UsageError(GenerationText::tr("%1 is a masked language model: only a causal "
+                                            "model (GPT-2, Llama, Qwen) continues a text.")
+                             .arg(model_display_name(*m))
+                             .toStdString());
+    const models::EncodedText enc = encode_model_text(*m, config);
+    const auto P = std::int64_t(enc.input.ids.size());
+    const std::int64_t room = info.max_positions - P;
+    if (room < 1)
+        throw UsageError(GenerationText::tr("The text fills all %1 positions of %2: there is no "
+                                            "room for another token.")
+                             .arg(info.max_positions)
+                             .arg(model_display_name(*m))
+                             .toStdString());
+    models::GenerateOptions o;
+    o.max_new_tokens = std::min<std::int64_t>(settings.count, room);
+    o.temperature = settings.temperature;
+    o.top_k = settings.top_k;
+    o.top_p = settings.top_p;
+    // Each Continue of a sampled text draws afresh, yet the same session gives the same
+    // text: the seed moves with the tokens already there.
+    o.seed = std::uint64_t(settings.seed) * 1000003u + std::uint64_t(P);
+    o.eos_ids = model.config().eos_token_ids;
+    o.interventions = model_knock_outs(config, info);
+    o.num_threads = std::max(1, QThread::idealThreadCount());
+    o.on_token = on_token;
+    return model.generate(enc.input.ids, o);
+}
+
 GenerationRunner::GenerationRunner(QObject* parent) : QObject(parent), box_(new Mailbox(this)) {}
 
 GenerationRunner::~GenerationRunner() {
@@ -47,41 +81,13 @@ void GenerationRunner::start(const ComputeConfig& config, const GenerationSettin
             });
         };
         try {
-            const ModelPtr m = open_model(config.model_folder);
-            const models::Model& model = *m->model;
-            const models::ModelInfo& info = model.info();
-            if (!info.causal)
-                throw UsageError(GenerationText::tr("%1 is a masked language model: only a causal "
-                                                    "model (GPT-2, Llama, Qwen) continues a text.")
-                                     .arg(model_display_name(*m))
-                                     .toStdString());
-            const models::EncodedText enc = encode_model_text(*m, config);
-            const auto P = std::int64_t(enc.input.ids.size());
-            const std::int64_t room = info.max_positions - P;
-            if (room < 1)
-                throw UsageError(GenerationText::tr("The text fills all %1 positions of %2: there "
-                                                    "is no room for another token.")
-                                     .arg(info.max_positions)
-                                     .arg(model_display_name(*m))
-                                     .toStdString());
-            models::GenerateOptions o;
-            o.max_new_tokens = std::min<std::int64_t>(settings.count, room);
-            o.temperature = settings.temperature;
-            o.top_k = settings.top_k;
-            o.top_p = settings.top_p;
-            // Each Continue of a sampled text draws afresh, yet the same session gives the
-            // same text: the seed moves with the tokens already there.
-            o.seed = std::uint64_t(settings.seed) * 1000003u + std::uint64_t(P);
-            o.eos_ids = model.config().eos_token_ids;
-            o.interventions = model_knock_outs(config, info);
-            o.num_threads = std::max(1, QThread::idealThreadCount());
-            o.on_token = [&](std::int64_t id) {
+            const models::Generation g = continue_text(config, settings, [&](std::int64_t id) {
                 deliver([this, id] { emit tokenGenerated(qint64(id)); });
                 return !stop_flag->load();
-            };
-            const models::Generation g = model.generate(enc.input.ids, o);
+            });
             if (g.stopped) return;
-            const bool full = !g.eos && P + std::int64_t(g.ids.size()) >= info.max_positions;
+            // Fewer than asked, and no end-of-text token: the positions ran out.
+            const bool full = !g.eos && std::int64_t(g.ids.size()) < settings.count;
             deliver([this, eos = g.eos, full] {
                 running_ = false;
                 emit finished(eos, full);

@@ -10,14 +10,24 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <thread>
 
+#include "engine/models/model.h"
 #include "ui/document/attention_config.h"
 
 namespace attnviz::ui {
 
 class Mailbox;
+
+/// The model's continuation of `config`'s text (with config.shownGenerated()): `settings.count`
+/// new tokens, fewer when the model's positions end first or it writes its end-of-text
+/// token; with config's knocked-out heads.  `on_token` (optional) sees each token as it is
+/// chosen and may stop the generation.  Throws UsageError for a masked LM or a text that
+/// fills the positions, DataError for a broken model.
+models::Generation continue_text(const ComputeConfig& config, const GenerationSettings& settings,
+                                 const std::function<bool(std::int64_t)>& on_token = {});
 
 class GenerationRunner : public QObject {
     Q_OBJECT
