@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+137"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+141"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</translation>
     </message>
@@ -431,7 +431,7 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+384"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+385"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+39"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -472,7 +472,7 @@
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
     <message>
-        <location line="+221"/>
+        <location line="+230"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
@@ -490,7 +490,7 @@
 <context>
     <name>Examples</name>
     <message>
-        <location filename="../../ui/classroom/examples.cpp" line="+44"/>
+        <location filename="../../ui/classroom/examples.cpp" line="+52"/>
         <source>What the head count does</source>
         <translation>What the head count does</translation>
     </message>
@@ -609,7 +609,67 @@
         <translation>Activation patching asks which head carries a piece of information. The clean text is a random string said twice, cut before its last character: after “1” the first copy had “^”, so the model predicts “^”. The corrupted text differs in one character, the first copy&apos;s “^” became “x”, so the model predicts “x”. Each head in turn runs on the corrupted text with its output taken from the clean run, and the map shows how much of logit(“^”) − logit(“x”) comes back: 1 is all of it, 0 nothing. Layer 2 head 8, the induction head, restores about three quarters on its own; every other head less than a tenth. Click a head to see its attention on both texts: head 8 looks from the last “1” to the character after the first “1”.</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="+11"/>
+        <source>Watch it write</source>
+        <translation>Watch it write</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A random string, said once and begun again. The model continued it one character at a time (Write with the model, on the left), and Play replays that: each new character is the model&apos;s top guess, drawn in orange, and its row of this layer-2 head is where it looked while choosing it, the character after the same one in the first copy. The map grows a row a step; drag the slider to see any step. Knock out this head (right-click it), drag the slider back to 0 and press Continue: the copying stops.</source>
+        <translation>A random string, said once and begun again. The model continued it one character at a time (Write with the model, on the left), and Play replays that: each new character is the model&apos;s top guess, drawn in orange, and its row of this layer-2 head is where it looked while choosing it, the character after the same one in the first copy. The map grows a row a step; drag the slider to see any step. Knock out this head (right-click it), drag the slider back to 0 and press Continue: the copying stops.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Watch it write, in Chinese</source>
+        <translation>Watch it write, in Chinese</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thirty common Chinese characters in random order, said once and begun again, in the bilingual 2-layer model. Play replays how it wrote the rest of the second copy, one character at a time, in orange: each new row of this layer-2 head looks at the character that followed the same one the first time. Drag the slider to see any step; Continue writes more, and Keep makes the text yours.</source>
+        <translation>Thirty common Chinese characters in random order, said once and begun again, in the bilingual 2-layer model. Play replays how it wrote the rest of the second copy, one character at a time, in orange: each new row of this layer-2 head looks at the character that followed the same one the first time. Drag the slider to see any step; Continue writes more, and Keep makes the text yours.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Knock out the induction heads</source>
+        <translation>Knock out the induction heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thirty random letters and digits, said twice. The strip under the maps shows the model&apos;s top guess after each character, green where it is the character that follows, and the loss under it. The intact model guesses the second copy right character by character (29 of 29, a loss of 0.25 nats/token). Here layer 2&apos;s three induction heads, 4, 5 and 8, are knocked out (their output set to zero): without the heads that look back at what followed the same character the first time, the model cannot continue the string and gets none of the second copy right (a loss of 4.5). The Predictions box shows each guess before → after. Right-click head 8 and restore it: alone, it brings back all 29.</source>
+        <translation>Thirty random letters and digits, said twice. The strip under the maps shows the model&apos;s top guess after each character, green where it is the character that follows, and the loss under it. The intact model guesses the second copy right character by character (29 of 29, a loss of 0.25 nats/token). Here layer 2&apos;s three induction heads, 4, 5 and 8, are knocked out (their output set to zero): without the heads that look back at what followed the same character the first time, the model cannot continue the string and gets none of the second copy right (a loss of 4.5). The Predictions box shows each guess before → after. Right-click head 8 and restore it: alone, it brings back all 29.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Knock out the induction heads in Chinese</source>
+        <translation>Knock out the induction heads in Chinese</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thirty common Chinese characters in random order, said twice, in the bilingual attention-only model. The intact model guesses all 29 of the second copy&apos;s characters that it can (a loss of 0.39 nats/token). With layer 2&apos;s induction heads 4, 5 and 8 knocked out it gets none (a loss of 6.7): the strip under the maps turns grey and red, and the Predictions box shows each guess before → after. Head 8 carries most of it: right-click it and restore it, and 28 come back; knocked out on its own, it leaves only 10.</source>
+        <translation>Thirty common Chinese characters in random order, said twice, in the bilingual attention-only model. The intact model guesses all 29 of the second copy&apos;s characters that it can (a loss of 0.39 nats/token). With layer 2&apos;s induction heads 4, 5 and 8 knocked out it gets none (a loss of 6.7): the strip under the maps turns grey and red, and the Predictions box shows each guess before → after. Head 8 carries most of it: right-click it and restore it, and 28 come back; knocked out on its own, it leaves only 10.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>What the model predicts: the logit lens</source>
+        <translation>What the model predicts: the logit lens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What the 2-layer model would predict after each character if it stopped after layer 1, and after layer 2, its output: each row reads the residual stream through the model&apos;s own output head. Each cell is the most likely next character, coloured by its probability, framed where it is the character that actually follows. Layer 1 alone is right 19 times of 60, mostly on pairs such as “a” → “n” and “d” → space; with layer 2 the model is right 30 times, and in the second “early” it copies what followed the first. Hover a cell for its top 5.</source>
+        <translation>What the 2-layer model would predict after each character if it stopped after layer 1, and after layer 2, its output: each row reads the residual stream through the model&apos;s own output head. Each cell is the most likely next character, coloured by its probability, framed where it is the character that actually follows. Layer 1 alone is right 19 times of 60, mostly on pairs such as “a” → “n” and “d” → space; with layer 2 the model is right 30 times, and in the second “early” it copies what followed the first. Hover a cell for its top 5.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>What the model predicts in Chinese: the logit lens</source>
+        <translation>What the model predicts in Chinese: the logit lens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wang Zhihuan&apos;s “On the Stork Tower” in the 4-layer model trained on Chinese poems and English text. Each row reads the residual stream after one layer through the model&apos;s output head: the most likely next character, coloured by its probability, framed where it is the one that follows; the last row is the model&apos;s output. The model knows the verse&apos;s form better than its words: at the end of three of the four lines it expects the comma or the full stop from layer 1 on, while of the words only 千 → 里 is right, from layer 2 on. Hover a cell for its top 5.</source>
+        <translation>Wang Zhihuan&apos;s “On the Stork Tower” in the 4-layer model trained on Chinese poems and English text. Each row reads the residual stream after one layer through the model&apos;s output head: the most likely next character, coloured by its probability, framed where it is the one that follows; the last row is the model&apos;s output. The model knows the verse&apos;s form better than its words: at the end of three of the four lines it expects the comma or the full stop from layer 1 on, while of the words only 千 → 里 is right, from layer 2 on. Hover a cell for its top 5.</translation>
+    </message>
+    <message>
+        <location line="-119"/>
         <source>Induction head</source>
         <translation>Induction head</translation>
     </message>
@@ -717,12 +777,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+50"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+53"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</translation>
     </message>
@@ -793,12 +853,32 @@
         <translation>--attentions brings its own tokens: --text and --tokens do not go with it</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+52"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words, --hide-special, --focus-token and --focus-to need --model</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
+        <source>--ablate needs --model</source>
+        <translation>--ablate needs --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--generate needs --model</source>
+        <translation>--generate needs --model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--temperature, --top-k and --top-p need --generate</source>
+        <translation>--temperature, --top-k and --top-p need --generate</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--ablate-mode needs --ablate</source>
+        <translation>--ablate-mode needs --ablate</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>--text (or --tokens) is required</source>
         <translation>--text (or --tokens) is required</translation>
     </message>
@@ -834,31 +914,36 @@
     </message>
     <message>
         <location line="+39"/>
+        <source>--view predictions needs --model</source>
+        <translation>--view predictions needs --model</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>--view lens needs --model</source>
         <translation>--view lens needs --model</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens or patch, not &apos;%1&apos;</source>
-        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens or patch, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+15"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 needs a model: maps read from a file hold only its result</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>--focus-token and --focus-to need --view model</source>
-        <translation>--focus-token and --focus-to need --view model</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>%1 needs --view compare</source>
         <translation>%1 needs --view compare</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+36"/>
+        <source>--generate continues a single text: no --text2</source>
+        <translation>--generate continues a single text: no --text2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>--generate %1: with the %2 tokens of the text that is more than the %3 positions of %4 (at most %5)</source>
+        <translation>--generate %1: with the %2 tokens of the text that is more than the %3 positions of %4 (at most %5)</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</source>
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
@@ -868,7 +953,7 @@
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+46"/>
         <source>--view patch needs --model</source>
         <translation>--view patch needs --model</translation>
     </message>
@@ -888,17 +973,27 @@
         <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg, .pdf, .npy or .csv</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+59"/>
+        <source>--ablate does not apply to --view patch</source>
+        <translation>--ablate does not apply to --view patch</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--generate does not apply to --view patch</source>
+        <translation>--generate does not apply to --view patch</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>--clean, --corrupt, --target, --distractor and --position need --view patch</source>
         <translation>--clean, --corrupt, --target, --distractor and --position need --view patch</translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-230"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-43"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
@@ -908,7 +1003,22 @@
         <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+17"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</source>
+        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>--focus-token needs --view model or predictions</source>
+        <translation>--focus-token needs --view model or predictions</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--focus-to needs --view model</source>
+        <translation>--focus-to needs --view model</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>--focus needs --step N</source>
         <translation>--focus needs --step N</translation>
     </message>
@@ -929,12 +1039,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+99"/>
+        <location line="+136"/>
         <source>--out FILE is required</source>
         <translation>--out FILE is required</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-134"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</translation>
     </message>
@@ -942,7 +1052,7 @@
 <context>
     <name>Generation</name>
     <message>
-        <location filename="../../ui/compute/generation_runner.cpp" line="+54"/>
+        <location filename="../../ui/compute/generation_runner.cpp" line="+29"/>
         <source>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</source>
         <translation>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</translation>
     </message>
@@ -1374,6 +1484,42 @@
     </message>
 </context>
 <context>
+    <name>PredictionsFigure</name>
+    <message>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+142"/>
+        <source>Open a trained model to see what it predicts.</source>
+        <translation>Open a trained model to see what it predicts.</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>What the model predicts</source>
+        <translation>What the model predicts</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What %1 fills in at each mask</source>
+        <translation>What %1 fills in at each mask</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What %1 predicts after each token</source>
+        <translation>What %1 predicts after each token</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n token</numerusform>
+            <numerusform>%n tokens</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>heads knocked out: %1</source>
+        <translation>heads knocked out: %1</translation>
+    </message>
+</context>
+<context>
     <name>Recovery</name>
     <message>
         <location filename="../../ui/document/recovery.cpp" line="+47"/>
@@ -1389,7 +1535,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+740"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+736"/>
         <location line="+223"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -2070,7 +2216,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-674"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-670"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -2090,7 +2236,7 @@
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+353"/>
+        <location line="+349"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -2756,7 +2902,7 @@
         <translation>All heads</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <location line="+4"/>
         <location line="+35"/>
         <source> px</source>
@@ -2838,7 +2984,7 @@
         <translation>Export…</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>The image will be %1 × %2 pixels.</translation>
     </message>
@@ -2963,7 +3109,7 @@
 <context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+159"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+158"/>
         <source>Writing… %1 of %2</source>
         <translation>Writing… %1 of %2</translation>
     </message>
@@ -3009,7 +3155,7 @@
         <translation>The text now ends with the model&apos;s tokens.</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
@@ -3019,7 +3165,7 @@
         <translation>Step %1 of %2: every view shows the text as the model had it then, the newest token&apos;s row being the attention it wrote with</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+36"/>
         <source>Pause</source>
         <translation>Pause</translation>
     </message>
@@ -3029,7 +3175,7 @@
         <translation>Play</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Write with the model</source>
         <translation>Write with the model</translation>
     </message>
@@ -3340,7 +3486,7 @@
 <context>
     <name>attnviz::ui::HeatmapGridView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+187"/>
+        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+188"/>
         <source>mean of %n head(s)</source>
         <translation>
             <numerusform>mean of %n head</numerusform>
@@ -3627,7 +3773,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+173"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+174"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>The tokens are those of the attention maps&apos; tokens file.</translation>
     </message>
@@ -3642,7 +3788,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+130"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -4020,7 +4166,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+95"/>
+        <location filename="../../ui/model/model_view.cpp" line="+96"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
     </message>
@@ -4361,7 +4507,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PredictionStrip</name>
     <message>
-        <location filename="../../ui/model/predictions_view.cpp" line="+166"/>
+        <location filename="../../ui/model/predictions_view.cpp" line="+141"/>
         <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
         <translation>Top guess for the next token after each token: %1 of %2 right (green)</translation>
     </message>
@@ -4376,27 +4522,30 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation> · loss %1 nats/token (the colour under each guess: pale 0, dark red 6 or more)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source> · knocked out: %1</source>
         <translation> · knocked out: %1</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+27"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="-121"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+1"/>
         <source>Guess</source>
         <translation>Guess</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+29"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+1"/>
         <source>Loss</source>
         <translation>Loss</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+76"/>
         <source>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</source>
         <translation>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</translation>
     </message>
@@ -4414,12 +4563,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PredictionsBox</name>
     <message>
-        <location line="-220"/>
+        <location line="-250"/>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <location line="+290"/>
+        <location line="+322"/>
         <source>Loss on %1: %2 → %3 nats/token</source>
         <translation>Loss on %1: %2 → %3 nats/token</translation>
     </message>
@@ -4439,12 +4588,13 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>the second copy</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+70"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+74"/>
         <source>No predictions for this model.</source>
         <translation>No predictions for this model.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+71"/>
         <source>After the last token, “%1”, the model guesses:</source>
         <translation>After the last token, “%1”, the model guesses:</translation>
     </message>
@@ -4454,24 +4604,22 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>After “%1” (position %2) the model guesses (actually “%3”):</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location line="+23"/>
+        <location line="-23"/>
         <source>With %1 knocked out:</source>
         <translation>With %1 knocked out:</translation>
     </message>
     <message>
-        <location line="-20"/>
-        <location line="+23"/>
+        <location line="+7"/>
         <source>Intact model:</source>
         <translation>Intact model:</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="+29"/>
         <source>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</source>
         <translation>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Fillers of %1 at piece %2:</source>
         <translation>Fillers of %1 at piece %2:</translation>
     </message>

@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+137"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+141"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>按词显示：一个词的注意力对其作为键的各片段求和，对其作为查询的各片段取平均</translation>
     </message>
@@ -429,7 +429,7 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+384"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+385"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+39"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -470,7 +470,7 @@
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
     <message>
-        <location line="+221"/>
+        <location line="+230"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
@@ -488,7 +488,7 @@
 <context>
     <name>Examples</name>
     <message>
-        <location filename="../../ui/classroom/examples.cpp" line="+44"/>
+        <location filename="../../ui/classroom/examples.cpp" line="+52"/>
         <source>What the head count does</source>
         <translation>头数的作用</translation>
     </message>
@@ -607,7 +607,67 @@
         <translation>激活修补回答的问题是：哪个头携带了某条信息。干净文本是一串随机字符重复两遍，在最后一个字符前截断：第一遍中“1”后面是“^”，所以模型预测“^”。损坏文本只差一个字符：第一遍的“^”变成了“x”，于是模型预测“x”。每个头依次在损坏文本上运行，但其输出取自干净文本的运行，图中显示 logit(“^”) − logit(“x”) 恢复了多少：1 表示全部恢复，0 表示毫无恢复。第 2 层第 8 个头（归纳头）单独就恢复了约四分之三，其余每个头都不到十分之一。点击一个头，可并排查看它在两段文本上的注意力：第 8 个头从最后一个“1”看向第一个“1”之后的那个字符。</translation>
     </message>
     <message>
-        <location line="-50"/>
+        <location line="+11"/>
+        <source>Watch it write</source>
+        <translation>看它续写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A random string, said once and begun again. The model continued it one character at a time (Write with the model, on the left), and Play replays that: each new character is the model&apos;s top guess, drawn in orange, and its row of this layer-2 head is where it looked while choosing it, the character after the same one in the first copy. The map grows a row a step; drag the slider to see any step. Knock out this head (right-click it), drag the slider back to 0 and press Continue: the copying stops.</source>
+        <translation>一串随机字符，说了一遍又从头开始。模型一次一个字符地续写了它（左侧“让模型续写”），“播放”会重演这个过程：每个新字符都是模型的首选猜测，以橙色显示；这个第 2 层的头在它那一行的注意力，就是模型选这个字符时看的地方——第一遍中同一字符之后的那个字符。热力图每步长出一行；拖动滑块可查看任意一步。敲除这个头（右键单击它），把滑块拖回 0 再按“续写”：照抄就停止了。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Watch it write, in Chinese</source>
+        <translation>看它用中文续写</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thirty common Chinese characters in random order, said once and begun again, in the bilingual 2-layer model. Play replays how it wrote the rest of the second copy, one character at a time, in orange: each new row of this layer-2 head looks at the character that followed the same one the first time. Drag the slider to see any step; Continue writes more, and Keep makes the text yours.</source>
+        <translation>三十个常用汉字随机排列，说了一遍又从头开始，用双语两层模型。“播放”会重演它如何一次一个字地写完第二遍（橙色）：这个第 2 层的头每新增的一行，都看向第一遍中同一个字之后的那个字。拖动滑块可查看任意一步；“续写”会写得更多，“保留”把文本变成你的。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Knock out the induction heads</source>
+        <translation>敲除归纳头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thirty random letters and digits, said twice. The strip under the maps shows the model&apos;s top guess after each character, green where it is the character that follows, and the loss under it. The intact model guesses the second copy right character by character (29 of 29, a loss of 0.25 nats/token). Here layer 2&apos;s three induction heads, 4, 5 and 8, are knocked out (their output set to zero): without the heads that look back at what followed the same character the first time, the model cannot continue the string and gets none of the second copy right (a loss of 4.5). The Predictions box shows each guess before → after. Right-click head 8 and restore it: alone, it brings back all 29.</source>
+        <translation>三十个随机字母和数字，重复两遍。热力图下方的条带显示模型在每个字符之后的首选猜测：猜中下一个字符时为绿色，下方是该处的损失。完整的模型逐字猜对第二遍（29 个中猜对 29 个，损失 0.25 奈特/词元）。这里敲除了第 2 层的三个归纳头 4、5 和 8（输出置零）：没有了回看同一字符上次之后出现什么的头，模型无法延续这串字符，第二遍一个也猜不对（损失 4.5）。“预测”框显示每个猜测的前 → 后。右键点击头 8 并恢复它：单靠它就能找回全部 29 个。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Knock out the induction heads in Chinese</source>
+        <translation>敲除中文里的归纳头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Thirty common Chinese characters in random order, said twice, in the bilingual attention-only model. The intact model guesses all 29 of the second copy&apos;s characters that it can (a loss of 0.39 nats/token). With layer 2&apos;s induction heads 4, 5 and 8 knocked out it gets none (a loss of 6.7): the strip under the maps turns grey and red, and the Predictions box shows each guess before → after. Head 8 carries most of it: right-click it and restore it, and 28 come back; knocked out on its own, it leaves only 10.</source>
+        <translation>三十个常用汉字随机排列，重复两遍，用双语纯注意力模型。完整的模型猜对第二遍中所有能猜的 29 个字（损失 0.39 奈特/词元）。敲除第 2 层的归纳头 4、5 和 8 后，一个也猜不对（损失 6.7）：热力图下方的条带变为灰色和红色，“预测”框显示每个猜测的前 → 后。头 8 承担了大部分：右键点击并恢复它，就能找回 28 个；单独敲除它，只剩 10 个猜对。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>What the model predicts: the logit lens</source>
+        <translation>模型预测什么：Logit 透镜</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What the 2-layer model would predict after each character if it stopped after layer 1, and after layer 2, its output: each row reads the residual stream through the model&apos;s own output head. Each cell is the most likely next character, coloured by its probability, framed where it is the character that actually follows. Layer 1 alone is right 19 times of 60, mostly on pairs such as “a” → “n” and “d” → space; with layer 2 the model is right 30 times, and in the second “early” it copies what followed the first. Hover a cell for its top 5.</source>
+        <translation>两层模型如果在第 1 层之后停下、以及在第 2 层之后（即它的输出），会在每个字符之后预测什么：每一行都通过模型自己的输出头读取残差流。每个单元格是最可能的下一个字符，颜色表示其概率，真正紧随其后的字符加框。仅第 1 层在 60 次中猜对 19 次，多为“a”→“n”、“d”→空格这样的组合；加上第 2 层，模型猜对 30 次，在第二个“early”中它照搬了第一个之后的字符。悬停在单元格上可查看前 5 名。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>What the model predicts in Chinese: the logit lens</source>
+        <translation>模型用中文预测什么：Logit 透镜</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Wang Zhihuan&apos;s “On the Stork Tower” in the 4-layer model trained on Chinese poems and English text. Each row reads the residual stream after one layer through the model&apos;s output head: the most likely next character, coloured by its probability, framed where it is the one that follows; the last row is the model&apos;s output. The model knows the verse&apos;s form better than its words: at the end of three of the four lines it expects the comma or the full stop from layer 1 on, while of the words only 千 → 里 is right, from layer 2 on. Hover a cell for its top 5.</source>
+        <translation>王之涣的《登鹳雀楼》，用在中文诗歌和英文文本上训练的四层模型。每一行通过模型的输出头读取某一层之后的残差流：最可能的下一个字，颜色表示其概率，真正紧随其后的字加框；最后一行是模型的输出。模型对诗的格式比对字词更熟悉：四句中有三句的句末，从第 1 层起就预料到逗号或句号；而字词中只有“千”→“里”猜对，从第 2 层起。悬停在单元格上可查看前 5 名。</translation>
+    </message>
+    <message>
+        <location line="-119"/>
         <source>Induction head</source>
         <translation>归纳头</translation>
     </message>
@@ -715,12 +775,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+50"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+53"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+40"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare 和演示层的 --b-... 选项不适用于 --model：请用 --b-layer、--b-head 或 --b-text 比较</translation>
     </message>
@@ -791,12 +851,32 @@
         <translation>--attentions 自带词元：不能与 --text 和 --tokens 同用</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+52"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words、--hide-special、--focus-token 和 --focus-to 需要 --model</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
+        <source>--ablate needs --model</source>
+        <translation>--ablate 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--generate needs --model</source>
+        <translation>--generate 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--temperature, --top-k and --top-p need --generate</source>
+        <translation>--temperature、--top-k 和 --top-p 需要 --generate</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--ablate-mode needs --ablate</source>
+        <translation>--ablate-mode 需要 --ablate</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>--text (or --tokens) is required</source>
         <translation>必须提供 --text（或 --tokens）</translation>
     </message>
@@ -832,31 +912,36 @@
     </message>
     <message>
         <location line="+39"/>
+        <source>--view predictions needs --model</source>
+        <translation>--view predictions 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>--view lens needs --model</source>
         <translation>--view lens 需要 --model</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens or patch, not &apos;%1&apos;</source>
-        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens 或 patch，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+6"/>
+        <location line="+15"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 需要模型：从文件读取的注意力图只含其结果</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <source>--focus-token and --focus-to need --view model</source>
-        <translation>--focus-token 和 --focus-to 需要 --view model</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+9"/>
         <source>%1 needs --view compare</source>
         <translation>%1 需要 --view compare</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+36"/>
+        <source>--generate continues a single text: no --text2</source>
+        <translation>--generate 续写的是单个文本：不能有 --text2</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>--generate %1: with the %2 tokens of the text that is more than the %3 positions of %4 (at most %5)</source>
+        <translation>--generate %1：加上文本的 %2 个词元，超过了 %4 的 %3 个位置（最多 %5）</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</source>
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
@@ -866,7 +951,7 @@
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+46"/>
         <source>--view patch needs --model</source>
         <translation>--view patch 需要 --model</translation>
     </message>
@@ -886,17 +971,27 @@
         <translation>无法判断“%1”的格式：请使用 .png、.svg、.pdf、.npy 或 .csv</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+59"/>
+        <source>--ablate does not apply to --view patch</source>
+        <translation>--ablate 不适用于 --view patch</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--generate does not apply to --view patch</source>
+        <translation>--generate 不适用于 --view patch</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>--clean, --corrupt, --target, --distractor and --position need --view patch</source>
         <translation>--clean、--corrupt、--target、--distractor 和 --position 需要 --view patch</translation>
     </message>
     <message>
-        <location line="-189"/>
+        <location line="-230"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="-35"/>
+        <location line="-43"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
@@ -906,7 +1001,22 @@
         <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+17"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</source>
+        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens、predictions 或 patch，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>--focus-token needs --view model or predictions</source>
+        <translation>--focus-token 需要 --view model 或 predictions</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--focus-to needs --view model</source>
+        <translation>--focus-to 需要 --view model</translation>
+    </message>
+    <message>
+        <location line="+7"/>
         <source>--focus needs --step N</source>
         <translation>--focus 需要 --step N</translation>
     </message>
@@ -927,12 +1037,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+99"/>
+        <location line="+136"/>
         <source>--out FILE is required</source>
         <translation>必须提供 --out FILE</translation>
     </message>
     <message>
-        <location line="-97"/>
+        <location line="-134"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>无法判断“%1”的格式：请使用 .png、.svg 或 .pdf</translation>
     </message>
@@ -940,7 +1050,7 @@
 <context>
     <name>Generation</name>
     <message>
-        <location filename="../../ui/compute/generation_runner.cpp" line="+54"/>
+        <location filename="../../ui/compute/generation_runner.cpp" line="+29"/>
         <source>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</source>
         <translation>%1 是掩码语言模型：只有因果模型（GPT-2、Llama、Qwen）能续写文本。</translation>
     </message>
@@ -1372,6 +1482,41 @@
     </message>
 </context>
 <context>
+    <name>PredictionsFigure</name>
+    <message>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+142"/>
+        <source>Open a trained model to see what it predicts.</source>
+        <translation>打开一个训练好的模型，查看它的预测。</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>What the model predicts</source>
+        <translation>模型的预测</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>What %1 fills in at each mask</source>
+        <translation>%1 在每个掩码处的填充</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What %1 predicts after each token</source>
+        <translation>%1 在每个词元之后的预测</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>%n token(s)</source>
+        <translation>
+            <numerusform>%n 个词元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>heads knocked out: %1</source>
+        <translation>已敲除的头：%1</translation>
+    </message>
+</context>
+<context>
     <name>Recovery</name>
     <message>
         <location filename="../../ui/document/recovery.cpp" line="+47"/>
@@ -1387,7 +1532,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+740"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+736"/>
         <location line="+223"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -2067,7 +2212,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-674"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-670"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -2087,7 +2232,7 @@
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+353"/>
+        <location line="+349"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -2753,7 +2898,7 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+27"/>
         <location line="+4"/>
         <location line="+35"/>
         <source> px</source>
@@ -2835,7 +2980,7 @@
         <translation>导出…</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+77"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>图像大小将为 %1 × %2 像素。</translation>
     </message>
@@ -2960,7 +3105,7 @@
 <context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+159"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+158"/>
         <source>Writing… %1 of %2</source>
         <translation>正在续写… 第 %1 个，共 %2 个</translation>
     </message>
@@ -3004,7 +3149,7 @@
         <translation>文本现在以模型写出的词元结尾。</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+66"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
@@ -3014,7 +3159,7 @@
         <translation>第 %1 步，共 %2 步：每个视图都显示模型当时看到的文本，最新词元那一行就是它写出该词元时的注意力</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+36"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -3024,7 +3169,7 @@
         <translation>播放</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Write with the model</source>
         <translation>让模型续写</translation>
     </message>
@@ -3332,7 +3477,7 @@
 <context>
     <name>attnviz::ui::HeatmapGridView</name>
     <message numerus="yes">
-        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+187"/>
+        <location filename="../../ui/widgets/heatmap_grid_view.cpp" line="+188"/>
         <source>mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -3617,7 +3762,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+173"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+174"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>词元来自注意力图的词元文件。</translation>
     </message>
@@ -3632,7 +3777,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+130"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -4010,7 +4155,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+95"/>
+        <location filename="../../ui/model/model_view.cpp" line="+96"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
     </message>
@@ -4351,7 +4496,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PredictionStrip</name>
     <message>
-        <location filename="../../ui/model/predictions_view.cpp" line="+166"/>
+        <location filename="../../ui/model/predictions_view.cpp" line="+141"/>
         <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
         <translation>每个词元之后对下一个词元的首选猜测：%2 个中猜对 %1 个（绿色）</translation>
     </message>
@@ -4366,27 +4511,30 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation> · 损失 %1 奈特/词元（每个猜测下方的颜色：浅色为 0，深红为 6 及以上）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source> · knocked out: %1</source>
         <translation> · 已敲除：%1</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+27"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="-121"/>
         <source>Token</source>
         <translation>词元</translation>
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+1"/>
         <source>Guess</source>
         <translation>猜测</translation>
     </message>
     <message>
-        <location line="+24"/>
+        <location line="+29"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+1"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+76"/>
         <source>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</source>
         <translation>在“%1”之后：模型猜“%2”（%3%）%4 · 损失 %5 奈特</translation>
     </message>
@@ -4404,12 +4552,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PredictionsBox</name>
     <message>
-        <location line="-220"/>
+        <location line="-250"/>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <location line="+290"/>
+        <location line="+322"/>
         <source>Loss on %1: %2 → %3 nats/token</source>
         <translation>%1的损失：%2 → %3 奈特/词元</translation>
     </message>
@@ -4429,12 +4577,13 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>第二遍</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+70"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+74"/>
         <source>No predictions for this model.</source>
         <translation>此模型没有预测。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+71"/>
         <source>After the last token, “%1”, the model guesses:</source>
         <translation>在最后一个词元“%1”之后，模型猜测：</translation>
     </message>
@@ -4444,24 +4593,22 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>在“%1”（位置 %2）之后，模型猜测（实际为“%3”）：</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <location line="+23"/>
+        <location line="-23"/>
         <source>With %1 knocked out:</source>
         <translation>敲除 %1 后：</translation>
     </message>
     <message>
-        <location line="-20"/>
-        <location line="+23"/>
+        <location line="+7"/>
         <source>Intact model:</source>
         <translation>完整模型：</translation>
     </message>
     <message>
-        <location line="-14"/>
+        <location line="+29"/>
         <source>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</source>
         <translation>掩码语言模型：在文本中放入 [MASK] 或 &lt;mask&gt;，看看它会填入什么。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Fillers of %1 at piece %2:</source>
         <translation>第 %2 个片段 %1 处的填充：</translation>
     </message>

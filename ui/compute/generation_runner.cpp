@@ -16,10 +16,12 @@ namespace {
 struct GenerationText {
     Q_DECLARE_TR_FUNCTIONS(Generation)
 };
+// lupdate reads "models::Generation name(...) {" as a member of a class "models".
+using Continuation = models::Generation;
 }  // namespace
 
-models::Generation continue_text(const ComputeConfig& config, const GenerationSettings& settings,
-                                 const std::function<bool(std::int64_t)>& on_token) {
+Continuation continue_text(const ComputeConfig& config, const GenerationSettings& settings,
+                           const std::function<bool(std::int64_t)>& on_token) {
     const ModelPtr m = open_model(config.model_folder);
     const models::Model& model = *m->model;
     const models::ModelInfo& info = model.info();
