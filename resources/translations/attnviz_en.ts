@@ -3132,12 +3132,12 @@
         </translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Stopped: the text changed.</source>
-        <translation>Stopped: the text changed.</translation>
+        <location line="+12"/>
+        <source>Stopped: the text or the model changed.</source>
+        <translation>Stopped: the text or the model changed.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+50"/>
         <source>Writing…</source>
         <translation>Writing…</translation>
     </message>

@@ -3127,12 +3127,12 @@
         </translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>Stopped: the text changed.</source>
-        <translation>已停止：文本已改变。</translation>
+        <location line="+12"/>
+        <source>Stopped: the text or the model changed.</source>
+        <translation>已停止：文本或模型已改变。</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+50"/>
         <source>Writing…</source>
         <translation>正在续写…</translation>
     </message>

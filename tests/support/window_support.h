@@ -13,6 +13,8 @@
 
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/model/generation_panel.h"
+#include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/figure_exports.h"
@@ -24,7 +26,11 @@ namespace attnviz::test {
 /// The worker is idle, a result exists and the grid has painted that result.
 inline bool settled(ui::MainWindow& w) {
     const ui::ComputeController* c = w.compute();
-    return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->latest()->generation;
+    // The model writing or its timeline playing changes the document at every token.
+    const ui::GenerationPanel* g = w.modelPanel()->generation();
+    return !c->isBusy() && c->latest() &&
+           w.grid()->paintedGeneration() == c->latest()->generation && !g->isWriting() &&
+           !g->isPlaying();
 }
 
 /// Makes `w` the active window (shortcuts such as Ctrl+N go there) and waits until it is.

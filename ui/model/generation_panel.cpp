@@ -167,19 +167,29 @@ GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
         setStatus(message, true);
         syncButtons();
     });
-    connect(doc_, &AttentionDocument::generatedChanged, this, [this] {
-        // An edit (undo, another text or model) while writing ends the writing.
-        if (runner_->isRunning() && doc_->generated().size() != expected_) {
-            runner_->stop();
-            setStatus(tr("Stopped: the text changed."));
-        }
+    // An edit while writing (undo, another text, model or pair mode) ends the writing: its
+    // tokens continue a text that is no longer there.
+    const auto stop_on_edit = [this] {
+        if (!runner_->isRunning()) return;
+        runner_->stop();
+        setStatus(tr("Stopped: the text or the model changed."));
+        syncButtons();
+    };
+    connect(doc_, &AttentionDocument::generatedChanged, this, [this, stop_on_edit] {
+        if (doc_->generated().size() != expected_) stop_on_edit();
         syncTimeline();
         syncText();
         syncButtons();
     });
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, stop_on_edit);
+    connect(doc_, &AttentionDocument::pairModeChanged, this, stop_on_edit);
+    connect(doc_, &AttentionDocument::knockedOutChanged, this, stop_on_edit);
     connect(doc_, &AttentionDocument::generationSettingsChanged, this,
             &GenerationPanel::syncSettings);
-    connect(doc_, &AttentionDocument::textAChanged, this, &GenerationPanel::syncText);
+    connect(doc_, &AttentionDocument::textAChanged, this, [this, stop_on_edit] {
+        stop_on_edit();
+        syncText();
+    });
     setVisible(false);
     retranslate();
     syncSettings();
@@ -190,6 +200,10 @@ GenerationPanel::~GenerationPanel() = default;
 
 bool GenerationPanel::isWriting() const {
     return runner_->isRunning();
+}
+
+bool GenerationPanel::isPlaying() const {
+    return player_->isActive();
 }
 
 void GenerationPanel::setSnapshot(const SnapshotPtr& snapshot) {

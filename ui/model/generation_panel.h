@@ -50,6 +50,8 @@ class GenerationPanel : public QGroupBox {
     QLabel* statusLabel() const { return status_; }
     GenerationRunner* runner() const { return runner_; }
     bool isWriting() const;
+    /// Play is stepping through the timeline.
+    bool isPlaying() const;
     /// Play, as its button does: from the step shown (from the prompt at the last step).
     void startPlaying();
 
