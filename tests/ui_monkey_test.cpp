@@ -2011,10 +2011,7 @@ class MonkeyTest : public test::WindowFixture {
                 return true;
             }
             case 2:
-                if (!usable(g->stopButton())) return false;
-                QTest::mouseClick(g->stopButton(), Qt::LeftButton);
-                note(QStringLiteral("generate: Stop"));
-                return true;
+                return button("stopButton");
             case 3:
             case 4: {
                 QSlider* t = g->timeline();
@@ -2024,20 +2021,11 @@ class MonkeyTest : public test::WindowFixture {
                 return true;
             }
             case 5:
-                if (!usable(g->playButton())) return false;
-                QTest::mouseClick(g->playButton(), Qt::LeftButton);
-                note(QStringLiteral("generate: Play / Pause"));
-                return true;
+                return button("playTimelineButton");
             case 6:
-                if (!usable(g->keepButton())) return false;
-                QTest::mouseClick(g->keepButton(), Qt::LeftButton);
-                note(QStringLiteral("generate: Keep"));
-                return true;
+                return button("keepGeneratedButton");
             default:
-                if (!usable(g->discardButton())) return false;
-                QTest::mouseClick(g->discardButton(), Qt::LeftButton);
-                note(QStringLiteral("generate: Discard"));
-                return true;
+                return button("discardGeneratedButton");
         }
     }
 

@@ -152,7 +152,6 @@ GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
         connect(box, &QSpinBox::valueChanged, this, &GenerationPanel::writeSettings);
 
     connect(runner_, &GenerationRunner::tokenGenerated, this, [this](qint64 id) {
-        ++expected_;
         ++written_;
         doc_->appendGenerated(id);
         setStatus(tr("Writing… %1 of %2").arg(written_).arg(doc_->generationSettings().count));
@@ -175,8 +174,8 @@ GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
         setStatus(tr("Stopped: the text or the model changed."));
         syncButtons();
     };
-    connect(doc_, &AttentionDocument::generatedChanged, this, [this, stop_on_edit] {
-        if (doc_->generated().size() != expected_) stop_on_edit();
+    // (Undo and an opened session re-emit every property, the text's among them.)
+    connect(doc_, &AttentionDocument::generatedChanged, this, [this] {
         syncTimeline();
         syncText();
         syncButtons();
@@ -220,7 +219,6 @@ void GenerationPanel::continueWriting() {
     // Continuing from an earlier step drops the steps after it.
     const ComputeConfig& c = doc_->computeConfig();
     if (c.timeline >= 0) doc_->setGenerated(c.shownGenerated());
-    expected_ = doc_->generated().size();
     written_ = 0;
     setStatus(tr("Writing…"));
     runner_->start(doc_->computeConfig(), doc_->generationSettings());

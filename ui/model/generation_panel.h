@@ -96,8 +96,7 @@ class GenerationPanel : public QGroupBox {
     QPushButton* discard_ = nullptr;
     QLabel* status_ = nullptr;
     QTimer* player_ = nullptr;
-    std::size_t expected_ = 0;  ///< the generated ids while writing: others mean an edit
-    int written_ = 0;           ///< tokens of the generation under way
+    int written_ = 0;  ///< tokens of the generation under way
 };
 
 }  // namespace attnviz::ui
