@@ -57,6 +57,8 @@ void add_predict_command(CLI::App& app, CommandContext& ctx);
 void add_patch_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz generate`: a causal model's continuation with a key/value cache.
 void add_generate_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz stats`: the statistics pass over a long text (engine/models/head_statistics.h).
+void add_stats_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz export`: the window's figure, headless (ui/cli/export_command.h renders it).
 /// Not in attnviz_cli, which is Qt-free: app/main.cpp passes it as an extension.
 void add_export_command(CLI::App& app, CommandContext& ctx);

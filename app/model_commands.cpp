@@ -18,6 +18,7 @@
 #include "engine/io/file_util.h"
 #include "engine/io/npy.h"
 #include "engine/models/flops.h"
+#include "engine/models/head_statistics.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
 
@@ -196,6 +197,54 @@ void attend_with_model(const ModelAttendRequest& r) {
     if (!r.out_weights.empty()) io::write_npy(r.out_weights, sink.weights_);
     if (!r.out_mean.empty()) io::write_npy(r.out_mean, sink.mean_);
     if (!r.out_tokens.empty()) io::write_file_atomically(r.out_tokens, tokens_json);
+}
+
+void stats_with_model(const StatsRequest& r) {
+    if (r.out_json.empty() && r.out_npy.empty() && r.out_first.empty() && r.out_csv.empty())
+        throw UsageError(
+            "nothing to write: give --out-json, --out-npy, --out-first and/or --out-csv");
+    for (const auto& [path, option] :
+         {std::pair{&r.out_json, "--out-json"}, std::pair{&r.out_npy, "--out-npy"},
+          std::pair{&r.out_first, "--out-first"}, std::pair{&r.out_csv, "--out-csv"}})
+        if (!path->empty()) require_output_folder(*path, option);
+    const models::OpenedModel m = models::open_model_folder(r.folder);
+    const models::ModelInfo& info = m.model->info();
+    const models::EncodedText e = models::encode_text(m, r.text, std::nullopt);
+    const auto L = static_cast<std::int64_t>(e.input.ids.size());
+
+    // Nothing grows with L² here: the pass's activations, the curves and one layer's weights.
+    models::ModelForwardOptions forward;
+    forward.attention = false;
+    forward.num_threads = r.threads;
+    const std::uint64_t streaming = m.model->streaming_weight_bytes();
+    const std::uint64_t others = m.model->estimate_forward_bytes(L, forward) +
+                                 models::statistics_bytes(info, L, false, r.threads);
+    budget::MemoryPlan plan =
+        budget::plan_memory([&](const budget::ResultScope&) { return others + streaming; }, {},
+                            static_cast<int>(info.num_heads), L, r.budget.bytes);
+    plan.weights = streaming;
+    if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, r.budget);
+    const budget::WeightsPlan weights =
+        budget::plan_weights(m.model->weight_bytes(), streaming, others, r.budget.bytes);
+    m.model->set_weight_cache_bytes(weights.stream ? 0 : weights.kept);
+
+    models::StatisticsOptions options;
+    options.num_threads = r.threads;
+    models::StatisticsRun run;
+    {
+        const TerminalProgress bar(weights.stream ? "weights streamed from the files" : "");
+        options.control.progress = bar.callback();
+        run = models::compute_statistics(*m.model, e.input, options);
+    }
+    const models::HeadStatistics& s = run.statistics;
+    // Every output is computed before the first is written.
+    const Shape curves{s.layers, s.heads, s.length};
+    std::string json;
+    if (!r.out_json.empty()) json = models::statistics_json(s, e.encoding.text) + "\n";
+    if (!r.out_npy.empty()) io::write_npy(r.out_npy, Tensor(curves, s.received));
+    if (!r.out_first.empty()) io::write_npy(r.out_first, Tensor(curves, s.first_token));
+    if (!r.out_csv.empty()) io::write_file_atomically(r.out_csv, s.atlas.to_csv());
+    if (!r.out_json.empty()) io::write_file_atomically(r.out_json, json);
 }
 
 namespace {

@@ -41,6 +41,22 @@ struct ModelAttendRequest {
 /// written atomically after the whole pass (a failure leaves no file).
 void attend_with_model(const ModelAttendRequest& request);
 
+struct StatsRequest {
+    std::string folder;
+    std::string text;  ///< the whole text (--text, or --text-file read)
+    budget::MemoryBudget budget;
+    int threads = 1;
+    std::string out_json;   ///< per-head measures, labels and curves' summary
+    std::string out_npy;    ///< float32 [layers, heads, L]: the attention each key receives
+    std::string out_first;  ///< float32 [layers, heads, L]: each query's weight on token 1
+    std::string out_csv;    ///< the head atlas's CSV
+};
+
+/// `attnviz stats --model DIR --text-file F`: the statistics pass (engine/models/
+/// head_statistics.h) over a text of any length the model takes, keeping no map; every
+/// output computed before the first is written.
+void stats_with_model(const StatsRequest& request);
+
 /// What `bench --model` times besides the forward pass, one JSON line each.
 struct ModelBenchExtras {
     bool lm_head = false;       ///< the head's logits at every position

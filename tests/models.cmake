@@ -1,6 +1,7 @@
 attnviz_add_test(test_models test_models.cpp)
 attnviz_add_test(test_cli_models test_cli_models.cpp)
 attnviz_add_test(test_head_atlas test_head_atlas.cpp)
+attnviz_add_test(test_head_statistics test_head_statistics.cpp)
 attnviz_add_test(test_shipped_models test_shipped_models.cpp)
 attnviz_add_test(test_token_views test_token_views.cpp)
 attnviz_add_test(test_predictions test_predictions.cpp)

@@ -58,6 +58,11 @@ Index rows_per_block(Index rows, Index Sp, Index N, int threads) {
     return std::max<Index>(r, 1);
 }
 
+std::size_t observer_slots(Index batch, Index rows, Index source_len, int threads) {
+    const Index rpb = rows_per_block(rows, source_len, batch, threads);
+    return ops::chunk_count(static_cast<std::size_t>(batch * ((rows + rpb - 1) / rpb)), threads);
+}
+
 Tensor copy_block(const float* src, Index rows, Index cols, Index ld) {
     Tensor t({rows, cols});
     MutMap(t.ptr(), rows, cols) = ConstStrided(src, rows, cols, Stride(ld));
@@ -74,6 +79,10 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
             const AttendOptions& opt, AttentionResult& result, float* concat, Index ld_concat) {
     const Index N = in.batch, H = in.num_heads, d = in.head_dim, Sp = in.source_len;
     const Index L = in.target_len;
+    const Index h0 = opt.first_head, h1 = opt.last_head < 0 ? in.num_heads : opt.last_head;
+    if (h0 < 0 || h1 > in.num_heads || h0 >= h1)
+        throw std::invalid_argument("heads [" + std::to_string(h0) + ", " + std::to_string(h1) +
+                                    ") are not among " + std::to_string(in.num_heads));
     const Index group = in.num_kv_heads > 0 ? H / in.num_kv_heads : 1;
     const Index Lw = win.rows, q0 = win.q0, Hk = win.heads, Cw = win.cols, k0 = win.k0;
     const int threads = std::max(1, opt.num_threads);
@@ -91,7 +100,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     }
     result.fully_masked_rows.assign(heads_total * static_cast<std::size_t>(Lw), 0);
     const bool dropout_on = opt.dropout > 0.0f;
-    const float inv_h = 1.0f / static_cast<float>(H);
+    const float inv_h = 1.0f / static_cast<float>(h1 - h0);
 
     // Query rows go in blocks small enough that a block's weights stay in cache from the
     // score product through mask, softmax, dropout, the product with V and the mean: each
@@ -103,9 +112,9 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     const Index blocks_per_item = (Lw + rpb - 1) / rpb;
     const bool need_scratch = !opt.need_weights || Hk < H || !win.full_columns;
 
-    ops::parallel_for(
+    ops::parallel_chunks(
         static_cast<std::size_t>(N * blocks_per_item), threads,
-        [&](std::size_t b0, std::size_t b1) {
+        [&](std::size_t slot, std::size_t b0, std::size_t b1) {
             std::vector<float> scratch;
             if (need_scratch) scratch.resize(static_cast<std::size_t>(rpb * Sp));
             for (std::size_t b = b0; b < b1; ++b) {
@@ -116,12 +125,14 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                 const auto cells = static_cast<std::size_t>(rows * Sp);
                 float* mean =
                     opt.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
-                for (Index h = 0; h < H; ++h) {
+                for (Index h = h0; h < h1; ++h) {
                     const auto t = static_cast<std::size_t>(n * H + h);
                     const Index g = h / group;
-                    const bool keep_head = opt.need_weights && h < Hk;
-                    float* kept =
-                        keep_head ? result.weights.ptr() + ((n * Hk + h) * Lw + r0) * Cw : nullptr;
+                    const Index kh_index = h - h0;  // among the kept heads
+                    const bool keep_head = opt.need_weights && kh_index < Hk;
+                    float* kept = keep_head
+                                      ? result.weights.ptr() + ((n * Hk + kh_index) * Lw + r0) * Cw
+                                      : nullptr;
                     float* p = keep_head && win.full_columns ? kept : scratch.data();
                     MutMap scores(p, rows, Sp);
                     const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
@@ -159,6 +170,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                                           t * static_cast<std::size_t>(Lw) +
                                           static_cast<std::size_t>(r0));
                     if (steps) keep(steps->softmax);
+                    if (opt.observer) (*opt.observer)(slot, RowBlock{n, h, i0, rows, Sp, p});
                     if (dropout_on)  // one stream per (batch item, head, absolute query row):
                                      // independent of blocking and of the window
                         for (Index i = 0; i < rows; ++i)
@@ -175,7 +187,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     if (kept && !win.full_columns) MutMap(kept, rows, Cw) = window_cols;
                     if (mean) {
                         MutMap m(mean, rows, Cw);
-                        if (h == 0)
+                        if (h == h0)
                             m = window_cols;
                         else
                             m += window_cols;

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "engine/layers/multi_head_attention.h"
 #include "engine/ops/masks.h"
@@ -60,12 +61,27 @@ struct ProjectedHeads {
     float score_scale = 1.0f;  ///< what q carries; undone for the raw scores of the steps view
 };
 
+/// Sees every RowBlock attend() computes.  Called from several threads at once; `slot` (in [0,
+/// observer_slots(...))) tells them apart: calls with the same slot never overlap, so each slot may
+/// accumulate on its own.
+using RowObserver = std::function<void(std::size_t slot, const RowBlock& block)>;
+
+/// The slots attend() hands an observer for these sizes (the window's rows).
+std::size_t observer_slots(std::int64_t batch, std::int64_t rows, std::int64_t source_len,
+                           int threads);
+
 struct AttendOptions {
     MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
     bool need_weights = true;
     float dropout = 0.0f;  ///< applied only when > 0
     std::uint64_t dropout_seed = 0;
     int num_threads = 1;
+    /// Sees every block of rows (statistics computed without keeping maps); null: none.
+    const RowObserver* observer = nullptr;
+    /// Only query heads [first_head, last_head) are computed (-1: to the last): the contexts
+    /// of the others are left as they were, and weights and their mean cover these heads
+    /// (weights' head k is head first_head + k).
+    std::int64_t first_head = 0, last_head = -1;
 };
 
 /// Fills `result.weights` ([N, win.heads, win.rows, win.cols]) and `result.mean_weights` when

@@ -115,6 +115,14 @@ struct AttentionResult {
     std::optional<AttentionSteps> steps;
 };
 
+/// A block of attention rows as they are computed, after the softmax (before dropout): head
+/// `head` of batch item `item`, absolute query rows [first_row, first_row + rows), each row
+/// `keys` weights over every key, row after row.  Valid only during the call it is given to.
+struct RowBlock {
+    std::int64_t item = 0, head = 0, first_row = 0, rows = 0, keys = 0;
+    const float* weights = nullptr;
+};
+
 /// Gives the result's output, weights and mean back to the engine's kept buffers
 /// (engine/buffers.h), for the next forward pass of the same size; they are left empty.
 void recycle(AttentionResult& result);

@@ -60,55 +60,6 @@ void label_heads(HeadAtlas* atlas, const HeadAtlasThresholds& t) {
         }
 }
 
-HeadAtlas measure_heads(const std::vector<Tensor>& layers, bool causal) {
-    if (layers.empty()) return {};
-    const Tensor& first = layers.front();
-    const std::int64_t L = first.dim(first.rank() - 1);
-    const std::int64_t H = std::int64_t(first.numel()) / (L * L);
-    HeadAtlas atlas(std::int64_t(layers.size()), H);
-    for (std::size_t l = 0; l < layers.size(); ++l) {
-        if (std::int64_t(layers[l].numel()) != H * L * L)
-            throw std::invalid_argument("layer " + std::to_string(l) + " holds " +
-                                        shape_string(layers[l].shape) + ", not [" +
-                                        std::to_string(H) + ", " + std::to_string(L) + ", " +
-                                        std::to_string(L) + "]");
-        for (std::int64_t h = 0; h < H; ++h) {
-            const float* p = layers[l].ptr() + std::size_t(h * L * L);
-            HeadMeasures& m = atlas.at(std::int64_t(l), h);
-            double entropy = 0, broad = 0, broad_rows = 0, dist = 0, first_w = 0, self = 0,
-                   prev = 0;
-            for (std::int64_t i = 0; i < L; ++i) {
-                const float* row = p + i * L;
-                const std::int64_t keys = causal ? i + 1 : L;
-                double e = 0;
-                for (std::int64_t j = 0; j < keys; ++j) {
-                    const double w = row[j];
-                    if (w > 0) e -= w * std::log(w);
-                    dist += w * double(std::abs(i - j));
-                }
-                entropy += e;
-                if (keys > 1) {
-                    broad += e / std::log(double(keys));
-                    broad_rows += 1;
-                }
-                self += row[i];
-                if (i > 0) {
-                    first_w += row[0];
-                    prev += row[i - 1];
-                }
-            }
-            m.entropy = entropy / double(L);
-            m.broadness = broad_rows > 0 ? broad / broad_rows : 0.0;
-            m.mean_distance = dist / double(L);
-            m.self = self / double(L);
-            m.first = L > 1 ? first_w / double(L - 1) : 0.0;
-            m.previous = L > 1 ? prev / double(L - 1) : 0.0;
-        }
-    }
-    label_heads(&atlas);
-    return atlas;
-}
-
 std::vector<std::int64_t> induction_sequence(std::int64_t first, std::int64_t period,
                                              std::int64_t low, std::int64_t high,
                                              std::uint64_t seed) {

@@ -51,6 +51,12 @@ struct AttentionScope {
     /// end).  The softmax still runs over every key.
     std::int64_t window_begin = 0;
     std::int64_t window_length = -1;
+    /// >= 0: only this head's attention is computed in the kept layers (weights [1, 1, rows,
+    /// cols] when heads != 0, the mean is that head's map).  The other heads' contexts are not
+    /// computed, so the pass ends after the last kept layer: nothing after it may be wanted
+    /// (hidden states, residuals, contexts).  One head of an 8,192-token text is a fourteenth
+    /// of the layer's attention.
+    std::int64_t only_head = -1;
 };
 
 /// One query head of one layer (both from 0).
@@ -122,6 +128,16 @@ class AttentionSink {
     /// projection.  Only called when wants_contexts().
     virtual bool wants_contexts() const { return false; }
     virtual void on_context(std::int64_t /*layer*/, const Tensor& /*context*/) {}
+    /// Statistics over texts too long for their maps: every layer of the scope hands its
+    /// attention rows block by block as they are computed (whether or not its weights are kept,
+    /// and with options.attention false too), so no map need exist.  Only when wants_rows().
+    virtual bool wants_rows() const { return false; }
+    /// Before a layer's rows: on_rows is then called with slots in [0, slots).
+    virtual void begin_rows(std::int64_t /*layer*/, std::size_t /*slots*/) {}
+    /// From several threads at once; calls with the same slot never overlap.
+    virtual void on_rows(std::int64_t /*layer*/, std::size_t /*slot*/, const RowBlock& /*rows*/) {}
+    /// After a layer's last on_rows.
+    virtual void end_rows(std::int64_t /*layer*/) {}
 };
 
 /// Keeps what a pass needs for predictions and interventions: every residual stream and

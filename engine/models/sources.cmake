@@ -4,6 +4,7 @@ target_sources(attnviz_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/gguf_model.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gguf_tokenizer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/head_atlas.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/head_statistics.cpp
     ${CMAKE_CURRENT_LIST_DIR}/local_models.cpp
     ${CMAKE_CURRENT_LIST_DIR}/model_folder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/predictions.cpp

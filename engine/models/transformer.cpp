@@ -852,7 +852,8 @@ class Transformer final : public Model {
     /// One layer's attention over B copies of L tokens (h: [B L, E]; B > 1 keeps no weights).
     void attention(Index layer, const LayerWeights& w, const float* h, Index L,
                    const std::vector<Index>& pos, const ModelForwardOptions& options, bool keep,
-                   float* out, AttentionSink& sink, Scratch& scratch, Index B = 1) const;
+                   bool hand_rows, float* out, AttentionSink& sink, Scratch& scratch,
+                   Index B = 1) const;
     void mlp(const LayerWeights& w, const float* h, Index L, float* out, int threads,
              Scratch& scratch) const;
 
@@ -995,8 +996,8 @@ void Transformer::intervene_all(Index layer, float* concat, Index L, Index B,
 
 void Transformer::attention(Index layer, const LayerWeights& w, const float* h, Index L,
                             const std::vector<Index>& pos, const ModelForwardOptions& options,
-                            bool keep, float* out, AttentionSink& sink, Scratch& scratch,
-                            Index B) const {
+                            bool keep, bool hand_rows, float* out, AttentionSink& sink,
+                            Scratch& scratch, Index B) const {
     const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
     const Index E = config_.hidden_size;
     const Index ld = (H + 2 * KV) * d;
@@ -1019,7 +1020,9 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     }
     std::vector<float>& qkv = scratch.qkv;  // reused from layer to layer: no re-zeroing
     keep = keep && B == 1;
-    const bool steps = keep && options.steps_layer == layer;
+    hand_rows = hand_rows && B == 1;
+    const Index only = keep || hand_rows ? options.scope.only_head : -1;  // checked by forward()
+    const bool steps = keep && options.steps_layer == layer && only < 0;
     std::vector<float> unrotated;
     std::vector<Index> pos_all = pos;
     for (Index b = 1; b < B; ++b)
@@ -1031,7 +1034,7 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
 
     AttentionForwardOptions window;
     if (keep) {
-        window.weights_heads = options.scope.heads;
+        window.weights_heads = only < 0 ? options.scope.heads : options.scope.heads == 0 ? 0 : 1;
         window.query_begin = window.key_begin = options.scope.window_begin;
         window.query_count = window.key_count = options.scope.window_length;
     }
@@ -1067,6 +1070,18 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     layers::AttendOptions opt;
     opt.masked_rows = options.masked_rows;
     opt.num_threads = threads;
+    if (only >= 0) {
+        opt.first_head = only;
+        opt.last_head = only + 1;
+    }
+    layers::RowObserver observer;
+    if (hand_rows) {
+        sink.begin_rows(layer, static_cast<std::size_t>(threads));
+        observer = [&](std::size_t slot, const RowBlock& block) {
+            sink.on_rows(layer, slot, block);
+        };
+        opt.observer = &observer;
+    }
     // Every query row feeds the next layer; only the window's rows are kept.  Rows outside it
     // are attended without weights.
     auto run = [&](Index r0, Index rows, bool with_weights, AttentionResult& res) {
@@ -1092,6 +1107,11 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
     } else {
         AttentionResult discarded;
         run(0, L, false, discarded);
+    }
+    if (hand_rows) sink.end_rows(layer);
+    if (only >= 0) {  // the pass ends here (forward()): the other heads' contexts are missing
+        if (keep) sink.on_layer(layer, std::move(result));
+        return;
     }
     intervene_all(layer, concat.data(), L, B, options);
     if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, concat));
@@ -1197,21 +1217,37 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     const Index last = (!kept.empty() && !hidden && !streams)
                            ? std::min(kept.back() + 1, config_.num_layers)
                            : config_.num_layers;
+    const Index only = options.scope.only_head;
+    if (only >= 0 && (only >= H || kept.empty() || hidden || streams || B > 1))
+        throw std::invalid_argument(
+            only >= H ? "head " + std::to_string(only) + " does not exist: " +
+                            config_.display_name() + " has " + std::to_string(H) + " heads"
+                      : std::string("a pass of one head ends after its last kept layer: it "
+                                    "hands over nothing else"));
+    if (sink.wants_rows() && B > 1)
+        throw std::invalid_argument("a pass over several variants hands over no attention rows");
     for (Index i = first; i < config_.num_layers; ++i) {
         options.control.check();
         if (residuals) sink.on_residual(i, Tensor({R, E}, x));
-        bool keep = kept.empty();
-        if (!keep && next_kept < kept.size() && kept[next_kept] == i) {
-            keep = true;
+        bool in_scope = kept.empty();
+        if (!in_scope && next_kept < kept.size() && kept[next_kept] == i) {
+            in_scope = true;
             ++next_kept;
         }
-        keep = keep && options.attention;
+        const bool keep = in_scope && options.attention;
+        const bool rows = in_scope && sink.wants_rows();
+        // One head's pass (scope.only_head) stops after the attention of its last layer.
+        const bool last_attention = only >= 0 && next_kept == kept.size();
         const LayerWeights& w = layer(i, scratch, threads);
         options.control.check();  // converting a streamed layer takes as long as running it
         if (pre_norm) {
             h = x;
             norm(h.data(), R, w.norm1_w, w.norm1_b, threads);
-            attention(i, w, h.data(), L, pos, options, keep, a.data(), sink, scratch, B);
+            attention(i, w, h.data(), L, pos, options, keep, rows, a.data(), sink, scratch, B);
+            if (last_attention) {
+                options.control.report(i + 1 - first, last - first);
+                break;
+            }
             ops::add_inplace(x.data(), a.data(), x.size());
             options.control.check();  // a layer of an 8B model is seconds long
             if (config_.intermediate_size > 0) {
@@ -1221,7 +1257,11 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
                 ops::add_inplace(x.data(), a.data(), x.size());
             }
         } else {
-            attention(i, w, x.data(), L, pos, options, keep, a.data(), sink, scratch, B);
+            attention(i, w, x.data(), L, pos, options, keep, rows, a.data(), sink, scratch, B);
+            if (last_attention) {
+                options.control.report(i + 1 - first, last - first);
+                break;
+            }
             ops::add_inplace(a.data(), x.data(), x.size());
             norm(a.data(), R, w.norm1_w, w.norm1_b, threads);
             options.control.check();

@@ -21,19 +21,31 @@ namespace detail {
 void run_chunks(std::size_t chunks, const std::function<void(std::size_t)>& task);
 }  // namespace detail
 
-template <class Fn>  // Fn(std::size_t begin, std::size_t end)
-void parallel_for(std::size_t count, int threads, Fn&& fn) {
-    const std::size_t t =
-        std::min<std::size_t>(count, static_cast<std::size_t>(std::max(threads, 1)));
+/// How many chunks parallel_chunks() splits `count` items into on `threads` threads.
+inline std::size_t chunk_count(std::size_t count, int threads) {
+    return std::min<std::size_t>(count, static_cast<std::size_t>(std::max(threads, 1)));
+}
+
+/// parallel_for() that also hands each chunk its index in [0, chunk_count(count, threads)):
+/// no two calls with the same index run at once, so a chunk may accumulate into storage of
+/// its own without locks.
+template <class Fn>  // Fn(std::size_t chunk, std::size_t begin, std::size_t end)
+void parallel_chunks(std::size_t count, int threads, Fn&& fn) {
+    const std::size_t t = chunk_count(count, threads);
     if (t <= 1) {
-        if (count) fn(std::size_t{0}, count);
+        if (count) fn(std::size_t{0}, std::size_t{0}, count);
         return;
     }
     const std::size_t chunk = (count + t - 1) / t;
     detail::run_chunks(t, [&](std::size_t i) {
         const std::size_t b = i * chunk, e = std::min(count, b + chunk);
-        if (b < e) fn(b, e);
+        if (b < e) fn(i, b, e);
     });
+}
+
+template <class Fn>  // Fn(std::size_t begin, std::size_t end)
+void parallel_for(std::size_t count, int threads, Fn&& fn) {
+    parallel_chunks(count, threads, [&](std::size_t, std::size_t b, std::size_t e) { fn(b, e); });
 }
 
 }  // namespace attnviz::ops

@@ -1,0 +1,116 @@
+// The statistics pass: what every layer × head does over a whole text, however long, without
+// any map.  At 8,192 tokens Qwen2.5-0.5B's 24 × 14 maps are 90 GB of float32; this pass
+// reduces each block of attention rows as the attention core produces it (AttentionSink's
+// row blocks), so a head's scores exist one block at a time.
+//
+// For every head it gives the head atlas's measures (engine/models/head_atlas.h; induction
+// stays −1), and two curves over positions:
+//   received     the attention key j receives, averaged over the queries that see it
+//                (i ≥ j when causal, every query otherwise): the "lost in the middle" curve;
+//   first_token  each query's weight on the first token (an attention sink's signature).
+// Any one head's full map is then recomputed on demand (head_map), from the residual stream
+// the pass may keep for it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/models/head_atlas.h"
+#include "engine/models/model.h"
+#include "engine/tensor.h"
+
+namespace attnviz::models {
+
+struct HeadStatistics {
+    std::int64_t layers = 0, heads = 0, length = 0;
+    bool causal = false;
+    HeadAtlas atlas;  ///< the measures of every layer × head, labelled
+    /// [layers, heads, length] each.
+    std::vector<float> received, first_token;
+
+    const float* received_of(std::int64_t layer, std::int64_t head) const {
+        return received.data() + std::size_t((layer * heads + head) * length);
+    }
+    const float* first_token_of(std::int64_t layer, std::int64_t head) const {
+        return first_token.data() + std::size_t((layer * heads + head) * length);
+    }
+};
+
+/// Reduces the attention rows of a forward pass into HeadStatistics as they are computed
+/// (AttentionSink::wants_rows).  Rows may come in any order and from several threads; each
+/// slot sums on its own, and a layer's slots are added in slot order when it ends, so the
+/// result does not depend on scheduling.  With keep_residuals, the residual stream before
+/// every layer is kept too (what head_map() resumes from).
+class HeadStatisticsSink : public AttentionSink {
+  public:
+    HeadStatisticsSink(std::int64_t layers, std::int64_t heads, std::int64_t length, bool causal,
+                       bool keep_residuals = false);
+    ~HeadStatisticsSink() override;
+
+    void on_layer(std::int64_t, AttentionResult&&) override {}
+    bool wants_rows() const override { return true; }
+    void begin_rows(std::int64_t layer, std::size_t slots) override;
+    void on_rows(std::int64_t layer, std::size_t slot, const RowBlock& rows) override;
+    void end_rows(std::int64_t layer) override;
+    bool wants_residuals() const override { return keep_residuals_; }
+    void on_residual(std::int64_t layer, const Tensor& residual) override;
+
+    /// The statistics of the layers seen so far, labelled.
+    HeadStatistics take();
+    /// With keep_residuals: the residual stream before each layer ([L, hidden] each).
+    std::vector<std::shared_ptr<const Tensor>> take_residuals() { return std::move(residuals_); }
+
+  private:
+    struct Sums;
+    std::int64_t layers_, heads_, length_;
+    bool causal_, keep_residuals_;
+    HeadStatistics stats_;
+    std::vector<double> positions_;  ///< 0, 1, ..., length − 1
+    std::vector<std::unique_ptr<Sums>> slots_;
+    std::vector<std::shared_ptr<const Tensor>> residuals_;
+};
+
+/// The same statistics from full maps: `layers[l]` is [H, L, L] (or [1, H, L, L]), rows summing
+/// to 1 over the keys they see.  What a file of maps computed elsewhere gives, and the
+/// reference the pass is tested against.
+HeadStatistics statistics_from_maps(const std::vector<Tensor>& layers, bool causal);
+
+/// `attnviz stats --out-json`: {"tokens": [labels], "layers", "heads", "length", "causal",
+/// "heads": [{"layer", "head" (from 1), the measures, "labels", "received": [L values],
+/// "first_token": [L values]}, ...]}.  `tokens` may be empty.
+std::string statistics_json(const HeadStatistics& statistics,
+                            const std::vector<std::string>& tokens);
+
+struct StatisticsOptions {
+    int num_threads = 1;
+    /// Keep the residual stream before every layer (layers × L × hidden floats), so that
+    /// head_map() runs one layer instead of every layer below it.
+    bool keep_residuals = false;
+    PassControl control;
+};
+
+struct StatisticsRun {
+    HeadStatistics statistics;
+    std::vector<std::shared_ptr<const Tensor>> residuals;  ///< with keep_residuals
+};
+
+/// Runs `model` once over `input`, keeping no map.
+StatisticsRun compute_statistics(const Model& model, const ModelInput& input,
+                                 const StatisticsOptions& options = {});
+
+/// Bytes the statistics pass allocates beyond the forward pass's own working set: the curves
+/// and, with keep_residuals, the residual streams.
+std::size_t statistics_bytes(const ModelInfo& info, std::int64_t tokens, bool keep_residuals,
+                             int threads);
+
+/// One head's full map [L, L] over `input`: only that head of that layer is computed, from
+/// `residual` (the stream before the layer, as compute_statistics keeps it) or, when null,
+/// by running the layers below.
+Tensor head_map(const Model& model, const ModelInput& input, std::int64_t layer, std::int64_t head,
+                const Tensor* residual = nullptr, int num_threads = 1,
+                const PassControl& control = {});
+
+}  // namespace attnviz::models

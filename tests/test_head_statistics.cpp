@@ -1,0 +1,167 @@
+// The statistics pass (engine/models/head_statistics.h) against the same measures read
+// directly from full maps, in float64, on every tiny model family and on a shipped model long
+// enough that its rows come in several blocks over two threads; and one head's map recomputed
+// on demand against the full pass, bit for bit.
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "engine/models/head_statistics.h"
+#include "engine/models/model_folder.h"
+#include "engine/ops/random.h"
+#include "test_support.h"
+
+using namespace attnviz;
+using namespace attnviz::models;
+
+namespace {
+
+std::vector<std::int64_t> random_ids(const ModelInfo& info, std::int64_t L, std::uint64_t seed) {
+    ops::Random rng(seed);
+    std::vector<std::int64_t> ids;
+    for (std::int64_t i = 0; i < L; ++i)
+        ids.push_back(std::int64_t(rng.uniform(0.0f, 1.0f) * float(info.vocab_size - 1)));
+    return ids;
+}
+
+/// Every layer's maps [H, L, L] from an ordinary pass.
+std::vector<Tensor> full_maps(const Model& model, const ModelInput& input, int threads) {
+    CollectingSink sink;
+    ModelForwardOptions options;
+    options.num_threads = threads;
+    model.forward(input, options, sink);
+    std::vector<Tensor> maps;
+    for (AttentionResult& r : sink.results)
+        maps.push_back(std::move(r.weights));
+    return maps;
+}
+
+/// The measures and curves straight from their definitions, in float64, row by row.
+void check_against_maps(const HeadStatistics& s, const std::vector<Tensor>& maps, bool causal,
+                        const std::string& what) {
+    const std::int64_t L = s.length, H = s.heads;
+    QCOMPARE(s.layers, std::int64_t(maps.size()));
+    constexpr double tol = 1e-5;
+    for (std::int64_t l = 0; l < s.layers; ++l)
+        for (std::int64_t h = 0; h < H; ++h) {
+            const float* p = maps[std::size_t(l)].ptr() + std::size_t(h * L * L);
+            double entropy = 0, distance = 0, self = 0, first = 0, previous = 0;
+            std::vector<double> received(std::size_t(L), 0.0);
+            for (std::int64_t i = 0; i < L; ++i) {
+                const std::int64_t keys = causal ? i + 1 : L;
+                for (std::int64_t j = 0; j < keys; ++j) {
+                    const double w = p[i * L + j];
+                    if (w > 0) entropy -= w * std::log(w);
+                    distance += w * double(std::abs(i - j));
+                    received[std::size_t(j)] += w;
+                }
+                self += p[i * L + i];
+                if (i > 0) {
+                    first += p[i * L];
+                    previous += p[i * L + i - 1];
+                }
+                const std::string where = what + " layer " + std::to_string(l) + " head " +
+                                          std::to_string(h) + " row " + std::to_string(i);
+                QVERIFY2(s.first_token_of(l, h)[i] == p[i * L], where.c_str());
+            }
+            const HeadMeasures& m = s.atlas.at(l, h);
+            const std::string where =
+                what + " layer " + std::to_string(l) + " head " + std::to_string(h);
+            QVERIFY2(std::abs(m.entropy - entropy / double(L)) < tol, where.c_str());
+            QVERIFY2(std::abs(m.mean_distance - distance / double(L)) < tol, where.c_str());
+            QVERIFY2(std::abs(m.self - self / double(L)) < tol, where.c_str());
+            QVERIFY2(std::abs(m.first - first / double(L - 1)) < tol, where.c_str());
+            QVERIFY2(std::abs(m.previous - previous / double(L - 1)) < tol, where.c_str());
+            for (std::int64_t j = 0; j < L; ++j) {
+                const double expected = received[std::size_t(j)] / double(causal ? L - j : L);
+                QVERIFY2(std::abs(s.received_of(l, h)[j] - expected) < tol,
+                         (where + " key " + std::to_string(j)).c_str());
+            }
+        }
+}
+
+}  // namespace
+
+class TestHeadStatistics : public QObject {
+    Q_OBJECT
+  private slots:
+    void statisticsPassEqualsTheMeasuresOfFullMaps_data() {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<int>("tokens");
+        QTest::addColumn<int>("threads");
+        const QString golden = QString::fromStdString(test::golden_dir() + "/models/");
+        for (const char* name : {"bert_gamma_beta", "roberta", "distilbert", "gpt2_lmhead",
+                                 "llama_gqa", "qwen2_bias_bf16", "qwen3_qknorm"})
+            QTest::newRow(name) << golden + name << 24 << 1;
+        // 512 rows over two threads: several blocks, two slots summed in order.
+        const QString shipped =
+            QString::fromStdString(test::golden_dir() + "/../../resources/models/");
+        QTest::newRow("attn-only-2l, 512 tokens, 2 threads")
+            << shipped + "attn-only-2l" << 512 << 2;
+        QTest::newRow("char-zh-en-4l, 300 tokens") << shipped + "char-zh-en-4l" << 300 << 1;
+    }
+    void statisticsPassEqualsTheMeasuresOfFullMaps() {
+        QFETCH(QString, folder);
+        QFETCH(int, tokens);
+        QFETCH(int, threads);
+        const auto model = load_model(folder.toStdString());
+        const ModelInfo& info = model->info();
+        ModelInput input;
+        input.ids = random_ids(info, std::min<std::int64_t>(tokens, info.max_positions), 7);
+        const std::vector<Tensor> maps = full_maps(*model, input, threads);
+        StatisticsOptions options;
+        options.num_threads = threads;
+        const StatisticsRun run = compute_statistics(*model, input, options);
+        QCOMPARE(run.statistics.heads, info.num_heads);
+        QCOMPARE(run.statistics.length, std::int64_t(input.ids.size()));
+        QVERIFY(run.residuals.empty());
+        check_against_maps(run.statistics, maps, info.causal, folder.toStdString());
+        // From the maps themselves (a file computed elsewhere): the same numbers.
+        check_against_maps(statistics_from_maps(maps, info.causal), maps, info.causal,
+                           "from maps " + folder.toStdString());
+    }
+
+    void oneHeadIsRecomputedBitForBit() {
+        const auto model = load_model(test::golden_dir() + "/../../resources/models/char-zh-en-4l");
+        ModelInput input;
+        input.ids = random_ids(model->info(), 200, 3);
+        const std::int64_t L = std::int64_t(input.ids.size());
+        const std::vector<Tensor> maps = full_maps(*model, input, 2);
+        StatisticsOptions options;
+        options.num_threads = 2;
+        options.keep_residuals = true;
+        const StatisticsRun run = compute_statistics(*model, input, options);
+        QCOMPARE(run.residuals.size(), std::size_t(model->info().num_layers));
+        const auto bytes = std::size_t(L * L) * sizeof(float);
+        for (std::int64_t layer : {std::int64_t(0), model->info().num_layers - 1})
+            for (std::int64_t head : {std::int64_t(0), model->info().num_heads - 1}) {
+                const float* expected = maps[std::size_t(layer)].ptr() + head * L * L;
+                const Tensor resumed = head_map(*model, input, layer, head,
+                                                run.residuals[std::size_t(layer)].get(), 2);
+                QCOMPARE(resumed.shape, (Shape{L, L}));
+                QVERIFY(std::memcmp(resumed.ptr(), expected, bytes) == 0);
+                const Tensor from_start = head_map(*model, input, layer, head, nullptr, 2);
+                QVERIFY(std::memcmp(from_start.ptr(), expected, bytes) == 0);
+            }
+    }
+
+    void oneHeadPassesRefuseWhatTheyCannotGive() {
+        const auto model = load_model(test::golden_dir() + "/models/llama_gqa");
+        ModelInput input;
+        input.ids = {1, 2, 3, 4};
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 head_map(*model, input, 0, model->info().num_heads));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 head_map(*model, input, model->info().num_layers, 0));
+        ModelForwardOptions options;  // every layer: the pass would need every head's context
+        options.scope.only_head = 0;
+        CollectingSink sink;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, model->forward(input, options, sink));
+    }
+};
+
+QTEST_MAIN(TestHeadStatistics)
+#include "test_head_statistics.moc"
