@@ -25,8 +25,8 @@ namespace attnviz::cli {
 namespace {
 
 /// The subcommands of app/, in the order the help lists them.
-constexpr AddCommand kCommands[] = {add_attend_command,  add_tokenize_command, add_inspect_command,
-                                    add_bench_command,   add_predict_command,  add_patch_command,
+constexpr AddCommand kCommands[] = {add_attend_command,   add_tokenize_command, add_inspect_command,
+                                    add_bench_command,    add_predict_command,  add_patch_command,
                                     add_generate_command, add_stats_command};
 
 constexpr const char* kGuiGroup = "Desktop app";

@@ -200,15 +200,26 @@ void attend_with_model(const ModelAttendRequest& r) {
 }
 
 void stats_with_model(const StatsRequest& r) {
-    if (r.out_json.empty() && r.out_npy.empty() && r.out_first.empty() && r.out_csv.empty())
+    if (r.out_json.empty() && r.out_npy.empty() && r.out_first.empty() && r.out_csv.empty() &&
+        r.out_map.empty())
         throw UsageError(
-            "nothing to write: give --out-json, --out-npy, --out-first and/or --out-csv");
+            "nothing to write: give --out-json, --out-npy, --out-first, --out-csv "
+            "and/or --map with --out-map");
     for (const auto& [path, option] :
          {std::pair{&r.out_json, "--out-json"}, std::pair{&r.out_npy, "--out-npy"},
           std::pair{&r.out_first, "--out-first"}, std::pair{&r.out_csv, "--out-csv"}})
         if (!path->empty()) require_output_folder(*path, option);
+    if (r.map.empty() != r.out_map.empty())
+        throw UsageError("--map L.H and --out-map M.npy go together");
+    if (!r.out_map.empty()) require_output_folder(r.out_map, "--out-map");
     const models::OpenedModel m = models::open_model_folder(r.folder);
     const models::ModelInfo& info = m.model->info();
+    std::optional<models::HeadRef> head;
+    if (!r.map.empty()) {
+        const std::vector<models::HeadRef> heads = models::parse_head_list(r.map, info, "--map");
+        if (heads.size() != 1) throw UsageError("--map takes one head (L.H, from 1)");
+        head = heads.front();
+    }
     const models::EncodedText e = models::encode_text(m, r.text, std::nullopt);
     const auto L = static_cast<std::int64_t>(e.input.ids.size());
 
@@ -217,8 +228,11 @@ void stats_with_model(const StatsRequest& r) {
     forward.attention = false;
     forward.num_threads = r.threads;
     const std::uint64_t streaming = m.model->streaming_weight_bytes();
-    const std::uint64_t others = m.model->estimate_forward_bytes(L, forward) +
-                                 models::statistics_bytes(info, L, false, r.threads);
+    const std::uint64_t others =
+        m.model->estimate_forward_bytes(L, forward) +
+        models::statistics_bytes(info, L, head.has_value(), r.threads) +
+        (head ? static_cast<std::uint64_t>(L) * static_cast<std::uint64_t>(L) * 2 * sizeof(float)
+              : 0);  // the map, and its blocks' scratch
     budget::MemoryPlan plan =
         budget::plan_memory([&](const budget::ResultScope&) { return others + streaming; }, {},
                             static_cast<int>(info.num_heads), L, r.budget.bytes);
@@ -230,17 +244,40 @@ void stats_with_model(const StatsRequest& r) {
 
     models::StatisticsOptions options;
     options.num_threads = r.threads;
+    // The head's map is recomputed from the residual stream before its layer: kept by the pass.
+    options.keep_residuals = head.has_value();
     models::StatisticsRun run;
+    const auto t0 = Clock::now();
     {
         const TerminalProgress bar(weights.stream ? "weights streamed from the files" : "");
         options.control.progress = bar.callback();
         run = models::compute_statistics(*m.model, e.input, options);
     }
+    const double pass_ms = ms_since(t0);
+    Tensor map;
+    double map_ms = 0;
+    if (head) {
+        const auto t1 = Clock::now();
+        map =
+            models::head_map(*m.model, e.input, head->layer, head->head,
+                             run.residuals[static_cast<std::size_t>(head->layer)].get(), r.threads);
+        map_ms = ms_since(t1);
+    }
+    run.residuals.clear();
     const models::HeadStatistics& s = run.statistics;
     // Every output is computed before the first is written.
     const Shape curves{s.layers, s.heads, s.length};
     std::string json;
-    if (!r.out_json.empty()) json = models::statistics_json(s, e.encoding.text) + "\n";
+    if (!r.out_json.empty()) {
+        json = models::statistics_json(s, e.encoding.text);
+        char timings[160];
+        std::snprintf(timings, sizeof timings, ",\"pass_ms\":%.1f,\"map_ms\":%.1f,\"threads\":%d}",
+                      pass_ms, map_ms, r.threads);
+        json.pop_back();  // the closing brace
+        json += timings;
+        json += "\n";
+    }
+    if (head) io::write_npy(r.out_map, map);
     if (!r.out_npy.empty()) io::write_npy(r.out_npy, Tensor(curves, s.received));
     if (!r.out_first.empty()) io::write_npy(r.out_first, Tensor(curves, s.first_token));
     if (!r.out_csv.empty()) io::write_file_atomically(r.out_csv, s.atlas.to_csv());

@@ -50,6 +50,8 @@ struct StatsRequest {
     std::string out_npy;    ///< float32 [layers, heads, L]: the attention each key receives
     std::string out_first;  ///< float32 [layers, heads, L]: each query's weight on token 1
     std::string out_csv;    ///< the head atlas's CSV
+    std::string map;        ///< --map L.H (from 1): one head's full map after the pass
+    std::string out_map;    ///< float32 [L, L] of that head
 };
 
 /// `attnviz stats --model DIR --text-file F`: the statistics pass (engine/models/

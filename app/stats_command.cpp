@@ -16,7 +16,7 @@ namespace {
 struct StatsOptions {
     std::string folder;
     std::optional<std::string> text, text_file;
-    std::string out_json, out_npy, out_first, out_csv;
+    std::string out_json, out_npy, out_first, out_csv, map, out_map;
     MemoryOptions memory;
     int threads = 1;
 };
@@ -33,6 +33,8 @@ int stats(const StatsOptions& o) {
     r.out_npy = o.out_npy;
     r.out_first = o.out_first;
     r.out_csv = o.out_csv;
+    r.map = o.map;
+    r.out_map = o.out_map;
     stats_with_model(r);
     return 0;
 }
@@ -63,6 +65,9 @@ void add_stats_command(CLI::App& app, CommandContext& ctx) {
     add_text(*sub, "--out-first", &o->out_first, "F.npy",
              "float32 [layers, heads, L]: each query's attention on the first token");
     add_text(*sub, "--out-csv", &o->out_csv, "S.csv", "the head atlas's CSV: one line per head");
+    add_text(*sub, "--map", &o->map, "L.H",
+             "one head (layer.head, from 1) whose full map is recomputed after the pass");
+    add_text(*sub, "--out-map", &o->out_map, "M.npy", "float32 [L, L]: that head's map");
     add_memory_budget_option(*sub, &o->memory);
     add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of the pass");
     ctx.on_parsed(sub, [o] { return stats(*o); });

@@ -14,6 +14,7 @@
 #include <fstream>
 
 #include "engine/io/npy.h"
+#include "engine/models/head_statistics.h"
 #include "engine/models/model.h"
 #include "test_support.h"
 
@@ -195,6 +196,124 @@ class TestCliModels : public QObject {
             QCOMPARE(b.shape, a.shape);
             QVERIFY2(a.data == b.data, n);
         }
+    }
+
+    // attnviz stats keeps no map, yet its measures and curves are those of the maps attend
+    // writes for the same text, and the head it recomputes with --map is attend's, bit for bit.
+    void statsEqualTheMeasuresOfTheFullMaps() {
+        const QString dir = model_dir("llama_gqa");
+        const QString text = "the cat sat on the mat and the dog sat on the log";
+        const QString maps = out_path("stats_full.npy"), tokens = out_path("stats_tokens.json");
+        auto r = test::run_cli({"attend", "--model", dir, "--text", text, "--out-weights", maps,
+                                "--out-tokens", tokens});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        const QString json = out_path("stats.json"), received = out_path("stats_received.npy"),
+                      first = out_path("stats_first.npy"), csv = out_path("stats.csv"),
+                      map = out_path("stats_map.npy"), text_file = out_path("stats_text.txt");
+        {
+            QFile f(text_file);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text.toUtf8());
+        }
+        r = test::run_cli({"stats", "--model", dir, "--text-file", text_file, "--out-json", json,
+                           "--out-npy", received, "--out-first", first, "--out-csv", csv, "--map",
+                           "2.3", "--out-map", map});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // piped: no progress bar
+        const Tensor full = io::read_npy(maps.toStdString());
+        const std::int64_t layers = full.dim(0), heads = full.dim(1), L = full.dim(2);
+        std::vector<Tensor> per_layer;
+        for (std::int64_t l = 0; l < layers; ++l) {
+            const auto at = full.data.begin() + std::ptrdiff_t(l * heads * L * L);
+            per_layer.emplace_back(Shape{heads, L, L},
+                                   std::vector<float>(at, at + std::ptrdiff_t(heads * L * L)));
+        }
+        const models::HeadStatistics expected = models::statistics_from_maps(per_layer, true);
+        const Tensor got_received = io::read_npy(received.toStdString());
+        const Tensor got_first = io::read_npy(first.toStdString());
+        QCOMPARE(got_received.shape, (Shape{layers, heads, L}));
+        QCOMPARE(got_first.shape, (Shape{layers, heads, L}));
+        for (std::size_t i = 0; i < got_received.numel(); ++i) {
+            QVERIFY(std::abs(got_received.data[i] - expected.received[i]) < 1e-5f);
+            QCOMPARE(got_first.data[i], expected.first_token[i]);
+        }
+        // Layer 2, head 3 (from 1), as attend wrote it.
+        const Tensor got_map = io::read_npy(map.toStdString());
+        QCOMPARE(got_map.shape, (Shape{L, L}));
+        QVERIFY(std::equal(got_map.data.begin(), got_map.data.end(),
+                           full.data.begin() + std::ptrdiff_t((1 * heads + 2) * L * L)));
+        // The JSON: tokens, and per head the measures of the maps.
+        QFile jf(json);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const QJsonObject o = QJsonDocument::fromJson(jf.readAll()).object();
+        QCOMPARE(o.value("length").toInteger(), L);
+        QCOMPARE(o.value("tokens").toArray().size(), qsizetype(L));
+        const QJsonArray per_head = o.value("heads").toArray();
+        QCOMPARE(per_head.size(), qsizetype(layers * heads));
+        for (const QJsonValue v : per_head) {
+            const QJsonObject h = v.toObject();
+            const models::HeadMeasures& m = expected.atlas.at(h.value("layer").toInteger() - 1,
+                                                              h.value("head").toInteger() - 1);
+            QVERIFY(std::abs(h.value("entropy").toDouble() - m.entropy) < 1e-5);
+            QVERIFY(std::abs(h.value("mean_distance").toDouble() - m.mean_distance) < 1e-5);
+            QVERIFY(std::abs(h.value("previous").toDouble() - m.previous) < 1e-5);
+            QCOMPARE(h.value("received").toArray().size(), qsizetype(L));
+        }
+        QFile cf(csv);
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(cf.readAll()).count('\n'), int(layers * heads + 1));
+    }
+
+    void statsRefusesWhatItCannotDo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("phrase");
+        const QString dir = model_dir("llama_gqa");
+        const QString out = out_path("never.npy");
+        QTest::newRow("no output")
+            << QStringList{"stats", "--model", dir, "--text", "a b"} << 2 << "nothing to write";
+        QTest::newRow("no text") << QStringList{"stats", "--model", dir, "--out-npy", out} << 2
+                                 << "--text-file";
+        QTest::newRow("two texts")
+            << QStringList{"stats",       "--model", dir,         "--text", "a",
+                           "--text-file", out,       "--out-npy", out}
+            << 2 << "one of them";
+        QTest::newRow("missing text file")
+            << QStringList{"stats",     "--model", dir, "--text-file", out_path("no_such.txt"),
+                           "--out-npy", out}
+            << 1 << "no_such.txt";
+        QTest::newRow("no such head")
+            << QStringList{"stats", "--model", dir,         "--text", "a b",
+                           "--map", "9.1",     "--out-map", out}
+            << 2 << "--map";
+        QTest::newRow("map without out")
+            << QStringList{"stats", "--model", dir,         "--text", "a b",
+                           "--map", "1.1",     "--out-npy", out}
+            << 2 << "--out-map";
+        QTest::newRow("empty text")
+            << QStringList{"stats", "--model", dir, "--text", "", "--out-npy", out} << 1 << "empty";
+        QTest::newRow("unwritable") << QStringList{"stats",
+                                                   "--model",
+                                                   dir,
+                                                   "--text",
+                                                   "a b",
+                                                   "--out-npy",
+                                                   out_path("no/such/folder/r.npy")}
+                                    << 1 << "does not exist";
+        QTest::newRow("over the budget")
+            << QStringList{"stats", "--model",         dir, "--text", "a b", "--out-npy",
+                           out,     "--memory-budget", "1M"}
+            << 1 << "memory budget";
+    }
+    void statsRefusesWhatItCannotDo() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, phrase);
+        const auto r = test::run_cli(args);
+        QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
+        QVERIFY2(r.err.contains(phrase, Qt::CaseInsensitive), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(!QFile::exists(out_path("never.npy")));
     }
 
     void overTheBudgetNamesWhatFitsAndWritesNothing() {

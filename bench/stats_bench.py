@@ -1,0 +1,87 @@
+#!/usr/bin/python3
+"""The statistics pass over a long text: `attnviz stats` on 8,192 tokens of a random BF16
+checkpoint with Qwen2.5-0.5B's exact shapes (bench/big_checkpoint.py --shape qwen2.5-0.5b
+writes it once, about 1 GB), then one head's full map recomputed from the residual stream the
+pass keeps (--map).
+
+    /usr/bin/python3 bench/stats_bench.py [--attnviz build/release/app/attnviz]
+        [--model /tmp/attnviz-bench/qwen2.5-0.5b-bf16] [--tokens 8192] [--threads 2]
+        [--runs 1] [--map 12.7]
+
+Reports, as JSON lines: the sgemm peak (the engine's single-thread figure times --threads, as
+`attnviz bench --model` measures it in the same run), then per run: wall time, peak RssAnon
+(sampled every 20 ms), the pass's time and GFLOP/s against that peak counting every
+product's FLOPs (both attention products over the full L x L, as the engine computes them),
+and the head map's time.  A benchmark, never a test.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from big_model_bench import forward_flops, run_sampled, text_of  # noqa: E402
+
+ROOT = os.path.dirname(HERE)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--attnviz", default=os.path.join(ROOT, "build", "release", "app", "attnviz"))
+    ap.add_argument("--model", default="/tmp/attnviz-bench/qwen2.5-0.5b-bf16")
+    ap.add_argument("--tokens", type=int, default=8192)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--map", default="12.7")
+    a = ap.parse_args()
+
+    subprocess.run([sys.executable, os.path.join(HERE, "big_checkpoint.py"), "--shape",
+                    "qwen2.5-0.5b", "--out", a.model], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(a.model, "config.json")) as f:
+        config = json.load(f)
+    tiny = os.path.join(ROOT, "tests", "golden", "models", "llama_gqa")
+    out = subprocess.run([a.attnviz, "bench", "--model", tiny, "--tokens", "8", "--threads", "1",
+                          "--repeats", "1"], check=True, capture_output=True, text=True).stdout
+    peak1 = json.loads(out.strip().splitlines()[-1])["sgemm_peak_gflops"]
+    peak = peak1 * a.threads
+    print(json.dumps({"bench": "peak", "threads": a.threads, "sgemm_gflops_1": peak1,
+                      "sgemm_gflops": round(peak, 1)}), flush=True)
+
+    text, got = text_of(a.attnviz, a.model, a.tokens)
+    flops = forward_flops(config, got)
+    passes, maps = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        text_file = os.path.join(tmp, "text.txt")
+        with open(text_file, "w") as f:
+            f.write(text)
+        out_json = os.path.join(tmp, "s.json")
+        cmd = [a.attnviz, "stats", "--model", a.model, "--text-file", text_file, "--threads",
+               str(a.threads), "--out-json", out_json, "--out-npy", os.path.join(tmp, "r.npy"),
+               "--map", a.map, "--out-map", os.path.join(tmp, "m.npy")]
+        for _ in range(max(1, a.runs)):
+            wall, rss, cpu = run_sampled(cmd)
+            with open(out_json) as f:
+                timings = json.load(f)
+            pass_s = timings["pass_ms"] / 1e3
+            gflops = flops / pass_s / 1e9
+            passes.append(pass_s)
+            maps.append(timings["map_ms"] / 1e3)
+            print(json.dumps({"bench": "stats", "tokens": got, "wall_s": round(wall, 2),
+                              "cpu_s": round(cpu, 2), "rss_anon_gib": round(rss / 2**30, 3),
+                              "pass_s": round(pass_s, 2), "gflops": round(gflops, 1),
+                              "fraction_of_peak": round(gflops / peak, 3),
+                              "map_s": round(maps[-1], 2), "load": os.getloadavg()[0]}),
+                  flush=True)
+    print(json.dumps({"bench": "stats_median", "runs": len(passes),
+                      "pass_s": round(statistics.median(passes), 2),
+                      "fraction_of_peak": round(flops / statistics.median(passes) / 1e9 / peak, 3),
+                      "map_s": round(statistics.median(maps), 2)}), flush=True)
+
+
+if __name__ == "__main__":
+    main()
