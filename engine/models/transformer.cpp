@@ -1592,9 +1592,13 @@ std::size_t Transformer::estimate_forward_bytes(Index tokens,
     const double H = double(config_.num_heads), KV = double(config_.num_kv_heads);
     const double d = double(config_.head_dim), I = double(config_.intermediate_size);
     const AttentionScope& s = options.scope;
-    const double kept_layers =
-        s.layers.empty() ? double(config_.num_layers) : double(s.layers.size());
-    const double heads = s.heads < 0 ? H : double(s.heads);
+    // Without attention no map is kept (a statistics pass sees its rows in blocks).
+    const double kept_layers = !options.attention ? 0.0
+                               : s.layers.empty() ? double(config_.num_layers)
+                                                  : double(s.layers.size());
+    const double heads = s.only_head >= 0 ? (s.heads == 0 ? 0.0 : 1.0)
+                         : s.heads < 0    ? H
+                                          : double(s.heads);
     const double rows = s.window_length < 0 ? L - double(s.window_begin) : double(s.window_length);
     double floats = kept_layers * (heads + 1.0) * rows * rows;               // kept maps and means
     floats += L * E * 4 + L * (H + 2 * KV) * d * 2 + L * H * d + L * I * 2;  // activations

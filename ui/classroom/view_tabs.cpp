@@ -22,6 +22,7 @@
 #include "ui/model/lens_view.h"
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
+#include "ui/model/positions_view.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/heatmap_grid_view.h"
 
@@ -29,7 +30,7 @@ namespace attnviz::ui {
 
 namespace {
 const char* const kTabNames[] = {"grid",  "steps", "lines", "statistics", "compare",
-                                 "model", "atlas", "lens",  "patch"};
+                                 "model", "atlas", "lens",  "patch",      "positions"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -132,6 +133,8 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     tabs_->addTab(lens_, QString());
     patch_ = new PatchView(tabs_);
     tabs_->addTab(patch_, QString());
+    positions_ = new PositionsView(doc_, tabs_);
+    tabs_->addTab(positions_, QString());
     layout->addWidget(tabs_, 1);
     retranslate();
 
@@ -147,6 +150,8 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(lens_, &LensView::failed, this, &ViewTabs::failed);
     connect(patch_, &PatchView::hovered, this, &ViewTabs::hovered);
     connect(patch_, &PatchView::failed, this, &ViewTabs::failed);
+    connect(positions_, &PositionsView::hovered, this, &ViewTabs::hovered);
+    connect(positions_, &PositionsView::failed, this, &ViewTabs::failed);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
@@ -199,6 +204,12 @@ void ViewTabs::retranslate() {
         tabs_->setTabToolTip(PatchTab,
                              tr("Activation patching: which heads carry what the corrupted "
                                 "text lost"));
+    }
+    if (tabs_->count() > PositionsTab) {
+        tabs_->setTabText(PositionsTab, tr("Positions"));
+        tabs_->setTabToolTip(PositionsTab,
+                             tr("Where attention goes over a whole text, however long: the "
+                                "attention each position receives, for every head"));
     }
     banner_close_->setToolTip(tr("Hide the explanation"));
     banner_note_->setText(

@@ -27,6 +27,7 @@ class ModelView;
 class AtlasView;
 class LensView;
 class PatchView;
+class PositionsView;
 struct SnapshotStatistics;
 
 class ViewTabs : public QWidget {
@@ -41,7 +42,8 @@ class ViewTabs : public QWidget {
         ModelTab,
         AtlasTab,
         LensTab,
-        PatchTab
+        PatchTab,
+        PositionsTab
     };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
@@ -76,6 +78,7 @@ class ViewTabs : public QWidget {
     AtlasView* atlasView() const { return atlas_; }
     LensView* lensView() const { return lens_; }
     PatchView* patchView() const { return patch_; }
+    PositionsView* positionsView() const { return positions_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
     StatisticsView* statistics() const { return stats_; }
@@ -115,6 +118,7 @@ class ViewTabs : public QWidget {
     AtlasView* atlas_ = nullptr;
     LensView* lens_ = nullptr;
     PatchView* patch_ = nullptr;
+    PositionsView* positions_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;

@@ -4,6 +4,7 @@
 
 #include <mutex>
 
+#include "engine/models/head_statistics.h"
 #include "ui/compute/mailbox.h"
 
 namespace attnviz::ui {
@@ -16,22 +17,6 @@ int threads() {
     return std::max(1, QThread::idealThreadCount());
 }
 
-/// `head` of `layer` on `input`: the pass keeps that layer's first heads up to it only.
-Tensor head_map(const models::Model& model, const models::ModelInput& input, int layer, int head,
-                const std::atomic<bool>* stop) {
-    models::ModelForwardOptions o;
-    o.scope.layers = {layer};
-    o.scope.heads = head + 1;
-    o.num_threads = threads();
-    o.control.stop = stop;
-    models::CollectingSink sink;
-    model.forward(input, o, sink);
-    const Tensor& w = sink.results.at(0).weights;  // [1, head + 1, L, L]
-    const std::int64_t L = w.shape[2];
-    Tensor out({L, L});
-    std::copy_n(w.ptr() + std::int64_t(head) * L * L, L * L, out.data.begin());
-    return out;
-}
 }  // namespace
 
 PatchRunner::PatchRunner(QObject* parent) : QObject(parent), box_(new Mailbox(this)) {}
@@ -129,8 +114,12 @@ void PatchRunner::startHeadMaps(ModelPtr model, models::ModelInput clean,
             PatchHeadMaps maps;
             maps.layer = layer;
             maps.head = head;
-            maps.clean = head_map(*model->model, clean, layer, head, stop.get());
-            maps.corrupt = head_map(*model->model, corrupt, layer, head, stop.get());
+            PassControl control;
+            control.stop = stop.get();
+            maps.clean =
+                models::head_map(*model->model, clean, layer, head, nullptr, threads(), control);
+            maps.corrupt =
+                models::head_map(*model->model, corrupt, layer, head, nullptr, threads(), control);
             box->post([this, generation, maps] {
                 if (generation == maps_generation_) emit headMapsReady(maps);
             });

@@ -20,6 +20,7 @@
 #include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/patch_view.h"
+#include "ui/model/positions_view.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -104,6 +105,8 @@ void FigureExports::exportFigureDialog() {
     // The Patching tab's figure is its sweep, not the snapshot: the tab exports it itself.
     if (window_->views()->currentTab() == ViewTabs::PatchTab)
         return window_->views()->patchView()->exportDialog();
+    if (window_->views()->currentTab() == ViewTabs::PositionsTab)
+        return window_->views()->positionsView()->exportDialog();
     if (!window_->compute()->latest()) {
         window_->showError(tr("Cannot export"), tr("There is no figure yet."));
         return;

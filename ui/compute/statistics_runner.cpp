@@ -1,0 +1,179 @@
+#include "ui/compute/statistics_runner.h"
+
+#include <QFileInfo>
+#include <QThread>
+
+#include "engine/io/attention_arrays.h"
+#include "ui/compute/mailbox.h"
+#include "ui/compute/model_snapshot.h"
+
+namespace attnviz::ui {
+
+namespace {
+
+int threads() {
+    return std::max(1, QThread::idealThreadCount());
+}
+
+/// The pass over the model's encoding of the text (and its continuation on the timeline).
+PositionStatistics model_statistics(const ComputeConfig& config, const PassControl& control) {
+    PositionStatistics out;
+    out.source = config.model_folder;
+    out.model = open_model(config.model_folder);
+    out.name = model_display_name(*out.model);
+    const models::EncodedText enc = encode_model_text(*out.model, config);
+    const models::ModelInfo& info = out.model->model->info();
+    const auto L = std::int64_t(enc.input.ids.size());
+    models::StatisticsOptions options;
+    options.num_threads = threads();
+    options.control = control;
+    options.keep_residuals = std::uint64_t(info.num_layers) * std::uint64_t(L) *
+                                 std::uint64_t(info.hidden_size) * sizeof(float) <=
+                             StatisticsRunner::kResidualBytes;
+    models::StatisticsRun run = models::compute_statistics(*out.model->model, enc.input, options);
+    out.statistics = std::move(run.statistics);
+    out.residuals = std::move(run.residuals);
+    out.input = enc.input;
+    for (const std::string& t : enc.encoding.text)
+        out.tokens.push_back(QString::fromStdString(t));
+    return out;
+}
+
+/// The same measures of maps read from a file, one layer at a time.
+PositionStatistics maps_statistics(const ComputeConfig& config, const PassControl& control) {
+    PositionStatistics out;
+    out.source = config.model_folder;
+    out.name = QFileInfo(config.model_folder).fileName();
+    const io::AttentionArrays arrays = io::AttentionArrays::open(config.model_folder.toStdString());
+    const QString tokens_path = maps_tokens_file(config);
+    const io::AttentionTokens tokens = io::read_attention_tokens(tokens_path.toStdString());
+    io::check_tokens(arrays, tokens, tokens_path.toStdString());
+    const std::int64_t H = arrays.heads(), L = arrays.length();
+    std::vector<float> layer(arrays.layer_values());
+    io::AttentionScan scan;
+    std::optional<models::HeadStatisticsSink> sink;
+    for (std::int64_t l = 0; l < arrays.layers(); ++l) {
+        control.check();
+        arrays.read_layer(l, layer.data());
+        scan.add(l, layer.data(), H, L);
+        // Nothing above the diagonal in the first layer: a causal model's (as run_maps says).
+        if (!sink) sink.emplace(arrays.layers(), H, L, scan.causal());
+        sink->begin_rows(l, 1);
+        for (std::int64_t h = 0; h < H; ++h)
+            sink->on_rows(l, 0, RowBlock{0, h, 0, L, L, layer.data() + std::size_t(h * L * L)});
+        sink->end_rows(l);
+        control.report(l + 1, arrays.layers());
+    }
+    out.statistics = sink->take();
+    for (const std::string& t : tokens.text)
+        out.tokens.push_back(QString::fromStdString(t));
+    return out;
+}
+
+}  // namespace
+
+StatisticsRunner::StatisticsRunner(QObject* parent) : QObject(parent), box_(new Mailbox(this)) {
+    qRegisterMetaType<PositionStatisticsPtr>();
+}
+
+StatisticsRunner::~StatisticsRunner() {
+    stopPass();
+    stopHeadMap();
+}
+
+void StatisticsRunner::stopPass() {
+    if (pass_stop_) pass_stop_->store(true);
+    if (pass_.joinable()) pass_.join();
+    ++pass_generation_;  // drops the hand-overs still queued
+    running_ = false;
+}
+
+void StatisticsRunner::stopHeadMap() {
+    if (map_stop_) map_stop_->store(true);
+    if (map_.joinable()) map_.join();
+    ++map_generation_;
+}
+
+void StatisticsRunner::cancel() {
+    if (auto stop = pass_stop_) stop->store(true);  // the pass answers within a layer
+}
+
+void StatisticsRunner::start(const ComputeConfig& config) {
+    stopPass();
+    stopHeadMap();
+    auto stop = std::make_shared<std::atomic<bool>>(false);
+    pass_stop_ = stop;
+    running_ = true;
+    const std::uint64_t generation = pass_generation_;
+    Mailbox* box = box_;
+    // The thread is joined before box_ and this are destroyed (stopPass), so both outlive it.
+    pass_ = std::thread([this, box, generation, config, stop] {
+        const auto deliver = [this, box, generation](auto call) {
+            box->post([this, generation, call] {
+                if (generation == pass_generation_) call();
+            });
+        };
+        PassControl control;
+        control.stop = stop.get();
+        control.progress = [&](std::int64_t done, std::int64_t total) {
+            deliver([this, done, total] { emit progressed(done, total); });
+        };
+        try {
+            auto result = std::make_shared<const PositionStatistics>(
+                config.usesMaps() ? maps_statistics(config, control)
+                                  : model_statistics(config, control));
+            deliver([this, result] {
+                running_ = false;
+                emit finished(result);
+            });
+        } catch (const Cancelled&) {
+            deliver([this] {
+                running_ = false;
+                emit cancelled();
+            });
+        } catch (const std::exception& e) {
+            const QString message = QString::fromUtf8(e.what());
+            deliver([this, message] {
+                running_ = false;
+                emit failed(message);
+            });
+        }
+    });
+}
+
+void StatisticsRunner::startHeadMap(PositionStatisticsPtr statistics, int layer, int head) {
+    stopHeadMap();
+    if (!statistics || !statistics->model) {
+        emit headMapFailed(
+            tr("Full maps are recomputed from the model; maps read from a file "
+               "are shown in the Model tab."));
+        return;
+    }
+    auto stop = std::make_shared<std::atomic<bool>>(false);
+    map_stop_ = stop;
+    const std::uint64_t generation = map_generation_;
+    Mailbox* box = box_;
+    map_ = std::thread([this, box, generation, statistics, layer, head, stop] {
+        try {
+            PassControl control;
+            control.stop = stop.get();
+            const Tensor* residual = std::size_t(layer) < statistics->residuals.size()
+                                         ? statistics->residuals[std::size_t(layer)].get()
+                                         : nullptr;
+            auto map = std::make_shared<const Tensor>(
+                models::head_map(*statistics->model->model, statistics->input, layer, head,
+                                 residual, threads(), control));
+            box->post([this, generation, layer, head, map] {
+                if (generation == map_generation_) emit headMapReady(layer, head, map);
+            });
+        } catch (const Cancelled&) {
+        } catch (const std::exception& e) {
+            const QString message = QString::fromUtf8(e.what());
+            box->post([this, generation, message] {
+                if (generation == map_generation_) emit headMapFailed(message);
+            });
+        }
+    });
+}
+
+}  // namespace attnviz::ui

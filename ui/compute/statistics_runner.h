@@ -1,0 +1,83 @@
+// The statistics pass off the GUI thread, for the Positions view: every head's measures and
+// position curves over the whole text (engine/models/head_statistics.h), however long, from
+// the model (keeping no map) or from attention maps read from a file (one layer at a time).
+// Progress goes to the GUI thread after every layer through a Mailbox, cancel() stops the
+// pass before its next layer, and one head's full map is then recomputed on demand from the
+// residual stream the pass kept.  Nothing here touches a widget.
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "engine/models/head_statistics.h"
+#include "ui/compute/model_store.h"
+#include "ui/document/attention_config.h"
+
+namespace attnviz::ui {
+
+class Mailbox;
+
+/// One finished pass: the statistics, the tokens they are over, and what a head's map needs.
+struct PositionStatistics {
+    QString source;  ///< the model folder or maps file
+    QString name;    ///< what the figure calls it
+    models::HeadStatistics statistics;
+    QStringList tokens;  ///< what each position shows as
+    /// A model's (null for maps from a file): its input and the residual stream before each
+    /// layer when they fitted the memory set aside for them (else empty: a head's map then
+    /// runs the layers below it again).
+    ModelPtr model;
+    models::ModelInput input;
+    std::vector<std::shared_ptr<const Tensor>> residuals;
+};
+using PositionStatisticsPtr = std::shared_ptr<const PositionStatistics>;
+
+class StatisticsRunner : public QObject {
+    Q_OBJECT
+  public:
+    /// The residual streams are kept up to this many bytes (an 8,192-token Qwen2.5-0.5B text
+    /// takes 700 MB); past it a head's map recomputes the layers below.
+    static constexpr std::uint64_t kResidualBytes = std::uint64_t(1) << 30;
+
+    explicit StatisticsRunner(QObject* parent = nullptr);
+    /// Stops what runs and waits for it (at most one layer).
+    ~StatisticsRunner() override;
+
+    /// The pass over `config`'s text with its model, or over its maps file.  A pass under way
+    /// is stopped first; its hand-overs still queued are dropped.
+    void start(const ComputeConfig& config);
+    /// Stops the pass at its next layer; cancelled() follows.  Returns at once.
+    void cancel();
+    bool isRunning() const { return running_; }
+
+    /// `head` of `layer` (from 0) over the whole text of `statistics` (a model's):
+    /// headMapReady follows, or headMapFailed.
+    void startHeadMap(PositionStatisticsPtr statistics, int layer, int head);
+
+  signals:
+    void progressed(qint64 done, qint64 total);
+    void finished(attnviz::ui::PositionStatisticsPtr statistics);
+    void cancelled();
+    void failed(const QString& message);
+    void headMapReady(int layer, int head, std::shared_ptr<const attnviz::Tensor> map);
+    void headMapFailed(const QString& message);
+
+  private:
+    void stopPass();
+    void stopHeadMap();
+
+    Mailbox* box_;
+    std::thread pass_, map_;
+    std::shared_ptr<std::atomic<bool>> pass_stop_, map_stop_;
+    std::uint64_t pass_generation_ = 0, map_generation_ = 0;
+    bool running_ = false;
+};
+
+}  // namespace attnviz::ui
+
+Q_DECLARE_METATYPE(attnviz::ui::PositionStatisticsPtr)
