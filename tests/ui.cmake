@@ -79,3 +79,9 @@ endif()
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_generation_test ui_generation_test.cpp LIBS attnviz_ui GUI)
 endif()
+
+# The Positions tab (issue 24): the statistics pass's curves against the full maps, heads and
+# curves picked, exports, Cancel, maps from a file, a text past the model's positions.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_positions_test ui_positions_test.cpp LIBS attnviz_ui GUI)
+endif()

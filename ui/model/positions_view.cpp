@@ -270,17 +270,20 @@ PositionsView::PositionsView(AttentionDocument* document, QWidget* parent)
         emit computed(true);
         runPending();
     });
+    // A pass stopped to start another (the text changed) is not reported: the new one is.
     connect(runner_, &StatisticsRunner::cancelled, this, [this] {
         syncButtons();
-        emit computed(false);
+        if (!pending_) emit computed(false);
         runPending();
     });
     // The window already reports a text the model cannot take (the status bar, a dialog for
     // files): the tab says it where its plot would be, without a second dialog.
     connect(runner_, &StatisticsRunner::failed, this, [this](const QString& message) {
-        error_ = message;
+        if (!pending_) {
+            error_ = message;
+            emit computed(false);
+        }
         syncButtons();
-        emit computed(false);
         runPending();
     });
     connect(doc_, &AttentionDocument::computeConfigChanged, this, &PositionsView::sourceChanged);
