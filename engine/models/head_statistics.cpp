@@ -50,11 +50,11 @@ HeadStatisticsSink::HeadStatisticsSink(std::int64_t layers, std::int64_t heads, 
 
 HeadStatisticsSink::~HeadStatisticsSink() = default;
 
-void HeadStatisticsSink::begin_rows(std::int64_t layer, std::size_t slots) {
+void HeadStatisticsSink::begin_rows(std::int64_t layer, std::size_t slot_count) {
     if (layer < 0 || layer >= layers_)
         throw std::invalid_argument("layer " + std::to_string(layer) + " is not among " +
                                     std::to_string(layers_));
-    while (slots_.size() < slots)
+    while (slots_.size() < slot_count)
         slots_.push_back(std::make_unique<Sums>());
     for (auto& s : slots_) {
         s->measures.assign(std::size_t(heads_), {});

@@ -52,7 +52,7 @@ class HeadStatisticsSink : public AttentionSink {
 
     void on_layer(std::int64_t, AttentionResult&&) override {}
     bool wants_rows() const override { return true; }
-    void begin_rows(std::int64_t layer, std::size_t slots) override;
+    void begin_rows(std::int64_t layer, std::size_t slot_count) override;
     void on_rows(std::int64_t layer, std::size_t slot, const RowBlock& rows) override;
     void end_rows(std::int64_t layer) override;
     bool wants_residuals() const override { return keep_residuals_; }

@@ -16,6 +16,7 @@
 #include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/attention_arrays.h"
+#include "engine/models/head_statistics.h"
 #include "engine/models/token_views.h"
 #include "ui/compute/model_store.h"
 #include "ui/render/colormaps.h"
@@ -120,17 +121,19 @@ void add_thumbnails(ModelMaps* m) {
     }
 }
 
-/// Measures every head of each layer as it arrives (the atlas is whole whatever is kept), then
-/// keeps the first `heads` heads' maps and the mean, of the window's rows and columns; the full
-/// maps go back to the engine's kept buffers, where the next layer finds them.  With a window
-/// the rollout runs along, over every piece, and only its window is kept.
-class KeepingSink : public models::AttentionSink {
+/// Measures every head of each kept layer from its attention rows as the pass computes them
+/// (the statistics pass's reduction: the atlas is whole whatever is kept, and no layer's full
+/// maps need exist), and keeps what the pass's scope hands over: the first `heads` heads'
+/// maps and the mean, of the window's rows and columns.  With a window the rollout runs
+/// along, over every piece, from the mean of the rows; only its window is kept.
+class KeepingSink : public models::HeadStatisticsSink {
   public:
     KeepingSink(int heads, int num_heads, int layers, bool causal, budget::AxisWindow window,
                 std::int64_t pieces)
-        : atlas(layers, num_heads),
+        : HeadStatisticsSink(layers, num_heads, pieces, causal),
           heads_(heads),
-          causal_(causal),
+          num_heads_(num_heads),
+          pieces_(pieces),
           window_(window),
           windowed_(window.count < pieces) {}
     /// Also keeps the residual stream after layer `layers` (what the head reads).
@@ -139,53 +142,64 @@ class KeepingSink : public models::AttentionSink {
     void on_residual(std::int64_t layer, const Tensor& x) override {
         if (layer == final_layer_) final_stream = x;
     }
+    void begin_rows(std::int64_t layer, std::size_t slot_count) override {
+        HeadStatisticsSink::begin_rows(layer, slot_count);
+        if (windowed_) {
+            full_mean_ = take_tensor({pieces_, pieces_});
+            std::fill(full_mean_.data.begin(), full_mean_.data.end(), 0.0f);
+        }
+    }
+    void on_rows(std::int64_t layer, std::size_t slot, const RowBlock& b) override {
+        HeadStatisticsSink::on_rows(layer, slot, b);
+        if (!windowed_) return;  // the pass's own mean is the whole map
+        // A block's rows belong to one slot with every head: no two threads add to a row.
+        const float inv = 1.0f / float(num_heads_);
+        float* mean = full_mean_.ptr() + b.first_row * pieces_;
+        for (std::int64_t k = 0; k < b.rows * b.keys; ++k)
+            mean[k] += b.weights[k] * inv;
+    }
+    void end_rows(std::int64_t layer) override {
+        HeadStatisticsSink::end_rows(layer);
+        if (!windowed_) return;
+        rollout.push_back(
+            models::crop_maps(rollout_.add(full_mean_), window_.begin, window_.count));
+        release_buffer(full_mean_);
+    }
     void on_layer(std::int64_t, AttentionResult&& r) override {
-        const std::int64_t L = r.weights.empty() ? 0 : r.weights.shape.back();
-        if (L == 0 || r.weights.numel() != std::size_t(atlas.heads() * L * L) ||
-            r.mean_weights.numel() != std::size_t(L * L))
+        const std::int64_t W = window_.count;
+        if (r.mean_weights.numel() != std::size_t(W * W) ||
+            r.weights.numel() != std::size_t(heads_ * W * W))
             throw std::logic_error("a layer returned maps of the wrong size");
-        std::vector<Tensor> one;
-        one.push_back(std::move(r.weights));
-        const models::HeadAtlas measured = models::measure_heads(one, causal_);
-        const auto l = std::int64_t(means.size());
-        for (std::int64_t h = 0; h < atlas.heads(); ++h)
-            atlas.at(l, h) = measured.at(0, h);
-        Tensor& full = one.front();
-        Tensor mean({L, L}, std::move(r.mean_weights.data));
-        if (windowed_) {  // cropped straight from the full maps, which go back at once
-            const std::int64_t W = window_.count;
-            Tensor cropped = models::crop_maps(full, window_.begin, W);
-            cropped.data.resize(std::size_t(heads_ * W * W));  // the first heads_ heads
-            weights.push_back(Tensor({heads_, W, W}, std::move(cropped.data)));
-            release_buffer(full);
-            rollout.push_back(models::crop_maps(rollout_.add(mean), window_.begin, W));
-            means.push_back(models::crop_maps(mean, window_.begin, W));
-            release_buffer(mean);
-            return;
-        }
-        if (heads_ == atlas.heads()) {
-            weights.push_back(Tensor({heads_, L, L}, std::move(full.data)));
-        } else {
-            Tensor kept = take_tensor({heads_, L, L});
-            std::copy_n(full.ptr(), kept.numel(), kept.ptr());
-            release_buffer(full);
-            weights.push_back(std::move(kept));
-        }
-        means.push_back(std::move(mean));
+        weights.push_back(Tensor({heads_, W, W}, std::move(r.weights.data)));
+        means.push_back(Tensor({W, W}, std::move(r.mean_weights.data)));
+    }
+    /// A layer of maps read from a file, [H, L, L] with its mean [L, L]: measured row by row,
+    /// then cropped to the kept heads and window as the pass's scope would hand them over.
+    void addLayer(std::int64_t layer, Tensor& full, Tensor& mean) {
+        const std::int64_t L = pieces_;
+        begin_rows(layer, 1);
+        for (std::int64_t h = 0; h < num_heads_; ++h)
+            on_rows(layer, 0, RowBlock{0, h, 0, L, L, full.ptr() + std::size_t(h * L * L)});
+        end_rows(layer);
+        AttentionResult r;
+        r.weights = models::crop_maps(full, window_.begin, window_.count);
+        r.weights.data.resize(std::size_t(heads_ * window_.count * window_.count));
+        r.mean_weights = models::crop_maps(mean, window_.begin, window_.count);
+        release_buffer(full);
+        release_buffer(mean);
+        on_layer(layer, std::move(r));
     }
 
-    bool causal() const { return causal_; }
     std::vector<Tensor> weights, means;  ///< per layer [heads, W, W] and [W, W]
     std::vector<Tensor> rollout;         ///< per layer [W, W], with a window only
-    models::HeadAtlas atlas;             ///< every head of every layer
     Tensor final_stream;                 ///< with keepFinalStream()
 
   private:
     std::int64_t final_layer_ = -1;
-    std::int64_t heads_;
-    bool causal_;
+    std::int64_t heads_, num_heads_, pieces_;
     budget::AxisWindow window_;
     bool windowed_;
+    Tensor full_mean_;  ///< the layer's mean over every piece (with a window)
     models::RolloutAccumulator rollout_;
 };
 
@@ -325,8 +339,9 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
         o.scope.window_length = w.count;
         const double cells = double(w.count) * double(w.count), full = double(L * L);
         const double maps = double(o.scope.layers.size()) * double(k + 1) * cells;
-        const double measured = k < H || w.count < L ? double(H) * full * sizeof(float) : 0.0;
-        const double rollout = w.count < L ? 3.0 * full * sizeof(float) : 0.0;
+        // Heads are measured from their rows (models::HeadStatisticsSink): per thread a block.
+        const double measured = double(models::statistics_bytes(info, L, false, o.num_threads));
+        const double rollout = w.count < L ? 4.0 * full * sizeof(float) : 0.0;
         return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
                              rollout + double(k + 1) * cells * kDisplayBytesPerCell +
                              double(kDisplayFixedBytes)) +
@@ -350,6 +365,9 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     if (int(options.scope.layers.size()) == N) options.scope.layers.clear();  // every layer
 
     const int heads_kept = kept_heads(requested);
+    options.scope.heads = heads_kept;
+    options.scope.window_begin = window.begin;
+    options.scope.window_length = window.count;
     KeepingSink sink(heads_kept, H,
                      options.scope.layers.empty() ? N : int(options.scope.layers.size()),
                      info.causal, window, L);
@@ -418,7 +436,7 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     if (int(out->weights.size()) != out->num_layers)
         throw std::logic_error("the model did not hand over every layer");
     // Heads are measured on the pieces the model saw; present_model() groups the views.
-    out->atlas = std::move(sink.atlas);
+    out->atlas = sink.take().atlas;
     out->rollout =
         out->windowed() ? std::move(sink.rollout) : models::attention_rollout(out->means);
     add_thumbnails(out.get());
@@ -518,7 +536,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
                 mean[k] += r.weights.data[std::size_t(h) * std::size_t(L * L) + k];
         for (std::size_t k = 0; k < std::size_t(L * L); ++k)
             mean[k] /= float(H);
-        sink->on_layer(l, std::move(r));
+        sink->addLayer(l, r.weights, r.mean_weights);
         if (control) control->report(l + 1, layers);
     }
     auto out = std::make_shared<ModelMaps>();
@@ -533,7 +551,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     out->text_pieces = out->text_tokens = int(L);
     out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
-    out->causal = sink->causal();
+    out->causal = scan.causal();
     out->no_predictions = ComputeText::tr(
         "Predictions and knocked-out heads need the model itself: maps read "
         "from a file hold only its attention.");
@@ -572,8 +590,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     }
     out->weights = std::move(sink->weights);
     out->means = std::move(sink->means);
-    out->atlas = std::move(sink->atlas);
-    models::label_heads(&out->atlas);
+    out->atlas = sink->take().atlas;
     out->rollout =
         out->windowed() ? std::move(sink->rollout) : models::attention_rollout(out->means);
     add_thumbnails(out.get());
