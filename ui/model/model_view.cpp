@@ -173,7 +173,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
     const QRect caption(g.left, g.bottom() + 2, width() - g.left - 8, kCaption);
     p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter,
                tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; click "
-                  "a head to open its layer, Ctrl-click or right-click it to knock it out")
+                  "a head to open its layer, right-click it for its full map or to knock it out")
                    .arg(m->name)
                    .arg(m->tokens));
 }
