@@ -163,7 +163,7 @@ class FullMapTest : public test::WindowFixture {
                                                              "key 301)")));
         // Zoomed in far enough, the tokens label the axes.
         view.zoomBy(8.0, spike);
-        QVERIFY(view.pixelsPerCell() >= 9.0);
+        QVERIFY(view.pixelsPerCell() >= 11.0);
         view.grab();
         QVERIFY(f.region().contains(QPointF(300, 700)));
 

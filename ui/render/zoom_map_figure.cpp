@@ -24,8 +24,8 @@ constexpr int kLeft = 150;                ///< row labels and the axis title
 constexpr int kBottom = 124;              ///< column labels, the axis title and the caption
 constexpr int kRight = 96;                ///< the colour bar and its values
 constexpr int kSteps = 1024;              ///< colours of the scale
-constexpr double kMinLabelSpacing = 9.0;  ///< pixels per row below which positions replace tokens
-constexpr QRgb kOutside = 0xffeeeeee;     ///< past the map's edge
+constexpr double kMinLabelSpacing = 11.0;  ///< pixels per row below which positions replace tokens
+constexpr QRgb kOutside = 0xffffffff;     ///< past the map's edge: the page
 
 QString number(double v) {
     return QString::number(v, 'g', 3);
@@ -199,7 +199,7 @@ void ZoomMapFigure::paintLabels(QPainter* p) const {
     const std::int64_t L_rows = content_.pyramid->rows(), L_cols = content_.pyramid->cols();
     const bool tokens =
         ppc >= kMinLabelSpacing && std::int64_t(content_.tokens.size()) == std::max(L_rows, L_cols);
-    const QFont label = tokens ? label_font_for(font_, ppc) : font_;
+    const QFont label = tokens ? label_font_for(font_, ppc, 9) : font_;
     const QFontMetricsF fm(label);
     p->setFont(label);
     p->setPen(QColor(40, 40, 40));
