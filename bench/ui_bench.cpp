@@ -30,6 +30,11 @@
 //     token from its arrival until the heatmaps are painted with it (<= 150 ms).
 // --interventions-only runs just these; --no-interventions skips them; --keep-checkpoints DIR
 // writes the checkpoints there once and reuses them (for `attnviz bench --model DIR/...`).
+//
+// The full map (issue 24), first of all runs, or alone with --full-map-only: one head's
+// 8,192 × 8,192 map in the FullMapWindow at 1600 × 1000: its pyramid's build, the time until
+// the window shows it, and each frame's paint at every zoom from the whole map to 96 pixels a
+// cell, panning at each (<= 50 ms a frame, the most cells a frame reads).
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
@@ -68,8 +73,10 @@
 #include "ui/model/predictions_view.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
+#include "ui/widgets/full_map_window.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/zoom_heatmap.h"
 
 using namespace attnviz::ui;
 namespace models = attnviz::models;
@@ -534,6 +541,101 @@ bool bench_interventions(AppSettings* settings, const QString& keep, bool genera
            bench_generation(settings, gpt2, QStringLiteral("gpt2-small-shaped")) &&
            bench_generation(settings, qwen, QStringLiteral("qwen2.5-0.5b-shaped"));
 }
+/// An attention-like causal map of L tokens: a sink on the first token, a previous-token
+/// diagonal, stripes every 512 keys, rows summing to 1.
+attnviz::ui::HeadMap synthetic_head_map(std::int64_t L) {
+    attnviz::ui::HeadMap m;
+    m.weights = attnviz::Tensor({L, L});
+    for (std::int64_t i = 0; i < L; ++i) {
+        float* row = m.weights.ptr() + i * L;
+        double sum = 0.0;
+        for (std::int64_t j = 0; j <= i; ++j) {
+            row[j] = 1.0f / (4.0f + float(i - j)) + (j == 0 ? 3.0f : 0.0f) +
+                     (j % 512 == 7 ? 0.4f : 0.0f) + (j == i - 1 ? 2.0f : 0.0f);
+            sum += row[j];
+        }
+        for (std::int64_t j = 0; j <= i; ++j)
+            row[j] = float(row[j] / sum);
+        m.tokens.push_back(QStringLiteral("w%1").arg(i));
+    }
+    m.causal = true;
+    return m;
+}
+
+/// The full-map window on an 8,192-token head: build, first show, frames at every zoom.
+bool bench_full_map() {
+    using namespace attnviz;
+    constexpr std::int64_t kL = 8192;
+    constexpr double kGoalFrameMs = 50.0;
+    const HeadMap head = synthetic_head_map(kL);
+    // The pyramid alone, as the window's worker builds it.
+    std::vector<double> builds;
+    for (int r = 0; r < 3; ++r) {
+        auto map = std::make_shared<const Tensor>(head.weights);
+        QElapsedTimer t;
+        t.start();
+        const ops::MapPyramid p(map, ops::PoolMode::Max, ops::MapPyramid::kDefaultTopSide,
+                                QThread::idealThreadCount());
+        builds.push_back(t.nsecsElapsed() / 1e6);
+    }
+    auto source =
+        std::make_shared<FunctionMapSource>(QStringLiteral("synthetic"), 1, 1, kL,
+                                            [&head](int, int, const PassControl&) { return head; });
+    QElapsedTimer shown;
+    shown.start();
+    auto* window =
+        new FullMapWindow(source, 0, 0, std::uint64_t(8) << 30, Colormap::Viridis, nullptr);
+    window->resize(1600, 1000);
+    window->show();
+    if (!wait_until([&] { return window->pyramid() != nullptr; }, 120000)) {
+        std::fprintf(stderr, "the full map never showed: %s\n", qPrintable(window->errorText()));
+        return false;
+    }
+    ZoomHeatmap* view = window->heatmap();
+    view->repaint();
+    const double first_ms = shown.nsecsElapsed() / 1e6;
+    std::vector<double> frames;
+    double worst = 0.0;
+    std::int64_t most_cells = 0;
+    std::printf("%-22s %9s %9s %7s %12s\n", "full map 8192 zoom", "median", "worst", "level",
+                "cells read");
+    for (double ppc = view->pixelsPerCell(); ppc <= ZoomHeatmap::kMaxPixelsPerCell * 1.001;
+         ppc *= 2.0) {
+        view->zoomBy(ppc / view->pixelsPerCell());
+        std::vector<double> at_zoom;
+        for (int step = 0; step < 12; ++step) {
+            QElapsedTimer t;
+            t.start();
+            view->panBy(QPointF(step % 2 ? -173.0 : 131.0, step % 3 ? 97.0 : -61.0));
+            view->repaint();  // the paint, synchronously
+            at_zoom.push_back(t.nsecsElapsed() / 1e6);
+            most_cells = std::max(most_cells, view->figure().touchedCells());
+        }
+        const double w = *std::max_element(at_zoom.begin(), at_zoom.end());
+        worst = std::max(worst, w);
+        frames.insert(frames.end(), at_zoom.begin(), at_zoom.end());
+        std::printf("%8.3f px a cell %10.1fms %7.1fms %7d %12lld\n", view->pixelsPerCell(),
+                    median(at_zoom), w, view->figure().drawnCells().level,
+                    static_cast<long long>(view->figure().touchedCells()));
+    }
+    const QSize plot = view->figure().plotRect().size();
+    print_json(QJsonObject{
+        {QStringLiteral("bench"), QStringLiteral("full_map")},
+        {QStringLiteral("tokens"), qint64(kL)},
+        {QStringLiteral("window"), QStringLiteral("1600x1000")},
+        {QStringLiteral("plot_pixels"), qint64(plot.width()) * plot.height()},
+        {QStringLiteral("pyramid_build_ms_median"), median(builds)},
+        {QStringLiteral("first_shown_ms"), first_ms},
+        {QStringLiteral("frames"), int(frames.size())},
+        {QStringLiteral("frame_ms_median"), median(frames)},
+        {QStringLiteral("frame_ms_worst"), worst},
+        {QStringLiteral("most_cells_read"), qint64(most_cells)},
+        {QStringLiteral("goal"), QStringLiteral("frame <= 50 ms at any zoom; build < 1 s")},
+        {QStringLiteral("pass"), worst <= kGoalFrameMs && median(builds) < 1000.0}});
+    delete window;
+    return worst <= kGoalFrameMs;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -548,6 +650,12 @@ int main(int argc, char** argv) {
                                    : QStringLiteral(ATTNVIZ_SOURCE_DIR "/build/bench-models");
     QTemporaryDir dir;
     AppSettings settings(dir.filePath(QStringLiteral("bench.ini")));
+
+    if (args.contains(QStringLiteral("--full-map-only"))) return bench_full_map() ? 0 : 1;
+    if (!args.contains(QStringLiteral("--interventions-only")) &&
+        !args.contains(QStringLiteral("--generation-only")) &&
+        !args.contains(QStringLiteral("--models-only")))
+        bench_full_map();
 
     std::vector<Case> cases{
         {16, 8, 64, 41, 16.0}, {256, 12, 768, 21, 150.0}, {1024, 16, 1024, 7, 0.0}};
