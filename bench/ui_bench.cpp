@@ -35,6 +35,12 @@
 // 8,192 × 8,192 map in the FullMapWindow at 1600 × 1000: its pyramid's build, the time until
 // the window shows it, and each frame's paint at every zoom from the whole map to 96 pixels a
 // cell, panning at each (<= 50 ms a frame, the most cells a frame reads).
+//
+// --big-maps FILE (bench/big_maps_memory.py runs it and samples its RssAnon): the window opens
+// attention maps FILE under the memory budget in force (ATTNVIZ_MEMORY_BUDGET), takes the first
+// offer of the over-budget dialog if one comes (fewer layers, fewer heads, the means only or a
+// window of tokens, the first it makes), then opens
+// three heads' full maps from the Model tab and zooms and pans each.  One JSON line per phase.
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
@@ -76,6 +82,8 @@
 #include "ui/widgets/full_map_window.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/memory_dialogs.h"
+#include "ui/widgets/memory_guard.h"
 #include "ui/widgets/zoom_heatmap.h"
 
 using namespace attnviz::ui;
@@ -636,6 +644,89 @@ bool bench_full_map() {
     return worst <= kGoalFrameMs;
 }
 
+/// The window on a big attention file, then the full maps of three heads (--big-maps).
+bool bench_big_maps(AppSettings* settings, const QString& file) {
+    const auto phase = [](const QString& name, QJsonObject more = {}) {
+        more.insert(QStringLiteral("phase"), name);
+        print_json(more);
+    };
+    MainWindow w(settings);
+    w.setConfirmOnClose(false);
+    w.resize(1600, 1000);
+    w.show();
+    if (!wait_until([&] { return painted(w); }, 60000)) return false;
+    phase(QStringLiteral("window"));
+    QElapsedTimer t;
+    t.start();
+    if (!w.openAttentionMaps(file, QString())) {
+        std::fprintf(stderr, "cannot open %s: %s\n", qPrintable(file), qPrintable(w.lastError()));
+        return false;
+    }
+    QString offer = QStringLiteral("none");
+    const auto model_shown = [&] {
+        const SnapshotPtr s = w.compute()->latest();
+        return painted(w) && s && s->model && s->config.usesMaps();
+    };
+    if (!wait_until([&] { return model_shown() || w.memoryGuard()->overBudgetDialog(); }, 600000))
+        return false;
+    if (OverBudgetDialog* d = w.memoryGuard()->overBudgetDialog()) {
+        // The first offer the dialog makes, in the order it lists them.
+        QCommandLinkButton* take = nullptr;
+        for (QCommandLinkButton* b : {d->fewerLayersButton(), d->fewerHeadsButton(),
+                                      d->meanOnlyButton(), d->windowButton()})
+            if (!take && b->isVisibleTo(d)) take = b;
+        if (!take) {
+            std::fprintf(stderr, "the over-budget dialog offers nothing\n");
+            return false;
+        }
+        offer = take->text();
+        phase(QStringLiteral("over budget"), {{QStringLiteral("dialog"), d->text()}});
+        take->click();
+        if (!wait_until(model_shown, 600000)) return false;
+    }
+    const ModelMaps& m = *w.compute()->latest()->model;
+    phase(QStringLiteral("opened"), {{QStringLiteral("ms"), t.nsecsElapsed() / 1e6},
+                                     {QStringLiteral("offer"), offer},
+                                     {QStringLiteral("layers_kept"), m.num_layers},
+                                     {QStringLiteral("heads_kept"), m.heads_kept},
+                                     {QStringLiteral("tokens"), m.tokens}});
+    w.views()->setCurrentTab(ViewTabs::ModelTab);
+    for (const auto& [layer, head] : std::vector<std::pair<int, int>>{{0, 0}, {15, 7}, {31, 31}}) {
+        QElapsedTimer shown;
+        shown.start();
+        FullMapWindow* f =
+            w.openFullMap(std::min(layer, m.total_layers - 1), std::min(head, m.num_heads - 1));
+        if (!f || !wait_until([&] { return f->pyramid() || !f->errorText().isEmpty(); }, 600000))
+            return false;
+        if (!f->errorText().isEmpty()) {
+            std::fprintf(stderr, "full map: %s\n", qPrintable(f->errorText()));
+            return false;
+        }
+        const double first_ms = shown.nsecsElapsed() / 1e6;
+        f->resize(1400, 1000);
+        ZoomHeatmap* view = f->heatmap();
+        std::vector<double> frames;
+        for (int step = 0; step < 40; ++step) {
+            QElapsedTimer frame;
+            frame.start();
+            if (step % 8 == 0) view->zoomBy(2.0);
+            view->panBy(QPointF(step % 2 ? -150.0 : 110.0, step % 3 ? 70.0 : -90.0));
+            view->repaint();
+            frames.push_back(frame.nsecsElapsed() / 1e6);
+        }
+        phase(QStringLiteral("full map"), {{QStringLiteral("layer"), layer + 1},
+                                           {QStringLiteral("head"), head + 1},
+                                           {QStringLiteral("first_shown_ms"), first_ms},
+                                           {QStringLiteral("frame_ms_median"), median(frames)},
+                                           {QStringLiteral("frame_ms_worst"),
+                                            *std::max_element(frames.begin(), frames.end())}});
+        f->close();
+        QCoreApplication::processEvents();
+    }
+    phase(QStringLiteral("done"));
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -652,6 +743,9 @@ int main(int argc, char** argv) {
     AppSettings settings(dir.filePath(QStringLiteral("bench.ini")));
 
     if (args.contains(QStringLiteral("--full-map-only"))) return bench_full_map() ? 0 : 1;
+    if (const qsizetype at = args.indexOf(QStringLiteral("--big-maps"));
+        at > 0 && at + 1 < args.size())
+        return bench_big_maps(&settings, args[at + 1]) ? 0 : 1;
     if (!args.contains(QStringLiteral("--interventions-only")) &&
         !args.contains(QStringLiteral("--generation-only")) &&
         !args.contains(QStringLiteral("--models-only")))
