@@ -19,6 +19,8 @@ import sys
 import threading
 import time
 
+from big_model_bench import rss_anon_kb  # beside this script
+
 LAYERS, HEADS, L = 32, 32, 2048
 
 
@@ -49,17 +51,6 @@ def write_maps(path):
     os.replace(tmp, path)
 
 
-def rss_anon_kib(pid):
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("RssAnon:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return None
-
-
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -85,8 +76,8 @@ def main():
 
     def sample():
         while proc.poll() is None:
-            kib = rss_anon_kib(proc.pid)
-            if kib is not None:
+            kib = rss_anon_kb(proc.pid)
+            if kib:
                 with lock:
                     peak[0] = max(peak[0], kib)
                     peak[1] = max(peak[1], kib)
@@ -103,7 +94,7 @@ def main():
             continue
         with lock:
             phase["rss_anon_peak_mib"] = round(peak[0] / 1024.0, 1)
-            phase["rss_anon_now_mib"] = round((rss_anon_kib(proc.pid) or 0) / 1024.0, 1)
+            phase["rss_anon_now_mib"] = round((rss_anon_kb(proc.pid) or 0) / 1024.0, 1)
             peak[0] = 0
         phase["t_s"] = round(time.time() - start, 2)
         print(json.dumps(phase, ensure_ascii=False), flush=True)
