@@ -1,6 +1,5 @@
 #include "ui/render/zoom_map_figure.h"
 
-#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QStringList>
@@ -14,10 +13,6 @@
 namespace attnviz::ui {
 
 namespace {
-
-class ZoomMapText {
-    Q_DECLARE_TR_FUNCTIONS(ZoomMapFigure)
-};
 
 constexpr int kTitle = 36;                ///< the title's band
 constexpr int kLeft = 150;                ///< row labels and the axis title
@@ -249,7 +244,7 @@ void ZoomMapFigure::paintLabels(QPainter* p) const {
     // The axes' titles.
     p->setFont(font_);
     p->setPen(QColor(70, 70, 70));
-    const QString query = ZoomMapText::tr("Query (row)"), key = ZoomMapText::tr("Key (column)");
+    const QString query = tr("Query (row)"), key = tr("Key (column)");
     p->save();
     p->translate(14, plot_.center().y());
     p->rotate(-90);
@@ -293,7 +288,7 @@ QString ZoomMapFigure::captionText() const {
     const auto last = [](double to, std::int64_t size) {
         return std::clamp<std::int64_t>(std::llround(to), 1, size);
     };
-    QString text = ZoomMapText::tr("Queries %1–%2 × keys %3–%4 of %5 tokens")
+    QString text = tr("Queries %1–%2 × keys %3–%4 of %5 tokens")
                        .arg(first(region_.top()))
                        .arg(last(region_.bottom(), p.rows()))
                        .arg(first(region_.left()))
@@ -302,9 +297,9 @@ QString ZoomMapFigure::captionText() const {
     const std::int64_t s = p.level(drawn_.level).scale;
     if (s > 1)
         text += p.mode() == ops::PoolMode::Max
-                    ? ZoomMapText::tr(" · each pixel: the largest weight of %1 × %1 cells").arg(s)
-                    : ZoomMapText::tr(" · each pixel: the mean weight of %1 × %1 cells").arg(s);
-    text += ZoomMapText::tr(" · colours from 0 to the map's largest weight, %1")
+                    ? tr(" · each pixel: the largest weight of %1 × %1 cells").arg(s)
+                    : tr(" · each pixel: the mean weight of %1 × %1 cells").arg(s);
+    text += tr(" · colours from 0 to the map's largest weight, %1")
                 .arg(number(p.max_value()));
     return text;
 }

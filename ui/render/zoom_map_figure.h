@@ -6,6 +6,7 @@
 // rows are tall enough to read, positions otherwise; a colour bar says what the colours weigh.
 #pragma once
 
+#include <QCoreApplication>
 #include <QFont>
 #include <QImage>
 #include <QRect>
@@ -30,6 +31,8 @@ struct ZoomMapContent {
 };
 
 class ZoomMapFigure : public PaintedFigure {
+    Q_DECLARE_TR_FUNCTIONS(ZoomMapFigure)
+
   public:
     ZoomMapFigure();
     void setContent(ZoomMapContent content);
