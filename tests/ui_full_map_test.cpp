@@ -255,6 +255,29 @@ class FullMapTest : public test::WindowFixture {
         QCOMPARE(view->figure().region(), region);
         window->close();
         QTRY_VERIFY(w_->fullMapWindows().isEmpty());
+
+        // Heads the memory budget did not keep are recomputed from the model, that head alone:
+        // the same bits as the pass that kept every head.
+        const std::vector<QString> tokens = m.token_text;
+        w_->document()->setModelScope(-1, 2);
+        SETTLE(*w_);
+        QCOMPARE(snap()->model->heads_kept, 2);
+        window = w_->openFullMap(1, 3);
+        QVERIFY(window);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isLoading() && window->pyramid(), 60000);
+        const QString recomputed = bits_differ(*window->pyramid(), head);
+        QVERIFY2(recomputed.isEmpty(), qPrintable(recomputed));
+        QCOMPARE(window->heatmap()->figure().content().tokens, tokens);
+        window->close();
+        // With a head knocked out, recomputing would leave it in: the window says so.
+        w_->document()->knockOut(0, 0, KnockOut::Zero);
+        SETTLE(*w_);
+        window = w_->openFullMap(1, 3);
+        QVERIFY(window);
+        QVERIFY2(window->errorText().contains(QStringLiteral("restore them first")),
+                 qPrintable(window->errorText()));
+        QVERIFY(!window->pyramid());
+        window->close();
     }
 
     void theAtlasOpensAFilesHeadWhateverThePassKept() {

@@ -2,10 +2,15 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QThread>
+
+#include <algorithm>
 
 #include "engine/errors.h"
 #include "engine/io/attention_arrays.h"
+#include "engine/models/head_statistics.h"
 #include "ui/compute/model_snapshot.h"
+#include "ui/compute/model_store.h"
 
 namespace attnviz::ui {
 
@@ -24,51 +29,57 @@ std::uint64_t FullMapSource::mapBytes() const {
 namespace {
 
 /// A model's pass: the maps it kept, over the tokens the views show (words, special tokens
-/// hidden, a window: as the pass presents them).
+/// hidden, a window: as the pass presents them).  A head it did not keep (the memory budget)
+/// is recomputed from the model, that head alone (models::head_map), over every piece of the
+/// text: what the pass would have kept, bit for bit, when it kept everything.
 class ModelPassSource : public FullMapSource {
   public:
-    explicit ModelPassSource(std::shared_ptr<const ModelMaps> maps) : maps_(std::move(maps)) {}
+    ModelPassSource(std::shared_ptr<const ModelMaps> maps, ComputeConfig config)
+        : maps_(std::move(maps)), config_(std::move(config)) {}
     QString name() const override { return maps_->name; }
     int layers() const override { return maps_->total_layers; }
     int heads() const override { return maps_->num_heads; }
-    std::int64_t length() const override { return maps_->tokens; }
+    std::int64_t length() const override { return std::max(maps_->tokens, maps_->text_pieces); }
+    bool kept(int layer, int head) const {
+        return layer < maps_->num_layers && head < maps_->heads_kept;
+    }
     QString unavailable(int layer, int head) const override {
         if (QString why = FullMapSource::unavailable(layer, head); !why.isEmpty()) return why;
-        if (layer >= maps_->num_layers)
+        if (!kept(layer, head) && !maps_->knocked_out.empty())
             return FullMapText::tr(
-                       "Layer %1's maps were not kept: the memory budget keeps "
-                       "layers 1–%2.")
+                       "Layer %1, head %2: the memory budget did not keep its map, "
+                       "and it is recomputed without knocked-out heads: restore "
+                       "them first, or raise the memory budget.")
                 .arg(layer + 1)
-                .arg(maps_->num_layers);
-        if (head >= maps_->heads_kept)
-            return maps_->heads_kept == 0
-                       ? FullMapText::tr(
-                             "Head %1's map was not kept: the memory budget keeps "
-                             "the means only.")
-                             .arg(head + 1)
-                       : FullMapText::tr(
-                             "Head %1's map was not kept: the memory budget keeps "
-                             "heads 1–%2.")
-                             .arg(head + 1)
-                             .arg(maps_->heads_kept);
+                .arg(head + 1);
         return {};
     }
     HeadMap map(int layer, int head, const PassControl& control) const override {
         if (const QString why = unavailable(layer, head); !why.isEmpty())
             throw DataError(why.toStdString());
         control.check();
-        const std::int64_t L = maps_->tokens;
-        const Tensor& w = maps_->weights[std::size_t(layer)];  // [heads_kept, L, L]
-        const auto begin = w.data.begin() + std::ptrdiff_t(head) * L * L;
         HeadMap out;
-        out.weights = Tensor({L, L}, std::vector<float>(begin, begin + L * L));
-        out.tokens = maps_->token_text;
         out.causal = maps_->causal;
+        if (kept(layer, head)) {
+            const std::int64_t L = maps_->tokens;
+            const Tensor& w = maps_->weights[std::size_t(layer)];  // [heads_kept, L, L]
+            const auto begin = w.data.begin() + std::ptrdiff_t(head) * L * L;
+            out.weights = Tensor({L, L}, std::vector<float>(begin, begin + L * L));
+            out.tokens = maps_->token_text;
+            return out;
+        }
+        const ModelPtr m = open_model(config_.model_folder);
+        const models::EncodedText enc = encode_model_text(*m, config_);
+        out.weights = models::head_map(*m->model, enc.input, layer, head, nullptr,
+                                       std::max(1, QThread::idealThreadCount()), control);
+        for (const std::string& t : enc.encoding.text)
+            out.tokens.push_back(QString::fromStdString(t));
         return out;
     }
 
   private:
     std::shared_ptr<const ModelMaps> maps_;
+    ComputeConfig config_;
 };
 
 /// Attention maps in a file: one head read from it (AttentionArrays::read_head), whatever part
@@ -120,7 +131,7 @@ FullMapSourcePtr full_map_source(const AttentionSnapshot& snapshot) {
         return std::make_shared<MapsFileSource>(
             snapshot.config.model_folder, maps_tokens_file(snapshot.config), maps->total_layers,
             maps->num_heads, maps->text_pieces, maps->causal);
-    return std::make_shared<ModelPassSource>(maps);
+    return std::make_shared<ModelPassSource>(maps, snapshot.config);
 }
 
 }  // namespace attnviz::ui

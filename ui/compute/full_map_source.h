@@ -2,7 +2,8 @@
 // may be large (8,192 tokens: 67 million cells, 256 MB), so map() runs on a worker thread and
 // the window draws it through a pyramid (engine/ops/map_pyramid.h).
 //
-// Two sources exist today: the model's pass the window shows (the head's maps are in it), and
+// Two sources exist today: the model's pass the window shows (the head's map is in it, or is
+// recomputed from the model, that head alone, when the memory budget did not keep it), and
 // attention maps read from a file (one head read from the file, whatever the pass kept).  A
 // source that recomputes a head from the model on demand (a long text's statistics pass keeps no
 // map) is one more implementation of FullMapSource, or a FunctionMapSource around a function.
@@ -78,7 +79,8 @@ class FunctionMapSource : public FullMapSource {
 
 /// The source for what `snapshot` shows: attention maps read from a file (every head of every
 /// layer: map() opens the file and reads that head, whatever the pass kept), or a model's pass
-/// (the heads whose maps it kept, over the tokens it shows).  Null for the demo layer.  Cheap:
+/// (the heads whose maps it kept, over the tokens it shows; the others recomputed from the
+/// model over its pieces, unless heads are knocked out).  Null for the demo layer.  Cheap:
 /// it reads nothing.
 FullMapSourcePtr full_map_source(const AttentionSnapshot& snapshot);
 
