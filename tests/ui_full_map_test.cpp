@@ -225,6 +225,16 @@ class FullMapTest : public test::WindowFixture {
         QCOMPARE(window->heatmap()->figure().content().tokens, m.token_text);
         QVERIFY(window->heatmap()->figure().content().causal);
         QVERIFY(window->windowTitle().contains(QStringLiteral("layer 2 · head 4")));
+        // The menu key opens the menu of the head the keyboard selected.
+        mosaic->setCurrent(0, 2);
+        QContextMenuEvent key_menu(QContextMenuEvent::Keyboard, QPoint(1, 1),
+                                   mosaic->mapToGlobal(QPoint(1, 1)));
+        QApplication::sendEvent(mosaic, &key_menu);
+        QVERIFY(w_->knockOutMenu()->lastMenu());
+        QVERIFY(w_->knockOutMenu()->lastMenu()->title().isEmpty());
+        QCOMPARE(w_->knockOutMenu()->lastMenu()->actions().front()->text(),
+                 QStringLiteral("Layer 1 · head 3"));
+        w_->knockOutMenu()->lastMenu()->close();
         // Hovering names both tokens and the weight.
         ZoomHeatmap* view = window->heatmap();
         view->grab();
