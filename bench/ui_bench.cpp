@@ -30,6 +30,17 @@
 //     token from its arrival until the heatmaps are painted with it (<= 150 ms).
 // --interventions-only runs just these; --no-interventions skips them; --keep-checkpoints DIR
 // writes the checkpoints there once and reuses them (for `attnviz bench --model DIR/...`).
+//
+// The full map (issue 24), first of all runs, or alone with --full-map-only: one head's
+// 8,192 × 8,192 map in the FullMapWindow at 1600 × 1000: its pyramid's build, the time until
+// the window shows it, and each frame's paint at every zoom from the whole map to 96 pixels a
+// cell, panning at each (<= 50 ms a frame, the most cells a frame reads).
+//
+// --big-maps FILE (bench/big_maps_memory.py runs it and samples its RssAnon): the window opens
+// attention maps FILE under the memory budget in force (ATTNVIZ_MEMORY_BUDGET), takes the first
+// offer of the over-budget dialog if one comes (fewer layers, fewer heads, the means only or a
+// window of tokens, the first it makes), then opens
+// three heads' full maps from the Model tab and zooms and pans each.  One JSON line per phase.
 #include <QApplication>
 #include <QCheckBox>
 #include <QDir>
@@ -68,8 +79,12 @@
 #include "ui/model/predictions_view.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
+#include "ui/widgets/full_map_window.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/memory_dialogs.h"
+#include "ui/widgets/memory_guard.h"
+#include "ui/widgets/zoom_heatmap.h"
 
 using namespace attnviz::ui;
 namespace models = attnviz::models;
@@ -534,6 +549,184 @@ bool bench_interventions(AppSettings* settings, const QString& keep, bool genera
            bench_generation(settings, gpt2, QStringLiteral("gpt2-small-shaped")) &&
            bench_generation(settings, qwen, QStringLiteral("qwen2.5-0.5b-shaped"));
 }
+/// An attention-like causal map of L tokens: a sink on the first token, a previous-token
+/// diagonal, stripes every 512 keys, rows summing to 1.
+attnviz::ui::HeadMap synthetic_head_map(std::int64_t L) {
+    attnviz::ui::HeadMap m;
+    m.weights = attnviz::Tensor({L, L});
+    for (std::int64_t i = 0; i < L; ++i) {
+        float* row = m.weights.ptr() + i * L;
+        double sum = 0.0;
+        for (std::int64_t j = 0; j <= i; ++j) {
+            row[j] = 1.0f / (4.0f + float(i - j)) + (j == 0 ? 3.0f : 0.0f) +
+                     (j % 512 == 7 ? 0.4f : 0.0f) + (j == i - 1 ? 2.0f : 0.0f);
+            sum += row[j];
+        }
+        for (std::int64_t j = 0; j <= i; ++j)
+            row[j] = float(row[j] / sum);
+        m.tokens.push_back(QStringLiteral("w%1").arg(i));
+    }
+    m.causal = true;
+    return m;
+}
+
+/// The full-map window on an 8,192-token head: build, first show, frames at every zoom.
+bool bench_full_map() {
+    using namespace attnviz;
+    constexpr std::int64_t kL = 8192;
+    constexpr double kGoalFrameMs = 50.0;
+    const HeadMap head = synthetic_head_map(kL);
+    // The pyramid alone, as the window's worker builds it.
+    std::vector<double> builds;
+    for (int r = 0; r < 3; ++r) {
+        auto map = std::make_shared<const Tensor>(head.weights);
+        QElapsedTimer t;
+        t.start();
+        const ops::MapPyramid p(map, ops::PoolMode::Max, ops::MapPyramid::kDefaultTopSide,
+                                QThread::idealThreadCount());
+        builds.push_back(t.nsecsElapsed() / 1e6);
+    }
+    auto source =
+        std::make_shared<FunctionMapSource>(QStringLiteral("synthetic"), 1, 1, kL,
+                                            [&head](int, int, const PassControl&) { return head; });
+    QElapsedTimer shown;
+    shown.start();
+    auto* window =
+        new FullMapWindow(source, 0, 0, std::uint64_t(8) << 30, Colormap::Viridis, nullptr);
+    window->resize(1600, 1000);
+    window->show();
+    if (!wait_until([&] { return window->pyramid() != nullptr; }, 120000)) {
+        std::fprintf(stderr, "the full map never showed: %s\n", qPrintable(window->errorText()));
+        return false;
+    }
+    ZoomHeatmap* view = window->heatmap();
+    view->repaint();
+    const double first_ms = shown.nsecsElapsed() / 1e6;
+    std::vector<double> frames;
+    double worst = 0.0;
+    std::int64_t most_cells = 0;
+    std::printf("%-22s %9s %9s %7s %12s\n", "full map 8192 zoom", "median", "worst", "level",
+                "cells read");
+    for (double ppc = view->pixelsPerCell(); ppc <= ZoomHeatmap::kMaxPixelsPerCell * 1.001;
+         ppc *= 2.0) {
+        view->zoomBy(ppc / view->pixelsPerCell());
+        std::vector<double> at_zoom;
+        for (int step = 0; step < 12; ++step) {
+            QElapsedTimer t;
+            t.start();
+            view->panBy(QPointF(step % 2 ? -173.0 : 131.0, step % 3 ? 97.0 : -61.0));
+            view->repaint();  // the paint, synchronously
+            at_zoom.push_back(t.nsecsElapsed() / 1e6);
+            most_cells = std::max(most_cells, view->figure().touchedCells());
+        }
+        const double w = *std::max_element(at_zoom.begin(), at_zoom.end());
+        worst = std::max(worst, w);
+        frames.insert(frames.end(), at_zoom.begin(), at_zoom.end());
+        std::printf("%8.3f px a cell %10.1fms %7.1fms %7d %12lld\n", view->pixelsPerCell(),
+                    median(at_zoom), w, view->figure().drawnCells().level,
+                    static_cast<long long>(view->figure().touchedCells()));
+    }
+    const QSize plot = view->figure().plotRect().size();
+    print_json(QJsonObject{
+        {QStringLiteral("bench"), QStringLiteral("full_map")},
+        {QStringLiteral("tokens"), qint64(kL)},
+        {QStringLiteral("window"), QStringLiteral("1600x1000")},
+        {QStringLiteral("plot_pixels"), qint64(plot.width()) * plot.height()},
+        {QStringLiteral("pyramid_build_ms_median"), median(builds)},
+        {QStringLiteral("first_shown_ms"), first_ms},
+        {QStringLiteral("frames"), int(frames.size())},
+        {QStringLiteral("frame_ms_median"), median(frames)},
+        {QStringLiteral("frame_ms_worst"), worst},
+        {QStringLiteral("most_cells_read"), qint64(most_cells)},
+        {QStringLiteral("goal"), QStringLiteral("frame <= 50 ms at any zoom; build < 1 s")},
+        {QStringLiteral("pass"), worst <= kGoalFrameMs && median(builds) < 1000.0}});
+    delete window;
+    return worst <= kGoalFrameMs;
+}
+
+/// The window on a big attention file, then the full maps of three heads (--big-maps).
+bool bench_big_maps(AppSettings* settings, const QString& file) {
+    const auto phase = [](const QString& name, QJsonObject more = {}) {
+        more.insert(QStringLiteral("phase"), name);
+        print_json(more);
+    };
+    MainWindow w(settings);
+    w.setConfirmOnClose(false);
+    w.resize(1600, 1000);
+    w.show();
+    if (!wait_until([&] { return painted(w); }, 60000)) return false;
+    phase(QStringLiteral("window"));
+    QElapsedTimer t;
+    t.start();
+    if (!w.openAttentionMaps(file, QString())) {
+        std::fprintf(stderr, "cannot open %s: %s\n", qPrintable(file), qPrintable(w.lastError()));
+        return false;
+    }
+    QString offer = QStringLiteral("none");
+    const auto model_shown = [&] {
+        const SnapshotPtr s = w.compute()->latest();
+        return painted(w) && s && s->model && s->config.usesMaps();
+    };
+    if (!wait_until([&] { return model_shown() || w.memoryGuard()->overBudgetDialog(); }, 600000))
+        return false;
+    if (OverBudgetDialog* d = w.memoryGuard()->overBudgetDialog()) {
+        // The first offer the dialog makes, in the order it lists them.
+        QCommandLinkButton* take = nullptr;
+        for (QCommandLinkButton* b : {d->fewerLayersButton(), d->fewerHeadsButton(),
+                                      d->meanOnlyButton(), d->windowButton()})
+            if (!take && b->isVisibleTo(d)) take = b;
+        if (!take) {
+            std::fprintf(stderr, "the over-budget dialog offers nothing\n");
+            return false;
+        }
+        offer = take->text();
+        phase(QStringLiteral("over budget"), {{QStringLiteral("dialog"), d->text()}});
+        take->click();
+        if (!wait_until(model_shown, 600000)) return false;
+    }
+    const ModelMaps& m = *w.compute()->latest()->model;
+    phase(QStringLiteral("opened"), {{QStringLiteral("ms"), t.nsecsElapsed() / 1e6},
+                                     {QStringLiteral("offer"), offer},
+                                     {QStringLiteral("layers_kept"), m.num_layers},
+                                     {QStringLiteral("heads_kept"), m.heads_kept},
+                                     {QStringLiteral("tokens"), m.tokens}});
+    w.views()->setCurrentTab(ViewTabs::ModelTab);
+    for (const auto& [layer, head] : std::vector<std::pair<int, int>>{{0, 0}, {15, 7}, {31, 31}}) {
+        QElapsedTimer shown;
+        shown.start();
+        FullMapWindow* f =
+            w.openFullMap(std::min(layer, m.total_layers - 1), std::min(head, m.num_heads - 1));
+        if (!f || !wait_until([&] { return f->pyramid() || !f->errorText().isEmpty(); }, 600000))
+            return false;
+        if (!f->errorText().isEmpty()) {
+            std::fprintf(stderr, "full map: %s\n", qPrintable(f->errorText()));
+            return false;
+        }
+        const double first_ms = shown.nsecsElapsed() / 1e6;
+        f->resize(1400, 1000);
+        ZoomHeatmap* view = f->heatmap();
+        std::vector<double> frames;
+        for (int step = 0; step < 40; ++step) {
+            QElapsedTimer frame;
+            frame.start();
+            if (step % 8 == 0) view->zoomBy(2.0);
+            view->panBy(QPointF(step % 2 ? -150.0 : 110.0, step % 3 ? 70.0 : -90.0));
+            view->repaint();
+            frames.push_back(frame.nsecsElapsed() / 1e6);
+        }
+        phase(QStringLiteral("full map"), {{QStringLiteral("layer"), layer + 1},
+                                           {QStringLiteral("head"), head + 1},
+                                           {QStringLiteral("first_shown_ms"), first_ms},
+                                           {QStringLiteral("frame_ms_median"), median(frames)},
+                                           {QStringLiteral("frame_ms_worst"),
+                                            *std::max_element(frames.begin(), frames.end())}});
+        f->close();
+        QCoreApplication::processEvents();
+    }
+    phase(QStringLiteral("done"));
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -548,6 +741,15 @@ int main(int argc, char** argv) {
                                    : QStringLiteral(ATTNVIZ_SOURCE_DIR "/build/bench-models");
     QTemporaryDir dir;
     AppSettings settings(dir.filePath(QStringLiteral("bench.ini")));
+
+    if (args.contains(QStringLiteral("--full-map-only"))) return bench_full_map() ? 0 : 1;
+    if (const qsizetype at = args.indexOf(QStringLiteral("--big-maps"));
+        at > 0 && at + 1 < args.size())
+        return bench_big_maps(&settings, args[at + 1]) ? 0 : 1;
+    if (!args.contains(QStringLiteral("--interventions-only")) &&
+        !args.contains(QStringLiteral("--generation-only")) &&
+        !args.contains(QStringLiteral("--models-only")))
+        bench_full_map();
 
     std::vector<Case> cases{
         {16, 8, 64, 41, 16.0}, {256, 12, 768, 21, 150.0}, {1024, 16, 1024, 7, 0.0}};

@@ -72,6 +72,48 @@ class TestAttentionArrays : public QObject {
         ATTNVIZ_COMPARE_TENSORS(read_all(maps), golden, tolerance);
         // The golden's rows sum to 1 (float16 within its rounding): no warning.
         QCOMPARE(io::validate_attention_arrays(maps), std::string());
+        // One head read alone is that head's part of its layer (the full-map window's read).
+        const std::int64_t L = maps.length();
+        Tensor head({L, L});
+        for (std::int64_t l = 0; l < layers; ++l)
+            for (std::int64_t h = 0; h < maps.heads(); ++h) {
+                maps.read_head(l, h, head.ptr());
+                const Tensor expected(
+                    {L, L},
+                    std::vector<float>(golden.data.begin() + (l * maps.heads() + h) * L * L,
+                                       golden.data.begin() + (l * maps.heads() + h + 1) * L * L));
+                ATTNVIZ_COMPARE_TENSORS(head, expected, tolerance);
+            }
+        ATTNVIZ_EXPECT_DATA_ERROR(maps.read_head(0, maps.heads(), head.ptr()),
+                                  "head 5 asked for, but the maps have 4 heads");
+        ATTNVIZ_EXPECT_DATA_ERROR(
+            maps.read_head(layers, 0, head.ptr()),
+            "asked for, but the maps have " + std::to_string(layers) + " layers");
+    }
+
+    void readHeadNamesTheNaNAsReadLayerDoes() {
+        const io::AttentionArrays maps = io::AttentionArrays::open(maps_path("bad_nan.npy"));
+        std::vector<float> layer(maps.layer_values());
+        std::string from_layer;
+        std::int64_t bad_layer = -1;
+        for (std::int64_t l = 0; l < maps.layers() && bad_layer < 0; ++l)
+            try {
+                maps.read_layer(l, layer.data());
+            } catch (const DataError& e) {
+                from_layer = e.what();
+                bad_layer = l;
+            }
+        QVERIFY(bad_layer >= 0);
+        std::vector<float> head(std::size_t(maps.length() * maps.length()));
+        int failures = 0;
+        for (std::int64_t h = 0; h < maps.heads(); ++h)
+            try {
+                maps.read_head(bad_layer, h, head.data());
+            } catch (const DataError& e) {
+                QCOMPARE(std::string(e.what()), from_layer);
+                ++failures;
+            }
+        QCOMPARE(failures, 1);
     }
 
     void measuresAsTheModelGoldenDoes() {

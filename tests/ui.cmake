@@ -85,3 +85,10 @@ endif()
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_positions_test ui_positions_test.cpp LIBS attnviz_ui GUI)
 endif()
+
+# One head's whole map, zoomable (issues 24 and 25): the pyramid level and region each zoom and
+# pan draws, hovering, the window from the Model tab's and the Atlas's menus, bit for bit for a
+# model's pass and a file, the budget, exports.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_full_map_test ui_full_map_test.cpp LIBS attnviz_ui GUI)
+endif()

@@ -252,21 +252,38 @@ AttentionArrays AttentionArrays::open(const std::string& path) {
 }
 
 void AttentionArrays::read_layer(std::int64_t layer, float* dst) const {
-    const Slice& s = layers_.at(std::size_t(layer));
-    const std::size_t n = layer_values();
+    read_values(layer, 0, layer_values(), dst);
+}
+
+void AttentionArrays::read_head(std::int64_t layer, std::int64_t head, float* dst) const {
+    if (head < 0 || head >= heads_)
+        fail(path_, "head " + std::to_string(head + 1) + " asked for, but the maps have " +
+                        std::to_string(heads_) + " heads (counted from 1)");
+    const auto cells = std::size_t(length_ * length_);
+    read_values(layer, std::size_t(head) * cells, cells, dst);
+}
+
+void AttentionArrays::read_values(std::int64_t layer, std::size_t first, std::size_t n,
+                                  float* dst) const {
+    if (layer < 0 || layer >= layers())
+        fail(path_, "layer " + std::to_string(layer + 1) + " asked for, but the maps have " +
+                        std::to_string(layers()) + " layers (counted from 1)");
+    const Slice& s = layers_[std::size_t(layer)];
+    const char* src = s.data + first * s.itemsize;
     std::size_t bad = n;
     if (s.big_endian) {  // swapped into a copy first: the mapping is read-only
-        std::string swapped(s.data, n * s.itemsize);
+        std::string swapped(src, n * s.itemsize);
         for (std::size_t k = 0; k < n; ++k)
             std::reverse(swapped.begin() + std::ptrdiff_t(k * s.itemsize),
                          swapped.begin() + std::ptrdiff_t((k + 1) * s.itemsize));
         bad = convert_to_float(s.dtype, swapped.data(), dst, n);
     } else {
-        bad = convert_to_float(s.dtype, s.data, dst, n);
+        bad = convert_to_float(s.dtype, src, dst, n);
     }
     if (bad == n) return;
     const auto L = std::size_t(length_);
-    const std::size_t head = bad / (L * L), row = bad / L % L, column = bad % L;
+    const std::size_t at = first + bad;
+    const std::size_t head = at / (L * L), row = at / L % L, column = at % L;
     fail(path_, "layer " + std::to_string(layer + 1) + ", head " + std::to_string(head + 1) +
                     ", row " + std::to_string(row + 1) + ", column " + std::to_string(column + 1) +
                     " is " + (std::isnan(dst[bad]) ? "NaN" : "infinite") +

@@ -64,8 +64,14 @@ class AttentionArrays {
     /// Throws DataError naming the layer, head, row and column (counted from 1) of the first
     /// value that is NaN or infinite.
     void read_layer(std::int64_t layer, float* dst) const;
+    /// Head `head` of layer `layer` [L, L] as float32 into `dst` (L × L floats): only that
+    /// head's part of the file is read, so a full-map view of one head of an 8 GB file touches
+    /// L² values.  Throws DataError as read_layer does, and for a layer or head out of range.
+    void read_head(std::int64_t layer, std::int64_t head, float* dst) const;
 
   private:
+    /// Values [first, first + n) of layer `layer`'s [heads, L, L] into `dst`.
+    void read_values(std::int64_t layer, std::size_t first, std::size_t n, float* dst) const;
     struct Slice {
         const char* data = nullptr;
         std::string dtype;  ///< safetensors' name of it: "F32", "F16", "F64", "BF16"

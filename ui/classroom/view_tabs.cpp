@@ -144,6 +144,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(model_, &ModelView::hovered, this, &ViewTabs::hovered);
     connect(model_, &ModelView::activated, this, &ViewTabs::modelHeadActivated);
     connect(atlas_, &AtlasView::activated, this, &ViewTabs::modelHeadActivated);
+    connect(atlas_, &AtlasView::fullMapRequested, this, &ViewTabs::fullMapRequested);
     connect(atlas_, &AtlasView::hovered, this, &ViewTabs::hovered);
     connect(atlas_, &AtlasView::failed, this, &ViewTabs::failed);
     connect(lens_, &LensView::hovered, this, &ViewTabs::hovered);

@@ -94,6 +94,8 @@ class ViewTabs : public QWidget {
     void headActivated(int head);
     /// A head of the model view: show that layer's heads.
     void modelHeadActivated(int layer, int head);
+    /// Open Full Map… on a head of the Atlas.
+    void fullMapRequested(int layer, int head);
     /// A view's own action (e.g. the statistics' CSV export) failed.
     void failed(const QString& title, const QString& text);
 

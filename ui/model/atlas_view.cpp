@@ -1,11 +1,13 @@
 #include "ui/model/atlas_view.h"
 
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
@@ -126,6 +128,19 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
                                   : QStringLiteral(" — ") + labels.join(QStringLiteral(", "))));
     });
     connect(table_, &QTableWidget::cellClicked, this, &AtlasView::activateRow);
+    connect(grid_, &AtlasGrid::menuRequested, this, &AtlasView::headMenu);
+    for (QAbstractItemView* view :
+         {static_cast<QAbstractItemView*>(table_), static_cast<QAbstractItemView*>(frozen_)}) {
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view, &QWidget::customContextMenuRequested, this, [this, view](const QPoint& pos) {
+            const QModelIndex index = view->indexAt(pos);
+            if (!index.isValid()) return;
+            const int row = index.row();
+            headMenu(table_->item(row, 0)->data(Qt::UserRole).toInt() - 1,
+                     table_->item(row, 1)->data(Qt::UserRole).toInt() - 1,
+                     view->viewport()->mapToGlobal(pos));
+        });
+    }
     connect(split_, &QSplitter::splitterMoved, this, [this] { user_sized_ = true; });
     // Pressed, not clicked: the press selects the row in the shared selection, and the table
     // scrolling to it leaves the frozen view no release on the same index.
@@ -139,6 +154,20 @@ void AtlasView::activateRow(int row) {
     // The table counts from 1, as the heatmap grid's titles do.
     emit activated(table_->item(row, 0)->data(Qt::UserRole).toInt() - 1,
                    table_->item(row, 1)->data(Qt::UserRole).toInt() - 1);
+}
+
+void AtlasView::headMenu(int layer, int head, const QPoint& global) {
+    auto* menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("atlasHeadMenu"));
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->addSection(tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1));
+    QAction* full = menu->addAction(tr("Open Full Map…"), this,
+                                    [this, layer, head] { emit fullMapRequested(layer, head); });
+    full->setObjectName(QStringLiteral("openFullMapAction"));
+    QAction* grid = menu->addAction(tr("Show in Heatmaps"), this,
+                                    [this, layer, head] { emit activated(layer, head); });
+    grid->setObjectName(QStringLiteral("showInHeatmapsAction"));
+    menu->popup(global);
 }
 
 void AtlasView::fitTable() {
@@ -420,8 +449,15 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
 }
 
 void AtlasGrid::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton) return;  // the right button opens the menu
     const QPoint at = headAt(event->position().toPoint());
     if (at.x() >= 0) emit activated(at.y(), at.x());
+}
+
+void AtlasGrid::contextMenuEvent(QContextMenuEvent* event) {
+    const QPoint at = headAt(event->pos());
+    if (at.x() < 0) return QWidget::contextMenuEvent(event);
+    emit menuRequested(at.y(), at.x(), event->globalPos());
 }
 
 void AtlasGrid::mouseMoveEvent(QMouseEvent* event) {

@@ -1,6 +1,7 @@
 // The head atlas: every layer × head measured (models::HeadAtlas), as a layers × heads grid
 // coloured by one chosen measure and as one sortable table, with the labels the thresholds
-// give.  A click on a cell or a row opens that head in the heatmap grid.
+// give.  A click on a cell or a row opens that head in the heatmap grid; their context menu
+// opens its full map.
 #pragma once
 
 #include <QWidget>
@@ -40,6 +41,8 @@ class AtlasView : public QWidget {
 
   signals:
     void activated(int layer, int head);
+    /// Open Full Map… from a cell's or a row's context menu.
+    void fullMapRequested(int layer, int head);
     void hovered(const QString& text);
     void failed(const QString& title, const QString& text);
 
@@ -53,6 +56,8 @@ class AtlasView : public QWidget {
     void fill();
     void exportCsv();
     void activateRow(int row);
+    /// The context menu of head (layer, head): Open Full Map….
+    void headMenu(int layer, int head, const QPoint& global);
     /// Gives the table the width its columns need, when there is room, until the user moves
     /// the splitter.
     void fitTable();
@@ -102,9 +107,11 @@ class AtlasGrid : public QWidget {
   signals:
     void activated(int layer, int head);
     void hovered(int layer, int head);
+    void menuRequested(int layer, int head, const QPoint& global);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
 

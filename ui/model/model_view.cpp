@@ -173,7 +173,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
     const QRect caption(g.left, g.bottom() + 2, width() - g.left - 8, kCaption);
     p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter,
                tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; click "
-                  "a head to open its layer, Ctrl-click or right-click it to knock it out")
+                  "a head to open its layer, right-click it for its full map or to knock it out")
                    .arg(m->name)
                    .arg(m->tokens));
 }
@@ -227,10 +227,15 @@ void ModelView::mousePressEvent(QMouseEvent* event) {
 }
 
 void ModelView::contextMenuEvent(QContextMenuEvent* event) {
-    const QPoint at = headAt(event->pos());
-    if (at.x() < 0 || at.x() >= maps()->num_heads) return QWidget::contextMenuEvent(event);
+    // The menu key: the head the keyboard selected, its menu over it.
+    const bool keyboard = event->reason() == QContextMenuEvent::Keyboard;
+    const QPoint at = keyboard ? current() : headAt(event->pos());
+    if (!maps() || at.x() < 0 || at.x() >= maps()->num_heads)
+        return QWidget::contextMenuEvent(event);
     setCurrent(at.y(), at.x());
-    emit headMenuRequested(at.y(), at.x(), event->globalPos());
+    emit headMenuRequested(
+        at.y(), at.x(),
+        keyboard ? mapToGlobal(cellRect(at.y(), at.x()).center()) : event->globalPos());
 }
 
 void ModelView::activate(int layer, int column) {

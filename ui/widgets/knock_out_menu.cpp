@@ -13,11 +13,19 @@ KnockOutMenu::KnockOutMenu(AttentionDocument* document, QWidget* parent)
 
 QMenu* KnockOutMenu::popup(int layer, int head, const QPoint& global) {
     if (menu_) menu_->close();
-    if (doc_->computeConfig().usesMaps()) return nullptr;  // maps from a file: no pass to knock
     auto* menu = new QMenu(parent_);
     menu->setObjectName(QStringLiteral("knockOutMenu"));
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->addSection(tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1));
+    QAction* full = menu->addAction(tr("Open Full Map…"), this,
+                                    [this, layer, head] { emit fullMapRequested(layer, head); });
+    full->setObjectName(QStringLiteral("openFullMapAction"));
+    menu_ = menu;
+    if (doc_->computeConfig().usesMaps()) {  // maps from a file: no pass to knock heads out of
+        menu->popup(global);
+        return menu;
+    }
+    menu->addSeparator();
     const auto& out = doc_->knockedOut();
     const auto it = out.find({layer, head});
     auto add = [&](const QString& text, const char* name, KnockOut how) {

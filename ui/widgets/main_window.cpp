@@ -22,6 +22,7 @@
 #include "ui/classroom/examples.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/full_map_source.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/model/generation_panel.h"
@@ -36,6 +37,7 @@
 #include "ui/widgets/controls_panel.h"
 #include "ui/widgets/document_history.h"
 #include "ui/widgets/figure_exports.h"
+#include "ui/widgets/full_map_window.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/input_panel.h"
 #include "ui/widgets/knock_out_menu.h"
@@ -242,6 +244,9 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(grid_, &HeatmapGridView::knockOutToggled, knock_out_, &KnockOutMenu::toggle);
     connect(views_->modelView(), &ModelView::headMenuRequested, knock_out_, &KnockOutMenu::popup);
     connect(views_->modelView(), &ModelView::knockOutToggled, knock_out_, &KnockOutMenu::toggle);
+    // A head's whole map, zoomable, from its context menu (grid, Model tab, Atlas).
+    connect(knock_out_, &KnockOutMenu::fullMapRequested, this, &MainWindow::openFullMap);
+    connect(views_, &ViewTabs::fullMapRequested, this, &MainWindow::openFullMap);
     // The strip under the maps chooses the position the predictions box shows.
     connect(grid_->predictionStrip(), &PredictionStrip::pieceHovered, model_panel_->predictions(),
             &PredictionsBox::setHoverPiece);
@@ -292,6 +297,31 @@ void MainWindow::openModel(const QString& folder) {
 
 bool MainWindow::openAttentionMaps(const QString& file, const QString& tokens) {
     return models_->openMaps(file, tokens);
+}
+
+FullMapWindow* MainWindow::openFullMap(int layer, int head) {
+    const SnapshotPtr s = compute_->latest();
+    FullMapSourcePtr source;
+    try {
+        source = s ? full_map_source(*s) : nullptr;
+    } catch (const std::exception& e) {
+        showError(tr("Cannot show the full map"), QString::fromUtf8(e.what()));
+        return nullptr;
+    }
+    if (!source) {
+        showError(tr("Cannot show the full map"),
+                  tr("Full maps are those of a trained model or of attention maps read from a "
+                     "file: open one (File ▸ Open Model…, File ▸ Open Attention Maps…)."));
+        return nullptr;
+    }
+    auto* window = new FullMapWindow(source, layer, head, compute_->memoryBudget().bytes,
+                                     doc_->colormap(), this);
+    window->show();
+    return window;
+}
+
+QList<FullMapWindow*> MainWindow::fullMapWindows() const {
+    return findChildren<FullMapWindow*>(QString(), Qt::FindDirectChildrenOnly);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

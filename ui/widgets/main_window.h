@@ -42,6 +42,7 @@ class HeatmapGridView;
 class InputPanel;
 class DocumentHistory;
 class KnockOutMenu;
+class FullMapWindow;
 class ModelPanel;
 class MemoryGuard;
 class ModelSource;
@@ -82,6 +83,11 @@ class MainWindow : public QMainWindow {
     /// Opens attention maps computed elsewhere with their tokens (empty: tokens.json beside
     /// them), as File ▸ Open Attention Maps… does; false (a dialog said why) when they cannot be.
     bool openAttentionMaps(const QString& file, const QString& tokens);
+    /// Head `head` of layer `layer` (both from 0) of the shown pass or maps, whole, in a window
+    /// of its own (Open Full Map… on a head).  Null (a dialog said why) when there is none.
+    FullMapWindow* openFullMap(int layer, int head);
+    /// The full-map windows open.
+    QList<FullMapWindow*> fullMapWindows() const;
 
     /// Opens a built-in example (builtin_examples()) as an untitled session and shows its
     /// explanation.  False (with an error dialog) if it cannot be read.

@@ -1,0 +1,285 @@
+#include "ui/widgets/full_map_window.h"
+
+#include <QComboBox>
+#include <QEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "engine/budget/memory_budget.h"
+#include "engine/errors.h"
+#include "ui/compute/mailbox.h"
+#include "ui/render/figure_export.h"
+#include "ui/widgets/zoom_heatmap.h"
+
+namespace attnviz::ui {
+
+namespace {
+int threads() {
+    return std::max(1, QThread::idealThreadCount());
+}
+}  // namespace
+
+std::uint64_t FullMapWindow::neededBytes(const FullMapSource& source) {
+    // The map, its pyramid (a third more) and, while the pooling changes, a second pyramid
+    // over the same map.
+    return source.mapBytes() * 5 / 3;
+}
+
+FullMapWindow::FullMapWindow(FullMapSourcePtr source, int layer, int head,
+                             std::uint64_t budget_bytes, Colormap colormap, QWidget* parent)
+    : QWidget(parent, Qt::Window),
+      source_(std::move(source)),
+      layer_(layer),
+      head_(head),
+      colormap_(colormap),
+      box_(new Mailbox(this)) {
+    setObjectName(QStringLiteral("fullMapWindow"));
+    setAttribute(Qt::WA_DeleteOnClose);
+    title_ = new QLabel(this);
+    QFont bold = title_->font();
+    bold.setBold(true);
+    title_->setFont(bold);
+    pool_label_ = new QLabel(this);
+    pool_ = new QComboBox(this);
+    pool_->setObjectName(QStringLiteral("fullMapPooling"));
+    pool_->addItem(QString(), int(ops::PoolMode::Max));
+    pool_->addItem(QString(), int(ops::PoolMode::Mean));
+    pool_label_->setBuddy(pool_);
+    fit_ = new QPushButton(this);
+    fit_->setObjectName(QStringLiteral("fullMapFit"));
+    export_ = new QPushButton(this);
+    export_->setObjectName(QStringLiteral("fullMapExport"));
+    heatmap_ = new ZoomHeatmap(this);
+    heatmap_->setColormap(colormap_);
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("fullMapStatus"));
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(title_, 1);
+    bar->addWidget(pool_label_);
+    bar->addWidget(pool_);
+    bar->addWidget(fit_);
+    bar->addWidget(export_);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(heatmap_, 1);
+    layout->addWidget(status_);
+    retranslate();
+    resize(1100, 900);
+
+    connect(pool_, &QComboBox::activated, this,
+            [this] { setPoolMode(ops::PoolMode(pool_->currentData().toInt())); });
+    connect(fit_, &QPushButton::clicked, heatmap_, &ZoomHeatmap::fit);
+    connect(export_, &QPushButton::clicked, this, &FullMapWindow::exportDialog);
+    connect(heatmap_, &ZoomHeatmap::hovered, this, [this](const QString& text) {
+        if (!loading_ && error_.isEmpty()) status_->setText(text);
+    });
+
+    if (!source_) {
+        fail(tr("There is no full map to show for this source."));
+        return;
+    }
+    if (const QString why = source_->unavailable(layer_, head_); !why.isEmpty()) {
+        fail(why);
+        return;
+    }
+    if (const std::uint64_t needed = neededBytes(*source_); needed > budget_bytes) {
+        fail(tr("Layer %1, head %2: the full map of %3 × %3 tokens needs %4, more than "
+                "the memory budget of %5 (Attention ▸ Memory Budget…).")
+                 .arg(layer_ + 1)
+                 .arg(head_ + 1)
+                 .arg(source_->length())
+                 .arg(QString::fromStdString(budget::format_bytes(needed)))
+                 .arg(QString::fromStdString(budget::format_bytes(budget_bytes))));
+        return;
+    }
+    const FullMapSourcePtr s = source_;
+    start([s, layer, head](const PassControl& control) {
+        HeadMap m = s->map(layer, head, control);
+        Built b;
+        b.tokens = std::move(m.tokens);
+        b.causal = m.causal;
+        b.pyramid = std::make_shared<const ops::MapPyramid>(
+            std::move(m.weights), ops::PoolMode::Max, ops::MapPyramid::kDefaultTopSide, threads());
+        return b;
+    });
+}
+
+FullMapWindow::~FullMapWindow() {
+    stop();
+}
+
+QString FullMapWindow::titleText() const {
+    return tr("%1 · layer %2 · head %3")
+        .arg(source_ ? source_->name() : QString())
+        .arg(layer_ + 1)
+        .arg(head_ + 1);
+}
+
+void FullMapWindow::retranslate() {
+    setWindowTitle(tr("Full map: %1").arg(titleText()));
+    title_->setText(titleText());
+    pool_label_->setText(tr("&Zoomed out, a pixel shows:"));
+    pool_->setItemText(0, tr("the largest weight"));
+    pool_->setItemText(1, tr("the mean weight"));
+    pool_->setToolTip(
+        tr("Where a pixel covers several cells: the largest weight among them keeps "
+           "a single strong weight visible; the mean keeps the total."));
+    fit_->setText(tr("&Fit"));
+    fit_->setToolTip(tr("Show the whole map (0)"));
+    export_->setText(tr("&Export…"));
+    export_->setToolTip(tr("Save the region in view as PNG, SVG or PDF"));
+    heatmap_->setToolTip(QString());
+    heatmap_->setWhatsThis(
+        tr("Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: "
+           "pan · 0: the whole map"));
+    if (loading_)
+        status_->setText(tr("Reading layer %1, head %2…").arg(layer_ + 1).arg(head_ + 1));
+    else if (!error_.isEmpty())
+        status_->setText(error_);
+    else if (pyramid_)
+        status_->setText(
+            tr("Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: "
+               "pan · 0: the whole map"));
+    if (pyramid_) {
+        ZoomMapContent c = heatmap_->figure().content();
+        c.title = titleText();
+        heatmap_->setContent(std::move(c), true);
+    }
+}
+
+void FullMapWindow::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslate();
+    QWidget::changeEvent(event);
+}
+
+void FullMapWindow::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Escape) {
+        close();
+        return;
+    }
+    QWidget::keyPressEvent(event);
+}
+
+void FullMapWindow::stop() {
+    if (stop_) stop_->store(true);
+    if (worker_.joinable()) worker_.join();
+    ++generation_;  // drops a hand-over still queued
+    loading_ = false;
+}
+
+void FullMapWindow::start(std::function<Built(const PassControl&)> work) {
+    stop();
+    loading_ = true;
+    pool_->setEnabled(false);
+    status_->setText(tr("Reading layer %1, head %2…").arg(layer_ + 1).arg(head_ + 1));
+    auto stop_flag = std::make_shared<std::atomic<bool>>(false);
+    stop_ = stop_flag;
+    const std::uint64_t generation = generation_;
+    Mailbox* box = box_;
+    // Joined (stop()) before box_ and this are destroyed, so both outlive the thread.
+    worker_ = std::thread([this, box, generation, work = std::move(work), stop_flag] {
+        PassControl control;
+        control.stop = stop_flag.get();
+        try {
+            auto built = std::make_shared<Built>(work(control));
+            box->post([this, generation, built] {
+                if (generation == generation_) showBuilt(std::move(*built));
+            });
+        } catch (const Cancelled&) {
+        } catch (const std::exception& e) {
+            const QString message = QString::fromUtf8(e.what());
+            box->post([this, generation, message] {
+                if (generation == generation_) fail(message);
+            });
+        }
+    });
+}
+
+void FullMapWindow::showBuilt(Built built) {
+    if (worker_.joinable()) worker_.join();  // it has handed over: it is ending
+    loading_ = false;
+    pool_->setEnabled(true);
+    if (built.first) {
+        tokens_ = std::move(built.tokens);
+        causal_ = built.causal;
+    }
+    const bool keep_view = pyramid_ != nullptr;
+    pyramid_ = std::move(built.pyramid);
+    pool_->setCurrentIndex(pool_->findData(int(pyramid_->mode())));
+    heatmap_->setContent(ZoomMapContent{pyramid_, tokens_, causal_, titleText()}, keep_view);
+    status_->setText(
+        tr("Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · "
+           "0: the whole map"));
+    heatmap_->setFocus();
+    emit loaded();
+}
+
+void FullMapWindow::fail(const QString& message) {
+    if (worker_.joinable()) worker_.join();
+    loading_ = false;
+    error_ = message;
+    pool_->setEnabled(false);
+    fit_->setEnabled(pyramid_ != nullptr);
+    export_->setEnabled(pyramid_ != nullptr);
+    status_->setText(message);
+    // Once the window shows (fail() may run in the constructor): a dialog over it.
+    QTimer::singleShot(0, this, [this, message] {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot show the full map"), message,
+                                    QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setObjectName(QStringLiteral("fullMapError"));
+        box->setWindowModality(Qt::WindowModal);
+        box->open();
+    });
+    emit failed(message);
+}
+
+void FullMapWindow::setPoolMode(ops::PoolMode mode) {
+    if (!pyramid_ || pyramid_->mode() == mode || loading_) return;
+    const std::shared_ptr<const Tensor> map = pyramid_->map();
+    start([map, mode](const PassControl&) {
+        Built b;
+        b.first = false;
+        b.pyramid = std::make_shared<const ops::MapPyramid>(
+            map, mode, ops::MapPyramid::kDefaultTopSide, threads());
+        return b;
+    });
+}
+
+bool FullMapWindow::exportTo(const QString& path) {
+    try {
+        if (!pyramid_)
+            throw UsageError(
+                tr("The map is not read yet: there is nothing to export.").toStdString());
+        ZoomMapFigure figure = heatmap_->figure();  // the region in view, drawn anew
+        const QSize size = heatmap_->size();
+        write_atomically(path, encode_figure(render_painted_figure(
+                                   figure, ExportSize{size.width(), size.height(), 2.0}, path)));
+        return true;
+    } catch (const std::exception& e) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot export the full map"),
+                                    QString::fromUtf8(e.what()), QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setWindowModality(Qt::WindowModal);
+        box->open();
+        return false;
+    }
+}
+
+void FullMapWindow::exportDialog() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the full map"),
+        QStringLiteral("layer%1_head%2.png").arg(layer_ + 1).arg(head_ + 1),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
+    if (!path.isEmpty()) exportTo(path);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,101 @@
+// One head's whole map in a window of its own, zoomable (ZoomHeatmap): opened from a head of the
+// Model tab's mosaic, of the Atlas or of the heatmap grid (its context menu: Open Full Map…).
+// The map comes from a FullMapSource (compute/full_map_source.h) on a worker thread, and its
+// pyramid is built there too; the GUI thread only draws.  The window exports the region in view
+// (PNG, SVG, PDF) through the same renderer as every figure.
+#pragma once
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "engine/ops/map_pyramid.h"
+#include "ui/compute/full_map_source.h"
+#include "ui/document/attention_config.h"
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace attnviz::ui {
+
+class Mailbox;
+class ZoomHeatmap;
+
+class FullMapWindow : public QWidget {
+    Q_OBJECT
+  public:
+    /// Starts reading head `head` of layer `layer` (both from 0) from `source`; refuses (says
+    /// why in the window) a map whose pyramid would not fit `budget_bytes`.  A top-level
+    /// window deleted when closed.
+    FullMapWindow(FullMapSourcePtr source, int layer, int head, std::uint64_t budget_bytes,
+                  Colormap colormap, QWidget* parent);
+    ~FullMapWindow() override;
+
+    ZoomHeatmap* heatmap() const { return heatmap_; }
+    int layer() const { return layer_; }
+    int head() const { return head_; }
+    /// Whether the map (or a pyramid of another pooling) is being read or built.
+    bool isLoading() const { return loading_; }
+    /// The map shown: null until it is read.
+    std::shared_ptr<const ops::MapPyramid> pyramid() const { return pyramid_; }
+    /// Why there is no map, empty when there is (or it is still being read).
+    QString errorText() const { return error_; }
+    /// What zoomed-out pixels show: the largest or the mean weight of the cells they cover.
+    void setPoolMode(ops::PoolMode mode);
+    QComboBox* poolCombo() const { return pool_; }
+    /// Writes the region in view to `path` (PNG, SVG or PDF, from its suffix), at the size the
+    /// window shows it.  False, with a dialog, when it cannot.
+    bool exportTo(const QString& path);
+    /// The bytes a map of `source` and its pyramids take: what is checked against the budget.
+    static std::uint64_t neededBytes(const FullMapSource& source);
+
+  signals:
+    /// The map is shown (after each pyramid: a new pooling too).
+    void loaded();
+    void failed(const QString& message);
+
+  protected:
+    void changeEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+  private:
+    struct Built {
+        std::shared_ptr<const ops::MapPyramid> pyramid;
+        std::vector<QString> tokens;
+        bool causal = false;
+        bool first = true;  ///< the map itself, not another pooling of it
+    };
+    void retranslate();
+    /// Runs `work` on the worker (one at a time) and hands what it built to showBuilt().
+    void start(std::function<Built(const PassControl&)> work);
+    void stop();
+    void showBuilt(Built built);
+    void fail(const QString& message);
+    void exportDialog();
+    QString titleText() const;
+
+    FullMapSourcePtr source_;
+    int layer_, head_;
+    Colormap colormap_;
+    std::vector<QString> tokens_;
+    bool causal_ = false;
+    std::shared_ptr<const ops::MapPyramid> pyramid_;
+    ZoomHeatmap* heatmap_ = nullptr;
+    QLabel* title_ = nullptr;
+    QLabel* status_ = nullptr;
+    QLabel* pool_label_ = nullptr;
+    QComboBox* pool_ = nullptr;
+    QPushButton* fit_ = nullptr;
+    QPushButton* export_ = nullptr;
+    QString error_;
+    bool loading_ = false;
+    Mailbox* box_ = nullptr;
+    std::thread worker_;
+    std::shared_ptr<std::atomic<bool>> stop_;
+    std::uint64_t generation_ = 0;
+};
+
+}  // namespace attnviz::ui
