@@ -7,6 +7,7 @@
 #include <QWidget>
 
 #include "ui/compute/attention_snapshot.h"
+#include "ui/compute/full_map_source.h"
 #include "ui/document/attention_config.h"
 
 class QComboBox;
@@ -96,6 +97,8 @@ class ViewTabs : public QWidget {
     void modelHeadActivated(int layer, int head);
     /// Open Full Map… on a head of the Atlas.
     void fullMapRequested(int layer, int head);
+    /// A head's full map from a source of the Positions tab's own (its statistics pass).
+    void sourcedFullMapRequested(attnviz::ui::FullMapSourcePtr source, int layer, int head);
     /// A view's own action (e.g. the statistics' CSV export) failed.
     void failed(const QString& title, const QString& text);
 

@@ -11,6 +11,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -18,6 +19,7 @@
 #include <cmath>
 
 #include "engine/errors.h"
+#include "engine/io/attention_arrays.h"
 #include "qcustomplot.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
@@ -226,6 +228,7 @@ PositionsView::PositionsView(AttentionDocument* document, QWidget* parent)
     heads_label_ = new QLabel(this);
     heads_ = new QListWidget(this);
     heads_->setMinimumWidth(190);
+    full_map_ = new QPushButton(this);
     plot_ = new QCustomPlot(this);
     plot_->setMinimumSize(320, 240);
 
@@ -244,6 +247,7 @@ PositionsView::PositionsView(AttentionDocument* document, QWidget* parent)
     side_layout->setContentsMargins(0, 0, 0, 0);
     side_layout->addWidget(heads_label_);
     side_layout->addWidget(heads_, 1);
+    side_layout->addWidget(full_map_);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(side);
     split->addWidget(plot_);
@@ -259,6 +263,9 @@ PositionsView::PositionsView(AttentionDocument* document, QWidget* parent)
     connect(curve_, &QComboBox::currentIndexChanged, this, &PositionsView::redraw);
     connect(log_, &QCheckBox::toggled, this, &PositionsView::redraw);
     connect(heads_, &QListWidget::itemChanged, this, &PositionsView::redraw);
+    connect(heads_, &QListWidget::itemDoubleClicked, this, &PositionsView::openFullMap);
+    connect(heads_, &QListWidget::currentRowChanged, this, &PositionsView::syncButtons);
+    connect(full_map_, &QPushButton::clicked, this, &PositionsView::openFullMap);
     connect(plot_, &QCustomPlot::mouseMove, this, &PositionsView::hoverAt);
     connect(runner_, &StatisticsRunner::progressed, this, [this](qint64 done, qint64 total) {
         progress_->setRange(0, int(total));
@@ -436,6 +443,7 @@ void PositionsView::syncButtons() {
     cancel_->setEnabled(running);
     progress_->setVisible(running);
     export_->setEnabled(statistics_ != nullptr);
+    full_map_->setEnabled(statistics_ != nullptr && heads_->currentItem() != nullptr);
     plot_->setVisible(statistics_ != nullptr);
     status_->setStyleSheet(error_.isEmpty() ? QString() : QStringLiteral("color: #b00020;"));
     if (!c.usesModel())
@@ -501,6 +509,44 @@ void PositionsView::exportDialog() {
     if (!path.isEmpty()) exportTo(path);
 }
 
+FullMapSourcePtr PositionsView::fullMapSource() const {
+    const PositionStatisticsPtr s = statistics_;
+    if (!s) return nullptr;
+    const models::HeadStatistics& st = s->statistics;
+    std::vector<QString> tokens(s->tokens.begin(), s->tokens.end());
+    tokens.resize(std::size_t(st.length));
+    return std::make_shared<FunctionMapSource>(
+        s->name, int(st.layers), int(st.heads), st.length,
+        [s, tokens](int layer, int head, const PassControl& control) {
+            HeadMap out;
+            out.tokens = tokens;
+            out.causal = s->statistics.causal;
+            const std::int64_t L = s->statistics.length;
+            if (s->model) {  // that head alone, from the stream before its layer when kept
+                const Tensor* residual = std::size_t(layer) < s->residuals.size()
+                                             ? s->residuals[std::size_t(layer)].get()
+                                             : nullptr;
+                out.weights = models::head_map(*s->model->model, s->input, layer, head, residual,
+                                               std::max(1, QThread::idealThreadCount()), control);
+            } else {  // the maps file: that head only
+                control.check();
+                const io::AttentionArrays arrays =
+                    io::AttentionArrays::open(s->source.toStdString());
+                out.weights = Tensor({L, L});
+                arrays.read_head(layer, head, out.weights.ptr());
+            }
+            return out;
+        });
+}
+
+void PositionsView::openFullMap() {
+    QListWidgetItem* item = heads_->currentItem();
+    const FullMapSourcePtr source = fullMapSource();
+    if (!item || !source) return;
+    const QPoint p = item->data(Qt::UserRole).toPoint();
+    emit fullMapRequested(source, p.y(), p.x());
+}
+
 void PositionsView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange) retranslate();
@@ -515,6 +561,9 @@ void PositionsView::retranslate() {
     log_->setText(tr("Log scale"));
     export_->setText(tr("Export…"));
     heads_label_->setText(tr("Heads"));
+    full_map_->setText(tr("Open Full Map…"));
+    full_map_->setToolTip(tr("The whole map of the head selected in the list, recomputed for "
+                             "it alone (or double-click a head)"));
     fillHeads();
     syncButtons();
     redraw();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "engine/models/model.h"
+#include "ui/compute/full_map_source.h"
 #include "ui/compute/statistics_runner.h"
 #include "ui/render/painted_figure.h"
 
@@ -91,11 +92,20 @@ class PositionsView : public QWidget {
     /// The curves as CSV: position, token, then one column per head shown.
     QByteArray curvesCsv() const;
 
+    /// Where a head's whole map comes from: recomputed from the model (from the residual
+    /// stream the pass kept), or read from the maps file.  Null before the first pass.
+    FullMapSourcePtr fullMapSource() const;
+    /// Asks for the full map of the head current in the list (fullMapRequested).
+    void openFullMap();
+    QPushButton* fullMapButton() const { return full_map_; }
+
   signals:
     void hovered(const QString& text);
     void failed(const QString& title, const QString& text);
     /// A pass ended: true when it finished, false when cancelled or failed.
     void computed(bool finished);
+    /// A head's whole map (double-click in the list, or Open Full Map…).
+    void fullMapRequested(attnviz::ui::FullMapSourcePtr source, int layer, int head);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -128,6 +138,7 @@ class PositionsView : public QWidget {
     QLabel* heads_label_ = nullptr;
     QListWidget* heads_ = nullptr;
     QPushButton* export_ = nullptr;
+    QPushButton* full_map_ = nullptr;
     QCustomPlot* plot_ = nullptr;
 };
 

@@ -245,8 +245,12 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(views_->modelView(), &ModelView::headMenuRequested, knock_out_, &KnockOutMenu::popup);
     connect(views_->modelView(), &ModelView::knockOutToggled, knock_out_, &KnockOutMenu::toggle);
     // A head's whole map, zoomable, from its context menu (grid, Model tab, Atlas).
-    connect(knock_out_, &KnockOutMenu::fullMapRequested, this, &MainWindow::openFullMap);
-    connect(views_, &ViewTabs::fullMapRequested, this, &MainWindow::openFullMap);
+    connect(knock_out_, &KnockOutMenu::fullMapRequested, this,
+            qOverload<int, int>(&MainWindow::openFullMap));
+    connect(views_, &ViewTabs::fullMapRequested, this,
+            qOverload<int, int>(&MainWindow::openFullMap));
+    connect(views_, &ViewTabs::sourcedFullMapRequested, this,
+            qOverload<FullMapSourcePtr, int, int>(&MainWindow::openFullMap));
     // The strip under the maps chooses the position the predictions box shows.
     connect(grid_->predictionStrip(), &PredictionStrip::pieceHovered, model_panel_->predictions(),
             &PredictionsBox::setHoverPiece);
@@ -314,8 +318,12 @@ FullMapWindow* MainWindow::openFullMap(int layer, int head) {
                      "file: open one (File ▸ Open Model…, File ▸ Open Attention Maps…)."));
         return nullptr;
     }
-    auto* window = new FullMapWindow(source, layer, head, compute_->memoryBudget().bytes,
-                                     doc_->colormap(), this);
+    return openFullMap(source, layer, head);
+}
+
+FullMapWindow* MainWindow::openFullMap(FullMapSourcePtr source, int layer, int head) {
+    auto* window = new FullMapWindow(std::move(source), layer, head,
+                                     compute_->memoryBudget().bytes, doc_->colormap(), this);
     window->show();
     return window;
 }

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <memory>
 
+#include "ui/compute/full_map_source.h"
 #include "ui/document/attention_config.h"
 #include "ui/document/session.h"
 #include "ui/render/figure_export.h"
@@ -86,6 +87,8 @@ class MainWindow : public QMainWindow {
     /// Head `head` of layer `layer` (both from 0) of the shown pass or maps, whole, in a window
     /// of its own (Open Full Map… on a head).  Null (a dialog said why) when there is none.
     FullMapWindow* openFullMap(int layer, int head);
+    /// The same from a source of its own (the Positions tab's statistics pass).
+    FullMapWindow* openFullMap(FullMapSourcePtr source, int layer, int head);
     /// The full-map windows open.
     QList<FullMapWindow*> fullMapWindows() const;
 
