@@ -82,6 +82,9 @@ class MainWindow : public QMainWindow {
     /// Opens attention maps computed elsewhere with their tokens (empty: tokens.json beside
     /// them), as File ▸ Open Attention Maps… does; false (a dialog said why) when they cannot be.
     bool openAttentionMaps(const QString& file, const QString& tokens);
+    /// Makes other attention maps configuration B and shows the Compare view, as File ▸ Compare
+    /// With Attention Maps… does; false (a dialog said why) when they do not fit the maps open.
+    bool compareWithAttentionMaps(const QString& file, const QString& tokens);
 
     /// Opens a built-in example (builtin_examples()) as an untitled session and shows its
     /// explanation.  False (with an error dialog) if it cannot be read.
