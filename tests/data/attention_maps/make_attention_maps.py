@@ -68,4 +68,9 @@ rows = maps.copy()
 rows[1, 2, 6] *= 0.9
 rows[0, 1, 3] *= 0.995
 np.save(out("rows_not_one.npy"), rows)
+# Maps that do not fit maps_f32.npy for a comparison (--b-attentions): 3 heads of its 4, and
+# its first 9 tokens (rows renormalised; tokens: bad_tokens_9.json).  The layers: maps_one_layer.
+np.save(out("maps_3_heads.npy"), maps[:, :3].copy())
+first9 = maps[:, :, :9, :9].copy()
+np.save(out("maps_9_tokens.npy"), (first9 / first9.sum(axis=-1, keepdims=True)).astype(np.float32))
 print(f"maps [{layers}, {heads}, {L}, {L}] and {len(tokens)} tokens written to {HERE}")
