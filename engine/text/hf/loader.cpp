@@ -3,6 +3,7 @@
 // tokenizer's files (convert_slow_tokenizer.py: BertConverter, GPT2Converter,
 // RobertaConverter).
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -321,22 +322,36 @@ void read_vocab_list(const Reader& r, std::span<const std::string_view> tokens,
     vocab.finish();
 }
 
-/// Merge `rank`, the tokens `a` and `b`, into the BPE's table.  `merged` is scratch space.
-/// Refusals name the merge as `path`[rank].
-void add_merge(const Reader& r, const std::string& path, std::uint32_t rank, std::string_view a,
-               std::string_view b, std::size_t prefix_len, std::string& merged, BpeModel& bpe) {
+/// One merge about to be added: its two tokens, the token they make (`merged`: `a` then `b`
+/// without the continuing_subword_prefix) and the three hashes.
+struct MergeLookup {
+    std::string_view a, b;
+    std::string merged;
+    std::uint64_t ha = 0, hb = 0, hm = 0;
+    void set(std::string_view first, std::string_view second, std::size_t prefix_len) {
+        a = first;
+        b = second;
+        merged.assign(a);
+        if (b.size() >= prefix_len) merged.append(b.substr(prefix_len));  // else refused
+        ha = hash_bytes(a);
+        hb = hash_bytes(b);
+        hm = hash_bytes(merged);
+    }
+};
+
+/// Merge `rank` into the BPE's table.  Refusals name the merge as `path`[rank].
+void add_merge(const Reader& r, const std::string& path, std::uint32_t rank,
+               const MergeLookup& m, std::size_t prefix_len, BpeModel& bpe) {
     const auto where = [&] { return path + "[" + std::to_string(rank) + "]"; };
-    const auto a_id = bpe.vocab().find(a);
-    if (!a_id) r.fail(where(), json::quote(a) + " is not in the vocabulary");
-    const auto b_id = bpe.vocab().find(b);
-    if (!b_id) r.fail(where(), json::quote(b) + " is not in the vocabulary");
-    if (b.size() < prefix_len)
-        r.fail(where(), json::quote(b) + " is shorter than the continuing_subword_prefix");
-    merged.assign(a);
-    merged.append(b.substr(prefix_len));
-    const auto new_id = bpe.vocab().find(merged);
+    const auto a_id = bpe.vocab().find(m.a, m.ha);
+    if (!a_id) r.fail(where(), json::quote(m.a) + " is not in the vocabulary");
+    const auto b_id = bpe.vocab().find(m.b, m.hb);
+    if (!b_id) r.fail(where(), json::quote(m.b) + " is not in the vocabulary");
+    if (m.b.size() < prefix_len)
+        r.fail(where(), json::quote(m.b) + " is shorter than the continuing_subword_prefix");
+    const auto new_id = bpe.vocab().find(m.merged, m.hm);
     if (!new_id)
-        r.fail(where(), "the merged token " + json::quote(merged) + " is not in the vocabulary");
+        r.fail(where(), "the merged token " + json::quote(m.merged) + " is not in the vocabulary");
     // Collected into a hash map: a repeated pair keeps its last rank.
     bpe.merges.insert(*a_id, *b_id, rank, *new_id, /*overwrite=*/true);
 }
@@ -363,7 +378,7 @@ void read_merges(const Reader& r, json::Element v, const std::string& path, BpeM
     bpe.merges.reserve(list.size());
     // tokenizers accepts a list of "a b" strings or a list of [a, b] pairs, not a mix.
     std::optional<bool> as_strings;
-    std::string merged;
+    MergeLookup m;
     std::uint32_t rank = 0;
     for (const json::Element item : list) {
         std::string_view a, b;
@@ -385,7 +400,8 @@ void read_merges(const Reader& r, json::Element v, const std::string& path, BpeM
             a = *first;
             b = *second;
         }
-        add_merge(r, path, rank, a, b, prefix_len, merged, bpe);
+        m.set(a, b, prefix_len);
+        add_merge(r, path, rank, m, prefix_len, bpe);
         ++rank;
     }
 }
@@ -395,10 +411,25 @@ void read_merge_list(const Reader& r, std::span<const std::string_view> lines,
                      const std::string& path, BpeModel& bpe) {
     const std::size_t prefix_len = prefix_length(bpe);
     bpe.merges.reserve(lines.size());
-    std::string merged;
-    for (std::uint32_t rank = 0; rank < lines.size(); ++rank) {
-        const auto [a, b] = merge_halves(r, path, rank, lines[rank]);
-        add_merge(r, path, rank, a, b, prefix_len, merged, bpe);
+    // In batches: every lookup's slot and entry asked for before the first is needed.
+    constexpr std::size_t kBatch = 32;
+    std::array<MergeLookup, kBatch> batch;
+    const Vocab& vocab = bpe.vocab();
+    for (std::size_t start = 0; start < lines.size(); start += kBatch) {
+        const std::size_t n = std::min(kBatch, lines.size() - start);
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto rank = static_cast<std::uint32_t>(start + k);
+            const auto [a, b] = merge_halves(r, path, rank, lines[rank]);
+            MergeLookup& m = batch[k];
+            m.set(a, b, prefix_len);
+            for (const std::uint64_t h : {m.ha, m.hb, m.hm})
+                vocab.prefetch_slot(h);
+        }
+        for (std::size_t k = 0; k < n; ++k)
+            for (const std::uint64_t h : {batch[k].ha, batch[k].hb, batch[k].hm})
+                vocab.prefetch_entry(h);
+        for (std::size_t k = 0; k < n; ++k)
+            add_merge(r, path, static_cast<std::uint32_t>(start + k), batch[k], prefix_len, bpe);
     }
 }
 
