@@ -146,7 +146,11 @@ class Vocab {
   public:
     /// Adds a token; false if the string is already there (then its id becomes `id` if
     /// `replace`, as a Python dict built line by line keeps the last one).
-    bool add(std::string_view token, std::uint32_t id, bool replace = false);
+    bool add(std::string_view token, std::uint32_t id, bool replace = false) {
+        return add(token, id, replace, hash_bytes(token));
+    }
+    /// add() with the token's hash_bytes() already known.
+    bool add(std::string_view token, std::uint32_t id, bool replace, std::uint64_t h);
     /// Call once after the last add(): builds the id -> token table.
     void finish();
     std::optional<std::uint32_t> find(std::string_view token) const {

@@ -315,10 +315,22 @@ void read_vocab_list(const Reader& r, std::span<const std::string_view> tokens,
     for (const std::string_view t : tokens)
         bytes += t.size();
     vocab.reserve(tokens.size(), bytes);
-    for (std::size_t i = 0; i < tokens.size(); ++i)
-        if (!vocab.add(tokens[i], static_cast<std::uint32_t>(i)))  // as a JSON key given twice
-            r.fail(path + "[" + std::to_string(i) + "]",
-                   "the token " + json::quote(tokens[i]) + " is in the vocabulary twice");
+    // In batches, as the merges are looked up: each slot asked for before it is needed.
+    constexpr std::size_t kBatch = 32;
+    std::array<std::uint64_t, kBatch> hashes;
+    for (std::size_t start = 0; start < tokens.size(); start += kBatch) {
+        const std::size_t n = std::min(kBatch, tokens.size() - start);
+        for (std::size_t k = 0; k < n; ++k) {
+            hashes[k] = hash_bytes(tokens[start + k]);
+            vocab.prefetch_slot(hashes[k]);
+        }
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t i = start + k;
+            if (!vocab.add(tokens[i], static_cast<std::uint32_t>(i), false, hashes[k]))
+                r.fail(path + "[" + std::to_string(i) + "]",  // as a JSON key given twice
+                       "the token " + json::quote(tokens[i]) + " is in the vocabulary twice");
+        }
+    }
     vocab.finish();
 }
 
@@ -340,8 +352,8 @@ struct MergeLookup {
 };
 
 /// Merge `rank` into the BPE's table.  Refusals name the merge as `path`[rank].
-void add_merge(const Reader& r, const std::string& path, std::uint32_t rank,
-               const MergeLookup& m, std::size_t prefix_len, BpeModel& bpe) {
+void add_merge(const Reader& r, const std::string& path, std::uint32_t rank, const MergeLookup& m,
+               std::size_t prefix_len, BpeModel& bpe) {
     const auto where = [&] { return path + "[" + std::to_string(rank) + "]"; };
     const auto a_id = bpe.vocab().find(m.a, m.ha);
     if (!a_id) r.fail(where(), json::quote(m.a) + " is not in the vocabulary");
