@@ -830,11 +830,7 @@ class TestGguf : public QObject {
         QCOMPARE(failures, 0);
     }
 
-    void lists_give_the_tokenizer_the_json_gives_data() {
-        QTest::addColumn<QString>("vocab");
-        for (const char* v : {"bert-bge", "gpt-2", "qwen2", "llama-spm"})
-            QTest::newRow(v) << v;
-    }
+    void lists_give_the_tokenizer_the_json_gives_data() { tokenizers_give_hugging_face_ids_data(); }
     void lists_give_the_tokenizer_the_json_gives() {
         // The tokenizer opens from the metadata's lists (no tokenizer.json text); written out as
         // tokenizer.json and read back, the same metadata gives the same tokenizer.
