@@ -315,16 +315,40 @@ void add_view_command(CLI::App& app, CommandContext& ctx, GuiRequest* request) {
     add_text(*sub, "--tokens", &request->tokens, "T.json",
              "the tokens: a JSON list of strings or {\"tokens\": [...], \"ids\": [...]}; "
              "default: tokens.json beside the maps");
+    add_text(*sub, "--b-attentions", &request->b_attentions, "B.npy",
+             "maps to compare with --attentions (the Compare tab opens on A, B and B - A): "
+             "another file with the same layers, heads and tokens count, e.g. another checkpoint "
+             "on the same text; tokens spelled differently are a warning");
+    add_text(*sub, "--b-tokens", &request->b_tokens, "T.json",
+             "the tokens of --b-attentions; default: tokens.json beside them");
     ctx.on_parsed(sub, [request] {
-        const io::AttentionArrays maps = io::AttentionArrays::open(request->attentions);
-        if (request->tokens.empty()) request->tokens = io::tokens_beside(request->attentions);
-        if (request->tokens.empty())
-            throw UsageError("--tokens is required: there is no tokens.json beside " +
-                             request->attentions);
-        io::check_tokens(maps, io::read_attention_tokens(request->tokens), request->tokens);
-        const std::string warning = io::validate_attention_arrays(maps);
-        if (!warning.empty())
-            std::fputs(("attnviz view: warning: " + warning + "\n").c_str(), stderr);
+        if (!request->b_tokens.empty() && request->b_attentions.empty())
+            throw UsageError("--b-tokens needs --b-attentions");
+        // Each file as the window reads it: shapes, tokens that fit, NaN; rows not summing to 1
+        // are a warning.  `option` names the tokens option for the message.
+        const auto check = [](const std::string& maps_path, std::string* tokens,
+                              const char* option) {
+            io::AttentionArrays maps = io::AttentionArrays::open(maps_path);
+            if (tokens->empty()) *tokens = io::tokens_beside(maps_path);
+            if (tokens->empty())
+                throw UsageError(std::string(option) +
+                                 " is required: there is no tokens.json beside " + maps_path);
+            io::AttentionTokens read = io::read_attention_tokens(*tokens);
+            io::check_tokens(maps, read, *tokens);
+            const std::string warning = io::validate_attention_arrays(maps);
+            if (!warning.empty())
+                std::fputs(("attnviz view: warning: " + warning + "\n").c_str(), stderr);
+            return std::pair{std::move(maps), std::move(read)};
+        };
+        const auto [maps, tokens] = check(request->attentions, &request->tokens, "--tokens");
+        if (request->b_attentions.empty()) return 0;
+        const auto [b_maps, b_tokens] =
+            check(request->b_attentions, &request->b_tokens, "--b-tokens");
+        io::check_comparable(maps, b_maps);
+        const std::string differ =
+            io::token_difference(tokens, b_tokens, request->tokens, request->b_tokens);
+        if (!differ.empty())
+            std::fputs(("attnviz view: warning: " + differ + "\n").c_str(), stderr);
         return 0;
     });
 }

@@ -23,6 +23,9 @@ struct GuiRequest {
     /// `attnviz view --attentions A --tokens T`: attention maps computed elsewhere, checked
     /// (shapes, tokens, NaN) before the window opens; tokens "" for tokens.json beside them.
     std::string attentions, tokens;
+    /// `attnviz view --b-attentions B --b-tokens T`: maps compared with them (the Compare tab),
+    /// checked against them; "" for none.
+    std::string b_attentions, b_tokens;
     /// Qt's options as Qt reads them ("-platform", "offscreen", "-reverse"), for
     /// QApplication's argv: it sees nothing else of the command line.
     std::vector<std::string> qt_arguments;

@@ -37,6 +37,8 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         "--causal --out cat.png\n"
         "  attnviz export --text \"The cat sat on the mat\" --view compare --compare causal "
         "--out causal.pdf\n"
+        "  attnviz export --attentions ckpt1/A.npy --b-attentions ckpt2/A.npy --view compare "
+        "--layer 2 --out ckpt.pdf\n"
         "  attnviz export --model resources/models/attn-only-2l --view patch --clean TEXT "
         "--corrupt TEXT --target T --distractor D --out patch.pdf\n"
         "  attnviz export --model resources/models/attn-only-2l --text "
@@ -133,7 +135,8 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
              "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens|predictions|patch",
              "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the computation of "
              "head K (default 1) stage by stage; lines: BertViz-style lines from queries to "
-             "keys; compare[:K]: see Comparison; model, atlas: every head of --model (atlas: "
+             "keys; compare[:K]: see Comparison (with --out FILE.csv: every cell's A, B and "
+             "B - A); model, atlas: every head of --model (atlas: "
              "a CSV table); lens: the logit lens of --model, a figure or, with --out FILE.csv, "
              "the top 5 tokens of every layer and position; predictions: --model's top guess after "
              "every token, the loss on each and the top 10 at --focus-token (a masked LM: at "
@@ -220,6 +223,14 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         ->group(comparison);
     add_text(*sub, "--b-text", &a->b_text, "TEXT",
              "with --model: B's sentence, compared token by token (as many tokens as --text)")
+        ->group(comparison);
+    add_text(*sub, "--b-attentions", &a->b_attentions, "B.npy",
+             "with --attentions: B's maps, another file with the same layers, heads and tokens "
+             "count (e.g. another checkpoint on the same text); tokens spelled differently are "
+             "a warning, compared position by position")
+        ->group(comparison);
+    add_text(*sub, "--b-attention-tokens", &a->b_attention_tokens, "T.json",
+             "the tokens of --b-attentions; default: tokens.json beside them")
         ->group(comparison);
 
     add_patch_inputs(*sub, &parsed->patch, false,

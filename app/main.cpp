@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
         return attnviz::ui::run_gui(
             static_cast<int>(qt_args.size()), qt_argv.data(),
             attnviz::ui::GuiOptions{request.lang, request.model_folder, request.session,
-                                    request.attentions, request.tokens});
+                                    request.attentions, request.tokens, request.b_attentions,
+                                    request.b_tokens});
     });
 }

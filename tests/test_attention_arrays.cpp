@@ -221,6 +221,40 @@ class TestAttentionArrays : public QObject {
         ATTNVIZ_EXPECT_DATA_ERROR(check(), message.toStdString());
     }
 
+    void checksThatTwoFilesCompare() {
+        // The same shape in another layout and dtype compares; each size that differs is named.
+        const auto open = [](const char* name) {
+            return io::AttentionArrays::open(maps_path(name));
+        };
+        const io::AttentionArrays a = open("maps_f32.npy");
+        io::check_comparable(a, open("maps_f16.safetensors"));  // no throw
+        for (const auto& [file, what] :
+             {std::pair{"maps_one_layer.npy",
+                        "maps_one_layer.npy: its maps are [1, 4, 10, 10] but those of "},
+              std::pair{"maps_3_heads.npy",
+                        "(heads 3 against 4): two maps compare only with the "
+                        "same layers, heads and tokens"},
+              std::pair{"maps_9_tokens.npy", "(tokens L 9 against 10)"}}) {
+            QString message;
+            try {
+                io::check_comparable(a, open(file));
+            } catch (const DataError& e) {
+                message = QString::fromStdString(e.what());
+            }
+            QVERIFY2(message.contains(QLatin1String(what)), qPrintable(file + (": " + message)));
+        }
+        // Tokens: the same, or the first of the positions that differ.
+        io::AttentionTokens ta = io::read_attention_tokens(maps_path("tokens.json"));
+        io::AttentionTokens tb = ta;
+        QCOMPARE(io::token_difference(ta, tb, "A.json", "B.json"), std::string());
+        tb.text[3] = "x";
+        tb.text[7] = "y";
+        QCOMPARE(io::token_difference(ta, tb, "A.json", "B.json"),
+                 std::string("the tokens of B.json differ from A.json's at 2 of 10 positions "
+                             "(first: position 4, 'x' against 'Ę'); the maps are compared "
+                             "position by position"));
+    }
+
     void warnsOfRowsNotSummingToOne() {
         const io::AttentionArrays maps = io::AttentionArrays::open(maps_path("rows_not_one.npy"));
         // Not a refusal: the worst row, named.

@@ -4,6 +4,9 @@
 // on good files: ui_attention_maps_test.)  Files: tests/data/attention_maps/make_attention_maps.py.
 #include <QtTest>
 
+#include <cmath>
+#include <vector>
+
 #include "engine/io/attention_arrays.h"
 #include "test_support.h"
 
@@ -193,6 +196,214 @@ class TestCliAttentionMaps : public QObject {
                            QStringLiteral("--out"), png});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QVERIFY(QFile::exists(png));
+    }
+
+    void comparesTwoCheckpointsWrittenByAttend_data() {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<int>("head");  // from 1; 0: the mean over heads
+        QTest::newRow("head 2 of layer 2") << "compare:2" << 2;
+        QTest::newRow("mean of layer 2") << "compare" << 0;
+    }
+    void comparesTwoCheckpointsWrittenByAttend() {
+        // Two checkpoints of one architecture and tokenizer (BERT with and without its MLM head's
+        // training) on the same text, written by attend, compared by export: the CSV holds every
+        // cell of A, B and B - A as the two files have them.
+        QFETCH(QString, view);
+        QFETCH(int, head);
+        const QString text = QStringLiteral("the cat sat on the mat");
+        QString files[2];
+        const char* models[] = {"bert_gamma_beta", "bert_mlm_prefix"};
+        for (int k = 0; k < 2; ++k) {
+            const QString dir = QString::fromStdString(
+                test::fresh_dir(std::string("ckpt") + char('1' + k) + "_" +
+                                view.toStdString().substr(0, 7) + std::to_string(head)));
+            files[k] = dir + QStringLiteral("/A.npy");
+            const test::CliRun r = test::run_cli(
+                {QStringLiteral("attend"), QStringLiteral("--model"),
+                 QString::fromStdString(test::golden_dir() + "/models/") + QLatin1String(models[k]),
+                 QStringLiteral("--text"), text, QStringLiteral("--out-weights"), files[k],
+                 QStringLiteral("--out-tokens"), dir + QStringLiteral("/tokens.json")});
+            QVERIFY2(r.status == 0, qPrintable(r.err));
+        }
+        const QString csv = test::temp_path(QStringLiteral("compare_%1.csv").arg(head));
+        const test::CliRun r = test::run_cli(
+            {QStringLiteral("export"), QStringLiteral("--attentions"), files[0],
+             QStringLiteral("--b-attentions"), files[1], QStringLiteral("--layer"),
+             QStringLiteral("2"), QStringLiteral("--view"), view, QStringLiteral("--out"), csv});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // the same tokens: no warning
+        const io::AttentionArrays a = io::AttentionArrays::open(files[0].toStdString());
+        const io::AttentionArrays b = io::AttentionArrays::open(files[1].toStdString());
+        const auto L = int(a.length()), H = int(a.heads());
+        QCOMPARE(L, 8);  // [CLS] the cat sat on the mat [SEP]
+        std::vector<float> la(a.layer_values()), lb(b.layer_values());
+        a.read_layer(1, la.data());
+        b.read_layer(1, lb.data());
+        const auto weight = [&](const std::vector<float>& maps, int i, int j) {
+            if (head > 0) return double(maps[std::size_t(((head - 1) * L + i) * L + j)]);
+            double sum = 0.0;
+            for (int h = 0; h < H; ++h)
+                sum += double(maps[std::size_t((h * L + i) * L + j)]);
+            return sum / H;
+        };
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + L * L);
+        QCOMPARE(lines.front(), QStringLiteral("query,key,a_query_token,a_key_token,b_query_token,"
+                                               "b_key_token,a,b,b_minus_a"));
+        double largest = 0.0;
+        for (const QString& line : lines.mid(1)) {
+            const QStringList c = line.split(QLatin1Char(','));
+            QCOMPARE(c.size(), 9);
+            const int i = c[0].toInt() - 1, j = c[1].toInt() - 1;
+            const double wa = weight(la, i, j), wb = weight(lb, i, j);
+            // A head: the file's float itself (9 digits round-trip a float); the mean: float sums.
+            const auto same = [&](const QString& cell, double want) {
+                return head > 0 ? float(cell.toDouble()) == float(want)
+                                : std::abs(cell.toDouble() - want) <= 1e-6;
+            };
+            QVERIFY2(
+                same(c[6], wa) && same(c[7], wb) && std::abs(c[8].toDouble() - (wb - wa)) <= 1e-6,
+                qPrintable(QStringLiteral("cell (%1, %2): %3 but the files give %4, %5")
+                               .arg(i + 1)
+                               .arg(j + 1)
+                               .arg(line)
+                               .arg(wa)
+                               .arg(wb)));
+            QCOMPARE(c[2], c[4]);  // the same tokens on both sides
+            largest = std::max(largest, std::abs(wb - wa));
+        }
+        QVERIFY(largest > 0.05);  // two checkpoints: their maps really differ
+        QCOMPARE(lines[1 + 2].section(QLatin1Char(','), 2, 3), QStringLiteral("[CLS],cat"));
+
+        // The figure of the same comparison, and `attnviz view` accepts the pair.
+        const QString png = test::temp_path(QStringLiteral("compare_%1.png").arg(head));
+        const test::CliRun fig =
+            test::run_cli({QStringLiteral("export"), QStringLiteral("--attentions"), files[0],
+                           QStringLiteral("--b-attentions"), files[1], QStringLiteral("--view"),
+                           view, QStringLiteral("--out"), png});
+        QVERIFY2(fig.status == 0, qPrintable(fig.err));
+        QFile image(png);
+        QVERIFY(image.open(QIODevice::ReadOnly));
+        QVERIFY(image.read(8) == QByteArray("\x89PNG\r\n\x1a\n", 8));
+    }
+
+    void tokensSpelledDifferentlyAreAWarning() {
+        // The same count of tokens, one spelled otherwise (another tokenizer's pieces): compared
+        // position by position, with one warning line naming the first difference.
+        const QString csv = test::temp_path(QStringLiteral("other_tokens.csv"));
+        const test::CliRun r = test::run_cli(
+            {QStringLiteral("export"), QStringLiteral("--attentions"), maps_file("maps_f32.npy"),
+             QStringLiteral("--b-attentions"), maps_file("other_tokens/maps_f32.npy"),
+             QStringLiteral("--view"), QStringLiteral("compare"), QStringLiteral("--out"), csv});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnviz export: warning: the tokens of ")) &&
+                     r.err.contains(QStringLiteral("at 1 of 10 positions (first: position 2, "
+                                                   "'I' against 'İ')")),
+                 qPrintable(r.err));
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+        // Row 2, key 1: A's "İ" against B's "I"; the same maps, so no difference anywhere.
+        QVERIFY2(lines[1 + 10].startsWith(QStringLiteral("2,1,İ,z,I,z,")), qPrintable(lines[11]));
+        QVERIFY(lines[11].endsWith(QStringLiteral(",0")));
+    }
+
+    void refusesMapsThatDoNotFit_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("message");
+        const QString out = test::temp_path(QStringLiteral("x.png"));
+        const auto compare = [&](const char* b, QStringList more = {}) {
+            return QStringList{QStringLiteral("export"),
+                               QStringLiteral("--attentions"),
+                               maps_file("maps_f32.npy"),
+                               QStringLiteral("--b-attentions"),
+                               maps_file(b),
+                               QStringLiteral("--view"),
+                               QStringLiteral("compare"),
+                               QStringLiteral("--out"),
+                               out} +
+                   more;
+        };
+        QTest::newRow("layers") << compare("maps_one_layer.npy") << 1
+                                << "maps_one_layer.npy: its maps are [1, 4, 10, 10] but those of "
+                                   "/";
+        QTest::newRow("layers, named") << compare("maps_one_layer.npy") << 1
+                                       << "(layers 1 against 2): two maps compare only with the "
+                                          "same layers, heads and tokens";
+        QTest::newRow("heads") << compare("maps_3_heads.npy") << 1 << "(heads 3 against 4)";
+        QTest::newRow("tokens L") << compare("maps_9_tokens.npy",
+                                             {QStringLiteral("--b-attention-tokens"),
+                                              maps_file("bad_tokens_9.json")})
+                                  << 1 << "(tokens L 9 against 10)";
+        QTest::newRow("B's tokens do not fit B")
+            << compare("maps_f16.npy",
+                       {QStringLiteral("--b-attention-tokens"), maps_file("bad_tokens_9.json")})
+            << 1 << "bad_tokens_9.json: 9 tokens but the maps in";
+        QTest::newRow("NaN in B") << compare("bad_nan.npy") << 1 << "is NaN";
+        QTest::newRow("the same file") << compare("maps_f32.npy") << 2 << "B is the same as A";
+        QTest::newRow("a sentence for maps")
+            << compare("maps_f16.npy", {QStringLiteral("--b-text"), QStringLiteral("a b")}) << 2
+            << "--b-text needs --model: maps read from a file have no sentence to change";
+        QTest::newRow("no --view compare") << QStringList{QStringLiteral("export"),
+                                                          QStringLiteral("--attentions"),
+                                                          maps_file("maps_f32.npy"),
+                                                          QStringLiteral("--b-attentions"),
+                                                          maps_file("maps_one_layer.npy"),
+                                                          QStringLiteral("--out"),
+                                                          out}
+                                           << 2 << "--b-attentions needs --view compare";
+        QTest::newRow("no A") << QStringList{QStringLiteral("export"),
+                                             QStringLiteral("--text"),
+                                             QStringLiteral("a b"),
+                                             QStringLiteral("--b-attentions"),
+                                             maps_file("maps_f16.npy"),
+                                             QStringLiteral("--view"),
+                                             QStringLiteral("compare"),
+                                             QStringLiteral("--out"),
+                                             out}
+                              << 2
+                              << "--b-attentions compares two maps files: give A's with "
+                                 "--attentions";
+        QTest::newRow("tokens without maps") << QStringList{QStringLiteral("export"),
+                                                            QStringLiteral("--attentions"),
+                                                            maps_file("maps_f32.npy"),
+                                                            QStringLiteral("--b-attention-tokens"),
+                                                            maps_file("tokens.json"),
+                                                            QStringLiteral("--view"),
+                                                            QStringLiteral("compare"),
+                                                            QStringLiteral("--out"),
+                                                            out}
+                                             << 2 << "--b-attention-tokens needs --b-attentions";
+        const auto view = [](const char* b) {
+            return QStringList{QStringLiteral("view"), QStringLiteral("--attentions"),
+                               maps_file("maps_f32.npy"), QStringLiteral("--b-attentions"),
+                               maps_file(b)};
+        };
+        QTest::newRow("view: heads") << view("maps_3_heads.npy") << 1 << "(heads 3 against 4)";
+        QTest::newRow("view: B broken")
+            << view("bad_not_square.npy") << 1 << "bad_not_square.npy: the maps are 10 × 9";
+        QTest::newRow("view: tokens without maps")
+            << QStringList{QStringLiteral("view"), QStringLiteral("--attentions"),
+                           maps_file("maps_f32.npy"), QStringLiteral("--b-tokens"),
+                           maps_file("tokens.json")}
+            << 2 << "--b-tokens needs --b-attentions";
+    }
+    void refusesMapsThatDoNotFit() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, message);
+        const test::CliRun r = test::run_cli(args);
+        QCOMPARE(r.status, status);
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnviz ") + args.front() + QStringLiteral(": ")),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFile::exists(test::temp_path(QStringLiteral("x.png"))));
     }
 
     void refusesBadInput() {

@@ -54,6 +54,13 @@ class Builder {
     Builder& kv_str(std::string_view key, std::string_view v) {
         return str(key).u32(static_cast<std::uint32_t>(GgufValueType::String)).str(v);
     }
+    Builder& kv_strs(std::string_view key, const std::vector<std::string>& v) {
+        str(key).u32(static_cast<std::uint32_t>(GgufValueType::Array));
+        u32(static_cast<std::uint32_t>(GgufValueType::String)).u64(v.size());
+        for (const std::string& s : v)
+            str(s);
+        return *this;
+    }
     /// A tensor info: name, ne (ggml order), type, offset.
     Builder& tensor(std::string_view name, std::vector<std::uint64_t> ne, std::uint32_t type,
                     std::uint64_t offset) {
@@ -821,6 +828,67 @@ class TestGguf : public QObject {
             }
         }
         QCOMPARE(failures, 0);
+    }
+
+    void lists_give_the_tokenizer_the_json_gives_data() { tokenizers_give_hugging_face_ids_data(); }
+    void lists_give_the_tokenizer_the_json_gives() {
+        // The tokenizer opens from the metadata's lists (no tokenizer.json text); written out as
+        // tokenizer.json and read back, the same metadata gives the same tokenizer.
+        QFETCH(QString, vocab);
+        const std::string base = gguf_dir() + "vocab/ggml-vocab-" + vocab.toStdString() + ".gguf";
+        const GgufFile f = GgufFile::open(base);
+        const text::HfTokenizer lists = models::gguf_tokenizer(f);
+        const text::HfTokenizer json =
+            text::HfTokenizer::from_tokenizer_json(models::gguf_tokenizer_json(f), base);
+        QCOMPARE(lists.vocab_size(), json.vocab_size());
+        QCOMPARE(lists.special_tokens(), json.special_tokens());
+        QCOMPARE(lists.kind(), json.kind());
+        for (std::int64_t id = 0; id < json.vocab_size(); id += 97)
+            QCOMPARE(lists.id_to_token(id), json.id_to_token(id));
+        const std::string inp = io::read_file(base + ".inp");
+        for (const std::string_view text : {std::string_view(inp).substr(0, 4000),
+                                            std::string_view("Hello world 123 \xE7\x8C\xAB")})
+            for (const bool special : {false, true})
+                QCOMPARE(lists.encode(text, std::nullopt, special).ids,
+                         json.encode(text, std::nullopt, special).ids);
+    }
+
+    void lists_read_odd_tokens_as_the_json_does() {
+        // A token that is not UTF-8 reads as a JSON round trip makes it (U+FFFD for the bad
+        // byte); a token given twice is refused either way.
+        const auto vocabulary = [](const std::vector<std::string>& tokens,
+                                   const std::vector<std::string>& merges) {
+            Builder b;
+            b.header(0, 4)
+                .kv_str("tokenizer.ggml.model", "gpt2")
+                .kv_str("tokenizer.ggml.pre", "gpt-2")
+                .kv_strs("tokenizer.ggml.tokens", tokens)
+                .kv_strs("tokenizer.ggml.merges", merges);
+            return b;
+        };
+        const Builder odd = vocabulary({"a", "b", "ab", "\xC3", "c\xFF"}, {"a b"});
+        const GgufFile f = parse(odd);
+        const text::HfTokenizer lists = models::gguf_tokenizer(f);
+        const text::HfTokenizer json =
+            text::HfTokenizer::from_tokenizer_json(models::gguf_tokenizer_json(f), "odd");
+        QCOMPARE(lists.token_to_id("\xEF\xBF\xBD"), std::optional<std::int64_t>(3));
+        QCOMPARE(lists.token_to_id("c\xEF\xBF\xBD"), json.token_to_id("c\xEF\xBF\xBD"));
+        QCOMPARE(lists.encode("ab").ids, json.encode("ab").ids);
+        QCOMPARE(lists.encode("ab").ids, std::vector<std::int64_t>{2});
+        const GgufFile twice = parse(vocabulary({"a", "b", "a"}, {}));
+        for (const bool from_lists : {true, false}) {
+            bool refused = false;
+            try {
+                if (from_lists)
+                    (void)models::gguf_tokenizer(twice);
+                else
+                    (void)text::HfTokenizer::from_tokenizer_json(models::gguf_tokenizer_json(twice),
+                                                                 "twice");
+            } catch (const DataError& e) {
+                refused = QString::fromUtf8(e.what()).contains(from_lists ? "twice" : "duplicate");
+            }
+            QVERIFY(refused);
+        }
     }
 
     void the_command_line_opens_gguf_files() {

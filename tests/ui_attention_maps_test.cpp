@@ -3,6 +3,7 @@
 // opens such files with every view that needs no model, bad files are refused in a dialog that
 // changes nothing, rows that do not sum to 1 are a warning, too big is the budget's refusal,
 // and sessions keep the files.  Files: tests/data/attention_maps/make_attention_maps.py.
+#include <QAction>
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
@@ -11,14 +12,20 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTest>
+#include <QToolButton>
 
+#include <array>
 #include <cmath>
 
 #include "engine/budget/memory_budget.h"
+#include "engine/io/attention_arrays.h"
 #include "engine/io/npy.h"
 #include "test_support.h"
+#include "ui/classroom/compare_figure.h"
+#include "ui/classroom/compare_view.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/model_snapshot.h"
@@ -261,6 +268,123 @@ class AttentionMapsTest : public test::WindowFixture {
             QVERIFY(e.plan().needed > tiny.bytes);
         }
         QVERIFY(refused);
+    }
+
+    void twoMapsFilesCompareInTheCompareView() {
+        // A: the GPT-2 golden's maps in float32; B: the same maps stored as float16, another
+        // file of the same shape.  The Compare view shows A, B and B − A as the files hold them,
+        // B's layer and the head compared are the editor's, and a session keeps B's file.
+        QVERIFY(openMaps(maps_file("maps_f32.npy")));
+        auto* action = find<QAction>("compareMapsAction");
+        QVERIFY(action->isEnabled());
+        w_->views()->setCurrentTab(ViewTabs::GridTab);
+        CompareView* view = w_->views()->compare();
+        const QString b_file = maps_file("maps_f16.safetensors");
+        QVERIFY(w_->compareWithAttentionMaps(b_file, QString()));
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::CompareTab);  // shown at once
+        QCOMPARE(*w_->document()->compare().changes.maps, QFileInfo(b_file).absoluteFilePath());
+        const io::AttentionArrays a =
+            io::AttentionArrays::open(maps_file("maps_f32.npy").toStdString());
+        const io::AttentionArrays b = io::AttentionArrays::open(b_file.toStdString());
+        // The figure's matrices for layer `la` of A against layer `lb` of B, head h (-1: mean).
+        const auto expect = [&](int la, int lb, int h) {
+            std::vector<float> ma(a.layer_values()), mb(b.layer_values());
+            a.read_layer(la, ma.data());
+            b.read_layer(lb, mb.data());
+            std::vector<float> diff(100), wa(100), wb(100);
+            for (int k = 0; k < 100; ++k) {
+                for (int head = 0; head < 4; ++head) {
+                    if (h >= 0 && head != h) continue;
+                    wa[std::size_t(k)] += ma[std::size_t(head * 100 + k)] / (h < 0 ? 4.0f : 1.0f);
+                    wb[std::size_t(k)] += mb[std::size_t(head * 100 + k)] / (h < 0 ? 4.0f : 1.0f);
+                }
+                diff[std::size_t(k)] = wb[std::size_t(k)] - wa[std::size_t(k)];
+            }
+            return std::array{wa, wb, diff};
+        };
+        const auto shows = [&](int la, int lb, int h) {
+            return QTest::qWaitFor(
+                [&] {
+                    const CompareModel& m = view->figure()->model();
+                    return test::settled(*w_) && view->compared() &&
+                           view->compared()->config.model_folder ==
+                               QFileInfo(b_file).absoluteFilePath() &&
+                           view->compared()->layer == lb && snap()->layer == la && m.rows == 10 &&
+                           m.head == h;
+                },
+                30000);
+        };
+        QVERIFY(shows(0, 0, -1));
+        {
+            const CompareModel& m = view->figure()->model();
+            const auto [wa, wb, diff] = expect(0, 0, -1);
+            ATTNVIZ_COMPARE_ARRAYS(m.a.data(), wa.data(), 100, 1e-6);
+            ATTNVIZ_COMPARE_ARRAYS(m.b.data(), wb.data(), 100, 1e-6);
+            ATTNVIZ_COMPARE_ARRAYS(m.diff.data(), diff.data(), 100, 1e-6);
+            QVERIFY(m.max_abs_diff > 0.0f);  // float16 rounding: small, not nothing
+            QVERIFY(m.max_abs_diff < 1e-3f);
+        }
+        QVERIFY(view->figure()
+                    ->panelTitle(CompareFigure::PanelB)
+                    .contains(QStringLiteral("maps_f16.safetensors")));
+        QVERIFY(view->figure()
+                    ->panelTitle(CompareFigure::PanelA)
+                    .contains(QStringLiteral("maps_f32.npy")));
+        // The editor: B's file and a button to choose another instead of a sentence.
+        QTest::mouseClick(find<QToolButton>("compareEditToggle"), Qt::LeftButton);
+        QVERIFY(view->mapsButton()->isVisible());
+        QVERIFY(!view->textEdit()->isVisible());
+        QCOMPARE(view->mapsFileLabel()->text(), QStringLiteral("maps_f16.safetensors"));
+        // B's layer 2 against A's layer 1, head 3 of both, through the editor's widgets.
+        view->layerSpin()->setValue(2);
+        QCOMPARE(w_->document()->compare().changes.layer.value_or(-1), 1);
+        view->headCombo()->setCurrentIndex(view->headCombo()->findData(2));
+        emit view->headCombo()->activated(view->headCombo()->currentIndex());
+        QVERIFY(shows(0, 1, 2));
+        {
+            const CompareModel& m = view->figure()->model();
+            const auto [wa, wb, diff] = expect(0, 1, 2);
+            ATTNVIZ_COMPARE_ARRAYS(m.diff.data(), diff.data(), 100, 1e-6);
+            QVERIFY(m.max_abs_diff > 0.1f);  // another layer: really different
+        }
+        // A session keeps B's file and its layer.
+        const QString dir = QString::fromStdString(test::fresh_dir("compare_session"));
+        QString error;
+        QVERIFY2(save_session(dir + QStringLiteral("/s.attnviz"), *w_->document(), {}, &error),
+                 qPrintable(error));
+        AttentionDocument restored;
+        QVERIFY2(load_session(dir + QStringLiteral("/s.attnviz"), &restored, nullptr, &error),
+                 qPrintable(error));
+        QVERIFY(restored.compare() == w_->document()->compare());
+        // B = A forgets the file.
+        QTest::mouseClick(find<QPushButton>("compareResetButton"), Qt::LeftButton);
+        QVERIFY(!w_->document()->compare().changes.maps);
+        QCOMPARE(view->mapsFileLabel()->text(), QStringLiteral("Same as A (maps_f32.npy)"));
+
+        // Maps that do not fit: a dialog names what differs, and B stays as it was.
+        const CompareSettings before = w_->document()->compare();
+        QVERIFY(!w_->compareWithAttentionMaps(maps_file("maps_3_heads.npy"), QString()));
+        QVERIFY2(w_->lastError().contains(QStringLiteral("(heads 3 against 4)")),
+                 qPrintable(w_->lastError()));
+        auto* box = w_->findChild<QMessageBox*>(QStringLiteral("errorDialog"));
+        QVERIFY(box);
+        QCOMPARE(box->windowTitle(), QStringLiteral("Cannot Compare the Attention Maps"));
+        box->close();
+        QVERIFY(w_->document()->compare() == before);
+
+        // Tokens spelled differently: compared position by position, and the figure says so.
+        QVERIFY(w_->compareWithAttentionMaps(maps_file("other_tokens/maps_f32.npy"), QString()));
+        QTRY_VERIFY_WITH_TIMEOUT(view->figure()->summaryText().startsWith(
+                                     QStringLiteral("B's tokens differ from A's at 1 position")),
+                                 30000);
+        QCOMPARE(view->figure()->model().max_abs_diff, 0.0f);  // the same maps
+        QCOMPARE(view->figure()->model().b_query_tokens[1], QStringLiteral("I"));
+
+        // Back to the demo layer: B's maps go with A's, and the action waits for maps again.
+        w_->document()->setModelFolder(QString());
+        SETTLE(*w_);
+        QVERIFY(!w_->document()->compare().changes.maps);
+        QVERIFY(!action->isEnabled());
     }
 
     void sessionsKeepTheMapsBesideThem() {

@@ -61,6 +61,8 @@ int run_gui(int argc, char** argv, const GuiOptions& options) {
     const QString session = QString::fromLocal8Bit(options.session.c_str());
     const QString attentions = QString::fromLocal8Bit(options.attentions.c_str());
     const QString tokens = QString::fromLocal8Bit(options.tokens.c_str());
+    const QString b_attentions = QString::fromLocal8Bit(options.b_attentions.c_str());
+    const QString b_tokens = QString::fromLocal8Bit(options.b_tokens.c_str());
     const bool has_file = !model.isEmpty() || !session.isEmpty() || !attentions.isEmpty();
     if (example.isEmpty() && !has_file && !shipped_model(QStringLiteral("attn-only-2l")).isEmpty())
         example = QStringLiteral("learned_heads");
@@ -74,14 +76,17 @@ int run_gui(int argc, char** argv, const GuiOptions& options) {
             if (present) switcher.window()->setPresentation(true);
         });
     if (has_file)
-        QTimer::singleShot(0, &switcher, [&switcher, model, session, attentions, tokens] {
-            if (!attentions.isEmpty())
-                switcher.window()->openAttentionMaps(attentions, tokens);
-            else if (!model.isEmpty())
-                switcher.window()->openModel(model);
-            else
-                switcher.window()->openSession(session);
-        });
+        QTimer::singleShot(
+            0, &switcher, [&switcher, model, session, attentions, tokens, b_attentions, b_tokens] {
+                if (!attentions.isEmpty()) {
+                    if (switcher.window()->openAttentionMaps(attentions, tokens) &&
+                        !b_attentions.isEmpty())
+                        switcher.window()->compareWithAttentionMaps(b_attentions, b_tokens);
+                } else if (!model.isEmpty())
+                    switcher.window()->openModel(model);
+                else
+                    switcher.window()->openSession(session);
+            });
     RecoveryKeeper recovery(&switcher);  // offers a crashed run's work; a clean exit cleans up
     return app.exec();
 }

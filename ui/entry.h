@@ -16,6 +16,9 @@ struct GuiOptions {
     /// `attnviz view`: attention maps computed elsewhere and their tokens ("" for tokens.json
     /// beside them), checked by the command line already.
     std::string attentions, tokens;
+    /// `attnviz view --b-attentions`: maps compared with those (the Compare tab opens), and
+    /// their tokens ("" for tokens.json beside them); "" for none.
+    std::string b_attentions, b_tokens;
 };
 
 /// The desktop application.  argv holds the program's name and Qt's own options

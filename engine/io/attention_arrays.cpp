@@ -298,6 +298,39 @@ void check_tokens(const AttentionArrays& maps, const AttentionTokens& tokens,
                               std::to_string(maps.length()) + ": one token per row");
 }
 
+void check_comparable(const AttentionArrays& a, const AttentionArrays& b) {
+    const auto shape = [](const AttentionArrays& m) {
+        return "[" + std::to_string(m.layers()) + ", " + std::to_string(m.heads()) + ", " +
+               std::to_string(m.length()) + ", " + std::to_string(m.length()) + "]";
+    };
+    const std::pair<const char*, std::pair<std::int64_t, std::int64_t>> sizes[] = {
+        {"layers", {b.layers(), a.layers()}},
+        {"heads", {b.heads(), a.heads()}},
+        {"tokens L", {b.length(), a.length()}}};
+    std::string differ;
+    for (const auto& [what, n] : sizes)
+        if (n.first != n.second)
+            differ += std::string(differ.empty() ? "" : ", ") + what + " " +
+                      std::to_string(n.first) + " against " + std::to_string(n.second);
+    if (!differ.empty())
+        fail(b.path(), "its maps are " + shape(b) + " but those of " + a.path() + " are " +
+                           shape(a) + " (" + differ +
+                           "): two maps compare only with the same layers, heads and tokens");
+}
+
+std::string token_difference(const AttentionTokens& a, const AttentionTokens& b,
+                             const std::string& a_name, const std::string& b_name) {
+    const std::size_t n = std::min(a.size(), b.size());
+    std::size_t differ = 0, first = n;
+    for (std::size_t k = 0; k < n; ++k)
+        if (a.text[k] != b.text[k] && differ++ == 0) first = k;
+    if (differ == 0) return {};
+    return "the tokens of " + b_name + " differ from " + a_name + "'s at " +
+           std::to_string(differ) + " of " + std::to_string(n) + " positions (first: position " +
+           std::to_string(first + 1) + ", '" + b.text[first] + "' against '" + a.text[first] +
+           "'); the maps are compared position by position";
+}
+
 void AttentionScan::add(std::int64_t layer, const float* maps, std::int64_t heads, std::int64_t L) {
     for (std::int64_t h = 0; h < heads; ++h)
         for (std::int64_t i = 0; i < L; ++i) {

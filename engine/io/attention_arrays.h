@@ -89,6 +89,18 @@ class AttentionArrays {
 void check_tokens(const AttentionArrays& maps, const AttentionTokens& tokens,
                   const std::string& tokens_name);
 
+/// Checks that maps `b` can be compared with maps `a` cell by cell (two checkpoints on the same
+/// text): the same layers, heads and length L.  Throws DataError naming b's file, which of the
+/// three differs and both values.
+void check_comparable(const AttentionArrays& a, const AttentionArrays& b);
+
+/// How the tokens of B differ from those of A, both of one length: "" when they are the same,
+/// else "the tokens of B.json differ from A.json's at 2 of 10 positions (first: position 3,
+/// 'cat' against 'dog')".  Not a refusal: two tokenizers of one text may spell pieces
+/// differently, and the maps are still compared position by position.
+std::string token_difference(const AttentionTokens& a, const AttentionTokens& b,
+                             const std::string& a_name, const std::string& b_name);
+
 /// What reading every layer finds beyond NaN: the row whose sum is farthest from 1, and whether
 /// every map is causal (nothing above the diagonal).
 class AttentionScan {

@@ -1,6 +1,7 @@
 #include "engine/models/gguf_tokenizer.h"
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -184,9 +185,32 @@ std::vector<std::string> spm_merges(const std::vector<std::string_view>& tokens,
     return out;
 }
 
+/// What the metadata says, as tokenizer.json says it: `head` is the whole file up to the model's
+/// fields (its vocabulary and merges left out, its closing braces too), and the vocabulary and
+/// merges are lists of views, into the file or into owned (a deque: its strings never move).
+struct GgufTokenizerParts {
+    std::string head;
+    bool bpe = false;  ///< a BPE with merges (gpt2, llama), else WordPiece (bert)
+    std::vector<std::string_view> vocab, merges;
+    std::deque<std::string> owned;
+};
+
+/// What a JSON round trip makes of each string (io::json::quote: every byte of an invalid UTF-8
+/// sequence becomes U+FFFD), so that the lists give the tokenizer the JSON text gives.  Valid
+/// strings, all of them in practice, stay as they are.
+void sanitize(std::vector<std::string_view>& strings, std::deque<std::string>& owned) {
+    for (std::string_view& s : strings)
+        if (!io::json::is_valid_utf8(s)) {
+            const io::json::Document d = io::json::parse(quote(s));
+            owned.emplace_back(*io::json::as_string(d.root()));
+            s = owned.back();
+        }
+}
+
 }  // namespace
 
-std::string gguf_tokenizer_json(const GgufFile& f) {
+GgufTokenizerParts gguf_tokenizer_parts(const GgufFile& f) {
+    GgufTokenizerParts parts;
     const std::string model(f.at("tokenizer.ggml.model").as_string());
     const std::vector<std::string_view> tokens = f.at("tokenizer.ggml.tokens").as_string_array();
     if (tokens.empty()) fail(f, "tokenizer.ggml.tokens is empty");
@@ -208,17 +232,16 @@ std::string gguf_tokenizer_json(const GgufFile& f) {
                                 ? std::string(f.at("tokenizer.ggml.pre").as_string())
                                 : std::string("default");
 
-    // The vocabulary as the model type spells it.
-    std::vector<std::string> vocab(tokens.begin(), tokens.end());
+    // The vocabulary as the model type spells it: the file's own strings, or BERT's respelled.
+    std::vector<std::string_view>& vocab = parts.vocab;
+    vocab = tokens;
     std::string normalizer = "null", pre_tokenizer = "null", post = "null", model_json;
     if (model == "gpt2" || model == "llama") {
-        std::vector<std::string> merges;
+        parts.bpe = true;
         BpeFlavour b;
         if (model == "gpt2") {
             b = bpe_flavour(f, pre);
-            const io::GgufValue& m = f.at("tokenizer.ggml.merges");
-            for (std::string_view s : m.as_string_array())
-                merges.emplace_back(s);
+            parts.merges = f.at("tokenizer.ggml.merges").as_string_array();
         } else {
             if (pre != "default")
                 fail(f, "tokenizer.ggml.pre \"" + pre +
@@ -231,7 +254,8 @@ std::string gguf_tokenizer_json(const GgufFile& f) {
                     fail(f, "tokenizer.ggml.scores has " + std::to_string(scores.size()) +
                                 " entries for " + std::to_string(V) + " tokens");
             }
-            merges = spm_merges(tokens, scores);
+            for (std::string& m : spm_merges(tokens, scores))
+                parts.merges.push_back(parts.owned.emplace_back(std::move(m)));
             normalizer =
                 "{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":"
                 "\"\\u2581\"},{\"type\":\"Replace\",\"pattern\":{\"String\":\" \"},"
@@ -255,27 +279,17 @@ std::string gguf_tokenizer_json(const GgufFile& f) {
                      "\"fuse_unk\":" +
                      (model == "llama" ? "true" : "false") +
                      ",\"byte_fallback\":" + (model == "llama" ? "true" : "false") +
-                     ",\"ignore_merges\":" + (b.ignore_merges ? "true" : "false") + ",\"vocab\":{";
-        for (std::size_t i = 0; i < V; ++i) {
-            if (i) model_json += ',';
-            model_json += quote(vocab[i]) + ":" + std::to_string(i);
-        }
-        model_json += "},\"merges\":[";
-        for (std::size_t i = 0; i < merges.size(); ++i) {
-            if (i) model_json += ',';
-            model_json += quote(merges[i]);
-        }
-        model_json += "]}";
+                     ",\"ignore_merges\":" + (b.ignore_merges ? "true" : "false");
     } else if (model == "bert") {
         // llama.cpp writes a word start "w" as "▁w" and a continuation "##w" as "w".
         constexpr std::string_view kSpace = "\xE2\x96\x81";
         for (std::size_t i = 0; i < V; ++i) {
-            std::string& t = vocab[i];
+            const std::string_view t = tokens[i];
             const bool bracketed = t.size() > 2 && t.front() == '[' && t.back() == ']';
-            if (t.compare(0, kSpace.size(), kSpace) == 0)
-                t.erase(0, kSpace.size());
+            if (t.substr(0, kSpace.size()) == kSpace)
+                vocab[i] = t.substr(kSpace.size());
             else if (types[i] != kControl && !bracketed)
-                t = "##" + t;
+                vocab[i] = parts.owned.emplace_back("##" + std::string(t));
         }
         const std::int64_t cls =
             id_key(f, "tokenizer.ggml.cls_token_id", V).value_or(bos.value_or(101));
@@ -292,13 +306,7 @@ std::string gguf_tokenizer_json(const GgufFile& f) {
         model_json =
             "{\"type\":\"WordPiece\",\"unk_token\":" +
             quote(vocab[std::size_t(unk.value_or(100) < std::int64_t(V) ? unk.value_or(100) : 0)]) +
-            ",\"continuing_subword_prefix\":\"##\",\"max_input_chars_per_word\":100,"
-            "\"vocab\":{";
-        for (std::size_t i = 0; i < V; ++i) {
-            if (i) model_json += ',';
-            model_json += quote(vocab[i]) + ":" + std::to_string(i);
-        }
-        model_json += "}}";
+            ",\"continuing_subword_prefix\":\"##\",\"max_input_chars_per_word\":100";
     } else {
         fail(f, "tokenizer.ggml.model \"" + model +
                     "\" is not supported (supported: gpt2, llama, bert)");
@@ -314,13 +322,39 @@ std::string gguf_tokenizer_json(const GgufFile& f) {
                  (control ? "false" : "true") + ",\"special\":" + (control ? "true" : "false") +
                  "}";
     }
-    return "{\"version\":\"1.0\",\"truncation\":null,\"padding\":null,\"added_tokens\":[" + added +
-           "],\"normalizer\":" + normalizer + ",\"pre_tokenizer\":" + pre_tokenizer +
-           ",\"post_processor\":" + post + ",\"decoder\":null,\"model\":" + model_json + "}";
+    parts.head = "{\"version\":\"1.0\",\"truncation\":null,\"padding\":null,\"added_tokens\":[" +
+                 added + "],\"normalizer\":" + normalizer + ",\"pre_tokenizer\":" + pre_tokenizer +
+                 ",\"post_processor\":" + post + ",\"decoder\":null,\"model\":" + model_json;
+    sanitize(parts.vocab, parts.owned);
+    sanitize(parts.merges, parts.owned);
+    return parts;
+}
+
+std::string gguf_tokenizer_json(const GgufFile& f) {
+    const GgufTokenizerParts parts = gguf_tokenizer_parts(f);
+    std::string json = parts.head + ",\"vocab\":{";
+    for (std::size_t i = 0; i < parts.vocab.size(); ++i) {
+        if (i) json += ',';
+        json += quote(parts.vocab[i]) + ":" + std::to_string(i);
+    }
+    json += '}';
+    if (parts.bpe) {
+        json += ",\"merges\":[";
+        for (std::size_t i = 0; i < parts.merges.size(); ++i) {
+            if (i) json += ',';
+            json += quote(parts.merges[i]);
+        }
+        json += ']';
+    }
+    return json + "}}";
 }
 
 text::HfTokenizer gguf_tokenizer(const GgufFile& f) {
-    return text::HfTokenizer::from_tokenizer_json(gguf_tokenizer_json(f), f.path());
+    // The same tokenizer.json without its 150,000 tokens and merges written out and parsed
+    // again: they go to the reader as the lists they are in the file.
+    const GgufTokenizerParts parts = gguf_tokenizer_parts(f);
+    return text::HfTokenizer::from_tokenizer_json(parts.head + "}}", f.path(),
+                                                  {parts.vocab, parts.merges});
 }
 
 }  // namespace attnviz::models

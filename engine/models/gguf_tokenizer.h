@@ -1,7 +1,10 @@
 // The tokenizer a GGUF file carries in its metadata (tokenizer.ggml.*), built on the engine's
 // Hugging Face tokenizer stages (engine/text/hf): the metadata is written out as the
 // tokenizer.json Hugging Face's converters make for the same vocabulary, and read by
-// HfTokenizer, so there is one tokenizer implementation.
+// HfTokenizer, so there is one tokenizer implementation.  The vocabulary and merges (150,000
+// of each for Qwen) are handed to the reader as the lists they are in the file rather than
+// written into that text and parsed again (HfTokenizer's ModelLists); gguf_tokenizer_json
+// gives the whole text, and the same tokenizer (tests/test_gguf.cpp).
 //
 //   tokenizer.ggml.model "gpt2"   byte-level BPE with tokenizer.ggml.merges; the
 //                                  pre-tokenizer named by tokenizer.ggml.pre: "gpt-2",

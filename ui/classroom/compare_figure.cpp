@@ -146,8 +146,10 @@ QString CompareFigure::titleText() const {
     if (a_->batch > 1)
         what += QStringLiteral("  ·  ") +
                 CompareText::tr("sentence %1").arg(std::clamp(options_.batch_item, 0, 1) + 1);
-    // Capitalised for a title, as the words come from the middle of a sentence.
-    if (!what.isEmpty()) what[0] = what[0].toUpper();
+    // Capitalised for a title, as the words come from the middle of a sentence; a file's name
+    // is spelled as it is.
+    if (!what.isEmpty() && a_->config.model_folder == b_->config.model_folder)
+        what[0] = what[0].toUpper();
     return what;
 }
 
@@ -173,6 +175,18 @@ QString CompareFigure::summaryText() const {
                    .arg(model_.a_rows)
                    .arg(model_.b_rows) +
                QLatin1Char('\n') + sharedSummary();
+    // Two maps files whose tokens files spell the text differently (two tokenizers).
+    if (a_ && a_->config.usesMaps()) {
+        int differ = 0;
+        for (int i = 0; i < model_.rows; ++i)
+            differ += model_.query_tokens[std::size_t(i)] != model_.b_query_tokens[std::size_t(i)];
+        if (differ > 0)
+            return CompareText::tr(
+                       "B's tokens differ from A's at %n position(s): compared position by "
+                       "position.",
+                       nullptr, differ) +
+                   QLatin1Char('\n') + sharedSummary();
+    }
     return sharedSummary();
 }
 

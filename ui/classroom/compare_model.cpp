@@ -1,12 +1,15 @@
 #include "ui/classroom/compare_model.h"
 
 #include <QCoreApplication>
+#include <QFile>
 
 #include <algorithm>
 #include <cmath>
 
 #include "engine/errors.h"
+#include "engine/io/attention_arrays.h"
 #include "ui/compute/model_snapshot.h"
+#include "ui/render/figure_export.h"
 
 namespace attnviz::ui {
 
@@ -34,11 +37,14 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
         if (why) *why = message;
         return CompareModel{};
     };
-    // Two sentences of a model: position by position, over the longer one.
-    const bool two_texts = a.model && b.model && a.config.text_a != b.config.text_a;
+    // Two sentences of a model, or two maps files whose tokens may be spelled differently:
+    // position by position, over the longer one.
+    const bool two_inputs =
+        a.model && b.model &&
+        (a.config.text_a != b.config.text_a || a.config.model_folder != b.config.model_folder);
     if (a.batch != b.batch ||
-        (!two_texts && (a.target_len != b.target_len || a.source_len != b.source_len ||
-                        a.query_tokens != b.query_tokens || a.key_tokens != b.key_tokens)))
+        (!two_inputs && (a.target_len != b.target_len || a.source_len != b.source_len ||
+                         a.query_tokens != b.query_tokens || a.key_tokens != b.key_tokens)))
         return refuse(CompareModelText::tr("A and B were computed for different inputs."));
     if (b_head == -2) b_head = head;
     if (b_head >= b.heads)
@@ -133,11 +139,53 @@ CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnap
     return m;
 }
 
+QByteArray compare_csv(const CompareModel& m) {
+    QByteArray out =
+        "query,key,a_query_token,a_key_token,b_query_token,b_key_token,a,b,b_minus_a\n";
+    const auto number = [](float v) {
+        return std::isfinite(v) ? QString::number(v, 'g', 9) : QStringLiteral("nan");
+    };
+    const auto token = [](const std::vector<QString>& tokens, int k) {
+        return std::size_t(k) < tokens.size() ? csv_field(tokens[std::size_t(k)]) : QString();
+    };
+    for (int i = 0; i < m.rows; ++i)
+        for (int j = 0; j < m.cols; ++j) {
+            const std::size_t k = m.index(i, j);
+            out += QStringList{QString::number(i + 1),
+                               QString::number(j + 1),
+                               m.inA(i, j) ? token(m.query_tokens, i) : QString(),
+                               m.inA(i, j) ? token(m.key_tokens, j) : QString(),
+                               m.inB(i, j) ? token(m.b_query_tokens, i) : QString(),
+                               m.inB(i, j) ? token(m.b_key_tokens, j) : QString(),
+                               number(m.a[k]),
+                               number(m.b[k]),
+                               number(m.diff[k])}
+                       .join(QLatin1Char(','))
+                       .toUtf8() +
+                   '\n';
+        }
+    return out;
+}
+
+std::string check_compared_maps(const ComputeConfig& a, const ComputeConfig& b) {
+    const auto path = [](const QString& p) { return QFile::encodeName(p).toStdString(); };
+    const io::AttentionArrays maps_a = io::AttentionArrays::open(path(a.model_folder));
+    const io::AttentionArrays maps_b = io::AttentionArrays::open(path(b.model_folder));
+    const std::string tokens_a = path(maps_tokens_file(a)), tokens_b = path(maps_tokens_file(b));
+    const io::AttentionTokens a_tokens = io::read_attention_tokens(tokens_a);
+    const io::AttentionTokens b_tokens = io::read_attention_tokens(tokens_b);
+    io::check_tokens(maps_b, b_tokens, tokens_b);
+    io::check_comparable(maps_a, maps_b);
+    return io::token_difference(a_tokens, b_tokens, tokens_a, tokens_b);
+}
+
 SnapshotPtr compute_compared(const ComputeConfig& a, const CompareChanges& changes,
                              std::uint64_t generation, ComputeCache* cache, int num_threads,
                              const budget::MemoryBudget* budget) {
     const QString problem = compare_problem(a, changes);
     if (!problem.isEmpty()) throw UsageError(problem.toStdString());
+    // Two maps files: shapes that do not fit are the files' fault (DataError), named at once.
+    if (changes.maps) check_compared_maps(a, compared_config(a, changes));
     // Before B's forward pass: the longer sentence bounds both sides of every item.
     std::size_t rows = 0, cols = 0;
     if (a.usesModel()) {  // the model's pieces, pair included

@@ -4,9 +4,11 @@
 // Nothing is recomputed: both snapshots come from compute_snapshot.
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ui/compute/attention_snapshot.h"
@@ -54,6 +56,17 @@ QString compare_size_problem(std::size_t rows, std::size_t cols);
 /// Two sentences of a model are compared position by position, over the longer one.
 CompareModel build_compare_model(const AttentionSnapshot& a, const AttentionSnapshot& b, int item,
                                  int head, QString* why = nullptr, int b_head = -2);
+
+/// The comparison as CSV, one row per cell: query,key (positions from 1), A's and B's tokens
+/// there, a, b and b_minus_a ("nan" where a side has no weight).  `attnviz export --view
+/// compare --out FILE.csv` writes it.
+QByteArray compare_csv(const CompareModel& model);
+
+/// Checks that B's attention maps (`b`, a compared_config of `a`, both usesMaps()) can be
+/// compared with A's: B's tokens fit its maps, and both have the same layers, heads and length.
+/// Throws DataError naming the file and what differs.  Returns a warning when the two tokens
+/// files spell their tokens differently (io::token_difference), "" when they agree.
+std::string check_compared_maps(const ComputeConfig& a, const ComputeConfig& b);
 
 /// Computes configuration B for A's configuration on the calling thread (the compute
 /// worker, or `attnviz export`).  Throws UsageError when B cannot be built next to A or the

@@ -1,8 +1,10 @@
 #include "ui/classroom/compare_view.h"
 
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
 #include <QEvent>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -211,8 +213,15 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     text_->setObjectName(QStringLiteral("compareTextEdit"));
     text_->setClearButtonEnabled(true);
     text_->setMinimumWidth(260);
+    text_box_ = pair(&text_label_, {text_});
+    maps_file_ = new QLabel(editor_);
+    maps_file_->setObjectName(QStringLiteral("compareMapsFile"));
+    maps_button_ = new QPushButton(editor_);
+    maps_button_->setObjectName(QStringLiteral("compareMapsButton"));
+    connect(maps_button_, &QPushButton::clicked, this, &CompareView::chooseMapsRequested);
+    maps_box_ = pair(&maps_label_, {maps_file_, maps_button_});
     model_fields_ = {pair(&layer_label_, {layer_}), pair(&other_head_label_, {other_head_}),
-                     pair(&text_label_, {text_})};
+                     text_box_, maps_box_};
     flow->addWidget(reset_);
     editor_->hide();
     layout->addWidget(editor_);
@@ -301,6 +310,11 @@ void CompareView::retranslate() {
     text_->setToolTip(
         tr("B runs the model on this sentence; with as many tokens as A's, the two are "
            "compared token by token (swap one word)"));
+    maps_label_->setText(tr("Maps"));
+    maps_button_->setText(tr("Choose…"));
+    maps_button_->setToolTip(
+        tr("B's attention maps: another file with the same layers, heads and tokens count, e.g. "
+           "another checkpoint on the same text"));
     reset_->setText(tr("B = A"));
     reset_->setToolTip(tr("Undo every change of B"));
     syncEditor();
@@ -340,6 +354,13 @@ void CompareView::requestB() {
     problem_ = compare_problem(a_->config, changes);
     if (problem_.isEmpty())
         problem_ = compare_size_problem(std::size_t(a_->target_len), std::size_t(a_->source_len));
+    if (problem_.isEmpty() && changes.maps) {  // a session's B may no longer fit A (headers only)
+        try {
+            check_compared_maps(a_->config, compared_config(a_->config, changes));
+        } catch (const std::exception& e) {
+            problem_ = tr("B cannot be compared: %1").arg(QString::fromStdString(e.what()));
+        }
+    }
     figure()->setProblem(problem_);
     if (!problem_.isEmpty()) {
         b_.reset();
@@ -572,6 +593,12 @@ void CompareView::syncEditor() {
         w->setVisible(!model);
     for (QWidget* w : model_fields_)
         w->setVisible(model);
+    // Maps read from a file: another file instead of another sentence.
+    text_box_->setVisible(model && !a.usesMaps());
+    maps_box_->setVisible(a.usesMaps());
+    maps_file_->setText(ch.maps ? QFileInfo(*ch.maps).fileName()
+                                : same(QFileInfo(a.model_folder).fileName()));
+    maps_file_->setToolTip(ch.maps ? QDir::toNativeSeparators(*ch.maps) : QString());
     presets_box_->setVisible(!model);
     {
         const QSignalBlocker b(layer_);
@@ -618,8 +645,11 @@ void CompareView::writeChanges() {
     if (doc_->computeConfig().usesModel()) {
         if (layer_->value() > 0) ch.layer = layer_->value() - 1;
         if (const int h = other_head_->currentData().toInt(); h != kSame) ch.head = h;
-        if (const QString t = text_->text(); !t.trimmed().isEmpty() && t != doc_->textA())
+        if (const QString t = text_->text();
+            !doc_->computeConfig().usesMaps() && !t.trimmed().isEmpty() && t != doc_->textA())
             ch.text = t;
+        ch.maps = doc_->compare().changes.maps;  // chosen with Choose…, not edited here
+        ch.maps_tokens = doc_->compare().changes.maps_tokens;
     }
     doc_->setCompareChanges(ch);
 }

@@ -84,11 +84,16 @@ class CompareView : public QWidget {
     QSpinBox* layerSpin() const { return layer_; }
     QComboBox* otherHeadCombo() const { return other_head_; }
     QLineEdit* textEdit() const { return text_; }
+    // Attention maps read from a file: B's maps file, and the button that chooses another.
+    QLabel* mapsFileLabel() const { return maps_file_; }
+    QPushButton* mapsButton() const { return maps_button_; }
     QWidget* editor() const { return editor_; }
     QLabel* statusLabel() const { return status_; }
 
   signals:
     void hovered(const QString& text);
+    /// "Choose…" of B's maps: the window asks for the file (File ▸ Compare With Attention Maps…).
+    void chooseMapsRequested();
 
   protected:
     void showEvent(QShowEvent* event) override;
@@ -142,6 +147,11 @@ class CompareView : public QWidget {
     QComboBox* other_head_ = nullptr;
     QLabel* text_label_ = nullptr;
     QLineEdit* text_ = nullptr;
+    QWidget* text_box_ = nullptr;  ///< the sentence's field: not for maps read from a file
+    QLabel* maps_label_ = nullptr;
+    QLabel* maps_file_ = nullptr;
+    QPushButton* maps_button_ = nullptr;
+    QWidget* maps_box_ = nullptr;  ///< B's maps file: only for maps read from a file
     QWidget* presets_box_ = nullptr;
     std::vector<QWidget*> layer_fields_;  ///< the demo layer's settings (hidden with a model)
     std::vector<QWidget*> model_fields_;  ///< a model's (hidden with the demo layer)

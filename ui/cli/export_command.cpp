@@ -71,6 +71,16 @@ struct ExportCommand {
     bool atlas = false;            ///< --view atlas: the head atlas as CSV
     bool lens_csv = false;         ///< --view lens with --out FILE.csv: the lens's top-k as CSV
     bool predictions_csv = false;  ///< --view predictions with --out FILE.csv
+    bool compare_csv = false;  ///< --view compare with --out FILE.csv: every cell's A, B, B − A
+};
+
+/// What a comparison of a trained model or of maps read from a file may change: their layers
+/// and heads.  Null for the demo layer.
+struct ComparedSource {
+    QString name;
+    int layers = 0;
+    int heads = 0;
+    bool maps = false;  ///< attention maps read from a file (--attentions)
 };
 
 Scoring scoring_from_name(const std::string& name) {
@@ -83,24 +93,34 @@ namespace {
 /// into the figure.  After every setting of A, which a preset may change.
 void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
                       const CompareChanges& b_changes, AttentionDocument* doc,
-                      FigureOptions* figure, const models::ModelInfo* model) {
+                      FigureOptions* figure, const ComparedSource* model) {
     CompareChanges demo_changes = b_changes;  // what is left once a model's changes are out
     demo_changes.layer.reset();
     demo_changes.text.reset();
     demo_changes.head.reset();
+    demo_changes.maps.reset();
+    demo_changes.maps_tokens.reset();
     const bool layer_changes = !demo_changes.empty();
+    if (model && model->maps && (preset || layer_changes))
+        usage_error(ExportCommandText::tr(
+            "--compare and the demo layer's --b-... options do not apply to --attentions: "
+            "compare with --b-attentions, --b-layer or --b-head"));
     if (model && (preset || layer_changes))
         usage_error(ExportCommandText::tr(
             "--compare and the demo layer's --b-... options do not apply to --model: compare "
             "with --b-layer, --b-head or --b-text"));
+    if (model && model->maps && b_changes.text)
+        usage_error(ExportCommandText::tr(
+            "--b-text needs --model: maps read from a file have no sentence to change "
+            "(compare them with --b-attentions)"));
     if (!model && (b_changes.layer || b_changes.text))
         usage_error(ExportCommandText::tr("--b-layer and --b-text need --model"));
-    if (model && b_changes.layer && *b_changes.layer >= model->num_layers)
+    if (model && b_changes.layer && *b_changes.layer >= model->layers)
         usage_error(ExportCommandText::tr("--b-layer %1: %2 has %3 layers")
                         .arg(*b_changes.layer + 1)
-                        .arg(QString::fromStdString(model->display_name))
-                        .arg(model->num_layers));
-    const int heads = model ? int(model->num_heads) : doc->numHeads();
+                        .arg(model->name)
+                        .arg(model->layers));
+    const int heads = model ? model->heads : doc->numHeads();
     if (b_changes.head && *b_changes.head >= heads)
         usage_error(ExportCommandText::tr("--b-head %1: there are %2 heads")
                         .arg(*b_changes.head + 1)
@@ -125,6 +145,8 @@ void parse_comparison(const QString& view, std::optional<ComparePreset> preset,
     merge(changes.layer, b_changes.layer);
     merge(changes.text, b_changes.text);
     merge(changes.head, b_changes.head);
+    merge(changes.maps, b_changes.maps);
+    merge(changes.maps_tokens, b_changes.maps_tokens);
     const ComputeConfig& a = doc->computeConfig();
     if (changes.num_heads && a.embed_dim % *changes.num_heads != 0)
         usage_error(ExportCommandText::tr("--b-num-heads %1 does not divide --embed-dim %2")
@@ -240,7 +262,9 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
                                       {a.b_seed.has_value(), "--b-seed"},
                                       {a.b_layer.has_value(), "--b-layer"},
                                       {a.b_head.has_value(), "--b-head"},
-                                      {a.b_text.has_value(), "--b-text"}})
+                                      {a.b_text.has_value(), "--b-text"},
+                                      {a.b_attentions.has_value(), "--b-attentions"},
+                                      {a.b_attention_tokens.has_value(), "--b-attention-tokens"}})
         if (given && b_option.isEmpty()) b_option = QLatin1String(name);
 
     const int embed_dim = a.embed_dim;
@@ -252,6 +276,12 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         usage_error(ExportCommandText::tr("--attention-tokens needs --attentions"));
     if (a.model_layer && !a.model && !maps)
         usage_error(ExportCommandText::tr("--layer needs --model"));
+    if (a.b_attention_tokens && !a.b_attentions)
+        usage_error(ExportCommandText::tr("--b-attention-tokens needs --b-attentions"));
+    if (a.b_attentions && !maps)
+        usage_error(ExportCommandText::tr(
+            "--b-attentions compares two maps files: give A's with --attentions"));
+    std::optional<ComparedSource> compared_source;
     if (maps) {
         if (has_text || has_tokens || has_text2 || has_tokens2)
             usage_error(ExportCommandText::tr(
@@ -275,6 +305,27 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
                             .arg(layer)
                             .arg(QFileInfo(source.model_folder).fileName())
                             .arg(arrays.layers()));
+        compared_source = ComparedSource{QFileInfo(source.model_folder).fileName(),
+                                         int(arrays.layers()), int(arrays.heads()), true};
+        if (a.b_attentions && a.view.starts_with("compare")) {  // else: needs --view compare
+            // B's maps are checked as A's were, then against A's: the same layers, heads and
+            // tokens count (DataError), and a warning when the tokens are spelled differently.
+            ComputeConfig b = source;
+            b.model_folder = QFileInfo(qstring(*a.b_attentions)).absoluteFilePath();
+            b.tokens_file = a.b_attention_tokens
+                                ? QFileInfo(qstring(*a.b_attention_tokens)).absoluteFilePath()
+                                : QString();
+            const io::AttentionArrays b_arrays =
+                io::AttentionArrays::open(QFile::encodeName(b.model_folder).toStdString());
+            const std::string tokens_warning = check_compared_maps(source, b);
+            if (const std::string warning = io::validate_attention_arrays(b_arrays);
+                !warning.empty())
+                std::fprintf(stderr, "attnviz export: warning: %s\n", warning.c_str());
+            if (!tokens_warning.empty())
+                std::fprintf(stderr, "attnviz export: warning: %s\n", tokens_warning.c_str());
+            b_changes.maps = b.model_folder;
+            if (!b.tokens_file.isEmpty()) b_changes.maps_tokens = b.tokens_file;
+        }
         doc->setAttentionMaps(source.model_folder, source.tokens_file);
         doc->setLayer(layer - 1);
         doc->setWords(a.words);
@@ -288,6 +339,8 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         const ModelPtr m = open_model(folder);  // DataError: the folder is no model
         const models::ModelInfo& info = m->model->info();
         num_heads = int(info.num_heads);
+        compared_source = ComparedSource{QString::fromStdString(info.display_name),
+                                         int(info.num_layers), int(info.num_heads), false};
         const int layer = a.model_layer.value_or(1);
         if (layer > info.num_layers)
             usage_error(ExportCommandText::tr("--layer %1: %2 has %3 layers")
@@ -390,16 +443,16 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         cmd.lens_csv = cmd.out.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive);
     } else if (view == QLatin1String("compare") || view.startsWith(QLatin1String("compare:"))) {
         cmd.figure.kind = FigureKind::Compare;
-        parse_comparison(
-            view, preset, b_changes, doc, &cmd.figure,
-            a.model ? &open_model(doc->computeConfig().model_folder)->model->info() : nullptr);
+        cmd.compare_csv = cmd.out.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive);
+        parse_comparison(view, preset, b_changes, doc, &cmd.figure,
+                         compared_source ? &*compared_source : nullptr);
     } else {
         usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
                                           "lines, compare, compare:K, model, atlas, lens, "
                                           "predictions or patch, not '%1'")
                         .arg(view));
     }
-    if (maps && (cmd.figure.kind == FigureKind::Steps || cmd.figure.kind == FigureKind::Compare))
+    if (maps && cmd.figure.kind == FigureKind::Steps)
         usage_error(ExportCommandText::tr("--view %1 needs a model: maps read from a file hold "
                                           "only its result")
                         .arg(view));
@@ -437,7 +490,8 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
                         .arg(cmd.figure.head + 1)
                         .arg(*heads_shown));
     if (cmd.out.isEmpty()) usage_error(ExportCommandText::tr("--out FILE is required"));
-    if (!cmd.atlas && !cmd.lens_csv && !cmd.predictions_csv && !figure_format_for(cmd.out))
+    if (!cmd.atlas && !cmd.lens_csv && !cmd.predictions_csv && !cmd.compare_csv &&
+        !figure_format_for(cmd.out))
         usage_error(ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg or .pdf")
                         .arg(cmd.out));
     validate_export_size(cmd.size);
@@ -553,10 +607,11 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
         // Nothing to draw (sentences of different lengths): the reason, not an empty figure.
         QString why;
         const int head = command.figure.view == FigureView::Head ? command.figure.head : -1;
-        if (build_compare_model(*snapshot, *compared, command.figure.batch_item, head, &why,
-                                command.figure.compare_b_head)
-                .empty())
-            throw UsageError(why.toStdString());
+        const CompareModel model =
+            build_compare_model(*snapshot, *compared, command.figure.batch_item, head, &why,
+                                command.figure.compare_b_head);
+        if (model.empty()) throw UsageError(why.toStdString());
+        if (command.compare_csv) return write_atomically(command.out, compare_csv(model));
     }
     export_figure(*snapshot, command.figure, command.size, command.out, std::nullopt,
                   compared.get());

@@ -72,6 +72,8 @@ struct ExportOptions {
     std::optional<std::string> b_scoring, b_masked_rows;
     std::optional<int> b_layer, b_head;  ///< from 1
     std::optional<std::string> b_text;
+    /// With --attentions: B's maps, another file of the same shape, and their tokens.
+    std::optional<std::string> b_attentions, b_attention_tokens;
     // Activation patching (--view patch), as `attnviz patch` spells it.
     std::optional<std::string> clean, corrupt, target, distractor;
     std::optional<std::int64_t> position;  ///< from 1; negative: from the end

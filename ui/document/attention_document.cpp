@@ -227,7 +227,13 @@ void AttentionDocument::setModelFolder(const QString& folder) {
         compute_.knocked_out.clear();
         emit knockedOutChanged();
     }
-    dropGenerated();    // another model's ids
+    dropGenerated();                                      // another model's ids
+    if (!compute_.usesMaps() && compare_.changes.maps) {  // B's maps compare with maps only
+        compare_.changes.maps.reset();
+        compare_.changes.maps_tokens.reset();
+        compare_dirty_ = true;
+        emit compareChanged();
+    }
     clampViewToData();  // back to the demo layer: its heads
     computeChanged();
 }

@@ -1,6 +1,7 @@
 #include "ui/document/compare_config.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QJsonValue>
 
 #include <cmath>
@@ -24,6 +25,18 @@ QString config_text(const char* source, int n = -1) {
 
 bool dropout_active(const ComputeConfig& c) {
     return c.training && c.dropout > 0.0;
+}
+
+/// `self`'s source as few path components as tell it from `other`'s: "B.npy", or
+/// "ckpt-2/A.npy" when both files are called A.npy.
+QString source_label(const ComputeConfig& self, const ComputeConfig& other) {
+    const QStringList mine = QDir::cleanPath(self.model_folder).split(QLatin1Char('/'));
+    const QStringList theirs = QDir::cleanPath(other.model_folder).split(QLatin1Char('/'));
+    qsizetype n = 1;
+    while (n < mine.size() && n <= theirs.size() &&
+           mine.mid(mine.size() - n) == theirs.mid(theirs.size() - n))
+        ++n;
+    return mine.mid(mine.size() - n).join(QLatin1Char('/'));
 }
 }  // namespace
 
@@ -53,6 +66,10 @@ ComputeConfig compared_config(const ComputeConfig& a, const CompareChanges& ch) 
     if (a.usesModel()) {  // the demo layer's settings do not apply to a model
         if (ch.layer) b.layer = *ch.layer;
         if (ch.text) b.text_a = *ch.text;
+        if (ch.maps && a.usesMaps()) {
+            b.model_folder = *ch.maps;
+            b.tokens_file = ch.maps_tokens.value_or(QString());
+        }
         return b;
     }
     if (ch.causal) b.causal = *ch.causal;
@@ -72,6 +89,14 @@ QString compare_problem(const ComputeConfig& a, const CompareChanges& ch) {
         return CompareText::tr(
             "Another layer or another sentence needs a trained model: open one with File ▸ "
             "Open Model.");
+    if (ch.maps && !a.usesMaps())
+        return CompareText::tr(
+            "B's attention maps are compared with attention maps: open A's with File ▸ Open "
+            "Attention Maps…");
+    if (ch.text && a.usesMaps())
+        return CompareText::tr(
+            "Maps read from a file have no sentence to change: compare them with another "
+            "file's maps instead.");
     if (ch.text && ch.text->trimmed().isEmpty())
         return CompareText::tr("B's sentence is empty: type one, or compare the same sentence.");
     if (ch.num_heads && (*ch.num_heads < 1 || *ch.num_heads > AttentionDocument::kMaxHeads ||
@@ -87,6 +112,7 @@ QString compare_problem(const ComputeConfig& a, const CompareChanges& ch) {
 QStringList compare_labels(const ComputeConfig& self, const ComputeConfig& other) {
     QStringList out;
     if (self.usesModel()) {
+        if (self.model_folder != other.model_folder) out << source_label(self, other);
         if (self.layer != other.layer) out << config_text("layer %1").arg(self.layer + 1);
         if (self.text_a != other.text_a) {
             const QString t = self.text_a.simplified();
@@ -139,6 +165,8 @@ QJsonObject compare_to_json(const CompareSettings& s) {
     if (c.layer) changes[QStringLiteral("layer")] = *c.layer;
     if (c.text) changes[QStringLiteral("text")] = *c.text;
     if (c.head) changes[QStringLiteral("head")] = *c.head;
+    if (c.maps) changes[QStringLiteral("maps")] = *c.maps;
+    if (c.maps_tokens) changes[QStringLiteral("maps_tokens")] = *c.maps_tokens;
     return QJsonObject{{QStringLiteral("head"), s.head}, {QStringLiteral("changes"), changes}};
 }
 
@@ -206,10 +234,13 @@ bool compare_from_json(const QJsonObject& json, CompareSettings* out, QString* e
             if (!whole(v, QLatin1String(key), 0, hi, &n)) return false;
             *field = n;
         }
-    if (const QJsonValue v = ch.value(QStringLiteral("text")); !v.isUndefined()) {
-        if (!v.isString()) return fail("'%1' is not a string", QStringLiteral("text"));
-        c.text = v.toString();
-    }
+    for (auto [key, field] : {std::pair{"text", &c.text}, std::pair{"maps", &c.maps},
+                              std::pair{"maps_tokens", &c.maps_tokens}})
+        if (const QJsonValue v = ch.value(QLatin1String(key)); !v.isUndefined()) {
+            if (!v.isString()) return fail("'%1' is not a string", QLatin1String(key));
+            *field = v.toString();
+        }
+    if (!c.maps) c.maps_tokens.reset();  // a tokens file of no maps changes nothing
     if (const QJsonValue v = ch.value(QStringLiteral("dropout")); !v.isUndefined()) {
         const double d = v.toDouble(std::nan(""));
         if (!v.isDouble() || !(d >= 0.0 && d <= AttentionDocument::kMaxDropout)) {

@@ -31,6 +31,10 @@ struct CompareChanges {
     std::optional<int> layer;     ///< 0-based
     std::optional<QString> text;  ///< B's sentence (text_a)
     std::optional<int> head;      ///< B's head, against the head A shows (0-based)
+    // Attention maps read from a file: another file of the same shape (a second checkpoint on
+    // the same text), and its tokens file (unset: tokens.json beside it).  Absolute paths.
+    std::optional<QString> maps;
+    std::optional<QString> maps_tokens;
 
     bool empty() const { return *this == CompareChanges{}; }
     bool operator==(const CompareChanges&) const = default;
@@ -62,7 +66,8 @@ QString compare_problem(const ComputeConfig& a, const CompareChanges& changes);
 
 /// The settings in which `self` differs from `other`, a few words each, in `self`'s terms:
 /// {"no causal mask"} against {"causal mask"}; {"4 heads"} against {"8 heads"}; {"layer 2"};
-/// {"“The cat sat”"}.  Empty when the two compute the same thing.
+/// {"“The cat sat”"}; {"ckpt-2/A.npy"} for another maps file.  Empty when the two compute the
+/// same thing.
 QStringList compare_labels(const ComputeConfig& self, const ComputeConfig& other);
 
 /// {"head": -1, "changes": {"causal": true, "num_heads": 8, ...}}; unset changes are left out.

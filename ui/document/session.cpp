@@ -32,6 +32,32 @@ bool write_fully(QSaveFile& file, const QByteArray& bytes) {
     }
     return true;
 }
+
+/// `object` with the files named by `keys` that lie below `dir` relative to it, so that a session
+/// and the files beside it can be moved together.
+QJsonObject relative_files(QJsonObject object, std::initializer_list<QString> keys,
+                           const QDir& dir) {
+    for (const QString& key : keys) {
+        const QString file = object.value(key).toString();
+        if (file.isEmpty()) continue;
+        const QString rel = dir.relativeFilePath(file);
+        if (!rel.startsWith(QLatin1String(".."))) object[key] = rel;
+    }
+    return object;
+}
+
+/// `object` with the relative files named by `keys` made absolute against `dir`; a value that
+/// is no string is left for the document to refuse.
+QJsonObject absolute_files(QJsonObject object, std::initializer_list<QString> keys,
+                           const QDir& dir) {
+    for (const QString& key : keys) {
+        const QJsonValue file = object.value(key);
+        if (file.isString() && !file.toString().isEmpty() &&
+            QFileInfo(file.toString()).isRelative())
+            object[key] = QDir::cleanPath(dir.absoluteFilePath(file.toString()));
+    }
+    return object;
+}
 }  // namespace
 
 bool save_session(const QString& path, const AttentionDocument& document,
@@ -46,16 +72,17 @@ bool save_session(const QString& path, const AttentionDocument& document,
         if (!rel.startsWith(QLatin1String(".."))) layer[QStringLiteral("weights_file")] = rel;
         doc_json[QStringLiteral("layer")] = layer;
     }
-    // So is a model folder below the session's folder (version 3).
-    QJsonObject source = doc_json.value(QStringLiteral("source")).toObject();
-    // And attention maps and their tokens file.
-    for (const QString& key : {QStringLiteral("model_folder"), QStringLiteral("tokens_file")}) {
-        const QString file = source.value(key).toString();
-        if (file.isEmpty()) continue;
-        const QString rel = QFileInfo(path).absoluteDir().relativeFilePath(file);
-        if (!rel.startsWith(QLatin1String(".."))) source[key] = rel;
-        doc_json[QStringLiteral("source")] = source;
-    }
+    // So is a model folder below the session's folder (version 3), attention maps and their
+    // tokens file, and the maps B is compared with.
+    const QDir dir = QFileInfo(path).absoluteDir();
+    doc_json[QStringLiteral("source")] =
+        relative_files(doc_json.value(QStringLiteral("source")).toObject(),
+                       {QStringLiteral("model_folder"), QStringLiteral("tokens_file")}, dir);
+    QJsonObject compare = doc_json.value(QStringLiteral("compare")).toObject();
+    compare[QStringLiteral("changes")] =
+        relative_files(compare.value(QStringLiteral("changes")).toObject(),
+                       {QStringLiteral("maps"), QStringLiteral("maps_tokens")}, dir);
+    doc_json[QStringLiteral("compare")] = compare;
     QJsonObject root{{QStringLiteral("format"), QLatin1String(kSessionFormat)},
                      {QStringLiteral("version"), kSessionVersion},
                      {QStringLiteral("generator"),
@@ -138,11 +165,17 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
         source[QStringLiteral("model_folder")] = folder;
         doc_json[QStringLiteral("source")] = source;
     }
-    const QString tokens = source.value(QStringLiteral("tokens_file")).toString();
-    if (!tokens.isEmpty() && QFileInfo(tokens).isRelative()) {
-        source[QStringLiteral("tokens_file")] =
-            QDir::cleanPath(QFileInfo(path).absoluteDir().absoluteFilePath(tokens));
-        doc_json[QStringLiteral("source")] = source;
+    const QDir dir = QFileInfo(path).absoluteDir();
+    if (doc_json.value(QStringLiteral("source")).isObject())
+        doc_json[QStringLiteral("source")] =
+            absolute_files(doc_json.value(QStringLiteral("source")).toObject(),
+                           {QStringLiteral("tokens_file")}, dir);
+    if (QJsonObject compare = doc_json.value(QStringLiteral("compare")).toObject();
+        compare.value(QStringLiteral("changes")).isObject()) {
+        compare[QStringLiteral("changes")] =
+            absolute_files(compare.value(QStringLiteral("changes")).toObject(),
+                           {QStringLiteral("maps"), QStringLiteral("maps_tokens")}, dir);
+        doc_json[QStringLiteral("compare")] = compare;
     }
     QString message;
     if (!document->fromJson(doc_json, &message)) {

@@ -24,12 +24,19 @@
 
 #include "engine/io/attention_arrays.h"
 #include "engine/models/local_models.h"
+#include "ui/classroom/compare_model.h"
 #include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/shipped_models.h"
 #include "ui/settings/app_settings.h"
 
 namespace attnviz::ui {
+
+namespace {
+/// Maps whose values (NaN, row sums) are checked when they are chosen: read in a blink.  Bigger
+/// ones are read on the compute thread, whose errors the views show.
+constexpr std::uint64_t kCheckedAtOnce = std::uint64_t(64) << 20;
+}  // namespace
 
 ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWidget* window)
     : QObject(window), doc_(document), settings_(settings), window_(window) {
@@ -40,6 +47,10 @@ ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWi
     maps_act_ = new QAction(this);
     maps_act_->setObjectName(QStringLiteral("openMapsAction"));
     connect(maps_act_, &QAction::triggered, this, &ModelSource::openMapsDialog);
+    compare_maps_act_ = new QAction(this);
+    compare_maps_act_->setObjectName(QStringLiteral("compareMapsAction"));
+    compare_maps_act_->setEnabled(false);  // until maps are open
+    connect(compare_maps_act_, &QAction::triggered, this, &ModelSource::compareMapsDialog);
     recent_menu_ = new QMenu(window);
     recent_menu_->setObjectName(QStringLiteral("recentModelsMenu"));
     local_menu_ = new QMenu(window);
@@ -101,6 +112,10 @@ void ModelSource::retranslate() {
     maps_act_->setStatusTip(
         tr("Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) "
            "and their tokens (.json)"));
+    compare_maps_act_->setText(tr("Com&pare With Attention Maps…"));
+    compare_maps_act_->setStatusTip(
+        tr("Compare the attention maps open with another file of the same shape, e.g. another "
+           "checkpoint on the same text: A, B and B − A in the Compare view"));
     recent_menu_->setTitle(tr("Recent Mo&dels"));
     local_menu_->setTitle(tr("Models on This &Computer"));
     cancel_button_->setText(tr("Cancel"));
@@ -177,22 +192,62 @@ void ModelSource::openDialog() {
     if (!folder.isEmpty()) load(folder);
 }
 
-void ModelSource::openMapsDialog() {
+bool ModelSource::chooseMaps(const QString& title, QString* file, QString* tokens) {
     const ComputeConfig& c = doc_->computeConfig();
     const QString start =
         c.usesModel() ? QFileInfo(c.model_folder).absolutePath() : QDir::homePath();
-    const QString file =
-        QFileDialog::getOpenFileName(window_, tr("Open Attention Maps"), start,
-                                     tr("Attention maps (*.npy *.safetensors);;All files (*)"));
-    if (file.isEmpty()) return;
-    QString tokens;
-    if (io::tokens_beside(QFile::encodeName(file).toStdString()).empty()) {
-        tokens = QFileDialog::getOpenFileName(
-            window_, tr("Open the Tokens of %1").arg(QFileInfo(file).fileName()),
-            QFileInfo(file).absolutePath(), tr("Tokens (*.json);;All files (*)"));
-        if (tokens.isEmpty()) return;
+    *file = QFileDialog::getOpenFileName(window_, title, start,
+                                         tr("Attention maps (*.npy *.safetensors);;All files (*)"));
+    if (file->isEmpty()) return false;
+    tokens->clear();
+    if (io::tokens_beside(QFile::encodeName(*file).toStdString()).empty()) {
+        *tokens = QFileDialog::getOpenFileName(
+            window_, tr("Open the Tokens of %1").arg(QFileInfo(*file).fileName()),
+            QFileInfo(*file).absolutePath(), tr("Tokens (*.json);;All files (*)"));
+        if (tokens->isEmpty()) return false;
     }
-    openMaps(file, tokens);
+    return true;
+}
+
+void ModelSource::openMapsDialog() {
+    QString file, tokens;
+    if (chooseMaps(tr("Open Attention Maps"), &file, &tokens)) openMaps(file, tokens);
+}
+
+void ModelSource::compareMapsDialog() {
+    QString file, tokens;
+    if (chooseMaps(tr("Compare With Attention Maps"), &file, &tokens)) compareMaps(file, tokens);
+}
+
+bool ModelSource::compareMaps(const QString& file, const QString& tokens) {
+    const ComputeConfig& a = doc_->computeConfig();
+    CompareChanges changes = doc_->compare().changes;
+    changes.maps = QFileInfo(file).absoluteFilePath();
+    changes.maps_tokens.reset();
+    if (!tokens.isEmpty()) changes.maps_tokens = QFileInfo(tokens).absoluteFilePath();
+    try {
+        if (!a.usesMaps())
+            throw DataError(
+                tr("no attention maps are open to compare them with: open A's first with File ▸ "
+                   "Open Attention Maps…")
+                    .toStdString());
+        // Their values (NaN) at once when they are read in a blink, as openMaps does; the
+        // shapes and the tokens against A's always.
+        const io::AttentionArrays arrays =
+            io::AttentionArrays::open(QFile::encodeName(*changes.maps).toStdString());
+        check_compared_maps(a, compared_config(a, changes));
+        if (std::uint64_t(arrays.layers()) * arrays.layer_values() <= kCheckedAtOnce)
+            io::validate_attention_arrays(arrays);
+    } catch (const std::exception& e) {
+        emit failed(tr("Cannot Compare the Attention Maps"),
+                    tr("%1 cannot be compared with the maps open: %2")
+                        .arg(QDir::toNativeSeparators(QFileInfo(file).absoluteFilePath()),
+                             QString::fromStdString(e.what())));
+        return false;
+    }
+    doc_->setCompareChanges(changes);
+    emit comparedMapsOpened();
+    return true;
 }
 
 bool ModelSource::openMaps(const QString& file, const QString& tokens) {
@@ -208,7 +263,6 @@ bool ModelSource::openMaps(const QString& file, const QString& tokens) {
             throw DataError(
                 tr("there is no tokens.json beside it: choose its tokens file").toStdString());
         io::check_tokens(arrays, io::read_attention_tokens(tokens_path), tokens_path);
-        constexpr std::uint64_t kCheckedAtOnce = std::uint64_t(64) << 20;  // values
         if (std::uint64_t(arrays.layers()) * arrays.layer_values() <= kCheckedAtOnce)
             io::validate_attention_arrays(arrays);  // the rows' warning comes with the result
     } catch (const std::exception& e) {
@@ -328,6 +382,7 @@ void ModelSource::updateLocalMenu() {
 
 void ModelSource::sync() {
     const ComputeConfig& c = doc_->computeConfig();
+    compare_maps_act_->setEnabled(c.usesMaps());
     if (c.usesModel()) last_model_ = c.model_folder;
     if (source_combo_) {
         const QSignalBlocker block(source_combo_);

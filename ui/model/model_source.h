@@ -40,6 +40,8 @@ class ModelSource : public QObject {
     QAction* openAction() const { return open_act_; }
     /// File ▸ Open Attention Maps…: an array of maps computed elsewhere, then its tokens.
     QAction* openMapsAction() const { return maps_act_; }
+    /// File ▸ Compare With Attention Maps…: B's maps for the Compare view, while maps are open.
+    QAction* compareMapsAction() const { return compare_maps_act_; }
     QMenu* recentMenu() const { return recent_menu_; }
     /// The models of local runners (ollama, LM Studio) found in their default folders, listed
     /// when the menu opens (models::find_local_models).
@@ -58,6 +60,11 @@ class ModelSource : public QObject {
     /// Checks attention maps and their tokens (`tokens` empty: tokens.json beside them) and
     /// makes them the source; a problem is reported by failed() and changes nothing.
     bool openMaps(const QString& file, const QString& tokens);
+    /// Checks attention maps and their tokens (`tokens` empty: tokens.json beside them) as
+    /// openMaps does, and against the maps open (the same layers, heads and tokens count), and
+    /// makes them configuration B of the Compare view; comparedMapsOpened() follows.  A problem
+    /// is reported by failed() and changes nothing.
+    bool compareMaps(const QString& file, const QString& tokens);
     /// Abandons the load under way: the document keeps its source.
     void cancel();
     bool isLoading() const { return loading_ != nullptr; }
@@ -68,10 +75,16 @@ class ModelSource : public QObject {
     void failed(const QString& title, const QString& text);
     /// A load finished (opened or failed) or was cancelled.
     void loadFinished(bool opened);
+    /// compareMaps() made the maps configuration B: time to show the Compare view.
+    void comparedMapsOpened();
 
   private:
     void openDialog();
     void openMapsDialog();
+    void compareMapsDialog();
+    /// Asks for a maps file and, when there is no tokens.json beside it, its tokens file; false
+    /// when the user cancelled.
+    bool chooseMaps(const QString& title, QString* file, QString* tokens);
     void finish(std::uint64_t ticket, const QString& folder, ModelPtr model, const QString& error);
     void sync();
     void updateRecentMenu();
@@ -84,6 +97,7 @@ class ModelSource : public QObject {
     QWidget* window_;
     QAction* open_act_ = nullptr;
     QAction* maps_act_ = nullptr;
+    QAction* compare_maps_act_ = nullptr;
     /// The last result's maps when they were read from a file: their layers for the layer
     /// selector and their description for the info panel.
     std::shared_ptr<const ModelMaps> maps_;

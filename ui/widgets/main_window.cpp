@@ -1,5 +1,6 @@
 #include "ui/widgets/main_window.h"
 
+#include <QAction>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -138,6 +139,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(guard_, &MemoryGuard::warning, this,
             [this](const QString& message) { statusBar()->showMessage(message, 15000); });
     connect(guard_, &MemoryGuard::budgetChanged, views_->compare(), &CompareView::setMemoryBudget);
+    // Two maps files: B is chosen from the File menu or the Compare view's editor, and shown.
+    connect(models_, &ModelSource::comparedMapsOpened, this,
+            [this] { views_->setCurrentTab(ViewTabs::CompareTab); });
+    connect(views_->compare(), &CompareView::chooseMapsRequested, models_->compareMapsAction(),
+            &QAction::trigger);
     guard_->reloadBudget();
     actions_->attentionMenu()->addSeparator();
     actions_->attentionMenu()->addAction(guard_->budgetAction());
@@ -330,6 +336,10 @@ FullMapWindow* MainWindow::openFullMap(FullMapSourcePtr source, int layer, int h
 
 QList<FullMapWindow*> MainWindow::fullMapWindows() const {
     return findChildren<FullMapWindow*>(QString(), Qt::FindDirectChildrenOnly);
+}
+
+bool MainWindow::compareWithAttentionMaps(const QString& file, const QString& tokens) {
+    return models_->compareMaps(file, tokens);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {

@@ -91,6 +91,9 @@ class MainWindow : public QMainWindow {
     FullMapWindow* openFullMap(FullMapSourcePtr source, int layer, int head);
     /// The full-map windows open.
     QList<FullMapWindow*> fullMapWindows() const;
+    /// Makes other attention maps configuration B and shows the Compare view, as File ▸ Compare
+    /// With Attention Maps… does; false (a dialog said why) when they do not fit the maps open.
+    bool compareWithAttentionMaps(const QString& file, const QString& tokens);
 
     /// Opens a built-in example (builtin_examples()) as an untitled session and shows its
     /// explanation.  False (with an error dialog) if it cannot be read.

@@ -119,6 +119,7 @@ void WindowActions::createMenus() {
     QMenu* recent = file->addMenu(tr("Open &Recent"));
     file->addAction(p_.models->openAction());
     file->addAction(p_.models->openMapsAction());
+    file->addAction(p_.models->compareMapsAction());
     file->addMenu(p_.models->recentMenu());
     file->addMenu(p_.models->localMenu());
     file->addAction(save_act_);

@@ -146,18 +146,34 @@ class Vocab {
   public:
     /// Adds a token; false if the string is already there (then its id becomes `id` if
     /// `replace`, as a Python dict built line by line keeps the last one).
-    bool add(std::string_view token, std::uint32_t id, bool replace = false);
+    bool add(std::string_view token, std::uint32_t id, bool replace = false) {
+        return add(token, id, replace, hash_bytes(token));
+    }
+    /// add() with the token's hash_bytes() already known.
+    bool add(std::string_view token, std::uint32_t id, bool replace, std::uint64_t h);
     /// Call once after the last add(): builds the id -> token table.
     void finish();
     std::optional<std::uint32_t> find(std::string_view token) const {
+        return find(token, hash_bytes(token));
+    }
+    /// find() with the token's hash_bytes() already known.
+    std::optional<std::uint32_t> find(std::string_view token, std::uint64_t h) const {
         if (slots_.empty()) return std::nullopt;
-        const std::uint64_t h = hash_bytes(token);
         for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
             const std::uint32_t e = slots_[i];
             if (e == 0) return std::nullopt;
             const Entry& entry = entries_[e - 1];
             if (entry.hash == h && entry.token == token) return entry.id;
         }
+    }
+    // Lookups in bulk (a tokenizer's 150,000 merges) wait on memory, not on work: a batch
+    // first asks for each token's slot, then for the entry the slot names, then looks up.
+    void prefetch_slot(std::uint64_t h) const {
+        if (!slots_.empty()) prefetch(&slots_[h & mask_]);
+    }
+    void prefetch_entry(std::uint64_t h) const {
+        if (slots_.empty()) return;
+        if (const std::uint32_t e = slots_[h & mask_]) prefetch(&entries_[e - 1]);
     }
     std::string_view token(std::uint32_t id) const;
     bool has_id(std::uint32_t id) const;
@@ -172,6 +188,13 @@ class Vocab {
         std::uint64_t hash;
         std::uint32_t id;
     };
+    static void prefetch(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+        __builtin_prefetch(p);
+#else
+        (void)p;
+#endif
+    }
     std::vector<std::unique_ptr<std::string>> arenas_;  // stable storage for string_views
     std::vector<Entry> entries_;
     std::vector<std::uint32_t> slots_;  // entry index + 1, 0 = free

@@ -156,6 +156,11 @@ HfTokenizer HfTokenizer::from_tokenizer_json(std::string_view json, const std::s
     return HfTokenizer(hf::load_tokenizer_json(json, name));
 }
 
+HfTokenizer HfTokenizer::from_tokenizer_json(std::string_view json, const std::string& name,
+                                             const ModelLists& lists) {
+    return HfTokenizer(hf::load_tokenizer_json(json, name, &lists));
+}
+
 Encoding HfTokenizer::encode(std::string_view text, std::optional<std::string_view> pair,
                              bool add_special_tokens) const {
     const Impl& m = *impl_;

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -49,6 +50,14 @@ struct Encoding {
     std::size_t size() const { return ids.size(); }
 };
 
+/// A model's vocabulary and merges given as lists (HfTokenizer::from_tokenizer_json): token i
+/// has id i; merges are "a b" in rank order (none for WordPiece and WordLevel).  Views: the
+/// strings are copied while the tokenizer is built.
+struct ModelLists {
+    std::span<const std::string_view> vocab;
+    std::span<const std::string_view> merges;
+};
+
 class HfTokenizer {
   public:
     /// Reads a model folder (see the file comment).  Special tokens of vocab.txt and
@@ -57,6 +66,11 @@ class HfTokenizer {
     static HfTokenizer from_folder(const std::string& folder);
     /// From the text of a tokenizer.json; `name` is used in messages (usually the path).
     static HfTokenizer from_tokenizer_json(std::string_view json, const std::string& name);
+    /// The same with the model's vocabulary (token i has id i) and, for a BPE, its merges ("a b",
+    /// in rank order) given as lists instead of inside the JSON's "model", which then has none:
+    /// a GGUF file's 150,000 tokens are read from its metadata without a JSON round trip.
+    static HfTokenizer from_tokenizer_json(std::string_view json, const std::string& name,
+                                           const ModelLists& lists);
 
     HfTokenizer(HfTokenizer&&) noexcept;
     HfTokenizer& operator=(HfTokenizer&&) noexcept;

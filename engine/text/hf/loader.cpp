@@ -3,6 +3,7 @@
 // tokenizer's files (convert_slow_tokenizer.py: BertConverter, GPT2Converter,
 // RobertaConverter).
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -306,32 +307,102 @@ void read_vocab(const Reader& r, json::Element v, const std::string& path, Vocab
     vocab.finish();
 }
 
+/// A vocabulary handed over as a list (ModelLists): token i has id i.
+void read_vocab_list(const Reader& r, std::span<const std::string_view> tokens,
+                     const std::string& path, Vocab& vocab) {
+    if (tokens.empty()) r.fail(path, "the vocabulary is empty");
+    std::size_t bytes = 0;
+    for (const std::string_view t : tokens)
+        bytes += t.size();
+    vocab.reserve(tokens.size(), bytes);
+    // In batches, as the merges are looked up: each slot asked for before it is needed.
+    constexpr std::size_t kBatch = 32;
+    std::array<std::uint64_t, kBatch> hashes;
+    for (std::size_t start = 0; start < tokens.size(); start += kBatch) {
+        const std::size_t n = std::min(kBatch, tokens.size() - start);
+        for (std::size_t k = 0; k < n; ++k) {
+            hashes[k] = hash_bytes(tokens[start + k]);
+            vocab.prefetch_slot(hashes[k]);
+        }
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t i = start + k;
+            if (!vocab.add(tokens[i], static_cast<std::uint32_t>(i), false, hashes[k]))
+                r.fail(path + "[" + std::to_string(i) + "]",  // as a JSON key given twice
+                       "the token " + json::quote(tokens[i]) + " is in the vocabulary twice");
+        }
+    }
+    vocab.finish();
+}
+
+/// One merge about to be added: its two tokens, the token they make (`merged`: `a` then `b`
+/// without the continuing_subword_prefix) and the three hashes.
+struct MergeLookup {
+    std::string_view a, b;
+    std::string merged;
+    std::uint64_t ha = 0, hb = 0, hm = 0;
+    void set(std::string_view first, std::string_view second, std::size_t prefix_len) {
+        a = first;
+        b = second;
+        merged.assign(a);
+        if (b.size() >= prefix_len) merged.append(b.substr(prefix_len));  // else refused
+        ha = hash_bytes(a);
+        hb = hash_bytes(b);
+        hm = hash_bytes(merged);
+    }
+};
+
+/// Merge `rank` into the BPE's table.  Refusals name the merge as `path`[rank].
+void add_merge(const Reader& r, const std::string& path, std::uint32_t rank, const MergeLookup& m,
+               std::size_t prefix_len, BpeModel& bpe) {
+    const auto where = [&] { return path + "[" + std::to_string(rank) + "]"; };
+    const auto a_id = bpe.vocab().find(m.a, m.ha);
+    if (!a_id) r.fail(where(), json::quote(m.a) + " is not in the vocabulary");
+    const auto b_id = bpe.vocab().find(m.b, m.hb);
+    if (!b_id) r.fail(where(), json::quote(m.b) + " is not in the vocabulary");
+    if (m.b.size() < prefix_len)
+        r.fail(where(), json::quote(m.b) + " is shorter than the continuing_subword_prefix");
+    const auto new_id = bpe.vocab().find(m.merged, m.hm);
+    if (!new_id)
+        r.fail(where(), "the merged token " + json::quote(m.merged) + " is not in the vocabulary");
+    // Collected into a hash map: a repeated pair keeps its last rank.
+    bpe.merges.insert(*a_id, *b_id, rank, *new_id, /*overwrite=*/true);
+}
+
+/// "a b" as its two tokens; refused unless there is exactly one space.
+std::pair<std::string_view, std::string_view> merge_halves(const Reader& r, const std::string& path,
+                                                           std::uint32_t rank,
+                                                           std::string_view line) {
+    const std::size_t space = line.find(' ');
+    if (space == std::string_view::npos || line.find(' ', space + 1) != std::string_view::npos)
+        r.fail(path + "[" + std::to_string(rank) + "]",
+               json::quote(line) + " is not two tokens separated by one space");
+    return {line.substr(0, space), line.substr(space + 1)};
+}
+
+std::size_t prefix_length(const BpeModel& bpe) {
+    return bpe.continuing_subword_prefix ? bpe.continuing_subword_prefix->size() : 0;
+}
+
 void read_merges(const Reader& r, json::Element v, const std::string& path, BpeModel& bpe) {
     r.expect_array(v, path);
     const json::Array list(v);
-    const std::size_t prefix_len =
-        bpe.continuing_subword_prefix ? bpe.continuing_subword_prefix->size() : 0;
+    const std::size_t prefix_len = prefix_length(bpe);
     bpe.merges.reserve(list.size());
     // tokenizers accepts a list of "a b" strings or a list of [a, b] pairs, not a mix.
     std::optional<bool> as_strings;
-    std::string merged;
+    MergeLookup m;
     std::uint32_t rank = 0;
     for (const json::Element item : list) {
-        const std::string where = path + "[" + std::to_string(rank) + "]";
         std::string_view a, b;
         const bool is_string = item.type() == json::Type::STRING;
         if (!as_strings) as_strings = is_string;
         if (*as_strings != is_string)
-            r.fail(where, "merges must be all \"a b\" strings or all [a, b] pairs");
+            r.fail(path + "[" + std::to_string(rank) + "]",
+                   "merges must be all \"a b\" strings or all [a, b] pairs");
         if (is_string) {
-            const std::string_view line = *json::as_string(item);
-            const std::size_t space = line.find(' ');
-            if (space == std::string_view::npos ||
-                line.find(' ', space + 1) != std::string_view::npos)
-                r.fail(where, json::quote(line) + " is not two tokens separated by one space");
-            a = line.substr(0, space);
-            b = line.substr(space + 1);
+            std::tie(a, b) = merge_halves(r, path, rank, *json::as_string(item));
         } else {
+            const std::string where = path + "[" + std::to_string(rank) + "]";
             if (item.type() != json::Type::ARRAY || json::Array(item).size() != 2)
                 r.fail(where, "expected a pair [a, b] of tokens");
             const json::Array pair(item);
@@ -341,24 +412,48 @@ void read_merges(const Reader& r, json::Element v, const std::string& path, BpeM
             a = *first;
             b = *second;
         }
-        const auto a_id = bpe.vocab().find(a);
-        if (!a_id) r.fail(where, json::quote(a) + " is not in the vocabulary");
-        const auto b_id = bpe.vocab().find(b);
-        if (!b_id) r.fail(where, json::quote(b) + " is not in the vocabulary");
-        if (b.size() < prefix_len)
-            r.fail(where, json::quote(b) + " is shorter than the continuing_subword_prefix");
-        merged.assign(a);
-        merged.append(b.substr(prefix_len));
-        const auto new_id = bpe.vocab().find(merged);
-        if (!new_id)
-            r.fail(where, "the merged token " + json::quote(merged) + " is not in the vocabulary");
-        // Collected into a hash map: a repeated pair keeps its last rank.
-        bpe.merges.insert(*a_id, *b_id, rank, *new_id, /*overwrite=*/true);
+        m.set(a, b, prefix_len);
+        add_merge(r, path, rank, m, prefix_len, bpe);
         ++rank;
     }
 }
 
-std::unique_ptr<Model> model_of(const Reader& r, json::Element v, const std::string& path) {
+/// Merges handed over as "a b" lines (ModelLists), in rank order.
+void read_merge_list(const Reader& r, std::span<const std::string_view> lines,
+                     const std::string& path, BpeModel& bpe) {
+    const std::size_t prefix_len = prefix_length(bpe);
+    bpe.merges.reserve(lines.size());
+    // In batches: every lookup's slot and entry asked for before the first is needed.
+    constexpr std::size_t kBatch = 32;
+    std::array<MergeLookup, kBatch> batch;
+    const Vocab& vocab = bpe.vocab();
+    for (std::size_t start = 0; start < lines.size(); start += kBatch) {
+        const std::size_t n = std::min(kBatch, lines.size() - start);
+        for (std::size_t k = 0; k < n; ++k) {
+            const auto rank = static_cast<std::uint32_t>(start + k);
+            const auto [a, b] = merge_halves(r, path, rank, lines[rank]);
+            MergeLookup& m = batch[k];
+            m.set(a, b, prefix_len);
+            for (const std::uint64_t h : {m.ha, m.hb, m.hm})
+                vocab.prefetch_slot(h);
+        }
+        for (std::size_t k = 0; k < n; ++k)
+            for (const std::uint64_t h : {batch[k].ha, batch[k].hb, batch[k].hm})
+                vocab.prefetch_entry(h);
+        for (std::size_t k = 0; k < n; ++k)
+            add_merge(r, path, static_cast<std::uint32_t>(start + k), batch[k], prefix_len, bpe);
+    }
+}
+
+std::unique_ptr<Model> model_of(const Reader& r, json::Element v, const std::string& path,
+                                const ModelLists* lists) {
+    // The vocabulary (and a BPE's merges) from the lists when they are given, else the JSON's.
+    const auto vocab_of = [&](Vocab& vocab) {
+        if (lists)
+            read_vocab_list(r, lists->vocab, path + ".vocab", vocab);
+        else
+            read_vocab(r, r.required(v, "vocab", path), path + ".vocab", vocab);
+    };
     r.expect_object(v, path);
     std::string type;
     if (const auto t = r.get(v, "type")) {
@@ -385,8 +480,11 @@ std::unique_ptr<Model> model_of(const Reader& r, json::Element v, const std::str
         m->fuse_unk = r.boolean(v, "fuse_unk", false, path);
         m->byte_fallback = r.boolean(v, "byte_fallback", false, path);
         m->ignore_merges = r.boolean(v, "ignore_merges", false, path);
-        read_vocab(r, r.required(v, "vocab", path), path + ".vocab", m->vocab());
-        read_merges(r, r.required(v, "merges", path), path + ".merges", *m);
+        vocab_of(m->vocab());
+        if (lists)
+            read_merge_list(r, lists->merges, path + ".merges", *m);
+        else
+            read_merges(r, r.required(v, "merges", path), path + ".merges", *m);
         m->finish();
         return m;
     }
@@ -397,14 +495,14 @@ std::unique_ptr<Model> model_of(const Reader& r, json::Element v, const std::str
         if (const auto s = r.opt_string(v, "continuing_subword_prefix", path))
             m->continuing_subword_prefix = *s;
         m->max_input_chars_per_word = r.count(v, "max_input_chars_per_word", 100, path);
-        read_vocab(r, r.required(v, "vocab", path), path + ".vocab", m->vocab());
+        vocab_of(m->vocab());
         return m;
     }
     if (type == "WordLevel") {
         auto m = std::make_unique<WordLevelModel>();
         m->name = r.file();
         if (const auto s = r.opt_string(v, "unk_token", path)) m->unk_token = *s;
-        read_vocab(r, r.required(v, "vocab", path), path + ".vocab", m->vocab());
+        vocab_of(m->vocab());
         return m;
     }
     unsupported(r, path, type, "BPE, WordPiece, WordLevel");
@@ -989,7 +1087,8 @@ void adjust_as_transformers(Impl& t, const TokenizerConfig& c, const std::string
 
 }  // namespace
 
-std::unique_ptr<Impl> load_tokenizer_json(std::string_view text, const std::string& name) {
+std::unique_ptr<Impl> load_tokenizer_json(std::string_view text, const std::string& name,
+                                          const ModelLists* lists) {
     const Reader r(name);
     const json::Document doc = r.parse(text);
     const json::Element root = doc.root();
@@ -1005,7 +1104,7 @@ std::unique_ptr<Impl> load_tokenizer_json(std::string_view text, const std::stri
         t->normalizer = normalizer_of(r, *v, "normalizer");
     if (const auto v = r.get(root, "pre_tokenizer"))
         t->pre_tokenizer = pre_tokenizer_of(r, *v, "pre_tokenizer");
-    t->model = model_of(r, r.required(root, "model", ""), "model");
+    t->model = model_of(r, r.required(root, "model", ""), "model", lists);
     if (const auto v = r.get(root, "post_processor"))
         t->post_processor = post_processor_of(r, *v, "post_processor");
     // The decoder only turns ids back into text; display text comes from offsets instead.

@@ -68,9 +68,8 @@ std::string_view Vocab::store(std::string_view s) {
     return std::string_view(a.data() + at, s.size());
 }
 
-bool Vocab::add(std::string_view token, std::uint32_t id, bool replace) {
+bool Vocab::add(std::string_view token, std::uint32_t id, bool replace, std::uint64_t h) {
     if (2 * (entries_.size() + 1) > slots_.size()) grow(entries_.size() + 1);
-    const std::uint64_t h = hash_bytes(token);
     std::size_t i = h & mask_;
     for (; slots_[i] != 0; i = (i + 1) & mask_) {
         Entry& e = entries_[slots_[i] - 1];

@@ -37,9 +37,11 @@ struct HfTokenizer::Impl {
 
 namespace hf {
 
-/// Builds a tokenizer from the text of a tokenizer.json (loader.cpp).
+/// Builds a tokenizer from the text of a tokenizer.json (loader.cpp); with `lists`, the
+/// model's vocabulary and merges are theirs and the JSON's model has none.
 std::unique_ptr<HfTokenizer::Impl> load_tokenizer_json(std::string_view json,
-                                                       const std::string& name);
+                                                       const std::string& name,
+                                                       const ModelLists* lists = nullptr);
 /// Builds a tokenizer from a model folder (loader.cpp).
 std::unique_ptr<HfTokenizer::Impl> load_folder(const std::string& folder);
 

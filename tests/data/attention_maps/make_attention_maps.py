@@ -68,4 +68,14 @@ rows = maps.copy()
 rows[1, 2, 6] *= 0.9
 rows[0, 1, 3] *= 0.995
 np.save(out("rows_not_one.npy"), rows)
+# Maps that do not fit maps_f32.npy for a comparison (--b-attentions): 3 heads of its 4, and
+# its first 9 tokens (rows renormalised; tokens: bad_tokens_9.json).  The layers: maps_one_layer.
+np.save(out("maps_3_heads.npy"), maps[:, :3].copy())
+first9 = maps[:, :, :9, :9].copy()
+np.save(out("maps_9_tokens.npy"), (first9 / first9.sum(axis=-1, keepdims=True)).astype(np.float32))
+# The same maps with their tokens spelled otherwise at one position (another tokenizer's
+# pieces): compared position by position, with a warning.
+os.makedirs(out("other_tokens"), exist_ok=True)
+np.save(out("other_tokens/maps_f32.npy"), maps)
+dump("other_tokens/tokens.json", [tokens[0], "I"] + tokens[2:])
 print(f"maps [{layers}, {heads}, {L}, {L}] and {len(tokens)} tokens written to {HERE}")
