@@ -136,9 +136,19 @@
 <context>
     <name>Compare</name>
     <message>
-        <location filename="../../ui/document/compare_config.cpp" line="+72"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+89"/>
         <source>Another layer or another sentence needs a trained model: open one with File ▸ Open Model.</source>
         <translation>Another layer or another sentence needs a trained model: open one with File ▸ Open Model.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>B&apos;s attention maps are compared with attention maps: open A&apos;s with File ▸ Open Attention Maps…</source>
+        <translation>B&apos;s attention maps are compared with attention maps: open A&apos;s with File ▸ Open Attention Maps…</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Maps read from a file have no sentence to change: compare them with another file&apos;s maps instead.</source>
+        <translation>Maps read from a file have no sentence to change: compare them with another file&apos;s maps instead.</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -151,7 +161,7 @@
         <translation>B&apos;s %1 heads do not divide embed_dim %2: choose a head count that does, or change embed_dim.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>causal mask</source>
         <translation>causal mask</translation>
     </message>
@@ -191,12 +201,12 @@
         <translation>positional encoding</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_model.cpp" line="+23"/>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+26"/>
         <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
         <translation>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>A and B were computed for different inputs.</source>
         <translation>A and B were computed for different inputs.</translation>
     </message>
@@ -288,7 +298,7 @@
         <translation>sentence %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>A = %1</source>
         <translation>A = %1</translation>
     </message>
@@ -306,6 +316,14 @@
         <location line="+9"/>
         <source>A&apos;s sentence has %1 tokens and B&apos;s %2: compared position by position, the positions only one has are blank.</source>
         <translation>A&apos;s sentence has %1 tokens and B&apos;s %2: compared position by position, the positions only one has are blank.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>B&apos;s tokens differ from A&apos;s at %n position(s): compared position by position.</source>
+        <translation>
+            <numerusform>B&apos;s tokens differ from A&apos;s at %n position: compared position by position.</numerusform>
+            <numerusform>B&apos;s tokens differ from A&apos;s at %n positions: compared position by position.</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+10"/>
@@ -432,7 +450,7 @@
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+385"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+39"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+40"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -462,7 +480,7 @@
         <translation>Every token is a special token: with special tokens hidden there is nothing to show.</translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location line="+135"/>
         <source>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</source>
         <translation>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</translation>
     </message>
@@ -472,7 +490,7 @@
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location line="+234"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
@@ -782,12 +800,12 @@
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+56"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>--b-layer and --b-text need --model</source>
         <translation>--b-layer and --b-text need --model</translation>
     </message>
@@ -802,7 +820,7 @@
         <translation>--b-head %1: there are %2 heads</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 does not divide --embed-dim %2</translation>
     </message>
@@ -822,23 +840,33 @@
         <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>--layer needs --model</source>
         <translation>--layer needs --model</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+58"/>
         <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
         <translation>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+19"/>
+        <location line="-32"/>
+        <location line="+42"/>
         <source>--layer %1: %2 has %3 layers</source>
         <translation>--layer %1: %2 has %3 layers</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-241"/>
+        <source>--compare and the demo layer&apos;s --b-... options do not apply to --attentions: compare with --b-attentions, --b-layer or --b-head</source>
+        <translation>--compare and the demo layer&apos;s --b-... options do not apply to --attentions: compare with --b-attentions, --b-layer or --b-head</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--b-text needs --model: maps read from a file have no sentence to change (compare them with --b-attentions)</source>
+        <translation>--b-text needs --model: maps read from a file have no sentence to change (compare them with --b-attentions)</translation>
+    </message>
+    <message>
+        <location line="+161"/>
         <source>use either --model or --attentions, not both</source>
         <translation>use either --model or --attentions, not both</translation>
     </message>
@@ -848,12 +876,22 @@
         <translation>--attention-tokens needs --attentions</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>--b-attention-tokens needs --b-attentions</source>
+        <translation>--b-attention-tokens needs --b-attentions</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--b-attentions compares two maps files: give A&apos;s with --attentions</source>
+        <translation>--b-attentions compares two maps files: give A&apos;s with --attentions</translation>
+    </message>
+    <message>
         <location line="+5"/>
         <source>--attentions brings its own tokens: --text and --tokens do not go with it</source>
         <translation>--attentions brings its own tokens: --text and --tokens do not go with it</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+75"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words, --hide-special, --focus-token and --focus-to need --model</translation>
     </message>
@@ -933,7 +971,7 @@
         <translation>%1 needs --view compare</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>--generate continues a single text: no --text2</source>
         <translation>--generate continues a single text: no --text2</translation>
     </message>
@@ -953,7 +991,7 @@
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>--view patch needs --model</source>
         <translation>--view patch needs --model</translation>
     </message>
@@ -988,7 +1026,7 @@
         <translation>--clean, --corrupt, --target, --distractor and --position need --view patch</translation>
     </message>
     <message>
-        <location line="-230"/>
+        <location line="-232"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
@@ -1039,14 +1077,27 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+136"/>
+        <location line="+138"/>
         <source>--out FILE is required</source>
         <translation>--out FILE is required</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-135"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</translation>
+    </message>
+</context>
+<context>
+    <name>FullMapText</name>
+    <message>
+        <location filename="../../ui/compute/full_map_source.cpp" line="+19"/>
+        <source>There is no head %1 of layer %2 here.</source>
+        <translation>There is no head %1 of layer %2 here.</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Layer %1, head %2: the memory budget did not keep its map, and it is recomputed without knocked-out heads: restore them first, or raise the memory budget.</source>
+        <translation>Layer %1, head %2: the memory budget did not keep its map, and it is recomputed without knocked-out heads: restore them first, or raise the memory budget.</translation>
     </message>
 </context>
 <context>
@@ -1535,7 +1586,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+736"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+742"/>
         <location line="+223"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -1552,13 +1603,13 @@
     </message>
     <message>
         <location line="+9"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+40"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+42"/>
         <source>&apos;%1&apos; must be a whole number from %2 to %3</source>
         <translation>&apos;%1&apos; must be a whole number from %2 to %3</translation>
     </message>
     <message>
         <location line="+12"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+61"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+64"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
         <translation>&apos;%1&apos; must be a number from %2 to %3</translation>
     </message>
@@ -1568,7 +1619,7 @@
         <translation>&apos;%1&apos; has an unknown value &apos;%2&apos;</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+68"/>
+        <location filename="../../ui/document/session.cpp" line="+95"/>
         <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>Cannot write &apos;%1&apos;: %2</translation>
@@ -1609,7 +1660,7 @@
         <translation>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+46"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos;: %2</translation>
     </message>
@@ -2046,9 +2097,42 @@
     </message>
 </context>
 <context>
+    <name>ZoomMapFigure</name>
+    <message>
+        <location filename="../../ui/render/zoom_map_figure.cpp" line="+247"/>
+        <source>Query (row)</source>
+        <translation>Query (row)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Key (column)</source>
+        <translation>Key (column)</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Queries %1–%2 × keys %3–%4 of %5 tokens</source>
+        <translation>Queries %1–%2 × keys %3–%4 of %5 tokens</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source> · each pixel: the largest weight of %1 × %1 cells</source>
+        <translation> · each pixel: the largest weight of %1 × %1 cells</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · each pixel: the mean weight of %1 × %1 cells</source>
+        <translation> · each pixel: the mean weight of %1 × %1 cells</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · colours from 0 to the map&apos;s largest weight, %1</source>
+        <translation> · colours from 0 to the map&apos;s largest weight, %1</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+43"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+45"/>
         <source>previous token</source>
         <translation>previous token</translation>
     </message>
@@ -2148,7 +2232,22 @@
         <translation>Layer %1 · head %2: %3 %4%5</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+42"/>
+        <source>Layer %1 · head %2</source>
+        <translation>Layer %1 · head %2</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Full Map…</source>
+        <translation>Open Full Map…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show in Heatmaps</source>
+        <translation>Show in Heatmaps</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Colour the grid by:</source>
         <translation>Colour the grid by:</translation>
     </message>
@@ -2216,7 +2315,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-670"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-676"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -2231,7 +2330,7 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+352"/>
+        <location line="+358"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
@@ -2294,7 +2393,7 @@
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <location filename="../../ui/classroom/compare_view.cpp" line="+269"/>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+278"/>
         <source>Compare:</source>
         <translation>Compare:</translation>
     </message>
@@ -2430,6 +2529,21 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Maps</source>
+        <translation>Maps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose…</source>
+        <translation>Choose…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>B&apos;s attention maps: another file with the same layers, heads and tokens count, e.g. another checkpoint on the same text</source>
+        <translation>B&apos;s attention maps: another file with the same layers, heads and tokens count, e.g. another checkpoint on the same text</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>B = A</source>
         <translation>B = A</translation>
     </message>
@@ -2439,7 +2553,12 @@
         <translation>Undo every change of B</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+42"/>
+        <source>B cannot be compared: %1</source>
+        <translation>B cannot be compared: %1</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>B cannot be computed: %1</source>
         <translation>B cannot be computed: %1</translation>
     </message>
@@ -2451,13 +2570,13 @@
     <message>
         <location line="+3"/>
         <location line="+7"/>
-        <location line="+103"/>
+        <location line="+109"/>
         <location line="+2"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="-109"/>
+        <location line="-115"/>
         <source>Head %1 (only in A)</source>
         <translation>Head %1 (only in A)</translation>
     </message>
@@ -2541,7 +2660,7 @@
         <translation>Additive</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+39"/>
         <source>Same as A&apos;s</source>
         <translation>Same as A&apos;s</translation>
     </message>
@@ -2997,14 +3116,14 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+81"/>
-        <location line="+27"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+82"/>
+        <location line="+29"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>Cannot export</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-66"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
     </message>
@@ -3015,7 +3134,7 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>Exported %1</source>
         <translation>Exported %1</translation>
     </message>
@@ -3107,9 +3226,110 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::FullMapWindow</name>
+    <message>
+        <location filename="../../ui/widgets/full_map_window.cpp" line="+86"/>
+        <source>There is no full map to show for this source.</source>
+        <translation>There is no full map to show for this source.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Layer %1, head %2: the full map of %3 × %3 tokens needs %4, more than the memory budget of %5 (Attention ▸ Memory Budget…).</source>
+        <translation>Layer %1, head %2: the full map of %3 × %3 tokens needs %4, more than the memory budget of %5 (Attention ▸ Memory Budget…).</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 · layer %2 · head %3</source>
+        <translation>%1 · layer %2 · head %3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Full map: %1</source>
+        <translation>Full map: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Zoomed out, a pixel shows:</source>
+        <translation>&amp;Zoomed out, a pixel shows:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the largest weight</source>
+        <translation>the largest weight</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the mean weight</source>
+        <translation>the mean weight</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Where a pixel covers several cells: the largest weight among them keeps a single strong weight visible; the mean keeps the total.</source>
+        <translation>Where a pixel covers several cells: the largest weight among them keeps a single strong weight visible; the mean keeps the total.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Fit</source>
+        <translation>&amp;Fit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the whole map (0)</source>
+        <translation>Show the whole map (0)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Export…</source>
+        <translation>&amp;Export…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the region in view as PNG, SVG or PDF</source>
+        <translation>Save the region in view as PNG, SVG or PDF</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+8"/>
+        <location line="+70"/>
+        <source>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</source>
+        <translation>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</translation>
+    </message>
+    <message>
+        <location line="-75"/>
+        <location line="+38"/>
+        <source>Reading layer %1, head %2…</source>
+        <translation>Reading layer %1, head %2…</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Cannot show the full map</source>
+        <translation>Cannot show the full map</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The map is not read yet: there is nothing to export.</source>
+        <translation>The map is not read yet: there is nothing to export.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot export the full map</source>
+        <translation>Cannot export the full map</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Export the full map</source>
+        <translation>Export the full map</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+158"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+157"/>
         <source>Writing… %1 of %2</source>
         <translation>Writing… %1 of %2</translation>
     </message>
@@ -3137,7 +3357,7 @@
         <translation>Stopped: the text or the model changed.</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+49"/>
         <source>Writing…</source>
         <translation>Writing…</translation>
     </message>
@@ -3684,12 +3904,17 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::KnockOutMenu</name>
     <message>
-        <location filename="../../ui/widgets/knock_out_menu.cpp" line="+20"/>
+        <location filename="../../ui/widgets/knock_out_menu.cpp" line="+19"/>
         <source>Layer %1 · head %2</source>
         <translation>Layer %1 · head %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+1"/>
+        <source>Open Full Map…</source>
+        <translation>Open Full Map…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Knock Out (Zero)</source>
         <translation>Knock Out (Zero)</translation>
     </message>
@@ -3773,7 +3998,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+174"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+182"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>The tokens are those of the attention maps&apos; tokens file.</translation>
     </message>
@@ -3788,7 +4013,18 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+109"/>
+        <location line="+4"/>
+        <source>Cannot show the full map</source>
+        <translation>Cannot show the full map</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full maps are those of a trained model or of attention maps read from a file: open one (File ▸ Open Model…, File ▸ Open Attention Maps…).</source>
+        <translation>Full maps are those of a trained model or of attention maps read from a file: open one (File ▸ Open Model…, File ▸ Open Attention Maps…).</translation>
+    </message>
+    <message>
+        <location line="+56"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -3975,7 +4211,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+96"/>
+        <location filename="../../ui/model/model_source.cpp" line="+107"/>
         <source>Open &amp;Model…</source>
         <translation>Open &amp;Model…</translation>
     </message>
@@ -3993,6 +4229,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+2"/>
         <source>Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) and their tokens (.json)</source>
         <translation>Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) and their tokens (.json)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Com&amp;pare With Attention Maps…</source>
+        <translation>Com&amp;pare With Attention Maps…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare the attention maps open with another file of the same shape, e.g. another checkpoint on the same text: A, B and B − A in the Compare view</source>
+        <translation>Compare the attention maps open with another file of the same shape, e.g. another checkpoint on the same text: A, B and B − A in the Compare view</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4055,12 +4301,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Open a Model Folder</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+24"/>
         <source>Open Attention Maps</source>
         <translation>Open Attention Maps</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-14"/>
         <source>Attention maps (*.npy *.safetensors);;All files (*)</source>
         <translation>Attention maps (*.npy *.safetensors);;All files (*)</translation>
     </message>
@@ -4075,12 +4321,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Tokens (*.json);;All files (*)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+58"/>
         <source>there is no tokens.json beside it: choose its tokens file</source>
         <translation>there is no tokens.json beside it: choose its tokens file</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Cannot Open the Attention Maps</source>
         <translation>Cannot Open the Attention Maps</translation>
     </message>
@@ -4106,7 +4352,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>%1 could not be opened: %2</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-119"/>
+        <source>Compare With Attention Maps</source>
+        <translation>Compare With Attention Maps</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>no attention maps are open to compare them with: open A&apos;s first with File ▸ Open Attention Maps…</source>
+        <translation>no attention maps are open to compare them with: open A&apos;s first with File ▸ Open Attention Maps…</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot Compare the Attention Maps</source>
+        <translation>Cannot Compare the Attention Maps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 cannot be compared with the maps open: %2</source>
+        <translation>%1 cannot be compared with the maps open: %2</translation>
+    </message>
+    <message>
+        <location line="+117"/>
         <source>Clear List</source>
         <translation>Clear List</translation>
     </message>
@@ -4121,7 +4387,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>No ollama or LM Studio models in their default folders</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>%1 (trained, built in)</source>
         <translation>%1 (trained, built in)</translation>
     </message>
@@ -4218,8 +4484,8 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
     <message>
         <location line="+30"/>
-        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, Ctrl-click or right-click it to knock it out</source>
-        <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, Ctrl-click or right-click it to knock it out</translation>
+        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</source>
+        <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</translation>
     </message>
 </context>
 <context>
@@ -4502,6 +4768,164 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+1"/>
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;NumPy array (*.npy);;CSV table (*.csv)</source>
         <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;NumPy array (*.npy);;CSV table (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PositionsView</name>
+    <message>
+        <location filename="../../ui/model/positions_view.cpp" line="+47"/>
+        <source>Layer %1 · head %2</source>
+        <translation>Layer %1 · head %2</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>mean of all %1 heads</source>
+        <translation>mean of all %1 heads</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>key position (token)</source>
+        <translation>key position (token)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>query position (token)</source>
+        <translation>query position (token)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>attention received (mean over the queries that see it)</source>
+        <translation>attention received (mean over the queries that see it)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>attention on the first token</source>
+        <translation>attention on the first token</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Attention each position receives · %1 · %2 tokens</source>
+        <translation>Attention each position receives · %1 · %2 tokens</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attention on the first token · %1 · %2 tokens</source>
+        <translation>Attention on the first token · %1 · %2 tokens</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Computed by AttnViz&apos;s statistics pass over the whole text, keeping no map.</source>
+        <translation>Computed by AttnViz&apos;s statistics pass over the whole text, keeping no map.</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>layer %1 of %2</source>
+        <translation>layer %1 of %2</translation>
+    </message>
+    <message>
+        <location line="+153"/>
+        <source>Position %1 %2:</source>
+        <translation>Position %1 %2:</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Open a model or attention maps: the statistics pass measures every head over the whole text, however long.</source>
+        <translation>Open a model or attention maps: the statistics pass measures every head over the whole text, however long.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot compute the statistics: %1</source>
+        <translation>Cannot compute the statistics: %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measuring every head over the whole text…</source>
+        <translation>Measuring every head over the whole text…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every head of %1 over all %2 tokens, from one pass that keeps no map. Pick heads on the left; hover the plot for values.</source>
+        <translation>Every head of %1 over all %2 tokens, from one pass that keeps no map. Pick heads on the left; hover the plot for values.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The text or the model changed: Compute measures it again.</source>
+        <translation>The text or the model changed: Compute measures it again.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compute measures every head over the whole text.</source>
+        <translation>Compute measures every head over the whole text.</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Compute the statistics first: there is nothing to export.</source>
+        <translation>Compute the statistics first: there is nothing to export.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot export the positions</source>
+        <translation>Cannot export the positions</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Export the positions</source>
+        <translation>Export the positions</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Compute</source>
+        <translation>Compute</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Curve:</source>
+        <translation>Curve:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention each position receives</source>
+        <translation>Attention each position receives</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention on the first token</source>
+        <translation>Attention on the first token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Log scale</source>
+        <translation>Log scale</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Heads</source>
+        <translation>Heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Full Map…</source>
+        <translation>Open Full Map…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The whole map of the head selected in the list, recomputed for it alone (or double-click a head)</source>
+        <translation>The whole map of the head selected in the list, recomputed for it alone (or double-click a head)</translation>
     </message>
 </context>
 <context>
@@ -4996,7 +5420,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+164"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+172"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -5114,6 +5538,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+2"/>
         <source>Activation patching: which heads carry what the corrupted text lost</source>
         <translation>Activation patching: which heads carry what the corrupted text lost</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Positions</source>
+        <translation>Positions</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Where attention goes over a whole text, however long: the attention each position receives, for every head</source>
+        <translation>Where attention goes over a whole text, however long: the attention each position receives, for every head</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -5359,7 +5793,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Open &amp;Recent</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>&amp;Edit</source>
         <translation>&amp;Edit</translation>
     </message>
@@ -5457,6 +5891,24 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+14"/>
         <source>E&amp;xamples</source>
         <translation>E&amp;xamples</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ZoomHeatmap</name>
+    <message>
+        <location filename="../../ui/widgets/zoom_heatmap.cpp" line="+117"/>
+        <source>“%1” → “%2”: %3 (query %4, key %5)</source>
+        <translation>“%1” → “%2”: %3 (query %4, key %5)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source> · this pixel: the largest of %1 × %1 cells, %2</source>
+        <translation> · this pixel: the largest of %1 × %1 cells, %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · this pixel: the mean of %1 × %1 cells, %2</source>
+        <translation> · this pixel: the mean of %1 × %1 cells, %2</translation>
     </message>
 </context>
 </TS>

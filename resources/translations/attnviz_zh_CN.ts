@@ -134,9 +134,19 @@
 <context>
     <name>Compare</name>
     <message>
-        <location filename="../../ui/document/compare_config.cpp" line="+72"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+89"/>
         <source>Another layer or another sentence needs a trained model: open one with File ▸ Open Model.</source>
         <translation>比较另一层或另一个句子需要训练好的模型：用“文件 ▸ 打开模型”打开一个。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>B&apos;s attention maps are compared with attention maps: open A&apos;s with File ▸ Open Attention Maps…</source>
+        <translation>B 的注意力图只能与注意力图对比：请先用“文件 ▸ 打开注意力图…”打开 A 的注意力图。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Maps read from a file have no sentence to change: compare them with another file&apos;s maps instead.</source>
+        <translation>从文件读取的注意力图没有可更改的句子：请改为与另一个文件的注意力图对比。</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -149,7 +159,7 @@
         <translation>B 的 %1 个头不能整除嵌入维度 %2：请选择能整除的头数，或修改嵌入维度。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>causal mask</source>
         <translation>因果掩码</translation>
     </message>
@@ -189,12 +199,12 @@
         <translation>有位置编码</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_model.cpp" line="+23"/>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+26"/>
         <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
         <translation>%1 × %2 个词元太多，无法对比（最多 %3 个单元格）：请缩短文本。</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+22"/>
         <source>A and B were computed for different inputs.</source>
         <translation>A 和 B 是针对不同的输入计算的。</translation>
     </message>
@@ -286,7 +296,7 @@
         <translation>句子 %1</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+10"/>
         <source>A = %1</source>
         <translation>A = %1</translation>
     </message>
@@ -304,6 +314,13 @@
         <location line="+9"/>
         <source>A&apos;s sentence has %1 tokens and B&apos;s %2: compared position by position, the positions only one has are blank.</source>
         <translation>A 的句子有 %1 个词元，B 的有 %2 个：按位置逐个比较，只有一方有词元的位置留空。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+12"/>
+        <source>B&apos;s tokens differ from A&apos;s at %n position(s): compared position by position.</source>
+        <translation>
+            <numerusform>B 的词元有 %n 处与 A 不同：按位置逐一对比。</numerusform>
+        </translation>
     </message>
     <message>
         <location line="+10"/>
@@ -430,7 +447,7 @@
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+385"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+39"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+40"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -460,7 +477,7 @@
         <translation>所有词元都是特殊词元：隐藏特殊词元后没有可显示的内容。</translation>
     </message>
     <message>
-        <location line="+122"/>
+        <location line="+135"/>
         <source>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</source>
         <translation>第 %1 层第 %2 个头已被敲除，但 %3 只有 %4 层、每层 %5 个头：请恢复它。</translation>
     </message>
@@ -470,7 +487,7 @@
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
     <message>
-        <location line="+230"/>
+        <location line="+234"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
@@ -780,12 +797,12 @@
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+56"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare 和演示层的 --b-... 选项不适用于 --model：请用 --b-layer、--b-head 或 --b-text 比较</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+8"/>
         <source>--b-layer and --b-text need --model</source>
         <translation>--b-layer 和 --b-text 需要 --model</translation>
     </message>
@@ -800,7 +817,7 @@
         <translation>--b-head %1：共有 %2 个头</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+27"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
@@ -820,23 +837,33 @@
         <translation>--window 需要 START:LEN，即起始词元（从 0 开始）和长度（从 1 开始），例如 0:512，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+55"/>
         <source>--layer needs --model</source>
         <translation>--layer 需要 --model</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+58"/>
         <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
         <translation>--tokens 不能与 --model 一起使用：由模型的分词器切分 --text</translation>
     </message>
     <message>
-        <location line="-11"/>
-        <location line="+19"/>
+        <location line="-32"/>
+        <location line="+42"/>
         <source>--layer %1: %2 has %3 layers</source>
         <translation>--layer %1：%2 只有 %3 层</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-241"/>
+        <source>--compare and the demo layer&apos;s --b-... options do not apply to --attentions: compare with --b-attentions, --b-layer or --b-head</source>
+        <translation>--compare 与演示层的 --b-... 选项不适用于 --attentions：请用 --b-attentions、--b-layer 或 --b-head 对比</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--b-text needs --model: maps read from a file have no sentence to change (compare them with --b-attentions)</source>
+        <translation>--b-text 需要 --model：从文件读取的注意力图没有可更改的句子（请用 --b-attentions 对比）</translation>
+    </message>
+    <message>
+        <location line="+161"/>
         <source>use either --model or --attentions, not both</source>
         <translation>--model 与 --attentions 只能用其一</translation>
     </message>
@@ -846,12 +873,22 @@
         <translation>--attention-tokens 需要 --attentions</translation>
     </message>
     <message>
+        <location line="+4"/>
+        <source>--b-attention-tokens needs --b-attentions</source>
+        <translation>--b-attention-tokens 需要 --b-attentions</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--b-attentions compares two maps files: give A&apos;s with --attentions</source>
+        <translation>--b-attentions 对比两个注意力图文件：请用 --attentions 给出 A 的文件</translation>
+    </message>
+    <message>
         <location line="+5"/>
         <source>--attentions brings its own tokens: --text and --tokens do not go with it</source>
         <translation>--attentions 自带词元：不能与 --text 和 --tokens 同用</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+75"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words、--hide-special、--focus-token 和 --focus-to 需要 --model</translation>
     </message>
@@ -931,7 +968,7 @@
         <translation>%1 需要 --view compare</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>--generate continues a single text: no --text2</source>
         <translation>--generate 续写的是单个文本：不能有 --text2</translation>
     </message>
@@ -951,7 +988,7 @@
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>--view patch needs --model</source>
         <translation>--view patch 需要 --model</translation>
     </message>
@@ -986,7 +1023,7 @@
         <translation>--clean、--corrupt、--target、--distractor 和 --position 需要 --view patch</translation>
     </message>
     <message>
-        <location line="-230"/>
+        <location line="-232"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
@@ -1037,14 +1074,27 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+136"/>
+        <location line="+138"/>
         <source>--out FILE is required</source>
         <translation>必须提供 --out FILE</translation>
     </message>
     <message>
-        <location line="-134"/>
+        <location line="-135"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>无法判断“%1”的格式：请使用 .png、.svg 或 .pdf</translation>
+    </message>
+</context>
+<context>
+    <name>FullMapText</name>
+    <message>
+        <location filename="../../ui/compute/full_map_source.cpp" line="+19"/>
+        <source>There is no head %1 of layer %2 here.</source>
+        <translation>这里没有第 %2 层的第 %1 个头。</translation>
+    </message>
+    <message>
+        <location line="+30"/>
+        <source>Layer %1, head %2: the memory budget did not keep its map, and it is recomputed without knocked-out heads: restore them first, or raise the memory budget.</source>
+        <translation>第 %1 层第 %2 个头：内存预算没有保留它的注意力图，而重新计算时不会去掉已敲除的头：请先恢复这些头，或提高内存预算。</translation>
     </message>
 </context>
 <context>
@@ -1532,7 +1582,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+736"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+742"/>
         <location line="+223"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -1549,13 +1599,13 @@
     </message>
     <message>
         <location line="+9"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+40"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+42"/>
         <source>&apos;%1&apos; must be a whole number from %2 to %3</source>
         <translation>“%1”必须是 %2 到 %3 之间的整数</translation>
     </message>
     <message>
         <location line="+12"/>
-        <location filename="../../ui/document/compare_config.cpp" line="+61"/>
+        <location filename="../../ui/document/compare_config.cpp" line="+64"/>
         <source>&apos;%1&apos; must be a number from %2 to %3</source>
         <translation>“%1”必须是 %2 到 %3 之间的数</translation>
     </message>
@@ -1565,7 +1615,7 @@
         <translation>“%1”的值“%2”无法识别</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+68"/>
+        <location filename="../../ui/document/session.cpp" line="+95"/>
         <location line="+4"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
@@ -1606,7 +1656,7 @@
         <translation>“%1”由更新版本的 AttnViz 写入（会话版本 %2；本版本最高只能读取 %3）。</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+46"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>“%1”：%2</translation>
     </message>
@@ -2042,9 +2092,42 @@
     </message>
 </context>
 <context>
+    <name>ZoomMapFigure</name>
+    <message>
+        <location filename="../../ui/render/zoom_map_figure.cpp" line="+247"/>
+        <source>Query (row)</source>
+        <translation>查询（行）</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Key (column)</source>
+        <translation>键（列）</translation>
+    </message>
+    <message>
+        <location line="+44"/>
+        <source>Queries %1–%2 × keys %3–%4 of %5 tokens</source>
+        <translation>共 %5 个词元中的查询 %1–%2 × 键 %3–%4</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source> · each pixel: the largest weight of %1 × %1 cells</source>
+        <translation> · 每个像素：%1 × %1 个单元中的最大权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · each pixel: the mean weight of %1 × %1 cells</source>
+        <translation> · 每个像素：%1 × %1 个单元的平均权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · colours from 0 to the map&apos;s largest weight, %1</source>
+        <translation> · 颜色从 0 到该图的最大权重 %1</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+43"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+45"/>
         <source>previous token</source>
         <translation>前一个词元</translation>
     </message>
@@ -2144,7 +2227,22 @@
         <translation>第 %1 层 · 头 %2：%3 %4%5</translation>
     </message>
     <message>
-        <location line="+43"/>
+        <location line="+42"/>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 第 %2 个头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Full Map…</source>
+        <translation>打开完整注意力图…</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Show in Heatmaps</source>
+        <translation>在热力图中显示</translation>
+    </message>
+    <message>
+        <location line="+24"/>
         <source>Colour the grid by:</source>
         <translation>网格着色依据：</translation>
     </message>
@@ -2212,7 +2310,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-670"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-676"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -2227,7 +2325,7 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+352"/>
+        <location line="+358"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
@@ -2290,7 +2388,7 @@
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <location filename="../../ui/classroom/compare_view.cpp" line="+269"/>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+278"/>
         <source>Compare:</source>
         <translation>对比：</translation>
     </message>
@@ -2426,6 +2524,21 @@
     </message>
     <message>
         <location line="+2"/>
+        <source>Maps</source>
+        <translation>注意力图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>B&apos;s attention maps: another file with the same layers, heads and tokens count, e.g. another checkpoint on the same text</source>
+        <translation>B 的注意力图：另一个层数、头数和词元数都相同的文件，例如同一文本上的另一个检查点</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>B = A</source>
         <translation>B = A</translation>
     </message>
@@ -2435,7 +2548,12 @@
         <translation>撤销 B 的所有改动</translation>
     </message>
     <message>
-        <location line="+86"/>
+        <location line="+42"/>
+        <source>B cannot be compared: %1</source>
+        <translation>无法对比 B：%1</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>B cannot be computed: %1</source>
         <translation>无法计算 B：%1</translation>
     </message>
@@ -2447,13 +2565,13 @@
     <message>
         <location line="+3"/>
         <location line="+7"/>
-        <location line="+103"/>
+        <location line="+109"/>
         <location line="+2"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="-109"/>
+        <location line="-115"/>
         <source>Head %1 (only in A)</source>
         <translation>头 %1（仅 A 有）</translation>
     </message>
@@ -2537,7 +2655,7 @@
         <translation>加性</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+39"/>
         <source>Same as A&apos;s</source>
         <translation>与 A 的相同</translation>
     </message>
@@ -2993,14 +3111,14 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+81"/>
-        <location line="+27"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+82"/>
+        <location line="+29"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-66"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
     </message>
@@ -3011,7 +3129,7 @@
     </message>
     <message>
         <location line="+4"/>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
@@ -3103,9 +3221,110 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::FullMapWindow</name>
+    <message>
+        <location filename="../../ui/widgets/full_map_window.cpp" line="+86"/>
+        <source>There is no full map to show for this source.</source>
+        <translation>此来源没有可显示的完整注意力图。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Layer %1, head %2: the full map of %3 × %3 tokens needs %4, more than the memory budget of %5 (Attention ▸ Memory Budget…).</source>
+        <translation>第 %1 层第 %2 个头：%3 × %3 个词元的完整注意力图需要 %4，超过内存预算 %5（注意力 ▸ 内存预算…）。</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>%1 · layer %2 · head %3</source>
+        <translation>%1 · 第 %2 层 · 第 %3 个头</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Full map: %1</source>
+        <translation>完整注意力图：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Zoomed out, a pixel shows:</source>
+        <translation>缩小时每个像素显示(&amp;Z)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the largest weight</source>
+        <translation>最大权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the mean weight</source>
+        <translation>平均权重</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Where a pixel covers several cells: the largest weight among them keeps a single strong weight visible; the mean keeps the total.</source>
+        <translation>一个像素覆盖多个单元时：取最大权重可让单个强权重保持可见；取平均则保留总量。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;Fit</source>
+        <translation>适应(&amp;F)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Show the whole map (0)</source>
+        <translation>显示全图 (0)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Save the region in view as PNG, SVG or PDF</source>
+        <translation>将当前区域保存为 PNG、SVG 或 PDF</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+8"/>
+        <location line="+70"/>
+        <source>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</source>
+        <translation>滚轮：以光标为中心缩放 · 拖动：平移 · + 和 −：缩放 · 方向键：平移 · 0：全图</translation>
+    </message>
+    <message>
+        <location line="-75"/>
+        <location line="+38"/>
+        <source>Reading layer %1, head %2…</source>
+        <translation>正在读取第 %1 层第 %2 个头…</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Cannot show the full map</source>
+        <translation>无法显示完整注意力图</translation>
+    </message>
+    <message>
+        <location line="+26"/>
+        <source>The map is not read yet: there is nothing to export.</source>
+        <translation>注意力图尚未读取：没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot export the full map</source>
+        <translation>无法导出完整注意力图</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Export the full map</source>
+        <translation>导出完整注意力图</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+158"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+157"/>
         <source>Writing… %1 of %2</source>
         <translation>正在续写… 第 %1 个，共 %2 个</translation>
     </message>
@@ -3132,7 +3351,7 @@
         <translation>已停止：文本或模型已改变。</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+49"/>
         <source>Writing…</source>
         <translation>正在续写…</translation>
     </message>
@@ -3673,12 +3892,17 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::KnockOutMenu</name>
     <message>
-        <location filename="../../ui/widgets/knock_out_menu.cpp" line="+20"/>
+        <location filename="../../ui/widgets/knock_out_menu.cpp" line="+19"/>
         <source>Layer %1 · head %2</source>
         <translation>第 %1 层 · 头 %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+1"/>
+        <source>Open Full Map…</source>
+        <translation>打开完整注意力图…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <source>Knock Out (Zero)</source>
         <translation>敲除（置零）</translation>
     </message>
@@ -3762,7 +3986,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+174"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+182"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>词元来自注意力图的词元文件。</translation>
     </message>
@@ -3777,7 +4001,18 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+130"/>
+        <location line="+109"/>
+        <location line="+4"/>
+        <source>Cannot show the full map</source>
+        <translation>无法显示完整注意力图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Full maps are those of a trained model or of attention maps read from a file: open one (File ▸ Open Model…, File ▸ Open Attention Maps…).</source>
+        <translation>完整注意力图来自训练好的模型或从文件读取的注意力图：请先打开一个（文件 ▸ 打开模型…，文件 ▸ 打开注意力图…）。</translation>
+    </message>
+    <message>
+        <location line="+56"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -3964,7 +4199,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+96"/>
+        <location filename="../../ui/model/model_source.cpp" line="+107"/>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
@@ -3982,6 +4217,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+2"/>
         <source>Open attention maps computed elsewhere (.npy or .safetensors, [layers, heads, L, L]) and their tokens (.json)</source>
         <translation>打开在别处计算的注意力图（.npy 或 .safetensors，[层, 头, L, L]）及其词元（.json）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Com&amp;pare With Attention Maps…</source>
+        <translation>与注意力图对比(&amp;P)…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compare the attention maps open with another file of the same shape, e.g. another checkpoint on the same text: A, B and B − A in the Compare view</source>
+        <translation>将已打开的注意力图与另一个形状相同的文件对比（例如同一文本上的另一个检查点）：在“对比”视图中显示 A、B 和 B − A</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -4044,12 +4289,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>打开模型文件夹</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+24"/>
         <source>Open Attention Maps</source>
         <translation>打开注意力图</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-14"/>
         <source>Attention maps (*.npy *.safetensors);;All files (*)</source>
         <translation>注意力图 (*.npy *.safetensors);;所有文件 (*)</translation>
     </message>
@@ -4064,12 +4309,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>词元 (*.json);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+58"/>
         <source>there is no tokens.json beside it: choose its tokens file</source>
         <translation>旁边没有 tokens.json：请选择它的词元文件</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>Cannot Open the Attention Maps</source>
         <translation>无法打开注意力图</translation>
     </message>
@@ -4095,7 +4340,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="-119"/>
+        <source>Compare With Attention Maps</source>
+        <translation>与注意力图对比</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>no attention maps are open to compare them with: open A&apos;s first with File ▸ Open Attention Maps…</source>
+        <translation>没有已打开的注意力图可供对比：请先用“文件 ▸ 打开注意力图…”打开 A 的注意力图</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Cannot Compare the Attention Maps</source>
+        <translation>无法对比注意力图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 cannot be compared with the maps open: %2</source>
+        <translation>%1 无法与已打开的注意力图对比：%2</translation>
+    </message>
+    <message>
+        <location line="+117"/>
         <source>Clear List</source>
         <translation>清空列表</translation>
     </message>
@@ -4110,7 +4375,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>ollama 和 LM Studio 的默认文件夹中没有模型</translation>
     </message>
     <message>
-        <location line="+20"/>
+        <location line="+21"/>
         <source>%1 (trained, built in)</source>
         <translation>%1（已训练，内置）</translation>
     </message>
@@ -4207,8 +4472,8 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
     <message>
         <location line="+30"/>
-        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, Ctrl-click or right-click it to knock it out</source>
-        <translation>%1 · %2 个词元 · 每张图从 0 到它自己的最大权重着色；点击一个头可打开它所在的层，按住 Ctrl 单击或右键单击可敲除它</translation>
+        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</source>
+        <translation>%1 · %2 个词元 · 每张图从 0 到其自身最大权重着色；单击某个头打开其所在层，右键单击可查看完整注意力图或将其敲除</translation>
     </message>
 </context>
 <context>
@@ -4491,6 +4756,164 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+1"/>
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;NumPy array (*.npy);;CSV table (*.csv)</source>
         <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;NumPy 数组 (*.npy);;CSV 表格 (*.csv)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::PositionsView</name>
+    <message>
+        <location filename="../../ui/model/positions_view.cpp" line="+47"/>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 第 %2 个头</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>mean of all %1 heads</source>
+        <translation>全部 %1 个头的平均</translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>key position (token)</source>
+        <translation>键的位置（词元）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>query position (token)</source>
+        <translation>查询的位置（词元）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>attention received (mean over the queries that see it)</source>
+        <translation>受到的注意力（对能看到它的查询取平均）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>attention on the first token</source>
+        <translation>对第一个词元的注意力</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>Attention each position receives · %1 · %2 tokens</source>
+        <translation>每个位置受到的注意力 · %1 · %2 个词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attention on the first token · %1 · %2 tokens</source>
+        <translation>对第一个词元的注意力 · %1 · %2 个词元</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Computed by AttnViz&apos;s statistics pass over the whole text, keeping no map.</source>
+        <translation>由 AttnViz 的统计计算在整段文本上得出，不保留任何注意力图。</translation>
+    </message>
+    <message>
+        <location line="+64"/>
+        <source>layer %1 of %2</source>
+        <translation>第 %1 层，共 %2 层</translation>
+    </message>
+    <message>
+        <location line="+153"/>
+        <source>Position %1 %2:</source>
+        <translation>位置 %1 %2：</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Open a model or attention maps: the statistics pass measures every head over the whole text, however long.</source>
+        <translation>请打开一个模型或注意力图：统计计算会在整段文本上度量每个头，无论文本多长。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot compute the statistics: %1</source>
+        <translation>无法计算统计量：%1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measuring every head over the whole text…</source>
+        <translation>正在整段文本上度量每个头…</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every head of %1 over all %2 tokens, from one pass that keeps no map. Pick heads on the left; hover the plot for values.</source>
+        <translation>%1 的每个头在全部 %2 个词元上的统计，来自一次不保留任何注意力图的计算。在左侧选择头；将鼠标悬停在图上可查看数值。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The text or the model changed: Compute measures it again.</source>
+        <translation>文本或模型已改变：点击“计算”重新度量。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compute measures every head over the whole text.</source>
+        <translation>“计算”会在整段文本上度量每个头。</translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>Compute the statistics first: there is nothing to export.</source>
+        <translation>请先计算统计量：没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot export the positions</source>
+        <translation>无法导出位置图</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Export the positions</source>
+        <translation>导出位置图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 表格 (*.csv)</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Curve:</source>
+        <translation>曲线：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention each position receives</source>
+        <translation>每个位置受到的注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention on the first token</source>
+        <translation>对第一个词元的注意力</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Log scale</source>
+        <translation>对数坐标</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Heads</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open Full Map…</source>
+        <translation>打开完整注意力图…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The whole map of the head selected in the list, recomputed for it alone (or double-click a head)</source>
+        <translation>列表中所选头的完整注意力图，只为这一个头重新计算（也可双击一个头）</translation>
     </message>
 </context>
 <context>
@@ -4983,7 +5406,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+164"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+172"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -5101,6 +5524,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+2"/>
         <source>Activation patching: which heads carry what the corrupted text lost</source>
         <translation>激活修补：哪些头携带了损坏文本丢失的信息</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Positions</source>
+        <translation>位置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Where attention goes over a whole text, however long: the attention each position receives, for every head</source>
+        <translation>注意力在整段文本（无论多长）上的去向：每个头给每个位置的注意力</translation>
     </message>
     <message>
         <location line="+3"/>
@@ -5346,7 +5779,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location line="+18"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
@@ -5444,6 +5877,24 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+14"/>
         <source>E&amp;xamples</source>
         <translation>示例(&amp;X)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ZoomHeatmap</name>
+    <message>
+        <location filename="../../ui/widgets/zoom_heatmap.cpp" line="+117"/>
+        <source>“%1” → “%2”: %3 (query %4, key %5)</source>
+        <translation>“%1” → “%2”：%3（查询 %4，键 %5）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source> · this pixel: the largest of %1 × %1 cells, %2</source>
+        <translation> · 此像素：%1 × %1 个单元中的最大值 %2</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · this pixel: the mean of %1 × %1 cells, %2</source>
+        <translation> · 此像素：%1 × %1 个单元的平均值 %2</translation>
     </message>
 </context>
 </TS>

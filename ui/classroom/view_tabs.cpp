@@ -153,8 +153,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(patch_, &PatchView::failed, this, &ViewTabs::failed);
     connect(positions_, &PositionsView::hovered, this, &ViewTabs::hovered);
     connect(positions_, &PositionsView::failed, this, &ViewTabs::failed);
-    connect(positions_, &PositionsView::fullMapRequested, this,
-            &ViewTabs::sourcedFullMapRequested);
+    connect(positions_, &PositionsView::fullMapRequested, this, &ViewTabs::sourcedFullMapRequested);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {

@@ -78,7 +78,6 @@ StatisticsRunner::StatisticsRunner(QObject* parent) : QObject(parent), box_(new 
 
 StatisticsRunner::~StatisticsRunner() {
     stopPass();
-    stopHeadMap();
 }
 
 void StatisticsRunner::stopPass() {
@@ -88,19 +87,12 @@ void StatisticsRunner::stopPass() {
     running_ = false;
 }
 
-void StatisticsRunner::stopHeadMap() {
-    if (map_stop_) map_stop_->store(true);
-    if (map_.joinable()) map_.join();
-    ++map_generation_;
-}
-
 void StatisticsRunner::cancel() {
     if (auto stop = pass_stop_) stop->store(true);  // the pass answers within a layer
 }
 
 void StatisticsRunner::start(const ComputeConfig& config) {
     stopPass();
-    stopHeadMap();
     auto stop = std::make_shared<std::atomic<bool>>(false);
     pass_stop_ = stop;
     running_ = true;
@@ -136,41 +128,6 @@ void StatisticsRunner::start(const ComputeConfig& config) {
             deliver([this, message] {
                 running_ = false;
                 emit failed(message);
-            });
-        }
-    });
-}
-
-void StatisticsRunner::startHeadMap(PositionStatisticsPtr statistics, int layer, int head) {
-    stopHeadMap();
-    if (!statistics || !statistics->model) {
-        emit headMapFailed(
-            tr("Full maps are recomputed from the model; maps read from a file "
-               "are shown in the Model tab."));
-        return;
-    }
-    auto stop = std::make_shared<std::atomic<bool>>(false);
-    map_stop_ = stop;
-    const std::uint64_t generation = map_generation_;
-    Mailbox* box = box_;
-    map_ = std::thread([this, box, generation, statistics, layer, head, stop] {
-        try {
-            PassControl control;
-            control.stop = stop.get();
-            const Tensor* residual = std::size_t(layer) < statistics->residuals.size()
-                                         ? statistics->residuals[std::size_t(layer)].get()
-                                         : nullptr;
-            auto map = std::make_shared<const Tensor>(
-                models::head_map(*statistics->model->model, statistics->input, layer, head,
-                                 residual, threads(), control));
-            box->post([this, generation, layer, head, map] {
-                if (generation == map_generation_) emit headMapReady(layer, head, map);
-            });
-        } catch (const Cancelled&) {
-        } catch (const std::exception& e) {
-            const QString message = QString::fromUtf8(e.what());
-            box->post([this, generation, message] {
-                if (generation == map_generation_) emit headMapFailed(message);
             });
         }
     });

@@ -1,9 +1,9 @@
 // The statistics pass off the GUI thread, for the Positions view: every head's measures and
 // position curves over the whole text (engine/models/head_statistics.h), however long, from
 // the model (keeping no map) or from attention maps read from a file (one layer at a time).
-// Progress goes to the GUI thread after every layer through a Mailbox, cancel() stops the
-// pass before its next layer, and one head's full map is then recomputed on demand from the
-// residual stream the pass kept.  Nothing here touches a widget.
+// Progress goes to the GUI thread after every layer through a Mailbox, and cancel() stops the
+// pass before its next layer.  The residual streams it keeps are what a head's full map is
+// recomputed from (PositionsView::fullMapSource).  Nothing here touches a widget.
 #pragma once
 
 #include <QObject>
@@ -55,26 +55,19 @@ class StatisticsRunner : public QObject {
     void cancel();
     bool isRunning() const { return running_; }
 
-    /// `head` of `layer` (from 0) over the whole text of `statistics` (a model's):
-    /// headMapReady follows, or headMapFailed.
-    void startHeadMap(PositionStatisticsPtr statistics, int layer, int head);
-
   signals:
     void progressed(qint64 done, qint64 total);
     void finished(attnviz::ui::PositionStatisticsPtr statistics);
     void cancelled();
     void failed(const QString& message);
-    void headMapReady(int layer, int head, std::shared_ptr<const attnviz::Tensor> map);
-    void headMapFailed(const QString& message);
 
   private:
     void stopPass();
-    void stopHeadMap();
 
     Mailbox* box_;
-    std::thread pass_, map_;
-    std::shared_ptr<std::atomic<bool>> pass_stop_, map_stop_;
-    std::uint64_t pass_generation_ = 0, map_generation_ = 0;
+    std::thread pass_;
+    std::shared_ptr<std::atomic<bool>> pass_stop_;
+    std::uint64_t pass_generation_ = 0;
     bool running_ = false;
 };
 

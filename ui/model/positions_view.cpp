@@ -562,8 +562,9 @@ void PositionsView::retranslate() {
     export_->setText(tr("Export…"));
     heads_label_->setText(tr("Heads"));
     full_map_->setText(tr("Open Full Map…"));
-    full_map_->setToolTip(tr("The whole map of the head selected in the list, recomputed for "
-                             "it alone (or double-click a head)"));
+    full_map_->setToolTip(
+        tr("The whole map of the head selected in the list, recomputed for "
+           "it alone (or double-click a head)"));
     fillHeads();
     syncButtons();
     redraw();

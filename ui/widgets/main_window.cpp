@@ -328,8 +328,8 @@ FullMapWindow* MainWindow::openFullMap(int layer, int head) {
 }
 
 FullMapWindow* MainWindow::openFullMap(FullMapSourcePtr source, int layer, int head) {
-    auto* window = new FullMapWindow(std::move(source), layer, head,
-                                     compute_->memoryBudget().bytes, doc_->colormap(), this);
+    auto* window = new FullMapWindow(std::move(source), layer, head, compute_->memoryBudget().bytes,
+                                     doc_->colormap(), this);
     window->show();
     return window;
 }
