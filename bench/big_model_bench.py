@@ -88,6 +88,19 @@ def drop_cache(model):
         return "posix_fadvise"
 
 
+def sgemm_peak(attnviz, threads):
+    """The engine's single-thread sgemm peak (`attnviz bench` on a tiny model) times
+    `threads`, printed as a JSON line: the figure `attnviz bench --model` divides by."""
+    tiny = os.path.join(ROOT, "tests", "golden", "models", "llama_gqa")
+    out = subprocess.run([attnviz, "bench", "--model", tiny, "--tokens", "8", "--threads", "1",
+                          "--repeats", "1"], check=True, capture_output=True, text=True).stdout
+    peak1 = json.loads(out.strip().splitlines()[-1])["sgemm_peak_gflops"]
+    peak = peak1 * threads
+    print(json.dumps({"bench": "peak", "threads": threads, "sgemm_gflops_1": peak1,
+                      "sgemm_gflops": round(peak, 1)}), flush=True)
+    return peak
+
+
 def text_of(attnviz, model, tokens):
     """A text the model's tokenizer makes exactly `tokens` tokens of (or just over)."""
     words = "the quick brown fox jumps over a lazy dog while seven wizards quietly judge".split()
@@ -134,13 +147,7 @@ def main():
     print(json.dumps({"bench": "open", "shards": len(shards(a.model)), "bytes": size,
                       "median_s": round(statistics.median(opens), 3)}), flush=True)
 
-    tiny = os.path.join(ROOT, "tests", "golden", "models", "llama_gqa")
-    out = subprocess.run([a.attnviz, "bench", "--model", tiny, "--tokens", "8", "--threads", "1",
-                          "--repeats", "1"], check=True, capture_output=True, text=True).stdout
-    peak1 = json.loads(out.strip().splitlines()[-1])["sgemm_peak_gflops"]
-    peak = peak1 * a.threads
-    print(json.dumps({"bench": "peak", "threads": a.threads, "sgemm_gflops_1": peak1,
-                      "sgemm_gflops": round(peak, 1)}), flush=True)
+    peak = sgemm_peak(a.attnviz, a.threads)
 
     text, got = text_of(a.attnviz, a.model, a.tokens)
     flops = forward_flops(config, got)

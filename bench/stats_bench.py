@@ -24,7 +24,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from big_model_bench import forward_flops, run_sampled, text_of  # noqa: E402
+from big_model_bench import forward_flops, run_sampled, sgemm_peak, text_of  # noqa: E402
 
 ROOT = os.path.dirname(HERE)
 
@@ -44,13 +44,7 @@ def main():
                     "qwen2.5-0.5b", "--out", a.model], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(a.model, "config.json")) as f:
         config = json.load(f)
-    tiny = os.path.join(ROOT, "tests", "golden", "models", "llama_gqa")
-    out = subprocess.run([a.attnviz, "bench", "--model", tiny, "--tokens", "8", "--threads", "1",
-                          "--repeats", "1"], check=True, capture_output=True, text=True).stdout
-    peak1 = json.loads(out.strip().splitlines()[-1])["sgemm_peak_gflops"]
-    peak = peak1 * a.threads
-    print(json.dumps({"bench": "peak", "threads": a.threads, "sgemm_gflops_1": peak1,
-                      "sgemm_gflops": round(peak, 1)}), flush=True)
+    peak = sgemm_peak(a.attnviz, a.threads)
 
     text, got = text_of(a.attnviz, a.model, a.tokens)
     flops = forward_flops(config, got)
