@@ -132,6 +132,29 @@ class TestPositions : public QObject {
         QVERIFY(!view.exportTo(dir.filePath("no/such/folder/p.png")));
         QCOMPARE(failed.count(), 1);
 
+        // A head's whole map, recomputed for it alone from the residual stream the pass kept:
+        // the full pass's map of that head.
+        QVERIFY(!s->residuals.empty());
+        const std::vector<Tensor> maps = full_maps(*model, s->input.ids);
+        const FullMapSourcePtr source = view.fullMapSource();
+        QCOMPARE(source->layers(), 4);
+        QCOMPARE(source->length(), L);
+        const HeadMap head = source->map(3, 1, PassControl{});
+        QCOMPARE(head.weights.shape, (Shape{L, L}));
+        QVERIFY(head.causal);
+        QCOMPARE(head.tokens.size(), std::size_t(L));
+        for (std::int64_t k = 0; k < L * L; ++k)
+            QVERIFY(std::abs(head.weights.data[std::size_t(k)] -
+                             maps[3].data[std::size_t(L * L + k)]) < 1e-6f);
+        // A double-click on a head in the list asks for its full map.
+        QSignalSpy asked(&view, &PositionsView::fullMapRequested);
+        view.headList()->setCurrentRow(13);  // layer 4, head 2
+        QVERIFY(view.fullMapButton()->isEnabled());
+        QTest::mouseClick(view.fullMapButton(), Qt::LeftButton);
+        QCOMPARE(asked.count(), 1);
+        QCOMPARE(asked.at(0).at(1).toInt(), 3);
+        QCOMPARE(asked.at(0).at(2).toInt(), 1);
+
         // A new text: a new pass, over the new tokens.
         const std::int64_t before = s->statistics.length;
         doc.setTextA(kText + kText);
@@ -196,6 +219,10 @@ class TestPositions : public QObject {
         for (std::size_t k = 0; k < expected.received.size(); ++k)
             QCOMPARE(s->statistics.received[k], expected.received[k]);
         QCOMPARE(s->statistics.atlas.at(1, 2).entropy, expected.atlas.at(1, 2).entropy);
+        // A head's whole map is that head of the file.
+        const HeadMap head = view.fullMapSource()->map(1, 2, PassControl{});
+        QVERIFY(std::equal(head.weights.data.begin(), head.weights.data.end(),
+                           maps[1].data.begin() + std::ptrdiff_t(2 * L * L)));
     }
 
     void aTextTheModelCannotTakeIsSaidInTheTab() {
