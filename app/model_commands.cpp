@@ -238,9 +238,10 @@ void stats_with_model(const StatsRequest& r) {
                             static_cast<int>(info.num_heads), L, r.budget.bytes);
     plan.weights = streaming;
     if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, r.budget);
-    const budget::WeightsPlan weights =
-        budget::plan_weights(m.model->weight_bytes(), streaming, others, r.budget.bytes);
-    m.model->set_weight_cache_bytes(weights.stream ? 0 : weights.kept);
+    // One pass converts each layer's weights once whether they are kept or streamed: keeping
+    // them would only cost memory (2 GB of float32 for Qwen2.5-0.5B).  --map converts its
+    // layer once more.
+    m.model->set_weight_cache_bytes(0);
 
     models::StatisticsOptions options;
     options.num_threads = r.threads;
@@ -249,7 +250,7 @@ void stats_with_model(const StatsRequest& r) {
     models::StatisticsRun run;
     const auto t0 = Clock::now();
     {
-        const TerminalProgress bar(weights.stream ? "weights streamed from the files" : "");
+        const TerminalProgress bar("");
         options.control.progress = bar.callback();
         run = models::compute_statistics(*m.model, e.input, options);
     }
