@@ -1,11 +1,19 @@
 #include "engine/models/head_statistics.h"
 
+// GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics when Eigen's packet
+// log is inlined here (the intrinsics' undefined "source" operand), as in engine/ops/nn.cpp: a
+// false positive that would fail -Werror builds on AVX-512 machines.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+
 #include <Eigen/Core>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -20,11 +28,41 @@ enum Measure { Entropy, Broad, BroadRows, Distance, First, Self, Previous, Measu
 }  // namespace
 
 /// One slot's running sums: per head the measures' sums over rows, and the attention each key
-/// received.
+/// received; and the slot's scratch.
 struct HeadStatisticsSink::Sums {
     std::vector<std::array<double, MeasureCount>> measures;  ///< [heads]
     std::vector<double> received;                            ///< [heads, length]
+    std::vector<float> terms;                                ///< a row's p ln p, [length]
+    std::vector<float> columns;                              ///< a block's column sums
 };
+
+namespace {
+
+/// Σ x over n floats, exact to float rounding within each chunk of 256 (Eigen's vectorized
+/// sum) and in double across chunks: an 8,192-key row loses nothing that matters, and the
+/// sums run at the vector units' speed.
+double chunked_sum(const float* x, Index n) {
+    constexpr Index kChunk = 256;
+    double total = 0;
+    for (Index c = 0; c < n; c += kChunk)
+        total += double(Eigen::Map<const Eigen::ArrayXf>(x + c, std::min(kChunk, n - c)).sum());
+    return total;
+}
+
+/// Σ x_j · j over j in [begin, end) (positions as floats, exact up to 2^24).
+double chunked_moment(const float* x, const float* positions, Index begin, Index end) {
+    constexpr Index kChunk = 256;
+    double total = 0;
+    for (Index c = begin; c < end; c += kChunk) {
+        const Index n = std::min(kChunk, end - c);
+        total += double((Eigen::Map<const Eigen::ArrayXf>(x + c, n) *
+                         Eigen::Map<const Eigen::ArrayXf>(positions + c, n))
+                            .sum());
+    }
+    return total;
+}
+
+}  // namespace
 
 HeadStatisticsSink::HeadStatisticsSink(std::int64_t layers, std::int64_t heads, std::int64_t length,
                                        bool causal, bool keep_residuals)
@@ -45,7 +83,7 @@ HeadStatisticsSink::HeadStatisticsSink(std::int64_t layers, std::int64_t heads, 
     stats_.first_token.assign(cells, 0.0f);
     positions_.resize(std::size_t(length));
     for (std::size_t j = 0; j < positions_.size(); ++j)
-        positions_[j] = double(j);
+        positions_[j] = float(j);
 }
 
 HeadStatisticsSink::~HeadStatisticsSink() = default;
@@ -59,6 +97,8 @@ void HeadStatisticsSink::begin_rows(std::int64_t layer, std::size_t slot_count) 
     for (auto& s : slots_) {
         s->measures.assign(std::size_t(heads_), {});
         s->received.assign(std::size_t(heads_ * length_), 0.0);
+        s->terms.resize(std::size_t(length_));
+        s->columns.resize(std::size_t(length_));
     }
 }
 
@@ -69,26 +109,41 @@ void HeadStatisticsSink::on_rows(std::int64_t layer, std::size_t slot, const Row
                                     std::to_string(length_) + " tokens");
     Sums& sums = *slots_[slot];
     auto& m = sums.measures[std::size_t(b.head)];
-    double* received = sums.received.data() + b.head * length_;
     float* first_token = stats_.first_token.data() + (layer * heads_ + b.head) * length_;
+    const float* pos = positions_.data();
     const Index L = length_;
+    // Column sums in float over at most kColumnRows rows at a time, then added to the slot's
+    // double sums: vector speed, and no float sum ever runs long enough to lose precision.
+    constexpr Index kColumnRows = 32;
+    double* received = sums.received.data() + b.head * length_;
+    Eigen::Map<Eigen::ArrayXf> columns(sums.columns.data(), L);
+    Index widest = 0;  // the columns the rows since the last flush reached
+    const auto flush = [&] {
+        for (Index j = 0; j < widest; ++j)
+            received[j] += double(columns[j]);
+        columns.head(widest).setZero();
+        widest = 0;
+    };
+    columns.setZero();
     for (Index r = 0; r < b.rows; ++r) {
+        if (r % kColumnRows == 0) flush();
         const Index i = b.first_row + r;
         const float* row = b.weights + r * b.keys;
         const Index keys = causal_ ? i + 1 : L;
         const Eigen::Map<const Eigen::ArrayXf> p(row, keys);
-        const Eigen::Map<const Eigen::ArrayXd> pos(positions_.data(), keys);
-        // −Σ p ln p: each term in float (p ln p of a weight is exact to a few ulps), summed in
-        // double as every sum below, so an 8,192-key row loses nothing to rounding.
-        const double e = -(p > 0.0f).select(p * p.log(), 0.0f).cast<double>().sum();
+        // −Σ p ln p: each term in float, vectorized (p ln p of a weight is exact to a few
+        // ulps), summed by chunked_sum as every sum below.  ln(p + FLT_MIN) makes 0 ln 0 be 0
+        // without a select, which Eigen 3.4 does not vectorize; any weight above 1e-31 is
+        // unchanged by the addition, and those below add nothing that shows.
+        Eigen::Map<Eigen::ArrayXf> terms(sums.terms.data(), keys);
+        terms = p * (p + std::numeric_limits<float>::min()).log();
+        const double e = -chunked_sum(terms.data(), keys);
         // Σ_j p_j |i − j| = i·Σ_{j≤i} p_j − Σ_{j≤i} j p_j + Σ_{j>i} j p_j − i·Σ_{j>i} p_j
         const Index left = i + 1;
-        const double p_left = p.head(left).cast<double>().sum();
-        const double jp_left = (p.head(left).cast<double>() * pos.head(left)).sum();
-        double distance = double(i) * p_left - jp_left;
+        double distance = double(i) * chunked_sum(row, left) - chunked_moment(row, pos, 0, left);
         if (keys > left)
-            distance += (p.tail(keys - left).cast<double>() * pos.tail(keys - left)).sum() -
-                        double(i) * p.tail(keys - left).cast<double>().sum();
+            distance += chunked_moment(row, pos, left, keys) -
+                        double(i) * chunked_sum(row + left, keys - left);
         m[Entropy] += e;
         if (keys > 1) {
             m[Broad] += e / std::log(double(keys));
@@ -100,9 +155,11 @@ void HeadStatisticsSink::on_rows(std::int64_t layer, std::size_t slot, const Row
             m[First] += row[0];
             m[Previous] += row[i - 1];
         }
-        Eigen::Map<Eigen::ArrayXd>(received, keys) += p.cast<double>();
+        columns.head(keys) += p;
+        widest = std::max(widest, keys);
         first_token[i] = row[0];
     }
+    flush();
 }
 
 void HeadStatisticsSink::end_rows(std::int64_t layer) {

@@ -68,7 +68,7 @@ class HeadStatisticsSink : public AttentionSink {
     std::int64_t layers_, heads_, length_;
     bool causal_, keep_residuals_;
     HeadStatistics stats_;
-    std::vector<double> positions_;  ///< 0, 1, ..., length − 1
+    std::vector<float> positions_;  ///< 0, 1, ..., length − 1
     std::vector<std::unique_ptr<Sums>> slots_;
     std::vector<std::shared_ptr<const Tensor>> residuals_;
 };
