@@ -14,6 +14,7 @@ struct Avx2Lanes {
     using M = __m256;
     static constexpr std::size_t kWidth = 8;
     static constexpr bool kHasFma = true;
+    static constexpr std::size_t kRegisters = 16;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return _mm256_loadu_ps(p); }
     static void store(float* p, V v) { _mm256_storeu_ps(p, v); }

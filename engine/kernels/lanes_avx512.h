@@ -16,6 +16,7 @@ struct Avx512Lanes {
     using M = __mmask16;
     static constexpr std::size_t kWidth = 16;
     static constexpr bool kHasFma = true;
+    static constexpr std::size_t kRegisters = 32;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return _mm512_loadu_ps(p); }
     static void store(float* p, V v) { _mm512_storeu_ps(p, v); }

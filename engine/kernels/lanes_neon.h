@@ -15,6 +15,7 @@ struct NeonLanes {
     using M = uint32x4_t;
     static constexpr std::size_t kWidth = 4;
     static constexpr bool kHasFma = true;
+    static constexpr std::size_t kRegisters = 32;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return vld1q_f32(p); }
     static void store(float* p, V v) { vst1q_f32(p, v); }

@@ -21,6 +21,7 @@ struct ScalarLanes {
     using M = bool;
     static constexpr std::size_t kWidth = 1;
     static constexpr bool kHasFma = kScalarHasFma;
+    static constexpr std::size_t kRegisters = 16;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return *p; }
     static void store(float* p, V v) { *p = v; }

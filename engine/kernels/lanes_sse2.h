@@ -14,6 +14,7 @@ struct Sse2Lanes {
     using M = __m128;
     static constexpr std::size_t kWidth = 4;
     static constexpr bool kHasFma = false;
+    static constexpr std::size_t kRegisters = 16;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return _mm_loadu_ps(p); }
     static void store(float* p, V v) { _mm_storeu_ps(p, v); }

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "engine/buffers.h"
+#include "engine/kernels/attention.h"
 #include "engine/ops/dropout.h"
-#include "engine/ops/gemm.h"
 #include "engine/ops/parallel.h"
 
 namespace attnviz::layers {
@@ -46,21 +46,30 @@ ResultWindow result_window(const AttentionForwardOptions& fwd, Index H, Index L,
     return w;
 }
 
-// 2 MiB of weights per block: smaller blocks stay in L2, but then every block's score product
-// packs all of K again for a few rows of Q.  At 2048 keys, blocks of 32 rows ran the product
-// at 95 GFLOP/s, of 256 rows at 170 (oneDNN, Zen 5, bench/gemm_bench's "block" rows); the
-// block still stays in L3 from the score product to the product with V.
-constexpr Index kBlockFloats = Index{512} * 1024;
+// 384 KiB of weights per head and block: the block's scores are written, masked, normalised
+// and multiplied with V while they are in L2, and the mean over heads stays beside them.  The
+// keys and values are packed once per head (kernels/attention.h), so a small block repacks
+// nothing.  Blocks are whole tiles of the kernels (24 rows) when they can be.
+constexpr Index kBlockFloats = Index{96} * 1024;
+constexpr Index kBlockRowMultiple = 24;
 
 Index rows_per_block(Index rows, Index Sp, Index N, int threads) {
     Index r = std::clamp<Index>(kBlockFloats / std::max<Index>(Sp, 1), 1, rows);
     if (threads > 1 && N < threads) r = std::min(r, (rows * N + threads - 1) / threads);
+    if (r > kBlockRowMultiple && r < rows) r -= r % kBlockRowMultiple;
     return std::max<Index>(r, 1);
 }
 
 std::size_t observer_slots(Index batch, Index rows, Index source_len, int threads) {
     const Index rpb = rows_per_block(rows, source_len, batch, threads);
     return ops::chunk_count(static_cast<std::size_t>(batch * ((rows + rpb - 1) / rpb)), threads);
+}
+
+std::size_t packed_heads_floats(Index N, Index kv_heads, Index Sp, Index head_dim) {
+    const kernels::Isa isa = kernels::best_isa();
+    return static_cast<std::size_t>(N * kv_heads) *
+           (kernels::packed_keys_floats(isa, Sp, head_dim) +
+            kernels::packed_values_floats(isa, Sp, head_dim));
 }
 
 Tensor copy_block(const float* src, Index rows, Index cols, Index ld) {
@@ -108,6 +117,26 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     // head inside it, so the mean over heads is summed where it is computed and no two threads
     // ever write the same rows.  A head whose weights are not kept (or whose kept columns are
     // a window) is computed in per-thread scratch.
+    // Every key/value head packed once for the kernels, and reused by every row block and
+    // every query head of its group.
+    const kernels::Isa isa = kernels::best_isa();
+    const Index Hkv = H / group;
+    const auto pk = dot ? kernels::packed_keys_floats(isa, Sp, d) : std::size_t{0};
+    const auto pv = kernels::packed_values_floats(isa, Sp, d);
+    std::vector<float> packed_k(static_cast<std::size_t>(N * Hkv) * pk);
+    std::vector<float> packed_v(static_cast<std::size_t>(N * Hkv) * pv);
+    ops::parallel_for(
+        static_cast<std::size_t>(N * Hkv), threads, [&](std::size_t i0, std::size_t i1) {
+            for (std::size_t i = i0; i < i1; ++i) {
+                const Index n = static_cast<Index>(i) / Hkv, g = static_cast<Index>(i) % Hkv;
+                if (dot)
+                    kernels::pack_keys(isa, kp + n * Sp * ldk + g * d, ldk, Sp, d,
+                                       packed_k.data() + i * pk);
+                kernels::pack_values(isa, vp + n * Sp * ldv + g * d, ldv, Sp, d,
+                                     packed_v.data() + i * pv);
+            }
+        });
+
     const Index rpb = rows_per_block(Lw, Sp, N, threads);
     const Index blocks_per_item = (Lw + rpb - 1) / rpb;
     const bool need_scratch = !opt.need_weights || Hk < H || !win.full_columns;
@@ -137,9 +166,10 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     MutMap scores(p, rows, Sp);
                     const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
                     const ConstStrided kh(kp + n * Sp * ldk + g * d, Sp, d, Stride(ldk));
-                    const ConstStrided vh(vp + n * Sp * ldv + g * d, Sp, d, Stride(ldv));
+                    const auto packed = static_cast<std::size_t>(n * Hkv + g);
                     if (dot) {  // q already carries the scale
-                        ops::gemm(qh.data(), rows, d, kh.data(), Sp, p, true, ldq, ldk, Sp);
+                        kernels::attention_scores(isa, qh.data(), ldq, rows, d,
+                                                  packed_k.data() + packed * pk, Sp, p, Sp);
                     } else {
                         const float* w = in.additive_v + h * d;
                         for (Index i = 0; i < rows; ++i)
@@ -181,7 +211,8 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     if (steps) keep(steps->dropped);
                     MutStrided ctx(concat + (n * Lw + r0) * ld_concat + h * d, rows, d,
                                    Stride(ld_concat));
-                    ops::gemm(p, rows, Sp, vh.data(), d, ctx.data(), false, Sp, ldv, ld_concat);
+                    kernels::attention_context(isa, p, Sp, rows, Sp, packed_v.data() + packed * pv,
+                                               d, ctx.data(), ld_concat);
                     if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
                     const ConstStrided window_cols(p + k0, rows, Cw, Stride(Sp));
                     if (kept && !win.full_columns) MutMap(kept, rows, Cw) = window_cols;
