@@ -48,4 +48,15 @@ void attention_context(Isa isa, const float* p, std::int64_t ldp, std::int64_t r
                        std::int64_t keys, const float* packed_values, std::int64_t head_dim,
                        float* out, std::int64_t ldo);
 
+/// dst[r * ldd + c] = scale * src[r * lds + c] for r < rows, c < cols.  With `non_temporal`,
+/// through non-temporal stores where the ISA has them (ordered by an sfence before it
+/// returns): for large results written once and not read again soon (the weights), which then
+/// bypass the caches and skip the read a store makes of each line first.
+void store_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols,
+                float scale, float* dst, std::int64_t ldd, bool non_temporal);
+
+/// dst[r * ldd + c] += src[r * lds + c] (or = without `accumulate`) for r < rows, c < cols.
+void add_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols,
+              float* dst, std::int64_t ldd, bool accumulate);
+
 }  // namespace attnviz::kernels

@@ -91,4 +91,14 @@ void attention_context(Isa isa, const float* p, std::int64_t ldp, std::int64_t r
     variant(isa).context(p, ldp, rows, keys, packed_values, head_dim, out, ldo);
 }
 
+void store_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols,
+                float scale, float* dst, std::int64_t ldd, bool non_temporal) {
+    variant(isa).store_rows(src, lds, rows, cols, scale, dst, ldd, non_temporal);
+}
+
+void add_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols,
+              float* dst, std::int64_t ldd, bool accumulate) {
+    variant(isa).add_rows(src, lds, rows, cols, dst, ldd, accumulate);
+}
+
 }  // namespace attnviz::kernels

@@ -234,5 +234,52 @@ void attention_context_impl(const float* p, Index ldp, Index rows, Index keys, c
     }
 }
 
+template <class L>
+void store_rows_impl(const float* src, Index lds, Index rows, Index cols, float scale, float* dst,
+                     Index ldd, bool non_temporal) {
+    constexpr Index W = AttentionTiles<L>::W;
+    constexpr auto kAlign = static_cast<std::uintptr_t>(W) * sizeof(float);
+    const typename L::V vs = L::set1(scale);
+    for (Index r = 0; r < rows; ++r) {
+        const float* s = src + r * lds;
+        float* o = dst + r * ldd;
+        Index j = 0;
+        if (non_temporal) {
+            for (; j < cols && reinterpret_cast<std::uintptr_t>(o + j) % kAlign != 0; ++j)
+                o[j] = s[j] * scale;
+            for (; j + W <= cols; j += W)
+                L::stream(o + j, L::mul(L::load(s + j), vs));
+        } else {
+            for (; j + W <= cols; j += W)
+                L::store(o + j, L::mul(L::load(s + j), vs));
+        }
+        for (; j < cols; ++j)
+            o[j] = s[j] * scale;
+    }
+    if (non_temporal) L::stream_fence();
+}
+
+template <class L>
+void add_rows_impl(const float* src, Index lds, Index rows, Index cols, float* dst, Index ldd,
+                   bool accumulate) {
+    constexpr Index W = AttentionTiles<L>::W;
+    for (Index r = 0; r < rows; ++r) {
+        const float* s = src + r * lds;
+        float* o = dst + r * ldd;
+        Index j = 0;
+        if (accumulate) {
+            for (; j + W <= cols; j += W)
+                L::store(o + j, L::add(L::load(o + j), L::load(s + j)));
+            for (; j < cols; ++j)
+                o[j] += s[j];
+        } else {
+            for (; j + W <= cols; j += W)
+                L::store(o + j, L::load(s + j));
+            for (; j < cols; ++j)
+                o[j] = s[j];
+        }
+    }
+}
+
 }  // namespace
 }  // namespace attnviz::kernels

@@ -13,6 +13,7 @@ constinit const AttentionVariant attention_neon = {
     AttentionTiles<NeonLanes>::kPanel, AttentionTiles<NeonLanes>::W,
     pack_keys_impl<NeonLanes>,         pack_values_impl<NeonLanes>,
     attention_scores_impl<NeonLanes>,  attention_context_impl<NeonLanes>,
+    store_rows_impl<NeonLanes>,        add_rows_impl<NeonLanes>,
 };
 
 }  // namespace attnviz::kernels::detail

@@ -18,6 +18,10 @@ struct AttentionVariant {
                    const float* packed, std::int64_t keys, float* s, std::int64_t lds);
     void (*context)(const float* p, std::int64_t ldp, std::int64_t rows, std::int64_t keys,
                     const float* packed, std::int64_t d, float* out, std::int64_t ldo);
+    void (*store_rows)(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols,
+                       float scale, float* dst, std::int64_t ldd, bool non_temporal);
+    void (*add_rows)(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols,
+                     float* dst, std::int64_t ldd, bool accumulate);
 };
 
 extern const AttentionVariant attention_scalar;

@@ -19,6 +19,9 @@ struct NeonLanes {
 
     static V load(const float* p) { return vld1q_f32(p); }
     static void store(float* p, V v) { vst1q_f32(p, v); }
+    // No portable non-temporal store: an ordinary one.
+    static void stream(float* p, V v) { vst1q_f32(p, v); }
+    static void stream_fence() {}
     static V set1(float f) { return vdupq_n_f32(f); }
     static V zero() { return vdupq_n_f32(0.0f); }
 

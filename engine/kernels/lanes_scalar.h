@@ -25,6 +25,8 @@ struct ScalarLanes {
 
     static V load(const float* p) { return *p; }
     static void store(float* p, V v) { *p = v; }
+    static void stream(float* p, V v) { *p = v; }
+    static void stream_fence() {}
     static V set1(float f) { return f; }
     static V zero() { return 0.0f; }
 

@@ -12,6 +12,7 @@
 //   kRegisters                    vector registers (sizes the attention kernels' tiles)
 //   kHasFma                       whether fma() is one fused instruction
 //   load/store (unaligned), set1, zero, add, sub, mul, max, fma(a, b, c) = a * b + c
+//   stream(p, v) (aligned to the vector, non-temporal where the ISA has it), stream_fence()
 //   shl23_bits(v), add_bits(a, b) integer shift / add on the floats' bit patterns
 //   less, greater, is_nan -> M
 //   zero_where(m, v); select(m, if_true, if_false)

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -52,6 +53,8 @@ ResultWindow result_window(const AttentionForwardOptions& fwd, Index H, Index L,
 // nothing.  Blocks are whole tiles of the kernels (24 rows) when they can be.
 constexpr Index kBlockFloats = Index{96} * 1024;
 constexpr Index kBlockRowMultiple = 24;
+// Kept weights beyond this are streamed past the caches (a core's L2 is 1-2 MiB).
+constexpr std::size_t kStreamBytes = std::size_t{4} << 20;
 
 Index rows_per_block(Index rows, Index Sp, Index N, int threads) {
     Index r = std::clamp<Index>(kBlockFloats / std::max<Index>(Sp, 1), 1, rows);
@@ -60,16 +63,16 @@ Index rows_per_block(Index rows, Index Sp, Index N, int threads) {
     return std::max<Index>(r, 1);
 }
 
-std::size_t observer_slots(Index batch, Index rows, Index source_len, int threads) {
-    const Index rpb = rows_per_block(rows, source_len, batch, threads);
-    return ops::chunk_count(static_cast<std::size_t>(batch * ((rows + rpb - 1) / rpb)), threads);
-}
-
 std::size_t packed_heads_floats(Index N, Index kv_heads, Index Sp, Index head_dim) {
     const kernels::Isa isa = kernels::best_isa();
     return static_cast<std::size_t>(N * kv_heads) *
            (kernels::packed_keys_floats(isa, Sp, head_dim) +
             kernels::packed_values_floats(isa, Sp, head_dim));
+}
+
+std::size_t observer_slots(Index batch, Index rows, Index source_len, int threads) {
+    const Index rpb = rows_per_block(rows, source_len, batch, threads);
+    return ops::chunk_count(static_cast<std::size_t>(batch * ((rows + rpb - 1) / rpb)), threads);
 }
 
 Tensor copy_block(const float* src, Index rows, Index cols, Index ld) {
@@ -111,12 +114,6 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     const bool dropout_on = opt.dropout > 0.0f;
     const float inv_h = 1.0f / static_cast<float>(h1 - h0);
 
-    // Query rows go in blocks small enough that a block's weights stay in cache from the
-    // score product through mask, softmax, dropout, the product with V and the mean: each
-    // weight is written to memory once.  A work item is (batch item, row block) with every
-    // head inside it, so the mean over heads is summed where it is computed and no two threads
-    // ever write the same rows.  A head whose weights are not kept (or whose kept columns are
-    // a window) is computed in per-thread scratch.
     // Every key/value head packed once for the kernels, and reused by every row block and
     // every query head of its group.
     const kernels::Isa isa = kernels::best_isa();
@@ -137,15 +134,29 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
             }
         });
 
+    // Query rows go in blocks small enough that a block's weights stay in cache from the
+    // score product through mask, softmax, dropout, the product with V and the mean: each
+    // weight is written to memory once.  A work item is (batch item, row block) with every head
+    // inside it, so the mean over heads is summed where it is computed and no two threads ever
+    // write the same rows.
     const Index rpb = rows_per_block(Lw, Sp, N, threads);
+    // Weights larger than the caches are computed in per-thread scratch and streamed out with
+    // non-temporal stores once a block is done (as is the mean, summed in scratch): memory sees
+    // each written once and never read.  Smaller ones are computed in place and stay in cache
+    // for whoever reads them next.  A head whose weights are not kept (or whose kept columns
+    // are a window) is computed in scratch either way.
+    const bool stream = static_cast<double>(N * (Hk + 1) * Lw * Cw) * sizeof(float) >=
+                        static_cast<double>(kStreamBytes);
+    const bool need_scratch = stream || !opt.need_weights || Hk < H || !win.full_columns;
     const Index blocks_per_item = (Lw + rpb - 1) / rpb;
-    const bool need_scratch = !opt.need_weights || Hk < H || !win.full_columns;
-
     ops::parallel_chunks(
         static_cast<std::size_t>(N * blocks_per_item), threads,
         [&](std::size_t slot, std::size_t b0, std::size_t b1) {
-            std::vector<float> scratch;
-            if (need_scratch) scratch.resize(static_cast<std::size_t>(rpb * Sp));
+            // Written before they are read: no need to zero them.
+            std::unique_ptr<float[]> scratch, head_sum;
+            if (need_scratch) scratch.reset(new float[static_cast<std::size_t>(rpb * Sp)]);
+            if (stream && opt.need_weights)
+                head_sum.reset(new float[static_cast<std::size_t>(rpb * Cw)]);
             for (std::size_t b = b0; b < b1; ++b) {
                 const Index n = static_cast<Index>(b) / blocks_per_item;
                 const Index r0 = (static_cast<Index>(b) % blocks_per_item) * rpb;  // in window
@@ -154,6 +165,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                 const auto cells = static_cast<std::size_t>(rows * Sp);
                 float* mean =
                     opt.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
+                float* head_total = stream ? head_sum.get() : mean;
                 for (Index h = h0; h < h1; ++h) {
                     const auto t = static_cast<std::size_t>(n * H + h);
                     const Index g = h / group;
@@ -162,7 +174,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     float* kept = keep_head
                                       ? result.weights.ptr() + ((n * Hk + kh_index) * Lw + r0) * Cw
                                       : nullptr;
-                    float* p = keep_head && win.full_columns ? kept : scratch.data();
+                    float* p = keep_head && win.full_columns && !stream ? kept : scratch.get();
                     MutMap scores(p, rows, Sp);
                     const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
                     const ConstStrided kh(kp + n * Sp * ldk + g * d, Sp, d, Stride(ldk));
@@ -214,17 +226,13 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     kernels::attention_context(isa, p, Sp, rows, Sp, packed_v.data() + packed * pv,
                                                d, ctx.data(), ld_concat);
                     if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
-                    const ConstStrided window_cols(p + k0, rows, Cw, Stride(Sp));
-                    if (kept && !win.full_columns) MutMap(kept, rows, Cw) = window_cols;
-                    if (mean) {
-                        MutMap m(mean, rows, Cw);
-                        if (h == h0)
-                            m = window_cols;
-                        else
-                            m += window_cols;
-                    }
+                    if (kept && p != kept)
+                        kernels::store_rows(isa, p + k0, Sp, rows, Cw, 1.0f, kept, Cw, stream);
+                    if (head_total)
+                        kernels::add_rows(isa, p + k0, Sp, rows, Cw, head_total, Cw, h > h0);
                 }
-                if (mean) MutMap(mean, rows, Cw) *= inv_h;
+                if (mean)
+                    kernels::store_rows(isa, head_total, Cw, rows, Cw, inv_h, mean, Cw, stream);
             }
         });
 }
