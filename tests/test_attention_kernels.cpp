@@ -224,6 +224,21 @@ class AttentionKernelsTest : public QObject {
                         QCOMPARE(dst[std::size_t(offset + r * ldd + c)], kSentinel);
                 }
             }
+        for (std::int64_t offset = 0; offset < 17; ++offset) {
+            const std::int64_t ldd = cols + 3;
+            std::vector<float> dst(static_cast<std::size_t>(offset + rows * ldd), kSentinel);
+            std::vector<float> total(static_cast<std::size_t>(rows * cols), 1.0f);
+            kernels::stream_and_add_rows(isa, src.data(), lds, rows, cols, dst.data() + offset, ldd,
+                                         total.data(), cols, offset % 2 == 1);
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t c = 0; c < cols; ++c) {
+                    const float x = src[std::size_t(r * lds + c)];
+                    QCOMPARE(dst[std::size_t(offset + r * ldd + c)], x);
+                    QCOMPARE(total[std::size_t(r * cols + c)], offset % 2 == 1 ? 1.0f + x : x);
+                }
+            for (std::int64_t i = 0; i < offset; ++i)
+                QCOMPARE(dst[std::size_t(i)], kSentinel);
+        }
         std::vector<float> sum(static_cast<std::size_t>(rows * cols), kSentinel);
         kernels::add_rows(isa, src.data(), lds, rows, cols, sum.data(), cols, false);
         kernels::add_rows(isa, src.data() + 1, lds, rows, cols, sum.data(), cols, true);

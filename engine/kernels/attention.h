@@ -59,4 +59,9 @@ void store_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows, 
 void add_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols,
               float* dst, std::int64_t ldd, bool accumulate);
 
+/// store_rows(non_temporal, scale 1) of src into dst and add_rows of src into sum, in one pass.
+void stream_and_add_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows,
+                         std::int64_t cols, float* dst, std::int64_t ldd, float* sum,
+                         std::int64_t ldsum, bool accumulate);
+
 }  // namespace attnviz::kernels

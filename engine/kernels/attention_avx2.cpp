@@ -10,10 +10,11 @@
 namespace attnviz::kernels::detail {
 
 constinit const AttentionVariant attention_avx2 = {
-    AttentionTiles<Avx2Lanes>::kPanel, AttentionTiles<Avx2Lanes>::W,
-    pack_keys_impl<Avx2Lanes>,         pack_values_impl<Avx2Lanes>,
-    attention_scores_impl<Avx2Lanes>,  attention_context_impl<Avx2Lanes>,
-    store_rows_impl<Avx2Lanes>,        add_rows_impl<Avx2Lanes>,
+    AttentionTiles<Avx2Lanes>::kPanel,   AttentionTiles<Avx2Lanes>::W,
+    pack_keys_impl<Avx2Lanes>,           pack_values_impl<Avx2Lanes>,
+    attention_scores_impl<Avx2Lanes>,    attention_context_impl<Avx2Lanes>,
+    store_rows_impl<Avx2Lanes>,          add_rows_impl<Avx2Lanes>,
+    stream_and_add_rows_impl<Avx2Lanes>,
 };
 
 }  // namespace attnviz::kernels::detail

@@ -16,10 +16,11 @@
 namespace attnviz::kernels::detail {
 
 constinit const AttentionVariant attention_avx512 = {
-    AttentionTiles<Avx512Lanes>::kPanel, AttentionTiles<Avx512Lanes>::W,
-    pack_keys_impl<Avx512Lanes>,         pack_values_impl<Avx512Lanes>,
-    attention_scores_impl<Avx512Lanes>,  attention_context_impl<Avx512Lanes>,
-    store_rows_impl<Avx512Lanes>,        add_rows_impl<Avx512Lanes>,
+    AttentionTiles<Avx512Lanes>::kPanel,   AttentionTiles<Avx512Lanes>::W,
+    pack_keys_impl<Avx512Lanes>,           pack_values_impl<Avx512Lanes>,
+    attention_scores_impl<Avx512Lanes>,    attention_context_impl<Avx512Lanes>,
+    store_rows_impl<Avx512Lanes>,          add_rows_impl<Avx512Lanes>,
+    stream_and_add_rows_impl<Avx512Lanes>,
 };
 
 }  // namespace attnviz::kernels::detail

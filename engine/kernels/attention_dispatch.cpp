@@ -101,4 +101,10 @@ void add_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows, st
     variant(isa).add_rows(src, lds, rows, cols, dst, ldd, accumulate);
 }
 
+void stream_and_add_rows(Isa isa, const float* src, std::int64_t lds, std::int64_t rows,
+                         std::int64_t cols, float* dst, std::int64_t ldd, float* sum,
+                         std::int64_t ldsum, bool accumulate) {
+    variant(isa).stream_and_add_rows(src, lds, rows, cols, dst, ldd, sum, ldsum, accumulate);
+}
+
 }  // namespace attnviz::kernels

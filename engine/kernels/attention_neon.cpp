@@ -10,10 +10,11 @@
 namespace attnviz::kernels::detail {
 
 constinit const AttentionVariant attention_neon = {
-    AttentionTiles<NeonLanes>::kPanel, AttentionTiles<NeonLanes>::W,
-    pack_keys_impl<NeonLanes>,         pack_values_impl<NeonLanes>,
-    attention_scores_impl<NeonLanes>,  attention_context_impl<NeonLanes>,
-    store_rows_impl<NeonLanes>,        add_rows_impl<NeonLanes>,
+    AttentionTiles<NeonLanes>::kPanel,   AttentionTiles<NeonLanes>::W,
+    pack_keys_impl<NeonLanes>,           pack_values_impl<NeonLanes>,
+    attention_scores_impl<NeonLanes>,    attention_context_impl<NeonLanes>,
+    store_rows_impl<NeonLanes>,          add_rows_impl<NeonLanes>,
+    stream_and_add_rows_impl<NeonLanes>,
 };
 
 }  // namespace attnviz::kernels::detail

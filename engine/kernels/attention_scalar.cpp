@@ -10,10 +10,11 @@
 namespace attnviz::kernels::detail {
 
 constinit const AttentionVariant attention_scalar = {
-    AttentionTiles<ScalarLanes>::kPanel, AttentionTiles<ScalarLanes>::W,
-    pack_keys_impl<ScalarLanes>,         pack_values_impl<ScalarLanes>,
-    attention_scores_impl<ScalarLanes>,  attention_context_impl<ScalarLanes>,
-    store_rows_impl<ScalarLanes>,        add_rows_impl<ScalarLanes>,
+    AttentionTiles<ScalarLanes>::kPanel,   AttentionTiles<ScalarLanes>::W,
+    pack_keys_impl<ScalarLanes>,           pack_values_impl<ScalarLanes>,
+    attention_scores_impl<ScalarLanes>,    attention_context_impl<ScalarLanes>,
+    store_rows_impl<ScalarLanes>,          add_rows_impl<ScalarLanes>,
+    stream_and_add_rows_impl<ScalarLanes>,
 };
 
 }  // namespace attnviz::kernels::detail

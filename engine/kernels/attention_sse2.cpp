@@ -10,10 +10,11 @@
 namespace attnviz::kernels::detail {
 
 constinit const AttentionVariant attention_sse2 = {
-    AttentionTiles<Sse2Lanes>::kPanel, AttentionTiles<Sse2Lanes>::W,
-    pack_keys_impl<Sse2Lanes>,         pack_values_impl<Sse2Lanes>,
-    attention_scores_impl<Sse2Lanes>,  attention_context_impl<Sse2Lanes>,
-    store_rows_impl<Sse2Lanes>,        add_rows_impl<Sse2Lanes>,
+    AttentionTiles<Sse2Lanes>::kPanel,   AttentionTiles<Sse2Lanes>::W,
+    pack_keys_impl<Sse2Lanes>,           pack_values_impl<Sse2Lanes>,
+    attention_scores_impl<Sse2Lanes>,    attention_context_impl<Sse2Lanes>,
+    store_rows_impl<Sse2Lanes>,          add_rows_impl<Sse2Lanes>,
+    stream_and_add_rows_impl<Sse2Lanes>,
 };
 
 }  // namespace attnviz::kernels::detail

@@ -22,6 +22,9 @@ struct AttentionVariant {
                        float scale, float* dst, std::int64_t ldd, bool non_temporal);
     void (*add_rows)(const float* src, std::int64_t lds, std::int64_t rows, std::int64_t cols,
                      float* dst, std::int64_t ldd, bool accumulate);
+    void (*stream_and_add_rows)(const float* src, std::int64_t lds, std::int64_t rows,
+                                std::int64_t cols, float* dst, std::int64_t ldd, float* sum,
+                                std::int64_t ldsum, bool accumulate);
 };
 
 extern const AttentionVariant attention_scalar;

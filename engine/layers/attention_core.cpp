@@ -120,17 +120,18 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     const Index Hkv = H / group;
     const auto pk = dot ? kernels::packed_keys_floats(isa, Sp, d) : std::size_t{0};
     const auto pv = kernels::packed_values_floats(isa, Sp, d);
-    std::vector<float> packed_k(static_cast<std::size_t>(N * Hkv) * pk);
-    std::vector<float> packed_v(static_cast<std::size_t>(N * Hkv) * pv);
+    // Every float is written by the packing: no need to zero them first.
+    const std::unique_ptr<float[]> packed_k(new float[static_cast<std::size_t>(N * Hkv) * pk]);
+    const std::unique_ptr<float[]> packed_v(new float[static_cast<std::size_t>(N * Hkv) * pv]);
     ops::parallel_for(
         static_cast<std::size_t>(N * Hkv), threads, [&](std::size_t i0, std::size_t i1) {
             for (std::size_t i = i0; i < i1; ++i) {
                 const Index n = static_cast<Index>(i) / Hkv, g = static_cast<Index>(i) % Hkv;
                 if (dot)
                     kernels::pack_keys(isa, kp + n * Sp * ldk + g * d, ldk, Sp, d,
-                                       packed_k.data() + i * pk);
+                                       packed_k.get() + i * pk);
                 kernels::pack_values(isa, vp + n * Sp * ldv + g * d, ldv, Sp, d,
-                                     packed_v.data() + i * pv);
+                                     packed_v.get() + i * pv);
             }
         });
 
@@ -181,7 +182,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     const auto packed = static_cast<std::size_t>(n * Hkv + g);
                     if (dot) {  // q already carries the scale
                         kernels::attention_scores(isa, qh.data(), ldq, rows, d,
-                                                  packed_k.data() + packed * pk, Sp, p, Sp);
+                                                  packed_k.get() + packed * pk, Sp, p, Sp);
                     } else {
                         const float* w = in.additive_v + h * d;
                         for (Index i = 0; i < rows; ++i)
@@ -223,13 +224,18 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     if (steps) keep(steps->dropped);
                     MutStrided ctx(concat + (n * Lw + r0) * ld_concat + h * d, rows, d,
                                    Stride(ld_concat));
-                    kernels::attention_context(isa, p, Sp, rows, Sp, packed_v.data() + packed * pv,
+                    kernels::attention_context(isa, p, Sp, rows, Sp, packed_v.get() + packed * pv,
                                                d, ctx.data(), ld_concat);
                     if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
-                    if (kept && p != kept)
-                        kernels::store_rows(isa, p + k0, Sp, rows, Cw, 1.0f, kept, Cw, stream);
-                    if (head_total)
-                        kernels::add_rows(isa, p + k0, Sp, rows, Cw, head_total, Cw, h > h0);
+                    if (kept && p != kept && stream && head_total)  // one pass for both
+                        kernels::stream_and_add_rows(isa, p + k0, Sp, rows, Cw, kept, Cw,
+                                                     head_total, Cw, h > h0);
+                    else {
+                        if (kept && p != kept)
+                            kernels::store_rows(isa, p + k0, Sp, rows, Cw, 1.0f, kept, Cw, stream);
+                        if (head_total)
+                            kernels::add_rows(isa, p + k0, Sp, rows, Cw, head_total, Cw, h > h0);
+                    }
                 }
                 if (mean)
                     kernels::store_rows(isa, head_total, Cw, rows, Cw, inv_h, mean, Cw, stream);
