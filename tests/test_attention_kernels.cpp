@@ -5,6 +5,7 @@
 // written, a row's result does not depend on the block it is computed in, and the row copies
 // (plain and non-temporal, at every alignment) and sums are exact.
 #include <QObject>
+#include <QString>
 #include <QTest>
 
 #include <algorithm>
@@ -46,6 +47,35 @@ double tolerance(std::int64_t k) {
     return static_cast<double>(k + 2) * std::ldexp(1.0, -24);
 }
 
+/// The first out(i, j) of a rows x cols product off sum_t a(i, t) b(t, j) (in double) by more
+/// than gamma_k of sum_t |a b|, described; empty when there is none.
+template <class A, class B, class Out>
+QString first_mismatch(const char* what, Isa isa, const Case& c, std::int64_t rows,
+                       std::int64_t cols, std::int64_t k, A a, B b, Out out) {
+    for (std::int64_t i = 0; i < rows; ++i)
+        for (std::int64_t j = 0; j < cols; ++j) {
+            double ref = 0, mag = 0;
+            for (std::int64_t t = 0; t < k; ++t) {
+                const double x = double(a(i, t)) * double(b(t, j));
+                ref += x;
+                mag += std::abs(x);
+            }
+            const double got = out(i, j);
+            if (std::abs(got - ref) > tolerance(k) * mag + 1e-30)
+                return QStringLiteral("%1 rows %2 keys %3 d %4: %5[%6, %7] = %8, double %9")
+                    .arg(kernels::isa_name(isa))
+                    .arg(c.rows)
+                    .arg(c.keys)
+                    .arg(c.d)
+                    .arg(what)
+                    .arg(i)
+                    .arg(j)
+                    .arg(got, 0, 'g', 9)
+                    .arg(ref, 0, 'g', 9);
+        }
+    return {};
+}
+
 const Case kCases[] = {
     {1, 1, 1, 0},     {1, 5, 3, 2},      {7, 33, 17, 1},   {13, 100, 64, 0},
     {24, 128, 32, 3}, {25, 257, 64, 5},  {11, 70, 100, 0}, {48, 300, 128, 7},
@@ -77,28 +107,19 @@ class AttentionKernelsTest : public QObject {
             std::vector<float> s(static_cast<std::size_t>(c.rows * lds), kSentinel);
             kernels::attention_scores(isa, q.data(), ld, c.rows, c.d, packed.data(), c.keys,
                                       s.data(), lds);
+            const auto q_at = [&](std::int64_t i, std::int64_t t) {
+                return q[std::size_t(i * ld + t)];
+            };
+            const auto kt_at = [&](std::int64_t t, std::int64_t j) {
+                return k[std::size_t(j * ld + t)];
+            };
+            const auto s_at = [&](std::int64_t i, std::int64_t j) {
+                return s[std::size_t(i * lds + j)];
+            };
+            const QString error =
+                first_mismatch("s", isa, c, c.rows, c.keys, c.d, q_at, kt_at, s_at);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
             for (std::int64_t i = 0; i < c.rows; ++i) {
-                for (std::int64_t j = 0; j < c.keys; ++j) {
-                    double ref = 0, mag = 0;
-                    for (std::int64_t t = 0; t < c.d; ++t) {
-                        const double p =
-                            double(q[std::size_t(i * ld + t)]) * double(k[std::size_t(j * ld + t)]);
-                        ref += p;
-                        mag += std::abs(p);
-                    }
-                    const double got = s[std::size_t(i * lds + j)];
-                    if (std::abs(got - ref) > tolerance(c.d) * mag + 1e-30)
-                        QFAIL(qPrintable(QStringLiteral("%1 rows %2 keys %3 d %4: s[%5, %6] = %7, "
-                                                        "double %8")
-                                             .arg(kernels::isa_name(isa))
-                                             .arg(c.rows)
-                                             .arg(c.keys)
-                                             .arg(c.d)
-                                             .arg(i)
-                                             .arg(j)
-                                             .arg(got, 0, 'g', 9)
-                                             .arg(ref, 0, 'g', 9)));
-                }
                 for (std::int64_t j = c.keys; j < lds; ++j)
                     QCOMPARE(s[std::size_t(i * lds + j)], kSentinel);
             }
@@ -118,28 +139,19 @@ class AttentionKernelsTest : public QObject {
             std::vector<float> out(static_cast<std::size_t>(c.rows * ld), kSentinel);
             kernels::attention_context(isa, p.data(), ldp, c.rows, c.keys, packed.data(), c.d,
                                        out.data(), ld);
+            const auto p_at = [&](std::int64_t i, std::int64_t j) {
+                return p[std::size_t(i * ldp + j)];
+            };
+            const auto v_at = [&](std::int64_t j, std::int64_t t) {
+                return v[std::size_t(j * ld + t)];
+            };
+            const auto o_at = [&](std::int64_t i, std::int64_t t) {
+                return out[std::size_t(i * ld + t)];
+            };
+            const QString error =
+                first_mismatch("out", isa, c, c.rows, c.d, c.keys, p_at, v_at, o_at);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
             for (std::int64_t i = 0; i < c.rows; ++i) {
-                for (std::int64_t t = 0; t < c.d; ++t) {
-                    double ref = 0, mag = 0;
-                    for (std::int64_t j = 0; j < c.keys; ++j) {
-                        const double x = double(p[std::size_t(i * ldp + j)]) *
-                                         double(v[std::size_t(j * ld + t)]);
-                        ref += x;
-                        mag += std::abs(x);
-                    }
-                    const double got = out[std::size_t(i * ld + t)];
-                    if (std::abs(got - ref) > tolerance(c.keys) * mag + 1e-30)
-                        QFAIL(qPrintable(QStringLiteral("%1 rows %2 keys %3 d %4: out[%5, %6] = "
-                                                        "%7, double %8")
-                                             .arg(kernels::isa_name(isa))
-                                             .arg(c.rows)
-                                             .arg(c.keys)
-                                             .arg(c.d)
-                                             .arg(i)
-                                             .arg(t)
-                                             .arg(got, 0, 'g', 9)
-                                             .arg(ref, 0, 'g', 9)));
-                }
                 for (std::int64_t t = c.d; t < ld; ++t)
                     QCOMPARE(out[std::size_t(i * ld + t)], kSentinel);
             }
