@@ -115,9 +115,9 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     const float inv_h = 1.0f / static_cast<float>(h1 - h0);
 
     // Every key/value head packed once for the kernels, and reused by every row block and
-    // every query head of its group.
+    // every query head of its group; only those of the heads computed, kv heads [g0, g1).
     const kernels::Isa isa = kernels::best_isa();
-    const Index Hkv = H / group;
+    const Index g0 = h0 / group, Hkv = (h1 - 1) / group + 1 - g0;
     const auto pk = dot ? kernels::packed_keys_floats(isa, Sp, d) : std::size_t{0};
     const auto pv = kernels::packed_values_floats(isa, Sp, d);
     // Every float is written by the packing: no need to zero them first.
@@ -126,7 +126,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     ops::parallel_for(
         static_cast<std::size_t>(N * Hkv), threads, [&](std::size_t i0, std::size_t i1) {
             for (std::size_t i = i0; i < i1; ++i) {
-                const Index n = static_cast<Index>(i) / Hkv, g = static_cast<Index>(i) % Hkv;
+                const Index n = static_cast<Index>(i) / Hkv, g = g0 + static_cast<Index>(i) % Hkv;
                 if (dot)
                     kernels::pack_keys(isa, kp + n * Sp * ldk + g * d, ldk, Sp, d,
                                        packed_k.get() + i * pk);
@@ -179,7 +179,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     MutMap scores(p, rows, Sp);
                     const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
                     const ConstStrided kh(kp + n * Sp * ldk + g * d, Sp, d, Stride(ldk));
-                    const auto packed = static_cast<std::size_t>(n * Hkv + g);
+                    const auto packed = static_cast<std::size_t>(n * Hkv + g - g0);
                     if (dot) {  // q already carries the scale
                         kernels::attention_scores(isa, qh.data(), ldq, rows, d,
                                                   packed_k.get() + packed * pk, Sp, p, Sp);
