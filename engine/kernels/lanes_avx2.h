@@ -14,9 +14,13 @@ struct Avx2Lanes {
     using M = __m256;
     static constexpr std::size_t kWidth = 8;
     static constexpr bool kHasFma = true;
+    static constexpr std::size_t kRegisters = 16;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return _mm256_loadu_ps(p); }
     static void store(float* p, V v) { _mm256_storeu_ps(p, v); }
+    // Non-temporal store to a 32-byte aligned address; stream_fence() orders them.
+    static void stream(float* p, V v) { _mm256_stream_ps(p, v); }
+    static void stream_fence() { _mm_sfence(); }
     static V set1(float f) { return _mm256_set1_ps(f); }
     static V zero() { return _mm256_setzero_ps(); }
 

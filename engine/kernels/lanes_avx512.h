@@ -16,9 +16,13 @@ struct Avx512Lanes {
     using M = __mmask16;
     static constexpr std::size_t kWidth = 16;
     static constexpr bool kHasFma = true;
+    static constexpr std::size_t kRegisters = 32;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return _mm512_loadu_ps(p); }
     static void store(float* p, V v) { _mm512_storeu_ps(p, v); }
+    // Non-temporal store to a 64-byte aligned address; stream_fence() orders them.
+    static void stream(float* p, V v) { _mm512_stream_ps(p, v); }
+    static void stream_fence() { _mm_sfence(); }
     static V set1(float f) { return _mm512_set1_ps(f); }
     static V zero() { return _mm512_setzero_ps(); }
 

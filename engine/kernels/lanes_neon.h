@@ -15,9 +15,13 @@ struct NeonLanes {
     using M = uint32x4_t;
     static constexpr std::size_t kWidth = 4;
     static constexpr bool kHasFma = true;
+    static constexpr std::size_t kRegisters = 32;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return vld1q_f32(p); }
     static void store(float* p, V v) { vst1q_f32(p, v); }
+    // No portable non-temporal store: an ordinary one.
+    static void stream(float* p, V v) { vst1q_f32(p, v); }
+    static void stream_fence() {}
     static V set1(float f) { return vdupq_n_f32(f); }
     static V zero() { return vdupq_n_f32(0.0f); }
 

@@ -21,9 +21,12 @@ struct ScalarLanes {
     using M = bool;
     static constexpr std::size_t kWidth = 1;
     static constexpr bool kHasFma = kScalarHasFma;
+    static constexpr std::size_t kRegisters = 16;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return *p; }
     static void store(float* p, V v) { *p = v; }
+    static void stream(float* p, V v) { *p = v; }
+    static void stream_fence() {}
     static V set1(float f) { return f; }
     static V zero() { return 0.0f; }
 

@@ -14,9 +14,13 @@ struct Sse2Lanes {
     using M = __m128;
     static constexpr std::size_t kWidth = 4;
     static constexpr bool kHasFma = false;
+    static constexpr std::size_t kRegisters = 16;  // vector registers the compiler can allocate
 
     static V load(const float* p) { return _mm_loadu_ps(p); }
     static void store(float* p, V v) { _mm_storeu_ps(p, v); }
+    // Non-temporal store to a 16-byte aligned address; stream_fence() orders them.
+    static void stream(float* p, V v) { _mm_stream_ps(p, v); }
+    static void stream_fence() { _mm_sfence(); }
     static V set1(float f) { return _mm_set1_ps(f); }
     static V zero() { return _mm_setzero_ps(); }
 

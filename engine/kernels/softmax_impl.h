@@ -9,8 +9,10 @@
 //
 // A lanes type L is a struct of static functions over a vector of L::kWidth floats:
 //   V, M                          float vector, comparison mask
+//   kRegisters                    vector registers (sizes the attention kernels' tiles)
 //   kHasFma                       whether fma() is one fused instruction
 //   load/store (unaligned), set1, zero, add, sub, mul, max, fma(a, b, c) = a * b + c
+//   stream(p, v) (aligned to the vector, non-temporal where the ISA has it), stream_fence()
 //   shl23_bits(v), add_bits(a, b) integer shift / add on the floats' bit patterns
 //   less, greater, is_nan -> M
 //   zero_where(m, v); select(m, if_true, if_false)
@@ -25,6 +27,8 @@
 
 #include <cstddef>
 #include <cstdint>
+
+#include "engine/kernels/lanes_partial.h"
 
 namespace attnviz::kernels {
 namespace {
@@ -158,30 +162,6 @@ typename L::V tree_max(const typename L::V (&v)[N]) {
             t[i] = L::max(t[i], t[i + step]);
     }
     return t[0];
-}
-
-template <class L>
-typename L::V load_partial(const float* p, std::size_t count, float fill) {
-    if constexpr (requires { L::load_masked(p, count, fill); }) {
-        return L::load_masked(p, count, fill);
-    } else {
-        alignas(64) float buf[L::kWidth];
-        for (std::size_t i = 0; i < L::kWidth; ++i)
-            buf[i] = i < count ? p[i] : fill;
-        return L::load(buf);
-    }
-}
-
-template <class L>
-void store_partial(float* p, std::size_t count, typename L::V v) {
-    if constexpr (requires { L::store_masked(p, count, v); }) {
-        L::store_masked(p, count, v);
-    } else {
-        alignas(64) float buf[L::kWidth];
-        L::store(buf, v);
-        for (std::size_t i = 0; i < count; ++i)
-            p[i] = buf[i];
-    }
 }
 
 /// max over x[0..n), n >= 1.  A NaN may or may not survive (x86 max returns its second operand

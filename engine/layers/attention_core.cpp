@@ -4,13 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "engine/buffers.h"
+#include "engine/kernels/attention.h"
 #include "engine/ops/dropout.h"
-#include "engine/ops/gemm.h"
 #include "engine/ops/parallel.h"
 
 namespace attnviz::layers {
@@ -46,16 +47,27 @@ ResultWindow result_window(const AttentionForwardOptions& fwd, Index H, Index L,
     return w;
 }
 
-// 2 MiB of weights per block: smaller blocks stay in L2, but then every block's score product
-// packs all of K again for a few rows of Q.  At 2048 keys, blocks of 32 rows ran the product
-// at 95 GFLOP/s, of 256 rows at 170 (oneDNN, Zen 5, bench/gemm_bench's "block" rows); the
-// block still stays in L3 from the score product to the product with V.
-constexpr Index kBlockFloats = Index{512} * 1024;
+// 384 KiB of weights per head and block: the block's scores are written, masked, normalised
+// and multiplied with V while they are in L2, and the mean over heads stays beside them.  The
+// keys and values are packed once per head (kernels/attention.h), so a small block repacks
+// nothing.  Blocks are whole tiles of the kernels (24 rows) when they can be.
+constexpr Index kBlockFloats = Index{96} * 1024;
+constexpr Index kBlockRowMultiple = 24;
+// Kept weights beyond this are streamed past the caches (a core's L2 is 1-2 MiB).
+constexpr std::size_t kStreamBytes = std::size_t{4} << 20;
 
 Index rows_per_block(Index rows, Index Sp, Index N, int threads) {
     Index r = std::clamp<Index>(kBlockFloats / std::max<Index>(Sp, 1), 1, rows);
     if (threads > 1 && N < threads) r = std::min(r, (rows * N + threads - 1) / threads);
+    if (r > kBlockRowMultiple && r < rows) r -= r % kBlockRowMultiple;
     return std::max<Index>(r, 1);
+}
+
+std::size_t packed_heads_floats(Index N, Index kv_heads, Index Sp, Index head_dim) {
+    const kernels::Isa isa = kernels::best_isa();
+    return static_cast<std::size_t>(N * kv_heads) *
+           (kernels::packed_keys_floats(isa, Sp, head_dim) +
+            kernels::packed_values_floats(isa, Sp, head_dim));
 }
 
 std::size_t observer_slots(Index batch, Index rows, Index source_len, int threads) {
@@ -102,21 +114,50 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     const bool dropout_on = opt.dropout > 0.0f;
     const float inv_h = 1.0f / static_cast<float>(h1 - h0);
 
+    // Every key/value head packed once for the kernels, and reused by every row block and
+    // every query head of its group; only those of the heads computed, kv heads [g0, g1).
+    const kernels::Isa isa = kernels::best_isa();
+    const Index g0 = h0 / group, Hkv = (h1 - 1) / group + 1 - g0;
+    const auto pk = dot ? kernels::packed_keys_floats(isa, Sp, d) : std::size_t{0};
+    const auto pv = kernels::packed_values_floats(isa, Sp, d);
+    // Every float is written by the packing: no need to zero them first.
+    const std::unique_ptr<float[]> packed_k(new float[static_cast<std::size_t>(N * Hkv) * pk]);
+    const std::unique_ptr<float[]> packed_v(new float[static_cast<std::size_t>(N * Hkv) * pv]);
+    ops::parallel_for(
+        static_cast<std::size_t>(N * Hkv), threads, [&](std::size_t i0, std::size_t i1) {
+            for (std::size_t i = i0; i < i1; ++i) {
+                const Index n = static_cast<Index>(i) / Hkv, g = g0 + static_cast<Index>(i) % Hkv;
+                if (dot)
+                    kernels::pack_keys(isa, kp + n * Sp * ldk + g * d, ldk, Sp, d,
+                                       packed_k.get() + i * pk);
+                kernels::pack_values(isa, vp + n * Sp * ldv + g * d, ldv, Sp, d,
+                                     packed_v.get() + i * pv);
+            }
+        });
+
     // Query rows go in blocks small enough that a block's weights stay in cache from the
     // score product through mask, softmax, dropout, the product with V and the mean: each
-    // weight is written to memory once.  A work item is (batch item, row block) with every
-    // head inside it, so the mean over heads is summed where it is computed and no two threads
-    // ever write the same rows.  A head whose weights are not kept (or whose kept columns are
-    // a window) is computed in per-thread scratch.
+    // weight is written to memory once.  A work item is (batch item, row block) with every head
+    // inside it, so the mean over heads is summed where it is computed and no two threads ever
+    // write the same rows.
     const Index rpb = rows_per_block(Lw, Sp, N, threads);
+    // Weights larger than the caches are computed in per-thread scratch and streamed out with
+    // non-temporal stores once a block is done (as is the mean, summed in scratch): memory sees
+    // each written once and never read.  Smaller ones are computed in place and stay in cache
+    // for whoever reads them next.  A head whose weights are not kept (or whose kept columns
+    // are a window) is computed in scratch either way.
+    const bool stream = static_cast<double>(N * (Hk + 1) * Lw * Cw) * sizeof(float) >=
+                        static_cast<double>(kStreamBytes);
+    const bool need_scratch = stream || !opt.need_weights || Hk < H || !win.full_columns;
     const Index blocks_per_item = (Lw + rpb - 1) / rpb;
-    const bool need_scratch = !opt.need_weights || Hk < H || !win.full_columns;
-
     ops::parallel_chunks(
         static_cast<std::size_t>(N * blocks_per_item), threads,
         [&](std::size_t slot, std::size_t b0, std::size_t b1) {
-            std::vector<float> scratch;
-            if (need_scratch) scratch.resize(static_cast<std::size_t>(rpb * Sp));
+            // Written before they are read: no need to zero them.
+            std::unique_ptr<float[]> scratch, head_sum;
+            if (need_scratch) scratch.reset(new float[static_cast<std::size_t>(rpb * Sp)]);
+            if (stream && opt.need_weights)
+                head_sum.reset(new float[static_cast<std::size_t>(rpb * Cw)]);
             for (std::size_t b = b0; b < b1; ++b) {
                 const Index n = static_cast<Index>(b) / blocks_per_item;
                 const Index r0 = (static_cast<Index>(b) % blocks_per_item) * rpb;  // in window
@@ -125,6 +166,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                 const auto cells = static_cast<std::size_t>(rows * Sp);
                 float* mean =
                     opt.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
+                float* head_total = stream ? head_sum.get() : mean;
                 for (Index h = h0; h < h1; ++h) {
                     const auto t = static_cast<std::size_t>(n * H + h);
                     const Index g = h / group;
@@ -133,13 +175,14 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     float* kept = keep_head
                                       ? result.weights.ptr() + ((n * Hk + kh_index) * Lw + r0) * Cw
                                       : nullptr;
-                    float* p = keep_head && win.full_columns ? kept : scratch.data();
+                    float* p = keep_head && win.full_columns && !stream ? kept : scratch.get();
                     MutMap scores(p, rows, Sp);
                     const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
                     const ConstStrided kh(kp + n * Sp * ldk + g * d, Sp, d, Stride(ldk));
-                    const ConstStrided vh(vp + n * Sp * ldv + g * d, Sp, d, Stride(ldv));
+                    const auto packed = static_cast<std::size_t>(n * Hkv + g - g0);
                     if (dot) {  // q already carries the scale
-                        ops::gemm(qh.data(), rows, d, kh.data(), Sp, p, true, ldq, ldk, Sp);
+                        kernels::attention_scores(isa, qh.data(), ldq, rows, d,
+                                                  packed_k.get() + packed * pk, Sp, p, Sp);
                     } else {
                         const float* w = in.additive_v + h * d;
                         for (Index i = 0; i < rows; ++i)
@@ -181,19 +224,21 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     if (steps) keep(steps->dropped);
                     MutStrided ctx(concat + (n * Lw + r0) * ld_concat + h * d, rows, d,
                                    Stride(ld_concat));
-                    ops::gemm(p, rows, Sp, vh.data(), d, ctx.data(), false, Sp, ldv, ld_concat);
+                    kernels::attention_context(isa, p, Sp, rows, Sp, packed_v.get() + packed * pv,
+                                               d, ctx.data(), ld_concat);
                     if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
-                    const ConstStrided window_cols(p + k0, rows, Cw, Stride(Sp));
-                    if (kept && !win.full_columns) MutMap(kept, rows, Cw) = window_cols;
-                    if (mean) {
-                        MutMap m(mean, rows, Cw);
-                        if (h == h0)
-                            m = window_cols;
-                        else
-                            m += window_cols;
+                    if (kept && p != kept && stream && head_total)  // one pass for both
+                        kernels::stream_and_add_rows(isa, p + k0, Sp, rows, Cw, kept, Cw,
+                                                     head_total, Cw, h > h0);
+                    else {
+                        if (kept && p != kept)
+                            kernels::store_rows(isa, p + k0, Sp, rows, Cw, 1.0f, kept, Cw, stream);
+                        if (head_total)
+                            kernels::add_rows(isa, p + k0, Sp, rows, Cw, head_total, Cw, h > h0);
                     }
                 }
-                if (mean) MutMap(mean, rows, Cw) *= inv_h;
+                if (mean)
+                    kernels::store_rows(isa, head_total, Cw, rows, Cw, inv_h, mean, Cw, stream);
             }
         });
 }

@@ -29,9 +29,13 @@ struct ResultWindow {
 ResultWindow result_window(const AttentionForwardOptions& fwd, std::int64_t H, std::int64_t L,
                            std::int64_t Sp);
 
-/// Query rows per work item: a block's weights (about 2 MB) stay in cache from the score
+/// Query rows per work item: a block's weights (384 KiB per head) stay in cache from the score
 /// product to the mean, and with few batch items every thread still gets work.
 std::int64_t rows_per_block(std::int64_t rows, std::int64_t Sp, std::int64_t N, int threads);
+
+/// Floats attend() allocates for the packed keys and values of N items' kv_heads heads.
+std::size_t packed_heads_floats(std::int64_t N, std::int64_t kv_heads, std::int64_t Sp,
+                                std::int64_t head_dim);
 
 /// rows x cols of a row-strided buffer as its own tensor (a head's q, k or v for the steps view).
 Tensor copy_block(const float* src, std::int64_t rows, std::int64_t cols, std::int64_t ld);

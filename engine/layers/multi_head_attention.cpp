@@ -341,12 +341,14 @@ std::size_t MultiHeadAttention::estimate_forward_bytes(const MultiHeadAttentionO
         bytes += N * H * sizeof(HeadSteps);
         blocks += N * H * 18;  // each tensor's data and shape
     }
-    // Per thread: the scratch rows of one block (whenever some head's rows are not kept in
-    // place), and the packed operands of the matrix products (the GEMM backend's blocking,
-    // bounded by the operands themselves: scores q.k^T and the product with V) plus the
-    // backend's own workspace.
+    // Every head's keys and values packed for the attention kernels, once per pass.
+    bytes += double(layers::packed_heads_floats(batch, o.num_heads, Sp, Index(d))) * sizeof(float) +
+             2 * kBlockOverhead;
+    // Per thread: the scratch rows of one block and the sum of its heads' kept columns, and the
+    // packed operands of the projections' matrix products (the GEMM backend's
+    // blocking, bounded by the operands themselves) plus the backend's own workspace.
     const double rpb = double(rows_per_block(w.rows, Sp, batch, threads));
-    const double per_thread = rpb * Spd + d * (rpb + Spd) + Spd * (rpb + d) + E * (rpb + E);
+    const double per_thread = rpb * Spd + (fwd.need_weights ? rpb * cols : 0.0) + E * (rpb + E);
     bytes += threads * (per_thread * sizeof(float) + 4 * kBlockOverhead +
                         static_cast<double>(ops::gemm_scratch_bytes()));
     bytes += blocks * kBlockOverhead;

@@ -1602,7 +1602,14 @@ std::size_t Transformer::estimate_forward_bytes(Index tokens,
     const double rows = s.window_length < 0 ? L - double(s.window_begin) : double(s.window_length);
     double floats = kept_layers * (heads + 1.0) * rows * rows;               // kept maps and means
     floats += L * E * 4 + L * (H + 2 * KV) * d * 2 + L * H * d + L * I * 2;  // activations
-    floats += double(std::max(1, options.num_threads)) * 64.0 * 1024.0;      // attention blocks
+    // attend(): per thread a block's scores and its head sum; every kv head's packed keys and
+    // values.
+    const int threads = std::max(1, options.num_threads);
+    floats += double(threads) * 2.0 *
+              double(layers::rows_per_block(std::max<Index>(1, Index(rows)), tokens, 1, threads) *
+                     tokens);
+    floats +=
+        double(layers::packed_heads_floats(1, config_.num_kv_heads, tokens, config_.head_dim));
     if (options.steps_layer >= 0) floats += H * (5 * rows * L + 4 * L * d) + 2 * L * E + L * H * d;
     return static_cast<std::size_t>(floats * sizeof(float) + kept_layers * H * rows + (1 << 20));
 }

@@ -76,9 +76,14 @@ std::vector<QImage> focus_strips(const ModelMaps& m, int token, bool to) {
                     double(to ? m.columnValue(l, c, k, token) : m.columnValue(l, c, token, k));
                 hi = std::max(hi, values[std::size_t(k)]);
             }
+            // Scaled to [0, 1] here: colorize() multiplies by (levels - 1) / hi, which can put
+            // the strongest cell itself one level below the top colour; hi / hi is exactly 1.
+            if (hi > 0.0)
+                for (double& v : values)
+                    v /= hi;
             QImage strip(L, 1, QImage::Format_RGB32);
             auto* line = reinterpret_cast<QRgb*>(strip.scanLine(0));
-            gradient.colorize(values.data(), QCPRange(0.0, hi > 0.0 ? hi : 1.0), line, L);
+            gradient.colorize(values.data(), QCPRange(0.0, 1.0), line, L);
             if (m.causal)  // from: keys after the token; to: queries before it
                 for (int k = 0; k < L; ++k)
                     if (to ? k < token : k > token) line[k] = grey;
