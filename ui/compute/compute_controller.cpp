@@ -91,9 +91,10 @@ class ComputeController::Worker : public QObject {
                                  .arg(done)
                                  .arg(total));
                 };
-                snapshot = compute_snapshot(
-                    request.config, gen, &cache_, std::max(1, QThread::idealThreadCount()),
-                    &request.budget, request.model_steps, &control, request.model_lens);
+                snapshot = compute_snapshot(request.config, gen, &cache_,
+                                            std::max(1, QThread::idealThreadCount()),
+                                            &request.budget, request.model_steps, &control,
+                                            request.model_lens, request.feed.get());
             }
             std::shared_ptr<PreparedMaps> maps;
             std::shared_ptr<SnapshotStatistics> stats;
@@ -179,7 +180,7 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     requested_steps_ = model_steps_;
     requested_lens_ = model_lens_;
     worker_->submit(Request{config, requested_, prepare_maps_, model_steps_, model_lens_, colormap_,
-                            scale_, budget_, nullptr});
+                            scale_, budget_, nullptr, feed_});
     if (!was_busy) emit busyChanged(true);
     return requested_;
 }
@@ -194,8 +195,14 @@ bool ComputeController::recolor() {
     requested_lens_ = model_lens_;
     emit busyChanged(true);
     worker_->submit(Request{*last_config_, requested_, true, model_steps_, model_lens_, colormap_,
-                            scale_, budget_, latest_});
+                            scale_, budget_, latest_, feed_});
     return true;
+}
+
+void ComputeController::settle() {
+    if (!last_config_ || !last_config_->usesModel() || last_config_->usesMaps()) return;
+    if (isBusy() || (latest_ && latest_->model && latest_->model->provisional))
+        requestAgain(*last_config_);
 }
 
 void ComputeController::setModelSteps(bool on) {

@@ -20,6 +20,7 @@
 
 namespace attnviz::ui {
 
+class GenerationFeed;
 struct PreparedMaps;
 struct SnapshotStatistics;
 
@@ -44,6 +45,13 @@ class ComputeController : public QObject {
     using LayerHook =
         std::function<bool(std::int64_t done, std::int64_t total, const PassControl& control)>;
     static void setLayerHookForTesting(LayerHook hook);
+
+    /// The generation writer's feed: while it is open, a text the writer continued extends the
+    /// maps by its rows instead of a pass (compute_snapshot).
+    void setGenerationFeed(std::shared_ptr<GenerationFeed> feed) { feed_ = std::move(feed); }
+    /// The writer stopped: when the snapshot shown (or coming) may be one its rows extended,
+    /// computes the same configuration again with a full pass.
+    void settle();
 
     /// Build colour-map data on the worker too (the window wants it; the CLI does not).
     void setPrepareMaps(bool on) { prepare_maps_ = on; }
@@ -109,6 +117,7 @@ class ComputeController : public QObject {
         ScaleMode scale;
         budget::MemoryBudget budget;
         SnapshotPtr recolor;  ///< set: colour this snapshot's maps, compute nothing
+        std::shared_ptr<GenerationFeed> feed;
     };
     class Worker;
 
@@ -137,6 +146,7 @@ class ComputeController : public QObject {
     ScaleMode scale_ = ScaleMode::Shared;
     budget::MemoryBudget budget_;
     budget::MemoryPlan over_budget_;
+    std::shared_ptr<GenerationFeed> feed_;
     SnapshotPtr latest_;
     std::shared_ptr<PreparedMaps> latest_maps_;
     std::shared_ptr<const SnapshotStatistics> latest_stats_;
