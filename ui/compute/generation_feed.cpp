@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ui/compute/attention_snapshot.h"
+
 namespace attnviz::ui {
 
 namespace {
@@ -16,6 +18,16 @@ bool same_text(const ComputeConfig& base, const ComputeConfig& c) {
     return shown.size() >= start.size() && std::equal(start.begin(), start.end(), shown.begin());
 }
 }  // namespace
+
+FedToken fed_token(models::GenerationStep&& step) {
+    FedToken t;
+    t.id = step.id;
+    const auto V = std::int64_t(step.logits.numel());
+    t.top = models::top_k(step.logits.ptr(), V, ModelPredictions::kTop);
+    t.logprob = models::log_softmax(step.logits.ptr(), V)[std::size_t(step.id)];
+    t.attention = std::move(step.attention);
+    return t;
+}
 
 void GenerationFeed::open(const ComputeConfig& config) {
     std::lock_guard lock(mutex_);

@@ -27,6 +27,11 @@ struct FedToken {
     double logprob = 0.0;                 ///< log p(this token | the text before it)
 };
 
+/// A writer's step as the feed keeps it: the token's rows, and the prediction at the position
+/// before it (its ModelPredictions::kTop likeliest tokens, and the token's log-probability)
+/// from the logits it was chosen from.
+FedToken fed_token(models::GenerationStep&& step);
+
 class GenerationFeed {
   public:
     /// Past this many bytes of rows not yet taken the oldest are dropped: the worker then runs

@@ -7,7 +7,6 @@
 #include <chrono>
 
 #include "engine/errors.h"
-#include "engine/models/predictions.h"
 #include "ui/compute/generation_feed.h"
 #include "ui/compute/mailbox.h"
 #include "ui/compute/model_snapshot.h"
@@ -110,14 +109,9 @@ void GenerationRunner::start(const ComputeConfig& config, const GenerationSettin
             return !stop_flag->load();
         };
         const auto on_step = [&](models::GenerationStep&& step) {
-            FedToken t;
-            t.id = step.id;
-            const auto V = std::int64_t(step.logits.numel());
-            t.top = models::top_k(step.logits.ptr(), V, ModelPredictions::kTop);
-            t.logprob = models::log_softmax(step.logits.ptr(), V)[std::size_t(step.id)];
-            t.attention = std::move(step.attention);
-            feed->add(std::move(t));
-            deliver([this, id = step.id] { emit tokenGenerated(qint64(id)); });
+            const std::int64_t id = step.id;
+            feed->add(fed_token(std::move(step)));
+            deliver([this, id] { emit tokenGenerated(qint64(id)); });
         };
         try {
             const models::Generation g = continue_text(config, settings, on_token, on_step);
