@@ -477,9 +477,10 @@ bool bench_generation(AppSettings* settings, const QString& folder, const QStrin
     QObject::connect(g->runner(), &GenerationRunner::tokenChosen,
                      [&](qint64, qint64 at_ns) { chosen.push_back(at_ns); });
     const auto record = [&] {
-        // Every token the painted grid holds and not yet timed.
-        const SnapshotPtr s = w.compute()->latest();
-        if (!painted(w) || !s || !s->model) return;
+        // Every token the painted grid holds and not yet timed (a pass may already run for
+        // the next one).
+        const SnapshotPtr s = w.grid()->snapshot();
+        if (!s || !s->model || w.grid()->paintedGeneration() != s->generation) return;
         const int held = s->model->text_pieces - kPrompt;
         const qint64 now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                std::chrono::steady_clock::now().time_since_epoch())

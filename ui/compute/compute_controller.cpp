@@ -2,11 +2,13 @@
 
 #include <QCoreApplication>
 #include <QMetaObject>
+#include <QTimer>
 
 #include <exception>
 
 #include "engine/models/model_folder.h"
 #include "ui/classroom/head_statistics.h"
+#include "ui/compute/generation_feed.h"
 #include "ui/compute/mailbox.h"
 #include "ui/render/heatmap_figure.h"
 
@@ -200,8 +202,17 @@ bool ComputeController::recolor() {
 }
 
 void ComputeController::settle() {
-    if (!last_config_ || !last_config_->usesModel() || last_config_->usesMaps()) return;
-    if (isBusy() || (latest_ && latest_->model && latest_->model->provisional))
+    settle_pending_ = true;
+    // After the document's pending change (the last token, appended in this turn) is asked for.
+    QTimer::singleShot(0, this, &ComputeController::trySettle);
+}
+
+void ComputeController::trySettle() {
+    if (!settle_pending_ || isBusy()) return;  // again when the requests before it are done
+    settle_pending_ = false;
+    if (!feed_ || feed_->isWriting()) return;  // another writer started: it settles when it ends
+    feed_->close();
+    if (last_config_ && latest_ && latest_->model && latest_->model->provisional)
         requestAgain(*last_config_);
 }
 
@@ -227,7 +238,10 @@ void ComputeController::setModelLens(bool on) {
 void ComputeController::setFinished(std::uint64_t generation) {
     const bool was_busy = isBusy();
     finished_ = std::max(finished_, generation);
-    if (was_busy && !isBusy()) emit busyChanged(false);
+    if (was_busy && !isBusy()) {
+        emit busyChanged(false);
+        trySettle();
+    }
 }
 
 void ComputeController::deliver(std::uint64_t generation, SnapshotPtr snapshot,

@@ -31,7 +31,7 @@ FedToken fed_token(models::GenerationStep&& step) {
 
 void GenerationFeed::open(const ComputeConfig& config) {
     std::lock_guard lock(mutex_);
-    open_ = true;
+    open_ = writing_ = true;
     base_ = config;
     ids_.clear();
     rows_.clear();
@@ -52,9 +52,19 @@ void GenerationFeed::add(FedToken token) {
     }
 }
 
+void GenerationFeed::finish() {
+    std::lock_guard lock(mutex_);
+    writing_ = false;
+}
+
+bool GenerationFeed::isWriting() const {
+    std::lock_guard lock(mutex_);
+    return writing_;
+}
+
 void GenerationFeed::close() {
     std::lock_guard lock(mutex_);
-    open_ = false;
+    open_ = writing_ = false;
     rows_.clear();
     bytes_ = 0;
 }

@@ -43,7 +43,11 @@ class GenerationFeed {
     void open(const ComputeConfig& config);
     /// The writer's next token (ignored once closed).
     void add(FedToken token);
-    /// The writer has stopped: nothing more is added, and the worker runs whole passes again.
+    /// The writer has stopped; the tokens it handed over are still served until close().
+    void finish();
+    /// A writer runs: between open() and finish().
+    bool isWriting() const;
+    /// Nothing more is served or added: the worker runs whole passes again.
     void close();
     bool isOpen() const;
     /// The tokens that take `config`'s text from its first `from` generated tokens to all of
@@ -56,7 +60,7 @@ class GenerationFeed {
 
   private:
     mutable std::mutex mutex_;
-    bool open_ = false;
+    bool open_ = false, writing_ = false;
     ComputeConfig base_;             ///< the text continued, with its first generated tokens
     std::vector<std::int64_t> ids_;  ///< every token the writer added, in order
     std::size_t first_ = 0;          ///< index into ids_ of rows_.front()

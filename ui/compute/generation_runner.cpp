@@ -75,7 +75,7 @@ void GenerationRunner::stop() {
 
 void GenerationRunner::end() {
     running_ = false;
-    feed_->close();
+    feed_->finish();  // the window closes it once it has drawn the last token (settle)
     emit ended();
 }
 

@@ -60,7 +60,7 @@ class GenerationRunner : public QObject {
     /// or at the model's last position.
     void finished(bool eos, bool positions_full);
     void failed(const QString& message);
-    /// The writer stopped, however (finished, failed or stop()): the feed is closed.
+    /// The writer stopped, however (finished, failed or stop()): the feed is finished.
     void ended();
 
   private:
