@@ -27,7 +27,7 @@
 //     time (< 10 s), the progress bar's updates (it moves), and Cancel, from the click until
 //     the sweep has stopped and said so (<= 200 ms);
 //   - generation after a 32-token prompt (the shipped attn-only-2l and both shapes): each new
-//     token from its arrival until the heatmaps are painted with it (<= 150 ms).
+//     token from the writer's choice of it until the heatmaps are painted with it (<= 150 ms).
 // --interventions-only runs just these; --no-interventions skips them; --keep-checkpoints DIR
 // writes the checkpoints there once and reuses them (for `attnviz bench --model DIR/...`).
 //
@@ -58,6 +58,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <vector>
 
@@ -459,9 +460,9 @@ bool bench_patching(AppSettings* settings, const QString& folder) {
 }
 
 /// Generation on the Heatmaps tab: Continue writes kTokens tokens after a prompt of kPrompt
-/// pieces; for each token, from its arrival on the GUI thread (the writer hands it over as
-/// soon as it is chosen) until the grid is painted with a snapshot that holds it.  Tokens
-/// that arrive while a pass runs are drawn by the next one together.
+/// pieces; for each token, from the moment the writer chose it (on its thread) until the grid
+/// is painted with a snapshot that holds it (its rows, handed over one step of the layers
+/// later, included).  Tokens that arrive while a pass runs are drawn by the next one together.
 bool bench_generation(AppSettings* settings, const QString& folder, const QString& name) {
     constexpr int kPrompt = 32, kTokens = 24;
     constexpr double kGoalMs = 150.0;
@@ -471,19 +472,21 @@ bool bench_generation(AppSettings* settings, const QString& folder, const QStrin
         return false;
     }
     GenerationPanel* g = w.modelPanel()->generation();
-    std::vector<QElapsedTimer> arrived;
+    std::vector<qint64> chosen;  // steady_clock nanoseconds
     std::vector<double> latency;
-    QObject::connect(g->runner(), &GenerationRunner::tokenGenerated, [&](qint64) {
-        arrived.emplace_back();
-        arrived.back().start();
-    });
+    QObject::connect(g->runner(), &GenerationRunner::tokenChosen,
+                     [&](qint64, qint64 at_ns) { chosen.push_back(at_ns); });
     const auto record = [&] {
-        // Every token the painted grid holds and not yet timed.
-        const SnapshotPtr s = w.compute()->latest();
-        if (!painted(w) || !s || !s->model) return;
+        // Every token the painted grid holds and not yet timed (a pass may already run for
+        // the next one).
+        const SnapshotPtr s = w.grid()->snapshot();
+        if (!s || !s->model || w.grid()->paintedGeneration() != s->generation) return;
         const int held = s->model->text_pieces - kPrompt;
-        while (int(latency.size()) < std::min(held, int(arrived.size())))
-            latency.push_back(arrived[latency.size()].nsecsElapsed() / 1e6);
+        const qint64 now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+        while (int(latency.size()) < std::min(held, int(chosen.size())))
+            latency.push_back(double(now - chosen[latency.size()]) / 1e6);
     };
     g->countBox()->setValue(kTokens);
     g->modeBox()->setCurrentIndex(0);
@@ -495,8 +498,8 @@ bool bench_generation(AppSettings* settings, const QString& folder, const QStrin
     if (!wait_until(
             [&] {
                 record();
-                return !g->isWriting() && int(latency.size()) == int(arrived.size()) &&
-                       !arrived.empty();
+                return !g->isWriting() && int(latency.size()) == int(chosen.size()) &&
+                       !chosen.empty();
             },
             600000)) {
         std::fprintf(stderr, "generation did not finish\n");

@@ -288,6 +288,42 @@ class TestPredictions : public QObject {
         QCOMPARE(two.ids.size(), std::size_t(2));
         QCOMPARE(two.attention.shape[2], Index(prompt.size()) + 2);
 
+        // on_step hands each new token's rows and the logits it came from, without
+        // options.attention: the rows are the pass's over the whole text (torch's too), the
+        // logits those keep_logits keeps; the last token gets its rows, a stopped one none.
+        std::vector<models::GenerationStep> steps;
+        models::GenerateOptions st = o;
+        st.attention = false;
+        st.on_step = [&](models::GenerationStep&& step) { steps.push_back(std::move(step)); };
+        const models::Generation stepped = model->generate(prompt, st);
+        QCOMPARE(stepped.ids, g.ids);
+        QVERIFY(stepped.attention.empty());
+        QCOMPARE(steps.size(), g.ids.size());
+        const Index N = model->info().num_layers, V = model->info().vocab_size;
+        for (std::size_t k = 0; k < steps.size(); ++k) {
+            const models::GenerationStep& step = steps[k];
+            const Index q = Index(prompt.size() + k);
+            QCOMPARE(step.position, q);
+            QCOMPARE(step.id, g.ids[k]);
+            QCOMPARE(step.attention.shape, (Shape{N, H, q + 1}));
+            const auto lg = test::compare_arrays(step.logits.ptr(), g.logits.ptr() + Index(k) * V,
+                                                 std::size_t(V), 1e-6, 0.0);
+            QVERIFY2(lg.ok, ("step " + std::to_string(k) + " logits: " + lg.message).c_str());
+            for (Index lh = 0; lh < N * H; ++lh) {
+                const auto row = test::compare_arrays(step.attention.ptr() + lh * (q + 1),
+                                                      ref_maps.ptr() + (lh * T + q) * T,
+                                                      std::size_t(q + 1), 1e-5, 0.0);
+                QVERIFY2(row.ok, ("step " + std::to_string(k) + " layer*head " +
+                                  std::to_string(lh) + ": " + row.message)
+                                     .c_str());
+            }
+        }
+        steps.clear();
+        st.on_token = cb.on_token;
+        seen.clear();
+        QVERIFY(model->generate(prompt, st).stopped);
+        QCOMPARE(steps.size(), std::size_t(1));  // the first token's; the stopped one has none
+
         // With heads knocked out, each token is the argmax of predict() with the same
         // interventions on the text so far (golden-checked above), and the maps are the
         // ablated pass's.
@@ -301,13 +337,15 @@ class TestPredictions : public QObject {
             ab.eos_ids.clear();
             ab.max_new_tokens = std::min<Index>(o.max_new_tokens, 4);
             ab.interventions = models::ablations(heads, kind);
+            bool stepped_ablated = false;
+            ab.on_step = [&](models::GenerationStep&&) { stepped_ablated = true; };
             const models::Generation a = model->generate(prompt, ab);
             QCOMPARE(Index(a.ids.size()), ab.max_new_tokens);
+            QVERIFY(!stepped_ablated);  // its rows change as the text grows
             models::ModelInput text;
             text.ids = prompt;
             models::PredictOptions po;
             po.interventions = ab.interventions;
-            const Index V = model->info().vocab_size;
             for (std::size_t t = 0; t < a.ids.size(); ++t) {
                 const models::Prediction p = models::predict(*model, text, po);
                 const Index last = Index(text.ids.size()) - 1;

@@ -17,6 +17,7 @@
 
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/generation_feed.h"
 #include "ui/compute/generation_runner.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
@@ -118,6 +119,123 @@ class GenerationTest : public test::WindowFixture {
         writeTokens(4);
         QCOMPARE(doc()->generated().size(), std::size_t(16));
         QVERIFY(std::equal(more.begin(), more.end(), doc()->generated().begin() + 12));
+    }
+
+    // While the writer runs, the maps grow by the rows it hands over (extend_model) rather
+    // than by a pass: a token at a time or several at once, they equal a fresh pass over the
+    // same text within float rounding, the newest position's prediction waiting for the next
+    // token; once the writer stops, the pass the window runs is the fresh pass, value for value.
+    void theWritersRowsExtendTheMapsAsAPassWould() {
+        openModel();
+        const ComputeConfig prompt = doc()->computeConfig();
+        const budget::MemoryBudget memory = w_->compute()->memoryBudget();
+        const auto compute = [&](const ComputeConfig& c, ComputeCache* cache,
+                                 GenerationFeed* feed) {
+            return compute_snapshot(c, 1, cache, 2, &memory, false, nullptr, false, feed);
+        };
+        ComputeCache cache;
+        GenerationFeed feed;
+        QVERIFY(!compute(prompt, &cache, &feed)->model->provisional);
+        feed.open(prompt);
+        GenerationSettings s = doc()->generationSettings();
+        s.count = 9;
+        std::vector<qint64> ids;
+        continue_text(prompt, s, {}, [&](models::GenerationStep&& step) {
+            ids.push_back(step.id);
+            feed.add(fed_token(std::move(step)));
+        });
+        QCOMPARE(ids, engine_continuation(prompt, s));
+        const auto close_to_a_pass = [&](const ModelMaps& grown, const ComputeConfig& c) {
+            const SnapshotPtr pass = compute(c, nullptr, nullptr);
+            const ModelMaps& fresh = *pass->model;
+            QVERIFY(grown.provisional);
+            QVERIFY(!fresh.provisional);
+            QCOMPARE(grown.tokens, fresh.tokens);
+            QCOMPARE(grown.token_text, fresh.token_text);
+            QCOMPARE(grown.generated_pieces, fresh.generated_pieces);
+            const auto L = std::size_t(fresh.tokens);
+            for (int l = 0; l < fresh.num_layers; ++l) {
+                const auto at = std::size_t(l);
+                const auto tag = [&](const char* what) {
+                    return (std::string(what) + " of layer " + std::to_string(l) + ": ");
+                };
+                const auto maps =
+                    test::compare_arrays(grown.weights[at].ptr(), fresh.weights[at].ptr(),
+                                         std::size_t(fresh.num_heads) * L * L, 1e-5);
+                QVERIFY2(maps.ok, (tag("maps") + maps.message).c_str());
+                const auto means =
+                    test::compare_arrays(grown.means[at].ptr(), fresh.means[at].ptr(), L * L, 1e-5);
+                QVERIFY2(means.ok, (tag("means") + means.message).c_str());
+                const auto rollout = test::compare_arrays(grown.rollout[at].ptr(),
+                                                          fresh.rollout[at].ptr(), L * L, 1e-5);
+                QVERIFY2(rollout.ok, (tag("rollout") + rollout.message).c_str());
+                for (int h = 0; h < fresh.num_heads; ++h) {
+                    const models::HeadMeasures &a = grown.atlas.at(l, h), &b = fresh.atlas.at(l, h);
+                    QVERIFY(std::abs(a.previous - b.previous) < 1e-5);
+                    QVERIFY(std::abs(a.entropy - b.entropy) < 1e-4);
+                    QCOMPARE(a.induction, b.induction);
+                    QCOMPARE(a.labels, b.labels);
+                }
+            }
+            QCOMPARE(grown.thumbnails.size(), fresh.thumbnails.size());
+            // Every position's prediction but the newest's, which waits for the next token.
+            const ModelPredictions &p = *grown.predictions, &q = *fresh.predictions;
+            QCOMPARE(int(p.positions.size()), fresh.tokens - 1);
+            QCOMPARE(p.next_logprob.size(), q.next_logprob.size());
+            for (std::size_t t = 0; t < p.next_logprob.size(); ++t)
+                QVERIFY2(std::abs(p.next_logprob[t] - q.next_logprob[t]) < 1e-4,
+                         qPrintable(QStringLiteral("position %1: %2 against %3")
+                                        .arg(t)
+                                        .arg(p.next_logprob[t])
+                                        .arg(q.next_logprob[t])));
+            for (std::size_t r = 0; r < p.positions.size(); ++r) {
+                QCOMPARE(p.positions[r], q.positions[r]);
+                QCOMPARE(p.top[r].front().id, q.top[r].front().id);
+                QVERIFY(std::abs(p.top[r].front().logprob - q.top[r].front().logprob) < 1e-4);
+                QCOMPARE(p.top_text[r].front(), q.top_text[r].front());
+            }
+            QVERIFY(std::abs(p.loss - q.loss) < 1e-4);
+        };
+        // A token at a time, then the rest at once.
+        ComputeConfig c = prompt;
+        for (std::size_t k = 0; k < 4; ++k) {
+            c.generated.push_back(ids[k]);
+            close_to_a_pass(*compute(c, &cache, &feed)->model, c);
+        }
+        c.generated = ids;
+        const SnapshotPtr grown = compute(c, &cache, &feed);
+        close_to_a_pass(*grown->model, c);
+        // A token the writer did not write: a pass.
+        ComputeCache side;
+        compute(prompt, &side, &feed);
+        ComputeConfig other = prompt;
+        other.generated = {ids.front() + 1};
+        QVERIFY(!compute(other, &side, &feed)->model->provisional);
+        // The writer stopped: the same text again is a pass.
+        feed.close();
+        const SnapshotPtr settled = compute(c, &cache, &feed);
+        QVERIFY(!settled->model->provisional);
+        const SnapshotPtr pass = compute(c, nullptr, nullptr);
+        const ModelMaps& fresh = *pass->model;
+        for (int l = 0; l < fresh.num_layers; ++l)
+            QCOMPARE(settled->model->weights[std::size_t(l)].data,
+                     fresh.weights[std::size_t(l)].data);
+        QCOMPARE(settled->model->predictions->next_logprob, fresh.predictions->next_logprob);
+        QCOMPARE(int(settled->model->predictions->positions.size()), fresh.tokens);
+
+        // In the window: once the writer stops, the maps are a fresh pass's.
+        writeTokens(9);
+        QCOMPARE(doc()->generated(), ids);
+        const ModelMaps& shown = *snap()->model;
+        QVERIFY(!shown.provisional);
+        QCOMPARE(shown.tokens, fresh.tokens);
+        for (int l = 0; l < fresh.num_layers; ++l) {
+            QCOMPARE(shown.weights[std::size_t(l)].data, fresh.weights[std::size_t(l)].data);
+            QCOMPARE(shown.means[std::size_t(l)].data, fresh.means[std::size_t(l)].data);
+            QCOMPARE(shown.rollout[std::size_t(l)].data, fresh.rollout[std::size_t(l)].data);
+        }
+        QCOMPARE(shown.predictions->next_logprob, fresh.predictions->next_logprob);
+        QCOMPARE(shown.predictions->positions, fresh.predictions->positions);
     }
 
     void theTimelineShowsEachStepsAttention() {

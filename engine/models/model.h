@@ -187,6 +187,16 @@ enum class LmHeadKind {
     Masked,  ///< the MLM head (transform, norm, decoder + bias): logits at [MASK]
 };
 
+/// A new token's step of generate(), handed to GenerateOptions::on_step.
+struct GenerationStep {
+    std::int64_t position = 0;  ///< the token's position in the prompt and new tokens
+    std::int64_t id = 0;
+    Tensor logits;  ///< [vocab]: the logits it was chosen from (those of the position before it)
+    /// [layers, heads, position + 1]: each head's attention row of this token (the query) over
+    /// every token up to it, float32: the row forward() gives for it on the same text.
+    Tensor attention;
+};
+
 struct GenerateOptions {
     std::int64_t max_new_tokens = 32;
     double temperature = 0.0;  ///< 0: greedy
@@ -205,6 +215,12 @@ struct GenerateOptions {
     /// Called with each new token as soon as it is chosen (on the calling thread); returning
     /// false stops the generation there (Generation::stopped), the token kept.
     std::function<bool(std::int64_t id)> on_token;
+    /// Called (on the calling thread) for each new token once its own step's layers have run,
+    /// before that step's logits: where it came from and its attention rows, so a viewer can
+    /// extend the maps it drew rather than run the text again.  The last token gets one more
+    /// step (without logits) for its rows; a token on_token stopped at gets none.  Not called
+    /// with interventions: every step runs the whole text, whose rows change as it grows.
+    std::function<void(GenerationStep&&)> on_step;
 };
 
 struct Generation {

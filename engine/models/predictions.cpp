@@ -21,15 +21,6 @@ double logprob_of(const float* row, Index vocab, Index next) {
     return log_softmax(row, vocab)[static_cast<std::size_t>(next)];
 }
 
-/// The mean of -logprob: the loss in nats per token (NaN with none).
-double mean_loss(const std::vector<double>& logprob) {
-    if (logprob.empty()) return std::numeric_limits<double>::quiet_NaN();
-    double sum = 0.0;
-    for (const double v : logprob)
-        sum -= v;
-    return sum / double(logprob.size());
-}
-
 double metric(const Model& m, const Tensor& final, Index position,
               const std::vector<Index>& columns, int threads) {
     const Tensor c = m.logits(final, {position}, threads, &columns);
@@ -98,6 +89,14 @@ std::vector<TokenScore> top_k(const float* logits, Index vocab, Index k) {
                                       : log_softmax(logits, vocab)[static_cast<std::size_t>(id)]});
     }
     return out;
+}
+
+double mean_loss(const std::vector<double>& logprob) {
+    if (logprob.empty()) return std::numeric_limits<double>::quiet_NaN();
+    double sum = 0.0;
+    for (const double v : logprob)
+        sum -= v;
+    return sum / double(logprob.size());
 }
 
 std::vector<std::vector<TokenScore>> top_k_rows(const Tensor& logits, Index k, int threads) {

@@ -23,6 +23,8 @@ struct TokenScore {
 
 /// log softmax of one row of logits, in double.
 std::vector<double> log_softmax(const float* logits, std::int64_t vocab);
+/// The mean of -logprob: the loss in nats per token (NaN with none).
+double mean_loss(const std::vector<double>& logprob);
 /// The k most likely ids of one row (ties: the lower id first), with their log-probabilities.
 std::vector<TokenScore> top_k(const float* logits, std::int64_t vocab, std::int64_t k);
 /// top_k of each row of [rows, vocab] logits, the rows spread over `threads`.

@@ -1500,6 +1500,9 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
     // of its products, so its steps run on the calling thread (a step of char-zh-en-4l: 1.35
     // ms on two threads, 0.23 ms on one); a large one streams its weights on every thread.
     const int step_threads = weight_bytes() >= (std::size_t{64} << 20) ? threads : 1;
+    // Each new token's step for on_step: the logits it was chosen from, then its rows.
+    const bool stepped = options.on_step && !intervened;
+    GenerationStep handed;
     // The last n ids (at positions t0...) through every layer, their attention rows kept;
     // returns the stream of the last one.
     const auto step = [&](Index n, Index t0) {
@@ -1511,17 +1514,30 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
             pos[static_cast<std::size_t>(i)] = t0 + i;
         std::vector<float> x(static_cast<std::size_t>(n * E));
         embed(in, pos, x.data());
+        // The prompt's step is not a new token's: its rows are forward()'s.
+        const bool hand = stepped && t0 >= P && !g.stopped;
+        const Index S = t0 + n;
+        if (hand) handed.attention = Tensor({N, H, S});
         for (Index l = 0; l < N; ++l) {
             AttentionResult r;
-            cached_block(l, x.data(), n, t0, cache, options.attention ? &r : nullptr, run_threads,
-                         scratch);
-            if (!options.attention) continue;
-            const Index S = t0 + n;
-            for (Index h = 0; h < H; ++h)
-                for (Index i = 0; i < n; ++i)
-                    std::copy_n(r.weights.ptr() + (h * n + i) * S, S,
-                                g.attention.ptr() + ((l * H + h) * T + t0 + i) * T);
-            recycle(r);
+            cached_block(l, x.data(), n, t0, cache, options.attention || hand ? &r : nullptr,
+                         run_threads, scratch);
+            if (hand)
+                for (Index h = 0; h < H; ++h)
+                    std::copy_n(r.weights.ptr() + h * S, S,
+                                handed.attention.ptr() + (l * H + h) * S);
+            if (options.attention)
+                for (Index h = 0; h < H; ++h)
+                    for (Index i = 0; i < n; ++i)
+                        std::copy_n(r.weights.ptr() + (h * n + i) * S, S,
+                                    g.attention.ptr() + ((l * H + h) * T + t0 + i) * T);
+            if (options.attention || hand) recycle(r);
+        }
+        if (hand) {
+            handed.position = t0;
+            handed.id = ids[static_cast<std::size_t>(t0)];
+            options.on_step(std::move(handed));
+            handed = GenerationStep();
         }
         return Tensor({1, E}, std::vector<float>(x.end() - E, x.end()));
     };
@@ -1556,6 +1572,7 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
             intervened ? intervened_pass(false)
                        : logits(step(n, t0), {0}, n == 1 ? step_threads : threads, nullptr);
         const Index next = sampler.pick(last.data);
+        if (stepped) handed.logits = Tensor({V}, last.data);
         if (options.keep_logits)
             step_logits.insert(step_logits.end(), last.data.begin(), last.data.end());
         g.ids.push_back(next);
@@ -1569,6 +1586,7 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
     }
     const auto steps = static_cast<Index>(g.ids.size());
     if (options.keep_logits) g.logits = Tensor({steps, V}, std::move(step_logits));
+    if (stepped && !g.stopped && !options.attention) step(1, P + steps - 1);  // the last rows
     if (options.attention) {
         // The last token's own row: one more step, without its logits.
         const Index total = P + steps;

@@ -28,7 +28,7 @@ inline bool settled(ui::MainWindow& w) {
     const ui::ComputeController* c = w.compute();
     // The model writing or its timeline playing changes the document at every token.
     const ui::GenerationPanel* g = w.modelPanel()->generation();
-    return !c->isBusy() && c->latest() &&
+    return !c->isBusy() && !c->isSettling() && c->latest() &&
            w.grid()->paintedGeneration() == c->latest()->generation && !g->isWriting() &&
            !g->isPlaying();
 }

@@ -161,6 +161,11 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
                              "tokens × tokens); this text has %2. Shorten it to see the steps.")
                              .arg(kStepsCellBudget)
                              .arg(cells)
+                   : s.model->provisional
+                       ? StepsText::tr(
+                             "The steps of layer %1 follow when the model stops "
+                             "writing.")
+                             .arg(s.layer + 1)
                        : StepsText::tr("Computing the steps of layer %1…").arg(s.layer + 1);
         return m;
     }

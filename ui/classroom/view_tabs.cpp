@@ -157,6 +157,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+        if (stale_) refreshViews(currentTab());
         emit hovered(QString());
         emit stepsShown(currentTab() == StepsTab);
         emit lensShown(currentTab() == LensTab);
@@ -297,16 +298,27 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot,
     statistics_ = snapshot_ && statistics && statistics->generation == snapshot_->generation
                       ? std::move(statistics)
                       : nullptr;
-    steps_->setSnapshot(snapshot_);
-    model_->setSnapshot(snapshot_);
-    syncTokenFocus();
-    atlas_->setSnapshot(snapshot_);
-    lens_->setSnapshot(snapshot_);
-    patch_->setModel(snapshot_ && snapshot_->model ? find_model(snapshot_->model->folder)
-                                                   : nullptr);
-    lines_->setSnapshot(snapshot_);
-    compare_->setSnapshot(snapshot_);
-    refreshStatistics();
+    // While the writer extends the maps a token at a time, only the tab in view follows; the
+    // others catch up when shown, or with the pass that follows the writer.
+    stale_ = snapshot_ && snapshot_->model && snapshot_->model->provisional;
+    refreshViews(stale_ ? currentTab() : -1);
+}
+
+void ViewTabs::refreshViews(int only) {
+    const auto wants = [only](Tab tab) { return only < 0 || only == tab; };
+    if (wants(StepsTab)) steps_->setSnapshot(snapshot_);
+    if (wants(ModelTab)) {
+        model_->setSnapshot(snapshot_);
+        syncTokenFocus();
+    }
+    if (wants(AtlasTab)) atlas_->setSnapshot(snapshot_);
+    if (wants(LensTab)) lens_->setSnapshot(snapshot_);
+    if (wants(PatchTab))
+        patch_->setModel(snapshot_ && snapshot_->model ? find_model(snapshot_->model->folder)
+                                                       : nullptr);
+    if (wants(LinesTab)) lines_->setSnapshot(snapshot_);
+    if (wants(CompareTab)) compare_->setSnapshot(snapshot_);
+    if (wants(StatisticsTab)) refreshStatistics();
 }
 
 void ViewTabs::refreshStatistics() {

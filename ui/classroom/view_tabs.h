@@ -108,6 +108,8 @@ class ViewTabs : public QWidget {
   private:
     void retranslate();
     void refreshStatistics();
+    /// Gives the views snapshot_: those of tab `only`, or every one (-1).
+    void refreshViews(int only);
     /// The model tab's "Show: [every map | from a token | to a token]  Token: [...]".
     QWidget* makeModelTab();
     void syncTokenFocus();
@@ -129,6 +131,8 @@ class ViewTabs : public QWidget {
     LinesView* lines_ = nullptr;
     StatisticsView* stats_ = nullptr;
     CompareView* compare_ = nullptr;
+    /// snapshot_ is one the generation writer's rows extended: only the tab in view has it.
+    bool stale_ = false;
     QWidget* banner_ = nullptr;
     QLabel* banner_title_ = nullptr;
     QLabel* banner_text_ = nullptr;

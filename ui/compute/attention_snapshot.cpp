@@ -15,6 +15,7 @@
 #include "engine/errors.h"
 #include "engine/io/safetensors.h"
 #include "engine/text/embedding.h"
+#include "ui/compute/generation_feed.h"
 #include "ui/compute/model_lens.h"
 #include "ui/compute/model_snapshot.h"
 
@@ -251,6 +252,18 @@ struct ComputeCache::Impl {
     IntactPredictions intact;  ///< the last text's predictions without knock-outs
 };
 
+namespace {
+/// Whether `to` is `from`'s text continued by more generated tokens, all else equal.
+bool continues(const ComputeCache::Impl::ModelKey& from, const ComputeCache::Impl::ModelKey& to) {
+    if (to.generated.size() <= from.generated.size() ||
+        !std::equal(from.generated.begin(), from.generated.end(), to.generated.begin()))
+        return false;
+    ComputeCache::Impl::ModelKey same = to;
+    same.generated = from.generated;
+    return same == from;
+}
+}  // namespace
+
 ComputeCache::ComputeCache() : impl(std::make_unique<Impl>()) {}
 ComputeCache::~ComputeCache() = default;
 
@@ -319,7 +332,7 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& c, const TokenSeque
 
 SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
                              int num_threads, const budget::MemoryBudget* budget, bool model_steps,
-                             const PassControl* control, bool model_lens) {
+                             const PassControl* control, bool model_lens, GenerationFeed* feed) {
     if (c.usesModel()) {
         const budget::MemoryBudget memory =
             budget ? *budget : budget::resolve_memory_budget("", "");
@@ -341,9 +354,18 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         // Choosing another layer re-slices; the word and special-token toggles regroup the
         // pieces' maps; only another text or model runs the forward pass again.
         const std::pair<bool, bool> shown{c.words, c.hide_special};
-        // A lower budget decides again about maps it no longer allows.
+        const bool writing = !maps && feed && feed->isOpen();
+        // A lower budget decides again about maps it no longer allows; maps extended by the
+        // writer's rows are replaced by a pass once it stops.
         if (!cached.model_key || !(*cached.model_key == key) || !cached.piece_maps ||
-            cached.piece_maps->estimated_bytes > memory.bytes) {
+            cached.piece_maps->estimated_bytes > memory.bytes ||
+            (cached.piece_maps->provisional && !writing)) {
+            // The text continued by the writer's tokens: its rows extend the maps.
+            std::shared_ptr<const ModelMaps> extended;
+            if (writing && cached.model_key && cached.piece_maps &&
+                continues(*cached.model_key, key) && cached.induction_folder == c.model_folder)
+                if (const auto fed = feed->tokens(c, cached.model_key->generated.size()))
+                    extended = extend_model(*cached.piece_maps, c, *fed, memory, cached.induction);
             cached.model_maps.reset();  // before the new pass allocates
             cached.piece_maps.reset();
             cached.steps.reset();
@@ -351,10 +373,12 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.lens.reset();
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
-            cached.piece_maps = maps ? run_maps(c, memory, control)
-                                     : run_model(c, num_threads, memory, &cached.induction, control,
-                                                 &cached.intact);
+            cached.piece_maps = extended ? std::move(extended)
+                                : maps   ? run_maps(c, memory, control)
+                                         : run_model(c, num_threads, memory, &cached.induction,
+                                                     control, &cached.intact);
             cached.model_key = key;
+            if (writing) feed->forget(key.generated.size());  // the maps hold those rows
         }
         if (!cached.model_maps || cached.shown_key != shown) {
             cached.model_maps.reset();
@@ -363,8 +387,11 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.model_maps = plain ? cached.piece_maps : present_model(cached.piece_maps, c);
             cached.shown_key = shown;
         }
+        // While the writer extends the maps, the steps and the lens (each a pass of its own)
+        // wait for the pass that follows it.
+        const bool provisional = cached.piece_maps->provisional;
         std::shared_ptr<const StepTensors> steps;
-        if (model_steps && !maps) {  // a file holds the maps, not how they were computed
+        if (model_steps && !maps && !provisional) {  // a file holds the maps, not their making
             const int layer = std::clamp(c.layer, 0, cached.piece_maps->num_layers - 1);
             if (cached.steps_layer != layer) {
                 cached.steps.reset();
@@ -375,7 +402,8 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         }
         // The lens reads the model's pieces, not the words shown: only the text or the model
         // computes it again.
-        if (model_lens && !cached.lens) cached.lens = compute_lens(c, num_threads, control);
+        if (model_lens && !cached.lens && !provisional)
+            cached.lens = compute_lens(c, num_threads, control);
         return model_layer_snapshot(c, generation, cached.model_maps, std::move(steps),
                                     model_lens ? cached.lens : nullptr);
     }

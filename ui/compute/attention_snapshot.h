@@ -146,6 +146,9 @@ struct ModelMaps {
     /// Maps read from a file (run_maps): what the user should know about them, e.g. rows that
     /// do not sum to 1; empty when nothing.
     QString warning;
+    /// Extended by the generation writer's rows (extend_model) rather than computed by a pass:
+    /// a full pass replaces it once the writer stops.
+    bool provisional = false;
     double elapsed_ms = 0.0;  ///< the forward pass
     /// What run_model estimated the pass and its maps need, and the budget then.
     std::uint64_t estimated_bytes = 0, budget_bytes = 0;
@@ -309,16 +312,22 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& config, const Token
 /// needs more than `budget` (null: ATTNVIZ_MEMORY_BUDGET or the default budget).
 /// `cache` (optional) keeps the layer and any weights file between calls.
 struct ComputeCache;
+class GenerationFeed;
 /// `model_steps`: with a model, also run the pass that keeps config.layer's intermediates
 /// for the steps view (model_steps()); the demo layer keeps them whenever they fit.
 /// `control` (may be null): stopped, a model's pass throws Cancelled before its next layer
 /// (the demo layer before it starts); its progress follows the layers.
 /// `model_lens`: with a model, also compute its logit lens on the text (compute_lens), kept in
 /// the cache until the text or the model changes.
+/// `feed` (may be null): while it is open, a text that continues the cached one by tokens it
+/// holds extends the cached maps by their rows (extend_model) instead of a pass; the steps and
+/// the lens wait for the full pass that follows when the writer stops (the next request once
+/// the feed is closed).
 SnapshotPtr compute_snapshot(const ComputeConfig& config, std::uint64_t generation,
                              ComputeCache* cache = nullptr, int num_threads = 1,
                              const budget::MemoryBudget* budget = nullptr, bool model_steps = false,
-                             const PassControl* control = nullptr, bool model_lens = false);
+                             const PassControl* control = nullptr, bool model_lens = false,
+                             GenerationFeed* feed = nullptr);
 
 /// Reuses the initialised layer (weights depend only on a few settings) and the parsed
 /// weights file between requests.  Not thread-safe: one per worker.

@@ -2,11 +2,13 @@
 
 #include <QCoreApplication>
 #include <QMetaObject>
+#include <QTimer>
 
 #include <exception>
 
 #include "engine/models/model_folder.h"
 #include "ui/classroom/head_statistics.h"
+#include "ui/compute/generation_feed.h"
 #include "ui/compute/mailbox.h"
 #include "ui/render/heatmap_figure.h"
 
@@ -91,9 +93,10 @@ class ComputeController::Worker : public QObject {
                                  .arg(done)
                                  .arg(total));
                 };
-                snapshot = compute_snapshot(
-                    request.config, gen, &cache_, std::max(1, QThread::idealThreadCount()),
-                    &request.budget, request.model_steps, &control, request.model_lens);
+                snapshot = compute_snapshot(request.config, gen, &cache_,
+                                            std::max(1, QThread::idealThreadCount()),
+                                            &request.budget, request.model_steps, &control,
+                                            request.model_lens, request.feed.get());
             }
             std::shared_ptr<PreparedMaps> maps;
             std::shared_ptr<SnapshotStatistics> stats;
@@ -179,7 +182,7 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     requested_steps_ = model_steps_;
     requested_lens_ = model_lens_;
     worker_->submit(Request{config, requested_, prepare_maps_, model_steps_, model_lens_, colormap_,
-                            scale_, budget_, nullptr});
+                            scale_, budget_, nullptr, feed_});
     if (!was_busy) emit busyChanged(true);
     return requested_;
 }
@@ -194,8 +197,23 @@ bool ComputeController::recolor() {
     requested_lens_ = model_lens_;
     emit busyChanged(true);
     worker_->submit(Request{*last_config_, requested_, true, model_steps_, model_lens_, colormap_,
-                            scale_, budget_, latest_});
+                            scale_, budget_, latest_, feed_});
     return true;
+}
+
+void ComputeController::settle() {
+    settle_pending_ = true;
+    // After the document's pending change (the last token, appended in this turn) is asked for.
+    QTimer::singleShot(0, this, &ComputeController::trySettle);
+}
+
+void ComputeController::trySettle() {
+    if (!settle_pending_ || isBusy()) return;  // again when the requests before it are done
+    settle_pending_ = false;
+    if (!feed_ || feed_->isWriting()) return;  // another writer started: it settles when it ends
+    feed_->close();
+    if (last_config_ && latest_ && latest_->model && latest_->model->provisional)
+        requestAgain(*last_config_);
 }
 
 void ComputeController::setModelSteps(bool on) {
@@ -220,7 +238,10 @@ void ComputeController::setModelLens(bool on) {
 void ComputeController::setFinished(std::uint64_t generation) {
     const bool was_busy = isBusy();
     finished_ = std::max(finished_, generation);
-    if (was_busy && !isBusy()) emit busyChanged(false);
+    if (was_busy && !isBusy()) {
+        emit busyChanged(false);
+        trySettle();
+    }
 }
 
 void ComputeController::deliver(std::uint64_t generation, SnapshotPtr snapshot,

@@ -20,6 +20,7 @@
 
 namespace attnviz::ui {
 
+class GenerationFeed;
 struct PreparedMaps;
 struct SnapshotStatistics;
 
@@ -44,6 +45,16 @@ class ComputeController : public QObject {
     using LayerHook =
         std::function<bool(std::int64_t done, std::int64_t total, const PassControl& control)>;
     static void setLayerHookForTesting(LayerHook hook);
+
+    /// The generation writer's feed: while it is open, a text the writer continued extends the
+    /// maps by its rows instead of a pass (compute_snapshot).
+    void setGenerationFeed(std::shared_ptr<GenerationFeed> feed) { feed_ = std::move(feed); }
+    /// The writer stopped: once the requests already made (its last tokens) are drawn, closes
+    /// the feed and, when the snapshot shown is one its rows extended, computes the same
+    /// configuration again with a full pass.
+    void settle();
+    /// settle() is waiting for the requests before it.
+    bool isSettling() const { return settle_pending_; }
 
     /// Build colour-map data on the worker too (the window wants it; the CLI does not).
     void setPrepareMaps(bool on) { prepare_maps_ = on; }
@@ -109,6 +120,7 @@ class ComputeController : public QObject {
         ScaleMode scale;
         budget::MemoryBudget budget;
         SnapshotPtr recolor;  ///< set: colour this snapshot's maps, compute nothing
+        std::shared_ptr<GenerationFeed> feed;
     };
     class Worker;
 
@@ -121,6 +133,7 @@ class ComputeController : public QObject {
     void failOverBudget(std::uint64_t generation, const budget::MemoryPlan& plan,
                         const budget::MemoryBudget& budget);
     void setFinished(std::uint64_t generation);
+    void trySettle();
 
     QThread thread_;
     Worker* worker_ = nullptr;
@@ -137,6 +150,8 @@ class ComputeController : public QObject {
     ScaleMode scale_ = ScaleMode::Shared;
     budget::MemoryBudget budget_;
     budget::MemoryPlan over_budget_;
+    std::shared_ptr<GenerationFeed> feed_;
+    bool settle_pending_ = false;
     SnapshotPtr latest_;
     std::shared_ptr<PreparedMaps> latest_maps_;
     std::shared_ptr<const SnapshotStatistics> latest_stats_;

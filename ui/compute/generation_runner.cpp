@@ -4,8 +4,10 @@
 #include <QThread>
 
 #include <algorithm>
+#include <chrono>
 
 #include "engine/errors.h"
+#include "ui/compute/generation_feed.h"
 #include "ui/compute/mailbox.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
@@ -21,7 +23,8 @@ using Continuation = models::Generation;
 }  // namespace
 
 Continuation continue_text(const ComputeConfig& config, const GenerationSettings& settings,
-                           const std::function<bool(std::int64_t)>& on_token) {
+                           const std::function<bool(std::int64_t)>& on_token,
+                           const std::function<void(models::GenerationStep&&)>& on_step) {
     const ModelPtr m = open_model(config.model_folder);
     const models::Model& model = *m->model;
     const models::ModelInfo& info = model.info();
@@ -51,12 +54,15 @@ Continuation continue_text(const ComputeConfig& config, const GenerationSettings
     o.interventions = model_knock_outs(config, info);
     o.num_threads = std::max(1, QThread::idealThreadCount());
     o.on_token = on_token;
+    o.on_step = on_step;
     return model.generate(enc.input.ids, o);
 }
 
-GenerationRunner::GenerationRunner(QObject* parent) : QObject(parent), box_(new Mailbox(this)) {}
+GenerationRunner::GenerationRunner(QObject* parent)
+    : QObject(parent), box_(new Mailbox(this)), feed_(std::make_shared<GenerationFeed>()) {}
 
 GenerationRunner::~GenerationRunner() {
+    const QSignalBlocker quiet(this);  // whoever listens may be half destroyed
     stop();
     if (thread_.joinable()) thread_.join();
 }
@@ -64,7 +70,13 @@ GenerationRunner::~GenerationRunner() {
 void GenerationRunner::stop() {
     if (stop_) stop_->store(true);
     ++generation_;  // drops what the thread still hands over
+    if (running_) end();
+}
+
+void GenerationRunner::end() {
     running_ = false;
+    feed_->finish();  // the window closes it once it has drawn the last token (settle)
+    emit ended();
 }
 
 void GenerationRunner::start(const ComputeConfig& config, const GenerationSettings& settings) {
@@ -73,31 +85,47 @@ void GenerationRunner::start(const ComputeConfig& config, const GenerationSettin
     auto stop_flag = std::make_shared<std::atomic<bool>>(false);
     stop_ = stop_flag;
     running_ = true;
+    feed_->open(config);
     const std::uint64_t generation = generation_;
     Mailbox* box = box_;
-    // The thread is joined before box_ and this are destroyed, so both outlive it.
-    thread_ = std::thread([this, box, generation, config, settings, stop_flag] {
+    GenerationFeed* feed = feed_.get();
+    // Knocked-out heads change every row as the text grows: the engine hands no rows then.
+    const bool rows = config.knocked_out.empty();
+    // The thread is joined before box_, feed_ and this are destroyed, so all outlive it.
+    thread_ = std::thread([this, box, feed, rows, generation, config, settings, stop_flag] {
         const auto deliver = [this, box, generation](auto call) {
             box->post([this, generation, call] {
                 if (generation == generation_) call();
             });
         };
-        try {
-            const models::Generation g = continue_text(config, settings, [&](std::int64_t id) {
-                deliver([this, id] { emit tokenGenerated(qint64(id)); });
-                return !stop_flag->load();
+        const auto on_token = [&](std::int64_t id) {
+            const qint64 at = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now().time_since_epoch())
+                                  .count();
+            deliver([this, id, at, rows] {
+                emit tokenChosen(qint64(id), at);
+                if (!rows) emit tokenGenerated(qint64(id));
             });
+            return !stop_flag->load();
+        };
+        const auto on_step = [&](models::GenerationStep&& step) {
+            const std::int64_t id = step.id;
+            feed->add(fed_token(std::move(step)));
+            deliver([this, id] { emit tokenGenerated(qint64(id)); });
+        };
+        try {
+            const models::Generation g = continue_text(config, settings, on_token, on_step);
             if (g.stopped) return;
             // Fewer than asked, and no end-of-text token: the positions ran out.
             const bool full = !g.eos && std::int64_t(g.ids.size()) < settings.count;
             deliver([this, eos = g.eos, full] {
-                running_ = false;
+                end();
                 emit finished(eos, full);
             });
         } catch (const std::exception& e) {
             const QString message = QString::fromUtf8(e.what());
             deliver([this, message] {
-                running_ = false;
+                end();
                 emit failed(message);
             });
         }

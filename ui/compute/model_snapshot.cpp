@@ -18,6 +18,7 @@
 #include "engine/io/attention_arrays.h"
 #include "engine/models/head_statistics.h"
 #include "engine/models/token_views.h"
+#include "ui/compute/generation_feed.h"
 #include "ui/compute/model_store.h"
 #include "ui/render/colormaps.h"
 
@@ -226,6 +227,47 @@ std::vector<models::HeadIntervention> knock_outs(const ComputeConfig& c,
     return out;
 }
 
+/// The first layers a scope keeps (its layers_shown, else every one of N).
+std::vector<std::int64_t> first_layers_of(int N, const budget::ResultScope& s) {
+    std::vector<std::int64_t> layers(
+        std::size_t(s.layers_shown > 0 ? std::min(s.layers_shown, N) : N));
+    for (std::size_t l = 0; l < layers.size(); ++l)
+        layers[l] = std::int64_t(l);
+    return layers;
+}
+
+/// The heads of H whose maps a scope keeps.
+int kept_heads_of(int H, const budget::ResultScope& s) {
+    return s.heads_shown < 0 ? H : std::min(s.heads_shown, H);
+}
+
+/// What a model's pass over L pieces with `options` needs for scope `s`.  Kept: the kept
+/// layers' maps of the kept heads (the window's rows and columns) and their thumbnails, one
+/// layer's panels drawn; with fewer heads or a window, one layer's every map while its heads
+/// are measured, and with a window the rollout running over every piece; and a model too big
+/// to keep in float32 streams its weights, a layer's buffer at a time.
+std::uint64_t pass_footprint(const models::Model& model, const models::ModelForwardOptions& options,
+                             const budget::ResultScope& s, std::int64_t L) {
+    const int H = int(model.info().num_heads);
+    models::ModelForwardOptions o = options;
+    o.scope.layers = first_layers_of(int(model.info().num_layers), s);
+    const int k = kept_heads_of(H, s);
+    o.scope.heads = k;
+    const budget::AxisWindow w = budget::window_on(s, L);
+    o.scope.window_begin = w.begin;
+    o.scope.window_length = w.count;
+    const double cells = double(w.count) * double(w.count), full = double(L * L);
+    const double maps = double(o.scope.layers.size()) * double(k + 1) * cells;
+    // Heads are measured from their rows (models::HeadStatisticsSink): per thread a block.
+    const double measured =
+        double(models::statistics_bytes(model.info(), L, false, o.num_threads));
+    const double rollout = w.count < L ? 4.0 * full * sizeof(float) : 0.0;
+    return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
+                         rollout + double(k + 1) * cells * kDisplayBytesPerCell +
+                         double(kDisplayFixedBytes)) +
+           model.streaming_weight_bytes();
+}
+
 /// Why a model's predictions are not shown, or empty when they are.
 QString predictions_missing(const models::Model& model, std::int64_t pieces) {
     if (model.lm_head() == models::LmHeadKind::None)
@@ -237,6 +279,49 @@ QString predictions_missing(const models::Model& model, std::int64_t pieces) {
             .arg(ModelPredictions::kMaxPieces)
             .arg(pieces);
     return {};
+}
+
+/// What run_model and extend_model say alike of the model and of the text `enc` encodes
+/// (text_a: the text with its continuation), with the window's pieces.
+void describe_text(ModelMaps* out, const Opened& m, const Encoded& enc, const ComputeConfig& c,
+                   const QString& text_a, const budget::AxisWindow& window) {
+    const models::ModelInfo& info = m.model->info();
+    out->name = model_display_name(m);
+    out->folder = c.model_folder;
+    out->total_layers = int(info.num_layers);
+    out->num_heads = int(info.num_heads);
+    out->num_kv_heads = int(info.num_kv_heads);
+    out->pieces = out->tokens = int(window.count);
+    out->first_piece = out->first_token = int(window.begin);
+    out->text_pieces = out->text_tokens = int(enc.input.ids.size());
+    out->causal = info.causal;
+    out->encoding = enc.encoding;
+    out->text_a = text_a;
+    out->text_b = pair_text(c);
+    out->generated_pieces = int(c.shownGenerated().size());
+    if (const auto unk = m.tokenizer.unk_id())
+        for (std::size_t k = 0; k < enc.encoding.size(); ++k)
+            if (enc.encoding.ids[k] == *unk && !enc.encoding.special[k])
+                out->unknown_chars +=
+                    int(enc.encoding.offsets[k].second - enc.encoding.offsets[k].first);
+    for (const QString& t : {out->text_a, out->text_b})
+        for (const char32_t ch : t.toUcs4())
+            out->text_chars += !QChar::isSpace(ch);
+    for (auto k = std::size_t(window.begin); k < std::size_t(window.begin + window.count); ++k) {
+        out->token_text.push_back(QString::fromStdString(enc.encoding.text[k]));
+        out->special.push_back(enc.encoding.special[k]);
+        out->sequence.push_back(enc.encoding.sequence.empty() ? 0 : enc.encoding.sequence[k]);
+    }
+    out->knocked_out = c.knocked_out;
+}
+
+/// The atlas's induction scores (per head of every layer, layer * H + head) and its labels.
+void label_atlas(ModelMaps* out, const std::vector<double>& scores) {
+    const auto H = std::size_t(out->num_heads);
+    for (int l = 0; l < out->num_layers; ++l)
+        for (std::size_t h = 0; h < H; ++h)
+            out->atlas.at(l, std::int64_t(h)).induction = scores[std::size_t(l) * H + h];
+    models::label_heads(&out->atlas);
 }
 
 /// The head's predictions over a pass's final residual stream: every position of a causal
@@ -313,39 +398,13 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     if (control) options.control = *control;
     options.interventions = knock_outs(c, info);
     const int N = int(info.num_layers);
-    const auto first_layers = [N](const budget::ResultScope& s) {
-        std::vector<std::int64_t> layers(
-            std::size_t(s.layers_shown > 0 ? std::min(s.layers_shown, N) : N));
-        for (std::size_t l = 0; l < layers.size(); ++l)
-            layers[l] = std::int64_t(l);
-        return layers;
-    };
+    const auto first_layers = [N](const budget::ResultScope& s) { return first_layers_of(N, s); };
     const int H = int(info.num_heads);
-    const auto kept_heads = [H](const budget::ResultScope& s) {
-        return s.heads_shown < 0 ? H : std::min(s.heads_shown, H);
-    };
+    const auto kept_heads = [H](const budget::ResultScope& s) { return kept_heads_of(H, s); };
     // A model too big to keep in float32 streams its weights: a layer's buffer counts.
     const std::uint64_t streaming = model.streaming_weight_bytes();
-    // Kept: the kept layers' maps of the kept heads (the window's rows and columns) and their
-    // thumbnails, one layer's panels drawn; with fewer heads or a window, one layer's every
-    // map while its heads are measured, and with a window the rollout running over every piece.
     const auto footprint = [&](const budget::ResultScope& s) {
-        models::ModelForwardOptions o = options;
-        o.scope.layers = first_layers(s);
-        const int k = kept_heads(s);
-        o.scope.heads = k;
-        const budget::AxisWindow w = budget::window_on(s, L);
-        o.scope.window_begin = w.begin;
-        o.scope.window_length = w.count;
-        const double cells = double(w.count) * double(w.count), full = double(L * L);
-        const double maps = double(o.scope.layers.size()) * double(k + 1) * cells;
-        // Heads are measured from their rows (models::HeadStatisticsSink): per thread a block.
-        const double measured = double(models::statistics_bytes(info, L, false, o.num_threads));
-        const double rollout = w.count < L ? 4.0 * full * sizeof(float) : 0.0;
-        return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
-                             rollout + double(k + 1) * cells * kDisplayBytesPerCell +
-                             double(kDisplayFixedBytes)) +
-               streaming;
+        return pass_footprint(model, options, s, L);
     };
     const budget::ResultScope requested = c.scope();
     const std::uint64_t needed = footprint(requested);
@@ -375,37 +434,11 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     if (no_predictions.isEmpty()) sink.keepFinalStream(N);
     model.forward(enc.input, options, sink);
     auto out = std::make_shared<ModelMaps>();
-    out->name = model_display_name(*m);
-    out->folder = c.model_folder;
-    out->total_layers = N;
+    describe_text(out.get(), *m, enc, c, text_a, window);
     out->num_layers = options.scope.layers.empty() ? N : int(options.scope.layers.size());
-    out->num_heads = H;
     out->heads_kept = heads_kept;
-    out->num_kv_heads = int(info.num_kv_heads);
-    out->pieces = out->tokens = int(window.count);
-    out->first_piece = out->first_token = int(window.begin);
-    out->text_pieces = out->text_tokens = int(L);
     out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
-    out->causal = info.causal;
-    out->encoding = enc.encoding;
-    out->text_a = text_a;
-    out->text_b = pair_text(c);
-    out->generated_pieces = int(c.shownGenerated().size());
-    if (const auto unk = m->tokenizer.unk_id())
-        for (std::size_t k = 0; k < enc.encoding.size(); ++k)
-            if (enc.encoding.ids[k] == *unk && !enc.encoding.special[k])
-                out->unknown_chars +=
-                    int(enc.encoding.offsets[k].second - enc.encoding.offsets[k].first);
-    for (const QString& t : {out->text_a, out->text_b})
-        for (const char32_t ch : t.toUcs4())
-            out->text_chars += !QChar::isSpace(ch);
-    for (auto k = std::size_t(window.begin); k < std::size_t(window.begin + window.count); ++k) {
-        out->token_text.push_back(QString::fromStdString(enc.encoding.text[k]));
-        out->special.push_back(enc.encoding.special[k]);
-        out->sequence.push_back(enc.encoding.sequence.empty() ? 0 : enc.encoding.sequence[k]);
-    }
-    out->knocked_out = c.knocked_out;
     out->no_predictions = no_predictions;
     if (no_predictions.isEmpty()) {
         out->predictions =
@@ -451,11 +484,101 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
             for (int h = 0; h < H; ++h)
                 scores.push_back(probe.at(l, h).induction);
     }
-    for (int l = 0; l < out->num_layers; ++l)
-        for (int h = 0; h < H; ++h)
-            out->atlas.at(l, h).induction =
-                scores[std::size_t(l) * std::size_t(H) + std::size_t(h)];
-    models::label_heads(&out->atlas);
+    label_atlas(out.get(), scores);
+    out->elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return out;
+}
+
+std::shared_ptr<const ModelMaps> extend_model(const ModelMaps& before, const ComputeConfig& c,
+                                              const std::vector<FedToken>& fed,
+                                              const budget::MemoryBudget& memory,
+                                              const std::vector<double>& induction) {
+    const auto start = std::chrono::steady_clock::now();
+    const ModelPtr m = open_model(c.model_folder);
+    const models::Model& model = *m->model;
+    const models::ModelInfo& info = model.info();
+    QString text_a;
+    const models::EncodedText enc = encode(*m, c, &text_a);
+    const auto L = std::int64_t(enc.input.ids.size());
+    const auto L0 = std::int64_t(before.text_pieces);
+    const int N = before.num_layers, H = int(info.num_heads);
+    const std::vector<std::int64_t>& old_ids = before.encoding.ids;
+    // Only the whole text's maps of every head grow by rows: the atlas measures every head.
+    if (before.folder != c.model_folder || before.windowed() || before.heads_kept != H ||
+        !before.causal || !c.knocked_out.empty() || fed.empty() ||
+        L != L0 + std::int64_t(fed.size()) || std::int64_t(old_ids.size()) != L0 ||
+        !std::equal(old_ids.begin(), old_ids.end(), enc.input.ids.begin()) ||
+        induction.size() != std::size_t(info.num_layers) * std::size_t(H))
+        return nullptr;
+    for (std::size_t k = 0; k < fed.size(); ++k)
+        if (fed[k].id != enc.input.ids[std::size_t(L0) + k] ||
+            fed[k].attention.shape != Shape{info.num_layers, H, L0 + std::int64_t(k) + 1})
+            return nullptr;
+    // What the whole pass would need: over the budget, that pass refuses with what fits.
+    const budget::ResultScope scope = c.scope();
+    const std::uint64_t needed = pass_footprint(model, models::ModelForwardOptions{}, scope, L);
+    if (needed > memory.bytes || budget::window_on(scope, L).count < L) return nullptr;
+
+    auto out = std::make_shared<ModelMaps>();
+    describe_text(out.get(), *m, enc, c, text_a, budget::window_on(scope, L));
+    out->num_layers = N;
+    out->heads_kept = H;
+    out->estimated_bytes = needed;
+    out->budget_bytes = memory.bytes;
+    out->provisional = true;
+    const auto rows = std::size_t(L0), cols = std::size_t(L);
+    const float inv_h = 1.0f / float(H);  // as the engine's mean over heads
+    for (int l = 0; l < N; ++l) {
+        Tensor w = take_tensor({H, L, L}), mean = take_tensor({L, L});
+        std::fill(w.data.begin(), w.data.end(), 0.0f);
+        std::fill(mean.data.begin(), mean.data.end(), 0.0f);
+        const float* old_w = before.weights[std::size_t(l)].ptr();
+        const float* old_mean = before.means[std::size_t(l)].ptr();
+        for (std::size_t i = 0; i < rows; ++i) {
+            for (std::size_t h = 0; h < std::size_t(H); ++h)
+                std::copy_n(old_w + (h * rows + i) * rows, rows, w.ptr() + (h * cols + i) * cols);
+            std::copy_n(old_mean + i * rows, rows, mean.ptr() + i * cols);
+        }
+        for (std::size_t k = 0; k < fed.size(); ++k) {
+            const std::size_t q = rows + k;
+            float* mean_row = mean.ptr() + q * cols;
+            for (std::size_t h = 0; h < std::size_t(H); ++h) {
+                const float* row = fed[k].attention.ptr() + (std::size_t(l) * H + h) * (q + 1);
+                std::copy_n(row, q + 1, w.ptr() + (h * cols + q) * cols);
+                for (std::size_t j = 0; j <= q; ++j)
+                    mean_row[j] += row[j];
+            }
+            for (std::size_t j = 0; j <= q; ++j)
+                mean_row[j] *= inv_h;
+        }
+        out->weights.push_back(std::move(w));
+        out->means.push_back(std::move(mean));
+    }
+    out->atlas = models::statistics_from_maps(out->weights, true).atlas;  // as the pass does
+    label_atlas(out.get(), induction);
+    out->rollout = models::attention_rollout(out->means);
+    add_thumbnails(out.get());
+    out->no_predictions = predictions_missing(model, L);
+    if (out->no_predictions.isEmpty() && before.predictions && before.predictions->causal) {
+        // Each new token brings the prediction at the position before it: the newest
+        // position's waits for the next token (or for the full pass once the writer stops).
+        auto p = std::make_shared<ModelPredictions>(*before.predictions);
+        for (std::size_t k = 0; k < fed.size(); ++k) {
+            const int q = int(L0) + int(k);
+            if (p->next_logprob.size() != std::size_t(q - 1)) return nullptr;
+            p->next_logprob.push_back(fed[k].logprob);
+            if (!p->positions.empty() && p->positions.back() >= q - 1) continue;
+            p->positions.push_back(q - 1);
+            p->top.push_back(fed[k].top);
+            std::vector<QString> text;
+            for (const models::TokenScore& t : fed[k].top)
+                text.push_back(token_label(m->tokenizer, t.id));
+            p->top_text.push_back(std::move(text));
+        }
+        p->loss = models::mean_loss(p->next_logprob);
+        out->predictions = std::move(p);
+    }
     out->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;
@@ -636,6 +759,7 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     out->text_a = pieces->text_a;
     out->text_b = pieces->text_b;
     out->generated_pieces = pieces->generated_pieces;
+    out->provisional = pieces->provisional;
     out->unknown_chars = pieces->unknown_chars;
     out->text_chars = pieces->text_chars;
     for (std::size_t k = 0; k < shown.size(); ++k) {

@@ -10,6 +10,8 @@
 
 namespace attnviz::ui {
 
+struct FedToken;
+
 /// The encoding the model sees for `config`: text_a, and text_b as the pair's second text when
 /// pair_mode is not Single.  Throws UsageError for an empty text, models::TextTooLong.
 models::EncodedText encode_model_text(const models::OpenedModel& model,
@@ -48,6 +50,20 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_
                                            std::vector<double>* induction = nullptr,
                                            const PassControl* control = nullptr,
                                            IntactPredictions* intact = nullptr);
+
+/// The maps of `before`'s text continued by the writer's `fed` tokens (config's text, with its
+/// continuation), without a pass: every layer's maps grow by the new tokens' rows (a causal
+/// model's earlier rows do not change), the means, atlas, rollout and thumbnails are made again
+/// from them, and the predictions gain the position before each new token.  The result is
+/// provisional (ModelMaps::provisional): equal to run_model's within float rounding, and its
+/// newest position has no prediction yet.  Null when it cannot be done so: a window, fewer
+/// heads kept, knocked-out heads, a text that does not continue `before`'s with `fed`, no
+/// induction scores (`induction`, run_model's), or maps over `memory` (run_model then
+/// refuses with what fits).
+std::shared_ptr<const ModelMaps> extend_model(const ModelMaps& before, const ComputeConfig& config,
+                                              const std::vector<FedToken>& fed,
+                                              const budget::MemoryBudget& memory,
+                                              const std::vector<double>& induction);
 
 /// Attention maps read from a file (config.usesMaps(): model_folder is the array, tokens_file or
 /// tokens.json beside it the tokens; engine/io/attention_arrays.h) into the structures run_model

@@ -54,7 +54,10 @@ QString LensFigure::message() const {
                                        "what it predicts after each layer.")
                                        .arg(shipped);
     }
-    if (!snapshot_->lens) return LensText::tr("Computing the logit lens…");
+    if (!snapshot_->lens)
+        return snapshot_->model && snapshot_->model->provisional
+                   ? LensText::tr("The logit lens follows when the model stops writing.")
+                   : LensText::tr("Computing the logit lens…");
     if (const LensGrid& g = *snapshot_->lens; !g.unavailable.isEmpty())
         return g.detail.isEmpty() ? g.unavailable
                                   : g.unavailable + QStringLiteral("\n\n") + g.detail;

@@ -24,6 +24,7 @@
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/full_map_source.h"
+#include "ui/compute/generation_runner.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/model/generation_panel.h"
@@ -184,6 +185,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     };
     connect(doc_, &AttentionDocument::modelFolderChanged, this, follow_source);
     follow_source();
+    // The writer's rows extend the maps while it writes; a full pass follows when it stops.
+    GenerationRunner* writer = model_panel_->generation()->runner();
+    compute_->setGenerationFeed(writer->feed());
+    connect(writer, &GenerationRunner::ended, compute_, &ComputeController::settle);
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
         if (s->model) doc_->setModelHeads(s->model->heads_kept);
         models_->setSnapshot(s);
