@@ -419,7 +419,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+83"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+85"/>
         <source>Running the attention layer…</source>
         <translation>Running the attention layer…</translation>
     </message>
@@ -429,7 +429,7 @@
         <translation>Layer %1 of %2</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Preparing heatmaps…</source>
         <translation>Preparing heatmaps…</translation>
     </message>
@@ -439,7 +439,7 @@
         <translation>An unexpected error stopped the computation.</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+137"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
@@ -449,8 +449,8 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+385"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+40"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+413"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+41"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -485,12 +485,12 @@
         <translation>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+62"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
     <message>
-        <location line="+234"/>
+        <location line="+315"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
@@ -1103,7 +1103,7 @@
 <context>
     <name>Generation</name>
     <message>
-        <location filename="../../ui/compute/generation_runner.cpp" line="+29"/>
+        <location filename="../../ui/compute/generation_runner.cpp" line="+32"/>
         <source>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</source>
         <translation>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</translation>
     </message>
@@ -1154,7 +1154,12 @@
         <translation>Choose a trained model in the Source box of the tool bar (built in: %1), or open one (File ▸ Open Model…), to see what it predicts after each layer.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
+        <source>The logit lens follows when the model stops writing.</source>
+        <translation>The logit lens follows when the model stops writing.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Computing the logit lens…</source>
         <translation>Computing the logit lens…</translation>
     </message>
@@ -1321,7 +1326,7 @@
     <name>ModelFigure</name>
     <message>
         <location filename="../../ui/model/model_figure.cpp" line="+48"/>
-        <location line="+73"/>
+        <location line="+78"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
@@ -1791,7 +1796,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+319"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+324"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
@@ -1925,7 +1930,7 @@
         <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
     </message>
     <message>
-        <location line="-306"/>
+        <location line="-311"/>
         <source>attention weights</source>
         <translation>attention weights</translation>
     </message>
@@ -1935,7 +1940,7 @@
         <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
     </message>
     <message>
-        <location line="+311"/>
+        <location line="+316"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1955,7 +1960,7 @@
         <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="-312"/>
+        <location line="-317"/>
         <source>head output</source>
         <translation>head output</translation>
     </message>
@@ -1975,7 +1980,12 @@
         <translation>The steps are computed for up to %1 attention cells (heads × tokens × tokens); this text has %2. Shorten it to see the steps.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>The steps of layer %1 follow when the model stops writing.</source>
+        <translation>The steps of layer %1 follow when the model stops writing.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Computing the steps of layer %1…</source>
         <translation>Computing the steps of layer %1…</translation>
     </message>
@@ -2055,7 +2065,7 @@
         <translation>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-164"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</translation>
     </message>
@@ -2075,7 +2085,7 @@
         <translation>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+160"/>
         <location line="+147"/>
         <source>output</source>
         <translation>output</translation>
@@ -3998,12 +4008,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+182"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+183"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>The tokens are those of the attention maps&apos; tokens file.</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+27"/>
         <source>Warning: %1</source>
         <translation>Warning: %1</translation>
     </message>
@@ -4923,7 +4933,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Open Full Map…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>The whole map of the head selected in the list, recomputed for it alone (or double-click a head)</source>
         <translation>The whole map of the head selected in the list, recomputed for it alone (or double-click a head)</translation>
     </message>

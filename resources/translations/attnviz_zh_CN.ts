@@ -416,7 +416,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+83"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+85"/>
         <source>Running the attention layer…</source>
         <translation>正在运行注意力层…</translation>
     </message>
@@ -426,7 +426,7 @@
         <translation>第 %1 层，共 %2 层</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+14"/>
         <source>Preparing heatmaps…</source>
         <translation>正在准备热力图…</translation>
     </message>
@@ -436,7 +436,7 @@
         <translation>一个意外的错误中止了计算。</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+137"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
@@ -446,8 +446,8 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+385"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+40"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+413"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+41"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -482,12 +482,12 @@
         <translation>第 %1 层第 %2 个头已被敲除，但 %3 只有 %4 层、每层 %5 个头：请恢复它。</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+62"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
     <message>
-        <location line="+234"/>
+        <location line="+315"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
@@ -1100,7 +1100,7 @@
 <context>
     <name>Generation</name>
     <message>
-        <location filename="../../ui/compute/generation_runner.cpp" line="+29"/>
+        <location filename="../../ui/compute/generation_runner.cpp" line="+32"/>
         <source>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</source>
         <translation>%1 是掩码语言模型：只有因果模型（GPT-2、Llama、Qwen）能续写文本。</translation>
     </message>
@@ -1151,7 +1151,12 @@
         <translation>在工具栏的“来源”框中选择一个训练好的模型（内置：%1），或打开一个（文件 ▸ 打开模型…），查看它在每一层之后的预测。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+8"/>
+        <source>The logit lens follows when the model stops writing.</source>
+        <translation>模型停止续写后将显示 Logit 透镜。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Computing the logit lens…</source>
         <translation>正在计算 Logit 透镜…</translation>
     </message>
@@ -1318,7 +1323,7 @@
     <name>ModelFigure</name>
     <message>
         <location filename="../../ui/model/model_figure.cpp" line="+48"/>
-        <location line="+73"/>
+        <location line="+78"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -1786,7 +1791,7 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+319"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+324"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
@@ -1920,7 +1925,7 @@
         <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
     </message>
     <message>
-        <location line="-306"/>
+        <location line="-311"/>
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
@@ -1930,7 +1935,7 @@
         <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
     </message>
     <message>
-        <location line="+311"/>
+        <location line="+316"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -1950,7 +1955,7 @@
         <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="-312"/>
+        <location line="-317"/>
         <source>head output</source>
         <translation>头的输出</translation>
     </message>
@@ -1970,7 +1975,12 @@
         <translation>计算步骤最多保留 %1 个注意力单元（头数 × 词元数 × 词元数）；这段文本有 %2 个。缩短文本即可查看步骤。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>The steps of layer %1 follow when the model stops writing.</source>
+        <translation>模型停止续写后将显示第 %1 层的步骤。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Computing the steps of layer %1…</source>
         <translation>正在计算第 %1 层的步骤…</translation>
     </message>
@@ -2050,7 +2060,7 @@
         <translation>因果模型：每个词元只能看到自己和它之前的词元，因此掩码在对角线上方加上 −∞。</translation>
     </message>
     <message>
-        <location line="-159"/>
+        <location line="-164"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>每个查询的输出是各值行的加权平均：A 的第 i 行乘以 V。</translation>
     </message>
@@ -2070,7 +2080,7 @@
         <translation>%1 个头的输出并排拼接：%1 × %2 = %3 列。本头的列已用边框标出。</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+160"/>
         <location line="+147"/>
         <source>output</source>
         <translation>输出</translation>
@@ -3986,12 +3996,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+182"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+183"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>词元来自注意力图的词元文件。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+27"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
@@ -4911,7 +4921,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>打开完整注意力图…</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>The whole map of the head selected in the list, recomputed for it alone (or double-click a head)</source>
         <translation>列表中所选头的完整注意力图，只为这一个头重新计算（也可双击一个头）</translation>
     </message>
