@@ -4,7 +4,8 @@
 # predictions, the weights' streaming), the window's workers (ui_threads_test: a model's load,
 # its pass, Cancel, closing, exports; ui_work_safety_test: exports; ui_window_test: Load
 # Weights; ui_memory_test: the budget's refusals; ui_generation_test: the generation writer,
-# Stop and Play; the monkey for a short run: everything, the comparison included) and the fuzz
+# Stop and Play; ui_positions_test: the statistics pass, its Cancel and a head's full map;
+# test_head_statistics: row blocks reduced by slot on 2 threads; the monkey for a short run: everything, the comparison included) and the fuzz
 # regressions.  Any report fails its test.
 # The suites that start the attnviz binary through QProcess (test_cli*, ui_export_test,
 # ui_compare_test, ui_model_test) are left out: under clang 14's TSan that fork fails (a CHECK
@@ -28,7 +29,7 @@ while getopts "j:h" opt; do
 done
 shift $((OPTIND - 1))
 
-tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_window_test|ui_memory_test|ui_monkey_test|ui_generation_test)$'
+tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_head_statistics|test_attention_kernels|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_window_test|ui_memory_test|ui_monkey_test|ui_generation_test|ui_positions_test)$'
 
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$jobs"
