@@ -556,6 +556,17 @@ class TestGguf : public QObject {
                     io::read_npy(golden + "attentions.npy"), 1e-5);
     }
 
+    // llama.cpp's converter permutes the biases of q and k as it does their weights: a llama
+    // file with attention biases gives the checkpoint's maps only when both are put back.
+    void llama_biases_are_put_back_with_their_rows() {
+        const GgufFile f = GgufFile::open(gguf_dir() + "models/llama_bias.gguf");
+        const auto model = models::load_gguf_model(f);
+        QVERIFY(model->config().attention_bias);
+        const std::string golden = test::golden_dir() + "/models/llama_gqa/reference/";
+        expect_maps(*model, test::read_int64_npy(golden + "input_ids.npy"),
+                    io::read_npy(gguf_dir() + "models/llama_bias.attentions.npy"), 1e-5);
+    }
+
     void quantized_models_equal_the_reference_on_their_weights_data() {
         QTest::addColumn<QString>("gguf_case");
         QTest::addColumn<QString>("type");

@@ -371,8 +371,10 @@ WeightStore WeightStore::from_gguf(const GgufFile& file, std::vector<GgufSource>
         s.quantized = !is_float_dtype(s.entry.dtype);
         s.gguf_type = t->type;
         if (!source.row_order.empty()) {
-            const auto rows =
-                static_cast<std::size_t>(s.entry.shape.size() == 2 ? s.entry.shape[0] : 0);
+            // A matrix's rows, or a vector's values (llama.cpp permutes q's and k's biases as
+            // it does their weights' rows).
+            const auto rows = static_cast<std::size_t>(
+                s.entry.shape.size() == 2 || s.entry.shape.size() == 1 ? s.entry.shape[0] : 0);
             std::vector<bool> seen(rows);
             bool permutation = source.row_order.size() == rows;
             for (std::size_t r = 0; permutation && r < rows; ++r) {
@@ -513,7 +515,7 @@ void WeightStore::load_into(std::string_view name, float* out, std::size_t numel
                                     " values but the buffer holds " + std::to_string(numel));
     if (!s.readable()) refuse_dtype(&s);
     if (!s.row_order.empty()) {
-        load_block(name, 0, e.shape[0], out);
+        load_block(name, 0, e.shape.size() == 2 ? e.shape[0] : 1, out);
         return;
     }
     const std::size_t bad = s.convert(s.data, out, numel);
@@ -537,7 +539,7 @@ void WeightStore::report_non_finite(const void* stored, float v, std::size_t bad
         if (d == d && d - d == 0.0)  // finite in the file: too large for float32
             what = number_text(d) + " (beyond float32's range)";
     }
-    if (!s.row_order.empty()) {  // where it is in the file
+    if (!s.row_order.empty() && e.shape.size() == 2) {  // where it is in the file
         const auto cols = static_cast<std::size_t>(s.cols);
         bad = static_cast<std::size_t>(s.row_order[bad / cols]) * cols + bad % cols;
     }
@@ -584,6 +586,17 @@ void WeightStore::load_block(std::string_view name, std::int64_t row0, std::int6
                                     std::to_string(row1) + ") are outside tensor " +
                                     in_quotes(e.name) + " " + shape_string(e.shape));
     if (!s.readable()) refuse_dtype(&s);
+    if (e.shape.size() == 1 && !s.row_order.empty()) {  // a vector whose values are permuted
+        if (row1 == row0) return;
+        std::vector<float> stored(static_cast<std::size_t>(cols));
+        const std::size_t bad = s.convert(s.data, stored.data(), stored.size());
+        if (bad != stored.size()) report_non_finite(&s, stored[bad], bad);
+        const std::int64_t step = transposed ? (ld == 0 ? 1 : ld) : 1;
+        for (std::int64_t i = 0; i < cols; ++i)
+            out[i * step] =
+                stored[static_cast<std::size_t>(s.row_order[static_cast<std::size_t>(i)])];
+        return;
+    }
     const auto check = [&](std::size_t bad, std::size_t n, const float* dst, std::int64_t r,
                            std::int64_t c) {
         if (bad != n)

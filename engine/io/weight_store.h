@@ -50,7 +50,8 @@ struct GgufSource {
     std::string name;    ///< the name the model reads ("layers.0.self_attn.q_proj.weight")
     std::string tensor;  ///< the file's tensor ("blk.0.attn_q.weight")
     /// Empty: the rows as stored.  Else a permutation of a matrix's rows: its row r is the
-    /// file's row row_order[r] (llama.cpp's interleaved Q/K rows put back as they are read).
+    /// file's row row_order[r] (llama.cpp's interleaved Q/K rows put back as they are read);
+    /// of a vector, its values (the Q/K biases, which the converter permutes alike).
     std::vector<std::int64_t> row_order;
 };
 

@@ -204,10 +204,13 @@ std::unique_ptr<Model> load_gguf_model(const GgufFile& f) {
                         " tensors that AttnViz reads");
         io::GgufSource source{std::move(*name), t.name, {}};
         const Shape shape = t.shape();
-        if (arch == "llama" && shape.size() == 2 &&
-            (source.name.ends_with("q_proj.weight") || source.name.ends_with("k_proj.weight"))) {
-            const std::int64_t heads =
-                source.name.ends_with("q_proj.weight") ? config.num_heads : config.num_kv_heads;
+        // The converter permutes q's and k's biases with their weights' rows.
+        const bool q =
+            source.name.ends_with("q_proj.weight") || source.name.ends_with("q_proj.bias");
+        const bool k =
+            source.name.ends_with("k_proj.weight") || source.name.ends_with("k_proj.bias");
+        if (arch == "llama" && (shape.size() == 2 || shape.size() == 1) && (q || k)) {
+            const std::int64_t heads = q ? config.num_heads : config.num_kv_heads;
             if (shape[0] % (2 * heads) != 0)
                 fail(f, "tensor '" + t.name + "' has " + std::to_string(shape[0]) +
                             " rows, not a whole number of heads of even size");

@@ -14,11 +14,15 @@ convert_hf_to_gguf.py does, for tests/test_gguf.cpp, with llama.cpp's gguf-py wr
 <case>.<TYPE>.attentions.npy
                          hf_reference.py's float64 forward on the golden's input ids with the
                          weights gguf-py dequantizes from that file
+llama_bias.gguf          llama_gqa with q/k/v/o biases (attention_bias), F32, and
+llama_bias.attentions.npy
+                         the float64 reference's maps of that checkpoint on llama_gqa's ids
 
 llama.cpp's conventions, as convert_hf_to_gguf.py applies them: tensor names token_embd,
 blk.N.attn_q/attn_k/attn_v/attn_output, attn_q_norm/attn_k_norm, attn_norm, ffn_gate/up/down,
 ffn_norm, output_norm, output (GPT-2: position_embd, attn_qkv); the Q and K rows of `llama`
-permuted for its rotary pairing (LlamaModel.permute; qwen2/qwen3 are not permuted); GPT-2's
+permuted for its rotary pairing, and their biases with them (LlamaModel.permute; qwen2/qwen3
+are not permuted); GPT-2's
 Conv1D weights transposed to [out, in]; a tied output left out.
 """
 
@@ -120,9 +124,10 @@ def to_gguf(config, state):
         else:
             base, kind = rest.rsplit(".", 1)
             name = LLAMA_NAMES[base] + "." + kind
-        if mt == "llama" and name == "attn_q.weight":
+        # convert_hf_to_gguf.py permutes q_proj's and k_proj's weights and biases alike.
+        if mt == "llama" and name in ("attn_q.weight", "attn_q.bias"):
             v = permute(v, H, H)
-        elif mt == "llama" and name == "attn_k.weight":
+        elif mt == "llama" and name in ("attn_k.weight", "attn_k.bias"):
             v = permute(v, H, KV)
         out[f"blk.{n}.{name}"] = np.ascontiguousarray(v)
     return out
@@ -162,9 +167,9 @@ def from_gguf(config, tensors):
             state["model.norm.weight"] = v
             continue
         _, n, rest = name.split(".", 2)
-        if mt == "llama" and rest == "attn_q.weight":
+        if mt == "llama" and rest in ("attn_q.weight", "attn_q.bias"):
             v = unpermute(v, H, H)
-        elif mt == "llama" and rest == "attn_k.weight":
+        elif mt == "llama" and rest in ("attn_k.weight", "attn_k.bias"):
             v = unpermute(v, H, KV)
         if rest in inverse:
             k = inverse[rest]
@@ -313,6 +318,33 @@ def main():
             assert moved > 1e-4, (case, q, moved)  # quantization must show in the maps
             np.save(os.path.join(OUT, f"{case}.{q}.attentions.npy"), maps.astype(np.float32))
             print(f"{case} {q}: maps moved {moved:.2e} from the unquantized golden")
+    write_llama_with_biases()
+
+
+def write_llama_with_biases():
+    """llama_gqa with q/k/v/o biases (attention_bias): the file whose q and k biases
+    llama.cpp's converter permutes as it does their weights.  No Hugging Face folder exists for
+    it, so the float64 reference's maps are written beside it."""
+    folder = os.path.join(GOLDEN, "llama_gqa")
+    config, state = ref.load_folder(folder)
+    config = dict(config, attention_bias=True)
+    rng = np.random.default_rng(25)
+    for name in list(state):
+        for proj in ("q_proj", "k_proj", "v_proj", "o_proj"):
+            if name.endswith(f"self_attn.{proj}.weight"):
+                rows = state[name].shape[0]
+                state[name[: -len("weight")] + "bias"] = (
+                    rng.standard_normal(rows) * 0.5).astype(state[name].dtype)
+    ids = np.load(os.path.join(folder, "reference", "input_ids.npy"))
+    tensors = to_gguf(config, state)
+    back = write_model(os.path.join(OUT, "llama_bias.gguf"), config, tensors, None, "float32",
+                       folder)
+    attn, _ = ref.forward(config, state, ids)
+    maps = torch.stack(attn).numpy()
+    again, _ = ref.forward(config, from_gguf(config, back), ids)
+    assert np.abs(torch.stack(again).numpy() - maps).max() < 1e-6
+    np.save(os.path.join(OUT, "llama_bias.attentions.npy"), maps.astype(np.float32))
+    print("llama_bias: written with its reference maps")
 
 
 if __name__ == "__main__":
