@@ -192,6 +192,14 @@ void HeadStatisticsSink::on_residual(std::int64_t layer, const Tensor& residual)
     residuals_[std::size_t(layer)] = std::make_shared<const Tensor>(residual);
 }
 
+void HeadStatisticsSink::add_layer(std::int64_t layer, const float* maps) {
+    const std::int64_t L = length_;
+    begin_rows(layer, 1);
+    for (std::int64_t h = 0; h < heads_; ++h)
+        on_rows(layer, 0, RowBlock{0, h, 0, L, L, maps + std::size_t(h * L * L)});
+    end_rows(layer);
+}
+
 HeadStatistics HeadStatisticsSink::take() {
     label_heads(&stats_.atlas);
     slots_.clear();
@@ -210,11 +218,7 @@ HeadStatistics statistics_from_maps(const std::vector<Tensor>& layers, bool caus
                                         shape_string(layers[l].shape) + ", not [" +
                                         std::to_string(H) + ", " + std::to_string(L) + ", " +
                                         std::to_string(L) + "]");
-        sink.begin_rows(std::int64_t(l), 1);
-        for (std::int64_t h = 0; h < H; ++h)
-            sink.on_rows(std::int64_t(l), 0,
-                         RowBlock{0, h, 0, L, L, layers[l].ptr() + std::size_t(h * L * L)});
-        sink.end_rows(std::int64_t(l));
+        sink.add_layer(std::int64_t(l), layers[l].ptr());
     }
     return sink.take();
 }

@@ -58,6 +58,10 @@ class HeadStatisticsSink : public AttentionSink {
     bool wants_residuals() const override { return keep_residuals_; }
     void on_residual(std::int64_t layer, const Tensor& residual) override;
 
+    /// A whole layer's maps [heads, length, length] at once (maps read from a file, or kept
+    /// by a pass): its rows as one block per head, on one slot.
+    void add_layer(std::int64_t layer, const float* maps);
+
     /// The statistics of the layers seen so far, labelled.
     HeadStatistics take();
     /// With keep_residuals: the residual stream before each layer ([L, hidden] each).

@@ -128,10 +128,15 @@ FullMapSourcePtr full_map_source(const AttentionSnapshot& snapshot) {
     const std::shared_ptr<const ModelMaps>& maps = snapshot.model;
     if (!maps) return nullptr;
     if (snapshot.config.usesMaps())
-        return std::make_shared<MapsFileSource>(
-            snapshot.config.model_folder, maps_tokens_file(snapshot.config), maps->total_layers,
-            maps->num_heads, maps->text_pieces, maps->causal);
+        return maps_file_source(snapshot.config.model_folder, maps_tokens_file(snapshot.config),
+                                maps->total_layers, maps->num_heads, maps->text_pieces,
+                                maps->causal);
     return std::make_shared<ModelPassSource>(maps, snapshot.config);
+}
+
+FullMapSourcePtr maps_file_source(const QString& file, const QString& tokens, int layers, int heads,
+                                  std::int64_t length, bool causal) {
+    return std::make_shared<MapsFileSource>(file, tokens, layers, heads, length, causal);
 }
 
 }  // namespace attnviz::ui

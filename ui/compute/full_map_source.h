@@ -84,6 +84,10 @@ class FunctionMapSource : public FullMapSource {
 /// it reads nothing.
 FullMapSourcePtr full_map_source(const AttentionSnapshot& snapshot);
 
+/// Attention maps in a file (`tokens`: its tokens file): map() reads that one head from it.
+FullMapSourcePtr maps_file_source(const QString& file, const QString& tokens, int layers, int heads,
+                                  std::int64_t length, bool causal);
+
 /// For the sources' messages.
 class FullMapText {
     Q_DECLARE_TR_FUNCTIONS(FullMapText)

@@ -177,11 +177,7 @@ class KeepingSink : public models::HeadStatisticsSink {
     /// A layer of maps read from a file, [H, L, L] with its mean [L, L]: measured row by row,
     /// then cropped to the kept heads and window as the pass's scope would hand them over.
     void addLayer(std::int64_t layer, Tensor& full, Tensor& mean) {
-        const std::int64_t L = pieces_;
-        begin_rows(layer, 1);
-        for (std::int64_t h = 0; h < num_heads_; ++h)
-            on_rows(layer, 0, RowBlock{0, h, 0, L, L, full.ptr() + std::size_t(h * L * L)});
-        end_rows(layer);
+        add_layer(layer, full.ptr());
         AttentionResult r;
         r.weights = models::crop_maps(full, window_.begin, window_.count);
         r.weights.data.resize(std::size_t(heads_ * window_.count * window_.count));
@@ -259,8 +255,7 @@ std::uint64_t pass_footprint(const models::Model& model, const models::ModelForw
     const double cells = double(w.count) * double(w.count), full = double(L * L);
     const double maps = double(o.scope.layers.size()) * double(k + 1) * cells;
     // Heads are measured from their rows (models::HeadStatisticsSink): per thread a block.
-    const double measured =
-        double(models::statistics_bytes(model.info(), L, false, o.num_threads));
+    const double measured = double(models::statistics_bytes(model.info(), L, false, o.num_threads));
     const double rollout = w.count < L ? 4.0 * full * sizeof(float) : 0.0;
     return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
                          rollout + double(k + 1) * cells * kDisplayBytesPerCell +

@@ -46,6 +46,7 @@ PositionStatistics maps_statistics(const ComputeConfig& config, const PassContro
     out.name = QFileInfo(config.model_folder).fileName();
     const io::AttentionArrays arrays = io::AttentionArrays::open(config.model_folder.toStdString());
     const QString tokens_path = maps_tokens_file(config);
+    out.tokens_file = tokens_path;
     const io::AttentionTokens tokens = io::read_attention_tokens(tokens_path.toStdString());
     io::check_tokens(arrays, tokens, tokens_path.toStdString());
     const std::int64_t H = arrays.heads(), L = arrays.length();
@@ -58,10 +59,7 @@ PositionStatistics maps_statistics(const ComputeConfig& config, const PassContro
         scan.add(l, layer.data(), H, L);
         // Nothing above the diagonal in the first layer: a causal model's (as run_maps says).
         if (!sink) sink.emplace(arrays.layers(), H, L, scan.causal());
-        sink->begin_rows(l, 1);
-        for (std::int64_t h = 0; h < H; ++h)
-            sink->on_rows(l, 0, RowBlock{0, h, 0, L, L, layer.data() + std::size_t(h * L * L)});
-        sink->end_rows(l);
+        sink->add_layer(l, layer.data());
         control.report(l + 1, arrays.layers());
     }
     out.statistics = sink->take();

@@ -24,8 +24,9 @@ class Mailbox;
 
 /// One finished pass: the statistics, the tokens they are over, and what a head's map needs.
 struct PositionStatistics {
-    QString source;  ///< the model folder or maps file
-    QString name;    ///< what the figure calls it
+    QString source;       ///< the model folder or maps file
+    QString tokens_file;  ///< a maps file's tokens
+    QString name;         ///< what the figure calls it
     models::HeadStatistics statistics;
     QStringList tokens;  ///< what each position shows as
     /// A model's (null for maps from a file): its input and the residual stream before each

@@ -19,7 +19,6 @@
 #include <cmath>
 
 #include "engine/errors.h"
-#include "engine/io/attention_arrays.h"
 #include "qcustomplot.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
@@ -513,28 +512,22 @@ FullMapSourcePtr PositionsView::fullMapSource() const {
     const PositionStatisticsPtr s = statistics_;
     if (!s) return nullptr;
     const models::HeadStatistics& st = s->statistics;
+    if (!s->model)  // the maps file: that head read from it
+        return maps_file_source(s->source, s->tokens_file, int(st.layers), int(st.heads), st.length,
+                                st.causal);
     std::vector<QString> tokens(s->tokens.begin(), s->tokens.end());
-    tokens.resize(std::size_t(st.length));
     return std::make_shared<FunctionMapSource>(
         s->name, int(st.layers), int(st.heads), st.length,
         [s, tokens](int layer, int head, const PassControl& control) {
+            // That head alone, from the residual stream before its layer when it was kept.
             HeadMap out;
             out.tokens = tokens;
             out.causal = s->statistics.causal;
-            const std::int64_t L = s->statistics.length;
-            if (s->model) {  // that head alone, from the stream before its layer when kept
-                const Tensor* residual = std::size_t(layer) < s->residuals.size()
-                                             ? s->residuals[std::size_t(layer)].get()
-                                             : nullptr;
-                out.weights = models::head_map(*s->model->model, s->input, layer, head, residual,
-                                               std::max(1, QThread::idealThreadCount()), control);
-            } else {  // the maps file: that head only
-                control.check();
-                const io::AttentionArrays arrays =
-                    io::AttentionArrays::open(s->source.toStdString());
-                out.weights = Tensor({L, L});
-                arrays.read_head(layer, head, out.weights.ptr());
-            }
+            const Tensor* residual = std::size_t(layer) < s->residuals.size()
+                                         ? s->residuals[std::size_t(layer)].get()
+                                         : nullptr;
+            out.weights = models::head_map(*s->model->model, s->input, layer, head, residual,
+                                           std::max(1, QThread::idealThreadCount()), control);
             return out;
         });
 }

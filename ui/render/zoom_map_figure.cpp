@@ -14,13 +14,13 @@ namespace attnviz::ui {
 
 namespace {
 
-constexpr int kTitle = 36;                ///< the title's band
-constexpr int kLeft = 150;                ///< row labels and the axis title
-constexpr int kBottom = 124;              ///< column labels, the axis title and the caption
-constexpr int kRight = 96;                ///< the colour bar and its values
-constexpr int kSteps = 1024;              ///< colours of the scale
+constexpr int kTitle = 36;                 ///< the title's band
+constexpr int kLeft = 150;                 ///< row labels and the axis title
+constexpr int kBottom = 124;               ///< column labels, the axis title and the caption
+constexpr int kRight = 96;                 ///< the colour bar and its values
+constexpr int kSteps = 1024;               ///< colours of the scale
 constexpr double kMinLabelSpacing = 11.0;  ///< pixels per row below which positions replace tokens
-constexpr QRgb kOutside = 0xffffffff;     ///< past the map's edge: the page
+constexpr QRgb kOutside = 0xffffffff;      ///< past the map's edge: the page
 
 QString number(double v) {
     return QString::number(v, 'g', 3);
@@ -299,8 +299,7 @@ QString ZoomMapFigure::captionText() const {
         text += p.mode() == ops::PoolMode::Max
                     ? tr(" · each pixel: the largest weight of %1 × %1 cells").arg(s)
                     : tr(" · each pixel: the mean weight of %1 × %1 cells").arg(s);
-    text += tr(" · colours from 0 to the map's largest weight, %1")
-                .arg(number(p.max_value()));
+    text += tr(" · colours from 0 to the map's largest weight, %1").arg(number(p.max_value()));
     return text;
 }
 
