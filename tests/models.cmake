@@ -8,3 +8,8 @@ attnviz_add_test(test_predictions test_predictions.cpp)
 # Qt Gui: the exported PNGs are read back.
 attnviz_add_test(test_cli_predictions test_cli_predictions.cpp GUI LIBS Qt6::Gui)
 attnviz_add_test(test_local_models test_local_models.cpp)
+# Streamed BF16 weights are multiplied as stored on CPUs with AMX (engine/kernels/gemm_bf16.h)
+# and converted to float32 elsewhere: the converting path again on such a CPU.
+add_test(NAME test_models_converted COMMAND test_models)
+set_tests_properties(test_models_converted PROPERTIES
+    ENVIRONMENT "ATTNVIZ_BF16_PRODUCTS=0;ATTNVIZ_CLI=$<TARGET_FILE:attnviz>" TIMEOUT 600)

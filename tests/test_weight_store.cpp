@@ -509,6 +509,28 @@ class TestWeightStore : public QObject {
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.load_rows("v", {0}, out.data()));
     }
 
+    void bf16RowsAreTheFilesBytesChecked() {
+        // kernels/gemm_bf16.h multiplies BF16 rows as the file stores them.
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const std::string dir = test::fresh_dir("bf16_rows");
+        write(dir + "/model.safetensors",
+              st_bytes({bf16("b", {3, 2}, {1, 2, 3, nan, 5, -6}), f32("e", {2, 2}, {1, 2, 3, 4}),
+                        bf16("v", {2}, {1, 2})}));
+        const io::WeightStore store = io::WeightStore::open_folder(dir);
+        const std::uint16_t* rows = store.bf16_rows("b", 2, 3);  // row 1 holds the NaN
+        QVERIFY(rows != nullptr);
+        QCOMPARE(rows[0], std::uint16_t{0x40a0});  // 5.0f's high half
+        QCOMPARE(rows[1], std::uint16_t{0xc0c0});  // -6.0f's
+        QCOMPARE(store.bf16_rows("b", 0, 1)[1], std::uint16_t{0x4000});
+        QVERIFY(store.bf16_rows("b", 0, 0) != nullptr);  // an empty range: a probe
+        ATTNVIZ_EXPECT_DATA_ERROR(store.bf16_rows("b", 0, 2),
+                                  "tensor 'b' holds NaN at index [1,1] (flat index 3)");
+        QVERIFY(store.bf16_rows("e", 0, 1) == nullptr);  // float32: converted instead
+        QVERIFY(store.bf16_rows("v", 0, 1) == nullptr);  // not a matrix
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.bf16_rows("b", 2, 4));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, store.bf16_rows("b", -1, 1));
+    }
+
     void materialisesBlocksAsStoredAndTransposed_data() {
         QTest::addColumn<QString>("dtype");
         for (const char* d : {"F32", "BF16", "F16"})

@@ -571,6 +571,37 @@ void WeightStore::load_rows(std::string_view name, const std::vector<std::int64_
     }
 }
 
+const std::uint16_t* WeightStore::bf16_rows(std::string_view name, std::int64_t row0,
+                                            std::int64_t row1) const {
+    if (!state_) throw DataError("no tensor " + in_quotes(name) + ": no weights are open");
+    const State::Stored& s = state_->stored(name);
+    const TensorEntry& e = s.entry;
+    if (e.shape.size() != 2 || e.dtype != "BF16" || s.quantized || !s.row_order.empty())
+        return nullptr;
+    if (row0 < 0 || row1 < row0 || row1 > e.shape[0])
+        throw std::invalid_argument("bf16_rows: rows [" + std::to_string(row0) + ", " +
+                                    std::to_string(row1) + ") are outside tensor " +
+                                    in_quotes(e.name) + " " + shape_string(e.shape));
+    const auto* first = reinterpret_cast<const std::uint16_t*>(s.data) +
+                        static_cast<std::size_t>(row0) * static_cast<std::size_t>(s.cols);
+    const auto n = static_cast<std::size_t>((row1 - row0) * s.cols);
+    // Exponent all ones: infinity or NaN.  A branch-free OR over the block (it vectorises; the
+    // product reads the same bytes next, from the cache), then the first one if any.
+    std::uint16_t any = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        any |= static_cast<std::uint16_t>((first[i] & 0x7f80u) == 0x7f80u);
+    if (any)
+        for (std::size_t i = 0; i < n; ++i)
+            if ((first[i] & 0x7f80u) == 0x7f80u) {
+                const std::uint32_t bits = std::uint32_t{first[i]} << 16;
+                float v;
+                std::memcpy(&v, &bits, sizeof v);
+                report_non_finite(
+                    &s, v, static_cast<std::size_t>(row0) * static_cast<std::size_t>(s.cols) + i);
+            }
+    return first;
+}
+
 void WeightStore::load_block(std::string_view name, std::int64_t row0, std::int64_t row1,
                              float* out, std::int64_t ld, bool transposed) const {
     if (!state_) throw DataError("no tensor " + in_quotes(name) + ": no weights are open");

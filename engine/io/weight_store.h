@@ -125,6 +125,13 @@ class WeightStore {
     /// range outside the tensor or a tensor of more than 2 dimensions.
     void load_block(std::string_view name, std::int64_t row0, std::int64_t row1, float* out,
                     std::int64_t ld = 0, bool transposed = false) const;
+    /// Rows [row0, row1) of a 2-D BF16 tensor as the file stores them (row r at the result +
+    /// (r − row0) × columns), for products that read bfloat16 themselves
+    /// (kernels/gemm_bf16.h), after the checks of load_block on those rows (a DataError naming
+    /// the first value that is not finite).  nullptr when the tensor is not such rows: another
+    /// dtype, or a GGUF store's.  Throws std::invalid_argument for a range outside the tensor.
+    const std::uint16_t* bf16_rows(std::string_view name, std::int64_t row0,
+                                   std::int64_t row1) const;
     /// Asks the kernel to start reading the tensor's bytes from the disk (madvise WILLNEED)
     /// and returns at once: a streamed layer prefetches the next one while it computes, so a
     /// cold read overlaps the products.  Unknown names are ignored; never throws.

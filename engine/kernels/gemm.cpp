@@ -57,6 +57,27 @@ char* openblas_get_corename();
 
 namespace attnviz::kernels {
 
+namespace detail {
+
+// Debian's oneDNN runs on OpenMP and would start a team of as many threads as cores inside
+// every call, from each of the engine's threads.  OpenMP's thread count is per calling thread
+// for threads OpenMP did not start, so each thread sets it to one before its first product.
+// Looked up at run time rather than linked: it is whatever OpenMP runtime oneDNN was built
+// with (libgomp on Debian), and a oneDNN built on TBB or sequentially has none to set.
+void onednn_one_thread() {
+#ifdef ATTNVIZ_WITH_ONEDNN
+    thread_local const bool done = [] {
+        using SetThreads = void (*)(int);
+        if (auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads")))
+            set(1);
+        return true;
+    }();
+    (void)done;
+#endif
+}
+
+}  // namespace detail
+
 namespace {
 
 void sgemm_eigen(bool b_transposed, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
@@ -97,25 +118,10 @@ void sgemm_openblas(bool b_transposed, std::int64_t m, std::int64_t n, std::int6
 #endif
 
 #ifdef ATTNVIZ_WITH_ONEDNN
-// Debian's oneDNN runs on OpenMP and would start a team of as many threads as cores inside
-// every call, from each of the engine's threads.  OpenMP's thread count is per calling thread
-// for threads OpenMP did not start, so each thread sets it to one before its first product.
-// Looked up at run time rather than linked: it is whatever OpenMP runtime oneDNN was built
-// with (libgomp on Debian), and a oneDNN built on TBB or sequentially has none to set.
-void onednn_one_thread() {
-    thread_local const bool done = [] {
-        using SetThreads = void (*)(int);
-        if (auto* set = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "omp_set_num_threads")))
-            set(1);
-        return true;
-    }();
-    (void)done;
-}
-
 void sgemm_onednn(bool b_transposed, std::int64_t m, std::int64_t n, std::int64_t k, const float* a,
                   std::int64_t lda, const float* b, std::int64_t ldb, float* c, std::int64_t ldc,
                   bool accumulate) {
-    onednn_one_thread();
+    detail::onednn_one_thread();
     const dnnl_status_t status = dnnl_sgemm('N', b_transposed ? 'T' : 'N', m, n, k, 1.0f, a, lda, b,
                                             ldb, accumulate ? 1.0f : 0.0f, c, ldc);
     if (status != dnnl_success)  // only for arguments ops::gemm has already checked

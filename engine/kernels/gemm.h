@@ -55,4 +55,10 @@ void sgemm(GemmBackend backend, bool b_transposed, std::int64_t m, std::int64_t 
            const float* a, std::int64_t lda, const float* b, std::int64_t ldb, float* c,
            std::int64_t ldc, bool accumulate);
 
+namespace detail {
+/// oneDNN runs on one thread when called from the calling thread (each thread's first call
+/// sets it); every oneDNN entry point of the engine calls this first.  A no-op without oneDNN.
+void onednn_one_thread();
+}  // namespace detail
+
 }  // namespace attnviz::kernels

@@ -15,11 +15,13 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include "engine/budget/memory_budget.h"
 #include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/weight_store.h"
+#include "engine/kernels/gemm_bf16.h"
 #include "engine/layers/attention_core.h"
 #include "engine/models/model.h"
 #include "engine/ops/masks.h"
@@ -88,6 +90,10 @@ struct LayerWeights {
 struct Scratch {
     std::vector<float> qkv, mid;
     std::vector<float> block;  ///< a streamed matrix's rows being multiplied
+    /// BF16 weights multiplied as stored (kernels/gemm_bf16.h): the activations' three parts,
+    /// and each thread's three partial products.
+    std::vector<std::uint16_t> parts;
+    std::vector<std::vector<float>> partials;
     LayerWeights stream;
     std::shared_ptr<const LayerWeights> held;
 };
@@ -102,9 +108,6 @@ struct WeightLayout {
     bool transpose = false;      ///< an [out, in] matrix written [in, out]
     bool empty() const { return names.empty(); }
 };
-
-/// Vocabulary rows of the unembedding converted at a time when the weights stream.
-constexpr Index kHeadBlockRows = 4096;
 
 /// Rows of a streamed [out, in] matrix converted and multiplied at a time: about 8 MB, in the
 /// last-level cache when they are multiplied, and at least 256 so that repacking the
@@ -814,6 +817,10 @@ class Transformer final : public Model {
     /// still in the cache (converting a whole 8B layer first wrote and read 870 MB more).
     void product(const float* x, Index rows, Index in, const Weight& w, const Weight& b, Index out,
                  float* y, int threads, Scratch& scratch, Index ldx = 0, Index ldy = 0) const;
+    /// product() of a streamed BF16 matrix multiplied as the file stores it, on AMX
+    /// (kernels/gemm_bf16.h); false, having done nothing, where that is not available.
+    bool bf16_product(const float* x, Index rows, Index in, const WeightLayout& l, const Weight& b,
+                      float* y, int threads, Scratch& scratch, Index ldx, Index ldy) const;
     /// What q carries so that q·k is the family's score: 1/√d, GPT-2's options.
     float score_scale(Index layer) const;
     /// The attention core's view of this model's heads: B sequences of S tokens attending to
@@ -1348,6 +1355,8 @@ void Transformer::product(const float* x, Index rows, Index in, const Weight& w,
     }
     const WeightLayout& l = *w.source;
     if (ldy == 0) ldy = out;
+    if (ldx == 0) ldx = in;
+    if (bf16_product(x, rows, in, l, b, y, threads, scratch, ldx, ldy)) return;
     const Index block = stream_block_rows(in);
     const auto size = static_cast<std::size_t>(std::min(block, l.rows) * in);
     if (scratch.block.size() < size) {
@@ -1370,6 +1379,46 @@ void Transformer::product(const float* x, Index rows, Index in, const Weight& w,
                         ldy, false);
         }
     }
+}
+
+bool Transformer::bf16_product(const float* x, Index rows, Index in, const WeightLayout& l,
+                               const Weight& b, float* y, int threads, Scratch& scratch, Index ldx,
+                               Index ldy) const {
+    if (rows == 0 || rows > kernels::kBf16MaxRows || !kernels::bf16_products()) return false;
+    for (const std::string& name : l.names)
+        if (!store_.bf16_rows(name, 0, 0)) return false;
+    // Output rows per call: about 1 MB of weights, read from the mapping once.
+    const Index nb =
+        std::clamp<Index>(((Index{1} << 19) / std::max<Index>(in, 1)) / 64 * 64, 64, 512);
+    const std::size_t slots = ops::chunk_count(static_cast<std::size_t>(l.rows), threads);
+    if (scratch.partials.size() < slots) scratch.partials.resize(slots);
+    for (auto& p : scratch.partials)
+        p.resize(std::max(p.size(), kernels::gemm_bf16_scratch(rows, nb)));
+    const Index plane = rows * in;
+    scratch.parts.resize(static_cast<std::size_t>(3 * plane));
+    std::uint16_t* parts = scratch.parts.data();
+    ops::parallel_for(static_cast<std::size_t>(rows), threads, [&](std::size_t a, std::size_t e) {
+        const auto i0 = static_cast<Index>(a);
+        kernels::split_bf16(x + i0 * ldx, static_cast<Index>(e) - i0, in, ldx, parts + i0 * in,
+                            plane);
+    });
+    for (std::size_t t = 0; t < l.names.size(); ++t) {
+        const Index r0 = l.offsets[t];
+        const Index r1 = t + 1 < l.names.size() ? l.offsets[t + 1] : l.rows;
+        ops::parallel_chunks(static_cast<std::size_t>(r1 - r0), threads,
+                             [&](std::size_t slot, std::size_t a, std::size_t e) {
+                                 float* partial = scratch.partials[slot].data();
+                                 const auto end = static_cast<Index>(e);
+                                 for (auto n0 = static_cast<Index>(a); n0 < end; n0 += nb) {
+                                     const Index n = std::min(nb, end - n0);
+                                     kernels::gemm_bf16(parts, plane, rows, in,
+                                                        store_.bf16_rows(l.names[t], n0, n0 + n), n,
+                                                        in, b.empty() ? nullptr : b.ptr + r0 + n0,
+                                                        y + r0 + n0, ldy, partial);
+                                 }
+                             });
+    }
+    return true;
 }
 
 Tensor Transformer::streamed_logits(const std::vector<float>& x, Index R, const HeadWeights& hw,
@@ -1397,19 +1446,21 @@ Tensor Transformer::streamed_logits(const std::vector<float>& x, Index R, const 
         }
         return out;
     }
+    // The unembedding as any streamed matrix: converted a block of rows at a time, or
+    // multiplied as stored (BF16 on AMX).
+    Weight u;
+    u.rows = V;
+    u.cols = E;
+    auto source = std::make_shared<WeightLayout>();
+    source->names = {name};
+    source->offsets = {0};
+    source->rows = V;
+    source->cols = E;
+    u.source = std::move(source);
     Tensor out = take_tensor({R, V});
-    std::vector<float> block =
-        take_buffer(static_cast<std::size_t>(std::min(kHeadBlockRows, V) * E));
-    for (Index v0 = 0; v0 < V; v0 += kHeadBlockRows) {
-        const Index n = std::min(kHeadBlockRows, V - v0);
-        ops::parallel_for(static_cast<std::size_t>(n), threads, [&](std::size_t a, std::size_t b) {
-            store_.load_block(name, v0 + static_cast<Index>(a), v0 + static_cast<Index>(b),
-                              block.data() + static_cast<Index>(a) * E);
-        });
-        ops::linear(x.data(), R, E, block.data(), hw.bias.empty() ? nullptr : hw.bias.ptr + v0, n,
-                    out.ptr() + v0, threads, 0, V);
-    }
-    release_buffer(block);
+    Scratch scratch;
+    product(x.data(), R, E, u, hw.bias, V, out.ptr(), threads, scratch);
+    release_buffer(scratch.block);
     return out;
 }
 
@@ -1639,7 +1690,7 @@ std::size_t Transformer::weight_bytes() const {
 std::size_t Transformer::streaming_weight_bytes() const {
     // A layer's vectors (norms, biases) and GPT-2's Conv1D matrices, converted whole; one
     // block of the largest other matrix; the global norms; a block of the unembedding.
-    std::uint64_t values = 0, block = 0;
+    std::uint64_t values = 0, block = 0, widest = 0;
     const LayerParams l = layer_params(config_, 0);
     const auto count = [&](const std::vector<Param>& list) {
         std::uint64_t rows = 0, cols = 1;
@@ -1654,6 +1705,7 @@ std::size_t Transformer::streaming_weight_bytes() const {
             values += rows * cols;
         } else {
             const auto in = static_cast<Index>(cols);
+            widest = std::max(widest, cols);
             block = std::max(block, std::min<std::uint64_t>(
                                         rows, static_cast<std::uint64_t>(stream_block_rows(in))) *
                                         cols);
@@ -1667,10 +1719,22 @@ std::size_t Transformer::streaming_weight_bytes() const {
     const GlobalParams g = global_params(config_);
     for (const Param* p : {&g.emb_norm_w, &g.emb_norm_b, &g.final_norm_w, &g.final_norm_b})
         count({*p});
-    values += block + static_cast<std::uint64_t>(std::min(kHeadBlockRows, config_.vocab_size) *
-                                                 (config_.hidden_size + 2));
-    return static_cast<std::size_t>(
-        std::min<std::uint64_t>(values * sizeof(float), weight_bytes()));
+    const auto E = static_cast<std::uint64_t>(config_.hidden_size);  // the unembedding's block
+    block =
+        std::max(block, std::min<std::uint64_t>(
+                            static_cast<std::uint64_t>(config_.vocab_size),
+                            static_cast<std::uint64_t>(stream_block_rows(config_.hidden_size))) *
+                            E);
+    widest = std::max(widest, E);
+    values += block;
+    std::uint64_t bytes = values * sizeof(float);
+    const auto q = resolve(l.qkv_w.front().name);
+    if (q && store_.bf16_rows(*q, 0, 0) && kernels::bf16_products())
+        // bf16_product's split activations and partial products
+        bytes += 3 * static_cast<std::uint64_t>(kernels::kBf16MaxRows) * widest * 2 +
+                 std::max(1u, std::thread::hardware_concurrency()) *
+                     kernels::gemm_bf16_scratch(kernels::kBf16MaxRows, 512) * sizeof(float);
+    return static_cast<std::size_t>(std::min<std::uint64_t>(bytes, weight_bytes()));
 }
 
 }  // namespace
