@@ -4,6 +4,7 @@
 // on demand against the full pass, bit for bit.
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -83,6 +84,49 @@ void check_against_maps(const HeadStatistics& s, const std::vector<Tensor>& maps
         }
 }
 
+/// Every head's map pooled straight from its definition, square by square in float64: the
+/// mean over the pairs a query sees, the largest weight; the pass's pooled maps must match
+/// (the max exactly: the same weights).  With L ≤ the squares, the map itself.
+void check_pooled(const HeadStatistics& s, const std::vector<Tensor>& maps, bool causal,
+                  std::int64_t max_cells, const std::string& what) {
+    const std::int64_t L = s.length, H = s.heads;
+    const std::int64_t cell = (L + max_cells - 1) / max_cells, cells = (L + cell - 1) / cell;
+    QCOMPARE(s.pooling.cell, cell);
+    QCOMPARE(s.pooling.cells, cells);
+    QCOMPARE(s.pooled_mean.size(), std::size_t(s.layers * H * cells * cells));
+    QCOMPARE(s.pooled_max.size(), s.pooled_mean.size());
+    for (std::int64_t l = 0; l < s.layers; ++l)
+        for (std::int64_t h = 0; h < H; ++h) {
+            const float* p = maps[std::size_t(l)].ptr() + std::size_t(h * L * L);
+            for (std::int64_t r = 0; r < cells; ++r)
+                for (std::int64_t c = 0; c < cells; ++c) {
+                    double sum = 0, pairs = 0;
+                    float max = 0;
+                    for (std::int64_t i = r * cell; i < std::min(L, (r + 1) * cell); ++i)
+                        for (std::int64_t j = c * cell; j < std::min(L, (c + 1) * cell); ++j)
+                            if (!causal || j <= i) {
+                                sum += p[i * L + j];
+                                pairs += 1;
+                                max = std::max(max, p[i * L + j]);
+                            }
+                    const double mean = pairs > 0 ? sum / pairs : 0.0;
+                    const std::size_t k = std::size_t(r * cells + c);
+                    const std::string where =
+                        what + " layer " + std::to_string(l) + " head " + std::to_string(h) +
+                        " square (" + std::to_string(r) + ", " + std::to_string(c) +
+                        "): " + std::to_string(s.pooled_mean_of(l, h)[k]) + " vs " +
+                        std::to_string(mean) + ", max " + std::to_string(s.pooled_max_of(l, h)[k]) +
+                        " vs " + std::to_string(max);
+                    QVERIFY2(std::abs(s.pooled_mean_of(l, h)[k] - mean) < 1e-6, where.c_str());
+                    QVERIFY2(s.pooled_max_of(l, h)[k] == max, where.c_str());
+                    if (cell == 1)  // one pair a square: the map itself, bit for bit
+                        QVERIFY2(
+                            s.pooled_mean_of(l, h)[k] == (causal && c > r ? 0.0f : p[r * L + c]),
+                            where.c_str());
+                }
+        }
+}
+
 }  // namespace
 
 class TestHeadStatistics : public QObject {
@@ -92,21 +136,32 @@ class TestHeadStatistics : public QObject {
         QTest::addColumn<QString>("folder");
         QTest::addColumn<int>("tokens");
         QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("squares");  // the pooled maps' largest side
         const QString golden = QString::fromStdString(test::golden_dir() + "/models/");
+        // 24 tokens, 64 squares: each pooled map is the map.
         for (const char* name : {"bert_gamma_beta", "roberta", "distilbert", "gpt2_lmhead",
                                  "llama_gqa", "qwen2_bias_bf16", "qwen3_qknorm"})
-            QTest::newRow(name) << golden + name << 24 << 1;
+            QTest::newRow(name) << golden + name << 24 << 1 << 64;
+        // Two blocks on two slots; squares of 5 tokens, the last one of 4.
+        QTest::newRow("bert, 24 tokens in 5 squares, 2 threads")
+            << golden + "bert_gamma_beta" << 24 << 2 << 5;
+        QTest::newRow("gpt2, 24 tokens in 5 squares, 2 threads")
+            << golden + "gpt2_lmhead" << 24 << 2 << 5;
         // 512 rows over two threads: several blocks, two slots summed in order.
         const QString shipped =
             QString::fromStdString(test::golden_dir() + "/../../resources/models/");
         QTest::newRow("attn-only-2l, 512 tokens, 2 threads")
-            << shipped + "attn-only-2l" << 512 << 2;
-        QTest::newRow("char-zh-en-4l, 300 tokens") << shipped + "char-zh-en-4l" << 300 << 1;
+            << shipped + "attn-only-2l" << 512 << 2 << 64;
+        // 300 tokens: squares of 5, 60 of them; the blocks' rows cross the squares' edges.
+        QTest::newRow("attn-only-2l, 300 tokens, 2 threads")
+            << shipped + "attn-only-2l" << 300 << 2 << 64;
+        QTest::newRow("char-zh-en-4l, 300 tokens") << shipped + "char-zh-en-4l" << 300 << 1 << 64;
     }
     void statisticsPassEqualsTheMeasuresOfFullMaps() {
         QFETCH(QString, folder);
         QFETCH(int, tokens);
         QFETCH(int, threads);
+        QFETCH(int, squares);
         const auto model = load_model(folder.toStdString());
         const ModelInfo& info = model->info();
         ModelInput input;
@@ -114,14 +169,26 @@ class TestHeadStatistics : public QObject {
         const std::vector<Tensor> maps = full_maps(*model, input, threads);
         StatisticsOptions options;
         options.num_threads = threads;
+        options.pooled_cells = squares;
         const StatisticsRun run = compute_statistics(*model, input, options);
         QCOMPARE(run.statistics.heads, info.num_heads);
         QCOMPARE(run.statistics.length, std::int64_t(input.ids.size()));
         QVERIFY(run.residuals.empty());
         check_against_maps(run.statistics, maps, info.causal, folder.toStdString());
         // From the maps themselves (a file computed elsewhere): the same numbers.
-        check_against_maps(statistics_from_maps(maps, info.causal), maps, info.causal,
-                           "from maps " + folder.toStdString());
+        check_pooled(run.statistics, maps, info.causal, squares, folder.toStdString());
+        const HeadStatistics from_maps = statistics_from_maps(maps, info.causal, squares);
+        check_against_maps(from_maps, maps, info.causal, "from maps " + folder.toStdString());
+        check_pooled(from_maps, maps, info.causal, squares, "from maps " + folder.toStdString());
+        // One map pooled alone (the mean over heads, the rollout): the same squares.
+        const PooledMap one =
+            pool_map(maps.back().ptr(), std::int64_t(input.ids.size()), info.causal, squares);
+        const std::int64_t last = run.statistics.layers - 1;
+        QCOMPARE(one.pooling.cells, run.statistics.pooling.cells);
+        for (std::size_t k = 0; k < one.mean.size(); ++k) {
+            QVERIFY(std::abs(one.mean[k] - run.statistics.pooled_mean_of(last, 0)[k]) < 1e-6);
+            QCOMPARE(one.max[k], run.statistics.pooled_max_of(last, 0)[k]);
+        }
     }
 
     void oneHeadIsRecomputedBitForBit() {

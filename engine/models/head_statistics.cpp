@@ -32,8 +32,12 @@ enum Measure { Entropy, Broad, BroadRows, Distance, First, Self, Previous, Measu
 struct HeadStatisticsSink::Sums {
     std::vector<std::array<double, MeasureCount>> measures;  ///< [heads]
     std::vector<double> received;                            ///< [heads, length]
+    std::vector<double> square_sums;                         ///< [heads, cells, cells]
+    std::vector<float> square_max;                           ///< [heads, cells, cells]
     std::vector<float> terms;                                ///< a row's p ln p, [length]
-    std::vector<float> columns;                              ///< a block's column sums
+    /// The column sums and maxima of the rows since the last flush (ColumnPool): zero
+    /// between flushes.
+    std::vector<float> columns, column_max;
 };
 
 namespace {
@@ -62,10 +66,110 @@ double chunked_moment(const float* x, const float* positions, Index begin, Index
     return total;
 }
 
+/// Where pool_rows() sums one map's rows: float column sums and maxima, zero between calls
+/// ([length] each), and the double sums per key (`received`, may be null) and per square.
+struct PoolTarget {
+    float* columns;
+    float* column_max;
+    double* received;
+    double* square_sums;  ///< [cells, cells]
+    float* square_max;    ///< [cells, cells]
+};
+
+/// Rows [first_row, first_row + rows) of one map (row r at weights + r · length, its first
+/// `causal ? i + 1 : length` weights seen), summed and pooled as they come: each row is added to
+/// float column sums and maxima (an add and a max a weight, vectorized), flushed every
+/// kColumnRows rows, and whenever the rows enter another row of squares, into double sums per
+/// key and per square: vector speed, and no float sum runs long enough to lose precision.
+/// `per_row(i, row, keys)` runs first on each row (the sink's measures), while it is in cache.
+/// A template, so that the measures and the sums are one loop (as an object called per row,
+/// the reduction ran 35% slower: bench/stats_sink_bench).
+template <class PerRow>
+void pool_rows(const Pooling& g, bool causal, Index first_row, Index rows, const float* weights,
+               const PoolTarget& t, PerRow&& per_row) {
+    constexpr Index kColumnRows = 32;
+    const Index L = g.length;
+    Eigen::Map<Eigen::ArrayXf> columns(t.columns, L), column_max(t.column_max, L);
+    Index widest = 0, pending = 0, square_row = 0;
+    const auto flush = [&] {
+        if (widest == 0) return;
+        if (t.received)
+            for (Index j = 0; j < widest; ++j)
+                t.received[j] += double(columns[j]);
+        double* sums = t.square_sums + square_row * g.cells;
+        float* maxima = t.square_max + square_row * g.cells;
+        for (Index c = 0; c < g.cells && g.begin(c) < widest; ++c) {
+            const Index b = g.begin(c), n = std::min(g.end(c), widest) - b;
+            sums[c] += chunked_sum(t.columns + b, n);
+            maxima[c] = std::max(maxima[c], column_max.segment(b, n).maxCoeff());
+        }
+        columns.head(widest).setZero();
+        column_max.head(widest).setZero();
+        widest = 0;
+        pending = 0;
+    };
+    for (Index r = 0; r < rows; ++r) {
+        const Index i = first_row + r;
+        if (pending == kColumnRows || i / g.cell != square_row) {
+            flush();
+            square_row = i / g.cell;
+        }
+        const float* row = weights + r * L;
+        const Index keys = causal ? i + 1 : L;
+        per_row(i, row, keys);
+        const Eigen::Map<const Eigen::ArrayXf> p(row, keys);
+        columns.head(keys) += p;
+        column_max.head(keys) = column_max.head(keys).max(p);
+        widest = std::max(widest, keys);
+        ++pending;
+    }
+    flush();
+}
+
+/// The mean over each square's visible pairs, from the squares' sums.
+void square_means(const Pooling& g, bool causal, const double* sums, float* mean) {
+    for (Index r = 0; r < g.cells; ++r)
+        for (Index c = 0; c < g.cells; ++c) {
+            const double n = g.visible(r, c, causal);
+            mean[r * g.cells + c] = n > 0 ? float(sums[r * g.cells + c] / n) : 0.0f;
+        }
+}
+
 }  // namespace
 
+Pooling::Pooling(std::int64_t length_, std::int64_t max_cells) : length(length_) {
+    if (length_ <= 0 || max_cells <= 0)
+        throw std::invalid_argument("cannot pool " + std::to_string(length_) + " tokens into " +
+                                    std::to_string(max_cells) + " squares");
+    cell = (length_ + max_cells - 1) / max_cells;
+    cells = (length_ + cell - 1) / cell;
+}
+
+double Pooling::visible(std::int64_t row, std::int64_t column, bool causal) const {
+    const double rows = double(end(row) - begin(row)), cols = double(end(column) - begin(column));
+    if (!causal || column < row) return rows * cols;
+    if (column > row) return 0.0;
+    return rows * (rows + 1) / 2;  // on the diagonal: query k of the square sees k + 1 keys
+}
+
+PooledMap pool_map(const float* map, std::int64_t length, bool causal, std::int64_t max_cells) {
+    PooledMap out;
+    out.pooling = Pooling(length, max_cells);
+    const Pooling& g = out.pooling;
+    const auto squares = std::size_t(g.cells * g.cells);
+    std::vector<double> sums(squares, 0.0);
+    std::vector<float> columns(std::size_t(length), 0.0f), column_max(std::size_t(length), 0.0f);
+    out.max.assign(squares, 0.0f);
+    pool_rows(g, causal, 0, length, map,
+              PoolTarget{columns.data(), column_max.data(), nullptr, sums.data(), out.max.data()},
+              [](Index, const float*, Index) {});
+    out.mean.resize(squares);
+    square_means(g, causal, sums.data(), out.mean.data());
+    return out;
+}
+
 HeadStatisticsSink::HeadStatisticsSink(std::int64_t layers, std::int64_t heads, std::int64_t length,
-                                       bool causal, bool keep_residuals)
+                                       bool causal, bool keep_residuals, std::int64_t pooled_cells)
     : layers_(layers),
       heads_(heads),
       length_(length),
@@ -81,6 +185,10 @@ HeadStatisticsSink::HeadStatisticsSink(std::int64_t layers, std::int64_t heads, 
     const auto cells = std::size_t(layers * heads * length);
     stats_.received.assign(cells, 0.0f);
     stats_.first_token.assign(cells, 0.0f);
+    stats_.pooling = Pooling(length, pooled_cells);
+    const auto squares = std::size_t(layers * heads * stats_.squares());
+    stats_.pooled_mean.assign(squares, 0.0f);
+    stats_.pooled_max.assign(squares, 0.0f);
     positions_.resize(std::size_t(length));
     for (std::size_t j = 0; j < positions_.size(); ++j)
         positions_[j] = float(j);
@@ -97,8 +205,11 @@ void HeadStatisticsSink::begin_rows(std::int64_t layer, std::size_t slot_count) 
     for (auto& s : slots_) {
         s->measures.assign(std::size_t(heads_), {});
         s->received.assign(std::size_t(heads_ * length_), 0.0);
+        s->square_sums.assign(std::size_t(heads_ * stats_.squares()), 0.0);
+        s->square_max.assign(std::size_t(heads_ * stats_.squares()), 0.0f);
         s->terms.resize(std::size_t(length_));
-        s->columns.resize(std::size_t(length_));
+        s->columns.assign(std::size_t(length_), 0.0f);
+        s->column_max.assign(std::size_t(length_), 0.0f);
     }
 }
 
@@ -111,55 +222,41 @@ void HeadStatisticsSink::on_rows(std::int64_t layer, std::size_t slot, const Row
     auto& m = sums.measures[std::size_t(b.head)];
     float* first_token = stats_.first_token.data() + (layer * heads_ + b.head) * length_;
     const float* pos = positions_.data();
-    const Index L = length_;
-    // Column sums in float over at most kColumnRows rows at a time, then added to the slot's
-    // double sums: vector speed, and no float sum ever runs long enough to lose precision.
-    constexpr Index kColumnRows = 32;
-    double* received = sums.received.data() + b.head * length_;
-    Eigen::Map<Eigen::ArrayXf> columns(sums.columns.data(), L);
-    Index widest = 0;  // the columns the rows since the last flush reached
-    const auto flush = [&] {
-        for (Index j = 0; j < widest; ++j)
-            received[j] += double(columns[j]);
-        columns.head(widest).setZero();
-        widest = 0;
-    };
-    columns.setZero();
-    for (Index r = 0; r < b.rows; ++r) {
-        if (r % kColumnRows == 0) flush();
-        const Index i = b.first_row + r;
-        const float* row = b.weights + r * b.keys;
-        const Index keys = causal_ ? i + 1 : L;
-        const Eigen::Map<const Eigen::ArrayXf> p(row, keys);
-        // −Σ p ln p: each term in float, vectorized (p ln p of a weight is exact to a few
-        // ulps), summed by chunked_sum as every sum below.  ln(p + FLT_MIN) makes 0 ln 0 be 0
-        // without a select, which Eigen 3.4 does not vectorize; any weight above 1e-31 is
-        // unchanged by the addition, and those below add nothing that shows.
-        Eigen::Map<Eigen::ArrayXf> terms(sums.terms.data(), keys);
-        terms = p * (p + std::numeric_limits<float>::min()).log();
-        const double e = -chunked_sum(terms.data(), keys);
-        // Σ_j p_j |i − j| = i·Σ_{j≤i} p_j − Σ_{j≤i} j p_j + Σ_{j>i} j p_j − i·Σ_{j>i} p_j
-        const Index left = i + 1;
-        double distance = double(i) * chunked_sum(row, left) - chunked_moment(row, pos, 0, left);
-        if (keys > left)
-            distance += chunked_moment(row, pos, left, keys) -
-                        double(i) * chunked_sum(row + left, keys - left);
-        m[Entropy] += e;
-        if (keys > 1) {
-            m[Broad] += e / std::log(double(keys));
-            m[BroadRows] += 1;
-        }
-        m[Distance] += distance;
-        m[Self] += row[i];
-        if (i > 0) {
-            m[First] += row[0];
-            m[Previous] += row[i - 1];
-        }
-        columns.head(keys) += p;
-        widest = std::max(widest, keys);
-        first_token[i] = row[0];
-    }
-    flush();
+    const auto squares = std::size_t(b.head * stats_.squares());
+    const PoolTarget target{sums.columns.data(), sums.column_max.data(),
+                            sums.received.data() + b.head * length_,
+                            sums.square_sums.data() + squares, sums.square_max.data() + squares};
+    pool_rows(stats_.pooling, causal_, b.first_row, b.rows, b.weights, target,
+              [&](Index i, const float* row, Index keys) {
+                  const Eigen::Map<const Eigen::ArrayXf> p(row, keys);
+                  // −Σ p ln p: each term in float, vectorized (p ln p of a weight is exact to a
+                  // few ulps), summed by chunked_sum as every sum below.  ln(p + FLT_MIN) makes
+                  // 0 ln 0 be 0 without a select, which Eigen 3.4 does not vectorize; any
+                  // weight above 1e-31 is unchanged by the addition, and those below add
+                  // nothing that shows.
+                  Eigen::Map<Eigen::ArrayXf> terms(sums.terms.data(), keys);
+                  terms = p * (p + std::numeric_limits<float>::min()).log();
+                  const double e = -chunked_sum(terms.data(), keys);
+                  // Σ_j p_j |i − j| = i·Σ_{j≤i} p_j − Σ_{j≤i} j p_j + Σ_{j>i} j p_j − i·Σ_{j>i} p_j
+                  const Index left = i + 1;
+                  double distance =
+                      double(i) * chunked_sum(row, left) - chunked_moment(row, pos, 0, left);
+                  if (keys > left)
+                      distance += chunked_moment(row, pos, left, keys) -
+                                  double(i) * chunked_sum(row + left, keys - left);
+                  m[Entropy] += e;
+                  if (keys > 1) {
+                      m[Broad] += e / std::log(double(keys));
+                      m[BroadRows] += 1;
+                  }
+                  m[Distance] += distance;
+                  m[Self] += row[i];
+                  if (i > 0) {
+                      m[First] += row[0];
+                      m[Previous] += row[i - 1];
+                  }
+                  first_token[i] = row[0];
+              });
 }
 
 void HeadStatisticsSink::end_rows(std::int64_t layer) {
@@ -183,6 +280,17 @@ void HeadStatisticsSink::end_rows(std::int64_t layer) {
                 sum += s->received[std::size_t(h * length_ + j)];
             received[j] = float(sum / (causal_ ? double(length_ - j) : L));
         }
+        const auto n = std::size_t(stats_.squares()), at = std::size_t(h) * n;
+        std::vector<double> square_sums(n, 0.0);
+        float* max = stats_.pooled_max.data() + std::size_t(layer * heads_) * n + at;
+        std::fill_n(max, n, 0.0f);
+        for (const auto& s : slots_)
+            for (std::size_t k = 0; k < n; ++k) {
+                square_sums[k] += s->square_sums[at + k];
+                max[k] = std::max(max[k], s->square_max[at + k]);
+            }
+        square_means(stats_.pooling, causal_, square_sums.data(),
+                     stats_.pooled_mean.data() + std::size_t(layer * heads_) * n + at);
     }
 }
 
@@ -206,12 +314,13 @@ HeadStatistics HeadStatisticsSink::take() {
     return std::move(stats_);
 }
 
-HeadStatistics statistics_from_maps(const std::vector<Tensor>& layers, bool causal) {
+HeadStatistics statistics_from_maps(const std::vector<Tensor>& layers, bool causal,
+                                    std::int64_t pooled_cells) {
     if (layers.empty()) return {};
     const Tensor& front = layers.front();
     const std::int64_t L = front.dim(front.rank() - 1);
     const std::int64_t H = L > 0 ? std::int64_t(front.numel()) / (L * L) : 0;
-    HeadStatisticsSink sink(std::int64_t(layers.size()), H, L, causal);
+    HeadStatisticsSink sink(std::int64_t(layers.size()), H, L, causal, false, pooled_cells);
     for (std::size_t l = 0; l < layers.size(); ++l) {
         if (std::int64_t(layers[l].numel()) != H * L * L)
             throw std::invalid_argument("layer " + std::to_string(l) + " holds " +
@@ -267,7 +376,7 @@ StatisticsRun compute_statistics(const Model& model, const ModelInput& input,
                                  const StatisticsOptions& options) {
     const ModelInfo& info = model.info();
     HeadStatisticsSink sink(info.num_layers, info.num_heads, std::int64_t(input.ids.size()),
-                            info.causal, options.keep_residuals);
+                            info.causal, options.keep_residuals, options.pooled_cells);
     ModelForwardOptions forward;
     forward.attention = false;  // rows only: no map is ever kept
     forward.num_threads = options.num_threads;
@@ -280,11 +389,17 @@ StatisticsRun compute_statistics(const Model& model, const ModelInput& input,
 }
 
 std::size_t statistics_bytes(const ModelInfo& info, std::int64_t tokens, bool keep_residuals,
-                             int threads) {
+                             int threads, std::int64_t pooled_cells) {
     const auto L = std::size_t(std::max<std::int64_t>(tokens, 0));
     const auto heads = std::size_t(info.num_heads), layers = std::size_t(info.num_layers);
-    std::size_t bytes = 2 * layers * heads * L * sizeof(float);               // curves
-    bytes += std::size_t(std::max(threads, 1)) * heads * L * sizeof(double);  // slots
+    const auto squares =
+        L > 0 ? std::size_t(Pooling(std::int64_t(L), pooled_cells).cells) : std::size_t(0);
+    const auto slots = std::size_t(std::max(threads, 1));
+    std::size_t bytes = 2 * layers * heads * L * sizeof(float);                     // curves
+    bytes += 2 * layers * heads * squares * squares * sizeof(float);                // pooled maps
+    bytes += slots * heads * L * sizeof(double);                                    // slots' curves
+    bytes += slots * heads * squares * squares * (sizeof(double) + sizeof(float));  // squares
+    bytes += slots * 3 * L * sizeof(float);                                         // rows, columns
     if (keep_residuals) bytes += layers * L * std::size_t(info.hidden_size) * sizeof(float);
     return bytes;
 }

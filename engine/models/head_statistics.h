@@ -8,10 +8,12 @@
 //   received     the attention key j receives, averaged over the queries that see it
 //                (i ≥ j when causal, every query otherwise): the "lost in the middle" curve;
 //   first_token  each query's weight on the first token (an attention sink's signature).
-// Any one head's full map is then recomputed on demand (head_map), from the residual stream
-// the pass may keep for it.
+// and every head's whole map pooled into at most kPooledCells × kPooledCells squares (the
+// Model tab's thumbnail of a text too long to keep its maps).  Any one head's full map is then
+// recomputed on demand (head_map), from the residual stream the pass may keep for it.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -23,6 +25,36 @@
 #include "engine/tensor.h"
 
 namespace attnviz::models {
+
+/// The squares an L × L map is pooled into: `cell` tokens a side (⌈L / max_cells⌉), `cells`
+/// of them along each axis (⌈L / cell⌉ ≤ max_cells); the last row and column of squares may be
+/// narrower.  With L ≤ max_cells each square is one cell: the pooled map is the map.
+struct Pooling {
+    std::int64_t length = 0, cell = 1, cells = 0;
+    Pooling() = default;
+    Pooling(std::int64_t length, std::int64_t max_cells);
+    std::int64_t begin(std::int64_t square) const { return square * cell; }
+    std::int64_t end(std::int64_t square) const { return std::min(length, (square + 1) * cell); }
+    /// The query–key pairs of square (row, column) a query sees: every pair, or with a causal
+    /// mask those with key ≤ query (none above the diagonal).
+    double visible(std::int64_t row, std::int64_t column, bool causal) const;
+};
+
+/// The Model tab's thumbnail size: 64 × 64 squares at most.
+inline constexpr std::int64_t kPooledCells = 64;
+
+/// One map pooled into squares ([cells, cells] each, row-major): `mean` the mean weight over the
+/// square's visible pairs (masked pairs do not dilute it; 0 where none is visible), `max` the
+/// largest weight in it (a one-token stripe stays as bright as it is).
+struct PooledMap {
+    Pooling pooling;
+    std::vector<float> mean, max;
+};
+
+/// `map` [L, L] pooled as HeadStatisticsSink pools every head's rows (the mean over heads and
+/// the rollout, which no pass hands over row by row).
+PooledMap pool_map(const float* map, std::int64_t length, bool causal,
+                   std::int64_t max_cells = kPooledCells);
 
 struct HeadStatistics {
     std::int64_t layers = 0, heads = 0, length = 0;
@@ -37,6 +69,16 @@ struct HeadStatistics {
     const float* first_token_of(std::int64_t layer, std::int64_t head) const {
         return first_token.data() + std::size_t((layer * heads + head) * length);
     }
+    /// Every head's whole map pooled (PooledMap's mean and max): [layers, heads, cells, cells].
+    Pooling pooling;
+    std::vector<float> pooled_mean, pooled_max;
+    const float* pooled_mean_of(std::int64_t layer, std::int64_t head) const {
+        return pooled_mean.data() + std::size_t((layer * heads + head) * squares());
+    }
+    const float* pooled_max_of(std::int64_t layer, std::int64_t head) const {
+        return pooled_max.data() + std::size_t((layer * heads + head) * squares());
+    }
+    std::int64_t squares() const { return pooling.cells * pooling.cells; }
 };
 
 /// Reduces the attention rows of a forward pass into HeadStatistics as they are computed
@@ -46,8 +88,9 @@ struct HeadStatistics {
 /// every layer is kept too (what head_map() resumes from).
 class HeadStatisticsSink : public AttentionSink {
   public:
+    /// Each head's map is pooled into at most `pooled_cells` × `pooled_cells` squares.
     HeadStatisticsSink(std::int64_t layers, std::int64_t heads, std::int64_t length, bool causal,
-                       bool keep_residuals = false);
+                       bool keep_residuals = false, std::int64_t pooled_cells = kPooledCells);
     ~HeadStatisticsSink() override;
 
     void on_layer(std::int64_t, AttentionResult&&) override {}
@@ -80,7 +123,8 @@ class HeadStatisticsSink : public AttentionSink {
 /// The same statistics from full maps: `layers[l]` is [H, L, L] (or [1, H, L, L]), rows summing
 /// to 1 over the keys they see.  What a file of maps computed elsewhere gives, and the
 /// reference the pass is tested against.
-HeadStatistics statistics_from_maps(const std::vector<Tensor>& layers, bool causal);
+HeadStatistics statistics_from_maps(const std::vector<Tensor>& layers, bool causal,
+                                    std::int64_t pooled_cells = kPooledCells);
 
 /// `attnviz stats --out-json`: {"tokens": [labels], "layers", "heads", "length", "causal",
 /// "heads": [{"layer", "head" (from 1), the measures, "labels", "received": [L values],
@@ -93,6 +137,7 @@ struct StatisticsOptions {
     /// Keep the residual stream before every layer (layers × L × hidden floats), so that
     /// head_map() runs one layer instead of every layer below it.
     bool keep_residuals = false;
+    std::int64_t pooled_cells = kPooledCells;  ///< HeadStatistics::pooling's largest
     PassControl control;
 };
 
@@ -105,10 +150,10 @@ struct StatisticsRun {
 StatisticsRun compute_statistics(const Model& model, const ModelInput& input,
                                  const StatisticsOptions& options = {});
 
-/// Bytes the statistics pass allocates beyond the forward pass's own working set: the curves
-/// and, with keep_residuals, the residual streams.
+/// Bytes the statistics pass allocates beyond the forward pass's own working set: the curves,
+/// the pooled maps and, with keep_residuals, the residual streams.
 std::size_t statistics_bytes(const ModelInfo& info, std::int64_t tokens, bool keep_residuals,
-                             int threads);
+                             int threads, std::int64_t pooled_cells = kPooledCells);
 
 /// One head's full map [L, L] over `input`: only that head of that layer is computed, from
 /// `residual` (the stream before the layer, as compute_statistics keeps it) or, when null,
