@@ -57,6 +57,9 @@ struct AttentionScope {
     /// (hidden states, residuals, contexts).  One head of an 8,192-token text is a fourteenth
     /// of the layer's attention.
     std::int64_t only_head = -1;
+    /// Hand every layer's attention rows to a sink that wants_rows(), kept or not: the pass
+    /// then runs every layer (the statistics of a whole model whose maps keep a few layers).
+    bool rows_every_layer = false;
 };
 
 /// One query head of one layer (both from 0).

@@ -1219,7 +1219,9 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     const bool pre_norm = config_.pre_norm();
     std::size_t next_kept = 0;
     const auto& kept = options.scope.layers;
-    const bool streams = residuals || sink.wants_contexts();
+    // Every layer's rows, for a sink that wants them: no layer after the kept ones is skipped.
+    const bool every_rows = options.scope.rows_every_layer && sink.wants_rows();
+    const bool streams = residuals || sink.wants_contexts() || every_rows;
     // The layers this pass runs: up to the last kept one when nothing after it is wanted.
     const Index last = (!kept.empty() && !hidden && !streams)
                            ? std::min(kept.back() + 1, config_.num_layers)
@@ -1242,7 +1244,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
             ++next_kept;
         }
         const bool keep = in_scope && options.attention;
-        const bool rows = in_scope && sink.wants_rows();
+        const bool rows = (in_scope || every_rows) && sink.wants_rows();
         // One head's pass (scope.only_head) stops after the attention of its last layer.
         const bool last_attention = only >= 0 && next_kept == kept.size();
         const LayerWeights& w = layer(i, scratch, threads);

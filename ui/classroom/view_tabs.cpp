@@ -143,6 +143,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(compare_, &CompareView::hovered, this, &ViewTabs::hovered);
     connect(model_, &ModelView::hovered, this, &ViewTabs::hovered);
     connect(model_, &ModelView::activated, this, &ViewTabs::modelHeadActivated);
+    connect(model_, &ModelView::fullMapRequested, this, &ViewTabs::fullMapRequested);
     connect(atlas_, &AtlasView::activated, this, &ViewTabs::modelHeadActivated);
     connect(atlas_, &AtlasView::fullMapRequested, this, &ViewTabs::fullMapRequested);
     connect(atlas_, &AtlasView::hovered, this, &ViewTabs::hovered);
@@ -188,6 +189,13 @@ void ViewTabs::retranslate() {
         tr("One token's attention across every layer and head: where it looks (from), or "
            "which tokens look at it (to)"));
     focus_token_->setToolTip(tr("The token in focus"));
+    thumbnails_->setItemText(int(ModelThumbnails::WholeMax), tr("Whole text, largest weight"));
+    thumbnails_->setItemText(int(ModelThumbnails::WholeMean), tr("Whole text, mean weight"));
+    thumbnails_->setItemText(int(ModelThumbnails::Kept), tr("Kept maps"));
+    thumbnails_->setToolTip(
+        tr("The memory budget kept only some maps: show every layer and head over the whole "
+           "text, pooled into squares by their largest or their mean weight, or the kept "
+           "maps"));
     all_layers_->setToolTip(
         tr("Compute every layer again (the memory budget may refuse it for this text)"));
     if (tabs_->count() > ModelTab) {
@@ -238,6 +246,13 @@ QWidget* ViewTabs::makeModelTab() {
     focus_token_->setMaxVisibleItems(20);
     bar->addWidget(focus_mode_);
     bar->addWidget(focus_token_);
+    // Only some maps kept: the whole text pooled, or the kept maps (items in ModelThumbnails'
+    // order).
+    thumbnails_ = new QComboBox(page);
+    thumbnails_->setObjectName(QStringLiteral("modelThumbnailsCombo"));
+    thumbnails_->addItems({QString(), QString(), QString()});
+    thumbnails_->hide();
+    bar->addWidget(thumbnails_);
     bar->addStretch(1);
     // The memory budget kept only the first layers or heads: a way back to all of them.
     all_layers_ = new QPushButton(page);
@@ -256,6 +271,9 @@ QWidget* ViewTabs::makeModelTab() {
     connect(focus_mode_, &QComboBox::activated, this, apply);
     connect(focus_token_, &QComboBox::activated, this, apply);
     connect(doc_, &AttentionDocument::tokenFocusChanged, this, &ViewTabs::syncTokenFocus);
+    connect(thumbnails_, &QComboBox::activated, this,
+            [this](int index) { doc_->setModelThumbnails(ModelThumbnails(index)); });
+    connect(doc_, &AttentionDocument::modelThumbnailsChanged, this, &ViewTabs::syncTokenFocus);
     return page;
 }
 
@@ -285,6 +303,12 @@ void ViewTabs::syncTokenFocus() {
     focus_token_->setEnabled(token >= 0);
     focus_token_->setCurrentIndex(std::max(0, token));
     model_->setTokenFocus(token, doc_->focusTo());
+    // A token in focus draws the kept maps' strips: the whole text waits until it is cleared.
+    const QSignalBlocker block_thumbnails(thumbnails_);
+    thumbnails_->setVisible(m && m->pooled);
+    thumbnails_->setEnabled(token < 0);
+    thumbnails_->setCurrentIndex(int(doc_->modelThumbnails()));
+    model_->setThumbnails(doc_->modelThumbnails());
 }
 
 void ViewTabs::changeEvent(QEvent* event) {

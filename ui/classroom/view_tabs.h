@@ -121,6 +121,7 @@ class ViewTabs : public QWidget {
     ModelView* model_ = nullptr;
     QComboBox* focus_mode_ = nullptr;
     QComboBox* focus_token_ = nullptr;
+    QComboBox* thumbnails_ = nullptr;  ///< whole text or kept maps (ModelThumbnails)
     QPushButton* all_layers_ = nullptr;
     AtlasView* atlas_ = nullptr;
     LensView* lens_ = nullptr;

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/models/head_atlas.h"
+#include "engine/models/head_statistics.h"
 #include "engine/models/predictions.h"
 #include "engine/pass_control.h"
 #include "engine/tensor.h"
@@ -74,6 +75,29 @@ struct ModelPredictions {
     double loss = std::numeric_limits<double>::quiet_NaN();  ///< mean of -next_logprob
 };
 
+/// The whole text's maps pooled into squares (models::Pooling over the model's pieces), for
+/// the Model tab when the memory budget keeps only some maps: every head of every layer the
+/// statistics pass measured, the mean over heads (of the heads' squares) and, where the pass
+/// had it over every piece, the rollout.
+struct PooledModel {
+    models::Pooling pooling;
+    int layers = 0, heads = 0;
+    int columns() const { return heads + 2; }
+    /// Per ModelThumbnails::WholeMax and WholeMean: [layers, heads + 2, cells, cells], the
+    /// columns as the mosaic's (heads, mean, rollout); a missing rollout is all 0.
+    std::vector<float> values[2];
+    std::vector<std::uint8_t> has_rollout;  ///< per layer
+    /// Per pooling, layer * columns() + column: coloured as ModelMaps::thumbnails (null: a
+    /// rollout the pass did not have).
+    std::vector<QImage> thumbnails[2];
+    /// The squares of one cell of the mosaic, [cells, cells], `shown` WholeMax or WholeMean.
+    const float* squares(ModelThumbnails shown, int layer, int column) const {
+        const auto n = std::size_t(pooling.cells * pooling.cells);
+        return values[int(shown)].data() +
+               (std::size_t(layer) * std::size_t(columns()) + std::size_t(column)) * n;
+    }
+};
+
 /// A trained model's forward pass: every layer's maps from one run, and each head's thumbnail
 /// coloured on the worker for the model view (the GUI thread only copies images).
 struct ModelMaps {
@@ -113,6 +137,24 @@ struct ModelMaps {
     std::vector<QImage> thumbnails;
     /// layer * 2: the layer's mean over heads, layer * 2 + 1: the rollout through it.
     std::vector<QImage> aggregate_thumbnails;
+    /// When the memory budget kept only some maps (a window, the first layers or heads): every
+    /// layer and head over the whole text, pooled.  Null when every map is kept.
+    std::shared_ptr<const PooledModel> pooled;
+    /// What the Model tab's mosaic draws for `choice`: the pooled whole text when there is one
+    /// and no token is in focus (its strips are the kept maps'), else the kept maps.
+    ModelThumbnails shownThumbnails(ModelThumbnails choice, int focus_token = -1) const {
+        return pooled && focus_token < 0 ? choice : ModelThumbnails::Kept;
+    }
+    /// The mosaic's rows for `shown`.
+    int mosaicLayers(ModelThumbnails shown) const {
+        return shown == ModelThumbnails::Kept ? num_layers : pooled->layers;
+    }
+    /// A mosaic cell's image for `shown` (null: a head or rollout not kept: hatched).
+    const QImage& mosaicImage(int layer, int column, ModelThumbnails shown) const {
+        if (shown == ModelThumbnails::Kept) return thumbnail(layer, column);
+        return pooled->thumbnails[int(shown)][std::size_t(layer) * std::size_t(pooled->columns()) +
+                                              std::size_t(column)];
+    }
     std::vector<QString> token_text;     ///< what each token stands for
     std::vector<std::uint8_t> special;   ///< 1 for [CLS], <s>, ... added by the tokenizer
     std::vector<std::int32_t> sequence;  ///< 0 = first text, 1 = second, -1 = template token

@@ -122,6 +122,66 @@ void add_thumbnails(ModelMaps* m) {
     }
 }
 
+/// The Model tab's whole text when the budget kept only some maps: every measured head's
+/// pooled squares (the statistics pass's), the mean over heads of its squares, and the
+/// rollout's squares where there are some (`rollout[l]`, empty when the pass had none).  Both
+/// poolings, coloured as the kept maps' thumbnails (each cell from 0 to its own largest).
+std::shared_ptr<const PooledModel> pooled_model(const models::HeadStatistics& s,
+                                                const std::vector<models::PooledMap>& rollout) {
+    auto out = std::make_shared<PooledModel>();
+    out->pooling = s.pooling;
+    out->layers = int(s.layers);
+    out->heads = int(s.heads);
+    const int C = out->columns(), P = int(s.pooling.cells);
+    const auto n = std::size_t(P) * std::size_t(P);
+    QCPColorGradient gradient = make_gradient(Colormap::Viridis);  // this thread's own
+    out->has_rollout.assign(std::size_t(out->layers), 0);
+    for (int which = 0; which < 2; ++which) {
+        std::vector<float>& v = out->values[which];
+        v.assign(std::size_t(out->layers * C) * n, 0.0f);
+        for (int l = 0; l < out->layers; ++l) {
+            float* mean = v.data() + (std::size_t(l) * C + std::size_t(out->heads)) * n;
+            for (int h = 0; h < out->heads; ++h) {
+                const float* squares = which == int(ModelThumbnails::WholeMax)
+                                           ? s.pooled_max_of(l, h)
+                                           : s.pooled_mean_of(l, h);
+                std::copy_n(squares, n, v.data() + (std::size_t(l) * C + std::size_t(h)) * n);
+                for (std::size_t k = 0; k < n; ++k)
+                    mean[k] += squares[k] / float(out->heads);
+            }
+            if (std::size_t(l) < rollout.size() && !rollout[std::size_t(l)].mean.empty()) {
+                const models::PooledMap& r = rollout[std::size_t(l)];
+                std::copy_n((which == int(ModelThumbnails::WholeMax) ? r.max : r.mean).data(), n,
+                            v.data() + (std::size_t(l) * C + std::size_t(C - 1)) * n);
+                out->has_rollout[std::size_t(l)] = 1;
+            }
+            for (int c = 0; c < C; ++c)
+                out->thumbnails[which].push_back(
+                    c == C - 1 && !out->has_rollout[std::size_t(l)]
+                        ? QImage()
+                        : thumbnail(out->squares(ModelThumbnails(which), l, c), P, s.causal,
+                                    gradient));
+        }
+    }
+    return out;
+}
+
+/// Whether a pass keeping `layers` of N layers, `heads` of H heads' maps and `window` of L
+/// pieces gives the Model tab the whole text pooled: when some maps are not kept, of a text
+/// longer than the squares (a shorter one's maps are smaller than their pooling's images, and
+/// never over a budget but in tests of it).
+bool shows_whole_text(int layers, int N, int heads, int H, std::int64_t window, std::int64_t L) {
+    return L > models::kPooledCells && (layers < N || heads < H || window < L);
+}
+
+/// Bytes pooled_model() keeps for a model of `layers` × `heads` over L pieces: two poolings'
+/// squares and their images.
+double pooled_model_bytes(std::int64_t layers, std::int64_t heads, std::int64_t L) {
+    const double cells =
+        double(models::Pooling(std::max<std::int64_t>(L, 1), models::kPooledCells).cells);
+    return 2.0 * double(layers * (heads + 2)) * cells * cells * (sizeof(float) + 4.0);
+}
+
 /// Measures every head of each kept layer from its attention rows as the pass computes them
 /// (the statistics pass's reduction: the atlas is whole whatever is kept, and no layer's full
 /// maps need exist), and keeps what the pass's scope hands over: the first `heads` heads'
@@ -129,12 +189,16 @@ void add_thumbnails(ModelMaps* m) {
 /// along, over every piece, from the mean of the rows; only its window is kept.
 class KeepingSink : public models::HeadStatisticsSink {
   public:
-    KeepingSink(int heads, int num_heads, int layers, bool causal, budget::AxisWindow window,
-                std::int64_t pieces)
-        : HeadStatisticsSink(layers, num_heads, pieces, causal),
+    /// `measured` layers hand their rows (the kept `layers`, or every layer when the Model
+    /// tab shows the whole text pooled); `layers` hand their maps.
+    KeepingSink(int heads, int num_heads, int layers, int measured, bool causal,
+                budget::AxisWindow window, std::int64_t pieces)
+        : HeadStatisticsSink(measured, num_heads, pieces, causal),
           heads_(heads),
           num_heads_(num_heads),
+          layers_(layers),
           pieces_(pieces),
+          causal_(causal),
           window_(window),
           windowed_(window.count < pieces) {}
     /// Also keeps the residual stream after layer `layers` (what the head reads).
@@ -162,8 +226,10 @@ class KeepingSink : public models::HeadStatisticsSink {
     void end_rows(std::int64_t layer) override {
         HeadStatisticsSink::end_rows(layer);
         if (!windowed_) return;
-        rollout.push_back(
-            models::crop_maps(rollout_.add(full_mean_), window_.begin, window_.count));
+        const Tensor& through = rollout_.add(full_mean_);
+        if (layer < layers_)
+            rollout.push_back(models::crop_maps(through, window_.begin, window_.count));
+        pooled_rollout.push_back(models::pool_map(through.ptr(), pieces_, causal_));
         release_buffer(full_mean_);
     }
     void on_layer(std::int64_t, AttentionResult&& r) override {
@@ -189,16 +255,36 @@ class KeepingSink : public models::HeadStatisticsSink {
 
     std::vector<Tensor> weights, means;  ///< per layer [heads, W, W] and [W, W]
     std::vector<Tensor> rollout;         ///< per layer [W, W], with a window only
-    Tensor final_stream;                 ///< with keepFinalStream()
+    /// With a window, per measured layer: the rollout over every piece, pooled.
+    std::vector<models::PooledMap> pooled_rollout;
+    Tensor final_stream;  ///< with keepFinalStream()
 
   private:
     std::int64_t final_layer_ = -1;
-    std::int64_t heads_, num_heads_, pieces_;
+    std::int64_t heads_, num_heads_, layers_, pieces_;
+    bool causal_;
     budget::AxisWindow window_;
     bool windowed_;
     Tensor full_mean_;  ///< the layer's mean over every piece (with a window)
     models::RolloutAccumulator rollout_;
 };
+
+/// What a pass's sink measured and kept, after its maps (out->weights, out->means): the
+/// atlas, the rollout, the thumbnails and, with `whole` (some maps not kept), the whole text
+/// pooled for the Model tab.
+void keep_statistics(ModelMaps* out, KeepingSink& sink, bool whole) {
+    const models::HeadStatistics stats = sink.take();
+    out->atlas = stats.atlas;
+    out->rollout =
+        out->windowed() ? std::move(sink.rollout) : models::attention_rollout(out->means);
+    add_thumbnails(out);
+    if (!whole) return;
+    std::vector<models::PooledMap> rollout = std::move(sink.pooled_rollout);
+    if (!out->windowed())  // the kept layers' rollout is over every piece
+        for (const Tensor& r : out->rollout)
+            rollout.push_back(models::pool_map(r.ptr(), out->pieces, out->causal));
+    out->pooled = pooled_model(stats, rollout);
+}
 
 /// The interventions of the knocked-out heads; UsageError for a head the model lacks (a
 /// session written for another model).
@@ -244,9 +330,9 @@ int kept_heads_of(int H, const budget::ResultScope& s) {
 /// to keep in float32 streams its weights, a layer's buffer at a time.
 std::uint64_t pass_footprint(const models::Model& model, const models::ModelForwardOptions& options,
                              const budget::ResultScope& s, std::int64_t L) {
-    const int H = int(model.info().num_heads);
+    const int H = int(model.info().num_heads), N = int(model.info().num_layers);
     models::ModelForwardOptions o = options;
-    o.scope.layers = first_layers_of(int(model.info().num_layers), s);
+    o.scope.layers = first_layers_of(N, s);
     const int k = kept_heads_of(H, s);
     o.scope.heads = k;
     const budget::AxisWindow w = budget::window_on(s, L);
@@ -257,8 +343,12 @@ std::uint64_t pass_footprint(const models::Model& model, const models::ModelForw
     // Heads are measured from their rows (models::HeadStatisticsSink): per thread a block.
     const double measured = double(models::statistics_bytes(model.info(), L, false, o.num_threads));
     const double rollout = w.count < L ? 4.0 * full * sizeof(float) : 0.0;
+    // Not every map kept: the Model tab shows every layer and head of the whole text pooled.
+    const double whole = shows_whole_text(int(o.scope.layers.size()), N, k, H, w.count, L)
+                             ? pooled_model_bytes(N, H, L)
+                             : 0.0;
     return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
-                         rollout + double(k + 1) * cells * kDisplayBytesPerCell +
+                         rollout + whole + double(k + 1) * cells * kDisplayBytesPerCell +
                          double(kDisplayFixedBytes)) +
            model.streaming_weight_bytes();
 }
@@ -313,7 +403,7 @@ void describe_text(ModelMaps* out, const Opened& m, const Encoded& enc, const Co
 /// The atlas's induction scores (per head of every layer, layer * H + head) and its labels.
 void label_atlas(ModelMaps* out, const std::vector<double>& scores) {
     const auto H = std::size_t(out->num_heads);
-    for (int l = 0; l < out->num_layers; ++l)
+    for (std::int64_t l = 0; l < out->atlas.layers(); ++l)  // every measured layer
         for (std::size_t h = 0; h < H; ++h)
             out->atlas.at(l, std::int64_t(h)).induction = scores[std::size_t(l) * H + h];
     models::label_heads(&out->atlas);
@@ -422,15 +512,18 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     options.scope.heads = heads_kept;
     options.scope.window_begin = window.begin;
     options.scope.window_length = window.count;
-    KeepingSink sink(heads_kept, H,
-                     options.scope.layers.empty() ? N : int(options.scope.layers.size()),
-                     info.causal, window, L);
+    const int layers_kept = options.scope.layers.empty() ? N : int(options.scope.layers.size());
+    // Some maps not kept: every layer's rows are measured, for the atlas and the Model tab's
+    // whole text.
+    const bool whole = shows_whole_text(layers_kept, N, heads_kept, H, window.count, L);
+    options.scope.rows_every_layer = whole;
+    KeepingSink sink(heads_kept, H, layers_kept, whole ? N : layers_kept, info.causal, window, L);
     const QString no_predictions = predictions_missing(model, L);
     if (no_predictions.isEmpty()) sink.keepFinalStream(N);
     model.forward(enc.input, options, sink);
     auto out = std::make_shared<ModelMaps>();
     describe_text(out.get(), *m, enc, c, text_a, window);
-    out->num_layers = options.scope.layers.empty() ? N : int(options.scope.layers.size());
+    out->num_layers = layers_kept;
     out->heads_kept = heads_kept;
     out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
@@ -464,10 +557,7 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     if (int(out->weights.size()) != out->num_layers)
         throw std::logic_error("the model did not hand over every layer");
     // Heads are measured on the pieces the model saw; present_model() groups the views.
-    out->atlas = sink.take().atlas;
-    out->rollout =
-        out->windowed() ? std::move(sink.rollout) : models::attention_rollout(out->means);
-    add_thumbnails(out.get());
+    keep_statistics(out.get(), sink, whole);
     std::vector<double> own;
     std::vector<double>& scores = induction ? *induction : own;
     if (scores.size() != std::size_t(N) * std::size_t(H)) {
@@ -618,7 +708,10 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
         const double maps = double(kept_layers(s)) * double(k + 2) * cells;
         const double read = 2.0 * double(H + 1) * full * sizeof(float);
         const double rollout = w.count < L ? 3.0 * full * sizeof(float) : 0.0;
-        return std::uint64_t(maps * 8.0 + read + rollout +
+        const double whole = shows_whole_text(kept_layers(s), N, k, H, w.count, L)
+                                 ? pooled_model_bytes(kept_layers(s), H, L)
+                                 : 0.0;
+        return std::uint64_t(maps * 8.0 + read + rollout + whole +
                              double(k + 1) * cells * kDisplayBytesPerCell +
                              double(kDisplayFixedBytes));
     };
@@ -645,7 +738,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
         r.weights = take_tensor({1, std::int64_t(H), L, L});
         arrays.read_layer(l, r.weights.ptr());
         scan.add(l, r.weights.ptr(), H, L);
-        if (!sink) sink.emplace(heads_kept, H, layers, scan.causal(), window, L);
+        if (!sink) sink.emplace(heads_kept, H, layers, layers, scan.causal(), window, L);
         r.mean_weights = take_tensor({1, L, L});
         float* mean = r.mean_weights.ptr();
         std::fill_n(mean, std::size_t(L * L), 0.0f);
@@ -708,10 +801,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     }
     out->weights = std::move(sink->weights);
     out->means = std::move(sink->means);
-    out->atlas = sink->take().atlas;
-    out->rollout =
-        out->windowed() ? std::move(sink->rollout) : models::attention_rollout(out->means);
-    add_thumbnails(out.get());
+    keep_statistics(out.get(), *sink, shows_whole_text(layers, N, heads_kept, H, window.count, L));
     out->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;
@@ -771,6 +861,7 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     }
     add_thumbnails(out.get());
     out->atlas = pieces->atlas;
+    out->pooled = pieces->pooled;  // over the pieces, as the atlas
     out->knocked_out = pieces->knocked_out;
     out->predictions = pieces->predictions;  // over the pieces, as the encoding
     out->intact_predictions = pieces->intact_predictions;

@@ -48,6 +48,10 @@ const std::pair<FigureKind, const char*> kKinds[] = {{FigureKind::Heatmaps, "hea
                                                      {FigureKind::Predictions, "predictions"}};
 const std::pair<ScaleMode, const char*> kScales[] = {
     {ScaleMode::Shared, "shared"}, {ScaleMode::PerHead, "per_head"}, {ScaleMode::Unit, "unit"}};
+const std::pair<ModelThumbnails, const char*> kModelThumbnails[] = {
+    {ModelThumbnails::WholeMax, "max"},
+    {ModelThumbnails::WholeMean, "mean"},
+    {ModelThumbnails::Kept, "kept"}};
 const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viridis"},
                                                        {Colormap::Cividis, "cividis"},
                                                        {Colormap::Magma, "magma"},
@@ -79,6 +83,12 @@ QString figure_kind_name(FigureKind k) {
 }
 bool figure_kind_from_name(const QString& name, FigureKind* out) {
     return from_table(name, kKinds, out);
+}
+QString model_thumbnails_name(ModelThumbnails t) {
+    return to_name(t, kModelThumbnails);
+}
+bool model_thumbnails_from_name(const QString& name, ModelThumbnails* out) {
+    return from_table(name, kModelThumbnails, out);
 }
 QString scale_mode_name(ScaleMode m) {
     return to_name(m, kScales);

@@ -33,6 +33,14 @@ enum class FigureView { Grid, Mean, Head };
 /// side with their difference.
 enum class FigureKind { Heatmaps, Steps, Lines, Compare, Model, Lens, Predictions };
 
+/// What the Model tab's mosaic shows when the memory budget kept only some of a model's maps
+/// (a window of tokens, the first layers or heads): every layer and head over the whole text,
+/// pooled into squares by their largest weight (a thin stripe stays visible) or by their mean
+/// weight; or the kept maps.  With every map kept, the maps.
+enum class ModelThumbnails { WholeMax, WholeMean, Kept };
+QString model_thumbnails_name(ModelThumbnails t);  ///< "max" | "mean" | "kept"
+bool model_thumbnails_from_name(const QString& name, ModelThumbnails* out);
+
 /// Shared: one colour range (the data's min to max) for every panel.  PerHead: each panel
 /// from its own min to its own max.  Unit: 0 to 1 for every panel, to compare figures.
 enum class ScaleMode { Shared, PerHead, Unit };
@@ -175,6 +183,7 @@ struct FigureOptions {
     /// from it (its row) or, with focus_to, to it (its column).  Shown tokens, 0-based.
     int focus_token = -1;
     bool focus_to = false;
+    ModelThumbnails model_thumbnails = ModelThumbnails::WholeMax;  ///< model view
     bool high_contrast = false;  ///< presentation: black text, heavier lines
     /// Compare: B's head when B compares another head of the same input (-2: A's head);
     /// the document's CompareChanges::head, not saved with the figure.

@@ -464,6 +464,11 @@ void AttentionDocument::setTokenFocus(int token, bool to) {
     figureChanged();
 }
 
+void AttentionDocument::setModelThumbnails(ModelThumbnails shown) {
+    if (assign(figure_.model_thumbnails, shown, this, &AttentionDocument::modelThumbnailsChanged))
+        figureChanged();
+}
+
 void AttentionDocument::setLineHeads(quint64 heads) {
     if (assign(figure_.line_heads, heads, this, &AttentionDocument::lineHeadsChanged))
         figureChanged();
@@ -624,6 +629,7 @@ void AttentionDocument::emitAll() {
     emit stepFocusChanged(figure_.focus);
     emit tokenFocusChanged(figure_.focus_token, figure_.focus_to);
     emit lineHeadsChanged(figure_.line_heads);
+    emit modelThumbnailsChanged(figure_.model_thumbnails);
     emit compareChanged();
     setMessage(QString());
     compute_dirty_ = figure_dirty_ = edit_dirty_ = true;
@@ -669,6 +675,8 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("step_focus"), f.focus},
                        {QStringLiteral("focus_token"), f.focus_token},
                        {QStringLiteral("focus_to"), f.focus_to}};
+    if (f.model_thumbnails != ModelThumbnails::WholeMax)
+        figure[QStringLiteral("model_thumbnails")] = model_thumbnails_name(f.model_thumbnails);
     if (f.line_heads != ~quint64(0)) {
         QJsonArray heads;
         for (int h = 0; h < 64; ++h)
@@ -718,8 +726,8 @@ QJsonObject AttentionDocument::editsJson() const {
     static const char* const kViewState[][2] = {
         {"figure", "view"},     {"figure", "head"},       {"figure", "batch_item"},
         {"figure", "step"},     {"figure", "step_focus"}, {"figure", "focus_token"},
-        {"figure", "focus_to"}, {"figure", "line_heads"}, {"source", "layer"},
-        {"source", "timeline"}, {"compare", "head"}};
+        {"figure", "focus_to"}, {"figure", "line_heads"}, {"figure", "model_thumbnails"},
+        {"source", "layer"},    {"source", "timeline"},   {"compare", "head"}};
     for (const auto& [section, key] : kViewState) {
         QJsonObject o = json.value(QLatin1String(section)).toObject();
         o.remove(QLatin1String(key));
@@ -941,6 +949,8 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     r.boolean(figure, QStringLiteral("step_focus"), &f.focus);
     r.integer(figure, QStringLiteral("focus_token"), -1, kMaxTokens - 1, &f.focus_token);
     r.boolean(figure, QStringLiteral("focus_to"), &f.focus_to);
+    r.enumeration(figure, QStringLiteral("model_thumbnails"), &model_thumbnails_from_name,
+                  &f.model_thumbnails);
     if (!r.ok()) return false;
     const QJsonValue line_heads = figure.value(QStringLiteral("line_heads"));
     if (line_heads.isArray()) {

@@ -183,6 +183,9 @@ class AttentionDocument : public QObject {
     int focusToken() const { return figure_.focus_token; }
     bool focusTo() const { return figure_.focus_to; }
     void setTokenFocus(int token, bool to);
+    ModelThumbnails modelThumbnails() const { return figure_.model_thumbnails; }
+    /// The Model tab's mosaic when only some maps are kept: the whole text pooled, or the kept.
+    void setModelThumbnails(ModelThumbnails shown);
     /// The head view: which heads draw their lines (bit h = head h).
     quint64 lineHeads() const { return figure_.line_heads; }
     void setLineHeads(quint64 heads);
@@ -250,6 +253,7 @@ class AttentionDocument : public QObject {
     void stepChanged(int step);
     void stepFocusChanged(bool on);
     void tokenFocusChanged(int token, bool to);
+    void modelThumbnailsChanged(ModelThumbnails shown);
     void lineHeadsChanged(quint64 heads);
     /// The comparison's changes or head (not coalesced; settingsChanged follows).
     void compareChanged();

@@ -2,6 +2,7 @@
 
 #include <QCoreApplication>
 #include <QFontMetrics>
+#include <QLocale>
 #include <QPainter>
 
 #include <algorithm>
@@ -38,14 +39,15 @@ QPoint MosaicLayout::headAt(const QPoint& pos) const {
     return QPoint(column, layer);
 }
 
-MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont& font) {
+MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont& font,
+                           ModelThumbnails shown) {
     MosaicLayout g;
     g.area = area;
-    g.layers = maps.num_layers;
+    g.layers = maps.mosaicLayers(shown);
     g.heads = maps.num_heads;
     if (g.layers == 0 || g.heads == 0) return g;
     const QFontMetrics fm(font);
-    g.left = fm.horizontalAdvance(MosaicText::tr("Layer %1").arg(maps.num_layers)) + 12;
+    g.left = fm.horizontalAdvance(MosaicText::tr("Layer %1").arg(g.layers)) + 12;
     g.top = fm.height() + 8;
     const int w = area.width() - g.left - 8, h = area.height() - g.top - 4;
     // columns cells and a third of one for the gap before the aggregates
@@ -92,8 +94,21 @@ std::vector<QImage> focus_strips(const ModelMaps& m, int token, bool to) {
     return out;
 }
 
+QString whole_text_note(const ModelMaps& m, ModelThumbnails shown) {
+    if (shown == ModelThumbnails::Kept || !m.pooled) return {};
+    const models::Pooling& g = m.pooled->pooling;
+    return (shown == ModelThumbnails::WholeMax
+                ? MosaicText::tr("Whole text (%1 tokens), pooled to %2 × %2 squares of %3 "
+                                 "tokens: the largest weight in each")
+                : MosaicText::tr("Whole text (%1 tokens), pooled to %2 × %2 squares of %3 "
+                                 "tokens: the mean weight over what each query sees"))
+        .arg(QLocale().toString(m.text_pieces))
+        .arg(g.cells)
+        .arg(g.cell);
+}
+
 void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const QFont& font,
-                  const QRect& clip, const std::vector<QImage>* images) {
+                  const QRect& clip, const std::vector<QImage>* images, ModelThumbnails shown) {
     const int pitch = g.cell + g.gap;
     const QFontMetrics fm(font);
     p->setFont(font);
@@ -131,7 +146,7 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
             if (!visible(r.adjusted(-3, -3, 3, 3))) continue;
             const QImage& img =
                 images ? (*images)[std::size_t(l) * std::size_t(g.columns()) + std::size_t(h)]
-                       : m.thumbnail(l, h);
+                       : m.mosaicImage(l, h, shown);
             if (img.isNull()) {  // not kept (the memory budget): an empty, hatched cell
                 p->fillRect(r, QColor(244, 244, 244));
                 p->fillRect(r, QBrush(QColor(210, 210, 210), Qt::BDiagPattern));
@@ -162,15 +177,15 @@ void ModelFigure::layout(QSize size) {
     // decide, not the height); its wrapped height decides how tall the mosaic may be.
     legend_ = legendText();
     const QRect area(16, int(y) + 8, size.width() - 32, size.height() - int(y) - 16);
-    const int left = area.x() + layout_mosaic(*snapshot_->model, area, font_).left;
+    const int left = area.x() + layout_mosaic(*snapshot_->model, area, font_, shown()).left;
     const int width = std::max(100, size.width() - left - 16);
     legend_rect_ = QRect(left, 0, width,
                          QFontMetrics(legendFont())
                              .boundingRect(QRect(0, 0, width, 100000),
                                            Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, legend_)
                              .height());
-    mosaic_ =
-        layout_mosaic(*snapshot_->model, area.adjusted(0, 0, 0, -legend_rect_.height()), font_);
+    mosaic_ = layout_mosaic(*snapshot_->model, area.adjusted(0, 0, 0, -legend_rect_.height()),
+                            font_, shown());
     legend_rect_.moveTop(mosaic_.bottom() + 4);
 }
 
@@ -186,7 +201,7 @@ void ModelFigure::paint(QPainter* painter, bool) const {
     title_.paint(painter, options_);
     if (!snapshot_ || !snapshot_->model) return;
     paint_mosaic(painter, *snapshot_->model, mosaic_, font_, QRect(),
-                 strips_.empty() ? nullptr : &strips_);
+                 strips_.empty() ? nullptr : &strips_, shown());
     painter->setFont(legendFont());
     painter->setPen(paint::kMuted);
     painter->drawText(legend_rect_, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, legend_);
@@ -219,11 +234,23 @@ QString ModelFigure::legendText() const {
                                        "Crossed out: a head knocked out of the model's pass "
                                        "(its output replaced by zeros or by its mean); the "
                                        "layers above it and the predictions change.");
-    if (snapshot_ && snapshot_->model && snapshot_->model->heads_kept < snapshot_->model->num_heads)
+    if (shown() != ModelThumbnails::Kept)
+        text += QLatin1Char(' ') + whole_text_note(*snapshot_->model, shown()) +
+                MosaicText::tr(
+                    ". Mean: the heads' squares averaged. Hatched: a rollout the "
+                    "pass did not have over the whole text.");
+    else if (snapshot_ && snapshot_->model &&
+             snapshot_->model->heads_kept < snapshot_->model->num_heads)
         text += QLatin1Char(' ') + MosaicText::tr(
                                        "Hatched: a head whose maps the memory budget "
                                        "did not keep.");
     return text;
+}
+
+ModelThumbnails ModelFigure::shown() const {
+    return snapshot_ && snapshot_->model
+               ? snapshot_->model->shownThumbnails(options_.model_thumbnails, focusToken())
+               : ModelThumbnails::Kept;
 }
 
 QString ModelFigure::titleText() const {
@@ -254,6 +281,9 @@ QString ModelFigure::captionText() const {
     QStringList tokens;
     for (const QString& t : m.token_text)
         tokens << visible_token(t);
+    if (shown() != ModelThumbnails::Kept)  // over the model's pieces, every one
+        return MosaicText::tr("%1 layers × %2 heads").arg(m.pooled->layers).arg(m.num_heads) +
+               QStringLiteral(" · ") + whole_text_note(m, shown());
     QStringList parts{MosaicText::tr("%1 layers × %2 heads · %3 tokens: %4")
                           .arg(m.num_layers)
                           .arg(m.num_heads)

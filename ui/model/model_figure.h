@@ -30,12 +30,19 @@ struct MosaicLayout {
     int bottom() const { return area.y() + top + layers * (cell + gap); }
 };
 
-MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont& font);
+/// `shown`: the kept maps, or the whole text pooled (ModelMaps::shownThumbnails()), whose
+/// rows are every layer the pass measured.
+MosaicLayout layout_mosaic(const ModelMaps& maps, const QRect& area, const QFont& font,
+                           ModelThumbnails shown = ModelThumbnails::Kept);
 /// Layer and head numbers, and every thumbnail intersecting `clip` (a null clip: all), or
 /// `images` instead of the thumbnails (layer * columns + column, as focus_strips gives).
 void paint_mosaic(QPainter* painter, const ModelMaps& maps, const MosaicLayout& layout,
                   const QFont& font, const QRect& clip = QRect(),
-                  const std::vector<QImage>* images = nullptr);
+                  const std::vector<QImage>* images = nullptr,
+                  ModelThumbnails shown = ModelThumbnails::Kept);
+/// What the mosaic of the whole text pooled is ("Whole text (8,192 tokens), pooled to 64 × 64
+/// squares of 128 tokens: the largest weight in each"); empty for the kept maps.
+QString whole_text_note(const ModelMaps& maps, ModelThumbnails shown);
 
 /// One token's attention in every cell of the mosaic (layer * (heads + 2) + column): from it
 /// (row `token` of each map) or, with `to`, to it (column `token`), as a 1 × L strip coloured
@@ -67,6 +74,8 @@ class ModelFigure : public ClassroomFigure {
     QFont legendFont() const;
     /// The shown token in focus, or -1.
     int focusToken() const;
+    /// What the mosaic draws (ModelMaps::shownThumbnails).
+    ModelThumbnails shown() const;
 };
 
 }  // namespace attnviz::ui

@@ -37,6 +37,18 @@ void ModelView::setTokenFocus(int token, bool to) {
     update();
 }
 
+void ModelView::setThumbnails(ModelThumbnails choice) {
+    if (choice == choice_) return;
+    choice_ = choice;
+    if (maps()) setCurrent(layer_, head_);  // fewer rows: stay inside
+    update();
+}
+
+ModelThumbnails ModelView::shown() const {
+    const ModelMaps* m = maps();
+    return m ? m->shownThumbnails(choice_, focus_token_) : ModelThumbnails::Kept;
+}
+
 void ModelView::updateStrips() {
     const ModelMaps* m = maps();
     strips_ =
@@ -48,7 +60,7 @@ void ModelView::setSnapshot(SnapshotPtr snapshot) {
     updateStrips();
     if (const ModelMaps* m = maps()) {
         const int layer = snapshot_->layer;
-        setCurrent(layer_ < 0 ? layer : std::clamp(layer_, 0, m->num_layers - 1),
+        setCurrent(layer_ < 0 ? layer : std::clamp(layer_, 0, m->mosaicLayers(shown()) - 1),
                    std::clamp(head_, 0, m->rolloutColumn()));
     } else {
         layer_ = head_ = hover_layer_ = hover_head_ = -1;
@@ -60,7 +72,7 @@ void ModelView::setSnapshot(SnapshotPtr snapshot) {
 void ModelView::setCurrent(int layer, int head) {
     const ModelMaps* m = maps();
     if (!m) return;
-    const int l = std::clamp(layer, 0, m->num_layers - 1),
+    const int l = std::clamp(layer, 0, m->mosaicLayers(shown()) - 1),
               h = std::clamp(head, 0, m->rolloutColumn());
     if (l == layer_ && h == head_) return;
     const QRect before = cellRect(layer_, head_).adjusted(-3, -3, 3, 3);
@@ -73,7 +85,7 @@ void ModelView::setCurrent(int layer, int head) {
 MosaicLayout ModelView::geometry() const {
     const ModelMaps* m = maps();
     if (!m) return {};
-    return layout_mosaic(*m, QRect(0, 0, width(), height() - kCaption - 4), font());
+    return layout_mosaic(*m, QRect(0, 0, width(), height() - kCaption - 4), font(), shown());
 }
 
 QRect ModelView::cellRect(int layer, int head) const {
@@ -102,6 +114,23 @@ QString ModelView::describe(int layer, int head) const {
         text = tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
         if (m->num_kv_heads > 0 && m->num_kv_heads < m->num_heads)
             text += tr(" (kv head %1)").arg(head / (m->num_heads / m->num_kv_heads) + 1);
+    }
+    if (const ModelThumbnails whole = shown(); whole != ModelThumbnails::Kept) {
+        // The whole text pooled: where the strongest square of this cell is.
+        if (rollout && !m->pooled->has_rollout[std::size_t(layer)])
+            return text + tr(" — not over the whole text: the memory budget kept layers 1–%1")
+                              .arg(m->num_layers);
+        const models::Pooling& g = m->pooled->pooling;
+        const float* squares = m->pooled->squares(whole, layer, head);
+        const auto n = std::size_t(g.cells * g.cells);
+        const auto top = std::size_t(std::max_element(squares, squares + n) - squares);
+        const std::int64_t r = std::int64_t(top) / g.cells, c = std::int64_t(top) % g.cells;
+        return text + tr(" — whole text: strongest square, queries %1–%2 → keys %3–%4 (%5%)")
+                          .arg(g.begin(r) + 1)
+                          .arg(g.end(r))
+                          .arg(g.begin(c) + 1)
+                          .arg(g.end(c))
+                          .arg(100.0 * double(squares[top]), 0, 'f', 1);
     }
     if (!m->hasMaps(head))
         return text + (m->heads_kept == 0
@@ -159,7 +188,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
         return;
     }
     const MosaicLayout g = geometry();
-    paint_mosaic(&p, *m, g, font(), event->rect(), strips_.empty() ? nullptr : &strips_);
+    paint_mosaic(&p, *m, g, font(), event->rect(), strips_.empty() ? nullptr : &strips_, shown());
     auto frame = [&](int l, int h, const QColor& colour, int width) {
         const QRect r = cellRect(l, h);
         if (r.isEmpty()) return;
@@ -171,11 +200,17 @@ void ModelView::paintEvent(QPaintEvent* event) {
     frame(hover_layer_, hover_head_, QColor(213, 94, 0), 2);
     p.setPen(QColor(90, 90, 90));
     const QRect caption(g.left, g.bottom() + 2, width() - g.left - 8, kCaption);
+    const QString note = whole_text_note(*m, shown());
     p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter,
-               tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; click "
-                  "a head to open its layer, right-click it for its full map or to knock it out")
-                   .arg(m->name)
-                   .arg(m->tokens));
+               note.isEmpty()
+                   ? tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; "
+                        "click a head to open its layer, right-click it for its full map or to "
+                        "knock it out")
+                         .arg(m->name)
+                         .arg(m->tokens)
+                   : tr("%1 · %2 · each map coloured from 0 to its own largest; right-click a "
+                        "head for its full map")
+                         .arg(m->name, note));
 }
 
 void ModelView::setHover(int layer, int head) {
@@ -200,7 +235,8 @@ void ModelView::mouseMoveEvent(QMouseEvent* event) {
 
 int ModelView::tokenAt(const QPoint& pos) const {
     const ModelMaps* m = maps();
-    if (!m || focus_token_ >= 0 || m->tokens <= 0) return -1;
+    // The whole text pooled: a row is a square of pieces, no one token.
+    if (!m || focus_token_ >= 0 || m->tokens <= 0 || shown() != ModelThumbnails::Kept) return -1;
     const QPoint at = headAt(pos);
     const QRect r = cellRect(at.y(), at.x());
     if (r.isEmpty()) return -1;
@@ -243,6 +279,11 @@ void ModelView::activate(int layer, int column) {
     if (!m) return;
     // The rollout belongs to no single layer's grid: it stays here, described by hovering.
     if (column == m->rolloutColumn()) return emit hovered(describe(layer, column));
+    // A layer whose maps were not kept (the whole text pooled): the head's map, recomputed.
+    if (layer >= m->num_layers) {
+        if (column < m->num_heads) emit fullMapRequested(layer, column);
+        return emit hovered(describe(layer, column));
+    }
     // A head without maps opens its layer's mean.
     emit activated(layer, column == m->meanColumn() || !m->hasMaps(column) ? -1 : column);
 }

@@ -20,6 +20,11 @@ class ModelView : public QWidget {
     void setSnapshot(SnapshotPtr snapshot);
     /// One token's attention in every cell (FigureOptions::focus_token); −1: the maps.
     void setTokenFocus(int token, bool to);
+    /// With only some maps kept: the whole text pooled, or the kept maps
+    /// (FigureOptions::model_thumbnails).
+    void setThumbnails(ModelThumbnails choice);
+    /// What the mosaic draws now (ModelMaps::shownThumbnails).
+    ModelThumbnails shown() const;
     const ModelMaps* maps() const { return snapshot_ ? snapshot_->model.get() : nullptr; }
     /// The column under the keyboard's selection: (layer, column), (-1, -1) with no model;
     /// columns past the heads are the layer's mean and rollout (ModelMaps::meanColumn()).
@@ -41,6 +46,9 @@ class ModelView : public QWidget {
     void activated(int layer, int head);
     /// The context menu of a head (not the mean or rollout): knock it out or restore it.
     void headMenuRequested(int layer, int head, const QPoint& global);
+    /// A click or Enter on a head of a layer whose maps were not kept (the whole text
+    /// pooled): its full map, recomputed.
+    void fullMapRequested(int layer, int head);
     /// Ctrl-click (⌘-click) on a head: toggle its zero knock-out.
     void knockOutToggled(int layer, int head);
     /// A row (query token) of a head's map, or of a layer's mean or rollout, is under the
@@ -73,6 +81,7 @@ class ModelView : public QWidget {
     int hover_piece_ = -1;                    ///< pieceHovered()'s last
     int focus_token_ = -1;
     bool focus_to_ = false;
+    ModelThumbnails choice_ = ModelThumbnails::WholeMax;
     std::vector<QImage> strips_;  ///< focus_strips() while a token is in focus
 };
 
