@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDir>
 #include <QFile>
 #include <QGroupBox>
@@ -12,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -54,6 +56,8 @@
 #include "ui/render/colormaps.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
+#include "ui/widgets/full_map_window.h"
+#include "ui/widgets/knock_out_menu.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/memory_dialogs.h"
 #include "ui/widgets/memory_guard.h"
@@ -78,6 +82,35 @@ models::CollectingSink engine_run(const QString& folder, const QString& text) {
     options.num_threads = std::max(1, QThread::idealThreadCount());
     m.model->forward(enc.input, options, sink);
     return sink;
+}
+/// `map` [L, L] pooled into squares of `cell` tokens straight from the definition, in
+/// float64: per square the largest weight, or the mean over the pairs a query sees.
+std::vector<double> pool(const float* map, int L, int cell, bool causal, bool max) {
+    const int cells = (L + cell - 1) / cell;
+    std::vector<double> out;
+    for (int r = 0; r < cells; ++r)
+        for (int c = 0; c < cells; ++c) {
+            double sum = 0, pairs = 0, top = 0;
+            for (int i = r * cell; i < std::min(L, (r + 1) * cell); ++i)
+                for (int j = c * cell; j < std::min(L, (c + 1) * cell); ++j)
+                    if (!causal || j <= i) {
+                        sum += map[i * L + j];
+                        pairs += 1;
+                        top = std::max(top, double(map[i * L + j]));
+                    }
+            out.push_back(max ? top : pairs > 0 ? sum / pairs : 0.0);
+        }
+    return out;
+}
+/// Empty when `got` (cells × cells squares) matches `expected` within `tol`, else where not.
+QString squares_differ(const float* got, const std::vector<double>& expected, double tol) {
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        if (!(std::abs(double(got[k]) - expected[k]) <= tol))
+            return QStringLiteral("square %1: %2, expected %3")
+                .arg(k)
+                .arg(double(got[k]))
+                .arg(expected[k]);
+    return {};
 }
 bool copy_folder(const QString& from, const QString& to) {
     if (!QDir().mkpath(to)) return false;
@@ -669,6 +702,151 @@ class ModelWindowTest : public test::WindowFixture {
 
     // A text longer than the model's positions is refused with one message, and the window
     // offers its first tokens; taking the offer leaves the start of the text, which fits.
+    void aWindowShowsTheWholeTextPooledInTheModelTab() {
+        const QString folder = shipped_model(QStringLiteral("attn-only-2l"));
+        if (folder.isEmpty()) QSKIP("the shipped models are not built");
+        QVERIFY(openModel(folder));
+        // 150 characters: longer than the squares (64), so each square holds 3 tokens.
+        QString text;
+        while (text.size() < 149)
+            text += QStringLiteral("The cat sat on the mat; zK8&pW3!rT6~bN1^ ");
+        text.truncate(149);
+        w_->document()->setTextA(text);
+        SETTLE(*w_);
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        QVERIFY(!snap()->model->pooled);  // every map kept: the maps themselves
+        auto* combo = find<QComboBox>("modelThumbnailsCombo");
+        QVERIFY(!combo->isVisible());
+        const models::CollectingSink ref = engine_run(folder, text);
+        const int L = snap()->model->text_pieces, H = snap()->model->num_heads;
+        QCOMPARE(L, 150);  // <|bos|> and the characters
+
+        // A window of 40 tokens: the mosaic draws every layer and head of the whole text.
+        w_->document()->setWindow(30, 40);
+        SETTLE(*w_);
+        const std::shared_ptr<const ModelMaps> m = snap()->model;
+        QVERIFY(m->windowed());
+        QVERIFY(m->pooled);
+        const PooledModel& p = *m->pooled;
+        QCOMPARE(p.pooling.cell, 3);
+        QCOMPARE(p.pooling.cells, 50);
+        QCOMPARE(p.layers, 2);
+        QCOMPARE(mosaic()->shown(), ModelThumbnails::WholeMax);
+        QVERIFY(combo->isVisible());
+        const std::vector<Tensor> through =
+            models::attention_rollout({ref.results[0].mean_weights, ref.results[1].mean_weights});
+        for (int l = 0; l < 2; ++l) {
+            const AttentionResult& r = ref.results[std::size_t(l)];
+            for (const bool max : {true, false}) {
+                const ModelThumbnails which =
+                    max ? ModelThumbnails::WholeMax : ModelThumbnails::WholeMean;
+                std::vector<double> mean_of_heads(std::size_t(50 * 50), 0.0);
+                for (int h = 0; h < H; ++h) {
+                    const std::vector<double> expected =
+                        pool(r.weights.ptr() + std::size_t(h) * L * L, L, 3, true, max);
+                    const QString bad = squares_differ(p.squares(which, l, h), expected, 1e-6);
+                    QVERIFY2(bad.isEmpty(), qPrintable(QStringLiteral("layer %1 head %2 %3: %4")
+                                                           .arg(l)
+                                                           .arg(h)
+                                                           .arg(max ? "max" : "mean", bad)));
+                    for (std::size_t k = 0; k < expected.size(); ++k)
+                        mean_of_heads[k] += expected[k] / H;
+                }
+                QString bad = squares_differ(p.squares(which, l, H), mean_of_heads, 1e-6);
+                QVERIFY2(bad.isEmpty(), qPrintable(bad));
+                // The rollout over every piece, as the window's pass runs it along.
+                bad = squares_differ(p.squares(which, l, H + 1),
+                                     pool(through[std::size_t(l)].ptr(), L, 3, true, max), 1e-5);
+                QVERIFY2(bad.isEmpty(), qPrintable(bad));
+            }
+        }
+        // The view draws those squares: the strongest square of layer 2's head 5 in the
+        // colour map's top colour, where it falls in the head's cell.
+        const float* squares = p.squares(ModelThumbnails::WholeMax, 1, 4);
+        const int top = int(std::max_element(squares, squares + 2500) - squares);
+        const QImage& image = m->mosaicImage(1, 4, ModelThumbnails::WholeMax);
+        QCOMPARE(image.size(), QSize(50, 50));
+        const QRgb top_colour = make_gradient(Colormap::Viridis).color(1.0, QCPRange(0.0, 1.0));
+        QCOMPARE(image.pixel(top % 50, top / 50), top_colour);
+        const QRect cell = mosaic()->cellRect(1, 4);
+        QVERIFY(!cell.isEmpty());
+        const QImage drawn = mosaic()->grab().toImage();
+        const QPoint at(cell.x() + int((top % 50 + 0.5) * cell.width() / 50.0),
+                        cell.y() + int((top / 50 + 0.5) * cell.height() / 50.0));
+        QCOMPARE(drawn.pixel(at), top_colour);
+        QVERIFY(mosaic()->describe(1, 4).contains(QLatin1String("whole text")));
+        // An export draws what the tab shows, and says so.
+        ModelFigure figure;
+        figure.setSnapshot(snap());
+        figure.setOptions(w_->document()->figureOptions());
+        figure.layout(QSize(1200, 700));
+        QVERIFY2(figure.captionText().contains(QStringLiteral(
+                     "Whole text (150 tokens), pooled to 50 × 50 squares of 3 tokens")),
+                 qPrintable(figure.captionText()));
+
+        // Back to the kept window's maps: the switch, the view, the export and the session.
+        emit combo->activated(int(ModelThumbnails::Kept));
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->modelThumbnails(), ModelThumbnails::Kept);
+        QCOMPARE(mosaic()->shown(), ModelThumbnails::Kept);
+        QCOMPARE(mosaic()->cellRect(1, 4).isEmpty(), false);
+        const QImage kept = mosaic()->grab().toImage();
+        QVERIFY(kept != drawn);
+        QCOMPARE(m->thumbnail(1, 4).size(), QSize(40, 40));
+        figure.setOptions(w_->document()->figureOptions());
+        figure.layout(QSize(1200, 700));
+        QVERIFY(!figure.captionText().contains(QLatin1String("Whole text")));
+        QCOMPARE(w_->document()
+                     ->toJson()
+                     .value(QStringLiteral("figure"))
+                     .toObject()
+                     .value(QStringLiteral("model_thumbnails"))
+                     .toString(),
+                 QStringLiteral("kept"));
+        emit combo->activated(int(ModelThumbnails::WholeMax));
+        SETTLE(*w_);
+        QCOMPARE(mosaic()->shown(), ModelThumbnails::WholeMax);
+
+        // The first layer kept, no window: the mosaic still has both layers, from the pass.
+        w_->document()->setWindow(0, 0);
+        w_->document()->setModelScope(1, -1);
+        SETTLE(*w_);
+        const std::shared_ptr<const ModelMaps> one = snap()->model;
+        QCOMPARE(one->num_layers, 1);
+        QVERIFY(one->pooled);
+        QCOMPARE(one->pooled->layers, 2);
+        QCOMPARE(one->atlas.layers(), std::int64_t(2));
+        QVERIFY(!mosaic()->cellRect(1, 7).isEmpty());
+        const QString bad = squares_differ(
+            one->pooled->squares(ModelThumbnails::WholeMax, 1, 7),
+            pool(ref.results[1].weights.ptr() + std::size_t(7) * L * L, L, 3, true, true), 1e-6);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        // Its rollout was not kept over the whole text: hatched.
+        QVERIFY(one->mosaicImage(1, H + 1, ModelThumbnails::WholeMax).isNull());
+        // A head of the layer not kept opens its full map, from the context menu or a click.
+        const QPoint head = mosaic()->cellRect(1, 7).center();
+        QContextMenuEvent event(QContextMenuEvent::Mouse, head, mosaic()->mapToGlobal(head));
+        QApplication::sendEvent(mosaic(), &event);
+        QMenu* menu = w_->knockOutMenu()->lastMenu();
+        QVERIFY(menu);
+        QCOMPARE(menu->actions().front()->text(), QStringLiteral("Layer 2 · head 8"));
+        QAction* open = menu->findChild<QAction*>(QStringLiteral("openFullMapAction"));
+        QVERIFY(open);
+        open->trigger();
+        menu->close();
+        QTRY_COMPARE_WITH_TIMEOUT(w_->fullMapWindows().size(), 1, 30000);
+        QCOMPARE(w_->fullMapWindows().back()->layer(), 1);
+        QCOMPARE(w_->fullMapWindows().back()->head(), 7);
+        QSignalSpy full(mosaic(), &ModelView::fullMapRequested);
+        QTest::mouseClick(mosaic(), Qt::LeftButton, {}, mosaic()->cellRect(1, 2).center());
+        QCOMPARE(full.size(), 1);
+        QCOMPARE(full.front().at(0).toInt(), 1);
+        QCOMPARE(full.front().at(1).toInt(), 2);
+        w_->document()->setModelScope(-1, -1);
+        SETTLE(*w_);
+        QVERIFY(!snap()->model->pooled);
+    }
+
     void aTooLongTextOffersItsFirstTokens() {
         QVERIFY(openModel(golden_model("bert_mlm_prefix")));  // 64 positions
         const QString long_text = QStringLiteral("the cat sat on the mat ").repeated(20);

@@ -208,9 +208,7 @@ void ModelView::paintEvent(QPaintEvent* event) {
                         "knock it out")
                          .arg(m->name)
                          .arg(m->tokens)
-                   : tr("%1 · %2 · each map coloured from 0 to its own largest; right-click a "
-                        "head for its full map")
-                         .arg(m->name, note));
+                   : tr("%1 · %2 · right-click a head for its full map").arg(m->name, note));
 }
 
 void ModelView::setHover(int layer, int head) {
