@@ -235,10 +235,10 @@ QString ModelFigure::legendText() const {
                                        "(its output replaced by zeros or by its mean); the "
                                        "layers above it and the predictions change.");
     if (shown() != ModelThumbnails::Kept)
-        text += QLatin1Char(' ') + whole_text_note(*snapshot_->model, shown()) +
-                MosaicText::tr(
-                    ". Mean: the heads' squares averaged. Hatched: a rollout the "
-                    "pass did not have over the whole text.");
+        text += QLatin1Char(' ') +
+                MosaicText::tr("%1. Mean: the heads' squares averaged. Hatched: a rollout the "
+                               "pass did not have over the whole text.")
+                    .arg(whole_text_note(*snapshot_->model, shown()));
     else if (snapshot_ && snapshot_->model &&
              snapshot_->model->heads_kept < snapshot_->model->num_heads)
         text += QLatin1Char(' ') + MosaicText::tr(
