@@ -91,6 +91,12 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
     add_flag(*sub, "--focus-to", &a->focus_to,
              "with --focus-token: the attention to the token instead of from it")
         ->group(model);
+    add_choice(*sub, "--thumbnails", &a->thumbnails, {"max", "mean", "kept"},
+               "--view model when only some maps are kept (--window, --heads-shown, "
+               "--mean-only, fewer layers) of a text over 64 tokens: every layer and head over "
+               "the whole text, pooled by each square's largest weight (max, the default) or "
+               "mean weight, or the kept maps")
+        ->group(model);
     add_ablate_options(*sub, &parsed->ablate, model);
     add_integer(*sub, "--generate", &a->generate, 1, ui::AttentionDocument::kMaxGenerated, "N",
                 "the text continued by the model first: N new tokens, drawn in orange (greedy, "

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "engine/budget/memory_budget.h"
 #include "engine/models/head_atlas.h"
@@ -845,6 +846,34 @@ class ModelWindowTest : public test::WindowFixture {
         w_->document()->setModelScope(-1, -1);
         SETTLE(*w_);
         QVERIFY(!snap()->model->pooled);
+
+        // The command line draws the same: the whole text pooled unless --thumbnails kept.
+        const QString out = test::temp_path(QStringLiteral("whole.svg"));
+        for (const char* thumbnails : {"max", "mean", "kept"}) {
+            const test::ProcessRun r =
+                test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), folder,
+                                   QStringLiteral("--text"), text, QStringLiteral("--window"),
+                                   QStringLiteral("31:40"), QStringLiteral("--view"),
+                                   QStringLiteral("model"), QStringLiteral("--thumbnails"),
+                                   QLatin1String(thumbnails), QStringLiteral("--out"), out});
+            QVERIFY2(r.status == 0, r.err.constData());
+            QFile svg(out);
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            const QString body = QString::fromUtf8(svg.readAll());
+            const QString note = QString::fromUtf8(
+                thumbnails == std::string("max") ? "pooled to 50 × 50 squares of 3 tokens: the "
+                                                   "largest weight in each"
+                : thumbnails == std::string("mean")
+                    ? "pooled to 50 × 50 squares of 3 tokens: the mean weight"
+                    : "pieces 32–71 of 150");
+            QVERIFY2(body.contains(note), thumbnails);
+        }
+        const test::ProcessRun grid =
+            test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), folder,
+                               QStringLiteral("--text"), text, QStringLiteral("--thumbnails"),
+                               QStringLiteral("kept"), QStringLiteral("--out"), out});
+        QCOMPARE(grid.status, 2);
+        QVERIFY2(grid.err.contains("--thumbnails needs --view model"), grid.err.constData());
     }
 
     void aTooLongTextOffersItsFirstTokens() {

@@ -428,6 +428,9 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         cmd.atlas = view == QLatin1String("atlas");
         if (a.focus_token) cmd.figure.focus_token = *a.focus_token - 1;  // checked once computed
         cmd.figure.focus_to = a.focus_to;
+        if (a.thumbnails)  // the parser accepts only the names
+            model_thumbnails_from_name(QString::fromStdString(*a.thumbnails),
+                                       &cmd.figure.model_thumbnails);
         if (cmd.atlas && !cmd.out.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
             usage_error(
                 ExportCommandText::tr("--view atlas writes a CSV table: give --out "
@@ -461,6 +464,8 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         usage_error(ExportCommandText::tr("--focus-token needs --view model or predictions"));
     if (a.focus_to && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
         usage_error(ExportCommandText::tr("--focus-to needs --view model"));
+    if (a.thumbnails && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
+        usage_error(ExportCommandText::tr("--thumbnails needs --view model"));
     if (!b_option.isEmpty() && cmd.figure.kind != FigureKind::Compare)
         usage_error(ExportCommandText::tr("%1 needs --view compare").arg(b_option));
     const std::optional<int> step = a.step;

@@ -36,6 +36,9 @@ struct ExportOptions {
     std::optional<std::string> attentions, attention_tokens;
     bool words = false, hide_special = false, focus_to = false;
     std::optional<int> focus_token;  ///< from 1
+    /// --view model when only some maps are kept: "max", "mean" (the whole text pooled) or
+    /// "kept" (FigureOptions::model_thumbnails); unset: max.
+    std::optional<std::string> thumbnails;
     // The demo layer
     int embed_dim = 64;
     int num_heads = 4;
