@@ -774,7 +774,25 @@ class ModelWindowTest : public test::WindowFixture {
         const QImage drawn = mosaic()->grab().toImage();
         const QPoint at(cell.x() + int((top % 50 + 0.5) * cell.width() / 50.0),
                         cell.y() + int((top / 50 + 0.5) * cell.height() / 50.0));
+        // (The kept window's dashed square runs along pieces 31 and 70: 10 and 23.3 squares.)
+        for (const double edge : {30.0 / 3, 70.0 / 3}) {
+            QVERIFY(std::abs(cell.x() + edge * cell.width() / 50.0 - at.x()) > 2);
+            QVERIFY(std::abs(cell.y() + edge * cell.height() / 50.0 - at.y()) > 2);
+        }
         QCOMPARE(drawn.pixel(at), top_colour);
+        // The dashed square itself: its lower edge (query 70, keys 31–70) light across the
+        // head's dark squares, for the dashes' part of its length.
+        const double a = cell.x() + 10.0 * cell.width() / 50.0,
+                     b = cell.x() + 70.0 / 3 * cell.width() / 50.0;
+        const int edge_y = cell.y() + int(std::lround(70.0 / 3 * cell.height() / 50.0));
+        int light = 0, along = 0;
+        for (int x = int(a) + 1; x < int(b); ++x, ++along)
+            for (int y = edge_y - 1; y <= edge_y + 1; ++y)
+                if (qGray(drawn.pixel(x, y)) > 150) {
+                    ++light;
+                    break;
+                }
+        QVERIFY2(light * 2 > along, qPrintable(QStringLiteral("%1 of %2").arg(light).arg(along)));
         QVERIFY(mosaic()->describe(1, 4).contains(QLatin1String("whole text")));
         // An export draws what the tab shows, and says so.
         ModelFigure figure;

@@ -155,6 +155,15 @@ void paint_mosaic(QPainter* p, const ModelMaps& m, const MosaicLayout& g, const 
             // Shrinking a long input's map: smooth, so a line of strong cells stays visible.
             p->setRenderHint(QPainter::SmoothPixmapTransform, img.width() > r.width());
             p->drawImage(r, img);
+            if (shown != ModelThumbnails::Kept && m.windowed() && r.width() >= 16) {
+                // Where the kept window lies in the whole text: a dashed square.
+                const models::Pooling& pooling = m.pooled->pooling;
+                const double scale = double(r.width()) / double(pooling.cell * pooling.cells);
+                const double a = m.first_piece * scale, b = (m.first_piece + m.pieces) * scale;
+                p->setPen(QPen(QColor(255, 255, 255, 200), 1, Qt::DashLine));
+                p->setBrush(Qt::NoBrush);
+                p->drawRect(QRectF(r.x() + a, r.y() + a, b - a, b - a));
+            }
             if (h < g.heads)
                 if (const auto k = m.knocked_out.find({l, h}); k != m.knocked_out.end())
                     paint_knocked_out(p, QRectF(r), k->second);
@@ -235,15 +244,21 @@ QString ModelFigure::legendText() const {
                                        "(its output replaced by zeros or by its mean); the "
                                        "layers above it and the predictions change.");
     if (shown() != ModelThumbnails::Kept)
-        text += QLatin1Char(' ') +
-                MosaicText::tr("%1. Mean: the heads' squares averaged. Hatched: a rollout the "
-                               "pass did not have over the whole text.")
-                    .arg(whole_text_note(*snapshot_->model, shown()));
+        text +=
+            QLatin1Char(' ') + MosaicText::tr(
+                                   "%1. Mean: the heads' squares averaged. Hatched: a rollout the "
+                                   "pass did not have over the whole text.")
+                                   .arg(whole_text_note(*snapshot_->model, shown()));
     else if (snapshot_ && snapshot_->model &&
              snapshot_->model->heads_kept < snapshot_->model->num_heads)
         text += QLatin1Char(' ') + MosaicText::tr(
                                        "Hatched: a head whose maps the memory budget "
                                        "did not keep.");
+    if (shown() != ModelThumbnails::Kept && snapshot_->model->windowed())
+        text +=
+            QLatin1Char(' ') + MosaicText::tr("Dashed: the kept window, tokens %1–%2.")
+                                   .arg(snapshot_->model->first_piece + 1)
+                                   .arg(snapshot_->model->first_piece + snapshot_->model->pieces);
     return text;
 }
 
