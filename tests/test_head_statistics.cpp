@@ -84,9 +84,9 @@ void check_against_maps(const HeadStatistics& s, const std::vector<Tensor>& maps
         }
 }
 
-/// Every head's map pooled straight from its definition, square by square in float64: the
-/// mean over the pairs a query sees, the largest weight; the pass's pooled maps must match
-/// (the max exactly: the same weights).  With L ≤ the squares, the map itself.
+/// Every head's map pooled straight from its definition (test::pooled_reference): the pass's
+/// pooled maps must match, the max exactly (the same weights).  With L ≤ the squares, the map
+/// itself, bit for bit.
 void check_pooled(const HeadStatistics& s, const std::vector<Tensor>& maps, bool causal,
                   std::int64_t max_cells, const std::string& what) {
     const std::int64_t L = s.length, H = s.heads;
@@ -98,32 +98,18 @@ void check_pooled(const HeadStatistics& s, const std::vector<Tensor>& maps, bool
     for (std::int64_t l = 0; l < s.layers; ++l)
         for (std::int64_t h = 0; h < H; ++h) {
             const float* p = maps[std::size_t(l)].ptr() + std::size_t(h * L * L);
-            for (std::int64_t r = 0; r < cells; ++r)
-                for (std::int64_t c = 0; c < cells; ++c) {
-                    double sum = 0, pairs = 0;
-                    float max = 0;
-                    for (std::int64_t i = r * cell; i < std::min(L, (r + 1) * cell); ++i)
-                        for (std::int64_t j = c * cell; j < std::min(L, (c + 1) * cell); ++j)
-                            if (!causal || j <= i) {
-                                sum += p[i * L + j];
-                                pairs += 1;
-                                max = std::max(max, p[i * L + j]);
-                            }
-                    const double mean = pairs > 0 ? sum / pairs : 0.0;
-                    const std::size_t k = std::size_t(r * cells + c);
-                    const std::string where =
-                        what + " layer " + std::to_string(l) + " head " + std::to_string(h) +
-                        " square (" + std::to_string(r) + ", " + std::to_string(c) +
-                        "): " + std::to_string(s.pooled_mean_of(l, h)[k]) + " vs " +
-                        std::to_string(mean) + ", max " + std::to_string(s.pooled_max_of(l, h)[k]) +
-                        " vs " + std::to_string(max);
-                    QVERIFY2(std::abs(s.pooled_mean_of(l, h)[k] - mean) < 1e-6, where.c_str());
-                    QVERIFY2(s.pooled_max_of(l, h)[k] == max, where.c_str());
-                    if (cell == 1)  // one pair a square: the map itself, bit for bit
-                        QVERIFY2(
-                            s.pooled_mean_of(l, h)[k] == (causal && c > r ? 0.0f : p[r * L + c]),
-                            where.c_str());
-                }
+            const std::string where =
+                what + " layer " + std::to_string(l) + " head " + std::to_string(h) + ": ";
+            QString bad = test::squares_differ(
+                s.pooled_mean_of(l, h), test::pooled_reference(p, L, cell, causal, false), 1e-6);
+            QVERIFY2(bad.isEmpty(), (where + "mean " + bad.toStdString()).c_str());
+            bad = test::squares_differ(s.pooled_max_of(l, h),
+                                       test::pooled_reference(p, L, cell, causal, true), 0.0);
+            QVERIFY2(bad.isEmpty(), (where + "max " + bad.toStdString()).c_str());
+            if (cell == 1)  // one pair a square: the map itself, bit for bit
+                for (std::int64_t k = 0; k < L * L; ++k)
+                    QVERIFY2(s.pooled_mean_of(l, h)[k] == (causal && k % L > k / L ? 0.0f : p[k]),
+                             (where + "square " + std::to_string(k)).c_str());
         }
 }
 

@@ -255,6 +255,51 @@ class AttentionMapsTest : public test::WindowFixture {
         QVERIFY(find<QLabel>("modelInfo")->text().contains(QStringLiteral("row 7 sums to 0.9")));
     }
 
+    void keepingOneLayerOfAFileStillMeasuresAndPoolsEveryLayer() {
+        // 100 tokens of the shipped attention-only model, written by `attnviz attend`.
+        const QString shipped =
+            QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/../../resources/models/attn-only-2l");
+        QString text;
+        while (text.size() < 99)
+            text += QStringLiteral("the cat sat on the mat, ");
+        text.truncate(99);
+        const QString dir = QString::fromStdString(test::fresh_dir("whole_maps"));
+        const test::CliRun run = test::run_cli(
+            {QStringLiteral("attend"), QStringLiteral("--model"), shipped, QStringLiteral("--text"),
+             text, QStringLiteral("--out-weights"), dir + QStringLiteral("/A.npy"),
+             QStringLiteral("--out-tokens"), dir + QStringLiteral("/tokens.json")});
+        QVERIFY2(run.status == 0, qPrintable(run.err));
+        const Tensor maps = io::read_npy((dir + QStringLiteral("/A.npy")).toStdString());
+        ComputeConfig c;
+        c.model_folder = dir + QStringLiteral("/A.npy");
+        c.layers_shown = 1;
+        const std::shared_ptr<const ModelMaps> m = run_maps(c, plenty());
+        const std::int64_t L = m->text_pieces, H = m->num_heads;
+        QCOMPARE(L, std::int64_t(100));
+        QCOMPARE(m->num_layers, 1);
+        QCOMPARE(m->atlas.layers(), std::int64_t(2));  // every layer read and measured
+        QVERIFY(m->pooled);
+        QCOMPARE(m->pooled->layers, 2);
+        QCOMPARE(m->pooled->pooling.cell, std::int64_t(2));
+        for (std::int64_t l = 0; l < 2; ++l)
+            for (std::int64_t h = 0; h < H; ++h)
+                for (const bool max : {true, false}) {
+                    const QString bad = test::squares_differ(
+                        m->pooled->squares(
+                            max ? ModelThumbnails::WholeMax : ModelThumbnails::WholeMean, int(l),
+                            int(h)),
+                        test::pooled_reference(maps.ptr() + (l * H + h) * L * L, L, 2, true, max),
+                        1e-6);
+                    QVERIFY2(bad.isEmpty(), qPrintable(bad));
+                }
+        // The kept layer's rollout is over every token; the other layer's was not computed.
+        QVERIFY(m->pooled->has_rollout[0] && !m->pooled->has_rollout[1]);
+        const QString bad = test::squares_differ(
+            m->pooled->squares(ModelThumbnails::WholeMax, 0, int(H) + 1),
+            test::pooled_reference(m->rollout[0].ptr(), L, 2, true, true), 0.0);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+    }
+
     void tooBigIsTheBudgetsRefusal() {
         ComputeConfig c;
         c.model_folder = maps_file("maps_f32.npy");

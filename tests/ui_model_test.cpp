@@ -84,35 +84,6 @@ models::CollectingSink engine_run(const QString& folder, const QString& text) {
     m.model->forward(enc.input, options, sink);
     return sink;
 }
-/// `map` [L, L] pooled into squares of `cell` tokens straight from the definition, in
-/// float64: per square the largest weight, or the mean over the pairs a query sees.
-std::vector<double> pool(const float* map, int L, int cell, bool causal, bool max) {
-    const int cells = (L + cell - 1) / cell;
-    std::vector<double> out;
-    for (int r = 0; r < cells; ++r)
-        for (int c = 0; c < cells; ++c) {
-            double sum = 0, pairs = 0, top = 0;
-            for (int i = r * cell; i < std::min(L, (r + 1) * cell); ++i)
-                for (int j = c * cell; j < std::min(L, (c + 1) * cell); ++j)
-                    if (!causal || j <= i) {
-                        sum += map[i * L + j];
-                        pairs += 1;
-                        top = std::max(top, double(map[i * L + j]));
-                    }
-            out.push_back(max ? top : pairs > 0 ? sum / pairs : 0.0);
-        }
-    return out;
-}
-/// Empty when `got` (cells × cells squares) matches `expected` within `tol`, else where not.
-QString squares_differ(const float* got, const std::vector<double>& expected, double tol) {
-    for (std::size_t k = 0; k < expected.size(); ++k)
-        if (!(std::abs(double(got[k]) - expected[k]) <= tol))
-            return QStringLiteral("square %1: %2, expected %3")
-                .arg(k)
-                .arg(double(got[k]))
-                .arg(expected[k]);
-    return {};
-}
 bool copy_folder(const QString& from, const QString& to) {
     if (!QDir().mkpath(to)) return false;
     for (const QString& f : QDir(from).entryList(QDir::Files))
@@ -743,9 +714,10 @@ class ModelWindowTest : public test::WindowFixture {
                     max ? ModelThumbnails::WholeMax : ModelThumbnails::WholeMean;
                 std::vector<double> mean_of_heads(std::size_t(50 * 50), 0.0);
                 for (int h = 0; h < H; ++h) {
-                    const std::vector<double> expected =
-                        pool(r.weights.ptr() + std::size_t(h) * L * L, L, 3, true, max);
-                    const QString bad = squares_differ(p.squares(which, l, h), expected, 1e-6);
+                    const std::vector<double> expected = test::pooled_reference(
+                        r.weights.ptr() + std::size_t(h) * L * L, L, 3, true, max);
+                    const QString bad =
+                        test::squares_differ(p.squares(which, l, h), expected, 1e-6);
                     QVERIFY2(bad.isEmpty(), qPrintable(QStringLiteral("layer %1 head %2 %3: %4")
                                                            .arg(l)
                                                            .arg(h)
@@ -753,11 +725,12 @@ class ModelWindowTest : public test::WindowFixture {
                     for (std::size_t k = 0; k < expected.size(); ++k)
                         mean_of_heads[k] += expected[k] / H;
                 }
-                QString bad = squares_differ(p.squares(which, l, H), mean_of_heads, 1e-6);
+                QString bad = test::squares_differ(p.squares(which, l, H), mean_of_heads, 1e-6);
                 QVERIFY2(bad.isEmpty(), qPrintable(bad));
                 // The rollout over every piece, as the window's pass runs it along.
-                bad = squares_differ(p.squares(which, l, H + 1),
-                                     pool(through[std::size_t(l)].ptr(), L, 3, true, max), 1e-5);
+                bad = test::squares_differ(
+                    p.squares(which, l, H + 1),
+                    test::pooled_reference(through[std::size_t(l)].ptr(), L, 3, true, max), 1e-5);
                 QVERIFY2(bad.isEmpty(), qPrintable(bad));
             }
         }
@@ -836,9 +809,11 @@ class ModelWindowTest : public test::WindowFixture {
         QCOMPARE(one->pooled->layers, 2);
         QCOMPARE(one->atlas.layers(), std::int64_t(2));
         QVERIFY(!mosaic()->cellRect(1, 7).isEmpty());
-        const QString bad = squares_differ(
+        const QString bad = test::squares_differ(
             one->pooled->squares(ModelThumbnails::WholeMax, 1, 7),
-            pool(ref.results[1].weights.ptr() + std::size_t(7) * L * L, L, 3, true, true), 1e-6);
+            test::pooled_reference(ref.results[1].weights.ptr() + std::size_t(7) * L * L, L, 3,
+                                   true, true),
+            1e-6);
         QVERIFY2(bad.isEmpty(), qPrintable(bad));
         // Its rollout was not kept over the whole text: hatched.
         QVERIFY(one->mosaicImage(1, H + 1, ModelThumbnails::WholeMax).isNull());

@@ -192,4 +192,33 @@ CliRun run_cli(const QStringList& args) {
     return {p.status, QString::fromUtf8(p.out), QString::fromUtf8(p.err)};
 }
 
+std::vector<double> pooled_reference(const float* map, std::int64_t L, std::int64_t cell,
+                                     bool causal, bool max) {
+    const std::int64_t cells = (L + cell - 1) / cell;
+    std::vector<double> out;
+    for (std::int64_t r = 0; r < cells; ++r)
+        for (std::int64_t c = 0; c < cells; ++c) {
+            double sum = 0, pairs = 0, top = 0;
+            for (std::int64_t i = r * cell; i < std::min(L, (r + 1) * cell); ++i)
+                for (std::int64_t j = c * cell; j < std::min(L, (c + 1) * cell); ++j)
+                    if (!causal || j <= i) {
+                        sum += map[i * L + j];
+                        pairs += 1;
+                        top = std::max(top, double(map[i * L + j]));
+                    }
+            out.push_back(max ? top : pairs > 0 ? sum / pairs : 0.0);
+        }
+    return out;
+}
+
+QString squares_differ(const float* got, const std::vector<double>& expected, double tol) {
+    for (std::size_t k = 0; k < expected.size(); ++k)
+        if (!(std::abs(double(got[k]) - expected[k]) <= tol))
+            return QStringLiteral("square %1: %2, expected %3")
+                .arg(k)
+                .arg(double(got[k]), 0, 'g', 9)
+                .arg(expected[k], 0, 'g', 9);
+    return {};
+}
+
 }  // namespace attnviz::test

@@ -61,6 +61,15 @@ CompareResult compare_forward_passes(const models::Model& actual, const models::
                                      const models::ModelInput& input, int threads, double maps_atol,
                                      double hidden_atol);
 
+/// `map` [L, L] pooled into squares of `cell` tokens a side (the last ones narrower) straight
+/// from the definition, in float64, [cells, cells] row-major: per square the largest weight
+/// (`max`), or the mean over the pairs a query sees (causal: key ≤ query; 0 where none).
+std::vector<double> pooled_reference(const float* map, std::int64_t L, std::int64_t cell,
+                                     bool causal, bool max);
+/// Empty when `got` matches `expected` within `tol` everywhere, else the first square that
+/// does not and both values.
+QString squares_differ(const float* got, const std::vector<double>& expected, double tol);
+
 /// What the attnviz binary (path in ATTNVIZ_CLI, set by CTest) did with some arguments.
 struct ProcessRun {
     int status = -1;  ///< exit code, or -1 if it crashed or did not finish in time

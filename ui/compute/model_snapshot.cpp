@@ -709,7 +709,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
         const double read = 2.0 * double(H + 1) * full * sizeof(float);
         const double rollout = w.count < L ? 3.0 * full * sizeof(float) : 0.0;
         const double whole = shows_whole_text(kept_layers(s), N, k, H, w.count, L)
-                                 ? pooled_model_bytes(kept_layers(s), H, L)
+                                 ? pooled_model_bytes(N, H, L)
                                  : 0.0;
         return std::uint64_t(maps * 8.0 + read + rollout + whole +
                              double(k + 1) * cells * kDisplayBytesPerCell +
@@ -731,14 +731,24 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     // Maps read from a file say nothing of a mask: the first layer with nothing above the
     // diagonal in any head is a causal model's (the atlas measures its rows over the keys
     // they see).
+    // Some maps not kept: every layer is read and measured, one at a time, for the Atlas and
+    // the Model tab's whole text; the kept layers' maps are kept.
+    const bool whole = shows_whole_text(layers, N, heads_kept, H, window.count, L);
+    const int measured = whole ? N : layers;
     std::optional<KeepingSink> sink;
-    for (int l = 0; l < layers; ++l) {
+    for (int l = 0; l < measured; ++l) {
         if (control && control->stopped()) throw Cancelled();
         AttentionResult r;
         r.weights = take_tensor({1, std::int64_t(H), L, L});
         arrays.read_layer(l, r.weights.ptr());
         scan.add(l, r.weights.ptr(), H, L);
-        if (!sink) sink.emplace(heads_kept, H, layers, layers, scan.causal(), window, L);
+        if (!sink) sink.emplace(heads_kept, H, layers, measured, scan.causal(), window, L);
+        if (l >= layers) {
+            sink->add_layer(l, r.weights.ptr());
+            release_buffer(r.weights);
+            if (control) control->report(l + 1, measured);
+            continue;
+        }
         r.mean_weights = take_tensor({1, L, L});
         float* mean = r.mean_weights.ptr();
         std::fill_n(mean, std::size_t(L * L), 0.0f);
@@ -748,7 +758,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
         for (std::size_t k = 0; k < std::size_t(L * L); ++k)
             mean[k] /= float(H);
         sink->addLayer(l, r.weights, r.mean_weights);
-        if (control) control->report(l + 1, layers);
+        if (control) control->report(l + 1, measured);
     }
     auto out = std::make_shared<ModelMaps>();
     out->name = QFileInfo(c.model_folder).fileName();
@@ -801,7 +811,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     }
     out->weights = std::move(sink->weights);
     out->means = std::move(sink->means);
-    keep_statistics(out.get(), *sink, shows_whole_text(layers, N, heads_kept, H, window.count, L));
+    keep_statistics(out.get(), *sink, whole);
     out->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;
