@@ -7,10 +7,11 @@
 // stays −1), and two curves over positions:
 //   received     the attention key j receives, averaged over the queries that see it
 //                (i ≥ j when causal, every query otherwise): the "lost in the middle" curve;
-//   first_token  each query's weight on the first token (an attention sink's signature).
-// and every head's whole map pooled into at most kPooledCells × kPooledCells squares (the
-// Model tab's thumbnail of a text too long to keep its maps).  Any one head's full map is then
-// recomputed on demand (head_map), from the residual stream the pass may keep for it.
+//   first_token  each query's weight on the first token (an attention sink's signature);
+// and its whole map pooled into at most kPooledCells × kPooledCells squares, by each square's
+// largest weight and by its mean (the Model tab's thumbnail of a text too long to keep its
+// maps).  Any one head's full map is then recomputed on demand (head_map), from the residual
+// stream the pass may keep for it.
 #pragma once
 
 #include <algorithm>
