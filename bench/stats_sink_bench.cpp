@@ -35,7 +35,7 @@ double cpu_seconds() {
 int main(int argc, char** argv) {
     std::int64_t L = 4096, H = 14;
     int repeats = 5;
-    for (int i = 1; i < argc; ++i) {
+    for (int i = 1; i < argc; i += 2) {  // --name value pairs
         if (i + 1 >= argc) usage(argv[0]);
         const long v = std::strtol(argv[i + 1], nullptr, 10);
         if (v <= 0) usage(argv[0]);
@@ -47,7 +47,6 @@ int main(int argc, char** argv) {
             repeats = int(v);
         else
             usage(argv[0]);
-        ++i;
     }
     constexpr std::int64_t kBlock = 64;
     std::vector<float> block(std::size_t(kBlock * L), 0.0f);
