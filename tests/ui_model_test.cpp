@@ -831,11 +831,16 @@ class ModelWindowTest : public test::WindowFixture {
         QTRY_COMPARE_WITH_TIMEOUT(w_->fullMapWindows().size(), 1, 30000);
         QCOMPARE(w_->fullMapWindows().back()->layer(), 1);
         QCOMPARE(w_->fullMapWindows().back()->head(), 7);
-        QSignalSpy full(mosaic(), &ModelView::fullMapRequested);
         QTest::mouseClick(mosaic(), Qt::LeftButton, {}, mosaic()->cellRect(1, 2).center());
-        QCOMPARE(full.size(), 1);
-        QCOMPARE(full.front().at(0).toInt(), 1);
-        QCOMPARE(full.front().at(1).toInt(), 2);
+        QTRY_COMPARE_WITH_TIMEOUT(w_->fullMapWindows().size(), 2, 30000);
+        QCOMPARE(w_->fullMapWindows().back()->layer(), 1);
+        QCOMPARE(w_->fullMapWindows().back()->head(), 2);
+        QCOMPARE(w_->views()->currentTab(), int(ViewTabs::ModelTab));  // not the grid
+        // The Atlas's layer 2 (measured, not kept) opens the head's map likewise.
+        emit w_->views()->atlasView()->activated(1, 5);
+        QTRY_COMPARE_WITH_TIMEOUT(w_->fullMapWindows().size(), 3, 30000);
+        QCOMPARE(w_->fullMapWindows().back()->head(), 5);
+        QCOMPARE(w_->document()->computeConfig().layer, 0);
         w_->document()->setModelScope(-1, -1);
         SETTLE(*w_);
         QVERIFY(!snap()->model->pooled);

@@ -143,7 +143,6 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(compare_, &CompareView::hovered, this, &ViewTabs::hovered);
     connect(model_, &ModelView::hovered, this, &ViewTabs::hovered);
     connect(model_, &ModelView::activated, this, &ViewTabs::modelHeadActivated);
-    connect(model_, &ModelView::fullMapRequested, this, &ViewTabs::fullMapRequested);
     connect(atlas_, &AtlasView::activated, this, &ViewTabs::modelHeadActivated);
     connect(atlas_, &AtlasView::fullMapRequested, this, &ViewTabs::fullMapRequested);
     connect(atlas_, &AtlasView::hovered, this, &ViewTabs::hovered);

@@ -93,7 +93,8 @@ class ViewTabs : public QWidget {
     void lensShown(bool shown);
     /// A head was chosen in the statistics: focus it in the grid.
     void headActivated(int head);
-    /// A head of the model view: show that layer's heads.
+    /// A head of the model view or the Atlas: show that layer's heads (or, for a layer whose
+    /// maps were not kept, the head's full map).
     void modelHeadActivated(int layer, int head);
     /// Open Full Map… on a head of the Atlas.
     void fullMapRequested(int layer, int head);

@@ -277,11 +277,9 @@ void ModelView::activate(int layer, int column) {
     if (!m) return;
     // The rollout belongs to no single layer's grid: it stays here, described by hovering.
     if (column == m->rolloutColumn()) return emit hovered(describe(layer, column));
-    // A layer whose maps were not kept (the whole text pooled): the head's map, recomputed.
-    if (layer >= m->num_layers) {
-        if (column < m->num_heads) emit fullMapRequested(layer, column);
-        return emit hovered(describe(layer, column));
-    }
+    // A layer whose maps were not kept (the whole text pooled): the window opens the head's
+    // full map, recomputed.
+    if (layer >= m->num_layers) return emit activated(layer, column < m->num_heads ? column : -1);
     // A head without maps opens its layer's mean.
     emit activated(layer, column == m->meanColumn() || !m->hasMaps(column) ? -1 : column);
 }

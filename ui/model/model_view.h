@@ -42,13 +42,10 @@ class ModelView : public QWidget {
   signals:
     void hovered(const QString& text);
     /// A click or Enter on a head: show that layer's heads, this one selected (head −1: the
-    /// layer's mean column).
+    /// layer's mean column); of a layer not kept (the whole text pooled), its full map.
     void activated(int layer, int head);
     /// The context menu of a head (not the mean or rollout): knock it out or restore it.
     void headMenuRequested(int layer, int head, const QPoint& global);
-    /// A click or Enter on a head of a layer whose maps were not kept (the whole text
-    /// pooled): its full map, recomputed.
-    void fullMapRequested(int layer, int head);
     /// Ctrl-click (⌘-click) on a head: toggle its zero knock-out.
     void knockOutToggled(int layer, int head);
     /// A row (query token) of a head's map, or of a layer's mean or rollout, is under the

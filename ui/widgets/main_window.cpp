@@ -277,6 +277,13 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(views_, &ViewTabs::stepsShown, compute_, &ComputeController::setModelSteps);
     connect(views_, &ViewTabs::lensShown, compute_, &ComputeController::setModelLens);
     connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
+        // A layer measured but not kept (the Atlas of a pass that keeps the first layers):
+        // the head's map, recomputed, rather than a kept layer's heatmaps.
+        const SnapshotPtr s = compute_->latest();
+        if (s && s->model && layer >= s->model->num_layers) {
+            if (head >= 0) openFullMap(layer, head);
+            return;
+        }
         doc_->setLayer(layer);
         if (head < 0 || head >= doc_->viewableHeads())  // a head without maps: the mean
             doc_->setView(FigureView::Mean, 0);
