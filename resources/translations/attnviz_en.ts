@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+141"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+151"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</translation>
     </message>
@@ -480,12 +480,12 @@
         <translation>Every token is a special token: with special tokens hidden there is nothing to show.</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+217"/>
         <source>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</source>
         <translation>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+65"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
@@ -495,7 +495,7 @@
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+100"/>
         <source>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</source>
         <translation>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</translation>
     </message>
@@ -951,7 +951,7 @@
         <translation>--heads-shown %1 is more than --num-heads %2</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>--view predictions needs --model</source>
         <translation>--view predictions needs --model</translation>
     </message>
@@ -967,6 +967,11 @@
     </message>
     <message>
         <location line="+9"/>
+        <source>--thumbnails needs --view model</source>
+        <translation>--thumbnails needs --view model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 needs --view compare</source>
         <translation>%1 needs --view compare</translation>
     </message>
@@ -1031,12 +1036,12 @@
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-48"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</source>
         <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
     </message>
@@ -1056,7 +1061,7 @@
         <translation>--focus-to needs --view model</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>--focus needs --step N</source>
         <translation>--focus needs --step N</translation>
     </message>
@@ -1325,13 +1330,23 @@
 <context>
     <name>ModelFigure</name>
     <message>
-        <location filename="../../ui/model/model_figure.cpp" line="+48"/>
-        <location line="+78"/>
+        <location filename="../../ui/model/model_figure.cpp" line="+50"/>
+        <location line="+91"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-40"/>
+        <source>Whole text (%1 tokens), pooled to %2 × %2 squares of %3 tokens: the largest weight in each</source>
+        <translation>Whole text (%1 tokens), pooled to %2 × %2 squares of %3 tokens: the largest weight in each</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Whole text (%1 tokens), pooled to %2 × %2 squares of %3 tokens: the mean weight over what each query sees</source>
+        <translation>Whole text (%1 tokens), pooled to %2 × %2 squares of %3 tokens: the mean weight over what each query sees</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <location line="+1"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
@@ -1361,7 +1376,7 @@
         <translation>R</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+98"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</translation>
     </message>
@@ -1381,12 +1396,22 @@
         <translation>Crossed out: a head knocked out of the model&apos;s pass (its output replaced by zeros or by its mean); the layers above it and the predictions change.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>%1. Mean: the heads&apos; squares averaged. Hatched: a rollout the pass did not have over the whole text.</source>
+        <translation>%1. Mean: the heads&apos; squares averaged. Hatched: a rollout the pass did not have over the whole text.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Hatched: a head whose maps the memory budget did not keep.</source>
         <translation>Hatched: a head whose maps the memory budget did not keep.</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
+        <source>Dashed: the kept window, tokens %1–%2.</source>
+        <translation>Dashed: the kept window, tokens %1–%2.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Every layer and head</source>
         <translation>Every layer and head</translation>
     </message>
@@ -1406,7 +1431,12 @@
         <translation>Every layer and head of %1</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
+        <source>%1 layers × %2 heads</source>
+        <translation>%1 layers × %2 heads</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 layers × %2 heads · %3 tokens: %4</source>
         <translation>%1 layers × %2 heads · %3 tokens: %4</translation>
     </message>
@@ -1591,13 +1621,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+742"/>
-        <location line="+223"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+750"/>
+        <location line="+225"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-218"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -2325,7 +2355,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-676"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-684"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -2340,12 +2370,12 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+358"/>
+        <location line="+363"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+349"/>
+        <location line="+352"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -2390,7 +2420,7 @@
         <translation>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
@@ -4023,7 +4053,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+116"/>
         <location line="+4"/>
         <source>Cannot show the full map</source>
         <translation>Cannot show the full map</translation>
@@ -4442,7 +4472,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+96"/>
+        <location filename="../../ui/model/model_view.cpp" line="+108"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
     </message>
@@ -4462,7 +4492,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation> (kv head %1)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
+        <source> — not over the whole text: the memory budget kept layers 1–%1</source>
+        <translation> — not over the whole text: the memory budget kept layers 1–%1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source> — whole text: strongest square, queries %1–%2 → keys %3–%4 (%5%)</source>
+        <translation> — whole text: strongest square, queries %1–%2 → keys %3–%4 (%5%)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source> — not kept: the memory budget keeps the means only (the Atlas still measures it)</source>
         <translation> — not kept: the memory budget keeps the means only (the Atlas still measures it)</translation>
     </message>
@@ -4493,9 +4533,14 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to see every layer and head at once.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</source>
         <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 · %2 · right-click a head for its full map</source>
+        <translation>%1 · %2 · right-click a head for its full map</translation>
     </message>
 </context>
 <context>
@@ -4783,7 +4828,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PositionsView</name>
     <message>
-        <location filename="../../ui/model/positions_view.cpp" line="+47"/>
+        <location filename="../../ui/model/positions_view.cpp" line="+46"/>
         <source>Layer %1 · head %2</source>
         <translation>Layer %1 · head %2</translation>
     </message>
@@ -4888,7 +4933,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+42"/>
         <source>Compute</source>
         <translation>Compute</translation>
     </message>
@@ -5505,7 +5550,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>The token in focus</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Whole text, largest weight</source>
+        <translation>Whole text, largest weight</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whole text, mean weight</source>
+        <translation>Whole text, mean weight</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept maps</source>
+        <translation>Kept maps</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>The memory budget kept only some maps: show every layer and head over the whole text, pooled into squares by their largest or their mean weight, or the kept maps</source>
+        <translation>The memory budget kept only some maps: show every layer and head over the whole text, pooled into squares by their largest or their mean weight, or the kept maps</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Compute every layer again (the memory budget may refuse it for this text)</source>
         <translation>Compute every layer again (the memory budget may refuse it for this text)</translation>
     </message>
@@ -5580,7 +5645,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+64"/>
         <source>layers 1–%1 of %2</source>
         <translation>layers 1–%1 of %2</translation>
     </message>

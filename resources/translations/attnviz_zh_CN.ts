@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+141"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+151"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>按词显示：一个词的注意力对其作为键的各片段求和，对其作为查询的各片段取平均</translation>
     </message>
@@ -477,12 +477,12 @@
         <translation>所有词元都是特殊词元：隐藏特殊词元后没有可显示的内容。</translation>
     </message>
     <message>
-        <location line="+135"/>
+        <location line="+217"/>
         <source>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</source>
         <translation>第 %1 层第 %2 个头已被敲除，但 %3 只有 %4 层、每层 %5 个头：请恢复它。</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+65"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
@@ -492,7 +492,7 @@
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+100"/>
         <source>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</source>
         <translation>预测和敲除注意力头需要模型本身：从文件读取的注意力图只含其注意力。</translation>
     </message>
@@ -948,7 +948,7 @@
         <translation>--heads-shown %1 大于 --num-heads %2</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+42"/>
         <source>--view predictions needs --model</source>
         <translation>--view predictions 需要 --model</translation>
     </message>
@@ -964,6 +964,11 @@
     </message>
     <message>
         <location line="+9"/>
+        <source>--thumbnails needs --view model</source>
+        <translation>--thumbnails 需要 --view model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 needs --view compare</source>
         <translation>%1 需要 --view compare</translation>
     </message>
@@ -1028,12 +1033,12 @@
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="-43"/>
+        <location line="-48"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</source>
         <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
     </message>
@@ -1053,7 +1058,7 @@
         <translation>--focus-to 需要 --view model</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>--focus needs --step N</source>
         <translation>--focus 需要 --step N</translation>
     </message>
@@ -1322,13 +1327,23 @@
 <context>
     <name>ModelFigure</name>
     <message>
-        <location filename="../../ui/model/model_figure.cpp" line="+48"/>
-        <location line="+78"/>
+        <location filename="../../ui/model/model_figure.cpp" line="+50"/>
+        <location line="+91"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="-20"/>
+        <location line="-40"/>
+        <source>Whole text (%1 tokens), pooled to %2 × %2 squares of %3 tokens: the largest weight in each</source>
+        <translation>整段文本（%1 个词元），汇聚为 %2 × %2 个方格，每格 %3 个词元：取每格中最大的权重</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Whole text (%1 tokens), pooled to %2 × %2 squares of %3 tokens: the mean weight over what each query sees</source>
+        <translation>整段文本（%1 个词元），汇聚为 %2 × %2 个方格，每格 %3 个词元：取每格中各查询可见部分的平均权重</translation>
+    </message>
+    <message>
+        <location line="+18"/>
         <location line="+1"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
@@ -1358,7 +1373,7 @@
         <translation>展</translation>
     </message>
     <message>
-        <location line="+89"/>
+        <location line="+98"/>
         <source>Rows: layers. Columns: heads, then the layer&apos;s mean over heads and the attention rollout through it (residual included). Each map coloured from 0 (dark) to its own largest weight (yellow); grey: masked.</source>
         <translation>行：层。列：各个头，然后是该层所有头的平均，以及到该层为止的注意力展开（含残差）。每张图从 0（深色）到它自己的最大权重（黄色）着色；灰色：被遮蔽。</translation>
     </message>
@@ -1378,12 +1393,22 @@
         <translation>打叉：从模型前向计算中敲除的头（其输出被替换为零或其均值）；它上面的层和预测随之改变。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
+        <source>%1. Mean: the heads&apos; squares averaged. Hatched: a rollout the pass did not have over the whole text.</source>
+        <translation>%1。平均：各头方格的平均值。斜线：未在整段文本上计算的注意力展开。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Hatched: a head whose maps the memory budget did not keep.</source>
         <translation>斜线格：内存预算未保留其注意力图的头。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+5"/>
+        <source>Dashed: the kept window, tokens %1–%2.</source>
+        <translation>虚线：保留的窗口，第 %1–%2 个词元。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>Every layer and head</source>
         <translation>所有层和所有头</translation>
     </message>
@@ -1403,7 +1428,12 @@
         <translation>%1 的所有层和所有头</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+15"/>
+        <source>%1 layers × %2 heads</source>
+        <translation>%1 层 × %2 个头</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1 layers × %2 heads · %3 tokens: %4</source>
         <translation>%1 层 × %2 个头 · %3 个词元：%4</translation>
     </message>
@@ -1587,13 +1617,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+742"/>
-        <location line="+223"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+750"/>
+        <location line="+225"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-216"/>
+        <location line="-218"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -2320,7 +2350,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-676"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-684"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -2335,12 +2365,12 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+358"/>
+        <location line="+363"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+349"/>
+        <location line="+352"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -2385,7 +2415,7 @@
         <translation>“masked_keys”的每一项必须是由整数组成的 [样本, 键] 对</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+36"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
@@ -4011,7 +4041,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+109"/>
+        <location line="+116"/>
         <location line="+4"/>
         <source>Cannot show the full map</source>
         <translation>无法显示完整注意力图</translation>
@@ -4430,7 +4460,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+96"/>
+        <location filename="../../ui/model/model_view.cpp" line="+108"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
     </message>
@@ -4450,7 +4480,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>（KV 头 %1）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
+        <source> — not over the whole text: the memory budget kept layers 1–%1</source>
+        <translation>——不在整段文本上：内存预算只保留了第 1–%1 层</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source> — whole text: strongest square, queries %1–%2 → keys %3–%4 (%5%)</source>
+        <translation>——整段文本：最强的方格为查询 %1–%2 → 键 %3–%4（%5%）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
         <source> — not kept: the memory budget keeps the means only (the Atlas still measures it)</source>
         <translation> — 未保留：内存预算只保留平均值（头图谱仍会度量它）</translation>
     </message>
@@ -4481,9 +4521,14 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>在工具栏的“来源”框中选择一个训练好的模型（内置，无需下载：%1），或打开一个模型（文件 ▸ 打开模型…），即可同时查看每一层的每个头。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</source>
         <translation>%1 · %2 个词元 · 每张图从 0 到其自身最大权重着色；单击某个头打开其所在层，右键单击可查看完整注意力图或将其敲除</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1 · %2 · right-click a head for its full map</source>
+        <translation>%1 · %2 · 右键单击某个头可打开其完整注意力图</translation>
     </message>
 </context>
 <context>
@@ -4771,7 +4816,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PositionsView</name>
     <message>
-        <location filename="../../ui/model/positions_view.cpp" line="+47"/>
+        <location filename="../../ui/model/positions_view.cpp" line="+46"/>
         <source>Layer %1 · head %2</source>
         <translation>第 %1 层 · 第 %2 个头</translation>
     </message>
@@ -4876,7 +4921,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 表格 (*.csv)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+42"/>
         <source>Compute</source>
         <translation>计算</translation>
     </message>
@@ -5491,7 +5536,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>关注的词元</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>Whole text, largest weight</source>
+        <translation>整段文本，最大权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whole text, mean weight</source>
+        <translation>整段文本，平均权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Kept maps</source>
+        <translation>保留的注意力图</translation>
+    </message>
+    <message>
         <location line="+2"/>
+        <source>The memory budget kept only some maps: show every layer and head over the whole text, pooled into squares by their largest or their mean weight, or the kept maps</source>
+        <translation>内存预算只保留了部分注意力图：显示整段文本上每一层每个头的图（按方格的最大或平均权重汇聚），或显示保留的注意力图</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Compute every layer again (the memory budget may refuse it for this text)</source>
         <translation>重新计算所有层（对这段文本，内存预算可能仍会拒绝）</translation>
     </message>
@@ -5566,7 +5631,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>将说明折叠为标题，或重新展开</translation>
     </message>
     <message>
-        <location line="+54"/>
+        <location line="+64"/>
         <source>layers 1–%1 of %2</source>
         <translation>%2 层中的第 1–%1 层</translation>
     </message>
