@@ -3,7 +3,7 @@
 // then the vector's own zero fill, a quarter of the pass's time.  Results given back when they
 // are no longer needed (release_buffer, or recycle() of a whole result) are handed to the next
 // computation of the same size instead, as PyTorch's and CTranslate2's caching allocators do.
-// Buffers below 1 MiB are simply freed; at most 8 buffers and 1 GiB (or a sixteenth of the
+// Buffers below 64 KiB are simply freed; at most 8 buffers and 1 GiB (or a sixteenth of the
 // machine's memory) are kept, the oldest freed first.  Thread-safe.
 #pragma once
 
