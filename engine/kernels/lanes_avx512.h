@@ -59,6 +59,12 @@ struct Avx512Lanes {
         return _mm512_mask_blend_ps(m, if_false, if_true);
     }
 
+    // e * 2^n for an integral n, or 0 where `zero` is set: the exp's last steps in one
+    // instruction instead of a shift, a multiply and a blend (softmax_impl.h's exp_batch).
+    static V scale_by_pow2_or_zero(M zero, V e, V n) {
+        return _mm512_maskz_scalef_ps(static_cast<__mmask16>(~zero), e, n);
+    }
+
     static M is_nan(V v) { return _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q); }
 
     static float reduce_add(V v) { return _mm512_reduce_add_ps(v); }

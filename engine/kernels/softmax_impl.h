@@ -19,6 +19,7 @@
 //   reduce_add, reduce_max -> float
 //   optional load_masked(p, count, fill) / store_masked(p, count, v) for a partial vector;
 //   without them the row tail goes through a small padded buffer.
+//   optional scale_by_pow2_or_zero(m, e, n): e * 2^n (n integral), 0 where m is set.
 //
 // The exp loop works on kBatch vectors in lock-step, one step for all of them before the
 // next: exp is a ~40-cycle dependency chain, and written one vector after another the
@@ -95,12 +96,13 @@ void exp_batch(const typename L::V (&x)[U], typename L::V (&y)[U]) {
     V t[U], r[U], p[U];
     for (std::size_t u = 0; u < U; ++u)
         t[u] = L::fma(x[u], L::set1(kLog2e), shifter);
+    V n[U];
     for (std::size_t u = 0; u < U; ++u) {
-        const V n = L::sub(t[u], shifter);
+        n[u] = L::sub(t[u], shifter);
         if constexpr (L::kHasFma && !kFullRange) {
-            r[u] = L::fma(n, L::set1(-kLn2), x[u]);
+            r[u] = L::fma(n[u], L::set1(-kLn2), x[u]);
         } else {
-            r[u] = L::fma(n, L::set1(-kLn2Lo), L::fma(n, L::set1(-kLn2Hi), x[u]));
+            r[u] = L::fma(n[u], L::set1(-kLn2Lo), L::fma(n[u], L::set1(-kLn2Hi), x[u]));
         }
     }
     for (std::size_t u = 0; u < U; ++u)
@@ -121,6 +123,8 @@ void exp_batch(const typename L::V (&x)[U], typename L::V (&y)[U]) {
             y[u] = L::zero_where(below, L::add_bits(e, L::shl23_bits(t[u])));
             y[u] = L::select(L::greater(x[u], L::set1(kExpHighest)), L::set1(kInf), y[u]);
             y[u] = L::select(L::is_nan(x[u]), x[u], y[u]);
+        } else if constexpr (requires { L::scale_by_pow2_or_zero(below, e, e); }) {
+            y[u] = L::scale_by_pow2_or_zero(below, e, n[u]);  // the same bits, fewer steps
         } else {
             y[u] = L::zero_where(below, L::mul(e, L::shl23_bits(t[u])));
         }
