@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -23,6 +25,29 @@ using Stride = Eigen::OuterStride<>;
 using ConstStrided = Eigen::Map<const RowMat, 0, Stride>;
 using MutStrided = Eigen::Map<RowMat, 0, Stride>;
 using Eigen::Index;
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+/// The softmax of rows [i0, i0 + rows) of a causally masked [L, Sp] score matrix (every key
+/// j > i already -inf): row i over its own keys [0, i], the rest exactly 0 as exp(-inf) gives
+/// (NaN when a NaN made the row NaN), so that a row's result does not depend on its block.  A
+/// fully masked row is done again over every key, for its policy.
+void causal_softmax_rows(float* p, Index rows, Index Sp, Index i0, MaskedRowPolicy policy,
+                         std::uint8_t* fully_masked) {
+    for (Index i = 0; i < rows; ++i) {
+        float* row = p + i * Sp;
+        const Index keys = std::min(Sp, i0 + i + 1);
+        if (ops::softmax_rows(row, 1, static_cast<std::size_t>(keys), policy, fully_masked + i) ==
+            0) {
+            std::fill(row + keys, row + Sp,
+                      row[0] == row[0] ? 0.0f : std::numeric_limits<float>::quiet_NaN());
+        } else {
+            std::fill(row, row + keys, kNegInf);
+            ops::softmax_rows(row, 1, static_cast<std::size_t>(Sp), policy, fully_masked + i);
+        }
+    }
+}
+
 }  // namespace
 
 ResultWindow result_window(const AttentionForwardOptions& fwd, Index H, Index L, Index Sp) {
@@ -150,6 +175,11 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                         static_cast<double>(kStreamBytes);
     const bool need_scratch = stream || !opt.need_weights || Hk < H || !win.full_columns;
     const Index blocks_per_item = (Lw + rpb - 1) / rpb;
+    // A causal mask sets every key after a query to -inf whatever its score: the scores, the
+    // softmax and the product with V stop at the last key a block's rows see (about half the
+    // work of a causal model).  Not with bias_k or zero-attention columns (never masked, after
+    // the keys), nor for the steps view, which shows every raw score.
+    const bool causal_skip = masks.causal && masks.extra_columns == 0 && dot && !result.steps;
     ops::parallel_chunks(
         static_cast<std::size_t>(N * blocks_per_item), threads,
         [&](std::size_t slot, std::size_t b0, std::size_t b1) {
@@ -164,6 +194,8 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                 const Index i0 = q0 + r0;                                          // absolute
                 const Index rows = std::min(rpb, Lw - r0);
                 const auto cells = static_cast<std::size_t>(rows * Sp);
+                // With causal_skip, keys [live, Sp) are masked for every row of the block.
+                const Index live = causal_skip ? std::min(Sp, i0 + rows) : Sp;
                 float* mean =
                     opt.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
                 float* head_total = stream ? head_sum.get() : mean;
@@ -182,7 +214,9 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     const auto packed = static_cast<std::size_t>(n * Hkv + g - g0);
                     if (dot) {  // q already carries the scale
                         kernels::attention_scores(isa, qh.data(), ldq, rows, d,
-                                                  packed_k.get() + packed * pk, Sp, p, Sp);
+                                                  packed_k.get() + packed * pk, live, p, Sp);
+                        for (Index i = 0; live < Sp && i < rows; ++i)
+                            std::fill(p + i * Sp + live, p + (i + 1) * Sp, kNegInf);
                     } else {
                         const float* w = in.additive_v + h * d;
                         for (Index i = 0; i < rows; ++i)
@@ -207,11 +241,15 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     }
                     if (masks.any()) masks.apply(p, n, h, i0, rows);
                     if (steps) keep(steps->masked);
-                    ops::softmax_rows(p, static_cast<std::size_t>(rows),
-                                      static_cast<std::size_t>(Sp), opt.masked_rows,
-                                      result.fully_masked_rows.data() +
-                                          t * static_cast<std::size_t>(Lw) +
-                                          static_cast<std::size_t>(r0));
+                    std::uint8_t* fully_masked = result.fully_masked_rows.data() +
+                                                 t * static_cast<std::size_t>(Lw) +
+                                                 static_cast<std::size_t>(r0);
+                    if (causal_skip)
+                        causal_softmax_rows(p, rows, Sp, i0, opt.masked_rows, fully_masked);
+                    else
+                        ops::softmax_rows(p, static_cast<std::size_t>(rows),
+                                          static_cast<std::size_t>(Sp), opt.masked_rows,
+                                          fully_masked);
                     if (steps) keep(steps->softmax);
                     if (opt.observer) (*opt.observer)(slot, RowBlock{n, h, i0, rows, Sp, p});
                     if (dropout_on)  // one stream per (batch item, head, absolute query row):
@@ -224,7 +262,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     if (steps) keep(steps->dropped);
                     MutStrided ctx(concat + (n * Lw + r0) * ld_concat + h * d, rows, d,
                                    Stride(ld_concat));
-                    kernels::attention_context(isa, p, Sp, rows, Sp, packed_v.get() + packed * pv,
+                    kernels::attention_context(isa, p, Sp, rows, live, packed_v.get() + packed * pv,
                                                d, ctx.data(), ld_concat);
                     if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
                     if (kept && p != kept && stream && head_total)  // one pass for both
