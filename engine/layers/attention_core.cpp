@@ -28,10 +28,10 @@ using Eigen::Index;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-/// The softmax of rows [i0, i0 + rows) of a causally masked [L, Sp] score matrix (every key
-/// j > i already -inf): row i over its own keys [0, i], the rest exactly 0 as exp(-inf) gives
-/// (NaN when a NaN made the row NaN), so that a row's result does not depend on its block.  A
-/// fully masked row is done again over every key, for its policy.
+/// The softmax of rows [i0, i0 + rows) of a causally masked [L, Sp] score matrix, of which
+/// only keys j <= i are read: row i over its own keys [0, i], the rest exactly 0 as exp(-inf)
+/// gives (NaN when a NaN made the row NaN), so that a row's result does not depend on its
+/// block.  A fully masked row is done again over every key (all -inf), for its policy.
 void causal_softmax_rows(float* p, Index rows, Index Sp, Index i0, MaskedRowPolicy policy,
                          std::uint8_t* fully_masked) {
     for (Index i = 0; i < rows; ++i) {
@@ -42,7 +42,7 @@ void causal_softmax_rows(float* p, Index rows, Index Sp, Index i0, MaskedRowPoli
             std::fill(row + keys, row + Sp,
                       row[0] == row[0] ? 0.0f : std::numeric_limits<float>::quiet_NaN());
         } else {
-            std::fill(row, row + keys, kNegInf);
+            std::fill(row, row + Sp, kNegInf);
             ops::softmax_rows(row, 1, static_cast<std::size_t>(Sp), policy, fully_masked + i);
         }
     }
@@ -194,7 +194,8 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                 const Index i0 = q0 + r0;                                          // absolute
                 const Index rows = std::min(rpb, Lw - r0);
                 const auto cells = static_cast<std::size_t>(rows * Sp);
-                // With causal_skip, keys [live, Sp) are masked for every row of the block.
+                // With causal_skip, keys [live, Sp) are masked for every row of the block: their
+                // scores are neither computed nor masked, and their weights are written as 0.
                 const Index live = causal_skip ? std::min(Sp, i0 + rows) : Sp;
                 float* mean =
                     opt.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
@@ -215,8 +216,6 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                     if (dot) {  // q already carries the scale
                         kernels::attention_scores(isa, qh.data(), ldq, rows, d,
                                                   packed_k.get() + packed * pk, live, p, Sp);
-                        for (Index i = 0; live < Sp && i < rows; ++i)
-                            std::fill(p + i * Sp + live, p + (i + 1) * Sp, kNegInf);
                     } else {
                         const float* w = in.additive_v + h * d;
                         for (Index i = 0; i < rows; ++i)
@@ -239,7 +238,7 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
                                 steps->scores.data[static_cast<std::size_t>(r0 * Sp) + c] /=
                                     in.score_scale;
                     }
-                    if (masks.any()) masks.apply(p, n, h, i0, rows);
+                    if (masks.any()) masks.apply(p, n, h, i0, rows, live);
                     if (steps) keep(steps->masked);
                     std::uint8_t* fully_masked = result.fully_masked_rows.data() +
                                                  t * static_cast<std::size_t>(Lw) +

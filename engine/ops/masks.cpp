@@ -1,5 +1,6 @@
 #include "engine/ops/masks.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -29,25 +30,27 @@ void MaskSpec::validate() const {
 }
 
 void MaskSpec::apply(float* scores, std::int64_t n, std::int64_t h, std::int64_t row_begin,
-                     std::int64_t rows) const {
-    const std::int64_t L = target_len, S = source_len, ld = source_len + extra_columns;
+                     std::int64_t rows, std::int64_t columns) const {
+    const std::int64_t L = target_len, ld = source_len + extra_columns;
+    const std::int64_t S = columns < 0 ? source_len : std::min(source_len, columns);
+    const std::int64_t Sm = source_len;  // the masks' row length
     const std::int64_t i0 = row_begin, i1 = rows < 0 ? L : row_begin + rows;
     float* const first_row = scores - i0 * ld;  // indexed by absolute query row i
     if (attn_mask) {
-        const std::int64_t base = attn_mask->shape.size() == 3 ? (n * num_heads + h) * L * S : 0;
+        const std::int64_t base = attn_mask->shape.size() == 3 ? (n * num_heads + h) * L * Sm : 0;
         const float* m = attn_mask->values.data() + base;
         for (std::int64_t i = i0; i < i1; ++i)
             for (std::int64_t j = 0; j < S; ++j) {
                 if (attn_mask->is_bool()) {
-                    if (m[i * S + j] != 0.0f) first_row[i * ld + j] = kNegInf;
+                    if (m[i * Sm + j] != 0.0f) first_row[i * ld + j] = kNegInf;
                 } else {
-                    first_row[i * ld + j] += m[i * S + j];
+                    first_row[i * ld + j] += m[i * Sm + j];
                 }
             }
     }
     if (key_padding_mask) {
         for (std::int64_t j = 0; j < S; ++j) {
-            const float add = key_padding_mask->additive_at(static_cast<std::size_t>(n * S + j));
+            const float add = key_padding_mask->additive_at(static_cast<std::size_t>(n * Sm + j));
             if (add == 0.0f) continue;
             for (std::int64_t i = i0; i < i1; ++i)
                 first_row[i * ld + j] += add;

@@ -21,9 +21,10 @@ struct MaskSpec {
     /// Throws std::invalid_argument with the expected and actual shapes.
     void validate() const;
     /// scores holds rows [row_begin, row_begin + rows) of the [L, S + extra_columns] scores of
-    /// batch item n, head h (rows < 0: to the last row); the mask is added.
+    /// batch item n, head h (rows < 0: to the last row); the mask is added to their columns
+    /// [0, columns) (columns < 0: all of them; the others are left as they are).
     void apply(float* scores, std::int64_t n, std::int64_t h, std::int64_t row_begin = 0,
-               std::int64_t rows = -1) const;
+               std::int64_t rows = -1, std::int64_t columns = -1) const;
 };
 
 /// A float [L,S] mask with -inf above the diagonal (key j > query i), 0 elsewhere.
