@@ -180,104 +180,107 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
     // work of a causal model).  Not with bias_k or zero-attention columns (never masked, after
     // the keys), nor for the steps view, which shows every raw score.
     const bool causal_skip = masks.causal && masks.extra_columns == 0 && dot && !result.steps;
-    ops::parallel_chunks(
-        static_cast<std::size_t>(N * blocks_per_item), threads,
-        [&](std::size_t slot, std::size_t b0, std::size_t b1) {
-            // Written before they are read: no need to zero them.
-            std::unique_ptr<float[]> scratch, head_sum;
-            if (need_scratch) scratch.reset(new float[static_cast<std::size_t>(rpb * Sp)]);
-            if (stream && opt.need_weights)
-                head_sum.reset(new float[static_cast<std::size_t>(rpb * Cw)]);
-            for (std::size_t b = b0; b < b1; ++b) {
-                const Index n = static_cast<Index>(b) / blocks_per_item;
-                const Index r0 = (static_cast<Index>(b) % blocks_per_item) * rpb;  // in window
-                const Index i0 = q0 + r0;                                          // absolute
-                const Index rows = std::min(rpb, Lw - r0);
-                const auto cells = static_cast<std::size_t>(rows * Sp);
-                // With causal_skip, keys [live, Sp) are masked for every row of the block: their
-                // scores are neither computed nor masked, and their weights are written as 0.
-                const Index live = causal_skip ? std::min(Sp, i0 + rows) : Sp;
-                float* mean =
-                    opt.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
-                float* head_total = stream ? head_sum.get() : mean;
-                for (Index h = h0; h < h1; ++h) {
-                    const auto t = static_cast<std::size_t>(n * H + h);
-                    const Index g = h / group;
-                    const Index kh_index = h - h0;  // among the kept heads
-                    const bool keep_head = opt.need_weights && kh_index < Hk;
-                    float* kept = keep_head
-                                      ? result.weights.ptr() + ((n * Hk + kh_index) * Lw + r0) * Cw
-                                      : nullptr;
-                    float* p = keep_head && win.full_columns && !stream ? kept : scratch.get();
-                    MutMap scores(p, rows, Sp);
-                    const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
-                    const ConstStrided kh(kp + n * Sp * ldk + g * d, Sp, d, Stride(ldk));
-                    const auto packed = static_cast<std::size_t>(n * Hkv + g - g0);
-                    if (dot) {  // q already carries the scale
-                        kernels::attention_scores(isa, qh.data(), ldq, rows, d,
-                                                  packed_k.get() + packed * pk, live, p, Sp);
-                    } else {
-                        const float* w = in.additive_v + h * d;
-                        for (Index i = 0; i < rows; ++i)
-                            for (Index j = 0; j < Sp; ++j) {
-                                float sum = 0.0f;
-                                for (Index c = 0; c < d; ++c)
-                                    sum += w[c] * std::tanh(qh(i, c) + kh(j, c));
-                                scores(i, j) = sum;
-                            }
-                    }
-                    HeadSteps* steps = result.steps ? &result.steps->heads[t] : nullptr;
-                    const auto keep = [&](Tensor& stage) {
-                        std::copy_n(p, cells, stage.ptr() + static_cast<std::size_t>(r0 * Sp));
-                    };
-                    if (steps) {
-                        keep(steps->scaled);
-                        keep(steps->scores);
-                        if (dot)  // the raw q.k before the scale folded into q
-                            for (std::size_t c = 0; c < cells; ++c)
-                                steps->scores.data[static_cast<std::size_t>(r0 * Sp) + c] /=
-                                    in.score_scale;
-                    }
-                    if (masks.any()) masks.apply(p, n, h, i0, rows, live);
-                    if (steps) keep(steps->masked);
-                    std::uint8_t* fully_masked = result.fully_masked_rows.data() +
-                                                 t * static_cast<std::size_t>(Lw) +
-                                                 static_cast<std::size_t>(r0);
-                    if (causal_skip)
-                        causal_softmax_rows(p, rows, Sp, i0, opt.masked_rows, fully_masked);
-                    else
-                        ops::softmax_rows(p, static_cast<std::size_t>(rows),
-                                          static_cast<std::size_t>(Sp), opt.masked_rows,
-                                          fully_masked);
-                    if (steps) keep(steps->softmax);
-                    if (opt.observer) (*opt.observer)(slot, RowBlock{n, h, i0, rows, Sp, p});
-                    if (dropout_on)  // one stream per (batch item, head, absolute query row):
-                                     // independent of blocking and of the window
-                        for (Index i = 0; i < rows; ++i)
-                            ops::dropout_inplace(
-                                p + i * Sp, static_cast<std::size_t>(Sp), opt.dropout,
-                                opt.dropout_seed,
-                                t * static_cast<std::size_t>(L) + static_cast<std::size_t>(i0 + i));
-                    if (steps) keep(steps->dropped);
-                    MutStrided ctx(concat + (n * Lw + r0) * ld_concat + h * d, rows, d,
-                                   Stride(ld_concat));
-                    kernels::attention_context(isa, p, Sp, rows, live, packed_v.get() + packed * pv,
-                                               d, ctx.data(), ld_concat);
-                    if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
-                    if (kept && p != kept && stream && head_total)  // one pass for both
-                        kernels::stream_and_add_rows(isa, p + k0, Sp, rows, Cw, kept, Cw,
-                                                     head_total, Cw, h > h0);
-                    else {
-                        if (kept && p != kept)
-                            kernels::store_rows(isa, p + k0, Sp, rows, Cw, 1.0f, kept, Cw, stream);
-                        if (head_total)
-                            kernels::add_rows(isa, p + k0, Sp, rows, Cw, head_total, Cw, h > h0);
-                    }
+    // With the causal skip a block's work grows with its rows' positions: blocks are taken
+    // first, last, second, second to last, ... so that each thread's contiguous share of them
+    // holds as much work as another's (a fixed order: the same thread count, the same sums).
+    const auto blocks = static_cast<std::size_t>(N * blocks_per_item);
+    const auto block_order = [&](std::size_t k) {
+        return !causal_skip ? k : k % 2 == 0 ? k / 2 : blocks - 1 - k / 2;
+    };
+    ops::parallel_chunks(blocks, threads, [&](std::size_t slot, std::size_t b0, std::size_t b1) {
+        // Written before they are read: no need to zero them.
+        std::unique_ptr<float[]> scratch, head_sum;
+        if (need_scratch) scratch.reset(new float[static_cast<std::size_t>(rpb * Sp)]);
+        if (stream && opt.need_weights)
+            head_sum.reset(new float[static_cast<std::size_t>(rpb * Cw)]);
+        for (std::size_t k = b0; k < b1; ++k) {
+            const std::size_t b = block_order(k);
+            const Index n = static_cast<Index>(b) / blocks_per_item;
+            const Index r0 = (static_cast<Index>(b) % blocks_per_item) * rpb;  // in window
+            const Index i0 = q0 + r0;                                          // absolute
+            const Index rows = std::min(rpb, Lw - r0);
+            const auto cells = static_cast<std::size_t>(rows * Sp);
+            // With causal_skip, keys [live, Sp) are masked for every row of the block: their
+            // scores are neither computed nor masked, and their weights are written as 0.
+            const Index live = causal_skip ? std::min(Sp, i0 + rows) : Sp;
+            float* mean =
+                opt.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
+            float* head_total = stream ? head_sum.get() : mean;
+            for (Index h = h0; h < h1; ++h) {
+                const auto t = static_cast<std::size_t>(n * H + h);
+                const Index g = h / group;
+                const Index kh_index = h - h0;  // among the kept heads
+                const bool keep_head = opt.need_weights && kh_index < Hk;
+                float* kept = keep_head
+                                  ? result.weights.ptr() + ((n * Hk + kh_index) * Lw + r0) * Cw
+                                  : nullptr;
+                float* p = keep_head && win.full_columns && !stream ? kept : scratch.get();
+                MutMap scores(p, rows, Sp);
+                const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
+                const ConstStrided kh(kp + n * Sp * ldk + g * d, Sp, d, Stride(ldk));
+                const auto packed = static_cast<std::size_t>(n * Hkv + g - g0);
+                if (dot) {  // q already carries the scale
+                    kernels::attention_scores(isa, qh.data(), ldq, rows, d,
+                                              packed_k.get() + packed * pk, live, p, Sp);
+                } else {
+                    const float* w = in.additive_v + h * d;
+                    for (Index i = 0; i < rows; ++i)
+                        for (Index j = 0; j < Sp; ++j) {
+                            float sum = 0.0f;
+                            for (Index c = 0; c < d; ++c)
+                                sum += w[c] * std::tanh(qh(i, c) + kh(j, c));
+                            scores(i, j) = sum;
+                        }
                 }
-                if (mean)
-                    kernels::store_rows(isa, head_total, Cw, rows, Cw, inv_h, mean, Cw, stream);
+                HeadSteps* steps = result.steps ? &result.steps->heads[t] : nullptr;
+                const auto keep = [&](Tensor& stage) {
+                    std::copy_n(p, cells, stage.ptr() + static_cast<std::size_t>(r0 * Sp));
+                };
+                if (steps) {
+                    keep(steps->scaled);
+                    keep(steps->scores);
+                    if (dot)  // the raw q.k before the scale folded into q
+                        for (std::size_t c = 0; c < cells; ++c)
+                            steps->scores.data[static_cast<std::size_t>(r0 * Sp) + c] /=
+                                in.score_scale;
+                }
+                if (masks.any()) masks.apply(p, n, h, i0, rows, live);
+                if (steps) keep(steps->masked);
+                std::uint8_t* fully_masked = result.fully_masked_rows.data() +
+                                             t * static_cast<std::size_t>(Lw) +
+                                             static_cast<std::size_t>(r0);
+                if (causal_skip)
+                    causal_softmax_rows(p, rows, Sp, i0, opt.masked_rows, fully_masked);
+                else
+                    ops::softmax_rows(p, static_cast<std::size_t>(rows),
+                                      static_cast<std::size_t>(Sp), opt.masked_rows, fully_masked);
+                if (steps) keep(steps->softmax);
+                if (opt.observer) (*opt.observer)(slot, RowBlock{n, h, i0, rows, Sp, p});
+                if (dropout_on)  // one stream per (batch item, head, absolute query row):
+                                 // independent of blocking and of the window
+                    for (Index i = 0; i < rows; ++i)
+                        ops::dropout_inplace(
+                            p + i * Sp, static_cast<std::size_t>(Sp), opt.dropout, opt.dropout_seed,
+                            t * static_cast<std::size_t>(L) + static_cast<std::size_t>(i0 + i));
+                if (steps) keep(steps->dropped);
+                MutStrided ctx(concat + (n * Lw + r0) * ld_concat + h * d, rows, d,
+                               Stride(ld_concat));
+                kernels::attention_context(isa, p, Sp, rows, live, packed_v.get() + packed * pv, d,
+                                           ctx.data(), ld_concat);
+                if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
+                if (kept && p != kept && stream && head_total)  // one pass for both
+                    kernels::stream_and_add_rows(isa, p + k0, Sp, rows, Cw, kept, Cw, head_total,
+                                                 Cw, h > h0);
+                else {
+                    if (kept && p != kept)
+                        kernels::store_rows(isa, p + k0, Sp, rows, Cw, 1.0f, kept, Cw, stream);
+                    if (head_total)
+                        kernels::add_rows(isa, p + k0, Sp, rows, Cw, head_total, Cw, h > h0);
+                }
             }
-        });
+            if (mean) kernels::store_rows(isa, head_total, Cw, rows, Cw, inv_h, mean, Cw, stream);
+        }
+    });
 }
 
 }  // namespace attnviz::layers
