@@ -330,17 +330,11 @@ class TestAttention : public QObject {
                      qPrintable(QStringLiteral("pass %1 differs from the first").arg(pass)));
         }
     }
-    /// Results given back are reused by the next pass of the same size, and what a reused
-    /// buffer held before never shows: a causal pass, given back, then a pass without the
-    /// mask into the same memory equals that pass into fresh memory, bit for bit.
     /// A causal pass computes only the keys each block of rows sees; with the steps view it
     /// computes every raw score.  Both give the same weights and output (a row's result does
     /// not depend on its block), and every key after a query gets exactly 0.
     void causal_passes_skip_only_masked_keys() {
-        MultiHeadAttentionOptions o;
-        o.embed_dim = 64;
-        o.num_heads = 4;
-        MultiHeadAttention mha(o);
+        MultiHeadAttention mha(MultiHeadAttentionOptions{.embed_dim = 64, .num_heads = 4});
         mha.reset_parameters(11);
         const std::int64_t L = 700;  // several row blocks of 96 Ki floats
         const Tensor x = random_tensor({1, L, 64}, 12);
@@ -360,6 +354,9 @@ class TestAttention : public QObject {
                     QCOMPARE(a.weights.data[std::size_t((h * L + i) * L + j)], 0.0f);
     }
 
+    /// Results given back are reused by the next pass of the same size, and what a reused
+    /// buffer held before never shows: a causal pass, given back, then a pass without the
+    /// mask into the same memory equals that pass into fresh memory, bit for bit.
     void recycled_results_are_reused_and_fully_rewritten() {
         drop_kept_buffers();
         MultiHeadAttentionOptions o;
