@@ -5,7 +5,8 @@
 # its pass, Cancel, closing, exports; ui_work_safety_test: exports; ui_window_test: Load
 # Weights; ui_memory_test: the budget's refusals; ui_generation_test: the generation writer,
 # Stop and Play; ui_positions_test: the statistics pass, its Cancel and a head's full map;
-# test_head_statistics: row blocks reduced by slot on 2 threads; the monkey for a short run: everything, the comparison included) and the fuzz
+# test_head_statistics: row blocks reduced by slot on 2 threads; ui_full_map_test: the pyramid
+# built off the GUI thread; test_models_converted: the models' streaming without AMX; the monkey for a short run: everything, the comparison included) and the fuzz
 # regressions.  Any report fails its test.
 # The suites that start the attnviz binary through QProcess (test_cli*, ui_export_test,
 # ui_compare_test, ui_model_test) are left out: under clang 14's TSan that fork fails (a CHECK
@@ -29,7 +30,7 @@ while getopts "j:h" opt; do
 done
 shift $((OPTIND - 1))
 
-tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_head_statistics|test_attention_kernels|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_window_test|ui_memory_test|ui_monkey_test|ui_generation_test|ui_positions_test)$'
+tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_head_statistics|test_attention_kernels|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_window_test|ui_memory_test|ui_monkey_test|ui_generation_test|ui_positions_test|ui_full_map_test|test_models_converted)$'
 
 cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j "$jobs"
