@@ -8,16 +8,18 @@
 // activations are float32: each is split into three bfloat16 values whose sum is it exactly
 // (hi = bf16(a), mid = bf16(a − hi), lo = a − hi − mid: 8 + 8 + 8 bits of a 24-bit significand),
 // and the three products hi·Wᵀ, mid·Wᵀ, lo·Wᵀ are added.  Each product is exact, each sum is
-// float32, so the result is as close to the float64 product as sgemm's: measured 1–3e-8 of
-// Σ|a·w| against a float64 loop, where sgemm gives 2–6e-8 (test_gemm_bf16).  It is not sgemm's
-// bits: the sums run in another order.
+// float32, so the result is as close to the float64 product as sgemm's: measured 8e-9 to
+// 7e-8 of Σ|a·w| against a float64 loop, where sgemm gives 3.5e-8 to 2.2e-7 (test_gemm).  It
+// is not sgemm's bits: the sums run in another order.
 //
 // Measured on a 2-core Xeon with AMX (oneDNN 2.6.3, one thread, 128 tokens): an 8B layer's
 // [4096 x 14336] and [14336 x 4096] products take 0.75–0.8x the time of converting and calling
-// sgemm; at 2,048 rows the two are even, so models use this up to kBf16MaxRows rows.
+// sgemm, and a whole 8B pass at 128 tokens 0.68–0.76x its CPU time (README, Big
+// checkpoints).  At 2,048 rows the two cost the same, so models use this up to kBf16MaxRows.
 //
-// Without AMX (AVX-512 BF16 only, or AVX2) oneDNN's bfloat16 products are slower than three
-// times float32's would need, so bf16_products() is false and models convert, as before.
+// Without AMX, models convert as before: AVX-512 BF16 multiplies bfloat16 pairs at most twice
+// as fast as float32, so three products cannot beat one product of converted weights, and
+// AVX2 has no bfloat16 products.  bf16_products() is then false.
 #pragma once
 
 #include <cstddef>
