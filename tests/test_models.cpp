@@ -503,7 +503,12 @@ class TestModels : public QObject {
             const auto end = cfg.find_first_of(",}", at);
             std::ofstream(d + "/config.json", std::ios::binary)
                 << cfg.substr(0, at) + "\"intermediate_size\": 48" + cfg.substr(end);
-            expect_data_error(d, "intermediate 48, vocab 342) needs [32,48]");
+            // the first tensor the shapes are checked in: gate_proj (then up_proj, down_proj)
+            expect_data_error(d,
+                              "tensor 'model.layers.0.mlp.gate_proj.weight' in "
+                              "model.safetensors is [64,32] but config.json (hidden size 32, "
+                              "4 heads, 2 kv heads, head_dim 8, intermediate 48, vocab 342) "
+                              "needs [48,32]");
         }
         {
             const std::string d = copy_case("bert_gamma_beta", "not_json");

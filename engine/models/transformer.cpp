@@ -5,6 +5,7 @@
 // Q, K and V are one fused projection whatever the file stores, so each layer runs one matrix
 // product for them; attention itself is layers::attend, shared with nn.MultiheadAttention.
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -83,6 +84,39 @@ struct LayerWeights {
     Weight up_w, up_b;  ///< gated: gate and up stacked
     Weight down_w, down_b;
 };
+
+/// Every weight of a layer, in one order: the loops over a layer's weights (shapes,
+/// conversion, streaming, prefetch, memory, release) walk this list and layer_tensors().
+constexpr Weight LayerWeights::*kLayerWeights[] = {
+    &LayerWeights::norm1_w, &LayerWeights::norm1_b, &LayerWeights::norm2_w, &LayerWeights::norm2_b,
+    &LayerWeights::qkv_w,   &LayerWeights::qkv_b,   &LayerWeights::q_norm,  &LayerWeights::k_norm,
+    &LayerWeights::o_w,     &LayerWeights::o_b,     &LayerWeights::up_w,    &LayerWeights::up_b,
+    &LayerWeights::down_w,  &LayerWeights::down_b};
+constexpr std::size_t kLayerWeightCount = std::size(kLayerWeights);
+
+/// The stored tensors each of kLayerWeights is made of, in its order (stacked along their
+/// first dimension: q, k and v; gate and up).
+std::array<std::vector<Param>, kLayerWeightCount> layer_tensors(const LayerParams& p) {
+    return {{{p.norm1_w},
+             {p.norm1_b},
+             {p.norm2_w},
+             {p.norm2_b},
+             p.qkv_w,
+             p.qkv_b,
+             {p.q_norm},
+             {p.k_norm},
+             {p.o_w},
+             {p.o_b},
+             p.up_w,
+             p.up_b,
+             {p.down_w},
+             {p.down_b}}};
+}
+
+/// A matrix (multiplied, streamed when the weights stream), not a vector (norms, biases).
+bool is_matrix(const std::vector<Param>& tensors) {
+    return !tensors.empty() && tensors.front().shape.size() == 2;
+}
 
 /// Buffers one forward pass reuses from layer to layer.  When the weights stream, `stream`
 /// holds the running layer's float32 weights (each layer converted into the same buffers);
@@ -564,12 +598,8 @@ class Transformer final : public Model {
                                &g.final_norm_w, &g.final_norm_b})
             check(*p);
         for (Index i = 0; i < config_.num_layers; ++i) {
-            const LayerParams l = layer_params(config_, i);
-            for (const Param* p : {&l.norm1_w, &l.norm1_b, &l.norm2_w, &l.norm2_b, &l.q_norm,
-                                   &l.k_norm, &l.o_w, &l.o_b, &l.down_w, &l.down_b})
-                check(*p);
-            for (const auto* list : {&l.qkv_w, &l.qkv_b, &l.up_w, &l.up_b})
-                for (const Param& p : *list)
+            for (const auto& tensors : layer_tensors(layer_params(config_, i)))
+                for (const Param& p : tensors)
                     check(p);
         }
     }
@@ -677,12 +707,10 @@ class Transformer final : public Model {
 
     /// Starts reading layer i's tensors from the disk (they are in the page cache when warm).
     void prefetch_layer(Index i) const {
-        const LayerParams p = layer_params(config_, i);
-        for (const auto* list : {&p.qkv_w, &p.up_w})
-            for (const Param& q : *list)
-                if (const auto name = resolve(q.name)) store_.prefetch(*name);
-        for (const Param* q : {&p.o_w, &p.down_w})
-            if (const auto name = resolve(q->name)) store_.prefetch(*name);
+        for (const auto& tensors : layer_tensors(layer_params(config_, i)))
+            if (is_matrix(tensors))
+                for (const Param& q : tensors)
+                    if (const auto name = resolve(q.name)) store_.prefetch(*name);
     }
 
     /// A matrix left in the file: product() converts it a block at a time.  GPT-2's Conv1D
@@ -703,36 +731,15 @@ class Transformer final : public Model {
 
     /// Converts layer i's weights into `w` (its buffers reused when they have the sizes).
     void materialise_layer(Index i, LayerWeights& w, int threads) const {
-        const LayerParams p = layer_params(config_, i);
-        if (weights_stream()) {  // the small ones converted, the matrices left in the file
-            for (auto [list, out] : {std::pair{&p.qkv_w, &w.qkv_w}, std::pair{&p.up_w, &w.up_w}})
-                stream_matrix(layout(*list), *out, threads);
-            stream_matrix(layout({p.o_w}), w.o_w, threads);
-            stream_matrix(layout({p.down_w}), w.down_w, threads);
-            for (auto [q, out] :
-                 {std::pair{&p.norm1_w, &w.norm1_w}, std::pair{&p.norm1_b, &w.norm1_b},
-                  std::pair{&p.norm2_w, &w.norm2_w}, std::pair{&p.norm2_b, &w.norm2_b},
-                  std::pair{&p.q_norm, &w.q_norm}, std::pair{&p.k_norm, &w.k_norm},
-                  std::pair{&p.o_b, &w.o_b}, std::pair{&p.down_b, &w.down_b}})
-                materialise(layout({*q}), *out, 1);
-            materialise(layout(p.qkv_b), w.qkv_b, 1);
-            materialise(layout(p.up_b), w.up_b, 1);
-            return;
+        const auto tensors = layer_tensors(layer_params(config_, i));
+        for (std::size_t k = 0; k < kLayerWeightCount; ++k) {
+            Weight& out = w.*kLayerWeights[k];
+            const bool matrix = is_matrix(tensors[k]);
+            if (matrix && weights_stream())  // left in the file, converted as it is multiplied
+                stream_matrix(layout(tensors[k]), out, threads);
+            else
+                materialise(layout(tensors[k]), out, matrix ? threads : 1);
         }
-        materialise(layout({p.norm1_w}), w.norm1_w, 1);
-        materialise(layout({p.norm1_b}), w.norm1_b, 1);
-        materialise(layout({p.norm2_w}), w.norm2_w, 1);
-        materialise(layout({p.norm2_b}), w.norm2_b, 1);
-        materialise(layout(p.qkv_w), w.qkv_w, threads);
-        materialise(layout(p.qkv_b), w.qkv_b, 1);
-        materialise(layout({p.q_norm}), w.q_norm, 1);
-        materialise(layout({p.k_norm}), w.k_norm, 1);
-        materialise(layout({p.o_w}), w.o_w, threads);
-        materialise(layout({p.o_b}), w.o_b, 1);
-        materialise(layout(p.up_w), w.up_w, threads);
-        materialise(layout(p.up_b), w.up_b, 1);
-        materialise(layout({p.down_w}), w.down_w, threads);
-        materialise(layout({p.down_b}), w.down_b, 1);
     }
 
     /// Layer i's float32 weights for a pass.  Kept (converted the first time a pass needs
@@ -758,11 +765,8 @@ class Transformer final : public Model {
 
     /// Gives a pass's streamed layer back to the kept buffers (the next pass takes them).
     static void release_stream(Scratch& scratch) {
-        LayerWeights& w = scratch.stream;
-        for (Weight* p :
-             {&w.norm1_w, &w.norm1_b, &w.norm2_w, &w.norm2_b, &w.qkv_w, &w.qkv_b, &w.q_norm,
-              &w.k_norm, &w.o_w, &w.o_b, &w.up_w, &w.up_b, &w.down_w, &w.down_b})
-            release_buffer(p->owned);
+        for (Weight LayerWeights::*member : kLayerWeights)
+            release_buffer((scratch.stream.*member).owned);
         scratch.held.reset();
     }
 
@@ -1713,11 +1717,8 @@ std::size_t Transformer::streaming_weight_bytes() const {
                                         cols);
         }
     };
-    for (const Param* p : {&l.norm1_w, &l.norm1_b, &l.norm2_w, &l.norm2_b, &l.q_norm, &l.k_norm,
-                           &l.o_w, &l.o_b, &l.down_w, &l.down_b})
-        count({*p});
-    for (const auto* list : {&l.qkv_w, &l.qkv_b, &l.up_w, &l.up_b})
-        count(*list);
+    for (const auto& tensors : layer_tensors(l))
+        count(tensors);
     const GlobalParams g = global_params(config_);
     for (const Param* p : {&g.emb_norm_w, &g.emb_norm_b, &g.final_norm_w, &g.final_norm_b})
         count({*p});
