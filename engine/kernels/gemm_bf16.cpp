@@ -53,6 +53,7 @@ struct Key {
 struct Kernel {
     dnnl::matmul matmul;
     memory::desc src, weights, dst;
+    std::string implementation;  ///< oneDNN's name for it: "brg:avx512_core_amx_bf16"
 };
 
 const dnnl::engine& cpu_engine() {
@@ -73,6 +74,7 @@ Kernel make_kernel(const Key& key) {
     const dnnl::matmul::primitive_desc pd(
         dnnl::matmul::desc(kernel.src, kernel.weights, kernel.dst), cpu_engine());
     kernel.matmul = dnnl::matmul(pd);
+    kernel.implementation = pd.impl_info_str();
     return kernel;
 }
 
@@ -81,11 +83,8 @@ bool amx_available() {
         return false;
     try {
         detail::onednn_one_thread();
-        const Key key{16, 64, 64, 64, 16 * 64};
-        const Kernel kernel = make_kernel(key);
-        const dnnl::matmul::primitive_desc pd(
-            dnnl::matmul::desc(kernel.src, kernel.weights, kernel.dst), cpu_engine());
-        return std::string(pd.impl_info_str()).find("amx") != std::string::npos;
+        return make_kernel(Key{16, 64, 64, 64, 16 * 64}).implementation.find("amx") !=
+               std::string::npos;
     } catch (const dnnl::error&) {
         return false;
     }
