@@ -12,6 +12,14 @@ shares the cores and stretches wall time).
 For each (tokens, embed_dim, heads) it alternates rounds of `attnviz bench` and of PyTorch
 (eval, inference mode, need_weights=True, average_attn_weights=False, batch_first) so both see
 the same machine load, takes the median of each side's per-round medians and prints the ratio.
+"floor" is the least time a float32 engine could take for the same work on this core, from
+the same rounds: the layer's two projections ([L, E] x [E, 3E] and [L, E] x [E, E]) at the best
+library's rate for those exact shapes (gemm_bench --shape), QK^T and P.V at 100% of the sgemm
+peak, and the softmax of every row at the rate this build's SIMD softmax reaches alone on a
+cache-sized block (`attnviz bench --softmax`; the exp runs on the same FMA ports as the
+products, so it cannot hide behind them).  Writing the weights is left out, as if it overlapped
+perfectly.  "bound" is the layer's FLOPs over that time, as a fraction of the peak: no
+float32 implementation reaches more here.
 It also runs `attnviz attend` on the module's own weights and inputs and prints the largest
 difference of the per-head weights and the output from PyTorch's (parity at bench sizes).
 Needs Debian's python3-torch; nothing of it is needed to build or test AttnViz.
@@ -91,6 +99,39 @@ def sgemm_peak(gemm_bench, repeats):
     return best, who
 
 
+def best_rates(gemm_bench, shapes):
+    """The best single-thread rate (GFLOP/s, any library) for each (m, k, n) product, B stored
+    [n, k] as nn.Linear keeps its weight: one interleaved round of gemm_bench --shape."""
+    cmd = [gemm_bench, "--repeats", "1", "--no-openblas-cores"]
+    for m, k, n in shapes:
+        cmd += ["--shape", f"{m}x{k}x{n}"]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()
+    rates = []
+    for line in out[2:2 + len(shapes)]:
+        values = []
+        for v in reversed(line.split()):
+            try:
+                values.insert(0, float(v))
+            except ValueError:
+                break
+        rates.append(max(values))
+    return rates
+
+
+# The engine's attention block: about this many floats of weights per head (layers/attention_core).
+BLOCK_FLOATS = 96 * 1024
+
+
+def softmax_ms(exe, L, H):
+    """Milliseconds for the softmax of H * L rows of L keys, from one cache-sized block of rows
+    timed alone (as the layer runs it, block by block, in L2)."""
+    rows = max(1, BLOCK_FLOATS // L)
+    out = subprocess.run([exe, "bench", "--softmax", "--rows", str(rows), "--cols", str(L),
+                          "--threads", "1", "--repeats", "199"],
+                         check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])["median_ms"] * H * L / rows
+
+
 def parity(exe, mha, x, H):
     with tempfile.TemporaryDirectory() as d:
         w = os.path.join(d, "w.safetensors")
@@ -125,16 +166,20 @@ def main():
         mha = torch.nn.MultiheadAttention(E, H, batch_first=True).eval()
         x = torch.randn(1, L, E)
         reps = max(2, args.repeats if L <= 512 else args.repeats // 2)
-        ours, theirs, peaks = [], [], []
+        ours, theirs, peaks, floors = [], [], [], []
         for _ in range(args.rounds):
             ours.append(ours_median_ms(args.attnviz, L, E, H, reps))
             theirs.append(torch_median_ms(mha, x, reps))
-            if os.path.exists(gemm_bench):  # the peak, interleaved with both
+            if os.path.exists(gemm_bench):  # the peak and the floor, interleaved with both
                 peaks.append(sgemm_peak(gemm_bench, 1))
+                qkv, out = best_rates(gemm_bench, [(L, E, 3 * E), (L, E, E)])
+                floors.append(2 * L * E * 3 * E / qkv / 1e6 + 2 * L * E * E / out / 1e6 +
+                              4 * L * L * E / peaks[-1][0] / 1e6 + softmax_ms(args.attnviz, L, H))
         o, t = statistics.median(r[0] for r in ours), statistics.median(w for w, _ in theirs)
         oc, tc = statistics.median(r[1] for r in ours), statistics.median(c for _, c in theirs)
         gflops = statistics.median(r[2] for r in ours)
         peak = statistics.median(p for p, _ in peaks) if peaks else 0.0
+        floor = statistics.median(floors) if floors else 0.0
         dw, do = parity(args.attnviz, mha, x, H)
         # torch's rate on the same work, and the most any engine could gain over it here: the
         # speed-up at 100% of the machine's sgemm peak.
@@ -147,6 +192,8 @@ def main():
                    # The peak is timed in thread CPU time (gemm_bench): on a busy, shared
                    # machine the same clock for the layer is the fair ratio.
                    of_peak_cpu=round(gflops * o / oc / peak, 3) if peak else None,
+                   floor_ms=round(floor, 3) if floor else None,
+                   bound=round(gflops * o / floor / peak, 3) if floor else None,
                    torch_gflops=round(torch_gflops, 1),
                    speedup_ceiling=round(peak / torch_gflops, 2) if peak else None,
                    peak_by=peaks[0][1] if peaks else None, gemm=ours[0][3],
@@ -154,7 +201,8 @@ def main():
         rows.append(row)
         print(json.dumps(row), flush=True)
     print("\n tokens embed heads | wall: attnviz ms  torch ms  speedup | cpu: attnviz ms  torch ms"
-          "  speedup | attnviz GFLOP/s  sgemm peak  of peak  (cpu) | torch GFLOP/s  ceiling |  max|dW|"
+          "  speedup | attnviz GFLOP/s  sgemm peak  of peak  (cpu)  floor ms  bound | torch GFLOP/s"
+          "  ceiling |  max|dW|"
           "  max|dOut|")
     for r in rows:
         of_peak = f"{100 * r['of_peak']:6.0f}%" if r["of_peak"] else "      -"
@@ -162,7 +210,8 @@ def main():
         print(f"{r['tokens']:7d} {r['embed_dim']:5d} {r['num_heads']:5d} | {r['attnviz_ms']:16.2f} "
               f"{r['torch_ms']:9.2f} {r['speedup']:7.2f}x | {r['attnviz_cpu_ms']:15.2f} "
               f"{r['torch_cpu_ms']:9.2f} {r['speedup_cpu']:7.2f}x | {r['attnviz_gflops']:15.1f} "
-              f"{r['sgemm_peak_gflops']:11.1f} {of_peak} | {r['torch_gflops']:13.1f} "
+              f"{r['sgemm_peak_gflops']:11.1f} {of_peak} {(r['floor_ms'] or 0):9.2f} "
+              f"{100 * (r['bound'] or 0):5.0f}% | {r['torch_gflops']:13.1f} "
               f"{(r['speedup_ceiling'] or 0):7.2f}x | {r['max_abs_diff_weights']:8.1e} "
               f"{r['max_abs_diff_output']:9.1e}")
     if rows:
@@ -170,6 +219,9 @@ def main():
               f"one thread each; medians of {args.rounds} interleaved rounds")
         print("ceiling: the speed-up over torch at 100% of the sgemm peak (sgemm peak / torch "
               "GFLOP/s), the most any engine could reach on this machine")
+        print("floor / bound: the projections at the best library's rate for their shapes, QK^T "
+              "and P.V at the peak, the softmax at its own rate, the weights' write free: the "
+              "least time and the highest fraction of the peak float32 allows here")
 
 
 if __name__ == "__main__":

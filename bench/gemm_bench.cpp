@@ -2,7 +2,11 @@
 // shapes the engine multiplies, to choose the engine's GEMM backend (engine/kernels/gemm.h).
 // Prints one table: GFLOP/s per backend per shape, medians of interleaved rounds.
 //
-//   gemm_bench [--repeats 7] [--ms 40] [--no-openblas-cores]
+//   gemm_bench [--repeats 7] [--ms 40] [--no-openblas-cores] [--shape MxKxN ...]
+//
+// --shape (repeatable) times [M x K] * [K x N] with B stored [N, K], as nn.Linear keeps its
+// weight, instead of the table's shapes: bench/compare_torch.py asks for an attention layer's
+// own projections this way.
 //
 // Backends: every one compiled into the engine (kernels/gemm.h, the chosen one first), Eigen's
 // own kernels compiled with this build's flags, Debian's OpenBLAS with its Haswell (AVX2) and,
@@ -51,7 +55,7 @@ namespace {
 namespace kernels = attnviz::kernels;
 
 struct Shape {
-    const char* what;
+    std::string what;
     std::int64_t m, n, k;
     bool b_transposed;  // B is [n, k] (a weight as nn.Linear stores it, or the keys in QKᵀ)
 };
@@ -211,6 +215,9 @@ int main(int argc, char** argv) {
     int repeats = 7;
     double target_ms = 40.0;
     bool openblas_cores = true;
+    std::vector<Shape> asked;
+    const char* usage =
+        "usage: %s [--repeats N] [--ms N] [--no-openblas-cores] [--shape MxKxN ...]\n";
     for (int i = 1; i < argc; ++i) {
         // Re-running OpenBLAS's core selection in a live process can overrun the buffers it
         // sized for the first core (a rare crash): a caller that only wants the peak skips it.
@@ -219,17 +226,27 @@ int main(int argc, char** argv) {
             continue;
         }
         if (i + 1 >= argc) {
-            std::fprintf(stderr, "usage: %s [--repeats N] [--ms N] [--no-openblas-cores]\n",
-                         argv[0]);
+            std::fprintf(stderr, usage, argv[0]);
             return 2;
         }
-        if (std::strcmp(argv[i], "--repeats") == 0)
+        if (std::strcmp(argv[i], "--shape") == 0) {
+            long long m = 0, k = 0, n = 0;
+            char tail = 0;
+            if (std::sscanf(argv[i + 1], "%lldx%lldx%lld%c", &m, &k, &n, &tail) != 3 || m < 1 ||
+                k < 1 || n < 1) {
+                std::fprintf(stderr, "%s: --shape wants MxKxN, e.g. 512x768x2304, not '%s'\n",
+                             argv[0], argv[i + 1]);
+                return 2;
+            }
+            asked.push_back({std::to_string(m) + "x" + std::to_string(k) + " * " +
+                                 std::to_string(k) + "x" + std::to_string(n),
+                             m, n, k, true});
+        } else if (std::strcmp(argv[i], "--repeats") == 0)
             repeats = std::max(1, std::atoi(argv[i + 1]));
         else if (std::strcmp(argv[i], "--ms") == 0)
             target_ms = std::max(1.0, std::atof(argv[i + 1]));
         else {
-            std::fprintf(stderr, "usage: %s [--repeats N] [--ms N] [--no-openblas-cores]\n",
-                         argv[0]);
+            std::fprintf(stderr, usage, argv[0]);
             return 2;
         }
         ++i;
@@ -255,7 +272,9 @@ int main(int argc, char** argv) {
 
     std::mt19937 rng(13);
     std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    for (const Shape& s : kShapes) {
+    const std::vector<Shape> shapes =
+        asked.empty() ? std::vector<Shape>(std::begin(kShapes), std::end(kShapes)) : asked;
+    for (const Shape& s : shapes) {
         std::vector<float> a(static_cast<std::size_t>(s.m * s.k));
         std::vector<float> b(static_cast<std::size_t>(s.k * s.n));
         std::vector<float> c(static_cast<std::size_t>(s.m * s.n));
@@ -277,7 +296,7 @@ int main(int argc, char** argv) {
                 if (r >= 0) rate[i].push_back(flop * calls / t * 1e-9);
             }
         }
-        std::printf("%-26s", s.what);
+        std::printf("%-26s", s.what.c_str());
         for (auto& v : rate) {
             std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2),
                              v.end());
