@@ -34,7 +34,6 @@ struct HeadStatisticsSink::Sums {
     std::vector<double> received;                            ///< [heads, length]
     std::vector<double> square_sums;                         ///< [heads, cells, cells]
     std::vector<float> square_max;                           ///< [heads, cells, cells]
-    std::vector<float> terms;                                ///< a row's p ln p, [length]
     /// The column sums and maxima of the rows since the last flush (ColumnPool): zero
     /// between flushes.
     std::vector<float> columns, column_max;
@@ -53,17 +52,59 @@ double chunked_sum(const float* x, Index n) {
     return total;
 }
 
-/// Σ x_j · j over j in [begin, end) (positions as floats, exact up to 2^24).
-double chunked_moment(const float* x, const float* positions, Index begin, Index end) {
+/// What one pass over a row's weights sums (row_pass).
+struct RowSums {
+    double plogp = 0;         ///< Σ p ln p
+    double left = 0;          ///< Σ_{j < split} p_j
+    double left_moment = 0;   ///< Σ_{j < split} j p_j
+    double right = 0;         ///< Σ_{j ≥ split} p_j
+    double right_moment = 0;  ///< Σ_{j ≥ split} j p_j
+};
+
+/// Every sum the statistics take of one row, and the row added to the pooling's float column
+/// sums and maxima, in one pass over p[0, n) (each weight loaded once; six passes before, 2.9
+/// cycles a weight, bench/stats_sink_bench).  In float within chunks of 256 (vector lanes),
+/// in double across them, as chunked_sum.  ln(p + FLT_MIN) makes 0 ln 0 be 0 without a select:
+/// any weight above 1e-31 is unchanged by the addition, and those below add nothing that shows.
+RowSums row_pass(const float* p, Index n, Index split, const float* positions, float* columns,
+                 float* column_max) {
+    namespace ei = Eigen::internal;
+    using Packet = ei::packet_traits<float>::type;
+    constexpr Index W = ei::unpacket_traits<Packet>::size;
     constexpr Index kChunk = 256;
-    double total = 0;
-    for (Index c = begin; c < end; c += kChunk) {
-        const Index n = std::min(kChunk, end - c);
-        total += double((Eigen::Map<const Eigen::ArrayXf>(x + c, n) *
-                         Eigen::Map<const Eigen::ArrayXf>(positions + c, n))
-                            .sum());
-    }
-    return total;
+    const Packet tiny = ei::pset1<Packet>(std::numeric_limits<float>::min());
+    RowSums out;
+    // [begin, end) is one side of the split: its sum and moment go to (sum, moment).
+    const auto side = [&](Index begin, Index end, double& sum, double& moment) {
+        for (Index c = begin; c < end; c += kChunk) {
+            const Index stop = std::min(c + kChunk, end);
+            Packet e = ei::pset1<Packet>(0.0f), t = e, m = e;
+            Index j = c;
+            for (; j + W <= stop; j += W) {
+                const Packet x = ei::ploadu<Packet>(p + j);
+                e = ei::padd(e, ei::pmul(x, ei::plog(ei::padd(x, tiny))));
+                t = ei::padd(t, x);
+                m = ei::pmadd(x, ei::ploadu<Packet>(positions + j), m);
+                ei::pstoreu(columns + j, ei::padd(ei::ploadu<Packet>(columns + j), x));
+                ei::pstoreu(column_max + j, ei::pmax(ei::ploadu<Packet>(column_max + j), x));
+            }
+            float es = ei::predux(e), ts = ei::predux(t), ms = ei::predux(m);
+            for (; j < stop; ++j) {
+                const float x = p[j];
+                es += x * std::log(x + std::numeric_limits<float>::min());
+                ts += x;
+                ms += x * positions[j];
+                columns[j] += x;
+                column_max[j] = std::max(column_max[j], x);
+            }
+            out.plogp += double(es);
+            sum += double(ts);
+            moment += double(ms);
+        }
+    };
+    side(0, std::min(split, n), out.left, out.left_moment);
+    side(std::min(split, n), n, out.right, out.right_moment);
+    return out;
 }
 
 /// Where pool_rows() sums one map's rows: float column sums and maxima, zero between calls
@@ -77,11 +118,11 @@ struct PoolTarget {
 };
 
 /// Rows [first_row, first_row + rows) of one map (row r at weights + r · length, its first
-/// `causal ? i + 1 : length` weights seen), summed and pooled as they come: each row is added to
-/// float column sums and maxima (an add and a max a weight, vectorized), flushed every
+/// `causal ? i + 1 : length` weights seen), summed and pooled as they come:
+/// `per_row(i, row, keys)` adds each row to the float column sums and maxima (t.columns,
+/// t.column_max) and takes whatever else it measures in the same pass; they are flushed every
 /// kColumnRows rows, and whenever the rows enter another row of squares, into double sums per
 /// key and per square: vector speed, and no float sum runs long enough to lose precision.
-/// `per_row(i, row, keys)` runs first on each row (the sink's measures), while it is in cache.
 /// A template, so that the measures and the sums are one loop (as an object called per row,
 /// the reduction ran 35% slower: bench/stats_sink_bench).
 template <class PerRow>
@@ -114,12 +155,8 @@ void pool_rows(const Pooling& g, bool causal, Index first_row, Index rows, const
             flush();
             square_row = i / g.cell;
         }
-        const float* row = weights + r * L;
         const Index keys = causal ? i + 1 : L;
-        per_row(i, row, keys);
-        const Eigen::Map<const Eigen::ArrayXf> p(row, keys);
-        columns.head(keys) += p;
-        column_max.head(keys) = column_max.head(keys).max(p);
+        per_row(i, weights + r * L, keys);
         widest = std::max(widest, keys);
         ++pending;
     }
@@ -162,7 +199,13 @@ PooledMap pool_map(const float* map, std::int64_t length, bool causal, std::int6
     out.max.assign(squares, 0.0f);
     pool_rows(g, causal, 0, length, map,
               PoolTarget{columns.data(), column_max.data(), nullptr, sums.data(), out.max.data()},
-              [](Index, const float*, Index) {});
+              [&](Index, const float* row, Index keys) {
+                  const Eigen::Map<const Eigen::ArrayXf> p(row, keys);
+                  Eigen::Map<Eigen::ArrayXf> sums_in(columns.data(), keys),
+                      maxima(column_max.data(), keys);
+                  sums_in += p;
+                  maxima = maxima.max(p);
+              });
     out.mean.resize(squares);
     square_means(g, causal, sums.data(), out.mean.data());
     return out;
@@ -207,7 +250,6 @@ void HeadStatisticsSink::begin_rows(std::int64_t layer, std::size_t slot_count) 
         s->received.assign(std::size_t(heads_ * length_), 0.0);
         s->square_sums.assign(std::size_t(heads_ * stats_.squares()), 0.0);
         s->square_max.assign(std::size_t(heads_ * stats_.squares()), 0.0f);
-        s->terms.resize(std::size_t(length_));
         s->columns.assign(std::size_t(length_), 0.0f);
         s->column_max.assign(std::size_t(length_), 0.0f);
     }
@@ -228,22 +270,12 @@ void HeadStatisticsSink::on_rows(std::int64_t layer, std::size_t slot, const Row
                             sums.square_sums.data() + squares, sums.square_max.data() + squares};
     pool_rows(stats_.pooling, causal_, b.first_row, b.rows, b.weights, target,
               [&](Index i, const float* row, Index keys) {
-                  const Eigen::Map<const Eigen::ArrayXf> p(row, keys);
-                  // −Σ p ln p: each term in float, vectorized (p ln p of a weight is exact to a
-                  // few ulps), summed by chunked_sum as every sum below.  ln(p + FLT_MIN) makes
-                  // 0 ln 0 be 0 without a select, which Eigen 3.4 does not vectorize; any
-                  // weight above 1e-31 is unchanged by the addition, and those below add
-                  // nothing that shows.
-                  Eigen::Map<Eigen::ArrayXf> terms(sums.terms.data(), keys);
-                  terms = p * (p + std::numeric_limits<float>::min()).log();
-                  const double e = -chunked_sum(terms.data(), keys);
                   // Σ_j p_j |i − j| = i·Σ_{j≤i} p_j − Σ_{j≤i} j p_j + Σ_{j>i} j p_j − i·Σ_{j>i} p_j
-                  const Index left = i + 1;
-                  double distance =
-                      double(i) * chunked_sum(row, left) - chunked_moment(row, pos, 0, left);
-                  if (keys > left)
-                      distance += chunked_moment(row, pos, left, keys) -
-                                  double(i) * chunked_sum(row + left, keys - left);
+                  const RowSums r =
+                      row_pass(row, keys, i + 1, pos, target.columns, target.column_max);
+                  const double e = -r.plogp;
+                  const double distance =
+                      double(i) * r.left - r.left_moment + r.right_moment - double(i) * r.right;
                   m[Entropy] += e;
                   if (keys > 1) {
                       m[Broad] += e / std::log(double(keys));
