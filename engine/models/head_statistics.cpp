@@ -70,7 +70,7 @@ RowSums row_pass(const float* p, Index n, Index split, const float* positions, f
                  float* column_max) {
     namespace ei = Eigen::internal;
     using Packet = ei::packet_traits<float>::type;
-    constexpr Index W = ei::unpacket_traits<Packet>::size;
+    constexpr Index W = ei::packet_traits<float>::size;
     constexpr Index kChunk = 256;
     const Packet tiny = ei::pset1<Packet>(std::numeric_limits<float>::min());
     RowSums out;
