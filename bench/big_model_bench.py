@@ -31,12 +31,20 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def head_dim(c):
+    return c.get("head_dim") or c["hidden_size"] // c["num_attention_heads"]
+
+
+def attention_flops(c, L):
+    """Both attention products (Q.K^T and P.V) of every layer over the full L x L."""
+    return 4 * L * L * c["num_attention_heads"] * head_dim(c) * c["num_hidden_layers"]
+
+
 def forward_flops(c, L):
-    E, d = c["hidden_size"], c.get("head_dim") or c["hidden_size"] // c["num_attention_heads"]
+    E, d = c["hidden_size"], head_dim(c)
     H, KV, I = c["num_attention_heads"], c["num_key_value_heads"], c["intermediate_size"]
-    per_layer = (2 * L * E * (H + 2 * KV) * d + 2 * L * H * d * E + 4 * L * L * H * d
-                 + 2 * 3 * L * E * I)
-    return per_layer * c["num_hidden_layers"]
+    per_layer = 2 * L * E * (H + 2 * KV) * d + 2 * L * H * d * E + 2 * 3 * L * E * I
+    return per_layer * c["num_hidden_layers"] + attention_flops(c, L)
 
 
 def rss_anon_kb(pid):

@@ -71,6 +71,21 @@ def ours_median_ms(exe, L, E, H, repeats):
     return row["median_ms"], row["cpu_ms"], row.get("gflops", 0.0), row.get("gemm", "?")
 
 
+def row_rates(line):
+    """The GFLOP/s cells of one row of gemm_bench's table, left to right: the numbers after
+    the shape's name ("-" for a library this machine lacks: None)."""
+    cells = []
+    for v in reversed(line.split()):
+        if v == "-":
+            cells.insert(0, None)
+            continue
+        try:
+            cells.insert(0, float(v))
+        except ValueError:
+            break
+    return cells
+
+
 def sgemm_peak(gemm_bench, repeats):
     """The machine's best single-thread sgemm rate, GFLOP/s, and which library gave it: the
     largest cell of gemm_bench's table (every backend it knows, at the engine's shapes; the
@@ -86,15 +101,8 @@ def sgemm_peak(gemm_bench, repeats):
     for line in out[2:]:
         if line.startswith("[") or line.startswith("1x"):
             continue
-        cells = line.split()
-        values = []
-        for v in reversed(cells):
-            try:
-                values.insert(0, float(v))
-            except ValueError:
-                break
-        for i, v in enumerate(values):
-            if v > best:
+        for i, v in enumerate(row_rates(line)):
+            if v is not None and v > best:
                 best, who = v, names.get(i, "?")
     return best, who
 
@@ -106,26 +114,19 @@ def best_rates(gemm_bench, shapes):
     for m, k, n in shapes:
         cmd += ["--shape", f"{m}x{k}x{n}"]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()
-    rates = []
-    for line in out[2:2 + len(shapes)]:
-        values = []
-        for v in reversed(line.split()):
-            try:
-                values.insert(0, float(v))
-            except ValueError:
-                break
-        rates.append(max(values))
-    return rates
+    return [max(v for v in row_rates(line) if v is not None) for line in out[2:2 + len(shapes)]]
 
 
-# The engine's attention block: about this many floats of weights per head (layers/attention_core).
+# The engine's attention block (layers/attention_core.cpp, kBlockFloats and kMinBlockRows):
+# about this many floats of weights per head, and at least this many rows.
 BLOCK_FLOATS = 96 * 1024
+MIN_BLOCK_ROWS = 48
 
 
 def softmax_ms(exe, L, H):
     """Milliseconds for the softmax of H * L rows of L keys, from one cache-sized block of rows
     timed alone (as the layer runs it, block by block, in L2)."""
-    rows = max(1, BLOCK_FLOATS // L)
+    rows = max(MIN_BLOCK_ROWS, BLOCK_FLOATS // L)
     out = subprocess.run([exe, "bench", "--softmax", "--rows", str(rows), "--cols", str(L),
                           "--threads", "1", "--repeats", "199"],
                          check=True, capture_output=True, text=True).stdout

@@ -29,7 +29,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from big_model_bench import forward_flops, run_sampled, sgemm_peak, text_of  # noqa: E402
+from big_model_bench import (attention_flops, forward_flops, run_sampled, sgemm_peak,  # noqa: E402
+                             text_of)
 
 ROOT = os.path.dirname(HERE)
 
@@ -55,9 +56,7 @@ def main():
     flops = forward_flops(config, got)
     # Both attention products over the lower triangle instead of the square (a causal decoder:
     # the checkpoints big_checkpoint.py writes are all Qwen2 or Llama shapes).
-    attention = (4 * got * got * config["num_attention_heads"]
-                 * (config.get("head_dim") or config["hidden_size"]
-                    // config["num_attention_heads"]) * config["num_hidden_layers"])
+    attention = attention_flops(config, got)
     computed = flops - attention + attention * (got + 1) / (2 * got)
     passes, maps = [], []
     with tempfile.TemporaryDirectory() as tmp:
