@@ -3,15 +3,18 @@
 // nothing depends on timing), the same configuration is computed again afterwards, and a
 // window closed while an export's thread writes waits for it, then closes.
 #include <QApplication>
+#include <QDateTime>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimeZone>
 #include <QTimer>
 
 #include <atomic>
 #include <chrono>
+#include <ctime>
 #include <memory>
 #include <thread>
 
@@ -84,6 +87,39 @@ class ThreadsTest : public test::WindowFixture {
         ComputeController::setLayerHookForTesting({});
         FigureExports::setWorkerHookForTesting({});
         closeWindow();
+    }
+
+    /// Issue 40: with TZ unset (a fresh Debian 12; ctest unsets it for this test) every local-time
+    /// conversion made glibc free and strdup its zone's name under a lock of its own, which
+    /// ThreadSanitizer reported as a race between the GUI thread and the compute worker.  The
+    /// zone is pinned when the application object is made, to the file glibc reads by default;
+    /// here both threads convert times at once (under TSan, any shared write fails the test).
+    void localTimeIsConvertedOnTwoThreadsAtOnce() {
+        QCOMPARE(qgetenv("TZ"), QByteArray(":/etc/localtime"));
+        QVERIFY(QTimeZone::systemTimeZone().isValid());
+        const QString file = QCoreApplication::applicationFilePath();
+        std::atomic<bool> stop{false};
+        std::atomic<int> converted{0};
+        int worker_offset = 0;
+        std::thread worker([&] {
+            while (!stop) {
+                worker_offset = QFileInfo(file).lastModified().offsetFromUtc();
+                ++converted;
+            }
+        });
+        int gui_offset = 0;
+        for (int i = 0; i < 2000 || converted < 100; ++i)
+            gui_offset =
+                QDateTime::fromSecsSinceEpoch(QFileInfo(file).lastModified().toSecsSinceEpoch())
+                    .offsetFromUtc();
+        stop = true;
+        worker.join();
+        // The same zone on both threads, and the one glibc gives a plain C call.
+        QCOMPARE(worker_offset, gui_offset);
+        const std::time_t t = QFileInfo(file).lastModified().toSecsSinceEpoch();
+        std::tm local{};
+        QVERIFY(localtime_r(&t, &local));
+        QCOMPARE(gui_offset, int(local.tm_gmtoff));
     }
 
     void cancelStopsAModelPassAtItsNextLayer() {

@@ -17,15 +17,17 @@
 # Qt and OpenBLAS are not built with TSan, so the synchronisation inside them (Qt's event queue
 # and mutexes, its thread pool) is invisible to it.  Our own hand-overs through Qt are declared
 # to it (ui/compute/mailbox.h); tools/tsan.supp lists Qt's and GLib's internals only, each line
-# with its reason.
+# with its reason.  Everything runs in the environment a fresh Debian 12 gives
+# (tools/bare_env.sh): no TZ, no XDG_RUNTIME_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source tools/bare_env.sh && bare_env_exec "$0" "$@"
 
 jobs=${ATTNVIZ_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
 while getopts "j:h" opt; do
   case $opt in
     j) jobs=$OPTARG ;;
-    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
+    *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))

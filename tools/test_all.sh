@@ -20,8 +20,11 @@
 #   ATTNVIZ_FUZZ_SECONDS  seconds per fuzz target (default 60; 0 skips the fuzz phase)
 #   ATTNVIZ_FUZZ_SEED     libFuzzer's -seed, so a CI run can be repeated (default 1)
 #   ATTNVIZ_BUILD_JOBS    build, test and fuzz jobs (default: the number of CPUs)
+#
+# Every phase runs in the environment a fresh Debian 12 gives (tools/bare_env.sh).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source tools/bare_env.sh && bare_env_exec "$0" "$@"
 
 jobs=${ATTNVIZ_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
 fuzz_seconds=${ATTNVIZ_FUZZ_SECONDS:-60}

@@ -21,52 +21,14 @@ if [[ -z $deb ]]; then
   [[ -n $deb ]] || { echo "test_package: no build/package/attnviz_*.deb (run: bash tools/setup.sh package)" >&2; exit 2; }
 fi
 [[ -f $deb ]] || { echo "test_package: $deb: no such file" >&2; exit 2; }
-[[ $(id -u) -eq 0 ]] || { echo "test_package: needs root (debootstrap, chroot): sudo bash $0 $*" >&2; exit 2; }
-command -v debootstrap >/dev/null || { echo "test_package: apt install debootstrap" >&2; exit 2; }
-
-mirror=${ATTNVIZ_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+source tools/debian_chroot.sh
 cache=$PWD/build/package-test
-tarball=$cache/bookworm.tar.gz
-mkdir -p "$cache/apt-archives/partial"
 start=$SECONDS
 step() { echo "== [$((SECONDS - start)) s] $*"; }
 
-if [[ ! -f $tarball ]]; then
-  step "debootstrap bookworm (once; cached as $tarball)"
-  base=$(mktemp -d "$cache/base.XXXXXX")
-  debootstrap --variant=minbase bookworm "$base" "$mirror" >"$cache/debootstrap.log" 2>&1 ||
-    { tail -n 20 "$cache/debootstrap.log" >&2; rm -rf "$base"; exit 1; }
-  rm -f "$base"/var/cache/apt/archives/*.deb
-  tar -C "$base" -czf "$tarball.part" . && mv "$tarball.part" "$tarball"
-  rm -rf "$base"
-fi
-
-root=$(mktemp -d "$cache/root.XXXXXX")
-chmod 755 "$root"  # apt's _apt user reads below it
-mounts=()
-cleanup() {
-  local i
-  for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -l "${mounts[i]}" 2>/dev/null || true; done
-  rm -rf --one-file-system "$root"
-}
-trap cleanup EXIT
-bind() { mkdir -p "$root$2"; mount "${@:3}" --bind "$1" "$root$2"; mounts+=("$root$2"); }
-
-step "a fresh Debian 12 from the cached tarball"
-tar -C "$root" -xzf "$tarball"
-mount -t proc proc "$root/proc" && mounts+=("$root/proc")
-bind /dev /dev
-bind /dev/pts /dev/pts
-bind "$cache/apt-archives" /var/cache/apt/archives
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-echo "deb $mirror bookworm main" >"$root/etc/apt/sources.list"
+step "a fresh Debian 12 (tools/debian_chroot.sh)"
+debian_chroot_create "$cache"
 cp "$deb" "$root/tmp/"
-in_root() {
-  chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
-    DEBIAN_FRONTEND=noninteractive "$@"
-}
-# The chroot lives in the build tree, which apt's unprivileged _apt user may not reach.
-echo 'APT::Sandbox::User "root";' >"$root/etc/apt/apt.conf.d/99attnviz-test"
 
 step "apt install ./$(basename "$deb") (its Depends only, no Recommends)"
 in_root apt-get update -qq

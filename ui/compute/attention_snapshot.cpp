@@ -1,12 +1,12 @@
 #include "ui/compute/attention_snapshot.h"
 
 #include <QCoreApplication>
-#include <QDateTime>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <stdexcept>
@@ -156,15 +156,24 @@ bool AttentionSnapshot::row_fully_masked(int n, int h, int i) const {
 }
 
 namespace {
+/// A file's size and modification time in one number, -1 when it cannot be read: a file
+/// written again is read again.  The time is taken as the file system gives it, never as
+/// local time: a worker has no business with the time zone (issue 40).
+std::int64_t file_stamp(const QString& path) {
+    std::error_code error;
+    const std::filesystem::path p = QFileInfo(path).filesystemFilePath();
+    const auto time = std::filesystem::last_write_time(p, error);
+    if (error) return -1;
+    const auto size =
+        std::filesystem::is_regular_file(p, error) ? std::filesystem::file_size(p, error) : 0;
+    return std::int64_t(time.time_since_epoch().count()) ^ std::int64_t(error ? 0 : size);
+}
+
 /// Attention maps' files, with their sizes and dates: a file written again is read again.
 QString maps_key(const ComputeConfig& c) {
     QString key;
-    for (const QString& path : {c.model_folder, c.tokens_file}) {
-        const QFileInfo info(path);
-        key += path + QLatin1Char('\n') + QString::number(info.size()) + QLatin1Char(' ') +
-               QString::number(info.exists() ? info.lastModified().toMSecsSinceEpoch() : -1) +
-               QLatin1Char('\n');
-    }
+    for (const QString& path : {c.model_folder, c.tokens_file})
+        key += path + QLatin1Char('\n') + QString::number(file_stamp(path)) + QLatin1Char('\n');
     return key;
 }
 
@@ -428,10 +437,7 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
     ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
     ComputeCache::Impl::LayerKey key{c.embed_dim,   c.num_heads,    c.bias, c.scoring,
                                      c.weight_seed, c.weights_file, 0};
-    if (!c.weights_file.isEmpty()) {
-        const QFileInfo info(c.weights_file);
-        key.file_stamp = info.exists() ? info.lastModified().toMSecsSinceEpoch() ^ info.size() : -1;
-    }
+    if (!c.weights_file.isEmpty()) key.file_stamp = file_stamp(c.weights_file);
     MultiHeadAttention mha(options);
     if (cached.key && *cached.key == key) {
         mha.load_state_dict(cached.state);

@@ -9,6 +9,7 @@
 #include "engine/models/model_folder.h"
 #include "ui/classroom/head_statistics.h"
 #include "ui/compute/generation_feed.h"
+#include "ui/compute/local_time.h"
 #include "ui/compute/mailbox.h"
 #include "ui/render/heatmap_figure.h"
 
@@ -154,6 +155,9 @@ class ComputeController::Worker : public QObject {
 };
 
 ComputeController::ComputeController(QObject* parent) : QObject(parent) {
+    // Done when the application object was made; called here too so that every program with
+    // a window links it (and its startup hook) in.
+    pin_local_time_zone();
     // Until the window sets its own (a bad ATTNVIZ_MEMORY_BUDGET is reported by whoever
     // sets the budget; here it must not stop the app).
     budget_ = budget::resolve_app_budget("");
