@@ -214,7 +214,7 @@ int attend(const AttendOptions& o) {
     if (query.rank() == 3 && key.rank() == 3) {
         const std::int64_t N = query.dim(0), L = query.dim(1), S = key.dim(1);
         if (scope.windowed() && scope.window_start + scope.window_length > std::max(L, S))
-            throw UsageError("--window " + std::to_string(scope.window_start) + ":" +
+            throw UsageError("--window " + std::to_string(scope.window_start + 1) + ":" +
                              std::to_string(scope.window_length) + " ends after the last of " +
                              std::to_string(std::max(L, S)) + " tokens");
         // Everything this command holds: the inputs and parameters already read, the forward
@@ -303,7 +303,7 @@ void add_attend_command(CLI::App& app, CommandContext& ctx) {
              "a second text: the pair encoding ([CLS] A [SEP] B [SEP])")
         ->group(model);
     add_text(*sub, "--layers", &o->layers, "SPEC",
-             "layers kept: all, 3, 0-3,7 or -1 (the last); default all")
+             "layers kept, from 1: all, 3, 1-4,8 or -1 (the last); default all")
         ->group(model);
     add_text(*sub, "--out-tokens", &o->out_tokens, "T.json",
              "the maps' tokens (the window's with --window), for attnviz view --attentions "

@@ -403,12 +403,12 @@ std::pair<std::int64_t, std::int64_t> parse_window(const std::string& name, cons
     const auto colon = w.find(':');
     std::int64_t start = -1, length = -1;
     if (colon == std::string::npos || !parse(std::string_view(w).substr(0, colon), &start) ||
-        !parse(std::string_view(w).substr(colon + 1), &length) || start < 0 || length < 1)
+        !parse(std::string_view(w).substr(colon + 1), &length) || start < 1 || length < 1)
         throw CLI::ValidationError(name,
-                                   "needs START:LEN, a first token (from 0) and a length "
-                                   "(from 1), e.g. 0:512, not '" +
+                                   "needs START:LEN, a first token (from 1) and a length, "
+                                   "e.g. 1:512, not '" +
                                        w + "'");
-    return {start, length};
+    return {start - 1, length};  // positions count from 1 for the user, from 0 inside
 }
 }  // namespace
 
@@ -461,7 +461,7 @@ void add_memory_options(CLI::App& app, MemoryOptions* memory, int max_heads) {
     heads->excludes(mean);
     CLI::Option* window = add_value(
         app, "--window", "START:LEN",
-        "query rows and key columns START..START+LEN-1 (from 0) of the full attention: the "
+        "query rows and key columns START..START+LEN-1 (from 1) of the full attention: the "
         "softmax still runs over every key, so a row's kept weights may sum to less than 1",
         [memory](const std::string& name, const std::string& v) {
             memory->window = parse_window(name, v);

@@ -129,8 +129,8 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
 
     const char* masks = "Masks";
     add_flag(*sub, "--causal", &a->causal, "mask keys after each query")->group(masks);
-    add_repeated_integer(*sub, "--mask-key", &a->mask_keys, 0, 1 << 20, "K",
-                         "mask key position K (from 0)")
+    add_repeated_integer(*sub, "--mask-key", &a->mask_keys, 1, 1 << 20, "K",
+                         "mask key position K (from 1)")
         ->group(masks);
     add_choice(*sub, "--masked-rows", &a->masked_rows, {"zero", "uniform", "nan"},
                "the weights of a query row whose every key is masked")

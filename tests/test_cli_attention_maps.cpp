@@ -168,7 +168,7 @@ class TestCliAttentionMaps : public QObject {
         io::check_tokens(a, t, tokens.toStdString());  // one token per row, or DataError
         std::size_t begin = 0, count = all.size();
         if (!window.isEmpty()) {
-            begin = window.section(QLatin1Char(':'), 0, 0).toULongLong();  // from 0
+            begin = window.section(QLatin1Char(':'), 0, 0).toULongLong() - 1;  // from 1
             count = window.section(QLatin1Char(':'), 1, 1).toULongLong();
         }
         QCOMPARE(t.size(), count);

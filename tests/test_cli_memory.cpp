@@ -89,7 +89,7 @@ class TestCliMemory : public QObject {
              {"attnviz attend: needs ",
               "more than the memory budget of 2.44 MiB "
               "(--memory-budget 2500K)",
-              "--heads-shown ", "--window 0:", "--mean-only", "or a larger --memory-budget"})
+              "--heads-shown ", "--window 1:", "--mean-only", "or a larger --memory-budget"})
             QVERIFY2(r.err.contains(QLatin1String(part)), qPrintable(r.err));
         QVERIFY(!QFile::exists(tmp("over_w.npy")));  // nothing allocated, nothing written
         QVERIFY(!QFile::exists(tmp("over_mean.npy")));
@@ -98,7 +98,7 @@ class TestCliMemory : public QObject {
         const QRegularExpressionMatch heads =
             QRegularExpression(QStringLiteral("--heads-shown (\\d+)")).match(r.err);
         const QRegularExpressionMatch window =
-            QRegularExpression(QStringLiteral("--window 0:(\\d+)")).match(r.err);
+            QRegularExpression(QStringLiteral("--window 1:(\\d+)")).match(r.err);
         QVERIFY(heads.hasMatch() && window.hasMatch());
         const int k = heads.captured(1).toInt(), w = window.captured(1).toInt();
         QVERIFY(k >= 1 && k < 4);
@@ -112,11 +112,11 @@ class TestCliMemory : public QObject {
                      .status,
                  1);
         QCOMPARE(test::run_cli(attend("win", {"--memory-budget", "2500K", "--window",
-                                              QStringLiteral("0:%1").arg(w)}))
+                                              QStringLiteral("1:%1").arg(w)}))
                      .status,
                  0);
         const Run longer = test::run_cli(attend(
-            "win1", {"--memory-budget", "2500K", "--window", QStringLiteral("0:%1").arg(w + 1)}));
+            "win1", {"--memory-budget", "2500K", "--window", QStringLiteral("1:%1").arg(w + 1)}));
         QCOMPARE(longer.status, 1);
         verify_one_line(longer);
         QCOMPARE(test::run_cli(attend("mean", {"--memory-budget", "2500K", "--mean-only"}, false))
@@ -136,7 +136,8 @@ class TestCliMemory : public QObject {
     }
 
     void window_is_a_slice_of_the_full_result() {
-        const Run r = test::run_cli(attend("win40", {"--window", "40:100", "--causal"}));
+        // Tokens 41 to 140, counted from 1: rows and columns 40 to 139 of the full result.
+        const Run r = test::run_cli(attend("win40", {"--window", "41:100", "--causal"}));
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const Run full = test::run_cli(attend("causal", {"--causal"}));
         QVERIFY2(full.status == 0, qPrintable(full.err));
@@ -174,10 +175,16 @@ class TestCliMemory : public QObject {
             << QStringList{"--window", "a:b"} << true << "--window needs START:LEN";
         QTest::newRow("window negative")
             << QStringList{"--window", "-1:5"} << true << "--window needs START:LEN";
+        QTest::newRow("window from 0")  // positions count from 1
+            << QStringList{"--window", "0:5"} << true << "--window needs START:LEN";
         QTest::newRow("window empty")
             << QStringList{"--window", "3:0"} << true << "--window needs START:LEN";
         QTest::newRow("window past the end") << QStringList{"--window", "290:20"} << true
                                              << "--window 290:20 ends after the last of 300 tokens";
+        // 281:20 is tokens 281 to 300, the last 20; one further is past the end.
+        QTest::newRow("window one past the end")
+            << QStringList{"--window", "282:20"} << true
+            << "--window 282:20 ends after the last of 300 tokens";
         QTest::newRow("too many heads")
             << QStringList{"--heads-shown", "5"} << true << "--heads-shown";
         QTest::newRow("both") << QStringList{"--heads-shown", "2", "--mean-only"} << false
@@ -247,7 +254,7 @@ class TestCliMemory : public QObject {
             {"export", "--text", text, "--memory-budget", "64M", "--out", tmp("over.png")});
         QCOMPARE(over.status, 1);
         verify_one_line(over);
-        QVERIFY2(over.err.contains("attnviz export: needs ") && over.err.contains("--window 0:"),
+        QVERIFY2(over.err.contains("attnviz export: needs ") && over.err.contains("--window 1:"),
                  qPrintable(over.err));
         QVERIFY(!QFile::exists(tmp("over.png")));
         const Run window =

@@ -158,8 +158,9 @@ class TestCliModels : public QObject {
         const QString text = QStringLiteral("the cat sat on the mat and the dog ran");
         auto r = test::run_cli({"attend", "--model", dir, "--text", text, "--out-weights", full});
         QVERIFY2(r.status == 0, qPrintable(r.err));
-        r = test::run_cli({"attend", "--model", dir, "--text", text, "--layers", "1",
-                           "--heads-shown", "2", "--window", "1:3", "--out-weights", part});
+        // Layer 2 and tokens 2 to 4, counted from 1: index 1 of each inside.
+        r = test::run_cli({"attend", "--model", dir, "--text", text, "--layers", "2",
+                           "--heads-shown", "2", "--window", "2:3", "--out-weights", part});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const Tensor a = io::read_npy(full.toStdString()), b = io::read_npy(part.toStdString());
         QCOMPARE(b.shape, (Shape{1, 2, 3, 3}));

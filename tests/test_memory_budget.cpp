@@ -295,7 +295,7 @@ class TestMemoryBudget : public QObject {
         const std::string line = plan_message(plan, d);
         QVERIFY2(line.find('\n') == std::string::npos, line.c_str());
         for (const char* part : {"needs ", "more than the memory budget of ", "--heads-shown 3",
-                                 "--window 0:726", "--mean-only", "or a larger --memory-budget"})
+                                 "--window 1:726", "--mean-only", "or a larger --memory-budget"})
             QVERIFY2(line.find(part) != std::string::npos, line.c_str());
         // Within the budget: no offers at all.
         QVERIFY(plan_memory(f, ResultScope{}, H, T, f(ResultScope{})).fits());
@@ -561,12 +561,16 @@ class TestMemoryBudget : public QObject {
     }
     void layer_specs_round_trip() {
         QCOMPARE(parse_layers_spec("all", 4), (std::vector<std::int64_t>{0, 1, 2, 3}));
-        QCOMPARE(parse_layers_spec("3,0-1", 12), (std::vector<std::int64_t>{0, 1, 3}));
+        // Counted from 1, as every layer a user sees.
+        QCOMPARE(parse_layers_spec("4,1-2", 12), (std::vector<std::int64_t>{0, 1, 3}));
         QCOMPARE(parse_layers_spec("-1", 12), (std::vector<std::int64_t>{11}));
-        QCOMPARE(parse_layers_spec("10-11,2,2", 12), (std::vector<std::int64_t>{2, 10, 11}));
-        QCOMPARE(layers_spec({0, 1, 2, 3, 7, 9, 10}), std::string("0-3,7,9,10"));
-        QCOMPARE(layers_spec({5}), std::string("5"));
-        for (const char* bad : {"12", "a", "3-1", "1,", "-13", "1-", ""})
+        QCOMPARE(parse_layers_spec("11-12,3,3", 12), (std::vector<std::int64_t>{2, 10, 11}));
+        QCOMPARE(layers_spec({0, 1, 2, 3, 7, 9, 10}), std::string("1-4,8,10,11"));
+        QCOMPARE(layers_spec({5}), std::string("6"));
+        for (const std::int64_t n : {2, 7, 12})  // a spec written out reads back as itself
+            QCOMPARE(parse_layers_spec(layers_spec({0, n - 1}), 12),
+                     (std::vector<std::int64_t>{0, n - 1}));
+        for (const char* bad : {"0", "13", "a", "3-1", "1,", "-13", "1-", ""})
             if (std::string_view(bad).empty())
                 QCOMPARE(parse_layers_spec(bad, 12).size(), std::size_t{12});
             else
@@ -589,7 +593,7 @@ class TestMemoryBudget : public QObject {
         QCOMPARE(plan.fewer_layers->layers_shown, 4);  // 4 x 13 x 4 MB = 198 MiB
         QVERIFY(plan.fewer_layers_bytes <= budget);
         const std::string message = plan_message(plan, resolve_memory_budget("200M", ""));
-        QVERIFY2(message.find("--layers 0-3") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("--layers 1-4") != std::string::npos, message.c_str());
     }
 };
 

@@ -370,7 +370,8 @@ std::string plan_message(const MemoryPlan& plan, const MemoryBudget& budget) {
     if (plan.fewer_heads)
         offers.push_back("--heads-shown " + std::to_string(plan.fewer_heads->heads_shown));
     if (plan.window)
-        offers.push_back("--window " + std::to_string(plan.window->window_start) + ":" +
+        // The command line's --window counts tokens from 1.
+        offers.push_back("--window " + std::to_string(plan.window->window_start + 1) + ":" +
                          std::to_string(plan.window->window_length));
     if (plan.mean_only) offers.push_back("--mean-only");
     if (offers.empty())
@@ -390,8 +391,8 @@ std::string layers_spec(const std::vector<std::int64_t>& layers) {
         while (j + 1 < layers.size() && layers[j + 1] == layers[j] + 1)
             ++j;
         if (!out.empty()) out += ',';
-        out += std::to_string(layers[i]);
-        if (j > i) out += (j == i + 1 ? "," : "-") + std::to_string(layers[j]);
+        out += std::to_string(layers[i] + 1);  // the command line counts layers from 1
+        if (j > i) out += (j == i + 1 ? "," : "-") + std::to_string(layers[j] + 1);
         i = j + 1;
     }
     return out;
@@ -412,10 +413,10 @@ std::vector<std::int64_t> parse_layers_spec(std::string_view spec, std::int64_t 
             fail(part, "is not a layer number");
         for (char c : t)
             v = v * 10 + (c - '0');
-        if (negative) v = num_layers - v;  // -1: the last layer
+        // From 1, as every layer a user sees is numbered; -1: the last layer.
+        v = negative ? num_layers - v : v - 1;
         if (v < 0 || v >= num_layers)
-            fail(part,
-                 "is not a layer: the model has layers 0 to " + std::to_string(num_layers - 1));
+            fail(part, "is not a layer: the model has layers 1 to " + std::to_string(num_layers));
         return v;
     };
     if (spec == "all" || spec.empty()) {

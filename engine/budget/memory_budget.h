@@ -154,16 +154,17 @@ struct WeightsPlan {
 WeightsPlan plan_weights(std::uint64_t kept, std::uint64_t streaming, std::uint64_t others,
                          std::uint64_t budget);
 
-/// "0-3,7,9-11": ascending layer numbers as the command line's --layers takes them.
+/// "1-4,8,10-12": the (0-based) layers, ascending, as the command line's --layers takes them,
+/// counted from 1.
 std::string layers_spec(const std::vector<std::int64_t>& layers);
-/// Parses a --layers value ("all", "3", "0-3,7", "-1" for the last) against `num_layers`;
-/// the result is ascending without repeats.  Throws std::invalid_argument naming the part
-/// that is not a layer.
+/// Parses a --layers value ("all", "3", "1-4,8", "-1" for the last; counted from 1) against
+/// `num_layers` into 0-based layers, ascending without repeats.  Throws std::invalid_argument
+/// naming the part that is not a layer.
 std::vector<std::int64_t> parse_layers_spec(std::string_view spec, std::int64_t num_layers);
 
 /// One line for the command line: what is needed, the budget, and the options that fit:
 /// "needs 3.1 GiB, more than the memory budget of 2 GiB (the default: 50% of 4 GiB); what
-/// fits: --heads-shown 2, --window 0:1500, --mean-only, or a larger --memory-budget".
+/// fits: --heads-shown 2, --window 1:1500, --mean-only, or a larger --memory-budget".
 std::string plan_message(const MemoryPlan& plan, const MemoryBudget& budget);
 
 /// Thrown instead of allocating a configuration over the budget; what() is plan_message().

@@ -221,13 +221,13 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         const auto [start, length] = *a.window;
         if (start > std::numeric_limits<int>::max() || length > std::numeric_limits<int>::max())
             usage_error(ExportCommandText::tr("--window needs START:LEN, a first token (from "
-                                              "0) and a length (from 1), e.g. 0:512, not '%1'")
-                            .arg(QStringLiteral("%1:%2").arg(start).arg(length)));
+                                              "1) and a length, e.g. 1:512, not '%1'")
+                            .arg(QStringLiteral("%1:%2").arg(start + 1).arg(length)));
         doc->setWindow(static_cast<int>(start), static_cast<int>(length));
     }
     std::set<MaskedKey> masked;
     for (const int k : a.mask_keys)
-        masked.insert({0, k});
+        masked.insert({0, k - 1});  // --mask-key counts from 1
 
     std::optional<ComparePreset> preset;
     if (a.compare) {
