@@ -94,3 +94,15 @@ endif()
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_full_map_test ui_full_map_test.cpp LIBS attnviz_ui GUI)
 endif()
+
+# The classroom on every screen (issue 35):
+#  ui_layout_test  every example in English and Chinese, at 1280×800, 1920×1080 and in
+#                  Presentation Mode: no label or button cut, no column wider than its
+#                  splitter, the figure at least half the window's height
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_layout_test ui_layout_test.cpp LIBS attnviz_ui GUI)
+    # A classroom projector's screen, 1280×800 (tests/data/projector_screen.json): Presentation
+    # Mode fills it, and a first launch on it opens maximized.
+    set_tests_properties(ui_layout_test PROPERTIES ENVIRONMENT
+        "ATTNVIZ_CLI=$<TARGET_FILE:attnviz>;QT_QPA_PLATFORM=offscreen:configfile=${CMAKE_CURRENT_SOURCE_DIR}/data/projector_screen.json")
+endif()

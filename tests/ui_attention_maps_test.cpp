@@ -33,6 +33,7 @@
 #include "ui/document/session.h"
 #include "ui/model/atlas_view.h"
 #include "ui/model/model_source.h"
+#include "ui/widgets/input_panel.h"
 #include "ui/widgets/main_window.h"
 #include "window_support.h"
 
@@ -200,6 +201,20 @@ class AttentionMapsTest : public test::WindowFixture {
         QCOMPARE(layers->maximum(), 2);
         QCOMPARE(find<QComboBox>("sourceCombo")->currentText(), QStringLiteral("maps_f32.npy"));
         QVERIFY(find<QLabel>("modelInfo")->text().contains(QStringLiteral("2 layers · 4 heads")));
+        // The input panel shows the file's tokens, not the demo layer's sentence (issue 35).
+        QString text;
+        for (const QString& t : m.token_text)
+            text += t;
+        QVERIFY(!text.isEmpty());
+        auto* sentence = w_->inputPanel()->sentenceEdit();
+        QCOMPARE(sentence->text(), text);
+        QVERIFY(!sentence->isEnabled());
+        QVERIFY2(find<QLineEdit>("tokenListEdit")
+                     ->text()
+                     .startsWith(m.token_text.front() + QStringLiteral(" | ")),
+                 qPrintable(find<QLineEdit>("tokenListEdit")->text()));
+        QCOMPARE(w_->inputPanel()->findChild<QLabel*>(QStringLiteral("tokenCountLabel"))->text(),
+                 InputPanel::tr("%n token(s)", nullptr, 10));
         // The steps need the model: they say so.
         QString why;
         QVERIFY(build_steps_model(*snap(), 0, 0, &why).empty());
@@ -211,6 +226,7 @@ class AttentionMapsTest : public test::WindowFixture {
         w_->document()->setModelFolder(QString());
         SETTLE(*w_);
         QVERIFY(!snap()->model);
+        QCOMPARE(sentence->text(), w_->document()->textA());
     }
 
     void badFilesAreRefusedInADialog_data() {

@@ -8,11 +8,13 @@
 #include <QContextMenuEvent>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QGroupBox>
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
@@ -22,6 +24,7 @@
 #include <QTableWidget>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 
 #include <algorithm>
 #include <memory>
@@ -851,7 +854,7 @@ class ModelWindowTest : public test::WindowFixture {
             const test::ProcessRun r =
                 test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), folder,
                                    QStringLiteral("--text"), text, QStringLiteral("--window"),
-                                   QStringLiteral("31:40"), QStringLiteral("--view"),
+                                   QStringLiteral("32:40"), QStringLiteral("--view"),
                                    QStringLiteral("model"), QStringLiteral("--thumbnails"),
                                    QLatin1String(thumbnails), QStringLiteral("--out"), out});
             QVERIFY2(r.status == 0, r.err.constData());
@@ -1038,6 +1041,69 @@ class ModelWindowTest : public test::WindowFixture {
         }
     }
 
+    /// Issue 35: File ▸ Open Model… opens a GGUF file, or a folder picked by its config.json;
+    /// Open Session… on a .gguf opens the model instead of calling it a broken session.
+    void openModelTakesAGgufFileOrAFoldersConfig() {
+        const QString gguf =
+            QFileInfo(QString::fromStdString(test::data_dir() + "/gguf/models/llama_gqa.gguf"))
+                .absoluteFilePath();
+        const QString folder = QFileInfo(golden_model("llama_gqa")).absoluteFilePath();
+        // Answers the file dialog `start` opens by picking `pick` in its folder (again while
+        // the dialog has not yet read that folder); any other dialog is closed and fails the
+        // open instead of waiting.
+        const auto open_through = [&](const std::function<void()>& start, const QString& pick) {
+            QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
+            int picks = 0;
+            bool other = false;
+            QTimer answer;
+            answer.setInterval(20);
+            connect(&answer, &QTimer::timeout, this, [&] {
+                QWidget* modal = QApplication::activeModalWidget();
+                if (!modal || !modal->isVisible()) return;
+                auto* dialog = qobject_cast<QFileDialog*>(modal);
+                if (!dialog || ++picks > 100) {
+                    other = true;
+                    modal->close();
+                    return;
+                }
+                dialog->setDirectory(QFileInfo(pick).absolutePath());
+                // The name typed into the dialog's own field, as a user does (selectFile leaves
+                // a field that has the focus as it is).
+                auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+                if (!name) return;
+                name->setText(QFileInfo(pick).fileName());
+                if (dialog->selectedFiles() != QStringList{pick}) return;  // not read yet
+                // Open, as the button does once its checks pass (QFileDialog's are protected).
+                static_cast<QDialog*>(dialog)->done(QDialog::Accepted);
+            });
+            answer.start();
+            start();
+            answer.stop();
+            if (picks == 0 || other) return false;
+            if (done.isEmpty() && !done.wait(30000)) return false;
+            if (!done.front().front().toBool()) return false;
+            return QTest::qWaitFor([&] { return test::settled(*w_) && snap()->model; }, 60000);
+        };
+        const auto open_model = [&] { find<QAction>("openModelAction")->trigger(); };
+        const auto model_path = [&] {
+            return QFileInfo(w_->document()->computeConfig().model_folder).absoluteFilePath();
+        };
+
+        QVERIFY(open_through(open_model, gguf));
+        QCOMPARE(model_path(), gguf);
+        QCOMPARE(snap()->model->num_kv_heads, 2);
+        QVERIFY(!w_->errorDialog() || !w_->errorDialog()->isVisible());
+
+        QVERIFY(open_through(open_model, folder + QStringLiteral("/config.json")));
+        QCOMPARE(model_path(), folder);
+
+        QVERIFY(test::activate(*w_));
+        QVERIFY(
+            open_through([&] { QTest::keyClick(w_.get(), Qt::Key_O, Qt::ControlModifier); }, gguf));
+        QCOMPARE(model_path(), gguf);
+        QVERIFY(!w_->errorDialog() || !w_->errorDialog()->isVisible());
+    }
+
     void aFolderThatFailsChangesNothing() {
         QVERIFY(openModel(golden_model("llama_gqa")));
         const QJsonObject before = w_->document()->toJson();
@@ -1173,7 +1239,7 @@ class ModelWindowTest : public test::WindowFixture {
         r = test::run_attnviz({QStringLiteral("export"), QStringLiteral("--model"), m,
                                QStringLiteral("--text"), text, QStringLiteral("--view"),
                                QStringLiteral("grid"), QStringLiteral("--window"),
-                               QStringLiteral("2:5"), QStringLiteral("--out"), part});
+                               QStringLiteral("3:5"), QStringLiteral("--out"), part});
         QVERIFY2(r.status == 0, r.err.constData());
         {
             QFile svg(part);
@@ -1234,7 +1300,7 @@ class ModelWindowTest : public test::WindowFixture {
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--heads-shown"),
                           QStringLiteral("2"), QStringLiteral("--view"), QStringLiteral("head:3")},
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--window"),
-                          QStringLiteral("0:1"),
+                          QStringLiteral("1:1"),
                           QStringLiteral("--hide-special")},  // the window holds <s> only
               QStringList{QStringLiteral("--model"), m, QStringLiteral("--view"),
                           QStringLiteral("model"), QStringLiteral("--focus-token"),

@@ -30,6 +30,7 @@
 #include <memory>
 
 #include "test_support.h"
+#include "ui/classroom/examples.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
@@ -528,6 +529,36 @@ class TranslationTest : public QObject {
         QVERIFY(!zh->isWindowModified());
         QCOMPARE(zh->currentFile(), QFileInfo(session).absoluteFilePath());
         QVERIFY(zh->windowTitle().contains(QStringLiteral("switch.attnviz")));
+    }
+
+    /// Issue 35: switching language with an example open translated the window but dropped
+    /// the example's explanation; it stays, in the new language, folded as it was.
+    void switchingLanguageKeepsTheExamplesExplanation() {
+        AppSettings settings(test::temp_path(QStringLiteral("example.ini")));
+        LanguageSwitcher switcher(&settings);
+        MainWindow* w = switcher.start(QStringLiteral("en"));
+        w->setConfirmOnClose(false);
+        w->show();
+        QVERIFY(w->loadExample(QStringLiteral("causal_mask")));
+        SETTLE(*w);
+        QVERIFY(w->views()->explanationVisible());
+        const QString english = w->views()->explanationLabel()->text();
+        QVERIFY(!has_cjk(english));
+
+        MainWindow* zh = pick_language(switcher, "languageChinese");
+        SETTLE(*zh);
+        QVERIFY(zh->views()->explanationVisible());
+        QString expected;
+        for (const Example& e : builtin_examples())
+            if (e.id == QLatin1String("causal_mask")) expected = e.explanation;
+        QVERIFY(has_cjk(expected));
+        QCOMPARE(zh->views()->explanationLabel()->text(), expected);
+        QVERIFY(!zh->views()->explanationNote()->isVisible());  // still the example's text
+
+        MainWindow* en = pick_language(switcher, "languageEnglish");
+        SETTLE(*en);
+        QVERIFY(en->views()->explanationVisible());
+        QCOMPARE(en->views()->explanationLabel()->text(), english);
     }
 
     // (c) The Chinese interface shows characters, never boxes: every visible text has a

@@ -26,6 +26,7 @@
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
+#include "ui/i18n/language.h"
 #include "ui/render/fonts.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
@@ -247,6 +248,49 @@ class WindowTest : public test::WindowFixture {
         QCOMPARE(heads->findData(8), -1);
     }
 
+    /// Issue 35: typing a new embed_dim kept the head counts (1..16 divide both 64 and 1024)
+    /// and with them the old head_dim in every label.
+    void headLabelsFollowTheTypedEmbedDim() {
+        QComboBox* heads = find<QComboBox>("numHeadsCombo");
+        QSpinBox* embed = find<QSpinBox>("embedDimSpin");
+        heads->setCurrentIndex(heads->findData(16));
+        SETTLE(*w_);
+        embed->setFocus();
+        embed->selectAll();
+        QTest::keyClicks(embed, QStringLiteral("1024"));
+        QTest::keyClick(embed, Qt::Key_Return);
+        SETTLE(*w_);
+        QCOMPARE(w_->document()->embedDim(), 1024);
+        QCOMPARE(heads->currentData().toInt(), 16);
+        QVERIFY2(heads->currentText().contains(QLatin1String("head_dim 64")),
+                 qPrintable(heads->currentText()));
+        for (int k = 0; k < heads->count(); ++k) {
+            const int h = heads->itemData(k).toInt();
+            QVERIFY2(heads->itemText(k).endsWith(QStringLiteral("(head_dim %1)").arg(1024 / h)),
+                     qPrintable(heads->itemText(k)));
+        }
+        QCOMPARE(snap()->config.embed_dim / snap()->heads, 64);
+    }
+
+    /// Issue 35: with the mean only kept, the status bar said "0 heads".
+    void theStatusBarCountsTheHeadsOfAMeanOnlyResult() {
+        // Its plurals as the app has them (the English catalog; no other test here reads one).
+        QVERIFY(install_translations(QStringLiteral("en")));
+        auto* timing = find<QLabel>("timingLabel");
+        const int heads = w_->document()->numHeads();
+        QVERIFY(heads > 2);
+        const QString said[] = {QStringLiteral("· mean of %1 heads ·").arg(heads),
+                                QStringLiteral("· 2 of %1 heads ·").arg(heads),
+                                QStringLiteral("· %1 heads ·").arg(heads)};
+        const int shown[] = {0, 2, heads};
+        for (int k = 0; k < 3; ++k) {
+            w_->document()->setHeadsShown(shown[k]);
+            SETTLE(*w_);
+            QCOMPARE(snap()->heads, shown[k]);
+            QVERIFY2(timing->text().contains(said[k]), qPrintable(timing->text()));
+        }
+    }
+
     void causalMasksTheUpperTriangle() {
         clickCheck(find<QCheckBox>("causalCheck"));
         QVERIFY(w_->document()->causal());
@@ -341,6 +385,10 @@ class WindowTest : public test::WindowFixture {
         const QString text = w_->grid()->hoverText();
         QVERIFY2(text.contains(QLatin1String("head 2")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("“on”")) && text.contains(QStringLiteral("“mat”")),
+                 qPrintable(text));
+        // Positions count from 1, as layers, heads and every other view do (issue 35).
+        QVERIFY2(text.contains(QStringLiteral("query 4 “on”")) &&
+                     text.contains(QStringLiteral("key 6 “mat”")),
                  qPrintable(text));
         QVERIFY2(text.contains(QString::number(double(snap()->weight(0, 1, 3, 5)), 'f', 4)),
                  qPrintable(text));

@@ -28,6 +28,7 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
+#include "ui/model/shipped_models.h"
 #include "ui/render/figure_export.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -36,37 +37,11 @@
 
 using namespace attnviz;
 using namespace attnviz::ui;
+using attnviz::test::DialogAnswerer;
 using attnviz::test::FileSizeLimit;
 using attnviz::test::read_all;
 
 namespace {
-
-/// Answers the next modal dialog the window opens (a blocking QMessageBox::question or a
-/// file dialog) from inside its event loop.  `answer` gets the dialog; what it saw stays
-/// in `seen` for the test to check afterwards.
-class DialogAnswerer : public QObject {
-  public:
-    explicit DialogAnswerer(std::function<void(QWidget*)> answer) : answer_(std::move(answer)) {
-        timer_.setInterval(20);
-        connect(&timer_, &QTimer::timeout, this, [this] {
-            QWidget* modal = QApplication::activeModalWidget();
-            if (!modal || !modal->isVisible()) return;
-            timer_.stop();
-            ++seen;
-            if (auto* box = qobject_cast<QMessageBox*>(modal)) text = box->text();
-            class_name = QLatin1String(modal->metaObject()->className());
-            answer_(modal);
-        });
-        timer_.start();
-    }
-    int seen = 0;
-    QString text;
-    QString class_name;
-
-  private:
-    std::function<void(QWidget*)> answer_;
-    QTimer timer_;
-};
 
 /// Clicks the standard button `which` of a message box.
 std::function<void(QWidget*)> click(QMessageBox::StandardButton which) {
@@ -263,6 +238,36 @@ class WorkSafetyTest : public test::WindowFixture {
         changeSomething();
         QVERIFY(!w_->openSession(path(QStringLiteral("nothing-here.attnviz"))));
         closeErrorDialog();
+        QVERIFY(w_->isWindowModified());
+    }
+
+    /// Issue 35: a model or attention maps opened into a new window (the command line, a
+    /// drop, File ▸ Open Model…) are what the window shows, not unsaved work: no "Untitled*",
+    /// no question on quit, no recovery copy.  In a named session the switch is an edit.
+    void openingAModelIntoANewWindowIsNoUnsavedChange() {
+        const QString model = ui::shipped_model(QStringLiteral("attn-only-2l"));
+        QVERIFY(!model.isEmpty());
+        QVERIFY(openModel(model));
+        QTest::qWait(1);
+        QVERIFY(!w_->isWindowModified());
+        w_->setConfirmOnClose(true);
+        {
+            DialogAnswerer answer(click(QMessageBox::Cancel));
+            QVERIFY(w_->close());
+            QTest::qWait(50);
+            QCOMPARE(answer.seen, 0);
+        }
+        makeWindow();
+        // After an edit, or in a named session, another model is a change to keep.
+        changeSomething();
+        QVERIFY(w_->isWindowModified());
+        QVERIFY(openModel(model));
+        QVERIFY(w_->isWindowModified());
+        const QString file = path(QStringLiteral("named.attnviz"));
+        QVERIFY(w_->saveSessionTo(file));
+        QVERIFY(!w_->isWindowModified());
+        QVERIFY(openModel(ui::shipped_model(QStringLiteral("char-zh-en-4l"))));
+        QTest::qWait(1);
         QVERIFY(w_->isWindowModified());
     }
 

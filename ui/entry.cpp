@@ -48,7 +48,7 @@ int run_gui(int argc, char** argv, const GuiOptions& options) {
     }
     AppSettings settings;
     LanguageSwitcher switcher(&settings);
-    switcher.start(lang)->show();
+    switcher.start(lang)->showAsLaunched();
     // For classroom machines and screenshots: ATTNVIZ_EXAMPLE=<id> opens an example at start,
     // ATTNVIZ_PRESENT=1 starts presenting, ATTNVIZ_TAB=<grid|steps|lines|statistics|compare|model>
     // opens that view.  Read here, once, not by the window: a window rebuilt in another

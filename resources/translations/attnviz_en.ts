@@ -419,7 +419,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+85"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+86"/>
         <source>Running the attention layer…</source>
         <translation>Running the attention layer…</translation>
     </message>
@@ -439,7 +439,7 @@
         <translation>An unexpected error stopped the computation.</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+140"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
@@ -449,7 +449,7 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+413"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+422"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+41"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -460,7 +460,7 @@
         <translation>The second sentence has no tokens.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+29"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 does not fit this layer (embed_dim %2, %3 heads): %4</translation>
     </message>
@@ -735,7 +735,7 @@
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+52"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+55"/>
         <source>The comparison has no configuration B to draw.</source>
         <translation>The comparison has no configuration B to draw.</translation>
     </message>
@@ -762,7 +762,7 @@
         <translation>%1 x %2 at scale %3 is too large an image.</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+205"/>
         <source>Cannot start the SVG writer.</source>
         <translation>Cannot start the SVG writer.</translation>
     </message>
@@ -835,12 +835,7 @@
         <translation>B is the same as A: the --b-... options change nothing A does not already have</translation>
     </message>
     <message>
-        <location line="+62"/>
-        <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
-        <translation>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location line="+55"/>
+        <location line="+117"/>
         <source>--layer needs --model</source>
         <translation>--layer needs --model</translation>
     </message>
@@ -866,7 +861,12 @@
         <translation>--b-text needs --model: maps read from a file have no sentence to change (compare them with --b-attentions)</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+110"/>
+        <source>--window needs START:LEN, a first token (from 1) and a length, e.g. 1:512, not &apos;%1&apos;</source>
+        <translation>--window needs START:LEN, a first token (from 1) and a length, e.g. 1:512, not &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>use either --model or --attentions, not both</source>
         <translation>use either --model or --attentions, not both</translation>
     </message>
@@ -1492,8 +1492,9 @@
         <translation>%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at token %6 %7</translation>
     </message>
     <message>
-        <location line="+36"/>
-        <location line="+98"/>
+        <location line="+46"/>
+        <location line="+26"/>
+        <location line="+107"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
@@ -1518,17 +1519,20 @@
         <translation>%1: restores %2 of the metric (m = %3); click to see its attention</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-98"/>
+        <location line="+114"/>
         <source>layer %1 · head %2</source>
         <translation>layer %1 · head %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-116"/>
+        <location line="+118"/>
         <source>Clean text, %1</source>
         <translation>Clean text, %1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-117"/>
+        <location line="+119"/>
         <source>Corrupted text, %1</source>
         <translation>Corrupted text, %1</translation>
     </message>
@@ -1539,7 +1543,7 @@
         <translation>H%1</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="-160"/>
         <source>Stopped after %1 of %2 heads; grey: not run.</source>
         <translation>Stopped after %1 of %2 heads; grey: not run.</translation>
     </message>
@@ -2908,12 +2912,12 @@
         <translation>Print &amp;values in enlarged heads</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+50"/>
         <source>%1  (head_dim %2)</source>
         <translation>%1  (head_dim %2)</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+18"/>
         <source>none — click a token label in the heatmaps</source>
         <translation>none — click a token label in the heatmaps</translation>
     </message>
@@ -3369,7 +3373,7 @@
 <context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+157"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+197"/>
         <source>Writing… %1 of %2</source>
         <translation>Writing… %1 of %2</translation>
     </message>
@@ -3425,7 +3429,7 @@
         <translation>Step %1 of %2: every view shows the text as the model had it then, the newest token&apos;s row being the attention it wrote with</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>Pause</source>
         <translation>Pause</translation>
     </message>
@@ -3733,7 +3737,7 @@
         <translation>attention weight</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+124"/>
         <source>Keys</source>
         <translation>Keys</translation>
     </message>
@@ -3759,7 +3763,7 @@
         <translation>head %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>%1 · query %2 “%3” → key %4 “%5” · weight %6</source>
         <translation>%1 · query %2 “%3” → key %4 “%5” · weight %6</translation>
     </message>
@@ -3918,7 +3922,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Open char-zh-en-4l, the model AttnViz ships for Chinese and English text</translation>
     </message>
     <message numerus="yes">
-        <location line="+110"/>
+        <location line="+124"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n token</numerusform>
@@ -4038,19 +4042,40 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+183"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+185"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>The tokens are those of the attention maps&apos; tokens file.</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+32"/>
         <source>Warning: %1</source>
         <translation>Warning: %1</translation>
     </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>mean of %n head(s)</source>
+        <translation>
+            <numerusform>mean of %n head</numerusform>
+            <numerusform>mean of %n heads</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+4"/>
-        <source>%1 × %2 tokens · %3 heads · %4 ms</source>
-        <translation>%1 × %2 tokens · %3 heads · %4 ms</translation>
+        <location line="+2"/>
+        <source>%1 of %2 heads</source>
+        <translation>%1 of %2 heads</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n head(s)</source>
+        <translation>
+            <numerusform>%n head</numerusform>
+            <numerusform>%n heads</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 × %2 tokens · %3 · %4 ms</source>
+        <translation>%1 × %2 tokens · %3 · %4 ms</translation>
     </message>
     <message>
         <location line="+116"/>
@@ -4064,7 +4089,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Full maps are those of a trained model or of attention maps read from a file: open one (File ▸ Open Model…, File ▸ Open Attention Maps…).</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+59"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -4074,7 +4099,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Stop the computation (the heatmaps keep what they show)</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>Untitled</source>
         <translation>Untitled</translation>
     </message>
@@ -4084,7 +4109,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
-        <location line="+146"/>
+        <location line="+161"/>
         <source>Cannot open the example</source>
         <translation>Cannot open the example</translation>
     </message>
@@ -4256,12 +4281,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Open &amp;Model…</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Open a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</source>
-        <translation>Open a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Open &amp;Attention Maps…</source>
         <translation>Open &amp;Attention Maps…</translation>
     </message>
@@ -4336,12 +4356,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Leave out [CLS], [SEP], BOS and the like, and rescale every row to sum to 1 over the tokens left</translation>
     </message>
     <message>
-        <location line="+53"/>
-        <source>Open a Model Folder</source>
-        <translation>Open a Model Folder</translation>
-    </message>
-    <message>
-        <location line="+24"/>
+        <location line="+87"/>
         <source>Open Attention Maps</source>
         <translation>Open Attention Maps</translation>
     </message>
@@ -4371,7 +4386,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Cannot Open the Attention Maps</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Opening %1…</source>
         <translation>Opening %1…</translation>
     </message>
@@ -4386,13 +4401,28 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Cannot Open the Model</translation>
     </message>
     <message>
-        <location line="-67"/>
-        <location line="+68"/>
+        <location line="-69"/>
+        <location line="+70"/>
         <source>%1 could not be opened: %2</source>
         <translation>%1 could not be opened: %2</translation>
     </message>
     <message>
-        <location line="-119"/>
+        <location line="-241"/>
+        <source>Open a GGUF file, or a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</source>
+        <translation>Open a GGUF file, or a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</translation>
+    </message>
+    <message>
+        <location line="+84"/>
+        <source>Open a Model: a .gguf file, or a model folder&apos;s config.json</source>
+        <translation>Open a Model: a .gguf file, or a model folder&apos;s config.json</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Models (*.gguf config.json);;GGUF files (*.gguf);;Hugging Face folders (config.json);;All files (*)</source>
+        <translation>Models (*.gguf config.json);;GGUF files (*.gguf);;Hugging Face folders (config.json);;All files (*)</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Compare With Attention Maps</source>
         <translation>Compare With Attention Maps</translation>
     </message>
@@ -4412,7 +4442,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>%1 cannot be compared with the maps open: %2</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+119"/>
         <source>Clear List</source>
         <translation>Clear List</translation>
     </message>
@@ -4472,7 +4502,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+108"/>
+        <location filename="../../ui/model/model_view.cpp" line="+131"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
     </message>
@@ -4533,7 +4563,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to see every layer and head at once.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="-100"/>
         <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</source>
         <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</translation>
     </message>
@@ -4986,7 +5016,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PredictionStrip</name>
     <message>
-        <location filename="../../ui/model/predictions_view.cpp" line="+141"/>
+        <location filename="../../ui/model/predictions_view.cpp" line="+144"/>
         <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
         <translation>Top guess for the next token after each token: %1 of %2 right (green)</translation>
     </message>
@@ -5006,25 +5036,25 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation> · knocked out: %1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+75"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="-121"/>
         <source>Token</source>
         <translation>Token</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="+1"/>
         <source>Guess</source>
         <translation>Guess</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+40"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="+1"/>
         <source>Loss</source>
         <translation>Loss</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+118"/>
         <source>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</source>
         <translation>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</translation>
     </message>
@@ -5042,12 +5072,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PredictionsBox</name>
     <message>
-        <location line="-250"/>
+        <location line="-353"/>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <location line="+322"/>
+        <location line="+427"/>
         <source>Loss on %1: %2 → %3 nats/token</source>
         <translation>Loss on %1: %2 → %3 nats/token</translation>
     </message>
@@ -5067,7 +5097,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>the second copy</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+76"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="+74"/>
         <source>No predictions for this model.</source>
         <translation>No predictions for this model.</translation>
@@ -5321,7 +5351,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Save the changes to this session first?</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+57"/>
         <source>Open Session</source>
         <translation>Open Session</translation>
     </message>
@@ -5331,7 +5361,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>AttnViz sessions (*.%1);;All files (*)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Cannot open session</source>
         <translation>Cannot open session</translation>
     </message>
@@ -5475,7 +5505,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+172"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+181"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>

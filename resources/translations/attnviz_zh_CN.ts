@@ -416,7 +416,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+85"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+86"/>
         <source>Running the attention layer…</source>
         <translation>正在运行注意力层…</translation>
     </message>
@@ -436,7 +436,7 @@
         <translation>一个意外的错误中止了计算。</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+140"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
@@ -446,7 +446,7 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+413"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+422"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+41"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -457,7 +457,7 @@
         <translation>第二个句子没有词元。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+29"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 与当前注意力层不匹配（嵌入维度 %2，%3 个头）：%4</translation>
     </message>
@@ -732,7 +732,7 @@
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+52"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+55"/>
         <source>The comparison has no configuration B to draw.</source>
         <translation>对比图缺少要绘制的配置 B。</translation>
     </message>
@@ -759,7 +759,7 @@
         <translation>%1 x %2、缩放 %3 倍的图像太大。</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+205"/>
         <source>Cannot start the SVG writer.</source>
         <translation>无法启动 SVG 写入器。</translation>
     </message>
@@ -832,12 +832,7 @@
         <translation>B 与 A 相同：--b-... 选项没有改变 A 已有的任何设置</translation>
     </message>
     <message>
-        <location line="+62"/>
-        <source>--window needs START:LEN, a first token (from 0) and a length (from 1), e.g. 0:512, not &apos;%1&apos;</source>
-        <translation>--window 需要 START:LEN，即起始词元（从 0 开始）和长度（从 1 开始），例如 0:512，而不是“%1”</translation>
-    </message>
-    <message>
-        <location line="+55"/>
+        <location line="+117"/>
         <source>--layer needs --model</source>
         <translation>--layer 需要 --model</translation>
     </message>
@@ -863,7 +858,12 @@
         <translation>--b-text 需要 --model：从文件读取的注意力图没有可更改的句子（请用 --b-attentions 对比）</translation>
     </message>
     <message>
-        <location line="+161"/>
+        <location line="+110"/>
+        <source>--window needs START:LEN, a first token (from 1) and a length, e.g. 1:512, not &apos;%1&apos;</source>
+        <translation>--window 需要 START:LEN，即起始词元（从 1 开始）和长度，例如 1:512，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+51"/>
         <source>use either --model or --attentions, not both</source>
         <translation>--model 与 --attentions 只能用其一</translation>
     </message>
@@ -1489,8 +1489,9 @@
         <translation>%1 · 干净：“%2” · 损坏：“%3” · 指标：第 %6 个词元 %7 处的 logit %4 − logit %5</translation>
     </message>
     <message>
-        <location line="+36"/>
-        <location line="+98"/>
+        <location line="+46"/>
+        <location line="+26"/>
+        <location line="+107"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -1515,17 +1516,20 @@
         <translation>%1：恢复了指标的 %2（m = %3）；点击查看其注意力</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="-98"/>
+        <location line="+114"/>
         <source>layer %1 · head %2</source>
         <translation>第 %1 层 · 头 %2</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-116"/>
+        <location line="+118"/>
         <source>Clean text, %1</source>
         <translation>干净文本，%1</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-117"/>
+        <location line="+119"/>
         <source>Corrupted text, %1</source>
         <translation>损坏文本，%1</translation>
     </message>
@@ -1536,7 +1540,7 @@
         <translation>头%1</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="-160"/>
         <source>Stopped after %1 of %2 heads; grey: not run.</source>
         <translation>在 %2 个头中运行了 %1 个后停止；灰色：未运行。</translation>
     </message>
@@ -2903,12 +2907,12 @@
         <translation>在放大的头中显示数值(&amp;V)</translation>
     </message>
     <message>
-        <location line="+55"/>
+        <location line="+50"/>
         <source>%1  (head_dim %2)</source>
         <translation>%1  （每头维度 %2）</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+18"/>
         <source>none — click a token label in the heatmaps</source>
         <translation>无 — 点击热力图中的词元标签</translation>
     </message>
@@ -3364,7 +3368,7 @@
 <context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+157"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+197"/>
         <source>Writing… %1 of %2</source>
         <translation>正在续写… 第 %1 个，共 %2 个</translation>
     </message>
@@ -3418,7 +3422,7 @@
         <translation>第 %1 步，共 %2 步：每个视图都显示模型当时看到的文本，最新词元那一行就是它写出该词元时的注意力</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+35"/>
         <source>Pause</source>
         <translation>暂停</translation>
     </message>
@@ -3723,7 +3727,7 @@
         <translation>注意力权重</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location line="+124"/>
         <source>Keys</source>
         <translation>键</translation>
     </message>
@@ -3748,7 +3752,7 @@
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>%1 · query %2 “%3” → key %4 “%5” · weight %6</source>
         <translation>%1 · 查询 %2“%3” → 键 %4“%5” · 权重 %6</translation>
     </message>
@@ -3907,7 +3911,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>打开 char-zh-en-4l：AttnViz 附带的中英文模型</translation>
     </message>
     <message numerus="yes">
-        <location line="+110"/>
+        <location line="+124"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n 个词元</numerusform>
@@ -4026,19 +4030,38 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+183"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+185"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>词元来自注意力图的词元文件。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+32"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
+    <message numerus="yes">
+        <location line="+6"/>
+        <source>mean of %n head(s)</source>
+        <translation>
+            <numerusform>%n 个头的平均</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+4"/>
-        <source>%1 × %2 tokens · %3 heads · %4 ms</source>
-        <translation>%1 × %2 个词元 · %3 个头 · %4 毫秒</translation>
+        <location line="+2"/>
+        <source>%1 of %2 heads</source>
+        <translation>%2 个头中的前 %1 个</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n head(s)</source>
+        <translation>
+            <numerusform>%n 个头</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 × %2 tokens · %3 · %4 ms</source>
+        <translation>%1 × %2 个词元 · %3 · %4 毫秒</translation>
     </message>
     <message>
         <location line="+116"/>
@@ -4052,7 +4075,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>完整注意力图来自训练好的模型或从文件读取的注意力图：请先打开一个（文件 ▸ 打开模型…，文件 ▸ 打开注意力图…）。</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+59"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -4062,7 +4085,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>停止计算（热力图保留当前显示的内容）</translation>
     </message>
     <message>
-        <location line="+45"/>
+        <location line="+46"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
@@ -4072,7 +4095,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1[*] — AttnViz</translation>
     </message>
     <message>
-        <location line="+146"/>
+        <location line="+161"/>
         <source>Cannot open the example</source>
         <translation>无法打开示例</translation>
     </message>
@@ -4244,12 +4267,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>Open a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</source>
-        <translation>打开一个 Hugging Face 模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>Open &amp;Attention Maps…</source>
         <translation>打开注意力图(&amp;A)…</translation>
     </message>
@@ -4324,12 +4342,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>不显示 [CLS]、[SEP]、BOS 等特殊词元，并把每行在剩下的词元上重新归一化为 1</translation>
     </message>
     <message>
-        <location line="+53"/>
-        <source>Open a Model Folder</source>
-        <translation>打开模型文件夹</translation>
-    </message>
-    <message>
-        <location line="+24"/>
+        <location line="+87"/>
         <source>Open Attention Maps</source>
         <translation>打开注意力图</translation>
     </message>
@@ -4359,7 +4372,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>无法打开注意力图</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+32"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -4374,13 +4387,28 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location line="-67"/>
-        <location line="+68"/>
+        <location line="-69"/>
+        <location line="+70"/>
         <source>%1 could not be opened: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location line="-119"/>
+        <location line="-241"/>
+        <source>Open a GGUF file, or a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</source>
+        <translation>打开一个 GGUF 文件，或一个 Hugging Face 模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
+    </message>
+    <message>
+        <location line="+84"/>
+        <source>Open a Model: a .gguf file, or a model folder&apos;s config.json</source>
+        <translation>打开模型：一个 .gguf 文件，或模型文件夹中的 config.json</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Models (*.gguf config.json);;GGUF files (*.gguf);;Hugging Face folders (config.json);;All files (*)</source>
+        <translation>模型 (*.gguf config.json);;GGUF 文件 (*.gguf);;Hugging Face 文件夹 (config.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <location line="+35"/>
         <source>Compare With Attention Maps</source>
         <translation>与注意力图对比</translation>
     </message>
@@ -4400,7 +4428,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>%1 无法与已打开的注意力图对比：%2</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location line="+119"/>
         <source>Clear List</source>
         <translation>清空列表</translation>
     </message>
@@ -4460,7 +4488,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+108"/>
+        <location filename="../../ui/model/model_view.cpp" line="+131"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
     </message>
@@ -4521,7 +4549,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>在工具栏的“来源”框中选择一个训练好的模型（内置，无需下载：%1），或打开一个模型（文件 ▸ 打开模型…），即可同时查看每一层的每个头。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="-100"/>
         <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</source>
         <translation>%1 · %2 个词元 · 每张图从 0 到其自身最大权重着色；单击某个头打开其所在层，右键单击可查看完整注意力图或将其敲除</translation>
     </message>
@@ -4974,7 +5002,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PredictionStrip</name>
     <message>
-        <location filename="../../ui/model/predictions_view.cpp" line="+141"/>
+        <location filename="../../ui/model/predictions_view.cpp" line="+144"/>
         <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
         <translation>每个词元之后对下一个词元的首选猜测：%2 个中猜对 %1 个（绿色）</translation>
     </message>
@@ -4994,25 +5022,25 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation> · 已敲除：%1</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+75"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="-121"/>
         <source>Token</source>
         <translation>词元</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="+1"/>
         <source>Guess</source>
         <translation>猜测</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+40"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="+1"/>
         <source>Loss</source>
         <translation>损失</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+118"/>
         <source>After “%1”: the model guesses “%2” (%3%)%4 · loss %5 nats</source>
         <translation>在“%1”之后：模型猜“%2”（%3%）%4 · 损失 %5 奈特</translation>
     </message>
@@ -5030,12 +5058,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PredictionsBox</name>
     <message>
-        <location line="-250"/>
+        <location line="-353"/>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <location line="+322"/>
+        <location line="+427"/>
         <source>Loss on %1: %2 → %3 nats/token</source>
         <translation>%1的损失：%2 → %3 奈特/词元</translation>
     </message>
@@ -5055,7 +5083,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>第二遍</translation>
     </message>
     <message>
-        <location line="+70"/>
+        <location line="+76"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="+74"/>
         <source>No predictions for this model.</source>
         <translation>此模型没有预测。</translation>
@@ -5307,7 +5335,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>是否先保存对此会话的更改？</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+57"/>
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
@@ -5317,7 +5345,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>AttnViz 会话 (*.%1);;所有文件 (*)</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Cannot open session</source>
         <translation>无法打开会话</translation>
     </message>
@@ -5461,7 +5489,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+172"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+181"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>

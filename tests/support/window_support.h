@@ -5,8 +5,10 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QMessageBox>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -123,6 +125,33 @@ class WindowFixture : public QObject {
         QTest::qWait(1);
         return QTest::qWaitFor([&] { return settled(*w_) && snap()->model; }, 60000);
     }
+};
+
+/// Answers the next modal dialog the window opens (a blocking QMessageBox::question or a
+/// file dialog) from inside its event loop.  `answer` gets the dialog; what it saw stays
+/// in `seen` for the test to check afterwards.
+class DialogAnswerer : public QObject {
+  public:
+    explicit DialogAnswerer(std::function<void(QWidget*)> answer) : answer_(std::move(answer)) {
+        timer_.setInterval(20);
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            QWidget* modal = QApplication::activeModalWidget();
+            if (!modal || !modal->isVisible()) return;
+            timer_.stop();
+            ++seen;
+            if (auto* box = qobject_cast<QMessageBox*>(modal)) text = box->text();
+            class_name = QLatin1String(modal->metaObject()->className());
+            answer_(modal);
+        });
+        timer_.start();
+    }
+    int seen = 0;
+    QString text;
+    QString class_name;
+
+  private:
+    std::function<void(QWidget*)> answer_;
+    QTimer timer_;
 };
 
 }  // namespace attnviz::test

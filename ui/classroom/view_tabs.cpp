@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QEvent>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "ui/classroom/compare_view.h"
+#include "ui/classroom/examples.h"
 #include "ui/classroom/lines_view.h"
 #include "ui/classroom/statistics_view.h"
 #include "ui/classroom/steps_view.h"
@@ -45,11 +47,16 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     banner_->setAttribute(Qt::WA_StyledBackground);
     banner_->setStyleSheet(
         QStringLiteral("#exampleBanner { background: #e8f1f8; border-left: 6px solid #0072b2; }"));
-    auto* bl = new QHBoxLayout(banner_);
+    // Title and buttons on the first row, the explanation and the note under them across the
+    // whole banner: the text wraps to the banner's width, never to the title's (in a row
+    // beside the buttons a word-wrapped label was squeezed to its title's width).
+    auto* bl = new QGridLayout(banner_);
     bl->setContentsMargins(12, 6, 6, 6);
-    auto* texts = new QVBoxLayout;
+    bl->setHorizontalSpacing(6);
+    bl->setVerticalSpacing(2);
     banner_title_ = new QLabel(banner_);
     banner_title_->setObjectName(QStringLiteral("exampleTitle"));
+    banner_title_->setWordWrap(true);
     QFont bold = banner_title_->font();
     bold.setBold(true);
     bold.setPointSizeF(bold.pointSizeF() * 1.15);
@@ -58,13 +65,13 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     banner_text_->setObjectName(QStringLiteral("exampleExplanation"));
     banner_text_->setWordWrap(true);
     banner_text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    texts->addWidget(banner_title_);
-    texts->addWidget(banner_text_);
+    banner_text_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     // Once the text is the user's own, the explanation no longer describes the figure.
     auto* note_row = new QHBoxLayout;
     banner_note_ = new QLabel(banner_);
     banner_note_->setObjectName(QStringLiteral("exampleNote"));
     banner_note_->setWordWrap(true);
+    banner_note_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     QFont italic = banner_note_->font();
     italic.setItalic(true);
     banner_note_->setFont(italic);
@@ -72,10 +79,8 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     banner_restore_->setObjectName(QStringLiteral("restoreExampleButton"));
     note_row->addWidget(banner_note_, 1);
     note_row->addWidget(banner_restore_);
-    texts->addLayout(note_row);
     banner_note_->hide();
     banner_restore_->hide();
-    bl->addLayout(texts, 1);
     // The explanation folds away to its title: presenting, the figure needs the room (the
     // teacher tells the story), and one click brings the text back.
     banner_fold_ = new QToolButton(banner_);
@@ -88,11 +93,15 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
         banner_text_->setVisible(expanded);
         banner_fold_->setArrowType(expanded ? Qt::UpArrow : Qt::DownArrow);
     });
-    bl->addWidget(banner_fold_, 0, Qt::AlignTop);
     banner_close_ = new QToolButton(banner_);
     banner_close_->setAutoRaise(true);
     banner_close_->setText(QStringLiteral("✕"));
-    bl->addWidget(banner_close_, 0, Qt::AlignTop);
+    bl->addWidget(banner_title_, 0, 0);
+    bl->addWidget(banner_fold_, 0, 1, Qt::AlignTop);
+    bl->addWidget(banner_close_, 0, 2, Qt::AlignTop);
+    bl->addWidget(banner_text_, 1, 0, 1, 3);
+    bl->addLayout(note_row, 2, 0, 1, 3);
+    bl->setColumnStretch(0, 1);
     banner_->hide();
     layout->addWidget(banner_);
     connect(banner_close_, &QToolButton::clicked, this, &ViewTabs::hideExplanation);
@@ -417,12 +426,25 @@ void ViewTabs::setPresentation(int font_px) {
     grid_->setOptions(doc_->figureOptions());
 }
 
-void ViewTabs::showExplanation(const QString& title, const QString& text) {
-    banner_title_->setText(title);
-    banner_text_->setText(text);
+void ViewTabs::showExplanation(const Example& example) {
+    example_id_ = example.id;
+    banner_title_->setText(example.title);
+    banner_text_->setText(example.explanation);
     example_ = doc_->computeConfig();
     syncExampleNote();
     banner_->show();
+}
+
+void ViewTabs::takeExplanationFrom(const ViewTabs& other) {
+    if (!other.explanationVisible()) return;
+    for (const Example& e : builtin_examples()) {  // translated in this window's language
+        if (e.id != other.example_id_) continue;
+        showExplanation(e);
+        example_ = other.example_;
+        syncExampleNote();
+        banner_fold_->setChecked(other.banner_fold_->isChecked());
+        return;
+    }
 }
 
 void ViewTabs::syncExampleNote() {

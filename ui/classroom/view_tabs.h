@@ -18,6 +18,8 @@ class QToolButton;
 
 namespace attnviz::ui {
 
+struct Example;
+
 class AttentionDocument;
 class CompareView;
 class HeatmapGridView;
@@ -65,8 +67,11 @@ class ViewTabs : public QWidget {
     /// The banner over the views: an example's title and its one-paragraph explanation, about
     /// the document as it is now.  It closes when the source changes; while the text differs
     /// from the example's it says so and offers the example's text back.
-    void showExplanation(const QString& title, const QString& text);
+    void showExplanation(const Example& example);
     void hideExplanation();
+    /// The explanation `other` shows (a window rebuilt in another language), in this window's
+    /// language, folded as it was and about the same document.
+    void takeExplanationFrom(const ViewTabs& other);
     QLabel* explanationLabel() const { return banner_text_; }
     bool explanationVisible() const;
     /// "The explanation is about the example's text…" and its Restore button (shown while the
@@ -143,6 +148,7 @@ class ViewTabs : public QWidget {
     QLabel* banner_note_ = nullptr;
     QPushButton* banner_restore_ = nullptr;
     ComputeConfig example_;  ///< the document the banner's explanation is about
+    QString example_id_;     ///< the example the banner explains
     SnapshotPtr snapshot_;
     std::shared_ptr<const SnapshotStatistics> statistics_;
 };

@@ -30,6 +30,46 @@ constexpr int kPromptChars = 160;
 QString html(const QString& text) {
     return text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
 }
+
+/// A piece of the shown text and the colour it is drawn in (empty: the label's own).
+struct Segment {
+    QString text;
+    QString colour;
+};
+
+/// The segments as rich text in which a run of kBreakableRun or more characters without a
+/// space (a random string, a line of Chinese) may break anywhere: a label wraps only at
+/// spaces, so such a run would widen the whole column past its dock.
+QString wrapping_html(const std::vector<Segment>& segments) {
+    constexpr int kBreakableRun = 16;
+    QString all;
+    for (const Segment& s : segments)
+        all += s.text;
+    std::vector<bool> breakable(std::size_t(all.size()), false);
+    for (qsizetype i = 0; i < all.size();) {
+        qsizetype j = i;
+        while (j < all.size() && !all[j].isSpace())
+            ++j;
+        if (j - i >= kBreakableRun)
+            for (qsizetype k = i; k < j; ++k)
+                breakable[std::size_t(k)] = !all[k].isHighSurrogate();
+        i = j + 1;
+    }
+    QString rich;
+    qsizetype at = 0;
+    for (const Segment& s : segments) {
+        QString text;
+        for (const QChar c : s.text) {
+            text += c;
+            if (breakable[std::size_t(at++)]) text += QChar(0x200B);  // zero-width space
+        }
+        rich += s.colour.isEmpty()
+                    ? html(text)
+                    : QStringLiteral("<span style=\"color:%1;font-weight:600\">%2</span>")
+                          .arg(s.colour, html(text));
+    }
+    return rich;
+}
 }  // namespace
 
 GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
@@ -314,7 +354,7 @@ void GenerationPanel::syncText() {
     const ComputeConfig& c = doc_->computeConfig();
     QString prompt = c.text_a;
     if (prompt.size() > kPromptChars) prompt = QStringLiteral("…") + prompt.right(kPromptChars);
-    QString rich = html(prompt);
+    std::vector<Segment> segments{{prompt, QString()}};
     const ModelPtr m = c.usesModel() && !c.usesMaps() ? find_model(c.model_folder) : nullptr;
     const int shown = int(c.shownGenerated().size());
     if (m && !c.generated.empty()) {
@@ -322,11 +362,10 @@ void GenerationPanel::syncText() {
         // those after the timeline's step greyed.
         const QString on = generated_token_color().name(), off = QStringLiteral("#a0a0a0");
         for (std::size_t k = 0; k < c.generated.size(); ++k)
-            rich += QStringLiteral("<span style=\"color:%1;font-weight:600\">%2</span>")
-                        .arg(int(k) < shown ? on : off,
-                             html(token_label(m->tokenizer, c.generated[k])));
+            segments.push_back(
+                {token_label(m->tokenizer, c.generated[k]), int(k) < shown ? on : off});
     }
-    text_->setText(rich);
+    text_->setText(wrapping_html(segments));
 }
 
 void GenerationPanel::syncButtons() {

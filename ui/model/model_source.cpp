@@ -106,7 +106,7 @@ ModelSource::~ModelSource() {
 void ModelSource::retranslate() {
     open_act_->setText(tr("Open &Model…"));
     open_act_->setStatusTip(
-        tr("Open a Hugging Face model folder (config.json, "
+        tr("Open a GGUF file, or a Hugging Face model folder (config.json, "
            "model.safetensors, tokenizer.json)"));
     maps_act_->setText(tr("Open &Attention Maps…"));
     maps_act_->setStatusTip(
@@ -187,9 +187,19 @@ void ModelSource::openDialog() {
     const QString start = doc_->computeConfig().usesModel()
                               ? QFileInfo(doc_->computeConfig().model_folder).absolutePath()
                               : QDir::homePath();
-    const QString folder = QFileDialog::getExistingDirectory(window_, tr("Open a Model Folder"),
-                                                             start, QFileDialog::ShowDirsOnly);
-    if (!folder.isEmpty()) load(folder);
+    // One dialog for both kinds: a GGUF file, or a Hugging Face folder picked by its
+    // config.json (a folder dialog cannot show .gguf files, a file dialog cannot pick folders).
+    const QString path = QFileDialog::getOpenFileName(
+        window_, tr("Open a Model: a .gguf file, or a model folder's config.json"), start,
+        tr("Models (*.gguf config.json);;GGUF files (*.gguf);;Hugging Face folders "
+           "(config.json);;All files (*)"));
+    if (!path.isEmpty()) load(model_path_of(path));
+}
+
+QString model_path_of(const QString& picked) {
+    const QFileInfo info(picked);
+    return info.isFile() && info.fileName() == QLatin1String("config.json") ? info.absolutePath()
+                                                                            : picked;
 }
 
 bool ModelSource::chooseMaps(const QString& title, QString* file, QString* tokens) {
@@ -272,11 +282,13 @@ bool ModelSource::openMaps(const QString& file, const QString& tokens) {
         return false;
     }
     cancel();
-    // Another file's tokens may not group: its pieces first, as they are.
-    doc_->setWords(false);
-    doc_->setHideSpecial(false);
     maps_tokens_ = tokens.isEmpty() ? QString() : QFileInfo(tokens).absoluteFilePath();
-    doc_->setAttentionMaps(path, maps_tokens_);
+    opener_([&] {
+        // Another file's tokens may not group: its pieces first, as they are.
+        doc_->setWords(false);
+        doc_->setHideSpecial(false);
+        doc_->setAttentionMaps(path, maps_tokens_);
+    });
     sync();
     return true;
 }
@@ -342,7 +354,7 @@ void ModelSource::finish(std::uint64_t ticket, const QString& folder, ModelPtr m
     last_model_ = QFileInfo(folder).absoluteFilePath();
     settings_->addRecent(AppSettings::RecentKind::Models, last_model_);
     updateRecentMenu();
-    doc_->setModelFolder(last_model_);
+    opener_([&] { doc_->setModelFolder(last_model_); });
     sync();
     emit loadFinished(true);
 }

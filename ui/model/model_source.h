@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -30,6 +31,10 @@ namespace attnviz::ui {
 
 class AppSettings;
 class AttentionDocument;
+
+/// What File ▸ Open Model… opens for a picked file: a model folder's config.json stands for
+/// its folder; anything else (a .gguf file) for itself.
+QString model_path_of(const QString& picked);
 
 class ModelSource : public QObject {
     Q_OBJECT
@@ -53,6 +58,12 @@ class ModelSource : public QObject {
     QLabel* infoPanel() const { return info_; }
     /// The status bar's "Opening … [Cancel]".
     QWidget* progressWidget() const { return progress_; }
+
+    /// How an opened model or attention maps go into the document: `change` runs inside
+    /// `opener`.  The window passes SessionFiles::openInto, so that opening one into an
+    /// untitled window with nothing unsaved is not an unsaved change.  Default: as it is.
+    using Opener = std::function<void(const std::function<void()>& change)>;
+    void setOpener(Opener opener) { opener_ = std::move(opener); }
 
     /// Opens `folder` off the GUI thread; when it is open the document switches to it (the
     /// window keeps what it had until then).  A failure is reported by failed().
@@ -120,6 +131,7 @@ class ModelSource : public QObject {
     QString loading_folder_;    ///< absolute: the folder loading_ opens
     std::uint64_t ticket_ = 0;  ///< the current load; older results are dropped
     QString last_model_;        ///< the model the source combo offers besides the demo layer
+    Opener opener_ = [](const std::function<void()>& change) { change(); };
 };
 
 }  // namespace attnviz::ui

@@ -2,6 +2,7 @@
 
 #include <QContextMenuEvent>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -14,7 +15,7 @@
 namespace attnviz::ui {
 
 namespace {
-constexpr int kCaption = 22;  ///< the line under the mosaic
+constexpr int kCaptionMargin = 8;  ///< around the caption under the mosaic
 }
 
 ModelView::ModelView(QWidget* parent) : QWidget(parent) {
@@ -85,7 +86,29 @@ void ModelView::setCurrent(int layer, int head) {
 MosaicLayout ModelView::geometry() const {
     const ModelMaps* m = maps();
     if (!m) return {};
-    return layout_mosaic(*m, QRect(0, 0, width(), height() - kCaption - 4), font(), shown());
+    return layout_mosaic(*m, QRect(0, 0, width(), height() - captionHeight() - 4), font(), shown());
+}
+
+QString ModelView::captionText() const {
+    const ModelMaps* m = maps();
+    if (!m) return {};
+    const QString note = whole_text_note(*m, shown());
+    return note.isEmpty()
+               ? tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; "
+                    "click a head to open its layer, right-click it for its full map or to "
+                    "knock it out")
+                     .arg(m->name)
+                     .arg(m->tokens)
+               : tr("%1 · %2 · right-click a head for its full map").arg(m->name, note);
+}
+
+int ModelView::captionHeight() const {
+    // Wrapped to the width it is drawn in, in the font it is drawn in (Chinese lines are taller).
+    const int w = std::max(80, width() - 2 * kCaptionMargin);
+    return QFontMetrics(font())
+               .boundingRect(QRect(0, 0, w, 1 << 20), Qt::TextWordWrap, captionText())
+               .height() +
+           4;
 }
 
 QRect ModelView::cellRect(int layer, int head) const {
@@ -199,16 +222,10 @@ void ModelView::paintEvent(QPaintEvent* event) {
     if (hasFocus()) frame(layer_, head_, QColor(0, 114, 178), 2);
     frame(hover_layer_, hover_head_, QColor(213, 94, 0), 2);
     p.setPen(QColor(90, 90, 90));
-    const QRect caption(g.left, g.bottom() + 2, width() - g.left - 8, kCaption);
-    const QString note = whole_text_note(*m, shown());
-    p.drawText(caption, Qt::AlignLeft | Qt::AlignVCenter,
-               note.isEmpty()
-                   ? tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; "
-                        "click a head to open its layer, right-click it for its full map or to "
-                        "knock it out")
-                         .arg(m->name)
-                         .arg(m->tokens)
-                   : tr("%1 · %2 · right-click a head for its full map").arg(m->name, note));
+    // Under the mosaic, across the whole view: the mosaic may be narrower than its caption.
+    const QRect caption(kCaptionMargin, g.bottom() + 2, width() - 2 * kCaptionMargin,
+                        captionHeight());
+    p.drawText(caption, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, captionText());
 }
 
 void ModelView::setHover(int layer, int head) {

@@ -32,6 +32,10 @@ class ModelView : public QWidget {
     void setCurrent(int layer, int head);
     /// The rectangle a head's thumbnail is drawn in (empty when there is none).
     QRect cellRect(int layer, int head) const;
+    /// The line under the mosaic (the model, the tokens, what a click does), wrapped to the
+    /// view's width, and the height it takes.
+    QString captionText() const;
+    int captionHeight() const;
     /// The head at a point in widget coordinates, or (-1, -1).
     QPoint headAt(const QPoint& pos) const;  ///< x = head, y = layer
     /// "Layer 3 · head 7 — …": what hovering a head says.

@@ -5,6 +5,9 @@
 #include <QFontMetrics>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
+#include <QTextLayout>
+#include <QTextOption>
 
 #include <algorithm>
 #include <cmath>
@@ -154,9 +157,43 @@ QString guesses_summary(const ModelMaps& m, std::span<const TokenGuess> guesses)
     return text;
 }
 
-int guess_row_height(const QFont& font) {
-    return QFontMetrics(font).height() + 6;
+namespace {
+/// A line of text in `font`, tall enough for Chinese, which the taller CJK fallback draws
+/// (the font's own metrics are those of its Latin family).
+int text_line_height(const QFont& font) {
+    const QFontMetrics fm(font);
+    return std::max(
+        fm.lineSpacing(),
+        fm.boundingRect(QRect(0, 0, 1 << 16, 1 << 16), 0, QStringLiteral("猜测")).height());
 }
+}  // namespace
+
+int guess_row_height(const QFont& font) {
+    return text_line_height(font) + 6;
+}
+
+int guess_label_stride(const QFontMetrics& fm, std::span<const QRectF> columns,
+                       const std::vector<QString>& texts) {
+    if (columns.empty() || texts.empty()) return 1;
+    double column = 1e9;
+    for (const QRectF& c : columns)
+        column = std::min(column, c.width());
+    // A label is readable from its first two characters and an ellipsis.
+    const int ellipsis = fm.horizontalAdvance(QStringLiteral("…"));
+    int need = 0;
+    for (const QString& t : texts)
+        need = std::max(
+            need, std::min(fm.horizontalAdvance(t), fm.horizontalAdvance(t.left(2)) + ellipsis));
+    return std::max(1, int(std::ceil((need + 4) / std::max(column, 0.5))));
+}
+
+namespace {
+/// The columns [k, k + stride) as one rectangle of the row at `y`, `height` high.
+QRectF label_span(std::span<const QRectF> columns, std::size_t k, int stride, int y, int height) {
+    const std::size_t last = std::min(columns.size(), k + std::size_t(stride)) - 1;
+    return QRectF(columns[k].left(), y, columns[last].right() - columns[k].left(), height);
+}
+}  // namespace
 
 int paint_guess_rows(QPainter* p, const QFont& font, const GuessRows& rows, int top, int right) {
     const QFontMetrics fm(font);
@@ -171,25 +208,49 @@ int paint_guess_rows(QPainter* p, const QFont& font, const GuessRows& rows, int 
         const int room = int(rows.columns.front().left()) - 6;
         p->setFont(f);
         p->setPen(kMuted);
-        if (QFontMetrics(f).horizontalAdvance(text) <= room)
-            p->drawText(QRect(0, at, room, height), Qt::AlignRight | Qt::AlignVCenter, text);
+        if (QFontMetrics(f).horizontalAdvance(text) > room) return;
+        const QRect r(0, at, room, height);
+        p->drawText(r, Qt::AlignRight | Qt::AlignVCenter, text);
+        if (rows.text_rects)
+            rows.text_rects->push_back(
+                QFontMetrics(f).boundingRect(r, Qt::AlignRight | Qt::AlignVCenter, text));
     };
     auto inside = [&](const QRectF& c) { return c.right() > 0 && c.left() < right; };
     auto generated = [&](std::size_t k) { return k < rows.generated.size() && rows.generated[k]; };
+    // Columns narrower than a label: every stride-th is written, over the columns up to the
+    // next one (the rest show on hover), so labels never run into each other.
+    const auto draw_label = [&](const QRectF& span, const QString& text, const QFontMetrics& m) {
+        const QString shown = m.elidedText(text, Qt::ElideRight, int(span.width()) - 2);
+        if (shown.isEmpty() || m.horizontalAdvance(shown) > span.width()) return;
+        p->drawText(span, Qt::AlignCenter, shown);
+        if (rows.text_rects)
+            rows.text_rects->push_back(
+                QRectF(m.boundingRect(span.toAlignedRect(), Qt::AlignCenter, shown)));
+    };
     if (!rows.tokens.empty()) {  // the tokens, above their guesses
         label(y, rh, PredictionStrip::tr("Token"), font);
+        const int stride = guess_label_stride(
+            fm, rows.columns, std::vector<QString>(rows.tokens.begin(), rows.tokens.end()));
         for (std::size_t k = 0; k < rows.columns.size() && k < rows.tokens.size(); ++k) {
-            const QRectF c(rows.columns[k].left(), y, rows.columns[k].width(), rh);
-            if (!inside(c) || c.width() < 6) continue;
+            if (k % std::size_t(stride) != 0) continue;
+            const QRectF span = label_span(rows.columns, k, stride, y, rh);
+            if (!inside(span)) continue;
             p->setPen(generated(k) ? generated_token_color() : kMuted);
-            p->drawText(c, Qt::AlignCenter,
-                        fm.elidedText(rows.tokens[k], Qt::ElideRight, int(c.width())));
+            draw_label(span, rows.tokens[k], fm);
         }
         y += rh;
     }
     if (rows.guesses.empty()) return y;
     label(y, rh, PredictionStrip::tr("Guess"), font);
     const int loss_h = rows.loss_height;
+    std::vector<QString> guess_texts;
+    for (const TokenGuess& g : rows.guesses)
+        guess_texts.push_back(g.guess);
+    const int stride = guess_label_stride(QFontMetrics(bold), rows.columns, guess_texts);
+    if (qEnvironmentVariableIsSet("DBG_STRIP"))
+        qWarning("stride %d n %zu first %f w %f last %f right %d", stride, rows.columns.size(),
+                 rows.columns.front().left(), rows.columns.front().width(),
+                 rows.columns.back().right(), right);
     for (std::size_t k = 0; k < rows.columns.size() && k < rows.guesses.size(); ++k) {
         const TokenGuess& g = rows.guesses[k];
         const QRectF c(rows.columns[k].left(), y, rows.columns[k].width(), rh);
@@ -201,19 +262,22 @@ int paint_guess_rows(QPainter* p, const QFont& font, const GuessRows& rows, int 
             p->setPen(QPen(QColor(213, 94, 0), 2));
             p->drawRect(cell.adjusted(1, 1, -1, -1));
         }
-        if (c.width() >= 6) {
-            p->setFont(g.correct ? bold : font);
-            p->setPen(g.correct ? kRight : (g.has_next ? QColor(60, 60, 60) : kMuted));
-            p->drawText(
-                cell, Qt::AlignCenter,
-                QFontMetrics(p->font()).elidedText(g.guess, Qt::ElideRight, int(c.width())));
-            p->setFont(font);
-        }
         if (g.has_next)
             p->fillRect(QRectF(c.left() + 0.5, y + rh, c.width() - 1, loss_h), loss_colour(g.loss));
         if (generated(k))  // a token the model wrote: its guess too
             p->fillRect(QRectF(c.left() + 0.5, y - 1, c.width() - 1, 2), generated_token_color());
     }
+    // The words over the coloured cells, once every cell is filled.
+    for (std::size_t k = 0; k < rows.columns.size() && k < rows.guesses.size();
+         k += std::size_t(stride)) {
+        const TokenGuess& g = rows.guesses[k];
+        const QRectF span = label_span(rows.columns, k, stride, y, rh).adjusted(0.5, 1, -0.5, -1);
+        if (!inside(span)) continue;
+        p->setFont(g.correct ? bold : font);
+        p->setPen(g.correct ? kRight : (g.has_next ? QColor(60, 60, 60) : kMuted));
+        draw_label(span, g.guess, QFontMetrics(p->font()));
+    }
+    p->setFont(font);
     // The loss bar is thin: its name in type that fits beside it.
     QFont small = font;
     small.setPixelSize(std::clamp(loss_h + 2, 7, std::max(7, QFontInfo(font).pixelSize())));
@@ -261,9 +325,42 @@ QString PredictionStrip::summary() const {
     return m ? guesses_summary(*m, guesses_) : QString();
 }
 
+namespace {
+/// `text` wrapped to `width` in `font`, at most `max_lines` lines: the last one shown ends in
+/// "…" when more would follow (the strip's caption must not take the figure's room: presenting,
+/// its type is large).
+QStringList wrapped_lines(const QString& text, const QFont& font, int width, int max_lines) {
+    QTextLayout layout(text, font);
+    QTextOption option;
+    option.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(option);
+    layout.beginLayout();
+    QStringList lines;
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+        line.setLineWidth(width);
+        if (lines.size() + 1 == max_lines) {  // the last one: the rest, elided
+            lines << QFontMetrics(font).elidedText(text.mid(line.textStart()).simplified(),
+                                                   Qt::ElideRight, width);
+            break;
+        }
+        lines << text.mid(line.textStart(), line.textLength()).trimmed();
+    }
+    layout.endLayout();
+    return lines;
+}
+constexpr int kCaptionLines = 2;
+}  // namespace
+
 QSize PredictionStrip::sizeHint() const {
+    // The rows (paint_guess_rows from y = 2), then two lines of caption: the rest of a longer
+    // one is elided, and shown on hover.
     const int rows = aligned_ ? 1 : 2;
-    return QSize(400, rows * guess_row_height(font()) + 8 + 2 * QFontMetrics(font()).height() + 10);
+    return QSize(400, 2 + rows * guess_row_height(font()) + 6 + 4 +
+                          kCaptionLines * text_line_height(font()) + 6);
+}
+
+int PredictionStrip::captionLeft() const {
+    return columns_.empty() ? 4 : std::max(4, int(columns_.front().left()));
 }
 
 int PredictionStrip::tokenAt(int x) const {
@@ -276,14 +373,23 @@ void PredictionStrip::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), Qt::white);
     if (guesses_.empty()) return;
-    GuessRows rows{columns_, guesses_, {}, generated_, hover_, 6};
+    text_rects_.clear();
+    GuessRows rows{columns_, guesses_, {}, generated_, hover_, 6, &text_rects_};
     if (!aligned_) rows.tokens = tokens_;
     const int y = paint_guess_rows(&p, font(), rows, 2, rect().right());
     p.setFont(font());
     p.setPen(kMuted);
-    const int left = columns_.empty() ? 4 : std::max(4, int(columns_.front().left()));
-    p.drawText(QRect(left, y, width() - left - 4, height() - y),
-               Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, summary());
+    const int left = captionLeft();
+    const QFontMetrics fm(font());
+    const int line_h = text_line_height(font());
+    const QStringList lines = wrapped_lines(summary(), font(), width() - left - 4, kCaptionLines);
+    for (int k = 0; k < int(lines.size()); ++k) {
+        const QRect line(left, y + k * line_h, width() - left - 4, line_h);
+        p.drawText(line, Qt::AlignLeft | Qt::AlignTop, lines[k]);
+        text_rects_.push_back(
+            QRectF(fm.boundingRect(line, Qt::AlignLeft | Qt::AlignTop, lines[k])));
+    }
+    caption_shortened_ = lines.join(QLatin1Char(' ')) != summary().simplified();
 }
 
 void PredictionStrip::mouseMoveEvent(QMouseEvent* event) {
@@ -301,6 +407,8 @@ void PredictionStrip::mouseMoveEvent(QMouseEvent* event) {
                               : tr("After the text: the model guesses “%1” (%2%)")
                                     .arg(g.guess)
                                     .arg(100.0 * g.probability, 0, 'f', 1));
+    } else {
+        setToolTip(caption_shortened_ ? summary() : QString());  // the caption's elided end
     }
     emit pieceHovered(t < 0 ? -1 : guesses_[std::size_t(t)].piece);
 }
@@ -409,7 +517,13 @@ QStringList PredictionsBox::rows(bool intact) const {
 }
 
 QSize PredictionsBox::sizeHint() const {
-    return QSize(260, heightForWidth(260));
+    return QSize(260, heightForWidth(width() > 0 ? width() : 260));
+}
+
+void PredictionsBox::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    if (event->oldSize().width() != width() && heightForWidth(width()) != height())
+        updateGeometry();  // its lines wrap anew at this width
 }
 
 int PredictionsBox::heightForWidth(int width) const {

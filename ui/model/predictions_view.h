@@ -6,6 +6,7 @@
 // anything: they read and show what the pass predicted.
 #pragma once
 
+#include <QFontMetrics>
 #include <QRectF>
 #include <QWidget>
 
@@ -65,10 +66,18 @@ struct GuessRows {
     std::span<const std::uint8_t> generated;
     int hover = -1;       ///< the column framed as hovered
     int loss_height = 6;  ///< the loss bar under the guesses
+    /// When set, receives the rectangle of every text drawn (tests check none overlap).
+    std::vector<QRectF>* text_rects = nullptr;
 };
 /// The height of one row of the strip in `font`.
 int guess_row_height(const QFont& font);
+/// 1 when every column is wide enough for a label in `fm` (its first two characters and an
+/// ellipsis at least); else k: every k-th column is labelled, over the k columns from it.
+int guess_label_stride(const QFontMetrics& fm, std::span<const QRectF> columns,
+                       const std::vector<QString>& texts);
 /// Paints `rows` from `top`, skipping columns outside [0, right); returns the y below them.
+/// Labels never overlap: columns too narrow for theirs are labelled every k-th
+/// (guess_label_stride), the others show their guess on hover.
 int paint_guess_rows(QPainter* painter, const QFont& font, const GuessRows& rows, int top,
                      int right);
 
@@ -102,6 +111,8 @@ class PredictionStrip : public QWidget {
     /// The shown token under x, or −1.
     int tokenAt(int x) const;
     QSize sizeHint() const override;
+    /// Where the last paint drew text (row names, tokens, guesses, the caption), for tests.
+    const std::vector<QRectF>& textRects() const { return text_rects_; }
 
   signals:
     /// Hovering a column (−1: left), clicking it: the piece the predictions box should show.
@@ -116,11 +127,16 @@ class PredictionStrip : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    /// Where the caption starts: under the first column.
+    int captionLeft() const;
+
     SnapshotPtr snapshot_;
     std::vector<TokenGuess> guesses_;
     std::vector<QString> tokens_;
     std::vector<std::uint8_t> generated_;  ///< per token: the model wrote it (generation timeline)
     std::vector<QRectF> columns_;
+    std::vector<QRectF> text_rects_;
+    bool caption_shortened_ = false;  ///< the caption's end elided: the whole of it on hover
     bool aligned_ = false;
     int hover_ = -1;
 };
@@ -144,13 +160,17 @@ class PredictionsBox : public QWidget {
     /// What the box lists, first the knocked-out model's then (with knock-outs) the intact
     /// model's: one "token probability" line per guess, for tests and the clipboard.
     QStringList rows(bool intact) const;
+    /// At the box's width once it has one: a scroll area sizes its content from size hints,
+    /// not heightForWidth, and a header wrapped at a narrower width takes more lines.
     QSize sizeHint() const override;
+    QSize minimumSizeHint() const override { return QSize(120, sizeHint().height()); }
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int width) const override;
 
   protected:
     void paintEvent(QPaintEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     SnapshotPtr snapshot_;

@@ -883,8 +883,13 @@ void HeatmapFigure::layout(QSize size) {
     const double avail_w = W - 2 * pad - cb_w;
     const double avail_h = H - title_h - 2 * pad;
 
-    // Pick the grid shape with the biggest square cells; rotate key labels only when they
-    // do not fit under their columns.
+    // Pick the grid shape with the biggest square cells among those whose panels are as wide
+    // as their titles ("Head 4 · knocked out" side by side must not run into each other);
+    // rotate key labels only when they do not fit under their columns.
+    const QFontMetricsF panel_fm(panel_font);
+    double title_w = 0.0;
+    for (int k = 0; k < P; ++k)
+        title_w = std::max(title_w, panel_fm.horizontalAdvance(panelTitle(k)));
     int best_nc = 1;
     double best_c = -1.0;
     int mb = mb_flat;
@@ -893,14 +898,18 @@ void HeatmapFigure::layout(QSize size) {
         rotate = attempt == 1;
         mb = rotate ? mb_rot : mb_flat;
         best_c = -1.0;
+        bool best_titled = false;
         for (int nc = 1; nc <= P; ++nc) {
             const int nr = (P + nc - 1) / nc;
             const double cw = (avail_w - nc * (ml + mr)) / (double(nc) * S);
             const double ch = (avail_h - nr * (mt + mb)) / (double(nr) * L);
             const double c = std::min(cw, ch);
-            if (c > best_c + 1e-9) {
+            // A panel's slot is as wide as its map or its title, whichever is wider.
+            const bool titled = single || nc * std::max(c * S + ml + mr, title_w + 8) <= avail_w;
+            if ((titled && !best_titled) || (titled == best_titled && c > best_c + 1e-9)) {
                 best_c = c;
                 best_nc = nc;
+                best_titled = titled;
             }
         }
         if (!rotate && key_w + 4 <= best_c) break;
@@ -950,9 +959,14 @@ void HeatmapFigure::layout(QSize size) {
             panel_grid_->addElement(k / nc, k % nc, panels_[k].rect);
         grid_cols_ = nc;
     }
+    // Slots wider than their maps where the titles need it (and the width allows it).
+    const int title_room =
+        single ? 0
+               : std::max(0, std::min(int(std::ceil(title_w + 8)) - (inner_w + ml + mr),
+                                      int(avail_w / nc) - (inner_w + ml + mr)));
     for (int k = 0; k < P; ++k) {
         Panel& p = panels_[k];
-        p.rect->setMargins(QMargins(ml, mt, mr, mb));
+        p.rect->setMargins(QMargins(ml + title_room / 2, mt, mr + title_room - title_room / 2, mb));
         p.rect->setMinimumSize(inner_w, inner_h);
         p.rect->setMaximumSize(inner_w, inner_h);
         QCPAxis* x = p.rect->axis(QCPAxis::atBottom);
@@ -966,7 +980,9 @@ void HeatmapFigure::layout(QSize size) {
         x->setLabel(single ? tr("Keys") : QString());
         y->setLabel(single ? tr("Queries") : QString());
         top->setLabelFont(panel_font);
-        top->setLabel(panelTitle(k));
+        // Never wider than its panel: no shape leaves room for every title at tiny sizes.
+        top->setLabel(
+            panel_fm.elidedText(panelTitle(k), Qt::ElideRight, inner_w + ml + mr + title_room - 8));
         p.x_ticker->setLabels(key_labels);
         p.y_ticker->setLabels(query_labels);
         p.x_ticker->setMinSpacing(key_step_w);
@@ -987,7 +1003,11 @@ void HeatmapFigure::layout(QSize size) {
     color_scale_->axis()->setSubTickPen(QPen(kAxisColor, 0));
     color_scale_->axis()->setNumberFormat(QStringLiteral("g"));
     color_scale_->axis()->setNumberPrecision(3);
-    color_scale_->axis()->ticker()->setTickCount(5);
+    // As many ticks as the bar has room for: a bar a few cells high gets two, not five on
+    // top of each other.
+    const double bar_h = nr * (inner_h + mt + mb) - mt - mb;
+    color_scale_->axis()->ticker()->setTickCount(
+        std::clamp(int(bar_h / (2.0 * QFontMetricsF(label_font).height())), 2, 5));
 }
 
 FigureHit HeatmapFigure::hitTest(const QPointF& pos) const {

@@ -210,13 +210,18 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
 void ControlsPanel::syncHeads() {
     const QSignalBlocker b(heads_);
     const QList<int> valid = AttentionDocument::validHeadCounts(doc_->embedDim());
+    const auto label = [this](int h) {
+        return tr("%1  (head_dim %2)").arg(h).arg(doc_->embedDim() / h);
+    };
+    // The same counts can have other head_dims (embed_dim 64 -> 1024 keeps 1..16 heads): the
+    // labels are compared too.
     bool same = heads_->count() == valid.size();
     for (int k = 0; same && k < valid.size(); ++k)
-        same = heads_->itemData(k).toInt() == valid[k];
+        same = heads_->itemData(k).toInt() == valid[k] && heads_->itemText(k) == label(valid[k]);
     if (!same) {
         heads_->clear();
         for (int h : valid)
-            heads_->addItem(tr("%1  (head_dim %2)").arg(h).arg(doc_->embedDim() / h), h);
+            heads_->addItem(label(h), h);
     }
     heads_->setCurrentIndex(heads_->findData(doc_->numHeads()));
 }
@@ -237,8 +242,8 @@ void ControlsPanel::syncMaskedKeys() {
         const QString token =
             key < int(seq.size()) ? QString::fromStdString(seq[std::size_t(key)]) : QString();
         names << (doc_->pairMode() == PairMode::PaddedBatch
-                      ? tr("%1 (#%2, sentence %3)").arg(token).arg(key).arg(item + 1)
-                      : tr("%1 (#%2)").arg(token).arg(key));
+                      ? tr("%1 (#%2, sentence %3)").arg(token).arg(key + 1).arg(item + 1)
+                      : tr("%1 (#%2)").arg(token).arg(key + 1));
     }
     masked_keys_->setText(names.join(QStringLiteral(", ")));
     clear_masks_->setEnabled(true);

@@ -187,17 +187,18 @@ QString HeatmapGridView::describe(const FigureHit& hit) const {
     const QString head = hit.head < 0
                              ? tr("mean of %n head(s)", nullptr, std::max(s->num_heads, s->heads))
                              : tr("head %1").arg(hit.head + 1);
-    // Positions in the whole sequence: a window shows part of it.
+    // Positions in the whole sequence (a window shows part of it); shown from 1.
     const int query = hit.row + s->query_offset, key = hit.col + s->key_offset;
+    const int query_shown = query + 1, key_shown = key + 1;
     switch (hit.region) {
         case FigureHit::Region::Cells: {
             const QString q = s->query_tokens[n][hit.row];
             const QString k = s->key_tokens[n][hit.col];
             QString text = tr("%1 · query %2 “%3” → key %4 “%5” · weight %6")
                                .arg(head)
-                               .arg(query)
+                               .arg(query_shown)
                                .arg(q)
-                               .arg(key)
+                               .arg(key_shown)
                                .arg(k)
                                .arg(fmt(s->value(n, hit.head, hit.row, hit.col)));
             if (const auto score = s->score(n, hit.head, hit.row, hit.col))
@@ -212,14 +213,14 @@ QString HeatmapGridView::describe(const FigureHit& hit) const {
         }
         case FigureHit::Region::KeyLabels:
             return tr("key %1 “%2” — click to %3 this key")
-                .arg(key)
+                .arg(key_shown)
                 .arg(s->key_tokens[n][hit.col])
                 .arg(s->config.masked_keys.count({n, key}) ? tr("unmask") : tr("mask"));
         case FigureHit::Region::QueryLabels:
             if (s->config.pair_mode == PairMode::CrossAttention)
-                return tr("query %1 “%2”").arg(query).arg(s->query_tokens[n][hit.row]);
+                return tr("query %1 “%2”").arg(query_shown).arg(s->query_tokens[n][hit.row]);
             return tr("query %1 “%2” — click to %3 this token as a key")
-                .arg(query)
+                .arg(query_shown)
                 .arg(s->query_tokens[n][hit.row])
                 .arg(s->config.masked_keys.count({n, query}) ? tr("unmask") : tr("mask"));
         case FigureHit::Region::PanelTitle:

@@ -201,7 +201,14 @@ void InputPanel::syncFromDocument() {
         const QSignalBlocker b(mode_);
         mode_->setCurrentIndex(mode_->findData(int(doc_->pairMode())));
     }
-    set_text_keeping_cursor(sentence_, doc_->textA());
+    if (file_tokens_.empty()) {
+        set_text_keeping_cursor(sentence_, doc_->textA());
+    } else {  // the maps' tokens as text: their pieces one after the other
+        std::string text;
+        for (const std::string& t : file_tokens_)
+            text += t;
+        set_text_keeping_cursor(sentence_, QString::fromStdString(text));
+    }
     set_text_keeping_cursor(second_, doc_->textB());
     {
         const QSignalBlocker b1(edit_tokens_), b2(lowercase_), b3(special_);
@@ -224,8 +231,15 @@ void InputPanel::syncFromDocument() {
     refreshTokens();
 }
 
+void InputPanel::showFileTokens(const std::vector<std::string>& tokens) {
+    if (tokens == file_tokens_) return;
+    file_tokens_ = tokens;
+    syncFromDocument();
+}
+
 void InputPanel::refreshTokens() {
-    const TokenSequences t = doc_->tokens();
+    TokenSequences t = doc_->tokens();
+    if (!file_tokens_.empty()) t = TokenSequences{file_tokens_, {}};
     // The fonts for the tokens on show (a long text's first ones; Qt falls back per glyph).
     QStringList all;
     for (const auto* tokens : {&t.a, &t.b})

@@ -4,6 +4,9 @@
 
 #include <QWidget>
 
+#include <string>
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
@@ -28,6 +31,9 @@ class InputPanel : public QWidget {
     /// `offer_bilingual`.
     void setUnknownCharacters(int unknown, int total, bool offer_bilingual);
     QLabel* unknownLabel() const { return unknown_; }
+    /// Attention maps opened from a file come with their tokens (empty: none): the panel,
+    /// disabled, shows them, their text and their count instead of the document's sentence.
+    void showFileTokens(const std::vector<std::string>& tokens);
     QPushButton* bilingualButton() const { return bilingual_; }
 
   signals:
@@ -55,6 +61,7 @@ class InputPanel : public QWidget {
     QLabel* count_ = nullptr;
     QLabel* unknown_ = nullptr;
     QPushButton* bilingual_ = nullptr;
+    std::vector<std::string> file_tokens_;  ///< showFileTokens()
 };
 
 }  // namespace attnviz::ui

@@ -114,6 +114,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     sessions_ = new SessionFiles(this, doc_, settings_, splitter_);
     connect(sessions_, &SessionFiles::titleChanged, this, &MainWindow::updateTitle);
     connect(sessions_, &SessionFiles::titleChanged, this, &MainWindow::sessionChanged);
+    models_->setOpener(
+        [this](const std::function<void()>& change) { sessions_->openInto(change); });
 
     WindowActions::Parts parts;
     parts.document = doc_;
@@ -191,6 +193,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(writer, &GenerationRunner::ended, compute_, &ComputeController::settle);
     connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
         if (s->model) doc_->setModelHeads(s->model->heads_kept);
+        std::vector<std::string> file_tokens;  // attention maps: the tokens file's, on show
+        if (s->model && s->config.usesMaps())
+            for (const QString& t : s->model->token_text)
+                file_tokens.push_back(t.toStdString());
+        inputs_->showFileTokens(file_tokens);
         models_->setSnapshot(s);
         // Characters the model reads as <unk>: said under the tokens, with the bilingual model.
         const QString bilingual = shipped_model(QStringLiteral("char-zh-en-4l"));
@@ -211,10 +218,16 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         }
         views_->setSnapshot(s, compute_->latestStatistics());
         model_panel_->setSnapshot(s);
-        timing_label_->setText(tr("%1 × %2 tokens · %3 heads · %4 ms")
+        // Mean only (the memory budget's offer) keeps no head: "mean of 8 heads", not "0 heads".
+        const int all_heads = std::max(s->num_heads, s->heads);
+        const QString heads = s->heads == 0 ? tr("mean of %n head(s)", nullptr, all_heads)
+                              : s->heads < all_heads
+                                  ? tr("%1 of %2 heads").arg(s->heads).arg(all_heads)
+                                  : tr("%n head(s)", nullptr, all_heads);
+        timing_label_->setText(tr("%1 × %2 tokens · %3 · %4 ms")
                                    .arg(s->target_len)
                                    .arg(s->source_len)
-                                   .arg(s->heads)
+                                   .arg(heads)
                                    .arg(s->elapsed_ms, 0, 'f', 1));
         syncViewControls();
     });
@@ -362,8 +375,11 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
     if (urls.size() != 1 || !urls.front().isLocalFile()) return;
-    const QString path = urls.front().toLocalFile();
     event->acceptProposedAction();
+    openPath(urls.front().toLocalFile());
+}
+
+void MainWindow::openPath(const QString& path) {
     if (QFileInfo(path).isDir() || path.endsWith(QLatin1String(".gguf"), Qt::CaseInsensitive) ||
         is_attention_maps_path(path))
         models_->load(path);
@@ -413,6 +429,7 @@ void MainWindow::takeOverFrom(const MainWindow& previous) {
     // The view the class is looking at, and presentation mode (the step, focus and heads are
     // in the document already).
     views_->setCurrentTab(previous.views_->currentTab());
+    views_->takeExplanationFrom(*previous.views_);
     presentation_->setActive(previous.presentation_->active());
     updateTitle();
     syncViewControls();
@@ -447,6 +464,9 @@ void MainWindow::restoreLayout() {
         QSize size(1480, 940);
         if (const QScreen* screen = QGuiApplication::primaryScreen()) {
             const QSize avail = screen->availableGeometry().size();
+            // A screen smaller than that (a 1280×800 projector, a small laptop): the window
+            // opens maximized (showAsLaunched), so the figure gets every pixel.
+            opens_maximized_ = avail.width() < size.width() || avail.height() < size.height();
             size = size.boundedTo(avail * 0.92);
         }
         resize(size);
@@ -455,6 +475,18 @@ void MainWindow::restoreLayout() {
     restoreState(settings_->windowState());
     const QByteArray splitter = settings_->splitterState();
     if (!splitter.isEmpty()) splitter_->restoreState(splitter);
+}
+
+void MainWindow::showAsLaunched() {
+    if (!opens_maximized_) {
+        show();
+        return;
+    }
+    // The screen's whole work area first: where no window manager maximizes (a bare X
+    // server, some kiosks), the window still fills the screen.
+    if (const QScreen* screen = QGuiApplication::primaryScreen())
+        setGeometry(screen->availableGeometry());
+    showMaximized();
 }
 
 void MainWindow::saveLayout() {
@@ -587,7 +619,7 @@ bool MainWindow::loadExample(const QString& id) {
         }
         ViewTabs::Tab tab = ViewTabs::GridTab;
         if (ViewTabs::tabFromName(e.tab, &tab)) views_->setCurrentTab(tab);
-        views_->showExplanation(e.title, e.explanation);
+        views_->showExplanation(e);
         if (!e.patch.clean.isEmpty())
             views_->patchView()->setInputs(e.patch.clean, e.patch.corrupt, e.patch.target,
                                            e.patch.distractor, doc_->computeConfig().model_folder);

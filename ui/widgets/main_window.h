@@ -107,7 +107,14 @@ class MainWindow : public QMainWindow {
     FigureOptions currentFigureOptions() const;
 
     /// Each returns false and shows an error dialog on failure.
+    /// Shows the window as the app starts it: maximized on a first launch on a screen smaller
+    /// than the default window, else at its saved or default size.
+    void showAsLaunched();
     bool openSession(const QString& path);
+    /// A file or folder as the user names it (dropped, or picked in Open Session…): a model
+    /// folder, a .gguf file or attention maps open as a model; anything else as a session.
+    /// Unsaved changes are asked about before a session replaces them.
+    void openPath(const QString& path);
     bool saveSessionTo(const QString& path);
     /// Opens a recovery copy as unsaved work (SessionFiles::restoreSession).
     bool restoreSession(const QString& path);
@@ -181,6 +188,7 @@ class MainWindow : public QMainWindow {
     SessionFiles* sessions_ = nullptr;
     WindowActions* actions_ = nullptr;
     PresentationMode* presentation_ = nullptr;
+    bool opens_maximized_ = false;  ///< see showAsLaunched()
 
     QLabel* hover_label_ = nullptr;
     QLabel* timing_label_ = nullptr;

@@ -76,6 +76,7 @@ bool SessionFiles::load(const std::function<bool()>& fill, const QString& file, 
         return false;
     }
     file_ = file;
+    blank_ = false;  // a session or an example: its own setup, which a model would change
     // The document's change signals are coalesced to the next event-loop turn; the session
     // is unmodified once they have been delivered.
     QTimer::singleShot(0, this, [this, modified] {
@@ -88,9 +89,21 @@ bool SessionFiles::load(const std::function<bool()>& fill, const QString& file, 
     return true;
 }
 
+void SessionFiles::openInto(const std::function<void()>& open) {
+    if (!blank_ || !file_.isEmpty() || modified_ || loading_) {
+        open();
+        return;
+    }
+    loading_ = true;
+    open();
+    // After the document's coalesced change signals, which open() has just queued.
+    QTimer::singleShot(0, this, [this] { loading_ = false; });
+}
+
 void SessionFiles::takeOver(const SessionFiles& other) {
     file_ = other.file_;
     modified_ = other.modified_;
+    blank_ = other.blank_;
     confirm_ = other.confirm_;
     emit titleChanged();
 }
@@ -107,11 +120,11 @@ void SessionFiles::newSession() {
 }
 
 void SessionFiles::openDialog() {
-    if (!maybeSave()) return;
     const QString path = QFileDialog::getOpenFileName(
         window_, tr("Open Session"), window_->dialogDirectory(),
         tr("AttnViz sessions (*.%1);;All files (*)").arg(QLatin1String(kSessionSuffix)));
-    if (!path.isEmpty()) openSession(path);
+    // A model picked here (a .gguf under "All files") opens as a model, as when dropped.
+    if (!path.isEmpty()) window_->openPath(path);
 }
 
 bool SessionFiles::openSession(const QString& path) {

@@ -48,6 +48,11 @@ class SessionFiles : public QObject {
     /// Runs `fill`, which sets the whole document, as a load and not an edit: the session is
     /// then unmodified and named `file` (empty: untitled).  False when `fill` fails.
     bool load(const std::function<bool()>& fill, const QString& file, bool modified = false);
+    /// Runs `open`, which puts a model, a GGUF file or attention maps into the document, as
+    /// opening a file: a blank window (nothing loaded, nothing edited: the command line's
+    /// `attnviz MODEL`) stays unmodified, with nothing to save on quit and no recovery copy; in
+    /// a session or an example it is an edit like any other.
+    void openInto(const std::function<void()>& open);
     /// What a session file keeps of the window: the tab and the splitter, and with
     /// `recovery` also the session's file and its unsaved-changes flag (recovery copies).
     SessionExtras extras(bool recovery = false) const;
@@ -73,6 +78,9 @@ class SessionFiles : public QObject {
     QString file_;
     bool modified_ = false;
     bool loading_ = false;
+    /// Nothing loaded yet (no session, example or recovery copy) and nothing edited: a
+    /// model opened into it is what the window shows, not unsaved work (openInto).
+    bool blank_ = true;
     bool confirm_ = true;
 };
 

@@ -1,0 +1,194 @@
+// Every example as a class sees it (issue 35): in English and Chinese, at 1280×800, at
+// 1920×1080 and in Presentation Mode, no label or button shows less than its whole text, no
+// column is pushed wider than its splitter gives it, and the figure gets at least half of
+// the window's height.
+
+#include <QApplication>
+#include <QFile>
+#include <QFontInfo>
+#include <QGuiApplication>
+#include <QScreen>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTest>
+
+#include "layout_check.h"
+#include "test_support.h"
+#include "ui/classroom/examples.h"
+#include "ui/classroom/view_tabs.h"
+#include "ui/document/attention_document.h"
+#include "ui/i18n/language.h"
+#include "ui/model/predictions_view.h"
+#include "ui/settings/app_settings.h"
+#include "ui/widgets/heatmap_grid_view.h"
+#include "window_support.h"
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+/// How the window is shown: a size, or Presentation Mode (full screen).
+struct Screen {
+    const char* name;
+    QSize size;
+    bool present;
+};
+/// The screen is a 1280×800 projector's (tests/ui.cmake): presenting fills it.
+constexpr Screen kScreens[] = {{"1280x800", {1280, 800}, false},
+                               {"1920x1080", {1920, 1080}, false},
+                               {"presenting", {1280, 800}, true}};
+}  // namespace
+
+class LayoutTest : public test::WindowFixture {
+    Q_OBJECT
+
+    /// The figure's share of the window: the height of the view tab's page.
+    double figureShare() const {
+        const QWidget* page = w_->views()->tabs()->currentWidget();
+        return page ? double(page->height()) / w_->height() : 0.0;
+    }
+
+  private slots:
+    void cleanup() {
+        closeWindow();
+        install_translations(QStringLiteral("en"));
+    }
+
+    /// A first launch on a screen smaller than the default window (this test's: a 1280×800
+    /// projector) opens maximized, not at 92% of the screen
+    /// with the figure a quarter of it.  Its size once saved is used as it is.
+    void aFirstLaunchOnASmallScreenOpensMaximized() {
+        const QSize screen = QGuiApplication::primaryScreen()->availableGeometry().size();
+        QVERIFY(screen.width() < 1480 || screen.height() < 940);
+        const QString ini = test::temp_path(QStringLiteral("first-launch.ini"));
+        QFile::remove(ini);
+        {
+            AppSettings settings(ini);
+            MainWindow w(&settings);
+            w.setConfirmOnClose(false);
+            w.showAsLaunched();
+            QTRY_VERIFY(w.isMaximized());
+            w.showNormal();
+            w.resize(700, 500);
+            QTest::qWait(1);
+            QVERIFY(w.close());  // saves the size
+        }
+        AppSettings settings(ini);
+        MainWindow w(&settings);
+        w.setConfirmOnClose(false);
+        w.showAsLaunched();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(!w.isMaximized());
+    }
+
+    void everyExampleFitsInBothLanguages_data() {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("present");
+        for (const char* language : {"en", "zh_CN"}) {
+            install_translations(QString::fromLatin1(language));
+            for (const Example& e : builtin_examples())
+                for (const Screen& s : kScreens)
+                    QTest::addRow("%s/%s/%s", language, qPrintable(e.id), s.name)
+                        << QString::fromLatin1(language) << e.id << s.size << s.present;
+        }
+        install_translations(QStringLiteral("en"));
+    }
+
+    void everyExampleFitsInBothLanguages() {
+        QFETCH(QString, language);
+        QFETCH(QString, example);
+        QFETCH(QSize, size);
+        QFETCH(bool, present);
+        QVERIFY(install_translations(language));
+        openWindow({test::temp_path(QStringLiteral("layout.ini")), size, {}});
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(w_->loadExample(example));
+        SETTLE(*w_);
+        if (present)
+            w_->setPresentation(true);  // full screen
+        else
+            w_->resize(size);
+        QTest::qWait(1);
+        SETTLE(*w_);
+        QApplication::processEvents();
+
+        const QStringList clipped = test::clipped_texts(w_.get());
+        QVERIFY2(clipped.isEmpty(), qPrintable(clipped.join(QStringLiteral("\n  "))));
+        const QStringList wide = test::overwide_areas(w_.get());
+        QVERIFY2(wide.isEmpty(), qPrintable(wide.join(QStringLiteral("\n  "))));
+        QVERIFY2(figureShare() >= 0.5,
+                 qPrintable(QStringLiteral("the figure has %1% of the window's %2 px")
+                                .arg(qRound(100 * figureShare()))
+                                .arg(w_->height())));
+    }
+
+    /// The strip of guesses under the heatmaps at 70 tokens, in English and Chinese, normal and
+    /// presenting: no two of its texts overlap, each lies inside the strip, the caption is
+    /// whole, and presenting it is at least 14 px type.
+    void theStripOfGuessesStaysLegible_data() {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<bool>("present");
+        for (const bool present : {false, true}) {
+            QTest::addRow("en/%s", present ? "presenting" : "window")
+                << QStringLiteral("en") << QStringLiteral("induction_head") << present;
+            QTest::addRow("zh_CN/%s", present ? "presenting" : "window")
+                << QStringLiteral("zh_CN") << QStringLiteral("induction_head_zh") << present;
+        }
+    }
+
+    void theStripOfGuessesStaysLegible() {
+        QFETCH(QString, language);
+        QFETCH(QString, example);
+        QFETCH(bool, present);
+        QVERIFY(install_translations(language));
+        openWindow({test::temp_path(QStringLiteral("layout.ini")), QSize(1280, 800), {}});
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(w_->loadExample(example));
+        SETTLE(*w_);
+        // 70 tokens or more: the example's text, repeated.
+        const QString text = w_->document()->textA();
+        QString longer = text;
+        while (snap()->source_len < 70) {
+            longer += QLatin1Char(' ') + text;
+            w_->document()->setTextA(longer);
+            SETTLE(*w_);
+        }
+        if (present) {
+            w_->setPresentation(true);
+            QTest::qWait(1);
+            SETTLE(*w_);
+        }
+        w_->grid()->setFocus();
+        QApplication::processEvents();
+        PredictionStrip* strip = w_->grid()->predictionStrip();
+        QVERIFY(strip->isVisible());
+        if (present) QVERIFY(QFontInfo(strip->font()).pixelSize() >= 14);
+        strip->repaint();
+        const std::vector<QRectF>& rects = strip->textRects();
+        // The row's name, a guess at least, the loss bar's name and the caption.
+        QVERIFY2(rects.size() >= 4, qPrintable(QString::number(rects.size())));
+        const QRectF inside = QRectF(strip->rect()).adjusted(-0.5, -0.5, 0.5, 0.5);
+        for (std::size_t a = 0; a < rects.size(); ++a) {
+            QVERIFY2(inside.contains(rects[a]),
+                     qPrintable(QStringLiteral("text %1 at %2,%3 %4×%5 leaves the %6×%7 strip")
+                                    .arg(a)
+                                    .arg(rects[a].x())
+                                    .arg(rects[a].y())
+                                    .arg(rects[a].width())
+                                    .arg(rects[a].height())
+                                    .arg(strip->width())
+                                    .arg(strip->height())));
+            for (std::size_t b = a + 1; b < rects.size(); ++b) {
+                const QRectF both = rects[a].intersected(rects[b]);
+                QVERIFY2(both.width() < 1.0 || both.height() < 1.0,
+                         qPrintable(QStringLiteral("texts %1 and %2 overlap").arg(a).arg(b)));
+            }
+        }
+    }
+};
+
+QTEST_MAIN(LayoutTest)
+#include "ui_layout_test.moc"
