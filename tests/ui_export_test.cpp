@@ -21,9 +21,12 @@
 #include "test_support.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/i18n/language.h"
+#include "ui/model/patch_figure.h"
+#include "ui/model/positions_view.h"
 #include "ui/render/figure_export.h"
 #include "ui/render/fonts.h"
 #include "ui/render/heatmap_figure.h"
+#include "ui/render/zoom_map_figure.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/main_window.h"  // language.h holds a QPointer<MainWindow>
 
@@ -64,6 +67,117 @@ int ink(const QFont& font, const QString& text) {
         for (int x = 0; x < image.width(); ++x)
             dark += qGray(image.pixel(x, y)) < 128;
     return dark;
+}
+
+QString model_dir(const char* name) {
+    return QString::fromStdString(test::golden_dir()) + QStringLiteral("/../../resources/models/") +
+           QLatin1String(name);
+}
+
+/// A character of Chinese, Japanese or Korean, decided here independently of fonts.h: the
+/// scripts, and the punctuation, symbols and full-width forms they share.
+bool cjk_char(char32_t ch) {
+    const QChar::Script s = QChar::script(ch);
+    return s == QChar::Script_Han || s == QChar::Script_Hiragana || s == QChar::Script_Katakana ||
+           s == QChar::Script_Hangul || s == QChar::Script_Bopomofo ||
+           (ch >= 0x2e80 && ch <= 0x2fdf) || (ch >= 0x3000 && ch <= 0x303f) ||
+           (ch >= 0x31c0 && ch <= 0x33ff) || (ch >= 0xfe30 && ch <= 0xfe4f) ||
+           (ch >= 0xff00 && ch <= 0xffef);
+}
+
+/// The families of a CSS font-family list, unquoted, in order.
+QStringList css_families(const QString& value) {
+    QStringList out;
+    for (QString f : value.split(QLatin1Char(','))) {
+        f = f.trimmed();
+        if (f.size() >= 2 && (f.front() == QLatin1Char('\'') || f.front() == QLatin1Char('"')))
+            f = f.mid(1, f.size() - 2);
+        out << f;
+    }
+    return out;
+}
+
+/// What a strict XML reader makes of an SVG: the error (empty: well formed), its <title> and
+/// <desc>, and every <text> element's content and font-family.
+struct SvgReading {
+    QString error;
+    QString title, desc;
+    QList<QPair<QString, QString>> texts;  ///< content, font-family
+    int cjk_texts = 0;                     ///< <text> elements holding a CJK character
+    QStringList problems;                  ///< CJK text without a CJK family first, ...
+};
+
+SvgReading read_svg(const QByteArray& xml) {
+    SvgReading out;
+    QXmlStreamReader r(xml);
+    while (!r.atEnd()) {
+        if (r.readNext() != QXmlStreamReader::StartElement) continue;
+        if (r.name() == QLatin1String("title") && out.title.isEmpty()) {
+            out.title = r.readElementText(QXmlStreamReader::IncludeChildElements);
+        } else if (r.name() == QLatin1String("desc") && out.desc.isEmpty()) {
+            out.desc = r.readElementText(QXmlStreamReader::IncludeChildElements);
+        } else if (r.name() == QLatin1String("text")) {
+            const QString family = r.attributes().value(QLatin1String("font-family")).toString();
+            const QString text = r.readElementText(QXmlStreamReader::IncludeChildElements);
+            out.texts.append({text, family});
+            const QList<uint> chars = text.toUcs4();
+            const bool cjk = std::any_of(chars.begin(), chars.end(),
+                                         [](uint ch) { return cjk_char(char32_t(ch)); });
+            const QStringList families = css_families(family);
+            if (cjk) {
+                ++out.cjk_texts;
+                if (families.value(0) != QLatin1String("Noto Sans CJK SC"))
+                    out.problems
+                        << QStringLiteral("CJK text '%1' in font-family '%2'").arg(text, family);
+            } else if (families.value(0).contains(QLatin1String("CJK"))) {
+                // Latin-only text keeps the font the figure draws it in.
+                out.problems
+                    << QStringLiteral("Latin text '%1' in font-family '%2'").arg(text, family);
+            }
+        }
+    }
+    if (r.hasError())
+        out.error = QStringLiteral("line %1, column %2: %3")
+                        .arg(r.lineNumber())
+                        .arg(r.columnNumber())
+                        .arg(r.errorString());
+    return out;
+}
+
+/// Dark pixels in row `y` of `image`.
+int dark_in_row(const QImage& image, int y) {
+    int n = 0;
+    for (int x = 0; x < image.width(); ++x)
+        n += qGray(image.pixel(x, y)) < 160;
+    return n;
+}
+
+/// A finished sweep of 2 layers x 8 heads on the shipped activation patching example, drawn
+/// without a model: what `attnviz export --view patch` draws for it.
+PatchMaps example_patch_maps() {
+    PatchMaps m;
+    m.model = QStringLiteral("attn-only-2l");
+    m.num_layers = 2;
+    m.num_heads = 8;
+    m.clean_text = QStringLiteral("zK8&pW3!rT6~bN1^ zK8&pW3!rT6~bN1");
+    m.corrupt_text = QStringLiteral("zK8&pW3!rT6~bN1x zK8&pW3!rT6~bN1");
+    m.clean_tokens.push_back(QStringLiteral("<|bos|>"));
+    m.corrupt_tokens.push_back(QStringLiteral("<|bos|>"));
+    for (const QChar c : m.clean_text)
+        m.clean_tokens.push_back(QString(c));
+    for (const QChar c : m.corrupt_text)
+        m.corrupt_tokens.push_back(QString(c));
+    m.target = QStringLiteral("^");
+    m.distractor = QStringLiteral("x");
+    std::vector<float> fraction(16, 0.01f);
+    fraction[8 + 7] = 0.74f;  // head 2.8, the induction head
+    m.result.fraction = Tensor({2, 8}, fraction);
+    m.result.m_patched = Tensor({2, 8}, 1.0f);
+    m.result.m_clean = 4.785;
+    m.result.m_corrupt = -2.5;
+    m.result.position = std::int64_t(m.clean_tokens.size()) - 1;
+    m.done = m.total = 16;
+    return m;
 }
 
 SnapshotPtr demo_snapshot(PairMode mode = PairMode::Single) {
@@ -165,6 +279,209 @@ class ExportTest : public QObject {
         QVERIFY(caption);
         // Vector cells: rectangles; the only bitmap is the colour bar's gradient.
         QCOMPARE(read_all(path).count("<image"), 1);
+    }
+
+    // Issue 35, item 4: every SVG is XML a strict reader accepts, whatever the tokens and texts
+    // hold (<|bos|>, &, quotes), in either language; <text> holding CJK names Noto Sans CJK SC
+    // first (programs other than Qt do not fall back from the Latin family: they draw boxes or
+    // nothing), and Latin-only text keeps its font.  Every figure `attnviz export` draws.
+    void svgOfEveryFigureIsXmlWithCjkFonts_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("cjk");  // the figure has CJK text to draw
+        const QString latin = QStringLiteral("ab <c & \"d\"> ab");
+        const QString chinese = QStringLiteral("春风不觉晓，处处闻啼鸟 <&\"> 春眠不觉晓");
+        const QStringList views{"grid",    "mean",  "head:2", "steps",      "lines",
+                                "compare", "model", "lens",   "predictions"};
+        for (const char* language : {"en", "zh_CN"}) {
+            const QString lang = QString::fromLatin1(language);
+            const bool zh = lang != QLatin1String("en");
+            const QStringList size{"--lang", lang, "--width", "900", "--height", "600"};
+            // Random weights (the built-in tokenizer), then the two shipped models.
+            for (const char* view : {"grid", "steps", "lines", "compare"}) {
+                QStringList args = size + QStringList{"--text", latin, "--view", view};
+                if (view == QLatin1String("compare"))
+                    args << "--compare"
+                         << "causal";
+                QTest::addRow("%s no model %s", qPrintable(lang), view) << args << zh;
+            }
+            for (const char* model : {"attn-only-2l", "attn-only-zh-en-2l"}) {
+                const bool zh_model = model == QLatin1String("attn-only-zh-en-2l");
+                for (const QString& view : views) {
+                    QStringList args = size + QStringList{"--model", model_dir(model),
+                                                          "--text",  zh_model ? chinese : latin,
+                                                          "--view",  view};
+                    if (view == QLatin1String("compare"))
+                        args << "--b-layer"
+                             << "2";
+                    QTest::addRow("%s %s %s", qPrintable(lang), model, qPrintable(view))
+                        << args << (zh || zh_model);
+                }
+            }
+            // The shipped activation patching example, and one in Chinese.
+            QTest::addRow("%s attn-only-2l patch", qPrintable(lang))
+                << size + QStringList{"--model",      model_dir("attn-only-2l"),
+                                      "--view",       "patch",
+                                      "--clean",      "zK8&pW3!rT6~bN1^ zK8&pW3!rT6~bN1",
+                                      "--corrupt",    "zK8&pW3!rT6~bN1x zK8&pW3!rT6~bN1",
+                                      "--target",     "^",
+                                      "--distractor", "x"}
+                << zh;
+            QTest::addRow("%s attn-only-zh-en-2l patch", qPrintable(lang))
+                << size +
+                       QStringList{"--model",      model_dir("attn-only-zh-en-2l"),
+                                   "--view",       "patch",
+                                   "--clean",      "春风不觉晓 & 处处闻啼鸟。春风不觉晓 & 处处闻啼",
+                                   "--corrupt",    "春风不觉晓 & 处处闻啼花。春风不觉晓 & 处处闻啼",
+                                   "--target",     "鸟",
+                                   "--distractor", "花"}
+                << true;
+        }
+    }
+    void svgOfEveryFigureIsXmlWithCjkFonts() {
+        QFETCH(QStringList, args);
+        QFETCH(bool, cjk);
+        QString name = QString::fromLatin1(QTest::currentDataTag());
+        name.replace(QLatin1Char(' '), QLatin1Char('-'))
+            .replace(QLatin1Char(':'), QLatin1Char('-'));
+        const QString out = test::temp_path(QStringLiteral("every-%1.svg").arg(name));
+        const test::ProcessRun r = run_cli(args + QStringList{"--out", out});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const SvgReading svg = read_svg(read_all(out));
+        QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
+        QVERIFY2(svg.problems.isEmpty(), qPrintable(svg.problems.join(QLatin1Char('\n'))));
+        QVERIFY(!svg.texts.isEmpty());
+        QVERIFY(!svg.title.isEmpty());
+        if (cjk) QVERIFY(svg.cjk_texts > 0);
+        // The special characters reach the document (<|bos|>, the tokens, the texts in the
+        // caption) and come back as they were: escaped once, not twice.
+        QString all = svg.title + svg.desc;
+        for (const auto& t : svg.texts)
+            all += t.first;
+        QVERIFY2(all.contains(QLatin1Char('<')) || all.contains(QLatin1Char('&')),
+                 qPrintable(all.left(400)));
+        for (const char* escaped : {"&lt;", "&amp;", "&quot;", "&gt;"})
+            QVERIFY2(!all.contains(QLatin1String(escaped)), escaped);
+    }
+
+    // The figures of the window alone (the positions plot, a head's full map) go through the
+    // same SVG writer: titles and tokens with <|bos|>, & and quotes, in either language.
+    void svgOfWindowFiguresIsXmlWithCjkFonts_data() {
+        QTest::addColumn<QString>("lang");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void svgOfWindowFiguresIsXmlWithCjkFonts() {
+        QFETCH(QString, lang);
+        const auto english = qScopeGuard([] { install_translations(QStringLiteral("en")); });
+        QVERIFY(install_translations(lang));
+        const std::vector<QString> tokens{"<|bos|>", "猫", "&", "\"q\"", "<a>", "坐"};
+        const auto L = std::int64_t(tokens.size());
+
+        auto stats = std::make_shared<PositionStatistics>();
+        stats->name = QStringLiteral("模型 <|bos|> & \"q\"");
+        for (const QString& t : tokens)
+            stats->tokens << t;
+        models::HeadStatistics& h = stats->statistics;
+        h.layers = h.heads = 1;
+        h.length = L;
+        h.causal = true;
+        for (std::int64_t j = 0; j < L; ++j) {
+            h.received.push_back(1.0f / float(j + 1));
+            h.first_token.push_back(j == 0 ? 1.0f : 0.5f);
+        }
+        PositionsFigure positions(stats, PositionsPlotOptions{});
+
+        Tensor map({L, L});
+        for (std::int64_t i = 0; i < L; ++i)
+            for (std::int64_t j = 0; j <= i; ++j)
+                map.data[std::size_t(i * L + j)] = 1.0f / float(i + 1);
+        ZoomMapFigure full_map;
+        full_map.setContent({std::make_shared<const ops::MapPyramid>(std::move(map)), tokens, true,
+                             QStringLiteral("模型 <|bos|> & \"q\" · 1 · 2")});
+        full_map.setRegion(QRectF(0, 0, double(L), double(L)));
+
+        for (PaintedFigure* figure :
+             {static_cast<PaintedFigure*>(&positions), static_cast<PaintedFigure*>(&full_map)}) {
+            const RenderedFigure f =
+                render_painted_figure(*figure, ExportSize{900, 600, 1.0}, QStringLiteral("f.svg"));
+            const SvgReading svg = read_svg(f.bytes);
+            QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
+            QVERIFY2(svg.problems.isEmpty(), qPrintable(svg.problems.join(QLatin1Char('\n'))));
+            QVERIFY(svg.cjk_texts > 0);
+            QCOMPARE(svg.title, figure->titleText());
+            QCOMPARE(svg.desc, figure->captionText());
+        }
+    }
+
+    // Characters XML has no place for (a control character, U+FFFF) in a title the user
+    // typed: the SVG still parses, with U+FFFD for each, in the title element and the drawn
+    // text alike.
+    void svgWithControlCharactersIsXml() {
+        FigureOptions options;
+        options.title = QStringLiteral("a\u0001b <|bos|> & \"q\" \uFFFF 猫");
+        const QByteArray bytes =
+            render_figure_svg(*demo_snapshot(), options, QSize(640, 400), nullptr);
+        const SvgReading svg = read_svg(bytes);
+        QVERIFY2(svg.error.isEmpty(), qPrintable(svg.error));
+        QVERIFY2(svg.problems.isEmpty(), qPrintable(svg.problems.join(QLatin1Char('\n'))));
+        const QString expected = QStringLiteral("a\uFFFDb <|bos|> & \"q\" \uFFFD 猫");
+        QCOMPARE(svg.title, expected);
+        QString drawn;
+        for (const auto& t : svg.texts)
+            drawn += t.first;
+        QVERIFY2(drawn.contains(QStringLiteral("<|bos|> & \"q\"")), qPrintable(drawn));
+    }
+
+    // Issue 35, item 5: the Chinese patching figure keeps its last line ("所有头均已运行（16
+    // 个）").  Its notes are measured in the font they are drawn in (Chinese in the CJK
+    // family, taller than the Latin one, and wrapped into more lines), so the canvas is cut
+    // under them: nothing is drawn in the bottom padding.
+    void patchFigureKeepsItsLastLine_data() {
+        QTest::addColumn<QString>("lang");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void patchFigureKeepsItsLastLine() {
+        QFETCH(QString, lang);
+        const auto english = qScopeGuard([] { install_translations(QStringLiteral("en")); });
+        QVERIFY(install_translations(lang));
+        const PatchMaps maps = example_patch_maps();
+        PatchFigure figure;
+        figure.setMaps(&maps);
+        FigureOptions options;
+        options.font_px = 14;  // attnviz export's
+        figure.setOptions(options);
+        const QImage image = render_painted_figure(figure, ExportSize{1600, 1000, 1.0},
+                                                   test::temp_path(QStringLiteral("patch.png")))
+                                 .image;
+        // Cut to the content: the canvas is the height the layout reported.
+        QCOMPARE(image.height(), figure.usedHeight());
+        const QRectF notes = figure.notesRect();
+        const QString lines = figure.notesLines();
+        QVERIFY(!notes.isEmpty());
+        QVERIFY2(lines.section(QLatin1Char('\n'), -1).contains(QLatin1String("16")),
+                 qPrintable(lines));
+        // Where the text engine puts the lines the figure draws, in the font it draws them in
+        // (the CJK fallback's metrics included): inside the notes' rectangle, which drawText
+        // clips them to, and inside the canvas.
+        const QRectF drawn = QFontMetricsF(figure.notesFont())
+                                 .boundingRect(notes, Qt::AlignLeft | Qt::AlignTop, lines);
+        QVERIFY2(drawn.bottom() <= notes.bottom() && notes.bottom() <= image.height(),
+                 qPrintable(QStringLiteral("lines drawn down to %1; notes end at %2; canvas %3")
+                                .arg(drawn.bottom())
+                                .arg(notes.bottom())
+                                .arg(image.height())));
+        // The pixels agree: the notes are the lowest thing drawn, and their last line ends
+        // above the rectangle's bottom edge (a line cut there has ink down to the edge).
+        int lowest = -1;
+        for (int y = 0; y < image.height(); ++y)
+            if (dark_in_row(image, y) > 0) lowest = y;
+        QVERIFY2(lowest > notes.top() && lowest < notes.bottom() - 1.5,
+                 qPrintable(QStringLiteral("ink down to %1; notes %2 to %3; canvas %4")
+                                .arg(lowest)
+                                .arg(notes.top())
+                                .arg(notes.bottom())
+                                .arg(image.height())));
     }
 
     void pdfIsAVectorDocument() {

@@ -117,9 +117,44 @@ QString PatchFigure::captionText() const {
         .arg(L > 0 ? quoted(maps_->clean_tokens[at]) : QString());
 }
 
+QString PatchFigure::notesText(bool head_maps) const {
+    if (!maps_) return {};
+    const PatchMaps& m = *maps_;
+    QString progress;
+    if (m.stopped)
+        progress =
+            PatchText::tr("Stopped after %1 of %2 heads; grey: not run.").arg(m.done).arg(m.total);
+    else if (m.done < m.total)
+        progress = PatchText::tr("%1 of %2 heads run; grey: not run yet.").arg(m.done).arg(m.total);
+    else
+        progress = PatchText::tr("Every head run (%1).").arg(m.total);
+    QString notes =
+        PatchText::tr("m = logit %1 − logit %2: clean %3, corrupted %4.")
+            .arg(quoted(m.target), quoted(m.distractor))
+            .arg(signed_number(m.result.m_clean), signed_number(m.result.m_corrupt)) +
+        QLatin1Char('\n') +
+        PatchText::tr("Fraction restored = (m patched − m corrupted) / (m clean − m corrupted).") +
+        QLatin1Char('\n') + progress;
+    if (head_maps)
+        notes += QLatin1Char('\n') +
+                 PatchText::tr(
+                     "Right: the chosen head's attention, rows the queries and columns "
+                     "the keys, from 0 (dark) to the larger maximum of the two "
+                     "(yellow); grey: the future, masked.");
+    return notes;
+}
+
 void PatchFigure::layout(QSize size) {
     size_ = size;
-    QStringList texts{maps_ ? maps_->model : QString()};
+    const bool head = maps_ && maps_->head.layer >= 0 && !maps_->head.clean.empty();
+    const QString notes = notesText(head);
+    const QString head_titles = PatchText::tr("Clean text, %1") +
+                                PatchText::tr("Corrupted text, %1") +
+                                PatchText::tr("layer %1 · head %2");
+    // Every text the figure draws, so that the fonts name the family their characters come
+    // from (the translations' Chinese as well as the tokens') and measure as they draw.
+    QStringList texts{maps_ ? maps_->model : QString(), notes, head_titles,
+                      PatchText::tr("Layer %1")};
     if (maps_) {
         for (const QString& t : maps_->clean_tokens)
             texts << t;
@@ -130,6 +165,7 @@ void PatchFigure::layout(QSize size) {
     font_ = figure_font(std::max(6, options_.font_px), texts);
     small_ = figure_font(std::max(6, options_.font_px - 2), texts);
     clean_area_ = corrupt_area_ = map_ = scale_ = notes_ = QRectF();
+    notes_text_.clear();
     cell_ = 0.0;
     const double y = title_.layout(options_, titleText(), captionText(), 8, size.width(), kPad);
     used_height_ = int(std::ceil(y));
@@ -137,26 +173,31 @@ void PatchFigure::layout(QSize size) {
     if (!maps_ || maps_->num_layers <= 0 || maps_->num_heads <= 0) return;
     const QRectF area(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
     const QFontMetricsF fm(font_), sm(small_);
-    const bool head = maps_->head.layer >= 0 && !maps_->head.clean.empty();
+    head_title_h_ = std::max(fm.lineSpacing(), line_height(font_, head_titles));
     // The chosen head's two maps are square and as tall as the room: they take the width that
     // needs (at most 60%), the patching map the rest.
     const double label = std::min(90.0, fm.horizontalAdvance(QStringLiteral("MMMMMM")));
-    const double map_side = std::max(60.0, area.height() - fm.lineSpacing() - 4 - label);
+    const double map_side = std::max(60.0, area.height() - head_title_h_ - 4 - label);
     const double maps_w = head ? std::min(area.width() * 0.6, 2 * (map_side + label) + 16) : 0.0;
     const double column = head ? area.width() - maps_w - 24 : area.width();
     const double left = fm.horizontalAdvance(PatchText::tr("Layer %1").arg(88)) + 8;
     const double top = fm.height() + 4;
     const double scale_w =
         12 + 14 + 6 + std::max(sm.horizontalAdvance(QStringLiteral("−0.00")), sm.height() * 1.2);
-    const double notes_h = sm.lineSpacing() * (head ? 6 : 3) + 4;
+    // The notes are at least this wide, so wrapped here they take at most this height (their
+    // lines measured in the fonts they are drawn in: Chinese in the taller CJK family).
+    const double notes_min_w = std::min(column, 520.0);
+    const double notes_h = text_height(small_, paint::wrap_text(notes, small_, notes_min_w)) + 4;
     const double H = maps_->num_heads, N = maps_->num_layers;
     cell_ = std::min((column - left - scale_w) / H, (area.height() - top - notes_h) / N);
     cell_ = std::clamp(std::floor(cell_), 4.0, 72.0);
     map_ = QRectF(area.x() + left, area.y() + top, cell_ * H, cell_ * N);
     scale_ = QRectF(map_.right() + 12, map_.top(), 14,
                     std::max(map_.height(), std::min(area.height() - top - notes_h, 140.0)));
-    notes_ = QRectF(area.x(), std::max(map_.bottom(), scale_.bottom()) + 8,
-                    std::max(std::min(column, 520.0), map_.right() + scale_w - area.x()), notes_h);
+    const double notes_w = std::max(notes_min_w, map_.right() + scale_w - area.x());
+    notes_text_ = paint::wrap_text(notes, small_, notes_w);
+    notes_ = QRectF(area.x(), std::max(map_.bottom(), scale_.bottom()) + 8, notes_w,
+                    text_height(small_, notes_text_) + 4);
     double bottom = notes_.bottom();
     if (head) {
         const double x = area.x() + std::max(column, notes_.width()) + 24;
@@ -165,7 +206,11 @@ void PatchFigure::layout(QSize size) {
             clean_area_ = QRectF(x, area.y(), w, area.height());
             corrupt_area_ = QRectF(x + w + 16, area.y(), w, area.height());
             const double side = std::min(w - label, map_side);
-            bottom = std::max(bottom, area.y() + fm.lineSpacing() + 4 + side + label);
+            bottom = std::max(bottom, area.y() + head_title_h_ + 4 + side + label);
+        } else {  // no room for the head's maps: no note about them
+            notes_text_ = paint::wrap_text(notesText(false), small_, notes_w);
+            notes_.setHeight(text_height(small_, notes_text_) + 4);
+            bottom = std::max(bottom, notes_.bottom());
         }
     }
     used_height_ = int(std::ceil(bottom + kPad));
@@ -279,32 +324,11 @@ void PatchFigure::paintMap(QPainter* p) const {
     frame(m.head.layer, m.head.head, paint::kAccent);
     frame(hover_.y(), hover_.x(), paint::kHighlight);
 
-    // What the colours are measured against, and how far the sweep got.
+    // What the colours are measured against, and how far the sweep got: laid out (wrapped
+    // and measured) by layout().
     p->setFont(small_);
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kMuted);
-    QString progress;
-    if (m.stopped)
-        progress =
-            PatchText::tr("Stopped after %1 of %2 heads; grey: not run.").arg(m.done).arg(m.total);
-    else if (m.done < m.total)
-        progress = PatchText::tr("%1 of %2 heads run; grey: not run yet.").arg(m.done).arg(m.total);
-    else
-        progress = PatchText::tr("Every head run (%1).").arg(m.total);
-    QString notes =
-        PatchText::tr("m = logit %1 − logit %2: clean %3, corrupted %4.")
-            .arg(quoted(m.target), quoted(m.distractor))
-            .arg(signed_number(m.result.m_clean), signed_number(m.result.m_corrupt)) +
-        QLatin1Char('\n') +
-        PatchText::tr("Fraction restored = (m patched − m corrupted) / (m clean − m corrupted).") +
-        QLatin1Char('\n') + progress;
-    if (!clean_area_.isEmpty())
-        notes += QLatin1Char('\n') +
-                 PatchText::tr(
-                     "Right: the chosen head's attention, rows the queries and columns "
-                     "the keys, from 0 (dark) to the larger maximum of the two "
-                     "(yellow); grey: the future, masked.");
-    p->drawText(notes_, Qt::AlignLeft | Qt::AlignTop,
-                paint::wrap_text(notes, small_, notes_.width()));
+    p->drawText(notes_, Qt::AlignLeft | Qt::AlignTop, notes_text_);
 }
 
 void PatchFigure::paintScale(QPainter* p) const {
@@ -337,16 +361,16 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
     const QFontMetricsF fm(font_), sm(small_);
     p->setFont(font_);
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
-    p->drawText(QRectF(area.x(), area.y(), area.width(), fm.lineSpacing()),
+    p->drawText(QRectF(area.x(), area.y(), area.width(), head_title_h_),
                 Qt::AlignLeft | Qt::AlignVCenter, paint::elide(title, fm, area.width()));
     double widest = 0;
     for (const QString& t : tokens)
         widest = std::max(widest, sm.horizontalAdvance(visible_token(t)));
     const double label = std::min(widest + 6, std::min(90.0, area.width() * 0.3));
-    const double side = std::min(area.width() - label, area.height() - fm.lineSpacing() - label);
+    const double side = std::min(area.width() - label, area.height() - head_title_h_ - label);
     if (side < 8) return;
     const double c = side / L;
-    const QRectF cells(area.x() + label, area.y() + fm.lineSpacing() + 4, c * L, c * L);
+    const QRectF cells(area.x() + label, area.y() + head_title_h_ + 4, c * L, c * L);
     QCPColorGradient g = make_gradient(Colormap::Viridis);  // color() is not const
     const QCPRange range(0.0, max > 0 ? max : 1.0);
     const QColor masked = masked_cell_color(Colormap::Viridis);

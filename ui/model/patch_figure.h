@@ -75,8 +75,17 @@ class PatchFigure : public PaintedFigure {
     QPoint headAt(const QPointF& pos) const;
     /// "Layer 1 · head 6: restores 0.93 of the metric (m = 2.41)".
     QString describe(int layer, int head) const;
+    /// After layout(): the rectangle the notes under the map (the metric, the fraction's
+    /// formula, the progress) take, as tall as their wrapped lines are drawn (empty: no map).
+    QRectF notesRect() const { return notes_; }
+    /// The notes as they are drawn: wrapped into lines, and their font.
+    QString notesLines() const { return notes_text_; }
+    QFont notesFont() const { return small_; }
 
   private:
+    /// The notes under the map, unwrapped: one paragraph a line (`head_maps`: with the one
+    /// about the chosen head's maps).
+    QString notesText(bool head_maps) const;
     void paintMap(QPainter* p) const;
     void paintScale(QPainter* p) const;
     void paintHeadMap(QPainter* p, const QRectF& area, const Tensor& map,
@@ -91,6 +100,8 @@ class PatchFigure : public PaintedFigure {
     QRectF map_;                        ///< the cells
     QRectF scale_;                      ///< the colour bar
     QRectF notes_;                      ///< m_clean, m_corrupt and the progress, under the map
+    QString notes_text_;                ///< notesText() wrapped to notes_'s width
+    double head_title_h_ = 0.0;         ///< the line of a chosen head's map's title
     QRectF clean_area_, corrupt_area_;  ///< the chosen head's maps (empty: none)
     double cell_ = 0.0;
     QPoint hover_{-1, -1};

@@ -15,6 +15,8 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QXmlStreamReader>
+#include <QXmlStreamWriter>
 
 #include <cmath>
 #include <functional>
@@ -24,6 +26,7 @@
 #include "engine/errors.h"
 #include "engine/io/npy.h"
 #include "ui/classroom/classroom_figure.h"
+#include "ui/render/fonts.h"
 #include "ui/render/heatmap_figure.h"
 
 namespace attnviz::ui {
@@ -188,6 +191,168 @@ QImage paint_image(const PaintFigure& paint, QSize size, double scale) {
     return image.convertToFormat(QImage::Format_RGB32);
 }
 
+/// Whether XML 1.0 allows the character at all (escaped or not): not most C0 controls,
+/// U+FFFE or U+FFFF.  Lone surrogates never reach here (UTF-8 has none).
+bool xml_char(char32_t ch) {
+    return ch == 0x9 || ch == 0xa || ch == 0xd || (ch >= 0x20 && ch != 0xfffe && ch != 0xffff);
+}
+
+/// `text` with every character XML forbids replaced by U+FFFD, ready for an XML writer.
+QString xml_text(const QString& text) {
+    QString out;
+    out.reserve(text.size());
+    for (const char32_t ch : text.toUcs4())
+        out += xml_char(ch) ? QString::fromUcs4(&ch, 1) : QString(QChar::ReplacementCharacter);
+    return out;
+}
+
+/// The UTF-8 document with every character XML forbids replaced by U+FFFD: QSvgGenerator
+/// copies a label's control characters into the file as they are.  Each is one byte or the
+/// sequence EF BF BE/BF, which no other character's encoding contains.
+QByteArray xml_bytes(QByteArray utf8) {
+    static const QByteArray replacement = QString(QChar::ReplacementCharacter).toUtf8();
+    for (qsizetype k = 0; k < utf8.size(); ++k) {
+        const auto c = static_cast<unsigned char>(utf8[k]);
+        if (c < 0x20 && !xml_char(c)) {
+            utf8.replace(k, 1, replacement);
+            k += replacement.size() - 1;
+        } else if (c == 0xef && k + 2 < utf8.size() &&
+                   static_cast<unsigned char>(utf8[k + 1]) == 0xbf &&
+                   (static_cast<unsigned char>(utf8[k + 2]) & 0xfe) == 0xbe) {
+            utf8.replace(k, 3, replacement);
+            k += replacement.size() - 1;
+        }
+    }
+    return utf8;
+}
+
+/// A CSS font-family list for SVG text holding CJK characters: Noto Sans CJK SC (what most
+/// systems that draw SVG have), the family the window draws `text` in, then `family` (what
+/// QSvgGenerator named: the Latin font, for the Latin characters) and sans-serif.
+QString cjk_font_family(const QString& text, QStringView family) {
+    static const QStringList generic{QStringLiteral("serif"),     QStringLiteral("sans-serif"),
+                                     QStringLiteral("monospace"), QStringLiteral("cursive"),
+                                     QStringLiteral("fantasy"),   QStringLiteral("system-ui")};
+    QStringList names{QStringLiteral("Noto Sans CJK SC"), cjk_family_for(text)};
+    for (QStringView name : family.split(QLatin1Char(','))) {
+        name = name.trimmed();
+        if (name.size() >= 2 &&
+            (name.front() == QLatin1Char('\'') || name.front() == QLatin1Char('"')) &&
+            name.back() == name.front())
+            name = name.mid(1, name.size() - 2);
+        names << name.toString();
+    }
+    names << QStringLiteral("sans-serif");
+    QStringList out;
+    QStringList seen;
+    for (const QString& name : names) {
+        if (name.isEmpty() || seen.contains(name, Qt::CaseInsensitive)) continue;
+        seen << name;
+        if (generic.contains(name, Qt::CaseInsensitive)) {
+            out << name;
+        } else {
+            QString quoted = name;
+            quoted.replace(QLatin1String("\\"), QLatin1String("\\\\"));
+            quoted.replace(QLatin1String("'"), QLatin1String("\\'"));
+            out << QLatin1Char('\'') + quoted + QLatin1Char('\'');
+        }
+    }
+    return out.join(QStringLiteral(", "));
+}
+
+/// QSvgGenerator's document made well-formed and readable everywhere: the title and the
+/// description written through the XML writer (Qt 6.4 copies them in unescaped, and a token
+/// such as <|bos|> in the caption ends the document), and every <text> element holding CJK
+/// characters given a font-family list that names a CJK family first (the generator names
+/// only the font's first family, a Latin one, and other programs do not fall back from it as
+/// Qt does: they draw boxes or nothing).  Everything else is copied token by token.
+QByteArray finish_svg(const QByteArray& generated, const QString& title, const QString& caption) {
+    const QByteArray xml = xml_bytes(generated);
+    const auto check = [](const QXmlStreamReader& r) {
+        // Not the user's doing and nothing they can change: a message for a bug report.
+        if (r.hasError())
+            throw DataError(QStringLiteral("The SVG writer made a document that is not XML "
+                                           "(line %1, column %2: %3).")
+                                .arg(r.lineNumber())
+                                .arg(r.columnNumber())
+                                .arg(r.errorString())
+                                .toStdString());
+    };
+    // First pass: the text of each <text> element, in document order (empty: no CJK in it).
+    std::vector<QString> cjk_texts;
+    {
+        QXmlStreamReader r(xml);
+        r.setNamespaceProcessing(false);
+        while (!r.atEnd()) {
+            if (r.readNext() == QXmlStreamReader::StartElement &&
+                r.qualifiedName() == QLatin1String("text")) {
+                const QString text = r.readElementText(QXmlStreamReader::IncludeChildElements);
+                cjk_texts.push_back(holds_cjk(text) ? text : QString());
+            }
+        }
+        check(r);
+    }
+    // Second pass: the copy.  Without namespace processing every name and attribute is
+    // copied as it is spelt (xmlns:xlink, xlink:href, xml:space).
+    QByteArray out;
+    QXmlStreamWriter w(&out);
+    w.setAutoFormatting(false);
+    QXmlStreamReader r(xml);
+    r.setNamespaceProcessing(false);
+    std::size_t text_index = 0;
+    int depth = 0;
+    while (!r.atEnd()) {
+        const QXmlStreamReader::TokenType token = r.readNext();
+        if (token == QXmlStreamReader::Invalid) break;
+        if (token != QXmlStreamReader::StartElement) {
+            depth -= token == QXmlStreamReader::EndElement ? 1 : 0;
+            w.writeCurrentToken(r);
+            if (token == QXmlStreamReader::StartDocument) w.writeCharacters(QStringLiteral("\n"));
+            continue;
+        }
+        // A title or description of the generator's own (its defaults) gives way to the
+        // figure's, written below.
+        if (depth == 1 && (r.qualifiedName() == QLatin1String("title") ||
+                           r.qualifiedName() == QLatin1String("desc"))) {
+            r.skipCurrentElement();
+            continue;
+        }
+        ++depth;
+        w.writeStartElement(r.qualifiedName().toString());
+        for (const QXmlStreamNamespaceDeclaration& ns : r.namespaceDeclarations())
+            w.writeAttribute(ns.prefix().isEmpty()
+                                 ? QStringLiteral("xmlns")
+                                 : QStringLiteral("xmlns:") + ns.prefix().toString(),
+                             ns.namespaceUri().toString());
+        QString cjk;
+        if (r.qualifiedName() == QLatin1String("text") && text_index < cjk_texts.size())
+            cjk = cjk_texts[text_index++];
+        bool family = false;
+        for (const QXmlStreamAttribute& a : r.attributes()) {
+            if (!cjk.isEmpty() && a.qualifiedName() == QLatin1String("font-family")) {
+                w.writeAttribute(QStringLiteral("font-family"), cjk_font_family(cjk, a.value()));
+                family = true;
+            } else {
+                w.writeAttribute(a.qualifiedName().toString(), a.value().toString());
+            }
+        }
+        if (!cjk.isEmpty() && !family)
+            w.writeAttribute(QStringLiteral("font-family"), cjk_font_family(cjk, {}));
+        if (depth == 1) {  // the root: where QSvgGenerator puts them
+            if (!title.isEmpty()) {
+                w.writeCharacters(QStringLiteral("\n"));
+                w.writeTextElement(QStringLiteral("title"), xml_text(title));
+            }
+            if (!caption.isEmpty()) {
+                w.writeCharacters(QStringLiteral("\n"));
+                w.writeTextElement(QStringLiteral("desc"), xml_text(caption));
+            }
+        }
+    }
+    check(r);
+    return out;
+}
+
 QByteArray paint_svg(const PaintFigure& paint, QSize size, const QString& title,
                      const QString& caption) {
     QByteArray bytes;
@@ -198,8 +363,9 @@ QByteArray paint_svg(const PaintFigure& paint, QSize size, const QString& title,
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setResolution(96);
-    generator.setTitle(title);
-    generator.setDescription(caption);
+    // None (Qt 6.4 would write them unescaped, or its defaults): finish_svg() writes them.
+    generator.setTitle(QString());
+    generator.setDescription(QString());
     QCPPainter painter;
     if (!painter.begin(&generator))
         throw DataError(ExportText::tr("Cannot start the SVG writer.").toStdString());
@@ -208,7 +374,7 @@ QByteArray paint_svg(const PaintFigure& paint, QSize size, const QString& title,
     painter.setMode(QCPPainter::pmNonCosmetic);
     paint(&painter, true);
     painter.end();
-    return bytes;
+    return finish_svg(bytes, title, caption);
 }
 
 QByteArray paint_pdf(const PaintFigure& paint, QSize size, const QString& title) {

@@ -24,9 +24,16 @@ const char* const kCjkCandidates[] = {"Noto Sans CJK SC",
 const char* const kLatinCandidates[] = {"Noto Sans", "DejaVu Sans", "Liberation Sans", "Arial",
                                         "Helvetica"};
 
-bool single_family_covers(const QString& family, const QString& text) {
+/// `family` alone: its metrics say what it has itself.  Without NoFontMerging the engine
+/// merges in the system's fallback fonts and has (nearly) every character.
+QFont alone(const QString& family) {
     QFont f(family);
-    const QFontMetrics fm(f);
+    f.setStyleStrategy(QFont::NoFontMerging);
+    return f;
+}
+
+bool single_family_covers(const QString& family, const QString& text) {
+    const QFontMetrics fm(alone(family));
     for (const char32_t ch : text.toUcs4())
         if (ch > 0x20 && !fm.inFontUcs4(ch)) return false;
     return true;
@@ -44,6 +51,37 @@ QStringList cjk_font_families() {
     return families;
 }
 
+QString cjk_family_for(const QString& text) {
+    const QStringList families = cjk_font_families();
+    for (const QString& cjk : families)
+        if (single_family_covers(cjk, text)) return cjk;
+    return families.isEmpty() ? QString() : families.first();
+}
+
+bool holds_cjk(const QString& text) {
+    for (const char32_t ch : text.toUcs4()) {
+        switch (QChar::script(ch)) {
+            case QChar::Script_Han:
+            case QChar::Script_Hiragana:
+            case QChar::Script_Katakana:
+            case QChar::Script_Hangul:
+            case QChar::Script_Bopomofo:
+                return true;
+            default:
+                break;
+        }
+        // Punctuation and symbols the scripts share (script Common): 、。「」，（）…
+        if ((ch >= 0x2e80 && ch <= 0x2fdf) ||  // radicals
+            (ch >= 0x3000 && ch <= 0x303f) ||  // CJK symbols and punctuation
+            (ch >= 0x31c0 && ch <= 0x31ef) ||  // strokes
+            (ch >= 0x3200 && ch <= 0x33ff) ||  // enclosed letters, compatibility
+            (ch >= 0xfe30 && ch <= 0xfe4f) ||  // compatibility forms
+            (ch >= 0xff00 && ch <= 0xffef))    // half-width and full-width forms
+            return true;
+    }
+    return false;
+}
+
 bool font_covers(const QFont& font, const QString& text) {
     for (const QString& family : font.families())
         if (single_family_covers(family, text)) return true;
@@ -52,7 +90,7 @@ bool font_covers(const QFont& font, const QString& text) {
         if (ch <= 0x20) continue;
         bool found = false;
         for (const QString& family : font.families()) {
-            if (QFontMetrics(QFont(family)).inFontUcs4(ch)) {
+            if (QFontMetrics(alone(family)).inFontUcs4(ch)) {
                 found = true;
                 break;
             }
@@ -72,12 +110,7 @@ QFont figure_font(int pixel_size, const QStringList& texts, bool bold) {
     QStringList families{latin};
     const QString joined = texts.join(QString());
     if (!single_family_covers(latin, joined)) {
-        for (const QString& cjk : cjk_font_families()) {
-            if (single_family_covers(cjk, joined)) {
-                families << cjk;
-                break;
-            }
-        }
+        if (const QString cjk = cjk_family_for(joined); !cjk.isEmpty()) families << cjk;
         // Keep every CJK family as a further fallback for mixed scripts.
         for (const QString& cjk : cjk_font_families())
             if (!families.contains(cjk)) families << cjk;
@@ -121,15 +154,50 @@ QString visible_token(const QString& token) {
 }
 
 double line_height(const QFont& font, const QString& text) {
-    double h = QFontMetricsF(font).height();
-    if (single_family_covers(font.family(), text)) return h;
-    for (const QString& family : cjk_font_families()) {
-        QFont cjk = font;
-        cjk.setFamilies({family});
-        h = std::max(h, QFontMetricsF(cjk).height());
-        break;  // the first is the one the fallback picks (figure_font's order)
+    const QFontMetricsF first(font);
+    if (single_family_covers(font.family(), text)) return first.height();
+    // A line is as tall as the highest ascent over the lowest descent of the families it
+    // takes glyphs from.
+    double ascent = first.ascent(), descent = first.descent();
+    const auto use = [&](const QString& family) {
+        QFont f = font;
+        f.setFamilies({family});
+        const QFontMetricsF fm(f);
+        ascent = std::max(ascent, fm.ascent());
+        descent = std::max(descent, fm.descent());
+    };
+    // The text engine takes each character from the first family of the list that has it.
+    const QStringList families = font.families();
+    QList<uint> missing = text.toUcs4();
+    missing.removeIf([](uint ch) { return ch <= 0x20; });
+    for (qsizetype k = 0; k < families.size() && !missing.isEmpty(); ++k) {
+        const QFontMetricsF fm(alone(families[k]));
+        const qsizetype before = missing.size();
+        missing.removeIf([&](uint ch) { return fm.inFontUcs4(ch); });
+        if (k > 0 && missing.size() < before) use(families[k]);
     }
-    return h;
+    // What the list lacks comes from the system's fallback; for CJK text that is the family
+    // figure_font() would have added.
+    if (!missing.isEmpty()) {
+        QString rest;
+        for (const uint ch : missing)
+            rest += QString::fromUcs4(reinterpret_cast<const char32_t*>(&ch), 1);
+        if (const QString cjk = cjk_family_for(rest); !cjk.isEmpty()) use(cjk);
+    }
+    return ascent + descent;
+}
+
+double text_height(const QFont& font, const QString& text) {
+    // QPainter::drawText stacks the lines with the font's leading between them...
+    const QFontMetricsF fm(font);
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    double h = double(lines.size() - 1) * std::max(0.0, fm.leading());
+    for (const QString& line : lines)
+        h += line_height(font, line);
+    // ...and rounds each line's fallback metrics up: its own layout of the lines, which
+    // takes the fallback families' metrics too, can come out a little taller.
+    return std::max(
+        h, fm.boundingRect(QRectF(0, 0, 1e6, 1e6), Qt::AlignLeft | Qt::AlignTop, text).height());
 }
 
 QFont label_font_for(const QFont& font, double spacing, int min_px) {

@@ -13,15 +13,29 @@ namespace attnviz::ui {
 /// Installed CJK families in order of preference (Noto Sans CJK SC, Source Han Sans, WenQuanYi…).
 QStringList cjk_font_families();
 
+/// The CJK family figure_font() adds for `text`: the first of cjk_font_families() that has
+/// every character of it, else the first installed; empty when none is installed.
+QString cjk_family_for(const QString& text);
+
+/// True if `text` holds a Chinese, Japanese or Korean character: ideographs, kana, hangul,
+/// bopomofo, CJK punctuation, full-width forms.  Decided by the characters, not the fonts.
+bool holds_cjk(const QString& text);
+
 /// A font of `pixel_size` whose family list covers every character of `texts`: the default
 /// sans-serif first, then the first CJK family that has the missing characters.
 QFont figure_font(int pixel_size, const QStringList& texts = {}, bool bold = false);
 
-/// The height a line of `text` takes in `font`: its metrics, or those of the CJK family the
-/// text engine falls back to when the font's first family lacks a character (Noto Sans CJK's
-/// lines are a quarter taller than DejaVu's, so Chinese text measured by the first family is
-/// cut at its bottom edge).
+/// The height a line of `text` takes in `font`: its metrics, or the tallest of the families
+/// the text engine falls back to for the characters the first family lacks (the font's own
+/// family list in order, then the CJK family figure_font() would add).  Noto Sans CJK's lines
+/// are a quarter taller than DejaVu's, so Chinese text measured by the first family is cut at
+/// its bottom edge.
 double line_height(const QFont& font, const QString& text);
+
+/// The height `text` takes drawn in `font` with QPainter::drawText (no wrapping: its lines
+/// are split at '\n'): each line as tall as line_height() measures it, or as the text
+/// engine lays them out if that is taller.
+double text_height(const QFont& font, const QString& text);
 
 /// `font`, or a smaller size of it (down to `min_px` pixels) whose lines fit rows `spacing`
 /// pixels apart: token labels shrink before any is left out.
