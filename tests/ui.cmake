@@ -105,4 +105,9 @@ if(TARGET attnviz_ui)
     # Mode fills it, and a first launch on it opens maximized.
     set_tests_properties(ui_layout_test PROPERTIES ENVIRONMENT
         "ATTNVIZ_CLI=$<TARGET_FILE:attnviz>;QT_QPA_PLATFORM=offscreen:configfile=${CMAKE_CURRENT_SOURCE_DIR}/data/projector_screen.json")
+    if(ATTNVIZ_SANITIZE)
+        # The layouts are the release build's to check (90 s there); under the sanitizers a
+        # few examples run, for the memory errors.
+        target_compile_definitions(ui_layout_test PRIVATE ATTNVIZ_LAYOUT_FEW_EXAMPLES=1)
+    endif()
 endif()
