@@ -109,9 +109,11 @@ double TitleBlock::layout(const FigureOptions& o, const QString& title_in,
     caption_text.clear();
     if (!o.show_title) return top;
     const int fpx = std::max(6, o.font_px);
-    const QFont caption_font = figure_font(std::max(6, fpx - 1));
+    // Fonts that cover the texts (Chinese in its CJK family, as paint() draws them), and the
+    // title measured in the family that draws it: a Chinese title is taller than a Latin line.
+    const QFont caption_font = figure_font(std::max(6, fpx - 1), {caption_in});
     double y = top;
-    const double th = QFontMetricsF(figure_font(fpx + 5, {}, true)).height();
+    const double th = line_height(figure_font(fpx + 5, {title_in}, true), title_in);
     title = QRectF(pad, y, width - 2 * pad, th);
     y += th + 2;
     caption_text = wrap_text(caption_in, caption_font, width - 2 * pad);
@@ -133,10 +135,10 @@ void TitleBlock::paint(QPainter* p, const FigureOptions& o) const {
     if (!o.show_title) return;
     const int fpx = std::max(6, o.font_px);
     p->setPen(o.high_contrast ? QColor(Qt::black) : kText);
-    p->setFont(figure_font(fpx + 5, {}, true));
+    p->setFont(figure_font(fpx + 5, {title_text}, true));
     p->drawText(title, Qt::AlignHCenter | Qt::AlignVCenter, title_text);
     p->setPen(o.high_contrast ? QColor(Qt::black) : kMuted);
-    p->setFont(figure_font(std::max(6, fpx - 1)));
+    p->setFont(figure_font(std::max(6, fpx - 1), {caption_text}));
     p->drawText(caption, Qt::AlignHCenter | Qt::AlignTop, caption_text);
 }
 

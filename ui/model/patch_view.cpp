@@ -207,6 +207,7 @@ void PatchView::retranslate() {
     export_->setToolTip(tr("The figure (PNG, SVG, PDF) or the fractions (NPY, CSV)"));
     setModel(model_);  // the placeholder's sentence
     check();
+    showMaps();  // the figure's title and notes, in the new language
 }
 
 void PatchView::changeEvent(QEvent* event) {
