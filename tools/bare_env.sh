@@ -8,10 +8,12 @@
 # OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE, which some machines set because older OpenBLAS builds
 # compute wrong results or crash on their processors without them.
 #
-#   source tools/bare_env.sh && bare_env_exec "$0" "$@"
+#   cd REPO_ROOT; source tools/bare_env.sh && bare_env_exec "$0" "$@"
+#
+# The caller has changed to the repository's root already; its script lies in tools/.
 bare_env_exec() {
   [[ ${ATTNVIZ_BARE_ENV:-} == 1 ]] && return 0
-  local script=$1
+  local script=$PWD/tools/${1##*/}
   shift
   local keep=(
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
