@@ -83,6 +83,39 @@ struct HeadIntervention {
     std::shared_ptr<const Tensor> source;
 };
 
+/// The vectors a pass hands over at one token (ModelForwardOptions::trace_position), in the
+/// order it computes them; which ones a model has depends on its family.
+enum class TraceStep {
+    TokenEmbedding,      ///< the token's row of the embedding table
+    PositionEmbedding,   ///< learned positions (GPT-2, BERT)
+    TokenTypeEmbedding,  ///< BERT's segment embedding
+    EmbeddingSum,        ///< their sum, before the embeddings' norm (BERT)
+    Embedding,           ///< the residual stream entering layer 1
+    AttentionNorm,       ///< pre-norm: the norm before attention
+    Query,               ///< [heads, head_dim] (after Qwen3's q-norm, before any rotation)
+    Key,                 ///< [kv heads, head_dim]
+    Value,               ///< [kv heads, head_dim]
+    QueryRotated,        ///< RoPE applied
+    KeyRotated,
+    Attention,              ///< [heads, tokens]: each head's weights over every key
+    Context,                ///< [heads, head_dim]: weights × V, before the output projection
+    AttentionOutput,        ///< × W_O (+ bias)
+    AttentionResidual,      ///< the residual stream + the attention's output
+    AttentionResidualNorm,  ///< post-norm: its norm (BERT)
+    MlpNorm,                ///< pre-norm: the norm before the MLP
+    Gate,                   ///< gated MLPs (Llama, Qwen): the gate projection
+    Up,                     ///< the up projection (GPT-2, BERT: the first MLP layer)
+    Activation,             ///< act(up), or act(gate) × up
+    MlpOutput,              ///< the down projection
+    MlpResidual,            ///< the residual stream + the MLP's output: the layer's output
+    MlpResidualNorm,        ///< post-norm: its norm, the layer's output (BERT)
+    FinalNorm,              ///< causal: the final norm
+    HeadTransform,          ///< masked LM: the head's dense layer
+    HeadActivation,         ///< masked LM: its activation
+    HeadNorm,               ///< masked LM: its norm
+    Logits,                 ///< [vocab]
+};
+
 struct ModelForwardOptions {
     AttentionScope scope;
     /// false: no layer's attention weights are computed or handed over (interventions,
@@ -104,6 +137,9 @@ struct ModelForwardOptions {
     /// are handed over as AttentionResult::steps; -1: none.
     std::int64_t steps_layer = -1;
     MaskedRowPolicy masked_rows = MaskedRowPolicy::Zero;
+    /// >= 0: every vector of the pass at this token is handed to AttentionSink::on_trace
+    /// (models/token_trace.h); one variant only.
+    std::int64_t trace_position = -1;
     int num_threads = 1;
     /// Polled before every layer (the pass throws Cancelled when stopped); its progress is
     /// called after every layer, as (layers done, layers the pass runs).
@@ -141,6 +177,10 @@ class AttentionSink {
     virtual void on_rows(std::int64_t /*layer*/, std::size_t /*slot*/, const RowBlock& /*rows*/) {}
     /// After a layer's last on_rows.
     virtual void end_rows(std::int64_t /*layer*/) {}
+    /// With options.trace_position: one vector of the pass at that token, [rows, cols]
+    /// (layer -1: the embeddings; layers: the head after the last layer).
+    virtual void on_trace(std::int64_t /*layer*/, TraceStep /*step*/, const float* /*values*/,
+                          std::int64_t /*rows*/, std::int64_t /*cols*/) {}
 };
 
 /// Keeps what a pass needs for predictions and interventions: every residual stream and

@@ -8,5 +8,6 @@ target_sources(attnviz_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/local_models.cpp
     ${CMAKE_CURRENT_LIST_DIR}/model_folder.cpp
     ${CMAKE_CURRENT_LIST_DIR}/predictions.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/token_trace.cpp
     ${CMAKE_CURRENT_LIST_DIR}/token_views.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer.cpp)

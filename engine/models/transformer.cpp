@@ -25,6 +25,7 @@
 #include "engine/kernels/gemm_bf16.h"
 #include "engine/layers/attention_core.h"
 #include "engine/models/model.h"
+#include "engine/models/token_trace.h"
 #include "engine/ops/masks.h"
 #include "engine/ops/nn.h"
 #include "engine/ops/parallel.h"
@@ -121,8 +122,29 @@ bool is_matrix(const std::vector<Param>& tensors) {
 /// Buffers one forward pass reuses from layer to layer.  When the weights stream, `stream`
 /// holds the running layer's float32 weights (each layer converted into the same buffers);
 /// otherwise `held` keeps the model's converted layer alive while the pass reads it.
+/// Hands the vectors of one token (ModelForwardOptions::trace_position) to the sink as a pass
+/// computes them; inert when row < 0.
+struct Tracer {
+    AttentionSink* sink = nullptr;
+    Index row = -1;
+    Index layer = -1;
+    bool on() const { return row >= 0; }
+    /// The token's `rows` × `cols` values.
+    void values(TraceStep step, const float* v, Index rows, Index cols) const {
+        if (on()) sink->on_trace(layer, step, v, rows, cols);
+    }
+    /// Row `row` of a [tokens, stride] buffer: `rows` × `cols` values from its start.
+    void emit(TraceStep step, const float* buffer, Index stride, Index rows, Index cols) const {
+        if (on()) values(step, buffer + row * stride, rows, cols);
+    }
+    void emit(TraceStep step, const float* buffer, Index width) const {
+        emit(step, buffer, width, 1, width);
+    }
+};
+
 struct Scratch {
     std::vector<float> qkv, mid;
+    Tracer trace;              ///< the pass's traced token (models/token_trace.h)
     std::vector<float> block;  ///< a streamed matrix's rows being multiplied
     /// BF16 weights multiplied as stored (kernels/gemm_bf16.h): the activations' three parts,
     /// and each thread's three partial products.
@@ -367,63 +389,21 @@ std::string describe_config(const ModelConfig& c) {
     return s;
 }
 
-/// The choice of the next token: the argmax (lowest id on a tie) at temperature 0, else a
-/// draw from the softmax of logits / temperature restricted to the top_k and then the top_p
-/// mass.  Its own generator (splitmix64, uniform from the top 53 bits) gives the same text
-/// for the same seed on every platform.
+/// The choice of the next token (sampling_distribution: greedy at temperature 0), drawn with
+/// its own generator: the same text for the same seed on every platform.
 class Sampler {
   public:
-    explicit Sampler(const GenerateOptions& o) : o_(o), state_(o.seed) {}
+    explicit Sampler(const GenerateOptions& o)
+        : options_{o.temperature, o.top_k, o.top_p}, random_(o.seed) {}
     Index pick(const std::vector<float>& logits) {
-        const auto V = static_cast<Index>(logits.size());
-        if (o_.temperature <= 0.0)
-            return static_cast<Index>(std::max_element(logits.begin(), logits.end()) -
-                                      logits.begin());
-        std::vector<Index> order(static_cast<std::size_t>(V));
-        for (Index i = 0; i < V; ++i)
-            order[static_cast<std::size_t>(i)] = i;
-        const auto by_logit = [&](Index a, Index b) {
-            const float la = logits[static_cast<std::size_t>(a)],
-                        lb = logits[static_cast<std::size_t>(b)];
-            return la > lb || (la == lb && a < b);
-        };
-        Index keep = o_.top_k > 0 ? std::min(o_.top_k, V) : V;
-        std::partial_sort(order.begin(), order.begin() + keep, order.end(), by_logit);
-        order.resize(static_cast<std::size_t>(keep));
-        const double top = logits[static_cast<std::size_t>(order[0])];
-        std::vector<double> p(order.size());
-        double sum = 0.0;
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            p[i] = std::exp((logits[static_cast<std::size_t>(order[i])] - top) / o_.temperature);
-            sum += p[i];
-        }
-        if (o_.top_p < 1.0) {  // the smallest prefix whose probability reaches top_p
-            double mass = 0.0;
-            std::size_t n = 0;
-            while (n < p.size() && mass < o_.top_p * sum)
-                mass += p[n++];
-            p.resize(std::max<std::size_t>(n, 1));
-            sum = mass > 0.0 ? mass : p[0];
-        }
-        const double u = next_uniform() * sum;
-        double acc = 0.0;
-        for (std::size_t i = 0; i < p.size(); ++i) {
-            acc += p[i];
-            if (u < acc) return order[i];
-        }
-        return order[p.size() - 1];
+        const SamplingDistribution d =
+            sampling_distribution(logits.data(), static_cast<Index>(logits.size()), options_);
+        return options_.temperature <= 0.0 ? d.ids[0] : d.draw(random_.uniform());
     }
 
   private:
-    double next_uniform() {
-        std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
-        return static_cast<double>(z >> 11) * 0x1.0p-53;
-    }
-    GenerateOptions o_;
-    std::uint64_t state_;
+    SamplingOptions options_;
+    SampleGenerator random_;
 };
 
 /// ATTNVIZ_WEIGHT_CACHE, else the default memory budget: the weights are converted once and
@@ -859,7 +839,13 @@ class Transformer final : public Model {
                       AttentionResult* weights, int threads, Scratch& scratch) const;
 
     std::vector<Index> positions(const ModelInput& input) const;
-    void embed(const ModelInput& input, const std::vector<Index>& pos, float* x) const;
+    /// logits() in two halves: the final norm (or the masked-LM transform) over R rows of x,
+    /// in place, then the unembedding.
+    void head_input(std::vector<float>& x, Index R, int threads, const Tracer& trace = {}) const;
+    Tensor unembed(const std::vector<float>& x, Index R, int threads,
+                   const std::vector<Index>* columns) const;
+    void embed(const ModelInput& input, const std::vector<Index>& pos, float* x,
+               const Tracer& trace = {}) const;
     /// One layer's attention over B copies of L tokens (h: [B L, E]; B > 1 keeps no weights).
     void attention(Index layer, const LayerWeights& w, const float* h, Index L,
                    const std::vector<Index>& pos, const ModelForwardOptions& options, bool keep,
@@ -912,7 +898,8 @@ std::vector<Index> Transformer::positions(const ModelInput& input) const {
     return pos;
 }
 
-void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, float* x) const {
+void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, float* x,
+                        const Tracer& trace) const {
     const GlobalParams p = global_params(config_);
     const auto L = static_cast<Index>(input.ids.size());
     lookup(p.word, input.ids, x, false);
@@ -926,7 +913,25 @@ void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, 
         lookup(p.token_type, types, x, true);
     }
     const GlobalWeights& g = globals();
+    if (trace.on()) {  // each part of the sum at the traced token, as the lookups give them
+        const auto t = static_cast<std::size_t>(trace.row);
+        const Index E = config_.hidden_size;
+        std::vector<float> part(static_cast<std::size_t>(E));
+        lookup(p.word, {input.ids[t]}, part.data(), false);
+        trace.values(TraceStep::TokenEmbedding, part.data(), 1, E);
+        if (!p.position.name.empty()) {
+            lookup(p.position, {pos[t]}, part.data(), false);
+            trace.values(TraceStep::PositionEmbedding, part.data(), 1, E);
+        }
+        if (!p.token_type.name.empty()) {
+            lookup(p.token_type, {input.token_type_ids.empty() ? 0 : input.token_type_ids[t]},
+                   part.data(), false);
+            trace.values(TraceStep::TokenTypeEmbedding, part.data(), 1, E);
+        }
+        if (!g.emb_norm_w.empty()) trace.emit(TraceStep::EmbeddingSum, x, E);
+    }
     if (!g.emb_norm_w.empty()) norm(x, L, g.emb_norm_w, g.emb_norm_b);
+    trace.emit(TraceStep::Embedding, x, config_.hidden_size);
 }
 
 void Transformer::project_qkv(const LayerWeights& w, const float* h, Index rows,
@@ -947,9 +952,15 @@ void Transformer::project_qkv(const LayerWeights& w, const float* h, Index rows,
         for (Index g = 0; g < KV; ++g)
             ops::rms_norm(k + g * d, rows, d, w.k_norm.ptr, eps, ld);
     if (unrotated) unrotated->assign(qkv.begin(), qkv.end());
+    const Tracer& trace = scratch.trace;
+    trace.emit(TraceStep::Query, q, ld, H, d);
+    trace.emit(TraceStep::Key, k, ld, KV, d);
+    trace.emit(TraceStep::Value, k + KV * d, ld, KV, d);
     if (config_.rotary()) {
         ops::apply_rotary(q, rows, H, d, ld, pos, inv_freq_);
         ops::apply_rotary(k, rows, KV, d, ld, pos, inv_freq_);
+        trace.emit(TraceStep::QueryRotated, q, ld, H, d);
+        trace.emit(TraceStep::KeyRotated, k, ld, KV, d);
     }
 }
 
@@ -1086,10 +1097,17 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
         opt.last_head = only + 1;
     }
     layers::RowObserver observer;
-    if (hand_rows) {
-        sink.begin_rows(layer, static_cast<std::size_t>(threads));
+    // The traced token's row of every head (each head's block writes its own slice).
+    const Tracer& trace = scratch.trace;
+    std::vector<float> traced_row(trace.on() ? static_cast<std::size_t>(H * L) : 0);
+    if (hand_rows) sink.begin_rows(layer, static_cast<std::size_t>(threads));
+    if (hand_rows || trace.on()) {
         observer = [&](std::size_t slot, const RowBlock& block) {
-            sink.on_rows(layer, slot, block);
+            if (hand_rows) sink.on_rows(layer, slot, block);
+            const Index t = trace.row;
+            if (t >= block.first_row && t < block.first_row + block.rows)
+                std::copy_n(block.weights + (t - block.first_row) * block.keys, block.keys,
+                            traced_row.data() + block.head * L);
         };
         opt.observer = &observer;
     }
@@ -1120,13 +1138,16 @@ void Transformer::attention(Index layer, const LayerWeights& w, const float* h, 
         run(0, L, false, discarded);
     }
     if (hand_rows) sink.end_rows(layer);
+    trace.values(TraceStep::Attention, traced_row.data(), H, L);
     if (only >= 0) {  // the pass ends here (forward()): the other heads' contexts are missing
         if (keep) sink.on_layer(layer, std::move(result));
         return;
     }
     intervene_all(layer, concat.data(), L, B, options);
     if (sink.wants_contexts()) sink.on_context(layer, Tensor({B * L, H * d}, concat));
+    trace.emit(TraceStep::Context, concat.data(), H * d, H, d);
     product(concat.data(), B * L, H * d, w.o_w, w.o_b, E, out, threads, scratch);
+    trace.emit(TraceStep::AttentionOutput, out, E);
     if (steps) {  // every row: the steps view shows the whole layer
         result.steps->input = Tensor({1, L, E}, std::vector<float>(h, h + L * E));
         result.steps->concat = Tensor({1, L, H * d}, std::move(concat));
@@ -1143,6 +1164,9 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
     std::vector<float>& mid = scratch.mid;
     mid.resize(static_cast<std::size_t>(L * width));
     product(h, L, E, w.up_w, w.up_b, width, mid.data(), threads, scratch);
+    const Tracer& trace = scratch.trace;
+    if (gated) trace.emit(TraceStep::Gate, mid.data(), width, 1, I);
+    trace.emit(TraceStep::Up, mid.data() + (gated ? I : 0), width, 1, I);
     // Activation (and the gate) row by row over the threads: at a few hundred tokens the
     // erf/exp of the intermediate are a tenth of the pass.
     ops::parallel_for(static_cast<std::size_t>(L), threads, [&](std::size_t r0, std::size_t r1) {
@@ -1154,7 +1178,9 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
                     g[c] *= g[I + c];
         }
     });
+    trace.emit(TraceStep::Activation, mid.data(), width, 1, I);
     product(mid.data(), L, I, w.down_w, w.down_b, E, out, threads, scratch, width, E);
+    trace.emit(TraceStep::MlpOutput, out, E);
 }
 
 void Transformer::forward(const ModelInput& input, const ModelForwardOptions& options,
@@ -1199,11 +1225,19 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
     const Index first = options.resume_residual ? options.resume_layer : 0;
     if (first < 0 || first >= config_.num_layers)
         throw std::invalid_argument("resume_layer " + std::to_string(first) + " is not a layer");
+    const Index traced = options.trace_position;
+    if (traced >= L || traced < -1)
+        throw std::invalid_argument("token " + std::to_string(traced + 1) + " is not one of the " +
+                                    std::to_string(L) + " tokens");
+    if (traced >= 0 && (B > 1 || options.scope.only_head >= 0))
+        throw std::invalid_argument("a traced pass runs one variant of the text with every head");
     const std::vector<Index> pos = positions(input);
     const int threads = std::max(1, options.num_threads);
     const auto one = static_cast<std::size_t>(L * E);
     std::vector<float> x(static_cast<std::size_t>(B) * one), h(x.size()), a(x.size());
     Scratch scratch;
+    Tracer& trace = scratch.trace;
+    trace = Tracer{&sink, traced, -1};
     if (options.resume_residual) {
         if (options.resume_residual->numel() != one)
             throw std::invalid_argument("resume_residual has " +
@@ -1212,7 +1246,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         std::copy(options.resume_residual->data.begin(), options.resume_residual->data.end(),
                   x.begin());
     } else {
-        embed(input, pos, x.data());
+        embed(input, pos, x.data(), trace);
     }
     for (Index b = 1; b < B; ++b)  // every variant starts from the same stream
         std::copy_n(x.begin(), one, x.begin() + static_cast<std::ptrdiff_t>(b * L * E));
@@ -1253,21 +1287,26 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         const bool last_attention = only >= 0 && next_kept == kept.size();
         const LayerWeights& w = layer(i, scratch, threads);
         options.control.check();  // converting a streamed layer takes as long as running it
+        trace.layer = i;
         if (pre_norm) {
             h = x;
             norm(h.data(), R, w.norm1_w, w.norm1_b, threads);
+            trace.emit(TraceStep::AttentionNorm, h.data(), E);
             attention(i, w, h.data(), L, pos, options, keep, rows, a.data(), sink, scratch, B);
             if (last_attention) {
                 options.control.report(i + 1 - first, last - first);
                 break;
             }
             ops::add_inplace(x.data(), a.data(), x.size());
+            trace.emit(TraceStep::AttentionResidual, x.data(), E);
             options.control.check();  // a layer of an 8B model is seconds long
             if (config_.intermediate_size > 0) {
                 h = x;
                 norm(h.data(), R, w.norm2_w, w.norm2_b, threads);
+                trace.emit(TraceStep::MlpNorm, h.data(), E);
                 mlp(w, h.data(), R, a.data(), threads, scratch);
                 ops::add_inplace(x.data(), a.data(), x.size());
+                trace.emit(TraceStep::MlpResidual, x.data(), E);
             }
         } else {
             attention(i, w, x.data(), L, pos, options, keep, rows, a.data(), sink, scratch, B);
@@ -1276,11 +1315,15 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
                 break;
             }
             ops::add_inplace(a.data(), x.data(), x.size());
+            trace.emit(TraceStep::AttentionResidual, a.data(), E);
             norm(a.data(), R, w.norm1_w, w.norm1_b, threads);
+            trace.emit(TraceStep::AttentionResidualNorm, a.data(), E);
             options.control.check();
             mlp(w, a.data(), R, x.data(), threads, scratch);
             ops::add_inplace(x.data(), a.data(), x.size());
+            trace.emit(TraceStep::MlpResidual, x.data(), E);
             norm(x.data(), R, w.norm2_w, w.norm2_b, threads);
+            trace.emit(TraceStep::MlpResidualNorm, x.data(), E);
         }
         if (hidden) {
             Tensor out({L, E}, x);
@@ -1292,6 +1335,15 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
         // Nothing after the last kept layer is handed over (the steps view's pass to one layer).
         if (!kept.empty() && next_kept == kept.size() && !hidden && !streams) break;
     }
+    if (trace.on() && lm_head_ != LmHeadKind::None) {  // the head at the traced token
+        trace.layer = config_.num_layers;
+        std::vector<float> row(x.begin() + traced * E, x.begin() + (traced + 1) * E);
+        Tracer at = trace;
+        at.row = 0;
+        head_input(row, 1, threads, at);
+        const Tensor z = unembed(row, 1, threads, nullptr);
+        trace.values(TraceStep::Logits, z.ptr(), 1, config_.vocab_size);
+    }
     if (residuals) sink.on_residual(config_.num_layers, Tensor({R, E}, std::move(x)));
     release_stream(scratch);
 }
@@ -1299,7 +1351,7 @@ void Transformer::forward(const ModelInput& input, const ModelForwardOptions& op
 Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& rows, int threads,
                            const std::vector<Index>* columns) const {
     if (lm_head_ == LmHeadKind::None) throw DataError(lm_head_missing_);
-    const Index E = config_.hidden_size, V = config_.vocab_size;
+    const Index E = config_.hidden_size;
     if (residual.numel() % static_cast<std::size_t>(E) != 0)
         throw std::invalid_argument("the residual stream is not [tokens, " + std::to_string(E) +
                                     "]");
@@ -1313,19 +1365,36 @@ Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& row
                                         std::to_string(L) + " tokens");
         std::copy_n(residual.ptr() + t * E, E, x.data() + r * E);
     }
+    head_input(x, R, threads);
+    return unembed(x, R, threads, columns);
+}
+
+void Transformer::head_input(std::vector<float>& x, Index R, int threads,
+                             const Tracer& trace) const {
+    const Index E = config_.hidden_size;
     const HeadWeights& hw = head();
     if (lm_head_ == LmHeadKind::Causal) {
         const GlobalWeights& g = globals();
         norm(x.data(), R, g.final_norm_w, g.final_norm_b, threads);
+        trace.emit(TraceStep::FinalNorm, x.data(), E);
     } else {
         std::vector<float> t(x.size());
         ops::linear(x.data(), R, E, hw.dense_w.ptr, hw.dense_b.ptr, E, t.data(), threads, 0, 0,
                     hw.dense_w.in_out);
+        trace.emit(TraceStep::HeadTransform, t.data(), E);
         ops::activate(t.data(), t.size(), head_params_.activation);
+        trace.emit(TraceStep::HeadActivation, t.data(), E);
         ops::layer_norm(t.data(), R, E, hw.norm_w.ptr, hw.norm_b.ptr,
                         static_cast<float>(config_.norm_eps));
+        trace.emit(TraceStep::HeadNorm, t.data(), E);
         x = std::move(t);
     }
+}
+
+Tensor Transformer::unembed(const std::vector<float>& x, Index R, int threads,
+                            const std::vector<Index>* columns) const {
+    const Index E = config_.hidden_size, V = config_.vocab_size;
+    const HeadWeights& hw = head();
     const Weight& u = hw.unembed;  // [V, E] as stored
     if (u.empty()) return streamed_logits(x, R, hw, threads, columns);
     if (columns) {
