@@ -103,6 +103,18 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
                 "or sampled with --temperature, --top-k, --top-p and --seed)")
         ->group(model);
     add_sampling_options(*sub, &parsed->sampling, model);
+    add_flag(*sub, "--whole-model", &a->whole_model,
+             "--view steps: every step of --model at one token (--focus-token; default: the "
+             "last, or a masked LM's [MASK]), from its embedding through every layer to the "
+             "next token's probabilities under --temperature (default 1 here), --top-k and "
+             "--top-p")
+        ->group(model);
+    add_text(*sub, "--open-layers", &a->open_layers, "LIST|all|none",
+             "--whole-model: the layers shown unfolded, from 1 (default: 1)")
+        ->group(model);
+    add_integer(*sub, "--draw", &a->draw, 0, 1000000, "SEED",
+                "--whole-model: highlight the next token a draw with this seed picks")
+        ->group(model);
 
     const char* layer = "Layer";
     add_integer(*sub, "--embed-dim", &a->embed_dim, ui::AttentionDocument::kMinEmbedDim,
@@ -249,7 +261,7 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
     // --text wins, as it always has for export.
     let_last_repeat_win(*sub);
 
-    const auto options = [parsed] {
+    const auto options = [parsed, sub] {
         ui::ExportOptions o = parsed->options;
         o.seed = parsed->seeds.seed;
         o.dropout_seed = parsed->seeds.dropout_seed;
@@ -265,6 +277,7 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
         if (!parsed->ablate.heads.empty()) o.ablate = parsed->ablate.heads;
         o.ablate_mode = parsed->ablate.mode;
         o.temperature = parsed->sampling.temperature;
+        o.temperature_given = sub->get_option("--temperature")->count() > 0;
         o.top_k = int(parsed->sampling.top_k);
         o.top_p = parsed->sampling.top_p;
         return o;

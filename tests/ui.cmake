@@ -111,3 +111,21 @@ if(TARGET attnviz_ui)
         target_compile_definitions(ui_layout_test PRIVATE ATTNVIZ_LAYOUT_FEW_EXAMPLES=1)
     endif()
 endif()
+
+# Every figure kind's text (issue 35):
+#  ui_figure_text_test  grid, mean, head, steps, lines, compare, model, atlas, lens, predictions,
+#                       patch, positions and full map, fed by every example, in English and
+#                       Chinese, at the export's default size and at 1280×800: every text item
+#                       inside the canvas, no two overlapping (support/text_layout.h records them)
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_figure_text_test ui_figure_text_test.cpp support/text_layout.cpp
+        LIBS attnviz_ui GUI)
+endif()
+
+# The whole model at one token (issue 35): the model-walk figure on real traces of the shipped
+# models and every family's golden checkpoint: stages, hover values, the prediction against
+# sampling_distribution, folding, the drawn token, the layout in English and Chinese.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_model_walk_test ui_model_walk_test.cpp support/text_layout.cpp
+        LIBS attnviz_ui GUI)
+endif()

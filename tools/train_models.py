@@ -82,6 +82,9 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 # Texts the tests and the examples use (the examples' sessions are written by this script too).
 DEMO = {
+    # The whole model step by step (char-zh-en-4l, the shipped model with MLPs).
+    "one_token": "Thank yo",
+    "temperature": "Once upon a ti",
     # A string no training text holds, said twice: the attention-only model's induction heads
     # are sharp on such strings (its training repeats random ones) and weaker on plain English,
     # whose next character its other heads predict well enough.
@@ -896,6 +899,14 @@ def write_examples(folder, models, attn):
         "induction_head_zh": session("attn-only-zh-en-2l", DEMO["induction_zh"],
                                      ind_zh["layer"] - 1, "head", ind_zh["head"] - 1),
     }
+    # The whole model step by step, at the text's last token: a confident prediction ("u" after
+    # "Thank yo", 94%), and one where the next letter is open ("m", "n", "t", "s" after "Once
+    # upon a ti", 13-20% each) so the temperature visibly changes the draw.
+    for name, text in (("writes_one_token", DEMO["one_token"]), ("temperature", DEMO["temperature"])):
+        doc = session("char-zh-en-4l", text, 0, "grid", 0, (), "steps")
+        doc["document"]["figure"].update({"whole_model": True, "temperature": 1.0, "top_k": 0,
+                                          "top_p": 1.0})
+        examples[name] = doc
     for name, doc in examples.items():
         dump_json(os.path.join(folder, name + ".attnviz"), doc)
 

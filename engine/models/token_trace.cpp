@@ -174,6 +174,14 @@ Index SamplingDistribution::draw(double u) const {
     return ids.back();
 }
 
+Index sample_next(const float* logits, Index vocab, const SamplingOptions& options,
+                  std::uint64_t seed) {
+    const SamplingDistribution d = sampling_distribution(logits, vocab, options);
+    if (options.temperature <= 0.0) return d.ids[0];
+    SampleGenerator random(seed);
+    return d.draw(random.uniform());
+}
+
 double SampleGenerator::uniform() {
     std::uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;

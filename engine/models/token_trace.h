@@ -76,6 +76,11 @@ struct SamplingDistribution {
 SamplingDistribution sampling_distribution(const float* logits, std::int64_t vocab,
                                            const SamplingOptions& options);
 
+/// One draw of the next token from `logits` as the whole-model view makes it: the argmax at
+/// temperature 0, else the candidate SampleGenerator(seed)'s first uniform picks.
+std::int64_t sample_next(const float* logits, std::int64_t vocab, const SamplingOptions& options,
+                         std::uint64_t seed);
+
 /// The generator generate() samples with (splitmix64, uniform from the top 53 bits): the same
 /// draws for the same seed on every platform.
 class SampleGenerator {

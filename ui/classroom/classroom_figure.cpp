@@ -8,6 +8,7 @@
 
 #include "ui/classroom/compare_figure.h"
 #include "ui/classroom/lines_figure.h"
+#include "ui/classroom/model_walk_figure.h"
 #include "ui/classroom/steps_figure.h"
 #include "ui/model/lens_figure.h"
 #include "ui/model/model_figure.h"
@@ -19,6 +20,7 @@ namespace attnviz::ui {
 std::unique_ptr<ClassroomFigure> make_classroom_figure(const FigureOptions& options) {
     switch (options.kind) {
         case FigureKind::Steps:
+            if (options.whole_model) return std::make_unique<ModelWalkFigure>();
             return std::make_unique<StepsFigure>();
         case FigureKind::Lines:
             return std::make_unique<LinesFigure>();

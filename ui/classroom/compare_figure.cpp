@@ -393,11 +393,12 @@ void CompareFigure::paint(QPainter* p, bool vector) const {
         paintPanel(p, k, vector);
 
     // Row labels: the query tokens, once, left of A (B and the difference share the rows).
-    const QFont lf = label_font_for(figure_font(label_px_, token_list(model_)), cell_);
+    const QString labels = token_list(model_).join(QString());
+    const QFont lf = label_font_for(figure_font(label_px_, token_list(model_)), cell_, 7, labels);
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
-    const int rstride = label_stride(cell_, lfm.height());
+    const int rstride = label_stride(cell_, line_height(lf, labels));
     for (int i = 0; i < model_.rows; i += rstride) {
         const QRectF r(row_labels_.left(), row_labels_.top() + i * cell_ + cell_ / 2 - 40,
                        row_labels_.width(), 80);
@@ -497,11 +498,12 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
     }
 
     // Key labels under each panel.
-    const QFont lf = label_font_for(figure_font(label_px_, token_list(model_)), cell_);
+    const QString labels = token_list(model_).join(QString());
+    const QFont lf = label_font_for(figure_font(label_px_, token_list(model_)), cell_, 7, labels);
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
     p->setPen(text);
-    const int cstride = label_stride(cell_, rotate_keys_ ? lfm.height() : 0.0);
+    const int cstride = label_stride(cell_, rotate_keys_ ? line_height(lf, labels) : 0.0);
     // B's own words under B when it has another sentence.
     const auto& keys =
         panel == PanelB && !model_.b_key_tokens.empty() ? model_.b_key_tokens : model_.key_tokens;

@@ -255,6 +255,30 @@ std::vector<Example> builtin_examples() {
                     "full stop from layer 1 on, while of the words only 千 → 里 is right, from "
                     "layer 2 on. Hover a cell for its top 5."),
                 "lens"),
+        // The whole model step by step (tools/train_models.py writes the sessions); the
+        // percentages are the model's, measured with `attnviz predict`.
+        trained("writes_one_token", ExamplesText::tr("How a model writes one token"),
+                ExamplesText::tr(
+                    "The 4-layer model AttnViz trained on Chinese and English text, at the last "
+                    "character of “Thank yo”, from top to bottom: the character's embedding plus "
+                    "its position; in each layer the norm, the queries, keys and values, the "
+                    "attention over the characters so far, the output projection added to the "
+                    "residual stream, and the MLP (up, GELU, down) added again; then the final "
+                    "norm, the logits and the softmax, which gives “u” 94%. Click a layer's "
+                    "header to open or fold it, hover a cell for its value. Press Draw the next "
+                    "token, then Add it to the text: the model writes on, one character at a "
+                    "time."),
+                "steps"),
+        trained("temperature", ExamplesText::tr("Temperature: how a model chooses"),
+                ExamplesText::tr(
+                    "The same model after “Once upon a ti”: the next letter is open, “m” 20%, "
+                    "“n” 18%, “t” 13%, “s” 13%. The temperature divides the logits before the "
+                    "softmax. At 0 the model always takes “m”; at 0.5 “m” and “n” have 58% "
+                    "between them; at 2 the four share only 31% and rare letters get their "
+                    "chance. Top-k draws only among the k likeliest letters, top-p among the "
+                    "likeliest until their probabilities reach p. Press Draw the next token "
+                    "a few times at each setting: each seed draws one letter."),
+                "steps"),
     };
 }
 

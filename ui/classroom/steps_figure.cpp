@@ -483,16 +483,20 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
     all.append(QStringList(model_.key_tokens.begin(), model_.key_tokens.end()));
     // Token labels shrink to the cells before any is left out (the feature matrices' rows are
     // at least a label high, layout()).
+    // Measured in the family each label is drawn in: Chinese in the taller CJK one.
+    const QString labels = all.join(QString());
     const QFont lf = label_font_for(
         figure_font(label_px_, all),
         std::min(card.cell_h,
-                 st.col_axis == StageAxis::Keys && rotate_cols_ ? card.cell_w : card.cell_h));
+                 st.col_axis == StageAxis::Keys && rotate_cols_ ? card.cell_w : card.cell_h),
+        7, labels);
     const QFontMetricsF lfm(lf);
+    const double label_h = line_height(lf, labels);
     p->setFont(lf);
     p->setPen(text);
     const auto& row_tokens =
         st.row_axis == StageAxis::Keys ? model_.key_tokens : model_.query_tokens;
-    const int rstride = label_stride(card.cell_h, lfm.height());
+    const int rstride = label_stride(card.cell_h, label_h);
     for (int r = 0; r < st.rows; r += rstride) {
         const QRectF rr(card.frame.left() + 4, m.top() + r * card.cell_h + card.cell_h / 2 - 20,
                         m.left() - card.frame.left() - 8, 40);
@@ -500,7 +504,7 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
                     paint::elide(visible_token(row_tokens[std::size_t(r)]), lfm, 9.0 * fpx));
     }
     if (st.col_axis == StageAxis::Keys) {
-        const int cstride = label_stride(card.cell_w, rotate_cols_ ? lfm.height() : 0.0);
+        const int cstride = label_stride(card.cell_w, rotate_cols_ ? label_h : 0.0);
         for (int c = 0; c < st.cols; c += std::max(1, cstride)) {
             const QString t =
                 paint::elide(visible_token(model_.key_tokens[std::size_t(c)]), lfm, 9.0 * fpx);

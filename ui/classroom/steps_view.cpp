@@ -1,5 +1,6 @@
 #include "ui/classroom/steps_view.h"
 
+#include <QButtonGroup>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
@@ -7,11 +8,13 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 #include "ui/classroom/figure_canvas.h"
 #include "ui/classroom/steps_figure.h"
+#include "ui/classroom/whole_model_view.h"
 #include "ui/document/attention_document.h"
 
 namespace attnviz::ui {
@@ -22,7 +25,26 @@ StepsView::StepsView(AttentionDocument* document, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 0);
     layout->setSpacing(4);
-    auto* bar = new QHBoxLayout;
+    auto* top = new QHBoxLayout;
+    top->setSpacing(0);
+    // One layer's computation, or the whole model at one token (a model's only).
+    one_layer_ = new QToolButton(this);
+    one_layer_->setObjectName(QStringLiteral("stepsOneLayer"));
+    whole_button_ = new QToolButton(this);
+    whole_button_->setObjectName(QStringLiteral("stepsWholeModel"));
+    auto* modes = new QButtonGroup(this);
+    for (QToolButton* b : {one_layer_, whole_button_}) {
+        b->setCheckable(true);
+        b->setAutoRaise(false);
+        modes->addButton(b);
+        top->addWidget(b);
+    }
+    top->addSpacing(16);
+    layer_bar_ = new QWidget(this);
+    auto* bar = new QHBoxLayout(layer_bar_);
+    bar->setContentsMargins(0, 0, 0, 0);
+    top->addWidget(layer_bar_, 1);
+    top->addStretch(0);  // the mode buttons stay left when the layer's bar is hidden
     prev_ = new QToolButton(this);
     prev_->setObjectName(QStringLiteral("stepBack"));
     next_ = new QToolButton(this);
@@ -46,16 +68,24 @@ StepsView::StepsView(AttentionDocument* document, QWidget* parent)
     bar->addWidget(all_box_);
     bar->addWidget(focus_box_);
     bar->addStretch(1);
-    layout->addLayout(bar);
+    layout->addLayout(top);
 
     auto steps = std::make_unique<StepsFigure>();
     steps->setInteractive(true);
     canvas_ = new FigureCanvas(std::move(steps), this);
     canvas_->setObjectName(QStringLiteral("stepsCanvas"));
     canvas_->setFocusPolicy(Qt::StrongFocus);
-    layout->addWidget(canvas_, 1);
+    whole_ = new WholeModelView(doc_, this);
+    pages_ = new QStackedWidget(this);
+    pages_->addWidget(canvas_);
+    pages_->addWidget(whole_);
+    layout->addWidget(pages_, 1);
     setFocusProxy(canvas_);
     retranslate();
+
+    connect(one_layer_, &QToolButton::clicked, this, [this] { doc_->setWholeModel(false); });
+    connect(whole_button_, &QToolButton::clicked, this, [this] { doc_->setWholeModel(true); });
+    connect(whole_, &WholeModelView::hovered, this, &StepsView::hovered);
 
     connect(prev_, &QToolButton::clicked, this, [this] { stepBy(-1); });
     connect(next_, &QToolButton::clicked, this, [this] { stepBy(1); });
@@ -82,6 +112,11 @@ StepsFigure* StepsView::figure() const {
 }
 
 void StepsView::retranslate() {
+    one_layer_->setText(tr("One layer"));
+    one_layer_->setToolTip(tr("Every step of one attention layer, for every token at once"));
+    whole_button_->setText(tr("Whole model"));
+    whole_button_->setToolTip(
+        tr("Every step of the model at one token, from its embedding to the next token"));
     prev_->setText(tr("◀ Back"));
     prev_->setToolTip(tr("Previous step (Left arrow)"));
     next_->setText(tr("Next ▶"));
@@ -103,16 +138,29 @@ void StepsView::changeEvent(QEvent* event) {
 void StepsView::setSnapshot(SnapshotPtr snapshot) {
     snapshot_ = std::move(snapshot);
     figure()->setSnapshot(snapshot_);
+    whole_->setSnapshot(snapshot_);
     sync();
 }
 
 void StepsView::setPresentation(int font_px, bool high_contrast) {
     font_px_ = font_px;
     high_contrast_ = high_contrast;
+    whole_->setPresentation(font_px, high_contrast);
     sync();
 }
 
 void StepsView::sync() {
+    // The whole model is a model's: the demo layer and maps from a file have one layer.
+    const ComputeConfig& c = doc_->computeConfig();
+    const bool model = c.usesModel() && !c.usesMaps();
+    const bool whole = model && doc_->wholeModel();
+    one_layer_->setVisible(model);
+    whole_button_->setVisible(model);
+    one_layer_->setChecked(!whole);
+    whole_button_->setChecked(whole);
+    layer_bar_->setVisible(!whole);
+    pages_->setCurrentIndex(whole ? 1 : 0);
+    setFocusProxy(whole ? static_cast<QWidget*>(whole_) : canvas_);
     FigureOptions o = doc_->figureOptions();
     o.kind = FigureKind::Steps;
     o.font_px = font_px_ > 0 ? font_px_ : QFontInfo(font()).pixelSize();
@@ -188,6 +236,7 @@ void StepsView::hoverAt(const QPointF& pos) {
 }
 
 void StepsView::keyPressEvent(QKeyEvent* event) {
+    if (pages_->currentWidget() == whole_) return QWidget::keyPressEvent(event);
     switch (event->key()) {
         case Qt::Key_Right:
         case Qt::Key_Space:

@@ -11,6 +11,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QStackedWidget;
 class QToolButton;
 
 namespace attnviz::ui {
@@ -18,6 +19,7 @@ namespace attnviz::ui {
 class AttentionDocument;
 class FigureCanvas;
 class StepsFigure;
+class WholeModelView;
 
 class StepsView : public QWidget {
     Q_OBJECT
@@ -30,6 +32,9 @@ class StepsView : public QWidget {
 
     StepsFigure* figure() const;
     FigureCanvas* canvas() const { return canvas_; }
+    /// The whole-model mode's view (shown when the document's wholeModel() is on and the
+    /// source is a model).
+    WholeModelView* wholeModel() const { return whole_; }
     QString hoverText() const { return hover_text_; }
     /// Hover at a point of the canvas, as a mouse move would.
     void hoverAt(const QPointF& pos);
@@ -56,6 +61,11 @@ class StepsView : public QWidget {
     QComboBox* head_combo_ = nullptr;
     QCheckBox* all_box_ = nullptr;
     QCheckBox* focus_box_ = nullptr;
+    QToolButton* one_layer_ = nullptr;
+    QToolButton* whole_button_ = nullptr;
+    QStackedWidget* pages_ = nullptr;
+    WholeModelView* whole_ = nullptr;
+    QWidget* layer_bar_ = nullptr;
     SnapshotPtr snapshot_;
     QString hover_text_;
     int font_px_ = 0;

@@ -170,11 +170,23 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
         emit hovered(QString());
         emit stepsShown(currentTab() == StepsTab);
         emit lensShown(currentTab() == LensTab);
+        emit traceWanted(wantedTrace());
         if (QWidget* w = tabs_->currentWidget()) w->setFocus();
     });
+    const auto trace = [this] { emit traceWanted(wantedTrace()); };
+    connect(doc_, &AttentionDocument::wholeModelChanged, this, trace);
+    connect(doc_, &AttentionDocument::tokenFocusChanged, this, trace);
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, trace);
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::refreshStatistics);
     connect(doc_, &AttentionDocument::figureOptionsChanged, this,
             [this] { lens_->setColormap(doc_->figureOptions().colormap); });
+}
+
+int ViewTabs::wantedTrace() const {
+    const ComputeConfig& c = doc_->computeConfig();
+    if (currentTab() != StepsTab || !doc_->wholeModel() || !c.usesModel() || c.usesMaps())
+        return kNoTrace;
+    return doc_->figureOptions().focus_token;
 }
 
 void ViewTabs::retranslate() {

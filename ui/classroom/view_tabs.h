@@ -90,12 +90,18 @@ class ViewTabs : public QWidget {
     StatisticsView* statistics() const { return stats_; }
     CompareView* compare() const { return compare_; }
 
+    /// What traceWanted() last said.
+    int wantedTrace() const;
+
   signals:
     void hovered(const QString& text);
     /// The steps tab became visible (true) or hidden (false).
     void stepsShown(bool shown);
     /// The logit lens tab became visible (true) or hidden (false).
     void lensShown(bool shown);
+    /// The token whose whole pass the steps view's whole-model mode shows (-1: the default
+    /// token), or kNoTrace when that mode is not on screen.
+    void traceWanted(int token);
     /// A head was chosen in the statistics: focus it in the grid.
     void headActivated(int head);
     /// A head of the model view or the Atlas: show that layer's heads (or, for a layer whose

@@ -19,6 +19,7 @@
 #include "engine/errors.h"
 #include "engine/io/attention_arrays.h"
 #include "engine/models/predictions.h"
+#include "engine/models/token_trace.h"
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/compute/attention_snapshot.h"
@@ -26,6 +27,7 @@
 #include "ui/compute/model_lens.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
+#include "ui/compute/model_trace.h"
 #include "ui/document/attention_document.h"
 #include "ui/entry.h"
 #include "ui/i18n/language.h"
@@ -72,7 +74,18 @@ struct ExportCommand {
     bool lens_csv = false;         ///< --view lens with --out FILE.csv: the lens's top-k as CSV
     bool predictions_csv = false;  ///< --view predictions with --out FILE.csv
     bool compare_csv = false;  ///< --view compare with --out FILE.csv: every cell's A, B, B − A
+    std::optional<int> draw;   ///< --whole-model --draw SEED
 };
+
+/// --open-layers: "all", "none" or layers from 1 ("1,3"), as FigureOptions::open_layers bits.
+quint64 parse_open_layers(const QString& spec) {
+    if (spec == QLatin1String("all")) return ~quint64(0);
+    if (spec == QLatin1String("none")) return 0;
+    quint64 bits = 0;
+    for (const QString& item : spec.split(QLatin1Char(',')))
+        bits |= quint64(1) << (to_int(QStringLiteral("--open-layers"), item.trimmed(), 1, 64) - 1);
+    return bits;
+}
 
 /// What a comparison of a trained model or of maps read from a file may change: their layers
 /// and heads.  Null for the demo layer.
@@ -364,8 +377,9 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
     }
     if (a.ablate && !a.model) usage_error(ExportCommandText::tr("--ablate needs --model"));
     if (a.generate && !a.model) usage_error(ExportCommandText::tr("--generate needs --model"));
-    if (!a.generate && (a.temperature != 0.0 || a.top_k != 0 || a.top_p != 1.0))
-        usage_error(ExportCommandText::tr("--temperature, --top-k and --top-p need --generate"));
+    if (!a.generate && !a.whole_model && (a.temperature != 0.0 || a.top_k != 0 || a.top_p != 1.0))
+        usage_error(ExportCommandText::tr(
+            "--temperature, --top-k and --top-p need --generate or --whole-model"));
     if (!a.ablate && a.ablate_mode != "zero")
         usage_error(ExportCommandText::tr("--ablate-mode needs --ablate"));
     const std::optional<int> heads_shown = a.mean_only ? std::optional<int>(0) : a.heads_shown;
@@ -459,9 +473,30 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
         usage_error(ExportCommandText::tr("--view %1 needs a model: maps read from a file hold "
                                           "only its result")
                         .arg(view));
-    if (a.focus_token && cmd.figure.kind != FigureKind::Predictions &&
+    if ((a.open_layers || a.draw) && !a.whole_model)
+        usage_error(ExportCommandText::tr("--open-layers and --draw need --whole-model"));
+    if (a.whole_model) {
+        if (cmd.figure.kind != FigureKind::Steps || view != QLatin1String("steps"))
+            usage_error(ExportCommandText::tr("--whole-model needs --view steps"));
+        if (!a.model) usage_error(ExportCommandText::tr("--whole-model needs --model"));
+        if (a.step || a.focus)
+            usage_error(
+                ExportCommandText::tr("--step and --focus show one layer: not with "
+                                      "--whole-model"));
+        cmd.figure.whole_model = true;
+        if (a.focus_token) cmd.figure.focus_token = *a.focus_token - 1;  // checked once computed
+        if (a.open_layers) cmd.figure.open_layers = parse_open_layers(qstring(*a.open_layers));
+        // The figure shows the softmax itself unless a temperature is asked for; with
+        // --generate, the generation's sampling is the figure's too.
+        cmd.figure.temperature = a.temperature_given || a.generate ? a.temperature : 1.0;
+        cmd.figure.top_k = a.top_k;
+        cmd.figure.top_p = std::max(0.01, a.top_p);
+        cmd.draw = a.draw;
+    }
+    if (a.focus_token && cmd.figure.kind != FigureKind::Predictions && !a.whole_model &&
         (cmd.figure.kind != FigureKind::Model || cmd.atlas))
-        usage_error(ExportCommandText::tr("--focus-token needs --view model or predictions"));
+        usage_error(ExportCommandText::tr(
+            "--focus-token needs --view model, predictions or steps --whole-model"));
     if (a.focus_to && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
         usage_error(ExportCommandText::tr("--focus-to needs --view model"));
     if (a.thumbnails && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
@@ -562,16 +597,31 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
             std::max(config.layer, document.compare().changes.layer.value_or(0)) + 1;
     SnapshotPtr snapshot;
     try {
-        snapshot = compute_snapshot(config, 1, nullptr, std::max(1, QThread::idealThreadCount()),
-                                    &memory, command.figure.kind == FigureKind::Steps, nullptr,
-                                    command.figure.kind == FigureKind::Lens);
+        snapshot = compute_snapshot(
+            config, 1, nullptr, std::max(1, QThread::idealThreadCount()), &memory,
+            command.figure.kind == FigureKind::Steps && !command.figure.whole_model, nullptr,
+            command.figure.kind == FigureKind::Lens, nullptr,
+            command.figure.whole_model ? command.figure.focus_token : kNoTrace);
     } catch (const budget::MemoryBudgetExceeded& e) {
         if (!config.usesModel()) throw;
         budget::MemoryPlan plan = e.plan();  // no --layers here: only the budget can help
         plan.fewer_layers.reset();
         throw budget::MemoryBudgetExceeded(plan, e.budget());
     }
-    if (command.figure.kind == FigureKind::Steps) {
+    FigureOptions options = command.figure;  // with the draw
+    if (command.figure.whole_model && !snapshot->trace)
+        throw DataError("the model's pass at the token was not traced");
+    if (command.figure.whole_model && command.draw) {
+        if (!snapshot->trace || snapshot->trace->trace.logits.empty())
+            throw DataError(snapshot->model ? snapshot->model->no_predictions.toStdString()
+                                            : std::string("there are no logits to draw from"));
+        const std::vector<float>& z = snapshot->trace->trace.logits;
+        options.drawn = models::sample_next(
+            z.data(), std::int64_t(z.size()),
+            {command.figure.temperature, command.figure.top_k, command.figure.top_p},
+            std::uint64_t(*command.draw));
+    }
+    if (command.figure.kind == FigureKind::Steps && !command.figure.whole_model) {
         QString why;
         if (build_steps_model(*snapshot, command.figure.batch_item, command.figure.head, &why)
                 .empty())
@@ -618,8 +668,7 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
         if (model.empty()) throw UsageError(why.toStdString());
         if (command.compare_csv) return write_atomically(command.out, compare_csv(model));
     }
-    export_figure(*snapshot, command.figure, command.size, command.out, std::nullopt,
-                  compared.get());
+    export_figure(*snapshot, options, command.size, command.out, std::nullopt, compared.get());
 }
 
 /// --view patch: the sweep of `attnviz patch`, drawn by the Patching tab's figure or written

@@ -31,6 +31,13 @@ struct ExportOptions {
     std::optional<int> generate;
     double temperature = 0.0, top_p = 1.0;
     int top_k = 0;
+    bool temperature_given = false;  ///< --temperature was on the command line
+    /// --view steps: the whole model at --focus-token, layers --open-layers ("all", "none" or
+    /// "1,3"; default: the first) unfolded, the next token sampled with --temperature (default 1
+    /// here), --top-k, --top-p, and --draw SEED's draw highlighted.
+    bool whole_model = false;
+    std::optional<std::string> open_layers;
+    std::optional<int> draw;
     /// Attention maps computed elsewhere instead (engine/io/attention_arrays.h), and their
     /// tokens (default: tokens.json beside them).
     std::optional<std::string> attentions, attention_tokens;

@@ -18,6 +18,7 @@
 #include "ui/compute/generation_feed.h"
 #include "ui/compute/model_lens.h"
 #include "ui/compute/model_snapshot.h"
+#include "ui/compute/model_trace.h"
 
 namespace attnviz::ui {
 
@@ -256,6 +257,8 @@ struct ComputeCache::Impl {
     int steps_layer = -1;                           ///< the layer of `steps` (-1: none)
     std::shared_ptr<const StepTensors> steps;       ///< model_steps(), null over the budget
     std::shared_ptr<const LensGrid> lens;           ///< compute_lens() for model_key
+    int trace_token = kNoTrace;                     ///< the token `trace` is of
+    std::shared_ptr<const ModelTrace> trace;        ///< model_trace() for model_key
     QString induction_folder;                       ///< whose induction scores these are
     std::vector<double> induction;
     IntactPredictions intact;  ///< the last text's predictions without knock-outs
@@ -341,7 +344,8 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& c, const TokenSeque
 
 SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
                              int num_threads, const budget::MemoryBudget* budget, bool model_steps,
-                             const PassControl* control, bool model_lens, GenerationFeed* feed) {
+                             const PassControl* control, bool model_lens, GenerationFeed* feed,
+                             int model_trace) {
     if (c.usesModel()) {
         const budget::MemoryBudget memory =
             budget ? *budget : budget::resolve_memory_budget("", "");
@@ -380,6 +384,8 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             cached.steps.reset();
             cached.steps_layer = -1;
             cached.lens.reset();
+            cached.trace.reset();
+            cached.trace_token = kNoTrace;
             if (cached.induction_folder != c.model_folder) cached.induction.clear();
             cached.induction_folder = c.model_folder;
             cached.piece_maps = extended ? std::move(extended)
@@ -391,6 +397,8 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         }
         if (!cached.model_maps || cached.shown_key != shown) {
             cached.model_maps.reset();
+            cached.trace.reset();  // its token counts the tokens shown
+            cached.trace_token = kNoTrace;
             // Maps from a file group their pieces when their tokens file says how.
             const bool plain = maps && cached.piece_maps->encoding.size() == 0;
             cached.model_maps = plain ? cached.piece_maps : present_model(cached.piece_maps, c);
@@ -413,8 +421,18 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         // computes it again.
         if (model_lens && !cached.lens && !provisional)
             cached.lens = compute_lens(c, num_threads, control);
+        std::shared_ptr<const ModelTrace> trace;
+        if (model_trace != kNoTrace && !maps && !provisional) {
+            if (cached.trace_token != model_trace) {
+                cached.trace.reset();
+                cached.trace =
+                    ui::model_trace(c, model_trace, *cached.model_maps, num_threads, control);
+                cached.trace_token = model_trace;
+            }
+            trace = cached.trace;
+        }
         return model_layer_snapshot(c, generation, cached.model_maps, std::move(steps),
-                                    model_lens ? cached.lens : nullptr);
+                                    model_lens ? cached.lens : nullptr, std::move(trace));
     }
     const auto start = std::chrono::steady_clock::now();
     TokenSequences seq = resolve_tokens(c);

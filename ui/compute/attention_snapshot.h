@@ -25,7 +25,8 @@
 
 namespace attnviz::ui {
 
-struct LensGrid;  // compute/model_lens.h
+struct LensGrid;    // compute/model_lens.h
+struct ModelTrace;  // compute/model_trace.h
 
 /// Every stage of the forward pass, kept for the teaching views (the computation steps).
 /// Filled during the same forward pass as the weights, for inputs small enough to teach
@@ -274,6 +275,9 @@ struct AttentionSnapshot {
     std::vector<std::uint8_t> fully_masked_rows;  ///< [N, num_heads, L]: every head's
     /// Intermediates for the steps view; null over kStepsCellBudget.
     std::shared_ptr<const StepTensors> steps;
+    /// A model's whole pass at one token, for the steps view's whole-model mode (model_trace());
+    /// null when it was not asked for.
+    std::shared_ptr<const ModelTrace> trace;
     double elapsed_ms = 0.0;  ///< engine time
     /// With a trained model (config.usesModel()): every layer; weights and mean_weights above
     /// are those of `layer`.
@@ -355,12 +359,16 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& config, const Token
 /// `cache` (optional) keeps the layer and any weights file between calls.
 struct ComputeCache;
 class GenerationFeed;
+/// compute_snapshot's model_trace when no trace is wanted.
+inline constexpr int kNoTrace = -2;
 /// `model_steps`: with a model, also run the pass that keeps config.layer's intermediates
 /// for the steps view (model_steps()); the demo layer keeps them whenever they fit.
 /// `control` (may be null): stopped, a model's pass throws Cancelled before its next layer
 /// (the demo layer before it starts); its progress follows the layers.
 /// `model_lens`: with a model, also compute its logit lens on the text (compute_lens), kept in
 /// the cache until the text or the model changes.
+/// `model_trace` (kNoTrace: none): with a model, also trace its whole pass at that shown
+/// token (-1: the default one, default_trace_piece) for the steps view's whole-model mode.
 /// `feed` (may be null): while it is open, a text that continues the cached one by tokens it
 /// holds extends the cached maps by their rows (extend_model) instead of a pass; the steps and
 /// the lens wait for the full pass that follows when the writer stops (the next request once
@@ -369,7 +377,7 @@ SnapshotPtr compute_snapshot(const ComputeConfig& config, std::uint64_t generati
                              ComputeCache* cache = nullptr, int num_threads = 1,
                              const budget::MemoryBudget* budget = nullptr, bool model_steps = false,
                              const PassControl* control = nullptr, bool model_lens = false,
-                             GenerationFeed* feed = nullptr);
+                             GenerationFeed* feed = nullptr, int model_trace = kNoTrace);
 
 /// Reuses the initialised layer (weights depend only on a few settings) and the parsed
 /// weights file between requests.  Not thread-safe: one per worker.

@@ -94,10 +94,10 @@ class ComputeController::Worker : public QObject {
                                  .arg(done)
                                  .arg(total));
                 };
-                snapshot = compute_snapshot(request.config, gen, &cache_,
-                                            std::max(1, QThread::idealThreadCount()),
-                                            &request.budget, request.model_steps, &control,
-                                            request.model_lens, request.feed.get());
+                snapshot = compute_snapshot(
+                    request.config, gen, &cache_, std::max(1, QThread::idealThreadCount()),
+                    &request.budget, request.model_steps, &control, request.model_lens,
+                    request.feed.get(), request.model_trace);
             }
             std::shared_ptr<PreparedMaps> maps;
             std::shared_ptr<SnapshotStatistics> stats;
@@ -185,8 +185,9 @@ std::uint64_t ComputeController::requestAgain(const ComputeConfig& config) {
     ++requested_;
     requested_steps_ = model_steps_;
     requested_lens_ = model_lens_;
-    worker_->submit(Request{config, requested_, prepare_maps_, model_steps_, model_lens_, colormap_,
-                            scale_, budget_, nullptr, feed_});
+    requested_trace_ = model_trace_;
+    worker_->submit(Request{config, requested_, prepare_maps_, model_steps_, model_lens_,
+                            model_trace_, colormap_, scale_, budget_, nullptr, feed_});
     if (!was_busy) emit busyChanged(true);
     return requested_;
 }
@@ -199,9 +200,10 @@ bool ComputeController::recolor() {
     ++requested_;
     requested_steps_ = model_steps_;
     requested_lens_ = model_lens_;
+    requested_trace_ = model_trace_;
     emit busyChanged(true);
-    worker_->submit(Request{*last_config_, requested_, true, model_steps_, model_lens_, colormap_,
-                            scale_, budget_, latest_, feed_});
+    worker_->submit(Request{*last_config_, requested_, true, model_steps_, model_lens_,
+                            model_trace_, colormap_, scale_, budget_, latest_, feed_});
     return true;
 }
 
@@ -237,6 +239,16 @@ void ComputeController::setModelLens(bool on) {
     if (!on || !last_config_ || !last_config_->usesModel()) return;
     if (isBusy() ? !requested_lens_ : latest_ && latest_->model && !latest_->lens)
         requestAgain(*last_config_);
+}
+
+void ComputeController::setModelTrace(int token) {
+    if (model_trace_ == token) return;
+    model_trace_ = token;
+    if (token == kNoTrace || !last_config_ || !last_config_->usesModel() ||
+        last_config_->usesMaps())
+        return;
+    // The newest request (running or done) traced another token, or none.
+    if (requested_trace_ != token) requestAgain(*last_config_);
 }
 
 void ComputeController::setFinished(std::uint64_t generation) {

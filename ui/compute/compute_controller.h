@@ -66,6 +66,11 @@ class ComputeController : public QObject {
     /// setModelSteps does for the steps.
     void setModelLens(bool on);
     bool modelLens() const { return model_lens_; }
+    /// With a model, also trace its whole pass at shown token `token` (-1: the default token;
+    /// kNoTrace: none), for the steps view's whole-model mode: re-runs the latest request when
+    /// its result has another trace (a pass of its own; the maps are reused).
+    void setModelTrace(int token);
+    int modelTrace() const { return model_trace_; }
     /// Colours latest() again on the worker for the current figure hints (the colours or the
     /// scaling changed), so the GUI thread does not recolour millions of cells: resultReady
     /// follows with the same snapshot and fresh maps.  False (nothing queued) when there is
@@ -116,6 +121,7 @@ class ComputeController : public QObject {
         bool prepare_maps;
         bool model_steps;
         bool model_lens;
+        int model_trace;
         Colormap colormap;
         ScaleMode scale;
         budget::MemoryBudget budget;
@@ -146,6 +152,8 @@ class ComputeController : public QObject {
     bool requested_steps_ = false;  ///< the newest request asked for a model's steps
     bool model_lens_ = false;
     bool requested_lens_ = false;  ///< the newest request asked for a model's lens
+    int model_trace_ = kNoTrace;
+    int requested_trace_ = kNoTrace;  ///< the trace the newest request asked for
     Colormap colormap_ = Colormap::Viridis;
     ScaleMode scale_ = ScaleMode::Shared;
     budget::MemoryBudget budget_;

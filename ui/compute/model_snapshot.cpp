@@ -928,7 +928,8 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& c, int num_t
 SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generation,
                                  std::shared_ptr<const ModelMaps> maps,
                                  std::shared_ptr<const StepTensors> steps,
-                                 std::shared_ptr<const LensGrid> lens) {
+                                 std::shared_ptr<const LensGrid> lens,
+                                 std::shared_ptr<const ModelTrace> trace) {
     const int L = maps->tokens, H = maps->num_heads;  // L: the tokens shown
     const int layer = std::clamp(c.layer, 0, maps->num_layers - 1);
     auto snap = std::make_shared<AttentionSnapshot>();
@@ -957,6 +958,7 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generatio
     snap->model = std::move(maps);
     snap->steps = std::move(steps);
     snap->lens = std::move(lens);
+    snap->trace = std::move(trace);
     snap->cache_ranges();
     return snap;
 }

@@ -97,7 +97,8 @@ std::shared_ptr<const StepTensors> model_steps(const ComputeConfig& config, int 
 SnapshotPtr model_layer_snapshot(const ComputeConfig& config, std::uint64_t generation,
                                  std::shared_ptr<const ModelMaps> maps,
                                  std::shared_ptr<const StepTensors> steps = nullptr,
-                                 std::shared_ptr<const LensGrid> lens = nullptr);
+                                 std::shared_ptr<const LensGrid> lens = nullptr,
+                                 std::shared_ptr<const ModelTrace> trace = nullptr);
 
 /// A vocabulary id as people read it: its decoded text (" the" rather than "Ġthe"), its
 /// vocabulary entry when it is part of a character only, else "<id N>".  The predictions and

@@ -178,6 +178,16 @@ struct FigureOptions {
     FigureKind kind = FigureKind::Heatmaps;
     int step = -1;       ///< steps: the current stage, 0-based (-1: every stage at once)
     bool focus = false;  ///< steps: only the current stage and its inputs, large
+    /// Steps with a model: the whole model at one token (ModelTrace) instead of one layer.
+    bool whole_model = false;
+    /// Whole model: bit l set = layer l unfolded (layers past 63 follow bit 63).
+    quint64 open_layers = 1;
+    /// Whole model: how the next token is sampled from the logits shown
+    /// (models::SamplingOptions), and the id the last seeded draw picked (-1: none).
+    double temperature = 1.0;
+    int top_k = 0;
+    double top_p = 1.0;
+    qint64 drawn = -1;
     quint64 line_heads = ~quint64(0);  ///< lines: bit h set = head h drawn
     /// Model view: −1 every map; else one token's attention across every layer and head,
     /// from it (its row) or, with focus_to, to it (its column).  Shown tokens, 0-based.

@@ -455,6 +455,39 @@ void AttentionDocument::setStepFocus(bool on) {
     if (assign(figure_.focus, on, this, &AttentionDocument::stepFocusChanged)) figureChanged();
 }
 
+void AttentionDocument::setWholeModel(bool on) {
+    if (assign(figure_.whole_model, on, this, &AttentionDocument::wholeModelChanged))
+        figureChanged();
+}
+
+void AttentionDocument::setOpenLayers(quint64 layers) {
+    if (figure_.open_layers == layers) return;
+    figure_.open_layers = layers;
+    emit walkChanged();
+    figureChanged();
+}
+
+void AttentionDocument::setSampling(double temperature, int top_k, double top_p) {
+    temperature = std::clamp(temperature, 0.0, kMaxTemperature);
+    top_k = std::clamp(top_k, 0, kMaxTopK);
+    top_p = std::clamp(top_p, 0.01, 1.0);
+    if (figure_.temperature == temperature && figure_.top_k == top_k && figure_.top_p == top_p)
+        return;
+    figure_.temperature = temperature;
+    figure_.top_k = top_k;
+    figure_.top_p = top_p;
+    figure_.drawn = -1;  // a draw from other odds
+    emit walkChanged();
+    figureChanged();
+}
+
+void AttentionDocument::setDrawn(qint64 id) {
+    if (figure_.drawn == id) return;
+    figure_.drawn = id;
+    emit walkChanged();
+    figureChanged();
+}
+
 void AttentionDocument::setTokenFocus(int token, bool to) {
     token = std::clamp(token, -1, kMaxTokens - 1);
     if (token == figure_.focus_token && to == figure_.focus_to) return;
@@ -627,6 +660,8 @@ void AttentionDocument::emitAll() {
     emit showValuesChanged(figure_.values);
     emit stepChanged(figure_.step);
     emit stepFocusChanged(figure_.focus);
+    emit wholeModelChanged(figure_.whole_model);
+    emit walkChanged();
     emit tokenFocusChanged(figure_.focus_token, figure_.focus_to);
     emit lineHeadsChanged(figure_.line_heads);
     emit modelThumbnailsChanged(figure_.model_thumbnails);
@@ -674,7 +709,11 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("step"), f.step},
                        {QStringLiteral("step_focus"), f.focus},
                        {QStringLiteral("focus_token"), f.focus_token},
-                       {QStringLiteral("focus_to"), f.focus_to}};
+                       {QStringLiteral("focus_to"), f.focus_to},
+                       {QStringLiteral("whole_model"), f.whole_model},
+                       {QStringLiteral("temperature"), f.temperature},
+                       {QStringLiteral("top_k"), f.top_k},
+                       {QStringLiteral("top_p"), f.top_p}};
     if (f.model_thumbnails != ModelThumbnails::WholeMax)
         figure[QStringLiteral("model_thumbnails")] = model_thumbnails_name(f.model_thumbnails);
     if (f.line_heads != ~quint64(0)) {
@@ -724,10 +763,11 @@ QJsonObject AttentionDocument::editsJson() const {
     QJsonObject json = toJson();
     // The view state edited() leaves out, as section/key.
     static const char* const kViewState[][2] = {
-        {"figure", "view"},     {"figure", "head"},       {"figure", "batch_item"},
-        {"figure", "step"},     {"figure", "step_focus"}, {"figure", "focus_token"},
-        {"figure", "focus_to"}, {"figure", "line_heads"}, {"figure", "model_thumbnails"},
-        {"source", "layer"},    {"source", "timeline"},   {"compare", "head"}};
+        {"figure", "view"},        {"figure", "head"},       {"figure", "batch_item"},
+        {"figure", "step"},        {"figure", "step_focus"}, {"figure", "focus_token"},
+        {"figure", "focus_to"},    {"figure", "line_heads"}, {"figure", "model_thumbnails"},
+        {"figure", "whole_model"}, {"source", "layer"},      {"source", "timeline"},
+        {"compare", "head"}};
     for (const auto& [section, key] : kViewState) {
         QJsonObject o = json.value(QLatin1String(section)).toObject();
         o.remove(QLatin1String(key));
@@ -949,6 +989,10 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     r.boolean(figure, QStringLiteral("step_focus"), &f.focus);
     r.integer(figure, QStringLiteral("focus_token"), -1, kMaxTokens - 1, &f.focus_token);
     r.boolean(figure, QStringLiteral("focus_to"), &f.focus_to);
+    r.boolean(figure, QStringLiteral("whole_model"), &f.whole_model);
+    r.number(figure, QStringLiteral("temperature"), 0.0, kMaxTemperature, &f.temperature);
+    r.integer(figure, QStringLiteral("top_k"), 0, kMaxTopK, &f.top_k);
+    r.number(figure, QStringLiteral("top_p"), 0.01, 1.0, &f.top_p);
     r.enumeration(figure, QStringLiteral("model_thumbnails"), &model_thumbnails_from_name,
                   &f.model_thumbnails);
     if (!r.ok()) return false;

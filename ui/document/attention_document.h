@@ -25,7 +25,9 @@ class AttentionDocument : public QObject {
     static constexpr int kMaxSeed = 2147483647;
     static constexpr int kMaxLayers = 1024;
     static constexpr double kMaxDropout = 0.95;
-    static constexpr int kMaxStep = 12;         ///< the last of at most 13 computation stages
+    static constexpr int kMaxStep = 12;             ///< the last of at most 13 computation stages
+    static constexpr double kMaxTemperature = 5.0;  ///< the whole-model view's sampling
+    static constexpr int kMaxTopK = 1000;
     static constexpr int kMaxTokens = 1 << 20;  ///< a token index a session may name
     static constexpr int kMaxGenerated = 4096;  ///< tokens one Continue may ask for
 
@@ -179,6 +181,14 @@ class AttentionDocument : public QObject {
     void setStep(int step);
     bool stepFocus() const { return figure_.focus; }
     void setStepFocus(bool on);
+    /// The steps view with a model: the whole model at the token in focus instead of one
+    /// layer, which layers are unfolded, how the next token is sampled (temperature 0:
+    /// greedy; top-k 0: all) and the token the last draw picked (-1: none).
+    bool wholeModel() const { return figure_.whole_model; }
+    void setWholeModel(bool on);
+    void setOpenLayers(quint64 layers);
+    void setSampling(double temperature, int top_k, double top_p);
+    void setDrawn(qint64 id);
     /// The model view's token focus (FigureOptions::focus_token, focus_to); −1: off.
     int focusToken() const { return figure_.focus_token; }
     bool focusTo() const { return figure_.focus_to; }
@@ -252,6 +262,9 @@ class AttentionDocument : public QObject {
     void showValuesChanged(bool on);
     void stepChanged(int step);
     void stepFocusChanged(bool on);
+    void wholeModelChanged(bool on);
+    /// Folded layers, sampling or the draw of the whole-model view.
+    void walkChanged();
     void tokenFocusChanged(int token, bool to);
     void modelThumbnailsChanged(ModelThumbnails shown);
     void lineHeadsChanged(quint64 heads);

@@ -364,8 +364,11 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
     p->drawText(QRectF(area.x(), area.y(), area.width(), head_title_h_),
                 Qt::AlignLeft | Qt::AlignVCenter, paint::elide(title, fm, area.width()));
     double widest = 0;
-    for (const QString& t : tokens)
+    QString labels;  // run together, measured as drawn: Chinese in the taller CJK family
+    for (const QString& t : tokens) {
         widest = std::max(widest, sm.horizontalAdvance(visible_token(t)));
+        labels += visible_token(t);
+    }
     const double label = std::min(widest + 6, std::min(90.0, area.width() * 0.3));
     const double side = std::min(area.width() - label, area.height() - head_title_h_ - label);
     if (side < 8) return;
@@ -396,7 +399,7 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
     // Queries on the left, keys underneath (written downwards); every k-th when crowded.
     p->setFont(small_);
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kMuted);
-    const int every = label_stride(c, sm.height());
+    const int every = label_stride(c, line_height(small_, labels));
     for (int i = 0; i < L; i += every) {
         const QString t = paint::elide(visible_token(tokens[std::size_t(i)]), sm, label - 4);
         // A row may be thinner than a line of text: the label is centred on it, unclipped.

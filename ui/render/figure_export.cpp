@@ -440,18 +440,40 @@ QByteArray render_figure_pdf(const AttentionSnapshot& snapshot, const FigureOpti
                      f.title());
 }
 
+QSize fitted_painted_figure_size(PaintedFigure& figure, QSize size) {
+    figure.layout(size);
+    const int used_w = figure.usedWidth();
+    // Narrower, the content may wrap and take more height: measured again at that width.
+    if (used_w > 0 && used_w < size.width()) figure.layout(QSize(used_w, size.height()));
+    const int used_h = figure.usedHeight();
+    const QSize logical(used_w > 0 && used_w < size.width() ? used_w : size.width(),
+                        used_h > 0 && used_h < size.height() ? used_h : size.height());
+    figure.layout(logical);
+    return logical;
+}
+
+void paint_figure(QPaintDevice* device, const AttentionSnapshot& snapshot,
+                  const FigureOptions& options, QSize size, bool vector,
+                  const AttentionSnapshot* compared) {
+    OffscreenFigure f(snapshot, options, size, compared);
+    QCPPainter painter(device);
+    painter.setMode(QCPPainter::pmNoCaching);
+    if (vector) painter.setMode(QCPPainter::pmVectorized);
+    f.paint(&painter, size, vector);
+}
+
+void paint_painted_figure(QPaintDevice* device, const PaintedFigure& figure, bool vector) {
+    QCPPainter painter(device);
+    painter.setMode(QCPPainter::pmNoCaching);
+    if (vector) painter.setMode(QCPPainter::pmVectorized);
+    figure.paint(&painter, vector);
+}
+
 RenderedFigure render_painted_figure(PaintedFigure& figure, const ExportSize& size,
                                      const QString& path, std::optional<ExportFormat> format) {
     RenderedFigure out;
     out.format = checked_format(path, format, size);
-    figure.layout(QSize(size.width, size.height));
-    const int used_w = figure.usedWidth();
-    // Narrower, the content may wrap and take more height: measured again at that width.
-    if (used_w > 0 && used_w < size.width) figure.layout(QSize(used_w, size.height));
-    const int used_h = figure.usedHeight();
-    const QSize logical(used_w > 0 && used_w < size.width ? used_w : size.width,
-                        used_h > 0 && used_h < size.height ? used_h : size.height);
-    figure.layout(logical);
+    const QSize logical = fitted_painted_figure_size(figure, QSize(size.width, size.height));
     const auto paint = [&](QCPPainter* p, bool vector) { figure.paint(p, vector); };
     switch (out.format) {
         case ExportFormat::Png:
@@ -481,6 +503,9 @@ QSize fitted_figure_size(const AttentionSnapshot& snapshot, const FigureOptions&
         used = OffscreenFigure(snapshot, options, size, compared).figure.usedHeight();
     }
     // Cut only a band worth cutting: a figure that nearly fills its canvas keeps the size asked.
+    // A figure as tall as its content (the whole model, step by step) keeps all of it.
+    if (options.kind == FigureKind::Steps && options.whole_model && used > size.height())
+        return QSize(size.width(), used);
     return used > 0 && used < size.height() - kMinCutPx ? QSize(size.width(), used) : size;
 }
 

@@ -12,6 +12,8 @@
 
 #include <optional>
 
+class QPaintDevice;
+
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_config.h"
 #include "ui/render/painted_figure.h"
@@ -88,6 +90,20 @@ RenderedFigure render_figure(const AttentionSnapshot& snapshot, const FigureOpti
 RenderedFigure render_painted_figure(PaintedFigure& figure, const ExportSize& size,
                                      const QString& path,
                                      std::optional<ExportFormat> format = std::nullopt);
+/// The canvas render_painted_figure() gives `figure` for `size`: the size, cut to the width
+/// and height its content takes.  The figure is left laid out for it.
+QSize fitted_painted_figure_size(PaintedFigure& figure, QSize size);
+
+/// The figure painted on any paint device as the exports paint it, on a canvas of `size`
+/// logical pixels (a size fitted_figure_size() gave; `vector`: as on SVG and PDF).  For a
+/// device that records what is drawn: the tests read the figure's text layout through it.
+/// GUI thread only.
+void paint_figure(QPaintDevice* device, const AttentionSnapshot& snapshot,
+                  const FigureOptions& options, QSize size, bool vector,
+                  const AttentionSnapshot* compared = nullptr);
+/// The same for a figure that paints itself, laid out (fitted_painted_figure_size()).
+void paint_painted_figure(QPaintDevice* device, const PaintedFigure& figure, bool vector);
+
 /// The file's bytes.  Throws DataError when the PNG cannot be encoded.  Any thread.
 QByteArray encode_figure(const RenderedFigure& figure);
 

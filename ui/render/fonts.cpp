@@ -200,11 +200,15 @@ double text_height(const QFont& font, const QString& text) {
         h, fm.boundingRect(QRectF(0, 0, 1e6, 1e6), Qt::AlignLeft | Qt::AlignTop, text).height());
 }
 
-QFont label_font_for(const QFont& font, double spacing, int min_px) {
-    const double h = QFontMetricsF(font).height();
+QFont label_font_for(const QFont& font, double spacing, int min_px, const QString& labels) {
+    const double h = line_height(font, labels);
     if (h + 2 <= spacing || font.pixelSize() <= min_px) return font;
     QFont f = font;
-    f.setPixelSize(std::max(min_px, int(std::floor(font.pixelSize() * (spacing - 2) / h))));
+    int px = std::max(min_px, int(std::floor(font.pixelSize() * (spacing - 2) / h)));
+    f.setPixelSize(px);
+    // Line heights do not scale exactly with the size: smaller until the lines fit.
+    while (px > min_px && line_height(f, labels) + 2 > spacing)
+        f.setPixelSize(--px);
     return f;
 }
 

@@ -37,9 +37,10 @@ double line_height(const QFont& font, const QString& text);
 /// engine lays them out if that is taller.
 double text_height(const QFont& font, const QString& text);
 
-/// `font`, or a smaller size of it (down to `min_px` pixels) whose lines fit rows `spacing`
-/// pixels apart: token labels shrink before any is left out.
-QFont label_font_for(const QFont& font, double spacing, int min_px = 7);
+/// `font`, or a smaller size of it (down to `min_px` pixels) whose lines of `labels` (every
+/// label, run together) fit rows `spacing` pixels apart, measured as line_height() measures
+/// them (Chinese labels in the taller CJK family): token labels shrink before any is left out.
+QFont label_font_for(const QFont& font, double spacing, int min_px = 7, const QString& labels = {});
 
 /// True if `font` (with its fallback families) has a glyph for every character of `text`.
 bool font_covers(const QFont& font, const QString& text);

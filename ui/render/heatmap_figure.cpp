@@ -846,6 +846,8 @@ void HeatmapFigure::layout(QSize size) {
         };
         elide(lc.keys, &lc.key_labels, &lc.key_w);
         elide(lc.queries, &lc.query_labels, &lc.query_w);
+        lc.text = QStringList(lc.key_labels.begin(), lc.key_labels.end()).join(QString()) +
+                  QStringList(lc.query_labels.begin(), lc.query_labels.end()).join(QString());
     }
     tick_font_ = lc.font;
     const QVector<QString>& key_labels = lc.key_labels;
@@ -858,9 +860,9 @@ void HeatmapFigure::layout(QSize size) {
     const QFont label_font = figure_font(fpx, words);
     const QFont title_font = figure_font(fpx + 5, words, true);
     const QFont caption_font = figure_font(std::max(6, fpx - 1), words);
-    const QFontMetricsF fm(tick_font_);
 
-    const double tick_h = fm.height();
+    // Chinese labels are drawn in the CJK family, taller than the Latin one the font names.
+    const double tick_h = line_height(tick_font_, lc.text);
     const double axis_label_h = single ? QFontMetricsF(label_font).height() + 6 : 0.0;
     const int ml = int(std::ceil(query_w + 3 + 3 + 6 + axis_label_h));
     const int mr = 10;
@@ -925,12 +927,13 @@ void HeatmapFigure::layout(QSize size) {
         std::min(int(H), int(std::ceil(title_h + 2 * pad + nr * (mt + mb + inner_h))) + 6);
     // Every row and column labelled whenever a smaller font fits the cells: thinning only
     // below kMinTickPx.  The margins keep the widths measured at the full size.
-    const QFontMetricsF full_fm(tick_font_);
     // A larger size asked for (presentation: read from the back of a room) is kept.
-    if (fpx <= FigureOptions{}.font_px) tick_font_ = label_font_for(tick_font_, c, kMinTickPx);
-    const double tick_step_h = QFontMetricsF(tick_font_).height() + 2;
+    if (fpx <= FigureOptions{}.font_px)
+        tick_font_ = label_font_for(tick_font_, c, kMinTickPx, lc.text);
+    const double tick_step_h = line_height(tick_font_, lc.text) + 2;
     const double key_step_w =
-        rotate ? tick_step_h : key_w * QFontMetricsF(tick_font_).height() / full_fm.height() + 8;
+        rotate ? tick_step_h
+               : key_w * tick_font_.pixelSize() / double(std::max(1, lc.font.pixelSize())) + 8;
 
     // Values fit in the cells of a single enlarged panel with few tokens.
     const QString sample = QStringLiteral("0.00");

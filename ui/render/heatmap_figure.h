@@ -161,6 +161,7 @@ class HeatmapFigure : public QObject {
         std::vector<QString> keys, queries;
         QFont font;
         QVector<QString> key_labels, query_labels;
+        QString text;  ///< every label run together, for line_height()
         double key_w = 0.0, query_w = 0.0;
     } label_cache_;
     bool syncing_ = false;

@@ -9,6 +9,7 @@
 
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
+#include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
 
@@ -194,25 +195,35 @@ void ZoomMapFigure::paintLabels(QPainter* p) const {
     const std::int64_t L_rows = content_.pyramid->rows(), L_cols = content_.pyramid->cols();
     const bool tokens =
         ppc >= kMinLabelSpacing && std::int64_t(content_.tokens.size()) == std::max(L_rows, L_cols);
-    const QFont label = tokens ? label_font_for(font_, ppc, 9) : font_;
-    const QFontMetricsF fm(label);
-    p->setFont(label);
-    p->setPen(QColor(40, 40, 40));
-    const double row_width = kLeft - 34, col_height = kBottom - 58;
-    // Rows: queries, down the left edge.
     const auto visible = [](double from, double span, std::int64_t size) {
         return std::pair(std::max<std::int64_t>(0, std::int64_t(std::floor(from))),
                          std::min<std::int64_t>(size, std::int64_t(std::ceil(from + span))));
     };
     const auto [i0, i1] = visible(region_.y(), region_.height(), L_rows);
     const auto [j0, j1] = visible(region_.x(), region_.width(), L_cols);
-    const std::int64_t step = tokens ? 1 : tick_step(ppc, 48.0);
+    // The tokens in view, run together: measured in the families they are drawn in (Chinese
+    // in the CJK one, taller than the Latin one), so their lines do not run into each other.
+    QString shown_tokens;
+    if (tokens)
+        for (std::int64_t k = std::min(i0, j0); k < std::max(i1, j1); ++k)
+            shown_tokens += visible_token(content_.tokens[std::size_t(k)]);
+    const QFont label = tokens ? label_font_for(font_, ppc, 9, shown_tokens) : font_;
+    const QFontMetricsF fm(label);
+    p->setFont(label);
+    p->setPen(QColor(40, 40, 40));
+    const double row_width = kLeft - 34, col_height = kBottom - 58;
+    // Every token while their lines fit the rows, else every k-th (the rest on hover).
+    const std::int64_t step =
+        tokens ? label_stride(ppc, line_height(label, shown_tokens)) : tick_step(ppc, 48.0);
     const auto text_of = [&](std::int64_t k) {
         return tokens ? fm.elidedText(visible_token(content_.tokens[std::size_t(k)]),
                                       Qt::ElideRight, row_width)
                       : QString::number(k + 1);
     };
-    const auto shown = [&](std::int64_t k) { return tokens || (k + 1) % step == 0 || k == 0; };
+    const auto shown = [&](std::int64_t k) {
+        return tokens ? k % step == 0 : (k + 1) % step == 0 || k == 0;
+    };
+    // Rows: queries, down the left edge.
     for (std::int64_t i = i0; i < i1; ++i) {
         if (!shown(i)) continue;
         const double y = r.y() + (double(i) + 0.5 - region_.y()) * ppc;

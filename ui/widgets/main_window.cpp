@@ -289,6 +289,8 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
     connect(views_, &ViewTabs::stepsShown, compute_, &ComputeController::setModelSteps);
     connect(views_, &ViewTabs::lensShown, compute_, &ComputeController::setModelLens);
+    connect(views_, &ViewTabs::traceWanted, compute_, &ComputeController::setModelTrace);
+    compute_->setModelTrace(views_->wantedTrace());
     connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
         // A layer measured but not kept (the Atlas of a pass that keeps the first layers):
         // the head's map, recomputed, rather than a kept layer's heatmaps.

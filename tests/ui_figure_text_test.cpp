@@ -1,0 +1,400 @@
+// Every figure kind (grid, mean, head, steps, lines, compare, model, atlas, lens, predictions,
+// patch, positions, full map), in English and Chinese, at the export's default size and at
+// 1280×800 (issue 35): every text item lies inside the canvas and no two overlap.  Each figure
+// is drawn by the code the exports use (render/figure_export.h) on a device that records its
+// text (support/text_layout.h), fed by every built-in example's session: the demo layer's and
+// the shipped models' inputs, English and Chinese, knocked-out heads, a continuation.
+
+#include <QPainter>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+
+#include <functional>
+#include <memory>
+
+#include "engine/models/model_folder.h"
+#include "engine/models/predictions.h"
+#include "engine/ops/map_pyramid.h"
+#include "test_support.h"
+#include "text_layout.h"
+#include "ui/classroom/compare_model.h"
+#include "ui/classroom/examples.h"
+#include "ui/classroom/steps_model.h"
+#include "ui/cli/export_command.h"
+#include "ui/compute/attention_snapshot.h"
+#include "ui/compute/full_map_source.h"
+#include "ui/compute/model_lens.h"
+#include "ui/compute/model_store.h"
+#include "ui/compute/statistics_runner.h"
+#include "ui/document/attention_document.h"
+#include "ui/document/session.h"
+#include "ui/i18n/language.h"
+#include "ui/model/atlas_view.h"
+#include "ui/model/patch_figure.h"
+#include "ui/model/positions_view.h"
+#include "ui/model/predictions_figure.h"
+#include "ui/render/figure_export.h"
+#include "ui/render/fonts.h"
+#include "ui/render/zoom_map_figure.h"
+#include "ui/widgets/full_map_window.h"
+#include "ui/widgets/main_window.h"  // language.h holds a QPointer<MainWindow>
+
+using namespace attnviz;
+using namespace attnviz::ui;
+using test::DrawnText;
+using test::TextLayoutDevice;
+
+namespace {
+/// The canvases: the export's default (ExportSize: the Export dialog's and `attnviz export`'s)
+/// and a 1280×800 projector's screen.
+struct Canvas {
+    const char* name;
+    QSize size;
+};
+const Canvas kCanvases[] = {{"default", QSize(ExportSize{}.width, ExportSize{}.height)},
+                            {"1280x800", QSize(1280, 800)}};
+
+/// What one figure drew: which figure, its canvas and its texts.
+struct Drawn {
+    QString figure;
+    QSize canvas;
+    QList<DrawnText> texts;
+};
+
+/// A figure of the heatmaps or a classroom figure, as export_figure() draws it: on the
+/// canvas fitted_figure_size() gives.
+Drawn draw_figure(const QString& name, const AttentionSnapshot& snapshot,
+                  const FigureOptions& options, QSize size,
+                  const AttentionSnapshot* compared = nullptr) {
+    const QSize canvas = fitted_figure_size(snapshot, options, size, compared);
+    TextLayoutDevice device(canvas);
+    paint_figure(&device, snapshot, options, canvas, false, compared);
+    return {name, canvas, device.texts()};
+}
+
+/// A figure that paints itself, as render_painted_figure() draws it.
+Drawn draw_painted(const QString& name, PaintedFigure& figure, QSize size) {
+    const QSize canvas = fitted_painted_figure_size(figure, size);
+    TextLayoutDevice device(canvas);
+    paint_painted_figure(&device, figure, false);
+    return {name, canvas, device.texts()};
+}
+
+/// A widget that paints itself (the atlas's grid), at `size`, as the window shows it.
+Drawn draw_widget(const QString& name, QWidget* widget, QSize size) {
+    widget->resize(size);
+    TextLayoutDevice device(size);
+    widget->render(&device, QPoint(), QRegion(), QWidget::DrawChildren);
+    return {name, size, device.texts()};
+}
+
+/// The document of example `e`, as the Examples menu opens it.
+bool open_example(const Example& e, AttentionDocument* doc, QString* error) {
+    return load_session(e.resource, doc, nullptr, error);
+}
+
+int threads() {
+    return std::max(1, QThread::idealThreadCount());
+}
+
+/// The kinds that draw a snapshot (the heatmaps and the classroom figures) for `doc`.
+void draw_snapshot_kinds(const AttentionDocument& doc, QSize size, std::vector<Drawn>* out) {
+    const ComputeConfig config = doc.computeConfig();
+    const bool model = config.usesModel();
+    const SnapshotPtr s = compute_snapshot(config, 1, nullptr, threads(), nullptr, model, nullptr,
+                                           model && !config.usesMaps());
+    FigureOptions base = doc.figureOptions();
+    base.kind = FigureKind::Heatmaps;
+    base.step = -1;
+    base.focus = false;
+    const int head = std::clamp(base.head, 0, std::max(0, s->heads - 1));
+
+    FigureOptions o = base;
+    o.view = FigureView::Grid;
+    out->push_back(draw_figure(QStringLiteral("grid"), *s, o, size));
+    o.view = FigureView::Mean;
+    out->push_back(draw_figure(QStringLiteral("mean"), *s, o, size));
+    o.view = FigureView::Head;
+    o.head = head;
+    out->push_back(draw_figure(QStringLiteral("head"), *s, o, size));
+
+    if (QString why; !build_steps_model(*s, 0, head, &why).empty()) {
+        o = base;
+        o.kind = FigureKind::Steps;
+        o.head = head;
+        out->push_back(draw_figure(QStringLiteral("steps"), *s, o, size));
+        o.step = 2;
+        o.focus = true;
+        out->push_back(draw_figure(QStringLiteral("steps (focus on a stage)"), *s, o, size));
+    }
+    o = base;
+    o.kind = FigureKind::Lines;
+    out->push_back(draw_figure(QStringLiteral("lines"), *s, o, size));
+
+    // The comparison the example sets up, else one a class would try: the causal mask for the
+    // demo layer, the other layer for a model.
+    CompareChanges changes = doc.compare().changes;
+    if (changes.empty()) {
+        if (model)
+            changes.layer = config.layer == 0 ? 1 : 0;
+        else
+            changes.causal = !config.causal;
+    }
+    const SnapshotPtr b = compute_compared(config, changes, 2, nullptr, threads());
+    o = base;
+    o.kind = FigureKind::Compare;
+    o.view = FigureView::Mean;
+    o.compare_b_head = changes.head ? *changes.head : -2;
+    out->push_back(draw_figure(QStringLiteral("compare (mean)"), *s, o, size, b.get()));
+    if (std::min(s->heads, b->heads) > 0) {
+        o.view = FigureView::Head;
+        o.head = 0;
+        out->push_back(draw_figure(QStringLiteral("compare (head)"), *s, o, size, b.get()));
+    }
+
+    if (!model) return;
+    o = base;
+    o.kind = FigureKind::Model;
+    out->push_back(draw_figure(QStringLiteral("model"), *s, o, size));
+    o.focus_token = s->model->tokens - 1;
+    out->push_back(draw_figure(QStringLiteral("model (a token in focus)"), *s, o, size));
+    if (s->lens && s->lens->unavailable.isEmpty()) {
+        o = base;
+        o.kind = FigureKind::Lens;
+        out->push_back(draw_figure(QStringLiteral("lens"), *s, o, size));
+    }
+    if (s->model->predictions) {
+        // As `attnviz export --view predictions`: as wide and as tall as it takes.
+        PredictionsFigure predictions;
+        predictions.setSnapshot(s);
+        o = base;
+        o.kind = FigureKind::Predictions;
+        predictions.setOptions(o);
+        out->push_back(draw_painted(QStringLiteral("predictions"), predictions, size));
+    }
+
+    // The Atlas tab's grid of every layer and head, coloured by the default measure.
+    AtlasView atlas;
+    atlas.setSnapshot(s);
+    out->push_back(draw_widget(QStringLiteral("atlas"), atlas.grid(), size));
+
+    // One head's full map (the full-map window's export of the whole map).
+    const FullMapSourcePtr source = full_map_source(*s);
+    if (source && source->unavailable(config.layer, head).isEmpty()) {
+        HeadMap map = source->map(config.layer, head, PassControl{});
+        ZoomMapFigure full_map;
+        const auto L = double(map.tokens.size());
+        full_map.setContent({std::make_shared<const ops::MapPyramid>(std::move(map.weights)),
+                             map.tokens, map.causal,
+                             FullMapWindow::tr("%1 · layer %2 · head %3")
+                                 .arg(source->name())
+                                 .arg(config.layer + 1)
+                                 .arg(head + 1)});
+        full_map.setRegion(QRectF(0, 0, L, L));
+        out->push_back(draw_painted(QStringLiteral("full map"), full_map, size));
+        // Zoomed in until the rows are just tall enough for token labels (11 px).
+        full_map.layout(size);
+        const double side = std::min(full_map.plotRect().width(), full_map.plotRect().height());
+        full_map.setRegion(QRectF(0, 0, std::min(L, side / 11.2), std::min(L, side / 11.2)));
+        out->push_back(draw_painted(QStringLiteral("full map (zoomed in)"), full_map, size));
+    }
+}
+
+/// The Positions tab's plot of a statistics pass over the document's text, both curves.
+void draw_positions(const AttentionDocument& doc, QSize size, std::vector<Drawn>* out) {
+    StatisticsRunner runner;
+    QSignalSpy finished(&runner, &StatisticsRunner::finished);
+    QSignalSpy failed(&runner, &StatisticsRunner::failed);
+    runner.start(doc.computeConfig());
+    QTRY_VERIFY_WITH_TIMEOUT(finished.count() + failed.count() > 0, 120000);
+    QVERIFY2(failed.isEmpty(), qPrintable(failed.value(0).value(0).toString()));
+    const auto stats = finished.at(0).at(0).value<PositionStatisticsPtr>();
+    for (const auto curve :
+         {PositionsPlotOptions::Curve::Received, PositionsPlotOptions::Curve::FirstToken}) {
+        PositionsPlotOptions options;
+        options.curve = curve;
+        const auto& h = stats->statistics;
+        for (std::int64_t k = 0; k < std::min<std::int64_t>(h.heads, 4); ++k)
+            options.heads.push_back({h.layers - 1, k});
+        PositionsFigure figure(stats, options);
+        out->push_back(draw_painted(curve == PositionsPlotOptions::Curve::Received
+                                        ? QStringLiteral("positions (received)")
+                                        : QStringLiteral("positions (first token)"),
+                                    figure, size));
+    }
+}
+
+/// The Patching tab's figure for the example's texts, swept, with its best head's maps.
+void draw_patch(const QString& folder, const Example::Patch& p, QSize size,
+                std::vector<Drawn>* out) {
+    const ModelPtr m = open_model(folder);
+    models::PatchRequest request =
+        models::patch_request(*m, {p.clean.toStdString(), p.corrupt.toStdString(),
+                                   p.target.toStdString(), p.distractor.toStdString(), -1});
+    request.num_threads = threads();
+    PatchMaps maps = make_patch_maps(*m, request, p.clean, p.corrupt);
+    maps.result = models::patch_sweep(*m->model, request);
+    maps.done = maps.total;
+    FigureOptions options;
+    options.font_px = ExportOptions{}.font_size;  // attnviz export's
+    PatchFigure figure;
+    figure.setMaps(&maps);
+    figure.setOptions(options);
+    out->push_back(draw_painted(QStringLiteral("patch"), figure, size));
+
+    // A head chosen: its attention on both texts beside the map (the window's click).
+    int best_l = 0, best_h = 0;
+    for (int l = 0; l < maps.num_layers; ++l)
+        for (int h = 0; h < maps.num_heads; ++h)
+            if (maps.fraction(l, h) > maps.fraction(best_l, best_h)) best_l = l, best_h = h;
+    const auto head_map = [&](const QString& text) {
+        ComputeConfig c;
+        c.model_folder = folder;
+        c.text_a = text;
+        c.layer = best_l;
+        const SnapshotPtr s = compute_snapshot(c, 1, nullptr, threads());
+        const Tensor& w = s->model->weights[std::size_t(best_l)];
+        const std::int64_t L = w.shape[1];
+        Tensor one({L, L});
+        std::copy_n(w.data.begin() + std::ptrdiff_t(best_h * L * L), L * L, one.data.begin());
+        return one;
+    };
+    maps.head = {best_l, best_h, head_map(p.clean), head_map(p.corrupt)};
+    if (maps.head.clean.shape[0] != std::int64_t(maps.clean_tokens.size())) return;
+    figure.setMaps(&maps);
+    out->push_back(draw_painted(QStringLiteral("patch (a head chosen)"), figure, size));
+}
+
+/// The Chinese counterpart of the shipped patching example (ui_export_test's).
+Example::Patch chinese_patch() {
+    return {QStringLiteral("春风不觉晓 & 处处闻啼鸟。春风不觉晓 & 处处闻啼"),
+            QStringLiteral("春风不觉晓 & 处处闻啼花。春风不觉晓 & 处处闻啼"), QStringLiteral("鸟"),
+            QStringLiteral("花")};
+}
+}  // namespace
+
+class FigureTextTest : public QObject {
+    Q_OBJECT
+
+    int rows_run_ = 0, rows_ = 0;
+    QSet<QString> kinds_drawn_;  ///< "grid", "steps", ... as the rows drew them
+
+  private slots:
+    void cleanup() { install_translations(QStringLiteral("en")); }
+
+    /// Every kind was drawn, in both languages, when every row ran (not under a filter).
+    void cleanupTestCase() {
+        if (rows_ == 0 || rows_run_ != rows_) return;
+        const QStringList kinds{"grid",    "mean",      "head",    "steps", "lines",
+                                "compare", "model",     "atlas",   "lens",  "predictions",
+                                "patch",   "positions", "full map"};
+        for (const char* language : {"en", "zh_CN"})
+            for (const QString& kind : kinds)
+                QVERIFY2(kinds_drawn_.contains(QLatin1String(language) + QLatin1Char('/') + kind),
+                         qPrintable(QStringLiteral("%1 was never drawn in %2")
+                                        .arg(kind, QLatin1String(language))));
+    }
+
+    // The recording device sees what QPainter draws, through the transform: a label drawn at a
+    // known place, a rotated one, a line falling back to the CJK font; and the checks catch a
+    // label out of the canvas and two labels on top of each other.
+    void theDeviceRecordsTextAndTheChecksCatchDefects() {
+        TextLayoutDevice device(QSize(200, 100));
+        {
+            QPainter p(&device);
+            p.setFont(figure_font(20));
+            p.drawText(QPointF(10, 30), QStringLiteral("ab"));
+            p.translate(100, 90);
+            p.rotate(-90);
+            p.drawText(QPointF(0, 0), QStringLiteral("up"));
+            p.resetTransform();
+            p.setFont(figure_font(20, {QStringLiteral("注意")}));
+            p.drawText(QPointF(120, 30), QStringLiteral("x注意"));
+        }
+        const QList<DrawnText>& t = device.texts();
+        QCOMPARE(t.size(), 4);  // "x" and "注意" are two runs of two fonts
+        QCOMPARE(t[0].text, QStringLiteral("ab"));
+        const QFontMetricsF fm(figure_font(20));
+        QCOMPARE(t[0].rect.left(), 10.0);
+        QVERIFY(qAbs(t[0].rect.top() - (30 - fm.ascent())) < 0.5);
+        QVERIFY(qAbs(t[0].rect.width() - fm.horizontalAdvance(QStringLiteral("ab"))) < 0.5);
+        QVERIFY2(t[1].rect.height() > t[1].rect.width(), qPrintable(test::describe(t[1])));
+        QVERIFY(t[1].rect.bottom() <= 90.5);
+        QCOMPARE(t[3].text, QStringLiteral("注意"));
+        QVERIFY2(t[3].rect.left() >= t[2].rect.right() - 0.5, qPrintable(test::describe(t[3])));
+        QVERIFY2(test::texts_outside(t, device.size()).isEmpty(),
+                 qPrintable(test::texts_outside(t, device.size()).join(QLatin1Char('\n'))));
+        QVERIFY2(test::overlapping_texts(t).isEmpty(),
+                 qPrintable(test::overlapping_texts(t).join(QLatin1Char('\n'))));
+
+        QList<DrawnText> bad = t;
+        bad.append({QStringLiteral("cut"), QFont(), QRectF(190, 10, 30, 15)});
+        bad.append({QStringLiteral("on ab"), QFont(), t[0].rect.translated(4, 3)});
+        const QStringList outside = test::texts_outside(bad, device.size());
+        QCOMPARE(outside.size(), 1);
+        QVERIFY2(outside[0].contains(QStringLiteral("“cut”")) &&
+                     outside[0].contains(QLatin1String("right")),
+                 qPrintable(outside[0]));
+        const QStringList over = test::overlapping_texts(bad);
+        QCOMPARE(over.size(), 1);
+        QVERIFY2(
+            over[0].contains(QStringLiteral("“ab”")) && over[0].contains(QStringLiteral("“on ab”")),
+            qPrintable(over[0]));
+    }
+
+    void everyFigureKeepsItsTextInsideAndApart_data() {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("example");
+        QTest::addColumn<QSize>("size");
+        for (const char* language : {"en", "zh_CN"})
+            for (const Example& e : builtin_examples())
+                for (const Canvas& c : kCanvases)
+                    QTest::addRow("%s/%s/%s", language, qPrintable(e.id), c.name)
+                        << QString::fromLatin1(language) << e.id << c.size;
+        rows_ = 2 * int(builtin_examples().size() * std::size(kCanvases));
+    }
+
+    void everyFigureKeepsItsTextInsideAndApart() {
+        QFETCH(QString, language);
+        QFETCH(QString, example);
+        QFETCH(QSize, size);
+        QVERIFY(install_translations(language));
+        Example e;
+        for (const Example& x : builtin_examples())
+            if (x.id == example) e = x;
+        AttentionDocument doc;
+        QString error;
+        QVERIFY2(open_example(e, &doc, &error), qPrintable(error));
+
+        std::vector<Drawn> drawn;
+        draw_snapshot_kinds(doc, size, &drawn);
+        if (doc.computeConfig().usesModel()) {
+            draw_positions(doc, size, &drawn);
+            if (QTest::currentTestFailed()) return;
+        }
+        if (!e.patch.clean.isEmpty())
+            draw_patch(doc.computeConfig().model_folder, e.patch, size, &drawn);
+        if (e.id == QLatin1String("induction_head_zh"))
+            draw_patch(doc.computeConfig().model_folder, chinese_patch(), size, &drawn);
+
+        ++rows_run_;
+        QStringList problems;
+        for (const Drawn& d : drawn) {
+            kinds_drawn_.insert(language + QLatin1Char('/') +
+                                d.figure.section(QLatin1String(" ("), 0, 0));
+            if (d.texts.isEmpty()) problems << QStringLiteral("%1: no text recorded").arg(d.figure);
+            for (const QString& p : test::texts_outside(d.texts, d.canvas))
+                problems << d.figure + QStringLiteral(": ") + p;
+            for (const QString& p : test::overlapping_texts(d.texts))
+                problems << d.figure + QStringLiteral(": ") + p;
+        }
+        QVERIFY2(problems.isEmpty(),
+                 qPrintable(QStringLiteral("%1 problems:\n").arg(problems.size()) +
+                            problems.mid(0, 40).join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_MAIN(FigureTextTest)
+#include "ui_figure_text_test.moc"
