@@ -3,6 +3,7 @@
 //   QT_QPA_PLATFORM=offscreen ./ui_bench [--quick] [--models DIR] [--models-only]
 //                                        [--interventions-only] [--no-interventions]
 //                                        [--generation-only] [--keep-checkpoints DIR]
+//                                        [--walk-only]
 //
 // For each case (tokens x heads, embed_dim) it toggles the causal check box (alternating,
 // so every change needs a new forward pass) and measures until the grid has been replotted
@@ -31,6 +32,10 @@
 // --interventions-only runs just these; --no-interventions skips them; --keep-checkpoints DIR
 // writes the checkpoints there once and reuses them (for `attnviz bench --model DIR/...`).
 //
+// The whole model, step by step (issue 35), with the interventions or alone with --walk-only:
+// on a GPT-2-small-shaped model, each move of the whole-model view's temperature or top-p
+// slider until the figure is repainted (<= 50 ms).
+//
 // The full map (issue 24), first of all runs, or alone with --full-map-only: one head's
 // 8,192 × 8,192 map in the FullMapWindow at 1600 × 1000: its pyramid's build, the time until
 // the window shows it, and each frame's paint at every zoom from the whole map to 96 pixels a
@@ -53,6 +58,7 @@
 #include <QMouseEvent>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSlider>
 #include <QTemporaryDir>
 #include <QThread>
 #include <QTimer>
@@ -66,7 +72,11 @@
 
 #include "engine/models/model_folder.h"
 #include "shaped_checkpoint.h"
+#include "ui/classroom/figure_canvas.h"
+#include "ui/classroom/model_walk_figure.h"
+#include "ui/classroom/steps_view.h"
 #include "ui/classroom/view_tabs.h"
+#include "ui/classroom/whole_model_view.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/generation_runner.h"
 #include "ui/compute/model_store.h"
@@ -523,6 +533,63 @@ bool bench_generation(AppSettings* settings, const QString& folder, const QStrin
     return true;
 }
 
+/// The whole model, step by step (issue 35): on a GPT-2-small-shaped model at 32 tokens, the
+/// Steps tab's whole-model mode, every layer open; each move of the temperature slider (and of
+/// top-p) until the figure is repainted with the new probabilities (<= 50 ms).  The 50,257
+/// logits are sorted and renormalised on the GUI thread, the strips come from their cache.
+bool bench_walk_sliders(AppSettings* settings, const QString& folder) {
+    constexpr int kPieces = 32, kReps = 21;
+    constexpr double kGoalMs = 50.0;
+    MainWindow w(settings);
+    w.document()->setWholeModel(true);
+    w.document()->setOpenLayers(~quint64(0));
+    if (!open_shaped(w, folder, ViewTabs::StepsTab, kPieces)) {
+        std::fprintf(stderr, "could not open %s\n", qPrintable(folder));
+        return false;
+    }
+    WholeModelView* view = w.views()->steps()->wholeModel();
+    if (!wait_until([&] { return w.compute()->latest()->trace != nullptr; }, 600000)) {
+        std::fprintf(stderr, "no trace of the whole model\n");
+        return false;
+    }
+    QCoreApplication::processEvents();
+    auto* temperature = view->findChild<QSlider*>(QStringLiteral("walkTemperature"));
+    auto* top_p = view->findChild<QSlider*>(QStringLiteral("walkTopP"));
+    std::vector<double> ms, paint_ms;
+    StallMeter stall;
+    stall.start();
+    for (int r = 0; r < kReps; ++r) {
+        QSlider* slider = r % 3 == 2 ? top_p : temperature;
+        const int value = r % 3 == 2 ? 60 + (r * 7) % 40 : 20 + (r * 13) % 150;
+        QElapsedTimer t;
+        t.start();
+        slider->setValue(value);
+        // The document's change reaches the view in this turn of the event loop or the next.
+        const QString want = QString::number(value / 100.0, 'f', 2);
+        if (!wait_until([&] { return view->figure()->samplingText().contains(want); }, 10000)) {
+            std::fprintf(stderr, "the figure did not take the slider's value\n");
+            return false;
+        }
+        const qint64 laid_out = t.nsecsElapsed();
+        view->canvas()->repaint();
+        ms.push_back(t.nsecsElapsed() / 1e6);
+        paint_ms.push_back((t.nsecsElapsed() - laid_out) / 1e6);
+    }
+    const double worst_stall = stall.stop();
+    const double med = median(ms);
+    print_json({{QStringLiteral("bench"), QStringLiteral("whole_model_sliders")},
+                {QStringLiteral("model"), QStringLiteral("gpt2-small-shaped")},
+                {QStringLiteral("pieces"), kPieces},
+                {QStringLiteral("reps"), kReps},
+                {QStringLiteral("median_ms"), med},
+                {QStringLiteral("paint_median_ms"), median(paint_ms)},
+                {QStringLiteral("worst_ms"), *std::max_element(ms.begin(), ms.end())},
+                {QStringLiteral("gui_stall_ms"), worst_stall},
+                {QStringLiteral("goal"), QStringLiteral("slider to repaint <= 50 ms")},
+                {QStringLiteral("ok"), med <= kGoalMs}});
+    return med <= kGoalMs;
+}
+
 /// Writes the shaped checkpoints into a temporary folder (or into `keep`, once, when given)
 /// and runs both intervention benches.
 bool bench_interventions(AppSettings* settings, const QString& keep, bool generation_only) {
@@ -548,6 +615,7 @@ bool bench_interventions(AppSettings* settings, const QString& keep, bool genera
     const QString shipped = QStringLiteral(ATTNVIZ_SOURCE_DIR "/resources/models/attn-only-2l");
     return (generation_only ||
             (bench_knockout(settings, qwen) && bench_patching(settings, gpt2))) &&
+           bench_walk_sliders(settings, gpt2) &&
            bench_generation(settings, shipped, QStringLiteral("attn-only-2l (shipped)")) &&
            bench_generation(settings, gpt2, QStringLiteral("gpt2-small-shaped")) &&
            bench_generation(settings, qwen, QStringLiteral("qwen2.5-0.5b-shaped"));
@@ -746,6 +814,16 @@ int main(int argc, char** argv) {
     AppSettings settings(dir.filePath(QStringLiteral("bench.ini")));
 
     if (args.contains(QStringLiteral("--full-map-only"))) return bench_full_map() ? 0 : 1;
+    if (args.contains(QStringLiteral("--walk-only"))) {  // the whole-model sliders alone
+        const QString gpt2 = dir.filePath(QStringLiteral("gpt2_small_shaped"));
+        const QString error =
+            attnviz::bench::write_gpt2_small_shaped(gpt2, QStringLiteral(ATTNVIZ_SOURCE_DIR));
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "%s\n", qPrintable(error));
+            return 1;
+        }
+        return bench_walk_sliders(&settings, gpt2) ? 0 : 1;
+    }
     if (const qsizetype at = args.indexOf(QStringLiteral("--big-maps"));
         at > 0 && at + 1 < args.size())
         return bench_big_maps(&settings, args[at + 1]) ? 0 : 1;

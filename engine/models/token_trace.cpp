@@ -132,20 +132,28 @@ SamplingDistribution sampling_distribution(const float* logits, Index vocab,
         out.total = 1.0;
         return out;
     }
-    std::vector<Index> order(static_cast<std::size_t>(vocab));
+    // (logit, id) side by side: sorting them is several times faster than sorting ids by an
+    // indirect key, which matters at a 150,000-token vocabulary under a dragged slider.
+    std::vector<std::pair<float, Index>> sorted(static_cast<std::size_t>(vocab));
     for (Index i = 0; i < vocab; ++i)
-        order[static_cast<std::size_t>(i)] = i;
-    const auto by_logit = [&](Index a, Index b) {
-        return logits[a] > logits[b] || (logits[a] == logits[b] && a < b);
+        sorted[static_cast<std::size_t>(i)] = {logits[i], i};
+    const auto by_logit = [](const std::pair<float, Index>& a, const std::pair<float, Index>& b) {
+        return a.first > b.first || (a.first == b.first && a.second < b.second);
     };
     const Index keep = o.top_k > 0 ? std::min(o.top_k, vocab) : vocab;
-    std::partial_sort(order.begin(), order.begin() + keep, order.end(), by_logit);
-    order.resize(static_cast<std::size_t>(keep));
-    const double top = logits[order[0]];
+    if (keep < vocab) {
+        std::nth_element(sorted.begin(), sorted.begin() + keep, sorted.end(), by_logit);
+        sorted.resize(static_cast<std::size_t>(keep));
+    }
+    std::sort(sorted.begin(), sorted.end(), by_logit);
+    std::vector<Index> order(sorted.size());
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+        order[i] = sorted[i].second;
+    const double top = sorted[0].first;
     std::vector<double> p(order.size());
     double sum = 0.0;
     for (std::size_t i = 0; i < order.size(); ++i) {
-        p[i] = std::exp((logits[order[i]] - top) / o.temperature);
+        p[i] = std::exp((sorted[i].first - top) / o.temperature);
         sum += p[i];
     }
     if (o.top_p < 1.0) {  // the smallest prefix whose probability reaches top_p

@@ -109,6 +109,7 @@ bool ModelWalkFigure::layerOpen(int layer) const {
 
 void ModelWalkFigure::rebuild() {
     dirty_ = false;
+    dist_logits_ = nullptr;  // another trace's logits may sit where the last ones were
     cards_valid_ = false;
     hover_ = {};
     message_.clear();
@@ -497,9 +498,16 @@ void ModelWalkFigure::layoutPrediction() {
     }
 
     // The candidates: the ten highest logits, and the drawn token when it is not among them.
-    const models::SamplingDistribution dist = models::sampling_distribution(
-        walk_.logits, walk_.vocab,
-        {options_.temperature, std::int64_t(std::max(0, options_.top_k)), options_.top_p});
+    // Sorting a large vocabulary is most of a slider's step: once per sampling setting.
+    const models::SamplingOptions sampling{
+        options_.temperature, std::int64_t(std::max(0, options_.top_k)), options_.top_p};
+    if (dist_logits_ != walk_.logits || dist_options_.temperature != sampling.temperature ||
+        dist_options_.top_k != sampling.top_k || dist_options_.top_p != sampling.top_p) {
+        dist_ = models::sampling_distribution(walk_.logits, walk_.vocab, sampling);
+        dist_logits_ = walk_.logits;
+        dist_options_ = sampling;
+    }
+    const models::SamplingDistribution& dist = dist_;
     std::vector<qint64> shown = top_ids_;
     if (options_.drawn >= 0 && options_.drawn < walk_.vocab &&
         std::find(shown.begin(), shown.end(), options_.drawn) == shown.end())

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "engine/models/token_trace.h"
 #include "ui/classroom/classroom_figure.h"
 #include "ui/classroom/model_walk.h"
 
@@ -150,6 +151,10 @@ class ModelWalkFigure : public ClassroomFigure {
     std::vector<std::vector<double>> max_abs_;         ///< [section][stage]: colour range
     mutable std::vector<std::vector<QImage>> images_;  ///< [section][stage]: one pixel a cell
     std::vector<qint64> top_ids_;                      ///< the ten highest logits, highest first
+    /// The distribution of the last layout, for its logits and sampling options.
+    models::SamplingDistribution dist_;
+    const float* dist_logits_ = nullptr;
+    models::SamplingOptions dist_options_;
     double prediction_top_ = 0.0;
     QRectF prediction_rect_;
     std::vector<Candidate> candidates_;

@@ -161,6 +161,8 @@ void StepsView::sync() {
     layer_bar_->setVisible(!whole);
     pages_->setCurrentIndex(whole ? 1 : 0);
     setFocusProxy(whole ? static_cast<QWidget*>(whole_) : canvas_);
+    // The one layer's figure waits, hidden, until its mode comes back (this runs again then).
+    if (whole) return;
     FigureOptions o = doc_->figureOptions();
     o.kind = FigureKind::Steps;
     o.font_px = font_px_ > 0 ? font_px_ : QFontInfo(font()).pixelSize();

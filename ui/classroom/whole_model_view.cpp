@@ -194,8 +194,11 @@ void WholeModelView::relayout() {
     // As wide as the viewport, as tall as the content: the scroll area scrolls it.
     const int width = std::max(200, scroll_->viewport()->width());
     const int height = std::max(scroll_->viewport()->height(), figure()->naturalHeight(width));
-    canvas_->resize(width, height);
-    canvas_->relayout();
+    // naturalHeight() laid the figure out at this width; a new size lays it out again.
+    if (canvas_->size() != QSize(width, height))
+        canvas_->resize(width, height);
+    else
+        canvas_->update();
 }
 
 void WholeModelView::sync() {
