@@ -129,3 +129,11 @@ if(TARGET attnviz_ui)
     attnviz_add_test(ui_model_walk_test ui_model_walk_test.cpp support/text_layout.cpp
         LIBS attnviz_ui GUI)
 endif()
+
+# The whole model, step by step, in the window (issue 35): the example, the sliders against
+# sampling_distribution, the seeded draw and Add, folding, the token chooser, knock-outs, a
+# masked LM at its [MASK], the demo layer, Chinese.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_whole_model_test ui_whole_model_test.cpp LIBS attnviz_ui GUI)
+    add_dependencies(ui_whole_model_test attnviz)
+endif()
