@@ -10,6 +10,8 @@
 #include <QImageReader>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStackedWidget>
@@ -92,8 +94,15 @@ class WholeModelTest : public test::WindowFixture {
 
         // The sliders: temperature 0.5, then greedy; top-k 2; top-p 0.5.
         auto* temperature = find<QSlider>("walkTemperature");
+        auto* scroll = find<QScrollArea>("walkScroll");
+        QCOMPARE(scroll->verticalScrollBar()->value(), 0);  // a layer open: taller than the view
+        QVERIFY(figure()->predictionRect().top() > scroll->viewport()->height());
         temperature->setValue(50);
         QTRY_COMPARE(w_->document()->figureOptions().temperature, 0.5);
+        // The slider's effect is in view: the prediction scrolled up to the viewport.
+        QTRY_VERIFY(figure()->predictionRect().top() >= scroll->verticalScrollBar()->value() &&
+                    figure()->predictionRect().top() <
+                        scroll->verticalScrollBar()->value() + scroll->viewport()->height());
         QTRY_VERIFY(figure()->samplingText().contains(QStringLiteral("0.50")));
         QTRY_VERIFY(candidatesAre(*t, {0.5, 0, 1.0}));
         temperature->setValue(0);

@@ -906,6 +906,8 @@ def write_examples(folder, models, attn):
         doc = session("char-zh-en-4l", text, 0, "grid", 0, (), "steps")
         doc["document"]["figure"].update({"whole_model": True, "temperature": 1.0, "top_k": 0,
                                           "top_p": 1.0})
+        if name == "temperature":  # the layers folded: the probabilities are the point
+            doc["document"]["figure"]["open_layers"] = []
         examples[name] = doc
     for name, doc in examples.items():
         dump_json(os.path.join(folder, name + ".attnviz"), doc)

@@ -352,41 +352,41 @@
     </message>
     <message>
         <location line="+52"/>
-        <location line="+318"/>
+        <location line="+320"/>
         <source>%1 (B lower)</source>
         <translation>%1 (B lower)</translation>
     </message>
     <message>
-        <location line="-317"/>
-        <location line="+318"/>
+        <location line="-319"/>
+        <location line="+320"/>
         <source>%1 (B higher)</source>
         <translation>%1 (B higher)</translation>
     </message>
     <message>
-        <location line="-316"/>
-        <location line="+310"/>
+        <location line="-318"/>
+        <location line="+312"/>
         <source>A and B:</source>
         <translation>A and B:</translation>
     </message>
     <message>
-        <location line="-307"/>
-        <location line="+302"/>
+        <location line="-309"/>
+        <location line="+304"/>
         <source>masked</source>
         <translation>masked</translation>
     </message>
     <message>
-        <location line="-301"/>
-        <location line="+310"/>
+        <location line="-303"/>
+        <location line="+312"/>
         <source>B − A:</source>
         <translation>B − A:</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="-150"/>
         <source>B − A</source>
         <translation>B − A</translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+177"/>
         <source>%1 (masked)</source>
         <translation>%1 (masked)</translation>
     </message>
@@ -439,7 +439,7 @@
         <translation>An unexpected error stopped the computation.</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+152"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</translation>
     </message>
@@ -449,7 +449,7 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+422"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+440"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+41"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -687,7 +687,27 @@
         <translation>Wang Zhihuan&apos;s “On the Stork Tower” in the 4-layer model trained on Chinese poems and English text. Each row reads the residual stream after one layer through the model&apos;s output head: the most likely next character, coloured by its probability, framed where it is the one that follows; the last row is the model&apos;s output. The model knows the verse&apos;s form better than its words: at the end of three of the four lines it expects the comma or the full stop from layer 1 on, while of the words only 千 → 里 is right, from layer 2 on. Hover a cell for its top 5.</translation>
     </message>
     <message>
-        <location line="-119"/>
+        <location line="+12"/>
+        <source>How a model writes one token</source>
+        <translation>How a model writes one token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The 4-layer model AttnViz trained on Chinese and English text, at the last character of “Thank yo”, from top to bottom: the character&apos;s embedding plus its position; in each layer the norm, the queries, keys and values, the attention over the characters so far, the output projection added to the residual stream, and the MLP (up, GELU, down) added again; then the final norm, the logits and the softmax, which gives “u” 94%. Click a layer&apos;s header to open or fold it, hover a cell for its value. Press Draw, then Add to the text: the model writes on, one character at a time.</source>
+        <translation>The 4-layer model AttnViz trained on Chinese and English text, at the last character of “Thank yo”, from top to bottom: the character&apos;s embedding plus its position; in each layer the norm, the queries, keys and values, the attention over the characters so far, the output projection added to the residual stream, and the MLP (up, GELU, down) added again; then the final norm, the logits and the softmax, which gives “u” 94%. Click a layer&apos;s header to open or fold it, hover a cell for its value. Press Draw, then Add to the text: the model writes on, one character at a time.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The same model after “Once upon a ti”: the next letter is open, “m” 20%, “n” 18%, “t” 13%, “s” 13%. The temperature divides the logits before the softmax. At 0 the model always takes “m”; at 0.5 “m” and “n” have 58% between them; at 2 the four share only 31% and rare letters get their chance. Top-k draws only among the k likeliest letters, top-p among the likeliest until their probabilities reach p. Press Draw a few times at each setting: each seed draws one letter.</source>
+        <translation>The same model after “Once upon a ti”: the next letter is open, “m” 20%, “n” 18%, “t” 13%, “s” 13%. The temperature divides the logits before the softmax. At 0 the model always takes “m”; at 0.5 “m” and “n” have 58% between them; at 2 the four share only 31% and rare letters get their chance. Top-k draws only among the k likeliest letters, top-p among the likeliest until their probabilities reach p. Press Draw a few times at each setting: each seed draws one letter.</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Temperature: how a model chooses</source>
+        <translation>Temperature: how a model chooses</translation>
+    </message>
+    <message>
+        <location line="-142"/>
         <source>Induction head</source>
         <translation>Induction head</translation>
     </message>
@@ -777,7 +797,7 @@
         <translation>Unknown figure format for &apos;%1&apos;: use .png, .svg or .pdf.</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+144"/>
         <source>Cannot encode the PNG: %1</source>
         <translation>Cannot encode the PNG: %1</translation>
     </message>
@@ -795,12 +815,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+53"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+55"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+67"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</translation>
     </message>
@@ -906,12 +926,7 @@
         <translation>--generate needs --model</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>--temperature, --top-k and --top-p need --generate</source>
-        <translation>--temperature, --top-k and --top-p need --generate</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>--ablate-mode needs --ablate</source>
         <translation>--ablate-mode needs --ablate</translation>
     </message>
@@ -966,7 +981,27 @@
         <translation>--view %1 needs a model: maps read from a file hold only its result</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
+        <source>--open-layers and --draw need --whole-model</source>
+        <translation>--open-layers and --draw need --whole-model</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--whole-model needs --view steps</source>
+        <translation>--whole-model needs --view steps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--whole-model needs --model</source>
+        <translation>--whole-model needs --model</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--step and --focus show one layer: not with --whole-model</source>
+        <translation>--step and --focus show one layer: not with --whole-model</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>--thumbnails needs --view model</source>
         <translation>--thumbnails needs --view model</translation>
     </message>
@@ -991,12 +1026,12 @@
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+46"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+46"/>
         <source>--view patch needs --model</source>
         <translation>--view patch needs --model</translation>
     </message>
@@ -1031,12 +1066,17 @@
         <translation>--clean, --corrupt, --target, --distractor and --position need --view patch</translation>
     </message>
     <message>
-        <location line="-232"/>
+        <location line="-246"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-129"/>
+        <source>--temperature, --top-k and --top-p need --generate or --whole-model</source>
+        <translation>--temperature, --top-k and --top-p need --generate or --whole-model</translation>
+    </message>
+    <message>
+        <location line="+59"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
@@ -1051,12 +1091,12 @@
         <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>--focus-token needs --view model or predictions</source>
-        <translation>--focus-token needs --view model or predictions</translation>
+        <location line="+31"/>
+        <source>--focus-token needs --view model or predictions, or --view steps with --whole-model</source>
+        <translation>--focus-token needs --view model or predictions, or --view steps with --whole-model</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>--focus-to needs --view model</source>
         <translation>--focus-to needs --view model</translation>
     </message>
@@ -1082,12 +1122,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+138"/>
+        <location line="+152"/>
         <source>--out FILE is required</source>
         <translation>--out FILE is required</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-149"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</translation>
     </message>
@@ -1475,6 +1515,542 @@
     </message>
 </context>
 <context>
+    <name>ModelWalk</name>
+    <message>
+        <location filename="../../ui/classroom/model_walk.cpp" line="+72"/>
+        <source>%1 heads × %2 tokens</source>
+        <translation>%1 heads × %2 tokens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 heads × %2</source>
+        <translation>%1 heads × %2</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>token embedding</source>
+        <translation>token embedding</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Row %1 of the embedding table: the vector the model starts from for “%2”.</source>
+        <translation>Row %1 of the embedding table: the vector the model starts from for “%2”.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>position embedding</source>
+        <translation>position embedding</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A learned vector for position %1, added so that the model knows where the token stands.</source>
+        <translation>A learned vector for position %1, added so that the model knows where the token stands.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>token type embedding</source>
+        <translation>token type embedding</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BERT&apos;s segment vector: whether the token is in the first sentence or the second.</source>
+        <translation>BERT&apos;s segment vector: whether the token is in the first sentence or the second.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>sum of the embeddings</source>
+        <translation>sum of the embeddings</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The three vectors added, number by number.</source>
+        <translation>The three vectors added, number by number.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+4"/>
+        <location line="+3"/>
+        <source>the residual stream</source>
+        <translation>the residual stream</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>The sum, normalised: what layer 1 reads. Every layer adds its result to this stream.</source>
+        <translation>The sum, normalised: what layer 1 reads. Every layer adds its result to this stream.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Token plus position: what layer 1 reads. Every layer adds its result to this stream.</source>
+        <translation>Token plus position: what layer 1 reads. Every layer adds its result to this stream.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Row %1 of the embedding table, and no position vector: positions enter inside attention, where RoPE rotates q and k. Every layer adds its result to this stream.</source>
+        <translation>Row %1 of the embedding table, and no position vector: positions enter inside attention, where RoPE rotates q and k. Every layer adds its result to this stream.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Row %1 of the embedding table: what layer 1 reads. Every layer adds its result to this stream.</source>
+        <translation>Row %1 of the embedding table: what layer 1 reads. Every layer adds its result to this stream.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>norm before attention</source>
+        <translation>norm before attention</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Divided by its root mean square, then scaled: attention reads a vector of a steady size.</source>
+        <translation>Divided by its root mean square, then scaled: attention reads a vector of a steady size.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Its mean subtracted, divided by its spread, then scaled and shifted: attention reads a vector of a steady size.</source>
+        <translation>Its mean subtracted, divided by its spread, then scaled and shifted: attention reads a vector of a steady size.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>queries</source>
+        <translation>queries</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What this token looks for, one query per head (%1 heads).</source>
+        <translation>What this token looks for, one query per head (%1 heads).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> Each head&apos;s query is normalised (Qwen3).</source>
+        <translation> Each head&apos;s query is normalised (Qwen3).</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>keys</source>
+        <translation>keys</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What this token offers to be found by.</source>
+        <translation>What this token offers to be found by.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> Grouped-query attention: %1 key heads shared by %2 query heads.</source>
+        <translation> Grouped-query attention: %1 key heads shared by %2 query heads.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>values</source>
+        <translation>values</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What this token hands on to the tokens that attend to it.</source>
+        <translation>What this token hands on to the tokens that attend to it.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>rotated queries</source>
+        <translation>rotated queries</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each pair of numbers turned by an angle that grows with the position: this is how the model knows where the token is.</source>
+        <translation>Each pair of numbers turned by an angle that grows with the position: this is how the model knows where the token is.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>rotated keys</source>
+        <translation>rotated keys</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The keys turned the same way, so q · k depends on how far apart two tokens are.</source>
+        <translation>The keys turned the same way, so q · k depends on how far apart two tokens are.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>attention weights</source>
+        <translation>attention weights</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each head&apos;s weights over the tokens: how much of each token&apos;s value it takes. Each row sums to 1.</source>
+        <translation>Each head&apos;s weights over the tokens: how much of each token&apos;s value it takes. Each row sums to 1.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> Tokens after this one are masked (0).</source>
+        <translation> Tokens after this one are masked (0).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>head outputs</source>
+        <translation>head outputs</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each head&apos;s weighted average of the values.</source>
+        <translation>Each head&apos;s weighted average of the values.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>attention output</source>
+        <translation>attention output</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The heads&apos; outputs side by side, projected back to %1 numbers.</source>
+        <translation>The heads&apos; outputs side by side, projected back to %1 numbers.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+33"/>
+        <source>residual add</source>
+        <translation>residual add</translation>
+    </message>
+    <message>
+        <location line="-32"/>
+        <source>The attention&apos;s output added to the residual stream: a layer only writes a change.</source>
+        <translation>The attention&apos;s output added to the residual stream: a layer only writes a change.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>norm after attention</source>
+        <translation>norm after attention</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BERT normalises after the add (post-norm).</source>
+        <translation>BERT normalises after the add (post-norm).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>norm before the MLP</source>
+        <translation>norm before the MLP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The stream normalised again, for the MLP.</source>
+        <translation>The stream normalised again, for the MLP.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MLP gate</source>
+        <translation>MLP gate</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A second projection up that decides how much of each of the %1 features passes.</source>
+        <translation>A second projection up that decides how much of each of the %1 features passes.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>MLP up</source>
+        <translation>MLP up</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Up to a wider vector: where the MLP does its work, feature by feature.</source>
+        <translation>Up to a wider vector: where the MLP does its work, feature by feature.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>gated activation</source>
+        <translation>gated activation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of the gate times the up projection, number by number: the gate switches features on and off.</source>
+        <translation>%1 of the gate times the up projection, number by number: the gate switches features on and off.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>activation</source>
+        <translation>activation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 lets positive numbers through and squashes negative ones towards 0.</source>
+        <translation>%1 lets positive numbers through and squashes negative ones towards 0.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>MLP down</source>
+        <translation>MLP down</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back down to %1 numbers.</source>
+        <translation>Back down to %1 numbers.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The MLP&apos;s output added to the stream: the layer&apos;s output.</source>
+        <translation>The MLP&apos;s output added to the stream: the layer&apos;s output.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>norm after the MLP</source>
+        <translation>norm after the MLP</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Normalised after the add (post-norm): the layer&apos;s output.</source>
+        <translation>Normalised after the add (post-norm): the layer&apos;s output.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>final norm</source>
+        <translation>final norm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The last layer&apos;s output normalised once more before the vocabulary is scored.</source>
+        <translation>The last layer&apos;s output normalised once more before the vocabulary is scored.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>MLM head: dense layer</source>
+        <translation>MLM head: dense layer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The masked-LM head&apos;s own projection of the stream.</source>
+        <translation>The masked-LM head&apos;s own projection of the stream.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MLM head: activation</source>
+        <translation>MLM head: activation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, as in the MLPs.</source>
+        <translation>%1, as in the MLPs.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MLM head: norm</source>
+        <translation>MLM head: norm</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Normalised before the vocabulary is scored.</source>
+        <translation>Normalised before the vocabulary is scored.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>logits</source>
+        <translation>logits</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One score per vocabulary entry (%1 of them): h against every row of the embedding table.</source>
+        <translation>One score per vocabulary entry (%1 of them): h against every row of the embedding table.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One score per vocabulary entry (%1 of them): the higher, the more likely.</source>
+        <translation>One score per vocabulary entry (%1 of them): the higher, the more likely.</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+199"/>
+        <source>Embeddings</source>
+        <translation>Embeddings</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+1"/>
+        <source>Output</source>
+        <translation>Output</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+1"/>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>the model&apos;s guesses for this token</source>
+        <translation>the model&apos;s guesses for this token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>next-token probabilities</source>
+        <translation>next-token probabilities</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The logits divided by the temperature T and turned into probabilities: the model&apos;s guesses for the hidden token.</source>
+        <translation>The logits divided by the temperature T and turned into probabilities: the model&apos;s guesses for the hidden token.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The logits divided by the temperature T and turned into probabilities. Low T sharpens them, high T flattens them; top-k and top-p keep only the likeliest.</source>
+        <translation>The logits divided by the temperature T and turned into probabilities. Low T sharpens them, high T flattens them; top-k and top-p keep only the likeliest.</translation>
+    </message>
+    <message>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="-83"/>
+        <source>The pass kept no vectors at this token.</source>
+        <translation>The pass kept no vectors at this token.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Computing the whole model at this token…</source>
+        <translation>Computing the whole model at this token…</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The whole model, step by step</source>
+        <translation>The whole model, step by step</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How %1 fills in “%2” at position %3, step by step</source>
+        <translation>How %1 fills in “%2” at position %3, step by step</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How %1 picks the token after “%2”, step by step</source>
+        <translation>How %1 picks the token after “%2”, step by step</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 at “%2”, step by step</source>
+        <translation>%1 at “%2”, step by step</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>token %1 of %2</source>
+        <translation>token %1 of %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n layer(s)</source>
+        <translation>
+            <numerusform>%n layer</numerusform>
+            <numerusform>%n layers</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 numbers per token</source>
+        <translation>%1 numbers per token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 vocabulary entries</source>
+        <translation>%1 vocabulary entries</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>T = 0 (greedy: always the likeliest)</source>
+        <translation>T = 0 (greedy: always the likeliest)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>top-k off</source>
+        <translation>top-k off</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>top-p off</source>
+        <translation>top-p off</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>How %1 fills in a token</source>
+        <translation>How %1 fills in a token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How %1 picks the next token</source>
+        <translation>How %1 picks the next token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, step by step</source>
+        <translation>%1, step by step</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+642"/>
+        <source>‖x‖ %1 → %2</source>
+        <translation>‖x‖ %1 → %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-640"/>
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n step</numerusform>
+            <numerusform>%n steps</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>max %1</source>
+        <translation>max %1</translation>
+    </message>
+    <message>
+        <location line="+152"/>
+        <source>This model has no language-model head: it scores no tokens.</source>
+        <translation>This model has no language-model head: it scores no tokens.</translation>
+    </message>
+    <message>
+        <location line="+90"/>
+        <source>◀ drawn</source>
+        <translation>◀ drawn</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The other %1 candidates share %2.</source>
+        <translation>The other %1 candidates share %2.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No other token is left to draw from.</source>
+        <translation>No other token is left to draw from.</translation>
+    </message>
+    <message>
+        <location line="+297"/>
+        <source>%1: click to fold it</source>
+        <translation>%1: click to fold it</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: click to open it</source>
+        <translation>%1: click to open it</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>head %1 → “%2” (token %3) = %4</source>
+        <translation>head %1 → “%2” (token %3) = %4</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>head %1 [%2] = %3</source>
+        <translation>head %1 [%2] = %3</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>“%1” (id %2): %3 · logit %4 · rank %5</source>
+        <translation>“%1” (id %2): %3 · logit %4 · rank %5</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> · cut off by top-k / top-p</source>
+        <translation> · cut off by top-k / top-p</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · drawn</source>
+        <translation> · drawn</translation>
+    </message>
+</context>
+<context>
     <name>PatchFigure</name>
     <message>
         <location filename="../../ui/model/patch_figure.cpp" line="+29"/>
@@ -1625,13 +2201,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+750"/>
-        <location line="+225"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+796"/>
+        <location line="+243"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-236"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -1795,7 +2371,7 @@
         <translation>masked (−∞ before softmax)</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+159"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 features</translation>
     </message>
@@ -2143,7 +2719,7 @@
 <context>
     <name>ZoomMapFigure</name>
     <message>
-        <location filename="../../ui/render/zoom_map_figure.cpp" line="+247"/>
+        <location filename="../../ui/render/zoom_map_figure.cpp" line="+258"/>
         <source>Query (row)</source>
         <translation>Query (row)</translation>
     </message>
@@ -2359,7 +2935,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-684"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-730"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -2374,12 +2950,12 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+363"/>
+        <location line="+396"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+352"/>
+        <location line="+365"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -2424,7 +3000,7 @@
         <translation>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
@@ -2432,6 +3008,16 @@
         <location line="+6"/>
         <source>&apos;line_heads&apos; is not an array</source>
         <translation>&apos;line_heads&apos; is not an array</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;open_layers&apos; must list layer numbers from 0 to 63</source>
+        <translation>&apos;open_layers&apos; must list layer numbers from 0 to 63</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;open_layers&apos; is not an array</source>
+        <translation>&apos;open_layers&apos; is not an array</translation>
     </message>
 </context>
 <context>
@@ -3732,12 +4318,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+56"/>
+        <location line="+58"/>
         <source>attention weight</source>
         <translation>attention weight</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+125"/>
         <source>Keys</source>
         <translation>Keys</translation>
     </message>
@@ -4078,7 +4664,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 tokens · %3 · %4 ms</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+118"/>
         <location line="+4"/>
         <source>Cannot show the full map</source>
         <translation>Cannot show the full map</translation>
@@ -4790,7 +5376,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>The figure (PNG, SVG, PDF) or the fractions (NPY, CSV)</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>Patching needs a trained causal language model: open one (File ▸ Open Model…).</source>
         <translation>Patching needs a trained causal language model: open one (File ▸ Open Model…).</translation>
     </message>
@@ -5351,7 +5937,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Save the changes to this session first?</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>Open Session</source>
         <translation>Open Session</translation>
     </message>
@@ -5442,7 +6028,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::StepsView</name>
     <message>
-        <location filename="../../ui/classroom/steps_view.cpp" line="+85"/>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+115"/>
+        <source>One layer</source>
+        <translation>One layer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every step of one attention layer, for every token at once</source>
+        <translation>Every step of one attention layer, for every token at once</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whole model</source>
+        <translation>Whole model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every step of the model at one token, from its embedding to the next token</source>
+        <translation>Every step of the model at one token, from its embedding to the next token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>◀ Back</source>
         <translation>◀ Back</translation>
     </message>
@@ -5482,7 +6088,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Show the current step large, next to the matrices it is computed from (good for the back of the room)</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+53"/>
         <source>All %1 steps</source>
         <translation>All %1 steps</translation>
     </message>
@@ -5505,7 +6111,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+181"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+193"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -5698,6 +6304,139 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+0"/>
         <source>, </source>
         <translation>, </translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::WholeModelView</name>
+    <message>
+        <location filename="../../ui/classroom/whole_model_view.cpp" line="+148"/>
+        <source>&amp;Token:</source>
+        <translation>&amp;Token:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The token whose whole path through the model is shown</source>
+        <translation>The token whose whole path through the model is shown</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fold all</source>
+        <translation>Fold all</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fold every layer to one line (click a layer&apos;s header to open it)</source>
+        <translation>Fold every layer to one line (click a layer&apos;s header to open it)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open all</source>
+        <translation>Open all</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open every layer&apos;s steps</source>
+        <translation>Open every layer&apos;s steps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperat&amp;ure:</source>
+        <translation>Temperat&amp;ure:</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Seed:</source>
+        <translation>Seed:</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Add t&amp;o the text</source>
+        <translation>Add t&amp;o the text</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Last token (default)</source>
+        <translation>Last token (default)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>First [MASK] (default)</source>
+        <translation>First [MASK] (default)</translation>
+    </message>
+    <message>
+        <location line="-64"/>
+        <source>Divides the logits before the softmax: below 1 the likeliest token gains, above 1 the odds even out; 0 always takes the likeliest</source>
+        <translation>Divides the logits before the softmax: below 1 the likeliest token gains, above 1 the odds even out; 0 always takes the likeliest</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Top-&amp;k:</source>
+        <translation>Top-&amp;k:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>all</source>
+        <translation>all</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw only among the k likeliest tokens (all: no limit)</source>
+        <translation>Draw only among the k likeliest tokens (all: no limit)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top-&amp;p:</source>
+        <translation>Top-&amp;p:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw only among the likeliest tokens whose probabilities add up to p</source>
+        <translation>Draw only among the likeliest tokens whose probabilities add up to p</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The same seed draws the same token; each draw moves to the next seed</source>
+        <translation>The same seed draws the same token; each draw moves to the next seed</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Draw</source>
+        <translation>&amp;Draw</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw the next token from these probabilities with this seed</source>
+        <translation>Draw the next token from these probabilities with this seed</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>0 (greedy)</source>
+        <translation>0 (greedy)</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Append the drawn token to the text and trace the new last token</source>
+        <translation>Append the drawn token to the text and trace the new last token</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Draw a token first</source>
+        <translation>Draw a token first</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A masked language model fills in its [MASK]; it does not write on</source>
+        <translation>A masked language model fills in its [MASK]; it does not write on</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Only the last token&apos;s prediction continues the text: choose the last token</source>
+        <translation>Only the last token&apos;s prediction continues the text: choose the last token</translation>
     </message>
 </context>
 <context>

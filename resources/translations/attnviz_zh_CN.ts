@@ -349,41 +349,41 @@
     </message>
     <message>
         <location line="+52"/>
-        <location line="+318"/>
+        <location line="+320"/>
         <source>%1 (B lower)</source>
         <translation>%1（B 更低）</translation>
     </message>
     <message>
-        <location line="-317"/>
-        <location line="+318"/>
+        <location line="-319"/>
+        <location line="+320"/>
         <source>%1 (B higher)</source>
         <translation>%1（B 更高）</translation>
     </message>
     <message>
-        <location line="-316"/>
-        <location line="+310"/>
+        <location line="-318"/>
+        <location line="+312"/>
         <source>A and B:</source>
         <translation>A 和 B：</translation>
     </message>
     <message>
-        <location line="-307"/>
-        <location line="+302"/>
+        <location line="-309"/>
+        <location line="+304"/>
         <source>masked</source>
         <translation>已掩码</translation>
     </message>
     <message>
-        <location line="-301"/>
-        <location line="+310"/>
+        <location line="-303"/>
+        <location line="+312"/>
         <source>B − A:</source>
         <translation>B − A：</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="-150"/>
         <source>B − A</source>
         <translation>B − A</translation>
     </message>
     <message>
-        <location line="+176"/>
+        <location line="+177"/>
         <source>%1 (masked)</source>
         <translation>%1（已掩码）</translation>
     </message>
@@ -436,7 +436,7 @@
         <translation>一个意外的错误中止了计算。</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+152"/>
         <source>This needs %1, more than the memory budget of %2, so nothing was computed. Keep fewer heads&apos; weights or a window of the tokens (above the heatmaps), or raise the budget.</source>
         <translation>这需要 %1，超过了 %2 的内存预算，因此没有进行计算。请（在热力图上方）只保留部分头的权重或一个词元窗口，或者提高预算。</translation>
     </message>
@@ -446,7 +446,7 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+422"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+440"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+41"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -684,7 +684,27 @@
         <translation>王之涣的《登鹳雀楼》，用在中文诗歌和英文文本上训练的四层模型。每一行通过模型的输出头读取某一层之后的残差流：最可能的下一个字，颜色表示其概率，真正紧随其后的字加框；最后一行是模型的输出。模型对诗的格式比对字词更熟悉：四句中有三句的句末，从第 1 层起就预料到逗号或句号；而字词中只有“千”→“里”猜对，从第 2 层起。悬停在单元格上可查看前 5 名。</translation>
     </message>
     <message>
-        <location line="-119"/>
+        <location line="+12"/>
+        <source>How a model writes one token</source>
+        <translation>模型如何写出一个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The 4-layer model AttnViz trained on Chinese and English text, at the last character of “Thank yo”, from top to bottom: the character&apos;s embedding plus its position; in each layer the norm, the queries, keys and values, the attention over the characters so far, the output projection added to the residual stream, and the MLP (up, GELU, down) added again; then the final norm, the logits and the softmax, which gives “u” 94%. Click a layer&apos;s header to open or fold it, hover a cell for its value. Press Draw, then Add to the text: the model writes on, one character at a time.</source>
+        <translation>AttnViz 用中英文文本训练的 4 层模型，停在“Thank yo”的最后一个字符上，从上到下依次是：该字符的嵌入加上它的位置；每一层中的归一化，查询、键和值，对此前各字符的注意力，加回残差流的输出投影，以及再加回一次的 MLP（升维、GELU、降维）；最后是最终归一化、logits 和 softmax，给出“u”94%。点击某层的标题可以展开或折叠它，把鼠标停在格子上可以看到数值。按“抽取”，再按“添加到文本”：模型就会一个字符一个字符地续写下去。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>The same model after “Once upon a ti”: the next letter is open, “m” 20%, “n” 18%, “t” 13%, “s” 13%. The temperature divides the logits before the softmax. At 0 the model always takes “m”; at 0.5 “m” and “n” have 58% between them; at 2 the four share only 31% and rare letters get their chance. Top-k draws only among the k likeliest letters, top-p among the likeliest until their probabilities reach p. Press Draw a few times at each setting: each seed draws one letter.</source>
+        <translation>同一个模型，停在“Once upon a ti”之后：下一个字母并不确定，“m”20%，“n”18%，“t”13%，“s”13%。softmax 之前先把 logits 除以温度。温度为 0 时模型总是选“m”；温度为 0.5 时“m”和“n”合计占 58%；温度为 2 时这四个字母合计只占 31%，少见的字母也有了机会。Top-k 只在最可能的 k 个字母中抽取，top-p 只在概率累计达到 p 的那些最可能的字母中抽取。在每种设置下多按几次“抽取”：每个种子抽出一个字母。</translation>
+    </message>
+    <message>
+        <location line="-1"/>
+        <source>Temperature: how a model chooses</source>
+        <translation>温度：模型如何做出选择</translation>
+    </message>
+    <message>
+        <location line="-142"/>
         <source>Induction head</source>
         <translation>归纳头</translation>
     </message>
@@ -774,7 +794,7 @@
         <translation>无法识别“%1”的图像格式：请使用 .png、.svg 或 .pdf。</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+144"/>
         <source>Cannot encode the PNG: %1</source>
         <translation>无法编码 PNG：%1</translation>
     </message>
@@ -792,12 +812,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+53"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+55"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+67"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare 和演示层的 --b-... 选项不适用于 --model：请用 --b-layer、--b-head 或 --b-text 比较</translation>
     </message>
@@ -903,12 +923,7 @@
         <translation>--generate 需要 --model</translation>
     </message>
     <message>
-        <location line="+2"/>
-        <source>--temperature, --top-k and --top-p need --generate</source>
-        <translation>--temperature、--top-k 和 --top-p 需要 --generate</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location line="+5"/>
         <source>--ablate-mode needs --ablate</source>
         <translation>--ablate-mode 需要 --ablate</translation>
     </message>
@@ -963,7 +978,27 @@
         <translation>--view %1 需要模型：从文件读取的注意力图只含其结果</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+4"/>
+        <source>--open-layers and --draw need --whole-model</source>
+        <translation>--open-layers 和 --draw 需要 --whole-model</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--whole-model needs --view steps</source>
+        <translation>--whole-model 需要 --view steps</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--whole-model needs --model</source>
+        <translation>--whole-model 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--step and --focus show one layer: not with --whole-model</source>
+        <translation>--step 和 --focus 显示的是单独一层：不能与 --whole-model 同用</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>--thumbnails needs --view model</source>
         <translation>--thumbnails 需要 --view model</translation>
     </message>
@@ -988,12 +1023,12 @@
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+46"/>
         <source>--focus-token %1: the text has %2 tokens</source>
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+46"/>
         <source>--view patch needs --model</source>
         <translation>--view patch 需要 --model</translation>
     </message>
@@ -1028,12 +1063,17 @@
         <translation>--clean、--corrupt、--target、--distractor 和 --position 需要 --view patch</translation>
     </message>
     <message>
-        <location line="-232"/>
+        <location line="-246"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-129"/>
+        <source>--temperature, --top-k and --top-p need --generate or --whole-model</source>
+        <translation>--temperature、--top-k 和 --top-p 需要 --generate 或 --whole-model</translation>
+    </message>
+    <message>
+        <location line="+59"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
@@ -1048,12 +1088,12 @@
         <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens、predictions 或 patch，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>--focus-token needs --view model or predictions</source>
-        <translation>--focus-token 需要 --view model 或 predictions</translation>
+        <location line="+31"/>
+        <source>--focus-token needs --view model or predictions, or --view steps with --whole-model</source>
+        <translation>--focus-token 需要 --view model 或 predictions，或者带 --whole-model 的 --view steps</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+4"/>
         <source>--focus-to needs --view model</source>
         <translation>--focus-to 需要 --view model</translation>
     </message>
@@ -1079,12 +1119,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+138"/>
+        <location line="+152"/>
         <source>--out FILE is required</source>
         <translation>必须提供 --out FILE</translation>
     </message>
     <message>
-        <location line="-135"/>
+        <location line="-149"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>无法判断“%1”的格式：请使用 .png、.svg 或 .pdf</translation>
     </message>
@@ -1472,6 +1512,540 @@
     </message>
 </context>
 <context>
+    <name>ModelWalk</name>
+    <message>
+        <location filename="../../ui/classroom/model_walk.cpp" line="+72"/>
+        <source>%1 heads × %2 tokens</source>
+        <translation>%1 个头 × %2 个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 heads × %2</source>
+        <translation>%1 个头 × %2</translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>token embedding</source>
+        <translation>词元嵌入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Row %1 of the embedding table: the vector the model starts from for “%2”.</source>
+        <translation>嵌入表中编号为 %1 的行：模型处理“%2”时的起始向量。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>position embedding</source>
+        <translation>位置嵌入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A learned vector for position %1, added so that the model knows where the token stands.</source>
+        <translation>为第 %1 个位置学到的向量：加上它，模型才知道这个词元在什么位置。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>token type embedding</source>
+        <translation>词元类型嵌入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BERT&apos;s segment vector: whether the token is in the first sentence or the second.</source>
+        <translation>BERT 的分段向量：表示这个词元属于第一个句子还是第二个句子。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>sum of the embeddings</source>
+        <translation>嵌入之和</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The three vectors added, number by number.</source>
+        <translation>三个向量逐元素相加。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <location line="+4"/>
+        <location line="+3"/>
+        <source>the residual stream</source>
+        <translation>残差流</translation>
+    </message>
+    <message>
+        <location line="-6"/>
+        <source>The sum, normalised: what layer 1 reads. Every layer adds its result to this stream.</source>
+        <translation>归一化后的和：第 1 层读取的就是它。每一层都把自己的结果加到这条流上。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Token plus position: what layer 1 reads. Every layer adds its result to this stream.</source>
+        <translation>词元嵌入加位置嵌入：第 1 层读取的就是它。每一层都把自己的结果加到这条流上。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Row %1 of the embedding table, and no position vector: positions enter inside attention, where RoPE rotates q and k. Every layer adds its result to this stream.</source>
+        <translation>嵌入表中编号为 %1 的行，不加位置向量：位置信息在注意力内部才进入，由 RoPE 旋转 q 和 k。每一层都把自己的结果加到这条流上。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Row %1 of the embedding table: what layer 1 reads. Every layer adds its result to this stream.</source>
+        <translation>嵌入表中编号为 %1 的行：第 1 层读取的就是它。每一层都把自己的结果加到这条流上。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>norm before attention</source>
+        <translation>注意力前的归一化</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Divided by its root mean square, then scaled: attention reads a vector of a steady size.</source>
+        <translation>除以它的均方根，再缩放：注意力读到的向量大小保持稳定。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Its mean subtracted, divided by its spread, then scaled and shifted: attention reads a vector of a steady size.</source>
+        <translation>减去均值，除以标准差，再缩放和平移：注意力读到的向量大小保持稳定。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>queries</source>
+        <translation>查询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What this token looks for, one query per head (%1 heads).</source>
+        <translation>这个词元要寻找什么，每个头一个查询（共 %1 个头）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> Each head&apos;s query is normalised (Qwen3).</source>
+        <translation>每个头的查询都先经过归一化（Qwen3）。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>keys</source>
+        <translation>键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What this token offers to be found by.</source>
+        <translation>这个词元凭什么被其他词元找到。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> Grouped-query attention: %1 key heads shared by %2 query heads.</source>
+        <translation>分组查询注意力：%2 个查询头共享 %1 个键头。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>values</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>What this token hands on to the tokens that attend to it.</source>
+        <translation>这个词元传递给关注它的词元的内容。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>rotated queries</source>
+        <translation>旋转后的查询</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each pair of numbers turned by an angle that grows with the position: this is how the model knows where the token is.</source>
+        <translation>每一对数都旋转一个随位置增大的角度：模型就是这样知道词元位置的。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>rotated keys</source>
+        <translation>旋转后的键</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The keys turned the same way, so q · k depends on how far apart two tokens are.</source>
+        <translation>键也做同样的旋转，因此 q · k 取决于两个词元相隔多远。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>attention weights</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each head&apos;s weights over the tokens: how much of each token&apos;s value it takes. Each row sums to 1.</source>
+        <translation>每个头在各个词元上的权重：它从每个词元的值中取多少。每行之和为 1。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source> Tokens after this one are masked (0).</source>
+        <translation>这个词元之后的词元都被掩码（为 0）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>head outputs</source>
+        <translation>各头的输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Each head&apos;s weighted average of the values.</source>
+        <translation>每个头对各个值的加权平均。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>attention output</source>
+        <translation>注意力输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The heads&apos; outputs side by side, projected back to %1 numbers.</source>
+        <translation>各头的输出并排拼接，再投影回 %1 个数。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <location line="+33"/>
+        <source>residual add</source>
+        <translation>残差相加</translation>
+    </message>
+    <message>
+        <location line="-32"/>
+        <source>The attention&apos;s output added to the residual stream: a layer only writes a change.</source>
+        <translation>注意力的输出加到残差流上：每一层只写入一个变化量。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>norm after attention</source>
+        <translation>注意力后的归一化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>BERT normalises after the add (post-norm).</source>
+        <translation>BERT 在相加之后才归一化（后归一化，post-norm）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>norm before the MLP</source>
+        <translation>MLP 前的归一化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The stream normalised again, for the MLP.</source>
+        <translation>残差流再次归一化，供 MLP 读取。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MLP gate</source>
+        <translation>MLP 门控</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A second projection up that decides how much of each of the %1 features passes.</source>
+        <translation>第二个升维投影，决定 %1 个特征各自能通过多少。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>MLP up</source>
+        <translation>MLP 升维</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Up to a wider vector: where the MLP does its work, feature by feature.</source>
+        <translation>升到更宽的向量：MLP 在这里逐个特征地完成它的计算。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>gated activation</source>
+        <translation>门控激活</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 of the gate times the up projection, number by number: the gate switches features on and off.</source>
+        <translation>门控经过 %1 后与升维投影逐元素相乘：门控负责打开或关闭各个特征。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>activation</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 lets positive numbers through and squashes negative ones towards 0.</source>
+        <translation>%1 让正数通过，把负数压向 0。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>MLP down</source>
+        <translation>MLP 降维</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Back down to %1 numbers.</source>
+        <translation>降回 %1 个数。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The MLP&apos;s output added to the stream: the layer&apos;s output.</source>
+        <translation>MLP 的输出加到残差流上：这就是该层的输出。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>norm after the MLP</source>
+        <translation>MLP 后的归一化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Normalised after the add (post-norm): the layer&apos;s output.</source>
+        <translation>相加之后再归一化（后归一化）：这就是该层的输出。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>final norm</source>
+        <translation>最终归一化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The last layer&apos;s output normalised once more before the vocabulary is scored.</source>
+        <translation>在给词表打分之前，最后一层的输出再归一化一次。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>MLM head: dense layer</source>
+        <translation>MLM 头：全连接层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The masked-LM head&apos;s own projection of the stream.</source>
+        <translation>掩码语言模型头自己对残差流做的投影。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MLM head: activation</source>
+        <translation>MLM 头：激活</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, as in the MLPs.</source>
+        <translation>%1，与 MLP 中的相同。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>MLM head: norm</source>
+        <translation>MLM 头：归一化</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Normalised before the vocabulary is scored.</source>
+        <translation>在给词表打分之前先归一化。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>logits</source>
+        <translation>对数几率</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One score per vocabulary entry (%1 of them): h against every row of the embedding table.</source>
+        <translation>词表中每个条目一个分数（共 %1 个）：h 与嵌入表每一行的点积。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>One score per vocabulary entry (%1 of them): the higher, the more likely.</source>
+        <translation>词表中每个条目一个分数（共 %1 个）：分数越高，可能性越大。</translation>
+    </message>
+    <message>
+        <location line="+68"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+199"/>
+        <source>Embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+1"/>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+1"/>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <location line="+45"/>
+        <source>the model&apos;s guesses for this token</source>
+        <translation>模型对这个词元的猜测</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>next-token probabilities</source>
+        <translation>下一个词元的概率</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The logits divided by the temperature T and turned into probabilities: the model&apos;s guesses for the hidden token.</source>
+        <translation>对数几率除以温度 T，再转换成概率：这就是模型对被掩码词元的猜测。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The logits divided by the temperature T and turned into probabilities. Low T sharpens them, high T flattens them; top-k and top-p keep only the likeliest.</source>
+        <translation>对数几率除以温度 T，再转换成概率。T 越低，分布越尖锐；T 越高，分布越平坦；top-k 和 top-p 只保留最可能的词元。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="-83"/>
+        <source>The pass kept no vectors at this token.</source>
+        <translation>这次前向计算没有保留这个词元处的任何向量。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Computing the whole model at this token…</source>
+        <translation>正在计算整个模型在这个词元处的每一步…</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The whole model, step by step</source>
+        <translation>逐步查看整个模型</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>How %1 fills in “%2” at position %3, step by step</source>
+        <translation>%1 如何一步步填出位置 %3 上的“%2”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>How %1 picks the token after “%2”, step by step</source>
+        <translation>%1 如何一步步选出“%2”之后的词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 at “%2”, step by step</source>
+        <translation>%1 在“%2”处的逐步计算</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>token %1 of %2</source>
+        <translation>第 %1 个词元，共 %2 个</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+1"/>
+        <source>%n layer(s)</source>
+        <translation>
+            <numerusform>%n 层</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 numbers per token</source>
+        <translation>每个词元 %1 个数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 vocabulary entries</source>
+        <translation>词表 %1 个条目</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>T = 0 (greedy: always the likeliest)</source>
+        <translation>T = 0（贪心：总是选最可能的）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>top-k off</source>
+        <translation>top-k 关闭</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>top-p off</source>
+        <translation>top-p 关闭</translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>How %1 fills in a token</source>
+        <translation>%1 如何填出一个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>How %1 picks the next token</source>
+        <translation>%1 如何选出下一个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, step by step</source>
+        <translation>%1 的逐步计算</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+642"/>
+        <source>‖x‖ %1 → %2</source>
+        <translation>‖x‖ %1 → %2</translation>
+    </message>
+    <message numerus="yes">
+        <location line="-640"/>
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>max %1</source>
+        <translation>最大 %1</translation>
+    </message>
+    <message>
+        <location line="+152"/>
+        <source>This model has no language-model head: it scores no tokens.</source>
+        <translation>这个模型没有语言模型头：它不给任何词元打分。</translation>
+    </message>
+    <message>
+        <location line="+90"/>
+        <source>◀ drawn</source>
+        <translation>◀ 抽中</translation>
+    </message>
+    <message>
+        <location line="+41"/>
+        <source>The other %1 candidates share %2.</source>
+        <translation>其余 %1 个候选词元共占 %2。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No other token is left to draw from.</source>
+        <translation>没有其他词元可供抽取了。</translation>
+    </message>
+    <message>
+        <location line="+297"/>
+        <source>%1: click to fold it</source>
+        <translation>%1：点击折叠</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1: click to open it</source>
+        <translation>%1：点击展开</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>head %1 → “%2” (token %3) = %4</source>
+        <translation>头 %1 → “%2”（第 %3 个词元）= %4</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>head %1 [%2] = %3</source>
+        <translation>头 %1 [%2] = %3</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>“%1” (id %2): %3 · logit %4 · rank %5</source>
+        <translation>“%1”（id %2）：%3 · 对数几率 %4 · 第 %5 名</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source> · cut off by top-k / top-p</source>
+        <translation> · 被 top-k / top-p 截去</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source> · drawn</source>
+        <translation> · 抽中</translation>
+    </message>
+</context>
+<context>
     <name>PatchFigure</name>
     <message>
         <location filename="../../ui/model/patch_figure.cpp" line="+29"/>
@@ -1621,13 +2195,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+750"/>
-        <location line="+225"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+796"/>
+        <location line="+243"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-218"/>
+        <location line="-236"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -1790,7 +2364,7 @@
         <translation>已掩码（softmax 之前为 −∞）</translation>
     </message>
     <message>
-        <location line="+155"/>
+        <location line="+159"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 个特征</translation>
     </message>
@@ -2138,7 +2712,7 @@
 <context>
     <name>ZoomMapFigure</name>
     <message>
-        <location filename="../../ui/render/zoom_map_figure.cpp" line="+247"/>
+        <location filename="../../ui/render/zoom_map_figure.cpp" line="+258"/>
         <source>Query (row)</source>
         <translation>查询（行）</translation>
     </message>
@@ -2354,7 +2928,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-684"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-730"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -2369,12 +2943,12 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+363"/>
+        <location line="+396"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+352"/>
+        <location line="+365"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -2419,7 +2993,7 @@
         <translation>“masked_keys”的每一项必须是由整数组成的 [样本, 键] 对</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+40"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
@@ -2427,6 +3001,16 @@
         <location line="+6"/>
         <source>&apos;line_heads&apos; is not an array</source>
         <translation>“line_heads”不是数组</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>&apos;open_layers&apos; must list layer numbers from 0 to 63</source>
+        <translation>“open_layers”必须列出 0 到 63 之间的层编号</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>&apos;open_layers&apos; is not an array</source>
+        <translation>“open_layers”不是数组</translation>
     </message>
 </context>
 <context>
@@ -3722,12 +4306,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+56"/>
+        <location line="+58"/>
         <source>attention weight</source>
         <translation>注意力权重</translation>
     </message>
     <message>
-        <location line="+124"/>
+        <location line="+125"/>
         <source>Keys</source>
         <translation>键</translation>
     </message>
@@ -4064,7 +4648,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 个词元 · %3 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+116"/>
+        <location line="+118"/>
         <location line="+4"/>
         <source>Cannot show the full map</source>
         <translation>无法显示完整注意力图</translation>
@@ -4776,7 +5360,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>图像（PNG、SVG、PDF）或比例数组（NPY、CSV）</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+49"/>
         <source>Patching needs a trained causal language model: open one (File ▸ Open Model…).</source>
         <translation>激活修补需要一个训练好的因果语言模型：请打开一个（文件 ▸ 打开模型…）。</translation>
     </message>
@@ -5335,7 +5919,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>是否先保存对此会话的更改？</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+59"/>
         <source>Open Session</source>
         <translation>打开会话</translation>
     </message>
@@ -5426,7 +6010,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::StepsView</name>
     <message>
-        <location filename="../../ui/classroom/steps_view.cpp" line="+85"/>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+115"/>
+        <source>One layer</source>
+        <translation>单层</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every step of one attention layer, for every token at once</source>
+        <translation>一个注意力层的每一步，所有词元同时显示</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Whole model</source>
+        <translation>整个模型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every step of the model at one token, from its embedding to the next token</source>
+        <translation>模型在一个词元处的每一步，从它的嵌入一直到下一个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>◀ Back</source>
         <translation>◀ 上一步</translation>
     </message>
@@ -5466,7 +6070,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>把当前步骤放大显示在计算它所用的矩阵旁边（教室后排也看得清）</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+53"/>
         <source>All %1 steps</source>
         <translation>全部 %1 个步骤</translation>
     </message>
@@ -5489,7 +6093,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+181"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+193"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -5682,6 +6286,139 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+0"/>
         <source>, </source>
         <translation>，</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::WholeModelView</name>
+    <message>
+        <location filename="../../ui/classroom/whole_model_view.cpp" line="+148"/>
+        <source>&amp;Token:</source>
+        <translation>词元(&amp;T)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The token whose whole path through the model is shown</source>
+        <translation>显示哪个词元在模型中走过的完整路径</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fold all</source>
+        <translation>全部折叠</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Fold every layer to one line (click a layer&apos;s header to open it)</source>
+        <translation>把每一层折叠成一行（点击某一层的标题可展开它）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open all</source>
+        <translation>全部展开</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Open every layer&apos;s steps</source>
+        <translation>展开每一层的步骤</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Temperat&amp;ure:</source>
+        <translation>温度(&amp;U)：</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Add t&amp;o the text</source>
+        <translation>添加到文本(&amp;O)</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Last token (default)</source>
+        <translation>最后一个（默认）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>First [MASK] (default)</source>
+        <translation>第一个 [MASK]（默认）</translation>
+    </message>
+    <message>
+        <location line="-64"/>
+        <source>Divides the logits before the softmax: below 1 the likeliest token gains, above 1 the odds even out; 0 always takes the likeliest</source>
+        <translation>在 softmax 之前，对数几率先除以温度：小于 1 时最可能的词元更占优势，大于 1 时各词元的机会趋于均等；为 0 时总是选最可能的词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Top-&amp;k:</source>
+        <translation>Top-k(&amp;K)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw only among the k likeliest tokens (all: no limit)</source>
+        <translation>只在最可能的 k 个词元中抽取（全部：不限制）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Top-&amp;p:</source>
+        <translation>Top-p(&amp;P)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw only among the likeliest tokens whose probabilities add up to p</source>
+        <translation>只在最可能的那些词元中抽取，它们的概率之和达到 p 为止</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The same seed draws the same token; each draw moves to the next seed</source>
+        <translation>同一个种子抽出同一个词元；每抽一次就换到下一个种子</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>&amp;Draw</source>
+        <translation>抽取(&amp;D)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Draw the next token from these probabilities with this seed</source>
+        <translation>用这个种子，按这些概率抽取下一个词元</translation>
+    </message>
+    <message>
+        <location line="+56"/>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>0 (greedy)</source>
+        <translation>0（贪心）</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Append the drawn token to the text and trace the new last token</source>
+        <translation>把抽中的词元接到文本末尾，并显示新的最后一个词元的计算过程</translation>
+    </message>
+    <message>
+        <location line="+36"/>
+        <source>Draw a token first</source>
+        <translation>请先抽取一个词元</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A masked language model fills in its [MASK]; it does not write on</source>
+        <translation>掩码语言模型只填写它的 [MASK]，不会往下续写</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Only the last token&apos;s prediction continues the text: choose the last token</source>
+        <translation>只有最后一个词元的预测能续写文本：请选择最后一个词元</translation>
     </message>
 </context>
 <context>

@@ -265,9 +265,8 @@ std::vector<Example> builtin_examples() {
                     "attention over the characters so far, the output projection added to the "
                     "residual stream, and the MLP (up, GELU, down) added again; then the final "
                     "norm, the logits and the softmax, which gives “u” 94%. Click a layer's "
-                    "header to open or fold it, hover a cell for its value. Press Draw the next "
-                    "token, then Add it to the text: the model writes on, one character at a "
-                    "time."),
+                    "header to open or fold it, hover a cell for its value. Press Draw, then Add "
+                    "to the text: the model writes on, one character at a time."),
                 "steps"),
         trained("temperature", ExamplesText::tr("Temperature: how a model chooses"),
                 ExamplesText::tr(
@@ -276,8 +275,8 @@ std::vector<Example> builtin_examples() {
                     "softmax. At 0 the model always takes “m”; at 0.5 “m” and “n” have 58% "
                     "between them; at 2 the four share only 31% and rare letters get their "
                     "chance. Top-k draws only among the k likeliest letters, top-p among the "
-                    "likeliest until their probabilities reach p. Press Draw the next token "
-                    "a few times at each setting: each seed draws one letter."),
+                    "likeliest until their probabilities reach p. Press Draw a few times at each "
+                    "setting: each seed draws one letter."),
                 "steps"),
     };
 }

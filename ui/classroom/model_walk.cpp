@@ -218,7 +218,7 @@ Words words_for(TraceStep step, const ModelWalk& w, const FamilyWords& f, bool h
             return {QStringLiteral("g = %1 W_gate").arg(in), WalkText::tr("MLP gate"),
                     WalkText::tr("A second projection up that decides how much of each of the "
                                  "%1 features passes.")
-                        .arg(w.hidden)};
+                        .arg(w.intermediate)};
         case TraceStep::Up:
             return {QStringLiteral("u = %1 W_up").arg(in), WalkText::tr("MLP up"),
                     WalkText::tr("Up to a wider vector: where the MLP does its work, feature by "
@@ -299,6 +299,7 @@ ModelWalk build_model_walk(const ModelTrace& t) {
     w.heads = int(t.info.num_heads);
     w.kv_heads = int(t.info.num_kv_heads);
     w.hidden = int(t.info.hidden_size);
+    w.intermediate = int(t.info.intermediate_size);
     w.vocab = t.info.vocab_size;
     w.causal = t.info.causal;
     w.masked_lm = tt.head == models::LmHeadKind::Masked;

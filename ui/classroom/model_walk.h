@@ -60,6 +60,7 @@ struct ModelWalk {
     int heads = 0;
     int kv_heads = 0;
     int hidden = 0;
+    int intermediate = 0;  ///< the MLP's inner width (0: no MLP)
     std::int64_t vocab = 0;
     bool causal = true;
     bool masked_lm = false;  ///< BERT's masked-LM head: the logits are of the token here

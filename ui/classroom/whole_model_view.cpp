@@ -41,7 +41,7 @@ WholeModelView::WholeModelView(AttentionDocument* document, QWidget* parent)
     token_combo_ = new QComboBox(this);
     token_combo_->setObjectName(QStringLiteral("walkTokenCombo"));
     token_combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    token_combo_->setMaximumWidth(220);
+    token_combo_->setMaximumWidth(260);
     token_combo_->setMinimumContentsLength(8);
     token_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     token_label_->setBuddy(token_combo_);
@@ -151,7 +151,7 @@ void WholeModelView::retranslate() {
     fold_->setToolTip(tr("Fold every layer to one line (click a layer's header to open it)"));
     unfold_->setText(tr("Open all"));
     unfold_->setToolTip(tr("Open every layer's steps"));
-    temperature_label_->setText(tr("T&emperature:"));
+    temperature_label_->setText(tr("Temperat&ure:"));
     temperature_->setToolTip(
         tr("Divides the logits before the softmax: below 1 the likeliest token gains, above 1 "
            "the odds even out; 0 always takes the likeliest"));
@@ -160,11 +160,11 @@ void WholeModelView::retranslate() {
     top_k_->setToolTip(tr("Draw only among the k likeliest tokens (all: no limit)"));
     top_p_label_->setText(tr("Top-&p:"));
     top_p_->setToolTip(tr("Draw only among the likeliest tokens whose probabilities add up to p"));
-    seed_label_->setText(tr("S&eed:"));
+    seed_label_->setText(tr("Seed:"));
     seed_->setToolTip(tr("The same seed draws the same token; each draw moves to the next seed"));
     draw_->setText(tr("&Draw"));
     draw_->setToolTip(tr("Draw the next token from these probabilities with this seed"));
-    append_->setText(tr("&Add to the text"));
+    append_->setText(tr("Add t&o the text"));
     sync();
 }
 
@@ -179,6 +179,14 @@ bool WholeModelView::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void WholeModelView::setSnapshot(SnapshotPtr snapshot) {
+    const bool new_trace =
+        snapshot && snapshot->trace && (!snapshot_ || snapshot_->trace != snapshot->trace);
+    // A new trace with every layer folded (the Temperature example), or after Add: the
+    // prediction is what the class looks at.
+    if (new_trace && (reveal_on_trace_ || doc_->figureOptions().open_layers == 0)) {
+        reveal_prediction_ = true;
+        reveal_on_trace_ = false;
+    }
     snapshot_ = std::move(snapshot);
     figure()->setSnapshot(snapshot_);
     sync();
@@ -213,11 +221,11 @@ void WholeModelView::sync() {
     const ModelTrace* trace = snapshot_ ? snapshot_->trace.get() : nullptr;
     {
         const QSignalBlocker b(token_combo_);
-        QStringList items{tr("The last token (default)")};
+        QStringList items{tr("Last token (default)")};
         if (snapshot_ && snapshot_->model) {
             const ModelMaps& m = *snapshot_->model;
             if (m.encoding.size() > 0 && trace && trace->trace.head == models::LmHeadKind::Masked)
-                items[0] = tr("The first [MASK] (default)");
+                items[0] = tr("First [MASK] (default)");
             for (int t = 0; t < m.tokens; ++t)
                 items << tr("%1 · %2").arg(m.first_token + t + 1).arg(m.token_text[std::size_t(t)]);
         }
@@ -244,12 +252,25 @@ void WholeModelView::sync() {
         w->setEnabled(logits);
     const QString blocked = appendBlocked();
     append_->setEnabled(blocked.isEmpty());
+    if (reveal_prediction_) revealPrediction();
     append_->setToolTip(blocked.isEmpty() ? tr("Append the drawn token to the text and trace "
                                                "the new last token")
                                           : blocked);
 }
 
+void WholeModelView::revealPrediction() {
+    reveal_prediction_ = false;
+    const QRectF r = figure()->predictionRect();
+    if (r.isEmpty()) return;
+    // Its bottom, then its top: the whole panel when it fits, else its top (the formula and
+    // the likeliest tokens).
+    const int x = int(r.center().x());
+    scroll_->ensureVisible(x, int(r.bottom()), 0, 8);
+    scroll_->ensureVisible(x, int(r.top()), 0, 8);
+}
+
 void WholeModelView::pushSampling() {
+    reveal_prediction_ = true;
     doc_->setSampling(double(temperature_->value()) / kTemperatureSteps, top_k_->value(),
                       double(top_p_->value()) / 100.0);
 }
@@ -259,6 +280,7 @@ void WholeModelView::draw() {
     if (!trace || trace->trace.logits.empty()) return;
     const FigureOptions& o = doc_->figureOptions();
     const std::vector<float>& z = trace->trace.logits;
+    reveal_prediction_ = true;
     doc_->setDrawn(models::sample_next(z.data(), std::int64_t(z.size()),
                                        {o.temperature, o.top_k, o.top_p},
                                        std::uint64_t(seed_->value())));
@@ -280,6 +302,7 @@ void WholeModelView::appendDrawn() {
     const qint64 id = doc_->figureOptions().drawn;
     doc_->setDrawn(-1);
     doc_->setTokenFocus(-1, false);  // follow the new last token
+    reveal_on_trace_ = true;
     doc_->appendGenerated(id);
 }
 

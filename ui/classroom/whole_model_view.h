@@ -57,6 +57,8 @@ class WholeModelView : public QWidget {
     void pushSampling();
     /// Why the drawn token cannot be appended, or empty.
     QString appendBlocked() const;
+    /// Scrolls the prediction into view once the figure has laid the change out.
+    void revealPrediction();
 
     AttentionDocument* doc_;
     QLabel* token_label_ = nullptr;
@@ -81,6 +83,9 @@ class WholeModelView : public QWidget {
     QString hover_text_;
     int font_px_ = 0;
     bool high_contrast_ = false;
+    bool reveal_prediction_ = false;  ///< a sampling control moved: show its effect
+    /// The next trace's prediction is shown (a token was added: what comes after it).
+    bool reveal_on_trace_ = false;
 };
 
 }  // namespace attnviz::ui

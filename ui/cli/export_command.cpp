@@ -496,7 +496,8 @@ ExportCommand apply_arguments(const ExportOptions& a, AttentionDocument* doc) {
     if (a.focus_token && cmd.figure.kind != FigureKind::Predictions && !a.whole_model &&
         (cmd.figure.kind != FigureKind::Model || cmd.atlas))
         usage_error(ExportCommandText::tr(
-            "--focus-token needs --view model, predictions or steps --whole-model"));
+            "--focus-token needs --view model or predictions, or --view steps with "
+            "--whole-model"));
     if (a.focus_to && (cmd.figure.kind != FigureKind::Model || cmd.atlas))
         usage_error(ExportCommandText::tr("--focus-to needs --view model"));
     if (a.thumbnails && (cmd.figure.kind != FigureKind::Model || cmd.atlas))

@@ -716,6 +716,12 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("top_p"), f.top_p}};
     if (f.model_thumbnails != ModelThumbnails::WholeMax)
         figure[QStringLiteral("model_thumbnails")] = model_thumbnails_name(f.model_thumbnails);
+    if (f.open_layers != FigureOptions{}.open_layers) {  // the whole model's unfolded layers
+        QJsonArray layers;
+        for (int l = 0; l < 64; ++l)
+            if (f.open_layers >> l & 1u) layers.append(l);
+        figure[QStringLiteral("open_layers")] = layers;
+    }
     if (f.line_heads != ~quint64(0)) {
         QJsonArray heads;
         for (int h = 0; h < 64; ++h)
@@ -763,11 +769,11 @@ QJsonObject AttentionDocument::editsJson() const {
     QJsonObject json = toJson();
     // The view state edited() leaves out, as section/key.
     static const char* const kViewState[][2] = {
-        {"figure", "view"},        {"figure", "head"},       {"figure", "batch_item"},
-        {"figure", "step"},        {"figure", "step_focus"}, {"figure", "focus_token"},
-        {"figure", "focus_to"},    {"figure", "line_heads"}, {"figure", "model_thumbnails"},
-        {"figure", "whole_model"}, {"source", "layer"},      {"source", "timeline"},
-        {"compare", "head"}};
+        {"figure", "view"},        {"figure", "head"},        {"figure", "batch_item"},
+        {"figure", "step"},        {"figure", "step_focus"},  {"figure", "focus_token"},
+        {"figure", "focus_to"},    {"figure", "line_heads"},  {"figure", "model_thumbnails"},
+        {"figure", "whole_model"}, {"figure", "open_layers"}, {"source", "layer"},
+        {"source", "timeline"},    {"compare", "head"}};
     for (const auto& [section, key] : kViewState) {
         QJsonObject o = json.value(QLatin1String(section)).toObject();
         o.remove(QLatin1String(key));
@@ -1008,6 +1014,20 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
         }
     } else if (!line_heads.isUndefined()) {
         *error = tr("'line_heads' is not an array");
+        return false;
+    }
+    const QJsonValue open_layers = figure.value(QStringLiteral("open_layers"));
+    if (open_layers.isArray()) {
+        f.open_layers = 0;
+        for (const QJsonValue& v : open_layers.toArray()) {
+            if (!v.isDouble() || v.toInt() < 0 || v.toInt() >= 64) {
+                *error = tr("'open_layers' must list layer numbers from 0 to 63");
+                return false;
+            }
+            f.open_layers |= quint64(1) << v.toInt();
+        }
+    } else if (!open_layers.isUndefined()) {
+        *error = tr("'open_layers' is not an array");
         return false;
     }
 
