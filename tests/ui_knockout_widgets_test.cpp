@@ -262,6 +262,36 @@ class KnockOutWidgetsTest : public test::WindowFixture {
     /// Hovering a row (a query token) of a layer's map or of a head in the Model tab shows
     /// that token's predictions in the box; leaving goes back to the token clicked last (or
     /// the last token).
+    // "Loss on the second copy" only where there is one: a string said twice, not a text that
+    // does not repeat nor a word said twice.
+    void theSecondCopyIsOnlyARealRepeat() {
+        w_->openModel(shipped_model(QStringLiteral("attn-only-2l")));
+        QTRY_VERIFY_WITH_TIMEOUT(w_->document()->computeConfig().usesModel(), 60000);
+        PredictionsBox* box = w_->modelPanel()->predictions();
+        const struct {
+            const char* text;
+            bool repeats;
+        } cases[] = {{"Early to bed and early to rise", false},
+                     {"haha", false},
+                     {"no no", false},
+                     {"abcab", false},
+                     {"kq7Zp kq7Zp", true},
+                     {"kq7Zpkq7Zp", true},
+                     {"kq7Zp kq7Zx", false}};
+        for (const auto& c : cases) {
+            w_->document()->setTextA(QString::fromUtf8(c.text));
+            SETTLE(*w_);
+            QTRY_VERIFY_WITH_TIMEOUT(snap()->model && snap()->model->predictions, 60000);
+            QTRY_COMPARE(box->lossLines().size(), c.repeats ? 2 : 1);
+            QVERIFY2(box->lossLines().join(QLatin1Char(' ')).contains(QLatin1String("second")) ==
+                         c.repeats,
+                     c.text);
+            const QString summary = w_->grid()->predictionStrip()->summary();
+            QVERIFY2(summary.contains(QLatin1String("second copy")) == c.repeats,
+                     qPrintable(summary));
+        }
+    }
+
     void hoveringAMapRowMovesThePredictionsBox() {
         openModelWithRepeatedText();
         AttentionDocument* doc = w_->document();

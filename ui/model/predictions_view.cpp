@@ -94,9 +94,11 @@ std::pair<int, int> second_copy(const ModelMaps& m) {
     for (std::size_t k = 0; k < e.ids.size(); ++k)
         if (k >= e.special.size() || !e.special[k]) text.push_back(int(k));
     const int n = int(text.size());
-    // Said twice, or twice with one separator between (a space, a newline).
+    // Said twice, or twice with one separator between (a space, a newline), and long enough
+    // to be a copy: "haha" or "no no" is a word, not a text the model can look back into.
+    constexpr int kMinHalf = 5;
     for (const int gap : {0, 1}) {
-        if (n < 4 || (n - gap) % 2 != 0) continue;
+        if (n < 2 * kMinHalf + gap || (n - gap) % 2 != 0) continue;
         const int half = (n - gap) / 2;
         bool same = true;
         for (int i = 0; i < half && same; ++i)
