@@ -19,6 +19,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
 #include "ui/model/predictions_view.h"
+#include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "window_support.h"
@@ -128,6 +129,17 @@ class LayoutTest : public test::WindowFixture {
                  qPrintable(QStringLiteral("the figure has %1% of the window's %2 px")
                                 .arg(qRound(100 * figureShare()))
                                 .arg(w_->height())));
+        // One head's map is the figure, not its labels: presenting, a quarter of the screen's
+        // height at least (at 1280×800 its rotated token labels once left it 130 px); in a
+        // window that shares its height with the banner and the strip, a fifth.
+        HeatmapFigure* figure = w_->grid()->figure();
+        if (w_->views()->currentTab() == ViewTabs::GridTab && figure->panelCount() == 1) {
+            const int map_h = figure->panelRect(0)->rect().height();
+            QVERIFY2(map_h >= w_->height() / (present ? 4 : 5),
+                     qPrintable(QStringLiteral("the map is %1 px of the window's %2")
+                                    .arg(map_h)
+                                    .arg(w_->height())));
+        }
     }
 
     /// The strip of guesses under the heatmaps at 70 tokens, in English and Chinese, normal and

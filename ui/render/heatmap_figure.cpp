@@ -852,7 +852,13 @@ void HeatmapFigure::layout(QSize size) {
     tick_font_ = lc.font;
     const QVector<QString>& key_labels = lc.key_labels;
     const QVector<QString>& query_labels = lc.query_labels;
-    const double key_w = lc.key_w, query_w = lc.query_w;
+    // Presenting one map: its token labels a little smaller than the text around them (still
+    // 16 px or more), since at full size they took the room the map needs on a projector.
+    const bool presenting_one = single && fpx > FigureOptions{}.font_px;
+    const double tick_scale =
+        presenting_one ? std::min(1.0, std::max(16.0, 0.75 * fpx) / double(fpx)) : 1.0;
+    if (tick_scale < 1.0) tick_font_.setPixelSize(int(std::lround(fpx * tick_scale)));
+    const double key_w = lc.key_w * tick_scale, query_w = lc.query_w * tick_scale;
     // Titles, captions and axis words follow the interface language: fonts that cover them
     // (CJK in Chinese), so vector exports name a family that has the glyphs.
     const QStringList words{titleText(), panelTitle(0), tr("attention weight")};
@@ -916,6 +922,18 @@ void HeatmapFigure::layout(QSize size) {
         }
         if (!rotate && key_w + 4 <= best_c) break;
     }
+    // Presenting one map: rotated labels cost the map a band as tall as the longest token; the
+    // labels flat, every few columns, leave it much larger.
+    if (presenting_one && rotate) {
+        const double flat =
+            std::min((avail_w - (ml + mr)) / double(S), (avail_h - (mt + mb_flat)) / double(L));
+        if (flat > 1.2 * best_c) {
+            rotate = false;
+            mb = mb_flat;
+            best_c = flat;
+            best_nc = 1;
+        }
+    }
     rotate_keys_ = rotate;
     const double c = std::clamp(best_c, 0.05, 9.0 * fpx);
     cell_px_ = c;
@@ -933,7 +951,7 @@ void HeatmapFigure::layout(QSize size) {
     const double tick_step_h = line_height(tick_font_, lc.text) + 2;
     const double key_step_w =
         rotate ? tick_step_h
-               : key_w * tick_font_.pixelSize() / double(std::max(1, lc.font.pixelSize())) + 8;
+               : lc.key_w * tick_font_.pixelSize() / double(std::max(1, lc.font.pixelSize())) + 8;
 
     // Values fit in the cells of a single enlarged panel with few tokens.
     const QString sample = QStringLiteral("0.00");
