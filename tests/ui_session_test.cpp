@@ -47,6 +47,9 @@ class SessionTest : public QObject {
         d.setColormap(Colormap::Magma);
         d.setScaleMode(ScaleMode::PerHead);
         d.setShowValues(false);
+        d.setWholeModel(true);  // the whole model's state
+        d.setOpenLayers(0b1010);
+        d.setSampling(0.7, 40, 0.9);
     }
 
   private slots:
@@ -155,6 +158,22 @@ class SessionTest : public QObject {
                                          R"({"format": "attnviz-session", "version": 1, "document":
                  {"figure": {"colormap": "jet"}}})")
                                   << QStringLiteral("jet");
+        QTest::newRow("open layers not a list")
+            << QByteArray(R"({"format": "attnviz-session", "version": 3, "document":
+                 {"figure": {"open_layers": 3}}})")
+            << QStringLiteral("'open_layers' is not an array");
+        QTest::newRow("open layer past 63")
+            << QByteArray(R"({"format": "attnviz-session", "version": 3, "document":
+                 {"figure": {"open_layers": [1, 64]}}})")
+            << QStringLiteral("layer numbers from 0 to 63");
+        QTest::newRow("line heads not a list")
+            << QByteArray(R"({"format": "attnviz-session", "version": 3, "document":
+                 {"figure": {"line_heads": {}}}})")
+            << QStringLiteral("'line_heads' is not an array");
+        QTest::newRow("temperature too hot")
+            << QByteArray(R"({"format": "attnviz-session", "version": 3, "document":
+                 {"figure": {"temperature": 9}}})")
+            << QStringLiteral("temperature");
         QTest::newRow("bad type") << QByteArray(
                                          R"({"format": "attnviz-session", "version": 1, "document":
                  {"masks": {"causal": "yes"}}})")

@@ -2201,13 +2201,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+796"/>
-        <location line="+243"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+793"/>
+        <location line="+238"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-231"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -2935,7 +2935,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-730"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-727"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -2955,7 +2955,7 @@
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+365"/>
+        <location line="+362"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -3001,23 +3001,18 @@
     </message>
     <message>
         <location line="+40"/>
+        <source>&apos;%1&apos; is not an array</source>
+        <translation>&apos;%1&apos; is not an array</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>&apos;line_heads&apos; is not an array</source>
-        <translation>&apos;line_heads&apos; is not an array</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+2"/>
         <source>&apos;open_layers&apos; must list layer numbers from 0 to 63</source>
         <translation>&apos;open_layers&apos; must list layer numbers from 0 to 63</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&apos;open_layers&apos; is not an array</source>
-        <translation>&apos;open_layers&apos; is not an array</translation>
     </message>
 </context>
 <context>
@@ -4318,12 +4313,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+58"/>
+        <location line="+64"/>
         <source>attention weight</source>
         <translation>attention weight</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+137"/>
         <source>Keys</source>
         <translation>Keys</translation>
     </message>
@@ -5602,7 +5597,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PredictionStrip</name>
     <message>
-        <location filename="../../ui/model/predictions_view.cpp" line="+144"/>
+        <location filename="../../ui/model/predictions_view.cpp" line="+146"/>
         <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
         <translation>Top guess for the next token after each token: %1 of %2 right (green)</translation>
     </message>
@@ -5658,12 +5653,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PredictionsBox</name>
     <message>
-        <location line="-353"/>
+        <location line="-355"/>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <location line="+427"/>
+        <location line="+429"/>
         <source>Loss on %1: %2 → %3 nats/token</source>
         <translation>Loss on %1: %2 → %3 nats/token</translation>
     </message>
@@ -6354,7 +6349,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Add t&amp;o the text</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+57"/>
         <source>Last token (default)</source>
         <translation>Last token (default)</translation>
     </message>
@@ -6364,7 +6359,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>First [MASK] (default)</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-72"/>
         <source>Divides the logits before the softmax: below 1 the likeliest token gains, above 1 the odds even out; 0 always takes the likeliest</source>
         <translation>Divides the logits before the softmax: below 1 the likeliest token gains, above 1 the odds even out; 0 always takes the likeliest</translation>
     </message>
@@ -6409,7 +6404,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Draw the next token from these probabilities with this seed</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+64"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>

@@ -2195,13 +2195,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+796"/>
-        <location line="+243"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+793"/>
+        <location line="+238"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-236"/>
+        <location line="-231"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -2928,7 +2928,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-730"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-727"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -2948,7 +2948,7 @@
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+365"/>
+        <location line="+362"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -2994,23 +2994,18 @@
     </message>
     <message>
         <location line="+40"/>
+        <source>&apos;%1&apos; is not an array</source>
+        <translation>“%1”不是数组</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>&apos;line_heads&apos; is not an array</source>
-        <translation>“line_heads”不是数组</translation>
-    </message>
-    <message>
-        <location line="+8"/>
+        <location line="+2"/>
         <source>&apos;open_layers&apos; must list layer numbers from 0 to 63</source>
         <translation>“open_layers”必须列出 0 到 63 之间的层编号</translation>
-    </message>
-    <message>
-        <location line="+6"/>
-        <source>&apos;open_layers&apos; is not an array</source>
-        <translation>“open_layers”不是数组</translation>
     </message>
 </context>
 <context>
@@ -4306,12 +4301,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+58"/>
+        <location line="+64"/>
         <source>attention weight</source>
         <translation>注意力权重</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+137"/>
         <source>Keys</source>
         <translation>键</translation>
     </message>
@@ -5586,7 +5581,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PredictionStrip</name>
     <message>
-        <location filename="../../ui/model/predictions_view.cpp" line="+144"/>
+        <location filename="../../ui/model/predictions_view.cpp" line="+146"/>
         <source>Top guess for the next token after each token: %1 of %2 right (green)</source>
         <translation>每个词元之后对下一个词元的首选猜测：%2 个中猜对 %1 个（绿色）</translation>
     </message>
@@ -5642,12 +5637,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PredictionsBox</name>
     <message>
-        <location line="-353"/>
+        <location line="-355"/>
         <source>L%1 H%2</source>
         <translation>L%1 H%2</translation>
     </message>
     <message>
-        <location line="+427"/>
+        <location line="+429"/>
         <source>Loss on %1: %2 → %3 nats/token</source>
         <translation>%1的损失：%2 → %3 奈特/词元</translation>
     </message>
@@ -6336,7 +6331,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>添加到文本(&amp;O)</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+57"/>
         <source>Last token (default)</source>
         <translation>最后一个（默认）</translation>
     </message>
@@ -6346,7 +6341,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>第一个 [MASK]（默认）</translation>
     </message>
     <message>
-        <location line="-64"/>
+        <location line="-72"/>
         <source>Divides the logits before the softmax: below 1 the likeliest token gains, above 1 the odds even out; 0 always takes the likeliest</source>
         <translation>在 softmax 之前，对数几率先除以温度：小于 1 时最可能的词元更占优势，大于 1 时各词元的机会趋于均等；为 0 时总是选最可能的词元</translation>
     </message>
@@ -6391,7 +6386,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>用这个种子，按这些概率抽取下一个词元</translation>
     </message>
     <message>
-        <location line="+56"/>
+        <location line="+64"/>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
     </message>

@@ -716,18 +716,15 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("top_p"), f.top_p}};
     if (f.model_thumbnails != ModelThumbnails::WholeMax)
         figure[QStringLiteral("model_thumbnails")] = model_thumbnails_name(f.model_thumbnails);
-    if (f.open_layers != FigureOptions{}.open_layers) {  // the whole model's unfolded layers
-        QJsonArray layers;
-        for (int l = 0; l < 64; ++l)
-            if (f.open_layers >> l & 1u) layers.append(l);
-        figure[QStringLiteral("open_layers")] = layers;
-    }
-    if (f.line_heads != ~quint64(0)) {
-        QJsonArray heads;
-        for (int h = 0; h < 64; ++h)
-            if (f.line_heads >> h & 1u) heads.append(h);
-        figure[QStringLiteral("line_heads")] = heads;
-    }
+    const auto bit_list = [](quint64 bits) {
+        QJsonArray list;
+        for (int k = 0; k < 64; ++k)
+            if (bits >> k & 1u) list.append(k);
+        return list;
+    };
+    if (f.open_layers != FigureOptions{}.open_layers)  // the whole model's unfolded layers
+        figure[QStringLiteral("open_layers")] = bit_list(f.open_layers);
+    if (f.line_heads != ~quint64(0)) figure[QStringLiteral("line_heads")] = bit_list(f.line_heads);
     // What of the result is kept (written always, read when present: older files keep all).
     const QJsonObject scope{{QStringLiteral("heads_shown"), c.heads_shown},
                             {QStringLiteral("window_start"), c.window_start},
@@ -1002,34 +999,29 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     r.enumeration(figure, QStringLiteral("model_thumbnails"), &model_thumbnails_from_name,
                   &f.model_thumbnails);
     if (!r.ok()) return false;
-    const QJsonValue line_heads = figure.value(QStringLiteral("line_heads"));
-    if (line_heads.isArray()) {
-        f.line_heads = 0;
-        for (const QJsonValue& v : line_heads.toArray()) {
+    // Heads (lines) and layers (the whole model) as lists of bit numbers, from 0.
+    const auto read_bits = [&](const char* key, const QString& bad_item, quint64* out) {
+        const QJsonValue list = figure.value(QLatin1String(key));
+        if (list.isUndefined()) return true;
+        if (!list.isArray()) {
+            *error = tr("'%1' is not an array").arg(QLatin1String(key));
+            return false;
+        }
+        *out = 0;
+        for (const QJsonValue& v : list.toArray()) {
             if (!v.isDouble() || v.toInt() < 0 || v.toInt() >= 64) {
-                *error = tr("'line_heads' must list head numbers from 0 to 63");
+                *error = bad_item;
                 return false;
             }
-            f.line_heads |= quint64(1) << v.toInt();
+            *out |= quint64(1) << v.toInt();
         }
-    } else if (!line_heads.isUndefined()) {
-        *error = tr("'line_heads' is not an array");
+        return true;
+    };
+    if (!read_bits("line_heads", tr("'line_heads' must list head numbers from 0 to 63"),
+                   &f.line_heads) ||
+        !read_bits("open_layers", tr("'open_layers' must list layer numbers from 0 to 63"),
+                   &f.open_layers))
         return false;
-    }
-    const QJsonValue open_layers = figure.value(QStringLiteral("open_layers"));
-    if (open_layers.isArray()) {
-        f.open_layers = 0;
-        for (const QJsonValue& v : open_layers.toArray()) {
-            if (!v.isDouble() || v.toInt() < 0 || v.toInt() >= 64) {
-                *error = tr("'open_layers' must list layer numbers from 0 to 63");
-                return false;
-            }
-            f.open_layers |= quint64(1) << v.toInt();
-        }
-    } else if (!open_layers.isUndefined()) {
-        *error = tr("'open_layers' is not an array");
-        return false;
-    }
 
     // Sessions written before the Compare view (version 1) have no "compare": no comparison.
     CompareSettings compare;
