@@ -228,8 +228,7 @@ int attend(const AttendOptions& o) {
         const std::int64_t extra = (options.add_bias_kv ? 1 : 0) + (options.add_zero_attn ? 1 : 0);
         const auto footprint = [&](const budget::ResultScope& s) -> std::uint64_t {
             AttentionForwardOptions f = fwd;
-            budget::restrict_forward(s, int(options.num_heads), L, S + (s.windowed() ? 0 : extra),
-                                     &f);
+            restrict_forward(s, int(options.num_heads), L, S + (s.windowed() ? 0 : extra), &f);
             const std::size_t engine =
                 MultiHeadAttention::estimate_forward_bytes(options, N, L, S, f);
             const budget::AxisWindow q = budget::window_on(s, L);
@@ -242,8 +241,8 @@ int attend(const AttendOptions& o) {
         const budget::MemoryPlan plan = budget::plan_memory(
             footprint, scope, int(options.num_heads), std::max(L, S), memory.bytes);
         if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, memory);
-        budget::restrict_forward(scope, int(options.num_heads), L,
-                                 S + (scope.windowed() ? 0 : extra), &fwd);
+        restrict_forward(scope, int(options.num_heads), L, S + (scope.windowed() ? 0 : extra),
+                         &fwd);
     }
     AttentionResult r;
     try {
@@ -322,7 +321,7 @@ void add_attend_command(CLI::App& app, CommandContext& ctx) {
         ->group(masks);
     add_flag(*sub, "--add-zero-attn", &o->add_zero_attn, "append a zero key and value")
         ->group(masks);
-    add_choice(*sub, "--masked-rows", &o->masked_rows, {"zero", "uniform", "nan"},
+    add_choice(*sub, "--masked-rows", &o->masked_rows, masked_row_policy_names(),
                "a query row whose every key is masked: zero weights, uniform, or NaN (what "
                "PyTorch returns)")
         ->group(masks);

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "app/commands.h"
+#include "engine/layers/multi_head_attention.h"
 #include "ui/cli/export_command.h"
 #include "ui/document/attention_document.h"
 #include "ui/render/figure_export.h"
@@ -144,7 +145,7 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
     add_repeated_integer(*sub, "--mask-key", &a->mask_keys, 1, 1 << 20, "K",
                          "mask key position K (from 1)")
         ->group(masks);
-    add_choice(*sub, "--masked-rows", &a->masked_rows, {"zero", "uniform", "nan"},
+    add_choice(*sub, "--masked-rows", &a->masked_rows, masked_row_policy_names(),
                "the weights of a query row whose every key is masked")
         ->group(masks);
 
@@ -223,7 +224,7 @@ void add_export_command(CLI::App& app, CommandContext& ctx) {
     add_choice(*sub, "--b-scoring", &a->b_scoring, {"dot", "additive"}, "B's scoring",
                {"scaled_dot_product"})
         ->group(comparison);
-    add_choice(*sub, "--b-masked-rows", &a->b_masked_rows, {"zero", "uniform", "nan"},
+    add_choice(*sub, "--b-masked-rows", &a->b_masked_rows, masked_row_policy_names(),
                "B's fully masked rows")
         ->group(comparison);
     add_switch(*sub, "--b-bias", &a->b_bias, "B's projection bias")->group(comparison);

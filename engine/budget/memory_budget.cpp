@@ -1,5 +1,4 @@
 #include "engine/budget/memory_budget.h"
-#include "engine/layers/multi_head_attention.h"
 
 #include <unistd.h>
 
@@ -267,18 +266,6 @@ std::optional<T> largest_fitting(T lo, T hi, Fits fits) {
     return lo;
 }
 }  // namespace
-
-void restrict_forward(const ResultScope& scope, int num_heads, std::int64_t L, std::int64_t S,
-                      AttentionForwardOptions* fwd) {
-    const int kept = scope.kept_heads(num_heads);
-    fwd->weights_heads = kept == num_heads ? -1 : kept;
-    if (!scope.windowed()) return;
-    const AxisWindow q = window_on(scope, L), k = window_on(scope, S);
-    fwd->query_begin = q.begin;
-    fwd->query_count = q.count;
-    fwd->key_begin = k.begin;
-    fwd->key_count = k.count;
-}
 
 MemoryPlan plan_memory(const FootprintFn& footprint, const ResultScope& requested, int num_heads,
                        std::int64_t tokens, std::uint64_t budget, std::int64_t max_window,

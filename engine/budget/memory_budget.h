@@ -13,9 +13,7 @@
 
 #include "engine/errors.h"
 
-namespace attnviz {
-struct AttentionForwardOptions;
-}  // namespace attnviz
+namespace attnviz {}  // namespace attnviz
 
 namespace attnviz::budget {
 
@@ -84,13 +82,6 @@ struct ResultScope {
     int kept_heads(int num_heads) const;
     bool operator==(const ResultScope&) const = default;
 };
-
-/// Asks the layer for what `scope` keeps of a forward pass of `num_heads` heads over L
-/// queries and S' keys: the first kept heads' weights and, when windowed, the window's rows
-/// and columns.
-/// The CLI and the window both compute through this.
-void restrict_forward(const ResultScope& scope, int num_heads, std::int64_t L, std::int64_t S,
-                      AttentionForwardOptions* fwd);
 
 /// The window on one sequence of `size` tokens: [begin, begin + count).  The whole sequence
 /// without a window; otherwise `window_length` tokens (at most `size`) from `window_start`,

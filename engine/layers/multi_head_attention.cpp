@@ -77,12 +77,23 @@ const char* masked_row_policy_name(MaskedRowPolicy p) {
     return "zero";
 }
 
+namespace {
+constexpr MaskedRowPolicy kMaskedRowPolicies[] = {MaskedRowPolicy::Zero, MaskedRowPolicy::Uniform,
+                                                  MaskedRowPolicy::NaN};
+}  // namespace
+
 MaskedRowPolicy masked_row_policy_from_name(const std::string& name) {
-    if (name == "zero") return MaskedRowPolicy::Zero;
-    if (name == "uniform") return MaskedRowPolicy::Uniform;
-    if (name == "nan") return MaskedRowPolicy::NaN;
+    for (const MaskedRowPolicy p : kMaskedRowPolicies)
+        if (name == masked_row_policy_name(p)) return p;
     throw std::invalid_argument("unknown masked-row policy '" + name +
                                 "' (expected zero, uniform or nan)");
+}
+
+std::vector<std::string> masked_row_policy_names() {
+    std::vector<std::string> names;
+    for (const MaskedRowPolicy p : kMaskedRowPolicies)
+        names.emplace_back(masked_row_policy_name(p));
+    return names;
 }
 
 void MultiHeadAttentionOptions::validate() const {
@@ -502,6 +513,18 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
     for (std::vector<float>* b : {&qkv, &q_own, &k_own, &v_own, &concat})
         release_buffer(*b);
     return result;
+}
+
+void restrict_forward(const budget::ResultScope& scope, int num_heads, std::int64_t L,
+                      std::int64_t S, AttentionForwardOptions* fwd) {
+    const int kept = scope.kept_heads(num_heads);
+    fwd->weights_heads = kept == num_heads ? -1 : kept;
+    if (!scope.windowed()) return;
+    const budget::AxisWindow q = budget::window_on(scope, L), k = budget::window_on(scope, S);
+    fwd->query_begin = q.begin;
+    fwd->query_count = q.count;
+    fwd->key_begin = k.begin;
+    fwd->key_count = k.count;
 }
 
 }  // namespace attnviz

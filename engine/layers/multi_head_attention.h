@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/budget/memory_budget.h"
 #include "engine/ops/softmax.h"
 #include "engine/tensor.h"
 
@@ -27,6 +28,8 @@ const char* scoring_name(Scoring s);
 Scoring scoring_from_name(const std::string& name);  ///< "dot"/"scaled_dot_product", "additive"
 const char* masked_row_policy_name(MaskedRowPolicy p);
 MaskedRowPolicy masked_row_policy_from_name(const std::string& name);  ///< zero|uniform|nan
+/// Every policy's name, in the enum's order: the command line's choices.
+std::vector<std::string> masked_row_policy_names();
 
 struct MultiHeadAttentionOptions {
     std::int64_t embed_dim = 0;
@@ -74,6 +77,12 @@ struct AttentionForwardOptions {
     std::int64_t key_begin = 0;
     std::int64_t key_count = -1;
 };
+
+/// What `scope` (the memory budget's plan) keeps of a forward pass of `num_heads` heads over L
+/// queries and S' keys, as the layer's options: the first kept heads' weights and, when
+/// windowed, the window's rows and columns.  The CLI and the window both compute through this.
+void restrict_forward(const budget::ResultScope& scope, int num_heads, std::int64_t L,
+                      std::int64_t S, AttentionForwardOptions* fwd);
 
 /// Every stage of the computation for one (batch item, head), for teaching views.
 struct HeadSteps {

@@ -12,7 +12,6 @@
 #include <QScopedValueRollback>
 #include <QSignalBlocker>
 #include <QSpinBox>
-#include <QThread>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -24,6 +23,7 @@
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/figure_canvas.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/worker_threads.h"
 #include "ui/document/attention_document.h"
 
 namespace attnviz::ui {
@@ -434,8 +434,7 @@ std::function<SnapshotPtr()> CompareView::comparedFor(const SnapshotPtr& a) cons
         return [b = b_] { return b; };
     // Copies only: the computation may run on another thread while the view changes.
     return [config = a->config, changes, budget = budget_] {
-        return compute_compared(config, changes, 1, nullptr,
-                                std::max(1, QThread::idealThreadCount()),
+        return compute_compared(config, changes, 1, nullptr, worker_threads(),
                                 budget ? &*budget : nullptr);
     };
 }

@@ -7,7 +7,6 @@
 #include <QApplication>
 #include <QFile>
 #include <QFileInfo>
-#include <QThread>
 
 #include <cmath>
 #include <cstdio>
@@ -28,6 +27,7 @@
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
 #include "ui/compute/model_trace.h"
+#include "ui/compute/worker_threads.h"
 #include "ui/document/attention_document.h"
 #include "ui/entry.h"
 #include "ui/i18n/language.h"
@@ -599,7 +599,7 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
     SnapshotPtr snapshot;
     try {
         snapshot = compute_snapshot(
-            config, 1, nullptr, std::max(1, QThread::idealThreadCount()), &memory,
+            config, 1, nullptr, worker_threads(), &memory,
             command.figure.kind == FigureKind::Steps && !command.figure.whole_model, nullptr,
             command.figure.kind == FigureKind::Lens, nullptr,
             command.figure.whole_model ? command.figure.focus_token : kNoTrace);
@@ -659,7 +659,7 @@ void run_export(const ExportCommand& command, const AttentionDocument& document)
     SnapshotPtr compared;
     if (command.figure.kind == FigureKind::Compare) {
         compared = compute_compared(snapshot->config, document.compare().changes, 2, nullptr,
-                                    std::max(1, QThread::idealThreadCount()), &memory);
+                                    worker_threads(), &memory);
         // Nothing to draw (sentences of different lengths): the reason, not an empty figure.
         QString why;
         const int head = command.figure.view == FigureView::Head ? command.figure.head : -1;
@@ -696,7 +696,7 @@ void run_patch_export(const ExportOptions& a) {
     const ModelPtr m = open_model(QFileInfo(qstring(*a.model)).absoluteFilePath());
     models::PatchRequest request = models::patch_request(
         *m, {*a.clean, *a.corrupt, *a.target, *a.distractor, a.position.value_or(-1)});
-    request.num_threads = std::max(1, QThread::idealThreadCount());
+    request.num_threads = worker_threads();
     PatchMaps maps = make_patch_maps(*m, request, qstring(*a.clean), qstring(*a.corrupt));
     maps.result = models::patch_sweep(*m->model, request);
     maps.done = maps.total;

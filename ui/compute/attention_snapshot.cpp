@@ -67,7 +67,7 @@ AttentionForwardOptions scoped_forward(const ComputeConfig& c, const Shapes& sh,
                                        const budget::ResultScope& scope, int num_threads) {
     AttentionForwardOptions fwd;
     fwd.need_weights = true;
-    budget::restrict_forward(scope, c.num_heads, sh.L, sh.S, &fwd);
+    restrict_forward(scope, c.num_heads, sh.L, sh.S, &fwd);
     const int kept = scope.kept_heads(c.num_heads);
     const budget::AxisWindow q = budget::window_on(scope, sh.L), k = budget::window_on(scope, sh.S);
     // Raw scores and the steps only for the whole result of a small input: the views that

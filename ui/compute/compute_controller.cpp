@@ -11,6 +11,7 @@
 #include "ui/compute/generation_feed.h"
 #include "ui/compute/local_time.h"
 #include "ui/compute/mailbox.h"
+#include "ui/compute/worker_threads.h"
 #include "ui/render/heatmap_figure.h"
 
 namespace attnviz::ui {
@@ -94,10 +95,10 @@ class ComputeController::Worker : public QObject {
                                  .arg(done)
                                  .arg(total));
                 };
-                snapshot = compute_snapshot(
-                    request.config, gen, &cache_, std::max(1, QThread::idealThreadCount()),
-                    &request.budget, request.model_steps, &control, request.model_lens,
-                    request.feed.get(), request.model_trace);
+                snapshot =
+                    compute_snapshot(request.config, gen, &cache_, worker_threads(),
+                                     &request.budget, request.model_steps, &control,
+                                     request.model_lens, request.feed.get(), request.model_trace);
             }
             std::shared_ptr<PreparedMaps> maps;
             std::shared_ptr<SnapshotStatistics> stats;

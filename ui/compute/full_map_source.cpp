@@ -2,7 +2,6 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QThread>
 
 #include <algorithm>
 
@@ -11,6 +10,7 @@
 #include "engine/models/head_statistics.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
+#include "ui/compute/worker_threads.h"
 
 namespace attnviz::ui {
 
@@ -70,8 +70,8 @@ class ModelPassSource : public FullMapSource {
         }
         const ModelPtr m = open_model(config_.model_folder);
         const models::EncodedText enc = encode_model_text(*m, config_);
-        out.weights = models::head_map(*m->model, enc.input, layer, head, nullptr,
-                                       std::max(1, QThread::idealThreadCount()), control);
+        out.weights =
+            models::head_map(*m->model, enc.input, layer, head, nullptr, worker_threads(), control);
         for (const std::string& t : enc.encoding.text)
             out.tokens.push_back(QString::fromStdString(t));
         return out;

@@ -1,7 +1,6 @@
 #include "ui/compute/generation_runner.h"
 
 #include <QCoreApplication>
-#include <QThread>
 
 #include <algorithm>
 #include <chrono>
@@ -11,6 +10,7 @@
 #include "ui/compute/mailbox.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
+#include "ui/compute/worker_threads.h"
 
 namespace attnviz::ui {
 
@@ -52,7 +52,7 @@ Continuation continue_text(const ComputeConfig& config, const GenerationSettings
     o.seed = std::uint64_t(settings.seed) * 1000003u + std::uint64_t(P);
     o.eos_ids = model.config().eos_token_ids;
     o.interventions = model_knock_outs(config, info);
-    o.num_threads = std::max(1, QThread::idealThreadCount());
+    o.num_threads = worker_threads();
     o.on_token = on_token;
     o.on_step = on_step;
     return model.generate(enc.input.ids, o);

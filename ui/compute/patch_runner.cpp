@@ -1,21 +1,16 @@
 #include "ui/compute/patch_runner.h"
 
-#include <QThread>
-
 #include <mutex>
 
 #include "engine/models/head_statistics.h"
 #include "ui/compute/mailbox.h"
+#include "ui/compute/worker_threads.h"
 
 namespace attnviz::ui {
 
 namespace {
 std::mutex hook_mutex;
 std::function<void(std::int64_t, std::int64_t)> pass_hook;
-
-int threads() {
-    return std::max(1, QThread::idealThreadCount());
-}
 
 }  // namespace
 
@@ -51,7 +46,7 @@ void PatchRunner::cancel() {
 void PatchRunner::start(ModelPtr model, models::PatchRequest request) {
     stopSweep();
     request.batch = kHeadsPerPass;
-    request.num_threads = threads();
+    request.num_threads = worker_threads();
     auto stop = std::make_shared<std::atomic<bool>>(false);
     request_ = request;  // without the stop flag, which dies with the sweep
     request.stop = stop.get();
@@ -116,10 +111,10 @@ void PatchRunner::startHeadMaps(ModelPtr model, models::ModelInput clean,
             maps.head = head;
             PassControl control;
             control.stop = stop.get();
-            maps.clean =
-                models::head_map(*model->model, clean, layer, head, nullptr, threads(), control);
-            maps.corrupt =
-                models::head_map(*model->model, corrupt, layer, head, nullptr, threads(), control);
+            maps.clean = models::head_map(*model->model, clean, layer, head, nullptr,
+                                          worker_threads(), control);
+            maps.corrupt = models::head_map(*model->model, corrupt, layer, head, nullptr,
+                                            worker_threads(), control);
             box->post([this, generation, maps] {
                 if (generation == maps_generation_) emit headMapsReady(maps);
             });

@@ -1,19 +1,15 @@
 #include "ui/compute/statistics_runner.h"
 
 #include <QFileInfo>
-#include <QThread>
 
 #include "engine/io/attention_arrays.h"
 #include "ui/compute/mailbox.h"
 #include "ui/compute/model_snapshot.h"
+#include "ui/compute/worker_threads.h"
 
 namespace attnviz::ui {
 
 namespace {
-
-int threads() {
-    return std::max(1, QThread::idealThreadCount());
-}
 
 /// The pass over the model's encoding of the text (and its continuation on the timeline).
 PositionStatistics model_statistics(const ComputeConfig& config, const PassControl& control) {
@@ -25,7 +21,7 @@ PositionStatistics model_statistics(const ComputeConfig& config, const PassContr
     const models::ModelInfo& info = out.model->model->info();
     const auto L = std::int64_t(enc.input.ids.size());
     models::StatisticsOptions options;
-    options.num_threads = threads();
+    options.num_threads = worker_threads();
     options.control = control;
     options.keep_residuals = std::uint64_t(info.num_layers) * std::uint64_t(L) *
                                  std::uint64_t(info.hidden_size) * sizeof(float) <=

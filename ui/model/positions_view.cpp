@@ -11,7 +11,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSplitter>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
@@ -20,6 +19,7 @@
 
 #include "engine/errors.h"
 #include "qcustomplot.h"
+#include "ui/compute/worker_threads.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
 #include "ui/render/figure_export.h"
@@ -527,7 +527,7 @@ FullMapSourcePtr PositionsView::fullMapSource() const {
                                          ? s->residuals[std::size_t(layer)].get()
                                          : nullptr;
             out.weights = models::head_map(*s->model->model, s->input, layer, head, residual,
-                                           std::max(1, QThread::idealThreadCount()), control);
+                                           worker_threads(), control);
             return out;
         });
 }

@@ -8,23 +8,17 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
 #include "ui/compute/mailbox.h"
+#include "ui/compute/worker_threads.h"
 #include "ui/render/figure_export.h"
 #include "ui/widgets/zoom_heatmap.h"
 
 namespace attnviz::ui {
-
-namespace {
-int threads() {
-    return std::max(1, QThread::idealThreadCount());
-}
-}  // namespace
 
 std::uint64_t FullMapWindow::neededBytes(const FullMapSource& source) {
     // The map, its pyramid (a third more) and, while the pooling changes, a second pyramid
@@ -107,7 +101,8 @@ FullMapWindow::FullMapWindow(FullMapSourcePtr source, int layer, int head,
         b.tokens = std::move(m.tokens);
         b.causal = m.causal;
         b.pyramid = std::make_shared<const ops::MapPyramid>(
-            std::move(m.weights), ops::PoolMode::Max, ops::MapPyramid::kDefaultTopSide, threads());
+            std::move(m.weights), ops::PoolMode::Max, ops::MapPyramid::kDefaultTopSide,
+            worker_threads());
         return b;
     });
 }
@@ -249,7 +244,7 @@ void FullMapWindow::setPoolMode(ops::PoolMode mode) {
         Built b;
         b.first = false;
         b.pyramid = std::make_shared<const ops::MapPyramid>(
-            map, mode, ops::MapPyramid::kDefaultTopSide, threads());
+            map, mode, ops::MapPyramid::kDefaultTopSide, worker_threads());
         return b;
     });
 }
