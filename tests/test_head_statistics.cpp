@@ -1,7 +1,8 @@
 // The statistics pass (engine/models/head_statistics.h) against the same measures read
 // directly from full maps, in float64, on every tiny model family and on a shipped model long
-// enough that its rows come in several blocks over two threads; and one head's map recomputed
-// on demand against the full pass, bit for bit.
+// enough that its rows come in several blocks over two threads; broadness on maps whose
+// answers are known by construction; and one head's map recomputed on demand against the
+// full pass, bit for bit.
 #include <QTest>
 
 #include <algorithm>
@@ -49,15 +50,22 @@ void check_against_maps(const HeadStatistics& s, const std::vector<Tensor>& maps
     for (std::int64_t l = 0; l < s.layers; ++l)
         for (std::int64_t h = 0; h < H; ++h) {
             const float* p = maps[std::size_t(l)].ptr() + std::size_t(h * L * L);
-            double entropy = 0, distance = 0, self = 0, first = 0, previous = 0;
+            double entropy = 0, broadness = 0, distance = 0, self = 0, first = 0, previous = 0;
+            std::int64_t broad_rows = 0;
             std::vector<double> received(std::size_t(L), 0.0);
             for (std::int64_t i = 0; i < L; ++i) {
                 const std::int64_t keys = causal ? i + 1 : L;
+                double row_entropy = 0;
                 for (std::int64_t j = 0; j < keys; ++j) {
                     const double w = p[i * L + j];
-                    if (w > 0) entropy -= w * std::log(w);
+                    if (w > 0) row_entropy -= w * std::log(w);
                     distance += w * double(std::abs(i - j));
                     received[std::size_t(j)] += w;
+                }
+                entropy += row_entropy;
+                if (keys > 1) {  // a row that sees one key has no spread to measure
+                    broadness += row_entropy / std::log(double(keys));
+                    ++broad_rows;
                 }
                 self += p[i * L + i];
                 if (i > 0) {
@@ -72,6 +80,8 @@ void check_against_maps(const HeadStatistics& s, const std::vector<Tensor>& maps
             const std::string where =
                 what + " layer " + std::to_string(l) + " head " + std::to_string(h);
             QVERIFY2(std::abs(m.entropy - entropy / double(L)) < tol, where.c_str());
+            QVERIFY2(broad_rows > 0, where.c_str());
+            QVERIFY2(std::abs(m.broadness - broadness / double(broad_rows)) < tol, where.c_str());
             QVERIFY2(std::abs(m.mean_distance - distance / double(L)) < tol, where.c_str());
             QVERIFY2(std::abs(m.self - self / double(L)) < tol, where.c_str());
             QVERIFY2(std::abs(m.first - first / double(L - 1)) < tol, where.c_str());
@@ -175,6 +185,54 @@ class TestHeadStatistics : public QObject {
             QVERIFY(std::abs(one.mean[k] - run.statistics.pooled_mean_of(last, 0)[k]) < 1e-6);
             QCOMPARE(one.max[k], run.statistics.pooled_max_of(last, 0)[k]);
         }
+    }
+
+    /// Broadness, each row's entropy over the log of the keys it sees averaged over the rows
+    /// that see more than one, on maps whose answers are known by construction.
+    void broadnessOfMapsWithKnownAnswers() {
+        constexpr double tol = 1e-6;
+        const std::int64_t L = 4;
+        Tensor maps({4, L, L});
+        const auto at = [&](std::int64_t h, std::int64_t i, std::int64_t j) -> float& {
+            return maps.data[std::size_t((h * L + i) * L + j)];
+        };
+        for (std::int64_t i = 0; i < L; ++i) {
+            at(0, i, (i + 1) % L) = 1.0f;          // one key a row
+            at(2, i, 0) = at(2, i, L - 1) = 0.5f;  // half on each of two keys
+            for (std::int64_t j = 0; j < L; ++j) {
+                at(1, i, j) = 0.25f;                          // every key alike
+                at(3, i, j) = i < 2 ? 0.25f : float(j == i);  // two rows alike, two on one key
+            }
+        }
+        const HeadStatistics s = statistics_from_maps({maps}, false);
+        const double ln2 = std::log(2.0), ln4 = std::log(4.0);
+        ATTNVIZ_FUZZY(s.atlas.at(0, 0).broadness, 0.0, tol);
+        ATTNVIZ_FUZZY(s.atlas.at(0, 1).broadness, 1.0, tol);
+        ATTNVIZ_FUZZY(s.atlas.at(0, 2).broadness, ln2 / ln4, tol);  // 1/2
+        ATTNVIZ_FUZZY(s.atlas.at(0, 3).broadness, 0.5, tol);
+        // Entropy is in nats, not divided by anything.
+        ATTNVIZ_FUZZY(s.atlas.at(0, 0).entropy, 0.0, tol);
+        ATTNVIZ_FUZZY(s.atlas.at(0, 1).entropy, ln4, tol);
+        ATTNVIZ_FUZZY(s.atlas.at(0, 2).entropy, ln2, tol);
+        ATTNVIZ_FUZZY(s.atlas.at(0, 3).entropy, ln4 / 2, tol);
+        const auto broad = [&](std::int64_t h) {
+            const auto& labels = s.atlas.at(0, h).labels;
+            return std::find(labels.begin(), labels.end(), "broad") != labels.end();
+        };
+        QVERIFY(!broad(0));
+        QVERIFY(broad(1));
+        QVERIFY(!broad(2));
+
+        // Causal: row i sees i + 1 keys.  Row 0 sees one and is left out; rows 1 and 2 put half
+        // on the first key and half on themselves: ln 2 / ln 2 and ln 2 / ln 3.
+        const std::int64_t C = 3;
+        Tensor causal({1, C, C});
+        causal.data[0] = 1.0f;
+        for (std::int64_t i = 1; i < C; ++i)
+            causal.data[std::size_t(i * C)] = causal.data[std::size_t(i * C + i)] = 0.5f;
+        const HeadStatistics c = statistics_from_maps({causal}, true);
+        ATTNVIZ_FUZZY(c.atlas.at(0, 0).broadness, (1.0 + ln2 / std::log(3.0)) / 2, tol);
+        ATTNVIZ_FUZZY(c.atlas.at(0, 0).entropy, 2 * ln2 / double(C), tol);
     }
 
     void oneHeadIsRecomputedBitForBit() {

@@ -100,11 +100,7 @@ class AttentionMapsTest : public test::WindowFixture {
     }
 
   private slots:
-    void init() {
-        openWindow();
-        if (QTest::currentTestFailed()) return;
-        SETTLE(*w_);
-    }
+    void init() { openSettledWindow(); }
     void cleanup() { closeWindow(); }
 
     void attendWritesWhatViewReadsAsTheModelPassHasIt() {

@@ -1,8 +1,8 @@
 // The classroom views, driven through the real window: the computation steps (stages,
 // shapes, the softmax stage against the grid's weights, stepping, provenance on hover), the
-// head lines (one line per query, key and head above the threshold), the head statistics
-// against an independent computation, presentation mode, every built-in example, and
-// `attnviz export --view steps|lines`.
+// head lines (one line per query, key and head above the threshold), the head statistics on
+// maps whose answers are known by construction, presentation mode, every built-in example,
+// and `attnviz export --view steps|lines`.
 #include <QCheckBox>
 #include <QClipboard>
 #include <QDir>
@@ -18,8 +18,10 @@
 #include <QTest>
 #include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
+#include <vector>
 
 #include "test_support.h"
 #include "ui/classroom/examples.h"
@@ -70,11 +72,7 @@ class ClassroomTest : public test::WindowFixture {
     LinesView* lines() { return w_->views()->lines(); }
 
   private slots:
-    void init() {
-        openWindow();
-        if (QTest::currentTestFailed()) return;
-        SETTLE(*w_);
-    }
+    void init() { openSettledWindow(); }
     void cleanup() { closeWindow(); }
 
     // --- computation steps -------------------------------------------------------------
@@ -289,50 +287,96 @@ class ClassroomTest : public test::WindowFixture {
 
     // --- statistics --------------------------------------------------------------------
 
-    void statisticsMatchAnIndependentComputation() {
-        ComputeConfig c = config(PairMode::Single, 4);
-        c.special_tokens = true;
-        c.causal = true;
-        const SnapshotPtr s = compute_snapshot(c, 1);
-        const auto stats = head_statistics(*s, 0);
-        QCOMPARE(int(stats.size()), 4);
-        const int L = s->target_len, S = s->source_len;
-        QCOMPARE(s->key_tokens[0].front(), QStringLiteral("[CLS]"));
-        QCOMPARE(s->key_tokens[0].back(), QStringLiteral("[SEP]"));
-        for (int h = 0; h < 4; ++h) {
-            double entropy = 0, mx = 0, dist = 0, first = 0, cls = 0, sep = 0, self = 0, prev = 0;
+    // Maps whose statistics are known by construction: one key a row has an entropy of
+    // 0 bits, every key alike log2 S bits; a fully masked row counts nowhere; [CLS] and [SEP]
+    // are read where they stand among the keys, not assumed at the ends.
+    void statisticsOfMapsWithKnownAnswers() {
+        constexpr int H = 3, S = 6, L = S, kMaskedRow = 3;
+        AttentionSnapshot s;
+        s.batch = 1;
+        s.heads = s.num_heads = H;
+        s.target_len = s.query_total = L;
+        s.source_len = s.key_total = S;
+        const std::vector<QString> keys{QStringLiteral("a"),     QStringLiteral("[CLS]"),
+                                        QStringLiteral("[SEP]"), QStringLiteral("b"),
+                                        QStringLiteral("[SEP]"), QStringLiteral("c")};
+        s.query_tokens = {keys};
+        s.key_tokens = {keys};
+        s.weights = Tensor({1, H, L, S});
+        s.masked.assign(std::size_t(L * S), 0);
+        s.fully_masked_rows.assign(std::size_t(H * L), 0);
+        const auto at = [&](int h, int i, int j) -> float& {
+            return s.weights.data[s.cell(0, h, i, j)];
+        };
+        for (int h = 0; h < H; ++h)
             for (int i = 0; i < L; ++i) {
-                double row_max = 0;
-                for (int j = 0; j < S; ++j) {
-                    const double p = s->weights.data[s->cell(0, h, i, j)];
-                    if (p > 0) entropy += -p * std::log(p) / std::log(2.0);
-                    row_max = std::max(row_max, p);
-                    dist += p * std::abs(i - j);
+                if (i == kMaskedRow) {
+                    // As the "uniform" policy leaves it: counted, it would give heads 0 and 2
+                    // some entropy.
+                    s.fully_masked_rows[std::size_t(h * L + i)] = 1;
+                    for (int j = 0; j < S; ++j) {
+                        s.masked[std::size_t(i * S + j)] = 1;
+                        at(h, i, j) = 1.0f / S;
+                    }
+                } else if (h == 0) {
+                    at(h, i, std::max(i - 1, 0)) = 1.0f;  // the previous key; row 0 itself
+                } else if (h == 1) {
+                    for (int j = 0; j < S; ++j)
+                        at(h, i, j) = 1.0f / S;  // every key alike
+                } else {
+                    at(h, i, 1) = 1.0f;  // the [CLS] key
                 }
-                mx += row_max;
-                first += s->weights.data[s->cell(0, h, i, 0)];
-                cls += s->weights.data[s->cell(0, h, i, 0)];
-                sep += s->weights.data[s->cell(0, h, i, S - 1)];
-                self += s->weights.data[s->cell(0, h, i, i)];
-                if (i > 0) prev += s->weights.data[s->cell(0, h, i, i - 1)];
             }
-            const HeadStatistics& st = stats[std::size_t(h)];
-            QCOMPARE(st.rows, L);
-            ATTNVIZ_FUZZY(st.entropy, entropy / L, 1e-6);
-            ATTNVIZ_FUZZY(st.max_weight, mx / L, 1e-6);
-            ATTNVIZ_FUZZY(st.mean_distance, dist / L, 1e-6);
-            ATTNVIZ_FUZZY(st.first, first / L, 1e-6);
-            ATTNVIZ_FUZZY(st.cls, cls / L, 1e-6);
-            ATTNVIZ_FUZZY(st.sep, sep / L, 1e-6);
-            ATTNVIZ_FUZZY(st.self, self / L, 1e-6);
-            ATTNVIZ_FUZZY(st.previous, prev / (L - 1), 1e-6);
-        }
-        // Causal: the first query sees only itself, and the [SEP] key only the last query.
-        QVERIFY(stats[0].first > 0.0);
-        // Without [CLS]/[SEP] those columns do not exist.
-        const SnapshotPtr plain = compute_snapshot(config(PairMode::Single, 2), 1);
-        QVERIFY(std::isnan(head_statistics(*plain, 0)[0].cls));
-        QVERIFY(std::isnan(head_statistics(*plain, 0)[0].sep));
+        const auto stats = head_statistics(s, 0);
+        QCOMPARE(int(stats.size()), H);
+        constexpr double tol = 1e-6;
+        // Rows 0, 1, 2, 4 and 5; for the previous key rows 1, 2, 4 and 5.
+        for (const HeadStatistics& st : stats)
+            QCOMPARE(st.rows, L - 1);
+        const HeadStatistics& previous = stats[0];
+        ATTNVIZ_FUZZY(previous.entropy, 0.0, tol);
+        ATTNVIZ_FUZZY(previous.max_weight, 1.0, tol);
+        ATTNVIZ_FUZZY(previous.mean_distance, 4.0 / 5, tol);
+        ATTNVIZ_FUZZY(previous.first, 2.0 / 5, tol);  // rows 0 and 1
+        ATTNVIZ_FUZZY(previous.cls, 1.0 / 5, tol);    // row 2
+        ATTNVIZ_FUZZY(previous.sep, 1.0 / 5, tol);    // row 5 (row 3 is masked)
+        ATTNVIZ_FUZZY(previous.self, 1.0 / 5, tol);   // row 0
+        ATTNVIZ_FUZZY(previous.previous, 1.0, tol);
+        const HeadStatistics& uniform = stats[1];
+        ATTNVIZ_FUZZY(uniform.entropy, std::log2(double(S)), tol);
+        ATTNVIZ_FUZZY(uniform.max_weight, 1.0 / S, tol);
+        // Σ_j |i - j| over the 6 keys is 15, 11, 9, 11 and 15 for rows 0, 1, 2, 4 and 5.
+        ATTNVIZ_FUZZY(uniform.mean_distance, (15.0 + 11 + 9 + 11 + 15) / S / 5, tol);
+        ATTNVIZ_FUZZY(uniform.first, 1.0 / S, tol);
+        ATTNVIZ_FUZZY(uniform.cls, 1.0 / S, tol);
+        ATTNVIZ_FUZZY(uniform.sep, 2.0 / S, tol);  // two [SEP] keys
+        ATTNVIZ_FUZZY(uniform.self, 1.0 / S, tol);
+        ATTNVIZ_FUZZY(uniform.previous, 1.0 / S, tol);
+        const HeadStatistics& cls = stats[2];
+        ATTNVIZ_FUZZY(cls.entropy, 0.0, tol);
+        ATTNVIZ_FUZZY(cls.max_weight, 1.0, tol);
+        ATTNVIZ_FUZZY(cls.mean_distance, (1.0 + 0 + 1 + 3 + 4) / 5, tol);
+        ATTNVIZ_FUZZY(cls.first, 0.0, tol);
+        ATTNVIZ_FUZZY(cls.cls, 1.0, tol);
+        ATTNVIZ_FUZZY(cls.sep, 0.0, tol);
+        ATTNVIZ_FUZZY(cls.self, 1.0 / 5, tol);      // row 1
+        ATTNVIZ_FUZZY(cls.previous, 1.0 / 4, tol);  // row 2
+        // "Itself" does not exist in cross-attention, nor [CLS] and [SEP] among other keys.
+        AttentionSnapshot cross = s;
+        cross.config.pair_mode = PairMode::CrossAttention;
+        QVERIFY(std::isnan(head_statistics(cross, 0)[1].self));
+        AttentionSnapshot plain = s;
+        plain.key_tokens = {std::vector<QString>(std::size_t(S), QStringLiteral("a"))};
+        QVERIFY(std::isnan(head_statistics(plain, 0)[1].cls));
+        QVERIFY(std::isnan(head_statistics(plain, 0)[1].sep));
+        // Computed: with special tokens [CLS] and [SEP] are among the keys, without not.
+        ComputeConfig c = config(PairMode::Single, 2);
+        c.special_tokens = true;
+        const HeadStatistics special = head_statistics(*compute_snapshot(c, 1), 0)[0];
+        QVERIFY(!std::isnan(special.cls) && !std::isnan(special.sep));
+        c.special_tokens = false;
+        const HeadStatistics none = head_statistics(*compute_snapshot(c, 1), 0)[0];
+        QVERIFY(std::isnan(none.cls) && std::isnan(none.sep));
     }
 
     void statisticsTableSortsAndFocusesAHead() {

@@ -116,11 +116,7 @@ class FullMapTest : public test::WindowFixture {
     }
 
   private slots:
-    void init() {
-        openWindow();
-        if (QTest::currentTestFailed()) return;
-        SETTLE(*w_);
-    }
+    void init() { openSettledWindow(); }
     void cleanup() { closeWindow(); }
 
     void zoomAndPanChangeTheLevelAndTheRegion() {

@@ -9,6 +9,7 @@
 #include <QJsonArray>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTest>
@@ -285,17 +286,28 @@ class GenerationTest : public test::WindowFixture {
 
     void stopDropsTheTokensOnTheirWay() {
         openModel();
+        const GenerationRunner* runner = panel()->runner();
+        QSignalSpy chosen(runner, &GenerationRunner::tokenChosen);
+        QSignalSpy generated(runner, &GenerationRunner::tokenGenerated);
         panel()->countBox()->setValue(40);
         QTest::mouseClick(panel()->continueButton(), Qt::LeftButton);
         // Stop in the same turn: whatever the thread has chosen is not delivered.
         QTest::mouseClick(panel()->stopButton(), Qt::LeftButton);
         QVERIFY(!panel()->isWriting());
-        QTest::qWait(300);
         QCOMPARE(doc()->generated().size(), std::size_t(0));
         QCOMPARE(panel()->statusLabel()->text(),
                  GenerationPanel::tr("Stopped after %n token(s).", nullptr, 0));
         QVERIFY(panel()->continueButton()->isEnabled());
         QVERIFY(!panel()->stopButton()->isEnabled());
+        // The stopped thread reads the flag only after a choice, so at least one of its tokens
+        // is on its way (more when it ran ahead of the click).  Continue joins it before the
+        // next writer starts: all it handed over is queued ahead of the next writer's tokens,
+        // and once that writer has written its one token and ended, any of them would have
+        // arrived.
+        writeTokens(1);
+        QCOMPARE(chosen.size(), 1);
+        QCOMPARE(generated.size(), 1);
+        QCOMPARE(doc()->generated().size(), std::size_t(1));
     }
 
     void keepDiscardAndUndo() {

@@ -113,11 +113,7 @@ class LensTest : public test::WindowFixture {
     }
 
   private slots:
-    void init() {
-        openWindow();
-        if (QTest::currentTestFailed()) return;
-        SETTLE(*w_);
-    }
+    void init() { openSettledWindow(); }
     void cleanup() { closeWindow(); }
 
     void theTabShowsTheEnginesLens() {

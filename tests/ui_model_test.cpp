@@ -101,11 +101,7 @@ class ModelWindowTest : public test::WindowFixture {
     ModelView* mosaic() { return w_->views()->modelView(); }
 
   private slots:
-    void init() {
-        openWindow();
-        if (QTest::currentTestFailed()) return;
-        SETTLE(*w_);
-    }
+    void init() { openSettledWindow(); }
     void cleanup() {
         closeWindow();
         QFile::remove(

@@ -79,9 +79,7 @@ class ThreadsTest : public test::WindowFixture {
   private slots:
     void init() {
         QVERIFY(dir_.isValid());
-        openWindow({dir_.filePath(QStringLiteral("settings.ini")), QSize(1400, 900), {}});
-        if (QTest::currentTestFailed()) return;
-        SETTLE(*w_);
+        openSettledWindow({dir_.filePath(QStringLiteral("settings.ini")), QSize(1400, 900), {}});
     }
     void cleanup() {
         ComputeController::setLayerHookForTesting({});

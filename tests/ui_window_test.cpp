@@ -86,11 +86,7 @@ class WindowTest : public test::WindowFixture {
     }
 
   private slots:
-    void init() {
-        openWindow();
-        if (QTest::currentTestFailed()) return;
-        SETTLE(*w_);
-    }
+    void init() { openSettledWindow(); }
     void cleanup() { closeWindow(); }
 
     void firstLaunchShowsTheDemo() {

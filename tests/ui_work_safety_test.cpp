@@ -75,9 +75,7 @@ class WorkSafetyTest : public test::WindowFixture {
     }
 
     void makeWindow() {
-        openWindow({tmp_.filePath(QStringLiteral("settings.ini")), QSize(1200, 800), {}});
-        if (QTest::currentTestFailed()) return;
-        SETTLE(*w_);
+        openSettledWindow({tmp_.filePath(QStringLiteral("settings.ini")), QSize(1200, 800), {}});
     }
     /// A change through the real widget, as a user makes it.
     void changeSomething() {
@@ -253,8 +251,7 @@ class WorkSafetyTest : public test::WindowFixture {
         w_->setConfirmOnClose(true);
         {
             DialogAnswerer answer(click(QMessageBox::Cancel));
-            QVERIFY(w_->close());
-            QTest::qWait(50);
+            QVERIFY(w_->close());  // the question would block here until answered
             QCOMPARE(answer.seen, 0);
         }
         makeWindow();
@@ -274,8 +271,7 @@ class WorkSafetyTest : public test::WindowFixture {
     void closingAnUnmodifiedWindowDoesNotAsk() {
         w_->setConfirmOnClose(true);
         DialogAnswerer answer(click(QMessageBox::Cancel));
-        QVERIFY(w_->close());
-        QTest::qWait(50);
+        QVERIFY(w_->close());  // the question would block here until answered
         QCOMPARE(answer.seen, 0);
     }
 

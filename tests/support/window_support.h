@@ -23,6 +23,14 @@
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
 
+/// Lets the document's coalesced signals fire, then waits for the worker and the repaint
+/// (the bound only matters when a test fails; big inputs under sanitizers take a while).
+#define SETTLE(w)                                                     \
+    do {                                                              \
+        QTest::qWait(1);                                              \
+        QTRY_VERIFY_WITH_TIMEOUT(::attnviz::test::settled(w), 60000); \
+    } while (false)
+
 namespace attnviz::test {
 
 /// The worker is idle, a result exists and the grid has painted that result.
@@ -85,9 +93,9 @@ struct WindowSetup {
 };
 
 /// The fixture the window tests share: a MainWindow on a settings file of its own.  A test
-/// class derives from it (with its own Q_OBJECT) and calls openWindow() from its init() slot
-/// and closeWindow() from cleanup(); the fixture has no slots, since QTest would run them as
-/// tests of every class.
+/// class derives from it (with its own Q_OBJECT) and calls openWindow() or openSettledWindow()
+/// from its init() slot and closeWindow() from cleanup(); the fixture has no slots, since QTest
+/// would run them as tests of every class.
 class WindowFixture : public QObject {
   protected:
     std::unique_ptr<ui::AppSettings> settings_;
@@ -101,6 +109,13 @@ class WindowFixture : public QObject {
         if (setup.prepare) setup.prepare(*settings_);
         w_ = open_window(settings_.get(), setup.size);
         QVERIFY2(w_, "the window never showed");
+    }
+    /// openWindow(), then, when it showed, SETTLE: what a test's init() does when each test
+    /// starts from the window's first result.
+    void openSettledWindow(const WindowSetup& setup = {}) {
+        openWindow(setup);
+        if (QTest::currentTestFailed()) return;
+        SETTLE(*w_);
     }
     /// The window closed (without asking about unsaved changes) and its settings released.
     void closeWindow() {
@@ -155,11 +170,3 @@ class DialogAnswerer : public QObject {
 };
 
 }  // namespace attnviz::test
-
-/// Lets the document's coalesced signals fire, then waits for the worker and the repaint
-/// (the bound only matters when a test fails; big inputs under sanitizers take a while).
-#define SETTLE(w)                                                     \
-    do {                                                              \
-        QTest::qWait(1);                                              \
-        QTRY_VERIFY_WITH_TIMEOUT(::attnviz::test::settled(w), 60000); \
-    } while (false)
