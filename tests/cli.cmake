@@ -7,4 +7,4 @@ add_dependencies(test_cli_attention_maps attnviz)
 
 # The README and docs/ resolve: links, anchors, scripts and subcommands (issue 36).
 add_test(NAME docs_resolve COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR}
-         -DCLI=$<TARGET_FILE:attnviz> -P ${CMAKE_CURRENT_SOURCE_DIR}/check_docs.cmake)
+         -DCLI=$<TARGET_FILE:attnviz> -P ${PROJECT_SOURCE_DIR}/tools/check_docs.cmake)
