@@ -1,5 +1,7 @@
 #include "ui/compute/compute_controller.h"
 
+#include <mutex>
+
 #include <QCoreApplication>
 #include <QMetaObject>
 #include <QTimer>
@@ -17,14 +19,20 @@
 namespace attnviz::ui {
 
 namespace {
-ComputeController::LayerHook& layer_hook() {
-    static ComputeController::LayerHook hook;
-    return hook;
+// Set by a test's thread, called on the worker's: guarded as PatchRunner guards its own.
+std::mutex hook_mutex;
+ComputeController::LayerHook layer_hook;
+
+/// Calls the test's hook, if any, after a layer: true when it asks to cancel.
+bool call_layer_hook(std::int64_t done, std::int64_t total, const PassControl& control) {
+    const std::lock_guard lock(hook_mutex);
+    return layer_hook && layer_hook(done, total, control);
 }
 }  // namespace
 
 void ComputeController::setLayerHookForTesting(LayerHook hook) {
-    layer_hook() = std::move(hook);
+    const std::lock_guard lock(hook_mutex);
+    layer_hook = std::move(hook);
 }
 
 class ComputeController::Worker : public QObject {
@@ -89,7 +97,7 @@ class ComputeController::Worker : public QObject {
                 control.stop = &cancel_;
                 // A model's pass reports each layer: "Layer 12 of 32", up to 65%.
                 control.progress = [this, &control](std::int64_t done, std::int64_t total) {
-                    if (layer_hook() && layer_hook()(done, total, control)) cancel_ = true;
+                    if (call_layer_hook(done, total, control)) cancel_ = true;
                     progress(int(5 + 60 * done / std::max<std::int64_t>(1, total)),
                              QCoreApplication::translate("Compute", "Layer %1 of %2")
                                  .arg(done)
