@@ -81,6 +81,8 @@ class WholeModelTest : public test::WindowFixture {
         QCOMPARE(t->pieces[8], QStringLiteral("o"));
         QCOMPARE(t->trace.layers, 4);
         QCOMPARE(figure()->walk().layers, 4);
+        // The whole model needs no second pass for one layer's steps.
+        QVERIFY(!snap()->steps);
         // The prediction the figure shows is the window's own: "u", 94%, as the Predictions
         // box has it from the same model's pass.
         const ModelMaps& maps = *snap()->model;
@@ -174,6 +176,7 @@ class WholeModelTest : public test::WindowFixture {
         QCOMPARE(w_->compute()->modelTrace(), kNoTrace);
         QTRY_VERIFY(w_->views()->steps()->canvas()->isVisible());
         QVERIFY(!view()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(test::settled(*w_) && snap()->steps, 60000);  // now asked for
         find<QToolButton>("stepsWholeModel")->click();
         QVERIFY(w_->document()->wholeModel());
         QCOMPARE(w_->compute()->modelTrace(), 2);

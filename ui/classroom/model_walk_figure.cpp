@@ -6,10 +6,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 #include <qcustomplot.h>
 
+#include "engine/models/predictions.h"
 #include "engine/models/token_trace.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
@@ -131,16 +131,9 @@ void ModelWalkFigure::rebuild() {
     // The ten highest logits (the lowest id first on a tie), once per trace: the sliders only
     // change their probabilities.
     top_ids_.clear();
-    if (walk_.logits) {
-        std::vector<qint64> ids(std::size_t(walk_.vocab));
-        std::iota(ids.begin(), ids.end(), qint64(0));
-        const std::size_t n = std::min<std::size_t>(kCandidates, ids.size());
-        const float* z = walk_.logits;
-        std::partial_sort(
-            ids.begin(), ids.begin() + std::ptrdiff_t(n), ids.end(),
-            [z](qint64 a, qint64 b) { return z[a] > z[b] || (z[a] == z[b] && a < b); });
-        top_ids_.assign(ids.begin(), ids.begin() + std::ptrdiff_t(n));
-    }
+    if (walk_.logits)
+        for (const models::TokenScore& t : models::top_k(walk_.logits, walk_.vocab, kCandidates))
+            top_ids_.push_back(t.id);
 }
 
 const WalkStage& ModelWalkFigure::stageOf(int section, int stage) const {

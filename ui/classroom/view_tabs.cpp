@@ -168,13 +168,17 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(tabs_, &QTabWidget::currentChanged, this, [this] {
         if (stale_) refreshViews(currentTab());
         emit hovered(QString());
-        emit stepsShown(currentTab() == StepsTab);
+        emit stepsShown(layerStepsShown());
         emit lensShown(currentTab() == LensTab);
         emit traceWanted(wantedTrace());
         if (QWidget* w = tabs_->currentWidget()) w->setFocus();
     });
     const auto trace = [this] { emit traceWanted(wantedTrace()); };
-    connect(doc_, &AttentionDocument::wholeModelChanged, this, trace);
+    // The whole model needs no pass of one layer's steps, and one layer no trace.
+    connect(doc_, &AttentionDocument::wholeModelChanged, this, [this] {
+        emit stepsShown(layerStepsShown());
+        emit traceWanted(wantedTrace());
+    });
     connect(doc_, &AttentionDocument::tokenFocusChanged, this, trace);
     connect(doc_, &AttentionDocument::modelFolderChanged, this, trace);
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::refreshStatistics);
@@ -182,11 +186,21 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
             [this] { lens_->setColormap(doc_->figureOptions().colormap); });
 }
 
+namespace {
+/// The Steps tab shows the whole model: the document asks for it and the source is a model.
+bool whole_model_shown(const AttentionDocument& doc) {
+    const ComputeConfig& c = doc.computeConfig();
+    return doc.wholeModel() && c.usesModel() && !c.usesMaps();
+}
+}  // namespace
+
 int ViewTabs::wantedTrace() const {
-    const ComputeConfig& c = doc_->computeConfig();
-    if (currentTab() != StepsTab || !doc_->wholeModel() || !c.usesModel() || c.usesMaps())
-        return kNoTrace;
+    if (currentTab() != StepsTab || !whole_model_shown(*doc_)) return kNoTrace;
     return doc_->figureOptions().focus_token;
+}
+
+bool ViewTabs::layerStepsShown() const {
+    return currentTab() == StepsTab && !whole_model_shown(*doc_);
 }
 
 void ViewTabs::retranslate() {

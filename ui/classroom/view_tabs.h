@@ -92,10 +92,12 @@ class ViewTabs : public QWidget {
 
     /// What traceWanted() last said.
     int wantedTrace() const;
+    /// Whether one layer's steps are on screen (the Steps tab, not in its whole-model mode).
+    bool layerStepsShown() const;
 
   signals:
     void hovered(const QString& text);
-    /// The steps tab became visible (true) or hidden (false).
+    /// One layer's steps became visible (true: the Steps tab in its one-layer mode) or hidden.
     void stepsShown(bool shown);
     /// The logit lens tab became visible (true) or hidden (false).
     void lensShown(bool shown);

@@ -2,12 +2,10 @@
 
 #include <QComboBox>
 #include <QEvent>
-#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
@@ -40,7 +38,6 @@ WholeModelView::WholeModelView(AttentionDocument* document, QWidget* parent)
     token_label_ = new QLabel(this);
     token_combo_ = new QComboBox(this);
     token_combo_->setObjectName(QStringLiteral("walkTokenCombo"));
-    token_combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     token_combo_->setMaximumWidth(260);
     token_combo_->setMinimumContentsLength(8);
     token_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
@@ -79,15 +76,15 @@ WholeModelView::WholeModelView(AttentionDocument* document, QWidget* parent)
     seed_ = new QSpinBox(this);
     seed_->setObjectName(QStringLiteral("walkSeed"));
     seed_->setRange(0, 1'000'000);
+    seed_->setWrapping(true);  // each draw steps on; past the last seed comes 0
     draw_ = new QPushButton(this);
     draw_->setObjectName(QStringLiteral("walkDraw"));
     append_ = new QPushButton(this);
     append_->setObjectName(QStringLiteral("walkAppend"));
-    for (QLabel* l : {temperature_label_, top_k_label_, top_p_label_, seed_label_})
-        l->setBuddy(l == temperature_label_ ? static_cast<QWidget*>(temperature_)
-                    : l == top_k_label_     ? static_cast<QWidget*>(top_k_)
-                    : l == top_p_label_     ? static_cast<QWidget*>(top_p_)
-                                            : static_cast<QWidget*>(seed_));
+    temperature_label_->setBuddy(temperature_);
+    top_k_label_->setBuddy(top_k_);
+    top_p_label_->setBuddy(top_p_);
+    seed_label_->setBuddy(seed_);
     sampling->addWidget(temperature_label_);
     sampling->addWidget(temperature_, 2);
     sampling->addWidget(temperature_value_);
@@ -224,7 +221,7 @@ void WholeModelView::sync() {
         QStringList items{tr("Last token (default)")};
         if (snapshot_ && snapshot_->model) {
             const ModelMaps& m = *snapshot_->model;
-            if (m.encoding.size() > 0 && trace && trace->trace.head == models::LmHeadKind::Masked)
+            if (trace && trace->trace.head == models::LmHeadKind::Masked)
                 items[0] = tr("First [MASK] (default)");
             for (int t = 0; t < m.tokens; ++t)
                 items << tr("%1 · %2").arg(m.first_token + t + 1).arg(m.token_text[std::size_t(t)]);
@@ -252,10 +249,10 @@ void WholeModelView::sync() {
         w->setEnabled(logits);
     const QString blocked = appendBlocked();
     append_->setEnabled(blocked.isEmpty());
-    if (reveal_prediction_) revealPrediction();
     append_->setToolTip(blocked.isEmpty() ? tr("Append the drawn token to the text and trace "
                                                "the new last token")
                                           : blocked);
+    if (reveal_prediction_) revealPrediction();
 }
 
 void WholeModelView::revealPrediction() {
@@ -284,7 +281,7 @@ void WholeModelView::draw() {
     doc_->setDrawn(models::sample_next(z.data(), std::int64_t(z.size()),
                                        {o.temperature, o.top_k, o.top_p},
                                        std::uint64_t(seed_->value())));
-    seed_->setValue(seed_->value() + 1 > seed_->maximum() ? 0 : seed_->value() + 1);
+    seed_->stepBy(1);
 }
 
 QString WholeModelView::appendBlocked() const {

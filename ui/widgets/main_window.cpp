@@ -291,6 +291,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(views_, &ViewTabs::lensShown, compute_, &ComputeController::setModelLens);
     connect(views_, &ViewTabs::traceWanted, compute_, &ComputeController::setModelTrace);
     compute_->setModelTrace(views_->wantedTrace());
+    compute_->setModelSteps(views_->layerStepsShown());
     connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
         // A layer measured but not kept (the Atlas of a pass that keeps the first layers):
         // the head's map, recomputed, rather than a kept layer's heatmaps.
