@@ -7,7 +7,7 @@
 #                      previous file, unsaved changes are asked about before they go
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_monkey_test ui_monkey_test.cpp LIBS attnviz_ui GUI)
-    # The random actions stop at their time budget (ATTNVIZ_MONKEY_SECONDS, 150-200 s) and the
+    # The random actions stop at their time budget (ATTNVIZ_MONKEY_SECONDS, 120-200 s) and the
     # run ends itself by the budget plus a grace of 60-90 s (every wait is cut there, with a
     # failure naming the seed), inside Qt Test's 300 s per function; the other functions take
     # a minute or two.
