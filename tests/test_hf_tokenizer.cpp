@@ -155,6 +155,7 @@ class TestHfTokenizer : public QObject {
     void gpt2_special_token_typed_in_text();
     void partial_character_display();
     void invalid_utf8_becomes_replacement_character();
+    void ill_formed_bytes_across_tokens_display();
     void qwen_chat_tokens_and_digits();
     void qwen_whitespace_runs();
     void emoji();
@@ -409,6 +410,31 @@ void TestHfTokenizer::invalid_utf8_becomes_replacement_character() {
                      "a\xEF\xBF\xBD"
                      "b",
                      0, 3});
+}
+
+void TestHfTokenizer::ill_formed_bytes_across_tokens_display() {
+    // Byte-level tokens whose bytes, put together, are not UTF-8: a Split after ByteLevel
+    // removes the byte-level characters of 80 80 C2 ("ĢĢÂ"), C2 ("Â") and A9 ("©").  The
+    // display reads a lead byte and the continuation bytes it announces bit for bit, so ED A0
+    // 80 (a surrogate) is one character in three pieces, shown as U+FFFD; a sequence cut
+    // short is a whole U+FFFD in each token it touched.
+    const HfTokenizer tok = HfTokenizer::from_tokenizer_json(
+        R"({"version": "1.0", "added_tokens": [], "normalizer": null, "post_processor": null,
+            "pre_tokenizer": {"type": "Sequence", "pretokenizers": [
+                {"type": "ByteLevel", "add_prefix_space": false, "use_regex": false},
+                {"type": "Split", "pattern": {"Regex": "ĢĢÂ|Â|©"}, "behavior": "Removed",
+                 "invert": false}]},
+            "model": {"type": "BPE", "merges": [],
+                      "vocab": {"í": 0, "ł": 1, "Ģ": 2, "ä": 3, "½": 4, "a": 5}}})",
+        "ill-formed/tokenizer.json");
+    const std::string fffd = "\xEF\xBF\xBD";
+    // U+D000 U+00A0 U+0080: ED 80 80 C2 A0 C2 80, of which ED, A0 and the last 80 are kept.
+    const Encoding surrogate = tok.encode("\xED\x80\x80\xC2\xA0\xC2\x80");
+    CHECK_TOKENS(surrogate, {0, "í", fffd + "[1/3]", 0, 1}, {1, "ł", fffd + "[2/3]", 1, 2},
+                 {2, "Ģ", fffd + "[3/3]", 2, 3});
+    // 佩 is E4 BD A9: without A9, E4 BD is cut short before "a".
+    const Encoding cut = tok.encode("佩a");
+    CHECK_TOKENS(cut, {3, "ä", fffd, 0, 1}, {4, "½", fffd, 0, 1}, {5, "a", "a", 1, 2});
 }
 
 // ---- Qwen2 (tokenizer.json: NFC, Split regex, ByteLevel) ------------------------------------
@@ -772,6 +798,18 @@ void TestHfTokenizer::bad_tokenizer_json_data() {
                "normalizer",
                "{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"NFC\"},{\"type\":\"Magic\"}]}"))
         << "normalizer.normalizers[1]: type \"Magic\" is not supported";
+    QTest::newRow("pre-tokenizer sequence without a list")
+        << QString::fromStdString(
+               with("pre_tokenizer", "{\"type\":\"Sequence\",\"pretokenizers\":{}}"))
+        << "pre_tokenizer.pretokenizers: expected an array, found an object";
+    QTest::newRow("post-processor sequence without its list")
+        << QString::fromStdString(with("post_processor", "{\"type\":\"Sequence\"}"))
+        << "post_processor: missing \"processors\"";
+    QTest::newRow("unknown post-processor in a sequence")
+        << QString::fromStdString(with("post_processor",
+                                       "{\"type\":\"Sequence\",\"processors\":[{\"type\":"
+                                       "\"ByteLevel\"},{\"type\":\"Magic\"}]}"))
+        << "post_processor.processors[1]: type \"Magic\" is not supported";
     QTest::newRow("unknown pre-tokenizer")
         << QString::fromStdString(with("pre_tokenizer", "{\"type\":\"UnicodeScripts\"}"))
         << "pre_tokenizer: type \"UnicodeScripts\" is not supported";

@@ -7,14 +7,15 @@
 
 namespace attnviz::text::unicode {
 
-Decoded decode(std::string_view bytes, std::size_t pos) {
+Decoded decode(std::string_view bytes, std::size_t pos, Utf8Check check) {
     const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
     const std::size_t n = bytes.size();
     const unsigned b0 = p[pos];
-    if (b0 < 0x80) return {static_cast<char32_t>(b0), 1};
+    if (b0 < 0x80) return {static_cast<char32_t>(b0), 1, false};
 
     // Table 3-7 of the Unicode standard: the lead byte fixes the number of continuation
     // bytes and the allowed range of the first one (excluding overlongs and surrogates).
+    const bool strict = check == Utf8Check::Strict;
     std::size_t continuation;
     char32_t cp;
     unsigned lo = 0x80, hi = 0xBF;
@@ -24,27 +25,27 @@ Decoded decode(std::string_view bytes, std::size_t pos) {
     } else if (b0 >= 0xE0 && b0 <= 0xEF) {
         continuation = 2;
         cp = b0 & 0x0F;
-        if (b0 == 0xE0) lo = 0xA0;
-        if (b0 == 0xED) hi = 0x9F;
+        if (strict && b0 == 0xE0) lo = 0xA0;
+        if (strict && b0 == 0xED) hi = 0x9F;
     } else if (b0 >= 0xF0 && b0 <= 0xF4) {
         continuation = 3;
         cp = b0 & 0x07;
-        if (b0 == 0xF0) lo = 0x90;
-        if (b0 == 0xF4) hi = 0x8F;
+        if (strict && b0 == 0xF0) lo = 0x90;
+        if (strict && b0 == 0xF4) hi = 0x8F;
     } else {
-        return {kReplacementChar, 1};  // continuation byte, C0, C1, F5..FF
+        return {kReplacementChar, 1, true};  // continuation byte, C0, C1, F5..FF
     }
     std::size_t i = pos + 1;
     for (std::size_t k = 0; k < continuation; ++k, ++i) {
         // The bytes accepted so far are the maximal subpart: one U+FFFD replaces them all.
-        if (i >= n) return {kReplacementChar, i - pos};
+        if (i >= n) return {kReplacementChar, i - pos, true};
         const unsigned b = p[i];
-        if (b < lo || b > hi) return {kReplacementChar, i - pos};
+        if (b < lo || b > hi) return {kReplacementChar, i - pos, true};
         cp = (cp << 6) | (b & 0x3F);
         lo = 0x80;
         hi = 0xBF;
     }
-    return {cp, i - pos};
+    return {cp, i - pos, false};
 }
 
 void append_utf8(std::string& out, char32_t cp) {
@@ -72,7 +73,7 @@ std::string sanitize_utf8(std::string_view bytes) {
     std::size_t pos = 0;
     while (pos < bytes.size()) {
         const Decoded d = decode(bytes, pos);
-        if (d.code_point == kReplacementChar)
+        if (d.replaced)
             append_utf8(out, kReplacementChar);
         else
             out.append(bytes.substr(pos, d.length));
@@ -91,6 +92,21 @@ utf8proc_category_t category(char32_t cp) {
 
 const utf8proc_property_t* property(char32_t cp) {
     return utf8proc_get_property(static_cast<utf8proc_int32_t>(cp));
+}
+
+bool is_punctuation_category(utf8proc_category_t cat) {
+    switch (cat) {
+        case UTF8PROC_CATEGORY_PC:
+        case UTF8PROC_CATEGORY_PD:
+        case UTF8PROC_CATEGORY_PS:
+        case UTF8PROC_CATEGORY_PE:
+        case UTF8PROC_CATEGORY_PI:
+        case UTF8PROC_CATEGORY_PF:
+        case UTF8PROC_CATEGORY_PO:
+            return true;
+        default:
+            return false;
+    }
 }
 
 // The classification from Unicode data (utf8proc): general category, canonical combining
@@ -164,19 +180,12 @@ CharClass classify_uncached(char32_t cp) {
             // CJK.  (Wide punctuation stays punctuation; wide Latin was handled above.)
             if (utf8proc_charwidth(static_cast<utf8proc_int32_t>(cp)) == 2) return C::Ideograph;
             return cat == UTF8PROC_CATEGORY_SO ? C::Punctuation : C::Word;
-        case UTF8PROC_CATEGORY_PC:
-        case UTF8PROC_CATEGORY_PD:
-        case UTF8PROC_CATEGORY_PS:
-        case UTF8PROC_CATEGORY_PE:
-        case UTF8PROC_CATEGORY_PI:
-        case UTF8PROC_CATEGORY_PF:
-        case UTF8PROC_CATEGORY_PO:
-        case UTF8PROC_CATEGORY_SM:
+        case UTF8PROC_CATEGORY_SM:  // symbols count as punctuation here
         case UTF8PROC_CATEGORY_SC:
         case UTF8PROC_CATEGORY_SK:
             return C::Punctuation;
-        default:
-            return C::Word;  // letters, numbers, private use
+        default:  // punctuation, else letters, numbers, private use
+            return is_punctuation_category(cat) ? C::Punctuation : C::Word;
     }
 }
 
@@ -202,6 +211,10 @@ bool is_whitespace(char32_t cp) {
     const auto cat = category(cp);
     return cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL ||
            cat == UTF8PROC_CATEGORY_ZP;
+}
+
+bool is_punctuation(char32_t cp) {
+    return is_punctuation_category(category(cp));  // utf8proc says Cn above U+10FFFF
 }
 
 bool is_decimal_digit(char32_t cp) {

@@ -1,7 +1,8 @@
 // The small part of Unicode the demo tokenizer needs: UTF-8 decoding with replacement of
 // invalid bytes, a coarse character classification, and simple (one code point to one code
-// point) lowercasing.  Classification and case come from utf8proc's Unicode data (Debian's
-// libutf8proc, Unicode 15), not from tables of our own.
+// point) lowercasing.  The Hugging Face tokenizers (hf/) use its decoder, encoder and the
+// whitespace and punctuation predicates too.  Classification and case come from utf8proc's
+// Unicode data (Debian's libutf8proc, Unicode 15), not from tables of our own.
 #pragma once
 
 #include <cstddef>
@@ -18,6 +19,18 @@ inline constexpr char32_t kCombiningKeycap = 0x20E3;
 struct Decoded {
     char32_t code_point;
     std::size_t length;  ///< bytes consumed, always >= 1
+    bool replaced;       ///< the bytes were ill-formed: code_point is the U+FFFD standing for them
+};
+
+/// Which multi-byte sequences decode() accepts.  Both replace the same lone bytes (80..C1,
+/// F5..FF) and truncated sequences; they differ only in the first continuation byte.
+enum class Utf8Check : unsigned char {
+    /// Well-formed UTF-8 only (Unicode Table 3-7): text from outside.
+    Strict,
+    /// A lead byte C2..F4 and as many 80..BF bytes as it announces, decoded bit for bit, so
+    /// 3- and 4-byte overlongs, surrogates and values up to U+13FFFF come out as numbers:
+    /// what HfTokenizer's display of byte-level tokens shows for the bytes they spell.
+    Lenient,
 };
 
 /// Decodes the code point that starts at bytes[pos] (pos < bytes.size()).
@@ -26,7 +39,8 @@ struct Decoded {
 /// overlong forms (C0, C1, E0 80..9F, F0 80..8F), surrogates (ED A0..BF), values above
 /// U+10FFFF (F4 90.., F5..FF), lone continuation bytes and truncated sequences.
 /// Examples: "\xC0\xAF" -> FFFD FFFD; "\xED\xA0\x80" -> FFFD FFFD FFFD; "\xE4\xBD" -> FFFD.
-Decoded decode(std::string_view bytes, std::size_t pos);
+/// With Utf8Check::Lenient, "\xED\xA0\x80" -> D800 and "\xE0\x80\x80" -> 0000 instead.
+Decoded decode(std::string_view bytes, std::size_t pos, Utf8Check check = Utf8Check::Strict);
 
 /// Appends the UTF-8 encoding of cp; a surrogate or a value above U+10FFFF appends U+FFFD.
 void append_utf8(std::string& out, char32_t cp);
@@ -57,7 +71,12 @@ enum class CharClass : unsigned char {
 /// Halfwidth and fullwidth forms take the class of the character they are a variant of.
 CharClass classify(char32_t cp);
 
+/// The White_Space property (Z* categories, \t..\r, U+0085), as Rust's char::is_whitespace.
 bool is_whitespace(char32_t cp);
+
+/// General category P* (Pc Pd Ps Pe Pi Pf Po), as the unicode_categories crate's
+/// is_punctuation.  Symbols (S*) are not included.
+bool is_punctuation(char32_t cp);
 
 /// Decimal digits of every script (general category Nd).
 bool is_decimal_digit(char32_t cp);

@@ -216,15 +216,30 @@ Encoding HfTokenizer::encode(std::string_view text, std::optional<std::string_vi
     };
     std::vector<std::vector<Segment>> segments(n);
     std::vector<bool> byteish(n, false);
-    std::string pending;
-    std::vector<std::size_t> pending_tokens;
-    std::size_t need = 0;
-    const auto abandon = [&] {  // an unfinished sequence: U+FFFD for each token it touched
-        for (const std::size_t i : pending_tokens)
-            segments[i].push_back({0xFFFD, 1, 1});
-        pending.clear();
-        pending_tokens.clear();
-        need = 0;
+    std::string run;                     // the bytes of consecutive byte tokens of one text
+    std::vector<std::size_t> run_token;  // the token each byte of `run` came from
+    const auto decode_run = [&] {
+        for (std::size_t pos = 0; pos < run.size();) {
+            const auto d = unicode::decode(run, pos, unicode::Utf8Check::Lenient);
+            const std::size_t end = pos + d.length;
+            const auto starts_piece = [&](std::size_t b) {
+                return b == pos || run_token[b] != run_token[b - 1];
+            };
+            int count = 0;
+            for (std::size_t b = pos; b < end; ++b)
+                count += starts_piece(b);
+            int k = 0;
+            for (std::size_t b = pos; b < end; ++b)
+                if (starts_piece(b)) {
+                    // Ill-formed bytes: a whole U+FFFD for each token they touch.
+                    segments[run_token[b]].push_back(d.replaced
+                                                         ? Segment{d.code_point, 1, 1}
+                                                         : Segment{d.code_point, ++k, count});
+                }
+            pos = end;
+        }
+        run.clear();
+        run_token.clear();
     };
     std::int32_t last_sequence = -2;
     std::string bytes;
@@ -245,42 +260,14 @@ Encoding HfTokenizer::encode(std::string_view text, std::optional<std::string_vi
         } else {
             ok = false;
         }
-        if (!ok || t.sequence != last_sequence) abandon();
+        if (!ok || t.sequence != last_sequence) decode_run();
         if (!ok) continue;
         last_sequence = t.sequence;
         byteish[i] = true;
-        for (const char ch : bytes) {
-            const auto b = static_cast<unsigned char>(ch);
-            if (need > 0) {
-                if ((b & 0xC0) == 0x80) {
-                    pending.push_back(ch);
-                    if (pending_tokens.back() != i) pending_tokens.push_back(i);
-                    if (--need == 0) {
-                        std::size_t len;
-                        const char32_t c = hf::uni::decode(pending, 0, &len);
-                        const int count = static_cast<int>(pending_tokens.size());
-                        for (int k = 0; k < count; ++k)
-                            segments[pending_tokens[static_cast<std::size_t>(k)]].push_back(
-                                {c, k + 1, count});
-                        pending.clear();
-                        pending_tokens.clear();
-                    }
-                    continue;
-                }
-                abandon();
-            }
-            if (b < 0x80) {
-                segments[i].push_back({b, 1, 1});
-            } else if (b >= 0xC2 && b <= 0xF4) {
-                need = hf::uni::utf8_len(b) - 1;
-                pending.assign(1, ch);
-                pending_tokens.assign(1, i);
-            } else {
-                segments[i].push_back({0xFFFD, 1, 1});
-            }
-        }
+        run += bytes;
+        run_token.insert(run_token.end(), bytes.size(), i);
     }
-    abandon();
+    decode_run();
 
     std::vector<std::vector<std::size_t>> starts;
     for (const std::string& s : texts)

@@ -158,6 +158,22 @@ SplitBehavior behavior_of(const Reader& r, json::Element v, const std::string& p
                      " (Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous)");
 }
 
+/// The items of a "Sequence" component (normalizers, pretokenizers, processors), each read
+/// by the function that reads a lone component of that kind.
+template <class Component>
+std::vector<std::unique_ptr<Component>> sequence_of(
+    const Reader& r, json::Element v, std::string_view key, const std::string& path,
+    std::unique_ptr<Component> (*item_of)(const Reader&, json::Element, const std::string&)) {
+    const std::string list_path = Reader::join(path, key);
+    const json::Element list = r.required(v, key, path);
+    r.expect_array(list, list_path);
+    std::vector<std::unique_ptr<Component>> items;
+    std::size_t i = 0;
+    for (const json::Element item : json::Array(list))
+        items.push_back(item_of(r, item, list_path + "[" + std::to_string(i++) + "]"));
+    return items;
+}
+
 // ---- normalizer -------------------------------------------------------------------------
 
 std::unique_ptr<Normalizer> normalizer_of(const Reader& r, json::Element v,
@@ -200,12 +216,7 @@ std::unique_ptr<Normalizer> normalizer_of(const Reader& r, json::Element v,
     }
     if (type == "Sequence") {
         auto n = std::make_unique<SequenceNormalizer>();
-        const json::Element list = r.required(v, "normalizers", path);
-        r.expect_array(list, path + ".normalizers");
-        std::size_t i = 0;
-        for (const json::Element item : json::Array(list))
-            n->normalizers.push_back(
-                normalizer_of(r, item, path + ".normalizers[" + std::to_string(i++) + "]"));
+        n->normalizers = sequence_of(r, v, "normalizers", path, normalizer_of);
         return n;
     }
     unsupported(r, path, type,
@@ -275,12 +286,7 @@ std::unique_ptr<PreTokenizer> pre_tokenizer_of(const Reader& r, json::Element v,
     }
     if (type == "Sequence") {
         auto p = std::make_unique<SequencePreTokenizer>();
-        const json::Element list = r.required(v, "pretokenizers", path);
-        r.expect_array(list, path + ".pretokenizers");
-        std::size_t i = 0;
-        for (const json::Element item : json::Array(list))
-            p->pre_tokenizers.push_back(
-                pre_tokenizer_of(r, item, path + ".pretokenizers[" + std::to_string(i++) + "]"));
+        p->pre_tokenizers = sequence_of(r, v, "pretokenizers", path, pre_tokenizer_of);
         return p;
     }
     unsupported(r, path, type,
@@ -610,12 +616,7 @@ std::unique_ptr<PostProcessor> post_processor_of(const Reader& r, json::Element 
     }
     if (type == "Sequence") {
         auto p = std::make_unique<SequenceProcessing>();
-        const json::Element list = r.required(v, "processors", path);
-        r.expect_array(list, path + ".processors");
-        std::size_t i = 0;
-        for (const json::Element item : json::Array(list))
-            p->processors.push_back(
-                post_processor_of(r, item, path + ".processors[" + std::to_string(i++) + "]"));
+        p->processors = sequence_of(r, v, "processors", path, post_processor_of);
         return p;
     }
     unsupported(r, path, type,

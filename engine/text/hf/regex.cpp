@@ -71,23 +71,32 @@ std::string pcre2_message(int code) {
     return reinterpret_cast<const char*>(buf);
 }
 
-}  // namespace
-
-Regex Regex::compile(std::string_view pattern) {
-    const std::string translated = translate(pattern);
+/// PCRE2's compiled form of `pcre2_pattern`, JIT-compiled where the platform has a JIT
+/// (otherwise interpreted).  A bad pattern throws "<what> <source>: <PCRE2's message>", with
+/// the offset of the error if `say_offset`.
+std::shared_ptr<const Regex::Code> compile_pcre2(std::string_view pcre2_pattern,
+                                                 std::string_view what, std::string_view source,
+                                                 bool say_offset) {
     int error = 0;
     PCRE2_SIZE offset = 0;
     pcre2_code* code =
-        pcre2_compile(reinterpret_cast<PCRE2_SPTR>(translated.data()), translated.size(),
+        pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pcre2_pattern.data()), pcre2_pattern.size(),
                       PCRE2_UTF | PCRE2_UCP, &error, &offset, nullptr);
     if (!code)
-        throw std::runtime_error("bad regular expression " + std::string(pattern) + ": " +
-                                 pcre2_message(error) + " at offset " + std::to_string(offset));
-    pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);  // no JIT on this platform: interpreted
-    auto owned = std::make_shared<Code>();
+        throw std::runtime_error(std::string(what) + " " + std::string(source) + ": " +
+                                 pcre2_message(error) +
+                                 (say_offset ? " at offset " + std::to_string(offset) : ""));
+    pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+    auto owned = std::make_shared<Regex::Code>();
     owned->code = code;
+    return owned;
+}
+
+}  // namespace
+
+Regex Regex::compile(std::string_view pattern) {
     Regex r;
-    r.code_ = std::move(owned);
+    r.code_ = compile_pcre2(translate(pattern), "bad regular expression", pattern, true);
     r.pattern_ = std::string(pattern);
     return r;
 }
@@ -102,19 +111,9 @@ Regex Regex::literal(std::string_view literal) {
         if (u < 0x80 && uni::is_ascii_punctuation(u)) p += '\\';
         p += c;
     }
-    // Compile the escaped form directly: translate() must not touch a literal "\s".
-    int error = 0;
-    PCRE2_SIZE offset = 0;
-    pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(p.data()), p.size(),
-                                     PCRE2_UTF | PCRE2_UCP, &error, &offset, nullptr);
-    if (!code)
-        throw std::runtime_error("bad string pattern " + std::string(literal) + ": " +
-                                 pcre2_message(error));
-    pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
-    auto owned = std::make_shared<Code>();
-    owned->code = code;
     Regex r;
-    r.code_ = std::move(owned);
+    // The escaped form goes to PCRE2 as it is: translate() must not touch a literal "\s".
+    r.code_ = compile_pcre2(p, "bad string pattern", literal, false);
     r.pattern_ = std::string(literal);
     return r;
 }

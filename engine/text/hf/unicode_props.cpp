@@ -4,8 +4,6 @@
 
 #include <utf8proc.h>
 
-#include "engine/text/unicode.h"
-
 namespace attnviz::text::hf::uni {
 
 namespace {
@@ -23,38 +21,11 @@ char32_t decode_last(std::string_view s, std::size_t end, std::size_t* len) {
     return decode(s, start, len);
 }
 
-void append_utf8(std::string& out, char32_t c) {
-    unicode::append_utf8(out, c);  // one UTF-8 encoder for the engine
-}
-
 std::size_t count_chars(std::string_view s) {
     std::size_t n = 0;
     for (const char ch : s)
         n += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
     return n;
-}
-
-bool is_whitespace(char32_t c) {
-    if (c < 0x80) return c == ' ' || (c >= 0x09 && c <= 0x0D);
-    if (c == 0x85) return true;
-    const auto cat = category(c);
-    return cat == UTF8PROC_CATEGORY_ZS || cat == UTF8PROC_CATEGORY_ZL ||
-           cat == UTF8PROC_CATEGORY_ZP;
-}
-
-bool is_punctuation(char32_t c) {
-    switch (category(c)) {
-        case UTF8PROC_CATEGORY_PC:
-        case UTF8PROC_CATEGORY_PD:
-        case UTF8PROC_CATEGORY_PS:
-        case UTF8PROC_CATEGORY_PE:
-        case UTF8PROC_CATEGORY_PI:
-        case UTF8PROC_CATEGORY_PF:
-        case UTF8PROC_CATEGORY_PO:
-            return true;
-        default:
-            return false;
-    }
 }
 
 bool is_other(char32_t c) {

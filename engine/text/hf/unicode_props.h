@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/text/unicode.h"
+
 namespace attnviz::text::hf::uni {
 
 /// Byte length of the UTF-8 sequence a lead byte starts (1 for ASCII and stray bytes).
@@ -23,7 +25,9 @@ inline std::size_t utf8_len(char32_t c) {
     return c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
 }
 
-/// The code point starting at s[i] (valid UTF-8); *len receives its byte length.
+/// The code point starting at s[i] (valid UTF-8); *len receives its byte length.  No checks,
+/// for the inner loops over text already sanitised or validated; unicode::decode is the one
+/// that checks.
 inline char32_t decode(std::string_view s, std::size_t i, std::size_t* len) {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + i;
     const unsigned b0 = p[0];
@@ -47,15 +51,14 @@ inline char32_t decode(std::string_view s, std::size_t i, std::size_t* len) {
 /// The code point that ends at s[end) (valid UTF-8, end > 0); *len receives its length.
 char32_t decode_last(std::string_view s, std::size_t end, std::size_t* len);
 
-void append_utf8(std::string& out, char32_t c);
+using unicode::append_utf8;  // the engine's one UTF-8 encoder
 
 /// Number of code points in valid UTF-8.
 std::size_t count_chars(std::string_view s);
 
-/// Rust char::is_whitespace: the White_Space property (Z* categories, \t..\r, U+0085).
-bool is_whitespace(char32_t c);
-/// unicode_categories' is_punctuation: Pc Pd Ps Pe Pi Pf Po.
-bool is_punctuation(char32_t c);
+/// Rust char::is_whitespace and unicode_categories' is_punctuation: the engine's own.
+using unicode::is_punctuation;
+using unicode::is_whitespace;
 /// unicode_categories' is_other: Cc Cf Cn Co Cs (unassigned code points count).
 bool is_other(char32_t c);
 /// unicode_categories' is_mark_nonspacing: Mn (what BERT's strip_accents removes after NFD).
