@@ -16,6 +16,7 @@
 #include "app/model_commands.h"
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
+#include "engine/io/json_writer.h"
 #include "engine/kernels/gemm.h"
 #include "engine/kernels/softmax.h"
 #include "engine/layers/multi_head_attention.h"
@@ -25,6 +26,9 @@
 namespace attnviz::cli {
 
 namespace {
+
+/// Times as bench has always printed them.
+constexpr io::json::Format kMs = io::json::Format::fixed(4);
 
 struct BenchOptions {
     bool softmax = false;
@@ -112,11 +116,17 @@ int bench_softmax(const BenchOptions& o) {
     const Timing copy_only =
         time_median(repeats, [&] { std::copy(input.begin(), input.end(), work.begin()); });
     const double net = std::max(with_copy.wall_ms - copy_only.wall_ms, 1e-6);
-    std::printf(
-        "{\"bench\":\"softmax\",\"rows\":%zu,\"cols\":%zu,\"threads\":%d,\"isa\":\"%s\","
-        "\"median_ms\":%.4f,\"gelem_per_s\":%.4f}\n",
-        rows, cols, o.threads, kernels::isa_name(kernels::best_isa()), net,
-        static_cast<double>(rows * cols) / (net * 1e6));
+    io::json::Writer w;
+    w.begin_object()
+        .member("bench", "softmax")
+        .member("rows", rows)
+        .member("cols", cols)
+        .member("threads", o.threads)
+        .member("isa", kernels::isa_name(kernels::best_isa()))
+        .member("median_ms", net, kMs)
+        .member("gelem_per_s", static_cast<double>(rows * cols) / (net * 1e6),
+                io::json::Format::fixed(4));
+    std::printf("%s\n", w.end_object().str().c_str());
     return 0;
 }
 
@@ -157,15 +167,20 @@ int bench_attention(const BenchOptions& opt) {
     const double E = static_cast<double>(o.embed_dim), tokens = static_cast<double>(N * L);
     const double flops =
         4.0 * 2.0 * tokens * E * E + 2.0 * 2.0 * tokens * static_cast<double>(L) * E;
-    std::printf(
-        "{\"bench\":\"attention\",\"tokens\":%lld,\"embed_dim\":%lld,\"num_heads\":%lld,"
-        "\"batch\":%lld,\"threads\":%d,\"isa\":\"%s\",\"gemm\":\"%s\",\"median_ms\":%.4f,"
-        "\"cpu_ms\":%.4f,\"gflops\":%.2f}\n",
-        static_cast<long long>(L), static_cast<long long>(o.embed_dim),
-        static_cast<long long>(o.num_heads), static_cast<long long>(N), opt.threads,
-        kernels::isa_name(kernels::best_isa()),
-        kernels::gemm_backend_description(kernels::gemm_backend()).c_str(), ms, t.cpu_ms,
-        flops / (ms * 1e6));
+    io::json::Writer w;
+    w.begin_object()
+        .member("bench", "attention")
+        .member("tokens", L)
+        .member("embed_dim", o.embed_dim)
+        .member("num_heads", o.num_heads)
+        .member("batch", N)
+        .member("threads", opt.threads)
+        .member("isa", kernels::isa_name(kernels::best_isa()))
+        .member("gemm", kernels::gemm_backend_description(kernels::gemm_backend()))
+        .member("median_ms", ms, kMs)
+        .member("cpu_ms", t.cpu_ms, kMs)
+        .member("gflops", flops / (ms * 1e6), io::json::Format::fixed(2));
+    std::printf("%s\n", w.end_object().str().c_str());
     return 0;
 }
 

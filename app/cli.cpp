@@ -65,12 +65,13 @@ constexpr QtOption kQtOptions[] = {
 };
 
 /// The root's own options: the desktop app's, and the hidden ones that write the man page
-/// and the completion at build time.
+/// and the completion at build time, and the Markdown reference (docs/cli.md).
 struct RootArguments {
     std::optional<std::string> lang;
     std::optional<std::string> path;
     bool man = false;
     std::optional<std::string> completion;
+    bool markdown = false;
 };
 
 const CLI::App* selected(const CLI::App& root) {
@@ -353,7 +354,7 @@ void add_view_command(CLI::App& app, CommandContext& ctx, GuiRequest* request) {
     });
 }
 
-/// --lang, PATH and Qt's options: the desktop app's; --man and --completion, hidden.
+/// --lang, PATH and Qt's options: the desktop app's; --man, --completion, --markdown: hidden.
 void add_root_options(CLI::App& root, RootArguments* a) {
     add_choice(root, "--lang", &a->lang, {"en", "zh_CN", "system"},
                "the desktop app's language for this run; default: ATTNVIZ_LANG, else the "
@@ -375,6 +376,9 @@ void add_root_options(CLI::App& root, RootArguments* a) {
     add_flag(root, "--man", &a->man, "print the manual page (roff) and exit")->group("");
     add_choice(root, "--completion", &a->completion, {"bash"},
                "print the shell's completion script and exit")
+        ->group("");
+    add_flag(root, "--markdown", &a->markdown,
+             "print the command-line reference (Markdown) and exit")
         ->group("");
 }
 
@@ -429,10 +433,12 @@ ParsedCommandLine parse(CommandLine& line, const std::vector<std::string>& given
         return p;
     }
     const RootArguments& r = line.root_arguments;
-    if (r.man || r.completion) {
+    if (r.man || r.completion || r.markdown) {
         p.kind = ParsedCommandLine::Kind::Help;
         p.status = 0;
-        p.output = r.man ? man_page(root, doc_text()) : bash_completion(root, doc_text());
+        p.output = r.man        ? man_page(root, doc_text())
+                   : r.markdown ? markdown_reference(root, doc_text())
+                                : bash_completion(root, doc_text());
         return p;
     }
     const CLI::App* sub = selected(root);

@@ -12,21 +12,7 @@ namespace attnviz::cli {
 
 namespace {
 
-// ---- The tree -------------------------------------------------------------------------------
-
-/// Options of `app` by group, groups in the order their first option was declared; hidden
-/// options (no group) left out.
-std::vector<std::pair<std::string, std::vector<const CLI::Option*>>> groups(const CLI::App& app) {
-    std::vector<std::pair<std::string, std::vector<const CLI::Option*>>> out;
-    for (const CLI::Option* opt : app.get_options()) {
-        const std::string& g = opt->get_group();
-        if (g.empty()) continue;
-        auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == g; });
-        if (it == out.end()) it = out.insert(out.end(), {g, {}});
-        it->second.push_back(opt);
-    }
-    return out;
-}
+// ---- The tree ------------------------------------------------------------------------------
 
 bool is_positional(const CLI::Option* opt) {
     return opt->get_lnames().empty() && opt->get_snames().empty();
@@ -45,6 +31,82 @@ std::vector<std::string> names_of(const CLI::Option* opt) {
 
 bool takes_value(const CLI::Option* opt) {
     return opt->get_items_expected_max() != 0;
+}
+
+/// One option as the documents show it.
+struct DocOption {
+    std::vector<std::string> names;  ///< names_of
+    bool positional = false;
+    std::string placeholder;  ///< the value's, e.g. "FILE"; "" for a flag or a positional
+    std::string description;  ///< as --help says it, with range and default
+};
+
+/// Options of one group, in the order they were declared.
+struct DocGroup {
+    std::string name;
+    std::vector<DocOption> options;
+};
+
+/// The root or one subcommand.
+struct DocCommand {
+    const CLI::App* app = nullptr;
+    std::vector<DocGroup> groups;  ///< in the order their first option was declared
+};
+
+/// The tree as the man page and the Markdown reference walk it: the root, then each
+/// subcommand in the order --help lists them; hidden options (no group) left out.
+std::vector<DocCommand> document_tree(const CLI::App& root) {
+    std::vector<const CLI::App*> apps{&root};
+    for (const CLI::App* sub : root.get_subcommands({}))
+        apps.push_back(sub);
+    std::vector<DocCommand> tree;
+    for (const CLI::App* app : apps) {
+        DocCommand& command = tree.emplace_back(DocCommand{app, {}});
+        for (const CLI::Option* opt : app->get_options()) {
+            const std::string& g = opt->get_group();
+            if (g.empty()) continue;
+            auto it = std::find_if(command.groups.begin(), command.groups.end(),
+                                   [&](const DocGroup& e) { return e.name == g; });
+            if (it == command.groups.end()) it = command.groups.insert(it, DocGroup{g, {}});
+            DocOption o{names_of(opt), is_positional(opt), "", option_description(opt)};
+            if (takes_value(opt) && !o.positional) o.placeholder = opt->get_option_text();
+            it->options.push_back(std::move(o));
+        }
+    }
+    return tree;
+}
+
+/// Blocks of a help text (a footer): lines laid out already (they start with a space:
+/// examples) kept as they are, without their first two spaces; the other lines, where an
+/// empty one parts paragraphs.
+struct TextBlock {
+    bool literal = false;
+    std::vector<std::string> lines;
+};
+
+std::vector<TextBlock> text_blocks(const std::string& text) {
+    std::vector<TextBlock> blocks;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        const bool literal = !line.empty() && line[0] == ' ';
+        if (blocks.empty() || blocks.back().literal != literal) blocks.push_back({literal, {}});
+        if (literal) line = line.substr(std::min<std::size_t>(line.find_first_not_of(' '), 2));
+        blocks.back().lines.push_back(line);
+    }
+    return blocks;
+}
+
+/// DocText::environment as (variable, what it does) pairs.
+std::vector<std::pair<std::string, std::string>> environment_entries(const std::string& text) {
+    std::vector<std::pair<std::string, std::string>> entries;
+    std::istringstream env(text);
+    for (std::string entry; std::getline(env, entry);) {
+        entry.erase(0, entry.find_first_not_of(' '));
+        const auto sep = entry.find(": ");
+        if (sep != std::string::npos)
+            entries.emplace_back(entry.substr(0, sep), entry.substr(sep + 2));
+    }
+    return entries;
 }
 
 // ---- roff -----------------------------------------------------------------------------------
@@ -88,51 +150,83 @@ std::string roff_name(const std::string& name) {
     return out;
 }
 
-/// Paragraphs of a help text (a footer): blank lines part them, lines that start with a
-/// space are laid out already (examples) and are kept as they are.
+/// A help text (a footer) as roff paragraphs, its examples as they are laid out.
 std::string roff_paragraphs(const std::string& text) {
     std::ostringstream out;
-    std::istringstream in(text);
-    std::string line;
-    bool literal = false;
-    while (std::getline(in, line)) {
-        const bool indented = !line.empty() && line[0] == ' ';
-        if (indented && !literal) out << ".PP\n.RS 2\n.nf\n";
-        if (!indented && literal) out << ".fi\n.RE\n";
-        literal = indented;
-        if (line.empty()) {
-            out << ".PP\n";
-        } else if (indented) {
-            const std::size_t start = line.find_first_not_of(' ');
-            out << roff(line.substr(std::min<std::size_t>(start, 2))) << "\n";
-        } else {
-            out << roff(line) << "\n";
-        }
+    for (const TextBlock& block : text_blocks(text)) {
+        if (block.literal) out << ".PP\n.RS 2\n.nf\n";
+        for (const std::string& line : block.lines)
+            out << (line.empty() && !block.literal ? ".PP" : roff(line)) << "\n";
+        if (block.literal) out << ".fi\n.RE\n";
     }
-    if (literal) out << ".fi\n.RE\n";
     return out.str();
 }
 
-void man_options(std::ostream& out, const CLI::App& app, const std::string& heading_macro) {
-    for (const auto& [group, options] : groups(app)) {
-        out << heading_macro << " \"" << roff(group) << "\"\n";
-        for (const CLI::Option* opt : options) {
+void man_options(std::ostream& out, const DocCommand& command, const std::string& heading_macro) {
+    for (const DocGroup& group : command.groups) {
+        out << heading_macro << " \"" << roff(group.name) << "\"\n";
+        for (const DocOption& opt : group.options) {
             out << ".TP\n";
-            const std::vector<std::string> names = names_of(opt);
-            for (std::size_t k = 0; k < names.size(); ++k)
+            for (std::size_t k = 0; k < opt.names.size(); ++k)
                 out << (k ? ", " : "")
-                    << (is_positional(opt) ? "\\fI" + roff_name(names[k]) + "\\fR"
-                                           : "\\fB" + roff_name(names[k]) + "\\fR");
-            if (takes_value(opt) && !is_positional(opt) && !opt->get_option_text().empty()) {
+                    << (opt.positional ? "\\fI" + roff_name(opt.names[k]) + "\\fR"
+                                       : "\\fB" + roff_name(opt.names[k]) + "\\fR");
+            if (!opt.placeholder.empty()) {
                 // A long list of choices may break after any '|' (\\: is a break point).
-                std::string text = roff_name(opt->get_option_text());
+                std::string text = roff_name(opt.placeholder);
                 for (std::size_t at = text.find('|'); at != std::string::npos;
                      at = text.find('|', at + 3))
                     text.insert(at + 1, "\\:");
                 out << " \\fI" << text << "\\fR";
             }
-            out << "\n" << roff(option_description(opt)) << "\n";
+            out << "\n" << roff(opt.description) << "\n";
         }
+    }
+}
+
+// ---- Markdown -------------------------------------------------------------------------------
+
+/// Text for Markdown: the characters that would start markup escaped.  A bracket starts a
+/// link only with "](" after it, so "[N,L,E]" stays as it reads.
+std::string markdown(const std::string& text) {
+    std::string out;
+    for (std::size_t k = 0; k < text.size(); ++k) {
+        const char c = text[k];
+        if (c == '\\' || c == '`' || c == '*' || c == '<' ||
+            (c == ']' && k + 1 < text.size() && text[k + 1] == '('))
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+/// The anchor GitHub gives a heading: "attnviz export" is #attnviz-export (the names are
+/// lower case already).
+std::string heading_anchor(std::string heading) {
+    std::replace(heading.begin(), heading.end(), ' ', '-');
+    return heading;
+}
+
+void markdown_blocks(std::ostream& out, const std::string& text) {
+    for (const TextBlock& block : text_blocks(text)) {
+        if (block.literal) out << "```text\n";
+        for (const std::string& line : block.lines)
+            out << (block.literal ? line : markdown(line)) << "\n";
+        out << (block.literal ? "```\n\n" : "\n");
+    }
+}
+
+void markdown_options(std::ostream& out, const DocCommand& command) {
+    for (const DocGroup& group : command.groups) {
+        out << "### " << markdown(group.name) << "\n\n";
+        for (const DocOption& opt : group.options) {
+            std::string names;
+            for (const std::string& name : opt.names)
+                names += (names.empty() ? "" : ", ") + name;
+            out << "- `" << names << (opt.placeholder.empty() ? "" : " " + opt.placeholder)
+                << "`: " << markdown(opt.description) << "\n";
+        }
+        out << "\n";
     }
 }
 
@@ -255,25 +349,55 @@ std::string man_page(const CLI::App& root, const DocText& text) {
         << ".PP\n"
         << roff(text.memory) << "\n"
         << ".SH OPTIONS\n";
-    man_options(out, root, ".SS");
+    const std::vector<DocCommand> tree = document_tree(root);
+    man_options(out, tree.front(), ".SS");
     out << ".SH COMMANDS\n";
-    for (const CLI::App* sub : root.get_subcommands({})) {
-        out << ".SS \"attnviz " << roff(sub->get_name()) << " [OPTIONS]\"\n"
-            << roff(sub->get_description()) << "\n";
-        if (!sub->get_footer().empty()) out << ".PP\n" << roff_paragraphs(sub->get_footer());
-        man_options(out, *sub, ".PP\n.B");
+    for (auto command = tree.begin() + 1; command != tree.end(); ++command) {
+        const CLI::App& sub = *command->app;
+        out << ".SS \"attnviz " << roff(sub.get_name()) << " [OPTIONS]\"\n"
+            << roff(sub.get_description()) << "\n";
+        if (!sub.get_footer().empty()) out << ".PP\n" << roff_paragraphs(sub.get_footer());
+        man_options(out, *command, ".PP\n.B");
     }
     out << ".SH \"EXIT STATUS\"\n" << roff(text.exit_status) << "\n";
     out << ".SH ENVIRONMENT\n";
-    std::istringstream env(text.environment);
-    for (std::string entry; std::getline(env, entry);) {
-        entry.erase(0, entry.find_first_not_of(' '));
-        const auto sep = entry.find(": ");
-        if (sep == std::string::npos) continue;
-        out << ".TP\n.B " << entry.substr(0, sep) << "\n" << roff(entry.substr(sep + 2)) << "\n";
-    }
+    for (const auto& [name, what] : environment_entries(text.environment))
+        out << ".TP\n.B " << name << "\n" << roff(what) << "\n";
     out << ".SH \"SEE ALSO\"\n"
         << "The README of AttnViz, and Qt's documentation of QApplication for its options.\n";
+    return out.str();
+}
+
+std::string markdown_reference(const CLI::App& root, const DocText& text) {
+    const std::vector<DocCommand> tree = document_tree(root);
+    std::vector<std::string> headings;
+    for (const DocCommand& command : tree)
+        headings.push_back(command.app == &root ? "attnviz" : "attnviz " + command.app->get_name());
+    std::ostringstream out;
+    out << "<!-- Generated from attnviz's command line by `attnviz --markdown`: edit app/ and "
+           "ui/cli/, not this.  The test docs_cli_reference fails until it is written again "
+           "(attnviz --markdown > docs/cli.md). -->\n\n"
+        << "# Command-line reference\n\n"
+        << markdown(root.get_description()) << "\n\n"
+        << markdown(text.memory) << "\n\n";
+    for (std::size_t k = 0; k < headings.size(); ++k)
+        out << (k ? " · " : "") << "[" << headings[k] << "](#" << heading_anchor(headings[k])
+            << ")";
+    out << " · [Exit status](#exit-status) · [Environment](#environment)\n\n";
+    for (std::size_t k = 0; k < tree.size(); ++k) {
+        const CLI::App& app = *tree[k].app;
+        out << "## " << headings[k] << "\n\n";
+        if (k == 0) {  // its description opens the page
+            out << "```text\nattnviz [OPTIONS] [PATH]\nattnviz SUBCOMMAND [OPTIONS]\n```\n\n";
+        } else {
+            out << markdown(app.get_description()) << "\n\n";
+            markdown_blocks(out, app.get_footer());
+        }
+        markdown_options(out, tree[k]);
+    }
+    out << "## Exit status\n\n" << markdown(text.exit_status) << "\n\n## Environment\n\n";
+    for (const auto& [name, what] : environment_entries(text.environment))
+        out << "- `" << name << "`: " << markdown(what) << "\n";
     return out.str();
 }
 

@@ -1,7 +1,9 @@
-// The manual page and the bash completion of attnviz, written from the command line's tree
-// (app/cli.cpp) by walking it: `attnviz --man` and `attnviz --completion bash`, which the
-// build runs to make attnviz.1 and the completion file (app/CMakeLists.txt).  What the tree
-// knows (subcommands, options, placeholders, choices, groups) is never written twice.
+// The manual page, the Markdown reference and the bash completion of attnviz, written from the
+// command line's tree (app/cli.cpp) by walking it: `attnviz --man` and `attnviz --completion
+// bash`, which the build runs to make attnviz.1 and the completion file (app/CMakeLists.txt),
+// and `attnviz --markdown`, committed as docs/cli.md (tests/cli.cmake checks it is current).
+// What the tree knows (subcommands, options, placeholders, choices, groups) is never written
+// twice.
 #pragma once
 
 #include <string>
@@ -24,6 +26,11 @@ struct DocText {
 /// options, COMMANDS with each subcommand's description and options, EXIT STATUS,
 /// ENVIRONMENT.
 std::string man_page(const CLI::App& root, const DocText& text);
+
+/// The command-line reference in Markdown (docs/cli.md): the root's and each subcommand's
+/// description, examples and options by group, the exit status and the environment; the
+/// same walk of the tree as the man page.
+std::string markdown_reference(const CLI::App& root, const DocText& text);
 
 /// A bash completion script for `root`: subcommand names, each one's options, the words of
 /// a choice and file names for the values that are files or folders.  Plain bash (no

@@ -16,10 +16,12 @@
 #include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
+#include "engine/io/json_writer.h"
 #include "engine/io/npy.h"
 #include "engine/models/flops.h"
 #include "engine/models/head_statistics.h"
 #include "engine/models/model_folder.h"
+#include "engine/models/pass_plan.h"
 #include "engine/models/predictions.h"
 
 namespace attnviz::cli {
@@ -27,6 +29,11 @@ namespace attnviz::cli {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// bench's numbers as it has always printed them.
+constexpr io::json::Format kMs = io::json::Format::fixed(3);
+constexpr io::json::Format kGflops = io::json::Format::fixed(1);
+constexpr io::json::Format kFraction = io::json::Format::fixed(3);
 
 double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
@@ -57,21 +64,6 @@ class OutputSink : public models::AttentionSink {
   private:
     std::int64_t next_ = 0;
 };
-
-models::ModelForwardOptions forward_options(const budget::ResultScope& scope,
-                                            const std::vector<std::int64_t>& layers, std::int64_t L,
-                                            int threads) {
-    models::ModelForwardOptions o;
-    o.num_threads = threads;
-    o.scope.layers = layers;
-    if (scope.layers_shown >= 0 && scope.layers_shown < static_cast<int>(layers.size()))
-        o.scope.layers.resize(static_cast<std::size_t>(scope.layers_shown));
-    o.scope.heads = scope.heads_shown;
-    const budget::AxisWindow w = budget::window_on(scope, L);
-    o.scope.window_begin = w.begin;
-    o.scope.window_length = w.count;
-    return o;
-}
 
 /// "layer 12 of 32 [#######             ]" on stderr, redrawn in place, when stderr is a
 /// terminal; nothing when it is piped or redirected (scripts and logs get no control codes).
@@ -156,34 +148,31 @@ void attend_with_model(const ModelAttendRequest& r) {
     const auto L = static_cast<std::int64_t>(e.input.ids.size());
 
     const std::uint64_t streaming = m.model->streaming_weight_bytes();
+    models::ModelForwardOptions o;
+    o.num_threads = r.threads;
     const auto footprint = [&](const budget::ResultScope& s) -> std::uint64_t {
-        const models::ModelForwardOptions o = forward_options(s, layers, L, r.threads);
-        const double kept = double(o.scope.layers.size());
-        const double rows = double(o.scope.window_length);
-        const double heads = s.heads_shown < 0 ? double(info.num_heads) : double(s.heads_shown);
+        models::ModelForwardOptions scoped = o;
+        scoped.scope = models::attention_scope(s, layers, info.num_heads, L);
+        const double kept = double(scoped.scope.layers.size());
+        const double rows = double(scoped.scope.window_length);
+        const double heads = double(scoped.scope.heads);
         const double outputs =
             kept * ((r.out_weights.empty() ? 0.0 : heads) + (r.out_mean.empty() ? 0.0 : 1.0)) *
             rows * rows * 4.0;
-        return m.model->estimate_forward_bytes(L, o) + static_cast<std::uint64_t>(outputs) +
+        return m.model->estimate_forward_bytes(L, scoped) + static_cast<std::uint64_t>(outputs) +
                streaming;
     };
-    budget::MemoryPlan plan = budget::plan_memory(
-        footprint, r.scope, static_cast<int>(info.num_heads), L, r.budget.bytes, 0, layers);
-    plan.weights = streaming;
-    if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, r.budget);
-    // The weights take what the maps leave: kept in float32 when they fit, else streamed.
-    const budget::WeightsPlan weights = budget::plan_weights(
-        m.model->weight_bytes(), streaming, plan.needed - streaming, r.budget.bytes);
-    m.model->set_weight_cache_bytes(weights.stream ? 0 : weights.kept);
-
-    const models::ModelForwardOptions o = forward_options(r.scope, layers, L, r.threads);
-    const std::int64_t heads = r.scope.heads_shown < 0 ? info.num_heads : r.scope.heads_shown;
+    const models::PassPlan plan =
+        models::plan_pass(*m.model, footprint, r.scope, L, r.budget, 0, layers);
+    o.scope = models::attention_scope(r.scope, layers, info.num_heads, L);
+    o.weight_cache_bytes = plan.weight_cache_bytes();
+    const std::int64_t heads = o.scope.heads;
     OutputSink sink(static_cast<std::int64_t>(o.scope.layers.size()), heads, o.scope.window_length,
                     !r.out_weights.empty(), !r.out_mean.empty());
     models::ModelForwardOptions run = o;
     run.masked_rows = r.masked_rows;
     {
-        const TerminalProgress bar(weights.stream ? "weights streamed from the files" : "");
+        const TerminalProgress bar(plan.weights.stream ? "weights streamed from the files" : "");
         run.control.progress = bar.callback();
         m.model->forward(e.input, run, sink);
     }
@@ -233,20 +222,18 @@ void stats_with_model(const StatsRequest& r) {
         models::statistics_bytes(info, L, head.has_value(), r.threads) +
         (head ? static_cast<std::uint64_t>(L) * static_cast<std::uint64_t>(L) * 2 * sizeof(float)
               : 0);  // the map, and its blocks' scratch
-    budget::MemoryPlan plan =
-        budget::plan_memory([&](const budget::ResultScope&) { return others + streaming; }, {},
-                            static_cast<int>(info.num_heads), L, r.budget.bytes);
-    plan.weights = streaming;
-    if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, r.budget);
-    // One pass converts each layer's weights once whether they are kept or streamed: keeping
-    // them would only cost memory (2 GB of float32 for Qwen2.5-0.5B).  --map converts its
-    // layer once more.
-    m.model->set_weight_cache_bytes(0);
+    models::plan_pass(
+        *m.model, [&](const budget::ResultScope&) { return others + streaming; }, {}, L, r.budget);
 
     models::StatisticsOptions options;
     options.num_threads = r.threads;
+    // One pass converts each layer's weights once whether they are kept or streamed: keeping
+    // them would only cost memory (2 GB of float32 for Qwen2.5-0.5B).  --map converts its
+    // layer once more.
+    options.weight_cache_bytes = 0;
     // The head's map is recomputed from the residual stream before its layer: kept by the pass.
     options.keep_residuals = head.has_value();
+    options.special = models::special_keys(e.encoding.text);
     models::StatisticsRun run;
     const auto t0 = Clock::now();
     {
@@ -270,12 +257,11 @@ void stats_with_model(const StatsRequest& r) {
     const Shape curves{s.layers, s.heads, s.length};
     std::string json;
     if (!r.out_json.empty()) {
-        json = models::statistics_json(s, e.encoding.text);
-        char timings[160];
-        std::snprintf(timings, sizeof timings, ",\"pass_ms\":%.1f,\"map_ms\":%.1f,\"threads\":%d}",
-                      pass_ms, map_ms, r.threads);
-        json.pop_back();  // the closing brace
-        json += timings;
+        json = models::statistics_json(s, e.encoding.text, [&](io::json::Writer& w) {
+            w.member("pass_ms", pass_ms, io::json::Format::fixed(1))
+                .member("map_ms", map_ms, io::json::Format::fixed(1))
+                .member("threads", r.threads);
+        });
         json += "\n";
     }
     if (head) io::write_npy(r.out_map, map);
@@ -322,7 +308,6 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
     const auto L = static_cast<std::int64_t>(input.ids.size());
     const double E = double(info.hidden_size), V = double(info.vocab_size);
     const double layers = double(info.num_layers);
-    char line[1024];
     models::ModelForwardOptions streams;
     streams.attention = false;
     streams.num_threads = threads;
@@ -335,12 +320,16 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
         const double ms =
             median_ms(repeats, [&] { m.model->logits(sink.residuals.back(), all, threads); });
         const double gflops = 2.0 * double(L) * E * V / (ms * 1e6);
-        std::snprintf(line, sizeof line,
-                      "{\"bench\":\"lm_head\",\"tokens\":%lld,\"vocab\":%lld,\"median_ms\":%.3f,"
-                      "\"gflops\":%.1f,\"fraction_of_peak\":%.3f,\"pass_ms\":%.3f}",
-                      static_cast<long long>(L), static_cast<long long>(info.vocab_size), ms,
-                      gflops, gflops / (peak * threads), pass_ms);
-        out << line << "\n";
+        io::json::Writer w;
+        w.begin_object()
+            .member("bench", "lm_head")
+            .member("tokens", L)
+            .member("vocab", info.vocab_size)
+            .member("median_ms", ms, kMs)
+            .member("gflops", gflops, kGflops)
+            .member("fraction_of_peak", gflops / (peak * threads), kFraction)
+            .member("pass_ms", pass_ms, kMs);
+        out << w.end_object().str() << "\n";
     }
     if (extras.lens) {
         Tensor lens;
@@ -352,13 +341,18 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
         });
         const double topk_ms = median_ms(repeats, [&] { models::top_k_rows(lens, 10, threads); });
         const double gflops = 2.0 * layers * double(L) * E * V / (ms * 1e6);
-        std::snprintf(line, sizeof line,
-                      "{\"bench\":\"lens\",\"tokens\":%lld,\"layers\":%lld,\"products_ms\":%.3f,"
-                      "\"gflops\":%.1f,\"fraction_of_peak\":%.3f,\"top10_ms\":%.3f,"
-                      "\"top10_fraction\":%.3f,\"pass_ms\":%.3f}",
-                      static_cast<long long>(L), static_cast<long long>(info.num_layers), ms,
-                      gflops, gflops / (peak * threads), topk_ms, topk_ms / ms, pass_ms);
-        out << line << "\n";
+        io::json::Writer w;
+        w.begin_object()
+            .member("bench", "lens")
+            .member("tokens", L)
+            .member("layers", info.num_layers)
+            .member("products_ms", ms, kMs)
+            .member("gflops", gflops, kGflops)
+            .member("fraction_of_peak", gflops / (peak * threads), kFraction)
+            .member("top10_ms", topk_ms, kMs)
+            .member("top10_fraction", topk_ms / ms, kFraction)
+            .member("pass_ms", pass_ms, kMs);
+        out << w.end_object().str() << "\n";
     }
     if (extras.generate > 0) {
         models::GenerateOptions g;
@@ -375,13 +369,16 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
             models::CollectingSink keep;
             m.model->forward(longer, o, keep);
         });
-        std::snprintf(
-            line, sizeof line,
-            "{\"bench\":\"generate\",\"prompt\":%lld,\"new_tokens\":%lld,\"median_ms\":%.3f,"
-            "\"ms_per_token\":%.3f,\"pass_of_total_ms\":%.3f,\"ratio\":%.3f}",
-            static_cast<long long>(L), static_cast<long long>(extras.generate), gen_ms,
-            gen_ms / double(extras.generate), full_ms, gen_ms / full_ms);
-        out << line << "\n";
+        io::json::Writer w;
+        w.begin_object()
+            .member("bench", "generate")
+            .member("prompt", L)
+            .member("new_tokens", extras.generate)
+            .member("median_ms", gen_ms, kMs)
+            .member("ms_per_token", gen_ms / double(extras.generate), kMs)
+            .member("pass_of_total_ms", full_ms, kMs)
+            .member("ratio", gen_ms / full_ms, kFraction);
+        out << w.end_object().str() << "\n";
     }
     if (extras.patch) {
         models::PatchRequest r;
@@ -397,13 +394,17 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
         r.batch = 1;
         const double single =
             median_ms(std::max(1, repeats / 2), [&] { models::patch_sweep(*m.model, r); });
-        std::snprintf(line, sizeof line,
-                      "{\"bench\":\"patch\",\"tokens\":%lld,\"heads\":%.0f,\"sweep_ms\":%.3f,"
-                      "\"sweep_one_head_a_pass_ms\":%.3f,\"pass_ms\":%.3f,"
-                      "\"passes\":%.2f,\"fraction_of_heads_passes\":%.3f}",
-                      static_cast<long long>(L), heads, batched, single, pass_ms, batched / pass_ms,
-                      batched / (pass_ms * heads));
-        out << line << "\n";
+        io::json::Writer w;
+        w.begin_object()
+            .member("bench", "patch")
+            .member("tokens", L)
+            .member("heads", heads, io::json::Format::fixed(0))
+            .member("sweep_ms", batched, kMs)
+            .member("sweep_one_head_a_pass_ms", single, kMs)
+            .member("pass_ms", pass_ms, kMs)
+            .member("passes", batched / pass_ms, io::json::Format::fixed(2))
+            .member("fraction_of_heads_passes", batched / (pass_ms * heads), kFraction);
+        out << w.end_object().str() << "\n";
     }
 }
 
@@ -461,17 +462,22 @@ void bench_model(const std::string& folder, std::int64_t tokens, int threads, in
     const double median = sorted[sorted.size() / 2];
     const double gflops = models::forward_flops(m.model->config(), tokens) / (median * 1e6);
     const double peak = models::measure_sgemm_gflops();
-    char line[1024];
-    std::snprintf(line, sizeof line,
-                  "{\"model\":\"%s\",\"layers\":%lld,\"heads\":%lld,\"tokens\":%lld,\"threads\":%d,"
-                  "\"open_ms\":%.2f,\"first_layer_ms\":%.2f,\"first_pass_ms\":%.2f,"
-                  "\"median_ms\":%.3f,\"runs\":%d,"
-                  "\"gflops\":%.1f,\"sgemm_peak_gflops\":%.1f,\"fraction_of_peak\":%.3f}",
-                  info.display_name.c_str(), static_cast<long long>(info.num_layers),
-                  static_cast<long long>(info.num_heads), static_cast<long long>(tokens), threads,
-                  open_ms, first_layer_ms, first_ms, median, static_cast<int>(runs.size()), gflops,
-                  peak, peak > 0 ? gflops / (peak * threads) : 0.0);
-    out << line << "\n";
+    io::json::Writer w;
+    w.begin_object()
+        .member("model", info.display_name)
+        .member("layers", info.num_layers)
+        .member("heads", info.num_heads)
+        .member("tokens", tokens)
+        .member("threads", threads)
+        .member("open_ms", open_ms, io::json::Format::fixed(2))
+        .member("first_layer_ms", first_layer_ms, io::json::Format::fixed(2))
+        .member("first_pass_ms", first_ms, io::json::Format::fixed(2))
+        .member("median_ms", median, kMs)
+        .member("runs", runs.size())
+        .member("gflops", gflops, kGflops)
+        .member("sgemm_peak_gflops", peak, kGflops)
+        .member("fraction_of_peak", peak > 0 ? gflops / (peak * threads) : 0.0, kFraction);
+    out << w.end_object().str() << "\n";
     if (predictions) bench_predictions(m, input, threads, repeats, median, peak, extras, out);
 }
 

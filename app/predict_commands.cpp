@@ -11,7 +11,7 @@
 #include "app/commands.h"
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
-#include "engine/io/json.h"
+#include "engine/io/json_writer.h"
 #include "engine/io/npy.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
@@ -21,7 +21,6 @@ namespace attnviz::cli {
 namespace {
 
 using Index = std::int64_t;
-using io::json::quote;
 
 /// The token of `id` for people: the vocabulary string, or <id N> past the tokenizer's.
 std::string token_text(const text::HfTokenizer& t, Index id) {
@@ -29,35 +28,33 @@ std::string token_text(const text::HfTokenizer& t, Index id) {
     return s.empty() ? "<id " + std::to_string(id) + ">" : s;
 }
 
-std::string number(double v) {
-    if (!std::isfinite(v)) return "null";
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.7g", v);
-    return buf;
+/// Log-probabilities and metrics: 7 significant digits, about a float's precision.
+constexpr io::json::Format kReal = io::json::Format::general(7);
+
+void write_top(io::json::Writer& w, const text::HfTokenizer& t, const float* logits, Index V,
+               Index k) {
+    w.begin_array();
+    for (const models::TokenScore& c : models::top_k(logits, V, k))
+        w.begin_object()
+            .member("id", c.id)
+            .member("token", token_text(t, c.id))
+            .member("logprob", c.logprob, kReal)
+            .end_object();
+    w.end_array();
 }
 
-std::string top_json(const text::HfTokenizer& t, const float* logits, Index V, Index k) {
-    std::string s = "[";
-    for (const models::TokenScore& c : models::top_k(logits, V, k)) {
-        if (s.size() > 1) s += ',';
-        s += "{\"id\":" + std::to_string(c.id) + ",\"token\":" + quote(token_text(t, c.id)) +
-             ",\"logprob\":" + number(c.logprob) + "}";
-    }
-    return s + "]";
+void write_ids(io::json::Writer& w, const std::vector<Index>& ids) {
+    w.begin_array();
+    for (const Index id : ids)
+        w.value(id);
+    w.end_array();
 }
 
-std::string ids_json(const std::vector<Index>& ids) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        s += (i ? "," : "") + std::to_string(ids[i]);
-    return s + "]";
-}
-
-std::string tokens_json(const text::HfTokenizer& t, const std::vector<Index>& ids) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < ids.size(); ++i)
-        s += (i ? "," : "") + quote(token_text(t, ids[i]));
-    return s + "]";
+void write_tokens(io::json::Writer& w, const text::HfTokenizer& t, const std::vector<Index>& ids) {
+    w.begin_array();
+    for (const Index id : ids)
+        w.value(token_text(t, id));
+    w.end_array();
 }
 
 std::optional<std::string_view> view(const std::optional<std::string>& s) {
@@ -129,46 +126,46 @@ int predict(const PredictOptions& o) {
     const Index V = info.vocab_size;
     std::string js;
     if (!o.out_json.empty()) {
-        js = "{\"ids\":" + ids_json(e.input.ids) +
-             ",\"tokens\":" + tokens_json(m.tokenizer, e.input.ids);
-        js += ",\"head\":" +
-              quote(m.model->lm_head() == models::LmHeadKind::Causal ? "causal" : "masked");
-        js += ",\"top\":[";
+        io::json::Writer w;
+        w.begin_object();
+        write_ids(w.key("ids"), e.input.ids);
+        write_tokens(w.key("tokens"), m.tokenizer, e.input.ids);
+        w.member("head", m.model->lm_head() == models::LmHeadKind::Causal ? "causal" : "masked");
+        w.key("top").begin_array();
         for (Index t = 0; t < L; ++t)
-            js += (t ? "," : "") + top_json(m.tokenizer, r.logits.ptr() + t * V, V, o.top);
-        js += "]";
+            write_top(w, m.tokenizer, r.logits.ptr() + t * V, V, o.top);
+        w.end_array();
         if (o.lens) {
-            js += ",\"lens_positions\":[";
-            for (std::size_t i = 0; i < r.lens_positions.size(); ++i)
-                js += (i ? "," : "") + std::to_string(r.lens_positions[i] + 1);
-            js += "],\"lens\":[";
+            w.key("lens_positions").begin_array();
+            for (const Index at : r.lens_positions)
+                w.value(at + 1);
+            w.end_array().key("lens").begin_array();
             const auto P = static_cast<Index>(r.lens_positions.size());
-            for (std::size_t l = 0; l < std::size_t(r.lens.shape[0]); ++l) {
-                js += std::string(l ? "," : "") + "[";
-                for (std::size_t i = 0; i < r.lens_positions.size(); ++i)
-                    js += (i ? "," : "") + top_json(m.tokenizer,
-                                                    r.lens.ptr() + (Index(l) * P + Index(i)) * V, V,
-                                                    o.top);
-                js += "]";
+            for (Index l = 0; l < r.lens.shape[0]; ++l) {
+                w.begin_array();
+                for (Index i = 0; i < P; ++i)
+                    write_top(w, m.tokenizer, r.lens.ptr() + (l * P + i) * V, V, o.top);
+                w.end_array();
             }
-            js += "]";
+            w.end_array();
         }
         if (!r.next_logprob.empty()) {
-            js += ",\"next_logprob\":[";
-            for (std::size_t t = 0; t < r.next_logprob.size(); ++t)
-                js += (t ? "," : "") + number(r.next_logprob[t]);
-            js += "],\"loss\":" + number(r.loss);
+            w.key("next_logprob").begin_array();
+            for (const auto v : r.next_logprob)
+                w.value(v, kReal);
+            w.end_array().member("loss", r.loss, kReal);
         }
         if (!p.interventions.empty()) {
-            js += ",\"ablated\":[";
-            for (std::size_t i = 0; i < p.interventions.size(); ++i)
-                js += std::string(i ? "," : "") +
-                      "{\"layer\":" + std::to_string(p.interventions[i].head.layer + 1) +
-                      ",\"head\":" + std::to_string(p.interventions[i].head.head + 1) +
-                      ",\"mode\":" + quote(o.ablate.mode) + "}";
-            js += "]";
+            w.key("ablated").begin_array();
+            for (const models::HeadIntervention& h : p.interventions)
+                w.begin_object()
+                    .member("layer", h.head.layer + 1)
+                    .member("head", h.head.head + 1)
+                    .member("mode", o.ablate.mode)
+                    .end_object();
+            w.end_array();
         }
-        js += "}\n";
+        js = w.end_object().take() + "\n";
     }
     if (!o.out_logits.empty()) io::write_npy(o.out_logits, r.logits);
     if (!o.out_json.empty()) io::write_file_atomically(o.out_json, js);
@@ -200,25 +197,28 @@ int patch(const PatchOptions& o) {
                   << " on both texts, so no fraction can be restored: every fraction is NaN\n";
     std::string js;
     if (!o.out_json.empty()) {
-        js = "{\"position\":" + std::to_string(p.position + 1) +
-             ",\"target\":{\"id\":" + std::to_string(r.target) +
-             ",\"token\":" + quote(token_text(m.tokenizer, r.target)) +
-             "},\"distractor\":{\"id\":" + std::to_string(r.distractor) +
-             ",\"token\":" + quote(token_text(m.tokenizer, r.distractor)) +
-             "},\"m_clean\":" + number(p.m_clean) + ",\"m_corrupt\":" + number(p.m_corrupt) +
-             ",\"heads\":[";
-        bool first = true;
+        io::json::Writer w;
+        w.begin_object().member("position", p.position + 1);
+        w.key("target").begin_object();
+        w.member("id", r.target).member("token", token_text(m.tokenizer, r.target)).end_object();
+        w.key("distractor").begin_object();
+        w.member("id", r.distractor)
+            .member("token", token_text(m.tokenizer, r.distractor))
+            .end_object();
+        w.member("m_clean", p.m_clean, kReal).member("m_corrupt", p.m_corrupt, kReal);
+        w.key("heads").begin_array();
         for (Index l = 0; l < info.num_layers; ++l)
             for (Index h = 0; h < info.num_heads; ++h) {
                 const auto at = static_cast<std::size_t>(l * info.num_heads + h);
-                if (std::isnan(p.m_patched.data[at])) continue;
-                js += std::string(first ? "" : ",") + "{\"layer\":" + std::to_string(l + 1) +
-                      ",\"head\":" + std::to_string(h + 1) +
-                      ",\"m_patched\":" + number(p.m_patched.data[at]) +
-                      ",\"fraction\":" + number(p.fraction.data[at]) + "}";
-                first = false;
+                if (std::isnan(p.m_patched.data[at])) continue;  // not patched
+                w.begin_object()
+                    .member("layer", l + 1)
+                    .member("head", h + 1)
+                    .member("m_patched", p.m_patched.data[at], kReal)
+                    .member("fraction", p.fraction.data[at], kReal)
+                    .end_object();
             }
-        js += "]}\n";
+        js = w.end_array().end_object().take() + "\n";
     }
     if (!o.out.empty()) io::write_npy(o.out, p.fraction);
     if (!o.out_json.empty()) io::write_file_atomically(o.out_json, js);
@@ -262,10 +262,13 @@ int generate(const GenerateCliOptions& o) {
     g.attention = !o.out_weights.empty();
     g.num_threads = o.threads;
     const models::Generation r = m.model->generate(e.input.ids, g);
-    std::string js = "{\"prompt_ids\":" + ids_json(e.input.ids) + ",\"ids\":" + ids_json(r.ids) +
-                     ",\"tokens\":" + tokens_json(m.tokenizer, r.ids) +
-                     ",\"text\":" + quote(m.tokenizer.decode(r.ids)) +
-                     ",\"finish\":" + quote(r.eos ? "eos" : "length") + "}\n";
+    io::json::Writer w;
+    w.begin_object();
+    write_ids(w.key("prompt_ids"), e.input.ids);
+    write_ids(w.key("ids"), r.ids);
+    write_tokens(w.key("tokens"), m.tokenizer, r.ids);
+    w.member("text", m.tokenizer.decode(r.ids)).member("finish", r.eos ? "eos" : "length");
+    const std::string js = w.end_object().take() + "\n";
     if (!o.out_weights.empty()) io::write_npy(o.out_weights, r.attention);
     if (!o.out_tokens.empty()) io::write_file_atomically(o.out_tokens, js);
     return 0;

@@ -6,20 +6,55 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace attnviz {
 
 /// A file or data problem: unreadable, truncated, malformed, lying header, wrong dtype,
 /// unwritable output.  The message names the file and the problem.
 class DataError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 
 /// A usage problem: unknown option, missing argument, value out of range.
 class UsageError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
+};
+
+/// What an error is, with its numbers and names, for a front end in another language: the CLI
+/// prints what() (English); the window translates the code with its arguments
+/// (ui/compute/error_text.h).  Every code's arguments are listed with it.
+enum class ErrorCode {
+    TextTooLong,            ///< tokens, positions, model
+    ContinuationTooLong,    ///< tokens, positions, model: the text and its continuation
+    EmptyText,              ///< (none)
+    NoTokens,               ///< (none): the text gives no tokens
+    TokenOutsideVocabulary  ///< id, vocabulary size, model
+};
+
+/// The code and arguments of an error, mixed into the exception thrown.
+class CodedError {
+  public:
+    CodedError(ErrorCode code, std::vector<std::string> args)
+        : code_(code), args_(std::move(args)) {}
+    virtual ~CodedError() = default;
+    ErrorCode code() const { return code_; }
+    const std::vector<std::string>& args() const { return args_; }
+
+  private:
+    ErrorCode code_;
+    std::vector<std::string> args_;
+};
+
+/// A bad argument with a code (an empty text, an id outside the vocabulary): still a
+/// std::invalid_argument to every caller that catches one.
+class InvalidInput : public std::invalid_argument, public CodedError {
+  public:
+    InvalidInput(ErrorCode code, std::vector<std::string> args, const std::string& what)
+        : std::invalid_argument(what), CodedError(code, std::move(args)) {}
 };
 
 }  // namespace attnviz

@@ -18,6 +18,7 @@
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
 #include "ui/compute/attention_snapshot.h"
+#include "ui/compute/resolved_config.h"
 #include "ui/document/attention_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/compare_config.h"
@@ -214,7 +215,7 @@ Outcome session(std::string_view input) {
     }
     check(settings_changed == 1, "an opened session did not signal one coalesced change");
     check_settings(doc);
-    const ui::TokenSequences tokens = doc.tokens();
+    const ui::TokenSequences tokens = ui::resolve_tokens(doc.computeConfig());
     (void)ui::describe_config(doc.computeConfig());
 
     // Whatever was opened can be saved and opens again as it was.

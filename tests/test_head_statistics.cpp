@@ -1,8 +1,12 @@
 // The statistics pass (engine/models/head_statistics.h) against the same measures read
 // directly from full maps, in float64, on every tiny model family and on a shipped model long
-// enough that its rows come in several blocks over two threads; broadness on maps whose
-// answers are known by construction; and one head's map recomputed on demand against the
-// full pass, bit for bit.
+// enough that its rows come in several blocks over two threads; the pass against the one
+// definition of each measure (measure_head) with [CLS] and [SEP]; broadness on maps whose
+// answers are known by construction; its JSON; and one head's map recomputed on demand
+// against the full pass, bit for bit.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 
 #include <algorithm>
@@ -11,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/io/json.h"
 #include "engine/models/head_statistics.h"
 #include "engine/models/model_folder.h"
 #include "engine/ops/random.h"
@@ -50,19 +55,22 @@ void check_against_maps(const HeadStatistics& s, const std::vector<Tensor>& maps
     for (std::int64_t l = 0; l < s.layers; ++l)
         for (std::int64_t h = 0; h < H; ++h) {
             const float* p = maps[std::size_t(l)].ptr() + std::size_t(h * L * L);
-            double entropy = 0, broadness = 0, distance = 0, self = 0, first = 0, previous = 0;
+            double entropy = 0, broadness = 0, distance = 0, self = 0, first = 0, previous = 0,
+                   max_weight = 0;
             std::int64_t broad_rows = 0;
             std::vector<double> received(std::size_t(L), 0.0);
             for (std::int64_t i = 0; i < L; ++i) {
                 const std::int64_t keys = causal ? i + 1 : L;
-                double row_entropy = 0;
+                double row_entropy = 0, row_max = 0;
                 for (std::int64_t j = 0; j < keys; ++j) {
                     const double w = p[i * L + j];
+                    row_max = std::max(row_max, w);
                     if (w > 0) row_entropy -= w * std::log(w);
                     distance += w * double(std::abs(i - j));
                     received[std::size_t(j)] += w;
                 }
                 entropy += row_entropy;
+                max_weight += row_max;
                 if (keys > 1) {  // a row that sees one key has no spread to measure
                     broadness += row_entropy / std::log(double(keys));
                     ++broad_rows;
@@ -86,6 +94,10 @@ void check_against_maps(const HeadStatistics& s, const std::vector<Tensor>& maps
             QVERIFY2(std::abs(m.self - self / double(L)) < tol, where.c_str());
             QVERIFY2(std::abs(m.first - first / double(L - 1)) < tol, where.c_str());
             QVERIFY2(std::abs(m.previous - previous / double(L - 1)) < tol, where.c_str());
+            QVERIFY2(std::abs(m.max_weight - max_weight / double(L)) < tol, where.c_str());
+            QCOMPARE(m.rows, L);
+            // No [CLS] or [SEP] was named: those measures do not exist.
+            QVERIFY2(std::isnan(m.cls) && std::isnan(m.sep), where.c_str());
             for (std::int64_t j = 0; j < L; ++j) {
                 const double expected = received[std::size_t(j)] / double(causal ? L - j : L);
                 QVERIFY2(std::abs(s.received_of(l, h)[j] - expected) < tol,
@@ -185,6 +197,96 @@ class TestHeadStatistics : public QObject {
             QVERIFY(std::abs(one.mean[k] - run.statistics.pooled_mean_of(last, 0)[k]) < 1e-6);
             QCOMPARE(one.max[k], run.statistics.pooled_max_of(last, 0)[k]);
         }
+    }
+
+    /// The pass reduces rows as they come, yet each head's measures are exactly those of
+    /// measure_head on its whole map: one definition.  [CLS] and [SEP] named at positions
+    /// that are not the ends, so causal rows before them see them not.
+    void statisticsPassIsMeasureHead_data() {
+        QTest::addColumn<QString>("folder");
+        const QString golden = QString::fromStdString(test::golden_dir() + "/models/");
+        QTest::newRow("bert") << golden + "bert_gamma_beta";
+        QTest::newRow("gpt2") << golden + "gpt2_lmhead";
+    }
+    void statisticsPassIsMeasureHead() {
+        QFETCH(QString, folder);
+        const auto model = load_model(folder.toStdString());
+        const ModelInfo& info = model->info();
+        ModelInput input;
+        input.ids = random_ids(info, 20, 11);
+        const std::int64_t L = std::int64_t(input.ids.size());
+        std::vector<std::string> tokens(std::size_t(L), "x");
+        tokens[3] = "[CLS]";
+        tokens[1] = tokens[12] = "[SEP]";
+        const std::vector<Tensor> maps = full_maps(*model, input, 1);
+        const HeadStatistics s =
+            statistics_from_maps(maps, info.causal, kPooledCells, special_keys(tokens));
+        MapLayout layout;
+        layout.keys = L;
+        layout.causal = info.causal;
+        layout.special = special_keys(tokens);
+        for (std::int64_t l = 0; l < s.layers; ++l)
+            for (std::int64_t h = 0; h < s.heads; ++h) {
+                const float* map = maps[std::size_t(l)].ptr() + std::size_t(h * L * L);
+                const HeadMeasures expected = measure_head(map, L, layout);
+                const HeadMeasures& got = s.atlas.at(l, h);
+                const std::string where =
+                    "layer " + std::to_string(l) + " head " + std::to_string(h) + ": ";
+                for (const std::string& name : head_measure_names())
+                    if (name != "induction")
+                        QVERIFY2(head_measure(got, name) == head_measure(expected, name),
+                                 (where + name).c_str());
+                QCOMPARE(got.max_weight, expected.max_weight);
+                QCOMPARE(got.cls, expected.cls);
+                QCOMPARE(got.sep, expected.sep);
+                // Against the weights themselves: the share on keys 3 and 1 + 12.
+                double cls = 0, sep = 0;
+                for (std::int64_t i = 0; i < L; ++i) {
+                    cls += map[i * L + 3];
+                    sep += map[i * L + 1] + map[i * L + 12];
+                }
+                QVERIFY2(std::abs(got.cls - cls / double(L)) < 1e-6, (where + "cls").c_str());
+                QVERIFY2(std::abs(got.sep - sep / double(L)) < 1e-6, (where + "sep").c_str());
+            }
+    }
+
+    /// `attnviz stats --out-json`: valid JSON, numbers as %.6g, and null where a measure does
+    /// not exist (NaN, which JSON cannot spell).
+    void statisticsJsonIsValidWithNullForMissing() {
+        const std::int64_t L = 3;
+        Tensor maps({2, L, L});
+        for (std::int64_t h = 0; h < 2; ++h)
+            for (std::int64_t i = 0; i < L; ++i)
+                for (std::int64_t j = 0; j < L; ++j)
+                    maps.data[std::size_t((h * L + i) * L + j)] = h == 0 ? 1.0f / 3 : float(i == j);
+        const std::vector<std::string> tokens{"[CLS]", "a \"b\"", "c"};
+        const std::string json = statistics_json(
+            statistics_from_maps({maps}, false, kPooledCells, special_keys(tokens)), tokens);
+        QVERIFY_THROWS_NO_EXCEPTION(io::json::parse(json));
+        QVERIFY2(json.find("nan") == std::string::npos, json.c_str());
+        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(json)).object();
+        QCOMPARE(o.value("tokens").toArray().at(1).toString(), QStringLiteral("a \"b\""));
+        QCOMPARE(o.value("heads_per_layer").toInt(), 2);
+        QCOMPARE(o.value("length").toInt(), int(L));
+        QCOMPARE(o.value("causal").toBool(true), false);
+        const QJsonArray heads = o.value("heads").toArray();
+        QCOMPARE(heads.size(), qsizetype(2));
+        const QJsonObject flat = heads.at(0).toObject(), self = heads.at(1).toObject();
+        // Six significant digits: within 1e-5 of these values.
+        QCOMPARE(flat.value("head").toInt(), 1);
+        QCOMPARE(self.value("head").toInt(), 2);
+        QCOMPARE(flat.value("layer").toInt(), 1);
+        ATTNVIZ_FUZZY(flat.value("entropy").toDouble(), std::log(3.0), 1e-5);
+        ATTNVIZ_FUZZY(flat.value("max_weight").toDouble(), 1.0 / 3, 1e-5);
+        ATTNVIZ_FUZZY(flat.value("cls").toDouble(), 1.0 / 3, 1e-5);
+        ATTNVIZ_FUZZY(self.value("self").toDouble(), 1.0, 1e-5);
+        ATTNVIZ_FUZZY(self.value("cls").toDouble(), 1.0 / 3, 1e-5);  // row 0, on itself
+        QVERIFY(flat.value("sep").isNull());                         // no [SEP] among the tokens
+        QVERIFY(!flat.contains("induction"));                        // not measured by this pass
+        // %.6g: six significant digits.
+        QVERIFY2(json.find("\"entropy\":1.09861,") != std::string::npos, json.c_str());
+        QCOMPARE(flat.value("received").toArray().size(), qsizetype(L));
+        QCOMPARE(self.value("labels").toArray().at(0).toString(), QStringLiteral("self"));
     }
 
     /// Broadness, each row's entropy over the log of the keys it sees averaged over the rows

@@ -12,7 +12,7 @@
 #include "test_support.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 
 using namespace attnviz::ui;
 

@@ -12,11 +12,13 @@
 #include <random>
 #include <sstream>
 
+#include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/json.h"
 #include "engine/io/npy.h"
 #include "engine/models/model.h"
+#include "engine/models/pass_plan.h"
 #include "engine/ops/nn.h"
 #include "engine/pass_control.h"
 #include "test_support.h"
@@ -278,6 +280,132 @@ class TestModels : public QObject {
             EXPECT_CLOSE(second.results[l].weights, first.results[l].weights, 1e-5, "streamed");
             QVERIFY(third.results[l].weights.data == first.results[l].weights.data);
         }
+    }
+
+    void aPassNamesItsOwnCacheLimit() {
+        // ModelForwardOptions::weight_cache_bytes holds for that pass alone: a streamed pass
+        // leaves a model that keeps its weights keeping them, and a pass allowed every weight
+        // keeps them on a model that streams.
+        const std::string d = models_dir() + "/qwen2_bias_bf16";
+        const models::ModelInput in = input_of(d);
+        const auto model = models::load_model(d);
+        model->set_weight_cache_bytes(std::numeric_limits<std::size_t>::max());
+        models::ModelForwardOptions own, streamed;
+        streamed.weight_cache_bytes = 0;
+        models::CollectingSink first, second, third;
+        model->forward(in, own, first);
+        model->forward(in, streamed, second);
+        QVERIFY(!model->weights_stream());
+        QCOMPARE(model->resident_weight_bytes(), model->weight_bytes());
+        model->forward(in, own, third);
+        QCOMPARE(second.results.size(), first.results.size());
+        QCOMPARE(third.results.size(), first.results.size());
+        for (std::size_t l = 0; l < first.results.size(); ++l) {
+            EXPECT_CLOSE(second.results[l].weights, first.results[l].weights, 1e-5, "streamed");
+            QVERIFY(third.results[l].weights.data == first.results[l].weights.data);
+        }
+        const auto streaming = models::load_model(d);
+        streaming->set_weight_cache_bytes(0);
+        models::ModelForwardOptions keep;
+        keep.weight_cache_bytes = streaming->weight_bytes();  // exactly enough: kept
+        models::CollectingSink fourth;
+        streaming->forward(in, keep, fourth);
+        QVERIFY(streaming->weights_stream());
+        QCOMPARE(fourth.results.size(), first.results.size());
+        for (std::size_t l = 0; l < first.results.size(); ++l)  // the kept weights' products
+            QVERIFY(fourth.results[l].weights.data == first.results[l].weights.data);
+    }
+
+    void aPlanKeepsTheWeightsWhenTheyFitBesideTheRest() {
+        const std::string d = models_dir() + "/llama_gqa";
+        const auto model = models::load_model(d);
+        const std::uint64_t streaming = model->streaming_weight_bytes();
+        const std::uint64_t kept = model->weight_bytes(), maps = 1000;
+        QVERIFY(streaming < kept);
+        const auto footprint = [&](const budget::ResultScope&) { return maps + streaming; };
+        budget::MemoryBudget budget;
+        budget.bytes = maps + kept;  // exactly enough
+        models::PassPlan plan = models::plan_pass(*model, footprint, {}, 8, budget);
+        QCOMPARE(plan.memory.needed, maps + streaming);
+        QCOMPARE(plan.memory.weights, streaming);
+        QVERIFY(!plan.weights.stream);
+        QCOMPARE(plan.weight_cache_bytes(), model->weight_bytes());
+        budget.bytes = maps + kept - 1;
+        plan = models::plan_pass(*model, footprint, {}, 8, budget);
+        QVERIFY(plan.weights.stream);
+        QCOMPARE(plan.weight_cache_bytes(), std::size_t(0));
+        budget.bytes = maps + streaming - 1;  // not even streamed
+        try {
+            models::plan_pass(*model, footprint, {}, 8, budget);
+            QFAIL("a pass over the budget was planned");
+        } catch (const budget::MemoryBudgetExceeded& e) {
+            QCOMPARE(e.plan().needed, maps + streaming);
+            QCOMPARE(e.plan().weights, streaming);
+            QCOMPARE(e.plan().budget, maps + streaming - 1);
+        }
+    }
+
+    void aResultScopeIsThePassesAttentionScope() {
+        const std::vector<std::int64_t> asked = {0, 2, 5};
+        budget::ResultScope s;  // everything
+        models::AttentionScope a = models::attention_scope(s, asked, 8, 100);
+        QCOMPARE(a.layers, asked);
+        QCOMPARE(a.heads, std::int64_t(8));
+        QCOMPARE(a.window_begin, std::int64_t(0));
+        QCOMPARE(a.window_length, std::int64_t(100));
+        s.layers_shown = 2;
+        s.heads_shown = 3;
+        s.window_start = 95;  // moved back: the window ends at the last token
+        s.window_length = 10;
+        a = models::attention_scope(s, asked, 8, 100);
+        QCOMPARE(a.layers, (std::vector<std::int64_t>{0, 2}));
+        QCOMPARE(a.heads, std::int64_t(3));
+        QCOMPARE(a.window_begin, std::int64_t(90));
+        QCOMPARE(a.window_length, std::int64_t(10));
+        s.layers_shown = 7;  // more than were asked for: all of them
+        s.heads_shown = 12;  // more than the model has: all of them
+        a = models::attention_scope(s, asked, 8, 100);
+        QCOMPARE(a.layers, asked);
+        QCOMPARE(a.heads, std::int64_t(8));
+        s.heads_shown = 0;  // the mean only
+        QCOMPARE(models::attention_scope(s, asked, 8, 100).heads, std::int64_t(0));
+        QCOMPARE(models::every_layer(3), (std::vector<std::int64_t>{0, 1, 2}));
+        QVERIFY(models::every_layer(0).empty());
+    }
+
+    void aPassRunsToItsLastKeptLayerUnlessMoreIsWanted() {
+        const std::string d = models_dir() + "/llama_gqa";
+        const auto model = models::load_model(d);
+        const std::int64_t N = model->info().num_layers;
+        QCOMPARE(N, std::int64_t(2));
+        using Progress = std::vector<std::pair<std::int64_t, std::int64_t>>;
+        Progress seen;
+        models::ModelForwardOptions opt;
+        opt.scope.layers = {0};
+        opt.control.progress = [&](std::int64_t done, std::int64_t total) {
+            seen.emplace_back(done, total);
+        };
+        models::CollectingSink kept;
+        model->forward(input_of(d), opt, kept);
+        QCOMPARE(kept.layers, std::vector<std::int64_t>({0}));
+        QCOMPARE(seen, Progress({{1, 1}}));
+        // A sink of residual streams takes every layer's: the pass runs them all.
+        seen.clear();
+        models::StreamSink streams;
+        model->forward(input_of(d), opt, streams);
+        QCOMPARE(std::int64_t(streams.residuals.size()), N + 1);
+        QCOMPARE(seen, Progress({{1, 2}, {2, 2}}));
+        // Resumed at layer 1 from the stream before it: one layer, the same last stream.
+        seen.clear();
+        models::ModelForwardOptions resumed;
+        resumed.resume_layer = 1;
+        resumed.resume_residual = &streams.residuals[1];
+        resumed.control.progress = opt.control.progress;
+        models::StreamSink rest;
+        model->forward(input_of(d), resumed, rest);
+        QCOMPARE(seen, Progress({{1, 1}}));
+        QCOMPARE(std::int64_t(rest.residuals.size()), N + 1);
+        QVERIFY(rest.residuals[2].data == streams.residuals[2].data);
     }
 
     void aStopBetweenTheAttentionAndTheMlpIsAnswered() {

@@ -1,10 +1,14 @@
 # The Qt front end (ui/): one Qt Test executable per feature, all on the offscreen platform.
 #  ui_session_test  the AttentionDocument and .attnviz sessions (round trip, versions, errors)
+#  ui_error_text_test  engine errors said in the window's language (the CLI keeps English)
+#  ui_colour_table_test  the worker's colour tables give QCustomPlot's colours, level by level
 #  ui_window_test   the real widgets: typing, heads, masks, dropout, hover, sessions, exports
 #  ui_export_test   figure and weight exports, `attnviz export` through QProcess, CJK fonts
 #  ui_classroom_test  the teaching views, presentation mode, examples, --view steps|lines
 if(TARGET attnviz_ui)
     attnviz_add_test(ui_session_test ui_session_test.cpp LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_colour_table_test ui_colour_table_test.cpp LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_error_text_test ui_error_text_test.cpp LIBS attnviz_ui GUI)
     attnviz_add_test(ui_window_test ui_window_test.cpp LIBS attnviz_ui GUI)
     attnviz_add_test(ui_export_test ui_export_test.cpp LIBS attnviz_ui GUI)
     # ui_export_test runs the attnviz binary.

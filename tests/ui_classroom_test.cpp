@@ -26,7 +26,6 @@
 #include "test_support.h"
 #include "ui/classroom/examples.h"
 #include "ui/classroom/figure_canvas.h"
-#include "ui/classroom/head_statistics.h"
 #include "ui/classroom/lines_figure.h"
 #include "ui/classroom/lines_view.h"
 #include "ui/classroom/statistics_view.h"
@@ -35,6 +34,7 @@
 #include "ui/classroom/steps_view.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/snapshot_statistics.h"
 #include "ui/document/attention_document.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
@@ -288,8 +288,9 @@ class ClassroomTest : public test::WindowFixture {
     // --- statistics --------------------------------------------------------------------
 
     // Maps whose statistics are known by construction: one key a row has an entropy of
-    // 0 bits, every key alike log2 S bits; a fully masked row counts nowhere; [CLS] and [SEP]
-    // are read where they stand among the keys, not assumed at the ends.
+    // 0 bits, every key alike log2 S bits (ln S nats in the engine); a fully masked row counts
+    // nowhere; [CLS] and [SEP] are read where they stand among the keys, not assumed at the
+    // ends.
     void statisticsOfMapsWithKnownAnswers() {
         constexpr int H = 3, S = 6, L = S, kMaskedRow = 3;
         AttentionSnapshot s;
@@ -327,23 +328,24 @@ class ClassroomTest : public test::WindowFixture {
                     at(h, i, 1) = 1.0f;  // the [CLS] key
                 }
             }
-        const auto stats = head_statistics(s, 0);
+        const auto stats = snapshot_head_measures(s, 0);
         QCOMPARE(int(stats.size()), H);
         constexpr double tol = 1e-6;
-        // Rows 0, 1, 2, 4 and 5; for the previous key rows 1, 2, 4 and 5.
-        for (const HeadStatistics& st : stats)
-            QCOMPARE(st.rows, L - 1);
-        const HeadStatistics& previous = stats[0];
+        // Rows 0, 1, 2, 4 and 5; for the previous key (and the first, which row 0's own
+        // weight on key 0 would be too) rows 1, 2, 4 and 5.
+        for (const models::HeadMeasures& st : stats)
+            QCOMPARE(st.rows, std::int64_t(L - 1));
+        const models::HeadMeasures& previous = stats[0];
         ATTNVIZ_FUZZY(previous.entropy, 0.0, tol);
         ATTNVIZ_FUZZY(previous.max_weight, 1.0, tol);
         ATTNVIZ_FUZZY(previous.mean_distance, 4.0 / 5, tol);
-        ATTNVIZ_FUZZY(previous.first, 2.0 / 5, tol);  // rows 0 and 1
+        ATTNVIZ_FUZZY(previous.first, 1.0 / 4, tol);  // row 1
         ATTNVIZ_FUZZY(previous.cls, 1.0 / 5, tol);    // row 2
         ATTNVIZ_FUZZY(previous.sep, 1.0 / 5, tol);    // row 5 (row 3 is masked)
         ATTNVIZ_FUZZY(previous.self, 1.0 / 5, tol);   // row 0
         ATTNVIZ_FUZZY(previous.previous, 1.0, tol);
-        const HeadStatistics& uniform = stats[1];
-        ATTNVIZ_FUZZY(uniform.entropy, std::log2(double(S)), tol);
+        const models::HeadMeasures& uniform = stats[1];
+        ATTNVIZ_FUZZY(uniform.entropy, std::log(double(S)), tol);
         ATTNVIZ_FUZZY(uniform.max_weight, 1.0 / S, tol);
         // Σ_j |i - j| over the 6 keys is 15, 11, 9, 11 and 15 for rows 0, 1, 2, 4 and 5.
         ATTNVIZ_FUZZY(uniform.mean_distance, (15.0 + 11 + 9 + 11 + 15) / S / 5, tol);
@@ -352,7 +354,7 @@ class ClassroomTest : public test::WindowFixture {
         ATTNVIZ_FUZZY(uniform.sep, 2.0 / S, tol);  // two [SEP] keys
         ATTNVIZ_FUZZY(uniform.self, 1.0 / S, tol);
         ATTNVIZ_FUZZY(uniform.previous, 1.0 / S, tol);
-        const HeadStatistics& cls = stats[2];
+        const models::HeadMeasures& cls = stats[2];
         ATTNVIZ_FUZZY(cls.entropy, 0.0, tol);
         ATTNVIZ_FUZZY(cls.max_weight, 1.0, tol);
         ATTNVIZ_FUZZY(cls.mean_distance, (1.0 + 0 + 1 + 3 + 4) / 5, tol);
@@ -361,21 +363,41 @@ class ClassroomTest : public test::WindowFixture {
         ATTNVIZ_FUZZY(cls.sep, 0.0, tol);
         ATTNVIZ_FUZZY(cls.self, 1.0 / 5, tol);      // row 1
         ATTNVIZ_FUZZY(cls.previous, 1.0 / 4, tol);  // row 2
+        // The table shows entropy in bits, and "—" where a quantity does not exist.
+        HeadStatisticsModel table;
+        table.setStatistics(stats, -1);
+        const auto shown = [&](int head, int column, int role) {
+            return table.index(head, column).data(role);
+        };
+        ATTNVIZ_FUZZY(
+            shown(1, HeadStatisticsModel::Entropy, HeadStatisticsModel::ValueRole).toDouble(),
+            std::log2(double(S)), tol);
+        QCOMPARE(shown(1, HeadStatisticsModel::Entropy, Qt::DisplayRole).toString(),
+                 QStringLiteral("2.58"));
+        QCOMPARE(shown(0, HeadStatisticsModel::Entropy, Qt::DisplayRole).toString(),
+                 QStringLiteral("0.00"));
+        QCOMPARE(shown(2, HeadStatisticsModel::Cls, Qt::DisplayRole).toString(),
+                 QStringLiteral("100.0 %"));
+        QCOMPARE(shown(2, HeadStatisticsModel::Head, Qt::DisplayRole).toString(),
+                 QStringLiteral("Head 3"));
         // "Itself" does not exist in cross-attention, nor [CLS] and [SEP] among other keys.
         AttentionSnapshot cross = s;
         cross.config.pair_mode = PairMode::CrossAttention;
-        QVERIFY(std::isnan(head_statistics(cross, 0)[1].self));
+        QVERIFY(std::isnan(snapshot_head_measures(cross, 0)[1].self));
         AttentionSnapshot plain = s;
         plain.key_tokens = {std::vector<QString>(std::size_t(S), QStringLiteral("a"))};
-        QVERIFY(std::isnan(head_statistics(plain, 0)[1].cls));
-        QVERIFY(std::isnan(head_statistics(plain, 0)[1].sep));
+        QVERIFY(std::isnan(snapshot_head_measures(plain, 0)[1].cls));
+        QVERIFY(std::isnan(snapshot_head_measures(plain, 0)[1].sep));
+        table.setStatistics(snapshot_head_measures(plain, 0), -1);
+        QCOMPARE(shown(1, HeadStatisticsModel::Cls, Qt::DisplayRole).toString(),
+                 QStringLiteral("—"));
         // Computed: with special tokens [CLS] and [SEP] are among the keys, without not.
         ComputeConfig c = config(PairMode::Single, 2);
         c.special_tokens = true;
-        const HeadStatistics special = head_statistics(*compute_snapshot(c, 1), 0)[0];
+        const models::HeadMeasures special = snapshot_head_measures(*compute_snapshot(c, 1), 0)[0];
         QVERIFY(!std::isnan(special.cls) && !std::isnan(special.sep));
         c.special_tokens = false;
-        const HeadStatistics none = head_statistics(*compute_snapshot(c, 1), 0)[0];
+        const models::HeadMeasures none = snapshot_head_measures(*compute_snapshot(c, 1), 0)[0];
         QVERIFY(std::isnan(none.cls) && std::isnan(none.sep));
     }
 
@@ -424,8 +446,8 @@ class ClassroomTest : public test::WindowFixture {
             const QStringList fields = lines[int(h) + 1].split(',');
             QCOMPARE(fields.size(), 10);
             QCOMPARE(fields[0].toInt(), int(h) + 1);
-            QCOMPARE(fields[1].toInt(), stats[h].rows);
-            ATTNVIZ_FUZZY(fields[2].toDouble(), stats[h].entropy, 1e-7);
+            QCOMPARE(fields[1].toLongLong(), stats[h].rows);
+            ATTNVIZ_FUZZY(fields[2].toDouble(), stats[h].entropy / std::log(2.0), 1e-7);  // bits
             ATTNVIZ_FUZZY(fields[3].toDouble(), stats[h].max_weight, 1e-7);
             ATTNVIZ_FUZZY(fields[4].toDouble(), stats[h].mean_distance, 1e-7);
             ATTNVIZ_FUZZY(fields[8].toDouble(), stats[h].self, 1e-7);

@@ -27,6 +27,7 @@
 #include "ui/classroom/figure_canvas.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/render/figure_export.h"
@@ -359,7 +360,7 @@ class CompareTest : public test::WindowFixture {
         QFile::remove(out);
         FigureOptions o = w_->currentFigureOptions();
         QCOMPARE(o.kind, FigureKind::Compare);
-        QVERIFY(!w_->exportFigureTo(out, ExportSize{800, 500, 1.0}, o));
+        QVERIFY(!test::export_figure(*w_, out, ExportSize{800, 500, 1.0}, o));
         QVERIFY(w_->lastError().contains(QStringLiteral("12")));
         QVERIFY(!QFile::exists(out));
         if (w_->errorDialog()) w_->errorDialog()->close();
@@ -387,7 +388,7 @@ class CompareTest : public test::WindowFixture {
         o.kind = FigureKind::Compare;
         o.view = FigureView::Mean;
         const QString out = test::temp_path(QStringLiteral("hidden.png"));
-        QVERIFY2(w_->exportFigureTo(out, ExportSize{900, 500, 1.0}, o),
+        QVERIFY2(test::export_figure(*w_, out, ExportSize{900, 500, 1.0}, o),
                  qPrintable(w_->lastError()));
         QVERIFY(QFile::exists(out));
         QVERIFY(!view()->compute());
@@ -407,7 +408,7 @@ class CompareTest : public test::WindowFixture {
         QCOMPARE(o.view, FigureView::Mean);
         for (const char* name : {"window.png", "window.svg", "window.pdf"}) {
             const QString out = test::temp_path(QLatin1String(name));
-            QVERIFY2(w_->exportFigureTo(out, ExportSize{1200, 700, 1.0}, o),
+            QVERIFY2(test::export_figure(*w_, out, ExportSize{1200, 700, 1.0}, o),
                      qPrintable(w_->lastError()));
             QFile f(out);
             QVERIFY(f.open(QIODevice::ReadOnly));

@@ -13,7 +13,7 @@
 #include "test_support.h"
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_document.h"
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;

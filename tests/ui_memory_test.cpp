@@ -35,6 +35,7 @@
 #include "ui/classroom/steps_model.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/render/figure_export.h"
@@ -213,7 +214,7 @@ class MemoryTest : public test::WindowFixture {
         openWindow(QString::number(fits));
         paste_sentence(*w_, text);
         QTRY_VERIFY_WITH_TIMEOUT(dialogShown() && dialog()->plan().tokens == 400, 30000);
-        QCOMPARE(int(w_->document()->tokens().a.size()), 400);
+        QCOMPARE(int(resolve_tokens(w_->document()->computeConfig()).a.size()), 400);
         const budget::MemoryPlan plan = dialog()->plan();
         QVERIFY(plan.window);
         QCOMPARE(plan.window->window_length, std::int64_t(60));  // fits; 61 does not
@@ -288,7 +289,7 @@ class MemoryTest : public test::WindowFixture {
         qInfo("100,000 tokens: the dialog after %lld ms", static_cast<long long>(clock.elapsed()));
         // All of it arrived (a line edit keeps 32767 characters unless told otherwise).
         QCOMPARE(w_->document()->textA(), text);
-        QCOMPARE(w_->document()->tokens().a.size(), std::size_t(100000));
+        QCOMPARE(resolve_tokens(w_->document()->computeConfig()).a.size(), std::size_t(100000));
         const budget::MemoryPlan plan = dialog()->plan();
         QVERIFY(!plan.fits());
         QVERIFY(plan.window);

@@ -94,17 +94,19 @@
 #include "ui/classroom/steps_view.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/error_text.h"
 #include "ui/compute/model_lens.h"
 #include "ui/compute/patch_runner.h"
+#include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
+#include "ui/document/shipped_models.h"
 #include "ui/model/generation_panel.h"
 #include "ui/model/lens_view.h"
 #include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
-#include "ui/model/shipped_models.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/document_history.h"
@@ -938,7 +940,7 @@ class MonkeyTest : public test::WindowFixture {
                                 .arg(QString::fromStdString(e.what())));
             return checkNoNaNDrawn();
         } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
+            error = error_text(e);  // as the window says it
         }
         if (!error.isEmpty()) {
             // The window cannot show these settings; it must say why, in the grid.
@@ -1117,7 +1119,7 @@ class MonkeyTest : public test::WindowFixture {
                      .arg(size.width)
                      .arg(size.height)
                      .arg(size.scale));
-            const bool ok = w_->exportFigureTo(path, size, options);
+            const bool ok = test::export_figure(*w_, path, size, options);
             if (!ok) {
                 // Allowed only with a reason shown: nothing to draw, or a view that cannot
                 // show this input (steps of a long sentence).
@@ -1134,14 +1136,14 @@ class MonkeyTest : public test::WindowFixture {
             const ExportSize silly =
                 chance(0.5) ? ExportSize{5, 5, 1.0} : ExportSize{100000, 90000, 4.0};
             expectFailedWrite(p, QStringLiteral("bad size or format"),
-                              [&] { return w_->exportFigureTo(p, silly, options); });
+                              [&] { return test::export_figure(*w_, p, silly, options); });
             return;
         }
         const BadTarget bad = badTarget(suffix);
         expectFailedWrite(bad.path, bad.kind, [&] {
-            if (!bad.full_disk) return w_->exportFigureTo(bad.path, size, options);
+            if (!bad.full_disk) return test::export_figure(*w_, bad.path, size, options);
             const FileSizeLimit limit(64);
-            return w_->exportFigureTo(bad.path, size, options);
+            return test::export_figure(*w_, bad.path, size, options);
         });
     }
 
@@ -1181,7 +1183,7 @@ class MonkeyTest : public test::WindowFixture {
             // With the mean only there is no [N, H, L, S] array to write: refused, explained.
             const bool refusable =
                 !latest || (latest->heads == 0 && suffix == QLatin1String("npy"));
-            if (!w_->exportWeightsTo(path)) {
+            if (!test::export_weights(*w_, path)) {
                 if (!refusable || w_->lastError().isEmpty())
                     fail(QStringLiteral("exporting weights failed: %1").arg(w_->lastError()));
                 return;
@@ -1194,9 +1196,9 @@ class MonkeyTest : public test::WindowFixture {
             chance(0.2) ? BadTarget{dir_out_ + "/good.png", QStringLiteral("unknown format")}
                         : badTarget(suffix);
         expectFailedWrite(bad.path, bad.kind, [&] {
-            if (!bad.full_disk) return w_->exportWeightsTo(bad.path);
+            if (!bad.full_disk) return test::export_weights(*w_, bad.path);
             const FileSizeLimit limit(64);
-            return w_->exportWeightsTo(bad.path);
+            return test::export_weights(*w_, bad.path);
         });
     }
 
@@ -2413,14 +2415,14 @@ class MonkeyTest : public test::WindowFixture {
         QVERIFY2(settle(), qPrintable(failure_));
         QCOMPARE(w_->compute()->latest()->heads, 0);
         const QString npy = tmp_.filePath(QStringLiteral("out/mean-only.npy"));
-        QVERIFY(!w_->exportWeightsTo(npy));
+        QVERIFY(!test::export_weights(*w_, npy));
         QVERIFY2(w_->lastError().contains(QLatin1String("mean")) &&
                      w_->lastError().contains(QLatin1String(".npy")),
                  qPrintable(w_->lastError()));
         QVERIFY(!QFile::exists(npy));
         dismissDialogs();
         const QString csv = tmp_.filePath(QStringLiteral("out/mean-only.csv"));
-        QVERIFY2(w_->exportWeightsTo(csv), qPrintable(w_->lastError()));
+        QVERIFY2(test::export_weights(*w_, csv), qPrintable(w_->lastError()));
         QVERIFY(read_all(csv).contains(",mean,"));
     }
 

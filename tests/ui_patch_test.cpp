@@ -29,9 +29,9 @@
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/model_store.h"
 #include "ui/compute/patch_runner.h"
+#include "ui/document/shipped_models.h"
 #include "ui/model/patch_figure.h"
 #include "ui/model/patch_view.h"
-#include "ui/model/shipped_models.h"
 #include "ui/settings/app_settings.h"
 #include "window_support.h"
 

@@ -22,8 +22,8 @@
 #include "test_support.h"
 #include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
+#include "ui/document/shipped_models.h"
 #include "ui/model/positions_view.h"
-#include "ui/model/shipped_models.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;

@@ -18,11 +18,12 @@
 #include <memory>
 #include <thread>
 
+#include "gate.h"
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
+#include "ui/document/shipped_models.h"
 #include "ui/model/model_source.h"
-#include "ui/model/shipped_models.h"
 #include "ui/render/figure_export.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/figure_exports.h"
@@ -32,31 +33,7 @@
 using namespace attnviz;
 using namespace attnviz::ui;
 
-namespace {
-
-/// Holds a worker thread until released (or until `give_up` says so), with a bound so that a
-/// broken test fails instead of hanging.
-class Gate {
-  public:
-    template <typename GiveUp>
-    void wait(GiveUp&& give_up) {
-        reached_ = true;
-        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (!open_ && !give_up() && std::chrono::steady_clock::now() < end)
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    void wait() {
-        wait([] { return false; });
-    }
-    void open() { open_ = true; }
-    bool reached() const { return reached_; }
-
-  private:
-    std::atomic<bool> open_{false};
-    std::atomic<bool> reached_{false};
-};
-
-}  // namespace
+using test::Gate;
 
 class ThreadsTest : public test::WindowFixture {
     Q_OBJECT
@@ -191,15 +168,15 @@ class ThreadsTest : public test::WindowFixture {
         const QString path = dir_.filePath(QStringLiteral("figure.png"));
         Gate gate;
         FigureExports::setWorkerHookForTesting([&] { gate.wait(); });
-        bool visible_after_close = false;
-        // Runs inside the export's event loop, while its thread is held.
-        QTimer::singleShot(0, w_.get(), [&] {
-            QTRY_VERIFY_WITH_TIMEOUT(gate.reached(), 30000);
-            w_->close();
-            visible_after_close = w_->isVisible();
-            gate.open();
-        });
+        QSignalSpy finished(test::exports_of(*w_), &FigureExports::exportFinished);
+        // The export returns at once; its thread is held while the window is asked to close.
         QVERIFY(w_->exportFigureTo(path, ExportSize{800, 500, 1.0}, w_->currentFigureOptions()));
+        QTRY_VERIFY_WITH_TIMEOUT(gate.reached(), 30000);
+        w_->close();
+        const bool visible_after_close = w_->isVisible();
+        gate.open();
+        QVERIFY(finished.wait(30000));
+        QVERIFY(finished.front().at(1).toBool());
         QVERIFY(visible_after_close);  // the close waited for the thread
         const QImage image(path);
         QCOMPARE(image.size(), QSize(800, 500));

@@ -40,6 +40,7 @@
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/heatmap_grid_view.h"
+#include "ui/widgets/language_switcher.h"
 #include "ui/widgets/main_window.h"
 #include "window_support.h"
 

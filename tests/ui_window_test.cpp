@@ -15,7 +15,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
-#include <QThreadPool>
 
 #include <cmath>
 #include <memory>
@@ -24,6 +23,7 @@
 
 #include "engine/io/safetensors.h"
 #include "test_support.h"
+#include "ui/compute/background_job.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
@@ -492,12 +492,12 @@ class WindowTest : public test::WindowFixture {
     void exportsFromTheWindow() {
         const FigureOptions options = w_->document()->figureOptions();
         const QString png = test::temp_path(QStringLiteral("window.png"));
-        QVERIFY(w_->exportFigureTo(png, ExportSize{800, 500, 2.0}, options));
+        QVERIFY(test::export_figure(*w_, png, ExportSize{800, 500, 2.0}, options));
         QImageReader reader(png);
         QCOMPARE(reader.size(), QSize(1600, 1000));
 
         const QString svg = test::temp_path(QStringLiteral("window.svg"));
-        QVERIFY(w_->exportFigureTo(svg, ExportSize{800, 500, 1.0}, options));
+        QVERIFY(test::export_figure(*w_, svg, ExportSize{800, 500, 1.0}, options));
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray xml = f.readAll();
@@ -505,14 +505,14 @@ class WindowTest : public test::WindowFixture {
         QVERIFY(xml.contains(">because</text>"));
 
         const QString pdf = test::temp_path(QStringLiteral("window.pdf"));
-        QVERIFY(w_->exportFigureTo(pdf, ExportSize{800, 500, 1.0}, options));
+        QVERIFY(test::export_figure(*w_, pdf, ExportSize{800, 500, 1.0}, options));
         QFile p(pdf);
         QVERIFY(p.open(QIODevice::ReadOnly));
         QVERIFY(p.read(5) == "%PDF-");
         QVERIFY(p.size() > 5000);
 
         const QString csv = test::temp_path(QStringLiteral("weights.csv"));
-        QVERIFY(w_->exportWeightsTo(csv));
+        QVERIFY(test::export_weights(*w_, csv));
         QFile c(csv);
         QVERIFY(c.open(QIODevice::ReadOnly));
         QVERIFY(c.readLine().startsWith("item,head,query_index,query_token,0:The"));
@@ -520,16 +520,16 @@ class WindowTest : public test::WindowFixture {
 
     void aBadExportPathShowsAnErrorAndLeavesNothing() {
         const QString bad = test::temp_path(QStringLiteral("no-such-folder/figure.png"));
-        QVERIFY(
-            !w_->exportFigureTo(bad, ExportSize{400, 300, 1.0}, w_->document()->figureOptions()));
+        QVERIFY(!test::export_figure(*w_, bad, ExportSize{400, 300, 1.0},
+                                     w_->document()->figureOptions()));
         QVERIFY(w_->errorDialog());
         QVERIFY(w_->lastError().contains(QLatin1String("no-such-folder")));
         QVERIFY(!QFile::exists(bad));
         w_->errorDialog()->close();
 
         const QString unknown = test::temp_path(QStringLiteral("figure.bmp"));
-        QVERIFY(!w_->exportFigureTo(unknown, ExportSize{400, 300, 1.0},
-                                    w_->document()->figureOptions()));
+        QVERIFY(!test::export_figure(*w_, unknown, ExportSize{400, 300, 1.0},
+                                     w_->document()->figureOptions()));
         QVERIFY(w_->lastError().contains(QLatin1String(".png")));
         QVERIFY(!QFile::exists(unknown));
     }
@@ -607,7 +607,7 @@ class WindowTest : public test::WindowFixture {
         QVERIFY(w_->loadWeightsFrom(second));
         QVERIFY(done.wait(30000));
         // Both readers are done and their results delivered (the first one's dropped).
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(BackgroundJob::runningThreads(), 0, 30000);
         QCoreApplication::sendPostedEvents();
         QCOMPARE(done.size(), 1);
         QCOMPARE(done.front().front().toBool(), true);
@@ -623,7 +623,7 @@ class WindowTest : public test::WindowFixture {
         QVERIFY(w_->loadWeightsFrom(file));
         QVERIFY(test::exports_of(*w_)->isLoadingWeights());
         closeWindow();
-        QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
+        QTRY_COMPARE_WITH_TIMEOUT(BackgroundJob::runningThreads(), 0, 30000);
         QCoreApplication::sendPostedEvents();
         QCoreApplication::processEvents();
     }

@@ -28,7 +28,7 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 #include "ui/render/figure_export.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -147,8 +147,8 @@ class WorkSafetyTest : public test::WindowFixture {
         const bool weights = name.startsWith(QLatin1String("weights"));
         const ExportSize size{480, 320, 1.0};
         auto write = [&] {
-            return weights ? w_->exportWeightsTo(file)
-                           : w_->exportFigureTo(file, size, w_->currentFigureOptions());
+            return weights ? test::export_weights(*w_, file)
+                           : test::export_figure(*w_, file, size, w_->currentFigureOptions());
         };
         QVERIFY(write());
         const QByteArray before = read_all(file);
@@ -181,11 +181,11 @@ class WorkSafetyTest : public test::WindowFixture {
         QVERIFY(!w_->saveSessionTo(path(QStringLiteral("missing/s.attnviz"))));
         closeErrorDialog();
         for (const char* name : {"folder.attnviz", "missing/f.png"}) {
-            QVERIFY(!w_->exportFigureTo(path(QLatin1String(name)), ExportSize{400, 300, 1.0},
-                                        w_->currentFigureOptions()));
+            QVERIFY(!test::export_figure(*w_, path(QLatin1String(name)), ExportSize{400, 300, 1.0},
+                                         w_->currentFigureOptions()));
             closeErrorDialog();
         }
-        QVERIFY(!w_->exportWeightsTo(path(QStringLiteral("folder.attnviz"))));
+        QVERIFY(!test::export_weights(*w_, path(QStringLiteral("folder.attnviz"))));
         closeErrorDialog();
         QCOMPARE(test::entries(QFileInfo(path(QStringLiteral("x"))).absolutePath()), listing);
         QVERIFY(w_->currentFile().isEmpty());

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds with ThreadSanitizer (the `tsan` preset: clang, -O1 -gline-tables-only, -Werror) and
 # runs the suites that start threads: the engine's (its pool on 2 threads, the models, the
-# predictions, the weights' streaming), the window's workers (ui_threads_test: a model's load,
+# predictions, the weights' streaming), the window's workers (ui_background_job_test: the one
+# background-job shape, an owner destroyed under it; ui_threads_test: a model's load,
 # its pass, Cancel, closing, exports; ui_work_safety_test: exports; ui_window_test: Load
 # Weights; ui_memory_test: the budget's refusals; ui_generation_test: the generation writer,
 # Stop and Play; ui_positions_test: the statistics pass, its Cancel and a head's full map;
@@ -27,12 +28,12 @@ jobs=${ATTNVIZ_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
 while getopts "j:h" opt; do
   case $opt in
     j) jobs=$OPTARG ;;
-    *) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
+    *) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; [[ $opt == h ]] && exit 0; exit 2 ;;
   esac
 done
 shift $((OPTIND - 1))
 
-tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_head_statistics|test_attention_kernels|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_threads_test|ui_work_safety_test|ui_window_test|ui_memory_test|ui_monkey_test|ui_generation_test|ui_positions_test|ui_full_map_test|test_models_converted)$'
+tests='^(test_parallel|test_gemm|test_softmax|test_attention|test_models|test_shipped_models|test_head_atlas|test_head_statistics|test_attention_kernels|test_predictions|test_weight_store|test_memory_budget|test_fuzz_regressions|test_fuzz_session_regressions|ui_background_job_test|ui_threads_test|ui_work_safety_test|ui_window_test|ui_memory_test|ui_monkey_test|ui_generation_test|ui_positions_test|ui_full_map_test|test_models_converted)$'
 
 # Only what these suites run: the other tests, the benchmarks and the fuzzers are built and run
 # by the other phases, and building them here too cost CI several minutes.

@@ -9,9 +9,10 @@
 #include <exception>
 
 #include "ui/classroom/view_tabs.h"
+#include "ui/document/shipped_models.h"
 #include "ui/i18n/language.h"
-#include "ui/model/shipped_models.h"
 #include "ui/settings/app_settings.h"
+#include "ui/widgets/language_switcher.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/recovery_keeper.h"
 

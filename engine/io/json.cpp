@@ -86,13 +86,6 @@ std::optional<std::string> widen_big_integers(std::string_view text) {
     return out;
 }
 
-void append_escaped(std::string& out, char32_t c) {
-    static const char* hex = "0123456789abcdef";
-    out += "\\u00";
-    out += hex[(c >> 4) & 0xF];
-    out += hex[c & 0xF];
-}
-
 }  // namespace
 
 Document::Document() = default;
@@ -124,58 +117,6 @@ Document parse(std::string_view text, const Limits& limits) {
     doc.root_ = result.value_unsafe();
     check_unique_keys(doc.root_);
     return doc;
-}
-
-std::string quote(std::string_view s) {
-    std::string out;
-    out.reserve(s.size() + 2);
-    out += '"';
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c >= 0x80) {
-            // Copy a valid sequence whole; an invalid byte becomes U+FFFD.
-            std::size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
-            if (i + len <= s.size() && is_valid_utf8(s.substr(i, len)) && c >= 0xC2) {
-                out.append(s.substr(i, len));
-                i += len;
-            } else {
-                out += "\xEF\xBF\xBD";
-                ++i;
-            }
-            continue;
-        }
-        switch (c) {
-            case '"':
-                out += "\\\"";
-                break;
-            case '\\':
-                out += "\\\\";
-                break;
-            case '\n':
-                out += "\\n";
-                break;
-            case '\r':
-                out += "\\r";
-                break;
-            case '\t':
-                out += "\\t";
-                break;
-            case '\b':
-                out += "\\b";
-                break;
-            case '\f':
-                out += "\\f";
-                break;
-            default:
-                if (c < 0x20 || c == 0x7F)
-                    append_escaped(out, c);
-                else
-                    out += static_cast<char>(c);
-        }
-        ++i;
-    }
-    out += '"';
-    return out;
 }
 
 bool is_valid_utf8(std::string_view s) {

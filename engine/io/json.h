@@ -9,7 +9,7 @@
 // exhaust the stack).  Errors throw ParseError.
 //
 // Elements are simdjson::dom values; they point into the Document, which must outlive them.
-// Writing JSON is left to quote() and the caller's own layout.
+// Writing JSON is json_writer.h's (Writer, and quote(), the one escaper).
 #pragma once
 
 #include <cstddef>
@@ -21,6 +21,8 @@
 #include <string_view>
 
 #include <simdjson.h>
+
+#include "engine/io/json_writer.h"
 
 namespace attnviz::io::json {
 
@@ -55,11 +57,6 @@ class Document {
 
 /// Parses exactly one JSON value from `text`.
 Document parse(std::string_view text, const Limits& limits = {});
-
-/// `s` as a JSON string literal with quotes: '"', '\\' and control characters (and DEL)
-/// escaped, other UTF-8 as is (as serde_json and Hugging Face's tokenizers write it).
-/// Invalid UTF-8 bytes become U+FFFD.
-std::string quote(std::string_view s);
 
 /// True if `s` is well-formed UTF-8 (no overlong forms, no surrogates, nothing past U+10FFFF).
 bool is_valid_utf8(std::string_view s);

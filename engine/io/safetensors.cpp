@@ -21,6 +21,7 @@
 #include "engine/io/file_util.h"
 #include "engine/io/half.h"
 #include "engine/io/json.h"
+#include "engine/io/json_writer.h"
 
 namespace attnviz::io {
 
@@ -429,18 +430,16 @@ std::string serialize(const TensorMap& tensors, const std::map<std::string, std:
     const auto check_text = [&](const std::string& s, const char* what) {
         if (!json::is_valid_utf8(s)) throw DataError(context + what + " is not valid UTF-8");
     };
-    std::string header = "{";
+    json::Writer w;
+    w.begin_object();
     if (!metadata.empty()) {
-        header += json::quote(kMetadataKey) + ":{";
-        bool first = true;
+        w.key(kMetadataKey).begin_object();
         for (const auto& [key, value] : metadata) {
             check_text(key, "metadata key");
             check_text(value, "metadata value");
-            if (!first) header += ',';
-            first = false;
-            header += json::quote(key) + ":" + json::quote(value);
+            w.member(key, value);
         }
-        header += "}";
+        w.end_object();
     }
     std::uint64_t offset = 0;
     for (const auto& [tensor, t] : tensors) {
@@ -462,18 +461,15 @@ std::string serialize(const TensorMap& tensors, const std::map<std::string, std:
             throw DataError(context + "tensor " + in_quotes(tensor) + " of shape " +
                             shape_string(t.shape) + " holds " + std::to_string(t.data.size()) +
                             " values");
-        if (header.size() > 1) header += ',';
-        header += json::quote(tensor) + ":{\"dtype\":\"F32\",\"shape\":[";
-        for (std::size_t i = 0; i < t.shape.size(); ++i) {
-            if (i) header += ',';
-            header += std::to_string(t.shape[i]);
-        }
+        w.key(tensor).begin_object().member("dtype", "F32").key("shape").begin_array();
+        for (const std::int64_t d : t.shape)
+            w.value(d);
         const std::uint64_t end = offset + 4 * static_cast<std::uint64_t>(numel);
-        header +=
-            "],\"data_offsets\":[" + std::to_string(offset) + "," + std::to_string(end) + "]}";
+        w.end_array().key("data_offsets").begin_array().value(offset).value(end).end_array();
+        w.end_object();
         offset = end;
     }
-    header += "}";
+    std::string header = w.end_object().take();
     header.append((8 - header.size() % 8) % 8, ' ');
 
     std::string out;

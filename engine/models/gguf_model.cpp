@@ -2,7 +2,6 @@
 
 #include <sys/stat.h>
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <optional>
 #include <string>
@@ -10,7 +9,7 @@
 
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
-#include "engine/io/json.h"
+#include "engine/io/json_writer.h"
 #include "engine/io/weight_store.h"
 
 namespace attnviz::models {
@@ -18,7 +17,6 @@ namespace attnviz::models {
 namespace {
 
 using io::GgufFile;
-using io::json::quote;
 
 constexpr const char* kArchitectures[] = {"llama", "qwen2", "qwen3", "gpt2"};
 
@@ -100,15 +98,15 @@ std::optional<std::uint64_t> optional_uint(const GgufFile& f, const std::string&
     return std::nullopt;
 }
 
-// A number for the config text.  float32 values (llama.cpp writes eps and freq_base as
+// A number of the config.  float32 values (llama.cpp writes eps and freq_base as
 // float32) are written as the shortest decimal that reads back as the same float: the value
 // the converter was given (1e-05, not 9.99999974738e-06), as in the checkpoint's config.json.
-std::string real(const io::GgufValue& v) {
-    char buf[64];
-    const auto r = v.type() == io::GgufValueType::Float32
-                       ? std::to_chars(buf, buf + sizeof buf, static_cast<float>(v.as_double()))
-                       : std::to_chars(buf, buf + sizeof buf, v.as_double());
-    return std::string(buf, r.ptr);
+void real(io::json::Writer& w, const char* name, const io::GgufValue& v) {
+    w.key(name);
+    if (v.type() == io::GgufValueType::Float32)
+        w.value(static_cast<float>(v.as_double()));
+    else
+        w.value(v.as_double());
 }
 
 // llama.cpp's converter reorders each head's rows of q and k from Hugging Face's halves
@@ -138,56 +136,51 @@ ModelConfig gguf_model_config(const GgufFile& f) {
                     "\" is not supported (only unscaled rotary embeddings)");
     const io::GgufTensorInfo* embd = f.find_tensor("token_embd.weight");
     if (!embd || embd->ne.size() != 2) fail(f, "no 2-D tensor token_embd.weight");
-    std::string j = "{\"model_type\":" + quote(arch);
-    const auto field = [&](const char* name, const std::string& value) {
-        j += ",\"" + std::string(name) + "\":" + value;
-    };
-    field("vocab_size", std::to_string(embd->ne[1]));
+    io::json::Writer j;
+    j.begin_object().member("model_type", arch);
+    j.member("vocab_size", embd->ne[1]);
     if (const io::GgufValue* eos = f.find("tokenizer.ggml.eos_token_id"))
-        field("eos_token_id", std::to_string(eos->as_uint()));
+        j.member("eos_token_id", eos->as_uint());
     const bool untied = f.find_tensor("output.weight") != nullptr;
     if (arch == "gpt2") {
-        field("n_embd", std::to_string(uint_key(f, key("embedding_length"))));
-        field("n_layer", std::to_string(uint_key(f, key("block_count"))));
-        field("n_head", std::to_string(uint_key(f, key("attention.head_count"))));
-        field("n_positions", std::to_string(uint_key(f, key("context_length"))));
-        if (auto ff = optional_uint(f, key("feed_forward_length")))
-            field("n_inner", std::to_string(*ff));
-        field("layer_norm_epsilon", real(f.at(key("attention.layer_norm_epsilon"))));
-        field("tie_word_embeddings", untied ? "false" : "true");
+        j.member("n_embd", uint_key(f, key("embedding_length")));
+        j.member("n_layer", uint_key(f, key("block_count")));
+        j.member("n_head", uint_key(f, key("attention.head_count")));
+        j.member("n_positions", uint_key(f, key("context_length")));
+        if (auto ff = optional_uint(f, key("feed_forward_length"))) j.member("n_inner", *ff);
+        real(j, "layer_norm_epsilon", f.at(key("attention.layer_norm_epsilon")));
+        j.member("tie_word_embeddings", !untied);
     } else {
         const std::uint64_t hidden = uint_key(f, key("embedding_length"));
         const std::uint64_t heads = uint_key(f, key("attention.head_count"));
-        field("hidden_size", std::to_string(hidden));
-        field("num_hidden_layers", std::to_string(uint_key(f, key("block_count"))));
-        field("num_attention_heads", std::to_string(heads));
+        j.member("hidden_size", hidden);
+        j.member("num_hidden_layers", uint_key(f, key("block_count")));
+        j.member("num_attention_heads", heads);
         if (auto kv = optional_uint(f, key("attention.head_count_kv")))
-            field("num_key_value_heads", std::to_string(*kv));
+            j.member("num_key_value_heads", *kv);
         const auto k_len = optional_uint(f, key("attention.key_length"));
         const auto v_len = optional_uint(f, key("attention.value_length"));
         if (k_len && v_len && *k_len != *v_len)
             fail(f, "keys of " + std::to_string(*k_len) + " and values of " +
                         std::to_string(*v_len) + " dimensions per head are not supported");
-        if (k_len) field("head_dim", std::to_string(*k_len));
+        if (k_len) j.member("head_dim", *k_len);
         const std::uint64_t head_dim = k_len ? *k_len : heads ? hidden / heads : 0;
         if (auto rot = optional_uint(f, key("rope.dimension_count")); rot && *rot != head_dim)
             fail(f, key("rope.dimension_count") + " is " + std::to_string(*rot) +
                         " but heads have " + std::to_string(head_dim) +
                         " dimensions: partial rotary embeddings are not supported");
-        field("intermediate_size", std::to_string(uint_key(f, key("feed_forward_length"))));
-        field("max_position_embeddings", std::to_string(uint_key(f, key("context_length"))));
-        field("rms_norm_eps", real(f.at(key("attention.layer_norm_rms_epsilon"))));
-        if (const io::GgufValue* base = f.find(key("rope.freq_base")))
-            field("rope_theta", real(*base));
-        field("hidden_act", "\"silu\"");
-        field("tie_word_embeddings", untied ? "false" : "true");
+        j.member("intermediate_size", uint_key(f, key("feed_forward_length")));
+        j.member("max_position_embeddings", uint_key(f, key("context_length")));
+        real(j, "rms_norm_eps", f.at(key("attention.layer_norm_rms_epsilon")));
+        if (const io::GgufValue* base = f.find(key("rope.freq_base"))) real(j, "rope_theta", *base);
+        j.member("hidden_act", "silu");
+        j.member("tie_word_embeddings", !untied);
         if (arch != "qwen2") {
-            field("attention_bias", f.find_tensor("blk.0.attn_q.bias") ? "true" : "false");
-            field("mlp_bias", f.find_tensor("blk.0.ffn_up.bias") ? "true" : "false");
+            j.member("attention_bias", f.find_tensor("blk.0.attn_q.bias") != nullptr);
+            j.member("mlp_bias", f.find_tensor("blk.0.ffn_up.bias") != nullptr);
         }
     }
-    j += "}";
-    ModelConfig c = parse_config(j, f.path() + " (metadata)");
+    ModelConfig c = parse_config(j.end_object().take(), f.path() + " (metadata)");
     c.architecture = "GGUF " + arch;
     c.linear_weights = true;  // llama.cpp writes GPT-2's Conv1D weights as [out, in]
     return c;

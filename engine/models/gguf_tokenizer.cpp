@@ -16,9 +16,13 @@ namespace {
 
 using io::GgufFile;
 using io::json::quote;
+using io::json::Writer;
 
 // llama.cpp's token types (llama.h enum llama_token_type).
 constexpr std::int64_t kNormal = 1, kUnknown = 2, kControl = 3, kUserDefined = 4;
+
+/// SentencePiece's word start "▁" (U+2581).
+constexpr std::string_view kWordStart = "\xE2\x96\x81";
 
 [[noreturn]] void fail(const GgufFile& f, const std::string& what) {
     throw DataError(f.path() + ": " + what);
@@ -39,52 +43,56 @@ std::optional<bool> bool_key(const GgufFile& f, const char* key) {
     return std::nullopt;
 }
 
-// Hugging Face's pre-tokenizer for each of llama.cpp's names (the tokenizer.json of the
-// models llama.cpp's convert_hf_to_gguf_update.py lists under them).
-std::string split(std::string_view regex) {
-    return "{\"type\":\"Split\",\"pattern\":{\"Regex\":" + quote(regex) +
-           "},\"behavior\":\"Isolated\",\"invert\":false}";
+void byte_level(Writer& w, bool trim_offsets, bool use_regex) {
+    w.begin_object()
+        .member("type", "ByteLevel")
+        .member("add_prefix_space", false)
+        .member("trim_offsets", trim_offsets)
+        .member("use_regex", use_regex)
+        .end_object();
 }
-constexpr std::string_view kByteLevelNoRegex =
-    "{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"trim_offsets\":false,"
-    "\"use_regex\":false}";
 
 struct BpeFlavour {
-    std::string normalizer = "null", pre_tokenizer;
-    bool ignore_merges = false, add_bos = false;
+    /// Split regexes applied one after the other before a byte-level step without its own
+    /// regex; none: GPT-2's byte-level pre-tokenizer with its regex.
+    std::vector<std::string_view> splits;
+    bool nfc = false, ignore_merges = false, add_bos = false;
 };
 
+void write_pre_tokenizer(Writer& w, const BpeFlavour& b) {
+    if (b.splits.empty()) return byte_level(w, true, true);
+    w.begin_object().member("type", "Sequence").key("pretokenizers").begin_array();
+    for (const std::string_view regex : b.splits) {
+        w.begin_object().member("type", "Split").key("pattern").begin_object();
+        w.member("Regex", regex).end_object();
+        w.member("behavior", "Isolated").member("invert", false).end_object();
+    }
+    byte_level(w, false, false);
+    w.end_array().end_object();
+}
+
+// Hugging Face's pre-tokenizer for each of llama.cpp's names (the tokenizer.json of the
+// models llama.cpp's convert_hf_to_gguf_update.py lists under them).
 BpeFlavour bpe_flavour(const GgufFile& f, std::string_view pre) {
     BpeFlavour b;
     if (pre == "gpt-2") {
-        b.pre_tokenizer =
-            "{\"type\":\"ByteLevel\",\"add_prefix_space\":false,\"trim_offsets\":true,"
-            "\"use_regex\":true}";
+        return b;  // GPT-2's own byte-level regex
     } else if (pre == "llama-bpe" || pre == "llama3" || pre == "llama-v3") {
-        b.pre_tokenizer =
-            "{\"type\":\"Sequence\",\"pretokenizers\":[" +
-            split(
-                "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| "
-                "?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+") +
-            "," + std::string(kByteLevelNoRegex) + "]}";
+        b.splits = {
+            "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| "
+            "?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"};
         b.ignore_merges = true;
         b.add_bos = true;
     } else if (pre == "qwen2") {
-        b.normalizer = "{\"type\":\"NFC\"}";
-        b.pre_tokenizer = "{\"type\":\"Sequence\",\"pretokenizers\":[" +
-                          split(
-                              "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| "
-                              "?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+") +
-                          "," + std::string(kByteLevelNoRegex) + "]}";
+        b.nfc = true;
+        b.splits = {
+            "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| "
+            "?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"};
     } else if (pre == "default") {
         // llama.cpp's default BPE splits (llama-vocab.cpp), applied one after the other.
-        b.pre_tokenizer = "{\"type\":\"Sequence\",\"pretokenizers\":[" +
-                          split("[\\p{P}\\$\\+<=>\\^~\\|]+") + "," +
-                          split(
-                              "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| "
-                              "?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)") +
-                          "," + split("\\p{N}+") + "," + split("[0-9][0-9][0-9]") + "," +
-                          std::string(kByteLevelNoRegex) + "]}";
+        b.splits = {"[\\p{P}\\$\\+<=>\\^~\\|]+",
+                    "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)",
+                    "\\p{N}+", "[0-9][0-9][0-9]"};
     } else {
         fail(f, "tokenizer.ggml.pre \"" + std::string(pre) +
                     "\" is not supported (supported: gpt-2, llama-bpe, qwen2, default)");
@@ -93,36 +101,35 @@ BpeFlavour bpe_flavour(const GgufFile& f, std::string_view pre) {
 }
 
 // The post-processor adding BOS and/or EOS around each sequence (LlamaTokenizerFast's).
-std::string bos_eos_template(const std::vector<std::string_view>& tokens,
-                             std::optional<std::int64_t> bos, std::optional<std::int64_t> eos) {
-    auto special = [&](std::int64_t id, int type) {
-        return "{\"SpecialToken\":{\"id\":" + quote(tokens[std::size_t(id)]) +
-               ",\"type_id\":" + std::to_string(type) + "}}";
+void write_bos_eos_template(Writer& w, const std::vector<std::string_view>& tokens,
+                            std::optional<std::int64_t> bos, std::optional<std::int64_t> eos) {
+    const auto special = [&](std::int64_t id, int type) {
+        w.begin_object().key("SpecialToken").begin_object();
+        w.member("id", tokens[std::size_t(id)]).member("type_id", type).end_object().end_object();
     };
-    auto seq = [](const char* s, int type) {
-        return "{\"Sequence\":{\"id\":\"" + std::string(s) +
-               "\",\"type_id\":" + std::to_string(type) + "}}";
+    const auto sequence = [&](const char* id, int type) {
+        w.begin_object().key("Sequence").begin_object();
+        w.member("id", id).member("type_id", type).end_object().end_object();
     };
-    std::string single, pair;
+    w.begin_object().member("type", "TemplateProcessing");
     for (int k = 0; k < 2; ++k) {
-        std::string& t = k == 0 ? single : pair;
+        w.key(k == 0 ? "single" : "pair").begin_array();
         for (int s = 0; s <= k; ++s) {
-            if (!t.empty()) t += ',';
-            if (bos) t += special(*bos, s) + ",";
-            t += seq(s == 0 ? "A" : "B", s);
-            if (eos) t += "," + special(*eos, s);
+            if (bos) special(*bos, s);
+            sequence(s == 0 ? "A" : "B", s);
+            if (eos) special(*eos, s);
         }
+        w.end_array();
     }
-    std::string specials;
+    w.key("special_tokens").begin_object();
     for (auto id : {bos, eos}) {
         if (!id) continue;
-        const std::string tok = quote(tokens[std::size_t(*id)]);
-        if (!specials.empty()) specials += ',';
-        specials += tok + ":{\"id\":" + tok + ",\"ids\":[" + std::to_string(*id) +
-                    "],\"tokens\":[" + tok + "]}";
+        const std::string_view token = tokens[std::size_t(*id)];
+        w.key(token).begin_object().member("id", token);
+        w.key("ids").begin_array().value(*id).end_array();
+        w.key("tokens").begin_array().value(token).end_array().end_object();
     }
-    return "{\"type\":\"TemplateProcessing\",\"single\":[" + single + "],\"pair\":[" + pair +
-           "],\"special_tokens\":{" + specials + "}}";
+    w.end_object().end_object();
 }
 
 std::size_t code_points(std::string_view s) {
@@ -185,11 +192,11 @@ std::vector<std::string> spm_merges(const std::vector<std::string_view>& tokens,
     return out;
 }
 
-/// What the metadata says, as tokenizer.json says it: `head` is the whole file up to the model's
-/// fields (its vocabulary and merges left out, its closing braces too), and the vocabulary and
-/// merges are lists of views, into the file or into owned (a deque: its strings never move).
+/// What the metadata says, as tokenizer.json says it: `head` has written the whole file up to
+/// the model's vocabulary and merges, and stands inside "model"; the vocabulary and merges are
+/// lists of views, into the file or into owned (a deque: its strings never move).
 struct GgufTokenizerParts {
-    std::string head;
+    Writer head;
     bool bpe = false;  ///< a BPE with merges (gpt2, llama), else WordPiece (bert)
     std::vector<std::string_view> vocab, merges;
     std::deque<std::string> owned;
@@ -235,126 +242,154 @@ GgufTokenizerParts gguf_tokenizer_parts(const GgufFile& f) {
     // The vocabulary as the model type spells it: the file's own strings, or BERT's respelled.
     std::vector<std::string_view>& vocab = parts.vocab;
     vocab = tokens;
-    std::string normalizer = "null", pre_tokenizer = "null", post = "null", model_json;
-    if (model == "gpt2" || model == "llama") {
+    const bool gpt2 = model == "gpt2", llama = model == "llama", bert = model == "bert";
+    BpeFlavour b;
+    std::int64_t cls = 0, sep = 0;
+    if (gpt2) {
         parts.bpe = true;
-        BpeFlavour b;
-        if (model == "gpt2") {
-            b = bpe_flavour(f, pre);
-            parts.merges = f.at("tokenizer.ggml.merges").as_string_array();
-        } else {
-            if (pre != "default")
-                fail(f, "tokenizer.ggml.pre \"" + pre +
-                            "\" is not supported for a SentencePiece (llama) vocabulary "
-                            "(only \"default\")");
-            std::vector<float> scores(V, 0.0f);
-            if (const io::GgufValue* s = f.find("tokenizer.ggml.scores")) {
-                scores = s->as_float_array();
-                if (scores.size() != V)
-                    fail(f, "tokenizer.ggml.scores has " + std::to_string(scores.size()) +
-                                " entries for " + std::to_string(V) + " tokens");
-            }
-            for (std::string& m : spm_merges(tokens, scores))
-                parts.merges.push_back(parts.owned.emplace_back(std::move(m)));
-            normalizer =
-                "{\"type\":\"Sequence\",\"normalizers\":[{\"type\":\"Prepend\",\"prepend\":"
-                "\"\\u2581\"},{\"type\":\"Replace\",\"pattern\":{\"String\":\" \"},"
-                "\"content\":\"\\u2581\"}]}";
-            b.add_bos = true;
+        b = bpe_flavour(f, pre);
+        parts.merges = f.at("tokenizer.ggml.merges").as_string_array();
+    } else if (llama) {
+        parts.bpe = true;
+        if (pre != "default")
+            fail(f, "tokenizer.ggml.pre \"" + pre +
+                        "\" is not supported for a SentencePiece (llama) vocabulary "
+                        "(only \"default\")");
+        std::vector<float> scores(V, 0.0f);
+        if (const io::GgufValue* s = f.find("tokenizer.ggml.scores")) {
+            scores = s->as_float_array();
+            if (scores.size() != V)
+                fail(f, "tokenizer.ggml.scores has " + std::to_string(scores.size()) +
+                            " entries for " + std::to_string(V) + " tokens");
         }
-        if (model == "gpt2") {
-            normalizer = b.normalizer;
-            pre_tokenizer = b.pre_tokenizer;
-        }
-        const bool with_bos = add_bos.value_or(b.add_bos) && bos;
-        const bool with_eos = add_eos.value_or(false) && eos;
-        if (with_bos || with_eos)
-            post = bos_eos_template(tokens, with_bos ? bos : std::nullopt,
-                                    with_eos ? eos : std::nullopt);
-        else if (model == "gpt2")
-            post = std::string(kByteLevelNoRegex);
-        model_json = "{\"type\":\"BPE\",\"dropout\":null,\"unk_token\":" +
-                     (model == "llama" && unk ? quote(tokens[std::size_t(*unk)]) : "null") +
-                     ",\"continuing_subword_prefix\":null,\"end_of_word_suffix\":null,"
-                     "\"fuse_unk\":" +
-                     (model == "llama" ? "true" : "false") +
-                     ",\"byte_fallback\":" + (model == "llama" ? "true" : "false") +
-                     ",\"ignore_merges\":" + (b.ignore_merges ? "true" : "false");
-    } else if (model == "bert") {
+        for (std::string& m : spm_merges(tokens, scores))
+            parts.merges.push_back(parts.owned.emplace_back(std::move(m)));
+        b.add_bos = true;
+    } else if (bert) {
         // llama.cpp writes a word start "w" as "▁w" and a continuation "##w" as "w".
-        constexpr std::string_view kSpace = "\xE2\x96\x81";
         for (std::size_t i = 0; i < V; ++i) {
             const std::string_view t = tokens[i];
             const bool bracketed = t.size() > 2 && t.front() == '[' && t.back() == ']';
-            if (t.substr(0, kSpace.size()) == kSpace)
-                vocab[i] = t.substr(kSpace.size());
+            if (t.substr(0, kWordStart.size()) == kWordStart)
+                vocab[i] = t.substr(kWordStart.size());
             else if (types[i] != kControl && !bracketed)
                 vocab[i] = parts.owned.emplace_back("##" + std::string(t));
         }
-        const std::int64_t cls =
-            id_key(f, "tokenizer.ggml.cls_token_id", V).value_or(bos.value_or(101));
-        const std::int64_t sep = id_key(f, "tokenizer.ggml.seperator_token_id", V).value_or(102);
+        cls = id_key(f, "tokenizer.ggml.cls_token_id", V).value_or(bos.value_or(101));
+        sep = id_key(f, "tokenizer.ggml.seperator_token_id", V).value_or(102);
         if (std::size_t(std::max(cls, sep)) >= V)
             fail(f, "the [CLS]/[SEP] ids are outside the vocabulary");
-        normalizer =
-            "{\"type\":\"BertNormalizer\",\"clean_text\":true,\"handle_chinese_chars\":true,"
-            "\"strip_accents\":null,\"lowercase\":true}";
-        pre_tokenizer = "{\"type\":\"BertPreTokenizer\"}";
-        post = "{\"type\":\"BertProcessing\",\"sep\":[" + quote(vocab[std::size_t(sep)]) + "," +
-               std::to_string(sep) + "],\"cls\":[" + quote(vocab[std::size_t(cls)]) + "," +
-               std::to_string(cls) + "]}";
-        model_json =
-            "{\"type\":\"WordPiece\",\"unk_token\":" +
-            quote(vocab[std::size_t(unk.value_or(100) < std::int64_t(V) ? unk.value_or(100) : 0)]) +
-            ",\"continuing_subword_prefix\":\"##\",\"max_input_chars_per_word\":100";
     } else {
         fail(f, "tokenizer.ggml.model \"" + model +
                     "\" is not supported (supported: gpt2, llama, bert)");
     }
 
-    std::string added;
+    Writer& w = parts.head;
+    w.begin_object().member("version", "1.0").member("truncation", nullptr);
+    w.member("padding", nullptr).key("added_tokens").begin_array();
     for (std::size_t i = 0; i < V; ++i) {
-        const bool control = types[i] == kControl || (types[i] == kUnknown && model == "llama");
+        const bool control = types[i] == kControl || (types[i] == kUnknown && llama);
         if (!control && types[i] != kUserDefined) continue;
-        if (!added.empty()) added += ',';
-        added += "{\"id\":" + std::to_string(i) + ",\"content\":" + quote(vocab[i]) +
-                 ",\"single_word\":false,\"lstrip\":false,\"rstrip\":false,\"normalized\":" +
-                 (control ? "false" : "true") + ",\"special\":" + (control ? "true" : "false") +
-                 "}";
+        w.begin_object()
+            .member("id", i)
+            .member("content", vocab[i])
+            .member("single_word", false)
+            .member("lstrip", false)
+            .member("rstrip", false)
+            .member("normalized", !control)
+            .member("special", control)
+            .end_object();
     }
-    parts.head = "{\"version\":\"1.0\",\"truncation\":null,\"padding\":null,\"added_tokens\":[" +
-                 added + "],\"normalizer\":" + normalizer + ",\"pre_tokenizer\":" + pre_tokenizer +
-                 ",\"post_processor\":" + post + ",\"decoder\":null,\"model\":" + model_json;
+    w.end_array().key("normalizer");
+    if (bert) {
+        w.begin_object()
+            .member("type", "BertNormalizer")
+            .member("clean_text", true)
+            .member("handle_chinese_chars", true)
+            .member("strip_accents", nullptr)
+            .member("lowercase", true)
+            .end_object();
+    } else if (llama) {
+        // SentencePiece's: "▁" before the text and for every space.
+        w.begin_object().member("type", "Sequence").key("normalizers").begin_array();
+        w.begin_object().member("type", "Prepend").member("prepend", kWordStart).end_object();
+        w.begin_object().member("type", "Replace").key("pattern").begin_object();
+        w.member("String", " ").end_object().member("content", kWordStart).end_object();
+        w.end_array().end_object();
+    } else if (b.nfc) {
+        w.begin_object().member("type", "NFC").end_object();
+    } else {
+        w.value(nullptr);
+    }
+    w.key("pre_tokenizer");
+    if (bert)
+        w.begin_object().member("type", "BertPreTokenizer").end_object();
+    else if (gpt2)
+        write_pre_tokenizer(w, b);
+    else
+        w.value(nullptr);
+    w.key("post_processor");
+    const bool with_bos = !bert && add_bos.value_or(b.add_bos) && bos;
+    const bool with_eos = !bert && add_eos.value_or(false) && eos;
+    if (bert) {
+        w.begin_object().member("type", "BertProcessing");
+        w.key("sep").begin_array().value(vocab[std::size_t(sep)]).value(sep).end_array();
+        w.key("cls").begin_array().value(vocab[std::size_t(cls)]).value(cls).end_array();
+        w.end_object();
+    } else if (with_bos || with_eos) {
+        write_bos_eos_template(w, tokens, with_bos ? bos : std::nullopt,
+                               with_eos ? eos : std::nullopt);
+    } else if (gpt2) {
+        byte_level(w, false, false);
+    } else {
+        w.value(nullptr);
+    }
+    w.member("decoder", nullptr).key("model").begin_object();
+    if (bert) {
+        const std::int64_t unk_id = unk.value_or(100) < std::int64_t(V) ? unk.value_or(100) : 0;
+        w.member("type", "WordPiece")
+            .member("unk_token", vocab[std::size_t(unk_id)])
+            .member("continuing_subword_prefix", "##")
+            .member("max_input_chars_per_word", 100);
+    } else {
+        w.member("type", "BPE").member("dropout", nullptr).key("unk_token");
+        if (llama && unk)
+            w.value(tokens[std::size_t(*unk)]);
+        else
+            w.value(nullptr);
+        w.member("continuing_subword_prefix", nullptr)
+            .member("end_of_word_suffix", nullptr)
+            .member("fuse_unk", llama)
+            .member("byte_fallback", llama)
+            .member("ignore_merges", b.ignore_merges);
+    }
     sanitize(parts.vocab, parts.owned);
     sanitize(parts.merges, parts.owned);
     return parts;
 }
 
 std::string gguf_tokenizer_json(const GgufFile& f) {
-    const GgufTokenizerParts parts = gguf_tokenizer_parts(f);
-    std::string json = parts.head + ",\"vocab\":{";
-    for (std::size_t i = 0; i < parts.vocab.size(); ++i) {
-        if (i) json += ',';
-        json += quote(parts.vocab[i]) + ":" + std::to_string(i);
-    }
-    json += '}';
+    GgufTokenizerParts parts = gguf_tokenizer_parts(f);
+    Writer& w = parts.head;
+    w.key("vocab").begin_object();
+    for (std::size_t i = 0; i < parts.vocab.size(); ++i)
+        w.member(parts.vocab[i], i);
+    w.end_object();
     if (parts.bpe) {
-        json += ",\"merges\":[";
-        for (std::size_t i = 0; i < parts.merges.size(); ++i) {
-            if (i) json += ',';
-            json += quote(parts.merges[i]);
-        }
-        json += ']';
+        w.key("merges").begin_array();
+        for (const std::string_view merge : parts.merges)
+            w.value(merge);
+        w.end_array();
     }
-    return json + "}}";
+    return w.end_object().end_object().take();
 }
 
 text::HfTokenizer gguf_tokenizer(const GgufFile& f) {
     // The same tokenizer.json without its 150,000 tokens and merges written out and parsed
     // again: they go to the reader as the lists they are in the file.
-    const GgufTokenizerParts parts = gguf_tokenizer_parts(f);
-    return text::HfTokenizer::from_tokenizer_json(parts.head + "}}", f.path(),
-                                                  {parts.vocab, parts.merges});
+    GgufTokenizerParts parts = gguf_tokenizer_parts(f);
+    return text::HfTokenizer::from_tokenizer_json(parts.head.end_object().end_object().take(),
+                                                  f.path(), {parts.vocab, parts.merges});
 }
 
 }  // namespace attnviz::models

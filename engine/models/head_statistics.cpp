@@ -1,7 +1,7 @@
 #include "engine/models/head_statistics.h"
 
 // GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics when Eigen's packet
-// log is inlined here (the intrinsics' undefined "source" operand), as in engine/ops/nn.cpp: a
+// max is inlined here (the intrinsics' undefined "source" operand), as in engine/ops/nn.cpp: a
 // false positive that would fail -Werror builds on AVX-512 machines.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -10,30 +10,24 @@
 #include <Eigen/Core>
 
 #include <algorithm>
-#include <array>
-#include <cmath>
-#include <cstdio>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
-#include "engine/io/json.h"
+#include "engine/io/json_writer.h"
 
 namespace attnviz::models {
 
 namespace {
 using Eigen::Index;
-
-enum Measure { Entropy, Broad, BroadRows, Distance, First, Self, Previous, MeasureCount };
 }  // namespace
 
 /// One slot's running sums: per head the measures' sums over rows, and the attention each key
 /// received; and the slot's scratch.
 struct HeadStatisticsSink::Sums {
-    std::vector<std::array<double, MeasureCount>> measures;  ///< [heads]
-    std::vector<double> received;                            ///< [heads, length]
-    std::vector<double> square_sums;                         ///< [heads, cells, cells]
-    std::vector<float> square_max;                           ///< [heads, cells, cells]
+    std::vector<HeadMeasureSums> measures;  ///< [heads]
+    std::vector<double> received;           ///< [heads, length]
+    std::vector<double> square_sums;        ///< [heads, cells, cells]
+    std::vector<float> square_max;          ///< [heads, cells, cells]
     /// The column sums and maxima of the rows since the last flush (ColumnPool): zero
     /// between flushes.
     std::vector<float> columns, column_max;
@@ -50,61 +44,6 @@ double chunked_sum(const float* x, Index n) {
     for (Index c = 0; c < n; c += kChunk)
         total += double(Eigen::Map<const Eigen::ArrayXf>(x + c, std::min(kChunk, n - c)).sum());
     return total;
-}
-
-/// What one pass over a row's weights sums (row_pass).
-struct RowSums {
-    double plogp = 0;         ///< Σ p ln p
-    double left = 0;          ///< Σ_{j < split} p_j
-    double left_moment = 0;   ///< Σ_{j < split} j p_j
-    double right = 0;         ///< Σ_{j ≥ split} p_j
-    double right_moment = 0;  ///< Σ_{j ≥ split} j p_j
-};
-
-/// Every sum the statistics take of one row, and the row added to the pooling's float column
-/// sums and maxima, in one pass over p[0, n) (each weight loaded once; six passes before, 2.9
-/// cycles a weight, bench/stats_sink_bench).  In float within chunks of 256 (vector lanes),
-/// in double across them, as chunked_sum.  ln(p + FLT_MIN) makes 0 ln 0 be 0 without a select:
-/// any weight above 1e-31 is unchanged by the addition, and those below add nothing that shows.
-RowSums row_pass(const float* p, Index n, Index split, const float* positions, float* columns,
-                 float* column_max) {
-    namespace ei = Eigen::internal;
-    using Packet = ei::packet_traits<float>::type;
-    constexpr Index W = ei::packet_traits<float>::size;
-    constexpr Index kChunk = 256;
-    const Packet tiny = ei::pset1<Packet>(std::numeric_limits<float>::min());
-    RowSums out;
-    // [begin, end) is one side of the split: its sum and moment go to (sum, moment).
-    const auto side = [&](Index begin, Index end, double& sum, double& moment) {
-        for (Index c = begin; c < end; c += kChunk) {
-            const Index stop = std::min(c + kChunk, end);
-            Packet e = ei::pset1<Packet>(0.0f), t = e, m = e;
-            Index j = c;
-            for (; j + W <= stop; j += W) {
-                const Packet x = ei::ploadu<Packet>(p + j);
-                e = ei::padd(e, ei::pmul(x, ei::plog(ei::padd(x, tiny))));
-                t = ei::padd(t, x);
-                m = ei::pmadd(x, ei::ploadu<Packet>(positions + j), m);
-                ei::pstoreu(columns + j, ei::padd(ei::ploadu<Packet>(columns + j), x));
-                ei::pstoreu(column_max + j, ei::pmax(ei::ploadu<Packet>(column_max + j), x));
-            }
-            float es = ei::predux(e), ts = ei::predux(t), ms = ei::predux(m);
-            for (; j < stop; ++j) {
-                const float x = p[j];
-                es += x * std::log(x + std::numeric_limits<float>::min());
-                ts += x;
-                ms += x * positions[j];
-                columns[j] += x;
-                column_max[j] = std::max(column_max[j], x);
-            }
-            out.plogp += double(es);
-            sum += double(ts);
-            moment += double(ms);
-        }
-    };
-    side(0, std::min(split, n), out.left, out.left_moment);
-    side(std::min(split, n), n, out.right, out.right_moment);
-    return out;
 }
 
 /// Where pool_rows() sums one map's rows: float column sums and maxima, zero between calls
@@ -212,12 +151,14 @@ PooledMap pool_map(const float* map, std::int64_t length, bool causal, std::int6
 }
 
 HeadStatisticsSink::HeadStatisticsSink(std::int64_t layers, std::int64_t heads, std::int64_t length,
-                                       bool causal, bool keep_residuals, std::int64_t pooled_cells)
+                                       bool causal, bool keep_residuals, std::int64_t pooled_cells,
+                                       SpecialKeys special)
     : layers_(layers),
       heads_(heads),
       length_(length),
       causal_(causal),
-      keep_residuals_(keep_residuals) {
+      keep_residuals_(keep_residuals),
+      layout_{length, causal, true, std::move(special)} {
     if (layers <= 0 || heads <= 0 || length <= 0)
         throw std::invalid_argument("statistics need at least one layer, head and token");
     stats_.layers = layers;
@@ -232,9 +173,6 @@ HeadStatisticsSink::HeadStatisticsSink(std::int64_t layers, std::int64_t heads, 
     const auto squares = std::size_t(layers * heads * stats_.squares());
     stats_.pooled_mean.assign(squares, 0.0f);
     stats_.pooled_max.assign(squares, 0.0f);
-    positions_.resize(std::size_t(length));
-    for (std::size_t j = 0; j < positions_.size(); ++j)
-        positions_[j] = float(j);
 }
 
 HeadStatisticsSink::~HeadStatisticsSink() = default;
@@ -263,30 +201,13 @@ void HeadStatisticsSink::on_rows(std::int64_t layer, std::size_t slot, const Row
     Sums& sums = *slots_[slot];
     auto& m = sums.measures[std::size_t(b.head)];
     float* first_token = stats_.first_token.data() + (layer * heads_ + b.head) * length_;
-    const float* pos = positions_.data();
     const auto squares = std::size_t(b.head * stats_.squares());
     const PoolTarget target{sums.columns.data(), sums.column_max.data(),
                             sums.received.data() + b.head * length_,
                             sums.square_sums.data() + squares, sums.square_max.data() + squares};
     pool_rows(stats_.pooling, causal_, b.first_row, b.rows, b.weights, target,
-              [&](Index i, const float* row, Index keys) {
-                  // Σ_j p_j |i − j| = i·Σ_{j≤i} p_j − Σ_{j≤i} j p_j + Σ_{j>i} j p_j − i·Σ_{j>i} p_j
-                  const RowSums r =
-                      row_pass(row, keys, i + 1, pos, target.columns, target.column_max);
-                  const double e = -r.plogp;
-                  const double distance =
-                      double(i) * r.left - r.left_moment + r.right_moment - double(i) * r.right;
-                  m[Entropy] += e;
-                  if (keys > 1) {
-                      m[Broad] += e / std::log(double(keys));
-                      m[BroadRows] += 1;
-                  }
-                  m[Distance] += distance;
-                  m[Self] += row[i];
-                  if (i > 0) {
-                      m[First] += row[0];
-                      m[Previous] += row[i - 1];
-                  }
+              [&](Index i, const float* row, Index) {
+                  m.add(measure_row(row, i, layout_, target.columns, target.column_max));
                   first_token[i] = row[0];
               });
 }
@@ -294,17 +215,10 @@ void HeadStatisticsSink::on_rows(std::int64_t layer, std::size_t slot, const Row
 void HeadStatisticsSink::end_rows(std::int64_t layer) {
     const double L = double(length_);
     for (std::int64_t h = 0; h < heads_; ++h) {
-        std::array<double, MeasureCount> t{};
+        HeadMeasureSums t;
         for (const auto& s : slots_)  // in slot order: the same sums whatever ran them
-            for (int k = 0; k < MeasureCount; ++k)
-                t[std::size_t(k)] += s->measures[std::size_t(h)][std::size_t(k)];
-        HeadMeasures& m = stats_.atlas.at(layer, h);
-        m.entropy = t[Entropy] / L;
-        m.broadness = t[BroadRows] > 0 ? t[Broad] / t[BroadRows] : 0.0;
-        m.mean_distance = t[Distance] / L;
-        m.self = t[Self] / L;
-        m.first = length_ > 1 ? t[First] / (L - 1) : 0.0;
-        m.previous = length_ > 1 ? t[Previous] / (L - 1) : 0.0;
+            t += s->measures[std::size_t(h)];
+        stats_.atlas.at(layer, h) = t.means();
         float* received = stats_.received.data() + (layer * heads_ + h) * length_;
         for (std::int64_t j = 0; j < length_; ++j) {
             double sum = 0;
@@ -347,12 +261,13 @@ HeadStatistics HeadStatisticsSink::take() {
 }
 
 HeadStatistics statistics_from_maps(const std::vector<Tensor>& layers, bool causal,
-                                    std::int64_t pooled_cells) {
+                                    std::int64_t pooled_cells, const SpecialKeys& special) {
     if (layers.empty()) return {};
     const Tensor& front = layers.front();
     const std::int64_t L = front.dim(front.rank() - 1);
     const std::int64_t H = L > 0 ? std::int64_t(front.numel()) / (L * L) : 0;
-    HeadStatisticsSink sink(std::int64_t(layers.size()), H, L, causal, false, pooled_cells);
+    HeadStatisticsSink sink(std::int64_t(layers.size()), H, L, causal, false, pooled_cells,
+                            special);
     for (std::size_t l = 0; l < layers.size(); ++l) {
         if (std::int64_t(layers[l].numel()) != H * L * L)
             throw std::invalid_argument("layer " + std::to_string(l) + " holds " +
@@ -368,51 +283,62 @@ HeadAtlas measure_heads(const std::vector<Tensor>& layers, bool causal) {
     return statistics_from_maps(layers, causal).atlas;
 }
 
-std::string statistics_json(const HeadStatistics& s, const std::vector<std::string>& tokens) {
-    std::string out = "{\"tokens\":[";
-    for (std::size_t i = 0; i < tokens.size(); ++i)
-        out += (i ? "," : "") + io::json::quote(tokens[i]);
-    out += "],\"layers\":" + std::to_string(s.layers) +
-           ",\"heads_per_layer\":" + std::to_string(s.heads) +
-           ",\"length\":" + std::to_string(s.length) +
-           ",\"causal\":" + (s.causal ? "true" : "false") + ",\"heads\":[";
-    char buf[32];
-    const auto number = [&](double v) {
-        std::snprintf(buf, sizeof buf, "%.6g", v);
-        return std::string(buf);
-    };
-    const auto curve = [&](const float* v) {
-        std::string c = "[";
+std::string statistics_json(const HeadStatistics& s, const std::vector<std::string>& tokens,
+                            const std::function<void(io::json::Writer&)>& more) {
+    constexpr auto number = io::json::Format::general(6);
+    // The atlas's measures but induction (this pass does not measure it), then the Statistics
+    // tab's.
+    std::vector<std::string> measures;
+    for (const std::string& name : head_measure_names())
+        if (name != "induction") measures.push_back(name);
+    measures.insert(measures.end(), {"max_weight", "cls", "sep"});
+    io::json::Writer out;
+    out.begin_object().key("tokens").begin_array();
+    for (const std::string& token : tokens)
+        out.value(token);
+    out.end_array()
+        .member("layers", s.layers)
+        .member("heads_per_layer", s.heads)
+        .member("length", s.length)
+        .member("causal", s.causal)
+        .key("heads")
+        .begin_array();
+    const auto curve = [&](const char* name, const float* v) {
+        out.key(name).begin_array();
         for (std::int64_t j = 0; j < s.length; ++j)
-            c += (j ? "," : "") + number(double(v[j]));
-        return c + "]";
+            out.value(double(v[j]), number);
+        out.end_array();
     };
     for (std::int64_t l = 0; l < s.layers; ++l)
         for (std::int64_t h = 0; h < s.heads; ++h) {
             const HeadMeasures& m = s.atlas.at(l, h);
-            out += (l || h ? ",{" : "{");
-            out += "\"layer\":" + std::to_string(l + 1) + ",\"head\":" + std::to_string(h + 1);
-            for (const std::string& name : head_measure_names())
-                if (name != "induction")  // not measured by this pass
-                    out += ",\"" + name + "\":" + number(head_measure(m, name));
-            out += ",\"labels\":[";
-            for (std::size_t k = 0; k < m.labels.size(); ++k)
-                out += (k ? "," : "") + io::json::quote(m.labels[k]);
-            out += "],\"received\":" + curve(s.received_of(l, h)) +
-                   ",\"first_token\":" + curve(s.first_token_of(l, h)) + "}";
+            out.begin_object().member("layer", l + 1).member("head", h + 1);
+            for (const std::string& name : measures)
+                out.member(name, head_measure(m, name), number);
+            out.key("labels").begin_array();
+            for (const std::string& label : m.labels)
+                out.value(label);
+            out.end_array();
+            curve("received", s.received_of(l, h));
+            curve("first_token", s.first_token_of(l, h));
+            out.end_object();
         }
-    return out + "]}";
+    out.end_array();
+    if (more) more(out);
+    return out.end_object().take();
 }
 
 StatisticsRun compute_statistics(const Model& model, const ModelInput& input,
                                  const StatisticsOptions& options) {
     const ModelInfo& info = model.info();
     HeadStatisticsSink sink(info.num_layers, info.num_heads, std::int64_t(input.ids.size()),
-                            info.causal, options.keep_residuals, options.pooled_cells);
+                            info.causal, options.keep_residuals, options.pooled_cells,
+                            options.special);
     ModelForwardOptions forward;
     forward.attention = false;  // rows only: no map is ever kept
     forward.num_threads = options.num_threads;
     forward.control = options.control;
+    forward.weight_cache_bytes = options.weight_cache_bytes;
     model.forward(input, forward, sink);
     StatisticsRun run;
     run.residuals = sink.take_residuals();

@@ -3,8 +3,8 @@
 // reduces each block of attention rows as the attention core produces it (AttentionSink's
 // row blocks), so a head's scores exist one block at a time.
 //
-// For every head it gives the head atlas's measures (engine/models/head_atlas.h; induction
-// stays −1), and two curves over positions:
+// For every head it gives the head atlas's measures (engine/models/head_atlas.h, each row
+// measured by measure_row; induction stays −1), and two curves over positions:
 //   received     the attention key j receives, averaged over the queries that see it
 //                (i ≥ j when causal, every query otherwise): the "lost in the middle" curve;
 //   first_token  each query's weight on the first token (an attention sink's signature);
@@ -17,10 +17,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "engine/io/json_writer.h"
 #include "engine/models/head_atlas.h"
 #include "engine/models/model.h"
 #include "engine/tensor.h"
@@ -89,9 +91,11 @@ struct HeadStatistics {
 /// every layer is kept too (what head_map() resumes from).
 class HeadStatisticsSink : public AttentionSink {
   public:
-    /// Each head's map is pooled into at most `pooled_cells` × `pooled_cells` squares.
+    /// Each head's map is pooled into at most `pooled_cells` × `pooled_cells` squares;
+    /// `special`: the [CLS] and [SEP] among the tokens (their measures are NaN without).
     HeadStatisticsSink(std::int64_t layers, std::int64_t heads, std::int64_t length, bool causal,
-                       bool keep_residuals = false, std::int64_t pooled_cells = kPooledCells);
+                       bool keep_residuals = false, std::int64_t pooled_cells = kPooledCells,
+                       SpecialKeys special = {});
     ~HeadStatisticsSink() override;
 
     void on_layer(std::int64_t, AttentionResult&&) override {}
@@ -115,8 +119,8 @@ class HeadStatisticsSink : public AttentionSink {
     struct Sums;
     std::int64_t layers_, heads_, length_;
     bool causal_, keep_residuals_;
+    MapLayout layout_;  ///< every head's: self-attention over the length
     HeadStatistics stats_;
-    std::vector<float> positions_;  ///< 0, 1, ..., length − 1
     std::vector<std::unique_ptr<Sums>> slots_;
     std::vector<std::shared_ptr<const Tensor>> residuals_;
 };
@@ -125,13 +129,17 @@ class HeadStatisticsSink : public AttentionSink {
 /// to 1 over the keys they see.  What a file of maps computed elsewhere gives, and the
 /// reference the pass is tested against.
 HeadStatistics statistics_from_maps(const std::vector<Tensor>& layers, bool causal,
-                                    std::int64_t pooled_cells = kPooledCells);
+                                    std::int64_t pooled_cells = kPooledCells,
+                                    const SpecialKeys& special = {});
 
-/// `attnviz stats --out-json`: {"tokens": [labels], "layers", "heads", "length", "causal",
-/// "heads": [{"layer", "head" (from 1), the measures, "labels", "received": [L values],
-/// "first_token": [L values]}, ...]}.  `tokens` may be empty.
+/// `attnviz stats --out-json`: {"tokens": [labels], "layers", "heads_per_layer", "length",
+/// "causal", "heads": [{"layer", "head" (from 1), the measures (the atlas's but induction, then
+/// max_weight, cls, sep), "labels", "received": [L values], "first_token": [L values]}, ...]}.
+/// Numbers as printf's %.6g; a measure that does not exist (NaN) is null.  `tokens` may be
+/// empty.  `more`, when given, writes the caller's own members last (stats' timings).
 std::string statistics_json(const HeadStatistics& statistics,
-                            const std::vector<std::string>& tokens);
+                            const std::vector<std::string>& tokens,
+                            const std::function<void(io::json::Writer&)>& more = {});
 
 struct StatisticsOptions {
     int num_threads = 1;
@@ -139,7 +147,10 @@ struct StatisticsOptions {
     /// head_map() runs one layer instead of every layer below it.
     bool keep_residuals = false;
     std::int64_t pooled_cells = kPooledCells;  ///< HeadStatistics::pooling's largest
+    SpecialKeys special;  ///< the [CLS] and [SEP] among the input's tokens (special_keys)
     PassControl control;
+    /// The pass's ModelForwardOptions::weight_cache_bytes (unset: the model's own limit).
+    std::optional<std::size_t> weight_cache_bytes;
 };
 
 struct StatisticsRun {

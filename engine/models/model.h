@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -144,6 +145,12 @@ struct ModelForwardOptions {
     /// Polled before every layer (the pass throws Cancelled when stopped); its progress is
     /// called after every layer, as (layers done, layers the pass runs).
     PassControl control;
+    /// The most bytes of converted float32 weights this pass lets the model keep: when
+    /// Model::weight_bytes() is more, every layer streams from the files and the layers the
+    /// model kept go (this pass's plan counts none); otherwise each layer is converted once
+    /// and kept for the passes after it.  Unset: the model's own limit
+    /// (Model::set_weight_cache_bytes).  plan_pass (models/pass_plan.h) sets it from a budget.
+    std::optional<std::size_t> weight_cache_bytes;
 };
 
 /// Receives a forward pass's results as they are computed.
@@ -320,13 +327,15 @@ class Model {
     /// Bytes the weights take while they stream: one layer's float32 buffer (every layer is
     /// converted into it as it runs), the global norms, a block of the unembedding.
     virtual std::size_t streaming_weight_bytes() const = 0;
-    /// The most bytes of converted float32 weights the model may keep between passes.  When
-    /// weight_bytes() is more, every layer streams from the mapped files (a BF16 8B model runs
-    /// in a gigabyte) and the layers kept so far are dropped; otherwise each is converted once
-    /// and kept.  The default: ATTNVIZ_WEIGHT_CACHE (a size; "0" streams every model), else
-    /// the default memory budget.  Thread-safe; a running pass finishes as it started.
+    /// The model's own limit on the converted float32 weights it may keep between passes, for
+    /// the passes that name none (ModelForwardOptions::weight_cache_bytes), generate() and the
+    /// head's unembedding.  When weight_bytes() is more, every layer streams from the mapped
+    /// files (a BF16 8B model runs in a gigabyte) and the layers kept so far are dropped;
+    /// otherwise each is converted once and kept.  Set when the model opens:
+    /// ATTNVIZ_WEIGHT_CACHE (a size; "0" streams every model), else the default memory budget.
+    /// Thread-safe; a running pass finishes as it started.
     virtual void set_weight_cache_bytes(std::size_t bytes) = 0;
-    /// True when the layers stream (weight_bytes() is above the cache limit).
+    /// True when the layers stream under the model's own limit (weight_bytes() is above it).
     virtual bool weights_stream() const = 0;
     /// What the weights take now: streaming_weight_bytes() or weight_bytes().
     std::size_t resident_weight_bytes() const {

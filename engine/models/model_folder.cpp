@@ -7,6 +7,7 @@
 #include "engine/errors.h"
 #include "engine/io/gguf.h"
 #include "engine/io/json.h"
+#include "engine/io/json_writer.h"
 #include "engine/io/weight_store.h"
 #include "engine/models/gguf_model.h"
 #include "engine/models/gguf_tokenizer.h"
@@ -19,27 +20,39 @@ namespace {
 namespace fs = std::filesystem;
 using io::json::quote;
 
-template <class T, class F>
-std::string json_array(const std::vector<T>& items, F&& item) {
-    std::string out = "[";
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        if (i) out += ',';
-        out += item(items[i]);
-    }
-    return out + "]";
+void write_special_tokens(io::json::Writer& w, const text::HfTokenizer& t) {
+    w.begin_object();
+    for (const auto& [token, id] : t.special_tokens())
+        w.member(token, id);
+    w.end_object();
 }
 
-std::string number(std::int64_t v) {
-    return std::to_string(v);
+template <class T>
+void write_array(io::json::Writer& w, const std::vector<T>& items) {
+    w.begin_array();
+    for (const T& item : items)
+        w.value(item);
+    w.end_array();
 }
 
-std::string special_tokens_json(const text::HfTokenizer& t) {
-    std::string special = "{";
-    for (const auto& [token, id] : t.special_tokens()) {
-        if (special.size() > 1) special += ',';
-        special += quote(token) + ":" + number(id);
-    }
-    return special + "}";
+/// encoding_json's object, with "input" last when there is one.
+std::string encoding_object(const text::Encoding& e, std::optional<std::string_view> input) {
+    io::json::Writer w;
+    w.begin_object();
+    write_array(w.key("ids"), e.ids);
+    write_array(w.key("tokens"), e.tokens);
+    write_array(w.key("text"), e.text);
+    w.key("offsets").begin_array();
+    for (const auto& [begin, end] : e.offsets)
+        w.begin_array().value(begin).value(end).end_array();
+    w.end_array();
+    w.key("special").begin_array();
+    for (const std::uint8_t v : e.special)
+        w.value(v != 0);
+    w.end_array();
+    write_array(w.key("type_ids"), e.type_ids);
+    if (input) w.member("input", *input);
+    return w.end_object().take();
 }
 
 /// The first `count` code points of UTF-8 `text` (already valid: the tokenizer's input).
@@ -128,10 +141,10 @@ OpenedTokenizer open_tokenizer_folder(const std::string& path) {
 
 text::Encoding encode_pieces(const text::HfTokenizer& tokenizer, std::string_view text,
                              std::optional<std::string_view> text2) {
-    if (text.empty()) throw std::invalid_argument("the text is empty");
+    if (text.empty()) throw InvalidInput(ErrorCode::EmptyText, {}, "the text is empty");
     if (text2 && text2->empty()) throw std::invalid_argument("the second text is empty");
     text::Encoding e = tokenizer.encode(text, text2, true);
-    if (e.ids.empty()) throw std::invalid_argument("the text gives no tokens");
+    if (e.ids.empty()) throw InvalidInput(ErrorCode::NoTokens, {}, "the text gives no tokens");
     return e;
 }
 
@@ -144,9 +157,8 @@ EncodedText encode_text(const OpenedModel& m, std::string_view text,
     const ModelConfig& c = m.model->config();
     const std::int64_t max = c.max_positions - (c.pad_token_id >= 0 ? c.pad_token_id + 1 : 0);
     if (L > max)
-        throw TextTooLong("the text is " + std::to_string(L) + " tokens, more than the " +
-                              std::to_string(max) + " positions of " + m.model->info().display_name,
-                          L, max, text2 ? std::string() : fitting_start(m.tokenizer, text, max));
+        throw TextTooLong(ErrorCode::TextTooLong, m.model->info().display_name, L, max,
+                          text2 ? std::string() : fitting_start(m.tokenizer, text, max));
     out.input.ids = out.encoding.ids;
     if (std::any_of(out.encoding.type_ids.begin(), out.encoding.type_ids.end(),
                     [](std::int64_t t) { return t != 0; }))
@@ -177,16 +189,15 @@ std::string continue_encoding(const OpenedModel& m, EncodedText& e, std::string_
     const std::int64_t V = m.model->info().vocab_size;
     for (const std::int64_t id : ids)
         if (id < 0 || id >= V)
-            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the " +
-                                        std::to_string(V) + "-token vocabulary of " +
-                                        m.model->info().display_name);
+            throw InvalidInput(
+                ErrorCode::TokenOutsideVocabulary,
+                {std::to_string(id), std::to_string(V), m.model->info().display_name},
+                "token id " + std::to_string(id) + " is outside the " + std::to_string(V) +
+                    "-token vocabulary of " + m.model->info().display_name);
     const auto L = static_cast<std::int64_t>(e.input.ids.size() + ids.size());
     const std::int64_t max = m.model->config().max_positions;
     if (L > max)
-        throw TextTooLong("the text and its continuation are " + std::to_string(L) +
-                              " tokens, more than the " + std::to_string(max) + " positions of " +
-                              m.model->info().display_name,
-                          L, max, {});
+        throw TextTooLong(ErrorCode::ContinuationTooLong, m.model->info().display_name, L, max, {});
     // The continuation's text after the prompt's last token, so that a decoder that drops a
     // leading space at the start of a text ("▁Hello") keeps it here.
     std::vector<std::int64_t> run;
@@ -286,68 +297,57 @@ PatchRequest patch_request(const OpenedModel& m, const PatchTexts& texts) {
 
 std::string inspect_json(const OpenedModel& m) {
     const ModelInfo& i = m.model->info();
-    std::string s = "{\"kind\":\"model\",\"weights\":true";
-    auto field = [&](const char* key, const std::string& value) {
-        s += ',';
-        s += quote(key) + ":" + value;
-    };
-    field("model_type", quote(i.model_type));
-    field("architecture", quote(i.display_name));
-    field("architectures", i.architecture.empty() ? "[]" : "[" + quote(i.architecture) + "]");
-    field("folder", quote(i.folder));
-    field("layers", number(i.num_layers));
-    field("heads", number(i.num_heads));
-    field("kv_heads", number(i.num_kv_heads));
-    field("head_dim", number(i.head_dim));
-    field("hidden_size", number(i.hidden_size));
-    field("intermediate_size", number(i.intermediate_size));
-    field("vocab_size", number(i.vocab_size));
-    field("max_positions", number(i.max_positions));
-    field("dtype", quote(i.dtype));
-    field("parameters", std::to_string(i.parameter_count));
-    field("causal", i.causal ? "true" : "false");
-    field("position_encoding", quote(i.position_encoding));
-    field("tokenizer", quote(m.tokenizer.kind()));
-    field("tokenizer_vocab_size", number(m.tokenizer.vocab_size()));
-    field("special_tokens", special_tokens_json(m.tokenizer));
-    return s + "}";
+    io::json::Writer w;
+    w.begin_object().member("kind", "model").member("weights", true);
+    w.member("model_type", i.model_type).member("architecture", i.display_name);
+    w.key("architectures").begin_array();
+    if (!i.architecture.empty()) w.value(i.architecture);
+    w.end_array();
+    w.member("folder", i.folder)
+        .member("layers", i.num_layers)
+        .member("heads", i.num_heads)
+        .member("kv_heads", i.num_kv_heads)
+        .member("head_dim", i.head_dim)
+        .member("hidden_size", i.hidden_size)
+        .member("intermediate_size", i.intermediate_size)
+        .member("vocab_size", i.vocab_size)
+        .member("max_positions", i.max_positions)
+        .member("dtype", i.dtype)
+        .member("parameters", i.parameter_count)
+        .member("causal", i.causal)
+        .member("position_encoding", i.position_encoding)
+        .member("tokenizer", m.tokenizer.kind())
+        .member("tokenizer_vocab_size", m.tokenizer.vocab_size());
+    write_special_tokens(w.key("special_tokens"), m.tokenizer);
+    return w.end_object().take();
 }
 
 std::string inspect_json(const OpenedTokenizer& t) {
-    std::string s = "{\"kind\":\"tokenizer\",\"weights\":false";
-    s += ",\"message\":" +
-         quote("a tokenizer without weights: tokenize works; attention needs a model's weights");
-    s += ",\"config_json\":" + std::string(t.config.present ? "true" : "false");
-    if (!t.config.model_type.empty()) s += ",\"model_type\":" + quote(t.config.model_type);
-    if (t.config.vocab_size > 0) s += ",\"vocab_size\":" + number(t.config.vocab_size);
-    if (t.max_positions() > 0) s += ",\"max_positions\":" + number(t.max_positions());
-    s += ",\"tokenizer\":" + quote(t.tokenizer.kind());
-    s += ",\"tokenizer_vocab_size\":" + number(t.tokenizer.vocab_size());
-    s += ",\"special_tokens\":" + special_tokens_json(t.tokenizer);
-    return s + "}";
+    io::json::Writer w;
+    w.begin_object().member("kind", "tokenizer").member("weights", false);
+    w.member("message",
+             "a tokenizer without weights: tokenize works; attention needs a model's weights");
+    w.member("config_json", t.config.present);
+    if (!t.config.model_type.empty()) w.member("model_type", t.config.model_type);
+    if (t.config.vocab_size > 0) w.member("vocab_size", t.config.vocab_size);
+    if (t.max_positions() > 0) w.member("max_positions", t.max_positions());
+    w.member("tokenizer", t.tokenizer.kind())
+        .member("tokenizer_vocab_size", t.tokenizer.vocab_size());
+    write_special_tokens(w.key("special_tokens"), t.tokenizer);
+    return w.end_object().take();
 }
 
 std::string encoding_json(const text::Encoding& e) {
-    std::string s = "{\"ids\":" + json_array(e.ids, number);
-    s += ",\"tokens\":" + json_array(e.tokens, [](const std::string& t) { return quote(t); });
-    s += ",\"text\":" + json_array(e.text, [](const std::string& t) { return quote(t); });
-    s +=
-        ",\"offsets\":" + json_array(e.offsets, [](const std::pair<std::int64_t, std::int64_t>& o) {
-            return "[" + number(o.first) + "," + number(o.second) + "]";
-        });
-    s += ",\"special\":" + json_array(e.special, [](std::uint8_t v) {
-             return v ? std::string("true") : std::string("false");
-         });
-    s += ",\"type_ids\":" + json_array(e.type_ids, number);
-    return s + "}";
+    return encoding_object(e, std::nullopt);
 }
 
 std::string attention_tokens_json(const text::Encoding& e, std::int64_t begin, std::int64_t count,
                                   std::optional<std::string_view> input) {
     const auto n = static_cast<std::int64_t>(e.size());
     if (begin < 0 || count < 0 || begin > n || count > n - begin)
-        throw std::invalid_argument("attention_tokens_json: tokens [" + number(begin) + ", " +
-                                    number(begin + count) + ") of " + number(n));
+        throw std::invalid_argument("attention_tokens_json: tokens [" + std::to_string(begin) +
+                                    ", " + std::to_string(begin + count) + ") of " +
+                                    std::to_string(n));
     const auto slice = [&](const auto& v) {
         using V = std::decay_t<decltype(v)>;
         return v.empty() ? V() : V(v.begin() + begin, v.begin() + begin + count);
@@ -359,9 +359,7 @@ std::string attention_tokens_json(const text::Encoding& e, std::int64_t begin, s
     w.offsets = slice(e.offsets);
     w.special = slice(e.special);
     w.type_ids = slice(e.type_ids);
-    std::string s = encoding_json(w);
-    if (input) s.insert(s.size() - 1, ",\"input\":" + quote(*input));
-    return s;
+    return encoding_object(w, input);
 }
 
 }  // namespace attnviz::models

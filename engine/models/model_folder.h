@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "engine/errors.h"
 #include "engine/models/model.h"
 #include "engine/models/predictions.h"
 #include "engine/text/hf/hf_tokenizer.h"
@@ -56,11 +57,16 @@ struct EncodedText {
 /// A text with more tokens than the model has positions.  For a single text it also carries
 /// the longest start of the text that fits (cut after a whole token), which a front end can
 /// offer; empty for a pair.
-class TextTooLong : public std::invalid_argument {
+class TextTooLong : public std::invalid_argument, public CodedError {
   public:
-    TextTooLong(const std::string& what, std::int64_t token_count, std::int64_t positions,
-                std::string fitting)
-        : std::invalid_argument(what),
+    TextTooLong(ErrorCode code, const std::string& model, std::int64_t token_count,
+                std::int64_t positions, std::string fitting)
+        : std::invalid_argument((code == ErrorCode::ContinuationTooLong
+                                     ? "the text and its continuation are "
+                                     : "the text is ") +
+                                std::to_string(token_count) + " tokens, more than the " +
+                                std::to_string(positions) + " positions of " + model),
+          CodedError(code, {std::to_string(token_count), std::to_string(positions), model}),
           tokens(token_count),
           max_positions(positions),
           fitting_text(std::move(fitting)) {}

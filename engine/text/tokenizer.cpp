@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "engine/io/json_writer.h"
 #include "engine/text/unicode.h"
 
 namespace attnviz::text {
@@ -304,25 +305,6 @@ void split_on_whitespace(std::vector<std::string>& out, std::string_view text) {
     add_trimmed(out, text.substr(start));
 }
 
-void append_json_string(std::string& json, std::string_view utf8) {
-    static constexpr char kHex[] = "0123456789abcdef";
-    json.push_back('"');
-    for (const char ch : utf8) {
-        const auto byte = static_cast<unsigned char>(ch);
-        if (ch == '"' || ch == '\\') {
-            json.push_back('\\');
-            json.push_back(ch);
-        } else if (byte < 0x20 || byte == 0x7F) {
-            json += "\\u00";
-            json.push_back(kHex[byte >> 4]);
-            json.push_back(kHex[byte & 0xF]);
-        } else {
-            json.push_back(ch);  // UTF-8 passes through unescaped
-        }
-    }
-    json.push_back('"');
-}
-
 }  // namespace
 
 std::vector<std::string> split_token_list(std::string_view list) {
@@ -338,13 +320,12 @@ std::vector<std::string> split_token_list(std::string_view list) {
 }
 
 std::string tokens_to_json(const std::vector<std::string>& tokens) {
-    std::string json = "[";
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-        if (i) json.push_back(',');
-        append_json_string(json, unicode::sanitize_utf8(tokens[i]));
-    }
-    json.push_back(']');
-    return json;
+    io::json::Writer json;
+    json.begin_array();
+    // Sanitized first: a broken sequence becomes one U+FFFD, as everywhere the app shows text.
+    for (const std::string& token : tokens)
+        json.value(unicode::sanitize_utf8(token));
+    return json.end_array().take();
 }
 
 }  // namespace attnviz::text

@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+151"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+139"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</translation>
     </message>
@@ -14,7 +14,7 @@
         <translation>special tokens hidden, each row rescaled to sum to 1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../ui/compute/resolved_config.cpp" line="+38"/>
         <source>layer %1</source>
         <translation>layer %1</translation>
     </message>
@@ -113,7 +113,7 @@
 <context>
     <name>Colormap</name>
     <message>
-        <location filename="../../ui/render/colormaps.cpp" line="+65"/>
+        <location filename="../../ui/render/colormaps.cpp" line="+35"/>
         <source>Viridis</source>
         <translation>Viridis</translation>
     </message>
@@ -201,7 +201,7 @@
         <translation>positional encoding</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_model.cpp" line="+26"/>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+28"/>
         <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
         <translation>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</translation>
     </message>
@@ -246,7 +246,7 @@
         <translation>Neither A nor B has a head %1. Compare the mean, or %2.</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+101"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+102"/>
         <source>Computing configuration B…</source>
         <translation>Computing configuration B…</translation>
     </message>
@@ -419,7 +419,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+86"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+95"/>
         <source>Running the attention layer…</source>
         <translation>Running the attention layer…</translation>
     </message>
@@ -434,7 +434,8 @@
         <translation>Preparing heatmaps…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+24"/>
+        <location filename="../../ui/compute/background_job.cpp" line="+49"/>
         <source>An unexpected error stopped the computation.</source>
         <translation>An unexpected error stopped the computation.</translation>
     </message>
@@ -449,8 +450,8 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+440"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+41"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+536"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+42"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -460,17 +461,17 @@
         <translation>The second sentence has no tokens.</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="-172"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 does not fit this layer (embed_dim %2, %3 heads): %4</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+63"/>
         <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
         <translation>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+35"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+37"/>
         <source>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</source>
         <translation>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</translation>
     </message>
@@ -485,17 +486,17 @@
         <translation>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+48"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
     <message>
-        <location line="+315"/>
+        <location line="+302"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+98"/>
         <source>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</source>
         <translation>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</translation>
     </message>
@@ -503,6 +504,34 @@
         <location line="+27"/>
         <source>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</source>
         <translation>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</translation>
+    </message>
+</context>
+<context>
+    <name>EngineError</name>
+    <message>
+        <location filename="../../ui/compute/error_text.cpp" line="+28"/>
+        <source>The text is %1 tokens, more than the %2 positions of %3.</source>
+        <translation>The text is %1 tokens, more than the %2 positions of %3.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The text and its continuation are %1 tokens, more than the %2 positions of %3.</source>
+        <translation>The text and its continuation are %1 tokens, more than the %2 positions of %3.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The text is empty.</source>
+        <translation>The text is empty.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The text gives no tokens.</source>
+        <translation>The text gives no tokens.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Token id %1 is outside the %2-token vocabulary of %3.</source>
+        <translation>Token id %1 is outside the %2-token vocabulary of %3.</translation>
     </message>
 </context>
 <context>
@@ -755,12 +784,12 @@
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+55"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+57"/>
         <source>The comparison has no configuration B to draw.</source>
         <translation>The comparison has no configuration B to draw.</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+44"/>
         <location line="+4"/>
         <location line="+7"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
@@ -815,12 +844,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+55"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+42"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location filename="../../ui/cli/export_compare_options.cpp" line="+36"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</translation>
     </message>
@@ -835,12 +864,12 @@
         <translation>--b-layer %1: %2 has %3 layers</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>--b-head %1: there are %2 heads</source>
         <translation>--b-head %1: there are %2 heads</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+144"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 does not divide --embed-dim %2</translation>
     </message>
@@ -855,23 +884,23 @@
         <translation>B is the same as A: the --b-... options change nothing A does not already have</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+163"/>
         <source>--layer needs --model</source>
         <translation>--layer needs --model</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="-83"/>
         <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
         <translation>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</translation>
     </message>
     <message>
-        <location line="-32"/>
-        <location line="+42"/>
+        <location line="-18"/>
+        <location line="+28"/>
         <source>--layer %1: %2 has %3 layers</source>
         <translation>--layer %1: %2 has %3 layers</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location filename="../../ui/cli/export_compare_options.cpp" line="-172"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --attentions: compare with --b-attentions, --b-layer or --b-head</source>
         <translation>--compare and the demo layer&apos;s --b-... options do not apply to --attentions: compare with --b-attentions, --b-layer or --b-head</translation>
     </message>
@@ -881,12 +910,12 @@
         <translation>--b-text needs --model: maps read from a file have no sentence to change (compare them with --b-attentions)</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location filename="../../ui/cli/export_layer_options.cpp" line="+151"/>
         <source>--window needs START:LEN, a first token (from 1) and a length, e.g. 1:512, not &apos;%1&apos;</source>
         <translation>--window needs START:LEN, a first token (from 1) and a length, e.g. 1:512, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+69"/>
         <source>use either --model or --attentions, not both</source>
         <translation>use either --model or --attentions, not both</translation>
     </message>
@@ -906,12 +935,12 @@
         <translation>--b-attentions compares two maps files: give A&apos;s with --attentions</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-122"/>
         <source>--attentions brings its own tokens: --text and --tokens do not go with it</source>
         <translation>--attentions brings its own tokens: --text and --tokens do not go with it</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+129"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words, --hide-special, --focus-token and --focus-to need --model</translation>
     </message>
@@ -926,12 +955,12 @@
         <translation>--generate needs --model</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>--ablate-mode needs --ablate</source>
         <translation>--ablate-mode needs --ablate</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../../ui/cli/export_layer_options.cpp" line="-100"/>
         <source>--text (or --tokens) is required</source>
         <translation>--text (or --tokens) is required</translation>
     </message>
@@ -956,17 +985,17 @@
         <translation>--mode %1 needs --text2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+41"/>
         <source>--num-heads %1 does not divide --embed-dim %2</source>
         <translation>--num-heads %1 does not divide --embed-dim %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+59"/>
         <source>--heads-shown %1 is more than --num-heads %2</source>
         <translation>--heads-shown %1 is more than --num-heads %2</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+21"/>
         <source>--view predictions needs --model</source>
         <translation>--view predictions needs --model</translation>
     </message>
@@ -976,12 +1005,12 @@
         <translation>--view lens needs --model</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+105"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 needs a model: maps read from a file hold only its result</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+9"/>
         <source>--open-layers and --draw need --whole-model</source>
         <translation>--open-layers and --draw need --whole-model</translation>
     </message>
@@ -1006,22 +1035,22 @@
         <translation>--thumbnails needs --view model</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../ui/cli/export_compare_options.cpp" line="+184"/>
         <source>%1 needs --view compare</source>
         <translation>%1 needs --view compare</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+8"/>
         <source>--generate continues a single text: no --text2</source>
         <translation>--generate continues a single text: no --text2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>--generate %1: with the %2 tokens of the text that is more than the %3 positions of %4 (at most %5)</source>
         <translation>--generate %1: with the %2 tokens of the text that is more than the %3 positions of %4 (at most %5)</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+61"/>
         <source>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</source>
         <translation>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</translation>
     </message>
@@ -1031,7 +1060,7 @@
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location filename="../../ui/cli/export_patch_options.cpp" line="+20"/>
         <source>--view patch needs --model</source>
         <translation>--view patch needs --model</translation>
     </message>
@@ -1051,7 +1080,7 @@
         <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg, .pdf, .npy or .csv</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+34"/>
         <source>--ablate does not apply to --view patch</source>
         <translation>--ablate does not apply to --view patch</translation>
     </message>
@@ -1061,22 +1090,22 @@
         <translation>--generate does not apply to --view patch</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>--clean, --corrupt, --target, --distractor and --position need --view patch</source>
         <translation>--clean, --corrupt, --target, --distractor and --position need --view patch</translation>
     </message>
     <message>
-        <location line="-246"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+21"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="-86"/>
         <source>--temperature, --top-k and --top-p need --generate or --whole-model</source>
         <translation>--temperature, --top-k and --top-p need --generate or --whole-model</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+11"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
@@ -1086,12 +1115,12 @@
         <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="-10"/>
         <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</source>
         <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+38"/>
         <source>--focus-token needs --view model or predictions, or --view steps with --whole-model</source>
         <translation>--focus-token needs --view model or predictions, or --view steps with --whole-model</translation>
     </message>
@@ -1101,7 +1130,7 @@
         <translation>--focus-to needs --view model</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+11"/>
         <source>--focus needs --step N</source>
         <translation>--focus needs --step N</translation>
     </message>
@@ -1121,13 +1150,13 @@
         <translation>--view head:%1 is not among the --heads-shown %2</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+152"/>
+        <location line="+4"/>
+        <location filename="../../ui/cli/export_patch_options.cpp" line="-49"/>
         <source>--out FILE is required</source>
         <translation>--out FILE is required</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="+3"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</translation>
     </message>
@@ -1148,7 +1177,7 @@
 <context>
     <name>Generation</name>
     <message>
-        <location filename="../../ui/compute/generation_runner.cpp" line="+32"/>
+        <location filename="../../ui/compute/generation_runner.cpp" line="+31"/>
         <source>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</source>
         <translation>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</translation>
     </message>
@@ -1176,7 +1205,7 @@
 <context>
     <name>LanguageMenu</name>
     <message>
-        <location filename="../../ui/i18n/language.cpp" line="+109"/>
+        <location filename="../../ui/i18n/language.cpp" line="+107"/>
         <source>Lang&amp;uage</source>
         <translation>Lang&amp;uage</translation>
     </message>
@@ -1301,7 +1330,7 @@
 <context>
     <name>Lines</name>
     <message>
-        <location filename="../../ui/classroom/lines_figure.cpp" line="+60"/>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+61"/>
         <source>Where each query token looks in the other sentence</source>
         <translation>Where each query token looks in the other sentence</translation>
     </message>
@@ -1856,7 +1885,7 @@
     </message>
     <message>
         <location line="+68"/>
-        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+199"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+192"/>
         <source>Embeddings</source>
         <translation>Embeddings</translation>
     </message>
@@ -1893,7 +1922,7 @@
         <translation>The logits divided by the temperature T and turned into probabilities. Low T sharpens them, high T flattens them; top-k and top-p keep only the likeliest.</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/model_walk_figure.cpp" line="-83"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="-76"/>
         <source>The pass kept no vectors at this token.</source>
         <translation>The pass kept no vectors at this token.</translation>
     </message>
@@ -1903,7 +1932,7 @@
         <translation>Computing the whole model at this token…</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+34"/>
         <source>The whole model, step by step</source>
         <translation>The whole model, step by step</translation>
     </message>
@@ -2152,7 +2181,7 @@
 <context>
     <name>PredictionsFigure</name>
     <message>
-        <location filename="../../ui/model/predictions_figure.cpp" line="+142"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+143"/>
         <source>Open a trained model to see what it predicts.</source>
         <translation>Open a trained model to see what it predicts.</translation>
     </message>
@@ -2201,7 +2230,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+793"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+797"/>
         <location line="+238"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -2283,7 +2312,7 @@
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+59"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+60"/>
         <source>Nothing computed yet.</source>
         <translation>Nothing computed yet.</translation>
     </message>
@@ -2752,7 +2781,7 @@
 <context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+45"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+46"/>
         <source>previous token</source>
         <translation>previous token</translation>
     </message>
@@ -3183,12 +3212,12 @@
         <translation>B cannot be compared: %1</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+50"/>
         <source>B cannot be computed: %1</source>
         <translation>B cannot be computed: %1</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+80"/>
         <source>Mean over heads</source>
         <translation>Mean over heads</translation>
     </message>
@@ -3293,7 +3322,7 @@
 <context>
     <name>attnviz::ui::ControlsPanel</name>
     <message>
-        <location filename="../../ui/widgets/controls_panel.cpp" line="+36"/>
+        <location filename="../../ui/widgets/controls_panel.cpp" line="+37"/>
         <source>Attention layer</source>
         <translation>Attention layer</translation>
     </message>
@@ -3741,30 +3770,29 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+82"/>
-        <location line="+29"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+108"/>
+        <location line="+50"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>Cannot export</translation>
     </message>
     <message>
-        <location line="-66"/>
+        <location line="-87"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+4"/>
         <source>Cannot export the figure</source>
         <translation>Cannot export the figure</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <location line="+59"/>
+        <location line="-29"/>
         <source>Exported %1</source>
         <translation>Exported %1</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="+74"/>
         <source>There is no figure yet.</source>
         <translation>There is no figure yet.</translation>
     </message>
@@ -3784,12 +3812,12 @@
         <translation>There are no weights yet.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
         <source>Cannot export the weights</source>
         <translation>Cannot export the weights</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>Export Weights</source>
         <translation>Export Weights</translation>
     </message>
@@ -3800,6 +3828,8 @@
     </message>
     <message>
         <location line="+19"/>
+        <location line="+13"/>
+        <location line="+9"/>
         <source>Cannot copy the figure</source>
         <translation>Cannot copy the figure</translation>
     </message>
@@ -3820,22 +3850,22 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+48"/>
+        <location line="+33"/>
         <source>Cannot load weights</source>
         <translation>Cannot load weights</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-33"/>
         <source>No file was given.</source>
         <translation>No file was given.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>Reading weights from %1…</source>
         <translation>Reading weights from %1…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+20"/>
         <source>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</source>
         <translation>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</translation>
     </message>
@@ -3853,7 +3883,7 @@
 <context>
     <name>attnviz::ui::FullMapWindow</name>
     <message>
-        <location filename="../../ui/widgets/full_map_window.cpp" line="+86"/>
+        <location filename="../../ui/widgets/full_map_window.cpp" line="+78"/>
         <source>There is no full map to show for this source.</source>
         <translation>There is no full map to show for this source.</translation>
     </message>
@@ -3863,7 +3893,7 @@
         <translation>Layer %1, head %2: the full map of %3 × %3 tokens needs %4, more than the memory budget of %5 (Attention ▸ Memory Budget…).</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+25"/>
         <source>%1 · layer %2 · head %3</source>
         <translation>%1 · layer %2 · head %3</translation>
     </message>
@@ -3915,18 +3945,18 @@
     <message>
         <location line="+3"/>
         <location line="+8"/>
-        <location line="+70"/>
+        <location line="+43"/>
         <source>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</source>
         <translation>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</translation>
     </message>
     <message>
-        <location line="-75"/>
-        <location line="+38"/>
+        <location line="-48"/>
+        <location line="+30"/>
         <source>Reading layer %1, head %2…</source>
         <translation>Reading layer %1, head %2…</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+33"/>
         <source>Cannot show the full map</source>
         <translation>Cannot show the full map</translation>
     </message>
@@ -3954,7 +3984,7 @@
 <context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+197"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+198"/>
         <source>Writing… %1 of %2</source>
         <translation>Writing… %1 of %2</translation>
     </message>
@@ -4108,7 +4138,7 @@
 <context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+79"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+119"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
@@ -4201,7 +4231,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+538"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+539"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>Mean of %n head</numerusform>
@@ -4409,7 +4439,7 @@
 <context>
     <name>attnviz::ui::InputPanel</name>
     <message>
-        <location filename="../../ui/widgets/input_panel.cpp" line="+39"/>
+        <location filename="../../ui/widgets/input_panel.cpp" line="+40"/>
         <source> | … (%1 more)</source>
         <translation> | … (%1 more)</translation>
     </message>
@@ -4623,12 +4653,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+185"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+242"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>The tokens are those of the attention maps&apos; tokens file.</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+27"/>
         <source>Warning: %1</source>
         <translation>Warning: %1</translation>
     </message>
@@ -4641,7 +4671,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         </translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>%1 of %2 heads</source>
         <translation>%1 of %2 heads</translation>
     </message>
@@ -4659,7 +4689,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 tokens · %3 · %4 ms</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+113"/>
         <location line="+4"/>
         <source>Cannot show the full map</source>
         <translation>Cannot show the full map</translation>
@@ -4746,7 +4776,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryGuard</name>
     <message>
-        <location filename="../../ui/widgets/memory_guard.cpp" line="+26"/>
+        <location filename="../../ui/widgets/memory_guard.cpp" line="+27"/>
         <source>&amp;Memory Budget…</source>
         <translation>&amp;Memory Budget…</translation>
     </message>
@@ -4857,7 +4887,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+107"/>
+        <location filename="../../ui/model/model_source.cpp" line="+100"/>
         <source>Open &amp;Model…</source>
         <translation>Open &amp;Model…</translation>
     </message>
@@ -4967,7 +4997,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Cannot Open the Attention Maps</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+28"/>
         <source>Opening %1…</source>
         <translation>Opening %1…</translation>
     </message>
@@ -4977,18 +5007,18 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>an unexpected error stopped the reading</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+19"/>
         <source>Cannot Open the Model</source>
         <translation>Cannot Open the Model</translation>
     </message>
     <message>
-        <location line="-69"/>
-        <location line="+70"/>
+        <location line="-57"/>
+        <location line="+58"/>
         <source>%1 could not be opened: %2</source>
         <translation>%1 could not be opened: %2</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-229"/>
         <source>Open a GGUF file, or a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</source>
         <translation>Open a GGUF file, or a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</translation>
     </message>
@@ -5023,7 +5053,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>%1 cannot be compared with the maps open: %2</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+107"/>
         <source>Clear List</source>
         <translation>Clear List</translation>
     </message>
@@ -5439,7 +5469,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PositionsView</name>
     <message>
-        <location filename="../../ui/model/positions_view.cpp" line="+46"/>
+        <location filename="../../ui/model/positions_view.cpp" line="+47"/>
         <source>Layer %1 · head %2</source>
         <translation>Layer %1 · head %2</translation>
     </message>
@@ -6106,7 +6136,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+193"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+207"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -6304,7 +6334,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::WholeModelView</name>
     <message>
-        <location filename="../../ui/classroom/whole_model_view.cpp" line="+148"/>
+        <location filename="../../ui/classroom/whole_model_view.cpp" line="+145"/>
         <source>&amp;Token:</source>
         <translation>&amp;Token:</translation>
     </message>
@@ -6414,12 +6444,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>0 (greedy)</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Append the drawn token to the text and trace the new last token</source>
         <translation>Append the drawn token to the text and trace the new last token</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Draw a token first</source>
         <translation>Draw a token first</translation>
     </message>

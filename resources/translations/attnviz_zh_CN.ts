@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+151"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+139"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>按词显示：一个词的注意力对其作为键的各片段求和，对其作为查询的各片段取平均</translation>
     </message>
@@ -14,7 +14,7 @@
         <translation>已隐藏特殊词元，每行重新归一化，和为 1</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../ui/compute/resolved_config.cpp" line="+38"/>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -111,7 +111,7 @@
 <context>
     <name>Colormap</name>
     <message>
-        <location filename="../../ui/render/colormaps.cpp" line="+65"/>
+        <location filename="../../ui/render/colormaps.cpp" line="+35"/>
         <source>Viridis</source>
         <translation>Viridis</translation>
     </message>
@@ -199,7 +199,7 @@
         <translation>有位置编码</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_model.cpp" line="+26"/>
+        <location filename="../../ui/classroom/compare_model.cpp" line="+28"/>
         <source>%1 × %2 tokens are too many to compare (at most %3 cells): shorten the text.</source>
         <translation>%1 × %2 个词元太多，无法对比（最多 %3 个单元格）：请缩短文本。</translation>
     </message>
@@ -244,7 +244,7 @@
         <translation>A 和 B 都没有头 %1。请比较各头平均，或%2。</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/compare_figure.cpp" line="+101"/>
+        <location filename="../../ui/classroom/compare_figure.cpp" line="+102"/>
         <source>Computing configuration B…</source>
         <translation>正在计算配置 B…</translation>
     </message>
@@ -416,7 +416,7 @@
 <context>
     <name>Compute</name>
     <message>
-        <location filename="../../ui/compute/compute_controller.cpp" line="+86"/>
+        <location filename="../../ui/compute/compute_controller.cpp" line="+95"/>
         <source>Running the attention layer…</source>
         <translation>正在运行注意力层…</translation>
     </message>
@@ -431,7 +431,8 @@
         <translation>正在准备热力图…</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+24"/>
+        <location filename="../../ui/compute/background_job.cpp" line="+49"/>
         <source>An unexpected error stopped the computation.</source>
         <translation>一个意外的错误中止了计算。</translation>
     </message>
@@ -446,8 +447,8 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+440"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+41"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+536"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+42"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -457,17 +458,17 @@
         <translation>第二个句子没有词元。</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="-172"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 与当前注意力层不匹配（嵌入维度 %2，%3 个头）：%4</translation>
     </message>
     <message>
-        <location line="+140"/>
+        <location line="+63"/>
         <source>The attention scores overflow the range of float (are the layer&apos;s weights far too large?): the weights would be NaN, so none are drawn.</source>
         <translation>注意力分数超出了 float 的范围（该层的权重是否过大？）：权重会是 NaN，因此不予绘制。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+35"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+37"/>
         <source>The window holds special tokens only: with special tokens hidden there is nothing to show. Move the window, or show special tokens.</source>
         <translation>窗口内只有特殊词元：隐藏特殊词元后没有可显示的内容。请移动窗口，或显示特殊词元。</translation>
     </message>
@@ -482,17 +483,17 @@
         <translation>第 %1 层第 %2 个头已被敲除，但 %3 只有 %4 层、每层 %5 个头：请恢复它。</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+48"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
     <message>
-        <location line="+315"/>
+        <location line="+302"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
     <message>
-        <location line="+100"/>
+        <location line="+98"/>
         <source>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</source>
         <translation>预测和敲除注意力头需要模型本身：从文件读取的注意力图只含其注意力。</translation>
     </message>
@@ -500,6 +501,34 @@
         <location line="+27"/>
         <source>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</source>
         <translation>%1：第 %2 个词元的偏移 [%3, %4] 超出了 &quot;input&quot; 的末尾（%5 个字符）</translation>
+    </message>
+</context>
+<context>
+    <name>EngineError</name>
+    <message>
+        <location filename="../../ui/compute/error_text.cpp" line="+28"/>
+        <source>The text is %1 tokens, more than the %2 positions of %3.</source>
+        <translation>文本有 %1 个词元，超过了 %3 的 %2 个位置。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The text and its continuation are %1 tokens, more than the %2 positions of %3.</source>
+        <translation>文本及其续写共有 %1 个词元，超过了 %3 的 %2 个位置。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The text is empty.</source>
+        <translation>文本为空。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The text gives no tokens.</source>
+        <translation>文本没有产生任何词元。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Token id %1 is outside the %2-token vocabulary of %3.</source>
+        <translation>词元编号 %1 超出了 %3 的词表（共 %2 个词元）。</translation>
     </message>
 </context>
 <context>
@@ -752,12 +781,12 @@
 <context>
     <name>Export</name>
     <message>
-        <location filename="../../ui/render/figure_export.cpp" line="+55"/>
+        <location filename="../../ui/render/figure_export.cpp" line="+57"/>
         <source>The comparison has no configuration B to draw.</source>
         <translation>对比图缺少要绘制的配置 B。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+44"/>
         <location line="+4"/>
         <location line="+7"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
@@ -812,12 +841,12 @@
 <context>
     <name>ExportCommand</name>
     <message>
-        <location filename="../../ui/cli/export_command.cpp" line="+55"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+42"/>
         <source>%1 needs a whole number from %2 to %3, not &apos;%4&apos;</source>
         <translation>%1 需要 %2 到 %3 之间的整数，而不是“%4”</translation>
     </message>
     <message>
-        <location line="+67"/>
+        <location filename="../../ui/cli/export_compare_options.cpp" line="+36"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --model: compare with --b-layer, --b-head or --b-text</source>
         <translation>--compare 和演示层的 --b-... 选项不适用于 --model：请用 --b-layer、--b-head 或 --b-text 比较</translation>
     </message>
@@ -832,12 +861,12 @@
         <translation>--b-layer %1：%2 有 %3 层</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>--b-head %1: there are %2 heads</source>
         <translation>--b-head %1：共有 %2 个头</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+144"/>
         <source>--b-num-heads %1 does not divide --embed-dim %2</source>
         <translation>--b-num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
@@ -852,23 +881,23 @@
         <translation>B 与 A 相同：--b-... 选项没有改变 A 已有的任何设置</translation>
     </message>
     <message>
-        <location line="+117"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+163"/>
         <source>--layer needs --model</source>
         <translation>--layer 需要 --model</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="-83"/>
         <source>--tokens cannot be used with --model: the model&apos;s tokenizer splits --text</source>
         <translation>--tokens 不能与 --model 一起使用：由模型的分词器切分 --text</translation>
     </message>
     <message>
-        <location line="-32"/>
-        <location line="+42"/>
+        <location line="-18"/>
+        <location line="+28"/>
         <source>--layer %1: %2 has %3 layers</source>
         <translation>--layer %1：%2 只有 %3 层</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location filename="../../ui/cli/export_compare_options.cpp" line="-172"/>
         <source>--compare and the demo layer&apos;s --b-... options do not apply to --attentions: compare with --b-attentions, --b-layer or --b-head</source>
         <translation>--compare 与演示层的 --b-... 选项不适用于 --attentions：请用 --b-attentions、--b-layer 或 --b-head 对比</translation>
     </message>
@@ -878,12 +907,12 @@
         <translation>--b-text 需要 --model：从文件读取的注意力图没有可更改的句子（请用 --b-attentions 对比）</translation>
     </message>
     <message>
-        <location line="+110"/>
+        <location filename="../../ui/cli/export_layer_options.cpp" line="+151"/>
         <source>--window needs START:LEN, a first token (from 1) and a length, e.g. 1:512, not &apos;%1&apos;</source>
         <translation>--window 需要 START:LEN，即起始词元（从 1 开始）和长度，例如 1:512，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+69"/>
         <source>use either --model or --attentions, not both</source>
         <translation>--model 与 --attentions 只能用其一</translation>
     </message>
@@ -903,12 +932,12 @@
         <translation>--b-attentions 对比两个注意力图文件：请用 --attentions 给出 A 的文件</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-122"/>
         <source>--attentions brings its own tokens: --text and --tokens do not go with it</source>
         <translation>--attentions 自带词元：不能与 --text 和 --tokens 同用</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+129"/>
         <source>--words, --hide-special, --focus-token and --focus-to need --model</source>
         <translation>--words、--hide-special、--focus-token 和 --focus-to 需要 --model</translation>
     </message>
@@ -923,12 +952,12 @@
         <translation>--generate 需要 --model</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>--ablate-mode needs --ablate</source>
         <translation>--ablate-mode 需要 --ablate</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../../ui/cli/export_layer_options.cpp" line="-100"/>
         <source>--text (or --tokens) is required</source>
         <translation>必须提供 --text（或 --tokens）</translation>
     </message>
@@ -953,17 +982,17 @@
         <translation>--mode %1 需要 --text2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+41"/>
         <source>--num-heads %1 does not divide --embed-dim %2</source>
         <translation>--num-heads %1 不能整除 --embed-dim %2</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+59"/>
         <source>--heads-shown %1 is more than --num-heads %2</source>
         <translation>--heads-shown %1 大于 --num-heads %2</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+21"/>
         <source>--view predictions needs --model</source>
         <translation>--view predictions 需要 --model</translation>
     </message>
@@ -973,12 +1002,12 @@
         <translation>--view lens 需要 --model</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+105"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 需要模型：从文件读取的注意力图只含其结果</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+9"/>
         <source>--open-layers and --draw need --whole-model</source>
         <translation>--open-layers 和 --draw 需要 --whole-model</translation>
     </message>
@@ -1003,22 +1032,22 @@
         <translation>--thumbnails 需要 --view model</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location filename="../../ui/cli/export_compare_options.cpp" line="+184"/>
         <source>%1 needs --view compare</source>
         <translation>%1 需要 --view compare</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+8"/>
         <source>--generate continues a single text: no --text2</source>
         <translation>--generate 续写的是单个文本：不能有 --text2</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+13"/>
         <source>--generate %1: with the %2 tokens of the text that is more than the %3 positions of %4 (at most %5)</source>
         <translation>--generate %1：加上文本的 %2 个词元，超过了 %4 的 %3 个位置（最多 %5）</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../../ui/cli/export_command.cpp" line="+61"/>
         <source>a PNG of %1 x %2 pixels needs %3, more than the memory budget of %4; use a smaller --width, --height or --scale</source>
         <translation>%1 x %2 像素的 PNG 需要 %3，超过了 %4 的内存预算；请使用更小的 --width、--height 或 --scale</translation>
     </message>
@@ -1028,7 +1057,7 @@
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location filename="../../ui/cli/export_patch_options.cpp" line="+20"/>
         <source>--view patch needs --model</source>
         <translation>--view patch 需要 --model</translation>
     </message>
@@ -1048,7 +1077,7 @@
         <translation>无法判断“%1”的格式：请使用 .png、.svg、.pdf、.npy 或 .csv</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+34"/>
         <source>--ablate does not apply to --view patch</source>
         <translation>--ablate 不适用于 --view patch</translation>
     </message>
@@ -1058,22 +1087,22 @@
         <translation>--generate 不适用于 --view patch</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+6"/>
         <source>--clean, --corrupt, --target, --distractor and --position need --view patch</source>
         <translation>--clean、--corrupt、--target、--distractor 和 --position 需要 --view patch</translation>
     </message>
     <message>
-        <location line="-246"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+21"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
     <message>
-        <location line="-129"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="-86"/>
         <source>--temperature, --top-k and --top-p need --generate or --whole-model</source>
         <translation>--temperature、--top-k 和 --top-p 需要 --generate 或 --whole-model</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+11"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
@@ -1083,12 +1112,12 @@
         <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
     </message>
     <message>
-        <location line="+17"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="-10"/>
         <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</source>
         <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens、predictions 或 patch，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location filename="../../ui/cli/export_model_options.cpp" line="+38"/>
         <source>--focus-token needs --view model or predictions, or --view steps with --whole-model</source>
         <translation>--focus-token 需要 --view model 或 predictions，或者带 --whole-model 的 --view steps</translation>
     </message>
@@ -1098,7 +1127,7 @@
         <translation>--focus-to 需要 --view model</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+11"/>
         <source>--focus needs --step N</source>
         <translation>--focus 需要 --step N</translation>
     </message>
@@ -1118,13 +1147,13 @@
         <translation>--view head:%1 不在 --heads-shown %2 所保留的头中</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+152"/>
+        <location line="+4"/>
+        <location filename="../../ui/cli/export_patch_options.cpp" line="-49"/>
         <source>--out FILE is required</source>
         <translation>必须提供 --out FILE</translation>
     </message>
     <message>
-        <location line="-149"/>
+        <location line="+3"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>无法判断“%1”的格式：请使用 .png、.svg 或 .pdf</translation>
     </message>
@@ -1145,7 +1174,7 @@
 <context>
     <name>Generation</name>
     <message>
-        <location filename="../../ui/compute/generation_runner.cpp" line="+32"/>
+        <location filename="../../ui/compute/generation_runner.cpp" line="+31"/>
         <source>%1 is a masked language model: only a causal model (GPT-2, Llama, Qwen) continues a text.</source>
         <translation>%1 是掩码语言模型：只有因果模型（GPT-2、Llama、Qwen）能续写文本。</translation>
     </message>
@@ -1173,7 +1202,7 @@
 <context>
     <name>LanguageMenu</name>
     <message>
-        <location filename="../../ui/i18n/language.cpp" line="+109"/>
+        <location filename="../../ui/i18n/language.cpp" line="+107"/>
         <source>Lang&amp;uage</source>
         <translation>语言(&amp;U)</translation>
     </message>
@@ -1298,7 +1327,7 @@
 <context>
     <name>Lines</name>
     <message>
-        <location filename="../../ui/classroom/lines_figure.cpp" line="+60"/>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+61"/>
         <source>Where each query token looks in the other sentence</source>
         <translation>每个查询词元在另一个句子中关注哪里</translation>
     </message>
@@ -1853,7 +1882,7 @@
     </message>
     <message>
         <location line="+68"/>
-        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+199"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+192"/>
         <source>Embeddings</source>
         <translation>嵌入</translation>
     </message>
@@ -1890,7 +1919,7 @@
         <translation>对数几率除以温度 T，再转换成概率。T 越低，分布越尖锐；T 越高，分布越平坦；top-k 和 top-p 只保留最可能的词元。</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/model_walk_figure.cpp" line="-83"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="-76"/>
         <source>The pass kept no vectors at this token.</source>
         <translation>这次前向计算没有保留这个词元处的任何向量。</translation>
     </message>
@@ -1900,7 +1929,7 @@
         <translation>正在计算整个模型在这个词元处的每一步…</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="+34"/>
         <source>The whole model, step by step</source>
         <translation>逐步查看整个模型</translation>
     </message>
@@ -2147,7 +2176,7 @@
 <context>
     <name>PredictionsFigure</name>
     <message>
-        <location filename="../../ui/model/predictions_figure.cpp" line="+142"/>
+        <location filename="../../ui/model/predictions_figure.cpp" line="+143"/>
         <source>Open a trained model to see what it predicts.</source>
         <translation>打开一个训练好的模型，查看它的预测。</translation>
     </message>
@@ -2195,7 +2224,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+793"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+797"/>
         <location line="+238"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -2277,7 +2306,7 @@
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+59"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+60"/>
         <source>Nothing computed yet.</source>
         <translation>尚未计算。</translation>
     </message>
@@ -2745,7 +2774,7 @@
 <context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+45"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+46"/>
         <source>previous token</source>
         <translation>前一个词元</translation>
     </message>
@@ -3176,12 +3205,12 @@
         <translation>无法对比 B：%1</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+50"/>
         <source>B cannot be computed: %1</source>
         <translation>无法计算 B：%1</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+80"/>
         <source>Mean over heads</source>
         <translation>各头平均</translation>
     </message>
@@ -3286,7 +3315,7 @@
 <context>
     <name>attnviz::ui::ControlsPanel</name>
     <message>
-        <location filename="../../ui/widgets/controls_panel.cpp" line="+36"/>
+        <location filename="../../ui/widgets/controls_panel.cpp" line="+37"/>
         <source>Attention layer</source>
         <translation>注意力层</translation>
     </message>
@@ -3734,30 +3763,29 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+82"/>
-        <location line="+29"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+108"/>
+        <location line="+50"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location line="-66"/>
+        <location line="-87"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+4"/>
         <source>Cannot export the figure</source>
         <translation>无法导出图像</translation>
     </message>
     <message>
-        <location line="+4"/>
-        <location line="+59"/>
+        <location line="-29"/>
         <source>Exported %1</source>
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="+74"/>
         <source>There is no figure yet.</source>
         <translation>还没有图。</translation>
     </message>
@@ -3777,12 +3805,12 @@
         <translation>还没有权重。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+3"/>
         <source>Cannot export the weights</source>
         <translation>无法导出权重</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source>Export Weights</source>
         <translation>导出权重</translation>
     </message>
@@ -3793,6 +3821,8 @@
     </message>
     <message>
         <location line="+19"/>
+        <location line="+13"/>
+        <location line="+9"/>
         <source>Cannot copy the figure</source>
         <translation>无法复制图</translation>
     </message>
@@ -3813,22 +3843,22 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+48"/>
+        <location line="+33"/>
         <source>Cannot load weights</source>
         <translation>无法加载权重</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-33"/>
         <source>No file was given.</source>
         <translation>未指定文件。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+4"/>
         <source>Reading weights from %1…</source>
         <translation>正在读取 %1 中的权重…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+20"/>
         <source>&apos;%1&apos; is a layer with kdim %2 and vdim %3, but the demo layer&apos;s keys and values have embed_dim (%4).</source>
         <translation>“%1”中的层 kdim 为 %2、vdim 为 %3，但演示层的键和值的维度为 embed_dim（%4）。</translation>
     </message>
@@ -3846,7 +3876,7 @@
 <context>
     <name>attnviz::ui::FullMapWindow</name>
     <message>
-        <location filename="../../ui/widgets/full_map_window.cpp" line="+86"/>
+        <location filename="../../ui/widgets/full_map_window.cpp" line="+78"/>
         <source>There is no full map to show for this source.</source>
         <translation>此来源没有可显示的完整注意力图。</translation>
     </message>
@@ -3856,7 +3886,7 @@
         <translation>第 %1 层第 %2 个头：%3 × %3 个词元的完整注意力图需要 %4，超过内存预算 %5（注意力 ▸ 内存预算…）。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+25"/>
         <source>%1 · layer %2 · head %3</source>
         <translation>%1 · 第 %2 层 · 第 %3 个头</translation>
     </message>
@@ -3908,18 +3938,18 @@
     <message>
         <location line="+3"/>
         <location line="+8"/>
-        <location line="+70"/>
+        <location line="+43"/>
         <source>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</source>
         <translation>滚轮：以光标为中心缩放 · 拖动：平移 · + 和 −：缩放 · 方向键：平移 · 0：全图</translation>
     </message>
     <message>
-        <location line="-75"/>
-        <location line="+38"/>
+        <location line="-48"/>
+        <location line="+30"/>
         <source>Reading layer %1, head %2…</source>
         <translation>正在读取第 %1 层第 %2 个头…</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+33"/>
         <source>Cannot show the full map</source>
         <translation>无法显示完整注意力图</translation>
     </message>
@@ -3947,7 +3977,7 @@
 <context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+197"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+198"/>
         <source>Writing… %1 of %2</source>
         <translation>正在续写… 第 %1 个，共 %2 个</translation>
     </message>
@@ -4099,7 +4129,7 @@
 <context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+79"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+119"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
@@ -4192,7 +4222,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+538"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+539"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -4396,7 +4426,7 @@
 <context>
     <name>attnviz::ui::InputPanel</name>
     <message>
-        <location filename="../../ui/widgets/input_panel.cpp" line="+39"/>
+        <location filename="../../ui/widgets/input_panel.cpp" line="+40"/>
         <source> | … (%1 more)</source>
         <translation> | …（还有 %1 个）</translation>
     </message>
@@ -4609,12 +4639,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+185"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+242"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>词元来自注意力图的词元文件。</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+27"/>
         <source>Warning: %1</source>
         <translation>警告：%1</translation>
     </message>
@@ -4626,7 +4656,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         </translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>%1 of %2 heads</source>
         <translation>%2 个头中的前 %1 个</translation>
     </message>
@@ -4643,7 +4673,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 个词元 · %3 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+118"/>
+        <location line="+113"/>
         <location line="+4"/>
         <source>Cannot show the full map</source>
         <translation>无法显示完整注意力图</translation>
@@ -4730,7 +4760,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MemoryGuard</name>
     <message>
-        <location filename="../../ui/widgets/memory_guard.cpp" line="+26"/>
+        <location filename="../../ui/widgets/memory_guard.cpp" line="+27"/>
         <source>&amp;Memory Budget…</source>
         <translation>内存预算(&amp;M)…</translation>
     </message>
@@ -4841,7 +4871,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+107"/>
+        <location filename="../../ui/model/model_source.cpp" line="+100"/>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
@@ -4951,7 +4981,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>无法打开注意力图</translation>
     </message>
     <message>
-        <location line="+32"/>
+        <location line="+28"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -4961,18 +4991,18 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>一个意外的错误中止了读取</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+19"/>
         <source>Cannot Open the Model</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location line="-69"/>
-        <location line="+70"/>
+        <location line="-57"/>
+        <location line="+58"/>
         <source>%1 could not be opened: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <location line="-241"/>
+        <location line="-229"/>
         <source>Open a GGUF file, or a Hugging Face model folder (config.json, model.safetensors, tokenizer.json)</source>
         <translation>打开一个 GGUF 文件，或一个 Hugging Face 模型文件夹（config.json、model.safetensors、tokenizer.json）</translation>
     </message>
@@ -5007,7 +5037,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>%1 无法与已打开的注意力图对比：%2</translation>
     </message>
     <message>
-        <location line="+119"/>
+        <location line="+107"/>
         <source>Clear List</source>
         <translation>清空列表</translation>
     </message>
@@ -5423,7 +5453,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PositionsView</name>
     <message>
-        <location filename="../../ui/model/positions_view.cpp" line="+46"/>
+        <location filename="../../ui/model/positions_view.cpp" line="+47"/>
         <source>Layer %1 · head %2</source>
         <translation>第 %1 层 · 第 %2 个头</translation>
     </message>
@@ -6088,7 +6118,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+193"/>
+        <location filename="../../ui/classroom/view_tabs.cpp" line="+207"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -6286,7 +6316,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::WholeModelView</name>
     <message>
-        <location filename="../../ui/classroom/whole_model_view.cpp" line="+148"/>
+        <location filename="../../ui/classroom/whole_model_view.cpp" line="+145"/>
         <source>&amp;Token:</source>
         <translation>词元(&amp;T)：</translation>
     </message>
@@ -6396,12 +6426,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>0（贪心）</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+8"/>
         <source>Append the drawn token to the text and trace the new last token</source>
         <translation>把抽中的词元接到文本末尾，并显示新的最后一个词元的计算过程</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+37"/>
         <source>Draw a token first</source>
         <translation>请先抽取一个词元</translation>
     </message>

@@ -83,6 +83,28 @@ inline bool load_weights(ui::MainWindow& w, const QString& path) {
     return done.wait(60000) && done.front().front().toBool();
 }
 
+/// Exports the figure to `path` as File ▸ Export Figure… does, which writes it off the GUI
+/// thread, and waits for its end: true when the file was written, false when the window refused
+/// or the write failed (the error dialog says why, either way).
+inline bool export_figure(ui::MainWindow& w, const QString& path, const ui::ExportSize& size,
+                          const ui::FigureOptions& options) {
+    ui::FigureExports* exports = exports_of(w);
+    if (!exports) return false;
+    QSignalSpy done(exports, &ui::FigureExports::exportFinished);
+    if (!w.exportFigureTo(path, size, options)) return false;
+    // The end comes through the event loop, never before this wait.
+    return done.wait(60000) && done.front().at(1).toBool();
+}
+
+/// The same for File ▸ Export Weights….
+inline bool export_weights(ui::MainWindow& w, const QString& path) {
+    ui::FigureExports* exports = exports_of(w);
+    if (!exports) return false;
+    QSignalSpy done(exports, &ui::FigureExports::exportFinished);
+    if (!w.exportWeightsTo(path)) return false;
+    return done.wait(60000) && done.front().at(1).toBool();
+}
+
 /// What a window test opens: the settings file (default: settings.ini in the test's
 /// temporary folder), the window's size, and what to set on the settings before the window
 /// reads them.

@@ -8,7 +8,9 @@
 
 #include "engine/errors.h"
 #include "engine/io/attention_arrays.h"
+#include "ui/compute/csv.h"
 #include "ui/compute/model_snapshot.h"
+#include "ui/compute/resolved_config.h"
 #include "ui/render/figure_export.h"
 
 namespace attnviz::ui {

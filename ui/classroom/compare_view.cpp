@@ -380,7 +380,6 @@ void CompareView::requestB() {
     if (!compute_) {
         compute_ = new ComputeController(this);
         compute_->setObjectName(QStringLiteral("compareCompute"));
-        compute_->setPrepareMaps(false);
         if (budget_) compute_->setMemoryBudget(*budget_);
         connect(compute_, &ComputeController::resultReady, this, &CompareView::onResult);
         connect(compute_, &ComputeController::failed, this, &CompareView::onFailed);

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "ui/compute/resolved_config.h"
 #include "ui/render/fonts.h"
 
 namespace attnviz::ui {

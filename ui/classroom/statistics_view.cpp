@@ -15,14 +15,53 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <cstdio>
 #include <exception>
+#include <numbers>
 
 #include "engine/io/file_util.h"
 #include "ui/classroom/classroom_figure.h"
 
 namespace attnviz::ui {
 
-void HeadStatisticsModel::setStatistics(std::vector<HeadStatistics> stats, int focused_head) {
+namespace {
+/// The engine measures entropy in nats; this tab has always shown bits (log2 of the keys for
+/// attention spread evenly over them).
+double bits(double nats) {
+    return nats * std::numbers::log2e;
+}
+}  // namespace
+
+std::string head_statistics_table(const std::vector<models::HeadMeasures>& stats, char separator) {
+    std::string out;
+    const char* const names[] = {"head",  "rows", "entropy_bits", "max_weight", "mean_distance",
+                                 "first", "cls",  "sep",          "self",       "previous"};
+    for (const char* name : names) {
+        if (name != names[0]) out += separator;
+        out += name;
+    }
+    out += '\n';
+    char buffer[32];
+    const auto number = [&](double v) {
+        out += separator;
+        if (std::isnan(v)) return;
+        std::snprintf(buffer, sizeof buffer, "%.9g", v);
+        out += buffer;
+    };
+    for (std::size_t h = 0; h < stats.size(); ++h) {
+        const models::HeadMeasures& m = stats[h];
+        out += std::to_string(h + 1);
+        out += separator;
+        out += std::to_string(m.rows);
+        for (double v : {bits(m.entropy), m.max_weight, m.mean_distance, m.first, m.cls, m.sep,
+                         m.self, m.previous})
+            number(v);
+        out += '\n';
+    }
+    return out;
+}
+
+void HeadStatisticsModel::setStatistics(std::vector<models::HeadMeasures> stats, int focused_head) {
     beginResetModel();
     stats_ = std::move(stats);
     focused_ = focused_head;
@@ -39,14 +78,15 @@ int HeadStatisticsModel::columnCount(const QModelIndex& parent) const {
 
 QVariant HeadStatisticsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(stats_.size())) return {};
-    const HeadStatistics& s = stats_[std::size_t(index.row())];
+    const int head = index.row();
+    const models::HeadMeasures& s = stats_[std::size_t(head)];
     double v = 0.0;
     switch (index.column()) {
         case Head:
-            v = s.head;
+            v = head;
             break;
         case Entropy:
-            v = s.entropy;
+            v = bits(s.entropy);
             break;
         case MaxWeight:
             v = s.max_weight;
@@ -76,7 +116,7 @@ QVariant HeadStatisticsModel::data(const QModelIndex& index, int role) const {
         case ValueRole:
             return v;
         case Qt::DisplayRole:
-            if (index.column() == Head) return tr("Head %1").arg(s.head + 1);
+            if (index.column() == Head) return tr("Head %1").arg(head + 1);
             if (std::isnan(v)) return QStringLiteral("—");
             if (index.column() == Entropy || index.column() == Distance)
                 return QString::number(v, 'f', 2);
@@ -85,10 +125,10 @@ QVariant HeadStatisticsModel::data(const QModelIndex& index, int role) const {
             return index.column() == Head ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                           : QVariant(Qt::AlignRight | Qt::AlignVCenter);
         case Qt::DecorationRole:
-            if (index.column() == Head) return paint::head_color(s.head);
+            if (index.column() == Head) return paint::head_color(head);
             return {};
         case Qt::FontRole:
-            if (s.head == focused_) {
+            if (head == focused_) {
                 QFont f;
                 f.setBold(true);
                 return f;
@@ -221,14 +261,14 @@ void StatisticsView::changeEvent(QEvent* event) {
 
 int StatisticsView::headAtRow(int row) const {
     const QModelIndex source = proxy_->mapToSource(proxy_->index(row, 0));
-    return source.isValid() ? model_->statistics()[std::size_t(source.row())].head : -1;
+    return source.isValid() ? source.row() : -1;  // one row per head, in head order
 }
 
 void StatisticsView::setSnapshot(SnapshotPtr snapshot, int item, int focused_head,
-                                 const std::vector<HeadStatistics>* measured) {
+                                 const std::vector<models::HeadMeasures>* measured) {
     model_->setStatistics(measured   ? *measured
-                          : snapshot ? head_statistics(*snapshot, item)
-                                     : std::vector<HeadStatistics>{},
+                          : snapshot ? snapshot_head_measures(*snapshot, item)
+                                     : std::vector<models::HeadMeasures>{},
                           focused_head);
 }
 

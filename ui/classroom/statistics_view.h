@@ -1,15 +1,18 @@
 // Head statistics as a sortable table: one row per head (entropy, maximum weight, mean
 // attention distance, share of weight on the first token, [CLS], [SEP], itself and the
 // previous token).  Clicking a row focuses that head.  The table can be copied for a
-// spreadsheet or exported as CSV.
+// spreadsheet or exported as CSV.  The numbers are the engine's (models::HeadMeasures, as
+// snapshot_head_measures gives them); the table only formats them, entropy in bits.
 #pragma once
 
 #include <QAbstractTableModel>
 #include <QWidget>
 
+#include <string>
 #include <vector>
 
-#include "ui/classroom/head_statistics.h"
+#include "engine/models/head_atlas.h"
+#include "ui/compute/snapshot_statistics.h"
 
 class QLabel;
 class QPushButton;
@@ -18,16 +21,25 @@ class QTableView;
 
 namespace attnviz::ui {
 
+/// The table as delimited text, for a file (',' : CSV) or a spreadsheet paste ('\t'): a
+/// header of column names (head, rows, entropy_bits, max_weight, mean_distance, first, cls,
+/// sep, self, previous), one line per head (`stats[h]` is head h, numbered from 1), full float
+/// precision, and an empty field where a quantity does not exist.  Data, so the names are not
+/// translated.
+std::string head_statistics_table(const std::vector<models::HeadMeasures>& stats, char separator);
+
 class HeadStatisticsModel : public QAbstractTableModel {
     Q_OBJECT
   public:
     enum Column { Head, Entropy, MaxWeight, Distance, First, Cls, Sep, Self, Previous, Count };
-    /// The raw number of a cell (NaN where it does not exist), for sorting and tests.
+    /// The number a cell shows, unrounded (entropy in bits; the head from 0; NaN where it
+    /// does not exist), for sorting and tests.
     static constexpr int ValueRole = Qt::UserRole + 1;
 
     using QAbstractTableModel::QAbstractTableModel;
-    void setStatistics(std::vector<HeadStatistics> stats, int focused_head);
-    const std::vector<HeadStatistics>& statistics() const { return stats_; }
+    /// `stats[h]` is head h's.
+    void setStatistics(std::vector<models::HeadMeasures> stats, int focused_head);
+    const std::vector<models::HeadMeasures>& statistics() const { return stats_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -36,7 +48,7 @@ class HeadStatisticsModel : public QAbstractTableModel {
                         int role = Qt::DisplayRole) const override;
 
   private:
-    std::vector<HeadStatistics> stats_;
+    std::vector<models::HeadMeasures> stats_;
     int focused_ = -1;
 };
 
@@ -45,9 +57,10 @@ class StatisticsView : public QWidget {
   public:
     explicit StatisticsView(QWidget* parent = nullptr);
 
-    /// `measured`: head_statistics of that item, made off the GUI thread (null: measured here).
+    /// `measured`: snapshot_head_measures of that item, made off the GUI thread (null:
+    /// measured here).
     void setSnapshot(SnapshotPtr snapshot, int item, int focused_head,
-                     const std::vector<HeadStatistics>* measured = nullptr);
+                     const std::vector<models::HeadMeasures>* measured = nullptr);
     HeadStatisticsModel* model() const { return model_; }
     QTableView* table() const { return table_; }
     /// The head shown in a row of the (sorted) table.

@@ -10,6 +10,7 @@
 
 #include <qcustomplot.h>
 
+#include "ui/compute/resolved_config.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
 #include "ui/render/token_ticker.h"

@@ -19,6 +19,7 @@
 #include "ui/compute/model_lens.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_trace.h"
+#include "ui/compute/resolved_config.h"
 
 namespace attnviz::ui {
 
@@ -342,121 +343,15 @@ budget::MemoryPlan plan_snapshot_memory(const ComputeConfig& c, const TokenSeque
         c.scope(), c.num_heads, std::max(sh.L, sh.S), budget_bytes, kMaxOfferedWindow);
 }
 
-SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
-                             int num_threads, const budget::MemoryBudget* budget, bool model_steps,
-                             const PassControl* control, bool model_lens, GenerationFeed* feed,
-                             int model_trace) {
-    if (c.usesModel()) {
-        const budget::MemoryBudget memory =
-            budget ? *budget : budget::resolve_memory_budget("", "");
-        ComputeCache local;
-        ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
-        // Maps read from a file depend on the files (and their dates), not on the text.
-        const bool maps = c.usesMaps();
-        const ComputeCache::Impl::ModelKey key{
-            maps ? maps_key(c) : c.model_folder,
-            maps ? QString() : c.text_a,
-            c.pair_mode == PairMode::Single || maps ? QString() : c.text_b,
-            c.pair_mode == PairMode::Single || maps ? PairMode::Single : PairMode::CrossAttention,
-            c.layers_shown,
-            c.model_heads_shown,
-            c.window_length > 0 ? c.window_start : 0,
-            c.window_length,
-            maps ? std::map<ModelHead, KnockOut>() : c.knocked_out,  // no model to knock
-            maps ? std::vector<qint64>() : c.shownGenerated()};
-        // Choosing another layer re-slices; the word and special-token toggles regroup the
-        // pieces' maps; only another text or model runs the forward pass again.
-        const std::pair<bool, bool> shown{c.words, c.hide_special};
-        const bool writing = !maps && feed && feed->isOpen();
-        // A lower budget decides again about maps it no longer allows; maps extended by the
-        // writer's rows are replaced by a pass once it stops.
-        if (!cached.model_key || !(*cached.model_key == key) || !cached.piece_maps ||
-            cached.piece_maps->estimated_bytes > memory.bytes ||
-            (cached.piece_maps->provisional && !writing)) {
-            // The text continued by the writer's tokens: its rows extend the maps.
-            std::shared_ptr<const ModelMaps> extended;
-            if (writing && cached.model_key && cached.piece_maps &&
-                continues(*cached.model_key, key) && cached.induction_folder == c.model_folder)
-                if (const auto fed = feed->tokens(c, cached.model_key->generated.size()))
-                    extended = extend_model(*cached.piece_maps, c, *fed, memory, cached.induction);
-            cached.model_maps.reset();  // before the new pass allocates
-            cached.piece_maps.reset();
-            cached.steps.reset();
-            cached.steps_layer = -1;
-            cached.lens.reset();
-            cached.trace.reset();
-            cached.trace_token = kNoTrace;
-            if (cached.induction_folder != c.model_folder) cached.induction.clear();
-            cached.induction_folder = c.model_folder;
-            cached.piece_maps = extended ? std::move(extended)
-                                : maps   ? run_maps(c, memory, control)
-                                         : run_model(c, num_threads, memory, &cached.induction,
-                                                     control, &cached.intact);
-            cached.model_key = key;
-            if (writing) feed->forget(key.generated.size());  // the maps hold those rows
-        }
-        if (!cached.model_maps || cached.shown_key != shown) {
-            cached.model_maps.reset();
-            cached.trace.reset();  // its token counts the tokens shown
-            cached.trace_token = kNoTrace;
-            // Maps from a file group their pieces when their tokens file says how.
-            const bool plain = maps && cached.piece_maps->encoding.size() == 0;
-            cached.model_maps = plain ? cached.piece_maps : present_model(cached.piece_maps, c);
-            cached.shown_key = shown;
-        }
-        // While the writer extends the maps, the steps and the lens (each a pass of its own)
-        // wait for the pass that follows it.
-        const bool provisional = cached.piece_maps->provisional;
-        std::shared_ptr<const StepTensors> steps;
-        if (model_steps && !maps && !provisional) {  // a file holds the maps, not their making
-            const int layer = std::clamp(c.layer, 0, cached.piece_maps->num_layers - 1);
-            if (cached.steps_layer != layer) {
-                cached.steps.reset();
-                cached.steps = ui::model_steps(c, num_threads, *cached.piece_maps, control);
-                cached.steps_layer = layer;
-            }
-            steps = cached.steps;
-        }
-        // The lens reads the model's pieces, not the words shown: only the text or the model
-        // computes it again.
-        if (model_lens && !cached.lens && !provisional)
-            cached.lens = compute_lens(c, num_threads, control);
-        std::shared_ptr<const ModelTrace> trace;
-        if (model_trace != kNoTrace && !maps && !provisional) {
-            if (cached.trace_token != model_trace) {
-                cached.trace.reset();
-                cached.trace =
-                    ui::model_trace(c, model_trace, *cached.model_maps, num_threads, control);
-                cached.trace_token = model_trace;
-            }
-            trace = cached.trace;
-        }
-        return model_layer_snapshot(c, generation, cached.model_maps, std::move(steps),
-                                    model_lens ? cached.lens : nullptr, std::move(trace));
-    }
-    const auto start = std::chrono::steady_clock::now();
-    TokenSequences seq = resolve_tokens(c);
-    if (seq.a.empty())
-        throw UsageError(ComputeText::tr("There are no tokens: type a sentence.").toStdString());
-    if (c.pair_mode != PairMode::Single && seq.b.empty())
-        throw UsageError(ComputeText::tr("The second sentence has no tokens.").toStdString());
-
-    const MultiHeadAttentionOptions options = layer_options(c);
-    options.validate();
-
-    // Nothing large is allocated before this: a configuration over the budget is refused
-    // with what fits instead (the window asks the user, `attnviz export` prints it).
-    const budget::MemoryBudget memory = budget ? *budget : budget::resolve_memory_budget("", "");
-    const budget::MemoryPlan plan = plan_snapshot_memory(c, seq, memory.bytes, num_threads);
-    if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, memory);
-
-    // Parameters: from the cache, the weights file, or a seeded initialisation.
-    ComputeCache local;
-    ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
+namespace {
+/// The demo layer's parameters: the cached ones when the layer and its source are the same,
+/// else the weights file's or a seeded initialisation (then cached).
+void load_demo_parameters(const ComputeConfig& c, ComputeCache::Impl& cached,
+                          MultiHeadAttention* layer) {
+    MultiHeadAttention& mha = *layer;
     ComputeCache::Impl::LayerKey key{c.embed_dim,   c.num_heads,    c.bias, c.scoring,
                                      c.weight_seed, c.weights_file, 0};
     if (!c.weights_file.isEmpty()) key.file_stamp = file_stamp(c.weights_file);
-    MultiHeadAttention mha(options);
     if (cached.key && *cached.key == key) {
         mha.load_state_dict(cached.state);
     } else {
@@ -479,47 +374,189 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
         cached.state = mha.state_dict();
         cached.key = key;
     }
+}
 
+/// The demo's inputs embedded as the pair mode asks, with the snapshot's token labels and the
+/// key padding mask ([N, S], 1 = ignore).
+void embed_demo_inputs(const ComputeConfig& c, const TokenSequences& seq, AttentionSnapshot* snap,
+                       Tensor* query, Tensor* key_value, std::vector<float>* padding) {
     text::EmbeddingOptions emb;
     emb.embed_dim = c.embed_dim;
     emb.seed = kEmbeddingSeed;
     emb.positional_encoding = c.positional_encoding;
 
-    auto snap = std::make_shared<AttentionSnapshot>();
-    snap->generation = generation;
-    snap->config = c;
-
-    Tensor query, key_value;
-    std::vector<float> padding;  // [N, S], 1 = ignore
     switch (c.pair_mode) {
         case PairMode::Single: {
-            query = with_batch(text::embed_tokens(seq.a, emb));
-            key_value = query;
+            *query = with_batch(text::embed_tokens(seq.a, emb));
+            *key_value = *query;
             snap->query_tokens = {to_qstrings(seq.a)};
             snap->key_tokens = snap->query_tokens;
-            padding.assign(seq.a.size(), 0.0f);
+            padding->assign(seq.a.size(), 0.0f);
             break;
         }
         case PairMode::CrossAttention: {
-            query = with_batch(text::embed_tokens(seq.a, emb));
-            key_value = with_batch(text::embed_tokens(seq.b, emb));
+            *query = with_batch(text::embed_tokens(seq.a, emb));
+            *key_value = with_batch(text::embed_tokens(seq.b, emb));
             snap->query_tokens = {to_qstrings(seq.a)};
             snap->key_tokens = {to_qstrings(seq.b)};
-            padding.assign(seq.b.size(), 0.0f);
+            padding->assign(seq.b.size(), 0.0f);
             break;
         }
         case PairMode::PaddedBatch: {
             text::Batch batch = text::embed_batch({seq.a, seq.b}, emb);
-            query = std::move(batch.x);
-            key_value = query;
+            *query = std::move(batch.x);
+            *key_value = *query;
             for (const auto& tokens : batch.tokens) {
                 snap->query_tokens.push_back(to_qstrings(tokens));
                 snap->key_tokens.push_back(to_qstrings(tokens));
             }
-            padding = batch.key_padding_mask.values;
+            *padding = batch.key_padding_mask.values;
             break;
         }
     }
+}
+
+/// Where nothing is masked a weight is a number, unless the scores overflowed float (a
+/// weights file with huge values: q.k past 3.4e38 gives inf - inf in the softmax).  Says so
+/// instead of drawing NaN.
+void check_finite(const AttentionSnapshot& s) {
+    for (int n = 0; n < s.batch; ++n)
+        for (int h = -1; h < s.heads; ++h)
+            for (int i = 0; i < s.target_len; ++i)
+                for (int j = 0; j < s.source_len; ++j)
+                    if (!s.is_masked(n, i, j) && !std::isfinite(s.value(n, h, i, j)))
+                        throw DataError(
+                            ComputeText::tr("The attention scores overflow the range of float "
+                                            "(are the layer's weights far too large?): the "
+                                            "weights would be NaN, so none are drawn.")
+                                .toStdString());
+}
+
+/// A trained model's snapshot: its pass (or the cached one, or the writer's rows), the pieces
+/// grouped as shown, the steps, the lens and the trace when asked.
+SnapshotPtr compute_model_snapshot(const ComputeConfig& c, std::uint64_t generation,
+                                   ComputeCache* cache, int num_threads,
+                                   const budget::MemoryBudget* budget, bool model_steps,
+                                   const PassControl* control, bool model_lens,
+                                   GenerationFeed* feed, int model_trace) {
+    const budget::MemoryBudget memory = budget ? *budget : budget::resolve_memory_budget("", "");
+    ComputeCache local;
+    ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
+    // Maps read from a file depend on the files (and their dates), not on the text.
+    const bool maps = c.usesMaps();
+    const ComputeCache::Impl::ModelKey key{
+        maps ? maps_key(c) : c.model_folder,
+        maps ? QString() : c.text_a,
+        c.pair_mode == PairMode::Single || maps ? QString() : c.text_b,
+        c.pair_mode == PairMode::Single || maps ? PairMode::Single : PairMode::CrossAttention,
+        c.layers_shown,
+        c.model_heads_shown,
+        c.window_length > 0 ? c.window_start : 0,
+        c.window_length,
+        maps ? std::map<ModelHead, KnockOut>() : c.knocked_out,  // no model to knock
+        maps ? std::vector<qint64>() : c.shownGenerated()};
+    // Choosing another layer re-slices; the word and special-token toggles regroup the
+    // pieces' maps; only another text or model runs the forward pass again.
+    const std::pair<bool, bool> shown{c.words, c.hide_special};
+    const bool writing = !maps && feed && feed->isOpen();
+    // A lower budget decides again about maps it no longer allows; maps extended by the
+    // writer's rows are replaced by a pass once it stops.
+    if (!cached.model_key || !(*cached.model_key == key) || !cached.piece_maps ||
+        cached.piece_maps->estimated_bytes > memory.bytes ||
+        (cached.piece_maps->provisional && !writing)) {
+        // The text continued by the writer's tokens: its rows extend the maps.
+        std::shared_ptr<const ModelMaps> extended;
+        if (writing && cached.model_key && cached.piece_maps && continues(*cached.model_key, key) &&
+            cached.induction_folder == c.model_folder)
+            if (const auto fed = feed->tokens(c, cached.model_key->generated.size()))
+                extended = extend_model(*cached.piece_maps, c, *fed, memory, cached.induction);
+        cached.model_maps.reset();  // before the new pass allocates
+        cached.piece_maps.reset();
+        cached.steps.reset();
+        cached.steps_layer = -1;
+        cached.lens.reset();
+        cached.trace.reset();
+        cached.trace_token = kNoTrace;
+        if (cached.induction_folder != c.model_folder) cached.induction.clear();
+        cached.induction_folder = c.model_folder;
+        cached.piece_maps =
+            extended ? std::move(extended)
+            : maps   ? run_maps(c, memory, control)
+                   : run_model(c, num_threads, memory, &cached.induction, control, &cached.intact);
+        cached.model_key = key;
+        if (writing) feed->forget(key.generated.size());  // the maps hold those rows
+    }
+    if (!cached.model_maps || cached.shown_key != shown) {
+        cached.model_maps.reset();
+        cached.trace.reset();  // its token counts the tokens shown
+        cached.trace_token = kNoTrace;
+        // Maps from a file group their pieces when their tokens file says how.
+        const bool plain = maps && cached.piece_maps->encoding.size() == 0;
+        cached.model_maps = plain ? cached.piece_maps : present_model(cached.piece_maps, c);
+        cached.shown_key = shown;
+    }
+    // While the writer extends the maps, the steps and the lens (each a pass of its own)
+    // wait for the pass that follows it.
+    const bool provisional = cached.piece_maps->provisional;
+    std::shared_ptr<const StepTensors> steps;
+    if (model_steps && !maps && !provisional) {  // a file holds the maps, not their making
+        const int layer = std::clamp(c.layer, 0, cached.piece_maps->num_layers - 1);
+        if (cached.steps_layer != layer) {
+            cached.steps.reset();
+            cached.steps = ui::model_steps(c, num_threads, *cached.piece_maps, control);
+            cached.steps_layer = layer;
+        }
+        steps = cached.steps;
+    }
+    // The lens reads the model's pieces, not the words shown: only the text or the model
+    // computes it again.
+    if (model_lens && !cached.lens && !provisional)
+        cached.lens = compute_lens(c, num_threads, control);
+    std::shared_ptr<const ModelTrace> trace;
+    if (model_trace != kNoTrace && !maps && !provisional) {
+        if (cached.trace_token != model_trace) {
+            cached.trace.reset();
+            cached.trace =
+                ui::model_trace(c, model_trace, *cached.model_maps, num_threads, control);
+            cached.trace_token = model_trace;
+        }
+        trace = cached.trace;
+    }
+    return model_layer_snapshot(c, generation, cached.model_maps, std::move(steps),
+                                model_lens ? cached.lens : nullptr, std::move(trace));
+}
+
+/// The demo layer's snapshot: the text embedded, one MultiHeadAttention pass, the window.
+SnapshotPtr compute_demo_snapshot(const ComputeConfig& c, std::uint64_t generation,
+                                  ComputeCache* cache, int num_threads,
+                                  const budget::MemoryBudget* budget, const PassControl* control) {
+    const auto start = std::chrono::steady_clock::now();
+    TokenSequences seq = resolve_tokens(c);
+    if (seq.a.empty())
+        throw UsageError(ComputeText::tr("There are no tokens: type a sentence.").toStdString());
+    if (c.pair_mode != PairMode::Single && seq.b.empty())
+        throw UsageError(ComputeText::tr("The second sentence has no tokens.").toStdString());
+
+    const MultiHeadAttentionOptions options = layer_options(c);
+    options.validate();
+
+    // Nothing large is allocated before this: a configuration over the budget is refused
+    // with what fits instead (the window asks the user, `attnviz export` prints it).
+    const budget::MemoryBudget memory = budget ? *budget : budget::resolve_memory_budget("", "");
+    const budget::MemoryPlan plan = plan_snapshot_memory(c, seq, memory.bytes, num_threads);
+    if (!plan.fits()) throw budget::MemoryBudgetExceeded(plan, memory);
+
+    ComputeCache local;
+    ComputeCache::Impl& cached = *(cache ? cache : &local)->impl;
+    MultiHeadAttention mha(options);
+    load_demo_parameters(c, cached, &mha);
+
+    auto snap = std::make_shared<AttentionSnapshot>();
+    snap->generation = generation;
+    snap->config = c;
+    Tensor query, key_value;
+    std::vector<float> padding;  // [N, S], 1 = ignore
+    embed_demo_inputs(c, seq, snap.get(), &query, &key_value, &padding);
     const int n_items = int(query.dim(0));
     const int L = int(query.dim(1));
     const int S = int(key_value.dim(1));
@@ -599,23 +636,22 @@ SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, C
             for (int j = 0; j < Sw; ++j)
                 snap->masked[(std::size_t(n) * Lw + i) * Sw + j] =
                     (padding[std::size_t(n) * S + k0 + j] != 0.0f) || (c.causal && k0 + j > q0 + i);
-    // Where nothing is masked a weight is a number, unless the scores overflowed float
-    // (a weights file with huge values: q.k past 3.4e38 gives inf - inf in the softmax).
-    // Say so instead of drawing NaN.
-    for (int n = 0; n < n_items; ++n)
-        for (int h = -1; h < snap->heads; ++h)
-            for (int i = 0; i < Lw; ++i)
-                for (int j = 0; j < Sw; ++j)
-                    if (!snap->is_masked(n, i, j) && !std::isfinite(snap->value(n, h, i, j)))
-                        throw DataError(
-                            ComputeText::tr("The attention scores overflow the range of float "
-                                            "(are the layer's weights far too large?): the "
-                                            "weights would be NaN, so none are drawn.")
-                                .toStdString());
+    check_finite(*snap);
     snap->cache_ranges();
     snap->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return snap;
+}
+}  // namespace
+
+SnapshotPtr compute_snapshot(const ComputeConfig& c, std::uint64_t generation, ComputeCache* cache,
+                             int num_threads, const budget::MemoryBudget* budget, bool model_steps,
+                             const PassControl* control, bool model_lens, GenerationFeed* feed,
+                             int model_trace) {
+    if (c.usesModel())
+        return compute_model_snapshot(c, generation, cache, num_threads, budget, model_steps,
+                                      control, model_lens, feed, model_trace);
+    return compute_demo_snapshot(c, generation, cache, num_threads, budget, control);
 }
 
 }  // namespace attnviz::ui

@@ -9,12 +9,12 @@
 #include <exception>
 
 #include "engine/models/model_folder.h"
-#include "ui/classroom/head_statistics.h"
+#include "ui/compute/error_text.h"
 #include "ui/compute/generation_feed.h"
 #include "ui/compute/local_time.h"
 #include "ui/compute/mailbox.h"
+#include "ui/compute/snapshot_statistics.h"
 #include "ui/compute/worker_threads.h"
-#include "ui/render/heatmap_figure.h"
 
 namespace attnviz::ui {
 
@@ -114,14 +114,9 @@ class ComputeController::Worker : public QObject {
             // this snapshot so a continuously dragged slider keeps the view moving.
             if (request.prepare_maps && !superseded()) {
                 progress(70, QCoreApplication::translate("Compute", "Preparing heatmaps…"));
-                maps = std::make_shared<PreparedMaps>(
-                    build_prepared_maps(*snapshot, request.colormap, request.scale));
-                if (!request.recolor) {  // a recolouring keeps the statistics it had
-                    stats = std::make_shared<SnapshotStatistics>();
-                    stats->generation = gen;
-                    for (int n = 0; n < snapshot->batch; ++n)
-                        stats->items.push_back(head_statistics(*snapshot, n));
-                }
+                maps = request.prepare_maps(*snapshot, request.colormap, request.scale);
+                if (!request.recolor)  // a recolouring keeps the statistics it had
+                    stats = std::make_shared<SnapshotStatistics>(snapshot_statistics(*snapshot));
             }
             owner_box_->post(
                 [o = owner_, gen, snapshot = std::move(snapshot), maps = std::move(maps),
@@ -131,7 +126,7 @@ class ComputeController::Worker : public QObject {
                 o->failOverBudget(gen, plan, b);
             });
         } catch (const models::TextTooLong& e) {
-            const QString message = QString::fromStdString(e.what());
+            const QString message = error_text(e);
             const QString fitting = QString::fromStdString(e.fitting_text);
             const auto tokens = e.tokens, max = e.max_positions;
             owner_box_->post([o = owner_, gen, message, fitting, tokens, max] {
@@ -140,7 +135,7 @@ class ComputeController::Worker : public QObject {
         } catch (const Cancelled&) {
             owner_box_->post([o = owner_, gen] { o->cancelled(gen); });
         } catch (const std::exception& e) {
-            failed(gen, QString::fromStdString(e.what()));
+            failed(gen, error_text(e));
         } catch (...) {  // nothing may leave the thread
             failed(gen, QCoreApplication::translate("Compute",
                                                     "An unexpected error stopped the "
@@ -211,7 +206,7 @@ bool ComputeController::recolor() {
     requested_lens_ = model_lens_;
     requested_trace_ = model_trace_;
     emit busyChanged(true);
-    worker_->submit(Request{*last_config_, requested_, true, model_steps_, model_lens_,
+    worker_->submit(Request{*last_config_, requested_, prepare_maps_, model_steps_, model_lens_,
                             model_trace_, colormap_, scale_, budget_, latest_, feed_});
     return true;
 }

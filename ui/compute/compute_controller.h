@@ -56,8 +56,13 @@ class ComputeController : public QObject {
     /// settle() is waiting for the requests before it.
     bool isSettling() const { return settle_pending_; }
 
-    /// Build colour-map data on the worker too (the window wants it; the CLI does not).
-    void setPrepareMaps(bool on) { prepare_maps_ = on; }
+    /// Builds a snapshot's colour-map data (the heatmap grid's: ui/render/heatmap_figure.h
+    /// prepare_maps), run on the worker after each pass.
+    using MapPreparer = std::function<std::shared_ptr<PreparedMaps>(
+        const AttentionSnapshot& snapshot, Colormap colormap, ScaleMode scale)>;
+    /// With a preparer (the window's), each result comes with its colour maps and its heads'
+    /// statistics, built on the worker; without one (the comparison, tests), with neither.
+    void setMapPreparer(MapPreparer preparer) { prepare_maps_ = std::move(preparer); }
     /// With a model, also compute the chosen layer's steps (the steps view is open): a second
     /// pass up to that layer, so it is only run when wanted.  Turning it on re-runs the latest
     /// request when its result has no steps, or when it is still running without them.
@@ -118,7 +123,7 @@ class ComputeController : public QObject {
     struct Request {
         ComputeConfig config;
         std::uint64_t generation;
-        bool prepare_maps;
+        MapPreparer prepare_maps;  ///< empty: no maps, no statistics
         bool model_steps;
         bool model_lens;
         int model_trace;
@@ -147,7 +152,7 @@ class ComputeController : public QObject {
     std::uint64_t requested_ = 0;
     std::uint64_t finished_ = 0;
     std::uint64_t shown_ = 0;
-    bool prepare_maps_ = true;
+    MapPreparer prepare_maps_;
     bool model_steps_ = false;
     bool requested_steps_ = false;  ///< the newest request asked for a model's steps
     bool model_lens_ = false;

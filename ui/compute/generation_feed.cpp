@@ -29,7 +29,7 @@ FedToken fed_token(models::GenerationStep&& step) {
     return t;
 }
 
-void GenerationFeed::open(const ComputeConfig& config) {
+std::uint64_t GenerationFeed::open(const ComputeConfig& config) {
     std::lock_guard lock(mutex_);
     open_ = writing_ = true;
     base_ = config;
@@ -37,11 +37,21 @@ void GenerationFeed::open(const ComputeConfig& config) {
     rows_.clear();
     first_ = 0;
     bytes_ = 0;
+    return ++writer_;
 }
 
 void GenerationFeed::add(FedToken token) {
+    std::uint64_t writer = 0;
+    {
+        std::lock_guard lock(mutex_);
+        writer = writer_;
+    }
+    add(std::move(token), writer);
+}
+
+void GenerationFeed::add(FedToken token, std::uint64_t writer) {
     std::lock_guard lock(mutex_);
-    if (!open_) return;
+    if (!open_ || !writing_ || writer != writer_) return;
     ids_.push_back(token.id);
     bytes_ += token.attention.numel() * sizeof(float);
     rows_.push_back(std::move(token));

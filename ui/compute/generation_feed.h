@@ -39,10 +39,13 @@ class GenerationFeed {
     static constexpr std::size_t kMaxBytes = std::size_t{256} << 20;
 
     /// A writer starts continuing `config`'s text (with config.shownGenerated()); what the
-    /// feed held goes.
-    void open(const ComputeConfig& config);
-    /// The writer's next token (ignored once closed).
+    /// feed held goes.  Returns the writer's number, for add().
+    std::uint64_t open(const ComputeConfig& config);
+    /// The next token of the writer opened last (ignored once closed or finished).
     void add(FedToken token);
+    /// The next token of writer `writer`: ignored unless it is the one opened last and neither
+    /// finish() nor close() was called since (a stopped writer may still be ending its step).
+    void add(FedToken token, std::uint64_t writer);
     /// The writer has stopped; the tokens it handed over are still served until close().
     void finish();
     /// A writer runs: between open() and finish().
@@ -61,6 +64,7 @@ class GenerationFeed {
   private:
     mutable std::mutex mutex_;
     bool open_ = false, writing_ = false;
+    std::uint64_t writer_ = 0;       ///< the writer opened last
     ComputeConfig base_;             ///< the text continued, with its first generated tokens
     std::vector<std::int64_t> ids_;  ///< every token the writer added, in order
     std::size_t first_ = 0;          ///< index into ids_ of rows_.front()

@@ -7,7 +7,6 @@
 
 #include "engine/errors.h"
 #include "ui/compute/generation_feed.h"
-#include "ui/compute/mailbox.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
 #include "ui/compute/worker_threads.h"
@@ -59,77 +58,66 @@ Continuation continue_text(const ComputeConfig& config, const GenerationSettings
 }
 
 GenerationRunner::GenerationRunner(QObject* parent)
-    : QObject(parent), box_(new Mailbox(this)), feed_(std::make_shared<GenerationFeed>()) {}
+    : QObject(parent), feed_(std::make_shared<GenerationFeed>()) {}
 
 GenerationRunner::~GenerationRunner() {
     const QSignalBlocker quiet(this);  // whoever listens may be half destroyed
     stop();
-    if (thread_.joinable()) thread_.join();
 }
 
 void GenerationRunner::stop() {
-    if (stop_) stop_->store(true);
-    ++generation_;  // drops what the thread still hands over
-    if (running_) end();
+    const bool running = job_.isRunning();
+    job_.drop();  // what the thread still hands over is dropped
+    if (running) end();
 }
 
 void GenerationRunner::end() {
-    running_ = false;
     feed_->finish();  // the window closes it once it has drawn the last token (settle)
     emit ended();
 }
 
 void GenerationRunner::start(const ComputeConfig& config, const GenerationSettings& settings) {
     stop();
-    if (thread_.joinable()) thread_.join();  // at most one step of the model
-    auto stop_flag = std::make_shared<std::atomic<bool>>(false);
-    stop_ = stop_flag;
-    running_ = true;
-    feed_->open(config);
-    const std::uint64_t generation = generation_;
-    Mailbox* box = box_;
-    GenerationFeed* feed = feed_.get();
+    // The writer before this one, still ending its step, adds nothing more: it is not this one.
+    const std::uint64_t writer = feed_->open(config);
     // Knocked-out heads change every row as the text grows: the engine hands no rows then.
     const bool rows = config.knocked_out.empty();
-    // The thread is joined before box_, feed_ and this are destroyed, so all outlive it.
-    thread_ = std::thread([this, box, feed, rows, generation, config, settings, stop_flag] {
-        const auto deliver = [this, box, generation](auto call) {
-            box->post([this, generation, call] {
-                if (generation == generation_) call();
-            });
-        };
-        const auto on_token = [&](std::int64_t id) {
-            const qint64 at = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                  std::chrono::steady_clock::now().time_since_epoch())
-                                  .count();
-            deliver([this, id, at, rows] {
-                emit tokenChosen(qint64(id), at);
-                if (!rows) emit tokenGenerated(qint64(id));
-            });
-            return !stop_flag->load();
-        };
-        const auto on_step = [&](models::GenerationStep&& step) {
-            const std::int64_t id = step.id;
-            feed->add(fed_token(std::move(step)));
-            deliver([this, id] { emit tokenGenerated(qint64(id)); });
-        };
-        try {
+    struct Written {
+        bool eos = false, full = false;
+    };
+    // `this` is only used in what is posted: it runs on the GUI thread while the job is current.
+    job_.start(
+        [this, feed = feed_, writer, rows, config, settings](const JobControl& control) {
+            const auto on_token = [&](std::int64_t id) {
+                const qint64 at = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                      std::chrono::steady_clock::now().time_since_epoch())
+                                      .count();
+                control.post([this, id, at, rows] {
+                    emit tokenChosen(qint64(id), at);
+                    if (!rows) emit tokenGenerated(qint64(id));
+                });
+                return !control.stopped();
+            };
+            const auto on_step = [&](models::GenerationStep&& step) {
+                const std::int64_t id = step.id;
+                feed->add(fed_token(std::move(step)), writer);
+                control.post([this, id] { emit tokenGenerated(qint64(id)); });
+            };
             const models::Generation g = continue_text(config, settings, on_token, on_step);
-            if (g.stopped) return;
+            if (g.stopped) throw Cancelled();  // stop(): nothing more is delivered
             // Fewer than asked, and no end-of-text token: the positions ran out.
-            const bool full = !g.eos && std::int64_t(g.ids.size()) < settings.count;
-            deliver([this, eos = g.eos, full] {
-                end();
-                emit finished(eos, full);
-            });
-        } catch (const std::exception& e) {
-            const QString message = QString::fromUtf8(e.what());
-            deliver([this, message] {
-                end();
-                emit failed(message);
-            });
-        }
-    });
+            return Written{g.eos, !g.eos && std::int64_t(g.ids.size()) < settings.count};
+        },
+        {.finished =
+             [this](Written w) {
+                 end();
+                 emit finished(w.eos, w.full);
+             },
+         .failed =
+             [this](const QString& message) {
+                 end();
+                 emit failed(message);
+             }});
 }
 
 }  // namespace attnviz::ui

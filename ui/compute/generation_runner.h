@@ -1,27 +1,25 @@
-// The generation timeline's writer, off the GUI thread: Model::generate on the document's
-// text (its continuation so far included) with the knocked-out heads, each new token handed
-// to the GUI thread as soon as its attention rows are known (one step of the model's layers
-// after it is chosen), the rows put in the feed() the window's compute worker extends its maps
-// from.  stop() answers at once: the tokens the thread still delivers are dropped, and it ends
-// after the step under way.  Nothing here touches a widget or the document.
+// The generation timeline's writer, off the GUI thread (a BackgroundJob): Model::generate on
+// the document's text (its continuation so far included) with the knocked-out heads, each new
+// token handed to the GUI thread as soon as its attention rows are known (one step of the
+// model's layers after it is chosen), the rows put in the feed() the window's compute worker
+// extends its maps from.  stop() answers at once: the tokens the thread still delivers are
+// dropped, and it ends after the step under way.  Nothing here touches a widget or the document.
 #pragma once
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <thread>
 
 #include "engine/models/model.h"
+#include "ui/compute/background_job.h"
 #include "ui/document/attention_config.h"
 
 namespace attnviz::ui {
 
 class GenerationFeed;
-class Mailbox;
 
 /// The model's continuation of `config`'s text (with config.shownGenerated()): `settings.count`
 /// new tokens, fewer when the model's positions end first or it writes its end-of-text
@@ -37,16 +35,16 @@ class GenerationRunner : public QObject {
     Q_OBJECT
   public:
     explicit GenerationRunner(QObject* parent = nullptr);
-    /// Stops what runs and waits for it (one step of the model).
+    /// Stops what runs (after its step) without waiting for it, and without ended().
     ~GenerationRunner() override;
 
     /// Continues `config`'s text (with config.shownGenerated()) by `settings.count` tokens of
     /// its model, fewer when the model's positions end first.  A generation under way is
-    /// stopped first.
+    /// stopped first; the new one starts once it has ended its step.
     void start(const ComputeConfig& config, const GenerationSettings& settings);
     /// Ends the generation now: no token arrives after it; finished() is not emitted.
     void stop();
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return job_.isRunning(); }
     /// The new tokens' rows, for the compute worker (ComputeController::setGenerationFeed).
     std::shared_ptr<GenerationFeed> feed() const { return feed_; }
 
@@ -66,12 +64,8 @@ class GenerationRunner : public QObject {
   private:
     void end();
 
-    Mailbox* box_;
     std::shared_ptr<GenerationFeed> feed_;
-    std::thread thread_;
-    std::shared_ptr<std::atomic<bool>> stop_;
-    std::uint64_t generation_ = 0;
-    bool running_ = false;
+    BackgroundJob job_;
 };
 
 }  // namespace attnviz::ui

@@ -8,9 +8,9 @@
 #include <unordered_map>
 
 #include "engine/models/predictions.h"
+#include "ui/compute/csv.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
-#include "ui/render/figure_export.h"
 
 namespace attnviz::ui {
 

@@ -17,10 +17,11 @@
 #include "engine/errors.h"
 #include "engine/io/attention_arrays.h"
 #include "engine/models/head_statistics.h"
+#include "engine/models/pass_plan.h"
 #include "engine/models/token_views.h"
+#include "ui/compute/colour_table.h"
 #include "ui/compute/generation_feed.h"
 #include "ui/compute/model_store.h"
-#include "ui/render/colormaps.h"
 
 namespace attnviz::ui {
 
@@ -53,6 +54,8 @@ Encoded encode(const Opened& m, const ComputeConfig& c, QString* text = nullptr)
         return e;
     } catch (const models::TextTooLong&) {
         throw;  // the window offers the start that fits
+    } catch (const InvalidInput&) {
+        throw;  // its code says it in the window's language
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
@@ -84,19 +87,19 @@ Grouping shown_tokens(const text::Encoding& encoding, const QString& text_a, con
 
 /// Each head's map coloured from 0 to its own largest weight (a thumbnail shows where a head
 /// looks, not how sharply compared with the others); masked cells light grey.
-QImage thumbnail(const float* map, int L, bool causal, QCPColorGradient& gradient) {
+QImage thumbnail(const float* map, int L, bool causal, const ColourTable& colours) {
     QImage image(L, L, QImage::Format_RGB32);
     float hi = 0.0f;
     for (std::size_t k = 0; k < std::size_t(L) * L; ++k)
         hi = std::max(hi, map[k]);
-    const QCPRange range(0.0, hi > 0.0f ? double(hi) : 1.0);
+    const double upper = hi > 0.0f ? double(hi) : 1.0;
     std::vector<double> row(static_cast<std::size_t>(L));
     const QRgb grey = qRgb(236, 236, 236);
     for (int i = 0; i < L; ++i) {
         for (int j = 0; j < L; ++j)
             row[std::size_t(j)] = double(map[std::size_t(i) * L + j]);
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
-        gradient.colorize(row.data(), range, line, L);
+        colours.colorize(row.data(), 0.0, upper, line, L);
         if (causal)
             for (int j = i + 1; j < L; ++j)
                 line[j] = grey;
@@ -105,7 +108,7 @@ QImage thumbnail(const float* map, int L, bool causal, QCPColorGradient& gradien
 }
 
 void add_thumbnails(ModelMaps* m) {
-    QCPColorGradient gradient = make_gradient(Colormap::Viridis);  // this thread's own
+    const ColourTable colours(Colormap::Viridis);
     const int G = m->tokens;
     m->thumbnails.clear();
     m->aggregate_thumbnails.clear();
@@ -113,12 +116,12 @@ void add_thumbnails(ModelMaps* m) {
         const Tensor& w = m->weights[std::size_t(l)];
         for (int h = 0; h < m->num_heads; ++h)  // a head the budget did not keep: no image
             m->thumbnails.push_back(h < m->heads_kept ? thumbnail(w.ptr() + std::size_t(h) * G * G,
-                                                                  G, m->causal, gradient)
+                                                                  G, m->causal, colours)
                                                       : QImage());
         m->aggregate_thumbnails.push_back(
-            thumbnail(m->means[std::size_t(l)].ptr(), G, m->causal, gradient));
+            thumbnail(m->means[std::size_t(l)].ptr(), G, m->causal, colours));
         m->aggregate_thumbnails.push_back(
-            thumbnail(m->rollout[std::size_t(l)].ptr(), G, m->causal, gradient));
+            thumbnail(m->rollout[std::size_t(l)].ptr(), G, m->causal, colours));
     }
 }
 
@@ -134,7 +137,7 @@ std::shared_ptr<const PooledModel> pooled_model(const models::HeadStatistics& s,
     out->heads = int(s.heads);
     const int C = out->columns(), P = int(s.pooling.cells);
     const auto n = std::size_t(P) * std::size_t(P);
-    QCPColorGradient gradient = make_gradient(Colormap::Viridis);  // this thread's own
+    const ColourTable colours(Colormap::Viridis);
     out->has_rollout.assign(std::size_t(out->layers), 0);
     for (int which = 0; which < 2; ++which) {
         std::vector<float>& v = out->values[which];
@@ -160,7 +163,7 @@ std::shared_ptr<const PooledModel> pooled_model(const models::HeadStatistics& s,
                     c == C - 1 && !out->has_rollout[std::size_t(l)]
                         ? QImage()
                         : thumbnail(out->squares(ModelThumbnails(which), l, c), P, s.causal,
-                                    gradient));
+                                    colours));
         }
     }
     return out;
@@ -309,20 +312,6 @@ std::vector<models::HeadIntervention> knock_outs(const ComputeConfig& c,
     return out;
 }
 
-/// The first layers a scope keeps (its layers_shown, else every one of N).
-std::vector<std::int64_t> first_layers_of(int N, const budget::ResultScope& s) {
-    std::vector<std::int64_t> layers(
-        std::size_t(s.layers_shown > 0 ? std::min(s.layers_shown, N) : N));
-    for (std::size_t l = 0; l < layers.size(); ++l)
-        layers[l] = std::int64_t(l);
-    return layers;
-}
-
-/// The heads of H whose maps a scope keeps.
-int kept_heads_of(int H, const budget::ResultScope& s) {
-    return s.heads_shown < 0 ? H : std::min(s.heads_shown, H);
-}
-
 /// What a model's pass over L pieces with `options` needs for scope `s`.  Kept: the kept
 /// layers' maps of the kept heads (the window's rows and columns) and their thumbnails, one
 /// layer's panels drawn; with fewer heads or a window, one layer's every map while its heads
@@ -332,12 +321,9 @@ std::uint64_t pass_footprint(const models::Model& model, const models::ModelForw
                              const budget::ResultScope& s, std::int64_t L) {
     const int H = int(model.info().num_heads), N = int(model.info().num_layers);
     models::ModelForwardOptions o = options;
-    o.scope.layers = first_layers_of(N, s);
-    const int k = kept_heads_of(H, s);
-    o.scope.heads = k;
+    o.scope = models::attention_scope(s, models::every_layer(N), H, L);
+    const int k = s.kept_heads(H);
     const budget::AxisWindow w = budget::window_on(s, L);
-    o.scope.window_begin = w.begin;
-    o.scope.window_length = w.count;
     const double cells = double(w.count) * double(w.count), full = double(L * L);
     const double maps = double(o.scope.layers.size()) * double(k + 1) * cells;
     // Heads are measured from their rows (models::HeadStatisticsSink): per thread a block.
@@ -483,35 +469,22 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     if (control) options.control = *control;
     options.interventions = knock_outs(c, info);
     const int N = int(info.num_layers);
-    const auto first_layers = [N](const budget::ResultScope& s) { return first_layers_of(N, s); };
     const int H = int(info.num_heads);
-    const auto kept_heads = [H](const budget::ResultScope& s) { return kept_heads_of(H, s); };
     // A model too big to keep in float32 streams its weights: a layer's buffer counts.
-    const std::uint64_t streaming = model.streaming_weight_bytes();
     const auto footprint = [&](const budget::ResultScope& s) {
         return pass_footprint(model, options, s, L);
     };
     const budget::ResultScope requested = c.scope();
-    const std::uint64_t needed = footprint(requested);
-    if (needed > memory.bytes) {  // fewer layers, fewer heads of each, a window, or the means
-        budget::MemoryPlan plan =
-            budget::plan_memory(footprint, requested, H, L, memory.bytes, kMaxOfferedWindow,
-                                first_layers(budget::ResultScope{}));
-        plan.weights = streaming;
-        throw budget::MemoryBudgetExceeded(plan, memory);
-    }
-    // The weights take what the maps leave: kept in float32 when they fit, else streamed.
-    const budget::WeightsPlan weights =
-        budget::plan_weights(model.weight_bytes(), streaming, needed - streaming, memory.bytes);
-    m->model->set_weight_cache_bytes(weights.stream ? 0 : weights.kept);
+    // Over the budget: fewer layers, fewer heads of each, a window, or the means.
+    const models::PassPlan plan = models::plan_pass(model, footprint, requested, L, memory,
+                                                    kMaxOfferedWindow, models::every_layer(N));
+    const std::uint64_t needed = plan.memory.needed;
     const budget::AxisWindow window = budget::window_on(requested, L);
-    options.scope.layers = first_layers(requested);
+    options.scope = models::attention_scope(requested, models::every_layer(N), H, L);
+    options.weight_cache_bytes = plan.weight_cache_bytes();
     if (int(options.scope.layers.size()) == N) options.scope.layers.clear();  // every layer
 
-    const int heads_kept = kept_heads(requested);
-    options.scope.heads = heads_kept;
-    options.scope.window_begin = window.begin;
-    options.scope.window_length = window.count;
+    const int heads_kept = requested.kept_heads(H);
     const int layers_kept = options.scope.layers.empty() ? N : int(options.scope.layers.size());
     // Some maps not kept: every layer's rows are measured, for the atlas and the Model tab's
     // whole text.
@@ -695,9 +668,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     const auto kept_layers = [N](const budget::ResultScope& s) {
         return s.layers_shown > 0 ? std::min(s.layers_shown, N) : N;
     };
-    const auto kept_heads = [H](const budget::ResultScope& s) {
-        return s.heads_shown < 0 ? H : std::min(s.heads_shown, H);
-    };
+    const auto kept_heads = [H](const budget::ResultScope& s) { return s.kept_heads(H); };
     // What a model's pass keeps (run_model), without the pass: the kept layers' maps of the kept
     // heads, the mean and rollout, their thumbnails and one layer's panels drawn, plus the one
     // layer read from the file at a time (every head, every token) and a window's rollout.

@@ -1,26 +1,21 @@
 // Activation patching off the GUI thread: the sweep (models::patch_sweep) and a chosen head's
-// maps on both texts each run on a thread of their own.  The sweep hands its heads to the GUI
-// thread after every pass (kHeadsPerPass heads), through a Mailbox, so the map fills in as it
-// runs; cancel() stops it before the next layer of the pass under way.  Nothing here touches
-// a widget.
+// maps on both texts are each a BackgroundJob.  The sweep hands its heads to the GUI thread after
+// every pass (kHeadsPerPass heads), so the map fills in as it runs; cancel() stops it before the
+// next layer of the pass under way.  Nothing here touches a widget.
 #pragma once
 
 #include <QObject>
 #include <QString>
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
-#include <memory>
-#include <thread>
 
 #include "engine/models/predictions.h"
+#include "ui/compute/background_job.h"
 #include "ui/compute/model_store.h"
-#include "ui/model/patch_figure.h"
+#include "ui/compute/patch_head_maps.h"
 
 namespace attnviz::ui {
-
-class Mailbox;
 
 class PatchRunner : public QObject {
     Q_OBJECT
@@ -29,19 +24,21 @@ class PatchRunner : public QObject {
     static constexpr std::int64_t kHeadsPerPass = 4;
 
     explicit PatchRunner(QObject* parent = nullptr);
-    /// Stops what runs and waits for it (at most one layer of one pass).
+    /// Stops what runs (at its next layer) without waiting for it: nothing of it is delivered.
     ~PatchRunner() override;
 
     /// Sweeps `request` (its batch set to kHeadsPerPass) over `model`.  A sweep under way is
     /// stopped first; its hand-overs still queued are dropped.
     void start(ModelPtr model, models::PatchRequest request);
-    /// Stops the sweep at its next layer; finished() follows with the heads run.  Any thread.
+    /// Stops the sweep at its next layer; finished() follows with the heads run.  Returns at
+    /// once.
     void cancel();
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return sweep_.isRunning(); }
     /// The request of the last start(), as patch_sweep ran it.
     const models::PatchRequest& request() const { return request_; }
 
     /// `head` of `layer` (from 0) on both texts, one forward pass each: headMapsReady follows.
+    /// The maps of a head clicked before are stopped and dropped, not waited for.
     void startHeadMaps(ModelPtr model, models::ModelInput clean, models::ModelInput corrupt,
                        int layer, int head);
 
@@ -60,14 +57,14 @@ class PatchRunner : public QObject {
     void headMapsFailed(const QString& message);
 
   private:
-    void stopSweep();
-    void stopHeadMaps();
+    /// How a sweep ended: the heads run (all, or those before Cancel).
+    struct SweepEnd {
+        models::PatchResult result;
+        std::int64_t done = 0, total = 0;
+        bool stopped = false;
+    };
 
-    Mailbox* box_;
-    std::thread sweep_, maps_;
-    std::shared_ptr<std::atomic<bool>> sweep_stop_, maps_stop_;
-    std::uint64_t sweep_generation_ = 0, maps_generation_ = 0;
-    bool running_ = false;
+    BackgroundJob sweep_, maps_;
     models::PatchRequest request_;
 };
 

@@ -3,7 +3,6 @@
 #include <QFileInfo>
 
 #include "engine/io/attention_arrays.h"
-#include "ui/compute/mailbox.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/worker_threads.h"
 
@@ -66,65 +65,28 @@ PositionStatistics maps_statistics(const ComputeConfig& config, const PassContro
 
 }  // namespace
 
-StatisticsRunner::StatisticsRunner(QObject* parent) : QObject(parent), box_(new Mailbox(this)) {
+StatisticsRunner::StatisticsRunner(QObject* parent) : QObject(parent) {
     qRegisterMetaType<PositionStatisticsPtr>();
 }
 
-StatisticsRunner::~StatisticsRunner() {
-    stopPass();
-}
-
-void StatisticsRunner::stopPass() {
-    if (pass_stop_) pass_stop_->store(true);
-    if (pass_.joinable()) pass_.join();
-    ++pass_generation_;  // drops the hand-overs still queued
-    running_ = false;
-}
+StatisticsRunner::~StatisticsRunner() = default;
 
 void StatisticsRunner::cancel() {
-    if (auto stop = pass_stop_) stop->store(true);  // the pass answers within a layer
+    job_.cancel();  // the pass answers within a layer
 }
 
 void StatisticsRunner::start(const ComputeConfig& config) {
-    stopPass();
-    auto stop = std::make_shared<std::atomic<bool>>(false);
-    pass_stop_ = stop;
-    running_ = true;
-    const std::uint64_t generation = pass_generation_;
-    Mailbox* box = box_;
-    // The thread is joined before box_ and this are destroyed (stopPass), so both outlive it.
-    pass_ = std::thread([this, box, generation, config, stop] {
-        const auto deliver = [this, box, generation](auto call) {
-            box->post([this, generation, call] {
-                if (generation == pass_generation_) call();
-            });
-        };
-        PassControl control;
-        control.stop = stop.get();
-        control.progress = [&](std::int64_t done, std::int64_t total) {
-            deliver([this, done, total] { emit progressed(done, total); });
-        };
-        try {
-            auto result = std::make_shared<const PositionStatistics>(
+    job_.start(
+        [config](const JobControl& control) -> PositionStatisticsPtr {
+            return std::make_shared<const PositionStatistics>(
                 config.usesMaps() ? maps_statistics(config, control)
                                   : model_statistics(config, control));
-            deliver([this, result] {
-                running_ = false;
-                emit finished(result);
-            });
-        } catch (const Cancelled&) {
-            deliver([this] {
-                running_ = false;
-                emit cancelled();
-            });
-        } catch (const std::exception& e) {
-            const QString message = QString::fromUtf8(e.what());
-            deliver([this, message] {
-                running_ = false;
-                emit failed(message);
-            });
-        }
-    });
+        },
+        {.finished = [this](PositionStatisticsPtr result) { emit finished(result); },
+         .failed = [this](const QString& message) { emit failed(message); },
+         .cancelled = [this] { emit cancelled(); },
+         .progressed = [this](std::int64_t done,
+                              std::int64_t total) { emit progressed(done, total); }});
 }
 
 }  // namespace attnviz::ui

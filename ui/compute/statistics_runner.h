@@ -1,26 +1,23 @@
 // The statistics pass off the GUI thread, for the Positions view: every head's measures and
 // position curves over the whole text (engine/models/head_statistics.h), however long, from
 // the model (keeping no map) or from attention maps read from a file (one layer at a time).
-// Progress goes to the GUI thread after every layer through a Mailbox, and cancel() stops the
-// pass before its next layer.  The residual streams it keeps are what a head's full map is
-// recomputed from (PositionsView::fullMapSource).  Nothing here touches a widget.
+// The pass is a BackgroundJob: progress goes to the GUI thread after every layer, and cancel()
+// stops the pass before its next layer.  The residual streams it keeps are what a head's full map
+// is recomputed from (PositionsView::fullMapSource).  Nothing here touches a widget.
 #pragma once
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
-#include <atomic>
 #include <memory>
-#include <thread>
 
 #include "engine/models/head_statistics.h"
+#include "ui/compute/background_job.h"
 #include "ui/compute/model_store.h"
 #include "ui/document/attention_config.h"
 
 namespace attnviz::ui {
-
-class Mailbox;
 
 /// One finished pass: the statistics, the tokens they are over, and what a head's map needs.
 struct PositionStatistics {
@@ -46,7 +43,7 @@ class StatisticsRunner : public QObject {
     static constexpr std::uint64_t kResidualBytes = std::uint64_t(1) << 30;
 
     explicit StatisticsRunner(QObject* parent = nullptr);
-    /// Stops what runs and waits for it (at most one layer).
+    /// Stops what runs (at its next layer) without waiting for it: nothing of it is delivered.
     ~StatisticsRunner() override;
 
     /// The pass over `config`'s text with its model, or over its maps file.  A pass under way
@@ -54,7 +51,7 @@ class StatisticsRunner : public QObject {
     void start(const ComputeConfig& config);
     /// Stops the pass at its next layer; cancelled() follows.  Returns at once.
     void cancel();
-    bool isRunning() const { return running_; }
+    bool isRunning() const { return job_.isRunning(); }
 
   signals:
     void progressed(qint64 done, qint64 total);
@@ -63,13 +60,7 @@ class StatisticsRunner : public QObject {
     void failed(const QString& message);
 
   private:
-    void stopPass();
-
-    Mailbox* box_;
-    std::thread pass_;
-    std::shared_ptr<std::atomic<bool>> pass_stop_;
-    std::uint64_t pass_generation_ = 0;
-    bool running_ = false;
+    BackgroundJob job_;
 };
 
 }  // namespace attnviz::ui

@@ -208,11 +208,11 @@ struct TokenSequences {
     std::vector<std::string> b;
 };
 
-/// Tokenizes (or splits the token lists) exactly as the compute worker does.
-TokenSequences resolve_tokens(const ComputeConfig& config);
+/// The demo layer's tokens of a configuration: its tokenizer's, or its token lists split.  A
+/// model's tokens (and describe_config(), which names the model) are
+/// ui/compute/resolved_config.h's resolve_tokens(), which consults the models.
+TokenSequences demo_tokens(const ComputeConfig& config);
 
-/// "8 heads · embed_dim 64 · scaled dot-product · causal · dropout 0.1 (train, seed 3)"
-QString describe_config(const ComputeConfig& config);
 /// What a figure of a model must say about how its tokens are shown (words, hidden special
 /// tokens); empty for the pieces as they are, and for the demo layer.
 QStringList token_view_notes(const ComputeConfig& config);

@@ -54,25 +54,29 @@ void AttentionDocument::setPairMode(PairMode mode) {
     computeChanged();
 }
 
+bool AttentionDocument::tokensDiffer(const ComputeConfig& before, const ComputeConfig& after,
+                                     bool b) const {
+    if (token_resolver_) {
+        const TokenSequences x = token_resolver_(before), y = token_resolver_(after);
+        return b ? x.b != y.b : x.a != y.a;
+    }
+    if (after.usesModel()) return true;
+    const TokenSequences x = demo_tokens(before), y = demo_tokens(after);
+    return b ? x.b != y.b : x.a != y.a;
+}
+
 void AttentionDocument::setTextA(const QString& text) {
-    const TokenSequences before = tokens();
+    const ComputeConfig before = compute_;
     if (assign(compute_.text_a, text, this, &AttentionDocument::textAChanged)) {
         dropGenerated();  // it continued another text
-        if (before.a != tokens().a)
-            computeChanged(true);
-        else
-            computeChanged();
+        computeChanged(tokensDiffer(before, compute_, false));
     }
 }
 
 void AttentionDocument::setTextB(const QString& text) {
-    const TokenSequences before = tokens();
-    if (assign(compute_.text_b, text, this, &AttentionDocument::textBChanged)) {
-        if (before.b != tokens().b)
-            computeChanged(true);
-        else
-            computeChanged();
-    }
+    const ComputeConfig before = compute_;
+    if (assign(compute_.text_b, text, this, &AttentionDocument::textBChanged))
+        computeChanged(tokensDiffer(before, compute_, true));
 }
 
 void AttentionDocument::setUseTokenList(bool on) {

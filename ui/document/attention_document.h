@@ -11,6 +11,8 @@
 #include <QObject>
 #include <QString>
 
+#include <functional>
+
 #include "ui/document/attention_config.h"
 #include "ui/document/compare_config.h"
 
@@ -57,8 +59,11 @@ class AttentionDocument : public QObject {
     void setLowercase(bool on);
     bool specialTokens() const { return compute_.special_tokens; }
     void setSpecialTokens(bool on);
-    /// The tokens the engine will see (tokenized text or the token list).
-    TokenSequences tokens() const { return resolve_tokens(compute_); }
+    /// How the document tells whether an edit of a text changed its tokens (a changed token
+    /// drops the masks clicked on keys).  The window sets ui/compute's resolve_tokens; without
+    /// one, every edit of a model's text counts as changing its tokens.
+    using TokenResolver = std::function<TokenSequences(const ComputeConfig&)>;
+    void setTokenResolver(TokenResolver resolver) { token_resolver_ = std::move(resolver); }
 
     // --- the layer ---
     int embedDim() const { return compute_.embed_dim; }
@@ -288,6 +293,8 @@ class AttentionDocument : public QObject {
     /// An edit of the user's input, or a change of view state only (see edited()).
     enum class Change { Edit, View };
     void computeChanged(bool tokens_may_change = false, Change change = Change::Edit);
+    /// Whether text A (b: text B) has other tokens under `after` than under `before`.
+    bool tokensDiffer(const ComputeConfig& before, const ComputeConfig& after, bool b) const;
     void figureChanged(Change change = Change::View);
     void schedule();
     void flush();
@@ -299,6 +306,7 @@ class AttentionDocument : public QObject {
     void emitAll();
 
     ComputeConfig compute_;
+    TokenResolver token_resolver_;
 
     int model_heads_ = -1;  ///< setModelHeads(); -1: not known yet
     FigureOptions figure_;

@@ -8,7 +8,7 @@
 #include <QSaveFile>
 
 #include "ui/document/attention_document.h"
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 
 namespace attnviz::ui {
 

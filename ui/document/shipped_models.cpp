@@ -1,4 +1,4 @@
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -20,7 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 #include "ui/render/colormaps.h"
 
 namespace attnviz::ui {
@@ -29,9 +29,10 @@ namespace {
 /// A table cell that sorts by its number, not its text.
 class NumberItem : public QTableWidgetItem {
   public:
+    /// −1 (not measured) and NaN (does not exist) read "–".
     explicit NumberItem(double v, int decimals)
-        : QTableWidgetItem(v < 0 && decimals > 0 ? QStringLiteral("–")
-                                                 : QString::number(v, 'f', decimals)) {
+        : QTableWidgetItem(!(v >= 0) && decimals > 0 ? QStringLiteral("–")
+                                                     : QString::number(v, 'f', decimals)) {
         setData(Qt::UserRole, v);
         setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
@@ -433,12 +434,13 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
         for (std::int64_t h = 0; h < atlas_->heads(); ++h) {
             const double v = models::head_measure(atlas_->at(l, h), measure_);
             const QRect r = cellRect(int(l), int(h));
-            const QColor c = v < 0
+            const bool none = !(v >= 0);  // not measured (−1) or does not exist (NaN)
+            const QColor c = none
                                  ? QColor(230, 230, 230)
                                  : QColor::fromRgb(g.color(v, QCPRange(lo, hi > lo ? hi : lo + 1)));
             p.fillRect(r, c);
             const QString text =
-                v < 0 ? QStringLiteral("–") : QString::number(v, 'f', v >= 10 ? 0 : 2);
+                none ? QStringLiteral("–") : QString::number(v, 'f', v >= 10 ? 0 : 2);
             if (sfm.horizontalAdvance(text) + 4 <= r.width() && sfm.height() <= r.height()) {
                 p.setFont(small);
                 p.setPen(text_color_on(c));

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 
+#include "ui/compute/error_text.h"
 #include "ui/compute/generation_runner.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
@@ -279,7 +280,7 @@ void GenerationPanel::keep() {
         doc_->keepGenerated(model_text(*open_model(c.model_folder), c));
         setStatus(tr("The text now ends with the model's tokens."));
     } catch (const std::exception& e) {
-        setStatus(QString::fromUtf8(e.what()), true);
+        setStatus(error_text(e), true);
     }
 }
 

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
 

@@ -14,10 +14,10 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QThread>
 #include <QToolBar>
 
 #include <algorithm>
+#include <stdexcept>
 #include <tuple>
 
 #include "engine/errors.h"
@@ -25,9 +25,8 @@
 #include "engine/io/attention_arrays.h"
 #include "engine/models/local_models.h"
 #include "ui/classroom/compare_model.h"
-#include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 #include "ui/settings/app_settings.h"
 
 namespace attnviz::ui {
@@ -83,7 +82,7 @@ ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWi
     // A later choice wins: the document moving to another source (a session, an example, the
     // demo layer) drops a load still under way, whose result would otherwise replace it.
     connect(doc_, &AttentionDocument::modelFolderChanged, this, [this](const QString& folder) {
-        if (loading_ && QFileInfo(folder).absoluteFilePath() != loading_folder_) cancel();
+        if (isLoading() && QFileInfo(folder).absoluteFilePath() != loading_folder_) cancel();
         sync();
     });
     connect(doc_, &AttentionDocument::layerChanged, this, &ModelSource::sync);
@@ -94,14 +93,8 @@ ModelSource::ModelSource(AttentionDocument* document, AppSettings* settings, QWi
     updateRecentMenu();
 }
 
-ModelSource::~ModelSource() {
-    ++ticket_;  // whatever the loaders find is dropped
-    // Opening reads headers only (a few ms to a few hundred); the threads must not outlive
-    // the application.
-    abandoned_.push_back(loading_);
-    for (const QPointer<QThread>& t : abandoned_)
-        if (t) t->wait();
-}
+// Whatever a load finds after this is dropped (loader_); it is not waited for.
+ModelSource::~ModelSource() = default;
 
 void ModelSource::retranslate() {
     open_act_->setText(tr("Open &Model…"));
@@ -299,49 +292,37 @@ void ModelSource::load(const QString& folder) {
         return;
     }
     if (ModelPtr m = find_model(folder)) {  // already open: no thread, no wait
-        finish(++ticket_, folder, std::move(m), QString());
+        loader_.drop();                     // a load under way is of no use now
+        finish(folder, std::move(m), QString());
         return;
     }
-    const std::uint64_t ticket = ++ticket_;
-    // A load under way is abandoned, not waited for: its result is dropped (ticket).
-    std::erase_if(abandoned_, [](const QPointer<QThread>& t) { return t.isNull(); });
-    if (loading_) abandoned_.push_back(loading_);
-    loading_ = nullptr;
     loading_folder_ = QFileInfo(folder).absoluteFilePath();
     progress_label_->setText(tr("Opening %1…").arg(QFileInfo(folder).fileName()));
     progress_->show();
-    QPointer<ModelSource> self(this);
-    loading_ = QThread::create([self, ticket, folder] {
-        ModelPtr model;
-        QString error;
-        try {
-            model = open_model(folder);
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        } catch (...) {  // nothing may leave the thread
-            error = tr("an unexpected error stopped the reading");
-        }
-        Mailbox::application()->post([self, ticket, folder, model, error] {
-            if (self) self->finish(ticket, folder, model, error);
-        });
-    });
-    connect(loading_, &QThread::finished, loading_, &QObject::deleteLater);
-    loading_->start();
+    // A load under way is abandoned, not waited for: its result is dropped.
+    loader_.start(
+        [folder](const JobControl&) {
+            try {
+                return open_model(folder);
+            } catch (const std::exception&) {
+                throw;
+            } catch (...) {  // said as a reading error, not a computation's
+                throw std::runtime_error(
+                    tr("an unexpected error stopped the reading").toStdString());
+            }
+        },
+        {.finished = [this, folder](ModelPtr model) { finish(folder, std::move(model), {}); },
+         .failed = [this, folder](const QString& error) { finish(folder, nullptr, error); }});
 }
 
 void ModelSource::cancel() {
-    if (!loading_) return;
-    ++ticket_;
+    if (!isLoading()) return;
+    loader_.drop();
     progress_->hide();
-    abandoned_.push_back(loading_);  // it deletes itself when done; its result is dropped
-    loading_ = nullptr;
     emit loadFinished(false);
 }
 
-void ModelSource::finish(std::uint64_t ticket, const QString& folder, ModelPtr model,
-                         const QString& error) {
-    if (ticket != ticket_) return;  // cancelled, or a newer load started
-    loading_ = nullptr;             // it has handed its result over and deletes itself when done
+void ModelSource::finish(const QString& folder, ModelPtr model, const QString& error) {
     progress_->hide();
     if (!model) {
         settings_->removeRecent(AppSettings::RecentKind::Models, folder);

@@ -1,19 +1,18 @@
 // Where the window's attention comes from: the demo layer or a trained model folder.  It owns
-// File ▸ Open Model…, the recent models, the loader thread (the window stays usable, a load can
-// be cancelled, a failure changes nothing), the source and layer selectors of the tool bar and
-// the panel that describes the open model.
+// File ▸ Open Model…, the recent models, the loader (a BackgroundJob: the window stays usable, a
+// load can be cancelled, a failure changes nothing), the source and layer selectors of the tool bar
+// and the panel that describes the open model.
 #pragma once
 
 #include <QObject>
-#include <QPointer>
 #include <QString>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
-#include <vector>
 
 #include "ui/compute/attention_snapshot.h"
+#include "ui/compute/background_job.h"
 #include "ui/compute/model_store.h"
 
 class QAction;
@@ -23,7 +22,6 @@ class QLabel;
 class QMenu;
 class QPushButton;
 class QSpinBox;
-class QThread;
 class QToolBar;
 class QWidget;
 
@@ -76,9 +74,10 @@ class ModelSource : public QObject {
     /// makes them configuration B of the Compare view; comparedMapsOpened() follows.  A problem
     /// is reported by failed() and changes nothing.
     bool compareMaps(const QString& file, const QString& tokens);
-    /// Abandons the load under way: the document keeps its source.
+    /// Abandons the load under way (not waited for: its result is dropped); the document keeps
+    /// its source.
     void cancel();
-    bool isLoading() const { return loading_ != nullptr; }
+    bool isLoading() const { return loader_.isRunning(); }
     /// Follows a result: the layer selector's range, the info panel.
     void setSnapshot(const SnapshotPtr& snapshot);
 
@@ -96,7 +95,7 @@ class ModelSource : public QObject {
     /// Asks for a maps file and, when there is no tokens.json beside it, its tokens file; false
     /// when the user cancelled.
     bool chooseMaps(const QString& title, QString* file, QString* tokens);
-    void finish(std::uint64_t ticket, const QString& folder, ModelPtr model, const QString& error);
+    void finish(const QString& folder, ModelPtr model, const QString& error);
     void sync();
     void updateRecentMenu();
     void updateLocalMenu();
@@ -125,12 +124,9 @@ class ModelSource : public QObject {
     QWidget* progress_ = nullptr;
     QLabel* progress_label_ = nullptr;
     QPushButton* cancel_button_ = nullptr;
-    QThread* loading_ = nullptr;
-    /// Loads cancelled or replaced, still finishing (each deletes itself when done).
-    std::vector<QPointer<QThread>> abandoned_;
-    QString loading_folder_;    ///< absolute: the folder loading_ opens
-    std::uint64_t ticket_ = 0;  ///< the current load; older results are dropped
-    QString last_model_;        ///< the model the source combo offers besides the demo layer
+    BackgroundJob loader_;    ///< a load replaced or cancelled is dropped, not waited for
+    QString loading_folder_;  ///< absolute: the folder loader_ opens
+    QString last_model_;      ///< the model the source combo offers besides the demo layer
     Opener opener_ = [](const std::function<void()>& change) { change(); };
 };
 

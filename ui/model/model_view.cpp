@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 #include "ui/render/fonts.h"
 
 namespace attnviz::ui {

@@ -14,15 +14,10 @@
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
 #include "ui/classroom/classroom_figure.h"
+#include "ui/compute/patch_head_maps.h"
 #include "ui/render/painted_figure.h"
 
 namespace attnviz::ui {
-
-/// One head's attention on both texts ([L, L] each, rows the queries).
-struct PatchHeadMaps {
-    int layer = -1, head = -1;  ///< from 0
-    Tensor clean, corrupt;
-};
 
 /// What the figure draws: a sweep's result (complete or not) and what it was asked.
 struct PatchMaps {

@@ -19,7 +19,7 @@
 #include "engine/models/model_folder.h"
 #include "ui/classroom/figure_canvas.h"
 #include "ui/compute/patch_runner.h"
-#include "ui/model/shipped_models.h"
+#include "ui/document/shipped_models.h"
 #include "ui/render/figure_export.h"
 #include "ui/render/fonts.h"
 

@@ -19,6 +19,7 @@
 
 #include "engine/errors.h"
 #include "qcustomplot.h"
+#include "ui/compute/csv.h"
 #include "ui/compute/worker_threads.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"

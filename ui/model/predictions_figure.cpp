@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ui/compute/csv.h"
 #include "ui/render/figure_export.h"
 #include "ui/render/fonts.h"
 

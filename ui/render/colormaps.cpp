@@ -4,48 +4,18 @@
 
 namespace attnviz::ui {
 
-namespace {
-QCPColorGradient from_stops(std::initializer_list<QRgb> stops) {
-    QCPColorGradient g;
-    g.clearColorStops();
-    const double last = double(stops.size() - 1);
-    int i = 0;
-    for (QRgb rgb : stops)
-        g.setColorStopAt(i++ / last, QColor(rgb));
-    g.setColorInterpolation(QCPColorGradient::ciRGB);
-    g.setLevelCount(512);
-    return g;
-}
-}  // namespace
-
 QCPColorGradient make_gradient(Colormap map) {
     QCPColorGradient g;
-    switch (map) {
-        case Colormap::Viridis:
-            g = from_stops({0x440154, 0x482878, 0x3e4989, 0x31688e, 0x26828e, 0x1f9e89, 0x35b779,
-                            0x6ece58, 0xb5de2b, 0xfde725});
-            break;
-        case Colormap::Cividis:
-            g = from_stops({0x00224e, 0x123570, 0x3b496c, 0x575d6d, 0x707173, 0x8a8779, 0xa69d75,
-                            0xc4b56c, 0xe4cf5b, 0xfee838});
-            break;
-        case Colormap::Magma:
-            g = from_stops({0x000004, 0x180f3d, 0x440f76, 0x721f81, 0x9e2f7f, 0xcd4071, 0xf1605d,
-                            0xfd9668, 0xfeca8d, 0xfcfdbf});
-            break;
-        case Colormap::Grey:
-            g = from_stops({0xffffff, 0x111111});
-            break;
-    }
+    g.clearColorStops();
+    const std::vector<QRgb> stops = colormap_stops(map);
+    const double last = double(stops.size() - 1);
+    for (std::size_t i = 0; i < stops.size(); ++i)
+        g.setColorStopAt(double(i) / last, QColor(stops[i]));
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setLevelCount(ColourTable::kLevels);
     g.setNanHandling(QCPColorGradient::nhNanColor);
     g.setNanColor(masked_cell_color(map));
     return g;
-}
-
-QColor masked_cell_color(Colormap map) {
-    // Light neutral grey does not occur in viridis/cividis/magma; on the white-to-black grey
-    // map it would, so there masked cells get a faint warm tint plus the hatching.
-    return map == Colormap::Grey ? QColor(0xf3, 0xe9, 0xdc) : QColor(0xdc, 0xdc, 0xdc);
 }
 
 QColor masked_hatch_color(Colormap map) {

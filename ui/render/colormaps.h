@@ -1,7 +1,6 @@
-// Colour maps for attention weights.  QCustomPlot 2.1 has no perceptually uniform presets,
-// so the stops of matplotlib's viridis, cividis and magma are defined here (sampled at ten
-// evenly spaced points; RGB interpolation between them stays within a few percent of the
-// originals).  Grey runs from white (0) to near-black (max) for print.
+// Colour maps for attention weights, for QCustomPlot (2.1 has no perceptually uniform presets):
+// its gradient built from the stops of ui/compute/colour_table.h, and the colours drawn around
+// the cells.
 #pragma once
 
 #include <QColor>
@@ -9,14 +8,14 @@
 
 #include <qcustomplot.h>
 
+#include "ui/compute/colour_table.h"
 #include "ui/document/attention_config.h"
 
 namespace attnviz::ui {
 
+/// The gradient of `map`: the same colours as ColourTable(map), masked (NaN) cells in
+/// masked_cell_color(map).
 QCPColorGradient make_gradient(Colormap map);
-/// Colour of masked cells: clearly outside the map, so a masked cell never reads as a small
-/// weight.
-QColor masked_cell_color(Colormap map);
 /// Colour of the hatching drawn over masked cells.
 QColor masked_hatch_color(Colormap map);
 /// A readable text colour on top of a cell of colour `background`.

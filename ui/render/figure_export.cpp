@@ -26,6 +26,8 @@
 #include "engine/errors.h"
 #include "engine/io/npy.h"
 #include "ui/classroom/classroom_figure.h"
+#include "ui/compute/csv.h"
+#include "ui/compute/resolved_config.h"
 #include "ui/render/fonts.h"
 #include "ui/render/heatmap_figure.h"
 
@@ -88,15 +90,6 @@ QJsonValue json_number(float v) {
     return std::isfinite(v) ? QJsonValue(double(v)) : QJsonValue(QJsonValue::Null);
 }
 }  // namespace
-
-QString csv_field(const QString& s) {
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) &&
-        !s.contains(QLatin1Char('\n')) && !s.contains(QLatin1Char('\r')))
-        return s;
-    QString q = s;
-    q.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
-}
 
 void write_atomically(const QString& path, const QByteArray& bytes) {
     // Unbuffered: a buffered QSaveFile takes a short write while commit() flushes (a full

@@ -37,10 +37,6 @@ inline constexpr double kMaxExportScale = 8.0;
 /// naming the path and the reason.
 void write_atomically(const QString& path, const QByteArray& bytes);
 
-/// A CSV field: as it is, or quoted (with its quotes doubled) when it holds a comma, a quote
-/// or a line break.
-QString csv_field(const QString& s);
-
 /// From the file name's suffix (.png/.svg/.pdf, any case).
 std::optional<ExportFormat> figure_format_for(const QString& path);
 std::optional<WeightsFormat> weights_format_for(const QString& path);

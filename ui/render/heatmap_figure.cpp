@@ -8,6 +8,7 @@
 #include <limits>
 #include <tuple>
 
+#include "ui/compute/resolved_config.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
 #include "ui/render/generated_tokens.h"

@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/render/colormaps.h"
 
@@ -233,7 +234,7 @@ void ControlsPanel::syncMaskedKeys() {
         clear_masks_->setEnabled(false);
         return;
     }
-    const TokenSequences tokens = doc_->tokens();
+    const TokenSequences tokens = resolve_tokens(doc_->computeConfig());
     QStringList names;
     for (const auto& [item, key] : keys) {
         const auto& seq = doc_->pairMode() == PairMode::CrossAttention ? tokens.b

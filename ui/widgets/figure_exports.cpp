@@ -2,22 +2,19 @@
 
 #include <QApplication>
 #include <QDir>
-#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QPointer>
 #include <QStatusBar>
-#include <QThreadPool>
 
+#include <algorithm>
 #include <exception>
 #include <functional>
-#include <thread>
+#include <mutex>
 
 #include "engine/layers/attention_layer_file.h"
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
-#include "ui/compute/mailbox.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/positions_view.h"
@@ -29,50 +26,79 @@
 namespace attnviz::ui {
 
 namespace {
-std::function<void()>& worker_hook() {
-    static std::function<void()> hook;
-    return hook;
+// Set by a test's thread, read on the export's: guarded as PatchRunner guards its own.
+std::mutex hook_mutex;
+std::function<void()> worker_hook;
+
+/// On the export's thread, before its work: the test's hook, if any (called outside the lock,
+/// since it may hold the thread for long).
+void call_worker_hook() {
+    std::function<void()> hook;
+    {
+        const std::lock_guard lock(hook_mutex);
+        hook = worker_hook;
+    }
+    if (hook) hook();
 }
 }  // namespace
 
 void FigureExports::setWorkerHookForTesting(std::function<void()> hook) {
-    worker_hook() = std::move(hook);
-}
-
-template <typename Work>
-void FigureExports::offGuiThread(Work&& work) {
-    // No widget is touched on the worker: figures are drawn on the GUI thread before, and
-    // the work only encodes, computes or writes.  Input is held back while the loop runs,
-    // so nothing changes under it; a close request waits for the end (MainWindow::closeEvent).
-    QEventLoop loop;
-    Mailbox box(nullptr);  // this thread's: the worker's "done"
-    std::exception_ptr failure;
-    ++busy_;
-    std::thread worker([&] {
-        try {
-            if (worker_hook()) worker_hook()();
-            work();
-        } catch (...) {
-            failure = std::current_exception();
-        }
-        box.post([&loop] { loop.quit(); });
-    });
-    loop.exec(QEventLoop::ExcludeUserInputEvents);
-    worker.join();
-    if (--busy_ == 0) emit idle();
-    if (failure) std::rethrow_exception(failure);
+    const std::lock_guard lock(hook_mutex);
+    worker_hook = std::move(hook);
 }
 
 FigureExports::FigureExports(MainWindow* window, AppSettings* settings)
     : QObject(window), window_(window), settings_(settings) {}
 
-SnapshotPtr FigureExports::comparedFor(const SnapshotPtr& snapshot, const FigureOptions& options) {
-    if (options.kind != FigureKind::Compare) return nullptr;
-    // B of this A, computed off the GUI thread when the Compare tab has not got it.
-    const std::function<SnapshotPtr()> compute = window_->views()->compare()->comparedFor(snapshot);
-    SnapshotPtr compared;
-    offGuiThread([&] { compared = compute(); });
-    return compared;
+FigureExports::~FigureExports() {
+    for (const Export& e : exports_)
+        if (e.figure) QApplication::restoreOverrideCursor();
+}
+
+std::function<SnapshotPtr()> FigureExports::comparedFor(const SnapshotPtr& snapshot,
+                                                        const FigureOptions& options) {
+    if (options.kind != FigureKind::Compare) return {};
+    // B of this A: at once when the Compare tab has it, else a computation of its own.
+    return window_->views()->compare()->comparedFor(snapshot);
+}
+
+FigureExports::Export& FigureExports::startExport(const QString& path, const QString& error_title,
+                                                  bool figure) {
+    Export& e = exports_.emplace_back();
+    e.path = path;
+    e.error_title = error_title;
+    e.figure = figure;
+    // The window stays usable: a cursor that says it works on, not one that says "wait".
+    if (figure) QApplication::setOverrideCursor(Qt::BusyCursor);
+    return e;
+}
+
+void FigureExports::endExport(Export& e, const QString& error) {
+    const QString path = e.path;
+    const QString title = e.error_title;
+    if (e.figure) QApplication::restoreOverrideCursor();
+    // Its job ends here, inside its own last hand-over: nothing of it runs after this.
+    exports_.remove_if([&e](const Export& x) { return &x == &e; });
+    if (error.isEmpty()) {
+        window_->rememberDirectory(path);
+        window_->statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)),
+                                          5000);
+    } else {
+        window_->showError(title, error);
+    }
+    emit exportFinished(path, error.isEmpty());
+    if (exports_.empty()) emit idle();
+}
+
+void FigureExports::writeFigure(Export& e, RenderedFigure figure) {
+    Export* at = &e;  // in exports_ until endExport
+    e.job.start(
+        [path = e.path, figure = std::move(figure)](const JobControl&) {
+            call_worker_hook();
+            write_atomically(path, encode_figure(figure));
+        },
+        {.finished = [this, at] { endExport(*at, QString()); },
+         .failed = [this, at](const QString& message) { endExport(*at, message); }});
 }
 
 bool FigureExports::exportFigureTo(const QString& path, const ExportSize& size,
@@ -84,20 +110,41 @@ bool FigureExports::exportFigureTo(const QString& path, const ExportSize& size,
                               "computed or the input has an error."));
         return false;
     }
+    const QString title = tr("Cannot export the figure");
+    std::function<SnapshotPtr()> compared;
+    RenderedFigure figure;
     try {
-        QApplication::setOverrideCursor(Qt::WaitCursor);
-        const SnapshotPtr compared = comparedFor(snapshot, options);
-        const RenderedFigure figure =
-            render_figure(*snapshot, options, size, path, std::nullopt, compared.get());
-        offGuiThread([&] { write_atomically(path, encode_figure(figure)); });
-        QApplication::restoreOverrideCursor();
+        compared = comparedFor(snapshot, options);
+        if (!compared) figure = render_figure(*snapshot, options, size, path);
     } catch (const std::exception& e) {
-        QApplication::restoreOverrideCursor();
-        window_->showError(tr("Cannot export the figure"), QString::fromStdString(e.what()));
+        window_->showError(title, QString::fromUtf8(e.what()));
         return false;
     }
-    window_->rememberDirectory(path);
-    window_->statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+    Export& e = startExport(path, title, true);
+    if (!compared) {
+        writeFigure(e, std::move(figure));
+        return true;
+    }
+    // B first, off the GUI thread; then the figure is drawn here and written off it.
+    Export* at = &e;
+    e.job.start(
+        [compared](const JobControl&) {
+            call_worker_hook();
+            return compared();
+        },
+        {.finished =
+             [this, at, snapshot, size, options](const SnapshotPtr& b) {
+                 RenderedFigure drawn;
+                 try {
+                     drawn =
+                         render_figure(*snapshot, options, size, at->path, std::nullopt, b.get());
+                 } catch (const std::exception& ex) {
+                     endExport(*at, QString::fromUtf8(ex.what()));
+                     return;
+                 }
+                 writeFigure(*at, std::move(drawn));
+             },
+         .failed = [this, at](const QString& message) { endExport(*at, message); }});
     return true;
 }
 
@@ -149,14 +196,15 @@ bool FigureExports::exportWeightsTo(const QString& path) {
         window_->showError(tr("Cannot export"), tr("There are no weights yet."));
         return false;
     }
-    try {
-        offGuiThread([&] { export_weights(*snapshot, path); });
-    } catch (const std::exception& e) {
-        window_->showError(tr("Cannot export the weights"), QString::fromStdString(e.what()));
-        return false;
-    }
-    window_->rememberDirectory(path);
-    window_->statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)), 5000);
+    Export& e = startExport(path, tr("Cannot export the weights"), false);
+    Export* at = &e;
+    e.job.start(
+        [snapshot, path](const JobControl&) {
+            call_worker_hook();
+            export_weights(*snapshot, path);
+        },
+        {.finished = [this, at] { endExport(*at, QString()); },
+         .failed = [this, at](const QString& message) { endExport(*at, message); }});
     return true;
 }
 
@@ -178,12 +226,34 @@ void FigureExports::copyFigure() {
     options.font_px = 14;
     // The grid's own size, so the copy looks like what is on screen, at the screen's scale.
     const QSize size = window_->grid()->size().expandedTo(QSize(640, 400));
+    const double scale = std::max(1.0, window_->devicePixelRatioF());
+    std::function<SnapshotPtr()> compared;
     try {
-        const SnapshotPtr compared = comparedFor(snapshot, options);
-        copy_figure_to_clipboard(*snapshot, options, size,
-                                 std::max(1.0, window_->devicePixelRatioF()), compared.get());
+        compared = comparedFor(snapshot, options);
     } catch (const std::exception& e) {
-        window_->showError(tr("Cannot copy the figure"), QString::fromStdString(e.what()));
+        window_->showError(tr("Cannot copy the figure"), QString::fromUtf8(e.what()));
+        return;
+    }
+    if (!compared) return copyNow(snapshot, nullptr, options, size, scale);
+    copy_job_.start(
+        [compared](const JobControl&) {
+            call_worker_hook();
+            return compared();
+        },
+        {.finished = [this, snapshot, options, size,
+                      scale](const SnapshotPtr& b) { copyNow(snapshot, b, options, size, scale); },
+         .failed =
+             [this](const QString& message) {
+                 window_->showError(tr("Cannot copy the figure"), message);
+             }});
+}
+
+void FigureExports::copyNow(const SnapshotPtr& snapshot, const SnapshotPtr& compared,
+                            const FigureOptions& options, QSize size, double scale) {
+    try {
+        copy_figure_to_clipboard(*snapshot, options, size, scale, compared.get());
+    } catch (const std::exception& e) {
+        window_->showError(tr("Cannot copy the figure"), QString::fromUtf8(e.what()));
         return;
     }
     window_->statusBar()->showMessage(tr("Figure copied to the clipboard"), 3000);
@@ -201,38 +271,23 @@ bool FigureExports::loadWeightsFrom(const QString& path) {
         window_->showError(tr("Cannot load weights"), tr("No file was given."));
         return false;
     }
-    const std::uint64_t ticket = ++weights_ticket_;
-    loading_weights_ = true;
     window_->statusBar()->showMessage(
         tr("Reading weights from %1…").arg(QFileInfo(path).fileName()));
-    // The task holds only the path and a guarded pointer: a closed window drops its result.
-    QPointer<FigureExports> self(this);
-    static const char pool_hand_over = 0;  // QThreadPool hands the task over under Qt's locks
-    std::function<void()> task = [self, ticket, path] {
-        happens_after(&pool_hand_over);
-        std::optional<MultiHeadAttentionOptions> options;
-        QString error;
-        try {
-            options = load_attention_layer(path.toStdString()).options();
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        } catch (...) {
-            error = QStringLiteral("%1: an unknown error").arg(path);
-        }
-        Mailbox::application()->post([self, ticket, path, options, error] {
-            if (self) self->finishWeights(ticket, path, options, error);
-        });
-    };
-    happens_before(&pool_hand_over);
-    QThreadPool::globalInstance()->start(std::move(task));
+    // The work holds only the path: a closed window drops its result.
+    weights_job_.start(
+        [path](const JobControl&) { return load_attention_layer(path.toStdString()).options(); },
+        {.finished =
+             [this, path](const MultiHeadAttentionOptions& options) {
+                 finishWeights(path, options, QString());
+             },
+         .failed = [this,
+                    path](const QString& error) { finishWeights(path, std::nullopt, error); }});
     return true;
 }
 
-void FigureExports::finishWeights(std::uint64_t ticket, const QString& path,
+void FigureExports::finishWeights(const QString& path,
                                   const std::optional<MultiHeadAttentionOptions>& options,
                                   const QString& error) {
-    if (ticket != weights_ticket_) return;  // a newer load replaced this one
-    loading_weights_ = false;
     window_->statusBar()->clearMessage();
     const QString name = QFileInfo(path).fileName();
     QString problem = error;

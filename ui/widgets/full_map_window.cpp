@@ -13,7 +13,6 @@
 
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
-#include "ui/compute/mailbox.h"
 #include "ui/compute/worker_threads.h"
 #include "ui/render/figure_export.h"
 #include "ui/widgets/zoom_heatmap.h"
@@ -32,8 +31,7 @@ FullMapWindow::FullMapWindow(FullMapSourcePtr source, int layer, int head,
       source_(std::move(source)),
       layer_(layer),
       head_(head),
-      colormap_(colormap),
-      box_(new Mailbox(this)) {
+      colormap_(colormap) {
     setObjectName(QStringLiteral("fullMapWindow"));
     setAttribute(Qt::WA_DeleteOnClose);
     title_ = new QLabel(this);
@@ -107,9 +105,7 @@ FullMapWindow::FullMapWindow(FullMapSourcePtr source, int layer, int head,
     });
 }
 
-FullMapWindow::~FullMapWindow() {
-    stop();
-}
+FullMapWindow::~FullMapWindow() = default;
 
 QString FullMapWindow::titleText() const {
     return tr("%1 · layer %2 · head %3")
@@ -163,43 +159,16 @@ void FullMapWindow::keyPressEvent(QKeyEvent* event) {
     QWidget::keyPressEvent(event);
 }
 
-void FullMapWindow::stop() {
-    if (stop_) stop_->store(true);
-    if (worker_.joinable()) worker_.join();
-    ++generation_;  // drops a hand-over still queued
-    loading_ = false;
-}
-
 void FullMapWindow::start(std::function<Built(const PassControl&)> work) {
-    stop();
     loading_ = true;
     pool_->setEnabled(false);
     status_->setText(tr("Reading layer %1, head %2…").arg(layer_ + 1).arg(head_ + 1));
-    auto stop_flag = std::make_shared<std::atomic<bool>>(false);
-    stop_ = stop_flag;
-    const std::uint64_t generation = generation_;
-    Mailbox* box = box_;
-    // Joined (stop()) before box_ and this are destroyed, so both outlive the thread.
-    worker_ = std::thread([this, box, generation, work = std::move(work), stop_flag] {
-        PassControl control;
-        control.stop = stop_flag.get();
-        try {
-            auto built = std::make_shared<Built>(work(control));
-            box->post([this, generation, built] {
-                if (generation == generation_) showBuilt(std::move(*built));
-            });
-        } catch (const Cancelled&) {
-        } catch (const std::exception& e) {
-            const QString message = QString::fromUtf8(e.what());
-            box->post([this, generation, message] {
-                if (generation == generation_) fail(message);
-            });
-        }
-    });
+    job_.start([work = std::move(work)](const JobControl& control) { return work(control); },
+               {.finished = [this](Built built) { showBuilt(std::move(built)); },
+                .failed = [this](const QString& message) { fail(message); }});
 }
 
 void FullMapWindow::showBuilt(Built built) {
-    if (worker_.joinable()) worker_.join();  // it has handed over: it is ending
     loading_ = false;
     pool_->setEnabled(true);
     if (built.first) {
@@ -218,7 +187,6 @@ void FullMapWindow::showBuilt(Built built) {
 }
 
 void FullMapWindow::fail(const QString& message) {
-    if (worker_.joinable()) worker_.join();
     loading_ = false;
     error_ = message;
     pool_->setEnabled(false);

@@ -1,17 +1,16 @@
 // One head's whole map in a window of its own, zoomable (ZoomHeatmap): opened from a head of the
 // Model tab's mosaic, of the Atlas or of the heatmap grid (its context menu: Open Full Map…).
-// The map comes from a FullMapSource (compute/full_map_source.h) on a worker thread, and its
+// The map comes from a FullMapSource (compute/full_map_source.h) in a BackgroundJob, and its
 // pyramid is built there too; the GUI thread only draws.  The window exports the region in view
 // (PNG, SVG, PDF) through the same renderer as every figure.
 #pragma once
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
-#include <thread>
 
 #include "engine/ops/map_pyramid.h"
+#include "ui/compute/background_job.h"
 #include "ui/compute/full_map_source.h"
 #include "ui/document/attention_config.h"
 
@@ -21,7 +20,6 @@ class QPushButton;
 
 namespace attnviz::ui {
 
-class Mailbox;
 class ZoomHeatmap;
 
 class FullMapWindow : public QWidget {
@@ -69,9 +67,8 @@ class FullMapWindow : public QWidget {
         bool first = true;  ///< the map itself, not another pooling of it
     };
     void retranslate();
-    /// Runs `work` on the worker (one at a time) and hands what it built to showBuilt().
+    /// Runs `work` in the job (one at a time) and hands what it built to showBuilt().
     void start(std::function<Built(const PassControl&)> work);
-    void stop();
     void showBuilt(Built built);
     void fail(const QString& message);
     void exportDialog();
@@ -92,10 +89,7 @@ class FullMapWindow : public QWidget {
     QPushButton* export_ = nullptr;
     QString error_;
     bool loading_ = false;
-    Mailbox* box_ = nullptr;
-    std::thread worker_;
-    std::shared_ptr<std::atomic<bool>> stop_;
-    std::uint64_t generation_ = 0;
+    BackgroundJob job_;  ///< dropped with the window: a map being read is not waited for
 };
 
 }  // namespace attnviz::ui

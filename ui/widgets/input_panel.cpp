@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 
+#include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/render/fonts.h"
 
@@ -154,7 +155,7 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
     connect(edit_tokens_, &QCheckBox::toggled, this, [this](bool on) {
         if (on) {
             // Start editing from what the tokenizer produced.
-            const TokenSequences t = doc_->tokens();
+            const TokenSequences t = resolve_tokens(doc_->computeConfig());
             doc_->setTokenListA(join_tokens(t.a));
             doc_->setTokenListB(join_tokens(resolve_tokens([&] {
                                                 ComputeConfig c = doc_->computeConfig();
@@ -238,7 +239,7 @@ void InputPanel::showFileTokens(const std::vector<std::string>& tokens) {
 }
 
 void InputPanel::refreshTokens() {
-    TokenSequences t = doc_->tokens();
+    TokenSequences t = resolve_tokens(doc_->computeConfig());
     if (!file_tokens_.empty()) t = TokenSequences{file_tokens_, {}};
     // The fonts for the tokens on show (a long text's first ones; Qt falls back per glyph).
     QStringList all;

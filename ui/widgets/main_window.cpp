@@ -25,15 +25,16 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/full_map_source.h"
 #include "ui/compute/generation_runner.h"
+#include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
+#include "ui/document/shipped_models.h"
 #include "ui/model/generation_panel.h"
 #include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/predictions_view.h"
-#include "ui/model/shipped_models.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/controls_panel.h"
@@ -67,7 +68,31 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
         doc_ = new AttentionDocument(this);
         doc_->setColormap(settings_->defaultColormap());
     }
+    createParts();
+    QWidget* controls = createLayout();
+    createActions(controls);
+    connectCompute();
+    connectGrid();
+    connectViews();
+
+    grid_->setOptions(doc_->figureOptions());
+    compute_->setFigureHints(doc_->colormap(), doc_->scaleMode());
+    compute_->request(doc_->computeConfig());
+    restoreLayout();
+    // Start on the heatmaps, so the shortcuts work before anything is clicked.
+    grid_->setFocusPolicy(Qt::StrongFocus);
+    grid_->setFocus();
+    updateTitle();
+    syncViewControls();
+}
+
+/// The document's helpers, the worker, the exports, the models, the panels and the grid.
+void MainWindow::createParts() {
+    doc_->setTokenResolver(resolve_tokens);
     compute_ = new ComputeController(this);
+    compute_->setMapPreparer([](const AttentionSnapshot& s, Colormap colormap, ScaleMode scale) {
+        return std::make_shared<PreparedMaps>(build_prepared_maps(s, colormap, scale));
+    });
     exports_ = new FigureExports(this, settings_);
     models_ = new ModelSource(doc_, settings_, this);
     connect(models_, &ModelSource::failed, this, &MainWindow::showError);
@@ -77,7 +102,11 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     controls_ = new ControlsPanel(doc_, this);
     grid_ = new HeatmapGridView(this);
     grid_->setObjectName(QStringLiteral("heatmapGrid"));
+}
 
+/// The left column (the model's panel or the demo's controls, scrolled) beside the text, the
+/// scope bar and the views; the session files, which keep the splitter.  Returns the column.
+QWidget* MainWindow::createLayout() {
     // The left column: the open model described and its own panel (focus, knocked-out heads,
     // predictions) while a model is the source; else the demo layer's controls.
     auto* left = new QWidget(this);
@@ -116,7 +145,12 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(sessions_, &SessionFiles::titleChanged, this, &MainWindow::sessionChanged);
     models_->setOpener(
         [this](const std::function<void()>& change) { sessions_->openInto(change); });
+    return controls_scroll;
+}
 
+/// The menus and their actions, the history, presentation mode, the status bar and the memory
+/// budget.  `controls`: the left column, which presentation mode hides.
+void MainWindow::createActions(QWidget* controls) {
     WindowActions::Parts parts;
     parts.document = doc_;
     parts.sessions = sessions_;
@@ -132,7 +166,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(actions_, &WindowActions::languageRequested, this, &MainWindow::languageRequested);
     connect(actions_, &WindowActions::exampleRequested, this, &MainWindow::loadExample);
     presentation_ = new PresentationMode(
-        this, doc_, views_, {controls_scroll, inputs_, scope_bar_},
+        this, doc_, views_, {controls, inputs_, scope_bar_},
         [this](int delta) { actions_->stepHead(delta); }, actions_->viewMenu());
     connect(presentation_, &PresentationMode::changed, this, &MainWindow::syncViewControls);
     createStatusBar();
@@ -150,111 +184,126 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     guard_->reloadBudget();
     actions_->attentionMenu()->addSeparator();
     actions_->attentionMenu()->addAction(guard_->budgetAction());
+}
 
-    // Document -> compute -> grid.
-    connect(doc_, &AttentionDocument::computeConfigChanged, this, [this] {
-        // A long pass is announced (the recovery copy is written) before it starts.
-        if (!compute_->lastRequest() || !(*compute_->lastRequest() == doc_->computeConfig()))
-            guard_->aboutToCompute(doc_->computeConfig());
-        compute_->request(doc_->computeConfig());
-    });
-    connect(doc_, &AttentionDocument::figureOptionsChanged, this, [this] {
-        const FigureOptions o = doc_->figureOptions();
-        compute_->setFigureHints(o.colormap, o.scale);
-        // New colours: the worker colours the maps, and the grid takes the options with them
-        // (resultReady), so the GUI thread never recolours every cell itself.
-        const FigureOptions& shown = grid_->figure()->options();
-        const bool colours = o.colormap != shown.colormap || o.scale != shown.scale;
-        const SnapshotPtr s = compute_->latest();
-        recolor_pending_ = colours && s &&
-                           std::size_t(s->batch) * (s->heads + 1) * s->target_len * s->source_len >=
-                               kRecolorOnWorkerCells &&
-                           compute_->recolor();
-        if (!recolor_pending_) grid_->setOptions(o);
-        syncViewControls();
-    });
+/// Document -> compute -> grid, and the writer's rows into the maps.
+void MainWindow::connectCompute() {
+    connect(doc_, &AttentionDocument::computeConfigChanged, this, &MainWindow::requestComputation);
+    connect(doc_, &AttentionDocument::figureOptionsChanged, this, &MainWindow::applyFigureOptions);
     connect(doc_, &AttentionDocument::settingsChanged, this, &MainWindow::syncViewControls);
-    auto follow_source = [this] {
-        const bool model = doc_->computeConfig().usesModel();
-        controls_->setModelSource(model);
-        model_panel_->setVisible(model);
-        inputs_->setModelSource(model);
-        // Attention maps read from a file come with their tokens: there is no text to type.
-        const bool maps = doc_->computeConfig().usesMaps();
-        inputs_->setEnabled(!maps);
-        inputs_->setToolTip(maps ? tr("The tokens are those of the attention maps' tokens file.")
-                                 : QString());
-    };
-    connect(doc_, &AttentionDocument::modelFolderChanged, this, follow_source);
-    follow_source();
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, &MainWindow::followSource);
+    followSource();
     // The writer's rows extend the maps while it writes; a full pass follows when it stops.
     GenerationRunner* writer = model_panel_->generation()->runner();
     compute_->setGenerationFeed(writer->feed());
     connect(writer, &GenerationRunner::ended, compute_, &ComputeController::settle);
-    connect(compute_, &ComputeController::resultReady, this, [this](const SnapshotPtr& s) {
-        if (s->model) doc_->setModelHeads(s->model->heads_kept);
-        std::vector<std::string> file_tokens;  // attention maps: the tokens file's, on show
-        if (s->model && s->config.usesMaps())
-            for (const QString& t : s->model->token_text)
-                file_tokens.push_back(t.toStdString());
-        inputs_->showFileTokens(file_tokens);
-        models_->setSnapshot(s);
-        // Characters the model reads as <unk>: said under the tokens, with the bilingual model.
-        const QString bilingual = shipped_model(QStringLiteral("char-zh-en-4l"));
-        inputs_->setUnknownCharacters(
-            s->model ? s->model->unknown_chars : 0, s->model ? s->model->text_chars : 0,
-            s->model && !bilingual.isEmpty() &&
-                QFileInfo(s->model->folder).absoluteFilePath() != bilingual);
-        if (recolor_pending_) {
-            recolor_pending_ = false;
-            grid_->setSnapshot(s, compute_->latestMaps(), doc_->figureOptions());
-        } else {
-            grid_->setSnapshot(s, compute_->latestMaps());
-        }
-        grid_->setMessage(QString());
-        if (s->model && !s->model->warning.isEmpty() && s->model->warning != maps_warning_) {
-            maps_warning_ = s->model->warning;  // said once per file, not on every layer
-            statusBar()->showMessage(tr("Warning: %1").arg(maps_warning_), 15000);
-        }
-        views_->setSnapshot(s, compute_->latestStatistics());
-        model_panel_->setSnapshot(s);
-        // Mean only (the memory budget's offer) keeps no head: "mean of 8 heads", not "0 heads".
-        const int all_heads = std::max(s->num_heads, s->heads);
-        const QString heads = s->heads == 0 ? tr("mean of %n head(s)", nullptr, all_heads)
-                              : s->heads < all_heads
-                                  ? tr("%1 of %2 heads").arg(s->heads).arg(all_heads)
-                                  : tr("%n head(s)", nullptr, all_heads);
-        timing_label_->setText(tr("%1 × %2 tokens · %3 · %4 ms")
-                                   .arg(s->target_len)
-                                   .arg(s->source_len)
-                                   .arg(heads)
-                                   .arg(s->elapsed_ms, 0, 'f', 1));
-        syncViewControls();
-    });
-    connect(compute_, &ComputeController::failed, this, [this](const QString& message) {
-        if (recolor_pending_) {
-            recolor_pending_ = false;
-            grid_->setOptions(doc_->figureOptions());
-        }
-        grid_->setMessage(message);
-        statusBar()->showMessage(message, 8000);
-    });
-    connect(compute_, &ComputeController::busyChanged, this, [this](bool busy) {
-        if (busy) {
-            progress_delay_->start();
-        } else {
-            progress_delay_->stop();
-            progress_->hide();
-            cancel_compute_->hide();
-        }
-    });
+    connect(compute_, &ComputeController::resultReady, this, &MainWindow::showResult);
+    connect(compute_, &ComputeController::failed, this, &MainWindow::showComputeFailure);
+    connect(compute_, &ComputeController::busyChanged, this, &MainWindow::showBusy);
     connect(compute_, &ComputeController::progressChanged, this,
             [this](int percent, const QString& stage) {
                 progress_->setValue(percent);
                 progress_->setFormat(stage);
             });
+}
 
-    // Grid interactions -> document.
+void MainWindow::requestComputation() {
+    // A long pass is announced (the recovery copy is written) before it starts.
+    if (!compute_->lastRequest() || !(*compute_->lastRequest() == doc_->computeConfig()))
+        guard_->aboutToCompute(doc_->computeConfig());
+    compute_->request(doc_->computeConfig());
+}
+
+void MainWindow::applyFigureOptions() {
+    const FigureOptions o = doc_->figureOptions();
+    compute_->setFigureHints(o.colormap, o.scale);
+    // New colours: the worker colours the maps, and the grid takes the options with them
+    // (resultReady), so the GUI thread never recolours every cell itself.
+    const FigureOptions& shown = grid_->figure()->options();
+    const bool colours = o.colormap != shown.colormap || o.scale != shown.scale;
+    const SnapshotPtr s = compute_->latest();
+    recolor_pending_ = colours && s &&
+                       std::size_t(s->batch) * (s->heads + 1) * s->target_len * s->source_len >=
+                           kRecolorOnWorkerCells &&
+                       compute_->recolor();
+    if (!recolor_pending_) grid_->setOptions(o);
+    syncViewControls();
+}
+
+/// A model, attention maps or the demo layer: the panels that go with it.
+void MainWindow::followSource() {
+    const bool model = doc_->computeConfig().usesModel();
+    controls_->setModelSource(model);
+    model_panel_->setVisible(model);
+    inputs_->setModelSource(model);
+    // Attention maps read from a file come with their tokens: there is no text to type.
+    const bool maps = doc_->computeConfig().usesMaps();
+    inputs_->setEnabled(!maps);
+    inputs_->setToolTip(maps ? tr("The tokens are those of the attention maps' tokens file.")
+                             : QString());
+}
+
+void MainWindow::showResult(const SnapshotPtr& s) {
+    if (s->model) doc_->setModelHeads(s->model->heads_kept);
+    std::vector<std::string> file_tokens;  // attention maps: the tokens file's, on show
+    if (s->model && s->config.usesMaps())
+        for (const QString& t : s->model->token_text)
+            file_tokens.push_back(t.toStdString());
+    inputs_->showFileTokens(file_tokens);
+    models_->setSnapshot(s);
+    // Characters the model reads as <unk>: said under the tokens, with the bilingual model.
+    const QString bilingual = shipped_model(QStringLiteral("char-zh-en-4l"));
+    inputs_->setUnknownCharacters(s->model ? s->model->unknown_chars : 0,
+                                  s->model ? s->model->text_chars : 0,
+                                  s->model && !bilingual.isEmpty() &&
+                                      QFileInfo(s->model->folder).absoluteFilePath() != bilingual);
+    if (recolor_pending_) {
+        recolor_pending_ = false;
+        grid_->setSnapshot(s, compute_->latestMaps(), doc_->figureOptions());
+    } else {
+        grid_->setSnapshot(s, compute_->latestMaps());
+    }
+    grid_->setMessage(QString());
+    if (s->model && !s->model->warning.isEmpty() && s->model->warning != maps_warning_) {
+        maps_warning_ = s->model->warning;  // said once per file, not on every layer
+        statusBar()->showMessage(tr("Warning: %1").arg(maps_warning_), 15000);
+    }
+    views_->setSnapshot(s, compute_->latestStatistics());
+    model_panel_->setSnapshot(s);
+    // Mean only (the memory budget's offer) keeps no head: "mean of 8 heads", not "0 heads".
+    const int all_heads = std::max(s->num_heads, s->heads);
+    const QString heads = s->heads == 0          ? tr("mean of %n head(s)", nullptr, all_heads)
+                          : s->heads < all_heads ? tr("%1 of %2 heads").arg(s->heads).arg(all_heads)
+                                                 : tr("%n head(s)", nullptr, all_heads);
+    timing_label_->setText(tr("%1 × %2 tokens · %3 · %4 ms")
+                               .arg(s->target_len)
+                               .arg(s->source_len)
+                               .arg(heads)
+                               .arg(s->elapsed_ms, 0, 'f', 1));
+    syncViewControls();
+}
+
+void MainWindow::showComputeFailure(const QString& message) {
+    if (recolor_pending_) {
+        recolor_pending_ = false;
+        grid_->setOptions(doc_->figureOptions());
+    }
+    grid_->setMessage(message);
+    statusBar()->showMessage(message, 8000);
+}
+
+void MainWindow::showBusy(bool busy) {
+    if (busy) {
+        progress_delay_->start();
+    } else {
+        progress_delay_->stop();
+        progress_->hide();
+        cancel_compute_->hide();
+    }
+}
+
+/// Grid interactions -> document; knocking heads out and whole maps, from any map.
+void MainWindow::connectGrid() {
     connect(grid_, &HeatmapGridView::headClicked, this, [this](int head) {
         doc_->setView(head < 0 ? FigureView::Mean : FigureView::Head, std::max(head, 0));
     });
@@ -285,6 +334,10 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             &PredictionsBox::setHoverPiece);
     connect(views_->modelView(), &ModelView::pieceHovered, model_panel_->predictions(),
             &PredictionsBox::setHoverPiece);
+}
+
+/// The views' requests: hover text, errors, what the worker must add, heads to show.
+void MainWindow::connectViews() {
     connect(views_, &ViewTabs::hovered, hover_label_, &QLabel::setText);
     connect(views_, &ViewTabs::failed, this, &MainWindow::showError);
     connect(views_, &ViewTabs::stepsShown, compute_, &ComputeController::setModelSteps);
@@ -292,21 +345,7 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
     connect(views_, &ViewTabs::traceWanted, compute_, &ComputeController::setModelTrace);
     compute_->setModelTrace(views_->wantedTrace());
     compute_->setModelSteps(views_->layerStepsShown());
-    connect(views_, &ViewTabs::modelHeadActivated, this, [this](int layer, int head) {
-        // A layer measured but not kept (the Atlas of a pass that keeps the first layers):
-        // the head's map, recomputed, rather than a kept layer's heatmaps.
-        const SnapshotPtr s = compute_->latest();
-        if (s && s->model && layer >= s->model->num_layers) {
-            if (head >= 0) openFullMap(layer, head);
-            return;
-        }
-        doc_->setLayer(layer);
-        if (head < 0 || head >= doc_->viewableHeads())  // a head without maps: the mean
-            doc_->setView(FigureView::Mean, 0);
-        else
-            doc_->setView(FigureView::Head, head);
-        views_->setCurrentTab(ViewTabs::GridTab);
-    });
+    connect(views_, &ViewTabs::modelHeadActivated, this, &MainWindow::showModelHead);
     connect(views_, &ViewTabs::headActivated, this, [this](int head) {
         doc_->setView(FigureView::Head, head);
         views_->setCurrentTab(ViewTabs::GridTab);
@@ -315,16 +354,22 @@ MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument
             [this] { models_->load(shipped_model(QStringLiteral("char-zh-en-4l"))); });
     connect(controls_, &ControlsPanel::loadWeightsRequested, exports_,
             &FigureExports::loadWeightsDialog);
+}
 
-    grid_->setOptions(doc_->figureOptions());
-    compute_->setFigureHints(doc_->colormap(), doc_->scaleMode());
-    compute_->request(doc_->computeConfig());
-    restoreLayout();
-    // Start on the heatmaps, so the shortcuts work before anything is clicked.
-    grid_->setFocusPolicy(Qt::StrongFocus);
-    grid_->setFocus();
-    updateTitle();
-    syncViewControls();
+void MainWindow::showModelHead(int layer, int head) {
+    // A layer measured but not kept (the Atlas of a pass that keeps the first layers):
+    // the head's map, recomputed, rather than a kept layer's heatmaps.
+    const SnapshotPtr s = compute_->latest();
+    if (s && s->model && layer >= s->model->num_layers) {
+        if (head >= 0) openFullMap(layer, head);
+        return;
+    }
+    doc_->setLayer(layer);
+    if (head < 0 || head >= doc_->viewableHeads())  // a head without maps: the mean
+        doc_->setView(FigureView::Mean, 0);
+    else
+        doc_->setView(FigureView::Head, head);
+    views_->setCurrentTab(ViewTabs::GridTab);
 }
 
 MainWindow::~MainWindow() = default;

@@ -122,6 +122,8 @@ class MainWindow : public QMainWindow {
     /// its unsaved-changes flag.
     SessionExtras recoveryExtras() const;
     bool hasUnsavedChanges() const;
+    /// Start an export and return at once: false (with the error dialog) when it cannot start,
+    /// else FigureExports::exportFinished follows once the file is written off the GUI thread.
     bool exportFigureTo(const QString& path, const ExportSize& size, const FigureOptions& options);
     bool exportWeightsTo(const QString& path);
     /// Starts reading a demo layer's file off the GUI thread: true once started (false for an
@@ -158,6 +160,21 @@ class MainWindow : public QMainWindow {
     void dropEvent(QDropEvent* event) override;
 
   private:
+    // The constructor's steps, in order.
+    void createParts();
+    QWidget* createLayout();
+    void createActions(QWidget* controls);
+    void connectCompute();
+    void connectGrid();
+    void connectViews();
+    // What the document, the worker and the views ask of the window.
+    void requestComputation();
+    void applyFigureOptions();
+    void followSource();
+    void showResult(const SnapshotPtr& s);
+    void showComputeFailure(const QString& message);
+    void showBusy(bool busy);
+    void showModelHead(int layer, int head);
     void createStatusBar();
     void restoreLayout();
     void saveLayout();

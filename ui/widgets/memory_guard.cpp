@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/memory_dialogs.h"

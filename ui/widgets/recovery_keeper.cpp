@@ -11,7 +11,7 @@
 #include <cstdio>
 
 #include "ui/document/attention_document.h"
-#include "ui/i18n/language.h"
+#include "ui/widgets/language_switcher.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/memory_guard.h"
 

@@ -1,0 +1,490 @@
+// Reading a transformer's weights (transformer_weights.h): the names found and checked when the
+// model opens, then each tensor converted to float32 (kept, or streamed a block at a time).
+#include "engine/models/transformer_weights.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+#include <string_view>
+#include <thread>
+
+#include "engine/budget/memory_budget.h"
+#include "engine/buffers.h"
+#include "engine/errors.h"
+#include "engine/kernels/gemm_bf16.h"
+#include "engine/ops/parallel.h"
+
+namespace attnviz::models::detail {
+
+namespace {
+
+/// Rows of a streamed [out, in] matrix converted and multiplied at a time: about 8 MB, in the
+/// last-level cache when they are multiplied, and at least 256 so that repacking the
+/// activations for each block costs little.
+Index stream_block_rows(Index in) {
+    return std::max<Index>(256, ((Index{8} << 20) / (4 * std::max<Index>(in, 1))) / 64 * 64);
+}
+
+/// ATTNVIZ_WEIGHT_CACHE, else the default memory budget: the weights are converted once and
+/// kept when they fit in it, as a small model's always have been.
+std::size_t default_weight_cache_bytes() {
+    const std::uint64_t memory = budget::usable_memory_bytes();
+    if (const char* env = std::getenv(kWeightCacheEnvironmentVariable); env && *env) {
+        if (std::string_view(env) == "0") return 0;
+        try {
+            return static_cast<std::size_t>(budget::parse_memory_size(env, memory));
+        } catch (const std::invalid_argument&) {
+            // not a size: the budget decides, as for a variable that is not set
+        }
+    }
+    // The app's own rule: ATTNVIZ_MEMORY_BUDGET when it is a size, else the default.
+    return static_cast<std::size_t>(budget::resolve_app_budget("").bytes);
+}
+
+}  // namespace
+
+TransformerWeights::TransformerWeights(ModelConfig config, io::WeightStore store,
+                                       std::string source)
+    : config_(std::move(config)), store_(std::move(store)), source_(std::move(source)) {
+    find_prefix();
+    check_every_shape();
+    find_lm_head();
+    layers_.resize(static_cast<std::size_t>(config_.num_layers));
+    cache_limit_ = default_weight_cache_bytes();
+}
+
+void TransformerWeights::set_cache_bytes(std::size_t bytes) {
+    cache_limit_.store(bytes);
+    // Streaming from now on: the converted layers go (a running pass keeps its own).
+    if (stream_by_default()) drop_kept_layers();
+}
+
+bool TransformerWeights::begin_pass(std::optional<std::size_t> limit) const {
+    const bool stream = weight_bytes() > limit.value_or(cache_limit_.load());
+    if (stream) drop_kept_layers();
+    streamed_since_kept_ = stream;
+    return stream;
+}
+
+void TransformerWeights::drop_kept_layers() const {
+    std::lock_guard lock(load_mutex_);
+    for (auto& slot : layers_)
+        slot.reset();
+}
+
+/// The stored name of a parameter: the family's name under the file's prefix, or the
+/// old "gamma"/"beta" spelling of a LayerNorm's weight/bias.
+std::optional<std::string> TransformerWeights::resolve(const std::string& name) const {
+    return resolve_full(prefix_ + name);
+}
+
+/// A name at the file's top level (a head's: lm_head.*, cls.*), with the same aliases.
+std::optional<std::string> TransformerWeights::resolve_full(const std::string& full) const {
+    if (store_.find(full)) return full;
+    auto alias = [&](const char* from, const char* to) -> std::optional<std::string> {
+        const std::string f(from);
+        if (full.size() > f.size() && full.compare(full.size() - f.size(), f.size(), f) == 0) {
+            std::string a = full.substr(0, full.size() - f.size()) + to;
+            if (store_.find(a)) return a;
+        }
+        return std::nullopt;
+    };
+    if (auto a = alias(".weight", ".gamma")) return a;
+    if (auto a = alias(".bias", ".beta")) return a;
+    return std::nullopt;
+}
+
+void TransformerWeights::find_prefix() {
+    const std::string word = global_params(config_).word.name;
+    for (const char* p : {"", "bert.", "roberta.", "distilbert.", "transformer.", "model."})
+        if (store_.find(std::string(p) + word)) {
+            prefix_ = p;
+            return;
+        }
+    throw DataError(source_ + ": the weights have no " + word +
+                    " (with or without a bert./roberta./distilbert./transformer./model. "
+                    "prefix), so they are not a " +
+                    config_.display_name() + " checkpoint as config.json says");
+}
+
+void TransformerWeights::check(const Param& p) const {
+    if (p.name.empty()) return;
+    const auto name = p.top_level ? resolve_full(p.name) : resolve(p.name);
+    if (!name) {
+        if (p.optional) return;
+        throw DataError(source_ + ": tensor '" + prefix_ + p.name +
+                        "' is missing (config.json: " + config_.display_name() + " with " +
+                        std::to_string(config_.num_layers) + " layers)");
+    }
+    const io::TensorEntry* e = store_.find(*name);
+    if (e->shape != p.shape)
+        throw DataError(source_ + ": tensor '" + *name + "' in " + e->file + " is " +
+                        shape_string(e->shape) + " but config.json (" + describe_config(config_) +
+                        ") needs " + shape_string(p.shape));
+}
+
+/// Which head the file holds, its shapes checked against config.json like the layers'.
+void TransformerWeights::find_lm_head() {
+    if (config_.causal()) {
+        lm_head_ = LmHeadKind::Causal;
+        Param lm = {"lm_head.weight", {config_.vocab_size, config_.hidden_size}};
+        lm.top_level = true;
+        if (!config_.tie_word_embeddings && store_.find(lm.name)) {
+            check(lm);
+            head_params_.decoder = lm;
+        }
+        return;
+    }
+    HeadParams h = masked_head_params(config_);
+    if (!resolve_full(h.dense_w.name)) {
+        lm_head_missing_ =
+            source_ + ": this " + config_.display_name() + " checkpoint has no masked-LM head (" +
+            h.names + ")" +
+            (config_.architecture.empty() ? std::string()
+                                          : ": it is a bare " + config_.architecture) +
+            "; predictions need it saved with its head (" + h.with_head +
+            "); its attention still opens";
+        return;
+    }
+    for (const Param* p : {&h.dense_w, &h.dense_b, &h.norm_w, &h.norm_b})
+        check(*p);
+    if (resolve_full(h.decoder.name))
+        check(h.decoder);
+    else
+        h.decoder.name.clear();  // tied to the word embeddings, as save_pretrained leaves it
+    for (const std::string& b : h.bias_names)
+        if (store_.find(b)) {
+            h.bias.name = b;
+            check(h.bias);
+            break;
+        }
+    head_params_ = std::move(h);
+    lm_head_ = LmHeadKind::Masked;
+}
+
+void TransformerWeights::check_every_shape() const {
+    const GlobalParams g = global_params(config_);
+    for (const Param* p : {&g.word, &g.position, &g.token_type, &g.emb_norm_w, &g.emb_norm_b,
+                           &g.final_norm_w, &g.final_norm_b})
+        check(*p);
+    for (Index i = 0; i < config_.num_layers; ++i) {
+        for (const auto& tensors : layer_tensors(layer_params(config_, i)))
+            for (const Param& p : tensors)
+                check(p);
+    }
+}
+
+/// The stored tensors of `params`, stacked along their first dimension: q, k and v become
+/// one projection (one matrix product instead of three), gate and up one MLP input.
+/// as_stored: an [out, in] matrix stays so (the unembedding: each vocabulary row is read
+/// whole, and a 151,936-wide [in, out] copy would make every row of B a page apart).
+WeightLayout TransformerWeights::layout(const std::vector<Param>& params, bool as_stored) const {
+    WeightLayout l;
+    for (const Param& p : params) {
+        if (p.name.empty()) continue;
+        const auto name = p.top_level ? resolve_full(p.name) : resolve(p.name);
+        if (!name) continue;
+        const io::TensorEntry* e = store_.find(*name);
+        l.offsets.push_back(l.rows);
+        l.rows += e->shape[0];
+        l.cols = e->shape.size() > 1 ? e->shape[1] : 1;
+        l.conv1d = p.conv1d;
+        l.names.push_back(*name);
+    }
+    // Stored [in, out]: oneDNN's sgemm runs 15-25% faster on a BERT layer's products with
+    // the weight in this layout than used transposed (bench/gemm_bench).
+    l.transpose = !l.conv1d && l.cols > 1 && !as_stored;
+    return l;
+}
+
+/// Converts `l` into `w`, reusing w.owned when it has the size already (a streamed layer
+/// has its predecessor's shapes): every value is written, nothing is zeroed.  The rows are
+/// shared among `threads` threads.
+void TransformerWeights::materialise(const WeightLayout& l, Weight& w, int threads) const {
+    std::vector<float> buffer = std::move(w.owned);
+    w = Weight();
+    w.owned = std::move(buffer);
+    if (l.empty()) {
+        w.owned.clear();
+        return;
+    }
+    const std::size_t n = shape_numel({l.rows, l.cols});
+    if (w.owned.size() != n) {
+        if (!w.owned.empty()) release_buffer(w.owned);
+        w.owned = take_buffer(n);
+    }
+    w.rows = l.transpose ? l.cols : l.rows;
+    w.cols = l.transpose ? l.rows : l.cols;
+    w.in_out = l.conv1d || l.transpose;
+    float* dst = w.owned.data();
+    for (std::size_t t = 0; t < l.names.size(); ++t) {
+        const Index r0 = l.offsets[t];
+        const Index r1 = t + 1 < l.names.size() ? l.offsets[t + 1] : l.rows;
+        const bool matrix = store_.find(l.names[t])->shape.size() == 2;
+        ops::parallel_for(
+            static_cast<std::size_t>(matrix ? r1 - r0 : 1), threads,
+            [&](std::size_t a, std::size_t b) {
+                const auto i0 = static_cast<Index>(a), i1 = static_cast<Index>(b);
+                if (!matrix)  // a vector: its rows of the stack are its values
+                    store_.load_block(l.names[t], 0, 1, dst + r0);
+                else if (l.transpose)
+                    store_.load_block(l.names[t], i0, i1, dst + r0 + i0, l.rows, true);
+                else
+                    store_.load_block(l.names[t], i0, i1, dst + (r0 + i0) * l.cols, l.cols);
+            });
+    }
+    w.ptr = w.owned.data();
+}
+
+Weight TransformerWeights::load(const Param& p, bool as_stored) const {
+    Weight w;
+    materialise(layout({p}, as_stored), w, 1);
+    return w;
+}
+
+const GlobalWeights& TransformerWeights::globals() const {
+    std::call_once(globals_once_, [&] {
+        const GlobalParams g = global_params(config_);
+        globals_.emb_norm_w = load(g.emb_norm_w);
+        globals_.emb_norm_b = load(g.emb_norm_b);
+        globals_.final_norm_w = load(g.final_norm_w);
+        globals_.final_norm_b = load(g.final_norm_b);
+    });
+    return globals_;
+}
+
+void TransformerWeights::lookup(const Param& p, const std::vector<Index>& ids, float* out,
+                                bool add) const {
+    if (p.name.empty()) return;
+    for (std::size_t t = 0; t < ids.size(); ++t)
+        if (ids[t] < 0 || ids[t] >= p.shape[0])
+            throw std::invalid_argument(
+                "token " + std::to_string(t) + " has " +
+                (p.name == global_params(config_).word.name
+                     ? "id " + std::to_string(ids[t]) + ", outside the vocabulary of " +
+                           std::to_string(p.shape[0]) + " embeddings"
+                     : "row " + std::to_string(ids[t]) + ", outside the " +
+                           std::to_string(p.shape[0]) + " rows of " + p.name));
+    if (!add) {
+        store_.load_rows(*resolve(p.name), ids, out);
+        return;
+    }
+    std::vector<float> rows(ids.size() * static_cast<std::size_t>(config_.hidden_size));
+    store_.load_rows(*resolve(p.name), ids, rows.data());
+    ops::add_inplace(out, rows.data(), rows.size());
+}
+
+/// Starts reading layer i's tensors from the disk (they are in the page cache when warm).
+void TransformerWeights::prefetch_layer(Index i) const {
+    for (const auto& tensors : layer_tensors(layer_params(config_, i)))
+        if (is_matrix(tensors))
+            for (const Param& q : tensors)
+                if (const auto name = resolve(q.name)) store_.prefetch(*name);
+}
+
+/// A matrix left in the file: product() converts it a block at a time.  GPT-2's Conv1D
+/// weights ([in, out]: a block of outputs is not a block of rows) are converted whole.
+void TransformerWeights::stream_matrix(const WeightLayout& l, Weight& w, int threads) const {
+    if (l.empty() || l.conv1d || l.cols <= 1) {
+        materialise(l, w, threads);
+        return;
+    }
+    release_buffer(w.owned);
+    w = Weight();
+    w.rows = l.rows;
+    w.cols = l.cols;
+    auto source = std::make_shared<WeightLayout>(l);
+    source->transpose = false;
+    w.source = std::move(source);
+}
+
+/// Converts layer i's weights into `w` (its buffers reused when they have the sizes).
+void TransformerWeights::materialise_layer(Index i, LayerWeights& w, bool stream,
+                                           int threads) const {
+    const auto tensors = layer_tensors(layer_params(config_, i));
+    for (std::size_t k = 0; k < kLayerWeightCount; ++k) {
+        Weight& out = w.*kLayerWeights[k];
+        const bool matrix = is_matrix(tensors[k]);
+        if (matrix && stream)  // left in the file, converted as it is multiplied
+            stream_matrix(layout(tensors[k]), out, threads);
+        else
+            materialise(layout(tensors[k]), out, matrix ? threads : 1);
+    }
+}
+
+const LayerWeights& TransformerWeights::layer(Index i, bool stream, WeightScratch& scratch,
+                                              int threads) const {
+    if (stream) {
+        scratch.held.reset();
+        materialise_layer(i, scratch.stream, true, threads);
+        if (i + 1 < config_.num_layers) prefetch_layer(i + 1);  // read while this one runs
+        return scratch.stream;
+    }
+    std::lock_guard lock(load_mutex_);
+    auto& slot = layers_[static_cast<std::size_t>(i)];
+    if (!slot) {
+        auto w = std::make_shared<LayerWeights>();
+        materialise_layer(i, *w, false, threads);
+        slot = std::move(w);
+    }
+    scratch.held = slot;
+    return *slot;
+}
+
+void TransformerWeights::release_stream(WeightScratch& scratch) {
+    for (Weight LayerWeights::*member : kLayerWeights)
+        release_buffer((scratch.stream.*member).owned);
+    scratch.held.reset();
+}
+
+std::string TransformerWeights::unembed_name() const {
+    const std::string& d = head_params_.decoder.name;
+    if (!d.empty()) return head_params_.decoder.top_level ? *resolve_full(d) : *resolve(d);
+    return *resolve(global_params(config_).word.name);
+}
+
+const HeadWeights& TransformerWeights::head() const {
+    std::call_once(head_once_, [&] {
+        head_.dense_w = load(head_params_.dense_w);
+        head_.dense_b = load(head_params_.dense_b);
+        head_.norm_w = load(head_params_.norm_w);
+        head_.norm_b = load(head_params_.norm_b);
+        const Param tied = {global_params(config_).word.name,
+                            {config_.vocab_size, config_.hidden_size}};
+        // Streamed weights leave the unembedding in the file: logits() converts it a block
+        // of the vocabulary at a time (a 128,256-token head is 2 GB in float32).
+        if (!stream_by_default() && !streamed_since_kept_.load())
+            head_.unembed =
+                load(head_params_.decoder.name.empty() ? tied : head_params_.decoder, true);
+        head_.bias = load(head_params_.bias);
+    });
+    return head_;
+}
+
+void TransformerWeights::product(const float* x, Index rows, Index in, const Weight& w,
+                                 const Weight& b, Index out, float* y, int threads,
+                                 WeightScratch& scratch, Index ldx, Index ldy) const {
+    if (!w.streamed()) {
+        ops::linear(x, rows, in, w.ptr, b.ptr, out, y, threads, ldx, ldy, w.in_out);
+        return;
+    }
+    const WeightLayout& l = *w.source;
+    if (ldy == 0) ldy = out;
+    if (ldx == 0) ldx = in;
+    if (bf16_product(x, rows, in, l, b, y, threads, scratch, ldx, ldy)) return;
+    const Index block = stream_block_rows(in);
+    const auto size = static_cast<std::size_t>(std::min(block, l.rows) * in);
+    if (scratch.block.size() < size) {
+        release_buffer(scratch.block);
+        scratch.block = take_buffer(size);
+    }
+    float* buf = scratch.block.data();
+    for (std::size_t t = 0; t < l.names.size(); ++t) {
+        const Index r0 = l.offsets[t];
+        const Index r1 = t + 1 < l.names.size() ? l.offsets[t + 1] : l.rows;
+        for (Index n0 = r0; n0 < r1; n0 += block) {
+            const Index n = std::min(block, r1 - n0);
+            ops::parallel_for(static_cast<std::size_t>(n), threads,
+                              [&](std::size_t a, std::size_t e) {
+                                  store_.load_block(l.names[t], n0 - r0 + static_cast<Index>(a),
+                                                    n0 - r0 + static_cast<Index>(e),
+                                                    buf + static_cast<Index>(a) * in, in);
+                              });
+            ops::linear(x, rows, in, buf, b.empty() ? nullptr : b.ptr + n0, n, y + n0, threads, ldx,
+                        ldy, false);
+        }
+    }
+}
+
+bool TransformerWeights::bf16_product(const float* x, Index rows, Index in, const WeightLayout& l,
+                                      const Weight& b, float* y, int threads,
+                                      WeightScratch& scratch, Index ldx, Index ldy) const {
+    if (rows == 0 || rows > kernels::kBf16MaxRows || !kernels::bf16_products()) return false;
+    for (const std::string& name : l.names)
+        if (!store_.bf16_rows(name, 0, 0)) return false;
+    // Output rows per call: about 1 MB of weights, read from the mapping once.
+    const Index nb =
+        std::clamp<Index>(((Index{1} << 19) / std::max<Index>(in, 1)) / 64 * 64, 64, 512);
+    const std::size_t slots = ops::chunk_count(static_cast<std::size_t>(l.rows), threads);
+    if (scratch.partials.size() < slots) scratch.partials.resize(slots);
+    for (auto& p : scratch.partials)
+        p.resize(std::max(p.size(), kernels::gemm_bf16_scratch(rows, nb)));
+    const Index plane = rows * in;
+    scratch.parts.resize(static_cast<std::size_t>(3 * plane));
+    std::uint16_t* parts = scratch.parts.data();
+    ops::parallel_for(static_cast<std::size_t>(rows), threads, [&](std::size_t a, std::size_t e) {
+        const auto i0 = static_cast<Index>(a);
+        kernels::split_bf16(x + i0 * ldx, static_cast<Index>(e) - i0, in, ldx, parts + i0 * in,
+                            plane);
+    });
+    for (std::size_t t = 0; t < l.names.size(); ++t) {
+        const Index r0 = l.offsets[t];
+        const Index r1 = t + 1 < l.names.size() ? l.offsets[t + 1] : l.rows;
+        ops::parallel_chunks(static_cast<std::size_t>(r1 - r0), threads,
+                             [&](std::size_t slot, std::size_t a, std::size_t e) {
+                                 float* partial = scratch.partials[slot].data();
+                                 const auto end = static_cast<Index>(e);
+                                 for (auto n0 = static_cast<Index>(a); n0 < end; n0 += nb) {
+                                     const Index n = std::min(nb, end - n0);
+                                     kernels::gemm_bf16(parts, plane, rows, in,
+                                                        store_.bf16_rows(l.names[t], n0, n0 + n), n,
+                                                        in, b.empty() ? nullptr : b.ptr + r0 + n0,
+                                                        y + r0 + n0, ldy, partial);
+                                 }
+                             });
+    }
+    return true;
+}
+
+std::size_t TransformerWeights::weight_bytes() const {
+    return static_cast<std::size_t>(store_.parameter_count()) * sizeof(float);
+}
+
+std::size_t TransformerWeights::streaming_weight_bytes() const {
+    // A layer's vectors (norms, biases) and GPT-2's Conv1D matrices, converted whole; one
+    // block of the largest other matrix; the global norms; a block of the unembedding.
+    std::uint64_t values = 0, block = 0, widest = 0;
+    const LayerParams l = layer_params(config_, 0);
+    const auto count = [&](const std::vector<Param>& list) {
+        std::uint64_t rows = 0, cols = 1;
+        bool conv1d = false;
+        for (const Param& p : list) {
+            if (p.name.empty() || (p.optional && !resolve(p.name))) continue;
+            rows += static_cast<std::uint64_t>(p.shape[0]);
+            cols = p.shape.size() > 1 ? static_cast<std::uint64_t>(p.shape[1]) : 1;
+            conv1d = p.conv1d;
+        }
+        if (cols == 1 || conv1d) {
+            values += rows * cols;
+        } else {
+            const auto in = static_cast<Index>(cols);
+            widest = std::max(widest, cols);
+            block = std::max(block, std::min<std::uint64_t>(
+                                        rows, static_cast<std::uint64_t>(stream_block_rows(in))) *
+                                        cols);
+        }
+    };
+    for (const auto& tensors : layer_tensors(l))
+        count(tensors);
+    const GlobalParams g = global_params(config_);
+    for (const Param* p : {&g.emb_norm_w, &g.emb_norm_b, &g.final_norm_w, &g.final_norm_b})
+        count({*p});
+    const auto E = static_cast<std::uint64_t>(config_.hidden_size);  // the unembedding's block
+    block =
+        std::max(block, std::min<std::uint64_t>(
+                            static_cast<std::uint64_t>(config_.vocab_size),
+                            static_cast<std::uint64_t>(stream_block_rows(config_.hidden_size))) *
+                            E);
+    widest = std::max(widest, E);
+    values += block;
+    std::uint64_t bytes = values * sizeof(float);
+    const auto q = resolve(l.qkv_w.front().name);
+    if (q && store_.bf16_rows(*q, 0, 0) && kernels::bf16_products())
+        // bf16_product's split activations and partial products
+        bytes += 3 * static_cast<std::uint64_t>(kernels::kBf16MaxRows) * widest * 2 +
+                 std::max(1u, std::thread::hardware_concurrency()) *
+                     kernels::gemm_bf16_scratch(kernels::kBf16MaxRows, 512) * sizeof(float);
+    return static_cast<std::size_t>(std::min<std::uint64_t>(bytes, weight_bytes()));
+}
+
+}  // namespace attnviz::models::detail

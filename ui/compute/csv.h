@@ -1,0 +1,12 @@
+// CSV as the data tables write it (the lens's predictions, a figure's weights, the statistics).
+#pragma once
+
+#include <QString>
+
+namespace attnviz::ui {
+
+/// A CSV field: as it is, or quoted (with its quotes doubled) when it holds a comma, a quote
+/// or a line break.
+QString csv_field(const QString& s);
+
+}  // namespace attnviz::ui
