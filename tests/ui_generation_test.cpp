@@ -300,10 +300,10 @@ class GenerationTest : public test::WindowFixture {
         QVERIFY(panel()->continueButton()->isEnabled());
         QVERIFY(!panel()->stopButton()->isEnabled());
         // The stopped thread reads the flag only after a choice, so at least one of its tokens
-        // is on its way (more when it ran ahead of the click).  Continue joins it before the
-        // next writer starts: all it handed over is queued ahead of the next writer's tokens,
-        // and once that writer has written its one token and ended, any of them would have
-        // arrived.
+        // is on its way (more when it ran ahead of the click).  The next writer's work starts
+        // only when the stopped one has ended (BackgroundJob runs one work at a time), so all
+        // it handed over is queued ahead of the next writer's tokens: once that writer has
+        // written its one token and ended, any of them would have arrived.
         writeTokens(1);
         QCOMPARE(chosen.size(), 1);
         QCOMPARE(generated.size(), 1);
