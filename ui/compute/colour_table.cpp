@@ -56,14 +56,6 @@ ColourTable::ColourTable(Colormap map) : nan_(masked_cell_color(map).rgba()) {
     }
 }
 
-QRgb ColourTable::colour(double value, double lower, double upper) const {
-    if (std::isnan(value)) return nan_;
-    int index = int((value - lower) * (kLevels - 1) / (upper - lower));
-    if (index < 0) index = 0;
-    if (index >= kLevels) index = kLevels - 1;
-    return levels_[std::size_t(index)];
-}
-
 void ColourTable::colorize(const double* data, double lower, double upper, QRgb* line,
                            int n) const {
     const double to_index = (kLevels - 1) / (upper - lower);

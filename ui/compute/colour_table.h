@@ -34,7 +34,6 @@ class ColourTable {
     explicit ColourTable(Colormap map);
 
     QRgb level(int i) const { return levels_[std::size_t(i)]; }
-    QRgb colour(double value, double lower, double upper) const;
     /// `n` values from `data` into `line` (a QImage scan line).
     void colorize(const double* data, double lower, double upper, QRgb* line, int n) const;
 

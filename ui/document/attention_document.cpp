@@ -56,12 +56,11 @@ void AttentionDocument::setPairMode(PairMode mode) {
 
 bool AttentionDocument::tokensDiffer(const ComputeConfig& before, const ComputeConfig& after,
                                      bool b) const {
-    if (token_resolver_) {
-        const TokenSequences x = token_resolver_(before), y = token_resolver_(after);
-        return b ? x.b != y.b : x.a != y.a;
-    }
-    if (after.usesModel()) return true;
-    const TokenSequences x = demo_tokens(before), y = demo_tokens(after);
+    if (!token_resolver_ && after.usesModel()) return true;  // no tokenizer to ask
+    const auto tokens = [this](const ComputeConfig& c) {
+        return token_resolver_ ? token_resolver_(c) : demo_tokens(c);
+    };
+    const TokenSequences x = tokens(before), y = tokens(after);
     return b ? x.b != y.b : x.a != y.a;
 }
 
