@@ -75,7 +75,6 @@
 #include "ui/classroom/figure_canvas.h"
 #include "ui/classroom/model_walk_figure.h"
 #include "ui/classroom/steps_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/classroom/whole_model_view.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/generation_runner.h"
@@ -95,6 +94,7 @@
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/memory_dialogs.h"
 #include "ui/widgets/memory_guard.h"
+#include "ui/widgets/view_tabs.h"
 #include "ui/widgets/zoom_heatmap.h"
 
 using namespace attnviz::ui;

@@ -28,11 +28,20 @@ class UsageError : public std::runtime_error {
 /// prints what() (English); the window translates the code with its arguments
 /// (ui/compute/error_text.h).  Every code's arguments are listed with it.
 enum class ErrorCode {
-    TextTooLong,            ///< tokens, positions, model
-    ContinuationTooLong,    ///< tokens, positions, model: the text and its continuation
-    EmptyText,              ///< (none)
-    NoTokens,               ///< (none): the text gives no tokens
-    TokenOutsideVocabulary  ///< id, vocabulary size, model
+    TextTooLong,             ///< tokens, positions, model
+    ContinuationTooLong,     ///< tokens, positions, model: the text and its continuation
+    EmptyText,               ///< (none)
+    NoTokens,                ///< (none): the text gives no tokens
+    TokenOutsideVocabulary,  ///< id, vocabulary size, model
+    // Files (FileError below).  A reason is the system's English sentence; its errno (a
+    // number, "0" when the reason is no system error) lets a front end say it in its language.
+    FileCannotOpen,    ///< path, reason, errno
+    FileCannotRead,    ///< path, reason, errno
+    FileCannotWrite,   ///< path, reason, errno
+    FileNotRegular,    ///< path: a device or a pipe where a file was expected
+    FileEmpty,         ///< path, format ("GGUF", ".npy")
+    FileTooLarge,      ///< path, limit, size ("" when a stream has no size)
+    FolderCannotRead,  ///< path, reason, errno
 };
 
 /// The code and arguments of an error, mixed into the exception thrown.
@@ -55,6 +64,13 @@ class InvalidInput : public std::invalid_argument, public CodedError {
   public:
     InvalidInput(ErrorCode code, std::vector<std::string> args, const std::string& what)
         : std::invalid_argument(what), CodedError(code, std::move(args)) {}
+};
+
+/// A file that cannot be read or written, with a code: still a DataError to every caller.
+class FileError : public DataError, public CodedError {
+  public:
+    FileError(ErrorCode code, std::vector<std::string> args, const std::string& what)
+        : DataError(what), CodedError(code, std::move(args)) {}
 };
 
 }  // namespace attnviz

@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -27,7 +28,6 @@
 #include "ui/classroom/compare_figure.h"
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/steps_model.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
@@ -35,6 +35,7 @@
 #include "ui/model/model_source.h"
 #include "ui/widgets/input_panel.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;
@@ -265,6 +266,33 @@ class AttentionMapsTest : public test::WindowFixture {
                      "1)")),
                  qPrintable(warning));
         QVERIFY(find<QLabel>("modelInfo")->text().contains(QStringLiteral("row 7 sums to 0.9")));
+    }
+
+    void hidingATokenKeepsTheFilesWarning() {
+        // present_model copies what the pass says whole (ModelPass): the warning too, which
+        // was once left behind when the tokens were regrouped.
+        QFile in(maps_file("tokens.json"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        QJsonObject json = QJsonDocument::fromJson(in.readAll()).object();
+        QJsonArray special;
+        for (int k = 0; k < json.value(QStringLiteral("tokens")).toArray().size(); ++k)
+            special.append(k == 0);
+        json[QStringLiteral("special")] = special;
+        const QString tokens =
+            QString::fromStdString(test::fresh_dir("warning_hidden")) + QStringLiteral("/t.json");
+        QFile out(tokens);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(json).toJson());
+        out.close();
+        ComputeConfig c;
+        c.model_folder = maps_file("rows_not_one.npy");
+        c.tokens_file = tokens;
+        c.hide_special = true;
+        const auto pieces = run_maps(c, plenty());
+        const auto shown = present_model(pieces, c);
+        QVERIFY(pieces->warning.contains(QStringLiteral("row 7 sums to 0.9")));
+        QCOMPARE(shown->tokens, pieces->tokens - 1);
+        QCOMPARE(shown->warning, pieces->warning);
     }
 
     void keepingOneLayerOfAFileStillMeasuresAndPoolsEveryLayer() {

@@ -32,7 +32,6 @@
 #include "ui/classroom/steps_figure.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/classroom/steps_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/snapshot_statistics.h"
 #include "ui/document/attention_document.h"
@@ -42,6 +41,7 @@
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/input_panel.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;

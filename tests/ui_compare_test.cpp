@@ -25,7 +25,6 @@
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/figure_canvas.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
@@ -34,6 +33,7 @@
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;

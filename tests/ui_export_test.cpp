@@ -500,8 +500,7 @@ class ExportTest : public QObject {
     void pdfColoursMatchThePng() {
         const QString pdftoppm = QStandardPaths::findExecutable(QStringLiteral("pdftoppm"));
         QVERIFY2(!pdftoppm.isEmpty(), "pdftoppm (poppler-utils, installed by tools/setup.sh test)");
-        const QString model = QString::fromStdString(test::golden_dir()) +
-                              QStringLiteral("/../../resources/models/char-zh-en-4l");
+        const QString model = model_dir("char-zh-en-4l");
         const QString text = QStringLiteral("春眠不觉晓，处处闻啼鸟。春眠不觉晓，处处闻啼鸟。");
         const QString png = test::temp_path(QStringLiteral("model.png")),
                       pdf = test::temp_path(QStringLiteral("model.pdf"));

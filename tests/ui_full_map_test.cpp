@@ -13,7 +13,6 @@
 
 #include "engine/io/attention_arrays.h"
 #include "test_support.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/shipped_models.h"
 #include "ui/model/atlas_view.h"
@@ -22,6 +21,7 @@
 #include "ui/render/fonts.h"
 #include "ui/widgets/full_map_window.h"
 #include "ui/widgets/knock_out_menu.h"
+#include "ui/widgets/view_tabs.h"
 #include "ui/widgets/zoom_heatmap.h"
 #include "window_support.h"
 

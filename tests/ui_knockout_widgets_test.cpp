@@ -23,7 +23,6 @@
 
 #include "repeated_text.h"
 #include "test_support.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/shipped_models.h"
@@ -36,6 +35,7 @@
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/knock_out_menu.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;

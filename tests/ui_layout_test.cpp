@@ -15,13 +15,13 @@
 #include "layout_check.h"
 #include "test_support.h"
 #include "ui/classroom/examples.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
 #include "ui/model/predictions_view.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;
@@ -63,23 +63,17 @@ class LayoutTest : public test::WindowFixture {
         QVERIFY(screen.width() < 1480 || screen.height() < 940);
         const QString ini = test::temp_path(QStringLiteral("first-launch.ini"));
         QFile::remove(ini);
-        {
-            AppSettings settings(ini);
-            MainWindow w(&settings);
-            w.setConfirmOnClose(false);
-            w.showAsLaunched();
-            QTRY_VERIFY(w.isMaximized());
-            w.showNormal();
-            w.resize(700, 500);
-            QTest::qWait(1);
-            QVERIFY(w.close());  // saves the size
-        }
-        AppSettings settings(ini);
-        MainWindow w(&settings);
-        w.setConfirmOnClose(false);
-        w.showAsLaunched();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(!w.isMaximized());
+        makeWindow({ini});
+        w_->showAsLaunched();
+        QTRY_VERIFY(w_->isMaximized());
+        w_->showNormal();
+        w_->resize(700, 500);
+        QTest::qWait(1);
+        QVERIFY(w_->close());  // saves the size
+        makeWindow({ini});     // the next launch
+        w_->showAsLaunched();
+        QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+        QVERIFY(!w_->isMaximized());
     }
 
     void everyExampleFitsInBothLanguages_data() {

@@ -15,7 +15,6 @@
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
 #include "test_support.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/model_lens.h"
 #include "ui/document/attention_document.h"
@@ -25,6 +24,7 @@
 #include "ui/render/figure_export.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;

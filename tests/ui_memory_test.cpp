@@ -33,7 +33,6 @@
 #include "test_support.h"
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/steps_model.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
@@ -47,6 +46,7 @@
 #include "ui/widgets/memory_dialogs.h"
 #include "ui/widgets/memory_guard.h"
 #include "ui/widgets/scope_bar.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;
@@ -169,8 +169,8 @@ class MemoryTest : public test::WindowFixture {
         verify_slice_of_full(*snap());
         // The lines view offers the kept heads only, and says why the others are greyed.
         w_->views()->setCurrentTab(ViewTabs::LinesTab);
-        QCheckBox* line2 = w_->findChild<QCheckBox*>(QStringLiteral("lineHead2"));
-        QCheckBox* line3 = w_->findChild<QCheckBox*>(QStringLiteral("lineHead3"));
+        QCheckBox* line2 = child<QCheckBox>("lineHead2");
+        QCheckBox* line3 = child<QCheckBox>("lineHead3");
         QVERIFY(line2 && line3);
         QTRY_VERIFY(!line3->isEnabled());
         QVERIFY(line2->isEnabled());
@@ -179,8 +179,7 @@ class MemoryTest : public test::WindowFixture {
         w_->views()->setCurrentTab(ViewTabs::GridTab);
 
         // Undone in the bar: every head again is over the budget, and asks again.
-        QTest::mouseClick(w_->findChild<QPushButton*>(QStringLiteral("showEverythingButton")),
-                          Qt::LeftButton);
+        QTest::mouseClick(find<QPushButton>("showEverythingButton"), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(dialogShown(), 30000);
         QCOMPARE(w_->document()->headsShown(), -1);
         QTest::mouseClick(dialog()->meanOnlyButton(), Qt::LeftButton);
@@ -229,15 +228,13 @@ class MemoryTest : public test::WindowFixture {
         QCOMPARE(snap()->query_offset, 0);
         QVERIFY(w_->scopeBar()->windowCheck()->isChecked());
         QVERIFY(w_->scopeBar()->windowSlider()->isVisible());
-        QCOMPARE(w_->findChild<QLabel*>(QStringLiteral("windowOfLabel"))->text(),
-                 QStringLiteral("Tokens 1–60 of 400"));
+        QCOMPARE(find<QLabel>("windowOfLabel")->text(), QStringLiteral("Tokens 1–60 of 400"));
         QVERIFY(figure()->titleText().contains(QStringLiteral("tokens 1–60 of 400")));
         QCOMPARE(figure()->keyLabels(0).first(), QStringLiteral("w0"));
         verify_slice_of_full(*snap());
 
         // The next window, then the slider: the labels and weights follow.
-        QTest::mouseClick(w_->findChild<QToolButton*>(QStringLiteral("windowNextButton")),
-                          Qt::LeftButton);
+        QTest::mouseClick(find<QToolButton>("windowNextButton"), Qt::LeftButton);
         SETTLE(*w_);
         QCOMPARE(snap()->query_offset, 60);
         QCOMPARE(figure()->keyLabels(0).first(), QStringLiteral("w60"));
@@ -247,7 +244,7 @@ class MemoryTest : public test::WindowFixture {
         QCOMPARE(w_->document()->windowStart(), 340);
         QCOMPARE(snap()->query_offset, 340);
         QCOMPARE(figure()->keyLabels(0).last(), QStringLiteral("w399"));
-        QVERIFY(!w_->findChild<QToolButton*>(QStringLiteral("windowNextButton"))->isEnabled());
+        QVERIFY(!find<QToolButton>("windowNextButton")->isEnabled());
         // Exported weights name positions in the whole text.
         const QByteArray csv = weights_csv(*snap());
         QVERIFY(csv.startsWith("item,head,query_index,query_token,340:w340,341:w341,"));
@@ -295,9 +292,9 @@ class MemoryTest : public test::WindowFixture {
         QVERIFY(plan.window);
         QVERIFY(plan.window->window_length <= kMaxOfferedWindow);
         QVERIFY(plan.window_bytes <= plan.budget);
-        QVERIFY(!w_->findChild<QLabel*>(QStringLiteral("gridMessage"))->text().isEmpty());
+        QVERIFY(!find<QLabel>("gridMessage")->text().isEmpty());
         // The token line shows the first tokens and how many follow, not a megabyte.
-        const QString shown = w_->findChild<QLineEdit*>(QStringLiteral("tokenListEdit"))->text();
+        const QString shown = find<QLineEdit>("tokenListEdit")->text();
         QVERIFY2(shown.endsWith(QStringLiteral("(98000 more)")), qPrintable(shown.right(40)));
         // The window still answers.
         QTest::mouseClick(dialog()->findChild<QPushButton*>(QStringLiteral("closeButton")),

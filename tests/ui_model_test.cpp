@@ -45,7 +45,6 @@
 #include "ui/classroom/steps_figure.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/classroom/steps_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/model_lens.h"
 #include "ui/compute/model_store.h"
@@ -65,6 +64,7 @@
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/memory_dialogs.h"
 #include "ui/widgets/memory_guard.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;

@@ -27,6 +27,7 @@
 #include "ui/classroom/model_walk_figure.h"
 #include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_trace.h"
+#include "ui/render/figure_factory.h"
 #include "ui/render/fonts.h"
 
 using namespace attnviz;

@@ -92,7 +92,6 @@
 #include "ui/classroom/lines_view.h"
 #include "ui/classroom/statistics_view.h"
 #include "ui/classroom/steps_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/error_text.h"
 #include "ui/compute/model_lens.h"
@@ -113,6 +112,7 @@
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/knock_out_menu.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;
@@ -356,10 +356,6 @@ class MonkeyTest : public test::WindowFixture {
 
     // --- widgets ------------------------------------------------------------------------
 
-    template <typename T>
-    T* find(const char* name) const {
-        return w_->findChild<T*>(QLatin1String(name));
-    }
     bool usable(QWidget* widget) const {
         return widget && widget->isEnabled() && widget->isVisibleTo(w_.get()) &&
                !w_->isPresenting();
@@ -839,8 +835,7 @@ class MonkeyTest : public test::WindowFixture {
             g->isWriting() || g->isPlaying())
             return false;
         // The Compare view runs configuration B on a worker of its own.
-        if (const auto* b = w_->findChild<ComputeController*>(QStringLiteral("compareCompute"));
-            b && b->isBusy())
+        if (const auto* b = child<ComputeController>("compareCompute"); b && b->isBusy())
             return false;
         const SnapshotPtr latest = c->latest();
         return !latest || w_->grid()->paintedGeneration() == latest->generation;
@@ -1399,7 +1394,7 @@ class MonkeyTest : public test::WindowFixture {
     };
     std::vector<Action> actions_;
 
-    QLineEdit* edit(const char* name) { return find<QLineEdit>(name); }
+    QLineEdit* edit(const char* name) { return child<QLineEdit>(name); }
 
     bool typeText(const char* name) {
         QLineEdit* e = edit(name);
@@ -1450,7 +1445,7 @@ class MonkeyTest : public test::WindowFixture {
     }
 
     bool toggle(const char* name) {
-        QCheckBox* box = find<QCheckBox>(name);
+        QCheckBox* box = child<QCheckBox>(name);
         if (!usable(box)) return false;
         clickCheck(box);
         note(QStringLiteral("click %1 -> %2").arg(QLatin1String(name)).arg(box->isChecked()));
@@ -1458,14 +1453,14 @@ class MonkeyTest : public test::WindowFixture {
     }
 
     bool combo(const char* name) {
-        QComboBox* c = find<QComboBox>(name);
+        QComboBox* c = child<QComboBox>(name);
         if (!usable(c) || c->count() == 0) return false;
         workCombo(c);
         return true;
     }
 
     bool button(const char* name) {
-        QAbstractButton* b = find<QAbstractButton>(name);
+        QAbstractButton* b = child<QAbstractButton>(name);
         if (!usable(b)) return false;
         QTest::mouseClick(b, Qt::LeftButton);
         note(QStringLiteral("click %1").arg(QLatin1String(name)));
@@ -1473,7 +1468,7 @@ class MonkeyTest : public test::WindowFixture {
     }
 
     bool spin(const char* name, const std::function<QString()>& typed) {
-        QAbstractSpinBox* s = find<QAbstractSpinBox>(name);
+        QAbstractSpinBox* s = child<QAbstractSpinBox>(name);
         if (!usable(s)) return false;
         s->setFocus();
         switch (below(4)) {
@@ -1607,7 +1602,7 @@ class MonkeyTest : public test::WindowFixture {
     }
 
     bool layerSpin() {
-        auto* s = find<QSpinBox>("layerSpin");
+        auto* s = child<QSpinBox>("layerSpin");
         if (!usable(s)) return false;
         const int v = s->minimum() + int(below(std::uint64_t(s->maximum() - s->minimum() + 1)));
         s->setValue(v);
@@ -1650,7 +1645,7 @@ class MonkeyTest : public test::WindowFixture {
             case 3:
                 return toggle(chance(0.5) ? "stepsAllBox" : "stepsFocusBox");
             default: {
-                QWidget* canvas = find<QWidget>("stepsCanvas");
+                QWidget* canvas = child<QWidget>("stepsCanvas");
                 if (!usable(canvas)) return false;
                 canvas->setFocus();
                 const Qt::Key keys[] = {Qt::Key_Right, Qt::Key_Left, Qt::Key_Home, Qt::Key_End};
@@ -1674,7 +1669,7 @@ class MonkeyTest : public test::WindowFixture {
             note(QStringLiteral("lines: head box %1").arg(box->objectName()));
             return true;
         }
-        QWidget* canvas = find<QWidget>("linesCanvas");
+        QWidget* canvas = child<QWidget>("linesCanvas");
         if (!usable(canvas)) return false;
         QTest::mouseMove(canvas,
                          QPoint(between(0, canvas->width() - 1), between(0, canvas->height() - 1)));
@@ -1717,7 +1712,7 @@ class MonkeyTest : public test::WindowFixture {
                    const std::function<QString()>& typed) {
         std::vector<QWidget*> usable_widgets;
         for (const char* name : names)
-            if (QWidget* widget = find<QWidget>(name); usable(widget))
+            if (QWidget* widget = child<QWidget>(name); usable(widget))
                 usable_widgets.push_back(widget);
         if (usable_widgets.empty()) return false;
         QWidget* widget = pick(usable_widgets);
@@ -2280,7 +2275,7 @@ class MonkeyTest : public test::WindowFixture {
     }
 
     void createWindow() {
-        openWindow({tmp_.filePath(QStringLiteral("settings.ini")), QSize(1400, 900), {}});
+        openWindow();
         if (QTest::currentTestFailed()) return;
         QVERIFY(settle());
     }

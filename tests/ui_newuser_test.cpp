@@ -30,7 +30,6 @@
 #include "ui/classroom/steps_figure.h"
 #include "ui/classroom/steps_model.h"
 #include "ui/classroom/steps_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/shipped_models.h"
@@ -44,6 +43,7 @@
 #include "ui/widgets/input_panel.h"
 #include "ui/widgets/language_switcher.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;

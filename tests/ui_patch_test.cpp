@@ -26,13 +26,12 @@
 #include "ui/classroom/classroom_figure.h"
 #include "ui/classroom/examples.h"
 #include "ui/classroom/figure_canvas.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/model_store.h"
 #include "ui/compute/patch_runner.h"
 #include "ui/document/shipped_models.h"
 #include "ui/model/patch_figure.h"
 #include "ui/model/patch_view.h"
-#include "ui/settings/app_settings.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;
@@ -68,7 +67,7 @@ int finite_cells(const Tensor& t) {
 }
 }  // namespace
 
-class TestPatch : public QObject {
+class TestPatch : public test::WindowFixture {
     Q_OBJECT
   private:
     ModelPtr model_;
@@ -79,6 +78,12 @@ class TestPatch : public QObject {
         v->setModel(model_);
         return v;
     }
+    /// view(), shown; null when it never shows.
+    std::unique_ptr<PatchView> shownView() {
+        auto v = view();
+        v->show();
+        return QTest::qWaitForWindowExposed(v.get()) ? std::move(v) : nullptr;
+    }
 
   private slots:
     void initTestCase() {
@@ -88,7 +93,10 @@ class TestPatch : public QObject {
         example_ = patch_example();
         QVERIFY2(!example_.patch.clean.isEmpty(), "no example of patching");
     }
-    void cleanup() { PatchRunner::setPassHookForTesting({}); }
+    void cleanup() {
+        PatchRunner::setPassHookForTesting({});
+        closeWindow();
+    }
 
     void lengthsThatDifferAreSaidWithBothTokenLists() {
         auto v = view();
@@ -139,9 +147,8 @@ class TestPatch : public QObject {
     }
 
     void theSweepFillsTheMapWithTheEnginesFractions() {
-        auto v = view();
-        v->show();
-        QVERIFY(QTest::qWaitForWindowExposed(v.get()));
+        auto v = shownView();
+        QVERIFY(v);
         const auto& p = example_.patch;
         v->setInputs(p.clean, p.corrupt, p.target, p.distractor);
         QSignalSpy progressed(v->runner(), &PatchRunner::progressed);
@@ -193,9 +200,8 @@ class TestPatch : public QObject {
     }
 
     void cancelStopsTheSweepAndLeavesTheRestNaN() {
-        auto v = view();
-        v->show();
-        QVERIFY(QTest::qWaitForWindowExposed(v.get()));
+        auto v = shownView();
+        QVERIFY(v);
         const auto& p = example_.patch;
         v->setInputs(p.clean, p.corrupt, p.target, p.distractor);
         // The sweep's thread waits after its first pass until the test has clicked Cancel.
@@ -232,9 +238,8 @@ class TestPatch : public QObject {
     }
 
     void aClickOnAHeadShowsItsAttentionOnBothTexts() {
-        auto v = view();
-        v->show();
-        QVERIFY(QTest::qWaitForWindowExposed(v.get()));
+        auto v = shownView();
+        QVERIFY(v);
         const auto& p = example_.patch;
         v->setInputs(p.clean, p.corrupt, p.target, p.distractor);
         QSignalSpy finished(v.get(), &PatchView::sweepFinished);
@@ -317,14 +322,12 @@ class TestPatch : public QObject {
     }
 
     void theExampleOpensTheTabAndOneHeadStandsOut() {
-        QTemporaryDir dir;
-        AppSettings settings(dir.filePath(QStringLiteral("settings.ini")));
-        auto w = test::open_window(&settings);
-        QVERIFY(w);
-        PatchView* v = w->views()->patchView();
+        openWindow();
+        if (QTest::currentTestFailed()) return;
+        PatchView* v = w_->views()->patchView();
         QSignalSpy finished(v, &PatchView::sweepFinished);
-        QVERIFY(w->loadExample(example_.id));
-        QCOMPARE(w->views()->currentTab(), ViewTabs::PatchTab);
+        QVERIFY(w_->loadExample(example_.id));
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::PatchTab);
         QVERIFY(finished.wait(60000));
         QCOMPARE(finished.at(0).at(0).toBool(), false);
         const PatchMaps& m = *v->maps();
@@ -336,7 +339,7 @@ class TestPatch : public QObject {
         QVERIFY2(f[1] <= 0.25f, qPrintable(QString::number(f[1])));
         // The window's Copy Figure copies this tab's figure, not the heatmaps.
         QApplication::clipboard()->clear();
-        test::exports_of(*w)->copyFigure();
+        test::exports_of(*w_)->copyFigure();
         const QImage copied = QApplication::clipboard()->image();
         QVERIFY(!copied.isNull());
         PatchFigure figure;

@@ -33,6 +33,7 @@
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/memory_guard.h"
 #include "ui/widgets/recovery_keeper.h"
+#include "window_support.h"
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -83,10 +84,11 @@ void orphan_lock(const QString& copy, const QString& scratch) {
 
 }  // namespace
 
-class RecoveryTest : public QObject {
+class RecoveryTest : public test::WindowFixture {
     Q_OBJECT
   private slots:
     void initTestCase();
+    void cleanup() { closeWindow(); }
     void storeWritesOneSessionPerInstance();
     void staleOnlyWhenTheOwnerIsDead();
     void cleanExitRemovesTheCopy();
@@ -198,11 +200,9 @@ void RecoveryTest::cleanExitRemovesTheCopy() {
 
 void RecoveryTest::keeperWritesAfterChangesAndBeforeLongPasses() {
     const QString dir = tmp_.filePath(QStringLiteral("keeper"));
-    AppSettings settings(tmp_.filePath(QStringLiteral("keeper.ini")));
-    LanguageSwitcher switcher(&settings);
-    switcher.start(QStringLiteral("en"))->setConfirmOnClose(false);
-    MainWindow* w = switcher.window();
-    auto keeper = std::make_unique<RecoveryKeeper>(&switcher, dir);
+    MainWindow* w =
+        startSwitcher(QStringLiteral("en"), {tmp_.filePath(QStringLiteral("keeper.ini"))});
+    auto keeper = std::make_unique<RecoveryKeeper>(switcher_.get(), dir);
     const QString copy = keeper->store().copyPath();
     QVERIFY(!copy.isEmpty());
     QTest::qWait(1);
@@ -231,56 +231,52 @@ void RecoveryTest::keeperWritesAfterChangesAndBeforeLongPasses() {
 }
 
 void RecoveryTest::longPassesAreThoseNearTheBudget() {
-    AppSettings settings(tmp_.filePath(QStringLiteral("long.ini")));
-    MainWindow w(&settings);
-    w.setConfirmOnClose(false);
-    MemoryGuard* guard = w.memoryGuard();
-    ComputeConfig c = w.document()->computeConfig();
+    makeWindow({tmp_.filePath(QStringLiteral("long.ini"))});
+    MemoryGuard* guard = w_->memoryGuard();
+    ComputeConfig c = w_->document()->computeConfig();
     c.model_folder.clear();
     c.text_a = QStringLiteral("a short sentence");
     // The demo layer: its estimate (at least the figure's 8 MiB) against a quarter of the
     // budget.
-    settings.setMemoryBudget(QStringLiteral("1G"));
+    settings_->setMemoryBudget(QStringLiteral("1G"));
     guard->reloadBudget();
     QVERIFY(!guard->isLongPass(c));
-    settings.setMemoryBudget(QStringLiteral("16M"));
+    settings_->setMemoryBudget(QStringLiteral("16M"));
     guard->reloadBudget();
     QVERIFY(guard->isLongPass(c));
     // A model never run yet reads all its weights: long whatever the budget.
     c.model_folder = tmp_.filePath(QStringLiteral("some-model"));
-    settings.setMemoryBudget(QStringLiteral("1G"));
+    settings_->setMemoryBudget(QStringLiteral("1G"));
     guard->reloadBudget();
     QVERIFY(guard->isLongPass(c));
     // Each long pass the window starts is announced before the request.
     QSignalSpy announced(guard, &MemoryGuard::longComputationStarting);
-    settings.setMemoryBudget(QStringLiteral("16M"));
+    settings_->setMemoryBudget(QStringLiteral("16M"));
     guard->reloadBudget();  // the same configuration again, over a new budget
-    w.document()->setTextA(QStringLiteral("another short sentence"));
+    w_->document()->setTextA(QStringLiteral("another short sentence"));
     QTRY_VERIFY(announced.size() >= 1);
 }
 
 void RecoveryTest::languageSwitchKeepsOneCopy() {
     const QString dir = tmp_.filePath(QStringLiteral("language"));
-    AppSettings settings(tmp_.filePath(QStringLiteral("language.ini")));
-    LanguageSwitcher switcher(&settings);
-    switcher.start(QStringLiteral("en"))->setConfirmOnClose(false);
-    RecoveryKeeper keeper(&switcher, dir);
+    startSwitcher(QStringLiteral("en"), {tmp_.filePath(QStringLiteral("language.ini"))});
+    RecoveryKeeper keeper(switcher_.get(), dir);
     const QString copy = keeper.store().copyPath();
-    switcher.window()->document()->setTextA(QStringLiteral("before the switch"));
+    switcher_->window()->document()->setTextA(QStringLiteral("before the switch"));
     QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(copy), 4 * RecoveryKeeper::kSaveDelayMs);
-    MainWindow* old = switcher.window();
-    switcher.setLanguagePreference(QStringLiteral("zh_CN"));
-    QVERIFY(switcher.window() != old);
-    switcher.window()->setConfirmOnClose(false);
+    MainWindow* old = switcher_->window();
+    switcher_->setLanguagePreference(QStringLiteral("zh_CN"));
+    QVERIFY(switcher_->window() != old);
+    switcher_->window()->setConfirmOnClose(false);
     // The rebuilt window's changes go to the same copy: one copy, one lock.
-    switcher.window()->document()->setTextA(QStringLiteral("after the switch"));
+    switcher_->window()->document()->setTextA(QStringLiteral("after the switch"));
     QTRY_COMPARE_WITH_TIMEOUT(text_a_of(copy), QStringLiteral("after the switch"),
                               4 * RecoveryKeeper::kSaveDelayMs);
     QCOMPARE(files_in(dir).size(), qsizetype(2));
-    switcher.window()->memoryGuard()->beforeLongComputation(
+    switcher_->window()->memoryGuard()->beforeLongComputation(
         MemoryGuard::LongComputation::Generation);
     QCOMPARE(files_in(dir).size(), qsizetype(2));
-    switcher.setLanguagePreference(QStringLiteral("en"));
+    switcher_->setLanguagePreference(QStringLiteral("en"));
 }
 
 void RecoveryTest::offerRestoresAndDiscardRemoves() {
@@ -314,11 +310,9 @@ void RecoveryTest::offerRestoresAndDiscardRemoves() {
                               QFileDevice::FileModificationTime));
     }
 
-    AppSettings settings(tmp_.filePath(QStringLiteral("offer.ini")));
-    LanguageSwitcher switcher(&settings);
-    switcher.start(QStringLiteral("en"))->setConfirmOnClose(false);
+    startSwitcher(QStringLiteral("en"), {tmp_.filePath(QStringLiteral("offer.ini"))});
     {
-        RecoveryKeeper keeper(&switcher, dir);
+        RecoveryKeeper keeper(switcher_.get(), dir);
         QTRY_VERIFY(keeper.offerDialog());
         QMessageBox* box = keeper.offerDialog();
         QCOMPARE(box->objectName(), QStringLiteral("recoveryDialog"));
@@ -329,7 +323,7 @@ void RecoveryTest::offerRestoresAndDiscardRemoves() {
         QVERIFY2(holds.contains(QStringLiteral("1 masked key")), qPrintable(holds));
         QVERIFY2(holds.contains(QStringLiteral("a comparison (causal mask)")), qPrintable(holds));
         box->findChild<QPushButton*>(QStringLiteral("restoreButton"))->click();
-        MainWindow* w = switcher.window();
+        MainWindow* w = switcher_->window();
         QTRY_COMPARE(w->document()->textA(), QStringLiteral("newer work"));
         QCOMPARE(w->document()->compare().changes.causal, std::optional<bool>(true));
         QVERIFY(w->document()->isKeyMasked(0, 1));
@@ -344,7 +338,7 @@ void RecoveryTest::offerRestoresAndDiscardRemoves() {
     }
     // The next start: the older copy, discarded.
     {
-        RecoveryKeeper keeper(&switcher, dir);
+        RecoveryKeeper keeper(switcher_.get(), dir);
         QTRY_VERIFY(keeper.offerDialog());
         QVERIFY(keeper.offerDialog()->informativeText().contains(QStringLiteral("older work")));
         keeper.offerDialog()->findChild<QPushButton*>(QStringLiteral("discardButton"))->click();
@@ -402,11 +396,8 @@ void RecoveryTest::killedAppIsOfferedAtTheNextLaunch() {
     // names it, as the app's did).
     qputenv("XDG_DATA_HOME", (home + QStringLiteral("/data")).toLocal8Bit());
     QCOMPARE(RecoveryStore::defaultDirectory(), dir);
-    AppSettings settings(home + QStringLiteral("/next.ini"));
-    LanguageSwitcher switcher(&settings);
-    switcher.start(QStringLiteral("en"))->setConfirmOnClose(false);
-    switcher.window()->show();
-    RecoveryKeeper keeper(&switcher);
+    startSwitcher(QStringLiteral("en"), {home + QStringLiteral("/next.ini")})->show();
+    RecoveryKeeper keeper(switcher_.get());
     QTRY_VERIFY(keeper.offerDialog());
     const QString holds = keeper.offerDialog()->informativeText();
     QVERIFY2(holds.contains(QStringLiteral("the model attn-only-2l")), qPrintable(holds));
@@ -414,7 +405,7 @@ void RecoveryTest::killedAppIsOfferedAtTheNextLaunch() {
              qPrintable(holds));
     QVERIFY2(holds.contains(QStringLiteral("a comparison")), qPrintable(holds));
     keeper.offerDialog()->findChild<QPushButton*>(QStringLiteral("restoreButton"))->click();
-    MainWindow* w = switcher.window();
+    MainWindow* w = switcher_->window();
     QTRY_COMPARE(w->document()->computeConfig().model_folder, model);
     QCOMPARE(w->document()->textA(), QStringLiteral("The cat sat on the mat because it was tired"));
     QCOMPARE(w->document()->compare().changes.causal, std::optional<bool>(true));

@@ -7,7 +7,6 @@
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTimeZone>
 #include <QTimer>
@@ -23,7 +22,6 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/shipped_models.h"
-#include "ui/model/model_source.h"
 #include "ui/render/figure_export.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/figure_exports.h"
@@ -38,26 +36,14 @@ using test::Gate;
 class ThreadsTest : public test::WindowFixture {
     Q_OBJECT
 
-    QTemporaryDir dir_;
-
     /// The 4-layer bilingual model AttnViz ships, open and settled.
     bool openShippedModel() {
         const QString folder = shipped_model(QStringLiteral("char-zh-en-4l"));
-        if (folder.isEmpty()) return false;
-        QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
-        w_->openModel(folder);
-        if (done.isEmpty() && !done.wait(30000)) return false;
-        if (!done.front().front().toBool()) return false;
-        QTest::qWait(1);
-        return QTest::qWaitFor([&] { return test::settled(*w_) && w_->compute()->latest()->model; },
-                               60000);
+        return !folder.isEmpty() && openModel(folder);
     }
 
   private slots:
-    void init() {
-        QVERIFY(dir_.isValid());
-        openSettledWindow({dir_.filePath(QStringLiteral("settings.ini")), QSize(1400, 900), {}});
-    }
+    void init() { openSettledWindow(); }
     void cleanup() {
         ComputeController::setLayerHookForTesting({});
         FigureExports::setWorkerHookForTesting({});
@@ -114,7 +100,7 @@ class ThreadsTest : public test::WindowFixture {
         QTRY_VERIFY_WITH_TIMEOUT(gate.reached(), 30000);
 
         // The real button, shown while the pass runs.
-        auto* cancel = w_->findChild<QPushButton*>(QStringLiteral("cancelComputeButton"));
+        auto* cancel = child<QPushButton>("cancelComputeButton");
         QVERIFY(cancel);
         QTRY_VERIFY_WITH_TIMEOUT(cancel->isVisible(), 10000);
         QTest::mouseClick(cancel, Qt::LeftButton);
@@ -165,7 +151,7 @@ class ThreadsTest : public test::WindowFixture {
 
     void closingDuringAnExportWaitsForItsThread() {
         SETTLE(*w_);
-        const QString path = dir_.filePath(QStringLiteral("figure.png"));
+        const QString path = test::temp_path(QStringLiteral("figure.png"));
         Gate gate;
         FigureExports::setWorkerHookForTesting([&] { gate.wait(); });
         QSignalSpy finished(test::exports_of(*w_), &FigureExports::exportFinished);

@@ -15,7 +15,6 @@
 #include <QLibraryInfo>
 #include <QMenu>
 #include <QMenuBar>
-#include <QPointer>
 #include <QProcess>
 #include <QRawFont>
 #include <QRegularExpression>
@@ -31,7 +30,6 @@
 
 #include "test_support.h"
 #include "ui/classroom/examples.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
@@ -42,6 +40,7 @@
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/language_switcher.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 #ifndef ATTNVIZ_SOURCE_DIR
@@ -207,19 +206,6 @@ QString figure_title(const MainWindow& w) {
     return w.grid()->figure()->titleText();
 }
 
-/// Switches through the window's own View > Language menu, as a user would, and returns
-/// the window that replaced it (the old one is deleted).
-MainWindow* pick_language(LanguageSwitcher& switcher, const char* action_name) {
-    MainWindow* before = switcher.window();
-    auto* action = before->findChild<QAction*>(QLatin1String(action_name));
-    if (!action) qFatal("no action %s", action_name);
-    QPointer<MainWindow> old(before);
-    action->trigger();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-    if (switcher.window() != before && !old.isNull()) qFatal("the old window was not deleted");
-    return switcher.window();
-}
-
 bool has_cjk(const QString& text) {
     for (const QChar c : text)
         if (c.unicode() >= 0x3000 && c.unicode() <= 0x9fff) return true;
@@ -285,11 +271,14 @@ QStringList stray_ampersands(const QWidget& root) {
 
 }  // namespace
 
-class TranslationTest : public QObject {
+class TranslationTest : public test::WindowFixture {
     Q_OBJECT
 
   private slots:
-    void cleanup() { install_translations(QString::fromLatin1(kEnglish)); }
+    void cleanup() {
+        closeWindow();
+        install_translations(QString::fromLatin1(kEnglish));
+    }
 
     // (a) The committed catalogs: nothing untranslated, unfinished or inconsistent.
     void chineseCatalogIsComplete() {
@@ -455,10 +444,8 @@ class TranslationTest : public QObject {
     // (b) View > Language rebuilds the window in Chinese and back; the document, its unsaved
     // changes and the window's place survive.
     void switchingLanguageKeepsTheDocument() {
-        AppSettings settings(test::temp_path(QStringLiteral("switch.ini")));
-        LanguageSwitcher switcher(&settings);
-        MainWindow* w = switcher.start(QStringLiteral("en"));
-        w->setConfirmOnClose(false);
+        MainWindow* w =
+            startSwitcher(QStringLiteral("en"), {test::temp_path(QStringLiteral("switch.ini"))});
         w->show();
         QVERIFY(QTest::qWaitForWindowExposed(w));
         SETTLE(*w);
@@ -477,10 +464,10 @@ class TranslationTest : public QObject {
         const QRect geometry = w->geometry();
         w->views()->setCurrentTab(ViewTabs::StepsTab);
 
-        MainWindow* zh = pick_language(switcher, "languageChinese");
+        MainWindow* zh = pickLanguage("languageChinese");
         QVERIFY(zh != w);
-        QCOMPARE(settings.language(), QStringLiteral("zh_CN"));
-        QCOMPARE(switcher.language(), QStringLiteral("zh_CN"));
+        QCOMPARE(settings_->language(), QStringLiteral("zh_CN"));
+        QCOMPARE(switcher_->language(), QStringLiteral("zh_CN"));
         QCOMPARE(zh->document(), doc);
         QVERIFY(zh->isVisible());
         SETTLE(*zh);
@@ -503,7 +490,7 @@ class TranslationTest : public QObject {
         auto* checked = zh->findChild<QAction*>(QStringLiteral("languageChinese"));
         QVERIFY(checked && checked->isChecked());
 
-        MainWindow* en = pick_language(switcher, "languageEnglish");
+        MainWindow* en = pickLanguage("languageEnglish");
         QVERIFY(en != zh);
         QCOMPARE(en->document(), doc);
         SETTLE(*en);
@@ -511,20 +498,18 @@ class TranslationTest : public QObject {
         QCOMPARE(embed_dim_label(*en), QStringLiteral("&embed_dim:"));
         QCOMPARE(figure_title(*en), QStringLiteral("Attention weights of head 2 of 2"));
         QVERIFY(en->isWindowModified());
-        QCOMPARE(settings.language(), QStringLiteral("en"));
+        QCOMPARE(settings_->language(), QStringLiteral("en"));
     }
 
     void switchingLanguageLeavesASavedSessionUnmodified() {
-        AppSettings settings(test::temp_path(QStringLiteral("saved.ini")));
-        LanguageSwitcher switcher(&settings);
-        MainWindow* w = switcher.start(QStringLiteral("en"));
-        w->setConfirmOnClose(false);
+        MainWindow* w =
+            startSwitcher(QStringLiteral("en"), {test::temp_path(QStringLiteral("saved.ini"))});
         w->show();
         SETTLE(*w);
         const QString session = test::temp_path(QStringLiteral("switch.attnviz"));
         QVERIFY(w->saveSessionTo(session));
         QVERIFY(!w->isWindowModified());
-        MainWindow* zh = pick_language(switcher, "languageChinese");
+        MainWindow* zh = pickLanguage("languageChinese");
         SETTLE(*zh);
         QTest::qWait(50);
         QVERIFY(!zh->isWindowModified());
@@ -535,10 +520,8 @@ class TranslationTest : public QObject {
     /// Issue 35: switching language with an example open translated the window but dropped
     /// the example's explanation; it stays, in the new language, folded as it was.
     void switchingLanguageKeepsTheExamplesExplanation() {
-        AppSettings settings(test::temp_path(QStringLiteral("example.ini")));
-        LanguageSwitcher switcher(&settings);
-        MainWindow* w = switcher.start(QStringLiteral("en"));
-        w->setConfirmOnClose(false);
+        MainWindow* w =
+            startSwitcher(QStringLiteral("en"), {test::temp_path(QStringLiteral("example.ini"))});
         w->show();
         QVERIFY(w->loadExample(QStringLiteral("causal_mask")));
         SETTLE(*w);
@@ -546,7 +529,7 @@ class TranslationTest : public QObject {
         const QString english = w->views()->explanationLabel()->text();
         QVERIFY(!has_cjk(english));
 
-        MainWindow* zh = pick_language(switcher, "languageChinese");
+        MainWindow* zh = pickLanguage("languageChinese");
         SETTLE(*zh);
         QVERIFY(zh->views()->explanationVisible());
         QString expected;
@@ -556,7 +539,7 @@ class TranslationTest : public QObject {
         QCOMPARE(zh->views()->explanationLabel()->text(), expected);
         QVERIFY(!zh->views()->explanationNote()->isVisible());  // still the example's text
 
-        MainWindow* en = pick_language(switcher, "languageEnglish");
+        MainWindow* en = pickLanguage("languageEnglish");
         SETTLE(*en);
         QVERIFY(en->views()->explanationVisible());
         QCOMPARE(en->views()->explanationLabel()->text(), english);
@@ -565,10 +548,8 @@ class TranslationTest : public QObject {
     // (c) The Chinese interface shows characters, never boxes: every visible text has a
     // glyph for every character in the font it is drawn with (fallbacks included).
     void chineseInterfaceHasGlyphs() {
-        AppSettings settings(test::temp_path(QStringLiteral("glyphs.ini")));
-        LanguageSwitcher switcher(&settings);
-        MainWindow* w = switcher.start(QStringLiteral("zh_CN"));
-        w->setConfirmOnClose(false);
+        MainWindow* w =
+            startSwitcher(QStringLiteral("zh_CN"), {test::temp_path(QStringLiteral("glyphs.ini"))});
         w->show();
         SETTLE(*w);
         // The check itself sees a box: no font has a glyph for a private-use code point.
@@ -599,11 +580,9 @@ class TranslationTest : public QObject {
 
     // A form row of several widgets gets a label with no buddy, which shows "&" as is.
     void noLabelShowsAnAmpersand() {
-        AppSettings settings(test::temp_path(QStringLiteral("amp.ini")));
-        LanguageSwitcher switcher(&settings);
         for (const char* language : {kEnglish, kChinese}) {
-            MainWindow* w = switcher.start(QLatin1String(language));
-            w->setConfirmOnClose(false);
+            MainWindow* w = startSwitcher(QLatin1String(language),
+                                          {test::temp_path(QStringLiteral("amp.ini"))});
             QStringList stray = stray_ampersands(*w);
             ExportDialog dialog(FigureOptions{}, 4, w);
             stray << stray_ampersands(dialog);

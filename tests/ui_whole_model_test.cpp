@@ -24,11 +24,11 @@
 #include "ui/classroom/figure_canvas.h"
 #include "ui/classroom/model_walk_figure.h"
 #include "ui/classroom/steps_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/classroom/whole_model_view.h"
 #include "ui/compute/model_trace.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
+#include "ui/widgets/view_tabs.h"
 #include "window_support.h"
 
 using namespace attnviz;

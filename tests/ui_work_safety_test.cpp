@@ -74,12 +74,11 @@ class WorkSafetyTest : public test::WindowFixture {
         return dir + QLatin1Char('/') + name;
     }
 
-    void makeWindow() {
-        openSettledWindow({tmp_.filePath(QStringLiteral("settings.ini")), QSize(1200, 800), {}});
-    }
+    /// The window every test starts from: 1200×800, settled.
+    void openSmallWindow() { openSettledWindow({{}, QSize(1200, 800), {}}); }
     /// A change through the real widget, as a user makes it.
     void changeSomething() {
-        auto* causal = w_->findChild<QCheckBox*>(QStringLiteral("causalCheck"));
+        auto* causal = child<QCheckBox>("causalCheck");
         QVERIFY(causal);
         QTest::mouseClick(causal, Qt::LeftButton, {}, QPoint(8, causal->height() / 2));
         QTest::qWait(1);
@@ -100,7 +99,7 @@ class WorkSafetyTest : public test::WindowFixture {
         signal(SIGXFSZ, SIG_IGN);
         QVERIFY(tmp_.isValid());
     }
-    void init() { makeWindow(); }
+    void init() { openSmallWindow(); }
     void cleanup() { closeWindow(); }
 
     // --- atomic writes --------------------------------------------------------------------
@@ -254,7 +253,7 @@ class WorkSafetyTest : public test::WindowFixture {
             QVERIFY(w_->close());  // the question would block here until answered
             QCOMPARE(answer.seen, 0);
         }
-        makeWindow();
+        openSmallWindow();
         // After an edit, or in a named session, another model is a change to keep.
         changeSomething();
         QVERIFY(w_->isWindowModified());
@@ -314,12 +313,11 @@ class WorkSafetyTest : public test::WindowFixture {
         w_->setConfirmOnClose(true);
         changeSomething();
         // Save, then Cancel in the file dialog that asks for a name.
-        QString dialog_class;
-        DialogAnswerer answer([&dialog_class](QWidget* box) {
+        DialogAnswerer* second = nullptr;
+        DialogAnswerer answer([&second](QWidget* box) {
             click(QMessageBox::Save)(box);
             // The file dialog opens inside the Save button's handler.
-            auto* second = new DialogAnswerer([&dialog_class](QWidget* d) {
-                dialog_class = QLatin1String(d->metaObject()->className());
+            second = new DialogAnswerer([](QWidget* d) {
                 if (auto* fd = qobject_cast<QDialog*>(d))
                     fd->reject();
                 else
@@ -329,7 +327,8 @@ class WorkSafetyTest : public test::WindowFixture {
         });
         QVERIFY(!w_->close());
         QCOMPARE(answer.seen, 1);
-        QCOMPARE(dialog_class, QStringLiteral("QFileDialog"));
+        QVERIFY(second);
+        QCOMPARE(second->class_name, QStringLiteral("QFileDialog"));
         QVERIFY(w_->isVisible());
         QVERIFY(w_->isWindowModified());
     }
@@ -347,8 +346,7 @@ class WorkSafetyTest : public test::WindowFixture {
         QVERIFY(w_->isWindowModified());
         // A window manager gives the window back its focus when the question closes; the
         // offscreen platform needs to be told.
-        w_->activateWindow();
-        QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+        QVERIFY(test::activate(*w_));
         {
             DialogAnswerer answer(click(QMessageBox::Discard));
             QTest::keyClick(w_.get(), Qt::Key_N, Qt::ControlModifier);

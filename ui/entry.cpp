@@ -8,13 +8,13 @@
 #include <cstdlib>
 #include <exception>
 
-#include "ui/classroom/view_tabs.h"
 #include "ui/document/shipped_models.h"
 #include "ui/i18n/language.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/language_switcher.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/recovery_keeper.h"
+#include "ui/widgets/view_tabs.h"
 
 #ifndef ATTNVIZ_VERSION
 #define ATTNVIZ_VERSION "0.1.0"

@@ -19,8 +19,20 @@ namespace attnviz::io {
 
 namespace {
 
-std::string errno_text(int err) {
-    return std::generic_category().message(err);
+[[noreturn]] void cannot_open(const std::string& path, int err) {
+    throw_file_error(ErrorCode::FileCannotOpen, "open", path, err);
+}
+[[noreturn]] void cannot_read(const std::string& path, int err) {
+    throw_file_error(ErrorCode::FileCannotRead, "read", path, err);
+}
+[[noreturn]] void not_regular(const std::string& path) {
+    throw FileError(ErrorCode::FileNotRegular, {path},
+                    "cannot read '" + path + "': not a regular file");
+}
+[[noreturn]] void too_large(const std::string& path, const std::string& what, std::uint64_t limit,
+                            std::string size) {
+    throw FileError(ErrorCode::FileTooLarge, {path, format_byte_size(limit), std::move(size)},
+                    "cannot read '" + path + "': " + what);
 }
 
 class FileDescriptor {
@@ -54,11 +66,11 @@ struct OpenFile {
 
 OpenFile open_for_reading(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw DataError("cannot open '" + path + "': " + errno_text(errno));
+    if (fd < 0) cannot_open(path, errno);
     OpenFile f{FileDescriptor(fd), false, 0};
     struct stat st {};
-    if (::fstat(fd, &st) != 0) throw DataError("cannot read '" + path + "': " + errno_text(errno));
-    if (S_ISDIR(st.st_mode)) throw DataError("cannot read '" + path + "': " + errno_text(EISDIR));
+    if (::fstat(fd, &st) != 0) cannot_read(path, errno);
+    if (S_ISDIR(st.st_mode)) cannot_read(path, EISDIR);
     f.regular = S_ISREG(st.st_mode);
     if (f.regular) f.size = static_cast<std::uint64_t>(st.st_size);
     return f;
@@ -80,7 +92,7 @@ std::size_t read_up_to(int fd, const std::string& path, std::string& out, std::s
         const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
         if (n < 0) {
             if (errno == EINTR) continue;
-            throw DataError("cannot read '" + path + "': " + errno_text(errno));
+            cannot_read(path, errno);
         }
         if (n == 0) break;
         got += static_cast<std::size_t>(n);
@@ -109,20 +121,31 @@ std::string temp_suffix() {
 
 }  // namespace
 
+std::string errno_text(int err) {
+    return std::generic_category().message(err);
+}
+
+void throw_file_error(ErrorCode code, std::string_view verb, const std::string& path, int err) {
+    const std::string reason = errno_text(err);
+    throw FileError(code, {path, reason, std::to_string(err)},
+                    "cannot " + std::string(verb) + " '" + path + "': " + reason);
+}
+
 std::unique_ptr<MappedFile> MappedFile::open(const std::string& path, std::string_view format) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) throw DataError("cannot open '" + path + "': " + errno_text(errno));
+    if (fd < 0) cannot_open(path, errno);
     FileDescriptor file(fd);  // the mapping keeps the file open after this closes it
     struct stat st {};
-    if (::fstat(fd, &st) != 0) throw DataError("cannot read '" + path + "': " + errno_text(errno));
-    if (S_ISDIR(st.st_mode)) throw DataError("cannot read '" + path + "': " + errno_text(EISDIR));
-    if (!S_ISREG(st.st_mode)) throw DataError("cannot read '" + path + "': not a regular file");
+    if (::fstat(fd, &st) != 0) cannot_read(path, errno);
+    if (S_ISDIR(st.st_mode)) cannot_read(path, EISDIR);
+    if (!S_ISREG(st.st_mode)) not_regular(path);
     const auto size = static_cast<std::uint64_t>(st.st_size);
     if (size == 0)
-        throw DataError(path + ": the file is empty (0 bytes), not a " + std::string(format) +
-                        " file");
+        throw FileError(
+            ErrorCode::FileEmpty, {path, std::string(format)},
+            path + ": the file is empty (0 bytes), not a " + std::string(format) + " file");
     void* addr = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
-    if (addr == MAP_FAILED) throw DataError("cannot map '" + path + "': " + errno_text(errno));
+    if (addr == MAP_FAILED) throw_file_error(ErrorCode::FileCannotRead, "map", path, errno);
     return std::unique_ptr<MappedFile>(new MappedFile(addr, static_cast<std::size_t>(size)));
 }
 
@@ -147,14 +170,16 @@ std::string format_byte_size(std::uint64_t bytes) {
 std::string read_file(const std::string& path, std::size_t max_bytes) {
     OpenFile f = open_for_reading(path);
     if (f.regular && f.size > max_bytes)
-        throw DataError("cannot read '" + path + "': the file is " + format_byte_size(f.size) +
-                        ", more than the " + format_byte_size(max_bytes) + " limit");
+        too_large(path,
+                  "the file is " + format_byte_size(f.size) + ", more than the " +
+                      format_byte_size(max_bytes) + " limit",
+                  max_bytes, format_byte_size(f.size));
     std::string out;
     bool more = false;
     read_up_to(f.fd.get(), path, out, max_bytes, static_cast<std::size_t>(f.size), &more);
     if (more)
-        throw DataError("cannot read '" + path + "': the file is larger than the " +
-                        format_byte_size(max_bytes) + " limit");
+        too_large(path, "the file is larger than the " + format_byte_size(max_bytes) + " limit",
+                  max_bytes, "");
     return out;
 }
 
@@ -171,16 +196,19 @@ FileHead read_file_head(const std::string& path, std::size_t max_bytes) {
         std::string rest;
         bool too_big = false;
         read_up_to(f.fd.get(), path, rest, std::size_t(1) << 34, 0, &too_big);
-        if (too_big) throw DataError("cannot read '" + path + "': the stream is too large");
+        if (too_big) too_large(path, "the stream is too large", std::uint64_t(1) << 34, "");
         head.file_size = head.bytes.size() + (more ? 1 : 0) + rest.size();
     }
     return head;
 }
 
 void write_file_atomically(const std::string& path, const std::string& bytes) {
-    const auto fail = [&](const std::string& why) -> void {
-        throw DataError("cannot write '" + path + "': " + why);
+    // `err`: the errno behind `why`, 0 when there is none.
+    const auto fail = [&](const std::string& why, int err = 0) -> void {
+        throw FileError(ErrorCode::FileCannotWrite, {path, why, std::to_string(err)},
+                        "cannot write '" + path + "': " + why);
     };
+    const auto fail_errno = [&](int err) { fail(errno_text(err), err); };
     const std::size_t slash = path.rfind('/');
     const std::string folder_prefix = slash == std::string::npos ? "" : path.substr(0, slash + 1);
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -188,7 +216,7 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
 
     struct stat existing {};
     const bool exists = ::stat(path.c_str(), &existing) == 0;
-    if (exists && S_ISDIR(existing.st_mode)) fail(errno_text(EISDIR));
+    if (exists && S_ISDIR(existing.st_mode)) fail_errno(EISDIR);
 
     // The temporary's name keeps within NAME_MAX even for a long destination name.
     const std::string temp_base = "." + name.substr(0, 200) + ".";
@@ -198,7 +226,7 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
         temp = folder_prefix + temp_base + temp_suffix();
         // O_EXCL rather than mkstemp: mkstemp creates mode 0600, this respects the umask.
         fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST) fail(errno_text(errno));
+        if (fd < 0 && errno != EEXIST) fail_errno(errno);
     }
     if (fd < 0) fail("cannot create a unique temporary file beside it");
 
@@ -219,13 +247,13 @@ void write_file_atomically(const std::string& path, const std::string& bytes) {
         const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
         if (n < 0) {
             if (errno == EINTR) continue;
-            fail(errno_text(errno));
+            fail_errno(errno);
         }
         done += static_cast<std::size_t>(n);
     }
-    if (::fsync(fd) != 0) fail(errno_text(errno));
-    if (const int err = file.close(); err != 0) fail(errno_text(err));
-    if (::rename(temp.c_str(), path.c_str()) != 0) fail(errno_text(errno));
+    if (::fsync(fd) != 0) fail_errno(errno);
+    if (const int err = file.close(); err != 0) fail_errno(err);
+    if (::rename(temp.c_str(), path.c_str()) != 0) fail_errno(errno);
     renamed = true;
 
     // Make the rename itself durable; a failure here leaves a complete file, so it is ignored.

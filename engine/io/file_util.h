@@ -7,7 +7,18 @@
 #include <string>
 #include <string_view>
 
+namespace attnviz {
+enum class ErrorCode;
+}
+
 namespace attnviz::io {
+
+/// The system's sentence for an errno value ("No such file or directory").
+std::string errno_text(int err);
+
+/// Throws FileError(code, {path, errno_text(err), err}) saying "cannot <verb> '<path>': <reason>".
+[[noreturn]] void throw_file_error(ErrorCode code, std::string_view verb, const std::string& path,
+                                   int err);
 
 /// Reads a whole file; throws DataError ("cannot open 'x': No such file or directory").
 /// Refuses files larger than max_bytes, and folders.

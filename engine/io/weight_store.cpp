@@ -36,10 +36,6 @@ constexpr std::string_view kIndexFile = "model.safetensors.index.json";
 // Index files list one line per tensor: a few hundred kilobytes for the largest models.
 constexpr std::size_t kMaxIndexBytes = 100'000'000;
 
-std::string errno_text(int err) {
-    return std::generic_category().message(err);
-}
-
 std::string in_quotes(std::string_view s) {
     return "'" + std::string(s) + "'";
 }
@@ -110,7 +106,7 @@ Kind stat_kind(const std::string& path, int* err = nullptr) {
 std::vector<std::string> list_files(const std::string& folder) {
     std::vector<std::string> out;
     DIR* dir = ::opendir(folder.c_str());
-    if (!dir) throw DataError("cannot read model folder '" + folder + "': " + errno_text(errno));
+    if (!dir) throw_file_error(ErrorCode::FolderCannotRead, "read model folder", folder, errno);
     while (const dirent* e = ::readdir(dir)) {
         const std::string name = e->d_name;
         if (name != "." && name != "..") out.push_back(name);
@@ -409,7 +405,7 @@ WeightStore WeightStore::open_folder(const std::string& folder) {
     int err = 0;
     switch (stat_kind(folder, &err)) {
         case Kind::Missing:
-            throw DataError("cannot open model folder '" + folder + "': " + errno_text(err));
+            throw_file_error(ErrorCode::FolderCannotRead, "open model folder", folder, err);
         case Kind::Folder:
             break;
         default:

@@ -120,175 +120,300 @@ void size_stages(HeadSteps& st, Index rows, Index cols, Index head_dim) {
     st.context = Tensor({rows, head_dim});
 }
 
-void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWindow& win,
-            const AttendOptions& opt, AttentionResult& result, float* concat, Index ld_concat) {
-    const Index N = in.batch, H = in.num_heads, d = in.head_dim, Sp = in.source_len;
-    const Index L = in.target_len;
+namespace {
+
+/// Query heads [h0, h1) that attend() computes.
+struct HeadRange {
+    Index h0, h1;
+};
+
+HeadRange checked_heads(const ProjectedHeads& in, const AttendOptions& opt) {
     const Index h0 = opt.first_head, h1 = opt.last_head < 0 ? in.num_heads : opt.last_head;
     if (h0 < 0 || h1 > in.num_heads || h0 >= h1)
         throw std::invalid_argument("heads [" + std::to_string(h0) + ", " + std::to_string(h1) +
                                     ") are not among " + std::to_string(in.num_heads));
-    const Index group = in.num_kv_heads > 0 ? H / in.num_kv_heads : 1;
-    const Index Lw = win.rows, q0 = win.q0, Hk = win.heads, Cw = win.cols, k0 = win.k0;
-    const int threads = std::max(1, opt.num_threads);
+    return {h0, h1};
+}
+
+/// Every key/value head packed once for the kernels, and reused by every row block and every
+/// query head of its group; only those of the heads computed, kv heads [g0, g0 + Hkv).
+struct PackedKv {
+    kernels::Isa isa{};
+    Index group = 1, g0 = 0, Hkv = 0;
+    std::size_t pk = 0, pv = 0;  ///< floats per packed head (no keys for additive scoring)
+    std::unique_ptr<float[]> keys, values;
+
+    /// Packed head of batch item n, kv head g.
+    std::size_t index(Index n, Index g) const { return static_cast<std::size_t>(n * Hkv + g - g0); }
+};
+
+/// Packed head i (batch item i / Hkv, kv head g0 + i % Hkv): its keys (scaled dot products
+/// only) and its values.
+void pack_kv_head(const ProjectedHeads& in, PackedKv& kv, std::size_t i) {
+    const Index d = in.head_dim, Sp = in.source_len;
+    const Index n = static_cast<Index>(i) / kv.Hkv, g = kv.g0 + static_cast<Index>(i) % kv.Hkv;
+    if (in.additive_v == nullptr)
+        kernels::pack_keys(kv.isa, in.k + n * Sp * in.ldk + g * d, in.ldk, Sp, d,
+                           kv.keys.get() + i * kv.pk);
+    kernels::pack_values(kv.isa, in.v + n * Sp * in.ldv + g * d, in.ldv, Sp, d,
+                         kv.values.get() + i * kv.pv);
+}
+
+PackedKv pack_kv_heads(const ProjectedHeads& in, HeadRange heads, int threads) {
+    const Index N = in.batch, d = in.head_dim, Sp = in.source_len;
     const bool dot = in.additive_v == nullptr;
-    const float* qp = in.q;
-    const float* kp = in.k;
-    const float* vp = in.v;
-    const Index ldq = in.ldq, ldk = in.ldk, ldv = in.ldv;
-
-    result.source_length = Sp;
-    const auto heads_total = static_cast<std::size_t>(N * H);
-    if (opt.need_weights) {
-        if (Hk > 0) result.weights = take_tensor({N, Hk, Lw, Cw});
-        result.mean_weights = take_tensor({N, Lw, Cw});
-    }
-    result.fully_masked_rows.assign(heads_total * static_cast<std::size_t>(Lw), 0);
-    const bool dropout_on = opt.dropout > 0.0f;
-    const float inv_h = 1.0f / static_cast<float>(h1 - h0);
-
-    // Every key/value head packed once for the kernels, and reused by every row block and
-    // every query head of its group; only those of the heads computed, kv heads [g0, g1).
-    const kernels::Isa isa = kernels::best_isa();
-    const Index g0 = h0 / group, Hkv = (h1 - 1) / group + 1 - g0;
-    const auto pk = dot ? kernels::packed_keys_floats(isa, Sp, d) : std::size_t{0};
-    const auto pv = kernels::packed_values_floats(isa, Sp, d);
+    PackedKv kv;
+    kv.isa = kernels::best_isa();
+    kv.group = in.num_kv_heads > 0 ? in.num_heads / in.num_kv_heads : 1;
+    kv.g0 = heads.h0 / kv.group;
+    kv.Hkv = (heads.h1 - 1) / kv.group + 1 - kv.g0;
+    kv.pk = dot ? kernels::packed_keys_floats(kv.isa, Sp, d) : std::size_t{0};
+    kv.pv = kernels::packed_values_floats(kv.isa, Sp, d);
     // Every float is written by the packing: no need to zero them first.
-    const std::unique_ptr<float[]> packed_k(new float[static_cast<std::size_t>(N * Hkv) * pk]);
-    const std::unique_ptr<float[]> packed_v(new float[static_cast<std::size_t>(N * Hkv) * pv]);
-    ops::parallel_for(
-        static_cast<std::size_t>(N * Hkv), threads, [&](std::size_t i0, std::size_t i1) {
-            for (std::size_t i = i0; i < i1; ++i) {
-                const Index n = static_cast<Index>(i) / Hkv, g = g0 + static_cast<Index>(i) % Hkv;
-                if (dot)
-                    kernels::pack_keys(isa, kp + n * Sp * ldk + g * d, ldk, Sp, d,
-                                       packed_k.get() + i * pk);
-                kernels::pack_values(isa, vp + n * Sp * ldv + g * d, ldv, Sp, d,
-                                     packed_v.get() + i * pv);
-            }
-        });
+    kv.keys.reset(new float[static_cast<std::size_t>(N * kv.Hkv) * kv.pk]);
+    kv.values.reset(new float[static_cast<std::size_t>(N * kv.Hkv) * kv.pv]);
+    ops::parallel_for(static_cast<std::size_t>(N * kv.Hkv), threads,
+                      [&](std::size_t i0, std::size_t i1) {
+                          for (std::size_t i = i0; i < i1; ++i)
+                              pack_kv_head(in, kv, i);
+                      });
+    return kv;
+}
 
+/// How the window's query rows are cut into work items, and where their weights are computed.
+struct BlockLayout {
+    Index rows_per_block = 1, blocks_per_item = 0;
+    std::size_t blocks = 0;     ///< work items: (batch item, row block)
+    bool stream = false;        ///< kept weights are streamed past the caches
+    bool need_scratch = false;  ///< some head is computed in per-thread scratch
+    bool causal_skip = false;   ///< keys after a block's last row are skipped
+
+    /// With the causal skip a block's work grows with its rows' positions: blocks are taken
+    /// first, last, second, second to last, ... so that each thread's contiguous share of them
+    /// holds as much work as another's (a fixed order: the same thread count, the same sums).
+    std::size_t block(std::size_t k) const {
+        return !causal_skip ? k : k % 2 == 0 ? k / 2 : blocks - 1 - k / 2;
+    }
+};
+
+/// What one call of attend() works from: its arguments, the heads it computes, the packed
+/// keys and values, and its blocks.
+struct AttendPass {
+    const ProjectedHeads& in;
+    const ops::MaskSpec& masks;
+    const ResultWindow& win;
+    const AttendOptions& opt;
+    AttentionResult& result;
+    float* concat;
+    Index ld_concat;
+    HeadRange heads;
+    int threads;
+    bool dot;
+    PackedKv kv{};         ///< filled by pack_kv_heads()
+    BlockLayout layout{};  ///< filled by block_layout()
+};
+
+BlockLayout block_layout(const AttendPass& a) {
+    const Index N = a.in.batch, H = a.in.num_heads, Sp = a.in.source_len;
+    const Index Lw = a.win.rows, Hk = a.win.heads, Cw = a.win.cols;
+    BlockLayout b;
     // Query rows go in blocks small enough that a block's weights stay in cache from the
     // score product through mask, softmax, dropout, the product with V and the mean: each
     // weight is written to memory once.  A work item is (batch item, row block) with every head
     // inside it, so the mean over heads is summed where it is computed and no two threads ever
     // write the same rows.
-    const Index rpb = rows_per_block(Lw, Sp, N, threads);
+    b.rows_per_block = rows_per_block(Lw, Sp, N, a.threads);
     // Weights larger than the caches are computed in per-thread scratch and streamed out with
     // non-temporal stores once a block is done (as is the mean, summed in scratch): memory sees
     // each written once and never read.  Smaller ones are computed in place and stay in cache
     // for whoever reads them next.  A head whose weights are not kept (or whose kept columns
     // are a window) is computed in scratch either way.
-    const bool stream = static_cast<double>(N * (Hk + 1) * Lw * Cw) * sizeof(float) >=
-                        static_cast<double>(kStreamBytes);
-    const bool need_scratch = stream || !opt.need_weights || Hk < H || !win.full_columns;
-    const Index blocks_per_item = (Lw + rpb - 1) / rpb;
+    b.stream = static_cast<double>(N * (Hk + 1) * Lw * Cw) * sizeof(float) >=
+               static_cast<double>(kStreamBytes);
+    b.need_scratch = b.stream || !a.opt.need_weights || Hk < H || !a.win.full_columns;
+    b.blocks_per_item = (Lw + b.rows_per_block - 1) / b.rows_per_block;
     // A causal mask sets every key after a query to -inf whatever its score: the scores, the
     // softmax and the product with V stop at the last key a block's rows see (about half the
     // work of a causal model).  Not with bias_k or zero-attention columns (never masked, after
     // the keys), nor for the steps view, which shows every raw score.
-    const bool causal_skip = masks.causal && masks.extra_columns == 0 && dot && !result.steps;
-    // With the causal skip a block's work grows with its rows' positions: blocks are taken
-    // first, last, second, second to last, ... so that each thread's contiguous share of them
-    // holds as much work as another's (a fixed order: the same thread count, the same sums).
-    const auto blocks = static_cast<std::size_t>(N * blocks_per_item);
-    const auto block_order = [&](std::size_t k) {
-        return !causal_skip ? k : k % 2 == 0 ? k / 2 : blocks - 1 - k / 2;
-    };
-    ops::parallel_chunks(blocks, threads, [&](std::size_t slot, std::size_t b0, std::size_t b1) {
-        // Written before they are read: no need to zero them.
-        std::unique_ptr<float[]> scratch, head_sum;
-        if (need_scratch) scratch.reset(new float[static_cast<std::size_t>(rpb * Sp)]);
-        if (stream && opt.need_weights)
-            head_sum.reset(new float[static_cast<std::size_t>(rpb * Cw)]);
-        for (std::size_t k = b0; k < b1; ++k) {
-            const std::size_t b = block_order(k);
-            const Index n = static_cast<Index>(b) / blocks_per_item;
-            const Index r0 = (static_cast<Index>(b) % blocks_per_item) * rpb;  // in window
-            const Index i0 = q0 + r0;                                          // absolute
-            const Index rows = std::min(rpb, Lw - r0);
-            const auto cells = static_cast<std::size_t>(rows * Sp);
-            // With causal_skip, keys [live, Sp) are masked for every row of the block: their
-            // scores are neither computed nor masked, and their weights are written as 0.
-            const Index live = causal_skip ? std::min(Sp, i0 + rows) : Sp;
-            float* mean =
-                opt.need_weights ? result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
-            float* head_total = stream ? head_sum.get() : mean;
-            for (Index h = h0; h < h1; ++h) {
-                const auto t = static_cast<std::size_t>(n * H + h);
-                const Index g = h / group;
-                const Index kh_index = h - h0;  // among the kept heads
-                const bool keep_head = opt.need_weights && kh_index < Hk;
-                float* kept = keep_head
-                                  ? result.weights.ptr() + ((n * Hk + kh_index) * Lw + r0) * Cw
-                                  : nullptr;
-                float* p = keep_head && win.full_columns && !stream ? kept : scratch.get();
-                MutMap scores(p, rows, Sp);
-                const ConstStrided qh(qp + (n * Lw + r0) * ldq + h * d, rows, d, Stride(ldq));
-                const ConstStrided kh(kp + n * Sp * ldk + g * d, Sp, d, Stride(ldk));
-                const auto packed = static_cast<std::size_t>(n * Hkv + g - g0);
-                if (dot) {  // q already carries the scale
-                    kernels::attention_scores(isa, qh.data(), ldq, rows, d,
-                                              packed_k.get() + packed * pk, live, p, Sp);
-                } else {
-                    const float* w = in.additive_v + h * d;
-                    for (Index i = 0; i < rows; ++i)
-                        for (Index j = 0; j < Sp; ++j) {
-                            float sum = 0.0f;
-                            for (Index c = 0; c < d; ++c)
-                                sum += w[c] * std::tanh(qh(i, c) + kh(j, c));
-                            scores(i, j) = sum;
-                        }
-                }
-                HeadSteps* steps = result.steps ? &result.steps->heads[t] : nullptr;
-                const auto keep = [&](Tensor& stage) {
-                    std::copy_n(p, cells, stage.ptr() + static_cast<std::size_t>(r0 * Sp));
-                };
-                if (steps) {
-                    keep(steps->scaled);
-                    keep(steps->scores);
-                    if (dot)  // the raw q.k before the scale folded into q
-                        for (std::size_t c = 0; c < cells; ++c)
-                            steps->scores.data[static_cast<std::size_t>(r0 * Sp) + c] /=
-                                in.score_scale;
-                }
-                if (masks.any()) masks.apply(p, n, h, i0, rows, live);
-                if (steps) keep(steps->masked);
-                std::uint8_t* fully_masked = result.fully_masked_rows.data() +
-                                             t * static_cast<std::size_t>(Lw) +
-                                             static_cast<std::size_t>(r0);
-                if (causal_skip)
-                    causal_softmax_rows(p, rows, Sp, i0, opt.masked_rows, fully_masked);
-                else
-                    ops::softmax_rows(p, static_cast<std::size_t>(rows),
-                                      static_cast<std::size_t>(Sp), opt.masked_rows, fully_masked);
-                if (steps) keep(steps->softmax);
-                if (opt.observer) (*opt.observer)(slot, RowBlock{n, h, i0, rows, Sp, p});
-                if (dropout_on)  // one stream per (batch item, head, absolute query row):
-                                 // independent of blocking and of the window
-                    for (Index i = 0; i < rows; ++i)
-                        ops::dropout_inplace(
-                            p + i * Sp, static_cast<std::size_t>(Sp), opt.dropout, opt.dropout_seed,
-                            t * static_cast<std::size_t>(L) + static_cast<std::size_t>(i0 + i));
-                if (steps) keep(steps->dropped);
-                MutStrided ctx(concat + (n * Lw + r0) * ld_concat + h * d, rows, d,
-                               Stride(ld_concat));
-                kernels::attention_context(isa, p, Sp, rows, live, packed_v.get() + packed * pv, d,
-                                           ctx.data(), ld_concat);
-                if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
-                if (kept && p != kept && stream && head_total)  // one pass for both
-                    kernels::stream_and_add_rows(isa, p + k0, Sp, rows, Cw, kept, Cw, head_total,
-                                                 Cw, h > h0);
-                else {
-                    if (kept && p != kept)
-                        kernels::store_rows(isa, p + k0, Sp, rows, Cw, 1.0f, kept, Cw, stream);
-                    if (head_total)
-                        kernels::add_rows(isa, p + k0, Sp, rows, Cw, head_total, Cw, h > h0);
-                }
-            }
-            if (mean) kernels::store_rows(isa, head_total, Cw, rows, Cw, inv_h, mean, Cw, stream);
+    b.causal_skip = a.masks.causal && a.masks.extra_columns == 0 && a.dot && !a.result.steps;
+    b.blocks = static_cast<std::size_t>(N * b.blocks_per_item);
+    return b;
+}
+
+/// One work item: window rows [r0, r0 + rows) of batch item n, absolute rows from i0.
+struct BlockRows {
+    std::size_t slot;  ///< the observer's slot
+    Index n, r0, i0, rows;
+    /// Keys [live, Sp) are masked for every row (causal skip): their scores are neither
+    /// computed nor masked, and their weights are written as 0.
+    Index live;
+    float* scratch;     ///< rows x Sp of the thread's own, or null
+    float* head_total;  ///< where the heads' kept columns are summed, or null
+};
+
+/// The scores of head h for the block's rows into p (rows x Sp).
+void compute_scores(const AttendPass& a, const BlockRows& blk, Index h, float* p) {
+    const ProjectedHeads& in = a.in;
+    const Index d = in.head_dim, Sp = in.source_len, rows = blk.rows, g = h / a.kv.group;
+    const ConstStrided qh(in.q + (blk.n * a.win.rows + blk.r0) * in.ldq + h * d, rows, d,
+                          Stride(in.ldq));
+    if (a.dot) {  // q already carries the scale
+        kernels::attention_scores(a.kv.isa, qh.data(), in.ldq, rows, d,
+                                  a.kv.keys.get() + a.kv.index(blk.n, g) * a.kv.pk, blk.live, p,
+                                  Sp);
+        return;
+    }
+    MutMap scores(p, rows, Sp);
+    const ConstStrided kh(in.k + blk.n * Sp * in.ldk + g * d, Sp, d, Stride(in.ldk));
+    const float* w = in.additive_v + h * d;
+    for (Index i = 0; i < rows; ++i)
+        for (Index j = 0; j < Sp; ++j) {
+            float sum = 0.0f;
+            for (Index c = 0; c < d; ++c)
+                sum += w[c] * std::tanh(qh(i, c) + kh(j, c));
+            scores(i, j) = sum;
         }
-    });
+}
+
+/// The block's rows of p copied into a stage of the steps view.
+void keep_stage(Tensor& stage, const float* p, const BlockRows& blk, Index Sp) {
+    std::copy_n(p, static_cast<std::size_t>(blk.rows * Sp),
+                stage.ptr() + static_cast<std::size_t>(blk.r0 * Sp));
+}
+
+/// The scores as the steps view shows them: scaled, and raw (without the scale q carries).
+void keep_scores(const AttendPass& a, const BlockRows& blk, HeadSteps& steps, const float* p) {
+    const Index Sp = a.in.source_len;
+    keep_stage(steps.scaled, p, blk, Sp);
+    keep_stage(steps.scores, p, blk, Sp);
+    if (a.dot) {  // the raw q.k before the scale folded into q
+        const auto cells = static_cast<std::size_t>(blk.rows * Sp);
+        for (std::size_t c = 0; c < cells; ++c)
+            steps.scores.data[static_cast<std::size_t>(blk.r0 * Sp) + c] /= a.in.score_scale;
+    }
+}
+
+/// The softmax of the block's rows of head t (batch item x head), recording fully masked rows.
+void softmax_block(const AttendPass& a, const BlockRows& blk, std::size_t t, float* p) {
+    const Index Sp = a.in.source_len;
+    std::uint8_t* fully_masked = a.result.fully_masked_rows.data() +
+                                 t * static_cast<std::size_t>(a.win.rows) +
+                                 static_cast<std::size_t>(blk.r0);
+    if (a.layout.causal_skip)
+        causal_softmax_rows(p, blk.rows, Sp, blk.i0, a.opt.masked_rows, fully_masked);
+    else
+        ops::softmax_rows(p, static_cast<std::size_t>(blk.rows), static_cast<std::size_t>(Sp),
+                          a.opt.masked_rows, fully_masked);
+}
+
+/// Dropout with one stream per (batch item, head, absolute query row): independent of
+/// blocking and of the window.
+void dropout_block(const AttendPass& a, const BlockRows& blk, std::size_t t, float* p) {
+    const Index Sp = a.in.source_len;
+    for (Index i = 0; i < blk.rows; ++i)
+        ops::dropout_inplace(
+            p + i * Sp, static_cast<std::size_t>(Sp), a.opt.dropout, a.opt.dropout_seed,
+            t * static_cast<std::size_t>(a.in.target_len) + static_cast<std::size_t>(blk.i0 + i));
+}
+
+/// Head h's kept columns of p stored into its kept weights (when p is not them already) and
+/// added to the block's sum over heads.
+void store_weights(const AttendPass& a, const BlockRows& blk, Index h, const float* p,
+                   float* kept) {
+    const kernels::Isa isa = a.kv.isa;
+    const Index Sp = a.in.source_len, Cw = a.win.cols, k0 = a.win.k0, rows = blk.rows;
+    const bool stream = a.layout.stream, first = h == a.heads.h0;
+    float* head_total = blk.head_total;
+    if (kept && p != kept && stream && head_total) {  // one pass for both
+        kernels::stream_and_add_rows(isa, p + k0, Sp, rows, Cw, kept, Cw, head_total, Cw, !first);
+        return;
+    }
+    if (kept && p != kept) kernels::store_rows(isa, p + k0, Sp, rows, Cw, 1.0f, kept, Cw, stream);
+    if (head_total) kernels::add_rows(isa, p + k0, Sp, rows, Cw, head_total, Cw, !first);
+}
+
+/// Head h over the block's rows: scores, masks, softmax, dropout, the product with V into
+/// concat, and the weights kept and summed.
+void attend_head(const AttendPass& a, const BlockRows& blk, Index h) {
+    const Index Sp = a.in.source_len, d = a.in.head_dim, rows = blk.rows, r0 = blk.r0;
+    const Index Lw = a.win.rows, Hk = a.win.heads;
+    const auto t = static_cast<std::size_t>(blk.n * a.in.num_heads + h);
+    const Index kh_index = h - a.heads.h0;  // among the kept heads
+    const bool keep_head = a.opt.need_weights && kh_index < Hk;
+    float* kept = keep_head
+                      ? a.result.weights.ptr() + ((blk.n * Hk + kh_index) * Lw + r0) * a.win.cols
+                      : nullptr;
+    float* p = keep_head && a.win.full_columns && !a.layout.stream ? kept : blk.scratch;
+    compute_scores(a, blk, h, p);
+    HeadSteps* steps = a.result.steps ? &a.result.steps->heads[t] : nullptr;
+    if (steps) keep_scores(a, blk, *steps, p);
+    if (a.masks.any()) a.masks.apply(p, blk.n, h, blk.i0, rows, blk.live);
+    if (steps) keep_stage(steps->masked, p, blk, Sp);
+    softmax_block(a, blk, t, p);
+    if (steps) keep_stage(steps->softmax, p, blk, Sp);
+    if (a.opt.observer) (*a.opt.observer)(blk.slot, RowBlock{blk.n, h, blk.i0, rows, Sp, p});
+    if (a.opt.dropout > 0.0f) dropout_block(a, blk, t, p);
+    if (steps) keep_stage(steps->dropped, p, blk, Sp);
+    MutStrided ctx(a.concat + (blk.n * Lw + r0) * a.ld_concat + h * d, rows, d,
+                   Stride(a.ld_concat));
+    kernels::attention_context(a.kv.isa, p, Sp, rows, blk.live,
+                               a.kv.values.get() + a.kv.index(blk.n, h / a.kv.group) * a.kv.pv, d,
+                               ctx.data(), a.ld_concat);
+    if (steps) MutMap(steps->context.ptr() + r0 * d, rows, d) = ctx;
+    store_weights(a, blk, h, p, kept);
+}
+
+/// Work item b (batch item, row block): every computed head, then their mean.
+void attend_block(const AttendPass& a, std::size_t slot, std::size_t b, float* scratch,
+                  float* head_sum) {
+    const BlockLayout& l = a.layout;
+    const Index Lw = a.win.rows, Cw = a.win.cols, Sp = a.in.source_len;
+    const Index n = static_cast<Index>(b) / l.blocks_per_item;
+    const Index r0 = (static_cast<Index>(b) % l.blocks_per_item) * l.rows_per_block;  // in window
+    const Index i0 = a.win.q0 + r0;                                                   // absolute
+    const Index rows = std::min(l.rows_per_block, Lw - r0);
+    const Index live = l.causal_skip ? std::min(Sp, i0 + rows) : Sp;
+    float* mean = a.opt.need_weights ? a.result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
+    const BlockRows blk{slot, n, r0, i0, rows, live, scratch, l.stream ? head_sum : mean};
+    for (Index h = a.heads.h0; h < a.heads.h1; ++h)
+        attend_head(a, blk, h);
+    if (mean) {
+        const float inv_h = 1.0f / static_cast<float>(a.heads.h1 - a.heads.h0);
+        kernels::store_rows(a.kv.isa, blk.head_total, Cw, rows, Cw, inv_h, mean, Cw, l.stream);
+    }
+}
+
+}  // namespace
+
+void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWindow& win,
+            const AttendOptions& opt, AttentionResult& result, float* concat, Index ld_concat) {
+    const HeadRange heads = checked_heads(in, opt);
+    const Index N = in.batch, Lw = win.rows, Cw = win.cols, Hk = win.heads;
+    result.source_length = in.source_len;
+    if (opt.need_weights) {
+        if (Hk > 0) result.weights = take_tensor({N, Hk, Lw, Cw});
+        result.mean_weights = take_tensor({N, Lw, Cw});
+    }
+    result.fully_masked_rows.assign(static_cast<std::size_t>(N * in.num_heads * Lw), 0);
+
+    const int threads = std::max(1, opt.num_threads);
+    const bool dot = in.additive_v == nullptr;
+    AttendPass a{in, masks, win, opt, result, concat, ld_concat, heads, threads, dot};
+    a.kv = pack_kv_heads(in, heads, a.threads);
+    a.layout = block_layout(a);
+    const Index rpb = a.layout.rows_per_block;
+    ops::parallel_chunks(
+        a.layout.blocks, a.threads, [&](std::size_t slot, std::size_t b0, std::size_t b1) {
+            // Written before they are read: no need to zero them.
+            std::unique_ptr<float[]> scratch, head_sum;
+            if (a.layout.need_scratch)
+                scratch.reset(new float[static_cast<std::size_t>(rpb * in.source_len)]);
+            if (a.layout.stream && opt.need_weights)
+                head_sum.reset(new float[static_cast<std::size_t>(rpb * Cw)]);
+            for (std::size_t k = b0; k < b1; ++k)
+                attend_block(a, slot, a.layout.block(k), scratch.get(), head_sum.get());
+        });
 }
 
 }  // namespace attnviz::layers

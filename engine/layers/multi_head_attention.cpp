@@ -377,12 +377,21 @@ std::size_t MultiHeadAttention::estimate_forward_bytes(const MultiHeadAttentionO
     return estimate_forward_bytes(o, batch, target_len, source_len, fwd);
 }
 
-AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& key,
-                                            const Tensor& value,
-                                            const AttentionForwardOptions& fwd) const {
-    const auto& o = options_;
-    const Index E = o.embed_dim, H = o.num_heads, d = o.head_dim();
-    const Index kd = o.key_dim(), vd = o.value_dim();
+namespace {
+
+/// One forward pass's sizes: N items, L queries of which the window's rows [q0, q0 + Lw),
+/// S keys and S' = S + extra columns (bias_k, zero attention), E = H * d wide.
+struct ForwardShape {
+    Index N = 0, L = 0, S = 0, extra = 0, Sp = 0;
+    Index E = 0, H = 0, d = 0;
+    Index q0 = 0, Lw = 0;
+    int threads = 1;
+};
+
+/// The sizes of query, key and value checked against the options and each other.
+ForwardShape checked_shape(const MultiHeadAttentionOptions& o, const Tensor& query,
+                           const Tensor& key, const Tensor& value) {
+    const Index E = o.embed_dim, kd = o.key_dim(), vd = o.value_dim();
     if (query.rank() != 3 || query.dim(2) != E)
         throw std::invalid_argument("query is " + shape_string(query.shape) +
                                     " but should be [N, L, " + std::to_string(E) + "] (embed_dim " +
@@ -401,116 +410,187 @@ AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& k
         throw std::invalid_argument("query " + shape_string(query.shape) + " has no tokens");
     if (S == 0 && !o.add_bias_kv && !o.add_zero_attn)
         throw std::invalid_argument("key " + shape_string(key.shape) + " has no tokens");
+    ForwardShape z;
+    z.N = N;
+    z.L = L;
+    z.S = S;
+    z.extra = (o.add_bias_kv ? 1 : 0) + (o.add_zero_attn ? 1 : 0);
+    z.Sp = S + z.extra;
+    z.E = E;
+    z.H = o.num_heads;
+    z.d = o.head_dim();
+    return z;
+}
 
-    const Index extra = (o.add_bias_kv ? 1 : 0) + (o.add_zero_attn ? 1 : 0);
-    const Index Sp = S + extra;
-    ops::MaskSpec masks{fwd.key_padding_mask, fwd.attn_mask, fwd.causal, N, H, L, S, extra};
+/// Q, K and V after projection, in buffers of this pass, as row-strided views: q row r of the
+/// window (all items) at q + r * ldq; k and v rows of batch item n at (n * Sp + j) * ld.
+struct Projected {
+    std::vector<float> qkv, q_own, k_own, v_own;
+    float *q = nullptr, *k = nullptr, *v = nullptr;
+    Index ldq = 0, ldk = 0, ldv = 0;
+};
+
+/// Self-attention with packed weights: one [N*L, E] x [E, 3E] product instead of three.
+Projected project_fused(const Tensor& x, const Tensor& w_qkv, const float* b,
+                        const ForwardShape& z) {
+    const Index E = z.E;
+    Projected pr;
+    pr.qkv = take_buffer(static_cast<std::size_t>(z.N * z.L * 3 * E));
+    linear(x.ptr(), z.N * z.L, E, w_qkv.ptr(), b, 3 * E, pr.qkv.data(), z.threads, 0, 0, true);
+    pr.q = pr.qkv.data();
+    pr.k = pr.qkv.data() + E;
+    pr.v = pr.qkv.data() + 2 * E;
+    pr.ldq = pr.ldk = pr.ldv = 3 * E;
+    return pr;
+}
+
+/// One input's projection to E columns: x W + b, W with in_dim rows.  bias_row (null: none)
+/// is bias_k or bias_v, appended after the keys.
+struct InputProjection {
+    const Tensor& weight;
+    const float* bias;
+    Index in_dim;
+    const float* bias_row = nullptr;
+};
+
+/// K or V as [N, S', E]: the projected keys, then bias_k, then a zero row.
+std::vector<float> project_kv(const Tensor& in, const InputProjection& p, const ForwardShape& z) {
+    const Index N = z.N, S = z.S, Sp = z.Sp, E = z.E;
+    std::vector<float> out(static_cast<std::size_t>(N * Sp * E), 0.0f);
+    if (z.extra == 0) {
+        linear(in.ptr(), N * S, p.in_dim, p.weight.ptr(), p.bias, E, out.data(), z.threads);
+        return out;
+    }
+    std::vector<float> tmp(static_cast<std::size_t>(N * S * E));
+    linear(in.ptr(), N * S, p.in_dim, p.weight.ptr(), p.bias, E, tmp.data(), z.threads);
+    for (Index n = 0; n < N; ++n) {
+        std::copy_n(tmp.data() + n * S * E, S * E, out.data() + n * Sp * E);
+        if (p.bias_row) std::copy_n(p.bias_row, E, out.data() + (n * Sp + S) * E);
+    }
+    return out;
+}
+
+struct SplitProjections {
+    InputProjection q, k, v;
+};
+
+/// Three products: only the window's query rows, and every key and value.
+Projected project_split(const Tensor& query, const Tensor& key, const Tensor& value,
+                        const SplitProjections& w, const ForwardShape& z) {
+    const Index E = z.E, Lw = z.Lw;
+    Projected pr;
+    pr.q_own = take_buffer(static_cast<std::size_t>(z.N * Lw * E));
+    for (Index n = 0; n < z.N; ++n)
+        linear(query.ptr() + (n * z.L + z.q0) * E, Lw, E, w.q.weight.ptr(), w.q.bias, E,
+               pr.q_own.data() + n * Lw * E, z.threads);
+    pr.k_own = project_kv(key, w.k, z);
+    pr.v_own = project_kv(value, w.v, z);
+    pr.q = pr.q_own.data();
+    pr.k = pr.k_own.data();
+    pr.v = pr.v_own.data();
+    pr.ldq = pr.ldk = pr.ldv = E;
+    return pr;
+}
+
+/// The steps view's per-head q (unscaled), k and v, with its later stages sized.
+void start_steps(AttentionResult& result, const std::vector<float>& q_unscaled, const Projected& pr,
+                 const ForwardShape& z) {
+    const Index H = z.H, d = z.d, E = z.E, Lw = z.Lw, Sp = z.Sp;
+    const auto heads_total = static_cast<std::size_t>(z.N * H);
+    result.steps.emplace();
+    result.steps->heads.resize(heads_total);
+    for (std::size_t t = 0; t < heads_total; ++t) {
+        const Index n = static_cast<Index>(t) / H, h = static_cast<Index>(t) % H;
+        HeadSteps& st = result.steps->heads[t];
+        st.q = copy_block(q_unscaled.data() + n * Lw * E + h * d, Lw, d, E);
+        st.k = copy_block(pr.k + n * Sp * pr.ldk + h * d, Sp, d, pr.ldk);
+        st.v = copy_block(pr.v + n * Sp * pr.ldv + h * d, Sp, d, pr.ldv);
+        layers::size_stages(st, Lw, Sp, d);
+        st.kv_head = h;
+    }
+}
+
+layers::ProjectedHeads projected_heads(const Projected& pr, const ForwardShape& z,
+                                       const float* additive_v, float scale) {
+    layers::ProjectedHeads heads;
+    heads.q = pr.q;
+    heads.ldq = pr.ldq;
+    heads.k = pr.k;
+    heads.ldk = pr.ldk;
+    heads.v = pr.v;
+    heads.ldv = pr.ldv;
+    heads.batch = z.N;
+    heads.num_heads = heads.num_kv_heads = z.H;
+    heads.head_dim = z.d;
+    heads.target_len = z.L;
+    heads.source_len = z.Sp;
+    heads.additive_v = additive_v;
+    heads.score_scale = scale;
+    return heads;
+}
+
+layers::AttendOptions attend_options(const AttentionForwardOptions& fwd, float dropout,
+                                     int threads) {
+    layers::AttendOptions attend;
+    attend.masked_rows = fwd.masked_rows;
+    attend.need_weights = fwd.need_weights;
+    attend.dropout = fwd.training ? dropout : 0.0f;
+    attend.dropout_seed = fwd.dropout_seed;
+    attend.num_threads = threads;
+    return attend;
+}
+
+}  // namespace
+
+AttentionResult MultiHeadAttention::forward(const Tensor& query, const Tensor& key,
+                                            const Tensor& value,
+                                            const AttentionForwardOptions& fwd) const {
+    const auto& o = options_;
+    ForwardShape z = checked_shape(o, query, key, value);
+    const Index N = z.N, L = z.L, E = z.E, H = z.H;
+    ops::MaskSpec masks{fwd.key_padding_mask, fwd.attn_mask, fwd.causal, N, H, L, z.S, z.extra};
     masks.validate();
-    const ResultWindow win = result_window(fwd, H, L, Sp);
-    const Index Lw = win.rows, q0 = win.q0;
-    const int threads = std::max(1, fwd.num_threads);
+    const ResultWindow win = result_window(fwd, H, L, z.Sp);
+    z.q0 = win.q0;
+    z.Lw = win.rows;
+    z.threads = std::max(1, fwd.num_threads);
+    const Index Lw = z.Lw;
     const bool dot = o.scoring == Scoring::ScaledDotProduct;
 
-    // Projections, PyTorch layout: in_proj_bias = [b_q; b_k; b_v].  Q, K and V are row-strided
-    // views: q row r of the window (all items) at q + r * ldq; k and v rows of batch item n at
-    // (n * Sp + j) * ld.
+    // Projections, PyTorch layout: in_proj_bias = [b_q; b_k; b_v].
     const float* bq = o.bias ? b_in_.ptr() : nullptr;
     const float* bk = o.bias ? b_in_.ptr() + E : nullptr;
     const float* bv = o.bias ? b_in_.ptr() + 2 * E : nullptr;
-    const float scale = dot ? 1.0f / std::sqrt(static_cast<float>(d)) : 1.0f;
-    // Self-attention with packed weights: one [N*L, E] x [E, 3E] product instead of three.
-    const bool fused = !w_qkv_.empty() && extra == 0 && query.ptr() == key.ptr() &&
+    const float scale = dot ? 1.0f / std::sqrt(static_cast<float>(z.d)) : 1.0f;
+    const bool fused = !w_qkv_.empty() && z.extra == 0 && query.ptr() == key.ptr() &&
                        key.ptr() == value.ptr() && query.shape == key.shape && Lw == L;
-    std::vector<float> qkv, q_own, k_own, v_own;
-    float *qp, *kp, *vp;  // into our own buffers
-    Index ldq = E, ldk = E, ldv = E;
-    if (fused) {
-        qkv = take_buffer(static_cast<std::size_t>(N * L * 3 * E));
-        linear(query.ptr(), N * L, E, w_qkv_.ptr(), o.bias ? b_in_.ptr() : nullptr, 3 * E,
-               qkv.data(), threads, 0, 0, true);
-        qp = qkv.data();
-        kp = qkv.data() + E;
-        vp = qkv.data() + 2 * E;
-        ldq = ldk = ldv = 3 * E;
-    } else {
-        // Only the window's query rows are projected.
-        q_own = take_buffer(static_cast<std::size_t>(N * Lw * E));
-        for (Index n = 0; n < N; ++n)
-            linear(query.ptr() + (n * L + q0) * E, Lw, E, w_q_.ptr(), bq, E,
-                   q_own.data() + n * Lw * E, threads);
-        // K and V as [N, S', E]: the projected keys, then bias_k, then a zero row.
-        auto project_kv = [&](const Tensor& in, Index in_dim, const Tensor& w, const float* b,
-                              const Tensor& bias_row) {
-            std::vector<float> out(static_cast<std::size_t>(N * Sp * E), 0.0f);
-            if (extra == 0) {
-                linear(in.ptr(), N * S, in_dim, w.ptr(), b, E, out.data(), threads);
-                return out;
-            }
-            std::vector<float> tmp(static_cast<std::size_t>(N * S * E));
-            linear(in.ptr(), N * S, in_dim, w.ptr(), b, E, tmp.data(), threads);
-            for (Index n = 0; n < N; ++n) {
-                std::copy_n(tmp.data() + n * S * E, S * E, out.data() + n * Sp * E);
-                if (o.add_bias_kv) std::copy_n(bias_row.ptr(), E, out.data() + (n * Sp + S) * E);
-            }
-            return out;
-        };
-        k_own = project_kv(key, kd, w_k_, bk, bias_k_);
-        v_own = project_kv(value, vd, w_v_, bv, bias_v_);
-        qp = q_own.data();
-        kp = k_own.data();
-        vp = v_own.data();
-    }
+    const float* bias_k = o.add_bias_kv ? bias_k_.ptr() : nullptr;
+    const float* bias_v = o.add_bias_kv ? bias_v_.ptr() : nullptr;
+    Projected pr = fused ? project_fused(query, w_qkv_, bq, z)
+                         : project_split(query, key, value,
+                                         {{w_q_, bq, E},
+                                          {w_k_, bk, o.key_dim(), bias_k},
+                                          {w_v_, bv, o.value_dim(), bias_v}},
+                                         z);
     // Unscaled Q for the steps view, then fold 1/sqrt(d) into Q once (PyTorch scales q too).
     std::vector<float> q_unscaled;
     if (fwd.need_intermediates) {
         q_unscaled.resize(static_cast<std::size_t>(N * Lw * E));
-        MutMap(q_unscaled.data(), N * Lw, E) = ConstStrided(qp, N * Lw, E, Stride(ldq));
+        MutMap(q_unscaled.data(), N * Lw, E) = ConstStrided(pr.q, N * Lw, E, Stride(pr.ldq));
     }
-    if (dot) MutStrided(qp, N * Lw, E, Stride(ldq)) *= scale;
+    if (dot) MutStrided(pr.q, N * Lw, E, Stride(pr.ldq)) *= scale;
 
     AttentionResult result;
-    const auto heads_total = static_cast<std::size_t>(N * H);
     std::vector<float> concat = take_buffer(static_cast<std::size_t>(N * Lw * E));
-    if (fwd.need_intermediates) {
-        result.steps.emplace();
-        result.steps->heads.resize(heads_total);
-        for (std::size_t t = 0; t < heads_total; ++t) {
-            const Index n = static_cast<Index>(t) / H, h = static_cast<Index>(t) % H;
-            HeadSteps& st = result.steps->heads[t];
-            st.q = copy_block(q_unscaled.data() + n * Lw * E + h * d, Lw, d, E);
-            st.k = copy_block(kp + n * Sp * ldk + h * d, Sp, d, ldk);
-            st.v = copy_block(vp + n * Sp * ldv + h * d, Sp, d, ldv);
-            layers::size_stages(st, Lw, Sp, d);
-            st.kv_head = h;
-        }
-    }
-    layers::ProjectedHeads heads;
-    heads.q = qp;
-    heads.ldq = ldq;
-    heads.k = kp;
-    heads.ldk = ldk;
-    heads.v = vp;
-    heads.ldv = ldv;
-    heads.batch = N;
-    heads.num_heads = heads.num_kv_heads = H;
-    heads.head_dim = d;
-    heads.target_len = L;
-    heads.source_len = Sp;
-    heads.additive_v = dot ? nullptr : additive_v_.ptr();
-    heads.score_scale = scale;
-    layers::AttendOptions attend;
-    attend.masked_rows = fwd.masked_rows;
-    attend.need_weights = fwd.need_weights;
-    attend.dropout = fwd.training ? o.dropout : 0.0f;
-    attend.dropout_seed = fwd.dropout_seed;
-    attend.num_threads = threads;
-    layers::attend(heads, masks, win, attend, result, concat.data(), E);
+    if (fwd.need_intermediates) start_steps(result, q_unscaled, pr, z);
+    layers::attend(projected_heads(pr, z, dot ? nullptr : additive_v_.ptr(), scale), masks, win,
+                   attend_options(fwd, o.dropout, z.threads), result, concat.data(), E);
 
     result.output = take_tensor({N, Lw, E});
     linear(concat.data(), N * Lw, E, w_o_in_out_.ptr(), o.bias ? b_o_.ptr() : nullptr, E,
-           result.output.ptr(), threads, 0, 0, true);
+           result.output.ptr(), z.threads, 0, 0, true);
     if (fwd.need_intermediates) result.steps->concat = Tensor({N, Lw, E}, std::move(concat));
-    for (std::vector<float>* b : {&qkv, &q_own, &k_own, &v_own, &concat})
+    for (std::vector<float>* b : {&pr.qkv, &pr.q_own, &pr.k_own, &pr.v_own, &concat})
         release_buffer(*b);
     return result;
 }

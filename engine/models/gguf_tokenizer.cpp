@@ -214,82 +214,116 @@ void sanitize(std::vector<std::string_view>& strings, std::deque<std::string>& o
         }
 }
 
-}  // namespace
+/// The tokenizer metadata of a GGUF file, checked.
+struct GgufVocabMeta {
+    std::string model;  ///< tokenizer.ggml.model
+    std::vector<std::string_view> tokens;
+    std::vector<std::int64_t> types;  ///< llama.cpp's token type of each token
+    std::optional<std::int64_t> bos, eos, unk;
+    std::optional<bool> add_bos, add_eos;
+    std::string pre;  ///< tokenizer.ggml.pre, "default" when absent
+    bool gpt2 = false, llama = false, bert = false;
+};
 
-GgufTokenizerParts gguf_tokenizer_parts(const GgufFile& f) {
-    GgufTokenizerParts parts;
-    const std::string model(f.at("tokenizer.ggml.model").as_string());
-    const std::vector<std::string_view> tokens = f.at("tokenizer.ggml.tokens").as_string_array();
-    if (tokens.empty()) fail(f, "tokenizer.ggml.tokens is empty");
-    std::vector<std::int64_t> types(tokens.size(), kNormal);
+GgufVocabMeta read_vocab_meta(const GgufFile& f) {
+    GgufVocabMeta m;
+    m.model = std::string(f.at("tokenizer.ggml.model").as_string());
+    m.tokens = f.at("tokenizer.ggml.tokens").as_string_array();
+    if (m.tokens.empty()) fail(f, "tokenizer.ggml.tokens is empty");
+    m.types.assign(m.tokens.size(), kNormal);
     if (const io::GgufValue* t = f.find("tokenizer.ggml.token_type")) {
-        types = t->as_int_array();
-        if (types.size() != tokens.size())
-            fail(f, "tokenizer.ggml.token_type has " + std::to_string(types.size()) +
-                        " entries for " + std::to_string(tokens.size()) + " tokens");
+        m.types = t->as_int_array();
+        if (m.types.size() != m.tokens.size())
+            fail(f, "tokenizer.ggml.token_type has " + std::to_string(m.types.size()) +
+                        " entries for " + std::to_string(m.tokens.size()) + " tokens");
     }
-    const std::size_t V = tokens.size();
-    std::optional<std::int64_t> bos = id_key(f, "tokenizer.ggml.bos_token_id", V);
-    std::optional<std::int64_t> eos = id_key(f, "tokenizer.ggml.eos_token_id", V);
-    const std::optional<std::int64_t> unk = id_key(f, "tokenizer.ggml.unknown_token_id", V);
+    const std::size_t V = m.tokens.size();
+    m.bos = id_key(f, "tokenizer.ggml.bos_token_id", V);
+    m.eos = id_key(f, "tokenizer.ggml.eos_token_id", V);
+    m.unk = id_key(f, "tokenizer.ggml.unknown_token_id", V);
     id_key(f, "tokenizer.ggml.padding_token_id", V);  // checked; nothing pads here
-    const std::optional<bool> add_bos = bool_key(f, "tokenizer.ggml.add_bos_token");
-    const std::optional<bool> add_eos = bool_key(f, "tokenizer.ggml.add_eos_token");
-    const std::string pre = f.find("tokenizer.ggml.pre")
-                                ? std::string(f.at("tokenizer.ggml.pre").as_string())
-                                : std::string("default");
+    m.add_bos = bool_key(f, "tokenizer.ggml.add_bos_token");
+    m.add_eos = bool_key(f, "tokenizer.ggml.add_eos_token");
+    m.pre = f.find("tokenizer.ggml.pre") ? std::string(f.at("tokenizer.ggml.pre").as_string())
+                                         : std::string("default");
+    m.gpt2 = m.model == "gpt2";
+    m.llama = m.model == "llama";
+    m.bert = m.model == "bert";
+    return m;
+}
 
-    // The vocabulary as the model type spells it: the file's own strings, or BERT's respelled.
-    std::vector<std::string_view>& vocab = parts.vocab;
-    vocab = tokens;
-    const bool gpt2 = model == "gpt2", llama = model == "llama", bert = model == "bert";
+/// What the model type decides beyond the vocabulary: the BPE flavour, BERT's [CLS] and [SEP].
+struct ModelChoices {
     BpeFlavour b;
     std::int64_t cls = 0, sep = 0;
-    if (gpt2) {
+};
+
+/// SentencePiece (llama): merges made from the pieces and their scores.
+void read_llama_merges(const GgufFile& f, const GgufVocabMeta& m, GgufTokenizerParts& parts) {
+    const std::size_t V = m.tokens.size();
+    if (m.pre != "default")
+        fail(f, "tokenizer.ggml.pre \"" + m.pre +
+                    "\" is not supported for a SentencePiece (llama) vocabulary "
+                    "(only \"default\")");
+    std::vector<float> scores(V, 0.0f);
+    if (const io::GgufValue* s = f.find("tokenizer.ggml.scores")) {
+        scores = s->as_float_array();
+        if (scores.size() != V)
+            fail(f, "tokenizer.ggml.scores has " + std::to_string(scores.size()) + " entries for " +
+                        std::to_string(V) + " tokens");
+    }
+    for (std::string& merge : spm_merges(m.tokens, scores))
+        parts.merges.push_back(parts.owned.emplace_back(std::move(merge)));
+}
+
+/// WordPiece (bert): the vocabulary respelled as BERT spells it, and [CLS]/[SEP] checked.
+void read_bert_vocab(const GgufFile& f, const GgufVocabMeta& m, GgufTokenizerParts& parts,
+                     ModelChoices& c) {
+    const std::size_t V = m.tokens.size();
+    // llama.cpp writes a word start "w" as "▁w" and a continuation "##w" as "w".
+    for (std::size_t i = 0; i < V; ++i) {
+        const std::string_view t = m.tokens[i];
+        const bool bracketed = t.size() > 2 && t.front() == '[' && t.back() == ']';
+        if (t.substr(0, kWordStart.size()) == kWordStart)
+            parts.vocab[i] = t.substr(kWordStart.size());
+        else if (m.types[i] != kControl && !bracketed)
+            parts.vocab[i] = parts.owned.emplace_back("##" + std::string(t));
+    }
+    c.cls = id_key(f, "tokenizer.ggml.cls_token_id", V).value_or(m.bos.value_or(101));
+    c.sep = id_key(f, "tokenizer.ggml.seperator_token_id", V).value_or(102);
+    if (std::size_t(std::max(c.cls, c.sep)) >= V)
+        fail(f, "the [CLS]/[SEP] ids are outside the vocabulary");
+}
+
+/// The vocabulary as the model type spells it (the file's own strings, or BERT's respelled)
+/// and the merges, into parts.
+ModelChoices read_model(const GgufFile& f, const GgufVocabMeta& m, GgufTokenizerParts& parts) {
+    parts.vocab = m.tokens;
+    ModelChoices c;
+    if (m.gpt2) {
         parts.bpe = true;
-        b = bpe_flavour(f, pre);
+        c.b = bpe_flavour(f, m.pre);
         parts.merges = f.at("tokenizer.ggml.merges").as_string_array();
-    } else if (llama) {
+    } else if (m.llama) {
         parts.bpe = true;
-        if (pre != "default")
-            fail(f, "tokenizer.ggml.pre \"" + pre +
-                        "\" is not supported for a SentencePiece (llama) vocabulary "
-                        "(only \"default\")");
-        std::vector<float> scores(V, 0.0f);
-        if (const io::GgufValue* s = f.find("tokenizer.ggml.scores")) {
-            scores = s->as_float_array();
-            if (scores.size() != V)
-                fail(f, "tokenizer.ggml.scores has " + std::to_string(scores.size()) +
-                            " entries for " + std::to_string(V) + " tokens");
-        }
-        for (std::string& m : spm_merges(tokens, scores))
-            parts.merges.push_back(parts.owned.emplace_back(std::move(m)));
-        b.add_bos = true;
-    } else if (bert) {
-        // llama.cpp writes a word start "w" as "▁w" and a continuation "##w" as "w".
-        for (std::size_t i = 0; i < V; ++i) {
-            const std::string_view t = tokens[i];
-            const bool bracketed = t.size() > 2 && t.front() == '[' && t.back() == ']';
-            if (t.substr(0, kWordStart.size()) == kWordStart)
-                vocab[i] = t.substr(kWordStart.size());
-            else if (types[i] != kControl && !bracketed)
-                vocab[i] = parts.owned.emplace_back("##" + std::string(t));
-        }
-        cls = id_key(f, "tokenizer.ggml.cls_token_id", V).value_or(bos.value_or(101));
-        sep = id_key(f, "tokenizer.ggml.seperator_token_id", V).value_or(102);
-        if (std::size_t(std::max(cls, sep)) >= V)
-            fail(f, "the [CLS]/[SEP] ids are outside the vocabulary");
+        read_llama_merges(f, m, parts);
+        c.b.add_bos = true;
+    } else if (m.bert) {
+        read_bert_vocab(f, m, parts, c);
     } else {
-        fail(f, "tokenizer.ggml.model \"" + model +
+        fail(f, "tokenizer.ggml.model \"" + m.model +
                     "\" is not supported (supported: gpt2, llama, bert)");
     }
+    return c;
+}
 
-    Writer& w = parts.head;
-    w.begin_object().member("version", "1.0").member("truncation", nullptr);
-    w.member("padding", nullptr).key("added_tokens").begin_array();
-    for (std::size_t i = 0; i < V; ++i) {
-        const bool control = types[i] == kControl || (types[i] == kUnknown && llama);
-        if (!control && types[i] != kUserDefined) continue;
+/// The control, unknown (llama) and user-defined tokens.
+void write_added_tokens(Writer& w, const GgufVocabMeta& m,
+                        const std::vector<std::string_view>& vocab) {
+    w.key("added_tokens").begin_array();
+    for (std::size_t i = 0; i < vocab.size(); ++i) {
+        const bool control = m.types[i] == kControl || (m.types[i] == kUnknown && m.llama);
+        if (!control && m.types[i] != kUserDefined) continue;
         w.begin_object()
             .member("id", i)
             .member("content", vocab[i])
@@ -300,8 +334,12 @@ GgufTokenizerParts gguf_tokenizer_parts(const GgufFile& f) {
             .member("special", control)
             .end_object();
     }
-    w.end_array().key("normalizer");
-    if (bert) {
+    w.end_array();
+}
+
+void write_normalizer(Writer& w, const GgufVocabMeta& m, const BpeFlavour& b) {
+    w.key("normalizer");
+    if (m.bert) {
         w.begin_object()
             .member("type", "BertNormalizer")
             .member("clean_text", true)
@@ -309,7 +347,7 @@ GgufTokenizerParts gguf_tokenizer_parts(const GgufFile& f) {
             .member("strip_accents", nullptr)
             .member("lowercase", true)
             .end_object();
-    } else if (llama) {
+    } else if (m.llama) {
         // SentencePiece's: "▁" before the text and for every space.
         w.begin_object().member("type", "Sequence").key("normalizers").begin_array();
         w.begin_object().member("type", "Prepend").member("prepend", kWordStart).end_object();
@@ -321,48 +359,74 @@ GgufTokenizerParts gguf_tokenizer_parts(const GgufFile& f) {
     } else {
         w.value(nullptr);
     }
-    w.key("pre_tokenizer");
-    if (bert)
-        w.begin_object().member("type", "BertPreTokenizer").end_object();
-    else if (gpt2)
-        write_pre_tokenizer(w, b);
-    else
-        w.value(nullptr);
+}
+
+void write_post_processor(Writer& w, const GgufVocabMeta& m, const ModelChoices& c,
+                          const std::vector<std::string_view>& vocab) {
     w.key("post_processor");
-    const bool with_bos = !bert && add_bos.value_or(b.add_bos) && bos;
-    const bool with_eos = !bert && add_eos.value_or(false) && eos;
-    if (bert) {
+    const bool with_bos = !m.bert && m.add_bos.value_or(c.b.add_bos) && m.bos;
+    const bool with_eos = !m.bert && m.add_eos.value_or(false) && m.eos;
+    if (m.bert) {
         w.begin_object().member("type", "BertProcessing");
-        w.key("sep").begin_array().value(vocab[std::size_t(sep)]).value(sep).end_array();
-        w.key("cls").begin_array().value(vocab[std::size_t(cls)]).value(cls).end_array();
+        w.key("sep").begin_array().value(vocab[std::size_t(c.sep)]).value(c.sep).end_array();
+        w.key("cls").begin_array().value(vocab[std::size_t(c.cls)]).value(c.cls).end_array();
         w.end_object();
     } else if (with_bos || with_eos) {
-        write_bos_eos_template(w, tokens, with_bos ? bos : std::nullopt,
-                               with_eos ? eos : std::nullopt);
-    } else if (gpt2) {
+        write_bos_eos_template(w, m.tokens, with_bos ? m.bos : std::nullopt,
+                               with_eos ? m.eos : std::nullopt);
+    } else if (m.gpt2) {
         byte_level(w, false, false);
     } else {
         w.value(nullptr);
     }
-    w.member("decoder", nullptr).key("model").begin_object();
-    if (bert) {
-        const std::int64_t unk_id = unk.value_or(100) < std::int64_t(V) ? unk.value_or(100) : 0;
+}
+
+/// The model's members before its vocabulary and merges.
+void write_model_head(Writer& w, const GgufVocabMeta& m, const BpeFlavour& b,
+                      const std::vector<std::string_view>& vocab) {
+    const std::int64_t V = std::int64_t(vocab.size());
+    if (m.bert) {
+        const std::int64_t unk_id = m.unk.value_or(100) < V ? m.unk.value_or(100) : 0;
         w.member("type", "WordPiece")
             .member("unk_token", vocab[std::size_t(unk_id)])
             .member("continuing_subword_prefix", "##")
             .member("max_input_chars_per_word", 100);
-    } else {
-        w.member("type", "BPE").member("dropout", nullptr).key("unk_token");
-        if (llama && unk)
-            w.value(tokens[std::size_t(*unk)]);
-        else
-            w.value(nullptr);
-        w.member("continuing_subword_prefix", nullptr)
-            .member("end_of_word_suffix", nullptr)
-            .member("fuse_unk", llama)
-            .member("byte_fallback", llama)
-            .member("ignore_merges", b.ignore_merges);
+        return;
     }
+    w.member("type", "BPE").member("dropout", nullptr).key("unk_token");
+    if (m.llama && m.unk)
+        w.value(m.tokens[std::size_t(*m.unk)]);
+    else
+        w.value(nullptr);
+    w.member("continuing_subword_prefix", nullptr)
+        .member("end_of_word_suffix", nullptr)
+        .member("fuse_unk", m.llama)
+        .member("byte_fallback", m.llama)
+        .member("ignore_merges", b.ignore_merges);
+}
+
+}  // namespace
+
+GgufTokenizerParts gguf_tokenizer_parts(const GgufFile& f) {
+    GgufTokenizerParts parts;
+    const GgufVocabMeta m = read_vocab_meta(f);
+    const ModelChoices c = read_model(f, m, parts);
+
+    Writer& w = parts.head;
+    w.begin_object().member("version", "1.0").member("truncation", nullptr);
+    w.member("padding", nullptr);
+    write_added_tokens(w, m, parts.vocab);
+    write_normalizer(w, m, c.b);
+    w.key("pre_tokenizer");
+    if (m.bert)
+        w.begin_object().member("type", "BertPreTokenizer").end_object();
+    else if (m.gpt2)
+        write_pre_tokenizer(w, c.b);
+    else
+        w.value(nullptr);
+    write_post_processor(w, m, c, parts.vocab);
+    w.member("decoder", nullptr).key("model").begin_object();
+    write_model_head(w, m, c.b, parts.vocab);
     sanitize(parts.vocab, parts.owned);
     sanitize(parts.merges, parts.owned);
     return parts;

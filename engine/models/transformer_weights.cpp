@@ -242,6 +242,21 @@ Weight TransformerWeights::load(const Param& p, bool as_stored) const {
     return w;
 }
 
+Tensor TransformerWeights::as_linear(const std::vector<Param>& tensors) const {
+    const WeightLayout l = layout(tensors, true);
+    if (l.empty()) return {};
+    Weight w;
+    materialise(l, w, 1);
+    if (!is_matrix(tensors)) return Tensor({l.rows}, std::move(w.owned));
+    if (!w.in_out) return Tensor({l.rows, l.cols}, std::move(w.owned));
+    // Stored [in, out] (GPT-2's Conv1D): written out as [out, in].
+    Tensor out({l.cols, l.rows});
+    for (Index i = 0; i < l.rows; ++i)
+        for (Index o = 0; o < l.cols; ++o)
+            out.ptr()[o * l.rows + i] = w.owned[i * l.cols + o];
+    return out;
+}
+
 const GlobalWeights& TransformerWeights::globals() const {
     std::call_once(globals_once_, [&] {
         const GlobalParams g = global_params(config_);

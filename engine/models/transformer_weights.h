@@ -136,6 +136,12 @@ class TransformerWeights {
     /// used.  Throws std::invalid_argument for an id outside the table.
     void lookup(const Param& p, const std::vector<Index>& ids, float* out, bool add) const;
 
+    /// The stored tensors of one weight (a layer_tensors() entry, stacked along their first
+    /// dimension) in float32, a matrix as nn.Linear keeps it, [out, in], whatever the file
+    /// stores; a vector as [n].  Empty when the file has none of them.  Read from the files each
+    /// time: for analyses of the weights (Model::attention_weights), not for passes.
+    Tensor as_linear(const std::vector<Param>& tensors) const;
+
     /// y[rows, out] = x · wᵀ + b, as ops::linear; a streamed w is converted into
     /// scratch.block a block of output rows at a time, each block multiplied while it is
     /// still in the cache (converting a whole 8B layer first wrote and read 870 MB more).

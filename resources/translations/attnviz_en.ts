@@ -450,7 +450,7 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+536"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+537"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+42"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
@@ -491,17 +491,17 @@
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
     <message>
-        <location line="+302"/>
+        <location line="+308"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+177"/>
         <source>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</source>
         <translation>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="-41"/>
         <source>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</source>
         <translation>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</translation>
     </message>
@@ -509,7 +509,82 @@
 <context>
     <name>EngineError</name>
     <message>
-        <location filename="../../ui/compute/error_text.cpp" line="+28"/>
+        <location filename="../../ui/compute/error_text.cpp" line="+29"/>
+        <source>no such file or folder</source>
+        <translation>no such file or folder</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>permission denied</source>
+        <translation>permission denied</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it is a folder</source>
+        <translation>it is a folder</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a part of the path is not a folder</source>
+        <translation>a part of the path is not a folder</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the disk is full</source>
+        <translation>the disk is full</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the disk is read-only</source>
+        <translation>the disk is read-only</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the name is too long</source>
+        <translation>the name is too long</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot open “%1”: %2.</source>
+        <translation>Cannot open “%1”: %2.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot read “%1”: %2.</source>
+        <translation>Cannot read “%1”: %2.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot write “%1”: %2.</source>
+        <translation>Cannot write “%1”: %2.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot read the folder “%1”: %2.</source>
+        <translation>Cannot read the folder “%1”: %2.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot read “%1”: it is not a regular file.</source>
+        <translation>Cannot read “%1”: it is not a regular file.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>“%1” is empty (0 bytes), not a %2 file.</source>
+        <translation>“%1” is empty (0 bytes), not a %2 file.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot read “%1”: it is larger than the %2 limit.</source>
+        <translation>Cannot read “%1”: it is larger than the %2 limit.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot read “%1”: it is %2, more than the %3 limit.</source>
+        <translation>Cannot read “%1”: it is %2, more than the %3 limit.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>The text is %1 tokens, more than the %2 positions of %3.</source>
         <translation>The text is %1 tokens, more than the %2 positions of %3.</translation>
     </message>
@@ -1340,7 +1415,7 @@
         <translation>Where each token looks: one line per query, key and head</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+113"/>
         <source>Queries (sentence 1)</source>
         <translation>Queries (sentence 1)</translation>
     </message>
@@ -1360,13 +1435,13 @@
         <translation>Keys</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+79"/>
         <location line="+13"/>
         <source>head %1</source>
         <translation>head %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+10"/>
         <source>Only the mean over heads was kept within the memory budget: there are no head lines to draw.</source>
         <translation>Only the mean over heads was kept within the memory budget: there are no head lines to draw.</translation>
     </message>
@@ -1381,7 +1456,7 @@
         <translation>opacity = attention weight (lines under %1 omitted)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+50"/>
         <source>head %1 → “%2” %3</source>
         <translation>head %1 → “%2” %3</translation>
     </message>
@@ -1885,7 +1960,7 @@
     </message>
     <message>
         <location line="+68"/>
-        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+192"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+200"/>
         <source>Embeddings</source>
         <translation>Embeddings</translation>
     </message>
@@ -2006,12 +2081,12 @@
     </message>
     <message>
         <location line="+35"/>
-        <location line="+642"/>
+        <location line="+674"/>
         <source>‖x‖ %1 → %2</source>
         <translation>‖x‖ %1 → %2</translation>
     </message>
     <message numerus="yes">
-        <location line="-640"/>
+        <location line="-672"/>
         <source>%n step(s)</source>
         <translation>
             <numerusform>%n step</numerusform>
@@ -2019,22 +2094,22 @@
         </translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+60"/>
         <source>max %1</source>
         <translation>max %1</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+154"/>
         <source>This model has no language-model head: it scores no tokens.</source>
         <translation>This model has no language-model head: it scores no tokens.</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+125"/>
         <source>◀ drawn</source>
         <translation>◀ drawn</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="-107"/>
         <source>The other %1 candidates share %2.</source>
         <translation>The other %1 candidates share %2.</translation>
     </message>
@@ -2044,7 +2119,7 @@
         <translation>No other token is left to draw from.</translation>
     </message>
     <message>
-        <location line="+297"/>
+        <location line="+433"/>
         <source>%1: click to fold it</source>
         <translation>%1: click to fold it</translation>
     </message>
@@ -2230,13 +2305,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+797"/>
-        <location line="+238"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+796"/>
+        <location line="+270"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-231"/>
+        <location line="-263"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -2312,7 +2387,7 @@
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+60"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+68"/>
         <source>Nothing computed yet.</source>
         <translation>Nothing computed yet.</translation>
     </message>
@@ -2355,7 +2430,7 @@
         <translation>%1 query heads share %2 key/value heads</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+69"/>
         <source>All %1 steps of head %2</source>
         <translation>All %1 steps of head %2</translation>
     </message>
@@ -2370,12 +2445,12 @@
         <translation>Read from X to the output.</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Step %1 of %2:  %3</source>
         <translation>Step %1 of %2:  %3</translation>
     </message>
     <message>
-        <location line="+194"/>
+        <location line="+209"/>
         <source>values: negative</source>
         <translation>values: negative</translation>
     </message>
@@ -2400,7 +2475,7 @@
         <translation>masked (−∞ before softmax)</translation>
     </message>
     <message>
-        <location line="+159"/>
+        <location line="+178"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 features</translation>
     </message>
@@ -2410,7 +2485,7 @@
         <translation>embed_dim = %1 features</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+84"/>
         <source>query “%1”</source>
         <translation>query “%1”</translation>
     </message>
@@ -2435,17 +2510,17 @@
         <translation>%1 [%2, %3] = %4   ·   %5, %6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+324"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+382"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</source>
         <translation>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
         <source>Each token as a vector of embed_dim = %1 numbers: its embedding plus a positional encoding, one row per token.</source>
         <translation>Each token as a vector of embed_dim = %1 numbers: its embedding plus a positional encoding, one row per token.</translation>
     </message>
@@ -2465,8 +2540,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+161"/>
+        <location line="-190"/>
+        <location line="+191"/>
         <location line="+5"/>
         <source>input</source>
         <translation>input</translation>
@@ -2477,13 +2552,13 @@
         <translation>X′ (keys&apos; sentence)</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</source>
         <translation>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</translation>
     </message>
     <message>
-        <location line="-153"/>
-        <location line="+160"/>
+        <location line="-183"/>
+        <location line="+188"/>
         <source>queries</source>
         <translation>queries</translation>
     </message>
@@ -2493,8 +2568,8 @@
         <translation>Each token&apos;s query, what it is looking for: X times this head&apos;s %1 × %2 slice of W_Q, so d_k = %2 numbers per token.</translation>
     </message>
     <message>
-        <location line="-154"/>
-        <location line="+160"/>
+        <location line="-182"/>
+        <location line="+188"/>
         <source>keys</source>
         <translation>keys</translation>
     </message>
@@ -2504,8 +2579,8 @@
         <translation>Each token&apos;s key, what it offers to be found by: the same input times W_K.</translation>
     </message>
     <message>
-        <location line="-141"/>
-        <location line="+143"/>
+        <location line="-169"/>
+        <location line="+171"/>
         <source>values</source>
         <translation>values</translation>
     </message>
@@ -2515,8 +2590,8 @@
         <translation>Each token&apos;s value, what it passes on when attended to: the input times W_V.</translation>
     </message>
     <message>
-        <location line="-140"/>
-        <location line="+144"/>
+        <location line="-152"/>
+        <location line="+162"/>
         <source>scores</source>
         <translation>scores</translation>
     </message>
@@ -2526,8 +2601,8 @@
         <translation>Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for every query and key.</translation>
     </message>
     <message>
-        <location line="-144"/>
-        <location line="+147"/>
+        <location line="-162"/>
+        <location line="+165"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</translation>
     </message>
@@ -2537,13 +2612,13 @@
         <translation>(additive: not scaled)</translation>
     </message>
     <message>
-        <location line="-137"/>
-        <location line="+138"/>
+        <location line="-161"/>
+        <location line="+162"/>
         <source>scaled scores</source>
         <translation>scaled scores</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Additive scores are used as they are.</source>
         <translation>Additive scores are used as they are.</translation>
     </message>
@@ -2558,8 +2633,8 @@
         <translation>+ mask M</translation>
     </message>
     <message>
-        <location line="-135"/>
-        <location line="+136"/>
+        <location line="-160"/>
+        <location line="+161"/>
         <source>masked scores</source>
         <translation>masked scores</translation>
     </message>
@@ -2569,7 +2644,7 @@
         <translation>The mask adds −∞ where a query may not look (future tokens with the causal mask, padding, masked keys), 0 elsewhere.</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-375"/>
         <source>attention weights</source>
         <translation>attention weights</translation>
     </message>
@@ -2579,7 +2654,7 @@
         <translation>Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes exactly 0. These are the weights the heatmaps show.</translation>
     </message>
     <message>
-        <location line="+316"/>
+        <location line="+384"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -2599,17 +2674,17 @@
         <translation>Evaluation mode (or p = 0): dropout changes nothing.</translation>
     </message>
     <message>
-        <location line="-317"/>
+        <location line="-385"/>
         <source>head output</source>
         <translation>head output</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+40"/>
         <source>The steps show how a model computes a layer&apos;s attention: maps read from a file hold only the result. Open the model itself (File ▸ Open Model…) to see its steps.</source>
         <translation>The steps show how a model computes a layer&apos;s attention: maps read from a file hold only the result. Open the model itself (File ▸ Open Model…) to see its steps.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</source>
         <translation>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</translation>
     </message>
@@ -2629,7 +2704,7 @@
         <translation>Computing the steps of layer %1…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source> Grouped-query attention: the %1 query heads share %2 key/value heads, so heads %3 to %4 all read key/value head %5.</source>
         <translation> Grouped-query attention: the %1 query heads share %2 key/value heads, so heads %3 to %4 all read key/value head %5.</translation>
     </message>
@@ -2639,7 +2714,7 @@
         <translation> (key/value head %1 of %2)</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+25"/>
         <source>Layer %1&apos;s input: each token&apos;s vector in the residual stream, normalised by the layer&apos;s first norm, %2 numbers per token.</source>
         <translation>Layer %1&apos;s input: each token&apos;s vector in the residual stream, normalised by the layer&apos;s first norm, %2 numbers per token.</translation>
     </message>
@@ -2649,7 +2724,7 @@
         <translation>Layer %1&apos;s input: each token&apos;s vector as the layer before left it (the embeddings for layer 1), %2 numbers per token.</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</source>
         <translation>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</translation>
     </message>
@@ -2684,7 +2759,7 @@
         <translation>Each token&apos;s value, what it passes on when attended to: X times W_V (not rotated).</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+32"/>
         <source>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</source>
         <translation>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</translation>
     </message>
@@ -2704,7 +2779,7 @@
         <translation>A causal model: each token may look only at itself and the tokens before it, so the mask adds −∞ above the diagonal.</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-203"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</translation>
     </message>
@@ -2724,13 +2799,13 @@
         <translation>The %1 heads&apos; outputs side by side: %1 × %2 = %3 columns. This head&apos;s columns are outlined.</translation>
     </message>
     <message>
-        <location line="+160"/>
-        <location line="+147"/>
+        <location line="+201"/>
+        <location line="+216"/>
         <source>output</source>
         <translation>output</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-213"/>
         <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</source>
         <translation>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</translation>
     </message>
@@ -2740,7 +2815,7 @@
         <translation>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual); this model has no MLP, so that sum goes straight to the next layer.</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+213"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</translation>
     </message>
@@ -2989,37 +3064,37 @@
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>&apos;knocked_out&apos; is not a list</source>
         <translation>&apos;knocked_out&apos; is not a list</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>&apos;knocked_out&apos; entries must be [layer, head, &quot;zero&quot; or &quot;mean&quot;], layer and head from 0</source>
         <translation>&apos;knocked_out&apos; entries must be [layer, head, &quot;zero&quot; or &quot;mean&quot;], layer and head from 0</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&apos;knocked_out&apos; names heads of a model, but the source is the demo layer</source>
         <translation>&apos;knocked_out&apos; names heads of a model, but the source is the demo layer</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>&apos;generated&apos; is not a list of token ids</source>
         <translation>&apos;generated&apos; is not a list of token ids</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&apos;generated&apos; entries must be token ids, whole numbers from 0</source>
         <translation>&apos;generated&apos; entries must be token ids, whole numbers from 0</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&apos;generated&apos; continues a model&apos;s text, but the source is the demo layer</source>
         <translation>&apos;generated&apos; continues a model&apos;s text, but the source is the demo layer</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+31"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>&apos;masked_keys&apos; is not a list</translation>
     </message>
@@ -3029,17 +3104,17 @@
         <translation>&apos;masked_keys&apos; entries must be [item, key] pairs of whole numbers</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+48"/>
         <source>&apos;%1&apos; is not an array</source>
         <translation>&apos;%1&apos; is not an array</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+17"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>&apos;line_heads&apos; must list head numbers from 0 to 63</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&apos;open_layers&apos; must list layer numbers from 0 to 63</source>
         <translation>&apos;open_layers&apos; must list layer numbers from 0 to 63</translation>
     </message>
@@ -3047,7 +3122,7 @@
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <location filename="../../ui/classroom/compare_view.cpp" line="+278"/>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+303"/>
         <source>Compare:</source>
         <translation>Compare:</translation>
     </message>
@@ -3322,7 +3397,7 @@
 <context>
     <name>attnviz::ui::ControlsPanel</name>
     <message>
-        <location filename="../../ui/widgets/controls_panel.cpp" line="+37"/>
+        <location filename="../../ui/widgets/controls_panel.cpp" line="+47"/>
         <source>Attention layer</source>
         <translation>Attention layer</translation>
     </message>
@@ -3402,7 +3477,7 @@
         <translation>Weights:</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Dropout on the weights</source>
         <translation>Dropout on the weights</translation>
     </message>
@@ -3437,7 +3512,7 @@
         <translation>S&amp;eed:</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Masks</source>
         <translation>Masks</translation>
     </message>
@@ -3487,7 +3562,7 @@
         <translation>&amp;Fully masked rows:</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Display</source>
         <translation>Display</translation>
     </message>
@@ -3522,7 +3597,7 @@
         <translation>Print &amp;values in enlarged heads</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+55"/>
         <source>%1  (head_dim %2)</source>
         <translation>%1  (head_dim %2)</translation>
     </message>
@@ -3598,7 +3673,7 @@
         <translation>Export Figure</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+16"/>
         <source>PNG image</source>
         <translation>PNG image</translation>
     </message>
@@ -3618,7 +3693,7 @@
         <translation>&amp;Format:</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>All heads and the mean</source>
         <translation>All heads and the mean</translation>
     </message>
@@ -3675,14 +3750,14 @@
         <translation>All heads</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <location line="+4"/>
-        <location line="+35"/>
+        <location line="+41"/>
         <source> px</source>
         <translation> px</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-35"/>
         <source>Presets…</source>
         <translation>Presets…</translation>
     </message>
@@ -3707,12 +3782,12 @@
         <translation>Paper column (700 × 500)</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+3"/>
         <source>Si&amp;ze:</source>
         <translation>Si&amp;ze:</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+19"/>
         <source>1× (screen)</source>
         <translation>1× (screen)</translation>
     </message>
@@ -3752,12 +3827,12 @@
         <translation>T&amp;itle:</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>Export…</source>
         <translation>Export…</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+78"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>The image will be %1 × %2 pixels.</translation>
     </message>
@@ -3770,7 +3845,7 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+108"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+109"/>
         <location line="+50"/>
         <location line="+38"/>
         <source>Cannot export</source>
@@ -3883,7 +3958,7 @@
 <context>
     <name>attnviz::ui::FullMapWindow</name>
     <message>
-        <location filename="../../ui/widgets/full_map_window.cpp" line="+78"/>
+        <location filename="../../ui/widgets/full_map_window.cpp" line="+79"/>
         <source>There is no full map to show for this source.</source>
         <translation>There is no full map to show for this source.</translation>
     </message>
@@ -3984,12 +4059,12 @@
 <context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+198"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+245"/>
         <source>Writing… %1 of %2</source>
         <translation>Writing… %1 of %2</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>The model ended its text (end-of-text token).</source>
         <translation>The model ended its text (end-of-text token).</translation>
     </message>
@@ -4007,12 +4082,12 @@
         </translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Stopped: the text or the model changed.</source>
         <translation>Stopped: the text or the model changed.</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+40"/>
         <source>Writing…</source>
         <translation>Writing…</translation>
     </message>
@@ -4138,7 +4213,7 @@
 <context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+119"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+120"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
@@ -4231,7 +4306,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+539"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+585"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>Mean of %n head</numerusform>
@@ -4343,12 +4418,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+64"/>
+        <location line="+106"/>
         <source>attention weight</source>
         <translation>attention weight</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+157"/>
         <source>Keys</source>
         <translation>Keys</translation>
     </message>
@@ -4444,7 +4519,7 @@
         <translation> | … (%1 more)</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>Self-attention</source>
         <translation>Self-attention</translation>
     </message>
@@ -4508,7 +4583,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Add [CLS] / [SEP]</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+13"/>
         <source>&amp;Sentence:</source>
         <translation>&amp;Sentence:</translation>
     </message>
@@ -4533,7 +4608,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Open char-zh-en-4l, the model AttnViz ships for Chinese and English text</translation>
     </message>
     <message numerus="yes">
-        <location line="+124"/>
+        <location line="+125"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n token</numerusform>
@@ -4592,7 +4667,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::LensView</name>
     <message>
-        <location filename="../../ui/model/lens_view.cpp" line="+115"/>
+        <location filename="../../ui/model/lens_view.cpp" line="+116"/>
         <source>Export CSV…</source>
         <translation>Export CSV…</translation>
     </message>
@@ -4653,7 +4728,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+242"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+243"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>The tokens are those of the attention maps&apos; tokens file.</translation>
     </message>
@@ -4887,7 +4962,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+100"/>
+        <location filename="../../ui/model/model_source.cpp" line="+101"/>
         <source>Open &amp;Model…</source>
         <translation>Open &amp;Model…</translation>
     </message>
@@ -5320,17 +5395,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PatchView</name>
     <message>
-        <location filename="../../ui/model/patch_view.cpp" line="+173"/>
+        <location filename="../../ui/model/patch_view.cpp" line="+208"/>
         <source>Patching failed</source>
         <translation>Patching failed</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-23"/>
         <source>Cannot show the head</source>
         <translation>Cannot show the head</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+36"/>
         <source>Clean:</source>
         <translation>Clean:</translation>
     </message>
@@ -5469,7 +5544,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PositionsView</name>
     <message>
-        <location filename="../../ui/model/positions_view.cpp" line="+47"/>
+        <location filename="../../ui/model/positions_view.cpp" line="+48"/>
         <source>Layer %1 · head %2</source>
         <translation>Layer %1 · head %2</translation>
     </message>
@@ -5708,13 +5783,13 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>the second copy</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+73"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="+74"/>
         <source>No predictions for this model.</source>
         <translation>No predictions for this model.</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+98"/>
         <source>After the last token, “%1”, the model guesses:</source>
         <translation>After the last token, “%1”, the model guesses:</translation>
     </message>
@@ -5724,7 +5799,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>After “%1” (position %2) the model guesses (actually “%3”):</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-26"/>
         <source>With %1 knocked out:</source>
         <translation>With %1 knocked out:</translation>
     </message>
@@ -5734,7 +5809,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Intact model:</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+36"/>
         <source>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</source>
         <translation>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</translation>
     </message>
@@ -6136,7 +6211,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+207"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+263"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -6306,7 +6381,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+58"/>
         <source>layers 1–%1 of %2</source>
         <translation>layers 1–%1 of %2</translation>
     </message>

@@ -447,7 +447,7 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+536"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+537"/>
         <location filename="../../ui/compute/model_snapshot.cpp" line="+42"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
@@ -488,17 +488,17 @@
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
     <message>
-        <location line="+302"/>
+        <location line="+308"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
     <message>
-        <location line="+98"/>
+        <location line="+177"/>
         <source>Predictions and knocked-out heads need the model itself: maps read from a file hold only its attention.</source>
         <translation>预测和敲除注意力头需要模型本身：从文件读取的注意力图只含其注意力。</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="-41"/>
         <source>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</source>
         <translation>%1：第 %2 个词元的偏移 [%3, %4] 超出了 &quot;input&quot; 的末尾（%5 个字符）</translation>
     </message>
@@ -506,7 +506,82 @@
 <context>
     <name>EngineError</name>
     <message>
-        <location filename="../../ui/compute/error_text.cpp" line="+28"/>
+        <location filename="../../ui/compute/error_text.cpp" line="+29"/>
+        <source>no such file or folder</source>
+        <translation>没有这个文件或文件夹</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>permission denied</source>
+        <translation>没有权限</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>it is a folder</source>
+        <translation>这是一个文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>a part of the path is not a folder</source>
+        <translation>路径中有一部分不是文件夹</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the disk is full</source>
+        <translation>磁盘已满</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the disk is read-only</source>
+        <translation>磁盘是只读的</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>the name is too long</source>
+        <translation>名称太长</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot open “%1”: %2.</source>
+        <translation>无法打开“%1”：%2。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot read “%1”: %2.</source>
+        <translation>无法读取“%1”：%2。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot write “%1”: %2.</source>
+        <translation>无法写入“%1”：%2。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot read the folder “%1”: %2.</source>
+        <translation>无法读取文件夹“%1”：%2。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot read “%1”: it is not a regular file.</source>
+        <translation>无法读取“%1”：它不是普通文件。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>“%1” is empty (0 bytes), not a %2 file.</source>
+        <translation>“%1”是空的（0 字节），不是 %2 文件。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cannot read “%1”: it is larger than the %2 limit.</source>
+        <translation>无法读取“%1”：它超过了 %2 的上限。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cannot read “%1”: it is %2, more than the %3 limit.</source>
+        <translation>无法读取“%1”：它有 %2，超过了 %3 的上限。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
         <source>The text is %1 tokens, more than the %2 positions of %3.</source>
         <translation>文本有 %1 个词元，超过了 %3 的 %2 个位置。</translation>
     </message>
@@ -1337,7 +1412,7 @@
         <translation>每个词元关注哪里：每个（查询，键，头）一条连线</translation>
     </message>
     <message>
-        <location line="+106"/>
+        <location line="+113"/>
         <source>Queries (sentence 1)</source>
         <translation>查询（句子 1）</translation>
     </message>
@@ -1357,13 +1432,13 @@
         <translation>键</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+79"/>
         <location line="+13"/>
         <source>head %1</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+10"/>
         <source>Only the mean over heads was kept within the memory budget: there are no head lines to draw.</source>
         <translation>在内存预算内只保留了各头的平均：没有可画的各头连线。</translation>
     </message>
@@ -1378,7 +1453,7 @@
         <translation>不透明度 = 注意力权重（低于 %1 的连线不画）</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+50"/>
         <source>head %1 → “%2” %3</source>
         <translation>头 %1 → “%2” %3</translation>
     </message>
@@ -1882,7 +1957,7 @@
     </message>
     <message>
         <location line="+68"/>
-        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+192"/>
+        <location filename="../../ui/classroom/model_walk_figure.cpp" line="+200"/>
         <source>Embeddings</source>
         <translation>嵌入</translation>
     </message>
@@ -2002,34 +2077,34 @@
     </message>
     <message>
         <location line="+35"/>
-        <location line="+642"/>
+        <location line="+674"/>
         <source>‖x‖ %1 → %2</source>
         <translation>‖x‖ %1 → %2</translation>
     </message>
     <message numerus="yes">
-        <location line="-640"/>
+        <location line="-672"/>
         <source>%n step(s)</source>
         <translation>
             <numerusform>%n 步</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+60"/>
         <source>max %1</source>
         <translation>最大 %1</translation>
     </message>
     <message>
-        <location line="+152"/>
+        <location line="+154"/>
         <source>This model has no language-model head: it scores no tokens.</source>
         <translation>这个模型没有语言模型头：它不给任何词元打分。</translation>
     </message>
     <message>
-        <location line="+90"/>
+        <location line="+125"/>
         <source>◀ drawn</source>
         <translation>◀ 抽中</translation>
     </message>
     <message>
-        <location line="+41"/>
+        <location line="-107"/>
         <source>The other %1 candidates share %2.</source>
         <translation>其余 %1 个候选词元共占 %2。</translation>
     </message>
@@ -2039,7 +2114,7 @@
         <translation>没有其他词元可供抽取了。</translation>
     </message>
     <message>
-        <location line="+297"/>
+        <location line="+433"/>
         <source>%1: click to fold it</source>
         <translation>%1：点击折叠</translation>
     </message>
@@ -2224,13 +2299,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+797"/>
-        <location line="+238"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+796"/>
+        <location line="+270"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-231"/>
+        <location line="-263"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -2306,7 +2381,7 @@
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+60"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+68"/>
         <source>Nothing computed yet.</source>
         <translation>尚未计算。</translation>
     </message>
@@ -2348,7 +2423,7 @@
         <translation>%1 个查询头共享 %2 个键/值头</translation>
     </message>
     <message>
-        <location line="+63"/>
+        <location line="+69"/>
         <source>All %1 steps of head %2</source>
         <translation>头 %2 的全部 %1 个步骤</translation>
     </message>
@@ -2363,12 +2438,12 @@
         <translation>从 X 一直读到输出。</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>Step %1 of %2:  %3</source>
         <translation>第 %1 步（共 %2 步）：  %3</translation>
     </message>
     <message>
-        <location line="+194"/>
+        <location line="+209"/>
         <source>values: negative</source>
         <translation>数值：负</translation>
     </message>
@@ -2393,7 +2468,7 @@
         <translation>已掩码（softmax 之前为 −∞）</translation>
     </message>
     <message>
-        <location line="+159"/>
+        <location line="+178"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 个特征</translation>
     </message>
@@ -2403,7 +2478,7 @@
         <translation>embed_dim = %1 个特征</translation>
     </message>
     <message>
-        <location line="+83"/>
+        <location line="+84"/>
         <source>query “%1”</source>
         <translation>查询“%1”</translation>
     </message>
@@ -2428,17 +2503,17 @@
         <translation>%1 [%2, %3] = %4   ·   %5，%6</translation>
     </message>
     <message>
-        <location filename="../../ui/classroom/steps_model.cpp" line="+324"/>
+        <location filename="../../ui/classroom/steps_model.cpp" line="+382"/>
         <source>The steps are kept only when every head&apos;s weights over every token are: this configuration keeps a part of them to fit the memory budget (Show All, over the heatmaps, brings them back).</source>
         <translation>只有保留全部头在全部词元上的权重时才保留计算步骤：此配置为了放进内存预算只保留了其中一部分（点击热力图上方的“全部显示”即可恢复）。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+5"/>
         <source>The steps are kept for up to %1 attention cells (items × heads × queries × keys); this input has %2. Shorten the sentence or use fewer heads.</source>
         <translation>计算步骤最多保留 %1 个注意力单元格（样本数 × 头数 × 查询数 × 键数）；当前输入有 %2 个。请缩短句子或减少头数。</translation>
     </message>
     <message>
-        <location line="+26"/>
+        <location line="+29"/>
         <source>Each token as a vector of embed_dim = %1 numbers: its embedding plus a positional encoding, one row per token.</source>
         <translation>每个词元表示为一个由 embed_dim = %1 个数组成的向量：词嵌入加上位置编码，每个词元一行。</translation>
     </message>
@@ -2458,8 +2533,8 @@
         <translation>X</translation>
     </message>
     <message>
-        <location line="-160"/>
-        <location line="+161"/>
+        <location line="-190"/>
+        <location line="+191"/>
         <location line="+5"/>
         <source>input</source>
         <translation>输入</translation>
@@ -2470,13 +2545,13 @@
         <translation>X′（键所在的句子）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+3"/>
         <source>Cross-attention: the keys and values come from the second sentence, so it has its own input matrix X′.</source>
         <translation>交叉注意力：键和值来自第二个句子，因此它有自己的输入矩阵 X′。</translation>
     </message>
     <message>
-        <location line="-153"/>
-        <location line="+160"/>
+        <location line="-183"/>
+        <location line="+188"/>
         <source>queries</source>
         <translation>查询</translation>
     </message>
@@ -2486,8 +2561,8 @@
         <translation>每个词元的查询，即它要寻找什么：X 乘以 W_Q 中属于本头的 %1 × %2 部分，因此每个词元有 d_k = %2 个数。</translation>
     </message>
     <message>
-        <location line="-154"/>
-        <location line="+160"/>
+        <location line="-182"/>
+        <location line="+188"/>
         <source>keys</source>
         <translation>键</translation>
     </message>
@@ -2497,8 +2572,8 @@
         <translation>每个词元的键，即它凭什么被找到：同一输入乘以 W_K。</translation>
     </message>
     <message>
-        <location line="-141"/>
-        <location line="+143"/>
+        <location line="-169"/>
+        <location line="+171"/>
         <source>values</source>
         <translation>值</translation>
     </message>
@@ -2508,8 +2583,8 @@
         <translation>每个词元的值，即它被关注时传递出去的内容：输入乘以 W_V。</translation>
     </message>
     <message>
-        <location line="-140"/>
-        <location line="+144"/>
+        <location line="-152"/>
+        <location line="+162"/>
         <source>scores</source>
         <translation>注意力分数</translation>
     </message>
@@ -2519,8 +2594,8 @@
         <translation>加性（Bahdanau）评分：用一个可学习的向量 w 对每一对查询和键的 tanh(q + k) 打分。</translation>
     </message>
     <message>
-        <location line="-144"/>
-        <location line="+147"/>
+        <location line="-162"/>
+        <location line="+165"/>
         <source>Every query against every key: the dot product of query row i and key row j, so similar vectors score high.</source>
         <translation>每个查询与每个键比较：查询第 i 行与键第 j 行的点积，向量越相似，分数越高。</translation>
     </message>
@@ -2530,13 +2605,13 @@
         <translation>（加性评分：不缩放）</translation>
     </message>
     <message>
-        <location line="-137"/>
-        <location line="+138"/>
+        <location line="-161"/>
+        <location line="+162"/>
         <source>scaled scores</source>
         <translation>缩放后的分数</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>Additive scores are used as they are.</source>
         <translation>加性评分的分数直接使用，不做缩放。</translation>
     </message>
@@ -2551,8 +2626,8 @@
         <translation>+ 掩码 M</translation>
     </message>
     <message>
-        <location line="-135"/>
-        <location line="+136"/>
+        <location line="-160"/>
+        <location line="+161"/>
         <source>masked scores</source>
         <translation>掩码后的分数</translation>
     </message>
@@ -2562,7 +2637,7 @@
         <translation>掩码在查询不允许关注的位置加上 −∞（因果掩码下的未来词元、填充、被掩码的键），其余位置加 0。</translation>
     </message>
     <message>
-        <location line="-311"/>
+        <location line="-375"/>
         <source>attention weights</source>
         <translation>注意力权重</translation>
     </message>
@@ -2572,7 +2647,7 @@
         <translation>对每一行做 softmax：e^s / Σ e^s。现在每行之和为 1，−∞ 恰好变为 0。热力图显示的就是这些权重。</translation>
     </message>
     <message>
-        <location line="+316"/>
+        <location line="+384"/>
         <source>dropout(A) = A</source>
         <translation>dropout(A) = A</translation>
     </message>
@@ -2592,17 +2667,17 @@
         <translation>评估模式（或 p = 0）：Dropout 不起作用。</translation>
     </message>
     <message>
-        <location line="-317"/>
+        <location line="-385"/>
         <source>head output</source>
         <translation>头的输出</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+40"/>
         <source>The steps show how a model computes a layer&apos;s attention: maps read from a file hold only the result. Open the model itself (File ▸ Open Model…) to see its steps.</source>
         <translation>计算步骤展示模型如何算出一层的注意力：从文件读取的注意力图只含结果。请打开模型本身（文件 ▸ 打开模型…）查看其步骤。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+4"/>
         <source>The steps show a layer&apos;s whole computation: they are not kept for a window of the text (Show All, over the heatmaps, brings every token back).</source>
         <translation>计算步骤展示一层的完整计算，文本窗口不保留它们（热图上方的“全部显示”可恢复所有词元）。</translation>
     </message>
@@ -2622,7 +2697,7 @@
         <translation>正在计算第 %1 层的步骤…</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+24"/>
         <source> Grouped-query attention: the %1 query heads share %2 key/value heads, so heads %3 to %4 all read key/value head %5.</source>
         <translation> 分组查询注意力：%1 个查询头共享 %2 个键/值头，因此第 %3 到第 %4 个头都读取第 %5 个键/值头。</translation>
     </message>
@@ -2632,7 +2707,7 @@
         <translation>（第 %1 个键/值头，共 %2 个）</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+25"/>
         <source>Layer %1&apos;s input: each token&apos;s vector in the residual stream, normalised by the layer&apos;s first norm, %2 numbers per token.</source>
         <translation>第 %1 层的输入：残差流中每个词元的向量，经过该层第一个归一化，每个词元 %2 个数。</translation>
     </message>
@@ -2642,7 +2717,7 @@
         <translation>第 %1 层的输入：上一层输出的每个词元向量（第 1 层为嵌入），每个词元 %2 个数。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+9"/>
         <source>Each token&apos;s query: X times this head&apos;s %1 × %2 slice of W_Q (plus a bias where the model has one), so head_dim = %2 numbers per token.</source>
         <translation>每个词元的查询：X 乘以该头在 W_Q 中的 %1 × %2 切片（模型有偏置时再加偏置），因此每个词元有 head_dim = %2 个数。</translation>
     </message>
@@ -2677,7 +2752,7 @@
         <translation>每个词元的值，即被关注时传递出去的内容：X 乘以 W_V（不旋转）。</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+32"/>
         <source>Divided by √head_dim = √%1 = %2, so that the scores do not grow with head_dim and the softmax does not saturate.</source>
         <translation>除以 √head_dim = √%1 = %2，使得分不随 head_dim 增大，softmax 也不会饱和。</translation>
     </message>
@@ -2697,7 +2772,7 @@
         <translation>因果模型：每个词元只能看到自己和它之前的词元，因此掩码在对角线上方加上 −∞。</translation>
     </message>
     <message>
-        <location line="-164"/>
+        <location line="-203"/>
         <source>Each query&apos;s output is the weighted average of the value rows: row i of A times V.</source>
         <translation>每个查询的输出是各值行的加权平均：A 的第 i 行乘以 V。</translation>
     </message>
@@ -2717,13 +2792,13 @@
         <translation>%1 个头的输出并排拼接：%1 × %2 = %3 列。本头的列已用边框标出。</translation>
     </message>
     <message>
-        <location line="+160"/>
-        <location line="+147"/>
+        <location line="+201"/>
+        <location line="+216"/>
         <source>output</source>
         <translation>输出</translation>
     </message>
     <message>
-        <location line="-144"/>
+        <location line="-213"/>
         <source>W_O mixes the heads back into %1 numbers per token. The layer adds this to its input (the residual) and then runs its MLP.</source>
         <translation>W_O 把各个头混合回每个词元 %1 个数。该层把结果加到输入上（残差），然后运行 MLP。</translation>
     </message>
@@ -2733,7 +2808,7 @@
         <translation>W_O 把各个头重新混合成每个词元 %1 个数。该层把它加到输入上（残差）；这个模型没有 MLP，所以这个和直接进入下一层。</translation>
     </message>
     <message>
-        <location line="+145"/>
+        <location line="+213"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O 把各个头重新混合成每个词元一个 embed_dim 维的向量：这就是该层的输出。</translation>
     </message>
@@ -2982,37 +3057,37 @@
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+9"/>
         <source>&apos;knocked_out&apos; is not a list</source>
         <translation>“knocked_out”不是列表</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+7"/>
         <source>&apos;knocked_out&apos; entries must be [layer, head, &quot;zero&quot; or &quot;mean&quot;], layer and head from 0</source>
         <translation>“knocked_out”的每一项必须是 [层, 头, &quot;zero&quot; 或 &quot;mean&quot;]，层和头从 0 开始计数</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>&apos;knocked_out&apos; names heads of a model, but the source is the demo layer</source>
         <translation>“knocked_out”指定的是模型的头，但来源是演示层</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>&apos;generated&apos; is not a list of token ids</source>
         <translation>“generated”不是词元 id 的列表</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>&apos;generated&apos; entries must be token ids, whole numbers from 0</source>
         <translation>“generated”的每一项必须是词元 id，即从 0 开始的整数</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>&apos;generated&apos; continues a model&apos;s text, but the source is the demo layer</source>
         <translation>“generated”是模型续写的文本，但来源是演示层</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+31"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>“masked_keys”不是列表</translation>
     </message>
@@ -3022,17 +3097,17 @@
         <translation>“masked_keys”的每一项必须是由整数组成的 [样本, 键] 对</translation>
     </message>
     <message>
-        <location line="+40"/>
+        <location line="+48"/>
         <source>&apos;%1&apos; is not an array</source>
         <translation>“%1”不是数组</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+17"/>
         <source>&apos;line_heads&apos; must list head numbers from 0 to 63</source>
         <translation>“line_heads”必须列出 0 到 63 之间的头编号</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>&apos;open_layers&apos; must list layer numbers from 0 to 63</source>
         <translation>“open_layers”必须列出 0 到 63 之间的层编号</translation>
     </message>
@@ -3040,7 +3115,7 @@
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <location filename="../../ui/classroom/compare_view.cpp" line="+278"/>
+        <location filename="../../ui/classroom/compare_view.cpp" line="+303"/>
         <source>Compare:</source>
         <translation>对比：</translation>
     </message>
@@ -3315,7 +3390,7 @@
 <context>
     <name>attnviz::ui::ControlsPanel</name>
     <message>
-        <location filename="../../ui/widgets/controls_panel.cpp" line="+37"/>
+        <location filename="../../ui/widgets/controls_panel.cpp" line="+47"/>
         <source>Attention layer</source>
         <translation>注意力层</translation>
     </message>
@@ -3395,7 +3470,7 @@
         <translation>权重：</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Dropout on the weights</source>
         <translation>注意力权重上的 Dropout</translation>
     </message>
@@ -3430,7 +3505,7 @@
         <translation>种子(&amp;E)：</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Masks</source>
         <translation>掩码</translation>
     </message>
@@ -3480,7 +3555,7 @@
         <translation>全被掩码的行(&amp;F)：</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+6"/>
         <source>Display</source>
         <translation>显示</translation>
     </message>
@@ -3515,7 +3590,7 @@
         <translation>在放大的头中显示数值(&amp;V)</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+55"/>
         <source>%1  (head_dim %2)</source>
         <translation>%1  （每头维度 %2）</translation>
     </message>
@@ -3591,7 +3666,7 @@
         <translation>导出图像</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+16"/>
         <source>PNG image</source>
         <translation>PNG 图像</translation>
     </message>
@@ -3611,7 +3686,7 @@
         <translation>格式(&amp;F)：</translation>
     </message>
     <message>
-        <location line="+13"/>
+        <location line="+15"/>
         <source>All heads and the mean</source>
         <translation>所有头及其平均</translation>
     </message>
@@ -3668,14 +3743,14 @@
         <translation>所有头</translation>
     </message>
     <message>
-        <location line="+27"/>
+        <location line="+30"/>
         <location line="+4"/>
-        <location line="+35"/>
+        <location line="+41"/>
         <source> px</source>
         <translation> 像素</translation>
     </message>
     <message>
-        <location line="-29"/>
+        <location line="-35"/>
         <source>Presets…</source>
         <translation>预设…</translation>
     </message>
@@ -3700,12 +3775,12 @@
         <translation>论文单栏（700 × 500）</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+3"/>
         <source>Si&amp;ze:</source>
         <translation>尺寸(&amp;Z)：</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+19"/>
         <source>1× (screen)</source>
         <translation>1×（屏幕）</translation>
     </message>
@@ -3745,12 +3820,12 @@
         <translation>标题(&amp;I)：</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+78"/>
         <source>The image will be %1 × %2 pixels.</source>
         <translation>图像大小将为 %1 × %2 像素。</translation>
     </message>
@@ -3763,7 +3838,7 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+108"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+109"/>
         <location line="+50"/>
         <location line="+38"/>
         <source>Cannot export</source>
@@ -3876,7 +3951,7 @@
 <context>
     <name>attnviz::ui::FullMapWindow</name>
     <message>
-        <location filename="../../ui/widgets/full_map_window.cpp" line="+78"/>
+        <location filename="../../ui/widgets/full_map_window.cpp" line="+79"/>
         <source>There is no full map to show for this source.</source>
         <translation>此来源没有可显示的完整注意力图。</translation>
     </message>
@@ -3977,12 +4052,12 @@
 <context>
     <name>attnviz::ui::GenerationPanel</name>
     <message>
-        <location filename="../../ui/model/generation_panel.cpp" line="+198"/>
+        <location filename="../../ui/model/generation_panel.cpp" line="+245"/>
         <source>Writing… %1 of %2</source>
         <translation>正在续写… 第 %1 个，共 %2 个</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>The model ended its text (end-of-text token).</source>
         <translation>模型结束了它的文本（文本结束词元）。</translation>
     </message>
@@ -3999,12 +4074,12 @@
         </translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+14"/>
         <source>Stopped: the text or the model changed.</source>
         <translation>已停止：文本或模型已改变。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+40"/>
         <source>Writing…</source>
         <translation>正在续写…</translation>
     </message>
@@ -4129,7 +4204,7 @@
 <context>
     <name>attnviz::ui::HeadStatisticsModel</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+119"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+120"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
@@ -4222,7 +4297,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+539"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+585"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
@@ -4331,12 +4406,12 @@
     </message>
     <message>
         <location line="+3"/>
-        <location line="+64"/>
+        <location line="+106"/>
         <source>attention weight</source>
         <translation>注意力权重</translation>
     </message>
     <message>
-        <location line="+137"/>
+        <location line="+157"/>
         <source>Keys</source>
         <translation>键</translation>
     </message>
@@ -4431,7 +4506,7 @@
         <translation> | …（还有 %1 个）</translation>
     </message>
     <message>
-        <location line="+21"/>
+        <location line="+25"/>
         <source>Self-attention</source>
         <translation>自注意力</translation>
     </message>
@@ -4495,7 +4570,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>添加 [CLS] / [SEP]</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+13"/>
         <source>&amp;Sentence:</source>
         <translation>句子(&amp;S)：</translation>
     </message>
@@ -4520,7 +4595,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>打开 char-zh-en-4l：AttnViz 附带的中英文模型</translation>
     </message>
     <message numerus="yes">
-        <location line="+124"/>
+        <location line="+125"/>
         <source>%n token(s)</source>
         <translation>
             <numerusform>%n 个词元</numerusform>
@@ -4578,7 +4653,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::LensView</name>
     <message>
-        <location filename="../../ui/model/lens_view.cpp" line="+115"/>
+        <location filename="../../ui/model/lens_view.cpp" line="+116"/>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
     </message>
@@ -4639,7 +4714,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+242"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+243"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>词元来自注意力图的词元文件。</translation>
     </message>
@@ -4871,7 +4946,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelSource</name>
     <message>
-        <location filename="../../ui/model/model_source.cpp" line="+100"/>
+        <location filename="../../ui/model/model_source.cpp" line="+101"/>
         <source>Open &amp;Model…</source>
         <translation>打开模型(&amp;M)…</translation>
     </message>
@@ -5304,17 +5379,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PatchView</name>
     <message>
-        <location filename="../../ui/model/patch_view.cpp" line="+173"/>
+        <location filename="../../ui/model/patch_view.cpp" line="+208"/>
         <source>Patching failed</source>
         <translation>激活修补失败</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="-23"/>
         <source>Cannot show the head</source>
         <translation>无法显示该头</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+36"/>
         <source>Clean:</source>
         <translation>干净：</translation>
     </message>
@@ -5453,7 +5528,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PositionsView</name>
     <message>
-        <location filename="../../ui/model/positions_view.cpp" line="+47"/>
+        <location filename="../../ui/model/positions_view.cpp" line="+48"/>
         <source>Layer %1 · head %2</source>
         <translation>第 %1 层 · 第 %2 个头</translation>
     </message>
@@ -5692,13 +5767,13 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>第二遍</translation>
     </message>
     <message>
-        <location line="+76"/>
+        <location line="+73"/>
         <location filename="../../ui/model/predictions_figure.cpp" line="+74"/>
         <source>No predictions for this model.</source>
         <translation>此模型没有预测。</translation>
     </message>
     <message>
-        <location line="+71"/>
+        <location line="+98"/>
         <source>After the last token, “%1”, the model guesses:</source>
         <translation>在最后一个词元“%1”之后，模型猜测：</translation>
     </message>
@@ -5708,7 +5783,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>在“%1”（位置 %2）之后，模型猜测（实际为“%3”）：</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-26"/>
         <source>With %1 knocked out:</source>
         <translation>敲除 %1 后：</translation>
     </message>
@@ -5718,7 +5793,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>完整模型：</translation>
     </message>
     <message>
-        <location line="+29"/>
+        <location line="+36"/>
         <source>A masked language model: put [MASK] or &lt;mask&gt; in the text to see what it would fill in.</source>
         <translation>掩码语言模型：在文本中放入 [MASK] 或 &lt;mask&gt;，看看它会填入什么。</translation>
     </message>
@@ -6118,7 +6193,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/classroom/view_tabs.cpp" line="+207"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+263"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -6288,7 +6363,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>将说明折叠为标题，或重新展开</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+58"/>
         <source>layers 1–%1 of %2</source>
         <translation>%2 层中的第 1–%1 层</translation>
     </message>

@@ -3,15 +3,18 @@
 // library does not link the Qt front end.
 #pragma once
 
+#include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QMessageBox>
+#include <QPointer>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
 
 #include <functional>
 #include <memory>
+#include <utility>
 
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
@@ -21,6 +24,7 @@
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
+#include "ui/widgets/language_switcher.h"
 #include "ui/widgets/main_window.h"
 
 /// Lets the document's coalesced signals fire, then waits for the worker and the repaint
@@ -107,28 +111,31 @@ inline bool export_weights(ui::MainWindow& w, const QString& path) {
 
 /// What a window test opens: the settings file (default: settings.ini in the test's
 /// temporary folder), the window's size, and what to set on the settings before the window
-/// reads them.
+/// reads them.  Written {file}, {file, size, prepare} or {{}, size, prepare}.
 struct WindowSetup {
+    WindowSetup(QString file = {}, QSize window_size = QSize(1400, 900),
+                std::function<void(ui::AppSettings&)> before_window = {})
+        : settings_file(std::move(file)), size(window_size), prepare(std::move(before_window)) {}
     QString settings_file;
-    QSize size = QSize(1400, 900);
+    QSize size;
     std::function<void(ui::AppSettings&)> prepare;
 };
 
 /// The fixture the window tests share: a MainWindow on a settings file of its own.  A test
 /// class derives from it (with its own Q_OBJECT) and calls openWindow() or openSettledWindow()
-/// from its init() slot and closeWindow() from cleanup(); the fixture has no slots, since QTest
-/// would run them as tests of every class.
+/// from its init() slot (or makeWindow() or startSwitcher() where the test shows the window
+/// itself) and closeWindow() from cleanup(); the fixture has no slots, since QTest would run
+/// them as tests of every class.
 class WindowFixture : public QObject {
   protected:
+    // Declared in this order so that the windows go before the settings they point to.
     std::unique_ptr<ui::AppSettings> settings_;
+    std::unique_ptr<ui::LanguageSwitcher> switcher_;
     std::unique_ptr<ui::MainWindow> w_;
 
     /// Opens w_ as `setup` says; fails the test function when it never shows.
     void openWindow(const WindowSetup& setup = {}) {
-        settings_ = std::make_unique<ui::AppSettings>(
-            setup.settings_file.isEmpty() ? temp_path(QStringLiteral("settings.ini"))
-                                          : setup.settings_file);
-        if (setup.prepare) setup.prepare(*settings_);
+        openSettings(setup);
         w_ = open_window(settings_.get(), setup.size);
         QVERIFY2(w_, "the window never showed");
     }
@@ -139,15 +146,52 @@ class WindowFixture : public QObject {
         if (QTest::currentTestFailed()) return;
         SETTLE(*w_);
     }
-    /// The window closed (without asking about unsaved changes) and its settings released.
+    /// w_ on the settings `setup` names, not shown (the test shows it as it means to) and not
+    /// asking about unsaved changes when it closes; `setup.size` is not used.
+    void makeWindow(const WindowSetup& setup = {}) {
+        openSettings(setup);
+        w_ = std::make_unique<ui::MainWindow>(settings_.get());
+        w_->setConfirmOnClose(false);
+    }
+    /// A LanguageSwitcher (switcher_) on the settings `setup` names, and its first window in
+    /// `language`, not shown and not asking about unsaved changes when it closes: what View ▸
+    /// Language does, started as the app starts.  w_ stays empty; the switcher owns its windows.
+    ui::MainWindow* startSwitcher(const QString& language, const WindowSetup& setup = {}) {
+        openSettings(setup);
+        switcher_ = std::make_unique<ui::LanguageSwitcher>(settings_.get());
+        ui::MainWindow* window = switcher_->start(language);
+        window->setConfirmOnClose(false);
+        return window;
+    }
+    /// Switches switcher_'s window through its own View ▸ Language menu (the action called
+    /// `action_name`), as a user would, and returns the window that replaced it; the old one
+    /// is deleted by then.
+    ui::MainWindow* pickLanguage(const char* action_name) {
+        ui::MainWindow* before = switcher_->window();
+        auto* action = before->findChild<QAction*>(QLatin1String(action_name));
+        if (!action) qFatal("no action %s", action_name);
+        QPointer<ui::MainWindow> old(before);
+        action->trigger();
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        if (switcher_->window() != before && !old.isNull())
+            qFatal("the old window was not deleted");
+        return switcher_->window();
+    }
+    /// The windows closed (without asking about unsaved changes) and their settings released.
     void closeWindow() {
         w_.reset();
+        switcher_.reset();
         settings_.reset();
+    }
+    /// The window's child widget (or other object) called `name`, or null.
+    template <typename T>
+    T* child(const char* name) const {
+        return w_->findChild<T*>(QLatin1String(name));
     }
     /// The window's child widget called `name`; the test stops when there is none.
     template <typename T>
     T* find(const char* name) const {
-        T* widget = w_->findChild<T*>(QLatin1String(name));
+        T* widget = child<T>(name);
         if (!widget) qFatal("no widget %s", name);
         return widget;
     }
@@ -161,6 +205,17 @@ class WindowFixture : public QObject {
         if (!done.front().front().toBool()) return false;
         QTest::qWait(1);
         return QTest::qWaitFor([&] { return settled(*w_) && snap()->model; }, 60000);
+    }
+
+  private:
+    /// Whatever was open closed, then settings_ on the file `setup` names (default:
+    /// settings.ini in the test's temporary folder), prepared as it says.
+    void openSettings(const WindowSetup& setup) {
+        closeWindow();
+        settings_ = std::make_unique<ui::AppSettings>(
+            setup.settings_file.isEmpty() ? temp_path(QStringLiteral("settings.ini"))
+                                          : setup.settings_file);
+        if (setup.prepare) setup.prepare(*settings_);
     }
 };
 

@@ -32,10 +32,6 @@ class ClassroomFigure : public PaintedFigure {
     virtual void setOptions(const FigureOptions& options) = 0;
 };
 
-/// A new figure of the kind `options.kind` asks for (null for FigureKind::Heatmaps, which
-/// HeatmapFigure draws).
-std::unique_ptr<ClassroomFigure> make_classroom_figure(const FigureOptions& options);
-
 namespace paint {
 
 inline const QColor kText(0x20, 0x20, 0x20);

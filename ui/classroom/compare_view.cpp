@@ -23,6 +23,7 @@
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/figure_canvas.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/error_text.h"
 #include "ui/compute/worker_threads.h"
 #include "ui/document/attention_document.h"
 
@@ -100,6 +101,27 @@ class FlowLayout : public QLayout {
 
     QList<QLayoutItem*> items_;
 };
+
+/// A box on `flow` holding `widgets` in a row, so that they stay together when the line
+/// wraps.  With `label`: a new label first, the buddy of the first widget.
+QWidget* add_group(QLayout* flow, std::initializer_list<QWidget*> widgets,
+                   QLabel** label = nullptr) {
+    auto* box = new QWidget(flow->parentWidget());
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(4);
+    if (label) {
+        *label = new QLabel(box);
+        (*label)->setBuddy(*widgets.begin());
+        row->addWidget(*label);
+    }
+    for (QWidget* w : widgets) {
+        w->setParent(box);
+        row->addWidget(w);
+    }
+    flow->addWidget(box);
+    return box;
+}
 }  // namespace
 
 CompareView::CompareView(AttentionDocument* document, QWidget* parent)
@@ -108,42 +130,41 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 0);
     layout->setSpacing(4);
+    layout->addWidget(createBar());
+    layout->addWidget(createEditor());
+    status_ = new QLabel(this);
+    status_->setObjectName(QStringLiteral("compareStatus"));
+    status_->setWordWrap(true);
+    layout->addWidget(status_);
+    canvas_ = new FigureCanvas(std::make_unique<CompareFigure>(), this);
+    canvas_->setObjectName(QStringLiteral("compareCanvas"));
+    canvas_->setFocusPolicy(Qt::StrongFocus);
+    layout->addWidget(canvas_, 1);
+    setFocusProxy(canvas_);
+    retranslate();
+    connectControls();
+    connectDocument();
+    syncEditor();
+    sync();
+}
 
-    // The bar: presets, the head compared, and the editor's toggle; it wraps onto a second
-    // line rather than widen the window (presentation fonts are large).
+/// The bar: presets, the head compared, and the editor's toggle; it wraps onto a second line
+/// rather than widen the window (presentation fonts are large).
+QWidget* CompareView::createBar() {
     auto* bar_widget = new QWidget(this);
     auto* bar = new FlowLayout(bar_widget);
-    auto group = [&](std::initializer_list<QWidget*> widgets) {
-        auto* box = new QWidget(bar_widget);
-        auto* row = new QHBoxLayout(box);
-        row->setContentsMargins(0, 0, 0, 0);
-        row->setSpacing(4);
-        for (QWidget* w : widgets) {
-            w->setParent(box);
-            row->addWidget(w);
-        }
-        bar->addWidget(box);
-        return box;
-    };
     presets_label_ = new QLabel(this);
     const char* preset_names[] = {"comparePresetCausal", "comparePresetHeads",
                                   "comparePresetDropout"};
     for (int k = 0; k < 3; ++k) {
-        auto* b = new QPushButton(this);
-        b->setObjectName(QLatin1String(preset_names[k]));
-        connect(b, &QPushButton::clicked, this, [this, k] {
-            if (!doc_->applyComparePreset(ComparePreset(k))) {
-                status_->setText(doc_->validationMessage());
-                status_->show();
-            }
-        });
-        presets_[std::size_t(k)] = b;
+        presets_[std::size_t(k)] = new QPushButton(this);
+        presets_[std::size_t(k)]->setObjectName(QLatin1String(preset_names[k]));
     }
-    presets_box_ = group({presets_label_, presets_[0], presets_[1], presets_[2]});
+    presets_box_ = add_group(bar, {presets_label_, presets_[0], presets_[1], presets_[2]});
     head_label_ = new QLabel(this);
     head_combo_ = combo(this, "compareHeadCombo");
     head_label_->setBuddy(head_combo_);
-    group({head_label_, head_combo_});
+    add_group(bar, {head_label_, head_combo_});
     edit_toggle_ = new QToolButton(this);
     edit_toggle_->setObjectName(QStringLiteral("compareEditToggle"));
     edit_toggle_->setCheckable(true);
@@ -151,10 +172,11 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     edit_toggle_->setChecked(false);
     edit_toggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->addWidget(edit_toggle_);
-    layout->addWidget(bar_widget);
+    return bar_widget;
+}
 
-    // The editor: what B changes.  "Same as A" keeps following A.  Each label stays with
-    // its field when the line wraps.
+/// The editor: what B changes.  "Same as A" keeps following A.  Hidden until Edit B.
+QWidget* CompareView::createEditor() {
     editor_ = new QWidget(this);
     editor_->setObjectName(QStringLiteral("compareEditor"));
     auto* flow = new FlowLayout(editor_);
@@ -163,21 +185,26 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     bold.setBold(true);
     editor_title_->setFont(bold);
     flow->addWidget(editor_title_);
-    auto pair = [&](QLabel** label, std::initializer_list<QWidget*> fields) -> QWidget* {
-        auto* box = new QWidget(editor_);
-        auto* row = new QHBoxLayout(box);
-        row->setContentsMargins(0, 0, 0, 0);
-        row->setSpacing(4);
-        *label = new QLabel(box);
-        (*label)->setBuddy(*fields.begin());
-        row->addWidget(*label);
-        for (QWidget* field : fields) {
-            field->setParent(box);
-            row->addWidget(field);
-        }
-        flow->addWidget(box);
-        return box;
-    };
+    createLayerFields();
+    // Made before the model's fields: that is its place in the tab order.
+    reset_ = new QPushButton(editor_);
+    reset_->setObjectName(QStringLiteral("compareResetButton"));
+    layer_fields_ = {add_group(flow, {causal_}, &causal_label_),
+                     add_group(flow, {heads_}, &heads_label_),
+                     add_group(flow, {dropout_, dropout_p_}, &dropout_label_),
+                     add_group(flow, {scoring_}, &scoring_label_),
+                     add_group(flow, {masked_rows_}, &masked_rows_label_),
+                     add_group(flow, {bias_}, &bias_label_),
+                     add_group(flow, {positional_}, &positional_label_),
+                     add_group(flow, {weight_seed_}, &weight_seed_label_)};
+    createModelFields(flow);
+    flow->addWidget(reset_);
+    editor_->hide();
+    return editor_;
+}
+
+/// The demo layer's settings B may change (their labels come with createEditor()).
+void CompareView::createLayerFields() {
     causal_ = combo(editor_, "compareCausalCombo");
     heads_ = combo(editor_, "compareHeadsCombo");
     dropout_ = combo(editor_, "compareDropoutCombo");
@@ -194,16 +221,10 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     weight_seed_ = new QSpinBox(editor_);
     weight_seed_->setObjectName(QStringLiteral("compareWeightSeedSpin"));
     weight_seed_->setRange(kSame, AttentionDocument::kMaxSeed);
-    reset_ = new QPushButton(editor_);
-    reset_->setObjectName(QStringLiteral("compareResetButton"));
-    layer_fields_ = {pair(&causal_label_, {causal_}),
-                     pair(&heads_label_, {heads_}),
-                     pair(&dropout_label_, {dropout_, dropout_p_}),
-                     pair(&scoring_label_, {scoring_}),
-                     pair(&masked_rows_label_, {masked_rows_}),
-                     pair(&bias_label_, {bias_}),
-                     pair(&positional_label_, {positional_}),
-                     pair(&weight_seed_label_, {weight_seed_})};
+}
+
+/// A trained model's: B's layer, head and sentence, or B's maps file for maps read from one.
+void CompareView::createModelFields(QLayout* flow) {
     layer_ = new QSpinBox(editor_);
     layer_->setObjectName(QStringLiteral("compareLayerSpin"));
     layer_->setRange(0, 1);
@@ -213,31 +234,22 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     text_->setObjectName(QStringLiteral("compareTextEdit"));
     text_->setClearButtonEnabled(true);
     text_->setMinimumWidth(260);
-    text_box_ = pair(&text_label_, {text_});
+    text_box_ = add_group(flow, {text_}, &text_label_);
     maps_file_ = new QLabel(editor_);
     maps_file_->setObjectName(QStringLiteral("compareMapsFile"));
     maps_button_ = new QPushButton(editor_);
     maps_button_->setObjectName(QStringLiteral("compareMapsButton"));
+    maps_box_ = add_group(flow, {maps_file_, maps_button_}, &maps_label_);
+    model_fields_ = {add_group(flow, {layer_}, &layer_label_),
+                     add_group(flow, {other_head_}, &other_head_label_), text_box_, maps_box_};
+}
+
+/// The presets, the head chooser, the editor's fields and the canvas.
+void CompareView::connectControls() {
+    for (int k = 0; k < 3; ++k)
+        connect(presets_[std::size_t(k)], &QPushButton::clicked, this,
+                [this, k] { applyPreset(ComparePreset(k)); });
     connect(maps_button_, &QPushButton::clicked, this, &CompareView::chooseMapsRequested);
-    maps_box_ = pair(&maps_label_, {maps_file_, maps_button_});
-    model_fields_ = {pair(&layer_label_, {layer_}), pair(&other_head_label_, {other_head_}),
-                     text_box_, maps_box_};
-    flow->addWidget(reset_);
-    editor_->hide();
-    layout->addWidget(editor_);
-
-    status_ = new QLabel(this);
-    status_->setObjectName(QStringLiteral("compareStatus"));
-    status_->setWordWrap(true);
-    layout->addWidget(status_);
-
-    canvas_ = new FigureCanvas(std::make_unique<CompareFigure>(), this);
-    canvas_->setObjectName(QStringLiteral("compareCanvas"));
-    canvas_->setFocusPolicy(Qt::StrongFocus);
-    layout->addWidget(canvas_, 1);
-    setFocusProxy(canvas_);
-    retranslate();
-
     connect(edit_toggle_, &QToolButton::toggled, editor_, &QWidget::setVisible);
     connect(head_combo_, &QComboBox::activated, this,
             [this](int index) { doc_->setCompareHead(head_combo_->itemData(index).toInt()); });
@@ -250,21 +262,34 @@ CompareView::CompareView(AttentionDocument* document, QWidget* parent)
     connect(text_, &QLineEdit::editingFinished, this, &CompareView::writeChanges);
     connect(reset_, &QPushButton::clicked, this, [this] { doc_->setCompareChanges({}); });
     connect(canvas_, &FigureCanvas::mouseMoved, this, &CompareView::hoverAt);
-    connect(canvas_, &FigureCanvas::mouseLeft, this, [this] {
-        figure()->setHover({});
-        hover_text_.clear();
-        canvas_->update();
-        emit hovered(QString());
-    });
-    connect(doc_, &AttentionDocument::compareChanged, this, [this] {
-        syncEditor();
-        requestB();
-        sync();
-    });
+    connect(canvas_, &FigureCanvas::mouseLeft, this, &CompareView::clearHover);
+}
+
+/// B follows what the document says it changes, and A's own settings.
+void CompareView::connectDocument() {
+    connect(doc_, &AttentionDocument::compareChanged, this, &CompareView::followCompare);
     // A's own settings show in the editor ("same as A (4)") and decide the valid head counts.
     connect(doc_, &AttentionDocument::computeConfigChanged, this, &CompareView::syncEditor);
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, &CompareView::sync);
+}
+
+void CompareView::applyPreset(ComparePreset preset) {
+    if (!doc_->applyComparePreset(preset)) {
+        status_->setText(doc_->validationMessage());
+        status_->show();
+    }
+}
+
+void CompareView::clearHover() {
+    figure()->setHover({});
+    hover_text_.clear();
+    canvas_->update();
+    emit hovered(QString());
+}
+
+void CompareView::followCompare() {
     syncEditor();
+    requestB();
     sync();
 }
 
@@ -358,7 +383,7 @@ void CompareView::requestB() {
         try {
             check_compared_maps(a_->config, compared_config(a_->config, changes));
         } catch (const std::exception& e) {
-            problem_ = tr("B cannot be compared: %1").arg(QString::fromStdString(e.what()));
+            problem_ = tr("B cannot be compared: %1").arg(error_text(e));
         }
     }
     figure()->setProblem(problem_);

@@ -20,6 +20,7 @@
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
@@ -100,6 +101,21 @@ class CompareView : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    // The constructor's steps, in order.
+    QWidget* createBar();
+    QWidget* createEditor();
+    void createLayerFields();
+    void createModelFields(QLayout* flow);
+    void connectControls();
+    void connectDocument();
+    // What the controls and the document ask.
+    /// A preset's button: the document sets A and B up, or the status says why it cannot.
+    void applyPreset(ComparePreset preset);
+    /// The pointer left the figure: no cell is hovered.
+    void clearHover();
+    /// What B changes or the head compared changed: the editor, B and the figure follow.
+    void followCompare();
+
     void requestB();
     void onResult(const SnapshotPtr& b);
     void onFailed(const QString& message);

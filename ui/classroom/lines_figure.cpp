@@ -149,16 +149,23 @@ QPointF LinesFigure::keyAnchor(int j) const {
 void LinesFigure::paint(QPainter* p, bool) const {
     p->save();
     p->fillRect(QRectF(QPointF(0, 0), QSizeF(size_)), Qt::white);
-    const int fpx = std::max(6, options_.font_px);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
     if (!snapshot_) {
         p->restore();
         return;
     }
-    const AttentionSnapshot& s = *snapshot_;
+    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
     titles_.paint(p, options_);
-    const bool cross = s.config.pair_mode == PairMode::CrossAttention;
-    const QFont hf = figure_font(fpx, {}, true);
+    paintHeaders(p, text);
+    paintLines(p);
+    paintTokens(p, text);
+    paintHeadLegend(p, text);
+    paintLegendNote(p, text);
+    p->restore();
+}
+
+void LinesFigure::paintHeaders(QPainter* p, const QColor& text) const {
+    const bool cross = snapshot_->config.pair_mode == PairMode::CrossAttention;
+    const QFont hf = figure_font(std::max(6, options_.font_px), {}, true);
     p->setFont(hf);
     p->setPen(options_.high_contrast ? text : paint::kMuted);
     const double hy = top_ - QFontMetricsF(hf).height() - 8;
@@ -169,7 +176,9 @@ void LinesFigure::paint(QPainter* p, bool) const {
     p->drawText(QRectF(right_x_ + 6, hy, size_.width() - kPad - right_x_ - 6, hh),
                 Qt::AlignLeft | Qt::AlignVCenter,
                 cross ? LinesText::tr("Keys (sentence 2)") : LinesText::tr("Keys"));
+}
 
+void LinesFigure::paintLines(QPainter* p) const {
     // Lines: the colour of the head, opacity the weight.
     p->setRenderHint(QPainter::Antialiasing, true);
     // Lines are what costs: a 1.2 px round-capped line takes the raster engine 0.6 ms, a
@@ -186,8 +195,11 @@ void LinesFigure::paint(QPainter* p, bool) const {
         p->setPen(QPen(c, width, Qt::SolidLine, Qt::FlatCap));
         p->drawLine(queryAnchor(l.query), keyAnchor(l.key));
     }
+}
 
+void LinesFigure::paintTokens(QPainter* p, const QColor& text) const {
     // Tokens; the hovered one on a tinted background, masked keys struck through.
+    const AttentionSnapshot& s = *snapshot_;
     const auto& qt = s.query_tokens[std::size_t(item_)];
     const auto& kt = s.key_tokens[std::size_t(item_)];
     QStringList all(qt.begin(), qt.end());
@@ -226,9 +238,12 @@ void LinesFigure::paint(QPainter* p, bool) const {
         token(kt[std::size_t(j)], QRectF(a.x() + 6, a.y() - row_h_ / 2, right_w_ - 6, row_h_),
               Qt::AlignLeft, hover_.side == Hit::Side::Key && hover_.token == j, struck);
     }
+}
 
+void LinesFigure::paintHeadLegend(QPainter* p, const QColor& text) const {
     // Legend, centred under the columns: which colour is which head (as many as fit on
-    // the line), then what the opacity means.
+    // the line), then what the opacity means (paintLegendNote).
+    const int fpx = std::max(6, options_.font_px);
     const QFont gf = figure_font(fpx);
     const QFontMetricsF gfm(gf);
     p->setFont(gf);
@@ -236,7 +251,7 @@ void LinesFigure::paint(QPainter* p, bool) const {
     const double swatch = std::max(18.0, fpx * 1.4);  // the length of a head's sample line
     std::vector<std::pair<int, double>> items;        // head, width of its entry
     double total = 0.0;
-    for (int h = 0; h < s.heads; ++h) {
+    for (int h = 0; h < snapshot_->heads; ++h) {
         if (h < 64 && !(options_.line_heads >> h & 1u)) continue;
         const double w =
             swatch + 6 + gfm.horizontalAdvance(LinesText::tr("head %1").arg(h + 1)) + 18;
@@ -255,10 +270,16 @@ void LinesFigure::paint(QPainter* p, bool) const {
                     Qt::AlignVCenter, LinesText::tr("head %1").arg(h + 1));
         x += w;
     }
+}
+
+void LinesFigure::paintLegendNote(QPainter* p, const QColor& text) const {
+    // In the legend's font, which paintHeadLegend set.
+    const double line_h = legend_rect_.height() / 2;
     const QString note =
-        s.heads == 0 ? LinesText::tr(
-                           "Only the mean over heads was kept within the memory budget: there "
-                           "are no head lines to draw.")
+        snapshot_->heads == 0
+            ? LinesText::tr(
+                  "Only the mean over heads was kept within the memory budget: there "
+                  "are no head lines to draw.")
         : lines_.size() < over_threshold_
             ? LinesText::tr("opacity = attention weight (the %1 strongest of %2 lines drawn)")
                   .arg(lines_.size())
@@ -269,7 +290,6 @@ void LinesFigure::paint(QPainter* p, bool) const {
     p->drawText(
         QRectF(legend_rect_.left(), legend_rect_.top() + line_h, legend_rect_.width(), line_h),
         Qt::AlignHCenter | Qt::AlignVCenter, note);
-    p->restore();
 }
 
 LinesFigure::Hit LinesFigure::hitTest(const QPointF& pos) const {

@@ -65,6 +65,17 @@ class LinesFigure : public ClassroomFigure {
 
   private:
     void collect();
+    // paint()'s layers, back to front.
+    /// "Queries" and "Keys" above the columns.
+    void paintHeaders(QPainter* painter, const QColor& text) const;
+    /// One line per (query, key, head) in lines_, the head's colour, the weight's opacity.
+    void paintLines(QPainter* painter) const;
+    /// The token columns, the hovered token tinted and masked keys struck through.
+    void paintTokens(QPainter* painter, const QColor& text) const;
+    /// The legend's first line: each drawn head's colour.
+    void paintHeadLegend(QPainter* painter, const QColor& text) const;
+    /// The legend's second line: what the opacity means and which lines were left out.
+    void paintLegendNote(QPainter* painter, const QColor& text) const;
 
     SnapshotPtr snapshot_;
     FigureOptions options_;

@@ -80,6 +80,14 @@ int font_px_of(const FigureOptions& o) {
     return std::max(6, o.font_px);
 }
 
+QColor text_color(const FigureOptions& o) {
+    return o.high_contrast ? QColor(Qt::black) : paint::kText;
+}
+
+QColor muted_color(const FigureOptions& o) {
+    return o.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
+}
+
 }  // namespace
 
 // --- data --------------------------------------------------------------------------------
@@ -229,8 +237,8 @@ void ModelWalkFigure::layoutCards(double W) {
     section_texts_.clear();
     const int fpx = font_px_of(options_);
     pad_ = std::max(12.0, fpx * 0.8);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
-    const QColor muted = options_.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
+    const QColor text = text_color(options_);
+    const QColor muted = muted_color(options_);
     // The title is one line (TitleBlock): a shorter wording when the full one is too wide for
     // the canvas, then elided.
     QString title = titleText();
@@ -313,20 +321,27 @@ void ModelWalkFigure::layoutCards(double W) {
 }
 
 double ModelWalkFigure::layoutCard(Card& card, double x, double y, double w) {
+    const double x0 = x + 10, iw = w - 20;
+    double yy = layoutCardHeader(card, x0, iw, y + 6) + 6;
+    yy = layoutStrip(card, x0, iw, yy);
+    layoutRowLabels(card);
+    if (stageOf(card.section, card.stage).probabilities) yy = layoutTokenLabels(card);
+    card.frame = QRectF(x, y, w, yy + 8 - y);
+    return card.frame.bottom();
+}
+
+double ModelWalkFigure::layoutCardHeader(Card& card, double x0, double iw, double yy) {
     const WalkStage& st = stageOf(card.section, card.stage);
     const int fpx = font_px_of(options_);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
-    const QColor muted = options_.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
+    const QColor text = text_color(options_);
+    const QColor muted = muted_color(options_);
     const QFont formula_font = figure_font(fpx + 1, {}, true);
     const QFont name_font = figure_font(fpx, {st.name});
     const QFont small_font = figure_font(std::max(7, fpx - 1), {st.explanation});
-    const QFont label_font = figure_font(std::max(7, fpx - 2));
-    const QFontMetricsF lfm(label_font);
-    const double x0 = x + 10, iw = w - 20, right = x0 + iw;
-    double yy = y + 6;
+    const double right = x0 + iw;
 
-    // Header: formula and name on the left, shape, norm and range on the right (or under them
-    // when the line is too short).
+    // Formula and name on the left, shape, norm and range on the right (or under them when
+    // the line is too short).
     QString stats = st.shapeText();
     if (st.probabilities)
         stats += QStringLiteral("  ·  ") + WalkText::tr("max %1").arg(number(st.maximum()));
@@ -368,9 +383,12 @@ double ModelWalkFigure::layoutCard(Card& card, double x, double y, double w) {
         card.texts.push_back(e);
         yy = e.rect.bottom();
     }
-    yy += 6;
+    return yy;
+}
 
-    // The strip.
+double ModelWalkFigure::layoutStrip(Card& card, double x0, double iw, double yy) {
+    const WalkStage& st = stageOf(card.section, card.stage);
+    const int fpx = font_px_of(options_);
     const double avail = std::max(8.0, iw - gutter_);
     const double row_h = std::max(3.0, std::round(fpx * 0.75));
     if (st.rows > 1 || st.probabilities) {  // one row per head
@@ -397,70 +415,72 @@ double ModelWalkFigure::layoutCard(Card& card, double x, double y, double w) {
                           : std::max(2.0, std::min(row_h, std::floor(fpx * 8.0 / card.lines)));
     }
     card.strip = QRectF(x0 + gutter_, yy, card.per_line * card.cell_w, card.lines * card.cell_h);
-    yy = card.strip.bottom();
+    return card.strip.bottom();
+}
 
-    // Row labels: head numbers, or the index each line of a wrapped vector starts at.
-    const double lh = lfm.height();
-    const int stride = label_stride(card.cell_h, lh);
+void ModelWalkFigure::layoutRowLabels(Card& card) {
+    const WalkStage& st = stageOf(card.section, card.stage);
     const bool heads = st.rows > 1 || st.probabilities;
-    if (heads || card.lines > 1) {
-        for (int r = 0; r < card.lines; r += stride) {
-            const QString label =
-                heads ? QStringLiteral("h%1").arg(r + 1) : QString::number(r * card.per_line);
-            TextItem t =
-                place_right(label, label_font, card.strip.left() - 4, 0, gutter_ - 6, muted);
-            t.rect.moveTop(card.strip.top() + (r + 0.5) * card.cell_h - t.rect.height() / 2);
-            // A label may not stick out of the strip's ends (it would meet the text above).
-            t.rect.moveTop(std::clamp(
-                t.rect.top(), card.strip.top() - 2,
-                std::max(card.strip.top() - 2, card.strip.bottom() + 2 - t.rect.height())));
-            if (t.rect.top() < card.strip.top() - 2 || t.rect.bottom() > card.strip.bottom() + 2)
-                continue;
-            card.texts.push_back(t);
-        }
+    if (!heads && card.lines <= 1) return;
+    const QFont label_font = figure_font(std::max(7, font_px_of(options_) - 2));
+    const int stride = label_stride(card.cell_h, QFontMetricsF(label_font).height());
+    for (int r = 0; r < card.lines; r += stride) {
+        const QString label =
+            heads ? QStringLiteral("h%1").arg(r + 1) : QString::number(r * card.per_line);
+        TextItem t = place_right(label, label_font, card.strip.left() - 4, 0, gutter_ - 6,
+                                 muted_color(options_));
+        t.rect.moveTop(card.strip.top() + (r + 0.5) * card.cell_h - t.rect.height() / 2);
+        // A label may not stick out of the strip's ends (it would meet the text above).
+        t.rect.moveTop(
+            std::clamp(t.rect.top(), card.strip.top() - 2,
+                       std::max(card.strip.top() - 2, card.strip.bottom() + 2 - t.rect.height())));
+        if (t.rect.top() < card.strip.top() - 2 || t.rect.bottom() > card.strip.bottom() + 2)
+            continue;
+        card.texts.push_back(t);
     }
-    // The attention's columns: the tokens, the traced one marked; every k-th when narrow.
-    if (st.probabilities) {
-        QStringList tokens;
-        for (const QString& piece : walk_.pieces)
-            tokens << visible_token(piece);
-        const QFont tf = figure_font(std::max(7, fpx - 2), tokens);
-        const QFont tf_bold = figure_font(std::max(7, fpx - 2), tokens, true);
-        const QFontMetricsF tfm(tf_bold);
-        const double max_label = 6.0 * fpx;
-        double widest = 0.0;
-        for (const QString& t : tokens)
-            widest = std::max(widest,
-                              tfm.horizontalAdvance(tfm.elidedText(t, Qt::ElideRight, max_label)));
-        const bool rotate = widest + 4 > card.cell_w;
-        const double need = rotate ? line_height(tf_bold, tokens.join(QString())) : widest + 6;
-        const int cstride = label_stride(card.cell_w, need);
-        const int traced = int(walk_.position);
-        const double top = card.strip.bottom() + 3;
-        double bottom = top;
-        for (int c = 0; c < st.cols && c < tokens.size(); ++c) {
-            const bool here = c == traced;
-            if (!here && c % cstride != 0) continue;
-            // Leave out a label that would touch the traced token's.
-            if (!here && std::abs(c - traced) * card.cell_w < need) continue;
-            const QFont& font = here ? tf_bold : tf;
-            TextItem t = place(tokens[c], font, 0, 0, max_label, here ? paint::kAccent : text);
-            const double cx = card.strip.left() + (c + 0.5) * card.cell_w;
-            if (rotate) {
-                t.rotated = true;
-                t.flags = Qt::AlignRight | Qt::AlignVCenter;
-                t.rect = QRectF(cx - t.rect.height() / 2, top, t.rect.height(), t.rect.width());
-            } else {
-                t.flags = Qt::AlignHCenter | Qt::AlignTop;
-                t.rect.moveTo(cx - t.rect.width() / 2, top);
-            }
-            bottom = std::max(bottom, t.rect.bottom());
-            card.texts.push_back(t);
+}
+
+double ModelWalkFigure::layoutTokenLabels(Card& card) {
+    const WalkStage& st = stageOf(card.section, card.stage);
+    const int fpx = font_px_of(options_);
+    QStringList tokens;
+    for (const QString& piece : walk_.pieces)
+        tokens << visible_token(piece);
+    const QFont tf = figure_font(std::max(7, fpx - 2), tokens);
+    const QFont tf_bold = figure_font(std::max(7, fpx - 2), tokens, true);
+    const QFontMetricsF tfm(tf_bold);
+    const double max_label = 6.0 * fpx;
+    double widest = 0.0;
+    for (const QString& t : tokens)
+        widest =
+            std::max(widest, tfm.horizontalAdvance(tfm.elidedText(t, Qt::ElideRight, max_label)));
+    const bool rotate = widest + 4 > card.cell_w;
+    const double need = rotate ? line_height(tf_bold, tokens.join(QString())) : widest + 6;
+    const int cstride = label_stride(card.cell_w, need);
+    const int traced = int(walk_.position);
+    const double top = card.strip.bottom() + 3;
+    double bottom = top;
+    for (int c = 0; c < st.cols && c < tokens.size(); ++c) {
+        const bool here = c == traced;
+        if (!here && c % cstride != 0) continue;
+        // Leave out a label that would touch the traced token's.
+        if (!here && std::abs(c - traced) * card.cell_w < need) continue;
+        const QFont& font = here ? tf_bold : tf;
+        TextItem t =
+            place(tokens[c], font, 0, 0, max_label, here ? paint::kAccent : text_color(options_));
+        const double cx = card.strip.left() + (c + 0.5) * card.cell_w;
+        if (rotate) {
+            t.rotated = true;
+            t.flags = Qt::AlignRight | Qt::AlignVCenter;
+            t.rect = QRectF(cx - t.rect.height() / 2, top, t.rect.height(), t.rect.width());
+        } else {
+            t.flags = Qt::AlignHCenter | Qt::AlignTop;
+            t.rect.moveTo(cx - t.rect.width() / 2, top);
         }
-        yy = bottom;
+        bottom = std::max(bottom, t.rect.bottom());
+        card.texts.push_back(t);
     }
-    card.frame = QRectF(x, y, w, yy + 8 - y);
-    return card.frame.bottom();
+    return bottom;
 }
 
 void ModelWalkFigure::layoutPrediction() {
@@ -476,10 +496,7 @@ void ModelWalkFigure::layoutPrediction() {
         return;
     }
     const int fpx = font_px_of(options_);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
-    const QColor muted = options_.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
-    const QColor cut = QColor(0xa0, 0xa0, 0xa0);
-    const double x0 = pad_ + 10, iw = W - 2 * pad_ - 20, right = x0 + iw;
+    const QColor muted = muted_color(options_);
     if (!walk_.logits) {
         TextItem t = place(paint::wrap_text(WalkText::tr("This model has no language-model head: "
                                                          "it scores no tokens."),
@@ -489,8 +506,30 @@ void ModelWalkFigure::layoutPrediction() {
         natural_height_ = t.rect.bottom() + pad_;
         return;
     }
+    updateDistribution();
+    const double shown_p = collectCandidates();
 
-    // The candidates: the ten highest logits, and the drawn token when it is not among them.
+    const double x0 = pad_ + 10, iw = W - 2 * pad_ - 20;
+    const double top = y;
+    y = layoutPredictionHeading(x0, iw, y);
+    y = layoutCandidateBars(x0, iw, y);
+    const std::int64_t rest =
+        std::int64_t(dist_.ids.size()) - std::count_if(candidates_.begin(), candidates_.end(),
+                                                       [](const Candidate& c) { return c.kept; });
+    const QString rest_text = rest > 0 ? WalkText::tr("The other %1 candidates share %2.")
+                                             .arg(rest)
+                                             .arg(percent(std::max(0.0, 1.0 - shown_p)))
+                                       : WalkText::tr("No other token is left to draw from.");
+    const QFont small_font = figure_font(std::max(7, fpx - 1), {walk_.prediction_explanation});
+    TextItem r =
+        place(paint::wrap_text(rest_text, small_font, iw), small_font, x0, y + 4, iw, muted);
+    prediction_texts_.push_back(r);
+    y = r.rect.bottom() + 8;
+    prediction_rect_ = QRectF(pad_, top, W - 2 * pad_, y - top);
+    natural_height_ = y + pad_;
+}
+
+void ModelWalkFigure::updateDistribution() {
     // Sorting a large vocabulary is most of a slider's step: once per sampling setting.
     const models::SamplingOptions sampling{
         options_.temperature, std::int64_t(std::max(0, options_.top_k)), options_.top_p};
@@ -500,7 +539,10 @@ void ModelWalkFigure::layoutPrediction() {
         dist_logits_ = walk_.logits;
         dist_options_ = sampling;
     }
-    const models::SamplingDistribution& dist = dist_;
+}
+
+double ModelWalkFigure::collectCandidates() {
+    // The ten highest logits, and the drawn token when it is not among them.
     std::vector<qint64> shown = top_ids_;
     if (options_.drawn >= 0 && options_.drawn < walk_.vocab &&
         std::find(shown.begin(), shown.end(), options_.drawn) == shown.end())
@@ -511,10 +553,10 @@ void ModelWalkFigure::layoutPrediction() {
         c.id = id;
         c.text = visible_token(trace_->text(id));
         c.logit = walk_.logits[id];
-        for (std::size_t i = 0; i < dist.ids.size(); ++i)
-            if (dist.ids[i] == id) {
+        for (std::size_t i = 0; i < dist_.ids.size(); ++i)
+            if (dist_.ids[i] == id) {
                 c.kept = true;
-                c.probability = dist.probability(i);
+                c.probability = dist_.probability(i);
                 break;
             }
         c.drawn = id == options_.drawn;
@@ -529,18 +571,16 @@ void ModelWalkFigure::layoutPrediction() {
         shown_p += c.probability;
         candidates_.push_back(c);
     }
+    return shown_p;
+}
 
-    const QFont head_font = figure_font(fpx + 3, {}, true);
+double ModelWalkFigure::layoutPredictionHeading(double x0, double iw, double y) {
+    const int fpx = font_px_of(options_);
+    const QColor text = text_color(options_);
     const QFont formula_font = figure_font(fpx + 1, {}, true);
     const QFont name_font = figure_font(fpx, {walk_.prediction_name});
     const QFont small_font = figure_font(std::max(7, fpx - 1), {walk_.prediction_explanation});
-    QStringList texts;
-    for (const Candidate& c : candidates_)
-        texts << c.text;
-    const QFont label_font = figure_font(fpx, texts);
-    const QFont label_bold = figure_font(fpx, texts, true);
-
-    const double top = y;
+    const double right = x0 + iw;
     TextItem f = place(walk_.prediction_formula, formula_font, x0, y + 6, iw, text);
     prediction_texts_.push_back(f);
     const double name_x = f.rect.right() + fpx;
@@ -555,17 +595,29 @@ void ModelWalkFigure::layoutPrediction() {
         y = n.rect.bottom();
     }
     TextItem e = place(paint::wrap_text(walk_.prediction_explanation, small_font, iw), small_font,
-                       x0, y + 2, iw, muted);
+                       x0, y + 2, iw, muted_color(options_));
     prediction_texts_.push_back(e);
     y = e.rect.bottom() + 4;
     const QFont sampling_font = figure_font(fpx, {samplingText()}, true);
     TextItem sl =
         place(paint::wrap_text(samplingText(), sampling_font, iw), sampling_font, x0, y, iw, text);
     prediction_texts_.push_back(sl);
-    y = sl.rect.bottom() + 6;
+    return sl.rect.bottom() + 6;
+}
 
-    // Bars: the token's text right-aligned in a column, the bar on a 0–100 % scale, the
-    // percentage after the bar's column, the drawn token's mark after that.
+double ModelWalkFigure::layoutCandidateBars(double x0, double iw, double y) {
+    const int fpx = font_px_of(options_);
+    const QColor text = text_color(options_);
+    const QColor cut = QColor(0xa0, 0xa0, 0xa0);
+    const double right = x0 + iw;
+    QStringList texts;
+    for (const Candidate& c : candidates_)
+        texts << c.text;
+    const QFont label_font = figure_font(fpx, texts);
+    const QFont label_bold = figure_font(fpx, texts, true);
+
+    // The token's text right-aligned in a column, the bar on a 0–100 % scale, the percentage
+    // after the bar's column, the drawn token's mark after that.
     const QFontMetricsF bfm(label_bold);
     double label_w = 0.0;
     for (const Candidate& c : candidates_)
@@ -582,8 +634,8 @@ void ModelWalkFigure::layoutPrediction() {
     for (std::size_t i = 0; i < candidates_.size(); ++i) {
         const Candidate& c = candidates_[i];
         if (i == std::size_t(kCandidates) && i < candidates_.size()) {  // the drawn, further down
-            TextItem dots = place(QStringLiteral("⋮"), label_font, x0, y, label_w, muted,
-                                  Qt::AlignRight | Qt::AlignTop);
+            TextItem dots = place(QStringLiteral("⋮"), label_font, x0, y, label_w,
+                                  muted_color(options_), Qt::AlignRight | Qt::AlignTop);
             dots.rect.moveRight(x0 + label_w);
             prediction_texts_.push_back(dots);
             y = dots.rect.bottom();
@@ -609,19 +661,7 @@ void ModelWalkFigure::layoutPrediction() {
         }
         y += row_h;
     }
-    const std::int64_t rest =
-        std::int64_t(dist.ids.size()) - std::count_if(candidates_.begin(), candidates_.end(),
-                                                      [](const Candidate& c) { return c.kept; });
-    const QString rest_text = rest > 0 ? WalkText::tr("The other %1 candidates share %2.")
-                                             .arg(rest)
-                                             .arg(percent(std::max(0.0, 1.0 - shown_p)))
-                                       : WalkText::tr("No other token is left to draw from.");
-    TextItem r =
-        place(paint::wrap_text(rest_text, small_font, iw), small_font, x0, y + 4, iw, muted);
-    prediction_texts_.push_back(r);
-    y = r.rect.bottom() + 8;
-    prediction_rect_ = QRectF(pad_, top, W - 2 * pad_, y - top);
-    natural_height_ = y + pad_;
+    return y;
 }
 
 // --- painting ----------------------------------------------------------------------------

@@ -124,7 +124,28 @@ class ModelWalkFigure : public ClassroomFigure {
     void rebuild();
     void layoutCards(double width);
     void layoutPrediction();
+    /// Recomputes dist_ when the logits or the sampling options changed.
+    void updateDistribution();
+    /// Fills candidates_ from dist_; returns the probability their bars hold together.
+    double collectCandidates();
+    /// The prediction's formula, name, explanation and sampling line from `y`; returns the y
+    /// below them.
+    double layoutPredictionHeading(double x0, double iw, double y);
+    /// One bar row per candidate from `y`; returns the y below the last.
+    double layoutCandidateBars(double x0, double iw, double y);
+    /// Places `card` in the column at x of width w from y; returns its bottom.
     double layoutCard(Card& card, double x, double y, double w);
+    /// Formula, name, statistics and explanation inside the column x0..x0 + iw from yy;
+    /// returns the y below them.
+    double layoutCardHeader(Card& card, double x0, double iw, double yy);
+    /// The strip's cells (a line per head, or a vector wrapped into lines) after the gutter;
+    /// returns its bottom.
+    double layoutStrip(Card& card, double x0, double iw, double yy);
+    /// Head numbers, or the index each line of a wrapped vector starts at, in the gutter.
+    void layoutRowLabels(Card& card);
+    /// The attention's columns: the tokens, the traced one marked, every k-th when narrow;
+    /// returns their bottom.
+    double layoutTokenLabels(Card& card);
     QColor cellColor(const WalkStage& st, float v, int section, int stage) const;
     const QImage& stripImage(const Card& card) const;
     void paintCard(QPainter* p, const Card& card, bool vector) const;

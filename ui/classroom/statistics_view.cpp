@@ -21,6 +21,7 @@
 
 #include "engine/io/file_util.h"
 #include "ui/classroom/classroom_figure.h"
+#include "ui/compute/error_text.h"
 
 namespace attnviz::ui {
 
@@ -278,7 +279,7 @@ bool StatisticsView::exportCsv(const QString& path, QString* error) const {
                                   head_statistics_table(model_->statistics(), ','));
         return true;
     } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
+        if (error) *error = error_text(e);
         return false;
     }
 }

@@ -28,6 +28,14 @@ constexpr double kPad = 12.0;
 constexpr double kGap = 12.0;
 constexpr int kMaxValueCells = 32 * 32;
 
+QColor text_color(const FigureOptions& o) {
+    return o.high_contrast ? QColor(Qt::black) : paint::kText;
+}
+
+QColor muted_color(const FigureOptions& o) {
+    return o.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
+}
+
 }  // namespace
 
 void StepsFigure::setSnapshot(SnapshotPtr snapshot) {
@@ -136,14 +144,17 @@ void StepsFigure::layout(QSize size) {
     const int fpx = std::max(6, options_.font_px);
     label_px_ = fpx;
     const double W = std::max(64, size.width()), H = std::max(64, size.height());
-    const QFont caption_font = figure_font(std::max(6, fpx - 1));
-    const QFont banner_title_font = figure_font(fpx + 3, {}, true);
-    const QFont banner_font = figure_font(fpx + 1);
-    QStringList tokens(model_.query_tokens.begin(), model_.query_tokens.end());
-    tokens.append(QStringList(model_.key_tokens.begin(), model_.key_tokens.end()));
-    const QFont label_font = figure_font(fpx, tokens);
-    const QFontMetricsF lfm(label_font);
+    chooseShownStages();
+    double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
+    y = layoutBanner(y, W);
+    const double legend_h = QFontMetricsF(figure_font(std::max(6, fpx - 1))).height() + 8;
+    legend_rect_ = QRectF(kPad, H - kPad - legend_h, W - 2 * kPad, legend_h);
+    const CardGrid grid =
+        measureCards(QRectF(kPad, y, W - 2 * kPad, std::max(40.0, legend_rect_.top() - 6 - y)));
+    placeCards(grid, chooseColumns(grid));
+}
 
+void StepsFigure::chooseShownStages() {
     const int cur = currentStep();
     if (options_.focus && !allShown()) {
         shown_ = model_.inputsOf(cur);
@@ -152,10 +163,13 @@ void StepsFigure::layout(QSize size) {
         for (int k = 0; k < model_.count(); ++k)
             shown_.push_back(k);
     }
+}
 
-    double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
-    // The banner: what the current step does.
-    const Stage& cs = model_.stages[std::size_t(cur)];
+double StepsFigure::layoutBanner(double y, double width) {
+    const int fpx = std::max(6, options_.font_px);
+    const QFont banner_title_font = figure_font(fpx + 3, {}, true);
+    const QFont banner_font = figure_font(fpx + 1);
+    const int cur = currentStep();
     if (allShown()) {
         banner_title_ =
             StepsText::tr("All %1 steps of head %2").arg(model_.count()).arg(model_.head + 1);
@@ -164,53 +178,68 @@ void StepsFigure::layout(QSize size) {
                                           "to light up the cells it was computed from.")
                                     : StepsText::tr("Read from X to the output.");
     } else {
+        const Stage& cs = model_.stages[std::size_t(cur)];
         banner_title_ =
             StepsText::tr("Step %1 of %2:  %3").arg(cur + 1).arg(model_.count()).arg(cs.formula);
         banner_text_ = cs.explanation;
     }
-    banner_text_ = paint::wrap_text(banner_text_, banner_font, W - 2 * kPad - 24);
+    banner_text_ = paint::wrap_text(banner_text_, banner_font, width - 2 * kPad - 24);
     const double bh =
         line_height(banner_title_font, banner_title_) +
         line_height(banner_font, banner_text_) * (banner_text_.count(QLatin1Char('\n')) + 1) + 14;
-    banner_rect_ = QRectF(kPad, y, W - 2 * kPad, bh);
-    y += bh + kGap;
-    const double legend_h = QFontMetricsF(caption_font).height() + 8;
-    legend_rect_ = QRectF(kPad, H - kPad - legend_h, W - 2 * kPad, legend_h);
-    const QRectF area(kPad, y, W - 2 * kPad, std::max(40.0, legend_rect_.top() - 6 - y));
+    banner_rect_ = QRectF(kPad, y, width - 2 * kPad, bh);
+    return y + (bh + kGap);
+}
 
-    // Label sizes shared by every card.
-    double widest = 0.0;
+StepsFigure::CardGrid StepsFigure::measureCards(const QRectF& area) {
+    CardGrid grid;
+    grid.area = area;
+    grid.fpx = std::max(6, options_.font_px);
+    QStringList tokens(model_.query_tokens.begin(), model_.query_tokens.end());
+    tokens.append(QStringList(model_.key_tokens.begin(), model_.key_tokens.end()));
+    const QFontMetricsF lfm(figure_font(grid.fpx, tokens));
+    grid.label_h = lfm.height();
+    auto label_w = [&](const QString& t) {
+        return lfm.horizontalAdvance(paint::elide(visible_token(t), lfm, 9.0 * grid.fpx));
+    };
     for (const QString& t : tokens)
-        widest =
-            std::max(widest, lfm.horizontalAdvance(paint::elide(visible_token(t), lfm, 9.0 * fpx)));
-    row_label_w_ = widest + 6;
+        grid.widest = std::max(grid.widest, label_w(t));
+    for (const QString& t : model_.key_tokens)
+        grid.widest_key = std::max(grid.widest_key, label_w(t));
+    row_label_w_ = grid.widest + 6;
     QString card_texts;  // every card's header, measured as drawn (CJK lines are taller)
     for (const Stage& st : model_.stages)
         card_texts += st.formula + st.name;
-    const double header_h = line_height(figure_font(fpx + 1, {}, true), card_texts) +
-                            line_height(caption_font, card_texts) + 8;
-    const int P = int(shown_.size());
+    grid.header_h = line_height(figure_font(grid.fpx + 1, {}, true), card_texts) +
+                    line_height(figure_font(std::max(6, grid.fpx - 1)), card_texts) + 8;
+    return grid;
+}
 
-    auto fit = [&](int nc, double col_h, std::vector<double>* cells) {
-        const int nr = (P + nc - 1) / nc;
-        const double cw = (area.width() - (nc - 1) * kGap) / nc;
-        const double ch = (area.height() - (nr - 1) * kGap) / nr;
-        double log_sum = 0.0;
-        cells->clear();
-        for (int k = 0; k < P; ++k) {
-            const Stage& st = model_.stages[std::size_t(shown_[std::size_t(k)])];
-            const double mw = cw - row_label_w_ - 16;
-            const double mh = ch - header_h - col_h - 12;
-            double c = std::min(mw / st.cols, mh / st.rows);
-            c = std::max(c, 0.2);
-            if (c >= 3.0) c = std::floor(c);
-            cells->push_back(c);
-            log_sum += std::log(c);
-        }
-        return log_sum / P;
-    };
-    double flat_h = lfm.height() + 6;
-    double rot_h = widest + 8;
+double StepsFigure::cellScore(const CardGrid& grid, int nc, double col_h,
+                              std::vector<double>* cells) const {
+    const int P = int(shown_.size());
+    const int nr = (P + nc - 1) / nc;
+    const double cw = (grid.area.width() - (nc - 1) * kGap) / nc;
+    const double ch = (grid.area.height() - (nr - 1) * kGap) / nr;
+    double log_sum = 0.0;
+    cells->clear();
+    for (int k = 0; k < P; ++k) {
+        const Stage& st = model_.stages[std::size_t(shown_[std::size_t(k)])];
+        const double mw = cw - row_label_w_ - 16;
+        const double mh = ch - grid.header_h - col_h - 12;
+        double c = std::min(mw / st.cols, mh / st.rows);
+        c = std::max(c, 0.2);
+        if (c >= 3.0) c = std::floor(c);
+        cells->push_back(c);
+        log_sum += std::log(c);
+    }
+    return log_sum / P;
+}
+
+int StepsFigure::chooseColumns(const CardGrid& grid) {
+    const int P = int(shown_.size());
+    const double flat_h = grid.label_h + 6;
+    const double rot_h = grid.widest + 8;
     std::vector<double> cells;
     int best_nc = 1;
     for (int attempt = 0; attempt < 2; ++attempt) {
@@ -218,25 +247,26 @@ void StepsFigure::layout(QSize size) {
         col_label_h_ = rotate_cols_ ? rot_h : flat_h;
         double best = -1e300;
         for (int nc = 1; nc <= P; ++nc) {
-            const double score = fit(nc, col_label_h_, &cells);
+            const double score = cellScore(grid, nc, col_label_h_, &cells);
             if (score > best) {
                 best = score;
                 best_nc = nc;
             }
         }
-        fit(best_nc, col_label_h_, &cells);
+        cellScore(grid, best_nc, col_label_h_, &cells);
         // Key labels lie flat when they fit under the columns of the score matrices.
         double key_cell = 1e9;
         for (int k = 0; k < P; ++k)
             if (model_.stages[std::size_t(shown_[std::size_t(k)])].col_axis == StageAxis::Keys)
                 key_cell = std::min(key_cell, cells[std::size_t(k)]);
-        double widest_key = 0.0;
-        for (const QString& t : model_.key_tokens)
-            widest_key = std::max(
-                widest_key, lfm.horizontalAdvance(paint::elide(visible_token(t), lfm, 9.0 * fpx)));
-        if (key_cell >= widest_key + 4 || key_cell == 1e9) break;
+        if (key_cell >= grid.widest_key + 4 || key_cell == 1e9) break;
     }
-    const int nc = best_nc;
+    return best_nc;
+}
+
+void StepsFigure::placeCards(const CardGrid& grid, int nc) {
+    const QRectF& area = grid.area;
+    const int P = int(shown_.size());
     const int nr = (P + nc - 1) / nc;
     // Focus: the inputs side by side on top, the current stage across the whole width below.
     const bool focus = options_.focus && !allShown() && P > 1;
@@ -255,20 +285,20 @@ void StepsFigure::layout(QSize size) {
         card.frame =
             QRectF(area.left() + col * (cw + kGap), area.top() + row * (ch + kGap), cw, ch);
         const double mw_avail = cw - row_label_w_ - 16;
-        const double mh_avail = ch - header_h - col_label_h_ - 12;
+        const double mh_avail = ch - grid.header_h - col_label_h_ - 12;
         double c = std::max(0.2, std::min(mw_avail / st.cols, mh_avail / st.rows));
         if (c >= 3.0) c = std::floor(c);
         card.cell_w = card.cell_h = c;
         // Feature matrices (64 columns for 6 tokens) would be a thin strip: give their rows
         // at least the height of a label so every token stays readable.
-        if (st.col_axis != StageAxis::Keys && c < lfm.height() + 2)
-            card.cell_h = std::max(c, std::floor(std::min(mh_avail / st.rows, lfm.height() + 2)));
+        if (st.col_axis != StageAxis::Keys && c < grid.label_h + 2)
+            card.cell_h = std::max(c, std::floor(std::min(mh_avail / st.rows, grid.label_h + 2)));
         const double mw = st.cols * card.cell_w, mh = st.rows * card.cell_h;
         card.matrix =
             QRectF(card.frame.left() + 8 + row_label_w_ + std::max(0.0, (mw_avail - mw) / 2),
-                   card.frame.top() + header_h + 4, mw, mh);
+                   card.frame.top() + grid.header_h + 4, mw, mh);
         const double cell = std::min(card.cell_w, card.cell_h);
-        const QFont vf = figure_font(std::clamp(int(cell * 0.3), 7, fpx));
+        const QFont vf = figure_font(std::clamp(int(cell * 0.3), 7, grid.fpx));
         const QFontMetricsF vfm(vf);
         card.values = options_.values && st.rows * st.cols <= kMaxValueCells &&
                       vfm.horizontalAdvance(QStringLiteral("−0.00")) + 4 <= card.cell_w &&
@@ -308,7 +338,7 @@ void StepsFigure::paint(QPainter* p, bool vector) const {
     p->save();
     p->fillRect(QRectF(QPointF(0, 0), QSizeF(size_)), Qt::white);
     const int fpx = std::max(6, options_.font_px);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = text_color(options_);
     if (model_.empty()) {
         p->setPen(paint::kMuted);
         p->setFont(figure_font(fpx + 2));
@@ -374,18 +404,29 @@ void StepsFigure::paint(QPainter* p, bool vector) const {
 }
 
 void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
-    const Stage& st = model_.stages[std::size_t(card.stage)];
-    const int fpx = std::max(6, options_.font_px);
-    const bool current = !allShown() && card.stage == currentStep();
-    const bool revealed = isRevealed(card.stage);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
-    const QColor muted = options_.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
-
     p->save();
-    if (current) {
+    paintCardFrame(p, card);
+    const double header_bottom = paintCardHeader(p, card);
+    if (!isRevealed(card.stage)) {  // a stage still to come: a question mark in its place
+        p->setFont(figure_font(std::max(6, options_.font_px) * 3, {}, true));
+        p->setPen(QColor(0xd8, 0xd8, 0xd8));
+        p->drawText(card.frame.adjusted(0, header_bottom - card.frame.top(), 0, 0), Qt::AlignCenter,
+                    QStringLiteral("?"));
+        p->restore();
+        return;
+    }
+    paintMatrix(p, card, vector);
+    if (card.values) paintValues(p, card);
+    paintAxisLabels(p, card);
+    paintProvenance(p, card);
+    p->restore();
+}
+
+void StepsFigure::paintCardFrame(QPainter* p, const Card& card) const {
+    if (!allShown() && card.stage == currentStep()) {
         p->setPen(QPen(paint::kAccent, 3));
         p->setBrush(QColor(0xf3, 0xf8, 0xfc));
-    } else if (revealed) {
+    } else if (isRevealed(card.stage)) {
         p->setPen(QPen(QColor(0xc8, 0xc8, 0xc8), 1));
         p->setBrush(Qt::white);
     } else {
@@ -394,8 +435,14 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
         p->setBrush(QColor(0xfa, 0xfa, 0xfa));
     }
     p->drawRoundedRect(card.frame.adjusted(1, 1, -1, -1), 6, 6);
+}
 
-    // Header: number and formula, then what it is and its shape.
+double StepsFigure::paintCardHeader(QPainter* p, const Card& card) const {
+    const Stage& st = model_.stages[std::size_t(card.stage)];
+    const int fpx = std::max(6, options_.font_px);
+    const bool current = !allShown() && card.stage == currentStep();
+    const bool revealed = isRevealed(card.stage);
+    // Number and formula, then what it is and its shape.
     // A narrow card shrinks its formula (down to the caption's size) before eliding it, and
     // elides the stage's name rather than its shape: "34 × 1" for 34 × 16 says something wrong.
     const QString formula = QStringLiteral("%1.  %2").arg(card.stage + 1).arg(st.formula);
@@ -406,28 +453,24 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
     const QFont sf = figure_font(std::max(6, fpx - 1));
     const QRectF head(card.frame.left() + 10, card.frame.top() + 4, head_w,
                       line_height(hf, formula));
-    p->setPen(revealed ? (current ? paint::kAccent : text) : QColor(0xa0, 0xa0, 0xa0));
+    p->setPen(revealed ? (current ? paint::kAccent : text_color(options_))
+                       : QColor(0xa0, 0xa0, 0xa0));
     p->setFont(hf);
     p->drawText(head, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip,
                 QFontMetricsF(hf).elidedText(formula, Qt::ElideRight, head.width()));
     p->setFont(sf);
-    p->setPen(revealed ? muted : QColor(0xb0, 0xb0, 0xb0));
+    p->setPen(revealed ? muted_color(options_) : QColor(0xb0, 0xb0, 0xb0));
     const QFontMetricsF sfm(sf);
     const QString shape = QStringLiteral("  ·  ") + st.shapeText();
     const QString name = sfm.elidedText(st.name, Qt::ElideRight,
                                         std::max(0.0, head_w - sfm.horizontalAdvance(shape)));
     const QRectF sub(head.left(), head.bottom(), head.width(), line_height(sf, st.name));
     p->drawText(sub, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip, name + shape);
-    if (!revealed) {
-        p->setFont(figure_font(fpx * 3, {}, true));
-        p->setPen(QColor(0xd8, 0xd8, 0xd8));
-        p->drawText(card.frame.adjusted(0, sub.bottom() - card.frame.top(), 0, 0), Qt::AlignCenter,
-                    QStringLiteral("?"));
-        p->restore();
-        return;
-    }
+    return sub.bottom();
+}
 
-    // The matrix.
+void StepsFigure::paintMatrix(QPainter* p, const Card& card, bool vector) const {
+    const Stage& st = model_.stages[std::size_t(card.stage)];
     const QRectF m = card.matrix;
     if (vector) {
         p->setPen(Qt::NoPen);
@@ -464,22 +507,27 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
         p->drawRect(QRectF(m.left() + st.band_begin * card.cell_w, m.top() - 2,
                            (st.band_end - st.band_begin) * card.cell_w, m.height() + 4));
     }
+}
 
-    // Values in the cells.
-    if (card.values) {
-        p->setFont(figure_font(std::clamp(int(std::min(card.cell_w, card.cell_h) * 0.3), 7, fpx)));
-        for (int r = 0; r < st.rows; ++r)
-            for (int c = 0; c < st.cols; ++c) {
-                const double v = st.value(r, c);
-                const bool masked = st.isMasked(r, c);
-                if (masked && st.id != StageId::Masked) continue;
-                p->setPen(text_color_on(cellColor(st, v, masked)));
-                p->drawText(cellRect(card.stage, r, c), Qt::AlignCenter,
-                            masked ? QStringLiteral("−∞") : paint::format_cell(v));
-            }
-    }
+void StepsFigure::paintValues(QPainter* p, const Card& card) const {
+    const Stage& st = model_.stages[std::size_t(card.stage)];
+    const int fpx = std::max(6, options_.font_px);
+    p->setFont(figure_font(std::clamp(int(std::min(card.cell_w, card.cell_h) * 0.3), 7, fpx)));
+    for (int r = 0; r < st.rows; ++r)
+        for (int c = 0; c < st.cols; ++c) {
+            const double v = st.value(r, c);
+            const bool masked = st.isMasked(r, c);
+            if (masked && st.id != StageId::Masked) continue;
+            p->setPen(text_color_on(cellColor(st, v, masked)));
+            p->drawText(cellRect(card.stage, r, c), Qt::AlignCenter,
+                        masked ? QStringLiteral("−∞") : paint::format_cell(v));
+        }
+}
 
-    // Row labels (tokens) and column labels (tokens or the feature count).
+void StepsFigure::paintAxisLabels(QPainter* p, const Card& card) const {
+    const Stage& st = model_.stages[std::size_t(card.stage)];
+    const int fpx = std::max(6, options_.font_px);
+    const QRectF m = card.matrix;
     QStringList all(model_.query_tokens.begin(), model_.query_tokens.end());
     all.append(QStringList(model_.key_tokens.begin(), model_.key_tokens.end()));
     // Token labels shrink to the cells before any is left out (the feature matrices' rows are
@@ -494,7 +542,7 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
     const QFontMetricsF lfm(lf);
     const double label_h = line_height(lf, labels);
     p->setFont(lf);
-    p->setPen(text);
+    p->setPen(text_color(options_));
     const auto& row_tokens =
         st.row_axis == StageAxis::Keys ? model_.key_tokens : model_.query_tokens;
     const int rstride = label_stride(card.cell_h, label_h);
@@ -525,8 +573,9 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
             }
         }
     } else {
+        const QFont sf = figure_font(std::max(6, fpx - 1));
         p->setFont(sf);
-        p->setPen(muted);
+        p->setPen(muted_color(options_));
         const QString what = st.col_axis == StageAxis::Head
                                  ? StepsText::tr("d_k = %1 features").arg(st.cols)
                                  : StepsText::tr("embed_dim = %1 features").arg(st.cols);
@@ -534,8 +583,10 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
         p->drawText(QRectF(m.left() - 40, m.bottom() + 3, m.width() + 80, line_height(sf, what)),
                     Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, what);
     }
+}
 
-    // Provenance: dim what the hovered cell did not use, outline what it did.
+void StepsFigure::paintProvenance(QPainter* p, const Card& card) const {
+    const QRectF m = card.matrix;
     std::vector<QRectF> parts;
     bool whole = false;
     for (const StageRegion& r : highlights_) {
@@ -580,7 +631,6 @@ void StepsFigure::paintCard(QPainter* p, const Card& card, bool vector) const {
         p->setPen(QPen(paint::kHighlight, 2.5, Qt::DashLine));
         p->drawRect(m.adjusted(-3, -3, 3, 3));
     }
-    p->restore();
 }
 
 StepsFigure::Hit StepsFigure::hitTest(const QPointF& pos) const {

@@ -67,8 +67,41 @@ class StepsFigure : public ClassroomFigure {
         double cell_h = 0.0;
         bool values = false;
     };
+    /// What layout() measures once and every card's placement shares.
+    struct CardGrid {
+        QRectF area;              ///< where the cards go, between the banner and the legend
+        int fpx = 0;              ///< the base font size
+        double header_h = 0.0;    ///< a card's formula and name lines
+        double label_h = 0.0;     ///< a token label's line
+        double widest = 0.0;      ///< the widest token label, query or key
+        double widest_key = 0.0;  ///< the widest key label
+    };
     void rebuild();
+    /// The stages on the canvas: all of them, or in focus mode the current one and its inputs.
+    void chooseShownStages();
+    /// Label and header sizes every card shares, for cards in `area` (sets row_label_w_).
+    CardGrid measureCards(const QRectF& area);
+    /// Wraps the current step's banner and places it at `y`; returns the y below it.
+    double layoutBanner(double y, double width);
+    /// The mean log cell size of the shown stages in `nc` columns, each stage's size in `cells`.
+    double cellScore(const CardGrid& grid, int nc, double col_h, std::vector<double>* cells) const;
+    /// The number of columns that gives the largest cells, key labels flat when they fit
+    /// (sets rotate_cols_ and col_label_h_).
+    int chooseColumns(const CardGrid& grid);
+    /// The cards' frames, matrices and cell sizes in `nc` columns (focus: inputs over current).
+    void placeCards(const CardGrid& grid, int nc);
     void paintCard(QPainter* p, const Card& card, bool vector) const;
+    /// The card's rounded frame: outlined in the accent when current, dashed when hidden.
+    void paintCardFrame(QPainter* p, const Card& card) const;
+    /// Number, formula, name and shape; returns the header's bottom.
+    double paintCardHeader(QPainter* p, const Card& card) const;
+    /// The cells, their hatching, the outline and the band of a head's features.
+    void paintMatrix(QPainter* p, const Card& card, bool vector) const;
+    void paintValues(QPainter* p, const Card& card) const;
+    /// Row labels (tokens) and column labels (tokens or the feature count).
+    void paintAxisLabels(QPainter* p, const Card& card) const;
+    /// Dims what the hovered cell did not use and outlines what it did.
+    void paintProvenance(QPainter* p, const Card& card) const;
     QImage stageImage(int stage) const;
     QColor cellColor(const Stage& st, double v, bool masked) const;
     const Card* cardOf(int stage) const;

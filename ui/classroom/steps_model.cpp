@@ -138,54 +138,65 @@ void add_concat_stage(StepsModel& m, int L, int H, int d, int h, std::vector<flo
             .arg(H * d);
 }
 
-/// A trained model's layer (StepTensors::model): the stages over the model's pieces.
-StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why) {
-    StepsModel m;
-    if (!s.steps || !s.steps->model) {
-        const std::size_t n = std::size_t(s.model->text_pieces);
-        const std::size_t cells = std::size_t(s.model->num_heads) * n * n;
-        if (why)
-            *why = s.config.usesMaps()
-                       ? StepsText::tr(
-                             "The steps show how a model computes a layer's attention: maps "
-                             "read from a file hold only the result. Open the model itself "
-                             "(File ▸ Open Model…) to see its steps.")
-                   : s.model->windowed()
-                       ? StepsText::tr(
-                             "The steps show a layer's whole computation: they are not "
-                             "kept for a window of the text (Show All, over the "
-                             "heatmaps, brings every token back).")
-                   : cells > kStepsCellBudget
-                       ? StepsText::tr(
-                             "The steps are computed for up to %1 attention cells (heads × "
-                             "tokens × tokens); this text has %2. Shorten it to see the steps.")
-                             .arg(kStepsCellBudget)
-                             .arg(cells)
-                   : s.model->provisional
-                       ? StepsText::tr(
-                             "The steps of layer %1 follow when the model stops "
-                             "writing.")
-                             .arg(s.layer + 1)
-                       : StepsText::tr("Computing the steps of layer %1…").arg(s.layer + 1);
-        return m;
+/// The masked cells (`mask`, L × S) on the score-shaped stages from the mask on, and the
+/// weights' colours.
+void finish_stages(StepsModel& m, const std::vector<uint8_t>& mask) {
+    for (Stage& st : m.stages) {
+        if (st.id == StageId::Masked || st.id == StageId::Softmax || st.id == StageId::Dropout)
+            st.masked = mask;
+        st.probabilities = st.id == StageId::Softmax || st.id == StageId::Dropout;
+        // A stage the engine did not fill (should not happen) shows zeros, not garbage.
+        if (st.values.size() != std::size_t(st.rows) * st.cols)
+            st.values.assign(std::size_t(st.rows) * st.cols, 0.0f);
     }
-    const StepTensors& t = *s.steps;
+}
+
+/// Why a trained model's snapshot has no steps.
+QString model_steps_missing(const AttentionSnapshot& s) {
+    const std::size_t n = std::size_t(s.model->text_pieces);
+    const std::size_t cells = std::size_t(s.model->num_heads) * n * n;
+    return s.config.usesMaps()
+               ? StepsText::tr(
+                     "The steps show how a model computes a layer's attention: maps "
+                     "read from a file hold only the result. Open the model itself "
+                     "(File ▸ Open Model…) to see its steps.")
+           : s.model->windowed() ? StepsText::tr(
+                                       "The steps show a layer's whole computation: they are not "
+                                       "kept for a window of the text (Show All, over the "
+                                       "heatmaps, brings every token back).")
+           : cells > kStepsCellBudget
+               ? StepsText::tr(
+                     "The steps are computed for up to %1 attention cells (heads × "
+                     "tokens × tokens); this text has %2. Shorten it to see the steps.")
+                     .arg(kStepsCellBudget)
+                     .arg(cells)
+           : s.model->provisional
+               ? StepsText::tr(
+                     "The steps of layer %1 follow when the model stops "
+                     "writing.")
+                     .arg(s.layer + 1)
+               : StepsText::tr("Computing the steps of layer %1…").arg(s.layer + 1);
+}
+
+/// One head of a trained model's layer, as its stages read it.
+struct ModelHeadSource {
+    const StepTensors& t;
+    const StepTensors::ModelLayer& ml;
+    const HeadSteps& hs;
+    int H, h, L, E, d;
+    int KV, g;        ///< the key/value heads, and the one this head reads
+    QString kv_name;  ///< " (key/value head 2 of 4)" under grouped-query attention, else empty
+    QString kv_note;  ///< the sentence saying which heads share it, else empty
+    QString prime;    ///< "′" on Q and K for a rotary model
+};
+
+ModelHeadSource model_head_source(const StepTensors& t, int head) {
     const StepTensors::ModelLayer& ml = *t.model;
     const int H = int(t.heads.size());
     const int h = std::clamp(head, 0, H - 1);
     const HeadSteps& hs = t.heads[std::size_t(h)];
-    const int L = int(ml.tokens.size()), E = int(t.x_query.dim(2)), d = int(hs.q.dim(1));
     const int KV = std::max(1, ml.num_kv_heads), group = std::max(1, H / KV);
     const int g = int(hs.kv_head);
-    m.head = h;
-    m.heads = H;
-    m.embed_dim = E;
-    m.head_dim = d;
-    m.layer = ml.layer;
-    m.kv_head = g;
-    m.kv_heads = KV;
-    m.model_name = ml.name;
-    m.query_tokens = m.key_tokens = ml.tokens;
     const bool gqa = KV < H;
     const QString kv_note =
         gqa ? StepsText::tr(
@@ -199,9 +210,28 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
             : QString();
     const QString kv_name =
         gqa ? StepsText::tr(" (key/value head %1 of %2)").arg(g + 1).arg(KV) : QString();
+    return {t,
+            ml,
+            hs,
+            H,
+            h,
+            int(ml.tokens.size()),
+            int(t.x_query.dim(2)),
+            int(hs.q.dim(1)),
+            KV,
+            g,
+            kv_name,
+            kv_note,
+            ml.rotary ? QStringLiteral("′") : QString()};
+}
 
+/// X, then Q, K (and their rotations) and V.
+void add_model_projection_stages(StepsModel& m, const ModelHeadSource& x) {
+    const StepTensors::ModelLayer& ml = x.ml;
+    const HeadSteps& hs = x.hs;
+    const int L = x.L, E = x.E, d = x.d;
     m.stages.push_back(make_stage(StageId::Input, QStringLiteral("X"), StepsText::tr("input"), L, E,
-                                  StageAxis::Queries, StageAxis::Model, t.x_query.data));
+                                  StageAxis::Queries, StageAxis::Model, x.t.x_query.data));
     m.stages.back().explanation =
         ml.pre_norm
             ? StepsText::tr(
@@ -214,7 +244,6 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
                   "embeddings for layer 1), %2 numbers per token.")
                   .arg(ml.layer + 1)
                   .arg(E);
-    const QString prime = ml.rotary ? QStringLiteral("′") : QString();
     m.stages.push_back(make_stage(StageId::Query, QStringLiteral("Q = X W_Q"),
                                   StepsText::tr("queries"), L, d, StageAxis::Queries,
                                   StageAxis::Head, ml.rotary ? hs.q_unrotated.data : hs.q.data));
@@ -224,11 +253,11 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
             "model has one), so head_dim = %2 numbers per token.")
             .arg(E)
             .arg(d);
-    m.stages.push_back(make_stage(StageId::Key, QStringLiteral("K = X W_K") + kv_name,
+    m.stages.push_back(make_stage(StageId::Key, QStringLiteral("K = X W_K") + x.kv_name,
                                   StepsText::tr("keys"), L, d, StageAxis::Keys, StageAxis::Head,
                                   ml.rotary ? hs.k_unrotated.data : hs.k.data));
     m.stages.back().explanation =
-        StepsText::tr("Each token's key, what it offers to be found by: X times W_K.") + kv_note;
+        StepsText::tr("Each token's key, what it offers to be found by: X times W_K.") + x.kv_note;
     if (ml.rotary) {
         m.stages.push_back(make_stage(StageId::QueryRotated, QStringLiteral("Q′ = RoPE(Q)"),
                                       StepsText::tr("rotated queries"), L, d, StageAxis::Queries,
@@ -246,24 +275,34 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
             "The same rotation for the keys. Q′ · K′ then depends on how far apart two tokens "
             "are, not on where they stand.");
     }
-    m.stages.push_back(make_stage(StageId::Value, QStringLiteral("V = X W_V") + kv_name,
+    m.stages.push_back(make_stage(StageId::Value, QStringLiteral("V = X W_V") + x.kv_name,
                                   StepsText::tr("values"), L, d, StageAxis::Keys, StageAxis::Head,
                                   hs.v.data));
     m.stages.back().explanation = StepsText::tr(
         "Each token's value, what it passes on when attended to: X times W_V (not rotated).");
+}
+
+/// The factor the model really used on the scores (GPT-2 can turn the scaling off or divide
+/// by the layer), read from the first score that is not near 0; 1/√d when there is none.
+double used_scale(const HeadSteps& hs, int d) {
+    for (std::size_t k = 0; k < hs.scores.numel(); ++k)
+        if (std::abs(hs.scores.data[k]) > 1e-3f && std::isfinite(hs.scaled.data[k]))
+            return double(hs.scaled.data[k]) / double(hs.scores.data[k]);
+    return 1.0 / std::sqrt(double(d));
+}
+
+/// Q Kᵀ, scaled, and the causal mask where the model has one.
+void add_model_score_stages(StepsModel& m, const ModelHeadSource& x) {
+    const HeadSteps& hs = x.hs;
+    const int L = x.L, d = x.d;
+    const QString& prime = x.prime;
     m.stages.push_back(make_stage(StageId::Scores, QStringLiteral("Q%1 K%1ᵀ").arg(prime),
                                   StepsText::tr("scores"), L, L, StageAxis::Queries,
                                   StageAxis::Keys, hs.scores.data));
     m.stages.back().explanation = StepsText::tr(
         "Every query against every key: the dot product of query row i and key row j, so "
         "similar vectors score high.");
-    // The factor the model really used (GPT-2 can turn the scaling off or divide by the layer).
-    double scale = 1.0 / std::sqrt(double(d));
-    for (std::size_t k = 0; k < hs.scores.numel(); ++k)
-        if (std::abs(hs.scores.data[k]) > 1e-3f && std::isfinite(hs.scaled.data[k])) {
-            scale = double(hs.scaled.data[k]) / double(hs.scores.data[k]);
-            break;
-        }
+    const double scale = used_scale(hs, d);
     const bool sqrt_d = std::abs(scale * std::sqrt(double(d)) - 1.0) < 1e-4;
     m.stages.push_back(make_stage(
         StageId::Scaled,
@@ -278,7 +317,7 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
                      .arg(std::sqrt(double(d)), 0, 'g', 3)
                : StepsText::tr("Multiplied by %1, as this model's configuration asks.")
                      .arg(scale, 0, 'g', 4);
-    if (ml.causal) {
+    if (x.ml.causal) {
         m.stages.push_back(make_stage(StageId::Masked, StepsText::tr("+ causal mask"),
                                       StepsText::tr("masked scores"), L, L, StageAxis::Queries,
                                       StageAxis::Keys, hs.masked.data));
@@ -286,73 +325,94 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
             "A causal model: each token may look only at itself and the tokens before it, so "
             "the mask adds −∞ above the diagonal.");
     }
-    add_softmax_stage(m, L, L, hs);
-    add_context_stage(m, L, d, hs);
-    add_concat_stage(m, L, H, d, h, t.concat.data);
+}
+
+/// × W_O, and what the layer does with it.
+void add_model_output_stage(StepsModel& m, const ModelHeadSource& x) {
+    const int L = x.L, E = x.E;
     m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O"),
                                   StepsText::tr("output"), L, E, StageAxis::Queries,
-                                  StageAxis::Model, t.output.data));
+                                  StageAxis::Model, x.t.output.data));
     m.stages.back().explanation =
-        (ml.mlp ? StepsText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
-                                "adds this to its input (the residual) and then runs its MLP.")
-                : StepsText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
-                                "adds this to its input (the residual); this model has no MLP, "
-                                "so that sum goes straight to the next layer."))
+        (x.ml.mlp ? StepsText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
+                                  "adds this to its input (the residual) and then runs its MLP.")
+                  : StepsText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
+                                  "adds this to its input (the residual); this model has no MLP, "
+                                  "so that sum goes straight to the next layer."))
             .arg(E);
+}
+
+/// A trained model's layer (StepTensors::model): the stages over the model's pieces.
+StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why) {
+    StepsModel m;
+    if (!s.steps || !s.steps->model) {
+        if (why) *why = model_steps_missing(s);
+        return m;
+    }
+    const ModelHeadSource x = model_head_source(*s.steps, head);
+    const int L = x.L;
+    m.head = x.h;
+    m.heads = x.H;
+    m.embed_dim = x.E;
+    m.head_dim = x.d;
+    m.layer = x.ml.layer;
+    m.kv_head = x.g;
+    m.kv_heads = x.KV;
+    m.model_name = x.ml.name;
+    m.query_tokens = m.key_tokens = x.ml.tokens;
+    add_model_projection_stages(m, x);
+    add_model_score_stages(m, x);
+    add_softmax_stage(m, L, L, x.hs);
+    add_context_stage(m, L, x.d, x.hs);
+    add_concat_stage(m, L, x.H, x.d, x.h, x.t.concat.data);
+    add_model_output_stage(m, x);
     std::vector<uint8_t> mask(std::size_t(L) * L, 0);
-    if (ml.causal)
+    if (x.ml.causal)
         for (int i = 0; i < L; ++i)
             for (int j = i + 1; j < L; ++j)
                 mask[std::size_t(i) * L + j] = 1;
-    for (Stage& st : m.stages) {
-        if (st.id == StageId::Masked || st.id == StageId::Softmax) st.masked = mask;
-        st.probabilities = st.id == StageId::Softmax;
-        if (st.values.size() != std::size_t(st.rows) * st.cols)
-            st.values.assign(std::size_t(st.rows) * st.cols, 0.0f);
-    }
+    finish_stages(m, mask);  // a model has no dropout stage
     return m;
 }
 
-}  // namespace
+/// Why the demo layer's snapshot has no steps.
+QString demo_steps_missing(const AttentionSnapshot& s) {
+    // Kept heads or a window (the memory budget's offers) keep no steps.
+    if (s.windowed() || s.heads < s.num_heads)
+        return StepsText::tr(
+            "The steps are kept only when every head's weights over every "
+            "token are: this configuration keeps a part of them to fit the "
+            "memory budget (Show All, over the heatmaps, brings them back).");
+    return s.steps ? QString()
+                   : StepsText::tr(
+                         "The steps are kept for up to %1 attention cells (items × heads "
+                         "× queries × keys); this input has %2. Shorten the sentence "
+                         "or use fewer heads.")
+                         .arg(kStepsCellBudget)
+                         .arg(std::size_t(s.batch) * s.heads * s.target_len * s.source_len);
+}
 
-StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QString* why) {
-    if (s.model) return build_model_steps(s, head, why);
-    StepsModel m;
-    if (!s.steps || s.batch == 0 || s.heads == 0) {
-        // Kept heads or a window (the memory budget's offers) keep no steps.
-        if (why && (s.windowed() || s.heads < s.num_heads))
-            *why = StepsText::tr(
-                "The steps are kept only when every head's weights over every "
-                "token are: this configuration keeps a part of them to fit the "
-                "memory budget (Show All, over the heatmaps, brings them back).");
-        else if (why)
-            *why = s.steps ? QString()
-                           : StepsText::tr(
-                                 "The steps are kept for up to %1 attention cells (items × heads "
-                                 "× queries × keys); this input has %2. Shorten the sentence "
-                                 "or use fewer heads.")
-                                 .arg(kStepsCellBudget)
-                                 .arg(std::size_t(s.batch) * s.heads * s.target_len * s.source_len);
-        return m;
+/// One head of one batch item of the demo layer, as its stages read it.
+struct DemoHeadSource {
+    const StepTensors& t;
+    const ComputeConfig& c;
+    const HeadSteps& hs;
+    int n, h, L, S, E, H, d;
+    bool cross;     ///< cross-attention: the keys and values read their own input X′
+    bool additive;  ///< additive (Bahdanau) scoring
+    QString xk;     ///< what the keys and values read: "X" or "X′"
+    QString b;      ///< " + b" with biases, else empty
+
+    /// Item n's [rows, E] block of a [N, rows, E] tensor.
+    std::vector<float> itemRows(const Tensor& of, int rows) const {
+        return block(of, std::size_t(n) * rows * E, std::size_t(rows) * E);
     }
-    const StepTensors& t = *s.steps;
-    const int n = std::clamp(item, 0, s.batch - 1);
-    const int h = std::clamp(head, 0, s.heads - 1);
-    const ComputeConfig& c = s.config;
-    const int L = s.target_len, S = s.source_len, E = c.embed_dim, H = s.heads, d = E / H;
-    m.item = n;
-    m.head = h;
-    m.heads = H;
-    m.embed_dim = E;
-    m.head_dim = d;
-    m.query_tokens = s.query_tokens[std::size_t(n)];
-    m.key_tokens = s.key_tokens[std::size_t(n)];
-    const HeadSteps& hs = t.head(n, h, H);
-    const bool cross = !t.x_key.empty();
-    const bool additive = c.scoring == Scoring::Additive;
-    const std::size_t LS = std::size_t(L) * S;
+};
 
-    const QString x_what = c.positional_encoding
+/// X (and X′ for cross-attention), then Q, K and V.
+void add_demo_projection_stages(StepsModel& m, const DemoHeadSource& x) {
+    const int L = x.L, S = x.S, E = x.E, d = x.d;
+    const QString x_what = x.c.positional_encoding
                                ? StepsText::tr(
                                      "Each token as a vector of embed_dim = %1 numbers: its "
                                      "embedding plus a positional encoding, one row per token.")
@@ -360,43 +420,46 @@ StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QSt
                                      "Each token as a vector of embed_dim = %1 numbers (its "
                                      "embedding; positional encoding is off).");
     m.stages.push_back(make_stage(
-        StageId::Input, cross ? StepsText::tr("X (queries' sentence)") : StepsText::tr("X"),
+        StageId::Input, x.cross ? StepsText::tr("X (queries' sentence)") : StepsText::tr("X"),
         StepsText::tr("input"), L, E, StageAxis::Queries, StageAxis::Model,
-        block(t.x_query, std::size_t(n) * L * E, std::size_t(L) * E)));
+        x.itemRows(x.t.x_query, L)));
     m.stages.back().explanation = x_what.arg(E);
-    if (cross) {
+    if (x.cross) {
         m.stages.push_back(make_stage(StageId::KeyInput, StepsText::tr("X′ (keys' sentence)"),
                                       StepsText::tr("input"), S, E, StageAxis::Keys,
-                                      StageAxis::Model,
-                                      block(t.x_key, std::size_t(n) * S * E, std::size_t(S) * E)));
+                                      StageAxis::Model, x.itemRows(x.t.x_key, S)));
         m.stages.back().explanation = StepsText::tr(
             "Cross-attention: the keys and values come from the second sentence, so it has "
             "its own input matrix X′.");
     }
-    const QString xk = cross ? QStringLiteral("X′") : QStringLiteral("X");
-    const QString b = c.bias ? QStringLiteral(" + b") : QString();
-    m.stages.push_back(make_stage(StageId::Query, QStringLiteral("Q = X W_Q") + b,
+    m.stages.push_back(make_stage(StageId::Query, QStringLiteral("Q = X W_Q") + x.b,
                                   StepsText::tr("queries"), L, d, StageAxis::Queries,
-                                  StageAxis::Head, hs.q.data));
+                                  StageAxis::Head, x.hs.q.data));
     m.stages.back().explanation =
         StepsText::tr(
             "Each token's query, what it is looking for: X times this head's %1 × %2 slice of "
             "W_Q, so d_k = %2 numbers per token.")
             .arg(E)
             .arg(d);
-    m.stages.push_back(make_stage(StageId::Key, QStringLiteral("K = %1 W_K").arg(xk) + b,
+    m.stages.push_back(make_stage(StageId::Key, QStringLiteral("K = %1 W_K").arg(x.xk) + x.b,
                                   StepsText::tr("keys"), S, d, StageAxis::Keys, StageAxis::Head,
-                                  hs.k.data));
+                                  x.hs.k.data));
     m.stages.back().explanation =
         StepsText::tr("Each token's key, what it offers to be found by: the same input times W_K.");
-    m.stages.push_back(make_stage(StageId::Value, QStringLiteral("V = %1 W_V").arg(xk) + b,
+    m.stages.push_back(make_stage(StageId::Value, QStringLiteral("V = %1 W_V").arg(x.xk) + x.b,
                                   StepsText::tr("values"), S, d, StageAxis::Keys, StageAxis::Head,
-                                  hs.v.data));
+                                  x.hs.v.data));
     m.stages.back().explanation = StepsText::tr(
         "Each token's value, what it passes on when attended to: the input times W_V.");
+}
+
+/// The scores (dot product or additive), scaled, and masked.
+void add_demo_score_stages(StepsModel& m, const DemoHeadSource& x) {
+    const int L = x.L, S = x.S, d = x.d;
+    const bool additive = x.additive;
     m.stages.push_back(make_stage(
         StageId::Scores, additive ? QStringLiteral("w · tanh(q + k)") : QStringLiteral("Q Kᵀ"),
-        StepsText::tr("scores"), L, S, StageAxis::Queries, StageAxis::Keys, hs.scores.data));
+        StepsText::tr("scores"), L, S, StageAxis::Queries, StageAxis::Keys, x.hs.scores.data));
     m.stages.back().explanation =
         additive ? StepsText::tr(
                        "Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for "
@@ -407,7 +470,8 @@ StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QSt
     m.stages.push_back(make_stage(
         StageId::Scaled,
         additive ? StepsText::tr("(additive: not scaled)") : QStringLiteral("Q Kᵀ / √%1").arg(d),
-        StepsText::tr("scaled scores"), L, S, StageAxis::Queries, StageAxis::Keys, hs.scaled.data));
+        StepsText::tr("scaled scores"), L, S, StageAxis::Queries, StageAxis::Keys,
+        x.hs.scaled.data));
     m.stages.back().explanation =
         additive ? StepsText::tr("Additive scores are used as they are.")
                  : StepsText::tr(
@@ -417,45 +481,82 @@ StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QSt
                        .arg(std::sqrt(double(d)), 0, 'g', 3);
     m.stages.push_back(make_stage(StageId::Masked, StepsText::tr("+ mask M"),
                                   StepsText::tr("masked scores"), L, S, StageAxis::Queries,
-                                  StageAxis::Keys, hs.masked.data));
+                                  StageAxis::Keys, x.hs.masked.data));
     m.stages.back().explanation = StepsText::tr(
         "The mask adds −∞ where a query may not look (future tokens with the causal mask, "
         "padding, masked keys), 0 elsewhere.");
-    add_softmax_stage(m, L, S, hs);
+}
+
+/// Dropout on the weights: identity unless training with p > 0.
+void add_demo_dropout_stage(StepsModel& m, const DemoHeadSource& x) {
+    const ComputeConfig& c = x.c;
     const bool dropping = c.training && c.dropout > 0.0;
     m.stages.push_back(make_stage(StageId::Dropout,
                                   dropping ? QStringLiteral("dropout(A), p = %1").arg(c.dropout)
                                            : StepsText::tr("dropout(A) = A"),
-                                  StepsText::tr("weights after dropout"), L, S, StageAxis::Queries,
-                                  StageAxis::Keys, hs.dropped.data));
+                                  StepsText::tr("weights after dropout"), x.L, x.S,
+                                  StageAxis::Queries, StageAxis::Keys, x.hs.dropped.data));
     m.stages.back().explanation =
         dropping ? StepsText::tr(
                        "Training mode: each weight is dropped with probability %1 and the rest "
                        "are scaled by 1/(1 − p), so rows no longer sum to exactly 1.")
                        .arg(c.dropout)
                  : StepsText::tr("Evaluation mode (or p = 0): dropout changes nothing.");
-    add_context_stage(m, L, d, hs);
-    add_concat_stage(m, L, H, d, h, block(t.concat, std::size_t(n) * L * E, std::size_t(L) * E));
-    m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O") + b,
+}
+
+}  // namespace
+
+StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QString* why) {
+    if (s.model) return build_model_steps(s, head, why);
+    StepsModel m;
+    if (!s.steps || s.batch == 0 || s.heads == 0) {
+        if (why) *why = demo_steps_missing(s);
+        return m;
+    }
+    const StepTensors& t = *s.steps;
+    const ComputeConfig& c = s.config;
+    const int n = std::clamp(item, 0, s.batch - 1);
+    const int h = std::clamp(head, 0, s.heads - 1);
+    const int L = s.target_len, S = s.source_len, E = c.embed_dim, H = s.heads, d = E / H;
+    const bool cross = !t.x_key.empty();
+    const DemoHeadSource x{t,
+                           c,
+                           t.head(n, h, H),
+                           n,
+                           h,
+                           L,
+                           S,
+                           E,
+                           H,
+                           d,
+                           cross,
+                           c.scoring == Scoring::Additive,
+                           cross ? QStringLiteral("X′") : QStringLiteral("X"),
+                           c.bias ? QStringLiteral(" + b") : QString()};
+    m.item = n;
+    m.head = h;
+    m.heads = H;
+    m.embed_dim = E;
+    m.head_dim = d;
+    m.query_tokens = s.query_tokens[std::size_t(n)];
+    m.key_tokens = s.key_tokens[std::size_t(n)];
+    add_demo_projection_stages(m, x);
+    add_demo_score_stages(m, x);
+    add_softmax_stage(m, L, S, x.hs);
+    add_demo_dropout_stage(m, x);
+    add_context_stage(m, L, d, x.hs);
+    add_concat_stage(m, L, H, d, h, x.itemRows(t.concat, L));
+    m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O") + x.b,
                                   StepsText::tr("output"), L, E, StageAxis::Queries,
-                                  StageAxis::Model,
-                                  block(t.output, std::size_t(n) * L * E, std::size_t(L) * E)));
+                                  StageAxis::Model, x.itemRows(t.output, L)));
     m.stages.back().explanation = StepsText::tr(
         "W_O mixes the heads back into one embed_dim vector per token: the layer's output.");
 
-    // Masked cells in the score-shaped stages, and the weights' colours.
-    std::vector<uint8_t> mask(LS, 0);
+    std::vector<uint8_t> mask(std::size_t(L) * S, 0);
     for (int i = 0; i < L; ++i)
         for (int j = 0; j < S; ++j)
             mask[std::size_t(i) * S + j] = s.is_masked(n, i, j) ? 1 : 0;
-    for (Stage& st : m.stages) {
-        if (st.id == StageId::Masked || st.id == StageId::Softmax || st.id == StageId::Dropout)
-            st.masked = mask;
-        st.probabilities = st.id == StageId::Softmax || st.id == StageId::Dropout;
-        // A stage the engine did not fill (should not happen) shows zeros, not garbage.
-        if (st.values.size() != std::size_t(st.rows) * st.cols)
-            st.values.assign(std::size_t(st.rows) * st.cols, 0.0f);
-    }
+    finish_stages(m, mask);
     return m;
 }
 

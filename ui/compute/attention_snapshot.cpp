@@ -15,6 +15,7 @@
 #include "engine/errors.h"
 #include "engine/io/safetensors.h"
 #include "engine/text/embedding.h"
+#include "ui/compute/error_text.h"
 #include "ui/compute/generation_feed.h"
 #include "ui/compute/model_lens.h"
 #include "ui/compute/model_snapshot.h"
@@ -367,7 +368,7 @@ void load_demo_parameters(const ComputeConfig& c, ComputeCache::Impl& cached,
                         .arg(QFileInfo(c.weights_file).fileName())
                         .arg(c.embed_dim)
                         .arg(c.num_heads)
-                        .arg(QString::fromStdString(e.what()))
+                        .arg(error_text(e))
                         .toStdString());
             }
         }

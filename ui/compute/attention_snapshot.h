@@ -99,21 +99,14 @@ struct PooledModel {
     }
 };
 
-/// A trained model's forward pass: every layer's maps from one run, and each head's thumbnail
-/// coloured on the worker for the model view (the GUI thread only copies images).
-struct ModelMaps {
-    ModelMaps() = default;
-    ModelMaps(const ModelMaps&) = default;
-    ModelMaps(ModelMaps&&) = default;
-    ModelMaps& operator=(const ModelMaps&) = default;
-    ModelMaps& operator=(ModelMaps&&) = default;
-    /// Gives the large maps back to the engine's kept buffers (engine/buffers.h): the next
-    /// computation of the same size reuses them instead of faulting in fresh pages.
-    ~ModelMaps();
-
+/// What a trained model's pass (or maps read from a file) says over the model's pieces,
+/// whatever tokens the views show: the model, the text, the memory, the atlas and the
+/// predictions.  present_model() copies it whole when it groups the pieces into words, so a
+/// field added here is never forgotten there.
+struct ModelPass {
     QString name;  ///< model_display_name()
     QString folder;
-    int num_layers = 0, num_heads = 0, num_kv_heads = 0, tokens = 0;
+    int num_layers = 0, num_heads = 0, num_kv_heads = 0;
     /// Heads whose maps are kept, the first ones (the memory budget may keep fewer, or 0: the
     /// means only): weights[l] is [heads_kept, L, L].  The atlas still measures every head.
     int heads_kept = 0;
@@ -121,68 +114,21 @@ struct ModelMaps {
     int pieces = 0;        ///< the model's tokens; `tokens` are those shown (models::group_tokens)
     /// A window (config.window_*, over the model's pieces): the maps keep pieces
     /// [first_piece, first_piece + pieces) of the text's text_pieces, rows and columns; the
-    /// softmax, the atlas and the rollout still see every piece.  The tokens shown are
-    /// [first_token, first_token + tokens) of the text_tokens the whole text shows as (a word
-    /// the window cuts is counted where it begins).  Without a window first_* are 0 and
-    /// text_* equal pieces and tokens.
-    int first_piece = 0, text_pieces = 0, first_token = 0, text_tokens = 0;
+    /// softmax, the atlas and the rollout still see every piece.  Without a window first_piece
+    /// is 0 and text_pieces equals pieces.
+    int first_piece = 0, text_pieces = 0;
     bool windowed() const { return pieces < text_pieces; }
-    bool words = false, hide_special = false;  ///< how pieces became the tokens shown
     bool causal = false;
-    std::vector<Tensor> weights;  ///< per layer [H, L, L]
-    std::vector<Tensor> means;    ///< per layer [L, L]
-    /// Per layer [L, L]: attention rollout through that layer (models::attention_rollout),
-    /// computed over the pieces, then grouped as the maps are.
-    std::vector<Tensor> rollout;
-    /// layer * num_heads + head: the map coloured from 0 (masked cells grey) to its own max.
-    std::vector<QImage> thumbnails;
-    /// layer * 2: the layer's mean over heads, layer * 2 + 1: the rollout through it.
-    std::vector<QImage> aggregate_thumbnails;
     /// When the memory budget kept only some maps (a window, the first layers or heads): every
     /// layer and head over the whole text, pooled.  Null when every map is kept.
     std::shared_ptr<const PooledModel> pooled;
-    /// What the Model tab's mosaic draws for `choice`: the pooled whole text when there is one
-    /// and no token is in focus (its strips are the kept maps'), else the kept maps.
-    ModelThumbnails shownThumbnails(ModelThumbnails choice, int focus_token = -1) const {
-        return pooled && focus_token < 0 ? choice : ModelThumbnails::Kept;
-    }
-    /// The mosaic's rows for `shown`.
-    int mosaicLayers(ModelThumbnails shown) const {
-        return shown == ModelThumbnails::Kept ? num_layers : pooled->layers;
-    }
-    /// A mosaic cell's image for `shown` (null: a head or rollout not kept: hatched).
-    const QImage& mosaicImage(int layer, int column, ModelThumbnails shown) const {
-        if (shown == ModelThumbnails::Kept) return thumbnail(layer, column);
-        return pooled->thumbnails[int(shown)][std::size_t(layer) * std::size_t(pooled->columns()) +
-                                              std::size_t(column)];
-    }
-    std::vector<QString> token_text;     ///< what each token stands for
-    std::vector<std::uint8_t> special;   ///< 1 for [CLS], <s>, ... added by the tokenizer
-    std::vector<std::int32_t> sequence;  ///< 0 = first text, 1 = second, -1 = template token
     /// The model's encoding of text_a (and text_b, the pair's second text, or empty), every
     /// piece of it (not only the window's): what present_model() groups.
     text::Encoding encoding;
-    /// Per shown token, the last of its pieces in the whole text (0-based), where its
-    /// prediction of what comes next is read; empty when the tokens are the pieces.
-    std::vector<int> last_piece;
-    /// The piece of the whole text whose prediction shown token `token` stands for.
-    int pieceOf(int token) const {
-        return last_piece.empty() ? first_piece + token : last_piece[std::size_t(token)];
-    }
     /// text_a: the text and, on the generation timeline, the continuation shown, whose
     /// generated_pieces pieces end the text (ComputeConfig::generated).
     QString text_a, text_b;
     int generated_pieces = 0;
-    /// Whether shown token `token` is (or ends in) the model's own continuation.
-    bool isGenerated(int token) const {
-        return generated_pieces > 0 && pieceOf(token) >= text_pieces - generated_pieces;
-    }
-    /// The first shown token the model wrote itself, or -1.
-    int firstGeneratedToken() const {
-        for (int t = 0; t < tokens; ++t)
-            if (isGenerated(t)) return t;
-        return -1;
-    }
     /// Characters of the text(s) the model reads as its unknown token (<unk>, [UNK]), and
     /// every character that is not a space: "12 of 12 characters are unknown to this model".
     int unknown_chars = 0, text_chars = 0;
@@ -206,6 +152,71 @@ struct ModelMaps {
     /// Every head measured on this input, and its induction score on the tool's repeated
     /// random sequence (models::HeadAtlas).
     models::HeadAtlas atlas;
+};
+
+/// A trained model's forward pass: every layer's maps from one run, and each head's thumbnail
+/// coloured on the worker for the model view (the GUI thread only copies images), over the
+/// tokens shown.
+struct ModelMaps : ModelPass {
+    ModelMaps() = default;
+    ModelMaps(const ModelMaps&) = default;
+    ModelMaps(ModelMaps&&) = default;
+    ModelMaps& operator=(const ModelMaps&) = default;
+    ModelMaps& operator=(ModelMaps&&) = default;
+    /// Gives the large maps back to the engine's kept buffers (engine/buffers.h): the next
+    /// computation of the same size reuses them instead of faulting in fresh pages.
+    ~ModelMaps();
+
+    bool words = false, hide_special = false;  ///< how pieces became the tokens shown
+    int tokens = 0;
+    /// The tokens shown are [first_token, first_token + tokens) of the text_tokens the whole
+    /// text shows as (a word the window cuts is counted where it begins).  Without a window
+    /// first_token is 0 and text_tokens equals tokens.
+    int first_token = 0, text_tokens = 0;
+    std::vector<Tensor> weights;  ///< per layer [H, L, L]
+    std::vector<Tensor> means;    ///< per layer [L, L]
+    /// Per layer [L, L]: attention rollout through that layer (models::attention_rollout),
+    /// computed over the pieces, then grouped as the maps are.
+    std::vector<Tensor> rollout;
+    /// layer * num_heads + head: the map coloured from 0 (masked cells grey) to its own max.
+    std::vector<QImage> thumbnails;
+    /// layer * 2: the layer's mean over heads, layer * 2 + 1: the rollout through it.
+    std::vector<QImage> aggregate_thumbnails;
+    /// What the Model tab's mosaic draws for `choice`: the pooled whole text when there is one
+    /// and no token is in focus (its strips are the kept maps'), else the kept maps.
+    ModelThumbnails shownThumbnails(ModelThumbnails choice, int focus_token = -1) const {
+        return pooled && focus_token < 0 ? choice : ModelThumbnails::Kept;
+    }
+    /// The mosaic's rows for `shown`.
+    int mosaicLayers(ModelThumbnails shown) const {
+        return shown == ModelThumbnails::Kept ? num_layers : pooled->layers;
+    }
+    /// A mosaic cell's image for `shown` (null: a head or rollout not kept: hatched).
+    const QImage& mosaicImage(int layer, int column, ModelThumbnails shown) const {
+        if (shown == ModelThumbnails::Kept) return thumbnail(layer, column);
+        return pooled->thumbnails[int(shown)][std::size_t(layer) * std::size_t(pooled->columns()) +
+                                              std::size_t(column)];
+    }
+    std::vector<QString> token_text;     ///< what each token stands for
+    std::vector<std::uint8_t> special;   ///< 1 for [CLS], <s>, ... added by the tokenizer
+    std::vector<std::int32_t> sequence;  ///< 0 = first text, 1 = second, -1 = template token
+    /// Per shown token, the last of its pieces in the whole text (0-based), where its
+    /// prediction of what comes next is read; empty when the tokens are the pieces.
+    std::vector<int> last_piece;
+    /// The piece of the whole text whose prediction shown token `token` stands for.
+    int pieceOf(int token) const {
+        return last_piece.empty() ? first_piece + token : last_piece[std::size_t(token)];
+    }
+    /// Whether shown token `token` is (or ends in) the model's own continuation.
+    bool isGenerated(int token) const {
+        return generated_pieces > 0 && pieceOf(token) >= text_pieces - generated_pieces;
+    }
+    /// The first shown token the model wrote itself, or -1.
+    int firstGeneratedToken() const {
+        for (int t = 0; t < tokens; ++t)
+            if (isGenerated(t)) return t;
+        return -1;
+    }
 
     float value(int layer, int head, int i, int j) const {
         const auto L = std::size_t(tokens);

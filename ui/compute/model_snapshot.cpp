@@ -352,6 +352,14 @@ QString predictions_missing(const models::Model& model, std::int64_t pieces) {
     return {};
 }
 
+/// The window's pieces of a text of `text_pieces` pieces, shown as they are (present_model
+/// groups them).
+void show_window(ModelMaps* out, const budget::AxisWindow& window, std::int64_t text_pieces) {
+    out->pieces = out->tokens = int(window.count);
+    out->first_piece = out->first_token = int(window.begin);
+    out->text_pieces = out->text_tokens = int(text_pieces);
+}
+
 /// What run_model and extend_model say alike of the model and of the text `enc` encodes
 /// (text_a: the text with its continuation), with the window's pieces.
 void describe_text(ModelMaps* out, const Opened& m, const Encoded& enc, const ComputeConfig& c,
@@ -362,9 +370,7 @@ void describe_text(ModelMaps* out, const Opened& m, const Encoded& enc, const Co
     out->total_layers = int(info.num_layers);
     out->num_heads = int(info.num_heads);
     out->num_kv_heads = int(info.num_kv_heads);
-    out->pieces = out->tokens = int(window.count);
-    out->first_piece = out->first_token = int(window.begin);
-    out->text_pieces = out->text_tokens = int(enc.input.ids.size());
+    show_window(out, window, std::int64_t(enc.input.ids.size()));
     out->causal = info.causal;
     out->encoding = enc.encoding;
     out->text_a = text_a;
@@ -653,71 +659,99 @@ QString maps_tokens_file(const ComputeConfig& c) {
     return QFile::decodeName(QByteArray::fromStdString(beside));
 }
 
-std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
-                                          const budget::MemoryBudget& memory,
-                                          const PassControl* control) {
-    const auto start = std::chrono::steady_clock::now();
-    const io::AttentionArrays arrays =
-        io::AttentionArrays::open(QFile::encodeName(c.model_folder).toStdString());
-    const QString tokens_path = maps_tokens_file(c);
-    const io::AttentionTokens tokens =
-        io::read_attention_tokens(QFile::encodeName(tokens_path).toStdString());
-    io::check_tokens(arrays, tokens, QFile::encodeName(tokens_path).toStdString());
-    const int N = int(arrays.layers()), H = int(arrays.heads());
-    const std::int64_t L = arrays.length();
-    const auto kept_layers = [N](const budget::ResultScope& s) {
+namespace {
+
+/// Maps read from a file, [N layers, H heads, L, L]: what run_maps keeps of them for a scope,
+/// as a model's pass would (run_model), without the pass.
+struct MapsShape {
+    int N = 0, H = 0;
+    std::int64_t L = 0;
+
+    int keptLayers(const budget::ResultScope& s) const {
         return s.layers_shown > 0 ? std::min(s.layers_shown, N) : N;
-    };
-    const auto kept_heads = [H](const budget::ResultScope& s) { return s.kept_heads(H); };
-    // What a model's pass keeps (run_model), without the pass: the kept layers' maps of the kept
-    // heads, the mean and rollout, their thumbnails and one layer's panels drawn, plus the one
-    // layer read from the file at a time (every head, every token) and a window's rollout.
-    const auto footprint = [&](const budget::ResultScope& s) {
+    }
+    int keptHeads(const budget::ResultScope& s) const { return s.kept_heads(H); }
+    /// What a model's pass keeps (run_model), without the pass: the kept layers' maps of the
+    /// kept heads, the mean and rollout, their thumbnails and one layer's panels drawn, plus
+    /// the one layer read from the file at a time (every head, every token) and a window's
+    /// rollout.
+    std::uint64_t footprint(const budget::ResultScope& s) const {
         const budget::AxisWindow w = budget::window_on(s, L);
         const double cells = double(w.count) * double(w.count), full = double(L) * double(L);
-        const int k = kept_heads(s);
-        const double maps = double(kept_layers(s)) * double(k + 2) * cells;
+        const int k = keptHeads(s);
+        const double maps = double(keptLayers(s)) * double(k + 2) * cells;
         const double read = 2.0 * double(H + 1) * full * sizeof(float);
         const double rollout = w.count < L ? 3.0 * full * sizeof(float) : 0.0;
-        const double whole = shows_whole_text(kept_layers(s), N, k, H, w.count, L)
+        const double whole = shows_whole_text(keptLayers(s), N, k, H, w.count, L)
                                  ? pooled_model_bytes(N, H, L)
                                  : 0.0;
         return std::uint64_t(maps * 8.0 + read + rollout + whole +
                              double(k + 1) * cells * kDisplayBytesPerCell +
                              double(kDisplayFixedBytes));
-    };
-    const budget::ResultScope requested = c.scope();
+    }
+};
+
+/// What run_maps reads and keeps for the requested scope.
+struct MapsPlan {
+    int layers = 0, heads_kept = 0;  ///< the kept layers (the first ones) and heads
+    /// Some maps not kept: every layer is read and measured, one at a time, for the Atlas and
+    /// the Model tab's whole text; the kept layers' maps are kept.
+    bool whole = false;
+    int measured = 0;  ///< the layers read and measured
+    budget::AxisWindow window;
+};
+
+MapsPlan plan_maps(const MapsShape& shape, const budget::ResultScope& requested) {
+    MapsPlan p;
+    p.window = budget::window_on(requested, shape.L);
+    p.layers = shape.keptLayers(requested);
+    p.heads_kept = shape.keptHeads(requested);
+    p.whole = shows_whole_text(p.layers, shape.N, p.heads_kept, shape.H, p.window.count, shape.L);
+    p.measured = p.whole ? shape.N : p.layers;
+    return p;
+}
+
+/// The bytes run_maps needs for `requested`; MemoryBudgetExceeded, with what fits, before
+/// any layer is read when that is over `memory`.
+std::uint64_t maps_bytes_within(const MapsShape& shape, const budget::ResultScope& requested,
+                                const budget::MemoryBudget& memory) {
+    const auto footprint = [&shape](const budget::ResultScope& s) { return shape.footprint(s); };
     const std::uint64_t needed = footprint(requested);
     if (needed > memory.bytes) {
-        std::vector<std::int64_t> every(static_cast<std::size_t>(N));
+        std::vector<std::int64_t> every(static_cast<std::size_t>(shape.N));
         for (std::size_t l = 0; l < every.size(); ++l)
             every[l] = std::int64_t(l);
         throw budget::MemoryBudgetExceeded(
-            budget::plan_memory(footprint, requested, H, L, memory.bytes, kMaxOfferedWindow, every),
+            budget::plan_memory(footprint, requested, shape.H, shape.L, memory.bytes,
+                                kMaxOfferedWindow, every),
             memory);
     }
-    const budget::AxisWindow window = budget::window_on(requested, L);
-    const int layers = kept_layers(requested), heads_kept = kept_heads(requested);
-    io::AttentionScan scan;
-    // Maps read from a file say nothing of a mask: the first layer with nothing above the
-    // diagonal in any head is a causal model's (the atlas measures its rows over the keys
-    // they see).
-    // Some maps not kept: every layer is read and measured, one at a time, for the Atlas and
-    // the Model tab's whole text; the kept layers' maps are kept.
-    const bool whole = shows_whole_text(layers, N, heads_kept, H, window.count, L);
-    const int measured = whole ? N : layers;
-    std::optional<KeepingSink> sink;
-    for (int l = 0; l < measured; ++l) {
+    return needed;
+}
+
+/// Reads plan.measured layers of `arrays` one at a time into `sink` (made on the first
+/// layer), which measures each and keeps the kept layers' maps with their mean.  Maps read
+/// from a file say nothing of a mask: `scan` takes a first layer with nothing above the
+/// diagonal in any head for a causal model's (the atlas measures its rows over the keys they
+/// see), and finds the rows that do not sum to 1.
+void read_layers(const io::AttentionArrays& arrays, const MapsShape& shape, const MapsPlan& plan,
+                 const PassControl* control, io::AttentionScan& scan,
+                 std::optional<KeepingSink>& sink) {
+    const int H = shape.H;
+    const std::int64_t L = shape.L;
+    for (int l = 0; l < plan.measured; ++l) {
         if (control && control->stopped()) throw Cancelled();
         AttentionResult r;
         r.weights = take_tensor({1, std::int64_t(H), L, L});
         arrays.read_layer(l, r.weights.ptr());
         scan.add(l, r.weights.ptr(), H, L);
-        if (!sink) sink.emplace(heads_kept, H, layers, measured, scan.causal(), window, L);
-        if (l >= layers) {
+        if (!sink)
+            sink.emplace(plan.heads_kept, H, plan.layers, plan.measured, scan.causal(), plan.window,
+                         L);
+        if (l >= plan.layers) {
             sink->add_layer(l, r.weights.ptr());
             release_buffer(r.weights);
-            if (control) control->report(l + 1, measured);
+            if (control) control->report(l + 1, plan.measured);
             continue;
         }
         r.mean_weights = take_tensor({1, L, L});
@@ -729,18 +763,69 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
         for (std::size_t k = 0; k < std::size_t(L * L); ++k)
             mean[k] /= float(H);
         sink->addLayer(l, r.weights, r.mean_weights);
-        if (control) control->report(l + 1, measured);
+        if (control) control->report(l + 1, plan.measured);
     }
+}
+
+/// With offsets into the input, or special tokens marked, the words and hidden special
+/// tokens views group the file's pieces as they group a model's (present_model): their
+/// encoding and text.  DataError for offsets past the input's end.
+void encode_maps_tokens(ModelMaps* out, const io::AttentionTokens& tokens,
+                        const QString& tokens_path) {
+    if ((tokens.offsets.empty() || tokens.input.empty()) && tokens.special.empty()) return;
+    text::Encoding& e = out->encoding;
+    const std::size_t n = tokens.size();
+    e.ids = tokens.ids.empty() ? std::vector<std::int64_t>(n, 0) : tokens.ids;
+    e.tokens = e.text = tokens.text;
+    e.offsets = tokens.input.empty() || tokens.offsets.empty()
+                    ? std::vector<std::pair<std::int64_t, std::int64_t>>(n, {0, 0})
+                    : tokens.offsets;
+    e.special = tokens.special.empty() ? std::vector<std::uint8_t>(n, 0) : tokens.special;
+    e.type_ids.assign(n, 0);
+    for (std::size_t k = 0; k < n; ++k)
+        e.sequence.push_back(e.special[k] ? -1 : 0);
+    out->text_a = QString::fromStdString(tokens.input);
+    const auto chars = std::int64_t(out->text_a.toUcs4().size());
+    for (std::size_t k = 0; k < n; ++k)
+        if (e.offsets[k].second > chars)
+            throw DataError(ComputeText::tr("%1: token %2's offsets [%3, %4] are past the end "
+                                            "of \"input\" (%5 characters)")
+                                .arg(tokens_path)
+                                .arg(k + 1)
+                                .arg(e.offsets[k].first)
+                                .arg(e.offsets[k].second)
+                                .arg(chars)
+                                .toStdString());
+}
+
+}  // namespace
+
+std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
+                                          const budget::MemoryBudget& memory,
+                                          const PassControl* control) {
+    const auto start = std::chrono::steady_clock::now();
+    const io::AttentionArrays arrays =
+        io::AttentionArrays::open(QFile::encodeName(c.model_folder).toStdString());
+    const QString tokens_path = maps_tokens_file(c);
+    const io::AttentionTokens tokens =
+        io::read_attention_tokens(QFile::encodeName(tokens_path).toStdString());
+    io::check_tokens(arrays, tokens, QFile::encodeName(tokens_path).toStdString());
+    const MapsShape shape{int(arrays.layers()), int(arrays.heads()), arrays.length()};
+    const budget::ResultScope requested = c.scope();
+    const std::uint64_t needed = maps_bytes_within(shape, requested, memory);
+    const MapsPlan plan = plan_maps(shape, requested);
+    io::AttentionScan scan;
+    std::optional<KeepingSink> sink;
+    read_layers(arrays, shape, plan, control, scan, sink);
+
     auto out = std::make_shared<ModelMaps>();
     out->name = QFileInfo(c.model_folder).fileName();
     out->folder = c.model_folder;
-    out->total_layers = N;
-    out->num_layers = layers;
-    out->num_heads = H;
-    out->heads_kept = heads_kept;
-    out->pieces = out->tokens = int(window.count);
-    out->first_piece = out->first_token = int(window.begin);
-    out->text_pieces = out->text_tokens = int(L);
+    out->total_layers = shape.N;
+    out->num_layers = plan.layers;
+    out->num_heads = shape.H;
+    out->heads_kept = plan.heads_kept;
+    show_window(out.get(), plan.window, shape.L);
     out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
     out->causal = scan.causal();
@@ -748,41 +833,16 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
         "Predictions and knocked-out heads need the model itself: maps read "
         "from a file hold only its attention.");
     out->warning = QString::fromStdString(scan.warning(arrays.path()));
-    for (auto k = std::size_t(window.begin); k < std::size_t(window.begin + window.count); ++k) {
+    for (auto k = std::size_t(plan.window.begin);
+         k < std::size_t(plan.window.begin + plan.window.count); ++k) {
         out->token_text.push_back(QString::fromStdString(tokens.text[k]));
         out->special.push_back(tokens.special.empty() ? 0 : tokens.special[k]);
         out->sequence.push_back(out->special.back() ? -1 : 0);
     }
-    // With offsets into the input, or special tokens marked, the words and hidden special
-    // tokens views group these pieces as they group a model's (present_model).
-    if ((!tokens.offsets.empty() && !tokens.input.empty()) || !tokens.special.empty()) {
-        text::Encoding& e = out->encoding;
-        const std::size_t n = tokens.size();
-        e.ids = tokens.ids.empty() ? std::vector<std::int64_t>(n, 0) : tokens.ids;
-        e.tokens = e.text = tokens.text;
-        e.offsets = tokens.input.empty() || tokens.offsets.empty()
-                        ? std::vector<std::pair<std::int64_t, std::int64_t>>(n, {0, 0})
-                        : tokens.offsets;
-        e.special = tokens.special.empty() ? std::vector<std::uint8_t>(n, 0) : tokens.special;
-        e.type_ids.assign(n, 0);
-        for (std::size_t k = 0; k < n; ++k)
-            e.sequence.push_back(e.special[k] ? -1 : 0);
-        out->text_a = QString::fromStdString(tokens.input);
-        const auto chars = std::int64_t(out->text_a.toUcs4().size());
-        for (std::size_t k = 0; k < n; ++k)
-            if (e.offsets[k].second > chars)
-                throw DataError(ComputeText::tr("%1: token %2's offsets [%3, %4] are past the end "
-                                                "of \"input\" (%5 characters)")
-                                    .arg(tokens_path)
-                                    .arg(k + 1)
-                                    .arg(e.offsets[k].first)
-                                    .arg(e.offsets[k].second)
-                                    .arg(chars)
-                                    .toStdString());
-    }
+    encode_maps_tokens(out.get(), tokens, tokens_path);
     out->weights = std::move(sink->weights);
     out->means = std::move(sink->means);
-    keep_statistics(out.get(), *sink, whole);
+    keep_statistics(out.get(), *sink, plan.whole);
     out->elapsed_ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return out;
@@ -800,18 +860,10 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
         shown_tokens(in_window, pieces->text_a, pieces->text_b, c, pieces->windowed());
     if (shown.identity(std::size_t(pieces->pieces))) return pieces;
     auto out = std::make_shared<ModelMaps>();
-    out->name = pieces->name;
-    out->folder = pieces->folder;
-    out->num_layers = pieces->num_layers;
-    out->total_layers = pieces->total_layers;
-    out->num_heads = pieces->num_heads;
-    out->heads_kept = pieces->heads_kept;
-    out->num_kv_heads = pieces->num_kv_heads;
-    out->pieces = pieces->pieces;
+    // The model, the text and the pass as they are (the atlas, the pooled text, the encoding
+    // and the predictions stay over the pieces); the tokens and the maps are grouped below.
+    static_cast<ModelPass&>(*out) = *pieces;
     out->tokens = int(shown.size());
-    out->first_piece = pieces->first_piece;
-    out->text_pieces = pieces->text_pieces;
-    out->first_token = 0;
     out->text_tokens = out->tokens;
     if (pieces->windowed()) {
         const Grouping whole = shown_tokens(pieces->encoding, pieces->text_a, pieces->text_b, c);
@@ -821,35 +873,18 @@ std::shared_ptr<const ModelMaps> present_model(std::shared_ptr<const ModelMaps> 
     }
     out->words = c.words;
     out->hide_special = c.hide_special;
-    out->causal = pieces->causal;
-    out->text_a = pieces->text_a;
-    out->text_b = pieces->text_b;
-    out->generated_pieces = pieces->generated_pieces;
-    out->provisional = pieces->provisional;
-    out->unknown_chars = pieces->unknown_chars;
-    out->text_chars = pieces->text_chars;
     for (std::size_t k = 0; k < shown.size(); ++k) {
         out->token_text.push_back(QString::fromStdString(shown.text[k]));
         out->special.push_back(shown.special[k]);
         out->sequence.push_back(shown.sequence[k]);
         out->last_piece.push_back(pieces->first_piece + int(shown.members[k].back()));
     }
-    out->encoding = pieces->encoding;  // what the predictions are over
     for (int l = 0; l < pieces->num_layers; ++l) {
         out->weights.push_back(models::group_maps(pieces->weights[std::size_t(l)], shown));
         out->means.push_back(models::group_maps(pieces->means[std::size_t(l)], shown));
         out->rollout.push_back(models::group_maps(pieces->rollout[std::size_t(l)], shown));
     }
     add_thumbnails(out.get());
-    out->atlas = pieces->atlas;
-    out->pooled = pieces->pooled;  // over the pieces, as the atlas
-    out->knocked_out = pieces->knocked_out;
-    out->predictions = pieces->predictions;  // over the pieces, as the encoding
-    out->intact_predictions = pieces->intact_predictions;
-    out->no_predictions = pieces->no_predictions;
-    out->elapsed_ms = pieces->elapsed_ms;
-    out->estimated_bytes = pieces->estimated_bytes;
-    out->budget_bytes = pieces->budget_bytes;
     return out;
 }
 

@@ -871,172 +871,222 @@ bool parse_policy(const QString& name, MaskedRowPolicy* out) {
         return false;
     }
 }
+// The limits a session's values are checked against.
+using Doc = AttentionDocument;
+
+/// "input": the text(s) and how they are split into tokens.
+void read_input(JsonReader& r, const QJsonObject& input, ComputeConfig* c) {
+    r.enumeration(input, QStringLiteral("pair_mode"), &pair_mode_from_name, &c->pair_mode);
+    r.string(input, QStringLiteral("text_a"), &c->text_a);
+    r.string(input, QStringLiteral("text_b"), &c->text_b);
+    r.boolean(input, QStringLiteral("use_token_list"), &c->use_token_list);
+    r.string(input, QStringLiteral("token_list_a"), &c->token_list_a);
+    r.string(input, QStringLiteral("token_list_b"), &c->token_list_b);
+    r.boolean(input, QStringLiteral("lowercase"), &c->lowercase);
+    r.boolean(input, QStringLiteral("special_tokens"), &c->special_tokens);
+}
+
+/// "layer": the demo layer's shape, scoring, dropout and seeds.
+void read_layer(JsonReader& r, const QJsonObject& layer, ComputeConfig* c) {
+    r.integer(layer, QStringLiteral("embed_dim"), Doc::kMinEmbedDim, Doc::kMaxEmbedDim,
+              &c->embed_dim);
+    r.integer(layer, QStringLiteral("num_heads"), 1, Doc::kMaxHeads, &c->num_heads);
+    r.boolean(layer, QStringLiteral("bias"), &c->bias);
+    r.enumeration(layer, QStringLiteral("scoring"), &parse_scoring, &c->scoring);
+    r.number(layer, QStringLiteral("dropout"), 0.0, Doc::kMaxDropout, &c->dropout);
+    r.boolean(layer, QStringLiteral("training"), &c->training);
+    r.integer(layer, QStringLiteral("dropout_seed"), 0, Doc::kMaxSeed, &c->dropout_seed);
+    r.integer(layer, QStringLiteral("weight_seed"), 0, Doc::kMaxSeed, &c->weight_seed);
+    r.boolean(layer, QStringLiteral("positional_encoding"), &c->positional_encoding);
+    r.string(layer, QStringLiteral("weights_file"), &c->weights_file);
+    if (r.ok() && c->embed_dim % c->num_heads != 0)
+        r.fail(AttentionDocument::tr("num_heads %1 does not divide embed_dim %2")
+                   .arg(c->num_heads)
+                   .arg(c->embed_dim));
+}
+
+/// "source"'s "knocked_out": [layer, head, "zero" or "mean"] entries, a model's only.
+void read_knocked_out(JsonReader& r, const QJsonObject& source, ComputeConfig* c) {
+    const QJsonValue knocked = source.value(QStringLiteral("knocked_out"));
+    if (knocked.isUndefined()) return;
+    if (!knocked.isArray()) r.fail(AttentionDocument::tr("'knocked_out' is not a list"));
+    for (const QJsonValue& k : knocked.toArray()) {
+        const QJsonArray e = k.toArray();
+        KnockOut how = KnockOut::Zero;
+        if (e.size() != 3 || !e[0].isDouble() || !e[1].isDouble() || e[0].toInt(-1) < 0 ||
+            e[0].toInt(-1) >= Doc::kMaxLayers || e[1].toInt(-1) < 0 ||
+            e[1].toInt(-1) >= Doc::kMaxHeads || !knock_out_from_name(e[2].toString(), &how)) {
+            r.fail(AttentionDocument::tr(
+                "'knocked_out' entries must be [layer, head, \"zero\" or \"mean\"], "
+                "layer and head from 0"));
+            break;
+        }
+        c->knocked_out[{e[0].toInt(), e[1].toInt()}] = how;
+    }
+    if (r.ok() && !c->knocked_out.empty() && c->model_folder.isEmpty())
+        r.fail(AttentionDocument::tr(
+            "'knocked_out' names heads of a model, but the source is the demo layer"));
+}
+
+/// "source"'s "generated" token ids (a model's continuation) and the timeline's position.
+void read_generated(JsonReader& r, const QJsonObject& source, ComputeConfig* c) {
+    const QJsonValue generated = source.value(QStringLiteral("generated"));
+    if (generated.isUndefined()) return;
+    const QJsonArray ids = generated.toArray();
+    if (!generated.isArray() || ids.size() > Doc::kMaxTokens) {
+        r.fail(AttentionDocument::tr("'generated' is not a list of token ids"));
+    } else {
+        for (const QJsonValue& id : ids) {
+            const double v = id.toDouble(-1.0);
+            if (!id.isDouble() || v < 0 || v > double(Doc::kMaxSeed) || v != std::floor(v)) {
+                r.fail(
+                    AttentionDocument::tr("'generated' entries must be token ids, whole numbers "
+                                          "from 0"));
+                break;
+            }
+            c->generated.push_back(qint64(v));
+        }
+    }
+    r.integer(source, QStringLiteral("timeline"), -1, Doc::kMaxTokens, &c->timeline);
+    if (c->timeline >= int(c->generated.size())) c->timeline = -1;
+    if (r.ok() && !c->generated.empty() && c->model_folder.isEmpty())
+        r.fail(AttentionDocument::tr(
+            "'generated' continues a model's text, but the source is the demo layer"));
+}
+
+/// "source": the model or maps read, its layer and how its tokens show; versions 1 and 2
+/// have none (the demo layer).
+void read_source(JsonReader& r, const QJsonObject& source, ComputeConfig* c) {
+    r.string(source, QStringLiteral("model_folder"), &c->model_folder);
+    r.string(source, QStringLiteral("tokens_file"), &c->tokens_file);  // attention maps' tokens
+    r.integer(source, QStringLiteral("layer"), 0, Doc::kMaxLayers - 1, &c->layer);
+    r.boolean(source, QStringLiteral("words"), &c->words);
+    r.boolean(source, QStringLiteral("hide_special"), &c->hide_special);
+    read_knocked_out(r, source, c);
+    read_generated(r, source, c);
+}
+
+/// "generation": how the model writes its continuation.
+void read_generation(JsonReader& r, const QJsonObject& generation, GenerationSettings* gen) {
+    r.integer(generation, QStringLiteral("count"), 1, Doc::kMaxGenerated, &gen->count);
+    r.number(generation, QStringLiteral("temperature"), 0.0, 100.0, &gen->temperature);
+    r.integer(generation, QStringLiteral("top_k"), 0, Doc::kMaxTokens, &gen->top_k);
+    r.number(generation, QStringLiteral("top_p"), 0.0, 1.0, &gen->top_p);
+    r.integer(generation, QStringLiteral("seed"), 0, Doc::kMaxSeed, &gen->seed);
+}
+
+/// "masks": the causal mask, the fully masked rows' policy and the masked keys.
+void read_masks(JsonReader& r, const QJsonObject& masks, ComputeConfig* c) {
+    r.boolean(masks, QStringLiteral("causal"), &c->causal);
+    r.enumeration(masks, QStringLiteral("masked_rows"), &parse_policy, &c->masked_rows);
+    const QJsonValue keys = masks.value(QStringLiteral("masked_keys"));
+    if (keys.isUndefined()) return;
+    if (!keys.isArray()) r.fail(AttentionDocument::tr("'masked_keys' is not a list"));
+    for (const QJsonValue& k : keys.toArray()) {
+        const QJsonArray pair = k.toArray();
+        if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble() ||
+            pair[0].toInt(-1) < 0 || pair[1].toInt(-1) < 0) {
+            r.fail(AttentionDocument::tr(
+                "'masked_keys' entries must be [item, key] pairs of whole numbers"));
+            break;
+        }
+        c->masked_keys.insert({pair[0].toInt(), pair[1].toInt()});
+    }
+}
+
+/// "scope": the heads, layers and window the memory budget keeps.
+void read_scope(JsonReader& r, const QJsonObject& scope, ComputeConfig* c) {
+    r.integer(scope, QStringLiteral("heads_shown"), -1, Doc::kMaxHeads, &c->heads_shown);
+    r.integer(scope, QStringLiteral("window_start"), 0, Doc::kMaxSeed, &c->window_start);
+    r.integer(scope, QStringLiteral("window_length"), 0, Doc::kMaxSeed, &c->window_length);
+    r.integer(scope, QStringLiteral("layers_shown"), -1, Doc::kMaxLayers, &c->layers_shown);
+    if (c->layers_shown == 0) c->layers_shown = -1;
+    r.integer(scope, QStringLiteral("model_heads_shown"), -1, Doc::kMaxHeads,
+              &c->model_heads_shown);
+    if (c->heads_shown >= c->num_heads) c->heads_shown = -1;
+    if (c->window_length == 0) c->window_start = 0;
+}
+
+/// "figure": the view and how it draws, but for the bit lists (read_figure_bits).
+void read_figure(JsonReader& r, const QJsonObject& figure, FigureOptions* f) {
+    r.enumeration(figure, QStringLiteral("view"), &figure_view_from_name, &f->view);
+    r.integer(figure, QStringLiteral("head"), 0, Doc::kMaxHeads - 1, &f->head);
+    r.integer(figure, QStringLiteral("batch_item"), 0, 1, &f->batch_item);
+    r.enumeration(figure, QStringLiteral("colormap"), &colormap_from_name, &f->colormap);
+    r.enumeration(figure, QStringLiteral("scale"), &scale_mode_from_name, &f->scale);
+    r.boolean(figure, QStringLiteral("values"), &f->values);
+    r.integer(figure, QStringLiteral("step"), -1, Doc::kMaxStep, &f->step);
+    r.boolean(figure, QStringLiteral("step_focus"), &f->focus);
+    r.integer(figure, QStringLiteral("focus_token"), -1, Doc::kMaxTokens - 1, &f->focus_token);
+    r.boolean(figure, QStringLiteral("focus_to"), &f->focus_to);
+    r.boolean(figure, QStringLiteral("whole_model"), &f->whole_model);
+    r.number(figure, QStringLiteral("temperature"), 0.0, Doc::kMaxTemperature, &f->temperature);
+    r.integer(figure, QStringLiteral("top_k"), 0, Doc::kMaxTopK, &f->top_k);
+    r.number(figure, QStringLiteral("top_p"), 0.01, 1.0, &f->top_p);
+    r.enumeration(figure, QStringLiteral("model_thumbnails"), &model_thumbnails_from_name,
+                  &f->model_thumbnails);
+}
+
+/// A list of bit numbers from 0 to 63 under `key` of `figure` into `out` (untouched when
+/// absent); false with `error` (`bad_item` for a bad entry) when it is not such a list.
+bool read_bits(const QJsonObject& figure, const char* key, const QString& bad_item, quint64* out,
+               QString* error) {
+    const QJsonValue list = figure.value(QLatin1String(key));
+    if (list.isUndefined()) return true;
+    if (!list.isArray()) {
+        *error = AttentionDocument::tr("'%1' is not an array").arg(QLatin1String(key));
+        return false;
+    }
+    *out = 0;
+    for (const QJsonValue& v : list.toArray()) {
+        if (!v.isDouble() || v.toInt() < 0 || v.toInt() >= 64) {
+            *error = bad_item;
+            return false;
+        }
+        *out |= quint64(1) << v.toInt();
+    }
+    return true;
+}
+
+/// Heads (lines) and layers (the whole model) as lists of bit numbers, from 0.
+bool read_figure_bits(const QJsonObject& figure, FigureOptions* f, QString* error) {
+    return read_bits(figure, "line_heads",
+                     AttentionDocument::tr("'line_heads' must list head numbers from 0 to 63"),
+                     &f->line_heads, error) &&
+           read_bits(figure, "open_layers",
+                     AttentionDocument::tr("'open_layers' must list layer numbers from 0 to 63"),
+                     &f->open_layers, error);
+}
+
+/// "compare": sessions written before the Compare view (version 1) have none: no comparison.
+bool read_compare(const QJsonObject& json, CompareSettings* compare, QString* error) {
+    const QJsonValue compare_json = json.value(QStringLiteral("compare"));
+    if (compare_json.isUndefined()) return true;
+    if (!compare_json.isObject()) {
+        *error = QCoreApplication::translate("Session", "'%1' is not an object")
+                     .arg(QStringLiteral("compare"));
+        return false;
+    }
+    return compare_from_json(compare_json.toObject(), compare, error);
+}
 }  // namespace
 
 bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     JsonReader r(error);
     ComputeConfig c = default_compute();
     FigureOptions f;
-
-    const QJsonObject input = r.object(json, QStringLiteral("input"));
-    r.enumeration(input, QStringLiteral("pair_mode"), &pair_mode_from_name, &c.pair_mode);
-    r.string(input, QStringLiteral("text_a"), &c.text_a);
-    r.string(input, QStringLiteral("text_b"), &c.text_b);
-    r.boolean(input, QStringLiteral("use_token_list"), &c.use_token_list);
-    r.string(input, QStringLiteral("token_list_a"), &c.token_list_a);
-    r.string(input, QStringLiteral("token_list_b"), &c.token_list_b);
-    r.boolean(input, QStringLiteral("lowercase"), &c.lowercase);
-    r.boolean(input, QStringLiteral("special_tokens"), &c.special_tokens);
-
-    const QJsonObject layer = r.object(json, QStringLiteral("layer"));
-    r.integer(layer, QStringLiteral("embed_dim"), kMinEmbedDim, kMaxEmbedDim, &c.embed_dim);
-    r.integer(layer, QStringLiteral("num_heads"), 1, kMaxHeads, &c.num_heads);
-    r.boolean(layer, QStringLiteral("bias"), &c.bias);
-    r.enumeration(layer, QStringLiteral("scoring"), &parse_scoring, &c.scoring);
-    r.number(layer, QStringLiteral("dropout"), 0.0, kMaxDropout, &c.dropout);
-    r.boolean(layer, QStringLiteral("training"), &c.training);
-    r.integer(layer, QStringLiteral("dropout_seed"), 0, kMaxSeed, &c.dropout_seed);
-    r.integer(layer, QStringLiteral("weight_seed"), 0, kMaxSeed, &c.weight_seed);
-    r.boolean(layer, QStringLiteral("positional_encoding"), &c.positional_encoding);
-    r.string(layer, QStringLiteral("weights_file"), &c.weights_file);
-    if (r.ok() && c.embed_dim % c.num_heads != 0)
-        r.fail(tr("num_heads %1 does not divide embed_dim %2").arg(c.num_heads).arg(c.embed_dim));
-
-    // Versions 1 and 2 have no "source": the demo layer.
-    const QJsonObject source = r.object(json, QStringLiteral("source"));
-    r.string(source, QStringLiteral("model_folder"), &c.model_folder);
-    r.string(source, QStringLiteral("tokens_file"), &c.tokens_file);  // attention maps' tokens
-    r.integer(source, QStringLiteral("layer"), 0, kMaxLayers - 1, &c.layer);
-    r.boolean(source, QStringLiteral("words"), &c.words);
-    r.boolean(source, QStringLiteral("hide_special"), &c.hide_special);
-    const QJsonValue knocked = source.value(QStringLiteral("knocked_out"));
-    if (!knocked.isUndefined()) {
-        if (!knocked.isArray()) r.fail(tr("'knocked_out' is not a list"));
-        for (const QJsonValue& k : knocked.toArray()) {
-            const QJsonArray e = k.toArray();
-            KnockOut how = KnockOut::Zero;
-            if (e.size() != 3 || !e[0].isDouble() || !e[1].isDouble() || e[0].toInt(-1) < 0 ||
-                e[0].toInt(-1) >= kMaxLayers || e[1].toInt(-1) < 0 || e[1].toInt(-1) >= kMaxHeads ||
-                !knock_out_from_name(e[2].toString(), &how)) {
-                r.fail(
-                    tr("'knocked_out' entries must be [layer, head, \"zero\" or \"mean\"], "
-                       "layer and head from 0"));
-                break;
-            }
-            c.knocked_out[{e[0].toInt(), e[1].toInt()}] = how;
-        }
-        if (r.ok() && !c.knocked_out.empty() && c.model_folder.isEmpty())
-            r.fail(tr("'knocked_out' names heads of a model, but the source is the demo layer"));
-    }
-
-    const QJsonValue generated = source.value(QStringLiteral("generated"));
-    if (!generated.isUndefined()) {
-        const QJsonArray ids = generated.toArray();
-        if (!generated.isArray() || ids.size() > kMaxTokens) {
-            r.fail(tr("'generated' is not a list of token ids"));
-        } else {
-            for (const QJsonValue& id : ids) {
-                const double v = id.toDouble(-1.0);
-                if (!id.isDouble() || v < 0 || v > double(kMaxSeed) || v != std::floor(v)) {
-                    r.fail(tr("'generated' entries must be token ids, whole numbers from 0"));
-                    break;
-                }
-                c.generated.push_back(qint64(v));
-            }
-        }
-        r.integer(source, QStringLiteral("timeline"), -1, kMaxTokens, &c.timeline);
-        if (c.timeline >= int(c.generated.size())) c.timeline = -1;
-        if (r.ok() && !c.generated.empty() && c.model_folder.isEmpty())
-            r.fail(tr("'generated' continues a model's text, but the source is the demo layer"));
-    }
     GenerationSettings gen;
-    const QJsonObject generation = r.object(json, QStringLiteral("generation"));
-    r.integer(generation, QStringLiteral("count"), 1, kMaxGenerated, &gen.count);
-    r.number(generation, QStringLiteral("temperature"), 0.0, 100.0, &gen.temperature);
-    r.integer(generation, QStringLiteral("top_k"), 0, kMaxTokens, &gen.top_k);
-    r.number(generation, QStringLiteral("top_p"), 0.0, 1.0, &gen.top_p);
-    r.integer(generation, QStringLiteral("seed"), 0, kMaxSeed, &gen.seed);
-
-    const QJsonObject masks = r.object(json, QStringLiteral("masks"));
-    r.boolean(masks, QStringLiteral("causal"), &c.causal);
-    r.enumeration(masks, QStringLiteral("masked_rows"), &parse_policy, &c.masked_rows);
-    const QJsonValue keys = masks.value(QStringLiteral("masked_keys"));
-    if (!keys.isUndefined()) {
-        if (!keys.isArray()) r.fail(tr("'masked_keys' is not a list"));
-        for (const QJsonValue& k : keys.toArray()) {
-            const QJsonArray pair = k.toArray();
-            if (pair.size() != 2 || !pair[0].isDouble() || !pair[1].isDouble() ||
-                pair[0].toInt(-1) < 0 || pair[1].toInt(-1) < 0) {
-                r.fail(tr("'masked_keys' entries must be [item, key] pairs of whole numbers"));
-                break;
-            }
-            c.masked_keys.insert({pair[0].toInt(), pair[1].toInt()});
-        }
-    }
-
-    const QJsonObject scope = r.object(json, QStringLiteral("scope"));
-    r.integer(scope, QStringLiteral("heads_shown"), -1, kMaxHeads, &c.heads_shown);
-    r.integer(scope, QStringLiteral("window_start"), 0, kMaxSeed, &c.window_start);
-    r.integer(scope, QStringLiteral("window_length"), 0, kMaxSeed, &c.window_length);
-    r.integer(scope, QStringLiteral("layers_shown"), -1, kMaxLayers, &c.layers_shown);
-    if (c.layers_shown == 0) c.layers_shown = -1;
-    r.integer(scope, QStringLiteral("model_heads_shown"), -1, kMaxHeads, &c.model_heads_shown);
-    if (c.heads_shown >= c.num_heads) c.heads_shown = -1;
-    if (c.window_length == 0) c.window_start = 0;
-
+    read_input(r, r.object(json, QStringLiteral("input")), &c);
+    read_layer(r, r.object(json, QStringLiteral("layer")), &c);
+    read_source(r, r.object(json, QStringLiteral("source")), &c);
+    read_generation(r, r.object(json, QStringLiteral("generation")), &gen);
+    read_masks(r, r.object(json, QStringLiteral("masks")), &c);
+    read_scope(r, r.object(json, QStringLiteral("scope")), &c);
     const QJsonObject figure = r.object(json, QStringLiteral("figure"));
-    r.enumeration(figure, QStringLiteral("view"), &figure_view_from_name, &f.view);
-    r.integer(figure, QStringLiteral("head"), 0, kMaxHeads - 1, &f.head);
-    r.integer(figure, QStringLiteral("batch_item"), 0, 1, &f.batch_item);
-    r.enumeration(figure, QStringLiteral("colormap"), &colormap_from_name, &f.colormap);
-    r.enumeration(figure, QStringLiteral("scale"), &scale_mode_from_name, &f.scale);
-    r.boolean(figure, QStringLiteral("values"), &f.values);
-    r.integer(figure, QStringLiteral("step"), -1, kMaxStep, &f.step);
-    r.boolean(figure, QStringLiteral("step_focus"), &f.focus);
-    r.integer(figure, QStringLiteral("focus_token"), -1, kMaxTokens - 1, &f.focus_token);
-    r.boolean(figure, QStringLiteral("focus_to"), &f.focus_to);
-    r.boolean(figure, QStringLiteral("whole_model"), &f.whole_model);
-    r.number(figure, QStringLiteral("temperature"), 0.0, kMaxTemperature, &f.temperature);
-    r.integer(figure, QStringLiteral("top_k"), 0, kMaxTopK, &f.top_k);
-    r.number(figure, QStringLiteral("top_p"), 0.01, 1.0, &f.top_p);
-    r.enumeration(figure, QStringLiteral("model_thumbnails"), &model_thumbnails_from_name,
-                  &f.model_thumbnails);
-    if (!r.ok()) return false;
-    // Heads (lines) and layers (the whole model) as lists of bit numbers, from 0.
-    const auto read_bits = [&](const char* key, const QString& bad_item, quint64* out) {
-        const QJsonValue list = figure.value(QLatin1String(key));
-        if (list.isUndefined()) return true;
-        if (!list.isArray()) {
-            *error = tr("'%1' is not an array").arg(QLatin1String(key));
-            return false;
-        }
-        *out = 0;
-        for (const QJsonValue& v : list.toArray()) {
-            if (!v.isDouble() || v.toInt() < 0 || v.toInt() >= 64) {
-                *error = bad_item;
-                return false;
-            }
-            *out |= quint64(1) << v.toInt();
-        }
-        return true;
-    };
-    if (!read_bits("line_heads", tr("'line_heads' must list head numbers from 0 to 63"),
-                   &f.line_heads) ||
-        !read_bits("open_layers", tr("'open_layers' must list layer numbers from 0 to 63"),
-                   &f.open_layers))
-        return false;
-
-    // Sessions written before the Compare view (version 1) have no "compare": no comparison.
+    read_figure(r, figure, &f);
+    if (!r.ok() || !read_figure_bits(figure, &f, error)) return false;
     CompareSettings compare;
-    const QJsonValue compare_json = json.value(QStringLiteral("compare"));
-    if (!compare_json.isUndefined()) {
-        if (!compare_json.isObject()) {
-            *error = QCoreApplication::translate("Session", "'%1' is not an object")
-                         .arg(QStringLiteral("compare"));
-            return false;
-        }
-        if (!compare_from_json(compare_json.toObject(), &compare, error)) return false;
-    }
+    if (!read_compare(json, &compare, error)) return false;
 
     // A model's heads are known once it is open; the views clamp the head then.
     if (!c.usesModel())

@@ -78,7 +78,19 @@ GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
     setObjectName(QStringLiteral("generationPanel"));
     auto* column = new QVBoxLayout(this);
     column->setSpacing(6);
+    createSettings(column);
+    createTimeline(column);
+    connectControls();
+    connectRunner();
+    connectDocument();
+    setVisible(false);
+    retranslate();
+    syncSettings();
+    syncTimeline();
+}
 
+/// The text written so far, the count and the mode, and the sampling settings.
+void GenerationPanel::createSettings(QVBoxLayout* column) {
     text_ = new QLabel(this);
     text_->setObjectName(QStringLiteral("generatedText"));
     text_->setWordWrap(true);
@@ -125,7 +137,11 @@ GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
     form->addRow(top_p_label_, top_p_);
     form->addRow(seed_label_, seed_);
     column->addWidget(sampling_);
+}
 
+/// Continue and Stop, Play and the timeline's slider, Keep and Discard, the status; the timer
+/// that plays.
+void GenerationPanel::createTimeline(QVBoxLayout* column) {
     auto* run = new QHBoxLayout;
     continue_ = new QPushButton(this);
     continue_->setObjectName(QStringLiteral("continueButton"));
@@ -165,75 +181,100 @@ GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
 
     player_ = new QTimer(this);
     player_->setInterval(kPlayStepMs);
+}
+
+/// The buttons, the slider and the settings.
+void GenerationPanel::connectControls() {
     connect(player_, &QTimer::timeout, this, &GenerationPanel::playStep);
 
     connect(continue_, &QPushButton::clicked, this, &GenerationPanel::continueWriting);
     connect(stop_, &QPushButton::clicked, this, &GenerationPanel::stopWriting);
     connect(keep_, &QPushButton::clicked, this, &GenerationPanel::keep);
-    connect(discard_, &QPushButton::clicked, this, [this] {
-        player_->stop();
-        doc_->discardGenerated();
-        setStatus(QString());
-    });
+    connect(discard_, &QPushButton::clicked, this, &GenerationPanel::discard);
     connect(play_, &QToolButton::clicked, this, &GenerationPanel::togglePlay);
-    connect(slider_, &QSlider::valueChanged, this,
-            [this](int v) { doc_->setTimeline(v >= int(doc_->generated().size()) ? -1 : v); });
+    connect(slider_, &QSlider::valueChanged, this, &GenerationPanel::scrubTo);
     connect(count_, &QSpinBox::valueChanged, this, &GenerationPanel::writeSettings);
-    connect(mode_, &QComboBox::currentIndexChanged, this, [this](int index) {
-        // Sampling starts from the usual settings rather than from greedy's temperature 0.
-        if (index == 1 && temperature_->value() <= temperature_->minimum()) {
-            const QSignalBlocker block(temperature_);
-            temperature_->setValue(0.8);
-        }
-        writeSettings();
-    });
+    connect(mode_, &QComboBox::currentIndexChanged, this, &GenerationPanel::chooseMode);
     for (QDoubleSpinBox* box : {temperature_, top_p_})
         connect(box, &QDoubleSpinBox::valueChanged, this, &GenerationPanel::writeSettings);
     for (QSpinBox* box : {top_k_, seed_})
         connect(box, &QSpinBox::valueChanged, this, &GenerationPanel::writeSettings);
+}
 
-    connect(runner_, &GenerationRunner::tokenGenerated, this, [this](qint64 id) {
-        ++written_;
-        doc_->appendGenerated(id);
-        setStatus(tr("Writing… %1 of %2").arg(written_).arg(doc_->generationSettings().count));
-    });
-    connect(runner_, &GenerationRunner::finished, this, [this](bool eos, bool full) {
-        setStatus(eos    ? tr("The model ended its text (end-of-text token).")
-                  : full ? tr("The model's positions are full.")
-                         : tr("Wrote %n token(s).", nullptr, written_));
-        syncButtons();
-    });
-    connect(runner_, &GenerationRunner::failed, this, [this](const QString& message) {
-        setStatus(message, true);
-        syncButtons();
-    });
-    // An edit while writing (undo, another text, model or pair mode) ends the writing: its
-    // tokens continue a text that is no longer there.
-    const auto stop_on_edit = [this] {
-        if (!runner_->isRunning()) return;
-        runner_->stop();
-        setStatus(tr("Stopped: the text or the model changed."));
-        syncButtons();
-    };
+/// The writer's tokens, its end and its failure.
+void GenerationPanel::connectRunner() {
+    connect(runner_, &GenerationRunner::tokenGenerated, this, &GenerationPanel::appendToken);
+    connect(runner_, &GenerationRunner::finished, this, &GenerationPanel::finishWriting);
+    connect(runner_, &GenerationRunner::failed, this, &GenerationPanel::failWriting);
+}
+
+/// The document's continuation, settings and the edits that end the writing.
+void GenerationPanel::connectDocument() {
     // (Undo and an opened session re-emit every property, the text's among them.)
-    connect(doc_, &AttentionDocument::generatedChanged, this, [this] {
-        syncTimeline();
-        syncText();
-        syncButtons();
-    });
-    connect(doc_, &AttentionDocument::modelFolderChanged, this, stop_on_edit);
-    connect(doc_, &AttentionDocument::pairModeChanged, this, stop_on_edit);
-    connect(doc_, &AttentionDocument::knockedOutChanged, this, stop_on_edit);
+    connect(doc_, &AttentionDocument::generatedChanged, this, &GenerationPanel::syncGenerated);
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, &GenerationPanel::stopOnEdit);
+    connect(doc_, &AttentionDocument::pairModeChanged, this, &GenerationPanel::stopOnEdit);
+    connect(doc_, &AttentionDocument::knockedOutChanged, this, &GenerationPanel::stopOnEdit);
     connect(doc_, &AttentionDocument::generationSettingsChanged, this,
             &GenerationPanel::syncSettings);
-    connect(doc_, &AttentionDocument::textAChanged, this, [this, stop_on_edit] {
-        stop_on_edit();
-        syncText();
-    });
-    setVisible(false);
-    retranslate();
-    syncSettings();
+    connect(doc_, &AttentionDocument::textAChanged, this, &GenerationPanel::followText);
+}
+
+void GenerationPanel::discard() {
+    player_->stop();
+    doc_->discardGenerated();
+    setStatus(QString());
+}
+
+void GenerationPanel::scrubTo(int step) {
+    doc_->setTimeline(step >= int(doc_->generated().size()) ? -1 : step);
+}
+
+void GenerationPanel::chooseMode(int index) {
+    // Sampling starts from the usual settings rather than from greedy's temperature 0.
+    if (index == 1 && temperature_->value() <= temperature_->minimum()) {
+        const QSignalBlocker block(temperature_);
+        temperature_->setValue(0.8);
+    }
+    writeSettings();
+}
+
+void GenerationPanel::appendToken(qint64 id) {
+    ++written_;
+    doc_->appendGenerated(id);
+    setStatus(tr("Writing… %1 of %2").arg(written_).arg(doc_->generationSettings().count));
+}
+
+void GenerationPanel::finishWriting(bool eos, bool full) {
+    setStatus(eos    ? tr("The model ended its text (end-of-text token).")
+              : full ? tr("The model's positions are full.")
+                     : tr("Wrote %n token(s).", nullptr, written_));
+    syncButtons();
+}
+
+void GenerationPanel::failWriting(const QString& message) {
+    setStatus(message, true);
+    syncButtons();
+}
+
+// An edit while writing (undo, another text, model or pair mode) ends the writing: its tokens
+// continue a text that is no longer there.
+void GenerationPanel::stopOnEdit() {
+    if (!runner_->isRunning()) return;
+    runner_->stop();
+    setStatus(tr("Stopped: the text or the model changed."));
+    syncButtons();
+}
+
+void GenerationPanel::followText() {
+    stopOnEdit();
+    syncText();
+}
+
+void GenerationPanel::syncGenerated() {
     syncTimeline();
+    syncText();
+    syncButtons();
 }
 
 GenerationPanel::~GenerationPanel() = default;

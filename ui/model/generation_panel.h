@@ -19,6 +19,7 @@ class QSlider;
 class QSpinBox;
 class QTimer;
 class QToolButton;
+class QVBoxLayout;
 class QWidget;
 
 namespace attnviz::ui {
@@ -59,10 +60,32 @@ class GenerationPanel : public QGroupBox {
     void changeEvent(QEvent* event) override;
 
   private:
+    // The constructor's steps, in order.
+    void createSettings(QVBoxLayout* column);
+    void createTimeline(QVBoxLayout* column);
+    void connectControls();
+    void connectRunner();
+    void connectDocument();
+
     void retranslate();
     void continueWriting();
     void stopWriting();
     void keep();
+    void discard();
+    /// The slider's last step is the whole text (no timeline step).
+    void scrubTo(int step);
+    /// Greedy (0) or sampled (1).
+    void chooseMode(int index);
+    /// The runner wrote a token: into the document, and counted.
+    void appendToken(qint64 id);
+    void finishWriting(bool eos, bool full);
+    void failWriting(const QString& message);
+    /// The text, the model, the pair mode or the knocked-out heads changed: writing stops.
+    void stopOnEdit();
+    /// The text changed: the writing stops and the shown text follows.
+    void followText();
+    /// The continuation changed: the timeline, the text and the buttons follow.
+    void syncGenerated();
     void togglePlay();
     void playStep();
     void syncSettings();

@@ -11,6 +11,7 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include "ui/compute/error_text.h"
 #include "ui/render/figure_export.h"
 
 namespace attnviz::ui {
@@ -131,7 +132,7 @@ bool LensView::exportCsvTo(const QString& path) {
     try {
         write_atomically(path, g->to_csv());
     } catch (const std::exception& e) {
-        emit failed(tr("Cannot export the logit lens"), QString::fromStdString(e.what()));
+        emit failed(tr("Cannot export the logit lens"), error_text(e));
         return false;
     }
     return true;

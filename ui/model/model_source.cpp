@@ -25,6 +25,7 @@
 #include "engine/io/attention_arrays.h"
 #include "engine/models/local_models.h"
 #include "ui/classroom/compare_model.h"
+#include "ui/compute/error_text.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/shipped_models.h"
 #include "ui/settings/app_settings.h"
@@ -242,10 +243,10 @@ bool ModelSource::compareMaps(const QString& file, const QString& tokens) {
         if (std::uint64_t(arrays.layers()) * arrays.layer_values() <= kCheckedAtOnce)
             io::validate_attention_arrays(arrays);
     } catch (const std::exception& e) {
-        emit failed(tr("Cannot Compare the Attention Maps"),
-                    tr("%1 cannot be compared with the maps open: %2")
-                        .arg(QDir::toNativeSeparators(QFileInfo(file).absoluteFilePath()),
-                             QString::fromStdString(e.what())));
+        emit failed(
+            tr("Cannot Compare the Attention Maps"),
+            tr("%1 cannot be compared with the maps open: %2")
+                .arg(QDir::toNativeSeparators(QFileInfo(file).absoluteFilePath()), error_text(e)));
         return false;
     }
     doc_->setCompareChanges(changes);
@@ -269,9 +270,9 @@ bool ModelSource::openMaps(const QString& file, const QString& tokens) {
         if (std::uint64_t(arrays.layers()) * arrays.layer_values() <= kCheckedAtOnce)
             io::validate_attention_arrays(arrays);  // the rows' warning comes with the result
     } catch (const std::exception& e) {
-        emit failed(tr("Cannot Open the Attention Maps"),
-                    tr("%1 could not be opened: %2")
-                        .arg(QDir::toNativeSeparators(path), QString::fromStdString(e.what())));
+        emit failed(
+            tr("Cannot Open the Attention Maps"),
+            tr("%1 could not be opened: %2").arg(QDir::toNativeSeparators(path), error_text(e)));
         return false;
     }
     cancel();

@@ -18,6 +18,7 @@
 #include "engine/errors.h"
 #include "engine/models/model_folder.h"
 #include "ui/classroom/figure_canvas.h"
+#include "ui/compute/error_text.h"
 #include "ui/compute/patch_runner.h"
 #include "ui/document/shipped_models.h"
 #include "ui/render/figure_export.h"
@@ -64,10 +65,49 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
     placeholder_->setWordWrap(true);
     placeholder_->setAlignment(Qt::AlignCenter);
     v->addWidget(placeholder_, 1);
+    v->addWidget(createControls());
+    auto figure = std::make_unique<PatchFigure>();
+    figure_ = figure.get();
+    map_ = new FigureCanvas(std::move(figure), this);
+    map_->setObjectName(QStringLiteral("patchMap"));
+    v->addWidget(map_, 1);
+    controls_->hide();
+    map_->hide();
+    connectControls();
+    connectRunner();
+    retranslate();
+    setModel(nullptr);
+}
 
+/// The two texts with their tokens, the target and distractor, the actions and the message.
+QWidget* PatchView::createControls() {
     controls_ = new QWidget(this);
     auto* grid = new QGridLayout(controls_);
     grid->setContentsMargins(0, 0, 0, 0);
+    createInputs();
+    grid->addWidget(clean_label_, 0, 0);
+    grid->addWidget(clean_, 0, 1);
+    grid->addWidget(clean_tokens_, 1, 1);
+    grid->addWidget(corrupt_label_, 2, 0);
+    grid->addWidget(corrupt_, 2, 1);
+    grid->addWidget(corrupt_tokens_, 3, 1);
+    auto* tokens = new QHBoxLayout;
+    tokens->addWidget(target_label_);
+    tokens->addWidget(target_, 1);
+    tokens->addWidget(target_id_);
+    tokens->addSpacing(16);
+    tokens->addWidget(distractor_label_);
+    tokens->addWidget(distractor_, 1);
+    tokens->addWidget(distractor_id_);
+    grid->addLayout(tokens, 4, 0, 1, 2);
+    grid->addLayout(createActions(), 5, 0, 1, 2);
+    grid->addWidget(message_, 6, 0, 1, 2);
+    grid->setColumnStretch(1, 1);
+    return controls_;
+}
+
+/// The labels, boxes, token lists and message of createControls(), not yet laid out.
+void PatchView::createInputs() {
     clean_label_ = new QLabel(controls_);
     corrupt_label_ = new QLabel(controls_);
     target_label_ = new QLabel(controls_);
@@ -94,21 +134,10 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
     message_->setObjectName(QStringLiteral("patchMessage"));
     message_->setWordWrap(true);
     message_->setStyleSheet(QStringLiteral("color: #b2182b;"));
-    grid->addWidget(clean_label_, 0, 0);
-    grid->addWidget(clean_, 0, 1);
-    grid->addWidget(clean_tokens_, 1, 1);
-    grid->addWidget(corrupt_label_, 2, 0);
-    grid->addWidget(corrupt_, 2, 1);
-    grid->addWidget(corrupt_tokens_, 3, 1);
-    auto* tokens = new QHBoxLayout;
-    tokens->addWidget(target_label_);
-    tokens->addWidget(target_, 1);
-    tokens->addWidget(target_id_);
-    tokens->addSpacing(16);
-    tokens->addWidget(distractor_label_);
-    tokens->addWidget(distractor_, 1);
-    tokens->addWidget(distractor_id_);
-    grid->addLayout(tokens, 4, 0, 1, 2);
+}
+
+/// Run, Cancel, the sweep's progress and Export, in a row.
+QHBoxLayout* PatchView::createActions() {
     auto* actions = new QHBoxLayout;
     run_ = new QPushButton(controls_);
     run_->setObjectName(QStringLiteral("patchRun"));
@@ -126,18 +155,11 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
     actions->addWidget(cancel_);
     actions->addWidget(progress_, 1);
     actions->addWidget(export_);
-    grid->addLayout(actions, 5, 0, 1, 2);
-    grid->addWidget(message_, 6, 0, 1, 2);
-    grid->setColumnStretch(1, 1);
-    v->addWidget(controls_);
-    auto figure = std::make_unique<PatchFigure>();
-    figure_ = figure.get();
-    map_ = new FigureCanvas(std::move(figure), this);
-    map_->setObjectName(QStringLiteral("patchMap"));
-    v->addWidget(map_, 1);
-    controls_->hide();
-    map_->hide();
+    return actions;
+}
 
+/// The boxes check and run, the buttons act, and the map hovers and picks a head.
+void PatchView::connectControls() {
     for (QLineEdit* e : {clean_, corrupt_, target_, distractor_})
         connect(e, &QLineEdit::textChanged, this, &PatchView::check);
     for (QLineEdit* e : {clean_, corrupt_, target_, distractor_})
@@ -147,41 +169,50 @@ PatchView::PatchView(QWidget* parent) : QWidget(parent), runner_(new PatchRunner
     connect(export_, &QPushButton::clicked, this, &PatchView::exportDialog);
     connect(map_, &FigureCanvas::mouseMoved, this, &PatchView::hoverAt);
     connect(map_, &FigureCanvas::mouseLeft, this, [this] { hoverAt(QPointF(-1, -1)); });
-    connect(map_, &FigureCanvas::clicked, this, [this](const QPointF& pos) {
-        const QPoint at = figure_->headAt(pos);
-        if (at.x() >= 0) showHead(at.y(), at.x());
-    });
+    connect(map_, &FigureCanvas::clicked, this, &PatchView::showHeadAt);
+}
+
+/// The sweep's progress, end and failure, and a head's maps, from the runner's thread.
+void PatchView::connectRunner() {
     connect(runner_, &PatchRunner::progressed, this,
             [this](const models::PatchResult& r, qint64 done, qint64 total) {
                 setMaps(r, done, total, false);
             });
-    connect(runner_, &PatchRunner::finished, this,
-            [this](const models::PatchResult& r, qint64 done, qint64 total, bool stopped) {
-                // Cancelled before the first pass ended: nothing was run, the map stays.
-                if (!r.fraction.empty()) setMaps(r, done, total, stopped);
-                if (maps_ && stopped) {
-                    maps_->stopped = true;
-                    showMaps();
-                }
-                run_->setEnabled(request_.has_value());
-                cancel_->setEnabled(false);
-                emit sweepFinished(stopped);
-            });
-    connect(runner_, &PatchRunner::failed, this, [this](const QString& message) {
-        run_->setEnabled(request_.has_value());
-        cancel_->setEnabled(false);
-        emit failed(tr("Patching failed"), message);
-    });
-    connect(runner_, &PatchRunner::headMapsReady, this, [this](const PatchHeadMaps& h) {
-        if (!maps_) return;
-        maps_->head = h;
-        showMaps();
-        emit headShown(h.layer, h.head);
-    });
+    connect(runner_, &PatchRunner::finished, this, &PatchView::finishSweep);
+    connect(runner_, &PatchRunner::failed, this, &PatchView::failSweep);
+    connect(runner_, &PatchRunner::headMapsReady, this, &PatchView::showHeadMaps);
     connect(runner_, &PatchRunner::headMapsFailed, this,
             [this](const QString& message) { emit failed(tr("Cannot show the head"), message); });
-    retranslate();
-    setModel(nullptr);
+}
+
+void PatchView::showHeadAt(const QPointF& pos) {
+    const QPoint at = figure_->headAt(pos);
+    if (at.x() >= 0) showHead(at.y(), at.x());
+}
+
+void PatchView::finishSweep(const models::PatchResult& r, qint64 done, qint64 total, bool stopped) {
+    // Cancelled before the first pass ended: nothing was run, the map stays.
+    if (!r.fraction.empty()) setMaps(r, done, total, stopped);
+    if (maps_ && stopped) {
+        maps_->stopped = true;
+        showMaps();
+    }
+    run_->setEnabled(request_.has_value());
+    cancel_->setEnabled(false);
+    emit sweepFinished(stopped);
+}
+
+void PatchView::failSweep(const QString& message) {
+    run_->setEnabled(request_.has_value());
+    cancel_->setEnabled(false);
+    emit failed(tr("Patching failed"), message);
+}
+
+void PatchView::showHeadMaps(const PatchHeadMaps& h) {
+    if (!maps_) return;
+    maps_->head = h;
+    showMaps();
+    emit headShown(h.layer, h.head);
 }
 
 PatchView::~PatchView() = default;
@@ -309,7 +340,7 @@ void PatchView::check() {
             *input = e.input;
             return true;
         } catch (const std::exception& e) {
-            problems << QString::fromUtf8(e.what());
+            problems << error_text(e);
             return false;
         }
     };
@@ -443,7 +474,7 @@ bool PatchView::exportTo(const QString& path) {
             write_atomically(path, encode_figure(render_patch_figure(*maps_, path)));
         return true;
     } catch (const std::exception& e) {
-        emit failed(tr("Cannot export the patching map"), QString::fromUtf8(e.what()));
+        emit failed(tr("Cannot export the patching map"), error_text(e));
         return false;
     }
 }

@@ -13,6 +13,7 @@
 #include "ui/compute/model_store.h"
 #include "ui/model/patch_figure.h"
 
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -83,6 +84,22 @@ class PatchView : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    // The constructor's steps, in order.
+    QWidget* createControls();
+    void createInputs();
+    QHBoxLayout* createActions();
+    void connectControls();
+    void connectRunner();
+    // What the map and the runner ask.
+    /// A click on the map: the head under `pos`, if any, on both texts.
+    void showHeadAt(const QPointF& pos);
+    /// The sweep ended (every head, or stopped): its last maps, Run again, sweepFinished().
+    void finishSweep(const models::PatchResult& r, qint64 done, qint64 total, bool stopped);
+    /// The sweep failed: Run again, and failed() says why.
+    void failSweep(const QString& message);
+    /// The chosen head's maps arrived: drawn under the map, and headShown().
+    void showHeadMaps(const PatchHeadMaps& h);
+
     void retranslate();
     /// Tokenizes both texts and resolves both tokens: the token lists, the message, Run.
     void check();

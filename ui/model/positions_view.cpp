@@ -20,6 +20,7 @@
 #include "engine/errors.h"
 #include "qcustomplot.h"
 #include "ui/compute/csv.h"
+#include "ui/compute/error_text.h"
 #include "ui/compute/worker_threads.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
@@ -497,7 +498,7 @@ bool PositionsView::exportTo(const QString& path) {
         }
         return true;
     } catch (const std::exception& e) {
-        emit failed(tr("Cannot export the positions"), QString::fromUtf8(e.what()));
+        emit failed(tr("Cannot export the positions"), error_text(e));
         return false;
     }
 }

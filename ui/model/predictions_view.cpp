@@ -540,94 +540,118 @@ void PredictionsBox::paintEvent(QPaintEvent*) {
     paint_predictions_box(&p, font(), *m, shownPiece(), width());
 }
 
-int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps, int piece,
-                          int width) {
-    const QFontMetrics fm(font);
-    QFont bold = font;
-    bold.setBold(true);
-    const int line = fm.height() + 4;
-    int y = 0;
-    // Text and lists go across the width, or into a column [x, x + w) of it.
-    auto text = [&](const QString& s, const QColor& colour, bool strong = false, int x = 0,
-                    int w = -1) {
-        if (w < 0) w = width;
-        const QFont f = strong ? bold : font;
+namespace {
+/// Draws (or, without a painter, only measures) the predictions box line by line from the
+/// top; y is where the next line goes.
+class PredictionsBoxPainter {
+  public:
+    PredictionsBoxPainter(QPainter* painter, const QFont& font, const ModelMaps& maps, int width)
+        : p_(painter),
+          font_(font),
+          bold_(font),
+          fm_(font),
+          line_(fm_.height() + 4),
+          maps_(&maps),
+          width_(width) {
+        bold_.setBold(true);
+    }
+
+    /// The whole box at `piece`; returns its height.
+    int paint(int piece) {
+        if (!maps_->predictions) {
+            text(maps_->no_predictions.isEmpty()
+                     ? PredictionsBox::tr("No predictions for this model.")
+                     : maps_->no_predictions,
+                 kMuted);
+            return y_;
+        }
+        const ModelPredictions* before = maps_->intact_predictions.get();
+        for (const QString& l : prediction_loss_lines(*maps_))
+            text(l, before ? QColor(160, 20, 30) : QColor(40, 40, 40), before != nullptr);
+        if (maps_->predictions->causal)
+            nextTokenGuesses(piece);
+        else
+            maskFillers();
+        return y_;
+    }
+
+  private:
+    /// Text across the width, or in a column [x, x + w) of it, wrapped at words.
+    void text(const QString& s, const QColor& colour, bool strong = false, int x = 0, int w = -1) {
+        if (w < 0) w = width_;
+        const QFont f = strong ? bold_ : font_;
         const QRect r = QFontMetrics(f).boundingRect(QRect(0, 0, w, 10000),
                                                      Qt::TextWordWrap | Qt::AlignLeft, s);
-        if (p) {
-            p->setFont(f);
-            p->setPen(colour);
-            p->drawText(QRect(x, y, w, r.height()), Qt::TextWordWrap | Qt::AlignLeft, s);
+        if (p_) {
+            p_->setFont(f);
+            p_->setPen(colour);
+            p_->drawText(QRect(x, y_, w, r.height()), Qt::TextWordWrap | Qt::AlignLeft, s);
         }
-        y += r.height() + 2;
-    };
-    const ModelMaps* m = &maps;
-    if (!m->predictions) {
-        text(m->no_predictions.isEmpty() ? PredictionsBox::tr("No predictions for this model.")
-                                         : m->no_predictions,
-             kMuted);
-        return y;
+        y_ += r.height() + 2;
     }
-    const ModelPredictions& after = *m->predictions;
-    const ModelPredictions* before = m->intact_predictions.get();
-    const auto& e = m->encoding;
-    // One list of guesses: the token, a bar as long as its probability, the percentage; the
-    // actual next piece in green with a tick.
-    auto bars = [&](const ModelPredictions& pr, int r, std::int64_t actual, const QColor& bar,
-                    int x = 0, int w = -1) {
-        if (w < 0) w = width;
-        const int label_w = std::min(w / 3, fm.horizontalAdvance(QStringLiteral("MMMMMMMM")));
-        const int pct_w = fm.horizontalAdvance(QStringLiteral("100.0%")) + 4;
+
+    /// One list of guesses: the token, a bar as long as its probability, the percentage; the
+    /// actual next piece in green with a tick.
+    void bars(const ModelPredictions& pr, int r, std::int64_t actual, const QColor& bar, int x = 0,
+              int w = -1) {
+        if (w < 0) w = width_;
+        const int label_w = std::min(w / 3, fm_.horizontalAdvance(QStringLiteral("MMMMMMMM")));
+        const int pct_w = fm_.horizontalAdvance(QStringLiteral("100.0%")) + 4;
         const int bar_w = std::max(20, w - label_w - pct_w - 8);
         for (std::size_t k = 0; k < pr.top[std::size_t(r)].size(); ++k) {
             const models::TokenScore& s = pr.top[std::size_t(r)][k];
             const double prob = std::exp(s.logprob);
             const bool right = s.id == actual;
-            if (p) {
-                p->setFont(right ? bold : font);
-                p->setPen(right ? kRight : QColor(40, 40, 40));
+            if (p_) {
+                p_->setFont(right ? bold_ : font_);
+                p_->setPen(right ? kRight : QColor(40, 40, 40));
                 const QString name = readable_piece(pr.top_text[std::size_t(r)][k]) +
                                      (right ? QStringLiteral(" ✓") : QString());
-                p->drawText(QRect(x, y, label_w, line), Qt::AlignRight | Qt::AlignVCenter,
-                            QFontMetrics(p->font()).elidedText(name, Qt::ElideRight, label_w));
-                const QRectF track(x + label_w + 6, y + 3, bar_w, line - 6);
-                p->fillRect(track, QColor(240, 240, 240));
-                p->fillRect(
+                p_->drawText(QRect(x, y_, label_w, line_), Qt::AlignRight | Qt::AlignVCenter,
+                             QFontMetrics(p_->font()).elidedText(name, Qt::ElideRight, label_w));
+                const QRectF track(x + label_w + 6, y_ + 3, bar_w, line_ - 6);
+                p_->fillRect(track, QColor(240, 240, 240));
+                p_->fillRect(
                     QRectF(track.left(), track.top(), std::max(1.0, prob * bar_w), track.height()),
                     right ? kRight : bar);
-                p->setFont(font);
-                p->setPen(kMuted);
-                p->drawText(QRect(x + label_w + 8 + bar_w, y, pct_w, line),
-                            Qt::AlignRight | Qt::AlignVCenter,
-                            QStringLiteral("%1%").arg(100.0 * prob, 0, 'f', prob < 0.1 ? 1 : 0));
+                p_->setFont(font_);
+                p_->setPen(kMuted);
+                p_->drawText(QRect(x + label_w + 8 + bar_w, y_, pct_w, line_),
+                             Qt::AlignRight | Qt::AlignVCenter,
+                             QStringLiteral("%1%").arg(100.0 * prob, 0, 'f', prob < 0.1 ? 1 : 0));
             }
-            y += line;
+            y_ += line_;
         }
-        y += 4;
-    };
-    // The knocked-out model's list and the intact model's: side by side when the box is wide
-    // enough for two (an export), else one under the other (the window's panel).
-    const int gap = fm.horizontalAdvance(QStringLiteral("MM"));
-    const int column = (width - gap) / 2;
-    const bool side_by_side = column >= 22 * fm.horizontalAdvance(QLatin1Char('M'));
-    auto before_after = [&](int r, int rb, std::int64_t actual) {
-        const int top = y;
-        text(PredictionsBox::tr("With %1 knocked out:").arg(knocked_list(*m)), kAfterBar, false, 0,
-             side_by_side ? column : width);
-        bars(after, r, actual, kAfterBar, 0, side_by_side ? column : width);
+        y_ += 4;
+    }
+
+    /// The knocked-out model's list (row r) and the intact model's (row rb, none when < 0):
+    /// side by side when the box is wide enough for two (an export), else one under the other
+    /// (the window's panel).
+    void beforeAfter(int r, int rb, std::int64_t actual) {
+        const int gap = fm_.horizontalAdvance(QStringLiteral("MM"));
+        const int column = (width_ - gap) / 2;
+        const bool side_by_side = column >= 22 * fm_.horizontalAdvance(QLatin1Char('M'));
+        const int top = y_;
+        text(PredictionsBox::tr("With %1 knocked out:").arg(knocked_list(*maps_)), kAfterBar, false,
+             0, side_by_side ? column : width_);
+        bars(*maps_->predictions, r, actual, kAfterBar, 0, side_by_side ? column : width_);
         if (rb < 0) return;
-        const int bottom = y;
-        if (side_by_side) y = top;
+        const int bottom = y_;
+        if (side_by_side) y_ = top;
         const int x = side_by_side ? column + gap : 0;
-        text(PredictionsBox::tr("Intact model:"), kMuted, false, x, side_by_side ? column : width);
-        bars(*before, rb, actual, kBeforeBar, x, side_by_side ? column : width);
-        y = std::max(y, bottom);
-    };
-    for (const QString& l : prediction_loss_lines(*m))
-        text(l, before ? QColor(160, 20, 30) : QColor(40, 40, 40), before != nullptr);
-    if (after.causal) {
+        text(PredictionsBox::tr("Intact model:"), kMuted, false, x, side_by_side ? column : width_);
+        bars(*maps_->intact_predictions, rb, actual, kBeforeBar, x, side_by_side ? column : width_);
+        y_ = std::max(y_, bottom);
+    }
+
+    /// A causal model: the top guesses after `piece`.
+    void nextTokenGuesses(int piece) {
+        const ModelPredictions& after = *maps_->predictions;
+        const ModelPredictions* before = maps_->intact_predictions.get();
+        const auto& e = maps_->encoding;
         const int r = row_of(after, piece);
-        if (r < 0) return y;
+        if (r < 0) return;
         const bool last = std::size_t(piece) + 1 >= e.ids.size();
         const std::int64_t actual = last ? -1 : e.ids[std::size_t(piece) + 1];
         const QString here = piece < int(e.text.size())
@@ -641,31 +665,51 @@ int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps,
                        .arg(visible_token(QString::fromStdString(e.text[std::size_t(piece) + 1]))),
              QColor(40, 40, 40), true);
         if (before) {
-            before_after(r, row_of(*before, piece), actual);
+            beforeAfter(r, row_of(*before, piece), actual);
         } else {
             bars(after, r, actual, kAfterBar);
         }
-        return y;
     }
-    if (after.positions.empty()) {
-        text(PredictionsBox::tr(
-                 "A masked language model: put [MASK] or <mask> in the text to see what it "
-                 "would fill in."),
-             kMuted);
-        return y;
+
+    /// A masked language model: the fillers of each mask.
+    void maskFillers() {
+        const ModelPredictions& after = *maps_->predictions;
+        const ModelPredictions* before = maps_->intact_predictions.get();
+        if (after.positions.empty()) {
+            text(PredictionsBox::tr(
+                     "A masked language model: put [MASK] or <mask> in the text to see what it "
+                     "would fill in."),
+                 kMuted);
+            return;
+        }
+        for (std::size_t r = 0; r < after.positions.size(); ++r) {
+            const int mask = after.positions[r];
+            text(PredictionsBox::tr("Fillers of %1 at piece %2:")
+                     .arg(visible_token(
+                         QString::fromStdString(maps_->encoding.tokens[std::size_t(mask)])))
+                     .arg(mask + 1),
+                 QColor(40, 40, 40), true);
+            if (before)
+                beforeAfter(int(r), r < before->positions.size() ? int(r) : -1, -1);
+            else
+                bars(after, int(r), -1, kAfterBar);
+        }
     }
-    for (std::size_t r = 0; r < after.positions.size(); ++r) {
-        const int mask = after.positions[r];
-        text(PredictionsBox::tr("Fillers of %1 at piece %2:")
-                 .arg(visible_token(QString::fromStdString(e.tokens[std::size_t(mask)])))
-                 .arg(mask + 1),
-             QColor(40, 40, 40), true);
-        if (before)
-            before_after(int(r), r < before->positions.size() ? int(r) : -1, -1);
-        else
-            bars(after, int(r), -1, kAfterBar);
-    }
-    return y;
+
+    QPainter* p_;
+    const QFont& font_;
+    QFont bold_;
+    const QFontMetrics fm_;
+    const int line_;
+    const ModelMaps* maps_;
+    const int width_;
+    int y_ = 0;
+};
+}  // namespace
+
+int paint_predictions_box(QPainter* p, const QFont& font, const ModelMaps& maps, int piece,
+                          int width) {
+    return PredictionsBoxPainter(p, font, maps, width).paint(piece);
 }
 
 void PredictionsBox::changeEvent(QEvent* event) {

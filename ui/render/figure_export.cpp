@@ -25,9 +25,9 @@
 
 #include "engine/errors.h"
 #include "engine/io/npy.h"
-#include "ui/classroom/classroom_figure.h"
 #include "ui/compute/csv.h"
 #include "ui/compute/resolved_config.h"
+#include "ui/render/figure_factory.h"
 #include "ui/render/fonts.h"
 #include "ui/render/heatmap_figure.h"
 

@@ -249,157 +249,203 @@ class PanelOverlay : public QCPLayerable {
     void draw(QCPPainter* painter) override {
         const HeatmapFigure::Panel& p = figure_->panels_[panel_];
         if (!figure_->snapshot_) return;
-        const AttentionSnapshot& s = *figure_->snapshot_;
-        const int n = figure_->batchItem();
-        QCPAxis* x = p.rect->axis(QCPAxis::atBottom);
-        QCPAxis* y = p.rect->axis(QCPAxis::atLeft);
-        const QRect inner = p.rect->rect();
-        const int j0 = std::max(0, int(std::floor(x->range().lower + 0.5)));
-        const int j1 = std::min(s.source_len - 1, int(std::ceil(x->range().upper - 0.5)));
-        const int i0 = std::max(0, int(std::floor(y->range().lower + 0.5)));
-        const int i1 = std::min(s.target_len - 1, int(std::ceil(y->range().upper - 0.5)));
-        const double cw = std::abs(x->coordToPixel(1) - x->coordToPixel(0));
-        const double ch = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
-        auto cell_rect = [&](int i, int ja, int jb) {
-            return QRectF(QPointF(x->coordToPixel(ja - 0.5), y->coordToPixel(i - 0.5)),
-                          QPointF(x->coordToPixel(jb + 0.5), y->coordToPixel(i + 0.5)))
-                .normalized();
-        };
+        const View v(*figure_->snapshot_, figure_->batchItem(), p);
 
         painter->save();
-        painter->setClipRect(inner);
-        // Hatching: one diagonal-line pattern per run of masked cells in a row.
-        if (cw >= 3.0 && ch >= 3.0) {
-            QPen pen(masked_hatch_color(figure_->options_.colormap), 1.0);
-            pen.setCosmetic(false);
-            painter->setPen(pen);
-            const double spacing = 6.0;
-            for (int i = i0; i <= i1; ++i) {
-                int j = j0;
-                while (j <= j1) {
-                    if (!s.is_masked(n, i, j)) {
-                        ++j;
-                        continue;
-                    }
-                    int end = j;
-                    while (end + 1 <= j1 && s.is_masked(n, i, end + 1))
-                        ++end;
-                    const QRectF r = cell_rect(i, j, end);
-                    // Lines x + y = t, t on a fixed grid so runs in adjacent rows line up.
-                    const double t0 = std::ceil((r.left() + r.top()) / spacing) * spacing;
-                    for (double t = t0; t < r.right() + r.bottom(); t += spacing) {
-                        const double xa = std::max(r.left(), t - r.bottom());
-                        const double xb = std::min(r.right(), t - r.top());
-                        if (xb > xa) painter->drawLine(QPointF(xa, t - xa), QPointF(xb, t - xb));
-                    }
-                    j = end + 1;
-                }
-            }
-        }
-        // Fully masked rows: a red outline (or a red tick in the margin when rows are thin).
-        QPen mark(kMarkColor, ch >= 4.0 ? 2.0 : 1.0);
-        painter->setPen(mark);
-        painter->setBrush(Qt::NoBrush);
-        for (int i = i0; i <= i1; ++i) {
-            if (!s.row_fully_masked(n, p.head, i)) continue;
-            if (ch >= 4.0) {
-                QRectF r = cell_rect(i, std::max(j0, 0), std::max(j1, 0));
-                r.setLeft(inner.left() + 1);
-                r.setRight(inner.right() - 0);
-                painter->drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
-            }
-        }
-        // A pair's second text ([CLS] A [SEP] B [SEP]): a dashed line before its first query
-        // and its first key, white on a dark edge so it reads on every colour map.
-        if (const int b = s.model ? s.model->secondTextStart() : -1; b > 0) {
-            const double xx = x->coordToPixel(b - 0.5), yy = y->coordToPixel(b - 0.5);
-            for (const auto& [pen_colour, width, dashed] :
-                 {std::tuple{QColor(0, 0, 0, 150), 3.5, false},
-                  std::tuple{QColor(Qt::white), 1.5, true}}) {
-                QPen pen(pen_colour, width, dashed ? Qt::DashLine : Qt::SolidLine);
-                painter->setPen(pen);
-                painter->drawLine(QPointF(xx, inner.top()), QPointF(xx, inner.bottom()));
-                painter->drawLine(QPointF(inner.left(), yy), QPointF(inner.right(), yy));
-            }
-        }
-        // The model's own tokens (the generation timeline): an orange line before the first
-        // of them, on a dark edge, and an orange bar along both axes under them.
-        if (const int g = s.model ? s.model->firstGeneratedToken() : -1; g >= 0) {
-            const double xx = x->coordToPixel(g - 0.5), yy = y->coordToPixel(g - 0.5);
-            for (const auto& [pen_colour, width] :
-                 {std::pair{QColor(0, 0, 0, 150), 4.0}, std::pair{generated_token_color(), 2.0}}) {
-                painter->setPen(QPen(pen_colour, width));
-                painter->drawLine(QPointF(xx, inner.top()), QPointF(xx, inner.bottom()));
-                painter->drawLine(QPointF(inner.left(), yy), QPointF(inner.right(), yy));
-            }
-        }
+        painter->setClipRect(v.inner);
+        drawHatching(painter, v);
+        drawMaskedRowOutlines(painter, v);
+        drawSecondTextStart(painter, v);
+        drawGeneratedStart(painter, v);
         painter->restore();
-        if (const int g = s.model ? s.model->firstGeneratedToken() : -1; g >= 0) {
-            const double last = s.model->tokens - 0.5;
-            const QColor c = generated_token_color();
-            painter->fillRect(QRectF(QPointF(x->coordToPixel(g - 0.5), inner.bottom() + 1),
-                                     QPointF(x->coordToPixel(last), inner.bottom() + 4)),
-                              c);
-            painter->fillRect(QRectF(QPointF(inner.left() - 4, y->coordToPixel(g - 0.5)),
-                                     QPointF(inner.left() - 1, y->coordToPixel(last))),
-                              c);
-        }
-        if (ch < 4.0) {
-            painter->setPen(QPen(kMarkColor, 2.0));
-            for (int i = i0; i <= i1; ++i)
-                if (s.row_fully_masked(n, p.head, i)) {
-                    const double yy = y->coordToPixel(i);
-                    painter->drawLine(QPointF(inner.left() - 6, yy), QPointF(inner.left() - 2, yy));
-                }
-        }
-
-        // Values inside the cells.
-        if (figure_->values_) {
-            painter->save();
-            painter->setClipRect(inner);
-            painter->setFont(figure_->value_font_);
-            QCPColorGradient g = p.map->gradient();
-            const QCPRange range = p.map->dataRange();
-            for (int i = i0; i <= i1; ++i)
-                for (int j = j0; j <= j1; ++j) {
-                    if (s.is_masked(n, i, j)) continue;
-                    const double v = s.value(n, p.head, i, j);
-                    const QColor bg = std::isnan(v) ? g.nanColor() : QColor(g.color(v, range));
-                    painter->setPen(text_color_on(bg));
-                    painter->drawText(cell_rect(i, j, j), Qt::AlignCenter, format_value(v));
-                }
-            painter->restore();
-        }
-
-        // Clicked-masked keys: strike their labels.
-        const auto& masked = s.config.masked_keys;
-        if (!masked.empty()) {
-            const QFontMetricsF fm(figure_->tick_font_);
-            const double base =
-                inner.bottom() + x->offset() + x->tickLengthOut() + x->tickLabelPadding() + 1;
-            painter->setPen(QPen(kMarkColor, 1.5));
-            const auto& labels = p.x_ticker->labels();
-            const QVector<double> ticks = x->tickVector();
-            for (double t : ticks) {
-                const int j = int(std::lround(t));
-                if (j < 0 || j >= labels.size() || !masked.count({n, j + s.key_offset})) continue;
-                const double w = fm.horizontalAdvance(labels[j]);
-                const double px = x->coordToPixel(j);
-                if (figure_->rotate_keys_)
-                    painter->drawLine(QPointF(px, base), QPointF(px, base + w));
-                else
-                    painter->drawLine(QPointF(px - w / 2 - 1, base + fm.height() / 2),
-                                      QPointF(px + w / 2 + 1, base + fm.height() / 2));
-            }
-        }
+        drawGeneratedBars(painter, v);
+        drawMaskedRowTicks(painter, v);
+        if (figure_->values_) drawValues(painter, v, *p.map);
+        drawStruckKeys(painter, v, p.x_ticker->labels());
         // A knocked-out head of a model: crossed out, its map still the pattern it computed.
-        if (s.model && p.head >= 0)
-            if (const auto k = s.model->knocked_out.find({s.layer, p.head});
-                k != s.model->knocked_out.end())
-                paint_knocked_out(painter, QRectF(inner), k->second);
+        if (v.s.model && v.head >= 0)
+            if (const auto k = v.s.model->knocked_out.find({v.s.layer, v.head});
+                k != v.s.model->knocked_out.end())
+                paint_knocked_out(painter, QRectF(v.inner), k->second);
     }
 
   private:
+    /// The panel's axes and the cells in view, which every layer of the overlay draws over.
+    struct View {
+        View(const AttentionSnapshot& snapshot, int item, const HeatmapFigure::Panel& p)
+            : s(snapshot),
+              n(item),
+              head(p.head),
+              x(p.rect->axis(QCPAxis::atBottom)),
+              y(p.rect->axis(QCPAxis::atLeft)),
+              inner(p.rect->rect()) {
+            j0 = std::max(0, int(std::floor(x->range().lower + 0.5)));
+            j1 = std::min(s.source_len - 1, int(std::ceil(x->range().upper - 0.5)));
+            i0 = std::max(0, int(std::floor(y->range().lower + 0.5)));
+            i1 = std::min(s.target_len - 1, int(std::ceil(y->range().upper - 0.5)));
+            cw = std::abs(x->coordToPixel(1) - x->coordToPixel(0));
+            ch = std::abs(y->coordToPixel(1) - y->coordToPixel(0));
+        }
+        /// Cells ja..jb of query row i, in pixels.
+        QRectF cellRect(int i, int ja, int jb) const {
+            return QRectF(QPointF(x->coordToPixel(ja - 0.5), y->coordToPixel(i - 0.5)),
+                          QPointF(x->coordToPixel(jb + 0.5), y->coordToPixel(i + 0.5)))
+                .normalized();
+        }
+
+        const AttentionSnapshot& s;
+        int n;
+        int head;
+        QCPAxis* x;
+        QCPAxis* y;
+        QRect inner;
+        int i0 = 0, i1 = 0, j0 = 0, j1 = 0;  ///< the rows and columns in view
+        double cw = 0.0, ch = 0.0;           ///< a cell's width and height in pixels
+    };
+
+    /// Hatching: one diagonal-line pattern per run of masked cells in a row.
+    void drawHatching(QCPPainter* painter, const View& v) const {
+        if (v.cw < 3.0 || v.ch < 3.0) return;
+        QPen pen(masked_hatch_color(figure_->options_.colormap), 1.0);
+        pen.setCosmetic(false);
+        painter->setPen(pen);
+        const double spacing = 6.0;
+        for (int i = v.i0; i <= v.i1; ++i) {
+            int j = v.j0;
+            while (j <= v.j1) {
+                if (!v.s.is_masked(v.n, i, j)) {
+                    ++j;
+                    continue;
+                }
+                int end = j;
+                while (end + 1 <= v.j1 && v.s.is_masked(v.n, i, end + 1))
+                    ++end;
+                const QRectF r = v.cellRect(i, j, end);
+                // Lines x + y = t, t on a fixed grid so runs in adjacent rows line up.
+                const double t0 = std::ceil((r.left() + r.top()) / spacing) * spacing;
+                for (double t = t0; t < r.right() + r.bottom(); t += spacing) {
+                    const double xa = std::max(r.left(), t - r.bottom());
+                    const double xb = std::min(r.right(), t - r.top());
+                    if (xb > xa) painter->drawLine(QPointF(xa, t - xa), QPointF(xb, t - xb));
+                }
+                j = end + 1;
+            }
+        }
+    }
+
+    /// Fully masked rows: a red outline when rows are tall enough (drawMaskedRowTicks marks
+    /// thin ones in the margin).
+    static void drawMaskedRowOutlines(QCPPainter* painter, const View& v) {
+        QPen mark(kMarkColor, v.ch >= 4.0 ? 2.0 : 1.0);
+        painter->setPen(mark);
+        painter->setBrush(Qt::NoBrush);
+        for (int i = v.i0; i <= v.i1; ++i) {
+            if (!v.s.row_fully_masked(v.n, v.head, i)) continue;
+            if (v.ch >= 4.0) {
+                QRectF r = v.cellRect(i, std::max(v.j0, 0), std::max(v.j1, 0));
+                r.setLeft(v.inner.left() + 1);
+                r.setRight(v.inner.right() - 0);
+                painter->drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5));
+            }
+        }
+    }
+
+    /// A pair's second text ([CLS] A [SEP] B [SEP]): a dashed line before its first query
+    /// and its first key, white on a dark edge so it reads on every colour map.
+    static void drawSecondTextStart(QCPPainter* painter, const View& v) {
+        const int b = v.s.model ? v.s.model->secondTextStart() : -1;
+        if (b <= 0) return;
+        const double xx = v.x->coordToPixel(b - 0.5), yy = v.y->coordToPixel(b - 0.5);
+        for (const auto& [pen_colour, width, dashed] :
+             {std::tuple{QColor(0, 0, 0, 150), 3.5, false},
+              std::tuple{QColor(Qt::white), 1.5, true}}) {
+            QPen pen(pen_colour, width, dashed ? Qt::DashLine : Qt::SolidLine);
+            painter->setPen(pen);
+            painter->drawLine(QPointF(xx, v.inner.top()), QPointF(xx, v.inner.bottom()));
+            painter->drawLine(QPointF(v.inner.left(), yy), QPointF(v.inner.right(), yy));
+        }
+    }
+
+    /// The model's own tokens (the generation timeline): an orange line before the first of
+    /// them, on a dark edge.
+    static void drawGeneratedStart(QCPPainter* painter, const View& v) {
+        const int g = v.s.model ? v.s.model->firstGeneratedToken() : -1;
+        if (g < 0) return;
+        const double xx = v.x->coordToPixel(g - 0.5), yy = v.y->coordToPixel(g - 0.5);
+        for (const auto& [pen_colour, width] :
+             {std::pair{QColor(0, 0, 0, 150), 4.0}, std::pair{generated_token_color(), 2.0}}) {
+            painter->setPen(QPen(pen_colour, width));
+            painter->drawLine(QPointF(xx, v.inner.top()), QPointF(xx, v.inner.bottom()));
+            painter->drawLine(QPointF(v.inner.left(), yy), QPointF(v.inner.right(), yy));
+        }
+    }
+
+    /// An orange bar along both axes under the tokens the model wrote, outside the cells.
+    static void drawGeneratedBars(QCPPainter* painter, const View& v) {
+        const int g = v.s.model ? v.s.model->firstGeneratedToken() : -1;
+        if (g < 0) return;
+        const double last = v.s.model->tokens - 0.5;
+        const QColor c = generated_token_color();
+        painter->fillRect(QRectF(QPointF(v.x->coordToPixel(g - 0.5), v.inner.bottom() + 1),
+                                 QPointF(v.x->coordToPixel(last), v.inner.bottom() + 4)),
+                          c);
+        painter->fillRect(QRectF(QPointF(v.inner.left() - 4, v.y->coordToPixel(g - 0.5)),
+                                 QPointF(v.inner.left() - 1, v.y->coordToPixel(last))),
+                          c);
+    }
+
+    /// Fully masked rows too thin for an outline: a red tick in the margin.
+    static void drawMaskedRowTicks(QCPPainter* painter, const View& v) {
+        if (v.ch >= 4.0) return;
+        painter->setPen(QPen(kMarkColor, 2.0));
+        for (int i = v.i0; i <= v.i1; ++i)
+            if (v.s.row_fully_masked(v.n, v.head, i)) {
+                const double yy = v.y->coordToPixel(i);
+                painter->drawLine(QPointF(v.inner.left() - 6, yy), QPointF(v.inner.left() - 2, yy));
+            }
+    }
+
+    /// The weights printed inside the cells, dark or light on their colour.
+    void drawValues(QCPPainter* painter, const View& v, const QCPColorMap& map) const {
+        painter->save();
+        painter->setClipRect(v.inner);
+        painter->setFont(figure_->value_font_);
+        QCPColorGradient g = map.gradient();
+        const QCPRange range = map.dataRange();
+        for (int i = v.i0; i <= v.i1; ++i)
+            for (int j = v.j0; j <= v.j1; ++j) {
+                if (v.s.is_masked(v.n, i, j)) continue;
+                const double value = v.s.value(v.n, v.head, i, j);
+                const QColor bg = std::isnan(value) ? g.nanColor() : QColor(g.color(value, range));
+                painter->setPen(text_color_on(bg));
+                painter->drawText(v.cellRect(i, j, j), Qt::AlignCenter, format_value(value));
+            }
+        painter->restore();
+    }
+
+    /// Clicked-masked keys: their labels struck through.
+    void drawStruckKeys(QCPPainter* painter, const View& v, const QVector<QString>& labels) const {
+        const auto& masked = v.s.config.masked_keys;
+        if (masked.empty()) return;
+        QCPAxis* x = v.x;
+        const QFontMetricsF fm(figure_->tick_font_);
+        const double base =
+            v.inner.bottom() + x->offset() + x->tickLengthOut() + x->tickLabelPadding() + 1;
+        painter->setPen(QPen(kMarkColor, 1.5));
+        const QVector<double> ticks = x->tickVector();
+        for (double t : ticks) {
+            const int j = int(std::lround(t));
+            if (j < 0 || j >= labels.size() || !masked.count({v.n, j + v.s.key_offset})) continue;
+            const double w = fm.horizontalAdvance(labels[j]);
+            const double px = x->coordToPixel(j);
+            if (figure_->rotate_keys_)
+                painter->drawLine(QPointF(px, base), QPointF(px, base + w));
+            else
+                painter->drawLine(QPointF(px - w / 2 - 1, base + fm.height() / 2),
+                                  QPointF(px + w / 2 + 1, base + fm.height() / 2));
+        }
+    }
+
     HeatmapFigure* figure_;
     int panel_;
 };
@@ -802,6 +848,31 @@ void HeatmapFigure::updateData() {
     }
 }
 
+/// What layout() measures before it places anything (fonts, margins, the room left) and the
+/// grid it then chooses: the values its steps hand on to each other.
+struct HeatmapFigure::LayoutPlan {
+    int L = 0, S = 0, P = 0;  ///< queries, keys, panels
+    bool single = false;
+    bool presenting_one = false;
+    double W = 0.0, H = 0.0;
+    int fpx = 0;
+    double key_w = 0.0, query_w = 0.0;  ///< the widest labels at the tick font's size
+    QFont panel_font, label_font, title_font, caption_font;
+    int ml = 0, mr = 0, mt = 0, mb_flat = 0, mb_rot = 0;
+    double pad = 0.0;
+    QString caption;
+    double title_h = 0.0;
+    double avail_w = 0.0, avail_h = 0.0;
+    double title_w = 0.0;  ///< the widest panel title
+    // The grid chosen.
+    int nc = 1, nr = 1;
+    int mb = 0;
+    bool rotate = false;
+    double c = 0.0;  ///< the cell size
+    int inner_w = 1, inner_h = 1;
+    double tick_step_h = 0.0, key_step_w = 0.0;
+};
+
 void HeatmapFigure::layout(QSize size) {
     if (!snapshot_) {
         clear();
@@ -814,98 +885,119 @@ void HeatmapFigure::layout(QSize size) {
     if (current != heads || bool(title_) != options_.show_title || !color_scale_) build(heads);
     if (data_dirty_) updateData();
 
-    const AttentionSnapshot& s = *snapshot_;
-    const int n = batchItem();
-    const int L = s.target_len, S = s.source_len;
-    const int P = int(panels_.size());
-    const bool single = P == 1;
-    const double W = std::max(64, size.width()), H = std::max(64, size.height());
-    const int fpx = std::max(6, options_.font_px);
+    LayoutPlan plan = measure(size);
+    chooseGrid(plan);
+    fitCellText(plan);
+    placeTitle(plan);
+    placePanels(plan);
+    placeColorScale(plan);
+}
 
+void HeatmapFigure::updateLabelCache(int fpx) {
     // Fonts that cover every token (CJK included), and the labels elided so one long token
     // cannot squeeze the whole figure.  Both only change with the tokens: a new dropout
     // sample or mask of 1024 tokens reuses them.
+    const AttentionSnapshot& s = *snapshot_;
+    const int n = batchItem();
     LabelCache& lc = label_cache_;
-    if (lc.font_px != fpx || lc.keys != s.key_tokens[n] || lc.queries != s.query_tokens[n]) {
-        lc.font_px = fpx;
-        lc.keys = s.key_tokens[n];
-        lc.queries = s.query_tokens[n];
-        QStringList all_tokens(lc.keys.begin(), lc.keys.end());
-        all_tokens.append(QStringList(lc.queries.begin(), lc.queries.end()));
-        lc.font = figure_font(fpx, all_tokens);
-        const QFontMetricsF lfm(lc.font);
-        const double max_label = 11.0 * fpx;
-        auto elide = [&](const std::vector<QString>& tokens, QVector<QString>* out,
-                         double* widest) {
-            out->clear();
-            *widest = 0.0;
-            for (const QString& t : tokens) {
-                const QString e = lfm.elidedText(visible_token(t), Qt::ElideRight, max_label);
-                *widest = std::max(*widest, lfm.horizontalAdvance(e));
-                *out << e;
-            }
-        };
-        elide(lc.keys, &lc.key_labels, &lc.key_w);
-        elide(lc.queries, &lc.query_labels, &lc.query_w);
-        lc.text = QStringList(lc.key_labels.begin(), lc.key_labels.end()).join(QString()) +
-                  QStringList(lc.query_labels.begin(), lc.query_labels.end()).join(QString());
-    }
+    if (lc.font_px == fpx && lc.keys == s.key_tokens[n] && lc.queries == s.query_tokens[n]) return;
+    lc.font_px = fpx;
+    lc.keys = s.key_tokens[n];
+    lc.queries = s.query_tokens[n];
+    QStringList all_tokens(lc.keys.begin(), lc.keys.end());
+    all_tokens.append(QStringList(lc.queries.begin(), lc.queries.end()));
+    lc.font = figure_font(fpx, all_tokens);
+    const QFontMetricsF lfm(lc.font);
+    const double max_label = 11.0 * fpx;
+    auto elide = [&](const std::vector<QString>& tokens, QVector<QString>* out, double* widest) {
+        out->clear();
+        *widest = 0.0;
+        for (const QString& t : tokens) {
+            const QString e = lfm.elidedText(visible_token(t), Qt::ElideRight, max_label);
+            *widest = std::max(*widest, lfm.horizontalAdvance(e));
+            *out << e;
+        }
+    };
+    elide(lc.keys, &lc.key_labels, &lc.key_w);
+    elide(lc.queries, &lc.query_labels, &lc.query_w);
+    lc.text = QStringList(lc.key_labels.begin(), lc.key_labels.end()).join(QString()) +
+              QStringList(lc.query_labels.begin(), lc.query_labels.end()).join(QString());
+}
+
+HeatmapFigure::LayoutPlan HeatmapFigure::measure(QSize size) {
+    const AttentionSnapshot& s = *snapshot_;
+    LayoutPlan plan;
+    plan.L = s.target_len;
+    plan.S = s.source_len;
+    plan.P = int(panels_.size());
+    plan.single = plan.P == 1;
+    plan.W = std::max(64, size.width());
+    plan.H = std::max(64, size.height());
+    plan.fpx = std::max(6, options_.font_px);
+    const int fpx = plan.fpx;
+
+    updateLabelCache(fpx);
+    const LabelCache& lc = label_cache_;
     tick_font_ = lc.font;
-    const QVector<QString>& key_labels = lc.key_labels;
-    const QVector<QString>& query_labels = lc.query_labels;
     // Presenting one map: its token labels a little smaller than the text around them (still
     // 16 px or more), since at full size they took the room the map needs on a projector.
-    const bool presenting_one = single && fpx > FigureOptions{}.font_px;
+    plan.presenting_one = plan.single && fpx > FigureOptions{}.font_px;
     const double tick_scale =
-        presenting_one ? std::min(1.0, std::max(16.0, 0.75 * fpx) / double(fpx)) : 1.0;
+        plan.presenting_one ? std::min(1.0, std::max(16.0, 0.75 * fpx) / double(fpx)) : 1.0;
     if (tick_scale < 1.0) tick_font_.setPixelSize(int(std::lround(fpx * tick_scale)));
     const double key_w = lc.key_w * tick_scale, query_w = lc.query_w * tick_scale;
+    plan.key_w = key_w;
+    plan.query_w = query_w;
     // Titles, captions and axis words follow the interface language: fonts that cover them
     // (CJK in Chinese), so vector exports name a family that has the glyphs.
     const QStringList words{titleText(), panelTitle(0), tr("attention weight")};
-    const QFont panel_font = figure_font(fpx + 1, words, true);
-    const QFont label_font = figure_font(fpx, words);
-    const QFont title_font = figure_font(fpx + 5, words, true);
-    const QFont caption_font = figure_font(std::max(6, fpx - 1), words);
+    plan.panel_font = figure_font(fpx + 1, words, true);
+    plan.label_font = figure_font(fpx, words);
+    plan.title_font = figure_font(fpx + 5, words, true);
+    plan.caption_font = figure_font(std::max(6, fpx - 1), words);
 
     // Chinese labels are drawn in the CJK family, taller than the Latin one the font names.
     const double tick_h = line_height(tick_font_, lc.text);
-    const double axis_label_h = single ? QFontMetricsF(label_font).height() + 6 : 0.0;
-    const int ml = int(std::ceil(query_w + 3 + 3 + 6 + axis_label_h));
-    const int mr = 10;
-    const int mt = int(std::ceil(QFontMetricsF(panel_font).height() + 8));
-    const int mb_flat = int(std::ceil(tick_h + 3 + 3 + 6 + axis_label_h));
-    const int mb_rot = int(std::ceil(key_w + 3 + 3 + 6 + axis_label_h));
-    const double pad = 10.0;
-    const QFontMetricsF cfm(caption_font);
+    const double axis_label_h = plan.single ? QFontMetricsF(plan.label_font).height() + 6 : 0.0;
+    plan.ml = int(std::ceil(query_w + 3 + 3 + 6 + axis_label_h));
+    plan.mr = 10;
+    plan.mt = int(std::ceil(QFontMetricsF(plan.panel_font).height() + 8));
+    plan.mb_flat = int(std::ceil(tick_h + 3 + 3 + 6 + axis_label_h));
+    plan.mb_rot = int(std::ceil(key_w + 3 + 3 + 6 + axis_label_h));
+    plan.pad = 10.0;
+    const double pad = plan.pad;
+    const QFontMetricsF cfm(plan.caption_font);
     const double cb_w = 12 + 14 + 3 + 4 +
-                        QFontMetricsF(label_font).horizontalAdvance(QStringLiteral("0.000")) + 6 +
-                        QFontMetricsF(label_font).height() + 10;
+                        QFontMetricsF(plan.label_font).horizontalAdvance(QStringLiteral("0.000")) +
+                        6 + QFontMetricsF(plan.label_font).height() + 10;
 
-    QString caption;
-    double title_h = 0.0;
     if (options_.show_title) {
-        caption = wrap_parts(captionText().split(QLatin1Char('\n')), cfm, W - 2 * pad);
-        title_h = QFontMetricsF(title_font).height() + 10 +
-                  cfm.height() * (caption.count(QLatin1Char('\n')) + 1) + 8;
+        plan.caption = wrap_parts(captionText().split(QLatin1Char('\n')), cfm, plan.W - 2 * pad);
+        plan.title_h = QFontMetricsF(plan.title_font).height() + 10 +
+                       cfm.height() * (plan.caption.count(QLatin1Char('\n')) + 1) + 8;
     }
-    const double avail_w = W - 2 * pad - cb_w;
-    const double avail_h = H - title_h - 2 * pad;
+    plan.avail_w = plan.W - 2 * pad - cb_w;
+    plan.avail_h = plan.H - plan.title_h - 2 * pad;
 
+    const QFontMetricsF panel_fm(plan.panel_font);
+    for (int k = 0; k < plan.P; ++k)
+        plan.title_w = std::max(plan.title_w, panel_fm.horizontalAdvance(panelTitle(k)));
+    return plan;
+}
+
+void HeatmapFigure::chooseGrid(LayoutPlan& plan) {
     // Pick the grid shape with the biggest square cells among those whose panels are as wide
     // as their titles ("Head 4 · knocked out" side by side must not run into each other);
     // rotate key labels only when they do not fit under their columns.
-    const QFontMetricsF panel_fm(panel_font);
-    double title_w = 0.0;
-    for (int k = 0; k < P; ++k)
-        title_w = std::max(title_w, panel_fm.horizontalAdvance(panelTitle(k)));
+    const int P = plan.P, L = plan.L, S = plan.S, ml = plan.ml, mr = plan.mr, mt = plan.mt;
+    const double avail_w = plan.avail_w, avail_h = plan.avail_h;
     int best_nc = 1;
     double best_c = -1.0;
-    int mb = mb_flat;
+    int mb = plan.mb_flat;
     bool rotate = false;
     for (int attempt = 0; attempt < 2; ++attempt) {
         rotate = attempt == 1;
-        mb = rotate ? mb_rot : mb_flat;
+        mb = rotate ? plan.mb_rot : plan.mb_flat;
         best_c = -1.0;
         bool best_titled = false;
         for (int nc = 1; nc <= P; ++nc) {
@@ -914,64 +1006,78 @@ void HeatmapFigure::layout(QSize size) {
             const double ch = (avail_h - nr * (mt + mb)) / (double(nr) * L);
             const double c = std::min(cw, ch);
             // A panel's slot is as wide as its map or its title, whichever is wider.
-            const bool titled = single || nc * std::max(c * S + ml + mr, title_w + 8) <= avail_w;
+            const bool titled =
+                plan.single || nc * std::max(c * S + ml + mr, plan.title_w + 8) <= avail_w;
             if ((titled && !best_titled) || (titled == best_titled && c > best_c + 1e-9)) {
                 best_c = c;
                 best_nc = nc;
                 best_titled = titled;
             }
         }
-        if (!rotate && key_w + 4 <= best_c) break;
+        if (!rotate && plan.key_w + 4 <= best_c) break;
     }
     // Presenting one map: rotated labels cost the map a band as tall as the longest token; the
     // labels flat, every few columns, leave it much larger.
-    if (presenting_one && rotate) {
-        const double flat =
-            std::min((avail_w - (ml + mr)) / double(S), (avail_h - (mt + mb_flat)) / double(L));
+    if (plan.presenting_one && rotate) {
+        const double flat = std::min((avail_w - (ml + mr)) / double(S),
+                                     (avail_h - (mt + plan.mb_flat)) / double(L));
         if (flat > 1.2 * best_c) {
             rotate = false;
-            mb = mb_flat;
+            mb = plan.mb_flat;
             best_c = flat;
             best_nc = 1;
         }
     }
     rotate_keys_ = rotate;
-    const double c = std::clamp(best_c, 0.05, 9.0 * fpx);
-    cell_px_ = c;
-    const int nc = best_nc;
-    const int inner_w = std::max(1, int(std::floor(c * S)));
-    const int inner_h = std::max(1, int(std::floor(c * L)));
-    const int nr = (P + nc - 1) / nc;
-    used_height_ =
-        std::min(int(H), int(std::ceil(title_h + 2 * pad + nr * (mt + mb + inner_h))) + 6);
+    plan.rotate = rotate;
+    plan.mb = mb;
+    plan.c = std::clamp(best_c, 0.05, 9.0 * plan.fpx);
+    cell_px_ = plan.c;
+    plan.nc = best_nc;
+    plan.inner_w = std::max(1, int(std::floor(plan.c * S)));
+    plan.inner_h = std::max(1, int(std::floor(plan.c * L)));
+    plan.nr = (P + plan.nc - 1) / plan.nc;
+    used_height_ = std::min(
+        int(plan.H),
+        int(std::ceil(plan.title_h + 2 * plan.pad + plan.nr * (mt + mb + plan.inner_h))) + 6);
+}
+
+void HeatmapFigure::fitCellText(LayoutPlan& plan) {
+    const LabelCache& lc = label_cache_;
+    const double c = plan.c;
     // Every row and column labelled whenever a smaller font fits the cells: thinning only
     // below kMinTickPx.  The margins keep the widths measured at the full size.
     // A larger size asked for (presentation: read from the back of a room) is kept.
-    if (fpx <= FigureOptions{}.font_px)
+    if (plan.fpx <= FigureOptions{}.font_px)
         tick_font_ = label_font_for(tick_font_, c, kMinTickPx, lc.text);
-    const double tick_step_h = line_height(tick_font_, lc.text) + 2;
-    const double key_step_w =
-        rotate ? tick_step_h
-               : lc.key_w * tick_font_.pixelSize() / double(std::max(1, lc.font.pixelSize())) + 8;
+    plan.tick_step_h = line_height(tick_font_, lc.text) + 2;
+    plan.key_step_w =
+        plan.rotate
+            ? plan.tick_step_h
+            : lc.key_w * tick_font_.pixelSize() / double(std::max(1, lc.font.pixelSize())) + 8;
 
     // Values fit in the cells of a single enlarged panel with few tokens.
     const QString sample = QStringLiteral("0.00");
-    const int value_px = std::clamp(int(c * 0.3), 6, fpx);
+    const int value_px = std::clamp(int(c * 0.3), 6, plan.fpx);
     value_font_ = figure_font(value_px);
-    values_ = options_.values && single && L <= kMaxValueCells && S <= kMaxValueCells &&
+    values_ = options_.values && plan.single && plan.L <= kMaxValueCells &&
+              plan.S <= kMaxValueCells &&
               QFontMetricsF(value_font_).horizontalAdvance(sample) + 4 <= c &&
               QFontMetricsF(value_font_).height() + 2 <= c;
+}
 
-    // Title and caption.
-    if (title_) {
-        title_->setFont(title_font);
-        title_->setText(titleText());
-        title_->setMargins(QMargins(0, 8, 0, 2));
-        caption_->setFont(caption_font);
-        caption_->setText(caption);
-        caption_->setMargins(QMargins(0, 0, 0, 6));
-    }
+void HeatmapFigure::placeTitle(const LayoutPlan& plan) {
+    if (!title_) return;
+    title_->setFont(plan.title_font);
+    title_->setText(titleText());
+    title_->setMargins(QMargins(0, 8, 0, 2));
+    caption_->setFont(plan.caption_font);
+    caption_->setText(plan.caption);
+    caption_->setMargins(QMargins(0, 0, 0, 6));
+}
 
+void HeatmapFigure::placePanels(const LayoutPlan& plan) {
+    const int P = plan.P, nc = plan.nc, ml = plan.ml, mr = plan.mr, inner_w = plan.inner_w;
     // Panels in a grid of nc columns.
     if (nc != grid_cols_) {
         for (auto& p : panels_)
@@ -983,53 +1089,59 @@ void HeatmapFigure::layout(QSize size) {
     }
     // Slots wider than their maps where the titles need it (and the width allows it).
     const int title_room =
-        single ? 0
-               : std::max(0, std::min(int(std::ceil(title_w + 8)) - (inner_w + ml + mr),
-                                      int(avail_w / nc) - (inner_w + ml + mr)));
+        plan.single ? 0
+                    : std::max(0, std::min(int(std::ceil(plan.title_w + 8)) - (inner_w + ml + mr),
+                                           int(plan.avail_w / nc) - (inner_w + ml + mr)));
+    const QFontMetricsF panel_fm(plan.panel_font);
     for (int k = 0; k < P; ++k) {
         Panel& p = panels_[k];
-        p.rect->setMargins(QMargins(ml + title_room / 2, mt, mr + title_room - title_room / 2, mb));
-        p.rect->setMinimumSize(inner_w, inner_h);
-        p.rect->setMaximumSize(inner_w, inner_h);
+        p.rect->setMargins(
+            QMargins(ml + title_room / 2, plan.mt, mr + title_room - title_room / 2, plan.mb));
+        p.rect->setMinimumSize(inner_w, plan.inner_h);
+        p.rect->setMaximumSize(inner_w, plan.inner_h);
         QCPAxis* x = p.rect->axis(QCPAxis::atBottom);
         QCPAxis* y = p.rect->axis(QCPAxis::atLeft);
         QCPAxis* top = p.rect->axis(QCPAxis::atTop);
         x->setTickLabelFont(tick_font_);
         y->setTickLabelFont(tick_font_);
-        x->setTickLabelRotation(rotate ? -90.0 : 0.0);
-        x->setLabelFont(label_font);
-        y->setLabelFont(label_font);
-        x->setLabel(single ? tr("Keys") : QString());
-        y->setLabel(single ? tr("Queries") : QString());
-        top->setLabelFont(panel_font);
+        x->setTickLabelRotation(plan.rotate ? -90.0 : 0.0);
+        x->setLabelFont(plan.label_font);
+        y->setLabelFont(plan.label_font);
+        x->setLabel(plan.single ? tr("Keys") : QString());
+        y->setLabel(plan.single ? tr("Queries") : QString());
+        top->setLabelFont(plan.panel_font);
         // Never wider than its panel: no shape leaves room for every title at tiny sizes.
         top->setLabel(
             panel_fm.elidedText(panelTitle(k), Qt::ElideRight, inner_w + ml + mr + title_room - 8));
-        p.x_ticker->setLabels(key_labels);
-        p.y_ticker->setLabels(query_labels);
-        p.x_ticker->setMinSpacing(key_step_w);
-        p.y_ticker->setMinSpacing(tick_step_h);
+        p.x_ticker->setLabels(label_cache_.key_labels);
+        p.y_ticker->setLabels(label_cache_.query_labels);
+        p.x_ticker->setMinSpacing(plan.key_step_w);
+        p.y_ticker->setMinSpacing(plan.tick_step_h);
         p.x_ticker->setAxisPixels(inner_w);
-        p.y_ticker->setAxisPixels(inner_h);
+        p.y_ticker->setAxisPixels(plan.inner_h);
     }
+}
+
+void HeatmapFigure::placeColorScale(const LayoutPlan& plan) {
     // The bar spans the cells of the first to the last row of panels; QCPColorScale sizes
     // its own width from the bar and its labels.
+    QCPAxis* axis = color_scale_->axis();
     color_scale_->setAutoMargins(QCP::msNone);
-    color_scale_->setMargins(QMargins(6, mt, 0, mb));
-    color_scale_->axis()->setTickLabelFont(label_font);
-    color_scale_->axis()->setLabelFont(label_font);
-    color_scale_->axis()->setTickLabelColor(kTextColor);
-    color_scale_->axis()->setLabelColor(kTextColor);
-    color_scale_->axis()->setBasePen(QPen(kAxisColor, 0));
-    color_scale_->axis()->setTickPen(QPen(kAxisColor, 0));
-    color_scale_->axis()->setSubTickPen(QPen(kAxisColor, 0));
-    color_scale_->axis()->setNumberFormat(QStringLiteral("g"));
-    color_scale_->axis()->setNumberPrecision(3);
+    color_scale_->setMargins(QMargins(6, plan.mt, 0, plan.mb));
+    axis->setTickLabelFont(plan.label_font);
+    axis->setLabelFont(plan.label_font);
+    axis->setTickLabelColor(kTextColor);
+    axis->setLabelColor(kTextColor);
+    axis->setBasePen(QPen(kAxisColor, 0));
+    axis->setTickPen(QPen(kAxisColor, 0));
+    axis->setSubTickPen(QPen(kAxisColor, 0));
+    axis->setNumberFormat(QStringLiteral("g"));
+    axis->setNumberPrecision(3);
     // As many ticks as the bar has room for: a bar a few cells high gets two, not five on
     // top of each other.
-    const double bar_h = nr * (inner_h + mt + mb) - mt - mb;
-    color_scale_->axis()->ticker()->setTickCount(
-        std::clamp(int(bar_h / (2.0 * QFontMetricsF(label_font).height())), 2, 5));
+    const double bar_h = plan.nr * (plan.inner_h + plan.mt + plan.mb) - plan.mt - plan.mb;
+    axis->ticker()->setTickCount(
+        std::clamp(int(bar_h / (2.0 * QFontMetricsF(plan.label_font).height())), 2, 5));
 }
 
 FigureHit HeatmapFigure::hitTest(const QPointF& pos) const {

@@ -134,6 +134,23 @@ class HeatmapFigure : public QObject {
     void updateData();
     void syncRanges(QCPAxis* source, bool horizontal);
 
+    // layout()'s steps, in order.
+    struct LayoutPlan;
+    /// Refreshes label_cache_ when the tokens or the font size changed.
+    void updateLabelCache(int font_px);
+    /// Fonts, margins and the room the panels have in a viewport of `size`.
+    LayoutPlan measure(QSize size);
+    /// The grid shape and cell size, and whether the key labels are rotated.
+    void chooseGrid(LayoutPlan& plan);
+    /// The tick labels' font and spacing for that cell size; whether values fit in the cells.
+    void fitCellText(LayoutPlan& plan);
+    /// The title's and caption's fonts and text.
+    void placeTitle(const LayoutPlan& plan);
+    /// The panels in their grid: margins, sizes, axis fonts, titles and tick labels.
+    void placePanels(const LayoutPlan& plan);
+    /// The colour bar's margins, fonts and tick count.
+    void placeColorScale(const LayoutPlan& plan);
+
     QCustomPlot* plot_;
     SnapshotPtr snapshot_;
     std::shared_ptr<PreparedMaps> maps_;

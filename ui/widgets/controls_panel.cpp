@@ -32,8 +32,18 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(8, 8, 8, 8);
     column->setSpacing(10);
+    column->addWidget(createLayerBox());
+    column->addWidget(createDropoutBox());
+    column->addWidget(createMaskBox());
+    column->addWidget(createDisplayBox());
+    column->addStretch(1);
+    connectViewToDocument();
+    connectDocumentToView();
+    syncFromDocument();
+}
 
-    // --- the layer ---
+/// embed_dim, the heads, scoring, bias, positional encoding and where the weights come from.
+QGroupBox* ControlsPanel::createLayerBox() {
     auto* layer_box = new QGroupBox(tr("Attention layer"), this);
     auto* layer = new QFormLayout(layer_box);
     layer->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -87,9 +97,11 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     weights_row->addWidget(clear_weights_);
     layer->addRow(tr("Weights:"), weights_file_);
     layer->addRow(weights_row);
-    column->addWidget(layer_box);
+    return layer_box;
+}
 
-    // --- dropout ---
+/// The dropout rate, training mode and the dropout mask's seed.
+QGroupBox* ControlsPanel::createDropoutBox() {
     auto* dropout_box = new QGroupBox(tr("Dropout on the weights"), this);
     auto* dropout = new QFormLayout(dropout_box);
     dropout_ = new QDoubleSpinBox(dropout_box);
@@ -116,9 +128,11 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     // A row of several widgets gets a label without a buddy, which would show the "&".
     if (auto* label = qobject_cast<QLabel*>(dropout->labelForField(seed_row)))
         label->setBuddy(dropout_seed_);
-    column->addWidget(dropout_box);
+    return dropout_box;
+}
 
-    // --- masks ---
+/// Causal masking, the masked keys and what a fully masked row gets.
+QGroupBox* ControlsPanel::createMaskBox() {
     auto* mask_box = new QGroupBox(tr("Masks"), this);
     auto* masks = new QFormLayout(mask_box);
     causal_ = new QCheckBox(tr("&Causal (no looking ahead)"), mask_box);
@@ -145,9 +159,11 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     masked_rows_->addItem(tr("NaN (as PyTorch)"), int(MaskedRowPolicy::NaN));
     masked_rows_->setToolTip(tr("What a query row gets when every key is masked."));
     masks->addRow(tr("&Fully masked rows:"), masked_rows_);
-    column->addWidget(mask_box);
+    return mask_box;
+}
 
-    // --- the figure ---
+/// How the figure is drawn: colours, scale and printed values.
+QGroupBox* ControlsPanel::createDisplayBox() {
     auto* figure_box = new QGroupBox(tr("Display"), this);
     figure_box->setObjectName(QStringLiteral("displayBox"));
     auto* figure = new QFormLayout(figure_box);
@@ -165,10 +181,11 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     values_ = new QCheckBox(tr("Print &values in enlarged heads"), figure_box);
     values_->setObjectName(QStringLiteral("valuesCheck"));
     figure->addRow(values_);
-    column->addWidget(figure_box);
-    column->addStretch(1);
+    return figure_box;
+}
 
-    // View -> document.
+/// Every control writes its value into the document.
+void ControlsPanel::connectViewToDocument() {
     connect(embed_dim_, &QSpinBox::valueChanged, doc_, &AttentionDocument::setEmbedDim);
     connect(heads_, &QComboBox::currentIndexChanged, this, [this] {
         if (heads_->currentIndex() >= 0) doc_->setNumHeads(heads_->currentData().toInt());
@@ -195,17 +212,21 @@ ControlsPanel::ControlsPanel(AttentionDocument* document, QWidget* parent)
     connect(scale_, &QComboBox::currentIndexChanged, this,
             [this] { doc_->setScaleMode(ScaleMode(scale_->currentData().toInt())); });
     connect(values_, &QCheckBox::toggled, doc_, &AttentionDocument::setShowValues);
+}
 
-    // Document -> view.
+/// The controls follow the document, whoever changed it.
+void ControlsPanel::connectDocumentToView() {
     connect(doc_, &AttentionDocument::settingsChanged, this, &ControlsPanel::syncFromDocument);
     // The head choices depend on embed_dim: offer the new divisors at once.
     connect(doc_, &AttentionDocument::embedDimChanged, this, &ControlsPanel::syncHeads);
     connect(doc_, &AttentionDocument::numHeadsChanged, this, &ControlsPanel::syncHeads);
-    connect(doc_, &AttentionDocument::validationMessageChanged, this, [this](const QString& m) {
-        heads_message_->setText(m);
-        heads_message_->setVisible(!m.isEmpty());
-    });
-    syncFromDocument();
+    connect(doc_, &AttentionDocument::validationMessageChanged, this,
+            &ControlsPanel::showValidationMessage);
+}
+
+void ControlsPanel::showValidationMessage(const QString& message) {
+    heads_message_->setText(message);
+    heads_message_->setVisible(!message.isEmpty());
 }
 
 void ControlsPanel::syncHeads() {

@@ -8,6 +8,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -28,6 +29,16 @@ class ControlsPanel : public QWidget {
     void loadWeightsRequested();
 
   private:
+    // The constructor's steps, in order.
+    QGroupBox* createLayerBox();
+    QGroupBox* createDropoutBox();
+    QGroupBox* createMaskBox();
+    QGroupBox* createDisplayBox();
+    void connectViewToDocument();
+    void connectDocumentToView();
+
+    /// The document's complaint about the head count (empty: none, and hidden).
+    void showValidationMessage(const QString& message);
     void syncFromDocument();
     void syncHeads();
     void syncMaskedKeys();

@@ -18,16 +18,29 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
     : QDialog(parent), base_(current) {
     setWindowTitle(tr("Export Figure"));
     auto* form = new QFormLayout(this);
+    createFormatRow(form);
+    createViewRows(form, current, num_heads);
+    createSizeRow(form);
+    createOutputRows(form, current);
+    createButtons(form);
+    connectSummary();
+    setSize(ExportSize{});
+    setFontPx(14);
+}
 
+/// PNG, SVG or PDF.
+void ExportDialog::createFormatRow(QFormLayout* form) {
     format_ = new QComboBox(this);
     format_->setObjectName(QStringLiteral("exportFormatCombo"));
     format_->addItem(tr("PNG image"), int(ExportFormat::Png));
     format_->addItem(tr("SVG vector graphics"), int(ExportFormat::Svg));
     format_->addItem(tr("PDF document"), int(ExportFormat::Pdf));
     form->addRow(tr("&Format:"), format_);
+}
 
-    // What to show depends on the view the figure comes from: the grid's panels, the steps'
-    // stages of one head, or the heads the lines view draws.
+/// What to show depends on the view the figure comes from: the grid's panels, the steps'
+/// stages of one head, or the heads the lines view draws.
+void ExportDialog::createViewRows(QFormLayout* form, const FigureOptions& current, int num_heads) {
     view_ = new QComboBox(this);
     view_->setObjectName(QStringLiteral("exportViewCombo"));
     head_ = new QComboBox(this);
@@ -90,7 +103,10 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
             break;
     }
     head_->setVisible(current.kind == FigureKind::Steps);
+}
 
+/// Width × height, with presets for slides and paper.
+void ExportDialog::createSizeRow(QFormLayout* form) {
     width_ = new QSpinBox(this);
     width_->setObjectName(QStringLiteral("exportWidthSpin"));
     width_->setRange(kMinExportSide, kMaxExportSide);
@@ -103,25 +119,31 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
     size_row->addWidget(width_);
     size_row->addWidget(new QLabel(QStringLiteral("×"), this));
     size_row->addWidget(height_);
-    auto* presets = new QComboBox(this);
-    presets->addItem(tr("Presets…"));
-    presets->addItem(tr("Slide 16:9 (1600 × 900)"), QSize(1600, 900));
-    presets->addItem(tr("Slide 4:3 (1200 × 900)"), QSize(1200, 900));
-    presets->addItem(tr("Square (1000 × 1000)"), QSize(1000, 1000));
-    presets->addItem(tr("Paper column (700 × 500)"), QSize(700, 500));
-    connect(presets, &QComboBox::activated, this, [this, presets](int index) {
-        const QSize s = presets->itemData(index).toSize();
-        if (s.isValid()) {
-            width_->setValue(s.width());
-            height_->setValue(s.height());
-        }
-        presets->setCurrentIndex(0);
-    });
-    size_row->addWidget(presets);
+    presets_ = new QComboBox(this);
+    presets_->addItem(tr("Presets…"));
+    presets_->addItem(tr("Slide 16:9 (1600 × 900)"), QSize(1600, 900));
+    presets_->addItem(tr("Slide 4:3 (1200 × 900)"), QSize(1200, 900));
+    presets_->addItem(tr("Square (1000 × 1000)"), QSize(1000, 1000));
+    presets_->addItem(tr("Paper column (700 × 500)"), QSize(700, 500));
+    connect(presets_, &QComboBox::activated, this, &ExportDialog::applyPreset);
+    size_row->addWidget(presets_);
     form->addRow(tr("Si&ze:"), size_row);
     // A row of several widgets gets a label without a buddy, which would show the "&".
     if (auto* label = qobject_cast<QLabel*>(form->labelForField(size_row))) label->setBuddy(width_);
+}
 
+/// A preset fills in the size, and the combo goes back to its "Presets…" prompt.
+void ExportDialog::applyPreset(int index) {
+    const QSize s = presets_->itemData(index).toSize();
+    if (s.isValid()) {
+        width_->setValue(s.width());
+        height_->setValue(s.height());
+    }
+    presets_->setCurrentIndex(0);
+}
+
+/// The PNG scale, the text size, the title and the summary of what will be written.
+void ExportDialog::createOutputRows(QFormLayout* form, const FigureOptions& current) {
     scale_ = new QComboBox(this);
     scale_->setObjectName(QStringLiteral("exportScaleCombo"));
     scale_->addItem(tr("1× (screen)"), 1.0);
@@ -145,19 +167,23 @@ ExportDialog::ExportDialog(const FigureOptions& current, int num_heads, QWidget*
     summary_ = new QLabel(this);
     summary_->setForegroundRole(QPalette::PlaceholderText);
     form->addRow(summary_);
+}
 
+/// Export… and Cancel.
+void ExportDialog::createButtons(QFormLayout* form) {
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Export…"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     form->addRow(buttons);
+}
 
+/// The summary follows the size, the scale and the format.
+void ExportDialog::connectSummary() {
     for (QSpinBox* spin : {width_, height_})
         connect(spin, &QSpinBox::valueChanged, this, &ExportDialog::updateSummary);
     connect(scale_, &QComboBox::currentIndexChanged, this, &ExportDialog::updateSummary);
     connect(format_, &QComboBox::currentIndexChanged, this, &ExportDialog::updateSummary);
-    setSize(ExportSize{});
-    setFontPx(14);
 }
 
 void ExportDialog::setSize(const ExportSize& size) {

@@ -10,6 +10,7 @@
 #include "ui/render/figure_export.h"
 
 class QComboBox;
+class QFormLayout;
 class QLineEdit;
 class QSpinBox;
 class QLabel;
@@ -28,6 +29,15 @@ class ExportDialog : public QDialog {
     ExportFormat format() const;
 
   private:
+    // The constructor's steps, in order.
+    void createFormatRow(QFormLayout* form);
+    void createViewRows(QFormLayout* form, const FigureOptions& current, int num_heads);
+    void createSizeRow(QFormLayout* form);
+    void createOutputRows(QFormLayout* form, const FigureOptions& current);
+    void createButtons(QFormLayout* form);
+    void connectSummary();
+
+    void applyPreset(int index);
     void updateSummary();
 
     // Item data of the Show combo besides head numbers (>= 0).
@@ -40,6 +50,7 @@ class ExportDialog : public QDialog {
     QComboBox* head_ = nullptr;  ///< steps: whose computation
     QSpinBox* width_ = nullptr;
     QSpinBox* height_ = nullptr;
+    QComboBox* presets_ = nullptr;  ///< slide and paper sizes
     QComboBox* scale_ = nullptr;
     QSpinBox* font_ = nullptr;
     QLineEdit* title_ = nullptr;

@@ -13,8 +13,8 @@
 
 #include "engine/layers/attention_layer_file.h"
 #include "ui/classroom/compare_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/error_text.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/positions_view.h"
@@ -22,6 +22,7 @@
 #include "ui/widgets/export_dialog.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 
 namespace attnviz::ui {
 
@@ -117,7 +118,7 @@ bool FigureExports::exportFigureTo(const QString& path, const ExportSize& size,
         compared = comparedFor(snapshot, options);
         if (!compared) figure = render_figure(*snapshot, options, size, path);
     } catch (const std::exception& e) {
-        window_->showError(title, QString::fromUtf8(e.what()));
+        window_->showError(title, error_text(e));
         return false;
     }
     Export& e = startExport(path, title, true);
@@ -139,7 +140,7 @@ bool FigureExports::exportFigureTo(const QString& path, const ExportSize& size,
                      drawn =
                          render_figure(*snapshot, options, size, at->path, std::nullopt, b.get());
                  } catch (const std::exception& ex) {
-                     endExport(*at, QString::fromUtf8(ex.what()));
+                     endExport(*at, error_text(ex));
                      return;
                  }
                  writeFigure(*at, std::move(drawn));
@@ -231,7 +232,7 @@ void FigureExports::copyFigure() {
     try {
         compared = comparedFor(snapshot, options);
     } catch (const std::exception& e) {
-        window_->showError(tr("Cannot copy the figure"), QString::fromUtf8(e.what()));
+        window_->showError(tr("Cannot copy the figure"), error_text(e));
         return;
     }
     if (!compared) return copyNow(snapshot, nullptr, options, size, scale);
@@ -253,7 +254,7 @@ void FigureExports::copyNow(const SnapshotPtr& snapshot, const SnapshotPtr& comp
     try {
         copy_figure_to_clipboard(*snapshot, options, size, scale, compared.get());
     } catch (const std::exception& e) {
-        window_->showError(tr("Cannot copy the figure"), QString::fromUtf8(e.what()));
+        window_->showError(tr("Cannot copy the figure"), error_text(e));
         return;
     }
     window_->statusBar()->showMessage(tr("Figure copied to the clipboard"), 3000);

@@ -13,6 +13,7 @@
 
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
+#include "ui/compute/error_text.h"
 #include "ui/compute/worker_threads.h"
 #include "ui/render/figure_export.h"
 #include "ui/widgets/zoom_heatmap.h"
@@ -229,7 +230,7 @@ bool FullMapWindow::exportTo(const QString& path) {
         return true;
     } catch (const std::exception& e) {
         auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot export the full map"),
-                                    QString::fromUtf8(e.what()), QMessageBox::Ok, this);
+                                    error_text(e), QMessageBox::Ok, this);
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->setWindowModality(Qt::WindowModal);
         box->open();

@@ -52,10 +52,14 @@ void set_text_keeping_cursor(QLineEdit* edit, const QString& text) {
 InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
     : QWidget(parent), doc_(document) {
     auto* grid = new QGridLayout(this);
-    grid->setContentsMargins(8, 6, 8, 6);
-    grid->setHorizontalSpacing(8);
-    grid->setVerticalSpacing(4);
+    createWidgets();
+    createLayout(grid);
+    connectSignals();
+    syncFromDocument();
+}
 
+/// The mode, the sentences, the token lists and the tokenizer's options.
+void InputPanel::createWidgets() {
     mode_ = new QComboBox(this);
     mode_->setObjectName(QStringLiteral("pairModeCombo"));
     mode_->addItem(tr("Self-attention"), int(PairMode::Single));
@@ -96,7 +100,14 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
     count_ = new QLabel(this);
     count_->setObjectName(QStringLiteral("tokenCountLabel"));
     count_->setForegroundRole(QPalette::PlaceholderText);
+}
 
+/// Four rows (sentence and mode, second sentence, tokens and options, second tokens and count)
+/// and the unknown-characters warning under them.
+void InputPanel::createLayout(QGridLayout* grid) {
+    grid->setContentsMargins(8, 6, 8, 6);
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(4);
     auto* sentence_label = new QLabel(tr("&Sentence:"), this);
     sentence_label->setBuddy(sentence_);
     auto* mode_label = new QLabel(tr("&Mode:"), this);
@@ -144,7 +155,10 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
     bilingual_->hide();
     connect(bilingual_, &QPushButton::clicked, this, &InputPanel::bilingualModelRequested);
     grid->setColumnStretch(1, 1);
+}
 
+/// View -> document, the window's shortcuts over the line edits, document -> view.
+void InputPanel::connectSignals() {
     // View -> document.
     connect(mode_, &QComboBox::currentIndexChanged, this,
             [this] { doc_->setPairMode(PairMode(mode_->currentData().toInt())); });
@@ -152,21 +166,7 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
     connect(second_, &QLineEdit::textChanged, doc_, &AttentionDocument::setTextB);
     connect(tokens_a_, &QLineEdit::textEdited, doc_, &AttentionDocument::setTokenListA);
     connect(tokens_b_, &QLineEdit::textEdited, doc_, &AttentionDocument::setTokenListB);
-    connect(edit_tokens_, &QCheckBox::toggled, this, [this](bool on) {
-        if (on) {
-            // Start editing from what the tokenizer produced.
-            const TokenSequences t = resolve_tokens(doc_->computeConfig());
-            doc_->setTokenListA(join_tokens(t.a));
-            doc_->setTokenListB(join_tokens(resolve_tokens([&] {
-                                                ComputeConfig c = doc_->computeConfig();
-                                                c.pair_mode = PairMode::CrossAttention;
-                                                c.use_token_list = false;
-                                                return c;
-                                            }())
-                                                .b));
-        }
-        doc_->setUseTokenList(on);
-    });
+    connect(edit_tokens_, &QCheckBox::toggled, this, &InputPanel::setEditingTokens);
     connect(lowercase_, &QCheckBox::toggled, doc_, &AttentionDocument::setLowercase);
     connect(special_, &QCheckBox::toggled, doc_, &AttentionDocument::setSpecialTokens);
 
@@ -182,7 +182,19 @@ InputPanel::InputPanel(AttentionDocument* document, QWidget* parent)
     // What is editable depends on these: follow them at once, not on the next turn.
     connect(doc_, &AttentionDocument::pairModeChanged, this, &InputPanel::syncFromDocument);
     connect(doc_, &AttentionDocument::useTokenListChanged, this, &InputPanel::syncFromDocument);
-    syncFromDocument();
+}
+
+void InputPanel::setEditingTokens(bool on) {
+    if (on) {
+        // Start editing from what the tokenizer produced.
+        const TokenSequences t = resolve_tokens(doc_->computeConfig());
+        doc_->setTokenListA(join_tokens(t.a));
+        ComputeConfig second = doc_->computeConfig();
+        second.pair_mode = PairMode::CrossAttention;
+        second.use_token_list = false;
+        doc_->setTokenListB(join_tokens(resolve_tokens(second).b));
+    }
+    doc_->setUseTokenList(on);
 }
 
 bool InputPanel::eventFilter(QObject* watched, QEvent* event) {

@@ -9,6 +9,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -44,6 +45,13 @@ class InputPanel : public QWidget {
     bool eventFilter(QObject* watched, QEvent* event) override;
 
   private:
+    // The constructor's steps, in order.
+    void createWidgets();
+    void createLayout(QGridLayout* grid);
+    void connectSignals();
+
+    /// Edit tokens: switched on, the token lists start from what the tokenizer produced.
+    void setEditingTokens(bool on);
     void syncFromDocument();
     void refreshTokens();
 

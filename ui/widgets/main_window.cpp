@@ -21,8 +21,8 @@
 
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/examples.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/compute/compute_controller.h"
+#include "ui/compute/error_text.h"
 #include "ui/compute/full_map_source.h"
 #include "ui/compute/generation_runner.h"
 #include "ui/compute/resolved_config.h"
@@ -48,6 +48,7 @@
 #include "ui/widgets/presentation_mode.h"
 #include "ui/widgets/scope_bar.h"
 #include "ui/widgets/session_files.h"
+#include "ui/widgets/view_tabs.h"
 #include "ui/widgets/window_actions.h"
 
 namespace attnviz::ui {
@@ -388,7 +389,7 @@ FullMapWindow* MainWindow::openFullMap(int layer, int head) {
     try {
         source = s ? full_map_source(*s) : nullptr;
     } catch (const std::exception& e) {
-        showError(tr("Cannot show the full map"), QString::fromUtf8(e.what()));
+        showError(tr("Cannot show the full map"), error_text(e));
         return nullptr;
     }
     if (!source) {

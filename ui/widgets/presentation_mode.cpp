@@ -14,8 +14,8 @@
 #include <utility>
 
 #include "ui/classroom/steps_view.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/document/attention_document.h"
+#include "ui/widgets/view_tabs.h"
 
 namespace attnviz::ui {
 

@@ -10,11 +10,11 @@
 #include <QStatusBar>
 #include <QTimer>
 
-#include "ui/classroom/view_tabs.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 
 namespace attnviz::ui {
 

@@ -17,7 +17,6 @@
 
 #include "ui/classroom/compare_view.h"
 #include "ui/classroom/examples.h"
-#include "ui/classroom/view_tabs.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
 #include "ui/model/model_source.h"
@@ -26,6 +25,7 @@
 #include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/session_files.h"
+#include "ui/widgets/view_tabs.h"
 
 namespace attnviz::ui {
 

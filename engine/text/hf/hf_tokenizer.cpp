@@ -88,6 +88,205 @@ bool only_metaspace(std::string_view t) {
     return true;
 }
 
+using Impl = HfTokenizer::Impl;
+
+/// Each text encoded (a pair's second text after the first), its tokens numbered with the
+/// text they came from.
+std::vector<EncTokens> encode_texts(const Impl& m, const std::vector<std::string>& texts) {
+    std::vector<EncTokens> encodings;
+    try {
+        for (std::size_t i = 0; i < texts.size(); ++i)
+            encodings.push_back(m.encode_sequence(texts[i], static_cast<std::uint32_t>(i)));
+    } catch (const DataError&) {
+        throw;
+    } catch (const std::runtime_error& e) {
+        // PCRE2 giving up on a pathological text (its match limits).
+        throw DataError(m.name + ": " + e.what());
+    }
+    for (std::size_t i = 0; i < encodings.size(); ++i)
+        for (EncToken& t : encodings[i]) {
+            t.sequence = static_cast<std::int32_t>(i);
+            t.type_id = static_cast<std::uint32_t>(i);
+        }
+    return encodings;
+}
+
+/// The tokens of every encoding in order, moved into one list.
+EncTokens concatenate(std::vector<EncTokens>& encodings) {
+    EncTokens all;
+    for (EncTokens& e : encodings)
+        for (EncToken& t : e)
+            all.push_back(std::move(t));
+    return all;
+}
+
+/// Every column of the encoding; the display text only sized.
+Encoding encoding_columns(const Impl& m, const EncTokens& all) {
+    Encoding out;
+    const std::size_t n = all.size();
+    out.ids.reserve(n);
+    out.tokens.reserve(n);
+    out.text.resize(n);
+    out.offsets.reserve(n);
+    out.special.reserve(n);
+    out.type_ids.reserve(n);
+    out.sequence.reserve(n);
+    for (const EncToken& t : all) {
+        out.ids.push_back(t.id);
+        out.tokens.push_back(t.added ? m.token_string(t.id) : t.value);
+        out.offsets.emplace_back(t.begin, t.end);
+        out.special.push_back(t.special);
+        out.type_ids.push_back(t.type_id);
+        out.sequence.push_back(t.sequence);
+    }
+    return out;
+}
+
+/// What a byte token shows of a character: piece k of n (1 of 1: a whole character).
+struct Segment {
+    char32_t c;
+    int k, n;
+};
+
+/// The characters of the byte-level and byte-fallback tokens of an encoding.
+struct ByteSegments {
+    std::vector<std::vector<Segment>> segments;  ///< per token
+    std::vector<bool> byteish;                   ///< per token: it is bytes
+};
+
+/// Byte-level and byte-fallback tokens may hold part of a character; the bytes of consecutive
+/// model tokens of one text are decoded together so that every piece of a split character can
+/// say which piece it is.
+class ByteRun {
+  public:
+    explicit ByteRun(std::vector<std::vector<Segment>>& segments) : segments_(segments) {}
+
+    void append(std::size_t token, const std::string& bytes) {
+        run_ += bytes;
+        run_token_.insert(run_token_.end(), bytes.size(), token);
+    }
+
+    /// Decodes the run into its tokens' segments and starts a new one.
+    void decode() {
+        for (std::size_t pos = 0; pos < run_.size();) {
+            const auto d = unicode::decode(run_, pos, unicode::Utf8Check::Lenient);
+            const std::size_t end = pos + d.length;
+            const auto starts_piece = [&](std::size_t b) {
+                return b == pos || run_token_[b] != run_token_[b - 1];
+            };
+            int count = 0;
+            for (std::size_t b = pos; b < end; ++b)
+                count += starts_piece(b);
+            int k = 0;
+            for (std::size_t b = pos; b < end; ++b)
+                if (starts_piece(b)) {
+                    // Ill-formed bytes: a whole U+FFFD for each token they touch.
+                    segments_[run_token_[b]].push_back(d.replaced
+                                                           ? Segment{d.code_point, 1, 1}
+                                                           : Segment{d.code_point, ++k, count});
+                }
+            pos = end;
+        }
+        run_.clear();
+        run_token_.clear();
+    }
+
+  private:
+    std::vector<std::vector<Segment>>& segments_;
+    std::string run_;                     // the bytes of consecutive byte tokens of one text
+    std::vector<std::size_t> run_token_;  // the token each byte of `run_` came from
+};
+
+/// The bytes a model token of a text stands for into `bytes`; false when it is not bytes.
+bool token_bytes(const Impl& m, const EncToken& t, std::string& bytes) {
+    bool ok = !t.added && t.sequence >= 0;
+    bytes.clear();
+    if (ok && m.byte_level) {
+        for (std::size_t p = 0; p < t.value.size() && ok;) {
+            std::size_t len;
+            const int b = hf::char_to_byte(hf::uni::decode(t.value, p, &len));
+            ok = b >= 0;
+            bytes.push_back(static_cast<char>(b));
+            p += len;
+        }
+    } else if (ok && m.byte_fallback && fallback_byte(t.value) >= 0) {
+        bytes.push_back(static_cast<char>(fallback_byte(t.value)));
+    } else {
+        ok = false;
+    }
+    return ok;
+}
+
+ByteSegments decode_byte_tokens(const Impl& m, const EncTokens& all) {
+    const std::size_t n = all.size();
+    ByteSegments out{std::vector<std::vector<Segment>>(n), std::vector<bool>(n, false)};
+    ByteRun run(out.segments);
+    std::int32_t last_sequence = -2;
+    std::string bytes;
+    for (std::size_t i = 0; i < n; ++i) {
+        const EncToken& t = all[i];
+        const bool ok = token_bytes(m, t, bytes);
+        if (!ok || t.sequence != last_sequence) run.decode();
+        if (!ok) continue;
+        last_sequence = t.sequence;
+        out.byteish[i] = true;
+        run.append(i, bytes);
+    }
+    run.decode();
+    return out;
+}
+
+/// A token's characters with "[k/n]" after each piece of a split one.
+std::string split_char_label(const std::vector<Segment>& segments) {
+    std::string label;
+    for (const Segment& s : segments) {
+        hf::uni::append_utf8(label, s.c);
+        if (s.n > 1) label += "[" + std::to_string(s.k) + "/" + std::to_string(s.n) + "]";
+    }
+    return label;
+}
+
+/// The display text of every token: the input behind its offsets, or what it says itself.
+void fill_display_text(Encoding& out, const EncTokens& all, const ByteSegments& bytes,
+                       const std::vector<std::string>& texts) {
+    std::vector<std::vector<std::size_t>> starts;
+    for (const std::string& s : texts)
+        starts.push_back(char_starts(s));
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const EncToken& t = all[i];
+        if (t.sequence < 0) {
+            out.text[i] = t.value;
+            continue;
+        }
+        const auto seq = static_cast<std::size_t>(t.sequence);
+        const std::vector<Segment>& segments = bytes.segments[i];
+        bool split_char = false;
+        for (const Segment& s : segments)
+            split_char = split_char || s.n > 1 || s.c == 0xFFFD;
+        if (bytes.byteish[i] && split_char) {
+            out.text[i] = split_char_label(segments);
+            continue;
+        }
+        if (!t.added && only_metaspace(t.value)) {
+            // A lone "▁" stands for a space even where the offsets point at the word after it
+            // (the one Prepend/Metaspace inserted shares the alignment of the first character).
+            out.text[i] = std::string(hf::uni::count_chars(t.value), ' ');
+            continue;
+        }
+        std::string shown = substring(texts[seq], starts[seq], t.begin, t.end);
+        if (shown.empty()) {
+            // Nothing of the input behind it (an inserted "▁", offsets trimmed away): show what
+            // the token says, decoded if it is bytes.
+            if (bytes.byteish[i])
+                for (const Segment& s : segments)
+                    hf::uni::append_utf8(shown, s.c);
+            else
+                shown = out.tokens[i];
+        }
+        out.text[i] = std::move(shown);
+    }
+}
+
 }  // namespace
 
 // ---- Impl -------------------------------------------------------------------------------
@@ -167,148 +366,11 @@ Encoding HfTokenizer::encode(std::string_view text, std::optional<std::string_vi
     std::vector<std::string> texts{unicode::sanitize_utf8(text)};
     if (pair) texts.push_back(unicode::sanitize_utf8(*pair));
 
-    std::vector<EncTokens> encodings;
-    try {
-        for (std::size_t i = 0; i < texts.size(); ++i)
-            encodings.push_back(m.encode_sequence(texts[i], static_cast<std::uint32_t>(i)));
-    } catch (const DataError&) {
-        throw;
-    } catch (const std::runtime_error& e) {
-        // PCRE2 giving up on a pathological text (its match limits).
-        throw DataError(m.name + ": " + e.what());
-    }
-    for (std::size_t i = 0; i < encodings.size(); ++i)
-        for (EncToken& t : encodings[i]) {
-            t.sequence = static_cast<std::int32_t>(i);
-            t.type_id = static_cast<std::uint32_t>(i);
-        }
+    std::vector<EncTokens> encodings = encode_texts(m, texts);
     if (m.post_processor) m.post_processor->process(encodings, add_special_tokens);
-
-    EncTokens all;
-    for (EncTokens& e : encodings)
-        for (EncToken& t : e)
-            all.push_back(std::move(t));
-
-    Encoding out;
-    const std::size_t n = all.size();
-    out.ids.reserve(n);
-    out.tokens.reserve(n);
-    out.text.resize(n);
-    out.offsets.reserve(n);
-    out.special.reserve(n);
-    out.type_ids.reserve(n);
-    out.sequence.reserve(n);
-    for (const EncToken& t : all) {
-        out.ids.push_back(t.id);
-        out.tokens.push_back(t.added ? m.token_string(t.id) : t.value);
-        out.offsets.emplace_back(t.begin, t.end);
-        out.special.push_back(t.special);
-        out.type_ids.push_back(t.type_id);
-        out.sequence.push_back(t.sequence);
-    }
-
-    // Display text.  Byte-level and byte-fallback tokens may hold part of a character; the
-    // bytes of consecutive model tokens of one text are decoded together so that every piece
-    // of a split character can say which piece it is.
-    struct Segment {
-        char32_t c;
-        int k, n;  // piece k of n (1 of 1: a whole character)
-    };
-    std::vector<std::vector<Segment>> segments(n);
-    std::vector<bool> byteish(n, false);
-    std::string run;                     // the bytes of consecutive byte tokens of one text
-    std::vector<std::size_t> run_token;  // the token each byte of `run` came from
-    const auto decode_run = [&] {
-        for (std::size_t pos = 0; pos < run.size();) {
-            const auto d = unicode::decode(run, pos, unicode::Utf8Check::Lenient);
-            const std::size_t end = pos + d.length;
-            const auto starts_piece = [&](std::size_t b) {
-                return b == pos || run_token[b] != run_token[b - 1];
-            };
-            int count = 0;
-            for (std::size_t b = pos; b < end; ++b)
-                count += starts_piece(b);
-            int k = 0;
-            for (std::size_t b = pos; b < end; ++b)
-                if (starts_piece(b)) {
-                    // Ill-formed bytes: a whole U+FFFD for each token they touch.
-                    segments[run_token[b]].push_back(d.replaced
-                                                         ? Segment{d.code_point, 1, 1}
-                                                         : Segment{d.code_point, ++k, count});
-                }
-            pos = end;
-        }
-        run.clear();
-        run_token.clear();
-    };
-    std::int32_t last_sequence = -2;
-    std::string bytes;
-    for (std::size_t i = 0; i < n; ++i) {
-        const EncToken& t = all[i];
-        bool ok = !t.added && t.sequence >= 0;
-        bytes.clear();
-        if (ok && m.byte_level) {
-            for (std::size_t p = 0; p < t.value.size() && ok;) {
-                std::size_t len;
-                const int b = hf::char_to_byte(hf::uni::decode(t.value, p, &len));
-                ok = b >= 0;
-                bytes.push_back(static_cast<char>(b));
-                p += len;
-            }
-        } else if (ok && m.byte_fallback && fallback_byte(t.value) >= 0) {
-            bytes.push_back(static_cast<char>(fallback_byte(t.value)));
-        } else {
-            ok = false;
-        }
-        if (!ok || t.sequence != last_sequence) decode_run();
-        if (!ok) continue;
-        last_sequence = t.sequence;
-        byteish[i] = true;
-        run += bytes;
-        run_token.insert(run_token.end(), bytes.size(), i);
-    }
-    decode_run();
-
-    std::vector<std::vector<std::size_t>> starts;
-    for (const std::string& s : texts)
-        starts.push_back(char_starts(s));
-    for (std::size_t i = 0; i < n; ++i) {
-        const EncToken& t = all[i];
-        if (t.sequence < 0) {
-            out.text[i] = t.value;
-            continue;
-        }
-        const auto seq = static_cast<std::size_t>(t.sequence);
-        bool split_char = false;
-        for (const Segment& s : segments[i])
-            split_char = split_char || s.n > 1 || s.c == 0xFFFD;
-        if (byteish[i] && split_char) {
-            std::string label;
-            for (const Segment& s : segments[i]) {
-                hf::uni::append_utf8(label, s.c);
-                if (s.n > 1) label += "[" + std::to_string(s.k) + "/" + std::to_string(s.n) + "]";
-            }
-            out.text[i] = std::move(label);
-            continue;
-        }
-        if (!t.added && only_metaspace(t.value)) {
-            // A lone "▁" stands for a space even where the offsets point at the word after it
-            // (the one Prepend/Metaspace inserted shares the alignment of the first character).
-            out.text[i] = std::string(hf::uni::count_chars(t.value), ' ');
-            continue;
-        }
-        std::string shown = substring(texts[seq], starts[seq], t.begin, t.end);
-        if (shown.empty()) {
-            // Nothing of the input behind it (an inserted "▁", offsets trimmed away): show what
-            // the token says, decoded if it is bytes.
-            if (byteish[i])
-                for (const Segment& s : segments[i])
-                    hf::uni::append_utf8(shown, s.c);
-            else
-                shown = out.tokens[i];
-        }
-        out.text[i] = std::move(shown);
-    }
+    const EncTokens all = concatenate(encodings);
+    Encoding out = encoding_columns(m, all);
+    fill_display_text(out, all, decode_byte_tokens(m, all), texts);
     return out;
 }
 

@@ -888,73 +888,77 @@ std::unique_ptr<Impl> load_vocab_txt(const fs::path& dir, const TokenizerConfig&
     return t;
 }
 
-std::unique_ptr<Impl> load_vocab_json(const fs::path& dir, const TokenizerConfig& c) {
-    const std::string vocab_file = (dir / "vocab.json").string();
-    const std::string merges_file = (dir / "merges.txt").string();
-    if (!fs::exists(merges_file))
-        throw DataError(merges_file + ": missing (vocab.json needs merges.txt beside it)");
-    const bool roberta =
-        c.tokenizer_class == "RobertaTokenizer" || c.tokenizer_class == "RobertaTokenizerFast";
-
-    auto model = std::make_unique<BpeModel>();
-    model->name = vocab_file;
-    {
-        const Reader r(vocab_file);
-        const std::string text = io::read_file(vocab_file);
-        const json::Document doc = r.parse(text);
-        read_vocab(r, doc.root(), "", model->vocab());
-    }
-    {
-        // GPT2Tokenizer: the first line (#version) and the last (after the final newline) are
-        // dropped, the rest split on whitespace; a pair seen twice keeps its first rank.
-        const std::string text = io::read_file(merges_file);
-        if (!json::is_valid_utf8(text)) throw DataError(merges_file + ": not valid UTF-8");
-        std::vector<std::string_view> lines;
-        std::size_t start = 0;
-        for (std::size_t i = 0; i <= text.size(); ++i)
-            if (i == text.size() || text[i] == '\n') {
-                std::string_view line(text.data() + start, i - start);
-                if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-                lines.push_back(line);
-                start = i + 1;
-            }
-        model->merges.reserve(lines.size());
-        std::uint32_t rank = 0;
-        std::string merged;
-        for (std::size_t n = 1; n + 1 < lines.size(); ++n) {
-            const std::string_view line = lines[n];
-            std::vector<std::string_view> parts;
-            for (std::size_t p = 0; p < line.size();) {
-                std::size_t len;
-                if (uni::is_whitespace(uni::decode(line, p, &len))) {
-                    p += len;
-                    continue;
-                }
-                const std::size_t b = p;
-                while (p < line.size() && !uni::is_whitespace(uni::decode(line, p, &len)))
-                    p += len;
-                parts.push_back(line.substr(b, p - b));
-            }
-            const std::string where = merges_file + ": line " + std::to_string(n + 1);
-            if (parts.size() != 2) throw DataError(where + ": expected two tokens");
-            const auto a = model->vocab().find(parts[0]);
-            const auto b = model->vocab().find(parts[1]);
-            merged.assign(parts[0]);
-            merged.append(parts[1]);
-            const auto m = model->vocab().find(merged);
-            if (!a || !b || !m)
-                throw DataError(where + ": " +
-                                json::quote(!a   ? parts[0]
-                                            : !b ? parts[1]
-                                                 : merged) +
-                                " is not in vocab.json");
-            if (model->merges.insert(*a, *b, rank, *m, /*overwrite=*/false)) ++rank;
+/// GPT2Tokenizer's lines of merges.txt: split at "\n" (a "\r" before it dropped), the last
+/// (after the final newline) kept.
+std::vector<std::string_view> merges_lines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= text.size(); ++i)
+        if (i == text.size() || text[i] == '\n') {
+            std::string_view line(text.data() + start, i - start);
+            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+            lines.push_back(line);
+            start = i + 1;
         }
-    }
-    model->finish();
+    return lines;
+}
 
+/// The words of a line between runs of Unicode whitespace (Python's str.split()).
+std::vector<std::string_view> split_on_whitespace(std::string_view line) {
+    std::vector<std::string_view> parts;
+    for (std::size_t p = 0; p < line.size();) {
+        std::size_t len;
+        if (uni::is_whitespace(uni::decode(line, p, &len))) {
+            p += len;
+            continue;
+        }
+        const std::size_t b = p;
+        while (p < line.size() && !uni::is_whitespace(uni::decode(line, p, &len)))
+            p += len;
+        parts.push_back(line.substr(b, p - b));
+    }
+    return parts;
+}
+
+void read_vocab_json_file(const std::string& vocab_file, BpeModel& model) {
+    const Reader r(vocab_file);
+    const std::string text = io::read_file(vocab_file);
+    const json::Document doc = r.parse(text);
+    read_vocab(r, doc.root(), "", model.vocab());
+}
+
+void read_merges_txt(const std::string& merges_file, BpeModel& model) {
+    // GPT2Tokenizer: the first line (#version) and the last (after the final newline) are
+    // dropped, the rest split on whitespace; a pair seen twice keeps its first rank.
+    const std::string text = io::read_file(merges_file);
+    if (!json::is_valid_utf8(text)) throw DataError(merges_file + ": not valid UTF-8");
+    const std::vector<std::string_view> lines = merges_lines(text);
+    model.merges.reserve(lines.size());
+    std::uint32_t rank = 0;
+    std::string merged;
+    for (std::size_t n = 1; n + 1 < lines.size(); ++n) {
+        const std::vector<std::string_view> parts = split_on_whitespace(lines[n]);
+        const std::string where = merges_file + ": line " + std::to_string(n + 1);
+        if (parts.size() != 2) throw DataError(where + ": expected two tokens");
+        const auto a = model.vocab().find(parts[0]);
+        const auto b = model.vocab().find(parts[1]);
+        merged.assign(parts[0]);
+        merged.append(parts[1]);
+        const auto m = model.vocab().find(merged);
+        if (!a || !b || !m)
+            throw DataError(where + ": " +
+                            json::quote(!a   ? parts[0]
+                                        : !b ? parts[1]
+                                             : merged) +
+                            " is not in vocab.json");
+        if (model.merges.insert(*a, *b, rank, *m, /*overwrite=*/false)) ++rank;
+    }
+}
+
+/// The config with the special tokens GPT2Tokenizer or RobertaTokenizer default to where it
+/// names none.
+TokenizerConfig with_bpe_specials(const TokenizerConfig& c, bool roberta) {
     TokenizerConfig cfg = c;
-    const char* unk_default = roberta ? "<unk>" : "<|endoftext|>";
     const auto fill = [&](const char* key, const char* fallback) {
         if (!cfg.special.count(key)) {
             AddedToken t;
@@ -979,7 +983,53 @@ std::unique_ptr<Impl> load_vocab_json(const fs::path& dir, const TokenizerConfig
         fill("eos_token", "<|endoftext|>");
         fill("unk_token", "<|endoftext|>");
     }
+    return cfg;
+}
 
+/// RobertaConverter's processor, GPT2Converter's with add_bos_token, else its byte-level one.
+std::unique_ptr<PostProcessor> bpe_post_processor(const Impl& t, const TokenizerConfig& cfg,
+                                                  bool roberta, const std::string& unk) {
+    const std::string& file = t.name;
+    if (roberta) {
+        auto post = std::make_unique<RobertaProcessing>();
+        const std::string sep = special_or(cfg, "sep_token", "</s>");
+        const std::string cls = special_or(cfg, "cls_token", "<s>");
+        post->sep = {sep, slow_token_id(t, sep, unk, file)};
+        post->cls = {cls, slow_token_id(t, cls, unk, file)};
+        post->add_prefix_space = cfg.add_prefix_space.value_or(false);
+        post->trim_offsets = true;
+        return post;
+    }
+    if (cfg.add_bos_token.value_or(false)) {
+        const std::string bos = special_or(cfg, "bos_token", "<|endoftext|>");
+        auto post = std::make_unique<TemplateProcessing>();
+        using P = TemplateProcessing::Piece;
+        post->single = {P{false, 0, bos, 0}, P{true, 0, "", 0}};
+        post->pair = {P{false, 0, bos, 0}, P{true, 0, "", 0}, P{true, 1, "", 1}};
+        post->specials[bos] = {{slow_token_id(t, bos, unk, file)}, {bos}};
+        return post;
+    }
+    auto post = std::make_unique<ByteLevelProcessing>();
+    post->trim_offsets = false;  // GPT2Converter: the processor changes nothing
+    return post;
+}
+
+std::unique_ptr<Impl> load_vocab_json(const fs::path& dir, const TokenizerConfig& c) {
+    const std::string vocab_file = (dir / "vocab.json").string();
+    const std::string merges_file = (dir / "merges.txt").string();
+    if (!fs::exists(merges_file))
+        throw DataError(merges_file + ": missing (vocab.json needs merges.txt beside it)");
+    const bool roberta =
+        c.tokenizer_class == "RobertaTokenizer" || c.tokenizer_class == "RobertaTokenizerFast";
+
+    auto model = std::make_unique<BpeModel>();
+    model->name = vocab_file;
+    read_vocab_json_file(vocab_file, *model);
+    read_merges_txt(merges_file, *model);
+    model->finish();
+
+    const TokenizerConfig cfg = with_bpe_specials(c, roberta);
+    const char* unk_default = roberta ? "<unk>" : "<|endoftext|>";
     auto t = std::make_unique<Impl>();
     t->name = vocab_file;
     auto pre = std::make_unique<ByteLevelPreTokenizer>();
@@ -989,28 +1039,7 @@ std::unique_ptr<Impl> load_vocab_json(const fs::path& dir, const TokenizerConfig
     t->model = std::move(model);
     t->added.add_tokens(tokens_to_add(cfg, t->added), *t->model, nullptr, vocab_file);
     const std::string unk = special_or(cfg, "unk_token", unk_default);
-    if (roberta) {
-        auto post = std::make_unique<RobertaProcessing>();
-        const std::string sep = special_or(cfg, "sep_token", "</s>");
-        const std::string cls = special_or(cfg, "cls_token", "<s>");
-        post->sep = {sep, slow_token_id(*t, sep, unk, vocab_file)};
-        post->cls = {cls, slow_token_id(*t, cls, unk, vocab_file)};
-        post->add_prefix_space = cfg.add_prefix_space.value_or(false);
-        post->trim_offsets = true;
-        t->post_processor = std::move(post);
-    } else if (cfg.add_bos_token.value_or(false)) {
-        const std::string bos = special_or(cfg, "bos_token", "<|endoftext|>");
-        auto post = std::make_unique<TemplateProcessing>();
-        using P = TemplateProcessing::Piece;
-        post->single = {P{false, 0, bos, 0}, P{true, 0, "", 0}};
-        post->pair = {P{false, 0, bos, 0}, P{true, 0, "", 0}, P{true, 1, "", 1}};
-        post->specials[bos] = {{slow_token_id(*t, bos, unk, vocab_file)}, {bos}};
-        t->post_processor = std::move(post);
-    } else {
-        auto post = std::make_unique<ByteLevelProcessing>();
-        post->trim_offsets = false;  // GPT2Converter: the processor changes nothing
-        t->post_processor = std::move(post);
-    }
+    t->post_processor = bpe_post_processor(*t, cfg, roberta, unk);
     if (const auto it = cfg.special.find("bos_token"); it != cfg.special.end())
         t->config_bos = slow_token_id(*t, it->second.content, unk, vocab_file);
     finish(*t);

@@ -1,4 +1,4 @@
-#include "ui/classroom/view_tabs.h"
+#include "ui/widgets/view_tabs.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -41,7 +41,20 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
+    layout->addWidget(createBanner());
+    layout->addWidget(createTabs(), 1);
+    retranslate();
+    // In this order: where several follow one signal of the document (the model folder, the
+    // token focus), the banner and the model tab hear it before the trace is announced.
+    connectBanner();
+    connectModelTab();
+    connectViews();
+    connectDocument();
+}
 
+/// The banner that explains a loaded example: title, fold and close on the first row, the
+/// explanation under them, then the note and Restore button.  Hidden until an example opens.
+QWidget* ViewTabs::createBanner() {
     banner_ = new QWidget(this);
     banner_->setObjectName(QStringLiteral("exampleBanner"));
     banner_->setAttribute(Qt::WA_StyledBackground);
@@ -66,6 +79,30 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     banner_text_->setWordWrap(true);
     banner_text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     banner_text_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QHBoxLayout* note_row = createBannerNote();
+    // The explanation folds away to its title: presenting, the figure needs the room (the
+    // teacher tells the story), and one click brings the text back.
+    banner_fold_ = new QToolButton(banner_);
+    banner_fold_->setObjectName(QStringLiteral("exampleFoldButton"));
+    banner_fold_->setAutoRaise(true);
+    banner_fold_->setCheckable(true);
+    banner_fold_->setChecked(true);
+    banner_fold_->setArrowType(Qt::UpArrow);
+    banner_close_ = new QToolButton(banner_);
+    banner_close_->setAutoRaise(true);
+    banner_close_->setText(QStringLiteral("✕"));
+    bl->addWidget(banner_title_, 0, 0);
+    bl->addWidget(banner_fold_, 0, 1, Qt::AlignTop);
+    bl->addWidget(banner_close_, 0, 2, Qt::AlignTop);
+    bl->addWidget(banner_text_, 1, 0, 1, 3);
+    bl->addLayout(note_row, 2, 0, 1, 3);
+    bl->setColumnStretch(0, 1);
+    banner_->hide();
+    return banner_;
+}
+
+/// The banner's row that says the text is the user's own, with its Restore button (hidden).
+QHBoxLayout* ViewTabs::createBannerNote() {
     // Once the text is the user's own, the explanation no longer describes the figure.
     auto* note_row = new QHBoxLayout;
     banner_note_ = new QLabel(banner_);
@@ -81,47 +118,11 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     note_row->addWidget(banner_restore_);
     banner_note_->hide();
     banner_restore_->hide();
-    // The explanation folds away to its title: presenting, the figure needs the room (the
-    // teacher tells the story), and one click brings the text back.
-    banner_fold_ = new QToolButton(banner_);
-    banner_fold_->setObjectName(QStringLiteral("exampleFoldButton"));
-    banner_fold_->setAutoRaise(true);
-    banner_fold_->setCheckable(true);
-    banner_fold_->setChecked(true);
-    banner_fold_->setArrowType(Qt::UpArrow);
-    connect(banner_fold_, &QToolButton::toggled, this, [this](bool expanded) {
-        banner_text_->setVisible(expanded);
-        banner_fold_->setArrowType(expanded ? Qt::UpArrow : Qt::DownArrow);
-    });
-    banner_close_ = new QToolButton(banner_);
-    banner_close_->setAutoRaise(true);
-    banner_close_->setText(QStringLiteral("✕"));
-    bl->addWidget(banner_title_, 0, 0);
-    bl->addWidget(banner_fold_, 0, 1, Qt::AlignTop);
-    bl->addWidget(banner_close_, 0, 2, Qt::AlignTop);
-    bl->addWidget(banner_text_, 1, 0, 1, 3);
-    bl->addLayout(note_row, 2, 0, 1, 3);
-    bl->setColumnStretch(0, 1);
-    banner_->hide();
-    layout->addWidget(banner_);
-    connect(banner_close_, &QToolButton::clicked, this, &ViewTabs::hideExplanation);
-    connect(banner_restore_, &QPushButton::clicked, this, [this] {
-        doc_->setUseTokenList(example_.use_token_list);
-        doc_->setTokenListA(example_.token_list_a);
-        doc_->setTokenListB(example_.token_list_b);
-        doc_->setTextA(example_.text_a);
-        doc_->setTextB(example_.text_b);
-    });
-    // An explanation of another source's heads is wrong: it closes.
-    connect(doc_, &AttentionDocument::modelFolderChanged, this, [this](const QString& folder) {
-        if (folder != example_.model_folder) hideExplanation();
-    });
-    for (auto signal :
-         {&AttentionDocument::textAChanged, &AttentionDocument::textBChanged,
-          &AttentionDocument::tokenListAChanged, &AttentionDocument::tokenListBChanged})
-        connect(doc_, signal, this, &ViewTabs::syncExampleNote);
-    connect(doc_, &AttentionDocument::useTokenListChanged, this, &ViewTabs::syncExampleNote);
+    return note_row;
+}
 
+/// The tab widget and every view in it, in the order of Tab.
+QTabWidget* ViewTabs::createTabs() {
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("viewTabWidget"));
     tabs_->setDocumentMode(true);
@@ -134,7 +135,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     tabs_->addTab(lines_, QString());
     tabs_->addTab(stats_, QString());
     tabs_->addTab(compare_, QString());
-    tabs_->addTab(makeModelTab(), QString());
+    tabs_->addTab(createModelTab(), QString());
     atlas_ = new AtlasView(tabs_);
     tabs_->addTab(atlas_, QString());
     lens_ = new LensView(tabs_);
@@ -144,9 +145,35 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     tabs_->addTab(patch_, QString());
     positions_ = new PositionsView(doc_, tabs_);
     tabs_->addTab(positions_, QString());
-    layout->addWidget(tabs_, 1);
-    retranslate();
+    return tabs_;
+}
 
+/// The banner's buttons, and the document's changes that close it or show its note.
+void ViewTabs::connectBanner() {
+    connect(banner_fold_, &QToolButton::toggled, this, &ViewTabs::foldExplanation);
+    connect(banner_close_, &QToolButton::clicked, this, &ViewTabs::hideExplanation);
+    connect(banner_restore_, &QPushButton::clicked, this, &ViewTabs::restoreExampleText);
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, &ViewTabs::followModelFolder);
+    for (auto signal :
+         {&AttentionDocument::textAChanged, &AttentionDocument::textBChanged,
+          &AttentionDocument::tokenListAChanged, &AttentionDocument::tokenListBChanged})
+        connect(doc_, signal, this, &ViewTabs::syncExampleNote);
+    connect(doc_, &AttentionDocument::useTokenListChanged, this, &ViewTabs::syncExampleNote);
+}
+
+/// The model tab's bar writes the document's token focus and thumbnails, and follows them.
+void ViewTabs::connectModelTab() {
+    connect(all_layers_, &QPushButton::clicked, this, [this] { doc_->setModelScope(-1, -1); });
+    connect(focus_mode_, &QComboBox::activated, this, &ViewTabs::applyTokenFocus);
+    connect(focus_token_, &QComboBox::activated, this, &ViewTabs::applyTokenFocus);
+    connect(doc_, &AttentionDocument::tokenFocusChanged, this, &ViewTabs::syncTokenFocus);
+    connect(thumbnails_, &QComboBox::activated, this,
+            [this](int index) { doc_->setModelThumbnails(ModelThumbnails(index)); });
+    connect(doc_, &AttentionDocument::modelThumbnailsChanged, this, &ViewTabs::syncTokenFocus);
+}
+
+/// The views' own signals, passed on as this widget's; and the change of tab.
+void ViewTabs::connectViews() {
     connect(steps_, &StepsView::hovered, this, &ViewTabs::hovered);
     connect(lines_, &LinesView::hovered, this, &ViewTabs::hovered);
     connect(compare_, &CompareView::hovered, this, &ViewTabs::hovered);
@@ -165,25 +192,54 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connect(positions_, &PositionsView::fullMapRequested, this, &ViewTabs::sourcedFullMapRequested);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
-    connect(tabs_, &QTabWidget::currentChanged, this, [this] {
-        if (stale_) refreshViews(currentTab());
-        emit hovered(QString());
-        emit stepsShown(layerStepsShown());
-        emit lensShown(currentTab() == LensTab);
-        emit traceWanted(wantedTrace());
-        if (QWidget* w = tabs_->currentWidget()) w->setFocus();
-    });
-    const auto trace = [this] { emit traceWanted(wantedTrace()); };
+    connect(tabs_, &QTabWidget::currentChanged, this, &ViewTabs::followCurrentTab);
+}
+
+/// What the tabs announce and draw that follows the document.
+void ViewTabs::connectDocument() {
     // The whole model needs no pass of one layer's steps, and one layer no trace.
-    connect(doc_, &AttentionDocument::wholeModelChanged, this, [this] {
-        emit stepsShown(layerStepsShown());
-        emit traceWanted(wantedTrace());
-    });
-    connect(doc_, &AttentionDocument::tokenFocusChanged, this, trace);
-    connect(doc_, &AttentionDocument::modelFolderChanged, this, trace);
+    connect(doc_, &AttentionDocument::wholeModelChanged, this, &ViewTabs::followWholeModel);
+    connect(doc_, &AttentionDocument::tokenFocusChanged, this, &ViewTabs::announceTrace);
+    connect(doc_, &AttentionDocument::modelFolderChanged, this, &ViewTabs::announceTrace);
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::refreshStatistics);
     connect(doc_, &AttentionDocument::figureOptionsChanged, this,
             [this] { lens_->setColormap(doc_->figureOptions().colormap); });
+}
+
+void ViewTabs::foldExplanation(bool expanded) {
+    banner_text_->setVisible(expanded);
+    banner_fold_->setArrowType(expanded ? Qt::UpArrow : Qt::DownArrow);
+}
+
+void ViewTabs::restoreExampleText() {
+    doc_->setUseTokenList(example_.use_token_list);
+    doc_->setTokenListA(example_.token_list_a);
+    doc_->setTokenListB(example_.token_list_b);
+    doc_->setTextA(example_.text_a);
+    doc_->setTextB(example_.text_b);
+}
+
+void ViewTabs::followModelFolder(const QString& folder) {
+    // An explanation of another source's heads is wrong: it closes.
+    if (folder != example_.model_folder) hideExplanation();
+}
+
+void ViewTabs::followCurrentTab() {
+    if (stale_) refreshViews(currentTab());
+    emit hovered(QString());
+    emit stepsShown(layerStepsShown());
+    emit lensShown(currentTab() == LensTab);
+    emit traceWanted(wantedTrace());
+    if (QWidget* w = tabs_->currentWidget()) w->setFocus();
+}
+
+void ViewTabs::followWholeModel() {
+    emit stepsShown(layerStepsShown());
+    emit traceWanted(wantedTrace());
+}
+
+void ViewTabs::announceTrace() {
+    emit traceWanted(wantedTrace());
 }
 
 namespace {
@@ -264,7 +320,7 @@ void ViewTabs::retranslate() {
     banner_fold_->setToolTip(tr("Fold the explanation to its title, or unfold it"));
 }
 
-QWidget* ViewTabs::makeModelTab() {
+QWidget* ViewTabs::createModelTab() {
     auto* page = new QWidget(tabs_);
     auto* v = new QVBoxLayout(page);
     v->setContentsMargins(0, 4, 0, 0);
@@ -293,22 +349,16 @@ QWidget* ViewTabs::makeModelTab() {
     all_layers_->setObjectName(QStringLiteral("allLayersButton"));
     all_layers_->hide();
     bar->addWidget(all_layers_);
-    connect(all_layers_, &QPushButton::clicked, this, [this] { doc_->setModelScope(-1, -1); });
     v->addLayout(bar);
     model_ = new ModelView(page);
     v->addWidget(model_, 1);
     page->setFocusProxy(model_);
-    auto apply = [this] {
-        const int mode = focus_mode_->currentIndex();
-        doc_->setTokenFocus(mode == 0 ? -1 : std::max(0, focus_token_->currentIndex()), mode == 2);
-    };
-    connect(focus_mode_, &QComboBox::activated, this, apply);
-    connect(focus_token_, &QComboBox::activated, this, apply);
-    connect(doc_, &AttentionDocument::tokenFocusChanged, this, &ViewTabs::syncTokenFocus);
-    connect(thumbnails_, &QComboBox::activated, this,
-            [this](int index) { doc_->setModelThumbnails(ModelThumbnails(index)); });
-    connect(doc_, &AttentionDocument::modelThumbnailsChanged, this, &ViewTabs::syncTokenFocus);
     return page;
+}
+
+void ViewTabs::applyTokenFocus() {
+    const int mode = focus_mode_->currentIndex();
+    doc_->setTokenFocus(mode == 0 ? -1 : std::max(0, focus_token_->currentIndex()), mode == 2);
 }
 
 void ViewTabs::syncTokenFocus() {

@@ -1,7 +1,9 @@
-// The views of the main window's centre, one tab each: the heatmap grid, the computation
-// steps, the head lines, the head statistics and the comparison of two configurations; and
-// above them the banner that explains a loaded example.  Every view shows the same
-// snapshot from the one compute worker and reads and writes the one AttentionDocument.
+// The views of the main window's centre, one tab each: the heatmap grid, the classroom's
+// computation steps, head lines, head statistics and comparison of two configurations, and a
+// trained model's views (model/: every head, the head atlas, the logit lens, patching,
+// positions); and above them the banner that explains a loaded example.  Every view shows
+// the same snapshot from the one compute worker and reads and writes the one
+// AttentionDocument.
 #pragma once
 
 #include <QWidget>
@@ -11,6 +13,7 @@
 #include "ui/document/attention_config.h"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QTabWidget;
@@ -120,12 +123,36 @@ class ViewTabs : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    // The constructor's steps, in order.
+    QWidget* createBanner();
+    QHBoxLayout* createBannerNote();
+    QTabWidget* createTabs();
+    /// The model tab's "Show: [every map | from a token | to a token]  Token: [...]".
+    QWidget* createModelTab();
+    void connectBanner();
+    void connectModelTab();
+    void connectViews();
+    void connectDocument();
+    // What the banner's buttons, the model tab's bar, the tabs and the document ask.
+    /// Shows (true) or folds away the explanation under the banner's title.
+    void foldExplanation(bool expanded);
+    /// The example's text back in the document (the banner's Restore button).
+    void restoreExampleText();
+    /// Closes the explanation when the source is no longer the example's.
+    void followModelFolder(const QString& folder);
+    /// The model tab's Show and Token combos into the document's token focus.
+    void applyTokenFocus();
+    /// Another tab is current: it catches up, and what is shown is announced again.
+    void followCurrentTab();
+    /// The Steps tab's whole-model mode changed: what it shows is announced again.
+    void followWholeModel();
+    /// Emits traceWanted() for what is shown now.
+    void announceTrace();
+
     void retranslate();
     void refreshStatistics();
     /// Gives the views snapshot_: those of tab `only`, or every one (-1).
     void refreshViews(int only);
-    /// The model tab's "Show: [every map | from a token | to a token]  Token: [...]".
-    QWidget* makeModelTab();
     void syncTokenFocus();
     /// The banner's note and Restore button follow whether the text is still the example's.
     void syncExampleNote();
