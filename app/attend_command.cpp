@@ -15,6 +15,7 @@
 #include "engine/io/npy.h"
 #include "engine/io/safetensors.h"
 #include "engine/layers/multi_head_attention.h"
+#include "engine/models/effective_attention.h"
 
 namespace attnviz::cli {
 
@@ -31,6 +32,7 @@ struct AttendOptions {
     bool train = false;
     SeedOptions seeds;
     std::optional<std::string> out_weights, out_mean, out_output;
+    std::string effective = "weights";  ///< --effective: the weights, or their norm-based maps
     MemoryOptions memory;
     int threads = 1;
     // A Hugging Face model folder instead of one layer's .npy inputs.
@@ -49,6 +51,15 @@ void require_output_folder(const std::string& path, const char* option) {
     if (!parent.empty() && !fs::is_directory(parent, ec))
         throw DataError(std::string(option) + " '" + path + "': folder '" + parent.string() +
                         "' does not exist");
+}
+
+std::int64_t token_index(std::int64_t position, std::int64_t tokens, const char* option) {
+    const std::int64_t at = position < 0 ? tokens + position : position - 1;
+    if (position == 0 || at < 0 || at >= tokens)
+        throw UsageError(std::string(option) + " " + std::to_string(position) + " is not in the " +
+                         std::to_string(tokens) + " tokens (1 to " + std::to_string(tokens) +
+                         ", or negative from the end)");
+    return at;
 }
 
 namespace {
@@ -145,6 +156,7 @@ int attend_model(const AttendOptions& o) {
     r.out_weights = o.out_weights.value_or("");
     r.out_mean = o.out_mean.value_or("");
     r.out_tokens = o.out_tokens.value_or("");
+    r.effective = o.effective == "norm";
     attend_with_model(r);
     return 0;
 }
@@ -244,11 +256,20 @@ int attend(const AttendOptions& o) {
         restrict_forward(scope, int(options.num_heads), L, S + (scope.windowed() ? 0 : extra),
                          &fwd);
     }
+    // The layer's norm-based map needs every head's weights; the kept ones are written.
+    const std::int64_t kept_heads = fwd.weights_heads < 0 ? num_heads : fwd.weights_heads;
+    if (o.effective == "norm") fwd.weights_heads = -1;
     AttentionResult r;
     try {
         r = mha.forward(query, key, value, fwd);
     } catch (const std::invalid_argument& e) {
         throw DataError(e.what());
+    }
+    if (o.effective == "norm") {
+        models::EffectiveAttention norm =
+            models::effective_attention(mha, value, r, fwd, kept_heads, o.threads);
+        r.weights = std::move(norm.heads);
+        r.mean_weights = std::move(norm.layer);
     }
     if (unbatched) {  // PyTorch's unbatched shapes: [H, L, S'], [L, S'], [L, E]
         if (!r.weights.shape.empty()) r.weights.shape.erase(r.weights.shape.begin());
@@ -342,6 +363,12 @@ void add_attend_command(CLI::App& app, CommandContext& ctx) {
              "their mean over heads [N,L,S'] (--model: [layers,L,L])")
         ->group(outputs);
     add_text(*sub, "--out-output", &o->out_output, "O.npy", "the attention output [N,L,E]")
+        ->group(outputs);
+    add_choice(*sub, "--effective", &o->effective, {"weights", "norm"},
+               "what --out-weights and --out-mean hold: the weights and their mean, or the "
+               "norm-based maps of Kobayashi et al. 2020: per head ||a_ij f_h(x_j)|| (the value "
+               "through the head's slice of the output projection) and, instead of the mean, the "
+               "layer's ||sum_h a_ij f_h(x_j)||, in the same layouts")
         ->group(outputs);
 
     add_memory_options(*sub, &o->memory, 1 << 20);

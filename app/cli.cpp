@@ -25,9 +25,10 @@ namespace attnviz::cli {
 namespace {
 
 /// The subcommands of app/, in the order the help lists them.
-constexpr AddCommand kCommands[] = {add_attend_command,   add_tokenize_command, add_inspect_command,
-                                    add_bench_command,    add_predict_command,  add_patch_command,
-                                    add_generate_command, add_stats_command};
+constexpr AddCommand kCommands[] = {
+    add_attend_command,    add_tokenize_command, add_inspect_command,  add_bench_command,
+    add_predict_command,   add_patch_command,    add_generate_command, add_stats_command,
+    add_attribute_command, add_qk_command,       add_circuits_command, add_flow_command};
 
 constexpr const char* kGuiGroup = "Desktop app";
 constexpr const char* kQtGroup = "Qt options (one dash, as Qt spells them, or two)";

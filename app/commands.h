@@ -15,6 +15,10 @@ namespace attnviz::cli {
 /// never computes for minutes and then fails to write, and never leaves one output of two.
 void require_output_folder(const std::string& path, const char* option);
 
+/// A position as the options give it (from 1; negative from the end, -1 the last) into one
+/// from 0; UsageError naming `option` when it is not one of the `tokens` tokens.
+std::int64_t token_index(std::int64_t position, std::int64_t tokens, const char* option);
+
 /// Activation patching's inputs, as `attnviz patch` and `attnviz export --view patch` spell
 /// them: --clean, --corrupt, --target, --distractor, --position.
 struct PatchInputOptions {
@@ -59,6 +63,14 @@ void add_patch_command(CLI::App& app, CommandContext& ctx);
 void add_generate_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz stats`: the statistics pass over a long text (engine/models/head_statistics.h).
 void add_stats_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz attribute`: direct logit attribution (engine/models/attribution.h).
+void add_attribute_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz qk`: QK attribution (engine/models/qk_attribution.h).
+void add_qk_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz circuits`: composition and copying scores (engine/models/circuits.h).
+void add_circuits_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz flow`: information-flow routes (engine/models/information_flow.h).
+void add_flow_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz export`: the window's figure, headless (ui/cli/export_command.h renders it).
 /// Not in attnviz_cli, which is Qt-free: app/main.cpp passes it as an extension.
 void add_export_command(CLI::App& app, CommandContext& ctx);

@@ -18,6 +18,7 @@
 #include "engine/io/file_util.h"
 #include "engine/io/json_writer.h"
 #include "engine/io/npy.h"
+#include "engine/models/effective_attention.h"
 #include "engine/models/flops.h"
 #include "engine/models/head_statistics.h"
 #include "engine/models/model_folder.h"
@@ -169,12 +170,17 @@ void attend_with_model(const ModelAttendRequest& r) {
     const std::int64_t heads = o.scope.heads;
     OutputSink sink(static_cast<std::int64_t>(o.scope.layers.size()), heads, o.scope.window_length,
                     !r.out_weights.empty(), !r.out_mean.empty());
-    models::ModelForwardOptions run = o;
+    models::ModelForwardOptions run =
+        r.effective ? models::EffectiveAttentionSink::pass_options(o) : o;
     run.masked_rows = r.masked_rows;
+    models::EffectiveAttentionSink effective(*m.model, sink, o.scope, r.threads);
     {
         const TerminalProgress bar(plan.weights.stream ? "weights streamed from the files" : "");
         run.control.progress = bar.callback();
-        m.model->forward(e.input, run, sink);
+        if (r.effective)
+            m.model->forward(e.input, run, effective);
+        else
+            m.model->forward(e.input, run, sink);
     }
     // Every output is computed before the first is written.
     std::string tokens_json;

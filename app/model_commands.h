@@ -35,6 +35,7 @@ struct ModelAttendRequest {
     std::string out_weights;  ///< float32 [layers, heads, L, L]
     std::string out_mean;     ///< float32 [layers, L, L]
     std::string out_tokens;   ///< the maps' tokens (models::attention_tokens_json)
+    bool effective = false;   ///< norm-based maps instead (models/effective_attention.h)
 };
 
 /// `attnviz attend --model DIR --text T ...`: every kept layer × head in one forward pass,

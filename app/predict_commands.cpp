@@ -89,12 +89,7 @@ std::vector<Index> parse_positions(const std::string& spec, Index L) {
         } catch (const std::exception&) {
             throw UsageError("--lens-positions " + spec + ": expected positions such as 1,5,-1");
         }
-        const Index at = p < 0 ? L + p : p - 1;  // from 1; -1 the last
-        if (p == 0 || at < 0 || at >= L)
-            throw UsageError("--lens-positions: position " + item + " is not in the " +
-                             std::to_string(L) + " tokens (1 to " + std::to_string(L) +
-                             ", or -1 for the last)");
-        out.push_back(at);
+        out.push_back(token_index(p, L, "--lens-positions"));
     }
     return out;
 }

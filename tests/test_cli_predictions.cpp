@@ -28,11 +28,6 @@ QString model_dir(const char* name) {
 QString out_path(const QString& name) {
     return QString::fromStdString(test::temp_dir()) + "/" + name;
 }
-QJsonObject read_json(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
 std::vector<Index> ids_of(const QJsonArray& a) {
     std::vector<Index> out;
     for (const QJsonValue v : a)
@@ -56,7 +51,7 @@ QList<QList<QByteArray>> read_csv(const QString& path) {
 /// top 10 (ids and probabilities) and the loss on each next token.
 void compare_predictions(const QString& csv, const QString& json, int L) {
     const QList<QList<QByteArray>> rows = read_csv(csv);
-    const QJsonObject o = read_json(json);
+    const QJsonObject o = test::read_json(json);
     QCOMPARE(rows.size(), 1 + L * 10);
     QCOMPARE(rows[0].join(','), QByteArray("position,token,next_token,loss,rank,id,prediction,"
                                            "probability"));
@@ -108,7 +103,7 @@ class TestCliPredictions : public QObject {
                            "--top-k", "3", "--ablate", "1.2,2.4", "--ablate-mode", "mean",
                            "--out-logits", logits, "--out-json", js});
         QVERIFY2(r.status == 0, qPrintable(r.err));
-        const QJsonObject o = read_json(js);
+        const QJsonObject o = test::read_json(js);
         const std::vector<Index> ids = ids_of(o.value("ids").toArray());
         const auto m = models::open_model_folder(dir.toStdString());
         models::PredictOptions po;
@@ -140,7 +135,7 @@ class TestCliPredictions : public QObject {
                                       "--distractor", "c", "--out", npy, "--out-json", js});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const Tensor got = io::read_npy(npy.toStdString());
-        const QJsonObject o = read_json(js);
+        const QJsonObject o = test::read_json(js);
         QCOMPARE(got.shape, (Shape{2, 4}));
         const double m_clean = o.value("m_clean").toDouble(),
                      m_corrupt = o.value("m_corrupt").toDouble();
@@ -208,10 +203,11 @@ class TestCliPredictions : public QObject {
                               ablate);
             QVERIFY2(r.status == 0, qPrintable(r.err));
             QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
-            const int L = int(read_json(js).value("ids").toArray().size());
+            const int L = int(test::read_json(js).value("ids").toArray().size());
             QCOMPARE(L, 10);
             compare_predictions(csv, js, L);
-            QVERIFY(std::abs(mean_csv_loss(csv) - read_json(js).value("loss").toDouble()) < 1e-4);
+            QVERIFY(std::abs(mean_csv_loss(csv) - test::read_json(js).value("loss").toDouble()) <
+                    1e-4);
         }
         // Knocking heads out changes the loss, in the export as in predict.
         const double intact = mean_csv_loss(out_path("pred.csv"));
@@ -311,7 +307,7 @@ class TestCliPredictions : public QObject {
         auto r = test::run_cli({"generate", "--model", dir, "--text", "Hello", "--max-new-tokens",
                                 "5", "--out-tokens", js, "--out-weights", maps});
         QVERIFY2(r.status == 0, qPrintable(r.err));
-        const QJsonObject o = read_json(js);
+        const QJsonObject o = test::read_json(js);
         std::vector<Index> all = ids_of(o.value("prompt_ids").toArray());
         const std::vector<Index> fresh = ids_of(o.value("ids").toArray());
         QVERIFY(!fresh.empty());
@@ -342,7 +338,7 @@ class TestCliPredictions : public QObject {
         r = test::run_cli(sample + QStringList{out_path("s1.json")});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         r = test::run_cli(sample + QStringList{out_path("s2.json")});
-        QCOMPARE(read_json(out_path("s1.json")), read_json(out_path("s2.json")));
+        QCOMPARE(test::read_json(out_path("s1.json")), test::read_json(out_path("s2.json")));
     }
 
     void exportGenerateDrawsTheContinuedText() {
@@ -375,7 +371,7 @@ class TestCliPredictions : public QObject {
             QVERIFY2(r.status == 0, qPrintable(r.err));
             r = test::run_cli(ex);
             QVERIFY2(r.status == 0, qPrintable(r.err));
-            const QJsonObject o = read_json(js);
+            const QJsonObject o = test::read_json(js);
             std::vector<Index> ids = ids_of(o.value("prompt_ids").toArray());
             const std::vector<Index> fresh = ids_of(o.value("ids").toArray());
             ids.insert(ids.end(), fresh.begin(), fresh.end());

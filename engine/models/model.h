@@ -184,6 +184,12 @@ class AttentionSink {
     virtual void on_rows(std::int64_t /*layer*/, std::size_t /*slot*/, const RowBlock& /*rows*/) {}
     /// After a layer's last on_rows.
     virtual void end_rows(std::int64_t /*layer*/) {}
+    /// A layer's values [L, kv_heads·head_dim] (after their bias), as its attention reads them:
+    /// a head's output is Σ_j α_ij v_j through its slice of the output projection, so a
+    /// source token's share needs them (models/attribution.h).  One variant only; only called
+    /// when wants_values().
+    virtual bool wants_values() const { return false; }
+    virtual void on_values(std::int64_t /*layer*/, const Tensor& /*values*/) {}
     /// With options.trace_position: one vector of the pass at that token, [rows, cols]
     /// (layer -1: the embeddings; layers: the head after the last layer).
     virtual void on_trace(std::int64_t /*layer*/, TraceStep /*step*/, const float* /*values*/,
@@ -228,6 +234,36 @@ class FinalStreamSink : public AttentionSink {
 
   private:
     std::int64_t layers_;
+};
+
+/// A layer's attention weights in float32, matrices [out, in] as nn.Linear keeps them, for what
+/// is computed from the weights and the residual stream (attribution.h, circuits.h).  Query head
+/// h reads rows [h·d, (h+1)·d) of q and its key/value head h / (heads / kv_heads); its output
+/// goes through columns [h·d, (h+1)·d) of o.
+struct AttentionWeights {
+    Tensor q, k, v;                 ///< [heads·d, hidden], [kv_heads·d, hidden] twice
+    Tensor q_bias, k_bias, v_bias;  ///< [heads·d], [kv_heads·d] twice; empty where none
+    Tensor o;                       ///< [hidden, heads·d]
+    Tensor o_bias;                  ///< [hidden]; empty where none
+    /// The norm attention reads the stream through (pre-norm models), [hidden]; the bias is
+    /// empty for RMSNorm.
+    Tensor norm_weight, norm_bias;
+    Tensor q_norm, k_norm;  ///< Qwen3's per-head RMSNorm on q and k, [d]; empty otherwise
+    /// What q·k is multiplied by before the softmax (1/√d; GPT-2's options).
+    double score_scale = 1.0;
+};
+
+/// What Model::attention_weights reads: everything, or the output projection alone (what the
+/// heads write into the stream, a quarter of the bytes, read by attribution.h on every request).
+enum class AttentionParts { All, Output };
+
+/// What a causal head reads the last residual stream with: the final norm and some rows of
+/// the unembedding.
+struct Readout {
+    Tensor norm_weight, norm_bias;  ///< [hidden]; the bias is empty for RMSNorm
+    double norm_eps = 0.0;
+    bool rms = false;  ///< RMSNorm (Llama, Qwen), else LayerNorm (GPT-2)
+    Tensor unembed;    ///< [ids, hidden]: the rows asked for
 };
 
 /// The language-model head a checkpoint has, read from its own weights.
@@ -352,6 +388,20 @@ class Model {
     virtual Tensor logits(const Tensor& residual, const std::vector<std::int64_t>& rows,
                           int threads = 1,
                           const std::vector<std::int64_t>* columns = nullptr) const = 0;
+    /// Layer `layer`'s attention weights (from 0), read from the files: a streamed model keeps
+    /// none of them.  std::invalid_argument for a layer that does not exist.  With
+    /// AttentionParts::Output only o and o_bias are filled.
+    virtual AttentionWeights attention_weights(
+        std::int64_t layer, AttentionParts parts = AttentionParts::All) const = 0;
+    /// The final norm and the unembedding rows `ids` of a causal head.  std::invalid_argument
+    /// for an id outside the vocabulary, or a model without a causal head.
+    virtual Readout readout(const std::vector<std::int64_t>& ids) const = 0;
+    /// Rows `ids` of the token embedding table, [ids, hidden] (W_E: no positions, no token
+    /// types), read from the files.  std::invalid_argument for an id outside the vocabulary.
+    virtual Tensor embedding_rows(const std::vector<std::int64_t>& ids) const = 0;
+    /// The rotary inverse frequencies [head_dim / 2] that ops::apply_rotary takes (scaled as
+    /// the config's rope_scaling says); empty for learned positions.
+    virtual const std::vector<double>& rotary_inv_freq() const = 0;
     /// Continues `prompt` with a key/value cache: each new token is one row of attention per
     /// head.  Causal models only (std::invalid_argument otherwise).
     virtual Generation generate(const std::vector<std::int64_t>& prompt,

@@ -113,6 +113,12 @@ class Transformer final : public Model {
                   const std::vector<Index>* columns) const override;
     Generation generate(const std::vector<Index>& prompt,
                         const GenerateOptions& options) const override;
+    // What analyses read (transformer_analysis.cpp).
+    AttentionWeights attention_weights(Index layer,
+                                       AttentionParts parts = AttentionParts::All) const override;
+    Readout readout(const std::vector<Index>& ids) const override;
+    Tensor embedding_rows(const std::vector<Index>& ids) const override;
+    const std::vector<double>& rotary_inv_freq() const override { return inv_freq_; }
 
   private:
     void norm(float* x, Index rows, const Weight& w, const Weight& b, int threads = 1) const {

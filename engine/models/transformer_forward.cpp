@@ -228,6 +228,12 @@ void Transformer::attention(const LayerPlan& step, const LayerWeights& w, const 
     float* q = qkv.data();
     float* k = q + H * d;
     float* v = k + KV * d;
+    if (B == 1 && sink.wants_values()) {
+        Tensor values({L, KV * d});
+        for (Index r = 0; r < L; ++r)
+            std::copy_n(v + r * ld, KV * d, values.ptr() + r * KV * d);
+        sink.on_values(layer, values);
+    }
 
     AttentionForwardOptions window;
     if (keep) {

@@ -5,6 +5,8 @@
 #include "engine/models/model.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
@@ -47,6 +49,12 @@ std::string fresh_dir(const std::string& name) {
 
 QString temp_path(const QString& name) {
     return QString::fromStdString(temp_dir()) + QLatin1Char('/') + name;
+}
+
+QJsonObject read_json(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
 }
 
 QStringList entries(const QString& dir) {

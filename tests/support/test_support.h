@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QTest>
@@ -34,6 +35,11 @@ std::string temp_dir();
 std::string fresh_dir(const std::string& name);
 /// temp_dir()/name: a file (or folder) path for a test to write.
 QString temp_path(const QString& name);
+/// The JSON object in the file at `path`; empty when it cannot be read or is no object.
+QJsonObject read_json(const QString& path);
+inline QJsonObject read_json(const std::string& path) {
+    return read_json(QString::fromStdString(path));
+}
 /// Every entry of `dir` (hidden ones too), sorted by name: what a writer left behind.
 QStringList entries(const QString& dir);
 QStringList entries(const std::string& dir);

@@ -1,0 +1,144 @@
+// `attnviz attribute`: why a model predicts a token, from the command line
+// (engine/models/attribution.h).  Positions, layers and heads count from 1.  Everything is
+// computed before the first file is written, and each file is written atomically.
+#include <cmath>
+#include <memory>
+#include <optional>
+
+#include "app/commands.h"
+#include "engine/errors.h"
+#include "engine/io/file_util.h"
+#include "engine/io/json_writer.h"
+#include "engine/io/npy.h"
+#include "engine/models/attribution.h"
+#include "engine/models/model_folder.h"
+
+namespace attnviz::cli {
+
+namespace {
+
+using Index = std::int64_t;
+
+/// Logits and their parts: 7 significant digits, about a float's precision.
+constexpr io::json::Format kReal = io::json::Format::general(7);
+
+struct AttributeOptions {
+    std::string folder, text, target, out_json, out_npy;
+    std::optional<std::string> distractor;
+    std::optional<Index> position;  ///< from 1; negative: from the end
+    int threads = 1;
+};
+
+void write_token(io::json::Writer& w, const text::HfTokenizer& t, Index id) {
+    const std::string s = t.id_to_token(id);
+    w.begin_object()
+        .member("id", id)
+        .member("token", s.empty() ? "<id " + std::to_string(id) + ">" : s)
+        .end_object();
+}
+
+/// A value or null (NaN: the model has no such part).
+void write_part(io::json::Writer& w, double v) {
+    if (std::isnan(v))
+        w.value(nullptr);
+    else
+        w.value(v, kReal);
+}
+
+std::string attribution_json(const models::OpenedModel& m, const models::LogitAttribution& a) {
+    const models::ModelInfo& info = m.model->info();
+    io::json::Writer w;
+    w.begin_object().member("position", a.what.position + 1);
+    w.key("target");
+    write_token(w, m.tokenizer, a.what.target);
+    w.key("distractor");
+    if (a.what.distractor)
+        write_token(w, m.tokenizer, *a.what.distractor);
+    else
+        w.value(nullptr);
+    w.member("total", a.total, kReal)
+        .member("constant", a.constant, kReal)
+        .member("embeddings", a.embeddings, kReal)
+        .member("norm_scale", a.norm_scale, kReal);
+    w.key("heads").begin_array();
+    for (Index l = 0; l < info.num_layers; ++l) {
+        w.begin_array();
+        for (Index h = 0; h < info.num_heads; ++h)
+            w.value(a.heads.data[static_cast<std::size_t>(l * info.num_heads + h)], kReal);
+        w.end_array();
+    }
+    w.end_array();
+    for (const auto& [key, values] :
+         {std::pair{"attention_bias", &a.attention_bias}, std::pair{"mlps", &a.mlps}}) {
+        w.key(key).begin_array();
+        for (const double v : *values)
+            write_part(w, v);
+        w.end_array();
+    }
+    return w.end_object().take() + "\n";
+}
+
+int attribute(const AttributeOptions& o) {
+    for (const auto& [path, option] :
+         {std::pair{&o.out_json, "--out-json"}, std::pair{&o.out_npy, "--out-npy"}})
+        if (!path->empty()) require_output_folder(*path, option);
+    const models::OpenedModel m = models::open_model_folder(o.folder);
+    const models::EncodedText e = models::encode_text(m, o.text, std::nullopt);
+    const auto L = static_cast<Index>(e.input.ids.size());
+    models::LogitTarget what;
+    what.position = token_index(o.position.value_or(-1), L, "--position");
+    what.target = models::single_token_id(m.tokenizer, o.target, "--target");
+    if (o.distractor)
+        what.distractor = models::single_token_id(m.tokenizer, *o.distractor, "--distractor");
+    models::AttributionOptions options;
+    options.num_threads = o.threads;
+    models::LogitAttribution a;
+    try {
+        a = models::attribute_logit(*m.model, e.input, what, options);
+    } catch (const std::invalid_argument& ex) {
+        // The position is checked above: what is left is the model's (post-norm, or a token
+        // id past its vocabulary), not the command line's.
+        throw DataError(ex.what());
+    }
+    const std::string js = attribution_json(m, a);
+    if (!o.out_npy.empty()) io::write_npy(o.out_npy, a.by_source);
+    io::write_file_atomically(o.out_json, js);
+    return 0;
+}
+
+}  // namespace
+
+void add_attribute_command(CLI::App& app, CommandContext& ctx) {
+    auto o = std::make_shared<AttributeOptions>();
+    CLI::App* sub = app.add_subcommand(
+        "attribute",
+        "Direct logit attribution: each head's, MLP's and the embeddings' share of a token's "
+        "logit (or of a logit difference) at a position, the final norm's scale frozen "
+        "(pre-norm models: GPT-2, Llama, Qwen).");
+    sub->footer(
+        "Example:\n  attnviz attribute --model resources/models/attn-only-2l --text "
+        "\"q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP\" --target 8 --out-json A.json "
+        "--out-npy S.npy");
+    add_text(*sub, "--model", &o->folder, "DIR", "a Hugging Face folder of a causal model")
+        ->required();
+    add_text(*sub, "--text", &o->text, "TEXT", "the text (UTF-8)")->required();
+    add_text(*sub, "--target", &o->target, "TOKEN",
+             "the token whose logit is attributed (one token: text or vocabulary string)")
+        ->required();
+    add_text(*sub, "--distractor", &o->distractor, "TOKEN",
+             "attribute logit(target) - logit(distractor) instead");
+    add_integer(*sub, "--position", &o->position, -(Index{1} << 24), Index{1} << 24, "P",
+                "the position whose prediction is attributed, from 1; negative from the end "
+                "(default -1, the last)");
+    add_text(*sub, "--out-json", &o->out_json, "A.json",
+             "position, target, distractor, total, constant, embeddings, norm_scale (the final "
+             "norm's frozen scale), heads [layers][heads], attention_bias [layers], mlps [layers] "
+             "(null where the model has none); the parts add up to total")
+        ->required();
+    add_text(*sub, "--out-npy", &o->out_npy, "S.npy",
+             "float32 [layers, heads, tokens]: each head's share split by source token");
+    add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of the pass");
+    ctx.on_parsed(sub, [o] { return attribute(*o); });
+}
+
+}  // namespace attnviz::cli

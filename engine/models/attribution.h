@@ -1,0 +1,98 @@
+// Why a model says what it says, from one forward pass: the residual stream as a sum of what
+// every part wrote into it, and each part's share of a logit.
+//
+//  * Residual decomposition.  In a pre-norm transformer the stream entering layer l is the
+//    embeddings plus everything each block before it added (Elhage et al. 2021, "A Mathematical
+//    Framework for Transformer Circuits", §2): each head's output (its context slice through its
+//    slice of the output projection), each layer's attention-output bias and each MLP.
+//  * Direct logit attribution (DLA).  The final norm is linear once its scale is frozen at the
+//    full stream's value (TransformerLens's `apply_ln_to_stack`), so a logit, or a logit
+//    difference, is the sum of each component's dot product with the unembedding direction, plus
+//    one constant (the norm's bias through the unembedding).  A head's share splits further by
+//    source token: α_ij · (v_j through W_O), since its output is Σ_j α_ij v_j W_O.
+//
+// Post-norm encoders (BERT, RoBERTa, DistilBERT) normalise the stream between blocks, so it is
+// no sum of the blocks' outputs: they are refused with the reason.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/models/model.h"
+
+namespace attnviz::models {
+
+/// One term of the residual stream.
+struct StreamComponent {
+    enum class Kind {
+        Embedding,      ///< the token embedding (with the learned positions, GPT-2)
+        Head,           ///< one head's output through its slice of W_O
+        AttentionBias,  ///< a layer's attention-output bias
+        Mlp,            ///< a layer's MLP output
+    };
+    Kind kind = Kind::Embedding;
+    std::int64_t layer = -1, head = -1;  ///< from 0; -1 where it does not apply
+    /// "embed", "L3H4", "L2.attn_bias", "L2.mlp": layers and heads counted from 1.
+    std::string name() const;
+    bool operator==(const StreamComponent&) const = default;
+};
+
+struct AttributionOptions {
+    int num_threads = 1;
+    PassControl control;
+    /// ModelForwardOptions::weight_cache_bytes of the pass (unset: the model's own limit).
+    std::optional<std::size_t> weight_cache_bytes;
+};
+
+/// The residual stream before layer `layer` (num_layers: after the last layer, before the final
+/// norm) at some positions, as a sum of components.
+struct Decomposition {
+    std::int64_t layer = 0;
+    std::vector<std::int64_t> positions;      ///< from 0
+    std::vector<StreamComponent> components;  ///< embeddings, then layer by layer
+    Tensor parts;                             ///< [positions, components, hidden]
+    Tensor stream;                            ///< [positions, hidden]: the pass's own stream
+};
+
+/// One forward pass; then each layer's output projection, read one layer at a time.
+/// Throws std::invalid_argument for a post-norm model, a layer or position out of range or no
+/// positions; what forward() throws.  Components a model does not have (an attention bias, the
+/// MLP of an attention-only model) are left out.
+Decomposition decompose(const Model& model, const ModelInput& input, std::int64_t layer,
+                        const std::vector<std::int64_t>& positions,
+                        const AttributionOptions& options = {});
+
+/// What to attribute: logit(target) at `position`, or logit(target) - logit(distractor).
+struct LogitTarget {
+    std::int64_t position = 0;  ///< from 0
+    std::int64_t target = 0;
+    std::optional<std::int64_t> distractor;
+};
+
+/// Direct logit attribution at one position.
+struct LogitAttribution {
+    LogitTarget what;
+    double total = 0.0;     ///< the logit (difference) the model's head gives
+    double constant = 0.0;  ///< the final norm's bias through the unembedding
+    double embeddings = 0.0;
+    Tensor heads;  ///< [layers, heads]
+    /// [layers]: NaN where the model has no attention-output bias / no MLP.
+    std::vector<double> attention_bias, mlps;
+    /// [layers, heads, tokens]: each head's share split by source token; each row sums to its
+    /// entry of `heads`.
+    Tensor by_source;
+    /// The final norm's frozen scale (1/σ, 1/rms) at the position.
+    double norm_scale = 0.0;
+};
+
+/// One forward pass, then the parts: embeddings + Σ heads + Σ biases + Σ MLPs + constant =
+/// total.  The output projections are read once, before the pass, one layer at a time.
+/// Throws DataError for a model without a language-model head (as predict()),
+/// std::invalid_argument for a post-norm model, a masked-LM head, a position or token id out
+/// of range; what forward() throws.
+LogitAttribution attribute_logit(const Model& model, const ModelInput& input,
+                                 const LogitTarget& what, const AttributionOptions& options = {});
+
+}  // namespace attnviz::models

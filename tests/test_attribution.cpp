@@ -1,0 +1,403 @@
+// Residual decomposition and direct logit attribution (engine/models/attribution.h) against the
+// float64 references of tests/golden/models/attribution_reference.py: every causal golden
+// (GPT-2 with its c_proj bias, Llama with GQA, Llama 3 rotary scaling, Qwen2's q/k/v biases,
+// Qwen3's q/k norms) and the shipped attn-only-2l (o_proj bias, no MLP).  Then the sums the parts
+// must add up to, and what is refused.
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <optional>
+
+#include "engine/errors.h"
+#include "engine/io/npy.h"
+#include "engine/models/attribution.h"
+#include "engine/models/model_folder.h"
+#include "engine/models/predictions.h"
+#include "test_support.h"
+
+using namespace attnviz;
+using models::StreamComponent;
+using Index = std::int64_t;
+
+namespace {
+
+constexpr double kStreamTol = 1e-5;  ///< decomposition: relative to the stream's norm
+constexpr double kLogitTol = 1e-4;   ///< DLA: × max(1, |value|)
+
+std::string repo_root() {
+    return test::golden_dir() + "/../..";
+}
+
+/// A case of tests/golden/models/attribution_index.json, paths from the repository's root.
+/// "gguf:" before a name: the same checkpoint as llama.cpp's converter writes it
+/// (tests/data/gguf/models); "streamed:": every layer streamed from the file in each pass.
+struct Case {
+    std::string model, reference;
+    models::ModelInput input;
+    std::optional<std::size_t> weight_cache_bytes;
+};
+
+Case case_named(QString name) {
+    Case out;
+    if (name.startsWith("streamed:")) out.weight_cache_bytes = 0;
+    const bool gguf = name.startsWith("gguf:");
+    name = name.section(':', -1);
+    const QJsonObject index =
+        test::read_json(test::golden_dir() + "/models/attribution_index.json");
+    for (const QJsonValue v : index.value("cases").toArray()) {
+        const QJsonObject c = v.toObject();
+        if (c.value("name").toString() != name) continue;
+        const auto at = [&](const char* key) {
+            return repo_root() + "/" + c.value(key).toString().toStdString();
+        };
+        out.model =
+            gguf ? test::data_dir() + "/gguf/models/" + name.toStdString() + ".gguf" : at("model");
+        out.reference = at("reference");
+        out.input.ids = test::read_int64_npy(at("input_ids"));
+        return out;
+    }
+    throw std::runtime_error("no case " + name.toStdString() + " in attribution_index.json");
+}
+
+std::unique_ptr<models::Model> open(const Case& c) {
+    return models::open_model_folder(c.model).model;
+}
+
+models::AttributionOptions options_of(const Case& c) {
+    models::AttributionOptions o;
+    o.num_threads = 2;
+    o.weight_cache_bytes = c.weight_cache_bytes;
+    return o;
+}
+
+void add_cases() {
+    QTest::addColumn<QString>("name");
+    const QJsonObject index =
+        test::read_json(test::golden_dir() + "/models/attribution_index.json");
+    const QJsonArray cases = index.value("cases").toArray();
+    // Six causal goldens and attn-only-2l: an empty list would pass every test below.
+    QVERIFY2(cases.size() >= 7, "attribution_index.json lists fewer than 7 cases");
+    for (const QJsonValue c : cases) {
+        const QByteArray name = c.toObject().value("name").toString().toUtf8();
+        QTest::newRow(name.constData()) << QString::fromUtf8(name);
+    }
+    // The weights as a GGUF file holds them (GPT-2's Conv1D stored [out, in], llama's q/k
+    // rows permuted), and streamed from the file.
+    for (const char* name :
+         {"gguf:gpt2_lmhead", "gguf:llama_gqa", "gguf:qwen2_bias_bf16", "gguf:qwen3_qknorm",
+          "streamed:qwen2_bias_bf16", "streamed:gpt2_lmhead"})
+        QTest::newRow(name) << QString::fromUtf8(name);
+}
+
+double norm_of(const float* v, Index n) {
+    double s = 0.0;
+    for (Index i = 0; i < n; ++i)
+        s += double(v[i]) * v[i];
+    return std::sqrt(s);
+}
+
+/// Empty when every [E] vector of `got` [P, C, E] is within tol × ‖stream_p‖ of `want`'s, else
+/// the first that is not.
+QString parts_mismatch(const Tensor& got, const Tensor& want, const Tensor& stream,
+                       const std::vector<std::string>& names) {
+    if (got.shape != want.shape)
+        return QStringLiteral("%1 values, expected %2").arg(got.numel()).arg(want.numel());
+    const Index P = got.dim(0), C = got.dim(1), E = got.dim(2);
+    for (Index p = 0; p < P; ++p) {
+        const double tol = kStreamTol * norm_of(stream.ptr() + p * E, E);
+        for (Index c = 0; c < C; ++c)
+            for (Index e = 0; e < E; ++e) {
+                const Index i = (p * C + c) * E + e;
+                if (!(std::abs(got.data[i] - want.data[i]) <= tol))
+                    return QStringLiteral("position %1, %2, element %3: %4, expected %5 (tol %6)")
+                        .arg(p)
+                        .arg(QString::fromStdString(names[c]))
+                        .arg(e)
+                        .arg(got.data[i], 0, 'g', 9)
+                        .arg(want.data[i], 0, 'g', 9)
+                        .arg(tol);
+            }
+    }
+    return {};
+}
+
+/// |got - want| within kLogitTol × max(1, |want|), with both in the message.
+#define CHECK_LOGIT(got, want, what)                                           \
+    do {                                                                       \
+        const double g_ = (got), w_ = (want);                                  \
+        QVERIFY2(std::abs(g_ - w_) <= kLogitTol * std::max(1.0, std::abs(w_)), \
+                 qPrintable(QStringLiteral("%1: %2, expected %3")              \
+                                .arg(what)                                     \
+                                .arg(g_, 0, 'g', 9)                            \
+                                .arg(w_, 0, 'g', 9)));                         \
+    } while (false)
+
+/// The exception `f` throws, as its type's name and message ("" when it throws none).
+std::pair<std::string, std::string> thrown_by(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const DataError& e) {
+        return {"DataError", e.what()};
+    } catch (const std::invalid_argument& e) {
+        return {"invalid_argument", e.what()};
+    } catch (const std::exception& e) {
+        return {"exception", e.what()};
+    }
+    return {};
+}
+
+/// `expr` throws `type` ("DataError", "invalid_argument") with a one-line message that says
+/// `phrase`.
+#define EXPECT_REFUSAL(expr, type, phrase)                                                         \
+    do {                                                                                           \
+        const auto [t_, m_] = thrown_by([&] { (void)(expr); });                                    \
+        const std::string say_ = std::string(#expr) + " threw " + (t_.empty() ? "nothing" : t_) +  \
+                                 " \"" + m_ + "\", expected " + (type) + " saying \"" + (phrase) + \
+                                 "\" on one line";                                                 \
+        QVERIFY2(t_ == (type) && m_.find(phrase) != std::string::npos &&                           \
+                     m_.find('\n') == std::string::npos,                                           \
+                 say_.c_str());                                                                    \
+    } while (false)
+
+Tensor slice(const Tensor& t, Index i) {
+    Shape rest(t.shape.begin() + 1, t.shape.end());
+    const auto n = static_cast<Index>(t.numel() / static_cast<std::size_t>(t.dim(0)));
+    return Tensor(rest, std::vector<float>(t.ptr() + i * n, t.ptr() + (i + 1) * n));
+}
+
+}  // namespace
+
+class TestAttribution : public QObject {
+    Q_OBJECT
+  private slots:
+    void decomposition_data() { add_cases(); }
+    // Every component at two positions, before the middle layer and after the last, against the
+    // reference; and they add up to the pass's own stream.
+    void decomposition() {
+        QFETCH(QString, name);
+        const Case c = case_named(name);
+        const auto model = open(c);
+        const QJsonObject ref = test::read_json(c.reference + "/attribution.json");
+        std::vector<Index> positions;
+        for (const QJsonValue p : ref.value("positions").toArray())
+            positions.push_back(p.toInteger());
+        QCOMPARE(positions.size(), std::size_t(2));
+        const Tensor streams = io::read_npy(c.reference + "/attribution_stream.npy");
+        const QJsonArray layers = ref.value("layers").toArray();
+        const QJsonObject names = ref.value("components").toObject();
+        const char* which[] = {"mid", "last"};
+        const Index E = model->info().hidden_size;
+        const models::AttributionOptions options = options_of(c);
+        for (int k = 0; k < 2; ++k) {
+            const Index layer = layers[k].toInteger();
+            const models::Decomposition d =
+                models::decompose(*model, c.input, layer, positions, options);
+            QCOMPARE(d.layer, layer);
+            std::vector<std::string> got_names, want_names;
+            for (const StreamComponent& s : d.components)
+                got_names.push_back(s.name());
+            for (const QJsonValue n : names.value(which[k]).toArray())
+                want_names.push_back(n.toString().toStdString());
+            QCOMPARE(got_names, want_names);
+
+            const Tensor stream = slice(streams, k);
+            const QString ms = parts_mismatch(Tensor({2, 1, E}, d.stream.data),
+                                              Tensor({2, 1, E}, stream.data), stream, {"stream"});
+            QVERIFY2(ms.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(which[k], ms)));
+            const Tensor want =
+                io::read_npy(c.reference + "/attribution_parts_" + which[k] + ".npy");
+            const QString m = parts_mismatch(d.parts, want, stream, got_names);
+            QVERIFY2(m.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(which[k], m)));
+
+            // Σ components = the stream, within 1e-5 of its norm.
+            const Index C = static_cast<Index>(d.components.size());
+            for (Index p = 0; p < 2; ++p) {
+                const float* x = d.stream.ptr() + p * E;
+                const double tol = kStreamTol * norm_of(x, E);
+                for (Index e = 0; e < E; ++e) {
+                    double sum = 0.0;
+                    for (Index i = 0; i < C; ++i)
+                        sum += d.parts.ptr()[(p * C + i) * E + e];
+                    QVERIFY2(std::abs(sum - x[e]) <= tol,
+                             qPrintable(QStringLiteral("%1 position %2 element %3: Σ %4 vs %5")
+                                            .arg(which[k])
+                                            .arg(p)
+                                            .arg(e)
+                                            .arg(sum)
+                                            .arg(x[e])));
+                }
+            }
+        }
+    }
+
+    void logitAttribution_data() { add_cases(); }
+    // The logit of the argmax token, and its difference with the second: every part, the
+    // constant, the frozen scale and the split by source against the reference; the parts add
+    // up to the total, the total is the model's own logit, each head's sources add up to it.
+    void logitAttribution() {
+        QFETCH(QString, name);
+        const Case c = case_named(name);
+        const auto model = open(c);
+        const Index N = model->info().num_layers, H = model->info().num_heads;
+        const auto L = static_cast<Index>(c.input.ids.size());
+        const QJsonArray dla =
+            test::read_json(c.reference + "/attribution.json").value("dla").toArray();
+        QCOMPARE(dla.size(), 2);
+        const Tensor sources = io::read_npy(c.reference + "/attribution_by_source.npy");
+        QCOMPARE(sources.shape, (Shape{2, N, H, L}));
+        models::PredictOptions po;
+        const models::Prediction pred = models::predict(*model, c.input, po);
+        const Index V = pred.logits.dim(1);
+        const models::AttributionOptions options = options_of(c);
+        for (int k = 0; k < 2; ++k) {
+            const QJsonObject want = dla[k].toObject();
+            models::LogitTarget what;
+            what.position = want.value("position").toInteger();
+            what.target = want.value("target").toInteger();
+            if (!want.value("distractor").isNull())
+                what.distractor = want.value("distractor").toInteger();
+            QCOMPARE(what.distractor.has_value(), k == 1);
+            const models::LogitAttribution a =
+                models::attribute_logit(*model, c.input, what, options);
+            const QString tag = k ? QStringLiteral("difference ") : QStringLiteral("logit ");
+            CHECK_LOGIT(a.total, want.value("total").toDouble(), tag + "total");
+            CHECK_LOGIT(a.constant, want.value("constant").toDouble(), tag + "constant");
+            CHECK_LOGIT(a.embeddings, want.value("embeddings").toDouble(), tag + "embeddings");
+            QVERIFY2(std::abs(a.norm_scale / want.value("norm_scale").toDouble() - 1.0) < 1e-5,
+                     qPrintable(QString::number(a.norm_scale)));
+            QCOMPARE(a.heads.shape, (Shape{N, H}));
+            const QJsonArray heads = want.value("heads").toArray();
+            double sum = a.embeddings + a.constant;
+            for (Index l = 0; l < N; ++l) {
+                for (Index h = 0; h < H; ++h) {
+                    const double got = a.heads.ptr()[l * H + h];
+                    CHECK_LOGIT(got, heads[l].toArray()[h].toDouble(),
+                                tag + QStringLiteral("L%1H%2").arg(l + 1).arg(h + 1));
+                    sum += got;
+                }
+                for (const auto& [key, values] :
+                     {std::pair{"attention_bias", &a.attention_bias}, std::pair{"mlps", &a.mlps}}) {
+                    const QJsonValue w = want.value(key).toArray()[l];
+                    const double g = (*values)[static_cast<std::size_t>(l)];
+                    const QString what_part = tag + QStringLiteral("%1[%2]").arg(key).arg(l + 1);
+                    QVERIFY2(std::isnan(g) == w.isNull(), qPrintable(what_part + ": null?"));
+                    if (!w.isNull()) {
+                        CHECK_LOGIT(g, w.toDouble(), what_part);
+                        sum += g;
+                    }
+                }
+            }
+            // The parts plus the constant are the total, which is the model's own logit.
+            CHECK_LOGIT(sum, a.total, tag + "Σ parts + constant");
+            const float* row = pred.logits.ptr() + what.position * V;
+            CHECK_LOGIT(a.total, row[what.target] - (k ? row[*what.distractor] : 0.0f),
+                        tag + "the model's logit");
+
+            QCOMPARE(a.by_source.shape, (Shape{N, H, L}));
+            const auto cmp = test::compare_tensors(a.by_source, slice(sources, k), kLogitTol);
+            QVERIFY2(cmp.ok, qPrintable(tag + "by source: " + QString::fromStdString(cmp.message)));
+            for (Index lh = 0; lh < N * H; ++lh) {
+                double row_sum = 0.0;
+                for (Index j = 0; j < L; ++j)
+                    row_sum += a.by_source.ptr()[lh * L + j];
+                const double head = a.heads.ptr()[lh];
+                QVERIFY2(std::abs(row_sum - head) <= 1e-5 * std::max(1.0, std::abs(head)),
+                         qPrintable(tag + QStringLiteral("head %1: Σ sources %2 vs %3")
+                                              .arg(lh)
+                                              .arg(row_sum)
+                                              .arg(head)));
+                // Causal: nothing comes from a later token.
+                for (Index j = what.position + 1; j < L; ++j)
+                    QCOMPARE(a.by_source.ptr()[lh * L + j], 0.0f);
+            }
+        }
+    }
+
+    // BERT, RoBERTa and DistilBERT normalise the stream between blocks: refused, with why.
+    void postNormIsRefused() {
+        for (const char* name : {"bert_mlm_prefix", "roberta", "distilbert"}) {
+            const auto model = models::load_model(test::golden_dir() + "/models/" + name);
+            const models::ModelInput in{{1, 2, 3}, {}};
+            EXPECT_REFUSAL(models::decompose(*model, in, 1, {0}), "invalid_argument", "post-norm");
+            EXPECT_REFUSAL(models::attribute_logit(*model, in, {0, 1, {}}), "invalid_argument",
+                           "post-norm");
+        }
+    }
+
+    // A bare encoder has no logits to attribute: the same reason predict gives.
+    void noLanguageModelHeadIsRefused() {
+        const auto model = models::load_model(test::golden_dir() + "/models/bert_gamma_beta");
+        QCOMPARE(model->lm_head(), models::LmHeadKind::None);
+        EXPECT_REFUSAL(models::attribute_logit(*model, {{1, 2, 3}, {}}, {0, 1, {}}), "DataError",
+                       "no masked-LM head");
+    }
+
+    // Layers, positions and ids outside the model or the text, counted from 1 in the message.
+    void outOfRangeIsRefused() {
+        const auto model = models::load_model(test::golden_dir() + "/models/gpt2_lmhead");
+        const models::ModelInput in{{5, 6, 7, 8}, {}};
+        const Index N = model->info().num_layers, V = model->info().vocab_size;
+        QCOMPARE(N, Index(2));
+        QCOMPARE(V, Index(297));
+        EXPECT_REFUSAL(models::decompose(*model, in, N + 1, {0}), "invalid_argument", "layer 4");
+        EXPECT_REFUSAL(models::decompose(*model, in, -1, {0}), "invalid_argument", "layer 0");
+        EXPECT_REFUSAL(models::decompose(*model, in, 1, {4}), "invalid_argument",
+                       "position 5 is not one of the 4 tokens");
+        EXPECT_REFUSAL(models::decompose(*model, in, 1, {-1}), "invalid_argument", "position 0");
+        EXPECT_REFUSAL(models::decompose(*model, in, 1, {}), "invalid_argument", "no positions");
+        EXPECT_REFUSAL(models::attribute_logit(*model, in, {4, 1, {}}), "invalid_argument",
+                       "position 5");
+        EXPECT_REFUSAL(models::attribute_logit(*model, in, {3, V, {}}), "invalid_argument",
+                       "token id 297 is outside the vocabulary of 297");
+        EXPECT_REFUSAL(models::attribute_logit(*model, in, {3, -1, {}}), "invalid_argument",
+                       "token id -1");
+        EXPECT_REFUSAL(models::attribute_logit(*model, in, {3, 1, V + 5}), "invalid_argument",
+                       "token id 302");
+        // In range at both ends: the first position, the stream after the last layer.
+        QCOMPARE(models::decompose(*model, in, N, {0, 3}).parts.dim(0), Index(2));
+        QCOMPARE(models::attribute_logit(*model, in, {0, V - 1, 0}).by_source.dim(2), Index(4));
+    }
+
+    // The awkward ends: before the first layer the stream is the embeddings alone; with one
+    // token every head reads only itself, so its one source carries its whole share.
+    void edgeShapes() {
+        const auto model = models::load_model(test::golden_dir() + "/models/llama_gqa");
+        const Index N = model->info().num_layers, H = model->info().num_heads;
+        const models::ModelInput three{{5, 6, 7}, {}};
+        const models::Decomposition d = models::decompose(*model, three, 0, {2});
+        QCOMPARE(d.components.size(), std::size_t(1));
+        QCOMPARE(d.components[0].name(), std::string("embed"));
+        QCOMPARE(d.parts.data, d.stream.data);
+        const models::LogitAttribution a = models::attribute_logit(*model, {{5}, {}}, {0, 9, 11});
+        QCOMPARE(a.by_source.shape, (Shape{N, H, 1}));
+        for (Index lh = 0; lh < N * H; ++lh)
+            ATTNVIZ_FUZZY(a.by_source.ptr()[lh], a.heads.ptr()[lh], 1e-6);
+        double sum = a.constant + a.embeddings;
+        for (Index l = 0; l < N; ++l) {
+            QVERIFY(std::isnan(a.attention_bias[std::size_t(l)]));  // llama without a bias
+            sum += a.mlps[std::size_t(l)];
+            for (Index h = 0; h < H; ++h)
+                sum += a.heads.ptr()[l * H + h];
+        }
+        ATTNVIZ_FUZZY(sum, a.total, 1e-4 * std::max(1.0, std::abs(a.total)));
+    }
+
+    // Names as the command line prints them: layers and heads from 1.
+    void componentNames() {
+        using K = StreamComponent::Kind;
+        QCOMPARE(StreamComponent({K::Embedding, -1, -1}).name(), std::string("embed"));
+        QCOMPARE(StreamComponent({K::Head, 2, 3}).name(), std::string("L3H4"));
+        QCOMPARE(StreamComponent({K::AttentionBias, 1, -1}).name(), std::string("L2.attn_bias"));
+        QCOMPARE(StreamComponent({K::Mlp, 1, -1}).name(), std::string("L2.mlp"));
+    }
+};
+
+QTEST_MAIN(TestAttribution)
+#include "test_attribution.moc"

@@ -1,0 +1,215 @@
+// attnviz attribute end to end through the binary, on the golden tiny checkpoints: the JSON and
+// S.npy equal the engine's own attribution (engine/models/attribution.h, itself checked against
+// float64 in test_attribution), the parts add up to the total, and bad input is one line,
+// exit 1 or 2, and no file.
+#include <QtTest>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+#include "engine/io/npy.h"
+#include "engine/models/attribution.h"
+#include "engine/models/model_folder.h"
+#include "test_support.h"
+
+using namespace attnviz;
+using Index = std::int64_t;
+
+namespace {
+
+QString model_dir(const char* name) {
+    return QString::fromStdString(test::golden_dir() + "/models/" + name);
+}
+QString out_path(const QString& name) {
+    return QString::fromStdString(test::temp_dir()) + "/" + name;
+}
+/// The JSON keeps 7 significant digits.
+bool close7(double got, double want) {
+    return std::abs(got - want) <= 1e-6 * std::max(1e-3, std::abs(want));
+}
+
+#define CHECK_CLOSE7(got, want, what)                                                \
+    QVERIFY2(close7((got), (want)), qPrintable(QStringLiteral("%1: %2, expected %3") \
+                                                   .arg(what)                        \
+                                                   .arg(double(got), 0, 'g', 9)      \
+                                                   .arg(double(want), 0, 'g', 9)))
+
+}  // namespace
+
+class TestCliAttribution : public QObject {
+    Q_OBJECT
+  private slots:
+    void attributeWritesTheEnginesParts_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QStringList>("extra");    // --distractor, --position
+        QTest::addColumn<bool>("attention_bias");  // GPT-2's c_proj bias; Qwen2 has none
+        QTest::newRow("gpt2, the last position")
+            << model_dir("gpt2_lmhead") << QStringList{} << true;
+        QTest::newRow("qwen2, a difference at position 3")
+            << model_dir("qwen2_bias_bf16") << QStringList{"--distractor", "c", "--position", "3"}
+            << false;
+        QTest::newRow("llama gqa, position -2")
+            << model_dir("llama_gqa") << QStringList{"--position", "-2"} << false;
+    }
+    void attributeWritesTheEnginesParts() {
+        QFETCH(QString, model);
+        QFETCH(QStringList, extra);
+        QFETCH(bool, attention_bias);
+        const QString js = out_path("a.json"), npy = out_path("s.npy");
+        QFile::remove(js);
+        QFile::remove(npy);
+        const QString text = "the cat sat on the mat";
+        const auto r =
+            test::run_cli(QStringList{"attribute", "--model", model, "--text", text, "--target",
+                                      "t", "--out-json", js, "--out-npy", npy} +
+                          extra);
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+
+        // The engine's own attribution of the same request.
+        const auto m = models::open_model_folder(model.toStdString());
+        const models::EncodedText e = models::encode_text(m, text.toStdString());
+        const auto L = static_cast<Index>(e.input.ids.size());
+        const Index N = m.model->info().num_layers, H = m.model->info().num_heads;
+        models::LogitTarget what;
+        const int at = int(extra.indexOf("--position"));
+        const Index p = at < 0 ? -1 : extra[at + 1].toLongLong();
+        what.position = p < 0 ? L + p : p - 1;
+        what.target = models::single_token_id(m.tokenizer, "t", "--target");
+        if (extra.contains("--distractor"))
+            what.distractor = models::single_token_id(m.tokenizer, "c", "--distractor");
+        const models::LogitAttribution want = models::attribute_logit(*m.model, e.input, what);
+
+        const QJsonObject o = test::read_json(js);
+        QStringList keys = o.keys();
+        keys.sort();
+        QCOMPARE(keys, (QStringList{"attention_bias", "constant", "distractor", "embeddings",
+                                    "heads", "mlps", "norm_scale", "position", "target", "total"}));
+        QCOMPARE(o.value("position").toInteger(), what.position + 1);  // from 1
+        const QJsonObject target = o.value("target").toObject();
+        QCOMPARE(target.value("id").toInteger(), what.target);
+        // The vocabulary's string ("t", or SentencePiece's "▁t").
+        QCOMPARE(target.value("token").toString().toStdString(),
+                 m.tokenizer.id_to_token(what.target));
+        if (what.distractor) {
+            QCOMPARE(o.value("distractor").toObject().value("id").toInteger(), *what.distractor);
+            QCOMPARE(o.value("distractor").toObject().value("token").toString().toStdString(),
+                     m.tokenizer.id_to_token(*what.distractor));
+        } else {
+            QVERIFY(o.value("distractor").isNull());
+        }
+        const double total = o.value("total").toDouble();
+        CHECK_CLOSE7(total, want.total, "total");
+        CHECK_CLOSE7(o.value("constant").toDouble(), want.constant, "constant");
+        CHECK_CLOSE7(o.value("embeddings").toDouble(), want.embeddings, "embeddings");
+        CHECK_CLOSE7(o.value("norm_scale").toDouble(), want.norm_scale, "norm_scale");
+        double sum = o.value("constant").toDouble() + o.value("embeddings").toDouble();
+        const QJsonArray heads = o.value("heads").toArray();
+        QCOMPARE(heads.size(), N);
+        for (Index l = 0; l < N; ++l) {
+            const QJsonArray row = heads[l].toArray();
+            QCOMPARE(row.size(), H);
+            for (Index h = 0; h < H; ++h) {
+                CHECK_CLOSE7(row[h].toDouble(), want.heads.ptr()[l * H + h],
+                             QStringLiteral("L%1H%2").arg(l + 1).arg(h + 1));
+                sum += row[h].toDouble();
+            }
+            const QJsonValue bias = o.value("attention_bias").toArray()[l];
+            QCOMPARE(bias.isNull(), !attention_bias);
+            if (attention_bias) {
+                CHECK_CLOSE7(bias.toDouble(), want.attention_bias[std::size_t(l)], "bias");
+                sum += bias.toDouble();
+            }
+            const QJsonValue mlp = o.value("mlps").toArray()[l];
+            QVERIFY(mlp.isDouble());  // every golden here has MLPs
+            CHECK_CLOSE7(mlp.toDouble(), want.mlps[std::size_t(l)], "mlp");
+            sum += mlp.toDouble();
+        }
+        QCOMPARE(o.value("attention_bias").toArray().size(), N);
+        QCOMPARE(o.value("mlps").toArray().size(), N);
+        // The parts as written add up to the total (7 digits each).
+        QVERIFY2(std::abs(sum - total) <= 1e-4 * std::max(1.0, std::abs(total)),
+                 qPrintable(QStringLiteral("Σ parts %1, total %2").arg(sum).arg(total)));
+
+        // S.npy: [layers, heads, tokens], the engine's, each row adding up to its head.
+        const Tensor s = io::read_npy(npy.toStdString());
+        QCOMPARE(s.shape, (Shape{N, H, L}));
+        ATTNVIZ_COMPARE_TENSORS(s, want.by_source, 1e-6);
+        for (Index lh = 0; lh < N * H; ++lh) {
+            double row = 0.0;
+            for (Index j = 0; j < L; ++j)
+                row += s.ptr()[lh * L + j];
+            const double head = heads[lh / H].toArray()[lh % H].toDouble();
+            QVERIFY2(std::abs(row - head) <= 1e-5 * std::max(1.0, std::abs(head)),
+                     qPrintable(QStringLiteral("head %1: Σ %2 vs %3").arg(lh).arg(row).arg(head)));
+        }
+    }
+
+    void badInputIsOneLineAndNoFile_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("status");
+        QTest::addColumn<QString>("phrase");
+        const QString gpt2 = model_dir("gpt2_lmhead");
+        // A folder of their own, which must stay empty.
+        const QString bad = QString::fromStdString(test::fresh_dir("bad"));
+        const QString js = bad + "/never.json", npy = bad + "/never.npy";
+        // "the cat sat" is 5 tokens in gpt2_lmhead.
+        const auto attribute = [&](const QString& model, const QStringList& extra) {
+            return QStringList{"attribute", "--model", model, "--text", "the cat sat"} + extra;
+        };
+        const QStringList outs = {"--out-json", js, "--out-npy", npy};
+        QTest::newRow("a target of several tokens")
+            << attribute(gpt2, QStringList{"--target", "the cat"} + outs) << 2
+            << "--target \"the cat\" is 3 tokens (\"t\" \"he\" \"Ġcat\"), not one";
+        QTest::newRow("a distractor of several tokens")
+            << attribute(gpt2, QStringList{"--target", "t", "--distractor", "cat"} + outs) << 2
+            << "--distractor \"cat\" is";
+        QTest::newRow("position 0")
+            << attribute(gpt2, QStringList{"--target", "t", "--position", "0"} + outs) << 2
+            << "--position 0 is not in the 5 tokens";
+        QTest::newRow("position past the text")
+            << attribute(gpt2, QStringList{"--target", "t", "--position", "6"} + outs) << 2
+            << "--position 6 is not in the 5 tokens";
+        QTest::newRow("position before the text")
+            << attribute(gpt2, QStringList{"--target", "t", "--position", "-6"} + outs) << 2
+            << "--position -6 is not in the 5 tokens";
+        QTest::newRow("a post-norm BERT")
+            << attribute(model_dir("bert_mlm_prefix"), QStringList{"--target", "the"} + outs) << 1
+            << "post-norm";
+        QTest::newRow("a model without a head")
+            << attribute(model_dir("bert_gamma_beta"), QStringList{"--target", "the"} + outs) << 1
+            << "no masked-LM head";
+        QTest::newRow("--out-json in a missing folder")
+            << attribute(gpt2,
+                         {"--target", "t", "--out-json", bad + "/nowhere/a.json", "--out-npy", npy})
+            << 1 << "does not exist";
+        QTest::newRow("--out-json a folder")
+            << attribute(gpt2, {"--target", "t", "--out-json", bad, "--out-npy", npy}) << 1
+            << "is a folder";
+        QTest::newRow("--out-npy in a missing folder")
+            << attribute(gpt2,
+                         {"--target", "t", "--out-json", js, "--out-npy", bad + "/nowhere/s.npy"})
+            << 1 << "does not exist";
+        QTest::newRow("no --target") << attribute(gpt2, outs) << 2 << "--target is required";
+        QTest::newRow("no --out-json") << attribute(gpt2, {"--target", "t", "--out-npy", npy}) << 2
+                                       << "--out-json is required";
+    }
+    void badInputIsOneLineAndNoFile() {
+        QFETCH(QStringList, args);
+        QFETCH(int, status);
+        QFETCH(QString, phrase);
+        const auto r = test::run_cli(args);
+        QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
+        QVERIFY2(r.err.contains(phrase), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+        QCOMPARE(test::entries(test::temp_dir() + "/bad"), QStringList{});
+    }
+};
+
+QTEST_MAIN(TestCliAttribution)
+#include "test_cli_attribution.moc"
