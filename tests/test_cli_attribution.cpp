@@ -21,12 +21,6 @@ using Index = std::int64_t;
 
 namespace {
 
-QString model_dir(const char* name) {
-    return QString::fromStdString(test::golden_dir() + "/models/" + name);
-}
-QString out_path(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + "/" + name;
-}
 /// The JSON keeps 7 significant digits.
 bool close7(double got, double want) {
     return std::abs(got - want) <= 1e-6 * std::max(1e-3, std::abs(want));
@@ -48,18 +42,18 @@ class TestCliAttribution : public QObject {
         QTest::addColumn<QStringList>("extra");    // --distractor, --position
         QTest::addColumn<bool>("attention_bias");  // GPT-2's c_proj bias; Qwen2 has none
         QTest::newRow("gpt2, the last position")
-            << model_dir("gpt2_lmhead") << QStringList{} << true;
+            << test::golden_model("gpt2_lmhead") << QStringList{} << true;
         QTest::newRow("qwen2, a difference at position 3")
-            << model_dir("qwen2_bias_bf16") << QStringList{"--distractor", "c", "--position", "3"}
-            << false;
+            << test::golden_model("qwen2_bias_bf16")
+            << QStringList{"--distractor", "c", "--position", "3"} << false;
         QTest::newRow("llama gqa, position -2")
-            << model_dir("llama_gqa") << QStringList{"--position", "-2"} << false;
+            << test::golden_model("llama_gqa") << QStringList{"--position", "-2"} << false;
     }
     void attributeWritesTheEnginesParts() {
         QFETCH(QString, model);
         QFETCH(QStringList, extra);
         QFETCH(bool, attention_bias);
-        const QString js = out_path("a.json"), npy = out_path("s.npy");
+        const QString js = test::temp_path("a.json"), npy = test::temp_path("s.npy");
         QFile::remove(js);
         QFile::remove(npy);
         const QString text = "the cat sat on the mat";
@@ -153,7 +147,7 @@ class TestCliAttribution : public QObject {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("phrase");
-        const QString gpt2 = model_dir("gpt2_lmhead");
+        const QString gpt2 = test::golden_model("gpt2_lmhead");
         // A folder of their own, which must stay empty.
         const QString bad = QString::fromStdString(test::fresh_dir("bad"));
         const QString js = bad + "/never.json", npy = bad + "/never.npy";
@@ -177,12 +171,12 @@ class TestCliAttribution : public QObject {
         QTest::newRow("position before the text")
             << attribute(gpt2, QStringList{"--target", "t", "--position", "-6"} + outs) << 2
             << "--position -6 is not in the 5 tokens";
-        QTest::newRow("a post-norm BERT")
-            << attribute(model_dir("bert_mlm_prefix"), QStringList{"--target", "the"} + outs) << 1
-            << "post-norm";
-        QTest::newRow("a model without a head")
-            << attribute(model_dir("bert_gamma_beta"), QStringList{"--target", "the"} + outs) << 1
-            << "no masked-LM head";
+        QTest::newRow("a post-norm BERT") << attribute(test::golden_model("bert_mlm_prefix"),
+                                                       QStringList{"--target", "the"} + outs)
+                                          << 1 << "post-norm";
+        QTest::newRow("a model without a head") << attribute(test::golden_model("bert_gamma_beta"),
+                                                             QStringList{"--target", "the"} + outs)
+                                                << 1 << "no masked-LM head";
         QTest::newRow("--out-json in a missing folder")
             << attribute(gpt2,
                          {"--target", "t", "--out-json", bad + "/nowhere/a.json", "--out-npy", npy})

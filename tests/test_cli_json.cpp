@@ -27,14 +27,6 @@ namespace json = attnviz::io::json;
 
 namespace {
 
-QString golden_model(const char* name) {
-    return QString::fromStdString(test::golden_dir() + "/models/" + name);
-}
-
-QString out_path(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + "/" + name;
-}
-
 QByteArray read_file(const QString& path) {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -94,7 +86,7 @@ QByteArray run_ok(const QStringList& args) {
 /// A copy of golden model `name` in `dir` (its files, not its reference folder).
 void copy_model(const char* name, const QString& dir) {
     QDir().mkpath(dir);
-    const QDir src(golden_model(name));
+    const QDir src(test::golden_model(name));
     for (const QString& f : src.entryList(QDir::Files)) {
         QFile::remove(dir + "/" + f);
         if (!QFile::copy(src.filePath(f), dir + "/" + f))
@@ -135,13 +127,13 @@ class TestCliJson : public QObject {
     void initTestCase() {
         // Llama's first q_proj at 3e38: the queries overflow, every score and map is NaN, and
         // so is everything after it.
-        nan_model_ = out_path("nan_llama");
+        nan_model_ = test::temp_path("nan_llama");
         copy_model("llama_gqa", nan_model_);
         overwrite_weights(nan_model_, "model.layers.0.self_attn.q_proj.weight", 0, 32 * 32, 3e38f);
         // One weight of the head's row of token 5 at 3e38: that logit overflows to +inf at
         // some positions (every log-probability there NaN or -inf) and -inf at others (token
         // 5's log-probability -inf, the rest finite).
-        inf_model_ = out_path("inf_llama");
+        inf_model_ = test::temp_path("inf_llama");
         copy_model("llama_gqa", inf_model_);
         overwrite_weights(inf_model_, "lm_head.weight", 5 * 32 + 2, 1, 3e38f);
     }
@@ -158,8 +150,8 @@ class TestCliJson : public QObject {
 
     void tokenize_with_a_model() {
         for (const char* model : {"gpt2_lmhead", "llama_gqa"}) {
-            const json::Document d =
-                strict(run_ok({"tokenize", "--model", golden_model(model), "--text", kAwkward}));
+            const json::Document d = strict(
+                run_ok({"tokenize", "--model", test::golden_model(model), "--text", kAwkward}));
             const json::Element ids = at(d.root(), "ids");
             QVERIFY(size(ids) > 10);
             for (const char* list : {"tokens", "text", "offsets", "special", "type_ids"})
@@ -174,7 +166,7 @@ class TestCliJson : public QObject {
     }
 
     void inspect_a_folder_with_an_awkward_name() {
-        const QString dir = out_path(QStringLiteral("we\"ird\\名字"));
+        const QString dir = test::temp_path(QStringLiteral("we\"ird\\名字"));
         copy_model("gpt2_lmhead", dir);
         const json::Document d = strict(run_ok({"inspect", "--model", dir}));
         QCOMPARE(text(at(d.root(), "kind")), std::string("model"));
@@ -195,18 +187,19 @@ class TestCliJson : public QObject {
     }
 
     void attend_tokens_file() {
-        const QString out = out_path("attend_tokens.json");
-        run_ok({"attend", "--model", golden_model("gpt2_lmhead"), "--text", kAwkward, "--out-mean",
-                out_path("attend_mean.npy"), "--out-tokens", out});
+        const QString out = test::temp_path("attend_tokens.json");
+        run_ok({"attend", "--model", test::golden_model("gpt2_lmhead"), "--text", kAwkward,
+                "--out-mean", test::temp_path("attend_mean.npy"), "--out-tokens", out});
         const json::Document d = strict(read_file(out));
         QCOMPARE(QString::fromStdString(text(at(d.root(), "input"))), kAwkward);
         QCOMPARE(size(at(d.root(), "tokens")), size(at(d.root(), "ids")));
     }
 
     void predict_with_the_lens_and_an_ablation() {
-        const QString out = out_path("predict.json");
-        run_ok({"predict", "--model", golden_model("llama_gqa"), "--text", kAwkward, "--top-k", "3",
-                "--lens", "--lens-positions", "1,-1", "--ablate", "1.2", "--out-json", out});
+        const QString out = test::temp_path("predict.json");
+        run_ok({"predict", "--model", test::golden_model("llama_gqa"), "--text", kAwkward,
+                "--top-k", "3", "--lens", "--lens-positions", "1,-1", "--ablate", "1.2",
+                "--out-json", out});
         const json::Document d = strict(read_file(out));
         const std::size_t L = size(at(d.root(), "ids"));
         QCOMPARE(size(at(d.root(), "top")), L);
@@ -224,7 +217,7 @@ class TestCliJson : public QObject {
     }
 
     void predict_with_infinite_logits() {
-        const QString out = out_path("predict_inf.json");
+        const QString out = test::temp_path("predict_inf.json");
         run_ok({"predict", "--model", inf_model_, "--text", "abc abc", "--top-k", "342",
                 "--out-json", out});
         const json::Document d = strict(read_file(out));
@@ -243,7 +236,7 @@ class TestCliJson : public QObject {
     }
 
     void predict_with_nan_everywhere() {
-        const QString out = out_path("predict_nan.json");
+        const QString out = test::temp_path("predict_nan.json");
         run_ok({"predict", "--model", nan_model_, "--text", "abc abc", "--out-json", out});
         const json::Document d = strict(read_file(out));
         QCOMPARE(size(at(d.root(), "ids")), std::size_t(7));
@@ -255,10 +248,10 @@ class TestCliJson : public QObject {
 
     void patch_on_equal_texts() {
         // m_clean == m_corrupt: every fraction restored is 0/0.
-        const QString out = out_path("patch_equal.json");
-        run_ok({"patch", "--model", golden_model("llama_gqa"), "--clean", "abc abc", "--corrupt",
-                "abc abc", "--target", "b", "--distractor", "c", "--out", out_path("pe.npy"),
-                "--out-json", out});
+        const QString out = test::temp_path("patch_equal.json");
+        run_ok({"patch", "--model", test::golden_model("llama_gqa"), "--clean", "abc abc",
+                "--corrupt", "abc abc", "--target", "b", "--distractor", "c", "--out",
+                test::temp_path("pe.npy"), "--out-json", out});
         const json::Document d = strict(read_file(out));
         QCOMPARE(integer(at(d.root(), "position")), std::int64_t(7));
         QCOMPARE(text(at(at(d.root(), "target"), "token")), std::string("\xE2\x96\x81"
@@ -276,10 +269,10 @@ class TestCliJson : public QObject {
     }
 
     void patch_with_nan_everywhere() {
-        const QString out = out_path("patch_nan.json");
+        const QString out = test::temp_path("patch_nan.json");
         run_ok({"patch", "--model", nan_model_, "--clean", "abc abc", "--corrupt", "abc abd",
-                "--target", "b", "--distractor", "c", "--out", out_path("pn.npy"), "--out-json",
-                out});
+                "--target", "b", "--distractor", "c", "--out", test::temp_path("pn.npy"),
+                "--out-json", out});
         const json::Document d = strict(read_file(out));
         QVERIFY(is_null(at(d.root(), "m_clean")));
         QVERIFY(is_null(at(d.root(), "m_corrupt")));
@@ -288,8 +281,9 @@ class TestCliJson : public QObject {
 
     void generate_greedy_and_hot() {
         for (const char* temperature : {"0", "100"}) {
-            const QString out = out_path(QStringLiteral("generate_%1.json").arg(temperature));
-            run_ok({"generate", "--model", golden_model("llama_gqa"), "--text", kAwkward,
+            const QString out =
+                test::temp_path(QStringLiteral("generate_%1.json").arg(temperature));
+            run_ok({"generate", "--model", test::golden_model("llama_gqa"), "--text", kAwkward,
                     "--max-new-tokens", "4", "--temperature", temperature, "--seed", "7",
                     "--out-tokens", out});
             const json::Document d = strict(read_file(out));
@@ -304,8 +298,8 @@ class TestCliJson : public QObject {
     }
 
     void stats_with_nan_everywhere() {
-        for (const QString& model : {golden_model("llama_gqa"), nan_model_}) {
-            const QString out = out_path("stats.json");
+        for (const QString& model : {test::golden_model("llama_gqa"), nan_model_}) {
+            const QString out = test::temp_path("stats.json");
             run_ok({"stats", "--model", model, "--text", kAwkward, "--out-json", out});
             const json::Document d = strict(read_file(out));
             const std::size_t L = size(at(d.root(), "tokens"));
@@ -342,8 +336,8 @@ class TestCliJson : public QObject {
 
         // One line per measurement: the pass, then each extra.
         const QList<QByteArray> lines =
-            run_ok({"bench", "--model", golden_model("llama_gqa"), "--tokens", "6", "--repeats",
-                    "1", "--lm-head", "--lens", "--generate", "2", "--patch"})
+            run_ok({"bench", "--model", test::golden_model("llama_gqa"), "--tokens", "6",
+                    "--repeats", "1", "--lm-head", "--lens", "--generate", "2", "--patch"})
                 .trimmed()
                 .split('\n');
         QCOMPARE(lines.size(), 5);

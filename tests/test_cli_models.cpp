@@ -22,10 +22,6 @@ using namespace attnviz;
 
 namespace {
 
-QString model_dir(const char* name) {
-    return QString::fromStdString(test::golden_dir() + "/models/" + name);
-}
-
 QJsonObject json_object(const QString& text) {
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &err);
@@ -50,10 +46,6 @@ std::int64_t vocab_id(const QString& folder, const QString& token) {
     return -1;
 }
 
-QString out_path(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + "/" + name;
-}
-
 /// Every map of the engine's forward on `ids`, [layers, heads, L, L].
 Tensor engine_maps(const QString& folder, const std::vector<std::int64_t>& ids,
                    const std::vector<std::int64_t>& type_ids = {}) {
@@ -76,7 +68,7 @@ class TestCliModels : public QObject {
     Q_OBJECT
   private slots:
     void inspectDescribesTheModel() {
-        const auto r = test::run_cli({"inspect", "--model", model_dir("llama_gqa")});
+        const auto r = test::run_cli({"inspect", "--model", test::golden_model("llama_gqa")});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QJsonObject o = json_object(r.out);
         QCOMPARE(o.value("model_type").toString(), QStringLiteral("llama"));
@@ -94,7 +86,7 @@ class TestCliModels : public QObject {
     }
 
     void tokenizeGivesTheBertPairEncoding() {
-        const QString dir = model_dir("bert_mlm_prefix");
+        const QString dir = test::golden_model("bert_mlm_prefix");
         const auto r = test::run_cli(
             {"tokenize", "--model", dir, "--text", "The cat sat", "--text2", "on the mat"});
         QVERIFY2(r.status == 0, qPrintable(r.err));
@@ -122,9 +114,10 @@ class TestCliModels : public QObject {
     }
     void attendWritesEveryLayerAndHeadOfTheForwardPass() {
         QFETCH(QString, name);
-        const QString dir = model_dir(name.toUtf8().constData());
-        const QString maps = out_path(name + "_maps.npy"), mean = out_path(name + "_mean.npy");
-        const QString tokens = out_path(name + "_tokens.json");
+        const QString dir = test::golden_model(name.toUtf8().constData());
+        const QString maps = test::temp_path(name + "_maps.npy"),
+                      mean = test::temp_path(name + "_mean.npy");
+        const QString tokens = test::temp_path(name + "_tokens.json");
         const auto r = test::run_cli({"attend", "--model", dir, "--text", "the cat sat on the mat",
                                       "--threads", "2", "--out-weights", maps, "--out-mean", mean,
                                       "--out-tokens", tokens});
@@ -153,8 +146,8 @@ class TestCliModels : public QObject {
     }
 
     void attendKeepsTheAskedLayersHeadsAndWindow() {
-        const QString dir = model_dir("qwen3_qknorm");
-        const QString full = out_path("q3_full.npy"), part = out_path("q3_part.npy");
+        const QString dir = test::golden_model("qwen3_qknorm");
+        const QString full = test::temp_path("q3_full.npy"), part = test::temp_path("q3_part.npy");
         const QString text = QStringLiteral("the cat sat on the mat and the dog ran");
         auto r = test::run_cli({"attend", "--model", dir, "--text", text, "--out-weights", full});
         QVERIFY2(r.status == 0, qPrintable(r.err));
@@ -178,9 +171,9 @@ class TestCliModels : public QObject {
         // ATTNVIZ_WEIGHT_CACHE=0: every layer converted into one buffer as it runs.  stderr is
         // a pipe here: the progress bar (a terminal's) stays off, so stderr stays empty.
         for (const char* n : {"gpt2_bf16", "bert_f16_sharded", "qwen2_bias_bf16"}) {
-            const QString dir = model_dir(n);
-            const QString kept = out_path(QString(n) + "_kept.npy");
-            const QString streamed = out_path(QString(n) + "_streamed.npy");
+            const QString dir = test::golden_model(n);
+            const QString kept = test::temp_path(QString(n) + "_kept.npy");
+            const QString streamed = test::temp_path(QString(n) + "_streamed.npy");
             const QStringList args = {
                 "attend", "--model",      dir, "--text", "the cat sat on the mat", "--threads",
                 "2",      "--out-weights"};
@@ -202,15 +195,18 @@ class TestCliModels : public QObject {
     // attnviz stats keeps no map, yet its measures and curves are those of the maps attend
     // writes for the same text, and the head it recomputes with --map is attend's, bit for bit.
     void statsEqualTheMeasuresOfTheFullMaps() {
-        const QString dir = model_dir("llama_gqa");
+        const QString dir = test::golden_model("llama_gqa");
         const QString text = "the cat sat on the mat and the dog sat on the log";
-        const QString maps = out_path("stats_full.npy"), tokens = out_path("stats_tokens.json");
+        const QString maps = test::temp_path("stats_full.npy"),
+                      tokens = test::temp_path("stats_tokens.json");
         auto r = test::run_cli({"attend", "--model", dir, "--text", text, "--out-weights", maps,
                                 "--out-tokens", tokens});
         QVERIFY2(r.status == 0, qPrintable(r.err));
-        const QString json = out_path("stats.json"), received = out_path("stats_received.npy"),
-                      first = out_path("stats_first.npy"), csv = out_path("stats.csv"),
-                      map = out_path("stats_map.npy"), text_file = out_path("stats_text.txt");
+        const QString json = test::temp_path("stats.json"),
+                      received = test::temp_path("stats_received.npy"),
+                      first = test::temp_path("stats_first.npy"),
+                      csv = test::temp_path("stats.csv"), map = test::temp_path("stats_map.npy"),
+                      text_file = test::temp_path("stats_text.txt");
         {
             QFile f(text_file);
             QVERIFY(f.open(QIODevice::WriteOnly));
@@ -269,8 +265,8 @@ class TestCliModels : public QObject {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("phrase");
-        const QString dir = model_dir("llama_gqa");
-        const QString out = out_path("never.npy");
+        const QString dir = test::golden_model("llama_gqa");
+        const QString out = test::temp_path("never.npy");
         QTest::newRow("no output")
             << QStringList{"stats", "--model", dir, "--text", "a b"} << 2 << "nothing to write";
         QTest::newRow("no text") << QStringList{"stats", "--model", dir, "--out-npy", out} << 2
@@ -279,10 +275,14 @@ class TestCliModels : public QObject {
             << QStringList{"stats",       "--model", dir,         "--text", "a",
                            "--text-file", out,       "--out-npy", out}
             << 2 << "one of them";
-        QTest::newRow("missing text file")
-            << QStringList{"stats",     "--model", dir, "--text-file", out_path("no_such.txt"),
-                           "--out-npy", out}
-            << 1 << "no_such.txt";
+        QTest::newRow("missing text file") << QStringList{"stats",
+                                                          "--model",
+                                                          dir,
+                                                          "--text-file",
+                                                          test::temp_path("no_such.txt"),
+                                                          "--out-npy",
+                                                          out}
+                                           << 1 << "no_such.txt";
         QTest::newRow("no such head")
             << QStringList{"stats", "--model", dir,         "--text", "a b",
                            "--map", "9.1",     "--out-map", out}
@@ -299,7 +299,7 @@ class TestCliModels : public QObject {
                                                    "--text",
                                                    "a b",
                                                    "--out-npy",
-                                                   out_path("no/such/folder/r.npy")}
+                                                   test::temp_path("no/such/folder/r.npy")}
                                     << 1 << "does not exist";
         QTest::newRow("over the budget")
             << QStringList{"stats", "--model",         dir, "--text", "a b", "--out-npy",
@@ -314,13 +314,13 @@ class TestCliModels : public QObject {
         QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
         QVERIFY2(r.err.contains(phrase, Qt::CaseInsensitive), qPrintable(r.err));
         QCOMPARE(r.err.count('\n'), 1);
-        QVERIFY(!QFile::exists(out_path("never.npy")));
+        QVERIFY(!QFile::exists(test::temp_path("never.npy")));
     }
 
     void overTheBudgetNamesWhatFitsAndWritesNothing() {
-        const QString out = out_path("budget.npy");
-        const auto r = test::run_cli({"attend", "--model", model_dir("bert_mlm_prefix"), "--text",
-                                      "the cat sat on the mat", "--memory-budget", "1M",
+        const QString out = test::temp_path("budget.npy");
+        const auto r = test::run_cli({"attend", "--model", test::golden_model("bert_mlm_prefix"),
+                                      "--text", "the cat sat on the mat", "--memory-budget", "1M",
                                       "--out-weights", out});
         QCOMPARE(r.status, 1);
         QVERIFY2(r.err.contains("memory budget"), qPrintable(r.err));
@@ -331,10 +331,10 @@ class TestCliModels : public QObject {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("phrase");
-        const QString bert = model_dir("bert_mlm_prefix");
-        const QString out = out_path("never.npy");
+        const QString bert = test::golden_model("bert_mlm_prefix");
+        const QString out = test::temp_path("never.npy");
         QTest::newRow("no folder")
-            << QStringList{"inspect", "--model", out_path("missing")} << 1 << "config.json";
+            << QStringList{"inspect", "--model", test::temp_path("missing")} << 1 << "config.json";
         QTest::newRow("empty text")
             << QStringList{"attend", "--model", bert, "--text", "", "--out-weights", out} << 1
             << "empty";
@@ -346,14 +346,15 @@ class TestCliModels : public QObject {
             << QStringList{"attend", "--model",       bert, "--text", "the cat", "--heads-shown",
                            "9",      "--out-weights", out}
             << 2 << "heads";
-        QTest::newRow("output folder missing") << QStringList{"attend",
-                                                              "--model",
-                                                              bert,
-                                                              "--text",
-                                                              "the cat",
-                                                              "--out-weights",
-                                                              out_path("no/such/folder/a.npy")}
-                                               << 1 << "does not exist";
+        QTest::newRow("output folder missing")
+            << QStringList{"attend",
+                           "--model",
+                           bert,
+                           "--text",
+                           "the cat",
+                           "--out-weights",
+                           test::temp_path("no/such/folder/a.npy")}
+            << 1 << "does not exist";
         QTest::newRow("no output")
             << QStringList{"attend", "--model", bert, "--text", "the cat"} << 2 << "out";
     }
@@ -365,7 +366,7 @@ class TestCliModels : public QObject {
         QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
         QVERIFY2(r.err.contains(phrase, Qt::CaseInsensitive), qPrintable(r.err));
         QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
-        QVERIFY(!QFile::exists(out_path("never.npy")));
+        QVERIFY(!QFile::exists(test::temp_path("never.npy")));
     }
 
     // A folder of tokenizer files alone (AutoTokenizer.save_pretrained), with a config.json
@@ -373,7 +374,7 @@ class TestCliModels : public QObject {
     // the positions, as Hugging Face does); inspect says what it is; attend says why not.
     void tokenizerOnlyFolders() {
         const QString data = QString::fromStdString(test::data_dir()) + "/tokenizers/";
-        const QString dir = out_path("llama3_tokenizer_only");
+        const QString dir = test::temp_path("llama3_tokenizer_only");
         QDir(dir).removeRecursively();
         QVERIFY(QDir().mkpath(dir));
         for (const char* f : {"tokenizer.json", "tokenizer_config.json"})
@@ -409,15 +410,15 @@ class TestCliModels : public QObject {
         QCOMPARE(i.value("tokenizer_vocab_size").toInt(), 268);
         QVERIFY(i.value("special_tokens").toObject().contains("<|end_of_text|>"));
 
-        r = test::run_cli(
-            {"attend", "--model", dir, "--text", "Hello", "--out-weights", out_path("never.npy")});
+        r = test::run_cli({"attend", "--model", dir, "--text", "Hello", "--out-weights",
+                           test::temp_path("never.npy")});
         QCOMPARE(r.status, 1);
         QVERIFY2(r.err.contains("a tokenizer without weights"), qPrintable(r.err));
         QCOMPARE(r.err.count('\n'), 1);
-        QVERIFY(!QFile::exists(out_path("never.npy")));
+        QVERIFY(!QFile::exists(test::temp_path("never.npy")));
 
         // Without config.json: BERT's vocab.txt alone; no positions known, so no warning.
-        const QString bare = out_path("bert_vocab_only");
+        const QString bare = test::temp_path("bert_vocab_only");
         QDir(bare).removeRecursively();
         QVERIFY(QDir().mkpath(bare));
         for (const char* f : {"vocab.txt", "tokenizer_config.json"})
@@ -433,7 +434,7 @@ class TestCliModels : public QObject {
 
     // Tokenizing has no length limit; attending keeps its clear refusal.
     void tokenizeIsNotLimitedByPositions() {
-        const QString dir = model_dir("bert_mlm_prefix");
+        const QString dir = test::golden_model("bert_mlm_prefix");
         const QString text = QStringLiteral("the cat sat ").repeated(30);
         auto r = test::run_cli({"tokenize", "--model", dir, "--text", text});
         QVERIFY2(r.status == 0, qPrintable(r.err));
@@ -441,16 +442,16 @@ class TestCliModels : public QObject {
         QVERIFY(count > 64);
         QVERIFY2(r.err.contains(QString::number(count) + " tokens, more than the 64 positions"),
                  qPrintable(r.err));
-        r = test::run_cli(
-            {"attend", "--model", dir, "--text", text, "--out-weights", out_path("never.npy")});
+        r = test::run_cli({"attend", "--model", dir, "--text", text, "--out-weights",
+                           test::temp_path("never.npy")});
         QCOMPARE(r.status, 1);
         QVERIFY2(r.err.contains("more than the 64 positions"), qPrintable(r.err));
-        QVERIFY(!QFile::exists(out_path("never.npy")));
+        QVERIFY(!QFile::exists(test::temp_path("never.npy")));
     }
 
     void benchReportsAForwardPass() {
-        const auto r = test::run_cli(
-            {"bench", "--model", model_dir("gpt2_bf16"), "--tokens", "16", "--repeats", "2"});
+        const auto r = test::run_cli({"bench", "--model", test::golden_model("gpt2_bf16"),
+                                      "--tokens", "16", "--repeats", "2"});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QJsonObject o = json_object(r.out);
         QCOMPARE(o.value("tokens").toInt(), 16);

@@ -22,12 +22,6 @@ using Index = std::int64_t;
 
 namespace {
 
-QString model_dir(const char* name) {
-    return QString::fromStdString(test::golden_dir() + "/models/" + name);
-}
-QString out_path(const QString& name) {
-    return QString::fromStdString(test::temp_dir()) + "/" + name;
-}
 std::vector<Index> ids_of(const QJsonArray& a) {
     std::vector<Index> out;
     for (const QJsonValue v : a)
@@ -96,8 +90,8 @@ class TestCliPredictions : public QObject {
     Q_OBJECT
   private slots:
     void predictWritesTheEnginesLogitsLensAndLoss() {
-        const QString dir = model_dir("llama_gqa");
-        const QString logits = out_path("logits.npy"), js = out_path("p.json");
+        const QString dir = test::golden_model("llama_gqa");
+        const QString logits = test::temp_path("logits.npy"), js = test::temp_path("p.json");
         const auto r =
             test::run_cli({"predict", "--model", dir, "--text", "Hello world again", "--lens",
                            "--top-k", "3", "--ablate", "1.2,2.4", "--ablate-mode", "mean",
@@ -127,8 +121,8 @@ class TestCliPredictions : public QObject {
     }
 
     void patchWritesTheFractionsRestored() {
-        const QString dir = model_dir("gpt2_lmhead");
-        const QString npy = out_path("patch.npy"), js = out_path("patch.json");
+        const QString dir = test::golden_model("gpt2_lmhead");
+        const QString npy = test::temp_path("patch.npy"), js = test::temp_path("patch.json");
         // Two texts one word apart; single bytes are tokens of any byte-level vocabulary.
         const auto r = test::run_cli({"patch", "--model", dir, "--clean", "the cat sat on the",
                                       "--corrupt", "the dog sat on the", "--target", "t",
@@ -152,12 +146,13 @@ class TestCliPredictions : public QObject {
     void exportViewPatchWritesTheSweep() {
         // attnviz export --view patch, spelled as attnviz patch: the array equals the engine's
         // sweep, and the figure is a whole file.
-        const QString dir = model_dir("gpt2_lmhead");
+        const QString dir = test::golden_model("gpt2_lmhead");
         const QStringList inputs = {
             "--clean", "the cat sat on the", "--corrupt", "the dog sat on the", "--target",
             "t",       "--distractor",       "c"};
-        const QString npy = out_path("export_patch.npy"), csv = out_path("export_patch.csv"),
-                      pdf = out_path("export_patch.pdf");
+        const QString npy = test::temp_path("export_patch.npy"),
+                      csv = test::temp_path("export_patch.csv"),
+                      pdf = test::temp_path("export_patch.pdf");
         for (const QString& out : {npy, csv, pdf}) {
             const auto r = test::run_cli(QStringList{"export", "--model", dir, "--view", "patch"} +
                                          inputs + QStringList{"--out", out});
@@ -186,14 +181,14 @@ class TestCliPredictions : public QObject {
     void exportViewPredictionsEqualsPredict() {
         // The same text through attnviz predict and attnviz export --view predictions, intact
         // and with heads knocked out (--ablate spelled alike): the same top 10 and losses.
-        const QString dir = model_dir("gpt2_lmhead");
+        const QString dir = test::golden_model("gpt2_lmhead");
         const QString text = "the cat sat on the mat";
         for (const QStringList& ablate :
              {QStringList{}, QStringList{"--ablate", "2.1,1.3"},
               QStringList{"--ablate", "2.1", "--ablate-mode", "mean"}}) {
             const QString tag = ablate.join('_').remove('-').replace(',', '_').remove('.');
-            const QString js = out_path("pred" + tag + ".json"),
-                          csv = out_path("pred" + tag + ".csv");
+            const QString js = test::temp_path("pred" + tag + ".json"),
+                          csv = test::temp_path("pred" + tag + ".csv");
             auto r = test::run_cli(QStringList{"predict", "--model", dir, "--text", text, "--top-k",
                                                "10", "--out-json", js} +
                                    ablate);
@@ -210,8 +205,8 @@ class TestCliPredictions : public QObject {
                     1e-4);
         }
         // Knocking heads out changes the loss, in the export as in predict.
-        const double intact = mean_csv_loss(out_path("pred.csv"));
-        const double knocked = mean_csv_loss(out_path("predablate_21_13.csv"));
+        const double intact = mean_csv_loss(test::temp_path("pred.csv"));
+        const double knocked = mean_csv_loss(test::temp_path("predablate_21_13.csv"));
         QVERIFY2(std::abs(knocked - intact) > 1e-3,
                  qPrintable(QStringLiteral("%1 vs %2").arg(knocked).arg(intact)));
     }
@@ -231,7 +226,7 @@ class TestCliPredictions : public QObject {
                                   "900",
                                   "--height",
                                   "700"};
-        const QString png1 = out_path("pred1.png"), png2 = out_path("pred2.png");
+        const QString png1 = test::temp_path("pred1.png"), png2 = test::temp_path("pred2.png");
         auto r = test::run_cli(base + QStringList{"--scale", "1", "--out", png1});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         r = test::run_cli(base + QStringList{"--scale", "2", "--out", png2});
@@ -254,7 +249,7 @@ class TestCliPredictions : public QObject {
         QVERIFY2(green > 50, qPrintable(QString::number(green)));
         QVERIFY2(blue > 50, qPrintable(QString::number(blue)));
         // A PDF of text and rectangles: no image in it.
-        const QString pdf = out_path("pred.pdf");
+        const QString pdf = test::temp_path("pred.pdf");
         r = test::run_cli(base + QStringList{"--ablate", "2.1", "--out", pdf});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         QFile f(pdf);
@@ -267,10 +262,10 @@ class TestCliPredictions : public QObject {
     void exportAblateChangesEveryModelView() {
         // Layer 2's maps read layer 1's output: a head of layer 1 knocked out changes them,
         // and the logit lens's.
-        const QString dir = model_dir("gpt2_lmhead");
+        const QString dir = test::golden_model("gpt2_lmhead");
         const QStringList base = {"export", "--model", dir, "--text", "the cat sat on the mat"};
         auto bytes = [&](const QStringList& args, const QString& name) {
-            const QString out = out_path(name);
+            const QString out = test::temp_path(name);
             const auto r = test::run_cli(base + args + QStringList{"--out", out});
             QFile f(out);
             return r.status == 0 && f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -288,9 +283,10 @@ class TestCliPredictions : public QObject {
 
     void exportViewPredictionsOfAMaskedLm() {
         // A masked LM: the top 10 at each mask, no loss.
-        const QString csv = out_path("mlm.csv");
-        const auto r = test::run_cli({"export", "--model", model_dir("bert_mlm_prefix"), "--text",
-                                      "the [MASK] sat", "--view", "predictions", "--out", csv});
+        const QString csv = test::temp_path("mlm.csv");
+        const auto r =
+            test::run_cli({"export", "--model", test::golden_model("bert_mlm_prefix"), "--text",
+                           "the [MASK] sat", "--view", "predictions", "--out", csv});
         QVERIFY2(r.status == 0, qPrintable(r.err));
         const QList<QList<QByteArray>> rows = read_csv(csv);
         QCOMPARE(rows.size(), 1 + 10);
@@ -302,8 +298,9 @@ class TestCliPredictions : public QObject {
     }
 
     void generateContinuesWithTheCacheAndItsMapsEqualAttend() {
-        const QString dir = model_dir("qwen3_qknorm");
-        const QString js = out_path("g.json"), maps = out_path("g.npy"), a = out_path("a.npy");
+        const QString dir = test::golden_model("qwen3_qknorm");
+        const QString js = test::temp_path("g.json"), maps = test::temp_path("g.npy"),
+                      a = test::temp_path("a.npy");
         auto r = test::run_cli({"generate", "--model", dir, "--text", "Hello", "--max-new-tokens",
                                 "5", "--out-tokens", js, "--out-weights", maps});
         QVERIFY2(r.status == 0, qPrintable(r.err));
@@ -335,21 +332,22 @@ class TestCliPredictions : public QObject {
                                     "Hello",    "--max-new-tokens", "6",  "--temperature",
                                     "0.8",      "--top-k",          "40", "--top-p",
                                     "0.95",     "--seed",           "3",  "--out-tokens"};
-        r = test::run_cli(sample + QStringList{out_path("s1.json")});
+        r = test::run_cli(sample + QStringList{test::temp_path("s1.json")});
         QVERIFY2(r.status == 0, qPrintable(r.err));
-        r = test::run_cli(sample + QStringList{out_path("s2.json")});
-        QCOMPARE(test::read_json(out_path("s1.json")), test::read_json(out_path("s2.json")));
+        r = test::run_cli(sample + QStringList{test::temp_path("s2.json")});
+        QCOMPARE(test::read_json(test::temp_path("s1.json")),
+                 test::read_json(test::temp_path("s2.json")));
     }
 
     void exportGenerateDrawsTheContinuedText() {
         // --generate N: the text continued by the model as `attnviz generate` continues it,
         // greedy and sampled with a seed, with heads knocked out as the window's Continue.
-        const QString dir = model_dir("qwen3_qknorm");
+        const QString dir = test::golden_model("qwen3_qknorm");
         for (const QStringList& how :
              {QStringList{}, QStringList{"--temperature", "0.8", "--top-k", "40", "--seed", "3"}}) {
             const QString tag = how.isEmpty() ? "greedy" : "sampled";
-            const QString js = out_path("gen_" + tag + ".json"),
-                          csv = out_path("gen_" + tag + ".csv");
+            const QString js = test::temp_path("gen_" + tag + ".json"),
+                          csv = test::temp_path("gen_" + tag + ".csv");
             QStringList gen = {"generate", "--model",      dir,
                                "--text",   "Hello",        "--max-new-tokens",
                                "5",        "--out-tokens", js};
@@ -386,7 +384,7 @@ class TestCliPredictions : public QObject {
             QCOMPARE(positions, int(ids.size()));
         }
         // A figure of the continued text.
-        const QString png = out_path("gen.png");
+        const QString png = test::temp_path("gen.png");
         const auto r = test::run_cli({"export", "--model", dir, "--text", "Hello", "--generate",
                                       "4", "--ablate", "1.1", "--view", "grid", "--out", png});
         QVERIFY2(r.status == 0, qPrintable(r.err));
@@ -397,8 +395,9 @@ class TestCliPredictions : public QObject {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("status");
         QTest::addColumn<QString>("phrase");
-        const QString gpt2 = model_dir("gpt2_lmhead"), bert = model_dir("bert_gamma_beta");
-        const QString out = out_path("never.out");
+        const QString gpt2 = test::golden_model("gpt2_lmhead"),
+                      bert = test::golden_model("bert_gamma_beta");
+        const QString out = test::temp_path("never.out");
         QTest::newRow("ablate past the heads")
             << QStringList{"predict",  "--model", gpt2,         "--text", "the cat",
                            "--ablate", "2.5",     "--out-json", out}
@@ -411,8 +410,9 @@ class TestCliPredictions : public QObject {
                                                 "the cat", "--out-logits", out}
                                  << 1 << "no masked-LM head";
         QTest::newRow("masked generate")
-            << QStringList{"generate",     "--model", model_dir("roberta"), "--text", "the cat",
-                           "--out-tokens", out}
+            << QStringList{"generate", "--model", test::golden_model("roberta"),
+                           "--text",   "the cat", "--out-tokens",
+                           out}
             << 2 << "causal";
         QTest::newRow("too many new tokens")
             << QStringList{"generate",         "--model", gpt2,           "--text", "the cat",
@@ -436,7 +436,7 @@ class TestCliPredictions : public QObject {
             if (!target.isEmpty()) args << "--target" << target;
             return args + QStringList{"--distractor", "c", "--out", file};
         };
-        const QString never_npy = out_path("never.npy");
+        const QString never_npy = test::temp_path("never.npy");
         QTest::newRow("export patch: lengths differ")
             << export_patch(gpt2, "the cat sat", "t", never_npy) << 2 << "as many tokens";
         QTest::newRow("export patch: a target of two tokens")
@@ -451,13 +451,13 @@ class TestCliPredictions : public QObject {
         QTest::newRow("export: --clean without --view patch")
             << QStringList{"export",  "--model", gpt2,
                            "--text",  "the cat", "--clean",
-                           "the cat", "--out",   out_path("never.png")}
+                           "the cat", "--out",   test::temp_path("never.png")}
             << 2 << "need --view patch";
         // export --ablate, as predict spells it.
         const auto export_ablate = [&](const QStringList& extra) {
             return QStringList{"export",      "--model", gpt2,
                                "--text",      "the cat", "--view",
-                               "predictions", "--out",   out_path("never.png")} +
+                               "predictions", "--out",   test::temp_path("never.png")} +
                    extra;
         };
         QTest::newRow("export: ablate past the heads")
@@ -476,12 +476,12 @@ class TestCliPredictions : public QObject {
                                                                        "--ablate",
                                                                        "1.1",
                                                                        "--out",
-                                                                       out_path("never.png")}
+                                                                       test::temp_path("never.png")}
                                                         << 2 << "--ablate needs --model";
         QTest::newRow("export: predictions of a model without a head")
             << QStringList{"export",      "--model", bert,
                            "--text",      "the cat", "--view",
-                           "predictions", "--out",   out_path("never.png")}
+                           "predictions", "--out",   test::temp_path("never.png")}
             << 1 << "no masked-LM head";
         QTest::newRow("export: predictions without a model")
             << QStringList{"export",
@@ -490,18 +490,19 @@ class TestCliPredictions : public QObject {
                            "--view",
                            "predictions",
                            "--out",
-                           out_path("never.png")}
+                           test::temp_path("never.png")}
             << 2 << "--view predictions needs --model";
         QTest::newRow("export: focus past the text")
             << export_ablate({"--focus-token", "40"}) << 2 << "--focus-token 40";
-        QTest::newRow("export: generate without a model") << QStringList{"export",
-                                                                         "--text",
-                                                                         "the cat",
-                                                                         "--generate",
-                                                                         "3",
-                                                                         "--out",
-                                                                         out_path("never.png")}
-                                                          << 2 << "--generate needs --model";
+        QTest::newRow("export: generate without a model")
+            << QStringList{"export",
+                           "--text",
+                           "the cat",
+                           "--generate",
+                           "3",
+                           "--out",
+                           test::temp_path("never.png")}
+            << 2 << "--generate needs --model";
         QTest::newRow("export: sampling without generate")
             << export_ablate({"--temperature", "0.7"}) << 2 << "need --generate";
         QTest::newRow("export: generate 0")
@@ -509,9 +510,9 @@ class TestCliPredictions : public QObject {
         QTest::newRow("export: generate with a pair")
             << export_ablate({"--generate", "3", "--text2", "a dog"}) << 2 << "single text";
         QTest::newRow("export: generate with a masked LM")
-            << QStringList{"export", "--model", model_dir("bert_mlm_prefix"),
+            << QStringList{"export", "--model", test::golden_model("bert_mlm_prefix"),
                            "--text", "the cat", "--generate",
-                           "3",      "--out",   out_path("never.png")}
+                           "3",      "--out",   test::temp_path("never.png")}
             << 2 << "masked language model";
         QTest::newRow("export: generate past the positions")
             << export_ablate({"--generate", "64"}) << 2 << "positions";
@@ -534,7 +535,7 @@ class TestCliPredictions : public QObject {
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY2(r.out.isEmpty(), qPrintable(r.out));  // nothing timed or printed first
         for (const char* name : {"never.out", "never.npy", "never.png"})
-            QVERIFY(!QFile::exists(out_path(name)));
+            QVERIFY(!QFile::exists(test::temp_path(name)));
     }
 };
 

@@ -47,6 +47,10 @@ std::string fresh_dir(const std::string& name) {
     return dir;
 }
 
+QString golden_model(const char* name) {
+    return QString::fromStdString(golden_dir() + "/models/" + name);
+}
+
 QString temp_path(const QString& name) {
     return QString::fromStdString(temp_dir()) + QLatin1Char('/') + name;
 }

@@ -33,6 +33,8 @@ std::string golden_dir();
 std::string temp_dir();
 /// temp_dir()/name, emptied (or made): a folder of one test's own.
 std::string fresh_dir(const std::string& name);
+/// golden_dir()/models/name: a tiny Hugging Face checkpoint (tests/golden/models).
+QString golden_model(const char* name);
 /// temp_dir()/name: a file (or folder) path for a test to write.
 QString temp_path(const QString& name);
 /// The JSON object in the file at `path`; empty when it cannot be read or is no object.

@@ -307,7 +307,9 @@ def mistakes(f, model, streams, terms, attentions, values, p, target, good, good
     return out
 
 
-def main():
+def write_cases(run_case, shipped_cases, index_name):
+    """run_case(name, folder, ids, out) on every golden case and `shipped_cases`, then the
+    index the C++ tests read: {"cases": [{name, model, input_ids, reference}]}."""
     cases = []
     for name in GOLDEN_CASES:
         folder = os.path.join(HERE, name)
@@ -316,12 +318,16 @@ def main():
         rel = os.path.relpath(folder, ROOT)
         cases.append({"name": name, "model": rel, "input_ids": rel + "/reference/input_ids.npy",
                       "reference": rel + "/reference"})
-    for name, model, ids_path, out in SHIPPED_CASES:
+    for name, model, ids_path, out in shipped_cases:
         ids = np.load(os.path.join(ROOT, ids_path)).tolist()
         run_case(name, os.path.join(ROOT, model), ids, os.path.join(ROOT, out))
         cases.append({"name": name, "model": model, "input_ids": ids_path, "reference": out})
-    with open(os.path.join(HERE, "attribution_index.json"), "w", encoding="utf-8") as fh:
+    with open(os.path.join(HERE, index_name), "w", encoding="utf-8") as fh:
         fh.write(json.dumps({"cases": cases}, indent=2) + "\n")
+
+
+def main():
+    write_cases(run_case, SHIPPED_CASES, "attribution_index.json")
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 sys.path.insert(0, HERE)
 import hf_reference as ref  # noqa: E402
-from attribution_reference import GOLDEN_CASES, Family, check, layer_terms  # noqa: E402
+from attribution_reference import Family, check, layer_terms, write_cases  # noqa: E402
 
 SHIPPED_CASES = [("attn_induction", "resources/models/attn-only-2l",
                   "tests/golden/shipped/reference/attn_induction/input_ids.npy",
@@ -240,20 +240,7 @@ def mistakes(f, streams, att, values, U, mid, eff_heads, flow_l2):
 
 def main():
     torch.set_num_threads(1)
-    cases = []
-    for name in GOLDEN_CASES:
-        folder = os.path.join(HERE, name)
-        ids = np.load(os.path.join(folder, "reference", "input_ids.npy")).tolist()
-        run_case(name, folder, ids, os.path.join(folder, "reference"))
-        rel = os.path.relpath(folder, ROOT)
-        cases.append({"name": name, "model": rel, "input_ids": rel + "/reference/input_ids.npy",
-                      "reference": rel + "/reference"})
-    for name, model, ids_path, out in SHIPPED_CASES:
-        ids = np.load(os.path.join(ROOT, ids_path)).tolist()
-        run_case(name, os.path.join(ROOT, model), ids, os.path.join(ROOT, out))
-        cases.append({"name": name, "model": model, "input_ids": ids_path, "reference": out})
-    with open(os.path.join(HERE, "flow_index.json"), "w", encoding="utf-8") as fh:
-        fh.write(json.dumps({"cases": cases}, indent=2) + "\n")
+    write_cases(run_case, SHIPPED_CASES, "flow_index.json")
 
 
 if __name__ == "__main__":
