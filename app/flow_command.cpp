@@ -98,12 +98,8 @@ int flow(const FlowCommandOptions& o) {
     const models::PassPlan plan = models::plan_pass(
         *m.model, [&](const budget::ResultScope&) { return bytes; }, {}, L, o.memory.budget());
     options.weight_cache_bytes = plan.weight_cache_bytes();
-    models::InformationFlow flow;
-    try {
-        flow = models::information_flow(*m.model, e.input, options);
-    } catch (const std::invalid_argument& ex) {
-        throw DataError(ex.what());  // a post-norm model: the folder's, not the command's
-    }
+    // A post-norm model is refused with a DataError: the folder's problem, not the command's.
+    const models::InformationFlow flow = models::information_flow(*m.model, e.input, options);
     const std::string js = graph_json(e, flow, models::flow_graph(flow, at, o.threshold));
     io::write_file_atomically(o.out_json, js);
     return 0;

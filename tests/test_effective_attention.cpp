@@ -20,6 +20,7 @@
 #include <set>
 #include <tuple>
 
+#include "engine/errors.h"
 #include "engine/io/npy.h"
 #include "engine/models/effective_attention.h"
 #include "engine/models/information_flow.h"
@@ -354,7 +355,7 @@ class TestEffectiveAttention : public QObject {
         try {
             (void)models::information_flow(*bert, {{2, 5, 7, 3}, {}});
             QFAIL("a post-norm model was accepted");
-        } catch (const std::invalid_argument& e) {
+        } catch (const DataError& e) {
             QVERIFY2(std::string(e.what()).find("post-norm") != std::string::npos, e.what());
         }
         const Case c = case_named("gpt2_lmhead");

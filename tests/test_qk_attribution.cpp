@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/json.h"
 #include "engine/models/model.h"
@@ -240,7 +241,7 @@ class TestQkAttribution : public QObject {
         try {
             models::attribute_qk(*bert, in, {1, 0}, 3, 1);
             QFAIL("a post-norm model was attributed");
-        } catch (const std::invalid_argument& e) {
+        } catch (const DataError& e) {
             QVERIFY2(std::string(e.what()).find("post-norm") != std::string::npos, e.what());
         }
     }
@@ -306,6 +307,7 @@ class TestQkAttribution : public QObject {
     void commandRefusesBadInput_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("phrase");
+        QTest::addColumn<int>("status");  // 2: the command line's mistake; 1: the model's
         const QString model = QString::fromStdString(attn_only_dir());
         const QString bert = QString::fromStdString(models_dir() + "/bert_gamma_beta");
         const auto with = [&](const QString& dir, const QStringList& more) {
@@ -319,25 +321,26 @@ class TestQkAttribution : public QObject {
                    more;
         };
         QTest::newRow("layer") << with(model, {"--head", "3.1", "--query", "5", "--key", "2"})
-                               << "does not exist";
+                               << "does not exist" << 2;
         QTest::newRow("head") << with(model, {"--head", "2.9", "--query", "5", "--key", "2"})
-                              << "does not exist";
+                              << "does not exist" << 2;
         QTest::newRow("not L.H") << with(model, {"--head", "2", "--query", "5", "--key", "2"})
-                                 << "LAYER.HEAD";
+                                 << "LAYER.HEAD" << 2;
         QTest::newRow("query") << with(model, {"--head", "2.8", "--query", "10", "--key", "2"})
-                               << "--query 10";
+                               << "--query 10" << 2;
         QTest::newRow("key 0") << with(model, {"--head", "2.8", "--query", "5", "--key", "0"})
-                               << "--key 0";
+                               << "--key 0" << 2;
         QTest::newRow("masked key")
-            << with(model, {"--head", "2.8", "--query", "5", "--key", "6"}) << "causal mask";
+            << with(model, {"--head", "2.8", "--query", "5", "--key", "6"}) << "causal mask" << 2;
         QTest::newRow("post-norm")
-            << with(bert, {"--head", "2.1", "--query", "2", "--key", "1"}) << "post-norm";
+            << with(bert, {"--head", "2.1", "--query", "2", "--key", "1"}) << "post-norm" << 1;
     }
     void commandRefusesBadInput() {
         QFETCH(QStringList, args);
         QFETCH(QString, phrase);
+        QFETCH(int, status);
         const auto r = test::run_cli(args);
-        QVERIFY2(r.status == 2, qPrintable(QString::number(r.status) + ": " + r.err));
+        QVERIFY2(r.status == status, qPrintable(QString::number(r.status) + ": " + r.err));
         QVERIFY2(r.err.contains(phrase), qPrintable(r.err));
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY(!QFile::exists(test::temp_path("never.json")));

@@ -102,8 +102,8 @@ class PositionSink : public AttentionSink {
 };
 
 void require_pre_norm(const Model& model) {
-    if (!model.config().pre_norm())
-        throw std::invalid_argument(
+    if (!model.config().pre_norm())  // the model's, not the request's: a data error
+        throw DataError(
             model.config().display_name() +
             " is a post-norm model: a norm sits between its blocks, so its residual stream is no "
             "sum of their outputs (decomposition and logit attribution need GPT-2, Llama or "

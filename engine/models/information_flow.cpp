@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "engine/errors.h"
 #include "engine/models/effective_attention.h"
 #include "engine/models/vector_sums.h"
 #include "engine/ops/gemm.h"
@@ -267,8 +268,8 @@ const char* flow_distance_name(FlowDistance d) {
 InformationFlow information_flow(const Model& model, const ModelInput& input,
                                  const FlowOptions& options) {
     const ModelConfig& c = model.config();
-    if (!c.pre_norm())
-        throw std::invalid_argument(
+    if (!c.pre_norm())  // the model's, not the request's: a data error
+        throw DataError(
             c.display_name() +
             " is a post-norm model: a norm sits between its blocks, so a block's output is no "
             "sum of terms (information flow needs GPT-2, Llama or Qwen)");

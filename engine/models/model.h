@@ -266,6 +266,45 @@ struct Readout {
     Tensor unembed;    ///< [ids, hidden]: the rows asked for
 };
 
+/// The scalar a backward pass differentiates (Model::gradients), read from the head's logits.
+struct GradientMetric {
+    enum class Kind {
+        Logit,            ///< logit(target) at `position`
+        LogitDifference,  ///< logit(target) - logit(distractor) at `position`
+        LogProb,          ///< log p(target) at `position` (log-softmax over the vocabulary)
+        /// Causal heads: the mean over t in [span_begin, span_end) of -log p(ids[t + 1]),
+        /// the language-model loss of that span (span_end at most tokens - 1).
+        SpanLoss,
+    };
+    Kind kind = Kind::Logit;
+    std::int64_t position = 0;  ///< from 0
+    std::int64_t target = 0, distractor = 0;
+    std::int64_t span_begin = 0, span_end = 0;
+};
+
+struct GradientOptions {
+    int num_threads = 1;
+    PassControl control;  ///< polled before every layer, forwards and backwards
+    /// ModelForwardOptions::weight_cache_bytes of the pass (unset: the model's own limit).
+    std::optional<std::size_t> weight_cache_bytes;
+    /// [tokens, hidden]: run from these input embeddings instead of the ids' (integrated
+    /// gradients' scaled inputs); the ids still choose the targets of SpanLoss.
+    const Tensor* input_embeddings = nullptr;
+    bool head_gradients = true;  ///< fill Gradients::contexts and head_gradients
+};
+
+/// One forward and one backward pass (Model::gradients): the metric, and its gradient with
+/// respect to every head's output and to the input embeddings.
+struct Gradients {
+    double metric = 0.0;
+    /// [layers, tokens, heads·head_dim]: each head's output z (its slice of the context, A·V
+    /// before the output projection, as HeadIntervention reads it) and ∂metric/∂z.
+    Tensor contexts, head_gradients;
+    /// [tokens, hidden]: the input embeddings x0 (the sum entering the first layer, before
+    /// BERT's embedding norm) and ∂metric/∂x0.
+    Tensor embeddings, embedding_gradients;
+};
+
 /// The language-model head a checkpoint has, read from its own weights.
 enum class LmHeadKind {
     None,    ///< a bare encoder (BertModel): attention only
@@ -402,6 +441,13 @@ class Model {
     /// The rotary inverse frequencies [head_dim / 2] that ops::apply_rotary takes (scaled as
     /// the config's rope_scaling says); empty for learned positions.
     virtual const std::vector<double>& rotary_inv_freq() const = 0;
+    /// The metric of one pass over `input` and its gradients, by reverse-mode differentiation
+    /// in float32 (layers walked backwards, each recomputed from its input: the weights
+    /// stream as a forward's do).  Throws DataError for a model without a language-model
+    /// head, std::invalid_argument for a metric that does not fit the input or the head (a
+    /// position or id out of range, SpanLoss on a masked LM); what forward() throws.
+    virtual Gradients gradients(const ModelInput& input, const GradientMetric& metric,
+                                const GradientOptions& options = {}) const = 0;
     /// Continues `prompt` with a key/value cache: each new token is one row of attention per
     /// head.  Causal models only (std::invalid_argument otherwise).
     virtual Generation generate(const std::vector<std::int64_t>& prompt,

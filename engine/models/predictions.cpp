@@ -261,7 +261,7 @@ std::vector<HeadIntervention> ablations(const std::vector<HeadRef>& heads,
     return out;
 }
 
-PatchResult patch_sweep(const Model& model, const PatchRequest& r, const PatchProgress& progress) {
+Index patch_position(const Model& model, const PatchRequest& r) {
     const auto L = static_cast<Index>(r.clean.ids.size());
     if (static_cast<Index>(r.corrupt.ids.size()) != L)
         throw std::invalid_argument(
@@ -272,6 +272,12 @@ PatchResult patch_sweep(const Model& model, const PatchRequest& r, const PatchPr
         throw std::invalid_argument("position " + std::to_string(r.position) + " is not in the " +
                                     std::to_string(L) + " tokens");
     if (model.lm_head() == LmHeadKind::None) throw DataError(model.lm_head_missing());
+    return position;
+}
+
+PatchResult patch_sweep(const Model& model, const PatchRequest& r, const PatchProgress& progress) {
+    const auto L = static_cast<Index>(r.clean.ids.size());
+    const Index position = patch_position(model, r);
     const Index N = model.info().num_layers, H = model.info().num_heads;
     const std::vector<Index> columns = {r.target, r.distractor};
     ModelForwardOptions o;

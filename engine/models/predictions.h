@@ -106,6 +106,11 @@ struct PatchResult {
     std::int64_t position = 0;  ///< the metric's position, counted from 0
 };
 
+/// The metric's position of a patching request, from 0 (request.position < 0: from the end).
+/// Throws std::invalid_argument for texts of different lengths or a position outside them,
+/// DataError for a model without a language-model head.
+std::int64_t patch_position(const Model& model, const PatchRequest& request);
+
 /// Activation patching, one head at a time: m = logit(target) - logit(distractor) at
 /// `position`; the corrupted run with the head's output taken from the clean run.  Each
 /// head's run resumes at its own layer from the corrupted run's cached residual stream and

@@ -18,6 +18,8 @@ target_sources(attnviz_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/token_views.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer_analysis.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/transformer_backward.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/gradient_attribution.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer_forward.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer_weights.cpp
     ${CMAKE_CURRENT_LIST_DIR}/generation.cpp

@@ -119,6 +119,20 @@ Tensor Transformer::unembed(const std::vector<float>& x, Index R, int threads,
     return out;
 }
 
+Weight Transformer::streamed_unembedding() const {
+    const Index E = config_.hidden_size, V = config_.vocab_size;
+    Weight u;
+    u.rows = V;
+    u.cols = E;
+    auto source = std::make_shared<WeightLayout>();
+    source->names = {weights_.unembed_name()};
+    source->offsets = {0};
+    source->rows = V;
+    source->cols = E;
+    u.source = std::move(source);
+    return u;
+}
+
 Tensor Transformer::streamed_logits(const std::vector<float>& x, Index R, const HeadWeights& hw,
                                     int threads, const std::vector<Index>* columns) const {
     const Index E = config_.hidden_size, V = config_.vocab_size;
@@ -146,15 +160,7 @@ Tensor Transformer::streamed_logits(const std::vector<float>& x, Index R, const 
     }
     // The unembedding as any streamed matrix: converted a block of rows at a time, or
     // multiplied as stored (BF16 on AMX).
-    Weight u;
-    u.rows = V;
-    u.cols = E;
-    auto source = std::make_shared<WeightLayout>();
-    source->names = {name};
-    source->offsets = {0};
-    source->rows = V;
-    source->cols = E;
-    u.source = std::move(source);
+    const Weight u = streamed_unembedding();
     Tensor out = take_tensor({R, V});
     WeightScratch scratch;
     weights_.product(x.data(), R, E, u, hw.bias, V, out.ptr(), threads, scratch);

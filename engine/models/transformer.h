@@ -85,6 +85,7 @@ struct KvCache {
 };
 
 struct GenerationRun;
+struct LayerTape;
 
 /// What `attnviz inspect` shows of a transformer: its config's sizes and its weights' types.
 ModelInfo model_info(const ModelConfig& config, const std::string& folder,
@@ -118,6 +119,9 @@ class Transformer final : public Model {
                                        AttentionParts parts = AttentionParts::All) const override;
     Readout readout(const std::vector<Index>& ids) const override;
     Tensor embedding_rows(const std::vector<Index>& ids) const override;
+    // The backward pass (transformer_backward.cpp).
+    Gradients gradients(const ModelInput& input, const GradientMetric& metric,
+                        const GradientOptions& options) const override;
     const std::vector<double>& rotary_inv_freq() const override { return inv_freq_; }
 
   private:
@@ -135,6 +139,16 @@ class Transformer final : public Model {
                           });
     }
 
+    /// norm()'s input gradient over `rows` rows: g from ∂/∂(its output) to ∂/∂x, x its input.
+    void norm_backward(const float* x, float* g, Index rows, const Weight& w) const {
+        const Index E = config_.hidden_size;
+        const auto eps = static_cast<float>(config_.norm_eps);
+        if (config_.family == Family::Llama)
+            ops::rms_norm_backward(x, g, rows, E, w.ptr, eps);
+        else
+            ops::layer_norm_backward(x, g, rows, E, w.ptr, eps);
+    }
+
     // The forward pass (transformer_forward.cpp).
     /// Throws std::invalid_argument for what no pass can run: no tokens, a layer or head that
     /// does not exist, interventions that do not fit, a resume or traced token out of range.
@@ -150,14 +164,17 @@ class Transformer final : public Model {
     bool run_layer(const LayerPlan& step, const LayerWeights& w, PassState& pass,
                    const ModelForwardOptions& options, AttentionSink& sink) const;
     std::vector<Index> positions(const ModelInput& input) const;
+    /// The token (+ position, + token type) embeddings' sum, before BERT's embedding norm.
+    void embedding_sum(const ModelInput& input, const std::vector<Index>& pos, float* x) const;
     void embed(const ModelInput& input, const std::vector<Index>& pos, float* x,
                const Tracer& trace = {}) const;
     /// q, k and v of `rows` tokens at positions `pos` ([rows, (H + 2 KV) d]): the fused
-    /// projection, qwen3's per-head norms, then the rotation (the unrotated copy first when
-    /// `unrotated` is given).
+    /// projection (copied into `projected` when given), qwen3's per-head norms, then the
+    /// rotation (the unrotated copy first when `unrotated` is given).
     void project_qkv(const LayerWeights& w, const float* h, Index rows,
                      const std::vector<Index>& pos, int threads, Scratch& scratch,
-                     std::vector<float>* unrotated = nullptr) const;
+                     std::vector<float>* unrotated = nullptr,
+                     std::vector<float>* projected = nullptr) const;
     /// What q carries so that q·k is the family's score: 1/√d, GPT-2's options.
     float score_scale(Index layer) const;
     /// The attention core's view of this model's heads: B sequences of S tokens attending to
@@ -197,8 +214,9 @@ class Transformer final : public Model {
     /// after the rotation); the scores and later stages are sized for attend() to fill.
     void capture_steps(AttentionResult& result, const layers::ResultWindow& win, Index L,
                        const std::vector<float>& unrotated, Scratch& scratch) const;
+    /// The MLP of L rows of h into `out`; `pre_activation` keeps the up (gate | up) projection.
     void mlp(const LayerWeights& w, const float* h, Index L, float* out, int threads,
-             Scratch& scratch) const;
+             Scratch& scratch, std::vector<float>* pre_activation = nullptr) const;
 
     // The language-model head (transformer.cpp).
     /// logits() in two halves: the final norm (or the masked-LM transform) over R rows of x,
@@ -209,6 +227,21 @@ class Transformer final : public Model {
     /// logits() with the unembedding left in the file (the weights stream).
     Tensor streamed_logits(const std::vector<float>& x, Index R, const HeadWeights& hw, int threads,
                            const std::vector<Index>* columns) const;
+
+    // The backward pass (transformer_backward.cpp).
+    /// One layer forward from x_in into x_out, keeping in `tape` what its backward reads.
+    void tape_layer(const LayerWeights& w, Index layer, const std::vector<Index>& pos,
+                    const float* x_in, float* x_out, LayerTape& tape, int threads,
+                    Scratch& scratch) const;
+    /// dx from ∂m/∂(layer output) to ∂m/∂(layer input); dz [L, H d] gets ∂m/∂(context).
+    void layer_backward(const LayerWeights& w, Index layer, const std::vector<Index>& pos,
+                        const LayerTape& tape, float* dx, float* dz, int threads,
+                        Scratch& scratch) const;
+    /// The metric of the final stream x [L, E] and, into dx [L, E], its gradient.
+    double head_backward(const std::vector<float>& x, Index L, const GradientMetric& metric,
+                         const std::vector<Index>& ids, float* dx, int threads) const;
+    /// The unembedding as a streamed matrix (read from the files a block of rows at a time).
+    Weight streamed_unembedding() const;
 
     // Generation (generation.cpp).
     /// One pre-norm block over `n` new tokens at positions [t0, t0 + n), attending to the

@@ -39,8 +39,8 @@ std::vector<Index> Transformer::positions(const ModelInput& input) const {
     return pos;
 }
 
-void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, float* x,
-                        const Tracer& trace) const {
+void Transformer::embedding_sum(const ModelInput& input, const std::vector<Index>& pos,
+                                float* x) const {
     const GlobalParams p = global_params(config_);
     const auto L = static_cast<Index>(input.ids.size());
     weights_.lookup(p.word, input.ids, x, false);
@@ -53,6 +53,13 @@ void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, 
                                         " entries for " + std::to_string(L) + " tokens");
         weights_.lookup(p.token_type, types, x, true);
     }
+}
+
+void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, float* x,
+                        const Tracer& trace) const {
+    const GlobalParams p = global_params(config_);
+    const auto L = static_cast<Index>(input.ids.size());
+    embedding_sum(input, pos, x);
     const GlobalWeights& g = weights_.globals();
     if (trace.on()) {  // each part of the sum at the traced token, as the lookups give them
         const auto t = static_cast<std::size_t>(trace.row);
@@ -78,13 +85,14 @@ void Transformer::embed(const ModelInput& input, const std::vector<Index>& pos, 
 
 void Transformer::project_qkv(const LayerWeights& w, const float* h, Index rows,
                               const std::vector<Index>& pos, int threads, Scratch& scratch,
-                              std::vector<float>* unrotated) const {
+                              std::vector<float>* unrotated, std::vector<float>* projected) const {
     std::vector<float>& qkv = scratch.qkv;
     const Index H = config_.num_heads, KV = config_.num_kv_heads, d = config_.head_dim;
     const Index ld = (H + 2 * KV) * d;
     qkv.resize(static_cast<std::size_t>(rows * ld));
     weights_.product(h, rows, config_.hidden_size, w.qkv_w, w.qkv_b, ld, qkv.data(), threads,
                      scratch);
+    if (projected) projected->assign(qkv.begin(), qkv.end());
     float* q = qkv.data();
     float* k = q + H * d;
     const float eps = static_cast<float>(config_.norm_eps);
@@ -320,7 +328,7 @@ void Transformer::attention(const LayerPlan& step, const LayerWeights& w, const 
 }
 
 void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out, int threads,
-                      Scratch& scratch) const {
+                      Scratch& scratch, std::vector<float>* pre_activation) const {
     const Index E = config_.hidden_size, I = config_.intermediate_size;
     const bool gated = config_.family == Family::Llama;
     const Index width = gated ? 2 * I : I;
@@ -330,6 +338,7 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
     const Tracer& trace = scratch.trace;
     if (gated) trace.emit(TraceStep::Gate, mid.data(), width, 1, I);
     trace.emit(TraceStep::Up, mid.data() + (gated ? I : 0), width, 1, I);
+    if (pre_activation) pre_activation->assign(mid.begin(), mid.end());
     // Activation (and the gate) row by row over the threads: at a few hundred tokens the
     // erf/exp of the intermediate are a tenth of the pass.
     ops::parallel_for(static_cast<std::size_t>(L), threads, [&](std::size_t r0, std::size_t r1) {

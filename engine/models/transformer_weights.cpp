@@ -391,6 +391,16 @@ void TransformerWeights::product(const float* x, Index rows, Index in, const Wei
     if (ldy == 0) ldy = out;
     if (ldx == 0) ldx = in;
     if (bf16_product(x, rows, in, l, b, y, threads, scratch, ldx, ldy)) return;
+    stream_blocks(l, in, threads, scratch, [&](Index n0, Index n, const float* buf) {
+        ops::linear(x, rows, in, buf, b.empty() ? nullptr : b.ptr + n0, n, y + n0, threads, ldx,
+                    ldy, false);
+    });
+}
+
+void TransformerWeights::stream_blocks(const WeightLayout& l, Index in, int threads,
+                                       WeightScratch& scratch,
+                                       const std::function<void(Index, Index, const float*)>& use)
+    const {
     const Index block = stream_block_rows(in);
     const auto size = static_cast<std::size_t>(std::min(block, l.rows) * in);
     if (scratch.block.size() < size) {
@@ -409,10 +419,24 @@ void TransformerWeights::product(const float* x, Index rows, Index in, const Wei
                                                     n0 - r0 + static_cast<Index>(e),
                                                     buf + static_cast<Index>(a) * in, in);
                               });
-            ops::linear(x, rows, in, buf, b.empty() ? nullptr : b.ptr + n0, n, y + n0, threads, ldx,
-                        ldy, false);
+            use(n0, n, buf);
         }
     }
+}
+
+void TransformerWeights::input_gradient(const float* dy, Index rows, Index out, const Weight& w,
+                                        Index in, float* dx, int threads, WeightScratch& scratch,
+                                        bool accumulate) const {
+    if (!w.streamed()) {
+        ops::linear_input_gradient(dy, rows, out, w.ptr, in, dx, threads, w.in_out, accumulate);
+        return;
+    }
+    // dx += dy[:, block] · w[block, :], block by block as product() converts them.
+    bool add = accumulate;
+    stream_blocks(*w.source, in, threads, scratch, [&](Index n0, Index n, const float* buf) {
+        ops::linear_input_gradient(dy + n0, rows, n, buf, in, dx, threads, false, add, out, in);
+        add = true;
+    });
 }
 
 bool TransformerWeights::bf16_product(const float* x, Index rows, Index in, const WeightLayout& l,

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -148,6 +149,12 @@ class TransformerWeights {
     void product(const float* x, Index rows, Index in, const Weight& w, const Weight& b, Index out,
                  float* y, int threads, WeightScratch& scratch, Index ldx = 0, Index ldy = 0) const;
 
+    /// dx[rows, in] = dy[rows, out] · w (+= with `accumulate`): product()'s input gradient,
+    /// a streamed w converted a block of rows at a time as product() converts it.
+    void input_gradient(const float* dy, Index rows, Index out, const Weight& w, Index in,
+                        float* dx, int threads, WeightScratch& scratch,
+                        bool accumulate = false) const;
+
   private:
     std::optional<std::string> resolve(const std::string& name) const;
     std::optional<std::string> resolve_full(const std::string& full) const;
@@ -162,6 +169,10 @@ class TransformerWeights {
     void stream_matrix(const WeightLayout& l, Weight& w, int threads) const;
     void materialise_layer(Index i, LayerWeights& w, bool stream, int threads) const;
     void drop_kept_layers() const;
+    /// A streamed matrix's rows converted into scratch.block a block at a time, each block
+    /// handed to `use(first row, rows, values)` while it is still in the cache.
+    void stream_blocks(const WeightLayout& l, Index in, int threads, WeightScratch& scratch,
+                       const std::function<void(Index, Index, const float*)>& use) const;
     /// product() of a streamed BF16 matrix multiplied as the file stores it, on AMX
     /// (kernels/gemm_bf16.h); false, having done nothing, where that is not available.
     bool bf16_product(const float* x, Index rows, Index in, const WeightLayout& l, const Weight& b,

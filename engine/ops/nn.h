@@ -61,6 +61,26 @@ std::vector<double> rope_inv_freq(double theta, std::int64_t dim);
 void rope_llama3_scaling(std::vector<double>& inv_freq, double factor, double low_freq_factor,
                          double high_freq_factor, double original_max_position_embeddings);
 
+// Their input gradients, for the backward pass (models/model.h, Model::gradients): each takes
+// the gradient of the output and the forward's input (nn_backward.cpp).
+
+/// dx[rows, in] = dy[rows, out] · w (+= with `accumulate`): the input gradient of linear() with
+/// the same w and weight_in_out.  No weight gradient: the analyses differentiate activations.
+void linear_input_gradient(const float* dy, std::int64_t rows, std::int64_t out, const float* w,
+                           std::int64_t in, float* dx, int threads, bool weight_in_out = false,
+                           bool accumulate = false, std::int64_t lddy = 0, std::int64_t lddx = 0);
+
+/// In place, g from ∂/∂y to ∂/∂x of layer_norm(x) (x as it entered; gamma may be null: 1).
+void layer_norm_backward(const float* x, float* g, std::int64_t rows, std::int64_t dim,
+                         const float* gamma, float eps, std::int64_t ldx = 0);
+
+/// In place, g from ∂/∂y to ∂/∂x of rms_norm(x).
+void rms_norm_backward(const float* x, float* g, std::int64_t rows, std::int64_t dim,
+                       const float* weight, float eps, std::int64_t ldx = 0);
+
+/// g[i] *= act'(x[i]), x the activation's input.
+void activation_backward(const float* x, float* g, std::size_t n, Activation a);
+
 /// x[i] += y[i].
 void add_inplace(float* x, const float* y, std::size_t n);
 

@@ -1,0 +1,125 @@
+// Attribution patching and input saliency from Model::gradients (gradient_attribution.h).
+#include "engine/models/gradient_attribution.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace attnviz::models {
+
+using Index = std::int64_t;
+
+AttributionPatching attribution_patching(const Model& model, const PatchRequest& r,
+                                         const GradientOptions& options) {
+    const Index position = patch_position(model, r);
+    const ModelInfo& info = model.info();
+    const Index N = info.num_layers, H = info.num_heads, d = info.head_dim;
+    const auto L = static_cast<Index>(r.clean.ids.size());
+    // The clean run: its contexts and its metric.
+    ModelForwardOptions o;
+    o.attention = false;
+    o.num_threads = options.num_threads;
+    o.control = options.control;
+    o.weight_cache_bytes = options.weight_cache_bytes;
+    StreamSink clean(true);
+    model.forward(r.clean, o, clean);
+    const std::vector<Index> columns = {r.target, r.distractor};
+    const Tensor z = model.logits(clean.residuals[static_cast<std::size_t>(N)], {position},
+                                  options.num_threads, &columns);
+    // The corrupted run, forwards and backwards.
+    GradientMetric metric;
+    metric.kind = GradientMetric::Kind::LogitDifference;
+    metric.position = position;
+    metric.target = r.target;
+    metric.distractor = r.distractor;
+    GradientOptions g = options;
+    g.head_gradients = true;
+    const Gradients corrupt = model.gradients(r.corrupt, metric, g);
+
+    AttributionPatching out;
+    out.position = position;
+    out.m_clean = double(z.data[0]) - double(z.data[1]);
+    out.m_corrupt = corrupt.metric;
+    out.estimate = Tensor({N, H});
+    out.fraction = Tensor({N, H});
+    out.fraction_by_position = Tensor({N, H, L});
+    const double span = out.m_clean - out.m_corrupt;
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const Index Z = H * d;
+    for (Index l = 0; l < N; ++l) {
+        const float* zc = clean.contexts[static_cast<std::size_t>(l)]->ptr();
+        const float* zk = corrupt.contexts.ptr() + l * L * Z;
+        const float* gk = corrupt.head_gradients.ptr() + l * L * Z;
+        for (Index h = 0; h < H; ++h) {
+            double sum = 0.0;
+            for (Index t = 0; t < L; ++t) {
+                double at = 0.0;  // (z_clean - z_corrupt) · ∂m/∂z at this position
+                for (Index c = h * d; c < (h + 1) * d; ++c)
+                    at += (double(zc[t * Z + c]) - double(zk[t * Z + c])) * double(gk[t * Z + c]);
+                sum += at;
+                out.fraction_by_position.data[static_cast<std::size_t>((l * H + h) * L + t)] =
+                    static_cast<float>(span == 0.0 ? nan : at / span);
+            }
+            const auto at = static_cast<std::size_t>(l * H + h);
+            out.estimate.data[at] = static_cast<float>(sum);
+            out.fraction.data[at] = static_cast<float>(span == 0.0 ? nan : sum / span);
+        }
+    }
+    return out;
+}
+
+Saliency saliency(const Model& model, const ModelInput& input, const GradientMetric& metric,
+                  Index steps, const GradientOptions& options) {
+    if (steps < 0)
+        throw std::invalid_argument("integrated gradients need at least one step, not " +
+                                    std::to_string(steps));
+    // One progress over every pass: pass k of `passes` reports its own layers.
+    const Index passes = steps == 0 ? 1 : steps + 2;
+    Index pass = 0;
+    GradientOptions o = options;
+    if (options.control.progress)
+        o.control.progress = [&](Index done, Index total) {
+            options.control.progress(pass * total + done, passes * total);
+        };
+    Saliency out;
+    out.steps = steps;
+    Gradients at = model.gradients(input, metric, o);
+    ++pass;
+    out.metric = at.metric;
+    const Tensor& x = at.embeddings;
+    const auto L = static_cast<Index>(input.ids.size());
+    const Index E = x.numel() > 0 ? static_cast<Index>(x.numel()) / L : 0;
+    std::vector<double> mean(x.numel(), 0.0);  // ∂m/∂x0, or its mean along the path
+    if (steps == 0) {
+        for (std::size_t i = 0; i < mean.size(); ++i)
+            mean[i] = at.embedding_gradients.data[i];
+        out.baseline = std::numeric_limits<double>::quiet_NaN();
+    } else {
+        // The midpoint rule: α_k = (k + 1/2) / N, from the zero baseline to x.
+        GradientOptions path = o;
+        path.head_gradients = false;
+        Tensor scaled(x.shape);
+        path.input_embeddings = &scaled;
+        for (Index k = 0; k < steps; ++k, ++pass) {
+            const double alpha = (double(k) + 0.5) / double(steps);
+            for (std::size_t i = 0; i < x.numel(); ++i)
+                scaled.data[i] = static_cast<float>(alpha * double(x.data[i]));
+            const Gradients g = model.gradients(input, metric, path);
+            for (std::size_t i = 0; i < mean.size(); ++i)
+                mean[i] += double(g.embedding_gradients.data[i]) / double(steps);
+        }
+        std::fill(scaled.data.begin(), scaled.data.end(), 0.0f);
+        out.baseline = model.gradients(input, metric, path).metric;
+    }
+    out.tokens.assign(static_cast<std::size_t>(L), 0.0);
+    for (Index t = 0; t < L; ++t)
+        for (Index e = 0; e < E; ++e) {
+            const auto i = static_cast<std::size_t>(t * E + e);
+            out.tokens[static_cast<std::size_t>(t)] += double(x.data[i]) * mean[i];
+        }
+    out.gradients = std::move(at.head_gradients);
+    out.embedding_gradients = std::move(at.embedding_gradients);
+    return out;
+}
+
+}  // namespace attnviz::models
