@@ -1,9 +1,13 @@
 // `attnviz attribute`: why a model predicts a token, from the command line
-// (engine/models/attribution.h).  Positions, layers and heads count from 1.  Everything is
-// computed before the first file is written, and each file is written atomically.
+// (engine/models/attribution.h; input saliency and the backward pass's head gradients from
+// engine/models/gradient_attribution.h).  Positions, layers and heads count from 1.
+// Everything is computed before the first file is written, and each file is written atomically.
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "app/commands.h"
 #include "engine/errors.h"
@@ -11,6 +15,7 @@
 #include "engine/io/json_writer.h"
 #include "engine/io/npy.h"
 #include "engine/models/attribution.h"
+#include "engine/models/gradient_attribution.h"
 #include "engine/models/model_folder.h"
 
 namespace attnviz::cli {
@@ -22,12 +27,30 @@ using Index = std::int64_t;
 /// Logits and their parts: 7 significant digits, about a float's precision.
 constexpr io::json::Format kReal = io::json::Format::general(7);
 
+/// The most integrated-gradients steps --saliency takes: each is a pass forwards and back.
+constexpr Index kMaxSaliencySteps = 4096;
+
 struct AttributeOptions {
-    std::string folder, text, target, out_json, out_npy;
-    std::optional<std::string> distractor;
+    std::string folder, text, target, out_json, out_npy, out_grads;
+    std::optional<std::string> distractor, saliency;
     std::optional<Index> position;  ///< from 1; negative: from the end
     int threads = 1;
 };
+
+/// --saliency grad-input|ig:N as models::saliency's steps: 0 for gradient × input, N for
+/// integrated gradients.
+Index saliency_steps(const std::string& spec) {
+    if (spec == "grad-input") return 0;
+    const std::string_view n = std::string_view(spec).substr(spec.rfind(':') + 1);
+    Index steps = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), steps);
+    if (spec.starts_with("ig:") && !n.empty() && ec == std::errc() && end == n.data() + n.size() &&
+        steps >= 1 && steps <= kMaxSaliencySteps)
+        return steps;
+    throw UsageError("--saliency " + spec +
+                     ": expected grad-input, or ig:N for integrated gradients over N steps (1 to " +
+                     std::to_string(kMaxSaliencySteps) + ")");
+}
 
 void write_token(io::json::Writer& w, const text::HfTokenizer& t, Index id) {
     const std::string s = t.id_to_token(id);
@@ -45,7 +68,32 @@ void write_part(io::json::Writer& w, double v) {
         w.value(v, kReal);
 }
 
-std::string attribution_json(const models::OpenedModel& m, const models::LogitAttribution& a) {
+/// saliency [tokens], saliency_method, saliency_steps, and with integrated gradients
+/// saliency_baseline (m at the baseline) and saliency_delta (Σ saliency - (total - baseline),
+/// the rule's completeness gap): null without --saliency.
+void write_saliency(io::json::Writer& w, const std::optional<models::Saliency>& s) {
+    w.key("saliency");
+    if (!s) {
+        w.value(nullptr);
+        for (const char* key :
+             {"saliency_method", "saliency_steps", "saliency_baseline", "saliency_delta"})
+            w.key(key).value(nullptr);
+        return;
+    }
+    w.begin_array();
+    for (const double v : s->tokens)
+        w.value(v, kReal);
+    w.end_array()
+        .member("saliency_method", s->steps == 0 ? "grad-input" : "ig")
+        .member("saliency_steps", s->steps)
+        .key("saliency_baseline");
+    write_part(w, s->baseline);  // NaN for gradient × input
+    w.key("saliency_delta");
+    write_part(w, s->delta());
+}
+
+std::string attribution_json(const models::OpenedModel& m, const models::LogitAttribution& a,
+                             const std::optional<models::Saliency>& saliency) {
     const models::ModelInfo& info = m.model->info();
     io::json::Writer w;
     w.begin_object().member("position", a.what.position + 1);
@@ -75,12 +123,38 @@ std::string attribution_json(const models::OpenedModel& m, const models::LogitAt
             write_part(w, v);
         w.end_array();
     }
+    write_saliency(w, saliency);
     return w.end_object().take() + "\n";
+}
+
+/// Model::gradients' [layers, tokens, heads·head_dim] as [layers, heads, tokens, head_dim]:
+/// each head's gradient one block, in S.npy's order.
+Tensor gradients_by_head(const Tensor& g, Index heads, Index head_dim) {
+    const Index layers = g.shape[0], tokens = g.shape[1];
+    Tensor out({layers, heads, tokens, head_dim});
+    for (Index l = 0; l < layers; ++l)
+        for (Index t = 0; t < tokens; ++t)
+            for (Index h = 0; h < heads; ++h)
+                std::copy_n(g.ptr() + ((l * tokens + t) * heads + h) * head_dim, head_dim,
+                            out.ptr() + ((l * heads + h) * tokens + t) * head_dim);
+    return out;
+}
+
+/// The metric `total` is: logit(target), or logit(target) - logit(distractor), at the position.
+models::GradientMetric gradient_metric(const models::LogitTarget& what) {
+    models::GradientMetric metric;
+    metric.kind = what.distractor ? models::GradientMetric::Kind::LogitDifference
+                                  : models::GradientMetric::Kind::Logit;
+    metric.position = what.position;
+    metric.target = what.target;
+    metric.distractor = what.distractor.value_or(0);
+    return metric;
 }
 
 int attribute(const AttributeOptions& o) {
     for (const auto& [path, option] :
-         {std::pair{&o.out_json, "--out-json"}, std::pair{&o.out_npy, "--out-npy"}})
+         {std::pair{&o.out_json, "--out-json"}, std::pair{&o.out_npy, "--out-npy"},
+          std::pair{&o.out_grads, "--out-grads"}})
         if (!path->empty()) require_output_folder(*path, option);
     const models::OpenedModel m = models::open_model_folder(o.folder);
     const models::EncodedText e = models::encode_text(m, o.text, std::nullopt);
@@ -92,16 +166,33 @@ int attribute(const AttributeOptions& o) {
         what.distractor = models::single_token_id(m.tokenizer, *o.distractor, "--distractor");
     models::AttributionOptions options;
     options.num_threads = o.threads;
+    models::GradientOptions backward;
+    backward.num_threads = o.threads;
+    backward.head_gradients = !o.out_grads.empty();
     models::LogitAttribution a;
+    std::optional<models::Saliency> saliency;
+    Tensor head_gradients;
     try {
         a = models::attribute_logit(*m.model, e.input, what, options);
+        if (o.saliency) {
+            saliency = models::saliency(*m.model, e.input, gradient_metric(what),
+                                        saliency_steps(*o.saliency), backward);
+            head_gradients = std::move(saliency->gradients);
+        } else if (!o.out_grads.empty()) {
+            head_gradients =
+                m.model->gradients(e.input, gradient_metric(what), backward).head_gradients;
+        }
     } catch (const std::invalid_argument& ex) {
         // The position is checked above: what is left is the model's (post-norm, or a token
         // id past its vocabulary), not the command line's.
         throw DataError(ex.what());
     }
-    const std::string js = attribution_json(m, a);
+    const std::string js = attribution_json(m, a, saliency);
+    const models::ModelInfo& info = m.model->info();
+    if (!o.out_grads.empty())
+        head_gradients = gradients_by_head(head_gradients, info.num_heads, info.head_dim);
     if (!o.out_npy.empty()) io::write_npy(o.out_npy, a.by_source);
+    if (!o.out_grads.empty()) io::write_npy(o.out_grads, head_gradients);
     io::write_file_atomically(o.out_json, js);
     return 0;
 }
@@ -118,7 +209,7 @@ void add_attribute_command(CLI::App& app, CommandContext& ctx) {
     sub->footer(
         "Example:\n  attnviz attribute --model resources/models/attn-only-2l --text "
         "\"q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP\" --target 8 --out-json A.json "
-        "--out-npy S.npy");
+        "--out-npy S.npy --saliency ig:64 --out-grads G.npy");
     add_text(*sub, "--model", &o->folder, "DIR", "a Hugging Face folder of a causal model")
         ->required();
     add_text(*sub, "--text", &o->text, "TEXT", "the text (UTF-8)")->required();
@@ -133,12 +224,27 @@ void add_attribute_command(CLI::App& app, CommandContext& ctx) {
     add_text(*sub, "--out-json", &o->out_json, "A.json",
              "position, target, distractor, total, constant, embeddings, norm_scale (the final "
              "norm's frozen scale), heads [layers][heads], attention_bias [layers], mlps [layers] "
-             "(null where the model has none); the parts add up to total")
+             "(null where the model has none); the parts add up to total; saliency [tokens], "
+             "saliency_method, saliency_steps, saliency_baseline and saliency_delta, null "
+             "without --saliency")
         ->required();
     add_text(*sub, "--out-npy", &o->out_npy, "S.npy",
              "float32 [layers, heads, tokens]: each head's share split by source token");
+    add_text(*sub, "--saliency", &o->saliency, "grad-input|ig:N",
+             "each token's share of the same total, from the gradient with respect to its token "
+             "embedding: gradient × input, or integrated gradients over N steps (1 to " +
+                 std::to_string(kMaxSaliencySteps) +
+                 ") from the token embeddings zeroed (learned positions kept), whose shares add up "
+                 "to total - saliency_baseline up to saliency_delta");
+    add_text(*sub, "--out-grads", &o->out_grads, "G.npy",
+             "float32 [layers, heads, tokens, head_dim]: the gradient of total with respect to "
+             "each head's output (its slice of the context, before the output projection)");
     add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of the pass");
-    ctx.on_parsed(sub, [o] { return attribute(*o); });
+    ctx.on_parsed(
+        sub, [o] { return attribute(*o); },
+        [o] {
+            if (o->saliency) (void)saliency_steps(*o->saliency);
+        });
 }
 
 }  // namespace attnviz::cli

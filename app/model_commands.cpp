@@ -10,6 +10,7 @@
 #include <random>
 #include <vector>
 
+#include <time.h>
 #include <unistd.h>
 
 #include "app/commands.h"
@@ -18,9 +19,13 @@
 #include "engine/io/file_util.h"
 #include "engine/io/json_writer.h"
 #include "engine/io/npy.h"
+#include "engine/models/attribution.h"
+#include "engine/models/circuits.h"
 #include "engine/models/effective_attention.h"
 #include "engine/models/flops.h"
+#include "engine/models/gradient_attribution.h"
 #include "engine/models/head_statistics.h"
+#include "engine/models/information_flow.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/pass_plan.h"
 #include "engine/models/predictions.h"
@@ -304,6 +309,109 @@ double median_ms(int repeats, F&& f) {
     return runs[runs.size() / 2];
 }
 
+/// The patching problem --patch and --eap time: a fifth of the tokens changed, the metric
+/// logit(1) - logit(2) at the last position.
+models::PatchRequest bench_patch_request(const models::ModelInput& input, int threads) {
+    models::PatchRequest r;
+    r.clean = input;
+    r.corrupt = input;
+    for (std::size_t i = 1; i < r.corrupt.ids.size(); i += 5)
+        r.corrupt.ids[i] = r.clean.ids[(i + 1) % r.clean.ids.size()];
+    r.target = 1;
+    r.distractor = 2;
+    r.num_threads = threads;
+    return r;
+}
+
+/// One line of bench --model's extras: `ms` as `name` and as passes of the run's forward pass.
+void write_against_pass(std::ostream& out, const char* bench, std::int64_t tokens, const char* name,
+                        double ms, double pass_ms) {
+    io::json::Writer w;
+    w.begin_object()
+        .member("bench", bench)
+        .member("tokens", tokens)
+        .member(name, ms, kMs)
+        .member("pass_ms", pass_ms, kMs)
+        .member("passes", ms / pass_ms, io::json::Format::fixed(2));
+    out << w.end_object().str() << "\n";
+}
+
+/// Issue 37's "Fast" measurements, one JSON line each, against the forward pass of the same
+/// run (`pass_ms`, every map kept, as --patch's): the metric and target are arbitrary (the
+/// time does not depend on them), at the last position.
+void bench_why(const models::OpenedModel& m, const models::ModelInput& input, int threads,
+               int repeats, double pass_ms, const ModelBenchExtras& extras, std::ostream& out) {
+    const models::ModelInfo& info = m.model->info();
+    const auto L = static_cast<std::int64_t>(input.ids.size());
+    if (extras.backward) {
+        models::GradientMetric metric;
+        metric.kind = models::GradientMetric::Kind::LogProb;
+        metric.position = L - 1;
+        metric.target = 1;
+        models::GradientOptions g;
+        g.num_threads = threads;
+        const double ms = median_ms(repeats, [&] { m.model->gradients(input, metric, g); });
+        io::json::Writer w;
+        w.begin_object()
+            .member("bench", "backward")
+            .member("tokens", L)
+            .member("metric", "logprob")
+            .member("gradients_ms", ms, kMs)
+            .member("pass_ms", pass_ms, kMs)
+            // Model::gradients runs a forward pass of its own: the backward alone is the rest.
+            .member("forward_and_backward_passes", ms / pass_ms, io::json::Format::fixed(2))
+            .member("backward_passes", (ms - pass_ms) / pass_ms, io::json::Format::fixed(2));
+        out << w.end_object().str() << "\n";
+    }
+    if (extras.eap) {
+        const models::PatchRequest r = bench_patch_request(input, threads);
+        models::GradientOptions g;
+        g.num_threads = threads;
+        write_against_pass(
+            out, "eap", L, "eap_ms",
+            median_ms(repeats, [&] { models::attribution_patching(*m.model, r, g); }), pass_ms);
+    }
+    if (extras.dla) {
+        models::LogitTarget what;
+        what.position = L - 1;
+        what.target = 1;
+        models::AttributionOptions a;
+        a.num_threads = threads;
+        write_against_pass(
+            out, "dla", L, "dla_ms",
+            median_ms(repeats, [&] { models::attribute_logit(*m.model, input, what, a); }),
+            pass_ms);
+    }
+    if (extras.flow) {
+        models::FlowOptions f;
+        f.num_threads = threads;
+        // The graph at `attnviz flow`'s default threshold, with the importances it reads.
+        const auto graph = [&] {
+            models::flow_graph(models::information_flow(*m.model, input, f), L - 1, 0.04);
+        };
+        write_against_pass(out, "flow", L, "flow_ms", median_ms(repeats, graph), pass_ms);
+    }
+    if (extras.circuits) {
+        models::CircuitOptions c;
+        c.num_threads = threads;
+        std::vector<double> cpu;
+        const double wall = median_ms(repeats, [&] {
+            const double c0 = process_cpu_ms();
+            models::circuit_scores(*m.model, c);
+            cpu.push_back(process_cpu_ms() - c0);
+        });
+        std::sort(cpu.begin(), cpu.end());
+        io::json::Writer w;
+        w.begin_object()
+            .member("bench", "circuits")
+            .member("heads", info.num_layers * info.num_heads)
+            .member("wall_s", wall * 1e-3, io::json::Format::general(4))
+            .member("cpu_s", cpu[cpu.size() / 2] * 1e-3, io::json::Format::general(4))
+            .member("runs", cpu.size());
+        out << w.end_object().str() << "\n";
+    }
+}
+
 /// Each extra of bench --model as one JSON line, timed against the forward pass of the same
 /// run (`pass_ms`, every map kept) and the sgemm peak measured in it.
 void bench_predictions(const models::OpenedModel& m, const models::ModelInput& input, int threads,
@@ -387,14 +495,7 @@ void bench_predictions(const models::OpenedModel& m, const models::ModelInput& i
         out << w.end_object().str() << "\n";
     }
     if (extras.patch) {
-        models::PatchRequest r;
-        r.clean = input;
-        r.corrupt = input;
-        for (std::size_t i = 1; i < r.corrupt.ids.size(); i += 5)  // a fifth of the tokens
-            r.corrupt.ids[i] = r.clean.ids[(i + 1) % r.clean.ids.size()];
-        r.target = 1;
-        r.distractor = 2;
-        r.num_threads = threads;
+        models::PatchRequest r = bench_patch_request(input, threads);
         const double heads = double(info.num_layers * info.num_heads);
         const double batched = median_ms(repeats, [&] { models::patch_sweep(*m.model, r); });
         r.batch = 1;
@@ -424,8 +525,15 @@ void bench_model(const std::string& folder, std::int64_t tokens, int threads, in
     const double open_ms = ms_since(t0);
     const models::ModelInfo& info = m.model->info();
     const bool predictions = extras.lm_head || extras.lens || extras.generate > 0 || extras.patch;
-    if (predictions && m.model->lm_head() == models::LmHeadKind::None)
-        throw DataError(m.model->lm_head_missing());  // before anything is timed or printed
+    const bool why = extras.backward || extras.eap || extras.dla || extras.flow || extras.circuits;
+    // Checked before anything is timed or printed.
+    if ((predictions || extras.backward || extras.eap || extras.dla) &&
+        m.model->lm_head() == models::LmHeadKind::None)
+        throw DataError(m.model->lm_head_missing());
+    if (extras.dla && !info.pre_norm)
+        throw DataError("--dla: " + info.display_name +
+                        " is a post-norm model, and logit attribution needs a pre-norm one "
+                        "(GPT-2, Llama, Qwen)");
     if (extras.generate > 0 && !info.causal)
         throw UsageError("--generate needs a causal language model; " + info.display_name +
                          " is a masked language model");
@@ -485,6 +593,13 @@ void bench_model(const std::string& folder, std::int64_t tokens, int threads, in
         .member("fraction_of_peak", peak > 0 ? gflops / (peak * threads) : 0.0, kFraction);
     out << w.end_object().str() << "\n";
     if (predictions) bench_predictions(m, input, threads, repeats, median, peak, extras, out);
+    if (why) bench_why(m, input, threads, repeats, median, extras, out);
+}
+
+double process_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
 }
 
 void add_inspect_command(CLI::App& app, CommandContext& ctx) {

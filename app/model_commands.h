@@ -66,11 +66,21 @@ struct ModelBenchExtras {
     bool lens = false;          ///< the lens after every layer, and its top-k
     std::int64_t generate = 0;  ///< new tokens after the --tokens prompt
     bool patch = false;         ///< a patching sweep over every head
+    // Issue 37's "Fast" list, each against the same forward pass:
+    bool backward = false;  ///< Model::gradients of log p at the last position, head gradients
+    bool eap = false;       ///< attribution patching over every head
+    bool dla = false;       ///< logit attribution of every component at the last position
+    bool flow = false;      ///< information flow and its graph at the last position
+    bool circuits = false;  ///< composition and copying scores, from the weights
 };
 /// `attnviz bench --model DIR --tokens N [--threads T]`: one JSON line with the open time,
 /// the first pass (weights read from the files), the median of `repeats` passes with every
 /// map kept, and the forward pass's GFLOP/s against the sgemm peak measured in the same run.
 void bench_model(const std::string& folder, std::int64_t tokens, int threads, int repeats,
                  std::ostream& out, const ModelBenchExtras& extras = {});
+
+/// The CPU time this process has used, all threads, in ms (bench's second clock: robust to
+/// a busy machine's descheduling).
+double process_cpu_ms();
 
 }  // namespace attnviz::cli

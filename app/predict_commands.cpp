@@ -2,8 +2,10 @@
 // heads do (engine/models/predictions.h), from the command line.  Layers and heads count from
 // 1, as in the window.  Every output is computed before the first file is written, and each
 // is written atomically: a failure leaves no file.
+#include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -13,6 +15,7 @@
 #include "engine/io/file_util.h"
 #include "engine/io/json_writer.h"
 #include "engine/io/npy.h"
+#include "engine/models/gradient_attribution.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
 
@@ -170,14 +173,73 @@ int predict(const PredictOptions& o) {
 // ---- patch --------------------------------------------------------------------------------
 
 struct PatchOptions {
-    std::string folder, heads = "all", out, out_json;
+    std::string folder, heads = "all", out, out_json, out_positions;
+    std::string method = "exact";
     PatchInputOptions inputs;
     int threads = 1;
 };
 
+/// Attribution patching's estimate as a sweep's result (m_patched = m_corrupt + estimate),
+/// every head but `heads` (empty: all) NaN, as the exact sweep leaves the heads it did not
+/// patch; `by_position` loses the same heads.
+models::PatchResult estimated_sweep(const models::AttributionPatching& a,
+                                    const std::vector<models::HeadRef>& heads, Index num_heads,
+                                    Tensor* by_position) {
+    models::PatchResult p;
+    p.m_clean = a.m_clean;
+    p.m_corrupt = a.m_corrupt;
+    p.position = a.position;
+    p.fraction = a.fraction;
+    p.m_patched = a.estimate;
+    for (float& v : p.m_patched.data)
+        v = static_cast<float>(a.m_corrupt + double(v));
+    *by_position = a.fraction_by_position;
+    if (heads.empty()) return p;
+    std::vector<bool> kept(p.fraction.data.size(), false);
+    for (const models::HeadRef& h : heads)
+        kept[static_cast<std::size_t>(h.layer * num_heads + h.head)] = true;
+    const std::size_t tokens = by_position->data.size() / kept.size();
+    constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+    for (std::size_t i = 0; i < kept.size(); ++i)
+        if (!kept[i]) {
+            p.m_patched.data[i] = p.fraction.data[i] = kNaN;
+            std::fill_n(by_position->data.begin() + static_cast<std::ptrdiff_t>(i * tokens), tokens,
+                        kNaN);
+        }
+    return p;
+}
+
+std::string patch_json(const models::OpenedModel& m, const models::PatchRequest& r,
+                       const models::PatchResult& p, const std::string& method) {
+    const models::ModelInfo& info = m.model->info();
+    io::json::Writer w;
+    w.begin_object().member("method", method).member("position", p.position + 1);
+    w.key("target").begin_object();
+    w.member("id", r.target).member("token", token_text(m.tokenizer, r.target)).end_object();
+    w.key("distractor").begin_object();
+    w.member("id", r.distractor)
+        .member("token", token_text(m.tokenizer, r.distractor))
+        .end_object();
+    w.member("m_clean", p.m_clean, kReal).member("m_corrupt", p.m_corrupt, kReal);
+    w.key("heads").begin_array();
+    for (Index l = 0; l < info.num_layers; ++l)
+        for (Index h = 0; h < info.num_heads; ++h) {
+            const auto at = static_cast<std::size_t>(l * info.num_heads + h);
+            if (std::isnan(p.m_patched.data[at])) continue;  // not patched
+            w.begin_object()
+                .member("layer", l + 1)
+                .member("head", h + 1)
+                .member("m_patched", p.m_patched.data[at], kReal)
+                .member("fraction", p.fraction.data[at], kReal)
+                .end_object();
+        }
+    return w.end_array().end_object().take() + "\n";
+}
+
 int patch(const PatchOptions& o) {
     for (const auto& [path, option] :
-         {std::pair{&o.out, "--out"}, std::pair{&o.out_json, "--out-json"}})
+         {std::pair{&o.out, "--out"}, std::pair{&o.out_json, "--out-json"},
+          std::pair{&o.out_positions, "--out-positions"}})
         if (!path->empty()) require_output_folder(*path, option);
     const models::OpenedModel m = models::open_model_folder(o.folder);
     const models::ModelInfo& info = m.model->info();
@@ -186,36 +248,22 @@ int patch(const PatchOptions& o) {
         m, {*in.clean, *in.corrupt, *in.target, *in.distractor, in.position.value_or(-1)});
     if (o.heads != "all") r.heads = models::parse_head_list(o.heads, info, "--heads");
     r.num_threads = o.threads;
-    const models::PatchResult p = models::patch_sweep(*m.model, r);
+    models::PatchResult p;
+    Tensor by_position;
+    if (o.method == "attribution") {
+        models::GradientOptions backward;
+        backward.num_threads = o.threads;
+        p = estimated_sweep(models::attribution_patching(*m.model, r, backward), r.heads,
+                            info.num_heads, &by_position);
+    } else {
+        p = models::patch_sweep(*m.model, r);
+    }
     if (p.m_clean == p.m_corrupt)
         std::cerr << "attnviz patch: warning: the metric is " << p.m_clean
                   << " on both texts, so no fraction can be restored: every fraction is NaN\n";
-    std::string js;
-    if (!o.out_json.empty()) {
-        io::json::Writer w;
-        w.begin_object().member("position", p.position + 1);
-        w.key("target").begin_object();
-        w.member("id", r.target).member("token", token_text(m.tokenizer, r.target)).end_object();
-        w.key("distractor").begin_object();
-        w.member("id", r.distractor)
-            .member("token", token_text(m.tokenizer, r.distractor))
-            .end_object();
-        w.member("m_clean", p.m_clean, kReal).member("m_corrupt", p.m_corrupt, kReal);
-        w.key("heads").begin_array();
-        for (Index l = 0; l < info.num_layers; ++l)
-            for (Index h = 0; h < info.num_heads; ++h) {
-                const auto at = static_cast<std::size_t>(l * info.num_heads + h);
-                if (std::isnan(p.m_patched.data[at])) continue;  // not patched
-                w.begin_object()
-                    .member("layer", l + 1)
-                    .member("head", h + 1)
-                    .member("m_patched", p.m_patched.data[at], kReal)
-                    .member("fraction", p.fraction.data[at], kReal)
-                    .end_object();
-            }
-        js = w.end_array().end_object().take() + "\n";
-    }
+    const std::string js = o.out_json.empty() ? "" : patch_json(m, r, p, o.method);
     if (!o.out.empty()) io::write_npy(o.out, p.fraction);
+    if (!o.out_positions.empty()) io::write_npy(o.out_positions, by_position);
     if (!o.out_json.empty()) io::write_file_atomically(o.out_json, js);
     return 0;
 }
@@ -338,7 +386,9 @@ void add_patch_command(CLI::App& app, CommandContext& ctx) {
     CLI::App* sub = app.add_subcommand(
         "patch",
         "Activation patching: for each head, the corrupted run with that head's output taken "
-        "from the clean run; the fraction of logit(target) - logit(distractor) restored.");
+        "from the clean run; the fraction of logit(target) - logit(distractor) restored.  "
+        "With --method attribution, every head's fraction estimated at once from two passes "
+        "and one backward (attribution patching, Nanda 2023).");
     sub->footer(
         "Example:\n  attnviz patch --model DIR --clean \"When Mary and John went, John gave "
         "it to\" --corrupt \"When Mary and John went, Mary gave it to\" --target \" Mary\" "
@@ -346,13 +396,28 @@ void add_patch_command(CLI::App& app, CommandContext& ctx) {
     add_text(*sub, "--model", &o->folder, "DIR", "a Hugging Face model folder with its head")
         ->required();
     add_patch_inputs(*sub, &o->inputs, true);
-    add_text(*sub, "--heads", &o->heads, "all|L.H,...", "the heads to patch");
+    add_text(*sub, "--heads", &o->heads, "all|L.H,...",
+             "the heads to patch (attribution estimates every head and keeps these)");
+    add_choice(*sub, "--method", &o->method, {"exact", "attribution"},
+               "exact: one corrupted run per head; attribution: the first-order estimate "
+               "(z_clean - z_corrupt) · ∂m/∂z at the corrupted run, every head at once");
     add_text(*sub, "--out", &o->out, "PATCH.npy",
              "float32 [layers, heads] of fractions restored (NaN: not patched)")
         ->required();
-    add_text(*sub, "--out-json", &o->out_json, "P.json", "m_clean, m_corrupt and each head's m");
+    add_text(*sub, "--out-json", &o->out_json, "P.json",
+             "method, m_clean, m_corrupt and each head's m");
+    add_text(*sub, "--out-positions", &o->out_positions, "POS.npy",
+             "with --method attribution: float32 [layers, heads, tokens], each head's fraction "
+             "split by the position patched (summing over tokens to --out's)");
     add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of each pass");
-    ctx.on_parsed(sub, [o] { return patch(*o); });
+    ctx.on_parsed(
+        sub, [o] { return patch(*o); },
+        [o] {
+            if (!o->out_positions.empty() && o->method != "attribution")
+                throw UsageError(
+                    "--out-positions needs --method attribution: the exact sweep would take a "
+                    "pass per layer, head and token");
+        });
 }
 
 void add_generate_command(CLI::App& app, CommandContext& ctx) {

@@ -1,7 +1,8 @@
 // attnviz attribute end to end through the binary, on the golden tiny checkpoints: the JSON and
 // S.npy equal the engine's own attribution (engine/models/attribution.h, itself checked against
-// float64 in test_attribution), the parts add up to the total, and bad input is one line,
-// exit 1 or 2, and no file.
+// float64 in test_attribution), the parts add up to the total, and bad input (here also that of
+// the backward pass's options: attribute --saliency and --out-grads, patch --method, bench's
+// extras) is one line, exit 1 or 2, and no file.
 #include <QtTest>
 
 #include <QFile>
@@ -82,7 +83,13 @@ class TestCliAttribution : public QObject {
         QStringList keys = o.keys();
         keys.sort();
         QCOMPARE(keys, (QStringList{"attention_bias", "constant", "distractor", "embeddings",
-                                    "heads", "mlps", "norm_scale", "position", "target", "total"}));
+                                    "heads", "mlps", "norm_scale", "position", "saliency",
+                                    "saliency_baseline", "saliency_delta", "saliency_method",
+                                    "saliency_steps", "target", "total"}));
+        // Without --saliency (test_cli_gradients asks for it).
+        for (const char* key : {"saliency", "saliency_baseline", "saliency_delta",
+                                "saliency_method", "saliency_steps"})
+            QVERIFY2(o.value(key).isNull(), key);
         QCOMPARE(o.value("position").toInteger(), what.position + 1);  // from 1
         const QJsonObject target = o.value("target").toObject();
         QCOMPARE(target.value("id").toInteger(), what.target);
@@ -191,6 +198,49 @@ class TestCliAttribution : public QObject {
         QTest::newRow("no --target") << attribute(gpt2, outs) << 2 << "--target is required";
         QTest::newRow("no --out-json") << attribute(gpt2, {"--target", "t", "--out-npy", npy}) << 2
                                        << "--out-json is required";
+
+        // The backward pass's options (test_cli_gradients checks what they write).
+        for (const char* spec : {"ig:0", "ig:4097", "ig:", "ig:-3", "ig:8x", "foo", "ig"})
+            QTest::newRow(qPrintable(QStringLiteral("--saliency %1").arg(spec)))
+                << attribute(gpt2, QStringList{"--target", "t", "--saliency", spec} + outs) << 2
+                << QStringLiteral("--saliency %1: expected grad-input, or ig:N").arg(spec);
+        QTest::newRow("--out-grads in a missing folder")
+            << attribute(gpt2,
+                         QStringList{"--target", "t", "--out-grads", bad + "/nowhere/g.npy"} + outs)
+            << 1 << "does not exist";
+        QTest::newRow("saliency of a post-norm BERT")
+            << attribute(test::golden_model("bert_mlm_prefix"),
+                         QStringList{"--target", "the", "--saliency", "grad-input", "--out-grads",
+                                     bad + "/g.npy"} +
+                             outs)
+            << 1 << "post-norm";
+        const auto patch = [&](const QString& model, const QStringList& extra) {
+            return QStringList{"patch",     "--model", model,      "--clean", "the cat",
+                               "--corrupt", "the dog", "--target", "t",       "--distractor",
+                               "c",         "--out",   npy} +
+                   extra;
+        };
+        QTest::newRow("--out-positions with the exact sweep")
+            << patch(gpt2, {"--out-positions", bad + "/p.npy"}) << 2
+            << "--out-positions needs --method attribution";
+        QTest::newRow("--out-positions with --method exact")
+            << patch(gpt2, {"--method", "exact", "--out-positions", bad + "/p.npy"}) << 2
+            << "--out-positions needs --method attribution";
+        QTest::newRow("--method foo") << patch(gpt2, {"--method", "foo"}) << 2 << "--method";
+        QTest::newRow("attribution patching without a head")
+            << patch(test::golden_model("bert_gamma_beta"), {"--method", "attribution"}) << 1
+            << "no masked-LM head";
+        const auto bench = [](const QString& model, const char* extra) {
+            return QStringList{"bench", "--model", model, "--tokens", "4", "--repeats", "1", extra};
+        };
+        QTest::newRow("bench --dla of a post-norm BERT")
+            << bench(test::golden_model("bert_mlm_prefix"), "--dla") << 1 << "post-norm";
+        QTest::newRow("bench --eap without a head")
+            << bench(test::golden_model("bert_gamma_beta"), "--eap") << 1 << "no masked-LM head";
+        QTest::newRow("bench --backward without --model")
+            << QStringList{"bench", "--tokens",    "4", "--embed-dim",
+                           "8",     "--num-heads", "2", "--backward"}
+            << 2 << "--backward needs --model";
     }
     void badInputIsOneLineAndNoFile() {
         QFETCH(QStringList, args);

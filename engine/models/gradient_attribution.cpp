@@ -68,6 +68,13 @@ AttributionPatching attribution_patching(const Model& model, const PatchRequest&
     return out;
 }
 
+double Saliency::delta() const {
+    double sum = 0.0;
+    for (const double v : tokens)
+        sum += v;
+    return sum - (metric - baseline);
+}
+
 Saliency saliency(const Model& model, const ModelInput& input, const GradientMetric& metric,
                   Index steps, const GradientOptions& options) {
     if (steps < 0)
@@ -86,36 +93,41 @@ Saliency saliency(const Model& model, const ModelInput& input, const GradientMet
     Gradients at = model.gradients(input, metric, o);
     ++pass;
     out.metric = at.metric;
+    // The token embeddings are what is attributed; the rest of x0 (learned positions, token
+    // types) stays in the baseline, as Captum's LayerIntegratedGradients on the word embeddings.
+    const Tensor token = model.embedding_rows(input.ids);
     const Tensor& x = at.embeddings;
     const auto L = static_cast<Index>(input.ids.size());
-    const Index E = x.numel() > 0 ? static_cast<Index>(x.numel()) / L : 0;
+    const Index E = static_cast<Index>(x.numel()) / L;
     std::vector<double> mean(x.numel(), 0.0);  // ∂m/∂x0, or its mean along the path
     if (steps == 0) {
         for (std::size_t i = 0; i < mean.size(); ++i)
             mean[i] = at.embedding_gradients.data[i];
         out.baseline = std::numeric_limits<double>::quiet_NaN();
     } else {
-        // The midpoint rule: α_k = (k + 1/2) / N, from the zero baseline to x.
+        // The midpoint rule: α_k = (k + 1/2) / N along x' + α (x - x').
         GradientOptions path = o;
         path.head_gradients = false;
         Tensor scaled(x.shape);
         path.input_embeddings = &scaled;
-        for (Index k = 0; k < steps; ++k, ++pass) {
-            const double alpha = (double(k) + 0.5) / double(steps);
+        const auto along = [&](double alpha) {
             for (std::size_t i = 0; i < x.numel(); ++i)
-                scaled.data[i] = static_cast<float>(alpha * double(x.data[i]));
-            const Gradients g = model.gradients(input, metric, path);
+                scaled.data[i] = static_cast<float>(double(x.data[i]) - double(token.data[i]) +
+                                                    alpha * double(token.data[i]));
+            return model.gradients(input, metric, path);
+        };
+        for (Index k = 0; k < steps; ++k, ++pass) {
+            const Gradients g = along((double(k) + 0.5) / double(steps));
             for (std::size_t i = 0; i < mean.size(); ++i)
                 mean[i] += double(g.embedding_gradients.data[i]) / double(steps);
         }
-        std::fill(scaled.data.begin(), scaled.data.end(), 0.0f);
-        out.baseline = model.gradients(input, metric, path).metric;
+        out.baseline = along(0.0).metric;
     }
     out.tokens.assign(static_cast<std::size_t>(L), 0.0);
     for (Index t = 0; t < L; ++t)
         for (Index e = 0; e < E; ++e) {
             const auto i = static_cast<std::size_t>(t * E + e);
-            out.tokens[static_cast<std::size_t>(t)] += double(x.data[i]) * mean[i];
+            out.tokens[static_cast<std::size_t>(t)] += double(token.data[i]) * mean[i];
         }
     out.gradients = std::move(at.head_gradients);
     out.embedding_gradients = std::move(at.embedding_gradients);

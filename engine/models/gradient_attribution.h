@@ -8,11 +8,19 @@
 //    corrupted run: a first-order Taylor estimate of the exact sweep (models/predictions.h,
 //    patch_sweep), from two forward passes and one backward for every head at once.  Divided by
 //    m_clean - m_corrupt it is the same "fraction restored".
-//  * Input saliency.  Gradient × input (Shrikumar et al. 2016; Denil et al. 2014): per token,
-//    Σ_e x_e ∂m/∂x_e of its input embedding.  Integrated gradients (Sundararajan, Taly & Yan
-//    2017, "Axiomatic Attribution for Deep Networks"): (x - x') · the mean gradient along the
-//    straight path from the baseline x' = 0 to x, by the midpoint rule over N steps; by
-//    completeness the tokens' attributions sum to m(x) - m(x') up to the rule's error.
+//  * Input saliency, of each token's embedding (its row of W_E; the learned positions and
+//    token types are not attributed: they stay in the baseline, as with Captum's
+//    LayerIntegratedGradients on the word embeddings).  Gradient × input (Shrikumar et al.
+//    2016; Denil et al. 2014): per token, Σ_e w_e ∂m/∂x0_e of its token embedding w.
+//    Integrated gradients (Sundararajan, Taly & Yan 2017, "Axiomatic Attribution for Deep
+//    Networks"): w · the mean gradient along the straight path from the baseline, the token
+//    embeddings zeroed, to the input, by the midpoint rule over N steps.  By completeness the
+//    tokens' attributions sum to m(x) - m(baseline) up to the rule's error, which Saliency
+//    reports (Captum's convergence delta).  With learned positions (GPT-2, BERT, RoBERTa,
+//    DistilBERT) the path is smooth: 64 steps are complete within 0.13% on every golden.
+//    Rotary models (Llama, Qwen) have no positions in x0: their baseline is the all-zero input,
+//    where every RMSNorm is scale-invariant down to α ≈ √(eps / mean x²), so m(αx) changes at
+//    scales from 1 to 1e-10 and no 64-step rule resolves it (the delta says so).
 #pragma once
 
 #include <cstdint>
@@ -42,11 +50,16 @@ AttributionPatching attribution_patching(const Model& model, const PatchRequest&
                                          const GradientOptions& options = {});
 
 struct Saliency {
-    /// 0: gradient × input; N: integrated gradients over N steps from a zero embedding.
+    /// 0: gradient × input; N: integrated gradients over N steps.
     std::int64_t steps = 0;
-    double metric = 0.0;         ///< m(x)
-    double baseline = 0.0;       ///< m(0) with integrated gradients; NaN for gradient × input
+    double metric = 0.0;  ///< m(x)
+    /// m(baseline), the token embeddings zeroed, with integrated gradients; NaN for gradient ×
+    /// input.
+    double baseline = 0.0;
     std::vector<double> tokens;  ///< each token's attribution
+    /// Integrated gradients' completeness gap, Σ tokens - (metric - baseline); NaN for
+    /// gradient × input.
+    double delta() const;
     Tensor gradients;  ///< [layers, tokens, heads·head_dim]: ∂m/∂z at x (Model::gradients)
     Tensor embedding_gradients;  ///< [tokens, hidden]: ∂m/∂x0 at x
 };

@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <memory>
 #include <sstream>
@@ -231,6 +232,35 @@ QString squares_differ(const float* got, const std::vector<double>& expected, do
                 .arg(double(got[k]), 0, 'g', 9)
                 .arg(expected[k], 0, 'g', 9);
     return {};
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+    const auto ranks = [](const std::vector<double>& v) {
+        std::vector<std::size_t> order(v.size());
+        for (std::size_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::sort(order.begin(), order.end(),
+                  [&](std::size_t x, std::size_t y) { return v[x] < v[y]; });
+        std::vector<double> r(v.size());
+        for (std::size_t i = 0; i < order.size();) {
+            std::size_t j = i;
+            while (j + 1 < order.size() && v[order[j + 1]] == v[order[i]])
+                ++j;
+            for (std::size_t k = i; k <= j; ++k)
+                r[order[k]] = 0.5 * double(i + j);
+            i = j + 1;
+        }
+        return r;
+    };
+    const std::vector<double> ra = ranks(a), rb = ranks(b);
+    const double mean = (double(a.size()) - 1.0) / 2.0;
+    double ab = 0.0, aa = 0.0, bb = 0.0;
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+        ab += (ra[i] - mean) * (rb[i] - mean);
+        aa += (ra[i] - mean) * (ra[i] - mean);
+        bb += (rb[i] - mean) * (rb[i] - mean);
+    }
+    return ab / std::sqrt(aa * bb);
 }
 
 }  // namespace attnviz::test

@@ -69,6 +69,10 @@ CompareResult compare_forward_passes(const models::Model& actual, const models::
                                      const models::ModelInput& input, int threads, double maps_atol,
                                      double hidden_atol);
 
+/// Spearman's rank correlation of `a` and `b` (Pearson's over their ranks, ties given their
+/// mean rank), as attribution patching is compared with the exact sweep.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
 /// `map` [L, L] pooled into squares of `cell` tokens a side (the last ones narrower) straight
 /// from the definition, in float64, [cells, cells] row-major: per square the largest weight
 /// (`max`), or the mean over the pairs a query sees (causal: key ≤ query; 0 where none).
