@@ -16,8 +16,18 @@
 #include "engine/io/safetensors.h"
 #include "engine/layers/multi_head_attention.h"
 #include "engine/models/effective_attention.h"
+#include "engine/models/pass_plan.h"
 
 namespace attnviz::cli {
+
+std::size_t planned_weight_cache(const models::Model& model, std::uint64_t bytes,
+                                 std::int64_t tokens, const MemoryOptions& memory) {
+    const std::uint64_t total = bytes + model.streaming_weight_bytes();
+    return models::plan_pass(
+               model, [&](const budget::ResultScope&) { return total; }, {}, tokens,
+               memory.budget())
+        .weight_cache_bytes();
+}
 
 namespace {
 

@@ -34,6 +34,7 @@ struct AttributeOptions {
     std::string folder, text, target, out_json, out_npy, out_grads;
     std::optional<std::string> distractor, saliency;
     std::optional<Index> position;  ///< from 1; negative: from the end
+    MemoryOptions memory;
     int threads = 1;
 };
 
@@ -164,10 +165,20 @@ int attribute(const AttributeOptions& o) {
     what.target = models::single_token_id(m.tokenizer, o.target, "--target");
     if (o.distractor)
         what.distractor = models::single_token_id(m.tokenizer, *o.distractor, "--distractor");
+    // The logit attribution's pass keeps no map; the gradients' passes hold their own.
+    models::ModelForwardOptions pass;
+    pass.attention = false;
+    std::uint64_t bytes = m.model->estimate_forward_bytes(L, pass);
+    if (o.saliency)
+        bytes += models::saliency_bytes(*m.model, L, gradient_metric(what));
+    else if (!o.out_grads.empty())
+        bytes += models::gradient_bytes(m.model->config(), L, gradient_metric(what), true);
     models::AttributionOptions options;
     options.num_threads = o.threads;
+    options.weight_cache_bytes = planned_weight_cache(*m.model, bytes, L, o.memory);
     models::GradientOptions backward;
     backward.num_threads = o.threads;
+    backward.weight_cache_bytes = options.weight_cache_bytes;
     backward.head_gradients = !o.out_grads.empty();
     models::LogitAttribution a;
     std::optional<models::Saliency> saliency;
@@ -240,6 +251,7 @@ void add_attribute_command(CLI::App& app, CommandContext& ctx) {
              "float32 [layers, heads, tokens, head_dim]: the gradient of total with respect to "
              "each head's output (its slice of the context, before the output projection)");
     add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of the pass");
+    add_memory_budget_option(*sub, &o->memory);
     ctx.on_parsed(
         sub, [o] { return attribute(*o); },
         [o] {

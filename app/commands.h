@@ -3,11 +3,16 @@
 // extensions app/main.cpp passes (export).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "app/command_line.h"
+
+namespace attnviz::models {
+class Model;
+}
 
 namespace attnviz::cli {
 
@@ -18,6 +23,12 @@ void require_output_folder(const std::string& path, const char* option);
 /// A position as the options give it (from 1; negative from the end, -1 the last) into one
 /// from 0; UsageError naming `option` when it is not one of the `tokens` tokens.
 std::int64_t token_index(std::int64_t position, std::int64_t tokens, const char* option);
+
+/// The weight cache of a computation needing `bytes` besides the weights at `tokens` tokens,
+/// under the memory budget (models::plan_pass: the weights kept when they fit, else streamed).
+/// Throws budget::MemoryBudgetExceeded, naming what fits, when even streamed they do not.
+std::size_t planned_weight_cache(const models::Model& model, std::uint64_t bytes,
+                                 std::int64_t tokens, const MemoryOptions& memory);
 
 /// Activation patching's inputs, as `attnviz patch` and `attnviz export --view patch` spell
 /// them: --clean, --corrupt, --target, --distractor, --position.

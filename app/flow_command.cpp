@@ -10,7 +10,6 @@
 #include "engine/io/json_writer.h"
 #include "engine/models/information_flow.h"
 #include "engine/models/model_folder.h"
-#include "engine/models/pass_plan.h"
 
 namespace attnviz::cli {
 
@@ -92,12 +91,11 @@ int flow(const FlowCommandOptions& o) {
     models::ModelForwardOptions forward;
     forward.attention = false;
     forward.num_threads = o.threads;
-    const std::uint64_t bytes = m.model->estimate_forward_bytes(L, forward) +
-                                models::information_flow_bytes(c, L, o.per_head) +
-                                m.model->streaming_weight_bytes();
-    const models::PassPlan plan = models::plan_pass(
-        *m.model, [&](const budget::ResultScope&) { return bytes; }, {}, L, o.memory.budget());
-    options.weight_cache_bytes = plan.weight_cache_bytes();
+    options.weight_cache_bytes =
+        planned_weight_cache(*m.model,
+                             m.model->estimate_forward_bytes(L, forward) +
+                                 models::information_flow_bytes(c, L, o.per_head),
+                             L, o.memory);
     // A post-norm model is refused with a DataError: the folder's problem, not the command's.
     const models::InformationFlow flow = models::information_flow(*m.model, e.input, options);
     const std::string js = graph_json(e, flow, models::flow_graph(flow, at, o.threshold));

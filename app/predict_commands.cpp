@@ -176,8 +176,22 @@ struct PatchOptions {
     std::string folder, heads = "all", out, out_json, out_positions;
     std::string method = "exact";
     PatchInputOptions inputs;
+    MemoryOptions memory;
     int threads = 1;
 };
+
+/// What a patching run holds besides the weights: the two runs' streams and contexts and a
+/// layer's heads patched in one pass (exact), or the gradients of the corrupted run.
+std::uint64_t patch_bytes(const models::Model& model, Index L, bool attribution) {
+    if (attribution) return models::attribution_patching_bytes(model, L);
+    const models::ModelConfig& c = model.config();
+    const auto N = static_cast<std::uint64_t>(c.num_layers);
+    const auto runs = 2 * ((N + 1) * static_cast<std::uint64_t>(L * c.hidden_size) +
+                           N * static_cast<std::uint64_t>(L * c.num_heads * c.head_dim));
+    models::ModelForwardOptions batch;
+    batch.attention = false;
+    return runs * sizeof(float) + model.estimate_forward_bytes(L * c.num_heads, batch);
+}
 
 /// Attribution patching's estimate as a sweep's result (m_patched = m_corrupt + estimate),
 /// every head but `heads` (empty: all) NaN, as the exact sweep leaves the heads it did not
@@ -248,11 +262,15 @@ int patch(const PatchOptions& o) {
         m, {*in.clean, *in.corrupt, *in.target, *in.distractor, in.position.value_or(-1)});
     if (o.heads != "all") r.heads = models::parse_head_list(o.heads, info, "--heads");
     r.num_threads = o.threads;
+    const auto L = static_cast<Index>(r.clean.ids.size());
+    r.weight_cache_bytes = planned_weight_cache(
+        *m.model, patch_bytes(*m.model, L, o.method == "attribution"), L, o.memory);
     models::PatchResult p;
     Tensor by_position;
     if (o.method == "attribution") {
         models::GradientOptions backward;
         backward.num_threads = o.threads;
+        backward.weight_cache_bytes = r.weight_cache_bytes;
         p = estimated_sweep(models::attribution_patching(*m.model, r, backward), r.heads,
                             info.num_heads, &by_position);
     } else {
@@ -410,6 +428,7 @@ void add_patch_command(CLI::App& app, CommandContext& ctx) {
              "with --method attribution: float32 [layers, heads, tokens], each head's fraction "
              "split by the position patched (summing over tokens to --out's)");
     add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of each pass");
+    add_memory_budget_option(*sub, &o->memory);
     ctx.on_parsed(
         sub, [o] { return patch(*o); },
         [o] {

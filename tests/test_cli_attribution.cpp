@@ -227,6 +227,33 @@ class TestCliAttribution : public QObject {
             << patch(gpt2, {"--method", "exact", "--out-positions", bad + "/p.npy"}) << 2
             << "--out-positions needs --method attribution";
         QTest::newRow("--method foo") << patch(gpt2, {"--method", "foo"}) << 2 << "--method";
+        // What the gradients hold does not fit: refused before any pass, naming the need.
+        const QString shipped =
+            QString::fromStdString(test::golden_dir() + "/../../resources/models/attn-only-2l");
+        QTest::newRow("saliency over the memory budget")
+            << attribute(shipped, QStringList{"--target", "8", "--saliency", "ig:8",
+                                              "--memory-budget", "1M"} +
+                                      outs)
+            << 1 << "more than the memory budget of 1 MiB";
+        QTest::newRow("attribution patching over the memory budget")
+            << QStringList{"patch",
+                           "--model",
+                           shipped,
+                           "--clean",
+                           "abcdefghabcdefgh",
+                           "--corrupt",
+                           "abcdefghabcdefgx",
+                           "--target",
+                           "h",
+                           "--distractor",
+                           "x",
+                           "--method",
+                           "attribution",
+                           "--memory-budget",
+                           "1M",
+                           "--out",
+                           npy}
+            << 1 << "more than the memory budget of 1 MiB";
         QTest::newRow("attribution patching without a head")
             << patch(test::golden_model("bert_gamma_beta"), {"--method", "attribution"}) << 1
             << "no masked-LM head";

@@ -1,6 +1,7 @@
 // Attribution patching and input saliency from Model::gradients (gradient_attribution.h).
 #include "engine/models/gradient_attribution.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -132,6 +133,33 @@ Saliency saliency(const Model& model, const ModelInput& input, const GradientMet
     out.gradients = std::move(at.head_gradients);
     out.embedding_gradients = std::move(at.embedding_gradients);
     return out;
+}
+
+std::size_t attribution_patching_bytes(const Model& model, Index tokens) {
+    const ModelConfig& c = model.config();
+    const auto L = static_cast<std::size_t>(tokens);
+    const auto N = static_cast<std::size_t>(c.num_layers);
+    const auto E = static_cast<std::size_t>(c.hidden_size);
+    const auto Z = static_cast<std::size_t>(c.num_heads * c.head_dim);
+    ModelForwardOptions clean;
+    clean.attention = false;
+    GradientMetric metric;
+    metric.kind = GradientMetric::Kind::LogitDifference;
+    // The clean run's streams and contexts are held through the corrupted run's gradients.
+    const std::size_t held =
+        ((N + 1) * L * E + N * L * Z + 2 * N * static_cast<std::size_t>(c.num_heads) * (L + 1)) *
+        sizeof(float);
+    return std::max(model.estimate_forward_bytes(tokens, clean),
+                    gradient_bytes(c, tokens, metric, true)) +
+           held;
+}
+
+std::size_t saliency_bytes(const Model& model, Index tokens, const GradientMetric& metric) {
+    const ModelConfig& c = model.config();
+    const auto n = static_cast<std::size_t>(tokens * c.hidden_size);
+    // The gradients at x are held while each step's pass runs.
+    return gradient_bytes(c, tokens, metric, true) + gradient_bytes(c, tokens, metric, false) +
+           n * (2 * sizeof(float) + sizeof(double));
 }
 
 }  // namespace attnviz::models

@@ -69,4 +69,9 @@ struct Saliency {
 Saliency saliency(const Model& model, const ModelInput& input, const GradientMetric& metric,
                   std::int64_t steps, const GradientOptions& options = {});
 
+/// Upper bounds of the bytes attribution_patching and saliency allocate at `tokens` tokens
+/// (weights not counted), for memory budgets.
+std::size_t attribution_patching_bytes(const Model& model, std::int64_t tokens);
+std::size_t saliency_bytes(const Model& model, std::int64_t tokens, const GradientMetric& metric);
+
 }  // namespace attnviz::models

@@ -282,6 +282,11 @@ struct GradientMetric {
     std::int64_t span_begin = 0, span_end = 0;
 };
 
+/// An upper bound of the bytes Model::gradients allocates at `tokens` tokens (weights not
+/// counted: Model::streaming_weight_bytes or weight_bytes), for memory budgets.
+std::size_t gradient_bytes(const ModelConfig& config, std::int64_t tokens,
+                           const GradientMetric& metric, bool head_gradients);
+
 struct GradientOptions {
     int num_threads = 1;
     PassControl control;  ///< polled before every layer, forwards and backwards

@@ -284,6 +284,7 @@ PatchResult patch_sweep(const Model& model, const PatchRequest& r, const PatchPr
     o.attention = false;
     o.num_threads = r.num_threads;
     o.control.stop = r.stop;
+    o.weight_cache_bytes = r.weight_cache_bytes;
     StreamSink clean(true), corrupt(true);
     model.forward(r.clean, o, clean);
     model.forward(r.corrupt, o, corrupt);

@@ -97,6 +97,8 @@ struct PatchRequest {
     /// Set (by any thread) to stop: every pass polls it before each layer and the sweep
     /// throws Cancelled (a window's Cancel answers within one layer).  nullptr: no stop.
     const std::atomic<bool>* stop = nullptr;
+    /// ModelForwardOptions::weight_cache_bytes of every pass (unset: the model's own limit).
+    std::optional<std::size_t> weight_cache_bytes;
 };
 
 struct PatchResult {

@@ -393,6 +393,11 @@ std::size_t tape_bytes(const ModelConfig& c, Index L) {
     return static_cast<std::size_t>(floats) * sizeof(float);
 }
 
+/// Whether a pass keeps every layer's tape (else each is recomputed before its backward).
+bool keeps_tapes(const ModelConfig& c, Index L) {
+    return tape_bytes(c, L) * static_cast<std::size_t>(c.num_layers) <= kKeptTapeBytes;
+}
+
 }  // namespace
 
 Gradients Transformer::gradients(const ModelInput& input, const GradientMetric& metric,
@@ -422,7 +427,7 @@ Gradients Transformer::gradients(const ModelInput& input, const GradientMetric& 
     if (!g.emb_norm_w.empty()) norm(x.data(), L, g.emb_norm_w, g.emb_norm_b, threads);
 
     // Forwards, each layer's input kept (and its inside, when every layer's fits).
-    const bool keep = tape_bytes(config_, L) * static_cast<std::size_t>(N) <= kKeptTapeBytes;
+    const bool keep = keeps_tapes(config_, L);
     std::vector<LayerTape> tapes(static_cast<std::size_t>(N));
     const bool stream = weights_.begin_pass(options.weight_cache_bytes);
     Scratch scratch;
@@ -467,3 +472,28 @@ Gradients Transformer::gradients(const ModelInput& input, const GradientMetric& 
 }
 
 }  // namespace attnviz::models::detail
+
+namespace attnviz::models {
+
+std::size_t gradient_bytes(const ModelConfig& c, std::int64_t tokens, const GradientMetric& metric,
+                           bool head_gradients) {
+    using detail::tape_bytes;
+    const auto L = static_cast<std::size_t>(tokens);
+    const auto N = static_cast<std::size_t>(c.num_layers);
+    const auto E = static_cast<std::size_t>(c.hidden_size);
+    const auto Z = static_cast<std::size_t>(c.num_heads * c.head_dim);
+    const std::size_t tapes = detail::keeps_tapes(c, tokens)
+                                  ? N * tape_bytes(c, tokens)
+                                  : N * L * E * sizeof(float) + tape_bytes(c, tokens);
+    // The head's logits and their gradient: every row of a span, else one.
+    const std::size_t rows = metric.kind == GradientMetric::Kind::SpanLoss ? L : 1;
+    const std::size_t head = 2 * rows * static_cast<std::size_t>(c.vocab_size) * sizeof(float);
+    // A layer's backward buffers: the stream's gradients, q/k/v's, the MLP's and a [L, L] one.
+    const auto width = static_cast<std::size_t>(2 * c.intermediate_size);
+    const std::size_t layer =
+        (4 * L * E + 2 * L * (Z + 2 * E) + 2 * L * width + L * L) * sizeof(float);
+    const std::size_t outputs = (head_gradients ? 2 * N * L * Z : 0) + 4 * L * E;
+    return tapes + head + layer + outputs * sizeof(float);
+}
+
+}  // namespace attnviz::models
