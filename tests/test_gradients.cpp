@@ -18,6 +18,7 @@
 #include "engine/io/npy.h"
 #include "engine/models/gradient_attribution.h"
 #include "engine/models/model.h"
+#include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
 #include "test_support.h"
 
@@ -55,13 +56,18 @@ std::vector<Index> ids_of(const QJsonValue& v) {
     return out;
 }
 
-Case case_named(const QString& name) {
+/// "gguf:" before a name: the same checkpoint as llama.cpp's converter writes it
+/// (tests/data/gguf/models), against the same reference.
+Case case_named(QString name) {
     const std::string root = test::golden_dir() + "/../../";
+    const bool gguf = name.startsWith("gguf:");
+    name = name.section(':', -1);
     for (const QJsonValue v : index_cases()) {
         const QJsonObject c = v.toObject();
         if (c.value("name").toString() != name) continue;
         Case out;
-        out.model = root + c.value("model").toString().toStdString();
+        out.model = gguf ? test::data_dir() + "/gguf/models/" + name.toStdString() + ".gguf"
+                         : root + c.value("model").toString().toStdString();
         out.reference = root + c.value("reference").toString().toStdString();
         out.doc = test::read_json(out.reference + "/gradients.json");
         out.input.ids = ids_of(out.doc.value("input_ids"));
@@ -231,12 +237,17 @@ class TestGradients : public QObject {
         QVERIFY(case_named("attn_induction").input.ids.size() == 34);
     }
 
-    void gradients_data() { add_cases(); }
+    void gradients_data() {
+        add_cases();
+        for (const char* name :
+             {"gguf:gpt2_lmhead", "gguf:llama_gqa", "gguf:qwen2_bias_bf16", "gguf:qwen3_qknorm"})
+            QTest::newRow(name) << QString(name);
+    }
     // Every metric of every case: its value, z and x0, ∂m/∂z and ∂m/∂x0.
     void gradients() {
         QFETCH(QString, name);
         const Case c = case_named(name);
-        const auto model = models::load_model(c.model);
+        const auto model = models::open_model_folder(c.model).model;
         const models::ModelInfo& info = model->info();
         const Index N = info.num_layers, E = info.hidden_size;
         const Index Z = info.num_heads * info.head_dim;
