@@ -9,6 +9,7 @@
 #include <optional>
 #include <string_view>
 
+#include "app/attribution_json.h"
 #include "app/commands.h"
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
@@ -93,6 +94,8 @@ void write_saliency(io::json::Writer& w, const std::optional<models::Saliency>& 
     write_part(w, s->delta());
 }
 
+}  // namespace
+
 std::string attribution_json(const models::OpenedModel& m, const models::LogitAttribution& a,
                              const std::optional<models::Saliency>& saliency) {
     const models::ModelInfo& info = m.model->info();
@@ -127,6 +130,8 @@ std::string attribution_json(const models::OpenedModel& m, const models::LogitAt
     write_saliency(w, saliency);
     return w.end_object().take() + "\n";
 }
+
+namespace {
 
 /// Model::gradients' [layers, tokens, heads·head_dim] as [layers, heads, tokens, head_dim]:
 /// each head's gradient one block, in S.npy's order.

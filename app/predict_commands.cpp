@@ -199,14 +199,7 @@ std::uint64_t patch_bytes(const models::Model& model, Index L, bool attribution)
 models::PatchResult estimated_sweep(const models::AttributionPatching& a,
                                     const std::vector<models::HeadRef>& heads, Index num_heads,
                                     Tensor* by_position) {
-    models::PatchResult p;
-    p.m_clean = a.m_clean;
-    p.m_corrupt = a.m_corrupt;
-    p.position = a.position;
-    p.fraction = a.fraction;
-    p.m_patched = a.estimate;
-    for (float& v : p.m_patched.data)
-        v = static_cast<float>(a.m_corrupt + double(v));
+    models::PatchResult p = models::estimated_patch_result(a);
     *by_position = a.fraction_by_position;
     if (heads.empty()) return p;
     std::vector<bool> kept(p.fraction.data.size(), false);

@@ -502,7 +502,8 @@ class TestCli : public QObject {
         QCOMPARE(complete({"attnviz", "attend", "--wei"}), QStringList{"--weights"});
         QCOMPARE(complete({"attnviz", "export", "--colormap", ""}),
                  (QStringList{"viridis", "cividis", "magma", "grey"}));
-        QCOMPARE(complete({"attnviz", "export", "--view", "c"}), QStringList{"compare"});
+        QCOMPARE(complete({"attnviz", "export", "--view", "c"}),
+                 (QStringList{"compare", "circuits"}));
         QCOMPARE(complete({"attnviz", "export", "--view", "pr"}), QStringList{"predictions"});
         QCOMPARE(complete({"attnviz", "export", "--abl"}),
                  (QStringList{"--ablate", "--ablate-mode"}));

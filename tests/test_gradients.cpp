@@ -413,6 +413,34 @@ class TestGradients : public QObject {
         QCOMPARE(top_e, top_x);
         QCOMPARE(top_x, Index(15));  // L2H8, the induction head
         QVERIFY2(rho >= 0.8, qPrintable(QString::number(rho)));
+        // The engine's own rank correlation (the window's scatter) says the same.
+        QVERIFY2(std::abs(models::spearman(e, x) - rho) <= 1e-12,
+                 qPrintable(QString::number(models::spearman(e, x), 'g', 17)));
+        // The estimate as a sweep's result: the same fractions, m_patched = m_corrupt + estimate.
+        const models::PatchResult p = models::estimated_patch_result(eap);
+        QCOMPARE(p.fraction.data, eap.fraction.data);
+        QCOMPARE(p.position, eap.position);
+        for (std::size_t i = 0; i < p.m_patched.data.size(); ++i)
+            QVERIFY(std::abs(double(p.m_patched.data[i]) -
+                             (eap.m_corrupt + double(eap.estimate.data[i]))) <= 1e-5);
+    }
+
+    // Spearman's rank correlation against values worked by hand: ties take the mean of their
+    // ranks; a constant side or fewer than two pairs has none; NaN and uneven sizes are refused.
+    void spearmanRanks() {
+        // Ranks {0,1,2,3,4} against {0,1,2.5,4,2.5}: 8 / sqrt(10 · 9.5).
+        QVERIFY(std::abs(models::spearman({1, 2, 3, 4, 5}, {5, 6, 7, 8, 7}) -
+                         8.0 / std::sqrt(95.0)) <= 1e-15);
+        QCOMPARE(models::spearman({0.1, 0.5, 9.0}, {-3.0, 2.0, 2.5}), 1.0);  // monotone
+        QCOMPARE(models::spearman({1, 2, 3, 4}, {4, 3, 2, 1}), -1.0);
+        QVERIFY(std::isnan(models::spearman({1, 1, 1}, {1, 2, 3})));
+        QVERIFY(std::isnan(models::spearman({1}, {2})));
+        QVERIFY(std::isnan(models::spearman({}, {})));
+        const double nan = std::nan("");
+        EXPECT_THROWS_SAYING(std::invalid_argument, models::spearman({1, 2}, {1, 2, 3}),
+                             "2 values against 3");
+        EXPECT_THROWS_SAYING(std::invalid_argument, models::spearman({1, nan}, {1, 2}),
+                             "value 1 is NaN");
     }
 
     // Streaming every layer from the file in each pass gives the numbers kept weights give.

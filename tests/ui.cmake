@@ -141,3 +141,11 @@ if(TARGET attnviz_ui)
     attnviz_add_test(ui_whole_model_test ui_whole_model_test.cpp LIBS attnviz_ui GUI)
     add_dependencies(ui_whole_model_test attnviz)
 endif()
+
+# The Circuits tab (issue 38): the composition and copying scores against the engine's, the
+# induction circuit of attn-only-2l, Q / K / V without a new computation, hover, a pair's two
+# maps, the exports and `attnviz export --view circuits` against `attnviz circuits`, bad input.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_circuits_test ui_circuits_test.cpp LIBS attnviz_ui GUI)
+    add_dependencies(ui_circuits_test attnviz)
+endif()

@@ -1,9 +1,10 @@
 // Every figure kind (grid, mean, head, steps, lines, compare, model, atlas, lens, predictions,
-// patch, positions, full map), in English and Chinese, at the export's default size and at
-// 1280×800 (issue 35): every text item lies inside the canvas and no two overlap.  Each figure
-// is drawn by the code the exports use (render/figure_export.h) on a device that records its
-// text (support/text_layout.h), fed by every built-in example's session: the demo layer's and
-// the shipped models' inputs, English and Chinese, knocked-out heads, a continuation.
+// patch, positions, full map, dla, circuits), in English and Chinese, at the export's default
+// size and at 1280×800 (issue 35): every text item lies inside the canvas and no two overlap.
+// Each figure is drawn by the code the exports use (render/figure_export.h) on a device that
+// records its text (support/text_layout.h), fed by every built-in example's session: the demo
+// layer's and the shipped models' inputs, English and Chinese, knocked-out heads, a
+// continuation.
 
 #include <QPainter>
 #include <QSet>
@@ -11,9 +12,12 @@
 #include <QTest>
 #include <QThread>
 
+#include <cmath>
 #include <functional>
 #include <memory>
 
+#include "engine/models/circuits.h"
+#include "engine/models/gradient_attribution.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
 #include "engine/ops/map_pyramid.h"
@@ -26,12 +30,16 @@
 #include "ui/compute/attention_snapshot.h"
 #include "ui/compute/full_map_source.h"
 #include "ui/compute/model_lens.h"
+#include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
+#include "ui/compute/model_trace.h"
 #include "ui/compute/statistics_runner.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/i18n/language.h"
 #include "ui/model/atlas_view.h"
+#include "ui/model/circuits_figure.h"
+#include "ui/model/dla_figure.h"
 #include "ui/model/patch_figure.h"
 #include "ui/model/positions_view.h"
 #include "ui/model/predictions_figure.h"
@@ -265,6 +273,61 @@ void draw_patch(const QString& folder, const Example::Patch& p, QSize size,
     if (maps.head.clean.shape[0] != std::int64_t(maps.clean_tokens.size())) return;
     figure.setMaps(&maps);
     out->push_back(draw_painted(QStringLiteral("patch (a head chosen)"), figure, size));
+
+    // Issue 38: the exact sweep beside attribution patching's estimate (the scatter; the
+    // estimate by position under the chosen head), half refined (hatched, the legend), and the
+    // estimate alone.
+    const models::AttributionPatching eap = models::attribution_patching(*m->model, request);
+    maps.setEstimate(eap);
+    out->push_back(
+        draw_painted(QStringLiteral("patch (exact and estimate, a head chosen)"), figure, size));
+    const PatchHeadMaps chosen = maps.head;
+    maps.head = {};
+    out->push_back(draw_painted(QStringLiteral("patch (exact and estimate)"), figure, size));
+    const models::PatchResult exact = maps.result;
+    for (std::size_t i = exact.fraction.data.size() / 2; i < exact.fraction.data.size(); ++i)
+        maps.result.fraction.data[i] = maps.result.m_patched.data[i] = std::nanf("");
+    maps.done = maps.total / 2;
+    out->push_back(draw_painted(QStringLiteral("patch (refining)"), figure, size));
+    maps.method = PatchMethod::Attribution;
+    maps.result = models::estimated_patch_result(eap);
+    maps.done = maps.total;
+    maps.head = chosen;
+    out->push_back(
+        draw_painted(QStringLiteral("patch (attribution, a head chosen)"), figure, size));
+}
+
+/// The Who Writes tab's figure (direct logit attribution) of the document's text at its last
+/// token, for the model's top prediction; nothing for a model that has none (post-norm, no head).
+void draw_dla(const AttentionDocument& doc, QSize size, std::vector<Drawn>* out) {
+    const ModelPtr m = open_model(doc.computeConfig().model_folder);
+    if (!dla_unavailable(*m).isEmpty()) return;
+    const models::EncodedText e = encode_model_text(*m, doc.computeConfig());
+    DlaRequest request;
+    request.position = default_trace_piece(e.encoding, *m);
+    const DlaResult result = compute_dla(*m, e, doc.computeConfig().text_a, request, threads());
+    FigureOptions options;
+    options.font_px = ExportOptions{}.font_size;  // attnviz export's
+    DlaFigure figure;
+    figure.setResult(&result);
+    figure.setOptions(options);
+    out->push_back(draw_painted(QStringLiteral("dla"), figure, size));
+}
+
+/// The Circuits tab's figure of the example's model, from its weights (K and V).
+void draw_circuits(const QString& folder, QSize size, std::vector<Drawn>* out) {
+    const ModelPtr m = open_model(folder);
+    models::CircuitOptions o;
+    o.num_threads = threads();
+    const CircuitMaps maps = make_circuit_maps(*m, models::circuit_scores(*m->model, o));
+    FigureOptions options;
+    options.font_px = ExportOptions{}.font_size;  // attnviz export's
+    CircuitsFigure figure;
+    figure.setMaps(&maps);
+    figure.setOptions(options);
+    out->push_back(draw_painted(QStringLiteral("circuits"), figure, size));
+    figure.setComposition(Composition::V);
+    out->push_back(draw_painted(QStringLiteral("circuits (V)"), figure, size));
 }
 
 /// The Chinese counterpart of the shipped patching example (ui_export_test's).
@@ -287,9 +350,9 @@ class FigureTextTest : public QObject {
     /// Every kind was drawn, in both languages, when every row ran (not under a filter).
     void cleanupTestCase() {
         if (rows_ == 0 || rows_run_ != rows_) return;
-        const QStringList kinds{"grid",    "mean",      "head",    "steps", "lines",
-                                "compare", "model",     "atlas",   "lens",  "predictions",
-                                "patch",   "positions", "full map"};
+        const QStringList kinds{"grid",    "mean",      "head",     "steps", "lines",
+                                "compare", "model",     "atlas",    "lens",  "predictions",
+                                "patch",   "positions", "full map", "dla",   "circuits"};
         for (const char* language : {"en", "zh_CN"})
             for (const QString& kind : kinds)
                 QVERIFY2(kinds_drawn_.contains(QLatin1String(language) + QLatin1Char('/') + kind),
@@ -373,6 +436,9 @@ class FigureTextTest : public QObject {
         if (doc.computeConfig().usesModel()) {
             draw_positions(doc, size, &drawn);
             if (QTest::currentTestFailed()) return;
+            if (!doc.computeConfig().usesMaps()) draw_dla(doc, size, &drawn);
+            if (!doc.computeConfig().usesMaps())
+                draw_circuits(doc.computeConfig().model_folder, size, &drawn);
         }
         if (!e.patch.clean.isEmpty())
             draw_patch(doc.computeConfig().model_folder, e.patch, size, &drawn);

@@ -1,6 +1,9 @@
 // The Patching tab (issue 23): texts of different lengths, the sweep against the engine's own
 // patch_sweep, Cancel in the middle of a sweep, a click on a head, the exports, the tab in the
-// window for a model without a causal head, and the worked example.
+// window for a model without a causal head, and the worked example.  Issue 38: the method switch
+// (attribution against models::attribution_patching, exact refining the estimate cell by cell),
+// the scatter of the two and its ρ, the estimate by position of a chosen head, which method a
+// model starts with, and `attnviz export --view patch --method attribution`.
 #include <QAbstractItemModel>
 #include <QApplication>
 #include <QClipboard>
@@ -8,8 +11,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -20,6 +25,7 @@
 #include <memory>
 
 #include "engine/io/npy.h"
+#include "engine/models/gradient_attribution.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
 #include "test_support.h"
@@ -65,6 +71,35 @@ int finite_cells(const Tensor& t) {
     return int(
         std::count_if(t.data.begin(), t.data.end(), [](float v) { return std::isfinite(v); }));
 }
+
+/// The first element of `got` farther than `tol` from `want`, said; empty when none is.
+QString differs(const Tensor& got, const Tensor& want, double tol) {
+    if (got.shape != want.shape) return QStringLiteral("shapes differ");
+    for (std::size_t i = 0; i < got.data.size(); ++i)
+        if (!(std::abs(double(got.data[i]) - double(want.data[i])) <= tol))
+            return QStringLiteral("element %1: %2 against %3")
+                .arg(i)
+                .arg(double(got.data[i]), 0, 'g', 9)
+                .arg(double(want.data[i]), 0, 'g', 9);
+    return {};
+}
+
+std::vector<double> doubles(const Tensor& t) {
+    return {t.data.begin(), t.data.end()};
+}
+
+/// Some pixel of the top-left 8 × 8 of `r` in `image` is far from `fill`: the hatching.
+bool hatched(const QImage& image, const QRectF& r, const QColor& fill) {
+    for (int y = int(r.y()) + 2; y < int(r.y()) + 10; ++y)
+        for (int x = int(r.x()) + 2; x < int(r.x()) + 10; ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.red() - fill.red()) + std::abs(c.green() - fill.green()) +
+                    std::abs(c.blue() - fill.blue()) >
+                40)
+                return true;
+        }
+    return false;
+}
 }  // namespace
 
 class TestPatch : public test::WindowFixture {
@@ -83,6 +118,18 @@ class TestPatch : public test::WindowFixture {
         auto v = view();
         v->show();
         return QTest::qWaitForWindowExposed(v.get()) ? std::move(v) : nullptr;
+    }
+    /// Clicks `method` and Run, as a user does, and waits for the end; false when it fails.
+    static bool runBy(PatchView* v, QRadioButton* method) {
+        QTest::mouseClick(method, Qt::LeftButton, {}, method->rect().center());
+        if (!method->isChecked()) return false;
+        QSignalSpy finished(v, &PatchView::sweepFinished);
+        QTest::mouseClick(v->runButton(), Qt::LeftButton);
+        return finished.wait(60000) && !finished.at(0).at(0).toBool();
+    }
+    /// The engine's estimate for what the view's runner was asked.
+    models::AttributionPatching engineEstimate(const PatchView& v) const {
+        return models::attribution_patching(*model_->model, v.runner()->request());
     }
 
   private slots:
@@ -305,6 +352,260 @@ class TestPatch : public test::WindowFixture {
         QVERIFY(!v->exportTo(dir.filePath(QStringLiteral("patch.txt"))));
         QCOMPARE(failed.size(), 2);
         QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("patch.txt"))));
+    }
+
+    // The method switch, clicked: Attribution fills all 16 cells at once, with the engine's
+    // numbers, and L2H8 is still the top head; a click on a head splits its estimate by position.
+    void attributionFillsEveryCellAtOnce() {
+        auto v = shownView();
+        QVERIFY(v);
+        const auto& p = example_.patch;
+        v->setInputs(p.clean, p.corrupt, p.target, p.distractor);
+        QVERIFY(v->exactButton()->isChecked());  // attn-only-2l is small
+        QSignalSpy progressed(v->runner(), &PatchRunner::progressed);
+        QSignalSpy estimated(v->runner(), &PatchRunner::estimated);
+        QVERIFY(runBy(v.get(), v->attributionButton()));
+        QCOMPARE(v->method(), PatchMethod::Attribution);
+        QCOMPARE(estimated.size(), 1);
+        QCOMPARE(progressed.size(), 0);  // no exact pass
+        const PatchMaps& got = *v->maps();
+        QCOMPARE(got.method, PatchMethod::Attribution);
+        QCOMPARE(finite_cells(got.result.fraction), 16);
+        QCOMPARE(v->progressBar()->value(), 16);
+        QCOMPARE(v->progressBar()->maximum(), 16);
+        const models::AttributionPatching want = engineEstimate(*v);
+        QString why = differs(got.result.fraction, want.fraction, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY(std::abs(got.result.m_clean - want.m_clean) <= 1e-6);
+        QVERIFY(std::abs(got.result.m_corrupt - want.m_corrupt) <= 1e-6);
+        for (std::size_t i = 0; i < 16; ++i)
+            QVERIFY(std::abs(double(got.result.m_patched.data[i]) -
+                             (want.m_corrupt + double(want.estimate.data[i]))) <= 1e-5);
+        // docs/guide.md: L2H8 restores 0.640 by the estimate.
+        const auto top =
+            std::max_element(got.result.fraction.data.begin(), got.result.fraction.data.end()) -
+            got.result.fraction.data.begin();
+        QCOMPARE(int(top), 1 * 8 + 7);
+        QVERIFY2(std::abs(got.fraction(1, 7) - 0.640) <= 0.0005,
+                 qPrintable(QString::number(got.fraction(1, 7))));
+        // Measured by the estimate alone: nothing hatched, no scatter, the caption says so.
+        QVERIFY(!got.showsEstimates());
+        QVERIFY(v->figure().legendRect().isEmpty());
+        QVERIFY(v->figure().agreementPlot().rect().isEmpty());
+        QVERIFY2(v->figure().captionText().contains(QStringLiteral("method: attribution")),
+                 qPrintable(v->figure().captionText()));
+        QVERIFY(v->figure().describe(1, 7).contains(QStringLiteral("attribution estimates")));
+
+        // A click on L2H8: its maps, and its estimate by position patched under them.
+        QSignalSpy shown(v.get(), &PatchView::headShown);
+        QTest::mouseClick(v->mapView(), Qt::LeftButton, {}, v->cellCentre(1, 7));
+        QVERIFY(shown.wait(30000));
+        const float* strip = v->maps()->headByPosition();
+        QVERIFY(strip);
+        const auto L = std::size_t(want.fraction_by_position.dim(2));
+        double sum = 0.0;
+        for (std::size_t t = 0; t < L; ++t) {
+            QCOMPARE(strip[t], want.fraction_by_position.data[(1 * 8 + 7) * L + t]);
+            sum += double(strip[t]);
+        }
+        QVERIFY(std::abs(sum - double(got.fraction(1, 7))) <= 1e-5);
+        QApplication::processEvents();
+        const QRectF s = v->figure().positionStripRect();
+        QVERIFY(!s.isEmpty());
+        QVERIFY(v->mapView()->rect().contains(s.toAlignedRect()));
+        QVERIFY2(v->figure().notesLines().contains(QStringLiteral("position")),
+                 qPrintable(v->figure().notesLines()));
+
+        // The array export is the estimate, as the window shows it.
+        QTemporaryDir dir;
+        const QString npy = dir.filePath(QStringLiteral("eap.npy"));
+        QVERIFY(v->exportTo(npy));
+        why = differs(io::read_npy(npy.toStdString()), want.fraction, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
+    // Exact after Attribution: the estimate fills the map at once, hatched; each pass replaces
+    // its heads' cells by what they measure, and the map ends equal to patch_sweep.  Then the
+    // scatter has a dot a head, its ρ is the rank correlation of the two maps, and its dots
+    // hover and click like the map's cells.
+    void exactRefinesTheEstimateCellByCell() {
+        auto v = shownView();
+        QVERIFY(v);
+        const auto& p = example_.patch;
+        v->setInputs(p.clean, p.corrupt, p.target, p.distractor);
+        QVERIFY(runBy(v.get(), v->attributionButton()));
+        const models::AttributionPatching eap = engineEstimate(*v);
+        const models::PatchResult exact =
+            models::patch_sweep(*model_->model, v->runner()->request());
+        // Each hand-over, as the map shows it: heads measured so far, and every other head
+        // showing its estimate, hatched.
+        std::vector<int> estimated_cells;
+        QStringList wrong;
+        const auto check = [&] {
+            const PatchMaps& m = *v->maps();
+            int estimates = 0;
+            for (int l = 0; l < 2; ++l)
+                for (int h = 0; h < 8; ++h) {
+                    bool estimated = false;
+                    const double shown = m.shown(l, h, &estimated);
+                    const std::size_t at = std::size_t(l * 8 + h);
+                    const double want =
+                        estimated ? double(eap.fraction.data[at]) : double(exact.fraction.data[at]);
+                    if (estimated != std::isnan(m.fraction(l, h)) ||
+                        !(std::abs(shown - want) <= 1e-6))
+                        wrong << QStringLiteral("L%1H%2: %3 against %4 (%5)")
+                                     .arg(l + 1)
+                                     .arg(h + 1)
+                                     .arg(shown)
+                                     .arg(want)
+                                     .arg(estimated ? "estimate" : "exact");
+                    estimates += estimated;
+                }
+            estimated_cells.push_back(estimates);
+        };
+        QImage first_pass;
+        connect(v->runner(), &PatchRunner::estimated, v.get(), check);
+        connect(v->runner(), &PatchRunner::progressed, v.get(), [&] {
+            check();
+            if (first_pass.isNull()) first_pass = v->mapView()->grab().toImage();
+        });
+        QVERIFY(runBy(v.get(), v->exactButton()));
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QStringLiteral("; "))));
+        // 16 estimated at once, then four fewer a pass.
+        QCOMPARE(estimated_cells, (std::vector<int>{16, 12, 8, 4, 0}));
+        QString why;
+        QVERIFY2(same_array(v->maps()->result.fraction, exact.fraction, &why), qPrintable(why));
+        QVERIFY(!v->maps()->showsEstimates());
+        QVERIFY(v->figure().legendRect().isEmpty());
+        QVERIFY(v->figure().captionText().contains(QStringLiteral("method: exact")));
+        // After the first pass the last head (L2H8) was still an estimate: hatched.
+        QVERIFY(!first_pass.isNull());
+        const QRectF last = v->figure().cellRect(1, 7);
+        const double limit = v->maps()->scaleLimit();
+        QVERIFY(hatched(first_pass, last, paint::signed_color(eap.fraction.data[15], limit)));
+        QVERIFY(!hatched(v->mapView()->grab().toImage(), last,
+                         paint::signed_color(exact.fraction.data[15], limit)));
+
+        // The scatter: 16 dots, ρ the rank correlation of the two maps (0.976, docs/guide.md).
+        QApplication::processEvents();
+        const PatchAgreement& a = v->figure().agreement();
+        QCOMPARE(int(a.heads.size()), 16);
+        const double rho = test::spearman(doubles(eap.fraction), doubles(exact.fraction));
+        QVERIFY2(std::abs(a.rho - rho) <= 1e-12,
+                 qPrintable(QStringLiteral("%1 against %2").arg(a.rho).arg(rho)));
+        QVERIFY2(std::abs(rho - 0.976) <= 0.0005, qPrintable(QString::number(rho)));
+        const PatchAgreementPlot& plot = v->figure().agreementPlot();
+        QVERIFY(!plot.rect().isEmpty());
+        QVERIFY(v->mapView()->rect().contains(plot.rect().toAlignedRect()));
+        QVERIFY(!plot.rect().intersects(v->figure().cellRect(0, 7)));
+        int inside = 0;
+        for (const QPoint head : a.heads)
+            inside += plot.plotRect().contains(plot.dotCentre(head));
+        QCOMPARE(inside, 16);
+        QVERIFY(plot.titleText().contains(QStringLiteral("ρ = 0.976")));
+
+        // Hovering L2H8's dot says the head and both values; clicking it focuses the head.
+        QSignalSpy hovered(v.get(), &PatchView::hovered);
+        const QPoint dot = plot.dotCentre(QPoint(7, 1)).toPoint();
+        QTest::mouseMove(v->mapView(), dot);
+        QTRY_VERIFY(!hovered.isEmpty());
+        const QString said = hovered.last().at(0).toString();
+        QVERIFY2(said.contains(QStringLiteral("L2H8")) && said.contains(QStringLiteral("0.744")) &&
+                     said.contains(QStringLiteral("0.640")),
+                 qPrintable(said));
+        // Its cell in the map is framed as the hovered one.
+        const QImage framed = v->mapView()->grab().toImage();
+        const QRectF cell = v->figure().cellRect(1, 7);
+        const QColor edge = framed.pixelColor(int(cell.x()) + 1, int(cell.center().y()));
+        QVERIFY2(std::abs(edge.red() - paint::kHighlight.red()) <= 30 &&
+                     std::abs(edge.green() - paint::kHighlight.green()) <= 30 &&
+                     std::abs(edge.blue() - paint::kHighlight.blue()) <= 30,
+                 qPrintable(edge.name()));
+        QSignalSpy shown(v.get(), &PatchView::headShown);
+        QTest::mouseClick(v->mapView(), Qt::LeftButton, {}, dot);
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(shown.at(0).at(0).toInt(), 1);
+        QCOMPARE(shown.at(0).at(1).toInt(), 7);
+    }
+
+    // Models above about 1B parameters start with Attribution: the rule, and the view applying
+    // it when a model comes (the user's choice stays until then).
+    void largeModelsStartWithAttribution() {
+        QCOMPARE(default_patch_method(124'000'000), PatchMethod::Exact);          // GPT-2 small
+        QCOMPARE(default_patch_method(1'000'000'000), PatchMethod::Exact);        // not above
+        QCOMPARE(default_patch_method(1'540'000'000), PatchMethod::Attribution);  // Qwen2.5-1.5B
+        QCOMPARE(default_patch_method(8'030'000'000), PatchMethod::Attribution);  // Llama-3-8B
+        auto v = view();
+        QVERIFY(model_->model->info().parameter_count < kAttributionFirstAbove);
+        QVERIFY(v->exactButton()->isChecked());
+        v->setMethod(PatchMethod::Attribution);
+        v->setModel(model_);  // the same model: the choice stays
+        QCOMPARE(v->method(), PatchMethod::Attribution);
+        v->setModel(nullptr);
+        v->setModel(model_);  // a model comes: its own default
+        QCOMPARE(v->method(), PatchMethod::Exact);
+    }
+
+    // `attnviz export --view patch --method attribution`, headless: the arrays equal `attnviz
+    // patch --method attribution`'s within 1e-6, the figure is written, and --method without
+    // --view patch is refused without a file.
+    void exportWithMethodAttribution() {
+        const QString cli = qEnvironmentVariable("ATTNVIZ_CLI");
+        QVERIFY2(!cli.isEmpty(), "ATTNVIZ_CLI is not set");
+        QTemporaryDir dir;
+        const auto& p = example_.patch;
+        const QString folder = shipped_model(QStringLiteral("attn-only-2l"));
+        const QStringList inputs{"--model", folder,     "--clean", p.clean,        "--corrupt",
+                                 p.corrupt, "--target", p.target,  "--distractor", p.distractor};
+        const auto run = [&](const QStringList& args, int* code) {
+            QProcess process;
+            process.start(cli, args);
+            if (!process.waitForFinished(120000)) return QByteArray("timed out");
+            *code = process.exitCode();
+            return process.readAllStandardError();
+        };
+        int code = -1;
+        const QString exported = dir.filePath(QStringLiteral("export.npy"));
+        QByteArray err = run(
+            QStringList{"export", "--view", "patch", "--method", "attribution", "--out", exported} +
+                inputs,
+            &code);
+        QVERIFY2(code == 0, err.constData());
+        const QString patched = dir.filePath(QStringLiteral("patch.npy"));
+        err =
+            run(QStringList{"patch", "--method", "attribution", "--out", patched} + inputs, &code);
+        QVERIFY2(code == 0, err.constData());
+        const Tensor a = io::read_npy(exported.toStdString());
+        const Tensor b = io::read_npy(patched.toStdString());
+        QCOMPARE(a.shape, (std::vector<std::int64_t>{2, 8}));
+        const QString why = differs(a, b, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const QString csv = dir.filePath(QStringLiteral("export.csv"));
+        err =
+            run(QStringList{"export", "--view", "patch", "--method", "attribution", "--out", csv} +
+                    inputs,
+                &code);
+        QVERIFY2(code == 0, err.constData());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = f.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 17);
+        QVERIFY(std::abs(rows[16].split(',')[2].toDouble() - double(b.data[15])) <= 1e-6);
+        const QString png = dir.filePath(QStringLiteral("export.png"));
+        err =
+            run(QStringList{"export", "--view", "patch", "--method", "attribution", "--out", png} +
+                    inputs,
+                &code);
+        QVERIFY2(code == 0, err.constData());
+        QVERIFY(QFileInfo(png).size() > 1000);
+        const QString grid = dir.filePath(QStringLiteral("grid.png"));
+        err = run({"export", "--model", folder, "--text", "abc", "--view", "grid", "--method",
+                   "attribution", "--out", grid},
+                  &code);
+        QCOMPARE(code, 2);
+        QVERIFY2(err.contains("--method need --view patch") || err.contains("need --view patch"),
+                 err.constData());
+        QVERIFY(!QFile::exists(grid));
     }
 
     void aModelWithoutACausalHeadIsExplained() {

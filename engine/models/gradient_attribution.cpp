@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace attnviz::models {
 
@@ -67,6 +68,61 @@ AttributionPatching attribution_patching(const Model& model, const PatchRequest&
         }
     }
     return out;
+}
+
+PatchResult estimated_patch_result(const AttributionPatching& a) {
+    PatchResult p;
+    p.m_clean = a.m_clean;
+    p.m_corrupt = a.m_corrupt;
+    p.position = a.position;
+    p.fraction = a.fraction;
+    p.m_patched = a.estimate;
+    for (float& v : p.m_patched.data)
+        v = static_cast<float>(a.m_corrupt + double(v));
+    return p;
+}
+
+namespace {
+/// Each value's rank from 0, ties given the mean of the ranks they span.
+std::vector<double> ranks(const std::vector<double>& v) {
+    std::vector<std::pair<double, std::size_t>> sorted;
+    sorted.reserve(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i)
+        sorted.emplace_back(v[i], i);
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<double> r(v.size());
+    for (auto run = sorted.begin(); run != sorted.end();) {
+        const double value = run->first;
+        const auto end = std::find_if(run, sorted.end(),
+                                      [value](const auto& entry) { return entry.first != value; });
+        const double first = double(run - sorted.begin()), last = double(end - sorted.begin()) - 1;
+        for (auto entry = run; entry != end; ++entry)
+            r[entry->second] = 0.5 * (first + last);
+        run = end;
+    }
+    return r;
+}
+}  // namespace
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size())
+        throw std::invalid_argument("spearman: " + std::to_string(a.size()) + " values against " +
+                                    std::to_string(b.size()));
+    for (const std::vector<double>* v : {&a, &b})
+        for (std::size_t i = 0; i < v->size(); ++i)
+            if (std::isnan((*v)[i]))
+                throw std::invalid_argument("spearman: value " + std::to_string(i) + " is NaN");
+    const std::vector<double> ra = ranks(a), rb = ranks(b);
+    // Ranks have the mean (n - 1) / 2 with or without ties.
+    const double mean = (double(a.size()) - 1.0) / 2.0;
+    double ab = 0.0, aa = 0.0, bb = 0.0;
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+        ab += (ra[i] - mean) * (rb[i] - mean);
+        aa += (ra[i] - mean) * (ra[i] - mean);
+        bb += (rb[i] - mean) * (rb[i] - mean);
+    }
+    if (aa == 0.0 || bb == 0.0) return std::numeric_limits<double>::quiet_NaN();
+    return ab / std::sqrt(aa * bb);
 }
 
 double Saliency::delta() const {

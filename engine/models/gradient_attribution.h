@@ -49,6 +49,16 @@ struct AttributionPatching {
 AttributionPatching attribution_patching(const Model& model, const PatchRequest& request,
                                          const GradientOptions& options = {});
 
+/// The estimate in the exact sweep's terms: the same fractions, m_patched = m_corrupt +
+/// estimate, every head present.
+PatchResult estimated_patch_result(const AttributionPatching& attribution);
+
+/// Spearman's rank correlation of `a` and `b`: Pearson's correlation of their ranks, tied values
+/// given the mean of their ranks (how well EAP ranks the heads as the exact sweep does).  NaN for
+/// fewer than two pairs or when either side is constant.  Throws std::invalid_argument for sizes
+/// that differ or a NaN value.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
 struct Saliency {
     /// 0: gradient × input; N: integrated gradients over N steps.
     std::int64_t steps = 0;

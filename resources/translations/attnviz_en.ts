@@ -111,6 +111,126 @@
     </message>
 </context>
 <context>
+    <name>CircuitsFigure</name>
+    <message>
+        <location filename="../../ui/model/circuits_figure.cpp" line="+119"/>
+        <source>%1-composition between heads, from the weights alone</source>
+        <translation>%1-composition between heads, from the weights alone</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 layers × %2 heads</source>
+        <translation>%1 layers × %2 heads</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the norms&apos; scales folded in</source>
+        <translation>the norms&apos; scales folded in</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>rotary: W_QK at query − key = %1</source>
+        <translation>rotary: W_QK at query − key = %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Later head, reading with its queries</source>
+        <translation>Later head, reading with its queries</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Later head, reading with its keys</source>
+        <translation>Later head, reading with its keys</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Later head, reading with its values</source>
+        <translation>Later head, reading with its values</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 has one layer: no head reads another head&apos;s output.</source>
+        <translation>%1 has one layer: no head reads another head&apos;s output.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Q-composition: how strongly the later head&apos;s queries read what the earlier head writes, ‖W_OV¹ W_QK²‖ / (‖W_OV¹‖ ‖W_QK²‖), from the weights alone (Elhage et al. 2021).</source>
+        <translation>Q-composition: how strongly the later head&apos;s queries read what the earlier head writes, ‖W_OV¹ W_QK²‖ / (‖W_OV¹‖ ‖W_QK²‖), from the weights alone (Elhage et al. 2021).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>K-composition: how strongly the later head&apos;s keys read what the earlier head writes, ‖W_OV¹ (W_QK²)ᵀ‖ / (‖W_OV¹‖ ‖W_QK²‖), from the weights alone (Elhage et al. 2021). An induction head&apos;s keys read what a previous-token head wrote.</source>
+        <translation>K-composition: how strongly the later head&apos;s keys read what the earlier head writes, ‖W_OV¹ (W_QK²)ᵀ‖ / (‖W_OV¹‖ ‖W_QK²‖), from the weights alone (Elhage et al. 2021). An induction head&apos;s keys read what a previous-token head wrote.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>V-composition: how strongly the later head&apos;s values read what the earlier head writes, ‖W_OV¹ W_OV²‖ / (‖W_OV¹‖ ‖W_OV²‖), from the weights alone (Elhage et al. 2021).</source>
+        <translation>V-composition: how strongly the later head&apos;s values read what the earlier head writes, ‖W_OV¹ W_OV²‖ / (‖W_OV¹‖ ‖W_OV²‖), from the weights alone (Elhage et al. 2021).</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Grey: pairs that cannot compose (the same layer, or a later layer into an earlier one). The colours run from the smallest to the largest score.</source>
+        <translation>Grey: pairs that cannot compose (the same layer, or a later layer into an earlier one). The colours run from the smallest to the largest score.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The colours run from the smallest to the largest score.</source>
+        <translation>The colours run from the smallest to the largest score.</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No copying scores: %1</source>
+        <translation>No copying scores: %1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Copying score (the strips, −1 to +1): Σλ / Σ|λ| over the eigenvalues of W_E W_OV W_U; near +1 the head copies the token it attends to into the prediction.</source>
+        <translation>Copying score (the strips, −1 to +1): Σλ / Σ|λ| over the eigenvalues of W_E W_OV W_U; near +1 the head copies the token it attends to into the prediction.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+328"/>
+        <source>Earlier head, writing</source>
+        <translation>Earlier head, writing</translation>
+    </message>
+    <message>
+        <location line="-326"/>
+        <location line="+405"/>
+        <source>Copying</source>
+        <translation>Copying</translation>
+    </message>
+    <message>
+        <location line="-404"/>
+        <source>%1-composition</source>
+        <translation>%1-composition</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copying score</source>
+        <translation>Copying score</translation>
+    </message>
+    <message>
+        <location line="+218"/>
+        <source>%1 → %2: no composition (a head reads only what the layers below it wrote)</source>
+        <translation>%1 → %2: no composition (a head reads only what the layers below it wrote)</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 → %2: %3-composition %4</source>
+        <translation>%1 → %2: %3-composition %4</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1: no copying score (its W_OV is zero)</source>
+        <translation>%1: no copying score (its W_OV is zero)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: copying score %2</source>
+        <translation>%1: copying score %2</translation>
+    </message>
+</context>
+<context>
     <name>Colormap</name>
     <message>
         <location filename="../../ui/render/colormaps.cpp" line="+35"/>
@@ -504,6 +624,156 @@
         <location line="-41"/>
         <source>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</source>
         <translation>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</translation>
+    </message>
+</context>
+<context>
+    <name>DlaFigure</name>
+    <message>
+        <location filename="../../ui/model/dla_figure.cpp" line="+32"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+94"/>
+        <source>%1 has no language-model head: there is no logit whose parts could be shown.</source>
+        <translation>%1 has no language-model head: there is no logit whose parts could be shown.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 is a post-norm model: a norm sits between its blocks, so its residual stream is no sum of what the heads and MLPs write, and no part&apos;s share of a logit can be read off. Direct logit attribution needs a pre-norm model (GPT-2, Llama, Qwen).</source>
+        <translation>%1 is a post-norm model: a norm sits between its blocks, so its residual stream is no sum of what the heads and MLPs write, and no part&apos;s share of a logit can be read off. Direct logit attribution needs a pre-norm model (GPT-2, Llama, Qwen).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 is a masked language model: direct logit attribution reads the next-token logit of a causal model.</source>
+        <translation>%1 is a masked language model: direct logit attribution reads the next-token logit of a causal model.</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>Who writes the answer: direct logit attribution</source>
+        <translation>Who writes the answer: direct logit attribution</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Who writes the answer: logit %1 − logit %2</source>
+        <translation>Who writes the answer: logit %1 − logit %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Who writes the answer: the logit of %1</source>
+        <translation>Who writes the answer: the logit of %1</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1, the model&apos;s top prediction there</source>
+        <translation>%1, the model&apos;s top prediction there</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 · “%2” · at token %3 %4 · target %5</source>
+        <translation>%1 · “%2” · at token %3 %4 · target %5</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Embeddings</source>
+        <translation>Embeddings</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Heads (Σ)</source>
+        <translation>Heads (Σ)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention biases (Σ)</source>
+        <translation>Attention biases (Σ)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MLPs (Σ)</source>
+        <translation>MLPs (Σ)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constant</source>
+        <translation>Constant</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Total</source>
+        <translation>Total</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The parts add up to the model&apos;s own logit.</source>
+        <translation>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The parts add up to the model&apos;s own logit.</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Layer %1 · head %2 by source token: %3</source>
+        <translation>Layer %1 · head %2 by source token: %3</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+31"/>
+        <location line="+178"/>
+        <location line="+4"/>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <location line="-212"/>
+        <location line="+31"/>
+        <location line="+4"/>
+        <location line="+165"/>
+        <source>Bias</source>
+        <translation>Bias</translation>
+    </message>
+    <message>
+        <location line="-199"/>
+        <location line="+30"/>
+        <location line="+5"/>
+        <location line="+164"/>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <location line="-198"/>
+        <location line="+56"/>
+        <location line="+264"/>
+        <source>Σ parts = total %1</source>
+        <translation>Σ parts = total %1</translation>
+    </message>
+    <message>
+        <location line="-178"/>
+        <source>Layer %1 · attention-output bias: %2 of the total %3</source>
+        <translation>Layer %1 · attention-output bias: %2 of the total %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Layer %1 · MLP: %2 of the total %3</source>
+        <translation>Layer %1 · MLP: %2 of the total %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Layer %1 · head %2: %3 of the total %4</source>
+        <translation>Layer %1 · head %2: %3 of the total %4</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Its largest source tokens:</source>
+        <translation>Its largest source tokens:</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+8"/>
+        <source>H%1</source>
+        <translation>H%1</translation>
+    </message>
+    <message>
+        <location line="+125"/>
+        <source>Σ parts %1 ≠ total %2</source>
+        <translation>Σ parts %1 ≠ total %2</translation>
     </message>
 </context>
 <context>
@@ -1080,7 +1350,7 @@
         <translation>--view lens needs --model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+105"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+110"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 needs a model: maps read from a file hold only its result</translation>
     </message>
@@ -1135,7 +1405,7 @@
         <translation>--focus-token %1: the text has %2 tokens</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_patch_options.cpp" line="+20"/>
+        <location filename="../../ui/cli/export_patch_options.cpp" line="+22"/>
         <source>--view patch needs --model</source>
         <translation>--view patch needs --model</translation>
     </message>
@@ -1150,12 +1420,7 @@
         <translation>--view patch needs --clean, --corrupt, --target and --distractor</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>cannot tell the format of &apos;%1&apos;: use .png, .svg, .pdf, .npy or .csv</source>
-        <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg, .pdf, .npy or .csv</translation>
-    </message>
-    <message>
-        <location line="+34"/>
+        <location line="+51"/>
         <source>--ablate does not apply to --view patch</source>
         <translation>--ablate does not apply to --view patch</translation>
     </message>
@@ -1165,9 +1430,9 @@
         <translation>--generate does not apply to --view patch</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>--clean, --corrupt, --target, --distractor and --position need --view patch</source>
-        <translation>--clean, --corrupt, --target, --distractor and --position need --view patch</translation>
+        <location line="+7"/>
+        <source>--clean, --corrupt, --target, --distractor, --position and --method need --view patch</source>
+        <translation>--clean, --corrupt, --target, --distractor, --position and --method need --view patch</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_figure_options.cpp" line="+21"/>
@@ -1190,12 +1455,7 @@
         <translation>--view atlas writes a CSV table: give --out FILE.csv (the window&apos;s Atlas tab draws it)</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="-10"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</source>
-        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</translation>
-    </message>
-    <message>
-        <location filename="../../ui/cli/export_model_options.cpp" line="+38"/>
+        <location line="+38"/>
         <source>--focus-token needs --view model or predictions, or --view steps with --whole-model</source>
         <translation>--focus-token needs --view model or predictions, or --view steps with --whole-model</translation>
     </message>
@@ -1205,7 +1465,12 @@
         <translation>--focus-to needs --view model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+11"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="-10"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits or dla, not &apos;%1&apos;</source>
+        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits or dla, not &apos;%1&apos;</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>--focus needs --step N</source>
         <translation>--focus needs --step N</translation>
     </message>
@@ -1226,14 +1491,84 @@
     </message>
     <message>
         <location line="+4"/>
-        <location filename="../../ui/cli/export_patch_options.cpp" line="-49"/>
+        <location line="+9"/>
         <source>--out FILE is required</source>
         <translation>--out FILE is required</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-6"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>cannot tell the format of &apos;%1&apos;: use %2</source>
+        <translation>cannot tell the format of &apos;%1&apos;: use %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_dla_options.cpp" line="+21"/>
+        <source>--ablate does not apply to --view dla</source>
+        <translation>--ablate does not apply to --view dla</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--generate does not apply to --view dla</source>
+        <translation>--generate does not apply to --view dla</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view dla needs --model</source>
+        <translation>--view dla needs --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view dla needs --text</source>
+        <translation>--view dla needs --text</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view dla reads --text, not --tokens, --text2 or --layer</source>
+        <translation>--view dla reads --text, not --tokens, --text2 or --layer</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--clean, --corrupt and --method need --view patch</source>
+        <translation>--clean, --corrupt and --method need --view patch</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_circuits_options.cpp" line="+19"/>
+        <source>--view circuits needs --model: attention maps read from a file have no weights</source>
+        <translation>--view circuits needs --model: attention maps read from a file have no weights</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view circuits needs --model</source>
+        <translation>--view circuits needs --model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view circuits reads the weights of --model alone, not --text, --tokens, --layer or --attentions</source>
+        <translation>--view circuits reads the weights of --model alone, not --text, --tokens, --layer or --attentions</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--ablate does not apply to --view circuits</source>
+        <translation>--ablate does not apply to --view circuits</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--generate does not apply to --view circuits</source>
+        <translation>--generate does not apply to --view circuits</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>--rope-offset: %1 has learned positions, so W_QK does not depend on the offset</source>
+        <translation>--rope-offset: %1 has learned positions, so W_QK does not depend on the offset</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>--composition and --rope-offset need --view circuits</source>
+        <translation>--composition and --rope-offset need --view circuits</translation>
     </message>
 </context>
 <context>
@@ -2162,73 +2497,138 @@
         <translation>“%1”</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+132"/>
         <source>Activation patching: the fraction of the metric each head restores</source>
         <translation>Activation patching: the fraction of the metric each head restores</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
+        <source>method: attribution (first-order estimate, every head at once)</source>
+        <translation>method: attribution (first-order estimate, every head at once)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>method: exact (a patched run per head)</source>
+        <translation>method: exact (a patched run per head)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at token %6 %7</source>
         <translation>%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at token %6 %7</translation>
     </message>
     <message>
-        <location line="+46"/>
-        <location line="+26"/>
-        <location line="+107"/>
+        <location line="+16"/>
+        <source>Estimated by attribution patching: two forward passes and a backward pass for every head, to first order. Exact measures each head in a run of its own.</source>
+        <translation>Estimated by attribution patching: two forward passes and a backward pass for every head, to first order. Exact measures each head in a run of its own.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Estimating every head: two forward passes and a backward pass; grey: not estimated yet.</source>
+        <translation>Estimating every head: two forward passes and a backward pass; grey: not estimated yet.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Stopped after %1 of %2 heads; hatched: estimated, not measured.</source>
+        <translation>Stopped after %1 of %2 heads; hatched: estimated, not measured.</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Estimated, refining: %1 of %2 heads measured; hatched: the attribution estimate, until the sweep reaches the head.</source>
+        <translation>Estimated, refining: %1 of %2 heads measured; hatched: the attribution estimate, until the sweep reaches the head.</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Under the corrupted text: the chosen head&apos;s estimate split by the position patched, on the map&apos;s scale.</source>
+        <translation>Under the corrupted text: the chosen head&apos;s estimate split by the position patched, on the map&apos;s scale.</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>measured (exact)</source>
+        <translation>measured (exact)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>estimated (attribution), until measured</source>
+        <translation>estimated (attribution), until measured</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+30"/>
+        <location line="+229"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-103"/>
         <source>Layer %1 · head %2</source>
         <translation>Layer %1 · head %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
+        <source>%1: not run yet; attribution estimates it restores %2</source>
+        <translation>%1: not run yet; attribution estimates it restores %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1: not run yet</source>
         <translation>%1: not run yet</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1: m = %2 (the metric is the same on both texts, so no fraction)</source>
         <translation>%1: m = %2 (the metric is the same on both texts, so no fraction)</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>%1: attribution estimates it restores %2 of the metric (m ≈ %3); click to see its attention</source>
+        <translation>%1: attribution estimates it restores %2 of the metric (m ≈ %3); click to see its attention</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1: restores %2 of the metric (m = %3); click to see its attention</source>
         <translation>%1: restores %2 of the metric (m = %3); click to see its attention</translation>
     </message>
     <message>
-        <location line="-98"/>
-        <location line="+114"/>
+        <location line="-183"/>
+        <location line="+210"/>
         <source>layer %1 · head %2</source>
         <translation>layer %1 · head %2</translation>
     </message>
     <message>
-        <location line="-116"/>
-        <location line="+118"/>
+        <location line="-212"/>
+        <location line="+214"/>
         <source>Clean text, %1</source>
         <translation>Clean text, %1</translation>
     </message>
     <message>
-        <location line="-117"/>
-        <location line="+119"/>
+        <location line="-213"/>
+        <location line="+215"/>
         <source>Corrupted text, %1</source>
         <translation>Corrupted text, %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-27"/>
+        <source>(attribution estimated %1)</source>
+        <translation>(attribution estimated %1)</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <location line="+4"/>
         <source>H%1</source>
         <translation>H%1</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-307"/>
         <source>Stopped after %1 of %2 heads; grey: not run.</source>
         <translation>Stopped after %1 of %2 heads; grey: not run.</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-41"/>
+        <source>Attribution patching: the estimated fraction each head restores</source>
+        <translation>Attribution patching: the estimated fraction each head restores</translation>
+    </message>
+    <message>
+        <location line="+53"/>
         <source>%1 of %2 heads run; grey: not run yet.</source>
         <translation>%1 of %2 heads run; grey: not run yet.</translation>
     </message>
@@ -2251,6 +2651,42 @@
         <location line="+4"/>
         <source>Right: the chosen head&apos;s attention, rows the queries and columns the keys, from 0 (dark) to the larger maximum of the two (yellow); grey: the future, masked.</source>
         <translation>Right: the chosen head&apos;s attention, rows the queries and columns the keys, from 0 (dark) to the larger maximum of the two (yellow); grey: the future, masked.</translation>
+    </message>
+    <message>
+        <location filename="../../ui/model/patch_agreement_figure.cpp" line="+20"/>
+        <source>exact fraction</source>
+        <translation>exact fraction</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>attribution estimate</source>
+        <translation>attribution estimate</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Exact against attribution</source>
+        <translation>Exact against attribution</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n head(s) measured</source>
+        <translation>
+            <numerusform>%n head measured</numerusform>
+            <numerusform>%n heads measured</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Spearman ρ = %1 (%n head(s))</source>
+        <translation>
+            <numerusform>Spearman ρ = %1 (%n head)</numerusform>
+            <numerusform>Spearman ρ = %1 (%n heads)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>L%1H%2: exact %3, attribution %4</source>
+        <translation>L%1H%2: exact %3, attribution %4</translation>
     </message>
 </context>
 <context>
@@ -3120,6 +3556,180 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::CircuitsView</name>
+    <message>
+        <location filename="../../ui/model/circuits_view.cpp" line="+191"/>
+        <source>&amp;Composition:</source>
+        <translation>&amp;Composition:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Q-composition (queries)</source>
+        <translation>Q-composition (queries)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>K-composition (keys)</source>
+        <translation>K-composition (keys)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>V-composition (values)</source>
+        <translation>V-composition (values)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How a later head reads what an earlier head writes: through its queries (Q), its keys (K) or its values (V)</source>
+        <translation>How a later head reads what an earlier head writes: through its queries (Q), its keys (K) or its values (V)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;RoPE offset:</source>
+        <translation>&amp;RoPE offset:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rotary positions make W_QK depend on the distance between query and key: the scores take it at this many positions (1: the key just before the query)</source>
+        <translation>Rotary positions make W_QK depend on the distance between query and key: the scores take it at this many positions (1: the key just before the query)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compute</source>
+        <translation>Compute</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compute the composition and copying scores from the weights</source>
+        <translation>Compute the composition and copying scores from the weights</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF) or the scores (CSV)</source>
+        <translation>The figure (PNG, SVG, PDF) or the scores (CSV)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+223"/>
+        <source>%1 writes, %2 reads: their attention on the window&apos;s text</source>
+        <translation>%1 writes, %2 reads: their attention on the window&apos;s text</translation>
+    </message>
+    <message>
+        <location line="-171"/>
+        <source>Attention maps read from a file have no weights: the circuits are computed from a model&apos;s weights. Open one (File ▸ Open Model…).</source>
+        <translation>Attention maps read from a file have no weights: the circuits are computed from a model&apos;s weights. Open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Circuits are computed from a trained model&apos;s weights: open one (File ▸ Open Model…).</source>
+        <translation>Circuits are computed from a trained model&apos;s weights: open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Circuits are computed from a trained model&apos;s weights: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</source>
+        <translation>Circuits are computed from a trained model&apos;s weights: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>The scores keep %1 of the weights&apos; factors, more than the memory budget of %2 (Attention ▸ Memory Budget…).</source>
+        <translation>The scores keep %1 of the weights&apos; factors, more than the memory budget of %2 (Attention ▸ Memory Budget…).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Computing the scores from the weights…</source>
+        <translation>Computing the scores from the weights…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Cannot compute the circuits</source>
+        <translation>Cannot compute the circuits</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stopped: Compute starts again.</source>
+        <translation>Stopped: Compute starts again.</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Computing the scores from the weights: layer %1 of %2…</source>
+        <translation>Computing the scores from the weights: layer %1 of %2…</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Type a text in the input box: the two heads&apos; attention on it shows here.</source>
+        <translation>Type a text in the input box: the two heads&apos; attention on it shows here.</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The two maps of %1 × %1 tokens need %2, more than the memory budget of %3 (Attention ▸ Memory Budget…).</source>
+        <translation>The two maps of %1 × %1 tokens need %2, more than the memory budget of %3 (Attention ▸ Memory Budget…).</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Reading the two heads&apos; maps…</source>
+        <translation>Reading the two heads&apos; maps…</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Rows: the queries; columns: the keys. Wheel: zoom · drag: pan.</source>
+        <translation>Rows: the queries; columns: the keys. Wheel: zoom · drag: pan.</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, the earlier head (writes)</source>
+        <translation>%1, the earlier head (writes)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, the later head (reads)</source>
+        <translation>%1, the later head (reads)</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The scores are not computed yet: there is nothing to export.</source>
+        <translation>The scores are not computed yet: there is nothing to export.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot export the circuits</source>
+        <translation>Cannot export the circuits</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot copy the figure</source>
+        <translation>Cannot copy the figure</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The scores are not computed yet: there is nothing to copy.</source>
+        <translation>The scores are not computed yet: there is nothing to copy.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the circuits</source>
+        <translation>Export the circuits</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::CompareView</name>
     <message>
         <location filename="../../ui/classroom/compare_view.cpp" line="+303"/>
@@ -3628,6 +4238,130 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::DlaView</name>
+    <message>
+        <location filename="../../ui/model/dla_view.cpp" line="+154"/>
+        <source>Token in focus:</source>
+        <translation>Token in focus:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token whose prediction of the next token is attributed (default: the last)</source>
+        <translation>The token whose prediction of the next token is attributed (default: the last)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target:</source>
+        <translation>Target:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the top prediction</source>
+        <translation>the top prediction</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The next token whose logit is split into parts: a text that is one token, or a vocabulary entry; empty: the model&apos;s top prediction</source>
+        <translation>The next token whose logit is split into parts: a text that is one token, or a vocabulary entry; empty: the model&apos;s top prediction</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Distractor:</source>
+        <translation>Distractor:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>none</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A token it competes with: the parts of logit(target) − logit(distractor) instead</source>
+        <translation>A token it competes with: the parts of logit(target) − logit(distractor) instead</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF) or the numbers (CSV)</source>
+        <translation>The figure (PNG, SVG, PDF) or the numbers (CSV)</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</source>
+        <translation>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Who writes the answer needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</source>
+        <translation>Who writes the answer needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</source>
+        <translation>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>not one token</source>
+        <translation>not one token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“%1” is not one token of this vocabulary: pick one from the list.</source>
+        <translation>“%1” is not one token of this vocabulary: pick one from the list.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>id %1</source>
+        <translation>id %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+51"/>
+        <source>%1 · id %2</source>
+        <translation>%1 · id %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot attribute the logit: %1</source>
+        <translation>Cannot attribute the logit: %1</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>There is no attribution yet: there is nothing to export.</source>
+        <translation>There is no attribution yet: there is nothing to export.</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot export the attribution</source>
+        <translation>Cannot export the attribution</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot copy the figure</source>
+        <translation>Cannot copy the figure</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no attribution yet: there is nothing to copy.</source>
+        <translation>There is no attribution yet: there is nothing to copy.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the attribution</source>
+        <translation>Export the attribution</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::DocumentHistory</name>
     <message>
         <location filename="../../ui/widgets/document_history.cpp" line="+84"/>
@@ -3845,14 +4579,14 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+109"/>
-        <location line="+50"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+111"/>
+        <location line="+54"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>Cannot export</translation>
     </message>
     <message>
-        <location line="-87"/>
+        <location line="-91"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
     </message>
@@ -3867,7 +4601,7 @@
         <translation>Exported %1</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+78"/>
         <source>There is no figure yet.</source>
         <translation>There is no figure yet.</translation>
     </message>
@@ -3902,7 +4636,7 @@
         <translation>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <location line="+13"/>
         <location line="+9"/>
         <source>Cannot copy the figure</source>
@@ -5067,12 +5801,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>there is no tokens.json beside it: choose its tokens file</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Cannot Open the Attention Maps</source>
         <translation>Cannot Open the Attention Maps</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>Opening %1…</source>
         <translation>Opening %1…</translation>
     </message>
@@ -5087,8 +5821,8 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Cannot Open the Model</translation>
     </message>
     <message>
-        <location line="-57"/>
-        <location line="+58"/>
+        <location line="-56"/>
+        <location line="+57"/>
         <source>%1 could not be opened: %2</source>
         <translation>%1 could not be opened: %2</translation>
     </message>
@@ -5118,7 +5852,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>no attention maps are open to compare them with: open A&apos;s first with File ▸ Open Attention Maps…</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Cannot Compare the Attention Maps</source>
         <translation>Cannot Compare the Attention Maps</translation>
     </message>
@@ -5128,7 +5862,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>%1 cannot be compared with the maps open: %2</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+106"/>
         <source>Clear List</source>
         <translation>Clear List</translation>
     </message>
@@ -5395,17 +6129,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::PatchView</name>
     <message>
-        <location filename="../../ui/model/patch_view.cpp" line="+208"/>
+        <location filename="../../ui/model/patch_view.cpp" line="+227"/>
         <source>Patching failed</source>
         <translation>Patching failed</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-30"/>
         <source>Cannot show the head</source>
         <translation>Cannot show the head</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+49"/>
         <source>Clean:</source>
         <translation>Clean:</translation>
     </message>
@@ -5452,13 +6186,38 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
     <message>
         <location line="+1"/>
+        <source>Method:</source>
+        <translation>Method:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exact</source>
+        <translation>Exact</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patch every head, one at a time, from the clean run into the corrupted run: the attribution estimate first, each head then replaced by what its run measures</source>
+        <translation>Patch every head, one at a time, from the clean run into the corrupted run: the attribution estimate first, each head then replaced by what its run measures</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attribution (fast)</source>
+        <translation>Attribution (fast)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Estimate every head at once from two forward passes and a backward pass (attribution patching): a first-order estimate, for large models</source>
+        <translation>Estimate every head at once from two forward passes and a backward pass (attribution patching): a first-order estimate, for large models</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Run</source>
         <translation>Run</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Patch every head, one at a time, from the clean run into the corrupted run</source>
-        <translation>Patch every head, one at a time, from the clean run into the corrupted run</translation>
+        <source>Patch the heads from the clean run into the corrupted run, by the method chosen</source>
+        <translation>Patch the heads from the clean run into the corrupted run, by the method chosen</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5476,7 +6235,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>The figure (PNG, SVG, PDF) or the fractions (NPY, CSV)</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+51"/>
         <source>Patching needs a trained causal language model: open one (File ▸ Open Model…).</source>
         <translation>Patching needs a trained causal language model: open one (File ▸ Open Model…).</translation>
     </message>
@@ -5511,7 +6270,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>id %1</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+106"/>
         <source>Run the sweep first: there is nothing to export.</source>
         <translation>Run the sweep first: there is nothing to export.</translation>
     </message>
@@ -6211,7 +6970,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/widgets/view_tabs.cpp" line="+263"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+273"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -6361,7 +7120,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Where attention goes over a whole text, however long: the attention each position receives, for every head</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Circuits</source>
+        <translation>Circuits</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Which heads work together: composition and copying scores from the weights alone (Elhage et al. 2021)</source>
+        <translation>Which heads work together: composition and copying scores from the weights alone (Elhage et al. 2021)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Who Writes</source>
+        <translation>Who Writes</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Who writes the answer: direct logit attribution splits the logit of the next token into what each head, MLP and the embeddings wrote into the residual stream</source>
+        <translation>Who writes the answer: direct logit attribution splits the logit of the next token into what each head, MLP and the embeddings wrote into the residual stream</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Hide the explanation</source>
         <translation>Hide the explanation</translation>
     </message>

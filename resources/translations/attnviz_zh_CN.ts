@@ -109,6 +109,126 @@
     </message>
 </context>
 <context>
+    <name>CircuitsFigure</name>
+    <message>
+        <location filename="../../ui/model/circuits_figure.cpp" line="+119"/>
+        <source>%1-composition between heads, from the weights alone</source>
+        <translation>头之间的 %1 组合：仅由权重算出</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1 layers × %2 heads</source>
+        <translation>%1 层 × %2 个头</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the norms&apos; scales folded in</source>
+        <translation>已并入归一化层的缩放</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>rotary: W_QK at query − key = %1</source>
+        <translation>旋转位置编码：W_QK 取 查询 − 键 = %1</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Later head, reading with its queries</source>
+        <translation>较晚的头，用查询读取</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Later head, reading with its keys</source>
+        <translation>较晚的头，用键读取</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Later head, reading with its values</source>
+        <translation>较晚的头，用值读取</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>%1 has one layer: no head reads another head&apos;s output.</source>
+        <translation>%1 只有一层：没有头会读取另一个头的输出。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Q-composition: how strongly the later head&apos;s queries read what the earlier head writes, ‖W_OV¹ W_QK²‖ / (‖W_OV¹‖ ‖W_QK²‖), from the weights alone (Elhage et al. 2021).</source>
+        <translation>Q 组合：较晚的头的查询在多大程度上读取较早的头写入的内容，‖W_OV¹ W_QK²‖ / (‖W_OV¹‖ ‖W_QK²‖)，仅由权重算出（Elhage 等，2021）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>K-composition: how strongly the later head&apos;s keys read what the earlier head writes, ‖W_OV¹ (W_QK²)ᵀ‖ / (‖W_OV¹‖ ‖W_QK²‖), from the weights alone (Elhage et al. 2021). An induction head&apos;s keys read what a previous-token head wrote.</source>
+        <translation>K 组合：较晚的头的键在多大程度上读取较早的头写入的内容，‖W_OV¹ (W_QK²)ᵀ‖ / (‖W_OV¹‖ ‖W_QK²‖)，仅由权重算出（Elhage 等，2021）。归纳头的键读取的正是前一词元头写入的内容。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>V-composition: how strongly the later head&apos;s values read what the earlier head writes, ‖W_OV¹ W_OV²‖ / (‖W_OV¹‖ ‖W_OV²‖), from the weights alone (Elhage et al. 2021).</source>
+        <translation>V 组合：较晚的头的值在多大程度上读取较早的头写入的内容，‖W_OV¹ W_OV²‖ / (‖W_OV¹‖ ‖W_OV²‖)，仅由权重算出（Elhage 等，2021）。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Grey: pairs that cannot compose (the same layer, or a later layer into an earlier one). The colours run from the smallest to the largest score.</source>
+        <translation>灰色：不能组合的头对（同一层，或由较晚的层到较早的层）。颜色从最小的分数排到最大的分数。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>The colours run from the smallest to the largest score.</source>
+        <translation>颜色从最小的分数排到最大的分数。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>No copying scores: %1</source>
+        <translation>没有复制分数：%1</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Copying score (the strips, −1 to +1): Σλ / Σ|λ| over the eigenvalues of W_E W_OV W_U; near +1 the head copies the token it attends to into the prediction.</source>
+        <translation>复制分数（两条色带，−1 到 +1）：对 W_E W_OV W_U 的特征值求 Σλ / Σ|λ|；接近 +1 表示这个头把它关注的词元复制到预测中。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+328"/>
+        <source>Earlier head, writing</source>
+        <translation>较早的头，写入</translation>
+    </message>
+    <message>
+        <location line="-326"/>
+        <location line="+405"/>
+        <source>Copying</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <location line="-404"/>
+        <source>%1-composition</source>
+        <translation>%1 组合</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Copying score</source>
+        <translation>复制分数</translation>
+    </message>
+    <message>
+        <location line="+218"/>
+        <source>%1 → %2: no composition (a head reads only what the layers below it wrote)</source>
+        <translation>%1 → %2：不组合（头只读取它下面各层写入的内容）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>%1 → %2: %3-composition %4</source>
+        <translation>%1 → %2：%3 组合 %4</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1: no copying score (its W_OV is zero)</source>
+        <translation>%1：没有复制分数（它的 W_OV 为零）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1: copying score %2</source>
+        <translation>%1：复制分数 %2</translation>
+    </message>
+</context>
+<context>
     <name>Colormap</name>
     <message>
         <location filename="../../ui/render/colormaps.cpp" line="+35"/>
@@ -501,6 +621,156 @@
         <location line="-41"/>
         <source>%1: token %2&apos;s offsets [%3, %4] are past the end of &quot;input&quot; (%5 characters)</source>
         <translation>%1：第 %2 个词元的偏移 [%3, %4] 超出了 &quot;input&quot; 的末尾（%5 个字符）</translation>
+    </message>
+</context>
+<context>
+    <name>DlaFigure</name>
+    <message>
+        <location filename="../../ui/model/dla_figure.cpp" line="+32"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+94"/>
+        <source>%1 has no language-model head: there is no logit whose parts could be shown.</source>
+        <translation>%1 没有语言模型头：没有可以拆分成各部分的 logit。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>%1 is a post-norm model: a norm sits between its blocks, so its residual stream is no sum of what the heads and MLPs write, and no part&apos;s share of a logit can be read off. Direct logit attribution needs a pre-norm model (GPT-2, Llama, Qwen).</source>
+        <translation>%1 是后归一化（post-norm）模型：它的各个块之间隔着一层归一化，所以残差流并不是各个头和 MLP 所写内容的总和，也就读不出每个部分在 logit 中所占的份额。直接 logit 归因需要前归一化（pre-norm）模型（GPT-2、Llama、Qwen）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 is a masked language model: direct logit attribution reads the next-token logit of a causal model.</source>
+        <translation>%1 是掩码语言模型：直接 logit 归因读取的是因果模型对下一个词元的 logit。</translation>
+    </message>
+    <message>
+        <location line="+74"/>
+        <source>Who writes the answer: direct logit attribution</source>
+        <translation>谁写出答案：直接 logit 归因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Who writes the answer: logit %1 − logit %2</source>
+        <translation>谁写出答案：logit %1 − logit %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Who writes the answer: the logit of %1</source>
+        <translation>谁写出答案：%1 的 logit</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>%1, the model&apos;s top prediction there</source>
+        <translation>%1（模型在此处的首选预测）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 · “%2” · at token %3 %4 · target %5</source>
+        <translation>%1 · “%2” · 第 %3 个词元 %4 处 · 目标 %5</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Heads (Σ)</source>
+        <translation>所有头（Σ）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Attention biases (Σ)</source>
+        <translation>注意力偏置（Σ）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>MLPs (Σ)</source>
+        <translation>MLP（Σ）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Constant</source>
+        <translation>常数项</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Total</source>
+        <translation>总计</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The parts add up to the model&apos;s own logit.</source>
+        <translation>每个格子是一个头在这个词元处写入 logit 的量，经最终归一化读出，其缩放固定为整个残差流的值（× %1）：红色抬高 logit，蓝色压低 logit。各部分加起来正是模型自己的 logit。</translation>
+    </message>
+    <message>
+        <location line="+14"/>
+        <source>Layer %1 · head %2 by source token: %3</source>
+        <translation>第 %1 层 · 头 %2 按来源词元：%3</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <location line="+31"/>
+        <location line="+178"/>
+        <location line="+4"/>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <location line="-212"/>
+        <location line="+31"/>
+        <location line="+4"/>
+        <location line="+165"/>
+        <source>Bias</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <location line="-199"/>
+        <location line="+30"/>
+        <location line="+5"/>
+        <location line="+164"/>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <location line="-198"/>
+        <location line="+56"/>
+        <location line="+264"/>
+        <source>Σ parts = total %1</source>
+        <translation>各部分之和 = 总计 %1</translation>
+    </message>
+    <message>
+        <location line="-178"/>
+        <source>Layer %1 · attention-output bias: %2 of the total %3</source>
+        <translation>第 %1 层 · 注意力输出偏置：贡献 %2（总计 %3）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Layer %1 · MLP: %2 of the total %3</source>
+        <translation>第 %1 层 · MLP：贡献 %2（总计 %3）</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Layer %1 · head %2: %3 of the total %4</source>
+        <translation>第 %1 层 · 头 %2：贡献 %3（总计 %4）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Its largest source tokens:</source>
+        <translation>贡献最大的来源词元：</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <location line="+8"/>
+        <source>H%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <location line="+125"/>
+        <source>Σ parts %1 ≠ total %2</source>
+        <translation>各部分之和 %1 ≠ 总计 %2</translation>
     </message>
 </context>
 <context>
@@ -1077,7 +1347,7 @@
         <translation>--view lens 需要 --model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+105"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+110"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 需要模型：从文件读取的注意力图只含其结果</translation>
     </message>
@@ -1132,7 +1402,7 @@
         <translation>--focus-token %1：文本只有 %2 个词元</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_patch_options.cpp" line="+20"/>
+        <location filename="../../ui/cli/export_patch_options.cpp" line="+22"/>
         <source>--view patch needs --model</source>
         <translation>--view patch 需要 --model</translation>
     </message>
@@ -1147,12 +1417,7 @@
         <translation>--view patch 需要 --clean、--corrupt、--target 和 --distractor</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <source>cannot tell the format of &apos;%1&apos;: use .png, .svg, .pdf, .npy or .csv</source>
-        <translation>无法判断“%1”的格式：请使用 .png、.svg、.pdf、.npy 或 .csv</translation>
-    </message>
-    <message>
-        <location line="+34"/>
+        <location line="+51"/>
         <source>--ablate does not apply to --view patch</source>
         <translation>--ablate 不适用于 --view patch</translation>
     </message>
@@ -1162,9 +1427,9 @@
         <translation>--generate 不适用于 --view patch</translation>
     </message>
     <message>
-        <location line="+6"/>
-        <source>--clean, --corrupt, --target, --distractor and --position need --view patch</source>
-        <translation>--clean、--corrupt、--target、--distractor 和 --position 需要 --view patch</translation>
+        <location line="+7"/>
+        <source>--clean, --corrupt, --target, --distractor, --position and --method need --view patch</source>
+        <translation>--clean、--corrupt、--target、--distractor、--position 和 --method 需要 --view patch</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_figure_options.cpp" line="+21"/>
@@ -1187,12 +1452,7 @@
         <translation>--view atlas 输出 CSV 表格：请给出 --out 文件.csv（窗口的“头图谱”标签页会绘制它）</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="-10"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions or patch, not &apos;%1&apos;</source>
-        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens、predictions 或 patch，而不是“%1”</translation>
-    </message>
-    <message>
-        <location filename="../../ui/cli/export_model_options.cpp" line="+38"/>
+        <location line="+38"/>
         <source>--focus-token needs --view model or predictions, or --view steps with --whole-model</source>
         <translation>--focus-token 需要 --view model 或 predictions，或者带 --whole-model 的 --view steps</translation>
     </message>
@@ -1202,7 +1462,12 @@
         <translation>--focus-to 需要 --view model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+11"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="-10"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits or dla, not &apos;%1&apos;</source>
+        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens、predictions、patch、circuits 或 dla，而不是“%1”</translation>
+    </message>
+    <message>
+        <location line="+11"/>
         <source>--focus needs --step N</source>
         <translation>--focus 需要 --step N</translation>
     </message>
@@ -1223,14 +1488,84 @@
     </message>
     <message>
         <location line="+4"/>
-        <location filename="../../ui/cli/export_patch_options.cpp" line="-49"/>
+        <location line="+9"/>
         <source>--out FILE is required</source>
         <translation>必须提供 --out FILE</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-6"/>
         <source>cannot tell the format of &apos;%1&apos;: use .png, .svg or .pdf</source>
         <translation>无法判断“%1”的格式：请使用 .png、.svg 或 .pdf</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>cannot tell the format of &apos;%1&apos;: use %2</source>
+        <translation>无法判断“%1”的格式：请使用 %2</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_dla_options.cpp" line="+21"/>
+        <source>--ablate does not apply to --view dla</source>
+        <translation>--ablate 不适用于 --view dla</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--generate does not apply to --view dla</source>
+        <translation>--generate 不适用于 --view dla</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view dla needs --model</source>
+        <translation>--view dla 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view dla needs --text</source>
+        <translation>--view dla 需要 --text</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view dla reads --text, not --tokens, --text2 or --layer</source>
+        <translation>--view dla 读取 --text，不读取 --tokens、--text2 或 --layer</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--clean, --corrupt and --method need --view patch</source>
+        <translation>--clean、--corrupt 和 --method 需要 --view patch</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_circuits_options.cpp" line="+19"/>
+        <source>--view circuits needs --model: attention maps read from a file have no weights</source>
+        <translation>--view circuits 需要 --model：从文件读取的注意力图不含权重</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view circuits needs --model</source>
+        <translation>--view circuits 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view circuits reads the weights of --model alone, not --text, --tokens, --layer or --attentions</source>
+        <translation>--view circuits 只读取 --model 的权重，不读取 --text、--tokens、--layer 或 --attentions</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--ablate does not apply to --view circuits</source>
+        <translation>--ablate 不适用于 --view circuits</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--generate does not apply to --view circuits</source>
+        <translation>--generate 不适用于 --view circuits</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>--rope-offset: %1 has learned positions, so W_QK does not depend on the offset</source>
+        <translation>--rope-offset：%1 使用学习得到的位置编码，W_QK 与偏移无关</translation>
+    </message>
+    <message>
+        <location line="+52"/>
+        <source>--composition and --rope-offset need --view circuits</source>
+        <translation>--composition 和 --rope-offset 需要 --view circuits</translation>
     </message>
 </context>
 <context>
@@ -2157,73 +2492,138 @@
         <translation>“%1”</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+132"/>
         <source>Activation patching: the fraction of the metric each head restores</source>
         <translation>激活修补：每个头恢复的指标比例</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
+        <source>method: attribution (first-order estimate, every head at once)</source>
+        <translation>方法：归因（一阶估计，所有头一次算出）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>method: exact (a patched run per head)</source>
+        <translation>方法：精确（每个头单独修补运行一次）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at token %6 %7</source>
         <translation>%1 · 干净：“%2” · 损坏：“%3” · 指标：第 %6 个词元 %7 处的 logit %4 − logit %5</translation>
     </message>
     <message>
-        <location line="+46"/>
-        <location line="+26"/>
-        <location line="+107"/>
+        <location line="+16"/>
+        <source>Estimated by attribution patching: two forward passes and a backward pass for every head, to first order. Exact measures each head in a run of its own.</source>
+        <translation>由归因修补估计：两次前向传播加一次反向传播，得出所有头的一阶估计。“精确”则为每个头单独运行一次来测量。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Estimating every head: two forward passes and a backward pass; grey: not estimated yet.</source>
+        <translation>正在估计所有头：两次前向传播和一次反向传播；灰色：尚未估计。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Stopped after %1 of %2 heads; hatched: estimated, not measured.</source>
+        <translation>在 %2 个头中测量了 %1 个后停止；斜线：估计值，未实测。</translation>
+    </message>
+    <message>
+        <location line="+11"/>
+        <source>Estimated, refining: %1 of %2 heads measured; hatched: the attribution estimate, until the sweep reaches the head.</source>
+        <translation>已估计，正在精化：已实测 %2 个头中的 %1 个；斜线：归因估计值，扫描到该头时换成实测值。</translation>
+    </message>
+    <message>
+        <location line="+24"/>
+        <source>Under the corrupted text: the chosen head&apos;s estimate split by the position patched, on the map&apos;s scale.</source>
+        <translation>损坏文本下方的色条：所选头的估计值按被修补的位置拆分，色标与左侧比例图相同。</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>measured (exact)</source>
+        <translation>实测（精确）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>estimated (attribution), until measured</source>
+        <translation>估计（归因），待实测</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <location line="+30"/>
+        <location line="+229"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="-48"/>
+        <location line="-103"/>
         <source>Layer %1 · head %2</source>
         <translation>第 %1 层 · 头 %2</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+8"/>
+        <source>%1: not run yet; attribution estimates it restores %2</source>
+        <translation>%1：尚未运行；归因估计它恢复 %2</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1: not run yet</source>
         <translation>%1：尚未运行</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1: m = %2 (the metric is the same on both texts, so no fraction)</source>
         <translation>%1：m = %2（指标在两段文本上相同，无法计算比例）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
+        <source>%1: attribution estimates it restores %2 of the metric (m ≈ %3); click to see its attention</source>
+        <translation>%1：归因估计它恢复了指标的 %2（m ≈ %3）；点击查看其注意力</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1: restores %2 of the metric (m = %3); click to see its attention</source>
         <translation>%1：恢复了指标的 %2（m = %3）；点击查看其注意力</translation>
     </message>
     <message>
-        <location line="-98"/>
-        <location line="+114"/>
+        <location line="-183"/>
+        <location line="+210"/>
         <source>layer %1 · head %2</source>
         <translation>第 %1 层 · 头 %2</translation>
     </message>
     <message>
-        <location line="-116"/>
-        <location line="+118"/>
+        <location line="-212"/>
+        <location line="+214"/>
         <source>Clean text, %1</source>
         <translation>干净文本，%1</translation>
     </message>
     <message>
-        <location line="-117"/>
-        <location line="+119"/>
+        <location line="-213"/>
+        <location line="+215"/>
         <source>Corrupted text, %1</source>
         <translation>损坏文本，%1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-27"/>
+        <source>(attribution estimated %1)</source>
+        <translation>（归因估计为 %1）</translation>
+    </message>
+    <message>
+        <location line="+70"/>
         <location line="+4"/>
         <source>H%1</source>
         <translation>头%1</translation>
     </message>
     <message>
-        <location line="-160"/>
+        <location line="-307"/>
         <source>Stopped after %1 of %2 heads; grey: not run.</source>
         <translation>在 %2 个头中运行了 %1 个后停止；灰色：未运行。</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="-41"/>
+        <source>Attribution patching: the estimated fraction each head restores</source>
+        <translation>归因修补：每个头恢复的指标比例（估计）</translation>
+    </message>
+    <message>
+        <location line="+53"/>
         <source>%1 of %2 heads run; grey: not run yet.</source>
         <translation>已运行 %2 个头中的 %1 个；灰色：尚未运行。</translation>
     </message>
@@ -2246,6 +2646,40 @@
         <location line="+4"/>
         <source>Right: the chosen head&apos;s attention, rows the queries and columns the keys, from 0 (dark) to the larger maximum of the two (yellow); grey: the future, masked.</source>
         <translation>右侧：所选头的注意力，行为查询、列为键，颜色从 0（深色）到两图中较大的最大值（黄色）；灰色：未来位置，已掩码。</translation>
+    </message>
+    <message>
+        <location filename="../../ui/model/patch_agreement_figure.cpp" line="+20"/>
+        <source>exact fraction</source>
+        <translation>精确比例</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>attribution estimate</source>
+        <translation>归因估计</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Exact against attribution</source>
+        <translation>精确与归因对比</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%n head(s) measured</source>
+        <translation>
+            <numerusform>已实测 %n 个头</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>Spearman ρ = %1 (%n head(s))</source>
+        <translation>
+            <numerusform>斯皮尔曼 ρ = %1（%n 个头）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+71"/>
+        <source>L%1H%2: exact %3, attribution %4</source>
+        <translation>L%1H%2：精确 %3，归因 %4</translation>
     </message>
 </context>
 <context>
@@ -3113,6 +3547,180 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::CircuitsView</name>
+    <message>
+        <location filename="../../ui/model/circuits_view.cpp" line="+191"/>
+        <source>&amp;Composition:</source>
+        <translation>组合(&amp;C)：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Q-composition (queries)</source>
+        <translation>Q 组合（查询）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>K-composition (keys)</source>
+        <translation>K 组合（键）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>V-composition (values)</source>
+        <translation>V 组合（值）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How a later head reads what an earlier head writes: through its queries (Q), its keys (K) or its values (V)</source>
+        <translation>较晚的头怎样读取较早的头写入的内容：通过它的查询（Q）、键（K）或值（V）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>&amp;RoPE offset:</source>
+        <translation>RoPE 偏移(&amp;R)：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Rotary positions make W_QK depend on the distance between query and key: the scores take it at this many positions (1: the key just before the query)</source>
+        <translation>旋转位置编码使 W_QK 取决于查询与键之间的距离：分数按这个距离计算（1：键紧挨在查询之前）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Compute the composition and copying scores from the weights</source>
+        <translation>由权重计算组合分数和复制分数</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF) or the scores (CSV)</source>
+        <translation>图（PNG、SVG、PDF）或分数（CSV）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+223"/>
+        <source>%1 writes, %2 reads: their attention on the window&apos;s text</source>
+        <translation>%1 写入，%2 读取：它们在窗口文本上的注意力</translation>
+    </message>
+    <message>
+        <location line="-171"/>
+        <source>Attention maps read from a file have no weights: the circuits are computed from a model&apos;s weights. Open one (File ▸ Open Model…).</source>
+        <translation>从文件读取的注意力图不含权重：回路要由模型的权重算出。请打开一个模型（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Circuits are computed from a trained model&apos;s weights: open one (File ▸ Open Model…).</source>
+        <translation>回路要由训练好的模型的权重算出：请打开一个（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Circuits are computed from a trained model&apos;s weights: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</source>
+        <translation>回路要由训练好的模型的权重算出：请在“来源”框中选择一个（内置：%1），或打开一个（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>The scores keep %1 of the weights&apos; factors, more than the memory budget of %2 (Attention ▸ Memory Budget…).</source>
+        <translation>计算分数要保留 %1 的权重因子，超过内存预算 %2（注意力 ▸ 内存预算…）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Computing the scores from the weights…</source>
+        <translation>正在由权重计算分数…</translation>
+    </message>
+    <message>
+        <location line="+21"/>
+        <source>Cannot compute the circuits</source>
+        <translation>无法计算回路</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Stopped: Compute starts again.</source>
+        <translation>已停止：点“计算”可重新开始。</translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>Computing the scores from the weights: layer %1 of %2…</source>
+        <translation>正在由权重计算分数：第 %1 层，共 %2 层…</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <location line="+27"/>
+        <source>Type a text in the input box: the two heads&apos; attention on it shows here.</source>
+        <translation>在输入框中输入一段文本：两个头在这段文本上的注意力会显示在这里。</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>The two maps of %1 × %1 tokens need %2, more than the memory budget of %3 (Attention ▸ Memory Budget…).</source>
+        <translation>两张 %1 × %1 个词元的注意力图需要 %2，超过内存预算 %3（注意力 ▸ 内存预算…）。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Reading the two heads&apos; maps…</source>
+        <translation>正在读取两个头的注意力图…</translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>Rows: the queries; columns: the keys. Wheel: zoom · drag: pan.</source>
+        <translation>行：查询；列：键。滚轮：缩放 · 拖动：平移。</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, the earlier head (writes)</source>
+        <translation>%1，较早的头（写入）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1, the later head (reads)</source>
+        <translation>%1，较晚的头（读取）</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The scores are not computed yet: there is nothing to export.</source>
+        <translation>分数还没有算出：没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Cannot export the circuits</source>
+        <translation>无法导出回路</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot copy the figure</source>
+        <translation>无法复制图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The scores are not computed yet: there is nothing to copy.</source>
+        <translation>分数还没有算出：没有可复制的内容。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the circuits</source>
+        <translation>导出回路</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 表格 (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::CompareView</name>
     <message>
         <location filename="../../ui/classroom/compare_view.cpp" line="+303"/>
@@ -3621,6 +4229,130 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::DlaView</name>
+    <message>
+        <location filename="../../ui/model/dla_view.cpp" line="+154"/>
+        <source>Token in focus:</source>
+        <translation>关注的词元：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token whose prediction of the next token is attributed (default: the last)</source>
+        <translation>对哪个词元处的下一词元预测做归因（默认：最后一个）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Target:</source>
+        <translation>目标：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>the top prediction</source>
+        <translation>首选预测</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The next token whose logit is split into parts: a text that is one token, or a vocabulary entry; empty: the model&apos;s top prediction</source>
+        <translation>要把其 logit 拆分成各部分的下一个词元：一段恰为单个词元的文本，或词表中的一项；留空：模型的首选预测</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Distractor:</source>
+        <translation>干扰项：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>A token it competes with: the parts of logit(target) − logit(distractor) instead</source>
+        <translation>与目标竞争的词元：改为拆分 logit(目标) − logit(干扰项)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF) or the numbers (CSV)</source>
+        <translation>图（PNG、SVG、PDF）或数值（CSV）</translation>
+    </message>
+    <message>
+        <location line="+51"/>
+        <source>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</source>
+        <translation>“谁写出答案”需要一个训练好的因果语言模型：请打开一个（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Who writes the answer needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</source>
+        <translation>“谁写出答案”需要一个训练好的因果语言模型：请在“来源”框中选择一个（内置：%1），或打开一个（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</source>
+        <translation>窗口中敲除的头在这里不会被敲除：这里是完整模型的归因。</translation>
+    </message>
+    <message>
+        <location line="+34"/>
+        <source>not one token</source>
+        <translation>不是单个词元</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>“%1” is not one token of this vocabulary: pick one from the list.</source>
+        <translation>“%1”不是此词表中的单个词元：请从列表中选择。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>id %1</source>
+        <translation>id %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <location line="+51"/>
+        <source>%1 · id %2</source>
+        <translation>%1 · id %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Cannot attribute the logit: %1</source>
+        <translation>无法对 logit 做归因：%1</translation>
+    </message>
+    <message>
+        <location line="+31"/>
+        <source>There is no attribution yet: there is nothing to export.</source>
+        <translation>还没有归因结果：没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot export the attribution</source>
+        <translation>无法导出归因结果</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot copy the figure</source>
+        <translation>无法复制图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no attribution yet: there is nothing to copy.</source>
+        <translation>还没有归因结果：没有可复制的内容。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the attribution</source>
+        <translation>导出归因结果</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 表格 (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::DocumentHistory</name>
     <message>
         <location filename="../../ui/widgets/document_history.cpp" line="+84"/>
@@ -3838,14 +4570,14 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+109"/>
-        <location line="+50"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+111"/>
+        <location line="+54"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location line="-87"/>
+        <location line="-91"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
     </message>
@@ -3860,7 +4592,7 @@
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+78"/>
         <source>There is no figure yet.</source>
         <translation>还没有图。</translation>
     </message>
@@ -3895,7 +4627,7 @@
         <translation>CSV 表格 (*.csv);;NumPy 数组 [N, H, L, S] (*.npy);;带词元的 JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+23"/>
         <location line="+13"/>
         <location line="+9"/>
         <source>Cannot copy the figure</source>
@@ -5051,12 +5783,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>旁边没有 tokens.json：请选择它的词元文件</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Cannot Open the Attention Maps</source>
         <translation>无法打开注意力图</translation>
     </message>
     <message>
-        <location line="+28"/>
+        <location line="+27"/>
         <source>Opening %1…</source>
         <translation>正在打开 %1…</translation>
     </message>
@@ -5071,8 +5803,8 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <location line="-57"/>
-        <location line="+58"/>
+        <location line="-56"/>
+        <location line="+57"/>
         <source>%1 could not be opened: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
@@ -5102,7 +5834,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>没有已打开的注意力图可供对比：请先用“文件 ▸ 打开注意力图…”打开 A 的注意力图</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Cannot Compare the Attention Maps</source>
         <translation>无法对比注意力图</translation>
     </message>
@@ -5112,7 +5844,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>%1 无法与已打开的注意力图对比：%2</translation>
     </message>
     <message>
-        <location line="+107"/>
+        <location line="+106"/>
         <source>Clear List</source>
         <translation>清空列表</translation>
     </message>
@@ -5379,17 +6111,17 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::PatchView</name>
     <message>
-        <location filename="../../ui/model/patch_view.cpp" line="+208"/>
+        <location filename="../../ui/model/patch_view.cpp" line="+227"/>
         <source>Patching failed</source>
         <translation>激活修补失败</translation>
     </message>
     <message>
-        <location line="-23"/>
+        <location line="-30"/>
         <source>Cannot show the head</source>
         <translation>无法显示该头</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+49"/>
         <source>Clean:</source>
         <translation>干净：</translation>
     </message>
@@ -5436,13 +6168,38 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
     <message>
         <location line="+1"/>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Exact</source>
+        <translation>精确</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Patch every head, one at a time, from the clean run into the corrupted run: the attribution estimate first, each head then replaced by what its run measures</source>
+        <translation>逐个把每个头从干净运行修补到损坏运行中：先显示归因估计，再用每个头单独运行测得的值逐一替换</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Attribution (fast)</source>
+        <translation>归因（快速）</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Estimate every head at once from two forward passes and a backward pass (attribution patching): a first-order estimate, for large models</source>
+        <translation>用两次前向传播和一次反向传播一次性估计所有头（归因修补）：一阶估计，适合大模型</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>Run</source>
         <translation>运行</translation>
     </message>
     <message>
         <location line="+2"/>
-        <source>Patch every head, one at a time, from the clean run into the corrupted run</source>
-        <translation>逐个把每个头从干净运行修补到损坏运行中</translation>
+        <source>Patch the heads from the clean run into the corrupted run, by the method chosen</source>
+        <translation>按所选方法，把各个头从干净运行修补到损坏运行中</translation>
     </message>
     <message>
         <location line="+2"/>
@@ -5460,7 +6217,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>图像（PNG、SVG、PDF）或比例数组（NPY、CSV）</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+51"/>
         <source>Patching needs a trained causal language model: open one (File ▸ Open Model…).</source>
         <translation>激活修补需要一个训练好的因果语言模型：请打开一个（文件 ▸ 打开模型…）。</translation>
     </message>
@@ -5495,7 +6252,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>id %1</translation>
     </message>
     <message>
-        <location line="+95"/>
+        <location line="+106"/>
         <source>Run the sweep first: there is nothing to export.</source>
         <translation>请先运行扫描：还没有可导出的内容。</translation>
     </message>
@@ -6193,7 +6950,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/widgets/view_tabs.cpp" line="+263"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+273"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -6343,7 +7100,27 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>注意力在整段文本（无论多长）上的去向：每个头给每个位置的注意力</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Circuits</source>
+        <translation>回路</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Which heads work together: composition and copying scores from the weights alone (Elhage et al. 2021)</source>
+        <translation>哪些头协同工作：仅由权重算出的组合分数和复制分数（Elhage 等，2021）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Who Writes</source>
+        <translation>谁写出答案</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Who writes the answer: direct logit attribution splits the logit of the next token into what each head, MLP and the embeddings wrote into the residual stream</source>
+        <translation>谁写出答案：直接 logit 归因把下一个词元的 logit 拆分成每个头、每个 MLP 和嵌入各自写入残差流的部分</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Hide the explanation</source>
         <translation>隐藏说明</translation>
     </message>

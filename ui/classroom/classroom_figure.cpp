@@ -129,6 +129,33 @@ void hatch(QPainter* p, const QRectF& r, const QColor& color, double spacing) {
     p->restore();
 }
 
+void color_bar(QPainter* p, const QRectF& bar, const std::function<QColor(double t)>& colour_at,
+               const std::vector<std::pair<double, QString>>& ticks, const QFont& font,
+               const QColor& frame) {
+    // One band per pixel row: smooth at any size, and rectangles in SVG and PDF.
+    const int steps = std::max(2, int(bar.height()));
+    for (int k = 0; k < steps; ++k)
+        p->fillRect(QRectF(bar.x(), bar.y() + k * bar.height() / steps, bar.width(),
+                           bar.height() / steps + 0.6),
+                    colour_at(1.0 - (k + 0.5) / steps));
+    const QPen text = p->pen();
+    p->setPen(QPen(frame, 1.0));
+    p->setBrush(Qt::NoBrush);
+    p->drawRect(bar);
+    p->setFont(font);
+    const QFontMetricsF fm(font);
+    for (const auto& [t, label] : ticks) {
+        const double y = bar.bottom() - t * bar.height();
+        p->setPen(QPen(frame, 1.0));
+        p->drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 3, y));
+        p->setPen(text);
+        // As wide as the label: never clipped to a guessed width.
+        p->drawText(QRectF(bar.right() + 5, y - fm.height() / 2, fm.horizontalAdvance(label) + 2,
+                           fm.height()),
+                    Qt::AlignLeft | Qt::AlignVCenter, label);
+    }
+}
+
 QString elide(const QString& text, const QFontMetricsF& metrics, double width) {
     return metrics.elidedText(text, Qt::ElideRight, width);
 }

@@ -12,7 +12,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/attention_config.h"
@@ -66,6 +69,14 @@ struct TitleBlock {
 
 /// Diagonal hatching inside `rect` on a fixed grid (so neighbouring cells line up).
 void hatch(QPainter* painter, const QRectF& rect, const QColor& color, double spacing = 6.0);
+
+/// A vertical colour bar in `bar`: `colour_at(t)` from t = 0 at the bottom to 1 at the top,
+/// framed in `frame`, and each tick (t, label) as a mark with its label right of the bar in
+/// `font` (the pen's colour for the labels is the caller's).
+void color_bar(QPainter* painter, const QRectF& bar,
+               const std::function<QColor(double t)>& colour_at,
+               const std::vector<std::pair<double, QString>>& ticks, const QFont& font,
+               const QColor& frame);
 
 }  // namespace paint
 

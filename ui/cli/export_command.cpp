@@ -231,6 +231,7 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
     a.ExportFigure::declare(*sub);
     a.ExportComparison::declare(*sub);
     a.ExportPatching::declare(*sub);
+    a.ExportCircuits::declare(*sub);
     a.ExportMemory::declare(*sub);
     // Scripts (and ui_compare_test) give a base command line and append to it: the last
     // --text wins, as it always has for export.
@@ -260,7 +261,10 @@ void render_export(const ExportOptions& a) {
     // asks otherwise (the window's exports follow the interface language instead).
     install_translations(a.lang ? normalize_language(qstring(*a.lang))
                                 : QString::fromLatin1(kEnglish));
+    // Before patching's, which refuses --target, --distractor and --position elsewhere.
+    if (a.ExportDla::apply(a)) return;
     if (a.ExportPatching::apply(a)) return;
+    if (a.ExportCircuits::apply(a)) return;
     AttentionDocument document;
     const ExportCommand command = apply_arguments(a, &document);
     run_export(command, document);

@@ -1,5 +1,7 @@
 // `attnviz export`'s Figure options: the view and how it is drawn, the file; declared beside
 // how they are applied (export_options.h).
+#include <QFileInfo>
+
 #include <algorithm>
 
 #include "engine/errors.h"
@@ -27,7 +29,7 @@ void ExportFigure::declare(CLI::App& sub) {
     for (CLI::Option* o :
          {add_text(sub, "--view", &view,
                    "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens|predictions|"
-                   "patch",
+                   "patch|circuits|dla",
                    "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the "
                    "computation of head K (default 1) stage by stage; lines: BertViz-style "
                    "lines from queries to keys; compare[:K]: see Comparison (with --out "
@@ -37,7 +39,10 @@ void ExportFigure::declare(CLI::App& sub) {
                    "predictions: --model's top guess after every token, the loss on each and "
                    "the top 10 at --focus-token (a masked LM: at each mask), a figure or, "
                    "with --out FILE.csv, the top 10 at every position; patch: see Activation "
-                   "patching"),
+                   "patching; circuits: see Circuits; dla: who writes the answer, the direct "
+                   "logit attribution of --model on --text at --position (default the last "
+                   "token) for --target (default its top prediction) and --distractor, a "
+                   "figure or, with --out FILE.csv or FILE.json, the numbers"),
           add_integer(sub, "--step", &step, 1, 64, "N",
                       "steps: reveal stages 1 to N and explain stage N (default: every stage)"),
           add_flag(sub, "--focus", &focus, "steps: only stage N and its inputs, large"),
@@ -115,7 +120,7 @@ void ExportFigure::apply_view(const ExportOptions& a, Applying& s) const {
     } else {
         usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
                                           "lines, compare, compare:K, model, atlas, lens, "
-                                          "predictions or patch, not '%1'")
+                                          "predictions, patch, circuits or dla, not '%1'")
                         .arg(v));
     }
 }
@@ -153,6 +158,21 @@ void ExportFigure::apply_view_options(Applying& s) const {
         usage_error(ExportCommandText::tr("cannot tell the format of '%1': use .png, .svg or .pdf")
                         .arg(cmd.out));
     validate_export_size(cmd.size);
+}
+
+bool ExportFigure::data_output(const QStringList& data) const {
+    if (!out) usage_error(ExportCommandText::tr("--out FILE is required"));
+    const QString path = qstring(*out);
+    if (data.contains(QFileInfo(path).suffix().toLower())) return true;
+    if (!figure_format_for(path)) {
+        QStringList fits = {QStringLiteral(".png"), QStringLiteral(".svg"), QStringLiteral(".pdf")};
+        for (const QString& d : data)
+            fits << QLatin1Char('.') + d;
+        usage_error(ExportCommandText::tr("cannot tell the format of '%1': use %2")
+                        .arg(path, fits.join(QStringLiteral(", "))));
+    }
+    validate_export_size({width, height, scale});
+    return false;
 }
 
 void ExportFigure::check_language() const {

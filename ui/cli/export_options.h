@@ -6,6 +6,8 @@
 // groups reads the others' values through `a`, the whole ExportOptions.
 #pragma once
 
+#include <QStringList>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -129,6 +131,10 @@ struct ExportFigure {
     void apply_view_options(Applying& s) const;
     /// Refuses (UsageError) a --lang that is not en or zh_CN: needs no file and no QApplication.
     void check_language() const;
+    /// --out of a view that writes a figure or its numbers: true when its suffix is one of
+    /// `data` ("csv", "npy", "json"), else a figure format whose size is checked.  UsageError
+    /// without --out, or naming the formats that fit.
+    bool data_output(const QStringList& data) const;
 };
 
 /// Comparison (--view compare): a preset, then the --b-... changes on top of it.
@@ -157,10 +163,29 @@ struct ExportComparison {
 /// Activation patching (--view patch): `attnviz patch`'s sweep, drawn or written.
 struct ExportPatching {
     cli::PatchInputOptions patch;
+    std::optional<std::string> method;  ///< --method exact|attribution (unset: exact)
 
     void declare(CLI::App& sub);
     /// --view patch: computes and writes it, and returns true.  Any other view: refuses the
     /// patching options and returns false.
+    bool apply(const ExportOptions& a) const;
+};
+
+/// Circuits (--view circuits): `attnviz circuits`'s scores of --model, drawn or written.
+struct ExportCircuits {
+    std::optional<std::string> composition;  ///< --composition q|k|v (unset: k)
+    std::optional<std::int64_t> rope_offset;
+
+    void declare(CLI::App& sub);
+    /// --view circuits: computes and writes it, and returns true.  Any other view: refuses
+    /// the circuits' options and returns false.
+    bool apply(const ExportOptions& a) const;
+};
+
+/// Who writes the answer (--view dla): direct logit attribution of --model on --text, at the
+/// patching group's --position for its --target and --distractor, drawn or written.
+struct ExportDla {
+    /// --view dla: computes and writes it, and returns true.  Any other view: false.
     bool apply(const ExportOptions& a) const;
 };
 
@@ -184,6 +209,8 @@ struct ExportOptions : ExportInput,
                        ExportFigure,
                        ExportComparison,
                        ExportPatching,
+                       ExportCircuits,
+                       ExportDla,
                        ExportMemory {};
 
 }  // namespace attnviz::ui

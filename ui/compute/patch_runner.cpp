@@ -26,17 +26,44 @@ void PatchRunner::cancel() {
     sweep_.cancel();
 }
 
-void PatchRunner::start(ModelPtr model, models::PatchRequest request) {
+std::optional<models::AttributionPatching> PatchRunner::estimate(
+    const models::Model& model, const models::PatchRequest& request, const PassControl& control,
+    bool required) {
+    models::GradientOptions g;
+    g.num_threads = request.num_threads;
+    g.control.stop = control.stop;
+    g.weight_cache_bytes = request.weight_cache_bytes;
+    try {
+        return models::attribution_patching(model, request, g);
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const std::exception&) {
+        // A preview of the exact sweep: the sweep is what was asked, so it runs without one.
+        if (required) throw;
+        return std::nullopt;
+    }
+}
+
+void PatchRunner::start(ModelPtr model, models::PatchRequest request, PatchMethod method) {
     request.batch = kHeadsPerPass;
     request.num_threads = worker_threads();
     request_ = request;  // without the stop flag, which lives with the sweep's thread
     // `this` is only used in what is posted: it runs on the GUI thread while the sweep is current.
     sweep_.start(
-        [this, model, request](const JobControl& control) {
+        [this, model, request, method](const JobControl& control) {
             models::PatchRequest r = request;
             r.stop = control.stop;
             SweepEnd end;
             try {
+                const bool attribution = method == PatchMethod::Attribution;
+                const std::optional<models::AttributionPatching> a =
+                    estimate(*model->model, r, control, attribution);
+                if (a) control.post([this, a = *a] { emit estimated(a); });
+                if (attribution) {
+                    end.result = models::estimated_patch_result(*a);
+                    end.done = end.total = std::int64_t(a->fraction.numel());
+                    return end;
+                }
                 end.result = models::patch_sweep(
                     *model->model, r,
                     [&](std::int64_t d, std::int64_t t, const models::PatchResult& so_far) {

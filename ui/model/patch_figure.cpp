@@ -44,9 +44,64 @@ QString number(double v) {
 
 double PatchMaps::scaleLimit() const {
     double most = 1.0;
-    for (float v : result.fraction.data)
-        if (std::isfinite(v)) most = std::max(most, std::abs(double(v)));
+    for (const Tensor* t : {&result.fraction, &estimate})
+        for (float v : t->data)
+            if (std::isfinite(v)) most = std::max(most, std::abs(double(v)));
     return most;
+}
+
+void PatchMaps::setEstimate(const models::AttributionPatching& a) {
+    estimate = a.fraction;
+    estimate_by_position = a.fraction_by_position;
+    // The two runs' metric, known before the sweep's first pass says it.
+    if (std::isnan(result.m_clean)) {
+        result.m_clean = a.m_clean;
+        result.m_corrupt = a.m_corrupt;
+    }
+}
+
+double PatchMaps::shown(int l, int h, bool* estimated) const {
+    const std::size_t at = std::size_t(l) * std::size_t(num_heads) + std::size_t(h);
+    const double f = result.fraction.data[at];
+    // A head run shows what it measured, NaN included (the metric the same on both texts).
+    const bool run = !std::isnan(double(result.m_patched.data[at]));
+    const bool from_estimate = !run && at < estimate.data.size();
+    if (estimated) *estimated = from_estimate;
+    return from_estimate ? double(estimate.data[at]) : f;
+}
+
+bool PatchMaps::showsEstimates() const {
+    bool estimated = false;
+    for (int l = 0; l < num_layers && !estimated; ++l)
+        for (int h = 0; h < num_heads && !estimated; ++h)
+            shown(l, h, &estimated);
+    return estimated;
+}
+
+PatchAgreement PatchMaps::agreement() const {
+    PatchAgreement a;
+    if (method != PatchMethod::Exact || estimate.data.size() != result.fraction.data.size())
+        return a;
+    for (int l = 0; l < num_layers; ++l)
+        for (int h = 0; h < num_heads; ++h) {
+            const std::size_t at = std::size_t(l) * std::size_t(num_heads) + std::size_t(h);
+            const double x = result.fraction.data[at], y = estimate.data[at];
+            if (!std::isfinite(x) || !std::isfinite(y)) continue;
+            a.heads.emplace_back(h, l);
+            a.exact.push_back(x);
+            a.estimate.push_back(y);
+        }
+    a.rho = models::spearman(a.exact, a.estimate);
+    return a;
+}
+
+const float* PatchMaps::headByPosition() const {
+    const auto L = std::size_t(corrupt_tokens.size());
+    if (head.layer < 0 || head.head < 0 || L == 0 ||
+        estimate_by_position.data.size() != std::size_t(num_layers * num_heads) * L)
+        return nullptr;
+    return estimate_by_position.ptr() +
+           (std::size_t(head.layer) * std::size_t(num_heads) + std::size_t(head.head)) * L;
 }
 
 PatchMaps make_patch_maps(const models::OpenedModel& model, const models::PatchRequest& request,
@@ -101,6 +156,8 @@ QByteArray patch_npy(const PatchMaps& m) {
 
 QString PatchFigure::titleText() const {
     if (!options_.title.isEmpty()) return options_.title;
+    if (maps_ && maps_->method == PatchMethod::Attribution)
+        return PatchText::tr("Attribution patching: the estimated fraction each head restores");
     return PatchText::tr("Activation patching: the fraction of the metric each head restores");
 }
 
@@ -108,24 +165,52 @@ QString PatchFigure::captionText() const {
     if (!maps_) return {};
     const auto L = int(maps_->clean_tokens.size());
     const auto at = std::size_t(std::clamp<std::int64_t>(maps_->result.position, 0, L - 1));
+    const QString method =
+        maps_->method == PatchMethod::Attribution
+            ? PatchText::tr("method: attribution (first-order estimate, every head at once)")
+            : PatchText::tr("method: exact (a patched run per head)");
     return PatchText::tr(
                "%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at "
                "token %6 %7")
-        .arg(maps_->model, maps_->clean_text, maps_->corrupt_text, quoted(maps_->target),
-             quoted(maps_->distractor))
-        .arg(maps_->result.position + 1)
-        .arg(L > 0 ? quoted(maps_->clean_tokens[at]) : QString());
+               .arg(maps_->model, maps_->clean_text, maps_->corrupt_text, quoted(maps_->target),
+                    quoted(maps_->distractor))
+               .arg(maps_->result.position + 1)
+               .arg(L > 0 ? quoted(maps_->clean_tokens[at]) : QString()) +
+           QStringLiteral(" · ") + method;
 }
 
 QString PatchFigure::notesText(bool head_maps) const {
     if (!maps_) return {};
     const PatchMaps& m = *maps_;
+    const bool estimated = !m.estimate.empty();
     QString progress;
-    if (m.stopped)
-        progress =
-            PatchText::tr("Stopped after %1 of %2 heads; grey: not run.").arg(m.done).arg(m.total);
+    if (m.method == PatchMethod::Attribution)
+        progress = estimated ? PatchText::tr(
+                                   "Estimated by attribution patching: two forward passes and a "
+                                   "backward pass for every head, to first order. Exact "
+                                   "measures each head in a run of its own.")
+                             : PatchText::tr(
+                                   "Estimating every head: two forward passes and a backward "
+                                   "pass; grey: not estimated yet.");
+    else if (m.stopped)
+        progress = estimated ? PatchText::tr(
+                                   "Stopped after %1 of %2 heads; hatched: estimated, "
+                                   "not measured.")
+                                   .arg(m.done)
+                                   .arg(m.total)
+                             : PatchText::tr("Stopped after %1 of %2 heads; grey: not run.")
+                                   .arg(m.done)
+                                   .arg(m.total);
     else if (m.done < m.total)
-        progress = PatchText::tr("%1 of %2 heads run; grey: not run yet.").arg(m.done).arg(m.total);
+        progress =
+            estimated
+                ? PatchText::tr(
+                      "Estimated, refining: %1 of %2 heads measured; "
+                      "hatched: the attribution estimate, until the sweep "
+                      "reaches the head.")
+                      .arg(m.done)
+                      .arg(m.total)
+                : PatchText::tr("%1 of %2 heads run; grey: not run yet.").arg(m.done).arg(m.total);
     else
         progress = PatchText::tr("Every head run (%1).").arg(m.total);
     QString notes =
@@ -141,6 +226,11 @@ QString PatchFigure::notesText(bool head_maps) const {
                      "Right: the chosen head's attention, rows the queries and columns "
                      "the keys, from 0 (dark) to the larger maximum of the two "
                      "(yellow); grey: the future, masked.");
+    if (head_maps && m.headByPosition())
+        notes += QLatin1Char('\n') +
+                 PatchText::tr(
+                     "Under the corrupted text: the chosen head's estimate split by the "
+                     "position patched, on the map's scale.");
     return notes;
 }
 
@@ -148,13 +238,21 @@ void PatchFigure::layout(QSize size) {
     size_ = size;
     const bool head = maps_ && maps_->head.layer >= 0 && !maps_->head.clean.empty();
     const QString notes = notesText(head);
+    agreement_ = maps_ ? maps_->agreement() : PatchAgreement{};
+    plot_.setAgreement(&agreement_);
+    legend_words_[0] = PatchText::tr("measured (exact)");
+    legend_words_[1] = PatchText::tr("estimated (attribution), until measured");
     const QString head_titles = PatchText::tr("Clean text, %1") +
                                 PatchText::tr("Corrupted text, %1") +
                                 PatchText::tr("layer %1 · head %2");
     // Every text the figure draws, so that the fonts name the family their characters come
     // from (the translations' Chinese as well as the tokens') and measure as they draw.
-    QStringList texts{maps_ ? maps_->model : QString(), notes, head_titles,
-                      PatchText::tr("Layer %1")};
+    QStringList texts{maps_ ? maps_->model : QString(),
+                      notes,
+                      head_titles,
+                      PatchText::tr("Layer %1"),
+                      plot_.titleText(),
+                      legend_words_[0] + legend_words_[1]};
     if (maps_) {
         for (const QString& t : maps_->clean_tokens)
             texts << t;
@@ -164,7 +262,8 @@ void PatchFigure::layout(QSize size) {
     }
     font_ = figure_font(std::max(6, options_.font_px), texts);
     small_ = figure_font(std::max(6, options_.font_px - 2), texts);
-    clean_area_ = corrupt_area_ = map_ = scale_ = notes_ = QRectF();
+    clean_area_ = corrupt_area_ = map_ = scale_ = notes_ = legend_ = strip_ = QRectF();
+    plot_.layout({}, 0.0, 0.0, font_, small_);  // none until there is room for it
     notes_text_.clear();
     cell_ = 0.0;
     const double y = title_.layout(options_, titleText(), captionText(), 8, size.width(), kPad);
@@ -174,30 +273,71 @@ void PatchFigure::layout(QSize size) {
     const QRectF area(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
     const QFontMetricsF fm(font_), sm(small_);
     head_title_h_ = std::max(fm.lineSpacing(), line_height(font_, head_titles));
+    // The chosen head's estimate by position, a strip under its corrupted map's columns.
+    const bool strip = head && maps_->headByPosition();
+    strip_h_ = strip ? std::max(10.0, sm.height() + 2) + 5 : 0.0;
     // The chosen head's two maps are square and as tall as the room: they take the width that
     // needs (at most 60%), the patching map the rest.
     const double label = std::min(90.0, fm.horizontalAdvance(QStringLiteral("MMMMMM")));
-    const double map_side = std::max(60.0, area.height() - head_title_h_ - 4 - label);
-    const double maps_w = head ? std::min(area.width() * 0.6, 2 * (map_side + label) + 16) : 0.0;
-    const double column = head ? area.width() - maps_w - 24 : area.width();
+    const double map_side = std::max(60.0, area.height() - head_title_h_ - 4 - label - strip_h_);
     const double left = fm.horizontalAdvance(PatchText::tr("Layer %1").arg(88)) + 8;
     const double top = fm.height() + 4;
     const double scale_w =
         12 + 14 + 6 + std::max(sm.horizontalAdvance(QStringLiteral("−0.00")), sm.height() * 1.2);
+    const double H = maps_->num_heads, N = maps_->num_layers;
+    const bool scatter = !agreement_.empty();
+    constexpr double kScatterMin = 180.0, kCellMin = 18.0;
+    double maps_w = head ? std::min(area.width() * 0.6, 2 * (map_side + label) + 16) : 0.0;
+    // The head's maps give up width for the map and the scatter side by side, down to two
+    // maps of about 120 pixels.
+    if (head && scatter)
+        maps_w = std::max(std::min(maps_w, area.width() - 24 -
+                                               (left + scale_w + H * kCellMin + 24 + kScatterMin)),
+                          std::min(maps_w, 2 * 120.0 + 16));
+    const double column = head ? area.width() - maps_w - 24 : area.width();
     // The notes are at least this wide, so wrapped here they take at most this height (their
     // lines measured in the fonts they are drawn in: Chinese in the taller CJK family).
     const double notes_min_w = std::min(column, 520.0);
     const double notes_h = text_height(small_, paint::wrap_text(notes, small_, notes_min_w)) + 4;
-    const double H = maps_->num_heads, N = maps_->num_layers;
-    cell_ = std::min((column - left - scale_w) / H, (area.height() - top - notes_h) / N);
+    // The scatter goes beside the colour bar, or under the map when the cells grow more there;
+    // nowhere when either leaves cells too small to read and click.
+    const double scatter_w = scatter ? std::clamp(column * 0.34, kScatterMin, 300.0) : 0.0;
+    // The legend goes right under the map: measured at the narrowest it may be laid out.
+    const bool legend = maps_->showsEstimates();
+    const double legend_min_w = std::min(column, left + scale_w + H * kCellMin);
+    const double legend_h = legend ? layoutLegend(QPointF(0, 0), legend_min_w) + 8 : 0.0;
+    const double room = area.height() - top - notes_h - legend_h;  // the cells' height
+    const double beside_cell =
+        std::min({(column - left - scale_w - 24 - scatter_w) / H, room / N, 72.0});
+    const double below_cell =
+        std::min({(column - left - scale_w) / H, (room - scatter_w - 12) / N, 72.0});
+    const bool beside = scatter && beside_cell >= 0.8 * below_cell && beside_cell >= 12.0;
+    const bool below = scatter && !beside && below_cell >= 12.0;
+    cell_ = beside ? beside_cell
+                   : (below ? below_cell : std::min((column - left - scale_w) / H, room / N));
     cell_ = std::clamp(std::floor(cell_), 4.0, 72.0);
     map_ = QRectF(area.x() + left, area.y() + top, cell_ * H, cell_ * N);
-    scale_ = QRectF(map_.right() + 12, map_.top(), 14,
-                    std::max(map_.height(), std::min(area.height() - top - notes_h, 140.0)));
-    const double notes_w = std::max(notes_min_w, map_.right() + scale_w - area.x());
+    scale_ =
+        QRectF(map_.right() + 12, map_.top(), 14, std::max(map_.height(), std::min(room, 140.0)));
+    double under = std::max(map_.bottom(), scale_.bottom());
+    if (legend)
+        under += 8 + layoutLegend(QPointF(area.x(), under + 8),
+                                  beside ? map_.right() + scale_w - area.x() : column);
+    if (beside) {
+        const double x = map_.right() + scale_w + 24;
+        plot_.layout(QPointF(x, area.y()), std::min(scatter_w, area.x() + column - x),
+                     area.height() - notes_h, font_, small_);
+    } else if (below) {
+        plot_.layout(QPointF(area.x(), under + 12), std::min(column, 300.0),
+                     area.bottom() - under - 12 - notes_h, font_, small_);
+    }
+    if (!plot_.rect().isEmpty()) under = std::max(under, plot_.rect().bottom());
+    const double content_w =
+        std::max(map_.right() + scale_w, plot_.rect().isEmpty() ? 0.0 : plot_.rect().right()) -
+        area.x();
+    const double notes_w = std::max(notes_min_w, content_w);
     notes_text_ = paint::wrap_text(notes, small_, notes_w);
-    notes_ = QRectF(area.x(), std::max(map_.bottom(), scale_.bottom()) + 8, notes_w,
-                    text_height(small_, notes_text_) + 4);
+    notes_ = QRectF(area.x(), under + 8, notes_w, text_height(small_, notes_text_) + 4);
     double bottom = notes_.bottom();
     if (head) {
         const double x = area.x() + std::max(column, notes_.width()) + 24;
@@ -206,7 +346,11 @@ void PatchFigure::layout(QSize size) {
             clean_area_ = QRectF(x, area.y(), w, area.height());
             corrupt_area_ = QRectF(x + w + 16, area.y(), w, area.height());
             const double side = std::min(w - label, map_side);
-            bottom = std::max(bottom, area.y() + head_title_h_ + 4 + side + label);
+            bottom = std::max(bottom, area.y() + head_title_h_ + 4 + side + strip_h_ + label);
+            double token_label = 0.0;
+            const QRectF cells = headCells(corrupt_area_, maps_->corrupt_tokens, &token_label);
+            if (strip && !cells.isEmpty())
+                strip_ = QRectF(cells.left(), cells.bottom() + 4, cells.width(), strip_h_ - 5);
         } else {  // no room for the head's maps: no note about them
             notes_text_ = paint::wrap_text(notesText(false), small_, notes_w);
             notes_.setHeight(text_height(small_, notes_text_) + 4);
@@ -218,9 +362,31 @@ void PatchFigure::layout(QSize size) {
     const double title_w =
         QFontMetricsF(figure_font(std::max(6, options_.font_px) + 5, {titleText()}, true))
             .horizontalAdvance(titleText());
-    const double content = clean_area_.isEmpty() ? std::max(notes_.right(), scale_.right() + 50)
-                                                 : corrupt_area_.right();
+    const double content = clean_area_.isEmpty()
+                               ? std::max({notes_.right(), scale_.right() + 50,
+                                           plot_.rect().isEmpty() ? 0.0 : plot_.rect().right()})
+                               : corrupt_area_.right();
     used_width_ = int(std::ceil(std::max({content + kPad, title_w + 2 * kPad + 8, 480.0})));
+}
+
+double PatchFigure::layoutLegend(QPointF top_left, double width) {
+    const QFontMetricsF sm(small_);
+    const double line = line_height(small_, legend_words_[0] + legend_words_[1]);
+    const double swatch = std::round(sm.height() * 0.9);
+    double x = top_left.x(), y = top_left.y();
+    for (int i = 0; i < 2; ++i) {
+        const double text_w =
+            std::min(sm.horizontalAdvance(legend_words_[i]) + 2, width - swatch - 6);
+        if (i > 0 && x + swatch + 6 + text_w > top_left.x() + width) {  // on a line of its own
+            x = top_left.x();
+            y += line + 4;
+        }
+        legend_swatch_[i] = QRectF(x, y + (line - swatch) / 2, swatch * 1.6, swatch);
+        legend_text_[i] = QRectF(legend_swatch_[i].right() + 6, y, text_w, line);
+        x = legend_text_[i].right() + 18;
+    }
+    legend_ = QRectF(top_left, QPointF(top_left.x() + width, y + line));
+    return legend_.height();
 }
 
 QRectF PatchFigure::cellRect(int layer, int head) const {
@@ -231,7 +397,8 @@ QRectF PatchFigure::cellRect(int layer, int head) const {
 }
 
 QPoint PatchFigure::headAt(const QPointF& pos) const {
-    if (!maps_ || cell_ <= 0 || !map_.contains(pos)) return {-1, -1};
+    if (!maps_ || cell_ <= 0) return {-1, -1};
+    if (!map_.contains(pos)) return plot_.headAt(pos);
     const int h = std::min(maps_->num_heads - 1, int((pos.x() - map_.x()) / cell_));
     const int l = std::min(maps_->num_layers - 1, int((pos.y() - map_.y()) / cell_));
     return {h, l};
@@ -240,16 +407,37 @@ QPoint PatchFigure::headAt(const QPointF& pos) const {
 QString PatchFigure::describe(int layer, int head) const {
     if (!maps_ || !cellRect(layer, head).isValid()) return {};
     const QString name = PatchText::tr("Layer %1 · head %2").arg(layer + 1).arg(head + 1);
+    const std::size_t at = std::size_t(layer) * std::size_t(maps_->num_heads) + std::size_t(head);
     const double f = maps_->fraction(layer, head);
-    const double m =
-        maps_->result.m_patched
-            .data[std::size_t(layer) * std::size_t(maps_->num_heads) + std::size_t(head)];
-    if (std::isnan(m)) return PatchText::tr("%1: not run yet").arg(name);
+    const double m = maps_->result.m_patched.data[at];
+    const double e = at < maps_->estimate.data.size() ? double(maps_->estimate.data[at])
+                                                      : std::numeric_limits<double>::quiet_NaN();
+    if (std::isnan(m)) {
+        if (!std::isnan(e))
+            return PatchText::tr("%1: not run yet; attribution estimates it restores %2")
+                .arg(name, paint::format_cell(e));
+        return PatchText::tr("%1: not run yet").arg(name);
+    }
     if (std::isnan(f))
         return PatchText::tr("%1: m = %2 (the metric is the same on both texts, so no fraction)")
             .arg(name, signed_number(m));
-    return PatchText::tr("%1: restores %2 of the metric (m = %3); click to see its attention")
-        .arg(name, paint::format_cell(f), signed_number(m));
+    if (maps_->method == PatchMethod::Attribution)
+        return PatchText::tr(
+                   "%1: attribution estimates it restores %2 of the metric (m ≈ %3); click to "
+                   "see its attention")
+            .arg(name, paint::format_cell(f), signed_number(m));
+    const QString text =
+        PatchText::tr("%1: restores %2 of the metric (m = %3); click to see its attention")
+            .arg(name, paint::format_cell(f), signed_number(m));
+    if (std::isnan(e)) return text;
+    return text + QLatin1Char(' ') +
+           PatchText::tr("(attribution estimated %1)").arg(paint::format_cell(e));
+}
+
+QString PatchFigure::describeAt(const QPointF& pos) const {
+    if (maps_ && cell_ > 0 && !map_.contains(pos)) return plot_.describe(plot_.headAt(pos));
+    const QPoint at = headAt(pos);
+    return describe(at.y(), at.x());
 }
 
 void PatchFigure::paint(QPainter* p, bool vector) const {
@@ -258,6 +446,8 @@ void PatchFigure::paint(QPainter* p, bool vector) const {
     if (!maps_ || cell_ <= 0) return;
     paintMap(p);
     paintScale(p);
+    paintLegend(p);
+    plot_.paint(p, options_, hover_, QPoint(maps_->head.head, maps_->head.layer));
     const PatchHeadMaps& h = maps_->head;
     if (!clean_area_.isEmpty()) {
         float most = 0.0f;
@@ -266,9 +456,41 @@ void PatchFigure::paint(QPainter* p, bool vector) const {
                 if (std::isfinite(v)) most = std::max(most, v);
         const QString head = PatchText::tr("layer %1 · head %2").arg(h.layer + 1).arg(h.head + 1);
         paintHeadMap(p, clean_area_, h.clean, maps_->clean_tokens,
-                     PatchText::tr("Clean text, %1").arg(head), double(most), vector);
+                     PatchText::tr("Clean text, %1").arg(head), double(most), vector, nullptr);
         paintHeadMap(p, corrupt_area_, h.corrupt, maps_->corrupt_tokens,
-                     PatchText::tr("Corrupted text, %1").arg(head), double(most), vector);
+                     PatchText::tr("Corrupted text, %1").arg(head), double(most), vector,
+                     maps_->headByPosition());
+    }
+}
+
+namespace {
+/// Thin diagonal lines across `r`: a cell that shows the attribution estimate, not yet measured.
+/// Lines rather than a pattern brush, so that SVG and PDF draw them too.
+void hatch(QPainter* p, const QRectF& r) {
+    p->save();
+    p->setClipRect(r, Qt::IntersectClip);
+    p->setPen(QPen(QColor(0x20, 0x20, 0x20, 110), 1.0));
+    const double step = 6.0;
+    for (double d = -r.height(); d < r.width(); d += step)
+        p->drawLine(QPointF(r.left() + d, r.bottom()), QPointF(r.left() + d + r.height(), r.top()));
+    p->restore();
+}
+}  // namespace
+
+void PatchFigure::paintLegend(QPainter* p) const {
+    if (legend_.isEmpty()) return;
+    const double limit = maps_->scaleLimit();
+    const QColor sample = paint::signed_color(0.6 * limit, limit);
+    p->setFont(small_);
+    for (int i = 0; i < 2; ++i) {
+        p->fillRect(legend_swatch_[i], sample);
+        if (i == 1) hatch(p, legend_swatch_[i]);
+        p->setPen(QPen(paint::kMuted, 1.0));
+        p->setBrush(Qt::NoBrush);
+        p->drawRect(legend_swatch_[i]);
+        p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+        p->drawText(legend_text_[i], Qt::AlignLeft | Qt::AlignVCenter,
+                    paint::elide(legend_words_[i], QFontMetricsF(small_), legend_text_[i].width()));
     }
 }
 
@@ -297,9 +519,11 @@ void PatchFigure::paintMap(QPainter* p) const {
     for (int l = 0; l < m.num_layers; ++l)
         for (int h = 0; h < m.num_heads; ++h) {
             const QRectF r = cellRect(l, h);
-            const double f = m.fraction(l, h);
+            bool estimated = false;
+            const double f = m.shown(l, h, &estimated);
             const QColor c = std::isnan(f) ? kNotRun : paint::signed_color(f, limit);
             p->fillRect(r, c);
+            if (estimated && !std::isnan(f)) hatch(p, r);
             if (values && !std::isnan(f)) {
                 p->setPen(text_color_on(c));
                 p->drawText(r, Qt::AlignCenter, paint::format_cell(f));
@@ -353,9 +577,24 @@ void PatchFigure::paintScale(QPainter* p) const {
     }
 }
 
+QRectF PatchFigure::headCells(const QRectF& area, const std::vector<QString>& tokens,
+                              double* label) const {
+    const auto L = int(tokens.size());
+    const QFontMetricsF sm(small_);
+    double widest = 0;
+    for (const QString& t : tokens)
+        widest = std::max(widest, sm.horizontalAdvance(visible_token(t)));
+    *label = std::min(widest + 6, std::min(90.0, area.width() * 0.3));
+    const double side =
+        std::min(area.width() - *label, area.height() - head_title_h_ - *label - strip_h_);
+    if (L <= 0 || side < 8) return {};
+    const double c = side / L;
+    return {area.x() + *label, area.y() + head_title_h_ + 4, c * L, c * L};
+}
+
 void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& map,
                                const std::vector<QString>& tokens, const QString& title, double max,
-                               bool vector) const {
+                               bool vector, const float* strip) const {
     const auto L = int(tokens.size());
     if (L <= 0 || map.numel() != std::size_t(L) * std::size_t(L)) return;
     const QFontMetricsF fm(font_), sm(small_);
@@ -363,17 +602,13 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
     p->drawText(QRectF(area.x(), area.y(), area.width(), head_title_h_),
                 Qt::AlignLeft | Qt::AlignVCenter, paint::elide(title, fm, area.width()));
-    double widest = 0;
     QString labels;  // run together, measured as drawn: Chinese in the taller CJK family
-    for (const QString& t : tokens) {
-        widest = std::max(widest, sm.horizontalAdvance(visible_token(t)));
+    for (const QString& t : tokens)
         labels += visible_token(t);
-    }
-    const double label = std::min(widest + 6, std::min(90.0, area.width() * 0.3));
-    const double side = std::min(area.width() - label, area.height() - head_title_h_ - label);
-    if (side < 8) return;
-    const double c = side / L;
-    const QRectF cells(area.x() + label, area.y() + head_title_h_ + 4, c * L, c * L);
+    double label = 0.0;
+    const QRectF cells = headCells(area, tokens, &label);
+    if (cells.isEmpty()) return;
+    const double c = cells.width() / L;
     QCPColorGradient g = make_gradient(Colormap::Viridis);  // color() is not const
     const QCPRange range(0.0, max > 0 ? max : 1.0);
     const QColor masked = masked_cell_color(Colormap::Viridis);
@@ -396,6 +631,9 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
         p->drawImage(cells, image);
         p->restore();
     }
+    if (strip)
+        paintStrip(p, QRectF(cells.left(), cells.bottom() + 4, cells.width(), strip_h_ - 5), strip,
+                   L);
     // Queries on the left, keys underneath (written downwards); every k-th when crowded.
     p->setFont(small_);
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kMuted);
@@ -407,12 +645,33 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
             QRectF(area.x(), cells.y() + (i + 0.5) * c - sm.height() / 2, label - 4, sm.height()),
             Qt::AlignRight | Qt::AlignVCenter, t);
         p->save();
-        p->translate(cells.x() + (i + 0.5) * c, cells.bottom() + 3);
+        p->translate(cells.x() + (i + 0.5) * c, cells.bottom() + (strip ? strip_h_ : 0.0) + 3);
         p->rotate(90);
         p->drawText(QRectF(0, -sm.height() / 2, label - 4, sm.height()),
                     Qt::AlignLeft | Qt::AlignVCenter, t);
         p->restore();
     }
+}
+
+void PatchFigure::paintStrip(QPainter* p, const QRectF& r, const float* values, int L) const {
+    const double limit = maps_->scaleLimit(), c = r.width() / L;
+    const QFontMetricsF sm(small_);
+    const bool numbers =
+        c >= sm.horizontalAdvance(QStringLiteral("−0.00")) + 4 && r.height() >= sm.height();
+    p->setFont(small_);
+    for (int t = 0; t < L; ++t) {
+        const QRectF cell(r.x() + t * c, r.y(), c, r.height());
+        const double v = values[t];
+        const QColor colour = std::isnan(v) ? kNotRun : paint::signed_color(v, limit);
+        p->fillRect(cell, colour);
+        if (numbers && !std::isnan(v)) {
+            p->setPen(text_color_on(colour));
+            p->drawText(cell, Qt::AlignCenter, paint::format_cell(v));
+        }
+    }
+    p->setPen(QPen(paint::kMuted, 1.0));
+    p->setBrush(Qt::NoBrush);
+    p->drawRect(r);
 }
 
 }  // namespace attnviz::ui

@@ -12,6 +12,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QStringListModel>
 #include <QVBoxLayout>
 
@@ -136,9 +137,19 @@ void PatchView::createInputs() {
     message_->setStyleSheet(QStringLiteral("color: #b2182b;"));
 }
 
-/// Run, Cancel, the sweep's progress and Export, in a row.
+/// The method, Run, Cancel, the sweep's progress and Export, in a row.
 QHBoxLayout* PatchView::createActions() {
     auto* actions = new QHBoxLayout;
+    method_label_ = new QLabel(controls_);
+    exact_ = new QRadioButton(controls_);
+    exact_->setObjectName(QStringLiteral("patchExact"));
+    exact_->setChecked(true);
+    attribution_ = new QRadioButton(controls_);
+    attribution_->setObjectName(QStringLiteral("patchAttribution"));
+    actions->addWidget(method_label_);
+    actions->addWidget(exact_);
+    actions->addWidget(attribution_);
+    actions->addSpacing(12);
     run_ = new QPushButton(controls_);
     run_->setObjectName(QStringLiteral("patchRun"));
     cancel_ = new QPushButton(controls_);
@@ -178,6 +189,7 @@ void PatchView::connectRunner() {
             [this](const models::PatchResult& r, qint64 done, qint64 total) {
                 setMaps(r, done, total, false);
             });
+    connect(runner_, &PatchRunner::estimated, this, &PatchView::showEstimate);
     connect(runner_, &PatchRunner::finished, this, &PatchView::finishSweep);
     connect(runner_, &PatchRunner::failed, this, &PatchView::failSweep);
     connect(runner_, &PatchRunner::headMapsReady, this, &PatchView::showHeadMaps);
@@ -192,7 +204,12 @@ void PatchView::showHeadAt(const QPointF& pos) {
 
 void PatchView::finishSweep(const models::PatchResult& r, qint64 done, qint64 total, bool stopped) {
     // Cancelled before the first pass ended: nothing was run, the map stays.
-    if (!r.fraction.empty()) setMaps(r, done, total, stopped);
+    if (!r.fraction.empty()) {
+        setMaps(r, done, total, stopped);
+    } else {  // out of the estimate's busy state
+        progress_->setRange(0, std::max(1, maps_ ? maps_->total : 1));
+        progress_->setValue(0);
+    }
     if (maps_ && stopped) {
         maps_->stopped = true;
         showMaps();
@@ -203,9 +220,17 @@ void PatchView::finishSweep(const models::PatchResult& r, qint64 done, qint64 to
 }
 
 void PatchView::failSweep(const QString& message) {
+    progress_->setRange(0, std::max(1, maps_ ? maps_->total : 1));
+    progress_->setValue(maps_ ? maps_->done : 0);
     run_->setEnabled(request_.has_value());
     cancel_->setEnabled(false);
     emit failed(tr("Patching failed"), message);
+}
+
+void PatchView::showEstimate(const models::AttributionPatching& estimate) {
+    if (!maps_) return;
+    maps_->setEstimate(estimate);
+    showMaps();
 }
 
 void PatchView::showHeadMaps(const PatchHeadMaps& h) {
@@ -229,10 +254,19 @@ void PatchView::retranslate() {
     target_->setToolTip(
         tr("The token the clean text predicts: a text that is one token, or a vocabulary entry"));
     distractor_->setToolTip(tr("The token it competes with"));
+    method_label_->setText(tr("Method:"));
+    exact_->setText(tr("Exact"));
+    exact_->setToolTip(
+        tr("Patch every head, one at a time, from the clean run into the corrupted run: the "
+           "attribution estimate first, each head then replaced by what its run measures"));
+    attribution_->setText(tr("Attribution (fast)"));
+    attribution_->setToolTip(
+        tr("Estimate every head at once from two forward passes and a backward pass "
+           "(attribution patching): a first-order estimate, for large models"));
     run_->setText(tr("Run"));
     run_->setToolTip(
-        tr("Patch every head, one at a time, from the clean run into the "
-           "corrupted run"));
+        tr("Patch the heads from the clean run into the corrupted run, by the "
+           "method chosen"));
     cancel_->setText(tr("Cancel"));
     export_->setText(tr("Export…"));
     export_->setToolTip(tr("The figure (PNG, SVG, PDF) or the fractions (NPY, CSV)"));
@@ -269,6 +303,8 @@ void PatchView::setModel(ModelPtr model) {
                 if (!t.empty()) vocabulary << QString::fromStdString(t);
             }
         }
+        // An exact sweep of a large model takes hundreds of passes: it starts with the estimate.
+        if (model_) setMethod(default_patch_method(model_->model->info().parameter_count));
         for (QLineEdit* e : {target_, distractor_}) {
             auto* c = new QCompleter(e);
             c->setModel(new QStringListModel(vocabulary, c));  // goes with the completer
@@ -385,17 +421,27 @@ bool PatchView::isRunning() const {
     return runner_->isRunning();
 }
 
+PatchMethod PatchView::method() const {
+    return attribution_->isChecked() ? PatchMethod::Attribution : PatchMethod::Exact;
+}
+
+void PatchView::setMethod(PatchMethod method) {
+    (method == PatchMethod::Attribution ? attribution_ : exact_)->setChecked(true);
+}
+
 bool PatchView::run() {
     if (!request_ || !model_ || isRunning()) return false;
     PatchMaps m = make_patch_maps(*model_, *request_, clean_->text(), corrupt_->text());
+    m.method = method();
     maps_ = std::move(m);
     showMaps();
-    progress_->setRange(0, maps_->total);
+    // The estimate's passes report no heads: the bar is busy until it ends.
+    progress_->setRange(0, method() == PatchMethod::Attribution ? 0 : maps_->total);
     progress_->setValue(0);
     run_->setEnabled(false);
     cancel_->setEnabled(true);
     export_->setEnabled(false);
-    runner_->start(model_, *request_);
+    runner_->start(model_, *request_, method());
     return true;
 }
 
@@ -429,10 +475,11 @@ void PatchView::showMaps() {
 
 void PatchView::hoverAt(const QPointF& pos) {
     const QPoint at = figure_->headAt(pos);
-    if (at == hover_) return;
+    const QString text = figure_->describeAt(pos);  // a dot says more than its cell
+    if (at == hover_ && text == hover_text_) return;
     hover_ = at;
+    hover_text_ = text;
     figure_->setHover(at.y(), at.x());
-    const QString text = figure_->describe(at.y(), at.x());
     map_->setToolTip(text);
     emit hovered(text);
     map_->update();

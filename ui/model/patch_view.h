@@ -1,8 +1,10 @@
-// The Patching tab: activation patching of a causal language model, one head at a time
-// (models::patch_sweep through PatchRunner).  Two sentence boxes, clean and corrupted, with
-// their tokens; the target and distractor tokens picked from the vocabulary; Run, a progress
-// bar and Cancel; the layers × heads map of the fraction restored, filling in as the sweep
-// runs; a click on a head shows its attention on both texts; the figure and the array export.
+// The Patching tab: activation patching of a causal language model (PatchRunner).  Two sentence
+// boxes, clean and corrupted, with their tokens; the target and distractor tokens picked from the
+// vocabulary; the method, Exact (models::patch_sweep, one head at a time) or Attribution (fast:
+// models::attribution_patching, every head from two passes and a backward pass); Run, a
+// progress bar and Cancel; the layers × heads map of the fraction restored: the estimate at once,
+// refined head by head by the exact sweep, with a scatter of the two; a click on a head (or its
+// dot) shows its attention on both texts; the figure and the array export.
 #pragma once
 
 #include <QWidget>
@@ -18,6 +20,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QRadioButton;
 class QCompleter;
 
 namespace attnviz::ui {
@@ -39,6 +42,9 @@ class PatchView : public QWidget {
     /// sweep as soon as that model is the tab's (at once when it is).
     void setInputs(const QString& clean, const QString& corrupt, const QString& target,
                    const QString& distractor, const QString& run_on = {});
+    /// How Run measures the heads; a new model chooses default_patch_method() of its size.
+    PatchMethod method() const;
+    void setMethod(PatchMethod method);
     /// Starts the sweep when the inputs allow it; false (nothing started) otherwise.
     bool run();
     void cancel();
@@ -68,6 +74,8 @@ class PatchView : public QWidget {
     QLabel* cleanTokensLabel() const { return clean_tokens_; }
     QLabel* corruptTokensLabel() const { return corrupt_tokens_; }
     QPushButton* runButton() const { return run_; }
+    QRadioButton* exactButton() const { return exact_; }
+    QRadioButton* attributionButton() const { return attribution_; }
     QPushButton* cancelButton() const { return cancel_; }
     QProgressBar* progressBar() const { return progress_; }
     QCompleter* targetCompleter() const;
@@ -99,6 +107,8 @@ class PatchView : public QWidget {
     void failSweep(const QString& message);
     /// The chosen head's maps arrived: drawn under the map, and headShown().
     void showHeadMaps(const PatchHeadMaps& h);
+    /// Every head's attribution estimate arrived: the map shows it where nothing is measured.
+    void showEstimate(const models::AttributionPatching& estimate);
 
     void retranslate();
     /// Tokenizes both texts and resolves both tokens: the token lists, the message, Run.
@@ -114,10 +124,13 @@ class PatchView : public QWidget {
     QLabel *target_id_, *distractor_id_;
     QLabel *clean_tokens_, *corrupt_tokens_, *message_;
     QPushButton *run_, *cancel_, *export_;
+    QLabel* method_label_;
+    QRadioButton *exact_, *attribution_;
     QProgressBar* progress_;
     FigureCanvas* map_;
     PatchFigure* figure_;  ///< map_'s
     QPoint hover_{-1, -1};
+    QString hover_text_;  ///< what the hovered cell or dot says
     /// Shows maps_ (or nothing) in the map, laid out again.
     void showMaps();
     void hoverAt(const QPointF& pos);

@@ -16,6 +16,8 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/error_text.h"
 #include "ui/document/attention_document.h"
+#include "ui/model/circuits_view.h"
+#include "ui/model/dla_view.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/positions_view.h"
 #include "ui/settings/app_settings.h"
@@ -155,6 +157,10 @@ void FigureExports::exportFigureDialog() {
         return window_->views()->patchView()->exportDialog();
     if (window_->views()->currentTab() == ViewTabs::PositionsTab)
         return window_->views()->positionsView()->exportDialog();
+    if (window_->views()->currentTab() == ViewTabs::CircuitsTab)
+        return window_->views()->circuitsView()->exportDialog();
+    if (window_->views()->currentTab() == ViewTabs::DlaTab)
+        return window_->views()->dlaView()->exportDialog();
     if (!window_->compute()->latest()) {
         window_->showError(tr("Cannot export"), tr("There is no figure yet."));
         return;
@@ -221,6 +227,10 @@ void FigureExports::exportWeightsDialog() {
 void FigureExports::copyFigure() {
     if (window_->views()->currentTab() == ViewTabs::PatchTab)
         return window_->views()->patchView()->copyFigure();
+    if (window_->views()->currentTab() == ViewTabs::CircuitsTab)
+        return window_->views()->circuitsView()->copyFigure();
+    if (window_->views()->currentTab() == ViewTabs::DlaTab)
+        return window_->views()->dlaView()->copyFigure();
     const SnapshotPtr snapshot = window_->compute()->latest();
     if (!snapshot) return;
     FigureOptions options = window_->currentFigureOptions();

@@ -21,6 +21,8 @@
 #include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
 #include "ui/model/atlas_view.h"
+#include "ui/model/circuits_view.h"
+#include "ui/model/dla_view.h"
 #include "ui/model/lens_view.h"
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
@@ -31,8 +33,8 @@
 namespace attnviz::ui {
 
 namespace {
-const char* const kTabNames[] = {"grid",  "steps", "lines", "statistics", "compare",
-                                 "model", "atlas", "lens",  "patch",      "positions"};
+const char* const kTabNames[] = {"grid",  "steps", "lines", "statistics", "compare",  "model",
+                                 "atlas", "lens",  "patch", "positions",  "circuits", "dla"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -145,6 +147,10 @@ QTabWidget* ViewTabs::createTabs() {
     tabs_->addTab(patch_, QString());
     positions_ = new PositionsView(doc_, tabs_);
     tabs_->addTab(positions_, QString());
+    circuits_ = new CircuitsView(tabs_);
+    tabs_->addTab(circuits_, QString());
+    dla_ = new DlaView(tabs_);
+    tabs_->addTab(dla_, QString());
     return tabs_;
 }
 
@@ -190,6 +196,10 @@ void ViewTabs::connectViews() {
     connect(positions_, &PositionsView::hovered, this, &ViewTabs::hovered);
     connect(positions_, &PositionsView::failed, this, &ViewTabs::failed);
     connect(positions_, &PositionsView::fullMapRequested, this, &ViewTabs::sourcedFullMapRequested);
+    connect(circuits_, &CircuitsView::hovered, this, &ViewTabs::hovered);
+    connect(circuits_, &CircuitsView::failed, this, &ViewTabs::failed);
+    connect(dla_, &DlaView::hovered, this, &ViewTabs::hovered);
+    connect(dla_, &DlaView::failed, this, &ViewTabs::failed);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, &ViewTabs::followCurrentTab);
@@ -312,6 +322,19 @@ void ViewTabs::retranslate() {
                              tr("Where attention goes over a whole text, however long: the "
                                 "attention each position receives, for every head"));
     }
+    if (tabs_->count() > CircuitsTab) {
+        tabs_->setTabText(CircuitsTab, tr("Circuits"));
+        tabs_->setTabToolTip(CircuitsTab,
+                             tr("Which heads work together: composition and copying scores from "
+                                "the weights alone (Elhage et al. 2021)"));
+    }
+    if (tabs_->count() > DlaTab) {
+        tabs_->setTabText(DlaTab, tr("Who Writes"));
+        tabs_->setTabToolTip(DlaTab,
+                             tr("Who writes the answer: direct logit attribution splits the "
+                                "logit of the next token into what each head, MLP and the "
+                                "embeddings wrote into the residual stream"));
+    }
     banner_close_->setToolTip(tr("Hide the explanation"));
     banner_note_->setText(
         tr("The explanation is about the example's text; the text is now your "
@@ -424,6 +447,16 @@ void ViewTabs::refreshViews(int only) {
     if (wants(PatchTab))
         patch_->setModel(snapshot_ && snapshot_->model ? find_model(snapshot_->model->folder)
                                                        : nullptr);
+    if (wants(CircuitsTab)) {
+        circuits_->setSnapshot(snapshot_);
+        circuits_->setModel(snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
+                                ? find_model(snapshot_->model->folder)
+                                : nullptr);
+    }
+    if (wants(DlaTab))
+        dla_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
+                                       ? find_model(snapshot_->model->folder)
+                                       : nullptr);
     if (wants(LinesTab)) lines_->setSnapshot(snapshot_);
     if (wants(CompareTab)) compare_->setSnapshot(snapshot_);
     if (wants(StatisticsTab)) refreshStatistics();
@@ -486,6 +519,8 @@ void ViewTabs::setPresentation(int font_px) {
     lines_->setFont(f);
     compare_->setFont(f);
     lens_->setFont(f);
+    circuits_->setFont(f);
+    dla_->setFont(f);
     banner_text_->setFont(f);
     QFont bold = f;
     bold.setBold(true);

@@ -34,6 +34,8 @@ class AtlasView;
 class LensView;
 class PatchView;
 class PositionsView;
+class CircuitsView;
+class DlaView;
 struct SnapshotStatistics;
 
 class ViewTabs : public QWidget {
@@ -49,7 +51,9 @@ class ViewTabs : public QWidget {
         AtlasTab,
         LensTab,
         PatchTab,
-        PositionsTab
+        PositionsTab,
+        CircuitsTab,
+        DlaTab
     };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
@@ -88,6 +92,8 @@ class ViewTabs : public QWidget {
     LensView* lensView() const { return lens_; }
     PatchView* patchView() const { return patch_; }
     PositionsView* positionsView() const { return positions_; }
+    CircuitsView* circuitsView() const { return circuits_; }
+    DlaView* dlaView() const { return dla_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
     StatisticsView* statistics() const { return stats_; }
@@ -168,6 +174,8 @@ class ViewTabs : public QWidget {
     LensView* lens_ = nullptr;
     PatchView* patch_ = nullptr;
     PositionsView* positions_ = nullptr;
+    CircuitsView* circuits_ = nullptr;
+    DlaView* dla_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;

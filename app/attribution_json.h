@@ -1,0 +1,20 @@
+// `attnviz attribute --out-json`'s document, written in one place for both front doors that
+// give it: `attnviz attribute` and `attnviz export --view dla --out F.json`.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "engine/models/attribution.h"
+#include "engine/models/gradient_attribution.h"
+#include "engine/models/model_folder.h"
+
+namespace attnviz::cli {
+
+/// position (from 1), target and distractor ({id, token}), total, constant, embeddings,
+/// norm_scale, heads [layers][heads], attention_bias and mlps [layers] (null where the model has
+/// none), and the saliency's fields (null without `saliency`), one line.
+std::string attribution_json(const models::OpenedModel& m, const models::LogitAttribution& a,
+                             const std::optional<models::Saliency>& saliency = std::nullopt);
+
+}  // namespace attnviz::cli

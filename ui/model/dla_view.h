@@ -1,0 +1,124 @@
+// The "Who writes the answer" tab: direct logit attribution (models::attribute_logit) of the
+// window's text on the model that is its source.  The token in focus (default: the last one),
+// the target token (default: the model's top prediction there) and an optional distractor (a
+// logit difference); the attribution runs in a BackgroundJob whenever they or the text change
+// while the tab is shown, and DlaFigure draws it at the tab's size; hovering a head lists its
+// share by source token.  A model without a causal head, or a post-norm one, is explained.
+#pragma once
+
+#include <QWidget>
+
+#include <optional>
+
+#include "ui/compute/attention_snapshot.h"
+#include "ui/compute/background_job.h"
+#include "ui/compute/model_store.h"
+#include "ui/model/dla_figure.h"
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QTimer;
+
+namespace attnviz::ui {
+
+class FigureCanvas;
+
+class DlaView : public QWidget {
+    Q_OBJECT
+  public:
+    explicit DlaView(QWidget* parent = nullptr);
+    ~DlaView() override;
+
+    /// The window's latest pass and the model it ran (null: no model is the source).  While
+    /// the tab is shown the attribution follows; hidden, it waits until it is shown.
+    void setSource(SnapshotPtr snapshot, ModelPtr model);
+    ModelPtr model() const { return model_; }
+
+    /// Starts the attribution now when the inputs allow it; false (nothing started) otherwise.
+    bool run();
+    bool isRunning() const { return job_.isRunning(); }
+    /// What the figure shows (null before the first attribution of this source).
+    const DlaResult* result() const { return result_ ? &*result_ : nullptr; }
+    const DlaFigure& figure() const { return *figure_; }
+    /// What hovering a cell says (column: a head from 0, DlaFigure::kBiasColumn, kMlpColumn).
+    QString describe(int layer, int column) const { return figure_->describe(layer, column); }
+    /// The centre of a cell in canvas(), for the mouse; a null point when there is none.
+    QPoint cellCentre(int layer, int column) const;
+
+    /// Writes the figure (.png, .svg, .pdf) or the numbers (.csv) to `path`; false and
+    /// failed() on an error (nothing written).
+    bool exportTo(const QString& path);
+    /// Asks for a file and exportTo() it.
+    void exportDialog();
+    /// The figure on the clipboard, as an image; failed() when there is none.
+    void copyFigure();
+
+    FigureCanvas* canvas() const { return canvas_; }
+    QComboBox* positionCombo() const { return position_; }
+    QLineEdit* targetEdit() const { return target_; }
+    QLineEdit* distractorEdit() const { return distractor_; }
+    QLabel* targetIdLabel() const { return target_id_; }
+    QLabel* messageLabel() const { return message_; }
+    QLabel* placeholderLabel() const { return placeholder_; }
+    QPushButton* exportButton() const { return export_; }
+
+  signals:
+    void hovered(const QString& text);
+    void failed(const QString& title, const QString& text);
+    /// An attribution arrived and is drawn.
+    void attributed();
+
+  protected:
+    void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+  private:
+    // The constructor's steps, in order.
+    QWidget* createControls();
+    void connectControls();
+    // What the boxes, the job and the canvas ask.
+    /// The position combo follows the text: its pieces, the choice kept while it exists.
+    void fillPositions();
+    /// Resolves the boxes into request_: the ids, the message; runs (soon) when they resolve.
+    void check();
+    /// Runs when shown (at once, or after the typing pause `delay_ms`), else when next shown.
+    void schedule(int delay_ms);
+    void showResult(DlaResult result);
+    void showFailure(const QString& message);
+    void hoverAt(const QPointF& pos);
+    void relayout();
+    void retranslate();
+    /// The placeholder's sentence, or the controls and the figure.
+    void showAvailability();
+
+    ModelPtr model_;
+    SnapshotPtr snapshot_;
+    QString unavailable_;  ///< dla_unavailable(model_), or why there is no model
+    BackgroundJob job_;
+    std::optional<DlaRequest> request_;  ///< what the boxes resolve to; empty: they do not
+    std::optional<DlaResult> result_;
+    /// What the last run() attributed: the text's pieces and the request.
+    struct Ran {
+        std::vector<std::int64_t> ids;
+        DlaRequest request;
+        bool operator==(const Ran&) const = default;
+    };
+    std::optional<Ran> ran_;
+    int chosen_ = -1;       ///< the piece chosen in the combo (from 0); -1: the default
+    bool waiting_ = false;  ///< request_ changed while hidden: run when shown
+    QLabel* placeholder_;
+    QWidget* controls_;
+    QLabel *position_label_, *target_label_, *distractor_label_;
+    QComboBox* position_;
+    QLineEdit *target_, *distractor_;
+    QLabel *target_id_, *distractor_id_, *message_, *note_;
+    QPushButton* export_;
+    QTimer* typing_;
+    FigureCanvas* canvas_;
+    DlaFigure* figure_;  ///< canvas_'s
+    QPoint hover_{-1, -1};
+};
+
+}  // namespace attnviz::ui
