@@ -11,6 +11,7 @@
 
 #include "app/attribution_json.h"
 #include "app/commands.h"
+#include "app/saliency_spec.h"
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/json_writer.h"
@@ -28,9 +29,6 @@ using Index = std::int64_t;
 /// Logits and their parts: 7 significant digits, about a float's precision.
 constexpr io::json::Format kReal = io::json::Format::general(7);
 
-/// The most integrated-gradients steps --saliency takes: each is a pass forwards and back.
-constexpr Index kMaxSaliencySteps = 4096;
-
 struct AttributeOptions {
     std::string folder, text, target, out_json, out_npy, out_grads;
     std::optional<std::string> distractor, saliency;
@@ -38,21 +36,6 @@ struct AttributeOptions {
     MemoryOptions memory;
     int threads = 1;
 };
-
-/// --saliency grad-input|ig:N as models::saliency's steps: 0 for gradient × input, N for
-/// integrated gradients.
-Index saliency_steps(const std::string& spec) {
-    if (spec == "grad-input") return 0;
-    const std::string_view n = std::string_view(spec).substr(spec.rfind(':') + 1);
-    Index steps = 0;
-    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), steps);
-    if (spec.starts_with("ig:") && !n.empty() && ec == std::errc() && end == n.data() + n.size() &&
-        steps >= 1 && steps <= kMaxSaliencySteps)
-        return steps;
-    throw UsageError("--saliency " + spec +
-                     ": expected grad-input, or ig:N for integrated gradients over N steps (1 to " +
-                     std::to_string(kMaxSaliencySteps) + ")");
-}
 
 void write_token(io::json::Writer& w, const text::HfTokenizer& t, Index id) {
     const std::string s = t.id_to_token(id);
@@ -96,18 +79,58 @@ void write_saliency(io::json::Writer& w, const std::optional<models::Saliency>& 
 
 }  // namespace
 
+Index saliency_steps(const std::string& spec) {
+    if (spec == "grad-input") return 0;
+    const std::string_view n = std::string_view(spec).substr(spec.rfind(':') + 1);
+    Index steps = 0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), steps);
+    if (spec.starts_with("ig:") && !n.empty() && ec == std::errc() && end == n.data() + n.size() &&
+        steps >= 1 && steps <= kMaxSaliencySteps)
+        return steps;
+    throw UsageError("--saliency " + spec +
+                     ": expected grad-input, or ig:N for integrated gradients over N steps (1 to " +
+                     std::to_string(kMaxSaliencySteps) + ")");
+}
+
+models::GradientMetric gradient_metric(const models::LogitTarget& what) {
+    models::GradientMetric metric;
+    metric.kind = what.distractor ? models::GradientMetric::Kind::LogitDifference
+                                  : models::GradientMetric::Kind::Logit;
+    metric.position = what.position;
+    metric.target = what.target;
+    metric.distractor = what.distractor.value_or(0);
+    return metric;
+}
+
+namespace {
+/// position, target, distractor: what both documents begin with.
+void write_what(io::json::Writer& w, const models::OpenedModel& m,
+                const models::LogitTarget& what) {
+    w.begin_object().member("position", what.position + 1);
+    w.key("target");
+    write_token(w, m.tokenizer, what.target);
+    w.key("distractor");
+    if (what.distractor)
+        write_token(w, m.tokenizer, *what.distractor);
+    else
+        w.value(nullptr);
+}
+}  // namespace
+
+std::string saliency_json(const models::OpenedModel& m, const models::LogitTarget& what,
+                          const models::Saliency& saliency) {
+    io::json::Writer w;
+    write_what(w, m, what);
+    w.member("total", saliency.metric, kReal);
+    write_saliency(w, saliency);
+    return w.end_object().take() + "\n";
+}
+
 std::string attribution_json(const models::OpenedModel& m, const models::LogitAttribution& a,
                              const std::optional<models::Saliency>& saliency) {
     const models::ModelInfo& info = m.model->info();
     io::json::Writer w;
-    w.begin_object().member("position", a.what.position + 1);
-    w.key("target");
-    write_token(w, m.tokenizer, a.what.target);
-    w.key("distractor");
-    if (a.what.distractor)
-        write_token(w, m.tokenizer, *a.what.distractor);
-    else
-        w.value(nullptr);
+    write_what(w, m, a.what);
     w.member("total", a.total, kReal)
         .member("constant", a.constant, kReal)
         .member("embeddings", a.embeddings, kReal)
@@ -144,17 +167,6 @@ Tensor gradients_by_head(const Tensor& g, Index heads, Index head_dim) {
                 std::copy_n(g.ptr() + ((l * tokens + t) * heads + h) * head_dim, head_dim,
                             out.ptr() + ((l * heads + h) * tokens + t) * head_dim);
     return out;
-}
-
-/// The metric `total` is: logit(target), or logit(target) - logit(distractor), at the position.
-models::GradientMetric gradient_metric(const models::LogitTarget& what) {
-    models::GradientMetric metric;
-    metric.kind = what.distractor ? models::GradientMetric::Kind::LogitDifference
-                                  : models::GradientMetric::Kind::Logit;
-    metric.position = what.position;
-    metric.target = what.target;
-    metric.distractor = what.distractor.value_or(0);
-    return metric;
 }
 
 int attribute(const AttributeOptions& o) {

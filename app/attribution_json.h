@@ -1,5 +1,6 @@
 // `attnviz attribute --out-json`'s document, written in one place for both front doors that
-// give it: `attnviz attribute` and `attnviz export --view dla --out F.json`.
+// give it: `attnviz attribute` and `attnviz export --view dla --out F.json` (and its saliency
+// part for `attnviz export --view saliency --out F.json`).
 #pragma once
 
 #include <optional>
@@ -16,5 +17,10 @@ namespace attnviz::cli {
 /// none), and the saliency's fields (null without `saliency`), one line.
 std::string attribution_json(const models::OpenedModel& m, const models::LogitAttribution& a,
                              const std::optional<models::Saliency>& saliency = std::nullopt);
+
+/// position (from 1), target, distractor, total (the metric) and the saliency's fields, with
+/// the keys and numbers of attribution_json(), one line.
+std::string saliency_json(const models::OpenedModel& m, const models::LogitTarget& what,
+                          const models::Saliency& saliency);
 
 }  // namespace attnviz::cli

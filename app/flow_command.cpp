@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "app/commands.h"
+#include "app/flow_json.h"
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/json_writer.h"
@@ -14,29 +15,16 @@
 namespace attnviz::cli {
 
 namespace {
-
-using Index = std::int64_t;
-
 /// Importances: 6 significant digits, about a float's precision.
 constexpr io::json::Format kImportance = io::json::Format::general(6);
-constexpr double kDefaultThreshold = 0.04;
-
-struct FlowCommandOptions {
-    std::string folder, text, out_json;
-    std::optional<Index> position;  ///< from 1; negative: from the end
-    double threshold = kDefaultThreshold;
-    bool per_head = false;
-    std::string distance = "l1";
-    MemoryOptions memory;
-    int threads = 1;
-};
 
 void write_node(io::json::Writer& w, const models::FlowNode& n) {
     w.begin_array().value(n.layer).value(n.position + 1).end_array();
 }
+}  // namespace
 
-std::string graph_json(const models::EncodedText& e, const models::InformationFlow& flow,
-                       const models::FlowGraph& g) {
+std::string flow_graph_json(const std::vector<std::string>& tokens,
+                            const models::InformationFlow& flow, const models::FlowGraph& g) {
     io::json::Writer w;
     w.begin_object()
         .member("position", g.position + 1)
@@ -45,7 +33,7 @@ std::string graph_json(const models::EncodedText& e, const models::InformationFl
         .member("per_head", flow.per_head)
         .member("layers", flow.layers);
     w.key("tokens").begin_array();
-    for (const std::string& t : e.encoding.text)
+    for (const std::string& t : tokens)
         w.value(t);
     w.end_array();
     w.key("nodes").begin_array();
@@ -70,6 +58,22 @@ std::string graph_json(const models::EncodedText& e, const models::InformationFl
     w.end_array();
     return w.end_object().take() + "\n";
 }
+
+namespace {
+
+using Index = std::int64_t;
+
+constexpr double kDefaultThreshold = 0.04;
+
+struct FlowCommandOptions {
+    std::string folder, text, out_json;
+    std::optional<Index> position;  ///< from 1; negative: from the end
+    double threshold = kDefaultThreshold;
+    bool per_head = false;
+    std::string distance = "l1";
+    MemoryOptions memory;
+    int threads = 1;
+};
 
 int flow(const FlowCommandOptions& o) {
     require_output_folder(o.out_json, "--out-json");
@@ -98,7 +102,8 @@ int flow(const FlowCommandOptions& o) {
                              L, o.memory);
     // A post-norm model is refused with a DataError: the folder's problem, not the command's.
     const models::InformationFlow flow = models::information_flow(*m.model, e.input, options);
-    const std::string js = graph_json(e, flow, models::flow_graph(flow, at, o.threshold));
+    const std::string js =
+        flow_graph_json(e.encoding.text, flow, models::flow_graph(flow, at, o.threshold));
     io::write_file_atomically(o.out_json, js);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/commands.h"
+#include "app/qk_json.h"
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/json_writer.h"
@@ -55,6 +56,8 @@ void write_side(io::json::Writer& w, const std::vector<models::QkTerm>& terms,
             .end_object();
     w.end_array();
 }
+
+}  // namespace
 
 std::string qk_json(const models::OpenedModel& m, const models::ModelInput& input,
                     const models::QkAttribution& a, std::optional<Index> top) {
@@ -109,6 +112,8 @@ std::string qk_json(const models::OpenedModel& m, const models::ModelInput& inpu
     }
     return w.end_object().take() + "\n";
 }
+
+namespace {
 
 int qk(const QkOptions& o) {
     require_output_folder(o.out_json, "--out-json");

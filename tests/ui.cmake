@@ -149,3 +149,12 @@ if(TARGET attnviz_ui)
     attnviz_add_test(ui_circuits_test ui_circuits_test.cpp LIBS attnviz_ui GUI)
     add_dependencies(ui_circuits_test attnviz)
 endif()
+
+# The Flow tab (issue 38): the graph against models::flow_graph on attn-only-2l, the threshold
+# slider redrawing without a pass, a click on a token's dot, an edge's hover text, a post-norm
+# BERT refused, the layout in English and Chinese, and `attnviz export --view flow` against
+# `attnviz flow --out-json`.
+if(TARGET attnviz_ui)
+    attnviz_add_test(ui_flow_test ui_flow_test.cpp support/text_layout.cpp LIBS attnviz_ui GUI)
+    add_dependencies(ui_flow_test attnviz)
+endif()

@@ -1,5 +1,5 @@
 // Every figure kind (grid, mean, head, steps, lines, compare, model, atlas, lens, predictions,
-// patch, positions, full map, dla, circuits), in English and Chinese, at the export's default
+// patch, positions, full map, dla, circuits, flow), in English and Chinese, at the export's default
 // size and at 1280×800 (issue 35): every text item lies inside the canvas and no two overlap.
 // Each figure is drawn by the code the exports use (render/figure_export.h) on a device that
 // records its text (support/text_layout.h), fed by every built-in example's session: the demo
@@ -40,6 +40,7 @@
 #include "ui/model/atlas_view.h"
 #include "ui/model/circuits_figure.h"
 #include "ui/model/dla_figure.h"
+#include "ui/model/flow_figure.h"
 #include "ui/model/patch_figure.h"
 #include "ui/model/positions_view.h"
 #include "ui/model/predictions_figure.h"
@@ -314,6 +315,23 @@ void draw_dla(const AttentionDocument& doc, QSize size, std::vector<Drawn>* out)
     out->push_back(draw_painted(QStringLiteral("dla"), figure, size));
 }
 
+/// The Flow tab's figure of the document's text, to the prediction at its last token, at a
+/// threshold low enough for many lines; nothing for a post-norm model.
+void draw_flow(const AttentionDocument& doc, QSize size, std::vector<Drawn>* out) {
+    const ModelPtr m = open_model(doc.computeConfig().model_folder);
+    if (!flow_unavailable(*m).isEmpty()) return;
+    const models::EncodedText e = encode_model_text(*m, doc.computeConfig());
+    const FlowData data = compute_flow(*m, e, doc.computeConfig().text_a, false, threads());
+    const models::FlowGraph graph =
+        models::flow_graph(data.flow, default_trace_piece(e.encoding, *m), 0.02);
+    FigureOptions options;
+    options.font_px = ExportOptions{}.font_size;  // attnviz export's
+    FlowFigure figure;
+    figure.setData(&data, &graph);
+    figure.setOptions(options);
+    out->push_back(draw_painted(QStringLiteral("flow"), figure, size));
+}
+
 /// The Circuits tab's figure of the example's model, from its weights (K and V).
 void draw_circuits(const QString& folder, QSize size, std::vector<Drawn>* out) {
     const ModelPtr m = open_model(folder);
@@ -350,9 +368,9 @@ class FigureTextTest : public QObject {
     /// Every kind was drawn, in both languages, when every row ran (not under a filter).
     void cleanupTestCase() {
         if (rows_ == 0 || rows_run_ != rows_) return;
-        const QStringList kinds{"grid",    "mean",      "head",     "steps", "lines",
-                                "compare", "model",     "atlas",    "lens",  "predictions",
-                                "patch",   "positions", "full map", "dla",   "circuits"};
+        const QStringList kinds{
+            "grid", "mean",        "head",  "steps",     "lines",    "compare", "model",    "atlas",
+            "lens", "predictions", "patch", "positions", "full map", "dla",     "circuits", "flow"};
         for (const char* language : {"en", "zh_CN"})
             for (const QString& kind : kinds)
                 QVERIFY2(kinds_drawn_.contains(QLatin1String(language) + QLatin1Char('/') + kind),
@@ -437,6 +455,7 @@ class FigureTextTest : public QObject {
             draw_positions(doc, size, &drawn);
             if (QTest::currentTestFailed()) return;
             if (!doc.computeConfig().usesMaps()) draw_dla(doc, size, &drawn);
+            if (!doc.computeConfig().usesMaps()) draw_flow(doc, size, &drawn);
             if (!doc.computeConfig().usesMaps())
                 draw_circuits(doc.computeConfig().model_folder, size, &drawn);
         }

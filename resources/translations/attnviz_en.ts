@@ -649,7 +649,7 @@
         <translation>%1 is a masked language model: direct logit attribution reads the next-token logit of a causal model.</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+77"/>
         <source>Who writes the answer: direct logit attribution</source>
         <translation>Who writes the answer: direct logit attribution</translation>
     </message>
@@ -1350,7 +1350,7 @@
         <translation>--view lens needs --model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+110"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+111"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 needs a model: maps read from a file hold only its result</translation>
     </message>
@@ -1435,7 +1435,7 @@
         <translation>--clean, --corrupt, --target, --distractor, --position and --method need --view patch</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+21"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+23"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step and --focus need --view steps</translation>
     </message>
@@ -1465,12 +1465,12 @@
         <translation>--focus-to needs --view model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="-10"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits or dla, not &apos;%1&apos;</source>
-        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits or dla, not &apos;%1&apos;</translation>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="-12"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits, dla, why, flow or saliency, not &apos;%1&apos;</source>
+        <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits, dla, why, flow or saliency, not &apos;%1&apos;</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>--focus needs --step N</source>
         <translation>--focus needs --step N</translation>
     </message>
@@ -1532,8 +1532,15 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="+34"/>
         <source>--clean, --corrupt and --method need --view patch</source>
         <translation>--clean, --corrupt and --method need --view patch</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="+57"/>
+        <source>--saliency needs --view saliency</source>
+        <translation>--saliency needs --view saliency</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_circuits_options.cpp" line="+19"/>
@@ -1569,6 +1576,242 @@
         <location line="+52"/>
         <source>--composition and --rope-offset need --view circuits</source>
         <translation>--composition and --rope-offset need --view circuits</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="-66"/>
+        <source>--ablate does not apply to --view saliency</source>
+        <translation>--ablate does not apply to --view saliency</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--generate does not apply to --view saliency</source>
+        <translation>--generate does not apply to --view saliency</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view saliency needs --model</source>
+        <translation>--view saliency needs --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view saliency needs --text</source>
+        <translation>--view saliency needs --text</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view saliency reads --text, not --tokens, --text2 or --layer</source>
+        <translation>--view saliency reads --text, not --tokens, --text2 or --layer</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_flow_options.cpp" line="+24"/>
+        <source>--ablate does not apply to --view flow</source>
+        <translation>--ablate does not apply to --view flow</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--generate does not apply to --view flow</source>
+        <translation>--generate does not apply to --view flow</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view flow needs --model</source>
+        <translation>--view flow needs --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view flow needs --text</source>
+        <translation>--view flow needs --text</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view flow reads --text, not --tokens, --text2 or --layer</source>
+        <translation>--view flow reads --text, not --tokens, --text2 or --layer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--clean, --corrupt, --target, --distractor and --method do not apply to --view flow</source>
+        <translation>--clean, --corrupt, --target, --distractor and --method do not apply to --view flow</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>--threshold must be more than 0: every edge of importance 0 would reach the prediction</source>
+        <translation>--threshold must be more than 0: every edge of importance 0 would reach the prediction</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>--threshold and --per-head need --view flow</source>
+        <translation>--threshold and --per-head need --view flow</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_why_options.cpp" line="+20"/>
+        <source>--ablate does not apply to --view why</source>
+        <translation>--ablate does not apply to --view why</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--generate does not apply to --view why</source>
+        <translation>--generate does not apply to --view why</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view why needs --model</source>
+        <translation>--view why needs --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view why needs --text</source>
+        <translation>--view why needs --text</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view why needs --head L.H, --query I and --key J</source>
+        <translation>--view why needs --head L.H, --query I and --key J</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view why reads --text, not --tokens, --text2 or --layer</source>
+        <translation>--view why reads --text, not --tokens, --text2 or --layer</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>--head takes one head (L.H, from 1)</source>
+        <translation>--head takes one head (L.H, from 1)</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>--head, --query, --key and --top need --view why</source>
+        <translation>--head, --query, --key and --top need --view why</translation>
+    </message>
+</context>
+<context>
+    <name>FlowFigure</name>
+    <message>
+        <location filename="../../ui/model/flow_figure.cpp" line="+43"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1 is a post-norm model: a norm sits between its blocks, so a block&apos;s output is no sum of the terms it read, and no term&apos;s share of it can be measured. Information flow needs a pre-norm model (GPT-2, Llama, Qwen).</source>
+        <translation>%1 is a post-norm model: a norm sits between its blocks, so a block&apos;s output is no sum of the terms it read, and no term&apos;s share of it can be measured. Information flow needs a pre-norm model (GPT-2, Llama, Qwen).</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+93"/>
+        <source>Embeddings</source>
+        <translation>Embeddings</translation>
+    </message>
+    <message>
+        <location line="-92"/>
+        <source>Layer %1</source>
+        <translation>Layer %1</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+91"/>
+        <source>Layer %1 · attention</source>
+        <translation>Layer %1 · attention</translation>
+    </message>
+    <message>
+        <location line="-90"/>
+        <source>Layer %1 · MLP</source>
+        <translation>Layer %1 · MLP</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Information flow</source>
+        <translation>Information flow</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Information flow to the prediction after token %1 %2</source>
+        <translation>Information flow to the prediction after token %1 %2</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>per head</source>
+        <translation>per head</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>heads summed per token</source>
+        <translation>heads summed per token</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · “%2” · edges of importance ≥ %3 · %4</source>
+        <translation>%1 · “%2” · edges of importance ≥ %3 · %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Each line is a term of a block&apos;s output: what a token brings through the attention, the MLP&apos;s output, or the stream carried on. Its width is its importance, its share of the sum (Ferrando &amp; Voita 2024); the graph keeps every line at or above the threshold that reaches the prediction. Click a token&apos;s dot to explain its prediction, a line to see its head&apos;s map.</source>
+        <translation>Each line is a term of a block&apos;s output: what a token brings through the attention, the MLP&apos;s output, or the stream carried on. Its width is its importance, its share of the sum (Ferrando &amp; Voita 2024); the graph keeps every line at or above the threshold that reaches the prediction. Click a token&apos;s dot to explain its prediction, a line to see its head&apos;s map.</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <location line="+25"/>
+        <location line="+168"/>
+        <source>Attention</source>
+        <translation>Attention</translation>
+    </message>
+    <message>
+        <location line="-192"/>
+        <location line="+194"/>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <location line="-193"/>
+        <location line="+194"/>
+        <source>Residual</source>
+        <translation>Residual</translation>
+    </message>
+    <message>
+        <location line="-193"/>
+        <location line="+22"/>
+        <location line="+185"/>
+        <source>The prediction</source>
+        <translation>The prediction</translation>
+    </message>
+    <message>
+        <location line="-80"/>
+        <source>token %1 %2</source>
+        <translation>token %1 %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>L%1H%2 · %3 → %4, layer %5: importance %6</source>
+        <translation>L%1H%2 · %3 → %4, layer %5: importance %6</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Attention · %1 → %2, layer %3: importance %4</source>
+        <translation>Attention · %1 → %2, layer %3: importance %4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>MLP · %1, layer %2: importance %3</source>
+        <translation>MLP · %1, layer %2: importance %3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Residual · %1, %2 → %3: importance %4</source>
+        <translation>Residual · %1, %2 → %3: importance %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Token %1 %2 · %3</source>
+        <translation>Token %1 %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Click: the flow to the prediction after it</source>
+        <translation>Click: the flow to the prediction after it</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>H%1</source>
+        <translation>H%1</translation>
     </message>
 </context>
 <context>
@@ -2739,6 +2982,85 @@
     </message>
 </context>
 <context>
+    <name>SaliencyFigure</name>
+    <message>
+        <location filename="../../ui/model/saliency_figure.cpp" line="+30"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>integrated gradients, %n steps</source>
+        <translation>
+            <numerusform>integrated gradients, %n step</numerusform>
+            <numerusform>integrated gradients, %n steps</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>gradient × input</source>
+        <translation>gradient × input</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>logit %1</source>
+        <translation>logit %1</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>logit %1 − logit %2</source>
+        <translation>logit %1 − logit %2</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>Σ = %1 (the total is %2: gradient × input need not add up to it)</source>
+        <translation>Σ = %1 (the total is %2: gradient × input need not add up to it)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Σ = %1 of total − baseline = %2 (gap %3%)</source>
+        <translation>Σ = %1 of total − baseline = %2 (gap %3%)</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This model has rotary positions, so the baseline is the all-zero input, where every RMSNorm rescales its input: the metric changes over many orders of magnitude near it, and no step count resolves that. A large gap here is expected, not an error.</source>
+        <translation>This model has rotary positions, so the baseline is the all-zero input, where every RMSNorm rescales its input: the metric changes over many orders of magnitude near it, and no step count resolves that. A large gap here is expected, not an error.</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Integrated gradients add up to the total minus the baseline (the token embeddings zeroed, the positions kept) up to the error of the %n-step rule; more steps close the gap.</source>
+        <translation>
+            <numerusform>Integrated gradients add up to the total minus the baseline (the token embeddings zeroed, the positions kept) up to the error of the %n-step rule; more steps close the gap.</numerusform>
+            <numerusform>Integrated gradients add up to the total minus the baseline (the token embeddings zeroed, the positions kept) up to the error of the %n-step rule; more steps close the gap.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Saliency of the input tokens</source>
+        <translation>Saliency of the input tokens</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saliency of %1 at %2 %3: %4</source>
+        <translation>Saliency of %1 at %2 %3: %4</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 · “%2”</source>
+        <translation>%1 · “%2”</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Each box is one input token&apos;s share of the prediction, read from the gradient with respect to its token embedding: red raises it, blue lowers it.</source>
+        <translation>Each box is one input token&apos;s share of the prediction, read from the gradient with respect to its token embedding: red raises it, blue lowers it.</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>Token %1 %2: %3 of the total %4</source>
+        <translation>Token %1 %2: %3 of the total %4</translation>
+    </message>
+</context>
+<context>
     <name>Session</name>
     <message>
         <location filename="../../ui/document/attention_document.cpp" line="+796"/>
@@ -3254,6 +3576,99 @@
         <location line="+213"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</translation>
+    </message>
+</context>
+<context>
+    <name>WhyFigure</name>
+    <message>
+        <location filename="../../ui/model/why_figure.cpp" line="+25"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>L%1H%2</source>
+        <translation>L%1H%2</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>biases</source>
+        <translation>biases</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>embeddings</source>
+        <translation>embeddings</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>L%1 attention bias</source>
+        <translation>L%1 attention bias</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>L%1 MLP</source>
+        <translation>L%1 MLP</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 at %2 (key side)</source>
+        <translation>%1 at %2 (key side)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 at %2 (query side)</source>
+        <translation>%1 at %2 (query side)</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the other %1 pairs</source>
+        <translation>the other %1 pairs</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Why this attention? QK attribution</source>
+        <translation>Why this attention? QK attribution</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why does %1 at %2 (token %3) look at %4 (token %5)?</source>
+        <translation>Why does %1 at %2 (token %3) look at %4 (token %5)?</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 · “%2” · score %3</source>
+        <translation>%1 · “%2” · score %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · weight %1</source>
+        <translation> · weight %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Each bar is one pair&apos;s part of the score (q · k × %1): a part of the residual stream at the key times a part at the query, the norms frozen at the whole stream&apos;s scale. Red raises the score, blue lowers it; the bars add up to the score.</source>
+        <translation>Each bar is one pair&apos;s part of the score (q · k × %1): a part of the residual stream at the key times a part at the query, the norms frozen at the whole stream&apos;s scale. Red raises the score, blue lowers it; the bars add up to the score.</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1: %2 (token %3) → %4 (token %5)</source>
+        <translation>%1: %2 (token %3) → %4 (token %5)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2 (%3) → %4 (%5)</source>
+        <translation>%1: %2 (%3) → %4 (%5)</translation>
     </message>
 </context>
 <context>
@@ -4240,7 +4655,7 @@
 <context>
     <name>attnviz::ui::DlaView</name>
     <message>
-        <location filename="../../ui/model/dla_view.cpp" line="+154"/>
+        <location filename="../../ui/model/dla_view.cpp" line="+199"/>
         <source>Token in focus:</source>
         <translation>Token in focus:</translation>
     </message>
@@ -4281,6 +4696,51 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Saliency:</source>
+        <translation>Saliency:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Off</source>
+        <translation>Off</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gradient × input</source>
+        <translation>Gradient × input</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Integrated gradients</source>
+        <translation>Integrated gradients</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Each input token&apos;s share of the same prediction, from the gradient with respect to its token embedding: one backward pass, or integrated gradients (steps + 2 passes)</source>
+        <translation>Each input token&apos;s share of the same prediction, from the gradient with respect to its token embedding: one backward pass, or integrated gradients (steps + 2 passes)</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Steps:</source>
+        <translation>Steps:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Integrated gradients&apos; steps along the path from the baseline: more steps close the completeness gap, each costs a pass forwards and back</source>
+        <translation>Integrated gradients&apos; steps along the path from the baseline: more steps close the completeness gap, each costs a pass forwards and back</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel</source>
+        <translation>Cancel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saliency %p%</source>
+        <translation>Saliency %p%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Export…</source>
         <translation>Export…</translation>
     </message>
@@ -4290,7 +4750,7 @@
         <translation>The figure (PNG, SVG, PDF) or the numbers (CSV)</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+60"/>
         <source>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</source>
         <translation>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</translation>
     </message>
@@ -4300,7 +4760,7 @@
         <translation>Who writes the answer needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</source>
         <translation>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</translation>
     </message>
@@ -4321,17 +4781,22 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+51"/>
+        <location line="+56"/>
         <source>%1 · id %2</source>
         <translation>%1 · id %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+42"/>
+        <source>Cannot compute the saliency: %1</source>
+        <translation>Cannot compute the saliency: %1</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Cannot attribute the logit: %1</source>
         <translation>Cannot attribute the logit: %1</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+39"/>
         <source>There is no attribution yet: there is nothing to export.</source>
         <translation>There is no attribution yet: there is nothing to export.</translation>
     </message>
@@ -4579,14 +5044,14 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+111"/>
-        <location line="+54"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+112"/>
+        <location line="+56"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>Cannot export</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location line="-93"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>There is no figure yet: the attention is still being computed or the input has an error.</translation>
     </message>
@@ -4601,7 +5066,7 @@
         <translation>Exported %1</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+80"/>
         <source>There is no figure yet.</source>
         <translation>There is no figure yet.</translation>
     </message>
@@ -4636,7 +5101,7 @@
         <translation>CSV table (*.csv);;NumPy array [N, H, L, S] (*.npy);;JSON with tokens (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <location line="+13"/>
         <location line="+9"/>
         <source>Cannot copy the figure</source>
@@ -4687,6 +5152,99 @@
         <location line="+14"/>
         <source>Loaded weights from %1</source>
         <translation>Loaded weights from %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::FlowView</name>
+    <message>
+        <location filename="../../ui/model/flow_view.cpp" line="+157"/>
+        <source>Token in focus:</source>
+        <translation>Token in focus:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token whose prediction of the next token the graph explains (default: the last); clicking a token&apos;s dot in the figure chooses it too</source>
+        <translation>The token whose prediction of the next token the graph explains (default: the last); clicking a token&apos;s dot in the figure chooses it too</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Threshold:</source>
+        <translation>Threshold:</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The least importance of a line in the graph: lower shows more of the routes</source>
+        <translation>The least importance of a line in the graph: lower shows more of the routes</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Per head</source>
+        <translation>Per head</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF)</source>
+        <translation>The figure (PNG, SVG, PDF)</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>The attention&apos;s lines per head rather than per token through every head (measures the importances again)</source>
+        <translation>The attention&apos;s lines per head rather than per token through every head (measures the importances again)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Measuring…</source>
+        <translation>Measuring…</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Information flow needs a trained pre-norm model: open one (File ▸ Open Model…).</source>
+        <translation>Information flow needs a trained pre-norm model: open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Information flow needs a trained pre-norm model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</source>
+        <translation>Information flow needs a trained pre-norm model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>Cannot measure the information flow: %1</source>
+        <translation>Cannot measure the information flow: %1</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>There is no graph yet: there is nothing to export.</source>
+        <translation>There is no graph yet: there is nothing to export.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot export the information flow</source>
+        <translation>Cannot export the information flow</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot copy the figure</source>
+        <translation>Cannot copy the figure</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no graph yet: there is nothing to copy.</source>
+        <translation>There is no graph yet: there is nothing to copy.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the information flow</source>
+        <translation>Export the information flow</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</translation>
     </message>
 </context>
 <context>
@@ -6970,7 +7528,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/widgets/view_tabs.cpp" line="+273"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+307"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -7138,6 +7696,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+2"/>
         <source>Who writes the answer: direct logit attribution splits the logit of the next token into what each head, MLP and the embeddings wrote into the residual stream</source>
         <translation>Who writes the answer: direct logit attribution splits the logit of the next token into what each head, MLP and the embeddings wrote into the residual stream</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Flow</source>
+        <translation>Flow</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How information flows to a prediction: the routes through the heads and MLPs that matter most (information-flow routes, Ferrando &amp; Voita 2024)</source>
+        <translation>How information flows to a prediction: the routes through the heads and MLPs that matter most (information-flow routes, Ferrando &amp; Voita 2024)</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -7316,6 +7884,99 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+2"/>
         <source>Only the last token&apos;s prediction continues the text: choose the last token</source>
         <translation>Only the last token&apos;s prediction continues the text: choose the last token</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::WhyPanel</name>
+    <message>
+        <location filename="../../ui/model/why_panel.cpp" line="+88"/>
+        <source>Why this attention?</source>
+        <translation>Why this attention?</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow the mouse</source>
+        <translation>Follow the mouse</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Explain the cell under the mouse as it moves (sweep along a stripe), not only the one Alt-clicked</source>
+        <translation>Explain the cell under the mouse as it moves (sweep along a stripe), not only the one Alt-clicked</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export…</source>
+        <translation>Export…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF)</source>
+        <translation>The figure (PNG, SVG, PDF)</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the pane</source>
+        <translation>Close the pane</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Click a head&apos;s bar to show that head&apos;s map</source>
+        <translation>Click a head&apos;s bar to show that head&apos;s map</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Alt-click a cell of a head&apos;s map: its score is split into what the query and the key hold.</source>
+        <translation>Alt-click a cell of a head&apos;s map: its score is split into what the query and the key hold.</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Open one (File ▸ Open Model…).</source>
+        <translation>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Open one (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Choose one in the Source box (built in: %1).</source>
+        <translation>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Choose one in the Source box (built in: %1).</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Alt-click a cell of one head&apos;s map, not of the mean.</source>
+        <translation>Alt-click a cell of one head&apos;s map, not of the mean.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The causal mask hides token %1 from token %2: a query never sees a later key, so that cell has no score to explain. Alt-click a cell on or below the diagonal.</source>
+        <translation>The causal mask hides token %1 from token %2: a query never sees a later key, so that cell has no score to explain. Alt-click a cell on or below the diagonal.</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Explaining L%1H%2 at token %3 → token %4…</source>
+        <translation>Explaining L%1H%2 at token %3 → token %4…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cannot explain this cell: %1</source>
+        <translation>Cannot explain this cell: %1</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>No cell is explained yet: there is nothing to export.</source>
+        <translation>No cell is explained yet: there is nothing to export.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot export the explanation</source>
+        <translation>Cannot export the explanation</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Export the explanation</source>
+        <translation>Export the explanation</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</translation>
     </message>
 </context>
 <context>

@@ -646,7 +646,7 @@
         <translation>%1 是掩码语言模型：直接 logit 归因读取的是因果模型对下一个词元的 logit。</translation>
     </message>
     <message>
-        <location line="+74"/>
+        <location line="+77"/>
         <source>Who writes the answer: direct logit attribution</source>
         <translation>谁写出答案：直接 logit 归因</translation>
     </message>
@@ -1347,7 +1347,7 @@
         <translation>--view lens 需要 --model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+110"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+111"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 需要模型：从文件读取的注意力图只含其结果</translation>
     </message>
@@ -1432,7 +1432,7 @@
         <translation>--clean、--corrupt、--target、--distractor、--position 和 --method 需要 --view patch</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+21"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+23"/>
         <source>--step and --focus need --view steps</source>
         <translation>--step 和 --focus 需要 --view steps</translation>
     </message>
@@ -1462,12 +1462,12 @@
         <translation>--focus-to 需要 --view model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="-10"/>
-        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits or dla, not &apos;%1&apos;</source>
-        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens、predictions、patch、circuits 或 dla，而不是“%1”</translation>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="-12"/>
+        <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits, dla, why, flow or saliency, not &apos;%1&apos;</source>
+        <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens、predictions、patch、circuits、dla、why、flow 或 saliency，而不是“%1”</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
         <source>--focus needs --step N</source>
         <translation>--focus 需要 --step N</translation>
     </message>
@@ -1529,8 +1529,15 @@
     </message>
     <message>
         <location line="+3"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="+34"/>
         <source>--clean, --corrupt and --method need --view patch</source>
         <translation>--clean、--corrupt 和 --method 需要 --view patch</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="+57"/>
+        <source>--saliency needs --view saliency</source>
+        <translation>--saliency 需要 --view saliency</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_circuits_options.cpp" line="+19"/>
@@ -1566,6 +1573,242 @@
         <location line="+52"/>
         <source>--composition and --rope-offset need --view circuits</source>
         <translation>--composition 和 --rope-offset 需要 --view circuits</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="-66"/>
+        <source>--ablate does not apply to --view saliency</source>
+        <translation>--ablate 不适用于 --view saliency</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--generate does not apply to --view saliency</source>
+        <translation>--generate 不适用于 --view saliency</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view saliency needs --model</source>
+        <translation>--view saliency 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view saliency needs --text</source>
+        <translation>--view saliency 需要 --text</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view saliency reads --text, not --tokens, --text2 or --layer</source>
+        <translation>--view saliency 读取 --text，而不是 --tokens、--text2 或 --layer</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_flow_options.cpp" line="+24"/>
+        <source>--ablate does not apply to --view flow</source>
+        <translation>--ablate 不适用于 --view flow</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--generate does not apply to --view flow</source>
+        <translation>--generate 不适用于 --view flow</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view flow needs --model</source>
+        <translation>--view flow 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view flow needs --text</source>
+        <translation>--view flow 需要 --text</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view flow reads --text, not --tokens, --text2 or --layer</source>
+        <translation>--view flow 读取 --text，而不是 --tokens、--text2 或 --layer</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--clean, --corrupt, --target, --distractor and --method do not apply to --view flow</source>
+        <translation>--clean、--corrupt、--target、--distractor 和 --method 不适用于 --view flow</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>--threshold must be more than 0: every edge of importance 0 would reach the prediction</source>
+        <translation>--threshold 必须大于 0：否则所有重要性为 0 的边都会到达预测</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>--threshold and --per-head need --view flow</source>
+        <translation>--threshold 和 --per-head 需要 --view flow</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_why_options.cpp" line="+20"/>
+        <source>--ablate does not apply to --view why</source>
+        <translation>--ablate 不适用于 --view why</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--generate does not apply to --view why</source>
+        <translation>--generate 不适用于 --view why</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view why needs --model</source>
+        <translation>--view why 需要 --model</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>--view why needs --text</source>
+        <translation>--view why 需要 --text</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view why needs --head L.H, --query I and --key J</source>
+        <translation>--view why 需要 --head L.H、--query I 和 --key J</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>--view why reads --text, not --tokens, --text2 or --layer</source>
+        <translation>--view why 读取 --text，而不是 --tokens、--text2 或 --layer</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>--head takes one head (L.H, from 1)</source>
+        <translation>--head 只接受一个头（L.H，从 1 开始计数）</translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>--head, --query, --key and --top need --view why</source>
+        <translation>--head、--query、--key 和 --top 需要 --view why</translation>
+    </message>
+</context>
+<context>
+    <name>FlowFigure</name>
+    <message>
+        <location filename="../../ui/model/flow_figure.cpp" line="+43"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>%1 is a post-norm model: a norm sits between its blocks, so a block&apos;s output is no sum of the terms it read, and no term&apos;s share of it can be measured. Information flow needs a pre-norm model (GPT-2, Llama, Qwen).</source>
+        <translation>%1 是后归一化模型：它的各个模块之间夹着归一化层，模块的输出不再是它读入的各项之和，因此无法衡量每一项所占的份额。信息流需要前归一化模型（GPT-2、Llama、Qwen）。</translation>
+    </message>
+    <message>
+        <location line="+40"/>
+        <location line="+93"/>
+        <source>Embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <location line="-92"/>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <location line="+91"/>
+        <source>Layer %1 · attention</source>
+        <translation>第 %1 层 · 注意力</translation>
+    </message>
+    <message>
+        <location line="-90"/>
+        <source>Layer %1 · MLP</source>
+        <translation>第 %1 层 · MLP</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Information flow</source>
+        <translation>信息流</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Information flow to the prediction after token %1 %2</source>
+        <translation>流向第 %1 个词元 %2 之后预测的信息流</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>per head</source>
+        <translation>按注意力头</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>heads summed per token</source>
+        <translation>各头按词元求和</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 · “%2” · edges of importance ≥ %3 · %4</source>
+        <translation>%1 · “%2” · 重要性 ≥ %3 的边 · %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Each line is a term of a block&apos;s output: what a token brings through the attention, the MLP&apos;s output, or the stream carried on. Its width is its importance, its share of the sum (Ferrando &amp; Voita 2024); the graph keeps every line at or above the threshold that reaches the prediction. Click a token&apos;s dot to explain its prediction, a line to see its head&apos;s map.</source>
+        <translation>每条线是某个模块输出中的一项：某个词元经注意力带来的信息、MLP 的输出，或沿残差流直接传下来的部分。线的粗细表示它的重要性，即它在总和中所占的份额（Ferrando &amp; Voita 2024）；图中保留所有不低于阈值、并能到达预测的线。点击词元的圆点可解释它的预测，点击一条线可查看对应注意力头的注意力图。</translation>
+    </message>
+    <message>
+        <location line="+63"/>
+        <location line="+25"/>
+        <location line="+168"/>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <location line="-192"/>
+        <location line="+194"/>
+        <source>MLP</source>
+        <translation>MLP</translation>
+    </message>
+    <message>
+        <location line="-193"/>
+        <location line="+194"/>
+        <source>Residual</source>
+        <translation>残差</translation>
+    </message>
+    <message>
+        <location line="-193"/>
+        <location line="+22"/>
+        <location line="+185"/>
+        <source>The prediction</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <location line="-80"/>
+        <source>token %1 %2</source>
+        <translation>第 %1 个词元 %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>L%1H%2 · %3 → %4, layer %5: importance %6</source>
+        <translation>L%1H%2 · %3 → %4，第 %5 层：重要性 %6</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Attention · %1 → %2, layer %3: importance %4</source>
+        <translation>注意力 · %1 → %2，第 %3 层：重要性 %4</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>MLP · %1, layer %2: importance %3</source>
+        <translation>MLP · %1，第 %2 层：重要性 %3</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Residual · %1, %2 → %3: importance %4</source>
+        <translation>残差 · %1，%2 → %3：重要性 %4</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Token %1 %2 · %3</source>
+        <translation>第 %1 个词元 %2 · %3</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Click: the flow to the prediction after it</source>
+        <translation>点击：查看流向它之后预测的信息流</translation>
+    </message>
+    <message>
+        <location line="+28"/>
+        <source>H%1</source>
+        <translation>H%1</translation>
     </message>
 </context>
 <context>
@@ -2731,6 +2974,83 @@
     </message>
 </context>
 <context>
+    <name>SaliencyFigure</name>
+    <message>
+        <location filename="../../ui/model/saliency_figure.cpp" line="+30"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>integrated gradients, %n steps</source>
+        <translation>
+            <numerusform>积分梯度，%n 步</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>gradient × input</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>logit %1</source>
+        <translation>%1 的 logit</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>logit %1 − logit %2</source>
+        <translation>%1 的 logit − %2 的 logit</translation>
+    </message>
+    <message>
+        <location line="+87"/>
+        <source>Σ = %1 (the total is %2: gradient × input need not add up to it)</source>
+        <translation>Σ = %1（总值为 %2：梯度 × 输入的各份额之和不必等于它）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Σ = %1 of total − baseline = %2 (gap %3%)</source>
+        <translation>Σ = %1，总值 − 基线 = %2（差距 %3%）</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>This model has rotary positions, so the baseline is the all-zero input, where every RMSNorm rescales its input: the metric changes over many orders of magnitude near it, and no step count resolves that. A large gap here is expected, not an error.</source>
+        <translation>这个模型使用旋转位置编码，所以基线是全零输入；在它附近每个 RMSNorm 都会重新缩放输入，指标在许多个数量级上变化，增加步数也无法分辨。因此这里差距较大是正常的，并不是错误。</translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Integrated gradients add up to the total minus the baseline (the token embeddings zeroed, the positions kept) up to the error of the %n-step rule; more steps close the gap.</source>
+        <translation>
+            <numerusform>积分梯度之和等于总值减去基线（词元嵌入置零、位置保留），误差来自 %n 步的求积公式；步数越多，差距越小。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Saliency of the input tokens</source>
+        <translation>输入词元的显著性</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saliency of %1 at %2 %3: %4</source>
+        <translation>第 %2 个词元 %3 处 %1 的显著性：%4</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>%1 · “%2”</source>
+        <translation>%1 · “%2”</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Each box is one input token&apos;s share of the prediction, read from the gradient with respect to its token embedding: red raises it, blue lowers it.</source>
+        <translation>每个方框是一个输入词元对该预测的贡献，由预测对其词元嵌入的梯度得出：红色表示提高，蓝色表示降低。</translation>
+    </message>
+    <message>
+        <location line="+121"/>
+        <source>Token %1 %2: %3 of the total %4</source>
+        <translation>词元 %1 %2：总值 %4 中占 %3</translation>
+    </message>
+</context>
+<context>
     <name>Session</name>
     <message>
         <location filename="../../ui/document/attention_document.cpp" line="+796"/>
@@ -3245,6 +3565,99 @@
         <location line="+213"/>
         <source>W_O mixes the heads back into one embed_dim vector per token: the layer&apos;s output.</source>
         <translation>W_O 把各个头重新混合成每个词元一个 embed_dim 维的向量：这就是该层的输出。</translation>
+    </message>
+</context>
+<context>
+    <name>WhyFigure</name>
+    <message>
+        <location filename="../../ui/model/why_figure.cpp" line="+25"/>
+        <source>“%1”</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>L%1H%2</source>
+        <translation>L%1H%2</translation>
+    </message>
+    <message>
+        <location line="+57"/>
+        <source>biases</source>
+        <translation>偏置</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>embeddings</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>L%1 attention bias</source>
+        <translation>L%1 注意力偏置</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>L%1 MLP</source>
+        <translation>L%1 MLP</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1 at %2 (key side)</source>
+        <translation>%2 处的 %1（键侧）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>%1 at %2 (query side)</source>
+        <translation>%2 处的 %1（查询侧）</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the other %1 pairs</source>
+        <translation>其余 %1 对</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 × %2</source>
+        <translation>%1 × %2</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>%1%</source>
+        <translation>%1%</translation>
+    </message>
+    <message>
+        <location line="+20"/>
+        <source>Why this attention? QK attribution</source>
+        <translation>为什么这样注意？QK 归因</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Why does %1 at %2 (token %3) look at %4 (token %5)?</source>
+        <translation>为什么 %1 在 %2（第 %3 个词元）处关注 %4（第 %5 个词元）？</translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 · “%2” · score %3</source>
+        <translation>%1 · “%2” · 分数 %3</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source> · weight %1</source>
+        <translation> · 权重 %1</translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>Each bar is one pair&apos;s part of the score (q · k × %1): a part of the residual stream at the key times a part at the query, the norms frozen at the whole stream&apos;s scale. Red raises the score, blue lowers it; the bars add up to the score.</source>
+        <translation>每根条形是一对成分在分数（q·k×%1）中所占的部分：键处残差流的一个成分乘以查询处的一个成分，归一化的缩放固定为整个残差流的值。红色提高分数，蓝色降低分数；所有条形加起来等于分数。</translation>
+    </message>
+    <message>
+        <location line="+17"/>
+        <source>%1: %2 (token %3) → %4 (token %5)</source>
+        <translation>%1：%2（第 %3 个词元）→ %4（第 %5 个词元）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>%1: %2 (%3) → %4 (%5)</source>
+        <translation>%1：%2（%3）→ %4（%5）</translation>
     </message>
 </context>
 <context>
@@ -4231,7 +4644,7 @@
 <context>
     <name>attnviz::ui::DlaView</name>
     <message>
-        <location filename="../../ui/model/dla_view.cpp" line="+154"/>
+        <location filename="../../ui/model/dla_view.cpp" line="+199"/>
         <source>Token in focus:</source>
         <translation>关注的词元：</translation>
     </message>
@@ -4272,6 +4685,51 @@
     </message>
     <message>
         <location line="+1"/>
+        <source>Saliency:</source>
+        <translation>显著性：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Gradient × input</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Integrated gradients</source>
+        <translation>积分梯度</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Each input token&apos;s share of the same prediction, from the gradient with respect to its token embedding: one backward pass, or integrated gradients (steps + 2 passes)</source>
+        <translation>每个输入词元对同一预测的贡献，由对其词元嵌入的梯度得出：只需一次反向传播；积分梯度则需要（步数 + 2）次传播</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Steps:</source>
+        <translation>步数：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Integrated gradients&apos; steps along the path from the baseline: more steps close the completeness gap, each costs a pass forwards and back</source>
+        <translation>积分梯度沿从基线出发的路径所取的步数：步数越多，完备性差距越小，但每一步都要做一次前向和反向传播</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Saliency %p%</source>
+        <translation>显著性 %p%</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
@@ -4281,7 +4739,7 @@
         <translation>图（PNG、SVG、PDF）或数值（CSV）</translation>
     </message>
     <message>
-        <location line="+51"/>
+        <location line="+60"/>
         <source>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</source>
         <translation>“谁写出答案”需要一个训练好的因果语言模型：请打开一个（文件 ▸ 打开模型…）。</translation>
     </message>
@@ -4291,7 +4749,7 @@
         <translation>“谁写出答案”需要一个训练好的因果语言模型：请在“来源”框中选择一个（内置：%1），或打开一个（文件 ▸ 打开模型…）。</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+11"/>
         <source>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</source>
         <translation>窗口中敲除的头在这里不会被敲除：这里是完整模型的归因。</translation>
     </message>
@@ -4312,17 +4770,22 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+51"/>
+        <location line="+56"/>
         <source>%1 · id %2</source>
         <translation>%1 · id %2</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+42"/>
+        <source>Cannot compute the saliency: %1</source>
+        <translation>无法计算显著性：%1</translation>
+    </message>
+    <message>
+        <location line="+52"/>
         <source>Cannot attribute the logit: %1</source>
         <translation>无法对 logit 做归因：%1</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+39"/>
         <source>There is no attribution yet: there is nothing to export.</source>
         <translation>还没有归因结果：没有可导出的内容。</translation>
     </message>
@@ -4570,14 +5033,14 @@
 <context>
     <name>attnviz::ui::FigureExports</name>
     <message>
-        <location filename="../../ui/widgets/figure_exports.cpp" line="+111"/>
-        <location line="+54"/>
+        <location filename="../../ui/widgets/figure_exports.cpp" line="+112"/>
+        <location line="+56"/>
         <location line="+38"/>
         <source>Cannot export</source>
         <translation>无法导出</translation>
     </message>
     <message>
-        <location line="-91"/>
+        <location line="-93"/>
         <source>There is no figure yet: the attention is still being computed or the input has an error.</source>
         <translation>还没有图：注意力仍在计算中，或者输入有误。</translation>
     </message>
@@ -4592,7 +5055,7 @@
         <translation>已导出 %1</translation>
     </message>
     <message>
-        <location line="+78"/>
+        <location line="+80"/>
         <source>There is no figure yet.</source>
         <translation>还没有图。</translation>
     </message>
@@ -4627,7 +5090,7 @@
         <translation>CSV 表格 (*.csv);;NumPy 数组 [N, H, L, S] (*.npy);;带词元的 JSON (*.json)</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+25"/>
         <location line="+13"/>
         <location line="+9"/>
         <source>Cannot copy the figure</source>
@@ -4678,6 +5141,99 @@
         <location line="+14"/>
         <source>Loaded weights from %1</source>
         <translation>已从 %1 加载权重</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::FlowView</name>
+    <message>
+        <location filename="../../ui/model/flow_view.cpp" line="+157"/>
+        <source>Token in focus:</source>
+        <translation>关注的词元：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The token whose prediction of the next token the graph explains (default: the last); clicking a token&apos;s dot in the figure chooses it too</source>
+        <translation>图所解释的是这个词元对下一个词元的预测（默认：最后一个词元）；在图中点击词元的圆点也可以选择它</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Threshold:</source>
+        <translation>阈值：</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The least importance of a line in the graph: lower shows more of the routes</source>
+        <translation>图中线条的最小重要性：调低可显示更多路径</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Per head</source>
+        <translation>按注意力头</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF)</source>
+        <translation>图（PNG、SVG、PDF）</translation>
+    </message>
+    <message>
+        <location line="-3"/>
+        <source>The attention&apos;s lines per head rather than per token through every head (measures the importances again)</source>
+        <translation>注意力的线按每个注意力头分开画，而不是把所有头按词元合在一起（会重新计算重要性）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Measuring…</source>
+        <translation>正在计算…</translation>
+    </message>
+    <message>
+        <location line="+48"/>
+        <source>Information flow needs a trained pre-norm model: open one (File ▸ Open Model…).</source>
+        <translation>信息流需要一个训练好的前归一化模型：请打开一个模型（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Information flow needs a trained pre-norm model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</source>
+        <translation>信息流需要一个训练好的前归一化模型：请在“来源”框中选择一个（内置：%1），或打开一个模型（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+72"/>
+        <source>Cannot measure the information flow: %1</source>
+        <translation>无法计算信息流：%1</translation>
+    </message>
+    <message>
+        <location line="+65"/>
+        <source>There is no graph yet: there is nothing to export.</source>
+        <translation>还没有图，没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot export the information flow</source>
+        <translation>无法导出信息流</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Cannot copy the figure</source>
+        <translation>无法复制图</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>There is no graph yet: there is nothing to copy.</source>
+        <translation>还没有图，没有可复制的内容。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Export the information flow</source>
+        <translation>导出信息流</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
 </context>
 <context>
@@ -6950,7 +7506,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/widgets/view_tabs.cpp" line="+273"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+307"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -7118,6 +7674,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+2"/>
         <source>Who writes the answer: direct logit attribution splits the logit of the next token into what each head, MLP and the embeddings wrote into the residual stream</source>
         <translation>谁写出答案：直接 logit 归因把下一个词元的 logit 拆分成每个头、每个 MLP 和嵌入各自写入残差流的部分</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Flow</source>
+        <translation>信息流</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>How information flows to a prediction: the routes through the heads and MLPs that matter most (information-flow routes, Ferrando &amp; Voita 2024)</source>
+        <translation>信息如何流向一个预测：经过注意力头和 MLP 的最重要的路径（信息流路径，Ferrando &amp; Voita 2024）</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -7296,6 +7862,99 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+2"/>
         <source>Only the last token&apos;s prediction continues the text: choose the last token</source>
         <translation>只有最后一个词元的预测能续写文本：请选择最后一个词元</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::WhyPanel</name>
+    <message>
+        <location filename="../../ui/model/why_panel.cpp" line="+88"/>
+        <source>Why this attention?</source>
+        <translation>为什么这样注意？</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Follow the mouse</source>
+        <translation>跟随鼠标</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Explain the cell under the mouse as it moves (sweep along a stripe), not only the one Alt-clicked</source>
+        <translation>随鼠标移动解释其下方的格子（可沿一条斜纹扫过），而不只是 Alt+单击的那一格</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF)</source>
+        <translation>图（PNG、SVG、PDF）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Close the pane</source>
+        <translation>关闭此窗格</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Click a head&apos;s bar to show that head&apos;s map</source>
+        <translation>单击某个头的条形，显示该头的注意力图</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Alt-click a cell of a head&apos;s map: its score is split into what the query and the key hold.</source>
+        <translation>在某个头的注意力图上 Alt+单击一个格子：它的分数会被拆分为查询和键各自包含的成分。</translation>
+    </message>
+    <message>
+        <location line="+49"/>
+        <source>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Open one (File ▸ Open Model…).</source>
+        <translation>“为什么这样注意？”需要一个训练好的模型：演示层的权重是随机的，其分数没有值得说明的成分。请打开一个模型（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Choose one in the Source box (built in: %1).</source>
+        <translation>“为什么这样注意？”需要一个训练好的模型：演示层的权重是随机的，其分数没有值得说明的成分。请在“来源”框中选择一个（内置：%1）。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Alt-click a cell of one head&apos;s map, not of the mean.</source>
+        <translation>请 Alt+单击某一个头的注意力图中的格子，而不是平均图。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>The causal mask hides token %1 from token %2: a query never sees a later key, so that cell has no score to explain. Alt-click a cell on or below the diagonal.</source>
+        <translation>因果掩码对第 %2 个词元隐藏了第 %1 个词元：查询看不到它之后的键，所以这个格子没有可解释的分数。请 Alt+单击对角线上或其下方的格子。</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Explaining L%1H%2 at token %3 → token %4…</source>
+        <translation>正在解释 L%1H%2：第 %3 个词元 → 第 %4 个词元…</translation>
+    </message>
+    <message>
+        <location line="+18"/>
+        <source>Cannot explain this cell: %1</source>
+        <translation>无法解释这个格子：%1</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>No cell is explained yet: there is nothing to export.</source>
+        <translation>还没有解释任何格子：没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Cannot export the explanation</source>
+        <translation>无法导出解释</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Export the explanation</source>
+        <translation>导出解释</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
 </context>
 <context>

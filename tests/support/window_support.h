@@ -21,11 +21,13 @@
 #include "ui/model/generation_panel.h"
 #include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
+#include "ui/model/patch_view.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/language_switcher.h"
 #include "ui/widgets/main_window.h"
+#include "ui/widgets/view_tabs.h"
 
 /// Lets the document's coalesced signals fire, then waits for the worker and the repaint
 /// (the bound only matters when a test fails; big inputs under sanitizers take a while).
@@ -42,9 +44,11 @@ inline bool settled(ui::MainWindow& w) {
     const ui::ComputeController* c = w.compute();
     // The model writing or its timeline playing changes the document at every token.
     const ui::GenerationPanel* g = w.modelPanel()->generation();
+    // An example's patching sweep fills its tab (and its messages) as it runs.
+    const ui::PatchView* p = w.views()->patchView();
     return !c->isBusy() && !c->isSettling() && c->latest() &&
            w.grid()->paintedGeneration() == c->latest()->generation && !g->isWriting() &&
-           !g->isPlaying();
+           !g->isPlaying() && !p->isRunning();
 }
 
 /// Makes `w` the active window (shortcuts such as Ctrl+N go there) and waits until it is.

@@ -67,6 +67,10 @@ QString wrap_text(const QString& text, const QFont& font, double width) {
                 int cut = line.size() - 1;
                 while (cut > 1 && fm.horizontalAdvance(line.left(cut)) > width)
                     --cut;
+                // Closing punctuation never starts a line (a lone "）"): it takes the
+                // character before it along.
+                while (cut > 1 && QStringLiteral("）)」』”’，。、：；！？》】").contains(line[cut]))
+                    --cut;
                 lines << line.left(cut);
                 line = line.mid(cut);
             }

@@ -232,6 +232,9 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
     a.ExportComparison::declare(*sub);
     a.ExportPatching::declare(*sub);
     a.ExportCircuits::declare(*sub);
+    a.ExportSaliency::declare(*sub);
+    a.ExportFlow::declare(*sub);
+    a.ExportWhy::declare(*sub);
     a.ExportMemory::declare(*sub);
     // Scripts (and ui_compare_test) give a base command line and append to it: the last
     // --text wins, as it always has for export.
@@ -262,7 +265,11 @@ void render_export(const ExportOptions& a) {
     install_translations(a.lang ? normalize_language(qstring(*a.lang))
                                 : QString::fromLatin1(kEnglish));
     // Before patching's, which refuses --target, --distractor and --position elsewhere.
+    // Flow's first: any other view refuses --threshold and --per-head.
+    if (a.ExportFlow::apply(a)) return;
     if (a.ExportDla::apply(a)) return;
+    if (a.ExportSaliency::apply(a)) return;
+    if (a.ExportWhy::apply(a)) return;
     if (a.ExportPatching::apply(a)) return;
     if (a.ExportCircuits::apply(a)) return;
     AttentionDocument document;

@@ -28,6 +28,7 @@ void run_dla_export(const ExportOptions& a) {
                                   "--layer"));
     if (p.clean || p.corrupt || a.method)
         usage_error(ExportCommandText::tr("--clean, --corrupt and --method need --view patch"));
+    if (a.saliency) usage_error(ExportCommandText::tr("--saliency needs --view saliency"));
     a.data_output({QStringLiteral("csv"), QStringLiteral("json")});
     const QString out = qstring(*a.out);
     const QString suffix = QFileInfo(out).suffix().toLower();

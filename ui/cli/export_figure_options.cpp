@@ -29,7 +29,7 @@ void ExportFigure::declare(CLI::App& sub) {
     for (CLI::Option* o :
          {add_text(sub, "--view", &view,
                    "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens|predictions|"
-                   "patch|circuits|dla",
+                   "patch|circuits|dla|why|flow|saliency",
                    "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the "
                    "computation of head K (default 1) stage by stage; lines: BertViz-style "
                    "lines from queries to keys; compare[:K]: see Comparison (with --out "
@@ -42,7 +42,8 @@ void ExportFigure::declare(CLI::App& sub) {
                    "patching; circuits: see Circuits; dla: who writes the answer, the direct "
                    "logit attribution of --model on --text at --position (default the last "
                    "token) for --target (default its top prediction) and --distractor, a "
-                   "figure or, with --out FILE.csv or FILE.json, the numbers"),
+                   "figure or, with --out FILE.csv or FILE.json, the numbers; why: see Why this "
+                   "attention?; flow: see Flow; saliency: see Saliency"),
           add_integer(sub, "--step", &step, 1, 64, "N",
                       "steps: reveal stages 1 to N and explain stage N (default: every stage)"),
           add_flag(sub, "--focus", &focus, "steps: only stage N and its inputs, large"),
@@ -120,7 +121,9 @@ void ExportFigure::apply_view(const ExportOptions& a, Applying& s) const {
     } else {
         usage_error(ExportCommandText::tr("--view must be grid, mean, head:K, steps, steps:K, "
                                           "lines, compare, compare:K, model, atlas, lens, "
-                                          "predictions, patch, circuits or dla, not '%1'")
+                                          "predictions, patch, circuits, dla, why, flow or "
+                                          "saliency, "
+                                          "not '%1'")
                         .arg(v));
     }
 }

@@ -189,6 +189,40 @@ struct ExportDla {
     bool apply(const ExportOptions& a) const;
 };
 
+/// Why this attention? (--view why): the QK attribution of one head's cell, drawn or written.
+struct ExportWhy {
+    std::optional<std::string> head;  ///< --head L.H, from 1
+    std::optional<std::int64_t> query, key, top;
+
+    void declare(CLI::App& sub);
+    /// --view why: computes and writes it, and returns true.  Any other view: refuses its
+    /// options and returns false.
+    bool apply(const ExportOptions& a) const;
+};
+
+/// Information flow (--view flow): `attnviz flow`'s graph of --model on --text at the patching
+/// group's --position, drawn or written.
+struct ExportFlow {
+    std::optional<double> threshold;  ///< --threshold (unset: 0.04)
+    bool flow_per_head = false;       ///< --per-head
+
+    void declare(CLI::App& sub);
+    /// --view flow: computes and writes it, and returns true.  Any other view: refuses the
+    /// flow's options and returns false.
+    bool apply(const ExportOptions& a) const;
+};
+
+/// Input saliency (--view saliency): `attnviz attribute --saliency`'s shares of the tokens of
+/// --text, for the patching group's --position, --target and --distractor, drawn or written.
+struct ExportSaliency {
+    std::optional<std::string> saliency;  ///< --saliency grad-input|ig:N (unset: grad-input)
+
+    void declare(CLI::App& sub);
+    /// --view saliency: computes and writes it, and returns true.  Any other view: refuses
+    /// --saliency and returns false.
+    bool apply(const ExportOptions& a) const;
+};
+
 /// Memory budget, and what to keep of the result (README "Limits").
 struct ExportMemory {
     cli::MemoryOptions memory;
@@ -211,6 +245,9 @@ struct ExportOptions : ExportInput,
                        ExportPatching,
                        ExportCircuits,
                        ExportDla,
+                       ExportSaliency,
+                       ExportFlow,
+                       ExportWhy,
                        ExportMemory {};
 
 }  // namespace attnviz::ui

@@ -146,6 +146,16 @@ QString dla_unavailable(const models::OpenedModel& m) {
     return {};
 }
 
+std::int64_t top_prediction(const models::OpenedModel& m, const models::ModelInput& input,
+                            std::int64_t position, int num_threads, const PassControl& control) {
+    control.check();
+    models::PredictOptions o;
+    o.num_threads = num_threads;
+    const models::Prediction p = models::predict(*m.model, input, o);
+    const std::int64_t V = p.logits.shape[1];
+    return models::top_k(p.logits.ptr() + position * V, V, 1).front().id;
+}
+
 DlaResult compute_dla(const models::OpenedModel& m, const models::EncodedText& text,
                       const QString& text_shown, const DlaRequest& request, int num_threads,
                       const PassControl& control) {
@@ -157,16 +167,9 @@ DlaResult compute_dla(const models::OpenedModel& m, const models::EncodedText& t
     models::LogitTarget what;
     what.position = request.position;
     what.distractor = request.distractor;
-    if (request.target) {
-        what.target = *request.target;
-    } else {
-        control.check();
-        models::PredictOptions o;
-        o.num_threads = num_threads;
-        const models::Prediction p = models::predict(*m.model, text.input, o);
-        const std::int64_t V = p.logits.shape[1];
-        what.target = models::top_k(p.logits.ptr() + request.position * V, V, 1).front().id;
-    }
+    what.target = request.target
+                      ? *request.target
+                      : top_prediction(m, text.input, request.position, num_threads, control);
     models::AttributionOptions options;
     options.num_threads = num_threads;
     options.control = control;

@@ -64,6 +64,11 @@ struct DlaResult {
 /// head, a masked-LM head, a post-norm model); empty when it has one.
 QString dla_unavailable(const models::OpenedModel& model);
 
+/// The model's most likely next token at `position` of `input` (one pass).  Any thread.
+std::int64_t top_prediction(const models::OpenedModel& model, const models::ModelInput& input,
+                            std::int64_t position, int num_threads,
+                            const PassControl& control = {});
+
 /// The attribution of `request` on `text` (the model's encoding of `text_shown`): one pass, and
 /// one more to find the target when the request has none.  Throws DataError (dla_unavailable's
 /// reason) and what models::attribute_logit throws.  Any thread.

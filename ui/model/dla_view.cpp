@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -30,6 +31,8 @@ namespace attnviz::ui {
 namespace {
 /// The pause after a keystroke in a token box before the attribution runs.
 constexpr int kTypingPauseMs = 300;
+/// The saliency strip takes at most this share of the tab's height: the map keeps the rest.
+constexpr double kStripShare = 0.35;
 
 /// The model's most likely next token at `piece`, as the window's pass predicted it (the
 /// intact model's when heads are knocked out: the attribution is of the intact model); nullopt
@@ -64,6 +67,14 @@ DlaView::DlaView(QWidget* parent) : QWidget(parent) {
     placeholder_->setAlignment(Qt::AlignCenter);
     v->addWidget(placeholder_, 1);
     v->addWidget(createControls());
+    auto strip = std::make_unique<SaliencyFigure>();
+    sal_figure_ = strip.get();
+    sal_figure_->setCompact(true);
+    sal_canvas_ = new FigureCanvas(std::move(strip), this);
+    sal_canvas_->setObjectName(QStringLiteral("saliencyCanvas"));
+    sal_canvas_->setMouseTracking(true);
+    sal_canvas_->hide();
+    v->addWidget(sal_canvas_);
     auto figure = std::make_unique<DlaFigure>();
     figure_ = figure.get();
     canvas_ = new FigureCanvas(std::move(figure), this);
@@ -116,6 +127,33 @@ QWidget* DlaView::createControls() {
     row->addSpacing(12);
     row->addWidget(export_);
     v->addLayout(row);
+    // The saliency: a method, its steps, and progress with Cancel while it computes.
+    auto* second = new QHBoxLayout;
+    saliency_label_ = new QLabel(controls_);
+    method_ = new QComboBox(controls_);
+    method_->setObjectName(QStringLiteral("saliencyMethod"));
+    method_->addItems({QString(), QString(), QString()});
+    steps_label_ = new QLabel(controls_);
+    steps_ = new QComboBox(controls_);
+    steps_->setObjectName(QStringLiteral("saliencySteps"));
+    for (const int n : kSaliencyStepChoices)
+        steps_->addItem(QString::number(n), n);
+    steps_->setCurrentIndex(steps_->findData(kDefaultSaliencySteps));
+    progress_ = new QProgressBar(controls_);
+    progress_->setObjectName(QStringLiteral("saliencyProgress"));
+    progress_->setMaximumWidth(220);
+    cancel_ = new QPushButton(controls_);
+    cancel_->setObjectName(QStringLiteral("saliencyCancel"));
+    second->addWidget(saliency_label_);
+    second->addWidget(method_);
+    second->addSpacing(12);
+    second->addWidget(steps_label_);
+    second->addWidget(steps_);
+    second->addSpacing(12);
+    second->addWidget(progress_);
+    second->addWidget(cancel_);
+    second->addStretch(1);
+    v->addLayout(second);
     message_ = new QLabel(controls_);
     message_->setObjectName(QStringLiteral("dlaMessage"));
     message_->setWordWrap(true);
@@ -148,6 +186,13 @@ void DlaView::connectControls() {
     connect(export_, &QPushButton::clicked, this, &DlaView::exportDialog);
     connect(canvas_, &FigureCanvas::mouseMoved, this, &DlaView::hoverAt);
     connect(canvas_, &FigureCanvas::mouseLeft, this, [this] { hoverAt(QPointF(-1, -1)); });
+    connect(method_, &QComboBox::currentIndexChanged, this, &DlaView::saliencyChosen);
+    connect(steps_, &QComboBox::currentIndexChanged, this, &DlaView::saliencyChosen);
+    connect(cancel_, &QPushButton::clicked, this, [this] { job_.cancel(); });
+    connect(sal_canvas_, &FigureCanvas::mouseMoved, this, &DlaView::hoverSaliency);
+    connect(sal_canvas_, &FigureCanvas::mouseLeft, this,
+            [this] { hoverSaliency(QPointF(-1, -1)); });
+    showSaliencyState();
 }
 
 void DlaView::retranslate() {
@@ -163,6 +208,20 @@ void DlaView::retranslate() {
     distractor_->setPlaceholderText(tr("none"));
     distractor_->setToolTip(
         tr("A token it competes with: the parts of logit(target) − logit(distractor) instead"));
+    saliency_label_->setText(tr("Saliency:"));
+    method_->setItemText(SaliencyOff, tr("Off"));
+    method_->setItemText(GradientTimesInput, tr("Gradient × input"));
+    method_->setItemText(IntegratedGradients, tr("Integrated gradients"));
+    method_->setToolTip(
+        tr("Each input token's share of the same prediction, from the gradient with respect to "
+           "its token embedding: one backward pass, or integrated gradients (steps + 2 passes)"));
+    steps_label_->setText(tr("Steps:"));
+    steps_->setToolTip(
+        tr("Integrated gradients' steps along the path from the baseline: more "
+           "steps close the completeness gap, each costs a pass forwards and "
+           "back"));
+    cancel_->setText(tr("Cancel"));
+    progress_->setFormat(tr("Saliency %p%"));
     export_->setText(tr("Export…"));
     export_->setToolTip(tr("The figure (PNG, SVG, PDF) or the numbers (CSV)"));
     unavailable_ = model_ ? dla_unavailable(*model_) : QString();
@@ -178,6 +237,11 @@ void DlaView::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
+void DlaView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    relayout();  // the strip's height follows its width (its boxes wrap)
+}
+
 void DlaView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (waiting_) schedule(0);
@@ -191,6 +255,10 @@ void DlaView::setSource(SnapshotPtr snapshot, ModelPtr model) {
         model_ = std::move(model);
         result_.reset();
         figure_->setResult(nullptr);
+        saliency_.reset();
+        sal_figure_->setResult(nullptr);
+        saliency_running_ = false;
+        showSaliencyState();
         chosen_ = -1;
         hover_ = QPoint(-1, -1);
         figure_->setHover(-1, -1);
@@ -226,6 +294,7 @@ void DlaView::showAvailability() {
     placeholder_->setVisible(!usable);
     controls_->setVisible(usable);
     canvas_->setVisible(usable);
+    sal_canvas_->setVisible(usable && saliency_.has_value());
     const bool knocked = usable && snapshot_ && !snapshot_->model->knocked_out.empty();
     note_->setText(knocked ? tr("The heads knocked out in the window are not knocked out here: "
                                 "this is the intact model's attribution.")
@@ -305,6 +374,11 @@ bool DlaView::run() {
     waiting_ = false;
     typing_->stop();
     ran_ = Ran{snapshot_->model->encoding.ids, *request_};
+    // The strip explained the old prediction: it follows the new attribution.
+    saliency_.reset();
+    sal_figure_->setResult(nullptr);
+    saliency_running_ = false;
+    showSaliencyState();
     const ModelPtr model = model_;
     const ComputeConfig config = snapshot_->config;
     const QString text = snapshot_->model->text_a;
@@ -330,6 +404,90 @@ void DlaView::showResult(DlaResult result) {
     relayout();
     canvas_->setToolTip(figure_->describe(hover_.y(), hover_.x()));  // the new numbers
     emit attributed();
+    if (method_->currentIndex() != SaliencyOff) runSaliency();
+}
+
+void DlaView::saliencyChosen() {
+    steps_->setEnabled(method_->currentIndex() == IntegratedGradients);
+    if (saliency_running_) job_.drop();
+    saliency_running_ = false;
+    saliency_.reset();
+    sal_figure_->setResult(nullptr);
+    // While the attribution runs, its end starts the saliency.
+    if (method_->currentIndex() != SaliencyOff && result_ && !isRunning()) runSaliency();
+    showSaliencyState();
+    relayout();
+}
+
+void DlaView::runSaliency() {
+    if (!result_ || !model_ || !snapshot_) return;
+    const ModelPtr model = model_;
+    const ComputeConfig config = snapshot_->config;
+    const QString text = snapshot_->model->text_a;
+    const models::LogitTarget what = result_->attribution.what;
+    const std::int64_t steps =
+        method_->currentIndex() == IntegratedGradients ? steps_->currentData().toInt() : 0;
+    saliency_running_ = true;
+    progress_->setRange(0, 0);  // busy until the first pass reports
+    job_.start(
+        [model, config, text, what, steps](const JobControl& control) {
+            const models::EncodedText e = encode_model_text(*model, config);
+            return compute_saliency(*model, e, text, what, steps, worker_threads(), control);
+        },
+        {.finished = [this](SaliencyResult r) { showSaliency(std::move(r)); },
+         .failed =
+             [this](const QString& message) {
+                 saliency_running_ = false;
+                 showSaliencyState();
+                 message_->setText(tr("Cannot compute the saliency: %1").arg(message));
+                 message_->show();
+             },
+         .cancelled =
+             [this] {
+                 saliency_running_ = false;
+                 showSaliencyState();
+             },
+         .progressed =
+             [this](std::int64_t done, std::int64_t total) {
+                 progress_->setRange(0, 1000);
+                 progress_->setValue(total > 0 ? int(1000 * done / total) : 0);
+             }});
+    showSaliencyState();
+}
+
+void DlaView::showSaliency(SaliencyResult result) {
+    saliency_running_ = false;
+    saliency_ = std::move(result);
+    sal_figure_->setResult(&*saliency_);
+    showSaliencyState();
+    relayout();
+    sal_canvas_->setToolTip(sal_figure_->describe(sal_hover_));
+    emit saliencyReady();
+}
+
+void DlaView::showSaliencyState() {
+    const bool computing = saliency_running_;
+    progress_->setVisible(computing);
+    cancel_->setVisible(computing);
+    steps_label_->setVisible(method_->currentIndex() == IntegratedGradients);
+    steps_->setVisible(method_->currentIndex() == IntegratedGradients);
+    sal_canvas_->setVisible(saliency_.has_value() && canvas_->isVisibleTo(this));
+}
+
+void DlaView::hoverSaliency(const QPointF& pos) {
+    const int at = sal_figure_->tokenAt(pos);
+    // Over the completeness line: why the gap is what it is.
+    if (at < 0 && saliency_ && sal_figure_->sumRect().contains(pos)) {
+        sal_canvas_->setToolTip(saliency_gap_text(*saliency_));
+        return;
+    }
+    if (at == sal_hover_) return;
+    sal_hover_ = at;
+    sal_figure_->setHover(at);
+    const QString text = sal_figure_->describe(at);
+    sal_canvas_->setToolTip(text);
+    emit hovered(text);
+    sal_canvas_->update();
 }
 
 void DlaView::showFailure(const QString& message) {
@@ -342,6 +500,14 @@ void DlaView::relayout() {
     options.font_px = std::max(9, QFontInfo(font()).pixelSize());
     figure_->setOptions(options);
     canvas_->relayout();
+    // The strip as tall as its wrapped boxes need, up to its share of the tab.
+    sal_figure_->setOptions(options);
+    if (saliency_) {
+        sal_figure_->layout(QSize(std::max(200, width() - 16), 4000));
+        const int cap = std::max(80, int(kStripShare * height()));
+        sal_canvas_->setFixedHeight(std::min(sal_figure_->usedHeight(), cap));
+    }
+    sal_canvas_->relayout();
 }
 
 void DlaView::hoverAt(const QPointF& pos) {

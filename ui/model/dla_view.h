@@ -4,6 +4,9 @@
 // logit difference); the attribution runs in a BackgroundJob whenever they or the text change
 // while the tab is shown, and DlaFigure draws it at the tab's size; hovering a head lists its
 // share by source token.  A model without a causal head, or a post-norm one, is explained.
+// Above the map, on request, a saliency strip (SaliencyFigure): each input token's share of the
+// same prediction by gradient × input or integrated gradients, computed in the same job after
+// the attribution (a new request or Cancel drops it).
 #pragma once
 
 #include <QWidget>
@@ -14,10 +17,12 @@
 #include "ui/compute/background_job.h"
 #include "ui/compute/model_store.h"
 #include "ui/model/dla_figure.h"
+#include "ui/model/saliency_figure.h"
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
 class QTimer;
 
@@ -64,15 +69,30 @@ class DlaView : public QWidget {
     QLabel* placeholderLabel() const { return placeholder_; }
     QPushButton* exportButton() const { return export_; }
 
+    /// The saliency's method: Off, gradient × input, integrated gradients (kSaliencyStepChoices).
+    enum SaliencyMethod { SaliencyOff, GradientTimesInput, IntegratedGradients };
+    QComboBox* saliencyMethodCombo() const { return method_; }
+    QComboBox* saliencyStepsCombo() const { return steps_; }
+    QProgressBar* saliencyProgress() const { return progress_; }
+    QPushButton* saliencyCancelButton() const { return cancel_; }
+    FigureCanvas* saliencyCanvas() const { return sal_canvas_; }
+    const SaliencyFigure& saliencyFigure() const { return *sal_figure_; }
+    /// The strip's numbers (null while Off, computing, or before the first).
+    const SaliencyResult* saliency() const { return saliency_ ? &*saliency_ : nullptr; }
+    bool isComputingSaliency() const { return saliency_running_ && job_.isRunning(); }
+
   signals:
     void hovered(const QString& text);
     void failed(const QString& title, const QString& text);
     /// An attribution arrived and is drawn.
     void attributed();
+    /// A saliency arrived and is drawn.
+    void saliencyReady();
 
   protected:
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     // The constructor's steps, in order.
@@ -87,6 +107,14 @@ class DlaView : public QWidget {
     void schedule(int delay_ms);
     void showResult(DlaResult result);
     void showFailure(const QString& message);
+    /// The method chosen: starts the saliency of the shown attribution, or drops it (Off).
+    void saliencyChosen();
+    /// The saliency of result_'s prediction, in job_ (dropping nothing but an older saliency).
+    void runSaliency();
+    void showSaliency(SaliencyResult result);
+    /// Progress and Cancel while it computes; the strip once it has a result.
+    void showSaliencyState();
+    void hoverSaliency(const QPointF& pos);
     void hoverAt(const QPointF& pos);
     void relayout();
     void retranslate();
@@ -119,6 +147,15 @@ class DlaView : public QWidget {
     FigureCanvas* canvas_;
     DlaFigure* figure_;  ///< canvas_'s
     QPoint hover_{-1, -1};
+    QLabel *saliency_label_, *steps_label_;
+    QComboBox *method_, *steps_;
+    QProgressBar* progress_;
+    QPushButton* cancel_;
+    FigureCanvas* sal_canvas_;
+    SaliencyFigure* sal_figure_;  ///< sal_canvas_'s
+    std::optional<SaliencyResult> saliency_;
+    bool saliency_running_ = false;  ///< job_'s work is the saliency, not the attribution
+    int sal_hover_ = -1;
 };
 
 }  // namespace attnviz::ui

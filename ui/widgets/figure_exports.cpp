@@ -18,6 +18,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/model/circuits_view.h"
 #include "ui/model/dla_view.h"
+#include "ui/model/flow_view.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/positions_view.h"
 #include "ui/settings/app_settings.h"
@@ -161,6 +162,8 @@ void FigureExports::exportFigureDialog() {
         return window_->views()->circuitsView()->exportDialog();
     if (window_->views()->currentTab() == ViewTabs::DlaTab)
         return window_->views()->dlaView()->exportDialog();
+    if (window_->views()->currentTab() == ViewTabs::FlowTab)
+        return window_->views()->flowView()->exportDialog();
     if (!window_->compute()->latest()) {
         window_->showError(tr("Cannot export"), tr("There is no figure yet."));
         return;
@@ -231,6 +234,8 @@ void FigureExports::copyFigure() {
         return window_->views()->circuitsView()->copyFigure();
     if (window_->views()->currentTab() == ViewTabs::DlaTab)
         return window_->views()->dlaView()->copyFigure();
+    if (window_->views()->currentTab() == ViewTabs::FlowTab)
+        return window_->views()->flowView()->copyFigure();
     const SnapshotPtr snapshot = window_->compute()->latest();
     if (!snapshot) return;
     FigureOptions options = window_->currentFigureOptions();

@@ -247,6 +247,8 @@ void HeatmapGridView::hoverAt(const QPointF& pos) {
     const SnapshotPtr s = figure_->snapshot();
     const ModelMaps* m = s ? s->model.get() : nullptr;
     setHoverPiece(m && row >= 0 && row < m->tokens ? m->pieceOf(row) : -1);
+    if (m && hit.region == FigureHit::Region::Cells && hit.head >= 0)
+        emit cellHovered(s->layer, hit.head, row, col);
     const QString text = describe(hit);
     if (text != hover_text_) {
         hover_text_ = text;
@@ -326,6 +328,13 @@ void HeatmapGridView::onMouseRelease(QMouseEvent* event) {
     const bool click = pressed_ && event->button() == Qt::LeftButton &&
                        (event->pos() - press_pos_).manhattanLength() <= 3;
     pressed_ = false;
+    if (click && (event->modifiers() & Qt::AltModifier)) {
+        const SnapshotPtr s = figure_->snapshot();
+        const FigureHit hit = figure_->hitTest(event->position());
+        if (s && hit.region == FigureHit::Region::Cells)
+            emit cellExplainRequested(s->layer, hit.head, hit.row, hit.col);
+        return;
+    }
     if (click && (event->modifiers() & Qt::ControlModifier)) {  // ⌘ on macOS
         const SnapshotPtr s = figure_->snapshot();
         const int head = model_head(s.get(), figure_->hitTest(event->position()));

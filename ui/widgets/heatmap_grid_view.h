@@ -73,6 +73,11 @@ class HeatmapGridView : public QWidget {
     /// text whose prediction that token stands for (ModelMaps::pieceOf); −1 when none is, or
     /// the mouse left.  The predictions box follows it.
     void pieceHovered(int piece);
+    /// A model head's cell at shown query token `row`, key token `col` was Alt-clicked (a plain
+    /// click enlarges the head, Ctrl-click knocks it out): explain it (the "Why?" pane).
+    void cellExplainRequested(int layer, int head, int row, int col);
+    /// The mouse is over a model head's cell (the "Why?" pane follows it when asked to).
+    void cellHovered(int layer, int head, int row, int col);
 
   private:
     void relayout();

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
+#include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QToolButton>
@@ -23,18 +24,21 @@
 #include "ui/model/atlas_view.h"
 #include "ui/model/circuits_view.h"
 #include "ui/model/dla_view.h"
+#include "ui/model/flow_view.h"
 #include "ui/model/lens_view.h"
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/positions_view.h"
+#include "ui/model/why_panel.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/heatmap_grid_view.h"
 
 namespace attnviz::ui {
 
 namespace {
-const char* const kTabNames[] = {"grid",  "steps", "lines", "statistics", "compare",  "model",
-                                 "atlas", "lens",  "patch", "positions",  "circuits", "dla"};
+const char* const kTabNames[] = {"grid",     "steps", "lines", "statistics", "compare",
+                                 "model",    "atlas", "lens",  "patch",      "positions",
+                                 "circuits", "dla",   "flow"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -132,7 +136,20 @@ QTabWidget* ViewTabs::createTabs() {
     lines_ = new LinesView(doc_, tabs_);
     stats_ = new StatisticsView(tabs_);
     compare_ = new CompareView(doc_, tabs_);
-    tabs_->addTab(grid_, QString());
+    // The heatmaps and, beside them, the "Why?" pane: hidden until a cell is Alt-clicked, so
+    // the maps keep the whole tab until then.
+    auto* grid_page = new QSplitter(Qt::Horizontal, tabs_);
+    grid_page->setObjectName(QStringLiteral("gridSplitter"));
+    grid_page->setChildrenCollapsible(false);
+    grid_page->addWidget(grid_);
+    why_ = new WhyPanel(grid_page);
+    why_->setMinimumWidth(320);
+    why_->hide();
+    grid_page->addWidget(why_);
+    grid_page->setStretchFactor(0, 3);
+    grid_page->setStretchFactor(1, 2);
+    grid_page->setFocusProxy(grid_);
+    tabs_->addTab(grid_page, QString());
     tabs_->addTab(steps_, QString());
     tabs_->addTab(lines_, QString());
     tabs_->addTab(stats_, QString());
@@ -151,6 +168,8 @@ QTabWidget* ViewTabs::createTabs() {
     tabs_->addTab(circuits_, QString());
     dla_ = new DlaView(tabs_);
     tabs_->addTab(dla_, QString());
+    flow_ = new FlowView(tabs_);
+    tabs_->addTab(flow_, QString());
     return tabs_;
 }
 
@@ -200,6 +219,21 @@ void ViewTabs::connectViews() {
     connect(circuits_, &CircuitsView::failed, this, &ViewTabs::failed);
     connect(dla_, &DlaView::hovered, this, &ViewTabs::hovered);
     connect(dla_, &DlaView::failed, this, &ViewTabs::failed);
+    connect(flow_, &FlowView::hovered, this, &ViewTabs::hovered);
+    connect(flow_, &FlowView::failed, this, &ViewTabs::failed);
+    // A line of the flow: its head's whole map in a window (the Flow tab stays), or, for every
+    // head of a layer summed, that layer's heads.
+    connect(flow_, &FlowView::edgeActivated, this, [this](int layer, int head, int) {
+        if (head >= 0)
+            emit fullMapRequested(layer, head);
+        else
+            emit modelHeadActivated(layer, -1);
+    });
+    connect(grid_, &HeatmapGridView::cellExplainRequested, why_, &WhyPanel::explainCell);
+    connect(grid_, &HeatmapGridView::cellHovered, why_, &WhyPanel::followCell);
+    connect(why_, &WhyPanel::headFocusRequested, this, &ViewTabs::modelHeadActivated);
+    connect(why_, &WhyPanel::hovered, this, &ViewTabs::hovered);
+    connect(why_, &WhyPanel::failed, this, &ViewTabs::failed);
     connect(stats_, &StatisticsView::headActivated, this, &ViewTabs::headActivated);
     connect(stats_, &StatisticsView::failed, this, &ViewTabs::failed);
     connect(tabs_, &QTabWidget::currentChanged, this, &ViewTabs::followCurrentTab);
@@ -335,6 +369,13 @@ void ViewTabs::retranslate() {
                                 "logit of the next token into what each head, MLP and the "
                                 "embeddings wrote into the residual stream"));
     }
+    if (tabs_->count() > FlowTab) {
+        tabs_->setTabText(FlowTab, tr("Flow"));
+        tabs_->setTabToolTip(FlowTab,
+                             tr("How information flows to a prediction: the routes through the "
+                                "heads and MLPs that matter most (information-flow routes, "
+                                "Ferrando & Voita 2024)"));
+    }
     banner_close_->setToolTip(tr("Hide the explanation"));
     banner_note_->setText(
         tr("The explanation is about the example's text; the text is now your "
@@ -457,6 +498,14 @@ void ViewTabs::refreshViews(int only) {
         dla_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
                                        ? find_model(snapshot_->model->folder)
                                        : nullptr);
+    if (wants(FlowTab))
+        flow_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
+                                        ? find_model(snapshot_->model->folder)
+                                        : nullptr);
+    if (wants(GridTab))
+        why_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
+                                       ? find_model(snapshot_->model->folder)
+                                       : nullptr);
     if (wants(LinesTab)) lines_->setSnapshot(snapshot_);
     if (wants(CompareTab)) compare_->setSnapshot(snapshot_);
     if (wants(StatisticsTab)) refreshStatistics();
@@ -521,6 +570,8 @@ void ViewTabs::setPresentation(int font_px) {
     lens_->setFont(f);
     circuits_->setFont(f);
     dla_->setFont(f);
+    flow_->setFont(f);
+    why_->setFont(f);
     banner_text_->setFont(f);
     QFont bold = f;
     bold.setBold(true);

@@ -36,6 +36,8 @@ class PatchView;
 class PositionsView;
 class CircuitsView;
 class DlaView;
+class FlowView;
+class WhyPanel;
 struct SnapshotStatistics;
 
 class ViewTabs : public QWidget {
@@ -53,7 +55,8 @@ class ViewTabs : public QWidget {
         PatchTab,
         PositionsTab,
         CircuitsTab,
-        DlaTab
+        DlaTab,
+        FlowTab
     };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
@@ -94,6 +97,9 @@ class ViewTabs : public QWidget {
     PositionsView* positionsView() const { return positions_; }
     CircuitsView* circuitsView() const { return circuits_; }
     DlaView* dlaView() const { return dla_; }
+    FlowView* flowView() const { return flow_; }
+    /// The "Why this attention?" pane beside the heatmaps.
+    WhyPanel* whyPanel() const { return why_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
     StatisticsView* statistics() const { return stats_; }
@@ -176,6 +182,8 @@ class ViewTabs : public QWidget {
     PositionsView* positions_ = nullptr;
     CircuitsView* circuits_ = nullptr;
     DlaView* dla_ = nullptr;
+    FlowView* flow_ = nullptr;
+    WhyPanel* why_ = nullptr;
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;
