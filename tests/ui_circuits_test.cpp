@@ -21,6 +21,7 @@
 #include "engine/io/npy.h"
 #include "engine/models/circuits.h"
 #include "engine/models/model_folder.h"
+#include "model_view_support.h"
 #include "test_support.h"
 #include "ui/classroom/figure_canvas.h"
 #include "ui/compute/attention_snapshot.h"
@@ -433,11 +434,7 @@ class TestCircuits : public test::WindowFixture {
         npy.write(bytes.data(), qint64(bytes.size()));
         npy.close();
         const QString gpt2 = QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/gpt2_lmhead");
-        const struct {
-            QStringList args;
-            int status;
-            const char* says;
-        } cases[] = {
+        const QList<test::BadInput> cases{
             {{"--model", folder_, "--view", "circuits", "--composition", "x"}, 2, "--composition"},
             {{"--model", npy.fileName(), "--view", "circuits"}, 1, "config.json"},
             {{"--model", folder_, "--composition", "k"}, 2, "--view circuits"},
@@ -448,16 +445,8 @@ class TestCircuits : public test::WindowFixture {
             {{"--view", "circuits"}, 2, "--model"},
             {{"--model", folder_, "--view", "circuits", "--text", "abc"}, 2, "--text"},
         };
-        for (const auto& c : cases) {
-            const test::ProcessRun r = test::run_attnviz(QStringList{QStringLiteral("export")} +
-                                                         c.args + QStringList{"--out", out});
-            const QString what = c.args.join(QLatin1Char(' '));
-            QVERIFY2(r.status == c.status,
-                     qPrintable(what + QStringLiteral(": exit %1, %2").arg(r.status).arg(r.err)));
-            QVERIFY2(r.err.trimmed().count('\n') == 0 && r.err.contains(c.says),
-                     qPrintable(what + QStringLiteral(": ") + QString::fromUtf8(r.err)));
-            QVERIFY2(!QFile::exists(out), qPrintable(what));
-        }
+        const QString problems = test::refusal_problems({QStringLiteral("export")}, cases, out);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
         const test::ProcessRun help = test::run_attnviz({"export", "--help"});
         QVERIFY(help.out.contains("head,copying"));
         QVERIFY(help.out.contains("--composition"));

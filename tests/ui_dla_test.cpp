@@ -22,6 +22,7 @@
 #include "engine/models/attribution.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/predictions.h"
+#include "model_view_support.h"
 #include "test_support.h"
 #include "text_layout.h"
 #include "ui/classroom/figure_canvas.h"
@@ -215,13 +216,8 @@ class DlaTest : public test::WindowFixture {
 
     /// A shown view on the example's pass, attributed once; null when it never shows.
     std::unique_ptr<DlaView> attributedView() {
-        auto v = std::make_unique<DlaView>();
-        v->resize(1200, 700);
-        QSignalSpy done(v.get(), &DlaView::attributed);
-        v->setSource(pass_, model_);
-        v->show();
-        if (!QTest::qWaitForWindowExposed(v.get()) || !done.wait(60000)) return nullptr;
-        return v;
+        return test::shown_model_view<DlaView>(QSize(1200, 700), pass_, model_,
+                                               &DlaView::attributed);
     }
 
   private slots:
@@ -517,12 +513,7 @@ class DlaTest : public test::WindowFixture {
     void badExportInputIsOneLineAndNoFile() {
         const QString none = test::temp_path(QStringLiteral("none.png"));
         const QString m = attn_only();
-        struct Bad {
-            QStringList args;
-            int status;
-            const char* says;
-        };
-        const QList<Bad> bad{
+        const QList<test::BadInput> bad{
             {{QStringLiteral("--model"), golden_model("bert_mlm_prefix"), QStringLiteral("--text"),
               QStringLiteral("the cat")},
              1,
@@ -542,19 +533,9 @@ class DlaTest : public test::WindowFixture {
              2,
              "--ablate"},
         };
-        for (const Bad& b : bad) {
-            QFile::remove(none);
-            const test::ProcessRun r = test::run_attnviz(
-                QStringList{QStringLiteral("export"), QStringLiteral("--view"),
-                            QStringLiteral("dla"), QStringLiteral("--out"), none} +
-                b.args);
-            const QString what =
-                b.args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromUtf8(r.err);
-            QVERIFY2(r.status == b.status, qPrintable(what));
-            QVERIFY2(r.err.count('\n') == 1, qPrintable(what));
-            QVERIFY2(r.err.contains(b.says), qPrintable(what));
-            QVERIFY2(!QFile::exists(none), qPrintable(what));
-        }
+        const QString problems = test::refusal_problems(
+            {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("dla")}, bad, none);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
     }
 
     void theTabInTheWindowFollowsTheTextAndCopiesItsFigure() {

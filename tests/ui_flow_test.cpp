@@ -19,6 +19,7 @@
 
 #include "engine/models/information_flow.h"
 #include "engine/models/model_folder.h"
+#include "model_view_support.h"
 #include "test_support.h"
 #include "text_layout.h"
 #include "ui/classroom/figure_canvas.h"
@@ -123,13 +124,8 @@ class FlowTest : public test::WindowFixture {
 
     /// A shown view on the example's pass, computed once; null when it never shows.
     std::unique_ptr<FlowView> computedView() {
-        auto v = std::make_unique<FlowView>();
-        v->resize(1200, 700);
-        QSignalSpy done(v.get(), &FlowView::computed);
-        v->setSource(pass_, model_);
-        v->show();
-        if (!QTest::qWaitForWindowExposed(v.get()) || !done.wait(60000)) return nullptr;
-        return v;
+        return test::shown_model_view<FlowView>(QSize(1200, 700), pass_, model_,
+                                                &FlowView::computed);
     }
 
   private slots:
@@ -380,12 +376,7 @@ class FlowTest : public test::WindowFixture {
     void badExportInputIsOneLineAndNoFile() {
         const QString none = test::temp_path(QStringLiteral("none.png"));
         const QString m = attn_only();
-        struct Bad {
-            QStringList args;
-            int status;
-            const char* says;
-        };
-        const QList<Bad> bad{
+        const QList<test::BadInput> bad{
             {{QStringLiteral("--model"), golden_model("bert_mlm_prefix"), QStringLiteral("--text"),
               QStringLiteral("the cat")},
              1,
@@ -409,19 +400,10 @@ class FlowTest : public test::WindowFixture {
              2,
              "--target"},
         };
-        for (const Bad& b : bad) {
-            QFile::remove(none);
-            const test::ProcessRun r = test::run_attnviz(
-                QStringList{QStringLiteral("export"), QStringLiteral("--view"),
-                            QStringLiteral("flow"), QStringLiteral("--out"), none} +
-                b.args);
-            const QString what =
-                b.args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromUtf8(r.err);
-            QVERIFY2(r.status == b.status, qPrintable(what));
-            QVERIFY2(r.err.count('\n') == 1, qPrintable(what));
-            QVERIFY2(r.err.contains(b.says), qPrintable(what));
-            QVERIFY2(!QFile::exists(none), qPrintable(what));
-        }
+        const QString problems = test::refusal_problems(
+            {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("flow")}, bad,
+            none);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
         // The flow's options on another view.
         const test::ProcessRun r = test::run_attnviz(
             {QStringLiteral("export"), QStringLiteral("--model"), m, QStringLiteral("--view"),

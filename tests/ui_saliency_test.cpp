@@ -20,6 +20,7 @@
 
 #include "engine/models/gradient_attribution.h"
 #include "engine/models/model_folder.h"
+#include "model_view_support.h"
 #include "test_support.h"
 #include "text_layout.h"
 #include "ui/classroom/figure_canvas.h"
@@ -125,13 +126,8 @@ class SaliencyTest : public QObject {
 
     /// A shown view on the example's pass, attributed once; null when it never shows.
     std::unique_ptr<DlaView> attributedView() {
-        auto v = std::make_unique<DlaView>();
-        v->resize(1200, 760);
-        QSignalSpy done(v.get(), &DlaView::attributed);
-        v->setSource(pass_, model_);
-        v->show();
-        if (!QTest::qWaitForWindowExposed(v.get()) || !done.wait(60000)) return nullptr;
-        return v;
+        return test::shown_model_view<DlaView>(QSize(1200, 760), pass_, model_,
+                                               &DlaView::attributed);
     }
 
   private slots:
@@ -391,13 +387,8 @@ class SaliencyTest : public QObject {
     void badExportInputIsOneLineAndNoFile() {
         const QString none = test::temp_path(QStringLiteral("none.png"));
         const QString m = attn_only();
-        struct Bad {
-            QStringList args;
-            int status;
-            const char* says;
-        };
         const QStringList model_text{QStringLiteral("--model"), m, QStringLiteral("--text"), kText};
-        const QList<Bad> bad{
+        const QList<test::BadInput> bad{
             {model_text + QStringList{QStringLiteral("--saliency"), QStringLiteral("ig:0")}, 2,
              "--saliency"},
             {model_text + QStringList{QStringLiteral("--saliency"), QStringLiteral("smoothgrad")},
@@ -408,19 +399,10 @@ class SaliencyTest : public QObject {
             {model_text + QStringList{QStringLiteral("--position"), QStringLiteral("99")}, 2,
              "--position"},
         };
-        for (const Bad& b : bad) {
-            QFile::remove(none);
-            const test::ProcessRun r = test::run_attnviz(
-                QStringList{QStringLiteral("export"), QStringLiteral("--view"),
-                            QStringLiteral("saliency"), QStringLiteral("--out"), none} +
-                b.args);
-            const QString what =
-                b.args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromUtf8(r.err);
-            QVERIFY2(r.status == b.status, qPrintable(what));
-            QVERIFY2(r.err.count('\n') == 1, qPrintable(what));
-            QVERIFY2(r.err.contains(b.says), qPrintable(what));
-            QVERIFY2(!QFile::exists(none), qPrintable(what));
-        }
+        const QString problems = test::refusal_problems(
+            {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("saliency")}, bad,
+            none);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
         // --saliency on another view.
         const test::ProcessRun r = test::run_attnviz(
             QStringList{QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("dla"),

@@ -19,6 +19,7 @@
 #include "engine/models/model_folder.h"
 #include "engine/models/qk_attribution.h"
 #include "layout_check.h"
+#include "model_view_support.h"
 #include "test_support.h"
 #include "ui/classroom/figure_canvas.h"
 #include "ui/compute/attention_snapshot.h"
@@ -370,12 +371,7 @@ class WhyTest : public test::WindowFixture {
         const QStringList cell{QStringLiteral("--head"),  QStringLiteral("2.8"),
                                QStringLiteral("--query"), QStringLiteral("-1"),
                                QStringLiteral("--key"),   QStringLiteral("18")};
-        struct Bad {
-            QStringList args;
-            int status;
-            const char* says;
-        };
-        const QList<Bad> bad{
+        const QList<test::BadInput> bad{
             {QStringList{QStringLiteral("--view"), QStringLiteral("why"), QStringLiteral("--model"),
                          golden_model("bert_gamma_beta"), QStringLiteral("--text"),
                          QStringLiteral("the cat sat"), QStringLiteral("--head"),
@@ -409,17 +405,8 @@ class WhyTest : public test::WindowFixture {
                  cell,
              2, "--view why"},
         };
-        for (const Bad& b : bad) {
-            QFile::remove(none);
-            const test::ProcessRun r = test::run_attnviz(
-                QStringList{QStringLiteral("export"), QStringLiteral("--out"), none} + b.args);
-            const QString what =
-                b.args.join(QLatin1Char(' ')) + QStringLiteral(": ") + QString::fromUtf8(r.err);
-            QVERIFY2(r.status == b.status, qPrintable(what));
-            QVERIFY2(r.err.count('\n') == 1, qPrintable(what));
-            QVERIFY2(r.err.contains(b.says), qPrintable(what));
-            QVERIFY2(!QFile::exists(none), qPrintable(what));
-        }
+        const QString problems = test::refusal_problems({QStringLiteral("export")}, bad, none);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems));
     }
 };
 

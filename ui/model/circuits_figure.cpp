@@ -191,28 +191,25 @@ QString CircuitsFigure::notesText() const {
     return notes;
 }
 
+/// What CircuitsFigure::layout() measures before it places the matrix, legend and notes.
+struct CircuitsFigure::LayoutPlan {
+    QString notes, rows_title, cols_title, copy_label;
+    QRectF area;  ///< the canvas under the title
+    int px = 0;   ///< the font's pixel size
+    bool copying = false;
+    double notes_min_w = 0.0;
+    double label_w = 0.0, lh = 0.0, title_h = 0.0, copy_label_h = 0.0, row_label_w = 0.0;
+    double value_w = 0.0, value_h = 0.0, legend_w = 0.0;
+    double beside = 0.0;  ///< the width beside the cells: titles, labels, strips, legend
+    double top = 0.0;     ///< the column labels' height
+    double bottom = 0.0, right = 0.0;  ///< of the matrix and its strips with their labels
+    double legend_bottom = 0.0, content_right = 0.0;
+};
+
 void CircuitsFigure::layout(QSize size) {
     size_ = size;
-    const QString notes = notesText();
-    const QString rows_title = CircuitsText::tr("Earlier head, writing");
-    const QString cols_title = columnsTitle();
-    const QString copy_label = CircuitsText::tr("Copying");
-    comp_header_text_ = CircuitsText::tr("%1-composition").arg(composition_letter(composition_));
-    copy_header_text_ = CircuitsText::tr("Copying score");
-    // Every text the figure draws, so that the fonts name the family their characters come
-    // from (the translations' Chinese) and measure as they draw.
-    const QStringList texts{maps_ ? maps_->model : QString(),
-                            notes,
-                            rows_title,
-                            cols_title,
-                            copy_label,
-                            comp_header_text_,
-                            copy_header_text_,
-                            captionText()};
-    const int px = std::max(6, options_.font_px);
-    font_ = figure_font(px, texts);
-    small_ = figure_font(std::max(6, px - 2), texts);
-    bold_ = figure_font(px, texts, true);
+    LayoutPlan plan;
+    chooseFonts(plan);
     matrix_ = right_strip_ = bottom_strip_ = comp_bar_ = copy_bar_ = notes_ = QRectF();
     rows_title_ = cols_title_ = comp_header_ = copy_header_ = QRectF();
     notes_text_.clear();
@@ -223,32 +220,71 @@ void CircuitsFigure::layout(QSize size) {
     used_height_ = int(std::ceil(y));
     used_width_ = -1;
     if (!maps_ || maps_->num_layers < 1 || maps_->num_heads < 1) return;
-    const int H = maps_->num_heads;
-    rows_ = cols_ = (maps_->num_layers - 1) * H;
-    const QRectF area(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
-    const QFontMetricsF fm(font_), sm(small_);
-    const double notes_min_w = std::min(area.width(), 520.0);
-    const auto notes_height = [&](double width) {
-        return text_height(small_, paint::wrap_text(notes, small_, width)) + 4;
-    };
+    rows_ = cols_ = (maps_->num_layers - 1) * maps_->num_heads;
+    plan.area = QRectF(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
+    plan.notes_min_w = std::min(plan.area.width(), 520.0);
     if (rows_ == 0) {  // one layer: the notes say why there is nothing to draw
-        notes_text_ = paint::wrap_text(notes, small_, notes_min_w);
-        notes_ = QRectF(area.x(), area.y(), notes_min_w, notes_height(notes_min_w));
+        notes_text_ = paint::wrap_text(plan.notes, small_, plan.notes_min_w);
+        notes_ = QRectF(plan.area.x(), plan.area.y(), plan.notes_min_w,
+                        notesHeight(plan, plan.notes_min_w));
         used_height_ = int(std::ceil(notes_.bottom() + kPad));
         used_width_ = int(std::ceil(std::max(notes_.right() + kPad, 480.0)));
         return;
     }
-    const bool copying = !maps_->scores.copying.empty();
-    double label_w = 0.0;
+    measure(plan);
+    chooseCell(plan);
+    placeMatrix(plan);
+    placeLegend(plan);
+    placeNotes(plan);
+    buildImage();
+}
+
+void CircuitsFigure::chooseFonts(LayoutPlan& plan) {
+    plan.notes = notesText();
+    plan.rows_title = CircuitsText::tr("Earlier head, writing");
+    plan.cols_title = columnsTitle();
+    plan.copy_label = CircuitsText::tr("Copying");
+    comp_header_text_ = CircuitsText::tr("%1-composition").arg(composition_letter(composition_));
+    copy_header_text_ = CircuitsText::tr("Copying score");
+    // Every text the figure draws, so that the fonts name the family their characters come
+    // from (the translations' Chinese) and measure as they draw.
+    const QStringList texts{maps_ ? maps_->model : QString(),
+                            plan.notes,
+                            plan.rows_title,
+                            plan.cols_title,
+                            plan.copy_label,
+                            comp_header_text_,
+                            copy_header_text_,
+                            captionText()};
+    plan.px = std::max(6, options_.font_px);
+    font_ = figure_font(plan.px, texts);
+    small_ = figure_font(std::max(6, plan.px - 2), texts);
+    bold_ = figure_font(plan.px, texts, true);
+}
+
+double CircuitsFigure::notesHeight(const LayoutPlan& plan, double width) const {
+    return text_height(small_, paint::wrap_text(plan.notes, small_, width)) + 4;
+}
+
+double CircuitsFigure::stripFor(const LayoutPlan& plan, double cell) const {
+    if (!plan.copying) return 0.0;
+    return cell >= plan.value_w && cell >= plan.value_h ? std::max(plan.value_w, plan.value_h)
+                                                        : std::clamp(cell, 8.0, 20.0);
+}
+
+void CircuitsFigure::measure(LayoutPlan& plan) {
+    const QFontMetricsF fm(font_), sm(small_);
+    plan.copying = !maps_->scores.copying.empty();
+    const bool copying = plan.copying;
     for (int n = 0; n < maps_->heads(); ++n)
-        label_w = std::max(label_w, fm.horizontalAdvance(maps_->headName(n)));
-    const double lh = line_height(font_, QStringLiteral("L88H88"));
-    const double title_h = line_height(bold_, rows_title + cols_title);
-    const double copy_label_h = copying ? line_height(small_, copy_label) : 0.0;
-    const double row_label_w =
-        std::max(label_w, copying ? sm.horizontalAdvance(copy_label) : 0.0) + 6;
-    const double value_w = sm.horizontalAdvance(QStringLiteral("−0.00")) + 6;
-    const double value_h = line_height(small_, QStringLiteral("0.00")) + 4;
+        plan.label_w = std::max(plan.label_w, fm.horizontalAdvance(maps_->headName(n)));
+    plan.lh = line_height(font_, QStringLiteral("L88H88"));
+    plan.title_h = line_height(bold_, plan.rows_title + plan.cols_title);
+    plan.copy_label_h = copying ? line_height(small_, plan.copy_label) : 0.0;
+    plan.row_label_w =
+        std::max(plan.label_w, copying ? sm.horizontalAdvance(plan.copy_label) : 0.0) + 6;
+    plan.value_w = sm.horizontalAdvance(QStringLiteral("−0.00")) + 6;
+    plan.value_h = line_height(small_, QStringLiteral("0.00")) + 4;
     const auto [lo, hi] = maps_->range(composition_);
     lo_ = lo;
     hi_ = hi > lo ? hi : lo + 1e-6f;
@@ -257,107 +293,120 @@ void CircuitsFigure::layout(QSize size) {
     const double tick_w = std::max(sm.horizontalAdvance(QStringLiteral("−1.00")),
                                    sm.horizontalAdvance(three_decimals(double(hi_), decimals_)));
     const double bar_w = kBarWidth + 5 + tick_w;
-    const double legend_w = std::max(
+    plan.legend_w = std::max(
         bar_w, std::min(130.0, std::max(sm.horizontalAdvance(comp_header_text_),
                                         copying ? sm.horizontalAdvance(copy_header_text_) : 0.0)));
-    const auto strip_for = [&](double cell) {
-        if (!copying) return 0.0;
-        return cell >= value_w && cell >= value_h ? std::max(value_w, value_h)
-                                                  : std::clamp(cell, 8.0, 20.0);
-    };
-    // The side a cell can have with `top` pixels of column labels: the matrix, its strips and
-    // the legend beside it, its labels and the notes under them, wrapped to their width.
-    const double beside = title_h + 4 + row_label_w + 4 + 6 + 4 + copy_label_h + 16 + legend_w;
-    const auto fit = [&](double top) {
-        // The notes' reserve only grows (so the cells only shrink and the notes only narrow),
-        // until it holds the notes as wrapped beside the cells it leaves.
-        double cell = 0.0, notes_h = notes_height(area.width());
-        for (int k = 0; k < 8; ++k) {
-            double strip = copying ? 14.0 : 0.0;
-            for (int s = 0; s < 2; ++s) {  // the strips follow the cells: twice settles it
-                const double w = area.width() - beside - strip;
-                const double h =
-                    area.height() - (title_h + 4 + top + 4) - (6 + strip) - (10 + notes_h);
-                cell = std::max(0.0, std::min({w / cols_, h / rows_, 72.0}));
-                if (cell >= 4) cell = std::floor(cell);
-                strip = strip_for(cell);
-            }
-            const double needed =
-                notes_height(std::clamp(beside + strip + cols_ * cell, notes_min_w, area.width()));
-            if (needed <= notes_h) break;
-            notes_h = needed;
+    plan.beside =
+        plan.title_h + 4 + plan.row_label_w + 4 + 6 + 4 + plan.copy_label_h + 16 + plan.legend_w;
+}
+
+double CircuitsFigure::fitCell(const LayoutPlan& plan, double top) const {
+    const QRectF& area = plan.area;
+    // The notes' reserve only grows (so the cells only shrink and the notes only narrow),
+    // until it holds the notes as wrapped beside the cells it leaves.
+    double cell = 0.0, notes_h = notesHeight(plan, area.width());
+    for (int k = 0; k < 8; ++k) {
+        double strip = plan.copying ? 14.0 : 0.0;
+        for (int s = 0; s < 2; ++s) {  // the strips follow the cells: twice settles it
+            const double w = area.width() - plan.beside - strip;
+            const double h =
+                area.height() - (plan.title_h + 4 + top + 4) - (6 + strip) - (10 + notes_h);
+            cell = std::max(0.0, std::min({w / cols_, h / rows_, 72.0}));
+            if (cell >= 4) cell = std::floor(cell);
+            strip = stripFor(plan, cell);
         }
-        return cell;
-    };
+        const double needed = notesHeight(
+            plan, std::clamp(plan.beside + strip + cols_ * cell, plan.notes_min_w, area.width()));
+        if (needed <= notes_h) break;
+        notes_h = needed;
+    }
+    return cell;
+}
+
+void CircuitsFigure::chooseCell(LayoutPlan& plan) {
     // Column labels across when a cell is wide enough, else written upwards, else one a layer.
-    double top = lh + 4;
+    plan.top = plan.lh + 4;
     column_labels_ = ColumnLabels::Flat;
-    double cell = fit(top);
-    if (cell < label_w + 4) {
-        top = label_w + 4;
-        cell = fit(top);
+    double cell = fitCell(plan, plan.top);
+    if (cell < plan.label_w + 4) {
+        plan.top = plan.label_w + 4;
+        cell = fitCell(plan, plan.top);
         column_labels_ = ColumnLabels::Rotated;
-        if (cell < lh) {
-            top = lh + 4;
-            cell = fit(top);
+        if (cell < plan.lh) {
+            plan.top = plan.lh + 4;
+            cell = fitCell(plan, plan.top);
             column_labels_ = ColumnLabels::Layers;
         }
     }
     cell_ = cell;
-    strip_ = strip_for(cell_);
-    row_heads_ = cell_ >= lh;
-    values_ = cell_ >= value_w && cell_ >= value_h;
+    strip_ = stripFor(plan, cell_);
+    row_heads_ = cell_ >= plan.lh;
+    values_ = cell_ >= plan.value_w && cell_ >= plan.value_h;
+}
 
-    const double x0 = area.x() + title_h + 4 + row_label_w + 4;
-    const double y0 = area.y() + title_h + 4 + top + 4;
+void CircuitsFigure::placeMatrix(LayoutPlan& plan) {
+    const QRectF& area = plan.area;
+    const double x0 = area.x() + plan.title_h + 4 + plan.row_label_w + 4;
+    const double y0 = area.y() + plan.title_h + 4 + plan.top + 4;
     matrix_ = QRectF(x0, y0, cols_ * cell_, rows_ * cell_);
     const double cols_title_w =
-        std::min(QFontMetricsF(bold_).horizontalAdvance(cols_title) + 2, area.right() - x0);
-    cols_title_ = QRectF(x0, area.y(), std::max(matrix_.width(), cols_title_w), title_h);
-    rows_title_ = QRectF(area.x(), y0, title_h, matrix_.height() + (copying ? 6 + strip_ : 0.0));
-    double bottom = matrix_.bottom(), right = matrix_.right();
-    if (copying) {
+        std::min(QFontMetricsF(bold_).horizontalAdvance(plan.cols_title) + 2, area.right() - x0);
+    cols_title_ = QRectF(x0, area.y(), std::max(matrix_.width(), cols_title_w), plan.title_h);
+    rows_title_ =
+        QRectF(area.x(), y0, plan.title_h, matrix_.height() + (plan.copying ? 6 + strip_ : 0.0));
+    plan.bottom = matrix_.bottom();
+    plan.right = matrix_.right();
+    if (plan.copying) {
         right_strip_ = QRectF(matrix_.right() + 6, y0, strip_, matrix_.height());
         bottom_strip_ = QRectF(x0, matrix_.bottom() + 6, matrix_.width(), strip_);
         // The bottom strip's label, beside it, may be taller than the strip.
-        bottom = bottom_strip_.center().y() + std::max(strip_, copy_label_h) / 2;
-        right = right_strip_.right() + 4 + copy_label_h;
+        plan.bottom = bottom_strip_.center().y() + std::max(strip_, plan.copy_label_h) / 2;
+        plan.right = right_strip_.right() + 4 + plan.copy_label_h;
     }
+}
+
+void CircuitsFigure::placeLegend(LayoutPlan& plan) {
     // The legend: the composition's colour bar above the copying score's, each under its
     // header; the ticks' numbers reach half a line past each bar's ends.
-    const double legend_x = right + 16;
-    const QString comp_header = paint::wrap_text(comp_header_text_, small_, legend_w);
-    const QString copy_header = paint::wrap_text(copy_header_text_, small_, legend_w);
+    const bool copying = plan.copying;
+    const double y0 = matrix_.top();
+    const double legend_x = plan.right + 16;
+    const QString comp_header = paint::wrap_text(comp_header_text_, small_, plan.legend_w);
+    const QString copy_header = paint::wrap_text(copy_header_text_, small_, plan.legend_w);
     const double comp_hh = text_height(small_, comp_header);
     const double copy_hh = copying ? text_height(small_, copy_header) : 0.0;
-    const double slh = sm.height();
-    const double room = std::max(bottom, matrix_.bottom()) - y0;
+    const double slh = QFontMetricsF(small_).height();
+    const double room = std::max(plan.bottom, matrix_.bottom()) - y0;
     const double bars = copying ? 2 : 1;
     const double bar_h =
         std::clamp((room - comp_hh - copy_hh - bars * (4 + slh)) / bars, 40.0, 200.0);
-    comp_header_ = QRectF(legend_x, y0, legend_w, comp_hh);
+    comp_header_ = QRectF(legend_x, y0, plan.legend_w, comp_hh);
     comp_bar_ = QRectF(legend_x, comp_header_.bottom() + 4 + slh / 2, kBarWidth, bar_h);
-    double legend_bottom = comp_bar_.bottom() + slh / 2;
+    plan.legend_bottom = comp_bar_.bottom() + slh / 2;
     if (copying) {
-        copy_header_ = QRectF(legend_x, legend_bottom + 12, legend_w, copy_hh);
+        copy_header_ = QRectF(legend_x, plan.legend_bottom + 12, plan.legend_w, copy_hh);
         copy_bar_ = QRectF(legend_x, copy_header_.bottom() + 4 + slh / 2, kBarWidth, bar_h);
-        legend_bottom = copy_bar_.bottom() + slh / 2;
+        plan.legend_bottom = copy_bar_.bottom() + slh / 2;
     }
     comp_header_text_ = comp_header;
     copy_header_text_ = copy_header;
-    const double content_right = legend_x + legend_w;
-    const double notes_w = std::clamp(content_right - area.x(), notes_min_w, area.width());
-    notes_text_ = paint::wrap_text(notes, small_, notes_w);
-    notes_ = QRectF(area.x(), std::max(bottom, legend_bottom) + 10, notes_w,
+    plan.content_right = legend_x + plan.legend_w;
+}
+
+void CircuitsFigure::placeNotes(const LayoutPlan& plan) {
+    const QRectF& area = plan.area;
+    const double notes_w =
+        std::clamp(plan.content_right - area.x(), plan.notes_min_w, area.width());
+    notes_text_ = paint::wrap_text(plan.notes, small_, notes_w);
+    notes_ = QRectF(area.x(), std::max(plan.bottom, plan.legend_bottom) + 10, notes_w,
                     text_height(small_, notes_text_) + 4);
     used_height_ = int(std::ceil(notes_.bottom() + kPad));
     // The matrix alone need not fill a wide canvas; the title's line still must fit.
     const double title_w =
-        QFontMetricsF(figure_font(px + 5, {titleText()}, true)).horizontalAdvance(titleText());
+        QFontMetricsF(figure_font(plan.px + 5, {titleText()}, true)).horizontalAdvance(titleText());
     used_width_ =
-        int(std::ceil(std::max({content_right + kPad, notes_.right() + kPad,
+        int(std::ceil(std::max({plan.content_right + kPad, notes_.right() + kPad,
                                 cols_title_.right() + kPad, title_w + 2 * kPad + 8, 480.0})));
-    buildImage();
 }
 
 void CircuitsFigure::buildImage() {

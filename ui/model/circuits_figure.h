@@ -101,6 +101,25 @@ class CircuitsFigure : public PaintedFigure {
     QString notesText() const;
     /// The title of the columns: the later head reading through its Q, K or V.
     QString columnsTitle() const;
+    struct LayoutPlan;
+    /// The texts drawn, and fonts that name their families and measure as they draw.
+    void chooseFonts(LayoutPlan& plan);
+    /// The notes' height wrapped to `width`.
+    double notesHeight(const LayoutPlan& plan, double width) const;
+    /// The copying strips' side beside cells of side `cell` (0 without copying scores).
+    double stripFor(const LayoutPlan& plan, double cell) const;
+    /// The labels, titles, colour scale and legend widths around the cells.
+    void measure(LayoutPlan& plan);
+    /// The side a cell can have with `top` pixels of column labels.
+    double fitCell(const LayoutPlan& plan, double top) const;
+    /// The cell's side and how the columns are labelled.
+    void chooseCell(LayoutPlan& plan);
+    /// The matrix, its titles and its copying strips.
+    void placeMatrix(LayoutPlan& plan);
+    /// The colour bars and their headers, right of the matrix.
+    void placeLegend(LayoutPlan& plan);
+    /// The notes under everything, and the size used.
+    void placeNotes(const LayoutPlan& plan);
     void buildImage();
     void paintLabels(QPainter* p) const;
     void paintMatrix(QPainter* p, bool vector) const;

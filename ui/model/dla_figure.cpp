@@ -280,9 +280,45 @@ QPoint DlaFigure::notedHead() const {
     return result_->topHead();
 }
 
+/// What DlaFigure::layout() measures before it places the map, the bars and the notes.
+struct DlaFigure::LayoutPlan {
+    QRectF area;                   ///< the canvas under the title
+    double left = 0.0, top = 0.0;  ///< the map's layer and column labels
+    int extra = 0;                 ///< the strip's columns: bias and MLP
+    double strip_gap = 0.0, scale_w = 0.0;
+    double bars_min_w = 0.0, bars_max_w = 0.0, bars_h = 0.0;
+    double notes_min_w = 0.0, sources_h = 0.0, below = 0.0;  ///< below: the sources and notes
+    double content_right = 0.0, content_bottom = 0.0;        ///< of the map and the bars
+};
+
 void DlaFigure::layout(QSize size) {
     size_ = size;
     const std::vector<Bar> parts = bars();
+    chooseFonts(parts);
+    grid_ = strip_ = scale_ = bars_ = notes_ = sources_ = QRectF();
+    notes_text_.clear();
+    cell_ = 0.0;
+    // A long target token on a narrow tab: the title is cut, never drawn past the edge.
+    const QFont title_font = figure_font(std::max(6, options_.font_px) + 5, {titleText()}, true);
+    const QString title =
+        paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kPad);
+    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kPad);
+    used_height_ = int(std::ceil(y));
+    used_width_ = -1;
+    if (!result_ || result_->num_layers <= 0 || result_->num_heads <= 0) return;
+    LayoutPlan plan;
+    plan.area = QRectF(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
+    measureMap(plan);
+    measureBars(plan, parts);
+    measureNotes(plan);
+    placeMapAndBars(plan);
+    placeNotes(plan);
+    // The map alone need not fill a wide canvas; the title's line still must fit.
+    const double title_w = QFontMetricsF(title_font).horizontalAdvance(title);
+    used_width_ = int(std::ceil(std::max({notes_.right() + kPad, title_w + 2 * kPad + 8, 480.0})));
+}
+
+void DlaFigure::chooseFonts(const std::vector<Bar>& parts) {
     QStringList texts{titleText(),
                       captionText(),
                       notesText(),
@@ -301,38 +337,31 @@ void DlaFigure::layout(QSize size) {
     font_ = figure_font(fpx, texts);
     small_ = figure_font(std::max(6, fpx - 2), texts);
     bold_ = figure_font(fpx, texts, true);
-    grid_ = strip_ = scale_ = bars_ = notes_ = sources_ = QRectF();
-    notes_text_.clear();
-    cell_ = 0.0;
-    // A long target token on a narrow tab: the title is cut, never drawn past the edge.
-    const QFont title_font = figure_font(fpx + 5, {titleText()}, true);
-    const QString title =
-        paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kPad);
-    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kPad);
-    used_height_ = int(std::ceil(y));
-    used_width_ = -1;
-    if (!result_ || result_->num_layers <= 0 || result_->num_heads <= 0) return;
-    const DlaResult& r = *result_;
-    const QRectF area(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
-    const QFontMetricsF fm(font_), sm(small_), bm(bold_);
+}
 
+void DlaFigure::measureMap(LayoutPlan& plan) {
+    const DlaResult& r = *result_;
+    const QFontMetricsF fm(font_), sm(small_);
     // The map's labels: layers on the left, heads (and the strip's columns) on top.
-    const double left = fm.horizontalAdvance(DlaText::tr("Layer %1").arg(r.num_layers)) + 8;
+    plan.left = fm.horizontalAdvance(DlaText::tr("Layer %1").arg(r.num_layers)) + 8;
     const QString column_words = DlaText::tr("Bias") + DlaText::tr("MLP");
-    const double top = std::max(fm.height(), line_height(font_, column_words)) + 4;
-    const int extra = int(r.hasBias()) + int(r.hasMlp());
-    strip_w_ = extra == 0 ? 0.0
-                          : std::max({fm.horizontalAdvance(DlaText::tr("Bias")),
-                                      fm.horizontalAdvance(DlaText::tr("MLP")),
-                                      sm.horizontalAdvance(QStringLiteral("−00.00"))}) +
-                                10;
-    const double strip_gap = extra > 0 ? 8.0 : 0.0;
+    plan.top = std::max(fm.height(), line_height(font_, column_words)) + 4;
+    plan.extra = int(r.hasBias()) + int(r.hasMlp());
+    strip_w_ = plan.extra == 0 ? 0.0
+                               : std::max({fm.horizontalAdvance(DlaText::tr("Bias")),
+                                           fm.horizontalAdvance(DlaText::tr("MLP")),
+                                           sm.horizontalAdvance(QStringLiteral("−00.00"))}) +
+                                     10;
+    plan.strip_gap = plan.extra > 0 ? 8.0 : 0.0;
     const double limit = r.scaleLimit();
     double tick_w = 0.0;
     for (const double v : {limit, limit / 2, 0.0, -limit / 2, -limit})
         tick_w = std::max(tick_w, sm.horizontalAdvance(paint::format_cell(v)));
-    const double scale_w = 12 + 14 + 6 + tick_w;
+    plan.scale_w = 12 + 14 + 6 + tick_w;
+}
 
+void DlaFigure::measureBars(LayoutPlan& plan, const std::vector<Bar>& parts) {
+    const QFontMetricsF fm(font_), bm(bold_);
     // The bars: label, track, value; the sum under them.
     bar_label_w_ = bar_value_w_ = 0.0;
     QString bar_labels;
@@ -345,62 +374,72 @@ void DlaFigure::layout(QSize size) {
     bar_value_w_ += 6;
     bar_row_ = std::max(line_height(font_, bar_labels), bm.height()) + 8;
     const QString sum_text =
-        DlaText::tr("Σ parts = total %1").arg(paint::format_cell(r.attribution.total));
+        DlaText::tr("Σ parts = total %1").arg(paint::format_cell(result_->attribution.total));
     const double sum_h = line_height(small_, sum_text) + 4;
-    const double bars_min_w = bar_label_w_ + 8 + 120 + 8 + bar_value_w_;
-    const double bars_max_w = bar_label_w_ + 8 + 320 + 8 + bar_value_w_;
-    const double bars_h = double(parts.size()) * bar_row_ + 6 + sum_h;
+    plan.bars_min_w = bar_label_w_ + 8 + 120 + 8 + bar_value_w_;
+    plan.bars_max_w = bar_label_w_ + 8 + 320 + 8 + bar_value_w_;
+    plan.bars_h = double(parts.size()) * bar_row_ + 6 + sum_h;
+}
 
+void DlaFigure::measureNotes(LayoutPlan& plan) const {
     // The notes are at least this wide, so wrapped here they take at most this height (their
     // lines measured in the fonts they are drawn in: Chinese in the taller CJK family).
-    const double notes_min_w = std::min(area.width(), 560.0);
+    plan.notes_min_w = std::min(plan.area.width(), 560.0);
     const double notes_h =
-        text_height(small_, paint::wrap_text(notesText(), small_, notes_min_w)) + 4;
+        text_height(small_, paint::wrap_text(notesText(), small_, plan.notes_min_w)) + 4;
     // The line is as tall as any head's sources make it, so hovering never clips it: a Chinese
     // piece anywhere in the text is measured with it.
     const QPoint noted = notedHead();
     QString sources = sourcesText(noted.y(), noted.x(), kNotedSources);
-    for (const QString& t : r.pieces)
+    for (const QString& t : result_->pieces)
         if (holds_cjk(t)) {
             sources += t;
             break;
         }
-    const double sources_h = line_height(small_, sources) + 4;
-    const double below = notes_h + sources_h + 12;
+    plan.sources_h = line_height(small_, sources) + 4;
+    plan.below = notes_h + plan.sources_h + 12;
+}
 
+void DlaFigure::placeMapAndBars(LayoutPlan& plan) {
+    const QRectF& area = plan.area;
     // The bars beside the map or under it, whichever leaves the map its larger cells.
-    const double H = r.num_heads, N = r.num_layers;
-    const double map_fixed = left + strip_gap + extra * strip_w_ + 12 + scale_w;
+    const double H = result_->num_heads, N = result_->num_layers;
+    const double map_fixed = plan.left + plan.strip_gap + plan.extra * strip_w_ + 12 + plan.scale_w;
     const auto cell_for = [&](bool bars_beside) {
-        const double w = area.width() - map_fixed - (bars_beside ? 32 + bars_min_w : 0.0);
-        const double h = area.height() - top - below - (bars_beside ? 0.0 : bars_h + 16);
+        const double w = area.width() - map_fixed - (bars_beside ? 32 + plan.bars_min_w : 0.0);
+        const double h =
+            area.height() - plan.top - plan.below - (bars_beside ? 0.0 : plan.bars_h + 16);
         return std::clamp(std::floor(std::min(w / H, h / N)), 4.0, 64.0);
     };
     const bool beside = cell_for(true) >= cell_for(false);
-    const double avail_h = area.height() - top - below - (beside ? 0.0 : bars_h + 16);
+    const double avail_h =
+        area.height() - plan.top - plan.below - (beside ? 0.0 : plan.bars_h + 16);
     cell_ = cell_for(beside);
-    grid_ = QRectF(area.x() + left, area.y() + top, cell_ * H, cell_ * N);
-    strip_ = QRectF(grid_.right() + strip_gap, grid_.top(), extra * strip_w_, grid_.height());
+    grid_ = QRectF(area.x() + plan.left, area.y() + plan.top, cell_ * H, cell_ * N);
+    strip_ =
+        QRectF(grid_.right() + plan.strip_gap, grid_.top(), plan.extra * strip_w_, grid_.height());
     scale_ = QRectF(strip_.right() + 12, grid_.top(), 14,
                     std::max(grid_.height(), std::min(avail_h, 140.0)));
-    const double map_right = scale_.x() + scale_w - 12;
+    const double map_right = scale_.x() + plan.scale_w - 12;
     const double map_bottom = std::max(grid_.bottom(), scale_.bottom());
     if (beside) {
         const double x = map_right + 32;
-        bars_ = QRectF(x, grid_.top(), std::min(area.right() - x, bars_max_w), bars_h);
+        bars_ = QRectF(x, grid_.top(), std::min(area.right() - x, plan.bars_max_w), plan.bars_h);
     } else {
-        bars_ = QRectF(area.x(), map_bottom + 16, std::min(area.width(), bars_max_w), bars_h);
+        bars_ =
+            QRectF(area.x(), map_bottom + 16, std::min(area.width(), plan.bars_max_w), plan.bars_h);
     }
-    const double content_right = std::max(map_right, bars_.right());
-    const double content_bottom = std::max(map_bottom, bars_.bottom());
-    const double notes_w = std::max(notes_min_w, content_right - area.x());
-    sources_ = QRectF(area.x(), content_bottom + 10, notes_w, sources_h);
+    plan.content_right = std::max(map_right, bars_.right());
+    plan.content_bottom = std::max(map_bottom, bars_.bottom());
+}
+
+void DlaFigure::placeNotes(const LayoutPlan& plan) {
+    const QRectF& area = plan.area;
+    const double notes_w = std::max(plan.notes_min_w, plan.content_right - area.x());
+    sources_ = QRectF(area.x(), plan.content_bottom + 10, notes_w, plan.sources_h);
     notes_text_ = paint::wrap_text(notesText(), small_, notes_w);
     notes_ = QRectF(area.x(), sources_.bottom() + 2, notes_w, text_height(small_, notes_text_) + 4);
     used_height_ = int(std::ceil(notes_.bottom() + kPad));
-    // The map alone need not fill a wide canvas; the title's line still must fit.
-    const double title_w = QFontMetricsF(title_font).horizontalAdvance(title);
-    used_width_ = int(std::ceil(std::max({notes_.right() + kPad, title_w + 2 * kPad + 8, 480.0})));
 }
 
 QRectF DlaFigure::cellRect(int layer, int column) const {

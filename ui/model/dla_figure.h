@@ -118,6 +118,19 @@ class DlaFigure : public PaintedFigure {
     std::vector<Bar> bars() const;
     QString notesText() const;
     QString sourcesText(int layer, int head, int count) const;
+    struct LayoutPlan;
+    /// Fonts that name the families of every text the figure draws, and measure as they draw.
+    void chooseFonts(const std::vector<Bar>& parts);
+    /// The map's labels, its bias/MLP strip and the colour scale's width.
+    void measureMap(LayoutPlan& plan);
+    /// The bars' labels, values, rows and the room they take.
+    void measureBars(LayoutPlan& plan, const std::vector<Bar>& parts);
+    /// The notes' and the sources line's heights at the narrowest the notes may be.
+    void measureNotes(LayoutPlan& plan) const;
+    /// The cells' side, the map, strip and scale, and the bars beside or under them.
+    void placeMapAndBars(LayoutPlan& plan);
+    /// The sources line and the notes under everything, and the height used.
+    void placeNotes(const LayoutPlan& plan);
     void paintGrid(QPainter* p) const;
     void paintScale(QPainter* p) const;
     void paintBars(QPainter* p) const;

@@ -98,11 +98,7 @@ QWidget* DlaView::createControls() {
     position_label_ = new QLabel(controls_);
     target_label_ = new QLabel(controls_);
     distractor_label_ = new QLabel(controls_);
-    position_ = new QComboBox(controls_);
-    position_->setObjectName(QStringLiteral("dlaPosition"));
-    position_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    position_->setMinimumContentsLength(10);
-    position_->setMaxVisibleItems(20);
+    position_ = new TokenFocusCombo(QStringLiteral("dlaPosition"), controls_);
     target_ = new QLineEdit(controls_);
     target_->setObjectName(QStringLiteral("dlaTarget"));
     distractor_ = new QLineEdit(controls_);
@@ -171,7 +167,7 @@ QWidget* DlaView::createControls() {
 /// The boxes check (and run once typing pauses), Enter runs, the canvas hovers.
 void DlaView::connectControls() {
     connect(position_, &QComboBox::activated, this, [this](int index) {
-        chosen_ = index;
+        position_->setChosen(index);
         check();
         schedule(0);
     });
@@ -259,7 +255,7 @@ void DlaView::setSource(SnapshotPtr snapshot, ModelPtr model) {
         sal_figure_->setResult(nullptr);
         saliency_running_ = false;
         showSaliencyState();
-        chosen_ = -1;
+        position_->setChosen(-1);
         hover_ = QPoint(-1, -1);
         figure_->setHover(-1, -1);
         export_->setEnabled(false);
@@ -303,18 +299,10 @@ void DlaView::showAvailability() {
 }
 
 void DlaView::fillPositions() {
-    const QSignalBlocker block(position_);
-    position_->clear();
-    if (!model_ || !unavailable_.isEmpty() || !snapshot_) return;
-    const text::Encoding& e = snapshot_->model->encoding;
-    QStringList items;
-    items.reserve(qsizetype(e.size()));
-    for (std::size_t k = 0; k < e.size(); ++k)
-        items << QStringLiteral("%1 · %2").arg(k + 1).arg(visible_token(QString::fromStdString(
-            k < e.text.size() ? e.text[k] : model_->tokenizer.id_to_token(e.ids[k]))));
-    position_->addItems(items);
-    if (chosen_ >= int(e.size())) chosen_ = -1;
-    position_->setCurrentIndex(chosen_ >= 0 ? chosen_ : default_trace_piece(e, *model_));
+    if (!model_ || !unavailable_.isEmpty() || !snapshot_)
+        position_->clearTokens();
+    else
+        position_->fillTokens(snapshot_->model->encoding, *model_);
 }
 
 void DlaView::check() {

@@ -18,6 +18,7 @@
 #include "ui/compute/model_store.h"
 #include "ui/model/dla_figure.h"
 #include "ui/model/saliency_figure.h"
+#include "ui/model/token_focus_combo.h"
 
 class QComboBox;
 class QLabel;
@@ -134,12 +135,11 @@ class DlaView : public QWidget {
         bool operator==(const Ran&) const = default;
     };
     std::optional<Ran> ran_;
-    int chosen_ = -1;       ///< the piece chosen in the combo (from 0); -1: the default
     bool waiting_ = false;  ///< request_ changed while hidden: run when shown
     QLabel* placeholder_;
     QWidget* controls_;
     QLabel *position_label_, *target_label_, *distractor_label_;
-    QComboBox* position_;
+    TokenFocusCombo* position_;
     QLineEdit *target_, *distractor_;
     QLabel *target_id_, *distractor_id_, *message_, *note_;
     QPushButton* export_;

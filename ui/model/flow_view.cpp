@@ -87,11 +87,7 @@ QWidget* FlowView::createControls() {
     v->setContentsMargins(0, 0, 0, 0);
     auto* row = new QHBoxLayout;
     position_label_ = new QLabel(controls_);
-    position_ = new QComboBox(controls_);
-    position_->setObjectName(QStringLiteral("flowPosition"));
-    position_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    position_->setMinimumContentsLength(10);
-    position_->setMaxVisibleItems(20);
+    position_ = new TokenFocusCombo(QStringLiteral("flowPosition"), controls_);
     threshold_label_ = new QLabel(controls_);
     slider_ = new QSlider(Qt::Horizontal, controls_);
     slider_->setObjectName(QStringLiteral("flowThreshold"));
@@ -142,7 +138,7 @@ QWidget* FlowView::createControls() {
 void FlowView::connectControls() {
     connect(position_, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index < 0) return;
-        chosen_ = index;
+        position_->setChosen(index);
         redraw();
     });
     connect(slider_, &QSlider::valueChanged, this, &FlowView::setThresholdFromSlider);
@@ -196,7 +192,7 @@ void FlowView::setSource(SnapshotPtr snapshot, ModelPtr model) {
         graph_.reset();
         ran_.reset();
         figure_->setData(nullptr, nullptr);
-        chosen_ = -1;
+        position_->setChosen(-1);
         hover_edge_ = -1;
         hover_node_ = QPoint(-1, -1);
         figure_->setHover(-1, hover_node_);
@@ -230,18 +226,10 @@ void FlowView::showAvailability() {
 }
 
 void FlowView::fillPositions() {
-    const QSignalBlocker block(position_);
-    position_->clear();
-    if (!model_ || !unavailable_.isEmpty() || !snapshot_) return;
-    const text::Encoding& e = snapshot_->model->encoding;
-    QStringList items;
-    items.reserve(qsizetype(e.size()));
-    for (std::size_t k = 0; k < e.size(); ++k)
-        items << QStringLiteral("%1 · %2").arg(k + 1).arg(visible_token(QString::fromStdString(
-            k < e.text.size() ? e.text[k] : model_->tokenizer.id_to_token(e.ids[k]))));
-    position_->addItems(items);
-    if (chosen_ >= int(e.size())) chosen_ = -1;
-    position_->setCurrentIndex(chosen_ >= 0 ? chosen_ : default_trace_piece(e, *model_));
+    if (!model_ || !unavailable_.isEmpty() || !snapshot_)
+        position_->clearTokens();
+    else
+        position_->fillTokens(snapshot_->model->encoding, *model_);
 }
 
 int FlowView::position() const {

@@ -16,9 +16,9 @@
 #include "ui/compute/background_job.h"
 #include "ui/compute/model_store.h"
 #include "ui/model/flow_figure.h"
+#include "ui/model/token_focus_combo.h"
 
 class QCheckBox;
-class QComboBox;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -119,12 +119,11 @@ class FlowView : public QWidget {
     };
     std::optional<Ran> ran_;
     double threshold_ = kDefaultThreshold;
-    int chosen_ = -1;       ///< the piece chosen (from 0); -1: the default
     bool waiting_ = false;  ///< the text changed while hidden: run when shown
     QLabel* placeholder_;
     QWidget* controls_;
     QLabel *position_label_, *threshold_label_, *threshold_value_, *message_, *status_;
-    QComboBox* position_;
+    TokenFocusCombo* position_;
     QSlider* slider_;
     QCheckBox* per_head_;
     QPushButton* export_;

@@ -234,34 +234,29 @@ QString PatchFigure::notesText(bool head_maps) const {
     return notes;
 }
 
+namespace {
+// The narrowest scatter and the smallest cells the map gives room to side by side.
+constexpr double kScatterMin = 180.0, kCellMin = 18.0;
+}  // namespace
+
+/// What PatchFigure::layout() measures before it places the map, the scatter and the head's
+/// maps.
+struct PatchFigure::LayoutPlan {
+    bool head = false;  ///< a chosen head's maps to draw
+    QString notes, head_titles;
+    QRectF area;  ///< the canvas under the title
+    bool strip = false, scatter = false, legend = false;
+    double label = 0.0, map_side = 0.0, left = 0.0, top = 0.0, scale_w = 0.0;
+    double column = 0.0;  ///< the patching map's share of the width
+    double notes_min_w = 0.0, notes_h = 0.0, scatter_w = 0.0, room = 0.0;
+    double under = 0.0;  ///< the bottom of the map, scale, legend and scatter
+    double notes_w = 0.0, bottom = 0.0;
+};
+
 void PatchFigure::layout(QSize size) {
     size_ = size;
-    const bool head = maps_ && maps_->head.layer >= 0 && !maps_->head.clean.empty();
-    const QString notes = notesText(head);
-    agreement_ = maps_ ? maps_->agreement() : PatchAgreement{};
-    plot_.setAgreement(&agreement_);
-    legend_words_[0] = PatchText::tr("measured (exact)");
-    legend_words_[1] = PatchText::tr("estimated (attribution), until measured");
-    const QString head_titles = PatchText::tr("Clean text, %1") +
-                                PatchText::tr("Corrupted text, %1") +
-                                PatchText::tr("layer %1 · head %2");
-    // Every text the figure draws, so that the fonts name the family their characters come
-    // from (the translations' Chinese as well as the tokens') and measure as they draw.
-    QStringList texts{maps_ ? maps_->model : QString(),
-                      notes,
-                      head_titles,
-                      PatchText::tr("Layer %1"),
-                      plot_.titleText(),
-                      legend_words_[0] + legend_words_[1]};
-    if (maps_) {
-        for (const QString& t : maps_->clean_tokens)
-            texts << t;
-        for (const QString& t : maps_->corrupt_tokens)
-            texts << t;
-        texts << maps_->target << maps_->distractor;
-    }
-    font_ = figure_font(std::max(6, options_.font_px), texts);
-    small_ = figure_font(std::max(6, options_.font_px - 2), texts);
+    LayoutPlan plan;
+    chooseFonts(plan);
     clean_area_ = corrupt_area_ = map_ = scale_ = notes_ = legend_ = strip_ = QRectF();
     plot_.layout({}, 0.0, 0.0, font_, small_);  // none until there is room for it
     notes_text_.clear();
@@ -270,94 +265,12 @@ void PatchFigure::layout(QSize size) {
     used_height_ = int(std::ceil(y));
     used_width_ = -1;
     if (!maps_ || maps_->num_layers <= 0 || maps_->num_heads <= 0) return;
-    const QRectF area(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
-    const QFontMetricsF fm(font_), sm(small_);
-    head_title_h_ = std::max(fm.lineSpacing(), line_height(font_, head_titles));
-    // The chosen head's estimate by position, a strip under its corrupted map's columns.
-    const bool strip = head && maps_->headByPosition();
-    strip_h_ = strip ? std::max(10.0, sm.height() + 2) + 5 : 0.0;
-    // The chosen head's two maps are square and as tall as the room: they take the width that
-    // needs (at most 60%), the patching map the rest.
-    const double label = std::min(90.0, fm.horizontalAdvance(QStringLiteral("MMMMMM")));
-    const double map_side = std::max(60.0, area.height() - head_title_h_ - 4 - label - strip_h_);
-    const double left = fm.horizontalAdvance(PatchText::tr("Layer %1").arg(88)) + 8;
-    const double top = fm.height() + 4;
-    const double scale_w =
-        12 + 14 + 6 + std::max(sm.horizontalAdvance(QStringLiteral("−0.00")), sm.height() * 1.2);
-    const double H = maps_->num_heads, N = maps_->num_layers;
-    const bool scatter = !agreement_.empty();
-    constexpr double kScatterMin = 180.0, kCellMin = 18.0;
-    double maps_w = head ? std::min(area.width() * 0.6, 2 * (map_side + label) + 16) : 0.0;
-    // The head's maps give up width for the map and the scatter side by side, down to two
-    // maps of about 120 pixels.
-    if (head && scatter)
-        maps_w = std::max(std::min(maps_w, area.width() - 24 -
-                                               (left + scale_w + H * kCellMin + 24 + kScatterMin)),
-                          std::min(maps_w, 2 * 120.0 + 16));
-    const double column = head ? area.width() - maps_w - 24 : area.width();
-    // The notes are at least this wide, so wrapped here they take at most this height (their
-    // lines measured in the fonts they are drawn in: Chinese in the taller CJK family).
-    const double notes_min_w = std::min(column, 520.0);
-    const double notes_h = text_height(small_, paint::wrap_text(notes, small_, notes_min_w)) + 4;
-    // The scatter goes beside the colour bar, or under the map when the cells grow more there;
-    // nowhere when either leaves cells too small to read and click.
-    const double scatter_w = scatter ? std::clamp(column * 0.34, kScatterMin, 300.0) : 0.0;
-    // The legend goes right under the map: measured at the narrowest it may be laid out.
-    const bool legend = maps_->showsEstimates();
-    const double legend_min_w = std::min(column, left + scale_w + H * kCellMin);
-    const double legend_h = legend ? layoutLegend(QPointF(0, 0), legend_min_w) + 8 : 0.0;
-    const double room = area.height() - top - notes_h - legend_h;  // the cells' height
-    const double beside_cell =
-        std::min({(column - left - scale_w - 24 - scatter_w) / H, room / N, 72.0});
-    const double below_cell =
-        std::min({(column - left - scale_w) / H, (room - scatter_w - 12) / N, 72.0});
-    const bool beside = scatter && beside_cell >= 0.8 * below_cell && beside_cell >= 12.0;
-    const bool below = scatter && !beside && below_cell >= 12.0;
-    cell_ = beside ? beside_cell
-                   : (below ? below_cell : std::min((column - left - scale_w) / H, room / N));
-    cell_ = std::clamp(std::floor(cell_), 4.0, 72.0);
-    map_ = QRectF(area.x() + left, area.y() + top, cell_ * H, cell_ * N);
-    scale_ =
-        QRectF(map_.right() + 12, map_.top(), 14, std::max(map_.height(), std::min(room, 140.0)));
-    double under = std::max(map_.bottom(), scale_.bottom());
-    if (legend)
-        under += 8 + layoutLegend(QPointF(area.x(), under + 8),
-                                  beside ? map_.right() + scale_w - area.x() : column);
-    if (beside) {
-        const double x = map_.right() + scale_w + 24;
-        plot_.layout(QPointF(x, area.y()), std::min(scatter_w, area.x() + column - x),
-                     area.height() - notes_h, font_, small_);
-    } else if (below) {
-        plot_.layout(QPointF(area.x(), under + 12), std::min(column, 300.0),
-                     area.bottom() - under - 12 - notes_h, font_, small_);
-    }
-    if (!plot_.rect().isEmpty()) under = std::max(under, plot_.rect().bottom());
-    const double content_w =
-        std::max(map_.right() + scale_w, plot_.rect().isEmpty() ? 0.0 : plot_.rect().right()) -
-        area.x();
-    const double notes_w = std::max(notes_min_w, content_w);
-    notes_text_ = paint::wrap_text(notes, small_, notes_w);
-    notes_ = QRectF(area.x(), under + 8, notes_w, text_height(small_, notes_text_) + 4);
-    double bottom = notes_.bottom();
-    if (head) {
-        const double x = area.x() + std::max(column, notes_.width()) + 24;
-        const double w = (area.right() - x - 16) / 2;
-        if (w > 60) {
-            clean_area_ = QRectF(x, area.y(), w, area.height());
-            corrupt_area_ = QRectF(x + w + 16, area.y(), w, area.height());
-            const double side = std::min(w - label, map_side);
-            bottom = std::max(bottom, area.y() + head_title_h_ + 4 + side + strip_h_ + label);
-            double token_label = 0.0;
-            const QRectF cells = headCells(corrupt_area_, maps_->corrupt_tokens, &token_label);
-            if (strip && !cells.isEmpty())
-                strip_ = QRectF(cells.left(), cells.bottom() + 4, cells.width(), strip_h_ - 5);
-        } else {  // no room for the head's maps: no note about them
-            notes_text_ = paint::wrap_text(notesText(false), small_, notes_w);
-            notes_.setHeight(text_height(small_, notes_text_) + 4);
-            bottom = std::max(bottom, notes_.bottom());
-        }
-    }
-    used_height_ = int(std::ceil(bottom + kPad));
+    plan.area = QRectF(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
+    measure(plan);
+    placeMap(plan);
+    placeNotes(plan);
+    if (plan.head) placeHeadMaps(plan);
+    used_height_ = int(std::ceil(plan.bottom + kPad));
     // The map alone need not fill a wide canvas; the title's line still must fit.
     const double title_w =
         QFontMetricsF(figure_font(std::max(6, options_.font_px) + 5, {titleText()}, true))
@@ -367,6 +280,136 @@ void PatchFigure::layout(QSize size) {
                                            plot_.rect().isEmpty() ? 0.0 : plot_.rect().right()})
                                : corrupt_area_.right();
     used_width_ = int(std::ceil(std::max({content + kPad, title_w + 2 * kPad + 8, 480.0})));
+}
+
+void PatchFigure::chooseFonts(LayoutPlan& plan) {
+    plan.head = maps_ && maps_->head.layer >= 0 && !maps_->head.clean.empty();
+    plan.notes = notesText(plan.head);
+    agreement_ = maps_ ? maps_->agreement() : PatchAgreement{};
+    plot_.setAgreement(&agreement_);
+    legend_words_[0] = PatchText::tr("measured (exact)");
+    legend_words_[1] = PatchText::tr("estimated (attribution), until measured");
+    plan.head_titles = PatchText::tr("Clean text, %1") + PatchText::tr("Corrupted text, %1") +
+                       PatchText::tr("layer %1 · head %2");
+    // Every text the figure draws, so that the fonts name the family their characters come
+    // from (the translations' Chinese as well as the tokens') and measure as they draw.
+    QStringList texts{
+        maps_ ? maps_->model : QString(), plan.notes,        plan.head_titles,
+        PatchText::tr("Layer %1"),        plot_.titleText(), legend_words_[0] + legend_words_[1]};
+    if (maps_) {
+        for (const QString& t : maps_->clean_tokens)
+            texts << t;
+        for (const QString& t : maps_->corrupt_tokens)
+            texts << t;
+        texts << maps_->target << maps_->distractor;
+    }
+    font_ = figure_font(std::max(6, options_.font_px), texts);
+    small_ = figure_font(std::max(6, options_.font_px - 2), texts);
+}
+
+void PatchFigure::measure(LayoutPlan& plan) {
+    const QRectF& area = plan.area;
+    const QFontMetricsF fm(font_), sm(small_);
+    head_title_h_ = std::max(fm.lineSpacing(), line_height(font_, plan.head_titles));
+    // The chosen head's estimate by position, a strip under its corrupted map's columns.
+    plan.strip = plan.head && maps_->headByPosition();
+    strip_h_ = plan.strip ? std::max(10.0, sm.height() + 2) + 5 : 0.0;
+    // The chosen head's two maps are square and as tall as the room: they take the width that
+    // needs (at most 60%), the patching map the rest.
+    plan.label = std::min(90.0, fm.horizontalAdvance(QStringLiteral("MMMMMM")));
+    plan.map_side = std::max(60.0, area.height() - head_title_h_ - 4 - plan.label - strip_h_);
+    plan.left = fm.horizontalAdvance(PatchText::tr("Layer %1").arg(88)) + 8;
+    plan.top = fm.height() + 4;
+    plan.scale_w =
+        12 + 14 + 6 + std::max(sm.horizontalAdvance(QStringLiteral("−0.00")), sm.height() * 1.2);
+    const double H = maps_->num_heads;
+    plan.scatter = !agreement_.empty();
+    double maps_w =
+        plan.head ? std::min(area.width() * 0.6, 2 * (plan.map_side + plan.label) + 16) : 0.0;
+    // The head's maps give up width for the map and the scatter side by side, down to two
+    // maps of about 120 pixels.
+    if (plan.head && plan.scatter)
+        maps_w = std::max(
+            std::min(maps_w, area.width() - 24 -
+                                 (plan.left + plan.scale_w + H * kCellMin + 24 + kScatterMin)),
+            std::min(maps_w, 2 * 120.0 + 16));
+    plan.column = plan.head ? area.width() - maps_w - 24 : area.width();
+    // The notes are at least this wide, so wrapped here they take at most this height (their
+    // lines measured in the fonts they are drawn in: Chinese in the taller CJK family).
+    plan.notes_min_w = std::min(plan.column, 520.0);
+    plan.notes_h = text_height(small_, paint::wrap_text(plan.notes, small_, plan.notes_min_w)) + 4;
+    // The scatter goes beside the colour bar, or under the map when the cells grow more there;
+    // nowhere when either leaves cells too small to read and click.
+    plan.scatter_w = plan.scatter ? std::clamp(plan.column * 0.34, kScatterMin, 300.0) : 0.0;
+    // The legend goes right under the map: measured at the narrowest it may be laid out.
+    plan.legend = maps_->showsEstimates();
+    const double legend_min_w = std::min(plan.column, plan.left + plan.scale_w + H * kCellMin);
+    const double legend_h = plan.legend ? layoutLegend(QPointF(0, 0), legend_min_w) + 8 : 0.0;
+    plan.room = area.height() - plan.top - plan.notes_h - legend_h;  // the cells' height
+}
+
+void PatchFigure::placeMap(LayoutPlan& plan) {
+    const QRectF& area = plan.area;
+    const double H = maps_->num_heads, N = maps_->num_layers;
+    const double column = plan.column, left = plan.left, scale_w = plan.scale_w;
+    const double beside_cell =
+        std::min({(column - left - scale_w - 24 - plan.scatter_w) / H, plan.room / N, 72.0});
+    const double below_cell =
+        std::min({(column - left - scale_w) / H, (plan.room - plan.scatter_w - 12) / N, 72.0});
+    const bool beside = plan.scatter && beside_cell >= 0.8 * below_cell && beside_cell >= 12.0;
+    const bool below = plan.scatter && !beside && below_cell >= 12.0;
+    cell_ = beside ? beside_cell
+                   : (below ? below_cell : std::min((column - left - scale_w) / H, plan.room / N));
+    cell_ = std::clamp(std::floor(cell_), 4.0, 72.0);
+    map_ = QRectF(area.x() + left, area.y() + plan.top, cell_ * H, cell_ * N);
+    scale_ = QRectF(map_.right() + 12, map_.top(), 14,
+                    std::max(map_.height(), std::min(plan.room, 140.0)));
+    double under = std::max(map_.bottom(), scale_.bottom());
+    if (plan.legend)
+        under += 8 + layoutLegend(QPointF(area.x(), under + 8),
+                                  beside ? map_.right() + scale_w - area.x() : column);
+    if (beside) {
+        const double x = map_.right() + scale_w + 24;
+        plot_.layout(QPointF(x, area.y()), std::min(plan.scatter_w, area.x() + column - x),
+                     area.height() - plan.notes_h, font_, small_);
+    } else if (below) {
+        plot_.layout(QPointF(area.x(), under + 12), std::min(column, 300.0),
+                     area.bottom() - under - 12 - plan.notes_h, font_, small_);
+    }
+    if (!plot_.rect().isEmpty()) under = std::max(under, plot_.rect().bottom());
+    plan.under = under;
+}
+
+void PatchFigure::placeNotes(LayoutPlan& plan) {
+    const QRectF& area = plan.area;
+    const double content_w =
+        std::max(map_.right() + plan.scale_w, plot_.rect().isEmpty() ? 0.0 : plot_.rect().right()) -
+        area.x();
+    plan.notes_w = std::max(plan.notes_min_w, content_w);
+    notes_text_ = paint::wrap_text(plan.notes, small_, plan.notes_w);
+    notes_ = QRectF(area.x(), plan.under + 8, plan.notes_w, text_height(small_, notes_text_) + 4);
+    plan.bottom = notes_.bottom();
+}
+
+void PatchFigure::placeHeadMaps(LayoutPlan& plan) {
+    const QRectF& area = plan.area;
+    const double x = area.x() + std::max(plan.column, notes_.width()) + 24;
+    const double w = (area.right() - x - 16) / 2;
+    if (w > 60) {
+        clean_area_ = QRectF(x, area.y(), w, area.height());
+        corrupt_area_ = QRectF(x + w + 16, area.y(), w, area.height());
+        const double side = std::min(w - plan.label, plan.map_side);
+        plan.bottom =
+            std::max(plan.bottom, area.y() + head_title_h_ + 4 + side + strip_h_ + plan.label);
+        double token_label = 0.0;
+        const QRectF cells = headCells(corrupt_area_, maps_->corrupt_tokens, &token_label);
+        if (plan.strip && !cells.isEmpty())
+            strip_ = QRectF(cells.left(), cells.bottom() + 4, cells.width(), strip_h_ - 5);
+    } else {  // no room for the head's maps: no note about them
+        notes_text_ = paint::wrap_text(notesText(false), small_, plan.notes_w);
+        notes_.setHeight(text_height(small_, notes_text_) + 4);
+        plan.bottom = std::max(plan.bottom, notes_.bottom());
+    }
 }
 
 double PatchFigure::layoutLegend(QPointF top_left, double width) {

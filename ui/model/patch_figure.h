@@ -132,6 +132,17 @@ class PatchFigure : public PaintedFigure {
     /// The legend's items laid out from `top_left` within `width`: the two swatches and their
     /// words; its height.
     double layoutLegend(QPointF top_left, double width);
+    struct LayoutPlan;
+    /// The texts drawn, and fonts that name their families and measure as they draw.
+    void chooseFonts(LayoutPlan& plan);
+    /// The labels, the scale, the head's maps' share of the width, the notes and the legend.
+    void measure(LayoutPlan& plan);
+    /// The cells' side, the map, its scale, the legend and the scatter beside or under them.
+    void placeMap(LayoutPlan& plan);
+    /// The notes under the map and the scatter.
+    void placeNotes(LayoutPlan& plan);
+    /// The chosen head's clean and corrupted maps, right of the rest, when there is room.
+    void placeHeadMaps(LayoutPlan& plan);
 
     const PatchMaps* maps_ = nullptr;
     FigureOptions options_;
