@@ -35,6 +35,8 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/snapshot_statistics.h"
 #include "ui/document/attention_document.h"
+#include "ui/model/dla_view.h"
+#include "ui/model/flow_view.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/controls_panel.h"
@@ -579,10 +581,67 @@ class ClassroomTest : public test::WindowFixture {
             } else if (e.id == QLatin1String("self_attention")) {
                 QCOMPARE(w_->views()->currentTab(), ViewTabs::StepsTab);
                 QCOMPARE(w_->document()->step(), 0);
+            } else if (e.id == QLatin1String("why_induction")) {
+                whyExampleExplainsItsCell();
+            } else if (e.id == QLatin1String("who_writes")) {
+                whoWritesExampleShowsTheInductionHead();
+            } else if (e.id == QLatin1String("information_flow")) {
+                flowExampleRoutesThroughTheCopy();
             }
         }
     }
 
+  private:
+    // Issue 38's examples, on the shipped attn-only-2l: what their explanations say (the
+    // numbers are docs/guide.md's `attnviz qk`, `attribute` and `flow` on the same string).
+    void whyExampleExplainsItsCell() {
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::GridTab);
+        QCOMPARE(w_->document()->viewHead(), 7);
+        // The cell the explanation names: the head's largest weight in the last row.
+        const SnapshotPtr s = snap();
+        QVERIFY(s && s->model);
+        const ModelMaps& maps = *s->model;
+        QCOMPARE(maps.tokens, 47);
+        QCOMPARE(maps.first_token, 0);
+        int best = 0;
+        for (int k = 1; k < maps.tokens; ++k)
+            if (s->weight(0, 7, 46, k) > s->weight(0, 7, 46, best)) best = k;
+        QCOMPARE(best, 17);  // key 18, the "8" after the first "P"
+        QVERIFY2(std::abs(s->weight(0, 7, 46, 17) - 0.92) < 0.01,
+                 qPrintable(QString::number(s->weight(0, 7, 46, 17))));
+    }
+    void whoWritesExampleShowsTheInductionHead() {
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::DlaTab);
+        DlaView* dla = w_->views()->dlaView();
+        QTRY_VERIFY_WITH_TIMEOUT(dla->result() && !dla->isRunning(), 60000);
+        const DlaResult& r = *dla->result();
+        QCOMPARE(r.target, QStringLiteral("8"));
+        QVERIFY(r.predicted);
+        QVERIFY2(std::abs(r.attribution.total - 9.03) < 0.005,
+                 qPrintable(QString::number(r.attribution.total)));
+        QVERIFY2(std::abs(r.head(1, 7) - 5.71) < 0.005, qPrintable(QString::number(r.head(1, 7))));
+        QCOMPARE(r.topHead(), QPoint(7, 1));
+    }
+    void flowExampleRoutesThroughTheCopy() {
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::FlowTab);
+        FlowView* flow = w_->views()->flowView();
+        QTRY_VERIFY_WITH_TIMEOUT(flow->graph() != nullptr, 60000);
+        // Into the last "P" in layer 2 the strongest edge comes from the "8" after the first
+        // "P", and into that "8" in layer 1 from that "P".
+        const auto strongest_into = [&](std::int64_t layer, std::int64_t position) {
+            const models::FlowEdge* best = nullptr;
+            for (const models::FlowEdge& edge : flow->graph()->edges)
+                if (edge.to.layer == layer && edge.to.position == position &&
+                    (!best || edge.importance > best->importance))
+                    best = &edge;
+            return best ? best->from.position : -1;
+        };
+        QCOMPARE(flow->graph()->position, 46);
+        QCOMPARE(strongest_into(2, 46), 17);
+        QCOMPARE(strongest_into(1, 17), 16);
+    }
+
+  private slots:
     void sessionKeepsTheClassroomState() {
         AttentionDocument* doc = w_->document();
         doc->setStep(4);

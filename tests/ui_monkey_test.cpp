@@ -43,6 +43,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSlider>
@@ -95,17 +96,26 @@
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/error_text.h"
 #include "ui/compute/model_lens.h"
+#include "ui/compute/patch_method.h"
 #include "ui/compute/patch_runner.h"
 #include "ui/compute/resolved_config.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/document/shipped_models.h"
+#include "ui/model/circuits_figure.h"
+#include "ui/model/circuits_view.h"
+#include "ui/model/dla_figure.h"
+#include "ui/model/dla_view.h"
+#include "ui/model/flow_figure.h"
+#include "ui/model/flow_view.h"
 #include "ui/model/generation_panel.h"
 #include "ui/model/lens_view.h"
 #include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
+#include "ui/model/why_figure.h"
+#include "ui/model/why_panel.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/document_history.h"
@@ -1588,9 +1598,16 @@ class MonkeyTest : public test::WindowFixture {
     /// queries), opened as File ▸ Open Model… does; waits for the load, so the document's
     /// change belongs to this action.
     bool openModel() {
-        static const char* const folders[] = {"llama_gqa", "gpt2_bf16", "roberta", "qwen3_qknorm"};
-        const QString folder = QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/") +
-                               QLatin1String(folders[below(std::size(folders))]);
+        static const char* const folders[] = {"llama_gqa", "gpt2_bf16", "roberta", "qwen3_qknorm",
+                                              nullptr};
+        const char* name = folders[below(std::size(folders))];
+        // The shipped attention-only model (when built), whose causal head the "Why?" views
+        // (Who Writes, Circuits, Flow, the Why pane) explain.
+        const QString shipped = shipped_model(QStringLiteral("attn-only-2l"));
+        if (!name && shipped.isEmpty()) name = folders[0];
+        const QString folder =
+            name ? QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/") + QLatin1String(name)
+                 : shipped;
         QSignalSpy done(w_->modelSource(), &ModelSource::loadFinished);
         w_->openModel(folder);
         note(QStringLiteral("open model %1").arg(QFileInfo(folder).fileName()));
@@ -1986,6 +2003,252 @@ class MonkeyTest : public test::WindowFixture {
         return true;
     }
 
+    // --- the "Why?" views: purposeful actions, drawn like the others ------------------------
+
+    /// Why-view actions that ran, for the run's report (a run that never reached them says so).
+    int why_actions_ = 0;
+
+    bool counted(bool ran) {
+        why_actions_ += ran ? 1 : 0;
+        return ran;
+    }
+
+    /// Goes to `tab` when not there; false when it cannot (the caller's action does not apply).
+    bool onTab(ViewTabs::Tab tab, const char* why) {
+        return w_->views()->currentTab() == tab || goToTab(tab, why);
+    }
+
+    /// A click at a random point of `canvas` (a figure drawn at its size), `what` for the log.
+    bool clickSomewhere(QWidget* canvas, const QString& what) {
+        if (!usable(canvas) || canvas->width() < 2 || canvas->height() < 2) return false;
+        const QPoint at(between(0, canvas->width() - 1), between(0, canvas->height() - 1));
+        QTest::mouseClick(canvas, Qt::LeftButton, {}, at);
+        note(QStringLiteral("%1: click at %2,%3").arg(what).arg(at.x()).arg(at.y()));
+        return true;
+    }
+
+    /// Who Writes the Answer: the token in focus, a target and a distractor typed, the saliency
+    /// method (and its Cancel), a cell clicked.
+    bool workDla() {
+        DlaView* v = w_->views()->dlaView();
+        if (!v->model() || !onTab(ViewTabs::DlaTab, "for who writes")) return false;
+        if (!usable(v->positionCombo())) return false;  // the placeholder: nothing to work
+        static const std::vector<QString> tokens = {
+            QStringLiteral("c"), QStringLiteral(" the"), QStringLiteral("d"),
+            QString(),           QStringLiteral("猫"),   QStringLiteral("no such token at all"),
+            QStringLiteral(" ")};
+        switch (below(6)) {
+            case 0:
+            case 1:
+                workCombo(v->positionCombo());
+                return true;
+            case 2: {
+                QLineEdit* e = chance(0.7) ? v->distractorEdit() : v->targetEdit();
+                if (!usable(e)) return false;
+                const QString text = pick(tokens);
+                paste(e, text);
+                note(QStringLiteral("who writes: '%1' in %2").arg(text, e->objectName()));
+                return true;
+            }
+            case 3: {
+                QComboBox* method = v->saliencyMethodCombo();
+                if (!usable(method)) return false;
+                workCombo(method);
+                // Now and then the student changes their mind while it computes.
+                if (chance(0.3) && usable(v->saliencyCancelButton())) {
+                    idle(between(0, 3));
+                    QTest::mouseClick(v->saliencyCancelButton(), Qt::LeftButton);
+                    note(QStringLiteral("who writes: Cancel the saliency"));
+                }
+                return true;
+            }
+            case 4: {
+                const DlaResult* r = v->result();
+                if (!r || r->num_layers < 1 || r->num_heads < 1) return false;
+                const QPoint at =
+                    v->cellCentre(between(0, r->num_layers - 1), between(0, r->num_heads - 1));
+                if (at.isNull() || !usable(v->canvas())) return false;
+                QTest::mouseClick(v->canvas(), Qt::LeftButton, {}, at);
+                QTest::mouseMove(v->canvas(), at);
+                note(QStringLiteral("who writes: click and hover a head's cell"));
+                return true;
+            }
+            default:
+                return clickSomewhere(v->canvas(), QStringLiteral("who writes"));
+        }
+    }
+
+    /// Circuits: Q, K or V composition, a pair's cell clicked (its maps open), Compute and
+    /// Cancel.
+    bool workCircuits() {
+        CircuitsView* v = w_->views()->circuitsView();
+        if (!v->model() || !onTab(ViewTabs::CircuitsTab, "for circuits")) return false;
+        if (!usable(v->compositionCombo())) return false;
+        switch (below(5)) {
+            case 0:
+            case 1:
+                workCombo(v->compositionCombo());
+                return true;
+            case 2:
+            case 3: {
+                const CircuitMaps* m = v->maps();
+                if (!m || m->heads() < 2) {
+                    if (!usable(v->computeButton())) return false;
+                    QTest::mouseClick(v->computeButton(), Qt::LeftButton);
+                    note(QStringLiteral("circuits: Compute"));
+                    return true;
+                }
+                // A pair that composes (from a lower layer) most of the time, any cell else.
+                const int from = between(0, m->heads() - 1);
+                const int to =
+                    chance(0.8) && from / m->num_heads + 1 < m->num_layers
+                        ? between((from / m->num_heads + 1) * m->num_heads, m->heads() - 1)
+                        : between(0, m->heads() - 1);
+                const QPoint at = v->cellCentre(from, to);
+                if (at.isNull() || !usable(v->matrixView())) return false;
+                QTest::mouseClick(v->matrixView(), Qt::LeftButton, {}, at);
+                note(QStringLiteral("circuits: click %1 -> %2")
+                         .arg(m->headName(from), m->headName(to)));
+                return true;
+            }
+            default:
+                if (!usable(v->computeButton())) return false;
+                QTest::mouseClick(v->computeButton(), Qt::LeftButton);
+                if (chance(0.5) && usable(v->cancelButton())) {
+                    QTest::mouseClick(v->cancelButton(), Qt::LeftButton);
+                    note(QStringLiteral("circuits: Compute, then Cancel"));
+                } else {
+                    note(QStringLiteral("circuits: Compute"));
+                }
+                return true;
+        }
+    }
+
+    /// Information flow: the threshold slider, a token's dot or a line clicked, Per head, the
+    /// token in focus.
+    bool workFlow() {
+        FlowView* v = w_->views()->flowView();
+        if (!v->model() || !onTab(ViewTabs::FlowTab, "for the flow")) return false;
+        if (!usable(v->thresholdSlider())) return false;
+        switch (below(6)) {
+            case 0:
+            case 1: {
+                QSlider* s = v->thresholdSlider();
+                s->setFocus();
+                if (chance(0.5)) {
+                    QTest::keyClick(s, chance(0.5) ? Qt::Key_PageUp : Qt::Key_PageDown);
+                } else {
+                    s->setValue(between(s->minimum(), s->maximum()));
+                }
+                note(QStringLiteral("flow: threshold slider -> %1").arg(s->value()));
+                return true;
+            }
+            case 2: {  // a token's dot: the graph of its prediction
+                const FlowData* d = v->data();
+                if (!d || d->pieces.empty()) return false;
+                const QPointF at = v->figure().nodeCentre(0, between(0, int(d->pieces.size()) - 1));
+                if (at.isNull() || !usable(v->canvas())) return false;
+                QTest::mouseClick(v->canvas(), Qt::LeftButton, {}, at.toPoint());
+                note(QStringLiteral("flow: click a token's dot"));
+                return true;
+            }
+            case 3: {  // a line: through a head, it shows the head's map
+                const models::FlowGraph* g = v->graph();
+                if (!g || g->edges.empty()) return false;
+                const QPointF at = v->figure().edgePoint(between(0, int(g->edges.size()) - 1));
+                if (at.isNull() || !usable(v->canvas())) return false;
+                QTest::mouseClick(v->canvas(), Qt::LeftButton, {}, at.toPoint());
+                note(QStringLiteral("flow: click a line"));
+                return true;
+            }
+            case 4:
+                if (!usable(v->perHeadBox())) return false;
+                clickCheck(v->perHeadBox());
+                note(QStringLiteral("flow: Per head -> %1").arg(int(v->perHeadBox()->isChecked())));
+                return true;
+            default:
+                if (!usable(v->positionCombo())) return false;
+                workCombo(v->positionCombo());
+                return true;
+        }
+    }
+
+    /// Patching: Exact or Attribution, then Run (and Cancel, at once or a little later).
+    bool workPatchMethod() {
+        PatchView* v = w_->views()->patchView();
+        if (!v->model() || v->model()->model->lm_head() != models::LmHeadKind::Causal) return false;
+        if (!onTab(ViewTabs::PatchTab, "to patch") || !usable(v->exactButton())) return false;
+        const bool exact = chance(0.5);
+        QRadioButton* radio = exact ? v->exactButton() : v->attributionButton();
+        if (!usable(radio)) return false;
+        QTest::mouseClick(radio, Qt::LeftButton, {}, QPoint(8, radio->height() / 2));
+        const QString name = exact ? QStringLiteral("Exact") : QStringLiteral("Attribution");
+        note(QStringLiteral("patch: ") + name);
+        if (!radio->isChecked() ||
+            v->method() != (exact ? PatchMethod::Exact : PatchMethod::Attribution))
+            fail(
+                QStringLiteral("the %1 radio was clicked but the method did not follow").arg(name));
+        if (chance(0.6) && usable(v->runButton())) {
+            QTest::mouseClick(v->runButton(), Qt::LeftButton);
+            if (chance(0.4) && usable(v->cancelButton())) {
+                idle(between(0, 3));
+                QTest::mouseClick(v->cancelButton(), Qt::LeftButton);
+                note(QStringLiteral("patch: Run, then Cancel"));
+            } else {
+                note(QStringLiteral("patch: Run"));
+            }
+        }
+        return true;
+    }
+
+    /// The heatmaps' "Why?" pane: Alt-click a model head's cell, click one of its bars, Follow
+    /// the mouse on or off (and hover when on).
+    bool workWhyPane() {
+        if (!shownModel() || w_->views()->currentTab() != ViewTabs::GridTab) return false;
+        HeatmapFigure* figure = w_->grid()->figure();
+        QCustomPlot* plot = w_->grid()->plot();
+        if (!figure->snapshot() || figure->panelCount() == 0 || !usable(plot)) return false;
+        WhyPanel* why = w_->views()->whyPanel();
+        const int p = int(below(std::uint64_t(figure->panelCount())));
+        const QRect r = figure->panelRect(p)->rect();
+        if (r.width() < 2 || r.height() < 2) return false;
+        const QPoint inside(r.left() + int(below(std::uint64_t(r.width()))),
+                            r.top() + int(below(std::uint64_t(r.height()))));
+        switch (usable(why) ? below(4) : 0) {
+            case 0:
+                QTest::mouseClick(plot, Qt::LeftButton, Qt::AltModifier, inside);
+                note(QStringLiteral("Alt-click panel %1 at %2,%3 (why?)")
+                         .arg(p)
+                         .arg(inside.x())
+                         .arg(inside.y()));
+                return true;
+            case 1: {
+                const WhyResult* result = why->result();
+                const QPoint at = why->barCentre(result ? between(0, 5) : 0);
+                if (at.isNull() || !usable(why->canvas())) return false;
+                QTest::mouseClick(why->canvas(), Qt::LeftButton, {}, at);
+                note(QStringLiteral("why?: click a bar"));
+                return true;
+            }
+            case 2:
+                if (!usable(why->followBox())) return false;
+                clickCheck(why->followBox());
+                note(QStringLiteral("why?: Follow the mouse -> %1")
+                         .arg(int(why->followBox()->isChecked())));
+                if (why->following() != why->followBox()->isChecked())
+                    fail(QStringLiteral("Follow the mouse is ticked %1 but the pane follows %2")
+                             .arg(int(why->followBox()->isChecked()))
+                             .arg(int(why->following())));
+                return true;
+            default:
+                QTest::mouseMove(plot, inside);
+                note(QStringLiteral("why?: hover panel %1 (following: %2)")
+                         .arg(p)
+                         .arg(int(why->following())));
+                return true;
+        }
+    }
+
     /// The generation timeline: Continue (greedy or sampled, any count), Stop at once or a
     /// little later, the slider, Play, Keep and Discard.
     bool workGeneration() {
@@ -2075,6 +2338,11 @@ class MonkeyTest : public test::WindowFixture {
             {"undo / redo", 10, [this] { return undoRedo(); }},
             {"patching", 20, [this] { return workPatch(); }},
             {"lens", 6, [this] { return workLens(); }},
+            {"who writes", 10, [this] { return counted(workDla()); }},
+            {"circuits", 8, [this] { return counted(workCircuits()); }},
+            {"flow", 8, [this] { return counted(workFlow()); }},
+            {"patch method", 6, [this] { return counted(workPatchMethod()); }},
+            {"why pane", 10, [this] { return counted(workWhyPane()); }},
             {"generate", 12, [this] { return workGeneration(); }},
             {"steps", 25, [this] { return workSteps(); }},
             {"lines", 15, [this] { return workLines(); }},
@@ -2672,6 +2940,7 @@ class MonkeyTest : public test::WindowFixture {
             "(ATTNVIZ_MONKEY_SEED / ATTNVIZ_MONKEY_ACTIONS / ATTNVIZ_MONKEY_SECONDS)",
             static_cast<unsigned long long>(seed_), count, budget_ms / 1000);
         buildActions();
+        why_actions_ = 0;
         failure_.clear();
         recent_.clear();
 
@@ -2847,6 +3116,10 @@ class MonkeyTest : public test::WindowFixture {
                 top << QStringLiteral("%1× “%2…”").arg(reasons[k].first).arg(reasons[k].second);
             qInfo("monkey: refusals: %s", qPrintable(top.join(QStringLiteral(", "))));
         }
+        qInfo(
+            "monkey: %d actions on the \"Why?\" views (Who Writes, Circuits, Flow, Patching's "
+            "method, the Why pane)",
+            why_actions_);
         {
             std::vector<std::pair<qint64, QString>> costs;
             for (const auto& [name, ms] : by_action)

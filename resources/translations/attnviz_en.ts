@@ -188,19 +188,19 @@
         <translation>Copying score (the strips, −1 to +1): Σλ / Σ|λ| over the eigenvalues of W_E W_OV W_U; near +1 the head copies the token it attends to into the prediction.</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+328"/>
+        <location line="+57"/>
+        <location line="+330"/>
         <source>Earlier head, writing</source>
         <translation>Earlier head, writing</translation>
     </message>
     <message>
-        <location line="-326"/>
-        <location line="+405"/>
+        <location line="-328"/>
+        <location line="+407"/>
         <source>Copying</source>
         <translation>Copying</translation>
     </message>
     <message>
-        <location line="-404"/>
+        <location line="-406"/>
         <source>%1-composition</source>
         <translation>%1-composition</translation>
     </message>
@@ -210,7 +210,7 @@
         <translation>Copying score</translation>
     </message>
     <message>
-        <location line="+218"/>
+        <location line="+220"/>
         <source>%1 → %2: no composition (a head reads only what the layers below it wrote)</source>
         <translation>%1 → %2: no composition (a head reads only what the layers below it wrote)</translation>
     </message>
@@ -714,33 +714,33 @@
         <translation>Layer %1 · head %2 by source token: %3</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+31"/>
-        <location line="+178"/>
+        <location line="+54"/>
+        <location line="+21"/>
+        <location line="+191"/>
         <location line="+4"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
     <message>
-        <location line="-212"/>
-        <location line="+31"/>
+        <location line="-215"/>
+        <location line="+21"/>
         <location line="+4"/>
-        <location line="+165"/>
+        <location line="+178"/>
         <source>Bias</source>
         <translation>Bias</translation>
     </message>
     <message>
-        <location line="-199"/>
-        <location line="+30"/>
+        <location line="-202"/>
+        <location line="+20"/>
         <location line="+5"/>
-        <location line="+164"/>
+        <location line="+177"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location line="-198"/>
-        <location line="+56"/>
-        <location line="+264"/>
+        <location line="-201"/>
+        <location line="+49"/>
+        <location line="+274"/>
         <source>Σ parts = total %1</source>
         <translation>Σ parts = total %1</translation>
     </message>
@@ -1076,7 +1076,37 @@
         <translation>The same model after “Once upon a ti”: the next letter is open, “m” 20%, “n” 18%, “t” 13%, “s” 13%. The temperature divides the logits before the softmax. At 0 the model always takes “m”; at 0.5 “m” and “n” have 58% between them; at 2 the four share only 31% and rare letters get their chance. Top-k draws only among the k likeliest letters, top-p among the likeliest until their probabilities reach p. Press Draw a few times at each setting: each seed draws one letter.</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+11"/>
+        <source>Why the induction head looks there</source>
+        <translation>Why the induction head looks there</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A random string said once and begun again. Layer 2 head 8 looks from the last “P” (query 47) to key 18, the “8” that followed the first “P” (weight 0.92). Alt-click that cell, the bright one in the last row: the pane that opens splits its score, 30.7, into pairs of what the query and the key read. The largest, a third, is the query&apos;s own character with what the previous-token head L1H4 wrote at the key. That is K-composition: L1H4 tells each key which character came before it, so L2H8 finds the one after the same character; the Circuits tab shows it in the weights.</source>
+        <translation>A random string said once and begun again. Layer 2 head 8 looks from the last “P” (query 47) to key 18, the “8” that followed the first “P” (weight 0.92). Alt-click that cell, the bright one in the last row: the pane that opens splits its score, 30.7, into pairs of what the query and the key read. The largest, a third, is the query's own character with what the previous-token head L1H4 wrote at the key. That is K-composition: L1H4 tells each key which character came before it, so L2H8 finds the one after the same character; the Circuits tab shows it in the weights.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Which heads write the answer</source>
+        <translation>Which heads write the answer</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Type another target or a distractor to compare two guesses.</source>
+        <translation>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Type another target or a distractor to compare two guesses.</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>How information flows</source>
+        <translation>How information flows</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same string as a graph: layers are rows, tokens are columns, and a line joins two streams where one carries much of what the other becomes in the next layer. From the last “P”, the strong path runs in layer 2 to the “8” after the first “P”, and in layer 1 from that “8” to the “P” before it: the previous-token head, then the induction head. Move the threshold to see fewer or more edges.</source>
+        <translation>The same string as a graph: layers are rows, tokens are columns, and a line joins two streams where one carries much of what the other becomes in the next layer. From the last “P”, the strong path runs in layer 2 to the “8” after the first “P”, and in layer 1 from that “8” to the “P” before it: the previous-token head, then the induction head. Move the threshold to see fewer or more edges.</translation>
+    </message>
+    <message>
+        <location line="-34"/>
         <source>Temperature: how a model chooses</source>
         <translation>Temperature: how a model chooses</translation>
     </message>
@@ -2785,7 +2815,7 @@
         <translation>Under the corrupted text: the chosen head&apos;s estimate split by the position patched, on the map&apos;s scale.</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+59"/>
         <source>measured (exact)</source>
         <translation>measured (exact)</translation>
     </message>
@@ -2795,9 +2825,9 @@
         <translation>estimated (attribution), until measured</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <location line="+30"/>
-        <location line="+229"/>
+        <location line="+7"/>
+        <location line="+23"/>
+        <location line="+234"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
@@ -2832,20 +2862,20 @@
         <translation>%1: restores %2 of the metric (m = %3); click to see its attention</translation>
     </message>
     <message>
-        <location line="-183"/>
-        <location line="+210"/>
+        <location line="-180"/>
+        <location line="+207"/>
         <source>layer %1 · head %2</source>
         <translation>layer %1 · head %2</translation>
     </message>
     <message>
-        <location line="-212"/>
-        <location line="+214"/>
+        <location line="-208"/>
+        <location line="+210"/>
         <source>Clean text, %1</source>
         <translation>Clean text, %1</translation>
     </message>
     <message>
-        <location line="-213"/>
-        <location line="+215"/>
+        <location line="-210"/>
+        <location line="+212"/>
         <source>Corrupted text, %1</source>
         <translation>Corrupted text, %1</translation>
     </message>
@@ -2861,7 +2891,7 @@
         <translation>H%1</translation>
     </message>
     <message>
-        <location line="-307"/>
+        <location line="-350"/>
         <source>Stopped after %1 of %2 heads; grey: not run.</source>
         <translation>Stopped after %1 of %2 heads; grey: not run.</translation>
     </message>
@@ -4655,7 +4685,7 @@
 <context>
     <name>attnviz::ui::DlaView</name>
     <message>
-        <location filename="../../ui/model/dla_view.cpp" line="+199"/>
+        <location filename="../../ui/model/dla_view.cpp" line="+195"/>
         <source>Token in focus:</source>
         <translation>Token in focus:</translation>
     </message>
@@ -4765,7 +4795,7 @@
         <translation>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+26"/>
         <source>not one token</source>
         <translation>not one token</translation>
     </message>
@@ -5157,7 +5187,7 @@
 <context>
     <name>attnviz::ui::FlowView</name>
     <message>
-        <location filename="../../ui/model/flow_view.cpp" line="+157"/>
+        <location filename="../../ui/model/flow_view.cpp" line="+150"/>
         <source>Token in focus:</source>
         <translation>Token in focus:</translation>
     </message>
@@ -5212,12 +5242,12 @@
         <translation>Information flow needs a trained pre-norm model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+64"/>
         <source>Cannot measure the information flow: %1</source>
         <translation>Cannot measure the information flow: %1</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+69"/>
         <source>There is no graph yet: there is nothing to export.</source>
         <translation>There is no graph yet: there is nothing to export.</translation>
     </message>

@@ -186,19 +186,19 @@
         <translation>复制分数（两条色带，−1 到 +1）：对 W_E W_OV W_U 的特征值求 Σλ / Σ|λ|；接近 +1 表示这个头把它关注的词元复制到预测中。</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <location line="+328"/>
+        <location line="+57"/>
+        <location line="+330"/>
         <source>Earlier head, writing</source>
         <translation>较早的头，写入</translation>
     </message>
     <message>
-        <location line="-326"/>
-        <location line="+405"/>
+        <location line="-328"/>
+        <location line="+407"/>
         <source>Copying</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location line="-404"/>
+        <location line="-406"/>
         <source>%1-composition</source>
         <translation>%1 组合</translation>
     </message>
@@ -208,7 +208,7 @@
         <translation>复制分数</translation>
     </message>
     <message>
-        <location line="+218"/>
+        <location line="+220"/>
         <source>%1 → %2: no composition (a head reads only what the layers below it wrote)</source>
         <translation>%1 → %2：不组合（头只读取它下面各层写入的内容）</translation>
     </message>
@@ -711,33 +711,33 @@
         <translation>第 %1 层 · 头 %2 按来源词元：%3</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+31"/>
-        <location line="+178"/>
+        <location line="+54"/>
+        <location line="+21"/>
+        <location line="+191"/>
         <location line="+4"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="-212"/>
-        <location line="+31"/>
+        <location line="-215"/>
+        <location line="+21"/>
         <location line="+4"/>
-        <location line="+165"/>
+        <location line="+178"/>
         <source>Bias</source>
         <translation>偏置</translation>
     </message>
     <message>
-        <location line="-199"/>
-        <location line="+30"/>
+        <location line="-202"/>
+        <location line="+20"/>
         <location line="+5"/>
-        <location line="+164"/>
+        <location line="+177"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location line="-198"/>
-        <location line="+56"/>
-        <location line="+264"/>
+        <location line="-201"/>
+        <location line="+49"/>
+        <location line="+274"/>
         <source>Σ parts = total %1</source>
         <translation>各部分之和 = 总计 %1</translation>
     </message>
@@ -1073,7 +1073,37 @@
         <translation>同一个模型，停在“Once upon a ti”之后：下一个字母并不确定，“m”20%，“n”18%，“t”13%，“s”13%。softmax 之前先把 logits 除以温度。温度为 0 时模型总是选“m”；温度为 0.5 时“m”和“n”合计占 58%；温度为 2 时这四个字母合计只占 31%，少见的字母也有了机会。Top-k 只在最可能的 k 个字母中抽取，top-p 只在概率累计达到 p 的那些最可能的字母中抽取。在每种设置下多按几次“抽取”：每个种子抽出一个字母。</translation>
     </message>
     <message>
-        <location line="-1"/>
+        <location line="+11"/>
+        <source>Why the induction head looks there</source>
+        <translation>归纳头为什么看那里</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>A random string said once and begun again. Layer 2 head 8 looks from the last “P” (query 47) to key 18, the “8” that followed the first “P” (weight 0.92). Alt-click that cell, the bright one in the last row: the pane that opens splits its score, 30.7, into pairs of what the query and the key read. The largest, a third, is the query&apos;s own character with what the previous-token head L1H4 wrote at the key. That is K-composition: L1H4 tells each key which character came before it, so L2H8 finds the one after the same character; the Circuits tab shows it in the weights.</source>
+        <translation>一串随机字符，说完一遍又从头开始。第 2 层第 8 个头从最后一个“P”（查询 47）看向第 18 个键，即第一次出现的“P”后面的“8”，权重为 0.92。Alt+单击这个格子，也就是最后一行里亮的那一格：打开的窗格把它的分数 30.7 拆成查询与键各自读到的内容两两组合。最大的一项约占三分之一，是查询自身的字符与前一词元头 L1H4 在该键处写入的内容。这就是 K 组合：L1H4 告诉每个键它前面是哪个字符，L2H8 因此能找到同一个字符后面的那个字符；“回路”标签页在权重中显示了这一点。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>Which heads write the answer</source>
+        <translation>哪些头写出了答案</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Type another target or a distractor to compare two guesses.</source>
+        <translation>同一串字符，在最后一个“P”处：模型的首选猜测是“8”，也就是第一次时“P”后面的字符。“谁写出答案”标签页把“8”的 logit 9.03 拆成每个头写入残差流、再经模型输出头读出的部分。归纳头 L2H8 写入了其中的 5.71，比其他所有头加起来还多；这几乎全部来自它放在第一个“P”后面那个“8”上的权重。输入另一个目标或干扰词元，可以比较两个猜测。</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>How information flows</source>
+        <translation>信息如何流动</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The same string as a graph: layers are rows, tokens are columns, and a line joins two streams where one carries much of what the other becomes in the next layer. From the last “P”, the strong path runs in layer 2 to the “8” after the first “P”, and in layer 1 from that “8” to the “P” before it: the previous-token head, then the induction head. Move the threshold to see fewer or more edges.</source>
+        <translation>把同一串字符画成图：每一行是一层，每一列是一个词元；如果一个流携带了另一个流在下一层所得内容的很大一部分，就用一条线把两者连起来。从最后一个“P”出发，强路径在第 2 层通向第一个“P”后面的“8”，在第 1 层又从这个“8”通向它前面的“P”：先是前一词元头，再是归纳头。移动阈值滑块，可以看到更少或更多的边。</translation>
+    </message>
+    <message>
+        <location line="-34"/>
         <source>Temperature: how a model chooses</source>
         <translation>温度：模型如何做出选择</translation>
     </message>
@@ -2780,7 +2810,7 @@
         <translation>损坏文本下方的色条：所选头的估计值按被修补的位置拆分，色标与左侧比例图相同。</translation>
     </message>
     <message>
-        <location line="+12"/>
+        <location line="+59"/>
         <source>measured (exact)</source>
         <translation>实测（精确）</translation>
     </message>
@@ -2790,9 +2820,9 @@
         <translation>估计（归因），待实测</translation>
     </message>
     <message>
-        <location line="+9"/>
-        <location line="+30"/>
-        <location line="+229"/>
+        <location line="+7"/>
+        <location line="+23"/>
+        <location line="+234"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -2827,20 +2857,20 @@
         <translation>%1：恢复了指标的 %2（m = %3）；点击查看其注意力</translation>
     </message>
     <message>
-        <location line="-183"/>
-        <location line="+210"/>
+        <location line="-180"/>
+        <location line="+207"/>
         <source>layer %1 · head %2</source>
         <translation>第 %1 层 · 头 %2</translation>
     </message>
     <message>
-        <location line="-212"/>
-        <location line="+214"/>
+        <location line="-208"/>
+        <location line="+210"/>
         <source>Clean text, %1</source>
         <translation>干净文本，%1</translation>
     </message>
     <message>
-        <location line="-213"/>
-        <location line="+215"/>
+        <location line="-210"/>
+        <location line="+212"/>
         <source>Corrupted text, %1</source>
         <translation>损坏文本，%1</translation>
     </message>
@@ -2856,7 +2886,7 @@
         <translation>头%1</translation>
     </message>
     <message>
-        <location line="-307"/>
+        <location line="-350"/>
         <source>Stopped after %1 of %2 heads; grey: not run.</source>
         <translation>在 %2 个头中运行了 %1 个后停止；灰色：未运行。</translation>
     </message>
@@ -4644,7 +4674,7 @@
 <context>
     <name>attnviz::ui::DlaView</name>
     <message>
-        <location filename="../../ui/model/dla_view.cpp" line="+199"/>
+        <location filename="../../ui/model/dla_view.cpp" line="+195"/>
         <source>Token in focus:</source>
         <translation>关注的词元：</translation>
     </message>
@@ -4754,7 +4784,7 @@
         <translation>窗口中敲除的头在这里不会被敲除：这里是完整模型的归因。</translation>
     </message>
     <message>
-        <location line="+34"/>
+        <location line="+26"/>
         <source>not one token</source>
         <translation>不是单个词元</translation>
     </message>
@@ -5146,7 +5176,7 @@
 <context>
     <name>attnviz::ui::FlowView</name>
     <message>
-        <location filename="../../ui/model/flow_view.cpp" line="+157"/>
+        <location filename="../../ui/model/flow_view.cpp" line="+150"/>
         <source>Token in focus:</source>
         <translation>关注的词元：</translation>
     </message>
@@ -5201,12 +5231,12 @@
         <translation>信息流需要一个训练好的前归一化模型：请在“来源”框中选择一个（内置：%1），或打开一个模型（文件 ▸ 打开模型…）。</translation>
     </message>
     <message>
-        <location line="+72"/>
+        <location line="+64"/>
         <source>Cannot measure the information flow: %1</source>
         <translation>无法计算信息流：%1</translation>
     </message>
     <message>
-        <location line="+65"/>
+        <location line="+69"/>
         <source>There is no graph yet: there is nothing to export.</source>
         <translation>还没有图，没有可导出的内容。</translation>
     </message>

@@ -278,6 +278,39 @@ std::vector<Example> builtin_examples() {
                     "likeliest until their probabilities reach p. Press Draw a few times at each "
                     "setting: each seed draws one letter."),
                 "steps"),
+        // Why, in the window (issue 38), on docs/guide.md's string said one and a half times;
+        // the numbers are `attnviz qk`'s and `attnviz attribute`'s there.
+        trained("why_induction", ExamplesText::tr("Why the induction head looks there"),
+                ExamplesText::tr(
+                    "A random string said once and begun again. Layer 2 head 8 looks from the "
+                    "last “P” (query 47) to key 18, the “8” that followed the first “P” (weight "
+                    "0.92). Alt-click that cell, the bright one in the last row: the pane that "
+                    "opens splits its score, 30.7, into pairs of what the query and the key "
+                    "read. The largest, a third, is the query's own character with what the "
+                    "previous-token head L1H4 wrote at the key. That is K-composition: L1H4 "
+                    "tells each key which character came before it, so L2H8 finds the one after "
+                    "the same character; the Circuits tab shows it in the weights."),
+                "grid"),
+        trained("who_writes", ExamplesText::tr("Which heads write the answer"),
+                ExamplesText::tr(
+                    "The same string, at its last “P”: the model's top guess is “8”, which "
+                    "followed “P” the first time. Who Writes splits the logit of “8”, 9.03, "
+                    "into what each head adds to the residual stream, read through the "
+                    "model's output head. The induction head L2H8 writes 5.71 of it, more "
+                    "than all the other heads together; almost all of that comes from its "
+                    "weight on the “8” after the first “P”. Type another target or a "
+                    "distractor to compare two guesses."),
+                "dla"),
+        trained("information_flow", ExamplesText::tr("How information flows"),
+                ExamplesText::tr(
+                    "The same string as a graph: layers are rows, tokens are columns, and a line "
+                    "joins two streams where one carries much of what the other becomes in the "
+                    "next layer. "
+                    "From the last “P”, the strong path runs in layer 2 to the “8” after the "
+                    "first “P”, and in layer 1 from that “8” to the “P” before it: the "
+                    "previous-token head, then the induction head. Move the threshold to see "
+                    "fewer or more edges."),
+                "flow"),
     };
 }
 

@@ -97,9 +97,6 @@ QWidget* FlowView::createControls() {
     slider_->setMinimumWidth(160);
     threshold_value_ = new QLabel(controls_);
     threshold_value_->setObjectName(QStringLiteral("flowThresholdValue"));
-    // Wide enough for "0.005" and the widest value, so the row does not jump as it moves.
-    threshold_value_->setMinimumWidth(
-        QFontMetrics(font()).horizontalAdvance(QStringLiteral("0.0055")));
     per_head_ = new QCheckBox(controls_);
     per_head_->setObjectName(QStringLiteral("flowPerHead"));
     export_ = new QPushButton(controls_);
@@ -305,6 +302,9 @@ void FlowView::setThresholdFromSlider(int value) {
 }
 
 void FlowView::relayout() {
+    // Wide enough for "0.005" and the widest value, so the row does not jump as it moves; in
+    // the font it is shown in (presenting enlarges it).
+    threshold_value_->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0.0055")));
     FigureOptions options;
     options.font_px = std::max(9, QFontInfo(font()).pixelSize());
     figure_->setOptions(options);

@@ -53,6 +53,35 @@
 
 namespace attnviz::ui {
 
+namespace {
+/// A QScrollArea sizes its widget from the widget's minimum size alone, ignoring the height
+/// its word-wrapped labels need at the width they get: a label that wraps to more lines once
+/// the column narrows (the generated text, in Chinese) was squeezed instead of scrolled.  This
+/// one keeps the widget at least as tall as its layout needs at the viewport's width.
+class WrappingScrollArea : public QScrollArea {
+  public:
+    using QScrollArea::QScrollArea;
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest) fitWidget();
+        return QScrollArea::eventFilter(watched, event);
+    }
+    void resizeEvent(QResizeEvent* event) override {
+        QScrollArea::resizeEvent(event);
+        fitWidget();
+    }
+
+  private:
+    void fitWidget() {
+        QWidget* w = widget();
+        if (!w || !w->layout() || !w->layout()->hasHeightForWidth()) return;
+        const int needed = w->layout()->totalHeightForWidth(viewport()->width());
+        if (needed != w->minimumHeight()) w->setMinimumHeight(needed);
+    }
+};
+}  // namespace
+
 MainWindow::MainWindow(AppSettings* settings, QWidget* parent, AttentionDocument* document)
     : QMainWindow(parent) {
     if (!settings) {
@@ -117,7 +146,7 @@ QWidget* MainWindow::createLayout() {
     model_panel_ = new ModelPanel(doc_, left);
     left_layout->addWidget(model_panel_);
     left_layout->addWidget(controls_, 1);
-    auto* controls_scroll = new QScrollArea(this);
+    auto* controls_scroll = new WrappingScrollArea(this);
     controls_scroll->setWidget(left);
     controls_scroll->setWidgetResizable(true);
     controls_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
