@@ -397,10 +397,9 @@ void TransformerWeights::product(const float* x, Index rows, Index in, const Wei
     });
 }
 
-void TransformerWeights::stream_blocks(const WeightLayout& l, Index in, int threads,
-                                       WeightScratch& scratch,
-                                       const std::function<void(Index, Index, const float*)>& use)
-    const {
+void TransformerWeights::stream_blocks(
+    const WeightLayout& l, Index in, int threads, WeightScratch& scratch,
+    const std::function<void(Index, Index, const float*)>& use) const {
     const Index block = stream_block_rows(in);
     const auto size = static_cast<std::size_t>(std::min(block, l.rows) * in);
     if (scratch.block.size() < size) {
