@@ -28,7 +28,8 @@ namespace {
 constexpr AddCommand kCommands[] = {
     add_attend_command,    add_tokenize_command, add_inspect_command,  add_bench_command,
     add_predict_command,   add_patch_command,    add_generate_command, add_stats_command,
-    add_attribute_command, add_qk_command,       add_circuits_command, add_flow_command};
+    add_corpus_command,    add_attribute_command, add_qk_command,      add_circuits_command,
+    add_flow_command};
 
 constexpr const char* kGuiGroup = "Desktop app";
 constexpr const char* kQtGroup = "Qt options (one dash, as Qt spells them, or two)";
@@ -283,7 +284,8 @@ const char* const kDescription =
 const char* const kExitStatus =
     "0 success, 1 data error (a file that is missing, broken or lies about its sizes, shapes "
     "that do not fit, an unwritable output, a computation over the memory budget), 2 usage "
-    "error.  On failure one line on stderr names the problem.";
+    "error, 130 corpus stopped by Ctrl-C (its partial result written).  On failure one line "
+    "on stderr names the problem.";
 
 const char* const kMemory =
     "a computation that needs more than the memory budget is refused before anything is "

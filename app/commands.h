@@ -74,6 +74,8 @@ void add_patch_command(CLI::App& app, CommandContext& ctx);
 void add_generate_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz stats`: the statistics pass over a long text (engine/models/head_statistics.h).
 void add_stats_command(CLI::App& app, CommandContext& ctx);
+/// `attnviz corpus`: every head over a file of texts (engine/models/corpus.h).
+void add_corpus_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz attribute`: direct logit attribution (engine/models/attribution.h).
 void add_attribute_command(CLI::App& app, CommandContext& ctx);
 /// `attnviz qk`: QK attribution (engine/models/qk_attribution.h).

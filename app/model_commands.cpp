@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app/commands.h"
+#include "app/terminal_progress.h"
 #include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
@@ -69,40 +70,6 @@ class OutputSink : public models::AttentionSink {
 
   private:
     std::int64_t next_ = 0;
-};
-
-/// "layer 12 of 32 [#######             ]" on stderr, redrawn in place, when stderr is a
-/// terminal; nothing when it is piped or redirected (scripts and logs get no control codes).
-/// The line is erased when the bar goes.
-class TerminalProgress {
-  public:
-    explicit TerminalProgress(std::string note) : on_(::isatty(STDERR_FILENO) == 1) {
-        if (on_ && !note.empty()) note_ = " (" + std::move(note) + ")";
-    }
-    TerminalProgress(const TerminalProgress&) = delete;
-    TerminalProgress& operator=(const TerminalProgress&) = delete;
-    ~TerminalProgress() {
-        if (on_ && drawn_) std::fputs("\r\033[K", stderr);
-    }
-    std::function<void(std::int64_t, std::int64_t)> callback() const {
-        if (!on_) return {};
-        return [this](std::int64_t done, std::int64_t total) {
-            constexpr int kWidth = 24;
-            const auto filled = static_cast<int>(kWidth * done / std::max<std::int64_t>(total, 1));
-            std::fprintf(stderr, "\r\033[Klayer %lld of %lld [%s%s]%s",
-                         static_cast<long long>(done), static_cast<long long>(total),
-                         std::string(static_cast<std::size_t>(filled), '#').c_str(),
-                         std::string(static_cast<std::size_t>(kWidth - filled), ' ').c_str(),
-                         note_.c_str());
-            std::fflush(stderr);
-            drawn_ = true;
-        };
-    }
-
-  private:
-    bool on_;
-    std::string note_;
-    mutable bool drawn_ = false;
 };
 
 }  // namespace

@@ -5,5 +5,5 @@ if(TARGET attnviz_ui)
     target_compile_definitions(test_installed_layout PRIVATE
         ATTNVIZ_EXAMPLES_DIR="${PROJECT_SOURCE_DIR}/resources/examples")
     # The shipped models are copied to <build>/share/attnviz/models by this target.
-    add_dependencies(test_installed_layout attnviz_models)
+    add_dependencies(test_installed_layout attnviz_models attnviz_corpora)
 endif()

@@ -47,6 +47,20 @@ class InstalledLayoutTest : public QObject {
         QVERIFY(shipped_model(QStringLiteral("no-such-model")).isEmpty());
     }
 
+    // The bundled corpora (tools/make_corpora.py) where `attnviz corpus` and the window look
+    // for them: beside the models.
+    void shippedCorporaBesideTheProgram() {
+        const QString corpora = QDir::cleanPath(QCoreApplication::applicationDirPath() +
+                                                QStringLiteral("/../share/attnviz/corpora"));
+        for (const char* name : {"fortunes_en.txt", "fortunes_zh.txt"}) {
+            QFile file(corpora + QLatin1Char('/') + QLatin1String(name));
+            QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(file.fileName()));
+            // A few hundred held-out texts, one per paragraph.
+            const int texts = int(file.readAll().count("\n\n")) + 1;
+            QVERIFY2(texts >= 200 && texts <= 500, qPrintable(QString::number(texts)));
+        }
+    }
+
     // share/attnviz/examples/*.attnviz name their model as the built-in examples do
     // ("attn-only-2l"), with no such folder beside them: opened from a file manager, each
     // opens the model its built-in twin opens.

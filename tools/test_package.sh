@@ -57,6 +57,7 @@ for f in /usr/share/applications/org.attnviz.AttnViz.desktop \
          /usr/share/icons/hicolor/scalable/apps/org.attnviz.AttnViz.svg \
          /usr/share/icons/hicolor/48x48/apps/org.attnviz.AttnViz.png \
          /usr/share/attnviz/examples/induction_head.attnviz \
+         /usr/share/attnviz/corpora/fortunes_en.txt \
          /usr/share/doc/attnviz/copyright \
          /usr/share/man/man1/attnviz.1.gz \
          /usr/share/bash-completion/completions/attnviz; do

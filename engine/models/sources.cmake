@@ -2,6 +2,9 @@ target_sources(attnviz_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/attribution.cpp
     ${CMAKE_CURRENT_LIST_DIR}/circuits.cpp
     ${CMAKE_CURRENT_LIST_DIR}/config.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/corpus.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/corpus_json.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/corpus_texts.cpp
     ${CMAKE_CURRENT_LIST_DIR}/effective_attention.cpp
     ${CMAKE_CURRENT_LIST_DIR}/flops.cpp
     ${CMAKE_CURRENT_LIST_DIR}/gguf_model.cpp
@@ -14,6 +17,7 @@ target_sources(attnviz_engine PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/pass_plan.cpp
     ${CMAKE_CURRENT_LIST_DIR}/predictions.cpp
     ${CMAKE_CURRENT_LIST_DIR}/qk_attribution.cpp
+    ${CMAKE_CURRENT_LIST_DIR}/qk_embedding.cpp
     ${CMAKE_CURRENT_LIST_DIR}/token_trace.cpp
     ${CMAKE_CURRENT_LIST_DIR}/token_views.cpp
     ${CMAKE_CURRENT_LIST_DIR}/transformer.cpp
