@@ -33,6 +33,7 @@ struct AttributeOptions {
     std::string folder, text, target, out_json, out_npy, out_grads;
     std::optional<std::string> distractor, saliency;
     std::optional<Index> position;  ///< from 1; negative: from the end
+    AblateOptions ablate;
     MemoryOptions memory;
     int threads = 1;
 };
@@ -127,7 +128,8 @@ std::string saliency_json(const models::OpenedModel& m, const models::LogitTarge
 }
 
 std::string attribution_json(const models::OpenedModel& m, const models::LogitAttribution& a,
-                             const std::optional<models::Saliency>& saliency) {
+                             const std::optional<models::Saliency>& saliency,
+                             const std::vector<models::HeadIntervention>& ablated) {
     const models::ModelInfo& info = m.model->info();
     io::json::Writer w;
     write_what(w, m, a.what);
@@ -151,7 +153,29 @@ std::string attribution_json(const models::OpenedModel& m, const models::LogitAt
         w.end_array();
     }
     write_saliency(w, saliency);
+    // As `attnviz predict --ablate` says them; absent for the intact model.
+    if (!ablated.empty()) {
+        w.key("ablated").begin_array();
+        for (const models::HeadIntervention& h : ablated)
+            w.begin_object()
+                .member("layer", h.head.layer + 1)
+                .member("head", h.head.head + 1)
+                .member("mode", h.kind == models::HeadIntervention::Kind::Mean ? "mean" : "zero")
+                .end_object();
+        w.end_array();
+    }
     return w.end_object().take() + "\n";
+}
+
+std::vector<models::HeadIntervention> ablation_options(const AblateOptions& o,
+                                                       const models::ModelInfo& info) {
+    if (o.heads.empty()) {
+        if (o.mode != "zero") throw UsageError("--ablate-mode needs --ablate");
+        return {};
+    }
+    return models::ablations(models::parse_head_list(o.heads, info, "--ablate"),
+                             o.mode == "mean" ? models::HeadIntervention::Kind::Mean
+                                              : models::HeadIntervention::Kind::Zero);
 }
 
 namespace {
@@ -175,6 +199,8 @@ int attribute(const AttributeOptions& o) {
           std::pair{&o.out_grads, "--out-grads"}})
         if (!path->empty()) require_output_folder(*path, option);
     const models::OpenedModel m = models::open_model_folder(o.folder);
+    const std::vector<models::HeadIntervention> ablated =
+        ablation_options(o.ablate, m.model->info());
     const models::EncodedText e = models::encode_text(m, o.text, std::nullopt);
     const auto L = static_cast<Index>(e.input.ids.size());
     models::LogitTarget what;
@@ -193,6 +219,7 @@ int attribute(const AttributeOptions& o) {
     models::AttributionOptions options;
     options.num_threads = o.threads;
     options.weight_cache_bytes = planned_weight_cache(*m.model, bytes, L, o.memory);
+    options.interventions = ablated;
     models::GradientOptions backward;
     backward.num_threads = o.threads;
     backward.weight_cache_bytes = options.weight_cache_bytes;
@@ -215,7 +242,7 @@ int attribute(const AttributeOptions& o) {
         // id past its vocabulary), not the command line's.
         throw DataError(ex.what());
     }
-    const std::string js = attribution_json(m, a, saliency);
+    const std::string js = attribution_json(m, a, saliency, ablated);
     const models::ModelInfo& info = m.model->info();
     if (!o.out_grads.empty())
         head_gradients = gradients_by_head(head_gradients, info.num_heads, info.head_dim);
@@ -237,7 +264,10 @@ void add_attribute_command(CLI::App& app, CommandContext& ctx) {
     sub->footer(
         "Example:\n  attnviz attribute --model resources/models/attn-only-2l --text "
         "\"q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP\" --target 8 --out-json A.json "
-        "--out-npy S.npy --saliency ig:64 --out-grads G.npy");
+        "--out-npy S.npy --saliency ig:64 --out-grads G.npy\n"
+        "  attnviz attribute --model resources/models/attn-only-2l --text "
+        "\"q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP\" --target 8 --ablate 2.8 "
+        "--out-json knocked.json");
     add_text(*sub, "--model", &o->folder, "DIR", "a Hugging Face folder of a causal model")
         ->required();
     add_text(*sub, "--text", &o->text, "TEXT", "the text (UTF-8)")->required();
@@ -267,12 +297,18 @@ void add_attribute_command(CLI::App& app, CommandContext& ctx) {
     add_text(*sub, "--out-grads", &o->out_grads, "G.npy",
              "float32 [layers, heads, tokens, head_dim]: the gradient of total with respect to "
              "each head's output (its slice of the context, before the output projection)");
+    add_ablate_options(*sub, &o->ablate);
     add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of the pass");
     add_memory_budget_option(*sub, &o->memory);
     ctx.on_parsed(
         sub, [o] { return attribute(*o); },
         [o] {
             if (o->saliency) (void)saliency_steps(*o->saliency);
+            // The backward pass runs the intact model: its numbers would not be the parts'.
+            if (!o->ablate.heads.empty() && (o->saliency || !o->out_grads.empty()))
+                throw UsageError(
+                    "--saliency and --out-grads take the intact model's gradients: not with "
+                    "--ablate");
         });
 }
 

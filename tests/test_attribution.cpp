@@ -166,6 +166,43 @@ std::pair<std::string, std::string> thrown_by(const std::function<void()>& f) {
                  say_.c_str());                                                                    \
     } while (false)
 
+/// Every scalar of `a` against the reference's `want` (total, constant, embeddings, the frozen
+/// scale, each head, attention bias and MLP, null where the model has none), and the parts plus
+/// the constant against the total; `tag` opens each message.  Call, then return if
+/// QTest::currentTestFailed().
+void check_parts(const models::LogitAttribution& a, const QJsonObject& want, const QString& tag) {
+    const Index N = a.heads.dim(0), H = a.heads.dim(1);
+    CHECK_LOGIT(a.total, want.value("total").toDouble(), tag + "total");
+    CHECK_LOGIT(a.constant, want.value("constant").toDouble(), tag + "constant");
+    CHECK_LOGIT(a.embeddings, want.value("embeddings").toDouble(), tag + "embeddings");
+    QVERIFY2(std::abs(a.norm_scale / want.value("norm_scale").toDouble() - 1.0) < 1e-5,
+             qPrintable(QString::number(a.norm_scale)));
+    const QJsonArray heads = want.value("heads").toArray();
+    QCOMPARE(heads.size(), N);
+    double sum = a.embeddings + a.constant;
+    for (Index l = 0; l < N; ++l) {
+        for (Index h = 0; h < H; ++h) {
+            const double got = a.heads.ptr()[l * H + h];
+            CHECK_LOGIT(got, heads[l].toArray()[h].toDouble(),
+                        tag + QStringLiteral("L%1H%2").arg(l + 1).arg(h + 1));
+            sum += got;
+        }
+        for (const auto& [key, values] :
+             {std::pair{"attention_bias", &a.attention_bias}, std::pair{"mlps", &a.mlps}}) {
+            const QJsonValue w = want.value(key).toArray()[l];
+            const double g = (*values)[static_cast<std::size_t>(l)];
+            const QString what_part = tag + QStringLiteral("%1[%2]").arg(key).arg(l + 1);
+            QVERIFY2(std::isnan(g) == w.isNull(), qPrintable(what_part + ": null?"));
+            if (!w.isNull()) {
+                CHECK_LOGIT(g, w.toDouble(), what_part);
+                sum += g;
+            }
+        }
+    }
+    // The parts plus the constant are the total.
+    CHECK_LOGIT(sum, a.total, tag + "Σ parts + constant");
+}
+
 Tensor slice(const Tensor& t, Index i) {
     Shape rest(t.shape.begin() + 1, t.shape.end());
     const auto n = static_cast<Index>(t.numel() / static_cast<std::size_t>(t.dim(0)));
@@ -267,35 +304,10 @@ class TestAttribution : public QObject {
             const models::LogitAttribution a =
                 models::attribute_logit(*model, c.input, what, options);
             const QString tag = k ? QStringLiteral("difference ") : QStringLiteral("logit ");
-            CHECK_LOGIT(a.total, want.value("total").toDouble(), tag + "total");
-            CHECK_LOGIT(a.constant, want.value("constant").toDouble(), tag + "constant");
-            CHECK_LOGIT(a.embeddings, want.value("embeddings").toDouble(), tag + "embeddings");
-            QVERIFY2(std::abs(a.norm_scale / want.value("norm_scale").toDouble() - 1.0) < 1e-5,
-                     qPrintable(QString::number(a.norm_scale)));
             QCOMPARE(a.heads.shape, (Shape{N, H}));
-            const QJsonArray heads = want.value("heads").toArray();
-            double sum = a.embeddings + a.constant;
-            for (Index l = 0; l < N; ++l) {
-                for (Index h = 0; h < H; ++h) {
-                    const double got = a.heads.ptr()[l * H + h];
-                    CHECK_LOGIT(got, heads[l].toArray()[h].toDouble(),
-                                tag + QStringLiteral("L%1H%2").arg(l + 1).arg(h + 1));
-                    sum += got;
-                }
-                for (const auto& [key, values] :
-                     {std::pair{"attention_bias", &a.attention_bias}, std::pair{"mlps", &a.mlps}}) {
-                    const QJsonValue w = want.value(key).toArray()[l];
-                    const double g = (*values)[static_cast<std::size_t>(l)];
-                    const QString what_part = tag + QStringLiteral("%1[%2]").arg(key).arg(l + 1);
-                    QVERIFY2(std::isnan(g) == w.isNull(), qPrintable(what_part + ": null?"));
-                    if (!w.isNull()) {
-                        CHECK_LOGIT(g, w.toDouble(), what_part);
-                        sum += g;
-                    }
-                }
-            }
-            // The parts plus the constant are the total, which is the model's own logit.
-            CHECK_LOGIT(sum, a.total, tag + "Σ parts + constant");
+            check_parts(a, want, tag);
+            if (QTest::currentTestFailed()) return;
+            // The total is the model's own logit.
             const float* row = pred.logits.ptr() + what.position * V;
             CHECK_LOGIT(a.total, row[what.target] - (k ? row[*what.distractor] : 0.0f),
                         tag + "the model's logit");
@@ -318,6 +330,77 @@ class TestAttribution : public QObject {
                     QCOMPARE(a.by_source.ptr()[lh * L + j], 0.0f);
             }
         }
+    }
+
+    void knockedOutHeads_data() { add_cases(); }
+    // The reference's knock-outs (the last layer's largest head by zeros, the first layer's by
+    // its mean): every part, the total and the split by source of the knocked-out model; the
+    // zero-knocked head's share and sources are exact zeros; the parts add up to the
+    // knocked-out model's own logit, which predict() with the same heads gives.
+    void knockedOutHeads() {
+        QFETCH(QString, name);
+        const Case c = case_named(name);
+        const auto model = open(c);
+        const Index N = model->info().num_layers, H = model->info().num_heads;
+        const auto L = static_cast<Index>(c.input.ids.size());
+        const QJsonObject ref = test::read_json(c.reference + "/attribution_knockout.json");
+        const QJsonObject want = ref.value("dla").toObject();
+        models::AttributionOptions options = options_of(c);
+        for (const QJsonValue v : ref.value("knocked_out").toArray()) {
+            const QJsonObject k = v.toObject();
+            models::HeadIntervention iv;
+            iv.head = {k.value("layer").toInteger(), k.value("head").toInteger()};
+            iv.kind = k.value("mode").toString() == QLatin1String("mean")
+                          ? models::HeadIntervention::Kind::Mean
+                          : models::HeadIntervention::Kind::Zero;
+            options.interventions.push_back(iv);
+        }
+        QCOMPARE(options.interventions.size(), std::size_t(2));
+        QCOMPARE(options.interventions[0].kind, models::HeadIntervention::Kind::Zero);
+        QCOMPARE(options.interventions[1].kind, models::HeadIntervention::Kind::Mean);
+        models::LogitTarget what;
+        what.position = want.value("position").toInteger();
+        what.target = want.value("target").toInteger();
+        const models::LogitAttribution a = models::attribute_logit(*model, c.input, what, options);
+        QCOMPARE(a.heads.shape, (Shape{N, H}));
+        check_parts(a, want, QStringLiteral("knocked out: "));
+        if (QTest::currentTestFailed()) return;
+        const auto cmp = test::compare_tensors(
+            a.by_source, io::read_npy(c.reference + "/attribution_knockout_by_source.npy"),
+            kLogitTol);
+        QVERIFY2(cmp.ok, qPrintable("by source: " + QString::fromStdString(cmp.message)));
+        // The mean-knocked head's sources (its column means) add up to its share.
+        const models::HeadRef mean = options.interventions[1].head;
+        double mean_sources = 0.0;
+        for (Index j = 0; j < L; ++j)
+            mean_sources += a.by_source.ptr()[(mean.layer * H + mean.head) * L + j];
+        ATTNVIZ_FUZZY(mean_sources, a.heads.ptr()[mean.layer * H + mean.head], 1e-5);
+        // Zero-knocked: nothing at all, not a rounding's worth.
+        const models::HeadRef zero = options.interventions[0].head;
+        QCOMPARE(a.heads.ptr()[zero.layer * H + zero.head], 0.0f);
+        for (Index j = 0; j < L; ++j)
+            QCOMPARE(a.by_source.ptr()[(zero.layer * H + zero.head) * L + j], 0.0f);
+        models::PredictOptions po;
+        po.interventions = options.interventions;
+        const models::Prediction pred = models::predict(*model, c.input, po);
+        CHECK_LOGIT(a.total, pred.logits.ptr()[what.position * pred.logits.dim(1) + what.target],
+                    "the knocked-out model's logit");
+    }
+
+    // A patched head's source run is not the attribution's: refused; a head the model lacks
+    // is refused as every pass refuses it.
+    void patchedHeadsAreRefused() {
+        const auto model = models::load_model(test::golden_dir() + "/models/gpt2_lmhead");
+        const models::ModelInput in{{5, 6, 7, 8}, {}};
+        models::AttributionOptions o;
+        models::HeadIntervention iv;
+        iv.kind = models::HeadIntervention::Kind::Patch;
+        o.interventions = {iv};
+        EXPECT_REFUSAL(models::attribute_logit(*model, in, {3, 1, {}}, o), "invalid_argument",
+                       "not patched ones");
+        o.interventions = {{{0, 9}, models::HeadIntervention::Kind::Zero, nullptr}};
+        EXPECT_REFUSAL(models::attribute_logit(*model, in, {3, 1, {}}, o), "invalid_argument",
+                       "head 9 of layer 0 does not exist");
     }
 
     // BERT, RoBERTa and DistilBERT normalise the stream between blocks: refused, with why.

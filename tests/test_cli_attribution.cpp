@@ -150,6 +150,77 @@ class TestCliAttribution : public QObject {
         }
     }
 
+    // --ablate: the parts of the knocked-out model, as the engine gives them with the same
+    // interventions, on the shipped model's induction string: the zero-knocked L2H8 writes an
+    // exact 0 and the logit of "8" falls; the mean-knocked heads write their means' shares.
+    void attributeKnocksHeadsOut_data() {
+        QTest::addColumn<QString>("heads");
+        QTest::addColumn<QString>("mode");
+        QTest::newRow("L2H8 by zeros") << "2.8"
+                                       << "zero";
+        QTest::newRow("L1H4 and L2H8 by their means") << "1.4,2.8"
+                                                      << "mean";
+    }
+    void attributeKnocksHeadsOut() {
+        QFETCH(QString, heads);
+        QFETCH(QString, mode);
+        const QString model =
+            QString::fromStdString(test::golden_dir() + "/../../resources/models/attn-only-2l");
+        const QString text = "q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP";
+        const QString js = test::temp_path("k.json"), npy = test::temp_path("k.npy");
+        QFile::remove(js);
+        QFile::remove(npy);
+        const auto r = test::run_cli({"attribute", "--model", model, "--text", text, "--target",
+                                      "8", "--ablate", heads, "--ablate-mode", mode, "--out-json",
+                                      js, "--out-npy", npy});
+        QVERIFY2(r.status == 0, qPrintable(r.err));
+
+        const auto m = models::open_model_folder(model.toStdString());
+        const models::EncodedText e = models::encode_text(m, text.toStdString());
+        const auto L = static_cast<Index>(e.input.ids.size());
+        const Index N = m.model->info().num_layers, H = m.model->info().num_heads;
+        models::LogitTarget what{L - 1, models::single_token_id(m.tokenizer, "8", "--target"), {}};
+        const models::LogitAttribution intact = models::attribute_logit(*m.model, e.input, what);
+        models::AttributionOptions o;
+        const auto kind = mode == "mean" ? models::HeadIntervention::Kind::Mean
+                                         : models::HeadIntervention::Kind::Zero;
+        for (const QString& lh : heads.split(','))
+            o.interventions.push_back(
+                {{lh.section('.', 0, 0).toLongLong() - 1, lh.section('.', 1).toLongLong() - 1},
+                 kind,
+                 nullptr});
+        const models::LogitAttribution want = models::attribute_logit(*m.model, e.input, what, o);
+
+        const QJsonObject j = test::read_json(js);
+        CHECK_CLOSE7(j.value("total").toDouble(), want.total, "total");
+        CHECK_CLOSE7(j.value("embeddings").toDouble(), want.embeddings, "embeddings");
+        const QJsonArray rows = j.value("heads").toArray();
+        for (Index l = 0; l < N; ++l)
+            for (Index h = 0; h < H; ++h)
+                CHECK_CLOSE7(rows[l].toArray()[h].toDouble(), want.heads.ptr()[l * H + h],
+                             QStringLiteral("L%1H%2").arg(l + 1).arg(h + 1));
+        for (Index l = 0; l < N; ++l)
+            CHECK_CLOSE7(j.value("attention_bias").toArray()[l].toDouble(),
+                         want.attention_bias[std::size_t(l)], "bias");
+        ATTNVIZ_COMPARE_TENSORS(io::read_npy(npy.toStdString()), want.by_source, 1e-6);
+        // Which heads, as `attnviz predict --ablate` lists them (from 1).
+        const QJsonArray ablated = j.value("ablated").toArray();
+        QCOMPARE(ablated.size(), heads.count(',') + 1);
+        for (int k = 0; k < ablated.size(); ++k) {
+            const QJsonObject a = ablated[k].toObject();
+            QCOMPARE(QStringLiteral("%1.%2")
+                         .arg(a.value("layer").toInteger())
+                         .arg(a.value("head").toInteger()),
+                     heads.split(',')[k]);
+            QCOMPARE(a.value("mode").toString(), mode);
+        }
+        // The induction head's share: an exact 0 knocked out by zeros, and the logit of "8"
+        // loses more than that head wrote intact (L1H4 feeds it too).
+        if (mode == "zero") QCOMPARE(rows[1].toArray()[7].toDouble(), 0.0);
+        QVERIFY2(want.total < intact.total - 5.0,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(intact.total).arg(want.total)));
+    }
+
     void badInputIsOneLineAndNoFile_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<int>("status");
@@ -214,6 +285,23 @@ class TestCliAttribution : public QObject {
                                      bad + "/g.npy"} +
                              outs)
             << 1 << "post-norm";
+        // Knocked-out heads: one the model lacks; the backward pass runs the intact model.
+        QTest::newRow("--ablate a head the model lacks")
+            << attribute(gpt2, QStringList{"--target", "t", "--ablate", "3.1"} + outs) << 2
+            << "--ablate";
+        QTest::newRow("--ablate-mode without --ablate")
+            << attribute(gpt2, QStringList{"--target", "t", "--ablate-mode", "mean"} + outs) << 2
+            << "--ablate-mode needs --ablate";
+        QTest::newRow("--ablate with --saliency")
+            << attribute(
+                   gpt2,
+                   QStringList{"--target", "t", "--ablate", "1.1", "--saliency", "ig:8"} + outs)
+            << 2 << "not with --ablate";
+        QTest::newRow("--ablate with --out-grads")
+            << attribute(gpt2, QStringList{"--target", "t", "--ablate", "1.1", "--out-grads",
+                                           bad + "/g.npy"} +
+                                   outs)
+            << 2 << "not with --ablate";
         const auto patch = [&](const QString& model, const QStringList& extra) {
             return QStringList{"patch",     "--model", model,      "--clean", "the cat",
                                "--corrupt", "the dog", "--target", "t",       "--distractor",

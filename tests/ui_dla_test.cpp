@@ -1,10 +1,13 @@
 // The "Who writes the answer" tab (issue 38): direct logit attribution in the window against the
 // engine's models::attribute_logit, the induction head's share and its source token on the
-// shipped attn-only-2l, a distractor typed in, the position chosen, the refusal of a post-norm
-// BERT, the figure's text in English and Chinese, the exports, and `attnviz export --view dla`.
+// shipped attn-only-2l, a distractor typed in, the position chosen, the heads the window knocks
+// out (crossed out, knocked out of the attribution, and knocked out from the map's cells), the
+// refusal of a post-norm BERT, the figure's text in English and Chinese, the exports, and
+// `attnviz export --view dla` (with --ablate).
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
@@ -57,20 +60,25 @@ int threads() {
     return std::max(1, QThread::idealThreadCount());
 }
 
-/// The window's pass over `text` on the model of `folder`, as the tabs receive it.
-SnapshotPtr pass_over(const QString& folder, const QString& text) {
+/// The window's pass over `text` on the model of `folder`, as the tabs receive it, with
+/// `knocked_out` heads knocked out.
+SnapshotPtr pass_over(const QString& folder, const QString& text,
+                      const std::map<ModelHead, KnockOut>& knocked_out = {}) {
     ComputeConfig c;
     c.model_folder = folder;
     c.text_a = text;
+    c.knocked_out = knocked_out;
     return compute_snapshot(c, 1, nullptr, threads());
 }
 
 /// The engine's own attribution of `what` on `text`, with nothing of the window in between.
 models::LogitAttribution engine(const ModelPtr& m, const QString& text,
-                                const models::LogitTarget& what) {
+                                const models::LogitTarget& what,
+                                const std::vector<models::HeadIntervention>& knocked_out = {}) {
     const models::EncodedText e = models::encode_text(*m, text.toStdString());
     models::AttributionOptions o;
     o.num_threads = threads();
+    o.interventions = knocked_out;
     return models::attribute_logit(*m->model, e.input, what, o);
 }
 
@@ -378,6 +386,76 @@ class DlaTest : public test::WindowFixture {
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
+    // The window's knock-outs (L2H8 by zeros, L1H4 by its mean): the attribution is the
+    // engine's with the same interventions, of the intact model's top prediction "8"; L2H8's
+    // share is an exact 0, its cell crossed out, and the figure says which heads are out.  A
+    // right-click on a head's cell asks for its knock-out menu, a Ctrl-click toggles it.
+    void theWindowsKnockedOutHeadsAreKnockedOutHere() {
+        const std::map<ModelHead, KnockOut> knocked{{{1, 7}, KnockOut::Zero},
+                                                    {{0, 3}, KnockOut::Mean}};
+        auto v = test::shown_model_view<DlaView>(
+            QSize(1200, 700), pass_over(attn_only(), kText, knocked), model_, &DlaView::attributed);
+        QVERIFY(v);
+        const DlaResult& r = *v->result();
+        QVERIFY(r.knocked_out == knocked);
+        QCOMPARE(r.attribution.what.target, token_id(model_, "8"));
+        QVERIFY(r.predicted);
+        const models::LogitAttribution want =
+            engine(model_, kText, r.attribution.what,
+                   {{{1, 7}, models::HeadIntervention::Kind::Zero, nullptr},
+                    {{0, 3}, models::HeadIntervention::Kind::Mean, nullptr}});
+        const QString why = differs(r.attribution, want, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(r.head(1, 7), 0.0);
+        QVERIFY2(r.attribution.total < 4.0, qPrintable(QString::number(r.attribution.total)));
+        QVERIFY2(v->figure().captionText().contains(QStringLiteral(
+                     "“8”, the intact model's top prediction there · knocked out: layer 1 · "
+                     "head 4 (mean), layer 2 · head 8 (zero)")),
+                 qPrintable(v->figure().captionText()));
+        QVERIFY2(v->describe(1, 7).startsWith(
+                     QStringLiteral("Layer 2 · head 8, knocked out (zero): 0.00 of the total")),
+                 qPrintable(v->describe(1, 7)));
+        QVERIFY(!v->describe(1, 7).contains(QLatin1Char('\n')));  // no sources: it writes nothing
+        QVERIFY(v->describe(1, 3).startsWith(QStringLiteral("Layer 2 · head 4: ")));
+        // The cross of the Model mosaic over the knocked-out cell, none over its neighbour.
+        QApplication::processEvents();
+        const QImage image = v->canvas()->grab().toImage();
+        const auto crossed = [&](int layer, int head) {
+            const QRectF c = v->figure().cellRect(layer, head);
+            int red = 0;
+            for (int k = 3; k < int(c.width()) - 3; ++k) {
+                const QColor px = image.pixelColor(QPoint(int(c.x()) + k, int(c.y()) + k));
+                red += px.red() > 150 && px.green() < 90 && px.blue() < 90;
+            }
+            return red;
+        };
+        QVERIFY2(crossed(1, 7) > 10, qPrintable(QString::number(crossed(1, 7))));
+        QCOMPARE(crossed(1, 6), 0);
+        // The map's cells knock heads out as the mosaic's do.
+        QSignalSpy menu(v.get(), &DlaView::headMenuRequested);
+        QSignalSpy toggled(v.get(), &DlaView::knockOutToggled);
+        const QPoint cell = v->cellCentre(1, 5);
+        QContextMenuEvent event(QContextMenuEvent::Mouse, cell, v->canvas()->mapToGlobal(cell));
+        QApplication::sendEvent(v->canvas(), &event);
+        QCOMPARE(menu.size(), 1);
+        QCOMPARE(menu.first().at(0).toInt(), 1);
+        QCOMPARE(menu.first().at(1).toInt(), 5);
+        QTest::mouseClick(v->canvas(), Qt::LeftButton, Qt::ControlModifier, v->cellCentre(0, 2));
+        QCOMPARE(toggled.size(), 1);
+        QCOMPARE(toggled.first().at(0).toInt(), 0);
+        QCOMPARE(toggled.first().at(1).toInt(), 2);
+        QTest::mouseClick(v->canvas(), Qt::LeftButton, {}, v->cellCentre(0, 2));
+        QTest::mouseClick(v->canvas(), Qt::LeftButton, Qt::ControlModifier,
+                          v->cellCentre(0, DlaFigure::kBiasColumn));
+        QCOMPARE(toggled.size(), 1);  // a plain click, or the bias's cell: nothing
+        // Restored in the window: the intact model's attribution again.
+        QSignalSpy done(v.get(), &DlaView::attributed);
+        v->setSource(pass_, model_);
+        QVERIFY(done.wait(30000));
+        QVERIFY(v->result()->knocked_out.empty());
+        ATTNVIZ_FUZZY(v->result()->head(1, 7), 5.71, 0.005);
+    }
+
     void aPostNormModelIsRefusedWithTheReason() {
         const QString folder = golden_model("bert_mlm_prefix");
         const ModelPtr bert = open_model(folder);
@@ -416,16 +494,24 @@ class DlaTest : public test::WindowFixture {
         request.distractor = token_id(model_, "s");
         difference = compute_dla(*model_, e, kText, request, threads());
         DlaResult big = big_model_result();
+        // Knocked out: the crossed-out cells' labels and the longer caption and notes.
+        request.distractor.reset();
+        request.knocked_out = {{{1, 7}, KnockOut::Zero}, {{0, 3}, KnockOut::Mean}};
+        DlaResult knocked = compute_dla(*model_, e, kText, request, threads());
         for (const char* language : {"en", "zh_CN"}) {
             QVERIFY(install_translations(QLatin1String(language)));
-            // The tab's size on a projector, a narrow tab (the bars go under the map), and the
-            // exports' default canvas.
-            for (const QSize size : {QSize(1240, 560), QSize(640, 700), QSize(1600, 1000)})
-                for (const DlaResult* shown : {&r, &difference, &big}) {
+            // The tab's size on a projector, a narrow tab (the bars go under the map), the
+            // exports' default canvas, and Presentation Mode's large font on a short tab (a
+            // map of two thin rows: its colour bar's labels must still stand apart).
+            for (const QSize size :
+                 {QSize(1240, 560), QSize(640, 700), QSize(1600, 1000), QSize(1270, 520)})
+                for (const DlaResult* shown : {&r, &difference, &big, &knocked}) {
+                    // 32 layers need more rows than a short tab at the projector's font has.
+                    if (shown == &big && size.height() == 520) continue;
                     DlaFigure figure;
                     figure.setResult(shown);
                     FigureOptions options;
-                    options.font_px = size.width() == 1600 ? 14 : 13;
+                    options.font_px = size.width() == 1600 ? 14 : size.height() == 520 ? 26 : 13;
                     figure.setOptions(options);
                     const QStringList problems = layout_problems(figure, size);
                     QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 at %2×%3: ")
@@ -508,6 +594,33 @@ class DlaTest : public test::WindowFixture {
         }
         QVERIFY(!QImage(test::temp_path(QStringLiteral("cli.png"))).isNull());
         QVERIFY(QFile(test::temp_path(QStringLiteral("cli.svg"))).open(QIODevice::ReadOnly));
+
+        // --ablate: the knocked-out model's numbers, `attnviz attribute --ablate`'s JSON.
+        const QStringList ablate{QStringLiteral("--ablate"), QStringLiteral("1.4,2.8"),
+                                 QStringLiteral("--ablate-mode"), QStringLiteral("mean")};
+        QFile::remove(csv);
+        r = test::run_attnviz(base + ablate + QStringList{QStringLiteral("--out"), csv});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const models::LogitAttribution knocked =
+            engine(model_, kText, what,
+                   {{{0, 3}, models::HeadIntervention::Kind::Mean, nullptr},
+                    {{1, 7}, models::HeadIntervention::Kind::Mean, nullptr}});
+        const QString knocked_why = csv_differs(csv, knocked);
+        QVERIFY2(knocked_why.isEmpty(), qPrintable(knocked_why));
+        QVERIFY(std::abs(knocked.total - engine(model_, kText, what).total) > 1.0);
+        r = test::run_attnviz(base + ablate + QStringList{QStringLiteral("--out"), json});
+        QVERIFY2(r.status == 0, r.err.constData());
+        r = test::run_attnviz(QStringList{QStringLiteral("attribute"), QStringLiteral("--model"), m,
+                                          QStringLiteral("--text"), kText,
+                                          QStringLiteral("--target"), QStringLiteral("8"),
+                                          QStringLiteral("--out-json"), reference} +
+                              ablate);
+        QVERIFY2(r.status == 0, r.err.constData());
+        QFile c(json), d(reference);
+        QVERIFY(c.open(QIODevice::ReadOnly) && d.open(QIODevice::ReadOnly));
+        const QByteArray knocked_json = c.readAll();
+        QCOMPARE(knocked_json, d.readAll());
+        QVERIFY(knocked_json.contains(R"("ablated":[{"layer":1,"head":4,"mode":"mean"})"));
     }
 
     void badExportInputIsOneLineAndNoFile() {
@@ -529,9 +642,13 @@ class DlaTest : public test::WindowFixture {
              2,
              "--position"},
             {{QStringLiteral("--model"), m, QStringLiteral("--text"), kText,
-              QStringLiteral("--ablate"), QStringLiteral("2.8")},
+              QStringLiteral("--ablate"), QStringLiteral("3.1")},
              2,
              "--ablate"},
+            {{QStringLiteral("--model"), m, QStringLiteral("--text"), kText,
+              QStringLiteral("--ablate-mode"), QStringLiteral("mean")},
+             2,
+             "--ablate-mode needs --ablate"},
         };
         const QString problems = test::refusal_problems(
             {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("dla")}, bad, none);

@@ -1,8 +1,10 @@
 // The saliency strip of the Who Writes tab (issue 38): gradient × input and integrated gradients
 // chosen in the tab's combo against the engine's models::saliency, on the guide's `attnviz
 // attribute` example on attn-only-2l; a new request dropping the one under way, Cancel; the
-// strip's text in English and Chinese; `attnviz export --view saliency` against the engine and
-// `attnviz attribute --saliency`, and its bad input.
+// strip's text in English and Chinese; the strip with heads knocked out (the intact model's, as
+// its caption says) and in the tab's exports and `attnviz export --view dla --saliency`;
+// `attnviz export --view saliency` against the engine and `attnviz attribute --saliency`, and
+// its bad input.
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -28,6 +30,7 @@
 #include "ui/compute/model_store.h"
 #include "ui/document/shipped_models.h"
 #include "ui/i18n/language.h"
+#include "ui/model/dla_figure.h"
 #include "ui/model/dla_view.h"
 #include "ui/model/saliency_figure.h"
 #include "ui/render/figure_export.h"
@@ -271,6 +274,64 @@ class SaliencyTest : public QObject {
         QVERIFY(!v->saliency());
     }
 
+    // Heads knocked out in the window: the strip stays the intact model's (the backward pass
+    // takes no knock-outs) and says so; the tab's exports draw it with the map, one figure.
+    void theStripIsTheIntactModelsAndIsExportedWithTheMap() {
+        ComputeConfig c;
+        c.model_folder = attn_only();
+        c.text_a = kText;
+        c.knocked_out = {{{1, 7}, KnockOut::Zero}};
+        auto v = test::shown_model_view<DlaView>(QSize(1200, 760),
+                                                 compute_snapshot(c, 1, nullptr, threads()), model_,
+                                                 &DlaView::attributed);
+        QVERIFY(v);
+        QCOMPARE(v->result()->head(1, 7), 0.0);
+        QSignalSpy ready(v.get(), &DlaView::saliencyReady);
+        v->saliencyMethodCombo()->setFocus();
+        QTest::keyClick(v->saliencyMethodCombo(), Qt::Key_Down);
+        QVERIFY(ready.wait(60000));
+        const SaliencyResult* r = v->saliency();
+        QVERIFY(r && r->intact_model);
+        const models::Saliency want = engine(model_, L_ - 1, token_id(model_, "8"), 0);
+        const QString why = differs(r->saliency.tokens, want.tokens, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QCOMPARE(
+            v->saliencyFigure().captionText(),
+            QStringLiteral("Of the intact model: gradients are taken with no head knocked out."));
+        // The exported figure is the map's with the strip above it: taller by the strip.
+        const QString png = test::temp_path(QStringLiteral("with-strip.png"));
+        QVERIFY(v->exportTo(png));
+        DlaFigure figure;
+        figure.setResult(v->result());
+        FigureOptions options;
+        options.font_px = 14;  // as every export of the tab draws it
+        figure.setOptions(options);
+        const QSize alone = fitted_painted_figure_size(figure, QSize(1600, 1000));
+        figure.setSaliency(r);
+        const QSize with = fitted_painted_figure_size(figure, QSize(1600, 1000));
+        QVERIFY2(
+            with.height() > alone.height() + 60,
+            qPrintable(QStringLiteral("%1 against %2").arg(with.height()).arg(alone.height())));
+        QCOMPARE(QImage(png).size(), 2 * with);
+        // Its text stays inside and apart, the strip's caption and the map's crosses' labels
+        // too, in both languages.
+        for (const char* language : {"en", "zh_CN"}) {
+            QVERIFY(install_translations(QLatin1String(language)));
+            const QSize canvas = fitted_painted_figure_size(figure, QSize(1600, 1000));
+            test::TextLayoutDevice device(canvas);
+            paint_painted_figure(&device, figure, false);
+            QStringList problems = test::texts_outside(device.texts(), canvas);
+            problems << test::overlapping_texts(device.texts());
+            QVERIFY2(problems.isEmpty(), qPrintable(QLatin1String(language) + QStringLiteral(": ") +
+                                                    problems.join(QLatin1Char('\n'))));
+        }
+        install_translations(QStringLiteral("en"));
+        // Off: the exports draw the map alone again.
+        QTest::keyClick(v->saliencyMethodCombo(), Qt::Key_Up);
+        QVERIFY(v->exportTo(png));
+        QCOMPARE(QImage(png).size(), 2 * alone);
+    }
+
     void theStripKeepsItsTextInsideAndApartInBothLanguages() {
         const models::EncodedText e = models::encode_text(*model_, kText.toStdString());
         models::LogitTarget what;
@@ -382,6 +443,29 @@ class SaliencyTest : public QObject {
             QVERIFY(QFile(out).size() > 1000);
         }
         QVERIFY(!QImage(test::temp_path(QStringLiteral("saliency.png"))).isNull());
+
+        // --view dla --saliency: the strip above the map, one figure, taller than the map
+        // alone; its JSON is `attnviz attribute --saliency`'s, byte for byte.
+        QStringList dla = base;
+        dla[4] = QStringLiteral("dla");
+        const QString alone = test::temp_path(QStringLiteral("dla-alone.png"));
+        const QString with = test::temp_path(QStringLiteral("dla-strip.png"));
+        r = test::run_attnviz(dla + QStringList{QStringLiteral("--out"), alone});
+        QVERIFY2(r.status == 0, r.err.constData());
+        r = test::run_attnviz(dla + QStringList{QStringLiteral("--saliency"),
+                                                QStringLiteral("ig:16"), QStringLiteral("--ablate"),
+                                                QStringLiteral("2.8"), QStringLiteral("--out"),
+                                                with});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QCOMPARE(QImage(with).width(), QImage(alone).width());
+        QVERIFY(QImage(with).height() > QImage(alone).height() + 100);
+        r = test::run_attnviz(dla + QStringList{QStringLiteral("--saliency"),
+                                                QStringLiteral("ig:16"), QStringLiteral("--out"),
+                                                json});
+        QVERIFY2(r.status == 0, r.err.constData());
+        QFile a_file(json), b_file(reference);
+        QVERIFY(a_file.open(QIODevice::ReadOnly) && b_file.open(QIODevice::ReadOnly));
+        QCOMPARE(a_file.readAll(), b_file.readAll());
     }
 
     void badExportInputIsOneLineAndNoFile() {
@@ -403,15 +487,32 @@ class SaliencyTest : public QObject {
             {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("saliency")}, bad,
             none);
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
-        // --saliency on another view.
-        const test::ProcessRun r = test::run_attnviz(
-            QStringList{QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("dla"),
-                        QStringLiteral("--saliency"), QStringLiteral("grad-input"),
-                        QStringLiteral("--out"), none} +
-            model_text);
-        QCOMPARE(r.status, 2);
-        QVERIFY(r.err.contains("--view saliency"));
-        QVERIFY(!QFile::exists(none));
+        // --saliency on a view without a strip; with --view dla, not into its CSV, nor into one
+        // JSON with --ablate's parts.
+        const QList<test::BadInput> other{
+            {QStringList{QStringLiteral("--view"), QStringLiteral("grid"),
+                         QStringLiteral("--saliency"), QStringLiteral("grad-input")} +
+                 model_text,
+             2, "--saliency needs --view saliency or dla"}};
+        QString wrong = test::refusal_problems({QStringLiteral("export")}, other, none);
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        const QList<test::BadInput> dla{
+            {model_text + QStringList{QStringLiteral("--saliency"), QStringLiteral("grad-input")},
+             2, "--view saliency"},
+            {model_text + QStringList{QStringLiteral("--saliency"), QStringLiteral("ig:0")}, 2,
+             "--saliency"}};
+        wrong = test::refusal_problems(
+            {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("dla")}, dla,
+            test::temp_path(QStringLiteral("none.csv")));
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        const QList<test::BadInput> knocked{
+            {model_text + QStringList{QStringLiteral("--saliency"), QStringLiteral("grad-input"),
+                                      QStringLiteral("--ablate"), QStringLiteral("2.8")},
+             2, "not into one .json with --ablate"}};
+        wrong = test::refusal_problems(
+            {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("dla")}, knocked,
+            test::temp_path(QStringLiteral("none.json")));
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
     }
 };
 

@@ -18,17 +18,47 @@ using Index = std::int64_t;
 /// context (or a source token's value) is dotted with to give its share of a logit.
 using HeadDirections = std::vector<std::vector<double>>;
 
+/// How each head of a pass is knocked out, [layers][heads]: a head knocked out twice writes
+/// nothing if either is Zero (the mean of zeros is zero).  Heads the model lacks are left for
+/// forward() to refuse.
+using KnockOuts = std::vector<std::vector<std::optional<HeadIntervention::Kind>>>;
+
+KnockOuts knock_outs_of(const std::vector<HeadIntervention>& interventions, const ModelConfig& c) {
+    KnockOuts out(
+        static_cast<std::size_t>(c.num_layers),
+        std::vector<std::optional<HeadIntervention::Kind>>(static_cast<std::size_t>(c.num_heads)));
+    for (const HeadIntervention& iv : interventions) {
+        const HeadRef& h = iv.head;
+        if (h.layer < 0 || h.layer >= c.num_layers || h.head < 0 || h.head >= c.num_heads) continue;
+        auto& kind = out[static_cast<std::size_t>(h.layer)][static_cast<std::size_t>(h.head)];
+        if (kind != HeadIntervention::Kind::Zero) kind = iv.kind;
+    }
+    return out;
+}
+
+/// Rows `positions` of x [L, width], in that order: [P, width].
+Tensor pick_rows(const Tensor& x, const std::vector<Index>& positions) {
+    const Index width = x.dim(1);
+    Tensor out({static_cast<Index>(positions.size()), width});
+    for (std::size_t p = 0; p < positions.size(); ++p)
+        std::copy_n(x.ptr() + positions[p] * width, width,
+                    out.ptr() + static_cast<Index>(p) * width);
+    return out;
+}
+
 /// What the components need of one pass, kept at a few positions only: the residual stream
 /// before every layer and after the last and every layer's context, [P, ·] each.  For the split
 /// by source (`through` set) also the positions' attention rows [P, heads, L] and each token's
-/// value along each head's direction [L, heads], taken as the pass hands them over.  Never
-/// [layers, L, hidden]: the largest is layers × L × heads floats.
+/// value along each head's direction [L, heads], taken as the pass hands them over, and for a
+/// mean-knocked head its attention's column means [L] (its output is their mix of the values).
+/// Never [layers, L, hidden]: the largest is layers × L × heads floats.
 class PositionSink : public AttentionSink {
   public:
     PositionSink(std::vector<Index> positions, const ModelConfig& c, Index tokens,
-                 const HeadDirections* through)
+                 const HeadDirections* through, const KnockOuts* knocked = nullptr)
         : positions_(std::move(positions)),
           through_(through),
+          knocked_(knocked),
           heads_(c.num_heads),
           kv_heads_(c.num_kv_heads),
           head_dim_(c.head_dim),
@@ -39,6 +69,7 @@ class PositionSink : public AttentionSink {
         if (through_) {
             along.resize(layers);
             rows.resize(layers);
+            column_means.resize(layers);
         }
     }
     void on_layer(std::int64_t, AttentionResult&&) override {}
@@ -67,37 +98,65 @@ class PositionSink : public AttentionSink {
         along[static_cast<std::size_t>(layer)] = std::move(t);
     }
     bool wants_rows() const override { return through_ != nullptr; }
-    void begin_rows(std::int64_t layer, std::size_t) override {
+    void begin_rows(std::int64_t layer, std::size_t slots) override {
         const Index P = static_cast<Index>(positions_.size());
         rows[static_cast<std::size_t>(layer)] = Tensor({P, heads_, tokens_});
+        // One sum per slot: a slot's calls never overlap, a head's rows come from several.
+        column_sums_.assign(means_in(layer) ? slots : 0,
+                            std::vector<double>(static_cast<std::size_t>(heads_ * tokens_)));
     }
-    void on_rows(std::int64_t layer, std::size_t, const RowBlock& b) override {
+    void on_rows(std::int64_t layer, std::size_t slot, const RowBlock& b) override {
         Tensor& t = rows[static_cast<std::size_t>(layer)];
+        const Index keys = std::min(b.keys, tokens_);
         for (std::size_t p = 0; p < positions_.size(); ++p) {
             const Index r = positions_[p];
             if (r < b.first_row || r >= b.first_row + b.rows) continue;
             // Blocks come from several threads, each (position, head) from one of them.
-            std::copy_n(b.weights + (r - b.first_row) * b.keys, std::min(b.keys, tokens_),
+            std::copy_n(b.weights + (r - b.first_row) * b.keys, keys,
                         t.ptr() + (static_cast<Index>(p) * heads_ + b.head) * tokens_);
         }
+        if (knocked(layer, b.head) != HeadIntervention::Kind::Mean) return;
+        double* sums = column_sums_[slot].data() + b.head * tokens_;
+        for (Index r = 0; r < b.rows; ++r)
+            for (Index j = 0; j < keys; ++j)
+                sums[j] += b.weights[r * b.keys + j];
+    }
+    void end_rows(std::int64_t layer) override {
+        if (column_sums_.empty()) return;
+        Tensor means({heads_, tokens_});
+        for (std::size_t i = 0; i < means.numel(); ++i) {
+            double s = 0.0;
+            for (const std::vector<double>& slot : column_sums_)
+                s += slot[i];
+            means.data[i] = static_cast<float>(s / static_cast<double>(tokens_));
+        }
+        column_means[static_cast<std::size_t>(layer)] = std::move(means);
+        column_sums_.clear();
+    }
+    /// How head (layer, head) is knocked out of the pass; nullopt: it is not.
+    std::optional<HeadIntervention::Kind> knocked(Index layer, Index head) const {
+        if (!knocked_) return std::nullopt;
+        return (*knocked_)[static_cast<std::size_t>(layer)][static_cast<std::size_t>(head)];
     }
 
     std::vector<Tensor> residuals;  ///< [layers + 1] of [P, hidden]
     std::vector<Tensor> contexts;   ///< [layers] of [P, heads·head_dim]
     std::vector<Tensor> along;      ///< [layers] of [L, heads]: v_j · through[l][h]
     std::vector<Tensor> rows;       ///< [layers] of [P, heads, L]
+    /// [layers] of [heads, L]: Σ_i α_ij / L, where the layer has a mean-knocked head.
+    std::vector<Tensor> column_means;
 
   private:
-    Tensor pick(const Tensor& x) const {
-        const Index width = x.dim(1);
-        Tensor out({static_cast<Index>(positions_.size()), width});
-        for (std::size_t p = 0; p < positions_.size(); ++p)
-            std::copy_n(x.ptr() + positions_[p] * width, width,
-                        out.ptr() + static_cast<Index>(p) * width);
-        return out;
+    bool means_in(Index layer) const {
+        for (Index h = 0; h < heads_; ++h)
+            if (knocked(layer, h) == HeadIntervention::Kind::Mean) return true;
+        return false;
     }
+    Tensor pick(const Tensor& x) const { return pick_rows(x, positions_); }
     std::vector<Index> positions_;
     const HeadDirections* through_;
+    const KnockOuts* knocked_;
+    std::vector<std::vector<double>> column_sums_;  ///< [slots][heads · L] of the layer
     Index heads_, kv_heads_, head_dim_, tokens_;
 };
 
@@ -126,13 +185,29 @@ void run_pass(const Model& model, const ModelInput& input, const AttributionOpti
     forward.num_threads = options.num_threads;
     forward.control = options.control;
     forward.weight_cache_bytes = options.weight_cache_bytes;
+    forward.interventions = options.interventions;
     model.forward(input, forward, sink);
 }
 
 /// out[e] += Σ_c context[c] · o[e, h·d + c]: head h's output through its slice of W_O [E, H·d].
 void add_head_output(const Tensor& o, const float* context, Index head, Index d, double* out) {
     const Index E = o.dim(0), Hd = o.dim(1);
-    for (Index e = 0; e < E; ++e) {
+    // Eight rows' sums side by side: each still adds its d products in order (the same numbers),
+    // but eight chains of additions run at once instead of one waiting on the next.
+    constexpr Index kRows = 8;
+    Index first = 0;
+    for (; first + kRows <= E; first += kRows) {
+        double s[kRows] = {};
+        const float* rows = o.ptr() + first * Hd + head * d;
+        for (Index c = 0; c < d; ++c) {
+            const auto x = static_cast<double>(context[head * d + c]);
+            for (Index k = 0; k < kRows; ++k)
+                s[k] += x * rows[k * Hd + c];
+        }
+        for (Index k = 0; k < kRows; ++k)
+            out[first + k] += s[k];
+    }
+    for (Index e = first; e < E; ++e) {
         const float* row = o.ptr() + e * Hd + head * d;
         double s = 0.0;
         for (Index c = 0; c < d; ++c)
@@ -164,19 +239,27 @@ std::string StreamComponent::name() const {
     return {};
 }
 
-Decomposition decompose(const Model& model, const ModelInput& input, std::int64_t layer,
-                        const std::vector<std::int64_t>& positions,
-                        const AttributionOptions& options) {
-    require_pre_norm(model);
-    const ModelConfig& c = model.config();
+namespace {
+
+void check_layer(const ModelConfig& c, Index layer) {
     if (layer < 0 || layer > c.num_layers)
         throw std::invalid_argument("layer " + std::to_string(layer + 1) + " is not one of the " +
                                     std::to_string(c.num_layers) + " layers (or " +
                                     std::to_string(c.num_layers + 1) + ", after the last)");
-    check_positions(positions, static_cast<Index>(input.ids.size()));
-    PositionSink s(positions, c, static_cast<Index>(input.ids.size()), nullptr);
-    run_pass(model, input, options, s);
+}
 
+/// What decompose() reads of a pass at its positions, [P, ·] each: the residual stream before
+/// layers 0..layer and the contexts of the layers below it.
+struct KeptStream {
+    const std::vector<Tensor>& residuals;
+    const std::vector<Tensor>& contexts;
+};
+
+/// decompose()'s components from the stream kept at its positions.
+Decomposition decompose_kept(const Model& model, std::int64_t layer,
+                             const std::vector<std::int64_t>& positions, const KeptStream& s,
+                             const AttributionOptions& options) {
+    const ModelConfig& c = model.config();
     // Each layer's vectors [P, E] in double, in order; its weights read one layer at a time.
     const Index P = static_cast<Index>(positions.size()), E = c.hidden_size;
     const Index H = c.num_heads, d = c.head_dim;
@@ -233,6 +316,66 @@ Decomposition decompose(const Model& model, const ModelInput& input, std::int64_
     return out;
 }
 
+}  // namespace
+
+Decomposition decompose(const Model& model, const ModelInput& input, std::int64_t layer,
+                        const std::vector<std::int64_t>& positions,
+                        const AttributionOptions& options) {
+    require_pre_norm(model);
+    const ModelConfig& c = model.config();
+    check_layer(c, layer);
+    check_positions(positions, static_cast<Index>(input.ids.size()));
+    PositionSink s(positions, c, static_cast<Index>(input.ids.size()), nullptr);
+    run_pass(model, input, options, s);
+    return decompose_kept(model, layer, positions, {s.residuals, s.contexts}, options);
+}
+
+std::size_t stream_record_bytes(const ModelConfig& c, std::int64_t tokens) {
+    const Index per_token =
+        (c.num_layers + 1) * c.hidden_size + c.num_layers * c.num_heads * c.head_dim;
+    return sizeof(float) * static_cast<std::size_t>(std::max<Index>(tokens, 0) * per_token);
+}
+
+StreamRecord record_stream(const Model& model, const ModelInput& input,
+                           const AttributionOptions& options) {
+    require_pre_norm(model);
+    const auto L = static_cast<Index>(input.ids.size());
+    std::vector<Index> every(static_cast<std::size_t>(L));
+    for (Index p = 0; p < L; ++p)
+        every[static_cast<std::size_t>(p)] = p;
+    check_positions(every, L);
+    PositionSink s(std::move(every), model.config(), L, nullptr);
+    run_pass(model, input, options, s);
+    return {std::move(s.residuals), std::move(s.contexts)};
+}
+
+Decomposition decompose(const Model& model, const StreamRecord& record, std::int64_t layer,
+                        const std::vector<std::int64_t>& positions,
+                        const AttributionOptions& options) {
+    require_pre_norm(model);
+    const ModelConfig& c = model.config();
+    check_layer(c, layer);
+    const auto width = [](const std::vector<Tensor>& t) {
+        return t.empty() ? 0 : t.front().dim(1);
+    };
+    if (record.residuals.size() != static_cast<std::size_t>(c.num_layers + 1) ||
+        record.contexts.size() != static_cast<std::size_t>(c.num_layers) ||
+        width(record.residuals) != c.hidden_size ||
+        (c.num_layers > 0 && width(record.contexts) != c.num_heads * c.head_dim))
+        throw std::invalid_argument(
+            "the record holds " + std::to_string(record.contexts.size()) + " layers of width " +
+            std::to_string(width(record.residuals)) + " but " + c.display_name() + " has " +
+            std::to_string(c.num_layers) + " of width " + std::to_string(c.hidden_size));
+    check_positions(positions, record.tokens());
+    // As a pass's PositionSink keeps them: the record's rows at the positions.
+    std::vector<Tensor> residuals, contexts;
+    for (Index l = 0; l <= layer; ++l)
+        residuals.push_back(pick_rows(record.residuals[static_cast<std::size_t>(l)], positions));
+    for (Index l = 0; l < layer; ++l)
+        contexts.push_back(pick_rows(record.contexts[static_cast<std::size_t>(l)], positions));
+    return decompose_kept(model, layer, positions, {residuals, contexts}, options);
+}
+
 LogitAttribution attribute_logit(const Model& model, const ModelInput& input,
                                  const LogitTarget& what, const AttributionOptions& options) {
     // No head, no logit: said first, as predict says it.
@@ -248,6 +391,10 @@ LogitAttribution attribute_logit(const Model& model, const ModelInput& input,
         if (id < 0 || id >= V)
             throw std::invalid_argument("token id " + std::to_string(id) +
                                         " is outside the vocabulary of " + std::to_string(V));
+    for (const HeadIntervention& iv : options.interventions)
+        if (iv.kind == HeadIntervention::Kind::Patch)
+            throw std::invalid_argument(
+                "logit attribution takes knocked-out heads (zero, mean), not patched ones");
 
     const Index N = c.num_layers, H = c.num_heads, E = c.hidden_size, d = c.head_dim;
     // The unembedding direction u (the target's row, minus the distractor's) through the
@@ -291,7 +438,8 @@ LogitAttribution attribute_logit(const Model& model, const ModelInput& input,
             out.attention_bias[static_cast<std::size_t>(l)] = dot(direction, w.o_bias.ptr());
     }
 
-    PositionSink s({what.position}, c, L, &through);
+    const KnockOuts knocked = knock_outs_of(options.interventions, c);
+    PositionSink s({what.position}, c, L, &through, &knocked);
     run_pass(model, input, options, s);
 
     // The final norm's scale at the position, frozen: 1/σ (LayerNorm) or 1/rms (RMSNorm).
@@ -331,12 +479,21 @@ LogitAttribution attribute_logit(const Model& model, const ModelInput& input,
             out.heads.ptr()[l * H + h] = static_cast<float>(share * scale);
             attention += share * scale;
             // By source: head h's output is Σ_j α_pj v_j through W_O^h, so token j's share is
-            // α_pj · (v_j · W_O^hᵀ direction) · scale.
-            const float* alpha = s.rows[at].ptr() + h * L;
+            // α_pj · (v_j · W_O^hᵀ direction) · scale; mean-knocked, the mean over the
+            // positions i of Σ_j α_ij v_j, so α_pj becomes the column's mean; zero-knocked,
+            // nothing (its share is an exact 0 already: its context is).
+            const std::optional<HeadIntervention::Kind> how = s.knocked(l, h);
+            float* row = out.by_source.ptr() + (l * H + h) * L;
+            if (how == HeadIntervention::Kind::Zero) {
+                std::fill_n(row, L, 0.0f);
+                continue;
+            }
+            const float* alpha = how == HeadIntervention::Kind::Mean
+                                     ? s.column_means[at].ptr() + h * L
+                                     : s.rows[at].ptr() + h * L;
             const float* along = s.along[at].ptr() + h;
             for (Index j = 0; j < L; ++j)
-                out.by_source.ptr()[(l * H + h) * L + j] =
-                    static_cast<float>(alpha[j] * along[j * H] * scale);
+                row[j] = static_cast<float>(alpha[j] * along[j * H] * scale);
         }
         double& bias = out.attention_bias[at];
         if (!std::isnan(bias)) {

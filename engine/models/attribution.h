@@ -13,6 +13,11 @@
 //
 // Post-norm encoders (BERT, RoBERTa, DistilBERT) normalise the stream between blocks, so it is
 // no sum of the blocks' outputs: they are refused with the reason.
+//
+// With heads knocked out (AttributionOptions::interventions) both are of the knocked-out model:
+// its pass, its stream, its logit.  A zero-knocked head writes nothing, so its share is exactly
+// 0; a mean-knocked head writes its output's mean over the text's positions at every position,
+// so its share is that mean's, split by source as (1/L) Σ_i α_ij · v_j through W_O.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +49,10 @@ struct AttributionOptions {
     PassControl control;
     /// ModelForwardOptions::weight_cache_bytes of the pass (unset: the model's own limit).
     std::optional<std::size_t> weight_cache_bytes;
+    /// Heads knocked out of the pass (HeadIntervention::Kind Zero or Mean; attribute_logit
+    /// refuses Patch, whose source run's attention it does not have): the parts are those of
+    /// the knocked-out model and add up to its logit.
+    std::vector<HeadIntervention> interventions;
 };
 
 /// The residual stream before layer `layer` (num_layers: after the last layer, before the final
@@ -61,6 +70,29 @@ struct Decomposition {
 /// positions; what forward() throws.  Components a model does not have (an attention bias, the
 /// MLP of an attention-only model) are left out.
 Decomposition decompose(const Model& model, const ModelInput& input, std::int64_t layer,
+                        const std::vector<std::int64_t>& positions,
+                        const AttributionOptions& options = {});
+
+/// One pass's residual stream before every layer (and after the last) and every layer's
+/// context, at every position: decompose() at any layer and positions of that text without a
+/// pass of its own (the window records it once per text, then explains each cell from it).
+struct StreamRecord {
+    std::vector<Tensor> residuals;  ///< [layers + 1] of [L, hidden]
+    std::vector<Tensor> contexts;   ///< [layers] of [L, heads·head_dim]
+    std::int64_t tokens() const { return residuals.empty() ? 0 : residuals.front().dim(0); }
+};
+
+/// What record_stream() keeps for `tokens` tokens of a model shaped `c`, in bytes.
+std::size_t stream_record_bytes(const ModelConfig& c, std::int64_t tokens);
+
+/// One forward pass (with options.interventions), kept whole.  Throws what decompose() throws
+/// for the model, and what forward() throws.
+StreamRecord record_stream(const Model& model, const ModelInput& input,
+                           const AttributionOptions& options = {});
+
+/// decompose() from a record of the text's pass: the same numbers, no pass.  Throws
+/// std::invalid_argument as decompose() does (positions out of the record's tokens).
+Decomposition decompose(const Model& model, const StreamRecord& record, std::int64_t layer,
                         const std::vector<std::int64_t>& positions,
                         const AttributionOptions& options = {});
 
@@ -91,7 +123,7 @@ struct LogitAttribution {
 /// total.  The output projections are read once, before the pass, one layer at a time.
 /// Throws DataError for a model without a language-model head (as predict()),
 /// std::invalid_argument for a post-norm model, a masked-LM head, a position or token id out
-/// of range; what forward() throws.
+/// of range, a patched head; what forward() throws (a knocked-out head the model lacks).
 LogitAttribution attribute_logit(const Model& model, const ModelInput& input,
                                  const LogitTarget& what, const AttributionOptions& options = {});
 

@@ -2,7 +2,8 @@
 // Gradient × input or integrated gradients (--saliency, read as `attnviz attribute --saliency`
 // reads it) of logit(--target) at --position of --text on --model, minus --distractor's logit,
 // from the patching group's options of those names; drawn by the Who Writes tab's strip, or
-// written as its CSV or as the saliency fields of `attnviz attribute --out-json`.
+// written as its CSV or as the saliency fields of `attnviz attribute --out-json`.  --view dla
+// draws the same strip above its map (export_dla_options.cpp).
 #include <QFileInfo>
 
 #include "app/attribution_json.h"
@@ -80,7 +81,9 @@ void ExportSaliency::declare(CLI::App& sub) {
             "logit(--target) at --position (default the last token; the target defaults to "
             "its top prediction), minus --distractor's; --out .png, .svg, .pdf, .csv (comment "
             "lines metric, method, steps, baseline, delta, then position,token,value) or .json "
-            "(attnviz attribute's position, target, distractor, total and saliency fields)");
+            "(attnviz attribute's position, target, distractor, total and saliency fields). "
+            "With --view dla: the same strip above the map, as the Who Writes tab shows it, "
+            "and the saliency fields in its .json");
 }
 
 bool ExportSaliency::apply(const ExportOptions& a) const {
@@ -88,7 +91,7 @@ bool ExportSaliency::apply(const ExportOptions& a) const {
         run_saliency_export(a, *this);
         return true;
     }
-    if (saliency) usage_error(ExportCommandText::tr("--saliency needs --view saliency"));
+    if (saliency) usage_error(ExportCommandText::tr("--saliency needs --view saliency or dla"));
     return false;
 }
 

@@ -10,9 +10,11 @@
 
 #include "engine/errors.h"
 #include "engine/models/predictions.h"
+#include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
+#include "ui/render/knock_out_mark.h"
 #include "ui/render/token_ticker.h"
 
 namespace attnviz::ui {
@@ -42,6 +44,21 @@ QColor bar_color(double v) {
 double DlaResult::head(int layer, int h) const {
     return double(
         attribution.heads.data[std::size_t(layer) * std::size_t(num_heads) + std::size_t(h)]);
+}
+
+std::optional<KnockOut> DlaResult::knockedOut(int layer, int h) const {
+    const auto it = knocked_out.find({layer, h});
+    return it == knocked_out.end() ? std::nullopt : std::optional<KnockOut>(it->second);
+}
+
+QString knocked_out_text(const std::map<ModelHead, KnockOut>& heads) {
+    QStringList parts;
+    for (const auto& [head, how] : heads)
+        parts << DlaText::tr("layer %1 · head %2 (%3)")
+                     .arg(head.first + 1)
+                     .arg(head.second + 1)
+                     .arg(knock_out_label(how));
+    return parts.join(DlaText::tr(", "));
 }
 
 double DlaResult::source(int layer, int h, int token) const {
@@ -173,8 +190,12 @@ DlaResult compute_dla(const models::OpenedModel& m, const models::EncodedText& t
     models::AttributionOptions options;
     options.num_threads = num_threads;
     options.control = control;
+    ComputeConfig knocked;  // as the window's passes knock them out
+    knocked.knocked_out = request.knocked_out;
+    options.interventions = model_knock_outs(knocked, m.model->info());
     DlaResult out;
     out.attribution = models::attribute_logit(*m.model, text.input, what, options);
+    out.knocked_out = request.knocked_out;
     out.model = model_display_name(m);
     out.text = text_shown;
     out.num_layers = int(m.model->info().num_layers);
@@ -230,13 +251,17 @@ QString DlaFigure::captionText() const {
     if (text.size() > kCaptionChars) text = text.left(kCaptionChars - 1) + QStringLiteral("…");
     const auto at = std::size_t(r.attribution.what.position);
     const QString token = at < r.pieces.size() ? quoted(r.pieces[at]) : QString();
+    const bool knocked = !r.knocked_out.empty();
     const QString target =
-        r.predicted ? DlaText::tr("%1, the model's top prediction there").arg(quoted(r.target))
-                    : quoted(r.target);
-    return DlaText::tr("%1 · “%2” · at token %3 %4 · target %5")
-        .arg(r.model, text)
-        .arg(r.attribution.what.position + 1)
-        .arg(token, target);
+        !r.predicted ? quoted(r.target)
+        : knocked ? DlaText::tr("%1, the intact model's top prediction there").arg(quoted(r.target))
+                  : DlaText::tr("%1, the model's top prediction there").arg(quoted(r.target));
+    QString caption = DlaText::tr("%1 · “%2” · at token %3 %4 · target %5")
+                          .arg(r.model, text)
+                          .arg(r.attribution.what.position + 1)
+                          .arg(token, target);
+    if (knocked) caption += DlaText::tr(" · knocked out: %1").arg(knocked_out_text(r.knocked_out));
+    return caption;
 }
 
 std::vector<DlaFigure::Bar> DlaFigure::bars() const {
@@ -254,15 +279,27 @@ std::vector<DlaFigure::Bar> DlaFigure::bars() const {
 
 QString DlaFigure::notesText() const {
     if (!result_) return {};
+    const QString scale = QString::number(result_->attribution.norm_scale, 'f', 3);
+    if (!result_->knocked_out.empty())
+        return DlaText::tr(
+                   "Each cell is what one head writes into the logit at this token, read through "
+                   "the final norm at its scale for the whole stream (× %1): red raises the "
+                   "logit, blue lowers it. The crossed-out heads are knocked out: the parts are "
+                   "those of the model without them, and add up to its logit.")
+            .arg(scale);
     return DlaText::tr(
                "Each cell is what one head writes into the logit at this token, read through "
                "the final norm at its scale for the whole stream (× %1): red raises the logit, "
                "blue lowers it. The parts add up to the model's own logit.")
-        .arg(QString::number(result_->attribution.norm_scale, 'f', 3));
+        .arg(scale);
 }
 
 QString DlaFigure::sourcesText(int layer, int head, int count) const {
     if (!result_ || layer < 0 || head < 0) return {};
+    if (result_->knockedOut(layer, head) == KnockOut::Zero)
+        return DlaText::tr("Layer %1 · head %2 is knocked out by zeros: it writes nothing.")
+            .arg(layer + 1)
+            .arg(head + 1);
     QStringList parts;
     for (const auto& [t, v] : result_->largestSources(layer, head, count))
         parts << QStringLiteral("%1 %2 %3")
@@ -288,34 +325,56 @@ struct DlaFigure::LayoutPlan {
     double strip_gap = 0.0, scale_w = 0.0;
     double bars_min_w = 0.0, bars_max_w = 0.0, bars_h = 0.0;
     double notes_min_w = 0.0, sources_h = 0.0, below = 0.0;  ///< below: the sources and notes
-    double content_right = 0.0, content_bottom = 0.0;        ///< of the map and the bars
+    bool notes = true;  ///< false: a canvas too short for them (Presentation Mode) leaves them out
+    double content_right = 0.0, content_bottom = 0.0;  ///< of the map and the bars
 };
 
 void DlaFigure::layout(QSize size) {
     size_ = size;
     const std::vector<Bar> parts = bars();
     chooseFonts(parts);
-    grid_ = strip_ = scale_ = bars_ = notes_ = sources_ = QRectF();
+    grid_ = strip_ = scale_ = bars_ = notes_ = sources_ = strip_rect_ = QRectF();
     notes_text_.clear();
     cell_ = 0.0;
     // A long target token on a narrow tab: the title is cut, never drawn past the edge.
     const QFont title_font = figure_font(std::max(6, options_.font_px) + 5, {titleText()}, true);
     const QString title =
         paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kPad);
-    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kPad);
+    double y = title_.layout(options_, title, captionText(), 8, size.width(), kPad);
+    y += layoutStrip(y);
     used_height_ = int(std::ceil(y));
     used_width_ = -1;
     if (!result_ || result_->num_layers <= 0 || result_->num_heads <= 0) return;
-    LayoutPlan plan;
-    plan.area = QRectF(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
-    measureMap(plan);
-    measureBars(plan, parts);
-    measureNotes(plan);
-    placeMapAndBars(plan);
-    placeNotes(plan);
+    for (const bool notes : {true, false}) {
+        LayoutPlan plan;
+        plan.notes = notes;
+        plan.area = QRectF(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
+        measureMap(plan);
+        measureBars(plan, parts);
+        measureNotes(plan);
+        placeMapAndBars(plan);
+        placeNotes(plan);
+        if (used_height_ <= size.height()) break;
+    }
     // The map alone need not fill a wide canvas; the title's line still must fit.
     const double title_w = QFontMetricsF(title_font).horizontalAdvance(title);
     used_width_ = int(std::ceil(std::max({notes_.right() + kPad, title_w + 2 * kPad + 8, 480.0})));
+}
+
+double DlaFigure::layoutStrip(double top) {
+    if (!saliency_ || !result_) return 0.0;
+    strip_figure_.setResult(saliency_);
+    strip_figure_.setCompact(true);
+    FigureOptions options = options_;
+    options.title.clear();  // a --title names the whole figure, not the strip's heading
+    strip_figure_.setOptions(options);
+    // As tall as its boxes wrap to at this width; then laid out at that height, which its
+    // paint fills.
+    strip_figure_.layout(QSize(size_.width(), 4000));
+    const int h = std::max(0, strip_figure_.usedHeight());
+    strip_figure_.layout(QSize(size_.width(), h));
+    strip_rect_ = QRectF(0, top, size_.width(), h);
+    return h;
 }
 
 void DlaFigure::chooseFonts(const std::vector<Bar>& parts) {
@@ -332,6 +391,9 @@ void DlaFigure::chooseFonts(const std::vector<Bar>& parts) {
         for (const QString& t : result_->pieces)
             texts << t;
         texts << result_->model << result_->target << result_->distractor;
+        // The crossed-out cells' labels, drawn in the map's font ("均值" in the CJK family).
+        if (!result_->knocked_out.empty())
+            texts << knock_out_label(KnockOut::Zero) << knock_out_label(KnockOut::Mean);
     }
     const int fpx = std::max(6, options_.font_px);
     font_ = figure_font(fpx, texts);
@@ -376,8 +438,10 @@ void DlaFigure::measureBars(LayoutPlan& plan, const std::vector<Bar>& parts) {
     const QString sum_text =
         DlaText::tr("Σ parts = total %1").arg(paint::format_cell(result_->attribution.total));
     const double sum_h = line_height(small_, sum_text) + 4;
-    plan.bars_min_w = bar_label_w_ + 8 + 120 + 8 + bar_value_w_;
-    plan.bars_max_w = bar_label_w_ + 8 + 320 + 8 + bar_value_w_;
+    // The sum line starts at the track and may be longer than it (Chinese at a large font).
+    const double sum_w = QFontMetricsF(small_).horizontalAdvance(sum_text) + 4;
+    plan.bars_min_w = bar_label_w_ + 8 + std::max(120 + 8 + bar_value_w_, sum_w);
+    plan.bars_max_w = std::max(plan.bars_min_w, bar_label_w_ + 8 + 320 + 8 + bar_value_w_);
     plan.bars_h = double(parts.size()) * bar_row_ + 6 + sum_h;
 }
 
@@ -386,7 +450,9 @@ void DlaFigure::measureNotes(LayoutPlan& plan) const {
     // lines measured in the fonts they are drawn in: Chinese in the taller CJK family).
     plan.notes_min_w = std::min(plan.area.width(), 560.0);
     const double notes_h =
-        text_height(small_, paint::wrap_text(notesText(), small_, plan.notes_min_w)) + 4;
+        plan.notes
+            ? text_height(small_, paint::wrap_text(notesText(), small_, plan.notes_min_w)) + 4
+            : 0.0;
     // The line is as tall as any head's sources make it, so hovering never clips it: a Chinese
     // piece anywhere in the text is measured with it.
     const QPoint noted = notedHead();
@@ -411,15 +477,19 @@ void DlaFigure::placeMapAndBars(LayoutPlan& plan) {
             area.height() - plan.top - plan.below - (bars_beside ? 0.0 : plan.bars_h + 16);
         return std::clamp(std::floor(std::min(w / H, h / N)), 4.0, 64.0);
     };
-    const bool beside = cell_for(true) >= cell_for(false);
+    // Beside only where the bars fit next to the smallest map.
+    const bool room = area.width() - map_fixed - 4 * H - 32 >= plan.bars_min_w;
+    const bool beside = room && cell_for(true) >= cell_for(false);
     const double avail_h =
         area.height() - plan.top - plan.below - (beside ? 0.0 : plan.bars_h + 16);
     cell_ = cell_for(beside);
     grid_ = QRectF(area.x() + plan.left, area.y() + plan.top, cell_ * H, cell_ * N);
     strip_ =
         QRectF(grid_.right() + plan.strip_gap, grid_.top(), plan.extra * strip_w_, grid_.height());
+    // Tall enough for three tick labels apart (paintScale drops the quarters when short).
+    const double tick_h = QFontMetricsF(small_).height() + 2;
     scale_ = QRectF(strip_.right() + 12, grid_.top(), 14,
-                    std::max(grid_.height(), std::min(avail_h, 140.0)));
+                    std::max({grid_.height(), std::min(avail_h, 140.0), 2 * tick_h}));
     const double map_right = scale_.x() + plan.scale_w - 12;
     const double map_bottom = std::max(grid_.bottom(), scale_.bottom());
     if (beside) {
@@ -437,8 +507,9 @@ void DlaFigure::placeNotes(const LayoutPlan& plan) {
     const QRectF& area = plan.area;
     const double notes_w = std::max(plan.notes_min_w, plan.content_right - area.x());
     sources_ = QRectF(area.x(), plan.content_bottom + 10, notes_w, plan.sources_h);
-    notes_text_ = paint::wrap_text(notesText(), small_, notes_w);
-    notes_ = QRectF(area.x(), sources_.bottom() + 2, notes_w, text_height(small_, notes_text_) + 4);
+    notes_text_ = plan.notes ? paint::wrap_text(notesText(), small_, notes_w) : QString();
+    notes_ = QRectF(area.x(), sources_.bottom() + 2, notes_w,
+                    plan.notes ? text_height(small_, notes_text_) + 4 : 0.0);
     used_height_ = int(std::ceil(notes_.bottom() + kPad));
 }
 
@@ -477,10 +548,17 @@ QString DlaFigure::describe(int layer, int column) const {
         return DlaText::tr("Layer %1 · MLP: %2 of the total %3")
             .arg(layer + 1)
             .arg(paint::format_cell(r.attribution.mlps[std::size_t(layer)]), total);
-    QString text = DlaText::tr("Layer %1 · head %2: %3 of the total %4")
-                       .arg(layer + 1)
-                       .arg(column + 1)
-                       .arg(paint::format_cell(r.head(layer, column)), total);
+    const std::optional<KnockOut> knocked = r.knockedOut(layer, column);
+    QString text = knocked ? DlaText::tr("Layer %1 · head %2, knocked out (%3): %4 of the total %5")
+                                 .arg(layer + 1)
+                                 .arg(column + 1)
+                                 .arg(knock_out_label(*knocked),
+                                      paint::format_cell(r.head(layer, column)), total)
+                           : DlaText::tr("Layer %1 · head %2: %3 of the total %4")
+                                 .arg(layer + 1)
+                                 .arg(column + 1)
+                                 .arg(paint::format_cell(r.head(layer, column)), total);
+    if (knocked == KnockOut::Zero) return text;  // it writes nothing: no source has a share
     text += QLatin1Char('\n') + DlaText::tr("Its largest source tokens:");
     for (const auto& [t, v] : r.largestSources(layer, column, kDescribedSources))
         text += QStringLiteral("\n%1 %2: %3")
@@ -490,9 +568,14 @@ QString DlaFigure::describe(int layer, int column) const {
 }
 
 void DlaFigure::paint(QPainter* p, bool vector) const {
-    (void)vector;  // rectangles and text only: the same on every target
     p->fillRect(QRectF(QPointF(0, 0), QSizeF(size_)), Qt::white);
     title_.paint(p, options_);
+    if (!strip_rect_.isEmpty()) {
+        p->save();
+        p->translate(strip_rect_.topLeft());
+        strip_figure_.paint(p, vector);
+        p->restore();
+    }
     if (!result_ || cell_ <= 0) return;
     paintGrid(p);
     paintScale(p);
@@ -554,8 +637,9 @@ void DlaFigure::paintGrid(QPainter* p) const {
         p->drawText(c, Qt::AlignCenter, paint::format_cell(v));
     };
     for (int l = 0; l < r.num_layers; ++l) {
+        // A knocked-out head's mark takes its value's place (its tool tip says the value).
         for (int h = 0; h < r.num_heads; ++h)
-            fill(cellRect(l, h), r.head(l, h), values);
+            fill(cellRect(l, h), r.head(l, h), values && !r.knockedOut(l, h));
         const bool strip_values = cell_ >= sm.height() + 2;
         if (r.hasBias())
             fill(cellRect(l, kBiasColumn), r.attribution.attention_bias[std::size_t(l)],
@@ -578,6 +662,9 @@ void DlaFigure::paintGrid(QPainter* p) const {
     if (r.hasBias() && r.hasMlp())
         p->drawLine(QPointF(strip_.x() + strip_w_, strip_.top()),
                     QPointF(strip_.x() + strip_w_, strip_.bottom()));
+    p->setFont(small_);  // the marks' labels: covered by the fonts chooseFonts picked
+    for (const auto& [head, how] : r.knocked_out)
+        paint_knocked_out(p, cellRect(head.first, head.second), how);
     const QRectF hovered = cellRect(hover_.y(), hover_.x());
     if (hovered.isValid()) {
         p->setBrush(Qt::NoBrush);
@@ -589,8 +676,13 @@ void DlaFigure::paintGrid(QPainter* p) const {
 void DlaFigure::paintScale(QPainter* p) const {
     const double limit = result_->scaleLimit();
     const QColor muted = options_.high_contrast ? QColor(Qt::black) : paint::kMuted;
+    // Quarters where their labels stand apart (a short map in Presentation Mode), else halves.
+    const double tick_h = QFontMetricsF(small_).height() + 2;
+    const double step = scale_.height() / 4 >= tick_h   ? 0.25
+                        : scale_.height() / 2 >= tick_h ? 0.5
+                                                        : 1.0;
     std::vector<std::pair<double, QString>> ticks;
-    for (const double t : {0.0, 0.25, 0.5, 0.75, 1.0})
+    for (double t = 0.0; t <= 1.0 + 1e-9; t += step)
         ticks.emplace_back(t, paint::format_cell((2 * t - 1) * limit));
     p->setPen(muted);
     paint::color_bar(

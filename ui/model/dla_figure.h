@@ -2,8 +2,11 @@
 // each head writes into one logit (or a logit difference) at one position, on a diverging
 // blue–white–red scale centred on 0, each layer's attention bias and MLP as a strip beside it,
 // and bars for the embeddings, the sums, the constant and the total they add up to
-// (models::attribute_logit).  The tab, its exports and `attnviz export --view dla` all draw it
-// with this one class; the numbers are the engine's, never recomputed here.
+// (models::attribute_logit).  Heads knocked out of the window's pass (or --ablate) are knocked
+// out of the attribution too, and drawn crossed out as the Model mosaic draws them.  The tab, its
+// exports and `attnviz export --view dla` all draw it with this one class, the exports with the
+// tab's saliency strip (SaliencyFigure) under the title when it shows one; the numbers are the
+// engine's, never recomputed here.
 #pragma once
 
 #include <QFont>
@@ -11,6 +14,7 @@
 #include <QRectF>
 #include <QString>
 
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -19,6 +23,8 @@
 #include "engine/models/model_folder.h"
 #include "engine/pass_control.h"
 #include "ui/classroom/classroom_figure.h"
+#include "ui/document/attention_config.h"
+#include "ui/model/saliency_figure.h"
 #include "ui/render/painted_figure.h"
 
 namespace attnviz::ui {
@@ -30,6 +36,10 @@ struct DlaRequest {
     std::optional<std::int64_t> distractor;
     /// The target given is the model's top prediction there (the figure says so).
     bool predicted = false;
+    /// Heads knocked out of the pass: the attribution is of the model without them.  The
+    /// target the request leaves unset stays the intact model's top prediction, so knocking a
+    /// head out shows what it did for the same token.
+    std::map<ModelHead, KnockOut> knocked_out;
     bool operator==(const DlaRequest&) const = default;
 };
 
@@ -40,10 +50,13 @@ struct DlaResult {
     int num_layers = 0, num_heads = 0;
     std::vector<QString> pieces;  ///< every piece of the text, as the heatmaps label it
     models::LogitAttribution attribution;
-    QString target, distractor;  ///< vocabulary strings; distractor empty: none
-    bool predicted = false;      ///< the target is the model's top prediction there
+    QString target, distractor;                 ///< vocabulary strings; distractor empty: none
+    bool predicted = false;                     ///< the target is the model's top prediction there
+    std::map<ModelHead, KnockOut> knocked_out;  ///< the request's
 
     double head(int layer, int head) const;
+    /// How head (layer, head) is knocked out; nullopt: it is not.
+    std::optional<KnockOut> knockedOut(int layer, int head) const;
     /// Head (layer, head)'s share from source piece `token`.
     double source(int layer, int head, int token) const;
     bool hasBias() const;
@@ -70,8 +83,9 @@ std::int64_t top_prediction(const models::OpenedModel& model, const models::Mode
                             const PassControl& control = {});
 
 /// The attribution of `request` on `text` (the model's encoding of `text_shown`): one pass, and
-/// one more to find the target when the request has none.  Throws DataError (dla_unavailable's
-/// reason) and what models::attribute_logit throws.  Any thread.
+/// one more (of the intact model) to find the target when the request has none.  Throws
+/// DataError (dla_unavailable's reason), UsageError for a knocked-out head the model lacks, and
+/// what models::attribute_logit throws.  Any thread.
 DlaResult compute_dla(const models::OpenedModel& model, const models::EncodedText& text,
                       const QString& text_shown, const DlaRequest& request, int num_threads,
                       const PassControl& control = {});
@@ -81,10 +95,17 @@ DlaResult compute_dla(const models::OpenedModel& model, const models::EncodedTex
 /// up to it.
 QByteArray dla_csv(const DlaResult& result);
 
+/// "Layer 2 · head 8 (zero), layer 1 · head 3 (mean)": the heads knocked out, in the
+/// interface's language; empty for none.
+QString knocked_out_text(const std::map<ModelHead, KnockOut>& heads);
+
 class DlaFigure : public PaintedFigure {
   public:
     void setResult(const DlaResult* result) { result_ = result; }
     void setOptions(const FigureOptions& options) { options_ = options; }
+    /// The saliency strip drawn under the title, above the map, as the tab shows it (null:
+    /// none, as in the tab, which draws the strip on a canvas of its own).
+    void setSaliency(const SaliencyResult* saliency) { saliency_ = saliency; }
     /// The cell framed, e.g. the one under the mouse (head from 0, kBiasColumn or kMlpColumn;
     /// -1: none); a head's cell also picks the head whose source pieces the notes list.
     void setHover(int layer, int column) { hover_ = {column, layer}; }
@@ -134,8 +155,13 @@ class DlaFigure : public PaintedFigure {
     void paintGrid(QPainter* p) const;
     void paintScale(QPainter* p) const;
     void paintBars(QPainter* p) const;
+    /// The strip's height at the canvas's width, from `top`; 0 without one.
+    double layoutStrip(double top);
 
     const DlaResult* result_ = nullptr;
+    const SaliencyResult* saliency_ = nullptr;
+    SaliencyFigure strip_figure_;  ///< draws saliency_ in strip_rect_
+    QRectF strip_rect_;
     FigureOptions options_;
     QSize size_;
     paint::TitleBlock title_;

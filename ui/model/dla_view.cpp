@@ -7,6 +7,7 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -35,8 +36,8 @@ constexpr int kTypingPauseMs = 300;
 constexpr double kStripShare = 0.35;
 
 /// The model's most likely next token at `piece`, as the window's pass predicted it (the
-/// intact model's when heads are knocked out: the attribution is of the intact model); nullopt
-/// when the pass has no prediction there.
+/// intact model's when heads are knocked out: knocking a head out shows what it did for the
+/// same token); nullopt when the pass has no prediction there.
 std::optional<std::int64_t> predicted_token(const ModelPass& pass, int piece) {
     const ModelPredictions* p =
         (pass.knocked_out.empty() ? pass.predictions : pass.intact_predictions).get();
@@ -46,10 +47,13 @@ std::optional<std::int64_t> predicted_token(const ModelPass& pass, int piece) {
     return std::nullopt;
 }
 
-/// The figure of `result` for `path` (its format from the suffix), as every export draws it.
-RenderedFigure render_dla_figure(const DlaResult& result, const QString& path) {
+/// The figure of `result` and the strip of `saliency` (may be null) for `path` (its format from
+/// the suffix), as every export draws it.
+RenderedFigure render_dla_figure(const DlaResult& result, const SaliencyResult* saliency,
+                                 const QString& path) {
     DlaFigure figure;
     figure.setResult(&result);
+    figure.setSaliency(saliency);
     FigureOptions options;
     options.font_px = 14;
     figure.setOptions(options);
@@ -88,8 +92,8 @@ DlaView::DlaView(QWidget* parent) : QWidget(parent) {
 
 DlaView::~DlaView() = default;
 
-/// The token in focus, the target and the distractor with their ids, Export, and the lines
-/// that say what is wrong (red) or what to know (knocked-out heads).
+/// The token in focus, the target and the distractor with their ids, Export, and the line that
+/// says what is wrong (red).
 QWidget* DlaView::createControls() {
     controls_ = new QWidget(this);
     auto* v = new QVBoxLayout(controls_);
@@ -155,12 +159,7 @@ QWidget* DlaView::createControls() {
     message_->setWordWrap(true);
     message_->setStyleSheet(QStringLiteral("color: #b2182b;"));
     message_->hide();
-    note_ = new QLabel(controls_);
-    note_->setObjectName(QStringLiteral("dlaNote"));
-    note_->setWordWrap(true);
-    note_->hide();
     v->addWidget(message_);
-    v->addWidget(note_);
     return controls_;
 }
 
@@ -182,6 +181,17 @@ void DlaView::connectControls() {
     connect(export_, &QPushButton::clicked, this, &DlaView::exportDialog);
     connect(canvas_, &FigureCanvas::mouseMoved, this, &DlaView::hoverAt);
     connect(canvas_, &FigureCanvas::mouseLeft, this, [this] { hoverAt(QPointF(-1, -1)); });
+    // A head's cell knocks it out or restores it, as the Model mosaic's do.
+    canvas_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(canvas_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QPoint at = figure_->cellAt(pos);
+        if (at.x() >= 0) emit headMenuRequested(at.y(), at.x(), canvas_->mapToGlobal(pos));
+    });
+    connect(canvas_, &FigureCanvas::clicked, this, [this](const QPointF& pos) {
+        const QPoint at = figure_->cellAt(pos);
+        if (at.x() >= 0 && (QGuiApplication::keyboardModifiers() & Qt::ControlModifier))
+            emit knockOutToggled(at.y(), at.x());
+    });
     connect(method_, &QComboBox::currentIndexChanged, this, &DlaView::saliencyChosen);
     connect(steps_, &QComboBox::currentIndexChanged, this, &DlaView::saliencyChosen);
     connect(cancel_, &QPushButton::clicked, this, [this] { job_.cancel(); });
@@ -291,11 +301,6 @@ void DlaView::showAvailability() {
     controls_->setVisible(usable);
     canvas_->setVisible(usable);
     sal_canvas_->setVisible(usable && saliency_.has_value());
-    const bool knocked = usable && snapshot_ && !snapshot_->model->knocked_out.empty();
-    note_->setText(knocked ? tr("The heads knocked out in the window are not knocked out here: "
-                                "this is the intact model's attribution.")
-                           : QString());
-    note_->setVisible(knocked);
 }
 
 void DlaView::fillPositions() {
@@ -314,6 +319,7 @@ void DlaView::check() {
     }
     DlaRequest r;
     r.position = position_->currentIndex();
+    r.knocked_out = snapshot_->model->knocked_out;
     QStringList problems;
     const auto resolve = [&](QLineEdit* box, QLabel* id_label) -> std::optional<std::int64_t> {
         const std::optional<std::int64_t> found = vocabulary_token(*model_, box->text());
@@ -390,7 +396,8 @@ void DlaView::showResult(DlaResult result) {
                                 .arg(result_->attribution.what.target));
     export_->setEnabled(true);
     relayout();
-    canvas_->setToolTip(figure_->describe(hover_.y(), hover_.x()));  // the new numbers
+    // The new numbers where the mouse is (a knock-out from the cell's menu changes them).
+    if (hover_.y() >= 0) showHoverText();
     emit attributed();
     if (method_->currentIndex() != SaliencyOff) runSaliency();
 }
@@ -415,12 +422,17 @@ void DlaView::runSaliency() {
     const models::LogitTarget what = result_->attribution.what;
     const std::int64_t steps =
         method_->currentIndex() == IntegratedGradients ? steps_->currentData().toInt() : 0;
+    // The backward pass takes no knock-outs: the strip says it is the intact model's.
+    const bool intact = !result_->knocked_out.empty();
     saliency_running_ = true;
     progress_->setRange(0, 0);  // busy until the first pass reports
     job_.start(
-        [model, config, text, what, steps](const JobControl& control) {
+        [model, config, text, what, steps, intact](const JobControl& control) {
             const models::EncodedText e = encode_model_text(*model, config);
-            return compute_saliency(*model, e, text, what, steps, worker_threads(), control);
+            SaliencyResult r =
+                compute_saliency(*model, e, text, what, steps, worker_threads(), control);
+            r.intact_model = intact;
+            return r;
         },
         {.finished = [this](SaliencyResult r) { showSaliency(std::move(r)); },
          .failed =
@@ -503,10 +515,18 @@ void DlaView::hoverAt(const QPointF& pos) {
     if (at == hover_) return;
     hover_ = at;
     figure_->setHover(at.y(), at.x());
-    const QString text = figure_->describe(at.y(), at.x());
+    showHoverText();
+    canvas_->update();
+}
+
+void DlaView::showHoverText() {
+    const QString text = figure_->describe(hover_.y(), hover_.x());
     canvas_->setToolTip(text);
     emit hovered(QString(text).replace(QLatin1Char('\n'), QStringLiteral(" · ")));
-    canvas_->update();
+}
+
+const SaliencyResult* DlaView::shownSaliency() const {
+    return saliency_ && sal_canvas_->isVisibleTo(this) ? &*saliency_ : nullptr;
 }
 
 QPoint DlaView::cellCentre(int layer, int column) const {
@@ -522,7 +542,8 @@ bool DlaView::exportTo(const QString& path) {
         if (QFileInfo(path).suffix().toLower() == QLatin1String("csv"))
             write_atomically(path, dla_csv(*result_));
         else
-            write_atomically(path, encode_figure(render_dla_figure(*result_, path)));
+            write_atomically(path,
+                             encode_figure(render_dla_figure(*result_, shownSaliency(), path)));
         return true;
     } catch (const std::exception& e) {
         emit failed(tr("Cannot export the attribution"), error_text(e));
@@ -537,7 +558,7 @@ void DlaView::copyFigure() {
         return;
     }
     QApplication::clipboard()->setImage(
-        render_dla_figure(*result_, QStringLiteral("who-writes.png")).image);
+        render_dla_figure(*result_, shownSaliency(), QStringLiteral("who-writes.png")).image);
 }
 
 void DlaView::exportDialog() {

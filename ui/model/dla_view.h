@@ -3,10 +3,13 @@
 // the target token (default: the model's top prediction there) and an optional distractor (a
 // logit difference); the attribution runs in a BackgroundJob whenever they or the text change
 // while the tab is shown, and DlaFigure draws it at the tab's size; hovering a head lists its
-// share by source token.  A model without a causal head, or a post-norm one, is explained.
+// share by source token.  Heads knocked out in the window are knocked out of the attribution
+// (crossed out in the map, whose cells knock heads out and restore them as the Model mosaic's
+// do).  A model without a causal head, or a post-norm one, is explained.
 // Above the map, on request, a saliency strip (SaliencyFigure): each input token's share of the
 // same prediction by gradient × input or integrated gradients, computed in the same job after
-// the attribution (a new request or Cancel drops it).
+// the attribution (a new request or Cancel drops it); always of the intact model, as it says.
+// The exports draw the strip with the map while the tab shows it.
 #pragma once
 
 #include <QWidget>
@@ -53,8 +56,8 @@ class DlaView : public QWidget {
     /// The centre of a cell in canvas(), for the mouse; a null point when there is none.
     QPoint cellCentre(int layer, int column) const;
 
-    /// Writes the figure (.png, .svg, .pdf) or the numbers (.csv) to `path`; false and
-    /// failed() on an error (nothing written).
+    /// Writes the figure (.png, .svg, .pdf; with the saliency strip while it is shown) or the
+    /// numbers (.csv) to `path`; false and failed() on an error (nothing written).
     bool exportTo(const QString& path);
     /// Asks for a file and exportTo() it.
     void exportDialog();
@@ -89,6 +92,10 @@ class DlaView : public QWidget {
     void attributed();
     /// A saliency arrived and is drawn.
     void saliencyReady();
+    /// Right-click on a head's cell: its knock-out menu (KnockOutMenu) at `global`.
+    void headMenuRequested(int layer, int head, const QPoint& global);
+    /// Ctrl-click (⌘-click) on a head's cell: knock it out by zeros, or restore it.
+    void knockOutToggled(int layer, int head);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -117,6 +124,10 @@ class DlaView : public QWidget {
     void showSaliencyState();
     void hoverSaliency(const QPointF& pos);
     void hoverAt(const QPointF& pos);
+    /// The tool tip and hovered() of the cell under the mouse.
+    void showHoverText();
+    /// The strip the exports draw with the map: the one shown, else null.
+    const SaliencyResult* shownSaliency() const;
     void relayout();
     void retranslate();
     /// The placeholder's sentence, or the controls and the figure.
@@ -141,7 +152,7 @@ class DlaView : public QWidget {
     QLabel *position_label_, *target_label_, *distractor_label_;
     TokenFocusCombo* position_;
     QLineEdit *target_, *distractor_;
-    QLabel *target_id_, *distractor_id_, *message_, *note_;
+    QLabel *target_id_, *distractor_id_, *message_;
     QPushButton* export_;
     QTimer* typing_;
     FigureCanvas* canvas_;

@@ -158,10 +158,16 @@ QString SaliencyFigure::titleText() const {
 }
 
 QString SaliencyFigure::captionText() const {
-    if (!result_ || compact_) return {};
+    if (!result_) return {};
+    const QString intact =
+        result_->intact_model
+            ? SaliencyText::tr("Of the intact model: gradients are taken with no head knocked out.")
+            : QString();
+    if (compact_) return intact;
     QString text = result_->text;
     if (text.size() > kCaptionChars) text = text.left(kCaptionChars - 1) + QStringLiteral("…");
-    return SaliencyText::tr("%1 · “%2”").arg(result_->model, text);
+    const QString caption = SaliencyText::tr("%1 · “%2”").arg(result_->model, text);
+    return intact.isEmpty() ? caption : caption + QStringLiteral(" · ") + intact;
 }
 
 QString SaliencyFigure::notesText() const {
@@ -178,8 +184,9 @@ void SaliencyFigure::layout(QSize size) {
     size_ = size;
     boxes_.clear();
     labelled_.clear();
-    heading_ = scale_ = sum_ = notes_ = QRectF();
+    heading_ = caption_ = scale_ = sum_ = notes_ = QRectF();
     notes_text_.clear();
+    caption_text_.clear();
     QStringList texts{titleText(), captionText(), notesText()};
     if (result_) {
         for (const QString& t : result_->pieces)
@@ -196,6 +203,12 @@ void SaliencyFigure::layout(QSize size) {
         const double h = line_height(bold_, titleText());
         heading_ = QRectF(kPad, y, size.width() - 2 * kPad, h);
         y = heading_.bottom() + 6;
+        if (const QString caption = captionText(); !caption.isEmpty()) {
+            caption_text_ = paint::wrap_text(caption, small_, heading_.width());
+            caption_ = QRectF(kPad, heading_.bottom() + 2, heading_.width(),
+                              text_height(small_, caption_text_));
+            y = caption_.bottom() + 6;
+        }
     } else {
         const QFont title_font = figure_font(fpx + 5, {titleText()}, true);
         const QString title =
@@ -304,6 +317,11 @@ void SaliencyFigure::paint(QPainter* p, bool vector) const {
         p->setPen(text);
         p->drawText(heading_, Qt::AlignLeft | Qt::AlignVCenter,
                     paint::elide(titleText(), QFontMetricsF(bold_), heading_.width()));
+        if (!caption_text_.isEmpty()) {
+            p->setFont(small_);
+            p->setPen(muted);
+            p->drawText(caption_, Qt::AlignLeft | Qt::AlignTop, caption_text_);
+        }
     } else {
         title_.paint(p, options_);
     }

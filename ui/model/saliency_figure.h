@@ -35,6 +35,9 @@ struct SaliencyResult {
     models::LogitTarget what;     ///< the prediction in focus (position from 0)
     QString target, distractor;   ///< vocabulary strings; distractor empty: none
     bool rotary = false;          ///< rotary positions: the baseline is the all-zero input
+    /// Drawn beside an attribution with heads knocked out: the backward pass runs the intact
+    /// model, so this strip is the intact model's, and its caption says so.
+    bool intact_model = false;
     /// The engine's result without its gradient tensors (the figure never needs them).
     models::Saliency saliency;
 
@@ -70,8 +73,8 @@ class SaliencyFigure : public PaintedFigure {
   public:
     void setResult(const SaliencyResult* result) { result_ = result; }
     void setOptions(const FigureOptions& options) { options_ = options; }
-    /// In the tab: a one-line heading instead of the title and caption, and no notes (the
-    /// tab says them in its own widgets).
+    /// In the tab: a one-line heading instead of the title, the caption (if any) small under
+    /// it, and no notes (the tab says them in its own widgets).
     void setCompact(bool compact) { compact_ = compact; }
     /// The token framed (from 0; -1: none), e.g. the one under the mouse.
     void setHover(int token) { hover_ = token; }
@@ -102,6 +105,8 @@ class SaliencyFigure : public PaintedFigure {
     paint::TitleBlock title_;
     QFont font_, small_, bold_;
     QRectF heading_;             ///< compact: the one-line heading
+    QRectF caption_;             ///< compact: the caption under it
+    QString caption_text_;       ///< wrapped to caption_'s width
     std::vector<QRectF> boxes_;  ///< one per token
     /// The strongest tokens and where their values are drawn, under their boxes.
     std::vector<std::pair<int, QRectF>> labelled_;

@@ -24,12 +24,19 @@ Definitions (the engine implements the same):
   u . b (the norm's bias; 0 for RMSNorm), so the parts plus the constant are the logit.
 * By source token.  Head h's output at position p is sum_j a_pj v_j W_O^h, so source j's share
   is a_pj * s * g . (W_O^h v_j), with v_j the values of the key/value head h // (H / KV).
+* With heads knocked out (hf_reference.ablation): the same DLA of the same target on the
+  knocked-out model's pass, its streams and its logit.  Knocked out here: the last layer's head
+  of the largest |share| by zeros (its share and sources exactly 0), the first layer's by its
+  mean over the positions (its output at every position is (1/L) sum_i sum_j a_ij v_j W_O^h, so
+  source j's share is mean_i a_ij * s * g . (W_O^h v_j)).
 
 The script checks its own output before writing: the components add up to the forward's stream,
 the parts plus the constant equal hf_reference.lm_logits' logit, the split by source sums to
 each head's share and sum_j a_pj v_j is the forward's context; and that the mistakes the tests
 must catch move the numbers by more than 1e-3 (an uncentred LayerNorm direction, a query head
-reading key/value head h instead of h // group, a left-out attention bias).
+reading key/value head h instead of h // group, a left-out attention bias); with the heads
+knocked out, that the parts add up to the knocked-out model's own logit, which differs from the
+intact one's by more than 1e-3, and that the mean-knocked head's sources add up to its share.
 
 Writes, per case, into its reference folder (attribution_index.json lists them):
   attribution.json             positions, layers, component names, the DLA scalars
@@ -37,6 +44,9 @@ Writes, per case, into its reference folder (attribution_index.json lists them):
   attribution_parts_mid.npy    float32 [P, C_mid, hidden]
   attribution_parts_last.npy   float32 [P, C_last, hidden]
   attribution_by_source.npy    float32 [2, layers, heads, L]: for the target, and the difference
+  attribution_knockout.json    the heads knocked out (layer, head from 0; mode), the DLA scalars
+                               of the target on the knocked-out model
+  attribution_knockout_by_source.npy  float32 [layers, heads, L]: its split by source
 """
 import json
 import os
@@ -184,8 +194,10 @@ def direction(f, u, centred=True):
     return g - g.mean() if (not rms and centred) else g
 
 
-def dla(f, model, streams, terms, attentions, values, p, target, distractor):
-    """The DLA scalars and by_source [layers, H, L] of logit(target) [- logit(distractor)]."""
+def dla(f, model, streams, terms, attentions, values, p, target, distractor, knocked=None):
+    """The DLA scalars and by_source [layers, H, L] of logit(target) [- logit(distractor)];
+    `knocked` {(layer, head): "zero" | "mean"}: the heads the pass knocked out."""
+    knocked = knocked or {}
     U = model.head["decoder.weight"]
     u = U[target] - (U[distractor] if distractor is not None else 0.0)
     w, b, rms = f.final_norm()
@@ -207,7 +219,11 @@ def dla(f, model, streams, terms, attentions, values, p, target, distractor):
         wo = f.w_o(l)
         for h in range(f.H):
             through = values[l][h // group] @ wo[:, h * f.d:(h + 1) * f.d].T  # [L, hidden]
-            by_source[l, h] = attentions[l][h, p] * s * (through @ g)
+            how = knocked.get((l, h))
+            if how == "zero":
+                continue  # it writes nothing: every source 0
+            weights = attentions[l][h].mean(0) if how == "mean" else attentions[l][h, p]
+            by_source[l, h] = weights * s * (through @ g)
             share = out["heads"][l][h]
             check(abs(float(by_source[l, h].sum()) - share) <= SELF_TOL * max(1.0, abs(share)),
                   f"by_source of L{l + 1}H{h + 1} does not sum to its share")
@@ -262,6 +278,7 @@ def run_case(name, folder, ids, out_dir):
 
     sens = mistakes(f, model, streams, terms, attentions, values, p, target, dla_target,
                     src_target)
+    knocked, dla_knocked, src_knocked = knocked_out(f, model, ids, p, target, dla_target)
 
     os.makedirs(out_dir, exist_ok=True)
     doc = {"positions": positions, "layers": [mid, f.n],
@@ -275,9 +292,58 @@ def run_case(name, folder, ids, out_dir):
     np.save(os.path.join(out_dir, "attribution_parts_last.npy"), parts_last.numpy().astype(np.float32))
     np.save(os.path.join(out_dir, "attribution_by_source.npy"),
             torch.stack([src_target, src_diff]).numpy().astype(np.float32))
+    doc = {"knocked_out": [{"layer": l, "head": h, "mode": m} for (l, h), m in knocked.items()],
+           "dla": dla_knocked}
+    with open(os.path.join(out_dir, "attribution_knockout.json"), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(doc, indent=1) + "\n")
+    np.save(os.path.join(out_dir, "attribution_knockout_by_source.npy"),
+            src_knocked.numpy().astype(np.float32))
     print(f"{name:20s} L={L:2d} components {len(names_mid)}/{len(names_last)}  "
           f"logit {want_t:.4f}  diff {want_d:.4f}  " +
-          "  ".join(f"{k} {v:.2g}" for k, v in sens.items()))
+          "  ".join(f"{k} {v:.2g}" for k, v in sens.items()) +
+          "  knocked " + ",".join(f"L{l + 1}H{h + 1}:{m}" for (l, h), m in knocked.items()) +
+          f" logit {dla_knocked['total']:.4f}")
+
+
+def knocked_out(f, model, ids, p, target, intact):
+    """The DLA of `target` at p with the last layer's largest head (by |share| in `intact`)
+    knocked out by zeros and the first layer's by its mean: (knocked, scalars, by_source),
+    checked against the knocked-out model's own logit."""
+    last, first = f.n - 1, 0
+    check(last != first, "knocking out needs two layers")
+    largest = lambda l: max(range(f.H), key=lambda h: abs(intact["heads"][l][h]))  # noqa: E731
+    knocked = {(last, largest(last)): "zero", (first, largest(first)): "mean"}
+    contexts = []
+    ablate = ref.ablation([k for k, m in knocked.items() if m == "zero"], "zero")
+    mean = ref.ablation([k for k, m in knocked.items() if m == "mean"], "mean")
+    keep = ref.recorder(contexts)
+    r = model.run(ids, heads=lambda l, ctx: keep(l, mean(l, ablate(l, ctx))))
+    attentions = r["attentions"]
+    streams = [r["hidden_states"][0]] + r["layer_outputs"]
+    group = f.H // f.KV
+    values = []
+    for l in range(f.n):
+        v = f.values(streams[l], l)
+        values.append(v)
+        for h in range(f.H):
+            if (l, h) in knocked:
+                continue
+            again = attentions[l][h] @ v[h // group]
+            check(float((again - contexts[l][h]).abs().max()) <= SELF_TOL,
+                  f"knocked out, layer {l}: values")
+    terms = layer_terms(f, streams, contexts)
+    out, by_source = dla(f, model, streams, terms, attentions, values, p, target, None, knocked)
+    want = float(r["logits"][p][target])
+    check(abs(out["total"] - want) <= SELF_TOL * max(1.0, abs(want)),
+          f"knocked out: parts + constant {out['total']} != the knocked-out logit {want}")
+    check(abs(want - intact["total"]) > MISTAKE, "knocking out does not move the logit")
+    for (l, h), m in knocked.items():
+        if m == "zero":
+            check(out["heads"][l][h] == 0.0, f"zero-knocked L{l + 1}H{h + 1} writes something")
+        else:  # its sources sum to the mean's share, not the intact head's
+            check(abs(out["heads"][l][h] - intact["heads"][l][h]) > MISTAKE,
+                  f"mean-knocked L{l + 1}H{h + 1} writes what it wrote intact")
+    return knocked, out, by_source
 
 
 def mistakes(f, model, streams, terms, attentions, values, p, target, good, good_src):
