@@ -3,7 +3,7 @@
 //   QT_QPA_PLATFORM=offscreen ./ui_bench [--quick] [--models DIR] [--models-only]
 //                                        [--interventions-only] [--no-interventions]
 //                                        [--generation-only] [--keep-checkpoints DIR]
-//                                        [--walk-only]
+//                                        [--walk-only] [--why-only]
 //
 // For each case (tokens x heads, embed_dim) it toggles the causal check box (alternating,
 // so every change needs a new forward pass) and measures until the grid has been replotted
@@ -31,6 +31,18 @@
 //     token from the writer's choice of it until the heatmaps are painted with it (<= 150 ms).
 // --interventions-only runs just these; --no-interventions skips them; --keep-checkpoints DIR
 // writes the checkpoints there once and reuses them (for `attnviz bench --model DIR/...`).
+//
+// The why views (issue 38, bench/ui_bench_why.cpp), after the interventions or alone with
+// --why-only, on the same shaped checkpoints, each with the longest GUI-thread stall while it
+// computes (<= 100 ms):
+//   - click → why-panel: an Alt-click on a cell of the GPT-2-small-shaped model's heatmaps at
+//     128 tokens (layer 12) until the pane is repainted with its attribution (<= 100 ms); the
+//     text's first click records its pass (models::record_stream), reported apart, as is the
+//     first click after a text change made with the pane open (recorded as the maps show it);
+//   - the flow graph at 128 tokens, heads summed and per head: each move of the threshold
+//     slider until the graph is repainted (<= 50 ms);
+//   - who writes: a text change on the Qwen2.5-0.5B-shaped model at 64 tokens, from the
+//     window's pass until the DLA map is repainted (<= 300 ms).
 //
 // The whole model, step by step (issue 35), with the interventions or alone with --walk-only:
 // on a GPT-2-small-shaped model, each move of the whole-model view's temperature or top-p
@@ -96,8 +108,10 @@
 #include "ui/widgets/memory_guard.h"
 #include "ui/widgets/view_tabs.h"
 #include "ui/widgets/zoom_heatmap.h"
+#include "window_bench_support.h"
 
 using namespace attnviz::ui;
+using namespace attnviz::bench;
 namespace models = attnviz::models;
 
 namespace {
@@ -105,68 +119,6 @@ struct Case {
     int tokens, heads, embed_dim, reps;
     double target_ms;  // change -> repaint median target; 0 = none (stall target applies)
 };
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-QString token_list(int n) {
-    static const char* words[] = {"the",   "cat", "sat",  "on",    "mat", "because", "it",   "was",
-                                  "tired", "and", "then", "slept", "all", "day",     "long", "."};
-    QStringList out;
-    for (int i = 0; i < n; ++i)
-        out << QString::fromLatin1(words[i % 16]);
-    return out.join(QLatin1Char('|'));
-}
-
-/// Measures the longest gap between ticks of a 1 ms timer: the GUI thread's longest stall.
-class StallMeter : public QObject {
-  public:
-    StallMeter() {
-        timer_.setInterval(1);
-        timer_.setTimerType(Qt::PreciseTimer);
-        connect(&timer_, &QTimer::timeout, this, [this] {
-            const double now = clock_.nsecsElapsed() / 1e6;
-            if (last_ >= 0) worst_ = std::max(worst_, now - last_);
-            last_ = now;
-        });
-    }
-    void start() {
-        worst_ = 0;
-        last_ = -1;
-        clock_.start();
-        timer_.start();
-    }
-    double stop() {
-        timer_.stop();
-        return worst_;
-    }
-
-  private:
-    QTimer timer_;
-    QElapsedTimer clock_;
-    double last_ = -1, worst_ = 0;
-};
-
-/// Runs the event loop until `done`.  It sleeps between events (a 1 ms timer wakes it to
-/// look): spinning would take a core from the compute threads on a small machine.
-bool wait_until(const std::function<bool()>& done, int timeout_ms) {
-    QElapsedTimer t;
-    t.start();
-    QTimer tick;
-    tick.start(1);
-    while (!done()) {
-        if (t.elapsed() > timeout_ms) return false;
-        QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
-    }
-    return true;
-}
-
-/// A sentence of n words (the model's tokenizer adds its special tokens).
-QString sentence(int n) {
-    return token_list(n).replace(QLatin1Char('|'), QLatin1Char(' '));
-}
 
 bool model_shown(MainWindow& w) {
     const ComputeController* c = w.compute();
@@ -258,57 +210,6 @@ bool bench_models(AppSettings* settings, const QString& dir) {
 bool painted(MainWindow& w) {
     const ComputeController* c = w.compute();
     return !c->isBusy() && c->latest() && w.grid()->paintedGeneration() == c->requestedGeneration();
-}
-
-/// One measurement as a JSON line: what, the figures, the goal and the verdict.
-void print_json(const QJsonObject& o) {
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-    std::fflush(stdout);
-}
-
-/// `n` words whose text `model` reads as exactly `pieces` pieces (words added or removed
-/// until it does); empty when it never does.
-QString text_of_pieces(const models::OpenedModel& model, int pieces) {
-    const auto count = [&](const QString& text) {
-        return int(models::encode_text(model, text.toStdString()).input.ids.size());
-    };
-    int words = pieces;
-    for (int attempt = 0; attempt < 8; ++attempt) {
-        const int got = count(sentence(words));
-        if (got == pieces) return sentence(words);
-        words = std::max(1, words + (pieces - got) * words / std::max(got, 1));
-    }
-    // A tokenizer of characters: a longer text cut a character at a time.
-    QString text = sentence(pieces);
-    while (text.size() > 1 && count(text) > pieces)
-        text.chop(1);
-    return count(text) == pieces && !text.endsWith(QLatin1Char(' ')) ? text : QString();
-}
-
-/// Opens `folder` in `w` on `tab` with a text of `pieces` pieces; false when it fails.
-bool open_shaped(MainWindow& w, const QString& folder, ViewTabs::Tab tab, int pieces) {
-    w.setConfirmOnClose(false);
-    w.resize(1600, 1000);
-    w.show();
-    w.views()->setCurrentTab(tab);
-    w.openModel(folder);
-    const auto loaded = [&] {
-        const SnapshotPtr s = w.compute()->latest();
-        return !w.modelSource()->isLoading() && !w.compute()->isBusy() && s && s->model;
-    };
-    if (!wait_until(loaded, 600000)) return false;
-    const ModelPtr model = find_model(w.compute()->latest()->model->folder);
-    if (!model) return false;
-    const QString text = text_of_pieces(*model, pieces);
-    if (text.isEmpty()) return false;
-    const auto before = w.compute()->requestedGeneration();
-    w.document()->setTextA(text);
-    return wait_until(
-        [&] {
-            return w.compute()->requestedGeneration() > before && loaded() &&
-                   w.compute()->latest()->model->text_pieces == pieces;
-        },
-        600000);
 }
 
 /// Knocking out heads of a Qwen2.5-0.5B-shaped model at 64 tokens, on the Model tab and on the
@@ -590,9 +491,12 @@ bool bench_walk_sliders(AppSettings* settings, const QString& folder) {
     return med <= kGoalMs;
 }
 
+/// Which of the cases on the shaped checkpoints run: all of them, or one group alone.
+enum class Shaped { All, GenerationOnly, WhyOnly };
+
 /// Writes the shaped checkpoints into a temporary folder (or into `keep`, once, when given)
-/// and runs both intervention benches.
-bool bench_interventions(AppSettings* settings, const QString& keep, bool generation_only) {
+/// and runs the intervention benches and the why views' (`only`: one group of them).
+bool bench_interventions(AppSettings* settings, const QString& keep, Shaped only) {
     QTemporaryDir temporary;
     if (keep.isEmpty() && !temporary.isValid()) return false;
     const QDir dir(keep.isEmpty() ? temporary.path() : keep);
@@ -612,13 +516,15 @@ bool bench_interventions(AppSettings* settings, const QString& keep, bool genera
         }
     }
     std::fprintf(stderr, "shaped checkpoints ready in %.1f s\n", t.elapsed() / 1e3);
+    if (only == Shaped::WhyOnly) return bench_why(settings, gpt2, qwen);
     const QString shipped = QStringLiteral(ATTNVIZ_SOURCE_DIR "/resources/models/attn-only-2l");
-    return (generation_only ||
+    return (only == Shaped::GenerationOnly ||
             (bench_knockout(settings, qwen) && bench_patching(settings, gpt2))) &&
            bench_walk_sliders(settings, gpt2) &&
            bench_generation(settings, shipped, QStringLiteral("attn-only-2l (shipped)")) &&
            bench_generation(settings, gpt2, QStringLiteral("gpt2-small-shaped")) &&
-           bench_generation(settings, qwen, QStringLiteral("qwen2.5-0.5b-shaped"));
+           bench_generation(settings, qwen, QStringLiteral("qwen2.5-0.5b-shaped")) &&
+           (only == Shaped::GenerationOnly || bench_why(settings, gpt2, qwen));
 }
 /// An attention-like causal map of L tokens: a sink on the first token, a previous-token
 /// diagonal, stripes every 512 keys, rows summing to 1.
@@ -827,6 +733,10 @@ int main(int argc, char** argv) {
     if (const qsizetype at = args.indexOf(QStringLiteral("--big-maps"));
         at > 0 && at + 1 < args.size())
         return bench_big_maps(&settings, args[at + 1]) ? 0 : 1;
+    const qsizetype keep_at = args.indexOf(QStringLiteral("--keep-checkpoints"));
+    const QString keep = keep_at > 0 && keep_at + 1 < args.size() ? args[keep_at + 1] : QString();
+    if (args.contains(QStringLiteral("--why-only")))
+        return bench_interventions(&settings, keep, Shaped::WhyOnly) ? 0 : 1;
     if (!args.contains(QStringLiteral("--interventions-only")) &&
         !args.contains(QStringLiteral("--generation-only")) &&
         !args.contains(QStringLiteral("--models-only")))
@@ -918,9 +828,10 @@ int main(int argc, char** argv) {
     }
     if (!interventions_only && !bench_models(&settings, models_dir)) return 1;
     if (args.contains(QStringLiteral("--no-interventions"))) return 0;
-    const qsizetype keep_at = args.indexOf(QStringLiteral("--keep-checkpoints"));
-    const QString keep = keep_at > 0 && keep_at + 1 < args.size() ? args[keep_at + 1] : QString();
-    return bench_interventions(&settings, keep, args.contains(QStringLiteral("--generation-only")))
+    return bench_interventions(&settings, keep,
+                               args.contains(QStringLiteral("--generation-only"))
+                                   ? Shaped::GenerationOnly
+                                   : Shaped::All)
                ? 0
                : 1;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/io/attention_arrays.h"
+#include "engine/io/npy.h"
 #include "test_support.h"
 
 using namespace attnviz;
@@ -402,6 +403,107 @@ class TestCliAttentionMaps : public QObject {
         QVERIFY2(r.err.startsWith(QStringLiteral("attnviz ") + args.front() + QStringLiteral(": ")),
                  qPrintable(r.err));
         QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        QVERIFY(!QFile::exists(test::temp_path(QStringLiteral("x.png"))));
+    }
+
+    void exportEffectiveNormWritesAttendsNumbers_data() {
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<int>("head");  // from 1; 0: the heads together (attend's --out-mean)
+        QTest::newRow("head 8 of layer 2 vs layer 1") << "compare:8" << 8;
+        QTest::newRow("the heads together") << "compare" << 0;
+    }
+    void exportEffectiveNormWritesAttendsNumbers() {
+        // The map views' numbers (compare's CSV: A, B and B - A of every cell) with --effective
+        // norm are the norm-based maps attend --effective norm writes, on the shipped model.
+        QFETCH(QString, view);
+        QFETCH(int, head);
+        const QString model = QString::fromStdString(test::golden_dir()) +
+                              QStringLiteral("/../../resources/models/attn-only-2l");
+        const QString text = QStringLiteral("q7Xv2LmR9tBw4ZkP8sYc3Nq7Xv2LmR9tBw4ZkP8sYc3N");
+        const QString dir =
+            QString::fromStdString(test::fresh_dir("effective_" + std::to_string(head)));
+        const test::CliRun attend = test::run_cli(
+            {QStringLiteral("attend"), QStringLiteral("--model"), model, QStringLiteral("--text"),
+             text, QStringLiteral("--effective"), QStringLiteral("norm"),
+             QStringLiteral("--out-weights"), dir + QStringLiteral("/W.npy"),
+             QStringLiteral("--out-mean"), dir + QStringLiteral("/M.npy")});
+        QVERIFY2(attend.status == 0, qPrintable(attend.err));
+        const QString csv = dir + QStringLiteral("/compare.csv");
+        const test::CliRun r = test::run_cli(
+            {QStringLiteral("export"), QStringLiteral("--model"), model, QStringLiteral("--text"),
+             text, QStringLiteral("--layer"), QStringLiteral("2"), QStringLiteral("--b-layer"),
+             QStringLiteral("1"), QStringLiteral("--view"), view, QStringLiteral("--effective"),
+             QStringLiteral("norm"), QStringLiteral("--out"), csv});
+        QVERIFY2(r.status == 0 && r.err.isEmpty(), qPrintable(r.err));
+        const Tensor w = io::read_npy((dir + QStringLiteral("/W.npy")).toStdString());
+        const Tensor m = io::read_npy((dir + QStringLiteral("/M.npy")).toStdString());
+        constexpr int L = 45;  // <|bos|> and the 44 characters
+        QCOMPARE(w.shape, (Shape{2, 8, L, L}));
+        const auto norm = [&](int layer, int i, int j) {
+            return head > 0 ? double(w.data[std::size_t(((layer * 8 + head - 1) * L + i) * L + j)])
+                            : double(m.data[std::size_t((layer * L + i) * L + j)]);
+        };
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + L * L);
+        double largest = 0.0;
+        for (const QString& line : lines.mid(1)) {
+            const QStringList c = line.split(QLatin1Char(','));
+            const int i = c[0].toInt() - 1, j = c[1].toInt() - 1;
+            const double a = norm(1, i, j), b = norm(0, i, j);
+            QVERIFY2(std::abs(c[6].toDouble() - a) <= 1e-6 && std::abs(c[7].toDouble() - b) <= 1e-6,
+                     qPrintable(QStringLiteral("cell (%1, %2): %3, but attend wrote %4 and %5")
+                                    .arg(i + 1)
+                                    .arg(j + 1)
+                                    .arg(line)
+                                    .arg(a)
+                                    .arg(b)));
+            largest = std::max(largest, a);
+        }
+        QVERIFY(largest > 1.0);  // norms, not weights (each at most 1)
+    }
+
+    void effectiveIsRefusedWhereNoMapIsDrawn_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString model = QString::fromStdString(test::golden_dir()) +
+                              QStringLiteral("/../../resources/models/attn-only-2l");
+        const QString out = test::temp_path(QStringLiteral("x.png"));
+        for (const char* view : {"dla", "flow", "circuits", "why", "saliency", "patch", "lens",
+                                 "predictions", "steps", "atlas"})
+            QTest::newRow(view) << QStringList{QStringLiteral("export"),
+                                               QStringLiteral("--model"),
+                                               model,
+                                               QStringLiteral("--text"),
+                                               QStringLiteral("abcabc"),
+                                               QStringLiteral("--view"),
+                                               QLatin1String(view),
+                                               QStringLiteral("--effective"),
+                                               QStringLiteral("norm"),
+                                               QStringLiteral("--out"),
+                                               out}
+                                << QStringLiteral("--effective needs a view of attention maps");
+        QTest::newRow("maps from a file") << QStringList{QStringLiteral("export"),
+                                                         QStringLiteral("--attentions"),
+                                                         maps_file("maps_f32.npy"),
+                                                         QStringLiteral("--effective"),
+                                                         QStringLiteral("norm"),
+                                                         QStringLiteral("--out"),
+                                                         out}
+                                          << QStringLiteral(
+                                                 "--effective norm needs the model's "
+                                                 "values");
+    }
+    void effectiveIsRefusedWhereNoMapIsDrawn() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const test::CliRun r = test::run_cli(args);
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.startsWith(QStringLiteral("attnviz export: ")) && r.err.contains(message),
+                 qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
         QVERIFY(!QFile::exists(test::temp_path(QStringLiteral("x.png"))));
     }

@@ -218,6 +218,67 @@ class TestQkAttribution : public QObject {
         QVERIFY2(a.pair(0, 4) > 0.3 * a.score, qPrintable(QString::number(a.pair(0, 4))));
     }
 
+    /// A record of a text's pass (record_stream) gives every cell the very numbers of a pass of
+    /// its own, in the first layer, the head's and the last, and holds what
+    /// stream_record_bytes says; a position past it and a record of another model are refused.
+    void aRecordedPassGivesTheSameNumbers() {
+        for (const Reference& r : references()) {
+            const auto model = models::load_model(r.model_dir);
+            const models::StreamRecord record = models::record_stream(*model, r.input);
+            const auto L = static_cast<Index>(r.input.ids.size());
+            QCOMPARE(record.tokens(), L);
+            std::size_t bytes = 0;
+            for (const auto* part : {&record.residuals, &record.contexts})
+                for (const Tensor& t : *part)
+                    bytes += t.numel() * sizeof(float);
+            QCOMPARE(bytes, models::stream_record_bytes(model->config(), L));
+            const Index N = model->config().num_layers;
+            for (const Index layer : {Index{0}, r.head.layer, N - 1})
+                for (const Index key : {Index{0}, r.key, r.query}) {
+                    const models::HeadRef head{layer, r.head.head};
+                    const models::QkAttribution want =
+                        models::attribute_qk(*model, r.input, head, r.query, key);
+                    const models::QkAttribution got =
+                        models::attribute_qk(*model, record, head, r.query, key);
+                    const std::string at = r.name + " layer " + std::to_string(layer + 1) +
+                                           " key " + std::to_string(key + 1);
+                    QVERIFY2(got.score == want.score, at.c_str());
+                    QVERIFY2(got.pairs.size() == want.pairs.size(), at.c_str());
+                    for (std::size_t n = 0; n < want.pairs.size(); ++n)
+                        QVERIFY2(got.pairs[n] == want.pairs[n],
+                                 (at + " pair " + std::to_string(n) + ": " +
+                                  std::to_string(got.pairs[n]) + " against " +
+                                  std::to_string(want.pairs[n]))
+                                     .c_str());
+                }
+        }
+        const Reference r = references().back();
+        const auto model = models::load_model(r.model_dir);
+        const models::StreamRecord record = models::record_stream(*model, r.input);
+        const auto refused = [&](const models::Model& m, Index query, const char* phrase) {
+            try {
+                models::attribute_qk(m, record, {0, 0}, query, 0);
+            } catch (const std::invalid_argument& e) {
+                return std::string(e.what()).find(phrase) != std::string::npos;
+            }
+            return false;
+        };
+        QVERIFY(refused(*model, record.tokens(), "query position"));
+        // A golden model of another width or depth: the record is not of it.
+        bool other_refused = false;
+        for (const Reference& o : references()) {
+            const auto another = models::load_model(o.model_dir);
+            const models::ModelConfig& c = another->config();
+            if (c.hidden_size == model->config().hidden_size &&
+                c.num_layers == model->config().num_layers)
+                continue;
+            QVERIFY2(refused(*another, 1, "the record holds"), o.name.c_str());
+            other_refused = true;
+            break;
+        }
+        QVERIFY(other_refused);
+    }
+
     void refusesBadRequests() {
         const Reference r = references().back();
         const auto model = models::load_model(r.model_dir);

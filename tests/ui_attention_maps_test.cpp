@@ -16,7 +16,9 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTest>
+#include <QToolBar>
 #include <QToolButton>
+#include <QUndoStack>
 
 #include <array>
 #include <cmath>
@@ -24,15 +26,26 @@
 #include "engine/budget/memory_budget.h"
 #include "engine/io/attention_arrays.h"
 #include "engine/io/npy.h"
+#include "engine/models/effective_attention.h"
+#include "engine/models/model_folder.h"
+#include "engine/text/embedding.h"
 #include "test_support.h"
 #include "ui/classroom/compare_figure.h"
 #include "ui/classroom/compare_view.h"
+#include "ui/classroom/lines_figure.h"
+#include "ui/classroom/lines_view.h"
+#include "ui/classroom/statistics_view.h"
 #include "ui/classroom/steps_model.h"
+#include "ui/compute/full_map_source.h"
 #include "ui/compute/model_snapshot.h"
+#include "ui/compute/snapshot_statistics.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/model/atlas_view.h"
 #include "ui/model/model_source.h"
+#include "ui/model/model_view.h"
+#include "ui/render/heatmap_figure.h"
+#include "ui/widgets/document_history.h"
 #include "ui/widgets/input_panel.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/view_tabs.h"
@@ -57,6 +70,19 @@ budget::MemoryBudget plenty() {
     budget::MemoryBudget b;
     b.bytes = std::uint64_t(1) << 30;
     return b;
+}
+
+QString shipped_model() {
+    return QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/../../resources/models/attn-only-2l");
+}
+
+/// Where `got` (`count` floats) first differs from `want` by more than 1e-6: the index and
+/// both values, or empty.
+QString first_mismatch(const float* got, const float* want, std::size_t count) {
+    for (std::size_t k = 0; k < count; ++k)
+        if (!(std::abs(double(got[k]) - double(want[k])) <= 1e-6))
+            return QStringLiteral("cell %1: %2, the engine %3").arg(k).arg(got[k]).arg(want[k]);
+    return {};
 }
 
 /// The largest |a - b| over two lists of tensors of the same shapes, -1 when shapes differ.
@@ -98,6 +124,12 @@ class AttentionMapsTest : public test::WindowFixture {
              QStringLiteral("--out-tokens"), dir + QStringLiteral("/tokens.json")});
         if (run.status != 0) qWarning("%s", qPrintable(run.err));
         return run.status == 0 ? dir + QStringLiteral("/A.npy") : QString();
+    }
+
+    /// The tool bar's button of `action` ("attentionNormAction", "attentionWeightsAction").
+    QToolButton* toolButton(const char* action) {
+        return qobject_cast<QToolButton*>(
+            find<QToolBar>("mainToolBar")->widgetForAction(find<QAction>(action)));
     }
 
   private slots:
@@ -470,6 +502,193 @@ class AttentionMapsTest : public test::WindowFixture {
         SETTLE(*w_);
         QVERIFY(!w_->document()->compare().changes.maps);
         QVERIFY(!action->isEnabled());
+    }
+
+    void effectiveSwitchShowsTheEnginesNormBasedMaps() {
+        // Issue 38: the tool bar's weights | norm-based switch on the shipped model.  The maps
+        // the Heatmaps tab and the Model tab show become the engine's ‖α f_h(x)‖ (the mean:
+        // ‖Σ_h α f_h(x)‖), the captions say so, Undo and the shortcut switch back and forth.
+        QVERIFY(openModel(shipped_model()));
+        QAction* norm = find<QAction>("attentionNormAction");
+        QAction* weights = find<QAction>("attentionWeightsAction");
+        QVERIFY(weights->isChecked() && !norm->isChecked() && norm->isEnabled());
+        const HeatmapFigure* figure = w_->grid()->figure();
+        const QString weights_title = figure->titleText();
+        QCOMPARE(weights_title, QStringLiteral("Attention weights per head"));
+        QToolButton* button = toolButton("attentionNormAction");
+        QVERIFY(button && button->isVisible());
+        QTest::mouseClick(button, Qt::LeftButton);
+        SETTLE(*w_);
+        QVERIFY(norm->isChecked() && !weights->isChecked());
+        QCOMPARE(w_->document()->attentionShown(), AttentionShown::NormBased);
+        const SnapshotPtr s = snap();
+        QVERIFY(s->norm_based && s->model && s->model->norm_based);
+
+        // The engine on the same text: every layer's norm-based maps.
+        const models::OpenedModel m = models::open_model_folder(shipped_model().toStdString());
+        const models::EncodedText e = models::encode_text(m, s->config.text_a.toStdString());
+        models::CollectingSink engine;
+        models::EffectiveAttentionSink effective(*m.model, engine, models::AttentionScope{});
+        m.model->forward(e.input, models::EffectiveAttentionSink::pass_options({}), effective);
+        QCOMPARE(int(engine.results.size()), 2);
+        const auto L = std::size_t(s->model->tokens);
+        QCOMPARE(L, e.input.ids.size());
+        for (std::size_t l = 0; l < 2; ++l) {
+            const AttentionResult& r = engine.results[l];
+            QString bad = first_mismatch(s->model->weights[l].ptr(), r.weights.ptr(), 8 * L * L);
+            QVERIFY2(bad.isEmpty(), qPrintable(bad));
+            bad = first_mismatch(s->model->means[l].ptr(), r.mean_weights.ptr(), L * L);
+            QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        }
+        // What the Heatmaps tab draws is layer 1's: norms, not shares of 1.
+        QString bad = first_mismatch(s->weights.ptr(), engine.results[0].weights.ptr(), 8 * L * L);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        QVERIFY(s->item_range(0).second > 1.0f);
+        QCOMPARE(figure->titleText(), QStringLiteral("Norm-based attention per head"));
+        QVERIFY(figure->captionText().contains(QStringLiteral("norm-based ‖α·f(x)‖\nhow much")));
+        QCOMPARE(figure->scaleLabel(), QStringLiteral("norm-based ‖α·f(x)‖"));
+        const QString together = figure->panelTitle(figure->panelCount() - 1);
+        QVERIFY2(together.startsWith(QStringLiteral("8 head")) &&
+                     together.endsWith(QStringLiteral("together")),
+                 qPrintable(together));  // the mean's panel: ‖Σ_h α f_h(x)‖
+        QVERIFY(w_->views()->modelView()->captionText().contains(QStringLiteral("norm-based")));
+
+        // Undo puts the weights back; Ctrl+Shift+N the norm-based maps.
+        w_->history()->stack()->undo();
+        SETTLE(*w_);
+        QVERIFY(!snap()->norm_based && weights->isChecked() && !norm->isChecked());
+        QCOMPARE(figure->titleText(), weights_title);
+        QVERIFY(std::abs(snap()->item_range(0).second) <= 1.0f);
+        QTest::keyClick(w_.get(), Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+        SETTLE(*w_);
+        QVERIFY(snap()->norm_based && norm->isChecked());
+        // A head the budget did not keep: its full map recomputed norm-based, as the engine's.
+        w_->document()->setModelScope(-1, 0);
+        SETTLE(*w_);
+        QCOMPARE(snap()->model->heads_kept, 0);
+        const FullMapSourcePtr source = full_map_source(*snap());
+        QVERIFY(source->normBased());
+        const HeadMap head = source->map(1, 7, PassControl{});
+        bad =
+            first_mismatch(head.weights.ptr(), engine.results[1].weights.ptr() + 7 * L * L, L * L);
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        w_->document()->setModelScope(-1, -1);
+        SETTLE(*w_);
+
+        // A click on the state shown keeps it; Ctrl+Shift+W is the weights.
+        QTest::mouseClick(toolButton("attentionNormAction"), Qt::LeftButton);
+        SETTLE(*w_);
+        QVERIFY(snap()->norm_based && norm->isChecked() && !weights->isChecked());
+        QTest::keyClick(w_.get(), Qt::Key_W, Qt::ControlModifier | Qt::ShiftModifier);
+        SETTLE(*w_);
+        QVERIFY(!snap()->norm_based && weights->isChecked() && !norm->isChecked());
+
+        // Maps read from a file are weights: the switch is off, and says why.
+        QVERIFY(openMaps(maps_file("maps_f32.npy"), maps_file("tokens.json")));
+        w_->document()->setAttentionShown(AttentionShown::NormBased);
+        SETTLE(*w_);
+        QVERIFY(!snap()->norm_based && !norm->isEnabled() && weights->isChecked());
+        QVERIFY2(norm->toolTip().contains(QStringLiteral("read from a file")),
+                 qPrintable(norm->toolTip()));
+    }
+
+    void effectiveSwitchOnTheDemoLayer() {
+        // The demo layer's maps against effective_attention on the same layer and inputs, and
+        // the Lines tab's caption.
+        QTest::mouseClick(toolButton("attentionNormAction"), Qt::LeftButton);
+        SETTLE(*w_);
+        const SnapshotPtr s = snap();
+        QVERIFY(s->norm_based && !s->model);
+        const ComputeConfig& c = s->config;
+        text::EmbeddingOptions emb;
+        emb.embed_dim = c.embed_dim;
+        emb.positional_encoding = c.positional_encoding;  // the window's embeddings: seed 0
+        Tensor x = text::embed_tokens(demo_tokens(c).a, emb);
+        x.shape.insert(x.shape.begin(), 1);
+        MultiHeadAttentionOptions options;
+        options.embed_dim = c.embed_dim;
+        options.num_heads = c.num_heads;
+        options.bias = c.bias;
+        options.scoring = c.scoring;
+        MultiHeadAttention mha(options);
+        mha.reset_parameters(std::uint64_t(c.weight_seed));
+        AttentionForwardOptions fwd;
+        fwd.weights_heads = -1;
+        const AttentionResult r = mha.forward(x, x, x, fwd);
+        const models::EffectiveAttention want = models::effective_attention(mha, x, r, fwd);
+        QCOMPARE(s->weights.shape, want.heads.shape);
+        QString bad = first_mismatch(s->weights.ptr(), want.heads.ptr(), want.heads.numel());
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        bad = first_mismatch(s->mean_weights.ptr(), want.layer.ptr(), want.layer.numel());
+        QVERIFY2(bad.isEmpty(), qPrintable(bad));
+        QVERIFY(first_mismatch(s->weights.ptr(), r.weights.ptr(), r.weights.numel()) != QString());
+        // The Statistics tab measures each row of a head's ‖α f(x)‖ as shares of its total.
+        const std::vector<models::HeadMeasures> measured = snapshot_head_measures(*s, 0);
+        const auto L = std::size_t(s->target_len);
+        models::MapLayout layout;
+        layout.keys = std::int64_t(L);
+        std::vector<float> shares(L * L);
+        for (int h = 0; h < s->heads; ++h) {
+            const float* map = want.heads.ptr() + std::size_t(h) * L * L;
+            for (std::size_t i = 0; i < L; ++i) {
+                double total = 0.0;
+                for (std::size_t j = 0; j < L; ++j)
+                    total += map[i * L + j];
+                for (std::size_t j = 0; j < L; ++j)
+                    shares[i * L + j] = float(map[i * L + j] / total);
+            }
+            const models::HeadMeasures m =
+                models::measure_head(shares.data(), std::int64_t(L), layout, nullptr);
+            QVERIFY(std::abs(measured[std::size_t(h)].max_weight - m.max_weight) <= 1e-6);
+            QVERIFY(std::abs(measured[std::size_t(h)].entropy - m.entropy) <= 1e-6);
+            QVERIFY(m.max_weight <= 1.0);
+        }
+        // File ▸ Export Weights… writes these maps, and says what they are.
+        const QString json = test::temp_path(QStringLiteral("norm_weights.json"));
+        QVERIFY(test::export_weights(*w_, json));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(root[QStringLiteral("config")].toObject()[QStringLiteral("attention")].toString(),
+                 QStringLiteral("norm"));
+        const double cell =
+            root[QStringLiteral("items")][0][QStringLiteral("weights")][1][2][3].toDouble();
+        QVERIFY(std::abs(cell - double(want.heads.data[(1 * L + 2) * L + 3])) <= 1e-6);
+        w_->views()->setCurrentTab(ViewTabs::StatisticsTab);
+        SETTLE(*w_);
+        QVERIFY(find<QLabel>("statisticsIntro")->text().contains(QStringLiteral("Norm-based")));
+        w_->views()->setCurrentTab(ViewTabs::LinesTab);
+        SETTLE(*w_);
+        QVERIFY(w_->views()->lines()->figure()->titleText().contains(QStringLiteral("‖α·f(x)‖")));
+    }
+
+    void effectiveSwitchRoundTripsWithTheSession() {
+        // Saved and read back; a session written before the switch reads as the weights, and
+        // a word that is neither is refused with the key's name.
+        w_->document()->setAttentionShown(AttentionShown::NormBased);
+        const QString path = test::temp_path(QStringLiteral("norm.attnviz"));
+        QString error;
+        QVERIFY2(save_session(path, *w_->document(), {}, &error), qPrintable(error));
+        AttentionDocument read;
+        QVERIFY2(load_session(path, &read, nullptr, &error), qPrintable(error));
+        QCOMPARE(read.attentionShown(), AttentionShown::NormBased);
+        // The window opening it shows norm-based maps, and its switch says so.
+        w_->document()->setAttentionShown(AttentionShown::Weights);
+        SETTLE(*w_);
+        QVERIFY(w_->openSession(path));
+        SETTLE(*w_);
+        QVERIFY(snap()->norm_based && find<QAction>("attentionNormAction")->isChecked());
+        QJsonObject json = read.toJson();
+        QJsonObject source = json.value(QStringLiteral("source")).toObject();
+        QCOMPARE(source.value(QStringLiteral("attention")).toString(), QStringLiteral("norm"));
+        source.remove(QStringLiteral("attention"));
+        json[QStringLiteral("source")] = source;
+        QVERIFY2(read.fromJson(json, &error), qPrintable(error));
+        QCOMPARE(read.attentionShown(), AttentionShown::Weights);
+        source[QStringLiteral("attention")] = QStringLiteral("normal");
+        json[QStringLiteral("source")] = source;
+        QVERIFY(!read.fromJson(json, &error));
+        QVERIFY2(error.contains(QStringLiteral("'attention'")), qPrintable(error));
     }
 
     void sessionsKeepTheMapsBesideThem() {

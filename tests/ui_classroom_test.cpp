@@ -3,16 +3,20 @@
 // head lines (one line per query, key and head above the threshold), the head statistics on
 // maps whose answers are known by construction, presentation mode, every built-in example,
 // and `attnviz export --view steps|lines`.
+#include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
+#include <QContextMenuEvent>
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
 #include <QImageReader>
 #include <QLabel>
+#include <QMenu>
 #include <QMenuBar>
 #include <QProcess>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -42,6 +46,7 @@
 #include "ui/widgets/controls_panel.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/input_panel.h"
+#include "ui/widgets/knock_out_menu.h"
 #include "ui/widgets/main_window.h"
 #include "ui/widgets/view_tabs.h"
 #include "window_support.h"
@@ -621,6 +626,32 @@ class ClassroomTest : public test::WindowFixture {
                  qPrintable(QString::number(r.attribution.total)));
         QVERIFY2(std::abs(r.head(1, 7) - 5.71) < 0.005, qPrintable(QString::number(r.head(1, 7))));
         QCOMPARE(r.topHead(), QPoint(7, 1));
+        // As the explanation says: right-click L2H8's cell, Knock Out (Zero).  Its share is
+        // then an exact 0, crossed out, and the logit of the same "8" falls to 3.04.
+        QSignalSpy done(dla, &DlaView::attributed);
+        const QPoint cell = dla->cellCentre(1, 7);
+        QContextMenuEvent menu_event(QContextMenuEvent::Mouse, cell,
+                                     dla->canvas()->mapToGlobal(cell));
+        QApplication::sendEvent(dla->canvas(), &menu_event);
+        QMenu* menu = w_->knockOutMenu()->lastMenu();
+        QVERIFY(menu);
+        QAction* zero = menu->findChild<QAction*>(QStringLiteral("knockOutZeroAction"));
+        QVERIFY(zero);
+        zero->trigger();
+        menu->close();
+        QVERIFY(w_->document()->isKnockedOut(1, 7));
+        QVERIFY(done.wait(60000));
+        const DlaResult& k = *dla->result();
+        QVERIFY(k.knockedOut(1, 7) == KnockOut::Zero);
+        QCOMPARE(k.target, QStringLiteral("8"));
+        QCOMPARE(k.head(1, 7), 0.0);
+        QVERIFY2(std::abs(k.attribution.total - 3.04) < 0.005,
+                 qPrintable(QString::number(k.attribution.total)));
+        QVERIFY(dla->figure().describe(1, 7).contains(QStringLiteral("knocked out (zero)")));
+        w_->document()->restoreAllHeads();
+        QVERIFY(done.wait(60000));
+        QVERIFY2(std::abs(dla->result()->attribution.total - 9.03) < 0.005,
+                 qPrintable(QString::number(dla->result()->attribution.total)));
     }
     void flowExampleRoutesThroughTheCopy() {
         QCOMPARE(w_->views()->currentTab(), ViewTabs::FlowTab);

@@ -1,8 +1,9 @@
 // The Flow tab (issue 38): information-flow routes in the window against the engine's
 // models::information_flow and models::flow_graph on the shipped attn-only-2l, the threshold
 // slider redrawing from the kept importances without a pass, a click on a token's dot focusing
-// it, an edge's hover text and click, the refusal of a post-norm BERT, the figure's text in
-// English and Chinese, the exports, and `attnviz export --view flow` against `attnviz flow`.
+// it, an edge's hover text and click (its head's full map opens at its query), the refusal of a
+// post-norm BERT, the figure's text in English and Chinese, the exports, and `attnviz export
+// --view flow` against `attnviz flow`.
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
@@ -31,7 +32,9 @@
 #include "ui/model/flow_figure.h"
 #include "ui/model/flow_view.h"
 #include "ui/render/figure_export.h"
+#include "ui/widgets/full_map_window.h"
 #include "ui/widgets/view_tabs.h"
+#include "ui/widgets/zoom_heatmap.h"
 #include "window_support.h"
 
 using namespace attnviz;
@@ -126,6 +129,15 @@ class FlowTest : public test::WindowFixture {
     std::unique_ptr<FlowView> computedView() {
         return test::shown_model_view<FlowView>(QSize(1200, 700), pass_, model_,
                                                 &FlowView::computed);
+    }
+
+    /// The window on attn-only-2l over the example's text.
+    void openOnTheExample() {
+        openWindow();
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(openModel(attn_only()));
+        w_->document()->setTextA(kText);
+        SETTLE(*w_);
     }
 
   private slots:
@@ -413,12 +425,57 @@ class FlowTest : public test::WindowFixture {
         QVERIFY(!QFile::exists(none));
     }
 
-    void theTabInTheWindowFollowsTheText() {
-        openWindow();
+    /// A head's line opens that head's full map at the line's query: zoomed in around it (the
+    /// map is larger than what the window shows of it), the query's row marked, the key the line
+    /// comes from in view.
+    void anEdgeOpensItsHeadsMapAtItsQuery() {
+        openOnTheExample();
         if (QTest::currentTestFailed()) return;
-        QVERIFY(openModel(attn_only()));
-        w_->document()->setTextA(kText);
-        SETTLE(*w_);
+        FlowView* v = w_->views()->flowView();
+        QSignalSpy done(v, &FlowView::computed);
+        w_->views()->setCurrentTab(ViewTabs::FlowTab);
+        QVERIFY(done.wait(60000));
+        QTest::mouseClick(v->perHeadBox(), Qt::LeftButton);
+        QVERIFY(done.wait(60000));
+        QApplication::processEvents();
+        const int L = int(snap()->model->encoding.size());
+        const int h = find_edge(*v->graph(), 17, L - 1, FlowEdge::Via::Head, 7);
+        QVERIFY(h >= 0);
+        QTest::mouseClick(v->canvas(), Qt::LeftButton, {}, v->figure().edgePoint(h).toPoint());
+        QTRY_COMPARE(w_->fullMapWindows().size(), 1);
+        FullMapWindow* window = w_->fullMapWindows().front();
+        QCOMPARE(window->layer(), 1);
+        QCOMPARE(window->head(), 7);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isLoading() && window->pyramid(), 60000);
+        const ZoomHeatmap* map = window->heatmap();
+        QCOMPARE(window->rowOfPiece(L - 1), L - 1);  // one piece a token
+        QCOMPARE(map->markedRow(), L - 1);
+        const QRectF shown = map->figure().region();
+        QVERIFY2(shown.height() < L - 1,
+                 qPrintable(QStringLiteral("%1 rows in view of %2").arg(shown.height()).arg(L)));
+        QVERIFY2(shown.top() <= L - 1 && shown.bottom() >= L && shown.left() <= 17 &&
+                     shown.right() >= 18,
+                 qPrintable(QStringLiteral("rows %1–%2, keys %3–%4")
+                                .arg(shown.top())
+                                .arg(shown.bottom())
+                                .arg(shown.left())
+                                .arg(shown.right())));
+        QTest::qWait(50);
+        // ATTNVIZ_SHOTS=DIR keeps it to look at; the test's own folder goes at its end.
+        {
+            const QString shots = qEnvironmentVariable("ATTNVIZ_SHOTS");
+            const QString name = QStringLiteral("flow-full-map.png");
+            QVERIFY(window->grab().save(shots.isEmpty() ? test::temp_path(name)
+                                                        : shots + QLatin1Char('/') + name));
+        }
+        // The tab stays: the map is a window of its own.
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::FlowTab);
+        window->close();
+    }
+
+    void theTabInTheWindowFollowsTheText() {
+        openOnTheExample();
+        if (QTest::currentTestFailed()) return;
         FlowView* v = w_->views()->flowView();
         QVERIFY(v);
         QSignalSpy done(v, &FlowView::computed);

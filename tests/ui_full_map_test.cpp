@@ -2,7 +2,8 @@
 // pyramid level whose cells are no smaller than a pixel and the region in view, zooms about the
 // cursor, pans by dragging and by the keys, and says "query → key: weight"; the full-map window
 // opens from a head's context menu in the Model tab and the Atlas and shows the head's values,
-// bit for bit, for a model's pass and for maps read from a file.
+// bit for bit, for a model's pass and for maps read from a file; Alt-click on a cell explains it
+// in the "Why?" pane beside the map.
 #include <QApplication>
 #include <QComboBox>
 #include <QContextMenuEvent>
@@ -11,12 +12,16 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <cmath>
+
 #include "engine/io/attention_arrays.h"
 #include "test_support.h"
+#include "ui/compute/full_map_source.h"
 #include "ui/document/attention_document.h"
 #include "ui/document/shipped_models.h"
 #include "ui/model/atlas_view.h"
 #include "ui/model/model_view.h"
+#include "ui/model/why_panel.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/full_map_window.h"
@@ -283,6 +288,63 @@ class FullMapTest : public test::WindowFixture {
         QVERIFY2(window->errorText().contains(QStringLiteral("restore them first")),
                  qPrintable(window->errorText()));
         QVERIFY(!window->pyramid());
+        window->close();
+    }
+
+    /// Alt-click on a cell of a model's full map explains it in the pane beside the map, as on
+    /// the heatmaps (the guide's induction cell: L2H8 from the last “P” to the “8” after the
+    /// first, score 30.74); a plain drag still pans.  A map of a source of its own says why not.
+    void altClickingACellExplainsItBesideTheMap() {
+        if (shipped_model(QStringLiteral("attn-only-2l")).isEmpty())
+            QSKIP("the shipped models are not built");
+        QVERIFY(openModel(shipped_model(QStringLiteral("attn-only-2l"))));
+        w_->document()->setTextA(QStringLiteral("q7Xv2LmR9tBw4ZkP8sYc3NdH6gJf1Qq7Xv2LmR9tBw4ZkP"));
+        SETTLE(*w_);
+        FullMapWindow* window = w_->openFullMap(1, 7);
+        QVERIFY(window);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isLoading() && window->pyramid(), 60000);
+        QVERIFY(window->statusLabel()->text().contains(QStringLiteral("Alt-click")));
+        ZoomHeatmap* view = window->heatmap();
+        view->grab();
+        WhyPanel* pane = window->whyPanel();
+        QVERIFY(!pane->isVisible());
+        const QRectF region = view->figure().region();
+        QSignalSpy explained(pane, &WhyPanel::explained);
+        QTest::mouseClick(view, Qt::LeftButton, Qt::AltModifier,
+                          cell_centre(view->figure(), 46, 17).toPoint());
+        QVERIFY(pane->isVisible());
+        QVERIFY2(explained.wait(60000), qPrintable(pane->messageLabel()->text()));
+        const models::QkAttribution& a = pane->result()->attribution;
+        QCOMPARE(a.head.layer, 1);
+        QCOMPARE(a.head.head, 7);
+        QCOMPARE(a.query, 46);
+        QCOMPARE(a.key, 17);
+        QVERIFY2(std::abs(a.score - 30.74) < 0.01, qPrintable(QString::number(a.score)));
+        // The weight the caption gives is the map's, which is the pass's.
+        QCOMPARE(float(pane->result()->weight), snap()->model->value(1, 7, 46, 17));
+        QCOMPARE(window->pyramid()->level(0).at(46, 17), snap()->model->value(1, 7, 46, 17));
+        QVERIFY(view->figure().region().height() >= region.height() - 1e-9);  // no pan
+        QTest::qWait(50);
+        // ATTNVIZ_SHOTS=DIR keeps it to look at; the test's own folder goes at its end.
+        {
+            const QString shots = qEnvironmentVariable("ATTNVIZ_SHOTS");
+            const QString name = QStringLiteral("full-map-why.png");
+            QVERIFY(window->grab().save(shots.isEmpty() ? test::temp_path(name)
+                                                        : shots + QLatin1Char('/') + name));
+        }
+
+        window->close();
+
+        // The Positions tab's maps are of a pass of their own: Alt-click says so, no pane.
+        window = w_->openFullMap(full_map_source(*snap()), 1, 7);
+        QVERIFY(window);
+        QTRY_VERIFY_WITH_TIMEOUT(!window->isLoading() && window->pyramid(), 60000);
+        window->heatmap()->grab();
+        QTest::mouseClick(window->heatmap(), Qt::LeftButton, Qt::AltModifier,
+                          cell_centre(window->heatmap()->figure(), 46, 17).toPoint());
+        QVERIFY(!window->whyPanel()->isVisible());
+        QVERIFY2(window->statusLabel()->text().contains(QStringLiteral("own text")),
+                 qPrintable(window->statusLabel()->text()));
         window->close();
     }
 

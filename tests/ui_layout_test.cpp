@@ -7,7 +7,9 @@
 #include <QFile>
 #include <QFontInfo>
 #include <QGuiApplication>
+#include <QMenuBar>
 #include <QScreen>
+#include <QStatusBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTest>
@@ -50,6 +52,62 @@ class LayoutTest : public test::WindowFixture {
     }
 
   private slots:
+    void zzDiagnose_data() { everyExampleFitsInBothLanguages_data(); }
+    void zzDiagnose() {
+        QFETCH(QString, language);
+        QFETCH(QString, example);
+        QFETCH(QSize, size);
+        QFETCH(bool, present);
+        QVERIFY(install_translations(language));
+        openWindow({test::temp_path(QStringLiteral("layout.ini")), size, {}});
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(w_->loadExample(example));
+        SETTLE(*w_);
+        if (present) w_->setPresentation(true); else w_->resize(size);
+        QTest::qWait(1);
+        SETTLE(*w_);
+        QApplication::processEvents();
+        auto show = [](const char* what, const QWidget* x) {
+            qInfo("%-28s min %4d hint %4dx%-4d size %4dx%-4d %s", what, x->minimumWidth(),
+                  x->minimumSizeHint().width(), x->minimumSizeHint().height(), x->width(), x->height(),
+                  x->metaObject()->className());
+        };
+        show("window", w_.get());
+        qInfo("frame %d,%d %dx%d", w_->frameGeometry().x(), w_->frameGeometry().y(), w_->frameGeometry().width(), w_->frameGeometry().height());
+        show("central", w_->centralWidget());
+        auto* sp = qobject_cast<QSplitter*>(w_->centralWidget());
+        for (int i = 0; i < sp->count(); ++i) show("  split child", sp->widget(i));
+        QWidget* right = sp->widget(1);
+        for (QObject* o : right->children()) if (auto* x = qobject_cast<QWidget*>(o)) show("    right child", x);
+        show("menubar", w_->menuBar());
+        show("statusbar", w_->statusBar());
+        QTabWidget* t = w_->views()->tabs();
+        for (QWidget* x : t->findChildren<QWidget*>()) x->updateGeometry();
+        for (QLayout* l : t->findChildren<QLayout*>()) l->invalidate();
+        t->updateGeometry();
+        QApplication::processEvents();
+        QApplication::processEvents();
+        show("window after", w_.get());
+        show("tabs", t);
+        for (int i = 0; i < t->count(); ++i) show(qPrintable("   page " + t->tabText(i)), t->widget(i));
+        show("tabbar", t->tabBar());
+        std::function<void(const QWidget*, int)> dump = [&](const QWidget* x, int depth) {
+            if (depth > 3) return;
+            for (QObject* o : x->children()) {
+                auto* c = qobject_cast<QWidget*>(o);
+                if (!c || c->isWindow() || c->isHidden()) continue;
+                qInfo("%*s%s %s min %d hint %d sizehint %d pol %d text '%s'", depth * 2, "", c->metaObject()->className(),
+                      qPrintable(c->objectName()), c->minimumWidth(), c->minimumSizeHint().width(),
+                      c->sizeHint().width(), int(c->sizePolicy().horizontalPolicy()),
+                      qPrintable(c->property("text").toString().left(40)));
+                dump(c, depth + 1);
+            }
+        };
+        for (int i = 0; i < t->count(); ++i) {
+            qInfo("== %s", qPrintable(t->tabText(i)));
+            dump(t->widget(i), 1);
+        }
+    }
     void cleanup() {
         closeWindow();
         install_translations(QStringLiteral("en"));

@@ -51,6 +51,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -102,7 +103,10 @@
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/document/shipped_models.h"
+#include "ui/model/atlas_view.h"
 #include "ui/model/circuits_figure.h"
+#include "ui/model/corpus_examples.h"
+#include "ui/model/corpus_source.h"
 #include "ui/model/circuits_view.h"
 #include "ui/model/dla_figure.h"
 #include "ui/model/dla_view.h"
@@ -115,6 +119,7 @@
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/why_figure.h"
+#include "ui/model/qk_view.h"
 #include "ui/model/why_panel.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
@@ -2249,6 +2254,95 @@ class MonkeyTest : public test::WindowFixture {
         }
     }
 
+    /// A small corpus for Open Corpus (the first time it is asked for, written).
+    QString corpusFile() {
+        const QString path = test::temp_path(QStringLiteral("monkey-corpus.txt"));
+        if (!QFile::exists(path)) {
+            QFile f(path);
+            if (f.open(QIODevice::WriteOnly))
+                f.write("The cat sat on the mat.\n\nA rose is a rose is a rose.\n\n"
+                        "q7Xv2LmR9tBw q7Xv2LmR9tBw\n\n死去元知万事空，但悲不见九州同。\n");
+        }
+        return path;
+    }
+
+    /// Heads across a corpus: a corpus opened (a file or the text box's history; now and then
+    /// cancelled), the Atlas's corpus mode, a head's examples and one opened; Queries & Keys:
+    /// another head, the projection, the colouring, Compute, a dot hovered or clicked.
+    bool workCorpus() {
+        if (!shownModel()) return false;
+        CorpusSource* s = w_->corpusSource();
+        AtlasView* atlas = w_->views()->atlasView();
+        QkView* qk = w_->views()->qkView();
+        switch (below(6)) {
+            case 0:
+                if (chance(0.3)) {
+                    find<QAction>("corpusFromHistoryAction")->trigger();
+                    note(QStringLiteral("corpus: from history"));
+                    return true;
+                }
+                s->openCorpus(corpusFile());
+                if (chance(0.3) && usable(s->cancelButton())) {
+                    idle(between(0, 20));
+                    QTest::mouseClick(s->cancelButton(), Qt::LeftButton);
+                    note(QStringLiteral("corpus: open, then Cancel"));
+                } else {
+                    note(QStringLiteral("corpus: open"));
+                }
+                return true;
+            case 1: {
+                if (!onTab(ViewTabs::AtlasTab, "for the corpus")) return false;
+                QRadioButton* mode =
+                    chance(0.7) ? atlas->corpusModeButton() : atlas->textModeButton();
+                if (!usable(mode)) return false;
+                QTest::mouseClick(mode, Qt::LeftButton, {}, QPoint(8, mode->height() / 2));
+                note(QStringLiteral("atlas: %1").arg(mode->objectName()));
+                if (atlas->corpusMode()) clickSomewhere(atlas->grid(), QStringLiteral("atlas"));
+                return true;
+            }
+            case 2: {
+                QTableWidget* t = atlas->examples()->table();
+                if (w_->views()->currentTab() != ViewTabs::AtlasTab || !atlas->corpusMode() ||
+                    !usable(t) || t->rowCount() == 0)
+                    return false;
+                const int row = between(0, t->rowCount() - 1);
+                QTest::mouseDClick(t->viewport(), Qt::LeftButton, {},
+                                   t->visualItemRect(t->item(row, 3)).center());
+                note(QStringLiteral("atlas: open example %1").arg(row));
+                return true;
+            }
+            default:
+                if (!onTab(ViewTabs::QkTab, "for queries & keys")) return false;
+                switch (below(5)) {
+                    case 0:
+                        if (!usable(qk->headCombo())) return false;
+                        workCombo(qk->headCombo());
+                        return true;
+                    case 1: {
+                        QComboBox* c = chance(0.5) ? qk->projectionCombo() : qk->colourCombo();
+                        if (!usable(c)) return false;
+                        workCombo(c);
+                        return true;
+                    }
+                    case 2:
+                        if (!usable(qk->computeButton())) return false;
+                        QTest::mouseClick(qk->computeButton(), Qt::LeftButton);
+                        note(QStringLiteral("queries & keys: Compute"));
+                        return true;
+                    case 3: {
+                        if (!usable(qk->canvas()) || qk->canvas()->width() < 2) return false;
+                        const QPoint at(between(0, qk->canvas()->width() - 1),
+                                        between(0, qk->canvas()->height() - 1));
+                        QTest::mouseMove(qk->canvas(), at);
+                        note(QStringLiteral("queries & keys: hover"));
+                        return true;
+                    }
+                    default:
+                        return clickSomewhere(qk->canvas(), QStringLiteral("queries & keys"));
+                }
+        }
+    }
+
     /// The generation timeline: Continue (greedy or sampled, any count), Stop at once or a
     /// little later, the slider, Play, Keep and Discard.
     bool workGeneration() {
@@ -2343,6 +2437,7 @@ class MonkeyTest : public test::WindowFixture {
             {"flow", 8, [this] { return counted(workFlow()); }},
             {"patch method", 6, [this] { return counted(workPatchMethod()); }},
             {"why pane", 10, [this] { return counted(workWhyPane()); }},
+            {"corpus", 10, [this] { return counted(workCorpus()); }},
             {"generate", 12, [this] { return workGeneration(); }},
             {"steps", 25, [this] { return workSteps(); }},
             {"lines", 15, [this] { return workLines(); }},
@@ -2375,6 +2470,10 @@ class MonkeyTest : public test::WindowFixture {
                      {Qt::Key_5, Qt::ControlModifier, "Ctrl+5 compare"},
                      {Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier,
                       "Ctrl+Shift+C copy figure"},
+                     {Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier,
+                      "Ctrl+Shift+N norm-based maps"},
+                     {Qt::Key_W, Qt::ControlModifier | Qt::ShiftModifier,
+                      "Ctrl+Shift+W attention weights"},
                  };
                  const Shortcut& s = shortcuts[below(std::size(shortcuts))];
                  QWidget* target = QApplication::focusWidget() ? QApplication::focusWidget() : win;
@@ -3118,7 +3217,8 @@ class MonkeyTest : public test::WindowFixture {
         }
         qInfo(
             "monkey: %d actions on the \"Why?\" views (Who Writes, Circuits, Flow, Patching's "
-            "method, the Why pane)",
+            "method, the Why pane) and the corpus's (Open Corpus, the Atlas's corpus mode, "
+            "Queries & Keys)",
             why_actions_);
         {
             std::vector<std::pair<qint64, QString>> costs;

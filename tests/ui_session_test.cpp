@@ -122,6 +122,34 @@ class SessionTest : public QObject {
                  QStringLiteral("attnviz-session"));
     }
 
+    /// The monkey's seed 7: a token list (and a text) that starts with U+FEFF.  A BOM inside
+    /// a string is a character like any other, so it survives a save and a reopen.
+    void aLeadingBomInTheTokensSurvivesTheSession() {
+        const QString bom(QChar(0xFEFF));
+        AttentionDocument a;
+        a.setTokenListA(bom + QStringLiteral(" don't tired don't . ##i"));
+        a.setTokenListB(bom + QStringLiteral("[CLS] | 猫 | [SEP]"));
+        a.setTextA(bom + QStringLiteral("the cat"));
+        const QString file = path("bom.attnviz");
+        QString error;
+        QVERIFY2(save_session(file, a, {}, &error), qPrintable(error));
+        AttentionDocument b;
+        QVERIFY2(load_session(file, &b, nullptr, &error), qPrintable(error));
+        QCOMPARE(b.computeConfig().token_list_a, a.computeConfig().token_list_a);
+        QCOMPARE(b.computeConfig().token_list_b, a.computeConfig().token_list_b);
+        QCOMPARE(b.textA(), a.textA());
+        QVERIFY(b.computeConfig() == a.computeConfig());
+        // A file written before (the mark raw, not escaped), itself starting with a byte order
+        // mark as some editors save it: the file's mark is the encoding's, the string's kept.
+        const QString old = path("bom-raw.attnviz");
+        write(old,
+              QByteArray("\xEF\xBB\xBF{\"format\": \"attnviz-session\", \"version\": 3, "
+                         "\"document\": {\"input\": {\"token_list_a\": \"\xEF\xBB\xBF a b\"}}}"));
+        AttentionDocument c;
+        QVERIFY2(load_session(old, &c, nullptr, &error), qPrintable(error));
+        QCOMPARE(c.computeConfig().token_list_a, bom + QStringLiteral(" a b"));
+    }
+
     void weightsFileIsStoredRelativeToTheSession() {
         AttentionDocument a;
         const QString weights = path("w.safetensors");

@@ -3,10 +3,12 @@
 // example on the shipped attn-only-2l; clicking L1H4's bar focuses layer 1 head 4; with "Follow
 // the mouse" on, hovering issues requests and only the last one's result is shown; a masked key,
 // a demo source and a post-norm BERT are said in the pane; the exports, and `attnviz export
-// --view why`, whose JSON equals `attnviz qk --out-json`'s, and its bad inputs.
+// --view why`, whose JSON equals `attnviz qk --out-json`'s, and its bad inputs; Alt-click on the
+// Model tab's mosaic; the induction example's pane in a window and presenting.
 #include <QApplication>
 #include <QCheckBox>
 #include <QFile>
+#include <QFontInfo>
 #include <QImage>
 #include <QLabel>
 #include <QMouseEvent>
@@ -27,6 +29,7 @@
 #include "ui/document/attention_document.h"
 #include "ui/document/shipped_models.h"
 #include "ui/i18n/language.h"
+#include "ui/model/model_view.h"
 #include "ui/model/why_panel.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -51,12 +54,13 @@ QString golden_model(const char* name) {
     return QStringLiteral(ATTNVIZ_TEST_GOLDEN_DIR "/models/") + QLatin1String(name);
 }
 
-models::QkAttribution engine(const QString& folder, std::int64_t query, std::int64_t key) {
+models::QkAttribution engine(const QString& folder, std::int64_t query, std::int64_t key,
+                             const QString& text = kText, models::HeadRef head = kHead) {
     const ModelPtr m = open_model(folder);
-    const models::EncodedText e = models::encode_text(*m, kText.toStdString());
+    const models::EncodedText e = models::encode_text(*m, text.toStdString());
     models::AttributionOptions o;
     o.num_threads = std::max(1, QThread::idealThreadCount());
-    return models::attribute_qk(*m->model, e.input, kHead, query, key, o);
+    return models::attribute_qk(*m->model, e.input, head, query, key, o);
 }
 
 /// The first pair where `got` and `want` differ by more than `tol`, or empty.
@@ -228,6 +232,145 @@ class WhyTest : public test::WindowFixture {
         install_translations(QStringLiteral("en"));
     }
 
+    /// The example "Why the induction head looks there" with its cell Alt-clicked, as its
+    /// explanation asks, at 1280×800 and in Presentation Mode (the projector's 1280×800), in
+    /// English and Chinese: no text clipped, the pane's bars inside it under a whole title, and
+    /// one head's map as large as ui_layout_test wants it (a quarter of the height presenting,
+    /// a fifth in a window), the pane beside it or not (presenting, it once left 163 px).
+    void theInductionExamplesPaneFitsInBothLanguages() {
+        for (const char* language : {"en", "zh_CN"}) {
+            install_translations(QString::fromLatin1(language));
+            openWindow({QString(), QSize(1280, 800)});
+            if (QTest::currentTestFailed()) break;
+            QVERIFY(w_->loadExample(QStringLiteral("why_induction")));
+            SETTLE(*w_);
+            QSignalSpy explained(pane(), &WhyPanel::explained);
+            const QPoint at = cellPoint(int(kHead.head), int(kQuery), int(kKey));
+            QVERIFY(!at.isNull());
+            QTest::mouseClick(grid()->plot(), Qt::LeftButton, Qt::AltModifier, at);
+            QVERIFY2(explained.wait(60000), qPrintable(pane()->messageLabel()->text()));
+            // English in the window too (its words are the longer); both presenting.
+            for (const bool present : {false, true}) {
+                if (!present && QLatin1String(language) != QLatin1String("en")) continue;
+                if (present) w_->setPresentation(true);  // full screen on the projector
+                QTest::qWait(50);
+                SETTLE(*w_);
+                QApplication::processEvents();
+                checkExamplesPane(
+                    QStringLiteral("why-example-%1-%2.png")
+                        .arg(QLatin1String(language))
+                        .arg(present ? QStringLiteral("presenting") : QStringLiteral("1280x800")),
+                    present);
+                if (QTest::currentTestFailed()) break;
+            }
+            closeWindow();
+            if (QTest::currentTestFailed()) break;
+        }
+        install_translations(QStringLiteral("en"));
+    }
+
+  private:
+    /// theInductionExamplesPaneFitsInBothLanguages()'s checks of the window as it is now,
+    /// saved as `name` (in ATTNVIZ_SHOTS when set).
+    void checkExamplesPane(const QString& name, bool present) {
+        const QString shots = qEnvironmentVariable("ATTNVIZ_SHOTS");
+        QVERIFY(w_->grab().save(shots.isEmpty() ? test::temp_path(name)
+                                                : shots + QLatin1Char('/') + name));
+        const QStringList clipped = test::clipped_texts(w_.get());
+        QVERIFY2(clipped.isEmpty(),
+                 qPrintable(name + QLatin1Char(' ') + clipped.join(QStringLiteral("; "))));
+        const int map_h = grid()->figure()->panelRect(0)->rect().height();
+        QVERIFY2(map_h >= w_->height() / (present ? 4 : 5),
+                 qPrintable(QStringLiteral("%1: the map is %2 px of the window's %3")
+                                .arg(name)
+                                .arg(map_h)
+                                .arg(w_->height())));
+        const WhyFigure& f = pane()->figure();
+        QVERIFY2(!f.titleElided(), qPrintable(name));
+        QVERIFY2(f.barCount() >= WhyFigure::kMinFitted + 1, qPrintable(name));
+        const QRectF canvas(QPointF(0, 0), QSizeF(pane()->canvas()->size()));
+        for (int k = 0; k < f.barCount(); ++k)
+            QVERIFY2(canvas.contains(f.barRect(k)), qPrintable(name + QString::number(k)));
+        // Presenting, the pane's type is two thirds of the maps' (24 pt) and it keeps to three
+        // tenths of the screen: its labels go above their bars.
+        if (present) {
+            QVERIFY(pane()->width() <= 1280 * 3 / 10);
+            QCOMPARE(QFontInfo(pane()->font()).pixelSize(), w_->presentationPixelSize() * 2 / 3);
+            QVERIFY(f.stacked());
+        }
+        QVERIFY2(grid()->width() > pane()->width(), qPrintable(name));
+    }
+
+  private slots:
+    /// The Model tab's mosaic: its 47-token thumbnails are too small to aim at one cell, so
+    /// Alt-click on L2H8's asks about the last token and where it looks most (key 18, the cell
+    /// of the heatmaps' test); the one pane opens beside the mosaic, not the layer's heads, and
+    /// goes back beside the heatmaps with them.  The mean says why not.  On a short text the
+    /// cells are large enough to aim at: the one under the mouse, and the pane follows it.
+    void altClickingTheMosaicExplainsACell() {
+        openInductionExample();
+        if (QTest::currentTestFailed()) return;
+        ModelView* mosaic = w_->views()->modelView();
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        QTRY_VERIFY(!mosaic->cellRect(1, 7).isEmpty());
+        QVERIFY(mosaic->cellRect(1, 7).width() < ModelView::kPickPixels * snap()->model->tokens);
+        QVERIFY(mosaic->captionText().contains(QStringLiteral("Alt-click")));
+        QSignalSpy explained(pane(), &WhyPanel::explained);
+        QTest::mouseClick(mosaic, Qt::LeftButton, Qt::AltModifier, mosaic->cellRect(1, 7).center());
+        QCOMPARE(w_->views()->currentTab(), ViewTabs::ModelTab);
+        QVERIFY(pane()->isVisible());
+        QCOMPARE(pane()->parentWidget()->objectName(), QStringLiteral("modelSplitter"));
+        QVERIFY(explained.wait(60000));
+        QTest::qWait(50);
+        // ATTNVIZ_SHOTS=DIR keeps it to look at; the test's own folder goes at its end.
+        {
+            const QString shots = qEnvironmentVariable("ATTNVIZ_SHOTS");
+            const QString name = QStringLiteral("why-mosaic.png");
+            QVERIFY(w_->grab().save(shots.isEmpty() ? test::temp_path(name)
+                                                    : shots + QLatin1Char('/') + name));
+        }
+        QString problem =
+            differs(pane()->result()->attribution, engine(attn_only(), kQuery, kKey), 1e-6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        w_->views()->setCurrentTab(ViewTabs::GridTab);
+        QVERIFY(pane()->isVisible());
+        QCOMPARE(pane()->parentWidget()->objectName(), QStringLiteral("gridSplitter"));
+        QCOMPARE(pane()->result()->attribution.key, kKey);
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
+        QTest::mouseClick(mosaic, Qt::LeftButton, Qt::AltModifier,
+                          mosaic->cellRect(1, snap()->model->meanColumn()).center());
+        QVERIFY2(pane()->messageLabel()->text().contains(QStringLiteral("not of the mean")),
+                 qPrintable(pane()->messageLabel()->text()));
+
+        // "<bos> a b a b": cells of 30 px and more; query 5 "b" → key 3 "b" under the mouse.
+        const QString text = QStringLiteral("abab");
+        w_->document()->setTextA(text);
+        SETTLE(*w_);
+        const int L = snap()->model->tokens;
+        QCOMPARE(L, 5);
+        const auto point = [&](int head, int row, int col) {
+            const QRect r = mosaic->cellRect(1, head);
+            return QPoint(r.left() + (2 * col + 1) * r.width() / (2 * L),
+                          r.top() + (2 * row + 1) * r.height() / (2 * L));
+        };
+        QVERIFY(mosaic->cellRect(1, 7).width() >= ModelView::kPickPixels * L);
+        const ModelView::MapCell c = mosaic->mapCellAt(point(7, 4, 2));
+        QVERIFY(c.layer == 1 && c.head == 7 && c.row == 4 && c.col == 2);
+        explained.clear();
+        QTest::mouseClick(mosaic, Qt::LeftButton, Qt::AltModifier, point(7, 4, 2));
+        QVERIFY(explained.wait(60000));
+        problem = differs(pane()->result()->attribution, engine(attn_only(), 4, 2, text), 1e-6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        // Following the mouse: L2H5's cell under it.
+        QTest::mouseClick(pane()->followBox(), Qt::LeftButton);
+        explained.clear();
+        QTest::mouseMove(mosaic, point(4, 3, 1));
+        QVERIFY(explained.wait(60000));
+        problem = differs(pane()->result()->attribution,
+                          engine(attn_only(), 3, 1, text, models::HeadRef{1, 4}), 1e-6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
     void followingTheMouseShowsOnlyTheLastRequest() {
         openInductionExample();
         if (QTest::currentTestFailed()) return;
@@ -269,6 +412,45 @@ class WhyTest : public test::WindowFixture {
         QCOMPARE(pane()->result()->attribution.key, keys[std::size(keys) - 1]);
         const QString problem =
             differs(pane()->result()->attribution, engine(attn_only(), kQuery, 34), 1e-6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    /// A text's pass is recorded once (models::record_stream): the first Alt-click records it,
+    /// the cells after it are explained from the record (the engine's numbers within 1e-6),
+    /// and a text changed while the pane is open has its pass recorded before any click.
+    void aTextsPassIsRecordedOnceForAllItsCells() {
+        openInductionExample();
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(!pane()->hasStream());  // closed: nothing is recorded ahead
+        QSignalSpy explained(pane(), &WhyPanel::explained);
+        const int row = shownToken(int(kQuery));
+        QTest::mouseClick(grid()->plot(), Qt::LeftButton, Qt::AltModifier,
+                          cellPoint(int(kHead.head), row, shownToken(int(kKey))));
+        QVERIFY(explained.wait(60000));
+        QVERIFY(pane()->hasStream());
+        explained.clear();
+        QTest::mouseClick(grid()->plot(), Qt::LeftButton, Qt::AltModifier,
+                          cellPoint(int(kHead.head), row, shownToken(30)));
+        QVERIFY(explained.wait(60000));
+        QCOMPARE(pane()->result()->attribution.key, std::int64_t{30});
+        QString problem =
+            differs(pane()->result()->attribution, engine(attn_only(), kQuery, 30), 1e-6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+        // Another text, the pane open: its pass is recorded as soon as the maps show it.
+        const QString text = kText.left(40);
+        w_->document()->setTextA(text);
+        SETTLE(*w_);
+        QVERIFY(pane()->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(pane()->hasStream(), 60000);
+        const int last = snap()->model->tokens - 1;
+        const std::int64_t query = snap()->model->pieceOf(last), key = snap()->model->pieceOf(3);
+        explained.clear();
+        QTest::mouseClick(grid()->plot(), Qt::LeftButton, Qt::AltModifier,
+                          cellPoint(int(kHead.head), last, 3));
+        QVERIFY(explained.wait(60000));
+        QCOMPARE(pane()->result()->attribution.query, query);
+        problem =
+            differs(pane()->result()->attribution, engine(attn_only(), query, key, text), 1e-6);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 

@@ -52,4 +52,10 @@ QkAttribution attribute_qk(const Model& model, const ModelInput& input, HeadRef 
                            std::int64_t query, std::int64_t key,
                            const AttributionOptions& options = {});
 
+/// The same from a record of the text's pass (record_stream): no pass, so every cell of a text
+/// after the first costs the projections alone.
+QkAttribution attribute_qk(const Model& model, const StreamRecord& record, HeadRef head,
+                           std::int64_t query, std::int64_t key,
+                           const AttributionOptions& options = {});
+
 }  // namespace attnviz::models

@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+139"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+147"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</translation>
     </message>
@@ -418,6 +418,11 @@
         <translation>sentence %1</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>norm-based ‖α·f(x)‖</source>
+        <translation>norm-based ‖α·f(x)‖</translation>
+    </message>
+    <message>
         <location line="+10"/>
         <source>A = %1</source>
         <translation>A = %1</translation>
@@ -570,8 +575,8 @@
         <translation>The computation was cancelled.</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+537"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+42"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+542"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+43"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -581,7 +586,7 @@
         <translation>The second sentence has no tokens.</translation>
     </message>
     <message>
-        <location line="-172"/>
+        <location line="-173"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 does not fit this layer (embed_dim %2, %3 heads): %4</translation>
     </message>
@@ -601,17 +606,17 @@
         <translation>Every token is a special token: with special tokens hidden there is nothing to show.</translation>
     </message>
     <message>
-        <location line="+217"/>
+        <location line="+221"/>
         <source>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</source>
         <translation>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+57"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
     <message>
-        <location line="+308"/>
+        <location line="+318"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
@@ -627,14 +632,32 @@
     </message>
 </context>
 <context>
+    <name>Corpus</name>
+    <message>
+        <location filename="../../ui/document/corpus_data.cpp" line="+111"/>
+        <source>the corpus is damaged (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DlaFigure</name>
     <message>
-        <location filename="../../ui/model/dla_figure.cpp" line="+32"/>
+        <location filename="../../ui/model/dla_figure.cpp" line="+34"/>
         <source>“%1”</source>
         <translation>“%1”</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+23"/>
+        <source>layer %1 · head %2 (%3)</source>
+        <translation>layer %1 · head %2 (%3)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <location line="+82"/>
         <source>%1 has no language-model head: there is no logit whose parts could be shown.</source>
         <translation>%1 has no language-model head: there is no logit whose parts could be shown.</translation>
     </message>
@@ -649,7 +672,7 @@
         <translation>%1 is a masked language model: direct logit attribution reads the next-token logit of a causal model.</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+81"/>
         <source>Who writes the answer: direct logit attribution</source>
         <translation>Who writes the answer: direct logit attribution</translation>
     </message>
@@ -664,17 +687,27 @@
         <translation>Who writes the answer: the logit of %1</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
+        <source>%1, the intact model&apos;s top prediction there</source>
+        <translation>%1, the intact model&apos;s top prediction there</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1, the model&apos;s top prediction there</source>
         <translation>%1, the model&apos;s top prediction there</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>%1 · “%2” · at token %3 %4 · target %5</source>
         <translation>%1 · “%2” · at token %3 %4 · target %5</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
+        <source> · knocked out: %1</source>
+        <translation> · knocked out: %1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Embeddings</source>
         <translation>Embeddings</translation>
     </message>
@@ -704,48 +737,58 @@
         <translation>Total</translation>
     </message>
     <message>
+        <location line="+8"/>
+        <source>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The crossed-out heads are knocked out: the parts are those of the model without them, and add up to its logit.</source>
+        <translation>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The crossed-out heads are knocked out: the parts are those of the model without them, and add up to its logit.</translation>
+    </message>
+    <message>
         <location line="+6"/>
         <source>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The parts add up to the model&apos;s own logit.</source>
         <translation>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The parts add up to the model&apos;s own logit.</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+10"/>
+        <source>Layer %1 · head %2 is knocked out by zeros: it writes nothing.</source>
+        <translation>Layer %1 · head %2 is knocked out by zeros: it writes nothing.</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Layer %1 · head %2 by source token: %3</source>
         <translation>Layer %1 · head %2 by source token: %3</translation>
     </message>
     <message>
-        <location line="+54"/>
-        <location line="+21"/>
-        <location line="+191"/>
+        <location line="+76"/>
+        <location line="+24"/>
+        <location line="+212"/>
         <location line="+4"/>
         <source>Layer %1</source>
         <translation>Layer %1</translation>
     </message>
     <message>
-        <location line="-215"/>
-        <location line="+21"/>
+        <location line="-239"/>
+        <location line="+24"/>
         <location line="+4"/>
-        <location line="+178"/>
+        <location line="+199"/>
         <source>Bias</source>
         <translation>Bias</translation>
     </message>
     <message>
-        <location line="-202"/>
-        <location line="+20"/>
+        <location line="-226"/>
+        <location line="+23"/>
         <location line="+5"/>
-        <location line="+177"/>
+        <location line="+198"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location line="-201"/>
-        <location line="+49"/>
-        <location line="+274"/>
+        <location line="-225"/>
+        <location line="+52"/>
+        <location line="+304"/>
         <source>Σ parts = total %1</source>
         <translation>Σ parts = total %1</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-199"/>
         <source>Layer %1 · attention-output bias: %2 of the total %3</source>
         <translation>Layer %1 · attention-output bias: %2 of the total %3</translation>
     </message>
@@ -755,23 +798,28 @@
         <translation>Layer %1 · MLP: %2 of the total %3</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Layer %1 · head %2, knocked out (%3): %4 of the total %5</source>
+        <translation>Layer %1 · head %2, knocked out (%3): %4 of the total %5</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Layer %1 · head %2: %3 of the total %4</source>
         <translation>Layer %1 · head %2: %3 of the total %4</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Its largest source tokens:</source>
         <translation>Its largest source tokens:</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+40"/>
         <location line="+8"/>
         <source>H%1</source>
         <translation>H%1</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+134"/>
         <source>Σ parts %1 ≠ total %2</source>
         <translation>Σ parts %1 ≠ total %2</translation>
     </message>
@@ -882,7 +930,7 @@
 <context>
     <name>Examples</name>
     <message>
-        <location filename="../../ui/classroom/examples.cpp" line="+52"/>
+        <location filename="../../ui/classroom/examples.cpp" line="+59"/>
         <source>What the head count does</source>
         <translation>What the head count does</translation>
     </message>
@@ -1076,14 +1124,14 @@
         <translation>The same model after “Once upon a ti”: the next letter is open, “m” 20%, “n” 18%, “t” 13%, “s” 13%. The temperature divides the logits before the softmax. At 0 the model always takes “m”; at 0.5 “m” and “n” have 58% between them; at 2 the four share only 31% and rare letters get their chance. Top-k draws only among the k likeliest letters, top-p among the likeliest until their probabilities reach p. Press Draw a few times at each setting: each seed draws one letter.</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Why the induction head looks there</source>
         <translation>Why the induction head looks there</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>A random string said once and begun again. Layer 2 head 8 looks from the last “P” (query 47) to key 18, the “8” that followed the first “P” (weight 0.92). Alt-click that cell, the bright one in the last row: the pane that opens splits its score, 30.7, into pairs of what the query and the key read. The largest, a third, is the query&apos;s own character with what the previous-token head L1H4 wrote at the key. That is K-composition: L1H4 tells each key which character came before it, so L2H8 finds the one after the same character; the Circuits tab shows it in the weights.</source>
-        <translation>A random string said once and begun again. Layer 2 head 8 looks from the last “P” (query 47) to key 18, the “8” that followed the first “P” (weight 0.92). Alt-click that cell, the bright one in the last row: the pane that opens splits its score, 30.7, into pairs of what the query and the key read. The largest, a third, is the query's own character with what the previous-token head L1H4 wrote at the key. That is K-composition: L1H4 tells each key which character came before it, so L2H8 finds the one after the same character; the Circuits tab shows it in the weights.</translation>
+        <translation>A random string said once and begun again. Layer 2 head 8 looks from the last “P” (query 47) to key 18, the “8” that followed the first “P” (weight 0.92). Alt-click that cell, the bright one in the last row: the pane that opens splits its score, 30.7, into pairs of what the query and the key read. The largest, a third, is the query&apos;s own character with what the previous-token head L1H4 wrote at the key. That is K-composition: L1H4 tells each key which character came before it, so L2H8 finds the one after the same character; the Circuits tab shows it in the weights.</translation>
     </message>
     <message>
         <location line="+10"/>
@@ -1092,11 +1140,11 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Type another target or a distractor to compare two guesses.</source>
-        <translation>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Type another target or a distractor to compare two guesses.</translation>
+        <source>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Right-click its cell and choose Knock Out (Zero): its share vanishes, and the logit of “8” falls to 3.04. Restore it from the same menu.</source>
+        <translation>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Right-click its cell and choose Knock Out (Zero): its share vanishes, and the logit of “8” falls to 3.04. Restore it from the same menu.</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>How information flows</source>
         <translation>How information flows</translation>
     </message>
@@ -1106,7 +1154,27 @@
         <translation>The same string as a graph: layers are rows, tokens are columns, and a line joins two streams where one carries much of what the other becomes in the next layer. From the last “P”, the strong path runs in layer 2 to the “8” after the first “P”, and in layer 1 from that “8” to the “P” before it: the previous-token head, then the induction head. Move the threshold to see fewer or more edges.</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="+11"/>
+        <source>Heads across a corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The 2-layer model over 390 fortunes it never saw in training, one pass per text: each cell is now a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 is a previous-token head on nearly every text: 0.498 of a query&apos;s weight goes to the character before it (0.495 to 0.501), and 98% of the texts agree. English prose repeats little, so induction scores are low, yet layer 2 head 8 stands out: 0.189 (0.183 to 0.195), nearly twice any other head. Click a head for its top examples; double-click one to open its text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Heads across a corpus, in Chinese</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The bilingual 2-layer model over 254 Tang poems, Song lyrics and other Chinese texts it never saw in training. Each cell is a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 looks at the character before the query: 0.659 of the weight (0.654 to 0.664), and every text agrees. Poems repeat characters, and layer 2&apos;s induction heads show it: head 4 scores 0.394 (0.380 to 0.408), head 5 0.363, head 7 0.319. Queries &amp; Keys shows where head 4&apos;s queries and keys lie.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-58"/>
         <source>Temperature: how a model chooses</source>
         <translation>Temperature: how a model chooses</translation>
     </message>
@@ -1206,7 +1274,7 @@
         <translation>Cannot encode the PNG: %1</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+117"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
         <translation>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</translation>
     </message>
@@ -1380,7 +1448,7 @@
         <translation>--view lens needs --model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+111"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+137"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 needs a model: maps read from a file hold only its result</translation>
     </message>
@@ -1476,6 +1544,7 @@
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../../ui/cli/export_corpus_options.cpp" line="+41"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 needs --model</translation>
     </message>
@@ -1495,7 +1564,17 @@
         <translation>--focus-to needs --view model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="-12"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="-48"/>
+        <source>--effective needs a view of attention maps (grid, mean, head:K, lines, compare, model), not --view %1</source>
+        <translation>--effective needs a view of attention maps (grid, mean, head:K, lines, compare, model), not --view %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>--effective norm needs the model&apos;s values: maps read from a file (--attentions) hold only the weights</source>
+        <translation>--effective norm needs the model&apos;s values: maps read from a file (--attentions) hold only the weights</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits, dla, why, flow or saliency, not &apos;%1&apos;</source>
         <translation>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits, dla, why, flow or saliency, not &apos;%1&apos;</translation>
     </message>
@@ -1536,12 +1615,7 @@
         <translation>cannot tell the format of &apos;%1&apos;: use %2</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_dla_options.cpp" line="+21"/>
-        <source>--ablate does not apply to --view dla</source>
-        <translation>--ablate does not apply to --view dla</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location filename="../../ui/cli/export_dla_options.cpp" line="+27"/>
         <source>--generate does not apply to --view dla</source>
         <translation>--generate does not apply to --view dla</translation>
     </message>
@@ -1562,15 +1636,19 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="+34"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="+35"/>
         <source>--clean, --corrupt and --method need --view patch</source>
         <translation>--clean, --corrupt and --method need --view patch</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="+57"/>
-        <source>--saliency needs --view saliency</source>
-        <translation>--saliency needs --view saliency</translation>
+        <location line="+7"/>
+        <source>--saliency with --view dla draws its strip, or writes it into the .json: its .csv is --view saliency&apos;s</source>
+        <translation>--saliency with --view dla draws its strip, or writes it into the .json: its .csv is --view saliency&apos;s</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--saliency takes the intact model&apos;s gradients: not into one .json with --ablate</source>
+        <translation>--saliency takes the intact model&apos;s gradients: not into one .json with --ablate</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_circuits_options.cpp" line="+19"/>
@@ -1608,7 +1686,7 @@
         <translation>--composition and --rope-offset need --view circuits</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="-66"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="-9"/>
         <source>--ablate does not apply to --view saliency</source>
         <translation>--ablate does not apply to --view saliency</translation>
     </message>
@@ -1631,6 +1709,11 @@
         <location line="+2"/>
         <source>--view saliency reads --text, not --tokens, --text2 or --layer</source>
         <translation>--view saliency reads --text, not --tokens, --text2 or --layer</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>--saliency needs --view saliency or dla</source>
+        <translation>--saliency needs --view saliency or dla</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_flow_options.cpp" line="+24"/>
@@ -1704,6 +1787,7 @@
     </message>
     <message>
         <location line="+7"/>
+        <location filename="../../ui/cli/export_corpus_options.cpp" line="+20"/>
         <source>--head takes one head (L.H, from 1)</source>
         <translation>--head takes one head (L.H, from 1)</translation>
     </message>
@@ -1711,6 +1795,36 @@
         <location line="+54"/>
         <source>--head, --query, --key and --top need --view why</source>
         <translation>--head, --query, --key and --top need --view why</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_corpus_options.cpp" line="-17"/>
+        <source>--view %1 reads --texts, not --text, --tokens, --layer, --attentions, --ablate or --generate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--view qk needs --texts FILE and --head L.H</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--query, --key and --top need --view why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>--projection and --colour-by need --view qk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view atlas --texts writes a table: --out FILE.csv or FILE.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>--texts, --format, --max-tokens, --limit, --projection and --colour-by need --view qk, or --view atlas with --texts</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1847,12 +1961,12 @@
 <context>
     <name>FullMapText</name>
     <message>
-        <location filename="../../ui/compute/full_map_source.cpp" line="+19"/>
+        <location filename="../../ui/compute/full_map_source.cpp" line="+20"/>
         <source>There is no head %1 of layer %2 here.</source>
         <translation>There is no head %1 of layer %2 here.</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+73"/>
         <source>Layer %1, head %2: the memory budget did not keep its map, and it is recomputed without knocked-out heads: restore them first, or raise the memory budget.</source>
         <translation>Layer %1, head %2: the memory budget did not keep its map, and it is recomputed without knocked-out heads: restore them first, or raise the memory budget.</translation>
     </message>
@@ -2013,7 +2127,12 @@
 <context>
     <name>Lines</name>
     <message>
-        <location filename="../../ui/classroom/lines_figure.cpp" line="+61"/>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+60"/>
+        <source>How much each key moves each query&apos;s output: norm-based ‖α·f(x)‖</source>
+        <translation>How much each key moves each query&apos;s output: norm-based ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Where each query token looks in the other sentence</source>
         <translation>Where each query token looks in the other sentence</translation>
     </message>
@@ -2023,7 +2142,7 @@
         <translation>Where each token looks: one line per query, key and head</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+121"/>
         <source>Queries (sentence 1)</source>
         <translation>Queries (sentence 1)</translation>
     </message>
@@ -2055,6 +2174,11 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>opacity = ‖α·f(x)‖ from 0 to its largest, %1 (%2 of %3 lines drawn)</source>
+        <translation>opacity = ‖α·f(x)‖ from 0 to its largest, %1 (%2 of %3 lines drawn)</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>opacity = attention weight (the %1 strongest of %2 lines drawn)</source>
         <translation>opacity = attention weight (the %1 strongest of %2 lines drawn)</translation>
     </message>
@@ -2143,7 +2267,17 @@
         <translation>Rows: layers. Columns: heads, mean, rollout. In each cell, left to right: this token&apos;s attention to every key token, coloured from 0 to the cell&apos;s largest (yellow); grey: masked.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source>Norm-based ‖α·f(x)‖ is shown in the kept maps; the whole text&apos;s squares are of the weights.</source>
+        <translation>Norm-based ‖α·f(x)‖ is shown in the kept maps; the whole text&apos;s squares are of the weights.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Norm-based: each head&apos;s ‖α·f(x)‖, how much each key&apos;s value moves the output; Mean: the heads together; the rollout runs through the weights.</source>
+        <translation>Norm-based: each head&apos;s ‖α·f(x)‖, how much each key&apos;s value moves the output; Mean: the heads together; the rollout runs through the weights.</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Crossed out: a head knocked out of the model&apos;s pass (its output replaced by zeros or by its mean); the layers above it and the predictions change.</source>
         <translation>Crossed out: a head knocked out of the model&apos;s pass (its output replaced by zeros or by its mean); the layers above it and the predictions change.</translation>
     </message>
@@ -2168,7 +2302,12 @@
         <translation>Every layer and head</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
+        <source> · norm-based</source>
+        <translation> · norm-based</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Attention to “%1” (token %2) in every layer and head of %3</source>
         <translation>Attention to “%1” (token %2) in every layer and head of %3</translation>
     </message>
@@ -2178,7 +2317,7 @@
         <translation>Attention from “%1” (token %2) in every layer and head of %3</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Every layer and head of %1</source>
         <translation>Every layer and head of %1</translation>
     </message>
@@ -2999,6 +3138,92 @@
     </message>
 </context>
 <context>
+    <name>QkFigure</name>
+    <message>
+        <location filename="../../ui/model/qk_figure.cpp" line="+50"/>
+        <source>PCA axis %1 (%2% of the variance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Directions, axis %1 (%2% of the variance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Queries and keys of layer %1 · head %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the text box&apos;s history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>PCA of both together, the keys moved and scaled to share the queries&apos; centre and spread (AttentionViz), which leaves every attention weight as it was</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>PCA of their directions: near means a large cosine, whatever the lengths</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%1: %n token(s) of %2 texts, each a query and a key · %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <location line="+137"/>
+        <source>Queries</source>
+        <translation type="unfinished">Queries</translation>
+    </message>
+    <message>
+        <location line="-137"/>
+        <location line="+137"/>
+        <source>Keys</source>
+        <translation type="unfinished">Keys</translation>
+    </message>
+    <message>
+        <location line="-136"/>
+        <location line="+149"/>
+        <source>Token position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <location line="+12"/>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <location line="+12"/>
+        <source>Query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; “%2” · text %3, token %4&lt;br&gt;%5 &lt;b style=&quot;color:%6&quot;&gt;%2&lt;/b&gt; %7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 “%2” · text %3, token %4: %5 [%2] %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Recovery</name>
     <message>
         <location filename="../../ui/document/recovery.cpp" line="+47"/>
@@ -3076,16 +3301,21 @@
     </message>
     <message>
         <location line="+10"/>
+        <source>Of the intact model: gradients are taken with no head knocked out.</source>
+        <translation>Of the intact model: gradients are taken with no head knocked out.</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1 · “%2”</source>
         <translation>%1 · “%2”</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Each box is one input token&apos;s share of the prediction, read from the gradient with respect to its token embedding: red raises it, blue lowers it.</source>
         <translation>Each box is one input token&apos;s share of the prediction, read from the gradient with respect to its token embedding: red raises it, blue lowers it.</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+128"/>
         <source>Token %1 %2: %3 of the total %4</source>
         <translation>Token %1 %2: %3 of the total %4</translation>
     </message>
@@ -3093,13 +3323,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+796"/>
-        <location line="+270"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+813"/>
+        <location line="+272"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
     </message>
     <message>
-        <location line="-263"/>
+        <location line="-265"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>&apos;%1&apos; is not a string</translation>
     </message>
@@ -3126,8 +3356,8 @@
         <translation>&apos;%1&apos; has an unknown value &apos;%2&apos;</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+95"/>
-        <location line="+4"/>
+        <location filename="../../ui/document/session.cpp" line="+114"/>
+        <location line="+5"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
@@ -3142,7 +3372,7 @@
         <translation>&apos;%1&apos; is too large to be an AttnViz session.</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&apos;%1&apos; is not a valid session file: %2</source>
         <translation>&apos;%1&apos; is not a valid session file: %2</translation>
     </message>
@@ -3167,7 +3397,8 @@
         <translation>&apos;%1&apos; was written by a newer AttnViz (session version %2; this version reads up to %3).</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+50"/>
+        <location line="+4"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>&apos;%1&apos;: %2</translation>
     </message>
@@ -3200,7 +3431,12 @@
         <translation> (sentence %1)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
+        <source>The steps compute the weights α; the other views show norm-based ‖α·f(x)‖.</source>
+        <translation>The steps compute the weights α; the other views show norm-based ‖α·f(x)‖.</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>layer %1</source>
         <translation>layer %1</translation>
     </message>
@@ -3621,7 +3857,7 @@
         <translation>L%1H%2</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+87"/>
         <source>biases</source>
         <translation>biases</translation>
     </message>
@@ -3700,6 +3936,11 @@
         <source>%1: %2 (%3) → %4 (%5)</source>
         <translation>%1: %2 (%3) → %4 (%5)</translation>
     </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1: %2 → %3</translation>
+    </message>
 </context>
 <context>
     <name>ZoomMapFigure</name>
@@ -3737,7 +3978,7 @@
 <context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+46"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+67"/>
         <source>previous token</source>
         <translation>previous token</translation>
     </message>
@@ -3832,12 +4073,25 @@
         <translation>Induction score</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+111"/>
+        <source>%1 (%2% of texts agree)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Layer %1 · head %2: %3 %4 (95% interval %5 to %6, %n text(s))%7</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Layer %1 · head %2: %3 %4%5</source>
         <translation>Layer %1 · head %2: %3 %4%5</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+27"/>
         <source>Layer %1 · head %2</source>
         <translation>Layer %1 · head %2</translation>
     </message>
@@ -3862,47 +4116,121 @@
         <translation>Export CSV…</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+1"/>
+        <source>This text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every head measured on the text above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every head measured over the texts of a corpus, each measure with its 95% interval (File ▸ Open Corpus…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+57"/>
+        <source>Corpus (%n text(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>the texts the text box held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Each measure is averaged over %1 (%n text(s), %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Stopped after %1 of %2 texts: the result is partial.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n text(s) longer than the model were cut to its positions.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</source>
         <translation>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-91"/>
         <source>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</source>
         <translation>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+98"/>
         <source>These maps were read from a file: the induction score needs the model itself to run that sequence, so it is left out (–).</source>
         <translation>These maps were read from a file: the induction score needs the model itself to run that sequence, so it is left out (–).</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+18"/>
+        <location line="+36"/>
         <source>Layer</source>
         <translation>Layer</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-36"/>
+        <location line="+36"/>
         <source>Head</source>
         <translation>Head</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-33"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+36"/>
+        <source>Labels (share of texts)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: the mean over the texts ± half its 95% interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>95% interval %1 to %2 over %n text(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+99"/>
         <source>Export the Head Atlas</source>
         <translation>Export the Head Atlas</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV files (*.csv)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Cannot export the head atlas</source>
         <translation>Cannot export the head atlas</translation>
     </message>
@@ -3912,7 +4240,7 @@
         <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-286"/>
         <source>Open a trained model to measure its heads.</source>
         <translation>Open a trained model to measure its heads.</translation>
     </message>
@@ -3920,7 +4248,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-727"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-744"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -3935,12 +4263,12 @@
         <translation>%1 heads do not divide embed_dim %2: each head gets embed_dim / heads dimensions. Choose one of %3.</translation>
     </message>
     <message>
-        <location line="+396"/>
+        <location line="+401"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+362"/>
+        <location line="+374"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -3975,7 +4303,7 @@
         <translation>&apos;generated&apos; continues a model&apos;s text, but the source is the demo layer</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>&apos;masked_keys&apos; is not a list</translation>
     </message>
@@ -4134,7 +4462,12 @@
         <translation>Rows: the queries; columns: the keys. Wheel: zoom · drag: pan.</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source> · norm-based ‖α·f(x)‖</source>
+        <translation> · norm-based ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1, the earlier head (writes)</source>
         <translation>%1, the earlier head (writes)</translation>
     </message>
@@ -4683,9 +5016,184 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::CorpusExamples</name>
+    <message>
+        <location filename="../../ui/model/corpus_examples.cpp" line="+124"/>
+        <source>Weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Query → key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Context (query blue, key orange)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Click a head for its top examples over the corpus.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Layer %1 · head %2 has no example: every weight it gave went to the first token or to the query itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>The %n cell(s) where layer %1 · head %2 puts its largest weight on a key that is neither the first token nor the query itself. Double-click one to open its text with this head in focus.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 (line %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Text %1: the query at %2 “%3” gives the key at %4 “%5” a weight of %6. Double-click to open the text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::CorpusSource</name>
+    <message>
+        <location filename="../../ui/model/corpus_source.cpp" line="+58"/>
+        <location line="+109"/>
+        <location line="+46"/>
+        <source>Cannot measure the corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-114"/>
+        <source>Open &amp;Corpus…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measure every head of the open model over a file of texts (one per line, per paragraph or per JSON Lines record)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Corpus from &amp;History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measure every head of the open model over the texts the text box held in this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation type="unfinished">Cancel</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop after the text under way: the texts measured are kept, marked partial</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Queries and keys…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Measuring the corpus…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+6"/>
+        <source>Open a Corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Texts (*.txt *.jsonl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>“%1” begins like JSON Lines. Read each line as a JSON record, or as plain text?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>JSON Lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One text per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+35"/>
+        <source>The text box has held %n text(s) in this session: a corpus needs at least two. Type a few more, or open a file (File ▸ Open Corpus…).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Cannot compute the queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The session kept only the texts of the examples, and the corpus file “%1” is gone: open it again (File ▸ Open Corpus…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>A corpus is measured on a trained model: choose one in the Source box, or open one (File ▸ Open Model…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Cannot open the text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The corpus was measured on %1: choose that model in the Source box to open its texts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 of %2 texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Corpus measured in part: %1 of %2 texts (stopped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Corpus measured: %1 texts, %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::DlaView</name>
     <message>
-        <location filename="../../ui/model/dla_view.cpp" line="+195"/>
+        <location filename="../../ui/model/dla_view.cpp" line="+205"/>
         <source>Token in focus:</source>
         <translation>Token in focus:</translation>
     </message>
@@ -4790,12 +5298,7 @@
         <translation>Who writes the answer needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</source>
-        <translation>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+33"/>
         <source>not one token</source>
         <translation>not one token</translation>
     </message>
@@ -4816,7 +5319,7 @@
         <translation>%1 · id %2</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+48"/>
         <source>Cannot compute the saliency: %1</source>
         <translation>Cannot compute the saliency: %1</translation>
     </message>
@@ -4826,12 +5329,12 @@
         <translation>Cannot attribute the logit: %1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+47"/>
         <source>There is no attribution yet: there is nothing to export.</source>
         <translation>There is no attribution yet: there is nothing to export.</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Cannot export the attribution</source>
         <translation>Cannot export the attribution</translation>
     </message>
@@ -4859,7 +5362,7 @@
 <context>
     <name>attnviz::ui::DocumentHistory</name>
     <message>
-        <location filename="../../ui/widgets/document_history.cpp" line="+84"/>
+        <location filename="../../ui/widgets/document_history.cpp" line="+86"/>
         <source>Knock Out Heads</source>
         <translation>Knock Out Heads</translation>
     </message>
@@ -5280,7 +5783,7 @@
 <context>
     <name>attnviz::ui::FullMapWindow</name>
     <message>
-        <location filename="../../ui/widgets/full_map_window.cpp" line="+79"/>
+        <location filename="../../ui/widgets/full_map_window.cpp" line="+90"/>
         <source>There is no full map to show for this source.</source>
         <translation>There is no full map to show for this source.</translation>
     </message>
@@ -5290,7 +5793,12 @@
         <translation>Layer %1, head %2: the full map of %3 × %3 tokens needs %4, more than the memory budget of %5 (Attention ▸ Memory Budget…).</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
+        <source>%1 · layer %2 · head %3 · norm-based ‖α·f(x)‖</source>
+        <translation>%1 · layer %2 · head %3 · norm-based ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1 · layer %2 · head %3</source>
         <translation>%1 · layer %2 · head %3</translation>
     </message>
@@ -5340,20 +5848,23 @@
         <translation>Save the region in view as PNG, SVG or PDF</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+8"/>
-        <location line="+43"/>
-        <source>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</source>
-        <translation>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</translation>
-    </message>
-    <message>
-        <location line="-48"/>
-        <location line="+30"/>
+        <location line="+4"/>
+        <location line="+102"/>
         <source>Reading layer %1, head %2…</source>
         <translation>Reading layer %1, head %2…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="-89"/>
+        <source>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map · Alt-click a cell: why this attention?</source>
+        <translation>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map · Alt-click a cell: why this attention?</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Why this attention? explains the maps of the window&apos;s own text: open this head&apos;s full map from the Heatmaps or Model tab (right-click it).</source>
+        <translation>Why this attention? explains the maps of the window&apos;s own text: open this head&apos;s full map from the Heatmaps or Model tab (right-click it).</translation>
+    </message>
+    <message>
+        <location line="+89"/>
         <source>Cannot show the full map</source>
         <translation>Cannot show the full map</translation>
     </message>
@@ -5368,7 +5879,7 @@
         <translation>Cannot export the full map</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>Export the full map</source>
         <translation>Export the full map</translation>
     </message>
@@ -5628,7 +6139,7 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+585"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+588"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>Mean of %n head</numerusform>
@@ -5636,17 +6147,17 @@
         </translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-2"/>
         <source>Head %1</source>
         <translation>Head %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source> (%1–%2)</source>
         <translation> (%1–%2)</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+29"/>
         <source>Attention weights per head</source>
         <translation>Attention weights per head</translation>
     </message>
@@ -5656,9 +6167,7 @@
         <translation>Attention weights</translation>
     </message>
     <message numerus="yes">
-        <location line="-4"/>
-        <location line="+7"/>
-        <location line="+4"/>
+        <location line="-8"/>
         <source>Mean attention weights over %n head(s)</source>
         <translation>
             <numerusform>Mean attention weights over %n head</numerusform>
@@ -5666,22 +6175,53 @@
         </translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-24"/>
         <source> · knocked out</source>
         <translation> · knocked out</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+30"/>
         <source>Attention weights of the first %1 of %2 heads</source>
         <translation>Attention weights of the first %1 of %2 heads</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-4"/>
         <source>Attention weights of head %1 of %2</source>
         <translation>Attention weights of head %1 of %2</translation>
     </message>
+    <message numerus="yes">
+        <location line="-31"/>
+        <source>%n head(s) together</source>
+        <translation>
+            <numerusform>%n head together</numerusform>
+            <numerusform>%n heads together</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>Norm-based attention of %n head(s) together</source>
+        <translation>
+            <numerusform>Norm-based attention of %n head together</numerusform>
+            <numerusform>Norm-based attention of %n heads together</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>Norm-based attention of head %1 of %2</source>
+        <translation>Norm-based attention of head %1 of %2</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Norm-based attention of the first %1 of %2 heads</source>
+        <translation>Norm-based attention of the first %1 of %2 heads</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Norm-based attention per head</source>
+        <translation>Norm-based attention per head</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source> — tokens %1–%2 of %3</source>
         <translation> — tokens %1–%2 of %3</translation>
     </message>
@@ -5714,6 +6254,11 @@
         <translation>rows: queries, columns: keys</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>how much each key&apos;s value moves the output, not the weight α</source>
+        <translation>how much each key&apos;s value moves the output, not the weight α</translation>
+    </message>
+    <message>
         <location line="+5"/>
         <source>hatched grey: masked</source>
         <translation>hatched grey: masked</translation>
@@ -5739,13 +6284,17 @@
         <translation>each head: its min (0) to its max (1)</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+106"/>
+        <location line="+8"/>
+        <source>norm-based ‖α·f(x)‖</source>
+        <translation>norm-based ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+0"/>
         <source>attention weight</source>
         <translation>attention weight</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+262"/>
         <source>Keys</source>
         <translation>Keys</translation>
     </message>
@@ -5796,7 +6345,12 @@
         <translation> · row fully masked (%1)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source> · Alt-click: why this attention?</source>
+        <translation> · Alt-click: why this attention?</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>key %1 “%2” — click to %3 this key</source>
         <translation>key %1 “%2” — click to %3 this key</translation>
     </message>
@@ -6050,7 +6604,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+243"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+277"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>The tokens are those of the attention maps&apos; tokens file.</translation>
     </message>
@@ -6086,7 +6640,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 tokens · %3 · %4 ms</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+128"/>
         <location line="+4"/>
         <source>Cannot show the full map</source>
         <translation>Cannot show the full map</translation>
@@ -6097,7 +6651,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Full maps are those of a trained model or of attention maps read from a file: open one (File ▸ Open Model…, File ▸ Open Attention Maps…).</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+64"/>
         <source>Cancel</source>
         <translation>Cancel</translation>
     </message>
@@ -6107,7 +6661,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>Stop the computation (the heatmaps keep what they show)</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Untitled</source>
         <translation>Untitled</translation>
     </message>
@@ -6120,6 +6674,16 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+161"/>
         <source>Cannot open the example</source>
         <translation>Cannot open the example</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot open the example&apos;s corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The corpus %1 that AttnViz ships is missing.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6510,7 +7074,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+131"/>
+        <location filename="../../ui/model/model_view.cpp" line="+134"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>Attention rollout through layer %1: how much each token draws on each input token, residual included</translation>
     </message>
@@ -6571,9 +7135,14 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to see every layer and head at once.</translation>
     </message>
     <message>
-        <location line="-100"/>
-        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</source>
-        <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</translation>
+        <location line="-102"/>
+        <source>%1 · norm-based ‖α·f(x)‖</source>
+        <translation>%1 · norm-based ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out, Alt-click it to ask why it looks where it does</source>
+        <translation>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out, Alt-click it to ask why it looks where it does</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -7175,6 +7744,114 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
 </context>
 <context>
+    <name>attnviz::ui::QkView</name>
+    <message>
+        <location filename="../../ui/model/qk_view.cpp" line="+106"/>
+        <source>Head:</source>
+        <translation type="unfinished">Head:</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Projection:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PCA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Directions (cosine)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PCA of the queries and keys together, or of their directions alone (their lengths set aside)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Colour by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Query or key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation type="unfinished">Export…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF) or the points (CSV)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Layer %1 · head %2</source>
+        <translation type="unfinished">Layer %1 · head %2</translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The corpus was measured on %1: choose that model in the Source box to see its heads&apos; queries and keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a corpus (File ▸ Open Corpus…, or Corpus from History) to see where a head&apos;s queries and keys lie over many texts: every query and key it computes, as one dot each.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Computing…</source>
+        <translation type="unfinished">Computing…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Compute them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The corpus has no queries and keys of layer %1 · head %2 yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The model shown has no head %1 in layer %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>There are no queries and keys of this head to export: compute them first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cannot export the queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Export the queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
+        <translation type="unfinished">PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::RecoveryKeeper</name>
     <message>
         <location filename="../../ui/widgets/recovery_keeper.cpp" line="+85"/>
@@ -7432,7 +8109,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::StatisticsView</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+27"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+28"/>
         <source>Export Head Statistics</source>
         <translation>Export Head Statistics</translation>
     </message>
@@ -7470,6 +8147,11 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <location line="+2"/>
         <source>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</source>
         <translation>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Norm-based: each row of ‖α·f(x)‖ is measured as shares of its total, in place of the weights.</source>
+        <translation>Norm-based: each row of ‖α·f(x)‖ is measured as shares of its total, in place of the weights.</translation>
     </message>
 </context>
 <context>
@@ -7558,7 +8240,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/widgets/view_tabs.cpp" line="+307"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+345"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -7729,6 +8411,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     </message>
     <message>
         <location line="+5"/>
+        <source>Queries &amp;&amp; Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every query and key of a head over a corpus, as dots in one plane (AttentionViz): its pattern as geometry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Flow</source>
         <translation>Flow</translation>
     </message>
@@ -7758,7 +8450,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>layers 1–%1 of %2</source>
         <translation>layers 1–%1 of %2</translation>
     </message>
@@ -7919,7 +8611,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::WhyPanel</name>
     <message>
-        <location filename="../../ui/model/why_panel.cpp" line="+88"/>
+        <location filename="../../ui/model/why_panel.cpp" line="+107"/>
         <source>Why this attention?</source>
         <translation>Why this attention?</translation>
     </message>
@@ -7959,7 +8651,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Alt-click a cell of a head&apos;s map: its score is split into what the query and the key hold.</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+75"/>
+        <source>Why this attention? needs the weights of the model that made these maps: maps read from a file hold the weights of attention, not what they were computed from. Open the model itself (File ▸ Open Model…).</source>
+        <translation>Why this attention? needs the weights of the model that made these maps: maps read from a file hold the weights of attention, not what they were computed from. Open the model itself (File ▸ Open Model…).</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Open one (File ▸ Open Model…).</source>
         <translation>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Open one (File ▸ Open Model…).</translation>
     </message>
@@ -7969,27 +8666,34 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Choose one in the Source box (built in: %1).</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+23"/>
+        <location line="+27"/>
         <source>Alt-click a cell of one head&apos;s map, not of the mean.</source>
         <translation>Alt-click a cell of one head&apos;s map, not of the mean.</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-40"/>
         <source>The causal mask hides token %1 from token %2: a query never sees a later key, so that cell has no score to explain. Alt-click a cell on or below the diagonal.</source>
         <translation>The causal mask hides token %1 from token %2: a query never sees a later key, so that cell has no score to explain. Alt-click a cell on or below the diagonal.</translation>
     </message>
     <message>
         <location line="+18"/>
+        <source>This map is not drawn cell by cell here: open the head&apos;s full map (right-click it, Open Full Map…) and Alt-click a cell there.</source>
+        <translation>This map is not drawn cell by cell here: open the head&apos;s full map (right-click it, Open Full Map…) and Alt-click a cell there.</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Explaining L%1H%2 at token %3 → token %4…</source>
         <translation>Explaining L%1H%2 at token %3 → token %4…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+34"/>
+        <location line="+27"/>
         <source>Cannot explain this cell: %1</source>
         <translation>Cannot explain this cell: %1</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+69"/>
         <source>No cell is explained yet: there is nothing to export.</source>
         <translation>No cell is explained yet: there is nothing to export.</translation>
     </message>
@@ -8012,7 +8716,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::WindowActions</name>
     <message>
-        <location filename="../../ui/widgets/window_actions.cpp" line="+49"/>
+        <location filename="../../ui/widgets/window_actions.cpp" line="+51"/>
         <source>&amp;New Session</source>
         <translation>&amp;New Session</translation>
     </message>
@@ -8172,7 +8876,37 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>Show Attention &amp;Weights</source>
+        <translation>Show Attention &amp;Weights</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+W</source>
+        <translation>Ctrl+Shift+W</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show &amp;Norm-Based Attention</source>
+        <translation>Show &amp;Norm-Based Attention</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+N</source>
+        <translation>Ctrl+Shift+N</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Weights</source>
+        <translation>Weights</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Norm-based</source>
+        <translation>Norm-based</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Load Weights…</source>
         <translation>&amp;Load Weights…</translation>
     </message>
@@ -8207,7 +8941,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Open &amp;Recent</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>&amp;Edit</source>
         <translation>&amp;Edit</translation>
     </message>
@@ -8222,7 +8956,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>&amp;Attention</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>&amp;Help</source>
         <translation>&amp;Help</translation>
     </message>
@@ -8232,7 +8966,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Main</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source> Show: </source>
         <translation> Show: </translation>
     </message>
@@ -8267,7 +9001,22 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>%1: for the demo layer only (choose “Demo layer” in the Source box); a trained model has its own mask and no dropout</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+15"/>
+        <source>Show the attention weights α: how much each query reads each key (%1)</source>
+        <translation>Show the attention weights α: how much each query reads each key (%1)</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Norm-based maps need the model&apos;s values: attention maps read from a file hold only the weights</source>
+        <translation>Norm-based maps need the model&apos;s values: attention maps read from a file hold only the weights</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show ‖α·f(x)‖ instead of α: how much each key&apos;s value actually moves the output (Kobayashi et al. 2020) (%1)</source>
+        <translation>Show ‖α·f(x)‖ instead of α: how much each key&apos;s value actually moves the output (Kobayashi et al. 2020) (%1)</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>&amp;Heatmaps</source>
         <translation>&amp;Heatmaps</translation>
     </message>
@@ -8310,7 +9059,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ZoomHeatmap</name>
     <message>
-        <location filename="../../ui/widgets/zoom_heatmap.cpp" line="+117"/>
+        <location filename="../../ui/widgets/zoom_heatmap.cpp" line="+134"/>
         <source>“%1” → “%2”: %3 (query %4, key %5)</source>
         <translation>“%1” → “%2”: %3 (query %4, key %5)</translation>
     </message>

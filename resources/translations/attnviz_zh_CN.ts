@@ -4,7 +4,7 @@
 <context>
     <name>AttentionConfig</name>
     <message>
-        <location filename="../../ui/document/attention_config.cpp" line="+139"/>
+        <location filename="../../ui/document/attention_config.cpp" line="+147"/>
         <source>words: a word&apos;s attention summed over its key pieces, averaged over its query pieces</source>
         <translation>按词显示：一个词的注意力对其作为键的各片段求和，对其作为查询的各片段取平均</translation>
     </message>
@@ -416,6 +416,11 @@
         <translation>句子 %1</translation>
     </message>
     <message>
+        <location line="+1"/>
+        <source>norm-based ‖α·f(x)‖</source>
+        <translation>基于范数 ‖α·f(x)‖</translation>
+    </message>
+    <message>
         <location line="+10"/>
         <source>A = %1</source>
         <translation>A = %1</translation>
@@ -567,8 +572,8 @@
         <translation>计算已取消。</translation>
     </message>
     <message>
-        <location filename="../../ui/compute/attention_snapshot.cpp" line="+537"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+42"/>
+        <location filename="../../ui/compute/attention_snapshot.cpp" line="+542"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+43"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -578,7 +583,7 @@
         <translation>第二个句子没有词元。</translation>
     </message>
     <message>
-        <location line="-172"/>
+        <location line="-173"/>
         <source>%1 does not fit this layer (embed_dim %2, %3 heads): %4</source>
         <translation>%1 与当前注意力层不匹配（嵌入维度 %2，%3 个头）：%4</translation>
     </message>
@@ -598,17 +603,17 @@
         <translation>所有词元都是特殊词元：隐藏特殊词元后没有可显示的内容。</translation>
     </message>
     <message>
-        <location line="+217"/>
+        <location line="+221"/>
         <source>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</source>
         <translation>第 %1 层第 %2 个头已被敲除，但 %3 只有 %4 层、每层 %5 个头：请恢复它。</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+57"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
     <message>
-        <location line="+308"/>
+        <location line="+318"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
@@ -624,14 +629,32 @@
     </message>
 </context>
 <context>
+    <name>Corpus</name>
+    <message>
+        <location filename="../../ui/document/corpus_data.cpp" line="+111"/>
+        <source>the corpus is damaged (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>DlaFigure</name>
     <message>
-        <location filename="../../ui/model/dla_figure.cpp" line="+32"/>
+        <location filename="../../ui/model/dla_figure.cpp" line="+34"/>
         <source>“%1”</source>
         <translation>“%1”</translation>
     </message>
     <message>
-        <location line="+94"/>
+        <location line="+23"/>
+        <source>layer %1 · head %2 (%3)</source>
+        <translation>第 %1 层 · 头 %2（%3）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location line="+82"/>
         <source>%1 has no language-model head: there is no logit whose parts could be shown.</source>
         <translation>%1 没有语言模型头：没有可以拆分成各部分的 logit。</translation>
     </message>
@@ -646,7 +669,7 @@
         <translation>%1 是掩码语言模型：直接 logit 归因读取的是因果模型对下一个词元的 logit。</translation>
     </message>
     <message>
-        <location line="+77"/>
+        <location line="+81"/>
         <source>Who writes the answer: direct logit attribution</source>
         <translation>谁写出答案：直接 logit 归因</translation>
     </message>
@@ -661,17 +684,27 @@
         <translation>谁写出答案：%1 的 logit</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+13"/>
+        <source>%1, the intact model&apos;s top prediction there</source>
+        <translation>%1（完整模型在此处的首选预测）</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1, the model&apos;s top prediction there</source>
         <translation>%1（模型在此处的首选预测）</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>%1 · “%2” · at token %3 %4 · target %5</source>
         <translation>%1 · “%2” · 第 %3 个词元 %4 处 · 目标 %5</translation>
     </message>
     <message>
-        <location line="+10"/>
+        <location line="+4"/>
+        <source> · knocked out: %1</source>
+        <translation> · 已敲除：%1</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Embeddings</source>
         <translation>嵌入</translation>
     </message>
@@ -701,48 +734,58 @@
         <translation>总计</translation>
     </message>
     <message>
+        <location line="+8"/>
+        <source>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The crossed-out heads are knocked out: the parts are those of the model without them, and add up to its logit.</source>
+        <translation>每个格子是一个头在这个词元处写入 logit 的量，经最终归一化读出，其缩放固定为整个残差流的值（× %1）：红色抬高 logit，蓝色压低 logit。打叉的头已被敲除：各部分都是去掉这些头之后的模型的，加起来正是它的 logit。</translation>
+    </message>
+    <message>
         <location line="+6"/>
         <source>Each cell is what one head writes into the logit at this token, read through the final norm at its scale for the whole stream (× %1): red raises the logit, blue lowers it. The parts add up to the model&apos;s own logit.</source>
         <translation>每个格子是一个头在这个词元处写入 logit 的量，经最终归一化读出，其缩放固定为整个残差流的值（× %1）：红色抬高 logit，蓝色压低 logit。各部分加起来正是模型自己的 logit。</translation>
     </message>
     <message>
-        <location line="+14"/>
+        <location line="+10"/>
+        <source>Layer %1 · head %2 is knocked out by zeros: it writes nothing.</source>
+        <translation>第 %1 层 · 头 %2 已被置零敲除：它什么也不写入。</translation>
+    </message>
+    <message>
+        <location line="+8"/>
         <source>Layer %1 · head %2 by source token: %3</source>
         <translation>第 %1 层 · 头 %2 按来源词元：%3</translation>
     </message>
     <message>
-        <location line="+54"/>
-        <location line="+21"/>
-        <location line="+191"/>
+        <location line="+76"/>
+        <location line="+24"/>
+        <location line="+212"/>
         <location line="+4"/>
         <source>Layer %1</source>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <location line="-215"/>
-        <location line="+21"/>
+        <location line="-239"/>
+        <location line="+24"/>
         <location line="+4"/>
-        <location line="+178"/>
+        <location line="+199"/>
         <source>Bias</source>
         <translation>偏置</translation>
     </message>
     <message>
-        <location line="-202"/>
-        <location line="+20"/>
+        <location line="-226"/>
+        <location line="+23"/>
         <location line="+5"/>
-        <location line="+177"/>
+        <location line="+198"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location line="-201"/>
-        <location line="+49"/>
-        <location line="+274"/>
+        <location line="-225"/>
+        <location line="+52"/>
+        <location line="+304"/>
         <source>Σ parts = total %1</source>
         <translation>各部分之和 = 总计 %1</translation>
     </message>
     <message>
-        <location line="-178"/>
+        <location line="-199"/>
         <source>Layer %1 · attention-output bias: %2 of the total %3</source>
         <translation>第 %1 层 · 注意力输出偏置：贡献 %2（总计 %3）</translation>
     </message>
@@ -752,23 +795,28 @@
         <translation>第 %1 层 · MLP：贡献 %2（总计 %3）</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
+        <source>Layer %1 · head %2, knocked out (%3): %4 of the total %5</source>
+        <translation>第 %1 层 · 头 %2，已敲除（%3）：贡献 %4（总计 %5）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>Layer %1 · head %2: %3 of the total %4</source>
         <translation>第 %1 层 · 头 %2：贡献 %3（总计 %4）</translation>
     </message>
     <message>
-        <location line="+4"/>
+        <location line="+5"/>
         <source>Its largest source tokens:</source>
         <translation>贡献最大的来源词元：</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+40"/>
         <location line="+8"/>
         <source>H%1</source>
         <translation>头%1</translation>
     </message>
     <message>
-        <location line="+125"/>
+        <location line="+134"/>
         <source>Σ parts %1 ≠ total %2</source>
         <translation>各部分之和 %1 ≠ 总计 %2</translation>
     </message>
@@ -879,7 +927,7 @@
 <context>
     <name>Examples</name>
     <message>
-        <location filename="../../ui/classroom/examples.cpp" line="+52"/>
+        <location filename="../../ui/classroom/examples.cpp" line="+59"/>
         <source>What the head count does</source>
         <translation>头数的作用</translation>
     </message>
@@ -1073,7 +1121,7 @@
         <translation>同一个模型，停在“Once upon a ti”之后：下一个字母并不确定，“m”20%，“n”18%，“t”13%，“s”13%。softmax 之前先把 logits 除以温度。温度为 0 时模型总是选“m”；温度为 0.5 时“m”和“n”合计占 58%；温度为 2 时这四个字母合计只占 31%，少见的字母也有了机会。Top-k 只在最可能的 k 个字母中抽取，top-p 只在概率累计达到 p 的那些最可能的字母中抽取。在每种设置下多按几次“抽取”：每个种子抽出一个字母。</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+12"/>
         <source>Why the induction head looks there</source>
         <translation>归纳头为什么看那里</translation>
     </message>
@@ -1089,11 +1137,11 @@
     </message>
     <message>
         <location line="+1"/>
-        <source>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Type another target or a distractor to compare two guesses.</source>
-        <translation>同一串字符，在最后一个“P”处：模型的首选猜测是“8”，也就是第一次时“P”后面的字符。“谁写出答案”标签页把“8”的 logit 9.03 拆成每个头写入残差流、再经模型输出头读出的部分。归纳头 L2H8 写入了其中的 5.71，比其他所有头加起来还多；这几乎全部来自它放在第一个“P”后面那个“8”上的权重。输入另一个目标或干扰词元，可以比较两个猜测。</translation>
+        <source>The same string, at its last “P”: the model&apos;s top guess is “8”, which followed “P” the first time. Who Writes splits the logit of “8”, 9.03, into what each head adds to the residual stream, read through the model&apos;s output head. The induction head L2H8 writes 5.71 of it, more than all the other heads together; almost all of that comes from its weight on the “8” after the first “P”. Right-click its cell and choose Knock Out (Zero): its share vanishes, and the logit of “8” falls to 3.04. Restore it from the same menu.</source>
+        <translation>同一串字符，在最后一个“P”处：模型的首选猜测是“8”，也就是第一次时“P”后面的字符。“谁写出答案”标签页把“8”的 logit 9.03 拆成每个头写入残差流、再经模型输出头读出的部分。归纳头 L2H8 写入了其中的 5.71，比其他所有头加起来还多；这几乎全部来自它放在第一个“P”后面那个“8”上的权重。右键单击它的格子，选择“敲除（置零）”：它的份额随之消失，“8”的 logit 降到 3.04。在同一个菜单里可以恢复它。</translation>
     </message>
     <message>
-        <location line="+9"/>
+        <location line="+10"/>
         <source>How information flows</source>
         <translation>信息如何流动</translation>
     </message>
@@ -1103,7 +1151,27 @@
         <translation>把同一串字符画成图：每一行是一层，每一列是一个词元；如果一个流携带了另一个流在下一层所得内容的很大一部分，就用一条线把两者连起来。从最后一个“P”出发，强路径在第 2 层通向第一个“P”后面的“8”，在第 1 层又从这个“8”通向它前面的“P”：先是前一词元头，再是归纳头。移动阈值滑块，可以看到更少或更多的边。</translation>
     </message>
     <message>
-        <location line="-34"/>
+        <location line="+11"/>
+        <source>Heads across a corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The 2-layer model over 390 fortunes it never saw in training, one pass per text: each cell is now a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 is a previous-token head on nearly every text: 0.498 of a query&apos;s weight goes to the character before it (0.495 to 0.501), and 98% of the texts agree. English prose repeats little, so induction scores are low, yet layer 2 head 8 stands out: 0.189 (0.183 to 0.195), nearly twice any other head. Click a head for its top examples; double-click one to open its text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Heads across a corpus, in Chinese</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The bilingual 2-layer model over 254 Tang poems, Song lyrics and other Chinese texts it never saw in training. Each cell is a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 looks at the character before the query: 0.659 of the weight (0.654 to 0.664), and every text agrees. Poems repeat characters, and layer 2&apos;s induction heads show it: head 4 scores 0.394 (0.380 to 0.408), head 5 0.363, head 7 0.319. Queries &amp; Keys shows where head 4&apos;s queries and keys lie.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-58"/>
         <source>Temperature: how a model chooses</source>
         <translation>温度：模型如何做出选择</translation>
     </message>
@@ -1203,7 +1271,7 @@
         <translation>无法编码 PNG：%1</translation>
     </message>
     <message>
-        <location line="+114"/>
+        <location line="+117"/>
         <source>Unknown weights format for &apos;%1&apos;: use .csv, .npy or .json.</source>
         <translation>无法识别“%1”的权重格式：请使用 .csv、.npy 或 .json。</translation>
     </message>
@@ -1377,7 +1445,7 @@
         <translation>--view lens 需要 --model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="+111"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="+137"/>
         <source>--view %1 needs a model: maps read from a file hold only its result</source>
         <translation>--view %1 需要模型：从文件读取的注意力图只含其结果</translation>
     </message>
@@ -1473,6 +1541,7 @@
     </message>
     <message>
         <location line="+11"/>
+        <location filename="../../ui/cli/export_corpus_options.cpp" line="+41"/>
         <source>--view %1 needs --model</source>
         <translation>--view %1 需要 --model</translation>
     </message>
@@ -1492,7 +1561,17 @@
         <translation>--focus-to 需要 --view model</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_figure_options.cpp" line="-12"/>
+        <location filename="../../ui/cli/export_figure_options.cpp" line="-48"/>
+        <source>--effective needs a view of attention maps (grid, mean, head:K, lines, compare, model), not --view %1</source>
+        <translation>--effective 需要一个画注意力图的视图（grid、mean、head:K、lines、compare、model），而不是 --view %1</translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>--effective norm needs the model&apos;s values: maps read from a file (--attentions) hold only the weights</source>
+        <translation>--effective norm 需要模型的值向量：从文件读取的注意力图（--attentions）只有权重</translation>
+    </message>
+    <message>
+        <location line="+31"/>
         <source>--view must be grid, mean, head:K, steps, steps:K, lines, compare, compare:K, model, atlas, lens, predictions, patch, circuits, dla, why, flow or saliency, not &apos;%1&apos;</source>
         <translation>--view 必须是 grid、mean、head:K、steps、steps:K、lines、compare、compare:K、model、atlas、lens、predictions、patch、circuits、dla、why、flow 或 saliency，而不是“%1”</translation>
     </message>
@@ -1533,12 +1612,7 @@
         <translation>无法判断“%1”的格式：请使用 %2</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_dla_options.cpp" line="+21"/>
-        <source>--ablate does not apply to --view dla</source>
-        <translation>--ablate 不适用于 --view dla</translation>
-    </message>
-    <message>
-        <location line="+1"/>
+        <location filename="../../ui/cli/export_dla_options.cpp" line="+27"/>
         <source>--generate does not apply to --view dla</source>
         <translation>--generate 不适用于 --view dla</translation>
     </message>
@@ -1559,15 +1633,19 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="+34"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="+35"/>
         <source>--clean, --corrupt and --method need --view patch</source>
         <translation>--clean、--corrupt 和 --method 需要 --view patch</translation>
     </message>
     <message>
-        <location line="+1"/>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="+57"/>
-        <source>--saliency needs --view saliency</source>
-        <translation>--saliency 需要 --view saliency</translation>
+        <location line="+7"/>
+        <source>--saliency with --view dla draws its strip, or writes it into the .json: its .csv is --view saliency&apos;s</source>
+        <translation>--saliency 与 --view dla 一起使用时画出显著性条带，或写入 .json；它的 .csv 请用 --view saliency</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>--saliency takes the intact model&apos;s gradients: not into one .json with --ablate</source>
+        <translation>--saliency 取的是完整模型的梯度：不能和 --ablate 写进同一个 .json</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_circuits_options.cpp" line="+19"/>
@@ -1605,7 +1683,7 @@
         <translation>--composition 和 --rope-offset 需要 --view circuits</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="-66"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="-9"/>
         <source>--ablate does not apply to --view saliency</source>
         <translation>--ablate 不适用于 --view saliency</translation>
     </message>
@@ -1628,6 +1706,11 @@
         <location line="+2"/>
         <source>--view saliency reads --text, not --tokens, --text2 or --layer</source>
         <translation>--view saliency 读取 --text，而不是 --tokens、--text2 或 --layer</translation>
+    </message>
+    <message>
+        <location line="+62"/>
+        <source>--saliency needs --view saliency or dla</source>
+        <translation>--saliency 需要 --view saliency 或 dla</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_flow_options.cpp" line="+24"/>
@@ -1701,6 +1784,7 @@
     </message>
     <message>
         <location line="+7"/>
+        <location filename="../../ui/cli/export_corpus_options.cpp" line="+20"/>
         <source>--head takes one head (L.H, from 1)</source>
         <translation>--head 只接受一个头（L.H，从 1 开始计数）</translation>
     </message>
@@ -1708,6 +1792,36 @@
         <location line="+54"/>
         <source>--head, --query, --key and --top need --view why</source>
         <translation>--head、--query、--key 和 --top 需要 --view why</translation>
+    </message>
+    <message>
+        <location filename="../../ui/cli/export_corpus_options.cpp" line="-17"/>
+        <source>--view %1 reads --texts, not --text, --tokens, --layer, --attentions, --ablate or --generate</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>--view qk needs --texts FILE and --head L.H</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--query, --key and --top need --view why</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>--projection and --colour-by need --view qk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>--view atlas --texts writes a table: --out FILE.csv or FILE.json</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+47"/>
+        <source>--texts, --format, --max-tokens, --limit, --projection and --colour-by need --view qk, or --view atlas with --texts</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1844,12 +1958,12 @@
 <context>
     <name>FullMapText</name>
     <message>
-        <location filename="../../ui/compute/full_map_source.cpp" line="+19"/>
+        <location filename="../../ui/compute/full_map_source.cpp" line="+20"/>
         <source>There is no head %1 of layer %2 here.</source>
         <translation>这里没有第 %2 层的第 %1 个头。</translation>
     </message>
     <message>
-        <location line="+30"/>
+        <location line="+73"/>
         <source>Layer %1, head %2: the memory budget did not keep its map, and it is recomputed without knocked-out heads: restore them first, or raise the memory budget.</source>
         <translation>第 %1 层第 %2 个头：内存预算没有保留它的注意力图，而重新计算时不会去掉已敲除的头：请先恢复这些头，或提高内存预算。</translation>
     </message>
@@ -2010,7 +2124,12 @@
 <context>
     <name>Lines</name>
     <message>
-        <location filename="../../ui/classroom/lines_figure.cpp" line="+61"/>
+        <location filename="../../ui/classroom/lines_figure.cpp" line="+60"/>
+        <source>How much each key moves each query&apos;s output: norm-based ‖α·f(x)‖</source>
+        <translation>每个键让每个查询的输出改变了多少：基于范数的 ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>Where each query token looks in the other sentence</source>
         <translation>每个查询词元在另一个句子中关注哪里</translation>
     </message>
@@ -2020,7 +2139,7 @@
         <translation>每个词元关注哪里：每个（查询，键，头）一条连线</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+121"/>
         <source>Queries (sentence 1)</source>
         <translation>查询（句子 1）</translation>
     </message>
@@ -2052,6 +2171,11 @@
     </message>
     <message>
         <location line="+4"/>
+        <source>opacity = ‖α·f(x)‖ from 0 to its largest, %1 (%2 of %3 lines drawn)</source>
+        <translation>不透明度 = ‖α·f(x)‖，从 0 到最大值 %1（画出 %3 条线中的 %2 条）</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>opacity = attention weight (the %1 strongest of %2 lines drawn)</source>
         <translation>不透明度 = 注意力权重（只画出 %2 条线中最强的 %1 条）</translation>
     </message>
@@ -2140,7 +2264,17 @@
         <translation>行：层。列：各个头、平均、注意力展开。每格从左到右：这个词元对每个键词元的注意力，从 0 到该格的最大值（黄色）着色；灰色：被遮蔽。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
+        <source>Norm-based ‖α·f(x)‖ is shown in the kept maps; the whole text&apos;s squares are of the weights.</source>
+        <translation>保留下来的图显示基于范数的 ‖α·f(x)‖；全文的方块显示的仍是权重。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Norm-based: each head&apos;s ‖α·f(x)‖, how much each key&apos;s value moves the output; Mean: the heads together; the rollout runs through the weights.</source>
+        <translation>基于范数：每个头的 ‖α·f(x)‖，即每个键的值向量让输出改变了多少；“平均”一列是各头合起来的结果；注意力展开仍按权重计算。</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Crossed out: a head knocked out of the model&apos;s pass (its output replaced by zeros or by its mean); the layers above it and the predictions change.</source>
         <translation>打叉：从模型前向计算中敲除的头（其输出被替换为零或其均值）；它上面的层和预测随之改变。</translation>
     </message>
@@ -2165,7 +2299,12 @@
         <translation>所有层和所有头</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+2"/>
+        <source> · norm-based</source>
+        <translation> · 基于范数</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Attention to “%1” (token %2) in every layer and head of %3</source>
         <translation>%3 每一层每个头中指向“%1”（第 %2 个词元）的注意力</translation>
     </message>
@@ -2175,7 +2314,7 @@
         <translation>%3 每一层每个头中“%1”（第 %2 个词元）发出的注意力</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>Every layer and head of %1</source>
         <translation>%1 的所有层和所有头</translation>
     </message>
@@ -2991,6 +3130,91 @@
     </message>
 </context>
 <context>
+    <name>QkFigure</name>
+    <message>
+        <location filename="../../ui/model/qk_figure.cpp" line="+50"/>
+        <source>PCA axis %1 (%2% of the variance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Directions, axis %1 (%2% of the variance)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Queries and keys of layer %1 · head %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>the text box&apos;s history</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <source>PCA of both together, the keys moved and scaled to share the queries&apos; centre and spread (AttentionViz), which leaves every attention weight as it was</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>PCA of their directions: near means a large cosine, whatever the lengths</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+2"/>
+        <source>%1: %n token(s) of %2 texts, each a query and a key · %3</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+33"/>
+        <location line="+137"/>
+        <source>Queries</source>
+        <translation type="unfinished">查询</translation>
+    </message>
+    <message>
+        <location line="-137"/>
+        <location line="+137"/>
+        <source>Keys</source>
+        <translation type="unfinished">键</translation>
+    </message>
+    <message>
+        <location line="-136"/>
+        <location line="+149"/>
+        <source>Token position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-38"/>
+        <location line="+12"/>
+        <source>Key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-12"/>
+        <location line="+12"/>
+        <source>Query</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-11"/>
+        <source>&lt;b&gt;%1&lt;/b&gt; “%2” · text %3, token %4&lt;br&gt;%5 &lt;b style=&quot;color:%6&quot;&gt;%2&lt;/b&gt; %7</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>%1 “%2” · text %3, token %4: %5 [%2] %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>Recovery</name>
     <message>
         <location filename="../../ui/document/recovery.cpp" line="+47"/>
@@ -3066,16 +3290,21 @@
     </message>
     <message>
         <location line="+10"/>
+        <source>Of the intact model: gradients are taken with no head knocked out.</source>
+        <translation>这是完整模型的显著性：求梯度时没有敲除任何头。</translation>
+    </message>
+    <message>
+        <location line="+5"/>
         <source>%1 · “%2”</source>
         <translation>%1 · “%2”</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+6"/>
         <source>Each box is one input token&apos;s share of the prediction, read from the gradient with respect to its token embedding: red raises it, blue lowers it.</source>
         <translation>每个方框是一个输入词元对该预测的贡献，由预测对其词元嵌入的梯度得出：红色表示提高，蓝色表示降低。</translation>
     </message>
     <message>
-        <location line="+121"/>
+        <location line="+128"/>
         <source>Token %1 %2: %3 of the total %4</source>
         <translation>词元 %1 %2：总值 %4 中占 %3</translation>
     </message>
@@ -3083,13 +3312,13 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+796"/>
-        <location line="+270"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+813"/>
+        <location line="+272"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
     </message>
     <message>
-        <location line="-263"/>
+        <location line="-265"/>
         <source>&apos;%1&apos; is not a string</source>
         <translation>“%1”不是字符串</translation>
     </message>
@@ -3116,8 +3345,8 @@
         <translation>“%1”的值“%2”无法识别</translation>
     </message>
     <message>
-        <location filename="../../ui/document/session.cpp" line="+95"/>
-        <location line="+4"/>
+        <location filename="../../ui/document/session.cpp" line="+114"/>
+        <location line="+5"/>
         <source>Cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
@@ -3132,7 +3361,7 @@
         <translation>“%1”太大，不可能是 AttnViz 会话文件。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
         <source>&apos;%1&apos; is not a valid session file: %2</source>
         <translation>“%1”不是有效的会话文件：%2</translation>
     </message>
@@ -3157,7 +3386,8 @@
         <translation>“%1”由更新版本的 AttnViz 写入（会话版本 %2；本版本最高只能读取 %3）。</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+50"/>
+        <location line="+4"/>
         <source>&apos;%1&apos;: %2</source>
         <translation>“%1”：%2</translation>
     </message>
@@ -3190,7 +3420,12 @@
         <translation>（句子 %1）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
+        <source>The steps compute the weights α; the other views show norm-based ‖α·f(x)‖.</source>
+        <translation>这里逐步计算的是权重 α；其他视图显示的是基于范数的 ‖α·f(x)‖。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>layer %1</source>
         <translation>第 %1 层</translation>
     </message>
@@ -3610,7 +3845,7 @@
         <translation>L%1H%2</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+87"/>
         <source>biases</source>
         <translation>偏置</translation>
     </message>
@@ -3689,6 +3924,11 @@
         <source>%1: %2 (%3) → %4 (%5)</source>
         <translation>%1：%2（%3）→ %4（%5）</translation>
     </message>
+    <message>
+        <location line="+6"/>
+        <source>%1: %2 → %3</source>
+        <translation>%1：%2 → %3</translation>
+    </message>
 </context>
 <context>
     <name>ZoomMapFigure</name>
@@ -3726,7 +3966,7 @@
 <context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+46"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+67"/>
         <source>previous token</source>
         <translation>前一个词元</translation>
     </message>
@@ -3821,12 +4061,24 @@
         <translation>归纳分数</translation>
     </message>
     <message>
-        <location line="+50"/>
+        <location line="+111"/>
+        <source>%1 (%2% of texts agree)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>Layer %1 · head %2: %3 %4 (95% interval %5 to %6, %n text(s))%7</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+17"/>
         <source>Layer %1 · head %2: %3 %4%5</source>
         <translation>第 %1 层 · 头 %2：%3 %4%5</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+27"/>
         <source>Layer %1 · head %2</source>
         <translation>第 %1 层 · 第 %2 个头</translation>
     </message>
@@ -3851,47 +4103,117 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+1"/>
+        <source>This text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Every head measured on the text above</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every head measured over the texts of a corpus, each measure with its 95% interval (File ▸ Open Corpus…)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+57"/>
+        <source>Corpus (%n text(s))</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+19"/>
+        <source>the texts the text box held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+3"/>
+        <source>Each measure is averaged over %1 (%n text(s), %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>Stopped after %1 of %2 texts: the result is partial.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+5"/>
+        <source>%n text(s) longer than the model were cut to its positions.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Each measure is averaged over the query tokens of the text above. The induction score is measured on a sequence the tool makes (the first token, then 50 random tokens twice): the attention from a token of the second copy to the token after its earlier occurrence. Labels: previous token ≥ 0.4, sink (first token) ≥ 0.5, self ≥ 0.5, induction ≥ 0.3, broad ≥ 0.8.</source>
         <translation>每项指标都对上方文本的所有查询词元取平均。归纳分数在本工具生成的序列上测量（第一个词元，然后把 50 个随机词元重复两遍）：第二遍中的词元对其前一次出现之后那个词元的注意力。标签：前一个词元 ≥ 0.4，汇聚（第一个词元）≥ 0.5，自身 ≥ 0.5，归纳 ≥ 0.3，广泛 ≥ 0.8。</translation>
     </message>
     <message>
-        <location line="-30"/>
+        <location line="-91"/>
         <source>Choose a trained model in the Source box of the tool bar (built in, nothing to download: %1), or open one (File ▸ Open Model…), to measure its heads.</source>
         <translation>在工具栏的“来源”框中选择一个训练好的模型（内置，无需下载：%1），或打开一个模型（文件 ▸ 打开模型…），即可度量它的每个头。</translation>
     </message>
     <message>
-        <location line="+37"/>
+        <location line="+98"/>
         <source>These maps were read from a file: the induction score needs the model itself to run that sequence, so it is left out (–).</source>
         <translation>这些注意力图读自文件：归纳分数需要模型本身运行该序列，因此略去（–）。</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+18"/>
+        <location line="+36"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="-36"/>
+        <location line="+36"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="-33"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="+108"/>
+        <location line="+36"/>
+        <source>Labels (share of texts)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>%1: the mean over the texts ± half its 95% interval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+14"/>
+        <source>95% interval %1 to %2 over %n text(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+99"/>
         <source>Export the Head Atlas</source>
         <translation>导出头图谱</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>CSV files (*.csv)</source>
         <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+7"/>
         <source>Cannot export the head atlas</source>
         <translation>无法导出头图谱</translation>
     </message>
@@ -3901,7 +4223,7 @@
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location line="-162"/>
+        <location line="-286"/>
         <source>Open a trained model to measure its heads.</source>
         <translation>打开一个训练好的模型来测量它的各个头。</translation>
     </message>
@@ -3909,7 +4231,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-727"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-744"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -3924,12 +4246,12 @@
         <translation>%1 个头不能整除嵌入维度 %2：每个头分得 embed_dim / 头数 个维度。请从 %3 中选择。</translation>
     </message>
     <message>
-        <location line="+396"/>
+        <location line="+401"/>
         <source>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</source>
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+362"/>
+        <location line="+374"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -3964,7 +4286,7 @@
         <translation>“generated”是模型续写的文本，但来源是演示层</translation>
     </message>
     <message>
-        <location line="+31"/>
+        <location line="+33"/>
         <source>&apos;masked_keys&apos; is not a list</source>
         <translation>“masked_keys”不是列表</translation>
     </message>
@@ -4123,7 +4445,12 @@
         <translation>行：查询；列：键。滚轮：缩放 · 拖动：平移。</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+3"/>
+        <source> · norm-based ‖α·f(x)‖</source>
+        <translation> · 基于范数 ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+2"/>
         <source>%1, the earlier head (writes)</source>
         <translation>%1，较早的头（写入）</translation>
     </message>
@@ -4672,9 +4999,182 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::CorpusExamples</name>
+    <message>
+        <location filename="../../ui/model/corpus_examples.cpp" line="+124"/>
+        <source>Weight</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Query → key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Context (query blue, key orange)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>Click a head for its top examples over the corpus.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Layer %1 · head %2 has no example: every weight it gave went to the first token or to the query itself.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+4"/>
+        <source>The %n cell(s) where layer %1 · head %2 puts its largest weight on a key that is neither the first token nor the query itself. Double-click one to open its text with this head in focus.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 (line %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Text %1: the query at %2 “%3” gives the key at %4 “%5” a weight of %6. Double-click to open the text.</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::CorpusSource</name>
+    <message>
+        <location filename="../../ui/model/corpus_source.cpp" line="+58"/>
+        <location line="+109"/>
+        <location line="+46"/>
+        <source>Cannot measure the corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-114"/>
+        <source>Open &amp;Corpus…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measure every head of the open model over a file of texts (one per line, per paragraph or per JSON Lines record)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Corpus from &amp;History</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Measure every head of the open model over the texts the text box held in this session</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Cancel</source>
+        <translation type="unfinished">取消</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Stop after the text under way: the texts measured are kept, marked partial</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Queries and keys…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Measuring the corpus…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+10"/>
+        <location line="+6"/>
+        <source>Open a Corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="-5"/>
+        <source>Texts (*.txt *.jsonl);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+6"/>
+        <source>“%1” begins like JSON Lines. Read each line as a JSON record, or as plain text?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+5"/>
+        <source>JSON Lines</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>One text per line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location line="+35"/>
+        <source>The text box has held %n text(s) in this session: a corpus needs at least two. Type a few more, or open a file (File ▸ Open Corpus…).</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location line="+22"/>
+        <source>Cannot compute the queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The session kept only the texts of the examples, and the corpus file “%1” is gone: open it again (File ▸ Open Corpus…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+23"/>
+        <source>A corpus is measured on a trained model: choose one in the Source box, or open one (File ▸ Open Model…).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+53"/>
+        <source>Cannot open the text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The corpus was measured on %1: choose that model in the Source box to open its texts.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+25"/>
+        <source>%1 of %2 texts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+8"/>
+        <source>Corpus measured in part: %1 of %2 texts (stopped)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Corpus measured: %1 texts, %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::DlaView</name>
     <message>
-        <location filename="../../ui/model/dla_view.cpp" line="+195"/>
+        <location filename="../../ui/model/dla_view.cpp" line="+205"/>
         <source>Token in focus:</source>
         <translation>关注的词元：</translation>
     </message>
@@ -4779,12 +5279,7 @@
         <translation>“谁写出答案”需要一个训练好的因果语言模型：请在“来源”框中选择一个（内置：%1），或打开一个（文件 ▸ 打开模型…）。</translation>
     </message>
     <message>
-        <location line="+11"/>
-        <source>The heads knocked out in the window are not knocked out here: this is the intact model&apos;s attribution.</source>
-        <translation>窗口中敲除的头在这里不会被敲除：这里是完整模型的归因。</translation>
-    </message>
-    <message>
-        <location line="+26"/>
+        <location line="+33"/>
         <source>not one token</source>
         <translation>不是单个词元</translation>
     </message>
@@ -4805,7 +5300,7 @@
         <translation>%1 · id %2</translation>
     </message>
     <message>
-        <location line="+42"/>
+        <location line="+48"/>
         <source>Cannot compute the saliency: %1</source>
         <translation>无法计算显著性：%1</translation>
     </message>
@@ -4815,12 +5310,12 @@
         <translation>无法对 logit 做归因：%1</translation>
     </message>
     <message>
-        <location line="+39"/>
+        <location line="+47"/>
         <source>There is no attribution yet: there is nothing to export.</source>
         <translation>还没有归因结果：没有可导出的内容。</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+8"/>
         <source>Cannot export the attribution</source>
         <translation>无法导出归因结果</translation>
     </message>
@@ -4848,7 +5343,7 @@
 <context>
     <name>attnviz::ui::DocumentHistory</name>
     <message>
-        <location filename="../../ui/widgets/document_history.cpp" line="+84"/>
+        <location filename="../../ui/widgets/document_history.cpp" line="+86"/>
         <source>Knock Out Heads</source>
         <translation>敲除头</translation>
     </message>
@@ -5269,7 +5764,7 @@
 <context>
     <name>attnviz::ui::FullMapWindow</name>
     <message>
-        <location filename="../../ui/widgets/full_map_window.cpp" line="+79"/>
+        <location filename="../../ui/widgets/full_map_window.cpp" line="+90"/>
         <source>There is no full map to show for this source.</source>
         <translation>此来源没有可显示的完整注意力图。</translation>
     </message>
@@ -5279,7 +5774,12 @@
         <translation>第 %1 层第 %2 个头：%3 × %3 个词元的完整注意力图需要 %4，超过内存预算 %5（注意力 ▸ 内存预算…）。</translation>
     </message>
     <message>
-        <location line="+25"/>
+        <location line="+26"/>
+        <source>%1 · layer %2 · head %3 · norm-based ‖α·f(x)‖</source>
+        <translation>%1 · 第 %2 层 · 第 %3 个头 · 基于范数 ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+1"/>
         <source>%1 · layer %2 · head %3</source>
         <translation>%1 · 第 %2 层 · 第 %3 个头</translation>
     </message>
@@ -5329,20 +5829,23 @@
         <translation>将当前区域保存为 PNG、SVG 或 PDF</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+8"/>
-        <location line="+43"/>
-        <source>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map</source>
-        <translation>滚轮：以光标为中心缩放 · 拖动：平移 · + 和 −：缩放 · 方向键：平移 · 0：全图</translation>
-    </message>
-    <message>
-        <location line="-48"/>
-        <location line="+30"/>
+        <location line="+4"/>
+        <location line="+102"/>
         <source>Reading layer %1, head %2…</source>
         <translation>正在读取第 %1 层第 %2 个头…</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="-89"/>
+        <source>Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the whole map · Alt-click a cell: why this attention?</source>
+        <translation>滚轮：以光标为中心缩放 · 拖动：平移 · + 和 −：缩放 · 方向键：平移 · 0：全图 · Alt+单击格子：为什么这样注意？</translation>
+    </message>
+    <message>
+        <location line="+35"/>
+        <source>Why this attention? explains the maps of the window&apos;s own text: open this head&apos;s full map from the Heatmaps or Model tab (right-click it).</source>
+        <translation>“为什么这样注意？”只解释主窗口当前文本的注意力图：请在“热力图”或“模型”标签页中打开这个头的完整注意力图（右键单击它）。</translation>
+    </message>
+    <message>
+        <location line="+89"/>
         <source>Cannot show the full map</source>
         <translation>无法显示完整注意力图</translation>
     </message>
@@ -5357,7 +5860,7 @@
         <translation>无法导出完整注意力图</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+14"/>
         <source>Export the full map</source>
         <translation>导出完整注意力图</translation>
     </message>
@@ -5615,24 +6118,24 @@
 <context>
     <name>attnviz::ui::HeatmapFigure</name>
     <message numerus="yes">
-        <location filename="../../ui/render/heatmap_figure.cpp" line="+585"/>
+        <location filename="../../ui/render/heatmap_figure.cpp" line="+588"/>
         <source>Mean of %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="-2"/>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source> (%1–%2)</source>
         <translation>（%1–%2）</translation>
     </message>
     <message>
-        <location line="+15"/>
+        <location line="+29"/>
         <source>Attention weights per head</source>
         <translation>各头的注意力权重</translation>
     </message>
@@ -5642,31 +6145,58 @@
         <translation>注意力权重</translation>
     </message>
     <message numerus="yes">
-        <location line="-4"/>
-        <location line="+7"/>
-        <location line="+4"/>
+        <location line="-8"/>
         <source>Mean attention weights over %n head(s)</source>
         <translation>
             <numerusform>%n 个头的平均注意力权重</numerusform>
         </translation>
     </message>
     <message>
-        <location line="-25"/>
+        <location line="-24"/>
         <source> · knocked out</source>
         <translation> · 已敲除</translation>
     </message>
     <message>
-        <location line="+16"/>
+        <location line="+30"/>
         <source>Attention weights of the first %1 of %2 heads</source>
         <translation>%2 个头中前 %1 个头的注意力权重</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="-4"/>
         <source>Attention weights of head %1 of %2</source>
         <translation>第 %1 个头的注意力权重（共 %2 个头）</translation>
     </message>
+    <message numerus="yes">
+        <location line="-31"/>
+        <source>%n head(s) together</source>
+        <translation>
+            <numerusform>%n 个头合起来</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location line="+19"/>
+        <source>Norm-based attention of %n head(s) together</source>
+        <translation>
+            <numerusform>%n 个头合起来的基于范数的注意力</numerusform>
+        </translation>
+    </message>
     <message>
-        <location line="+6"/>
+        <location line="+2"/>
+        <source>Norm-based attention of head %1 of %2</source>
+        <translation>第 %1 个头基于范数的注意力（共 %2 个头）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Norm-based attention of the first %1 of %2 heads</source>
+        <translation>%2 个头中前 %1 个头基于范数的注意力</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Norm-based attention per head</source>
+        <translation>各头基于范数的注意力</translation>
+    </message>
+    <message>
+        <location line="+13"/>
         <source> — tokens %1–%2 of %3</source>
         <translation> —— 第 %1–%2 个词元，共 %3 个</translation>
     </message>
@@ -5698,6 +6228,11 @@
         <translation>行：查询，列：键</translation>
     </message>
     <message>
+        <location line="+2"/>
+        <source>how much each key&apos;s value moves the output, not the weight α</source>
+        <translation>即每个键的值向量让输出改变了多少，而不是权重 α</translation>
+    </message>
+    <message>
         <location line="+5"/>
         <source>hatched grey: masked</source>
         <translation>灰色斜线：已掩码</translation>
@@ -5723,13 +6258,17 @@
         <translation>每个头：从其最小值 (0) 到最大值 (1)</translation>
     </message>
     <message>
-        <location line="+3"/>
-        <location line="+106"/>
+        <location line="+8"/>
+        <source>norm-based ‖α·f(x)‖</source>
+        <translation>基于范数 ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+0"/>
         <source>attention weight</source>
         <translation>注意力权重</translation>
     </message>
     <message>
-        <location line="+157"/>
+        <location line="+262"/>
         <source>Keys</source>
         <translation>键</translation>
     </message>
@@ -5779,7 +6318,12 @@
         <translation> · 整行被掩码（%1）</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="+3"/>
+        <source> · Alt-click: why this attention?</source>
+        <translation> · Alt+单击：为什么这样注意？</translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>key %1 “%2” — click to %3 this key</source>
         <translation>键 %1“%2” — 点击可对此键%3</translation>
     </message>
@@ -6032,7 +6576,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
 <context>
     <name>attnviz::ui::MainWindow</name>
     <message>
-        <location filename="../../ui/widgets/main_window.cpp" line="+243"/>
+        <location filename="../../ui/widgets/main_window.cpp" line="+277"/>
         <source>The tokens are those of the attention maps&apos; tokens file.</source>
         <translation>词元来自注意力图的词元文件。</translation>
     </message>
@@ -6066,7 +6610,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>%1 × %2 个词元 · %3 · %4 毫秒</translation>
     </message>
     <message>
-        <location line="+113"/>
+        <location line="+128"/>
         <location line="+4"/>
         <source>Cannot show the full map</source>
         <translation>无法显示完整注意力图</translation>
@@ -6077,7 +6621,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>完整注意力图来自训练好的模型或从文件读取的注意力图：请先打开一个（文件 ▸ 打开模型…，文件 ▸ 打开注意力图…）。</translation>
     </message>
     <message>
-        <location line="+59"/>
+        <location line="+64"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
@@ -6087,7 +6631,7 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <translation>停止计算（热力图保留当前显示的内容）</translation>
     </message>
     <message>
-        <location line="+46"/>
+        <location line="+47"/>
         <source>Untitled</source>
         <translation>未命名</translation>
     </message>
@@ -6100,6 +6644,16 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
         <location line="+161"/>
         <source>Cannot open the example</source>
         <translation>无法打开示例</translation>
+    </message>
+    <message>
+        <location line="+13"/>
+        <source>Cannot open the example&apos;s corpus</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The corpus %1 that AttnViz ships is missing.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -6490,7 +7044,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ModelView</name>
     <message>
-        <location filename="../../ui/model/model_view.cpp" line="+131"/>
+        <location filename="../../ui/model/model_view.cpp" line="+134"/>
         <source>Attention rollout through layer %1: how much each token draws on each input token, residual included</source>
         <translation>到第 %1 层为止的注意力展开：每个词元从每个输入词元获取了多少信息（含残差）</translation>
     </message>
@@ -6551,9 +7105,14 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>在工具栏的“来源”框中选择一个训练好的模型（内置，无需下载：%1），或打开一个模型（文件 ▸ 打开模型…），即可同时查看每一层的每个头。</translation>
     </message>
     <message>
-        <location line="-100"/>
-        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out</source>
-        <translation>%1 · %2 个词元 · 每张图从 0 到其自身最大权重着色；单击某个头打开其所在层，右键单击可查看完整注意力图或将其敲除</translation>
+        <location line="-102"/>
+        <source>%1 · norm-based ‖α·f(x)‖</source>
+        <translation>%1 · 基于范数 ‖α·f(x)‖</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>%1 · %2 tokens · each map coloured from 0 to its own largest weight; click a head to open its layer, right-click it for its full map or to knock it out, Alt-click it to ask why it looks where it does</source>
+        <translation>%1 · %2 个词元 · 每张图从 0 到其自身最大权重着色；单击某个头打开其所在层，右键单击可查看完整注意力图或将其敲除，Alt+单击可查看它为什么看向那里</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -7155,6 +7714,114 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::QkView</name>
+    <message>
+        <location filename="../../ui/model/qk_view.cpp" line="+106"/>
+        <source>Head:</source>
+        <translation type="unfinished">头：</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Projection:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>PCA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Directions (cosine)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PCA of the queries and keys together, or of their directions alone (their lengths set aside)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Colour by:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Query or key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Token position</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Export…</source>
+        <translation type="unfinished">导出…</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>The figure (PNG, SVG, PDF) or the points (CSV)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+54"/>
+        <source>Layer %1 · head %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+9"/>
+        <source>The corpus was measured on %1: choose that model in the Source box to see its heads&apos; queries and keys.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>Open a corpus (File ▸ Open Corpus…, or Corpus from History) to see where a head&apos;s queries and keys lie over many texts: every query and key it computes, as one dot each.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+12"/>
+        <source>Computing…</source>
+        <translation type="unfinished">计算中…</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Compute them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>The corpus has no queries and keys of layer %1 · head %2 yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+3"/>
+        <source>The model shown has no head %1 in layer %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+38"/>
+        <source>There are no queries and keys of this head to export: compute them first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+15"/>
+        <source>Cannot export the queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Export the queries and keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
+        <translation type="unfinished">PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 表格 (*.csv)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::RecoveryKeeper</name>
     <message>
         <location filename="../../ui/widgets/recovery_keeper.cpp" line="+85"/>
@@ -7410,7 +8077,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::StatisticsView</name>
     <message>
-        <location filename="../../ui/classroom/statistics_view.cpp" line="+27"/>
+        <location filename="../../ui/classroom/statistics_view.cpp" line="+28"/>
         <source>Export Head Statistics</source>
         <translation>导出头统计</translation>
     </message>
@@ -7448,6 +8115,11 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <location line="+2"/>
         <source>What each head does, averaged over the query tokens. Click a column to sort; click a head to see it in the grid. Hover a column title for its meaning.</source>
         <translation>每个头在做什么（对所有查询词元取平均）。点击列标题排序；点击某个头可在热力图网格中查看它。鼠标悬停在列标题上可查看其含义。</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Norm-based: each row of ‖α·f(x)‖ is measured as shares of its total, in place of the weights.</source>
+        <translation>基于范数：‖α·f(x)‖ 的每一行按其在该行总和中所占的比例来度量，代替权重。</translation>
     </message>
 </context>
 <context>
@@ -7536,7 +8208,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/widgets/view_tabs.cpp" line="+307"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+345"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -7707,6 +8379,16 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     </message>
     <message>
         <location line="+5"/>
+        <source>Queries &amp;&amp; Keys</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Every query and key of a head over a corpus, as dots in one plane (AttentionViz): its pattern as geometry</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location line="+4"/>
         <source>Flow</source>
         <translation>信息流</translation>
     </message>
@@ -7736,7 +8418,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>将说明折叠为标题，或重新展开</translation>
     </message>
     <message>
-        <location line="+58"/>
+        <location line="+60"/>
         <source>layers 1–%1 of %2</source>
         <translation>%2 层中的第 1–%1 层</translation>
     </message>
@@ -7897,7 +8579,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::WhyPanel</name>
     <message>
-        <location filename="../../ui/model/why_panel.cpp" line="+88"/>
+        <location filename="../../ui/model/why_panel.cpp" line="+107"/>
         <source>Why this attention?</source>
         <translation>为什么这样注意？</translation>
     </message>
@@ -7937,7 +8619,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>在某个头的注意力图上 Alt+单击一个格子：它的分数会被拆分为查询和键各自包含的成分。</translation>
     </message>
     <message>
-        <location line="+49"/>
+        <location line="+75"/>
+        <source>Why this attention? needs the weights of the model that made these maps: maps read from a file hold the weights of attention, not what they were computed from. Open the model itself (File ▸ Open Model…).</source>
+        <translation>“为什么这样注意？”需要算出这些注意力图的模型权重：从文件读入的注意力图只保存了注意力权重，没有保存算出它们的模型。请直接打开该模型（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <location line="+6"/>
         <source>Why this attention? needs a trained model: the demo layer&apos;s weights are random, so its scores have no parts worth naming. Open one (File ▸ Open Model…).</source>
         <translation>“为什么这样注意？”需要一个训练好的模型：演示层的权重是随机的，其分数没有值得说明的成分。请打开一个模型（文件 ▸ 打开模型…）。</translation>
     </message>
@@ -7947,27 +8634,34 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>“为什么这样注意？”需要一个训练好的模型：演示层的权重是随机的，其分数没有值得说明的成分。请在“来源”框中选择一个（内置：%1）。</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+23"/>
+        <location line="+27"/>
         <source>Alt-click a cell of one head&apos;s map, not of the mean.</source>
         <translation>请 Alt+单击某一个头的注意力图中的格子，而不是平均图。</translation>
     </message>
     <message>
-        <location line="+5"/>
+        <location line="-40"/>
         <source>The causal mask hides token %1 from token %2: a query never sees a later key, so that cell has no score to explain. Alt-click a cell on or below the diagonal.</source>
         <translation>因果掩码对第 %2 个词元隐藏了第 %1 个词元：查询看不到它之后的键，所以这个格子没有可解释的分数。请 Alt+单击对角线上或其下方的格子。</translation>
     </message>
     <message>
         <location line="+18"/>
+        <source>This map is not drawn cell by cell here: open the head&apos;s full map (right-click it, Open Full Map…) and Alt-click a cell there.</source>
+        <translation>这里的图不是逐格绘制的：请打开这个头的完整注意力图（右键单击它，选择“打开完整注意力图…”），再在那里 Alt+单击一个格子。</translation>
+    </message>
+    <message>
+        <location line="+36"/>
         <source>Explaining L%1H%2 at token %3 → token %4…</source>
         <translation>正在解释 L%1H%2：第 %3 个词元 → 第 %4 个词元…</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+34"/>
+        <location line="+27"/>
         <source>Cannot explain this cell: %1</source>
         <translation>无法解释这个格子：%1</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+69"/>
         <source>No cell is explained yet: there is nothing to export.</source>
         <translation>还没有解释任何格子：没有可导出的内容。</translation>
     </message>
@@ -7990,7 +8684,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::WindowActions</name>
     <message>
-        <location filename="../../ui/widgets/window_actions.cpp" line="+49"/>
+        <location filename="../../ui/widgets/window_actions.cpp" line="+51"/>
         <source>&amp;New Session</source>
         <translation>新建会话(&amp;N)</translation>
     </message>
@@ -8150,7 +8844,37 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>Ctrl+Shift+K</translation>
     </message>
     <message>
-        <location line="+6"/>
+        <location line="+7"/>
+        <source>Show Attention &amp;Weights</source>
+        <translation>显示注意力权重(&amp;W)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+W</source>
+        <translation>Ctrl+Shift+W</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show &amp;Norm-Based Attention</source>
+        <translation>显示基于范数的注意力(&amp;N)</translation>
+    </message>
+    <message>
+        <location line="+0"/>
+        <source>Ctrl+Shift+N</source>
+        <translation>Ctrl+Shift+N</translation>
+    </message>
+    <message>
+        <location line="+7"/>
+        <source>Weights</source>
+        <translation>注意力权重</translation>
+    </message>
+    <message>
+        <location line="+1"/>
+        <source>Norm-based</source>
+        <translation>基于范数</translation>
+    </message>
+    <message>
+        <location line="+3"/>
         <source>&amp;Load Weights…</source>
         <translation>加载权重(&amp;L)…</translation>
     </message>
@@ -8185,7 +8909,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
-        <location line="+18"/>
+        <location line="+22"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
@@ -8200,7 +8924,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>注意力(&amp;A)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+10"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
@@ -8210,7 +8934,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>主工具栏</translation>
     </message>
     <message>
-        <location line="+11"/>
+        <location line="+15"/>
         <source> Show: </source>
         <translation> 显示： </translation>
     </message>
@@ -8245,7 +8969,22 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>%1：仅用于演示层（在“来源”框中选择“演示层”）；训练好的模型有自己的掩码，也没有 Dropout</translation>
     </message>
     <message>
-        <location line="+22"/>
+        <location line="+15"/>
+        <source>Show the attention weights α: how much each query reads each key (%1)</source>
+        <translation>显示注意力权重 α：每个查询从每个键读取多少（%1）</translation>
+    </message>
+    <message>
+        <location line="+4"/>
+        <source>Norm-based maps need the model&apos;s values: attention maps read from a file hold only the weights</source>
+        <translation>基于范数的图需要模型的值向量：从文件读取的注意力图只有权重</translation>
+    </message>
+    <message>
+        <location line="+2"/>
+        <source>Show ‖α·f(x)‖ instead of α: how much each key&apos;s value actually moves the output (Kobayashi et al. 2020) (%1)</source>
+        <translation>显示 ‖α·f(x)‖ 而不是 α：每个键的值向量实际让输出改变了多少（Kobayashi 等，2020）（%1）</translation>
+    </message>
+    <message>
+        <location line="+20"/>
         <source>&amp;Heatmaps</source>
         <translation>热力图(&amp;H)</translation>
     </message>
@@ -8288,7 +9027,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ZoomHeatmap</name>
     <message>
-        <location filename="../../ui/widgets/zoom_heatmap.cpp" line="+117"/>
+        <location filename="../../ui/widgets/zoom_heatmap.cpp" line="+134"/>
         <source>“%1” → “%2”: %3 (query %4, key %5)</source>
         <translation>“%1” → “%2”：%3（查询 %4，键 %5）</translation>
     </message>

@@ -147,6 +147,7 @@ QString CompareFigure::titleText() const {
     if (a_->batch > 1)
         what += QStringLiteral("  ·  ") +
                 CompareText::tr("sentence %1").arg(std::clamp(options_.batch_item, 0, 1) + 1);
+    if (a_->norm_based) what += QStringLiteral("  ·  ") + CompareText::tr("norm-based ‖α·f(x)‖");
     // Capitalised for a title, as the words come from the middle of a sentence; a file's name
     // is spelled as it is.
     if (!what.isEmpty() && a_->config.model_folder == b_->config.model_folder)

@@ -26,6 +26,9 @@ struct Example {
     /// The generation timeline: the session holds the model's continuation at step 0, and
     /// once open Play replays it, a token a step (no edit: Continue writes more).
     bool plays = false;
+    /// A corpus AttnViz ships (resources/corpora: "fortunes_en.txt"), measured on the model once
+    /// it is open (heads across a corpus); empty: none.
+    QString corpus = {};
 };
 
 std::vector<Example> builtin_examples();

@@ -56,6 +56,8 @@ void LinesFigure::setOptions(const FigureOptions& options) {
 
 QString LinesFigure::titleText() const {
     if (!options_.title.isEmpty()) return options_.title;
+    if (snapshot_ && snapshot_->norm_based)
+        return LinesText::tr("How much each key moves each query's output: norm-based ‖α·f(x)‖");
     // A model's pair is one sequence ([CLS] A [SEP] B [SEP]), not cross-attention.
     if (snapshot_ && snapshot_->config.pair_mode == PairMode::CrossAttention && !snapshot_->model)
         return LinesText::tr("Where each query token looks in the other sentence");
@@ -72,7 +74,15 @@ void LinesFigure::collect() {
     if (!snapshot_) return;
     const int q = hover_.side == Hit::Side::Query ? hover_.token : -1;
     const int k = hover_.side == Hit::Side::Key ? hover_.token : -1;
-    lines_ = head_lines(*snapshot_, item_, options_.line_heads, kLineThreshold, q, k);
+    // Norm-based maps are not shares of 1: opacity and threshold relative to the largest.
+    opaque_ = 1.0f;
+    if (snapshot_->norm_based) {
+        float top = 0.0f;
+        for (int h = 0; h < snapshot_->heads; ++h)
+            top = std::max(top, snapshot_->panel_range(item_, h).second);
+        if (top > 0.0f) opaque_ = top;
+    }
+    lines_ = head_lines(*snapshot_, item_, options_.line_heads, kLineThreshold * opaque_, q, k);
     over_threshold_ = lines_.size();
     if (lines_.size() > kMaxDrawnLines) {
         const auto stronger = [](const HeadLine& a, const HeadLine& b) {
@@ -191,7 +201,7 @@ void LinesFigure::paintLines(QPainter* p) const {
     if (dense || width < 1.5) width = 1.0;
     for (const HeadLine& l : lines_) {
         QColor c = paint::head_color(l.head);
-        c.setAlphaF(std::clamp(double(l.weight), 0.0, 1.0));
+        c.setAlphaF(std::clamp(double(l.weight / opaque_), 0.0, 1.0));
         p->setPen(QPen(c, width, Qt::SolidLine, Qt::FlatCap));
         p->drawLine(queryAnchor(l.query), keyAnchor(l.key));
     }
@@ -280,6 +290,11 @@ void LinesFigure::paintLegendNote(QPainter* p, const QColor& text) const {
             ? LinesText::tr(
                   "Only the mean over heads was kept within the memory budget: there "
                   "are no head lines to draw.")
+        : snapshot_->norm_based
+            ? LinesText::tr("opacity = ‖α·f(x)‖ from 0 to its largest, %1 (%2 of %3 lines drawn)")
+                  .arg(double(opaque_), 0, 'g', 3)
+                  .arg(lines_.size())
+                  .arg(over_threshold_)
         : lines_.size() < over_threshold_
             ? LinesText::tr("opacity = attention weight (the %1 strongest of %2 lines drawn)")
                   .arg(lines_.size())

@@ -82,6 +82,8 @@ class LinesFigure : public ClassroomFigure {
     QSize size_;
     std::vector<HeadLine> lines_;
     std::size_t over_threshold_ = 0;
+    /// The value drawn fully opaque: 1 for weights, the item's largest for norm-based maps.
+    float opaque_ = 1.0f;
     Hit hover_;
     int item_ = 0;
     int label_px_ = 13;

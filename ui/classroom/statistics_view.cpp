@@ -203,6 +203,7 @@ StatisticsView::StatisticsView(QWidget* parent) : QWidget(parent) {
     layout->setContentsMargins(6, 6, 6, 0);
     auto* top = new QHBoxLayout;
     intro_ = new QLabel(this);
+    intro_->setObjectName(QStringLiteral("statisticsIntro"));
     intro_->setWordWrap(true);
     top->addWidget(intro_, 1);
     copy_ = new QPushButton(this);
@@ -252,7 +253,10 @@ void StatisticsView::retranslate() {
     export_->setToolTip(tr("Save the table as a CSV file"));
     intro_->setText(
         tr("What each head does, averaged over the query tokens. Click a column to sort; click "
-           "a head to see it in the grid. Hover a column title for its meaning."));
+           "a head to see it in the grid. Hover a column title for its meaning.") +
+        (norm_based_ ? QLatin1Char(' ') + tr("Norm-based: each row of ‖α·f(x)‖ is measured as "
+                                             "shares of its total, in place of the weights.")
+                     : QString()));
 }
 
 void StatisticsView::changeEvent(QEvent* event) {
@@ -267,6 +271,9 @@ int StatisticsView::headAtRow(int row) const {
 
 void StatisticsView::setSnapshot(SnapshotPtr snapshot, int item, int focused_head,
                                  const std::vector<models::HeadMeasures>* measured) {
+    // The intro says what is measured: the weights, or the norm-based maps' shares.
+    norm_based_ = snapshot && snapshot->norm_based;
+    retranslate();
     model_->setStatistics(measured   ? *measured
                           : snapshot ? snapshot_head_measures(*snapshot, item)
                                      : std::vector<models::HeadMeasures>{},

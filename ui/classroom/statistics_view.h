@@ -87,6 +87,7 @@ class StatisticsView : public QWidget {
     QSortFilterProxyModel* proxy_ = nullptr;
     QTableView* table_ = nullptr;
     QLabel* intro_ = nullptr;
+    bool norm_based_ = false;  ///< the snapshot shown has norm-based maps
     QPushButton* copy_ = nullptr;
     QPushButton* export_ = nullptr;
 };

@@ -98,6 +98,13 @@ QString StepsFigure::titleText() const {
 
 QString StepsFigure::captionText() const {
     if (!snapshot_) return QString();
+    // The steps make the weights α; the map views show ‖α·f(x)‖ meanwhile.
+    const QString norm = snapshot_->norm_based
+                             ? QLatin1Char('\n') + StepsText::tr(
+                                                       "The steps compute the weights "
+                                                       "α; the other views show "
+                                                       "norm-based ‖α·f(x)‖.")
+                             : QString();
     if (model_.layer >= 0) {  // the model's own pieces, whatever the other views group
         QStringList parts{model_.model_name, StepsText::tr("layer %1").arg(model_.layer + 1),
                           StepsText::tr("%n token(s) as the model's tokenizer split them", nullptr,
@@ -106,9 +113,9 @@ QString StepsFigure::captionText() const {
             parts << StepsText::tr("%1 query heads share %2 key/value heads")
                          .arg(model_.heads)
                          .arg(model_.kv_heads);
-        return parts.join(QStringLiteral(" · "));
+        return parts.join(QStringLiteral(" · ")) + norm;
     }
-    return describe_config(snapshot_->config);
+    return describe_config(snapshot_->config) + norm;
 }
 
 const StepsFigure::Card* StepsFigure::cardOf(int stage) const {

@@ -235,6 +235,7 @@ void add_export_command(CLI::App& app, cli::CommandContext& ctx) {
     a.ExportSaliency::declare(*sub);
     a.ExportFlow::declare(*sub);
     a.ExportWhy::declare(*sub);
+    a.ExportCorpus::declare(*sub);
     a.ExportMemory::declare(*sub);
     // Scripts (and ui_compare_test) give a base command line and append to it: the last
     // --text wins, as it always has for export.
@@ -264,11 +265,14 @@ void render_export(const ExportOptions& a) {
     // asks otherwise (the window's exports follow the interface language instead).
     install_translations(a.lang ? normalize_language(qstring(*a.lang))
                                 : QString::fromLatin1(kEnglish));
+    a.ExportFigure::check_effective(a);  // the views that return below draw no map
     // Before patching's, which refuses --target, --distractor and --position elsewhere.
     // Flow's first: any other view refuses --threshold and --per-head.
     if (a.ExportFlow::apply(a)) return;
     if (a.ExportDla::apply(a)) return;
     if (a.ExportSaliency::apply(a)) return;
+    // Before Why's, which refuses --head elsewhere.
+    if (a.ExportCorpus::apply(a)) return;
     if (a.ExportWhy::apply(a)) return;
     if (a.ExportPatching::apply(a)) return;
     if (a.ExportCircuits::apply(a)) return;

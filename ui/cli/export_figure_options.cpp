@@ -29,7 +29,7 @@ void ExportFigure::declare(CLI::App& sub) {
     for (CLI::Option* o :
          {add_text(sub, "--view", &view,
                    "grid|mean|head:K|steps[:K]|lines|compare[:K]|model|atlas|lens|predictions|"
-                   "patch|circuits|dla|why|flow|saliency",
+                   "patch|circuits|dla|why|flow|saliency|qk",
                    "grid (default), mean, or head:K with K from 1 to H; steps[:K]: the "
                    "computation of head K (default 1) stage by stage; lines: BertViz-style "
                    "lines from queries to keys; compare[:K]: see Comparison (with --out "
@@ -43,7 +43,8 @@ void ExportFigure::declare(CLI::App& sub) {
                    "logit attribution of --model on --text at --position (default the last "
                    "token) for --target (default its top prediction) and --distractor, a "
                    "figure or, with --out FILE.csv or FILE.json, the numbers; why: see Why this "
-                   "attention?; flow: see Flow; saliency: see Saliency"),
+                   "attention?; flow: see Flow; saliency: see Saliency; qk, and atlas with "
+                   "--texts: see Heads across a corpus"),
           add_integer(sub, "--step", &step, 1, 64, "N",
                       "steps: reveal stages 1 to N and explain stage N (default: every stage)"),
           add_flag(sub, "--focus", &focus, "steps: only stage N and its inputs, large"),
@@ -70,6 +71,11 @@ void ExportFigure::declare(CLI::App& sub) {
           add_integer(sub, "--font-size", &font_size, 6, 96, "PX", "base text size"),
           add_text(sub, "--lang", &lang, "LANG",
                    "language of the title and caption: en (default) or zh_CN"),
+          add_choice(sub, "--effective", &effective, {"weights", "norm"},
+                     "the map views (grid, mean, head:K, lines, compare, model): the attention "
+                     "weights (default) or the norm-based maps of Kobayashi et al. 2020, per head "
+                     "||a_ij f_h(x_j)|| and, instead of the mean, the heads together "
+                     "||sum_h a_ij f_h(x_j)||, as attend --effective norm writes them"),
           add_text(sub, "-o,--out", &out, "FILE",
                    "the figure; the format follows the suffix: .png, .svg or .pdf "
                    "(required)")})
@@ -90,6 +96,26 @@ void ExportFigure::apply_settings(Applying& s) const {
     if (no_title) figure.show_title = false;
     if (out) s.cmd.out = qstring(*out);
     s.view = qstring(view);
+    if (effective)
+        s.doc->setAttentionShown(*effective == "norm" ? AttentionShown::NormBased
+                                                      : AttentionShown::Weights);
+}
+
+void ExportFigure::check_effective(const ExportOptions& a) const {
+    if (!effective) return;
+    const QString v = qstring(view);
+    const bool map_view = v == QLatin1String("grid") || v == QLatin1String("mean") ||
+                          v.startsWith(QLatin1String("head:")) || v == QLatin1String("lines") ||
+                          v == QLatin1String("compare") ||
+                          v.startsWith(QLatin1String("compare:")) || v == QLatin1String("model");
+    if (!map_view)
+        usage_error(ExportCommandText::tr("--effective needs a view of attention maps (grid, "
+                                          "mean, head:K, lines, compare, model), not --view %1")
+                        .arg(v));
+    if (*effective == "norm" && a.attentions)
+        usage_error(
+            ExportCommandText::tr("--effective norm needs the model's values: maps read "
+                                  "from a file (--attentions) hold only the weights"));
 }
 
 void ExportFigure::apply_view(const ExportOptions& a, Applying& s) const {

@@ -122,9 +122,14 @@ struct ExportFigure {
     int font_size = 14;
     std::optional<std::string> lang;
     std::optional<std::string> out;
+    /// --effective weights|norm: what the map views draw (AttentionShown); unset: weights.
+    std::optional<std::string> effective;
 
     void declare(CLI::App& sub);
     void apply_settings(Applying& s) const;
+    /// Refuses (UsageError) --effective with a view that draws no attention map, and norm
+    /// with maps read from a file: before any view computes.
+    void check_effective(const ExportOptions& a) const;
     /// --view: grid, mean, head:K, steps[:K] and lines here; the others by their groups.
     void apply_view(const ExportOptions& a, Applying& s) const;
     /// What needs a view (--step, --heads, --item) and the file (--out, the size).
@@ -223,6 +228,19 @@ struct ExportSaliency {
     bool apply(const ExportOptions& a) const;
 };
 
+/// Heads across a corpus (--view qk, and --view atlas with --texts): the texts of --texts
+/// measured as `attnviz corpus` measures them (--head is the Why group's).
+struct ExportCorpus {
+    std::optional<std::string> texts, texts_format;  ///< --texts, --format
+    std::optional<std::int64_t> max_tokens, limit;
+    std::optional<std::string> projection, colour_by;  ///< --projection, --colour-by
+
+    void declare(CLI::App& sub);
+    /// --view qk or atlas with --texts: computes and writes it, and returns true.  Any other
+    /// view: refuses the corpus's options and returns false.
+    bool apply(const ExportOptions& a) const;
+};
+
 /// Memory budget, and what to keep of the result (README "Limits").
 struct ExportMemory {
     cli::MemoryOptions memory;
@@ -248,6 +266,7 @@ struct ExportOptions : ExportInput,
                        ExportSaliency,
                        ExportFlow,
                        ExportWhy,
+                       ExportCorpus,
                        ExportMemory {};
 
 }  // namespace attnviz::ui

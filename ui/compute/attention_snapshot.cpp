@@ -14,6 +14,7 @@
 #include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/safetensors.h"
+#include "engine/models/effective_attention.h"
 #include "engine/text/embedding.h"
 #include "ui/compute/error_text.h"
 #include "ui/compute/generation_feed.h"
@@ -75,6 +76,8 @@ AttentionForwardOptions scoped_forward(const ComputeConfig& c, const Shapes& sh,
     // Raw scores and the steps only for the whole result of a small input: the views that
     // use them show every head over every token.
     const bool whole = kept == c.num_heads && q.count == sh.L && k.count == sh.S;
+    // The heads together (the norm-based mean) need every head's weights.
+    if (c.attention == AttentionShown::NormBased) fwd.weights_heads = -1;
     const std::size_t cells = std::size_t(sh.N) * c.num_heads * sh.L * sh.S;
     fwd.need_intermediates = whole && cells <= kScoreCellBudget;
     // Threads only pay off on big inputs; for a sentence, waking them costs more than the
@@ -250,6 +253,7 @@ struct ComputeCache::Impl {
         int layers_shown, heads_shown, window_start, window_length;
         std::map<ModelHead, KnockOut> knocked_out;
         std::vector<qint64> generated;  ///< the continuation shown (the timeline's step)
+        AttentionShown attention;
         bool operator==(const ModelKey&) const = default;
     };
     std::optional<ModelKey> model_key;
@@ -455,7 +459,8 @@ SnapshotPtr compute_model_snapshot(const ComputeConfig& c, std::uint64_t generat
         c.window_length > 0 ? c.window_start : 0,
         c.window_length,
         maps ? std::map<ModelHead, KnockOut>() : c.knocked_out,  // no model to knock
-        maps ? std::vector<qint64>() : c.shownGenerated()};
+        maps ? std::vector<qint64>() : c.shownGenerated(),
+        maps ? AttentionShown::Weights : c.attention};  // a file holds weights
     // Choosing another layer re-slices; the word and special-token toggles regroup the
     // pieces' maps; only another text or model runs the forward pass again.
     const std::pair<bool, bool> shown{c.words, c.hide_special};
@@ -605,6 +610,13 @@ SnapshotPtr compute_demo_snapshot(const ComputeConfig& c, std::uint64_t generati
         throw std::logic_error("the layer returned " + shape_string(result.mean_weights.shape) +
                                " mean weights for a window of " + std::to_string(Lw) + " x " +
                                std::to_string(Sw));
+    if (c.attention == AttentionShown::NormBased) {
+        models::EffectiveAttention norm =
+            models::effective_attention(mha, key_value, result, fwd, kept, fwd.num_threads);
+        result.weights = std::move(norm.heads);
+        result.mean_weights = std::move(norm.layer);
+        snap->norm_based = true;
+    }
     snap->weights = std::move(result.weights);
     snap->mean_weights = std::move(result.mean_weights);
     snap->fully_masked_rows = std::move(result.fully_masked_rows);

@@ -138,6 +138,10 @@ struct ModelPass {
     /// Extended by the generation writer's rows (extend_model) rather than computed by a pass:
     /// a full pass replaces it once the writer stops.
     bool provisional = false;
+    /// The maps are norm-based (ComputeConfig::attention): every head's ‖α f_h(x)‖ and, for
+    /// the mean, the heads together ‖Σ_h α f_h(x)‖; the atlas still measures the weights, and
+    /// the rollout runs through the weights' mean.
+    bool norm_based = false;
     double elapsed_ms = 0.0;  ///< the forward pass
     /// What run_model estimated the pass and its maps need, and the budget then.
     std::uint64_t estimated_bytes = 0, budget_bytes = 0;
@@ -290,6 +294,9 @@ struct AttentionSnapshot {
     /// null when it was not asked for.
     std::shared_ptr<const ModelTrace> trace;
     double elapsed_ms = 0.0;  ///< engine time
+    /// weights and mean_weights are the norm-based maps (config.attention; never for maps read
+    /// from a file): each head's ‖α f_h(x)‖, and the heads together ‖Σ_h α f_h(x)‖ for the mean.
+    bool norm_based = false;
     /// With a trained model (config.usesModel()): every layer; weights and mean_weights above
     /// are those of `layer`.
     std::shared_ptr<const ModelMaps> model;

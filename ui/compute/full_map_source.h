@@ -26,7 +26,10 @@ namespace attnviz::ui {
 struct HeadMap {
     Tensor weights;               ///< [L, L]: query rows, key columns
     std::vector<QString> tokens;  ///< L: what each token shows as
-    bool causal = false;          ///< nothing above the diagonal: drawn as masked
+    /// Per row, the piece of the whole text it stands for (ModelMaps::pieceOf: a word's last);
+    /// empty when row k is piece k.
+    std::vector<int> pieces;
+    bool causal = false;  ///< nothing above the diagonal: drawn as masked
 };
 
 class FullMapSource {
@@ -48,6 +51,8 @@ class FullMapSource {
     virtual std::uint64_t mapBytes() const;
     /// L, the tokens of every map.
     virtual std::int64_t length() const = 0;
+    /// Whether map() gives norm-based maps ‖α f_h(x)‖ (ComputeConfig::attention), not weights.
+    virtual bool normBased() const { return false; }
 };
 
 using FullMapSourcePtr = std::shared_ptr<const FullMapSource>;
@@ -80,8 +85,8 @@ class FunctionMapSource : public FullMapSource {
 /// The source for what `snapshot` shows: attention maps read from a file (every head of every
 /// layer: map() opens the file and reads that head, whatever the pass kept), or a model's pass
 /// (the heads whose maps it kept, over the tokens it shows; the others recomputed from the
-/// model over its pieces, unless heads are knocked out).  Null for the demo layer.  Cheap:
-/// it reads nothing.
+/// model over its pieces, unless heads are knocked out; norm-based when the pass's maps are).
+/// Null for the demo layer.  Cheap: it reads nothing.
 FullMapSourcePtr full_map_source(const AttentionSnapshot& snapshot);
 
 /// Attention maps in a file (`tokens`: its tokens file): map() reads that one head from it.

@@ -16,6 +16,7 @@
 #include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/attention_arrays.h"
+#include "engine/models/effective_attention.h"
 #include "engine/models/head_statistics.h"
 #include "engine/models/pass_plan.h"
 #include "engine/models/token_views.h"
@@ -188,14 +189,15 @@ double pooled_model_bytes(std::int64_t layers, std::int64_t heads, std::int64_t 
 /// Measures every head of each kept layer from its attention rows as the pass computes them
 /// (the statistics pass's reduction: the atlas is whole whatever is kept, and no layer's full
 /// maps need exist), and keeps what the pass's scope hands over: the first `heads` heads'
-/// maps and the mean, of the window's rows and columns.  With a window the rollout runs
-/// along, over every piece, from the mean of the rows; only its window is kept.
+/// maps and the mean, of the window's rows and columns.  With a window, or maps that are not
+/// the weights (norm-based), the rollout runs along, over every piece, from the mean of the
+/// weights' rows; only its window is kept.
 class KeepingSink : public models::HeadStatisticsSink {
   public:
     /// `measured` layers hand their rows (the kept `layers`, or every layer when the Model
     /// tab shows the whole text pooled); `layers` hand their maps.
     KeepingSink(int heads, int num_heads, int layers, int measured, bool causal,
-                budget::AxisWindow window, std::int64_t pieces)
+                budget::AxisWindow window, std::int64_t pieces, bool norm_based = false)
         : HeadStatisticsSink(measured, num_heads, pieces, causal),
           heads_(heads),
           num_heads_(num_heads),
@@ -203,7 +205,10 @@ class KeepingSink : public models::HeadStatisticsSink {
           pieces_(pieces),
           causal_(causal),
           window_(window),
-          windowed_(window.count < pieces) {}
+          windowed_(window.count < pieces),
+          own_rollout_(windowed_ || norm_based) {}
+    /// Whether `rollout` holds the rollout (else it is the kept means').
+    bool ownsRollout() const { return own_rollout_; }
     /// Also keeps the residual stream after layer `layers` (what the head reads).
     void keepFinalStream(std::int64_t layers) { final_layer_ = layers; }
     bool wants_residuals() const override { return final_layer_ >= 0; }
@@ -212,14 +217,14 @@ class KeepingSink : public models::HeadStatisticsSink {
     }
     void begin_rows(std::int64_t layer, std::size_t slot_count) override {
         HeadStatisticsSink::begin_rows(layer, slot_count);
-        if (windowed_) {
+        if (own_rollout_) {
             full_mean_ = take_tensor({pieces_, pieces_});
             std::fill(full_mean_.data.begin(), full_mean_.data.end(), 0.0f);
         }
     }
     void on_rows(std::int64_t layer, std::size_t slot, const RowBlock& b) override {
         HeadStatisticsSink::on_rows(layer, slot, b);
-        if (!windowed_) return;  // the pass's own mean is the whole map
+        if (!own_rollout_) return;  // the pass's own mean is the whole map
         // A block's rows belong to one slot with every head: no two threads add to a row.
         const float inv = 1.0f / float(num_heads_);
         float* mean = full_mean_.ptr() + b.first_row * pieces_;
@@ -228,11 +233,11 @@ class KeepingSink : public models::HeadStatisticsSink {
     }
     void end_rows(std::int64_t layer) override {
         HeadStatisticsSink::end_rows(layer);
-        if (!windowed_) return;
+        if (!own_rollout_) return;
         const Tensor& through = rollout_.add(full_mean_);
         if (layer < layers_)
             rollout.push_back(models::crop_maps(through, window_.begin, window_.count));
-        pooled_rollout.push_back(models::pool_map(through.ptr(), pieces_, causal_));
+        if (windowed_) pooled_rollout.push_back(models::pool_map(through.ptr(), pieces_, causal_));
         release_buffer(full_mean_);
     }
     void on_layer(std::int64_t, AttentionResult&& r) override {
@@ -257,7 +262,7 @@ class KeepingSink : public models::HeadStatisticsSink {
     }
 
     std::vector<Tensor> weights, means;  ///< per layer [heads, W, W] and [W, W]
-    std::vector<Tensor> rollout;         ///< per layer [W, W], with a window only
+    std::vector<Tensor> rollout;         ///< per layer [W, W], when ownsRollout()
     /// With a window, per measured layer: the rollout over every piece, pooled.
     std::vector<models::PooledMap> pooled_rollout;
     Tensor final_stream;  ///< with keepFinalStream()
@@ -267,8 +272,8 @@ class KeepingSink : public models::HeadStatisticsSink {
     std::int64_t heads_, num_heads_, layers_, pieces_;
     bool causal_;
     budget::AxisWindow window_;
-    bool windowed_;
-    Tensor full_mean_;  ///< the layer's mean over every piece (with a window)
+    bool windowed_, own_rollout_;
+    Tensor full_mean_;  ///< the layer's mean weights over every piece (ownsRollout())
     models::RolloutAccumulator rollout_;
 };
 
@@ -279,7 +284,7 @@ void keep_statistics(ModelMaps* out, KeepingSink& sink, bool whole) {
     const models::HeadStatistics stats = sink.take();
     out->atlas = stats.atlas;
     out->rollout =
-        out->windowed() ? std::move(sink.rollout) : models::attention_rollout(out->means);
+        sink.ownsRollout() ? std::move(sink.rollout) : models::attention_rollout(out->means);
     add_thumbnails(out);
     if (!whole) return;
     std::vector<models::PooledMap> rollout = std::move(sink.pooled_rollout);
@@ -316,25 +321,34 @@ std::vector<models::HeadIntervention> knock_outs(const ComputeConfig& c,
 /// layers' maps of the kept heads (the window's rows and columns) and their thumbnails, one
 /// layer's panels drawn; with fewer heads or a window, one layer's every map while its heads
 /// are measured, and with a window the rollout running over every piece; and a model too big
-/// to keep in float32 streams its weights, a layer's buffer at a time.
+/// to keep in float32 streams its weights, a layer's buffer at a time.  Norm-based maps
+/// (`norm`) need every head's weights of a kept layer, its values and their Gram matrices.
 std::uint64_t pass_footprint(const models::Model& model, const models::ModelForwardOptions& options,
-                             const budget::ResultScope& s, std::int64_t L) {
+                             const budget::ResultScope& s, std::int64_t L, bool norm = false) {
     const int H = int(model.info().num_heads), N = int(model.info().num_layers);
     models::ModelForwardOptions o = options;
     o.scope = models::attention_scope(s, models::every_layer(N), H, L);
+    if (norm) o = models::EffectiveAttentionSink::pass_options(o);
     const int k = s.kept_heads(H);
     const budget::AxisWindow w = budget::window_on(s, L);
     const double cells = double(w.count) * double(w.count), full = double(L * L);
     const double maps = double(o.scope.layers.size()) * double(k + 1) * cells;
     // Heads are measured from their rows (models::HeadStatisticsSink): per thread a block.
     const double measured = double(models::statistics_bytes(model.info(), L, false, o.num_threads));
-    const double rollout = w.count < L ? 4.0 * full * sizeof(float) : 0.0;
+    const double rollout = w.count < L || norm ? 4.0 * full * sizeof(float) : 0.0;
     // Not every map kept: the Model tab shows every layer and head of the whole text pooled.
     const double whole = shows_whole_text(int(o.scope.layers.size()), N, k, H, w.count, L)
                              ? pooled_model_bytes(N, H, L)
                              : 0.0;
+    const models::ModelInfo& info = model.info();
+    const double effective =
+        norm ? double(L) * (double(H * H) * sizeof(double) +
+                            double(info.num_kv_heads * info.head_dim) * sizeof(float)) +
+                   cells * double(k + 1) * sizeof(float)
+             : 0.0;
     return std::uint64_t(double(model.estimate_forward_bytes(L, o)) + maps * 8.0 + measured +
-                         rollout + whole + double(k + 1) * cells * kDisplayBytesPerCell +
+                         rollout + whole + effective +
+                         double(k + 1) * cells * kDisplayBytesPerCell +
                          double(kDisplayFixedBytes)) +
            model.streaming_weight_bytes();
 }
@@ -477,8 +491,9 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     const int N = int(info.num_layers);
     const int H = int(info.num_heads);
     // A model too big to keep in float32 streams its weights: a layer's buffer counts.
+    const bool norm = c.attention == AttentionShown::NormBased;
     const auto footprint = [&](const budget::ResultScope& s) {
-        return pass_footprint(model, options, s, L);
+        return pass_footprint(model, options, s, L, norm);
     };
     const budget::ResultScope requested = c.scope();
     // Over the budget: fewer layers, fewer heads of each, a window, or the means.
@@ -496,14 +511,21 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
     // whole text.
     const bool whole = shows_whole_text(layers_kept, N, heads_kept, H, window.count, L);
     options.scope.rows_every_layer = whole;
-    KeepingSink sink(heads_kept, H, layers_kept, whole ? N : layers_kept, info.causal, window, L);
+    KeepingSink sink(heads_kept, H, layers_kept, whole ? N : layers_kept, info.causal, window, L,
+                     norm);
     const QString no_predictions = predictions_missing(model, L);
     if (no_predictions.isEmpty()) sink.keepFinalStream(N);
-    model.forward(enc.input, options, sink);
+    if (norm) {  // the kept maps made norm-based as the pass hands them over
+        models::EffectiveAttentionSink effective(model, sink, options.scope, options.num_threads);
+        model.forward(enc.input, models::EffectiveAttentionSink::pass_options(options), effective);
+    } else {
+        model.forward(enc.input, options, sink);
+    }
     auto out = std::make_shared<ModelMaps>();
     describe_text(out.get(), *m, enc, c, text_a, window);
     out->num_layers = layers_kept;
     out->heads_kept = heads_kept;
+    out->norm_based = norm;
     out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
     out->no_predictions = no_predictions;
@@ -569,8 +591,10 @@ std::shared_ptr<const ModelMaps> extend_model(const ModelMaps& before, const Com
     const int N = before.num_layers, H = int(info.num_heads);
     const std::vector<std::int64_t>& old_ids = before.encoding.ids;
     // Only the whole text's maps of every head grow by rows: the atlas measures every head.
+    // The writer's rows are weights: norm-based maps need the pass's values.
     if (before.folder != c.model_folder || before.windowed() || before.heads_kept != H ||
-        !before.causal || !c.knocked_out.empty() || fed.empty() ||
+        !before.causal || !c.knocked_out.empty() || before.norm_based ||
+        c.attention != AttentionShown::Weights || fed.empty() ||
         L != L0 + std::int64_t(fed.size()) || std::int64_t(old_ids.size()) != L0 ||
         !std::equal(old_ids.begin(), old_ids.end(), enc.input.ids.begin()) ||
         induction.size() != std::size_t(info.num_layers) * std::size_t(H))
@@ -958,6 +982,7 @@ SnapshotPtr model_layer_snapshot(const ComputeConfig& c, std::uint64_t generatio
                 snap->masked[std::size_t(i) * L + j] = 1;
     snap->fully_masked_rows.assign(std::size_t(H) * L, 0);
     snap->layer = layer;
+    snap->norm_based = maps->norm_based;
     snap->elapsed_ms = maps->elapsed_ms;
     snap->estimated_bytes = maps->estimated_bytes;  // the scope bar's "Memory: … of …"
     snap->budget_bytes = maps->budget_bytes;

@@ -27,8 +27,9 @@ std::vector<models::HeadIntervention> model_knock_outs(const ComputeConfig& conf
                                                        const models::ModelInfo& info);
 
 /// Opens the model (model_store), encodes text_a (and text_b as the pair's second text when
-/// pair_mode is not Single) and runs every layer once: the maps over the model's pieces, with
-/// the atlas and the rollout (config.words and config.hide_special are present_model's).  Throws
+/// pair_mode is not Single) and runs every layer once: the maps over the model's pieces (the
+/// norm-based maps when config.attention says so), with the atlas and the rollout
+/// (config.words and config.hide_special are present_model's).  Throws
 /// UsageError for an empty or too long text, DataError for a broken model, MemoryBudgetExceeded
 /// before the forward pass when the maps would not fit `memory`. `induction` (may be null) holds
 /// the model's induction scores per head (layer * H + head), computed on the first call for a model
@@ -57,7 +58,8 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_
 /// from them, and the predictions gain the position before each new token.  The result is
 /// provisional (ModelMaps::provisional): equal to run_model's within float rounding, and its
 /// newest position has no prediction yet.  Null when it cannot be done so: a window, fewer
-/// heads kept, knocked-out heads, a text that does not continue `before`'s with `fed`, no
+/// heads kept, knocked-out heads, norm-based maps (the writer's rows are weights; a pass makes
+/// them), a text that does not continue `before`'s with `fed`, no
 /// induction scores (`induction`, run_model's), or maps over `memory` (run_model then
 /// refuses with what fits).
 std::shared_ptr<const ModelMaps> extend_model(const ModelMaps& before, const ComputeConfig& config,

@@ -21,12 +21,27 @@ std::vector<models::HeadMeasures> snapshot_head_measures(const AttentionSnapshot
     layout.special = models::special_keys(keys);
     // fully_masked_rows holds every head's rows, kept weights or not (row_fully_masked).
     const auto H = std::size_t(std::max(s.num_heads, s.heads)), L = std::size_t(s.target_len);
-    for (int h = 0; h < s.heads; ++h)
+    // Norm-based maps are no shares of 1: each row is measured as the shares of its total.
+    std::vector<float> shares(s.norm_based ? L * std::size_t(s.source_len) : 0);
+    for (int h = 0; h < s.heads; ++h) {
+        const float* map = s.weights.ptr() + s.cell(n, h, 0, 0);
+        if (s.norm_based) {
+            const auto S = std::size_t(s.source_len);
+            for (std::size_t i = 0; i < L; ++i) {
+                double total = 0.0;
+                for (std::size_t j = 0; j < S; ++j)
+                    total += double(map[i * S + j]);
+                for (std::size_t j = 0; j < S; ++j)
+                    shares[i * S + j] = total > 0.0 ? float(double(map[i * S + j]) / total) : 0.0f;
+            }
+            map = shares.data();
+        }
         out.push_back(models::measure_head(
-            s.weights.ptr() + s.cell(n, h, 0, 0), s.target_len, layout,
+            map, s.target_len, layout,
             s.fully_masked_rows.empty()
                 ? nullptr
                 : s.fully_masked_rows.data() + (std::size_t(n) * H + std::size_t(h)) * L));
+    }
     return out;
 }
 

@@ -13,7 +13,8 @@ namespace attnviz::ui {
 
 /// One entry per kept head of batch item `item` (clamped to the batch), in head order: its
 /// fully masked rows left out, [CLS] and [SEP] read from the key tokens, "itself" only in
-/// self-attention.
+/// self-attention.  Norm-based maps (snapshot.norm_based) are measured row by row as the
+/// shares of the row's total.
 std::vector<models::HeadMeasures> snapshot_head_measures(const AttentionSnapshot& snapshot,
                                                          int item);
 

@@ -53,6 +53,8 @@ const std::pair<Colormap, const char*> kColormaps[] = {{Colormap::Viridis, "viri
                                                        {Colormap::Cividis, "cividis"},
                                                        {Colormap::Magma, "magma"},
                                                        {Colormap::Grey, "grey"}};
+const std::pair<AttentionShown, const char*> kAttentionShown[] = {
+    {AttentionShown::Weights, "weights"}, {AttentionShown::NormBased, "norm"}};
 const std::pair<KnockOut, const char*> kKnockOuts[] = {{KnockOut::Zero, "zero"},
                                                        {KnockOut::Mean, "mean"}};
 
@@ -74,6 +76,12 @@ QString figure_view_name(FigureView v) {
 }
 bool figure_view_from_name(const QString& name, FigureView* out) {
     return from_table(name, kViews, out);
+}
+QString attention_shown_name(AttentionShown a) {
+    return to_name(a, kAttentionShown);
+}
+bool attention_shown_from_name(const QString& name, AttentionShown* out) {
+    return from_table(name, kAttentionShown, out);
 }
 QString figure_kind_name(FigureKind k) {
     return to_name(k, kKinds);

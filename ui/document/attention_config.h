@@ -75,6 +75,13 @@ enum class KnockOut { Zero, Mean };
 QString knock_out_name(KnockOut k);  ///< "zero" | "mean"
 bool knock_out_from_name(const QString& name, KnockOut* out);
 
+/// What the map views show (Kobayashi et al. 2020, models/effective_attention.h): the attention
+/// weights α, or the norm-based maps ‖α·f(x)‖, how much each key's value actually moves the
+/// output (per head; the mean becomes the heads together, ‖Σ_h α f_h(x)‖).
+enum class AttentionShown { Weights, NormBased };
+QString attention_shown_name(AttentionShown a);  ///< "weights" | "norm"
+bool attention_shown_from_name(const QString& name, AttentionShown* out);
+
 /// Everything the engine needs for one forward pass.  Comparable, so a request that would
 /// produce the same result as the last one can be skipped.
 struct ComputeConfig {
@@ -109,6 +116,8 @@ struct ComputeConfig {
     QString model_folder;
     QString tokens_file;  ///< attention maps' tokens; empty: tokens.json beside them
     int layer = 0;
+    /// The maps every map view shows; maps read from a file are weights whatever it says.
+    AttentionShown attention = AttentionShown::Weights;
     // How a model's tokens are shown (models::group_tokens): pieces grouped into words and
     // characters, and the special tokens hidden with every row renormalised.
     bool words = false;

@@ -276,6 +276,11 @@ void AttentionDocument::setHideSpecial(bool on) {
         computeChanged();
 }
 
+void AttentionDocument::setAttentionShown(AttentionShown shown) {
+    if (assign(compute_.attention, shown, this, &AttentionDocument::attentionShownChanged))
+        computeChanged();
+}
+
 bool AttentionDocument::isKnockedOut(int layer, int head) const {
     return compute_.knocked_out.count({layer, head}) != 0;
 }
@@ -640,6 +645,7 @@ void AttentionDocument::emitAll() {
     emit layerChanged(compute_.layer);
     emit wordsChanged(compute_.words);
     emit hideSpecialChanged(compute_.hide_special);
+    emit attentionShownChanged(compute_.attention);
     emit biasChanged(compute_.bias);
     emit scoringChanged(compute_.scoring);
     emit dropoutChanged(compute_.dropout);
@@ -680,6 +686,16 @@ void AttentionDocument::resetToDefaults() {
     generation_ = GenerationSettings{};
     compare_ = CompareSettings{};
     emitAll();
+    setCorpus(nullptr);
+}
+
+void AttentionDocument::setCorpus(std::shared_ptr<const CorpusData> corpus) {
+    if (corpus == corpus_) return;
+    corpus_ = std::move(corpus);
+    emit corpusChanged();
+    // Not in editsJson(): undo does not take it back, but closing would lose it.
+    edit_dirty_ = true;
+    schedule();
 }
 
 // --- sessions -----------------------------------------------------------------------------
@@ -743,6 +759,7 @@ QJsonObject AttentionDocument::toJson() const {
                        {QStringLiteral("layer"), c.layer},
                        {QStringLiteral("words"), c.words},
                        {QStringLiteral("hide_special"), c.hide_special},
+                       {QStringLiteral("attention"), attention_shown_name(c.attention)},
                        {QStringLiteral("knocked_out"), knocked}};
     if (!c.tokens_file.isEmpty()) source[QStringLiteral("tokens_file")] = c.tokens_file;
     // The generation timeline: the model's continuation as ids, and the step shown.
@@ -962,6 +979,8 @@ void read_source(JsonReader& r, const QJsonObject& source, ComputeConfig* c) {
     r.integer(source, QStringLiteral("layer"), 0, Doc::kMaxLayers - 1, &c->layer);
     r.boolean(source, QStringLiteral("words"), &c->words);
     r.boolean(source, QStringLiteral("hide_special"), &c->hide_special);
+    // "weights" or "norm"; older sessions have none: the weights.
+    r.enumeration(source, QStringLiteral("attention"), &attention_shown_from_name, &c->attention);
     read_knocked_out(r, source, c);
     read_generated(r, source, c);
 }

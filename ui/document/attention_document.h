@@ -12,11 +12,14 @@
 #include <QString>
 
 #include <functional>
+#include <memory>
 
 #include "ui/document/attention_config.h"
 #include "ui/document/compare_config.h"
 
 namespace attnviz::ui {
+
+struct CorpusData;
 
 class AttentionDocument : public QObject {
     Q_OBJECT
@@ -144,6 +147,9 @@ class AttentionDocument : public QObject {
     /// A model's special tokens ([CLS], [SEP], BOS) left out, rows renormalised.
     bool hideSpecial() const { return compute_.hide_special; }
     void setHideSpecial(bool on);
+    /// What the map views show: the weights or the norm-based maps (ComputeConfig::attention).
+    AttentionShown attentionShown() const { return compute_.attention; }
+    void setAttentionShown(AttentionShown shown);
 
     // --- masks ---
     bool causal() const { return compute_.causal; }
@@ -228,6 +234,13 @@ class AttentionDocument : public QObject {
     bool fromJson(const QJsonObject& json, QString* error);
     void resetToDefaults();
 
+    // --- heads across a corpus (File ▸ Open Corpus…): a result, not an edit of the input ---
+    /// The last corpus measured (ui/document/corpus_data.h), or null.  Saved with a session;
+    /// undo leaves it, a new session drops it.
+    const std::shared_ptr<const CorpusData>& corpus() const { return corpus_; }
+    /// Replaces it (null: none); the session has unsaved changes.
+    void setCorpus(std::shared_ptr<const CorpusData> corpus);
+
   signals:
     void pairModeChanged(attnviz::ui::PairMode mode);
     void textAChanged(const QString& text);
@@ -251,6 +264,7 @@ class AttentionDocument : public QObject {
     void layerChanged(int layer);
     void wordsChanged(bool on);
     void hideSpecialChanged(bool on);
+    void attentionShownChanged(attnviz::ui::AttentionShown shown);
     void causalChanged(bool on);
     void maskedKeysChanged();
     void knockedOutChanged();
@@ -276,6 +290,7 @@ class AttentionDocument : public QObject {
     /// The comparison's changes or head (not coalesced; settingsChanged follows).
     void compareChanged();
     void validationMessageChanged(const QString& message);
+    void corpusChanged();
 
     /// Coalesced: the engine inputs changed (once per event-loop turn).
     void computeConfigChanged();
@@ -313,6 +328,7 @@ class AttentionDocument : public QObject {
     GenerationSettings generation_;
     CompareSettings compare_;
     QString message_;
+    std::shared_ptr<const CorpusData> corpus_;
     bool compute_dirty_ = false;
     bool figure_dirty_ = false;
     bool compare_dirty_ = false;

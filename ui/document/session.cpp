@@ -8,6 +8,7 @@
 #include <QSaveFile>
 
 #include "ui/document/attention_document.h"
+#include "ui/document/corpus_data.h"
 #include "ui/document/shipped_models.h"
 
 namespace attnviz::ui {
@@ -31,6 +32,22 @@ bool write_fully(QSaveFile& file, const QByteArray& bytes) {
         done += qsizetype(n);
     }
     return true;
+}
+
+// Qt's JSON reader (6.4) drops a U+FEFF that begins a string, as if it were the file's byte
+// order mark: a token list or a text that starts with one would not read back.  Escaped, the
+// reader keeps it; so it is written escaped, and a raw one in an older file is escaped before
+// parsing (after the file's own leading mark, which is only the encoding's).
+constexpr QByteArrayView kRawBom("\xEF\xBB\xBF");
+constexpr QByteArrayView kEscapedBom("\\ufeff");
+
+QByteArray escape_boms(QByteArray json) {
+    return json.replace(kRawBom, kEscapedBom);
+}
+
+QByteArray read_json_bytes(QByteArray bytes) {
+    if (bytes.startsWith(kRawBom)) bytes.remove(0, kRawBom.size());
+    return escape_boms(std::move(bytes));
 }
 
 /// `object` with the files named by `keys` that lie below `dir` relative to it, so that a session
@@ -89,13 +106,16 @@ bool save_session(const QString& path, const AttentionDocument& document,
                       QStringLiteral("AttnViz %1").arg(QCoreApplication::applicationVersion())},
                      {QStringLiteral("document"), doc_json}};
     if (!extras.window.isEmpty()) root[QStringLiteral("window")] = extras.window;
+    if (const auto& corpus = document.corpus())
+        root[QStringLiteral("corpus")] = corpus_to_json(*corpus);
 
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Unbuffered)) {
         *error = SessionText::tr("Cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }
-    if (!write_fully(file, QJsonDocument(root).toJson(QJsonDocument::Indented)) || !file.commit()) {
+    if (!write_fully(file, escape_boms(QJsonDocument(root).toJson(QJsonDocument::Indented))) ||
+        !file.commit()) {
         *error = SessionText::tr("Cannot write '%1': %2").arg(path, file.errorString());
         return false;
     }
@@ -114,7 +134,8 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
         return false;
     }
     QJsonParseError parse_error;
-    const QJsonDocument json = QJsonDocument::fromJson(file.readAll(), &parse_error);
+    const QJsonDocument json =
+        QJsonDocument::fromJson(read_json_bytes(file.readAll()), &parse_error);
     if (json.isNull() || !json.isObject()) {
         *error = SessionText::tr("'%1' is not a valid session file: %2")
                      .arg(path, json.isNull() ? parse_error.errorString()
@@ -178,10 +199,19 @@ bool load_session(const QString& path, AttentionDocument* document, SessionExtra
         doc_json[QStringLiteral("compare")] = compare;
     }
     QString message;
+    // Heads across a corpus (optional: older sessions have none), checked before anything
+    // changes.
+    CorpusPtr corpus;
+    if (root.contains(QStringLiteral("corpus")) &&
+        !(corpus = corpus_from_json(root.value(QStringLiteral("corpus")).toObject(), &message))) {
+        *error = SessionText::tr("'%1': %2").arg(path, message);
+        return false;
+    }
     if (!document->fromJson(doc_json, &message)) {
         *error = SessionText::tr("'%1': %2").arg(path, message);
         return false;
     }
+    document->setCorpus(std::move(corpus));
     if (extras) extras->window = root.value(QStringLiteral("window")).toObject();
     return true;
 }

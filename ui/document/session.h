@@ -7,6 +7,8 @@
 // below it, and its layer); versions 1 and 2 open on the demo layer.  Version 2 added
 // "document"."compare" (the Compare view's configuration B); version 1 files load with no
 // comparison.
+// Any version may hold "corpus" (corpus_data.h: heads across a corpus); without it the document
+// has none.
 // Files are written atomically (QSaveFile).  Readers accept every version up to
 // kSessionVersion and refuse newer ones with a message naming both versions.
 #pragma once

@@ -4,6 +4,7 @@
 #include <QContextMenuEvent>
 #include <QEvent>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -11,6 +12,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSaveFile>
 #include <QScrollBar>
 #include <QSplitter>
@@ -21,6 +23,7 @@
 #include <cmath>
 
 #include "ui/document/shipped_models.h"
+#include "ui/model/corpus_examples.h"
 #include "ui/render/colormaps.h"
 
 namespace attnviz::ui {
@@ -36,10 +39,28 @@ class NumberItem : public QTableWidgetItem {
         setData(Qt::UserRole, v);
         setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     }
+    /// `text` shown, sorted by `v`.
+    NumberItem(double v, const QString& text) : QTableWidgetItem(text) {
+        setData(Qt::UserRole, v);
+        setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    }
     bool operator<(const QTableWidgetItem& other) const override {
         return data(Qt::UserRole).toDouble() < other.data(Qt::UserRole).toDouble();
     }
 };
+
+/// Decimals a measure is shown with: tokens and nats with two, shares with three.
+int decimals_of(const std::string& measure) {
+    return measure == "entropy" || measure == "mean_distance" ? 2 : 3;
+}
+
+/// A corpus's mean as the table shows it: "0.498 ±0.003" (half its 95% interval).
+QString mean_text(const models::MeasureSummary& m, int decimals) {
+    if (!std::isfinite(m.mean)) return QStringLiteral("–");
+    const QString mean = QString::number(m.mean, 'f', decimals);
+    if (!std::isfinite(m.low)) return mean;
+    return mean + QStringLiteral(" ±") + QString::number((m.high - m.low) / 2, 'f', decimals);
+}
 }  // namespace
 
 QString AtlasView::labelText(const std::string& label) {
@@ -77,6 +98,7 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("atlasView"));
     auto* layout = new QVBoxLayout(this);
     auto* top = new QHBoxLayout;
+    createModeRow(top);
     measure_label_ = new QLabel(this);
     measure_ = new QComboBox(this);
     measure_->setObjectName(QStringLiteral("atlasMeasureCombo"));
@@ -90,7 +112,10 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
     top->addStretch(1);
     top->addWidget(export_);
     layout->addLayout(top);
-    auto* split = split_ = new QSplitter(Qt::Horizontal, this);
+    // The grid and the table, over the corpus mode's examples of the head clicked.
+    vertical_ = new QSplitter(Qt::Vertical, this);
+    vertical_->setObjectName(QStringLiteral("atlasVerticalSplitter"));
+    auto* split = split_ = new QSplitter(Qt::Horizontal, vertical_);
     grid_ = new AtlasGrid(split);
     table_ = new QTableWidget(split);
     table_->setObjectName(QStringLiteral("atlasTable"));
@@ -104,30 +129,44 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
     split->addWidget(table_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
-    layout->addWidget(split, 1);
+    examples_ = new CorpusExamples(vertical_);
+    vertical_->addWidget(split);
+    vertical_->addWidget(examples_);
+    vertical_->setStretchFactor(0, 3);
+    vertical_->setStretchFactor(1, 2);
+    vertical_->setCollapsible(0, false);
+    examples_->hide();
+    layout->addWidget(vertical_, 1);
     legend_ = new QLabel(this);
+    legend_->setObjectName(QStringLiteral("atlasLegend"));
     legend_->setWordWrap(true);
     layout->addWidget(legend_);
+    connectGrid();
+    retranslate();
+}
 
-    connect(measure_, &QComboBox::currentIndexChanged, this,
-            [this] { grid_->setAtlas(atlas(), measure().toStdString()); });
-    connect(grid_, &AtlasGrid::activated, this, &AtlasView::activated);
-    connect(grid_, &AtlasGrid::hovered, this, [this](int l, int h) {
-        const models::HeadAtlas* a = atlas();
-        if (!a || l < 0) return emit hovered(QString());
-        const models::HeadMeasures& m = a->at(l, h);
-        QStringList labels;
-        for (const std::string& s : m.labels)
-            labels << labelText(s);
-        emit hovered(tr("Layer %1 · head %2: %3 %4%5")
-                         .arg(l + 1)
-                         .arg(h + 1)
-                         .arg(measureText(measure().toStdString()))
-                         .arg(models::head_measure(m, measure().toStdString()), 0, 'f', 3)
-                         .arg(labels.isEmpty()
-                                  ? QString()
-                                  : QStringLiteral(" — ") + labels.join(QStringLiteral(", "))));
+/// "This text | Corpus (N texts)": the corpus's choice is offered once one measured the model.
+void AtlasView::createModeRow(QHBoxLayout* row) {
+    text_mode_ = new QRadioButton(this);
+    text_mode_->setObjectName(QStringLiteral("atlasTextMode"));
+    text_mode_->setChecked(true);
+    corpus_mode_ = new QRadioButton(this);
+    corpus_mode_->setObjectName(QStringLiteral("atlasCorpusMode"));
+    corpus_mode_->setEnabled(false);
+    row->addWidget(text_mode_);
+    row->addWidget(corpus_mode_);
+    row->addSpacing(16);
+    connect(corpus_mode_, &QRadioButton::toggled, this, [this] {
+        examples_->setVisible(corpusMode());
+        fill();
     });
+}
+
+/// The grid, the table and the examples: hover, click, context menu, export.
+void AtlasView::connectGrid() {
+    connect(measure_, &QComboBox::currentIndexChanged, this, [this] { fill(); });
+    connect(grid_, &AtlasGrid::activated, this, &AtlasView::chooseHead);
+    connect(grid_, &AtlasGrid::hovered, this, &AtlasView::hoverHead);
     connect(table_, &QTableWidget::cellClicked, this, &AtlasView::activateRow);
     connect(grid_, &AtlasGrid::menuRequested, this, &AtlasView::headMenu);
     for (QAbstractItemView* view :
@@ -148,13 +187,62 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
     connect(frozen_, &QTableView::pressed, this,
             [this](const QModelIndex& index) { activateRow(index.row()); });
     connect(export_, &QPushButton::clicked, this, &AtlasView::exportCsv);
-    retranslate();
+    connect(examples_, &CorpusExamples::exampleActivated, this, &AtlasView::exampleActivated);
+}
+
+void AtlasView::hoverHead(int l, int h) {
+    const models::HeadAtlas* a = atlas();
+    const std::string name = measure().toStdString();
+    if (l < 0 || (!a && !corpus())) return emit hovered(QString());
+    if (const CorpusData* c = corpus()) {
+        const models::CorpusHead& head = c->result.at(l, h);
+        const models::MeasureSummary& m = head.measure(name);
+        QStringList labels;
+        for (const models::LabelAgreement& agree : head.agreement)
+            if (std::find(head.labels.begin(), head.labels.end(), agree.label) !=
+                head.labels.end())
+                labels << tr("%1 (%2% of texts agree)")
+                              .arg(labelText(agree.label))
+                              .arg(std::lround(100 * agree.share));
+        const int d = decimals_of(name);
+        emit hovered(tr("Layer %1 · head %2: %3 %4 (95% interval %5 to %6, %n text(s))%7", nullptr,
+                        int(m.texts))
+                         .arg(l + 1)
+                         .arg(h + 1)
+                         .arg(measureText(name))
+                         .arg(m.mean, 0, 'f', d)
+                         .arg(m.low, 0, 'f', d)
+                         .arg(m.high, 0, 'f', d)
+                         .arg(labels.isEmpty() ? QString()
+                                               : QStringLiteral(" — ") +
+                                                     labels.join(QStringLiteral(", "))));
+        return;
+    }
+    const models::HeadMeasures& m = a->at(l, h);
+    QStringList labels;
+    for (const std::string& s : m.labels)
+        labels << labelText(s);
+    emit hovered(tr("Layer %1 · head %2: %3 %4%5")
+                     .arg(l + 1)
+                     .arg(h + 1)
+                     .arg(measureText(name))
+                     .arg(models::head_measure(m, name), 0, 'f', 3)
+                     .arg(labels.isEmpty()
+                              ? QString()
+                              : QStringLiteral(" — ") + labels.join(QStringLiteral(", "))));
+}
+
+void AtlasView::chooseHead(int layer, int head) {
+    if (!corpus()) return emit activated(layer, head);
+    grid_->setSelected(layer, head);
+    examples_->setHead(corpus_, layer, head);
+    emit headFocused(layer, head);
 }
 
 void AtlasView::activateRow(int row) {
     // The table counts from 1, as the heatmap grid's titles do.
-    emit activated(table_->item(row, 0)->data(Qt::UserRole).toInt() - 1,
-                   table_->item(row, 1)->data(Qt::UserRole).toInt() - 1);
+    chooseHead(table_->item(row, 0)->data(Qt::UserRole).toInt() - 1,
+               table_->item(row, 1)->data(Qt::UserRole).toInt() - 1);
 }
 
 void AtlasView::headMenu(int layer, int head, const QPoint& global) {
@@ -193,6 +281,12 @@ void AtlasView::retranslate() {
     for (int k = 0; k < measure_->count(); ++k)
         measure_->setItemText(k, measureText(measure_->itemData(k).toString().toStdString()));
     export_->setText(tr("Export CSV…"));
+    text_mode_->setText(tr("This text"));
+    text_mode_->setToolTip(tr("Every head measured on the text above"));
+    corpus_mode_->setToolTip(
+        tr("Every head measured over the texts of a corpus, each measure with its 95% "
+           "interval (File ▸ Open Corpus…)"));
+    syncModes();
     fill();
 }
 
@@ -224,10 +318,71 @@ void AtlasView::setSnapshot(SnapshotPtr snapshot) {
     // Maps read from a file have no induction score (it runs the model): colour by another.
     if (snapshot_ && snapshot_->config.usesMaps() && measure() == QLatin1String("induction"))
         measure_->setCurrentIndex(measure_->findData(QStringLiteral("previous")));
+    syncModes();
     fill();
 }
 
-void AtlasView::fill() {
+void AtlasView::setCorpus(CorpusPtr corpus) {
+    const bool fresh = corpus && corpus != corpus_;
+    corpus_ = std::move(corpus);
+    examples_->setHead(nullptr, -1, -1);
+    grid_->setSelected(-1, -1);
+    syncModes();
+    // A corpus just measured is what the user asked to see.
+    if (fresh && corpusOffered()) setCorpusMode(true);
+    fill();
+}
+
+bool AtlasView::corpusOffered() const {
+    return corpus_ && snapshot_ && snapshot_->model && !snapshot_->config.usesMaps() &&
+           corpus_->isOf(snapshot_->model->folder);
+}
+
+void AtlasView::syncModes() {
+    const bool offered = corpusOffered();
+    corpus_mode_->setEnabled(offered);
+    corpus_mode_->setText(corpus_ ? tr("Corpus (%n text(s))", nullptr, int(corpus_->result.texts))
+                                  : tr("Corpus"));
+    if (!offered && corpus_mode_->isChecked()) text_mode_->setChecked(true);
+}
+
+const CorpusData* AtlasView::corpus() const {
+    return corpusMode() ? corpus_.get() : nullptr;
+}
+
+bool AtlasView::corpusMode() const {
+    return corpus_mode_->isChecked() && corpusOffered();
+}
+
+void AtlasView::setCorpusMode(bool on) {
+    (on && corpusOffered() ? corpus_mode_ : text_mode_)->setChecked(true);
+}
+
+void AtlasView::fillLegend() {
+    if (const CorpusData* c = corpus()) {
+        const models::CorpusResult& r = c->result;
+        const QString from = c->fromHistory() ? tr("the texts the text box held")
+                                              : QFileInfo(c->source).fileName();
+        QString legend =
+            tr("Each measure is averaged over %1 (%n text(s), %2 tokens; the induction score "
+               "over the %3 that repeat a token), with its 95% interval: the whiskers in the "
+               "grid, ± in the table. A label is the one the means earn; its share is of the "
+               "texts whose own measures earn it. Click a head for its top examples.",
+               nullptr, int(r.texts))
+                .arg(from)
+                .arg(r.tokens)
+                .arg(r.texts_with_repeats);
+        if (r.partial)
+            legend += QLatin1Char(' ') + tr("Stopped after %1 of %2 texts: the result is partial.")
+                                             .arg(r.texts)
+                                             .arg(c->texts_given);
+        if (c->truncated > 0)
+            legend += QLatin1Char(' ') +
+                      tr("%n text(s) longer than the model were cut to its positions.", nullptr,
+                         int(c->truncated));
+        legend_->setText(legend);
+        return;
+    }
     QString legend =
         tr("Each measure is averaged over the query tokens of the text above. The induction "
            "score is measured on a sequence the tool makes (the first token, then 50 random "
@@ -239,7 +394,19 @@ void AtlasView::fill() {
                   tr("These maps were read from a file: the induction score needs the model "
                      "itself to run that sequence, so it is left out (–).");
     legend_->setText(legend);
+}
+
+void AtlasView::fill() {
+    fillLegend();
+    examples_->setVisible(corpus() != nullptr);
+    if (corpus()) {
+        grid_->setCorpus(&corpus_->result, measure().toStdString());
+        fillCorpusTable();
+        export_->setEnabled(true);
+        return;
+    }
     const models::HeadAtlas* a = atlas();
+    grid_->setCorpus(nullptr, measure().toStdString());
     grid_->setAtlas(a, measure().toStdString());
     const auto& names = models::head_measure_names();
     QStringList headers{tr("Layer"), tr("Head")};
@@ -273,6 +440,53 @@ void AtlasView::fill() {
     table_->resizeColumnsToContents();
     fitTable();
     export_->setEnabled(a != nullptr);
+}
+
+void AtlasView::fillCorpusTable() {
+    const models::CorpusResult& r = corpus_->result;
+    const auto& names = models::head_measure_names();
+    QStringList headers{tr("Layer"), tr("Head")};
+    for (const std::string& n : names)
+        headers << measureShort(n);
+    headers << tr("Labels (share of texts)");
+    table_->setSortingEnabled(false);
+    table_->clear();
+    table_->setColumnCount(int(headers.size()));
+    table_->setHorizontalHeaderLabels(headers);
+    for (std::size_t k = 0; k < names.size(); ++k)
+        table_->horizontalHeaderItem(int(k) + 2)
+            ->setToolTip(tr("%1: the mean over the texts ± half its 95% interval")
+                             .arg(measureText(names[k])));
+    table_->setRowCount(int(r.layers * r.heads));
+    int row = 0;
+    for (std::int64_t l = 0; l < r.layers; ++l)
+        for (std::int64_t h = 0; h < r.heads; ++h, ++row) {
+            const models::CorpusHead& head = r.at(l, h);
+            table_->setItem(row, 0, new NumberItem(double(l + 1), 0));
+            table_->setItem(row, 1, new NumberItem(double(h + 1), 0));
+            for (std::size_t k = 0; k < names.size(); ++k) {
+                const models::MeasureSummary& m = head.measures[k];
+                auto* item = new NumberItem(std::isfinite(m.mean) ? m.mean : -1.0,
+                                            mean_text(m, decimals_of(names[k])));
+                if (std::isfinite(m.low))
+                    item->setToolTip(tr("95% interval %1 to %2 over %n text(s)", nullptr,
+                                        int(m.texts))
+                                         .arg(m.low, 0, 'f', decimals_of(names[k]))
+                                         .arg(m.high, 0, 'f', decimals_of(names[k])));
+                table_->setItem(row, int(k) + 2, item);
+            }
+            QStringList labels;
+            for (const models::LabelAgreement& a : head.agreement)
+                if (std::find(head.labels.begin(), head.labels.end(), a.label) !=
+                    head.labels.end())
+                    labels << QStringLiteral("%1 %2%").arg(labelText(a.label)).arg(
+                                  std::lround(100 * a.share));
+            table_->setItem(row, int(names.size()) + 2,
+                            new QTableWidgetItem(labels.join(QStringLiteral(", "))));
+        }
+    table_->setSortingEnabled(true);
+    table_->resizeColumnsToContents();
+    fitTable();
 }
 
 // --- frozen columns -----------------------------------------------------------------------
@@ -351,13 +565,17 @@ bool FrozenColumns::eventFilter(QObject* watched, QEvent* event) {
 
 void AtlasView::exportCsv() {
     const models::HeadAtlas* a = atlas();
-    if (!a) return;
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export the Head Atlas"),
-                                     QStringLiteral("head-atlas.csv"), tr("CSV files (*.csv)"));
+    const CorpusData* c = corpus();
+    if (!a && !c) return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the Head Atlas"),
+        c ? QStringLiteral("corpus-atlas.csv") : QStringLiteral("head-atlas.csv"),
+        tr("CSV files (*.csv)"));
     if (path.isEmpty()) return;
     QSaveFile file(path);
-    const QByteArray bytes = QByteArray::fromStdString(a->to_csv());
+    // The corpus's: `attnviz export --view atlas --texts`'s table.
+    const QByteArray bytes =
+        c ? corpus_atlas_csv(c->result) : QByteArray::fromStdString(a->to_csv());
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
         emit failed(tr("Cannot export the head atlas"),
                     tr("Cannot write '%1': %2").arg(path, file.errorString()));
@@ -377,39 +595,98 @@ void AtlasGrid::setAtlas(const models::HeadAtlas* atlas, const std::string& meas
     update();
 }
 
+void AtlasGrid::setCorpus(const models::CorpusResult* corpus, const std::string& measure) {
+    corpus_ = corpus;
+    measure_ = measure;
+    update();
+}
+
+void AtlasGrid::setSelected(int layer, int head) {
+    selected_ = QPoint(head, layer);
+    update();
+}
+
+std::int64_t AtlasGrid::layers() const {
+    return corpus_ ? corpus_->layers : atlas_ ? atlas_->layers() : 0;
+}
+
+std::int64_t AtlasGrid::heads() const {
+    return corpus_ ? corpus_->heads : atlas_ ? atlas_->heads() : 0;
+}
+
+double AtlasGrid::value(std::int64_t layer, std::int64_t head) const {
+    if (corpus_) return corpus_->at(layer, head).measure(measure_).mean;
+    return models::head_measure(atlas_->at(layer, head), measure_);
+}
+
+std::pair<double, double> AtlasGrid::interval(std::int64_t layer, std::int64_t head) const {
+    if (!corpus_) return {std::nan(""), std::nan("")};
+    const models::MeasureSummary& m = corpus_->at(layer, head).measure(measure_);
+    return {m.low, m.high};
+}
+
 QRect AtlasGrid::cellRect(int layer, int head) const {
-    if (!atlas_ || cell_ <= 0) return {};
+    if (layers() == 0 || cell_ <= 0) return {};
     return QRect(left_ + head * cell_, top_ + layer * cell_, cell_ - 1, cell_ - 1);
 }
 
 QPoint AtlasGrid::headAt(const QPoint& pos) const {
-    if (!atlas_ || cell_ <= 0 || pos.x() < left_ || pos.y() < top_) return QPoint(-1, -1);
+    if (layers() == 0 || cell_ <= 0 || pos.x() < left_ || pos.y() < top_) return QPoint(-1, -1);
     const int h = (pos.x() - left_) / cell_, l = (pos.y() - top_) / cell_;
-    if (h >= atlas_->heads() || l >= atlas_->layers()) return QPoint(-1, -1);
+    if (h >= heads() || l >= layers()) return QPoint(-1, -1);
     return QPoint(h, l);
+}
+
+void AtlasGrid::paintWhiskers(QPainter* p, const QRect& r, std::pair<double, double> interval,
+                              double mean, double lo, double hi, const QColor& colour) const {
+    if (!std::isfinite(interval.first) || !std::isfinite(interval.second) || hi <= lo) return;
+    const double inset = 4.0, y = r.bottom() - std::max(3.0, r.height() * 0.16);
+    const auto x = [&](double v) {
+        return r.left() + inset + (r.width() - 2 * inset) * std::clamp((v - lo) / (hi - lo), 0.0, 1.0);
+    };
+    const double tick = std::max(2.0, r.height() * 0.08);
+    p->save();
+    p->setRenderHint(QPainter::Antialiasing);
+    // The scale's whole width faintly, so where the whisker sits reads as its value.
+    QColor axis = colour;
+    axis.setAlpha(70);
+    p->setPen(QPen(axis, 1));
+    p->drawLine(QPointF(x(lo), y), QPointF(x(hi), y));
+    p->setPen(QPen(colour, 1.2));
+    const double a = x(interval.first), b = x(interval.second);
+    p->drawLine(QPointF(a, y), QPointF(b, y));
+    p->drawLine(QPointF(a, y - tick), QPointF(a, y + tick));
+    p->drawLine(QPointF(b, y - tick), QPointF(b, y + tick));
+    p->setBrush(colour);
+    p->drawEllipse(QPointF(x(mean), y), 1.6, 1.6);
+    p->restore();
 }
 
 void AtlasGrid::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), Qt::white);
-    if (!atlas_ || atlas_->layers() == 0) {
+    const std::int64_t L = layers(), H = heads();
+    if (L == 0) {
         p.setPen(QColor(90, 90, 90));
         p.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
                    AtlasView::placeholderText());
         return;
     }
     const QFontMetrics fm(font());
-    left_ = fm.horizontalAdvance(QString::number(atlas_->layers())) + 12;
+    left_ = fm.horizontalAdvance(QString::number(L)) + 12;
     top_ = fm.height() + 6;
-    cell_ = std::clamp(int(std::min((width() - left_ - 4) / atlas_->heads(),
-                                    (height() - top_ - 4) / atlas_->layers())),
-                       6, 56);
+    cell_ = std::clamp(int(std::min((width() - left_ - 4) / H, (height() - top_ - 4) / L)), 6, 56);
     double lo = 1e300, hi = -1e300;
-    for (std::int64_t l = 0; l < atlas_->layers(); ++l)
-        for (std::int64_t h = 0; h < atlas_->heads(); ++h) {
-            const double v = models::head_measure(atlas_->at(l, h), measure_);
+    for (std::int64_t l = 0; l < L; ++l)
+        for (std::int64_t h = 0; h < H; ++h) {
+            const double v = value(l, h);
+            if (!std::isfinite(v)) continue;
             lo = std::min(lo, v);
             hi = std::max(hi, v);
+            // A corpus's whiskers stay on the scale.
+            const auto [a, b] = interval(l, h);
+            if (std::isfinite(a)) lo = std::min(lo, a);
+            if (std::isfinite(b)) hi = std::max(hi, b);
         }
     // Shares (attention to a token, scores) on their natural 0–1 scale; the others from
     // their smallest to their largest value.
@@ -420,19 +697,19 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
     }
     QCPColorGradient g = make_gradient(Colormap::Viridis);
     p.setPen(QColor(60, 60, 60));
-    for (std::int64_t h = 0; h < atlas_->heads(); ++h)
+    for (std::int64_t h = 0; h < H; ++h)
         if (cell_ >= fm.horizontalAdvance(QString::number(h + 1)) + 2 || h % 2 == 0)
             p.drawText(QRect(left_ + int(h) * cell_, 0, cell_, top_ - 2),
                        Qt::AlignHCenter | Qt::AlignBottom, QString::number(h + 1));
-    for (std::int64_t l = 0; l < atlas_->layers(); ++l)
+    for (std::int64_t l = 0; l < L; ++l)
         p.drawText(QRect(0, top_ + int(l) * cell_, left_ - 6, cell_),
                    Qt::AlignRight | Qt::AlignVCenter, QString::number(l + 1));
     QFont small = font();
     small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.8));
     const QFontMetrics sfm(small);
-    for (std::int64_t l = 0; l < atlas_->layers(); ++l)
-        for (std::int64_t h = 0; h < atlas_->heads(); ++h) {
-            const double v = models::head_measure(atlas_->at(l, h), measure_);
+    for (std::int64_t l = 0; l < L; ++l)
+        for (std::int64_t h = 0; h < H; ++h) {
+            const double v = value(l, h);
             const QRect r = cellRect(int(l), int(h));
             const bool none = !(v >= 0);  // not measured (−1) or does not exist (NaN)
             const QColor c = none
@@ -441,13 +718,24 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
             p.fillRect(r, c);
             const QString text =
                 none ? QStringLiteral("–") : QString::number(v, 'f', v >= 10 ? 0 : 2);
-            if (sfm.horizontalAdvance(text) + 4 <= r.width() && sfm.height() <= r.height()) {
+            // With whiskers under it, the number moves up to leave them room.
+            const bool whiskers = corpus_ && !none && r.height() >= sfm.height() + 10;
+            const QRect text_rect = whiskers ? r.adjusted(0, 0, 0, -r.height() / 4) : r;
+            if (sfm.horizontalAdvance(text) + 4 <= r.width() && sfm.height() <= text_rect.height()) {
                 p.setFont(small);
                 p.setPen(text_color_on(c));
-                p.drawText(r, Qt::AlignCenter, text);
+                p.drawText(text_rect, Qt::AlignCenter, text);
                 p.setFont(font());
             }
+            if (corpus_ && !none)
+                paintWhiskers(&p, r, interval(l, h), v, lo, hi > lo ? hi : lo + 1,
+                              text_color_on(c));
         }
+    if (selected_.x() >= 0 && selected_.y() < L && selected_.x() < H) {
+        p.setPen(QPen(QColor(0xd5, 0x5e, 0x00), 3));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(cellRect(selected_.y(), selected_.x()).adjusted(1, 1, -1, -1));
+    }
 }
 
 void AtlasGrid::mousePressEvent(QMouseEvent* event) {

@@ -2,15 +2,24 @@
 // coloured by one chosen measure and as one sortable table, with the labels the thresholds
 // give.  A click on a cell or a row opens that head in the heatmap grid; their context menu
 // opens its full map.
+//
+// Its corpus mode ("This text | Corpus (N texts)", once File ▸ Open Corpus… measured the model
+// shown) shows the same over the corpus (models::CorpusResult): each measure's mean with its
+// 95% interval (whiskers in the grid's cells, ± in the table), the labels with the share of
+// texts that agree; a click on a head lists its top examples, and an example activated opens
+// its text in the main view.
 #pragma once
 
 #include <QWidget>
 
 #include "ui/compute/attention_snapshot.h"
+#include "ui/document/corpus_data.h"
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
+class QRadioButton;
 class QSplitter;
 class QTableView;
 class QTableWidget;
@@ -18,6 +27,7 @@ class QTableWidget;
 namespace attnviz::ui {
 
 class AtlasGrid;
+class CorpusExamples;
 
 class AtlasView : public QWidget {
     Q_OBJECT
@@ -39,7 +49,26 @@ class AtlasView : public QWidget {
     /// What the grid says while no model is the source: where to find one.
     static QString placeholderText();
 
+    /// The document's corpus (null: none).  Its mode is offered while it measured the model
+    /// shown; a new one is shown at once.
+    void setCorpus(CorpusPtr corpus);
+    /// The corpus shown, when the corpus mode is on; else null.
+    const CorpusData* corpus() const;
+    bool corpusMode() const;
+    /// Switches to the corpus (when it is offered) or to this text.
+    void setCorpusMode(bool on);
+    QRadioButton* textModeButton() const { return text_mode_; }
+    QRadioButton* corpusModeButton() const { return corpus_mode_; }
+    /// The corpus mode's list of a head's top examples.
+    CorpusExamples* examples() const { return examples_; }
+    QLabel* legendLabel() const { return legend_; }
+
   signals:
+    /// An example of the corpus mode's list was activated: its text (from 0), and the head's
+    /// query and key there (positions from 0).
+    void exampleActivated(qint64 text, int layer, int head, qint64 query, qint64 key);
+    /// A head clicked in the corpus mode: its examples are listed, and it is the head in focus.
+    void headFocused(int layer, int head);
     void activated(int layer, int head);
     /// Open Full Map… from a cell's or a row's context menu.
     void fullMapRequested(int layer, int head);
@@ -52,8 +81,20 @@ class AtlasView : public QWidget {
     void showEvent(QShowEvent* event) override;
 
   private:
+    void createModeRow(QHBoxLayout* row);
+    void connectGrid();
     void retranslate();
     void fill();
+    void fillLegend();
+    /// One table row per head of the corpus: means ± half their interval, labels with shares.
+    void fillCorpusTable();
+    void hoverHead(int layer, int head);
+    /// A head clicked (grid or table): opened in the heatmaps, or in the corpus mode, its
+    /// examples listed.
+    void chooseHead(int layer, int head);
+    /// Whether the corpus measured the model shown (its mode can be on).
+    bool corpusOffered() const;
+    void syncModes();
     void exportCsv();
     void activateRow(int row);
     /// The context menu of head (layer, head): Open Full Map….
@@ -72,6 +113,11 @@ class AtlasView : public QWidget {
     QTableView* frozen_ = nullptr;
     QSplitter* split_ = nullptr;
     bool user_sized_ = false;  ///< the splitter was moved by hand
+    CorpusPtr corpus_;
+    QRadioButton* text_mode_ = nullptr;
+    QRadioButton* corpus_mode_ = nullptr;
+    CorpusExamples* examples_ = nullptr;
+    QSplitter* vertical_ = nullptr;  ///< the grid and table over the corpus's examples
 };
 
 /// Freezes the first `count` columns of `table` (Qt's "frozen column" example): a second view
@@ -102,6 +148,10 @@ class AtlasGrid : public QWidget {
   public:
     explicit AtlasGrid(QWidget* parent = nullptr);
     void setAtlas(const models::HeadAtlas* atlas, const std::string& measure);
+    /// The corpus's means instead (null: the atlas's), each with its interval as whiskers.
+    void setCorpus(const models::CorpusResult* corpus, const std::string& measure);
+    /// The head framed (its examples listed); (-1, -1): none.
+    void setSelected(int layer, int head);
     QRect cellRect(int layer, int head) const;
 
   signals:
@@ -117,8 +167,18 @@ class AtlasGrid : public QWidget {
 
   private:
     QPoint headAt(const QPoint& pos) const;
+    std::int64_t layers() const;
+    std::int64_t heads() const;
+    /// The value a cell is coloured by, and the interval of a corpus's mean (NaN without).
+    double value(std::int64_t layer, std::int64_t head) const;
+    std::pair<double, double> interval(std::int64_t layer, std::int64_t head) const;
+    /// The interval of a cell's mean as whiskers along its bottom, on the colour scale lo..hi.
+    void paintWhiskers(QPainter* p, const QRect& cell, std::pair<double, double> interval,
+                       double mean, double lo, double hi, const QColor& colour) const;
     const models::HeadAtlas* atlas_ = nullptr;
+    const models::CorpusResult* corpus_ = nullptr;
     std::string measure_;
+    QPoint selected_{-1, -1};  ///< (head, layer)
     int left_ = 0, top_ = 0, cell_ = 0;
 };
 

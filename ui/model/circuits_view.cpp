@@ -511,8 +511,12 @@ void CircuitsView::loadPairMaps() {
 void CircuitsView::showPairMaps(const PairMaps& p) {
     if (!maps_ || p.from != chosen_.x() || p.to != chosen_.y()) return;
     pair_status_->setText(tr("Rows: the queries; columns: the keys. Wheel: zoom · drag: pan."));
-    const QString titles[2] = {tr("%1, the earlier head (writes)").arg(maps_->headName(p.from)),
-                               tr("%1, the later head (reads)").arg(maps_->headName(p.to))};
+    // The window's maps, norm-based when its switch says so.
+    const QString norm =
+        snapshot_ && snapshot_->norm_based ? tr(" · norm-based ‖α·f(x)‖") : QString();
+    const QString titles[2] = {
+        tr("%1, the earlier head (writes)").arg(maps_->headName(p.from)) + norm,
+        tr("%1, the later head (reads)").arg(maps_->headName(p.to)) + norm};
     for (int k = 0; k < 2; ++k)
         pair_maps_[k]->setContent(ZoomMapContent{p.pyramid[k], p.tokens, p.causal, titles[k]});
     emit pairMapsShown();

@@ -336,7 +336,8 @@ void FlowView::clickAt(const QPointF& pos) {
     if (edge < 0 || !graph_) return;
     const models::FlowEdge& e = graph_->edges[std::size_t(edge)];
     if (e.via == models::FlowEdge::Via::Head || e.via == models::FlowEdge::Via::Attention)
-        emit edgeActivated(int(e.to.layer) - 1, int(e.head), int(e.to.position));
+        emit edgeActivated(int(e.to.layer) - 1, int(e.head), int(e.to.position),
+                           int(e.from.position));
 }
 
 bool FlowView::exportTo(const QString& path) {

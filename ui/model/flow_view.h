@@ -3,8 +3,8 @@
 // model and "per head" choice in a BackgroundJob; the graph (models::flow_graph) of the token in
 // focus (default: the last) at the threshold is built from them on the GUI thread, cheaply, so
 // moving the threshold slider or clicking a token's dot redraws at once without a pass.
-// Hovering a line names it; clicking one asks for its head's map.  A post-norm model is
-// explained.
+// Hovering a line names it; clicking one asks for its head's map at its query and key.  A post-norm
+// model is explained.
 #pragma once
 
 #include <QWidget>
@@ -77,8 +77,8 @@ class FlowView : public QWidget {
     /// The importances arrived and the graph is drawn.
     void computed();
     /// An attention line was clicked: its layer and head (from 0; head -1: every head of the
-    /// layer) and the query, the token it arrives at (from 0).
-    void edgeActivated(int layer, int head, int query);
+    /// layer), the query, the token it arrives at, and the key it comes from (pieces, from 0).
+    void edgeActivated(int layer, int head, int query, int key);
 
   protected:
     void changeEvent(QEvent* event) override;

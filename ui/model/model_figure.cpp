@@ -238,6 +238,14 @@ QString ModelFigure::legendText() const {
                              "Rows: layers. Columns: heads, mean, rollout. In each cell, left to "
                              "right: this token's attention to every key token, coloured from 0 "
                              "to the cell's largest (yellow); grey: masked.");
+    if (snapshot_ && snapshot_->model && snapshot_->model->norm_based)
+        text += QLatin1Char(' ') +
+                (shown() != ModelThumbnails::Kept
+                     ? MosaicText::tr("Norm-based ‖α·f(x)‖ is shown in the kept maps; the whole "
+                                      "text's squares are of the weights.")
+                     : MosaicText::tr("Norm-based: each head's ‖α·f(x)‖, how much each key's "
+                                      "value moves the output; Mean: the heads together; the "
+                                      "rollout runs through the weights."));
     if (snapshot_ && snapshot_->model && !snapshot_->model->knocked_out.empty())
         text += QLatin1Char(' ') + MosaicText::tr(
                                        "Crossed out: a head knocked out of the model's pass "
@@ -272,17 +280,19 @@ QString ModelFigure::titleText() const {
     if (!options_.title.isEmpty()) return options_.title;
     if (!snapshot_ || !snapshot_->model) return MosaicText::tr("Every layer and head");
     const ModelMaps& m = *snapshot_->model;
+    const QString norm = m.norm_based ? MosaicText::tr(" · norm-based") : QString();
     if (const int t = focusToken(); t >= 0) {
         const QString token = visible_token(m.token_text[std::size_t(t)]);
         return (options_.focus_to
                     ? MosaicText::tr("Attention to “%1” (token %2) in every layer and head of %3")
                     : MosaicText::tr(
                           "Attention from “%1” (token %2) in every layer and head of %3"))
-            .arg(token)
-            .arg(m.first_token + t + 1)  // in the whole text
-            .arg(m.name);
+                   .arg(token)
+                   .arg(m.first_token + t + 1)  // in the whole text
+                   .arg(m.name) +
+               norm;
     }
-    return MosaicText::tr("Every layer and head of %1").arg(m.name);
+    return MosaicText::tr("Every layer and head of %1").arg(m.name) + norm;
 }
 
 int ModelFigure::focusToken() const {

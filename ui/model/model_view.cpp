@@ -93,11 +93,14 @@ QString ModelView::captionText() const {
     const ModelMaps* m = maps();
     if (!m) return {};
     const QString note = whole_text_note(*m, shown());
+    // The kept maps are norm-based then; the whole text's pooled squares stay the weights.
+    const QString name =
+        m->norm_based && note.isEmpty() ? tr("%1 · norm-based ‖α·f(x)‖").arg(m->name) : m->name;
     return note.isEmpty()
                ? tr("%1 · %2 tokens · each map coloured from 0 to its own largest weight; "
                     "click a head to open its layer, right-click it for its full map or to "
-                    "knock it out")
-                     .arg(m->name)
+                    "knock it out, Alt-click it to ask why it looks where it does")
+                     .arg(name)
                      .arg(m->tokens)
                : tr("%1 · %2 · right-click a head for its full map").arg(m->name, note);
 }
@@ -246,6 +249,46 @@ void ModelView::mouseMoveEvent(QMouseEvent* event) {
     setHover(at.y(), at.x());
     const int token = tokenAt(pos);
     setHoverPiece(token >= 0 ? maps()->pieceOf(token) : -1);
+    if (const MapCell c = mapCellAt(pos); c.head >= 0 && c.row >= 0)
+        emit cellHovered(c.layer, c.head, c.row, c.col);
+}
+
+int ModelView::strongest(int layer, int head, int token, bool to) const {
+    const ModelMaps* m = maps();
+    int best = 0;
+    for (int k = 1; k < m->tokens; ++k)
+        if ((to ? m->value(layer, head, k, token) : m->value(layer, head, token, k)) >
+            (to ? m->value(layer, head, best, token) : m->value(layer, head, token, best)))
+            best = k;
+    return best;
+}
+
+ModelView::MapCell ModelView::mapCellAt(const QPoint& pos) const {
+    const ModelMaps* m = maps();
+    const QPoint at = headAt(pos);
+    if (!m || at.x() < 0) return {};
+    MapCell c{at.y(), at.x() < m->num_heads ? at.x() : -1, -1, -1};
+    const int L = m->tokens;
+    if (c.head < 0 || shown() != ModelThumbnails::Kept || c.layer >= m->num_layers ||
+        !m->hasMaps(c.head) || L <= 0)
+        return c;
+    const QRect r = cellRect(c.layer, c.head);
+    const bool pickable = r.width() >= kPickPixels * L;
+    // Every map (and every strip) is drawn over its whole cell, a token per L-th of it.
+    const int x = std::clamp((pos.x() - r.left()) * L / r.width(), 0, L - 1);
+    const int y = std::clamp((pos.y() - r.top()) * L / r.height(), 0, L - 1);
+    if (const int t = focus_token_; t >= 0 && t < L) {  // one token's strip: the other along it
+        const int other = pickable ? x : strongest(c.layer, c.head, t, focus_to_);
+        c.row = focus_to_ ? other : t;
+        c.col = focus_to_ ? t : other;
+    } else if (pickable) {
+        c.row = y;
+        c.col = x;
+    } else {  // too small to aim at: the prediction, and where it looks most
+        c.row = L - 1;
+        c.col = strongest(c.layer, c.head, L - 1, false);
+    }
+    return c;
 }
 
 int ModelView::tokenAt(const QPoint& pos) const {
@@ -270,6 +313,11 @@ void ModelView::mousePressEvent(QMouseEvent* event) {
     if (at.x() < 0) return;
     setCurrent(at.y(), at.x());
     if (event->button() != Qt::LeftButton) return;
+    if (event->modifiers() & Qt::AltModifier) {  // why this head looks where it does
+        const MapCell c = mapCellAt(event->position().toPoint());
+        emit cellExplainRequested(c.layer, c.head, c.row, c.col);
+        return;
+    }
     if (event->modifiers() & Qt::ControlModifier) {  // ⌘ on macOS
         if (at.x() < maps()->num_heads) emit knockOutToggled(at.y(), at.x());
         return;

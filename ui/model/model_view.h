@@ -2,7 +2,8 @@
 // coloured on the compute worker (ModelMaps::thumbnails).  It paints images only, so 24 × 14
 // heads stay smooth; hovering names the head, a click or Enter opens that layer's heads in the
 // heatmap grid, and the arrow keys move through layers and heads.  Ctrl-click or the context
-// menu knocks a head out (KnockOutMenu); knocked-out heads are drawn crossed out.
+// menu knocks a head out (KnockOutMenu); knocked-out heads are drawn crossed out.  Alt-click
+// asks the "Why?" pane about a cell of a head's map (mapCellAt says which).
 #pragma once
 
 #include <QWidget>
@@ -43,6 +44,18 @@ class ModelView : public QWidget {
     /// What the view says while no model is the source: where to find one.
     QString placeholderText() const;
 
+    /// A cell of a head's map, as the heatmap grid counts it (shown tokens, from 0).
+    struct MapCell {
+        int layer = -1, head = -1, row = -1, col = -1;
+    };
+    /// The cell Alt-click at `pos` explains.  Where a map's cells are at least kPickPixels
+    /// wide, the one under the mouse; on a token's strips, that token and the one under the
+    /// mouse; smaller, the last token (the prediction) and the key it looks at most (on a
+    /// strip, the token and where it looks most, or who looks at it most).  Head −1: the
+    /// mean or the rollout; row −1: no cells here (the whole text pooled, a head not kept).
+    MapCell mapCellAt(const QPoint& pos) const;
+    static constexpr int kPickPixels = 6;
+
   signals:
     void hovered(const QString& text);
     /// A click or Enter on a head: show that layer's heads, this one selected (head −1: the
@@ -57,6 +70,10 @@ class ModelView : public QWidget {
     /// (ModelMaps::pieceOf); −1 when none is (between the maps, a token in focus draws strips
     /// instead), or the mouse left.  The predictions box follows it.
     void pieceHovered(int piece);
+    /// Alt-click on a head's map: explain mapCellAt() (the "Why?" pane).
+    void cellExplainRequested(int layer, int head, int row, int col);
+    /// The mouse is over mapCellAt(), a head's cell (the pane follows it when asked to).
+    void cellHovered(int layer, int head, int row, int col);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -73,6 +90,8 @@ class ModelView : public QWidget {
     /// The query token under `pos` in its map, or −1.
     int tokenAt(const QPoint& pos) const;
     void setHoverPiece(int piece);
+    /// Where head (layer, head) looks most from token `token`, or (`to`) who looks at it most.
+    int strongest(int layer, int head, int token, bool to) const;
     void activate(int layer, int column);
     void updateStrips();
 

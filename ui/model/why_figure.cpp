@@ -36,40 +36,46 @@ QColor bar_color(double v) {
 }
 }  // namespace
 
-std::vector<WhyResult::Bar> WhyResult::bars(int top) const {
-    const models::QkAttribution& a = attribution;
-    const std::size_t B = a.keys.size();
+namespace {
+/// The pairs' indices by |value|, largest first, as `attnviz qk` sorts them: NaN (a broken
+/// weight) first, it is what the reader must see.
+std::vector<std::size_t> pair_order(const models::QkAttribution& a) {
     std::vector<std::size_t> order(a.pairs.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    // As `attnviz qk` sorts them: NaN (a broken weight) first, it is what the reader must see.
     const auto magnitude = [&](std::size_t n) {
         return std::isnan(a.pairs[n]) ? INFINITY : std::abs(a.pairs[n]);
     };
     std::stable_sort(order.begin(), order.end(),
                      [&](std::size_t x, std::size_t y) { return magnitude(x) > magnitude(y); });
-    const std::size_t shown = std::min(order.size(), std::size_t(std::max(1, top)));
+    return order;
+}
+}  // namespace
+
+std::vector<WhyResult::Bar> WhyResult::bars(int top) const {
+    const models::QkAttribution& a = attribution;
+    const std::size_t B = a.keys.size();
+    const std::vector<std::size_t> sorted = order.size() == a.pairs.size() ? order : pair_order(a);
+    const std::size_t shown = std::min(sorted.size(), std::size_t(std::max(1, top)));
     std::vector<Bar> out;
     for (std::size_t n = 0; n < shown; ++n)
-        out.push_back({order[n] / B, order[n] % B, a.pairs[order[n]], 0});
-    if (shown < order.size()) {
+        out.push_back({sorted[n] / B, sorted[n] % B, a.pairs[sorted[n]], 0});
+    if (shown < sorted.size()) {
         Bar rest;
-        for (std::size_t n = shown; n < order.size(); ++n)
-            rest.value += a.pairs[order[n]];
-        rest.rest_pairs = std::int64_t(order.size() - shown);
+        for (std::size_t n = shown; n < sorted.size(); ++n)
+            rest.value += a.pairs[sorted[n]];
+        rest.rest_pairs = std::int64_t(sorted.size() - shown);
         out.push_back(rest);
     }
     return out;
 }
 
-WhyResult compute_why(const models::OpenedModel& m, const models::EncodedText& text,
-                      const QString& text_shown, const WhyRequest& request, double weight,
-                      int num_threads, const PassControl& control) {
-    models::AttributionOptions options;
-    options.num_threads = num_threads;
-    options.control = control;
+namespace {
+/// The attribution and what the figure says about it: the model, the text, its pieces.
+WhyResult why_result(models::QkAttribution attribution, const models::OpenedModel& m,
+                     const models::EncodedText& text, const QString& text_shown, double weight) {
     WhyResult out;
-    out.attribution = models::attribute_qk(*m.model, text.input, request.head, request.query,
-                                           request.key, options);
+    out.attribution = std::move(attribution);
+    out.order = pair_order(out.attribution);
     out.model = model_display_name(m);
     out.text = text_shown;
     out.weight = weight;
@@ -80,6 +86,39 @@ WhyResult compute_why(const models::OpenedModel& m, const models::EncodedText& t
                 ? QString::fromStdString(text.encoding.text[t])
                 : QString::fromStdString(m.tokenizer.id_to_token(text.input.ids[t])));
     return out;
+}
+
+models::AttributionOptions attribution_options(int num_threads, const PassControl& control) {
+    models::AttributionOptions options;
+    options.num_threads = num_threads;
+    options.control = control;
+    return options;
+}
+}  // namespace
+
+WhyResult compute_why(const models::OpenedModel& m, const models::EncodedText& text,
+                      const QString& text_shown, const WhyRequest& request, double weight,
+                      int num_threads, const PassControl& control) {
+    return why_result(models::attribute_qk(*m.model, text.input, request.head, request.query,
+                                           request.key, attribution_options(num_threads, control)),
+                      m, text, text_shown, weight);
+}
+
+WhyStream record_why_stream(const models::OpenedModel& m, models::EncodedText text, int num_threads,
+                            const PassControl& control) {
+    WhyStream out;
+    out.record =
+        models::record_stream(*m.model, text.input, attribution_options(num_threads, control));
+    out.text = std::move(text);
+    return out;
+}
+
+WhyResult compute_why(const models::OpenedModel& m, const WhyStream& stream,
+                      const QString& text_shown, const WhyRequest& request, double weight,
+                      int num_threads, const PassControl& control) {
+    return why_result(models::attribute_qk(*m.model, stream.record, request.head, request.query,
+                                           request.key, attribution_options(num_threads, control)),
+                      m, stream.text, text_shown, weight);
 }
 
 QString why_term_name(const models::QkTerm& t) {
@@ -187,7 +226,9 @@ QString WhyFigure::fittedTitle(double room) const {
                                 .arg(head_name(a.head), query)
                                 .arg(a.query + 1)
                                 .arg(key)
-                                .arg(a.key + 1)};
+                                .arg(a.key + 1),
+                            // Presenting's large type: the tokens without their positions.
+                            WhyText::tr("%1: %2 → %3").arg(head_name(a.head), query, key)};
     const int fpx = std::max(6, options_.font_px);
     for (const QString& form : forms)
         if (QFontMetricsF(figure_font(fpx + 5, {form}, true)).horizontalAdvance(form) <= room)
@@ -195,9 +236,14 @@ QString WhyFigure::fittedTitle(double room) const {
     return forms.back();
 }
 
+double WhyFigure::barLineHeight() const {
+    return std::max(QFontMetricsF(font_).height(), 18.0);
+}
+
 double WhyFigure::layoutRows(int shown, double top, double width) {
     bars_ = result_->bars(shown);
     labels_.clear();
+    label_h_.clear();
     row_h_.clear();
     const QFontMetricsF fm(font_);
     double widest = 0.0;
@@ -212,10 +258,16 @@ double WhyFigure::layoutRows(int shown, double top, double width) {
     // less (a quarter of the width, at least 60 px) so a label keeps to two or three lines.
     const double track_min = std::clamp(width / 4, 60.0, 120.0);
     label_w_ = std::max(80.0, std::min(widest + 2, width - value_w_ - 16 - track_min));
+    // Narrower than kStackedChars characters (a pane beside the maps, presenting's large
+    // type), a label beside its bar would wrap a word or two a line, or inside a word: it goes
+    // above its bar instead, across the whole width.
+    stacked_ = widest + 2 > label_w_ && label_w_ < kStackedChars * fm.averageCharWidth();
+    if (stacked_) label_w_ = width;
     double h = 0.0;
     for (int k = 0; k < barCount(); ++k) {
         labels_.push_back(paint::wrap_text(barLabel(k), font_, label_w_));
-        row_h_.push_back(std::max(text_height(font_, labels_.back()), fm.height()) + 10);
+        label_h_.push_back(std::max(text_height(font_, labels_.back()), fm.height()));
+        row_h_.push_back(label_h_.back() + (stacked_ ? barLineHeight() + 12 : 10));
         h += row_h_.back();
     }
     rows_ = QRectF(kPad, top, width, h);
@@ -225,7 +277,9 @@ double WhyFigure::layoutRows(int shown, double top, double width) {
 void WhyFigure::layout(QSize size) {
     size_ = size;
     labels_.clear();
+    label_h_.clear();
     row_h_.clear();
+    stacked_ = false;
     QStringList texts{titleText(), captionText(), notesText()};
     // The fonts cover every label the figure may draw (the rest's says only a number).
     bars_ = result_ ? result_->bars(top_) : std::vector<WhyResult::Bar>{};
@@ -248,12 +302,18 @@ void WhyFigure::layout(QSize size) {
     const double width = size.width() - 2 * kPad;
     notes_text_ = paint::wrap_text(notesText(), small_, width);
     const double notes_h = text_height(small_, notes_text_) + 4;
-    // The pane does not scroll: fewer pairs, the rest summed, until the rows and the notes fit.
+    // The pane does not scroll: fewer pairs, the rest summed, until the rows and the notes fit;
+    // when even the fewest do not, the notes give way (the exports keep them).
     int shown = top_;
     double h = layoutRows(shown, y + 8, width);
     while (fit_height_ && shown > std::min(top_, kMinFitted) &&
            y + 8 + h + 12 + notes_h + kPad > size.height())
         h = layoutRows(--shown, y + 8, width);
+    if (fit_height_ && y + 8 + h + 12 + notes_h + kPad > size.height()) {
+        notes_text_.clear();
+        used_height_ = int(std::ceil(rows_.bottom() + kPad));
+        return;
+    }
     notes_ = QRectF(kPad, rows_.bottom() + 12, width, notes_h);
     used_height_ = int(std::ceil(notes_.bottom() + kPad));
 }
@@ -286,8 +346,10 @@ void WhyFigure::paint(QPainter* p, bool vector) const {
             hi = std::max(hi, b.value);
         }
     if (hi - lo <= 0.0) hi = lo + 1.0;
-    const double track_x = rows_.x() + label_w_ + 8;
-    const double track_w = std::max(20.0, rows_.width() - label_w_ - 16 - value_w_);
+    // Beside the labels, or (stacked) under each label across the width.
+    const double track_x = stacked_ ? rows_.x() : rows_.x() + label_w_ + 8;
+    const double track_w = std::max(
+        20.0, stacked_ ? rows_.width() - value_w_ - 8 : rows_.width() - label_w_ - 16 - value_w_);
     const auto x_of = [&](double v) { return track_x + (v - lo) / (hi - lo) * track_w; };
     p->setFont(font_);
     for (int k = 0; k < barCount(); ++k) {
@@ -295,10 +357,14 @@ void WhyFigure::paint(QPainter* p, bool vector) const {
         const WhyResult::Bar& b = bars_[std::size_t(k)];
         if (k == hover_) p->fillRect(row, QColor(0xf2, 0xf2, 0xf2));
         p->setPen(b.rest_pairs > 0 ? muted : text);
-        p->drawText(QRectF(row.x(), row.y() + 5, label_w_, row.height() - 10),
+        const double label_h = label_h_[std::size_t(k)];
+        p->drawText(QRectF(row.x(), row.y() + 5, label_w_, stacked_ ? label_h : row.height() - 10),
                     Qt::AlignLeft | Qt::AlignVCenter, labels_[std::size_t(k)]);
+        // The line the bar and its value are drawn on.
+        const QRectF line =
+            stacked_ ? QRectF(row.x(), row.y() + 5 + label_h, row.width(), barLineHeight()) : row;
         const double x0 = x_of(0.0), x1 = x_of(std::isfinite(b.value) ? b.value : 0.0);
-        const QRectF bar(std::min(x0, x1), row.center().y() - 8, std::max(1.0, std::abs(x1 - x0)),
+        const QRectF bar(std::min(x0, x1), line.center().y() - 8, std::max(1.0, std::abs(x1 - x0)),
                          16);
         const QColor c = b.rest_pairs > 0 ? QColor(0xbb, 0xbb, 0xbb) : bar_color(b.value);
         p->fillRect(bar, c);
@@ -308,12 +374,16 @@ void WhyFigure::paint(QPainter* p, bool vector) const {
             p->drawRect(bar);
         }
         p->setPen(text);
-        p->drawText(QRectF(track_x + track_w + 8, row.y(), value_w_, row.height()),
+        p->drawText(QRectF(track_x + track_w + 8, line.y(), value_w_, line.height()),
                     Qt::AlignLeft | Qt::AlignVCenter,
                     paint::format_cell(b.value) + QStringLiteral("  ") + barShare(k));
+        if (stacked_) {  // the zero line through the bars only, never across a label
+            p->setPen(QPen(muted, 1.0));
+            p->drawLine(QPointF(x0, line.top()), QPointF(x0, line.bottom()));
+        }
     }
     p->setPen(QPen(muted, 1.0));
-    p->drawLine(QPointF(x_of(0.0), rows_.top()), QPointF(x_of(0.0), rows_.bottom()));
+    if (!stacked_) p->drawLine(QPointF(x_of(0.0), rows_.top()), QPointF(x_of(0.0), rows_.bottom()));
     p->setFont(small_);
     p->setPen(muted);
     p->drawText(notes_, Qt::AlignLeft | Qt::AlignTop, notes_text_);

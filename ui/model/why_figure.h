@@ -50,12 +50,34 @@ struct WhyResult {
     /// The `top` largest pairs by |value| (NaN first), in `attnviz qk`'s order, then the rest
     /// summed when any is left.
     std::vector<Bar> bars(int top) const;
+    /// The pairs' indices in that order, sorted once where the attribution is computed
+    /// (compute_why, off the GUI thread): a layout asks bars() for fewer and fewer until they
+    /// fit, and 24,000 pairs (GPT-2's last layer) take milliseconds to sort.  Empty: bars()
+    /// sorts them itself.
+    std::vector<std::size_t> order;
 };
 
 /// The attribution of `request` on `text` (the model's encoding of `text_shown`).  Throws what
 /// models::attribute_qk throws (a post-norm model: the engine's reason, a DataError).  Any
 /// thread.
 WhyResult compute_why(const models::OpenedModel& model, const models::EncodedText& text,
+                      const QString& text_shown, const WhyRequest& request, double weight,
+                      int num_threads, const PassControl& control = {});
+
+/// A text's pass on a model, recorded once (models::record_stream) with the text's encoding:
+/// every cell of the text explained from it without a pass of its own.
+struct WhyStream {
+    models::EncodedText text;
+    models::StreamRecord record;
+};
+
+/// Records the pass of `text` on `model`.  Throws what models::record_stream throws.  Any
+/// thread.
+WhyStream record_why_stream(const models::OpenedModel& model, models::EncodedText text,
+                            int num_threads, const PassControl& control = {});
+
+/// compute_why() from a recorded pass: the same numbers, the projections alone.
+WhyResult compute_why(const models::OpenedModel& model, const WhyStream& stream,
                       const QString& text_shown, const WhyRequest& request, double weight,
                       int num_threads, const PassControl& control = {});
 
@@ -77,6 +99,8 @@ class WhyFigure : public PaintedFigure {
     static constexpr int kMinFitted = 3;
     /// After layout(): the title had to be cut with an ellipsis (even its short forms).
     bool titleElided() const { return title_elided_; }
+    /// After layout(): the labels are above their bars, the figure being too narrow beside.
+    bool stacked() const { return stacked_; }
     /// The bar framed (e.g. the one under the mouse); -1: none.
     void setHover(int bar) { hover_ = bar; }
 
@@ -106,6 +130,10 @@ class WhyFigure : public PaintedFigure {
     QString fittedTitle(double room) const;
     /// Wraps the bars' labels and stacks their rows from `top`; returns the rows' height.
     double layoutRows(int shown, double top, double width);
+    /// A stacked row's line for its bar and value.
+    double barLineHeight() const;
+    /// Labels narrower than this many characters go above their bars (stacked).
+    static constexpr double kStackedChars = 24.0;
 
     const WhyResult* result_ = nullptr;
     FigureOptions options_;
@@ -122,6 +150,8 @@ class WhyFigure : public PaintedFigure {
     QString notes_text_;           ///< wrapped to notes_'s width
     std::vector<QString> labels_;  ///< wrapped to label_w_
     std::vector<double> row_h_;
+    std::vector<double> label_h_;  ///< each row's label, wrapped
+    bool stacked_ = false;         ///< labels above their bars
     double label_w_ = 0.0, value_w_ = 0.0;
     int used_height_ = -1;
 };

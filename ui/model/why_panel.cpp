@@ -1,11 +1,14 @@
 #include "ui/model/why_panel.h"
 
+#include <QApplication>
 #include <QCheckBox>
 #include <QEvent>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QScreen>
+#include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -19,8 +22,21 @@
 
 namespace attnviz::ui {
 
+QSplitter* why_splitter(QWidget* view, QWidget* parent) {
+    auto* splitter = new QSplitter(Qt::Horizontal, parent);
+    splitter->setChildrenCollapsible(false);
+    splitter->addWidget(view);
+    splitter->setStretchFactor(0, 3);  // and the pane's 2: the maps keep the wider part
+    splitter->setFocusProxy(view);
+    return splitter;
+}
+
 WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("whyPanel"));
+    setMinimumWidth(kMinimumWidth);
+    QSizePolicy policy = sizePolicy();
+    policy.setHorizontalStretch(2);  // as a stretch factor of the splitter it is in
+    setSizePolicy(policy);
     auto* v = new QVBoxLayout(this);
     v->setContentsMargins(6, 6, 6, 4);
     v->addWidget(createControls());
@@ -30,6 +46,8 @@ WhyPanel::WhyPanel(QWidget* parent) : QWidget(parent) {
     canvas_ = new FigureCanvas(std::move(figure), this);
     canvas_->setObjectName(QStringLiteral("whyCanvas"));
     canvas_->setMouseTracking(true);
+    // Narrow beside a 1280-pixel window's maps: the figure stacks its labels over its bars.
+    canvas_->setMinimumSize(kMinimumWidth - 12, 160);
     v->addWidget(canvas_, 1);
     connectControls();
     retranslate();
@@ -76,7 +94,8 @@ QWidget* WhyPanel::createControls() {
 void WhyPanel::connectControls() {
     connect(export_, &QPushButton::clicked, this, &WhyPanel::exportDialog);
     connect(close_, &QToolButton::clicked, this, [this] {
-        job_.drop();
+        dropRequest();
+        stream_job_.drop();
         hide();
     });
     connect(canvas_, &FigureCanvas::mouseMoved, this, &WhyPanel::hoverAt);
@@ -107,6 +126,24 @@ void WhyPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
+void WhyPanel::placeIn(QSplitter* splitter) {
+    if (!splitter || parentWidget() == splitter) return;
+    const bool open = !isHidden();
+    splitter->addWidget(this);  // takes it from the splitter it was in
+    setVisible(open);
+}
+
+void WhyPanel::setPresentation(int font_px) {
+    QFont f = QApplication::font();
+    // Two thirds of the presenting size (16 pt): at 24 pt its sentences would not fit beside
+    // the maps, whose share of the screen keeps one head's map a quarter of its height.
+    if (font_px > 0) f.setPixelSize(std::max(QFontInfo(f).pixelSize(), font_px * 2 / 3));
+    setFont(f);
+    const QScreen* s = screen();
+    setMaximumWidth(font_px > 0 && s ? std::max(minimumWidth(), s->geometry().width() * 3 / 10)
+                                     : QWIDGETSIZE_MAX);
+}
+
 void WhyPanel::say(const QString& text, bool problem) {
     message_->setText(text);
     message_->setStyleSheet(problem ? QStringLiteral("color: #b2182b;") : QString());
@@ -120,13 +157,17 @@ void WhyPanel::setSource(SnapshotPtr snapshot, ModelPtr model) {
                            snapshot_->model->encoding.ids == snapshot->model->encoding.ids;
     snapshot_ = std::move(snapshot);
     if (model == model_ && same_text) return;
-    job_.drop();
+    dropRequest();
+    stream_job_.drop();
+    stream_.reset();
     model_ = std::move(model);
     result_.reset();
     ran_.reset();
     figure_->setResult(nullptr);
     export_->setEnabled(false);
     retranslate();
+    // Open: the new text's pass is recorded now, so that its first cell is explained at once.
+    if (isVisible()) recordStream();
 }
 
 bool WhyPanel::following() const {
@@ -137,12 +178,22 @@ void WhyPanel::followCell(int layer, int head, int row, int col) {
     if (following() && isVisible()) explainCell(layer, head, row, col);
 }
 
-void WhyPanel::explainCell(int layer, int head, int row, int col) {
-    show();
+void WhyPanel::followPieces(int layer, int head, std::int64_t query, std::int64_t key,
+                            double weight) {
+    if (following() && isVisible()) explainPieces(layer, head, query, key, weight);
+}
+
+bool WhyPanel::sayWhyNot() {
     const ModelMaps* maps = snapshot_ ? snapshot_->model.get() : nullptr;
-    if (!model_ || !maps) {
-        job_.drop();
-        const QString shipped = shipped_model_names();
+    if (model_ && maps) return false;
+    dropRequest();
+    const QString shipped = shipped_model_names();
+    if (maps)  // maps read from a file: a model made them, but its weights are not here
+        say(tr("Why this attention? needs the weights of the model that made these maps: maps "
+               "read from a file hold the weights of attention, not what they were computed "
+               "from. Open the model itself (File ▸ Open Model…)."),
+            true);
+    else
         say(shipped.isEmpty()
                 ? tr("Why this attention? needs a trained model: the demo layer's weights are "
                      "random, so its scores have no parts worth naming. Open one (File ▸ Open "
@@ -152,51 +203,134 @@ void WhyPanel::explainCell(int layer, int head, int row, int col) {
                      "box (built in: %1).")
                       .arg(shipped),
             true);
-        return;
-    }
-    if (head < 0 || row < 0 || col < 0 || row >= maps->tokens || col >= maps->tokens) {
+    return true;
+}
+
+void WhyPanel::sayMasked(std::int64_t query_shown, std::int64_t key_shown) {
+    dropRequest();
+    say(tr("The causal mask hides token %1 from token %2: a query never sees a later key, "
+           "so that cell has no score to explain. Alt-click a cell on or below the "
+           "diagonal.")
+            .arg(key_shown)
+            .arg(query_shown),
+        true);
+}
+
+void WhyPanel::explainCell(int layer, int head, int row, int col) {
+    show();
+    if (sayWhyNot()) return;
+    const ModelMaps* maps = snapshot_->model.get();
+    if (head < 0) {
         say(tr("Alt-click a cell of one head's map, not of the mean."), true);
         return;
     }
-    if (maps->causal && col > row) {
-        job_.drop();
-        say(tr("The causal mask hides token %1 from token %2: a query never sees a later key, "
-               "so that cell has no score to explain. Alt-click a cell on or below the "
-               "diagonal.")
-                .arg(maps->first_token + col + 1)
-                .arg(maps->first_token + row + 1),
+    if (row < 0 || col < 0 || row >= maps->tokens || col >= maps->tokens) {
+        // The Model tab's squares of the whole text, or a head whose map was not kept.
+        say(tr("This map is not drawn cell by cell here: open the head's full map (right-click "
+               "it, Open Full Map…) and Alt-click a cell there."),
             true);
         return;
     }
-    WhyRequest request;
-    request.head = {layer, head};
-    request.query = maps->pieceOf(row);
-    request.key = maps->pieceOf(col);
-    if (ran_ == request && (result_ || isRunning())) return;  // already shown, or on its way
+    if (maps->causal && col > row) {
+        sayMasked(maps->first_token + row + 1, maps->first_token + col + 1);
+        return;
+    }
     const double weight = layer < maps->num_layers && head < maps->heads_kept
                               ? double(maps->value(layer, head, row, col))
                               : std::nan("");
+    explain({{layer, head}, maps->pieceOf(row), maps->pieceOf(col)}, weight);
+}
+
+void WhyPanel::explainPieces(int layer, int head, std::int64_t query, std::int64_t key,
+                             double weight) {
+    show();
+    if (sayWhyNot()) return;
+    const ModelMaps* maps = snapshot_->model.get();
+    if (head < 0 || query < 0 || key < 0 || query >= maps->text_pieces ||
+        key >= maps->text_pieces) {
+        say(tr("Alt-click a cell of one head's map, not of the mean."), true);
+        return;
+    }
+    if (maps->causal && key > query) {
+        sayMasked(query + 1, key + 1);
+        return;
+    }
+    explain({{layer, head}, query, key}, weight);
+}
+
+void WhyPanel::explain(const WhyRequest& request, double weight) {
+    if (ran_ == request && (result_ || isRunning())) return;  // already shown, or on its way
     ran_ = request;
     ++started_;
     say(tr("Explaining L%1H%2 at token %3 → token %4…")
-            .arg(layer + 1)
-            .arg(head + 1)
+            .arg(request.head.layer + 1)
+            .arg(request.head.head + 1)
             .arg(request.query + 1)
             .arg(request.key + 1),
         false);
+    // The text's first cell: its pass is recorded first (or is being recorded already), and
+    // this cell explained from it when it comes.
+    if (!stream_ && (stream_job_.isRunning() || recordStream())) {
+        job_.drop();
+        waiting_ = {request, weight};
+        return;
+    }
+    startExplaining(request, weight);
+}
+
+void WhyPanel::startExplaining(const WhyRequest& request, double weight) {
+    waiting_.reset();
     const ModelPtr model = model_;
     const ComputeConfig config = snapshot_->config;
-    const QString text = maps->text_a;
+    const QString text = snapshot_->model->text_a;
+    const std::shared_ptr<const WhyStream> stream = stream_;
     // A request superseded by the next hover is dropped (its result never shown): only the last
     // one the mouse asked for is drawn.
     job_.start(
-        [model, config, text, request, weight](const JobControl& control) {
+        [model, config, text, request, weight, stream](const JobControl& control) {
+            if (stream)
+                return compute_why(*model, *stream, text, request, weight, worker_threads(),
+                                   control);
             const models::EncodedText e = encode_model_text(*model, config);
             return compute_why(*model, e, text, request, weight, worker_threads(), control);
         },
         {.finished = [this](WhyResult r) { showResult(std::move(r)); },
          .failed =
              [this](const QString& m) { say(tr("Cannot explain this cell: %1").arg(m), true); }});
+}
+
+bool WhyPanel::recordStream() {
+    const ModelMaps* maps = snapshot_ ? snapshot_->model.get() : nullptr;
+    if (!model_ || !maps ||
+        models::stream_record_bytes(model_->model->config(),
+                                    std::int64_t(maps->encoding.ids.size())) > kMaxStreamBytes)
+        return false;
+    const ModelPtr model = model_;
+    const ComputeConfig config = snapshot_->config;
+    stream_job_.start(
+        [model, config](const JobControl& control) {
+            return record_why_stream(*model, encode_model_text(*model, config), worker_threads(),
+                                     control);
+        },
+        {.finished =
+             [this](WhyStream s) {
+                 stream_ = std::make_shared<const WhyStream>(std::move(s));
+                 if (waiting_) startExplaining(waiting_->first, waiting_->second);
+             },
+         .failed =
+             [this](const QString& m) {
+                 // Said only when a cell waits: a recording ahead of any click fails silently,
+                 // and the click's own attribution says why.
+                 if (!waiting_) return;
+                 waiting_.reset();
+                 say(tr("Cannot explain this cell: %1").arg(m), true);
+             }});
+    return true;
+}
+
+void WhyPanel::dropRequest() {
+    job_.drop();
+    waiting_.reset();
 }
 
 void WhyPanel::showResult(WhyResult result) {

@@ -641,6 +641,9 @@ QByteArray weights_json(const AttentionSnapshot& s) {
     config[QStringLiteral("pair_mode")] = pair_mode_name(c.pair_mode);
     config[QStringLiteral("causal")] = c.causal;
     config[QStringLiteral("masked_rows")] = QLatin1String(masked_row_policy_name(c.masked_rows));
+    // Norm-based maps in the weights' places (AttentionShown), said so; weights say nothing.
+    if (s.norm_based)
+        config[QStringLiteral("attention")] = attention_shown_name(AttentionShown::NormBased);
     QJsonObject root{
         {QStringLiteral("format"), QStringLiteral("attnviz-weights")},
         {QStringLiteral("version"), 1},

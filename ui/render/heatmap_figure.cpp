@@ -582,8 +582,10 @@ QVector<QString> HeatmapFigure::queryLabels(int panel) const {
 QString HeatmapFigure::panelTitle(int panel) const {
     if (panel < 0 || panel >= panelCount() || !snapshot_) return {};
     const int h = panels_[panel].head;
-    QString title = h < 0 ? tr("Mean of %n head(s)", nullptr, model_heads(*snapshot_))
-                          : tr("Head %1").arg(h + 1);
+    const int H = model_heads(*snapshot_);
+    QString title = h >= 0                  ? tr("Head %1").arg(h + 1)
+                    : snapshot_->norm_based ? tr("%n head(s) together", nullptr, H)
+                                            : tr("Mean of %n head(s)", nullptr, H);
     if (snapshot_->model && h >= 0)
         if (const auto k = snapshot_->model->knocked_out.find({snapshot_->layer, h});
             k != snapshot_->model->knocked_out.end())
@@ -598,26 +600,28 @@ QString HeatmapFigure::panelTitle(int panel) const {
 QString HeatmapFigure::defaultTitle(const AttentionSnapshot& s, const FigureOptions& o) {
     QString title;
     const int H = model_heads(s);
-    switch (o.view) {
-        case FigureView::Grid:
-            if (s.heads == 0)
-                title = tr("Mean attention weights over %n head(s)", nullptr, H);
-            else if (s.heads < H)
-                title = tr("Attention weights of the first %1 of %2 heads").arg(s.heads).arg(H);
-            else
-                title = s.heads > 1 ? tr("Attention weights per head") : tr("Attention weights");
-            break;
-        case FigureView::Mean:
-            title = tr("Mean attention weights over %n head(s)", nullptr, H);
-            break;
-        case FigureView::Head:
-            if (s.heads == 0)
-                title = tr("Mean attention weights over %n head(s)", nullptr, H);
-            else
-                title = tr("Attention weights of head %1 of %2")
-                            .arg(std::clamp(o.head, 0, s.heads - 1) + 1)
-                            .arg(H);
-            break;
+    const FigureView view = s.heads == 0 ? FigureView::Mean : o.view;
+    if (s.norm_based) {  // ‖α f(x)‖: the mean becomes the heads together (effective_attention.h)
+        if (view == FigureView::Mean)
+            title = tr("Norm-based attention of %n head(s) together", nullptr, H);
+        else if (view == FigureView::Head)
+            title = tr("Norm-based attention of head %1 of %2")
+                        .arg(std::clamp(o.head, 0, s.heads - 1) + 1)
+                        .arg(H);
+        else if (s.heads < H)
+            title = tr("Norm-based attention of the first %1 of %2 heads").arg(s.heads).arg(H);
+        else
+            title = tr("Norm-based attention per head");
+    } else if (view == FigureView::Mean) {
+        title = tr("Mean attention weights over %n head(s)", nullptr, H);
+    } else if (view == FigureView::Head) {
+        title = tr("Attention weights of head %1 of %2")
+                    .arg(std::clamp(o.head, 0, s.heads - 1) + 1)
+                    .arg(H);
+    } else if (s.heads < H) {
+        title = tr("Attention weights of the first %1 of %2 heads").arg(s.heads).arg(H);
+    } else {
+        title = s.heads > 1 ? tr("Attention weights per head") : tr("Attention weights");
     }
     if (s.windowed())
         title += tr(" — tokens %1–%2 of %3")
@@ -654,6 +658,8 @@ QString HeatmapFigure::captionText() const {
                       ? tr("%n token(s)", nullptr, s.target_len)
                       : tr("%1 queries × %2 keys").arg(s.target_len).arg(s.source_len));
     parts << tr("rows: queries, columns: keys");
+    if (s.norm_based)  // two parts: a caption wraps between parts only
+        parts << scaleLabel() << tr("how much each key's value moves the output, not the weight α");
     const bool any_masked =
         std::any_of(s.masked.begin() + std::ptrdiff_t(n) * s.target_len * s.source_len,
                     s.masked.begin() + std::ptrdiff_t(n + 1) * s.target_len * s.source_len,
@@ -844,8 +850,12 @@ void HeatmapFigure::updateData() {
         color_scale_->axis()->setLabel(tr("each head: its min (0) to its max (1)"));
     } else {
         color_scale_->setDataRange(shared);
-        color_scale_->axis()->setLabel(tr("attention weight"));
+        color_scale_->axis()->setLabel(scaleLabel());
     }
+}
+
+QString HeatmapFigure::scaleLabel() const {
+    return snapshot_ && snapshot_->norm_based ? tr("norm-based ‖α·f(x)‖") : tr("attention weight");
 }
 
 /// What layout() measures before it places anything (fonts, margins, the room left) and the
@@ -950,7 +960,7 @@ HeatmapFigure::LayoutPlan HeatmapFigure::measure(QSize size) {
     plan.query_w = query_w;
     // Titles, captions and axis words follow the interface language: fonts that cover them
     // (CJK in Chinese), so vector exports name a family that has the glyphs.
-    const QStringList words{titleText(), panelTitle(0), tr("attention weight")};
+    const QStringList words{titleText(), panelTitle(0), scaleLabel()};
     plan.panel_font = figure_font(fpx + 1, words, true);
     plan.label_font = figure_font(fpx, words);
     plan.title_font = figure_font(fpx + 5, words, true);

@@ -90,6 +90,8 @@ class HeatmapFigure : public QObject {
     QCPColorScale* colorScale() const { return color_scale_; }
     QString titleText() const;
     QString captionText() const;
+    /// The colour bar's words: "attention weight", or the norm-based maps'.
+    QString scaleLabel() const;
     double cellSize() const { return cell_px_; }
     /// The height the last layout's panels, title and caption take (at most its size): an
     /// export is cut to it instead of leaving bands of white under a row of panels.

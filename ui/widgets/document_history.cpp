@@ -69,6 +69,8 @@ class DocumentHistory::Edit : public QUndoCommand {
         after_ = e->after_;
         return true;
     }
+    const QJsonObject& before() const { return before_; }
+    const QJsonObject& after() const { return after_; }
     void undo() override { history_->apply(before_); }
     // The first redo is the edit that was just made: the document is there already.
     void redo() override {
@@ -110,6 +112,25 @@ DocumentHistory::DocumentHistory(AttentionDocument* document, QObject* parent)
 void DocumentHistory::clear() {
     stack_->clear();
     last_ = doc_->editsJson();
+}
+
+QStringList DocumentHistory::texts() const {
+    QStringList out;
+    const auto add = [&out](const QJsonObject& edits) {
+        const QString t = edits.value(QStringLiteral("input")).toObject().value(
+            QStringLiteral("text_a")).toString();
+        if (!t.trimmed().isEmpty() && !out.contains(t)) out << t;
+    };
+    for (int k = 0; k < stack_->count(); ++k) {
+        const auto* e = static_cast<const Edit*>(stack_->command(k));
+        add(e->before());
+        add(e->after());
+    }
+    // The text now last, even when an earlier step held it too.
+    const QString now = doc_->textA();
+    out.removeAll(now);
+    if (!now.trimmed().isEmpty()) out << now;
+    return out;
 }
 
 void DocumentHistory::recordEdit() {

@@ -7,6 +7,7 @@
 
 #include <QJsonObject>
 #include <QObject>
+#include <QStringList>
 
 class QUndoStack;
 
@@ -24,6 +25,9 @@ class DocumentHistory : public QObject {
     QUndoStack* stack() const { return stack_; }
     /// Forgets every command: the document as it is now is where the history starts.
     void clear();
+    /// The texts the text box held over the steps kept, oldest first, each once, the text now
+    /// last: a small corpus (File ▸ Corpus from History).
+    QStringList texts() const;
 
   private:
     class Edit;

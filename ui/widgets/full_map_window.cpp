@@ -8,13 +8,18 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 #include "engine/budget/memory_budget.h"
 #include "engine/errors.h"
 #include "ui/compute/error_text.h"
 #include "ui/compute/worker_threads.h"
+#include "ui/model/why_panel.h"
 #include "ui/render/figure_export.h"
 #include "ui/widgets/zoom_heatmap.h"
 
@@ -60,9 +65,14 @@ FullMapWindow::FullMapWindow(FullMapSourcePtr source, int layer, int head,
     bar->addWidget(pool_);
     bar->addWidget(fit_);
     bar->addWidget(export_);
+    // Beside the map, the "Why?" pane: hidden until a cell is Alt-clicked.
+    QSplitter* split = why_splitter(heatmap_, this);
+    why_ = new WhyPanel(split);
+    why_->hide();
+    split->addWidget(why_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
-    layout->addWidget(heatmap_, 1);
+    layout->addWidget(split, 1);
     layout->addWidget(status_);
     retranslate();
     resize(1100, 900);
@@ -72,8 +82,9 @@ FullMapWindow::FullMapWindow(FullMapSourcePtr source, int layer, int head,
     connect(fit_, &QPushButton::clicked, heatmap_, &ZoomHeatmap::fit);
     connect(export_, &QPushButton::clicked, this, &FullMapWindow::exportDialog);
     connect(heatmap_, &ZoomHeatmap::hovered, this, [this](const QString& text) {
-        if (!loading_ && error_.isEmpty()) status_->setText(text);
+        if (!loading_ && error_.isEmpty()) status_->setText(text.isEmpty() ? helpText() : text);
     });
+    connectWhyPane();
 
     if (!source_) {
         fail(tr("There is no full map to show for this source."));
@@ -98,6 +109,7 @@ FullMapWindow::FullMapWindow(FullMapSourcePtr source, int layer, int head,
         HeadMap m = s->map(layer, head, control);
         Built b;
         b.tokens = std::move(m.tokens);
+        b.pieces = std::move(m.pieces);
         b.causal = m.causal;
         b.pyramid = std::make_shared<const ops::MapPyramid>(
             std::move(m.weights), ops::PoolMode::Max, ops::MapPyramid::kDefaultTopSide,
@@ -109,7 +121,8 @@ FullMapWindow::FullMapWindow(FullMapSourcePtr source, int layer, int head,
 FullMapWindow::~FullMapWindow() = default;
 
 QString FullMapWindow::titleText() const {
-    return tr("%1 · layer %2 · head %3")
+    return (source_ && source_->normBased() ? tr("%1 · layer %2 · head %3 · norm-based ‖α·f(x)‖")
+                                            : tr("%1 · layer %2 · head %3"))
         .arg(source_ ? source_->name() : QString())
         .arg(layer_ + 1)
         .arg(head_ + 1);
@@ -129,22 +142,92 @@ void FullMapWindow::retranslate() {
     export_->setText(tr("&Export…"));
     export_->setToolTip(tr("Save the region in view as PNG, SVG or PDF"));
     heatmap_->setToolTip(QString());
-    heatmap_->setWhatsThis(
-        tr("Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: "
-           "pan · 0: the whole map"));
+    heatmap_->setWhatsThis(helpText());
     if (loading_)
         status_->setText(tr("Reading layer %1, head %2…").arg(layer_ + 1).arg(head_ + 1));
     else if (!error_.isEmpty())
         status_->setText(error_);
     else if (pyramid_)
-        status_->setText(
-            tr("Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: "
-               "pan · 0: the whole map"));
+        status_->setText(helpText());
     if (pyramid_) {
         ZoomMapContent c = heatmap_->figure().content();
         c.title = titleText();
         heatmap_->setContent(std::move(c), true);
     }
+}
+
+QString FullMapWindow::helpText() const {
+    return tr(
+        "Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · 0: the "
+        "whole map · Alt-click a cell: why this attention?");
+}
+
+void FullMapWindow::connectWhyPane() {
+    connect(heatmap_, &ZoomHeatmap::cellExplainRequested, this, &FullMapWindow::explainAt);
+    connect(heatmap_, &ZoomHeatmap::cellHovered, this, &FullMapWindow::followAt);
+    connect(why_, &WhyPanel::headFocusRequested, this, &FullMapWindow::headFocusRequested);
+    connect(why_, &WhyPanel::hovered, this, [this](const QString& text) {
+        if (!text.isEmpty()) status_->setText(text);
+    });
+    connect(why_, &WhyPanel::failed, this, &FullMapWindow::warn);
+}
+
+void FullMapWindow::setWhySource(SnapshotPtr snapshot, ModelPtr model) {
+    why_source_ = true;
+    why_->setSource(std::move(snapshot), std::move(model));
+}
+
+int FullMapWindow::pieceOfRow(int row) const {
+    return pieces_.empty() ? row : pieces_[std::size_t(row)];
+}
+
+int FullMapWindow::rowOfPiece(int piece) const {
+    if (!pyramid_ || piece < 0) return -1;
+    if (pieces_.empty()) return piece < pyramid_->rows() ? piece : -1;
+    // A word stands for its last piece: the first row at or past the piece is its word.
+    const auto at = std::lower_bound(pieces_.begin(), pieces_.end(), piece);
+    return at == pieces_.end() ? -1 : int(at - pieces_.begin());
+}
+
+void FullMapWindow::explainAt(int row, int col) {
+    if (!why_source_) {
+        status_->setText(
+            tr("Why this attention? explains the maps of the window's own text: open this "
+               "head's full map from the Heatmaps or Model tab (right-click it)."));
+        return;
+    }
+    why_->explainPieces(layer_, head_, pieceOfRow(row), pieceOfRow(col), weightAt(row, col));
+}
+
+void FullMapWindow::followAt(int row, int col) {
+    if (!why_source_ || !why_->following()) return;
+    why_->followPieces(layer_, head_, pieceOfRow(row), pieceOfRow(col), weightAt(row, col));
+}
+
+double FullMapWindow::weightAt(int row, int col) const {
+    // The map's value is the head's weight, unless it shows the norm-based maps.
+    return source_->normBased() ? std::nan("") : double(pyramid_->level(0).at(row, col));
+}
+
+void FullMapWindow::showQuery(int query, int key) {
+    query_ = std::pair{query, key};
+    if (pyramid_ && !loading_) applyQuery();
+}
+
+void FullMapWindow::applyQuery() {
+    if (!query_ || !pyramid_) return;
+    const auto [query, key] = *query_;
+    query_.reset();
+    const int row = rowOfPiece(query);
+    if (row < 0) return;  // outside the map's rows (a window): the whole map stays in view
+    int col = rowOfPiece(key);
+    if (col < 0) {  // where the query looks most
+        const ops::PyramidLevel& cells = pyramid_->level(0);
+        col = 0;
+        for (std::int64_t j = 1; j < pyramid_->cols(); ++j)
+            if (cells.at(row, j) > cells.at(row, col)) col = int(j);
+    }
+    heatmap_->focusCell(row, col);
 }
 
 void FullMapWindow::changeEvent(QEvent* event) {
@@ -180,9 +263,11 @@ void FullMapWindow::showBuilt(Built built) {
     pyramid_ = std::move(built.pyramid);
     pool_->setCurrentIndex(pool_->findData(int(pyramid_->mode())));
     heatmap_->setContent(ZoomMapContent{pyramid_, tokens_, causal_, titleText()}, keep_view);
-    status_->setText(
-        tr("Wheel: zoom about the cursor · drag: pan · + and −: zoom · arrows: pan · "
-           "0: the whole map"));
+    status_->setText(helpText());
+    if (built.first) {
+        pieces_ = std::move(built.pieces);
+        applyQuery();
+    }
     heatmap_->setFocus();
     emit loaded();
 }
@@ -229,13 +314,16 @@ bool FullMapWindow::exportTo(const QString& path) {
                                    figure, ExportSize{size.width(), size.height(), 2.0}, path)));
         return true;
     } catch (const std::exception& e) {
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot export the full map"),
-                                    error_text(e), QMessageBox::Ok, this);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->setWindowModality(Qt::WindowModal);
-        box->open();
+        warn(tr("Cannot export the full map"), error_text(e));
         return false;
     }
+}
+
+void FullMapWindow::warn(const QString& title, const QString& text) {
+    auto* box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::WindowModal);
+    box->open();
 }
 
 void FullMapWindow::exportDialog() {

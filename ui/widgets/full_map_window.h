@@ -2,16 +2,20 @@
 // Model tab's mosaic, of the Atlas or of the heatmap grid (its context menu: Open Full Map…).
 // The map comes from a FullMapSource (compute/full_map_source.h) in a BackgroundJob, and its
 // pyramid is built there too; the GUI thread only draws.  The window exports the region in view
-// (PNG, SVG, PDF) through the same renderer as every figure.
+// (PNG, SVG, PDF) through the same renderer as every figure.  It can open at one query (the Flow
+// tab's edge), that row marked; Alt-click on a cell explains it in a "Why?" pane beside the map.
 #pragma once
 
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 #include "engine/ops/map_pyramid.h"
+#include "ui/compute/attention_snapshot.h"
 #include "ui/compute/background_job.h"
 #include "ui/compute/full_map_source.h"
+#include "ui/compute/model_store.h"
 #include "ui/document/attention_config.h"
 
 class QComboBox;
@@ -20,6 +24,7 @@ class QPushButton;
 
 namespace attnviz::ui {
 
+class WhyPanel;
 class ZoomHeatmap;
 
 class FullMapWindow : public QWidget {
@@ -50,10 +55,24 @@ class FullMapWindow : public QWidget {
     /// The bytes a map of `source` and its pyramids take: what is checked against the budget.
     static std::uint64_t neededBytes(const FullMapSource& source);
 
+    /// Shows the map around query `query` (a piece of the whole text, from 0), that row marked,
+    /// at key `key` (−1: where the query looks most); once the map is read, if it is not yet.
+    void showQuery(int query, int key = -1);
+    /// The map's row (and column) that stands for piece `piece`, or −1 (not read yet, or a
+    /// piece outside the rows, as a window's).
+    int rowOfPiece(int piece) const;
+    /// The pass the map is of and its model (null: maps read from a file): Alt-click on a
+    /// cell explains it in the pane beside the map.  Without one, Alt-click says why not.
+    void setWhySource(SnapshotPtr snapshot, ModelPtr model);
+    WhyPanel* whyPanel() const { return why_; }
+    QLabel* statusLabel() const { return status_; }
+
   signals:
     /// The map is shown (after each pyramid: a new pooling too).
     void loaded();
     void failed(const QString& message);
+    /// A head's bar in the "Why?" pane was clicked: show that head.
+    void headFocusRequested(int layer, int head);
 
   protected:
     void changeEvent(QEvent* event) override;
@@ -63,10 +82,25 @@ class FullMapWindow : public QWidget {
     struct Built {
         std::shared_ptr<const ops::MapPyramid> pyramid;
         std::vector<QString> tokens;
+        std::vector<int> pieces;  ///< HeadMap::pieces
         bool causal = false;
         bool first = true;  ///< the map itself, not another pooling of it
     };
     void retranslate();
+    /// "Wheel: zoom … · Alt-click: why?": what the status line says over the map.
+    QString helpText() const;
+    void connectWhyPane();
+    /// An Alt-click, or the mouse over a cell while the pane follows it.
+    void explainAt(int row, int col);
+    void followAt(int row, int col);
+    /// The head's weight at a cell, for the pane's caption (NaN: the map is not weights).
+    double weightAt(int row, int col) const;
+    /// A window-modal warning over this window.
+    void warn(const QString& title, const QString& text);
+    /// The piece of the whole text that map row `row` stands for.
+    int pieceOfRow(int row) const;
+    /// showQuery()'s, once the map is read.
+    void applyQuery();
     /// Runs `work` in the job (one at a time) and hands what it built to showBuilt().
     void start(std::function<Built(const PassControl&)> work);
     void showBuilt(Built built);
@@ -78,7 +112,11 @@ class FullMapWindow : public QWidget {
     int layer_, head_;
     Colormap colormap_;
     std::vector<QString> tokens_;
+    std::vector<int> pieces_;  ///< HeadMap::pieces
     bool causal_ = false;
+    std::optional<std::pair<int, int>> query_;  ///< showQuery()'s, until the map is read
+    bool why_source_ = false;                   ///< setWhySource() was called
+    WhyPanel* why_ = nullptr;
     std::shared_ptr<const ops::MapPyramid> pyramid_;
     ZoomHeatmap* heatmap_ = nullptr;
     QLabel* title_ = nullptr;

@@ -209,6 +209,8 @@ QString HeatmapGridView::describe(const FigureHit& hit) const {
             if (s->row_fully_masked(n, hit.head, hit.row))
                 text += tr(" · row fully masked (%1)")
                             .arg(QLatin1String(masked_row_policy_name(s->config.masked_rows)));
+            // What the "Why?" pane answers, for a trained model's head.
+            if (s->model && hit.head >= 0) text += tr(" · Alt-click: why this attention?");
             return text;
         }
         case FigureHit::Region::KeyLabels:

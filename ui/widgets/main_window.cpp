@@ -29,12 +29,15 @@
 #include "ui/document/attention_document.h"
 #include "ui/document/session.h"
 #include "ui/document/shipped_models.h"
+#include "ui/model/corpus_source.h"
+#include "ui/model/dla_view.h"
 #include "ui/model/generation_panel.h"
 #include "ui/model/model_panel.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/predictions_view.h"
+#include "ui/model/qk_view.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/controls_panel.h"
@@ -192,6 +195,8 @@ void MainWindow::createActions(QWidget* controls) {
     history_ = new DocumentHistory(doc_, this);
     connect(sessions_, &SessionFiles::loaded, history_, &DocumentHistory::clear);
     parts.history = history_;
+    corpus_ = new CorpusSource(this, doc_, compute_, history_);
+    parts.corpus = corpus_;
     actions_ = new WindowActions(this, parts);
     connect(actions_, &WindowActions::languageRequested, this, &MainWindow::languageRequested);
     connect(actions_, &WindowActions::exampleRequested, this, &MainWindow::loadExample);
@@ -341,12 +346,14 @@ void MainWindow::connectGrid() {
             [this] { doc_->setView(FigureView::Grid); });
     connect(grid_, &HeatmapGridView::keyLabelClicked, doc_, &AttentionDocument::toggleMaskedKey);
     connect(grid_, &HeatmapGridView::hovered, hover_label_, &QLabel::setText);
-    // Knocking a model's heads out, from the grid of a layer or the Model tab.
+    // Knocking a model's heads out, from the grid of a layer, the Model tab or Who Writes.
     knock_out_ = new KnockOutMenu(doc_, this);
     connect(grid_, &HeatmapGridView::headMenuRequested, knock_out_, &KnockOutMenu::popup);
     connect(grid_, &HeatmapGridView::knockOutToggled, knock_out_, &KnockOutMenu::toggle);
     connect(views_->modelView(), &ModelView::headMenuRequested, knock_out_, &KnockOutMenu::popup);
     connect(views_->modelView(), &ModelView::knockOutToggled, knock_out_, &KnockOutMenu::toggle);
+    connect(views_->dlaView(), &DlaView::headMenuRequested, knock_out_, &KnockOutMenu::popup);
+    connect(views_->dlaView(), &DlaView::knockOutToggled, knock_out_, &KnockOutMenu::toggle);
     // A head's whole map, zoomable, from its context menu (grid, Model tab, Atlas).
     connect(knock_out_, &KnockOutMenu::fullMapRequested, this,
             qOverload<int, int>(&MainWindow::openFullMap));
@@ -354,6 +361,11 @@ void MainWindow::connectGrid() {
             qOverload<int, int>(&MainWindow::openFullMap));
     connect(views_, &ViewTabs::sourcedFullMapRequested, this,
             qOverload<FullMapSourcePtr, int, int>(&MainWindow::openFullMap));
+    // A line of the Flow: the head's map around the query the line arrives at.
+    connect(views_, &ViewTabs::fullMapAtQueryRequested, this,
+            [this](int layer, int head, int query, int key) {
+                if (FullMapWindow* w = openFullMap(layer, head)) w->showQuery(query, key);
+            });
     // The strip under the maps chooses the position the predictions box shows.
     connect(grid_->predictionStrip(), &PredictionStrip::pieceHovered, model_panel_->predictions(),
             &PredictionsBox::setHoverPiece);
@@ -380,6 +392,14 @@ void MainWindow::connectViews() {
         doc_->setView(FigureView::Head, head);
         views_->setCurrentTab(ViewTabs::GridTab);
     });
+    // Heads across a corpus: measured, shown in the Atlas; an example or a point opens its text.
+    connect(corpus_, &CorpusSource::failed, this, &MainWindow::showError);
+    connect(corpus_, &CorpusSource::measured, this, [this](bool, bool head_run) {
+        if (!head_run) views_->setCurrentTab(ViewTabs::AtlasTab);
+    });
+    connect(corpus_, &CorpusSource::headRunChanged, views_->qkView(), &QkView::setComputing);
+    connect(views_, &ViewTabs::corpusTextRequested, corpus_, &CorpusSource::openText);
+    connect(views_, &ViewTabs::corpusHeadRequested, corpus_, &CorpusSource::measureHead);
     connect(inputs_, &InputPanel::bilingualModelRequested, this,
             [this] { models_->load(shipped_model(QStringLiteral("char-zh-en-4l"))); });
     connect(controls_, &ControlsPanel::loadWeightsRequested, exports_,
@@ -427,12 +447,17 @@ FullMapWindow* MainWindow::openFullMap(int layer, int head) {
                      "file: open one (File ▸ Open Model…, File ▸ Open Attention Maps…)."));
         return nullptr;
     }
-    return openFullMap(source, layer, head);
+    FullMapWindow* window = openFullMap(source, layer, head);
+    // The window's pass and its model: Alt-click there explains a cell, as on the maps here.
+    window->setWhySource(
+        s, s->model && !s->config.usesMaps() ? find_model(s->model->folder) : nullptr);
+    return window;
 }
 
 FullMapWindow* MainWindow::openFullMap(FullMapSourcePtr source, int layer, int head) {
     auto* window = new FullMapWindow(std::move(source), layer, head, compute_->memoryBudget().bytes,
                                      doc_->colormap(), this);
+    connect(window, &FullMapWindow::headFocusRequested, this, &MainWindow::showModelHead);
     window->show();
     return window;
 }
@@ -494,6 +519,7 @@ void MainWindow::createStatusBar() {
     });
     statusBar()->addWidget(hover_label_, 1);
     statusBar()->addPermanentWidget(models_->progressWidget());
+    statusBar()->addPermanentWidget(corpus_->progressWidget());
     statusBar()->addPermanentWidget(progress_);
     statusBar()->addPermanentWidget(cancel_compute_);
     statusBar()->addPermanentWidget(timing_label_);
@@ -702,6 +728,14 @@ bool MainWindow::loadExample(const QString& id) {
             views_->patchView()->setInputs(e.patch.clean, e.patch.corrupt, e.patch.target,
                                            e.patch.distractor, doc_->computeConfig().model_folder);
         if (e.plays) model_panel_->generation()->startPlaying();
+        if (!e.corpus.isEmpty()) {
+            const QString corpus = CorpusSource::shippedCorpus(e.corpus);
+            if (corpus.isEmpty())
+                showError(tr("Cannot open the example's corpus"),
+                          tr("The corpus %1 that AttnViz ships is missing.").arg(e.corpus));
+            else
+                corpus_->openCorpus(corpus);
+        }
         updateTitle();
         return true;
     }

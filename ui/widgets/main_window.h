@@ -34,6 +34,7 @@ namespace attnviz::ui {
 class AppSettings;
 class AttentionDocument;
 class ComputeController;
+class CorpusSource;
 class ControlsPanel;
 class FigureExports;
 class PresentationMode;
@@ -79,6 +80,8 @@ class MainWindow : public QMainWindow {
     KnockOutMenu* knockOutMenu() const { return knock_out_; }
     /// Edit ▸ Undo / Redo over the document's edits.
     DocumentHistory* history() const { return history_; }
+    /// File ▸ Open Corpus… and Corpus from History: heads across a corpus.
+    CorpusSource* corpusSource() const { return corpus_; }
     /// Opens a model folder off the GUI thread (as File ▸ Open Model… does).
     void openModel(const QString& folder);
     /// Opens attention maps computed elsewhere with their tokens (empty: tokens.json beside
@@ -196,6 +199,7 @@ class MainWindow : public QMainWindow {
     ModelSource* models_ = nullptr;
     KnockOutMenu* knock_out_ = nullptr;
     DocumentHistory* history_ = nullptr;
+    CorpusSource* corpus_ = nullptr;
     FigureExports* exports_ = nullptr;
     bool close_when_idle_ = false;  ///< a close waits for an export's thread
     /// Cells (items × (heads + 1) × queries × keys) from which new colours are made on the

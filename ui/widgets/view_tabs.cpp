@@ -29,6 +29,7 @@
 #include "ui/model/model_view.h"
 #include "ui/model/patch_view.h"
 #include "ui/model/positions_view.h"
+#include "ui/model/qk_view.h"
 #include "ui/model/why_panel.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -38,7 +39,7 @@ namespace attnviz::ui {
 namespace {
 const char* const kTabNames[] = {"grid",     "steps", "lines", "statistics", "compare",
                                  "model",    "atlas", "lens",  "patch",      "positions",
-                                 "circuits", "dla",   "flow"};
+                                 "circuits", "dla",   "flow", "qk"};
 }
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
@@ -56,6 +57,7 @@ ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* 
     connectModelTab();
     connectViews();
     connectDocument();
+    connectCorpus();
 }
 
 /// The banner that explains a loaded example: title, fold and close on the first row, the
@@ -137,19 +139,13 @@ QTabWidget* ViewTabs::createTabs() {
     stats_ = new StatisticsView(tabs_);
     compare_ = new CompareView(doc_, tabs_);
     // The heatmaps and, beside them, the "Why?" pane: hidden until a cell is Alt-clicked, so
-    // the maps keep the whole tab until then.
-    auto* grid_page = new QSplitter(Qt::Horizontal, tabs_);
-    grid_page->setObjectName(QStringLiteral("gridSplitter"));
-    grid_page->setChildrenCollapsible(false);
-    grid_page->addWidget(grid_);
-    why_ = new WhyPanel(grid_page);
-    why_->setMinimumWidth(320);
+    // the maps keep the whole tab until then.  The Model tab's mosaic has it too (placeIn).
+    grid_split_ = why_splitter(grid_, tabs_);
+    grid_split_->setObjectName(QStringLiteral("gridSplitter"));
+    why_ = new WhyPanel(grid_split_);
     why_->hide();
-    grid_page->addWidget(why_);
-    grid_page->setStretchFactor(0, 3);
-    grid_page->setStretchFactor(1, 2);
-    grid_page->setFocusProxy(grid_);
-    tabs_->addTab(grid_page, QString());
+    grid_split_->addWidget(why_);
+    tabs_->addTab(grid_split_, QString());
     tabs_->addTab(steps_, QString());
     tabs_->addTab(lines_, QString());
     tabs_->addTab(stats_, QString());
@@ -170,6 +166,8 @@ QTabWidget* ViewTabs::createTabs() {
     tabs_->addTab(dla_, QString());
     flow_ = new FlowView(tabs_);
     tabs_->addTab(flow_, QString());
+    qk_ = new QkView(tabs_);
+    tabs_->addTab(qk_, QString());
     return tabs_;
 }
 
@@ -221,16 +219,19 @@ void ViewTabs::connectViews() {
     connect(dla_, &DlaView::failed, this, &ViewTabs::failed);
     connect(flow_, &FlowView::hovered, this, &ViewTabs::hovered);
     connect(flow_, &FlowView::failed, this, &ViewTabs::failed);
-    // A line of the flow: its head's whole map in a window (the Flow tab stays), or, for every
-    // head of a layer summed, that layer's heads.
-    connect(flow_, &FlowView::edgeActivated, this, [this](int layer, int head, int) {
+    // A line of the flow: its head's whole map in a window at its query (the Flow tab stays),
+    // or, for every head of a layer summed, that layer's heads.
+    connect(flow_, &FlowView::edgeActivated, this, [this](int layer, int head, int query, int key) {
         if (head >= 0)
-            emit fullMapRequested(layer, head);
+            emit fullMapAtQueryRequested(layer, head, query, key);
         else
             emit modelHeadActivated(layer, -1);
     });
+    // The maps' cells, Alt-clicked or under the mouse, to the one "Why?" pane.
     connect(grid_, &HeatmapGridView::cellExplainRequested, why_, &WhyPanel::explainCell);
     connect(grid_, &HeatmapGridView::cellHovered, why_, &WhyPanel::followCell);
+    connect(model_, &ModelView::cellExplainRequested, why_, &WhyPanel::explainCell);
+    connect(model_, &ModelView::cellHovered, why_, &WhyPanel::followCell);
     connect(why_, &WhyPanel::headFocusRequested, this, &ViewTabs::modelHeadActivated);
     connect(why_, &WhyPanel::hovered, this, &ViewTabs::hovered);
     connect(why_, &WhyPanel::failed, this, &ViewTabs::failed);
@@ -248,6 +249,40 @@ void ViewTabs::connectDocument() {
     connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::refreshStatistics);
     connect(doc_, &AttentionDocument::figureOptionsChanged, this,
             [this] { lens_->setColormap(doc_->figureOptions().colormap); });
+}
+
+void ViewTabs::connectCorpus() {
+    connect(doc_, &AttentionDocument::corpusChanged, this, [this] {
+        atlas_->setCorpus(doc_->corpus());
+        qk_->setCorpus(doc_->corpus());
+    });
+    const auto follow_head = [this] {
+        qk_->setHead(doc_->computeConfig().layer,
+                     doc_->view() == FigureView::Head ? doc_->viewHead() : 0);
+    };
+    connect(doc_, &AttentionDocument::layerChanged, this, follow_head);
+    connect(doc_, &AttentionDocument::viewChanged, this, follow_head);
+    follow_head();
+    connect(atlas_, &AtlasView::headFocused, this, &ViewTabs::focusHead);
+    connect(qk_, &QkView::headChosen, this, &ViewTabs::focusHead);
+    connect(atlas_, &AtlasView::exampleActivated, this,
+            [this](qint64 text, int layer, int head, qint64 query, qint64 key) {
+                emit corpusTextRequested(text, layer, head, query, key, false);
+            });
+    connect(qk_, &QkView::pointActivated, this,
+            [this](qint64 text, int layer, int head, qint64 position, bool key) {
+                emit corpusTextRequested(text, layer, head, position, -1, key);
+            });
+    connect(qk_, &QkView::computeRequested, this, &ViewTabs::corpusHeadRequested);
+    connect(qk_, &QkView::hovered, this, &ViewTabs::hovered);
+    connect(qk_, &QkView::failed, this, &ViewTabs::failed);
+}
+
+void ViewTabs::focusHead(int layer, int head) {
+    doc_->setLayer(layer);
+    if (head < doc_->viewableHeads()) doc_->setView(FigureView::Head, head);
+    // A head whose map the pass did not keep: the view follows the choice all the same.
+    qk_->setHead(layer, head);
 }
 
 void ViewTabs::foldExplanation(bool expanded) {
@@ -270,6 +305,9 @@ void ViewTabs::followModelFolder(const QString& folder) {
 
 void ViewTabs::followCurrentTab() {
     if (stale_) refreshViews(currentTab());
+    // The "Why?" pane goes with the maps shown.
+    if (currentTab() == GridTab || currentTab() == ModelTab)
+        why_->placeIn(currentTab() == ModelTab ? model_split_ : grid_split_);
     emit hovered(QString());
     emit stepsShown(layerStepsShown());
     emit lensShown(currentTab() == LensTab);
@@ -369,6 +407,12 @@ void ViewTabs::retranslate() {
                                 "logit of the next token into what each head, MLP and the "
                                 "embeddings wrote into the residual stream"));
     }
+    if (tabs_->count() > QkTab) {
+        tabs_->setTabText(QkTab, tr("Queries && Keys"));
+        tabs_->setTabToolTip(QkTab,
+                             tr("Every query and key of a head over a corpus, as dots in one "
+                                "plane (AttentionViz): its pattern as geometry"));
+    }
     if (tabs_->count() > FlowTab) {
         tabs_->setTabText(FlowTab, tr("Flow"));
         tabs_->setTabToolTip(FlowTab,
@@ -415,7 +459,9 @@ QWidget* ViewTabs::createModelTab() {
     bar->addWidget(all_layers_);
     v->addLayout(bar);
     model_ = new ModelView(page);
-    v->addWidget(model_, 1);
+    model_split_ = why_splitter(model_, page);
+    model_split_->setObjectName(QStringLiteral("modelSplitter"));
+    v->addWidget(model_split_, 1);
     page->setFocusProxy(model_);
     return page;
 }
@@ -502,10 +548,14 @@ void ViewTabs::refreshViews(int only) {
         flow_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
                                         ? find_model(snapshot_->model->folder)
                                         : nullptr);
-    if (wants(GridTab))
+    if (wants(GridTab) || wants(ModelTab))
         why_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
                                        ? find_model(snapshot_->model->folder)
                                        : nullptr);
+    if (wants(QkTab) || wants(AtlasTab))
+        qk_->setModelFolder(snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
+                                ? snapshot_->model->folder
+                                : QString());
     if (wants(LinesTab)) lines_->setSnapshot(snapshot_);
     if (wants(CompareTab)) compare_->setSnapshot(snapshot_);
     if (wants(StatisticsTab)) refreshStatistics();
@@ -571,7 +621,8 @@ void ViewTabs::setPresentation(int font_px) {
     circuits_->setFont(f);
     dla_->setFont(f);
     flow_->setFont(f);
-    why_->setFont(f);
+    qk_->setFont(f);
+    why_->setPresentation(font_px);
     banner_text_->setFont(f);
     QFont bold = f;
     bold.setBold(true);

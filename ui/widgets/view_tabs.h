@@ -16,6 +16,7 @@ class QComboBox;
 class QHBoxLayout;
 class QLabel;
 class QPushButton;
+class QSplitter;
 class QTabWidget;
 class QToolButton;
 
@@ -37,6 +38,7 @@ class PositionsView;
 class CircuitsView;
 class DlaView;
 class FlowView;
+class QkView;
 class WhyPanel;
 struct SnapshotStatistics;
 
@@ -56,7 +58,8 @@ class ViewTabs : public QWidget {
         PositionsTab,
         CircuitsTab,
         DlaTab,
-        FlowTab
+        FlowTab,
+        QkTab
     };
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
@@ -98,7 +101,9 @@ class ViewTabs : public QWidget {
     CircuitsView* circuitsView() const { return circuits_; }
     DlaView* dlaView() const { return dla_; }
     FlowView* flowView() const { return flow_; }
-    /// The "Why this attention?" pane beside the heatmaps.
+    /// Queries & Keys: the joint scatter of the head in focus over the document's corpus.
+    QkView* qkView() const { return qk_; }
+    /// The "Why this attention?" pane beside the heatmaps, or the Model tab's mosaic.
     WhyPanel* whyPanel() const { return why_; }
     StepsView* steps() const { return steps_; }
     LinesView* lines() const { return lines_; }
@@ -126,8 +131,17 @@ class ViewTabs : public QWidget {
     void modelHeadActivated(int layer, int head);
     /// Open Full Map… on a head of the Atlas.
     void fullMapRequested(int layer, int head);
+    /// A head's full map at query `query` and key `key` (pieces, from 0): a line of the Flow.
+    void fullMapAtQueryRequested(int layer, int head, int query, int key);
     /// A head's full map from a source of the Positions tab's own (its statistics pass).
     void sourcedFullMapRequested(attnviz::ui::FullMapSourcePtr source, int layer, int head);
+    /// Text `text` (from 0) of the document's corpus in the main view, head (layer, head) in
+    /// focus at `query` and `key` (positions from 0; key -1: where the query looks most;
+    /// `key_only`: a key's dot, focused as the attention to it).
+    void corpusTextRequested(qint64 text, int layer, int head, qint64 query, qint64 key,
+                             bool key_only);
+    /// The Queries & Keys view asks for head (layer, head)'s vectors over the corpus.
+    void corpusHeadRequested(int layer, int head);
     /// A view's own action (e.g. the statistics' CSV export) failed.
     void failed(const QString& title, const QString& text);
 
@@ -145,6 +159,10 @@ class ViewTabs : public QWidget {
     void connectModelTab();
     void connectViews();
     void connectDocument();
+    /// The corpus's views (the Atlas's corpus mode, Queries & Keys) and the head in focus.
+    void connectCorpus();
+    /// A head chosen in a corpus view becomes the head in focus (the tab stays).
+    void focusHead(int layer, int head);
     // What the banner's buttons, the model tab's bar, the tabs and the document ask.
     /// Shows (true) or folds away the explanation under the banner's title.
     void foldExplanation(bool expanded);
@@ -183,7 +201,10 @@ class ViewTabs : public QWidget {
     CircuitsView* circuits_ = nullptr;
     DlaView* dla_ = nullptr;
     FlowView* flow_ = nullptr;
+    QkView* qk_ = nullptr;
     WhyPanel* why_ = nullptr;
+    QSplitter* grid_split_ = nullptr;   ///< the heatmaps, and the pane when they are shown
+    QSplitter* model_split_ = nullptr;  ///< the mosaic, and the pane when it is shown
     QTabWidget* tabs_ = nullptr;
     StepsView* steps_ = nullptr;
     LinesView* lines_ = nullptr;

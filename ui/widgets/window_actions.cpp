@@ -1,6 +1,7 @@
 #include "ui/widgets/window_actions.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QKeySequence>
@@ -19,6 +20,7 @@
 #include "ui/classroom/examples.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
+#include "ui/model/corpus_source.h"
 #include "ui/model/model_source.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/document_history.h"
@@ -99,6 +101,20 @@ void WindowActions::createActions() {
     training_act_->setObjectName(QStringLiteral("trainingAction"));
     resample_act_->setObjectName(QStringLiteral("resampleAction"));
     clear_masks_act_->setObjectName(QStringLiteral("clearMasksAction"));
+    // Weights | norm-based: two exclusive states, each with its shortcut.
+    weights_act_ = make(tr("Show Attention &Weights"), QKeySequence(tr("Ctrl+Shift+W")),
+                        [this] { p_.document->setAttentionShown(AttentionShown::Weights); });
+    norm_act_ = make(tr("Show &Norm-Based Attention"), QKeySequence(tr("Ctrl+Shift+N")),
+                     [this] { p_.document->setAttentionShown(AttentionShown::NormBased); });
+    auto* shown = new QActionGroup(this);
+    for (QAction* a : {weights_act_, norm_act_}) {
+        a->setCheckable(true);
+        shown->addAction(a);
+    }
+    weights_act_->setIconText(tr("Weights"));  // the tool bar's words: weights | norm-based
+    norm_act_->setIconText(tr("Norm-based"));
+    weights_act_->setObjectName(QStringLiteral("attentionWeightsAction"));
+    norm_act_->setObjectName(QStringLiteral("attentionNormAction"));
     load_weights_act_ = make(tr("&Load Weights…"), QKeySequence(tr("Ctrl+L")),
                              [this] { p_.exports->loadWeightsDialog(); });
     about_act_ = make(tr("&About AttnViz"), QKeySequence(), [this] {
@@ -120,6 +136,10 @@ void WindowActions::createMenus() {
     file->addAction(p_.models->openAction());
     file->addAction(p_.models->openMapsAction());
     file->addAction(p_.models->compareMapsAction());
+    if (p_.corpus) {  // heads across a corpus: on the open model
+        file->addAction(p_.corpus->openAction());
+        file->addAction(p_.corpus->historyAction());
+    }
     file->addMenu(p_.models->recentMenu());
     file->addMenu(p_.models->localMenu());
     file->addAction(save_act_);
@@ -160,6 +180,9 @@ void WindowActions::createMenus() {
     attention->addSeparator();
     attention->addAction(training_act_);
     attention->addAction(resample_act_);
+    attention->addSeparator();
+    attention->addAction(weights_act_);
+    attention->addAction(norm_act_);
 
     QMenu* help = window_->menuBar()->addMenu(tr("&Help"));
     help->addAction(about_act_);
@@ -173,6 +196,10 @@ void WindowActions::createToolBar() {
     bar->addAction(save_act_);
     bar->addSeparator();
     p_.models->addToToolBar(bar);
+    bar->addSeparator();
+    // Beside the source, before the bar's end that a narrow window folds away.
+    bar->addAction(weights_act_);
+    bar->addAction(norm_act_);
     bar->addSeparator();
     bar->addAction(export_act_);
     bar->addAction(copy_act_);
@@ -239,6 +266,25 @@ void WindowActions::sync(bool presenting) {
                                  .arg(QString(a->text()).remove(QLatin1Char('&'))));
     }
     back_act_->setEnabled(p_.document->view() != FigureView::Grid && !presenting);
+    syncAttentionShown();
+}
+
+void WindowActions::syncAttentionShown() {
+    // Maps read from a file are the weights someone computed: no values to weigh them by.
+    const bool maps = p_.document->computeConfig().usesMaps();
+    const bool norm = !maps && p_.document->attentionShown() == AttentionShown::NormBased;
+    weights_act_->setChecked(!norm);
+    norm_act_->setChecked(norm);
+    norm_act_->setEnabled(!maps);
+    weights_act_->setToolTip(tr("Show the attention weights α: how much each query reads each "
+                                "key (%1)")
+                                 .arg(weights_act_->shortcut().toString(QKeySequence::NativeText)));
+    norm_act_->setToolTip(
+        maps ? tr("Norm-based maps need the model's values: attention maps read from a file "
+                  "hold only the weights")
+             : tr("Show ‖α·f(x)‖ instead of α: how much each key's value actually moves the "
+                  "output (Kobayashi et al. 2020) (%1)")
+                   .arg(norm_act_->shortcut().toString(QKeySequence::NativeText)));
 }
 
 void WindowActions::stepHead(int delta) {

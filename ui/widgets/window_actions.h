@@ -17,6 +17,7 @@ namespace attnviz::ui {
 
 class AppSettings;
 class AttentionDocument;
+class CorpusSource;
 class DocumentHistory;
 class FigureExports;
 class HeatmapGridView;
@@ -36,6 +37,7 @@ class WindowActions : public QObject {
         ViewTabs* views = nullptr;
         AppSettings* settings = nullptr;
         DocumentHistory* history = nullptr;
+        CorpusSource* corpus = nullptr;
     };
     /// Adds the menus, the tool bar and the shortcuts to `window`.
     WindowActions(QMainWindow* window, const Parts& parts);
@@ -61,6 +63,8 @@ class WindowActions : public QObject {
     void createToolBar();
     void createViewShortcuts();
     void createExamplesMenu();
+    /// Weights | norm-based as the document has it; only weights for maps read from a file.
+    void syncAttentionShown();
 
     QMainWindow* window_;
     Parts p_;
@@ -90,6 +94,8 @@ class WindowActions : public QObject {
     QAction* training_act_ = nullptr;
     QAction* resample_act_ = nullptr;
     QAction* clear_masks_act_ = nullptr;
+    QAction* weights_act_ = nullptr;  ///< the map views show the weights…
+    QAction* norm_act_ = nullptr;     ///< …or the norm-based maps (AttentionShown)
     QAction* load_weights_act_ = nullptr;
     QAction* about_act_ = nullptr;
 };

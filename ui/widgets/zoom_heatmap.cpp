@@ -37,9 +37,9 @@ void ZoomHeatmap::setColormap(Colormap map) {
     update();
 }
 
-double ZoomHeatmap::fitPixelsPerCell() const {
+double ZoomHeatmap::fitPixelsPerCell(QSize size) const {
     if (!figure_.hasMap()) return 1.0;
-    const QRect plot = ZoomMapFigure::plotFor(size());
+    const QRect plot = ZoomMapFigure::plotFor(size.isValid() ? size : this->size());
     const auto& p = *figure_.content().pyramid;
     return std::min(plot.width() / double(p.cols()), plot.height() / double(p.rows()));
 }
@@ -102,12 +102,29 @@ void ZoomHeatmap::panBy(const QPointF& pixels) {
     applyView();
 }
 
-QString ZoomHeatmap::describeAt(const QPointF& pos) const {
-    if (!figure_.hasMap() || !figure_.regionRect().contains(pos)) return {};
+std::optional<QPoint> ZoomHeatmap::cellIndexAt(const QPointF& pos) const {
+    if (!figure_.hasMap() || !figure_.regionRect().contains(pos)) return std::nullopt;
     const QPointF c = figure_.cellAt(pos);
     const auto& p = *figure_.content().pyramid;
     const auto i = std::int64_t(std::floor(c.y())), j = std::int64_t(std::floor(c.x()));
-    if (i < 0 || j < 0 || i >= p.rows() || j >= p.cols()) return {};
+    if (i < 0 || j < 0 || i >= p.rows() || j >= p.cols()) return std::nullopt;
+    return QPoint(int(j), int(i));
+}
+
+void ZoomHeatmap::focusCell(int row, int col) {
+    marked_row_ = row;
+    if (!figure_.hasMap() || row < 0) return update();
+    const auto& p = *figure_.content().pyramid;
+    const double side = std::min({kFocusCells, double(p.rows()), double(p.cols())});
+    // applyView() keeps the region on the map: near an edge the cell is off centre.
+    showCells(QRectF(col + 0.5 - side / 2, row + 0.5 - side / 2, side, side));
+}
+
+QString ZoomHeatmap::describeAt(const QPointF& pos) const {
+    const std::optional<QPoint> cell = cellIndexAt(pos);
+    if (!cell) return {};
+    const auto& p = *figure_.content().pyramid;
+    const std::int64_t i = cell->y(), j = cell->x();
     const float w = p.level(0).at(i, j);
     const auto& tokens = figure_.content().tokens;
     const auto token = [&](std::int64_t k) {
@@ -142,10 +159,23 @@ void ZoomHeatmap::paintEvent(QPaintEvent*) {
         p.setBrush(Qt::NoBrush);
         p.drawRect(rect().adjusted(1, 1, -1, -1));
     }
+    if (marked_row_ >= 0 && figure_.hasMap()) {  // the query asked for, framed across the map
+        const QRectF shown = figure_.regionRect();
+        const double ppc = figure_.pixelsPerCell();
+        const double y = shown.y() + (marked_row_ - figure_.region().y()) * ppc;
+        const QRectF row(shown.x(), y, shown.width(), std::max(ppc, 2.0));
+        if (row.intersects(shown)) {
+            p.setPen(QPen(QColor(213, 94, 0), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(row.intersected(shown.adjusted(-1, -1, 1, 1)));
+        }
+    }
 }
 
 void ZoomHeatmap::resizeEvent(QResizeEvent* event) {
-    const bool fitted = ppc_ <= fitPixelsPerCell() * 1.0001 || !figure_.hasMap();
+    // Whole at the old size (the size is the new one by now): whole at the new one too, as when
+    // the "Why?" pane opens beside the map.
+    const bool fitted = ppc_ <= fitPixelsPerCell(event->oldSize()) * 1.0001 || !figure_.hasMap();
     QWidget::resizeEvent(event);
     if (fitted)
         fit();
@@ -162,6 +192,10 @@ void ZoomHeatmap::wheelEvent(QWheelEvent* event) {
 
 void ZoomHeatmap::mousePressEvent(QMouseEvent* event) {
     if (event->button() != Qt::LeftButton) return QWidget::mousePressEvent(event);
+    if (event->modifiers() & Qt::AltModifier) {  // a question, not a drag
+        alt_press_ = event->position();
+        return;
+    }
     dragging_ = true;
     drag_from_ = event->position();
     setCursor(Qt::ClosedHandCursor);
@@ -175,9 +209,18 @@ void ZoomHeatmap::mouseMoveEvent(QMouseEvent* event) {
     const QString text = describeAt(event->position());
     setToolTip(text);
     emit hovered(text);
+    if (const std::optional<QPoint> cell = cellIndexAt(event->position()))
+        emit cellHovered(cell->y(), cell->x());
 }
 
 void ZoomHeatmap::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton && alt_press_) {
+        const bool click = (event->position() - *alt_press_).manhattanLength() <= 3;
+        alt_press_.reset();
+        if (const std::optional<QPoint> cell = cellIndexAt(event->position()); click && cell)
+            emit cellExplainRequested(cell->y(), cell->x());
+        return;
+    }
     if (event->button() == Qt::LeftButton && dragging_) {
         dragging_ = false;
         unsetCursor();

@@ -1,11 +1,14 @@
 // A zoomable heatmap of one head's whole map (render/zoom_map_figure.h draws it): the wheel
 // zooms about the cursor, dragging pans, + and − zoom, the arrows pan, 0 fits the whole map;
-// hovering says "query → key: weight".  Every frame colours at most the widget's pixels, from
-// the level of the map's pyramid whose cells are no smaller than a pixel.
+// hovering says "query → key: weight"; Alt-click asks why a cell is what it is (the full-map
+// window's "Why?" pane).  Every frame colours at most the widget's pixels, from the level of the
+// map's pyramid whose cells are no smaller than a pixel.
 #pragma once
 
 #include <QPointF>
 #include <QWidget>
+
+#include <optional>
 
 #include "ui/render/zoom_map_figure.h"
 
@@ -39,10 +42,21 @@ class ZoomHeatmap : public QWidget {
     void showCells(const QRectF& cells);
     /// "“the” → “cat”: 0.412 (query 12, key 5)" for the cell at `pos`, empty outside the map.
     QString describeAt(const QPointF& pos) const;
+    /// The cell at `pos` (x the key, y the query, from 0), or nothing outside the map.
+    std::optional<QPoint> cellIndexAt(const QPointF& pos) const;
+    /// Marks query row `row` (−1: none) and shows about kFocusCells cells around (row, col).
+    void focusCell(int row, int col);
+    int markedRow() const { return marked_row_; }
+    /// Rows and keys a focused cell shows around it (fewer on a smaller map).
+    static constexpr double kFocusCells = 32.0;
 
   signals:
     void hovered(const QString& text);
     void viewChanged();
+    /// A cell was Alt-clicked (a drag pans): explain it.  Query `row`, key `col`, from 0.
+    void cellExplainRequested(int row, int col);
+    /// The mouse is over a cell (the "Why?" pane follows it when asked to).
+    void cellHovered(int row, int col);
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -55,7 +69,8 @@ class ZoomHeatmap : public QWidget {
     void leaveEvent(QEvent* event) override;
 
   private:
-    double fitPixelsPerCell() const;
+    /// Pixels per cell that show the whole map in a widget of `size` (default: this one's).
+    double fitPixelsPerCell(QSize size = QSize()) const;
     /// Keeps the zoom within [fit, kMaxPixelsPerCell] and the centre on the map, and hands
     /// the region to the figure.
     void applyView();
@@ -65,6 +80,8 @@ class ZoomHeatmap : public QWidget {
     double ppc_ = 1.0;
     bool dragging_ = false;
     QPointF drag_from_;
+    std::optional<QPointF> alt_press_;  ///< where an Alt-click began
+    int marked_row_ = -1;
 };
 
 }  // namespace attnviz::ui
