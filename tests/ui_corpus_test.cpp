@@ -112,10 +112,9 @@ QString results_differ(const models::CorpusResult& got, const models::CorpusResu
     for (std::size_t h = 0; h < want.per_head.size(); ++h) {
         const models::CorpusHead &a = got.per_head[h], &b = want.per_head[h];
         for (std::size_t k = 0; k < b.measures.size(); ++k)
-            for (const auto& [x, y] :
-                 {std::pair{a.measures[k].mean, b.measures[k].mean},
-                  std::pair{a.measures[k].low, b.measures[k].low},
-                  std::pair{a.measures[k].high, b.measures[k].high}})
+            for (const auto& [x, y] : {std::pair{a.measures[k].mean, b.measures[k].mean},
+                                       std::pair{a.measures[k].low, b.measures[k].low},
+                                       std::pair{a.measures[k].high, b.measures[k].high}})
                 if (!(std::abs(x - y) <= tol) && !(std::isnan(x) && std::isnan(y)))
                     return QStringLiteral("head %1, measure %2: %3 against %4")
                         .arg(h)
@@ -136,6 +135,14 @@ QString results_differ(const models::CorpusResult& got, const models::CorpusResu
                 return QStringLiteral("head %1, example %2").arg(h).arg(e);
     }
     return {};
+}
+
+/// `widget` as it looks, saved: ATTNVIZ_SHOTS=DIR keeps it to look at (else the test's own
+/// folder, gone at its end).  False when it cannot be written.
+bool shot(QWidget* widget, const QString& name) {
+    const QString shots = qEnvironmentVariable("ATTNVIZ_SHOTS");
+    return widget->grab().save(shots.isEmpty() ? test::temp_path(name)
+                                               : shots + QLatin1Char('/') + name);
 }
 
 /// Where `got`'s points differ from `want`'s beyond `tol`, or empty.
@@ -198,6 +205,8 @@ class CorpusTest : public test::WindowFixture {
         QVERIFY2(!attn_only().isEmpty(), "the shipped attn-only-2l is missing");
         QVERIFY2(!CorpusSource::shippedCorpus(QStringLiteral("fortunes_en.txt")).isEmpty(),
                  "the bundled corpora are missing");
+        // The window's own words, as the English catalog has them ("24 texts").
+        QVERIFY(install_translations(QStringLiteral("en")));
         model_ = open_model(attn_only());
         texts_ = first_fortunes(kTexts);
         QCOMPARE(texts_.size(), kTexts);
@@ -243,18 +252,22 @@ class CorpusTest : public test::WindowFixture {
         // L1H4, the previous-token head, with the share of texts that agree.
         const int previous = int(std::find(names.begin(), names.end(), "previous") - names.begin());
         QVERIFY(want.at(0, 3).measures[std::size_t(previous)].mean > 0.45);
-        QVERIFY2(table->item(3, int(names.size()) + 2)->text().startsWith(
-                     QStringLiteral("previous token ")),
+        QVERIFY2(table->item(3, int(names.size()) + 2)
+                     ->text()
+                     .startsWith(QStringLiteral("previous token ")),
                  qPrintable(table->item(3, int(names.size()) + 2)->text()));
         // A click on the head lists its examples, the engine's.
         atlas->measureCombo()->setCurrentIndex(
             atlas->measureCombo()->findData(QStringLiteral("previous")));
-        QTest::mouseClick(atlas->grid(), Qt::LeftButton, {}, atlas->grid()->cellRect(0, 3).center());
+        QTRY_VERIFY(!atlas->grid()->cellRect(0, 3).isEmpty());  // laid out when painted
+        QTest::mouseClick(atlas->grid(), Qt::LeftButton, {},
+                          atlas->grid()->cellRect(0, 3).center());
         CorpusExamples* examples = atlas->examples();
         QCOMPARE(examples->layer(), 0);
         QCOMPARE(examples->head(), 3);
         const std::vector<models::CorpusExample>& top = want.at(0, 3).examples;
         QCOMPARE(examples->table()->rowCount(), int(top.size()));
+        QVERIFY(shot(w_.get(), QStringLiteral("corpus-atlas.png")));
         for (int row = 0; row < int(top.size()); ++row) {
             const models::CorpusExample& e = top[std::size_t(row)];
             QCOMPARE(examples->table()->item(row, 0)->text(),
@@ -265,7 +278,10 @@ class CorpusTest : public test::WindowFixture {
         // Double-clicking one opens its text with the head in focus, its full map at the query.
         const models::CorpusExample& e = top.front();
         const QRect cell = examples->table()->visualItemRect(examples->table()->item(0, 3));
-        QTest::mouseDClick(examples->table()->viewport(), Qt::LeftButton, {}, cell.center());
+        // Clicked, then Enter: the row activated (as a double click does).
+        QTest::mouseClick(examples->table()->viewport(), Qt::LeftButton, {}, cell.center());
+        QCOMPARE(examples->table()->currentRow(), 0);
+        QTest::keyClick(examples->table(), Qt::Key_Return);
         QTRY_VERIFY_WITH_TIMEOUT(source()->openedMap(), 60000);
         QCOMPARE(w_->document()->textA(), texts_[int(e.text)]);
         QCOMPARE(w_->views()->currentTab(), ViewTabs::GridTab);
@@ -291,9 +307,12 @@ class CorpusTest : public test::WindowFixture {
         w_->views()->setCurrentTab(ViewTabs::QkTab);
         QkView* v = w_->views()->qkView();
         QVERIFY(v->qkView());
+        // Shown and laid out at its size before its dots are pointed at.
+        QTRY_VERIFY(v->canvas()->isVisible() && !v->figure().plotRect().isEmpty() &&
+                    v->figure().plotRect().right() <= v->canvas()->width());
         const models::CorpusResult want = engine(model_, texts_, {{0, 3}, {1, 7}});
-        const models::JointQueryKeys joint = models::joint_query_keys(
-            want.qk[0].queries, want.qk[0].keys, want.qk[0].dim);
+        const models::JointQueryKeys joint =
+            models::joint_query_keys(want.qk[0].queries, want.qk[0].keys, want.qk[0].dim);
         QString why = points_differ(v->qkView()->pca.points, joint.pca.points, 1e-6);
         QVERIFY2(why.isEmpty(), qPrintable(why));
         why = points_differ(v->qkView()->cosine.points, joint.cosine.points, 1e-6);
@@ -311,6 +330,7 @@ class CorpusTest : public test::WindowFixture {
         QVERIFY2(v->canvas()->toolTip().contains(
                      QString::fromStdString(v->figure().token(hovered)->token).toHtmlEscaped()),
                  qPrintable(v->canvas()->toolTip()));
+        QVERIFY(shot(w_.get(), QStringLiteral("corpus-qk.png")));
         // Another head: none yet, and its button computes them off the GUI thread.
         v->headCombo()->setCurrentIndex(v->headCombo()->findData(QPoint(1, 7)));
         emit v->headCombo()->activated(v->headCombo()->currentIndex());
@@ -323,8 +343,8 @@ class CorpusTest : public test::WindowFixture {
         QVERIFY(measured.back().at(1).toBool());  // one head's run
         QVERIFY(v->qkView());
         QCOMPARE(w_->views()->currentTab(), ViewTabs::QkTab);  // the tab stays
-        const models::JointQueryKeys second = models::joint_query_keys(
-            want.qk[1].queries, want.qk[1].keys, want.qk[1].dim);
+        const models::JointQueryKeys second =
+            models::joint_query_keys(want.qk[1].queries, want.qk[1].keys, want.qk[1].dim);
         why = points_differ(v->qkView()->pca.points, second.pca.points, 1e-6);
         QVERIFY2(why.isEmpty(), qPrintable(why));
         // The measures stay the first run's.
@@ -437,6 +457,7 @@ class CorpusTest : public test::WindowFixture {
         w_->errorDialog()->close();
         QTRY_VERIFY(!w_->errorDialog());
         // The window's budget, far too small: refused with the engine's message, before a pass.
+        const budget::MemoryBudget usual = w_->compute()->memoryBudget();
         budget::MemoryBudget tiny;
         tiny.bytes = 64 * 1024;
         w_->compute()->setMemoryBudget(tiny);
@@ -444,6 +465,7 @@ class CorpusTest : public test::WindowFixture {
         QTRY_VERIFY_WITH_TIMEOUT(w_->errorDialog(), 60000);
         QVERIFY2(w_->lastError().contains(QStringLiteral("budget")), qPrintable(w_->lastError()));
         QVERIFY(!w_->document()->corpus());
+        w_->compute()->setMemoryBudget(usual);
         w_->errorDialog()->close();
         QTRY_VERIFY(!w_->errorDialog());
         // The demo layer has no heads to measure.
@@ -502,9 +524,9 @@ class CorpusTest : public test::WindowFixture {
         openSettledWindow();
         struct Expected {
             const char* id;
-            double previous;                       ///< L1H4's mean
-            std::vector<int> induction;            ///< layer 2's best heads, from 1, in order
-            double first_induction;                ///< the best one's mean
+            double previous;             ///< L1H4's mean
+            std::vector<int> induction;  ///< layer 2's best heads, from 1, in order
+            double first_induction;      ///< the best one's mean
             std::int64_t texts;
         };
         for (const Expected& x : {Expected{"corpus_heads", 0.498, {8}, 0.189, 390},
@@ -519,7 +541,8 @@ class CorpusTest : public test::WindowFixture {
             QVERIFY(!c->result.partial);
             const models::MeasureSummary& prev = c->result.at(0, 3).measure("previous");
             ATTNVIZ_FUZZY(prev.mean, x.previous, 5e-4);
-            QVERIFY2(prev.high - prev.low < 0.012, qPrintable(QString::number(prev.high - prev.low)));
+            QVERIFY2(prev.high - prev.low < 0.012,
+                     qPrintable(QString::number(prev.high - prev.low)));
             QCOMPARE(c->result.at(0, 3).labels, std::vector<std::string>{"previous token"});
             std::vector<std::pair<double, int>> induction;
             for (int h = 0; h < 8; ++h)
@@ -537,6 +560,15 @@ class CorpusTest : public test::WindowFixture {
             // The head in focus has its queries and keys.
             const int layer = w_->document()->computeConfig().layer;
             QVERIFY(c->qkView(layer, w_->document()->viewHead()));
+            // The Chinese example in the Chinese window, to look at.
+            const bool zh = x.texts == 254;
+            if (zh) QVERIFY(install_translations(QStringLiteral("zh_CN")));
+            QTest::qWait(50);
+            QVERIFY(shot(w_.get(), QLatin1String(x.id) + QStringLiteral(".png")));
+            w_->views()->setCurrentTab(ViewTabs::QkTab);
+            QTest::qWait(50);
+            QVERIFY(shot(w_.get(), QLatin1String(x.id) + QStringLiteral("-qk.png")));
+            if (zh) QVERIFY(install_translations(QStringLiteral("en")));
         }
     }
 
@@ -561,12 +593,11 @@ class CorpusTest : public test::WindowFixture {
                     problems << test::overlapping_texts(device.texts());
                     if (device.texts().size() < 5)
                         problems << QStringLiteral("only %1 texts").arg(device.texts().size());
-                    QVERIFY2(problems.isEmpty(),
-                             qPrintable(QStringLiteral("%1 at %2×%3: ")
-                                            .arg(QLatin1String(language))
-                                            .arg(size.width())
-                                            .arg(size.height()) +
-                                        problems.join(QLatin1Char('\n'))));
+                    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 at %2×%3: ")
+                                                                .arg(QLatin1String(language))
+                                                                .arg(size.width())
+                                                                .arg(size.height()) +
+                                                            problems.join(QLatin1Char('\n'))));
                 }
         }
     }
@@ -608,16 +639,17 @@ class CorpusTest : public test::WindowFixture {
                              atlas});
         QVERIFY2(run.status == 0, qPrintable(run.err));
         const QJsonArray got = test::read_json(atlas).value(QStringLiteral("heads")).toArray();
-        const QJsonArray want =
-            test::read_json(out + QStringLiteral("/heads.json")).value(QStringLiteral("heads")).toArray();
+        const QJsonArray want = test::read_json(out + QStringLiteral("/heads.json"))
+                                    .value(QStringLiteral("heads"))
+                                    .toArray();
         QCOMPARE(got.size(), 16);
         QCOMPARE(got, want);
         // Bad input: a usage error (no --head), a binary file: one line, nothing written.
         const QString none = test::temp_path(QStringLiteral("none.png"));
-        run = test::run_cli({QStringLiteral("export"), QStringLiteral("--view"),
-                             QStringLiteral("qk"), QStringLiteral("--model"), model,
-                             QStringLiteral("--texts"), corpus_file_, QStringLiteral("--out"),
-                             none});
+        run =
+            test::run_cli({QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("qk"),
+                           QStringLiteral("--model"), model, QStringLiteral("--texts"),
+                           corpus_file_, QStringLiteral("--out"), none});
         QCOMPARE(run.status, 2);
         QCOMPARE(run.err.count(QLatin1Char('\n')), 1);
         const QString binary = test::temp_path(QStringLiteral("binary.jsonl"));

@@ -636,7 +636,7 @@
     <message>
         <location filename="../../ui/document/corpus_data.cpp" line="+111"/>
         <source>the corpus is damaged (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>the corpus is damaged (%1)</translation>
     </message>
 </context>
 <context>
@@ -1156,22 +1156,22 @@
     <message>
         <location line="+11"/>
         <source>Heads across a corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Heads across a corpus</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The 2-layer model over 390 fortunes it never saw in training, one pass per text: each cell is now a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 is a previous-token head on nearly every text: 0.498 of a query&apos;s weight goes to the character before it (0.495 to 0.501), and 98% of the texts agree. English prose repeats little, so induction scores are low, yet layer 2 head 8 stands out: 0.189 (0.183 to 0.195), nearly twice any other head. Click a head for its top examples; double-click one to open its text.</source>
-        <translation type="unfinished"></translation>
+        <translation>The 2-layer model over 390 fortunes it never saw in training, one pass per text: each cell is now a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 is a previous-token head on nearly every text: 0.498 of a query&apos;s weight goes to the character before it (0.495 to 0.501), and 98% of the texts agree. English prose repeats little, so induction scores are low, yet layer 2 head 8 stands out: 0.189 (0.183 to 0.195), nearly twice any other head. Click a head for its top examples; double-click one to open its text.</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Heads across a corpus, in Chinese</source>
-        <translation type="unfinished"></translation>
+        <translation>Heads across a corpus, in Chinese</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The bilingual 2-layer model over 254 Tang poems, Song lyrics and other Chinese texts it never saw in training. Each cell is a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 looks at the character before the query: 0.659 of the weight (0.654 to 0.664), and every text agrees. Poems repeat characters, and layer 2&apos;s induction heads show it: head 4 scores 0.394 (0.380 to 0.408), head 5 0.363, head 7 0.319. Queries &amp; Keys shows where head 4&apos;s queries and keys lie.</source>
-        <translation type="unfinished"></translation>
+        <translation>The bilingual 2-layer model over 254 Tang poems, Song lyrics and other Chinese texts it never saw in training. Each cell is a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 looks at the character before the query: 0.659 of the weight (0.654 to 0.664), and every text agrees. Poems repeat characters, and layer 2&apos;s induction heads show it: head 4 scores 0.394 (0.380 to 0.408), head 5 0.363, head 7 0.319. Queries &amp; Keys shows where head 4&apos;s queries and keys lie.</translation>
     </message>
     <message>
         <location line="-58"/>
@@ -1799,32 +1799,32 @@
     <message>
         <location filename="../../ui/cli/export_corpus_options.cpp" line="-17"/>
         <source>--view %1 reads --texts, not --text, --tokens, --layer, --attentions, --ablate or --generate</source>
-        <translation type="unfinished"></translation>
+        <translation>--view %1 reads --texts, not --text, --tokens, --layer, --attentions, --ablate or --generate</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>--view qk needs --texts FILE and --head L.H</source>
-        <translation type="unfinished"></translation>
+        <translation>--view qk needs --texts FILE and --head L.H</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>--query, --key and --top need --view why</source>
-        <translation type="unfinished"></translation>
+        <translation>--query, --key and --top need --view why</translation>
     </message>
     <message>
         <location line="+35"/>
         <source>--projection and --colour-by need --view qk</source>
-        <translation type="unfinished"></translation>
+        <translation>--projection and --colour-by need --view qk</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>--view atlas --texts writes a table: --out FILE.csv or FILE.json</source>
-        <translation type="unfinished"></translation>
+        <translation>--view atlas --texts writes a table: --out FILE.csv or FILE.json</translation>
     </message>
     <message>
         <location line="+47"/>
         <source>--texts, --format, --max-tokens, --limit, --projection and --colour-by need --view qk, or --view atlas with --texts</source>
-        <translation type="unfinished"></translation>
+        <translation>--texts, --format, --max-tokens, --limit, --projection and --colour-by need --view qk, or --view atlas with --texts</translation>
     </message>
 </context>
 <context>
@@ -3142,85 +3142,85 @@
     <message>
         <location filename="../../ui/model/qk_figure.cpp" line="+50"/>
         <source>PCA axis %1 (%2% of the variance)</source>
-        <translation type="unfinished"></translation>
+        <translation>PCA axis %1 (%2% of the variance)</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Directions, axis %1 (%2% of the variance)</source>
-        <translation type="unfinished"></translation>
+        <translation>Directions, axis %1 (%2% of the variance)</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Queries and keys</source>
-        <translation type="unfinished"></translation>
+        <translation>Queries and keys</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Queries and keys of layer %1 · head %2</source>
-        <translation type="unfinished"></translation>
+        <translation>Queries and keys of layer %1 · head %2</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>the text box&apos;s history</source>
-        <translation type="unfinished"></translation>
+        <translation>the text box&apos;s history</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>PCA of both together, the keys moved and scaled to share the queries&apos; centre and spread (AttentionViz), which leaves every attention weight as it was</source>
-        <translation type="unfinished"></translation>
+        <translation>PCA of both together, the keys moved and scaled to share the queries&apos; centre and spread (AttentionViz), which leaves every attention weight as it was</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>PCA of their directions: near means a large cosine, whatever the lengths</source>
-        <translation type="unfinished"></translation>
+        <translation>PCA of their directions: near means a large cosine, whatever the lengths</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%1: %n token(s) of %2 texts, each a query and a key · %3</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1: %n token of %2 texts, each a query and a key · %3</numerusform>
+            <numerusform>%1: %n tokens of %2 texts, each a query and a key · %3</numerusform>
         </translation>
     </message>
     <message>
         <location line="+33"/>
         <location line="+137"/>
         <source>Queries</source>
-        <translation type="unfinished">Queries</translation>
+        <translation>Queries</translation>
     </message>
     <message>
         <location line="-137"/>
         <location line="+137"/>
         <source>Keys</source>
-        <translation type="unfinished">Keys</translation>
+        <translation>Keys</translation>
     </message>
     <message>
         <location line="-136"/>
         <location line="+149"/>
         <source>Token position</source>
-        <translation type="unfinished"></translation>
+        <translation>Token position</translation>
     </message>
     <message>
         <location line="-38"/>
         <location line="+12"/>
         <source>Key</source>
-        <translation type="unfinished"></translation>
+        <translation>Key</translation>
     </message>
     <message>
         <location line="-12"/>
         <location line="+12"/>
         <source>Query</source>
-        <translation type="unfinished"></translation>
+        <translation>Query</translation>
     </message>
     <message>
         <location line="-11"/>
         <source>&lt;b&gt;%1&lt;/b&gt; “%2” · text %3, token %4&lt;br&gt;%5 &lt;b style=&quot;color:%6&quot;&gt;%2&lt;/b&gt; %7</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt; “%2” · text %3, token %4&lt;br&gt;%5 &lt;b style=&quot;color:%6&quot;&gt;%2&lt;/b&gt; %7</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>%1 “%2” · text %3, token %4: %5 [%2] %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 “%2” · text %3, token %4: %5 [%2] %6</translation>
     </message>
 </context>
 <context>
@@ -3323,7 +3323,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+813"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+814"/>
         <location line="+272"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>&apos;%1&apos; is not an object</translation>
@@ -3406,7 +3406,7 @@
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+68"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+69"/>
         <source>Nothing computed yet.</source>
         <translation>Nothing computed yet.</translation>
     </message>
@@ -3454,7 +3454,7 @@
         <translation>%1 query heads share %2 key/value heads</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+117"/>
         <source>All %1 steps of head %2</source>
         <translation>All %1 steps of head %2</translation>
     </message>
@@ -3474,17 +3474,17 @@
         <translation>Step %1 of %2:  %3</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="-59"/>
         <source>values: negative</source>
         <translation>values: negative</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>positive</source>
         <translation>positive</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>weights: 0</source>
         <translation>weights: 0</translation>
     </message>
@@ -3494,12 +3494,12 @@
         <translation>max</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
         <source>masked (−∞ before softmax)</source>
         <translation>masked (−∞ before softmax)</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+452"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 features</translation>
     </message>
@@ -3857,7 +3857,7 @@
         <translation>L%1H%2</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+96"/>
         <source>biases</source>
         <translation>biases</translation>
     </message>
@@ -4075,14 +4075,14 @@
     <message>
         <location line="+111"/>
         <source>%1 (%2% of texts agree)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2% of texts agree)</translation>
     </message>
     <message numerus="yes">
         <location line="+4"/>
         <source>Layer %1 · head %2: %3 %4 (95% interval %5 to %6, %n text(s))%7</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Layer %1 · head %2: %3 %4 (95% interval %5 to %6, %n text)%7</numerusform>
+            <numerusform>Layer %1 · head %2: %3 %4 (95% interval %5 to %6, %n texts)%7</numerusform>
         </translation>
     </message>
     <message>
@@ -4118,55 +4118,55 @@
     <message>
         <location line="+1"/>
         <source>This text</source>
-        <translation type="unfinished"></translation>
+        <translation>This text</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Every head measured on the text above</source>
-        <translation type="unfinished"></translation>
+        <translation>Every head measured on the text above</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Every head measured over the texts of a corpus, each measure with its 95% interval (File ▸ Open Corpus…)</source>
-        <translation type="unfinished"></translation>
+        <translation>Every head measured over the texts of a corpus, each measure with its 95% interval (File ▸ Open Corpus…)</translation>
     </message>
     <message numerus="yes">
         <location line="+57"/>
         <source>Corpus (%n text(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Corpus (%n text)</numerusform>
+            <numerusform>Corpus (%n texts)</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Corpus</translation>
     </message>
     <message>
         <location line="+19"/>
         <source>the texts the text box held</source>
-        <translation type="unfinished"></translation>
+        <translation>the texts the text box held</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source>Each measure is averaged over %1 (%n text(s), %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>Each measure is averaged over %1 (%n text, %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</numerusform>
+            <numerusform>Each measure is averaged over %1 (%n texts, %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</numerusform>
         </translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Stopped after %1 of %2 texts: the result is partial.</source>
-        <translation type="unfinished"></translation>
+        <translation>Stopped after %1 of %2 texts: the result is partial.</translation>
     </message>
     <message numerus="yes">
         <location line="+5"/>
         <source>%n text(s) longer than the model were cut to its positions.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n text longer than the model was cut to its positions.</numerusform>
+            <numerusform>%n texts longer than the model were cut to its positions.</numerusform>
         </translation>
     </message>
     <message>
@@ -4204,19 +4204,19 @@
     <message>
         <location line="+36"/>
         <source>Labels (share of texts)</source>
-        <translation type="unfinished"></translation>
+        <translation>Labels (share of texts)</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>%1: the mean over the texts ± half its 95% interval</source>
-        <translation type="unfinished"></translation>
+        <translation>%1: the mean over the texts ± half its 95% interval</translation>
     </message>
     <message numerus="yes">
         <location line="+14"/>
         <source>95% interval %1 to %2 over %n text(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>95% interval %1 to %2 over %n text</numerusform>
+            <numerusform>95% interval %1 to %2 over %n texts</numerusform>
         </translation>
     </message>
     <message>
@@ -4248,7 +4248,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-744"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-745"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>embed_dim must be between %1 and %2.</translation>
     </message>
@@ -4268,7 +4268,7 @@
         <translation>4 vs 8 heads needs an embed_dim that 8 divides (it is %1).</translation>
     </message>
     <message>
-        <location line="+374"/>
+        <location line="+375"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>num_heads %1 does not divide embed_dim %2</translation>
     </message>
@@ -4331,7 +4331,7 @@
 <context>
     <name>attnviz::ui::CircuitsView</name>
     <message>
-        <location filename="../../ui/model/circuits_view.cpp" line="+191"/>
+        <location filename="../../ui/model/circuits_view.cpp" line="+192"/>
         <source>&amp;Composition:</source>
         <translation>&amp;Composition:</translation>
     </message>
@@ -5020,174 +5020,174 @@
     <message>
         <location filename="../../ui/model/corpus_examples.cpp" line="+124"/>
         <source>Weight</source>
-        <translation type="unfinished"></translation>
+        <translation>Weight</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Text</source>
-        <translation type="unfinished"></translation>
+        <translation>Text</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Query → key</source>
-        <translation type="unfinished"></translation>
+        <translation>Query → key</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Context (query blue, key orange)</source>
-        <translation type="unfinished"></translation>
+        <translation>Context (query blue, key orange)</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Click a head for its top examples over the corpus.</source>
-        <translation type="unfinished"></translation>
+        <translation>Click a head for its top examples over the corpus.</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Layer %1 · head %2 has no example: every weight it gave went to the first token or to the query itself.</source>
-        <translation type="unfinished"></translation>
+        <translation>Layer %1 · head %2 has no example: every weight it gave went to the first token or to the query itself.</translation>
     </message>
     <message numerus="yes">
         <location line="+4"/>
         <source>The %n cell(s) where layer %1 · head %2 puts its largest weight on a key that is neither the first token nor the query itself. Double-click one to open its text with this head in focus.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>The %n cell where layer %1 · head %2 puts its largest weight on a key that is neither the first token nor the query itself. Double-click it to open its text with this head in focus.</numerusform>
+            <numerusform>The %n cells where layer %1 · head %2 puts its largest weight on a key that is neither the first token nor the query itself. Double-click one to open its text with this head in focus.</numerusform>
         </translation>
     </message>
     <message>
         <location line="+25"/>
         <source>%1 (line %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (line %2)</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Text %1: the query at %2 “%3” gives the key at %4 “%5” a weight of %6. Double-click to open the text.</source>
-        <translation type="unfinished"></translation>
+        <translation>Text %1: the query at %2 “%3” gives the key at %4 “%5” a weight of %6. Double-click to open the text.</translation>
     </message>
 </context>
 <context>
     <name>attnviz::ui::CorpusSource</name>
     <message>
-        <location filename="../../ui/model/corpus_source.cpp" line="+58"/>
-        <location line="+109"/>
-        <location line="+46"/>
+        <location filename="../../ui/model/corpus_source.cpp" line="+60"/>
+        <location line="+134"/>
+        <location line="+47"/>
         <source>Cannot measure the corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot measure the corpus</translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-121"/>
         <source>Open &amp;Corpus…</source>
-        <translation type="unfinished"></translation>
+        <translation>Open &amp;Corpus…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Measure every head of the open model over a file of texts (one per line, per paragraph or per JSON Lines record)</source>
-        <translation type="unfinished"></translation>
+        <translation>Measure every head of the open model over a file of texts (one per line, per paragraph or per JSON Lines record)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Corpus from &amp;History</source>
-        <translation type="unfinished"></translation>
+        <translation>Corpus from &amp;History</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Measure every head of the open model over the texts the text box held in this session</source>
-        <translation type="unfinished"></translation>
+        <translation>Measure every head of the open model over the texts the text box held in this session</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cancel</source>
-        <translation type="unfinished">Cancel</translation>
+        <translation>Cancel</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Stop after the text under way: the texts measured are kept, marked partial</source>
-        <translation type="unfinished"></translation>
+        <translation>Stop after the text under way: the texts measured are kept, marked partial</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Queries and keys…</source>
-        <translation type="unfinished"></translation>
+        <translation>Queries and keys…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Measuring the corpus…</source>
-        <translation type="unfinished"></translation>
+        <translation>Measuring the corpus…</translation>
     </message>
     <message>
         <location line="+10"/>
         <location line="+6"/>
         <source>Open a Corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Open a Corpus</translation>
     </message>
     <message>
         <location line="-5"/>
         <source>Texts (*.txt *.jsonl);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Texts (*.txt *.jsonl);;All files (*)</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>“%1” begins like JSON Lines. Read each line as a JSON record, or as plain text?</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1” begins like JSON Lines. Read each line as a JSON record, or as plain text?</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>JSON Lines</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>One text per line</source>
-        <translation type="unfinished"></translation>
+        <translation>One text per line</translation>
     </message>
     <message numerus="yes">
-        <location line="+35"/>
+        <location line="+41"/>
         <source>The text box has held %n text(s) in this session: a corpus needs at least two. Type a few more, or open a file (File ▸ Open Corpus…).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>The text box has held %n text in this session: a corpus needs at least two. Type a few more, or open a file (File ▸ Open Corpus…).</numerusform>
+            <numerusform>The text box has held %n texts in this session: a corpus needs at least two. Type a few more, or open a file (File ▸ Open Corpus…).</numerusform>
         </translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Cannot compute the queries and keys</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot compute the queries and keys</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The session kept only the texts of the examples, and the corpus file “%1” is gone: open it again (File ▸ Open Corpus…).</source>
-        <translation type="unfinished"></translation>
+        <translation>The session kept only the texts of the examples, and the corpus file “%1” is gone: open it again (File ▸ Open Corpus…).</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>A corpus is measured on a trained model: choose one in the Source box, or open one (File ▸ Open Model…).</source>
-        <translation type="unfinished"></translation>
+        <translation>A corpus is measured on a trained model: choose one in the Source box, or open one (File ▸ Open Model…).</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>Cannot open the text</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot open the text</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The corpus was measured on %1: choose that model in the Source box to open its texts.</source>
-        <translation type="unfinished"></translation>
+        <translation>The corpus was measured on %1: choose that model in the Source box to open its texts.</translation>
     </message>
     <message>
         <location line="+25"/>
         <source>%1 of %2 texts</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 of %2 texts</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Corpus measured in part: %1 of %2 texts (stopped)</source>
-        <translation type="unfinished"></translation>
+        <translation>Corpus measured in part: %1 of %2 texts (stopped)</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Corpus measured: %1 texts, %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>Corpus measured: %1 texts, %2 tokens</translation>
     </message>
 </context>
 <context>
@@ -6678,12 +6678,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     <message>
         <location line="+13"/>
         <source>Cannot open the example&apos;s corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot open the example&apos;s corpus</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The corpus %1 that AttnViz ships is missing.</source>
-        <translation type="unfinished"></translation>
+        <translation>The corpus %1 that AttnViz ships is missing.</translation>
     </message>
 </context>
 <context>
@@ -7746,109 +7746,109 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::QkView</name>
     <message>
-        <location filename="../../ui/model/qk_view.cpp" line="+106"/>
+        <location filename="../../ui/model/qk_view.cpp" line="+107"/>
         <source>Head:</source>
-        <translation type="unfinished">Head:</translation>
+        <translation>Head:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Projection:</source>
-        <translation type="unfinished"></translation>
+        <translation>Projection:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>PCA</source>
-        <translation type="unfinished"></translation>
+        <translation>PCA</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Directions (cosine)</source>
-        <translation type="unfinished"></translation>
+        <translation>Directions (cosine)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>PCA of the queries and keys together, or of their directions alone (their lengths set aside)</source>
-        <translation type="unfinished"></translation>
+        <translation>PCA of the queries and keys together, or of their directions alone (their lengths set aside)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Colour by:</source>
-        <translation type="unfinished"></translation>
+        <translation>Colour by:</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Query or key</source>
-        <translation type="unfinished"></translation>
+        <translation>Query or key</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Token position</source>
-        <translation type="unfinished"></translation>
+        <translation>Token position</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Export…</source>
-        <translation type="unfinished">Export…</translation>
+        <translation>Export…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The figure (PNG, SVG, PDF) or the points (CSV)</source>
-        <translation type="unfinished"></translation>
+        <translation>The figure (PNG, SVG, PDF) or the points (CSV)</translation>
     </message>
     <message>
         <location line="+54"/>
         <source>Layer %1 · head %2</source>
-        <translation type="unfinished">Layer %1 · head %2</translation>
+        <translation>Layer %1 · head %2</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>The corpus was measured on %1: choose that model in the Source box to see its heads&apos; queries and keys.</source>
-        <translation type="unfinished"></translation>
+        <translation>The corpus was measured on %1: choose that model in the Source box to see its heads&apos; queries and keys.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Open a corpus (File ▸ Open Corpus…, or Corpus from History) to see where a head&apos;s queries and keys lie over many texts: every query and key it computes, as one dot each.</source>
-        <translation type="unfinished"></translation>
+        <translation>Open a corpus (File ▸ Open Corpus…, or Corpus from History) to see where a head&apos;s queries and keys lie over many texts: every query and key it computes, as one dot each.</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Computing…</source>
-        <translation type="unfinished">Computing…</translation>
+        <translation>Computing…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Compute them</source>
-        <translation type="unfinished"></translation>
+        <translation>Compute them</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The corpus has no queries and keys of layer %1 · head %2 yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>The corpus has no queries and keys of layer %1 · head %2 yet.</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The model shown has no head %1 in layer %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>The model shown has no head %1 in layer %2.</translation>
     </message>
     <message>
         <location line="+38"/>
         <source>There are no queries and keys of this head to export: compute them first.</source>
-        <translation type="unfinished"></translation>
+        <translation>There are no queries and keys of this head to export: compute them first.</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Cannot export the queries and keys</source>
-        <translation type="unfinished"></translation>
+        <translation>Cannot export the queries and keys</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Export the queries and keys</source>
-        <translation type="unfinished"></translation>
+        <translation>Export the queries and keys</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
-        <translation type="unfinished">PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</translation>
+        <translation>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -8157,7 +8157,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::StepsView</name>
     <message>
-        <location filename="../../ui/classroom/steps_view.cpp" line="+115"/>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+118"/>
         <source>One layer</source>
         <translation>One layer</translation>
     </message>
@@ -8217,7 +8217,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Show the current step large, next to the matrices it is computed from (good for the back of the room)</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+64"/>
         <source>All %1 steps</source>
         <translation>All %1 steps</translation>
     </message>
@@ -8412,12 +8412,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
     <message>
         <location line="+5"/>
         <source>Queries &amp;&amp; Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>Queries &amp;&amp; Keys</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Every query and key of a head over a corpus, as dots in one plane (AttentionViz): its pattern as geometry</source>
-        <translation type="unfinished"></translation>
+        <translation>Every query and key of a head over a corpus, as dots in one plane (AttentionViz): its pattern as geometry</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -8478,7 +8478,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::WholeModelView</name>
     <message>
-        <location filename="../../ui/classroom/whole_model_view.cpp" line="+145"/>
+        <location filename="../../ui/classroom/whole_model_view.cpp" line="+146"/>
         <source>&amp;Token:</source>
         <translation>&amp;Token:</translation>
     </message>

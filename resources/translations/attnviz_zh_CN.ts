@@ -633,7 +633,7 @@
     <message>
         <location filename="../../ui/document/corpus_data.cpp" line="+111"/>
         <source>the corpus is damaged (%1)</source>
-        <translation type="unfinished"></translation>
+        <translation>语料已损坏（%1）</translation>
     </message>
 </context>
 <context>
@@ -1153,22 +1153,22 @@
     <message>
         <location line="+11"/>
         <source>Heads across a corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>跨语料看注意力头</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The 2-layer model over 390 fortunes it never saw in training, one pass per text: each cell is now a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 is a previous-token head on nearly every text: 0.498 of a query&apos;s weight goes to the character before it (0.495 to 0.501), and 98% of the texts agree. English prose repeats little, so induction scores are low, yet layer 2 head 8 stands out: 0.189 (0.183 to 0.195), nearly twice any other head. Click a head for its top examples; double-click one to open its text.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个 2 层模型在 390 条训练时从未见过的 fortune 语录上各跑一遍：现在每个格子是一项指标在所有文本上的平均值，须线是它的 95% 置信区间。第 1 层的头 4 几乎在每条文本上都是“前一个词元”头：一个查询 0.498 的权重落在它前面的那个字符上（0.495 到 0.501），98% 的文本都符合。英文散文很少重复，所以归纳分数都不高，但第 2 层的头 8 仍然突出：0.189（0.183 到 0.195），几乎是其他任何头的两倍。单击一个头可查看它的典型例子；双击某个例子即可打开那条文本。</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Heads across a corpus, in Chinese</source>
-        <translation type="unfinished"></translation>
+        <translation>跨语料看注意力头（中文）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The bilingual 2-layer model over 254 Tang poems, Song lyrics and other Chinese texts it never saw in training. Each cell is a measure&apos;s mean over the texts, its whiskers the 95% interval. Layer 1 head 4 looks at the character before the query: 0.659 of the weight (0.654 to 0.664), and every text agrees. Poems repeat characters, and layer 2&apos;s induction heads show it: head 4 scores 0.394 (0.380 to 0.408), head 5 0.363, head 7 0.319. Queries &amp; Keys shows where head 4&apos;s queries and keys lie.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个中英双语的 2 层模型，跑在 254 篇训练时从未见过的唐诗、宋词和其他中文文本上。每个格子是一项指标在所有文本上的平均值，须线是它的 95% 置信区间。第 1 层的头 4 看查询前面的那个字：0.659 的权重（0.654 到 0.664），每篇文本都符合。诗词常有重复的字，第 2 层的归纳头正好体现了这一点：头 4 得 0.394（0.380 到 0.408），头 5 得 0.363，头 7 得 0.319。“查询与键”页显示头 4 的查询和键分布在哪里。</translation>
     </message>
     <message>
         <location line="-58"/>
@@ -1796,32 +1796,32 @@
     <message>
         <location filename="../../ui/cli/export_corpus_options.cpp" line="-17"/>
         <source>--view %1 reads --texts, not --text, --tokens, --layer, --attentions, --ablate or --generate</source>
-        <translation type="unfinished"></translation>
+        <translation>--view %1 读取 --texts，而不是 --text、--tokens、--layer、--attentions、--ablate 或 --generate</translation>
     </message>
     <message>
         <location line="+8"/>
         <source>--view qk needs --texts FILE and --head L.H</source>
-        <translation type="unfinished"></translation>
+        <translation>--view qk 需要 --texts FILE 和 --head L.H</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>--query, --key and --top need --view why</source>
-        <translation type="unfinished"></translation>
+        <translation>--query、--key 和 --top 需要 --view why</translation>
     </message>
     <message>
         <location line="+35"/>
         <source>--projection and --colour-by need --view qk</source>
-        <translation type="unfinished"></translation>
+        <translation>--projection 和 --colour-by 需要 --view qk</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>--view atlas --texts writes a table: --out FILE.csv or FILE.json</source>
-        <translation type="unfinished"></translation>
+        <translation>--view atlas --texts 输出的是表格：--out FILE.csv 或 FILE.json</translation>
     </message>
     <message>
         <location line="+47"/>
         <source>--texts, --format, --max-tokens, --limit, --projection and --colour-by need --view qk, or --view atlas with --texts</source>
-        <translation type="unfinished"></translation>
+        <translation>--texts、--format、--max-tokens、--limit、--projection 和 --colour-by 需要 --view qk，或带 --texts 的 --view atlas</translation>
     </message>
 </context>
 <context>
@@ -3134,84 +3134,84 @@
     <message>
         <location filename="../../ui/model/qk_figure.cpp" line="+50"/>
         <source>PCA axis %1 (%2% of the variance)</source>
-        <translation type="unfinished"></translation>
+        <translation>PCA 第 %1 轴（占方差的 %2%）</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Directions, axis %1 (%2% of the variance)</source>
-        <translation type="unfinished"></translation>
+        <translation>方向，第 %1 轴（占方差的 %2%）</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Queries and keys</source>
-        <translation type="unfinished"></translation>
+        <translation>查询与键</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Queries and keys of layer %1 · head %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 层 · 头 %2 的查询与键</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>the text box&apos;s history</source>
-        <translation type="unfinished"></translation>
+        <translation>文本框的历史</translation>
     </message>
     <message>
         <location line="+10"/>
         <source>PCA of both together, the keys moved and scaled to share the queries&apos; centre and spread (AttentionViz), which leaves every attention weight as it was</source>
-        <translation type="unfinished"></translation>
+        <translation>对两者一起做 PCA；键经过平移和缩放，与查询共享中心和离散程度（AttentionViz），所有注意力权重保持不变</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>PCA of their directions: near means a large cosine, whatever the lengths</source>
-        <translation type="unfinished"></translation>
+        <translation>对它们的方向做 PCA：靠得近表示余弦大，与长度无关</translation>
     </message>
     <message numerus="yes">
         <location line="+2"/>
         <source>%1: %n token(s) of %2 texts, each a query and a key · %3</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%1：%2 篇文本中的 %n 个词元，每个词元一个查询、一个键 · %3</numerusform>
         </translation>
     </message>
     <message>
         <location line="+33"/>
         <location line="+137"/>
         <source>Queries</source>
-        <translation type="unfinished">查询</translation>
+        <translation>查询</translation>
     </message>
     <message>
         <location line="-137"/>
         <location line="+137"/>
         <source>Keys</source>
-        <translation type="unfinished">键</translation>
+        <translation>键</translation>
     </message>
     <message>
         <location line="-136"/>
         <location line="+149"/>
         <source>Token position</source>
-        <translation type="unfinished"></translation>
+        <translation>词元位置</translation>
     </message>
     <message>
         <location line="-38"/>
         <location line="+12"/>
         <source>Key</source>
-        <translation type="unfinished"></translation>
+        <translation>键</translation>
     </message>
     <message>
         <location line="-12"/>
         <location line="+12"/>
         <source>Query</source>
-        <translation type="unfinished"></translation>
+        <translation>查询</translation>
     </message>
     <message>
         <location line="-11"/>
         <source>&lt;b&gt;%1&lt;/b&gt; “%2” · text %3, token %4&lt;br&gt;%5 &lt;b style=&quot;color:%6&quot;&gt;%2&lt;/b&gt; %7</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;%1&lt;/b&gt;“%2” · 文本 %3，词元 %4&lt;br&gt;%5 &lt;b style=&quot;color:%6&quot;&gt;%2&lt;/b&gt; %7</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>%1 “%2” · text %3, token %4: %5 [%2] %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1“%2” · 文本 %3，词元 %4：%5 [%2] %6</translation>
     </message>
 </context>
 <context>
@@ -3312,7 +3312,7 @@
 <context>
     <name>Session</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="+813"/>
+        <location filename="../../ui/document/attention_document.cpp" line="+814"/>
         <location line="+272"/>
         <source>&apos;%1&apos; is not an object</source>
         <translation>“%1”不是对象</translation>
@@ -3395,7 +3395,7 @@
 <context>
     <name>Steps</name>
     <message>
-        <location filename="../../ui/classroom/steps_figure.cpp" line="+68"/>
+        <location filename="../../ui/classroom/steps_figure.cpp" line="+69"/>
         <source>Nothing computed yet.</source>
         <translation>尚未计算。</translation>
     </message>
@@ -3442,7 +3442,7 @@
         <translation>%1 个查询头共享 %2 个键/值头</translation>
     </message>
     <message>
-        <location line="+69"/>
+        <location line="+117"/>
         <source>All %1 steps of head %2</source>
         <translation>头 %2 的全部 %1 个步骤</translation>
     </message>
@@ -3462,17 +3462,17 @@
         <translation>第 %1 步（共 %2 步）：  %3</translation>
     </message>
     <message>
-        <location line="+209"/>
+        <location line="-59"/>
         <source>values: negative</source>
         <translation>数值：负</translation>
     </message>
     <message>
-        <location line="+0"/>
+        <location line="+1"/>
         <source>positive</source>
         <translation>正</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+1"/>
         <source>weights: 0</source>
         <translation>权重：0</translation>
     </message>
@@ -3482,12 +3482,12 @@
         <translation>最大</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
         <source>masked (−∞ before softmax)</source>
         <translation>已掩码（softmax 之前为 −∞）</translation>
     </message>
     <message>
-        <location line="+178"/>
+        <location line="+452"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 个特征</translation>
     </message>
@@ -3845,7 +3845,7 @@
         <translation>L%1H%2</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+96"/>
         <source>biases</source>
         <translation>偏置</translation>
     </message>
@@ -4063,13 +4063,13 @@
     <message>
         <location line="+111"/>
         <source>%1 (%2% of texts agree)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（%2% 的文本符合）</translation>
     </message>
     <message numerus="yes">
         <location line="+4"/>
         <source>Layer %1 · head %2: %3 %4 (95% interval %5 to %6, %n text(s))%7</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>第 %1 层 · 头 %2：%3 %4（95% 置信区间 %5 到 %6，%n 篇文本）%7</numerusform>
         </translation>
     </message>
     <message>
@@ -4105,52 +4105,52 @@
     <message>
         <location line="+1"/>
         <source>This text</source>
-        <translation type="unfinished"></translation>
+        <translation>本文本</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Every head measured on the text above</source>
-        <translation type="unfinished"></translation>
+        <translation>在上方文本上度量每个头</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Every head measured over the texts of a corpus, each measure with its 95% interval (File ▸ Open Corpus…)</source>
-        <translation type="unfinished"></translation>
+        <translation>在一份语料的所有文本上度量每个头，每项指标附 95% 置信区间（文件 ▸ 打开语料…）</translation>
     </message>
     <message numerus="yes">
         <location line="+57"/>
         <source>Corpus (%n text(s))</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>语料（%n 篇文本）</numerusform>
         </translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>语料</translation>
     </message>
     <message>
         <location line="+19"/>
         <source>the texts the text box held</source>
-        <translation type="unfinished"></translation>
+        <translation>文本框中输入过的文本</translation>
     </message>
     <message numerus="yes">
         <location line="+3"/>
         <source>Each measure is averaged over %1 (%n text(s), %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>每项指标都对 %1 取平均（%n 篇文本，%2 个词元；归纳分数只对其中 %3 篇有重复词元的文本取平均），并给出 95% 置信区间：网格里的须线，表格里的 ±。标签由平均值决定；括号里的比例是自身指标也够得上该标签的文本所占的比例。单击一个头可查看它的典型例子。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+9"/>
         <source>Stopped after %1 of %2 texts: the result is partial.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 %2 篇文本中的第 %1 篇之后停止：结果不完整。</translation>
     </message>
     <message numerus="yes">
         <location line="+5"/>
         <source>%n text(s) longer than the model were cut to its positions.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 篇文本超过了模型的长度，已截断到它的位置数。</numerusform>
         </translation>
     </message>
     <message>
@@ -4188,18 +4188,18 @@
     <message>
         <location line="+36"/>
         <source>Labels (share of texts)</source>
-        <translation type="unfinished"></translation>
+        <translation>标签（符合的文本比例）</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>%1: the mean over the texts ± half its 95% interval</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：在所有文本上的平均值 ± 95% 置信区间的一半</translation>
     </message>
     <message numerus="yes">
         <location line="+14"/>
         <source>95% interval %1 to %2 over %n text(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>95% 置信区间 %1 到 %2，共 %n 篇文本</numerusform>
         </translation>
     </message>
     <message>
@@ -4231,7 +4231,7 @@
 <context>
     <name>attnviz::ui::AttentionDocument</name>
     <message>
-        <location filename="../../ui/document/attention_document.cpp" line="-744"/>
+        <location filename="../../ui/document/attention_document.cpp" line="-745"/>
         <source>embed_dim must be between %1 and %2.</source>
         <translation>嵌入维度 embed_dim 必须在 %1 到 %2 之间。</translation>
     </message>
@@ -4251,7 +4251,7 @@
         <translation>“4 个头 vs 8 个头”需要嵌入维度能被 8 整除（当前为 %1）。</translation>
     </message>
     <message>
-        <location line="+374"/>
+        <location line="+375"/>
         <source>num_heads %1 does not divide embed_dim %2</source>
         <translation>头数 num_heads %1 不能整除嵌入维度 embed_dim %2</translation>
     </message>
@@ -4314,7 +4314,7 @@
 <context>
     <name>attnviz::ui::CircuitsView</name>
     <message>
-        <location filename="../../ui/model/circuits_view.cpp" line="+191"/>
+        <location filename="../../ui/model/circuits_view.cpp" line="+192"/>
         <source>&amp;Composition:</source>
         <translation>组合(&amp;C)：</translation>
     </message>
@@ -5003,172 +5003,172 @@
     <message>
         <location filename="../../ui/model/corpus_examples.cpp" line="+124"/>
         <source>Weight</source>
-        <translation type="unfinished"></translation>
+        <translation>权重</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Text</source>
-        <translation type="unfinished"></translation>
+        <translation>文本</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Query → key</source>
-        <translation type="unfinished"></translation>
+        <translation>查询 → 键</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Context (query blue, key orange)</source>
-        <translation type="unfinished"></translation>
+        <translation>上下文（查询为蓝色，键为橙色）</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>Click a head for its top examples over the corpus.</source>
-        <translation type="unfinished"></translation>
+        <translation>单击一个头，查看它在语料中的典型例子。</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Layer %1 · head %2 has no example: every weight it gave went to the first token or to the query itself.</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 层 · 头 %2 没有例子：它的权重全部给了第一个词元或查询自身。</translation>
     </message>
     <message numerus="yes">
         <location line="+4"/>
         <source>The %n cell(s) where layer %1 · head %2 puts its largest weight on a key that is neither the first token nor the query itself. Double-click one to open its text with this head in focus.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>第 %1 层 · 头 %2 把最大权重放在既不是第一个词元、也不是查询自身的键上的 %n 个格子。双击其中一个，即可在聚焦这个头的情况下打开它的文本。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+25"/>
         <source>%1 (line %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（第 %2 行）</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Text %1: the query at %2 “%3” gives the key at %4 “%5” a weight of %6. Double-click to open the text.</source>
-        <translation type="unfinished"></translation>
+        <translation>文本 %1：位置 %2 的查询“%3”给位置 %4 的键“%5”的权重为 %6。双击即可打开这条文本。</translation>
     </message>
 </context>
 <context>
     <name>attnviz::ui::CorpusSource</name>
     <message>
-        <location filename="../../ui/model/corpus_source.cpp" line="+58"/>
-        <location line="+109"/>
-        <location line="+46"/>
+        <location filename="../../ui/model/corpus_source.cpp" line="+60"/>
+        <location line="+134"/>
+        <location line="+47"/>
         <source>Cannot measure the corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>无法度量语料</translation>
     </message>
     <message>
-        <location line="-114"/>
+        <location line="-121"/>
         <source>Open &amp;Corpus…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开语料(&amp;C)…</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Measure every head of the open model over a file of texts (one per line, per paragraph or per JSON Lines record)</source>
-        <translation type="unfinished"></translation>
+        <translation>在一个文本文件（每行、每段或每条 JSON Lines 记录一篇文本）上度量已打开模型的每个头</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Corpus from &amp;History</source>
-        <translation type="unfinished"></translation>
+        <translation>用历史文本作语料(&amp;H)</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Measure every head of the open model over the texts the text box held in this session</source>
-        <translation type="unfinished"></translation>
+        <translation>在本次会话中文本框输入过的文本上度量已打开模型的每个头</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Cancel</source>
-        <translation type="unfinished">取消</translation>
+        <translation>取消</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Stop after the text under way: the texts measured are kept, marked partial</source>
-        <translation type="unfinished"></translation>
+        <translation>在当前这篇文本之后停止：已度量的文本会保留，并标记为不完整</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Queries and keys…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在计算查询与键…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Measuring the corpus…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在度量语料…</translation>
     </message>
     <message>
         <location line="+10"/>
         <location line="+6"/>
         <source>Open a Corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>打开语料</translation>
     </message>
     <message>
         <location line="-5"/>
         <source>Texts (*.txt *.jsonl);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>文本 (*.txt *.jsonl);;所有文件 (*)</translation>
     </message>
     <message>
         <location line="+6"/>
         <source>“%1” begins like JSON Lines. Read each line as a JSON record, or as plain text?</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”的开头像 JSON Lines。要把每一行当作一条 JSON 记录，还是当作纯文本读取？</translation>
     </message>
     <message>
         <location line="+5"/>
         <source>JSON Lines</source>
-        <translation type="unfinished"></translation>
+        <translation>JSON Lines</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>One text per line</source>
-        <translation type="unfinished"></translation>
+        <translation>每行一篇文本</translation>
     </message>
     <message numerus="yes">
-        <location line="+35"/>
+        <location line="+41"/>
         <source>The text box has held %n text(s) in this session: a corpus needs at least two. Type a few more, or open a file (File ▸ Open Corpus…).</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>本次会话中文本框只输入过 %n 篇文本：语料至少需要两篇。请再输入几篇，或打开一个文件（文件 ▸ 打开语料…）。</numerusform>
         </translation>
     </message>
     <message>
         <location line="+22"/>
         <source>Cannot compute the queries and keys</source>
-        <translation type="unfinished"></translation>
+        <translation>无法计算查询与键</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The session kept only the texts of the examples, and the corpus file “%1” is gone: open it again (File ▸ Open Corpus…).</source>
-        <translation type="unfinished"></translation>
+        <translation>会话只保存了例子所在的文本，而语料文件“%1”已不存在：请重新打开它（文件 ▸ 打开语料…）。</translation>
     </message>
     <message>
-        <location line="+23"/>
+        <location line="+24"/>
         <source>A corpus is measured on a trained model: choose one in the Source box, or open one (File ▸ Open Model…).</source>
-        <translation type="unfinished"></translation>
+        <translation>语料要在训练好的模型上度量：请在“来源”框中选择一个，或打开一个（文件 ▸ 打开模型…）。</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+54"/>
         <source>Cannot open the text</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开这条文本</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The corpus was measured on %1: choose that model in the Source box to open its texts.</source>
-        <translation type="unfinished"></translation>
+        <translation>这份语料是在 %1 上度量的：请在“来源”框中选择该模型，才能打开其中的文本。</translation>
     </message>
     <message>
         <location line="+25"/>
         <source>%1 of %2 texts</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 篇文本</translation>
     </message>
     <message>
-        <location line="+8"/>
+        <location line="+11"/>
         <source>Corpus measured in part: %1 of %2 texts (stopped)</source>
-        <translation type="unfinished"></translation>
+        <translation>语料只度量了一部分：%2 篇中的 %1 篇（已停止）</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Corpus measured: %1 texts, %2 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>语料度量完成：%1 篇文本，%2 个词元</translation>
     </message>
 </context>
 <context>
@@ -6648,12 +6648,12 @@ Padded batch: both sentences run as a batch of two; the shorter is padded and it
     <message>
         <location line="+13"/>
         <source>Cannot open the example&apos;s corpus</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开例子的语料</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The corpus %1 that AttnViz ships is missing.</source>
-        <translation type="unfinished"></translation>
+        <translation>AttnViz 附带的语料 %1 不见了。</translation>
     </message>
 </context>
 <context>
@@ -7716,109 +7716,109 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::QkView</name>
     <message>
-        <location filename="../../ui/model/qk_view.cpp" line="+106"/>
+        <location filename="../../ui/model/qk_view.cpp" line="+107"/>
         <source>Head:</source>
-        <translation type="unfinished">头：</translation>
+        <translation>头：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Projection:</source>
-        <translation type="unfinished"></translation>
+        <translation>投影：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>PCA</source>
-        <translation type="unfinished"></translation>
+        <translation>PCA</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Directions (cosine)</source>
-        <translation type="unfinished"></translation>
+        <translation>方向（余弦）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>PCA of the queries and keys together, or of their directions alone (their lengths set aside)</source>
-        <translation type="unfinished"></translation>
+        <translation>对查询和键一起做 PCA，或只对它们的方向做 PCA（不考虑长度）</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Colour by:</source>
-        <translation type="unfinished"></translation>
+        <translation>着色依据：</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Query or key</source>
-        <translation type="unfinished"></translation>
+        <translation>查询或键</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Token position</source>
-        <translation type="unfinished"></translation>
+        <translation>词元位置</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>Export…</source>
-        <translation type="unfinished">导出…</translation>
+        <translation>导出…</translation>
     </message>
     <message>
         <location line="+1"/>
         <source>The figure (PNG, SVG, PDF) or the points (CSV)</source>
-        <translation type="unfinished"></translation>
+        <translation>图（PNG、SVG、PDF）或各点的坐标（CSV）</translation>
     </message>
     <message>
         <location line="+54"/>
         <source>Layer %1 · head %2</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 层 · 头 %2</translation>
     </message>
     <message>
         <location line="+9"/>
         <source>The corpus was measured on %1: choose that model in the Source box to see its heads&apos; queries and keys.</source>
-        <translation type="unfinished"></translation>
+        <translation>这份语料是在 %1 上度量的：请在“来源”框中选择该模型，才能查看其各个头的查询与键。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>Open a corpus (File ▸ Open Corpus…, or Corpus from History) to see where a head&apos;s queries and keys lie over many texts: every query and key it computes, as one dot each.</source>
-        <translation type="unfinished"></translation>
+        <translation>打开一份语料（文件 ▸ 打开语料…，或“用历史文本作语料”），查看一个头在许多文本上的查询和键分布在哪里：它算出的每个查询和每个键都画成一个点。</translation>
     </message>
     <message>
         <location line="+12"/>
         <source>Computing…</source>
-        <translation type="unfinished">计算中…</translation>
+        <translation>计算中…</translation>
     </message>
     <message>
         <location line="+0"/>
         <source>Compute them</source>
-        <translation type="unfinished"></translation>
+        <translation>计算</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>The corpus has no queries and keys of layer %1 · head %2 yet.</source>
-        <translation type="unfinished"></translation>
+        <translation>语料中还没有第 %1 层 · 头 %2 的查询与键。</translation>
     </message>
     <message>
         <location line="+3"/>
         <source>The model shown has no head %1 in layer %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>当前模型的第 %2 层没有头 %1。</translation>
     </message>
     <message>
         <location line="+38"/>
         <source>There are no queries and keys of this head to export: compute them first.</source>
-        <translation type="unfinished"></translation>
+        <translation>这个头还没有可导出的查询与键：请先计算。</translation>
     </message>
     <message>
         <location line="+15"/>
         <source>Cannot export the queries and keys</source>
-        <translation type="unfinished"></translation>
+        <translation>无法导出查询与键</translation>
     </message>
     <message>
         <location line="+7"/>
         <source>Export the queries and keys</source>
-        <translation type="unfinished"></translation>
+        <translation>导出查询与键</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV table (*.csv)</source>
-        <translation type="unfinished">PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 表格 (*.csv)</translation>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 表格 (*.csv)</translation>
     </message>
 </context>
 <context>
@@ -8125,7 +8125,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::StepsView</name>
     <message>
-        <location filename="../../ui/classroom/steps_view.cpp" line="+115"/>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+118"/>
         <source>One layer</source>
         <translation>单层</translation>
     </message>
@@ -8185,7 +8185,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>把当前步骤放大显示在计算它所用的矩阵旁边（教室后排也看得清）</translation>
     </message>
     <message>
-        <location line="+53"/>
+        <location line="+64"/>
         <source>All %1 steps</source>
         <translation>全部 %1 个步骤</translation>
     </message>
@@ -8380,12 +8380,12 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
     <message>
         <location line="+5"/>
         <source>Queries &amp;&amp; Keys</source>
-        <translation type="unfinished"></translation>
+        <translation>查询与键</translation>
     </message>
     <message>
         <location line="+2"/>
         <source>Every query and key of a head over a corpus, as dots in one plane (AttentionViz): its pattern as geometry</source>
-        <translation type="unfinished"></translation>
+        <translation>一个头在整份语料上的每个查询和键，画成同一平面上的点（AttentionViz）：把它的注意力模式变成几何形状</translation>
     </message>
     <message>
         <location line="+4"/>
@@ -8446,7 +8446,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::WholeModelView</name>
     <message>
-        <location filename="../../ui/classroom/whole_model_view.cpp" line="+145"/>
+        <location filename="../../ui/classroom/whole_model_view.cpp" line="+146"/>
         <source>&amp;Token:</source>
         <translation>词元(&amp;T)：</translation>
     </message>

@@ -91,7 +91,12 @@ double TitleBlock::layout(const FigureOptions& o, const QString& title_in,
     // title measured in the family that draws it: a Chinese title is taller than a Latin line.
     const QFont caption_font = figure_font(std::max(6, fpx - 1), {caption_in});
     double y = top;
-    const double th = line_height(figure_font(fpx + 5, {title_in}, true), title_in);
+    // A title wider than the figure (a model's name at a presenter's type) wraps as the
+    // caption does, rather than losing both its ends.
+    const QFont title_font = figure_font(fpx + 5, {title_in}, true);
+    title_text = wrap_text(title_in, title_font, width - 2 * pad);
+    const double th = title_text == title_in ? line_height(title_font, title_in)
+                                             : text_height(title_font, title_text);
     title = QRectF(pad, y, width - 2 * pad, th);
     y += th + 2;
     caption_text = wrap_text(caption_in, caption_font, width - 2 * pad);

@@ -6,6 +6,7 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 #include <qcustomplot.h>
@@ -154,8 +155,7 @@ void StepsFigure::layout(QSize size) {
     chooseShownStages();
     double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
     y = layoutBanner(y, W);
-    const double legend_h = QFontMetricsF(figure_font(std::max(6, fpx - 1))).height() + 8;
-    legend_rect_ = QRectF(kPad, H - kPad - legend_h, W - 2 * kPad, legend_h);
+    layoutLegend(W, H);
     const CardGrid grid =
         measureCards(QRectF(kPad, y, W - 2 * kPad, std::max(40.0, legend_rect_.top() - 6 - y)));
     placeCards(grid, chooseColumns(grid));
@@ -170,6 +170,55 @@ void StepsFigure::chooseShownStages() {
         for (int k = 0; k < model_.count(); ++k)
             shown_.push_back(k);
     }
+}
+
+namespace {
+constexpr double kRampWidth = 90.0;  ///< a colour scale's ramp in the legend
+constexpr double kLegendGap = 28.0;  ///< between two of the legend's entries
+/// The legend's words: either end of the values' scale, of the weights', the masked cells.
+struct LegendTexts {
+    QString values_low = StepsText::tr("values: negative");
+    QString values_high = StepsText::tr("positive");
+    QString weights_low = StepsText::tr("weights: 0");
+    QString weights_high = StepsText::tr("max");
+    QString masked = StepsText::tr("masked (−∞ before softmax)");
+    /// In `px` pixels, with the families that have every character of them (Chinese).
+    QFont font(int px) const {
+        return figure_font(std::max(6, px),
+                           {values_low, values_high, weights_low, weights_high, masked});
+    }
+};
+/// The legend's entries' widths in `fm`, `lh` their height: the values' scale, the weights',
+/// the masked cells.
+std::array<double, 3> legend_widths(const LegendTexts& t, const QFontMetricsF& fm, double lh) {
+    const auto ramp = [&fm](const QString& low, const QString& high) {
+        return fm.horizontalAdvance(low) + 6 + kRampWidth + 6 + fm.horizontalAdvance(high);
+    };
+    return {ramp(t.values_low, t.values_high), ramp(t.weights_low, t.weights_high),
+            lh * 1.6 + 6 + fm.horizontalAdvance(t.masked)};
+}
+}  // namespace
+
+void StepsFigure::layoutLegend(double width, double height) {
+    const LegendTexts words;
+    const QFontMetricsF fm(words.font(options_.font_px - 1));
+    const double line_h = fm.height() + 8, room = width - 2 * kPad;
+    std::vector<QPointF> at;  // x in the line, y the line's number
+    double x = 0;
+    int line = 0;
+    for (const double w : legend_widths(words, fm, fm.height())) {
+        if (x > 0 && x + w > room) {
+            x = 0;
+            ++line;
+        }
+        at.emplace_back(x, line);
+        x += w + kLegendGap;
+    }
+    const double legend_h = (line + 1) * line_h;
+    legend_rect_ = QRectF(kPad, height - kPad - legend_h, room, legend_h);
+    legend_at_.clear();
+    for (const QPointF& p : at)
+        legend_at_.emplace_back(kPad + p.x(), legend_rect_.top() + p.y() * line_h + 4);
 }
 
 double StepsFigure::layoutBanner(double y, double width) {
@@ -228,18 +277,22 @@ double StepsFigure::cellScore(const CardGrid& grid, int nc, double col_h,
     const int nr = (P + nc - 1) / nc;
     const double cw = (grid.area.width() - (nc - 1) * kGap) / nc;
     const double ch = (grid.area.height() - (nr - 1) * kGap) / nr;
-    double log_sum = 0.0;
+    double log_sum = 0.0, short_by = 0.0;
     cells->clear();
     for (int k = 0; k < P; ++k) {
         const Stage& st = model_.stages[std::size_t(shown_[std::size_t(k)])];
         const double mw = cw - row_label_w_ - 16;
         const double mh = ch - grid.header_h - col_h - 12;
+        short_by = std::min({short_by, mw, mh});
         double c = std::min(mw / st.cols, mh / st.rows);
         c = std::max(c, 0.2);
         if (c >= 3.0) c = std::floor(c);
         cells->push_back(c);
         log_sum += std::log(c);
     }
+    // Cards with no room under their headers overlap their text (every step of a model's
+    // layer in a 1280 × 800 window): any layout with room wins, else the one short by least.
+    if (short_by < 0) return -1e9 + short_by;
     return log_sum / P;
 }
 
@@ -375,38 +428,38 @@ void StepsFigure::paint(QPainter* p, bool vector) const {
         paintCard(p, card, vector);
 
     // Legend: the two colour scales and the masked cells.
-    const QFont lf = figure_font(std::max(6, fpx - 1));
+    const LegendTexts words;
+    const QFont lf = words.font(fpx - 1);
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
-    double x = legend_rect_.left();
-    const double ly = legend_rect_.top() + 4, lh = legend_rect_.height() - 8;
-    auto ramp = [&](auto color_at, const QString& left, const QString& right) {
+    const double lh = lfm.height();
+    auto ramp = [&](const QPointF& at, const QString& low, const QString& high, auto color_at) {
+        double x = at.x();
         p->setPen(text);
-        p->drawText(QRectF(x, ly, lfm.horizontalAdvance(left) + 2, lh), Qt::AlignVCenter, left);
-        x += lfm.horizontalAdvance(left) + 6;
-        const double w = 90;
+        p->drawText(QRectF(x, at.y(), lfm.horizontalAdvance(low) + 2, lh), Qt::AlignVCenter, low);
+        x += lfm.horizontalAdvance(low) + 6;
+        const double w = kRampWidth;
         for (int k = 0; k < 30; ++k) {
-            p->fillRect(QRectF(x + k * w / 30, ly, w / 30 + 0.5, lh), color_at(k / 29.0));
+            p->fillRect(QRectF(x + k * w / 30, at.y(), w / 30 + 0.5, lh), color_at(k / 29.0));
         }
         p->setPen(QPen(paint::kMuted, 0.5));
-        p->drawRect(QRectF(x, ly, w, lh));
+        p->drawRect(QRectF(x, at.y(), w, lh));
         x += w + 6;
         p->setPen(text);
-        p->drawText(QRectF(x, ly, lfm.horizontalAdvance(right) + 2, lh), Qt::AlignVCenter, right);
-        x += lfm.horizontalAdvance(right) + 28;
+        p->drawText(QRectF(x, at.y(), lfm.horizontalAdvance(high) + 2, lh), Qt::AlignVCenter, high);
     };
-    ramp([](double t) { return paint::signed_color(2 * t - 1, 1.0); },
-         StepsText::tr("values: negative"), StepsText::tr("positive"));
+    ramp(legend_at_[0], words.values_low, words.values_high,
+         [](double t) { return paint::signed_color(2 * t - 1, 1.0); });
     QCPColorGradient g = make_gradient(options_.colormap);
-    ramp([&](double t) { return QColor(g.color(t, QCPRange(0, 1))); }, StepsText::tr("weights: 0"),
-         StepsText::tr("max"));
-    const QRectF swatch(x, ly, lh * 1.6, lh);
+    ramp(legend_at_[1], words.weights_low, words.weights_high,
+         [&](double t) { return QColor(g.color(t, QCPRange(0, 1))); });
+    const QRectF swatch(legend_at_[2], QSizeF(lh * 1.6, lh));
     p->fillRect(swatch, masked_cell_color(options_.colormap));
     paint::hatch(p, swatch, masked_hatch_color(options_.colormap));
-    x += swatch.width() + 6;
     p->setPen(text);
-    p->drawText(QRectF(x, ly, 400, lh), Qt::AlignVCenter,
-                StepsText::tr("masked (−∞ before softmax)"));
+    p->drawText(
+        QRectF(swatch.right() + 6, swatch.top(), lfm.horizontalAdvance(words.masked) + 2, lh),
+        Qt::AlignVCenter, words.masked);
     p->restore();
 }
 
@@ -586,9 +639,20 @@ void StepsFigure::paintAxisLabels(QPainter* p, const Card& card) const {
         const QString what = st.col_axis == StageAxis::Head
                                  ? StepsText::tr("d_k = %1 features").arg(st.cols)
                                  : StepsText::tr("embed_dim = %1 features").arg(st.cols);
-        // Its own font's full height: a clipped line loses the underscores of "embed_dim".
-        p->drawText(QRectF(m.left() - 40, m.bottom() + 3, m.width() + 80, line_height(sf, what)),
-                    Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, what);
+        // Under the matrix and inside its card: a narrow card (every step of a model's layer in
+        // a window) elides it.  Its own font's full height: a clipped line loses the
+        // underscores of "embed_dim".
+        const QFontMetricsF sfm(sf);
+        const QRectF inner = card.frame.adjusted(4, 0, -4, 0);
+        QString shown = what;
+        QRectF r(0, m.bottom() + 3, sfm.horizontalAdvance(what) + 2, line_height(sf, what));
+        if (r.width() > inner.width()) {
+            shown = paint::elide(what, sfm, inner.width());
+            r.setWidth(inner.width());
+        }
+        r.moveLeft(std::clamp(m.center().x() - r.width() / 2, inner.left(),
+                              std::max(inner.left(), inner.right() - r.width())));
+        p->drawText(r, Qt::AlignHCenter | Qt::AlignTop | Qt::TextDontClip, shown);
     }
 }
 

@@ -83,6 +83,10 @@ class StepsFigure : public ClassroomFigure {
     CardGrid measureCards(const QRectF& area);
     /// Wraps the current step's banner and places it at `y`; returns the y below it.
     double layoutBanner(double y, double width);
+    /// The legend at the bottom of a `width` × `height` figure: its entries on one line, or on
+    /// more where the figure is narrower (a presenter's type on a 1280-pixel projector).  Sets
+    /// legend_rect_ and legend_at_.
+    void layoutLegend(double width, double height);
     /// The mean log cell size of the shown stages in `nc` columns, each stage's size in `cells`.
     double cellScore(const CardGrid& grid, int nc, double col_h, std::vector<double>* cells) const;
     /// The number of columns that gives the largest cells, key labels flat when they fit
@@ -122,6 +126,9 @@ class StepsFigure : public ClassroomFigure {
     bool interactive_ = false;
     paint::TitleBlock titles_;
     QRectF banner_rect_, legend_rect_;
+    /// The top-left corners of the legend's entries: the values' scale, the weights', the
+    /// masked cells.
+    std::vector<QPointF> legend_at_;
     QString banner_title_, banner_text_;
     double row_label_w_ = 0.0, col_label_h_ = 0.0;
     bool rotate_cols_ = false;

@@ -4,7 +4,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
-#include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -16,6 +15,7 @@
 #include "ui/classroom/steps_figure.h"
 #include "ui/classroom/whole_model_view.h"
 #include "ui/document/attention_document.h"
+#include "ui/widgets/wrapping_row_layout.h"
 
 namespace attnviz::ui {
 
@@ -25,7 +25,9 @@ StepsView::StepsView(AttentionDocument* document, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 4, 6, 0);
     layout->setSpacing(4);
-    auto* top = new QHBoxLayout;
+    // Bars that wrap where the page is narrower than one row of them (presenting, a model's
+    // mode buttons beside the step's).
+    auto* top = new WrappingRowLayout;
     top->setSpacing(0);
     // One layer's computation, or the whole model at one token (a model's only).
     one_layer_ = new QToolButton(this);
@@ -41,7 +43,7 @@ StepsView::StepsView(AttentionDocument* document, QWidget* parent)
     }
     top->addSpacing(16);
     layer_bar_ = new QWidget(this);
-    auto* bar = new QHBoxLayout(layer_bar_);
+    auto* bar = new WrappingRowLayout(layer_bar_);
     bar->setContentsMargins(0, 0, 0, 0);
     top->addWidget(layer_bar_, 1);
     top->addStretch(0);  // the mode buttons stay left when the layer's bar is hidden

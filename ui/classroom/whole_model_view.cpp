@@ -2,7 +2,6 @@
 
 #include <QComboBox>
 #include <QEvent>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
@@ -19,6 +18,7 @@
 #include "ui/classroom/model_walk_figure.h"
 #include "ui/compute/model_trace.h"
 #include "ui/document/attention_document.h"
+#include "ui/widgets/wrapping_row_layout.h"
 
 namespace attnviz::ui {
 
@@ -34,7 +34,7 @@ WholeModelView::WholeModelView(AttentionDocument* document, QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(4);
 
-    auto* bar = new QHBoxLayout;
+    auto* bar = new WrappingRowLayout;  // presenting, one row is wider than a projector
     token_label_ = new QLabel(this);
     token_combo_ = new QComboBox(this);
     token_combo_->setObjectName(QStringLiteral("walkTokenCombo"));
@@ -55,7 +55,7 @@ WholeModelView::WholeModelView(AttentionDocument* document, QWidget* parent)
     layout->addLayout(bar);
 
     // Two short rows rather than one long one: the steps tab shares the window with the docks.
-    auto* sampling = new QHBoxLayout;
+    auto* sampling = new WrappingRowLayout;
     temperature_label_ = new QLabel(this);
     temperature_ = new QSlider(Qt::Horizontal, this);
     temperature_->setObjectName(QStringLiteral("walkTemperature"));

@@ -39,8 +39,8 @@ CorpusMeasured measure(const ExportOptions& a, const ExportCorpus& o, const Mode
 
 void refuse_others(const ExportOptions& a, const QString& view) {
     if (!a.model) usage_error(ExportCommandText::tr("--view %1 needs --model").arg(view));
-    if (a.ablating() || a.generate || a.text || a.tokens || a.text2 || a.tokens2 ||
-        a.model_layer || a.attentions)
+    if (a.ablating() || a.generate || a.text || a.tokens || a.text2 || a.tokens2 || a.model_layer ||
+        a.attentions)
         usage_error(ExportCommandText::tr("--view %1 reads --texts, not --text, --tokens, "
                                           "--layer, --attentions, --ablate or --generate")
                         .arg(view));
@@ -62,9 +62,9 @@ void run_qk_export(const ExportOptions& a, const ExportCorpus& o) {
     CorpusMeasured measured = measure(a, o, m, heads.front());
     const models::CorpusQueryKeys& qk = measured.result.qk.front();
     if (data && QFileInfo(out).suffix().toLower() == QLatin1String("json"))
-        return write_atomically(
-            out, QByteArray::fromStdString(models::query_keys_json(
-                     qk, models::joint_query_keys(qk.queries, qk.keys, qk.dim))));
+        return write_atomically(out,
+                                QByteArray::fromStdString(models::query_keys_json(
+                                    qk, models::joint_query_keys(qk.queries, qk.keys, qk.dim))));
     const CorpusPtr corpus = CorpusRunner::assemble(
         std::move(measured.result), measured.request,
         QFileInfo(QString::fromStdString(m->model->info().folder)).absoluteFilePath(),
@@ -77,8 +77,7 @@ void run_qk_export(const ExportOptions& a, const ExportCorpus& o) {
     if (a.no_title) options.show_title = false;
     write_atomically(
         out, encode_figure(render_qk_figure(
-                 *corpus, view,
-                 o.projection == "cosine" ? QkProjection::Cosine : QkProjection::Pca,
+                 *corpus, view, o.projection == "cosine" ? QkProjection::Cosine : QkProjection::Pca,
                  o.colour_by == "position" ? QkColouring::Position : QkColouring::Kind, options,
                  ExportSize{a.width, a.height, a.scale}, out)));
 }

@@ -23,9 +23,8 @@ using Index = std::int64_t;
 void read_source(CorpusRequest* r) {
     const std::string path = QFile::encodeName(r->source).toStdString();
     const std::string bytes = io::read_file(path);
-    const models::CorpusFormat format =
-        models::corpus_format_from_name(r->format.toStdString())
-            .value_or(models::guess_corpus_format(path, bytes));
+    const models::CorpusFormat format = models::corpus_format_from_name(r->format.toStdString())
+                                            .value_or(models::guess_corpus_format(path, bytes));
     r->format = QLatin1String(models::corpus_format_name(format));
     for (const models::CorpusEntry& e :
          models::split_corpus(bytes, format, QFileInfo(r->source).fileName().toStdString())) {
@@ -97,8 +96,7 @@ CorpusMeasured measure_corpus(const models::OpenedModel& m, CorpusRequest reques
     const Survey s = survey(m, request, max_tokens, control);
     models::CorpusOptions options = request.options;
     options.num_threads = worker_threads();
-    options.weight_cache_bytes =
-        planned_weight_cache(*m.model, s.longest, options, request.budget);
+    options.weight_cache_bytes = planned_weight_cache(*m.model, s.longest, options, request.budget);
     options.control = control;
     const auto text = [&](Index i) {
         bool cut = false;
@@ -108,8 +106,7 @@ CorpusMeasured measure_corpus(const models::OpenedModel& m, CorpusRequest reques
     };
     CorpusMeasured out;
     out.result = models::analyse_corpus(*m.model, s.count, text, options);
-    out.truncated =
-        Index(std::count(s.cut.begin(), s.cut.begin() + out.result.texts, true));
+    out.truncated = Index(std::count(s.cut.begin(), s.cut.begin() + out.result.texts, true));
     out.request = std::move(request);
     return out;
 }

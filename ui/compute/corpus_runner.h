@@ -33,7 +33,7 @@ struct CorpusRequest {
     /// no corpus fails it).
     QStringList texts;
     std::vector<std::int64_t> lines;  ///< where each starts in its file, from 1 (none: 0)
-    std::int64_t count = -1;  ///< the first `count` are measured (-1: all)
+    std::int64_t count = -1;          ///< the first `count` are measured (-1: all)
     /// top_k, context, bins, qk_heads, qk_max_tokens; the thresholds (the runner sets the
     /// threads, the control and the weight cache).
     models::CorpusOptions options;

@@ -689,11 +689,12 @@ void AttentionDocument::resetToDefaults() {
     setCorpus(nullptr);
 }
 
-void AttentionDocument::setCorpus(std::shared_ptr<const CorpusData> corpus) {
+void AttentionDocument::setCorpus(std::shared_ptr<const CorpusData> corpus, bool edit) {
     if (corpus == corpus_) return;
     corpus_ = std::move(corpus);
     emit corpusChanged();
     // Not in editsJson(): undo does not take it back, but closing would lose it.
+    if (!edit) return;
     edit_dirty_ = true;
     schedule();
 }

@@ -238,8 +238,9 @@ class AttentionDocument : public QObject {
     /// The last corpus measured (ui/document/corpus_data.h), or null.  Saved with a session;
     /// undo leaves it, a new session drops it.
     const std::shared_ptr<const CorpusData>& corpus() const { return corpus_; }
-    /// Replaces it (null: none); the session has unsaved changes.
-    void setCorpus(std::shared_ptr<const CorpusData> corpus);
+    /// Replaces it (null: none); with `edit` the session has unsaved changes (not for what an
+    /// example measures as it opens).
+    void setCorpus(std::shared_ptr<const CorpusData> corpus, bool edit = true);
 
   signals:
     void pairModeChanged(attnviz::ui::PairMode mode);

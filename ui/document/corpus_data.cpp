@@ -73,8 +73,8 @@ QJsonObject head_json(const models::CorpusHead& h) {
         QJsonArray spans;
         for (const models::TokenSpan& s : e.context)
             spans.append(QJsonArray{qint64(s.first), strings(s.tokens)});
-        examples.append(QJsonArray{qint64(e.text), qint64(e.line), qint64(e.query),
-                                   qint64(e.key), double(e.weight), spans});
+        examples.append(QJsonArray{qint64(e.text), qint64(e.line), qint64(e.query), qint64(e.key),
+                                   double(e.weight), spans});
     }
     return {{QStringLiteral("measures"), measures},
             {QStringLiteral("labels"), strings(h.labels)},
@@ -146,9 +146,8 @@ class Reader {
         for (const QJsonValue& m : measures) {
             const QJsonArray a = m.toArray();
             if (a.size() != 5) fail("measures");
-            h.measures.push_back({read_number(a.at(0)), read_number(a.at(1)),
-                                  read_number(a.at(2)), read_number(a.at(3)),
-                                  integer(a.at(4), 0, texts, "measures")});
+            h.measures.push_back({read_number(a.at(0)), read_number(a.at(1)), read_number(a.at(2)),
+                                  read_number(a.at(3)), integer(a.at(4), 0, texts, "measures")});
         }
         h.labels = strings(o.value(QStringLiteral("labels")), "labels");
         for (const QJsonValue& v : o.value(QStringLiteral("agreement")).toArray()) {
@@ -194,8 +193,8 @@ class Reader {
         if (!decode_floats(o.value(QStringLiteral("pca")), points, &v.pca.points) ||
             !decode_floats(o.value(QStringLiteral("cosine")), points, &v.cosine.points))
             fail("qk points");
-        for (const auto& [key, p] : {std::pair{"pca_explained", &v.pca},
-                                     std::pair{"cosine_explained", &v.cosine}}) {
+        for (const auto& [key, p] :
+             {std::pair{"pca_explained", &v.pca}, std::pair{"cosine_explained", &v.cosine}}) {
             const QJsonArray a = o.value(QLatin1String(key)).toArray();
             if (a.size() != 2) fail(key);
             p->explained = {a.at(0).toDouble(), a.at(1).toDouble()};
@@ -350,7 +349,8 @@ QByteArray corpus_atlas_csv(const models::CorpusResult& r) {
     const std::vector<models::LabelAgreement>& rules =
         r.per_head.empty() ? std::vector<models::LabelAgreement>{} : r.per_head.front().agreement;
     for (const models::LabelAgreement& a : rules) {
-        const QString label = QString::fromStdString(a.label).replace(QLatin1Char(' '), QLatin1Char('_'));
+        const QString label =
+            QString::fromStdString(a.label).replace(QLatin1Char(' '), QLatin1Char('_'));
         out += QStringLiteral(",%1_share,%1_interval_clears").arg(label);
     }
     out += QLatin1Char('\n');

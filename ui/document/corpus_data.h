@@ -32,8 +32,8 @@ struct CorpusQkView {
 struct CorpusData {
     /// The file read (absolute); empty for the texts the text box held (its history).
     QString source;
-    QString format;        ///< models::corpus_format_name
-    QString model_folder;  ///< absolute: the model measured
+    QString format;                ///< models::corpus_format_name
+    QString model_folder;          ///< absolute: the model measured
     std::int64_t texts_given = 0;  ///< texts in the file (or the history)
     std::int64_t truncated = 0;    ///< of the measured, texts cut to the model's positions
     /// What the engine measured; its qk vectors are dropped once `qk` holds their views.

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 #include "ui/document/shipped_models.h"
 #include "ui/model/corpus_examples.h"
@@ -199,8 +200,7 @@ void AtlasView::hoverHead(int l, int h) {
         const models::MeasureSummary& m = head.measure(name);
         QStringList labels;
         for (const models::LabelAgreement& agree : head.agreement)
-            if (std::find(head.labels.begin(), head.labels.end(), agree.label) !=
-                head.labels.end())
+            if (std::find(head.labels.begin(), head.labels.end(), agree.label) != head.labels.end())
                 labels << tr("%1 (%2% of texts agree)")
                               .arg(labelText(agree.label))
                               .arg(std::lround(100 * agree.share));
@@ -213,9 +213,9 @@ void AtlasView::hoverHead(int l, int h) {
                          .arg(m.mean, 0, 'f', d)
                          .arg(m.low, 0, 'f', d)
                          .arg(m.high, 0, 'f', d)
-                         .arg(labels.isEmpty() ? QString()
-                                               : QStringLiteral(" — ") +
-                                                     labels.join(QStringLiteral(", "))));
+                         .arg(labels.isEmpty()
+                                  ? QString()
+                                  : QStringLiteral(" — ") + labels.join(QStringLiteral(", "))));
         return;
     }
     const models::HeadMeasures& m = a->at(l, h);
@@ -361,8 +361,8 @@ void AtlasView::setCorpusMode(bool on) {
 void AtlasView::fillLegend() {
     if (const CorpusData* c = corpus()) {
         const models::CorpusResult& r = c->result;
-        const QString from = c->fromHistory() ? tr("the texts the text box held")
-                                              : QFileInfo(c->source).fileName();
+        const QString from =
+            c->fromHistory() ? tr("the texts the text box held") : QFileInfo(c->source).fileName();
         QString legend =
             tr("Each measure is averaged over %1 (%n text(s), %2 tokens; the induction score "
                "over the %3 that repeat a token), with its 95% interval: the whiskers in the "
@@ -377,9 +377,9 @@ void AtlasView::fillLegend() {
                                              .arg(r.texts)
                                              .arg(c->texts_given);
         if (c->truncated > 0)
-            legend += QLatin1Char(' ') +
-                      tr("%n text(s) longer than the model were cut to its positions.", nullptr,
-                         int(c->truncated));
+            legend +=
+                QLatin1Char(' ') + tr("%n text(s) longer than the model were cut to its positions.",
+                                      nullptr, int(c->truncated));
         legend_->setText(legend);
         return;
     }
@@ -409,17 +409,8 @@ void AtlasView::fill() {
     grid_->setCorpus(nullptr, measure().toStdString());
     grid_->setAtlas(a, measure().toStdString());
     const auto& names = models::head_measure_names();
-    QStringList headers{tr("Layer"), tr("Head")};
-    for (const std::string& n : names)
-        headers << measureShort(n);
-    headers << tr("Labels");
-    table_->setSortingEnabled(false);
-    table_->clear();
-    table_->setColumnCount(int(headers.size()));
-    table_->setHorizontalHeaderLabels(headers);
-    for (std::size_t k = 0; k < names.size(); ++k)
-        table_->horizontalHeaderItem(int(k) + 2)->setToolTip(measureText(names[k]));
-    table_->setRowCount(a ? int(a->layers() * a->heads()) : 0);
+    startTable(tr("Labels"), a ? int(a->layers() * a->heads()) : 0,
+               [](const std::string& name) { return measureText(name); });
     if (a) {
         int row = 0;
         for (std::int64_t l = 0; l < a->layers(); ++l)
@@ -436,28 +427,38 @@ void AtlasView::fill() {
                 table_->setItem(row, col, new QTableWidgetItem(labels.join(QStringLiteral(", "))));
             }
     }
-    table_->setSortingEnabled(true);
-    table_->resizeColumnsToContents();
-    fitTable();
+    finishTable();
     export_->setEnabled(a != nullptr);
 }
 
-void AtlasView::fillCorpusTable() {
-    const models::CorpusResult& r = corpus_->result;
-    const auto& names = models::head_measure_names();
+void AtlasView::startTable(const QString& labels, int rows,
+                           const std::function<QString(const std::string&)>& tip) {
     QStringList headers{tr("Layer"), tr("Head")};
+    const auto& names = models::head_measure_names();
     for (const std::string& n : names)
         headers << measureShort(n);
-    headers << tr("Labels (share of texts)");
+    headers << labels;
     table_->setSortingEnabled(false);
     table_->clear();
     table_->setColumnCount(int(headers.size()));
     table_->setHorizontalHeaderLabels(headers);
     for (std::size_t k = 0; k < names.size(); ++k)
-        table_->horizontalHeaderItem(int(k) + 2)
-            ->setToolTip(tr("%1: the mean over the texts ± half its 95% interval")
-                             .arg(measureText(names[k])));
-    table_->setRowCount(int(r.layers * r.heads));
+        table_->horizontalHeaderItem(int(k) + 2)->setToolTip(tip(names[k]));
+    table_->setRowCount(rows);
+}
+
+void AtlasView::finishTable() {
+    table_->setSortingEnabled(true);
+    table_->resizeColumnsToContents();
+    fitTable();
+}
+
+void AtlasView::fillCorpusTable() {
+    const models::CorpusResult& r = corpus_->result;
+    const auto& names = models::head_measure_names();
+    startTable(tr("Labels (share of texts)"), int(r.layers * r.heads), [](const std::string& n) {
+        return tr("%1: the mean over the texts ± half its 95% interval").arg(measureText(n));
+    });
     int row = 0;
     for (std::int64_t l = 0; l < r.layers; ++l)
         for (std::int64_t h = 0; h < r.heads; ++h, ++row) {
@@ -469,24 +470,22 @@ void AtlasView::fillCorpusTable() {
                 auto* item = new NumberItem(std::isfinite(m.mean) ? m.mean : -1.0,
                                             mean_text(m, decimals_of(names[k])));
                 if (std::isfinite(m.low))
-                    item->setToolTip(tr("95% interval %1 to %2 over %n text(s)", nullptr,
-                                        int(m.texts))
-                                         .arg(m.low, 0, 'f', decimals_of(names[k]))
-                                         .arg(m.high, 0, 'f', decimals_of(names[k])));
+                    item->setToolTip(
+                        tr("95% interval %1 to %2 over %n text(s)", nullptr, int(m.texts))
+                            .arg(m.low, 0, 'f', decimals_of(names[k]))
+                            .arg(m.high, 0, 'f', decimals_of(names[k])));
                 table_->setItem(row, int(k) + 2, item);
             }
             QStringList labels;
             for (const models::LabelAgreement& a : head.agreement)
-                if (std::find(head.labels.begin(), head.labels.end(), a.label) !=
-                    head.labels.end())
-                    labels << QStringLiteral("%1 %2%").arg(labelText(a.label)).arg(
-                                  std::lround(100 * a.share));
+                if (std::find(head.labels.begin(), head.labels.end(), a.label) != head.labels.end())
+                    labels << QStringLiteral("%1 %2%")
+                                  .arg(labelText(a.label))
+                                  .arg(std::lround(100 * a.share));
             table_->setItem(row, int(names.size()) + 2,
                             new QTableWidgetItem(labels.join(QStringLiteral(", "))));
         }
-    table_->setSortingEnabled(true);
-    table_->resizeColumnsToContents();
-    fitTable();
+    finishTable();
 }
 
 // --- frozen columns -----------------------------------------------------------------------
@@ -642,7 +641,8 @@ void AtlasGrid::paintWhiskers(QPainter* p, const QRect& r, std::pair<double, dou
     if (!std::isfinite(interval.first) || !std::isfinite(interval.second) || hi <= lo) return;
     const double inset = 4.0, y = r.bottom() - std::max(3.0, r.height() * 0.16);
     const auto x = [&](double v) {
-        return r.left() + inset + (r.width() - 2 * inset) * std::clamp((v - lo) / (hi - lo), 0.0, 1.0);
+        return r.left() + inset +
+               (r.width() - 2 * inset) * std::clamp((v - lo) / (hi - lo), 0.0, 1.0);
     };
     const double tick = std::max(2.0, r.height() * 0.08);
     p->save();
@@ -721,7 +721,8 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
             // With whiskers under it, the number moves up to leave them room.
             const bool whiskers = corpus_ && !none && r.height() >= sfm.height() + 10;
             const QRect text_rect = whiskers ? r.adjusted(0, 0, 0, -r.height() / 4) : r;
-            if (sfm.horizontalAdvance(text) + 4 <= r.width() && sfm.height() <= text_rect.height()) {
+            if (sfm.horizontalAdvance(text) + 4 <= r.width() &&
+                sfm.height() <= text_rect.height()) {
                 p.setFont(small);
                 p.setPen(text_color_on(c));
                 p.drawText(text_rect, Qt::AlignCenter, text);

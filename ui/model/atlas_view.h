@@ -12,6 +12,9 @@
 
 #include <QWidget>
 
+#include <functional>
+#include <string>
+
 #include "ui/compute/attention_snapshot.h"
 #include "ui/document/corpus_data.h"
 
@@ -88,6 +91,12 @@ class AtlasView : public QWidget {
     void fillLegend();
     /// One table row per head of the corpus: means ± half their interval, labels with shares.
     void fillCorpusTable();
+    /// The table emptied for `rows` heads: Layer, Head, each measure (its header's tool tip
+    /// `tip` of its name) and `labels`.
+    void startTable(const QString& labels, int rows,
+                    const std::function<QString(const std::string&)>& tip);
+    /// Sorted and sized once filled.
+    void finishTable();
     void hoverHead(int layer, int head);
     /// A head clicked (grid or table): opened in the heatmaps, or in the corpus mode, its
     /// examples listed.

@@ -24,6 +24,7 @@
 #include "ui/document/shipped_models.h"
 #include "ui/render/figure_export.h"
 #include "ui/widgets/full_map_window.h"
+#include "ui/widgets/wrapping_row_layout.h"
 #include "ui/widgets/zoom_heatmap.h"
 
 namespace attnviz::ui {
@@ -81,7 +82,7 @@ CircuitsView::~CircuitsView() = default;
 /// Q, K or V; the rotary offset; Compute, or the progress and Cancel; the status; Export.
 QWidget* CircuitsView::createControls() {
     controls_ = new QWidget(this);
-    auto* bar = new QHBoxLayout(controls_);
+    auto* bar = new WrappingRowLayout(controls_);  // presenting, one row is wider than a projector
     bar->setContentsMargins(0, 0, 0, 0);
     composition_label_ = new QLabel(controls_);
     composition_ = new QComboBox(controls_);

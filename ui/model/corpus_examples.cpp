@@ -5,6 +5,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -92,8 +93,7 @@ CorpusExamples::CorpusExamples(QWidget* parent) : QWidget(parent) {
     table_->setHorizontalScrollMode(QAbstractItemView::ScrollPerPixel);
     v->addWidget(title_);
     v->addWidget(table_, 1);
-    connect(table_, &QTableWidget::cellActivated, this,
-            [this](int row, int) { activate(row); });
+    connect(table_, &QTableWidget::cellActivated, this, [this](int row, int) { activate(row); });
     connect(table_, &QTableWidget::cellDoubleClicked, this,
             [this](int row, int) { activate(row); });
     fill();
@@ -108,15 +108,28 @@ void CorpusExamples::setHead(CorpusPtr corpus, int layer, int head) {
 
 void CorpusExamples::activate(int row) {
     if (!corpus_ || row < 0 || row >= table_->rowCount()) return;
-    const models::CorpusExample& e =
-        corpus_->result.at(layer_, head_).examples[std::size_t(row)];
+    const models::CorpusExample& e = corpus_->result.at(layer_, head_).examples[std::size_t(row)];
     emit exampleActivated(e.text, layer_, head_, e.query, e.key);
 }
 
 void CorpusExamples::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) fill();
-    if (event->type() == QEvent::FontChange) table_->resizeRowsToContents();
+    if (event->type() == QEvent::FontChange) {
+        table_->resizeRowsToContents();
+        fitTitle();
+    }
     QWidget::changeEvent(event);
+}
+
+void CorpusExamples::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitTitle();
+}
+
+void CorpusExamples::fitTitle() {
+    const int margins =
+        layout() ? layout()->contentsMargins().left() + layout()->contentsMargins().right() : 0;
+    title_->setMinimumHeight(title_->heightForWidth(std::max(1, width() - margins)));
 }
 
 void CorpusExamples::fill() {
@@ -127,10 +140,10 @@ void CorpusExamples::fill() {
     table_->setRowCount(0);
     if (!shown) {
         title_->setText(tr("Click a head for its top examples over the corpus."));
+        fitTitle();
         return;
     }
-    const std::vector<models::CorpusExample>& examples =
-        corpus_->result.at(layer_, head_).examples;
+    const std::vector<models::CorpusExample>& examples = corpus_->result.at(layer_, head_).examples;
     title_->setText(
         examples.empty()
             ? tr("Layer %1 · head %2 has no example: every weight it gave went to the first "
@@ -161,9 +174,11 @@ void CorpusExamples::fill() {
         const QString query_token = query >= 0 ? visible_token(tokens[query]) : QString();
         auto* weight = new QTableWidgetItem(QString::number(double(e.weight), 'f', 3));
         weight->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        auto* text = new QTableWidgetItem(
-            e.line > 0 ? tr("%1 (line %2)").arg(e.text + 1).arg(e.line) : QString::number(e.text + 1));
-        auto* cell = new QTableWidgetItem(QStringLiteral("%1 → %2").arg(e.query + 1).arg(e.key + 1));
+        auto* text =
+            new QTableWidgetItem(e.line > 0 ? tr("%1 (line %2)").arg(e.text + 1).arg(e.line)
+                                            : QString::number(e.text + 1));
+        auto* cell =
+            new QTableWidgetItem(QStringLiteral("%1 → %2").arg(e.query + 1).arg(e.key + 1));
         auto* context = new QTableWidgetItem;
         context->setData(ContextDelegate::kTokens, tokens);
         context->setData(ContextDelegate::kKey, key);
@@ -183,6 +198,7 @@ void CorpusExamples::fill() {
     }
     table_->resizeColumnsToContents();
     table_->resizeRowsToContents();
+    fitTitle();
 }
 
 }  // namespace attnviz::ui

@@ -28,8 +28,7 @@ inline constexpr QRgb kQueryTint = 0xffc6e2f4, kKeyTint = 0xfff6d3bd;
 class ContextDelegate : public QStyledItemDelegate {
   public:
     using QStyledItemDelegate::QStyledItemDelegate;
-    static constexpr int kTokens = Qt::UserRole, kKey = Qt::UserRole + 1,
-                         kQuery = Qt::UserRole + 2;
+    static constexpr int kTokens = Qt::UserRole, kKey = Qt::UserRole + 1, kQuery = Qt::UserRole + 2;
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
@@ -55,9 +54,13 @@ class CorpusExamples : public QWidget {
 
   protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     void fill();
+    /// The title as tall as its lines at this width: a splitter gives its pane no more than
+    /// the pane's minimum, and a wrapped label's is one line.
+    void fitTitle();
 
     CorpusPtr corpus_;
     int layer_ = -1, head_ = -1;

@@ -126,8 +126,9 @@ void CorpusSource::retranslate() {
         tr("Measure every head of the open model over the texts the text box held in this "
            "session"));
     cancel_->setText(tr("Cancel"));
-    cancel_->setToolTip(tr("Stop after the text under way: the texts measured are kept, "
-                           "marked partial"));
+    cancel_->setToolTip(
+        tr("Stop after the text under way: the texts measured are kept, "
+           "marked partial"));
     label_->setText(runner_->headRun() ? tr("Queries and keys…") : tr("Measuring the corpus…"));
 }
 
@@ -137,9 +138,9 @@ bool CorpusSource::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void CorpusSource::openDialog() {
-    const QString path = QFileDialog::getOpenFileName(
-        window_, tr("Open a Corpus"), window_->dialogDirectory(),
-        tr("Texts (*.txt *.jsonl);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(window_, tr("Open a Corpus"), window_->dialogDirectory(),
+                                     tr("Texts (*.txt *.jsonl);;All files (*)"));
     if (path.isEmpty()) return;
     window_->rememberDirectory(path);
     std::optional<models::CorpusFormat> format;
@@ -180,6 +181,12 @@ bool CorpusSource::openCorpus(const QString& path, std::optional<models::CorpusF
     r.source = QFileInfo(path).absoluteFilePath();
     if (format) r.format = QLatin1String(models::corpus_format_name(*format));
     return startWhenReady(std::move(r));
+}
+
+bool CorpusSource::openExampleCorpus(const QString& path) {
+    const bool started = openCorpus(path);
+    example_run_ = started;
+    return started;
 }
 
 bool CorpusSource::openHistory() {
@@ -230,6 +237,7 @@ ModelPtr CorpusSource::shownModel() const {
 
 bool CorpusSource::startWhenReady(CorpusRequest r) {
     const ComputeConfig& c = doc_->computeConfig();
+    example_run_ = false;
     if (!c.usesModel() || c.usesMaps()) {
         emit failed(tr("Cannot measure the corpus"),
                     tr("A corpus is measured on a trained model: choose one in the Source box, "
@@ -257,11 +265,12 @@ void CorpusSource::followResult() {
     if (waiting_ && shownModel()) {
         CorpusRequest r = std::move(*waiting_);
         waiting_.reset();
+        const bool example = example_run_;
         startWhenReady(std::move(r));
+        example_run_ = example;
     }
     const SnapshotPtr s = compute_->latest();
-    if (!focus_ || !s || !s->model || s->model->text_a != focus_->text || compute_->isBusy())
-        return;
+    if (!focus_ || !s || !s->model || s->model->text_a != focus_->text) return;
     const Focus f = *focus_;
     focus_.reset();
     // The head in focus on the heatmaps (a layer the pass did not keep: its full map only).
@@ -316,7 +325,10 @@ void CorpusSource::showProgress(qint64 done, qint64 total) {
 
 void CorpusSource::finish(const CorpusPtr& corpus) {
     endRun();
-    doc_->setCorpus(corpus);
+    // Measured on a model the window no longer shows (a new session, another source): the
+    // result is the old document's.
+    if (!corpus->isOf(doc_->computeConfig().model_folder)) return;
+    doc_->setCorpus(corpus, !example_run_);
     const models::CorpusResult& r = corpus->result;
     window_->statusBar()->showMessage(
         r.partial ? tr("Corpus measured in part: %1 of %2 texts (stopped)")

@@ -57,6 +57,8 @@ class CorpusSource : public QObject {
     /// pass is shown; false, with a dialog, when there is no model to measure.  A file that is
     /// no corpus is said by a dialog when it has been read.
     bool openCorpus(const QString& path, std::optional<models::CorpusFormat> format = {});
+    /// An example's corpus: openCorpus(), its result part of the example (no unsaved change).
+    bool openExampleCorpus(const QString& path);
     /// The same over heldTexts(); false, with a dialog, for fewer than two.
     bool openHistory();
     /// The texts the text box held this session, each once, oldest first: those the undo
@@ -122,6 +124,7 @@ class CorpusSource : public QObject {
     QProgressBar* bar_ = nullptr;
     QPushButton* cancel_ = nullptr;
     std::optional<CorpusRequest> waiting_;  ///< the run asked for while the model opens
+    bool example_run_ = false;              ///< the run under way (or waiting) is an example's
     QString waiting_folder_;                ///< its model
     struct Focus {
         QString text;

@@ -221,7 +221,7 @@ void FlowFigure::layout(QSize size) {
     QString legend_words = FlowText::tr("Attention") + FlowText::tr("The prediction");
     const double legend_h = line_height(font_, legend_words) + 6;
     notes_text_ = paint::wrap_text(notesText(), small_, area.width());
-    const double notes_h = text_height(small_, notes_text_) + 4;
+    double notes_h = text_height(small_, notes_text_) + 4;
 
     // Labels: the rows on the left, the tokens (and their numbers) under the plot.
     label_w_ = 0.0;
@@ -239,7 +239,16 @@ void FlowFigure::layout(QSize size) {
     const double plot_top = area.y() + legend_h + 16;
     // The token labels sit under the dots and under the lowest row's label (taller in Chinese).
     const double token_gap = std::max(12.0, line_height(font_, rowLabel(0)) / 2 + 4);
-    const double plot_bottom = area.bottom() - notes_h - 8 - token_h - token_gap;
+    double plot_bottom = area.bottom() - notes_h - 8 - token_h - token_gap;
+    // Short of height (a presenter's type on a 1280 × 800 screen), the rows keep a line for
+    // their labels before the notes under the graph keep theirs: the notes go where that
+    // gives the rows their lines.
+    const double rows_need = (rows - 1) * line_height(font_, rowLabel(rows - 1));
+    if (plot_bottom - plot_top < rows_need && plot_bottom + notes_h - plot_top >= rows_need) {
+        plot_bottom += notes_h;
+        notes_text_.clear();
+        notes_h = 0.0;
+    }
     // A little room either side of the dots for the widest line and the MLP's bow.
     plot_ = QRectF(area.x() + label_w_ + 6, plot_top, area.width() - label_w_ - 6,
                    std::max(20.0, plot_bottom - plot_top));

@@ -6,7 +6,6 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFileDialog>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
@@ -23,6 +22,7 @@
 #include "ui/document/shipped_models.h"
 #include "ui/render/figure_export.h"
 #include "ui/render/fonts.h"
+#include "ui/widgets/wrapping_row_layout.h"
 
 namespace attnviz::ui {
 
@@ -85,7 +85,7 @@ QWidget* FlowView::createControls() {
     controls_ = new QWidget(this);
     auto* v = new QVBoxLayout(controls_);
     v->setContentsMargins(0, 0, 0, 0);
-    auto* row = new QHBoxLayout;
+    auto* row = new WrappingRowLayout;  // one row is wider than a projector when presenting
     position_label_ = new QLabel(controls_);
     position_ = new TokenFocusCombo(QStringLiteral("flowPosition"), controls_);
     threshold_label_ = new QLabel(controls_);

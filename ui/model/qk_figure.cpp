@@ -73,11 +73,13 @@ QString QkFigure::captionText() const {
         }
     const QString how =
         projection_ == QkProjection::Pca
-            ? QkText::tr("PCA of both together, the keys moved and scaled to share the queries' "
-                         "centre and spread (AttentionViz), which leaves every attention weight "
-                         "as it was")
-            : QkText::tr("PCA of their directions: near means a large cosine, whatever the "
-                         "lengths");
+            ? QkText::tr(
+                  "PCA of both together, the keys moved and scaled to share the queries' "
+                  "centre and spread (AttentionViz), which leaves every attention weight "
+                  "as it was")
+            : QkText::tr(
+                  "PCA of their directions: near means a large cosine, whatever the "
+                  "lengths");
     return QkText::tr("%1: %n token(s) of %2 texts, each a query and a key · %3", nullptr,
                       int(view_->count))
         .arg(from)
@@ -98,8 +100,8 @@ QColor QkFigure::colourOf(int point) const {
     if (colouring_ == QkColouring::Kind)
         return QColor::fromRgb(isKey(point) ? kKeyColour : kQueryColour);
     if (position_colours_.empty()) return Qt::gray;
-    const double t = max_position_ > 0 ? double(token(point)->position) / double(max_position_)
-                                       : 0.0;
+    const double t =
+        max_position_ > 0 ? double(token(point)->position) / double(max_position_) : 0.0;
     // Binned: one batch of dots per colour.
     return QColor::fromRgb(position_colours_[std::size_t(std::lround(t * (kPositionBins - 1)))]);
 }
@@ -110,8 +112,12 @@ void QkFigure::layout(QSize size) {
     at_.clear();
     buckets_.clear();
     columns_ = rows_ = 0;
-    const QStringList texts{titleText(), captionText(), axisName(0), axisName(1),
-                            QkText::tr("Queries"), QkText::tr("Keys"),
+    const QStringList texts{titleText(),
+                            captionText(),
+                            axisName(0),
+                            axisName(1),
+                            QkText::tr("Queries"),
+                            QkText::tr("Keys"),
                             QkText::tr("Token position")};
     const int fpx = std::max(6, options_.font_px);
     font_ = figure_font(fpx, texts);
@@ -150,9 +156,9 @@ void QkFigure::layout(QSize size) {
     const double w = std::max(x1 - x0, 1e-12), h = std::max(y1 - y0, 1e-12);
     const double inner = 8.0;
     const double scale = std::min((area.width() - 2 * inner) / w, (area.height() - 2 * inner) / h);
-    plot_ = QRectF(area.center().x() - w * scale / 2 - inner,
-                   area.center().y() - h * scale / 2 - inner, w * scale + 2 * inner,
-                   h * scale + 2 * inner);
+    plot_ =
+        QRectF(area.center().x() - w * scale / 2 - inner, area.center().y() - h * scale / 2 - inner,
+               w * scale + 2 * inner, h * scale + 2 * inner);
     at_.reserve(n);
     columns_ = int(std::ceil(size.width() / kBucket)) + 1;
     rows_ = int(std::ceil(size.height() / kBucket)) + 1;
@@ -279,9 +285,9 @@ void QkFigure::paintLegend(QPainter* p) const {
         p->drawLine(QPointF(x + k, mid - 5), QPointF(x + k, mid + 5));
     }
     p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
-    p->drawText(QRectF(x + bar + 6, legend_.top(), fm.horizontalAdvance(last) + 4,
-                       legend_.height()),
-                Qt::AlignLeft | Qt::AlignVCenter, last);
+    p->drawText(
+        QRectF(x + bar + 6, legend_.top(), fm.horizontalAdvance(last) + 4, legend_.height()),
+        Qt::AlignLeft | Qt::AlignVCenter, last);
 }
 
 void QkFigure::paintAxes(QPainter* p) const {

@@ -14,6 +14,7 @@
 #include "ui/classroom/figure_canvas.h"
 #include "ui/compute/error_text.h"
 #include "ui/render/figure_export.h"
+#include "ui/widgets/wrapping_row_layout.h"
 
 namespace attnviz::ui {
 
@@ -43,7 +44,7 @@ QWidget* QkView::createControls() {
     controls_ = new QWidget(this);
     auto* v = new QVBoxLayout(controls_);
     v->setContentsMargins(0, 0, 0, 0);
-    auto* row = new QHBoxLayout;
+    auto* row = new WrappingRowLayout;  // presenting, one row is wider than a projector
     head_label_ = new QLabel(controls_);
     head_combo_ = new QComboBox(controls_);
     head_combo_->setObjectName(QStringLiteral("qkHead"));
@@ -193,13 +194,12 @@ void QkView::refresh() {
     compute_->setVisible(c && !view && in_range);
     compute_->setEnabled(!computing_);
     compute_->setText(computing_ ? tr("Computing…") : tr("Compute them"));
-    message_->setText(in_range
-                          ? tr("The corpus has no queries and keys of layer %1 · head %2 yet.")
-                                .arg(layer_ + 1)
-                                .arg(head_ + 1)
-                          : tr("The model shown has no head %1 in layer %2.")
-                                .arg(head_ + 1)
-                                .arg(layer_ + 1));
+    message_->setText(
+        in_range
+            ? tr("The corpus has no queries and keys of layer %1 · head %2 yet.")
+                  .arg(layer_ + 1)
+                  .arg(head_ + 1)
+            : tr("The model shown has no head %1 in layer %2.").arg(head_ + 1).arg(layer_ + 1));
     export_->setEnabled(view != nullptr);
     hover_ = -1;
     figure_->setHover(-1);
@@ -244,10 +244,10 @@ bool QkView::exportTo(const QString& path) {
         }
         FigureOptions options;
         options.font_px = 14;
-        write_atomically(path, encode_figure(render_qk_figure(
-                                   *shownCorpus(), *view, QkProjection(projection_->currentIndex()),
-                                   QkColouring(colouring_->currentIndex()), options, ExportSize{},
-                                   path)));
+        write_atomically(
+            path, encode_figure(render_qk_figure(
+                      *shownCorpus(), *view, QkProjection(projection_->currentIndex()),
+                      QkColouring(colouring_->currentIndex()), options, ExportSize{}, path)));
         return true;
     } catch (const std::exception& e) {
         emit failed(tr("Cannot export the queries and keys"), error_text(e));

@@ -734,7 +734,7 @@ bool MainWindow::loadExample(const QString& id) {
                 showError(tr("Cannot open the example's corpus"),
                           tr("The corpus %1 that AttnViz ships is missing.").arg(e.corpus));
             else
-                corpus_->openCorpus(corpus);
+                corpus_->openExampleCorpus(corpus);
         }
         updateTitle();
         return true;

@@ -3,6 +3,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QEvent>
+#include <QFontInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -33,6 +34,7 @@
 #include "ui/model/why_panel.h"
 #include "ui/render/fonts.h"
 #include "ui/widgets/heatmap_grid_view.h"
+#include "ui/widgets/wrapping_row_layout.h"
 
 namespace attnviz::ui {
 
@@ -622,6 +624,17 @@ void ViewTabs::setPresentation(int font_px) {
     dla_->setFont(f);
     flow_->setFont(f);
     qk_->setFont(f);
+    // Their bars of controls (the rows that wrap) at two thirds of that size, as the Why pane:
+    // at the full size each takes two rows of a 1280-pixel projector, which the figures under
+    // them need.  Not presenting, the bars take their view's font again.
+    QFont bar;
+    if (font_px > 0) {
+        bar = f;
+        bar.setPixelSize(std::max(QFontInfo(QApplication::font()).pixelSize(), font_px * 2 / 3));
+    }
+    for (WrappingRowLayout* row : tabs_->findChildren<WrappingRowLayout*>())
+        for (int k = 0; k < row->count(); ++k)
+            if (QWidget* w = row->itemAt(k)->widget()) w->setFont(bar);
     why_->setPresentation(font_px);
     banner_text_->setFont(f);
     QFont bold = f;
