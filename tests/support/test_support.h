@@ -18,6 +18,19 @@
 #include "engine/errors.h"
 #include "engine/tensor.h"
 
+// QTRY_VERIFY and its kin poll their condition between 50 ms waits, so a condition met 1 ms
+// after a poll costs 49 ms, and the GUI suites wait thousands of times (for the worker, a
+// repaint).  Poll every 5 ms.
+// Only the step changes; the timeout is still counted in steps, each of at least one wait.
+// clang-format off
+#undef QTRY_IMPL
+#define QTRY_IMPL(expr, timeout)                                      \
+    const int qt_test_step = timeout < 35 ? timeout / 7 + 1 : 5;      \
+    const int qt_test_timeoutValue = timeout;                         \
+    { QTRY_LOOP_IMPL(expr, qt_test_timeoutValue, qt_test_step) }      \
+    QTRY_TIMEOUT_DEBUG_IMPL(expr, qt_test_timeoutValue, qt_test_step)
+// clang-format on
+
 namespace attnviz::models {
 class Model;
 struct ModelInput;

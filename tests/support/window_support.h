@@ -69,6 +69,9 @@ inline std::unique_ptr<ui::MainWindow> open_window(ui::AppSettings* settings,
                                                    QSize size = QSize(1400, 900)) {
     auto w = std::make_unique<ui::MainWindow>(settings);
     w->setConfirmOnClose(false);
+    // The worked examples replay what the model wrote at a reading pace (7 s for 22 tokens);
+    // the tests see every step at any pace (ui_generation_test), so need not sit through it.
+    w->modelPanel()->generation()->setPlayStep(10);
     w->resize(size);
     w->show();
     if (!QTest::qWaitForWindowExposed(w.get()) || !activate(*w)) return nullptr;

@@ -334,6 +334,10 @@ void GenerationPanel::togglePlay() {
     startPlaying();
 }
 
+void GenerationPanel::setPlayStep(int ms) {
+    player_->setInterval(ms);
+}
+
 void GenerationPanel::startPlaying() {
     if (player_->isActive() || runner_->isRunning()) return;
     const int n = int(doc_->generated().size());
