@@ -104,6 +104,19 @@ models::GradientMetric gradient_metric(const models::LogitTarget& what) {
 }
 
 namespace {
+/// `ablated`, as `attnviz predict --ablate` says them; absent for the intact model.
+void write_ablated(io::json::Writer& w, const std::vector<models::HeadIntervention>& ablated) {
+    if (ablated.empty()) return;
+    w.key("ablated").begin_array();
+    for (const models::HeadIntervention& h : ablated)
+        w.begin_object()
+            .member("layer", h.head.layer + 1)
+            .member("head", h.head.head + 1)
+            .member("mode", h.kind == models::HeadIntervention::Kind::Mean ? "mean" : "zero")
+            .end_object();
+    w.end_array();
+}
+
 /// position, target, distractor: what both documents begin with.
 void write_what(io::json::Writer& w, const models::OpenedModel& m,
                 const models::LogitTarget& what) {
@@ -119,11 +132,13 @@ void write_what(io::json::Writer& w, const models::OpenedModel& m,
 }  // namespace
 
 std::string saliency_json(const models::OpenedModel& m, const models::LogitTarget& what,
-                          const models::Saliency& saliency) {
+                          const models::Saliency& saliency,
+                          const std::vector<models::HeadIntervention>& ablated) {
     io::json::Writer w;
     write_what(w, m, what);
     w.member("total", saliency.metric, kReal);
     write_saliency(w, saliency);
+    write_ablated(w, ablated);
     return w.end_object().take() + "\n";
 }
 
@@ -153,17 +168,7 @@ std::string attribution_json(const models::OpenedModel& m, const models::LogitAt
         w.end_array();
     }
     write_saliency(w, saliency);
-    // As `attnviz predict --ablate` says them; absent for the intact model.
-    if (!ablated.empty()) {
-        w.key("ablated").begin_array();
-        for (const models::HeadIntervention& h : ablated)
-            w.begin_object()
-                .member("layer", h.head.layer + 1)
-                .member("head", h.head.head + 1)
-                .member("mode", h.kind == models::HeadIntervention::Kind::Mean ? "mean" : "zero")
-                .end_object();
-        w.end_array();
-    }
+    write_ablated(w, ablated);
     return w.end_object().take() + "\n";
 }
 
@@ -224,6 +229,7 @@ int attribute(const AttributeOptions& o) {
     backward.num_threads = o.threads;
     backward.weight_cache_bytes = options.weight_cache_bytes;
     backward.head_gradients = !o.out_grads.empty();
+    backward.interventions = ablated;  // the gradients of the model the parts are of
     models::LogitAttribution a;
     std::optional<models::Saliency> saliency;
     Tensor head_gradients;
@@ -293,10 +299,12 @@ void add_attribute_command(CLI::App& app, CommandContext& ctx) {
              "embedding: gradient × input, or integrated gradients over N steps (1 to " +
                  std::to_string(kMaxSaliencySteps) +
                  ") from the token embeddings zeroed (learned positions kept), whose shares add up "
-                 "to total - saliency_baseline up to saliency_delta");
+                 "to total - saliency_baseline up to saliency_delta; with --ablate, of the "
+                 "knocked-out model (a mean-knocked head's mean held along the path)");
     add_text(*sub, "--out-grads", &o->out_grads, "G.npy",
              "float32 [layers, heads, tokens, head_dim]: the gradient of total with respect to "
-             "each head's output (its slice of the context, before the output projection)");
+             "each head's output (its slice of the context, before the output projection; with "
+             "--ablate, of the knocked-out model, a knocked head's output a constant)");
     add_ablate_options(*sub, &o->ablate);
     add_integer(*sub, "--threads", &o->threads, 1, 1024, "T", "threads of the pass");
     add_memory_budget_option(*sub, &o->memory);
@@ -304,11 +312,6 @@ void add_attribute_command(CLI::App& app, CommandContext& ctx) {
         sub, [o] { return attribute(*o); },
         [o] {
             if (o->saliency) (void)saliency_steps(*o->saliency);
-            // The backward pass runs the intact model: its numbers would not be the parts'.
-            if (!o->ablate.heads.empty() && (o->saliency || !o->out_grads.empty()))
-                throw UsageError(
-                    "--saliency and --out-grads take the intact model's gradients: not with "
-                    "--ablate");
         });
 }
 

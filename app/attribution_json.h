@@ -27,9 +27,10 @@ std::string attribution_json(const models::OpenedModel& m, const models::LogitAt
 std::vector<models::HeadIntervention> ablation_options(const AblateOptions& o,
                                                        const models::ModelInfo& info);
 
-/// position (from 1), target, distractor, total (the metric) and the saliency's fields, with
-/// the keys and numbers of attribution_json(), one line.
+/// position (from 1), target, distractor, total (the metric), the saliency's fields and
+/// `ablated` (with heads knocked out), with the keys and numbers of attribution_json(), one line.
 std::string saliency_json(const models::OpenedModel& m, const models::LogitTarget& what,
-                          const models::Saliency& saliency);
+                          const models::Saliency& saliency,
+                          const std::vector<models::HeadIntervention>& ablated = {});
 
 }  // namespace attnviz::cli

@@ -37,16 +37,19 @@
 // computes (<= 100 ms):
 //   - click → why-panel: an Alt-click on a cell of the GPT-2-small-shaped model's heatmaps at
 //     128 tokens (layer 12) until the pane is repainted with its attribution (<= 100 ms); the
-//     text's first click records its pass (models::record_stream), reported apart, as is the
-//     first click after a text change made with the pane open (recorded as the maps show it);
+//     text's first click (from the window's own recorded pass, ModelPass::stream) reported
+//     apart, as is the first click after a text change made with the pane open;
 //   - the flow graph at 128 tokens, heads summed and per head: each move of the threshold
 //     slider until the graph is repainted (<= 50 ms);
 //   - who writes: a text change on the Qwen2.5-0.5B-shaped model at 64 tokens, from the
-//     window's pass until the DLA map is repainted (<= 300 ms).
+//     window's pass until the DLA map is repainted (<= 300 ms), and what recording its pass
+//     costs the window (run_model with and without the record, in pairs).
 // Measured 2026-11-29 (an Intel Xeon KVM guest with AVX-512, 2 vCPUs shared with other builds,
-// load 4-8; medians of six runs): a click 76 ms (a text's first 470 ms: it records the pass),
-// the flow graph 22 ms (per head 15 ms), the DLA map 698 ms after the window's pass (missed:
-// the tab runs a pass of its own), stalls 7-43 ms (flow) to 104-113 ms (docs/benchmarks.md).
+// load 2-7; medians of six runs): a click 46 ms (a text's first 84 ms, after a text change
+// 52 ms), the flow graph 17 ms (per head 12 ms), the DLA map 58 ms after the window's pass
+// (it reads the pass's record: 22 ms of engine, where a pass of its own took 656 ms; recording
+// costs run_model about 1%); stalls, the runs' median: 12-18 ms (flow), 50 ms (why pane), 46 ms
+// (who writes), the worst 177-353 ms at load 6-7 (docs/benchmarks.md).
 //
 // The whole model, step by step (issue 35), with the interventions or alone with --walk-only:
 // on a GPT-2-small-shaped model, each move of the whole-model view's temperature or top-p

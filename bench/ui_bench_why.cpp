@@ -4,8 +4,10 @@
 //   - the flow graph: a move of the threshold slider until the graph is repainted (<= 50 ms),
 //     heads summed and per head;
 //   - who writes: a text change on a Qwen2.5-0.5B-shaped model at 64 tokens, from the window's
-//     pass until the DLA map is repainted (<= 300 ms);
-// and for each, the longest GUI-thread stall meanwhile, their computations included (<= 100 ms).
+//     pass until the DLA map is repainted (<= 300 ms), the tab reading the pass's record
+//     (ModelPass::stream); then what recording costs the window's pass (<= 5%);
+// and for each, the longest GUI-thread stall meanwhile, their computations included (<= 100 ms),
+// with the CPU time the GUI thread ran in it (the rest it waited for a core) and the load.
 #include <QCheckBox>
 #include <QCoreApplication>
 #include <QLabel>
@@ -13,11 +15,16 @@
 #include <QSlider>
 #include <QThread>
 
+#include <QFile>
+#include <QTimer>
+
 #include <climits>
 #include <cstdio>
+#include <ctime>
 
 #include <qcustomplot.h>
 
+#include "engine/models/attribution.h"
 #include "ui/classroom/figure_canvas.h"
 #include "ui/compute/compute_controller.h"
 #include "ui/compute/model_snapshot.h"
@@ -43,6 +50,63 @@ constexpr double kGoalStallMs = 100.0;
 double since(const QElapsedTimer& t) {
     return double(t.nsecsElapsed()) / 1e6;
 }
+
+/// This thread's CPU time, in milliseconds: what it ran, not what it waited for a core.
+double thread_cpu_ms() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
+
+/// The machine's load (runnable threads, averaged over a minute); -1 where unknown.
+double load_average() {
+    QFile f(QStringLiteral("/proc/loadavg"));
+    return f.open(QIODevice::ReadOnly) ? f.readLine().split(' ').value(0).toDouble() : -1.0;
+}
+
+/// The longest GUI-thread stall (the longest gap between two ticks of a 1 ms timer, as
+/// StallMeter measures it) and the CPU time the thread ran in it; the most CPU time in any one
+/// gap (the window's longest piece of work); the load when it stopped.  On a shared machine a
+/// stall is the window's work plus the time the thread waited for a core: its CPU time tells
+/// them apart.
+struct GuiStall {
+    double wall_ms = 0.0, cpu_ms = 0.0, busiest_ms = 0.0, load = -1.0;
+};
+
+class GuiStallMeter : public QObject {
+  public:
+    GuiStallMeter() {
+        timer_.setInterval(1);
+        timer_.setTimerType(Qt::PreciseTimer);
+        connect(&timer_, &QTimer::timeout, this, [this] {
+            const double now = since(clock_), cpu = thread_cpu_ms();
+            if (last_ >= 0 && now - last_ > worst_.wall_ms) {
+                worst_.wall_ms = now - last_;
+                worst_.cpu_ms = cpu - last_cpu_;
+            }
+            if (last_ >= 0) worst_.busiest_ms = std::max(worst_.busiest_ms, cpu - last_cpu_);
+            last_ = now;
+            last_cpu_ = cpu;
+        });
+    }
+    void start() {
+        worst_ = {};
+        last_ = -1;
+        clock_.start();
+        timer_.start();
+    }
+    GuiStall stop() {
+        timer_.stop();
+        worst_.load = load_average();
+        return worst_;
+    }
+
+  private:
+    QTimer timer_;
+    QElapsedTimer clock_;
+    double last_ = -1, last_cpu_ = 0.0;
+    GuiStall worst_;
+};
 
 /// A point of the grid's plot over head `head`'s cell nearest (row, col), and that cell as the
 /// figure's own hit test finds it (beside the pane a cell of 128 tokens is under a pixel: the
@@ -140,7 +204,7 @@ bool bench_why_panel(AppSettings* settings, const QString& gpt2) {
     if (!grid_shows(w, kLayer, w.compute()->requestedGeneration() - 1)) return false;
     const int tokens = w.compute()->latest()->model->tokens;
     std::vector<double> ms, after_change;
-    StallMeter stall;
+    GuiStallMeter stall;
     stall.start();
     for (int r = 0; r < kReps; ++r) {
         // Another head and cell each time (a cell already shown is not explained again): the
@@ -160,7 +224,8 @@ bool bench_why_panel(AppSettings* settings, const QString& gpt2) {
         after_change.push_back(click_to_pane(w, 2 + r, tokens - 8, 5 + r));
         if (after_change.back() < 0) return false;
     }
-    const double worst_stall = stall.stop();
+    const GuiStall gui = stall.stop();
+    const double worst_stall = gui.wall_ms;
     // The engine's shares: the pass recorded, and a cell from the record (on this thread).
     const ComputeConfig config = w.compute()->latest()->config;
     std::vector<double> record_ms, engine;
@@ -171,7 +236,7 @@ bool bench_why_panel(AppSettings* settings, const QString& gpt2) {
             record_why_stream(*model, encode_model_text(*model, config), worker_threads());
         record_ms.push_back(since(t));
         t.start();
-        compute_why(*model, stream, QString(), {{kLayer, r}, stream.record.tokens() - 1 - r, r},
+        compute_why(*model, stream, QString(), {{kLayer, r}, stream.record->tokens() - 1 - r, r},
                     0.0, worker_threads());
         engine.push_back(since(t));
     }
@@ -190,6 +255,9 @@ bool bench_why_panel(AppSettings* settings, const QString& gpt2) {
          {QStringLiteral("record_pass_ms_median"), median(record_ms)},
          {QStringLiteral("engine_ms_median"), median(engine)},
          {QStringLiteral("gui_stall_ms"), worst_stall},
+         {QStringLiteral("gui_stall_cpu_ms"), gui.cpu_ms},
+         {QStringLiteral("gui_busiest_ms"), gui.busiest_ms},
+         {QStringLiteral("load"), gui.load},
          {QStringLiteral("goal"), QStringLiteral("click to pane <= 100 ms, stall <= 100 ms")},
          {QStringLiteral("pass"), med <= kGoalMs && worst_stall <= kGoalStallMs}});
     return true;
@@ -202,7 +270,7 @@ bool bench_flow_threshold(MainWindow& w, bool per_head) {
     constexpr int kReps = 21;
     constexpr double kGoalMs = 50.0;
     FlowView* view = w.views()->flowView();
-    StallMeter stall;
+    GuiStallMeter stall;
     stall.start();
     QElapsedTimer computed;
     computed.start();
@@ -234,7 +302,8 @@ bool bench_flow_threshold(MainWindow& w, bool per_head) {
         ms.push_back(since(t));
         most_edges = std::max(most_edges, view->graph() ? view->graph()->edges.size() : 0);
     }
-    const double worst_stall = stall.stop();
+    const GuiStall gui = stall.stop();
+    const double worst_stall = gui.wall_ms;
     const double med = median(ms);
     print_json({{QStringLiteral("bench"), QStringLiteral("flow_threshold")},
                 {QStringLiteral("model"), QStringLiteral("gpt2-small-shaped")},
@@ -247,6 +316,9 @@ bool bench_flow_threshold(MainWindow& w, bool per_head) {
                 {QStringLiteral("redraw_ms_median"), med},
                 {QStringLiteral("redraw_ms_worst"), worst(ms)},
                 {QStringLiteral("gui_stall_ms"), worst_stall},
+                {QStringLiteral("gui_stall_cpu_ms"), gui.cpu_ms},
+                {QStringLiteral("gui_busiest_ms"), gui.busiest_ms},
+                {QStringLiteral("load"), gui.load},
                 {QStringLiteral("goal"), QStringLiteral("redraw <= 50 ms, stall <= 100 ms")},
                 {QStringLiteral("pass"), med <= kGoalMs && worst_stall <= kGoalStallMs}});
     return true;
@@ -264,7 +336,8 @@ bool bench_flow(AppSettings* settings, const QString& gpt2) {
 
 /// Who writes, on a Qwen2.5-0.5B-shaped model at 64 tokens: each text change (a word more or
 /// less) until the DLA map of its last token is repainted, timed from the window's pass (its
-/// result handed to the window) and from the change; the engine's share after.
+/// result handed to the window) and from the change; the engine's share after, from the
+/// window's recorded pass and with a pass of its own; and what the record costs the window.
 bool bench_dla(AppSettings* settings, const QString& qwen) {
     constexpr int kPieces = 64, kReps = 7;
     constexpr double kGoalMs = 300.0;
@@ -284,7 +357,7 @@ bool bench_dla(AppSettings* settings, const QString& qwen) {
         if (s && s->model && passed_at < 0) passed_at = since(t);
     });
     std::vector<double> after_pass, after_change;
-    StallMeter stall;
+    GuiStallMeter stall;
     stall.start();
     for (int r = 0; r < kReps; ++r) {
         const QString& text = texts[r % 2];
@@ -304,18 +377,66 @@ bool bench_dla(AppSettings* settings, const QString& qwen) {
         after_change.push_back(since(t));
         after_pass.push_back(after_change.back() - passed_at);
     }
-    const double worst_stall = stall.stop();
+    const GuiStall gui = stall.stop();
+    const double worst_stall = gui.wall_ms;
     const SnapshotPtr s = w.compute()->latest();
-    std::vector<double> engine;
-    for (int r = 0; r < 3; ++r) {
-        QElapsedTimer e;
-        e.start();
-        DlaRequest request;
-        request.position = kPieces - 1;
-        request.target = view->result()->attribution.what.target;
-        compute_dla(*model, encode_model_text(*model, s->config), QString(), request,
-                    worker_threads());
-        engine.push_back(since(e));
+    if (!s->model->stream || !s->model->stream->has_attention()) {
+        std::fprintf(stderr, "the window's pass was not recorded with its attention\n");
+        return false;
+    }
+    // The engine's share: from the window's recorded pass, as the tab computes it, and with a
+    // pass of its own, as it did before.
+    std::vector<double> engine, engine_pass;
+    for (int r = 0; r < 3; ++r)
+        for (const models::StreamRecord* record :
+             {s->model->stream.get(), static_cast<const models::StreamRecord*>(nullptr)}) {
+            QElapsedTimer e;
+            e.start();
+            DlaRequest request;
+            request.position = kPieces - 1;
+            request.target = view->result()->attribution.what.target;
+            compute_dla(*model, encode_model_text(*model, s->config), QString(), request,
+                        worker_threads(), {}, record);
+            (record ? engine : engine_pass).push_back(since(e));
+        }
+    // What recording costs the window's pass, in pairs run one right after the other (the
+    // load of a shared machine drifts): run_model with the budget's room for the record and
+    // with a budget of exactly what the pass and its kept weights need (no record); and the
+    // forward pass alone, its maps kept, with and without the recorder.
+    std::vector<double> induction, run_ms[2], run_ratio, forward_ms[2], forward_ratio;
+    const budget::MemoryBudget plenty = budget::resolve_memory_budget("", "");
+    const auto first = run_model(s->config, worker_threads(), plenty, &induction);
+    budget::MemoryBudget tight = plenty;
+    tight.bytes = first->estimated_bytes - model->model->streaming_weight_bytes() +
+                  model->model->weight_bytes();
+    const models::ModelInput input = encode_model_text(*model, s->config).input;
+    models::ModelForwardOptions forward;
+    forward.num_threads = worker_threads();
+    for (int r = 0; r < 7; ++r) {
+        for (const bool record : {true, false}) {
+            QElapsedTimer e;
+            e.start();
+            const auto maps =
+                run_model(s->config, worker_threads(), record ? plenty : tight, &induction);
+            run_ms[record].push_back(since(e));
+            if (bool(maps->stream) != record) {
+                std::fprintf(stderr, "the pass was %s\n", record ? "not recorded" : "recorded");
+                return false;
+            }
+            models::CollectingSink kept;
+            e.start();
+            if (record) {
+                models::StreamRecorder recorder(model->model->config(), input, forward,
+                                                models::RecordedParts::StreamAndAttention, &kept);
+                model->model->forward(input, forward, recorder);
+                recorder.take();
+            } else {
+                model->model->forward(input, forward, kept);
+            }
+            forward_ms[record].push_back(since(e));
+        }
+        run_ratio.push_back(run_ms[1].back() / run_ms[0].back());
+        forward_ratio.push_back(forward_ms[1].back() / forward_ms[0].back());
     }
     const double med = median(after_pass);
     print_json(
@@ -329,7 +450,17 @@ bool bench_dla(AppSettings* settings, const QString& qwen) {
          {QStringLiteral("after_change_ms_median"), median(after_change)},
          {QStringLiteral("window_pass_ms"), s->model->elapsed_ms},
          {QStringLiteral("engine_ms_median"), median(engine)},
+         {QStringLiteral("engine_own_pass_ms_median"), median(engine_pass)},
+         {QStringLiteral("run_model_recorded_ms_median"), median(run_ms[1])},
+         {QStringLiteral("run_model_plain_ms_median"), median(run_ms[0])},
+         {QStringLiteral("run_model_record_cost_pct_median"), 100.0 * (median(run_ratio) - 1.0)},
+         {QStringLiteral("forward_recorded_ms_median"), median(forward_ms[1])},
+         {QStringLiteral("forward_plain_ms_median"), median(forward_ms[0])},
+         {QStringLiteral("forward_record_cost_pct_median"), 100.0 * (median(forward_ratio) - 1.0)},
          {QStringLiteral("gui_stall_ms"), worst_stall},
+         {QStringLiteral("gui_stall_cpu_ms"), gui.cpu_ms},
+         {QStringLiteral("gui_busiest_ms"), gui.busiest_ms},
+         {QStringLiteral("load"), gui.load},
          {QStringLiteral("goal"), QStringLiteral("pass to DLA map <= 300 ms, stall <= 100 ms")},
          {QStringLiteral("pass"), med <= kGoalMs && worst_stall <= kGoalStallMs}});
     return true;

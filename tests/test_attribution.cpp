@@ -14,6 +14,7 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <tuple>
 
 #include "engine/errors.h"
 #include "engine/io/npy.h"
@@ -209,6 +210,74 @@ Tensor slice(const Tensor& t, Index i) {
     return Tensor(rest, std::vector<float>(t.ptr() + i * n, t.ptr() + (i + 1) * n));
 }
 
+/// A reference's target: its position, target and distractor (null: none).
+models::LogitTarget target_of(const QJsonObject& want) {
+    models::LogitTarget what;
+    what.position = want.value("position").toInteger();
+    what.target = want.value("target").toInteger();
+    if (!want.value("distractor").isNull()) what.distractor = want.value("distractor").toInteger();
+    return what;
+}
+
+/// The knock-outs of the reference's attribution_knockout.json: the last layer's largest head
+/// by zeros, the first layer's by its mean.
+std::vector<models::HeadIntervention> reference_knock_outs(const QJsonObject& ref) {
+    std::vector<models::HeadIntervention> out;
+    for (const QJsonValue v : ref.value("knocked_out").toArray()) {
+        const QJsonObject k = v.toObject();
+        models::HeadIntervention iv;
+        iv.head = {k.value("layer").toInteger(), k.value("head").toInteger()};
+        iv.kind = k.value("mode").toString() == QLatin1String("mean")
+                      ? models::HeadIntervention::Kind::Mean
+                      : models::HeadIntervention::Kind::Zero;
+        out.push_back(iv);
+    }
+    return out;
+}
+
+/// Empty when `got` equals `want` bit for bit (NaN where `want` has NaN), but for the sources of
+/// the heads in `loose` (layer · H + head), which may differ by `tol`; else the first
+/// difference, with both values.
+QString attribution_difference(const models::LogitAttribution& got,
+                               const models::LogitAttribution& want,
+                               const std::vector<Index>& loose = {}, double tol = 0.0) {
+    const auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    const auto say = [](const QString& what, double a, double b) {
+        return QStringLiteral("%1: %2, expected %3")
+            .arg(what)
+            .arg(a, 0, 'g', 17)
+            .arg(b, 0, 'g', 17);
+    };
+    for (const auto& [what, a, b] : {std::tuple{"total", got.total, want.total},
+                                     std::tuple{"constant", got.constant, want.constant},
+                                     std::tuple{"embeddings", got.embeddings, want.embeddings},
+                                     std::tuple{"norm_scale", got.norm_scale, want.norm_scale}})
+        if (!same(a, b)) return say(what, a, b);
+    if (got.heads.shape != want.heads.shape || got.by_source.shape != want.by_source.shape ||
+        got.mlps.size() != want.mlps.size() ||
+        got.attention_bias.size() != want.attention_bias.size())
+        return QStringLiteral("the shapes differ");
+    for (std::size_t i = 0; i < want.heads.numel(); ++i)
+        if (!same(got.heads.data[i], want.heads.data[i]))
+            return say(QStringLiteral("head %1").arg(i), got.heads.data[i], want.heads.data[i]);
+    for (std::size_t l = 0; l < want.mlps.size(); ++l) {
+        if (!same(got.mlps[l], want.mlps[l]))
+            return say(QStringLiteral("mlp %1").arg(l), got.mlps[l], want.mlps[l]);
+        if (!same(got.attention_bias[l], want.attention_bias[l]))
+            return say(QStringLiteral("attention bias %1").arg(l), got.attention_bias[l],
+                       want.attention_bias[l]);
+    }
+    const Index L = want.by_source.dim(2);
+    for (std::size_t i = 0; i < want.by_source.numel(); ++i) {
+        const bool lax = std::find(loose.begin(), loose.end(), Index(i) / L) != loose.end();
+        const double a = got.by_source.data[i], b = want.by_source.data[i];
+        if (lax ? !(std::abs(a - b) <= tol) : !same(a, b))
+            return say(QStringLiteral("source %1 of head %2").arg(Index(i) % L).arg(Index(i) / L),
+                       a, b);
+    }
+    return {};
+}
+
 }  // namespace
 
 class TestAttribution : public QObject {
@@ -295,11 +364,7 @@ class TestAttribution : public QObject {
         const models::AttributionOptions options = options_of(c);
         for (int k = 0; k < 2; ++k) {
             const QJsonObject want = dla[k].toObject();
-            models::LogitTarget what;
-            what.position = want.value("position").toInteger();
-            what.target = want.value("target").toInteger();
-            if (!want.value("distractor").isNull())
-                what.distractor = want.value("distractor").toInteger();
+            const models::LogitTarget what = target_of(want);
             QCOMPARE(what.distractor.has_value(), k == 1);
             const models::LogitAttribution a =
                 models::attribute_logit(*model, c.input, what, options);
@@ -346,21 +411,11 @@ class TestAttribution : public QObject {
         const QJsonObject ref = test::read_json(c.reference + "/attribution_knockout.json");
         const QJsonObject want = ref.value("dla").toObject();
         models::AttributionOptions options = options_of(c);
-        for (const QJsonValue v : ref.value("knocked_out").toArray()) {
-            const QJsonObject k = v.toObject();
-            models::HeadIntervention iv;
-            iv.head = {k.value("layer").toInteger(), k.value("head").toInteger()};
-            iv.kind = k.value("mode").toString() == QLatin1String("mean")
-                          ? models::HeadIntervention::Kind::Mean
-                          : models::HeadIntervention::Kind::Zero;
-            options.interventions.push_back(iv);
-        }
+        options.interventions = reference_knock_outs(ref);
         QCOMPARE(options.interventions.size(), std::size_t(2));
         QCOMPARE(options.interventions[0].kind, models::HeadIntervention::Kind::Zero);
         QCOMPARE(options.interventions[1].kind, models::HeadIntervention::Kind::Mean);
-        models::LogitTarget what;
-        what.position = want.value("position").toInteger();
-        what.target = want.value("target").toInteger();
+        const models::LogitTarget what = target_of(want);
         const models::LogitAttribution a = models::attribute_logit(*model, c.input, what, options);
         QCOMPARE(a.heads.shape, (Shape{N, H}));
         check_parts(a, want, QStringLiteral("knocked out: "));
@@ -385,6 +440,128 @@ class TestAttribution : public QObject {
         const models::Prediction pred = models::predict(*model, c.input, po);
         CHECK_LOGIT(a.total, pred.logits.ptr()[what.position * pred.logits.dim(1) + what.target],
                     "the knocked-out model's logit");
+    }
+
+    void attributionFromARecord_data() { add_cases(); }
+    // A record of the text's pass (record_stream with the attention) gives the very numbers of
+    // attribute_logit's own pass, logit and difference, and with the reference's knock-outs
+    // (recorded with them) too, but the mean-knocked head's sources: the pass sums its
+    // attention's columns thread by thread, the record row by row, so they may differ by a
+    // float's rounding (1e-6).  Both against the reference; the record holds what
+    // stream_record_bytes says.
+    void attributionFromARecord() {
+        QFETCH(QString, name);
+        const Case c = case_named(name);
+        const auto model = open(c);
+        const Index H = model->info().num_heads;
+        const auto L = static_cast<Index>(c.input.ids.size());
+        const QJsonObject ref = test::read_json(c.reference + "/attribution.json");
+        const QJsonArray dla = ref.value("dla").toArray();
+        QCOMPARE(dla.size(), 2);
+        const models::AttributionOptions options = options_of(c);
+        const models::StreamRecord record = models::record_stream(
+            *model, c.input, options, models::RecordedParts::StreamAndAttention);
+        QVERIFY(record.has_attention());
+        std::size_t bytes = 0;
+        for (const auto* part :
+             {&record.residuals, &record.contexts, &record.values, &record.attention})
+            for (const Tensor& t : *part)
+                bytes += t.numel() * sizeof(float);
+        QCOMPARE(bytes, models::stream_record_bytes(model->config(), L,
+                                                    models::RecordedParts::StreamAndAttention));
+        for (int k = 0; k < 2; ++k) {
+            const QJsonObject want = dla[k].toObject();
+            const models::LogitTarget what = target_of(want);
+            const models::LogitAttribution got =
+                models::attribute_logit(*model, record, what, options);
+            const QString tag = k ? QStringLiteral("difference ") : QStringLiteral("logit ");
+            check_parts(got, want, tag);
+            if (QTest::currentTestFailed()) return;
+            const QString d = attribution_difference(
+                got, models::attribute_logit(*model, c.input, what, options));
+            QVERIFY2(d.isEmpty(), qPrintable(tag + d));
+        }
+
+        const QJsonObject knockout = test::read_json(c.reference + "/attribution_knockout.json");
+        models::AttributionOptions knocked = options;
+        knocked.interventions = reference_knock_outs(knockout);
+        QCOMPARE(knocked.interventions.size(), std::size_t(2));
+        const QJsonObject want = knockout.value("dla").toObject();
+        const models::LogitTarget what = target_of(want);
+        // The record of the intact pass is not the knocked-out model's: refused.
+        EXPECT_REFUSAL(models::attribute_logit(*model, record, what, knocked), "invalid_argument",
+                       "other heads knocked out");
+        const models::StreamRecord knocked_record = models::record_stream(
+            *model, c.input, knocked, models::RecordedParts::StreamAndAttention);
+        QVERIFY(knocked_record.is_pass_of(c.input,
+                                          {knocked.interventions[1], knocked.interventions[0]}));
+        QVERIFY(!knocked_record.is_pass_of(c.input, {knocked.interventions[1]}));
+        QVERIFY(!knocked_record.is_pass_of({{c.input.ids.front()}, {}}, knocked.interventions));
+        EXPECT_REFUSAL(models::attribute_logit(*model, knocked_record, what, options),
+                       "invalid_argument", "other heads knocked out");
+        const models::LogitAttribution got =
+            models::attribute_logit(*model, knocked_record, what, knocked);
+        check_parts(got, want, QStringLiteral("knocked out: "));
+        if (QTest::currentTestFailed()) return;
+        const models::HeadRef mean = knocked.interventions[1].head;
+        const QString d =
+            attribution_difference(got, models::attribute_logit(*model, c.input, what, knocked),
+                                   {mean.layer * H + mean.head}, 1e-6);
+        QVERIFY2(d.isEmpty(), qPrintable("knocked out: " + d));
+    }
+
+    // A viewer's own pass, its maps handed on, records the stream and the attention the
+    // attribution reads: the record gives the numbers of attribute_logit's pass (the maps do not
+    // change the stream), the viewer gets every layer it gets without the recorder; a pass that
+    // hands the rows of some layers only records the stream alone, which decompose() reads and
+    // attribute_logit() refuses.
+    void aViewersPassIsRecordedAsItRuns() {
+        const auto model = models::load_model(test::golden_dir() + "/models/llama_gqa");
+        const Index N = model->info().num_layers;
+        const models::ModelInput in{{5, 6, 7, 8, 9, 10, 11}, {}};
+        models::ModelForwardOptions forward;
+        forward.num_threads = 2;
+        models::CollectingSink maps;
+        models::StreamRecorder recorder(model->config(), in, forward,
+                                        models::RecordedParts::StreamAndAttention, &maps);
+        model->forward(in, forward, recorder);
+        const models::StreamRecord record = recorder.take();
+        QCOMPARE(maps.layers.size(), std::size_t(N));
+        QVERIFY(record.has_attention());
+        // The recorded weights are the maps the viewer was given.
+        for (Index l = 0; l < N; ++l)
+            QCOMPARE(record.attention[std::size_t(l)].data,
+                     maps.results[std::size_t(l)].weights.data);
+        models::AttributionOptions options;
+        options.num_threads = 2;
+        for (const Index position : {Index{0}, Index{3}, Index{6}}) {
+            const models::LogitTarget what{position, 9, 11};
+            const QString d =
+                attribution_difference(models::attribute_logit(*model, record, what, options),
+                                       models::attribute_logit(*model, in, what, options));
+            QVERIFY2(d.isEmpty(),
+                     qPrintable(QStringLiteral("position %1: %2").arg(position).arg(d)));
+        }
+
+        models::ModelForwardOptions first = forward;
+        first.scope.layers = {0};
+        models::CollectingSink one;
+        models::StreamRecorder partial(model->config(), in, first,
+                                       models::RecordedParts::StreamAndAttention, &one);
+        model->forward(in, first, partial);
+        const models::StreamRecord stream = partial.take();
+        QCOMPARE(one.layers, std::vector<std::int64_t>{0});
+        QVERIFY(!stream.has_attention());
+        QCOMPARE(models::decompose(*model, stream, N, {6}).parts.data,
+                 models::decompose(*model, in, N, {6}).parts.data);
+        EXPECT_REFUSAL(models::attribute_logit(*model, stream, {6, 9, {}}), "invalid_argument",
+                       "no attention weights");
+        models::ModelForwardOptions variants = forward;
+        variants.attention = false;
+        variants.variants = {{}, {}};
+        EXPECT_REFUSAL(
+            models::StreamRecorder(model->config(), in, variants, models::RecordedParts::Stream),
+            "invalid_argument", "2 variants");
     }
 
     // A patched head's source run is not the attribution's: refused; a head the model lacks

@@ -285,23 +285,13 @@ class TestCliAttribution : public QObject {
                                      bad + "/g.npy"} +
                              outs)
             << 1 << "post-norm";
-        // Knocked-out heads: one the model lacks; the backward pass runs the intact model.
+        // Knocked-out heads: one the model lacks, a mode alone.
         QTest::newRow("--ablate a head the model lacks")
             << attribute(gpt2, QStringList{"--target", "t", "--ablate", "3.1"} + outs) << 2
             << "--ablate";
         QTest::newRow("--ablate-mode without --ablate")
             << attribute(gpt2, QStringList{"--target", "t", "--ablate-mode", "mean"} + outs) << 2
             << "--ablate-mode needs --ablate";
-        QTest::newRow("--ablate with --saliency")
-            << attribute(
-                   gpt2,
-                   QStringList{"--target", "t", "--ablate", "1.1", "--saliency", "ig:8"} + outs)
-            << 2 << "not with --ablate";
-        QTest::newRow("--ablate with --out-grads")
-            << attribute(gpt2, QStringList{"--target", "t", "--ablate", "1.1", "--out-grads",
-                                           bad + "/g.npy"} +
-                                   outs)
-            << 2 << "not with --ablate";
         const auto patch = [&](const QString& model, const QStringList& extra) {
             return QStringList{"patch",     "--model", model,      "--clean", "the cat",
                                "--corrupt", "the dog", "--target", "t",       "--distractor",

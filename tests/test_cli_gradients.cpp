@@ -18,7 +18,9 @@
 #include <set>
 
 #include "engine/io/npy.h"
+#include "engine/models/gradient_attribution.h"
 #include "engine/models/model_folder.h"
+#include "engine/models/predictions.h"
 #include "test_support.h"
 
 using namespace attnviz;
@@ -161,6 +163,52 @@ class TestCliGradients : public QObject {
             differ = std::max(differ, std::abs(s[std::size_t(t)] - i[std::size_t(t)]));
         }
         QVERIFY2(differ > 1e-2, qPrintable(QString::number(differ)));
+    }
+
+    // --ablate with --saliency and --out-grads: the knocked-out model's, as the engine gives
+    // them with the same interventions (GradientOptions::interventions), and not the intact
+    // model's.
+    void ablatedSaliencyAndGradientsAreTheKnockedOutModels() {
+        const QString model = shipped_model();
+        const QString js = test::temp_path("knocked.json"), npy = test::temp_path("knocked.npy");
+        QFile::remove(npy);
+        run_ok({"attribute", "--model", model, "--text", kText, "--target", "8", "--ablate",
+                "1.4,2.8", "--ablate-mode", "mean", "--saliency", "ig:8", "--out-grads", npy,
+                "--out-json", js});
+        const QJsonObject o = test::read_json(js);
+        QCOMPARE(o.value("ablated").toArray().size(), qsizetype(2));
+        const auto m = models::open_model_folder(model.toStdString());
+        const models::EncodedText e = models::encode_text(m, kText.toStdString());
+        models::GradientMetric metric;
+        metric.kind = models::GradientMetric::Kind::Logit;
+        metric.position = static_cast<Index>(e.input.ids.size()) - 1;
+        metric.target = models::single_token_id(m.tokenizer, "8", "--target");
+        models::GradientOptions options;
+        options.interventions =
+            models::ablations({{0, 3}, {1, 7}}, models::HeadIntervention::Kind::Mean);
+        const models::Saliency want = models::saliency(*m.model, e.input, metric, 8, options);
+        const std::vector<double> got = json_doubles(o.value("saliency").toArray());
+        QCOMPARE(got.size(), want.tokens.size());
+        for (std::size_t t = 0; t < got.size(); ++t)
+            ATTNVIZ_FUZZY(got[t], want.tokens[t], 1e-6 * std::max(1.0, std::abs(want.tokens[t])));
+        // The parts' total and the gradients' metric are one logit, of the same model.
+        ATTNVIZ_FUZZY(o.value("total").toDouble(), want.metric, 1e-5 * std::abs(want.metric));
+        ATTNVIZ_FUZZY(o.value("saliency_baseline").toDouble(), want.baseline, 1e-5);
+        const Tensor g = io::read_npy(npy.toStdString());
+        const Index L = want.gradients.shape[1], H = 8, D = 16;
+        QCOMPARE(g.shape, (Shape{2, H, L, D}));
+        for (Index l = 0; l < 2; ++l)
+            for (Index h = 0; h < H; ++h)
+                for (Index t = 0; t < L; ++t)
+                    for (Index c = 0; c < D; ++c)
+                        ATTNVIZ_FUZZY(g.ptr()[((l * H + h) * L + t) * D + c],
+                                      want.gradients.ptr()[(l * L + t) * H * D + h * D + c], 1e-6);
+        // Knocking the induction head out moves the shares: not the intact model's numbers.
+        const models::Saliency intact = models::saliency(*m.model, e.input, metric, 8);
+        double differ = 0.0;
+        for (std::size_t t = 0; t < got.size(); ++t)
+            differ = std::max(differ, std::abs(got[t] - intact.tokens[t]));
+        QVERIFY2(differ > 0.1, qPrintable(QString::number(differ)));
     }
 
     void outGradsIsEachHeadsGradient_data() {

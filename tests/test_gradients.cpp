@@ -2,8 +2,8 @@
 // (engine/models/gradient_attribution.h) against the float64 torch-autograd references of
 // tests/golden/models/gradient_reference.py: every golden with a language-model head (BERT,
 // RoBERTa and DistilBERT masked; GPT-2, Llama with GQA and llama3 rotary scaling, Qwen2's biases,
-// Qwen3's q/k norms causal) and the shipped attn-only-2l.  Then the claim about EAP on
-// attn-only-2l, streamed weights, and what is refused.
+// Qwen3's q/k norms causal) and the shipped attn-only-2l, intact and with heads knocked out.
+// Then the claim about EAP on attn-only-2l, streamed weights, and what is refused.
 #include <QtTest>
 
 #include <QJsonArray>
@@ -354,6 +354,81 @@ class TestGradients : public QObject {
               qPrintable(name), learned ? "learned" : "rotary", 100.0 * worst);
     }
 
+    void knockedOut_data() {
+        add_cases();
+        QTest::newRow("gguf:qwen2_bias_bf16") << QStringLiteral("gguf:qwen2_bias_bf16");
+    }
+    // Heads knocked out (GradientOptions::interventions; one zeroed, one mean-knocked): the
+    // knocked-out model's metric, z, ∂m/∂z and ∂m/∂x0, its gradient × input and integrated
+    // gradients (the mean held along the path), against gradient_reference.py's; the metric is
+    // the one a forward pass with the same knock-outs gives.
+    void knockedOut() {
+        QFETCH(QString, name);
+        const Case c = case_named(name);
+        const QJsonObject doc = test::read_json(c.reference + "/gradients_knocked.json");
+        const auto model = models::open_model_folder(c.model).model;
+        const models::ModelInfo& info = model->info();
+        const Index N = info.num_layers, E = info.hidden_size;
+        const Index Z = info.num_heads * info.head_dim;
+        const auto L = static_cast<Index>(c.input.ids.size());
+        std::vector<models::HeadIntervention> knocked;
+        for (const QJsonValue v : doc.value("interventions").toArray()) {
+            const QJsonObject k = v.toObject();
+            const QString mode = k.value("mode").toString();
+            QVERIFY(mode == "zero" || mode == "mean");
+            knocked.push_back({{k.value("layer").toInteger(), k.value("head").toInteger()},
+                               mode == "mean" ? models::HeadIntervention::Kind::Mean
+                                              : models::HeadIntervention::Kind::Zero,
+                               nullptr});
+        }
+        QCOMPARE(knocked.size(), std::size_t(2));
+        const QJsonObject m = doc.value("metric").toObject();
+        const models::GradientMetric metric = metric_of(m);
+        models::GradientOptions o = two_threads();
+        o.interventions = knocked;
+        const models::Gradients g = model->gradients(c.input, metric, o);
+        CHECK_METRIC(g.metric, m.value("value").toDouble(), QStringLiteral("value"));
+        const Tensor contexts = io::read_npy(c.reference + "/gradients_knocked_contexts.npy");
+        const Tensor heads = io::read_npy(c.reference + "/gradients_knocked_heads.npy");
+        const Tensor inputs = io::read_npy(c.reference + "/gradients_knocked_inputs.npy");
+        CHECK_DIFFERS(differs(g.contexts, contexts.ptr(), {N, L, Z}, kContextTol, true),
+                      QStringLiteral("contexts"));
+        CHECK_DIFFERS(differs(g.head_gradients, heads.ptr(), {N, L, Z}, kGradTol),
+                      QStringLiteral("head_gradients"));
+        CHECK_DIFFERS(differs(g.embedding_gradients, inputs.ptr(), {L, E}, kGradTol),
+                      QStringLiteral("embedding_gradients"));
+        // A forward pass of the same knocked-out model: the same logit difference.
+        models::PredictOptions p;
+        p.interventions = knocked;
+        p.num_threads = 2;
+        const Tensor logits = models::predict(*model, c.input, p).logits;
+        const Index V = logits.dim(1);
+        const float* row = logits.ptr() + metric.position * V;
+        CHECK_METRIC(double(row[metric.target]) - double(row[metric.distractor]), g.metric,
+                     QStringLiteral("the forward's logit difference"));
+
+        const QJsonObject want = m.value("saliency").toObject();
+        const models::Saliency gi = models::saliency(*model, c.input, metric, 0, o);
+        std::vector<float> tokens = floats_of(want.value("gradient_x_input"));
+        CHECK_DIFFERS(differs(Tensor({L}, std::vector<float>(gi.tokens.begin(), gi.tokens.end())),
+                              tokens.data(), {L}, kGradTol),
+                      QStringLiteral("gradient × input"));
+        const models::Saliency ig = models::saliency(*model, c.input, metric, kIntegratedSteps, o);
+        CHECK_METRIC(ig.baseline, want.value("baseline").toDouble(), QStringLiteral("m(x')"));
+        CHECK_METRIC(ig.delta(), want.value("delta").toDouble(), QStringLiteral("delta"));
+        tokens = floats_of(want.value("integrated_gradients"));
+        CHECK_DIFFERS(differs(Tensor({L}, std::vector<float>(ig.tokens.begin(), ig.tokens.end())),
+                              tokens.data(), {L}, kGradTol),
+                      QStringLiteral("integrated gradients"));
+        if (info.position_encoding == "learned") {
+            const double gap = std::abs(ig.delta()) / std::abs(ig.metric - ig.baseline);
+            QVERIFY2(gap <= kCompleteness, qPrintable(QString::number(gap)));
+        }
+        // The caller asked for the head gradients: they are the knocked-out model's too.
+        CHECK_DIFFERS(differs(ig.gradients, heads.ptr(), {N, L, Z}, kGradTol),
+                      QStringLiteral("saliency's gradients"));
+    }
+
     void attributionPatching_data() { add_cases(); }
     // EAP of every head on the case's patching pair: m_clean, m_corrupt, the estimate, the
     // fraction and the fraction by position; the positions add up to the head's fraction.
@@ -503,6 +578,16 @@ class TestGradients : public QObject {
         EXPECT_THROWS_SAYING(invalid_argument, gpt2->gradients(four, span(2, 2)), "span");
         EXPECT_THROWS_SAYING(invalid_argument,
                              models::saliency(*gpt2, four, metric(Kind::Logit, 3, 1), -1), "step");
+        // A knocked-out head the model lacks (gpt2_lmhead: 2 layers of 4 heads).
+        models::GradientOptions missing;
+        missing.interventions = {{{1, 4}, models::HeadIntervention::Kind::Zero, nullptr}};
+        EXPECT_THROWS_SAYING(invalid_argument,
+                             gpt2->gradients(four, metric(Kind::Logit, 3, 1), missing),
+                             "head 4 of layer 1 does not exist");
+        missing.interventions = {{{2, 0}, models::HeadIntervention::Kind::Mean, nullptr}};
+        EXPECT_THROWS_SAYING(invalid_argument,
+                             models::saliency(*gpt2, four, metric(Kind::Logit, 3, 1), 4, missing),
+                             "does not exist");
         models::PatchRequest uneven;
         uneven.clean = four;
         uneven.corrupt = {{5, 6, 7}, {}};

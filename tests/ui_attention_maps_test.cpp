@@ -551,7 +551,10 @@ class AttentionMapsTest : public test::WindowFixture {
         QVERIFY2(together.startsWith(QStringLiteral("8 head")) &&
                      together.endsWith(QStringLiteral("together")),
                  qPrintable(together));  // the mean's panel: ‖Σ_h α f_h(x)‖
+        // The mosaic says so too once shown (hidden, it waits for the pass).
+        w_->views()->setCurrentTab(ViewTabs::ModelTab);
         QVERIFY(w_->views()->modelView()->captionText().contains(QStringLiteral("norm-based")));
+        w_->views()->setCurrentTab(ViewTabs::GridTab);
 
         // Undo puts the weights back; Ctrl+Shift+N the norm-based maps.
         w_->history()->stack()->undo();

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QCompleter>
 #include <QContextMenuEvent>
 #include <QFile>
 #include <QImage>
@@ -456,6 +457,61 @@ class DlaTest : public test::WindowFixture {
         ATTNVIZ_FUZZY(v->result()->head(1, 7), 5.71, 0.005);
     }
 
+    // The window's pass is recorded with its attention and its knock-outs (ModelPass::stream),
+    // and compute_dla reads it instead of a pass of its own: the same numbers within 1e-6 (the
+    // mean-knocked head's sources are summed in another order); a record altered on purpose
+    // changes them, so the record is what was read; a record of other knock-outs is not read.
+    void theWindowsRecordedPassStandsInForAPass() {
+        const ModelPass& intact = *pass_->model;
+        QVERIFY(intact.stream && intact.stream->has_attention());
+        QVERIFY(intact.stream->interventions.empty());
+        QCOMPARE(intact.stream->input.ids, intact.encoding.ids);
+        const std::map<ModelHead, KnockOut> knocked{{{1, 7}, KnockOut::Zero},
+                                                    {{0, 3}, KnockOut::Mean}};
+        const SnapshotPtr out = pass_over(attn_only(), kText, knocked);
+        QVERIFY(out->model->stream && out->model->stream->has_attention());
+        QCOMPARE(out->model->stream->interventions.size(), std::size_t(2));
+        const models::EncodedText e = models::encode_text(*model_, kText.toStdString());
+        DlaRequest request;
+        request.position = std::int64_t(e.input.ids.size()) - 1;
+        request.target = token_id(model_, "8");
+        for (const auto& [heads, record] :
+             {std::pair{std::map<ModelHead, KnockOut>{}, intact.stream.get()},
+              std::pair{knocked, out->model->stream.get()}}) {
+            request.knocked_out = heads;
+            const DlaResult got = compute_dla(*model_, e, kText, request, threads(), {}, record);
+            const DlaResult want = compute_dla(*model_, e, kText, request, threads());
+            const QString why = differs(got.attribution, want.attribution, 1e-6);
+            QVERIFY2(why.isEmpty(), qPrintable(why));
+        }
+        // The norm-based maps change what the maps show, not the pass: its record is the same.
+        ComputeConfig norm;
+        norm.model_folder = attn_only();
+        norm.text_a = kText;
+        norm.attention = AttentionShown::NormBased;
+        const SnapshotPtr normed = compute_snapshot(norm, 1, nullptr, threads());
+        QVERIFY(normed->model->norm_based && normed->model->stream);
+        QCOMPARE(normed->model->stream->attention[1].data, intact.stream->attention[1].data);
+        QCOMPARE(normed->model->stream->residuals.back().data,
+                 intact.stream->residuals.back().data);
+        // Layer 2's weights zeroed in a copy: its heads' sources are 0, L2H8's were not.
+        models::StreamRecord altered = *intact.stream;
+        std::fill(altered.attention[1].data.begin(), altered.attention[1].data.end(), 0.0f);
+        request.knocked_out.clear();
+        const DlaResult read = compute_dla(*model_, e, kText, request, threads(), {}, &altered);
+        const DlaResult own = compute_dla(*model_, e, kText, request, threads());
+        QCOMPARE(read.largestSources(1, 7, 1).front().second, 0.0);
+        QVERIFY(own.largestSources(1, 7, 1).front().second > 1.0);
+        QCOMPARE(read.head(1, 7), own.head(1, 7));  // the contexts are the record's, unaltered
+        // The same altered record with heads knocked out: not this pass, so not read.
+        request.knocked_out = knocked;
+        const DlaResult passed = compute_dla(*model_, e, kText, request, threads(), {}, &altered);
+        const QString why =
+            differs(passed.attribution,
+                    compute_dla(*model_, e, kText, request, threads()).attribution, 0.0);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+    }
+
     void aPostNormModelIsRefusedWithTheReason() {
         const QString folder = golden_model("bert_mlm_prefix");
         const ModelPtr bert = open_model(folder);
@@ -464,20 +520,23 @@ class DlaTest : public test::WindowFixture {
         v.setSource(pass_over(folder, QStringLiteral("the cat sat")), bert);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        QVERIFY(v.placeholderLabel()->isVisible());
-        QVERIFY2(v.placeholderLabel()->text().contains(QStringLiteral("post-norm")) &&
-                     v.placeholderLabel()->text().contains(QStringLiteral("pre-norm")),
-                 qPrintable(v.placeholderLabel()->text()));
-        QVERIFY(!v.targetEdit()->isVisible());
-        QVERIFY(!v.run());
+        // A masked LM: no map, the reason said above the saliency offered instead
+        // (ui_saliency_test); with Saliency Off nothing computes.
+        QVERIFY(v.saliencyOnly());
+        QVERIFY(!v.placeholderLabel()->isVisible());
+        QVERIFY(!v.canvas()->isVisible());
+        QVERIFY(v.noteLabel()->isVisible());
+        QVERIFY2(v.noteLabel()->text().contains(QStringLiteral("post-norm")) &&
+                     v.noteLabel()->text().contains(QStringLiteral("pre-norm")),
+                 qPrintable(v.noteLabel()->text()));
         QVERIFY(!v.isRunning());
         // In Chinese too (the widgets hear of the language through the event loop).
         QVERIFY(install_translations(QStringLiteral("zh_CN")));
-        QTRY_VERIFY2(v.placeholderLabel()->text().contains(QStringLiteral("后归一化")),
-                     qPrintable(v.placeholderLabel()->text()));
+        QTRY_VERIFY2(v.noteLabel()->text().contains(QStringLiteral("后归一化")),
+                     qPrintable(v.noteLabel()->text()));
         // A model without a language-model head; then none at all.
         install_translations(QStringLiteral("en"));
-        QTRY_VERIFY(v.placeholderLabel()->text().contains(QStringLiteral("post-norm")));
+        QTRY_VERIFY(v.noteLabel()->text().contains(QStringLiteral("post-norm")));
         v.setSource(nullptr, open_model(golden_model("bert_gamma_beta")));
         QVERIFY2(v.placeholderLabel()->text().contains(QStringLiteral("no language-model head")),
                  qPrintable(v.placeholderLabel()->text()));
@@ -692,6 +751,28 @@ class DlaTest : public test::WindowFixture {
         options.font_px = 14;  // as every export of the tab draws it
         figure.setOptions(options);
         QCOMPARE(copied.size(), 2 * fitted_painted_figure_size(figure, QSize(1600, 1000)));
+    }
+
+    // A token box's completer is made on its first focus, not with the model (a large
+    // vocabulary's list is tens of milliseconds of the GUI thread): then it has every entry.
+    void aTokenBoxCompletesTheVocabularyOnceFocused() {
+        auto v = attributedView();
+        QVERIFY(v);
+        QVERIFY(!v->targetEdit()->completer() && !v->distractorEdit()->completer());
+        v->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(v.get()));
+        QTest::mouseClick(v->targetEdit(), Qt::LeftButton);
+        QVERIFY(v->targetEdit()->hasFocus());
+        const QCompleter* c = v->targetEdit()->completer();
+        QVERIFY(c && c->model());
+        int entries = 0;
+        for (std::int64_t id = 0; id < model_->tokenizer.vocab_size(); ++id)
+            entries += model_->tokenizer.id_to_token(id).empty() ? 0 : 1;
+        QCOMPARE(c->model()->rowCount(), entries);
+        QVERIFY(entries > 90);  // attn-only-2l's 98 characters
+        QCOMPARE(c->model()->index(1, 0).data().toString(),
+                 QString::fromStdString(model_->tokenizer.id_to_token(1)));
+        QVERIFY(!v->distractorEdit()->completer());  // not focused yet
     }
 };
 

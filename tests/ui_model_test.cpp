@@ -32,7 +32,9 @@
 #include <string>
 
 #include "engine/budget/memory_budget.h"
+#include "engine/models/attribution.h"
 #include "engine/models/head_atlas.h"
+#include "engine/models/information_flow.h"
 #include "engine/models/model_folder.h"
 #include "engine/models/token_views.h"
 #include "test_support.h"
@@ -52,6 +54,8 @@
 #include "ui/document/session.h"
 #include "ui/document/shipped_models.h"
 #include "ui/model/atlas_view.h"
+#include "ui/model/dla_view.h"
+#include "ui/model/flow_view.h"
 #include "ui/model/model_figure.h"
 #include "ui/model/model_source.h"
 #include "ui/model/model_view.h"
@@ -160,7 +164,9 @@ class ModelWindowTest : public test::WindowFixture {
                 QVERIFY(std::abs(m->atlas.at(l, h).first - first / (L - 1)) < 1e-6);
                 QVERIFY(m->atlas.at(l, h).induction >= 0.0);
             }
+        // Hidden, the Atlas waits for the pass; shown, it has it.
         AtlasView* atlas = w_->views()->atlasView();
+        w_->views()->setCurrentTab(ViewTabs::AtlasTab);
         QCOMPARE(atlas->table()->rowCount(), m->num_layers * m->num_heads);
         // The window describes the model and has disabled the demo layer's settings.
         QVERIFY(w_->modelSource()->infoPanel()->isVisible());
@@ -1385,6 +1391,160 @@ class ModelWindowTest : public test::WindowFixture {
         QCOMPARE(w_->document()->focusToken(), -1);
         QVERIFY(!token->isEnabled());
         QVERIFY(mosaic()->describe(1, 0).contains(QLatin1String("most attended")));
+    }
+
+    // Only the tab shown takes a new pass (issue 38: refreshing every hidden view stalled the
+    // GUI thread); a hidden tab catches up when shown.  Who Writes, Flow and Statistics, each
+    // shown once on the first text and hidden while another is typed, show the new text's
+    // numbers, the engine's, once shown again.
+    void aHiddenTabCatchesUpWhenShown() {
+        const QString folder = shipped_model(QStringLiteral("attn-only-2l"));
+        QVERIFY(!folder.isEmpty());
+        QVERIFY(openModel(folder));
+        ViewTabs* views = w_->views();
+        DlaView* dla = views->dlaView();
+        FlowView* flow = views->flowView();
+        QSignalSpy attributed(dla, &DlaView::attributed), flowed(flow, &FlowView::computed);
+        views->setCurrentTab(ViewTabs::DlaTab);
+        QVERIFY(attributed.wait(30000));
+        views->setCurrentTab(ViewTabs::FlowTab);
+        QVERIFY(flowed.wait(30000));
+        views->setCurrentTab(ViewTabs::StatisticsTab);
+        const QString first = w_->document()->textA();
+        const QString text = QStringLiteral("7Xv2Lm 7Xv2Lm 7X");
+        QVERIFY(first != text);
+        views->setCurrentTab(ViewTabs::GridTab);
+        w_->document()->setTextA(text);
+        SETTLE(*w_);
+        const auto L = std::int64_t(snap()->model->encoding.size());
+        QCOMPARE(snap()->model->text_a, text);
+        for (const ViewTabs::Tab tab :
+             {ViewTabs::DlaTab, ViewTabs::FlowTab, ViewTabs::StatisticsTab, ViewTabs::ModelTab})
+            QVERIFY(views->isStale(tab));
+        QVERIFY(!views->isStale(ViewTabs::GridTab));
+        QCOMPARE(dla->result()->text, first);  // hidden: still the first text's
+        QVERIFY(!dla->isRunning() && !flow->isRunning());
+        const ModelPtr model = find_model(folder);
+        QVERIFY(model);
+        const models::EncodedText e = models::encode_text(*model, text.toStdString());
+        QCOMPARE(std::int64_t(e.input.ids.size()), L);
+
+        // Who Writes: the new text's last token, for the model's top prediction there.
+        views->setCurrentTab(ViewTabs::DlaTab);
+        QVERIFY(!views->isStale(ViewTabs::DlaTab));
+        QVERIFY(attributed.wait(30000));
+        const DlaResult* r = dla->result();
+        QCOMPARE(r->text, text);
+        QCOMPARE(r->attribution.what.position, L - 1);
+        models::AttributionOptions o;
+        o.num_threads = std::max(1, QThread::idealThreadCount());
+        const models::LogitAttribution want =
+            models::attribute_logit(*model->model, e.input, r->attribution.what, o);
+        QVERIFY(std::abs(r->attribution.total - want.total) <= kTol);
+        QCOMPARE(r->attribution.heads.data.size(), want.heads.data.size());
+        ATTNVIZ_COMPARE_ARRAYS(r->attribution.heads.ptr(), want.heads.ptr(), want.heads.data.size(),
+                               kTol);
+
+        // Flow: the importances of the new text.
+        views->setCurrentTab(ViewTabs::FlowTab);
+        QVERIFY(flowed.wait(30000));
+        QCOMPARE(flow->data()->text, text);
+        QCOMPARE(flow->position(), int(L - 1));
+        models::FlowOptions fo;
+        fo.num_threads = o.num_threads;
+        const models::InformationFlow importances =
+            models::information_flow(*model->model, e.input, fo);
+        QCOMPARE(flow->data()->flow.tokens, L);
+        QCOMPARE(flow->data()->flow.attention.data.size(), importances.attention.data.size());
+        ATTNVIZ_COMPARE_ARRAYS(flow->data()->flow.attention.ptr(), importances.attention.ptr(),
+                               importances.attention.data.size(), kTol);
+
+        // Statistics: each head's previous-token score in the new text's maps of layer 1.
+        views->setCurrentTab(ViewTabs::StatisticsTab);
+        const auto& stats = views->statistics()->model()->statistics();
+        const models::CollectingSink maps = engine_run(folder, text);
+        const Tensor& w0 = maps.results[0].weights;
+        const int H = int(w0.dim(1));
+        QCOMPARE(int(w0.dim(2)), int(L));
+        QCOMPARE(int(stats.size()), H);
+        for (int h = 0; h < H; ++h) {
+            double previous = 0.0;
+            for (std::int64_t i = 1; i < L; ++i)
+                previous += w0.data[std::size_t((h * L + i) * L + i - 1)];
+            QVERIFY2(std::abs(stats[std::size_t(h)].previous - previous / double(L - 1)) < kTol,
+                     qPrintable(QStringLiteral("head %1: %2 against %3")
+                                    .arg(h + 1)
+                                    .arg(stats[std::size_t(h)].previous)
+                                    .arg(previous / double(L - 1))));
+        }
+    }
+
+    // An export of a view whose tab is hidden (and has not had the latest pass) draws the
+    // latest pass all the same: File ▸ Export draws from the window's result, not the view.
+    void anExportOfAHiddenViewDrawsTheLatestText() {
+        QVERIFY(openModel(shipped_model(QStringLiteral("attn-only-2l"))));
+        ViewTabs* views = w_->views();
+        views->setCurrentTab(ViewTabs::LinesTab);
+        views->setCurrentTab(ViewTabs::GridTab);
+        w_->document()->setTextA(QStringLiteral("9 8 9 8"));
+        SETTLE(*w_);
+        QVERIFY(views->isStale(ViewTabs::LinesTab) && views->isStale(ViewTabs::ModelTab));
+        for (const FigureKind kind : {FigureKind::Lines, FigureKind::Model}) {
+            FigureOptions options = w_->document()->figureOptions();
+            options.kind = kind;
+            const QString svg = test::temp_path(QStringLiteral("hidden-%1.svg").arg(int(kind)));
+            QVERIFY(test::export_figure(*w_, svg, ExportSize{900, 600, 1.0}, options));
+            QFile f(svg);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray xml = f.readAll();
+            if (kind == FigureKind::Lines)  // each 9 and 8 of the text, as a query and a key
+                QVERIFY2(xml.count(">9</text>") == 4 && xml.count(">8</text>") == 4,
+                         xml.left(1500).constData());
+            else  // the mosaic's description names the tokens
+                QVERIFY2(xml.contains("8 tokens: &lt;|bos|&gt; | 9 | ␣ | 8 | ␣ | 9 | ␣ | 8</desc>"),
+                         xml.left(1500).constData());
+        }
+        QVERIFY(views->isStale(ViewTabs::LinesTab));  // nothing of the view was needed
+    }
+
+    // A hidden view keeps no large result and no other model alive: over the threshold (here
+    // any maps) a new pass reaches the hidden tabs shown before too, a turn of the event loop
+    // each, and frees the old one; a model opened while a tab is hidden replaces the first
+    // there (the store keeps two models, a hidden view no more).
+    void aHiddenTabKeepsNoLargeResultOrOtherModelAlive() {
+        QVERIFY(openModel(shipped_model(QStringLiteral("attn-only-2l"))));
+        ViewTabs* views = w_->views();
+        w_->document()->setTextA(QStringLiteral("abc abc"));
+        SETTLE(*w_);
+        views->setCurrentTab(ViewTabs::AtlasTab);
+        views->setCurrentTab(ViewTabs::DlaTab);
+        views->setCurrentTab(ViewTabs::GridTab);
+        std::weak_ptr<const AttentionSnapshot> old = snap();
+        // Below the threshold the hidden tabs wait, keeping the result they showed.
+        w_->document()->setTextA(QStringLiteral("xyz xyz"));
+        SETTLE(*w_);
+        QTest::qWait(10);
+        QVERIFY(views->isStale(ViewTabs::AtlasTab) && views->isStale(ViewTabs::DlaTab));
+        QVERIFY(!old.expired());
+        // Over it, the next pass reaches them and frees both.
+        views->setHeavySnapshotBytes(1);
+        std::weak_ptr<const AttentionSnapshot> older = old;
+        old = snap();
+        w_->document()->setTextA(QStringLiteral("xyz xyz xyz"));
+        SETTLE(*w_);
+        QTRY_VERIFY(!views->isStale(ViewTabs::AtlasTab) && !views->isStale(ViewTabs::DlaTab));
+        QTRY_VERIFY(old.expired() && older.expired());
+        QVERIFY(views->isStale(ViewTabs::LinesTab));  // never shown: it holds nothing
+        // Another model reaches them whatever the threshold.
+        views->setHeavySnapshotBytes(ViewTabs::kHeavySnapshotBytes);
+        w_->document()->setTextA(QStringLiteral("abc abc"));
+        SETTLE(*w_);
+        QVERIFY(views->isStale(ViewTabs::DlaTab));
+        const QString other = golden_model("llama_gqa");
+        QVERIFY(openModel(other));
+        QTRY_VERIFY(!views->isStale(ViewTabs::DlaTab));
+        QCOMPARE(views->dlaView()->model(), find_model(other));
+        QVERIFY(views->isStale(ViewTabs::LinesTab));
     }
 
     void sessionsKeepTheModelAndTheLayer() {

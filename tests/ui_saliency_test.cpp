@@ -1,10 +1,10 @@
 // The saliency strip of the Who Writes tab (issue 38): gradient × input and integrated gradients
 // chosen in the tab's combo against the engine's models::saliency, on the guide's `attnviz
 // attribute` example on attn-only-2l; a new request dropping the one under way, Cancel; the
-// strip's text in English and Chinese; the strip with heads knocked out (the intact model's, as
-// its caption says) and in the tab's exports and `attnviz export --view dla --saliency`;
-// `attnviz export --view saliency` against the engine and `attnviz attribute --saliency`, and
-// its bad input.
+// strip's text in English and Chinese; the strip following heads knocked out in the window (the
+// knocked-out model's, as its caption says) and in the tab's exports and `attnviz export --view
+// dla --saliency`; a masked LM's strip alone at its [MASK]; `attnviz export --view saliency`
+// against the engine and `attnviz attribute --saliency`, with --ablate too, and its bad input.
 #include <QComboBox>
 #include <QFile>
 #include <QImage>
@@ -55,17 +55,29 @@ std::int64_t token_id(const ModelPtr& m, const char* token) {
     return models::single_token_id(m->tokenizer, token, "token");
 }
 
-/// The engine's saliency of logit(target) at `position`, with nothing of the window between.
+/// The engine's saliency of logit(target) at `position` of `text`, with `knocked` heads knocked
+/// out, with nothing of the window between.
 models::Saliency engine(const ModelPtr& m, std::int64_t position, std::int64_t target,
-                        std::int64_t steps) {
-    const models::EncodedText e = models::encode_text(*m, kText.toStdString());
+                        std::int64_t steps,
+                        const std::vector<models::HeadIntervention>& knocked = {},
+                        const QString& text = kText) {
+    const models::EncodedText e = models::encode_text(*m, text.toStdString());
     models::GradientMetric metric;
     metric.kind = models::GradientMetric::Kind::Logit;
     metric.position = position;
     metric.target = target;
     models::GradientOptions o;
     o.num_threads = threads();
+    o.interventions = knocked;
     return models::saliency(*m->model, e.input, metric, steps, o);
+}
+
+/// The guide's knock-outs: the induction head L2H8 by zeros, the previous-token head L1H4 by its
+/// mean (from 0), as the window and the engine say them.
+const std::map<ModelHead, KnockOut> kKnocked = {{{1, 7}, KnockOut::Zero}, {{0, 3}, KnockOut::Mean}};
+std::vector<models::HeadIntervention> knocked_interventions() {
+    return {{{1, 7}, models::HeadIntervention::Kind::Zero, nullptr},
+            {{0, 3}, models::HeadIntervention::Kind::Mean, nullptr}};
 }
 
 /// The first token whose share differs from the engine's by more than `tol`, or empty.
@@ -111,6 +123,15 @@ Csv read_csv(const QString& path) {
         }
     }
     return out;
+}
+
+/// What of `figure`'s text, painted on `canvas` as it is laid out, falls outside or overlaps.
+QStringList drawn_text_problems(const PaintedFigure& figure, QSize canvas) {
+    test::TextLayoutDevice device(canvas);
+    paint_painted_figure(&device, figure, false);
+    QStringList problems = test::texts_outside(device.texts(), canvas);
+    problems << test::overlapping_texts(device.texts());
+    return problems;
 }
 
 QJsonObject read_json(const QString& path) {
@@ -274,30 +295,63 @@ class SaliencyTest : public QObject {
         QVERIFY(!v->saliency());
     }
 
-    // Heads knocked out in the window: the strip stays the intact model's (the backward pass
-    // takes no knock-outs) and says so; the tab's exports draw it with the map, one figure.
-    void theStripIsTheIntactModelsAndIsExportedWithTheMap() {
-        ComputeConfig c;
-        c.model_folder = attn_only();
-        c.text_a = kText;
-        c.knocked_out = {{{1, 7}, KnockOut::Zero}};
-        auto v = test::shown_model_view<DlaView>(QSize(1200, 760),
-                                                 compute_snapshot(c, 1, nullptr, threads()), model_,
-                                                 &DlaView::attributed);
+    // Heads knocked out in the window: the strip follows (a new pass handed over, as the window
+    // hands it when a head is knocked out): the knocked-out model's gradients, a mean-knocked
+    // head's mean held, for the same target, and its caption names the heads in English and
+    // Chinese.  The tab's exports draw it with the map, one figure.
+    void theStripFollowsTheKnockedOutHeadsAndIsExportedWithTheMap() {
+        auto v = attributedView();
         QVERIFY(v);
-        QCOMPARE(v->result()->head(1, 7), 0.0);
         QSignalSpy ready(v.get(), &DlaView::saliencyReady);
         v->saliencyMethodCombo()->setFocus();
         QTest::keyClick(v->saliencyMethodCombo(), Qt::Key_Down);
         QVERIFY(ready.wait(60000));
+        QVERIFY(v->saliency()->knocked_out.empty());
+        QVERIFY(v->saliencyFigure().captionText().isEmpty());
+        const std::vector<double> intact = v->saliency()->saliency.tokens;
+        ComputeConfig c;
+        c.model_folder = attn_only();
+        c.text_a = kText;
+        c.knocked_out = kKnocked;
+        v->setSource(compute_snapshot(c, 1, nullptr, threads()), model_);
+        QVERIFY(ready.wait(60000));  // the attribution, then the strip
+        QCOMPARE(v->result()->head(1, 7), 0.0);
         const SaliencyResult* r = v->saliency();
-        QVERIFY(r && r->intact_model);
-        const models::Saliency want = engine(model_, L_ - 1, token_id(model_, "8"), 0);
-        const QString why = differs(r->saliency.tokens, want.tokens, 1e-6);
+        QVERIFY(r);
+        QCOMPARE(r->knocked_out, kKnocked);
+        QCOMPARE(r->what.target, token_id(model_, "8"));  // the intact model's prediction
+        const models::Saliency want =
+            engine(model_, L_ - 1, token_id(model_, "8"), 0, knocked_interventions());
+        QString why = differs(r->saliency.tokens, want.tokens, 1e-6);
         QVERIFY2(why.isEmpty(), qPrintable(why));
+        // The logit the strip splits is the map's total: one knocked-out model.
+        ATTNVIZ_FUZZY(r->saliency.metric, v->result()->attribution.total, 1e-5);
+        qInfo("knocked out: logit %.4f (intact %.4f); strongest token %d %.4f", want.metric,
+              engine(model_, L_ - 1, token_id(model_, "8"), 0).metric, strongest(want.tokens) + 1,
+              want.tokens[std::size_t(strongest(want.tokens))]);
+        QVERIFY2(!differs(intact, want.tokens, 0.1).isEmpty(), "the strip did not move");
+        QCOMPARE(v->saliencyFigure().captionText(),
+                 QStringLiteral("Of the model with heads knocked out: layer 1 · head 4 (mean), "
+                                "layer 2 · head 8 (zero)"));
+        QVERIFY(install_translations(QStringLiteral("zh_CN")));
         QCOMPARE(
             v->saliencyFigure().captionText(),
-            QStringLiteral("Of the intact model: gradients are taken with no head knocked out."));
+            QStringLiteral("敲除以下头后的模型：第 1 层 · 头 4（均值）、第 2 层 · 头 8（置零）"));
+        install_translations(QStringLiteral("en"));
+        // Integrated gradients follow too: the mean held along the path.
+        QTest::keyClick(v->saliencyMethodCombo(), Qt::Key_Down);
+        QCOMPARE(v->saliencyMethodCombo()->currentIndex(), int(DlaView::IntegratedGradients));
+        v->saliencyStepsCombo()->setFocus();
+        QTest::keyClick(v->saliencyStepsCombo(), Qt::Key_Up);
+        QCOMPARE(v->saliencyStepsCombo()->currentText(), QStringLiteral("16"));
+        QVERIFY(ready.wait(60000));
+        r = v->saliency();
+        QVERIFY(r && r->saliency.steps == 16);
+        const models::Saliency ig =
+            engine(model_, L_ - 1, token_id(model_, "8"), 16, knocked_interventions());
+        why = differs(r->saliency.tokens, ig.tokens, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        ATTNVIZ_FUZZY(r->saliency.baseline, ig.baseline, 1e-6);
         // The exported figure is the map's with the strip above it: taller by the strip.
         const QString png = test::temp_path(QStringLiteral("with-strip.png"));
         QVERIFY(v->exportTo(png));
@@ -317,19 +371,134 @@ class SaliencyTest : public QObject {
         // too, in both languages.
         for (const char* language : {"en", "zh_CN"}) {
             QVERIFY(install_translations(QLatin1String(language)));
-            const QSize canvas = fitted_painted_figure_size(figure, QSize(1600, 1000));
-            test::TextLayoutDevice device(canvas);
-            paint_painted_figure(&device, figure, false);
-            QStringList problems = test::texts_outside(device.texts(), canvas);
-            problems << test::overlapping_texts(device.texts());
+            const QStringList problems =
+                drawn_text_problems(figure, fitted_painted_figure_size(figure, QSize(1600, 1000)));
             QVERIFY2(problems.isEmpty(), qPrintable(QLatin1String(language) + QStringLiteral(": ") +
                                                     problems.join(QLatin1Char('\n'))));
         }
         install_translations(QStringLiteral("en"));
         // Off: the exports draw the map alone again.
-        QTest::keyClick(v->saliencyMethodCombo(), Qt::Key_Up);
+        v->saliencyMethodCombo()->setFocus();
+        QTest::keyClick(v->saliencyMethodCombo(), Qt::Key_Home);
+        QCOMPARE(v->saliencyMethodCombo()->currentIndex(), int(DlaView::SaliencyOff));
         QVERIFY(v->exportTo(png));
         QCOMPARE(QImage(png).size(), 2 * alone);
+    }
+
+    // A masked LM (BERT) has no attribution: the tab says why and offers the strip alone, at
+    // the text's [MASK] for the model's top filler there, with the engine's numbers (and, with
+    // learned positions, integrated gradients complete); a knock-out moves it; the tab exports
+    // the strip; its text stays inside and apart in English and Chinese.
+    void aMaskedLanguageModelGetsTheSaliencyAtItsMask() {
+        const QString folder = test::golden_model("bert_mlm_prefix");
+        const ModelPtr bert = open_model(folder);
+        const QString text = QStringLiteral("the cat [MASK] on the mat");
+        ComputeConfig c;
+        c.model_folder = folder;
+        c.text_a = text;
+        const SnapshotPtr pass = compute_snapshot(c, 1, nullptr, threads());
+        QVERIFY(pass && pass->model && pass->model->predictions);
+        const std::vector<std::int64_t>& ids = pass->model->encoding.ids;
+        const auto mask =
+            std::int64_t(std::find(ids.begin(), ids.end(), *bert->tokenizer.token_to_id("[MASK]")) -
+                         ids.begin());
+        QCOMPARE(mask, std::int64_t(3));  // [CLS] the cat [MASK]
+        const ModelPredictions& p = *pass->model->predictions;
+        QCOMPARE(p.positions, std::vector<int>{int(mask)});
+        const std::int64_t filler = p.top.front().front().id;
+        DlaView v;
+        v.resize(1200, 760);
+        v.setSource(pass, bert);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(v.saliencyOnly());
+        QVERIFY(v.noteLabel()->isVisible());
+        QVERIFY(v.noteLabel()->text().contains(QStringLiteral("[MASK]")));
+        QVERIFY(!v.placeholderLabel()->isVisible());
+        QVERIFY(!v.canvas()->isVisible());
+        QVERIFY(v.saliencyCanvas()->isVisible());  // the strip's place, its heading alone
+        QCOMPARE(v.positionCombo()->currentIndex(), int(mask));
+        QVERIFY(!v.exportButton()->isEnabled());
+
+        QSignalSpy ready(&v, &DlaView::saliencyReady);
+        v.saliencyMethodCombo()->setFocus();
+        QTest::keyClick(v.saliencyMethodCombo(), Qt::Key_Down);
+        QVERIFY(ready.wait(60000));
+        const SaliencyResult* r = v.saliency();
+        QVERIFY(r);
+        QCOMPARE(r->what.position, mask);
+        QCOMPARE(r->what.target, filler);
+        models::Saliency want = engine(bert, mask, filler, 0, {}, text);
+        QString why = differs(r->saliency.tokens, want.tokens, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        qInfo("BERT at [MASK] → \"%s\": strongest token %d \"%s\" %.4f of %.4f",
+              qPrintable(r->target), strongest(want.tokens) + 1,
+              qPrintable(r->pieces[std::size_t(strongest(want.tokens))]),
+              want.tokens[std::size_t(strongest(want.tokens))], want.metric);
+        QVERIFY(v.exportButton()->isEnabled());
+        // The tab's exports are the strip's: its CSV and its figure.
+        const QString csv = test::temp_path(QStringLiteral("bert-saliency.csv"));
+        QVERIFY(v.exportTo(csv));
+        const Csv got = read_csv(csv);
+        why = differs(got.values, want.tokens, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        const QString png = test::temp_path(QStringLiteral("bert-saliency.png"));
+        QVERIFY(v.exportTo(png));
+        QVERIFY(!QImage(png).isNull());
+
+        // Integrated gradients over 16 steps: complete, BERT's positions staying in the baseline.
+        QTest::keyClick(v.saliencyMethodCombo(), Qt::Key_Down);
+        QVERIFY(!v.exportButton()->isEnabled());  // nothing to export until it arrives
+        v.saliencyStepsCombo()->setFocus();
+        QTest::keyClick(v.saliencyStepsCombo(), Qt::Key_Up);
+        QVERIFY(ready.wait(60000));
+        r = v.saliency();
+        QVERIFY(r && r->saliency.steps == 16);
+        want = engine(bert, mask, filler, 16, {}, text);
+        why = differs(r->saliency.tokens, want.tokens, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        QVERIFY2(std::abs(r->saliency.delta()) <= 0.01 * std::abs(want.metric - want.baseline),
+                 qPrintable(saliency_sum_text(*r)));
+
+        // A head knocked out in the window: the knocked-out model's, for the same filler.
+        c.knocked_out = {{{0, 1}, KnockOut::Zero}};
+        v.setSource(compute_snapshot(c, 1, nullptr, threads()), bert);
+        QVERIFY(ready.wait(60000));
+        r = v.saliency();
+        QVERIFY(r && r->saliency.steps == 16);
+        QCOMPARE(r->what.target, filler);
+        QCOMPARE(r->knocked_out, c.knocked_out);
+        want = engine(bert, mask, filler, 16,
+                      {{{0, 1}, models::HeadIntervention::Kind::Zero, nullptr}}, text);
+        why = differs(r->saliency.tokens, want.tokens, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+
+        // The note and the strip in both languages: nothing clipped or overlapping.
+        for (const char* language : {"en", "zh_CN"}) {
+            QVERIFY(install_translations(QLatin1String(language)));
+            QApplication::processEvents();
+            if (QLatin1String(language) == QLatin1String("zh_CN"))
+                QTRY_VERIFY2(v.noteLabel()->text().contains(QStringLiteral("后归一化")),
+                             qPrintable(v.noteLabel()->text()));
+            // The note wraps whole within the tab (no line cut off).
+            QTRY_VERIFY2(
+                v.noteLabel()->height() >= v.noteLabel()->heightForWidth(v.noteLabel()->width()),
+                qPrintable(QStringLiteral("%1: note %2 px tall, needs %3")
+                               .arg(QLatin1String(language))
+                               .arg(v.noteLabel()->height())
+                               .arg(v.noteLabel()->heightForWidth(v.noteLabel()->width()))));
+            const QSize canvas = v.saliencyCanvas()->size();
+            SaliencyFigure figure;
+            figure.setResult(r);
+            figure.setCompact(true);
+            FigureOptions options;
+            options.font_px = std::max(9, QFontInfo(v.font()).pixelSize());
+            figure.setOptions(options);
+            figure.layout(canvas);
+            const QStringList problems = drawn_text_problems(figure, canvas);
+            QVERIFY2(problems.isEmpty(), qPrintable(QLatin1String(language) + QStringLiteral(": ") +
+                                                    problems.join(QLatin1Char('\n'))));
+        }
     }
 
     void theStripKeepsItsTextInsideAndApartInBothLanguages() {
@@ -337,9 +506,9 @@ class SaliencyTest : public QObject {
         models::LogitTarget what;
         what.position = L_ - 1;
         what.target = token_id(model_, "8");
-        const SaliencyResult grad = compute_saliency(*model_, e, kText, what, 0, threads());
+        const SaliencyResult grad = compute_saliency(*model_, e, kText, what, 0, {}, threads());
         what.distractor = token_id(model_, "s");
-        const SaliencyResult ig = compute_saliency(*model_, e, kText, what, 16, threads());
+        const SaliencyResult ig = compute_saliency(*model_, e, kText, what, 16, {}, threads());
         for (const char* language : {"en", "zh_CN"}) {
             QVERIFY(install_translations(QLatin1String(language)));
             for (const QSize size : {QSize(1240, 300), QSize(520, 400), QSize(1600, 1000)})
@@ -466,6 +635,40 @@ class SaliencyTest : public QObject {
         QFile a_file(json), b_file(reference);
         QVERIFY(a_file.open(QIODevice::ReadOnly) && b_file.open(QIODevice::ReadOnly));
         QCOMPARE(a_file.readAll(), b_file.readAll());
+
+        // With --ablate: the knocked-out model's saliency, the engine's with the same knock-out;
+        // --view dla's .json is attribute's with the same options, byte for byte.
+        const QStringList ablate{QStringLiteral("--ablate"), QStringLiteral("2.8")};
+        QFile::remove(csv);
+        r = test::run_attnviz(base + ablate + QStringList{QStringLiteral("--out"), csv});
+        QVERIFY2(r.status == 0, r.err.constData());
+        want = engine(model_, L_ - 1, token_id(model_, "8"), 0,
+                      {{{1, 7}, models::HeadIntervention::Kind::Zero, nullptr}});
+        got = read_csv(csv);
+        why = differs(got.values, want.tokens, 1e-6);
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        ATTNVIZ_FUZZY(got.comments.value(QStringLiteral("metric")), want.metric, 1e-6);
+        r = test::run_attnviz(dla + ablate +
+                              QStringList{QStringLiteral("--saliency"), QStringLiteral("ig:16"),
+                                          QStringLiteral("--out"), json});
+        QVERIFY2(r.status == 0, r.err.constData());
+        r = test::run_attnviz({QStringLiteral("attribute"), QStringLiteral("--model"), m,
+                               QStringLiteral("--text"), kText, QStringLiteral("--target"),
+                               QStringLiteral("8"), QStringLiteral("--saliency"),
+                               QStringLiteral("ig:16"), QStringLiteral("--ablate"),
+                               QStringLiteral("2.8"), QStringLiteral("--out-json"), reference});
+        QVERIFY2(r.status == 0, r.err.constData());
+        const QJsonObject knocked = read_json(json);
+        QCOMPARE(knocked, read_json(reference));
+        QCOMPARE(knocked.value(QStringLiteral("ablated")).toArray().size(), qsizetype(1));
+        const models::Saliency ig =
+            engine(model_, L_ - 1, token_id(model_, "8"), 16,
+                   {{{1, 7}, models::HeadIntervention::Kind::Zero, nullptr}});
+        const QJsonArray shares = knocked.value(QStringLiteral("saliency")).toArray();
+        QCOMPARE(shares.size(), qsizetype(L_));
+        for (qsizetype t = 0; t < shares.size(); ++t)
+            ATTNVIZ_FUZZY(shares[t].toDouble(), ig.tokens[std::size_t(t)],
+                          1e-6 * std::max(1.0, std::abs(ig.tokens[std::size_t(t)])));
     }
 
     void badExportInputIsOneLineAndNoFile() {
@@ -487,8 +690,7 @@ class SaliencyTest : public QObject {
             {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("saliency")}, bad,
             none);
         QVERIFY2(problems.isEmpty(), qPrintable(problems));
-        // --saliency on a view without a strip; with --view dla, not into its CSV, nor into one
-        // JSON with --ablate's parts.
+        // --saliency on a view without a strip; with --view dla, not into its CSV.
         const QList<test::BadInput> other{
             {QStringList{QStringLiteral("--view"), QStringLiteral("grid"),
                          QStringLiteral("--saliency"), QStringLiteral("grad-input")} +
@@ -505,13 +707,13 @@ class SaliencyTest : public QObject {
             {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("dla")}, dla,
             test::temp_path(QStringLiteral("none.csv")));
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
+        // A knocked-out head the model lacks.
         const QList<test::BadInput> knocked{
-            {model_text + QStringList{QStringLiteral("--saliency"), QStringLiteral("grad-input"),
-                                      QStringLiteral("--ablate"), QStringLiteral("2.8")},
-             2, "not into one .json with --ablate"}};
+            {model_text + QStringList{QStringLiteral("--ablate"), QStringLiteral("3.1")}, 2,
+             "--ablate"}};
         wrong = test::refusal_problems(
-            {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("dla")}, knocked,
-            test::temp_path(QStringLiteral("none.json")));
+            {QStringLiteral("export"), QStringLiteral("--view"), QStringLiteral("saliency")},
+            knocked, test::temp_path(QStringLiteral("none.json")));
         QVERIFY2(wrong.isEmpty(), qPrintable(wrong));
     }
 };

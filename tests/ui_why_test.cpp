@@ -415,13 +415,15 @@ class WhyTest : public test::WindowFixture {
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
 
-    /// A text's pass is recorded once (models::record_stream): the first Alt-click records it,
-    /// the cells after it are explained from the record (the engine's numbers within 1e-6),
-    /// and a text changed while the pane is open has its pass recorded before any click.
+    /// A text's pass is recorded once: the window's own pass (ModelPass::stream) stands in for
+    /// it, so even the first Alt-click runs no pass; the cells are explained from the record
+    /// (the engine's numbers within 1e-6), and a text changed while the pane is open has its
+    /// pass ready before any click.
     void aTextsPassIsRecordedOnceForAllItsCells() {
         openInductionExample();
         if (QTest::currentTestFailed()) return;
-        QVERIFY(!pane()->hasStream());  // closed: nothing is recorded ahead
+        QVERIFY(!pane()->isVisible());
+        QVERIFY(pane()->hasStream());  // closed, it records nothing: the window's pass
         QSignalSpy explained(pane(), &WhyPanel::explained);
         const int row = shownToken(int(kQuery));
         QTest::mouseClick(grid()->plot(), Qt::LeftButton, Qt::AltModifier,
@@ -450,6 +452,37 @@ class WhyTest : public test::WindowFixture {
         QVERIFY(explained.wait(60000));
         QCOMPARE(pane()->result()->attribution.query, query);
         problem =
+            differs(pane()->result()->attribution, engine(attn_only(), query, key, text), 1e-6);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
+    }
+
+    /// The pane explains the intact model: a pass with a head knocked out is not its record.
+    /// On the same text it keeps the intact pass's; on a new text, closed, it has none (it
+    /// records nothing ahead) until its first Alt-click records the intact pass, whose numbers
+    /// are the engine's within 1e-6.
+    void aPassWithHeadsKnockedOutIsNotThePanesRecord() {
+        openInductionExample();
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(pane()->hasStream());
+        w_->document()->knockOut(0, 3, KnockOut::Zero);
+        SETTLE(*w_);
+        QCOMPARE(snap()->model->stream->interventions.size(), std::size_t(1));
+        QVERIFY(pane()->hasStream());  // the same text: the intact pass's record is kept
+        const QString text = kText.left(40);
+        w_->document()->setTextA(text);
+        SETTLE(*w_);
+        QVERIFY(snap()->model->stream);
+        QVERIFY(!pane()->isVisible());
+        QVERIFY(!pane()->hasStream());
+        const int last = snap()->model->tokens - 1;
+        const std::int64_t query = snap()->model->pieceOf(last), key = snap()->model->pieceOf(3);
+        QSignalSpy explained(pane(), &WhyPanel::explained);
+        QTest::mouseClick(grid()->plot(), Qt::LeftButton, Qt::AltModifier,
+                          cellPoint(int(kHead.head), last, 3));
+        QVERIFY(explained.wait(60000));
+        QVERIFY(pane()->hasStream());
+        QCOMPARE(pane()->result()->attribution.query, query);
+        const QString problem =
             differs(pane()->result()->attribution, engine(attn_only(), query, key, text), 1e-6);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -23,6 +25,7 @@ AttributionPatching attribution_patching(const Model& model, const PatchRequest&
     o.num_threads = options.num_threads;
     o.control = options.control;
     o.weight_cache_bytes = options.weight_cache_bytes;
+    o.interventions = options.interventions;  // both runs of the same knocked-out model
     StreamSink clean(true);
     model.forward(r.clean, o, clean);
     const std::vector<Index> columns = {r.target, r.distractor};
@@ -125,6 +128,29 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
     return ab / std::sqrt(aa * bb);
 }
 
+namespace {
+/// `interventions` with each mean knock-out turned into a patch from `contexts` ([layers,
+/// tokens, heads·head_dim], a pass's, interventions applied): its mean held as a constant.
+std::vector<HeadIntervention> held_means(const std::vector<HeadIntervention>& interventions,
+                                         const Tensor& contexts) {
+    std::vector<HeadIntervention> out = interventions;
+    std::map<Index, std::shared_ptr<const Tensor>> layers;
+    for (HeadIntervention& iv : out) {
+        if (iv.kind != HeadIntervention::Kind::Mean) continue;
+        std::shared_ptr<const Tensor>& layer = layers[iv.head.layer];
+        if (!layer) {
+            const Index L = contexts.dim(1), Z = contexts.dim(2);
+            const float* from = contexts.ptr() + iv.head.layer * L * Z;
+            layer =
+                std::make_shared<const Tensor>(Shape{L, Z}, std::vector<float>(from, from + L * Z));
+        }
+        iv.kind = HeadIntervention::Kind::Patch;
+        iv.source = layer;
+    }
+    return out;
+}
+}  // namespace
+
 double Saliency::delta() const {
     double sum = 0.0;
     for (const double v : tokens)
@@ -147,7 +173,13 @@ Saliency saliency(const Model& model, const ModelInput& input, const GradientMet
         };
     Saliency out;
     out.steps = steps;
-    Gradients at = model.gradients(input, metric, o);
+    const bool mean_knocked = std::any_of(
+        options.interventions.begin(), options.interventions.end(),
+        [](const HeadIntervention& iv) { return iv.kind == HeadIntervention::Kind::Mean; });
+    // The contexts at x hold the knocked-out heads' means that the path keeps.
+    GradientOptions first = o;
+    first.head_gradients = options.head_gradients || (steps > 0 && mean_knocked);
+    Gradients at = model.gradients(input, metric, first);
     ++pass;
     out.metric = at.metric;
     // The token embeddings are what is attributed; the rest of x0 (learned positions, token
@@ -165,6 +197,7 @@ Saliency saliency(const Model& model, const ModelInput& input, const GradientMet
         // The midpoint rule: α_k = (k + 1/2) / N along x' + α (x - x').
         GradientOptions path = o;
         path.head_gradients = false;
+        path.interventions = held_means(options.interventions, at.contexts);
         Tensor scaled(x.shape);
         path.input_embeddings = &scaled;
         const auto along = [&](double alpha) {
@@ -186,7 +219,7 @@ Saliency saliency(const Model& model, const ModelInput& input, const GradientMet
             const auto i = static_cast<std::size_t>(t * E + e);
             out.tokens[static_cast<std::size_t>(t)] += double(token.data[i]) * mean[i];
         }
-    out.gradients = std::move(at.head_gradients);
+    if (options.head_gradients) out.gradients = std::move(at.head_gradients);
     out.embedding_gradients = std::move(at.embedding_gradients);
     return out;
 }

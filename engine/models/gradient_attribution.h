@@ -45,7 +45,8 @@ struct AttributionPatching {
 };
 
 /// EAP of every head (request.heads and batch are ignored: every head comes at once) for the
-/// metric logit(target) - logit(distractor) at request.position.  Throws as patch_sweep does.
+/// metric logit(target) - logit(distractor) at request.position; options.interventions knock
+/// heads out of both runs.  Throws as patch_sweep does.
 AttributionPatching attribution_patching(const Model& model, const PatchRequest& request,
                                          const GradientOptions& options = {});
 
@@ -75,7 +76,10 @@ struct Saliency {
 };
 
 /// Gradient × input (steps 0) or integrated gradients over `steps` steps: steps + 2 passes
-/// forward and backward.  Throws std::invalid_argument for steps < 0; what gradients() throws.
+/// forward and backward.  With options.interventions, of the model with those heads knocked
+/// out: a mean-knocked head keeps its mean at x all along the path and at the baseline, so the
+/// path runs through one function and completeness holds as for the intact model.  Throws
+/// std::invalid_argument for steps < 0; what gradients() throws.
 Saliency saliency(const Model& model, const ModelInput& input, const GradientMetric& metric,
                   std::int64_t steps, const GradientOptions& options = {});
 

@@ -296,6 +296,12 @@ struct GradientOptions {
     /// gradients' scaled inputs); the ids still choose the targets of SpanLoss.
     const Tensor* input_embeddings = nullptr;
     bool head_gradients = true;  ///< fill Gradients::contexts and head_gradients
+    /// Heads knocked out (or patched) in both passes, as ModelForwardOptions::interventions
+    /// changes the forward: the metric and every gradient are the changed model's.  The slice
+    /// a head is given is a constant, so nothing flows back through it into its q, k and v (a
+    /// zero-knocked head passes no gradient on; a mean-knocked head's mean, over this pass's
+    /// positions, is held as it is).  Its head_gradients entry stays ∂m/∂(the slice used).
+    std::vector<HeadIntervention> interventions;
 };
 
 /// One forward and one backward pass (Model::gradients): the metric, and its gradient with
@@ -303,7 +309,8 @@ struct GradientOptions {
 struct Gradients {
     double metric = 0.0;
     /// [layers, tokens, heads·head_dim]: each head's output z (its slice of the context, A·V
-    /// before the output projection, as HeadIntervention reads it) and ∂metric/∂z.
+    /// before the output projection, as HeadIntervention reads it; interventions applied) and
+    /// ∂metric/∂z.
     Tensor contexts, head_gradients;
     /// [tokens, hidden]: the input embeddings x0 (the sum entering the first layer, before
     /// BERT's embedding norm) and ∂metric/∂x0.

@@ -154,6 +154,8 @@ class Transformer final : public Model {
     /// does not exist, interventions that do not fit, a resume or traced token out of range.
     void check_forward(const ModelInput& input, const ModelForwardOptions& options,
                        const AttentionSink& sink) const;
+    /// check_forward()'s part for the interventions of a pass over L tokens.
+    void check_interventions(Index L, const std::vector<const HeadIntervention*>& every) const;
     /// Each layer's part of the pass (and throws for a one-head pass that would hand over more).
     ForwardPlan plan_forward(const ModelForwardOptions& options, const AttentionSink& sink,
                              Index B) const;
@@ -229,14 +231,16 @@ class Transformer final : public Model {
                            const std::vector<Index>* columns) const;
 
     // The backward pass (transformer_backward.cpp).
-    /// One layer forward from x_in into x_out, keeping in `tape` what its backward reads.
+    /// One layer forward from x_in into x_out, keeping in `tape` what its backward reads; the
+    /// layer's `interventions` change its context as a forward's do.
     void tape_layer(const LayerWeights& w, Index layer, const std::vector<Index>& pos,
-                    const float* x_in, float* x_out, LayerTape& tape, int threads,
-                    Scratch& scratch) const;
-    /// dx from ∂m/∂(layer output) to ∂m/∂(layer input); dz [L, H d] gets ∂m/∂(context).
+                    const float* x_in, float* x_out, LayerTape& tape, int threads, Scratch& scratch,
+                    const std::vector<HeadIntervention>& interventions) const;
+    /// dx from ∂m/∂(layer output) to ∂m/∂(layer input); dz [L, H d] gets ∂m/∂(context).  The
+    /// heads `interventions` replace pass nothing back through their slice (a constant).
     void layer_backward(const LayerWeights& w, Index layer, const std::vector<Index>& pos,
-                        const LayerTape& tape, float* dx, float* dz, int threads,
-                        Scratch& scratch) const;
+                        const LayerTape& tape, float* dx, float* dz, int threads, Scratch& scratch,
+                        const std::vector<HeadIntervention>& interventions) const;
     /// The metric of the final stream x [L, E] and, into dx [L, E], its gradient.
     double head_backward(const std::vector<float>& x, Index L, const GradientMetric& metric,
                          const std::vector<Index>& ids, float* dx, int threads) const;

@@ -6,7 +6,9 @@
 // layer's backward reads of its inside (the attention probabilities, the MLP's pre-activation,
 // the norms' inputs) is kept for every layer when it fits in kKeptTapeBytes, else recomputed
 // from the layer's input just before its backward, the weights read again as a forward reads
-// them (a streamed 8B model converts each layer once forwards and once backwards).
+// them (a streamed 8B model converts each layer once forwards and once backwards).  Heads
+// knocked out or patched (GradientOptions::interventions) change the forward as a forward's
+// interventions do; their slice is a constant, so the backward stops at it.
 // As ops/nn.cpp: GCC 12's false -Wmaybe-uninitialized inside Eigen's inlined AVX-512 transposes.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -140,7 +142,8 @@ void add(std::vector<float>& x, const std::vector<float>& y) {
 
 void Transformer::tape_layer(const LayerWeights& w, Index layer, const std::vector<Index>& pos,
                              const float* x_in, float* x_out, LayerTape& tape, int threads,
-                             Scratch& scratch) const {
+                             Scratch& scratch,
+                             const std::vector<HeadIntervention>& interventions) const {
     const Index E = config_.hidden_size, H = config_.num_heads, d = config_.head_dim;
     const auto L = static_cast<Index>(pos.size());
     const auto n = static_cast<std::size_t>(L * E);
@@ -158,6 +161,7 @@ void Transformer::tape_layer(const LayerWeights& w, Index layer, const std::vect
     tape.probs.resize(static_cast<std::size_t>(H * L * L));
     tape.concat.resize(static_cast<std::size_t>(L * H * d));
     attend_keeping(shape, tape.qkv.data(), tape.probs.data(), tape.concat.data(), threads);
+    intervene(layer, tape.concat.data(), L, interventions);
     std::vector<float> a(n);
     weights_.product(tape.concat.data(), L, H * d, w.o_w, w.o_b, E, a.data(), threads, scratch);
     tape.mid.assign(x_in, x_in + n);
@@ -182,7 +186,8 @@ void Transformer::tape_layer(const LayerWeights& w, Index layer, const std::vect
 
 void Transformer::layer_backward(const LayerWeights& w, Index layer, const std::vector<Index>& pos,
                                  const LayerTape& tape, float* dx, float* dz, int threads,
-                                 Scratch& scratch) const {
+                                 Scratch& scratch,
+                                 const std::vector<HeadIntervention>& interventions) const {
     const Index E = config_.hidden_size, H = config_.num_heads, KV = config_.num_kv_heads;
     const Index d = config_.head_dim, I = config_.intermediate_size;
     const auto L = static_cast<Index>(pos.size());
@@ -239,10 +244,20 @@ void Transformer::layer_backward(const LayerWeights& w, Index layer, const std::
     }
     // The attention: ∂m/∂z through the output projection, then the scores and q, k, v.
     weights_.input_gradient(g.data(), L, E, w.o_w, H * d, dz, threads, scratch);
+    // A replaced head's slice is a constant: its gradient stops there (dz keeps it for the
+    // caller; the scores' backward reads a copy without it).
+    std::vector<float> through;
+    for (const HeadIntervention& iv : interventions) {
+        if (iv.head.layer != layer) continue;
+        if (through.empty()) through.assign(dz, dz + L * H * d);
+        for (Index r = 0; r < L; ++r)
+            std::fill_n(through.data() + r * H * d + iv.head.head * d, d, 0.0f);
+    }
     const HeadShape shape{H, KV, d, L, config_.causal(), score_scale(layer)};
     const Index ld = shape.ld();
     std::vector<float> dqkv(static_cast<std::size_t>(L * ld), 0.0f);
-    attend_backward(shape, tape.qkv.data(), tape.probs.data(), dz, dqkv.data(), threads);
+    attend_backward(shape, tape.qkv.data(), tape.probs.data(),
+                    through.empty() ? dz : through.data(), dqkv.data(), threads);
     if (config_.rotary()) {  // the rotation's transpose: the same turn backwards
         std::vector<double> back(inv_freq_.size());
         std::transform(inv_freq_.begin(), inv_freq_.end(), back.begin(),
@@ -406,6 +421,10 @@ Gradients Transformer::gradients(const ModelInput& input, const GradientMetric& 
     if (L == 0) throw std::invalid_argument("the input has no tokens");
     if (weights_.lm_head() == LmHeadKind::None) throw DataError(weights_.lm_head_missing());
     check_metric(config_, weights_.lm_head(), metric, L);
+    std::vector<const HeadIntervention*> every;
+    for (const HeadIntervention& iv : options.interventions)
+        every.push_back(&iv);
+    check_interventions(L, every);
     const Index E = config_.hidden_size, N = config_.num_layers;
     const Index Z = config_.num_heads * config_.head_dim;
     const auto n = static_cast<std::size_t>(L * E);
@@ -437,7 +456,7 @@ Gradients Transformer::gradients(const ModelInput& input, const GradientMetric& 
         LayerTape& tape = tapes[static_cast<std::size_t>(i)];
         tape.x_in = x;
         const LayerWeights& w = weights_.layer(i, stream, scratch, threads);
-        tape_layer(w, i, pos, x.data(), next.data(), tape, threads, scratch);
+        tape_layer(w, i, pos, x.data(), next.data(), tape, threads, scratch, options.interventions);
         if (!keep) tape.drop();
         x.swap(next);
         options.control.report(i + 1, steps);
@@ -456,8 +475,10 @@ Gradients Transformer::gradients(const ModelInput& input, const GradientMetric& 
         LayerTape& tape = tapes[static_cast<std::size_t>(i)];
         const LayerWeights& w = weights_.layer(i, stream, scratch, threads);
         if (!tape.recorded())
-            tape_layer(w, i, pos, tape.x_in.data(), next.data(), tape, threads, scratch);
-        layer_backward(w, i, pos, tape, dx.data(), dz.data(), threads, scratch);
+            tape_layer(w, i, pos, tape.x_in.data(), next.data(), tape, threads, scratch,
+                       options.interventions);
+        layer_backward(w, i, pos, tape, dx.data(), dz.data(), threads, scratch,
+                       options.interventions);
         if (options.head_gradients) {
             std::copy(tape.concat.begin(), tape.concat.end(), out.contexts.ptr() + i * L * Z);
             std::copy(dz.begin(), dz.end(), out.head_gradients.ptr() + i * L * Z);

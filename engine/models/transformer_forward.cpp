@@ -355,29 +355,9 @@ void Transformer::mlp(const LayerWeights& w, const float* h, Index L, float* out
     trace.emit(TraceStep::MlpOutput, out, E);
 }
 
-void Transformer::check_forward(const ModelInput& input, const ModelForwardOptions& options,
-                                const AttentionSink& sink) const {
-    const auto L = static_cast<Index>(input.ids.size());
-    if (L == 0) throw std::invalid_argument("the input has no tokens");
-    for (Index l : options.scope.layers)
-        if (l < 0 || l >= config_.num_layers)
-            throw std::invalid_argument(
-                "layer " + std::to_string(l) + " does not exist: " + config_.display_name() +
-                " has layers 0 to " + std::to_string(config_.num_layers - 1));
-    if (options.scope.heads < -1 || options.scope.heads > config_.num_heads)
-        throw std::invalid_argument("heads kept " + std::to_string(options.scope.heads) +
-                                    " is not in [-1, " + std::to_string(config_.num_heads) + "]");
+void Transformer::check_interventions(Index L,
+                                      const std::vector<const HeadIntervention*>& every) const {
     const Index H = config_.num_heads;
-    const Index B = options.variants.empty() ? 1 : static_cast<Index>(options.variants.size());
-    if (B > 1 && (options.attention || sink.wants_hidden_states()))
-        throw std::invalid_argument(
-            "a pass over several variants hands over no attention or hidden states");
-    std::vector<const HeadIntervention*> every;
-    for (const HeadIntervention& iv : options.interventions)
-        every.push_back(&iv);
-    for (const auto& v : options.variants)
-        for (const HeadIntervention& iv : v)
-            every.push_back(&iv);
     for (const HeadIntervention* p : every) {
         const HeadIntervention& iv = *p;
         if (iv.head.layer < 0 || iv.head.layer >= config_.num_layers || iv.head.head < 0 ||
@@ -394,6 +374,31 @@ void Transformer::check_forward(const ModelInput& input, const ModelForwardOptio
                                         std::to_string(L) +
                                         " tokens: the texts must have as many tokens");
     }
+}
+
+void Transformer::check_forward(const ModelInput& input, const ModelForwardOptions& options,
+                                const AttentionSink& sink) const {
+    const auto L = static_cast<Index>(input.ids.size());
+    if (L == 0) throw std::invalid_argument("the input has no tokens");
+    for (Index l : options.scope.layers)
+        if (l < 0 || l >= config_.num_layers)
+            throw std::invalid_argument(
+                "layer " + std::to_string(l) + " does not exist: " + config_.display_name() +
+                " has layers 0 to " + std::to_string(config_.num_layers - 1));
+    if (options.scope.heads < -1 || options.scope.heads > config_.num_heads)
+        throw std::invalid_argument("heads kept " + std::to_string(options.scope.heads) +
+                                    " is not in [-1, " + std::to_string(config_.num_heads) + "]");
+    const Index B = options.variants.empty() ? 1 : static_cast<Index>(options.variants.size());
+    if (B > 1 && (options.attention || sink.wants_hidden_states()))
+        throw std::invalid_argument(
+            "a pass over several variants hands over no attention or hidden states");
+    std::vector<const HeadIntervention*> every;
+    for (const HeadIntervention& iv : options.interventions)
+        every.push_back(&iv);
+    for (const auto& v : options.variants)
+        for (const HeadIntervention& iv : v)
+            every.push_back(&iv);
+    check_interventions(L, every);
     const Index first = options.resume_residual ? options.resume_layer : 0;
     if (first < 0 || first >= config_.num_layers)
         throw std::invalid_argument("resume_layer " + std::to_string(first) + " is not a layer");

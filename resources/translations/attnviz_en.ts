@@ -576,7 +576,7 @@
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+542"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+43"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+44"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>There are no tokens: type a sentence.</translation>
     </message>
@@ -611,12 +611,12 @@
         <translation>Layer %1, head %2 is knocked out, but %3 has %4 layers of %5 heads: restore it.</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+76"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>Predictions are shown for texts of up to %1 tokens; this one has %2.</translation>
     </message>
     <message>
-        <location line="+318"/>
+        <location line="+331"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1: no tokens file was given and there is no tokens.json beside it</translation>
     </message>
@@ -672,7 +672,7 @@
         <translation>%1 is a masked language model: direct logit attribution reads the next-token logit of a causal model.</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+85"/>
         <source>Who writes the answer: direct logit attribution</source>
         <translation>Who writes the answer: direct logit attribution</translation>
     </message>
@@ -1636,7 +1636,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="+35"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="+34"/>
         <source>--clean, --corrupt and --method need --view patch</source>
         <translation>--clean, --corrupt and --method need --view patch</translation>
     </message>
@@ -1644,11 +1644,6 @@
         <location line="+7"/>
         <source>--saliency with --view dla draws its strip, or writes it into the .json: its .csv is --view saliency&apos;s</source>
         <translation>--saliency with --view dla draws its strip, or writes it into the .json: its .csv is --view saliency&apos;s</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>--saliency takes the intact model&apos;s gradients: not into one .json with --ablate</source>
-        <translation>--saliency takes the intact model&apos;s gradients: not into one .json with --ablate</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_circuits_options.cpp" line="+19"/>
@@ -1686,12 +1681,7 @@
         <translation>--composition and --rope-offset need --view circuits</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="-9"/>
-        <source>--ablate does not apply to --view saliency</source>
-        <translation>--ablate does not apply to --view saliency</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="-7"/>
         <source>--generate does not apply to --view saliency</source>
         <translation>--generate does not apply to --view saliency</translation>
     </message>
@@ -1711,7 +1701,7 @@
         <translation>--view saliency reads --text, not --tokens, --text2 or --layer</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+64"/>
         <source>--saliency needs --view saliency or dla</source>
         <translation>--saliency needs --view saliency or dla</translation>
     </message>
@@ -1812,7 +1802,7 @@
         <translation>--query, --key and --top need --view why</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>--projection and --colour-by need --view qk</source>
         <translation>--projection and --colour-by need --view qk</translation>
     </message>
@@ -1894,26 +1884,26 @@
     <message>
         <location line="+63"/>
         <location line="+25"/>
-        <location line="+168"/>
+        <location line="+177"/>
         <source>Attention</source>
         <translation>Attention</translation>
     </message>
     <message>
-        <location line="-192"/>
-        <location line="+194"/>
+        <location line="-201"/>
+        <location line="+203"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location line="-193"/>
-        <location line="+194"/>
+        <location line="-202"/>
+        <location line="+203"/>
         <source>Residual</source>
         <translation>Residual</translation>
     </message>
     <message>
-        <location line="-193"/>
+        <location line="-202"/>
         <location line="+22"/>
-        <location line="+185"/>
+        <location line="+194"/>
         <source>The prediction</source>
         <translation>The prediction</translation>
     </message>
@@ -3170,12 +3160,12 @@
         <translation>PCA of both together, the keys moved and scaled to share the queries&apos; centre and spread (AttentionViz), which leaves every attention weight as it was</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>PCA of their directions: near means a large cosine, whatever the lengths</source>
         <translation>PCA of their directions: near means a large cosine, whatever the lengths</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1: %n token(s) of %2 texts, each a query and a key · %3</source>
         <translation>
             <numerusform>%1: %n token of %2 texts, each a query and a key · %3</numerusform>
@@ -3183,8 +3173,8 @@
         </translation>
     </message>
     <message>
-        <location line="+33"/>
-        <location line="+137"/>
+        <location line="+36"/>
+        <location line="+138"/>
         <source>Queries</source>
         <translation>Queries</translation>
     </message>
@@ -3239,7 +3229,7 @@
 <context>
     <name>SaliencyFigure</name>
     <message>
-        <location filename="../../ui/model/saliency_figure.cpp" line="+30"/>
+        <location filename="../../ui/model/saliency_figure.cpp" line="+32"/>
         <source>“%1”</source>
         <translation>“%1”</translation>
     </message>
@@ -3267,7 +3257,7 @@
         <translation>logit %1 − logit %2</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+110"/>
         <source>Σ = %1 (the total is %2: gradient × input need not add up to it)</source>
         <translation>Σ = %1 (the total is %2: gradient × input need not add up to it)</translation>
     </message>
@@ -3300,9 +3290,9 @@
         <translation>Saliency of %1 at %2 %3: %4</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Of the intact model: gradients are taken with no head knocked out.</source>
-        <translation>Of the intact model: gradients are taken with no head knocked out.</translation>
+        <location line="+11"/>
+        <source>Of the model with heads knocked out: %1</source>
+        <translation>Of the model with heads knocked out: %1</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3499,7 +3489,7 @@
         <translation>masked (−∞ before softmax)</translation>
     </message>
     <message>
-        <location line="+452"/>
+        <location line="+456"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 features</translation>
     </message>
@@ -3509,7 +3499,7 @@
         <translation>embed_dim = %1 features</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+95"/>
         <source>query “%1”</source>
         <translation>query “%1”</translation>
     </message>
@@ -3857,7 +3847,7 @@
         <translation>L%1H%2</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+107"/>
         <source>biases</source>
         <translation>biases</translation>
     </message>
@@ -3978,7 +3968,7 @@
 <context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+67"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+68"/>
         <source>previous token</source>
         <translation>previous token</translation>
     </message>
@@ -4073,7 +4063,7 @@
         <translation>Induction score</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+110"/>
         <source>%1 (%2% of texts agree)</source>
         <translation>%1 (%2% of texts agree)</translation>
     </message>
@@ -4144,12 +4134,12 @@
         <translation>Corpus</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>the texts the text box held</source>
         <translation>the texts the text box held</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Each measure is averaged over %1 (%n text(s), %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</source>
         <translation>
             <numerusform>Each measure is averaged over %1 (%n text, %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</numerusform>
@@ -4185,29 +4175,27 @@
         <translation>These maps were read from a file: the induction score needs the model itself to run that sequence, so it is left out (–).</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+36"/>
+        <location line="+42"/>
         <source>Layer</source>
         <translation>Layer</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+36"/>
+        <location line="+0"/>
         <source>Head</source>
         <translation>Head</translation>
     </message>
     <message>
-        <location line="-33"/>
+        <location line="-24"/>
         <source>Labels</source>
         <translation>Labels</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+47"/>
         <source>Labels (share of texts)</source>
         <translation>Labels (share of texts)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
         <source>%1: the mean over the texts ± half its 95% interval</source>
         <translation>%1: the mean over the texts ± half its 95% interval</translation>
     </message>
@@ -4220,7 +4208,7 @@
         </translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+96"/>
         <source>Export the Head Atlas</source>
         <translation>Export the Head Atlas</translation>
     </message>
@@ -4240,7 +4228,7 @@
         <translation>Cannot write &apos;%1&apos;: %2</translation>
     </message>
     <message>
-        <location line="-286"/>
+        <location line="-285"/>
         <source>Open a trained model to measure its heads.</source>
         <translation>Open a trained model to measure its heads.</translation>
     </message>
@@ -5018,7 +5006,7 @@
 <context>
     <name>attnviz::ui::CorpusExamples</name>
     <message>
-        <location filename="../../ui/model/corpus_examples.cpp" line="+124"/>
+        <location filename="../../ui/model/corpus_examples.cpp" line="+137"/>
         <source>Weight</source>
         <translation>Weight</translation>
     </message>
@@ -5061,7 +5049,7 @@
         <translation>%1 (line %2)</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Text %1: the query at %2 “%3” gives the key at %4 “%5” a weight of %6. Double-click to open the text.</source>
         <translation>Text %1: the query at %2 “%3” gives the key at %4 “%5” a weight of %6. Double-click to open the text.</translation>
     </message>
@@ -5070,13 +5058,13 @@
     <name>attnviz::ui::CorpusSource</name>
     <message>
         <location filename="../../ui/model/corpus_source.cpp" line="+60"/>
-        <location line="+134"/>
+        <location line="+135"/>
         <location line="+47"/>
         <source>Cannot measure the corpus</source>
         <translation>Cannot measure the corpus</translation>
     </message>
     <message>
-        <location line="-121"/>
+        <location line="-122"/>
         <source>Open &amp;Corpus…</source>
         <translation>Open &amp;Corpus…</translation>
     </message>
@@ -5101,7 +5089,7 @@
         <translation>Cancel</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Stop after the text under way: the texts measured are kept, marked partial</source>
         <translation>Stop after the text under way: the texts measured are kept, marked partial</translation>
     </message>
@@ -5193,7 +5181,7 @@
 <context>
     <name>attnviz::ui::DlaView</name>
     <message>
-        <location filename="../../ui/model/dla_view.cpp" line="+205"/>
+        <location filename="../../ui/model/dla_view.cpp" line="+215"/>
         <source>Token in focus:</source>
         <translation>Token in focus:</translation>
     </message>
@@ -5288,7 +5276,7 @@
         <translation>The figure (PNG, SVG, PDF) or the numbers (CSV)</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+65"/>
         <source>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</source>
         <translation>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</translation>
     </message>
@@ -5298,7 +5286,12 @@
         <translation>Who writes the answer needs a trained causal language model: choose one in the Source box (built in: %1), or open one (File ▸ Open Model…).</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+7"/>
+        <source>For a masked language model this tab shows the saliency alone: each input token&apos;s share of the prediction at the token in focus (at first, the [MASK]). Choose a method in the Saliency box.</source>
+        <translation>For a masked language model this tab shows the saliency alone: each input token&apos;s share of the prediction at the token in focus (at first, the [MASK]). Choose a method in the Saliency box.</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>not one token</source>
         <translation>not one token</translation>
     </message>
@@ -5314,22 +5307,27 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+56"/>
+        <location line="+66"/>
         <source>%1 · id %2</source>
         <translation>%1 · id %2</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+63"/>
         <source>Cannot compute the saliency: %1</source>
         <translation>Cannot compute the saliency: %1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>Cannot attribute the logit: %1</source>
         <translation>Cannot attribute the logit: %1</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+51"/>
+        <source>There is no saliency yet: there is nothing to export.</source>
+        <translation>There is no saliency yet: there is nothing to export.</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>There is no attribution yet: there is nothing to export.</source>
         <translation>There is no attribution yet: there is nothing to export.</translation>
     </message>
@@ -5339,7 +5337,7 @@
         <translation>Cannot export the attribution</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+14"/>
         <source>Cannot copy the figure</source>
         <translation>Cannot copy the figure</translation>
     </message>
@@ -5938,7 +5936,7 @@
         <translation>The text now ends with the model&apos;s tokens.</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+70"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
@@ -7821,7 +7819,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Compute them</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>The corpus has no queries and keys of layer %1 · head %2 yet.</source>
         <translation>The corpus has no queries and keys of layer %1 · head %2 yet.</translation>
     </message>
@@ -7831,7 +7829,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>The model shown has no head %1 in layer %2.</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+36"/>
         <source>There are no queries and keys of this head to export: compute them first.</source>
         <translation>There are no queries and keys of this head to export: compute them first.</translation>
     </message>
@@ -8157,7 +8155,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::StepsView</name>
     <message>
-        <location filename="../../ui/classroom/steps_view.cpp" line="+118"/>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+117"/>
         <source>One layer</source>
         <translation>One layer</translation>
     </message>
@@ -8217,7 +8215,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Show the current step large, next to the matrices it is computed from (good for the back of the room)</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+53"/>
         <source>All %1 steps</source>
         <translation>All %1 steps</translation>
     </message>
@@ -8240,7 +8238,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/widgets/view_tabs.cpp" line="+345"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+350"/>
         <source>Heatmaps</source>
         <translation>Heatmaps</translation>
     </message>
@@ -8450,7 +8448,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Fold the explanation to its title, or unfold it</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>layers 1–%1 of %2</source>
         <translation>layers 1–%1 of %2</translation>
     </message>
@@ -8478,7 +8476,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
 <context>
     <name>attnviz::ui::WholeModelView</name>
     <message>
-        <location filename="../../ui/classroom/whole_model_view.cpp" line="+146"/>
+        <location filename="../../ui/classroom/whole_model_view.cpp" line="+145"/>
         <source>&amp;Token:</source>
         <translation>&amp;Token:</translation>
     </message>
@@ -8651,7 +8649,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</transla
         <translation>Alt-click a cell of a head&apos;s map: its score is split into what the query and the key hold.</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>Why this attention? needs the weights of the model that made these maps: maps read from a file hold the weights of attention, not what they were computed from. Open the model itself (File ▸ Open Model…).</source>
         <translation>Why this attention? needs the weights of the model that made these maps: maps read from a file hold the weights of attention, not what they were computed from. Open the model itself (File ▸ Open Model…).</translation>
     </message>

@@ -573,7 +573,7 @@
     </message>
     <message>
         <location filename="../../ui/compute/attention_snapshot.cpp" line="+542"/>
-        <location filename="../../ui/compute/model_snapshot.cpp" line="+43"/>
+        <location filename="../../ui/compute/model_snapshot.cpp" line="+44"/>
         <source>There are no tokens: type a sentence.</source>
         <translation>没有词元：请输入一个句子。</translation>
     </message>
@@ -608,12 +608,12 @@
         <translation>第 %1 层第 %2 个头已被敲除，但 %3 只有 %4 层、每层 %5 个头：请恢复它。</translation>
     </message>
     <message>
-        <location line="+57"/>
+        <location line="+76"/>
         <source>Predictions are shown for texts of up to %1 tokens; this one has %2.</source>
         <translation>预测只针对最多 %1 个词元的文本显示；这段文本有 %2 个。</translation>
     </message>
     <message>
-        <location line="+318"/>
+        <location line="+331"/>
         <source>%1: no tokens file was given and there is no tokens.json beside it</source>
         <translation>%1：未给出词元文件，旁边也没有 tokens.json</translation>
     </message>
@@ -669,7 +669,7 @@
         <translation>%1 是掩码语言模型：直接 logit 归因读取的是因果模型对下一个词元的 logit。</translation>
     </message>
     <message>
-        <location line="+81"/>
+        <location line="+85"/>
         <source>Who writes the answer: direct logit attribution</source>
         <translation>谁写出答案：直接 logit 归因</translation>
     </message>
@@ -1633,7 +1633,7 @@
     </message>
     <message>
         <location line="+3"/>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="+35"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="+34"/>
         <source>--clean, --corrupt and --method need --view patch</source>
         <translation>--clean、--corrupt 和 --method 需要 --view patch</translation>
     </message>
@@ -1641,11 +1641,6 @@
         <location line="+7"/>
         <source>--saliency with --view dla draws its strip, or writes it into the .json: its .csv is --view saliency&apos;s</source>
         <translation>--saliency 与 --view dla 一起使用时画出显著性条带，或写入 .json；它的 .csv 请用 --view saliency</translation>
-    </message>
-    <message>
-        <location line="+4"/>
-        <source>--saliency takes the intact model&apos;s gradients: not into one .json with --ablate</source>
-        <translation>--saliency 取的是完整模型的梯度：不能和 --ablate 写进同一个 .json</translation>
     </message>
     <message>
         <location filename="../../ui/cli/export_circuits_options.cpp" line="+19"/>
@@ -1683,12 +1678,7 @@
         <translation>--composition 和 --rope-offset 需要 --view circuits</translation>
     </message>
     <message>
-        <location filename="../../ui/cli/export_saliency_options.cpp" line="-9"/>
-        <source>--ablate does not apply to --view saliency</source>
-        <translation>--ablate 不适用于 --view saliency</translation>
-    </message>
-    <message>
-        <location line="+2"/>
+        <location filename="../../ui/cli/export_saliency_options.cpp" line="-7"/>
         <source>--generate does not apply to --view saliency</source>
         <translation>--generate 不适用于 --view saliency</translation>
     </message>
@@ -1708,7 +1698,7 @@
         <translation>--view saliency 读取 --text，而不是 --tokens、--text2 或 --layer</translation>
     </message>
     <message>
-        <location line="+62"/>
+        <location line="+64"/>
         <source>--saliency needs --view saliency or dla</source>
         <translation>--saliency 需要 --view saliency 或 dla</translation>
     </message>
@@ -1809,7 +1799,7 @@
         <translation>--query、--key 和 --top 需要 --view why</translation>
     </message>
     <message>
-        <location line="+35"/>
+        <location line="+34"/>
         <source>--projection and --colour-by need --view qk</source>
         <translation>--projection 和 --colour-by 需要 --view qk</translation>
     </message>
@@ -1891,26 +1881,26 @@
     <message>
         <location line="+63"/>
         <location line="+25"/>
-        <location line="+168"/>
+        <location line="+177"/>
         <source>Attention</source>
         <translation>注意力</translation>
     </message>
     <message>
-        <location line="-192"/>
-        <location line="+194"/>
+        <location line="-201"/>
+        <location line="+203"/>
         <source>MLP</source>
         <translation>MLP</translation>
     </message>
     <message>
-        <location line="-193"/>
-        <location line="+194"/>
+        <location line="-202"/>
+        <location line="+203"/>
         <source>Residual</source>
         <translation>残差</translation>
     </message>
     <message>
-        <location line="-193"/>
+        <location line="-202"/>
         <location line="+22"/>
-        <location line="+185"/>
+        <location line="+194"/>
         <source>The prediction</source>
         <translation>预测</translation>
     </message>
@@ -3162,20 +3152,20 @@
         <translation>对两者一起做 PCA；键经过平移和缩放，与查询共享中心和离散程度（AttentionViz），所有注意力权重保持不变</translation>
     </message>
     <message>
-        <location line="+3"/>
+        <location line="+4"/>
         <source>PCA of their directions: near means a large cosine, whatever the lengths</source>
         <translation>对它们的方向做 PCA：靠得近表示余弦大，与长度无关</translation>
     </message>
     <message numerus="yes">
-        <location line="+2"/>
+        <location line="+3"/>
         <source>%1: %n token(s) of %2 texts, each a query and a key · %3</source>
         <translation>
             <numerusform>%1：%2 篇文本中的 %n 个词元，每个词元一个查询、一个键 · %3</numerusform>
         </translation>
     </message>
     <message>
-        <location line="+33"/>
-        <location line="+137"/>
+        <location line="+36"/>
+        <location line="+138"/>
         <source>Queries</source>
         <translation>查询</translation>
     </message>
@@ -3230,7 +3220,7 @@
 <context>
     <name>SaliencyFigure</name>
     <message>
-        <location filename="../../ui/model/saliency_figure.cpp" line="+30"/>
+        <location filename="../../ui/model/saliency_figure.cpp" line="+32"/>
         <source>“%1”</source>
         <translation>“%1”</translation>
     </message>
@@ -3257,7 +3247,7 @@
         <translation>%1 的 logit − %2 的 logit</translation>
     </message>
     <message>
-        <location line="+87"/>
+        <location line="+110"/>
         <source>Σ = %1 (the total is %2: gradient × input need not add up to it)</source>
         <translation>Σ = %1（总值为 %2：梯度 × 输入的各份额之和不必等于它）</translation>
     </message>
@@ -3289,9 +3279,9 @@
         <translation>第 %2 个词元 %3 处 %1 的显著性：%4</translation>
     </message>
     <message>
-        <location line="+10"/>
-        <source>Of the intact model: gradients are taken with no head knocked out.</source>
-        <translation>这是完整模型的显著性：求梯度时没有敲除任何头。</translation>
+        <location line="+11"/>
+        <source>Of the model with heads knocked out: %1</source>
+        <translation>敲除以下头后的模型：%1</translation>
     </message>
     <message>
         <location line="+5"/>
@@ -3487,7 +3477,7 @@
         <translation>已掩码（softmax 之前为 −∞）</translation>
     </message>
     <message>
-        <location line="+452"/>
+        <location line="+456"/>
         <source>d_k = %1 features</source>
         <translation>d_k = %1 个特征</translation>
     </message>
@@ -3497,7 +3487,7 @@
         <translation>embed_dim = %1 个特征</translation>
     </message>
     <message>
-        <location line="+84"/>
+        <location line="+95"/>
         <source>query “%1”</source>
         <translation>查询“%1”</translation>
     </message>
@@ -3845,7 +3835,7 @@
         <translation>L%1H%2</translation>
     </message>
     <message>
-        <location line="+96"/>
+        <location line="+107"/>
         <source>biases</source>
         <translation>偏置</translation>
     </message>
@@ -3966,7 +3956,7 @@
 <context>
     <name>attnviz::ui::AtlasView</name>
     <message>
-        <location filename="../../ui/model/atlas_view.cpp" line="+67"/>
+        <location filename="../../ui/model/atlas_view.cpp" line="+68"/>
         <source>previous token</source>
         <translation>前一个词元</translation>
     </message>
@@ -4061,7 +4051,7 @@
         <translation>归纳分数</translation>
     </message>
     <message>
-        <location line="+111"/>
+        <location line="+110"/>
         <source>%1 (%2% of texts agree)</source>
         <translation>%1（%2% 的文本符合）</translation>
     </message>
@@ -4130,12 +4120,12 @@
         <translation>语料</translation>
     </message>
     <message>
-        <location line="+19"/>
+        <location line="+20"/>
         <source>the texts the text box held</source>
         <translation>文本框中输入过的文本</translation>
     </message>
     <message numerus="yes">
-        <location line="+3"/>
+        <location line="+2"/>
         <source>Each measure is averaged over %1 (%n text(s), %2 tokens; the induction score over the %3 that repeat a token), with its 95% interval: the whiskers in the grid, ± in the table. A label is the one the means earn; its share is of the texts whose own measures earn it. Click a head for its top examples.</source>
         <translation>
             <numerusform>每项指标都对 %1 取平均（%n 篇文本，%2 个词元；归纳分数只对其中 %3 篇有重复词元的文本取平均），并给出 95% 置信区间：网格里的须线，表格里的 ±。标签由平均值决定；括号里的比例是自身指标也够得上该标签的文本所占的比例。单击一个头可查看它的典型例子。</numerusform>
@@ -4169,29 +4159,27 @@
         <translation>这些注意力图读自文件：归纳分数需要模型本身运行该序列，因此略去（–）。</translation>
     </message>
     <message>
-        <location line="+18"/>
-        <location line="+36"/>
+        <location line="+42"/>
         <source>Layer</source>
         <translation>层</translation>
     </message>
     <message>
-        <location line="-36"/>
-        <location line="+36"/>
+        <location line="+0"/>
         <source>Head</source>
         <translation>头</translation>
     </message>
     <message>
-        <location line="-33"/>
+        <location line="-24"/>
         <source>Labels</source>
         <translation>标签</translation>
     </message>
     <message>
-        <location line="+36"/>
+        <location line="+47"/>
         <source>Labels (share of texts)</source>
         <translation>标签（符合的文本比例）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+1"/>
         <source>%1: the mean over the texts ± half its 95% interval</source>
         <translation>%1：在所有文本上的平均值 ± 95% 置信区间的一半</translation>
     </message>
@@ -4203,7 +4191,7 @@
         </translation>
     </message>
     <message>
-        <location line="+99"/>
+        <location line="+96"/>
         <source>Export the Head Atlas</source>
         <translation>导出头图谱</translation>
     </message>
@@ -4223,7 +4211,7 @@
         <translation>无法写入“%1”：%2</translation>
     </message>
     <message>
-        <location line="-286"/>
+        <location line="-285"/>
         <source>Open a trained model to measure its heads.</source>
         <translation>打开一个训练好的模型来测量它的各个头。</translation>
     </message>
@@ -5001,7 +4989,7 @@
 <context>
     <name>attnviz::ui::CorpusExamples</name>
     <message>
-        <location filename="../../ui/model/corpus_examples.cpp" line="+124"/>
+        <location filename="../../ui/model/corpus_examples.cpp" line="+137"/>
         <source>Weight</source>
         <translation>权重</translation>
     </message>
@@ -5043,7 +5031,7 @@
         <translation>%1（第 %2 行）</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+9"/>
         <source>Text %1: the query at %2 “%3” gives the key at %4 “%5” a weight of %6. Double-click to open the text.</source>
         <translation>文本 %1：位置 %2 的查询“%3”给位置 %4 的键“%5”的权重为 %6。双击即可打开这条文本。</translation>
     </message>
@@ -5052,13 +5040,13 @@
     <name>attnviz::ui::CorpusSource</name>
     <message>
         <location filename="../../ui/model/corpus_source.cpp" line="+60"/>
-        <location line="+134"/>
+        <location line="+135"/>
         <location line="+47"/>
         <source>Cannot measure the corpus</source>
         <translation>无法度量语料</translation>
     </message>
     <message>
-        <location line="-121"/>
+        <location line="-122"/>
         <source>Open &amp;Corpus…</source>
         <translation>打开语料(&amp;C)…</translation>
     </message>
@@ -5083,7 +5071,7 @@
         <translation>取消</translation>
     </message>
     <message>
-        <location line="+1"/>
+        <location line="+2"/>
         <source>Stop after the text under way: the texts measured are kept, marked partial</source>
         <translation>在当前这篇文本之后停止：已度量的文本会保留，并标记为不完整</translation>
     </message>
@@ -5174,7 +5162,7 @@
 <context>
     <name>attnviz::ui::DlaView</name>
     <message>
-        <location filename="../../ui/model/dla_view.cpp" line="+205"/>
+        <location filename="../../ui/model/dla_view.cpp" line="+215"/>
         <source>Token in focus:</source>
         <translation>关注的词元：</translation>
     </message>
@@ -5269,7 +5257,7 @@
         <translation>图（PNG、SVG、PDF）或数值（CSV）</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+65"/>
         <source>Who writes the answer needs a trained causal language model: open one (File ▸ Open Model…).</source>
         <translation>“谁写出答案”需要一个训练好的因果语言模型：请打开一个（文件 ▸ 打开模型…）。</translation>
     </message>
@@ -5279,7 +5267,12 @@
         <translation>“谁写出答案”需要一个训练好的因果语言模型：请在“来源”框中选择一个（内置：%1），或打开一个（文件 ▸ 打开模型…）。</translation>
     </message>
     <message>
-        <location line="+33"/>
+        <location line="+7"/>
+        <source>For a masked language model this tab shows the saliency alone: each input token&apos;s share of the prediction at the token in focus (at first, the [MASK]). Choose a method in the Saliency box.</source>
+        <translation>对于掩码语言模型，本页只显示显著性：每个输入词元对关注词元处预测的贡献（起初是 [MASK] 处）。请在“显著性”框中选择一种方法。</translation>
+    </message>
+    <message>
+        <location line="+34"/>
         <source>not one token</source>
         <translation>不是单个词元</translation>
     </message>
@@ -5295,22 +5288,27 @@
     </message>
     <message>
         <location line="+6"/>
-        <location line="+56"/>
+        <location line="+66"/>
         <source>%1 · id %2</source>
         <translation>%1 · id %2</translation>
     </message>
     <message>
-        <location line="+48"/>
+        <location line="+63"/>
         <source>Cannot compute the saliency: %1</source>
         <translation>无法计算显著性：%1</translation>
     </message>
     <message>
-        <location line="+52"/>
+        <location line="+54"/>
         <source>Cannot attribute the logit: %1</source>
         <translation>无法对 logit 做归因：%1</translation>
     </message>
     <message>
-        <location line="+47"/>
+        <location line="+51"/>
+        <source>There is no saliency yet: there is nothing to export.</source>
+        <translation>还没有显著性结果：没有可导出的内容。</translation>
+    </message>
+    <message>
+        <location line="+10"/>
         <source>There is no attribution yet: there is nothing to export.</source>
         <translation>还没有归因结果：没有可导出的内容。</translation>
     </message>
@@ -5320,7 +5318,7 @@
         <translation>无法导出归因结果</translation>
     </message>
     <message>
-        <location line="+7"/>
+        <location line="+14"/>
         <source>Cannot copy the figure</source>
         <translation>无法复制图</translation>
     </message>
@@ -5917,7 +5915,7 @@
         <translation>文本现在以模型写出的词元结尾。</translation>
     </message>
     <message>
-        <location line="+66"/>
+        <location line="+70"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
@@ -7791,7 +7789,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>计算</translation>
     </message>
     <message>
-        <location line="+2"/>
+        <location line="+3"/>
         <source>The corpus has no queries and keys of layer %1 · head %2 yet.</source>
         <translation>语料中还没有第 %1 层 · 头 %2 的查询与键。</translation>
     </message>
@@ -7801,7 +7799,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>当前模型的第 %2 层没有头 %1。</translation>
     </message>
     <message>
-        <location line="+38"/>
+        <location line="+36"/>
         <source>There are no queries and keys of this head to export: compute them first.</source>
         <translation>这个头还没有可导出的查询与键：请先计算。</translation>
     </message>
@@ -8125,7 +8123,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::StepsView</name>
     <message>
-        <location filename="../../ui/classroom/steps_view.cpp" line="+118"/>
+        <location filename="../../ui/classroom/steps_view.cpp" line="+117"/>
         <source>One layer</source>
         <translation>单层</translation>
     </message>
@@ -8185,7 +8183,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>把当前步骤放大显示在计算它所用的矩阵旁边（教室后排也看得清）</translation>
     </message>
     <message>
-        <location line="+64"/>
+        <location line="+53"/>
         <source>All %1 steps</source>
         <translation>全部 %1 个步骤</translation>
     </message>
@@ -8208,7 +8206,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::ViewTabs</name>
     <message>
-        <location filename="../../ui/widgets/view_tabs.cpp" line="+345"/>
+        <location filename="../../ui/widgets/view_tabs.cpp" line="+350"/>
         <source>Heatmaps</source>
         <translation>热力图</translation>
     </message>
@@ -8418,7 +8416,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>将说明折叠为标题，或重新展开</translation>
     </message>
     <message>
-        <location line="+60"/>
+        <location line="+61"/>
         <source>layers 1–%1 of %2</source>
         <translation>%2 层中的第 1–%1 层</translation>
     </message>
@@ -8446,7 +8444,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
 <context>
     <name>attnviz::ui::WholeModelView</name>
     <message>
-        <location filename="../../ui/classroom/whole_model_view.cpp" line="+146"/>
+        <location filename="../../ui/classroom/whole_model_view.cpp" line="+145"/>
         <source>&amp;Token:</source>
         <translation>词元(&amp;T)：</translation>
     </message>
@@ -8619,7 +8617,7 @@ Keep its first %2 tokens? The rest of the text is removed from the box.</source>
         <translation>在某个头的注意力图上 Alt+单击一个格子：它的分数会被拆分为查询和键各自包含的成分。</translation>
     </message>
     <message>
-        <location line="+75"/>
+        <location line="+77"/>
         <source>Why this attention? needs the weights of the model that made these maps: maps read from a file hold the weights of attention, not what they were computed from. Open the model itself (File ▸ Open Model…).</source>
         <translation>“为什么这样注意？”需要算出这些注意力图的模型权重：从文件读入的注意力图只保存了注意力权重，没有保存算出它们的模型。请直接打开该模型（文件 ▸ 打开模型…）。</translation>
     </message>

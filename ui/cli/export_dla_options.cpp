@@ -2,7 +2,7 @@
 // --model on --text at --position for --target (default: the model's top prediction there),
 // minus --distractor's logit, read from the patching group's options of those names, with the
 // heads of --ablate knocked out; drawn by the tab's figure (with --saliency, the tab's saliency
-// strip above the map: the intact model's, as the tab says), or written as its CSV or as
+// strip above the map, of the same knocked-out model), or written as its CSV or as
 // `attnviz attribute --out-json`'s document.
 #include <QFileInfo>
 
@@ -42,9 +42,6 @@ void run_dla_export(const ExportOptions& a) {
         usage_error(ExportCommandText::tr(
             "--saliency with --view dla draws its strip, or writes it into the .json: its .csv "
             "is --view saliency's"));
-    if (a.saliency && a.ablating() && suffix == QLatin1String("json"))
-        usage_error(ExportCommandText::tr(
-            "--saliency takes the intact model's gradients: not into one .json with --ablate"));
 
     const ModelPtr m = open_model(QFileInfo(qstring(*a.model)).absoluteFilePath());
     // The model's reason first (no head, post-norm): it is about the data, not the options.
@@ -58,16 +55,12 @@ void run_dla_export(const ExportOptions& a) {
     if (p.target) request.target = models::single_token_id(m->tokenizer, *p.target, "--target");
     if (p.distractor)
         request.distractor = models::single_token_id(m->tokenizer, *p.distractor, "--distractor");
-    for (const models::HeadIntervention& h : ablated)
-        request.knocked_out[{int(h.head.layer), int(h.head.head)}] =
-            h.kind == models::HeadIntervention::Kind::Mean ? KnockOut::Mean : KnockOut::Zero;
+    request.knocked_out = knocked_heads(ablated);
     const DlaResult result = compute_dla(*m, e, qstring(*a.text), request, worker_threads());
     std::optional<SaliencyResult> saliency;
-    if (a.saliency) {
+    if (a.saliency)
         saliency = compute_saliency(*m, e, qstring(*a.text), result.attribution.what, steps,
-                                    worker_threads());
-        saliency->intact_model = !ablated.empty();
-    }
+                                    request.knocked_out, worker_threads());
     if (suffix == QLatin1String("csv")) return write_atomically(out, dla_csv(result));
     if (suffix == QLatin1String("json"))
         return write_atomically(

@@ -23,7 +23,15 @@
 #include "engine/text/hf/hf_tokenizer.h"
 #include "ui/document/attention_config.h"
 
+namespace attnviz::models {
+struct StreamRecord;  // engine/models/attribution.h
+}
+
 namespace attnviz::ui {
+
+/// The most a recorded pass (models::StreamRecord) may hold: the window's own pass is recorded
+/// up to it, and the why pane records a text's pass up to it when the window's is not usable.
+inline constexpr std::size_t kMaxStreamRecordBytes = std::size_t(256) << 20;
 
 struct LensGrid;    // compute/model_lens.h
 struct ModelTrace;  // compute/model_trace.h
@@ -156,6 +164,11 @@ struct ModelPass {
     /// Every head measured on this input, and its induction score on the tool's repeated
     /// random sequence (models::HeadAtlas).
     models::HeadAtlas atlas;
+    /// This pass itself, recorded over the pieces (with its knock-outs; the attention too for a
+    /// causal language model), so that the why pane and Who Writes read it instead of running
+    /// a pass of their own; null when it was not recorded (a post-norm model, more than
+    /// kMaxStreamRecordBytes or the memory budget left, maps from a file or the writer's rows).
+    std::shared_ptr<const models::StreamRecord> stream;
 };
 
 /// A trained model's forward pass: every layer's maps from one run, and each head's thumbnail

@@ -16,6 +16,7 @@
 #include "engine/buffers.h"
 #include "engine/errors.h"
 #include "engine/io/attention_arrays.h"
+#include "engine/models/attribution.h"
 #include "engine/models/effective_attention.h"
 #include "engine/models/head_statistics.h"
 #include "engine/models/pass_plan.h"
@@ -353,6 +354,25 @@ std::uint64_t pass_footprint(const models::Model& model, const models::ModelForw
            model.streaming_weight_bytes();
 }
 
+/// What the window's pass of L pieces records of itself (ModelPass::stream) with `room` bytes
+/// of the budget left: the attention too for a causal language model (Who Writes reads it),
+/// the stream alone when only that fits (the why pane reads it), or nothing: a post-norm
+/// model's stream is no sum of its blocks' outputs.  A small share of the pass: it copies what
+/// the pass computes anyway.
+std::optional<models::RecordedParts> recorded_parts(const models::Model& model, std::int64_t L,
+                                                    std::uint64_t room) {
+    if (!model.info().pre_norm) return std::nullopt;
+    const auto fits = [&](models::RecordedParts parts) {
+        const std::size_t bytes = models::stream_record_bytes(model.config(), L, parts);
+        return bytes <= kMaxStreamRecordBytes && bytes <= room;
+    };
+    if (model.lm_head() == models::LmHeadKind::Causal &&
+        fits(models::RecordedParts::StreamAndAttention))
+        return models::RecordedParts::StreamAndAttention;
+    if (fits(models::RecordedParts::Stream)) return models::RecordedParts::Stream;
+    return std::nullopt;
+}
+
 /// Why a model's predictions are not shown, or empty when they are.
 QString predictions_missing(const models::Model& model, std::int64_t pieces) {
     if (model.lm_head() == models::LmHeadKind::None)
@@ -515,13 +535,26 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& c, int num_threa
                      norm);
     const QString no_predictions = predictions_missing(model, L);
     if (no_predictions.isEmpty()) sink.keepFinalStream(N);
-    if (norm) {  // the kept maps made norm-based as the pass hands them over
-        models::EffectiveAttentionSink effective(model, sink, options.scope, options.num_threads);
-        model.forward(enc.input, models::EffectiveAttentionSink::pass_options(options), effective);
+    std::shared_ptr<const models::StreamRecord> stream;
+    // The kept maps made norm-based as the pass hands them over.
+    std::optional<models::EffectiveAttentionSink> effective;
+    if (norm) effective.emplace(model, sink, options.scope, options.num_threads);
+    models::AttentionSink& viewer = norm ? static_cast<models::AttentionSink&>(*effective) : sink;
+    const models::ModelForwardOptions pass =
+        norm ? models::EffectiveAttentionSink::pass_options(options) : options;
+    // The budget's room after the pass and its weights, as plan_pass counts them.
+    const std::uint64_t used = needed -
+                               std::min<std::uint64_t>(needed, model.streaming_weight_bytes()) +
+                               plan.weights.resident();
+    if (const auto parts = recorded_parts(model, L, memory.bytes - std::min(used, memory.bytes))) {
+        models::StreamRecorder recorder(model.config(), enc.input, pass, *parts, &viewer);
+        model.forward(enc.input, pass, recorder);
+        stream = std::make_shared<const models::StreamRecord>(recorder.take());
     } else {
-        model.forward(enc.input, options, sink);
+        model.forward(enc.input, pass, viewer);
     }
     auto out = std::make_shared<ModelMaps>();
+    out->stream = std::move(stream);
     describe_text(out.get(), *m, enc, c, text_a, window);
     out->num_layers = layers_kept;
     out->heads_kept = heads_kept;

@@ -175,7 +175,7 @@ std::int64_t top_prediction(const models::OpenedModel& m, const models::ModelInp
 
 DlaResult compute_dla(const models::OpenedModel& m, const models::EncodedText& text,
                       const QString& text_shown, const DlaRequest& request, int num_threads,
-                      const PassControl& control) {
+                      const PassControl& control, const models::StreamRecord* record) {
     if (const QString why = dla_unavailable(m); !why.isEmpty()) throw DataError(why.toStdString());
     const auto L = std::int64_t(text.input.ids.size());
     if (request.position < 0 || request.position >= L)
@@ -193,8 +193,12 @@ DlaResult compute_dla(const models::OpenedModel& m, const models::EncodedText& t
     ComputeConfig knocked;  // as the window's passes knock them out
     knocked.knocked_out = request.knocked_out;
     options.interventions = model_knock_outs(knocked, m.model->info());
+    // The window's pass when it is this one: its parts without a pass of their own.
+    const bool recorded =
+        record && record->has_attention() && record->is_pass_of(text.input, options.interventions);
     DlaResult out;
-    out.attribution = models::attribute_logit(*m.model, text.input, what, options);
+    out.attribution = recorded ? models::attribute_logit(*m.model, *record, what, options)
+                               : models::attribute_logit(*m.model, text.input, what, options);
     out.knocked_out = request.knocked_out;
     out.model = model_display_name(m);
     out.text = text_shown;

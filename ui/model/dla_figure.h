@@ -83,12 +83,16 @@ std::int64_t top_prediction(const models::OpenedModel& model, const models::Mode
                             const PassControl& control = {});
 
 /// The attribution of `request` on `text` (the model's encoding of `text_shown`): one pass, and
-/// one more (of the intact model) to find the target when the request has none.  Throws
-/// DataError (dla_unavailable's reason), UsageError for a knocked-out head the model lacks, and
-/// what models::attribute_logit throws.  Any thread.
+/// one more (of the intact model) to find the target when the request has none.  `record`
+/// (may be null): the window's own pass (ModelPass::stream), read instead of a pass when it is
+/// of this text with the request's heads knocked out and holds the attention (the same
+/// numbers: models::attribute_logit).  Throws DataError (dla_unavailable's reason),
+/// UsageError for a knocked-out head the model lacks, and what models::attribute_logit
+/// throws.  Any thread.
 DlaResult compute_dla(const models::OpenedModel& model, const models::EncodedText& text,
                       const QString& text_shown, const DlaRequest& request, int num_threads,
-                      const PassControl& control = {});
+                      const PassControl& control = {},
+                      const models::StreamRecord* record = nullptr);
 
 /// One row per part: component (embeddings, head, attention_bias, mlp, constant, total),
 /// layer and head from 1 (empty where they do not apply), value; the parts before `total` add

@@ -47,6 +47,13 @@ std::optional<std::int64_t> predicted_token(const ModelPass& pass, int piece) {
     return std::nullopt;
 }
 
+/// The options every export of the tab draws with.
+FigureOptions export_options() {
+    FigureOptions options;
+    options.font_px = 14;
+    return options;
+}
+
 /// The figure of `result` and the strip of `saliency` (may be null) for `path` (its format from
 /// the suffix), as every export draws it.
 RenderedFigure render_dla_figure(const DlaResult& result, const SaliencyResult* saliency,
@@ -54,9 +61,7 @@ RenderedFigure render_dla_figure(const DlaResult& result, const SaliencyResult* 
     DlaFigure figure;
     figure.setResult(&result);
     figure.setSaliency(saliency);
-    FigureOptions options;
-    options.font_px = 14;
-    figure.setOptions(options);
+    figure.setOptions(export_options());
     return render_painted_figure(figure, ExportSize{}, path);
 }
 }  // namespace
@@ -160,6 +165,11 @@ QWidget* DlaView::createControls() {
     message_->setStyleSheet(QStringLiteral("color: #b2182b;"));
     message_->hide();
     v->addWidget(message_);
+    note_ = new QLabel(controls_);
+    note_->setObjectName(QStringLiteral("dlaSaliencyOnlyNote"));
+    note_->setWordWrap(true);
+    note_->hide();
+    v->addWidget(note_);
     return controls_;
 }
 
@@ -176,6 +186,7 @@ void DlaView::connectControls() {
             schedule(kTypingPauseMs);
         });
         connect(e, &QLineEdit::returnPressed, this, &DlaView::run);
+        e->installEventFilter(this);
     }
     connect(typing_, &QTimer::timeout, this, &DlaView::run);
     connect(export_, &QPushButton::clicked, this, &DlaView::exportDialog);
@@ -248,6 +259,13 @@ void DlaView::resizeEvent(QResizeEvent* event) {
     relayout();  // the strip's height follows its width (its boxes wrap)
 }
 
+bool DlaView::eventFilter(QObject* watched, QEvent* event) {
+    auto* box = qobject_cast<QLineEdit*>(watched);
+    if (event->type() == QEvent::FocusIn && box && !box->completer() && model_)
+        box->setCompleter(vocabulary_completer(model_.get(), box));
+    return QWidget::eventFilter(watched, event);
+}
+
 void DlaView::showEvent(QShowEvent* event) {
     QWidget::showEvent(event);
     if (waiting_) schedule(0);
@@ -270,9 +288,14 @@ void DlaView::setSource(SnapshotPtr snapshot, ModelPtr model) {
         figure_->setHover(-1, -1);
         export_->setEnabled(false);
         unavailable_ = model_ ? dla_unavailable(*model_) : QString();
+        saliency_only_ = model_ && model_->model->lm_head() == models::LmHeadKind::Masked;
+        // A box's completer is made when it is first focused (eventFilter): a large
+        // vocabulary's list takes the GUI thread tens of milliseconds, which the new model's
+        // first pass and attribution need not wait for.
         for (QLineEdit* e : {target_, distractor_}) {
-            if (QCompleter* old = e->completer()) old->deleteLater();
-            e->setCompleter(vocabulary_completer(model_.get(), e));
+            QCompleter* old = e->completer();
+            e->setCompleter(nullptr);
+            if (old) old->deleteLater();
         }
         relayout();
     }
@@ -283,8 +306,12 @@ void DlaView::setSource(SnapshotPtr snapshot, ModelPtr model) {
     schedule(0);
 }
 
+bool DlaView::usable() const {
+    return model_ && (unavailable_.isEmpty() || saliency_only_);
+}
+
 void DlaView::showAvailability() {
-    const bool usable = model_ && unavailable_.isEmpty();
+    const bool usable = this->usable();
     if (!model_) {
         const QString shipped = shipped_model_names();
         placeholder_->setText(
@@ -296,15 +323,26 @@ void DlaView::showAvailability() {
                       .arg(shipped));
     } else if (!usable) {
         placeholder_->setText(unavailable_);
+    } else if (saliency_only_) {
+        // Chinese sentences follow each other without a space.
+        const QString gap = unavailable_.endsWith(QChar(0x3002)) ? QString() : QStringLiteral(" ");
+        note_->setText(unavailable_ + gap +
+                       tr("For a masked language model this tab shows the saliency alone: each "
+                          "input token's share of the prediction at the token in focus (at "
+                          "first, the [MASK]). Choose a method in the Saliency box."));
     }
     placeholder_->setVisible(!usable);
     controls_->setVisible(usable);
-    canvas_->setVisible(usable);
-    sal_canvas_->setVisible(usable && saliency_.has_value());
+    canvas_->setVisible(usable && !saliency_only_);
+    note_->setVisible(usable && saliency_only_);
+    // A masked LM's strip is the tab's figure: there from the start, given the map's room.
+    sal_canvas_->setVisible(usable && (saliency_.has_value() || saliency_only_));
+    if (auto* box = qobject_cast<QBoxLayout*>(layout()))
+        box->setStretchFactor(sal_canvas_, saliency_only_ ? 1 : 0);
 }
 
 void DlaView::fillPositions() {
-    if (!model_ || !unavailable_.isEmpty() || !snapshot_)
+    if (!usable() || !snapshot_)
         position_->clearTokens();
     else
         position_->fillTokens(snapshot_->model->encoding, *model_);
@@ -312,8 +350,7 @@ void DlaView::fillPositions() {
 
 void DlaView::check() {
     request_.reset();
-    const bool usable = model_ && unavailable_.isEmpty() && snapshot_;
-    if (!usable || position_->currentIndex() < 0) {
+    if (!usable() || !snapshot_ || position_->currentIndex() < 0) {
         message_->hide();
         return;
     }
@@ -358,7 +395,9 @@ void DlaView::schedule(int delay_ms) {
         return;
     }
     // Already shown (or on its way) for this text and these tokens: nothing to run.
-    if ((result_ || isRunning()) && ran_ == Ran{snapshot_->model->encoding.ids, *request_}) return;
+    if ((result_ || saliency_ || isRunning()) &&
+        ran_ == Ran{snapshot_->model->encoding.ids, *request_})
+        return;
     waiting_ = true;
     if (isVisible()) typing_->start(delay_ms);
 }
@@ -373,14 +412,23 @@ bool DlaView::run() {
     sal_figure_->setResult(nullptr);
     saliency_running_ = false;
     showSaliencyState();
+    if (saliency_only_) {  // a masked LM: no attribution, the strip alone
+        job_.drop();
+        export_->setEnabled(false);
+        if (method_->currentIndex() != SaliencyOff) runSaliency();
+        relayout();
+        return true;
+    }
     const ModelPtr model = model_;
     const ComputeConfig config = snapshot_->config;
     const QString text = snapshot_->model->text_a;
     const DlaRequest request = *request_;
+    // The window's pass, recorded: read instead of a pass of its own when it is this one.
+    const std::shared_ptr<const models::StreamRecord> record = snapshot_->model->stream;
     job_.start(
-        [model, config, text, request](const JobControl& control) {
+        [model, config, text, request, record](const JobControl& control) {
             const models::EncodedText e = encode_model_text(*model, config);
-            return compute_dla(*model, e, text, request, worker_threads(), control);
+            return compute_dla(*model, e, text, request, worker_threads(), control, record.get());
         },
         {.finished = [this](DlaResult r) { showResult(std::move(r)); },
          .failed = [this](const QString& message) { showFailure(message); }});
@@ -408,31 +456,47 @@ void DlaView::saliencyChosen() {
     saliency_running_ = false;
     saliency_.reset();
     sal_figure_->setResult(nullptr);
+    if (saliency_only_) export_->setEnabled(false);  // the tab's one figure is gone
     // While the attribution runs, its end starts the saliency.
-    if (method_->currentIndex() != SaliencyOff && result_ && !isRunning()) runSaliency();
+    if (method_->currentIndex() != SaliencyOff && (result_ || (saliency_only_ && ran_)) &&
+        !isRunning())
+        runSaliency();
     showSaliencyState();
     relayout();
 }
 
 void DlaView::runSaliency() {
-    if (!result_ || !model_ || !snapshot_) return;
+    if (!model_ || !snapshot_ || !(result_ || (saliency_only_ && ran_))) return;
     const ModelPtr model = model_;
     const ComputeConfig config = snapshot_->config;
     const QString text = snapshot_->model->text_a;
-    const models::LogitTarget what = result_->attribution.what;
+    // The attribution's prediction, or (a masked LM) the request's: its target unset when the
+    // pass predicted nothing there, then the intact model's top prediction, as the DLA's.
+    models::LogitTarget what;
+    std::optional<std::int64_t> target;
+    std::map<ModelHead, KnockOut> knocked;
+    if (result_) {
+        what = result_->attribution.what;
+        target = what.target;
+        knocked = result_->knocked_out;
+    } else {
+        what.position = ran_->request.position;
+        what.distractor = ran_->request.distractor;
+        target = ran_->request.target;
+        knocked = ran_->request.knocked_out;
+    }
     const std::int64_t steps =
         method_->currentIndex() == IntegratedGradients ? steps_->currentData().toInt() : 0;
-    // The backward pass takes no knock-outs: the strip says it is the intact model's.
-    const bool intact = !result_->knocked_out.empty();
     saliency_running_ = true;
     progress_->setRange(0, 0);  // busy until the first pass reports
     job_.start(
-        [model, config, text, what, steps, intact](const JobControl& control) {
+        [model, config, text, what, target, steps, knocked](const JobControl& control) mutable {
             const models::EncodedText e = encode_model_text(*model, config);
-            SaliencyResult r =
-                compute_saliency(*model, e, text, what, steps, worker_threads(), control);
-            r.intact_model = intact;
-            return r;
+            what.target =
+                target ? *target
+                       : top_prediction(*model, e.input, what.position, worker_threads(), control);
+            return compute_saliency(*model, e, text, what, steps, knocked, worker_threads(),
+                                    control);
         },
         {.finished = [this](SaliencyResult r) { showSaliency(std::move(r)); },
          .failed =
@@ -459,6 +523,7 @@ void DlaView::showSaliency(SaliencyResult result) {
     saliency_running_ = false;
     saliency_ = std::move(result);
     sal_figure_->setResult(&*saliency_);
+    if (saliency_only_) export_->setEnabled(true);  // the strip is what the tab exports
     showSaliencyState();
     relayout();
     sal_canvas_->setToolTip(sal_figure_->describe(sal_hover_));
@@ -471,7 +536,8 @@ void DlaView::showSaliencyState() {
     cancel_->setVisible(computing);
     steps_label_->setVisible(method_->currentIndex() == IntegratedGradients);
     steps_->setVisible(method_->currentIndex() == IntegratedGradients);
-    sal_canvas_->setVisible(saliency_.has_value() && canvas_->isVisibleTo(this));
+    sal_canvas_->setVisible((saliency_.has_value() || saliency_only_) &&
+                            controls_->isVisibleTo(this));
 }
 
 void DlaView::hoverSaliency(const QPointF& pos) {
@@ -502,7 +568,10 @@ void DlaView::relayout() {
     canvas_->relayout();
     // The strip as tall as its wrapped boxes need, up to its share of the tab.
     sal_figure_->setOptions(options);
-    if (saliency_) {
+    if (saliency_only_) {  // the tab's figure: it takes the map's room
+        sal_canvas_->setMinimumHeight(80);
+        sal_canvas_->setMaximumHeight(QWIDGETSIZE_MAX);
+    } else if (saliency_) {
         sal_figure_->layout(QSize(std::max(200, width() - 16), 4000));
         const int cap = std::max(80, int(kStripShare * height()));
         sal_canvas_->setFixedHeight(std::min(sal_figure_->usedHeight(), cap));
@@ -536,14 +605,19 @@ QPoint DlaView::cellCentre(int layer, int column) const {
 
 bool DlaView::exportTo(const QString& path) {
     try {
-        if (!result_)
-            throw UsageError(
-                tr("There is no attribution yet: there is nothing to export.").toStdString());
+        const bool strip = saliency_only_;  // a masked LM: the strip is the tab's figure
+        if (strip ? !saliency_ : !result_)
+            throw UsageError((strip
+                                  ? tr("There is no saliency yet: there is nothing to export.")
+                                  : tr("There is no attribution yet: there is nothing to export."))
+                                 .toStdString());
         if (QFileInfo(path).suffix().toLower() == QLatin1String("csv"))
-            write_atomically(path, dla_csv(*result_));
+            write_atomically(path, strip ? saliency_csv(*saliency_) : dla_csv(*result_));
         else
-            write_atomically(path,
-                             encode_figure(render_dla_figure(*result_, shownSaliency(), path)));
+            write_atomically(
+                path, encode_figure(strip ? render_saliency_figure(*saliency_, export_options(),
+                                                                   ExportSize{}, path)
+                                          : render_dla_figure(*result_, shownSaliency(), path)));
         return true;
     } catch (const std::exception& e) {
         emit failed(tr("Cannot export the attribution"), error_text(e));
@@ -552,6 +626,13 @@ bool DlaView::exportTo(const QString& path) {
 }
 
 void DlaView::copyFigure() {
+    if (saliency_only_ && saliency_) {
+        QApplication::clipboard()->setImage(render_saliency_figure(*saliency_, export_options(),
+                                                                   ExportSize{},
+                                                                   QStringLiteral("saliency.png"))
+                                                .image);
+        return;
+    }
     if (!result_) {
         emit failed(tr("Cannot copy the figure"),
                     tr("There is no attribution yet: there is nothing to copy."));

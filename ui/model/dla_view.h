@@ -5,11 +5,13 @@
 // while the tab is shown, and DlaFigure draws it at the tab's size; hovering a head lists its
 // share by source token.  Heads knocked out in the window are knocked out of the attribution
 // (crossed out in the map, whose cells knock heads out and restore them as the Model mosaic's
-// do).  A model without a causal head, or a post-norm one, is explained.
+// do).  A model without a language-model head, or a post-norm causal one, is explained.
 // Above the map, on request, a saliency strip (SaliencyFigure): each input token's share of the
 // same prediction by gradient × input or integrated gradients, computed in the same job after
-// the attribution (a new request or Cancel drops it); always of the intact model, as it says.
-// The exports draw the strip with the map while the tab shows it.
+// the attribution (a new request or Cancel drops it), of the model with the window's heads
+// knocked out, as its caption says.  The exports draw the strip with the map while the tab shows
+// it.  A masked LM (BERT, RoBERTa, DistilBERT) has no attribution: the tab says so and offers
+// the strip alone, for the prediction at the token in focus (default: its first [MASK]).
 #pragma once
 
 #include <QWidget>
@@ -70,6 +72,9 @@ class DlaView : public QWidget {
     QLineEdit* distractorEdit() const { return distractor_; }
     QLabel* targetIdLabel() const { return target_id_; }
     QLabel* messageLabel() const { return message_; }
+    /// A masked LM: no attribution, the saliency alone (noteLabel() says why).
+    bool saliencyOnly() const { return saliency_only_; }
+    QLabel* noteLabel() const { return note_; }
     QLabel* placeholderLabel() const { return placeholder_; }
     QPushButton* exportButton() const { return export_; }
 
@@ -99,6 +104,8 @@ class DlaView : public QWidget {
 
   protected:
     void changeEvent(QEvent* event) override;
+    /// A token box's first focus on a model: its vocabulary's completer.
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showEvent(QShowEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
@@ -132,6 +139,8 @@ class DlaView : public QWidget {
     void retranslate();
     /// The placeholder's sentence, or the controls and the figure.
     void showAvailability();
+    /// The tab has something to compute: the attribution, or a masked LM's saliency.
+    bool usable() const;
 
     ModelPtr model_;
     SnapshotPtr snapshot_;
@@ -167,6 +176,8 @@ class DlaView : public QWidget {
     std::optional<SaliencyResult> saliency_;
     bool saliency_running_ = false;  ///< job_'s work is the saliency, not the attribution
     int sal_hover_ = -1;
+    bool saliency_only_ = false;  ///< model_ is a masked LM (saliencyOnly())
+    QLabel* note_;                ///< why a masked LM has the strip alone
 };
 
 }  // namespace attnviz::ui

@@ -8,7 +8,9 @@
 #include <cmath>
 #include <numeric>
 
+#include "ui/compute/model_snapshot.h"
 #include "ui/compute/model_store.h"
+#include "ui/model/dla_figure.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
 
@@ -69,7 +71,9 @@ double SaliencyResult::sum() const {
 
 SaliencyResult compute_saliency(const models::OpenedModel& m, const models::EncodedText& text,
                                 const QString& text_shown, const models::LogitTarget& what,
-                                std::int64_t steps, int num_threads, const PassControl& control) {
+                                std::int64_t steps,
+                                const std::map<ModelHead, KnockOut>& knocked_out, int num_threads,
+                                const PassControl& control) {
     // The metric of the logit attribution's total, as `attnviz attribute --saliency` reads it.
     models::GradientMetric metric;
     metric.kind = what.distractor ? models::GradientMetric::Kind::LogitDifference
@@ -81,7 +85,11 @@ SaliencyResult compute_saliency(const models::OpenedModel& m, const models::Enco
     options.num_threads = num_threads;
     options.control = control;
     options.head_gradients = false;
+    ComputeConfig knocked;  // as the window's passes knock them out
+    knocked.knocked_out = knocked_out;
+    options.interventions = model_knock_outs(knocked, m.model->info());
     SaliencyResult out;
+    out.knocked_out = knocked_out;
     out.saliency = models::saliency(*m.model, text.input, metric, steps, options);
     out.saliency.gradients = Tensor();
     out.saliency.embedding_gradients = Tensor();
@@ -99,6 +107,23 @@ SaliencyResult compute_saliency(const models::OpenedModel& m, const models::Enco
     if (what.distractor)
         out.distractor = QString::fromStdString(m.tokenizer.id_to_token(*what.distractor));
     return out;
+}
+
+std::map<ModelHead, KnockOut> knocked_heads(
+    const std::vector<models::HeadIntervention>& interventions) {
+    std::map<ModelHead, KnockOut> out;
+    for (const models::HeadIntervention& h : interventions)
+        out[{int(h.head.layer), int(h.head.head)}] =
+            h.kind == models::HeadIntervention::Kind::Mean ? KnockOut::Mean : KnockOut::Zero;
+    return out;
+}
+
+RenderedFigure render_saliency_figure(const SaliencyResult& result, const FigureOptions& options,
+                                      const ExportSize& size, const QString& path) {
+    SaliencyFigure figure;
+    figure.setResult(&result);
+    figure.setOptions(options);
+    return render_painted_figure(figure, size, path);
 }
 
 QByteArray saliency_csv(const SaliencyResult& r) {
@@ -159,15 +184,15 @@ QString SaliencyFigure::titleText() const {
 
 QString SaliencyFigure::captionText() const {
     if (!result_) return {};
-    const QString intact =
-        result_->intact_model
-            ? SaliencyText::tr("Of the intact model: gradients are taken with no head knocked out.")
-            : QString();
-    if (compact_) return intact;
+    const QString knocked = result_->knocked_out.empty()
+                                ? QString()
+                                : SaliencyText::tr("Of the model with heads knocked out: %1")
+                                      .arg(knocked_out_text(result_->knocked_out));
+    if (compact_) return knocked;
     QString text = result_->text;
     if (text.size() > kCaptionChars) text = text.left(kCaptionChars - 1) + QStringLiteral("…");
     const QString caption = SaliencyText::tr("%1 · “%2”").arg(result_->model, text);
-    return intact.isEmpty() ? caption : caption + QStringLiteral(" · ") + intact;
+    return knocked.isEmpty() ? caption : caption + QStringLiteral(" · ") + knocked;
 }
 
 QString SaliencyFigure::notesText() const {
@@ -176,7 +201,7 @@ QString SaliencyFigure::notesText() const {
         "Each box is one input token's share of the prediction, read from the gradient with "
         "respect to its token embedding: red raises it, blue lowers it.");
     if (const QString gap = saliency_gap_text(*result_); !gap.isEmpty())
-        notes += QLatin1Char(' ') + gap;
+        notes += (notes.endsWith(QChar(0x3002)) ? QString() : QStringLiteral(" ")) + gap;  // 。
     return notes;
 }
 

@@ -2,15 +2,18 @@
 // diverging blue–white–red scale by its share of the prediction in focus (logit(target), or the
 // logit difference with a distractor, at one position), from gradient × input or integrated
 // gradients (models::saliency), the strongest few labelled with their value, and for integrated
-// gradients the completeness line: how close the shares come to m(x) − m(baseline).  The Who
-// Writes tab draws it above the attribution, and `attnviz export --view saliency` draws it
-// alone; the numbers are the engine's, never recomputed here.
+// gradients the completeness line: how close the shares come to m(x) − m(baseline).  With heads
+// knocked out the gradients are the knocked-out model's, and the caption lists the heads.  The
+// Who Writes tab draws it above the attribution (alone for a masked LM, at its [MASK]), and
+// `attnviz export --view saliency` draws it alone; the numbers are the engine's, never
+// recomputed here.
 #pragma once
 
 #include <QFont>
 #include <QRectF>
 #include <QString>
 
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -19,6 +22,8 @@
 #include "engine/models/model_folder.h"
 #include "engine/pass_control.h"
 #include "ui/classroom/classroom_figure.h"
+#include "ui/document/attention_config.h"
+#include "ui/render/figure_export.h"
 #include "ui/render/painted_figure.h"
 
 namespace attnviz::ui {
@@ -35,9 +40,8 @@ struct SaliencyResult {
     models::LogitTarget what;     ///< the prediction in focus (position from 0)
     QString target, distractor;   ///< vocabulary strings; distractor empty: none
     bool rotary = false;          ///< rotary positions: the baseline is the all-zero input
-    /// Drawn beside an attribution with heads knocked out: the backward pass runs the intact
-    /// model, so this strip is the intact model's, and its caption says so.
-    bool intact_model = false;
+    /// The heads knocked out of the model whose gradients these are (the caption lists them).
+    std::map<ModelHead, KnockOut> knocked_out;
     /// The engine's result without its gradient tensors (the figure never needs them).
     models::Saliency saliency;
 
@@ -52,11 +56,24 @@ struct SaliencyResult {
 
 /// The saliency of `what` on `text` (the model's encoding of `text_shown`), `steps` 0 for
 /// gradient × input, N for integrated gradients over N steps (N + 2 passes, each reported to
-/// `control`).  Throws what models::saliency throws.  Any thread.
+/// `control`), of the model with `knocked_out`'s heads knocked out as the window's passes
+/// knock them out.  Throws UsageError for a knocked-out head the model lacks, and what
+/// models::saliency throws.  Any thread.
 SaliencyResult compute_saliency(const models::OpenedModel& model, const models::EncodedText& text,
                                 const QString& text_shown, const models::LogitTarget& what,
-                                std::int64_t steps, int num_threads,
+                                std::int64_t steps,
+                                const std::map<ModelHead, KnockOut>& knocked_out, int num_threads,
                                 const PassControl& control = {});
+
+/// The window's knock-outs of `interventions` (Zero and Mean; `--ablate`'s), as
+/// compute_saliency and DlaRequest take them.
+std::map<ModelHead, KnockOut> knocked_heads(
+    const std::vector<models::HeadIntervention>& interventions);
+
+/// The strip alone as a file's figure (`attnviz export --view saliency`, the Who Writes tab's
+/// export for a masked LM): `options` and `size` as the export asks, the format from `path`.
+RenderedFigure render_saliency_figure(const SaliencyResult& result, const FigureOptions& options,
+                                      const ExportSize& size, const QString& path);
 
 /// Comment lines (# metric, # method, # steps, # baseline, # delta), then position (from 1),
 /// token, value: one row per token.

@@ -107,16 +107,27 @@ WhyResult compute_why(const models::OpenedModel& m, const models::EncodedText& t
 WhyStream record_why_stream(const models::OpenedModel& m, models::EncodedText text, int num_threads,
                             const PassControl& control) {
     WhyStream out;
-    out.record =
-        models::record_stream(*m.model, text.input, attribution_options(num_threads, control));
+    out.record = std::make_shared<const models::StreamRecord>(
+        models::record_stream(*m.model, text.input, attribution_options(num_threads, control)));
     out.text = std::move(text);
+    return out;
+}
+
+std::shared_ptr<const WhyStream> window_why_stream(const ModelPass& pass) {
+    const std::shared_ptr<const models::StreamRecord>& record = pass.stream;
+    if (!record || !record->interventions.empty() || record->input.ids != pass.encoding.ids)
+        return nullptr;
+    auto out = std::make_shared<WhyStream>();
+    out->text.encoding = pass.encoding;
+    out->text.input = record->input;
+    out->record = record;
     return out;
 }
 
 WhyResult compute_why(const models::OpenedModel& m, const WhyStream& stream,
                       const QString& text_shown, const WhyRequest& request, double weight,
                       int num_threads, const PassControl& control) {
-    return why_result(models::attribute_qk(*m.model, stream.record, request.head, request.query,
+    return why_result(models::attribute_qk(*m.model, *stream.record, request.head, request.query,
                                            request.key, attribution_options(num_threads, control)),
                       m, stream.text, text_shown, weight);
 }

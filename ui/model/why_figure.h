@@ -11,6 +11,7 @@
 #include <QString>
 
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "engine/models/qk_attribution.h"
 #include "engine/pass_control.h"
 #include "ui/classroom/classroom_figure.h"
+#include "ui/compute/attention_snapshot.h"
 #include "ui/render/painted_figure.h"
 
 namespace attnviz::ui {
@@ -64,17 +66,23 @@ WhyResult compute_why(const models::OpenedModel& model, const models::EncodedTex
                       const QString& text_shown, const WhyRequest& request, double weight,
                       int num_threads, const PassControl& control = {});
 
-/// A text's pass on a model, recorded once (models::record_stream) with the text's encoding:
-/// every cell of the text explained from it without a pass of its own.
+/// A text's pass on a model, recorded once (models::record_stream, or the window's own pass)
+/// with the text's encoding: every cell of the text explained from it without a pass of its
+/// own.
 struct WhyStream {
     models::EncodedText text;
-    models::StreamRecord record;
+    std::shared_ptr<const models::StreamRecord> record;  ///< never null
 };
 
 /// Records the pass of `text` on `model`.  Throws what models::record_stream throws.  Any
 /// thread.
 WhyStream record_why_stream(const models::OpenedModel& model, models::EncodedText text,
                             int num_threads, const PassControl& control = {});
+
+/// The window's own pass (ModelPass::stream) as a WhyStream, when it was recorded with no head
+/// knocked out: the pane explains the intact model's scores, as compute_why() computes them.
+/// Null otherwise.
+std::shared_ptr<const WhyStream> window_why_stream(const ModelPass& pass);
 
 /// compute_why() from a recorded pass: the same numbers, the projections alone.
 WhyResult compute_why(const models::OpenedModel& model, const WhyStream& stream,

@@ -166,8 +166,10 @@ void WhyPanel::setSource(SnapshotPtr snapshot, ModelPtr model) {
     figure_->setResult(nullptr);
     export_->setEnabled(false);
     retranslate();
-    // Open: the new text's pass is recorded now, so that its first cell is explained at once.
-    if (isVisible()) recordStream();
+    // The window's own pass explains every cell when it was recorded; else, open, the new
+    // text's pass is recorded now, so that its first cell is explained at once.
+    stream_ = snapshot_ && snapshot_->model ? window_why_stream(*snapshot_->model) : nullptr;
+    if (!stream_ && isVisible()) recordStream();
 }
 
 bool WhyPanel::following() const {

@@ -70,7 +70,7 @@ class WhyPanel : public QWidget {
     /// The text's pass is recorded: a cell is explained without a pass of its own.
     bool hasStream() const { return stream_ != nullptr; }
     /// The most a text's recorded pass may hold; a longer text's cells each run a pass.
-    static constexpr std::size_t kMaxStreamBytes = std::size_t(256) << 20;
+    static constexpr std::size_t kMaxStreamBytes = kMaxStreamRecordBytes;
     /// What the figure shows (null before the first attribution of this source).
     const WhyResult* result() const { return result_ ? &*result_ : nullptr; }
     /// The requests started since this pane was made (each supersedes the one before).

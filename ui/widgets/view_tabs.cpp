@@ -12,6 +12,7 @@
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -39,10 +40,22 @@
 namespace attnviz::ui {
 
 namespace {
+/// The bytes of the maps `s` holds (the layer's, and every kept layer's of a model): what a
+/// hidden view that keeps `s` keeps from being freed.
+std::uint64_t maps_bytes(const AttentionSnapshot& s) {
+    std::size_t floats = s.weights.numel() + s.mean_weights.numel();
+    if (s.model)
+        for (const std::vector<Tensor>* kept :
+             {&s.model->weights, &s.model->means, &s.model->rollout})
+            for (const Tensor& t : *kept)
+                floats += t.numel();
+    return std::uint64_t(floats) * sizeof(float);
+}
+
 const char* const kTabNames[] = {"grid",     "steps", "lines", "statistics", "compare",
                                  "model",    "atlas", "lens",  "patch",      "positions",
-                                 "circuits", "dla",   "flow", "qk"};
-}
+                                 "circuits", "dla",   "flow",  "qk"};
+}  // namespace
 
 ViewTabs::ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent)
     : QWidget(parent), doc_(document), grid_(grid) {
@@ -248,13 +261,16 @@ void ViewTabs::connectDocument() {
     connect(doc_, &AttentionDocument::wholeModelChanged, this, &ViewTabs::followWholeModel);
     connect(doc_, &AttentionDocument::tokenFocusChanged, this, &ViewTabs::announceTrace);
     connect(doc_, &AttentionDocument::modelFolderChanged, this, &ViewTabs::announceTrace);
-    connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::refreshStatistics);
+    connect(doc_, &AttentionDocument::figureOptionsChanged, this, &ViewTabs::followFigureOptions);
     connect(doc_, &AttentionDocument::figureOptionsChanged, this,
             [this] { lens_->setColormap(doc_->figureOptions().colormap); });
 }
 
 void ViewTabs::connectCorpus() {
     connect(doc_, &AttentionDocument::corpusChanged, this, [this] {
+        // Whether a corpus is offered depends on the pass's model: hidden views take it first.
+        catchUp(AtlasTab);
+        catchUp(QkTab);
         atlas_->setCorpus(doc_->corpus());
         qk_->setCorpus(doc_->corpus());
     });
@@ -306,7 +322,7 @@ void ViewTabs::followModelFolder(const QString& folder) {
 }
 
 void ViewTabs::followCurrentTab() {
-    if (stale_) refreshViews(currentTab());
+    catchUp(currentTab());
     // The "Why?" pane goes with the maps shown.
     if (currentTab() == GridTab || currentTab() == ModelTab)
         why_->placeIn(currentTab() == ModelTab ? model_split_ : grid_split_);
@@ -474,6 +490,7 @@ void ViewTabs::applyTokenFocus() {
 }
 
 void ViewTabs::syncTokenFocus() {
+    if (isStale(ModelTab)) return;  // the mosaic takes the focus with the snapshot, when shown
     const QSignalBlocker block_mode(focus_mode_), block_token(focus_token_);
     const ModelMaps* m = snapshot_ ? snapshot_->model.get() : nullptr;
     focus_token_->clear();
@@ -518,49 +535,109 @@ void ViewTabs::setSnapshot(SnapshotPtr snapshot,
     statistics_ = snapshot_ && statistics && statistics->generation == snapshot_->generation
                       ? std::move(statistics)
                       : nullptr;
-    // While the writer extends the maps a token at a time, only the tab in view follows; the
-    // others catch up when shown, or with the pass that follows the writer.
-    stale_ = snapshot_ && snapshot_->model && snapshot_->model->provisional;
-    refreshViews(stale_ ? currentTab() : -1);
+    // Only the tab in view takes it now (also while the writer extends the maps a token at a
+    // time); the others catch up when shown, or soon when what they keep is heavy (the pass
+    // after the writer's rows frees it).
+    stale_.set();
+    catchUp(currentTab());
+    if (!releasing_ && heavyStaleTab() >= 0) {
+        releasing_ = true;
+        QTimer::singleShot(0, this, &ViewTabs::releaseHeavySnapshots);
+    }
 }
 
-void ViewTabs::refreshViews(int only) {
-    const auto wants = [only](Tab tab) { return only < 0 || only == tab; };
-    if (wants(StepsTab)) steps_->setSnapshot(snapshot_);
-    if (wants(ModelTab)) {
-        model_->setSnapshot(snapshot_);
-        syncTokenFocus();
+void ViewTabs::catchUp(Tab tab) {
+    if (!stale_.test(std::size_t(tab))) return;
+    stale_.reset(std::size_t(tab));
+    refreshViews(tab);
+    if (tab != PositionsTab)  // its view follows the document, not the pass
+        held_[std::size_t(tab)] = {
+            true, snapshot_ ? maps_bytes(*snapshot_) : 0,
+            snapshot_ && snapshot_->model ? snapshot_->model->folder : QString()};
+}
+
+int ViewTabs::heavyStaleTab() const {
+    // The writer's rows come a token at a time: the pass after them is handed on.
+    if (snapshot_ && snapshot_->model && snapshot_->model->provisional) return -1;
+    const QString folder = snapshot_ && snapshot_->model ? snapshot_->model->folder : QString();
+    for (std::size_t t = 0; t < held_.size(); ++t)
+        if (stale_.test(t) && held_[t].any &&
+            (held_[t].bytes >= heavy_bytes_ || held_[t].folder != folder))
+            return int(t);
+    return -1;
+}
+
+void ViewTabs::releaseHeavySnapshots() {
+    releasing_ = false;
+    if (const int tab = heavyStaleTab(); tab >= 0) catchUp(Tab(tab));
+    // One tab a turn: the event loop runs between them.
+    if (heavyStaleTab() >= 0) {
+        releasing_ = true;
+        QTimer::singleShot(0, this, &ViewTabs::releaseHeavySnapshots);
     }
-    if (wants(AtlasTab)) atlas_->setSnapshot(snapshot_);
-    if (wants(LensTab)) lens_->setSnapshot(snapshot_);
-    if (wants(PatchTab))
-        patch_->setModel(snapshot_ && snapshot_->model ? find_model(snapshot_->model->folder)
-                                                       : nullptr);
-    if (wants(CircuitsTab)) {
-        circuits_->setSnapshot(snapshot_);
-        circuits_->setModel(snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
-                                ? find_model(snapshot_->model->folder)
-                                : nullptr);
+}
+
+void ViewTabs::refreshViews(Tab tab) {
+    const bool has_model = snapshot_ && snapshot_->model;
+    // The model that ran the pass, for the views that run it again (none for maps read from a
+    // file).
+    const QString folder =
+        has_model && !snapshot_->config.usesMaps() ? snapshot_->model->folder : QString();
+    const auto runnable = [&] { return folder.isEmpty() ? nullptr : find_model(folder); };
+    switch (tab) {
+        case GridTab:
+            why_->setSource(snapshot_, runnable());
+            break;
+        case StepsTab:
+            steps_->setSnapshot(snapshot_);
+            break;
+        case LinesTab:
+            lines_->setSnapshot(snapshot_);
+            break;
+        case StatisticsTab:
+            refreshStatistics();
+            break;
+        case CompareTab:
+            compare_->setSnapshot(snapshot_);
+            break;
+        case ModelTab:
+            model_->setSnapshot(snapshot_);
+            syncTokenFocus();
+            why_->setSource(snapshot_, runnable());
+            break;
+        case AtlasTab:
+            atlas_->setSnapshot(snapshot_);
+            qk_->setModelFolder(folder);
+            break;
+        case LensTab:
+            lens_->setSnapshot(snapshot_);
+            break;
+        case PatchTab:
+            patch_->setModel(has_model ? find_model(snapshot_->model->folder) : nullptr);
+            break;
+        case PositionsTab:  // it follows the document, not the pass
+            break;
+        case CircuitsTab:
+            circuits_->setSnapshot(snapshot_);
+            circuits_->setModel(runnable());
+            break;
+        case DlaTab:
+            dla_->setSource(snapshot_, runnable());
+            break;
+        case FlowTab:
+            flow_->setSource(snapshot_, runnable());
+            break;
+        case QkTab:
+            qk_->setModelFolder(folder);
+            break;
     }
-    if (wants(DlaTab))
-        dla_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
-                                       ? find_model(snapshot_->model->folder)
-                                       : nullptr);
-    if (wants(FlowTab))
-        flow_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
-                                        ? find_model(snapshot_->model->folder)
-                                        : nullptr);
-    if (wants(GridTab) || wants(ModelTab))
-        why_->setSource(snapshot_, snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
-                                       ? find_model(snapshot_->model->folder)
-                                       : nullptr);
-    if (wants(QkTab) || wants(AtlasTab))
-        qk_->setModelFolder(snapshot_ && snapshot_->model && !snapshot_->config.usesMaps()
-                                ? snapshot_->model->folder
-                                : QString());
-    if (wants(LinesTab)) lines_->setSnapshot(snapshot_);
-    if (wants(CompareTab)) compare_->setSnapshot(snapshot_);
-    if (wants(StatisticsTab)) refreshStatistics();
+}
+
+void ViewTabs::followFigureOptions() {
+    if (currentTab() == StatisticsTab)
+        refreshStatistics();
+    else
+        stale_.set(std::size_t(StatisticsTab));
 }
 
 void ViewTabs::refreshStatistics() {

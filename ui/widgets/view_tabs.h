@@ -2,11 +2,15 @@
 // computation steps, head lines, head statistics and comparison of two configurations, and a
 // trained model's views (model/: every head, the head atlas, the logit lens, patching,
 // positions); and above them the banner that explains a loaded example.  Every view shows
-// the same snapshot from the one compute worker and reads and writes the one
-// AttentionDocument.
+// the same snapshot from the one compute worker (the tab shown at once, a hidden one when it
+// is shown) and reads and writes the one AttentionDocument.
 #pragma once
 
 #include <QWidget>
+
+#include <array>
+#include <bitset>
+#include <cstdint>
 
 #include "ui/compute/attention_snapshot.h"
 #include "ui/compute/full_map_source.h"
@@ -61,12 +65,27 @@ class ViewTabs : public QWidget {
         FlowTab,
         QkTab
     };
+    static constexpr int kTabCount = QkTab + 1;
 
     ViewTabs(AttentionDocument* document, HeatmapGridView* grid, QWidget* parent = nullptr);
 
     /// `statistics`: the statistics view's numbers for it, measured on the worker (may be null).
+    /// Only the tab shown takes it at once; a hidden tab's views catch up when it is shown, or
+    /// by catchUp().
     void setSnapshot(SnapshotPtr snapshot,
                      std::shared_ptr<const SnapshotStatistics> statistics = nullptr);
+    /// Gives tab `tab`'s views the latest snapshot if they have not had it yet: for whoever
+    /// reads a hidden tab's view (the tab shown is always up to date).
+    void catchUp(Tab tab);
+    /// Whether tab `tab`'s views wait for the latest snapshot (hidden since it came).
+    bool isStale(Tab tab) const { return stale_.test(std::size_t(tab)); }
+    /// A hidden tab keeps the snapshot it last had until it is shown, unless that snapshot's
+    /// maps are this big or it is of another model: then it takes the latest one at once, a
+    /// tab a turn of the event loop, so that no hidden view keeps large maps or a model alive
+    /// (the memory budget counts one result, the model store two models).
+    static constexpr std::uint64_t kHeavySnapshotBytes = std::uint64_t(64) << 20;
+    /// Another threshold than kHeavySnapshotBytes (tests).
+    void setHeavySnapshotBytes(std::uint64_t bytes) { heavy_bytes_ = bytes; }
     Tab currentTab() const;
     void setCurrentTab(Tab tab);
     /// The figure the current tab shows, for exports ("heatmaps" for statistics).
@@ -181,8 +200,14 @@ class ViewTabs : public QWidget {
 
     void retranslate();
     void refreshStatistics();
-    /// Gives the views snapshot_: those of tab `only`, or every one (-1).
-    void refreshViews(int only);
+    /// Gives the views of tab `tab` snapshot_.
+    void refreshViews(Tab tab);
+    /// A hidden tab whose views keep large maps or another model (kHeavySnapshotBytes), or -1.
+    int heavyStaleTab() const;
+    /// Catches up heavyStaleTab(), and asks for another turn while there is one.
+    void releaseHeavySnapshots();
+    /// The figure options changed: the statistics follow now if shown, else when shown.
+    void followFigureOptions();
     void syncTokenFocus();
     /// The banner's note and Restore button follow whether the text is still the example's.
     void syncExampleNote();
@@ -210,8 +235,18 @@ class ViewTabs : public QWidget {
     LinesView* lines_ = nullptr;
     StatisticsView* stats_ = nullptr;
     CompareView* compare_ = nullptr;
-    /// snapshot_ is one the generation writer's rows extended: only the tab in view has it.
-    bool stale_ = false;
+    /// The tabs whose views have not had snapshot_ (one bit per Tab): refreshing every hidden
+    /// view took the GUI thread 30-70 ms per result (the Atlas's table, the mosaic, ...).
+    std::bitset<kTabCount> stale_;
+    /// What each tab's views were last given: for a hidden tab, what they keep alive.
+    struct Held {
+        bool any = false;
+        std::uint64_t bytes = 0;  ///< its maps'
+        QString folder;           ///< the model's; empty: none
+    };
+    std::array<Held, kTabCount> held_;
+    std::uint64_t heavy_bytes_ = kHeavySnapshotBytes;
+    bool releasing_ = false;  ///< a releaseHeavySnapshots() is queued
     QWidget* banner_ = nullptr;
     QLabel* banner_title_ = nullptr;
     QLabel* banner_text_ = nullptr;

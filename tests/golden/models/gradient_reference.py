@@ -38,6 +38,18 @@ Definitions (the engine implements the same):
   rotary models' all-zero baseline sits where every RMSNorm is scale-invariant down to tiny
   scales (engine/models/gradient_attribution.h), so theirs is reported, not asserted.
 
+* Heads knocked out (GradientOptions::interventions): per case one head zeroed and one
+  mean-knocked (layer, head from 0; KNOCKED), applied as hf_reference.ablation applies them, in
+  layer order.  The knocked-out model is one function: a knocked head's output is a constant
+  (0, or its mean over the positions at x with the earlier knock-outs in place, held as it is
+  along the integrated-gradients path and at the baseline), so no gradient flows back through it;
+  dm/dz of a knocked head is that of the constant it was given (delta is added after the
+  knock-out).  Its metric, z, dm/dz, dm/dx0, gradient x input and integrated gradients (N = 64)
+  are written for one metric per case (the first logit difference).  Checked: at x the forward
+  equals hf_reference.ablation's (1e-12), finite differences of that function, completeness
+  (learned positions), and that the gradient moves by more than 1e-3 if the mean is
+  differentiated through or the knock-outs are left out.
+
 The script checks its own output before writing: the forward from the replaced tables equals
 hf_reference's stream and lm_logits (1e-12); autograd's gradients equal central finite
 differences (step 1e-5) at the largest coordinate of every gradient and two more (1e-7 of the
@@ -56,6 +68,11 @@ Writes, per case, into its reference folder (gradient_index.json lists them):
   gradients_heads.npy             float32 [metrics, layers, L, H * head_dim]: dm/dz
   gradients_inputs.npy            float32 [metrics, L, hidden]: dm/dx0
   gradients_eap_by_position.npy   float32 [layers, H, L]: EAP fraction by position patched
+  gradients_knocked.json          the knock-outs (layer, head, mode), the metric (its spec and
+                                  value), its saliency and the mistakes' sizes
+  gradients_knocked_contexts.npy  float32 [layers, L, H * head_dim]: z, knock-outs applied
+  gradients_knocked_heads.npy     float32 [layers, L, H * head_dim]: dm/dz
+  gradients_knocked_inputs.npy    float32 [L, hidden]: dm/dx0
 """
 import contextlib
 import json
@@ -83,6 +100,15 @@ SHIPPED_OUT = "tests/golden/shipped/gradients/attn_induction"
 PATCH_CLEAN = "zK8&pW3!rT6~bN1^ zK8&pW3!rT6~bN1"
 PATCH_CORRUPT = "zK8&pW3!rT6~bN1x zK8&pW3!rT6~bN1"
 PATCH_TARGET, PATCH_DISTRACTOR = "^", "x"
+
+# The heads knocked out of each case's model (layer, head from 0, mode): a zero knock-out below
+# a mean one, whose mean then sees it; the shipped model's are the guide's: the induction head
+# L2H8 zeroed, the previous-token head L1H4 mean-knocked (so the induction head's keys change).
+def KNOCKED(layers, heads):
+    return [(0, 1, "zero"), (layers - 1, heads - 2, "mean")]
+
+
+SHIPPED_KNOCKED = [(1, 7, "zero"), (0, 3, "mean")]
 
 IG_STEPS = 64
 COMPLETENESS = 0.01  # the issue's promise at N = 64, held with learned positions
@@ -190,13 +216,16 @@ class Runner:
         with torch.no_grad():
             return float(metric_of(self.logits(self.stream(x0, heads)[-1]), spec, ids))
 
-    def gradients(self, ids, spec, x0, frozen_scale=False):
+    def gradients(self, ids, spec, x0, frozen_scale=False, heads=None):
         """{metric, contexts and head_gradients [layers, L, H * d], embeddings and
-        embedding_gradients [L, hidden]} of one pass from x0."""
+        embedding_gradients [L, hidden]} of one pass from x0; `heads` (a hf_reference heads
+        function) changes the contexts first, and z is what it returns."""
         x0 = x0.detach().clone().requires_grad_(True)
         contexts, deltas = [], []
 
         def hook(layer, ctx):
+            if heads is not None:
+                ctx = heads(layer, ctx)
             delta = torch.zeros_like(ctx, requires_grad=True)
             contexts.append(ctx.detach())
             deltas.append(delta)
@@ -319,9 +348,9 @@ def check_forward(runner, ids, tt, x0):
               "the head here is not hf_reference.lm_logits")
 
 
-def finite_differences(runner, ids, spec, g):
+def finite_differences(runner, ids, spec, g, heads=None):
     """Autograd against central differences at the largest coordinate of dm/dx0 and of dm/dz,
-    and at two fixed ones of each."""
+    and at two fixed ones of each; `heads` as Runner.gradients takes it."""
     x0 = g["embeddings"]
     L, E = x0.shape
     n, _, HD = g["head_gradients"].shape
@@ -332,7 +361,8 @@ def finite_differences(runner, ids, spec, g):
     for t, e in {divmod(big, E), (0, 0), (L - 1, E // 3)}:
         step = torch.zeros_like(x0)
         step[t, e] = FD_STEP
-        fd = (runner.value(x0 + step, spec, ids) - runner.value(x0 - step, spec, ids)) / (2 * FD_STEP)
+        fd = (runner.value(x0 + step, spec, ids, heads) -
+              runner.value(x0 - step, spec, ids, heads)) / (2 * FD_STEP)
         check(abs(fd - float(gx[t, e])) <= tol, f"dm/dx0[{t},{e}] {float(gx[t, e])} vs {fd}")
     big = int(gz.abs().argmax())
     for coord in {tuple(np.unravel_index(big, gz.shape)), (0, L - 1, 0), (n - 1, L // 2, HD - 1)}:
@@ -340,6 +370,8 @@ def finite_differences(runner, ids, spec, g):
 
         def nudge(sign):
             def hook(layer, ctx):
+                if heads is not None:
+                    ctx = heads(layer, ctx)
                 if layer != l:
                     return ctx
                 out = ctx.clone()
@@ -355,8 +387,9 @@ def finite_differences(runner, ids, spec, g):
 # Saliency and attribution patching
 
 
-def saliency(runner, ids, spec, g):
-    """Gradient x input and integrated gradients of the token embeddings w, from x' = x0 - w."""
+def saliency(runner, ids, spec, g, heads=None):
+    """Gradient x input and integrated gradients of the token embeddings w, from x' = x0 - w;
+    `heads` as Runner.gradients takes it."""
     x0 = g["embeddings"]
     w = runner.token_embeddings(ids)
     base = x0 - w
@@ -364,9 +397,9 @@ def saliency(runner, ids, spec, g):
     total = torch.zeros_like(x0)
     for k in range(IG_STEPS):
         point = base + w * ((k + 0.5) / IG_STEPS)
-        total += runner.gradients(ids, spec, point)["embedding_gradients"]
+        total += runner.gradients(ids, spec, point, heads=heads)["embedding_gradients"]
     ig = (w * (total / IG_STEPS)).sum(-1)
-    m, m0 = g["metric"], runner.value(base, spec, ids)
+    m, m0 = g["metric"], runner.value(base, spec, ids, heads)
     delta = float(ig.sum()) - (m - m0)
     return {"steps": IG_STEPS, "metric": m, "baseline": m0, "delta": delta,
             "completeness_error": abs(delta) / abs(m - m0),
@@ -444,6 +477,95 @@ def eap_of_shipped(runner, folder):
 
 
 # ---------------------------------------------------------------------------------------------
+# Heads knocked out
+
+
+def held_knock_outs(runner, x0, pairs):
+    """A heads function knocking `pairs` out as constants: 0, or the head's mean over the
+    positions at x0 with the knock-outs below it in place (hf_reference.ablation's mean)."""
+    means = {}
+
+    def record(layer, ctx):
+        out = ctx.clone()
+        for l, h, mode in pairs:
+            if l == layer:
+                if mode == "mean":
+                    means[(l, h)] = ctx[h].mean(0, keepdim=True).detach()
+                out[h] = 0.0 if mode == "zero" else means[(l, h)].expand_as(ctx[h])
+        return out
+
+    with torch.no_grad():
+        runner.stream(x0, record)
+
+    def hook(layer, ctx):
+        out = ctx.clone()
+        for l, h, mode in pairs:
+            if l == layer:
+                out[h] = 0.0 if mode == "zero" else means[(l, h)].expand_as(ctx[h])
+        return out
+    return hook
+
+
+def differentiated_means(pairs):
+    """hf_reference.ablation's knock-outs with autograd through the means (a mistake here)."""
+    def hook(layer, ctx):
+        out = ctx.clone()
+        for l, h, mode in pairs:
+            if l == layer:
+                out[h] = 0.0 if mode == "zero" else ctx[h].mean(0, keepdim=True).expand_as(ctx[h])
+        return out
+    return hook
+
+
+def knocked_case(name, runner, ids, specs, x0, pairs, out_dir):
+    """The gradients and saliency of the first logit difference with `pairs` knocked out."""
+    spec = next(s for s in specs if s["kind"] == "LogitDifference")
+    held = held_knock_outs(runner, x0, pairs)
+    # At x the constants are the ablation's own means: the same forward as make_models.py's.
+    ablated = [ref.ablation([(l, h)], mode) for l, h, mode in pairs]
+
+    def both(layer, ctx):
+        for a in ablated:
+            ctx = a(layer, ctx)
+        return ctx
+    with torch.no_grad():
+        for a, b in zip(runner.stream(x0, held), runner.stream(x0, both)):
+            check(float((a - b).abs().max()) <= SELF_TOL,
+                  f"{name}: the held knock-outs are not hf_reference.ablation's at x")
+    g = runner.gradients(ids, spec, x0, heads=held)
+    finite_differences(runner, ids, spec, g, held)
+    # The knocked heads' z is the constant: 0, or the same row at every position.
+    L = len(ids)
+    d = g["contexts"].shape[-1] // runner.model.num_heads
+    for l, h, mode in pairs:
+        z = g["contexts"][l, :, h * d:(h + 1) * d]
+        check(float((z - (0.0 if mode == "zero" else z[0:1])).abs().max()) <= SELF_TOL,
+              f"{name}: L{l + 1}H{h + 1}'s output is not the {mode} knock-out's")
+    s = saliency(runner, ids, spec, g, held)
+    if runner.family not in ref.ROTARY_FAMILIES:
+        check(s["completeness_error"] <= COMPLETENESS,
+              f"{name} knocked out: integrated gradients miss completeness by "
+              f"{s['completeness_error']:.2%}")
+    sens = {"mean_differentiated": moved(runner.gradients(ids, spec, x0, heads=differentiated_means(pairs)), g),
+            "knock_outs_ignored": moved(runner.gradients(ids, spec, x0), g)}
+    for k, v in sens.items():
+        check(v > MISTAKE, f"{name}: the mistake {k} moves the gradients by only {v:.2g}")
+    doc = {"interventions": [{"layer": l, "head": h, "mode": mode} for l, h, mode in pairs],
+           "metric": dict(spec, value=g["metric"], saliency=s), "mistakes": sens}
+    with open(os.path.join(out_dir, "gradients_knocked.json"), "w", encoding="utf-8") as fh:
+        fh.write(json.dumps(doc, indent=1) + "\n")
+    for file, t in (("gradients_knocked_contexts.npy", g["contexts"]),
+                    ("gradients_knocked_heads.npy", g["head_gradients"]),
+                    ("gradients_knocked_inputs.npy", g["embedding_gradients"])):
+        np.save(os.path.join(out_dir, file), t.numpy().astype(np.float32))
+    print(f"{name:20s} knocked out {' '.join(f'L{l + 1}H{h + 1}:{m}' for l, h, m in pairs)}: "
+          f"{spec['kind']}={g['metric']:.4f} IG delta {s['delta']:.3e} "
+          f"({s['completeness_error']:.4%})  mistakes " +
+          "  ".join(f"{k} {v:.2g}" for k, v in sens.items()))
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
 # Cases
 
 
@@ -475,7 +597,7 @@ def metric_specs(runner, ids, tt, distractor=None):
             spec("LogProb", L - 2, ids[L - 2])]
 
 
-def run_case(name, folder, ids, tt, out_dir, eap_of, distractor=None):
+def run_case(name, folder, ids, tt, out_dir, eap_of, distractor=None, knocked=None):
     runner = Runner(folder)
     x0 = runner.embeddings(ids, tt)
     check_forward(runner, ids, tt, x0)
@@ -497,6 +619,9 @@ def run_case(name, folder, ids, tt, out_dir, eap_of, distractor=None):
         metrics.append(dict(spec, value=g["metric"], saliency=s))
         grads.append(g)
     eap_doc, by_position = eap_of(runner)
+    pairs = knocked or KNOCKED(runner.model.num_layers, runner.model.num_heads)
+    os.makedirs(out_dir, exist_ok=True)
+    knocked_case(name, runner, ids, specs, x0, pairs, out_dir)
     doc = {"tokens": len(ids), "input_ids": list(ids), "token_type_ids": tt, "metrics": metrics,
            "eap": eap_doc, "mistakes": sens}
     os.makedirs(out_dir, exist_ok=True)
@@ -540,7 +665,7 @@ def main():
     case_rows, learned, doc = run_case("attn_induction", folder, ids, None,
                                        os.path.join(ROOT, SHIPPED_OUT),
                                        lambda runner: eap_of_shipped(runner, folder),
-                                       char_ids(folder, PATCH_DISTRACTOR)[1])
+                                       char_ids(folder, PATCH_DISTRACTOR)[1], SHIPPED_KNOCKED)
     rows += [row + (learned,) for row in case_rows]
     cases.append({"name": "attn_induction", "model": SHIPPED_MODEL, "reference": SHIPPED_OUT})
     with open(os.path.join(HERE, "gradient_index.json"), "w", encoding="utf-8") as fh:
