@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QHBoxLayout>
 #include <QKeySequence>
 #include <QLabel>
 #include <QMainWindow>
@@ -204,11 +205,19 @@ void WindowActions::createToolBar() {
     bar->addAction(export_act_);
     bar->addAction(copy_act_);
     bar->addSeparator();
-    bar->addWidget(new QLabel(tr(" Show: "), bar));
-    view_combo_ = new QComboBox(bar);
+    // The label and its box in one widget, so that a narrow window folds them into the bar's
+    // » menu together (at 1280 px in English it once kept "Show:" and folded its box away).
+    auto* chooser = new QWidget(bar);
+    chooser->setObjectName(QStringLiteral("viewChooser"));
+    auto* row = new QHBoxLayout(chooser);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(0);
+    row->addWidget(new QLabel(tr(" Show: "), chooser));
+    view_combo_ = new QComboBox(chooser);
     view_combo_->setObjectName(QStringLiteral("viewCombo"));
     view_combo_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    bar->addWidget(view_combo_);
+    row->addWidget(view_combo_);
+    bar->addWidget(chooser);
     connect(view_combo_, &QComboBox::activated, this, [this] {
         const int v = view_combo_->currentData().toInt();
         if (v == -2)
