@@ -10,12 +10,15 @@
 #include <QFile>
 #include <QFontInfo>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QScreen>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
 #include <QTest>
 
 #include "layout_check.h"
@@ -23,6 +26,8 @@
 #include "ui/classroom/examples.h"
 #include "ui/document/attention_document.h"
 #include "ui/i18n/language.h"
+#include "ui/model/atlas_view.h"
+#include "ui/model/corpus_examples.h"
 #include "ui/model/predictions_view.h"
 #include "ui/render/heatmap_figure.h"
 #include "ui/settings/app_settings.h"
@@ -407,6 +412,105 @@ class LayoutTest : public test::WindowFixture {
                          qPrintable(QStringLiteral("texts %1 and %2 overlap").arg(a).arg(b)));
             }
         }
+    }
+
+    /// The Head Atlas presenting on the 1280×800 projector, per text and over a corpus, in
+    /// English and Chinese: its table, frozen columns, examples and footnote at 14 px type or
+    /// more, the table narrowed to Layer, Head, the measure the grid is coloured by and the
+    /// labels, each column as wide as its header and cells ask (the seven measures once
+    /// truncated to "0...."), none hidden sideways; the grid's cells 56 px at least, so that
+    /// their numbers, a quarter of a cell high, are 14 px too.  Leaving, the window's again.
+    void theHeadAtlasReadsOnAProjector_data() {
+        QTest::addColumn<QString>("language");
+        QTest::addColumn<QString>("example");
+        QTest::addRow("en/learned_heads")
+            << QStringLiteral("en") << QStringLiteral("learned_heads");
+        QTest::addRow("en/corpus_heads") << QStringLiteral("en") << QStringLiteral("corpus_heads");
+        QTest::addRow("zh_CN/corpus_heads_zh")
+            << QStringLiteral("zh_CN") << QStringLiteral("corpus_heads_zh");
+    }
+
+    void theHeadAtlasReadsOnAProjector() {
+        QFETCH(QString, language);
+        QFETCH(QString, example);
+        QVERIFY(install_translations(language));
+        openWindow({test::temp_path(QStringLiteral("layout.ini")), QSize(1280, 800), {}});
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(w_->loadExample(example));
+        SETTLE(*w_);
+        auto* atlas = w_->findChild<AtlasView*>();
+        QVERIFY(atlas);
+        QTableWidget* table = atlas->table();
+        const int window_px = QFontInfo(table->font()).pixelSize();
+        const int columns = table->columnCount();
+        QVERIFY(columns >= 5);  // Layer, Head, the measures, the labels
+        w_->setPresentation(true);
+        QTest::keyClick(w_.get(), Qt::Key_7, Qt::ControlModifier);  // View ▸ Head Atlas
+        QTRY_COMPARE(w_->views()->currentTab(), ViewTabs::AtlasTab);
+        // The corpus examples measure theirs in the background, then show it.
+        if (example.startsWith(QLatin1String("corpus")))
+            QTRY_VERIFY_WITH_TIMEOUT(atlas->corpusMode(), 30000);
+        QTest::qWait(1);
+        SETTLE(*w_);
+
+        const auto legible = [](const QWidget* w) {
+            const int px = QFontInfo(w->font()).pixelSize();
+            return px >= 14 ? QString()
+                            : QStringLiteral("%1 has %2 px type").arg(w->objectName()).arg(px);
+        };
+        for (const QWidget* w : std::initializer_list<const QWidget*>{
+                 table, table->horizontalHeader(), atlas->frozenColumns(),
+                 atlas->frozenColumns()->horizontalHeader(), atlas->legendLabel(),
+                 atlas->examples()->table(), atlas->measureCombo()}) {
+            const QString small = legible(w);
+            QVERIFY2(small.isEmpty(), qPrintable(small));
+        }
+        // What the grid shows, with its labels: the measure follows the colour-by box.
+        const auto shown = [&] {
+            QStringList out;
+            for (int c = 0; c < table->columnCount(); ++c)
+                if (!table->isColumnHidden(c)) out << table->horizontalHeaderItem(c)->text();
+            return out;
+        };
+        const auto expected = [&] {
+            return QStringList{AtlasView::tr("Layer"), AtlasView::tr("Head"),
+                               AtlasView::measureShort(atlas->measure().toStdString()),
+                               table->horizontalHeaderItem(columns - 1)->text()};
+        };
+        QCOMPARE(shown(), expected());
+        // Home: presenting, the arrow keys step through the heads.
+        atlas->measureCombo()->setFocus();
+        QTest::keyClick(atlas->measureCombo(), Qt::Key_Home);
+        QCOMPARE(atlas->measure(), QStringLiteral("entropy"));
+        QCOMPARE(shown(), expected());
+        QApplication::processEvents();
+        int width = 0;
+        for (int c = 0; c < table->columnCount(); ++c) {
+            if (table->isColumnHidden(c)) continue;
+            // Its header, and its widest cell's text with the style's margins (a few pixels).
+            int need = table->horizontalHeader()->sectionSizeHint(c);
+            const QFontMetrics fm(table->font());
+            for (int row = 0; row < table->rowCount(); ++row)
+                if (const QTableWidgetItem* item = table->item(row, c))
+                    need = std::max(need, fm.horizontalAdvance(item->text()) + 6);
+            QVERIFY2(table->columnWidth(c) >= need,
+                     qPrintable(QStringLiteral("column “%1” is %2 px of the %3 it needs")
+                                    .arg(table->horizontalHeaderItem(c)->text())
+                                    .arg(table->columnWidth(c))
+                                    .arg(need)));
+            width += table->columnWidth(c);
+        }
+        QVERIFY2(width <= table->viewport()->width(),
+                 qPrintable(QStringLiteral("the columns take %1 px of the table's %2")
+                                .arg(width)
+                                .arg(table->viewport()->width())));
+        const QRect cell = atlas->grid()->cellRect(0, 0);
+        QVERIFY2(cell.width() + 1 >= 56, qPrintable(QString::number(cell.width() + 1)));
+
+        w_->setPresentation(false);
+        QTest::qWait(1);
+        QCOMPARE(QFontInfo(table->font()).pixelSize(), window_px);
+        QCOMPARE(shown().size(), columns);
     }
 };
 

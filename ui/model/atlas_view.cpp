@@ -5,6 +5,7 @@
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -22,10 +23,12 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <numeric>
 
 #include "ui/document/shipped_models.h"
 #include "ui/model/corpus_examples.h"
 #include "ui/render/colormaps.h"
+#include "ui/widgets/wrapping_row_layout.h"
 
 namespace attnviz::ui {
 
@@ -98,7 +101,8 @@ QString AtlasView::measureText(const std::string& name) {
 AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("atlasView"));
     auto* layout = new QVBoxLayout(this);
-    auto* top = new QHBoxLayout;
+    // A bar: presenting, the view tabs give it their bars' type, and it wraps when narrow.
+    auto* top = new WrappingRowLayout;
     createModeRow(top);
     measure_label_ = new QLabel(this);
     measure_ = new QComboBox(this);
@@ -147,7 +151,7 @@ AtlasView::AtlasView(QWidget* parent) : QWidget(parent) {
 }
 
 /// "This text | Corpus (N texts)": the corpus's choice is offered once one measured the model.
-void AtlasView::createModeRow(QHBoxLayout* row) {
+void AtlasView::createModeRow(WrappingRowLayout* row) {
     text_mode_ = new QRadioButton(this);
     text_mode_->setObjectName(QStringLiteral("atlasTextMode"));
     text_mode_->setChecked(true);
@@ -257,6 +261,39 @@ void AtlasView::headMenu(int layer, int head, const QPoint& global) {
                                     [this, layer, head] { emit activated(layer, head); });
     grid->setObjectName(QStringLiteral("showInHeatmapsAction"));
     menu->popup(global);
+}
+
+void AtlasView::setPresentation(int bar_px) {
+    const bool present = bar_px > 0;
+    if (present && bar_px_ == 0) {  // the window's splitter, to come back to
+        window_sizes_ = split_->sizes();
+        window_user_sized_ = user_sized_;
+        user_sized_ = false;
+    }
+    const bool leaving = !present && bar_px_ > 0;
+    bar_px_ = bar_px;
+    QFont f;  // not presenting: the view's own again
+    if (present) f.setPixelSize(bar_px);
+    for (QWidget* w : std::initializer_list<QWidget*>{table_, frozen_, examples_, legend_, grid_})
+        w->setFont(f);
+    // The frozen columns' parts too (their header, its viewport): under a style sheet a widget
+    // takes no font from its parent, and a header shorter than the table's would shift their
+    // rows off the table's.
+    for (QWidget* w : frozen_->findChildren<QWidget*>())
+        w->setFont(f);
+    grid_->setPresentation(present);
+    // The examples' columns to their new type; with no head listed, as they were at first.
+    QTableWidget* examples = examples_->table();
+    if (present || examples->rowCount() > 0)
+        examples->resizeColumnsToContents();
+    else
+        for (int c = 0; c < examples->columnCount(); ++c)
+            examples->setColumnWidth(c, examples->horizontalHeader()->defaultSectionSize());
+    finishTable();
+    if (leaving && std::accumulate(window_sizes_.begin(), window_sizes_.end(), 0) > 0) {
+        split_->setSizes(window_sizes_);
+        user_sized_ = window_user_sized_;
+    }
 }
 
 void AtlasView::fitTable() {
@@ -448,6 +485,13 @@ void AtlasView::startTable(const QString& labels, int rows,
 }
 
 void AtlasView::finishTable() {
+    // Presenting, the table lists what the grid shows: all seven measures at a legible size are
+    // wider than a projector leaves beside the grid, and a sideways scroll bar hides the labels.
+    // The others are the colour-by box away (and in the CSV).
+    const auto& names = models::head_measure_names();
+    for (std::size_t k = 0; k < names.size(); ++k)
+        table_->setColumnHidden(int(k) + 2,
+                                bar_px_ > 0 && QString::fromStdString(names[k]) != measure());
     table_->setSortingEnabled(true);
     table_->resizeColumnsToContents();
     fitTable();
@@ -600,6 +644,11 @@ void AtlasGrid::setCorpus(const models::CorpusResult* corpus, const std::string&
     update();
 }
 
+void AtlasGrid::setPresentation(bool on) {
+    presenting_ = on;
+    update();
+}
+
 void AtlasGrid::setSelected(int layer, int head) {
     selected_ = QPoint(head, layer);
     update();
@@ -675,7 +724,9 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
     const QFontMetrics fm(font());
     left_ = fm.horizontalAdvance(QString::number(L)) + 12;
     top_ = fm.height() + 6;
-    cell_ = std::clamp(int(std::min((width() - left_ - 4) / H, (height() - top_ - 4) / L)), 6, 56);
+    // Presenting, a small model's few cells fill the room a projector gives them.
+    cell_ = std::clamp(int(std::min((width() - left_ - 4) / H, (height() - top_ - 4) / L)), 6,
+                       presenting_ ? 160 : 56);
     double lo = 1e300, hi = -1e300;
     for (std::int64_t l = 0; l < L; ++l)
         for (std::int64_t h = 0; h < H; ++h) {
@@ -702,10 +753,14 @@ void AtlasGrid::paintEvent(QPaintEvent*) {
             p.drawText(QRect(left_ + int(h) * cell_, 0, cell_, top_ - 2),
                        Qt::AlignHCenter | Qt::AlignBottom, QString::number(h + 1));
     for (std::int64_t l = 0; l < L; ++l)
-        p.drawText(QRect(0, top_ + int(l) * cell_, left_ - 6, cell_),
-                   Qt::AlignRight | Qt::AlignVCenter, QString::number(l + 1));
+        if (cell_ >= fm.height() || l % 2 == 0)  // every other one where rows are shorter
+            p.drawText(QRect(0, top_ + int(l) * cell_, left_ - 6, cell_),
+                       Qt::AlignRight | Qt::AlignVCenter, QString::number(l + 1));
     QFont small = font();
-    small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.8));
+    if (presenting_)  // read from the back of a classroom where the cell is large enough
+        small.setPixelSize(std::max(QFontInfo(font()).pixelSize() * 4 / 5, cell_ / 4));
+    else
+        small.setPointSizeF(std::max(6.0, font().pointSizeF() * 0.8));
     const QFontMetrics sfm(small);
     for (std::int64_t l = 0; l < L; ++l)
         for (std::int64_t h = 0; h < H; ++h) {

@@ -19,7 +19,6 @@
 #include "ui/document/corpus_data.h"
 
 class QComboBox;
-class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QRadioButton;
@@ -31,6 +30,7 @@ namespace attnviz::ui {
 
 class AtlasGrid;
 class CorpusExamples;
+class WrappingRowLayout;
 
 class AtlasView : public QWidget {
     Q_OBJECT
@@ -65,6 +65,11 @@ class AtlasView : public QWidget {
     /// The corpus mode's list of a head's top examples.
     CorpusExamples* examples() const { return examples_; }
     QLabel* legendLabel() const { return legend_; }
+    /// Presenting (`bar_px` > 0, the bars' type): the table, the examples and the footnote at
+    /// that size, the table narrowed to Layer, Head, the measure the grid is coloured by and
+    /// the labels, the grid's cells and numbers as large as its room allows.  0: as in a window,
+    /// the splitter where it was.  (The row of controls is a bar: the view tabs size it.)
+    void setPresentation(int bar_px);
 
   signals:
     /// An example of the corpus mode's list was activated: its text (from 0), and the head's
@@ -84,7 +89,7 @@ class AtlasView : public QWidget {
     void showEvent(QShowEvent* event) override;
 
   private:
-    void createModeRow(QHBoxLayout* row);
+    void createModeRow(WrappingRowLayout* row);
     void connectGrid();
     void retranslate();
     void fill();
@@ -95,7 +100,7 @@ class AtlasView : public QWidget {
     /// `tip` of its name) and `labels`.
     void startTable(const QString& labels, int rows,
                     const std::function<QString(const std::string&)>& tip);
-    /// Sorted and sized once filled.
+    /// Sorted and sized once filled; presenting, the other measures' columns hidden.
     void finishTable();
     void hoverHead(int layer, int head);
     /// A head clicked (grid or table): opened in the heatmaps, or in the corpus mode, its
@@ -122,6 +127,9 @@ class AtlasView : public QWidget {
     QTableView* frozen_ = nullptr;
     QSplitter* split_ = nullptr;
     bool user_sized_ = false;  ///< the splitter was moved by hand
+    int bar_px_ = 0;           ///< presenting: the bars' type size; else 0
+    QList<int> window_sizes_;  ///< the splitter's sizes before presenting
+    bool window_user_sized_ = false;
     CorpusPtr corpus_;
     QRadioButton* text_mode_ = nullptr;
     QRadioButton* corpus_mode_ = nullptr;
@@ -162,6 +170,8 @@ class AtlasGrid : public QWidget {
     /// The head framed (its examples listed); (-1, -1): none.
     void setSelected(int layer, int head);
     QRect cellRect(int layer, int head) const;
+    /// Presenting: cells up to a projector's room, their numbers a quarter of a cell high.
+    void setPresentation(bool on);
 
   signals:
     void activated(int layer, int head);
@@ -188,6 +198,7 @@ class AtlasGrid : public QWidget {
     const models::CorpusResult* corpus_ = nullptr;
     std::string measure_;
     QPoint selected_{-1, -1};  ///< (head, layer)
+    bool presenting_ = false;
     int left_ = 0, top_ = 0, cell_ = 0;
 };
 

@@ -712,6 +712,7 @@ void ViewTabs::setPresentation(int font_px) {
     for (WrappingRowLayout* row : tabs_->findChildren<WrappingRowLayout*>())
         for (int k = 0; k < row->count(); ++k)
             if (QWidget* w = row->itemAt(k)->widget()) w->setFont(bar);
+    atlas_->setPresentation(font_px > 0 ? bar.pixelSize() : 0);
     why_->setPresentation(font_px);
     banner_text_->setFont(f);
     QFont bold = f;
