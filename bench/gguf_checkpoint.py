@@ -84,17 +84,21 @@ def tensors():
     return out
 
 
+# llama.cpp's per-layer names -> Hugging Face's (bench/generation_bench.py reads it backwards).
+HF_LAYER_NAMES = {"attn_norm": "input_layernorm", "ffn_norm": "post_attention_layernorm",
+                  "attn_q": "self_attn.q_proj", "attn_k": "self_attn.k_proj",
+                  "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj",
+                  "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj",
+                  "ffn_down": "mlp.down_proj"}
+
+
 def hf_name(name):
     if name == "token_embd.weight":
         return "model.embed_tokens.weight"
     if name == "output_norm.weight":
         return "model.norm.weight"
     _, n, base, kind = name.split(".")
-    hf = {"attn_norm": "input_layernorm", "ffn_norm": "post_attention_layernorm",
-          "attn_q": "self_attn.q_proj", "attn_k": "self_attn.k_proj",
-          "attn_v": "self_attn.v_proj", "attn_output": "self_attn.o_proj",
-          "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj", "ffn_down": "mlp.down_proj"}[base]
-    return f"model.layers.{n}.{hf}.{kind}"
+    return f"model.layers.{n}.{HF_LAYER_NAMES[base]}.{kind}"
 
 
 def blocks(rng, kind, shape):
@@ -112,8 +116,8 @@ def blocks(rng, kind, shape):
     return b.reshape(rows, cols // per * size)
 
 
-def copy_tokenizer(w, gguf):
-    r = gguf.GGUFReader(VOCAB)
+def copy_tokenizer(w, gguf, vocab=VOCAB):
+    r = gguf.GGUFReader(vocab)
     for key, field in r.fields.items():
         if not key.startswith("tokenizer.") or key == "tokenizer.chat_template":
             continue

@@ -240,6 +240,15 @@ class TestPredictions : public QObject {
         QCOMPARE(g.eos, std::string(*json::as_string(*json::find(*gen, "finish"))) == "eos");
         const Tensor ref_logits = io::read_npy(dir + "/reference/generate_logits.npy");
         CHECK_LOGITS(g.logits, ref_logits, "generation logits");
+        // A new token's products read the weights as stored (kernels/row_products.h); as a
+        // pass multiplies them, the same tokens and logits within float32 rounding.
+        models::GenerateOptions as_pass = o;
+        as_pass.stored_products = false;
+        const models::Generation passed = model->generate(prompt, as_pass);
+        QCOMPARE(passed.ids, g.ids);
+        const auto same = test::compare_arrays(g.logits.ptr(), passed.logits.ptr(),
+                                               passed.logits.numel(), 2e-5, 2e-5);
+        QVERIFY2(same.ok, ("stored against a pass's products: " + same.message).c_str());
         const Tensor ref_maps = io::read_npy(dir + "/reference/generate_attentions.npy");
         const auto r =
             test::compare_arrays(g.attention.ptr(), ref_maps.ptr(), ref_maps.numel(), 1e-5, 0.0);

@@ -598,6 +598,43 @@ const std::uint16_t* WeightStore::bf16_rows(std::string_view name, std::int64_t 
     return first;
 }
 
+namespace {
+
+std::optional<kernels::RowFormat> row_format(std::string_view dtype) {
+    using kernels::RowFormat;
+    for (int f = 0; f < kernels::kRowFormatCount; ++f)
+        if (dtype == kernels::row_format_name(static_cast<RowFormat>(f)))
+            return static_cast<RowFormat>(f);
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<StoredRows> WeightStore::stored_rows(std::string_view name) const {
+    if (!state_) return std::nullopt;
+    const auto it = state_->tensors.find(name);
+    if (it == state_->tensors.end()) return std::nullopt;
+    const State::Stored& s = it->second;
+    const auto format = row_format(s.entry.dtype);
+    if (s.entry.shape.size() != 2 || !format ||
+        s.cols % kernels::row_format_block_values(*format) != 0)
+        return std::nullopt;
+    StoredRows r;
+    r.format = *format;
+    r.data = reinterpret_cast<const std::byte*>(s.data);
+    r.row_bytes = s.row_bytes;
+    r.rows = s.entry.shape[0];
+    r.cols = s.cols;
+    r.order = s.row_order.empty() ? nullptr : s.row_order.data();
+    return r;
+}
+
+bool WeightStore::quantized() const {
+    if (!state_) return false;
+    return std::any_of(state_->tensors.begin(), state_->tensors.end(),
+                       [](const auto& t) { return t.second.quantized; });
+}
+
 void WeightStore::load_block(std::string_view name, std::int64_t row0, std::int64_t row1,
                              float* out, std::int64_t ld, bool transposed) const {
     if (!state_) throw DataError("no tensor " + in_quotes(name) + ": no weights are open");

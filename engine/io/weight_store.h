@@ -25,10 +25,12 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/kernels/row_products.h"
 #include "engine/tensor.h"
 
 namespace attnviz::io {
@@ -53,6 +55,17 @@ struct GgufSource {
     /// file's row row_order[r] (llama.cpp's interleaved Q/K rows put back as they are read);
     /// of a vector, its values (the Q/K biases, which the converter permutes alike).
     std::vector<std::int64_t> row_order;
+};
+
+/// A 2-D tensor's rows as the file stores them, for products that read them without a float32
+/// copy (kernels/row_products.h).  Valid while the store (or a copy of it) lives.
+struct StoredRows {
+    kernels::RowFormat format = kernels::RowFormat::F32;
+    const std::byte* data = nullptr;  ///< the tensor's first stored row
+    std::size_t row_bytes = 0;
+    std::int64_t rows = 0, cols = 0;
+    /// Row r as the model reads it is stored row order[r] (GgufSource::row_order); null: row r.
+    const std::int64_t* order = nullptr;
 };
 
 /// A model.safetensors.index.json, parsed and checked on its own (no file is opened).
@@ -132,6 +145,14 @@ class WeightStore {
     /// dtype, or a GGUF store's.  Throws std::invalid_argument for a range outside the tensor.
     const std::uint16_t* bf16_rows(std::string_view name, std::int64_t row0,
                                    std::int64_t row1) const;
+    /// The rows of a 2-D tensor as stored, when row_products reads its format (F32, F16, BF16,
+    /// and the GGUF block types but the IQ/TQ ones); std::nullopt otherwise (F64, integers, a
+    /// vector, a name the store does not hold).  Reads and checks nothing: a caller whose
+    /// product comes out non-finite calls load_block on those rows, which names the value.
+    std::optional<StoredRows> stored_rows(std::string_view name) const;
+    /// True when some tensor is a GGUF block type (Q4_K, Q8_0, ...): such weights stay in
+    /// their format in memory and are dequantized a block at a time (TransformerWeights).
+    bool quantized() const;
     /// Asks the kernel to start reading the tensor's bytes from the disk (madvise WILLNEED)
     /// and returns at once: a streamed layer prefetches the next one while it computes, so a
     /// cold read overlaps the products.  Unknown names are ignored; never throws.

@@ -1,7 +1,9 @@
 // Generation with a key/value cache (transformer.h): the prompt in one pass, then each new
 // token as one row of attention per head, chosen by a Sampler (sampling.h).
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
+#include <string_view>
 
 #include "engine/buffers.h"
 #include "engine/layers/attention_core.h"
@@ -10,6 +12,19 @@
 #include "engine/ops/masks.h"
 
 namespace attnviz::models::detail {
+
+namespace {
+
+/// ATTNVIZ_ROW_PRODUCTS=off multiplies a new token as a pass does (for comparisons).
+bool row_products_allowed() {
+    static const bool allowed = [] {
+        const char* env = std::getenv("ATTNVIZ_ROW_PRODUCTS");
+        return !(env && std::string_view(env) == "off");
+    }();
+    return allowed;
+}
+
+}  // namespace
 
 /// One generate() call's state, shared by its steps.
 struct GenerationRun {
@@ -85,6 +100,9 @@ Tensor Transformer::generation_step(GenerationRun& run, Index n, Index t0) const
     Generation& g = run.g;
     GenerationStep& handed = run.handed;
     const int run_threads = n == 1 ? run.step_threads : run.threads;
+    // A new token's products read each weight once, as the file stores it (a BF16 file: half
+    // the bytes of a float32 copy); the prompt's many rows are multiplied as a pass's are.
+    run.scratch.row_products = n == 1 && run.scratch.generating;
     ModelInput in;
     in.ids.assign(run.ids.end() - n, run.ids.end());
     std::vector<Index> pos(static_cast<std::size_t>(n));
@@ -117,6 +135,21 @@ Tensor Transformer::generation_step(GenerationRun& run, Index n, Index t0) const
         handed = GenerationStep();
     }
     return Tensor({1, E}, std::vector<float>(x.end() - E, x.end()));
+}
+
+Tensor Transformer::next_logits(const Tensor& last, int threads, Scratch& scratch) const {
+    if (!scratch.generating) return logits(last, {0}, threads, nullptr);
+    // A causal head has no bias: the final norm, then the unembedding's rows, read as stored by
+    // a new token's step, converted a block at a time by the prompt's (never kept as float32
+    // for a generation: Qwen's is 544 MB).
+    const Index E = config_.hidden_size, V = config_.vocab_size;
+    std::vector<float> x = last.data;
+    head_input(x, 1, threads);
+    Weight u = streamed_unembedding();
+    u.stored = u.source;
+    Tensor out = take_tensor({1, V});
+    weights_.product(x.data(), 1, E, u, Weight(), V, out.ptr(), threads, scratch);
+    return out;
 }
 
 Tensor Transformer::intervened_generation_pass(GenerationRun& run, bool keep_attention) const {
@@ -175,6 +208,8 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
         run.cache.k.assign(static_cast<std::size_t>(N), std::vector<float>(kv));
         run.cache.v.assign(static_cast<std::size_t>(N), std::vector<float>(kv));
         run.stream = weights_.begin_pass(std::nullopt);
+        run.scratch.generating =
+            options.stored_products && row_products_allowed() && weights_.rows_readable();
     }
     Generation& g = run.g;
     if (options.attention) g.attention = Tensor({N, H, T, T});
@@ -189,9 +224,10 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
     // The prompt in one pass, then one token at a time.
     Index t0 = 0, n = P;
     for (;;) {
-        const Tensor last = run.intervened ? intervened_generation_pass(run, false)
-                                           : logits(generation_step(run, n, t0), {0},
-                                                    n == 1 ? run.step_threads : threads, nullptr);
+        const Tensor last = run.intervened
+                                ? intervened_generation_pass(run, false)
+                                : next_logits(generation_step(run, n, t0),
+                                              n == 1 ? run.step_threads : threads, run.scratch);
         const Index next = run.sampler.pick(last.data);
         if (run.stepped) run.handed.logits = Tensor({V}, last.data);
         if (options.keep_logits)

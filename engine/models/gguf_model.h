@@ -6,7 +6,10 @@
 // for its own rotary pairing; that is undone here, so the maps equal those of the Hugging
 // Face checkpoint the file was converted from (qwen2/qwen3 are stored unpermuted).
 //
-// For now the whole model is dequantized to float32 when it is opened (engine/io/gguf_quants.h).
+// Quantized weights stay in the file's blocks: a pass dequantizes them a block of rows at a time
+// as a layer runs (engine/io/gguf_quants.h), and a generation step multiplies them as stored
+// (engine/kernels/row_products.h).  F32, F16 and BF16 files are kept as float32 like a Hugging
+// Face checkpoint's when the weight cache holds them.
 #pragma once
 
 #include <memory>

@@ -344,6 +344,11 @@ struct GenerateOptions {
     bool attention = false;             ///< keep each layer's attention rows
     bool keep_logits = false;           ///< keep each step's next-token logits
     int num_threads = 1;
+    /// A new token's products read the weights as the file stores them (BF16, F16, GGUF
+    /// blocks: kernels/row_products.h), not their float32 copies: a step reads each weight once,
+    /// so its time is the bytes it reads.  False multiplies as a pass does, for comparisons
+    /// (ATTNVIZ_ROW_PRODUCTS=off does too).
+    bool stored_products = true;
     /// Heads knocked out (Zero or Mean; not Patch).  A head's mean over the text's positions
     /// changes as the text grows, so with any of them every step runs the whole text again
     /// (no key/value cache): the tokens are those the ablated model predicts from the text so

@@ -255,6 +255,9 @@ class Transformer final : public Model {
     /// The last n ids of the run (at positions t0...) through every layer, their attention
     /// rows kept; returns the stream of the last one.
     Tensor generation_step(GenerationRun& run, Index n, Index t0) const;
+    /// A step's logits from its last residual row [1, E]: logits(), or with the step's
+    /// one-row products the final norm and the unembedding's rows read as stored.
+    Tensor next_logits(const Tensor& last, int threads, Scratch& scratch) const;
     /// The whole text with the knocked-out heads' interventions: the attention of every layer
     /// (kept into the run's attention) or the logits of the last token.
     Tensor intervened_generation_pass(GenerationRun& run, bool keep_attention) const;

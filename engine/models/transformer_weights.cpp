@@ -3,6 +3,7 @@
 #include "engine/models/transformer_weights.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 #include <string_view>
@@ -49,8 +50,22 @@ TransformerWeights::TransformerWeights(ModelConfig config, io::WeightStore store
     find_prefix();
     check_every_shape();
     find_lm_head();
+    rows_readable_ = every_matrix_rows_readable();
     layers_.resize(static_cast<std::size_t>(config_.num_layers));
     cache_limit_ = default_weight_cache_bytes();
+    quantized_ = store_.quantized();
+}
+
+bool TransformerWeights::every_matrix_rows_readable() const {
+    for (Index i = 0; i < config_.num_layers; ++i)
+        for (const auto& tensors : layer_tensors(layer_params(config_, i))) {
+            if (!is_matrix(tensors)) continue;
+            const WeightLayout l = layout(tensors, true);
+            if (l.conv1d) return false;
+            for (const std::string& name : l.names)
+                if (!store_.stored_rows(name)) return false;
+        }
+    return lm_head_ != LmHeadKind::Causal || store_.stored_rows(unembed_name()).has_value();
 }
 
 void TransformerWeights::set_cache_bytes(std::size_t bytes) {
@@ -60,7 +75,7 @@ void TransformerWeights::set_cache_bytes(std::size_t bytes) {
 }
 
 bool TransformerWeights::begin_pass(std::optional<std::size_t> limit) const {
-    const bool stream = weight_bytes() > limit.value_or(cache_limit_.load());
+    const bool stream = quantized_ || weight_bytes() > limit.value_or(cache_limit_.load());
     if (stream) drop_kept_layers();
     streamed_since_kept_ = stream;
     return stream;
@@ -328,15 +343,25 @@ void TransformerWeights::materialise_layer(Index i, LayerWeights& w, bool stream
             stream_matrix(layout(tensors[k]), out, threads);
         else
             materialise(layout(tensors[k]), out, matrix ? threads : 1);
+        if (matrix) {
+            auto stored = std::make_shared<WeightLayout>(layout(tensors[k], true));
+            if (!stored->empty() && !stored->conv1d) out.stored = std::move(stored);
+        }
     }
 }
 
 const LayerWeights& TransformerWeights::layer(Index i, bool stream, WeightScratch& scratch,
                                               int threads) const {
-    if (stream) {
+    // Generation reads the matrices as stored and keeps no float32 copy for it (the copy would
+    // double what the model holds, and cost the first step seconds); the prompt's step
+    // converts them a block at a time as a streamed pass does, whether or not a pass has kept
+    // them, so that a generation gives the same bits whatever ran before it.
+    if (stream || (scratch.generating && rows_readable_)) {
         scratch.held.reset();
         materialise_layer(i, scratch.stream, true, threads);
-        if (i + 1 < config_.num_layers) prefetch_layer(i + 1);  // read while this one runs
+        // Read the next layer while this one runs; a generation step's pages are those the
+        // prompt's pass has just read (and asking again walks every page of the layer).
+        if (i + 1 < config_.num_layers && !scratch.row_products) prefetch_layer(i + 1);
         return scratch.stream;
     }
     std::lock_guard lock(load_mutex_);
@@ -383,6 +408,8 @@ const HeadWeights& TransformerWeights::head() const {
 void TransformerWeights::product(const float* x, Index rows, Index in, const Weight& w,
                                  const Weight& b, Index out, float* y, int threads,
                                  WeightScratch& scratch, Index ldx, Index ldy) const {
+    if (rows == 1 && scratch.row_products && row_product(x, in, w, b, out, y, threads, scratch))
+        return;
     if (!w.streamed()) {
         ops::linear(x, rows, in, w.ptr, b.ptr, out, y, threads, ldx, ldy, w.in_out);
         return;
@@ -476,6 +503,56 @@ bool TransformerWeights::bf16_product(const float* x, Index rows, Index in, cons
                              });
     }
     return true;
+}
+
+bool TransformerWeights::row_product(const float* x, Index in, const Weight& w, const Weight& b,
+                                     Index out, float* y, int threads,
+                                     WeightScratch& scratch) const {
+    const WeightLayout* l = w.stored ? w.stored.get() : w.source.get();
+    if (!l || l->conv1d || l->cols != in || l->rows != out) return false;
+    std::vector<io::StoredRows> parts;
+    parts.reserve(l->names.size());
+    for (const std::string& name : l->names) {
+        const auto r = store_.stored_rows(name);
+        if (!r) return false;
+        parts.push_back(*r);
+    }
+    kernels::RowInput& input = scratch.row_input;
+    input.reset(x, in);
+    for (const io::StoredRows& p : parts)
+        input.prepare(p.format);
+    // One pass over the stacked rows (q, k and v; gate and up), shared among the threads.
+    ops::parallel_for(static_cast<std::size_t>(out), threads, [&](std::size_t a, std::size_t e) {
+        for (std::size_t t = 0; t < parts.size(); ++t) {
+            const Index r0 = l->offsets[t], r1 = t + 1 < parts.size() ? l->offsets[t + 1] : out;
+            const Index lo = std::max(r0, static_cast<Index>(a));
+            const Index hi = std::min(r1, static_cast<Index>(e));
+            if (lo >= hi) continue;
+            const io::StoredRows& p = parts[t];
+            const Index i0 = lo - r0;
+            kernels::row_products(
+                p.format, p.order ? p.data : p.data + static_cast<std::size_t>(i0) * p.row_bytes,
+                p.row_bytes, p.order ? p.order + i0 : nullptr, hi - lo, input, y + lo);
+        }
+        if (b.ptr)
+            for (std::size_t i = a; i < e; ++i)
+                y[i] += b.ptr[i];
+    });
+    // A weight that is not finite (a NaN scale in a GGUF block, say) shows in the result:
+    // converting the rows names it, as any other pass would (DataError).  A non-finite
+    // activation, not the weights, leaves the result as a float32 product would.
+    if (!std::all_of(y, y + out, [](float v) { return std::isfinite(v); })) check_rows(*l);
+    return true;
+}
+
+void TransformerWeights::check_rows(const WeightLayout& l) const {
+    constexpr Index kRows = 256;
+    std::vector<float> buf(static_cast<std::size_t>(kRows * l.cols));
+    for (std::size_t t = 0; t < l.names.size(); ++t) {
+        const Index n = store_.find(l.names[t])->shape[0];
+        for (Index r = 0; r < n; r += kRows)
+            store_.load_block(l.names[t], r, std::min(n, r + kRows), buf.data(), l.cols);
+    }
 }
 
 std::size_t TransformerWeights::weight_bytes() const {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "engine/io/weight_store.h"
+#include "engine/kernels/row_products.h"
 #include "engine/models/config.h"
 #include "engine/models/model.h"
 #include "engine/models/weight_layout.h"
@@ -41,6 +42,9 @@ struct Weight {
     /// A streamed matrix (ptr null): its tensors, converted a block of rows at a time by
     /// TransformerWeights::product just before the block is multiplied.
     std::shared_ptr<const WeightLayout> source;
+    /// A matrix whose rows the file stores whole ([out, in]; not GPT-2's Conv1D): what a
+    /// generation step's one-row products read as stored (TransformerWeights::product).
+    std::shared_ptr<const WeightLayout> stored;
     Index rows = 0, cols = 0;  ///< as stored
     bool in_out = false;       ///< stored [in, out] (GPT-2's Conv1D)
     Weight() = default;
@@ -88,6 +92,13 @@ struct WeightScratch {
     /// and each thread's three partial products.
     std::vector<std::uint16_t> parts;
     std::vector<std::vector<float>> partials;
+    /// A generation step's: one-row products read the weights as stored
+    /// (kernels/row_products.h) instead of their float32 copies or converted blocks.
+    bool row_products = false;
+    kernels::RowInput row_input;
+    /// A generation's passes (when every matrix is stored as rows row_products reads): the
+    /// layers stream, kept or not, and a new token's steps read the matrices as stored.
+    bool generating = false;
     LayerWeights stream;
     std::shared_ptr<const LayerWeights> held;
 };
@@ -110,8 +121,12 @@ class TransformerWeights {
     std::size_t streaming_weight_bytes() const;
     /// The model's own limit (Model::set_weight_cache_bytes): a lower one drops the kept layers.
     void set_cache_bytes(std::size_t bytes);
-    /// True when the model's own limit streams the weights.
-    bool stream_by_default() const { return weight_bytes() > cache_limit_.load(); }
+    /// True when every layer matrix and the unembedding are stored as rows row_products reads
+    /// (not GPT-2's Conv1D, not F64): a generation needs none of them in float32.
+    bool rows_readable() const { return rows_readable_; }
+    /// True when the model's own limit streams the weights, or they are quantized: a GGUF
+    /// file's blocks stay as stored and are dequantized a block at a time as they are used.
+    bool stream_by_default() const { return quantized_ || weight_bytes() > cache_limit_.load(); }
     /// Whether a pass under `limit` (ModelForwardOptions::weight_cache_bytes; unset: the
     /// model's own) streams.  One that streams drops the kept layers first: its plan counts
     /// none (a pass running keeps the layer it holds).
@@ -146,8 +161,15 @@ class TransformerWeights {
     /// y[rows, out] = x · wᵀ + b, as ops::linear; a streamed w is converted into
     /// scratch.block a block of output rows at a time, each block multiplied while it is
     /// still in the cache (converting a whole 8B layer first wrote and read 870 MB more).
+    /// One row with scratch.row_products (a generation step) reads w as the file stores it
+    /// (kernels/row_products.h), when its format allows.
     void product(const float* x, Index rows, Index in, const Weight& w, const Weight& b, Index out,
                  float* y, int threads, WeightScratch& scratch, Index ldx = 0, Index ldy = 0) const;
+
+    /// product() of one row x[in] by w's stored rows; false, having done nothing, when a tensor's
+    /// format is not one row_products reads.
+    bool row_product(const float* x, Index in, const Weight& w, const Weight& b, Index out,
+                     float* y, int threads, WeightScratch& scratch) const;
 
     /// dx[rows, in] = dy[rows, out] · w (+= with `accumulate`): product()'s input gradient,
     /// a streamed w converted a block of rows at a time as product() converts it.
@@ -162,6 +184,7 @@ class TransformerWeights {
     void check(const Param& p) const;
     void find_lm_head();
     void check_every_shape() const;
+    bool every_matrix_rows_readable() const;
     WeightLayout layout(const std::vector<Param>& params, bool as_stored = false) const;
     void materialise(const WeightLayout& l, Weight& w, int threads) const;
     Weight load(const Param& p, bool as_stored = false) const;
@@ -177,6 +200,9 @@ class TransformerWeights {
     /// (kernels/gemm_bf16.h); false, having done nothing, where that is not available.
     bool bf16_product(const float* x, Index rows, Index in, const WeightLayout& l, const Weight& b,
                       float* y, int threads, WeightScratch& scratch, Index ldx, Index ldy) const;
+    /// Converts every row of l's tensors (in blocks, discarded): a DataError naming the first
+    /// value that is not finite, if there is one.
+    void check_rows(const WeightLayout& l) const;
 
     ModelConfig config_;
     io::WeightStore store_;
@@ -188,6 +214,8 @@ class TransformerWeights {
     /// the file (that pass's plan counted no kept weights).
     mutable std::atomic<bool> streamed_since_kept_{false};
     std::atomic<std::size_t> cache_limit_{0};
+    bool quantized_ = false;      ///< store_.quantized(), asked once
+    bool rows_readable_ = false;  ///< every_matrix_rows_readable(), asked once
     mutable std::once_flag globals_once_;
     mutable GlobalWeights globals_;
     LmHeadKind lm_head_ = LmHeadKind::None;

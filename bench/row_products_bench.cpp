@@ -1,0 +1,320 @@
+// One-row products (engine/kernels/row_products.h) over a matrix set far bigger than the
+// caches, as a generation step reads a model's weights: for every format, rows of k = 896
+// and k = 4864 (Qwen2.5-0.5B's widths; the K-quants' 256-value blocks do not divide 896),
+// split over 1 and 2 threads.  Beside each product, in the same run, a plain streaming read
+// of the same bytes (64-byte loads summed) gives the memory's read bandwidth: the products
+// are bandwidth-bound, so their ratio to it is the figure that matters.
+//
+//   row_products_bench [--mb 640] [--runs 5] [--format Q4_0]...
+//
+// Runs alternate the read and the product, so that a noisy neighbour on a shared machine
+// slows both alike; medians are reported.  Formats without a kernel are listed as such.
+// GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized (PR 105593; see
+// engine/kernels/softmax_avx512.cpp).
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <new>
+#include <string>
+#include <vector>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+#include "engine/kernels/row_products.h"
+#include "engine/ops/parallel.h"
+
+namespace {
+
+namespace kernels = attnviz::kernels;
+using kernels::RowFormat;
+
+struct Options {
+    std::size_t megabytes = 640;
+    int runs = 5;
+    bool huge_pages = false;
+    std::vector<RowFormat> formats;
+};
+
+[[noreturn]] void usage(const char* argv0) {
+    std::fprintf(stderr, "usage: %s [--mb N] [--runs N] [--huge-pages] [--format NAME]...\n",
+                 argv0);
+    std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--huge-pages") {
+            o.huge_pages = true;
+            continue;
+        }
+        if (i + 1 >= argc) usage(argv[0]);
+        const std::string flag = argv[i], value = argv[++i];
+        if (flag == "--mb") {
+            o.megabytes = std::strtoul(value.c_str(), nullptr, 10);
+        } else if (flag == "--runs") {
+            o.runs = std::atoi(value.c_str());
+        } else if (flag == "--format") {
+            bool found = false;
+            for (int f = 0; f < kernels::kRowFormatCount; ++f)
+                if (value == kernels::row_format_name(static_cast<RowFormat>(f))) {
+                    o.formats.push_back(static_cast<RowFormat>(f));
+                    found = true;
+                }
+            if (!found) usage(argv[0]);
+        } else {
+            usage(argv[0]);
+        }
+    }
+    if (o.megabytes == 0 || o.runs <= 0) usage(argv[0]);
+    if (o.formats.empty())
+        for (int f = 0; f < kernels::kRowFormatCount; ++f)
+            o.formats.push_back(static_cast<RowFormat>(f));
+    return o;
+}
+
+/// The matrix set's memory, on 4 KiB pages as a file mapping of the weights would be, or on
+/// transparent huge pages (--huge-pages) as the engine's own large buffers (engine/buffers.h):
+/// a streaming read over 4 KiB pages pays a page walk per page, which costs a virtual machine
+/// a third of its bandwidth.
+class Buffer {
+  public:
+    Buffer(std::size_t size, bool huge) : size_(size) {
+        constexpr std::size_t kHuge = std::size_t{2} << 20;
+        const std::size_t rounded = (size + kHuge - 1) / kHuge * kHuge;
+        data_ = static_cast<std::uint8_t*>(std::aligned_alloc(kHuge, rounded));
+        if (!data_) throw std::bad_alloc();
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (huge) madvise(data_, rounded, MADV_HUGEPAGE);
+#else
+        (void)huge;
+#endif
+    }
+    ~Buffer() {
+        std::free(data_);
+    }
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+    std::uint8_t* data() {
+        return data_;
+    }
+    std::size_t size() const {
+        return size_;
+    }
+
+  private:
+    std::uint8_t* data_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+/// xorshift64: random bytes at memory speed.
+struct Random {
+    std::uint64_t s = 0x9E3779B97F4A7C15ull;
+    std::uint64_t next() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return s;
+    }
+};
+
+/// Where a block keeps its float16 scales (and minimums), as GGUF lays them out: random bytes
+/// are valid quants, but a scale must be finite.
+std::vector<std::size_t> half_fields(RowFormat f) {
+    switch (f) {
+        case RowFormat::Q4_1:
+        case RowFormat::Q5_1:
+        case RowFormat::Q4_K:
+        case RowFormat::Q5_K:
+            return {0, 2};
+        case RowFormat::Q2_K:
+            return {80, 82};
+        case RowFormat::Q3_K:
+            return {108};
+        case RowFormat::Q6_K:
+            return {208};
+        default:
+            return {0};
+    }
+}
+
+/// Random valid values of format f over the whole buffer (random bytes already): floats of
+/// magnitude in [0.5, 1), block scales near 2^-7.
+void make_valid(RowFormat f, Buffer& buffer, Random& random) {
+    std::uint8_t* p = buffer.data();
+    const std::size_t size = buffer.size();
+    const auto put16 = [&](std::size_t at, std::uint16_t v) { std::memcpy(p + at, &v, 2); };
+    if (f == RowFormat::F32) {
+        for (std::size_t at = 0; at + 4 <= size; at += 4) {
+            const auto v = static_cast<std::uint32_t>(random.next());
+            const std::uint32_t bits = (v & 0x807FFFFFu) | 0x3F000000u;
+            std::memcpy(p + at, &bits, 4);
+        }
+    } else if (f == RowFormat::F16 || f == RowFormat::BF16) {
+        const std::uint16_t keep = f == RowFormat::F16 ? 0x83FF : 0x807F;
+        const std::uint16_t half = f == RowFormat::F16 ? 0x3800 : 0x3F00;
+        for (std::size_t at = 0; at + 2 <= size; at += 2)
+            put16(at, static_cast<std::uint16_t>((random.next() & keep) | half));
+    } else {
+        const std::size_t block = kernels::row_format_block_bytes(f);
+        const std::vector<std::size_t> fields = half_fields(f);
+        for (std::size_t at = 0; at + block <= size; at += block)
+            for (const std::size_t field : fields)
+                put16(at + field, static_cast<std::uint16_t>(0x2000 | (random.next() & 0x3FF)));
+    }
+}
+
+/// The streaming read: the sum of the bytes [p, p + n) as 64-bit words, 64 bytes a step.
+std::uint64_t stream_read(const std::uint8_t* p, std::size_t n) {
+    std::size_t i = 0;
+    std::uint64_t total = 0;
+#if defined(__AVX512F__)
+    __m512i a = _mm512_setzero_si512(), b = a, c = a, d = a;
+    for (; i + 256 <= n; i += 256) {
+        a = _mm512_add_epi64(a, _mm512_loadu_si512(p + i));
+        b = _mm512_add_epi64(b, _mm512_loadu_si512(p + i + 64));
+        c = _mm512_add_epi64(c, _mm512_loadu_si512(p + i + 128));
+        d = _mm512_add_epi64(d, _mm512_loadu_si512(p + i + 192));
+    }
+    total = static_cast<std::uint64_t>(
+        _mm512_reduce_add_epi64(_mm512_add_epi64(_mm512_add_epi64(a, b), _mm512_add_epi64(c, d))));
+#elif defined(__AVX2__)
+    __m256i a = _mm256_setzero_si256(), b = a, c = a, d = a;
+    for (; i + 128 <= n; i += 128) {
+        a = _mm256_add_epi64(a, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i)));
+        b = _mm256_add_epi64(b, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 32)));
+        c = _mm256_add_epi64(c, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 64)));
+        d = _mm256_add_epi64(d, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + i + 96)));
+    }
+    alignas(32) std::uint64_t lanes[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes),
+                       _mm256_add_epi64(_mm256_add_epi64(a, b), _mm256_add_epi64(c, d)));
+    total = lanes[0] + lanes[1] + lanes[2] + lanes[3];
+#endif
+    for (; i + 8 <= n; i += 8) {
+        std::uint64_t v;
+        std::memcpy(&v, p + i, 8);
+        total += v;
+    }
+    return total;
+}
+
+double seconds(const std::function<void()>& fn) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+struct Result {
+    double product_gbs = 0, read_gbs = 0;
+    double ratio = 0;  ///< median over runs of read time / product time (adjacent runs)
+};
+
+/// The product of rows [0, rows) by x and the streaming read of the same bytes, on `threads`
+/// threads (rows split alike), alternated `runs` times.
+Result measure(RowFormat f, const std::uint8_t* base, std::size_t row_bytes, std::int64_t rows,
+               const kernels::RowInput& x, int threads, int runs) {
+    std::vector<float> y(static_cast<std::size_t>(rows));
+    std::vector<std::uint64_t> sums(static_cast<std::size_t>(threads));
+    const auto bytes_of = [&](std::size_t b, std::size_t e) { return (e - b) * row_bytes; };
+    const auto product = [&] {
+        attnviz::ops::parallel_for(
+            static_cast<std::size_t>(rows), threads, [&](std::size_t b, std::size_t e) {
+                kernels::row_products(f, reinterpret_cast<const std::byte*>(base) + b * row_bytes,
+                                      row_bytes, nullptr, static_cast<std::int64_t>(e - b), x,
+                                      y.data() + b);
+            });
+    };
+    const auto read = [&] {
+        attnviz::ops::parallel_chunks(static_cast<std::size_t>(rows), threads,
+                                      [&](std::size_t chunk, std::size_t b, std::size_t e) {
+                                          sums[chunk] +=
+                                              stream_read(base + b * row_bytes, bytes_of(b, e));
+                                      });
+    };
+    const double total = static_cast<double>(bytes_of(0, static_cast<std::size_t>(rows)));
+    std::vector<double> product_gbs, read_gbs, ratios;
+    product();  // page in and warm the pool
+    for (int r = 0; r < runs; ++r) {
+        const double t_read = seconds(read), t_product = seconds(product);
+        read_gbs.push_back(total / t_read / 1e9);
+        product_gbs.push_back(total / t_product / 1e9);
+        ratios.push_back(t_read / t_product);
+    }
+    if (sums[0] == 42 && y[0] == 42.0f) std::puts("");  // keep both results alive
+    return {median(product_gbs), median(read_gbs), median(ratios)};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Options o = parse(argc, argv);
+    const std::size_t target = o.megabytes << 20;
+    // Room for the largest set: whole rows of at least `target` bytes.
+    Buffer buffer(target + 4864 * 4, o.huge_pages);
+    Random random;
+    for (std::size_t at = 0; at + 8 <= buffer.size(); at += 8) {
+        const std::uint64_t v = random.next();
+        std::memcpy(buffer.data() + at, &v, 8);
+    }
+    std::vector<float> values(4864);
+    for (float& v : values)
+        v = static_cast<float>(static_cast<std::int64_t>(random.next() % 2001) - 1000) / 1000.0f;
+
+    std::printf(
+        "row_products over %zu MB of rows (%s pages), median of %d runs; read = "
+        "streaming read of the same bytes; ratio = median of read time / product time\n",
+        o.megabytes, o.huge_pages ? "huge" : "4 KiB", o.runs);
+    std::printf("%-5s %5s %-7s | %9s %9s %6s | %9s %9s %6s\n", "type", "k", "isa", "1T GB/s",
+                "read", "ratio", "2T GB/s", "read", "ratio");
+    for (const RowFormat f : o.formats) {
+        make_valid(f, buffer, random);
+        for (const std::int64_t k : {std::int64_t{896}, std::int64_t{4864}}) {
+            const char* name = kernels::row_format_name(f);
+            if (k % kernels::row_format_block_values(f) != 0) {
+                std::printf("%-5s %5lld (k is not a whole number of blocks)\n", name,
+                            static_cast<long long>(k));
+                continue;
+            }
+            const std::size_t row_bytes =
+                static_cast<std::size_t>(k / kernels::row_format_block_values(f)) *
+                kernels::row_format_block_bytes(f);
+            const auto rows = static_cast<std::int64_t>((target + row_bytes - 1) / row_bytes);
+            kernels::RowInput x;
+            x.reset(values.data(), k);
+            x.prepare(f);
+            try {
+                const Result one = measure(f, buffer.data(), row_bytes, rows, x, 1, o.runs);
+                const Result two = measure(f, buffer.data(), row_bytes, rows, x, 2, o.runs);
+                std::printf("%-5s %5lld %-7s | %9.1f %9.1f %5.0f%% | %9.1f %9.1f %5.0f%%\n", name,
+                            static_cast<long long>(k), kernels::row_products_isa(f),
+                            one.product_gbs, one.read_gbs, 100 * one.ratio, two.product_gbs,
+                            two.read_gbs, 100 * two.ratio);
+            } catch (const std::exception& e) {
+                std::printf("%-5s %5lld %s\n", name, static_cast<long long>(k), e.what());
+            }
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
