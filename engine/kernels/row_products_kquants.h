@@ -11,6 +11,8 @@
 
 #if defined(__AVX2__)
 #include <immintrin.h>
+
+#include "engine/kernels/row_products_rows.h"
 #endif
 
 namespace attnviz::kernels {
@@ -118,50 +120,29 @@ template <int Bytes>
     __builtin_prefetch(p + Bytes - 1);
 }
 
-/// How far ahead the SIMD kernels read: while a group of rows runs, it prefetches, block by
-/// block, the rows at least this many bytes later.  The hardware prefetchers alone kept a
-/// product over rows far beyond the caches at about 60% of the bandwidth of a plain read
-/// (Zen 5, one thread, Q4_K, k = 4096, four rows a group); prefetching each row's blocks 2 KiB
-/// ahead gave 0.71, 4 KiB 0.83, 8 KiB 0.94, 16 KiB 0.82.
-constexpr std::size_t kPrefetchBytes = 8192;
-
+#if defined(__AVX2__)
 /// y[i] (+)= the product of row i, for i in [0, n): rows in groups of R, a group's products
-/// made by run.template operator()<R>(rows, ahead, sums), `ahead` the R rows to prefetch
-/// (nullptr when past the end); the last n % R rows one at a time.
+/// made by run.template operator()<R>(rows, ahead, sums), `ahead` the rows whose same blocks
+/// to prefetch; the last n % R rows one at a time.  The walk and its prefetch distance are the
+/// float and legacy kernels' (row_products_rows.h: each_row_group): with blocks prefetched
+/// 2 KiB ahead Q4_K (k = 4096, one thread) kept 0.71 of a plain read's bandwidth, 4 KiB 0.83,
+/// 8 KiB 0.94, 16 KiB 0.82.
+template <class Run>
+struct GroupRun {
+    Run* fn;
+    template <int G>
+    [[gnu::always_inline]] void run(const u8** rows, const u8** ahead, float* sums) const {
+        fn->template operator()<G>(rows, ahead, sums);
+    }
+};
+
 template <int R, class Run>
 [[gnu::always_inline]] inline void in_groups(const std::byte* base, std::size_t row_bytes,
                                              const std::int64_t* order, std::int64_t n, float* y,
                                              bool accumulate, Run run) {
-    const auto row = [&](std::int64_t i) {
-        return reinterpret_cast<const u8*>(base) +
-               static_cast<std::size_t>(order ? order[i] : i) * row_bytes;
-    };
-    const std::size_t group_bytes = R * row_bytes;  // 0 for k = 0
-    const auto ahead = static_cast<std::int64_t>(
-        group_bytes ? R * ((kPrefetchBytes + group_bytes - 1) / group_bytes) : R);
-    const auto store = [&](std::int64_t i, float s) { y[i] = accumulate ? y[i] + s : s; };
-    std::int64_t i = 0;
-    for (; i + R <= n; i += R) {
-        const u8* rows[R];
-        const u8* later[R];
-        float sums[R];
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r) {
-            rows[r] = row(i + r);
-            later[r] = i + ahead + R <= n ? row(i + ahead + r) : nullptr;
-        }
-        run.template operator()<R>(rows, later[0] ? later : nullptr, sums);
-#pragma GCC unroll 8
-        for (int r = 0; r < R; ++r)
-            store(i + r, sums[r]);
-    }
-    for (; i < n; ++i) {
-        const u8* one = row(i);
-        float sum;
-        run.template operator()<1>(&one, nullptr, &sum);
-        store(i, sum);
-    }
+    each_row_group<GroupRun<Run>, R>(base, row_bytes, order, n, y, accumulate, GroupRun<Run>{&run});
 }
+#endif
 
 }  // namespace kq
 

@@ -224,14 +224,15 @@ Generation Transformer::generate(const std::vector<Index>& prompt,
     // The prompt in one pass, then one token at a time.
     Index t0 = 0, n = P;
     for (;;) {
-        const Tensor last = run.intervened
-                                ? intervened_generation_pass(run, false)
-                                : next_logits(generation_step(run, n, t0),
-                                              n == 1 ? run.step_threads : threads, run.scratch);
+        Tensor last = run.intervened
+                          ? intervened_generation_pass(run, false)
+                          : next_logits(generation_step(run, n, t0),
+                                        n == 1 ? run.step_threads : threads, run.scratch);
         const Index next = run.sampler.pick(last.data);
         if (run.stepped) run.handed.logits = Tensor({V}, last.data);
         if (options.keep_logits)
             step_logits.insert(step_logits.end(), last.data.begin(), last.data.end());
+        release_buffer(last);  // the next step's logits take it: no fresh pages each token
         g.ids.push_back(next);
         run.ids.push_back(next);
         g.eos = std::find(options.eos_ids.begin(), options.eos_ids.end(), next) !=
