@@ -276,15 +276,8 @@ std::vector<double> plus_y0(const Product& p, const std::vector<double>& v) {
 }
 
 std::string expected_isa() {
-    std::string isa = "scalar";
-#if defined(__x86_64__)
-    const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-                      __builtin_cpu_supports("f16c");
-    const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") &&
-                        __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
-                        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vnni");
-    isa = avx512 ? "avx512" : avx2 ? "avx2" : "scalar";
-#endif
+    // What the CPU runs (CPUID, as the dispatcher reads it), narrowed by the variable.
+    std::string isa = attnviz::kernels::row_products_cpu_level();
     const char* env = std::getenv("ATTNVIZ_ROW_PRODUCTS");
     const std::string forced = env ? env : "";
     if (forced == "scalar") isa = "scalar";

@@ -99,6 +99,10 @@ void row_products_reference(RowFormat f, const std::byte* base, std::size_t row_
                             const std::int64_t* order, std::int64_t n, const RowInput& x, float* y,
                             bool accumulate = false);
 
+/// The widest kernels this CPU runs, whatever ATTNVIZ_ROW_PRODUCTS says: "avx512" (AVX-512 F,
+/// BW, VL, DQ, VNNI with AVX2, FMA, F16C), "avx2" (AVX2, FMA, F16C) or "scalar".
+const char* row_products_cpu_level();
+
 /// The instruction set row_products runs `f` on here: "avx512", "avx2" or "scalar"
 /// (ATTNVIZ_ROW_PRODUCTS=scalar|avx2 forces a narrower one, for tests and benchmarks).
 const char* row_products_isa(RowFormat f);
