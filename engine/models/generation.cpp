@@ -145,8 +145,7 @@ Tensor Transformer::next_logits(const Tensor& last, int threads, Scratch& scratc
     const Index E = config_.hidden_size, V = config_.vocab_size;
     std::vector<float> x = last.data;
     head_input(x, 1, threads);
-    Weight u = streamed_unembedding();
-    u.stored = u.source;
+    const Weight u = streamed_unembedding();
     Tensor out = take_tensor({1, V});
     weights_.product(x.data(), 1, E, u, Weight(), V, out.ptr(), threads, scratch);
     return out;

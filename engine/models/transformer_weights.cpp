@@ -343,10 +343,6 @@ void TransformerWeights::materialise_layer(Index i, LayerWeights& w, bool stream
             stream_matrix(layout(tensors[k]), out, threads);
         else
             materialise(layout(tensors[k]), out, matrix ? threads : 1);
-        if (matrix) {
-            auto stored = std::make_shared<WeightLayout>(layout(tensors[k], true));
-            if (!stored->empty() && !stored->conv1d) out.stored = std::move(stored);
-        }
     }
 }
 
@@ -508,7 +504,9 @@ bool TransformerWeights::bf16_product(const float* x, Index rows, Index in, cons
 bool TransformerWeights::row_product(const float* x, Index in, const Weight& w, const Weight& b,
                                      Index out, float* y, int threads,
                                      WeightScratch& scratch) const {
-    const WeightLayout* l = w.stored ? w.stored.get() : w.source.get();
+    // A generation streams its layers (scratch.generating): every matrix it reads as stored
+    // is a streamed one, whose source lists its tensors [out, in].
+    const WeightLayout* l = w.source.get();
     if (!l || l->conv1d || l->cols != in || l->rows != out) return false;
     std::vector<io::StoredRows> parts;
     parts.reserve(l->names.size());

@@ -42,9 +42,6 @@ struct Weight {
     /// A streamed matrix (ptr null): its tensors, converted a block of rows at a time by
     /// TransformerWeights::product just before the block is multiplied.
     std::shared_ptr<const WeightLayout> source;
-    /// A matrix whose rows the file stores whole ([out, in]; not GPT-2's Conv1D): what a
-    /// generation step's one-row products read as stored (TransformerWeights::product).
-    std::shared_ptr<const WeightLayout> stored;
     Index rows = 0, cols = 0;  ///< as stored
     bool in_out = false;       ///< stored [in, out] (GPT-2's Conv1D)
     Weight() = default;
@@ -166,11 +163,6 @@ class TransformerWeights {
     void product(const float* x, Index rows, Index in, const Weight& w, const Weight& b, Index out,
                  float* y, int threads, WeightScratch& scratch, Index ldx = 0, Index ldy = 0) const;
 
-    /// product() of one row x[in] by w's stored rows; false, having done nothing, when a tensor's
-    /// format is not one row_products reads.
-    bool row_product(const float* x, Index in, const Weight& w, const Weight& b, Index out,
-                     float* y, int threads, WeightScratch& scratch) const;
-
     /// dx[rows, in] = dy[rows, out] · w (+= with `accumulate`): product()'s input gradient,
     /// a streamed w converted a block of rows at a time as product() converts it.
     void input_gradient(const float* dy, Index rows, Index out, const Weight& w, Index in,
@@ -200,6 +192,11 @@ class TransformerWeights {
     /// (kernels/gemm_bf16.h); false, having done nothing, where that is not available.
     bool bf16_product(const float* x, Index rows, Index in, const WeightLayout& l, const Weight& b,
                       float* y, int threads, WeightScratch& scratch, Index ldx, Index ldy) const;
+    /// product() of one row x[in] by a streamed w's rows as stored; false, having done nothing,
+    /// when a tensor's format is not one row_products reads.
+    bool row_product(const float* x, Index in, const Weight& w, const Weight& b, Index out,
+                     float* y, int threads, WeightScratch& scratch) const;
+
     /// Converts every row of l's tensors (in blocks, discarded): a DataError naming the first
     /// value that is not finite, if there is one.
     void check_rows(const WeightLayout& l) const;
