@@ -212,12 +212,20 @@ template <class L, bool Full>
     const auto m = static_cast<__mmask16>(first_bytes(here));
     GroupActivation a;
     const float* d = x.d32.data() + b0;
-    const __m512 dx = Full ? _mm512_castps128_ps512(_mm_loadu_ps(d)) : _mm512_maskz_loadu_ps(m, d);
+    // A full group reads exactly its kBlocks scales: Q8_0's groups hold 2, and a 4-float load
+    // would read past the last one.
+    __m512 dx;
+    if constexpr (L::kBlocks == 4)
+        dx = Full ? _mm512_castps128_ps512(_mm_loadu_ps(d)) : _mm512_maskz_loadu_ps(m, d);
+    else
+        dx = _mm512_maskz_loadu_ps(Full ? static_cast<__mmask16>((1u << L::kBlocks) - 1) : m, d);
     a.dx = _mm512_permutexvar_ps(spread, dx);
     a.s = _mm_setzero_ps();
-    if constexpr (L::kMin >= 0)
+    if constexpr (L::kMin >= 0) {
+        static_assert(L::kBlocks == 4, "a minimum's sums are read four blocks at a time");
         a.s = Full ? _mm_loadu_ps(x.s32.data() + b0)
                    : _mm_maskz_loadu_ps(static_cast<__mmask8>(m), x.s32.data() + b0);
+    }
     if constexpr (L::kSigned) {
         // 128·Σx, subtracted: the sum starts from dpbusd(0, 128, −x).
         const std::int8_t* q = x.q32.data() + b0 * 32;
