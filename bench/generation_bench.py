@@ -11,7 +11,9 @@ Then, interleaved for --rounds rounds, on every file: `attnviz bench --model M -
 --generate 64 --threads 2` and `llama-bench -m M -p 0 -n 64 -t T` (tg64) of two llama.cpp
 builds, generic (GGML_NATIVE=OFF: AVX2) and native (-march=native), at 1 and 2 threads. A
 one-token prompt makes AttnViz's run the same work as tg64: 64 one-token steps, the KV cache
-growing from 0 to 64. Each figure is the median of the rounds; "llama.cpp's best" is the
+growing from 0 to 64. Both time their runs after a warm-up run (llama-bench's own; AttnViz's
+bench times its first generation apart, as first_ms, kept in the JSON: the mapping's pages and
+the scratch are new to it). Each figure is the median of the rounds; "llama.cpp's best" is the
 fastest build and thread count on that file (on two shared cores llama.cpp's spinning threads
 can lose more than the second one gains); the ratio is AttnViz's tokens/s over it. The BF16
 safetensors folder is compared with the BF16 GGUF of the same weights.
@@ -303,7 +305,7 @@ def attnviz_generate(a, model):
         row = json.loads(line)
         if row.get("bench") == "generate":
             return dict(result, tok_s=1000.0 / row["ms_per_token"],
-                        ms_per_token=row["ms_per_token"])
+                        ms_per_token=row["ms_per_token"], first_ms=row.get("first_ms"))
     return dict(result, error="no generate line in the output")
 
 

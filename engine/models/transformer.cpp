@@ -70,12 +70,14 @@ Tensor Transformer::logits(const Tensor& residual, const std::vector<Index>& row
 void Transformer::head_input(std::vector<float>& x, Index R, int threads,
                              const Tracer& trace) const {
     const Index E = config_.hidden_size;
-    const HeadWeights& hw = weights_.head();
     if (weights_.lm_head() == LmHeadKind::Causal) {
+        // Not head(): its first call loads the unembedding as float32 (544 MB for Qwen2.5-0.5B,
+        // a second of a generation's first run), which a generation reads as stored instead.
         const GlobalWeights& g = weights_.globals();
         norm(x.data(), R, g.final_norm_w, g.final_norm_b, threads);
         trace.emit(TraceStep::FinalNorm, x.data(), E);
     } else {
+        const HeadWeights& hw = weights_.head();
         std::vector<float> t(x.size());
         ops::linear(x.data(), R, E, hw.dense_w.ptr, hw.dense_b.ptr, E, t.data(), threads, 0, 0,
                     hw.dense_w.in_out);
