@@ -4,7 +4,12 @@
 // Prints one JSON line: nanoseconds per attention weight a query sees, and seconds for the
 // layer.
 //
-//   stats_sink_bench [--tokens 4096] [--heads 14] [--repeats 5]
+//   stats_sink_bench [--tokens 4096] [--heads 14] [--repeats 5] [--log 0]
+//
+// As the attention core hands them, the blocks carry each row's entropy (the softmax's exp pass
+// computed it) and only the causal part of each row; --log 1 leaves the entropy out, so that the
+// reduction takes a logarithm of each weight (what the pass did before, and still does for maps
+// read from a file).
 //
 // The rows are synthetic (a sink on the first token, a local window, a flat rest, normalised):
 // the reduction's cost does not depend on the values.
@@ -26,7 +31,7 @@ double cpu_seconds() {
 }
 
 [[noreturn]] void usage(const char* argv0) {
-    std::fprintf(stderr, "usage: %s [--tokens N] [--heads N] [--repeats N]\n", argv0);
+    std::fprintf(stderr, "usage: %s [--tokens N] [--heads N] [--repeats N] [--log 0|1]\n", argv0);
     std::exit(2);
 }
 
@@ -35,9 +40,14 @@ double cpu_seconds() {
 int main(int argc, char** argv) {
     std::int64_t L = 4096, H = 14;
     int repeats = 5;
+    bool log = false;
     for (int i = 1; i < argc; i += 2) {  // --name value pairs
         if (i + 1 >= argc) usage(argv[0]);
         const long v = std::strtol(argv[i + 1], nullptr, 10);
+        if (std::strcmp(argv[i], "--log") == 0) {
+            log = v != 0;
+            continue;
+        }
         if (v <= 0) usage(argv[0]);
         if (std::strcmp(argv[i], "--tokens") == 0)
             L = v;
@@ -50,6 +60,7 @@ int main(int argc, char** argv) {
     }
     constexpr std::int64_t kBlock = 64;
     std::vector<float> block(std::size_t(kBlock * L), 0.0f);
+    std::vector<double> entropy(std::size_t(kBlock), 1.0);  // its value costs nothing
     std::vector<double> times;
     for (int rep = 0; rep < repeats; ++rep) {
         attnviz::models::HeadStatisticsSink sink(1, H, L, true);
@@ -61,7 +72,6 @@ int main(int argc, char** argv) {
                 for (std::int64_t r = 0; r < rows; ++r) {
                     const std::int64_t i = i0 + r;
                     float* row = block.data() + r * L;
-                    std::fill(row, row + L, 0.0f);
                     float sum = 0;
                     for (std::int64_t j = 0; j <= i; ++j)
                         sum += row[j] = j == 0 ? 8.0f : i - j < 16 ? 2.0f : 0.01f;
@@ -69,7 +79,9 @@ int main(int argc, char** argv) {
                         row[j] /= sum;
                 }
                 const double t0 = cpu_seconds();
-                sink.on_rows(0, 0, attnviz::RowBlock{0, h, i0, rows, L, block.data()});
+                sink.on_rows(0, 0,
+                             attnviz::RowBlock{0, h, i0, rows, L, block.data(), true, nullptr,
+                                               log ? nullptr : entropy.data()});
                 spent += cpu_seconds() - t0;
             }
         const double t0 = cpu_seconds();

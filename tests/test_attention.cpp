@@ -8,13 +8,16 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <tuple>
+#include <vector>
 
 #include "engine/buffers.h"
 #include "engine/io/npy.h"
 #include "engine/io/safetensors.h"
+#include "engine/layers/attention_core.h"
 #include "engine/layers/attention_layer_file.h"
 #include "engine/layers/multi_head_attention.h"
 #include "engine/ops/random.h"
@@ -247,12 +250,100 @@ double max_error(const A& a, const std::vector<double>& truth) {
     return worst;
 }
 
+/// What attend()'s row observer saw of one head's rows: each row's valid weights, how many
+/// (-1 unless the block said causal_tail) and its entropy (NaN when not given).
+struct ObservedRows {
+    std::vector<std::vector<float>> weights;
+    std::vector<std::int64_t> valid;
+    std::vector<double> entropy;
+};
+
+/// One causal self-attention pass of random q, k, v ([L, H * d] each) through attend(), with
+/// every block handed to an observer; `keep`: the weights kept too.
+ObservedRows observe_causal_rows(std::int64_t L, std::int64_t H, std::int64_t d, bool keep,
+                                 AttentionResult& result) {
+    ops::Random rng{std::uint64_t(L)};
+    std::vector<float> q(std::size_t(L * H * d)), k(q.size()), v(q.size()), concat(q.size());
+    for (std::vector<float>* x : {&q, &k, &v})
+        for (float& f : *x)
+            f = rng.uniform(-2.0f, 2.0f);
+    layers::ProjectedHeads in;
+    in.q = q.data();
+    in.k = k.data();
+    in.v = v.data();
+    in.ldq = in.ldk = in.ldv = H * d;
+    in.batch = 1;
+    in.num_heads = in.num_kv_heads = H;
+    in.head_dim = d;
+    in.target_len = in.source_len = L;
+    const ops::MaskSpec masks{nullptr, nullptr, true, 1, H, L, L, 0};
+    ObservedRows seen{std::vector<std::vector<float>>(std::size_t(H * L)),
+                      std::vector<std::int64_t>(std::size_t(H * L), -2),
+                      std::vector<double>(std::size_t(H * L))};
+    // Blocks come from two threads, each (head, row) from one of them.
+    const layers::RowObserver observer = [&](std::size_t, const RowBlock& b) {
+        for (std::int64_t r = 0; r < b.rows; ++r) {
+            const auto at = std::size_t(b.head * L + b.first_row + r);
+            seen.weights[at].assign(b.row(r), b.row(r) + b.valid(r));
+            seen.valid[at] = b.causal_tail ? b.valid(r) : -1;
+            seen.entropy[at] = b.entropy ? b.entropy[r] : std::nan("");
+        }
+    };
+    layers::AttendOptions opt;
+    opt.num_threads = 2;
+    opt.need_weights = keep;
+    opt.observer = &observer;
+    layers::attend(in, masks, layers::result_window({}, H, L, L), opt, result, concat.data(),
+                   H * d);
+    return seen;
+}
+
 }  // namespace
 
 class TestAttention : public QObject {
     Q_OBJECT
 
   private slots:
+    /// The row observer of a causal pass (RowBlock's contract): each row holds the keys up to
+    /// its query, the kept weights' bit for bit (whose keys after it are exactly 0), with its
+    /// entropy from the softmax within 1e-6 (1 + H) of -sum p ln p; and a pass that keeps no
+    /// weights (the statistics pass) hands over the same rows and entropies, bit for bit.  In
+    /// place at 50 tokens; at 2,100 in blocks of 48 rows over two threads, weights streamed.
+    void rowObserverSeesCausalRowsAndTheirEntropy() {
+        for (const std::int64_t L : {50, 2100}) {
+            const std::int64_t H = 2, d = 8;
+            AttentionResult kept, discarded;
+            const ObservedRows with = observe_causal_rows(L, H, d, true, kept);
+            const ObservedRows without = observe_causal_rows(L, H, d, false, discarded);
+            QCOMPARE(kept.weights.shape, (Shape{1, H, L, L}));
+            QVERIFY(discarded.weights.empty());
+            for (std::int64_t h = 0; h < H; ++h)
+                for (std::int64_t i = 0; i < L; ++i) {
+                    const auto at = std::size_t(h * L + i);
+                    const float* p = kept.weights.ptr() + at * std::size_t(L);
+                    const QString where =
+                        QStringLiteral("L %1 head %2 row %3").arg(L).arg(h).arg(i);
+                    QVERIFY2(with.valid[at] == i + 1 && without.valid[at] == i + 1,
+                             qPrintable(where));
+                    QVERIFY2(std::memcmp(with.weights[at].data(), p, std::size_t(i + 1) * 4) == 0,
+                             qPrintable(where + QStringLiteral(": not the kept weights")));
+                    QVERIFY2(with.weights[at] == without.weights[at],
+                             qPrintable(where + QStringLiteral(": differs without weights")));
+                    for (std::int64_t j = i + 1; j < L; ++j)
+                        QVERIFY2(p[j] == 0.0f,
+                                 qPrintable(where + QStringLiteral(" key %1").arg(j)));
+                    double ref = 0.0;
+                    for (std::int64_t j = 0; j <= i; ++j)
+                        if (p[j] > 0.0f) ref -= double(p[j]) * std::log(double(p[j]));
+                    QVERIFY2(std::abs(with.entropy[at] - ref) <= 1e-6 * (1.0 + ref),
+                             qPrintable(where + QStringLiteral(": entropy %1, expected %2")
+                                                    .arg(with.entropy[at], 0, 'g', 10)
+                                                    .arg(ref, 0, 'g', 10)));
+                    QCOMPARE(without.entropy[at], with.entropy[at]);
+                }
+        }
+    }
+
     void golden_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("policy");

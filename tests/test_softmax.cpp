@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <limits>
@@ -225,6 +226,7 @@ struct Kernel {
     std::string name;
     std::function<bool(const float*, float*, std::size_t)> softmax_row;
     std::function<void(const float*, float*, std::size_t)> exp_array;
+    std::function<bool(const float*, float*, std::size_t, double*)> softmax_entropy_row;
 };
 
 const std::vector<Kernel>& kernels_under_test() {
@@ -237,6 +239,9 @@ const std::vector<Kernel>& kernels_under_test() {
                          },
                          [isa](const float* x, float* y, std::size_t n) {
                              kernels::exp_array(isa, x, y, n);
+                         },
+                         [isa](const float* x, float* y, std::size_t n, double* entropy) {
+                             return kernels::softmax_entropy_row(isa, x, y, n, entropy);
                          }});
         }
         v.push_back({"emulated16",
@@ -245,6 +250,13 @@ const std::vector<Kernel>& kernels_under_test() {
                      },
                      [](const float* x, float* y, std::size_t n) {
                          kernels::exp_array_impl<Emulated16Lanes>(x, y, n);
+                     },
+                     [](const float* x, float* y, std::size_t n, double* entropy) {
+                         kernels::ExpTotals t;  // as the dispatcher turns them into H
+                         const bool live =
+                             kernels::softmax_row_impl<Emulated16Lanes, true>(x, y, n, &t);
+                         *entropy = live ? std::log(t.sum) - t.weighted / t.sum : 0.0;
+                         return live;
                      }});
         return v;
     }();
@@ -474,6 +486,60 @@ class TestSoftmax : public QObject {
                 }
             }
         }
+    }
+
+    // The entropy from the exp pass: the same y as softmax_row, bit for bit, and H against
+    // -sum y ln y in double over the float y, within softmax.h's 1e-6 (1 + H); over random rows,
+    // rows with masked entries and with entries whose exp underflows, fully masked and NaN rows.
+    void entropyFromTheExpPass_data() {
+        add_kernel_rows();
+    }
+    void entropyFromTheExpPass() {
+        QFETCH(int, kernel);
+        const Kernel& k = kernels_under_test()[static_cast<std::size_t>(kernel)];
+        std::mt19937 rng(41);
+        double worst = 0.0;
+        const auto check = [&](const std::vector<float>& x, const QString& what) {
+            const std::size_t n = x.size();
+            std::vector<float> y(n, -1.0f), plain(n, -2.0f);
+            double h = -1.0;
+            const bool live = k.softmax_entropy_row(x.data(), y.data(), n, &h);
+            QCOMPARE(live, k.softmax_row(x.data(), plain.data(), n));
+            QVERIFY2(std::memcmp(y.data(), plain.data(), n * sizeof(float)) == 0,
+                     qPrintable(what + QStringLiteral(": y differs from softmax_row")));
+            double ref = 0.0;
+            for (float v : y)
+                if (v > 0.0f) ref -= double(v) * std::log(double(v));
+            worst = std::max(worst, std::abs(h - ref) / (1.0 + ref));
+            QVERIFY2(
+                std::abs(h - ref) <= 1e-6 * (1.0 + ref),
+                qPrintable(
+                    what +
+                    QStringLiteral(": H %1, expected %2").arg(h, 0, 'g', 10).arg(ref, 0, 'g', 10)));
+        };
+        for (double range : kRanges)
+            for (std::size_t n : kLengths) {
+                if (n == 0) continue;
+                auto x = random_row(n, range, rng);
+                check(x, describe(k, n, range));
+                for (std::size_t i = 1; i < n; i += 3)
+                    x[i] = -kInf;
+                if (n > 4) x[n - 2] = x[0] - 200.0f;  // exp underflows to exactly 0
+                check(x, describe(k, n, range) + QStringLiteral(" masked"));
+            }
+        // A near-uniform long row: H close to ln n, where an error would show most.
+        check(random_row(32768, 0.01, rng), describe(k, 32768, 0.01));
+        const std::vector<float> masked(9, -kInf);
+        std::vector<float> y(9, 5.0f);
+        double h = -1.0;
+        QVERIFY(!k.softmax_entropy_row(masked.data(), y.data(), 9, &h));
+        QCOMPARE(h, 0.0);
+        auto bad = random_row(17, 10.0, rng);
+        bad[5] = kNaN;
+        y.resize(bad.size());
+        QVERIFY(k.softmax_entropy_row(bad.data(), y.data(), bad.size(), &h));
+        QVERIFY(std::isnan(h));
+        qDebug("%s: entropy's largest |H - ref| / (1 + ref) %.3g", k.name.c_str(), worst);
     }
 
     void inPlaceAndUnaligned_data() {

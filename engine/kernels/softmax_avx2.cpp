@@ -13,6 +13,14 @@ bool softmax_row_avx2(const float* x, float* y, std::size_t n) {
     return softmax_row_impl<Avx2Lanes>(x, y, n);
 }
 
+bool softmax_sums_row_avx2(const float* x, float* y, std::size_t n, double* sum, double* weighted) {
+    ExpTotals t;
+    const bool live = softmax_row_impl<Avx2Lanes, true>(x, y, n, &t);
+    *sum = t.sum;
+    *weighted = t.weighted;
+    return live;
+}
+
 void exp_array_avx2(const float* x, float* y, std::size_t n) {
     exp_array_impl<Avx2Lanes>(x, y, n);
 }

@@ -21,6 +21,15 @@ bool softmax_row_avx512(const float* x, float* y, std::size_t n) {
     return softmax_row_impl<Avx512Lanes>(x, y, n);
 }
 
+bool softmax_sums_row_avx512(const float* x, float* y, std::size_t n, double* sum,
+                             double* weighted) {
+    ExpTotals t;
+    const bool live = softmax_row_impl<Avx512Lanes, true>(x, y, n, &t);
+    *sum = t.sum;
+    *weighted = t.weighted;
+    return live;
+}
+
 void exp_array_avx512(const float* x, float* y, std::size_t n) {
     exp_array_impl<Avx512Lanes>(x, y, n);
 }

@@ -2,6 +2,7 @@
 // engine/CMakeLists.txt) and which of them this CPU can run.  Compiled with the baseline
 // flags, so nothing here executes an instruction the CPU may lack.
 #include <array>
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -45,10 +46,12 @@ bool cpu_runs(Isa isa) {
 }
 
 using RowFn = bool (*)(const float*, float*, std::size_t);
+using SumsRowFn = bool (*)(const float*, float*, std::size_t, double*, double*);
 using ExpFn = void (*)(const float*, float*, std::size_t);
 
 struct Variant {
     RowFn softmax_row = nullptr;
+    SumsRowFn softmax_sums_row = nullptr;
     ExpFn exp_array = nullptr;
 };
 
@@ -56,22 +59,27 @@ struct Variant {
 constexpr Variant compiled(Isa isa) {
     switch (isa) {
         case Isa::Scalar:
-            return {detail::softmax_row_scalar, detail::exp_array_scalar};
+            return {detail::softmax_row_scalar, detail::softmax_sums_row_scalar,
+                    detail::exp_array_scalar};
 #if defined(ATTNVIZ_HAVE_SSE2)
         case Isa::SSE2:
-            return {detail::softmax_row_sse2, detail::exp_array_sse2};
+            return {detail::softmax_row_sse2, detail::softmax_sums_row_sse2,
+                    detail::exp_array_sse2};
 #endif
 #if defined(ATTNVIZ_HAVE_AVX2)
         case Isa::AVX2:
-            return {detail::softmax_row_avx2, detail::exp_array_avx2};
+            return {detail::softmax_row_avx2, detail::softmax_sums_row_avx2,
+                    detail::exp_array_avx2};
 #endif
 #if defined(ATTNVIZ_HAVE_AVX512)
         case Isa::AVX512:
-            return {detail::softmax_row_avx512, detail::exp_array_avx512};
+            return {detail::softmax_row_avx512, detail::softmax_sums_row_avx512,
+                    detail::exp_array_avx512};
 #endif
 #if defined(ATTNVIZ_HAVE_NEON)
         case Isa::NEON:
-            return {detail::softmax_row_neon, detail::exp_array_neon};
+            return {detail::softmax_row_neon, detail::softmax_sums_row_neon,
+                    detail::exp_array_neon};
 #endif
         default:
             return {};
@@ -166,6 +174,27 @@ bool softmax_row(Isa isa, const float* x, float* y, std::size_t n) {
 bool softmax_row(const float* x, float* y, std::size_t n) {
     const Dispatch& d = dispatch();
     return d.usable[Dispatch::index(d.best)].softmax_row(x, y, n);
+}
+
+namespace {
+
+/// H = ln S - T / S from the exp pass's sums (softmax_variants.h); 0 for a fully masked row.
+bool with_entropy(SumsRowFn row, const float* x, float* y, std::size_t n, double* entropy) {
+    double sum = 0, weighted = 0;
+    const bool live = row(x, y, n, &sum, &weighted);
+    *entropy = live ? std::log(sum) - weighted / sum : 0.0;
+    return live;
+}
+
+}  // namespace
+
+bool softmax_entropy_row(Isa isa, const float* x, float* y, std::size_t n, double* entropy) {
+    return with_entropy(dispatch().get(isa).softmax_sums_row, x, y, n, entropy);
+}
+
+bool softmax_entropy_row(const float* x, float* y, std::size_t n, double* entropy) {
+    const Dispatch& d = dispatch();
+    return with_entropy(d.usable[Dispatch::index(d.best)].softmax_sums_row, x, y, n, entropy);
 }
 
 void exp_array(Isa isa, const float* x, float* y, std::size_t n) {

@@ -88,9 +88,11 @@ constexpr std::size_t kPrefetchMaxBytes = 16 * 1024;
 
 /// y[u] = exp(x[u]).  x < kExpLowest, -inf included, gives exactly 0.  kFullRange (exp_array):
 /// any x; above kExpHighest +inf, NaN gives NaN, and r is always reduced in two steps.
-/// Otherwise (softmax): x <= 0, and NaN gives NaN.
+/// Otherwise (softmax): x <= 0, and NaN gives NaN.  Always inlined: it is the exp loop's body,
+/// and GCC 12 called it out of line once that loop also summed the entropy's terms, its batch
+/// going through memory (the plain softmax 40% slower).
 template <class L, bool kFullRange, std::size_t U>
-void exp_batch(const typename L::V (&x)[U], typename L::V (&y)[U]) {
+[[gnu::always_inline]] inline void exp_batch(const typename L::V (&x)[U], typename L::V (&y)[U]) {
     using V = typename L::V;
     const V shifter = L::set1(kFullRange ? kShifter : kShifterBiased);
     V t[U], r[U], p[U];
@@ -129,18 +131,6 @@ void exp_batch(const typename L::V (&x)[U], typename L::V (&y)[U]) {
             y[u] = L::zero_where(below, L::mul(e, L::shl23_bits(t[u])));
         }
     }
-}
-
-/// y[u] = exp(x[u] - m) for x <= m (neg_m = -m).  x - m is rounded to float, as in every
-/// float32 softmax: that adds up to |x - m| * 2^-24 relative error (5.2e-6 at the -87.3 end,
-/// below 1e-6 within 16 of the max).  Recovering the rounding error exactly (TwoSum, five
-/// adds) was measured at +30% time for this loop, which the 8x speed target could not afford.
-template <class L, std::size_t U>
-void exp_shifted_batch(const typename L::V (&x)[U], typename L::V neg_m, typename L::V (&y)[U]) {
-    typename L::V d[U];
-    for (std::size_t u = 0; u < U; ++u)
-        d[u] = L::add(x[u], neg_m);
-    exp_batch<L, false>(d, y);
 }
 
 /// v[0] + ... + v[N-1] (or max), pairwise.
@@ -188,26 +178,63 @@ float row_max(const float* x, std::size_t n) {
     return L::reduce_max(tree_max<L>(m));
 }
 
-/// y_i = exp(x_i - m) for a finite m; returns sum_i y_i, NaN if the row holds a NaN.
+/// A sum kept in kExpUnroll float vectors for up to kFlushEvery iterations, then folded into a
+/// Kahan-compensated vector sum: a few vector adds, no horizontal reduction or conversion
+/// inside the loop (a flush that reduced to a double each time cost ~14 cycles, 7% of the loop).
 template <class L>
-double exp_store_sum(const float* x, float* y, std::size_t n, float m) {
+struct ExpAccumulator {
     using V = typename L::V;
-    constexpr std::size_t W = L::kWidth;
-    const V neg_m = L::set1(-m);
     V acc[kExpUnroll];
-    for (auto& v : acc)
-        v = L::zero();
-    // Blocks are folded into a Kahan-compensated vector sum: a few vector adds, no horizontal
-    // reduction or conversion inside the loop (a flush that reduced to a double each time
-    // cost ~14 cycles, 7% of the loop).
     V total = L::zero(), compensation = L::zero();
-    const auto flush = [&] {
+
+    ExpAccumulator() { clear(); }
+    void clear() {
+        for (auto& v : acc)
+            v = L::zero();
+    }
+    void flush() {
         const V block = L::sub(tree_add<L>(acc), compensation);
         const V t = L::add(total, block);
         compensation = L::sub(L::sub(t, total), block);
         total = t;
-        for (auto& v : acc)
-            v = L::zero();
+        clear();
+    }
+    double value() const {
+        return static_cast<double>(L::reduce_add(total)) -
+               static_cast<double>(L::reduce_add(compensation));
+    }
+};
+
+/// What exp_store_sum sums: S = sum_i y_i and, with kWeighted, T = sum_i y_i (x_i - m) (the
+/// row's entropy is ln S - T / S); NaN if the row holds a NaN.
+struct ExpTotals {
+    double sum = 0, weighted = 0;
+};
+
+/// y_i = exp(x_i - m) for a finite m, and their sums.  x_i - m is rounded to float, as in every
+/// float32 softmax: that adds up to |x - m| * 2^-24 relative error (5.2e-6 at the -87.3 end,
+/// below 1e-6 within 16 of the max).  Recovering the rounding error exactly (TwoSum, five
+/// adds) was measured at +30% time for this loop, which the 8x speed target could not afford.
+/// T takes x_i - m clamped at kExpLowest, where y_i is exactly 0 anyway: a -inf entry (or
+/// padding) adds 0, not 0 * -inf = NaN; a NaN entry still makes y_i, and so both sums, NaN.
+template <class L, bool kWeighted>
+ExpTotals exp_store_sum(const float* x, float* y, std::size_t n, float m) {
+    using V = typename L::V;
+    constexpr std::size_t W = L::kWidth;
+    const V neg_m = L::set1(-m), lowest = L::set1(kExpLowest);
+    ExpAccumulator<L> sum, weighted;
+    const auto flush = [&] {
+        sum.flush();
+        if constexpr (kWeighted) weighted.flush();
+    };
+    // y = exp(d) for the shifted d = x - m of U vectors, added to the sums' vectors from `at`.
+    const auto exp_add = [&]<std::size_t U>(V(&d)[U], V(&e)[U], std::size_t at) {
+        exp_batch<L, false>(d, e);
+        for (std::size_t u = 0; u < U; ++u) {
+            sum.acc[at + u] = L::add(sum.acc[at + u], e[u]);
+            if constexpr (kWeighted)
+                weighted.acc[at + u] = L::fma(e[u], L::max(d[u], lowest), weighted.acc[at + u]);
+        }
     };
     constexpr std::size_t kStep = kExpUnroll * W;
     std::size_t i = 0;
@@ -216,34 +243,29 @@ double exp_store_sum(const float* x, float* y, std::size_t n, float m) {
         const std::size_t end = i + steps * kStep;
         for (; i < end; i += kStep) {
             for (std::size_t g = 0; g < kExpUnroll; g += kBatch) {
-                V in[kBatch], e[kBatch];
+                V d[kBatch], e[kBatch];
                 for (std::size_t u = 0; u < kBatch; ++u)
-                    in[u] = L::load(x + i + (g + u) * W);
-                exp_shifted_batch<L>(in, neg_m, e);
-                for (std::size_t u = 0; u < kBatch; ++u) {
+                    d[u] = L::add(L::load(x + i + (g + u) * W), neg_m);
+                exp_add(d, e, g);
+                for (std::size_t u = 0; u < kBatch; ++u)
                     L::store(y + i + (g + u) * W, e[u]);
-                    acc[g + u] = L::add(acc[g + u], e[u]);
-                }
             }
         }
         flush();
     }
     for (; i + W <= n; i += W) {
-        V in[1] = {L::load(x + i)}, e[1];
-        exp_shifted_batch<L>(in, neg_m, e);
+        V d[1] = {L::add(L::load(x + i), neg_m)}, e[1];
+        exp_add(d, e, 0);
         L::store(y + i, e[0]);
-        acc[0] = L::add(acc[0], e[0]);
     }
     if (i < n) {
-        // Padding lanes are -inf, so their exp is 0 and adds nothing to the sum.
-        V in[1] = {load_partial<L>(x + i, n - i, -kInf)}, e[1];
-        exp_shifted_batch<L>(in, neg_m, e);
+        // Padding lanes are -inf, so their exp is 0 and adds nothing to the sums.
+        V d[1] = {L::add(load_partial<L>(x + i, n - i, -kInf), neg_m)}, e[1];
+        exp_add(d, e, 0);
         store_partial<L>(y + i, n - i, e[0]);
-        acc[0] = L::add(acc[0], e[0]);
     }
     flush();
-    return static_cast<double>(L::reduce_add(total)) -
-           static_cast<double>(L::reduce_add(compensation));
+    return {sum.value(), kWeighted ? weighted.value() : 0.0};
 }
 
 template <class L>
@@ -277,22 +299,33 @@ inline void fill_row(float* y, std::size_t n, float v) {
 /// The softmax of kernels/softmax.h.  Three passes over the row: max, exp stored and summed,
 /// scale by the reciprocal of the sum.  A row is processed whole before the next, so for
 /// attention-sized rows (a few thousand floats) passes 2 and 3 run from L1/L2, and memory
-/// sees one read of x and one write of y.
-template <class L>
-bool softmax_row_impl(const float* x, float* y, std::size_t n) {
-    if (n == 0) return false;
+/// sees one read of x and one write of y.  With kWeighted the exp pass also sums T for the
+/// entropy (exp_store_sum), into `totals`; y is the same either way, bit for bit.  A fully
+/// masked row leaves totals 0 (and returns false), a NaN row NaN.
+template <class L, bool kWeighted = false>
+bool softmax_row_impl(const float* x, float* y, std::size_t n, ExpTotals* totals = nullptr) {
+    const auto give = [&](ExpTotals t) {
+        if constexpr (kWeighted) *totals = t;
+    };
+    if (n == 0) {
+        give({});
+        return false;
+    }
     const float m = row_max<L>(x, n);
     if (!(m > -kInf)) {
         // Every entry is -inf (fully masked), unless a NaN slipped past the max.
         if (m != m || contains_nan(x, n)) {
             fill_row(y, n, kNaN);
+            give({kNaN, kNaN});
             return true;
         }
         fill_row(y, n, 0.0f);
+        give({});
         return false;
     }
     if (m == kInf) {
         fill_row(y, n, kNaN);
+        give({kNaN, kNaN});
         return true;
     }
     // Rows usually lie back to back (a [rows, n] tensor): start loading the next one while
@@ -306,8 +339,9 @@ bool softmax_row_impl(const float* x, float* y, std::size_t n) {
             __builtin_prefetch(reinterpret_cast<const void*>(next + b), 0, 3);
     }
     // A NaN entry makes the sum NaN, and the scaling spreads it over the whole row.
-    const double sum = exp_store_sum<L>(x, y, n, m);
-    scale_row<L>(y, n, static_cast<float>(1.0 / sum));
+    const ExpTotals t = exp_store_sum<L, kWeighted>(x, y, n, m);
+    give(t);
+    scale_row<L>(y, n, static_cast<float>(1.0 / t.sum));
     return true;
 }
 

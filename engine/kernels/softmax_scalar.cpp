@@ -18,6 +18,15 @@ bool softmax_row_scalar(const float* x, float* y, std::size_t n) {
     return softmax_row_impl<ScalarLanes>(x, y, n);
 }
 
+bool softmax_sums_row_scalar(const float* x, float* y, std::size_t n, double* sum,
+                             double* weighted) {
+    ExpTotals t;
+    const bool live = softmax_row_impl<ScalarLanes, true>(x, y, n, &t);
+    *sum = t.sum;
+    *weighted = t.weighted;
+    return live;
+}
+
 void exp_array_scalar(const float* x, float* y, std::size_t n) {
     exp_array_impl<ScalarLanes>(x, y, n);
 }

@@ -13,6 +13,14 @@ bool softmax_row_sse2(const float* x, float* y, std::size_t n) {
     return softmax_row_impl<Sse2Lanes>(x, y, n);
 }
 
+bool softmax_sums_row_sse2(const float* x, float* y, std::size_t n, double* sum, double* weighted) {
+    ExpTotals t;
+    const bool live = softmax_row_impl<Sse2Lanes, true>(x, y, n, &t);
+    *sum = t.sum;
+    *weighted = t.weighted;
+    return live;
+}
+
 void exp_array_sse2(const float* x, float* y, std::size_t n) {
     exp_array_impl<Sse2Lanes>(x, y, n);
 }

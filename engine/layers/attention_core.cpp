@@ -13,6 +13,7 @@
 
 #include "engine/buffers.h"
 #include "engine/kernels/attention.h"
+#include "engine/kernels/softmax.h"
 #include "engine/ops/dropout.h"
 #include "engine/ops/parallel.h"
 
@@ -28,24 +29,34 @@ using Eigen::Index;
 
 constexpr float kNegInf = -std::numeric_limits<float>::infinity();
 
-/// The softmax of rows [i0, i0 + rows) of a causally masked [L, Sp] score matrix, of which
-/// only keys j <= i are read: row i over its own keys [0, i], the rest exactly 0 as exp(-inf)
-/// gives (NaN when a NaN made the row NaN), so that a row's result does not depend on its
-/// block.  A fully masked row is done again over every key (all -inf), for its policy.
-void causal_softmax_rows(float* p, Index rows, Index Sp, Index i0, MaskedRowPolicy policy,
-                         std::uint8_t* fully_masked) {
-    for (Index i = 0; i < rows; ++i) {
-        float* row = p + i * Sp;
-        const Index keys = std::min(Sp, i0 + i + 1);
-        if (ops::softmax_rows(row, 1, static_cast<std::size_t>(keys), policy, fully_masked + i) ==
-            0) {
-            std::fill(row + keys, row + Sp,
-                      row[0] == row[0] ? 0.0f : std::numeric_limits<float>::quiet_NaN());
-        } else {
-            std::fill(row, row + Sp, kNegInf);
-            ops::softmax_rows(row, 1, static_cast<std::size_t>(Sp), policy, fully_masked + i);
-        }
-    }
+/// -sum p ln p over a row's weights (0 ln 0 = 0): a fully masked row's entropy, after its policy.
+double entropy_of(const float* p, Index n) {
+    double h = 0.0;
+    for (Index j = 0; j < n; ++j)
+        h -= p[j] > 0.0f || p[j] != p[j] ? double(p[j]) * std::log(double(p[j])) : 0.0;
+    return h;
+}
+
+/// The softmax of one row in place over its first `keys` scores (the rest, a causal tail, is
+/// left as it is) and, with `entropy`, the row's entropy from the same exp pass.  A fully masked
+/// row is done again over all Sp keys (all -inf), for its policy.  True when it was.
+bool row_softmax(float* row, Index keys, Index Sp, MaskedRowPolicy policy, double* entropy) {
+    const auto n = static_cast<std::size_t>(keys);
+    if (entropy ? kernels::softmax_entropy_row(row, row, n, entropy)
+                : kernels::softmax_row(row, row, n))
+        return false;
+    std::fill(row, row + Sp, kNegInf);
+    ops::softmax_rows(row, 1, static_cast<std::size_t>(Sp), policy);
+    if (entropy) *entropy = entropy_of(row, Sp);
+    return true;
+}
+
+/// Keys [from, to) of a causal row that were not computed: exactly 0 as exp(-inf) gives (NaN
+/// when a NaN made the row NaN), so that a row's weights do not depend on its block.
+void fill_causal_tail(float* row, Index from, Index to) {
+    if (from < to)
+        std::fill(row + from, row + to,
+                  row[0] == row[0] ? 0.0f : std::numeric_limits<float>::quiet_NaN());
 }
 
 }  // namespace
@@ -246,10 +257,11 @@ struct BlockRows {
     std::size_t slot;  ///< the observer's slot
     Index n, r0, i0, rows;
     /// Keys [live, Sp) are masked for every row (causal skip): their scores are neither
-    /// computed nor masked, and their weights are written as 0.
+    /// computed nor masked, and their weights are written as 0 only where they are kept.
     Index live;
     float* scratch;     ///< rows x Sp of the thread's own, or null
     float* head_total;  ///< where the heads' kept columns are summed, or null
+    double* entropy;    ///< [rows] for the observer, or null
 };
 
 /// The scores of head h for the block's rows into p (rows x Sp).
@@ -294,17 +306,35 @@ void keep_scores(const AttendPass& a, const BlockRows& blk, HeadSteps& steps, co
     }
 }
 
-/// The softmax of the block's rows of head t (batch item x head), recording fully masked rows.
+/// Where the block's rows of head t (batch item x head) record whether they were fully masked.
+std::uint8_t* fully_masked_of(const AttendPass& a, const BlockRows& blk, std::size_t t) {
+    return a.result.fully_masked_rows.data() + t * static_cast<std::size_t>(a.win.rows) +
+           static_cast<std::size_t>(blk.r0);
+}
+
+/// The softmax of the block's rows of head t, recording fully masked rows (and the rows'
+/// entropies for the observer).  With the causal skip, row i only over its own keys [0, i],
+/// then zeros up to `live`, which the product with V reads; the keys after are left as they
+/// are (RowBlock's causal tail).
 void softmax_block(const AttendPass& a, const BlockRows& blk, std::size_t t, float* p) {
     const Index Sp = a.in.source_len;
-    std::uint8_t* fully_masked = a.result.fully_masked_rows.data() +
-                                 t * static_cast<std::size_t>(a.win.rows) +
-                                 static_cast<std::size_t>(blk.r0);
-    if (a.layout.causal_skip)
-        causal_softmax_rows(p, blk.rows, Sp, blk.i0, a.opt.masked_rows, fully_masked);
-    else
-        ops::softmax_rows(p, static_cast<std::size_t>(blk.rows), static_cast<std::size_t>(Sp),
-                          a.opt.masked_rows, fully_masked);
+    std::uint8_t* fully_masked = fully_masked_of(a, blk, t);
+    for (Index i = 0; i < blk.rows; ++i) {
+        float* row = p + i * Sp;
+        const Index keys = a.layout.causal_skip ? std::min(Sp, blk.i0 + i + 1) : Sp;
+        fully_masked[i] =
+            row_softmax(row, keys, Sp, a.opt.masked_rows, blk.entropy ? blk.entropy + i : nullptr);
+        if (!fully_masked[i]) fill_causal_tail(row, keys, blk.live);
+    }
+}
+
+/// With the causal skip, the keys after the block's last one, [live, Sp), as 0 in rows that
+/// were not fully masked: for the weights kept or summed, never for a statistics pass.
+void fill_causal_tails(const AttendPass& a, const BlockRows& blk, std::size_t t, float* p) {
+    const Index Sp = a.in.source_len;
+    const std::uint8_t* fully_masked = fully_masked_of(a, blk, t);
+    for (Index i = 0; i < blk.rows; ++i)
+        if (!fully_masked[i]) fill_causal_tail(p + i * Sp, blk.live, Sp);
 }
 
 /// Dropout with one stream per (batch item, head, absolute query row): independent of
@@ -352,7 +382,10 @@ void attend_head(const AttendPass& a, const BlockRows& blk, Index h) {
     if (steps) keep_stage(steps->masked, p, blk, Sp);
     softmax_block(a, blk, t, p);
     if (steps) keep_stage(steps->softmax, p, blk, Sp);
-    if (a.opt.observer) (*a.opt.observer)(blk.slot, RowBlock{blk.n, h, blk.i0, rows, Sp, p});
+    if (a.opt.observer)
+        (*a.opt.observer)(blk.slot, RowBlock{blk.n, h, blk.i0, rows, Sp, p, a.layout.causal_skip,
+                                             fully_masked_of(a, blk, t), blk.entropy});
+    if (a.layout.causal_skip && (kept || blk.head_total)) fill_causal_tails(a, blk, t, p);
     if (a.opt.dropout > 0.0f) dropout_block(a, blk, t, p);
     if (steps) keep_stage(steps->dropped, p, blk, Sp);
     MutStrided ctx(a.concat + (blk.n * Lw + r0) * a.ld_concat + h * d, rows, d,
@@ -366,7 +399,7 @@ void attend_head(const AttendPass& a, const BlockRows& blk, Index h) {
 
 /// Work item b (batch item, row block): every computed head, then their mean.
 void attend_block(const AttendPass& a, std::size_t slot, std::size_t b, float* scratch,
-                  float* head_sum) {
+                  float* head_sum, double* entropy) {
     const BlockLayout& l = a.layout;
     const Index Lw = a.win.rows, Cw = a.win.cols, Sp = a.in.source_len;
     const Index n = static_cast<Index>(b) / l.blocks_per_item;
@@ -375,7 +408,7 @@ void attend_block(const AttendPass& a, std::size_t slot, std::size_t b, float* s
     const Index rows = std::min(l.rows_per_block, Lw - r0);
     const Index live = l.causal_skip ? std::min(Sp, i0 + rows) : Sp;
     float* mean = a.opt.need_weights ? a.result.mean_weights.ptr() + (n * Lw + r0) * Cw : nullptr;
-    const BlockRows blk{slot, n, r0, i0, rows, live, scratch, l.stream ? head_sum : mean};
+    const BlockRows blk{slot, n, r0, i0, rows, live, scratch, l.stream ? head_sum : mean, entropy};
     for (Index h = a.heads.h0; h < a.heads.h1; ++h)
         attend_head(a, blk, h);
     if (mean) {
@@ -407,12 +440,15 @@ void attend(const ProjectedHeads& in, const ops::MaskSpec& masks, const ResultWi
         a.layout.blocks, a.threads, [&](std::size_t slot, std::size_t b0, std::size_t b1) {
             // Written before they are read: no need to zero them.
             std::unique_ptr<float[]> scratch, head_sum;
+            std::unique_ptr<double[]> entropy;
             if (a.layout.need_scratch)
                 scratch.reset(new float[static_cast<std::size_t>(rpb * in.source_len)]);
             if (a.layout.stream && opt.need_weights)
                 head_sum.reset(new float[static_cast<std::size_t>(rpb * Cw)]);
+            if (opt.observer) entropy.reset(new double[static_cast<std::size_t>(rpb)]);
             for (std::size_t k = b0; k < b1; ++k)
-                attend_block(a, slot, a.layout.block(k), scratch.get(), head_sum.get());
+                attend_block(a, slot, a.layout.block(k), scratch.get(), head_sum.get(),
+                             entropy.get());
         });
 }
 

@@ -3,6 +3,7 @@
 // intermediate of the computation, all filled during the one forward pass.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -125,11 +126,29 @@ struct AttentionResult {
 };
 
 /// A block of attention rows as they are computed, after the softmax (before dropout): head
-/// `head` of batch item `item`, absolute query rows [first_row, first_row + rows), each row
-/// `keys` weights over every key, row after row.  Valid only during the call it is given to.
+/// `head` of batch item `item`, absolute query rows [first_row, first_row + rows), row r at
+/// row(r), `keys` floats apart.  Row r holds only its first valid(r) weights; the rest are
+/// unspecified.  With `causal_tail` (a causal mask whose masked keys the attention core skips)
+/// that is the keys up to the query, j <= first_row + r: the keys after it are 0 in the map,
+/// and writing those zeros for a statistics pass, which keeps no map, was 2% of its time (as
+/// much as the softmax's exp pass).  A fully masked row is whole (its policy, ops/softmax.h, fills
+/// every key).  Every observer reads only the valid weights, or fills the rest itself.  Valid only
+/// during the call it is given to.
 struct RowBlock {
     std::int64_t item = 0, head = 0, first_row = 0, rows = 0, keys = 0;
     const float* weights = nullptr;
+    bool causal_tail = false;
+    /// [rows]: nonzero where the row was fully masked; null: none was.
+    const std::uint8_t* fully_masked = nullptr;
+    /// [rows]: each row's entropy -sum_j p_j ln p_j over its valid weights, in nats, from the
+    /// softmax's own exp pass (kernels::softmax_entropy_row); null when not computed.
+    const double* entropy = nullptr;
+
+    const float* row(std::int64_t r) const { return weights + r * keys; }
+    std::int64_t valid(std::int64_t r) const {
+        const bool whole = !causal_tail || (fully_masked && fully_masked[r]);
+        return whole ? keys : std::min(keys, first_row + r + 1);
+    }
 };
 
 /// Gives the result's output, weights and mean back to the engine's kept buffers

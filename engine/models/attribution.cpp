@@ -114,19 +114,20 @@ class PositionSink : public AttentionSink {
     }
     void on_rows(std::int64_t layer, std::size_t slot, const RowBlock& b) override {
         Tensor& t = rows[static_cast<std::size_t>(layer)];
-        const Index keys = std::min(b.keys, tokens_);
+        // Each row's valid weights; the rest of its row in `rows` stays 0 (a causal tail).
+        const auto keys = [&](Index r) { return std::min(b.valid(r), tokens_); };
         for (std::size_t p = 0; p < positions_.size(); ++p) {
-            const Index r = positions_[p];
-            if (r < b.first_row || r >= b.first_row + b.rows) continue;
+            const Index r = positions_[p] - b.first_row;
+            if (r < 0 || r >= b.rows) continue;
             // Blocks come from several threads, each (position, head) from one of them.
-            std::copy_n(b.weights + (r - b.first_row) * b.keys, keys,
+            std::copy_n(b.row(r), keys(r),
                         t.ptr() + (static_cast<Index>(p) * heads_ + b.head) * tokens_);
         }
         if (knocked(layer, b.head) != HeadIntervention::Kind::Mean) return;
         double* sums = column_sums_[slot].data() + b.head * tokens_;
         for (Index r = 0; r < b.rows; ++r)
-            for (Index j = 0; j < keys; ++j)
-                sums[j] += b.weights[r * b.keys + j];
+            for (Index j = 0; j < keys(r); ++j)
+                sums[j] += b.row(r)[j];
     }
     void end_rows(std::int64_t layer) override {
         if (column_sums_.empty()) return;
@@ -441,9 +442,11 @@ void StreamRecorder::on_rows(std::int64_t layer, std::size_t slot, const RowBloc
     if (attention_) {
         // Blocks come from several threads, each (row, head) from one of them.
         Tensor& t = record_.attention[static_cast<std::size_t>(layer)];
-        const Index L = t.dim(2), keys = std::min(b.keys, L);
+        // Each row's valid weights; the rest of its row stays 0 (a causal tail).
+        const Index L = t.dim(2);
         for (Index r = 0; r < b.rows; ++r)
-            std::copy_n(b.weights + r * b.keys, keys, t.ptr() + (b.head * L + b.first_row + r) * L);
+            std::copy_n(b.row(r), std::min(b.valid(r), L),
+                        t.ptr() + (b.head * L + b.first_row + r) * L);
     }
     if (inner_rows()) inner_->on_rows(layer, slot, b);
 }

@@ -262,9 +262,10 @@ struct CorpusAnalysis::State : AttentionSink {
         const auto h = std::size_t(b.head);
         const float committed = bars[std::size_t(layer * heads + b.head)];
         TopCells& top = s.top[h];
+        // Only keys up to each query are read: a row's valid weights (RowBlock).
         for (Index r = 0; r < b.rows; ++r) {
             const Index i = b.first_row + r;
-            const float* row = b.weights + r * b.keys;
+            const float* row = b.row(r);
             if (repeats[std::size_t(i)]) {
                 double share = 0.0;
                 for (Index j = previous_occurrence[std::size_t(i)]; j >= 0;

@@ -70,8 +70,11 @@ struct RowMeasures {
 /// Row i of a map (`row`: its layout.keys weights, the first layout.seen(i) of them read).
 /// With `columns` and `column_max` ([seen(i)] each), the row is also added into them (sums,
 /// maxima) in the same pass: the statistics pass pools its maps so, loading each weight once.
+/// `entropy`, when given, is the row's entropy over those weights as the softmax computed it
+/// (RowBlock::entropy): no logarithm is then taken.
 RowMeasures measure_row(const float* row, std::int64_t i, const MapLayout& layout,
-                        float* columns = nullptr, float* column_max = nullptr);
+                        float* columns = nullptr, float* column_max = nullptr,
+                        const double* entropy = nullptr);
 
 /// The rows' measures summed, in the order they are added; means() averages each over the rows
 /// where it exists (NaN when none).  Sums of several slots add in the order they are added.

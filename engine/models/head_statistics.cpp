@@ -194,8 +194,9 @@ void HeadStatisticsSink::begin_rows(std::int64_t layer, std::size_t slot_count) 
 }
 
 void HeadStatisticsSink::on_rows(std::int64_t layer, std::size_t slot, const RowBlock& b) {
+    // A causal block holds no more than the keys a causal map's measures read.
     if (b.keys != length_ || b.head < 0 || b.head >= heads_ || b.first_row < 0 ||
-        b.first_row + b.rows > length_ || slot >= slots_.size())
+        b.first_row + b.rows > length_ || slot >= slots_.size() || (b.causal_tail && !causal_))
         throw std::invalid_argument("a block of attention rows does not fit the statistics of " +
                                     std::to_string(length_) + " tokens");
     Sums& sums = *slots_[slot];
@@ -206,8 +207,12 @@ void HeadStatisticsSink::on_rows(std::int64_t layer, std::size_t slot, const Row
                             sums.received.data() + b.head * length_,
                             sums.square_sums.data() + squares, sums.square_max.data() + squares};
     pool_rows(stats_.pooling, causal_, b.first_row, b.rows, b.weights, target,
-              [&](Index i, const float* row, Index) {
-                  m.add(measure_row(row, i, layout_, target.columns, target.column_max));
+              [&](Index i, const float* row, Index keys) {
+                  // The softmax's entropy where it is over the very keys measured (a fully masked
+                  // row's covers every key, which its measures do not read).
+                  const Index r = i - b.first_row;
+                  const double* entropy = b.entropy && b.valid(r) == keys ? b.entropy + r : nullptr;
+                  m.add(measure_row(row, i, layout_, target.columns, target.column_max, entropy));
                   first_token[i] = row[0];
               });
 }

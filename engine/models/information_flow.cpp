@@ -74,11 +74,12 @@ class FlowSink final : public AttentionSink {
         alpha_.assign(static_cast<std::size_t>(H_ * L_ * L_), 0.0f);
     }
     void on_rows(std::int64_t, std::size_t, const RowBlock& b) override {
-        // Each (head, rows) block comes from one thread: disjoint writes.
+        // Each (head, rows) block comes from one thread: disjoint writes.  A row's valid
+        // weights only: the rest (a causal tail) stays 0.
         for (Index r = 0; r < b.rows; ++r) {
             float* to = alpha_.data() + (b.first_row + r) * L_ * H_ + b.head;
-            for (Index j = 0; j < std::min(b.keys, L_); ++j)
-                to[j * H_] = b.weights[r * b.keys + j];
+            for (Index j = 0; j < std::min(b.valid(r), L_); ++j)
+                to[j * H_] = b.row(r)[j];
         }
     }
     bool wants_contexts() const override { return true; }

@@ -276,8 +276,8 @@ void Transformer::attention(const LayerPlan& step, const LayerWeights& w, const 
         observer = [&](std::size_t slot, const RowBlock& block) {
             if (hand_rows) sink.on_rows(layer, slot, block);
             const Index t = trace.row;
-            if (t >= block.first_row && t < block.first_row + block.rows)
-                std::copy_n(block.weights + (t - block.first_row) * block.keys, block.keys,
+            if (t >= block.first_row && t < block.first_row + block.rows)  // its valid weights
+                std::copy_n(block.row(t - block.first_row), block.valid(t - block.first_row),
                             traced_row.data() + block.head * L);
         };
         opt.observer = &observer;

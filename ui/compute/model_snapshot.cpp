@@ -228,9 +228,12 @@ class KeepingSink : public models::HeadStatisticsSink {
         if (!own_rollout_) return;  // the pass's own mean is the whole map
         // A block's rows belong to one slot with every head: no two threads add to a row.
         const float inv = 1.0f / float(num_heads_);
-        float* mean = full_mean_.ptr() + b.first_row * pieces_;
-        for (std::int64_t k = 0; k < b.rows * b.keys; ++k)
-            mean[k] += b.weights[k] * inv;
+        // Each row's valid weights: the rest (a causal tail) adds 0 to the mean.
+        for (std::int64_t r = 0; r < b.rows; ++r) {
+            float* mean = full_mean_.ptr() + (b.first_row + r) * pieces_;
+            for (std::int64_t j = 0; j < b.valid(r); ++j)
+                mean[j] += b.row(r)[j] * inv;
+        }
     }
     void end_rows(std::int64_t layer) override {
         HeadStatisticsSink::end_rows(layer);
