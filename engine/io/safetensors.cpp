@@ -12,7 +12,6 @@
 #include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
 #include <immintrin.h>
 #define ATTNVIZ_X86_F16C 1
 #endif
@@ -22,6 +21,7 @@
 #include "engine/io/half.h"
 #include "engine/io/json.h"
 #include "engine/io/json_writer.h"
+#include "engine/kernels/cpu_features.h"
 
 namespace attnviz::io {
 
@@ -298,16 +298,6 @@ __attribute__((target("avx,f16c"))) void f16_f16c_block(const char* src, float* 
         dst[i] = half_to_float(load_le<std::uint16_t>(src + 2 * i));
 }
 
-// __builtin_cpu_supports knows "avx" (which includes the OS saving the YMM registers) but
-// clang 14 has no "f16c", so that bit comes from CPUID directly.
-bool cpu_has_f16c() {
-    static const bool has = [] {
-        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-        return __builtin_cpu_supports("avx") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 &&
-               (ecx & bit_F16C) != 0;
-    }();
-    return has;
-}
 #endif
 
 }  // namespace
@@ -355,7 +345,7 @@ std::size_t convert_to_float(std::string_view dtype, const void* src, float* dst
     }
     if (dtype == "F16") {
 #if defined(ATTNVIZ_X86_F16C)
-        if (cpu_has_f16c())
+        if (kernels::cpu_has_f16c())
             return convert_blocks(dst, n, [&](std::size_t i, float* out, std::size_t m) {
                 f16_f16c_block(p + 2 * i, out, m);
             });

@@ -6,12 +6,9 @@
 #include <string>
 #include <string_view>
 
+#include "engine/kernels/cpu_features.h"
 #include "engine/kernels/row_products.h"
 #include "engine/kernels/row_products_variants.h"
-
-#if defined(ATTNVIZ_HAVE_AVX2)
-#include <cpuid.h>
-#endif
 
 namespace attnviz::kernels {
 
@@ -36,25 +33,16 @@ const FormatInfo& info(RowFormat f) {
 
 enum class Level { Scalar, AVX2, AVX512 };
 
-#if defined(ATTNVIZ_HAVE_AVX2)
-/// F16C (half-float conversion), from CPUID leaf 1: clang 14's __builtin_cpu_supports does not
-/// know the name.
-bool has_f16c() {
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    return __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C) != 0;
-}
-#endif
-
 Level cpu_level() {
 #if defined(ATTNVIZ_HAVE_AVX512)
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq") &&
         __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx2") &&
-        __builtin_cpu_supports("fma") && has_f16c())
+        __builtin_cpu_supports("fma") && cpu_has_f16c())
         return Level::AVX512;
 #endif
 #if defined(ATTNVIZ_HAVE_AVX2)
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && has_f16c())
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && cpu_has_f16c())
         return Level::AVX2;
 #endif
     return Level::Scalar;

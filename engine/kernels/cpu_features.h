@@ -1,0 +1,12 @@
+// What the CPU offers beyond what __builtin_cpu_supports can name in every compiler we build
+// with.
+#pragma once
+
+namespace attnviz::kernels {
+
+/// True when the CPU converts half floats (F16C) and the OS saves the YMM registers (AVX):
+/// from CPUID leaf 1, because clang 14's __builtin_cpu_supports does not know "f16c".  False
+/// off x86.
+bool cpu_has_f16c();
+
+}  // namespace attnviz::kernels
