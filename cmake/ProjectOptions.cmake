@@ -9,6 +9,19 @@ option(ATTNVIZ_NATIVE "Optimise for the build machine's CPU (-march=native)" ON)
 option(ATTNVIZ_WERROR "Treat compiler warnings as errors" OFF)
 set(ATTNVIZ_SANITIZE "" CACHE STRING "Sanitizers to build with, e.g. address,undefined")
 option(ATTNVIZ_FUZZ "Build the libFuzzer targets (needs clang)" OFF)
+# ATTNVIZ_LLD (default ON): link with LLVM's lld when the compiler accepts -fuse-ld=lld (the
+# Debian package lld, which `tools/setup.sh test` installs), else with the system's linker.
+# Every test is its own program holding the engine and the window (57 MB under the
+# sanitizers): measured on 2 cores, one link of ui_compare_test takes 2.9 s with GNU ld and
+# 0.85 s with lld (gcc), 6.3 s and 1.8 s (clang, ASan), about 5 minutes of CI's 4 builds.
+option(ATTNVIZ_LLD "Link with lld when it is installed" ON)
+if(ATTNVIZ_LLD)
+    include(CheckLinkerFlag)
+    check_linker_flag(CXX "-fuse-ld=lld" ATTNVIZ_HAVE_LLD)
+    if(ATTNVIZ_HAVE_LLD)
+        add_link_options(-fuse-ld=lld)
+    endif()
+endif()
 
 add_library(attnviz_options INTERFACE)
 target_compile_features(attnviz_options INTERFACE cxx_std_20)

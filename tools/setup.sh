@@ -27,8 +27,9 @@ packages=(
 )
 # The sanitizer build and the fuzzers: clang, its runtimes (ASan, UBSan, libFuzzer) and
 # llvm-symbolizer, which gives their reports file:line stacks.
-# The PDF export test rasterises with poppler's pdftoppm.
-[[ $mode == test ]] && packages+=(clang libclang-rt-14-dev llvm-14 poppler-utils)
+# The PDF export test rasterises with poppler's pdftoppm.  lld links the test programs
+# several times faster than GNU ld (cmake/ProjectOptions.cmake, ATTNVIZ_LLD).
+[[ $mode == test ]] && packages+=(clang libclang-rt-14-dev llvm-14 lld poppler-utils)
 # The package: CPack's DEB generator (dpkg-shlibdeps computes its Depends, `file` finds the
 # binaries), lintian; tools/test_package.sh installs it into a debootstrap chroot.
 [[ $mode == package ]] && packages+=(dpkg-dev file fakeroot lintian debootstrap)
