@@ -63,20 +63,26 @@ struct Dispatch {
     detail::RowProductTable reference{};
     detail::RowProductTable chosen{};
     const char* isa[kRowFormatCount]{};
+    detail::RowsProductTable rows_reference{};
+    detail::RowsProductTable rows_chosen{};
+    const char* rows_isa[kRowFormatCount]{};
 
     Dispatch() {
         detail::fill_row_products_scalar(reference);
         detail::fill_row_products_kquants_scalar(reference);
+        detail::fill_row_products_rows_scalar(rows_reference);
         for (int f = 0; f < kRowFormatCount; ++f) {
             chosen[f] = reference[f];
             isa[f] = "scalar";
+            rows_chosen[f] = rows_reference[f];
+            rows_isa[f] = "scalar";
         }
         const Level level = chosen_level();
-        const auto take = [&](const detail::RowProductTable& t, const char* name) {
+        const auto take = [&](const auto& t, auto& into, const char** names, const char* name) {
             for (int f = 0; f < kRowFormatCount; ++f)
                 if (t[f]) {
-                    chosen[f] = t[f];
-                    isa[f] = name;
+                    into[f] = t[f];
+                    names[f] = name;
                 }
         };
 #if defined(ATTNVIZ_HAVE_AVX2)
@@ -84,7 +90,10 @@ struct Dispatch {
             detail::RowProductTable t{};
             detail::fill_row_products_avx2(t);
             detail::fill_row_products_kquants_avx2(t);
-            take(t, "avx2");
+            take(t, chosen, isa, "avx2");
+            detail::RowsProductTable r{};
+            detail::fill_row_products_rows_avx2(r);
+            take(r, rows_chosen, rows_isa, "avx2");
         }
 #endif
 #if defined(ATTNVIZ_HAVE_AVX512)
@@ -92,7 +101,10 @@ struct Dispatch {
             detail::RowProductTable t{};
             detail::fill_row_products_avx512(t);
             detail::fill_row_products_kquants_avx512(t);
-            take(t, "avx512");
+            take(t, chosen, isa, "avx512");
+            detail::RowsProductTable r{};
+            detail::fill_row_products_rows_avx512(r);
+            take(r, rows_chosen, rows_isa, "avx512");
         }
 #endif
         (void)level;
@@ -109,6 +121,26 @@ detail::RowProductFn checked(const detail::RowProductTable& t, RowFormat f) {
     if (!fn)
         throw std::invalid_argument(std::string("row_products: no kernel for ") +
                                     row_format_name(f));
+    return fn;
+}
+
+detail::RowsProductFn checked_rows(const detail::RowsProductTable& t, RowFormat f, std::int64_t n,
+                                   std::int64_t m, std::int64_t ldx, std::int64_t k,
+                                   std::int64_t ldy) {
+    const auto sizes = [&] {
+        return " (m " + std::to_string(m) + ", n " + std::to_string(n) + ", k " +
+               std::to_string(k) + ", ldx " + std::to_string(ldx) + ", ldy " + std::to_string(ldy) +
+               ")";
+    };
+    const detail::RowsProductFn fn = t[static_cast<int>(f)];
+    if (!fn)
+        throw std::invalid_argument(std::string("row_products_rows: no kernel for ") +
+                                    row_format_name(f) + ": F32, F16 and BF16 only");
+    if (m < 0 || n < 0 || k < 0)
+        throw std::invalid_argument("row_products_rows: negative size" + sizes());
+    if (m > 1 && (ldx < k || ldy < n))
+        throw std::invalid_argument("row_products_rows: rows overlap, ldx < k or ldy < n" +
+                                    sizes());
     return fn;
 }
 
@@ -203,6 +235,26 @@ void row_products_reference(RowFormat f, const std::byte* base, std::size_t row_
                             const std::int64_t* order, std::int64_t n, const RowInput& x, float* y,
                             bool accumulate) {
     checked(dispatch().reference, f)(base, row_bytes, order, n, x, y, accumulate);
+}
+
+void row_products_rows(RowFormat f, const std::byte* base, std::size_t row_bytes,
+                       const std::int64_t* order, std::int64_t n, const float* x, std::int64_t m,
+                       std::int64_t ldx, std::int64_t k, float* y, std::int64_t ldy,
+                       bool accumulate) {
+    checked_rows(dispatch().rows_chosen, f, n, m, ldx, k, ldy)(base, row_bytes, order, n, x, m, ldx,
+                                                               k, y, ldy, accumulate);
+}
+
+void row_products_rows_reference(RowFormat f, const std::byte* base, std::size_t row_bytes,
+                                 const std::int64_t* order, std::int64_t n, const float* x,
+                                 std::int64_t m, std::int64_t ldx, std::int64_t k, float* y,
+                                 std::int64_t ldy, bool accumulate) {
+    checked_rows(dispatch().rows_reference, f, n, m, ldx, k, ldy)(base, row_bytes, order, n, x, m,
+                                                                  ldx, k, y, ldy, accumulate);
+}
+
+const char* row_products_rows_isa(RowFormat f) {
+    return dispatch().rows_isa[static_cast<int>(f)];
 }
 
 const char* row_products_cpu_level() {

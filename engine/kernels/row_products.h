@@ -16,6 +16,10 @@
 //    Σ_blocks (d_x / 2) · Σ|w| of the block (d_x = the block's scale, max|x| / 127 or 128),
 //    or d_x · Σ|w| for a 256-block whose +128 is clamped to 127.
 //
+// row_products_rows multiplies several activation rows at once (a streamed prompt's products)
+// by F32, F16 or BF16 rows as stored, compute-bound where the one-row products are
+// bandwidth-bound.
+//
 // Threads: none of their own.  A caller shares the rows among its threads (disjoint y).
 #pragma once
 
@@ -98,6 +102,35 @@ void row_products(RowFormat f, const std::byte* base, std::size_t row_bytes,
 void row_products_reference(RowFormat f, const std::byte* base, std::size_t row_bytes,
                             const std::int64_t* order, std::int64_t n, const RowInput& x, float* y,
                             bool accumulate = false);
+
+/// Several activation rows at once, for a prompt's products with weights read as stored:
+/// y[i·ldy + j] = Σ_c x[i·ldx + c] · w_j[c] for i < m, j < n (+= with `accumulate`), weight
+/// row j at base + (order ? order[j] : j) · row_bytes, k values in format f: F32, F16 or BF16
+/// (std::invalid_argument for the GGUF block types, and for ldx < k or ldy < n with m > 1).
+///
+/// Arithmetic: as row_products' float formats (each weight converted to float32 exactly, BF16
+/// by a shift; float32 FMA; a few ULP of Σ|w·x| from the reference's sums in k's order).
+/// Speed: register tiles of activation rows × weight rows (AVX-512 3 × 8, AVX2 3 × 4), each
+/// weight vector widened once for all the tile's rows; the weights' bytes read from memory once
+/// per call for up to 128 rows (once per 128 beyond).  On Llama-3-8B's shapes with ~100 rows
+/// it runs at ~1.3× the engine's float32 sgemm on weights converted in advance, per CPU-second
+/// (docs/benchmarks.md, "Streamed products").
+/// Determinism: y[i][j] depends only on x row i, weight row j, k (and the y it adds to), not
+/// on m, n, the row's place among the others, ldx, ldy or how a caller splits the rows among
+/// threads: the same bits for a row whatever is multiplied with it, on one instruction set.
+void row_products_rows(RowFormat f, const std::byte* base, std::size_t row_bytes,
+                       const std::int64_t* order, std::int64_t n, const float* x, std::int64_t m,
+                       std::int64_t ldx, std::int64_t k, float* y, std::int64_t ldy,
+                       bool accumulate = false);
+
+/// The scalar reference row_products_rows is tested against: plain loops, sums in k's order.
+void row_products_rows_reference(RowFormat f, const std::byte* base, std::size_t row_bytes,
+                                 const std::int64_t* order, std::int64_t n, const float* x,
+                                 std::int64_t m, std::int64_t ldx, std::int64_t k, float* y,
+                                 std::int64_t ldy, bool accumulate = false);
+
+/// The instruction set row_products_rows runs `f` on here (as row_products_isa).
+const char* row_products_rows_isa(RowFormat f);
 
 /// The widest kernels this CPU runs, whatever ATTNVIZ_ROW_PRODUCTS says: "avx512" (AVX-512 F,
 /// BW, VL, DQ, VNNI with AVX2, FMA, F16C), "avx2" (AVX2, FMA, F16C) or "scalar".

@@ -123,7 +123,32 @@ void block_rows(const std::byte* base, std::size_t row_bytes, const std::int64_t
     });
 }
 
+/// The multi-row products' definition: each product of weight and activation in float32,
+/// summed in k's order.
+template <float (*Value)(const u8*), std::size_t Bytes>
+void float_rows_of_rows(const std::byte* base, std::size_t row_bytes, const std::int64_t* order,
+                        std::int64_t n, const float* x, std::int64_t m, std::int64_t ldx,
+                        std::int64_t k, float* y, std::int64_t ldy, bool accumulate) {
+    for (std::int64_t j = 0; j < n; ++j) {
+        const auto r = static_cast<std::size_t>(order ? order[j] : j);
+        const auto* w = reinterpret_cast<const u8*>(base + r * row_bytes);
+        for (std::int64_t i = 0; i < m; ++i) {
+            float sum = 0.0f;
+            for (std::int64_t c = 0; c < k; ++c)
+                sum += Value(w + static_cast<std::size_t>(c) * Bytes) * x[i * ldx + c];
+            float& out = y[i * ldy + j];
+            out = accumulate ? out + sum : sum;
+        }
+    }
+}
+
 }  // namespace
+
+void fill_row_products_rows_scalar(RowsProductTable& table) {
+    table[static_cast<int>(RowFormat::F32)] = float_rows_of_rows<f32_at, 4>;
+    table[static_cast<int>(RowFormat::F16)] = float_rows_of_rows<f16_at, 2>;
+    table[static_cast<int>(RowFormat::BF16)] = float_rows_of_rows<bf16_at, 2>;
+}
 
 void fill_row_products_scalar(RowProductTable& table) {
     const auto set = [&](RowFormat f, RowProductFn fn) { table[static_cast<int>(f)] = fn; };

@@ -15,6 +15,13 @@ using RowProductFn = void (*)(const std::byte* base, std::size_t row_bytes,
                               float* y, bool accumulate);
 using RowProductTable = RowProductFn[kRowFormatCount];
 
+/// row_products_rows (row_products.h), one entry per format: F32, F16 and BF16 only.
+using RowsProductFn = void (*)(const std::byte* base, std::size_t row_bytes,
+                               const std::int64_t* order, std::int64_t n, const float* x,
+                               std::int64_t m, std::int64_t ldx, std::int64_t k, float* y,
+                               std::int64_t ldy, bool accumulate);
+using RowsProductTable = RowsProductFn[kRowFormatCount];
+
 // The scalar references: float formats and legacy blocks (row_products_scalar.cpp), K-quants
 // (row_products_kquants_scalar.cpp).
 void fill_row_products_scalar(RowProductTable& table);
@@ -25,5 +32,11 @@ void fill_row_products_avx2(RowProductTable& table);
 void fill_row_products_kquants_avx2(RowProductTable& table);
 void fill_row_products_avx512(RowProductTable& table);
 void fill_row_products_kquants_avx512(RowProductTable& table);
+
+// The multi-row products: the scalar reference (row_products_scalar.cpp), the tiles
+// (row_products_tiles_avx2.cpp, row_products_tiles_avx512.cpp).
+void fill_row_products_rows_scalar(RowsProductTable& table);
+void fill_row_products_rows_avx2(RowsProductTable& table);
+void fill_row_products_rows_avx512(RowsProductTable& table);
 
 }  // namespace attnviz::kernels::detail

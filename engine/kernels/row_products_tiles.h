@@ -1,0 +1,246 @@
+// Internal to engine/kernels: the multi-row products of row_products.h (row_products_rows),
+// written once over a tile-traits type and compiled per instruction set by
+// row_products_tiles_<isa>.cpp.  Include it only from those units, after their traits: it is
+// in an anonymous namespace and calls no inline standard-library function (softmax_impl.h
+// explains why per-ISA units share nothing).
+//
+// A traits type T (one per ISA) gives:
+//   V, kWidth                   a float32 vector of kWidth lanes
+//   kRows, kCols                the register tile: kRows activation rows × kCols weight rows
+//   zero(), load(p), fma(a, b, c) = a·b + c, store(p, v)
+//   reduce(const V* acc) -> V   lane a = the sum of acc[a]'s lanes, for a < kWidth, by the
+//                               same tree of adds for every a
+//   split_even_odd(p, out)      out[0, W) = p[0, 2, ..], out[W, 2W) = p[1, 3, ..] (W = kWidth)
+// and per weight format F (T::F32, T::F16, T::BF16):
+//   kBytes                      bytes per value
+//   kEvenOdd                    whether lo/hi hold the block's even/odd values (else its halves)
+//   lo(p), hi(p)                the block of 2W values at p as two float32 vectors, exactly
+//
+// Arithmetic: the tile keeps one vector accumulator per (activation row, weight row), lane l
+// summing the products of the values that land in lane l, FMA after FMA along k; every kChunk
+// values the accumulators are reduced (T::reduce) and added to y.  Every step of that depends on
+// k alone: not on m, n, the tile a row falls in, ldx or ldy.  So a row's result has the same
+// bits whatever else is multiplied with it, and however a caller splits n among threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace attnviz::kernels {
+namespace {
+
+using TileByte = std::uint8_t;
+
+/// Values of k per pass over the tiles: the activation's kChunk columns (400 KB for 100 rows)
+/// stay in the L2 cache while every weight tile passes, and a tile's rows (8 × 2 KB of BF16)
+/// in L1 while every row group reads them.  Measured on 8B shapes, 96 rows, AVX-512: 1024 gave
+/// 3-5% more than 512, 256 lost 10% to the reductions.  (Prefetching the next tile's rows
+/// changed nothing measurable: the hardware's streams already cover 8 rows of 2 KB.)
+constexpr std::int64_t kChunk = 1024;
+
+/// Activation rows packed per chunk at most: 128 × 1024 floats, 512 KB, half of Zen 5's L2.
+/// A call with more rows reads its weights once per 128.
+constexpr std::int64_t kRowBlock = 128;
+
+[[gnu::always_inline]] inline std::int64_t smaller(std::int64_t a, std::int64_t b) {
+    return a < b ? a : b;
+}
+
+/// A packed activation chunk: for each group of kRows rows, block after block of 2W values,
+/// row after row, each block in the order the format's lo and hi read it; zeros past k and
+/// past the last row.
+template <class T>
+struct alignas(64) PackedBlock {
+    float v[2 * T::kWidth];
+};
+
+template <class T, class F>
+void pack_chunk(const float* x, std::int64_t rows, std::int64_t ldx, std::int64_t c0,
+                std::int64_t values, std::vector<PackedBlock<T>>& pack) {
+    constexpr std::int64_t W = T::kWidth, R = T::kRows;
+    const std::int64_t blocks = (values + 2 * W - 1) / (2 * W);
+    const std::int64_t groups = (rows + R - 1) / R;
+    pack.resize(static_cast<std::size_t>(groups * blocks * R));
+    for (std::int64_t g = 0; g < groups; ++g)
+        for (std::int64_t b = 0; b < blocks; ++b)
+            for (std::int64_t r = 0; r < R; ++r) {
+                float* out = pack[static_cast<std::size_t>((g * blocks + b) * R + r)].v;
+                const std::int64_t i = g * R + r, c = b * 2 * W;
+                const float* in = x + i * ldx + c0 + c;
+                if (i < rows && c + 2 * W <= values) {
+                    if constexpr (F::kEvenOdd)
+                        T::split_even_odd(in, out);
+                    else
+                        std::memcpy(out, in, sizeof(float) * 2 * W);
+                    continue;
+                }
+                for (std::int64_t l = 0; l < 2 * W; ++l) {
+                    const std::int64_t at = F::kEvenOdd ? 2 * (l % W) + l / W : l;
+                    out[l] = i < rows && c + at < values ? in[at] : 0.0f;
+                }
+            }
+}
+
+/// v, held in a register: GCC 12 would rather fold an activation's load into each of the N
+/// FMAs that read it (a load per FMA, with the weights' loads more than the two a cycle the
+/// load units take) and spill accumulators besides.
+template <class V>
+[[gnu::always_inline]] inline V in_register(V v) {
+    asm("" : "+v"(v));
+    return v;
+}
+
+/// One tile over a chunk: acc[r][j] += x row r · weight row j over `blocks` blocks at w[j] (and
+/// one more block at tail[j] when tail is set), then the sums, row-major, into out.
+template <class T, class F, int R, int N>
+[[gnu::always_inline]] inline void tile(const TileByte* const* w, const TileByte* const* tail,
+                                        const float* x, std::int64_t blocks, float* out) {
+    using V = typename T::V;
+    constexpr std::int64_t W = T::kWidth;
+    V acc[R][N];
+    for (int r = 0; r < R; ++r)
+        for (int j = 0; j < N; ++j)
+            acc[r][j] = T::zero();
+    const auto block = [&](const TileByte* const* rows, std::size_t at, const float* xb) {
+        // x as loaded once for all N rows; each weight vector widened once for all R rows.
+        V xv[R];
+        for (int r = 0; r < R; ++r)
+            xv[r] = in_register(T::load(xb + r * 2 * W));
+        for (int j = 0; j < N; ++j) {
+            const V v = F::lo(rows[j] + at);
+            for (int r = 0; r < R; ++r)
+                acc[r][j] = T::fma(v, xv[r], acc[r][j]);
+        }
+        for (int r = 0; r < R; ++r)
+            xv[r] = in_register(T::load(xb + r * 2 * W + W));
+        for (int j = 0; j < N; ++j) {
+            const V v = F::hi(rows[j] + at);
+            for (int r = 0; r < R; ++r)
+                acc[r][j] = T::fma(v, xv[r], acc[r][j]);
+        }
+    };
+    for (std::int64_t b = 0; b < blocks; ++b)
+        block(w, static_cast<std::size_t>(b * 2 * W) * F::kBytes, x + b * T::kRows * 2 * W);
+    if (tail) block(tail, 0, x + blocks * T::kRows * 2 * W);
+    // Reduced kWidth accumulators at a time (the last group padded with zeros).
+    constexpr int kSums = R * N, kGroups = (kSums + W - 1) / W;
+    for (int g = 0; g < kGroups; ++g) {
+        V group[W];
+        for (int a = 0; a < W; ++a) {
+            const int s = g * static_cast<int>(W) + a;
+            group[a] = s < kSums ? acc[s / N][s % N] : T::zero();
+        }
+        T::store(out + g * W, T::reduce(group));
+    }
+}
+
+/// The arguments of one call, as the loops pass them down.
+struct TileCall {
+    const std::byte* base;
+    std::size_t row_bytes;
+    const std::int64_t* order;
+    std::int64_t n;
+    float* y;
+    std::int64_t ldy;
+};
+
+/// tile() of the first `here` (<= R) rows of a group.
+template <class T, class F, int R, int N>
+[[gnu::always_inline]] inline void tile_of_rows(std::int64_t here, const TileByte* const* w,
+                                                const TileByte* const* tail, const float* x,
+                                                std::int64_t blocks, float* out) {
+    if (here == R)
+        tile<T, F, R, N>(w, tail, x, blocks, out);
+    else if constexpr (R > 1)
+        tile_of_rows<T, F, R - 1, N>(here, w, tail, x, blocks, out);
+}
+
+template <class T, class F, int N>
+void tile_column(const TileCall& call, std::int64_t j0, std::int64_t rows, std::int64_t c0,
+                 std::int64_t values, const float* packed, bool store) {
+    constexpr std::int64_t W = T::kWidth, R = T::kRows;
+    const auto row = [&](std::int64_t j) {
+        const auto index = static_cast<std::size_t>(call.order ? call.order[j] : j);
+        return reinterpret_cast<const TileByte*>(call.base + index * call.row_bytes) +
+               static_cast<std::size_t>(c0) * F::kBytes;
+    };
+    const std::int64_t full = values / (2 * W), groups = (rows + R - 1) / R;
+    const TileByte* w[N];
+    for (int j = 0; j < N; ++j)
+        w[j] = row(j0 + j);
+    // The last values of the row short of a block, copied beside zeros: read as a block, the
+    // zeros times the packed activation's zeros add nothing, and nothing past a row is read.
+    alignas(64) TileByte tail_bytes[N][2 * W * F::kBytes];
+    const TileByte* tail[N];
+    const std::int64_t rest = values - full * 2 * W;
+    if (rest > 0)
+        for (int j = 0; j < N; ++j) {
+            std::memset(tail_bytes[j], 0, sizeof tail_bytes[j]);
+            std::memcpy(tail_bytes[j], w[j] + full * 2 * W * F::kBytes,
+                        static_cast<std::size_t>(rest) * F::kBytes);
+            tail[j] = tail_bytes[j];
+        }
+    const std::int64_t stride = call.ldy;
+    const std::int64_t blocks = full + (rest > 0 ? 1 : 0);
+    for (std::int64_t g = 0; g < groups; ++g) {
+        const float* xg = packed + g * blocks * R * 2 * W;
+        alignas(64) float out[((R * N + W - 1) / W) * W];
+        const std::int64_t here = smaller(R, rows - g * R);
+        tile_of_rows<T, F, R, N>(here, w, rest > 0 ? tail : nullptr, xg, full, out);
+        for (std::int64_t r = 0; r < here; ++r) {
+            float* y = call.y + (g * R + r) * stride + j0;
+            for (int j = 0; j < N; ++j)
+                y[j] = store ? out[r * N + j] : y[j] + out[r * N + j];
+        }
+    }
+}
+
+/// Columns [0, n) of the tile rows at `packed`, kCols at a time (the last tile narrower).
+template <class T, class F, int N = T::kCols>
+void tile_columns(const TileCall& call, std::int64_t rows, std::int64_t c0, std::int64_t values,
+                  const float* packed, bool store) {
+    constexpr std::int64_t C = T::kCols;
+    const std::int64_t whole = call.n / C * C;
+    if constexpr (N == C) {
+        for (std::int64_t j0 = 0; j0 < whole; j0 += C)
+            tile_column<T, F, C>(call, j0, rows, c0, values, packed, store);
+        if (call.n > whole) tile_columns<T, F, C - 1>(call, rows, c0, values, packed, store);
+    } else if constexpr (N >= 1) {
+        if (call.n - whole == N)
+            tile_column<T, F, N>(call, whole, rows, c0, values, packed, store);
+        else
+            tile_columns<T, F, N - 1>(call, rows, c0, values, packed, store);
+    }
+}
+
+/// row_products_rows (row_products.h) of format F: the chunks of k, the blocks of rows, the
+/// tiles.  The loop order reads each weight byte from memory once per block of rows.
+template <class T, class F>
+void tile_rows(const std::byte* base, std::size_t row_bytes, const std::int64_t* order,
+               std::int64_t n, const float* x, std::int64_t m, std::int64_t ldx, std::int64_t k,
+               float* y, std::int64_t ldy, bool accumulate) {
+    // One pack per thread, kept: its type is this unit's own, so is its vector's code.
+    thread_local std::vector<PackedBlock<T>> pack;
+    if (m == 0 || n == 0) return;
+    if (k == 0) {
+        if (!accumulate)
+            for (std::int64_t i = 0; i < m; ++i)
+                for (std::int64_t j = 0; j < n; ++j)
+                    y[i * ldy + j] = 0.0f;
+        return;
+    }
+    for (std::int64_t c0 = 0; c0 < k; c0 += kChunk) {
+        const std::int64_t values = smaller(kChunk, k - c0);
+        for (std::int64_t i0 = 0; i0 < m; i0 += kRowBlock) {
+            const std::int64_t rows = smaller(kRowBlock, m - i0);
+            pack_chunk<T, F>(x + i0 * ldx, rows, ldx, c0, values, pack);
+            const TileCall call{base, row_bytes, order, n, y + i0 * ldy, ldy};
+            tile_columns<T, F>(call, rows, c0, values, pack.front().v, c0 == 0 && !accumulate);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace attnviz::kernels
