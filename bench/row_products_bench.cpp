@@ -9,6 +9,15 @@
 //
 // Runs alternate the read and the product, so that a noisy neighbour on a shared machine
 // slows both alike; medians are reported.  Formats without a kernel are listed as such.
+//
+//   row_products_bench --rows 16,64,128 [--runs 5] [--threads 2] [--format BF16]...
+//
+// The multi-row products (row_products_rows) instead, as a streamed prompt's products run them:
+// M activation rows by Llama-3-8B's matrices ([4096 -> 14336], [14336 -> 4096],
+// [4096 -> 6144]) in BF16 (or F16, F32), beside the engine's sgemm (ops::linear) on the same
+// weights converted to float32 in advance, and on weights converted a block of ~8 MB at a time
+// just before each block's product (what TransformerWeights::product did for every streamed
+// matrix).  GFLOP/s of wall time and per CPU-second, medians of alternated runs.
 // GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized (PR 105593; see
 // engine/kernels/softmax_avx512.cpp).
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
@@ -35,7 +44,11 @@
 #include <sys/mman.h>
 #endif
 
+#include <time.h>
+
+#include "engine/io/safetensors.h"
 #include "engine/kernels/row_products.h"
+#include "engine/ops/nn.h"
 #include "engine/ops/parallel.h"
 
 namespace {
@@ -48,11 +61,15 @@ struct Options {
     int runs = 5;
     bool huge_pages = false;
     std::vector<RowFormat> formats;
+    std::vector<std::int64_t> rows;  ///< --rows: the multi-row products' mode
+    int threads = 2;
 };
 
 [[noreturn]] void usage(const char* argv0) {
-    std::fprintf(stderr, "usage: %s [--mb N] [--runs N] [--huge-pages] [--format NAME]...\n",
-                 argv0);
+    std::fprintf(stderr,
+                 "usage: %s [--mb N] [--runs N] [--huge-pages] [--format NAME]...\n"
+                 "       %s --rows M[,M...] [--runs N] [--threads N] [--format F32|F16|BF16]...\n",
+                 argv0, argv0);
     std::exit(2);
 }
 
@@ -69,6 +86,15 @@ Options parse(int argc, char** argv) {
             o.megabytes = std::strtoul(value.c_str(), nullptr, 10);
         } else if (flag == "--runs") {
             o.runs = std::atoi(value.c_str());
+        } else if (flag == "--threads") {
+            o.threads = std::atoi(value.c_str());
+        } else if (flag == "--rows") {
+            for (std::size_t at = 0; at < value.size();) {
+                const std::size_t comma = std::min(value.find(',', at), value.size());
+                o.rows.push_back(std::strtoll(value.substr(at, comma - at).c_str(), nullptr, 10));
+                if (o.rows.back() <= 0) usage(argv[0]);
+                at = comma + 1;
+            }
         } else if (flag == "--format") {
             bool found = false;
             for (int f = 0; f < kernels::kRowFormatCount; ++f)
@@ -81,7 +107,12 @@ Options parse(int argc, char** argv) {
             usage(argv[0]);
         }
     }
-    if (o.megabytes == 0 || o.runs <= 0) usage(argv[0]);
+    if (o.megabytes == 0 || o.runs <= 0 || o.threads <= 0) usage(argv[0]);
+    if (!o.rows.empty()) {
+        if (o.formats.empty()) o.formats.push_back(RowFormat::BF16);
+        for (const RowFormat f : o.formats)
+            if (kernels::row_format_quantized(f)) usage(argv[0]);
+    }
     if (o.formats.empty())
         for (int f = 0; f < kernels::kRowFormatCount; ++f)
             o.formats.push_back(static_cast<RowFormat>(f));
@@ -265,10 +296,129 @@ Result measure(RowFormat f, const std::uint8_t* base, std::size_t row_bytes, std
     return {median(product_gbs), median(read_gbs), median(ratios)};
 }
 
+// --- the multi-row products ------------------------------------------------------------------
+
+double cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+/// Wall and CPU seconds of fn.
+struct Timing {
+    double wall = 0, cpu = 0;
+};
+Timing timed(const std::function<void()>& fn) {
+    const double c0 = cpu_seconds();
+    const double wall = seconds(fn);
+    return {wall, cpu_seconds() - c0};
+}
+
+/// The rows TransformerWeights converts and multiplies at a time (its stream_block_rows).
+std::int64_t stream_block_rows(std::int64_t in) {
+    return std::max<std::int64_t>(256, ((std::int64_t{8} << 20) / (4 * in)) / 64 * 64);
+}
+
+const char* dtype_of(RowFormat f) {
+    return f == RowFormat::F32 ? "F32" : f == RowFormat::F16 ? "F16" : "BF16";
+}
+
+/// One shape: the weight [out, in] in format f (random, valid), its float32 copy, and M rows
+/// of activations; the three products alternated `runs` times on `threads` threads.
+void measure_rows(RowFormat f, std::int64_t in, std::int64_t out,
+                  const std::vector<std::int64_t>& ms, int threads, int runs, Random& random) {
+    const std::size_t bytes = kernels::row_format_block_bytes(f);
+    const std::size_t row_bytes = static_cast<std::size_t>(in) * bytes;
+    Buffer weights(row_bytes * static_cast<std::size_t>(out), false);
+    for (std::size_t at = 0; at + 8 <= weights.size(); at += 8) {
+        const std::uint64_t v = random.next();
+        std::memcpy(weights.data() + at, &v, 8);
+    }
+    make_valid(f, weights, random);
+    const auto* base = reinterpret_cast<const std::byte*>(weights.data());
+    const auto count = static_cast<std::size_t>(in * out);
+    std::vector<float> converted(count), block;
+    attnviz::io::convert_to_float(dtype_of(f), weights.data(), converted.data(), count);
+    const std::int64_t block_rows = std::min(out, stream_block_rows(in));
+    block.resize(static_cast<std::size_t>(block_rows * in));
+    for (const std::int64_t m : ms) {
+        std::vector<float> x(static_cast<std::size_t>(m * in)),
+            y(static_cast<std::size_t>(m * out));
+        for (float& v : x)
+            v = static_cast<float>(static_cast<std::int64_t>(random.next() % 2001) - 1000) /
+                1000.0f;
+        const auto rows = [&] {
+            attnviz::ops::parallel_for(
+                static_cast<std::size_t>(out), threads, [&](std::size_t b, std::size_t e) {
+                    kernels::row_products_rows(f, base + b * row_bytes, row_bytes, nullptr,
+                                               static_cast<std::int64_t>(e - b), x.data(), m, in,
+                                               in, y.data() + b, out);
+                });
+        };
+        const auto sgemm = [&] {
+            attnviz::ops::linear(x.data(), m, in, converted.data(), nullptr, out, y.data(),
+                                 threads);
+        };
+        const auto streamed = [&] {
+            for (std::int64_t n0 = 0; n0 < out; n0 += block_rows) {
+                const std::int64_t n = std::min(block_rows, out - n0);
+                attnviz::ops::parallel_for(
+                    static_cast<std::size_t>(n), threads, [&](std::size_t b, std::size_t e) {
+                        attnviz::io::convert_to_float(
+                            dtype_of(f),
+                            weights.data() + (static_cast<std::size_t>(n0) + b) * row_bytes,
+                            block.data() + b * static_cast<std::size_t>(in),
+                            (e - b) * static_cast<std::size_t>(in));
+                    });
+                attnviz::ops::linear(x.data(), m, in, block.data(), nullptr, n, y.data() + n0,
+                                     threads, in, out);
+            }
+        };
+        const std::function<void()> fns[3] = {rows, sgemm, streamed};
+        std::vector<double> wall[3], cpu[3];
+        for (const auto& fn : fns)
+            fn();  // warm the pool, the packing buffers and the caches' view of x
+        for (int r = 0; r < runs; ++r)
+            for (int i = 0; i < 3; ++i) {
+                const Timing t = timed(fns[i]);
+                wall[i].push_back(t.wall);
+                cpu[i].push_back(t.cpu);
+            }
+        const double flop =
+            2.0 * static_cast<double>(m) * static_cast<double>(in) * static_cast<double>(out) / 1e9;
+        std::printf("%-4s %5lld %5lld %5lld %-6s |", dtype_of(f), static_cast<long long>(in),
+                    static_cast<long long>(out), static_cast<long long>(m),
+                    kernels::row_products_rows_isa(f));
+        for (int i = 0; i < 3; ++i)
+            std::printf(" %7.1f %7.1f |", flop / median(wall[i]), flop / median(cpu[i]));
+        std::printf(" %5.2f %5.2f\n", median(wall[1]) / median(wall[0]),
+                    median(wall[2]) / median(wall[0]));
+        std::fflush(stdout);
+    }
+}
+
+int rows_mode(const Options& o) {
+    std::printf(
+        "row_products_rows on %d threads against the engine's sgemm (ops::linear) on float32 "
+        "weights converted in advance, and on weights converted a block of ~8 MB at a time "
+        "(the streamed path); GFLOP/s per wall second and per CPU-second, medians of %d "
+        "alternated runs; x: sgemm's and the streamed path's time over row_products_rows'\n",
+        o.threads, o.runs);
+    std::printf("%-4s %5s %5s %5s %-6s | %15s | %15s | %15s | %11s\n", "type", "in", "out", "M",
+                "isa", "rows  wall cpu", "sgemm wall cpu", "conv wall cpu", "x sgemm conv");
+    Random random;
+    const std::int64_t shapes[][2] = {{4096, 14336}, {14336, 4096}, {4096, 6144}};
+    for (const RowFormat f : o.formats)
+        for (const auto& shape : shapes)
+            measure_rows(f, shape[0], shape[1], o.rows, o.threads, o.runs, random);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     const Options o = parse(argc, argv);
+    if (!o.rows.empty()) return rows_mode(o);
     const std::size_t target = o.megabytes << 20;
     // Room for the largest set: whole rows of at least `target` bytes.
     Buffer buffer(target + 4864 * 4, o.huge_pages);
