@@ -253,6 +253,10 @@ void row_products_rows_reference(RowFormat f, const std::byte* base, std::size_t
                                                                   ldx, k, y, ldy, accumulate);
 }
 
+std::size_t row_products_rows_scratch_bytes() {
+    return detail::kRowsScratchBytes;
+}
+
 const char* row_products_rows_isa(RowFormat f) {
     return dispatch().rows_isa[static_cast<int>(f)];
 }

@@ -123,6 +123,10 @@ void row_products_rows(RowFormat f, const std::byte* base, std::size_t row_bytes
                        std::int64_t ldx, std::int64_t k, float* y, std::int64_t ldy,
                        bool accumulate = false);
 
+/// The memory row_products_rows keeps per thread that has called it (its packed activations,
+/// about 0.5 MB), for memory estimates.
+std::size_t row_products_rows_scratch_bytes();
+
 /// The scalar reference row_products_rows is tested against: plain loops, sums in k's order.
 void row_products_rows_reference(RowFormat f, const std::byte* base, std::size_t row_bytes,
                                  const std::int64_t* order, std::int64_t n, const float* x,

@@ -28,21 +28,23 @@
 #include <cstring>
 #include <vector>
 
+#include "engine/kernels/row_products_variants.h"
+
 namespace attnviz::kernels {
 namespace {
 
 using TileByte = std::uint8_t;
 
-/// Values of k per pass over the tiles: the activation's kChunk columns (400 KB for 100 rows)
-/// stay in the L2 cache while every weight tile passes, and a tile's rows (8 × 2 KB of BF16)
-/// in L1 while every row group reads them.  Measured on 8B shapes, 96 rows, AVX-512: 1024 gave
-/// 3-5% more than 512, 256 lost 10% to the reductions.  (Prefetching the next tile's rows
-/// changed nothing measurable: the hardware's streams already cover 8 rows of 2 KB.)
-constexpr std::int64_t kChunk = 1024;
+// Values of k per pass over the tiles (detail::kRowsChunk): the activation's 1024 columns
+// (400 KB for 100 rows) stay in the L2 cache while every weight tile passes, and a tile's rows
+// (8 × 2 KB of BF16) in L1 while every row group reads them.  Measured on 8B shapes, 96 rows,
+// AVX-512: 1024 gave 3-5% more than 512, 256 lost 10% to the reductions.  (Prefetching the
+// next tile's rows changed nothing measurable: the hardware's streams cover 8 rows of 2 KB.)
+constexpr std::int64_t kChunk = detail::kRowsChunk;
 
-/// Activation rows packed per chunk at most: 128 × 1024 floats, 512 KB, half of Zen 5's L2.
-/// A call with more rows reads its weights once per 128.
-constexpr std::int64_t kRowBlock = 128;
+// Activation rows packed per pass at most (detail::kRowsBlock): 128 × 1024 floats, 512 KB,
+// half of Zen 5's L2.  A call with more rows reads its weights once per 128.
+constexpr std::int64_t kRowBlock = detail::kRowsBlock;
 
 [[gnu::always_inline]] inline std::int64_t smaller(std::int64_t a, std::int64_t b) {
     return a < b ? a : b;
@@ -62,6 +64,10 @@ void pack_chunk(const float* x, std::int64_t rows, std::int64_t ldx, std::int64_
     constexpr std::int64_t W = T::kWidth, R = T::kRows;
     const std::int64_t blocks = (values + 2 * W - 1) / (2 * W);
     const std::int64_t groups = (rows + R - 1) / R;
+    // Reserved whole the first time, so that what a thread keeps is what memory estimates
+    // count (row_products_rows_scratch_bytes), whatever row counts come first.
+    static_assert(detail::kRowsScratchBytes >= (kRowBlock + R - 1) * kChunk * sizeof(float));
+    if (pack.capacity() == 0) pack.reserve(detail::kRowsScratchBytes / sizeof(PackedBlock<T>));
     pack.resize(static_cast<std::size_t>(groups * blocks * R));
     for (std::int64_t g = 0; g < groups; ++g)
         for (std::int64_t b = 0; b < blocks; ++b)

@@ -22,6 +22,13 @@ using RowsProductFn = void (*)(const std::byte* base, std::size_t row_bytes,
                                std::int64_t ldy, bool accumulate);
 using RowsProductTable = RowsProductFn[kRowFormatCount];
 
+/// row_products_rows' blocking (row_products_tiles.h explains the sizes): values of k per
+/// pass over the tiles, and activation rows packed per pass.  Each thread keeps its packed
+/// activations: up to kRowsBlock rows (plus a partial tile's) of kRowsChunk floats.
+inline constexpr std::int64_t kRowsChunk = 1024;
+inline constexpr std::int64_t kRowsBlock = 128;
+inline constexpr std::size_t kRowsScratchBytes = (kRowsBlock + 4) * kRowsChunk * sizeof(float);
+
 // The scalar references: float formats and legacy blocks (row_products_scalar.cpp), K-quants
 // (row_products_kquants_scalar.cpp).
 void fill_row_products_scalar(RowProductTable& table);
