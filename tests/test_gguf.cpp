@@ -20,7 +20,6 @@
 #include "engine/io/json.h"
 #include "engine/io/npy.h"
 #include "engine/io/weight_store.h"
-#include "engine/kernels/gemm_bf16.h"
 #include "engine/models/gguf_model.h"
 #include "engine/models/gguf_tokenizer.h"
 #include "engine/models/model_folder.h"
@@ -709,9 +708,10 @@ class TestGguf : public QObject {
         const auto hf = models::load_model(hf_dir);
         const auto& info = kept->info();
         if (info.model_type != "gpt2") {
-            // The BF16 checkpoint's products read its rows as stored on AMX, with buffers for
-            // the split activations (kernels/gemm_bf16.h) that the GGUF file's do not need.
-            if (hf->info().dtype == "BF16" && kernels::bf16_products())
+            // The BF16 and F16 checkpoints' products read their rows as stored (on AMX, or
+            // kernels::row_products_rows), with buffers for the activations (split, or packed
+            // per thread) that the GGUF file's blocks do not need.
+            if (hf->info().dtype == "BF16" || hf->info().dtype == "F16")
                 QVERIFY(streamed->streaming_weight_bytes() < hf->streaming_weight_bytes());
             else
                 QCOMPARE(streamed->streaming_weight_bytes(), hf->streaming_weight_bytes());

@@ -26,6 +26,40 @@ Index stream_block_rows(Index in) {
     return std::max<Index>(256, ((Index{8} << 20) / (4 * std::max<Index>(in, 1))) / 64 * 64);
 }
 
+/// Rows a streamed F16/BF16 matrix is multiplied as stored for, at most
+/// (kernels::row_products_rows).  On Llama-3-8B's shapes the tiles ran at 1.4-3.5× the
+/// convert-and-sgemm path at 16-128 rows, 1.0-1.1× at 512 and 2048 (docs/benchmarks.md,
+/// "Streamed products"); beyond, sgemm's efficiency on many rows outweighs the conversion.
+constexpr Index kStoredProductMaxRows = 2048;
+
+/// ATTNVIZ_STREAM_PRODUCTS=convert: streamed F16/BF16 matrices converted a block at a time as
+/// before row_products_rows, for A/B benchmarks in one build.  Decided once.
+bool stored_products_allowed() {
+    static const bool allowed = [] {
+        const char* env = std::getenv("ATTNVIZ_STREAM_PRODUCTS");
+        return !(env && std::string_view(env) == "convert");
+    }();
+    return allowed;
+}
+
+/// Calls use(format, first row, row bytes, order, count, stack row) for the stored rows of each
+/// stacked tensor (q, k and v; gate and up) among rows [a, e) of the stack: `count` rows from
+/// stack row `stack row` on, as row_products and row_products_rows read them.
+template <class Use>
+void each_stored_part(const WeightLayout& l, const std::vector<io::StoredRows>& parts,
+                      std::size_t a, std::size_t e, Use&& use) {
+    for (std::size_t t = 0; t < parts.size(); ++t) {
+        const Index r0 = l.offsets[t], r1 = t + 1 < parts.size() ? l.offsets[t + 1] : l.rows;
+        const Index lo = std::max(r0, static_cast<Index>(a));
+        const Index hi = std::min(r1, static_cast<Index>(e));
+        if (lo >= hi) continue;
+        const io::StoredRows& p = parts[t];
+        const Index i0 = lo - r0;
+        use(p.format, p.order ? p.data : p.data + static_cast<std::size_t>(i0) * p.row_bytes,
+            p.row_bytes, p.order ? p.order + i0 : nullptr, hi - lo, lo);
+    }
+}
+
 /// ATTNVIZ_WEIGHT_CACHE, else the default memory budget: the weights are converted once and
 /// kept when they fit in it, as a small model's always have been.
 std::size_t default_weight_cache_bytes() {
@@ -414,6 +448,7 @@ void TransformerWeights::product(const float* x, Index rows, Index in, const Wei
     if (ldy == 0) ldy = out;
     if (ldx == 0) ldx = in;
     if (bf16_product(x, rows, in, l, b, y, threads, scratch, ldx, ldy)) return;
+    if (stored_product(x, rows, in, l, b, y, threads, ldx, ldy)) return;
     stream_blocks(l, in, threads, scratch, [&](Index n0, Index n, const float* buf) {
         ops::linear(x, rows, in, buf, b.empty() ? nullptr : b.ptr + n0, n, y + n0, threads, ldx,
                     ldy, false);
@@ -501,6 +536,55 @@ bool TransformerWeights::bf16_product(const float* x, Index rows, Index in, cons
     return true;
 }
 
+std::optional<std::vector<io::StoredRows>> TransformerWeights::stored_parts(
+    const WeightLayout& l) const {
+    std::vector<io::StoredRows> parts;
+    parts.reserve(l.names.size());
+    for (const std::string& name : l.names) {
+        const auto r = store_.stored_rows(name);
+        if (!r) return std::nullopt;
+        parts.push_back(*r);
+    }
+    return parts;
+}
+
+bool TransformerWeights::stored_product(const float* x, Index rows, Index in, const WeightLayout& l,
+                                        const Weight& b, float* y, int threads, Index ldx,
+                                        Index ldy) const {
+    if (rows == 0 || rows > kStoredProductMaxRows || l.conv1d || l.cols != in ||
+        !stored_products_allowed())
+        return false;
+    const auto parts = stored_parts(l);
+    if (!parts || !std::all_of(parts->begin(), parts->end(), [](const io::StoredRows& p) {
+            return p.format == kernels::RowFormat::F16 || p.format == kernels::RowFormat::BF16;
+        }))
+        return false;
+    // Each thread takes a slice of the stacked output rows: a slice's results do not depend on
+    // where it is cut (row_products.h).
+    const Index out = l.rows;
+    ops::parallel_for(static_cast<std::size_t>(out), threads, [&](std::size_t a, std::size_t e) {
+        each_stored_part(l, *parts, a, e,
+                         [&](kernels::RowFormat f, const std::byte* base, std::size_t row_bytes,
+                             const std::int64_t* order, Index n, Index lo) {
+                             kernels::row_products_rows(f, base, row_bytes, order, n, x, rows, ldx,
+                                                        in, y + lo, ldy);
+                         });
+        if (b.ptr)
+            for (Index r = 0; r < rows; ++r)
+                for (auto j = static_cast<Index>(a); j < static_cast<Index>(e); ++j)
+                    y[r * ldy + j] += b.ptr[j];
+    });
+    // The weights were never converted, so never checked: a value that is not finite shows in
+    // the result, and converting the rows names it (DataError) as the other paths would.
+    for (Index r = 0; r < rows; ++r)
+        if (!std::all_of(y + r * ldy, y + r * ldy + out,
+                         [](float v) { return std::isfinite(v); })) {
+            check_rows(l);
+            break;
+        }
+    return true;
+}
+
 bool TransformerWeights::row_product(const float* x, Index in, const Weight& w, const Weight& b,
                                      Index out, float* y, int threads,
                                      WeightScratch& scratch) const {
@@ -508,30 +592,19 @@ bool TransformerWeights::row_product(const float* x, Index in, const Weight& w, 
     // is a streamed one, whose source lists its tensors [out, in].
     const WeightLayout* l = w.source.get();
     if (!l || l->conv1d || l->cols != in || l->rows != out) return false;
-    std::vector<io::StoredRows> parts;
-    parts.reserve(l->names.size());
-    for (const std::string& name : l->names) {
-        const auto r = store_.stored_rows(name);
-        if (!r) return false;
-        parts.push_back(*r);
-    }
+    const auto parts = stored_parts(*l);
+    if (!parts) return false;
     kernels::RowInput& input = scratch.row_input;
     input.reset(x, in);
-    for (const io::StoredRows& p : parts)
+    for (const io::StoredRows& p : *parts)
         input.prepare(p.format);
     // One pass over the stacked rows (q, k and v; gate and up), shared among the threads.
     ops::parallel_for(static_cast<std::size_t>(out), threads, [&](std::size_t a, std::size_t e) {
-        for (std::size_t t = 0; t < parts.size(); ++t) {
-            const Index r0 = l->offsets[t], r1 = t + 1 < parts.size() ? l->offsets[t + 1] : out;
-            const Index lo = std::max(r0, static_cast<Index>(a));
-            const Index hi = std::min(r1, static_cast<Index>(e));
-            if (lo >= hi) continue;
-            const io::StoredRows& p = parts[t];
-            const Index i0 = lo - r0;
-            kernels::row_products(
-                p.format, p.order ? p.data : p.data + static_cast<std::size_t>(i0) * p.row_bytes,
-                p.row_bytes, p.order ? p.order + i0 : nullptr, hi - lo, input, y + lo);
-        }
+        each_stored_part(*l, *parts, a, e,
+                         [&](kernels::RowFormat f, const std::byte* base, std::size_t row_bytes,
+                             const std::int64_t* order, Index n, Index lo) {
+                             kernels::row_products(f, base, row_bytes, order, n, input, y + lo);
+                         });
         if (b.ptr)
             for (std::size_t i = a; i < e; ++i)
                 y[i] += b.ptr[i];
@@ -596,11 +669,16 @@ std::size_t TransformerWeights::streaming_weight_bytes() const {
     values += block;
     std::uint64_t bytes = values * sizeof(float);
     const auto q = resolve(l.qkv_w.front().name);
+    const std::uint64_t cores = std::max(1u, std::thread::hardware_concurrency());
     if (q && store_.bf16_rows(*q, 0, 0) && kernels::bf16_products())
         // bf16_product's split activations and partial products
         bytes += 3 * static_cast<std::uint64_t>(kernels::kBf16MaxRows) * widest * 2 +
-                 std::max(1u, std::thread::hardware_concurrency()) *
-                     kernels::gemm_bf16_scratch(kernels::kBf16MaxRows, 512) * sizeof(float);
+                 cores * kernels::gemm_bf16_scratch(kernels::kBf16MaxRows, 512) * sizeof(float);
+    const auto stored = q ? store_.stored_rows(*q) : std::nullopt;
+    if (stored && stored_products_allowed() &&
+        (stored->format == kernels::RowFormat::F16 || stored->format == kernels::RowFormat::BF16))
+        // stored_product's packed activations, kept by each thread that ran it
+        bytes += cores * kernels::row_products_rows_scratch_bytes();
     return static_cast<std::size_t>(std::min<std::uint64_t>(bytes, weight_bytes()));
 }
 

@@ -155,7 +155,8 @@ class TransformerWeights {
     /// time: for analyses of the weights (Model::attention_weights), not for passes.
     Tensor as_linear(const std::vector<Param>& tensors) const;
 
-    /// y[rows, out] = x · wᵀ + b, as ops::linear; a streamed w is converted into
+    /// y[rows, out] = x · wᵀ + b, as ops::linear; a streamed w stored as F16 or BF16 rows is
+    /// multiplied as stored (kernels::row_products_rows), any other is converted into
     /// scratch.block a block of output rows at a time, each block multiplied while it is
     /// still in the cache (converting a whole 8B layer first wrote and read 870 MB more).
     /// One row with scratch.row_products (a generation step) reads w as the file stores it
@@ -192,6 +193,13 @@ class TransformerWeights {
     /// (kernels/gemm_bf16.h); false, having done nothing, where that is not available.
     bool bf16_product(const float* x, Index rows, Index in, const WeightLayout& l, const Weight& b,
                       float* y, int threads, WeightScratch& scratch, Index ldx, Index ldy) const;
+    /// Each of l's tensors as stored rows (io::StoredRows), or nullopt when one is not.
+    std::optional<std::vector<io::StoredRows>> stored_parts(const WeightLayout& l) const;
+    /// product() of a streamed matrix whose tensors are all F16 or BF16 rows, multiplied as
+    /// stored (kernels::row_products_rows), for up to kStoredProductMaxRows rows; false, having
+    /// done nothing, otherwise (or with ATTNVIZ_STREAM_PRODUCTS=convert).
+    bool stored_product(const float* x, Index rows, Index in, const WeightLayout& l,
+                        const Weight& b, float* y, int threads, Index ldx, Index ldy) const;
     /// product() of one row x[in] by a streamed w's rows as stored; false, having done nothing,
     /// when a tensor's format is not one row_products reads.
     bool row_product(const float* x, Index in, const Weight& w, const Weight& b, Index out,
