@@ -28,7 +28,9 @@
 //     time (< 10 s), the progress bar's updates (it moves), and Cancel, from the click until
 //     the sweep has stopped and said so (<= 200 ms);
 //   - generation after a 32-token prompt (the shipped attn-only-2l and both shapes): each new
-//     token from the writer's choice of it until the heatmaps are painted with it (<= 150 ms).
+//     token from the writer's choice of it until the heatmaps are painted with it (<= 150 ms),
+//     with the medians of its two parts: until the writer hands over its rows, and the worker's
+//     extension of the maps by them.
 // --interventions-only runs just these; --no-interventions skips them; --keep-checkpoints DIR
 // writes the checkpoints there once and reuses them (for `attnviz bench --model DIR/...`).
 //
@@ -394,6 +396,16 @@ bool bench_generation(AppSettings* settings, const QString& folder, const QStrin
     std::vector<double> latency;
     QObject::connect(g->runner(), &GenerationRunner::tokenChosen,
                      [&](qint64, qint64 at_ns) { chosen.push_back(at_ns); });
+    // Where the time goes: the token's rows handed over by the writer (one step of the layers
+    // after it was chosen), and the worker's extension of the maps by them.
+    std::vector<double> rows_after, extend_ms;
+    QObject::connect(g->runner(), &GenerationRunner::tokenGenerated, [&](qint64) {
+        const qint64 now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                               std::chrono::steady_clock::now().time_since_epoch())
+                               .count();
+        if (rows_after.size() < chosen.size())
+            rows_after.push_back(double(now - chosen[rows_after.size()]) / 1e6);
+    });
     const auto record = [&] {
         // Every token the painted grid holds and not yet timed (a pass may already run for
         // the next one).
@@ -403,8 +415,10 @@ bool bench_generation(AppSettings* settings, const QString& folder, const QStrin
         const qint64 now = std::chrono::duration_cast<std::chrono::nanoseconds>(
                                std::chrono::steady_clock::now().time_since_epoch())
                                .count();
-        while (int(latency.size()) < std::min(held, int(chosen.size())))
+        while (int(latency.size()) < std::min(held, int(chosen.size()))) {
             latency.push_back(double(now - chosen[latency.size()]) / 1e6);
+            extend_ms.push_back(s->model->elapsed_ms);
+        }
     };
     g->countBox()->setValue(kTokens);
     g->modeBox()->setCurrentIndex(0);
@@ -434,6 +448,8 @@ bool bench_generation(AppSettings* settings, const QString& folder, const QStrin
         {QStringLiteral("threads"), QThread::idealThreadCount()},
         {QStringLiteral("total_ms"), total_ms},
         {QStringLiteral("drawn_after_ms_median"), median(latency)},
+        {QStringLiteral("rows_after_ms_median"), median(rows_after)},
+        {QStringLiteral("maps_extended_ms_median"), median(extend_ms)},
         {QStringLiteral("drawn_after_ms_worst"), worst},
         {QStringLiteral("gui_stall_ms"), worst_stall},
         {QStringLiteral("goal"), QStringLiteral("each token drawn <= 150 ms after it is chosen")},

@@ -6,6 +6,7 @@
 // on their way; Keep, Discard, Undo and sessions keep or drop the continuation.
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QLabel>
 #include <QPushButton>
@@ -15,6 +16,9 @@
 #include <QTest>
 #include <QToolButton>
 #include <QUndoStack>
+
+#include <chrono>
+#include <thread>
 
 #include "test_support.h"
 #include "ui/compute/compute_controller.h"
@@ -237,6 +241,42 @@ class GenerationTest : public test::WindowFixture {
         }
         QCOMPARE(shown.predictions->next_logprob, fresh.predictions->next_logprob);
         QCOMPARE(shown.predictions->positions, fresh.predictions->positions);
+    }
+
+    /// The writer's pace: waitTaken() returns once the worker has taken every row (forget), at
+    /// once when the feed closes, and false when nobody takes them in time.
+    void theWriterWaitsUntilTheWorkerTakesItsRows() {
+        openModel();
+        const ComputeConfig prompt = doc()->computeConfig();
+        GenerationFeed feed;
+        QVERIFY(feed.waitTaken(std::chrono::milliseconds(0)));  // nothing added
+        feed.open(prompt);
+        FedToken token;
+        token.id = 7;
+        token.attention = Tensor({1, 1, 1});
+        feed.add(token);
+        QVERIFY(!feed.waitTaken(std::chrono::milliseconds(20)));
+        const std::size_t start = prompt.shownGenerated().size();
+        // Taken from another thread while the writer waits (a generous bound: the notify, not
+        // the time, is what is tested).
+        std::thread worker([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+            feed.forget(start + 1);
+        });
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(feed.waitTaken(std::chrono::seconds(30)));
+        QVERIFY2(t.elapsed() < 20000, "waited past the worker's forget()");
+        worker.join();
+        feed.add(token);
+        std::thread closer([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+            feed.close();
+        });
+        t.restart();
+        QVERIFY(feed.waitTaken(std::chrono::seconds(30)));
+        QVERIFY2(t.elapsed() < 20000, "waited past close()");
+        closer.join();
     }
 
     void theTimelineShowsEachStepsAttention() {

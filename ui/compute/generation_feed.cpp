@@ -73,10 +73,13 @@ bool GenerationFeed::isWriting() const {
 }
 
 void GenerationFeed::close() {
-    std::lock_guard lock(mutex_);
-    open_ = writing_ = false;
-    rows_.clear();
-    bytes_ = 0;
+    {
+        std::lock_guard lock(mutex_);
+        open_ = writing_ = false;
+        rows_.clear();
+        bytes_ = 0;
+    }
+    taken_.notify_all();
 }
 
 bool GenerationFeed::isOpen() const {
@@ -109,6 +112,12 @@ void GenerationFeed::forget(std::size_t count) {
         rows_.pop_front();
         ++first_;
     }
+    if (rows_.empty()) taken_.notify_all();
+}
+
+bool GenerationFeed::waitTaken(std::chrono::milliseconds max) const {
+    std::unique_lock lock(mutex_);
+    return taken_.wait_for(lock, max, [&] { return rows_.empty() || !open_; });
 }
 
 }  // namespace attnviz::ui

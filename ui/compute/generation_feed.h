@@ -5,6 +5,8 @@
 // writer stops, a full pass replaces them.  The writer adds, the worker reads: thread-safe.
 #pragma once
 
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -60,9 +62,13 @@ class GenerationFeed {
                                                 std::size_t from) const;
     /// Drops the rows of the generated tokens before `count`: the worker's maps hold them.
     void forget(std::size_t count);
+    /// Waits until the worker has taken every row added (forget), the feed is closed, or
+    /// `max` has passed; true unless `max` passed.  The writer's pace (GenerationRunner).
+    bool waitTaken(std::chrono::milliseconds max) const;
 
   private:
     mutable std::mutex mutex_;
+    mutable std::condition_variable taken_;
     bool open_ = false, writing_ = false;
     std::uint64_t writer_ = 0;       ///< the writer opened last
     ComputeConfig base_;             ///< the text continued, with its first generated tokens

@@ -14,6 +14,9 @@
 namespace attnviz::ui {
 
 namespace {
+/// How long the writer waits at most for the window's worker to take a token's rows.
+constexpr std::chrono::milliseconds kWindowWait{100};
+
 struct GenerationText {
     Q_DECLARE_TR_FUNCTIONS(Generation)
 };
@@ -102,6 +105,14 @@ void GenerationRunner::start(const ComputeConfig& config, const GenerationSettin
                 const std::int64_t id = step.id;
                 feed->add(fed_token(std::move(step)), writer);
                 control.post([this, id] { emit tokenGenerated(qint64(id)); });
+                // The writer runs one token ahead of the window's maps, no further: on two
+                // cores its next step (both threads) otherwise took the cores from the worker
+                // extending the maps and from the GUI thread drawing them, and each token was
+                // drawn later and the whole writing took longer (ui_bench, Qwen2.5-0.5B's
+                // shape, at load 3.7: drawn 131-137 ms after it was chosen and 3.3-4.3 s for 24
+                // tokens, against 85-86 ms and 2.7-3.0 s waiting).  Bounded, for a window
+                // whose worker is busy elsewhere.
+                feed->waitTaken(kWindowWait);
             };
             const models::Generation g = continue_text(config, settings, on_token, on_step);
             if (g.stopped) throw Cancelled();  // stop(): nothing more is delivered
