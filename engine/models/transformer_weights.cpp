@@ -27,9 +27,10 @@ Index stream_block_rows(Index in) {
 }
 
 /// Rows a streamed F16/BF16 matrix is multiplied as stored for, at most
-/// (kernels::row_products_rows).  On Llama-3-8B's shapes the tiles ran at 1.4-3.5× the
-/// convert-and-sgemm path at 16-128 rows, 1.0-1.1× at 512 and 2048 (docs/benchmarks.md,
-/// "Streamed products"); beyond, sgemm's efficiency on many rows outweighs the conversion.
+/// (kernels::row_products_rows).  On Llama-3-8B's shapes the tiles ran at 2.5-2.8× the
+/// convert-and-sgemm path at 16 rows, 1.3× at 128, 1.2× at 512 and 0.99-1.04× at 2048
+/// (docs/benchmarks.md, "Streamed products"); beyond, sgemm's efficiency on many rows
+/// outweighs the conversion.
 constexpr Index kStoredProductMaxRows = 2048;
 
 /// ATTNVIZ_STREAM_PRODUCTS=convert: streamed F16/BF16 matrices converted a block at a time as
