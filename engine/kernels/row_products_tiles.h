@@ -74,8 +74,12 @@ void pack_chunk(const float* x, std::int64_t rows, std::int64_t ldx, std::int64_
             for (std::int64_t r = 0; r < R; ++r) {
                 float* out = pack[static_cast<std::size_t>((g * blocks + b) * R + r)].v;
                 const std::int64_t i = g * R + r, c = b * 2 * W;
+                if (i >= rows) {
+                    std::memset(out, 0, sizeof(float) * 2 * W);
+                    continue;
+                }
                 const float* in = x + i * ldx + c0 + c;
-                if (i < rows && c + 2 * W <= values) {
+                if (c + 2 * W <= values) {
                     if constexpr (F::kEvenOdd)
                         T::split_even_odd(in, out);
                     else
@@ -84,7 +88,7 @@ void pack_chunk(const float* x, std::int64_t rows, std::int64_t ldx, std::int64_
                 }
                 for (std::int64_t l = 0; l < 2 * W; ++l) {
                     const std::int64_t at = F::kEvenOdd ? 2 * (l % W) + l / W : l;
-                    out[l] = i < rows && c + at < values ? in[at] : 0.0f;
+                    out[l] = c + at < values ? in[at] : 0.0f;
                 }
             }
 }
