@@ -16,6 +16,8 @@ namespace attnviz::ui {
 namespace {
 /// How long the writer waits at most for the window's worker to take a token's rows.
 constexpr std::chrono::milliseconds kWindowWait{100};
+/// Steps shorter than this do not wait for the window.
+constexpr std::chrono::milliseconds kLongStep{10};
 
 struct GenerationText {
     Q_DECLARE_TR_FUNCTIONS(Generation)
@@ -101,18 +103,25 @@ void GenerationRunner::start(const ComputeConfig& config, const GenerationSettin
                 });
                 return !control.stopped();
             };
+            std::chrono::steady_clock::time_point last_step{};
             const auto on_step = [&](models::GenerationStep&& step) {
                 const std::int64_t id = step.id;
                 feed->add(fed_token(std::move(step)), writer);
                 control.post([this, id] { emit tokenGenerated(qint64(id)); });
+                const auto now = std::chrono::steady_clock::now();
+                const bool long_step = now - last_step >= kLongStep;
+                last_step = now;
                 // The writer runs one token ahead of the window's maps, no further: on two
                 // cores its next step (both threads) otherwise took the cores from the worker
-                // extending the maps and from the GUI thread drawing them, and each token was
-                // drawn later and the whole writing took longer (ui_bench, Qwen2.5-0.5B's
-                // shape, at load 3.7: drawn 131-137 ms after it was chosen and 3.3-4.3 s for 24
-                // tokens, against 85-86 ms and 2.7-3.0 s waiting).  Bounded, for a window
-                // whose worker is busy elsewhere.
-                feed->waitTaken(kWindowWait);
+                // extending the maps and from the GUI thread drawing them, so each token was
+                // drawn later.  ui_bench, Qwen2.5-0.5B's shape, three alternated runs each: drawn
+                // 66-76 ms after it was chosen (median of medians 69) against 73-90 (79) on a
+                // quiet machine, 85-86 against 131-137 at load 3.7; 24 tokens in 2.3-2.7 s either
+                // way.  Bounded, for a window whose worker is busy elsewhere.  Not after short
+                // steps (a small model's, on one thread): its writer took no core from the window
+                // for long, and waiting for each token's maps made 24 tokens of attn-only-2l take
+                // 0.3 s, not 35 ms.
+                if (long_step) feed->waitTaken(kWindowWait);
             };
             const models::Generation g = continue_text(config, settings, on_token, on_step);
             if (g.stopped) throw Cancelled();  // stop(): nothing more is delivered
