@@ -43,6 +43,11 @@ bool stored_products_allowed() {
     return allowed;
 }
 
+/// The stored formats stored_product() multiplies as stored.
+bool multiplied_as_stored(kernels::RowFormat f) {
+    return f == kernels::RowFormat::F16 || f == kernels::RowFormat::BF16;
+}
+
 /// Calls use(format, first row, row bytes, order, count, stack row) for the stored rows of each
 /// stacked tensor (q, k and v; gate and up) among rows [a, e) of the stack: `count` rows from
 /// stack row `stack row` on, as row_products and row_products_rows read them.
@@ -557,7 +562,7 @@ bool TransformerWeights::stored_product(const float* x, Index rows, Index in, co
         return false;
     const auto parts = stored_parts(l);
     if (!parts || !std::all_of(parts->begin(), parts->end(), [](const io::StoredRows& p) {
-            return p.format == kernels::RowFormat::F16 || p.format == kernels::RowFormat::BF16;
+            return multiplied_as_stored(p.format);
         }))
         return false;
     // Each thread takes a slice of the stacked output rows: a slice's results do not depend on
@@ -575,14 +580,7 @@ bool TransformerWeights::stored_product(const float* x, Index rows, Index in, co
                 for (auto j = static_cast<Index>(a); j < static_cast<Index>(e); ++j)
                     y[r * ldy + j] += b.ptr[j];
     });
-    // The weights were never converted, so never checked: a value that is not finite shows in
-    // the result, and converting the rows names it (DataError) as the other paths would.
-    for (Index r = 0; r < rows; ++r)
-        if (!std::all_of(y + r * ldy, y + r * ldy + out,
-                         [](float v) { return std::isfinite(v); })) {
-            check_rows(l);
-            break;
-        }
+    check_result(l, y, rows, out, ldy);
     return true;
 }
 
@@ -610,11 +608,22 @@ bool TransformerWeights::row_product(const float* x, Index in, const Weight& w, 
             for (std::size_t i = a; i < e; ++i)
                 y[i] += b.ptr[i];
     });
-    // A weight that is not finite (a NaN scale in a GGUF block, say) shows in the result:
-    // converting the rows names it, as any other pass would (DataError).  A non-finite
-    // activation, not the weights, leaves the result as a float32 product would.
-    if (!std::all_of(y, y + out, [](float v) { return std::isfinite(v); })) check_rows(*l);
+    check_result(*l, y, 1, out, out);
     return true;
+}
+
+void TransformerWeights::check_result(const WeightLayout& l, const float* y, Index rows, Index out,
+                                      Index ldy) const {
+    // The weights were read as stored, never converted, so never checked: a weight that is not
+    // finite (a NaN scale in a GGUF block, say) shows in the result, and converting the rows
+    // names it, as any other pass would (DataError).  A non-finite activation, not the weights,
+    // leaves the result as a float32 product would.
+    for (Index r = 0; r < rows; ++r)
+        if (!std::all_of(y + r * ldy, y + r * ldy + out,
+                         [](float v) { return std::isfinite(v); })) {
+            check_rows(l);
+            return;
+        }
 }
 
 void TransformerWeights::check_rows(const WeightLayout& l) const {
@@ -676,8 +685,7 @@ std::size_t TransformerWeights::streaming_weight_bytes() const {
         bytes += 3 * static_cast<std::uint64_t>(kernels::kBf16MaxRows) * widest * 2 +
                  cores * kernels::gemm_bf16_scratch(kernels::kBf16MaxRows, 512) * sizeof(float);
     const auto stored = q ? store_.stored_rows(*q) : std::nullopt;
-    if (stored && stored_products_allowed() &&
-        (stored->format == kernels::RowFormat::F16 || stored->format == kernels::RowFormat::BF16))
+    if (stored && stored_products_allowed() && multiplied_as_stored(stored->format))
         // stored_product's packed activations, kept by each thread that ran it
         bytes += cores * kernels::row_products_rows_scratch_bytes();
     return static_cast<std::size_t>(std::min<std::uint64_t>(bytes, weight_bytes()));

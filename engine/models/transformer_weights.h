@@ -208,6 +208,10 @@ class TransformerWeights {
     /// Converts every row of l's tensors (in blocks, discarded): a DataError naming the first
     /// value that is not finite, if there is one.
     void check_rows(const WeightLayout& l) const;
+    /// check_rows(l) when y[rows, out] (row stride ldy), computed from l's rows as stored, holds
+    /// a value that is not finite.
+    void check_result(const WeightLayout& l, const float* y, Index rows, Index out,
+                      Index ldy) const;
 
     ModelConfig config_;
     io::WeightStore store_;

@@ -30,14 +30,19 @@ FedToken fed_token(models::GenerationStep&& step) {
 }
 
 std::uint64_t GenerationFeed::open(const ComputeConfig& config) {
-    std::lock_guard lock(mutex_);
-    open_ = writing_ = true;
-    base_ = config;
-    ids_.clear();
-    rows_.clear();
-    first_ = 0;
-    bytes_ = 0;
-    return ++writer_;
+    std::uint64_t writer = 0;
+    {
+        std::lock_guard lock(mutex_);
+        open_ = writing_ = true;
+        base_ = config;
+        ids_.clear();
+        rows_.clear();
+        first_ = 0;
+        bytes_ = 0;
+        writer = ++writer_;
+    }
+    taken_.notify_all();  // a stopped writer still waiting: its rows are gone
+    return writer;
 }
 
 void GenerationFeed::add(FedToken token) {
