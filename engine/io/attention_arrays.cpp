@@ -10,6 +10,7 @@
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/json.h"
+#include "engine/io/messages.h"
 #include "engine/io/npy.h"
 #include "engine/io/safetensors.h"
 #include "engine/tensor.h"
@@ -17,10 +18,6 @@
 namespace attnviz::io {
 
 namespace {
-
-[[noreturn]] void fail(const std::string& name, const std::string& what) {
-    throw DataError(name + ": " + what);
-}
 
 constexpr std::string_view kNpyMagic = "\x93NUMPY";
 constexpr const char* kShapes =

@@ -8,6 +8,8 @@
 
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
+#include "engine/io/little_endian.h"
+#include "engine/io/messages.h"
 
 namespace attnviz::io {
 
@@ -61,17 +63,6 @@ std::uint64_t scalar_size(GgufValueType t) {
             return 0;
     }
     return 0;
-}
-
-template <typename T>
-T load_le(const char* p) {
-    T v;
-    std::memcpy(&v, p, sizeof v);
-    return v;  // GGUF is little-endian, as every machine this builds for
-}
-
-std::string quoted(std::string_view s) {
-    return "'" + std::string(s) + "'";
 }
 
 }  // namespace
@@ -142,7 +133,7 @@ void GgufValue::wrong_type(std::string_view wanted) const {
     std::string stored = gguf_value_type_name(type_);
     if (type_ == GgufValueType::Array) stored += " of " + gguf_value_type_name(element_type_);
     throw DataError((file_ ? *file_ : std::string("GGUF")) + ": metadata " +
-                    quoted(key_ ? *key_ : std::string()) + " is " + stored + ", expected " +
+                    in_quotes(key_ ? *key_ : std::string()) + " is " + stored + ", expected " +
                     std::string(wanted));
 }
 
@@ -437,8 +428,8 @@ class GgufParser {
 
     void read_key_value(std::uint64_t index) {
         const std::string_view key = string("the key of metadata entry " + std::to_string(index));
-        const std::string where = "metadata " + quoted(key);
-        if (s_.key_index.count(key)) fail("metadata key " + quoted(key) + " appears twice");
+        const std::string where = "metadata " + in_quotes(key);
+        if (s_.key_index.count(key)) fail("metadata key " + in_quotes(key) + " appears twice");
         GgufValue v;
         v.type_ = value_type(where);
         if (v.type_ != GgufValueType::Array) {
@@ -477,8 +468,9 @@ class GgufParser {
     void read_tensor_info(std::uint64_t index) {
         GgufTensorInfo t;
         t.name = std::string(string("the name of tensor " + std::to_string(index)));
-        const std::string where = "tensor " + quoted(t.name);
-        if (s_.tensor_index.count(t.name)) fail("tensor name " + quoted(t.name) + " appears twice");
+        const std::string where = "tensor " + in_quotes(t.name);
+        if (s_.tensor_index.count(t.name))
+            fail("tensor name " + in_quotes(t.name) + " appears twice");
         const std::uint32_t n_dims = u32("the dimension count of " + where);
         if (n_dims > kMaxDims)
             fail(where + " has " + std::to_string(n_dims) + " dimensions (at most " +
@@ -534,7 +526,7 @@ class GgufParser {
         std::vector<const GgufTensorInfo*> order;
         order.reserve(s_.tensors.size());
         for (const GgufTensorInfo& t : s_.tensors) {
-            const std::string where = "tensor " + quoted(t.name);
+            const std::string where = "tensor " + in_quotes(t.name);
             if (t.offset % s_.alignment != 0)
                 fail(where + " is misaligned: its data offset " + std::to_string(t.offset) +
                      " is not a multiple of the alignment " + std::to_string(s_.alignment));
@@ -554,10 +546,10 @@ class GgufParser {
         const GgufTensorInfo* furthest = nullptr;
         for (const GgufTensorInfo* b : order) {
             if (furthest && furthest->offset + furthest->nbytes > b->offset)
-                fail("tensors " + quoted(furthest->name) + " (bytes " +
+                fail("tensors " + in_quotes(furthest->name) + " (bytes " +
                      std::to_string(furthest->offset) + ".." +
                      std::to_string(furthest->offset + furthest->nbytes) + ") and " +
-                     quoted(b->name) + " (from byte " + std::to_string(b->offset) + ") overlap");
+                     in_quotes(b->name) + " (from byte " + std::to_string(b->offset) + ") overlap");
             if (!furthest || b->offset + b->nbytes > furthest->offset + furthest->nbytes)
                 furthest = b;
         }
@@ -621,7 +613,7 @@ const GgufValue* GgufFile::find(std::string_view key) const {
 }
 const GgufValue& GgufFile::at(std::string_view key) const {
     if (const GgufValue* v = find(key)) return *v;
-    throw DataError(state_->path + ": no metadata key " + quoted(key));
+    throw DataError(state_->path + ": no metadata key " + in_quotes(key));
 }
 const std::vector<GgufTensorInfo>& GgufFile::tensors() const {
     return state_->tensors;

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "engine/errors.h"
-#include "engine/io/half.h"
+#include "engine/io/little_endian.h"
 #include "engine/io/safetensors.h"
 
 // gguf-py computes d * q - m as two rounded float32 operations; a fused multiply-add would
@@ -21,10 +21,6 @@ namespace attnviz::io {
 namespace {
 
 using u8 = std::uint8_t;
-
-[[gnu::always_inline]] inline float f16_at(const u8* p) {
-    return half_to_float(static_cast<std::uint16_t>(p[0] | (p[1] << 8)));
-}
 
 constexpr int kQK = 256;  // values per K-quant super-block
 
@@ -46,11 +42,6 @@ constexpr int kQK = 256;  // values per K-quant super-block
         y[j] = d * static_cast<float>(qs[j] & 0x0F) + m;
         y[j + 16] = d * static_cast<float>(qs[j] >> 4) + m;
     }
-}
-
-[[gnu::always_inline]] inline std::uint32_t u32_at(const u8* p) {
-    return std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
-           std::uint32_t(p[3]) << 24;
 }
 
 [[gnu::always_inline]] inline void q5_0(const u8* b, float* y) {  // half d; u8 qh[4]; u8 qs[16]

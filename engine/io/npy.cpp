@@ -11,6 +11,7 @@
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/half.h"
+#include "engine/io/messages.h"
 
 namespace attnviz::io {
 
@@ -21,10 +22,6 @@ constexpr std::size_t kArrayAlign = 64;  // numpy pads the header so the data st
 // Real headers are under a kilobyte (numpy allows at most 64 dimensions); anything much
 // larger is not a .npy file worth parsing.
 constexpr std::size_t kMaxHeaderLength = std::size_t(1) << 20;
-
-[[noreturn]] void fail(const std::string& name, const std::string& what) {
-    throw DataError(name + ": " + what);
-}
 
 struct DtypeInfo {
     NpyDtype dtype;
@@ -41,10 +38,6 @@ struct Header {
     std::size_t numel = 0;
     std::size_t nbytes = 0;
 };
-
-std::string quoted(std::string_view s) {
-    return "'" + std::string(s) + "'";
-}
 
 const char* dtype_description(NpyDtype d) {
     switch (d) {
@@ -123,10 +116,10 @@ class HeaderDictParser {
             if (peek() == '}') break;
             const std::string key = parse_string("a quoted key");
             skip_ws();
-            expect(':', "':' after key " + quoted(key));
+            expect(':', "':' after key " + in_quotes(key));
             skip_ws();
             const auto seen = [&](bool* flag) {
-                if (*flag) fail(name_, "key " + quoted(key) + " appears twice in the header");
+                if (*flag) fail(name_, "key " + in_quotes(key) + " appears twice in the header");
                 *flag = true;
             };
             if (key == "descr") {
@@ -146,7 +139,7 @@ class HeaderDictParser {
                 seen(&have_shape);
                 h->info.shape = parse_shape();
             } else {
-                fail(name_, "unexpected key " + quoted(key) +
+                fail(name_, "unexpected key " + in_quotes(key) +
                                 " in the header (a .npy header has exactly 'descr', "
                                 "'fortran_order' and 'shape')");
             }
@@ -333,7 +326,7 @@ Header parse_header(std::string_view head, std::uint64_t file_size, const std::s
     DtypeInfo dt{};
     if (!parse_descr(h.descr, &dt))
         fail(name,
-             "unsupported dtype " + quoted(h.descr) +
+             "unsupported dtype " + in_quotes(h.descr) +
                  " (supported: '<f2' '>f2' '<f4' '>f4' '<f8' '>f8' for arrays, '|b1' '|u1' '|i1' "
                  "'<i4' '>i4' '<i8' '>i8' for masks)");
     h.info.dtype = dt.dtype;
@@ -361,14 +354,14 @@ Header parse_header(std::string_view head, std::uint64_t file_size, const std::s
                                      : format_byte_size(numel * h.itemsize);
         fail(name, "header claims " + std::to_string(numel) + " elements (" + size +
                        ") but the file holds " + format_byte_size(available) + " of data (shape " +
-                       shape_string(h.info.shape) + " of " + quoted(h.descr) + ")");
+                       shape_string(h.info.shape) + " of " + in_quotes(h.descr) + ")");
     }
     h.numel = static_cast<std::size_t>(numel);
     h.nbytes = static_cast<std::size_t>(numel * h.itemsize);
     if (h.nbytes < available)
         fail(name, "trailing data: " + format_byte_size(available - h.nbytes) +
                        " after the array data (shape " + shape_string(h.info.shape) + " of " +
-                       quoted(h.descr) + " is " + format_byte_size(h.nbytes) + ")");
+                       in_quotes(h.descr) + " is " + format_byte_size(h.nbytes) + ")");
     return h;
 }
 
@@ -554,7 +547,7 @@ NpyInfo read_npy_info(const std::string& path) {
 Tensor parse_npy(const std::string& bytes, const std::string& name) {
     const Header h = parse_whole(bytes, name);
     if (!is_float(h.info.dtype))
-        fail(name, "dtype " + quoted(h.descr) + " (" + dtype_description(h.info.dtype) +
+        fail(name, "dtype " + in_quotes(h.descr) + " (" + dtype_description(h.info.dtype) +
                        ") is not a float array; expected float32 ('<f4'), float64 ('<f8') or "
                        "float16 ('<f2')");
     return Tensor(h.info.shape, decode(h, bytes.data() + h.data_offset));

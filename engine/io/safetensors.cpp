@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -21,6 +20,8 @@
 #include "engine/io/half.h"
 #include "engine/io/json.h"
 #include "engine/io/json_writer.h"
+#include "engine/io/little_endian.h"
+#include "engine/io/messages.h"
 #include "engine/kernels/cpu_features.h"
 
 namespace attnviz::io {
@@ -31,33 +32,25 @@ namespace {
 constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
 constexpr std::string_view kMetadataKey = "__metadata__";
 
-[[noreturn]] void fail(const std::string& name, const std::string& what) {
-    throw DataError(name + ": " + what);
-}
-
-std::string in_quotes(std::string_view s) {
-    return "'" + std::string(s) + "'";
-}
-
 std::string offsets_string(std::uint64_t begin, std::uint64_t end) {
     return "[" + std::to_string(begin) + "," + std::to_string(end) + "]";
 }
 
 // Every dtype of the format (the reference's Dtype enum) with its size in bits; the format
 // allows sub-byte types as long as a tensor fills whole bytes.
-struct DtypeInfo {
+struct SafetensorsDtype {
     std::string_view name;
     unsigned bits;
 };
-constexpr std::array<DtypeInfo, 22> kDtypes = {
+constexpr std::array<SafetensorsDtype, 22> kDtypes = {
     {{"F32", 32},    {"F64", 64},    {"F16", 16},        {"BF16", 16},       {"BOOL", 8},
      {"U8", 8},      {"I8", 8},      {"I16", 16},        {"U16", 16},        {"I32", 32},
      {"U32", 32},    {"I64", 64},    {"U64", 64},        {"C64", 64},        {"F8_E5M2", 8},
      {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F8_E4M3FNUZ", 8}, {"F8_E5M2FNUZ", 8}, {"F6_E2M3", 6},
      {"F6_E3M2", 6}, {"F4", 4}}};
 
-const DtypeInfo* find_dtype(std::string_view d) {
-    for (const DtypeInfo& k : kDtypes)
+const SafetensorsDtype* find_dtype(std::string_view d) {
+    for (const SafetensorsDtype& k : kDtypes)
         if (k.name == d) return &k;
     return nullptr;
 }
@@ -99,11 +92,7 @@ std::uint64_t load_le64(const char* p) {
 std::string number_text(json::Element v) {
     if (const auto i = json::as_int64(v)) return std::to_string(*i);
     if (const auto u = json::as_uint64(v)) return std::to_string(*u);
-    if (const auto d = json::as_double(v)) {
-        char buf[32];
-        const auto r = std::to_chars(buf, buf + sizeof buf, *d);
-        return std::string(buf, r.ptr);
-    }
+    if (const auto d = json::as_double(v)) return io::number_text(*d);
     return json::type_name(v);
 }
 
@@ -166,7 +155,7 @@ SafetensorsEntry parse_entry(std::string_view tensor, json::Element v, std::uint
         fail(name, "tensor " + in_quotes(tensor) + " dtype must be a string, found " +
                        json::type_name(*dtype));
     e.dtype = *dtype_name;
-    const DtypeInfo* info = find_dtype(e.dtype);
+    const SafetensorsDtype* info = find_dtype(e.dtype);
     if (!info)
         fail(name, "tensor " + in_quotes(tensor) + " has unknown dtype " + in_quotes(e.dtype));
     e.shape = parse_shape(*shape, name, tensor);
@@ -241,18 +230,6 @@ std::map<std::string, std::string> parse_metadata(json::Element v, const std::st
 // flagged.  float32 is not finite exactly when its exponent bits are all ones.
 
 constexpr std::size_t kBlock = 2048;
-
-template <typename Bits>
-Bits load_le(const char* p) {
-    Bits v;
-    std::memcpy(&v, p, sizeof v);
-    if constexpr (std::endian::native == std::endian::big) {
-        if constexpr (sizeof(Bits) == 2) v = __builtin_bswap16(v);
-        if constexpr (sizeof(Bits) == 4) v = __builtin_bswap32(v);
-        if constexpr (sizeof(Bits) == 8) v = __builtin_bswap64(v);
-    }
-    return v;
-}
 
 bool any_not_finite(const float* x, std::size_t n) {
     std::uint32_t flag = 0;

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <functional>
 #include <set>
@@ -25,6 +24,7 @@
 #include "engine/io/gguf.h"
 #include "engine/io/gguf_quants.h"
 #include "engine/io/json.h"
+#include "engine/io/messages.h"
 #include "engine/io/safetensors.h"
 
 namespace attnviz::io {
@@ -35,10 +35,6 @@ constexpr std::string_view kSingleFile = "model.safetensors";
 constexpr std::string_view kIndexFile = "model.safetensors.index.json";
 // Index files list one line per tensor: a few hundred kilobytes for the largest models.
 constexpr std::size_t kMaxIndexBytes = 100'000'000;
-
-std::string in_quotes(std::string_view s) {
-    return "'" + std::string(s) + "'";
-}
 
 std::string join_path(const std::string& folder, std::string_view file) {
     if (folder.empty()) return std::string(file);
@@ -170,19 +166,9 @@ WeightFiles weight_files(const std::string& folder) {
                     std::string(kIndexFile) + " and its shards");
 }
 
-[[noreturn]] void fail_in(const std::string& name, const std::string& what) {
-    throw DataError(name + ": " + what);
-}
-
 bool plain_file_name(std::string_view s) {
     return !s.empty() && s != "." && s != ".." && s.find('/') == std::string_view::npos &&
            s.find('\\') == std::string_view::npos && s.find('\0') == std::string_view::npos;
-}
-
-std::string number_text(double v) {
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, r.ptr);
 }
 
 // "12" for a vector, "[1,466]" (row-major coordinates) otherwise.
@@ -276,36 +262,33 @@ ShardIndex parse_shard_index(std::string_view text, const std::string& name) {
     try {
         doc = json::parse(text);
     } catch (const json::ParseError& e) {
-        fail_in(name, std::string("the shard index is not valid JSON: ") + e.what());
+        fail(name, std::string("the shard index is not valid JSON: ") + e.what());
     }
     const json::Element root = doc.root();
     if (root.type() != json::Type::OBJECT)
-        fail_in(name,
-                std::string("the shard index is ") + json::type_name(root) + ", not a JSON object");
+        fail(name,
+             std::string("the shard index is ") + json::type_name(root) + ", not a JSON object");
     const auto map = json::find(root, "weight_map");
     if (!map)
-        fail_in(name,
-                "the shard index has no \"weight_map\" (the object naming each tensor's shard)");
+        fail(name, "the shard index has no \"weight_map\" (the object naming each tensor's shard)");
     if (map->type() != json::Type::OBJECT)
-        fail_in(name,
-                std::string("\"weight_map\" must be an object {tensor name: shard file}, found ") +
-                    json::type_name(*map));
+        fail(name,
+             std::string("\"weight_map\" must be an object {tensor name: shard file}, found ") +
+                 json::type_name(*map));
     ShardIndex index;
     std::set<std::string> shards;
     for (const auto [tensor, value] : json::Object(*map)) {
         const auto shard = json::as_string(value);
         if (!shard)
-            fail_in(name, "weight_map: tensor " + in_quotes(tensor) + " maps to " +
-                              json::type_name(value) + ", not a shard file name");
+            fail(name, "weight_map: tensor " + in_quotes(tensor) + " maps to " +
+                           json::type_name(value) + ", not a shard file name");
         if (!plain_file_name(*shard))
-            fail_in(name, "weight_map: tensor " + in_quotes(tensor) + " maps to " +
-                              json::quote(*shard) +
-                              ", which is not a file name in the model folder");
+            fail(name, "weight_map: tensor " + in_quotes(tensor) + " maps to " +
+                           json::quote(*shard) + ", which is not a file name in the model folder");
         index.weight_map.emplace(tensor, *shard);
         shards.emplace(*shard);
     }
-    if (index.weight_map.empty())
-        fail_in(name, "\"weight_map\" is empty: the index lists no tensors");
+    if (index.weight_map.empty()) fail(name, "\"weight_map\" is empty: the index lists no tensors");
     index.shards.assign(shards.begin(), shards.end());
     return index;
 }

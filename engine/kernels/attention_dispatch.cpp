@@ -16,7 +16,7 @@ namespace {
 
 using detail::AttentionVariant;
 
-const AttentionVariant* compiled(Isa isa) {
+const AttentionVariant* compiled_attention(Isa isa) {
     switch (isa) {
         case Isa::Scalar:
             return &detail::attention_scalar;
@@ -47,7 +47,7 @@ const AttentionVariant& variant(Isa isa) {
         std::array<const AttentionVariant*, 5> t{};
         for (Isa i : available_isas())
             if (static_cast<std::size_t>(i) < t.size())
-                t[static_cast<std::size_t>(i)] = compiled(i);
+                t[static_cast<std::size_t>(i)] = compiled_attention(i);
         return t;
     }();
     const auto i = static_cast<std::size_t>(isa);

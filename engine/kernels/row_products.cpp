@@ -59,7 +59,7 @@ Level chosen_level() {
     return level;
 }
 
-struct Dispatch {
+struct RowProductsDispatch {
     detail::RowProductTable reference{};
     detail::RowProductTable chosen{};
     const char* isa[kRowFormatCount]{};
@@ -67,7 +67,7 @@ struct Dispatch {
     detail::RowsProductTable rows_chosen{};
     const char* rows_isa[kRowFormatCount]{};
 
-    Dispatch() {
+    RowProductsDispatch() {
         detail::fill_row_products_scalar(reference);
         detail::fill_row_products_kquants_scalar(reference);
         detail::fill_row_products_rows_scalar(rows_reference);
@@ -111,8 +111,8 @@ struct Dispatch {
     }
 };
 
-const Dispatch& dispatch() {
-    static const Dispatch d;
+const RowProductsDispatch& row_products_dispatch() {
+    static const RowProductsDispatch d;
     return d;
 }
 
@@ -228,29 +228,29 @@ void RowInput::prepare(RowFormat f) {
 void row_products(RowFormat f, const std::byte* base, std::size_t row_bytes,
                   const std::int64_t* order, std::int64_t n, const RowInput& x, float* y,
                   bool accumulate) {
-    checked(dispatch().chosen, f)(base, row_bytes, order, n, x, y, accumulate);
+    checked(row_products_dispatch().chosen, f)(base, row_bytes, order, n, x, y, accumulate);
 }
 
 void row_products_reference(RowFormat f, const std::byte* base, std::size_t row_bytes,
                             const std::int64_t* order, std::int64_t n, const RowInput& x, float* y,
                             bool accumulate) {
-    checked(dispatch().reference, f)(base, row_bytes, order, n, x, y, accumulate);
+    checked(row_products_dispatch().reference, f)(base, row_bytes, order, n, x, y, accumulate);
 }
 
 void row_products_rows(RowFormat f, const std::byte* base, std::size_t row_bytes,
                        const std::int64_t* order, std::int64_t n, const float* x, std::int64_t m,
                        std::int64_t ldx, std::int64_t k, float* y, std::int64_t ldy,
                        bool accumulate) {
-    checked_rows(dispatch().rows_chosen, f, n, m, ldx, k, ldy)(base, row_bytes, order, n, x, m, ldx,
-                                                               k, y, ldy, accumulate);
+    checked_rows(row_products_dispatch().rows_chosen, f, n, m, ldx, k, ldy)(
+        base, row_bytes, order, n, x, m, ldx, k, y, ldy, accumulate);
 }
 
 void row_products_rows_reference(RowFormat f, const std::byte* base, std::size_t row_bytes,
                                  const std::int64_t* order, std::int64_t n, const float* x,
                                  std::int64_t m, std::int64_t ldx, std::int64_t k, float* y,
                                  std::int64_t ldy, bool accumulate) {
-    checked_rows(dispatch().rows_reference, f, n, m, ldx, k, ldy)(base, row_bytes, order, n, x, m,
-                                                                  ldx, k, y, ldy, accumulate);
+    checked_rows(row_products_dispatch().rows_reference, f, n, m, ldx, k, ldy)(
+        base, row_bytes, order, n, x, m, ldx, k, y, ldy, accumulate);
 }
 
 std::size_t row_products_rows_scratch_bytes() {
@@ -258,7 +258,7 @@ std::size_t row_products_rows_scratch_bytes() {
 }
 
 const char* row_products_rows_isa(RowFormat f) {
-    return dispatch().rows_isa[static_cast<int>(f)];
+    return row_products_dispatch().rows_isa[static_cast<int>(f)];
 }
 
 const char* row_products_cpu_level() {
@@ -273,7 +273,7 @@ const char* row_products_cpu_level() {
 }
 
 const char* row_products_isa(RowFormat f) {
-    return dispatch().isa[static_cast<int>(f)];
+    return row_products_dispatch().isa[static_cast<int>(f)];
 }
 
 }  // namespace attnviz::kernels

@@ -6,7 +6,7 @@
 // The sums of q_x per 16 are RowInput::bsums.  A row's blocks are summed in float32, in order.
 #include <cstdint>
 
-#include "engine/io/half.h"
+#include "engine/io/little_endian.h"
 #include "engine/kernels/row_products_kquants.h"
 #include "engine/kernels/row_products_variants.h"
 
@@ -17,10 +17,7 @@ namespace {
 using kq::u8;
 using i8 = std::int8_t;
 using i16 = std::int16_t;
-
-float f16_at(const u8* p) {
-    return io::half_to_float(static_cast<std::uint16_t>(p[0] | p[1] << 8));
-}
+using io::f16_at;
 
 /// Σ q[l]·qx[l] over n values, exact.
 int dot(const int* q, const i8* qx, int n) {

@@ -3,9 +3,8 @@
 // as plain loops over the bytes as GGUF lays them out (engine/io/gguf_quants.cpp).
 #include <bit>
 #include <cstdint>
-#include <cstring>
 
-#include "engine/io/half.h"
+#include "engine/io/little_endian.h"
 #include "engine/kernels/row_products_variants.h"
 
 namespace attnviz::kernels::detail {
@@ -13,20 +12,11 @@ namespace attnviz::kernels::detail {
 namespace {
 
 using u8 = std::uint8_t;
+using io::f16_at;
+using io::u32_at;
 
-std::uint16_t u16_at(const u8* p) {
-    return static_cast<std::uint16_t>(p[0] | (p[1] << 8));
-}
-float f16_at(const u8* p) {
-    return io::half_to_float(u16_at(p));
-}
 float bf16_at(const u8* p) {
-    return std::bit_cast<float>(std::uint32_t{u16_at(p)} << 16);
-}
-std::uint32_t u32_at(const u8* p) {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;  // GGUF is little-endian, and so is every CPU this engine builds for
+    return std::bit_cast<float>(std::uint32_t{io::load_le<std::uint16_t>(p)} << 16);
 }
 
 /// Calls dot(row) for each of the n rows and stores (or adds) the results.

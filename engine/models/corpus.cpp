@@ -38,6 +38,12 @@ constexpr LabelRule kLabelRules[] = {
     {"broad", "broadness", &HeadAtlasThresholds::broad},
 };
 
+}  // namespace
+
+// The types CorpusAnalysis::State holds: a class with external linkage may not hold a type of
+// an anonymous namespace once a unity build includes this file (gcc's -Wsubobject-linkage).
+namespace corpus_detail {
+
 /// One attention cell an example may be.
 struct Cell {
     float weight;
@@ -101,6 +107,10 @@ struct Running {
         return s;
     }
 };
+
+}  // namespace corpus_detail
+
+namespace {
 
 /// I_x(a, b), the regularized incomplete beta function, by its continued fraction (modified
 /// Lentz), on the side of x where it converges fast.
@@ -169,6 +179,10 @@ double student_t_quantile(double p, double dof) {
 
 /// Everything the analysis sums over texts, and the sink of one text's pass.
 struct CorpusAnalysis::State : AttentionSink {
+    using Cell = corpus_detail::Cell;
+    using TopCells = corpus_detail::TopCells;
+    using Running = corpus_detail::Running;
+
     const Model& model;
     CorpusOptions options;
     Index layers, heads, bins;
@@ -435,8 +449,9 @@ void CorpusAnalysis::State::commit_examples(HeadSums& s, std::vector<Cell> cells
     std::vector<std::size_t> order(cells.size());
     for (std::size_t k = 0; k < order.size(); ++k)
         order[k] = k;
-    std::sort(order.begin(), order.end(),
-              [&](std::size_t a, std::size_t b) { return better(cells[a], cells[b]); });
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return corpus_detail::better(cells[a], cells[b]);
+    });
     order.resize(std::min(order.size(), std::size_t(options.top_k)));
     std::vector<Cell> kept;
     std::vector<CorpusExample> examples;
@@ -588,6 +603,8 @@ CorpusResult analyse_corpus(const Model& model, std::int64_t count,
 
 std::size_t corpus_bytes(const ModelInfo& info, std::int64_t max_tokens,
                          const CorpusOptions& options) {
+    using corpus_detail::Cell;
+    using corpus_detail::Running;
     const auto L = std::size_t(std::max<Index>(max_tokens, 1));
     const auto heads = std::size_t(info.num_layers * info.num_heads);
     const auto slots = std::size_t(std::max(options.num_threads, 1));

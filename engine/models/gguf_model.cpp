@@ -10,6 +10,7 @@
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/json_writer.h"
+#include "engine/io/messages.h"
 #include "engine/io/weight_store.h"
 
 namespace attnviz::models {
@@ -20,16 +21,12 @@ using io::GgufFile;
 
 constexpr const char* kArchitectures[] = {"llama", "qwen2", "qwen3", "gpt2"};
 
-[[noreturn]] void fail(const GgufFile& f, const std::string& what) {
-    throw DataError(f.path() + ": " + what);
-}
-
 std::string architecture(const GgufFile& f) {
     const std::string arch(f.at("general.architecture").as_string());
     for (const char* a : kArchitectures)
         if (arch == a) return arch;
-    fail(f, "general.architecture \"" + arch +
-                "\" is not supported (supported: llama, qwen2, qwen3, gpt2)");
+    io::fail(f.path(), "general.architecture \"" + arch +
+                           "\" is not supported (supported: llama, qwen2, qwen3, gpt2)");
 }
 
 // llama.cpp's per-layer names -> the Hugging Face names the Transformer reads (no prefix).
@@ -128,14 +125,14 @@ ModelConfig gguf_model_config(const GgufFile& f) {
     const std::string arch = architecture(f);
     const auto key = [&](const char* k) { return arch + "." + k; };
     if (f.find_tensor("rope_freqs.weight"))
-        fail(f,
-             "rope_freqs.weight (RoPE frequency factors, as for Llama 3.1 scaling) is not "
-             "supported");
+        io::fail(f.path(),
+                 "rope_freqs.weight (RoPE frequency factors, as for Llama 3.1 scaling) is not "
+                 "supported");
     if (const io::GgufValue* s = f.find(key("rope.scaling.type")); s && s->as_string() != "none")
-        fail(f, key("rope.scaling.type") + " \"" + std::string(s->as_string()) +
-                    "\" is not supported (only unscaled rotary embeddings)");
+        io::fail(f.path(), key("rope.scaling.type") + " \"" + std::string(s->as_string()) +
+                               "\" is not supported (only unscaled rotary embeddings)");
     const io::GgufTensorInfo* embd = f.find_tensor("token_embd.weight");
-    if (!embd || embd->ne.size() != 2) fail(f, "no 2-D tensor token_embd.weight");
+    if (!embd || embd->ne.size() != 2) io::fail(f.path(), "no 2-D tensor token_embd.weight");
     io::json::Writer j;
     j.begin_object().member("model_type", arch);
     j.member("vocab_size", embd->ne[1]);
@@ -161,14 +158,15 @@ ModelConfig gguf_model_config(const GgufFile& f) {
         const auto k_len = optional_uint(f, key("attention.key_length"));
         const auto v_len = optional_uint(f, key("attention.value_length"));
         if (k_len && v_len && *k_len != *v_len)
-            fail(f, "keys of " + std::to_string(*k_len) + " and values of " +
-                        std::to_string(*v_len) + " dimensions per head are not supported");
+            io::fail(f.path(), "keys of " + std::to_string(*k_len) + " and values of " +
+                                   std::to_string(*v_len) +
+                                   " dimensions per head are not supported");
         if (k_len) j.member("head_dim", *k_len);
         const std::uint64_t head_dim = k_len ? *k_len : heads ? hidden / heads : 0;
         if (auto rot = optional_uint(f, key("rope.dimension_count")); rot && *rot != head_dim)
-            fail(f, key("rope.dimension_count") + " is " + std::to_string(*rot) +
-                        " but heads have " + std::to_string(head_dim) +
-                        " dimensions: partial rotary embeddings are not supported");
+            io::fail(f.path(), key("rope.dimension_count") + " is " + std::to_string(*rot) +
+                                   " but heads have " + std::to_string(head_dim) +
+                                   " dimensions: partial rotary embeddings are not supported");
         j.member("intermediate_size", uint_key(f, key("feed_forward_length")));
         j.member("max_position_embeddings", uint_key(f, key("context_length")));
         real(j, "rms_norm_eps", f.at(key("attention.layer_norm_rms_epsilon")));
@@ -193,8 +191,8 @@ std::unique_ptr<Model> load_gguf_model(const GgufFile& f) {
     for (const io::GgufTensorInfo& t : f.tensors()) {
         auto name = hf_name(arch, t.name);
         if (!name)
-            fail(f, "tensor '" + t.name + "' is not one of llama.cpp's " + arch +
-                        " tensors that AttnViz reads");
+            io::fail(f.path(), "tensor '" + t.name + "' is not one of llama.cpp's " + arch +
+                                   " tensors that AttnViz reads");
         io::GgufSource source{std::move(*name), t.name, {}};
         const Shape shape = t.shape();
         // The converter permutes q's and k's biases with their weights' rows.
@@ -205,8 +203,8 @@ std::unique_ptr<Model> load_gguf_model(const GgufFile& f) {
         if (arch == "llama" && (shape.size() == 2 || shape.size() == 1) && (q || k)) {
             const std::int64_t heads = q ? config.num_heads : config.num_kv_heads;
             if (shape[0] % (2 * heads) != 0)
-                fail(f, "tensor '" + t.name + "' has " + std::to_string(shape[0]) +
-                            " rows, not a whole number of heads of even size");
+                io::fail(f.path(), "tensor '" + t.name + "' has " + std::to_string(shape[0]) +
+                                       " rows, not a whole number of heads of even size");
             source.row_order = unpermuted_rows(shape[0], heads);
         }
         sources.push_back(std::move(source));

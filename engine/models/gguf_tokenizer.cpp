@@ -9,6 +9,8 @@
 
 #include "engine/errors.h"
 #include "engine/io/json.h"
+#include "engine/io/messages.h"
+#include "engine/text/hf/unicode_props.h"
 
 namespace attnviz::models {
 
@@ -24,17 +26,13 @@ constexpr std::int64_t kNormal = 1, kUnknown = 2, kControl = 3, kUserDefined = 4
 /// SentencePiece's word start "▁" (U+2581).
 constexpr std::string_view kWordStart = "\xE2\x96\x81";
 
-[[noreturn]] void fail(const GgufFile& f, const std::string& what) {
-    throw DataError(f.path() + ": " + what);
-}
-
 std::optional<std::int64_t> id_key(const GgufFile& f, const char* key, std::size_t vocab) {
     const io::GgufValue* v = f.find(key);
     if (!v) return std::nullopt;
     const std::uint64_t id = v->as_uint();
     if (id >= vocab)
-        fail(f, std::string(key) + " is " + std::to_string(id) + ", outside the " +
-                    std::to_string(vocab) + " tokens");
+        io::fail(f.path(), std::string(key) + " is " + std::to_string(id) + ", outside the " +
+                               std::to_string(vocab) + " tokens");
     return static_cast<std::int64_t>(id);
 }
 
@@ -94,8 +92,8 @@ BpeFlavour bpe_flavour(const GgufFile& f, std::string_view pre) {
                     "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)",
                     "\\p{N}+", "[0-9][0-9][0-9]"};
     } else {
-        fail(f, "tokenizer.ggml.pre \"" + std::string(pre) +
-                    "\" is not supported (supported: gpt-2, llama-bpe, qwen2, default)");
+        io::fail(f.path(), "tokenizer.ggml.pre \"" + std::string(pre) +
+                               "\" is not supported (supported: gpt-2, llama-bpe, qwen2, default)");
     }
     return b;
 }
@@ -132,13 +130,6 @@ void write_bos_eos_template(Writer& w, const std::vector<std::string_view>& toke
     w.end_object().end_object();
 }
 
-std::size_t code_points(std::string_view s) {
-    std::size_t n = 0;
-    for (unsigned char c : s)
-        n += (c & 0xC0) != 0x80;
-    return n;
-}
-
 // The byte offset of code point `k` of `s`.
 std::size_t byte_offset(std::string_view s, std::size_t k) {
     std::size_t at = 0;
@@ -167,7 +158,7 @@ std::vector<std::string> spm_merges(const std::vector<std::string_view>& tokens,
     std::vector<Merge> merges;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         const std::string_view t = tokens[i];
-        const std::size_t n = code_points(t);
+        const std::size_t n = text::hf::uni::count_chars(t);
         std::vector<Merge> local;
         for (std::size_t k = 1; k < n; ++k) {
             const std::size_t at = byte_offset(t, k);
@@ -229,13 +220,13 @@ GgufVocabMeta read_vocab_meta(const GgufFile& f) {
     GgufVocabMeta m;
     m.model = std::string(f.at("tokenizer.ggml.model").as_string());
     m.tokens = f.at("tokenizer.ggml.tokens").as_string_array();
-    if (m.tokens.empty()) fail(f, "tokenizer.ggml.tokens is empty");
+    if (m.tokens.empty()) io::fail(f.path(), "tokenizer.ggml.tokens is empty");
     m.types.assign(m.tokens.size(), kNormal);
     if (const io::GgufValue* t = f.find("tokenizer.ggml.token_type")) {
         m.types = t->as_int_array();
         if (m.types.size() != m.tokens.size())
-            fail(f, "tokenizer.ggml.token_type has " + std::to_string(m.types.size()) +
-                        " entries for " + std::to_string(m.tokens.size()) + " tokens");
+            io::fail(f.path(), "tokenizer.ggml.token_type has " + std::to_string(m.types.size()) +
+                                   " entries for " + std::to_string(m.tokens.size()) + " tokens");
     }
     const std::size_t V = m.tokens.size();
     m.bos = id_key(f, "tokenizer.ggml.bos_token_id", V);
@@ -262,15 +253,15 @@ struct ModelChoices {
 void read_llama_merges(const GgufFile& f, const GgufVocabMeta& m, GgufTokenizerParts& parts) {
     const std::size_t V = m.tokens.size();
     if (m.pre != "default")
-        fail(f, "tokenizer.ggml.pre \"" + m.pre +
-                    "\" is not supported for a SentencePiece (llama) vocabulary "
-                    "(only \"default\")");
+        io::fail(f.path(), "tokenizer.ggml.pre \"" + m.pre +
+                               "\" is not supported for a SentencePiece (llama) vocabulary "
+                               "(only \"default\")");
     std::vector<float> scores(V, 0.0f);
     if (const io::GgufValue* s = f.find("tokenizer.ggml.scores")) {
         scores = s->as_float_array();
         if (scores.size() != V)
-            fail(f, "tokenizer.ggml.scores has " + std::to_string(scores.size()) + " entries for " +
-                        std::to_string(V) + " tokens");
+            io::fail(f.path(), "tokenizer.ggml.scores has " + std::to_string(scores.size()) +
+                                   " entries for " + std::to_string(V) + " tokens");
     }
     for (std::string& merge : spm_merges(m.tokens, scores))
         parts.merges.push_back(parts.owned.emplace_back(std::move(merge)));
@@ -292,7 +283,7 @@ void read_bert_vocab(const GgufFile& f, const GgufVocabMeta& m, GgufTokenizerPar
     c.cls = id_key(f, "tokenizer.ggml.cls_token_id", V).value_or(m.bos.value_or(101));
     c.sep = id_key(f, "tokenizer.ggml.seperator_token_id", V).value_or(102);
     if (std::size_t(std::max(c.cls, c.sep)) >= V)
-        fail(f, "the [CLS]/[SEP] ids are outside the vocabulary");
+        io::fail(f.path(), "the [CLS]/[SEP] ids are outside the vocabulary");
 }
 
 /// The vocabulary as the model type spells it (the file's own strings, or BERT's respelled)
@@ -311,8 +302,8 @@ ModelChoices read_model(const GgufFile& f, const GgufVocabMeta& m, GgufTokenizer
     } else if (m.bert) {
         read_bert_vocab(f, m, parts, c);
     } else {
-        fail(f, "tokenizer.ggml.model \"" + m.model +
-                    "\" is not supported (supported: gpt2, llama, bert)");
+        io::fail(f.path(), "tokenizer.ggml.model \"" + m.model +
+                               "\" is not supported (supported: gpt2, llama, bert)");
     }
     return c;
 }

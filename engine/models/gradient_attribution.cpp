@@ -11,7 +11,9 @@
 
 namespace attnviz::models {
 
+namespace {
 using Index = std::int64_t;
+}  // namespace
 
 AttributionPatching attribution_patching(const Model& model, const PatchRequest& r,
                                          const GradientOptions& options) {

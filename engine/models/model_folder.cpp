@@ -12,6 +12,7 @@
 #include "engine/models/gguf_model.h"
 #include "engine/models/gguf_tokenizer.h"
 #include "engine/models/local_models.h"
+#include "engine/text/hf/unicode_props.h"
 
 namespace attnviz::models {
 
@@ -168,7 +169,7 @@ EncodedText encode_text(const OpenedModel& m, std::string_view text,
 
 namespace {
 std::int64_t code_points(std::string_view s) {
-    return std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; });
+    return static_cast<std::int64_t>(text::hf::uni::count_chars(s));
 }
 
 /// The bytes `a` and `b` share at their start, cut back to a whole character.
