@@ -224,7 +224,9 @@ void NormalizedString::unicode_normalize(bool compose, bool compatibility) {
         // Recompositions: a starter absorbs the following characters it composes with (the
         // composite's change is k + change - 1); blocked marks wait in `pending`.
         std::optional<Change> composee;
-        std::optional<int> last_ccc;
+        // The last blocked mark's class, -1 while none waits (a sentinel: in a unity batch gcc
+        // -O3 warns that an optional<int> here may be used uninitialized, which it is not).
+        int last_ccc = -1;
         std::vector<Change> pending;
         for (const Item& it : items) {
             const Change ch{it.c, it.change};
@@ -237,7 +239,7 @@ void NormalizedString::unicode_normalize(bool compose, bool compatibility) {
                 continue;
             }
             const Change k = *composee;
-            if (!last_ccc) {
+            if (last_ccc < 0) {
                 if (const auto r = uni::compose(k.c, ch.c)) {
                     composee = Change{*r, k.change + ch.change - 1};
                     continue;
@@ -251,10 +253,10 @@ void NormalizedString::unicode_normalize(bool compose, bool compatibility) {
                 last_ccc = it.ccc;
                 continue;
             }
-            if (*last_ccc >= it.ccc) {
+            if (last_ccc >= it.ccc) {
                 if (it.ccc == 0) {
                     composee = ch;
-                    last_ccc.reset();
+                    last_ccc = -1;
                     dest.push_back(k);
                     dest.insert(dest.end(), pending.begin(), pending.end());
                     pending.clear();
