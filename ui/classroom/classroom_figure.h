@@ -42,9 +42,22 @@ inline const QColor kMuted(0x66, 0x66, 0x66);
 inline const QColor kAccent(0x00, 0x72, 0xb2);     ///< Okabe-Ito blue: the current step
 inline const QColor kHighlight(0xd5, 0x5e, 0x00);  ///< Okabe-Ito vermillion: provenance
 
+/// The colour of a figure's text and of its secondary text (black and dark grey in high
+/// contrast).
+inline QColor text_color(const FigureOptions& options) {
+    return options.high_contrast ? QColor(Qt::black) : kText;
+}
+inline QColor muted_color(const FigureOptions& options) {
+    return options.high_contrast ? QColor(0x33, 0x33, 0x33) : kMuted;
+}
+
 /// Diverging blue-white-red (ColorBrewer RdBu, colour-blind safe) for signed values,
 /// symmetric around 0: v = -max_abs is blue, 0 white, +max_abs red.
 QColor signed_color(double v, double max_abs);
+/// A bar that raises a value (red) or lowers it (blue), at one strength whatever its length.
+inline QColor sign_bar_color(double v) {
+    return signed_color(v >= 0 ? 0.8 : -0.8, 1.0);
+}
 /// The up-to-ten colours heads are drawn in (Okabe-Ito, then Tol's muted), cycling.
 QColor head_color(int head);
 /// "0.25", "−1.3", "−∞", "<.01".

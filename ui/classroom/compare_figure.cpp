@@ -23,9 +23,9 @@ struct CompareText {
     Q_DECLARE_TR_FUNCTIONS(Compare)
 };
 
-constexpr double kPad = 12.0;
-constexpr int kMaxValueCells = 24 * 24;
-constexpr std::size_t kMaxVectorCells = 128 * 128;
+constexpr double kComparePad = 12.0;
+constexpr int kCompareValueCells = 24 * 24;
+constexpr std::size_t kCompareVectorCells = 128 * 128;
 const QColor kUndefined(0xdd, 0xdd, 0xdd);
 /// A position only the other sentence has: no token, no weight.
 const QColor kAbsent(Qt::white);  // not #f7f7f7: signed_color(0), a difference of zero
@@ -233,8 +233,9 @@ void CompareFigure::layout(QSize size) {
     label_px_ = fpx;
     // Presenting: the title says what A and B are; the full configurations would take the
     // height the panels need at 24 pt.
-    double y = titles_.layout(options_, titleText(),
-                              options_.high_contrast ? QString() : captionText(), kPad, W, kPad);
+    double y =
+        titles_.layout(options_, titleText(), options_.high_contrast ? QString() : captionText(),
+                       kComparePad, W, kComparePad);
     if (model_.empty()) return;
 
     const int L = model_.rows, S = model_.cols;
@@ -247,9 +248,9 @@ void CompareFigure::layout(QSize size) {
     const double legend_h = legend_fm.height() + 8;
     // The summary quotes tokens: a font that has them (Chinese lines are taller).
     const QFont summary_font = figure_font(fpx, token_list(model_));
-    summary_text_ = paint::wrap_text(summaryText(), summary_font, W - 2 * kPad);
+    summary_text_ = paint::wrap_text(summaryText(), summary_font, W - 2 * kComparePad);
     const double summary_h = QFontMetricsF(summary_font)
-                                 .boundingRect(QRectF(0, 0, W - 2 * kPad, 1e6),
+                                 .boundingRect(QRectF(0, 0, W - 2 * kComparePad, 1e6),
                                                Qt::AlignHCenter | Qt::AlignTop, summary_text_)
                                  .height();
 
@@ -279,14 +280,14 @@ void CompareFigure::layout(QSize size) {
     // Two passes: the legends side by side under their panels if they fit there, else one
     // above the other (which leaves the panels less height).
     for (int pass = 0; pass < 2; ++pass) {
-        const bool stacked = pass == 1 || ab_w + diff_w + 2 * gap > W - 2 * kPad;
+        const bool stacked = pass == 1 || ab_w + diff_w + 2 * gap > W - 2 * kComparePad;
         const double legends_h = stacked ? 2 * legend_h + 4 : legend_h;
-        const double bottom = H - kPad - summary_h - 8 - legends_h - gap / 2;
+        const double bottom = H - kComparePad - summary_h - 8 - legends_h - gap / 2;
         y = top;
         for (int attempt = 0; attempt < 2; ++attempt) {
             rotate_keys_ = attempt == 1;
             col_label_h_ = rotate_keys_ ? widest_key + 8 : lfm.height() + 6;
-            const double avail_w = W - 2 * kPad - row_label_w - 2 * gap;
+            const double avail_w = W - 2 * kComparePad - row_label_w - 2 * gap;
             const double avail_h = bottom - (y + header_h) - col_label_h_;
             cell_ = std::max(0.5, std::min(avail_w / (3.0 * S), avail_h / L));
             if (cell_ >= 3.0) cell_ = std::floor(cell_);
@@ -296,9 +297,9 @@ void CompareFigure::layout(QSize size) {
         const double mw = S * cell_, mh = L * cell_;
         // Whatever height the panels leave, split above and below them (a slide, not a page).
         const double block_h = header_h + mh + col_label_h_ + gap / 2 + legends_h + 8 + summary_h;
-        y += std::max(0.0, (H - kPad - y - block_h) / 2);
+        y += std::max(0.0, (H - kComparePad - y - block_h) / 2);
         const double content_w = row_label_w + 3 * mw + 2 * gap;
-        const double x0 = std::max(kPad, (W - content_w) / 2);
+        const double x0 = std::max(kComparePad, (W - content_w) / 2);
         for (int k = 0; k < 3; ++k) {
             const double mx = x0 + row_label_w + k * (mw + gap);
             header_[std::size_t(k)] = QRectF(mx - gap / 2 + 2, y, mw + gap - 4, header_h);
@@ -308,8 +309,8 @@ void CompareFigure::layout(QSize size) {
 
         double ly = y + header_h + mh + col_label_h_ + gap / 2;
         auto centred = [&](double centre, double width) {
-            const double left =
-                std::clamp(centre - width / 2, kPad, std::max(kPad, W - kPad - width));
+            const double left = std::clamp(centre - width / 2, kComparePad,
+                                           std::max(kComparePad, W - kComparePad - width));
             return QRectF(left, ly, width, legend_h);
         };
         if (stacked) {
@@ -325,7 +326,7 @@ void CompareFigure::layout(QSize size) {
         if (legend_diff_.left() >= legend_ab_.right() + gap / 2) break;
         // Not under their panels: side by side in the middle, if the width allows.
         const double pair_w = ab_w + 2 * gap + diff_w;
-        if (pair_w <= W - 2 * kPad) {
+        if (pair_w <= W - 2 * kComparePad) {
             legend_ab_.moveLeft((W - pair_w) / 2);
             legend_diff_.moveLeft(legend_ab_.right() + 2 * gap);
             break;
@@ -335,10 +336,10 @@ void CompareFigure::layout(QSize size) {
     const QFontMetricsF vfm(figure_font(std::clamp(int(cell_ * 0.28), 7, fpx)));
     // Presenting: numbers too small to read from the back of the room are only clutter.
     const bool readable = !options_.high_contrast || vfm.height() >= 0.6 * fpx;
-    values_ = options_.values && readable && L * S <= kMaxValueCells &&
+    values_ = options_.values && readable && L * S <= kCompareValueCells &&
               vfm.horizontalAdvance(QStringLiteral("−0.00")) + 4 <= cell_ &&
               vfm.height() + 2 <= cell_;
-    summary_ = QRectF(kPad, legend_diff_.bottom() + 8, W - 2 * kPad, summary_h);
+    summary_ = QRectF(kComparePad, legend_diff_.bottom() + 8, W - 2 * kComparePad, summary_h);
 }
 
 bool CompareFigure::hasCell(int panel, int i, int j) const {
@@ -399,7 +400,7 @@ void CompareFigure::paint(QPainter* p, bool vector) const {
     const QFont lf = label_font_for(figure_font(label_px_, token_list(model_)), cell_, 7, labels);
     const QFontMetricsF lfm(lf);
     p->setFont(lf);
-    p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+    p->setPen(paint::text_color(options_));
     const int rstride = label_stride(cell_, line_height(lf, labels));
     for (int i = 0; i < model_.rows; i += rstride) {
         const QRectF r(row_labels_.left(), row_labels_.top() + i * cell_ + cell_ / 2 - 40,
@@ -412,7 +413,7 @@ void CompareFigure::paint(QPainter* p, bool vector) const {
     }
     paintLegend(p);
     p->setFont(figure_font(fpx, token_list(model_)));
-    p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+    p->setPen(paint::text_color(options_));
     p->drawText(summary_, Qt::AlignHCenter | Qt::AlignTop, summary_text_);
     p->restore();
 }
@@ -420,7 +421,7 @@ void CompareFigure::paint(QPainter* p, bool vector) const {
 void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
     const QRectF m = matrix_[std::size_t(panel)];
     const int fpx = std::max(6, options_.font_px);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     p->save();
 
     // Header: what this panel is.
@@ -440,7 +441,7 @@ void CompareFigure::paintPanel(QPainter* p, int panel, bool vector) const {
 
     // Cells: rectangles in SVG/PDF, which stay crisp at any zoom, unless there are so many
     // that the file would be huge; then the same image as on screen.
-    if (vector && std::size_t(model_.rows) * model_.cols <= kMaxVectorCells) {
+    if (vector && std::size_t(model_.rows) * model_.cols <= kCompareVectorCells) {
         p->setPen(Qt::NoPen);
         for (int i = 0; i < model_.rows; ++i) {
             int j = 0;
@@ -542,7 +543,7 @@ void CompareFigure::paintLegend(QPainter* p) const {
     const int fpx = std::max(6, options_.font_px);
     const QFont lf = figure_font(std::max(6, fpx - 1));
     const QFontMetricsF lfm(lf);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     const double ramp_w = std::max(80.0, 4.0 * fpx);
     p->setFont(lf);
     auto draw = [&](QRectF box, const QString& what, const QString& left, const QString& right,

@@ -20,7 +20,7 @@ namespace {
 struct LinesText {
     Q_DECLARE_TR_FUNCTIONS(Lines)
 };
-constexpr double kPad = 14.0;
+constexpr double kLinesPad = 14.0;
 /// More lines than this are drawn thin and flat-ended (see paint()).
 constexpr std::size_t kDenseLines = 1000;
 }  // namespace
@@ -104,7 +104,7 @@ void LinesFigure::layout(QSize size) {
     item_ = std::clamp(options_.batch_item, 0, std::max(0, s.batch - 1));
     const double W = std::max(64, size.width()), H = std::max(64, size.height());
     const int fpx = std::max(6, options_.font_px);
-    const double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
+    const double y = titles_.layout(options_, titleText(), captionText(), kLinesPad, W, kLinesPad);
     // Below the columns, a two-line legend: the heads' colours, then what opacity means.
     const double legend_line = QFontMetricsF(figure_font(fpx)).height() + 4;
     const double legend_h = 2 * legend_line;
@@ -112,7 +112,7 @@ void LinesFigure::layout(QSize size) {
     const auto& kt = s.key_tokens[std::size_t(item_)];
     const int rows = std::max<int>(int(qt.size()), int(kt.size()));
     const double header_h = QFontMetricsF(figure_font(fpx, {}, true)).height() + 10;
-    const double avail = std::max(1.0, H - kPad - legend_h - 10 - y - header_h);
+    const double avail = std::max(1.0, H - kLinesPad - legend_h - 10 - y - header_h);
     // Tokens are what this view is about: labels grow up to nearly twice the base size
     // when there is room (a slide with a short sentence) and shrink, down to 7 px, before
     // rows overlap, so a long sentence still fits.  Presenting, the labels never go below
@@ -127,8 +127,8 @@ void LinesFigure::layout(QSize size) {
     // Headers, columns and legend form one block in the middle of the free height, so the
     // legend stays next to the lines it explains.
     const double block = header_h + row_h_ * rows + 10 + legend_h;
-    top_ = y + std::max(0.0, (H - kPad - y - block) / 2) + header_h;
-    legend_rect_ = QRectF(kPad, top_ + row_h_ * rows + 10, W - 2 * kPad, legend_h);
+    top_ = y + std::max(0.0, (H - kLinesPad - y - block) / 2) + header_h;
+    legend_rect_ = QRectF(kLinesPad, top_ + row_h_ * rows + 10, W - 2 * kLinesPad, legend_h);
     QStringList all(qt.begin(), qt.end());
     all.append(QStringList(kt.begin(), kt.end()));
     const QFontMetricsF lfm(figure_font(label_px_, all));
@@ -140,7 +140,7 @@ void LinesFigure::layout(QSize size) {
     left_w_ = std::min(left_w_ + 16, W * 0.3);
     right_w_ = std::min(right_w_ + 16, W * 0.3);
     // The lines get the middle; the columns sit close enough that the eye follows a line.
-    const double span = std::min(W - 2 * kPad - left_w_ - right_w_, std::max(260.0, W * 0.42));
+    const double span = std::min(W - 2 * kLinesPad - left_w_ - right_w_, std::max(260.0, W * 0.42));
     const double total = left_w_ + span + right_w_;
     const double x0 = (W - total) / 2;
     left_x_ = x0 + left_w_;
@@ -163,7 +163,7 @@ void LinesFigure::paint(QPainter* p, bool) const {
         p->restore();
         return;
     }
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     titles_.paint(p, options_);
     paintHeaders(p, text);
     paintLines(p);
@@ -181,9 +181,9 @@ void LinesFigure::paintHeaders(QPainter* p, const QColor& text) const {
     const double hy = top_ - QFontMetricsF(hf).height() - 8;
     const double hh = QFontMetricsF(hf).height();
     // Each header has the room from the edge of the figure to its column.
-    p->drawText(QRectF(kPad, hy, left_x_ - kPad, hh), Qt::AlignRight | Qt::AlignVCenter,
+    p->drawText(QRectF(kLinesPad, hy, left_x_ - kLinesPad, hh), Qt::AlignRight | Qt::AlignVCenter,
                 cross ? LinesText::tr("Queries (sentence 1)") : LinesText::tr("Queries"));
-    p->drawText(QRectF(right_x_ + 6, hy, size_.width() - kPad - right_x_ - 6, hh),
+    p->drawText(QRectF(right_x_ + 6, hy, size_.width() - kLinesPad - right_x_ - 6, hh),
                 Qt::AlignLeft | Qt::AlignVCenter,
                 cross ? LinesText::tr("Keys (sentence 2)") : LinesText::tr("Keys"));
 }

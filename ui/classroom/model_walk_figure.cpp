@@ -20,7 +20,7 @@ namespace attnviz::ui {
 namespace {
 // The translation context of this file's messages, as a class so lupdate files them
 // under the context tr() looks them up in.
-struct WalkText {
+struct WalkFigureText {
     Q_DECLARE_TR_FUNCTIONS(ModelWalk)
 };
 
@@ -67,25 +67,17 @@ void draw_text(QPainter* p, const TextItem& t) {
     p->drawText(t.rect, t.flags | Qt::TextDontClip, t.text);
 }
 
-QString percent(double p) {
+QString walk_percent(double p) {
     if (p > 0.0 && p < 0.0005) return QStringLiteral("<0.1 %");
     return QStringLiteral("%1 %").arg(p * 100.0, 0, 'f', 1);
 }
 
-QString number(double v) {
+QString walk_number(double v) {
     return paint::format_cell(v);
 }
 
 int font_px_of(const FigureOptions& o) {
     return std::max(6, o.font_px);
-}
-
-QColor text_color(const FigureOptions& o) {
-    return o.high_contrast ? QColor(Qt::black) : paint::kText;
-}
-
-QColor muted_color(const FigureOptions& o) {
-    return o.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
 }
 
 }  // namespace
@@ -123,8 +115,8 @@ void ModelWalkFigure::rebuild() {
     message_.clear();
     walk_ = trace_ ? build_model_walk(*trace_) : ModelWalk{};
     if (walk_.empty())
-        message_ = trace_ ? WalkText::tr("The pass kept no vectors at this token.")
-                          : WalkText::tr("Computing the whole model at this token…");
+        message_ = trace_ ? WalkFigureText::tr("The pass kept no vectors at this token.")
+                          : WalkFigureText::tr("Computing the whole model at this token…");
     max_abs_.assign(walk_.sections.size(), {});
     images_.assign(walk_.sections.size(), {});
     for (std::size_t s = 0; s < walk_.sections.size(); ++s) {
@@ -158,26 +150,26 @@ const ModelWalkFigure::Card* ModelWalkFigure::cardOf(int section, int stage) con
 
 QString ModelWalkFigure::titleText() const {
     if (!options_.title.isEmpty()) return options_.title;
-    if (walk_.empty()) return WalkText::tr("The whole model, step by step");
+    if (walk_.empty()) return WalkFigureText::tr("The whole model, step by step");
     const QString token = visible_token(walk_.token);
     if (walk_.masked_lm)
-        return WalkText::tr("How %1 fills in “%2” at position %3, step by step")
+        return WalkFigureText::tr("How %1 fills in “%2” at position %3, step by step")
             .arg(walk_.model_name, token)
             .arg(walk_.position + 1);
     if (walk_.logits)
-        return WalkText::tr("How %1 picks the token after “%2”, step by step")
+        return WalkFigureText::tr("How %1 picks the token after “%2”, step by step")
             .arg(walk_.model_name, token);
-    return WalkText::tr("%1 at “%2”, step by step").arg(walk_.model_name, token);
+    return WalkFigureText::tr("%1 at “%2”, step by step").arg(walk_.model_name, token);
 }
 
 QString ModelWalkFigure::captionText() const {
     if (walk_.empty()) return QString();
     QStringList parts{
         walk_.model_name,
-        WalkText::tr("token %1 of %2").arg(walk_.position + 1).arg(walk_.pieces.size()),
-        WalkText::tr("%n layer(s)", nullptr, walk_.layers),
-        WalkText::tr("%1 numbers per token").arg(walk_.hidden)};
-    if (walk_.vocab > 0) parts << WalkText::tr("%1 vocabulary entries").arg(walk_.vocab);
+        WalkFigureText::tr("token %1 of %2").arg(walk_.position + 1).arg(walk_.pieces.size()),
+        WalkFigureText::tr("%n layer(s)", nullptr, walk_.layers),
+        WalkFigureText::tr("%1 numbers per token").arg(walk_.hidden)};
+    if (walk_.vocab > 0) parts << WalkFigureText::tr("%1 vocabulary entries").arg(walk_.vocab);
     parts << walk_.norm_name + QStringLiteral(", ") + walk_.activation_name +
                  (walk_.rotary ? QStringLiteral(", RoPE") : QString());
     return parts.join(QStringLiteral(" · "));
@@ -186,20 +178,20 @@ QString ModelWalkFigure::captionText() const {
 QString ModelWalkFigure::samplingText() const {
     QStringList parts;
     if (options_.temperature <= 0.0)
-        parts << WalkText::tr("T = 0 (greedy: always the likeliest)");
+        parts << WalkFigureText::tr("T = 0 (greedy: always the likeliest)");
     else
         parts << QStringLiteral("T = %1").arg(options_.temperature, 0, 'f', 2);
     parts << (options_.top_k > 0 ? QStringLiteral("top-k = %1").arg(options_.top_k)
-                                 : WalkText::tr("top-k off"));
+                                 : WalkFigureText::tr("top-k off"));
     parts << (options_.top_p < 1.0 ? QStringLiteral("top-p = %1").arg(options_.top_p, 0, 'f', 2)
-                                   : WalkText::tr("top-p off"));
+                                   : WalkFigureText::tr("top-p off"));
     return parts.join(QStringLiteral(" · "));
 }
 
 QString ModelWalkFigure::where(const WalkStage& st) const {
-    if (st.layer < 0) return WalkText::tr("Embeddings");
-    if (st.layer >= walk_.layers) return WalkText::tr("Output");
-    return WalkText::tr("Layer %1").arg(st.layer + 1);
+    if (st.layer < 0) return WalkFigureText::tr("Embeddings");
+    if (st.layer >= walk_.layers) return WalkFigureText::tr("Output");
+    return WalkFigureText::tr("Layer %1").arg(st.layer + 1);
 }
 
 // --- layout ------------------------------------------------------------------------------
@@ -237,17 +229,18 @@ void ModelWalkFigure::layoutCards(double W) {
     section_texts_.clear();
     const int fpx = font_px_of(options_);
     pad_ = std::max(12.0, fpx * 0.8);
-    const QColor text = text_color(options_);
-    const QColor muted = muted_color(options_);
+    const QColor text = paint::text_color(options_);
+    const QColor muted = paint::muted_color(options_);
     // The title is one line (TitleBlock): a shorter wording when the full one is too wide for
     // the canvas, then elided.
     QString title = titleText();
     const QFont title_font = figure_font(fpx + 5, {title}, true);
     if (QFontMetricsF(title_font).horizontalAdvance(title) > W - 2 * pad_ && !walk_.empty() &&
         options_.title.isEmpty())
-        title = walk_.masked_lm ? WalkText::tr("How %1 fills in a token").arg(walk_.model_name)
-                : walk_.logits  ? WalkText::tr("How %1 picks the next token").arg(walk_.model_name)
-                                : WalkText::tr("%1, step by step").arg(walk_.model_name);
+        title =
+            walk_.masked_lm ? WalkFigureText::tr("How %1 fills in a token").arg(walk_.model_name)
+            : walk_.logits ? WalkFigureText::tr("How %1 picks the next token").arg(walk_.model_name)
+                           : WalkFigureText::tr("%1, step by step").arg(walk_.model_name);
     const QFont short_font = figure_font(fpx + 5, {title}, true);
     title = QFontMetricsF(short_font).elidedText(title, Qt::ElideRight, W - 2 * pad_ - 2);
     double y = titles_.layout(options_, title, captionText(), pad_, W, pad_);
@@ -280,11 +273,11 @@ void ModelWalkFigure::layoutCards(double W) {
             const bool open = layerOpen(sec.layer);
             const QString label =
                 (open ? QStringLiteral("▾  ") : QStringLiteral("▸  ")) + sec.title;
-            QString summary =
-                std::isfinite(sec.norm_in) && std::isfinite(sec.norm_out)
-                    ? WalkText::tr("‖x‖ %1 → %2").arg(number(sec.norm_in), number(sec.norm_out))
-                    : QString();
-            const QString steps = WalkText::tr("%n step(s)", nullptr, int(sec.stages.size()));
+            QString summary = std::isfinite(sec.norm_in) && std::isfinite(sec.norm_out)
+                                  ? WalkFigureText::tr("‖x‖ %1 → %2")
+                                        .arg(walk_number(sec.norm_in), walk_number(sec.norm_out))
+                                  : QString();
+            const QString steps = WalkFigureText::tr("%n step(s)", nullptr, int(sec.stages.size()));
             summary = summary.isEmpty() ? steps : summary + QStringLiteral("  ·  ") + steps;
             const double hh =
                 std::max(line_height(head_font, label), line_height(summary_font, summary)) + 10;
@@ -333,8 +326,8 @@ double ModelWalkFigure::layoutCard(Card& card, double x, double y, double w) {
 double ModelWalkFigure::layoutCardHeader(Card& card, double x0, double iw, double yy) {
     const WalkStage& st = stageOf(card.section, card.stage);
     const int fpx = font_px_of(options_);
-    const QColor text = text_color(options_);
-    const QColor muted = muted_color(options_);
+    const QColor text = paint::text_color(options_);
+    const QColor muted = paint::muted_color(options_);
     const QFont formula_font = figure_font(fpx + 1, {}, true);
     const QFont name_font = figure_font(fpx, {st.name});
     const QFont small_font = figure_font(std::max(7, fpx - 1), {st.explanation});
@@ -344,10 +337,12 @@ double ModelWalkFigure::layoutCardHeader(Card& card, double x0, double iw, doubl
     // the line is too short).
     QString stats = st.shapeText();
     if (st.probabilities)
-        stats += QStringLiteral("  ·  ") + WalkText::tr("max %1").arg(number(st.maximum()));
+        stats +=
+            QStringLiteral("  ·  ") + WalkFigureText::tr("max %1").arg(walk_number(st.maximum()));
     else
-        stats += QStringLiteral("  ·  ‖x‖ = %1  ·  %2 … %3")
-                     .arg(number(st.norm()), number(st.minimum()), number(st.maximum()));
+        stats +=
+            QStringLiteral("  ·  ‖x‖ = %1  ·  %2 … %3")
+                .arg(walk_number(st.norm()), walk_number(st.minimum()), walk_number(st.maximum()));
     TextItem f = place(st.formula, formula_font, x0, yy, iw, text);
     const QFontMetricsF nfm(name_font), sfm(small_font);
     const double name_x = f.rect.right() + fpx;
@@ -428,7 +423,7 @@ void ModelWalkFigure::layoutRowLabels(Card& card) {
         const QString label =
             heads ? QStringLiteral("h%1").arg(r + 1) : QString::number(r * card.per_line);
         TextItem t = place_right(label, label_font, card.strip.left() - 4, 0, gutter_ - 6,
-                                 muted_color(options_));
+                                 paint::muted_color(options_));
         t.rect.moveTop(card.strip.top() + (r + 0.5) * card.cell_h - t.rect.height() / 2);
         // A label may not stick out of the strip's ends (it would meet the text above).
         t.rect.moveTop(
@@ -466,8 +461,8 @@ double ModelWalkFigure::layoutTokenLabels(Card& card) {
         // Leave out a label that would touch the traced token's.
         if (!here && std::abs(c - traced) * card.cell_w < need) continue;
         const QFont& font = here ? tf_bold : tf;
-        TextItem t =
-            place(tokens[c], font, 0, 0, max_label, here ? paint::kAccent : text_color(options_));
+        TextItem t = place(tokens[c], font, 0, 0, max_label,
+                           here ? paint::kAccent : paint::text_color(options_));
         const double cx = card.strip.left() + (c + 0.5) * card.cell_w;
         if (rotate) {
             t.rotated = true;
@@ -496,12 +491,13 @@ void ModelWalkFigure::layoutPrediction() {
         return;
     }
     const int fpx = font_px_of(options_);
-    const QColor muted = muted_color(options_);
+    const QColor muted = paint::muted_color(options_);
     if (!walk_.logits) {
-        TextItem t = place(paint::wrap_text(WalkText::tr("This model has no language-model head: "
-                                                         "it scores no tokens."),
-                                            figure_font(fpx), W - 2 * pad_),
-                           figure_font(fpx), pad_, y, W - 2 * pad_, muted);
+        TextItem t =
+            place(paint::wrap_text(WalkFigureText::tr("This model has no language-model head: "
+                                                      "it scores no tokens."),
+                                   figure_font(fpx), W - 2 * pad_),
+                  figure_font(fpx), pad_, y, W - 2 * pad_, muted);
         prediction_texts_.push_back(t);
         natural_height_ = t.rect.bottom() + pad_;
         return;
@@ -516,10 +512,10 @@ void ModelWalkFigure::layoutPrediction() {
     const std::int64_t rest =
         std::int64_t(dist_.ids.size()) - std::count_if(candidates_.begin(), candidates_.end(),
                                                        [](const Candidate& c) { return c.kept; });
-    const QString rest_text = rest > 0 ? WalkText::tr("The other %1 candidates share %2.")
+    const QString rest_text = rest > 0 ? WalkFigureText::tr("The other %1 candidates share %2.")
                                              .arg(rest)
-                                             .arg(percent(std::max(0.0, 1.0 - shown_p)))
-                                       : WalkText::tr("No other token is left to draw from.");
+                                             .arg(walk_percent(std::max(0.0, 1.0 - shown_p)))
+                                       : WalkFigureText::tr("No other token is left to draw from.");
     const QFont small_font = figure_font(std::max(7, fpx - 1), {walk_.prediction_explanation});
     TextItem r =
         place(paint::wrap_text(rest_text, small_font, iw), small_font, x0, y + 4, iw, muted);
@@ -576,7 +572,7 @@ double ModelWalkFigure::collectCandidates() {
 
 double ModelWalkFigure::layoutPredictionHeading(double x0, double iw, double y) {
     const int fpx = font_px_of(options_);
-    const QColor text = text_color(options_);
+    const QColor text = paint::text_color(options_);
     const QFont formula_font = figure_font(fpx + 1, {}, true);
     const QFont name_font = figure_font(fpx, {walk_.prediction_name});
     const QFont small_font = figure_font(std::max(7, fpx - 1), {walk_.prediction_explanation});
@@ -595,7 +591,7 @@ double ModelWalkFigure::layoutPredictionHeading(double x0, double iw, double y) 
         y = n.rect.bottom();
     }
     TextItem e = place(paint::wrap_text(walk_.prediction_explanation, small_font, iw), small_font,
-                       x0, y + 2, iw, muted_color(options_));
+                       x0, y + 2, iw, paint::muted_color(options_));
     prediction_texts_.push_back(e);
     y = e.rect.bottom() + 4;
     const QFont sampling_font = figure_font(fpx, {samplingText()}, true);
@@ -607,7 +603,7 @@ double ModelWalkFigure::layoutPredictionHeading(double x0, double iw, double y) 
 
 double ModelWalkFigure::layoutCandidateBars(double x0, double iw, double y) {
     const int fpx = font_px_of(options_);
-    const QColor text = text_color(options_);
+    const QColor text = paint::text_color(options_);
     const QColor cut = QColor(0xa0, 0xa0, 0xa0);
     const double right = x0 + iw;
     QStringList texts;
@@ -623,7 +619,7 @@ double ModelWalkFigure::layoutCandidateBars(double x0, double iw, double y) {
     for (const Candidate& c : candidates_)
         label_w = std::max(label_w, bfm.horizontalAdvance(c.text));
     label_w = std::min(std::ceil(label_w) + 4, iw * 0.3);
-    const QString mark = WalkText::tr("◀ drawn");
+    const QString mark = WalkFigureText::tr("◀ drawn");
     const QFont mark_font = figure_font(fpx, {mark}, true);
     const double pct_w = bfm.horizontalAdvance(QStringLiteral("100.0 %")) + 4;
     const double mark_w = QFontMetricsF(mark_font).horizontalAdvance(mark) + 4;
@@ -635,7 +631,7 @@ double ModelWalkFigure::layoutCandidateBars(double x0, double iw, double y) {
         const Candidate& c = candidates_[i];
         if (i == std::size_t(kCandidates) && i < candidates_.size()) {  // the drawn, further down
             TextItem dots = place(QStringLiteral("⋮"), label_font, x0, y, label_w,
-                                  muted_color(options_), Qt::AlignRight | Qt::AlignTop);
+                                  paint::muted_color(options_), Qt::AlignRight | Qt::AlignTop);
             dots.rect.moveRight(x0 + label_w);
             prediction_texts_.push_back(dots);
             y = dots.rect.bottom();
@@ -648,7 +644,7 @@ double ModelWalkFigure::layoutCandidateBars(double x0, double iw, double y) {
             place_right(c.text, c.drawn ? label_bold : label_font, x0 + label_w, y, label_w, color);
         l.rect.moveTop(y + (row_h - l.rect.height()) / 2);
         prediction_texts_.push_back(l);
-        const QString pct = c.kept ? percent(c.probability) : QStringLiteral("0 %");
+        const QString pct = c.kept ? walk_percent(c.probability) : QStringLiteral("0 %");
         TextItem pt = place(pct, c.drawn ? label_bold : label_font, bar_x + bar_w + fpx * 0.6, y,
                             pct_w, color);
         pt.rect.moveTop(y + (row_h - pt.rect.height()) / 2);
@@ -952,11 +948,12 @@ QString ModelWalkFigure::describe(const Hit& hit) const {
             const int s = walk_.sectionOfLayer(hit.layer);
             if (s < 0) return {};
             const WalkSection& sec = walk_.sections[std::size_t(s)];
-            return (layerOpen(hit.layer) ? WalkText::tr("%1: click to fold it")
-                                         : WalkText::tr("%1: click to open it"))
+            return (layerOpen(hit.layer) ? WalkFigureText::tr("%1: click to fold it")
+                                         : WalkFigureText::tr("%1: click to open it"))
                        .arg(sec.title) +
                    QStringLiteral(" · ") +
-                   WalkText::tr("‖x‖ %1 → %2").arg(number(sec.norm_in), number(sec.norm_out));
+                   WalkFigureText::tr("‖x‖ %1 → %2")
+                       .arg(walk_number(sec.norm_in), walk_number(sec.norm_out));
         }
         case Hit::Kind::Cell: {
             if (hit.section < 0 || std::size_t(hit.section) >= walk_.sections.size()) return {};
@@ -971,15 +968,17 @@ QString ModelWalkFigure::describe(const Hit& hit) const {
                 const QString token = std::size_t(hit.col) < walk_.pieces.size()
                                           ? visible_token(walk_.pieces[std::size_t(hit.col)])
                                           : QString();
-                return head + WalkText::tr("head %1 → “%2” (token %3) = %4")
+                return head + WalkFigureText::tr("head %1 → “%2” (token %3) = %4")
                                   .arg(hit.row + 1)
                                   .arg(token)
                                   .arg(hit.col + 1)
                                   .arg(value);
             }
             if (st.rows > 1)
-                return head +
-                       WalkText::tr("head %1 [%2] = %3").arg(hit.row + 1).arg(hit.col).arg(value);
+                return head + WalkFigureText::tr("head %1 [%2] = %3")
+                                  .arg(hit.row + 1)
+                                  .arg(hit.col)
+                                  .arg(value);
             if (st.step == models::TraceStep::Logits && trace_)
                 return head + QStringLiteral("[%1] “%2” = %3")
                                   .arg(hit.col)
@@ -990,14 +989,14 @@ QString ModelWalkFigure::describe(const Hit& hit) const {
         case Hit::Kind::Candidate:
             for (const Candidate& c : candidates_) {
                 if (c.id != hit.id) continue;
-                QString s = WalkText::tr("“%1” (id %2): %3 · logit %4 · rank %5")
+                QString s = WalkFigureText::tr("“%1” (id %2): %3 · logit %4 · rank %5")
                                 .arg(c.text)
                                 .arg(c.id)
-                                .arg(c.kept ? percent(c.probability) : QStringLiteral("0 %"))
+                                .arg(c.kept ? walk_percent(c.probability) : QStringLiteral("0 %"))
                                 .arg(QString::number(c.logit, 'g', 6))
                                 .arg(c.rank);
-                if (!c.kept) s += WalkText::tr(" · cut off by top-k / top-p");
-                if (c.drawn) s += WalkText::tr(" · drawn");
+                if (!c.kept) s += WalkFigureText::tr(" · cut off by top-k / top-p");
+                if (c.drawn) s += WalkFigureText::tr(" · drawn");
                 return s;
             }
             return {};

@@ -25,17 +25,9 @@ struct StepsText {
     Q_DECLARE_TR_FUNCTIONS(Steps)
 };
 
-constexpr double kPad = 12.0;
-constexpr double kGap = 12.0;
-constexpr int kMaxValueCells = 32 * 32;
-
-QColor text_color(const FigureOptions& o) {
-    return o.high_contrast ? QColor(Qt::black) : paint::kText;
-}
-
-QColor muted_color(const FigureOptions& o) {
-    return o.high_contrast ? QColor(0x33, 0x33, 0x33) : paint::kMuted;
-}
+constexpr double kStepsPad = 12.0;
+constexpr double kStepsGap = 12.0;
+constexpr int kStepsValueCells = 32 * 32;
 
 }  // namespace
 
@@ -153,11 +145,11 @@ void StepsFigure::layout(QSize size) {
     label_px_ = fpx;
     const double W = std::max(64, size.width()), H = std::max(64, size.height());
     chooseShownStages();
-    double y = titles_.layout(options_, titleText(), captionText(), kPad, W, kPad);
+    double y = titles_.layout(options_, titleText(), captionText(), kStepsPad, W, kStepsPad);
     y = layoutBanner(y, W);
     layoutLegend(W, H);
-    const CardGrid grid =
-        measureCards(QRectF(kPad, y, W - 2 * kPad, std::max(40.0, legend_rect_.top() - 6 - y)));
+    const CardGrid grid = measureCards(
+        QRectF(kStepsPad, y, W - 2 * kStepsPad, std::max(40.0, legend_rect_.top() - 6 - y)));
     placeCards(grid, chooseColumns(grid));
 }
 
@@ -202,7 +194,7 @@ std::array<double, 3> legend_widths(const LegendTexts& t, const QFontMetricsF& f
 void StepsFigure::layoutLegend(double width, double height) {
     const LegendTexts words;
     const QFontMetricsF fm(words.font(options_.font_px - 1));
-    const double line_h = fm.height() + 8, room = width - 2 * kPad;
+    const double line_h = fm.height() + 8, room = width - 2 * kStepsPad;
     std::vector<QPointF> at;  // x in the line, y the line's number
     double x = 0;
     int line = 0;
@@ -215,10 +207,10 @@ void StepsFigure::layoutLegend(double width, double height) {
         x += w + kLegendGap;
     }
     const double legend_h = (line + 1) * line_h;
-    legend_rect_ = QRectF(kPad, height - kPad - legend_h, room, legend_h);
+    legend_rect_ = QRectF(kStepsPad, height - kStepsPad - legend_h, room, legend_h);
     legend_at_.clear();
     for (const QPointF& p : at)
-        legend_at_.emplace_back(kPad + p.x(), legend_rect_.top() + p.y() * line_h + 4);
+        legend_at_.emplace_back(kStepsPad + p.x(), legend_rect_.top() + p.y() * line_h + 4);
 }
 
 double StepsFigure::layoutBanner(double y, double width) {
@@ -239,12 +231,12 @@ double StepsFigure::layoutBanner(double y, double width) {
             StepsText::tr("Step %1 of %2:  %3").arg(cur + 1).arg(model_.count()).arg(cs.formula);
         banner_text_ = cs.explanation;
     }
-    banner_text_ = paint::wrap_text(banner_text_, banner_font, width - 2 * kPad - 24);
+    banner_text_ = paint::wrap_text(banner_text_, banner_font, width - 2 * kStepsPad - 24);
     const double bh =
         line_height(banner_title_font, banner_title_) +
         line_height(banner_font, banner_text_) * (banner_text_.count(QLatin1Char('\n')) + 1) + 14;
-    banner_rect_ = QRectF(kPad, y, width - 2 * kPad, bh);
-    return y + (bh + kGap);
+    banner_rect_ = QRectF(kStepsPad, y, width - 2 * kStepsPad, bh);
+    return y + (bh + kStepsGap);
 }
 
 StepsFigure::CardGrid StepsFigure::measureCards(const QRectF& area) {
@@ -275,8 +267,8 @@ double StepsFigure::cellScore(const CardGrid& grid, int nc, double col_h,
                               std::vector<double>* cells) const {
     const int P = int(shown_.size());
     const int nr = (P + nc - 1) / nc;
-    const double cw = (grid.area.width() - (nc - 1) * kGap) / nc;
-    const double ch = (grid.area.height() - (nr - 1) * kGap) / nr;
+    const double cw = (grid.area.width() - (nc - 1) * kStepsGap) / nc;
+    const double ch = (grid.area.height() - (nr - 1) * kStepsGap) / nr;
     double log_sum = 0.0, short_by = 0.0;
     cells->clear();
     for (int k = 0; k < P; ++k) {
@@ -332,18 +324,18 @@ void StepsFigure::placeCards(const CardGrid& grid, int nc) {
     const bool focus = options_.focus && !allShown() && P > 1;
     const int top_count = focus ? P - 1 : nc;
     const int rows = focus ? 2 : nr;
-    const double ch = (area.height() - (rows - 1) * kGap) / rows;
+    const double ch = (area.height() - (rows - 1) * kStepsGap) / rows;
     for (int k = 0; k < P; ++k) {
         Card card;
         card.stage = shown_[std::size_t(k)];
         const Stage& st = model_.stages[std::size_t(card.stage)];
         const bool last = focus && k == P - 1;
         const int per_row = last ? 1 : top_count;
-        const double cw = (area.width() - (per_row - 1) * kGap) / per_row;
+        const double cw = (area.width() - (per_row - 1) * kStepsGap) / per_row;
         const int col = last ? 0 : k % per_row;
         const int row = last ? 1 : k / per_row;
-        card.frame =
-            QRectF(area.left() + col * (cw + kGap), area.top() + row * (ch + kGap), cw, ch);
+        card.frame = QRectF(area.left() + col * (cw + kStepsGap),
+                            area.top() + row * (ch + kStepsGap), cw, ch);
         const double mw_avail = cw - row_label_w_ - 16;
         const double mh_avail = ch - grid.header_h - col_label_h_ - 12;
         double c = std::max(0.2, std::min(mw_avail / st.cols, mh_avail / st.rows));
@@ -360,7 +352,7 @@ void StepsFigure::placeCards(const CardGrid& grid, int nc) {
         const double cell = std::min(card.cell_w, card.cell_h);
         const QFont vf = figure_font(std::clamp(int(cell * 0.3), 7, grid.fpx));
         const QFontMetricsF vfm(vf);
-        card.values = options_.values && st.rows * st.cols <= kMaxValueCells &&
+        card.values = options_.values && st.rows * st.cols <= kStepsValueCells &&
                       vfm.horizontalAdvance(QStringLiteral("−0.00")) + 4 <= card.cell_w &&
                       vfm.height() + 2 <= card.cell_h;
         cards_.push_back(card);
@@ -398,7 +390,7 @@ void StepsFigure::paint(QPainter* p, bool vector) const {
     p->save();
     p->fillRect(QRectF(QPointF(0, 0), QSizeF(size_)), Qt::white);
     const int fpx = std::max(6, options_.font_px);
-    const QColor text = text_color(options_);
+    const QColor text = paint::text_color(options_);
     if (model_.empty()) {
         p->setPen(paint::kMuted);
         p->setFont(figure_font(fpx + 2));
@@ -513,13 +505,13 @@ double StepsFigure::paintCardHeader(QPainter* p, const Card& card) const {
     const QFont sf = figure_font(std::max(6, fpx - 1));
     const QRectF head(card.frame.left() + 10, card.frame.top() + 4, head_w,
                       line_height(hf, formula));
-    p->setPen(revealed ? (current ? paint::kAccent : text_color(options_))
+    p->setPen(revealed ? (current ? paint::kAccent : paint::text_color(options_))
                        : QColor(0xa0, 0xa0, 0xa0));
     p->setFont(hf);
     p->drawText(head, Qt::AlignLeft | Qt::AlignVCenter | Qt::TextDontClip,
                 QFontMetricsF(hf).elidedText(formula, Qt::ElideRight, head.width()));
     p->setFont(sf);
-    p->setPen(revealed ? muted_color(options_) : QColor(0xb0, 0xb0, 0xb0));
+    p->setPen(revealed ? paint::muted_color(options_) : QColor(0xb0, 0xb0, 0xb0));
     const QFontMetricsF sfm(sf);
     const QString shape = QStringLiteral("  ·  ") + st.shapeText();
     const QString name = sfm.elidedText(st.name, Qt::ElideRight,
@@ -602,7 +594,7 @@ void StepsFigure::paintAxisLabels(QPainter* p, const Card& card) const {
     const QFontMetricsF lfm(lf);
     const double label_h = line_height(lf, labels);
     p->setFont(lf);
-    p->setPen(text_color(options_));
+    p->setPen(paint::text_color(options_));
     const auto& row_tokens =
         st.row_axis == StageAxis::Keys ? model_.key_tokens : model_.query_tokens;
     const int rstride = label_stride(card.cell_h, label_h);
@@ -635,7 +627,7 @@ void StepsFigure::paintAxisLabels(QPainter* p, const Card& card) const {
     } else {
         const QFont sf = figure_font(std::max(6, fpx - 1));
         p->setFont(sf);
-        p->setPen(muted_color(options_));
+        p->setPen(paint::muted_color(options_));
         const QString what = st.col_axis == StageAxis::Head
                                  ? StepsText::tr("d_k = %1 features").arg(st.cols)
                                  : StepsText::tr("embed_dim = %1 features").arg(st.cols);

@@ -10,7 +10,7 @@ namespace attnviz::ui {
 namespace {
 // The translation context of this file's messages, as a class so lupdate files them
 // under the context tr() looks them up in.
-struct StepsText {
+struct StepsModelText {
     Q_DECLARE_TR_FUNCTIONS(Steps)
 };
 
@@ -107,30 +107,31 @@ namespace {
 /// The stages both the demo layer and a model end with, in order of the computation.
 void add_softmax_stage(StepsModel& m, int L, int S, const HeadSteps& hs) {
     m.stages.push_back(make_stage(StageId::Softmax, QStringLiteral("A = softmax(·)"),
-                                  StepsText::tr("attention weights"), L, S, StageAxis::Queries,
+                                  StepsModelText::tr("attention weights"), L, S, StageAxis::Queries,
                                   StageAxis::Keys, hs.softmax.data));
-    m.stages.back().explanation = StepsText::tr(
+    m.stages.back().explanation = StepsModelText::tr(
         "Softmax along each row: e^s / Σ e^s. Every row now sums to 1, and −∞ becomes "
         "exactly 0. These are the weights the heatmaps show.");
 }
 
 void add_context_stage(StepsModel& m, int L, int d, const HeadSteps& hs) {
     m.stages.push_back(make_stage(StageId::Context, QStringLiteral("A V"),
-                                  StepsText::tr("head output"), L, d, StageAxis::Queries,
+                                  StepsModelText::tr("head output"), L, d, StageAxis::Queries,
                                   StageAxis::Head, hs.context.data));
-    m.stages.back().explanation = StepsText::tr(
+    m.stages.back().explanation = StepsModelText::tr(
         "Each query's output is the weighted average of the value rows: row i of A times V.");
 }
 
 /// All heads side by side (H × d columns), head h's band outlined.
 void add_concat_stage(StepsModel& m, int L, int H, int d, int h, std::vector<float> values) {
-    m.stages.push_back(make_stage(StageId::Concat, StepsText::tr("concat(head 1 … head %1)").arg(H),
-                                  StepsText::tr("all heads"), L, H * d, StageAxis::Queries,
+    m.stages.push_back(make_stage(StageId::Concat,
+                                  StepsModelText::tr("concat(head 1 … head %1)").arg(H),
+                                  StepsModelText::tr("all heads"), L, H * d, StageAxis::Queries,
                                   StageAxis::Model, std::move(values)));
     m.stages.back().band_begin = h * d;
     m.stages.back().band_end = (h + 1) * d;
     m.stages.back().explanation =
-        StepsText::tr(
+        StepsModelText::tr(
             "The %1 heads' outputs side by side: %1 × %2 = %3 columns. This head's columns are "
             "outlined.")
             .arg(H)
@@ -156,26 +157,26 @@ QString model_steps_missing(const AttentionSnapshot& s) {
     const std::size_t n = std::size_t(s.model->text_pieces);
     const std::size_t cells = std::size_t(s.model->num_heads) * n * n;
     return s.config.usesMaps()
-               ? StepsText::tr(
+               ? StepsModelText::tr(
                      "The steps show how a model computes a layer's attention: maps "
                      "read from a file hold only the result. Open the model itself "
                      "(File ▸ Open Model…) to see its steps.")
-           : s.model->windowed() ? StepsText::tr(
+           : s.model->windowed() ? StepsModelText::tr(
                                        "The steps show a layer's whole computation: they are not "
                                        "kept for a window of the text (Show All, over the "
                                        "heatmaps, brings every token back).")
            : cells > kStepsCellBudget
-               ? StepsText::tr(
+               ? StepsModelText::tr(
                      "The steps are computed for up to %1 attention cells (heads × "
                      "tokens × tokens); this text has %2. Shorten it to see the steps.")
                      .arg(kStepsCellBudget)
                      .arg(cells)
            : s.model->provisional
-               ? StepsText::tr(
+               ? StepsModelText::tr(
                      "The steps of layer %1 follow when the model stops "
                      "writing.")
                      .arg(s.layer + 1)
-               : StepsText::tr("Computing the steps of layer %1…").arg(s.layer + 1);
+               : StepsModelText::tr("Computing the steps of layer %1…").arg(s.layer + 1);
 }
 
 /// One head of a trained model's layer, as its stages read it.
@@ -199,7 +200,7 @@ ModelHeadSource model_head_source(const StepTensors& t, int head) {
     const int g = int(hs.kv_head);
     const bool gqa = KV < H;
     const QString kv_note =
-        gqa ? StepsText::tr(
+        gqa ? StepsModelText::tr(
                   " Grouped-query attention: the %1 query heads share %2 key/value "
                   "heads, so heads %3 to %4 all read key/value head %5.")
                   .arg(H)
@@ -209,7 +210,7 @@ ModelHeadSource model_head_source(const StepTensors& t, int head) {
                   .arg(g + 1)
             : QString();
     const QString kv_name =
-        gqa ? StepsText::tr(" (key/value head %1 of %2)").arg(g + 1).arg(KV) : QString();
+        gqa ? StepsModelText::tr(" (key/value head %1 of %2)").arg(g + 1).arg(KV) : QString();
     return {t,
             ml,
             hs,
@@ -230,55 +231,56 @@ void add_model_projection_stages(StepsModel& m, const ModelHeadSource& x) {
     const StepTensors::ModelLayer& ml = x.ml;
     const HeadSteps& hs = x.hs;
     const int L = x.L, E = x.E, d = x.d;
-    m.stages.push_back(make_stage(StageId::Input, QStringLiteral("X"), StepsText::tr("input"), L, E,
-                                  StageAxis::Queries, StageAxis::Model, x.t.x_query.data));
+    m.stages.push_back(make_stage(StageId::Input, QStringLiteral("X"), StepsModelText::tr("input"),
+                                  L, E, StageAxis::Queries, StageAxis::Model, x.t.x_query.data));
     m.stages.back().explanation =
         ml.pre_norm
-            ? StepsText::tr(
+            ? StepsModelText::tr(
                   "Layer %1's input: each token's vector in the residual stream, normalised by "
                   "the layer's first norm, %2 numbers per token.")
                   .arg(ml.layer + 1)
                   .arg(E)
-            : StepsText::tr(
+            : StepsModelText::tr(
                   "Layer %1's input: each token's vector as the layer before left it (the "
                   "embeddings for layer 1), %2 numbers per token.")
                   .arg(ml.layer + 1)
                   .arg(E);
     m.stages.push_back(make_stage(StageId::Query, QStringLiteral("Q = X W_Q"),
-                                  StepsText::tr("queries"), L, d, StageAxis::Queries,
+                                  StepsModelText::tr("queries"), L, d, StageAxis::Queries,
                                   StageAxis::Head, ml.rotary ? hs.q_unrotated.data : hs.q.data));
     m.stages.back().explanation =
-        StepsText::tr(
+        StepsModelText::tr(
             "Each token's query: X times this head's %1 × %2 slice of W_Q (plus a bias where the "
             "model has one), so head_dim = %2 numbers per token.")
             .arg(E)
             .arg(d);
     m.stages.push_back(make_stage(StageId::Key, QStringLiteral("K = X W_K") + x.kv_name,
-                                  StepsText::tr("keys"), L, d, StageAxis::Keys, StageAxis::Head,
-                                  ml.rotary ? hs.k_unrotated.data : hs.k.data));
+                                  StepsModelText::tr("keys"), L, d, StageAxis::Keys,
+                                  StageAxis::Head, ml.rotary ? hs.k_unrotated.data : hs.k.data));
     m.stages.back().explanation =
-        StepsText::tr("Each token's key, what it offers to be found by: X times W_K.") + x.kv_note;
+        StepsModelText::tr("Each token's key, what it offers to be found by: X times W_K.") +
+        x.kv_note;
     if (ml.rotary) {
         m.stages.push_back(make_stage(StageId::QueryRotated, QStringLiteral("Q′ = RoPE(Q)"),
-                                      StepsText::tr("rotated queries"), L, d, StageAxis::Queries,
-                                      StageAxis::Head, hs.q.data));
+                                      StepsModelText::tr("rotated queries"), L, d,
+                                      StageAxis::Queries, StageAxis::Head, hs.q.data));
         m.stages.back().explanation =
-            StepsText::tr(
+            StepsModelText::tr(
                 "Rotary positions: dimensions c and c + %1 of token t's query are turned "
                 "together by an angle t · θ_c. Compare the rows with Q: the first token is not "
                 "turned at all.")
                 .arg(d / 2);
         m.stages.push_back(make_stage(StageId::KeyRotated, QStringLiteral("K′ = RoPE(K)"),
-                                      StepsText::tr("rotated keys"), L, d, StageAxis::Keys,
+                                      StepsModelText::tr("rotated keys"), L, d, StageAxis::Keys,
                                       StageAxis::Head, hs.k.data));
-        m.stages.back().explanation = StepsText::tr(
+        m.stages.back().explanation = StepsModelText::tr(
             "The same rotation for the keys. Q′ · K′ then depends on how far apart two tokens "
             "are, not on where they stand.");
     }
     m.stages.push_back(make_stage(StageId::Value, QStringLiteral("V = X W_V") + x.kv_name,
-                                  StepsText::tr("values"), L, d, StageAxis::Keys, StageAxis::Head,
-                                  hs.v.data));
-    m.stages.back().explanation = StepsText::tr(
+                                  StepsModelText::tr("values"), L, d, StageAxis::Keys,
+                                  StageAxis::Head, hs.v.data));
+    m.stages.back().explanation = StepsModelText::tr(
         "Each token's value, what it passes on when attended to: X times W_V (not rotated).");
 }
 
@@ -297,31 +299,32 @@ void add_model_score_stages(StepsModel& m, const ModelHeadSource& x) {
     const int L = x.L, d = x.d;
     const QString& prime = x.prime;
     m.stages.push_back(make_stage(StageId::Scores, QStringLiteral("Q%1 K%1ᵀ").arg(prime),
-                                  StepsText::tr("scores"), L, L, StageAxis::Queries,
+                                  StepsModelText::tr("scores"), L, L, StageAxis::Queries,
                                   StageAxis::Keys, hs.scores.data));
-    m.stages.back().explanation = StepsText::tr(
+    m.stages.back().explanation = StepsModelText::tr(
         "Every query against every key: the dot product of query row i and key row j, so "
         "similar vectors score high.");
     const double scale = used_scale(hs, d);
     const bool sqrt_d = std::abs(scale * std::sqrt(double(d)) - 1.0) < 1e-4;
-    m.stages.push_back(make_stage(
-        StageId::Scaled,
-        sqrt_d ? QStringLiteral("Q%1 K%1ᵀ / √%2").arg(prime).arg(d)
-               : QStringLiteral("Q%1 K%1ᵀ × %2").arg(prime).arg(scale, 0, 'g', 4),
-        StepsText::tr("scaled scores"), L, L, StageAxis::Queries, StageAxis::Keys, hs.scaled.data));
+    m.stages.push_back(
+        make_stage(StageId::Scaled,
+                   sqrt_d ? QStringLiteral("Q%1 K%1ᵀ / √%2").arg(prime).arg(d)
+                          : QStringLiteral("Q%1 K%1ᵀ × %2").arg(prime).arg(scale, 0, 'g', 4),
+                   StepsModelText::tr("scaled scores"), L, L, StageAxis::Queries, StageAxis::Keys,
+                   hs.scaled.data));
     m.stages.back().explanation =
-        sqrt_d ? StepsText::tr(
+        sqrt_d ? StepsModelText::tr(
                      "Divided by √head_dim = √%1 = %2, so that the scores do not grow with "
                      "head_dim and the softmax does not saturate.")
                      .arg(d)
                      .arg(std::sqrt(double(d)), 0, 'g', 3)
-               : StepsText::tr("Multiplied by %1, as this model's configuration asks.")
+               : StepsModelText::tr("Multiplied by %1, as this model's configuration asks.")
                      .arg(scale, 0, 'g', 4);
     if (x.ml.causal) {
-        m.stages.push_back(make_stage(StageId::Masked, StepsText::tr("+ causal mask"),
-                                      StepsText::tr("masked scores"), L, L, StageAxis::Queries,
+        m.stages.push_back(make_stage(StageId::Masked, StepsModelText::tr("+ causal mask"),
+                                      StepsModelText::tr("masked scores"), L, L, StageAxis::Queries,
                                       StageAxis::Keys, hs.masked.data));
-        m.stages.back().explanation = StepsText::tr(
+        m.stages.back().explanation = StepsModelText::tr(
             "A causal model: each token may look only at itself and the tokens before it, so "
             "the mask adds −∞ above the diagonal.");
     }
@@ -331,12 +334,13 @@ void add_model_score_stages(StepsModel& m, const ModelHeadSource& x) {
 void add_model_output_stage(StepsModel& m, const ModelHeadSource& x) {
     const int L = x.L, E = x.E;
     m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O"),
-                                  StepsText::tr("output"), L, E, StageAxis::Queries,
+                                  StepsModelText::tr("output"), L, E, StageAxis::Queries,
                                   StageAxis::Model, x.t.output.data));
     m.stages.back().explanation =
-        (x.ml.mlp ? StepsText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
+        (x.ml.mlp
+             ? StepsModelText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
                                   "adds this to its input (the residual) and then runs its MLP.")
-                  : StepsText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
+             : StepsModelText::tr("W_O mixes the heads back into %1 numbers per token. The layer "
                                   "adds this to its input (the residual); this model has no MLP, "
                                   "so that sum goes straight to the next layer."))
             .arg(E);
@@ -379,12 +383,12 @@ StepsModel build_model_steps(const AttentionSnapshot& s, int head, QString* why)
 QString demo_steps_missing(const AttentionSnapshot& s) {
     // Kept heads or a window (the memory budget's offers) keep no steps.
     if (s.windowed() || s.heads < s.num_heads)
-        return StepsText::tr(
+        return StepsModelText::tr(
             "The steps are kept only when every head's weights over every "
             "token are: this configuration keeps a part of them to fit the "
             "memory budget (Show All, over the heatmaps, brings them back).");
     return s.steps ? QString()
-                   : StepsText::tr(
+                   : StepsModelText::tr(
                          "The steps are kept for up to %1 attention cells (items × heads "
                          "× queries × keys); this input has %2. Shorten the sentence "
                          "or use fewer heads.")
@@ -413,43 +417,44 @@ struct DemoHeadSource {
 void add_demo_projection_stages(StepsModel& m, const DemoHeadSource& x) {
     const int L = x.L, S = x.S, E = x.E, d = x.d;
     const QString x_what = x.c.positional_encoding
-                               ? StepsText::tr(
+                               ? StepsModelText::tr(
                                      "Each token as a vector of embed_dim = %1 numbers: its "
                                      "embedding plus a positional encoding, one row per token.")
-                               : StepsText::tr(
+                               : StepsModelText::tr(
                                      "Each token as a vector of embed_dim = %1 numbers (its "
                                      "embedding; positional encoding is off).");
-    m.stages.push_back(make_stage(
-        StageId::Input, x.cross ? StepsText::tr("X (queries' sentence)") : StepsText::tr("X"),
-        StepsText::tr("input"), L, E, StageAxis::Queries, StageAxis::Model,
-        x.itemRows(x.t.x_query, L)));
+    m.stages.push_back(
+        make_stage(StageId::Input,
+                   x.cross ? StepsModelText::tr("X (queries' sentence)") : StepsModelText::tr("X"),
+                   StepsModelText::tr("input"), L, E, StageAxis::Queries, StageAxis::Model,
+                   x.itemRows(x.t.x_query, L)));
     m.stages.back().explanation = x_what.arg(E);
     if (x.cross) {
-        m.stages.push_back(make_stage(StageId::KeyInput, StepsText::tr("X′ (keys' sentence)"),
-                                      StepsText::tr("input"), S, E, StageAxis::Keys,
+        m.stages.push_back(make_stage(StageId::KeyInput, StepsModelText::tr("X′ (keys' sentence)"),
+                                      StepsModelText::tr("input"), S, E, StageAxis::Keys,
                                       StageAxis::Model, x.itemRows(x.t.x_key, S)));
-        m.stages.back().explanation = StepsText::tr(
+        m.stages.back().explanation = StepsModelText::tr(
             "Cross-attention: the keys and values come from the second sentence, so it has "
             "its own input matrix X′.");
     }
     m.stages.push_back(make_stage(StageId::Query, QStringLiteral("Q = X W_Q") + x.b,
-                                  StepsText::tr("queries"), L, d, StageAxis::Queries,
+                                  StepsModelText::tr("queries"), L, d, StageAxis::Queries,
                                   StageAxis::Head, x.hs.q.data));
     m.stages.back().explanation =
-        StepsText::tr(
+        StepsModelText::tr(
             "Each token's query, what it is looking for: X times this head's %1 × %2 slice of "
             "W_Q, so d_k = %2 numbers per token.")
             .arg(E)
             .arg(d);
     m.stages.push_back(make_stage(StageId::Key, QStringLiteral("K = %1 W_K").arg(x.xk) + x.b,
-                                  StepsText::tr("keys"), S, d, StageAxis::Keys, StageAxis::Head,
-                                  x.hs.k.data));
-    m.stages.back().explanation =
-        StepsText::tr("Each token's key, what it offers to be found by: the same input times W_K.");
+                                  StepsModelText::tr("keys"), S, d, StageAxis::Keys,
+                                  StageAxis::Head, x.hs.k.data));
+    m.stages.back().explanation = StepsModelText::tr(
+        "Each token's key, what it offers to be found by: the same input times W_K.");
     m.stages.push_back(make_stage(StageId::Value, QStringLiteral("V = %1 W_V").arg(x.xk) + x.b,
-                                  StepsText::tr("values"), S, d, StageAxis::Keys, StageAxis::Head,
-                                  x.hs.v.data));
-    m.stages.back().explanation = StepsText::tr(
+                                  StepsModelText::tr("values"), S, d, StageAxis::Keys,
+                                  StageAxis::Head, x.hs.v.data));
+    m.stages.back().explanation = StepsModelText::tr(
         "Each token's value, what it passes on when attended to: the input times W_V.");
 }
 
@@ -459,30 +464,30 @@ void add_demo_score_stages(StepsModel& m, const DemoHeadSource& x) {
     const bool additive = x.additive;
     m.stages.push_back(make_stage(
         StageId::Scores, additive ? QStringLiteral("w · tanh(q + k)") : QStringLiteral("Q Kᵀ"),
-        StepsText::tr("scores"), L, S, StageAxis::Queries, StageAxis::Keys, x.hs.scores.data));
+        StepsModelText::tr("scores"), L, S, StageAxis::Queries, StageAxis::Keys, x.hs.scores.data));
     m.stages.back().explanation =
-        additive ? StepsText::tr(
+        additive ? StepsModelText::tr(
                        "Additive (Bahdanau) scoring: one learned vector w scores tanh(q + k) for "
                        "every query and key.")
-                 : StepsText::tr(
+                 : StepsModelText::tr(
                        "Every query against every key: the dot product of query row i and key "
                        "row j, so similar vectors score high.");
-    m.stages.push_back(make_stage(
-        StageId::Scaled,
-        additive ? StepsText::tr("(additive: not scaled)") : QStringLiteral("Q Kᵀ / √%1").arg(d),
-        StepsText::tr("scaled scores"), L, S, StageAxis::Queries, StageAxis::Keys,
-        x.hs.scaled.data));
+    m.stages.push_back(make_stage(StageId::Scaled,
+                                  additive ? StepsModelText::tr("(additive: not scaled)")
+                                           : QStringLiteral("Q Kᵀ / √%1").arg(d),
+                                  StepsModelText::tr("scaled scores"), L, S, StageAxis::Queries,
+                                  StageAxis::Keys, x.hs.scaled.data));
     m.stages.back().explanation =
-        additive ? StepsText::tr("Additive scores are used as they are.")
-                 : StepsText::tr(
+        additive ? StepsModelText::tr("Additive scores are used as they are.")
+                 : StepsModelText::tr(
                        "Divided by √d_k = √%1 = %2, so that the scores do not grow with d_k and "
                        "the softmax does not saturate.")
                        .arg(d)
                        .arg(std::sqrt(double(d)), 0, 'g', 3);
-    m.stages.push_back(make_stage(StageId::Masked, StepsText::tr("+ mask M"),
-                                  StepsText::tr("masked scores"), L, S, StageAxis::Queries,
+    m.stages.push_back(make_stage(StageId::Masked, StepsModelText::tr("+ mask M"),
+                                  StepsModelText::tr("masked scores"), L, S, StageAxis::Queries,
                                   StageAxis::Keys, x.hs.masked.data));
-    m.stages.back().explanation = StepsText::tr(
+    m.stages.back().explanation = StepsModelText::tr(
         "The mask adds −∞ where a query may not look (future tokens with the causal mask, "
         "padding, masked keys), 0 elsewhere.");
 }
@@ -493,15 +498,15 @@ void add_demo_dropout_stage(StepsModel& m, const DemoHeadSource& x) {
     const bool dropping = c.training && c.dropout > 0.0;
     m.stages.push_back(make_stage(StageId::Dropout,
                                   dropping ? QStringLiteral("dropout(A), p = %1").arg(c.dropout)
-                                           : StepsText::tr("dropout(A) = A"),
-                                  StepsText::tr("weights after dropout"), x.L, x.S,
+                                           : StepsModelText::tr("dropout(A) = A"),
+                                  StepsModelText::tr("weights after dropout"), x.L, x.S,
                                   StageAxis::Queries, StageAxis::Keys, x.hs.dropped.data));
     m.stages.back().explanation =
-        dropping ? StepsText::tr(
+        dropping ? StepsModelText::tr(
                        "Training mode: each weight is dropped with probability %1 and the rest "
                        "are scaled by 1/(1 − p), so rows no longer sum to exactly 1.")
                        .arg(c.dropout)
-                 : StepsText::tr("Evaluation mode (or p = 0): dropout changes nothing.");
+                 : StepsModelText::tr("Evaluation mode (or p = 0): dropout changes nothing.");
 }
 
 }  // namespace
@@ -547,9 +552,9 @@ StepsModel build_steps_model(const AttentionSnapshot& s, int item, int head, QSt
     add_context_stage(m, L, d, x.hs);
     add_concat_stage(m, L, H, d, h, x.itemRows(t.concat, L));
     m.stages.push_back(make_stage(StageId::Output, QStringLiteral("concat · W_O") + x.b,
-                                  StepsText::tr("output"), L, E, StageAxis::Queries,
+                                  StepsModelText::tr("output"), L, E, StageAxis::Queries,
                                   StageAxis::Model, x.itemRows(t.output, L)));
-    m.stages.back().explanation = StepsText::tr(
+    m.stages.back().explanation = StepsModelText::tr(
         "W_O mixes the heads back into one embed_dim vector per token: the layer's output.");
 
     std::vector<uint8_t> mask(std::size_t(L) * S, 0);

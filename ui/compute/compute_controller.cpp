@@ -20,18 +20,18 @@ namespace attnviz::ui {
 
 namespace {
 // Set by a test's thread, called on the worker's: guarded as PatchRunner guards its own.
-std::mutex hook_mutex;
+std::mutex compute_hook_mutex;
 ComputeController::LayerHook layer_hook;
 
 /// Calls the test's hook, if any, after a layer: true when it asks to cancel.
 bool call_layer_hook(std::int64_t done, std::int64_t total, const PassControl& control) {
-    const std::lock_guard lock(hook_mutex);
+    const std::lock_guard lock(compute_hook_mutex);
     return layer_hook && layer_hook(done, total, control);
 }
 }  // namespace
 
 void ComputeController::setLayerHookForTesting(LayerHook hook) {
-    const std::lock_guard lock(hook_mutex);
+    const std::lock_guard lock(compute_hook_mutex);
     layer_hook = std::move(hook);
 }
 

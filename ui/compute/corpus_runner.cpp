@@ -112,13 +112,13 @@ CorpusMeasured measure_corpus(const models::OpenedModel& m, CorpusRequest reques
 }
 
 namespace {
-std::mutex hook_mutex;
+std::mutex corpus_hook_mutex;
 std::function<void(std::int64_t, std::int64_t)> text_hook;
 }  // namespace
 
 void CorpusRunner::setTextHookForTesting(
     std::function<void(std::int64_t done, std::int64_t total)> hook) {
-    const std::lock_guard lock(hook_mutex);
+    const std::lock_guard lock(corpus_hook_mutex);
     text_hook = std::move(hook);
 }
 
@@ -138,7 +138,7 @@ void CorpusRunner::start(ModelPtr model, CorpusRequest asked) {
             watched.stop = control.stop;
             watched.progress = [&control, last = Index(-1)](Index done, Index total) mutable {
                 {
-                    const std::lock_guard lock(hook_mutex);
+                    const std::lock_guard lock(corpus_hook_mutex);
                     if (text_hook) text_hook(done, total);
                 }
                 // One hand-over per percent: many short texts would flood the queue.

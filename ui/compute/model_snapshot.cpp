@@ -28,7 +28,7 @@
 namespace attnviz::ui {
 
 namespace {
-struct ComputeText {
+struct SnapshotText {
     Q_DECLARE_TR_FUNCTIONS(Compute)
 };
 
@@ -41,7 +41,7 @@ using Grouping = models::TokenGrouping;
 Encoded encode(const Opened& m, const ComputeConfig& c, QString* text = nullptr) {
     const QByteArray a = c.text_a.toUtf8(), b = c.text_b.toUtf8();
     if (c.text_a.trimmed().isEmpty())
-        throw UsageError(ComputeText::tr("There are no tokens: type a sentence.").toStdString());
+        throw UsageError(SnapshotText::tr("There are no tokens: type a sentence.").toStdString());
     if (text) *text = c.text_a;
     try {
         if (c.pair_mode != PairMode::Single && !c.text_b.trimmed().isEmpty())
@@ -78,11 +78,11 @@ Grouping shown_tokens(const text::Encoding& encoding, const QString& text_a, con
             c.words, c.hide_special);
     } catch (const std::invalid_argument&) {
         throw UsageError(
-            (window ? ComputeText::tr("The window holds special tokens only: with special tokens "
-                                      "hidden there is nothing to show. Move the window, or "
-                                      "show special tokens.")
-                    : ComputeText::tr("Every token is a special token: with special tokens "
-                                      "hidden there is nothing to show."))
+            (window ? SnapshotText::tr("The window holds special tokens only: with special tokens "
+                                       "hidden there is nothing to show. Move the window, or "
+                                       "show special tokens.")
+                    : SnapshotText::tr("Every token is a special token: with special tokens "
+                                       "hidden there is nothing to show."))
                 .toStdString());
     }
 }
@@ -305,8 +305,8 @@ std::vector<models::HeadIntervention> knock_outs(const ComputeConfig& c,
     std::vector<models::HeadRef> zero, mean;
     for (const auto& [head, how] : c.knocked_out) {
         if (head.first >= info.num_layers || head.second >= info.num_heads)
-            throw UsageError(ComputeText::tr("Layer %1, head %2 is knocked out, but %3 has %4 "
-                                             "layers of %5 heads: restore it.")
+            throw UsageError(SnapshotText::tr("Layer %1, head %2 is knocked out, but %3 has %4 "
+                                              "layers of %5 heads: restore it.")
                                  .arg(head.first + 1)
                                  .arg(head.second + 1)
                                  .arg(QString::fromStdString(info.display_name))
@@ -381,7 +381,7 @@ QString predictions_missing(const models::Model& model, std::int64_t pieces) {
     if (model.lm_head() == models::LmHeadKind::None)
         return QString::fromStdString(model.lm_head_missing());
     if (pieces > ModelPredictions::kMaxPieces)
-        return ComputeText::tr(
+        return SnapshotText::tr(
                    "Predictions are shown for texts of up to %1 tokens; this one "
                    "has %2.")
             .arg(ModelPredictions::kMaxPieces)
@@ -712,8 +712,8 @@ QString maps_tokens_file(const ComputeConfig& c) {
     if (!c.tokens_file.isEmpty()) return c.tokens_file;
     const std::string beside = io::tokens_beside(QFile::encodeName(c.model_folder).toStdString());
     if (beside.empty())
-        throw DataError(ComputeText::tr("%1: no tokens file was given and there is no tokens.json "
-                                        "beside it")
+        throw DataError(SnapshotText::tr("%1: no tokens file was given and there is no tokens.json "
+                                         "beside it")
                             .arg(c.model_folder)
                             .toStdString());
     return QFile::decodeName(QByteArray::fromStdString(beside));
@@ -848,8 +848,8 @@ void encode_maps_tokens(ModelMaps* out, const io::AttentionTokens& tokens,
     const auto chars = std::int64_t(out->text_a.toUcs4().size());
     for (std::size_t k = 0; k < n; ++k)
         if (e.offsets[k].second > chars)
-            throw DataError(ComputeText::tr("%1: token %2's offsets [%3, %4] are past the end "
-                                            "of \"input\" (%5 characters)")
+            throw DataError(SnapshotText::tr("%1: token %2's offsets [%3, %4] are past the end "
+                                             "of \"input\" (%5 characters)")
                                 .arg(tokens_path)
                                 .arg(k + 1)
                                 .arg(e.offsets[k].first)
@@ -889,7 +889,7 @@ std::shared_ptr<const ModelMaps> run_maps(const ComputeConfig& c,
     out->estimated_bytes = needed;
     out->budget_bytes = memory.bytes;
     out->causal = scan.causal();
-    out->no_predictions = ComputeText::tr(
+    out->no_predictions = SnapshotText::tr(
         "Predictions and knocked-out heads need the model itself: maps read "
         "from a file hold only its attention.");
     out->warning = QString::fromStdString(scan.warning(arrays.path()));

@@ -8,7 +8,7 @@
 namespace attnviz::ui {
 
 namespace {
-std::mutex hook_mutex;
+std::mutex patch_hook_mutex;
 std::function<void(std::int64_t, std::int64_t)> pass_hook;
 
 }  // namespace
@@ -18,7 +18,7 @@ PatchRunner::PatchRunner(QObject* parent) : QObject(parent) {}
 PatchRunner::~PatchRunner() = default;
 
 void PatchRunner::setPassHookForTesting(std::function<void(std::int64_t, std::int64_t)> hook) {
-    const std::lock_guard lock(hook_mutex);
+    const std::lock_guard lock(patch_hook_mutex);
     pass_hook = std::move(hook);
 }
 
@@ -72,7 +72,7 @@ void PatchRunner::start(ModelPtr model, models::PatchRequest request, PatchMetho
                         end.total = t;
                         control.post([this, so_far, d, t] { emit progressed(so_far, d, t); });
                         {
-                            const std::lock_guard lock(hook_mutex);
+                            const std::lock_guard lock(patch_hook_mutex);
                             if (pass_hook) pass_hook(d, t);
                         }
                         return !control.stopped();

@@ -11,7 +11,7 @@ namespace attnviz::ui {
 
 namespace {
 // The translation context of the description, as the document's own notes have it.
-struct ConfigText {
+struct ResolvedConfigText {
     Q_DECLARE_TR_FUNCTIONS(AttentionConfig)
 };
 
@@ -35,42 +35,47 @@ QString describe_config(const ComputeConfig& c) {
     if (c.usesModel()) {
         const ModelPtr m = find_model(c.model_folder);
         parts << (m ? model_display_name(*m) : QFileInfo(c.model_folder).fileName());
-        parts << ConfigText::tr("layer %1").arg(c.layer + 1);
+        parts << ResolvedConfigText::tr("layer %1").arg(c.layer + 1);
         parts << token_view_notes(c);
         return parts.join(QStringLiteral(" · "));
     }
     switch (c.pair_mode) {
         case PairMode::Single:
-            parts << ConfigText::tr("Self-attention");
+            parts << ResolvedConfigText::tr("Self-attention");
             break;
         case PairMode::CrossAttention:
-            parts << ConfigText::tr("Cross-attention");
+            parts << ResolvedConfigText::tr("Cross-attention");
             break;
         case PairMode::PaddedBatch:
-            parts << ConfigText::tr("Padded batch");
+            parts << ResolvedConfigText::tr("Padded batch");
             break;
     }
-    parts << ConfigText::tr("%n head(s)", nullptr, c.num_heads);
-    parts << ConfigText::tr("embed_dim %1").arg(c.embed_dim);
-    parts << (c.scoring == Scoring::Additive ? ConfigText::tr("additive scoring")
-                                             : ConfigText::tr("scaled dot-product"));
-    if (!c.bias) parts << ConfigText::tr("no bias");
-    if (c.causal) parts << ConfigText::tr("causal");
+    parts << ResolvedConfigText::tr("%n head(s)", nullptr, c.num_heads);
+    parts << ResolvedConfigText::tr("embed_dim %1").arg(c.embed_dim);
+    parts << (c.scoring == Scoring::Additive ? ResolvedConfigText::tr("additive scoring")
+                                             : ResolvedConfigText::tr("scaled dot-product"));
+    if (!c.bias) parts << ResolvedConfigText::tr("no bias");
+    if (c.causal) parts << ResolvedConfigText::tr("causal");
     if (!c.masked_keys.empty())
-        parts << ConfigText::tr("%n key(s) masked", nullptr, int(c.masked_keys.size()));
+        parts << ResolvedConfigText::tr("%n key(s) masked", nullptr, int(c.masked_keys.size()));
     if (c.training && c.dropout > 0.0)
-        parts << ConfigText::tr("dropout %1 (train, seed %2)").arg(c.dropout).arg(c.dropout_seed);
+        parts << ResolvedConfigText::tr("dropout %1 (train, seed %2)")
+                     .arg(c.dropout)
+                     .arg(c.dropout_seed);
     else if (c.dropout > 0.0)
-        parts << ConfigText::tr("dropout %1 (eval: off)").arg(c.dropout);
+        parts << ResolvedConfigText::tr("dropout %1 (eval: off)").arg(c.dropout);
     if (!c.weights_file.isEmpty())
-        parts << ConfigText::tr("weights %1").arg(c.weights_file.section(QLatin1Char('/'), -1));
+        parts << ResolvedConfigText::tr("weights %1")
+                     .arg(c.weights_file.section(QLatin1Char('/'), -1));
     else
-        parts << ConfigText::tr("weight seed %1").arg(c.weight_seed);
-    if (!c.positional_encoding) parts << ConfigText::tr("no positional encoding");
+        parts << ResolvedConfigText::tr("weight seed %1").arg(c.weight_seed);
+    if (!c.positional_encoding) parts << ResolvedConfigText::tr("no positional encoding");
     if (c.heads_shown == 0)
-        parts << ConfigText::tr("mean only");
+        parts << ResolvedConfigText::tr("mean only");
     else if (c.heads_shown > 0 && c.heads_shown < c.num_heads)
-        parts << ConfigText::tr("first %1 of %2 heads kept").arg(c.heads_shown).arg(c.num_heads);
+        parts << ResolvedConfigText::tr("first %1 of %2 heads kept")
+                     .arg(c.heads_shown)
+                     .arg(c.num_heads);
     return parts.join(QStringLiteral(" · "));
 }
 

@@ -14,7 +14,7 @@ namespace attnviz::ui {
 namespace {
 // The translation context of this file's messages, declared as a class so that lupdate
 // files them under the same context tr() looks them up in.
-struct CompareText {
+struct CompareConfigText {
     Q_DECLARE_TR_FUNCTIONS(Compare)
 };
 
@@ -86,22 +86,23 @@ ComputeConfig compared_config(const ComputeConfig& a, const CompareChanges& ch) 
 
 QString compare_problem(const ComputeConfig& a, const CompareChanges& ch) {
     if ((ch.layer || ch.text) && !a.usesModel())
-        return CompareText::tr(
+        return CompareConfigText::tr(
             "Another layer or another sentence needs a trained model: open one with File ▸ "
             "Open Model.");
     if (ch.maps && !a.usesMaps())
-        return CompareText::tr(
+        return CompareConfigText::tr(
             "B's attention maps are compared with attention maps: open A's with File ▸ Open "
             "Attention Maps…");
     if (ch.text && a.usesMaps())
-        return CompareText::tr(
+        return CompareConfigText::tr(
             "Maps read from a file have no sentence to change: compare them with another "
             "file's maps instead.");
     if (ch.text && ch.text->trimmed().isEmpty())
-        return CompareText::tr("B's sentence is empty: type one, or compare the same sentence.");
+        return CompareConfigText::tr(
+            "B's sentence is empty: type one, or compare the same sentence.");
     if (ch.num_heads && (*ch.num_heads < 1 || *ch.num_heads > AttentionDocument::kMaxHeads ||
                          a.embed_dim % *ch.num_heads != 0))
-        return CompareText::tr(
+        return CompareConfigText::tr(
                    "B's %1 heads do not divide embed_dim %2: choose a head count "
                    "that does, or change embed_dim.")
             .arg(*ch.num_heads)
@@ -121,26 +122,27 @@ QStringList compare_labels(const ComputeConfig& self, const ComputeConfig& other
         return out;
     }
     if (self.causal != other.causal)
-        out << (self.causal ? CompareText::tr("causal mask") : CompareText::tr("no causal mask"));
+        out << (self.causal ? CompareConfigText::tr("causal mask")
+                            : CompareConfigText::tr("no causal mask"));
     if (self.num_heads != other.num_heads) out << config_text("%n head(s)", self.num_heads);
     const bool drop = dropout_active(self), other_drop = dropout_active(other);
     if (drop != other_drop || (drop && self.dropout != other.dropout)) {
-        out << (drop ? CompareText::tr("dropout %1 (training, seed %2)")
+        out << (drop ? CompareConfigText::tr("dropout %1 (training, seed %2)")
                            .arg(self.dropout)
                            .arg(self.dropout_seed)
-                : self.training ? CompareText::tr("training, no dropout")
-                                : CompareText::tr("no dropout (evaluation)"));
+                : self.training ? CompareConfigText::tr("training, no dropout")
+                                : CompareConfigText::tr("no dropout (evaluation)"));
     }
     if (self.scoring != other.scoring)
         out << (self.scoring == Scoring::Additive ? config_text("additive scoring")
                                                   : config_text("scaled dot-product"));
     if (self.masked_rows != other.masked_rows)
-        out << CompareText::tr("fully masked rows: %1")
+        out << CompareConfigText::tr("fully masked rows: %1")
                    .arg(QLatin1String(masked_row_policy_name(self.masked_rows)));
     if (self.bias != other.bias)
-        out << (self.bias ? CompareText::tr("with bias") : config_text("no bias"));
+        out << (self.bias ? CompareConfigText::tr("with bias") : config_text("no bias"));
     if (self.positional_encoding != other.positional_encoding)
-        out << (self.positional_encoding ? CompareText::tr("positional encoding")
+        out << (self.positional_encoding ? CompareConfigText::tr("positional encoding")
                                          : config_text("no positional encoding"));
     if (self.weight_seed != other.weight_seed)
         out << config_text("weight seed %1").arg(self.weight_seed);

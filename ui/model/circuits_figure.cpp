@@ -21,7 +21,7 @@ struct CircuitsText {
     Q_DECLARE_TR_FUNCTIONS(CircuitsFigure)
 };
 
-constexpr double kPad = 16.0;
+constexpr double kCircuitsPad = 16.0;
 constexpr double kBarWidth = 14.0;
 /// Above this many cells an SVG or PDF gets the matrix as one image: a rectangle a cell would
 /// make a 336 × 336 matrix a file of megabytes.
@@ -216,19 +216,21 @@ void CircuitsFigure::layout(QSize size) {
     image_ = QImage();
     rows_ = cols_ = 0;
     cell_ = strip_ = 0.0;
-    const double y = title_.layout(options_, titleText(), captionText(), 8, size.width(), kPad);
+    const double y =
+        title_.layout(options_, titleText(), captionText(), 8, size.width(), kCircuitsPad);
     used_height_ = int(std::ceil(y));
     used_width_ = -1;
     if (!maps_ || maps_->num_layers < 1 || maps_->num_heads < 1) return;
     rows_ = cols_ = (maps_->num_layers - 1) * maps_->num_heads;
-    plan.area = QRectF(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
+    plan.area = QRectF(kCircuitsPad, y + 4, size.width() - 2 * kCircuitsPad,
+                       size.height() - y - 4 - kCircuitsPad);
     plan.notes_min_w = std::min(plan.area.width(), 520.0);
     if (rows_ == 0) {  // one layer: the notes say why there is nothing to draw
         notes_text_ = paint::wrap_text(plan.notes, small_, plan.notes_min_w);
         notes_ = QRectF(plan.area.x(), plan.area.y(), plan.notes_min_w,
                         notesHeight(plan, plan.notes_min_w));
-        used_height_ = int(std::ceil(notes_.bottom() + kPad));
-        used_width_ = int(std::ceil(std::max(notes_.right() + kPad, 480.0)));
+        used_height_ = int(std::ceil(notes_.bottom() + kCircuitsPad));
+        used_width_ = int(std::ceil(std::max(notes_.right() + kCircuitsPad, 480.0)));
         return;
     }
     measure(plan);
@@ -400,13 +402,13 @@ void CircuitsFigure::placeNotes(const LayoutPlan& plan) {
     notes_text_ = paint::wrap_text(plan.notes, small_, notes_w);
     notes_ = QRectF(area.x(), std::max(plan.bottom, plan.legend_bottom) + 10, notes_w,
                     text_height(small_, notes_text_) + 4);
-    used_height_ = int(std::ceil(notes_.bottom() + kPad));
+    used_height_ = int(std::ceil(notes_.bottom() + kCircuitsPad));
     // The matrix alone need not fill a wide canvas; the title's line still must fit.
     const double title_w =
         QFontMetricsF(figure_font(plan.px + 5, {titleText()}, true)).horizontalAdvance(titleText());
-    used_width_ =
-        int(std::ceil(std::max({plan.content_right + kPad, notes_.right() + kPad,
-                                cols_title_.right() + kPad, title_w + 2 * kPad + 8, 480.0})));
+    used_width_ = int(std::ceil(
+        std::max({plan.content_right + kCircuitsPad, notes_.right() + kCircuitsPad,
+                  cols_title_.right() + kCircuitsPad, title_w + 2 * kCircuitsPad + 8, 480.0})));
 }
 
 void CircuitsFigure::buildImage() {
@@ -556,7 +558,7 @@ void CircuitsFigure::paintMatrix(QPainter* p, bool vector) const {
 
 void CircuitsFigure::paintLabels(QPainter* p) const {
     const int H = maps_->num_heads, layers = maps_->num_layers;
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     const QFontMetricsF fm(font_), bm(bold_);
     // The axes' titles: the rows' written upwards beside their labels.
     p->setFont(bold_);
@@ -672,7 +674,7 @@ void CircuitsFigure::paintScales(QPainter* p) const {
     const auto bar = [&](const QRectF& r, const QString& header_text, const QRectF& header,
                          auto colour_at, const std::vector<std::pair<double, QString>>& ticks) {
         p->setFont(small_);
-        p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+        p->setPen(paint::text_color(options_));
         p->drawText(header, Qt::AlignLeft | Qt::AlignTop, header_text);
         const int steps = std::max(2, int(r.height()));
         for (int k = 0; k < steps; ++k) {

@@ -16,7 +16,7 @@
 namespace attnviz::ui {
 
 namespace {
-constexpr int kPad = 3, kGap = 2;
+constexpr int kExamplesPad = 3, kExamplesGap = 2;
 
 /// A token as a chip shows it; the gap between two spans as an ellipsis.
 QString chip_text(const QString& token) {
@@ -39,11 +39,11 @@ void ContextDelegate::paint(QPainter* p, const QStyleOptionViewItem& option,
     p->save();
     p->setFont(font);
     p->setClipRect(option.rect);
-    double x = option.rect.left() + kPad;
+    double x = option.rect.left() + kExamplesPad;
     const QRect row = option.rect.adjusted(0, 2, 0, -2);
     for (int k = 0; k < tokens.size(); ++k) {
         const QString text = chip_text(tokens[k]);
-        const int w = fm.horizontalAdvance(text) + 2 * kPad;
+        const int w = fm.horizontalAdvance(text) + 2 * kExamplesPad;
         const QRectF chip(x, row.top(), w, row.height());
         if (k == key || k == query) {
             p->setPen(Qt::NoPen);
@@ -56,7 +56,7 @@ void ContextDelegate::paint(QPainter* p, const QStyleOptionViewItem& option,
         p->setPen(tokens[k].isEmpty() ? option.palette.color(QPalette::PlaceholderText)
                                       : option.palette.color(QPalette::Text));
         p->drawText(chip, Qt::AlignCenter, text);
-        x += w + kGap;
+        x += w + kExamplesGap;
     }
     p->restore();
 }
@@ -66,9 +66,9 @@ QSize ContextDelegate::sizeHint(const QStyleOptionViewItem& option,
     const QStringList tokens = index.data(kTokens).toStringList();
     const QFont font = figure_font(QFontInfo(option.font).pixelSize(), tokens);
     const QFontMetrics fm(font);
-    int width = 2 * kPad;
+    int width = 2 * kExamplesPad;
     for (const QString& t : tokens)
-        width += fm.horizontalAdvance(chip_text(t)) + 2 * kPad + kGap;
+        width += fm.horizontalAdvance(chip_text(t)) + 2 * kExamplesPad + kExamplesGap;
     // As tall as the tallest family the tokens fall back to (Chinese is taller than Latin).
     const int height = int(std::ceil(line_height(font, tokens.join(QString())))) + 8;
     return QSize(width, height);

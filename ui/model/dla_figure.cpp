@@ -24,21 +24,16 @@ struct DlaText {
     Q_DECLARE_TR_FUNCTIONS(DlaFigure)
 };
 
-constexpr double kPad = 16.0;
+constexpr double kDlaPad = 16.0;
 /// The longest text the caption quotes whole; a longer one is cut with an ellipsis.
-constexpr int kCaptionChars = 80;
+constexpr int kDlaCaptionChars = 80;
 /// The source pieces the notes and the tool tip list.
 constexpr int kNotedSources = 5, kDescribedSources = 6;
 
-QString quoted(const QString& token) {
+QString dla_quoted(const QString& token) {
     return DlaText::tr("“%1”").arg(visible_token(token));
 }
 
-/// Red for what raises the logit, blue for what lowers it, at one strength: a bar's length
-/// already says how much.
-QColor bar_color(double v) {
-    return paint::signed_color(v >= 0 ? 0.8 : -0.8, 1.0);
-}
 }  // namespace
 
 double DlaResult::head(int layer, int h) const {
@@ -244,22 +239,24 @@ QString DlaFigure::titleText() const {
     if (!result_) return DlaText::tr("Who writes the answer: direct logit attribution");
     if (!result_->distractor.isEmpty())
         return DlaText::tr("Who writes the answer: logit %1 − logit %2")
-            .arg(quoted(result_->target), quoted(result_->distractor));
-    return DlaText::tr("Who writes the answer: the logit of %1").arg(quoted(result_->target));
+            .arg(dla_quoted(result_->target), dla_quoted(result_->distractor));
+    return DlaText::tr("Who writes the answer: the logit of %1").arg(dla_quoted(result_->target));
 }
 
 QString DlaFigure::captionText() const {
     if (!result_) return {};
     const DlaResult& r = *result_;
     QString text = r.text;
-    if (text.size() > kCaptionChars) text = text.left(kCaptionChars - 1) + QStringLiteral("…");
+    if (text.size() > kDlaCaptionChars)
+        text = text.left(kDlaCaptionChars - 1) + QStringLiteral("…");
     const auto at = std::size_t(r.attribution.what.position);
-    const QString token = at < r.pieces.size() ? quoted(r.pieces[at]) : QString();
+    const QString token = at < r.pieces.size() ? dla_quoted(r.pieces[at]) : QString();
     const bool knocked = !r.knocked_out.empty();
     const QString target =
-        !r.predicted ? quoted(r.target)
-        : knocked ? DlaText::tr("%1, the intact model's top prediction there").arg(quoted(r.target))
-                  : DlaText::tr("%1, the model's top prediction there").arg(quoted(r.target));
+        !r.predicted ? dla_quoted(r.target)
+        : knocked
+            ? DlaText::tr("%1, the intact model's top prediction there").arg(dla_quoted(r.target))
+            : DlaText::tr("%1, the model's top prediction there").arg(dla_quoted(r.target));
     QString caption = DlaText::tr("%1 · “%2” · at token %3 %4 · target %5")
                           .arg(r.model, text)
                           .arg(r.attribution.what.position + 1)
@@ -308,7 +305,7 @@ QString DlaFigure::sourcesText(int layer, int head, int count) const {
     for (const auto& [t, v] : result_->largestSources(layer, head, count))
         parts << QStringLiteral("%1 %2 %3")
                      .arg(t + 1)
-                     .arg(quoted(result_->pieces[std::size_t(t)]), paint::format_cell(v));
+                     .arg(dla_quoted(result_->pieces[std::size_t(t)]), paint::format_cell(v));
     return DlaText::tr("Layer %1 · head %2 by source token: %3")
         .arg(layer + 1)
         .arg(head + 1)
@@ -343,8 +340,8 @@ void DlaFigure::layout(QSize size) {
     // A long target token on a narrow tab: the title is cut, never drawn past the edge.
     const QFont title_font = figure_font(std::max(6, options_.font_px) + 5, {titleText()}, true);
     const QString title =
-        paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kPad);
-    double y = title_.layout(options_, title, captionText(), 8, size.width(), kPad);
+        paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kDlaPad);
+    double y = title_.layout(options_, title, captionText(), 8, size.width(), kDlaPad);
     y += layoutStrip(y);
     used_height_ = int(std::ceil(y));
     used_width_ = -1;
@@ -352,7 +349,8 @@ void DlaFigure::layout(QSize size) {
     for (const bool notes : {true, false}) {
         LayoutPlan plan;
         plan.notes = notes;
-        plan.area = QRectF(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
+        plan.area =
+            QRectF(kDlaPad, y + 4, size.width() - 2 * kDlaPad, size.height() - y - 4 - kDlaPad);
         measureMap(plan);
         measureBars(plan, parts);
         measureNotes(plan);
@@ -362,7 +360,8 @@ void DlaFigure::layout(QSize size) {
     }
     // The map alone need not fill a wide canvas; the title's line still must fit.
     const double title_w = QFontMetricsF(title_font).horizontalAdvance(title);
-    used_width_ = int(std::ceil(std::max({notes_.right() + kPad, title_w + 2 * kPad + 8, 480.0})));
+    used_width_ =
+        int(std::ceil(std::max({notes_.right() + kDlaPad, title_w + 2 * kDlaPad + 8, 480.0})));
 }
 
 double DlaFigure::layoutStrip(double top) {
@@ -514,7 +513,7 @@ void DlaFigure::placeNotes(const LayoutPlan& plan) {
     notes_text_ = plan.notes ? paint::wrap_text(notesText(), small_, notes_w) : QString();
     notes_ = QRectF(area.x(), sources_.bottom() + 2, notes_w,
                     plan.notes ? text_height(small_, notes_text_) + 4 : 0.0);
-    used_height_ = int(std::ceil(notes_.bottom() + kPad));
+    used_height_ = int(std::ceil(notes_.bottom() + kDlaPad));
 }
 
 QRectF DlaFigure::cellRect(int layer, int column) const {
@@ -567,7 +566,7 @@ QString DlaFigure::describe(int layer, int column) const {
     for (const auto& [t, v] : r.largestSources(layer, column, kDescribedSources))
         text += QStringLiteral("\n%1 %2: %3")
                     .arg(t + 1)
-                    .arg(quoted(r.pieces[std::size_t(t)]), paint::format_cell(v));
+                    .arg(dla_quoted(r.pieces[std::size_t(t)]), paint::format_cell(v));
     return text;
 }
 
@@ -586,7 +585,7 @@ void DlaFigure::paint(QPainter* p, bool vector) const {
     paintBars(p);
     const QColor muted = options_.high_contrast ? QColor(Qt::black) : paint::kMuted;
     p->setFont(small_);
-    p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+    p->setPen(paint::text_color(options_));
     const QPoint noted = notedHead();
     const QFontMetricsF sm(small_);
     p->drawText(
@@ -599,7 +598,7 @@ void DlaFigure::paint(QPainter* p, bool vector) const {
 void DlaFigure::paintGrid(QPainter* p) const {
     const DlaResult& r = *result_;
     const QFontMetricsF fm(font_), sm(small_);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     p->setFont(font_);
     p->setPen(text);
     const int head_every = label_stride(cell_, fm.horizontalAdvance(QStringLiteral("88")) + 4);
@@ -705,7 +704,7 @@ void DlaFigure::paintBars(QPainter* p) const {
     const double track_x = bars_.x() + bar_label_w_ + 8;
     const double track_w = bars_.width() - bar_label_w_ - 16 - bar_value_w_;
     const auto x_of = [&](double v) { return track_x + (v - lo) / (hi - lo) * track_w; };
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     const QColor muted = options_.high_contrast ? QColor(Qt::black) : paint::kMuted;
     double y = bars_.y();
     for (const Bar& b : parts) {
@@ -722,7 +721,7 @@ void DlaFigure::paintBars(QPainter* p) const {
         const double x0 = x_of(0.0), x1 = x_of(b.value);
         const QRectF bar(std::min(x0, x1), row.y() + 4, std::max(1.0, std::abs(x1 - x0)),
                          row.height() - 8);
-        p->fillRect(bar, bar_color(b.value));
+        p->fillRect(bar, paint::sign_bar_color(b.value));
         if (b.total) {
             p->setPen(QPen(text, 1.0));
             p->setBrush(Qt::NoBrush);

@@ -21,9 +21,9 @@ struct FlowText {
     Q_DECLARE_TR_FUNCTIONS(FlowFigure)
 };
 
-constexpr double kPad = 16.0;
+constexpr double kFlowPad = 16.0;
 /// The longest text the caption quotes whole; a longer one is cut with an ellipsis.
-constexpr int kCaptionChars = 80;
+constexpr int kFlowCaptionChars = 80;
 /// Points sampled along each line for the mouse.
 constexpr int kSamples = 16;
 /// The widest a token label may be before it is cut, in pixels: longer pieces thin the labels
@@ -39,7 +39,7 @@ const QColor kResidual(0x99, 0x99, 0x99);
 using models::FlowEdge;
 using models::FlowNode;
 
-QString quoted(const QString& token) {
+QString flow_quoted(const QString& token) {
     return FlowText::tr("“%1”").arg(visible_token(token));
 }
 
@@ -115,13 +115,14 @@ QString FlowFigure::titleText() const {
     if (!data_ || !graph_) return FlowText::tr("Information flow");
     return FlowText::tr("Information flow to the prediction after token %1 %2")
         .arg(graph_->position + 1)
-        .arg(quoted(piece(graph_->position)));
+        .arg(flow_quoted(piece(graph_->position)));
 }
 
 QString FlowFigure::captionText() const {
     if (!data_ || !graph_) return {};
     QString text = data_->text;
-    if (text.size() > kCaptionChars) text = text.left(kCaptionChars - 1) + QStringLiteral("…");
+    if (text.size() > kFlowCaptionChars)
+        text = text.left(kFlowCaptionChars - 1) + QStringLiteral("…");
     const QString terms =
         data_->flow.per_head ? FlowText::tr("per head") : FlowText::tr("heads summed per token");
     return FlowText::tr("%1 · “%2” · edges of importance ≥ %3 · %4")
@@ -206,12 +207,13 @@ void FlowFigure::layout(QSize size) {
     bold_ = figure_font(std::max(6, fpx - 2), texts, true);
     const QFont title_font = figure_font(fpx + 5, {titleText()}, true);
     const QString title =
-        paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kPad);
-    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kPad);
+        paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kFlowPad);
+    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kFlowPad);
     used_height_ = int(std::ceil(y));
     used_width_ = -1;
     if (!data_ || !graph_ || data_->pieces.empty()) return;
-    const QRectF area(kPad, y + 2, size.width() - 2 * kPad, size.height() - y - 2 - kPad);
+    const QRectF area(kFlowPad, y + 2, size.width() - 2 * kFlowPad,
+                      size.height() - y - 2 - kFlowPad);
     const QFontMetricsF fm(font_), sm(small_);
     const int rows = rowCount();
     const auto L = std::int64_t(data_->pieces.size());
@@ -268,7 +270,7 @@ void FlowFigure::layout(QSize size) {
             c.points.push_back(path.pointAtPercent(double(k) / kSamples));
         curves_.push_back(std::move(c));
     }
-    used_height_ = int(std::ceil(notes_.bottom() + kPad));
+    used_height_ = int(std::ceil(notes_.bottom() + kFlowPad));
 }
 
 int FlowFigure::edgeAt(const QPointF& pos) const {
@@ -332,7 +334,7 @@ QString FlowFigure::describeEdge(int edge) const {
     const FlowEdge& e = graph_->edges[std::size_t(edge)];
     const QString importance = importance_text(e.importance);
     const auto token = [this](std::int64_t t) {
-        return FlowText::tr("token %1 %2").arg(t + 1).arg(quoted(piece(t)));
+        return FlowText::tr("token %1 %2").arg(t + 1).arg(flow_quoted(piece(t)));
     };
     switch (e.via) {
         case FlowEdge::Via::Head:
@@ -363,7 +365,7 @@ QString FlowFigure::describeNode(int row, int position) const {
     if (nodeCentre(row, position).isNull()) return {};
     QString text = FlowText::tr("Token %1 %2 · %3")
                        .arg(position + 1)
-                       .arg(quoted(piece(position)), rowLabel(row));
+                       .arg(flow_quoted(piece(position)), rowLabel(row));
     if (graph_ && position != graph_->position)
         text += QLatin1Char('\n') + FlowText::tr("Click: the flow to the prediction after it");
     return text;
@@ -386,7 +388,7 @@ void FlowFigure::paint(QPainter* p, bool vector) const {
 
 void FlowFigure::paintLegend(QPainter* p) const {
     const QFontMetricsF fm(font_);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     std::vector<std::pair<QString, QColor>> entries;
     if (data_->flow.per_head) {
         std::set<std::int64_t> heads;
@@ -426,7 +428,7 @@ void FlowFigure::paintLegend(QPainter* p) const {
 
 void FlowFigure::paintGrid(QPainter* p) const {
     const auto L = std::int64_t(data_->pieces.size());
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     // The token in focus's column, faintly: the prediction the graph explains.
     const double x = columnX(graph_->position);
     p->fillRect(QRectF(x - column_ / 2, plot_.top() - radius_ - 4, column_,
@@ -479,7 +481,7 @@ void FlowFigure::paintEdges(QPainter* p) const {
     }
     // The graph's streams, the prediction ringed.
     p->setPen(QPen(Qt::white, 1.0));
-    p->setBrush(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+    p->setBrush(paint::text_color(options_));
     for (const FlowNode& n : graph_->nodes)
         p->drawEllipse(QPointF(columnX(n.position), rowY(rowOf(n))), radius_, radius_);
     const QPointF top(columnX(graph_->position), rowY(rowCount() - 1));
@@ -496,7 +498,7 @@ void FlowFigure::paintEdges(QPainter* p) const {
 void FlowFigure::paintLabels(QPainter* p) const {
     const auto L = int(data_->pieces.size());
     const QFontMetricsF sm(small_), bm(bold_);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     const QColor muted = options_.high_contrast ? QColor(Qt::black) : paint::kMuted;
     const double piece_h = tokens_.height() - line_height(small_, QStringLiteral("0"));
     const double box = stride_ * column_;

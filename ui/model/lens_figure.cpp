@@ -140,7 +140,7 @@ int LensFigure::usedHeight() const {
 void LensFigure::paint(QPainter* p, bool) const {
     p->fillRect(QRect(QPoint(0, 0), size_), Qt::white);
     title_.paint(p, options_);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     const LensGrid* g = lens();
     if (!g) {
         p->setFont(figure_font(options_.font_px));

@@ -113,7 +113,7 @@ QString PatchAgreementPlot::describe(QPoint head) const {
 void PatchAgreementPlot::paint(QPainter* p, const FigureOptions& options, QPoint hover,
                                QPoint chosen) const {
     if (!agreement_ || plot_.isEmpty()) return;
-    const QColor text = options.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options);
     const QColor muted = options.high_contrast ? QColor(Qt::black) : paint::kMuted;
     p->save();
     p->setRenderHint(QPainter::Antialiasing, true);

@@ -23,9 +23,9 @@ struct PatchText {
 };
 
 const QColor kNotRun(0xdc, 0xdc, 0xdc);  ///< a head the sweep did not reach
-constexpr double kPad = 16.0;
+constexpr double kPatchPad = 16.0;
 
-QString quoted(const QString& token) {
+QString patch_quoted(const QString& token) {
     return PatchText::tr("“%1”").arg(visible_token(token));
 }
 
@@ -36,7 +36,7 @@ QString signed_number(double v) {
     return s;
 }
 
-QString number(double v) {
+QString exact_number(double v) {
     if (std::isnan(v)) return QStringLiteral("nan");
     return QString::number(v, 'g', 7);
 }
@@ -141,9 +141,9 @@ QByteArray patch_csv(const PatchMaps& m) {
             out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
                        .arg(l + 1)
                        .arg(h + 1)
-                       .arg(number(double(m.result.fraction.data[at])),
-                            number(double(m.result.m_patched.data[at])), number(m.result.m_clean),
-                            number(m.result.m_corrupt))
+                       .arg(exact_number(double(m.result.fraction.data[at])),
+                            exact_number(double(m.result.m_patched.data[at])),
+                            exact_number(m.result.m_clean), exact_number(m.result.m_corrupt))
                        .toUtf8();
         }
     return out;
@@ -172,10 +172,10 @@ QString PatchFigure::captionText() const {
     return PatchText::tr(
                "%1 · clean: “%2” · corrupted: “%3” · metric: logit %4 − logit %5 at "
                "token %6 %7")
-               .arg(maps_->model, maps_->clean_text, maps_->corrupt_text, quoted(maps_->target),
-                    quoted(maps_->distractor))
+               .arg(maps_->model, maps_->clean_text, maps_->corrupt_text,
+                    patch_quoted(maps_->target), patch_quoted(maps_->distractor))
                .arg(maps_->result.position + 1)
-               .arg(L > 0 ? quoted(maps_->clean_tokens[at]) : QString()) +
+               .arg(L > 0 ? patch_quoted(maps_->clean_tokens[at]) : QString()) +
            QStringLiteral(" · ") + method;
 }
 
@@ -215,7 +215,7 @@ QString PatchFigure::notesText(bool head_maps) const {
         progress = PatchText::tr("Every head run (%1).").arg(m.total);
     QString notes =
         PatchText::tr("m = logit %1 − logit %2: clean %3, corrupted %4.")
-            .arg(quoted(m.target), quoted(m.distractor))
+            .arg(patch_quoted(m.target), patch_quoted(m.distractor))
             .arg(signed_number(m.result.m_clean), signed_number(m.result.m_corrupt)) +
         QLatin1Char('\n') +
         PatchText::tr("Fraction restored = (m patched − m corrupted) / (m clean − m corrupted).") +
@@ -261,16 +261,18 @@ void PatchFigure::layout(QSize size) {
     plot_.layout({}, 0.0, 0.0, font_, small_);  // none until there is room for it
     notes_text_.clear();
     cell_ = 0.0;
-    const double y = title_.layout(options_, titleText(), captionText(), 8, size.width(), kPad);
+    const double y =
+        title_.layout(options_, titleText(), captionText(), 8, size.width(), kPatchPad);
     used_height_ = int(std::ceil(y));
     used_width_ = -1;
     if (!maps_ || maps_->num_layers <= 0 || maps_->num_heads <= 0) return;
-    plan.area = QRectF(kPad, y + 4, size.width() - 2 * kPad, size.height() - y - 4 - kPad);
+    plan.area =
+        QRectF(kPatchPad, y + 4, size.width() - 2 * kPatchPad, size.height() - y - 4 - kPatchPad);
     measure(plan);
     placeMap(plan);
     placeNotes(plan);
     if (plan.head) placeHeadMaps(plan);
-    used_height_ = int(std::ceil(plan.bottom + kPad));
+    used_height_ = int(std::ceil(plan.bottom + kPatchPad));
     // The map alone need not fill a wide canvas; the title's line still must fit.
     const double title_w =
         QFontMetricsF(figure_font(std::max(6, options_.font_px) + 5, {titleText()}, true))
@@ -279,7 +281,8 @@ void PatchFigure::layout(QSize size) {
                                ? std::max({notes_.right(), scale_.right() + 50,
                                            plot_.rect().isEmpty() ? 0.0 : plot_.rect().right()})
                                : corrupt_area_.right();
-    used_width_ = int(std::ceil(std::max({content + kPad, title_w + 2 * kPad + 8, 480.0})));
+    used_width_ =
+        int(std::ceil(std::max({content + kPatchPad, title_w + 2 * kPatchPad + 8, 480.0})));
 }
 
 void PatchFigure::chooseFonts(LayoutPlan& plan) {
@@ -531,7 +534,7 @@ void PatchFigure::paintLegend(QPainter* p) const {
         p->setPen(QPen(paint::kMuted, 1.0));
         p->setBrush(Qt::NoBrush);
         p->drawRect(legend_swatch_[i]);
-        p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+        p->setPen(paint::text_color(options_));
         p->drawText(legend_text_[i], Qt::AlignLeft | Qt::AlignVCenter,
                     paint::elide(legend_words_[i], QFontMetricsF(small_), legend_text_[i].width()));
     }
@@ -540,7 +543,7 @@ void PatchFigure::paintLegend(QPainter* p) const {
 void PatchFigure::paintMap(QPainter* p) const {
     const PatchMaps& m = *maps_;
     const QFontMetricsF fm(font_);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     p->setFont(font_);
     p->setPen(text);
     const int head_every = label_stride(cell_, fm.horizontalAdvance(QStringLiteral("88")) + 4);
@@ -642,7 +645,7 @@ void PatchFigure::paintHeadMap(QPainter* p, const QRectF& area, const Tensor& ma
     if (L <= 0 || map.numel() != std::size_t(L) * std::size_t(L)) return;
     const QFontMetricsF fm(font_), sm(small_);
     p->setFont(font_);
-    p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+    p->setPen(paint::text_color(options_));
     p->drawText(QRectF(area.x(), area.y(), area.width(), head_title_h_),
                 Qt::AlignLeft | Qt::AlignVCenter, paint::elide(title, fm, area.width()));
     QString labels;  // run together, measured as drawn: Chinese in the taller CJK family

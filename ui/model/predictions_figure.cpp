@@ -19,7 +19,7 @@ struct PredictionsText {
     Q_DECLARE_TR_FUNCTIONS(PredictionsFigure)
 };
 
-constexpr int kPad = 16;
+constexpr int kPredictionsPad = 16;
 constexpr int kMinFontPx = 8;
 }  // namespace
 
@@ -39,7 +39,8 @@ int PredictionsFigure::layoutAt(QSize size, int font_px) {
     font_px_ = font_px;
     FigureOptions options = options_;
     options.font_px = font_px;
-    const double top = title_.layout(options, titleText(), captionText(), 8, size.width(), kPad);
+    const double top =
+        title_.layout(options, titleText(), captionText(), 8, size.width(), kPredictionsPad);
     blocks_.clear();
     summary_.clear();
     summary_rect_ = box_rect_ = message_rect_ = QRect();
@@ -47,9 +48,9 @@ int PredictionsFigure::layoutAt(QSize size, int font_px) {
     const ModelMaps* m = maps();
     if (!m || !m->predictions) {
         font_ = figure_font(font_px);
-        message_rect_ = QRect(2 * kPad, int(top) + kPad, size.width() - 4 * kPad,
-                              QFontMetrics(font_).height() * 3);
-        return message_rect_.bottom() + kPad;
+        message_rect_ = QRect(2 * kPredictionsPad, int(top) + kPredictionsPad,
+                              size.width() - 4 * kPredictionsPad, QFontMetrics(font_).height() * 3);
+        return message_rect_.bottom() + kPredictionsPad;
     }
     // Every text the figure shows, so that the font covers it (Chinese tokens).
     QStringList texts(tokens_.begin(), tokens_.end());
@@ -64,11 +65,11 @@ int PredictionsFigure::layoutAt(QSize size, int font_px) {
     const QFontMetrics fm(font_);
 
     // The rows of tokens: each column as wide as its token or its guess, wrapped at the width.
-    const int gutter = kPad + 12 +
+    const int gutter = kPredictionsPad + 12 +
                        std::max({fm.horizontalAdvance(PredictionStrip::tr("Token")),
                                  fm.horizontalAdvance(PredictionStrip::tr("Guess")),
                                  fm.horizontalAdvance(PredictionStrip::tr("Loss"))});
-    const int right = size.width() - kPad;
+    const int right = size.width() - kPredictionsPad;
     const int min_w = fm.horizontalAdvance(QStringLiteral("MM")) + 8;
     const int max_w = std::max(min_w, std::min(right - gutter, 14 * fm.averageCharWidth()));
     const int rh = guess_row_height(font_);
@@ -100,12 +101,12 @@ int PredictionsFigure::layoutAt(QSize size, int font_px) {
     const int token = options_.focus_token;
     piece_ = predictions_piece(*m, token >= 0 && token < m->tokens ? m->pieceOf(token) : -1);
     // With heads knocked out the box sets the two models' lists side by side.
-    const int box_w = std::min(size.width() - 2 * kPad,
+    const int box_w = std::min(size.width() - 2 * kPredictionsPad,
                                (m->intact_predictions ? 110 : 64) * fm.averageCharWidth());
     const int box_h =
         p.causal && piece_ < 0 ? 0 : paint_predictions_box(nullptr, font_, *m, piece_, box_w);
-    box_rect_ = QRect(kPad, y + 16, box_w, box_h);
-    return box_rect_.bottom() + kPad;
+    box_rect_ = QRect(kPredictionsPad, y + 16, box_w, box_h);
+    return box_rect_.bottom() + kPredictionsPad;
 }
 
 int PredictionsFigure::usedHeight() const {
@@ -124,9 +125,9 @@ int PredictionsFigure::usedWidth() const {
                          .horizontalAdvance(title_.title_text),
                      QFontMetricsF(figure_font(std::max(6, px - 1), {captionText()}))
                          .horizontalAdvance(captionText()));
-        right = std::max(right, int(std::ceil(text)) + kPad);
+        right = std::max(right, int(std::ceil(text)) + kPredictionsPad);
     }
-    const int used = right + kPad;
+    const int used = right + kPredictionsPad;
     return maps() && maps()->predictions && used < size_.width() ? used : -1;
 }
 

@@ -20,7 +20,7 @@ struct QkText {
     Q_DECLARE_TR_FUNCTIONS(QkFigure)
 };
 
-constexpr double kPad = 16.0;
+constexpr double kQkPad = 16.0;
 /// The side of the squares pointAt() sorts the points into, and how near the mouse must be.
 constexpr double kBucket = 8.0, kPick = 6.0;
 /// Tokens either side of a point's in its hover text.
@@ -124,8 +124,8 @@ void QkFigure::layout(QSize size) {
     small_ = figure_font(std::max(6, fpx - 2), texts);
     const QFont title_font = figure_font(fpx + 5, {titleText()}, true);
     const QString title =
-        paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kPad);
-    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kPad);
+        paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kQkPad);
+    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kQkPad);
     used_height_ = int(std::ceil(y));
     if (!view_ || view_->count == 0) return;
     max_position_ = 0;
@@ -138,11 +138,11 @@ void QkFigure::layout(QSize size) {
     // The legend's line, then the plot with an axis name under it and one left of it.
     const double line = line_height(font_, texts.join(QString()));
     const double small_line = line_height(small_, texts.join(QString()));
-    legend_ = QRectF(kPad, y + 2, size.width() - 2 * kPad, line + 6);
-    const double left = kPad + small_line + 8;
+    legend_ = QRectF(kQkPad, y + 2, size.width() - 2 * kQkPad, line + 6);
+    const double left = kQkPad + small_line + 8;
     const double top = legend_.bottom() + 8;
-    const double bottom = size.height() - kPad - small_line - 6;
-    const QRectF area(left, top, size.width() - kPad - left, std::max(40.0, bottom - top));
+    const double bottom = size.height() - kQkPad - small_line - 6;
+    const QRectF area(left, top, size.width() - kQkPad - left, std::max(40.0, bottom - top));
     // One scale for both axes, the points' box centred in the area.
     const std::vector<float>& p = points();
     const auto n = std::size_t(2 * view_->count);
@@ -258,7 +258,7 @@ void QkFigure::paintLegend(QPainter* p) const {
             p->setPen(Qt::NoPen);
             p->setBrush(QColor::fromRgb(key ? kKeyColour : kQueryColour));
             p->drawEllipse(QPointF(x + 6, mid), 5, 5);
-            p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+            p->setPen(paint::text_color(options_));
             const double w = fm.horizontalAdvance(label);
             p->drawText(QRectF(x + 16, legend_.top(), w + 4, legend_.height()),
                         Qt::AlignLeft | Qt::AlignVCenter, label);
@@ -269,7 +269,7 @@ void QkFigure::paintLegend(QPainter* p) const {
     // Position: a bar from the first token to the last, named at both ends.
     const QString name = QkText::tr("Token position");
     const QString first = QStringLiteral("1"), last = QString::number(max_position_ + 1);
-    p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+    p->setPen(paint::text_color(options_));
     const double nw = fm.horizontalAdvance(name);
     p->drawText(QRectF(x, legend_.top(), nw + 4, legend_.height()),
                 Qt::AlignLeft | Qt::AlignVCenter, name);
@@ -284,7 +284,7 @@ void QkFigure::paintLegend(QPainter* p) const {
         p->setPen(QColor::fromRgb(g.color(k / std::max(1.0, bar - 1), QCPRange(0, 1))));
         p->drawLine(QPointF(x + k, mid - 5), QPointF(x + k, mid + 5));
     }
-    p->setPen(options_.high_contrast ? QColor(Qt::black) : paint::kText);
+    p->setPen(paint::text_color(options_));
     p->drawText(
         QRectF(x + bar + 6, legend_.top(), fm.horizontalAdvance(last) + 4, legend_.height()),
         Qt::AlignLeft | Qt::AlignVCenter, last);

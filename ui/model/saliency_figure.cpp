@@ -21,14 +21,14 @@ struct SaliencyText {
     Q_DECLARE_TR_FUNCTIONS(SaliencyFigure)
 };
 
-constexpr double kPad = 16.0;
+constexpr double kSaliencyPad = 16.0;
 /// The tokens whose value is written under their box.
 constexpr int kLabelled = 3;
 /// The longest text the caption quotes whole.
-constexpr int kCaptionChars = 80;
+constexpr int kSaliencyCaptionChars = 80;
 constexpr double kScaleWidth = 140.0;
 
-QString quoted(const QString& token) {
+QString saliency_quoted(const QString& token) {
     return SaliencyText::tr("“%1”").arg(visible_token(token));
 }
 
@@ -39,9 +39,10 @@ QString method_text(const SaliencyResult& r) {
 }
 
 QString metric_text(const SaliencyResult& r) {
-    return r.distractor.isEmpty() ? SaliencyText::tr("logit %1").arg(quoted(r.target))
-                                  : SaliencyText::tr("logit %1 − logit %2")
-                                        .arg(quoted(r.target), quoted(r.distractor));
+    return r.distractor.isEmpty()
+               ? SaliencyText::tr("logit %1").arg(saliency_quoted(r.target))
+               : SaliencyText::tr("logit %1 − logit %2")
+                     .arg(saliency_quoted(r.target), saliency_quoted(r.distractor));
 }
 }  // namespace
 
@@ -179,7 +180,8 @@ QString SaliencyFigure::titleText() const {
     return SaliencyText::tr("Saliency of %1 at %2 %3: %4")
         .arg(metric_text(*result_))
         .arg(result_->what.position + 1)
-        .arg(quoted(result_->pieces[std::size_t(result_->what.position)]), method_text(*result_));
+        .arg(saliency_quoted(result_->pieces[std::size_t(result_->what.position)]),
+             method_text(*result_));
 }
 
 QString SaliencyFigure::captionText() const {
@@ -190,7 +192,8 @@ QString SaliencyFigure::captionText() const {
                                       .arg(knocked_out_text(result_->knocked_out));
     if (compact_) return knocked;
     QString text = result_->text;
-    if (text.size() > kCaptionChars) text = text.left(kCaptionChars - 1) + QStringLiteral("…");
+    if (text.size() > kSaliencyCaptionChars)
+        text = text.left(kSaliencyCaptionChars - 1) + QStringLiteral("…");
     const QString caption = SaliencyText::tr("%1 · “%2”").arg(result_->model, text);
     return knocked.isEmpty() ? caption : caption + QStringLiteral(" · ") + knocked;
 }
@@ -223,28 +226,28 @@ void SaliencyFigure::layout(QSize size) {
     small_ = figure_font(std::max(6, fpx - 2), texts);
     bold_ = figure_font(fpx, texts, true);
     const QFontMetricsF fm(font_), sm(small_);
-    double y = kPad / 2;
+    double y = kSaliencyPad / 2;
     if (compact_) {
         const double h = line_height(bold_, titleText());
-        heading_ = QRectF(kPad, y, size.width() - 2 * kPad, h);
+        heading_ = QRectF(kSaliencyPad, y, size.width() - 2 * kSaliencyPad, h);
         y = heading_.bottom() + 6;
         if (const QString caption = captionText(); !caption.isEmpty()) {
             caption_text_ = paint::wrap_text(caption, small_, heading_.width());
-            caption_ = QRectF(kPad, heading_.bottom() + 2, heading_.width(),
+            caption_ = QRectF(kSaliencyPad, heading_.bottom() + 2, heading_.width(),
                               text_height(small_, caption_text_));
             y = caption_.bottom() + 6;
         }
     } else {
         const QFont title_font = figure_font(fpx + 5, {titleText()}, true);
         const QString title =
-            paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kPad);
-        y = title_.layout(options_, title, captionText(), 8, size.width(), kPad) + 6;
+            paint::elide(titleText(), QFontMetricsF(title_font), size.width() - 2 * kSaliencyPad);
+        y = title_.layout(options_, title, captionText(), 8, size.width(), kSaliencyPad) + 6;
     }
     used_height_ = int(std::ceil(y));
     used_width_ = -1;
     if (!result_ || result_->pieces.empty()) return;
     const SaliencyResult& r = *result_;
-    const double width = std::max(120.0, size.width() - 2 * kPad);
+    const double width = std::max(120.0, size.width() - 2 * kSaliencyPad);
 
     // The boxes flow left to right and wrap; a row is a box and, under it, the values' line.
     QString all;
@@ -253,12 +256,12 @@ void SaliencyFigure::layout(QSize size) {
     const double box_h = line_height(font_, all) + 8;
     label_h_ = line_height(small_, QStringLiteral("−0.00")) + 2;
     const double row_h = box_h + label_h_ + 4;
-    double x = kPad, right = kPad;
+    double x = kSaliencyPad, right = kSaliencyPad;
     for (const QString& t : r.pieces) {
         const double w =
             std::min(width, std::max(22.0, fm.horizontalAdvance(visible_token(t)) + 10));
-        if (x > kPad && x + w > kPad + width) {
-            x = kPad;
+        if (x > kSaliencyPad && x + w > kSaliencyPad + width) {
+            x = kSaliencyPad;
             y += row_h;
         }
         boxes_.emplace_back(x, y, w, box_h);
@@ -273,7 +276,8 @@ void SaliencyFigure::layout(QSize size) {
             const QRectF& b = boxes_[std::size_t(t)];
             const double w =
                 sm.horizontalAdvance(paint::format_cell(r.saliency.tokens[std::size_t(t)])) + 4;
-            const double cx = std::clamp(b.center().x(), kPad + w / 2, kPad + width - w / 2);
+            const double cx =
+                std::clamp(b.center().x(), kSaliencyPad + w / 2, kSaliencyPad + width - w / 2);
             return QRectF(cx - w / 2, b.bottom() + 1, w, label_h_);
         }();
         if (std::none_of(placed.begin(), placed.end(),
@@ -287,29 +291,30 @@ void SaliencyFigure::layout(QSize size) {
     const QString limit = paint::format_cell(r.scaleLimit());
     const double tick_w = sm.horizontalAdvance(QStringLiteral("−") + limit) + 6;
     const double scale_h = std::max(12.0, line_height(small_, limit));
-    scale_ = QRectF(kPad + tick_w, y + 4, kScaleWidth, scale_h);
+    scale_ = QRectF(kSaliencyPad + tick_w, y + 4, kScaleWidth, scale_h);
     const QString sum = saliency_sum_text(r);
     const double sum_w = fm.horizontalAdvance(sum) + 4;
     const double sum_h = line_height(font_, sum);
     const double after_scale = scale_.right() + tick_w + 16;
-    if (after_scale + sum_w <= kPad + width)
+    if (after_scale + sum_w <= kSaliencyPad + width)
         sum_ = QRectF(after_scale, scale_.center().y() - sum_h / 2, sum_w, sum_h);
     else
-        sum_ = QRectF(kPad, scale_.bottom() + 6, std::min(sum_w, width), sum_h);
+        sum_ = QRectF(kSaliencyPad, scale_.bottom() + 6, std::min(sum_w, width), sum_h);
     right = std::max({right, scale_.right() + tick_w, sum_.right()});
     y = std::max(scale_.bottom(), sum_.bottom()) + 6;
     if (const QString notes = notesText(); !notes.isEmpty()) {
-        const double notes_w = std::max(std::min(width, 560.0), right - kPad);
+        const double notes_w = std::max(std::min(width, 560.0), right - kSaliencyPad);
         notes_text_ = paint::wrap_text(notes, small_, notes_w);
-        notes_ = QRectF(kPad, y + 4, notes_w, text_height(small_, notes_text_) + 4);
+        notes_ = QRectF(kSaliencyPad, y + 4, notes_w, text_height(small_, notes_text_) + 4);
         y = notes_.bottom();
         right = std::max(right, notes_.right());
     }
-    used_height_ = int(std::ceil(y + kPad / 2));
+    used_height_ = int(std::ceil(y + kSaliencyPad / 2));
     if (!compact_) {
         const double title_w =
             QFontMetricsF(figure_font(fpx + 5, {titleText()}, true)).horizontalAdvance(titleText());
-        used_width_ = int(std::ceil(std::max({right + kPad, title_w + 2 * kPad + 8, 480.0})));
+        used_width_ =
+            int(std::ceil(std::max({right + kSaliencyPad, title_w + 2 * kSaliencyPad + 8, 480.0})));
     }
 }
 
@@ -327,7 +332,7 @@ QString SaliencyFigure::describe(int token) const {
     if (!result_ || token < 0 || token >= int(result_->saliency.tokens.size())) return {};
     return SaliencyText::tr("Token %1 %2: %3 of the total %4")
         .arg(token + 1)
-        .arg(quoted(result_->pieces[std::size_t(token)]),
+        .arg(saliency_quoted(result_->pieces[std::size_t(token)]),
              paint::format_cell(result_->saliency.tokens[std::size_t(token)]),
              paint::format_cell(result_->saliency.metric));
 }
@@ -335,7 +340,7 @@ QString SaliencyFigure::describe(int token) const {
 void SaliencyFigure::paint(QPainter* p, bool vector) const {
     (void)vector;  // rectangles and text only: the same on every target
     p->fillRect(QRectF(QPointF(0, 0), QSizeF(size_)), Qt::white);
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     const QColor muted = options_.high_contrast ? QColor(Qt::black) : paint::kMuted;
     if (compact_) {
         p->setFont(bold_);

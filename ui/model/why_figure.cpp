@@ -17,23 +17,18 @@ struct WhyText {
     Q_DECLARE_TR_FUNCTIONS(WhyFigure)
 };
 
-constexpr double kPad = 16.0;
+constexpr double kWhyPad = 16.0;
 /// The longest text the caption quotes whole; a longer one is cut with an ellipsis.
-constexpr int kCaptionChars = 60;
+constexpr int kWhyCaptionChars = 60;
 
-QString quoted(const QString& token) {
+QString why_quoted(const QString& token) {
     return WhyText::tr("“%1”").arg(visible_token(token));
 }
 
-QString head_name(const models::HeadRef& h) {
+QString why_head_name(const models::HeadRef& h) {
     return WhyText::tr("L%1H%2").arg(h.layer + 1).arg(h.head + 1);
 }
 
-/// Red for what raises the score, blue for what lowers it, at one strength: the length says
-/// how much.
-QColor bar_color(double v) {
-    return paint::signed_color(v >= 0 ? 0.8 : -0.8, 1.0);
-}
 }  // namespace
 
 namespace {
@@ -139,7 +134,7 @@ QString why_term_name(const models::QkTerm& t) {
         case models::StreamComponent::Kind::Embedding:
             return WhyText::tr("embeddings");
         case models::StreamComponent::Kind::Head:
-            return head_name({c.layer, c.head});
+            return why_head_name({c.layer, c.head});
         case models::StreamComponent::Kind::AttentionBias:
             return WhyText::tr("L%1 attention bias").arg(c.layer + 1);
         case models::StreamComponent::Kind::Mlp:
@@ -149,7 +144,7 @@ QString why_term_name(const models::QkTerm& t) {
 }
 
 QString WhyFigure::termAt(const models::QkTerm& term, std::int64_t position, bool key_side) const {
-    const QString at = quoted(result_->pieces[std::size_t(position)]);
+    const QString at = why_quoted(result_->pieces[std::size_t(position)]);
     return key_side ? WhyText::tr("%1 at %2 (key side)").arg(why_term_name(term), at)
                     : WhyText::tr("%1 at %2 (query side)").arg(why_term_name(term), at);
 }
@@ -191,9 +186,9 @@ QString WhyFigure::titleText() const {
     if (!result_) return WhyText::tr("Why this attention? QK attribution");
     const models::QkAttribution& a = result_->attribution;
     return WhyText::tr("Why does %1 at %2 (token %3) look at %4 (token %5)?")
-        .arg(head_name(a.head), quoted(result_->pieces[std::size_t(a.query)]))
+        .arg(why_head_name(a.head), why_quoted(result_->pieces[std::size_t(a.query)]))
         .arg(a.query + 1)
-        .arg(quoted(result_->pieces[std::size_t(a.key)]))
+        .arg(why_quoted(result_->pieces[std::size_t(a.key)]))
         .arg(a.key + 1);
 }
 
@@ -201,7 +196,8 @@ QString WhyFigure::captionText() const {
     if (!result_) return {};
     const WhyResult& r = *result_;
     QString text = r.text;
-    if (text.size() > kCaptionChars) text = text.left(kCaptionChars - 1) + QStringLiteral("…");
+    if (text.size() > kWhyCaptionChars)
+        text = text.left(kWhyCaptionChars - 1) + QStringLiteral("…");
     QString caption = WhyText::tr("%1 · “%2” · score %3")
                           .arg(r.model, text, paint::format_cell(r.attribution.score));
     if (!std::isnan(r.weight))
@@ -225,21 +221,21 @@ QString WhyFigure::fittedTitle(double room) const {
     // Beside the maps the pane is narrow: shorter forms that still name the head, the query and
     // the key, each measured in the bold (and, for Chinese, CJK) font the title is drawn in.
     const models::QkAttribution& a = result_->attribution;
-    const QString query = quoted(result_->pieces[std::size_t(a.query)]);
-    const QString key = quoted(result_->pieces[std::size_t(a.key)]);
+    const QString query = why_quoted(result_->pieces[std::size_t(a.query)]);
+    const QString key = why_quoted(result_->pieces[std::size_t(a.key)]);
     const QStringList forms{full,
                             WhyText::tr("%1: %2 (token %3) → %4 (token %5)")
-                                .arg(head_name(a.head), query)
+                                .arg(why_head_name(a.head), query)
                                 .arg(a.query + 1)
                                 .arg(key)
                                 .arg(a.key + 1),
                             WhyText::tr("%1: %2 (%3) → %4 (%5)")
-                                .arg(head_name(a.head), query)
+                                .arg(why_head_name(a.head), query)
                                 .arg(a.query + 1)
                                 .arg(key)
                                 .arg(a.key + 1),
                             // Presenting's large type: the tokens without their positions.
-                            WhyText::tr("%1: %2 → %3").arg(head_name(a.head), query, key)};
+                            WhyText::tr("%1: %2 → %3").arg(why_head_name(a.head), query, key)};
     const int fpx = std::max(6, options_.font_px);
     for (const QString& form : forms)
         if (QFontMetricsF(figure_font(fpx + 5, {form}, true)).horizontalAdvance(form) <= room)
@@ -281,7 +277,7 @@ double WhyFigure::layoutRows(int shown, double top, double width) {
         row_h_.push_back(label_h_.back() + (stacked_ ? barLineHeight() + 12 : 10));
         h += row_h_.back();
     }
-    rows_ = QRectF(kPad, top, width, h);
+    rows_ = QRectF(kWhyPad, top, width, h);
     return h;
 }
 
@@ -299,18 +295,18 @@ void WhyFigure::layout(QSize size) {
     const int fpx = std::max(6, options_.font_px);
     font_ = figure_font(fpx, texts);
     small_ = figure_font(std::max(6, fpx - 2), texts);
-    const double title_room = size.width() - 2 * kPad;
+    const double title_room = size.width() - 2 * kWhyPad;
     QString title = fittedTitle(title_room);
     const QFontMetricsF title_fm(figure_font(fpx + 5, {title}, true));
     title_elided_ = title_fm.horizontalAdvance(title) > title_room;
     // At worst (a very long token) an ellipsis, never a line drawn past the edge.
     if (title_elided_) title = paint::elide(title, title_fm, title_room);
-    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kPad);
+    const double y = title_.layout(options_, title, captionText(), 8, size.width(), kWhyPad);
     used_height_ = int(std::ceil(y));
     rows_ = notes_ = QRectF();
     notes_text_.clear();
     if (!result_) return;
-    const double width = size.width() - 2 * kPad;
+    const double width = size.width() - 2 * kWhyPad;
     notes_text_ = paint::wrap_text(notesText(), small_, width);
     const double notes_h = text_height(small_, notes_text_) + 4;
     // The pane does not scroll: fewer pairs, the rest summed, until the rows and the notes fit;
@@ -318,15 +314,15 @@ void WhyFigure::layout(QSize size) {
     int shown = top_;
     double h = layoutRows(shown, y + 8, width);
     while (fit_height_ && shown > std::min(top_, kMinFitted) &&
-           y + 8 + h + 12 + notes_h + kPad > size.height())
+           y + 8 + h + 12 + notes_h + kWhyPad > size.height())
         h = layoutRows(--shown, y + 8, width);
-    if (fit_height_ && y + 8 + h + 12 + notes_h + kPad > size.height()) {
+    if (fit_height_ && y + 8 + h + 12 + notes_h + kWhyPad > size.height()) {
         notes_text_.clear();
-        used_height_ = int(std::ceil(rows_.bottom() + kPad));
+        used_height_ = int(std::ceil(rows_.bottom() + kWhyPad));
         return;
     }
-    notes_ = QRectF(kPad, rows_.bottom() + 12, width, notes_h);
-    used_height_ = int(std::ceil(notes_.bottom() + kPad));
+    notes_ = QRectF(kWhyPad, rows_.bottom() + 12, width, notes_h);
+    used_height_ = int(std::ceil(notes_.bottom() + kWhyPad));
 }
 
 QRectF WhyFigure::barRect(int k) const {
@@ -348,7 +344,7 @@ void WhyFigure::paint(QPainter* p, bool vector) const {
     p->fillRect(QRectF(QPointF(0, 0), QSizeF(size_)), Qt::white);
     title_.paint(p, options_);
     if (!result_ || bars_.empty()) return;
-    const QColor text = options_.high_contrast ? QColor(Qt::black) : paint::kText;
+    const QColor text = paint::text_color(options_);
     const QColor muted = options_.high_contrast ? QColor(Qt::black) : paint::kMuted;
     double lo = 0.0, hi = 0.0;
     for (const WhyResult::Bar& b : bars_)
@@ -377,7 +373,8 @@ void WhyFigure::paint(QPainter* p, bool vector) const {
         const double x0 = x_of(0.0), x1 = x_of(std::isfinite(b.value) ? b.value : 0.0);
         const QRectF bar(std::min(x0, x1), line.center().y() - 8, std::max(1.0, std::abs(x1 - x0)),
                          16);
-        const QColor c = b.rest_pairs > 0 ? QColor(0xbb, 0xbb, 0xbb) : bar_color(b.value);
+        const QColor c =
+            b.rest_pairs > 0 ? QColor(0xbb, 0xbb, 0xbb) : paint::sign_bar_color(b.value);
         p->fillRect(bar, c);
         if (barHead(k)) {  // a head's bar can be clicked: framed like the maps' links
             p->setPen(QPen(text, 1.0));

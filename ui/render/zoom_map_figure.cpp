@@ -18,12 +18,12 @@ namespace {
 constexpr int kTitle = 36;                 ///< the title's band
 constexpr int kLeft = 150;                 ///< row labels and the axis title
 constexpr int kBottom = 124;               ///< column labels, the axis title and the caption
-constexpr int kRight = 96;                 ///< the colour bar and its values
+constexpr int kZoomRight = 96;             ///< the colour bar and its values
 constexpr int kSteps = 1024;               ///< colours of the scale
 constexpr double kMinLabelSpacing = 11.0;  ///< pixels per row below which positions replace tokens
 constexpr QRgb kOutside = 0xffffffff;      ///< past the map's edge: the page
 
-QString number(double v) {
+QString short_number(double v) {
     return QString::number(v, 'g', 3);
 }
 
@@ -74,7 +74,7 @@ void ZoomMapFigure::setRegion(const QRectF& cells) {
 }
 
 QRect ZoomMapFigure::plotFor(QSize size) {
-    return QRect(kLeft, kTitle, std::max(16, size.width() - kLeft - kRight),
+    return QRect(kLeft, kTitle, std::max(16, size.width() - kLeft - kZoomRight),
                  std::max(16, size.height() - kTitle - kBottom));
 }
 
@@ -281,8 +281,8 @@ void ZoomMapFigure::paintColorBar(QPainter* p) const {
     for (int k = 0; k <= 4; ++k) {
         const double y = bar.bottom() - bar.height() * k / 4.0;
         p->drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 4, y));
-        p->drawText(QRectF(bar.right() + 7, y - 9, kRight - 36, 18),
-                    Qt::AlignLeft | Qt::AlignVCenter, number(top * k / 4.0));
+        p->drawText(QRectF(bar.right() + 7, y - 9, kZoomRight - 36, 18),
+                    Qt::AlignLeft | Qt::AlignVCenter, short_number(top * k / 4.0));
     }
 }
 
@@ -310,7 +310,8 @@ QString ZoomMapFigure::captionText() const {
         text += p.mode() == ops::PoolMode::Max
                     ? tr(" · each pixel: the largest weight of %1 × %1 cells").arg(s)
                     : tr(" · each pixel: the mean weight of %1 × %1 cells").arg(s);
-    text += tr(" · colours from 0 to the map's largest weight, %1").arg(number(p.max_value()));
+    text +=
+        tr(" · colours from 0 to the map's largest weight, %1").arg(short_number(p.max_value()));
     return text;
 }
 

@@ -18,7 +18,7 @@
 namespace attnviz::ui {
 
 namespace {
-QString quoted(const QString& text) {
+QString shortened(const QString& text) {
     constexpr int kShown = 60;
     const QString simple = text.simplified();
     return simple.size() > kShown ? simple.left(kShown - 1) + QChar(0x2026) : simple;
@@ -82,12 +82,12 @@ QString RecoveryKeeper::describe(const AttentionDocument& doc) {
     const ComputeConfig& c = doc.computeConfig();
     QStringList parts;
     if (c.use_token_list)
-        parts << tr("the tokens “%1”").arg(quoted(c.token_list_a));
+        parts << tr("the tokens “%1”").arg(shortened(c.token_list_a));
     else
-        parts << tr("the text “%1”").arg(quoted(c.text_a));
+        parts << tr("the text “%1”").arg(shortened(c.text_a));
     if (c.pair_mode != PairMode::Single)
-        parts
-            << tr("the second text “%1”").arg(quoted(c.use_token_list ? c.token_list_b : c.text_b));
+        parts << tr("the second text “%1”")
+                     .arg(shortened(c.use_token_list ? c.token_list_b : c.text_b));
     parts << (c.usesModel() ? tr("the model %1").arg(QFileInfo(c.model_folder).fileName())
                             : tr("the demo layer (%n head(s))", nullptr, c.num_heads));
     if (!c.masked_keys.empty()) parts << tr("%n masked key(s)", nullptr, int(c.masked_keys.size()));
