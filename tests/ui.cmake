@@ -122,16 +122,16 @@ endif()
 #                       Chinese, at the export's default size and at 1280×800: every text item
 #                       inside the canvas, no two overlapping (support/text_layout.h records them)
 if(TARGET attnviz_ui)
-    attnviz_add_test(ui_figure_text_test ui_figure_text_test.cpp support/text_layout.cpp
-        LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_figure_text_test ui_figure_text_test.cpp
+        LIBS attnviz_ui attnviz_test_layout GUI)
 endif()
 
 # The whole model at one token (issue 35): the model-walk figure on real traces of the shipped
 # models and every family's golden checkpoint: stages, hover values, the prediction against
 # sampling_distribution, folding, the drawn token, the layout in English and Chinese.
 if(TARGET attnviz_ui)
-    attnviz_add_test(ui_model_walk_test ui_model_walk_test.cpp support/text_layout.cpp
-        LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_model_walk_test ui_model_walk_test.cpp
+        LIBS attnviz_ui attnviz_test_layout GUI)
 endif()
 
 # The whole model, step by step, in the window (issue 35): the example, the sliders against
@@ -155,6 +155,6 @@ endif()
 # BERT refused, the layout in English and Chinese, and `attnviz export --view flow` against
 # `attnviz flow --out-json`.
 if(TARGET attnviz_ui)
-    attnviz_add_test(ui_flow_test ui_flow_test.cpp support/text_layout.cpp LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_flow_test ui_flow_test.cpp LIBS attnviz_ui attnviz_test_layout GUI)
     add_dependencies(ui_flow_test attnviz)
 endif()

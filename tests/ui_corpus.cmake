@@ -4,6 +4,6 @@
 # partial result, the session, bad files and budgets, the two examples, and `attnviz export --view
 # qk|atlas --texts` against `attnviz corpus`.
 if(TARGET attnviz_ui)
-    attnviz_add_test(ui_corpus_test ui_corpus_test.cpp support/text_layout.cpp LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_corpus_test ui_corpus_test.cpp LIBS attnviz_ui attnviz_test_layout GUI)
     add_dependencies(ui_corpus_test attnviz attnviz_corpora)
 endif()

@@ -3,6 +3,6 @@
 # position, a post-norm BERT refused, the figure's text in English and Chinese, the exports and
 # `attnviz export --view dla`.
 if(TARGET attnviz_ui)
-    attnviz_add_test(ui_dla_test ui_dla_test.cpp support/text_layout.cpp LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_dla_test ui_dla_test.cpp LIBS attnviz_ui attnviz_test_layout GUI)
     add_dependencies(ui_dla_test attnviz)
 endif()

@@ -3,7 +3,7 @@
 # under way, the strip's text in English and Chinese, and `attnviz export --view saliency`
 # against the engine and `attnviz attribute --saliency`.
 if(TARGET attnviz_ui)
-    attnviz_add_test(ui_saliency_test ui_saliency_test.cpp support/text_layout.cpp
-                     LIBS attnviz_ui GUI)
+    attnviz_add_test(ui_saliency_test ui_saliency_test.cpp
+                     LIBS attnviz_ui attnviz_test_layout GUI)
     add_dependencies(ui_saliency_test attnviz)
 endif()
