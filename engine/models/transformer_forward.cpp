@@ -258,7 +258,10 @@ void Transformer::attention(const LayerPlan& step, const LayerWeights& w, const 
             q[r * ld + c] *= scale;
 
     const ops::MaskSpec masks{nullptr, nullptr, config_.causal(), B, H, L, L, 0};
-    std::vector<float> concat(static_cast<std::size_t>(B * L * H * d));
+    // attend() writes every row of every head's context (the heads of a one-head pass end it
+    // below, before the others are read).
+    std::vector<float>& concat = scratch.concat;
+    concat.resize(static_cast<std::size_t>(B * L * H * d));
     layers::ProjectedHeads in = projected(k, v, ld, ld, B, L, scale);
     layers::AttendOptions opt;
     opt.masked_rows = options.masked_rows;
@@ -321,7 +324,7 @@ void Transformer::attention(const LayerPlan& step, const LayerWeights& w, const 
     trace.emit(TraceStep::AttentionOutput, out, E);
     if (steps) {  // every row: the steps view shows the whole layer
         result.steps->input = Tensor({1, L, E}, std::vector<float>(h, h + L * E));
-        result.steps->concat = Tensor({1, L, H * d}, std::move(concat));
+        result.steps->concat = Tensor({1, L, H * d}, concat);
         result.output = Tensor({1, L, E}, std::vector<float>(out, out + L * E));
     }
     if (keep) sink.on_layer(layer, std::move(result));
