@@ -11,6 +11,7 @@
 #include "engine/errors.h"
 #include "engine/io/file_util.h"
 #include "engine/io/half.h"
+#include "engine/io/little_endian.h"
 #include "engine/io/messages.h"
 
 namespace attnviz::io {
@@ -277,11 +278,10 @@ class HeaderDictParser {
     }
 };
 
-std::uint32_t read_le(std::string_view bytes, std::size_t at, std::size_t width) {
-    std::uint32_t v = 0;
-    for (std::size_t i = 0; i < width; ++i)
-        v |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
-    return v;
+/// The header length at byte 8: 2 bytes in format 1.0, 4 in 2.0 and 3.0, little-endian.
+std::size_t header_length(std::string_view bytes, std::size_t width) {
+    return width == 2 ? load_le<std::uint16_t>(bytes.data() + 8)
+                      : load_le<std::uint32_t>(bytes.data() + 8);
 }
 
 // Parses and checks the preamble and header of `head` (the first bytes of a file whose total
@@ -308,7 +308,7 @@ Header parse_header(std::string_view head, std::uint64_t file_size, const std::s
     const std::size_t preamble = 8 + len_width;
     if (head.size() < preamble)
         fail(name, "truncated header: the file ends inside the header length");
-    const std::size_t header_len = read_le(head, 8, len_width);
+    const std::size_t header_len = header_length(head, len_width);
     const std::uint64_t data_offset = preamble + header_len;
     if (data_offset > file_size)
         fail(name, "truncated header: the header says it is " + std::to_string(header_len) +
@@ -537,7 +537,7 @@ NpyInfo read_npy_info(const std::string& path) {
     const auto& b = head.bytes;
     if (b.size() >= 12 && b.substr(0, kMagic.size()) == kMagic) {
         const std::size_t len_width = b[6] == 1 ? 2 : 4;
-        const std::size_t needed = 8 + len_width + read_le(b, 8, len_width);
+        const std::size_t needed = 8 + len_width + header_length(b, len_width);
         if (needed > b.size() && needed <= head.file_size && needed <= kMaxHeaderLength + 12)
             head = read_file_head(path, needed);
     }

@@ -81,13 +81,6 @@ std::optional<std::uint64_t> byte_size(const Shape& shape, unsigned bits, std::u
     return n * bits / 8;
 }
 
-std::uint64_t load_le64(const char* p) {
-    std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i)
-        v |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
-    return v;
-}
-
 // A number as it reads in a message ("-1", "1.5", "1e+300").
 std::string number_text(json::Element v) {
     if (const auto i = json::as_int64(v)) return std::to_string(*i);
@@ -345,7 +338,7 @@ SafetensorsHeader parse_safetensors_header(std::string_view file, const std::str
     if (file.size() < 8)
         fail(name, "too short for a safetensors file (" + format_byte_size(file.size()) +
                        "; it starts with an 8-byte header length)");
-    const std::uint64_t header_len = load_le64(file.data());
+    const std::uint64_t header_len = load_le<std::uint64_t>(file.data());
     const std::uint64_t after_length = file.size() - 8;
     if (header_len > after_length)
         fail(name, "header length " + std::to_string(header_len) + " is larger than the file (" +

@@ -72,10 +72,6 @@ QString walk_percent(double p) {
     return QStringLiteral("%1 %").arg(p * 100.0, 0, 'f', 1);
 }
 
-QString walk_number(double v) {
-    return paint::format_cell(v);
-}
-
 int font_px_of(const FigureOptions& o) {
     return std::max(6, o.font_px);
 }
@@ -273,10 +269,11 @@ void ModelWalkFigure::layoutCards(double W) {
             const bool open = layerOpen(sec.layer);
             const QString label =
                 (open ? QStringLiteral("▾  ") : QStringLiteral("▸  ")) + sec.title;
-            QString summary = std::isfinite(sec.norm_in) && std::isfinite(sec.norm_out)
-                                  ? WalkFigureText::tr("‖x‖ %1 → %2")
-                                        .arg(walk_number(sec.norm_in), walk_number(sec.norm_out))
-                                  : QString();
+            QString summary =
+                std::isfinite(sec.norm_in) && std::isfinite(sec.norm_out)
+                    ? WalkFigureText::tr("‖x‖ %1 → %2")
+                          .arg(paint::format_cell(sec.norm_in), paint::format_cell(sec.norm_out))
+                    : QString();
             const QString steps = WalkFigureText::tr("%n step(s)", nullptr, int(sec.stages.size()));
             summary = summary.isEmpty() ? steps : summary + QStringLiteral("  ·  ") + steps;
             const double hh =
@@ -337,12 +334,12 @@ double ModelWalkFigure::layoutCardHeader(Card& card, double x0, double iw, doubl
     // the line is too short).
     QString stats = st.shapeText();
     if (st.probabilities)
-        stats +=
-            QStringLiteral("  ·  ") + WalkFigureText::tr("max %1").arg(walk_number(st.maximum()));
+        stats += QStringLiteral("  ·  ") +
+                 WalkFigureText::tr("max %1").arg(paint::format_cell(st.maximum()));
     else
-        stats +=
-            QStringLiteral("  ·  ‖x‖ = %1  ·  %2 … %3")
-                .arg(walk_number(st.norm()), walk_number(st.minimum()), walk_number(st.maximum()));
+        stats += QStringLiteral("  ·  ‖x‖ = %1  ·  %2 … %3")
+                     .arg(paint::format_cell(st.norm()), paint::format_cell(st.minimum()),
+                          paint::format_cell(st.maximum()));
     TextItem f = place(st.formula, formula_font, x0, yy, iw, text);
     const QFontMetricsF nfm(name_font), sfm(small_font);
     const double name_x = f.rect.right() + fpx;
@@ -953,7 +950,7 @@ QString ModelWalkFigure::describe(const Hit& hit) const {
                        .arg(sec.title) +
                    QStringLiteral(" · ") +
                    WalkFigureText::tr("‖x‖ %1 → %2")
-                       .arg(walk_number(sec.norm_in), walk_number(sec.norm_out));
+                       .arg(paint::format_cell(sec.norm_in), paint::format_cell(sec.norm_out));
         }
         case Hit::Kind::Cell: {
             if (hit.section < 0 || std::size_t(hit.section) >= walk_.sections.size()) return {};

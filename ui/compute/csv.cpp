@@ -1,5 +1,7 @@
 #include "ui/compute/csv.h"
 
+#include <cmath>
+
 namespace attnviz::ui {
 
 QString csv_field(const QString& s) {
@@ -9,6 +11,11 @@ QString csv_field(const QString& s) {
     QString q = s;
     q.replace(QLatin1String("\""), QLatin1String("\"\""));
     return QLatin1Char('"') + q + QLatin1Char('"');
+}
+
+QString csv_number(double v, int digits) {
+    if (std::isnan(v)) return QStringLiteral("nan");
+    return QString::number(v, 'g', digits);
 }
 
 }  // namespace attnviz::ui

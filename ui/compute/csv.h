@@ -9,4 +9,8 @@ namespace attnviz::ui {
 /// or a line break.
 QString csv_field(const QString& s);
 
+/// A CSV number with `digits` significant digits ("nan" for a missing value): 7 show what a
+/// float holds, 9 read back as the same float bit for bit.
+QString csv_number(double v, int digits = 7);
+
 }  // namespace attnviz::ui

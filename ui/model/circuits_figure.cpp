@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "ui/compute/colour_table.h"
+#include "ui/compute/csv.h"
 #include "ui/compute/model_store.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
@@ -35,9 +36,7 @@ QString three_decimals(double v, int decimals = 3) {
 }
 
 /// 9 significant digits: a float reads back bit for bit.
-QString csv_number(double v) {
-    return std::isnan(v) ? QStringLiteral("nan") : QString::number(v, 'g', 9);
-}
+constexpr int kExactDigits = 9;
 
 /// `rect` grown about its centre to at least `side` pixels each way, so that a frame stays
 /// visible on cells of a few pixels.
@@ -102,15 +101,17 @@ QByteArray circuits_csv(const CircuitMaps& m) {
             if (!m.composes(from, to)) continue;
             out += QStringLiteral("%1,%2,%3,%4,%5\n")
                        .arg(m.headName(from), m.headName(to),
-                            csv_number(m.composition(Composition::Q, from, to)),
-                            csv_number(m.composition(Composition::K, from, to)),
-                            csv_number(m.composition(Composition::V, from, to)))
+                            csv_number(m.composition(Composition::Q, from, to), kExactDigits),
+                            csv_number(m.composition(Composition::K, from, to), kExactDigits),
+                            csv_number(m.composition(Composition::V, from, to), kExactDigits))
                        .toUtf8();
         }
     if (m.scores.copying.empty()) return out;
     out += "\nhead,copying\n";
     for (int n = 0; n < m.heads(); ++n)
-        out += QStringLiteral("%1,%2\n").arg(m.headName(n), csv_number(m.copying(n))).toUtf8();
+        out += QStringLiteral("%1,%2\n")
+                   .arg(m.headName(n), csv_number(m.copying(n), kExactDigits))
+                   .toUtf8();
     return out;
 }
 

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "engine/io/npy.h"
+#include "ui/compute/csv.h"
 #include "ui/compute/model_store.h"
 #include "ui/render/colormaps.h"
 #include "ui/render/fonts.h"
@@ -36,10 +37,6 @@ QString signed_number(double v) {
     return s;
 }
 
-QString exact_number(double v) {
-    if (std::isnan(v)) return QStringLiteral("nan");
-    return QString::number(v, 'g', 7);
-}
 }  // namespace
 
 double PatchMaps::scaleLimit() const {
@@ -141,9 +138,9 @@ QByteArray patch_csv(const PatchMaps& m) {
             out += QStringLiteral("%1,%2,%3,%4,%5,%6\n")
                        .arg(l + 1)
                        .arg(h + 1)
-                       .arg(exact_number(double(m.result.fraction.data[at])),
-                            exact_number(double(m.result.m_patched.data[at])),
-                            exact_number(m.result.m_clean), exact_number(m.result.m_corrupt))
+                       .arg(csv_number(double(m.result.fraction.data[at])),
+                            csv_number(double(m.result.m_patched.data[at])),
+                            csv_number(m.result.m_clean), csv_number(m.result.m_corrupt))
                        .toUtf8();
         }
     return out;

@@ -478,7 +478,7 @@ QByteArray PositionsView::curvesCsv() const {
         out += QString::number(j + 1) + QLatin1Char(',') +
                csv_field(j < statistics_->tokens.size() ? statistics_->tokens[int(j)] : QString());
         for (const models::HeadRef& h : o.heads)
-            out += QLatin1Char(',') + QString::number(curve_of(s, h, o.curve)[j], 'g', 7);
+            out += QLatin1Char(',') + csv_number(curve_of(s, h, o.curve)[j]);
         out += QLatin1Char('\n');
     }
     return out.toUtf8();

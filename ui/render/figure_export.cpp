@@ -81,11 +81,6 @@ struct OffscreenFigure {
     }
 };
 
-QString value_text(float v) {
-    if (std::isnan(v)) return QStringLiteral("nan");
-    return QString::number(double(v), 'g', 7);
-}
-
 QJsonValue json_number(float v) {
     return std::isfinite(v) ? QJsonValue(double(v)) : QJsonValue(QJsonValue::Null);
 }
@@ -590,7 +585,7 @@ QByteArray weights_csv(const AttentionSnapshot& s) {
                                 QString::number(i + s.query_offset),  // in the whole text
                                 csv_field(s.query_tokens[n][i])};
                 for (int j = 0; j < s.source_len; ++j)
-                    row << value_text(s.value(n, head, i, j));
+                    row << csv_number(s.value(n, head, i, j));
                 out += row.join(QLatin1Char(',')).toUtf8() + '\n';
             }
         }
