@@ -369,6 +369,42 @@ class CorpusTest : public test::WindowFixture {
         QCOMPARE(w_->document()->focusToken(), int(t.position));
     }
 
+    /// A corpus that replaces the one shown frees it inside QkView::setCorpus; the tab's message
+    /// and placeholder then appear and lay the canvas out again at once, before the figure is
+    /// told of the new corpus.  Nothing may read the old one then (the sanitizers' build fails
+    /// on a read after free; the release build crashed in the monkey).
+    void aNewCorpusLeavesNothingPointingAtTheOld() {
+        openOnTheModel();
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(source()->openCorpus(corpus_file_));
+        QSignalSpy measured(source(), &CorpusSource::measured);
+        QVERIFY(measured.wait(60000));
+        w_->views()->setCurrentTab(ViewTabs::QkTab);
+        QkView* v = w_->views()->qkView();
+        QTRY_VERIFY(v->qkView() && v->canvas()->isVisible() && !v->figure().plotRect().isEmpty());
+        QVERIFY(!v->figure().captionText().isEmpty());
+        const int before = v->canvas()->height();
+        const CorpusData shown = *w_->document()->corpus();  // a copy: the window's go
+        // The same measures without their queries and keys: the message takes a line.
+        auto without = std::make_shared<CorpusData>(shown);
+        without->qk.clear();
+        w_->document()->setCorpus(without);
+        QVERIFY(!v->qkView());
+        QVERIFY(v->messageLabel()->isVisible());
+        QVERIFY(v->canvas()->height() < before);  // laid out again while the old was gone
+        QVERIFY(v->figure().captionText().isEmpty());
+        // With them again, then a corpus of another model: the placeholder instead.
+        w_->document()->setCorpus(std::make_shared<CorpusData>(shown));
+        QVERIFY(v->qkView() && v->canvas()->isVisible());
+        QVERIFY(!v->figure().captionText().isEmpty());
+        auto other = std::make_shared<CorpusData>(shown);
+        other->model_folder += QStringLiteral("-elsewhere");
+        w_->document()->setCorpus(other);
+        QVERIFY(v->placeholderLabel()->isVisible());
+        QVERIFY(!v->canvas()->isVisible());
+        QVERIFY(v->figure().captionText().isEmpty());
+    }
+
     /// Cancel after three texts: their result, marked partial, equal to the engine's of three.
     void cancelKeepsThePartialResultMarkedPartial() {
         openOnTheModel();

@@ -24,6 +24,7 @@
 #include <cmath>
 #include <functional>
 #include <numeric>
+#include <utility>
 
 #include "ui/document/shipped_models.h"
 #include "ui/model/corpus_examples.h"
@@ -361,7 +362,9 @@ void AtlasView::setSnapshot(SnapshotPtr snapshot) {
 
 void AtlasView::setCorpus(CorpusPtr corpus) {
     const bool fresh = corpus && corpus != corpus_;
-    corpus_ = std::move(corpus);
+    // The grid points into the old corpus until fill(): alive till then (syncModes() shows and
+    // hides, which lays the grid out at once).
+    const CorpusPtr old = std::exchange(corpus_, std::move(corpus));
     examples_->setHead(nullptr, -1, -1);
     grid_->setSelected(-1, -1);
     syncModes();

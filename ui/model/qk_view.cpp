@@ -10,6 +10,8 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <utility>
+
 #include "engine/errors.h"
 #include "ui/classroom/figure_canvas.h"
 #include "ui/compute/error_text.h"
@@ -127,7 +129,9 @@ void QkView::changeEvent(QEvent* event) {
 }
 
 void QkView::setCorpus(CorpusPtr corpus) {
-    corpus_ = std::move(corpus);
+    // The figure points into the old corpus until refresh() hands it the new one, and showing
+    // the placeholder or the message lays the canvas out at once: the old stays alive till then.
+    const CorpusPtr old = std::exchange(corpus_, std::move(corpus));
     fillHeads();
     refresh();
 }
@@ -176,6 +180,11 @@ void QkView::fillHeads() {
 
 void QkView::refresh() {
     const CorpusData* c = shownCorpus();
+    const CorpusQkView* view = qkView();
+    // Before anything is shown or hidden: that lays the canvas out, with what it holds.
+    hover_ = -1;
+    figure_->setHover(-1);
+    figure_->setData(view ? c : nullptr, view);
     if (!c) {
         placeholder_->setText(
             corpus_ ? tr("The corpus was measured on %1: choose that model in the Source box "
@@ -188,7 +197,6 @@ void QkView::refresh() {
     placeholder_->setVisible(!c);
     controls_->setVisible(c);
     canvas_->setVisible(c);
-    const CorpusQkView* view = qkView();
     const bool in_range = c && layer_ < c->result.layers && head_ < c->result.heads;
     message_->setVisible(c && !view);
     compute_->setVisible(c && !view && in_range);
@@ -201,9 +209,6 @@ void QkView::refresh() {
                   .arg(head_ + 1)
             : tr("The model shown has no head %1 in layer %2.").arg(head_ + 1).arg(layer_ + 1));
     export_->setEnabled(view != nullptr);
-    hover_ = -1;
-    figure_->setHover(-1);
-    figure_->setData(view ? c : nullptr, view);
     relayout();
 }
 
