@@ -176,6 +176,22 @@ class CorpusTest : public test::WindowFixture {
         QCOMPARE(w_->document()->viewHead(), 3);
     }
 
+    /// openOnTheModel(), the test corpus measured, and the Queries & Keys tab shown with the
+    /// head in focus's points, laid out at its size.
+    void showTheQueriesAndKeys() {
+        openOnTheModel();
+        if (QTest::currentTestFailed()) return;
+        QSignalSpy measured(source(), &CorpusSource::measured);
+        QVERIFY(source()->openCorpus(corpus_file_));
+        QVERIFY(measured.wait(60000));
+        w_->views()->setCurrentTab(ViewTabs::QkTab);
+        const QkView* v = w_->views()->qkView();
+        QVERIFY(v->qkView());
+        // Shown and laid out at its size before its dots are pointed at.
+        QTRY_VERIFY(v->canvas()->isVisible() && !v->figure().plotRect().isEmpty() &&
+                    v->figure().plotRect().right() <= v->canvas()->width());
+    }
+
     /// File ▸ Open Corpus… on `path`, answering the file dialog as a user does (the name typed
     /// into its field), then waits for the measure; false when the dialog or the run failed.
     bool openThroughTheMenu(const QString& path) {
@@ -299,17 +315,10 @@ class CorpusTest : public test::WindowFixture {
     /// Queries & Keys: the head in focus's points are the engine's; hovering shows a token in
     /// its context; Compute brings another head's; a click opens a point's text.
     void theQueriesAndKeysAreTheEnginesAndComputeAnotherHead() {
-        openOnTheModel();
+        showTheQueriesAndKeys();
         if (QTest::currentTestFailed()) return;
-        QVERIFY(source()->openCorpus(corpus_file_));
         QSignalSpy measured(source(), &CorpusSource::measured);
-        QVERIFY(measured.wait(60000));
-        w_->views()->setCurrentTab(ViewTabs::QkTab);
         QkView* v = w_->views()->qkView();
-        QVERIFY(v->qkView());
-        // Shown and laid out at its size before its dots are pointed at.
-        QTRY_VERIFY(v->canvas()->isVisible() && !v->figure().plotRect().isEmpty() &&
-                    v->figure().plotRect().right() <= v->canvas()->width());
         const models::CorpusResult want = engine(model_, texts_, {{0, 3}, {1, 7}});
         const models::JointQueryKeys joint =
             models::joint_query_keys(want.qk[0].queries, want.qk[0].keys, want.qk[0].dim);
@@ -374,14 +383,9 @@ class CorpusTest : public test::WindowFixture {
     /// told of the new corpus.  Nothing may read the old one then (the sanitizers' build fails
     /// on a read after free; the release build crashed in the monkey).
     void aNewCorpusLeavesNothingPointingAtTheOld() {
-        openOnTheModel();
+        showTheQueriesAndKeys();
         if (QTest::currentTestFailed()) return;
-        QVERIFY(source()->openCorpus(corpus_file_));
-        QSignalSpy measured(source(), &CorpusSource::measured);
-        QVERIFY(measured.wait(60000));
-        w_->views()->setCurrentTab(ViewTabs::QkTab);
-        QkView* v = w_->views()->qkView();
-        QTRY_VERIFY(v->qkView() && v->canvas()->isVisible() && !v->figure().plotRect().isEmpty());
+        const QkView* v = w_->views()->qkView();
         QVERIFY(!v->figure().captionText().isEmpty());
         const int before = v->canvas()->height();
         const CorpusData shown = *w_->document()->corpus();  // a copy: the window's go
