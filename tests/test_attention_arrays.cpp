@@ -1,7 +1,7 @@
 // Attention maps computed elsewhere (engine/io/attention_arrays.h): every layout the tools write
 // reads back as the tiny GPT-2 golden's real maps, and every bad file is refused with one line
 // naming what is wrong.  Files: tests/data/attention_maps/make_attention_maps.py.
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <string>

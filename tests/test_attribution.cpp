@@ -3,7 +3,7 @@
 // (GPT-2 with its c_proj bias, Llama with GQA, Llama 3 rotary scaling, Qwen2's q/k/v biases,
 // Qwen3's q/k norms) and the shipped attn-only-2l (o_proj bias, no MLP).  Then the sums the parts
 // must add up to, and what is refused.
-#include <QtTest>
+#include <QTest>
 
 #include <QFile>
 #include <QJsonArray>

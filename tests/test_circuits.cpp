@@ -5,7 +5,7 @@
 // default rotary offset and at 7, GGUF files of four of them, and the shipped attn-only-2l, whose
 // induction heads must be the ones composing most with a layer-1 head through their keys.  Then
 // `attnviz circuits`: its files, and the bad inputs it refuses without writing any.
-#include <QtTest>
+#include <QTest>
 
 #include <QFile>
 #include <QJsonArray>

@@ -2,7 +2,7 @@
 // `attnviz export --attentions` draws from them: bad data exits 1 with one line naming the file
 // and the problem, a usage mistake exits 2.  (The window
 // on good files: ui_attention_maps_test.)  Files: tests/data/attention_maps/make_attention_maps.py.
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <vector>

@@ -3,7 +3,7 @@
 // float64 in test_attribution), the parts add up to the total, and bad input (here also that of
 // the backward pass's options: attribute --saliency and --out-grads, patch --method, bench's
 // extras) is one line, exit 1 or 2, and no file.
-#include <QtTest>
+#include <QTest>
 
 #include <QFile>
 #include <QJsonArray>

@@ -5,7 +5,7 @@
 // its own tests); integrated gradients add up to m(x) - m(baseline) where the rule is complete;
 // attribution patching agrees with the exact sweep on the shipped model's patching example.
 // Bad input: test_cli_attribution.
-#include <QtTest>
+#include <QTest>
 
 #include <QFile>
 #include <QJsonArray>

@@ -5,7 +5,7 @@
 // one logit of the head ±infinity; patch on two equal texts (every fraction 0/0).  Those
 // numbers must be null; the rest must still be there and right.  Strings with quotes,
 // backslashes, control characters and CJK must come back as they went in.
-#include <QtTest>
+#include <QTest>
 
 #include <QDir>
 #include <QFile>

@@ -2,7 +2,7 @@
 // attend --model (every layer × head, scopes, the memory budget) and bench --model, on the
 // committed golden folders; each map the command writes equals the engine's own forward pass
 // on the ids the command reports, and bad input gives one line and exit 1 or 2.
-#include <QtTest>
+#include <QTest>
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // attnviz predict, patch and generate end to end through the binary, on the golden tiny
 // checkpoints: each file equals the engine's own computation, and bad input is one line,
 // exit 1 or 2, and no file.
-#include <QtTest>
+#include <QTest>
 
 #include <QFile>
 #include <QImage>

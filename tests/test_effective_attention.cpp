@@ -6,7 +6,7 @@
 // effective_reference.py (the demo layer, torch.nn.MultiheadAttention's own weights); then
 // what the importances must satisfy, the graph's rules, and `attnviz attend --effective norm`
 // and `attnviz flow` end to end, their refusals included.
-#include <QtTest>
+#include <QTest>
 
 #include <QFile>
 #include <QJsonArray>

@@ -4,7 +4,7 @@
 // RoBERTa and DistilBERT masked; GPT-2, Llama with GQA and llama3 rotary scaling, Qwen2's biases,
 // Qwen3's q/k norms causal) and the shipped attn-only-2l, intact and with heads knocked out.
 // Then the claim about EAP on attn-only-2l, streamed weights, and what is refused.
-#include <QtTest>
+#include <QTest>
 
 #include <QJsonArray>
 #include <QJsonObject>

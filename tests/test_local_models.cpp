@@ -2,7 +2,7 @@
 // model and maps as the file itself), a manifest that lies is refused with its name and what
 // is wrong, any other path passes through, and ollama's and LM Studio's default folders are
 // listed.  The trees are built in a temporary folder as ollama and LM Studio lay them out.
-#include <QtTest>
+#include <QTest>
 
 #include <cstdlib>
 #include <filesystem>

@@ -2,7 +2,7 @@
 // for bit, every pooled cell is the max (or the mean) of the level-0 cells it covers, odd
 // edges included, and a query picks the finest level whose cells are at least a pixel.  The
 // reference is the brute-force pooling of level 0 written out here, in double for the mean.
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

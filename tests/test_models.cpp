@@ -2,7 +2,7 @@
 // (written from Hugging Face's modeling code): every layer × head of every case within 1e-5,
 // the hidden states, q/k before and after the rotation, the scope (layers, heads, window),
 // and a clear DataError for each kind of broken folder.
-#include <QtTest>
+#include <QTest>
 
 #include <atomic>
 #include <cmath>

@@ -1,6 +1,6 @@
 // ops::parallel_for on the persistent pool: every item exactly once, the same chunks whatever
 // the scheduling, exceptions carried back to the caller, nested and concurrent calls.
-#include <QtTest>
+#include <QTest>
 
 #include <atomic>
 #include <stdexcept>

@@ -3,7 +3,7 @@
 // tests/golden/models/hf_reference.py (written from transformers' modeling code) on every tiny
 // checkpoint with a head; and the classroom demonstration on the shipped attn-only-2l: knock
 // out the induction head and the model can no longer continue a repeated string.
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <filesystem>

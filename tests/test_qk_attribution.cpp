@@ -2,7 +2,7 @@
 // of tests/golden/models/qk_reference.py: every causal golden case and the shipped attn-only-2l's
 // induction head.  The pairs add up to the score, the scores of a row give the pass's own
 // attention, and bad requests are refused with one line.
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

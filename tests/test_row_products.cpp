@@ -5,7 +5,7 @@
 // model's 896 and 4864; row counts that leave 1, 2 and 3 rows after the groups of four; a
 // permutation of the stored rows, padded and unaligned rows; storing and accumulating.
 // CTest runs this suite twice: as the CPU allows, and with ATTNVIZ_ROW_PRODUCTS=avx2.
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <cstddef>

@@ -2,7 +2,7 @@
 // on random valid super-blocks.  The scalar reference against float64 sums of the weights as
 // dequantize() reads them (engine/io/gguf_quants.h, bit-exact to gguf-py), and every SIMD
 // kernel this CPU runs against the reference.
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <cstdint>

@@ -6,7 +6,7 @@
 // storing and accumulating.  Then the header's determinism: a row's result has the same bits
 // whatever else is multiplied with it and however the weight rows are split.
 // CTest runs this suite twice: as the CPU allows, and with ATTNVIZ_ROW_PRODUCTS=avx2.
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <cstddef>

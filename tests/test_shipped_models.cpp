@@ -3,7 +3,7 @@
 // equal the float64 reference of tests/golden/shipped/make_shipped_goldens.py, and the heads
 // the examples show are still there: a broken loader, or a retrained model that lost its
 // heads, fails here.
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <filesystem>

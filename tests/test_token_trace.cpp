@@ -4,7 +4,7 @@
 // stream after attention, and the MLP likewise), and the layers' outputs match the float64
 // reference of tests/golden/models/hf_reference.py.  On every tiny checkpoint of every family
 // and on the shipped models.  And the sampling the whole-model view and generate() share.
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <filesystem>

@@ -10,7 +10,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSignalSpy>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -2,7 +2,8 @@
 // clears it), and the compute path that every view draws from: later layers' maps change,
 // earlier ones do not, the predictions and the loss follow, and the intact model's
 // predictions come along for "before → after".  Values against the engine's own predict().
-#include <QtTest>
+#include <QSignalSpy>
+#include <QTest>
 
 #include <cmath>
 #include <random>

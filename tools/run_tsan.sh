@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Builds with ThreadSanitizer (the `tsan` preset: clang, -O1 -gline-tables-only, -Werror) and
+# Builds with ThreadSanitizer (the `tsan` preset: clang, -O1 -gline-tables-only, -Werror, for
+# baseline x86-64: the numeric suites below then also test the kernels picked at run time where
+# the compiler could not assume AVX2 or AVX-512) and
 # runs the suites that start threads: the engine's (its pool on 2 threads, the models, the
 # predictions, the weights' streaming), the window's workers (ui_background_job_test: the one
 # background-job shape, an owner destroyed under it; ui_threads_test: a model's load,

@@ -5,19 +5,20 @@
 #   release     the `ci` preset (gcc, -Werror): build, then the whole ctest suite
 #   sanitizers  the `sanitizers` preset (clang, ASan + UBSan, and the fuzzers): build, then
 #               the whole ctest suite under the sanitizers (tools/run_sanitizers.sh)
-#   tsan        the `tsan` preset (clang, ThreadSanitizer): the suites that start threads (the
-#               engine's on 2 threads, the window's workers, the fuzz regressions), under
-#               tools/run_tsan.sh; any report fails
-#   portable    the `portable` preset (baseline x86-64, -Werror): the engine's numeric suites,
-#               so that the matrix products and the softmax picked at run time are tested
-#               where the compiler could not assume AVX2 or AVX-512
+#   tsan        the `tsan` preset (clang, ThreadSanitizer, baseline x86-64): the suites that
+#               start threads (the engine's on 2 threads, the window's workers, the fuzz
+#               regressions), under tools/run_tsan.sh; any report fails.  Built for baseline
+#               x86-64, so the engine's numeric suites among them (gemm, softmax, attention,
+#               the models) also test the matrix products and the softmax picked at run time
+#               where the compiler could not assume AVX2 or AVX-512: what a separate
+#               `portable` build did, in 2 minutes of CI of its own
 #   fuzz        every fuzz target for a short run on its seeds, from the sanitizer build, as
 #               many at a time as there are CPUs (fuzz/run_fuzzers.sh)
 #
 # Every phase runs even when one before it failed, so one run shows every problem; the exit
 # status is 1 if any failed.  A table of the phases, their result and time ends the output.
 #
-#   ATTNVIZ_FUZZ_SECONDS  seconds per fuzz target (default 45; 0 skips the fuzz phase)
+#   ATTNVIZ_FUZZ_SECONDS  seconds per fuzz target (default 30; 0 skips the fuzz phase)
 #   ATTNVIZ_FUZZ_SEED     libFuzzer's -seed, so a CI run can be repeated (default 1)
 #   ATTNVIZ_BUILD_JOBS    build, test and fuzz jobs (default: the number of CPUs)
 #
@@ -27,7 +28,7 @@ cd "$(dirname "$0")/.."
 source tools/bare_env.sh && bare_env_exec "$0" "$@"
 
 jobs=${ATTNVIZ_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
-fuzz_seconds=${ATTNVIZ_FUZZ_SECONDS:-45}
+fuzz_seconds=${ATTNVIZ_FUZZ_SECONDS:-30}
 fuzz_seed=${ATTNVIZ_FUZZ_SEED:-1}
 export ATTNVIZ_BUILD_JOBS=$jobs
 # Sanitizer and fuzzer reports with file:line stacks (Debian's llvm-14 has no plain
@@ -44,16 +45,8 @@ release() {
 sanitizers() {
   bash tools/run_sanitizers.sh -j "$jobs"
 }
-# The numeric suites only: the GUI is the same code as in the release build.
-portable_tests='^(test_gemm|test_softmax|test_attention|test_parallel|test_models|test_shipped_models|test_head_atlas)$'
 tsan() {
   bash tools/run_tsan.sh -j "$jobs"
-}
-portable() {
-  cmake --preset portable -DATTNVIZ_WERROR=ON >/dev/null &&
-    cmake --build build/portable -j "$jobs" --target test_gemm test_softmax test_attention \
-      test_parallel test_models test_shipped_models test_head_atlas &&
-    ctest --test-dir build/portable -j "$jobs" -R "$portable_tests" --output-on-failure
 }
 fuzz() {
   # The sanitizer build made the fuzzers; the configure step there is a no-op.
@@ -61,7 +54,7 @@ fuzz() {
     bash fuzz/run_fuzzers.sh -b build/sanitizers -t "$fuzz_seconds" -j "$jobs" -s "$fuzz_seed"
 }
 
-phases=(release sanitizers tsan portable)
+phases=(release sanitizers tsan)
 ((fuzz_seconds > 0)) && phases+=(fuzz)
 results=()
 failed=0
