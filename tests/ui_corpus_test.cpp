@@ -17,12 +17,14 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTest>
 #include <QThread>
 #include <QTimer>
+#include <functional>
 
 #include <atomic>
 #include <cmath>
@@ -192,16 +194,22 @@ class CorpusTest : public test::WindowFixture {
                     v->figure().plotRect().right() <= v->canvas()->width());
     }
 
-    /// File ▸ Open Corpus… on `path`, answering the file dialog as a user does (the name typed
-    /// into its field), then waits for the measure; false when the dialog or the run failed.
-    bool openThroughTheMenu(const QString& path) {
-        QSignalSpy measured(source(), &CorpusSource::measured);
+    /// Runs `trigger`, which opens a file dialog, and answers it with `path` as a user does
+    /// (the name typed into its field); `meanwhile` runs once while the dialog is up, before
+    /// it is answered.  False when no dialog came.
+    bool answerFileDialog(const QString& path, const std::function<void()>& trigger,
+                          const std::function<void()>& meanwhile = {}) {
         int picks = 0;
+        bool ran = !meanwhile;
         QTimer answer;
         answer.setInterval(20);
         connect(&answer, &QTimer::timeout, this, [&] {
             auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
             if (!dialog || !dialog->isVisible() || ++picks > 100) return;
+            if (!ran) {
+                ran = true;
+                meanwhile();
+            }
             dialog->setDirectory(QFileInfo(path).absolutePath());
             auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
             if (!name) return;
@@ -211,9 +219,18 @@ class CorpusTest : public test::WindowFixture {
             static_cast<QDialog*>(dialog)->done(QDialog::Accepted);
         });
         answer.start();
-        find<QAction>("openCorpusAction")->trigger();
+        trigger();
         answer.stop();
-        return picks > 0 && (!measured.isEmpty() || measured.wait(60000));
+        return picks > 0;
+    }
+
+    /// File ▸ Open Corpus… on `path`, answering the file dialog as a user does, then waits for
+    /// the measure; false when the dialog or the run failed.
+    bool openThroughTheMenu(const QString& path) {
+        QSignalSpy measured(source(), &CorpusSource::measured);
+        const bool answered =
+            answerFileDialog(path, [this] { find<QAction>("openCorpusAction")->trigger(); });
+        return answered && (!measured.isEmpty() || measured.wait(60000));
     }
 
   private slots:
@@ -407,6 +424,35 @@ class CorpusTest : public test::WindowFixture {
         QVERIFY(v->placeholderLabel()->isVisible());
         QVERIFY(!v->canvas()->isVisible());
         QVERIFY(v->figure().captionText().isEmpty());
+    }
+
+    /// The Atlas's Export writes what was shown when it was clicked, even when another corpus
+    /// replaces it (and frees it) while the file dialog is open.
+    void theAtlasExportOutlivesANewCorpus() {
+        openOnTheModel();
+        if (QTest::currentTestFailed()) return;
+        QVERIFY(openThroughTheMenu(corpus_file_));
+        AtlasView* atlas = w_->views()->atlasView();
+        QVERIFY(atlas->corpusMode());
+        const QByteArray want = corpus_atlas_csv(w_->document()->corpus()->result);
+        const CorpusData shown = *w_->document()->corpus();
+        const QString path = test::temp_path(QStringLiteral("corpus-atlas-export.csv"));
+        QFile::remove(path);
+        auto* button = atlas->findChild<QPushButton*>(QStringLiteral("atlasExportButton"));
+        QVERIFY(button && button->isEnabled());
+        QVERIFY(answerFileDialog(
+            path, [&] { QTest::mouseClick(button, Qt::LeftButton); },
+            [&] {
+                // Another corpus (one measure changed): the one shown is freed.
+                auto other = std::make_shared<CorpusData>(shown);
+                other->result.texts = 1;
+                other->result.per_head.front().measures.front().mean += 1;
+                w_->document()->setCorpus(other);
+            }));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), want);
+        QCOMPARE(w_->document()->corpus()->result.texts, std::int64_t(1));
     }
 
     /// Cancel after three texts: their result, marked partial, equal to the engine's of three.

@@ -352,7 +352,8 @@ void AtlasView::changeEvent(QEvent* event) {
 }
 
 void AtlasView::setSnapshot(SnapshotPtr snapshot) {
-    snapshot_ = std::move(snapshot);
+    // The grid points into the old snapshot's atlas until fill(): alive till then.
+    const SnapshotPtr old = std::exchange(snapshot_, std::move(snapshot));
     // Maps read from a file have no induction score (it runs the model): colour by another.
     if (snapshot_ && snapshot_->config.usesMaps() && measure() == QLatin1String("induction"))
         measure_->setCurrentIndex(measure_->findData(QStringLiteral("previous")));
@@ -437,17 +438,17 @@ void AtlasView::fillLegend() {
 }
 
 void AtlasView::fill() {
+    // The grid's pointers first: showing the examples lays the view out at once.
+    const models::HeadAtlas* a = corpus() ? nullptr : atlas();
+    grid_->setCorpus(corpus() ? &corpus_->result : nullptr, measure().toStdString());
+    grid_->setAtlas(a, measure().toStdString());
     fillLegend();
     examples_->setVisible(corpus() != nullptr);
     if (corpus()) {
-        grid_->setCorpus(&corpus_->result, measure().toStdString());
         fillCorpusTable();
         export_->setEnabled(true);
         return;
     }
-    const models::HeadAtlas* a = atlas();
-    grid_->setCorpus(nullptr, measure().toStdString());
-    grid_->setAtlas(a, measure().toStdString());
     const auto& names = models::head_measure_names();
     startTable(tr("Labels"), a ? int(a->layers() * a->heads()) : 0,
                [](const std::string& name) { return measureText(name); });
@@ -610,8 +611,12 @@ bool FrozenColumns::eventFilter(QObject* watched, QEvent* event) {
 }
 
 void AtlasView::exportCsv() {
+    // What is shown now is written, and stays alive through the dialog: a pass or a corpus
+    // that arrives while it is open replaces snapshot_ and corpus_.
+    const SnapshotPtr snapshot = snapshot_;
+    const CorpusPtr corpus = corpus_;
     const models::HeadAtlas* a = atlas();
-    const CorpusData* c = corpus();
+    const CorpusData* c = this->corpus();
     if (!a && !c) return;
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export the Head Atlas"),

@@ -228,7 +228,7 @@ void CircuitsView::setModel(ModelPtr model) {
     if (model != model_) {
         job_.drop();
         model_ = std::move(model);
-        maps_.reset();
+        releaseMaps();
         closePair();
         status_->clear();
         if (model_) {
@@ -308,7 +308,7 @@ bool CircuitsView::compute() {
         return true;
     }
     if (isComputing()) return false;
-    maps_.reset();
+    releaseMaps();
     closePair();
     // Under the budget the window's pass had: an 8B model's factors take gigabytes.
     if (const std::uint64_t needed = circuits_bytes(model_->model->config());
@@ -374,8 +374,16 @@ void CircuitsView::endComputing(const QString& status) {
     syncControls();
 }
 
+void CircuitsView::releaseMaps() {
+    // The figure first: the cache of scores may free these maps, and showing or hiding a
+    // control lays the matrix out at once, with whatever the figure holds.
+    figure_->setMaps(nullptr);
+    maps_.reset();
+}
+
 void CircuitsView::showScores(std::shared_ptr<const CircuitMaps> maps) {
     maps_ = std::move(maps);
+    figure_->setMaps(maps_.get());  // before syncControls() shows or hides anything
     syncControls();
     showMaps();
     emit computed();

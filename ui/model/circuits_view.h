@@ -130,6 +130,8 @@ class CircuitsView : public QWidget {
     void endComputing(const QString& status);
     /// Draws maps_ (or nothing) with the current composition and font, laid out again.
     void showMaps();
+    /// No maps: the figure lets go of them before maps_ does.
+    void releaseMaps();
     /// Which controls show: the placeholder, Compute or the progress, the offset.
     void syncControls();
     void hoverAt(const QPointF& pos);

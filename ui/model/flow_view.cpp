@@ -267,6 +267,7 @@ bool FlowView::run() {
 void FlowView::showData(FlowData data) {
     status_->hide();
     message_->hide();
+    figure_->setData(nullptr, nullptr);  // before the data it points into goes
     data_ = std::make_shared<const FlowData>(std::move(data));
     export_->setEnabled(true);
     redraw();
@@ -280,6 +281,8 @@ void FlowView::showFailure(const QString& message) {
 }
 
 void FlowView::redraw() {
+    // The figure lets go first: a failure below shows its message, which lays it out at once.
+    figure_->setData(nullptr, nullptr);
     graph_.reset();
     const int at = position();
     if (data_ && at >= 0 && at < int(data_->pieces.size())) {
