@@ -173,28 +173,6 @@ int default_actions() {
     return kOptimized ? 2000 : 1200;
 }
 
-/// The section/key pairs whose values differ between two documents' JSON (sections whole
-/// when they are not objects).
-QStringList changed_keys(const QJsonObject& before, const QJsonObject& after) {
-    QStringList changed;
-    QStringList sections = before.keys() + after.keys();
-    sections.removeDuplicates();
-    for (const QString& section : sections) {
-        const QJsonValue a = before.value(section), b = after.value(section);
-        if (a == b) continue;
-        if (!a.isObject() || !b.isObject()) {
-            changed << section;
-            continue;
-        }
-        QStringList keys = a.toObject().keys() + b.toObject().keys();
-        keys.removeDuplicates();
-        for (const QString& key : keys)
-            if (a.toObject().value(key) != b.toObject().value(key))
-                changed << section + QLatin1Char('.') + key;
-    }
-    return changed;
-}
-
 /// The run's time budget: the actions stop at whichever of their count and this comes first,
 /// so a loaded machine runs fewer of them instead of turning CI red.  An unloaded one runs
 /// them all well within it (optimized: 2,000 in about 65 s; sanitizers: 1,500 in about 90 s).
@@ -1416,7 +1394,7 @@ class MonkeyTest : public test::WindowFixture {
         if (good)
             fail(QStringLiteral("a good weights file (%1) was refused: %2")
                      .arg(f.name, w_->lastError()));
-        if (const QStringList changed = changed_keys(before, w_->document()->editsJson());
+        if (const QStringList changed = changed_json_keys(before, w_->document()->editsJson());
             !changed.isEmpty())
             fail(QStringLiteral("refused weights (%1) changed the document: %2")
                      .arg(f.name, changed.join(QStringLiteral(", "))));

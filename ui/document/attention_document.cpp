@@ -1120,4 +1120,24 @@ bool AttentionDocument::fromJson(const QJsonObject& json, QString* error) {
     return true;
 }
 
+QStringList changed_json_keys(const QJsonObject& a, const QJsonObject& b) {
+    QStringList keys;
+    QStringList sections = a.keys() + b.keys();
+    sections.removeDuplicates();
+    for (const QString& section : sections) {
+        const QJsonValue va = a.value(section), vb = b.value(section);
+        if (va == vb) continue;
+        if (!va.isObject() || !vb.isObject()) {
+            keys << section;
+            continue;
+        }
+        const QJsonObject oa = va.toObject(), ob = vb.toObject();
+        QStringList names = oa.keys() + ob.keys();
+        names.removeDuplicates();
+        for (const QString& name : names)
+            if (oa.value(name) != ob.value(name)) keys << section + QLatin1Char('/') + name;
+    }
+    return keys;
+}
+
 }  // namespace attnviz::ui

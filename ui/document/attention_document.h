@@ -10,6 +10,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <memory>
@@ -336,5 +337,9 @@ class AttentionDocument : public QObject {
     bool edit_dirty_ = false;
     bool flush_scheduled_ = false;
 };
+
+/// "section/key" of every value that differs between two editsJson() objects (a section
+/// whole where either side's is not an object).
+QStringList changed_json_keys(const QJsonObject& a, const QJsonObject& b);
 
 }  // namespace attnviz::ui

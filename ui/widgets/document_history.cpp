@@ -10,27 +10,6 @@
 namespace attnviz::ui {
 
 namespace {
-/// "section/key" of every value that differs between two editsJson() objects.
-QStringList changed_keys(const QJsonObject& a, const QJsonObject& b) {
-    QStringList keys;
-    QStringList sections = a.keys() + b.keys();
-    sections.removeDuplicates();
-    for (const QString& section : sections) {
-        const QJsonValue va = a.value(section), vb = b.value(section);
-        if (va == vb) continue;
-        if (!va.isObject() || !vb.isObject()) {
-            keys << section;
-            continue;
-        }
-        const QJsonObject oa = va.toObject(), ob = vb.toObject();
-        QStringList names = oa.keys() + ob.keys();
-        names.removeDuplicates();
-        for (const QString& name : names)
-            if (oa.value(name) != ob.value(name)) keys << section + QLatin1Char('/') + name;
-    }
-    return keys;
-}
-
 /// `base` with every value of `edits` written over it, section by section.
 QJsonObject merged(QJsonObject base, const QJsonObject& edits) {
     for (auto it = edits.begin(); it != edits.end(); ++it) {
@@ -53,7 +32,7 @@ class DocumentHistory::Edit : public QUndoCommand {
     enum { kTypingId = 0x4174 };
     Edit(DocumentHistory* history, QJsonObject before, QJsonObject after)
         : history_(history), before_(std::move(before)), after_(std::move(after)) {
-        const QStringList keys = changed_keys(before_, after_);
+        const QStringList keys = changed_json_keys(before_, after_);
         // Typing in one box, or the tokens of one generation arriving one by one.
         typing_ = keys.size() == 1 && (keys[0] == QLatin1String("input/text_a") ||
                                        keys[0] == QLatin1String("input/text_b") ||
@@ -117,8 +96,10 @@ void DocumentHistory::clear() {
 QStringList DocumentHistory::texts() const {
     QStringList out;
     const auto add = [&out](const QJsonObject& edits) {
-        const QString t = edits.value(QStringLiteral("input")).toObject().value(
-            QStringLiteral("text_a")).toString();
+        const QString t = edits.value(QStringLiteral("input"))
+                              .toObject()
+                              .value(QStringLiteral("text_a"))
+                              .toString();
         if (!t.trimmed().isEmpty() && !out.contains(t)) out << t;
     };
     for (int k = 0; k < stack_->count(); ++k) {
