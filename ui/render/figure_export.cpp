@@ -45,7 +45,13 @@ struct ExportText {
 /// The figure laid out for exactly `size`: a hidden QCustomPlot drawn by HeatmapFigure, or
 /// a classroom figure (steps, lines, comparison) that paints itself.
 struct OffscreenFigure {
-    QCustomPlot plot;
+    /// Drawn only through toPainter(), which lays the plot out for the size it is given: the
+    /// paint buffers a shown plot draws into (a pixmap of the viewport each, cleared whenever a
+    /// layer is added) are never used, so the viewport they follow is kept at one pixel.
+    /// Otherwise every figure filled 640 × 480 pixmaps once per layer the figure adds.
+    struct Plot : QCustomPlot {
+        Plot() { setViewport(QRect(0, 0, 1, 1)); }
+    } plot;
     HeatmapFigure figure{&plot};
     std::unique_ptr<ClassroomFigure> classroom;
 
