@@ -24,6 +24,7 @@
 #include "engine/ops/map_pyramid.h"
 #include "test_support.h"
 #include "text_layout.h"
+#include "ui/classroom/classroom_figure.h"
 #include "ui/classroom/compare_model.h"
 #include "ui/classroom/examples.h"
 #include "ui/classroom/steps_model.h"
@@ -490,6 +491,70 @@ class FigureTextTest : public QObject {
         QVERIFY2(
             over[0].contains(QStringLiteral("“ab”")) && over[0].contains(QStringLiteral("“on ab”")),
             qPrintable(over[0]));
+    }
+
+    // The captions' and notes' line breaking (paint::wrap_text), in both scripts and at widths
+    // from a few characters to a whole line: every line fits (a line of one character may
+    // not), nothing is lost or reordered, each line is as full as it can be (the next word or
+    // character does not fit), and closing punctuation never starts a line.
+    void wrappedTextFitsAndFillsEveryLine_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("cjk");
+        QTest::newRow("english") << QStringLiteral(
+                                        "Each head scores every key against the query, the "
+                                        "scores are scaled by 1/sqrt(d_k), softmaxed over the "
+                                        "keys and used to average the values: a weighted sum.")
+                                 << false;
+        QTest::newRow("chinese") << QStringLiteral(
+                                        "每个注意力头用查询给每个键打分（缩放点积），经过软最大"
+                                        "化后，得到的权重对值向量加权求和。这就是注意力：它决定"
+                                        "每个词从哪些词那里取信息，“看”向哪里。")
+                                 << true;
+        QTest::newRow("a very long word")
+            << QStringLiteral("see supercalifragilisticexpialidocious_and_more_of_it here")
+            << false;
+    }
+    void wrappedTextFitsAndFillsEveryLine() {
+        QFETCH(QString, text);
+        QFETCH(bool, cjk);
+        const QFont font = figure_font(16, {text});
+        const QFontMetricsF fm(font);
+        const QString closing = QStringLiteral("）)」』”’，。、：；！？》】");
+        for (const double width : {40.0, 75.0, 130.0, 260.0, 600.0, 5000.0}) {
+            const QString where = QStringLiteral("width %1").arg(width);
+            const QStringList lines = paint::wrap_text(text, font, width).split(QLatin1Char('\n'));
+            // Lines break at spaces, or inside a word (or a Chinese sentence) too long.
+            QCOMPARE(lines.join(QString()).remove(QLatin1Char(' ')),
+                     QString(text).remove(QLatin1Char(' ')));
+            QVERIFY2(lines.size() == 1 || width < 5000.0, qPrintable(where));
+            for (qsizetype k = 0; k < lines.size(); ++k) {
+                const QString& line = lines[k];
+                QVERIFY2(!line.isEmpty(), qPrintable(where));
+                // Closing marks that cannot start the next line hang past the end of this one.
+                QString body = line;
+                while (body.size() > 1 && closing.contains(body.back()))
+                    body.chop(1);
+                const auto fits = [&](const QString& t) {
+                    return t.size() == 1 || fm.horizontalAdvance(t) <= width;
+                };
+                QVERIFY2(fits(line) || (body != line && fits(body)),
+                         qPrintable(where + QStringLiteral(": “%1” is too wide").arg(line)));
+                QVERIFY2(k == 0 || !closing.contains(line[0]),
+                         qPrintable(where + QStringLiteral(": “%1” starts a line").arg(line)));
+                if (k + 1 == lines.size()) continue;
+                // What the next line starts with: a word, or a character in Chinese.  It
+                // was left out only because it does not fit, or (Chinese) because closing
+                // punctuation after it took it along.
+                const QString& next = lines[k + 1];
+                const bool carried = cjk && next.size() > 1 && closing.contains(next[1]);
+                const QString more =
+                    cjk ? line + next[0]
+                        : line + QLatin1Char(' ') + next.section(QLatin1Char(' '), 0, 0);
+                QVERIFY2(carried || fm.horizontalAdvance(more) > width,
+                         qPrintable(where + QStringLiteral(": “%1” would fit").arg(more)));
+            }
+        }
+        QCOMPARE(paint::wrap_text(text, font, 5000.0), text);  // one line when it fits
     }
 
     void everyFigureKeepsItsTextInsideAndApart_data() {

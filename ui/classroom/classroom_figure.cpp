@@ -64,13 +64,34 @@ QString wrap_text(const QString& text, const QFont& font, double width) {
                 line = candidate;
             }
             while (fm.horizontalAdvance(line) > width && line.size() > 1) {
-                int cut = line.size() - 1;
-                while (cut > 1 && fm.horizontalAdvance(line.left(cut)) > width)
-                    --cut;
+                // The longest head that fits (at least one character): a head's advance
+                // grows with its length, so halving finds it in log(n) measures, not n (a
+                // caption of 200 Chinese characters was shaped 200 times a line).
+                int cut = 1;
+                for (int hi = int(line.size()) - 1; cut < hi;) {
+                    const int mid = cut + (hi - cut + 1) / 2;
+                    if (fm.horizontalAdvance(line.left(mid)) > width)
+                        hi = mid - 1;
+                    else
+                        cut = mid;
+                }
                 // Closing punctuation never starts a line (a lone "）"): it takes the
-                // character before it along.
-                while (cut > 1 && QStringLiteral("）)」』”’，。、：；！？》】").contains(line[cut]))
-                    --cut;
+                // character before it along.  When that character is the line's first, as in
+                // "积），" on a line of two characters, the marks hang past the line's end
+                // instead (CJK typesetting's burasage).
+                const auto closing = [&](int at) {
+                    return at < int(line.size()) &&
+                           QStringLiteral("）)」』”’，。、：；！？》】").contains(line[at]);
+                };
+                int back = cut;
+                while (back > 1 && closing(back))
+                    --back;
+                if (!closing(back))
+                    cut = back;
+                else
+                    while (closing(cut))
+                        ++cut;
+                if (cut >= int(line.size())) break;  // one character and its marks: the line
                 lines << line.left(cut);
                 line = line.mid(cut);
             }
