@@ -1394,10 +1394,27 @@ class MonkeyTest : public test::WindowFixture {
         if (good)
             fail(QStringLiteral("a good weights file (%1) was refused: %2")
                      .arg(f.name, w_->lastError()));
-        if (const QStringList changed = changed_json_keys(before, w_->document()->editsJson());
-            !changed.isEmpty())
+        const QJsonObject after = w_->document()->editsJson();
+        if (const QStringList changed = changed_json_keys(before, after); !changed.isEmpty()) {
+            // Each key with its value before and after, to tell what moved it.
+            QStringList moves;
+            for (const QString& key : changed)
+                moves << QStringLiteral("%1: %2 -> %3")
+                             .arg(key, json_at(before, key), json_at(after, key));
             fail(QStringLiteral("refused weights (%1) changed the document: %2")
-                     .arg(f.name, changed.join(QStringLiteral(", "))));
+                     .arg(f.name, moves.join(QStringLiteral("; "))));
+        }
+    }
+
+    /// The value at "section/name" (changed_json_keys's paths), as compact JSON.
+    static QString json_at(const QJsonObject& root, const QString& path) {
+        QJsonValue v = root;
+        for (const QString& part : path.split(QLatin1Char('/')))
+            v = v.toObject().value(part);
+        const QJsonDocument d = v.isObject()  ? QJsonDocument(v.toObject())
+                                : v.isArray() ? QJsonDocument(v.toArray())
+                                              : QJsonDocument(QJsonArray{v});
+        return QString::fromUtf8(d.toJson(QJsonDocument::Compact));
     }
 
     // --- the actions ------------------------------------------------------------------
