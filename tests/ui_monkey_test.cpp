@@ -1308,6 +1308,9 @@ class MonkeyTest : public test::WindowFixture {
         } else {
             f = {QStringLiteral("mutant"), writeMutant()};
         }
+        // At the end of a burst, what its actions started (a model picked in the Source box,
+        // still opening) may land while the file is read: their change, not this one's.
+        if (!settle()) return;
         const QJsonObject before = w_->document()->toJson();
         const QString file_before = w_->currentFile();
         const bool modified_before = w_->isWindowModified();
@@ -1379,8 +1382,11 @@ class MonkeyTest : public test::WindowFixture {
     void loadWeights() {
         const bool good = chance(0.4);
         const Fixture f = good ? pick(good_weights_) : pick(bad_weights_);
-        // The edits, not the view state: a computation still under way (a burst before this)
-        // may move the head or the step in view while the error dialog is up.
+        // The edits, not the view state: a computation still under way may move the head or
+        // the step in view while the error dialog is up.  And at the end of a burst, what its
+        // actions started lands first: a model picked in the Source box, still opening, set
+        // source/model_folder while nan.safetensors was read (seed 20261121, action 1104).
+        if (!settle()) return;
         const QJsonObject before = w_->document()->editsJson();
         note(QStringLiteral("load weights %1").arg(f.name));
         if (test::load_weights(*w_, f.path)) {
