@@ -73,7 +73,7 @@ case $mode in
     ;;
   test)
     # The release build and its tests, the sanitizer build and its tests, a short run of
-    # every fuzzer (ATTNVIZ_FUZZ_SECONDS each, default 30): tools/test_all.sh.
+    # every fuzzer (ATTNVIZ_FUZZ_SECONDS each, default 20): tools/test_all.sh.
     ATTNVIZ_BUILD_JOBS=${ATTNVIZ_BUILD_JOBS:-$jobs} exec bash tools/test_all.sh
     ;;
 esac

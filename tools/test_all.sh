@@ -18,7 +18,7 @@
 # Every phase runs even when one before it failed, so one run shows every problem; the exit
 # status is 1 if any failed.  A table of the phases, their result and time ends the output.
 #
-#   ATTNVIZ_FUZZ_SECONDS  seconds per fuzz target (default 30; 0 skips the fuzz phase)
+#   ATTNVIZ_FUZZ_SECONDS  seconds per fuzz target (default 20; 0 skips the fuzz phase)
 #   ATTNVIZ_FUZZ_SEED     libFuzzer's -seed, so a CI run can be repeated (default 1)
 #   ATTNVIZ_BUILD_JOBS    build, test and fuzz jobs (default: the number of CPUs)
 #
@@ -28,7 +28,7 @@ cd "$(dirname "$0")/.."
 source tools/bare_env.sh && bare_env_exec "$0" "$@"
 
 jobs=${ATTNVIZ_BUILD_JOBS:-$(nproc 2>/dev/null || echo 2)}
-fuzz_seconds=${ATTNVIZ_FUZZ_SECONDS:-30}
+fuzz_seconds=${ATTNVIZ_FUZZ_SECONDS:-20}
 fuzz_seed=${ATTNVIZ_FUZZ_SEED:-1}
 export ATTNVIZ_BUILD_JOBS=$jobs
 # Sanitizer and fuzzer reports with file:line stacks (Debian's llvm-14 has no plain
