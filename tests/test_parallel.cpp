@@ -1,8 +1,14 @@
 // ops::parallel_for on the persistent pool: every item exactly once, the same chunks whatever
-// the scheduling, exceptions carried back to the caller, nested and concurrent calls.
+// the scheduling, exceptions carried back to the caller, nested and concurrent calls; and
+// ops::parallel_for_balanced: the same blocks of `grain` items, a busy thread's share taken by
+// the free one.
 #include <QTest>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -10,6 +16,7 @@
 #include "engine/ops/parallel.h"
 
 using attnviz::ops::parallel_for;
+using attnviz::ops::parallel_for_balanced;
 
 class TestParallel : public QObject {
     Q_OBJECT
@@ -72,6 +79,77 @@ class TestParallel : public QObject {
         std::atomic<int> sum{0};
         parallel_for(10, 4, [&](std::size_t b, std::size_t e) { sum += static_cast<int>(e - b); });
         QCOMPARE(sum.load(), 10);
+    }
+
+    void balancedBlocksCoverEveryItemOnce() {
+        using Block = std::pair<std::size_t, std::size_t>;
+        for (int threads : {1, 2, 3, 8})
+            for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7},
+                                      std::size_t{64}, std::size_t{1001}})
+                for (std::size_t grain : {std::size_t{0}, std::size_t{1}, std::size_t{16}}) {
+                    std::vector<std::atomic<int>> hits(count);
+                    std::mutex mutex;
+                    std::set<Block> blocks;
+                    parallel_for_balanced(count, threads, grain, [&](std::size_t b, std::size_t e) {
+                        for (std::size_t i = b; i < e; ++i)
+                            hits[i]++;
+                        const std::lock_guard lock(mutex);
+                        blocks.insert({b, e});
+                    });
+                    for (std::size_t i = 0; i < count; ++i)
+                        QCOMPARE(hits[i].load(), 1);
+                    if (threads == 1) {  // a plain call over everything
+                        QCOMPARE(blocks.size(), std::size_t{count > 0});
+                        continue;
+                    }
+                    // Blocks of `grain` items (0 counts as 1), the last one shorter.
+                    const std::size_t g = std::max<std::size_t>(grain, 1);
+                    QCOMPARE(blocks.size(), (count + g - 1) / g);
+                    for (const auto& [b, e] : blocks) {
+                        QCOMPARE(b % g, std::size_t{0});
+                        QCOMPARE(e, std::min(count, b + g));
+                    }
+                }
+    }
+
+    void aBusyThreadLeavesItsBlocksToTheOther() {
+        // The first block holds its thread, as a core shared with the window's drawing does,
+        // until every other block is done (or 10 s): the other thread takes them all.  Split
+        // in halves, half of them would wait behind the first, and the check would fail.
+        std::mutex mutex;
+        std::condition_variable changed;
+        std::vector<std::thread::id> runner(32);
+        int others_done = 0;
+        parallel_for_balanced(32, 2, 1, [&](std::size_t b, std::size_t) {
+            std::unique_lock lock(mutex);
+            runner[b] = std::this_thread::get_id();
+            if (b == 0) {
+                changed.wait_for(lock, std::chrono::seconds(10), [&] { return others_done == 31; });
+                return;
+            }
+            ++others_done;
+            changed.notify_all();
+        });
+        QCOMPARE(others_done, 31);
+        const auto others = std::count_if(runner.begin() + 1, runner.end(),
+                                          [&](std::thread::id t) { return t != runner[0]; });
+        QCOMPARE(others, std::ptrdiff_t{31});
+    }
+
+    void anExceptionInABalancedBlockReachesTheCaller() {
+        std::atomic<int> done{0};
+        bool caught = false;
+        try {
+            parallel_for_balanced(64, 2, 4, [&](std::size_t b, std::size_t) {
+                if (b == 8) throw std::invalid_argument("block at 8");
+                ++done;
+            });
+        } catch (const std::invalid_argument& e) {
+            caught = true;
+            QCOMPARE(std::string(e.what()), std::string("block at 8"));
+        }
+        QVERIFY(caught);
+        QCOMPARE(done.load(), 15);  // the thrower's thread stopped; the other took the rest
     }
 
     void nestedAndConcurrentCallsFinish() {

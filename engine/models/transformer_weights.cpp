@@ -66,6 +66,16 @@ void each_stored_part(const WeightLayout& l, const std::vector<io::StoredRows>& 
     }
 }
 
+/// Output rows of a product read as stored that a thread takes at a time
+/// (ops::parallel_for_balanced): about 256 KiB of the widest part's rows, in whole groups of
+/// the four rows the kernels multiply together, so a block's start costs its prefetches little.
+std::size_t balanced_rows(const std::vector<io::StoredRows>& parts) {
+    std::size_t row_bytes = 1;
+    for (const io::StoredRows& p : parts)
+        row_bytes = std::max(row_bytes, p.row_bytes);
+    return std::max<std::size_t>(16, (std::size_t{256} << 10) / row_bytes / 4 * 4);
+}
+
 /// ATTNVIZ_WEIGHT_CACHE, else the default memory budget: the weights are converted once and
 /// kept when they fit in it, as a small model's always have been.
 std::size_t default_weight_cache_bytes() {
@@ -565,21 +575,23 @@ bool TransformerWeights::stored_product(const float* x, Index rows, Index in, co
             return multiplied_as_stored(p.format);
         }))
         return false;
-    // Each thread takes a slice of the stacked output rows: a slice's results do not depend on
+    // The threads take blocks of the stacked output rows: a block's results do not depend on
     // where it is cut (row_products.h).
     const Index out = l.rows;
-    ops::parallel_for(static_cast<std::size_t>(out), threads, [&](std::size_t a, std::size_t e) {
-        each_stored_part(l, *parts, a, e,
-                         [&](kernels::RowFormat f, const std::byte* base, std::size_t row_bytes,
-                             const std::int64_t* order, Index n, Index lo) {
-                             kernels::row_products_rows(f, base, row_bytes, order, n, x, rows, ldx,
-                                                        in, y + lo, ldy);
-                         });
-        if (b.ptr)
-            for (Index r = 0; r < rows; ++r)
-                for (auto j = static_cast<Index>(a); j < static_cast<Index>(e); ++j)
-                    y[r * ldy + j] += b.ptr[j];
-    });
+    ops::parallel_for_balanced(
+        static_cast<std::size_t>(out), threads, balanced_rows(*parts),
+        [&](std::size_t a, std::size_t e) {
+            each_stored_part(l, *parts, a, e,
+                             [&](kernels::RowFormat f, const std::byte* base, std::size_t row_bytes,
+                                 const std::int64_t* order, Index n, Index lo) {
+                                 kernels::row_products_rows(f, base, row_bytes, order, n, x, rows,
+                                                            ldx, in, y + lo, ldy);
+                             });
+            if (b.ptr)
+                for (Index r = 0; r < rows; ++r)
+                    for (auto j = static_cast<Index>(a); j < static_cast<Index>(e); ++j)
+                        y[r * ldy + j] += b.ptr[j];
+        });
     check_result(l, y, rows, out, ldy);
     return true;
 }
@@ -597,17 +609,21 @@ bool TransformerWeights::row_product(const float* x, Index in, const Weight& w, 
     input.reset(x, in);
     for (const io::StoredRows& p : *parts)
         input.prepare(p.format);
-    // One pass over the stacked rows (q, k and v; gate and up), shared among the threads.
-    ops::parallel_for(static_cast<std::size_t>(out), threads, [&](std::size_t a, std::size_t e) {
-        each_stored_part(*l, *parts, a, e,
-                         [&](kernels::RowFormat f, const std::byte* base, std::size_t row_bytes,
-                             const std::int64_t* order, Index n, Index lo) {
-                             kernels::row_products(f, base, row_bytes, order, n, input, y + lo);
-                         });
-        if (b.ptr)
-            for (std::size_t i = a; i < e; ++i)
-                y[i] += b.ptr[i];
-    });
+    // One pass over the stacked rows (q, k and v; gate and up), shared among the threads in
+    // blocks, so a thread whose core is also drawing the window (a generation's step) leaves
+    // more of them to the other.
+    ops::parallel_for_balanced(
+        static_cast<std::size_t>(out), threads, balanced_rows(*parts),
+        [&](std::size_t a, std::size_t e) {
+            each_stored_part(*l, *parts, a, e,
+                             [&](kernels::RowFormat f, const std::byte* base, std::size_t row_bytes,
+                                 const std::int64_t* order, Index n, Index lo) {
+                                 kernels::row_products(f, base, row_bytes, order, n, input, y + lo);
+                             });
+            if (b.ptr)
+                for (std::size_t i = a; i < e; ++i)
+                    y[i] += b.ptr[i];
+        });
     check_result(*l, y, 1, out, out);
     return true;
 }

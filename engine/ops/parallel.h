@@ -8,6 +8,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -46,6 +47,28 @@ void parallel_chunks(std::size_t count, int threads, Fn&& fn) {
 template <class Fn>  // Fn(std::size_t begin, std::size_t end)
 void parallel_for(std::size_t count, int threads, Fn&& fn) {
     parallel_chunks(count, threads, [&](std::size_t, std::size_t b, std::size_t e) { fn(b, e); });
+}
+
+/// parallel_for() over blocks of `grain` items that each thread takes as it comes free, for
+/// work whose items' results do not depend on how [0, count) is cut.  The blocks are the same
+/// whatever thread runs them.  With the same split in halves, a thread that shares its core
+/// with another process or thread (the window's drawing, beside a generation's step) finishes
+/// its half late while the other waits: here the free thread takes more of the blocks.
+template <class Fn>  // Fn(std::size_t begin, std::size_t end)
+void parallel_for_balanced(std::size_t count, int threads, std::size_t grain, Fn&& fn) {
+    grain = std::max<std::size_t>(grain, 1);
+    const std::size_t blocks = (count + grain - 1) / grain;
+    const std::size_t t = chunk_count(blocks, threads);
+    if (t <= 1) {
+        if (count) fn(std::size_t{0}, count);
+        return;
+    }
+    std::atomic<std::size_t> next{0};
+    detail::run_chunks(t, [&](std::size_t) {
+        for (std::size_t b = next.fetch_add(1, std::memory_order_relaxed); b < blocks;
+             b = next.fetch_add(1, std::memory_order_relaxed))
+            fn(b * grain, std::min(count, (b + 1) * grain));
+    });
 }
 
 }  // namespace attnviz::ops

@@ -679,7 +679,7 @@ std::shared_ptr<const ModelMaps> extend_model(const ModelMaps& before, const Com
         out->weights.push_back(std::move(w));
         out->means.push_back(std::move(mean));
     }
-    out->atlas = models::statistics_from_maps(out->weights, true).atlas;  // as the pass does
+    out->atlas = models::measure_heads(out->weights, true);  // as the pass measures them
     label_atlas(out.get(), induction);
     out->rollout = models::attention_rollout(out->means);
     add_thumbnails(out.get());
