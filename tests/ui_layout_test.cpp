@@ -33,6 +33,7 @@
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/heatmap_grid_view.h"
 #include "ui/widgets/view_tabs.h"
+#include "ui/widgets/wrapped_label.h"
 #include "ui/widgets/wrapping_row_layout.h"
 #include "window_support.h"
 
@@ -271,6 +272,53 @@ class LayoutTest : public test::WindowFixture {
                                 .arg(row->heightForWidth(widest))
                                 .arg(one_height)));
         QVERIFY(wide->width() <= widest);
+    }
+
+    void aWrappedLabelsHeightFollowsItsText() {
+        // WrappedLabel remembers its heights: each must still be what a plain word-wrapped
+        // QLabel lays out, after every change of the text, the font and the style.
+        WrappedLabel cached;
+        QLabel plain;
+        plain.setWordWrap(true);
+        for (QLabel* l : {static_cast<QLabel*>(&cached), &plain})
+            l->setTextFormat(Qt::RichText);
+        const auto same = [&](const char* step) {
+            for (const int width : {80, 160, 320, 80}) {  // 80 again: from the cache
+                const int expected = plain.heightForWidth(width);
+                QVERIFY2(cached.heightForWidth(width) == expected,
+                         qPrintable(QStringLiteral("%1 at %2 px: %3, not %4")
+                                        .arg(QLatin1String(step))
+                                        .arg(width)
+                                        .arg(cached.heightForWidth(width))
+                                        .arg(expected)));
+            }
+        };
+        const auto set_text = [&](const QString& text) {
+            cached.setText(text);
+            plain.setText(text);
+        };
+        set_text(QStringLiteral("The quick brown fox"));
+        same("short text");
+        const int short_height = cached.heightForWidth(80);
+        QString text = QStringLiteral("The quick brown fox");
+        for (int k = 0; k < 12; ++k)  // a generation's growing text: one coloured span a token
+            text += QStringLiteral("<span style=\"color:#a0a0a0\"> jumps 注意力</span>");
+        set_text(text);
+        same("longer text");
+        QVERIFY(cached.heightForWidth(80) > short_height);  // the cache did not answer
+        QFont big = cached.font();
+        big.setPointSizeF(big.pointSizeF() * 2);
+        const int before = cached.heightForWidth(160);
+        cached.setFont(big);
+        plain.setFont(big);
+        same("larger font");
+        QVERIFY(cached.heightForWidth(160) > before);
+        cached.setStyleSheet(QStringLiteral("font-size: 30px;"));
+        plain.setStyleSheet(QStringLiteral("font-size: 30px;"));
+        same("style sheet");
+        cached.setContentsMargins(10, 10, 10, 10);
+        plain.setContentsMargins(10, 10, 10, 10);
+        same("margins");
     }
 
     void everyExampleFitsInBothLanguages_data() {

@@ -21,6 +21,7 @@
 #include "ui/compute/model_store.h"
 #include "ui/document/attention_document.h"
 #include "ui/render/generated_tokens.h"
+#include "ui/widgets/wrapped_label.h"
 
 namespace attnviz::ui {
 
@@ -91,9 +92,8 @@ GenerationPanel::GenerationPanel(AttentionDocument* document, QWidget* parent)
 
 /// The text written so far, the count and the mode, and the sampling settings.
 void GenerationPanel::createSettings(QVBoxLayout* column) {
-    text_ = new QLabel(this);
+    text_ = new WrappedLabel(this);
     text_->setObjectName(QStringLiteral("generatedText"));
-    text_->setWordWrap(true);
     text_->setTextFormat(Qt::RichText);
     text_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     column->addWidget(text_);
@@ -174,9 +174,8 @@ void GenerationPanel::createTimeline(QVBoxLayout* column) {
     outcome->addWidget(discard_, 1);
     column->addLayout(outcome);
 
-    status_ = new QLabel(this);
+    status_ = new WrappedLabel(this);
     status_->setObjectName(QStringLiteral("generationStatus"));
-    status_->setWordWrap(true);
     column->addWidget(status_);
 
     player_ = new QTimer(this);
