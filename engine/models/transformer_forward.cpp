@@ -108,8 +108,8 @@ void Transformer::project_qkv(const LayerWeights& w, const float* h, Index rows,
     trace.emit(TraceStep::Key, k, ld, KV, d);
     trace.emit(TraceStep::Value, k + KV * d, ld, KV, d);
     if (config_.rotary()) {
-        ops::apply_rotary(q, rows, H, d, ld, pos, inv_freq_);
-        ops::apply_rotary(k, rows, KV, d, ld, pos, inv_freq_);
+        // The keys' heads follow the queries' in each row: both rotated with one angle each.
+        ops::apply_rotary(q, rows, H + KV, d, ld, pos, inv_freq_, threads);
         trace.emit(TraceStep::QueryRotated, q, ld, H, d);
         trace.emit(TraceStep::KeyRotated, k, ld, KV, d);
     }
@@ -487,34 +487,37 @@ bool Transformer::run_layer(const LayerPlan& step, const LayerWeights& w, PassSt
     std::vector<float>& a = pass.a;
     Scratch& scratch = pass.scratch;
     const Tracer& trace = scratch.trace;
+    // The copies and sums of the residual stream over both threads: at 8,192 tokens each is
+    // tens of megabytes, which one thread went through while the other waited.
     if (config_.pre_norm()) {
-        h = x;
+        h.resize(x.size());
+        ops::copy(x.data(), x.size(), h.data(), threads);
         norm(h.data(), R, w.norm1_w, w.norm1_b, threads);
         trace.emit(TraceStep::AttentionNorm, h.data(), E);
         attention(step, w, h.data(), L, pass.pos, options, a.data(), sink, scratch, B);
         if (step.ends_pass) return false;
-        ops::add_inplace(x.data(), a.data(), x.size());
+        ops::add_inplace(x.data(), a.data(), x.size(), threads);
         trace.emit(TraceStep::AttentionResidual, x.data(), E);
         options.control.check();  // a layer of an 8B model is seconds long
         if (config_.intermediate_size > 0) {
-            h = x;
+            ops::copy(x.data(), x.size(), h.data(), threads);
             norm(h.data(), R, w.norm2_w, w.norm2_b, threads);
             trace.emit(TraceStep::MlpNorm, h.data(), E);
             mlp(w, h.data(), R, a.data(), threads, scratch);
-            ops::add_inplace(x.data(), a.data(), x.size());
+            ops::add_inplace(x.data(), a.data(), x.size(), threads);
             trace.emit(TraceStep::MlpResidual, x.data(), E);
         }
         return true;
     }
     attention(step, w, x.data(), L, pass.pos, options, a.data(), sink, scratch, B);
     if (step.ends_pass) return false;
-    ops::add_inplace(a.data(), x.data(), x.size());
+    ops::add_inplace(a.data(), x.data(), x.size(), threads);
     trace.emit(TraceStep::AttentionResidual, a.data(), E);
     norm(a.data(), R, w.norm1_w, w.norm1_b, threads);
     trace.emit(TraceStep::AttentionResidualNorm, a.data(), E);
     options.control.check();
     mlp(w, a.data(), R, x.data(), threads, scratch);
-    ops::add_inplace(x.data(), a.data(), x.size());
+    ops::add_inplace(x.data(), a.data(), x.size(), threads);
     trace.emit(TraceStep::MlpResidual, x.data(), E);
     norm(x.data(), R, w.norm2_w, w.norm2_b, threads);
     trace.emit(TraceStep::MlpResidualNorm, x.data(), E);

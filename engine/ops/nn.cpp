@@ -24,6 +24,18 @@ using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 using Stride = Eigen::OuterStride<>;
 using MutStrided = Eigen::Map<RowMat, 0, Stride>;
 using Eigen::Index;
+
+/// Below this many floats an element-wise loop stays on the calling thread: waking the pool
+/// costs more than the loop.
+constexpr std::size_t kSplitFloats = std::size_t{1} << 16;
+
+int threads_for(std::size_t n, int threads) {
+    return n < kSplitFloats ? 1 : threads;
+}
+
+/// apply_rotary() on rows r0..r1.
+void rotate_rows(float* x, Index r0, Index r1, Index heads, Index head_dim, Index ldx,
+                 const std::vector<std::int64_t>& positions, const std::vector<double>& inv_freq);
 }  // namespace
 
 void linear(const float* x, Index rows, Index in, const float* w, const float* b, Index out,
@@ -198,10 +210,20 @@ void rope_llama3_scaling(std::vector<double>& inv_freq, double factor, double lo
 }
 
 void apply_rotary(float* x, Index rows, Index heads, Index head_dim, Index ldx,
-                  const std::vector<std::int64_t>& positions, const std::vector<double>& inv_freq) {
+                  const std::vector<std::int64_t>& positions, const std::vector<double>& inv_freq,
+                  int threads) {
+    parallel_for(static_cast<std::size_t>(rows), threads, [&](std::size_t r0, std::size_t r1) {
+        rotate_rows(x, static_cast<Index>(r0), static_cast<Index>(r1), heads, head_dim, ldx,
+                    positions, inv_freq);
+    });
+}
+
+namespace {
+void rotate_rows(float* x, Index r0, Index r1, Index heads, Index head_dim, Index ldx,
+                 const std::vector<std::int64_t>& positions, const std::vector<double>& inv_freq) {
     const Index half = head_dim / 2;
     std::vector<float> cos_v(static_cast<std::size_t>(half)), sin_v(static_cast<std::size_t>(half));
-    for (Index r = 0; r < rows; ++r) {
+    for (Index r = r0; r < r1; ++r) {
         const auto pos = static_cast<double>(positions[static_cast<std::size_t>(r)]);
         for (Index i = 0; i < half; ++i) {
             const double angle = pos * inv_freq[static_cast<std::size_t>(i)];
@@ -220,10 +242,18 @@ void apply_rotary(float* x, Index rows, Index heads, Index head_dim, Index ldx,
         }
     }
 }
+}  // namespace
 
-void add_inplace(float* x, const float* y, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i)
-        x[i] += y[i];
+void add_inplace(float* x, const float* y, std::size_t n, int threads) {
+    parallel_for(n, threads_for(n, threads), [&](std::size_t a, std::size_t e) {
+        for (std::size_t i = a; i < e; ++i)
+            x[i] += y[i];
+    });
+}
+
+void copy(const float* src, std::size_t n, float* dst, int threads) {
+    parallel_for(n, threads_for(n, threads),
+                 [&](std::size_t a, std::size_t e) { std::copy(src + a, src + e, dst + a); });
 }
 
 }  // namespace attnviz::ops
