@@ -249,10 +249,6 @@ int paint_guess_rows(QPainter* p, const QFont& font, const GuessRows& rows, int 
     for (const TokenGuess& g : rows.guesses)
         guess_texts.push_back(g.guess);
     const int stride = guess_label_stride(QFontMetrics(bold), rows.columns, guess_texts);
-    if (qEnvironmentVariableIsSet("DBG_STRIP"))
-        qWarning("stride %d n %zu first %f w %f last %f right %d", stride, rows.columns.size(),
-                 rows.columns.front().left(), rows.columns.front().width(),
-                 rows.columns.back().right(), right);
     for (std::size_t k = 0; k < rows.columns.size() && k < rows.guesses.size(); ++k) {
         const TokenGuess& g = rows.guesses[k];
         const QRectF c(rows.columns[k].left(), y, rows.columns[k].width(), rh);
