@@ -221,9 +221,13 @@ class TestHeadStatistics : public QObject {
         const std::vector<Tensor> maps = full_maps(*model, input, 1);
         const HeadStatistics s =
             statistics_from_maps(maps, info.causal, kPooledCells, special_keys(tokens));
-        MapLayout layout;
-        layout.keys = L;
-        layout.causal = info.causal;
+        // measure_heads pools every map into one square (the generation's extended maps are
+        // measured so, every token): the measures must not depend on the pooling.
+        const HeadAtlas unpooled = measure_heads(maps, info.causal);
+        MapLayout plain;  // measure_heads names no [CLS] or [SEP]
+        plain.keys = L;
+        plain.causal = info.causal;
+        MapLayout layout = plain;
         layout.special = special_keys(tokens);
         for (std::int64_t l = 0; l < s.layers; ++l)
             for (std::int64_t h = 0; h < s.heads; ++h) {
@@ -233,9 +237,13 @@ class TestHeadStatistics : public QObject {
                 const std::string where =
                     "layer " + std::to_string(l) + " head " + std::to_string(h) + ": ";
                 for (const std::string& name : head_measure_names())
-                    if (name != "induction")
+                    if (name != "induction") {
                         QVERIFY2(head_measure(got, name) == head_measure(expected, name),
                                  (where + name).c_str());
+                        QVERIFY2(head_measure(unpooled.at(l, h), name) ==
+                                     head_measure(measure_head(map, L, plain), name),
+                                 (where + name + " in one square").c_str());
+                    }
                 QCOMPARE(got.max_weight, expected.max_weight);
                 QCOMPARE(got.cls, expected.cls);
                 QCOMPARE(got.sep, expected.sep);
