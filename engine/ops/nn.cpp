@@ -212,10 +212,13 @@ void rope_llama3_scaling(std::vector<double>& inv_freq, double factor, double lo
 void apply_rotary(float* x, Index rows, Index heads, Index head_dim, Index ldx,
                   const std::vector<std::int64_t>& positions, const std::vector<double>& inv_freq,
                   int threads) {
-    parallel_for(static_cast<std::size_t>(rows), threads, [&](std::size_t r0, std::size_t r1) {
-        rotate_rows(x, static_cast<Index>(r0), static_cast<Index>(r1), heads, head_dim, ldx,
-                    positions, inv_freq);
-    });
+    // A short text's rows stay on the calling thread (threads_for), as before the split.
+    const auto values = static_cast<std::size_t>(rows * heads * head_dim);
+    parallel_for(static_cast<std::size_t>(rows), threads_for(values, threads),
+                 [&](std::size_t r0, std::size_t r1) {
+                     rotate_rows(x, static_cast<Index>(r0), static_cast<Index>(r1), heads, head_dim,
+                                 ldx, positions, inv_freq);
+                 });
 }
 
 namespace {
