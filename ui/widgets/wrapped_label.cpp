@@ -16,9 +16,9 @@ void WrappedLabel::forget() const {
 
 int WrappedLabel::heightForWidth(int width) const {
     // The text decides (QLabel::setText is not virtual: compared here, cheaply while shared).
-    if (!text_.isSharedWith(text()) && text_ != text()) {
-        text_ = text();
-        forget();
+    if (!text_.isSharedWith(text())) {
+        if (text_ != text()) forget();
+        text_ = text();  // shared from now on: the next calls compare pointers only
     }
     for (const auto& [w, h] : heights_)
         if (w == width) return h;
