@@ -18,6 +18,8 @@
 // weights converted to float32 in advance, and on weights converted a block of ~8 MB at a time
 // just before each block's product (what TransformerWeights::product did for every streamed
 // matrix).  GFLOP/s of wall time and per CPU-second, medians of alternated runs.
+//   row_products_bench --rows 98 --offset 40   the weights 40 bytes past a cache line, as in a
+//                                               safetensors file whose header ends there
 // GCC 12's AVX-512 intrinsics trip -Wmaybe-uninitialized (PR 105593; see
 // engine/kernels/softmax_avx512.cpp).
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
@@ -63,12 +65,14 @@ struct Options {
     std::vector<RowFormat> formats;
     std::vector<std::int64_t> rows;  ///< --rows: the multi-row products' mode
     int threads = 2;
+    std::size_t offset = 0;  ///< --offset: the weights' start past a 64-byte boundary (rows mode)
 };
 
 [[noreturn]] void usage(const char* argv0) {
     std::fprintf(stderr,
                  "usage: %s [--mb N] [--runs N] [--huge-pages] [--format NAME]...\n"
-                 "       %s --rows M[,M...] [--runs N] [--threads N] [--format F32|F16|BF16]...\n",
+                 "       %s --rows M[,M...] [--runs N] [--threads N] [--offset BYTES] [--format "
+                 "F32|F16|BF16]...\n",
                  argv0, argv0);
     std::exit(2);
 }
@@ -86,6 +90,9 @@ Options parse(int argc, char** argv) {
             o.megabytes = std::strtoul(value.c_str(), nullptr, 10);
         } else if (flag == "--runs") {
             o.runs = std::atoi(value.c_str());
+        } else if (flag == "--offset") {
+            o.offset = std::strtoul(value.c_str(), nullptr, 10);
+            if (o.offset >= 64 || o.offset % 4 != 0) usage(argv[0]);
         } else if (flag == "--threads") {
             o.threads = std::atoi(value.c_str());
         } else if (flag == "--rows") {
@@ -326,19 +333,22 @@ const char* dtype_of(RowFormat f) {
 /// One shape: the weight [out, in] in format f (random, valid), its float32 copy, and M rows
 /// of activations; the three products alternated `runs` times on `threads` threads.
 void measure_rows(RowFormat f, std::int64_t in, std::int64_t out,
-                  const std::vector<std::int64_t>& ms, int threads, int runs, Random& random) {
+                  const std::vector<std::int64_t>& ms, int threads, int runs, std::size_t offset,
+                  Random& random) {
     const std::size_t bytes = kernels::row_format_block_bytes(f);
     const std::size_t row_bytes = static_cast<std::size_t>(in) * bytes;
-    Buffer weights(row_bytes * static_cast<std::size_t>(out), false);
+    Buffer weights(row_bytes * static_cast<std::size_t>(out) + offset, false);
     for (std::size_t at = 0; at + 8 <= weights.size(); at += 8) {
         const std::uint64_t v = random.next();
         std::memcpy(weights.data() + at, &v, 8);
     }
     make_valid(f, weights, random);
-    const auto* base = reinterpret_cast<const std::byte*>(weights.data());
+    // A safetensors file's tensors start wherever its header ends (a multiple of 8 bytes).
+    std::uint8_t* const start = weights.data() + offset;
+    const auto* base = reinterpret_cast<const std::byte*>(start);
     const auto count = static_cast<std::size_t>(in * out);
     std::vector<float> converted(count), block;
-    attnviz::io::convert_to_float(dtype_of(f), weights.data(), converted.data(), count);
+    attnviz::io::convert_to_float(dtype_of(f), start, converted.data(), count);
     const std::int64_t block_rows = std::min(out, stream_block_rows(in));
     block.resize(static_cast<std::size_t>(block_rows * in));
     for (const std::int64_t m : ms) {
@@ -365,8 +375,7 @@ void measure_rows(RowFormat f, std::int64_t in, std::int64_t out,
                 attnviz::ops::parallel_for(
                     static_cast<std::size_t>(n), threads, [&](std::size_t b, std::size_t e) {
                         attnviz::io::convert_to_float(
-                            dtype_of(f),
-                            weights.data() + (static_cast<std::size_t>(n0) + b) * row_bytes,
+                            dtype_of(f), start + (static_cast<std::size_t>(n0) + b) * row_bytes,
                             block.data() + b * static_cast<std::size_t>(in),
                             (e - b) * static_cast<std::size_t>(in));
                     });
@@ -402,15 +411,16 @@ int rows_mode(const Options& o) {
         "row_products_rows on %d threads against the engine's sgemm (ops::linear) on float32 "
         "weights converted in advance, and on weights converted a block of ~8 MB at a time "
         "(the streamed path); GFLOP/s per wall second and per CPU-second, medians of %d "
-        "alternated runs; x: sgemm's and the streamed path's time over row_products_rows'\n",
-        o.threads, o.runs);
+        "alternated runs; x: sgemm's and the streamed path's time over row_products_rows'; "
+        "weights %zu bytes past a 64-byte boundary\n",
+        o.threads, o.runs, o.offset);
     std::printf("%-4s %5s %5s %5s %-6s | %15s | %15s | %15s | %11s\n", "type", "in", "out", "M",
                 "isa", "rows  wall cpu", "sgemm wall cpu", "conv wall cpu", "x sgemm conv");
     Random random;
     const std::int64_t shapes[][2] = {{4096, 14336}, {14336, 4096}, {4096, 6144}};
     for (const RowFormat f : o.formats)
         for (const auto& shape : shapes)
-            measure_rows(f, shape[0], shape[1], o.rows, o.threads, o.runs, random);
+            measure_rows(f, shape[0], shape[1], o.rows, o.threads, o.runs, o.offset, random);
     return 0;
 }
 
