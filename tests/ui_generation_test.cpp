@@ -243,40 +243,93 @@ class GenerationTest : public test::WindowFixture {
         QCOMPARE(shown.predictions->positions, fresh.predictions->positions);
     }
 
-    /// The writer's pace: waitTaken() returns once the worker has taken every row (forget), at
-    /// once when the feed closes, and false when nobody takes them in time.
-    void theWriterWaitsUntilTheWorkerTakesItsRows() {
+    /// The writer's pace: waitShown() returns once the window has shown a snapshot holding
+    /// every token added (shown() with its config), at once when the writer finishes or the
+    /// feed closes, and false when nothing is shown in time.  A snapshot of another text, or of
+    /// fewer tokens, does not count.
+    void theWriterWaitsUntilTheWindowShowsItsTokens() {
         openModel();
         const ComputeConfig prompt = doc()->computeConfig();
         GenerationFeed feed;
-        QVERIFY(feed.waitTaken(std::chrono::milliseconds(0)));  // nothing added
+        QVERIFY(feed.waitShown(std::chrono::milliseconds(0)));  // nothing added
         feed.open(prompt);
+        QVERIFY(feed.waitShown(std::chrono::milliseconds(0)));  // open, nothing added yet
         FedToken token;
         token.id = 7;
         token.attention = Tensor({1, 1, 1});
         feed.add(token);
-        QVERIFY(!feed.waitTaken(std::chrono::milliseconds(20)));
-        const std::size_t start = prompt.shownGenerated().size();
-        // Taken from another thread while the writer waits (a generous bound: the notify, not
-        // the time, is what is tested).
-        std::thread worker([&] {
+        QVERIFY(!feed.waitShown(std::chrono::milliseconds(20)));
+        // Taken by the worker is not shown.
+        feed.forget(prompt.shownGenerated().size() + 1);
+        QVERIFY(!feed.waitShown(std::chrono::milliseconds(20)));
+        ComputeConfig other = prompt;  // another text: not the writer's
+        other.text_a += QStringLiteral(" more");
+        other.generated.push_back(7);
+        feed.shown(other);
+        QVERIFY(!feed.waitShown(std::chrono::milliseconds(20)));
+        ComputeConfig wrong = prompt;  // the same text, another token
+        wrong.generated.push_back(8);
+        feed.shown(wrong);
+        QVERIFY(!feed.waitShown(std::chrono::milliseconds(20)));
+        feed.shown(prompt);  // the text before the writer's tokens
+        QVERIFY(!feed.waitShown(std::chrono::milliseconds(20)));
+        ComputeConfig with_token = prompt;
+        with_token.generated.push_back(7);
+        // Shown from another thread (the GUI's) while the writer waits (a generous bound: the
+        // notify, not the time, is what is tested).
+        std::thread window([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
-            feed.forget(start + 1);
+            feed.shown(with_token);
         });
         QElapsedTimer t;
         t.start();
-        QVERIFY(feed.waitTaken(std::chrono::seconds(30)));
-        QVERIFY2(t.elapsed() < 20000, "waited past the worker's forget()");
-        worker.join();
+        QVERIFY(feed.waitShown(std::chrono::seconds(30)));
+        QVERIFY2(t.elapsed() < 20000, "waited past the window's shown()");
+        window.join();
+        feed.add(token);  // a second token, not shown yet
+        QVERIFY(!feed.waitShown(std::chrono::milliseconds(20)));
+        std::thread stopper([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(30));
+            feed.finish();
+        });
+        t.restart();
+        QVERIFY(feed.waitShown(std::chrono::seconds(30)));
+        QVERIFY2(t.elapsed() < 20000, "waited past finish()");
+        stopper.join();
+        feed.open(prompt);
         feed.add(token);
         std::thread closer([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(30));
             feed.close();
         });
         t.restart();
-        QVERIFY(feed.waitTaken(std::chrono::seconds(30)));
+        QVERIFY(feed.waitShown(std::chrono::seconds(30)));
         QVERIFY2(t.elapsed() < 20000, "waited past close()");
         closer.join();
+    }
+
+    /// The window tells the writer's feed when it has shown a token: the snapshot that holds
+    /// it, delivered by the compute controller, marks it shown.
+    void theWindowMarksTheTokensItShows() {
+        openModel();
+        const ComputeConfig prompt = doc()->computeConfig();
+        const std::shared_ptr<GenerationFeed> feed = panel()->runner()->feed();
+        feed->open(prompt);
+        GenerationSettings s = doc()->generationSettings();
+        s.count = 1;
+        std::vector<qint64> ids;
+        continue_text(prompt, s, {}, [&](models::GenerationStep&& step) {
+            ids.push_back(step.id);
+            feed->add(fed_token(std::move(step)));
+        });
+        QCOMPARE(int(ids.size()), 1);
+        QVERIFY(!feed->waitShown(std::chrono::milliseconds(0)));
+        doc()->appendGenerated(ids.front());
+        SETTLE(*w_);
+        QVERIFY(snap()->model->provisional);  // the writer's rows extended the maps
+        QVERIFY(feed->waitShown(std::chrono::milliseconds(0)));
+        feed->finish();
+        feed->close();
     }
 
     void theTimelineShowsEachStepsAttention() {

@@ -276,6 +276,8 @@ void ComputeController::deliver(std::uint64_t generation, SnapshotPtr snapshot,
         over_budget_ = budget::MemoryPlan{};
         setFinished(generation);
         emit resultReady(latest_);
+        // The window has drawn it (its views repaint as they take it): the writer goes on.
+        if (feed_ && latest_) feed_->shown(latest_->config);
     } else {
         setFinished(generation);
     }

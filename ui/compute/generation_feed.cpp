@@ -39,9 +39,10 @@ std::uint64_t GenerationFeed::open(const ComputeConfig& config) {
         rows_.clear();
         first_ = 0;
         bytes_ = 0;
+        shown_ = 0;
         writer = ++writer_;
     }
-    taken_.notify_all();  // a stopped writer still waiting: its rows are gone
+    shown_cv_.notify_all();  // a stopped writer still waiting: its rows are gone
     return writer;
 }
 
@@ -68,8 +69,11 @@ void GenerationFeed::add(FedToken token, std::uint64_t writer) {
 }
 
 void GenerationFeed::finish() {
-    std::lock_guard lock(mutex_);
-    writing_ = false;
+    {
+        std::lock_guard lock(mutex_);
+        writing_ = false;
+    }
+    shown_cv_.notify_all();
 }
 
 bool GenerationFeed::isWriting() const {
@@ -84,7 +88,7 @@ void GenerationFeed::close() {
         rows_.clear();
         bytes_ = 0;
     }
-    taken_.notify_all();
+    shown_cv_.notify_all();
 }
 
 bool GenerationFeed::isOpen() const {
@@ -117,12 +121,28 @@ void GenerationFeed::forget(std::size_t count) {
         rows_.pop_front();
         ++first_;
     }
-    if (rows_.empty()) taken_.notify_all();
 }
 
-bool GenerationFeed::waitTaken(std::chrono::milliseconds max) const {
+void GenerationFeed::shown(const ComputeConfig& config) {
+    {
+        std::lock_guard lock(mutex_);
+        if (!open_ || !same_text(base_, config)) return;
+        const std::size_t start = base_.shownGenerated().size();
+        const std::vector<qint64> held_ids = config.shownGenerated();
+        const std::size_t held = held_ids.size() - start;
+        // The writer's own tokens only: a snapshot of the text before it wrote holds none.
+        if (held <= shown_ || held > ids_.size()) return;
+        for (std::size_t k = shown_; k < held; ++k)
+            if (held_ids[start + k] != ids_[k]) return;
+        shown_ = held;
+    }
+    shown_cv_.notify_all();
+}
+
+bool GenerationFeed::waitShown(std::chrono::milliseconds max) const {
     std::unique_lock lock(mutex_);
-    return taken_.wait_for(lock, max, [&] { return rows_.empty() || !open_; });
+    return shown_cv_.wait_for(lock, max,
+                              [&] { return shown_ >= ids_.size() || !writing_ || !open_; });
 }
 
 }  // namespace attnviz::ui

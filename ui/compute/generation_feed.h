@@ -62,13 +62,17 @@ class GenerationFeed {
                                                 std::size_t from) const;
     /// Drops the rows of the generated tokens before `count`: the worker's maps hold them.
     void forget(std::size_t count);
-    /// Waits until the worker has taken every row added (forget), the feed is closed, or
-    /// `max` has passed; true unless `max` passed.  The writer's pace (GenerationRunner).
-    bool waitTaken(std::chrono::milliseconds max) const;
+    /// The window has shown a snapshot of `config`: when it continues the writer's text, every
+    /// generated token it holds has been drawn.
+    void shown(const ComputeConfig& config);
+    /// Waits until the window has shown every token added (shown()), the writer has finished,
+    /// the feed is closed, or `max` has passed; true unless `max` passed.  The writer's pace
+    /// (GenerationRunner).
+    bool waitShown(std::chrono::milliseconds max) const;
 
   private:
     mutable std::mutex mutex_;
-    mutable std::condition_variable taken_;
+    mutable std::condition_variable shown_cv_;
     bool open_ = false, writing_ = false;
     std::uint64_t writer_ = 0;       ///< the writer opened last
     ComputeConfig base_;             ///< the text continued, with its first generated tokens
@@ -76,6 +80,8 @@ class GenerationFeed {
     std::size_t first_ = 0;          ///< index into ids_ of rows_.front()
     std::deque<FedToken> rows_;      ///< the tokens from first_ on
     std::size_t bytes_ = 0;          ///< of rows_' attention
+    /// How many of ids_ the window has shown: the snapshot shown last held them.
+    std::size_t shown_ = 0;
 };
 
 }  // namespace attnviz::ui

@@ -111,17 +111,19 @@ void GenerationRunner::start(const ComputeConfig& config, const GenerationSettin
                 const auto now = std::chrono::steady_clock::now();
                 const bool long_step = now - last_step >= kLongStep;
                 last_step = now;
-                // The writer runs one token ahead of the window's maps, no further: on two
-                // cores its next step (both threads) otherwise took the cores from the worker
-                // extending the maps and from the GUI thread drawing them, so each token was
-                // drawn later.  ui_bench, Qwen2.5-0.5B's shape, three alternated runs each: drawn
-                // 66-76 ms after it was chosen (median of medians 69) against 73-90 (79) on a
-                // quiet machine, 85-86 against 131-137 at load 3.7; 24 tokens in 2.3-2.7 s either
-                // way.  Bounded, for a window whose worker is busy elsewhere.  Not after short
-                // steps (a small model's, on one thread): its writer took no core from the window
-                // for long, and waiting for each token's maps made 24 tokens of attn-only-2l take
-                // 0.3 s, not 35 ms.
-                if (long_step) feed->waitTaken(kWindowWait);
+                // The writer hands over a token's rows, then waits until the window has shown
+                // them before it computes the next logits: on two cores its step (both threads)
+                // otherwise took the cores from the worker extending the maps and from the GUI
+                // thread drawing them, so each token was drawn later.  Waiting only until the
+                // worker had taken the rows still left the drawing beside the next step.
+                // ui_bench, Qwen2.5-0.5B's shape, three alternated runs each: drawn 83-85 ms
+                // after it was chosen against 99-108 when waiting until taken (and 131-137
+                // against 85-86 at load 3.7 without any wait, an earlier session); 24 tokens in
+                // 2.7-2.9 s against 2.5-2.6.  Bounded, for a window whose worker is busy
+                // elsewhere.  Not after short steps (a small model's, on one thread): its writer
+                // took no core from the window for long, and waiting for each token's maps made
+                // 24 tokens of attn-only-2l take 0.3 s, not 35 ms.
+                if (long_step) feed->waitShown(kWindowWait);
             };
             const models::Generation g = continue_text(config, settings, on_token, on_step);
             if (g.stopped) throw Cancelled();  // stop(): nothing more is delivered
