@@ -183,6 +183,17 @@ class GenerationTest : public test::WindowFixture {
                 }
             }
             QCOMPARE(grown.thumbnails.size(), fresh.thumbnails.size());
+            // The thumbnails grown from the earlier ones are those coloured afresh.
+            ModelMaps whole = grown;
+            add_thumbnails(&whole);
+            QCOMPARE(grown.thumbnails.size(), whole.thumbnails.size());
+            for (std::size_t k = 0; k < whole.thumbnails.size(); ++k)
+                QVERIFY2(grown.thumbnails[k] == whole.thumbnails[k],
+                         qPrintable(QStringLiteral("head thumbnail %1").arg(k)));
+            QCOMPARE(grown.aggregate_thumbnails.size(), whole.aggregate_thumbnails.size());
+            for (std::size_t k = 0; k < whole.aggregate_thumbnails.size(); ++k)
+                QVERIFY2(grown.aggregate_thumbnails[k] == whole.aggregate_thumbnails[k],
+                         qPrintable(QStringLiteral("aggregate thumbnail %1").arg(k)));
             // Every position's prediction but the newest's, which waits for the next token.
             const ModelPredictions &p = *grown.predictions, &q = *fresh.predictions;
             QCOMPARE(int(p.positions.size()), fresh.tokens - 1);

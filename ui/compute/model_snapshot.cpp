@@ -87,17 +87,48 @@ Grouping shown_tokens(const text::Encoding& encoding, const QString& text_a, con
     }
 }
 
+/// The largest of n floats, at least 0, NaN ignored.  Sixteen lanes that the compiler
+/// vectorises: one running max is a chain of dependent scalar maxes, which took most of the
+/// thumbnails' time.
+float largest(const float* x, std::size_t n) {
+    float lanes[16] = {};
+    std::size_t i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int j = 0; j < 16; ++j)
+            lanes[j] = x[i + j] > lanes[j] ? x[i + j] : lanes[j];
+    for (; i < n; ++i)
+        lanes[0] = x[i] > lanes[0] ? x[i] : lanes[0];
+    return *std::max_element(lanes, lanes + 16);
+}
+
 /// Each head's map coloured from 0 to its own largest weight (a thumbnail shows where a head
-/// looks, not how sharply compared with the others); masked cells light grey.
-QImage thumbnail(const float* map, int L, bool causal, const ColourTable& colours) {
+/// looks, not how sharply compared with the others); masked cells light grey.  Given the
+/// thumbnail of the map's first `kept` rows and columns (`before`, of `before_map`), and when
+/// those rows are unchanged and the largest weight is the same, only the new rows are
+/// coloured: the image is the one a whole colouring gives, pixel for pixel.
+QImage thumbnail(const float* map, int L, bool causal, const ColourTable& colours,
+                 const QImage& before = QImage(), const float* before_map = nullptr, int kept = 0) {
+    const float hi = largest(map, std::size_t(L) * L);
+    int from = 0;
+    if (causal && before_map && kept > 0 && kept < L && before.width() == kept &&
+        before.height() == kept && before.format() == QImage::Format_RGB32 &&
+        largest(before_map, std::size_t(kept) * kept) == hi) {
+        bool same = true;  // the earlier rows, up to the diagonal
+        for (int i = 0; i < kept && same; ++i)
+            same = std::memcmp(before_map + std::size_t(i) * kept, map + std::size_t(i) * L,
+                               sizeof(float) * std::size_t(i + 1)) == 0;
+        if (same) from = kept;
+    }
     QImage image(L, L, QImage::Format_RGB32);
-    float hi = 0.0f;
-    for (std::size_t k = 0; k < std::size_t(L) * L; ++k)
-        hi = std::max(hi, map[k]);
+    const QRgb grey = qRgb(236, 236, 236);
+    for (int i = 0; i < from; ++i) {  // the rows coloured before, their new columns masked
+        auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
+        std::memcpy(line, before.constScanLine(i), sizeof(QRgb) * std::size_t(kept));
+        std::fill(line + kept, line + L, grey);
+    }
     const double upper = hi > 0.0f ? double(hi) : 1.0;
     std::vector<double> row(static_cast<std::size_t>(L));
-    const QRgb grey = qRgb(236, 236, 236);
-    for (int i = 0; i < L; ++i) {
+    for (int i = from; i < L; ++i) {
         for (int j = 0; j < L; ++j)
             row[std::size_t(j)] = double(map[std::size_t(i) * L + j]);
         auto* line = reinterpret_cast<QRgb*>(image.scanLine(i));
@@ -109,23 +140,53 @@ QImage thumbnail(const float* map, int L, bool causal, const ColourTable& colour
     return image;
 }
 
-void add_thumbnails(ModelMaps* m) {
+}  // namespace
+
+void add_thumbnails(ModelMaps* m, const ModelMaps* before) {
     const ColourTable colours(Colormap::Viridis);
-    const int G = m->tokens;
+    const int G = m->tokens, N = m->num_layers, H = m->num_heads;
+    bool reuse = before && before->num_layers == N && before->num_heads == H &&
+                 before->tokens < G && before->weights.size() == std::size_t(N) &&
+                 before->means.size() == std::size_t(N) &&
+                 before->rollout.size() == std::size_t(N) &&
+                 before->thumbnails.size() == std::size_t(N) * std::size_t(H) &&
+                 before->aggregate_thumbnails.size() == std::size_t(N) * 2;
+    const int K = reuse ? before->tokens : 0;
+    for (int l = 0; reuse && l < N; ++l) {  // every earlier map K x K
+        const auto at = std::size_t(l), KK = std::size_t(K) * std::size_t(K);
+        reuse = before->weights[at].numel() == std::size_t(H) * KK &&
+                before->means[at].numel() == KK && before->rollout[at].numel() == KK;
+    }
+    const QImage none;
+    // The earlier image of the same head (or aggregate), when reused.
+    const auto earlier = [&](std::vector<QImage> ModelMaps::*images,
+                             std::size_t k) -> const QImage& {
+        return reuse ? ((*before).*images)[k] : none;
+    };
     m->thumbnails.clear();
     m->aggregate_thumbnails.clear();
-    for (int l = 0; l < m->num_layers; ++l) {
-        const Tensor& w = m->weights[std::size_t(l)];
-        for (int h = 0; h < m->num_heads; ++h)  // a head the budget did not keep: no image
-            m->thumbnails.push_back(h < m->heads_kept ? thumbnail(w.ptr() + std::size_t(h) * G * G,
-                                                                  G, m->causal, colours)
-                                                      : QImage());
-        m->aggregate_thumbnails.push_back(
-            thumbnail(m->means[std::size_t(l)].ptr(), G, m->causal, colours));
-        m->aggregate_thumbnails.push_back(
-            thumbnail(m->rollout[std::size_t(l)].ptr(), G, m->causal, colours));
+    for (int l = 0; l < N; ++l) {
+        const auto at = std::size_t(l);
+        const float* w = m->weights[at].ptr();
+        const float* w0 = reuse ? before->weights[at].ptr() : nullptr;
+        for (int h = 0; h < H; ++h) {  // a head the budget did not keep: no image
+            const auto hh = std::size_t(h);
+            m->thumbnails.push_back(h < m->heads_kept
+                                        ? thumbnail(w + hh * G * G, G, m->causal, colours,
+                                                    earlier(&ModelMaps::thumbnails, at * H + hh),
+                                                    reuse ? w0 + hh * K * K : nullptr, K)
+                                        : QImage());
+        }
+        for (const auto& [maps, which] :
+             {std::pair{&ModelMaps::means, 0}, std::pair{&ModelMaps::rollout, 1}})
+            m->aggregate_thumbnails.push_back(
+                thumbnail(((*m).*maps)[at].ptr(), G, m->causal, colours,
+                          earlier(&ModelMaps::aggregate_thumbnails, 2 * at + std::size_t(which)),
+                          reuse ? ((*before).*maps)[at].ptr() : nullptr, K));
     }
 }
+
+namespace {
 
 /// The Model tab's whole text when the budget kept only some maps: every measured head's
 /// pooled squares (the statistics pass's), the mean over heads of its squares, and the
@@ -682,7 +743,7 @@ std::shared_ptr<const ModelMaps> extend_model(const ModelMaps& before, const Com
     out->atlas = models::measure_heads(out->weights, true);  // as the pass measures them
     label_atlas(out.get(), induction);
     out->rollout = models::attention_rollout(out->means);
-    add_thumbnails(out.get());
+    add_thumbnails(out.get(), &before);
     out->no_predictions = predictions_missing(model, L);
     if (out->no_predictions.isEmpty() && before.predictions && before.predictions->causal) {
         // Each new token brings the prediction at the position before it: the newest

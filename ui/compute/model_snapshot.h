@@ -52,6 +52,13 @@ std::shared_ptr<const ModelMaps> run_model(const ComputeConfig& config, int num_
                                            const PassControl* control = nullptr,
                                            IntactPredictions* intact = nullptr);
 
+/// The thumbnails of every kept head, and of each layer's mean and rollout (ModelMaps::
+/// thumbnails, aggregate_thumbnails), each coloured from 0 to its own largest weight.
+/// `before`: maps these extend by rows (extend_model), whose images are reused where the rows
+/// and the largest weight are unchanged, only the new rows coloured: the same images, pixel for
+/// pixel.
+void add_thumbnails(ModelMaps* m, const ModelMaps* before = nullptr);
+
 /// The maps of `before`'s text continued by the writer's `fed` tokens (config's text, with its
 /// continuation), without a pass: every layer's maps grow by the new tokens' rows (a causal
 /// model's earlier rows do not change), the means, atlas, rollout and thumbnails are made again
