@@ -394,6 +394,26 @@ class WindowTest : public test::WindowFixture {
         QVERIFY(find<QLabel>("hoverLabel")->text() == text);
     }
 
+    /// The hover is drawn in its own paint buffer on top of everything else, and the rest of
+    /// the figure in one buffer below it (a replot clears and composes every buffer): the
+    /// highlight shows in the widget's pixels, and the layers below the hover are logical.
+    void hoverIsDrawnOnTopOfOneBuffer() {
+        QCustomPlot* plot = w_->grid()->plot();
+        QCPLayer* hover = plot->layer(QStringLiteral("hover"));
+        QVERIFY(hover);
+        QCOMPARE(hover->mode(), QCPLayer::lmBuffered);
+        QCOMPARE(hover->index(), plot->layerCount() - 1);
+        for (int k = 0; k < hover->index(); ++k)
+            QVERIFY2(plot->layer(k)->mode() == QCPLayer::lmLogical,
+                     qPrintable(plot->layer(k)->name()));
+        const QImage before = plot->grab().toImage();
+        w_->grid()->hoverAt(cellPoint(1, 3, 5));
+        QCOMPARE(figure()->highlightRow(), 3);
+        const QImage after = plot->grab().toImage();
+        QCOMPARE(after.size(), before.size());
+        QVERIFY2(after != before, "the hover highlight changed no pixel");
+    }
+
     void clickingAHeadEnlargesIt() {
         QTest::mouseClick(w_->grid()->plot(), Qt::LeftButton, {}, cellPoint(2, 1, 1));
         QCOMPARE(w_->document()->view(), FigureView::Head);
