@@ -503,8 +503,12 @@ class LayoutTest : public test::WindowFixture {
 
         const auto legible = [](const QWidget* w) {
             const int px = QFontInfo(w->font()).pixelSize();
+            // Its class too: a table's header or viewport has no name of its own.
             return px >= 14 ? QString()
-                            : QStringLiteral("%1 has %2 px type").arg(w->objectName()).arg(px);
+                            : QStringLiteral("%1 (%2) has %3 px type")
+                                  .arg(w->objectName(),
+                                       QString::fromLatin1(w->metaObject()->className()))
+                                  .arg(px);
         };
         for (const QWidget* w : std::initializer_list<const QWidget*>{
                  table, table->horizontalHeader(), atlas->frozenColumns(),
