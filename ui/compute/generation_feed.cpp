@@ -96,19 +96,25 @@ bool GenerationFeed::isOpen() const {
     return open_;
 }
 
-std::optional<std::vector<FedToken>> GenerationFeed::tokens(const ComputeConfig& config,
-                                                            std::size_t from) const {
-    std::lock_guard lock(mutex_);
+std::optional<std::size_t> GenerationFeed::writtenIn(const ComputeConfig& config) const {
     if (!open_ || !same_text(base_, config)) return std::nullopt;
     const std::vector<qint64> shown = config.shownGenerated();
     const std::size_t start = base_.shownGenerated().size();
-    // The writer's tokens, from the first it wrote: shown must continue with exactly them.
-    if (from < start + first_ || from >= shown.size() || shown.size() > start + ids_.size())
-        return std::nullopt;
+    // shown must continue the text with exactly the writer's tokens, from the first it wrote.
+    if (shown.size() > start + ids_.size()) return std::nullopt;
     for (std::size_t k = start; k < shown.size(); ++k)
         if (shown[k] != ids_[k - start]) return std::nullopt;
+    return shown.size() - start;
+}
+
+std::optional<std::vector<FedToken>> GenerationFeed::tokens(const ComputeConfig& config,
+                                                            std::size_t from) const {
+    std::lock_guard lock(mutex_);
+    const std::optional<std::size_t> written = writtenIn(config);
+    const std::size_t start = base_.shownGenerated().size();
+    if (!written || from < start + first_ || from >= start + *written) return std::nullopt;
     std::vector<FedToken> out;
-    for (std::size_t k = from; k < shown.size(); ++k)
+    for (std::size_t k = from; k < start + *written; ++k)
         out.push_back(rows_[k - start - first_]);
     return out;
 }
@@ -126,15 +132,9 @@ void GenerationFeed::forget(std::size_t count) {
 void GenerationFeed::shown(const ComputeConfig& config) {
     {
         std::lock_guard lock(mutex_);
-        if (!open_ || !same_text(base_, config)) return;
-        const std::size_t start = base_.shownGenerated().size();
-        const std::vector<qint64> held_ids = config.shownGenerated();
-        const std::size_t held = held_ids.size() - start;
-        // The writer's own tokens only: a snapshot of the text before it wrote holds none.
-        if (held <= shown_ || held > ids_.size()) return;
-        for (std::size_t k = shown_; k < held; ++k)
-            if (held_ids[start + k] != ids_[k]) return;
-        shown_ = held;
+        const std::optional<std::size_t> written = writtenIn(config);
+        if (!written || *written <= shown_) return;
+        shown_ = *written;
     }
     shown_cv_.notify_all();
 }

@@ -71,6 +71,10 @@ class GenerationFeed {
     bool waitShown(std::chrono::milliseconds max) const;
 
   private:
+    /// How many of the writer's tokens `config`'s continuation holds, when it is the writer's
+    /// text continued by exactly its first tokens; the lock held.
+    std::optional<std::size_t> writtenIn(const ComputeConfig& config) const;
+
     mutable std::mutex mutex_;
     mutable std::condition_variable shown_cv_;
     bool open_ = false, writing_ = false;
