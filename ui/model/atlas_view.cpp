@@ -277,11 +277,14 @@ void AtlasView::setPresentation(int bar_px) {
     if (present) f.setPixelSize(bar_px);
     for (QWidget* w : std::initializer_list<QWidget*>{table_, frozen_, examples_, legend_, grid_})
         w->setFont(f);
-    // The frozen columns' parts too (their header, its viewport): under a style sheet a widget
-    // takes no font from its parent, and a header shorter than the table's would shift their
-    // rows off the table's.
-    for (QWidget* w : frozen_->findChildren<QWidget*>())
-        w->setFont(f);
+    // Every part of the tables too (their headers, viewports, the frozen columns'): under a
+    // style sheet a widget takes no font from its parent, a header shorter than the table's
+    // would shift the frozen rows off the table's, and the table's own header was seen to keep
+    // the window's type when the presenting one reached the table under load (ui_layout_test
+    // under ASan beside other tests).
+    for (QWidget* table : std::initializer_list<QWidget*>{table_, examples_})
+        for (QWidget* w : table->findChildren<QWidget*>())
+            w->setFont(f);
     grid_->setPresentation(present);
     // The examples' columns to their new type; with no head listed, as they were at first.
     QTableWidget* examples = examples_->table();
