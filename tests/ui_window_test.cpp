@@ -29,6 +29,7 @@
 #include "ui/i18n/language.h"
 #include "ui/render/fonts.h"
 #include "ui/render/heatmap_figure.h"
+#include "ui/render/token_ticker.h"
 #include "ui/settings/app_settings.h"
 #include "ui/widgets/figure_exports.h"
 #include "ui/widgets/heatmap_grid_view.h"
@@ -412,6 +413,33 @@ class WindowTest : public test::WindowFixture {
         const QImage after = plot->grab().toImage();
         QCOMPARE(after.size(), before.size());
         QVERIFY2(after != before, "the hover highlight changed no pixel");
+    }
+
+    void tokenAxesKeepEveryLabelTheyShowDrawn() {
+        // Forty tokens on one enlarged head: more labels an axis than QCustomPlot's 16 kept
+        // pixmaps.  Each one shown stays drawn for the next replot (a generated token replots
+        // the grid), not laid out again.
+        QStringList words;
+        for (int k = 1; k <= 40; ++k)
+            words << QStringLiteral("w%1").arg(k);
+        typeSentence(words.join(QLatin1Char(' ')));
+        SETTLE(*w_);
+        QTest::mouseClick(w_->grid()->plot(), Qt::LeftButton, {}, cellPoint(0, 1, 1));
+        SETTLE(*w_);
+        QCOMPARE(figure()->panelCount(), 1);
+        QCOMPARE(labels(figure()->keyLabels(0)), words);
+        w_->grid()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        for (const QCPAxis::AxisType side : {QCPAxis::atBottom, QCPAxis::atLeft}) {
+            QCPAxis* axis = figure()->panelRect(0)->axis(side);
+            QSet<QString> shown;
+            for (const QString& label : axis->tickVectorLabels())
+                if (!label.isEmpty()) shown.insert(label);
+            QVERIFY2(shown.size() > 16, qPrintable(QString::number(shown.size())));
+            QVERIFY2(kept_tick_labels(axis) >= int(shown.size()),
+                     qPrintable(QStringLiteral("%1 of %2 labels kept")
+                                    .arg(kept_tick_labels(axis))
+                                    .arg(shown.size())));
+        }
     }
 
     void clickingAHeadEnlargesIt() {

@@ -5,6 +5,30 @@
 
 namespace attnviz::ui {
 
+namespace {
+/// The label cache is a protected member of the axis's protected painter: reached through
+/// pointers to members named in derived classes, which nothing constructs.
+struct AxisPainterAccess : QCPAxis {
+    static QCPAxisPainterPrivate* of(QCPAxis* axis) {
+        return axis->*(&AxisPainterAccess::mAxisPainter);
+    }
+};
+struct LabelCacheAccess : QCPAxisPainterPrivate {
+    static auto& of(QCPAxis* axis) {
+        return AxisPainterAccess::of(axis)->*(&LabelCacheAccess::mLabelCache);
+    }
+};
+}  // namespace
+
+void keep_tick_labels(QCPAxis* axis, double axis_px, double spacing_px) {
+    const double shown = std::ceil(std::max(0.0, axis_px) / std::max(1.0, spacing_px)) + 1;
+    LabelCacheAccess::of(axis).setMaxCost(int(std::clamp(2 * shown, 16.0, 4096.0)));
+}
+
+int kept_tick_labels(QCPAxis* axis) {
+    return int(LabelCacheAccess::of(axis).count());
+}
+
 int label_stride(double spacing, double need) {
     if (spacing <= 0.0) return 1 << 20;
     for (int k = 1; k <= 5; ++k)
