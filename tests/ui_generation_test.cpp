@@ -343,6 +343,34 @@ class GenerationTest : public test::WindowFixture {
         feed->close();
     }
 
+    void theWindowAsksForAWrittenTokensMapsBeforeThePanelShowsIt() {
+        openModel();
+        const ComputeConfig prompt = doc()->computeConfig();
+        GenerationSettings s = doc()->generationSettings();
+        s.count = 1;
+        const models::Generation g = continue_text(prompt, s, {}, {});
+        QCOMPARE(int(g.ids.size()), 1);
+        QLabel* text = panel()->textLabel();
+        const QString before = text->text();
+        // The document's flush asks the worker for the token's maps: the panel's text (a
+        // layout pass over all the text written) is not yet redone then, nor on the signal.
+        int asked = 0;
+        QString text_when_asked;
+        const QMetaObject::Connection c =
+            connect(doc(), &AttentionDocument::computeConfigChanged, this, [&] {
+                if (asked++ == 0) text_when_asked = text->text();
+            });
+        emit panel()->runner()->tokenGenerated(qint64(g.ids.front()));
+        QCOMPARE(text->text(), before);
+        QTRY_VERIFY(asked > 0);
+        disconnect(c);
+        QCOMPARE(text_when_asked, before);
+        // Then it is.
+        QTRY_VERIFY(text->text() != before);
+        QCOMPARE(doc()->generated(), std::vector<qint64>{qint64(g.ids.front())});
+        SETTLE(*w_);
+    }
+
     void theTimelineShowsEachStepsAttention() {
         openModel();
         writeTokens(10);

@@ -123,6 +123,9 @@ class GenerationPanel : public QGroupBox {
     QLabel* status_ = nullptr;
     QTimer* player_ = nullptr;
     int written_ = 0;  ///< tokens of the generation under way
+    /// A written token is being added to the document: the panel shows it after the
+    /// document's flush (appendToken()).
+    bool appending_ = false;
 };
 
 }  // namespace attnviz::ui
