@@ -15,7 +15,7 @@ namespace attnviz::ui {
 /// then laid each label's text out and drew it again: 2-3 ms of the 10 of a replot of
 /// Qwen2.5-0.5B's 14 heads while a generation writes (ui_bench).  This makes `axis` keep as many
 /// as an axis `axis_px` long shows `spacing_px` apart, twice over (the labels before and after
-/// a new token thins them), and at least QCustomPlot's 16.
+/// a new token thins them), and at least QCustomPlot's 16; never fewer than it kept already.
 void keep_tick_labels(QCPAxis* axis, double axis_px, double spacing_px);
 /// How many tick labels `axis` keeps drawn for its next replot.
 int kept_tick_labels(QCPAxis* axis);
