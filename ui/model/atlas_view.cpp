@@ -275,13 +275,13 @@ void AtlasView::setPresentation(int bar_px) {
     bar_px_ = bar_px;
     QFont f;  // not presenting: the view's own again
     if (present) f.setPixelSize(bar_px);
-    for (QWidget* w : std::initializer_list<QWidget*>{table_, frozen_, examples_, legend_, grid_})
+    for (QWidget* w : std::initializer_list<QWidget*>{table_, examples_, legend_, grid_})
         w->setFont(f);
-    // Every part of the tables too (their headers, viewports, the frozen columns'): under a
-    // style sheet a widget takes no font from its parent, a header shorter than the table's
-    // would shift the frozen rows off the table's, and the table's own header was seen to keep
-    // the window's type when the presenting one reached the table under load (ui_layout_test
-    // under ASan beside other tests).
+    // Every part of the tables too (their headers and viewports; the frozen columns, a child of
+    // the table, and theirs): under a style sheet a widget takes no font from its parent, a
+    // header shorter than the table's would shift the frozen rows off the table's, and the
+    // table's own header was seen to keep the window's type when the presenting one reached the
+    // table under load (ui_layout_test under ASan beside other tests).
     for (QWidget* table : std::initializer_list<QWidget*>{table_, examples_})
         for (QWidget* w : table->findChildren<QWidget*>())
             w->setFont(f);

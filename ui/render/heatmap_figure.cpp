@@ -1140,8 +1140,6 @@ void HeatmapFigure::placePanels(const LayoutPlan& plan) {
         p.y_ticker->setMinSpacing(plan.tick_step_h);
         p.x_ticker->setAxisPixels(inner_w);
         p.y_ticker->setAxisPixels(plan.inner_h);
-        keep_tick_labels(x, inner_w, plan.key_step_w);
-        keep_tick_labels(y, plan.inner_h, plan.tick_step_h);
     }
 }
 

@@ -20,16 +20,6 @@ struct LabelCacheAccess : QCPAxisPainterPrivate {
 };
 }  // namespace
 
-void keep_tick_labels(QCPAxis* axis, double axis_px, double spacing_px) {
-    const double shown = std::ceil(std::max(0.0, axis_px) / std::max(1.0, spacing_px)) + 1;
-    const auto want = qsizetype(std::clamp(2 * shown, 16.0, 4096.0));
-    // Only ever more: a smaller bound made QCache drop many labels at once (QCache::trim()
-    // from this code, on a cache QCustomPlot's library fills), and ui_monkey_test under ASan
-    // read a freed node there once.  QCustomPlot itself drops one label per label it adds.
-    auto& cache = LabelCacheAccess::of(axis);
-    if (want > cache.maxCost()) cache.setMaxCost(want);
-}
-
 int kept_tick_labels(QCPAxis* axis) {
     return int(LabelCacheAccess::of(axis).count());
 }
@@ -74,6 +64,14 @@ QVector<QString> TokenTicker::createLabelVector(const QVector<double>& ticks, co
     for (double t : ticks) {
         const int i = int(std::lround(t));
         out << (i >= 0 && i < labels_.size() ? labels_[i] : QString());
+    }
+    if (axis_) {
+        // Only ever more: a smaller bound made QCache drop many labels at once
+        // (QCache::trim() from this code, on a cache QCustomPlot's library fills), and
+        // ui_monkey_test under ASan read a freed node there once.  QCustomPlot itself drops
+        // one label per label it adds.
+        auto& cache = LabelCacheAccess::of(axis_);
+        if (2 * out.size() > cache.maxCost()) cache.setMaxCost(2 * out.size());
     }
     return out;
 }

@@ -10,14 +10,8 @@
 
 namespace attnviz::ui {
 
-/// QCustomPlot keeps an axis's tick labels drawn as pixmaps, the last 16 it drew
-/// (QCPAxisPainterPrivate's label cache).  A token axis shows more than 16, and every replot
-/// then laid each label's text out and drew it again: 2-3 ms of the 10 of a replot of
-/// Qwen2.5-0.5B's 14 heads while a generation writes (ui_bench).  This makes `axis` keep as many
-/// as an axis `axis_px` long shows `spacing_px` apart, twice over (the labels before and after
-/// a new token thins them), and at least QCustomPlot's 16; never fewer than it kept already.
-void keep_tick_labels(QCPAxis* axis, double axis_px, double spacing_px);
-/// How many tick labels `axis` keeps drawn for its next replot.
+/// How many tick labels `axis` keeps drawn as pixmaps for its next replot (QCustomPlot's label
+/// cache; TokenTicker::createLabelVector sizes it).
 int kept_tick_labels(QCPAxis* axis);
 
 /// Label every k-th of a row of cells `spacing` pixels apart, k in 1, 2, 3, 4, 5, 10, 20,
@@ -40,6 +34,11 @@ class TokenTicker : public QCPAxisTicker {
     double getTickStep(const QCPRange& range) override;
     int getSubTickCount(double tickStep) override;
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+    /// The tokens at `ticks`.  QCustomPlot keeps an axis's last 16 tick labels drawn as
+    /// pixmaps; a token axis shows more, and every replot then laid each label's text out and
+    /// drew it again (2-3 ms of the 10 of a replot of Qwen2.5-0.5B's 14 heads while a
+    /// generation writes, ui_bench).  So `axis` (when set) keeps twice the labels made here:
+    /// those before and after a new token thins them.
     QVector<QString> createLabelVector(const QVector<double>& ticks, const QLocale& locale,
                                        QChar formatChar, int precision) override;
 
