@@ -412,8 +412,8 @@ int rows_mode(const Options& o) {
         "weights converted in advance, and on weights converted a block of ~8 MB at a time "
         "(the streamed path); GFLOP/s per wall second and per CPU-second, medians of %d "
         "alternated runs; x: sgemm's and the streamed path's time over row_products_rows'; "
-        "weights %zu bytes past a 64-byte boundary\n",
-        o.threads, o.runs, o.offset);
+        "weights %zu bytes past a 64-byte boundary; tiles %s (ATTNVIZ_ROW_TILES)\n",
+        o.threads, o.runs, o.offset, kernels::row_products_rows_tiles());
     std::printf("%-4s %5s %5s %5s %-6s | %15s | %15s | %15s | %11s\n", "type", "in", "out", "M",
                 "isa", "rows  wall cpu", "sgemm wall cpu", "conv wall cpu", "x sgemm conv");
     Random random;

@@ -4,7 +4,8 @@
 // chunks of 1024 and a partial block), activation and weight row counts that leave every
 // partial tile (1 to 13), strides wider than the rows, a permutation of the stored rows,
 // storing and accumulating.  Then the header's determinism: a row's result has the same bits
-// whatever else is multiplied with it and however the weight rows are split.
+// whatever else is multiplied with it and however the weight rows are split; and the tiles that
+// widen the weights in registers and those that widen them into L1 give the same bits.
 // CTest runs this suite twice: as the CPU allows, and with ATTNVIZ_ROW_PRODUCTS=avx2.
 #include <QTest>
 
@@ -16,10 +17,13 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "engine/io/safetensors.h"
+#include "engine/kernels/cpu_features.h"
 #include "engine/kernels/row_products.h"
+#include "engine/kernels/row_products_variants.h"
 
 namespace kernels = attnviz::kernels;
 using kernels::RowFormat;
@@ -179,6 +183,14 @@ struct Product {
         return y;
     }
 
+    /// y as one kernel of a unit's table computes it.
+    std::vector<float> run(kernels::detail::RowsProductFn fn) const {
+        std::vector<float> y = y0;
+        fn(w.base(), w.row_bytes, c.ordered ? order.data() : nullptr, c.n, x.data(), c.m, ldx, c.k,
+           y.data(), ldy, c.accumulate);
+        return y;
+    }
+
     /// The first y[i][j] farther than the tolerance from want (or a gap written), named with
     /// both values; empty if none.  worst: the largest |got − want| / magnitude.
     QString first_miss(const std::vector<float>& y, const std::vector<double>& want,
@@ -335,6 +347,35 @@ class TestRowProductsRows : public QObject {
         }
     }
 
+    /// Each SIMD unit's tiles give the same bits whether they widen F16 and BF16 weights in
+    /// registers or once into L1 (the dispatcher picks by the CPU's maker), on every case:
+    /// partial tiles, chunks and blocks, orders, strides and accumulation.
+    void bothTilesGiveTheSameBits() {
+        using kernels::detail::RowsTiles;
+        using Fill = void (*)(kernels::detail::RowsProductTable&, RowsTiles);
+        std::vector<std::pair<const char*, Fill>> units;
+        const std::string level = kernels::row_products_cpu_level();
+        if (level == "avx2" || level == "avx512")
+            units.emplace_back("avx2", kernels::detail::fill_row_products_rows_avx2);
+        if (level == "avx512")
+            units.emplace_back("avx512", kernels::detail::fill_row_products_rows_avx512);
+        if (units.empty()) QSKIP("this CPU runs no SIMD tiles");
+        for (const auto& [name, fill] : units) {
+            kernels::detail::RowsProductTable registers{}, widened{};
+            fill(registers, RowsTiles::Registers);
+            fill(widened, RowsTiles::Widened);
+            for (std::size_t i = 0; i < cases_.size(); ++i) {
+                const Product p(cases_[i], static_cast<unsigned>(i));
+                const auto f = static_cast<int>(p.c.format);
+                const std::vector<float> a = p.run(registers[f]), b = p.run(widened[f]);
+                QVERIFY2(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0,
+                         qPrintable(QStringLiteral("%1 %2: the widened tiles' bits differ")
+                                        .arg(name)
+                                        .arg(QString::fromStdString(p.c.name()))));
+            }
+        }
+    }
+
     /// The GGUF block types have no multi-row kernel; overlapping rows are refused, and the
     /// messages carry the sizes.
     void refusesBlockFormatsAndOverlappingRows() {
@@ -367,11 +408,19 @@ class TestRowProductsRows : public QObject {
                                    2);  // n = 0: nothing read or written
     }
 
-    /// The widest kernel the CPU runs, narrowed by ATTNVIZ_ROW_PRODUCTS, for every format.
+    /// The widest kernel the CPU runs, narrowed by ATTNVIZ_ROW_PRODUCTS, for every format, and
+    /// its tiles.
     void dispatchPicksWidestAllowedIsa() {
         const std::string expected = expected_isa();
         for (const RowFormat f : kFormats)
             QCOMPARE(std::string(kernels::row_products_rows_isa(f)), expected);
+        // The tiles: as ATTNVIZ_ROW_TILES says, else widened on Intel's cores.
+        const char* env = std::getenv("ATTNVIZ_ROW_TILES");
+        const std::string forced = env ? env : "";
+        const std::string tiles = forced == "registers" || forced == "widened" ? forced
+                                  : kernels::cpu_is_intel()                    ? "widened"
+                                                                               : "registers";
+        QCOMPARE(std::string(kernels::row_products_rows_tiles()), tiles);
     }
 
   private:

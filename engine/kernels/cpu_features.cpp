@@ -19,4 +19,13 @@ bool cpu_has_f16c() {
 #endif
 }
 
+bool cpu_is_intel() {
+#if defined(__x86_64__) || defined(__i386__)
+    static const bool intel = __builtin_cpu_is("intel");
+    return intel;
+#else
+    return false;
+#endif
+}
+
 }  // namespace attnviz::kernels

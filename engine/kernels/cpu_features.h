@@ -9,4 +9,8 @@ namespace attnviz::kernels {
 /// off x86.
 bool cpu_has_f16c();
 
+/// True on Intel's processors (CPUID's vendor), whose cores issue vector shifts and logic on
+/// the FMA ports (row_products_rows chooses its tiles by it).  False off x86.
+bool cpu_is_intel();
+
 }  // namespace attnviz::kernels

@@ -59,6 +59,19 @@ Level chosen_level() {
     return level;
 }
 
+/// Where the multi-row tiles widen their weights (detail::RowsTiles): ATTNVIZ_ROW_TILES
+/// (registers or widened), else widened on Intel's cores, in registers on others.  On an Intel
+/// Xeon the widened tiles ran 1.2× faster on Llama-3-8B's shapes; on Zen 5 the tiles in
+/// registers were measured best (docs/benchmarks.md, "Streamed products").
+detail::RowsTiles chosen_tiles() {
+    if (const char* env = std::getenv("ATTNVIZ_ROW_TILES"); env && *env) {
+        const std::string_view v(env);
+        if (v == "registers") return detail::RowsTiles::Registers;
+        if (v == "widened") return detail::RowsTiles::Widened;
+    }
+    return cpu_is_intel() ? detail::RowsTiles::Widened : detail::RowsTiles::Registers;
+}
+
 struct RowProductsDispatch {
     detail::RowProductTable reference{};
     detail::RowProductTable chosen{};
@@ -66,6 +79,7 @@ struct RowProductsDispatch {
     detail::RowsProductTable rows_reference{};
     detail::RowsProductTable rows_chosen{};
     const char* rows_isa[kRowFormatCount]{};
+    detail::RowsTiles tiles = chosen_tiles();
 
     RowProductsDispatch() {
         detail::fill_row_products_scalar(reference);
@@ -92,7 +106,7 @@ struct RowProductsDispatch {
             detail::fill_row_products_kquants_avx2(t);
             take(t, chosen, isa, "avx2");
             detail::RowsProductTable r{};
-            detail::fill_row_products_rows_avx2(r);
+            detail::fill_row_products_rows_avx2(r, tiles);
             take(r, rows_chosen, rows_isa, "avx2");
         }
 #endif
@@ -103,7 +117,7 @@ struct RowProductsDispatch {
             detail::fill_row_products_kquants_avx512(t);
             take(t, chosen, isa, "avx512");
             detail::RowsProductTable r{};
-            detail::fill_row_products_rows_avx512(r);
+            detail::fill_row_products_rows_avx512(r, tiles);
             take(r, rows_chosen, rows_isa, "avx512");
         }
 #endif
@@ -259,6 +273,10 @@ std::size_t row_products_rows_scratch_bytes() {
 
 const char* row_products_rows_isa(RowFormat f) {
     return row_products_dispatch().rows_isa[static_cast<int>(f)];
+}
+
+const char* row_products_rows_tiles() {
+    return row_products_dispatch().tiles == detail::RowsTiles::Widened ? "widened" : "registers";
 }
 
 const char* row_products_cpu_level() {

@@ -110,8 +110,9 @@ void row_products_reference(RowFormat f, const std::byte* base, std::size_t row_
 ///
 /// Arithmetic: as row_products' float formats (each weight converted to float32 exactly, BF16
 /// by a shift; float32 FMA; a few ULP of Σ|w·x| from the reference's sums in k's order).
-/// Speed: register tiles of activation rows × weight rows (AVX-512 3 × 8, AVX2 3 × 4), each
-/// weight vector widened once for all the tile's rows; the weights' bytes read from memory once
+/// Speed: register tiles of activation rows × weight rows (AVX-512 3 × 8 or 4 × 6, AVX2 3 × 4),
+/// each weight vector widened once for all the tile's rows, in registers or, on Intel's cores,
+/// into L1 (row_products_rows_tiles); the weights' bytes read from memory once
 /// per call for up to 128 rows (once per 128 beyond).  On Llama-3-8B's shapes with ~100 rows
 /// it runs at ~1.3× the engine's float32 sgemm on weights converted in advance, per CPU-second
 /// (docs/benchmarks.md, "Streamed products").
@@ -135,6 +136,12 @@ void row_products_rows_reference(RowFormat f, const std::byte* base, std::size_t
 
 /// The instruction set row_products_rows runs `f` on here (as row_products_isa).
 const char* row_products_rows_isa(RowFormat f);
+
+/// Where row_products_rows' SIMD tiles widen F16 and BF16 weights to float32: "widened" (once
+/// per chunk of k into L1, for every group of activation rows: Intel's cores) or "registers"
+/// (as each group reads them: other cores).  ATTNVIZ_ROW_TILES=registers|widened chooses, for
+/// tests and benchmarks.  Both give the same bits.
+const char* row_products_rows_tiles();
 
 /// The widest kernels this CPU runs, whatever ATTNVIZ_ROW_PRODUCTS says: "avx512" (AVX-512 F,
 /// BW, VL, DQ, VNNI with AVX2, FMA, F16C), "avx2" (AVX2, FMA, F16C) or "scalar".

@@ -6,7 +6,6 @@
 //
 // A traits type T (one per ISA) gives:
 //   V, kWidth                   a float32 vector of kWidth lanes
-//   kRows, kCols                the register tile: kRows activation rows × kCols weight rows
 //   zero(), load(p), fma(a, b, c) = a·b + c, store(p, v)
 //   reduce(const V* acc) -> V   lane a = the sum of acc[a]'s lanes, for a < kWidth, by the
 //                               same tree of adds for every a
@@ -15,6 +14,7 @@
 //   kBytes                      bytes per value
 //   kEvenOdd                    whether lo/hi hold the block's even/odd values (else its halves)
 //   lo(p), hi(p)                the block of 2W values at p as two float32 vectors, exactly
+// and a TileShape S, how the tiles run (below).
 //
 // Arithmetic: the tile keeps one vector accumulator per (activation row, weight row), lane l
 // summing the products of the values that land in lane l, FMA after FMA along k; every kChunk
@@ -50,6 +50,19 @@ constexpr std::int64_t kRowBlock = detail::kRowsBlock;
     return a < b ? a : b;
 }
 
+/// The register tile, kRows activation rows × kCols weight rows, and where F16 and BF16
+/// weights are widened to float32: in registers as each group of kRows activation rows reads
+/// them (kWiden false), or once per chunk into a buffer in L1 (a tile's kCols rows of kChunk
+/// floats) that every group then reads as float32.  Widening costs one instruction per vector
+/// of weights; on Intel's cores it takes an FMA port, so in registers a 3-row tile spends a
+/// quarter of the FMA ports' slots on it (row_products_variants.h, RowsTiles).  The results
+/// are the same bits either way: each accumulator sees the same FMAs in the same order.
+template <int R, int N, bool Widen>
+struct TileShape {
+    static constexpr int kRows = R, kCols = N;
+    static constexpr bool kWiden = Widen;
+};
+
 /// A packed activation chunk: for each group of kRows rows, block after block of 2W values,
 /// row after row, each block in the order the format's lo and hi read it; zeros past k and
 /// past the last row.
@@ -58,10 +71,10 @@ struct alignas(64) PackedBlock {
     float v[2 * T::kWidth];
 };
 
-template <class T, class F>
+template <class T, class F, class S>
 void pack_chunk(const float* x, std::int64_t rows, std::int64_t ldx, std::int64_t c0,
                 std::int64_t values, std::vector<PackedBlock<T>>& pack) {
-    constexpr std::int64_t W = T::kWidth, R = T::kRows;
+    constexpr std::int64_t W = T::kWidth, R = S::kRows;
     const std::int64_t blocks = (values + 2 * W - 1) / (2 * W);
     const std::int64_t groups = (rows + R - 1) / R;
     // Reserved whole the first time, so that what a thread keeps is what memory estimates
@@ -103,8 +116,9 @@ template <class V>
 }
 
 /// One tile over a chunk: acc[r][j] += x row r · weight row j over `blocks` blocks at w[j] (and
-/// one more block at tail[j] when tail is set), then the sums, row-major, into out.
-template <class T, class F, int R, int N>
+/// one more block at tail[j] when tail is set), then the sums, row-major, into out.  x holds
+/// groups of S::kRows rows, of which the tile reads the first R.
+template <class T, class F, class S, int R, int N>
 [[gnu::always_inline]] inline void tile(const TileByte* const* w, const TileByte* const* tail,
                                         const float* x, std::int64_t blocks, float* out) {
     using V = typename T::V;
@@ -132,8 +146,8 @@ template <class T, class F, int R, int N>
         }
     };
     for (std::int64_t b = 0; b < blocks; ++b)
-        block(w, static_cast<std::size_t>(b * 2 * W) * F::kBytes, x + b * T::kRows * 2 * W);
-    if (tail) block(tail, 0, x + blocks * T::kRows * 2 * W);
+        block(w, static_cast<std::size_t>(b * 2 * W) * F::kBytes, x + b * S::kRows * 2 * W);
+    if (tail) block(tail, 0, x + blocks * S::kRows * 2 * W);
     // Reduced kWidth accumulators at a time (the last group padded with zeros).
     constexpr int kSums = R * N, kGroups = (kSums + W - 1) / W;
     for (int g = 0; g < kGroups; ++g) {
@@ -157,20 +171,20 @@ struct TileCall {
 };
 
 /// tile() of the first `here` (<= R) rows of a group.
-template <class T, class F, int R, int N>
+template <class T, class F, class S, int N, int R = S::kRows>
 [[gnu::always_inline]] inline void tile_of_rows(std::int64_t here, const TileByte* const* w,
                                                 const TileByte* const* tail, const float* x,
                                                 std::int64_t blocks, float* out) {
     if (here == R)
-        tile<T, F, R, N>(w, tail, x, blocks, out);
+        tile<T, F, S, R, N>(w, tail, x, blocks, out);
     else if constexpr (R > 1)
-        tile_of_rows<T, F, R - 1, N>(here, w, tail, x, blocks, out);
+        tile_of_rows<T, F, S, N, R - 1>(here, w, tail, x, blocks, out);
 }
 
-template <class T, class F, int N>
+template <class T, class F, class S, int N>
 void tile_column(const TileCall& call, std::int64_t j0, std::int64_t rows, std::int64_t c0,
                  std::int64_t values, const float* packed, bool store) {
-    constexpr std::int64_t W = T::kWidth, R = T::kRows;
+    constexpr std::int64_t W = T::kWidth, R = S::kRows;
     const auto row = [&](std::int64_t j) {
         const auto index = static_cast<std::size_t>(call.order ? call.order[j] : j);
         return reinterpret_cast<const TileByte*>(call.base + index * call.row_bytes) +
@@ -193,41 +207,64 @@ void tile_column(const TileCall& call, std::int64_t j0, std::int64_t rows, std::
             tail[j] = tail_bytes[j];
         }
     const std::int64_t stride = call.ldy;
-    const std::int64_t blocks = full + (rest > 0 ? 1 : 0);
-    for (std::int64_t g = 0; g < groups; ++g) {
-        const float* xg = packed + g * blocks * R * 2 * W;
-        alignas(64) float out[((R * N + W - 1) / W) * W];
-        const std::int64_t here = smaller(R, rows - g * R);
-        tile_of_rows<T, F, R, N>(here, w, rest > 0 ? tail : nullptr, xg, full, out);
-        for (std::int64_t r = 0; r < here; ++r) {
-            float* y = call.y + (g * R + r) * stride + j0;
-            for (int j = 0; j < N; ++j)
-                y[j] = store ? out[r * N + j] : y[j] + out[r * N + j];
+    // The groups of R activation rows by weight rows `rows_of` of format G, `blocks` whole
+    // blocks (and the tail's block at tail_of, when set).
+    const auto each_group = [&]<class G>(const TileByte* const* rows_of,
+                                         const TileByte* const* tail_of, std::int64_t blocks) {
+        const std::int64_t packed_blocks = full + (rest > 0 ? 1 : 0);
+        for (std::int64_t g = 0; g < groups; ++g) {
+            const float* xg = packed + g * packed_blocks * R * 2 * W;
+            alignas(64) float out[((R * N + W - 1) / W) * W];
+            const std::int64_t here = smaller(R, rows - g * R);
+            tile_of_rows<T, G, S, N>(here, rows_of, tail_of, xg, blocks, out);
+            for (std::int64_t r = 0; r < here; ++r) {
+                float* y = call.y + (g * R + r) * stride + j0;
+                for (int j = 0; j < N; ++j)
+                    y[j] = store ? out[r * N + j] : y[j] + out[r * N + j];
+            }
         }
+    };
+    if constexpr (S::kWiden && F::kBytes != sizeof(float)) {
+        // The N rows' blocks (the tail's too) as float32, in the order lo and hi read them:
+        // T::F32 reads back the very vectors F would have made.
+        alignas(64) float wide[N][kChunk];
+        const TileByte* wide_rows[N];
+        const std::int64_t blocks = full + (rest > 0 ? 1 : 0);
+        for (int j = 0; j < N; ++j) {
+            for (std::int64_t b = 0; b < blocks; ++b) {
+                const TileByte* in = b < full ? w[j] + b * 2 * W * F::kBytes : tail[j];
+                T::store(wide[j] + b * 2 * W, F::lo(in));
+                T::store(wide[j] + b * 2 * W + W, F::hi(in));
+            }
+            wide_rows[j] = reinterpret_cast<const TileByte*>(wide[j]);
+        }
+        each_group.template operator()<typename T::F32>(wide_rows, nullptr, blocks);
+    } else {
+        each_group.template operator()<F>(w, rest > 0 ? tail : nullptr, full);
     }
 }
 
 /// Columns [0, n) of the tile rows at `packed`, kCols at a time (the last tile narrower).
-template <class T, class F, int N = T::kCols>
+template <class T, class F, class S, int N = S::kCols>
 void tile_columns(const TileCall& call, std::int64_t rows, std::int64_t c0, std::int64_t values,
                   const float* packed, bool store) {
-    constexpr std::int64_t C = T::kCols;
+    constexpr std::int64_t C = S::kCols;
     const std::int64_t whole = call.n / C * C;
     if constexpr (N == C) {
         for (std::int64_t j0 = 0; j0 < whole; j0 += C)
-            tile_column<T, F, C>(call, j0, rows, c0, values, packed, store);
-        if (call.n > whole) tile_columns<T, F, C - 1>(call, rows, c0, values, packed, store);
+            tile_column<T, F, S, C>(call, j0, rows, c0, values, packed, store);
+        if (call.n > whole) tile_columns<T, F, S, C - 1>(call, rows, c0, values, packed, store);
     } else if constexpr (N >= 1) {
         if (call.n - whole == N)
-            tile_column<T, F, N>(call, whole, rows, c0, values, packed, store);
+            tile_column<T, F, S, N>(call, whole, rows, c0, values, packed, store);
         else
-            tile_columns<T, F, N - 1>(call, rows, c0, values, packed, store);
+            tile_columns<T, F, S, N - 1>(call, rows, c0, values, packed, store);
     }
 }
 
 /// row_products_rows (row_products.h) of format F: the chunks of k, the blocks of rows, the
 /// tiles.  The loop order reads each weight byte from memory once per block of rows.
-template <class T, class F>
+template <class T, class F, class S>
 void tile_rows(const std::byte* base, std::size_t row_bytes, const std::int64_t* order,
                std::int64_t n, const float* x, std::int64_t m, std::int64_t ldx, std::int64_t k,
                float* y, std::int64_t ldy, bool accumulate) {
@@ -245,11 +282,19 @@ void tile_rows(const std::byte* base, std::size_t row_bytes, const std::int64_t*
         const std::int64_t values = smaller(kChunk, k - c0);
         for (std::int64_t i0 = 0; i0 < m; i0 += kRowBlock) {
             const std::int64_t rows = smaller(kRowBlock, m - i0);
-            pack_chunk<T, F>(x + i0 * ldx, rows, ldx, c0, values, pack);
+            pack_chunk<T, F, S>(x + i0 * ldx, rows, ldx, c0, values, pack);
             const TileCall call{base, row_bytes, order, n, y + i0 * ldy, ldy};
-            tile_columns<T, F>(call, rows, c0, values, pack.front().v, c0 == 0 && !accumulate);
+            tile_columns<T, F, S>(call, rows, c0, values, pack.front().v, c0 == 0 && !accumulate);
         }
     }
+}
+
+/// The table entries of a unit's traits T and shape S: its F32, F16 and BF16 products.
+template <class T, class S>
+void fill_tiles(detail::RowsProductTable& table) {
+    table[static_cast<int>(RowFormat::F32)] = tile_rows<T, typename T::F32, S>;
+    table[static_cast<int>(RowFormat::F16)] = tile_rows<T, typename T::F16, S>;
+    table[static_cast<int>(RowFormat::BF16)] = tile_rows<T, typename T::BF16, S>;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // Multi-row products (row_products.h, row_products_rows) for AVX2 + FMA + F16C: tiles of
-// 3 activation rows × 4 weight rows, 12 ymm accumulators (row_products_tiles.h).
+// 3 activation rows × 4 weight rows, 12 ymm accumulators, the weights widened in registers or
+// once into L1 (row_products_tiles.h).
 #include <immintrin.h>
 
 #include <cstddef>
@@ -14,11 +15,6 @@ namespace {
 struct Avx2Tiles {
     using V = __m256;
     static constexpr std::int64_t kWidth = 8;
-    // 12 accumulators, 3 activation vectors and a weight vector: the 16 registers (BF16's
-    // mask is read from memory).  2 × 6 ran alike (~90 GFLOP per CPU-second on 8B shapes on
-    // Zen 5), 2 × 5 ~5% slower.
-    static constexpr int kRows = 3, kCols = 4;
-
     static V zero() { return _mm256_setzero_ps(); }
     static V load(const float* p) { return _mm256_load_ps(p); }
     static void store(float* p, V v) { _mm256_store_ps(p, v); }
@@ -92,10 +88,16 @@ struct Avx2Tiles {
 
 }  // namespace
 
-void fill_row_products_rows_avx2(RowsProductTable& table) {
-    table[static_cast<int>(RowFormat::F32)] = tile_rows<Avx2Tiles, Avx2Tiles::F32>;
-    table[static_cast<int>(RowFormat::F16)] = tile_rows<Avx2Tiles, Avx2Tiles::F16>;
-    table[static_cast<int>(RowFormat::BF16)] = tile_rows<Avx2Tiles, Avx2Tiles::BF16>;
+void fill_row_products_rows_avx2(RowsProductTable& table, RowsTiles tiles) {
+    // Registers: 12 accumulators, 3 activation vectors and a weight vector, the 16 registers
+    // (BF16's mask is read from memory).  On Zen 5 2 × 6 ran alike (~90 GFLOP per CPU-second
+    // on 8B shapes), 2 × 5 ~5% slower.
+    // Widened: on an Intel Xeon (forced to AVX2) 3 × 4 ran at ~70 where it ran at ~66 in
+    // registers (1-thread sgemm peak ~81); 4 × 3 ~70, 2 × 6 ~65, 3 × 3 ~64, 2 × 5 ~63.
+    if (tiles == RowsTiles::Widened)
+        fill_tiles<Avx2Tiles, TileShape<3, 4, true>>(table);
+    else
+        fill_tiles<Avx2Tiles, TileShape<3, 4, false>>(table);
 }
 
 }  // namespace attnviz::kernels::detail

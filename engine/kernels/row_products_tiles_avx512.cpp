@@ -1,5 +1,6 @@
 // Multi-row products (row_products.h, row_products_rows) for AVX-512 (F, DQ) + F16C: tiles of
-// 3 activation rows × 8 weight rows, 24 zmm accumulators (row_products_tiles.h).
+// 24 zmm accumulators, 3 activation rows × 8 weight rows widened in registers, or 4 × 6 widened
+// once into L1 (row_products_tiles.h).
 // GCC 12's AVX-512 intrinsics fill unused lanes from _mm512_undefined_*(), which
 // -W(maybe-)uninitialized reports once inlined (GCC PR 105593, fixed in GCC 13).
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
@@ -21,11 +22,6 @@ namespace {
 struct Avx512Tiles {
     using V = __m512;
     static constexpr std::int64_t kWidth = 16;
-    // 24 accumulators, 3 activation vectors, a weight vector and BF16's mask: 29 of 32
-    // registers.  On 8B shapes (96 rows, one thread) 3 × 8 ran at ~180 GFLOP per CPU-second,
-    // 4 × 6 at ~155, 4 × 5 ~163, 3 × 7 ~176, 2 × 12 ~142, 3 × 9 (spilling) ~126.
-    static constexpr int kRows = 3, kCols = 8;
-
     static V zero() { return _mm512_setzero_ps(); }
     static V load(const float* p) { return _mm512_load_ps(p); }
     static void store(float* p, V v) { _mm512_store_ps(p, v); }
@@ -98,10 +94,17 @@ struct Avx512Tiles {
 
 }  // namespace
 
-void fill_row_products_rows_avx512(RowsProductTable& table) {
-    table[static_cast<int>(RowFormat::F32)] = tile_rows<Avx512Tiles, Avx512Tiles::F32>;
-    table[static_cast<int>(RowFormat::F16)] = tile_rows<Avx512Tiles, Avx512Tiles::F16>;
-    table[static_cast<int>(RowFormat::BF16)] = tile_rows<Avx512Tiles, Avx512Tiles::BF16>;
+void fill_row_products_rows_avx512(RowsProductTable& table, RowsTiles tiles) {
+    // Registers: 24 accumulators, 3 activation vectors, a weight vector and BF16's mask, 29
+    // of 32 registers.  On Zen 5 (8B shapes, 96 rows, one thread) 3 × 8 ran at ~180 GFLOP per
+    // CPU-second, 4 × 6 at ~155, 4 × 5 ~163, 3 × 7 ~176, 2 × 12 ~142, 3 × 9 (spilling) ~126.
+    // Widened: on an Intel Xeon (AVX-512, 2 cores) 4 × 6 ran at ~130 where 3 × 8 in registers
+    // ran at ~110 (its sgemm peak ~162): 24 KB of widened weights beside the activation's
+    // stream in a 48 KB L1; 3 × 8 widened (32 KB) ~101, 8 × 3 ~123, 6 × 4 ~125, 5 × 5 ~124.
+    if (tiles == RowsTiles::Widened)
+        fill_tiles<Avx512Tiles, TileShape<4, 6, true>>(table);
+    else
+        fill_tiles<Avx512Tiles, TileShape<3, 8, false>>(table);
 }
 
 }  // namespace attnviz::kernels::detail

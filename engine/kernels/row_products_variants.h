@@ -22,6 +22,12 @@ using RowsProductFn = void (*)(const std::byte* base, std::size_t row_bytes,
                                std::int64_t ldy, bool accumulate);
 using RowsProductTable = RowsProductFn[kRowFormatCount];
 
+/// Where the multi-row tiles widen F16 and BF16 weights to float32 (row_products_tiles.h,
+/// TileShape): in registers, as each group of activation rows reads them, or once per chunk of
+/// k into L1 for all the groups.  The same bits either way; which is faster depends on the
+/// core: Intel's issue the widening on the FMA ports, AMD's Zen on others.
+enum class RowsTiles { Registers, Widened };
+
 /// row_products_rows' blocking (row_products_tiles.h explains the sizes): values of k per
 /// pass over the tiles, and activation rows packed per pass.  Each thread keeps its packed
 /// activations: up to kRowsBlock rows (plus a partial tile's) of kRowsChunk floats.
@@ -43,7 +49,7 @@ void fill_row_products_kquants_avx512(RowProductTable& table);
 // The multi-row products: the scalar reference (row_products_scalar.cpp), the tiles
 // (row_products_tiles_avx2.cpp, row_products_tiles_avx512.cpp).
 void fill_row_products_rows_scalar(RowsProductTable& table);
-void fill_row_products_rows_avx2(RowsProductTable& table);
-void fill_row_products_rows_avx512(RowsProductTable& table);
+void fill_row_products_rows_avx2(RowsProductTable& table, RowsTiles tiles);
+void fill_row_products_rows_avx512(RowsProductTable& table, RowsTiles tiles);
 
 }  // namespace attnviz::kernels::detail
