@@ -28,6 +28,8 @@
 #include <cstring>
 #include <vector>
 
+#include <xmmintrin.h>
+
 #include "engine/kernels/row_products_variants.h"
 
 namespace attnviz::kernels {
@@ -209,10 +211,19 @@ void tile_column(const TileCall& call, std::int64_t j0, std::int64_t rows, std::
     const std::int64_t stride = call.ldy;
     // The groups of R activation rows by weight rows `rows_of` of format G, `blocks` whole
     // blocks (and the tail's block at tail_of, when set).
+    // `ahead`, when set: the next tile's rows, whose chunk each group prefetches a share of.
     const auto each_group = [&]<class G>(const TileByte* const* rows_of,
-                                         const TileByte* const* tail_of, std::int64_t blocks) {
+                                         const TileByte* const* tail_of, std::int64_t blocks,
+                                         const TileByte* const* ahead) {
         const std::int64_t packed_blocks = full + (rest > 0 ? 1 : 0);
+        const std::int64_t row_lines = (values * static_cast<std::int64_t>(F::kBytes) + 63) / 64;
+        const std::int64_t share = (N * row_lines + groups - 1) / groups;
         for (std::int64_t g = 0; g < groups; ++g) {
+            if (ahead)
+                for (std::int64_t l = g * share; l < smaller((g + 1) * share, N * row_lines); ++l)
+                    _mm_prefetch(
+                        reinterpret_cast<const char*>(ahead[l / row_lines] + l % row_lines * 64),
+                        _MM_HINT_T1);
             const float* xg = packed + g * packed_blocks * R * 2 * W;
             alignas(64) float out[((R * N + W - 1) / W) * W];
             const std::int64_t here = smaller(R, rows - g * R);
@@ -238,9 +249,14 @@ void tile_column(const TileCall& call, std::int64_t j0, std::int64_t rows, std::
             }
             wide_rows[j] = reinterpret_cast<const TileByte*>(wide[j]);
         }
-        each_group.template operator()<typename T::F32>(wide_rows, nullptr, blocks);
+        const bool more = j0 + 2 * N <= call.n;
+        const TileByte* next[N];
+        for (int j = 0; j < N; ++j)
+            next[j] = more ? row(j0 + N + j) : nullptr;
+        each_group.template operator()<typename T::F32>(wide_rows, nullptr, blocks,
+                                                        more ? next : nullptr);
     } else {
-        each_group.template operator()<F>(w, rest > 0 ? tail : nullptr, full);
+        each_group.template operator()<F>(w, rest > 0 ? tail : nullptr, full, nullptr);
     }
 }
 
