@@ -235,6 +235,11 @@ void tile_column(const TileCall& call, std::int64_t j0, std::int64_t rows, std::
             }
         }
     };
+    // S::kWiden: the next tile's rows, to prefetch (its chunk, while this tile's groups run).
+    const bool more = S::kWiden && j0 + 2 * N <= call.n;
+    const TileByte* next[N];
+    for (int j = 0; j < N; ++j)
+        next[j] = more ? row(j0 + N + j) : nullptr;
     if constexpr (S::kWiden && F::kBytes != sizeof(float)) {
         // The N rows' blocks (the tail's too) as float32, in the order lo and hi read them:
         // T::F32 reads back the very vectors F would have made.
@@ -249,14 +254,11 @@ void tile_column(const TileCall& call, std::int64_t j0, std::int64_t rows, std::
             }
             wide_rows[j] = reinterpret_cast<const TileByte*>(wide[j]);
         }
-        const bool more = j0 + 2 * N <= call.n;
-        const TileByte* next[N];
-        for (int j = 0; j < N; ++j)
-            next[j] = more ? row(j0 + N + j) : nullptr;
         each_group.template operator()<typename T::F32>(wide_rows, nullptr, blocks,
                                                         more ? next : nullptr);
     } else {
-        each_group.template operator()<F>(w, rest > 0 ? tail : nullptr, full, nullptr);
+        each_group.template operator()<F>(w, rest > 0 ? tail : nullptr, full,
+                                          more ? next : nullptr);
     }
 }
 
