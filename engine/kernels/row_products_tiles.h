@@ -59,6 +59,8 @@ constexpr std::int64_t kRowBlock = detail::kRowsBlock;
 /// of weights; on Intel's cores it takes an FMA port, so in registers a 3-row tile spends a
 /// quarter of the FMA ports' slots on it (row_products_variants.h, RowsTiles).  The results
 /// are the same bits either way: each accumulator sees the same FMAs in the same order.
+/// Widening tiles read their rows in one burst and then leave the hardware prefetchers nothing
+/// to follow while the groups run, so each group prefetches a share of the next tile's rows.
 template <int R, int N, bool Widen>
 struct TileShape {
     static constexpr int kRows = R, kCols = N;
@@ -235,7 +237,7 @@ void tile_column(const TileCall& call, std::int64_t j0, std::int64_t rows, std::
             }
         }
     };
-    // S::kWiden: the next tile's rows, to prefetch (its chunk, while this tile's groups run).
+    // S::kWiden: the next tile's rows, whose chunk the groups prefetch.
     const bool more = S::kWiden && j0 + 2 * N <= call.n;
     const TileByte* next[N];
     for (int j = 0; j < N; ++j)
