@@ -10,6 +10,7 @@ process's CPU time, the clock gemm_bench times the peak with (the fair ratio whe
 shares the cores and stretches wall time).
 
 For each (tokens, embed_dim, heads) it alternates rounds of `attnviz bench` and of PyTorch
+(each round at least --min-ms of passes, so that a short layer is timed warm on both sides)
 (eval, inference mode, need_weights=True, average_attn_weights=False, batch_first) so both see
 the same machine load, takes the median of each side's per-round medians and prints the ratio.
 "floor" is the least time a float32 engine could take for the same work on this core, from
@@ -26,6 +27,7 @@ Needs Debian's python3-torch; nothing of it is needed to build or test AttnViz.
 """
 import argparse
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -155,6 +157,8 @@ def main():
                                                       "..", "build", "release", "app", "attnviz"))
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--repeats", type=int, default=5)
+    ap.add_argument("--min-ms", type=float, default=250.0,
+                    help="passes per round: at least this many ms of them (at most 1000 passes)")
     ap.add_argument("--gemm-bench", default=None,
                     help="gemm_bench beside --attnviz's build (default: <build>/bench/gemm_bench)")
     args = ap.parse_args()
@@ -167,6 +171,12 @@ def main():
         mha = torch.nn.MultiheadAttention(E, H, batch_first=True).eval()
         x = torch.randn(1, L, E)
         reps = max(2, args.repeats if L <= 512 else args.repeats // 2)
+        # Each side's median over at least --min-ms of passes: 5 passes of a 0.6 ms layer, the
+        # first ones of a fresh process, ran 6-15% slower than the steady state (0.69-0.75 ms
+        # against 0.65 at 50 passes and more), while torch's module stays warm in this process
+        # and the floor's parts are timed over hundreds of runs.
+        probe = ours_median_ms(args.attnviz, L, E, H, reps)[0]
+        reps = min(1000, max(reps, math.ceil(args.min_ms / max(probe, 1e-3))))
         ours, theirs, peaks, floors = [], [], [], []
         for _ in range(args.rounds):
             ours.append(ours_median_ms(args.attnviz, L, E, H, reps))
