@@ -6,7 +6,8 @@
 // storing and accumulating.  Then the header's determinism: a row's result has the same bits
 // whatever else is multiplied with it and however the weight rows are split; and the tiles that
 // widen the weights in registers and those that widen them into L1 give the same bits.
-// CTest runs this suite twice: as the CPU allows, and with ATTNVIZ_ROW_PRODUCTS=avx2.
+// CTest runs this suite twice: as the CPU allows, and with ATTNVIZ_ROW_PRODUCTS=avx2 and
+// ATTNVIZ_ROW_TILES=registers.
 #include <QTest>
 
 #include <cmath>
