@@ -34,6 +34,7 @@ struct BenchOptions {
     std::optional<std::string> isa;
     std::optional<std::int64_t> tokens, embed_dim, num_heads;
     std::int64_t batch = 1;
+    bool no_weights = false;
     SeedOptions seeds;
     int threads = 1;
     std::optional<int> repeats;
@@ -137,6 +138,7 @@ int bench_attention(const BenchOptions& opt) {
     {
         AttentionForwardOptions fwd;
         fwd.num_threads = opt.threads;
+        fwd.need_weights = !opt.no_weights;
         require_memory(MultiHeadAttention::estimate_forward_bytes(o, N, L, L, fwd) +
                            MultiHeadAttention::parameter_bytes(o) +
                            std::size_t(N * L * o.embed_dim) * sizeof(float),
@@ -150,6 +152,7 @@ int bench_attention(const BenchOptions& opt) {
         v = rng.normal();
     AttentionForwardOptions fwd;
     fwd.num_threads = opt.threads;
+    fwd.need_weights = !opt.no_weights;
     // Each result is given back, as the window's snapshots give theirs back when replaced.
     const Timing t = time_median(repeats, [&] {
         AttentionResult r = mha.forward(x, x, x, fwd);
@@ -166,6 +169,7 @@ int bench_attention(const BenchOptions& opt) {
         .member("embed_dim", o.embed_dim)
         .member("num_heads", o.num_heads)
         .member("batch", N)
+        .member("need_weights", !opt.no_weights)
         .member("threads", opt.threads)
         .member("isa", kernels::isa_name(kernels::best_isa()))
         .member("gemm", kernels::gemm_backend_description(kernels::gemm_backend()))
@@ -202,7 +206,11 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
                     "heads, required without --softmax; must divide --embed-dim");
     CLI::Option* batch = add_integer(*sub, "--batch", &o->batch, std::int64_t{1},
                                      std::int64_t{1} << 16, "B", "sequences per pass");
-    for (CLI::Option* opt : {tokens, embed_dim, num_heads, batch})
+    CLI::Option* no_weights =
+        add_flag(*sub, "--no-weights", &o->no_weights,
+                 "keep no weights, as nn.MultiheadAttention's need_weights=False: the layer "
+                 "without writing its per-head weights and their mean");
+    for (CLI::Option* opt : {tokens, embed_dim, num_heads, batch, no_weights})
         opt->group(layer);
     add_seed_options(*sub, &o->seeds, std::numeric_limits<std::int64_t>::max(),
                      SeedUse{.weights = true, .dropout = false});
@@ -222,7 +230,7 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
         opt->group(softmax_group);
     for (CLI::Option* opt : {rows, cols, isa})
         opt->needs(softmax);
-    for (CLI::Option* opt : {tokens, embed_dim, num_heads, batch, seed})
+    for (CLI::Option* opt : {tokens, embed_dim, num_heads, batch, seed, no_weights})
         softmax->excludes(opt);
 
     add_integer(*sub, "--repeats", &o->repeats, 1, 1000, "R",
@@ -235,7 +243,7 @@ void add_bench_command(CLI::App& app, CommandContext& ctx) {
                                   "time a trained model's whole forward pass (every map kept) "
                                   "on --tokens random ids; also the open time and the sgemm peak")
                              ->group("A trained model");
-    for (CLI::Option* opt : {embed_dim, num_heads, batch, seed, softmax})
+    for (CLI::Option* opt : {embed_dim, num_heads, batch, seed, softmax, no_weights})
         model->excludes(opt);
     for (CLI::Option* opt :
          {add_flag(*sub, "--lm-head", &o->extras.lm_head,

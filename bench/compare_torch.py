@@ -20,7 +20,12 @@ peak, and the softmax of every row at the rate this build's SIMD softmax reaches
 cache-sized block (`attnviz bench --softmax`; the exp runs on the same FMA ports as the
 products, so it cannot hide behind them).  Writing the weights is left out, as if it overlapped
 perfectly.  "bound" is the layer's FLOPs over that time, as a fraction of the peak: no
-float32 implementation reaches more here.
+float32 implementation reaches more here; "of it" is the floor over AttnViz's time.  "libs'
+floor" counts each head's QK^T and P.V the way the floor counts the projections, at the best
+library's rate for their own shapes (gemm_bench --shape): what the libraries reach on the
+products attention is made of.  Each round also times AttnViz with need_weights=False
+(`attnviz bench --no-weights`): the difference is what writing the per-head weights and their
+mean costs, which the floor counts as free; "floor + write" adds it.
 It also runs `attnviz attend` on the module's own weights and inputs and prints the largest
 difference of the per-head weights and the output from PyTorch's (parity at bench sizes).
 Needs Debian's python3-torch; nothing of it is needed to build or test AttnViz.
@@ -65,9 +70,10 @@ def torch_median_ms(mha, x, repeats):
     return statistics.median(wall), statistics.median(cpu)
 
 
-def ours_median_ms(exe, L, E, H, repeats):
+def ours_median_ms(exe, L, E, H, repeats, weights=True):
     out = subprocess.run([exe, "bench", "--tokens", str(L), "--embed-dim", str(E),
-                          "--num-heads", str(H), "--threads", "1", "--repeats", str(repeats)],
+                          "--num-heads", str(H), "--threads", "1", "--repeats", str(repeats)] +
+                         ([] if weights else ["--no-weights"]),
                          check=True, capture_output=True, text=True).stdout
     row = json.loads(out.strip().splitlines()[-1])
     return row["median_ms"], row["cpu_ms"], row.get("gflops", 0.0), row.get("gemm", "?")
@@ -110,11 +116,12 @@ def sgemm_peak(gemm_bench, repeats):
 
 
 def best_rates(gemm_bench, shapes):
-    """The best single-thread rate (GFLOP/s, any library) for each (m, k, n) product, B stored
-    [n, k] as nn.Linear keeps its weight: one interleaved round of gemm_bench --shape."""
+    """The best single-thread rate (GFLOP/s, any library) for each (m, k, n[, "n"]) product, B
+    stored [n, k] as nn.Linear keeps its weight (or [k, n] with the "n"): one interleaved round
+    of gemm_bench --shape."""
     cmd = [gemm_bench, "--repeats", "1", "--no-openblas-cores"]
-    for m, k, n in shapes:
-        cmd += ["--shape", f"{m}x{k}x{n}"]
+    for m, k, n, *order in shapes:
+        cmd += ["--shape", f"{m}x{k}x{n}{''.join(order)}"]
     out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()
     return [max(v for v in row_rates(line) if v is not None) for line in out[2:2 + len(shapes)]]
 
@@ -177,20 +184,34 @@ def main():
         # and the floor's parts are timed over hundreds of runs.
         probe = ours_median_ms(args.attnviz, L, E, H, reps)[0]
         reps = min(1000, max(reps, math.ceil(args.min_ms / max(probe, 1e-3))))
-        ours, theirs, peaks, floors = [], [], [], []
+        ours, bare, theirs, peaks, floors, lib_floors = [], [], [], [], [], []
         for _ in range(args.rounds):
             ours.append(ours_median_ms(args.attnviz, L, E, H, reps))
+            bare.append(ours_median_ms(args.attnviz, L, E, H, reps, weights=False)[0])
             theirs.append(torch_median_ms(mha, x, reps))
             if os.path.exists(gemm_bench):  # the peak and the floor, interleaved with both
                 peaks.append(sgemm_peak(gemm_bench, 1))
-                qkv, out = best_rates(gemm_bench, [(L, E, 3 * E), (L, E, E)])
-                floors.append(2 * L * E * 3 * E / qkv / 1e6 + 2 * L * E * E / out / 1e6 +
-                              4 * L * L * E / peaks[-1][0] / 1e6 + softmax_ms(args.attnviz, L, H))
+                d = E // H
+                qkv, out, qk, pv = best_rates(gemm_bench, [(L, E, 3 * E), (L, E, E), (L, d, L),
+                                                           (L, L, d, "n")])
+                rest = (2 * L * E * 3 * E / qkv / 1e6 + 2 * L * E * E / out / 1e6 +
+                        softmax_ms(args.attnviz, L, H))
+                floors.append(rest + 4 * L * L * E / peaks[-1][0] / 1e6)
+                # The same with each head's QK^T and P.V at the best library's rate for their
+                # own shapes, as the projections are counted: what the libraries reach there.
+                lib_floors.append(rest + H * (2 * L * L * d / qk + 2 * L * L * d / pv) / 1e6)
         o, t = statistics.median(r[0] for r in ours), statistics.median(w for w, _ in theirs)
         oc, tc = statistics.median(r[1] for r in ours), statistics.median(c for _, c in theirs)
         gflops = statistics.median(r[2] for r in ours)
         peak = statistics.median(p for p, _ in peaks) if peaks else 0.0
         floor = statistics.median(floors) if floors else 0.0
+        lib_floor = statistics.median(lib_floors) if lib_floors else 0.0
+        # What keeping the weights costs AttnViz: the same layer with need_weights=False is
+        # timed in the same rounds; the difference writes (H + 1) L^2 floats (each head's and
+        # their mean), which the floor counts as free.
+        o_bare = statistics.median(bare)
+        write_ms = max(o - o_bare, 0.0)
+        write_gbs = (H + 1) * L * L * 4 / write_ms / 1e6 if write_ms > 0 else None
         dw, do = parity(args.attnviz, mha, x, H)
         # torch's rate on the same work, and the most any engine could gain over it here: the
         # speed-up at 100% of the machine's sgemm peak.
@@ -205,6 +226,12 @@ def main():
                    of_peak_cpu=round(gflops * o / oc / peak, 3) if peak else None,
                    floor_ms=round(floor, 3) if floor else None,
                    bound=round(gflops * o / floor / peak, 3) if floor else None,
+                   of_bound=round(floor / o, 3) if floor else None,
+                   lib_floor_ms=round(lib_floor, 3) if lib_floor else None,
+                   of_lib_floor=round(lib_floor / o, 3) if lib_floor else None,
+                   attnviz_no_weights_ms=round(o_bare, 3), weights_write_ms=round(write_ms, 3),
+                   weights_write_gb_s=round(write_gbs, 1) if write_gbs else None,
+                   floor_and_write_ms=round(floor + write_ms, 3) if floor else None,
                    torch_gflops=round(torch_gflops, 1),
                    speedup_ceiling=round(peak / torch_gflops, 2) if peak else None,
                    peak_by=peaks[0][1] if peaks else None, gemm=ours[0][3],
@@ -212,9 +239,8 @@ def main():
         rows.append(row)
         print(json.dumps(row), flush=True)
     print("\n tokens embed heads | wall: attnviz ms  torch ms  speedup | cpu: attnviz ms  torch ms"
-          "  speedup | attnviz GFLOP/s  sgemm peak  of peak  (cpu)  floor ms  bound | torch GFLOP/s"
-          "  ceiling |  max|dW|"
-          "  max|dOut|")
+          "  speedup | attnviz GFLOP/s  sgemm peak  of peak  (cpu)  floor ms  bound  of it"
+          " | libs' floor ms  of it | torch GFLOP/s  ceiling |  max|dW|  max|dOut|")
     for r in rows:
         of_peak = f"{100 * r['of_peak']:6.0f}%" if r["of_peak"] else "      -"
         of_peak += f" {100 * r['of_peak_cpu']:5.0f}%" if r["of_peak_cpu"] else "      -"
@@ -222,9 +248,22 @@ def main():
               f"{r['torch_ms']:9.2f} {r['speedup']:7.2f}x | {r['attnviz_cpu_ms']:15.2f} "
               f"{r['torch_cpu_ms']:9.2f} {r['speedup_cpu']:7.2f}x | {r['attnviz_gflops']:15.1f} "
               f"{r['sgemm_peak_gflops']:11.1f} {of_peak} {(r['floor_ms'] or 0):9.2f} "
-              f"{100 * (r['bound'] or 0):5.0f}% | {r['torch_gflops']:13.1f} "
+              f"{100 * (r['bound'] or 0):5.0f}% {(r['of_bound'] or 0):5.2f} | "
+              f"{(r['lib_floor_ms'] or 0):14.2f} {(r['of_lib_floor'] or 0):5.2f} | "
+              f"{r['torch_gflops']:13.1f} "
               f"{(r['speedup_ceiling'] or 0):7.2f}x | {r['max_abs_diff_weights']:8.1e} "
               f"{r['max_abs_diff_output']:9.1e}")
+    print("\n tokens embed heads | attnviz ms  no weights ms | weights' write ms  GB/s |"
+          " floor ms  of it | floor + write ms  of it | libs' floor + write ms  of it")
+    for r in rows:
+        if not r["floor_ms"]:
+            continue
+        fw, lw = r["floor_and_write_ms"], r["lib_floor_ms"] + r["weights_write_ms"]
+        print(f"{r['tokens']:7d} {r['embed_dim']:5d} {r['num_heads']:5d} | {r['attnviz_ms']:10.2f} "
+              f"{r['attnviz_no_weights_ms']:14.2f} | {r['weights_write_ms']:17.2f} "
+              f"{(r['weights_write_gb_s'] or 0):5.1f} | {r['floor_ms']:8.2f} "
+              f"{r['of_bound']:5.2f} | {fw:16.2f} {fw / r['attnviz_ms']:5.2f} | "
+              f"{lw:22.2f} {lw / r['attnviz_ms']:5.2f}")
     if rows:
         print(f"\nengine products: {rows[0]['gemm']}; sgemm peak by: {rows[0]['peak_by']}; "
               f"one thread each; medians of {args.rounds} interleaved rounds")
@@ -232,7 +271,13 @@ def main():
               "GFLOP/s), the most any engine could reach on this machine")
         print("floor / bound: the projections at the best library's rate for their shapes, QK^T "
               "and P.V at the peak, the softmax at its own rate, the weights' write free: the "
-              "least time and the highest fraction of the peak float32 allows here")
+              "least time and the highest fraction of the peak float32 allows here; of it: the "
+              "floor over AttnViz's time")
+        print("libs' floor: the same with each head's QK^T and P.V at the best library's rate "
+              "for their own shapes (L x d x L and L x L x d), as the projections are counted")
+        print("weights' write: AttnViz's time less its time with need_weights=False (the same "
+              "rounds), for (heads + 1) x L^2 floats; floor + write: the floor with that write "
+              "added instead of free")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,12 @@
 // shapes the engine multiplies, to choose the engine's GEMM backend (engine/kernels/gemm.h).
 // Prints one table: GFLOP/s per backend per shape, medians of interleaved rounds.
 //
-//   gemm_bench [--repeats 7] [--ms 40] [--no-openblas-cores] [--shape MxKxN ...]
+//   gemm_bench [--repeats 7] [--ms 40] [--no-openblas-cores] [--shape MxKxN[n] ...]
 //
 // --shape (repeatable) times [M x K] * [K x N] with B stored [N, K], as nn.Linear keeps its
-// weight, instead of the table's shapes: bench/compare_torch.py asks for an attention layer's
-// own projections this way.
+// weight (or the keys in QKᵀ), or with a trailing "n" stored [K, N] (the values in P·V), instead
+// of the table's shapes: bench/compare_torch.py asks for an attention layer's own products this
+// way.
 //
 // Backends: every one compiled into the engine (kernels/gemm.h, the chosen one first), Eigen's
 // own kernels compiled with this build's flags, Debian's OpenBLAS with its Haswell (AVX2) and,
@@ -217,7 +218,7 @@ int main(int argc, char** argv) {
     bool openblas_cores = true;
     std::vector<Shape> asked;
     const char* usage =
-        "usage: %s [--repeats N] [--ms N] [--no-openblas-cores] [--shape MxKxN ...]\n";
+        "usage: %s [--repeats N] [--ms N] [--no-openblas-cores] [--shape MxKxN[n] ...]\n";
     for (int i = 1; i < argc; ++i) {
         // Re-running OpenBLAS's core selection in a live process can overrun the buffers it
         // sized for the first core (a rare crash): a caller that only wants the peak skips it.
@@ -231,16 +232,20 @@ int main(int argc, char** argv) {
         }
         if (std::strcmp(argv[i], "--shape") == 0) {
             long long m = 0, k = 0, n = 0;
-            char tail = 0;
-            if (std::sscanf(argv[i + 1], "%lldx%lldx%lld%c", &m, &k, &n, &tail) != 3 || m < 1 ||
-                k < 1 || n < 1) {
-                std::fprintf(stderr, "%s: --shape wants MxKxN, e.g. 512x768x2304, not '%s'\n",
+            char order = 0, tail = 0;
+            const int got =
+                std::sscanf(argv[i + 1], "%lldx%lldx%lld%c%c", &m, &k, &n, &order, &tail);
+            if ((got != 3 && (got != 4 || order != 'n')) || m < 1 || k < 1 || n < 1) {
+                std::fprintf(stderr,
+                             "%s: --shape wants MxKxN or MxKxNn, e.g. 512x768x2304, not '%s'\n",
                              argv[0], argv[i + 1]);
                 return 2;
             }
+            const bool transposed = got == 3;
             asked.push_back({std::to_string(m) + "x" + std::to_string(k) + " * " +
-                                 std::to_string(k) + "x" + std::to_string(n),
-                             m, n, k, true});
+                                 std::to_string(k) + "x" + std::to_string(n) +
+                                 (transposed ? "" : " B"),
+                             m, n, k, transposed});
         } else if (std::strcmp(argv[i], "--repeats") == 0)
             repeats = std::max(1, std::atoi(argv[i + 1]));
         else if (std::strcmp(argv[i], "--ms") == 0)

@@ -392,6 +392,9 @@ class TestCli : public QObject {
         QTest::newRow("modes mixed")
             << QStringList{"bench", "--softmax", "--rows", "4", "--cols", "4", "--tokens", "8"}
             << "attnviz bench: use either --tokens or --softmax, not both";
+        QTest::newRow("no weights to a softmax")
+            << QStringList{"bench", "--softmax", "--rows", "4", "--cols", "4", "--no-weights"}
+            << "attnviz bench: use either --no-weights or --softmax, not both";
         QTest::newRow("not a number") << QStringList{"bench", "--softmax", "--rows", "0x10"}
                                       << "attnviz bench: --rows needs a whole number, got '0x10'";
         QTest::newRow("seed below 0")

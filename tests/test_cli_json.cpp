@@ -333,6 +333,13 @@ class TestCliJson : public QObject {
         QCOMPARE(text(at(a.root(), "bench")), std::string("attention"));
         QCOMPARE(integer(at(a.root(), "num_heads")), std::int64_t(2));
         QVERIFY(!text(at(a.root(), "gemm")).empty());
+        QCOMPARE(json::as_bool(at(a.root(), "need_weights")), std::optional<bool>(true));
+        // need_weights=False: the same layer, its weights neither written nor averaged.
+        const json::Document nw =
+            strict(run_ok({"bench", "--tokens", "4", "--embed-dim", "8", "--num-heads", "2",
+                           "--repeats", "1", "--no-weights"}));
+        QCOMPARE(json::as_bool(at(nw.root(), "need_weights")), std::optional<bool>(false));
+        QVERIFY(is_number(at(nw.root(), "median_ms")));
 
         // One line per measurement: the pass, then each extra.
         const QList<QByteArray> lines =
