@@ -148,7 +148,7 @@ def softmax_ms(exe, L, H):
 def least_write_ms(write_bench, L, H):
     """Milliseconds for one core to write the layer's (H + 1) L^2 floats of weights with the
     engine's non-temporal row stores and nothing else (bench/write_bench): the least the
-    weights' write can cost, however it is overlapped with the rest."""
+    weights' write can cost when it does not overlap the rest for free."""
     out = subprocess.run([write_bench, "--floats", str((H + 1) * L * L), "--cols", str(L),
                           "--repeats", "7"], check=True, capture_output=True, text=True).stdout
     return json.loads(out.strip().splitlines()[-1])["median_ms"]

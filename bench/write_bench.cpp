@@ -7,19 +7,21 @@
 //   write_bench --floats N [--cols C] [--repeats 7]
 //
 // Writes N floats (whole rows of C, 2048 by default) into one buffer, touched once before the
-// timing so that no page fault is timed, from a 384 KiB block of rows (48 x 2048, the layer's
-// block); prints one JSON line: the median wall time and the rate in GB/s (1e9 bytes).
+// timing so that no page fault is timed, from one block of rows as attend() sizes it
+// (layers::rows_per_block); prints one JSON line: the median wall time and the rate in GB/s
+// (1e9 bytes).  Exits 2 on bad arguments, 1 when the buffer cannot be had.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string>
+#include <new>
 #include <vector>
 
 #include "engine/kernels/attention.h"
 #include "engine/kernels/softmax.h"
+#include "engine/layers/attention_core.h"
 
 namespace {
 
@@ -55,12 +57,19 @@ int main(int argc, char** argv) {
     }
     if (floats < cols) usage(argv[0]);
     const std::int64_t rows = floats / cols;
-    const std::int64_t block = std::max<std::int64_t>(1, (std::int64_t{96} << 10) / cols);
+    const std::int64_t block = attnviz::layers::rows_per_block(rows, cols, 1, 1);
     const kernels::Isa isa = kernels::best_isa();
-    std::vector<float> src(static_cast<std::size_t>(block * cols));
+    std::vector<float> src, dst;
+    try {
+        src.resize(static_cast<std::size_t>(block * cols));
+        dst.assign(static_cast<std::size_t>(rows * cols), 1.0f);  // touched: no faults
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "%s: %lld floats do not fit in memory\n", argv[0],
+                     static_cast<long long>(rows * cols));
+        return 1;
+    }
     for (std::size_t i = 0; i < src.size(); ++i)
         src[i] = static_cast<float>(i % 977) * 1e-3f;
-    std::vector<float> dst(static_cast<std::size_t>(rows * cols), 1.0f);  // touched: no faults
     std::vector<double> ms;
     for (std::int64_t r = 0; r < repeats; ++r) {
         const auto t0 = std::chrono::steady_clock::now();
